@@ -1,0 +1,225 @@
+// Package lang is setbot's small typed action and expression language: the
+// language of guards and actions in every model format (ARCHITECTURE.md §3).
+// It is the subset on which ECMAScript and C agree, over mathematical
+// integers and booleans, plus raise/send statements.
+//
+// The scanner, parser, type checker and printer are separate passes, in the
+// manner of go/scanner, go/parser, go/types and go/printer. The checker does
+// not mutate the AST; rewriting functions return new trees.
+package lang
+
+import "github.com/setbot/setbot/model/source"
+
+// Node is any AST node.
+type Node interface {
+	Pos() source.Pos
+}
+
+// Expr is an expression node.
+type Expr interface {
+	Node
+	exprNode()
+}
+
+// Stmt is a statement node.
+type Stmt interface {
+	Node
+	stmtNode()
+}
+
+// Expressions.
+type (
+	// IntLit is an integer literal.
+	IntLit struct {
+		ValuePos source.Pos
+		Value    int64
+	}
+
+	// BoolLit is true or false.
+	BoolLit struct {
+		ValuePos source.Pos
+		Value    bool
+	}
+
+	// Ident names a machine variable or a local.
+	Ident struct {
+		NamePos source.Pos
+		Name    string
+	}
+
+	// EventParam is _event.data.Name: a parameter of the event being
+	// processed.
+	EventParam struct {
+		Start source.Pos
+		Name  string
+	}
+
+	// InState is In('State'): whether the state is active.
+	InState struct {
+		Start source.Pos
+		State string
+	}
+
+	// Unary is a prefix operation: NOT or SUB (negation).
+	Unary struct {
+		OpPos source.Pos
+		Op    Token
+		X     Expr
+	}
+
+	// Binary is an infix operation: arithmetic, comparison, LAND or LOR.
+	Binary struct {
+		X     Expr
+		OpPos source.Pos
+		Op    Token
+		Y     Expr
+	}
+
+	// Cond is Cond ? Then : Else.
+	Cond struct {
+		Cond     Expr
+		Question source.Pos
+		Then     Expr
+		Else     Expr
+	}
+)
+
+// Statements.
+type (
+	// Block is a sequence of statements; a scope for local declarations.
+	Block struct {
+		Lbrace source.Pos // NoPos for a top-level statement list
+		Stmts  []Stmt
+	}
+
+	// Assign is Target Op Value with Op one of ASSIGN, ADD_ASSIGN,
+	// SUB_ASSIGN, MUL_ASSIGN, QUO_ASSIGN, REM_ASSIGN.
+	Assign struct {
+		Target *Ident
+		OpPos  source.Pos
+		Op     Token
+		Value  Expr
+	}
+
+	// IncDec is Target++ or Target-- (Op is INC or DEC).
+	IncDec struct {
+		Target *Ident
+		OpPos  source.Pos
+		Op     Token
+	}
+
+	// Decl declares a local: "var x = e", "let x = e" (type inferred; Type
+	// is the zero Type) or "int x = e", "bool b = e" (Type given). Value is
+	// nil when the declaration has no initialiser (typed form only; the
+	// local then starts at 0 or false).
+	Decl struct {
+		DeclPos source.Pos
+		Name    *Ident
+		Type    Type
+		Value   Expr
+	}
+
+	// If is if (Cond) Then else Else; Else is nil, a *Block or an *If.
+	If struct {
+		IfPos source.Pos
+		Cond  Expr
+		Then  *Block
+		Else  Stmt
+	}
+
+	// While is while (Cond) Body.
+	While struct {
+		WhilePos source.Pos
+		Cond     Expr
+		Body     *Block
+	}
+
+	// For is for (Init; Cond; Post) Body. Init is nil, *Decl, *Assign or
+	// *IncDec; Post is nil, *Assign or *IncDec; a nil Cond means true.
+	For struct {
+		ForPos source.Pos
+		Init   Stmt
+		Cond   Expr
+		Post   Stmt
+		Body   *Block
+	}
+
+	// Raise puts Event on the internal queue: raise e(p: v, ...).
+	Raise struct {
+		RaisePos source.Pos
+		Event    string
+		Args     []*Arg
+	}
+
+	// Send sends Event: send e(p: v, ...) [to "target"] [after "delay"].
+	// An empty Target is the machine itself (its external queue, as SCXML's
+	// <send> without a target); any other target makes the event an output.
+	// A non-empty Delay makes it a timer; its text is kept, not interpreted.
+	Send struct {
+		SendPos source.Pos
+		Event   string
+		Args    []*Arg
+		Target  string
+		Delay   string
+	}
+
+	// Assume cuts the path unless Cond holds. It does not occur in source
+	// models: the flattener emits it where a condition is evaluated after
+	// earlier actions of the same macrostep have written what it reads.
+	Assume struct {
+		AssumePos source.Pos
+		Cond      Expr
+	}
+)
+
+// Arg is one named event argument: Name: Value.
+type Arg struct {
+	NamePos source.Pos
+	Name    string
+	Value   Expr
+}
+
+func (x *IntLit) Pos() source.Pos     { return x.ValuePos }
+func (x *BoolLit) Pos() source.Pos    { return x.ValuePos }
+func (x *Ident) Pos() source.Pos      { return x.NamePos }
+func (x *EventParam) Pos() source.Pos { return x.Start }
+func (x *InState) Pos() source.Pos    { return x.Start }
+func (x *Unary) Pos() source.Pos      { return x.OpPos }
+func (x *Binary) Pos() source.Pos     { return x.X.Pos() }
+func (x *Cond) Pos() source.Pos       { return x.Cond.Pos() }
+
+func (s *Block) Pos() source.Pos {
+	if s.Lbrace.IsValid() || len(s.Stmts) == 0 {
+		return s.Lbrace
+	}
+	return s.Stmts[0].Pos()
+}
+func (s *Assign) Pos() source.Pos { return s.Target.Pos() }
+func (s *IncDec) Pos() source.Pos { return s.Target.Pos() }
+func (s *Decl) Pos() source.Pos   { return s.DeclPos }
+func (s *If) Pos() source.Pos     { return s.IfPos }
+func (s *While) Pos() source.Pos  { return s.WhilePos }
+func (s *For) Pos() source.Pos    { return s.ForPos }
+func (s *Raise) Pos() source.Pos  { return s.RaisePos }
+func (s *Send) Pos() source.Pos   { return s.SendPos }
+func (s *Assume) Pos() source.Pos { return s.AssumePos }
+
+func (*IntLit) exprNode()     {}
+func (*BoolLit) exprNode()    {}
+func (*Ident) exprNode()      {}
+func (*EventParam) exprNode() {}
+func (*InState) exprNode()    {}
+func (*Unary) exprNode()      {}
+func (*Binary) exprNode()     {}
+func (*Cond) exprNode()       {}
+
+func (*Block) stmtNode()  {}
+func (*Assign) stmtNode() {}
+func (*IncDec) stmtNode() {}
+func (*Decl) stmtNode()   {}
+func (*If) stmtNode()     {}
+func (*While) stmtNode()  {}
+func (*For) stmtNode()    {}
+func (*Raise) stmtNode()  {}
+func (*Send) stmtNode()   {}
+func (*Assume) stmtNode() {}

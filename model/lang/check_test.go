@@ -1,0 +1,235 @@
+package lang
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/setbot/setbot/model/source"
+)
+
+// testEnv has machine variables a (int), b (bool), r (int[0..5]); event
+// parameters x (int), y (bool); states S1, S2; an event e with parameters
+// p (int), q (bool).
+func testEnv() *Env {
+	return &Env{
+		Vars: map[string]Type{"a": IntType, "b": BoolType, "r": RangeType(0, 5)},
+		Param: func(name string) (Type, bool) {
+			t, ok := map[string]Type{"x": IntType, "y": BoolType}[name]
+			return t, ok
+		},
+		State: func(id string) bool { return id == "S1" || id == "S2" },
+		Event: func(name string) (map[string]Type, bool) {
+			if name == "e" {
+				return map[string]Type{"p": IntType, "q": BoolType}, true
+			}
+			return nil, false
+		},
+	}
+}
+
+// checkExpr parses src as file t.scxml and checks it.
+func checkExpr(t *testing.T, env *Env, src string, want Kind) (Expr, *Info, string) {
+	t.Helper()
+	fs := source.NewFileSet()
+	f := fs.AddFile("t.scxml", []byte(src))
+	e, errs := ParseExpr(NewSnippet(f, src))
+	if len(errs) > 0 {
+		t.Fatalf("ParseExpr(%q): %v", src, errs)
+	}
+	info, errs := CheckExpr(env, fs, e, want)
+	return e, info, errText(errs)
+}
+
+// checkStmts parses src as file t.scxml and checks it.
+func checkStmts(t *testing.T, env *Env, src string) (*Block, *Info, string) {
+	t.Helper()
+	fs := source.NewFileSet()
+	f := fs.AddFile("t.scxml", []byte(src))
+	b, errs := ParseStmts(NewSnippet(f, src))
+	if len(errs) > 0 {
+		t.Fatalf("ParseStmts(%q): %v", src, errs)
+	}
+	info, errs := CheckBlock(env, fs, b)
+	return b, info, errText(errs)
+}
+
+func TestCheckExpr(t *testing.T) {
+	noParams := testEnv()
+	noParams.Param = nil
+	anyState := testEnv()
+	anyState.State = nil
+	tests := []struct {
+		env  *Env
+		src  string
+		want Kind
+		errs string
+	}{
+		{nil, "a + 1 * r - a / 2 % 3", Int, ""},
+		{nil, "a < 1 && b || !b", Bool, ""},
+		{nil, "a == r && b != true", Bool, ""},
+		{nil, "b ? a : r", Int, ""},
+		{nil, "-a", Invalid, ""},
+		{nil, "_event.data.x > 0 && _event.data.y", Bool, ""},
+		{nil, "In('S1') || In('S2')", Bool, ""},
+		{anyState, "In('anything')", Bool, ""},
+		{nil, "c", Invalid, "t.scxml:1:1: undeclared name c"},
+		{nil, "c + 1 > 0 && !c", Bool, "t.scxml:1:1: undeclared name c\nt.scxml:1:15: undeclared name c"},
+		{nil, "_event.data.z", Invalid, "t.scxml:1:1: event parameter z is not declared"},
+		{noParams, "_event.data.x", Invalid, "t.scxml:1:1: no event parameters in scope"},
+		{nil, "In('S3')", Bool, "t.scxml:1:1: unknown state 'S3' in In()"},
+		{nil, "a + b", Int, "t.scxml:1:3: operator + needs int operands, found int and bool"},
+		{nil, "b * 2", Int, "t.scxml:1:3: operator * needs int operands, found bool and int"},
+		{nil, "b < 1", Bool, "t.scxml:1:3: operator < needs int operands, found bool and int"},
+		{nil, "a && b", Bool, "t.scxml:1:3: operator && needs bool operands, found int and bool"},
+		{nil, "b || 1", Bool, "t.scxml:1:3: operator || needs bool operands, found bool and int"},
+		{nil, "a == b", Bool, "t.scxml:1:3: mismatched types int and bool for =="},
+		{nil, "b != 0", Bool, "t.scxml:1:3: mismatched types bool and int for !="},
+		{nil, "!a", Bool, "t.scxml:1:1: operator ! needs a bool operand, found int"},
+		{nil, "-b", Int, "t.scxml:1:1: operator - needs an int operand, found bool"},
+		{nil, "a ? 1 : 2", Int, "t.scxml:1:1: condition must be bool, found int"},
+		{nil, "b ? 1 : true", Invalid, "t.scxml:1:3: mismatched types int and bool in ?: branches"},
+		{nil, "a + 1", Bool, "t.scxml:1:1: expression must be bool, found int"},
+		{nil, "b", Int, "t.scxml:1:1: expression must be int, found bool"},
+		{nil, "c", Bool, "t.scxml:1:1: undeclared name c"},
+	}
+	for _, tt := range tests {
+		env := tt.env
+		if env == nil {
+			env = testEnv()
+		}
+		_, _, errs := checkExpr(t, env, tt.src, tt.want)
+		if errs != tt.errs {
+			t.Errorf("CheckExpr(%q) errors:\n%s\nwant:\n%s", tt.src, errs, tt.errs)
+		}
+	}
+
+	// A nil Env has no names.
+	if _, _, errs := checkExpr(t, nil, "a", Invalid); errs != "t.scxml:1:1: undeclared name a" {
+		t.Errorf("nil env: %s", errs)
+	}
+}
+
+func TestCheckBlock(t *testing.T) {
+	assume := testEnv()
+	assume.AllowAssume = true
+	tests := []struct {
+		env  *Env
+		src  string
+		errs string
+	}{
+		{nil, "a = 1; b = true; r = a; a += r; a++; r--; a = _event.data.x", ""},
+		{nil, "var x = a + 1; let y = !b; int z; bool w; z = x; w = y; x *= 2", ""},
+		{nil, "if (b) { int t = 1; a = t } else if (a > 0) { int t = 2 } else { a = 0 }", ""},
+		{nil, "for (int i = 0; i < 3; i++) { a += i }; for (int i = 0; ;) { int i = 1 }", ""},
+		{nil, "while (a > 0) a--", ""},
+		{nil, "{ int x = 1 } { int x = 2 }", ""},
+		{nil, "int x = 1; { bool x = true; b = x } x++", ""},
+		{nil, "raise e(p: 1, q: b); send e(q: true) to \"o\"; raise other(z: 1, w: true); raise e()", ""},
+		{assume, "assume(b && a > 0)", ""},
+		{nil, "c = 1", "t.scxml:1:1: undeclared name c"},
+		{nil, "a = true", "t.scxml:1:5: cannot use bool value as int in assignment to a"},
+		{nil, "b = 1", "t.scxml:1:5: cannot use int value as bool in assignment to b"},
+		{nil, "b += 1", "t.scxml:1:3: operator += needs int operands, found bool and int"},
+		{nil, "a -= true", "t.scxml:1:3: operator -= needs int operands, found int and bool"},
+		{nil, "b++", "t.scxml:1:2: operator ++ needs an int variable, found bool"},
+		{nil, "--b", "t.scxml:1:1: operator -- needs an int variable, found bool"},
+		{nil, "int x = true", "t.scxml:1:9: cannot use bool value as int in declaration of x"},
+		{nil, "bool x = 1", "t.scxml:1:10: cannot use int value as bool in declaration of x"},
+		{nil, "var x = 1; var x = 2", "t.scxml:1:16: x redeclared in this block"},
+		{nil, "var a = 1", "t.scxml:1:5: local a shadows the machine variable a"},
+		{nil, "int x; bool x", "t.scxml:1:13: x redeclared in this block"},
+		{nil, "for (int i = 0; ;) { } i = 1", "t.scxml:1:24: undeclared name i"},
+		{nil, "{ int x = 1 } x = 2", "t.scxml:1:15: undeclared name x"},
+		{nil, "if (b) { int t = 1 } else t = 2", "t.scxml:1:27: undeclared name t"},
+		{nil, "var x = x", "t.scxml:1:9: undeclared name x"},
+		{nil, "if (a) {}", "t.scxml:1:5: condition must be bool, found int"},
+		{nil, "if (b) {} else if (1) {}", "t.scxml:1:20: condition must be bool, found int"},
+		{nil, "while (1) {}", "t.scxml:1:8: condition must be bool, found int"},
+		{nil, "for (; a;) {}", "t.scxml:1:8: condition must be bool, found int"},
+		{nil, "assume(b)", "t.scxml:1:1: assume is not allowed in models"},
+		{assume, "assume(a)", "t.scxml:1:8: condition must be bool, found int"},
+		{nil, "raise e(r: 1)", "t.scxml:1:9: event e has no parameter r"},
+		{nil, "raise e(p: true)", "t.scxml:1:12: cannot use bool value as int in argument p of event e"},
+		{nil, "send e(q: 1) to 'o'", "t.scxml:1:11: cannot use int value as bool in argument q of event e"},
+		{nil, "raise e(p: 1, p: 2)", "t.scxml:1:15: duplicate argument p"},
+		{nil, "raise other(z: 1, z: 2)", "t.scxml:1:19: duplicate argument z"},
+		{nil, "send other(z: c)", "t.scxml:1:15: undeclared name c"},
+		{nil, "var x = c; x = 1; a = x; x++", "t.scxml:1:9: undeclared name c"},
+		{nil, "x = y", "t.scxml:1:1: undeclared name x\nt.scxml:1:5: undeclared name y"},
+	}
+	for _, tt := range tests {
+		env := tt.env
+		if env == nil {
+			env = testEnv()
+		}
+		_, _, errs := checkStmts(t, env, tt.src)
+		if errs != tt.errs {
+			t.Errorf("CheckBlock(%q) errors:\n%s\nwant:\n%s", tt.src, errs, tt.errs)
+		}
+	}
+}
+
+func TestCheckInfo(t *testing.T) {
+	e, info, errs := checkExpr(t, testEnv(), "r + 1 > a ? In('S1') : _event.data.y", Bool)
+	if errs != "" {
+		t.Fatal(errs)
+	}
+	var n int
+	Inspect(e, func(n2 Node) bool {
+		if x, ok := n2.(Expr); ok {
+			n++
+			if _, ok := info.Types[x]; !ok {
+				t.Errorf("no type for %s", ExprString(x))
+			}
+		}
+		return true
+	})
+	if n != len(info.Types) {
+		t.Errorf("%d types recorded for %d expressions", len(info.Types), n)
+	}
+	c := e.(*Cond)
+	gt := c.Cond.(*Binary)
+	add := gt.X.(*Binary)
+	for _, tt := range []struct {
+		e    Expr
+		want Type
+	}{
+		{add.X, RangeType(0, 5)},
+		{add, IntType},
+		{gt, BoolType},
+		{c.Else, BoolType},
+		{c, BoolType},
+	} {
+		if got := info.Types[tt.e]; got != tt.want {
+			t.Errorf("type of %s = %s, want %s", ExprString(tt.e), got, tt.want)
+		}
+	}
+
+	b, info, errs := checkStmts(t, testEnv(), "var x = b; a = x ? 1 : 2")
+	if errs != "" {
+		t.Fatal(errs)
+	}
+	x := b.Stmts[1].(*Assign).Value.(*Cond).Cond
+	if got := info.Types[x]; got != BoolType {
+		t.Errorf("type of local x = %s, want bool", got)
+	}
+}
+
+// TestCheckDoesNotMutate checks a tree with errors and compares it with a
+// copy taken before.
+func TestCheckDoesNotMutate(t *testing.T) {
+	fs := source.NewFileSet()
+	src := "var x = c; if (a) { x = true } raise e(p: b, p: 1); for (int i = 0; i < a; i++) a += i"
+	f := fs.AddFile("t.scxml", []byte(src))
+	b, errs := ParseStmts(NewSnippet(f, src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	before := RewriteBlock(b, func(e Expr) Expr { return e })
+	if _, errs := CheckBlock(testEnv(), fs, b); len(errs) == 0 {
+		t.Fatal("no errors")
+	}
+	if !reflect.DeepEqual(before, b) {
+		t.Error("CheckBlock modified the tree")
+	}
+}

@@ -1,0 +1,94 @@
+package lang
+
+// Equal reports whether a and b are the same tree, ignoring positions. A
+// nil and an empty statement list are equal.
+func Equal(a, b Node) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	switch x := a.(type) {
+	case *IntLit:
+		y, ok := b.(*IntLit)
+		return ok && x.Value == y.Value
+	case *BoolLit:
+		y, ok := b.(*BoolLit)
+		return ok && x.Value == y.Value
+	case *Ident:
+		y, ok := b.(*Ident)
+		return ok && x.Name == y.Name
+	case *EventParam:
+		y, ok := b.(*EventParam)
+		return ok && x.Name == y.Name
+	case *InState:
+		y, ok := b.(*InState)
+		return ok && x.State == y.State
+	case *Unary:
+		y, ok := b.(*Unary)
+		return ok && x.Op == y.Op && Equal(x.X, y.X)
+	case *Binary:
+		y, ok := b.(*Binary)
+		return ok && x.Op == y.Op && Equal(x.X, y.X) && Equal(x.Y, y.Y)
+	case *Cond:
+		y, ok := b.(*Cond)
+		return ok && Equal(x.Cond, y.Cond) && Equal(x.Then, y.Then) && Equal(x.Else, y.Else)
+	case *Block:
+		y, ok := b.(*Block)
+		return ok && blocksEqual(x, y)
+	case *Assign:
+		y, ok := b.(*Assign)
+		return ok && x.Op == y.Op && x.Target.Name == y.Target.Name && Equal(x.Value, y.Value)
+	case *IncDec:
+		y, ok := b.(*IncDec)
+		return ok && x.Op == y.Op && x.Target.Name == y.Target.Name
+	case *Decl:
+		y, ok := b.(*Decl)
+		return ok && x.Name.Name == y.Name.Name && x.Type == y.Type && Equal(x.Value, y.Value)
+	case *If:
+		y, ok := b.(*If)
+		return ok && Equal(x.Cond, y.Cond) && blocksEqual(x.Then, y.Then) && Equal(x.Else, y.Else)
+	case *While:
+		y, ok := b.(*While)
+		return ok && Equal(x.Cond, y.Cond) && blocksEqual(x.Body, y.Body)
+	case *For:
+		y, ok := b.(*For)
+		return ok && Equal(x.Init, y.Init) && Equal(x.Cond, y.Cond) &&
+			Equal(x.Post, y.Post) && blocksEqual(x.Body, y.Body)
+	case *Raise:
+		y, ok := b.(*Raise)
+		return ok && x.Event == y.Event && argsEqual(x.Args, y.Args)
+	case *Send:
+		y, ok := b.(*Send)
+		return ok && x.Event == y.Event && x.Target == y.Target && x.Delay == y.Delay && argsEqual(x.Args, y.Args)
+	case *Assume:
+		y, ok := b.(*Assume)
+		return ok && Equal(x.Cond, y.Cond)
+	}
+	return false
+}
+
+func blocksEqual(a, b *Block) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	if len(a.Stmts) != len(b.Stmts) {
+		return false
+	}
+	for i := range a.Stmts {
+		if !Equal(a.Stmts[i], b.Stmts[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func argsEqual(a, b []*Arg) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || !Equal(a[i].Value, b[i].Value) {
+			return false
+		}
+	}
+	return true
+}

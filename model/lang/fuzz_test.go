@@ -1,0 +1,94 @@
+package lang
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/model/source"
+)
+
+// The fuzz targets check that parsing never panics, that what parses
+// prints and parses back to the same tree, and that the later passes
+// accept any tree the parser returns, even an incomplete one.
+
+func FuzzParseExpr(f *testing.F) {
+	for _, src := range exprCorpus {
+		f.Add(src)
+	}
+	for _, src := range []string{"", "a b", "(((a", "x = 1", "'s", "/* c", "a.b.c(1)", "1e99", "In(x)"} {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		e, errs := parseExpr(src)
+		if e == nil {
+			t.Fatal("nil expression")
+		}
+		checkErrors(t, errs)
+		ExprString(e)
+		Simplify(e)
+		Uses(e)
+		CheckExpr(testEnv(), nil, e, Bool)
+		if len(errs) == 0 {
+			checkExprRoundTrip(t, e)
+			checkSimplifiedRoundTrip(t, Simplify(e))
+		}
+	})
+}
+
+// checkSimplifiedRoundTrip checks that a simplified expression prints as
+// text that simplifies back to it: folded negative literals print as
+// negations, and the minimum int64 as a subtraction.
+func checkSimplifiedRoundTrip(t *testing.T, e Expr) {
+	t.Helper()
+	s := ExprString(e)
+	e2, errs := parseExpr(s)
+	if len(errs) == 1 && strings.HasSuffix(errs[0].Msg, "nested too deeply") {
+		return // parentheses around negative literals add nesting
+	}
+	if len(errs) > 0 {
+		t.Fatalf("%s (printed from %s) does not parse: %v", s, sexpr(e), errs)
+	}
+	if e2 = Simplify(e2); !Equal(e, e2) {
+		t.Errorf("%s simplifies to %s, want %s", s, sexpr(e2), sexpr(e))
+	}
+}
+
+func FuzzParseStmts(f *testing.F) {
+	for _, src := range stmtCorpus {
+		f.Add(src)
+	}
+	for _, src := range []string{"a = 1 b = 2", "if (a) {", "for (;;", "raise e(1)", "x = 'a", "}", "var x"} {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		b, errs := parseStmts(src)
+		if b == nil {
+			t.Fatal("nil block")
+		}
+		checkErrors(t, errs)
+		BlockString(b)
+		if err := Fprint(&bytes.Buffer{}, b, "\t"); err != nil {
+			t.Fatal(err)
+		}
+		Uses(b)
+		Defs(b)
+		CheckBlock(testEnv(), nil, b)
+		RewriteBlock(b, Simplify)
+		if len(errs) == 0 {
+			checkStmtsRoundTrip(t, b)
+		}
+	})
+}
+
+func checkErrors(t *testing.T, errs []*source.Error) {
+	t.Helper()
+	if len(errs) > maxErrors {
+		t.Errorf("%d errors, more than %d", len(errs), maxErrors)
+	}
+	for _, e := range errs {
+		if e == nil || e.Msg == "" {
+			t.Errorf("empty error in %v", errs)
+		}
+	}
+}

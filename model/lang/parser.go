@@ -1,0 +1,369 @@
+package lang
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/setbot/setbot/model/source"
+)
+
+const (
+	// maxDepth bounds the nesting of statements and expressions, so that no
+	// input can exhaust the stack.
+	maxDepth = 200
+	// maxErrors stops parsing after this many errors.
+	maxErrors = 50
+)
+
+// ParseExpr parses src as exactly one expression.
+//
+// The result is never nil. When errors are returned it is incomplete:
+// erroneous sub-expressions are replaced by the identifier _.
+func ParseExpr(src Snippet) (Expr, source.ErrorList) {
+	p := newParser(src)
+	x := p.parseValue()
+	if p.tok != EOF {
+		p.errorExpected("end of expression")
+	}
+	p.errs.Sort()
+	return x, p.errs
+}
+
+// ParseStmts parses src as a statement list. The returned Block has Lbrace
+// NoPos.
+//
+// A statement ends with ';', a line break, a '}' or the end of the text, a
+// lenient form of ECMAScript's automatic semicolon insertion. Parsing
+// continues after an error. When errors are returned the block is
+// incomplete: statements that could not be built are left out, and
+// erroneous expressions are replaced by the identifier _.
+func ParseStmts(src Snippet) (*Block, source.ErrorList) {
+	p := newParser(src)
+	var list []Stmt
+	for p.tok != EOF {
+		list = append(list, p.parseStmtList()...)
+		if p.tok == RBRACE {
+			p.error("unexpected token '}'")
+			p.next()
+		}
+	}
+	p.errs.Sort()
+	return &Block{Stmts: list}, p.errs
+}
+
+// A parser is a recursive-descent parser with one token of lookahead.
+type parser struct {
+	src     Snippet
+	sc      scanner
+	errs    source.ErrorList
+	lastErr int // offset of the last error, to drop errors cascading from it
+	lexeme      // the current lexeme
+	depth   int
+	stopped bool // too many errors or too deep: the rest reads as EOF
+}
+
+func newParser(src Snippet) *parser {
+	p := &parser{src: src, lastErr: -1}
+	p.sc = scanner{text: src.Text, errh: p.errorAt}
+	p.next()
+	return p
+}
+
+func (p *parser) next() {
+	t := p.sc.scan()
+	if !p.stopped {
+		p.lexeme = t
+	}
+}
+
+// stop ends parsing: from now on the current token is EOF and errors are
+// dropped.
+func (p *parser) stop() {
+	p.stopped = true
+	p.lexeme = lexeme{off: len(p.src.Text), tok: EOF}
+}
+
+func (p *parser) pos(off int) source.Pos { return p.src.Pos(off) }
+
+func (p *parser) errorAt(off int, msg string) {
+	if p.stopped || off == p.lastErr {
+		return
+	}
+	p.lastErr = off
+	p.errs = append(p.errs, &source.Error{Pos: p.src.position(off), Msg: msg})
+	if len(p.errs) >= maxErrors {
+		p.stop()
+	}
+}
+
+func (p *parser) error(format string, args ...any) {
+	p.errorAt(p.off, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) errorExpected(what string) {
+	p.error("expected %s, found %s", what, p.found())
+}
+
+// found describes the current token for an error message.
+func (p *parser) found() string {
+	switch p.tok {
+	case EOF:
+		return "end of input"
+	case STRING:
+		return "string literal"
+	case IDENT, INT, ILLEGAL:
+		return "'" + p.lit + "'"
+	}
+	return "'" + p.tok.String() + "'"
+}
+
+// expect consumes the current token if it is tok and reports an error
+// otherwise. It returns the offset of the current token.
+func (p *parser) expect(tok Token) int {
+	off := p.off
+	if p.tok != tok {
+		p.errorExpected("'" + tok.String() + "'")
+	} else {
+		p.next()
+	}
+	return off
+}
+
+// enter counts one level of nesting and reports whether it is allowed;
+// each call must be paired with leave.
+func (p *parser) enter(what string) bool {
+	p.depth++
+	if p.depth > maxDepth {
+		p.error("%s nested too deeply", what)
+		p.stop()
+		return false
+	}
+	return true
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// isName reports whether the current token can be a name after a '.', an
+// event name segment or an argument name: an identifier or a keyword.
+func (p *parser) isName() bool {
+	return p.tok == IDENT || keywordBeg < p.tok && p.tok < keywordEnd
+}
+
+// bad is the placeholder for an erroneous expression.
+func (p *parser) bad(off int) Expr { return &Ident{NamePos: p.pos(off), Name: "_"} }
+
+// skipGroup skips tokens up to and including the bracket that closes
+// depth open parentheses or brackets; the current token may open one more.
+// It stops early at what cannot occur inside such a group: a brace, the
+// end of the input, and a ';' unless semis is set (in a for header).
+func (p *parser) skipGroup(depth int, semis bool) {
+	for {
+		switch p.tok {
+		case EOF, LBRACE, RBRACE:
+			return
+		case SEMICOLON:
+			if !semis {
+				return
+			}
+		case LPAREN, LBRACK:
+			depth++
+		case RPAREN, RBRACK:
+			depth--
+		}
+		p.next()
+		if depth <= 0 {
+			return
+		}
+	}
+}
+
+// closeParen consumes the ')' that closes a group, skipping to it after an
+// error.
+func (p *parser) closeParen() {
+	if p.tok == RPAREN {
+		p.next()
+		return
+	}
+	p.errorExpected("')'")
+	p.skipGroup(1, false)
+}
+
+// Expressions.
+
+// parseValue parses an expression and rejects an assignment or increment
+// written inside it, skipping over it.
+func (p *parser) parseValue() Expr {
+	x := p.parseExpr()
+	for {
+		switch {
+		case isAssignOp(p.tok):
+			p.error("unsupported expression: assignment inside an expression")
+			p.next()
+			p.parseExpr()
+		case (p.tok == INC || p.tok == DEC) && !p.nl:
+			p.error("unsupported expression: %s inside an expression", p.tok)
+			p.next()
+		default:
+			return x
+		}
+	}
+}
+
+func (p *parser) parseExpr() Expr {
+	defer p.leave()
+	if !p.enter("expression") {
+		return p.bad(p.off)
+	}
+	x := p.parseBinary(1)
+	if p.tok != QUESTION {
+		return x
+	}
+	q := p.off
+	p.next()
+	then := p.parseExpr()
+	p.expect(COLON)
+	els := p.parseExpr()
+	return &Cond{Cond: x, Question: p.pos(q), Then: then, Else: els}
+}
+
+// parseBinary parses a chain of binary operations whose operators have at
+// least precedence prec1, left-associatively.
+func (p *parser) parseBinary(prec1 int) Expr {
+	x := p.parseUnary()
+	for {
+		op := p.tok
+		prec := op.Precedence()
+		if prec < prec1 {
+			return x
+		}
+		off := p.off
+		p.next()
+		y := p.parseBinary(prec + 1)
+		x = &Binary{X: x, OpPos: p.pos(off), Op: op, Y: y}
+	}
+}
+
+func (p *parser) parseUnary() Expr {
+	switch p.tok {
+	case NOT, SUB, ADD:
+		defer p.leave()
+		if !p.enter("expression") {
+			return p.bad(p.off)
+		}
+		op, off := p.tok, p.off
+		p.next()
+		x := p.parseUnary()
+		if op == ADD {
+			return x
+		}
+		return &Unary{OpPos: p.pos(off), Op: op, X: x}
+	case INC, DEC:
+		off := p.off
+		p.error("unsupported expression: %s inside an expression", p.tok)
+		for p.tok == INC || p.tok == DEC {
+			p.next()
+		}
+		p.parseUnary()
+		return p.bad(off)
+	}
+	return p.parsePrimary()
+}
+
+func (p *parser) parsePrimary() Expr {
+	off := p.off
+	switch p.tok {
+	case INT:
+		v, err := strconv.ParseInt(p.lit, 10, 64)
+		if err != nil {
+			p.error("integer literal %s out of range", p.lit)
+		}
+		p.next()
+		return &IntLit{ValuePos: p.pos(off), Value: v}
+	case TRUE, FALSE:
+		v := p.tok == TRUE
+		p.next()
+		return &BoolLit{ValuePos: p.pos(off), Value: v}
+	case IDENT:
+		return p.parseOperand()
+	case LPAREN:
+		p.next()
+		x := p.parseValue()
+		p.closeParen()
+		return x
+	case STRING:
+		p.error("unsupported expression: string literal (strings appear only in In('state'), event names and send to/after)")
+		p.next()
+		return p.bad(off)
+	}
+	p.errorExpected("expression")
+	return p.bad(off)
+}
+
+// parseOperand parses what starts with an identifier: a variable,
+// _event.data.NAME or In('state'), and reports member accesses, calls and
+// index expressions outside those.
+func (p *parser) parseOperand() Expr {
+	off, name := p.off, p.lit
+	p.next()
+	path := name
+	var segs []string
+	for p.tok == PERIOD {
+		p.next()
+		if !p.isName() {
+			p.errorExpected("name after '.'")
+			return p.bad(off)
+		}
+		segs = append(segs, p.lit)
+		path += "." + p.lit
+		p.next()
+	}
+	switch p.tok {
+	case LPAREN:
+		if path == "In" {
+			return p.parseIn(off)
+		}
+		p.errorAt(off, fmt.Sprintf("unsupported call %s(...) (only In('state') is allowed)", path))
+		p.skipGroup(0, false)
+		return p.bad(off)
+	case LBRACK:
+		p.errorAt(off, fmt.Sprintf("unsupported expression: index expression %s[...]", path))
+		p.skipGroup(0, false)
+		return p.bad(off)
+	}
+	switch {
+	case len(segs) == 0:
+		return &Ident{NamePos: p.pos(off), Name: name}
+	case name == "_event" && len(segs) == 2 && segs[0] == "data":
+		return &EventParam{Start: p.pos(off), Name: segs[1]}
+	}
+	p.errorAt(off, fmt.Sprintf("unsupported expression: member access %s (only _event.data.NAME is allowed)", path))
+	return p.bad(off)
+}
+
+// parseIn parses In('state') from the '('; off is the offset of In.
+func (p *parser) parseIn(off int) Expr {
+	p.next()
+	if p.tok != STRING {
+		p.errorExpected("string literal in In()")
+		p.skipGroup(1, false)
+		return p.bad(off)
+	}
+	state := p.lit
+	p.next()
+	mark := len(p.errs)
+	p.closeParen()
+	if len(p.errs) > mark {
+		return p.bad(off)
+	}
+	return &InState{Start: p.pos(off), State: state}
+}
+
+func isAssignOp(t Token) bool { return ASSIGN <= t && t <= REM_ASSIGN }
+
+func startsExpr(t Token) bool {
+	switch t {
+	case IDENT, INT, STRING, TRUE, FALSE, LPAREN, NOT, SUB, ADD:
+		return true
+	}
+	return false
+}

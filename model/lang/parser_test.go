@@ -1,0 +1,344 @@
+package lang
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/model/source"
+)
+
+// parseExpr parses src as the whole content of a file t.scxml.
+func parseExpr(src string) (Expr, source.ErrorList) {
+	f := source.NewFileSet().AddFile("t.scxml", []byte(src))
+	return ParseExpr(NewSnippet(f, src))
+}
+
+// parseStmts parses src as the whole content of a file t.scxml.
+func parseStmts(src string) (*Block, source.ErrorList) {
+	f := source.NewFileSet().AddFile("t.scxml", []byte(src))
+	return ParseStmts(NewSnippet(f, src))
+}
+
+// sexpr prints an expression fully parenthesised in prefix form, so that
+// tests see the tree and not the printer's choice of parentheses.
+func sexpr(e Expr) string {
+	switch x := e.(type) {
+	case *IntLit:
+		return strconv.FormatInt(x.Value, 10)
+	case *BoolLit:
+		return strconv.FormatBool(x.Value)
+	case *Ident:
+		return x.Name
+	case *EventParam:
+		return "_event.data." + x.Name
+	case *InState:
+		return "In[" + x.State + "]"
+	case *Unary:
+		return "(" + x.Op.String() + " " + sexpr(x.X) + ")"
+	case *Binary:
+		return "(" + x.Op.String() + " " + sexpr(x.X) + " " + sexpr(x.Y) + ")"
+	case *Cond:
+		return "(? " + sexpr(x.Cond) + " " + sexpr(x.Then) + " " + sexpr(x.Else) + ")"
+	}
+	return "?"
+}
+
+func TestParseExpr(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"1", "1"},
+		{"0", "0"},
+		{"9223372036854775807", "9223372036854775807"},
+		{"true", "true"},
+		{"false", "false"},
+		{"abc_1", "abc_1"},
+		{"a + b * c", "(+ a (* b c))"},
+		{"a * b + c", "(+ (* a b) c)"},
+		{"a - b - c", "(- (- a b) c)"},
+		{"a - (b - c)", "(- a (- b c))"},
+		{"a / b % c * d", "(* (% (/ a b) c) d)"},
+		{"(a + b) * c", "(* (+ a b) c)"},
+		{"a < b == c >= d", "(== (< a b) (>= c d))"},
+		{"a == b != c", "(!= (== a b) c)"},
+		{"a <= b > c", "(> (<= a b) c)"},
+		{"a || b && c", "(|| a (&& b c))"},
+		{"a && b || c && d", "(|| (&& a b) (&& c d))"},
+		{"a + 1 < b && c", "(&& (< (+ a 1) b) c)"},
+		{"a === b", "(== a b)"},
+		{"a !== b", "(!= a b)"},
+		{"!a && b", "(&& (! a) b)"},
+		{"!(a && b)", "(! (&& a b))"},
+		{"!!a", "(! (! a))"},
+		{"-a * b", "(* (- a) b)"},
+		{"-5", "(- 5)"},
+		{"- -a", "(- (- a))"},
+		{"a - -5", "(- a (- 5))"},
+		{"a % -b", "(% a (- b))"},
+		{"+a", "a"},
+		{"+-+a", "(- a)"},
+		{"a ? b : c", "(? a b c)"},
+		{"a ? b : c ? d : e", "(? a b (? c d e))"},
+		{"a ? b ? c : d : e", "(? a (? b c d) e)"},
+		{"(a ? b : c) ? d : e", "(? (? a b c) d e)"},
+		{"a || b ? c + 1 : d", "(? (|| a b) (+ c 1) d)"},
+		{"_event.data.x + 1", "(+ _event.data.x 1)"},
+		{"_event . data . x", "_event.data.x"},
+		{"_event.data.if", "_event.data.if"},
+		{"_event", "_event"},
+		{"In('S1')", "In[S1]"},
+		{`In("S 2")`, "In[S 2]"},
+		{`In('it\'s \\ \"q\" \n\t')`, "In[it's \\ \"q\" \n\t]"},
+		{"In ( 'a' )", "In[a]"},
+		{"In", "In"},
+		{"a /* c */ + // c\n b", "(+ a b)"},
+		{"a\n+\nb", "(+ a b)"},
+		{"  a  ", "a"},
+	}
+	for _, tt := range tests {
+		e, errs := parseExpr(tt.src)
+		if len(errs) > 0 {
+			t.Errorf("ParseExpr(%q): %v", tt.src, errs)
+			continue
+		}
+		if got := sexpr(e); got != tt.want {
+			t.Errorf("ParseExpr(%q) = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestParseStmts(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"", ""},
+		{"  // only a comment\n", ""},
+		{"a = 1", "a = 1;"},
+		{"a = 1;", "a = 1;"},
+		{"a = 1; b = 2", "a = 1; b = 2;"},
+		{"a += 1; a -= 2; a *= 3; a /= 4; a %= 5", "a += 1; a -= 2; a *= 3; a /= 4; a %= 5;"},
+		{"x++; x--; ++x; --x", "x++; x--; x++; x--;"},
+		{"(a) = 1", "a = 1;"},
+		{"x = a ? 1 : 2", "x = a ? 1 : 2;"},
+		{"var x = 1; let y = true; int z = 2; bool w = false; int n; bool m",
+			"var x = 1; var y = true; int z = 2; bool w = false; int n; bool m;"},
+		{"if (a) b = 1", "if (a) { b = 1; }"},
+		{"if (a) { b = 1 } else c = 2", "if (a) { b = 1; } else { c = 2; }"},
+		{"if (a) b = 1; else if (c) d = 2; else e = 3",
+			"if (a) { b = 1; } else if (c) { d = 2; } else { e = 3; }"},
+		{"if (a) if (b) c = 1; else d = 2", "if (a) { if (b) { c = 1; } else { d = 2; } }"},
+		{"if (a) ;", "if (a) {}"},
+		{"if (a) {} else {}", "if (a) {} else {}"},
+		{"while (i < 3) i++", "while (i < 3) { i++; }"},
+		{"while (true) { a = 1; b = 2 }", "while (true) { a = 1; b = 2; }"},
+		{"for (int i = 0; i < 3; i++) s += i", "for (int i = 0; i < 3; i++) { s += i; }"},
+		{"for (;;) {}", "for (;;) {}"},
+		{"for (i = 0; ; i += 2) {}", "for (i = 0;; i += 2) {}"},
+		{"for (let i = 0; i < n;) ++i", "for (var i = 0; i < n;) { i++; }"},
+		{"for (; c;) {}", "for (; c;) {}"},
+		{"raise e()", "raise e();"},
+		{"raise a.b.c(x: 1, y: a + 1)", "raise a.b.c(x: 1, y: a + 1);"},
+		{"raise error.send()", "raise error.send();"},
+		{"raise e(x: 1,)", "raise e(x: 1);"},
+		{`raise "done.state.my-state"()`, `raise "done.state.my-state"();`},
+		{`raise 'plain.name'()`, "raise plain.name();"},
+		{`send e() to "out" after "1s"`, `send e() to "out" after "1s";`},
+		{`send e(x: 1) to 'out'`, `send e(x: 1) to "out";`},
+		{`send e() after '2s'`, `send e() after "2s";`},
+		{`send e(if: 1, to: true)`, `send e(if: 1, to: true);`},
+		{"assume(a > 0)", "assume(a > 0);"},
+		{"{ a = 1; { b = 2 } }", "{ a = 1; { b = 2; } }"},
+		{";;a = 1;;", "a = 1;"},
+		{"{ a = 1 }", "{ a = 1; }"},
+		{"a = In('S') && _event.data.x > 0", "a = In('S') && _event.data.x > 0;"},
+		// Implicit statement ends.
+		{"a = 1\nb = 2", "a = 1; b = 2;"},
+		{"a = 1\r\nb = 2", "a = 1; b = 2;"},
+		{"a = 1 // c\nb = 2 /* x\n y */ c = 3", "a = 1; b = 2; c = 3;"},
+		{"a = b\n-c", "a = b - c;"},
+		{"a = b\n++c", "a = b; c++;"},
+		{"if (a) x = 1\nelse x = 2", "if (a) { x = 1; } else { x = 2; }"},
+		{"raise e()\nsend f()", "raise e(); send f();"},
+	}
+	for _, tt := range tests {
+		b, errs := parseStmts(tt.src)
+		if len(errs) > 0 {
+			t.Errorf("ParseStmts(%q): %v", tt.src, errs)
+			continue
+		}
+		if b.Lbrace != source.NoPos {
+			t.Errorf("ParseStmts(%q): Lbrace = %d, want NoPos", tt.src, b.Lbrace)
+		}
+		if got := BlockString(b); got != tt.want {
+			t.Errorf("ParseStmts(%q) = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+// errText joins errors one per line, as the command line prints them.
+func errText(errs source.ErrorList) string {
+	var lines []string
+	for _, e := range errs {
+		lines = append(lines, e.Error())
+	}
+	return strings.Join(lines, "\n")
+}
+
+func TestParseExprErrors(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"", "t.scxml:1:1: expected expression, found end of input"},
+		{"a b", "t.scxml:1:3: expected end of expression, found 'b'"},
+		{"a;", "t.scxml:1:2: expected end of expression, found ';'"},
+		{"a &&", "t.scxml:1:5: expected expression, found end of input"},
+		{"(a", "t.scxml:1:3: expected ')', found end of input"},
+		{"(a;", "t.scxml:1:3: expected ')', found ';'"},
+		{"a ? b", "t.scxml:1:6: expected ':', found end of input"},
+		{"x = 1", "t.scxml:1:3: unsupported expression: assignment inside an expression"},
+		{"x++", "t.scxml:1:2: unsupported expression: ++ inside an expression"},
+		{"--x", "t.scxml:1:1: unsupported expression: -- inside an expression"},
+		{"99999999999999999999", "t.scxml:1:1: integer literal 99999999999999999999 out of range"},
+		{"9223372036854775808", "t.scxml:1:1: integer literal 9223372036854775808 out of range"},
+		{"1.5", "t.scxml:1:1: unsupported floating-point literal 1.5 (only integers are supported)"},
+		{".5", "t.scxml:1:1: unsupported floating-point literal .5 (only integers are supported)"},
+		{"1e3", "t.scxml:1:1: unsupported floating-point literal 1e3 (only integers are supported)"},
+		{"0x10", "t.scxml:1:1: invalid integer literal 0x10"},
+		{"12ab", "t.scxml:1:1: invalid integer literal 12ab"},
+		{"010", "t.scxml:1:1: invalid integer literal 010 (leading zeros are not allowed)"},
+		{"'abc'", "t.scxml:1:1: unsupported expression: string literal (strings appear only in In('state'), event names and send to/after)"},
+		{"In('abc", "t.scxml:1:4: unterminated string literal"},
+		{"In('ab\nc')", "t.scxml:1:4: unterminated string literal\nt.scxml:2:2: unterminated string literal"},
+		{`In('a\qb')`, "t.scxml:1:6: unknown escape sequence \\q"},
+		{"a /* b", "t.scxml:1:3: unterminated comment"},
+		{"a.b", "t.scxml:1:1: unsupported expression: member access a.b (only _event.data.NAME is allowed)"},
+		{"_event.name", "t.scxml:1:1: unsupported expression: member access _event.name (only _event.data.NAME is allowed)"},
+		{"_event.data", "t.scxml:1:1: unsupported expression: member access _event.data (only _event.data.NAME is allowed)"},
+		{"_event.data.x.y", "t.scxml:1:1: unsupported expression: member access _event.data.x.y (only _event.data.NAME is allowed)"},
+		{"a.", "t.scxml:1:3: expected name after '.', found end of input"},
+		{"foo(1, 2) + 1", "t.scxml:1:1: unsupported call foo(...) (only In('state') is allowed)"},
+		{"Math.max(a, b)", "t.scxml:1:1: unsupported call Math.max(...) (only In('state') is allowed)"},
+		{"a[0]", "t.scxml:1:1: unsupported expression: index expression a[...]"},
+		{"In(s)", "t.scxml:1:4: expected string literal in In(), found 's'"},
+		{"In('s', 't')", "t.scxml:1:7: expected ')', found ','"},
+		{"a & b", "t.scxml:1:3: unsupported operator '&'"},
+		{"a | b", "t.scxml:1:3: unsupported operator '|'"},
+		{"a << 1", "t.scxml:1:3: unsupported operator '<<'"},
+		{"a >>> 1", "t.scxml:1:3: unsupported operator '>>>'"},
+		{"a ** 2", "t.scxml:1:3: unsupported operator '**'"},
+		{"~a", "t.scxml:1:1: unsupported operator '~'"},
+		{"a # b", "t.scxml:1:3: invalid character '#'"},
+		{"a é", "t.scxml:1:3: invalid character 'é'"},
+		{"a..b", "t.scxml:1:2: expected end of expression, found '..'"},
+		{"if", "t.scxml:1:1: expected expression, found 'if'"},
+		{"a +\n\n", "t.scxml:3:1: expected expression, found end of input"},
+	}
+	for _, tt := range tests {
+		_, errs := parseExpr(tt.src)
+		if got := errText(errs); got != tt.want {
+			t.Errorf("ParseExpr(%q) errors:\n%s\nwant:\n%s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestParseStmtsErrors(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"a = 1 b = 2", "t.scxml:1:7: expected ';', found 'b'"},
+		{"a = (1", "t.scxml:1:7: expected ')', found end of input"},
+		{"a = 1 +", "t.scxml:1:8: expected expression, found end of input"},
+		{"+= 1", "t.scxml:1:1: unexpected token '+='"},
+		{"}", "t.scxml:1:1: unexpected token '}'"},
+		{"a = 1 }", "t.scxml:1:7: unexpected token '}'"},
+		{"else a = 1", "t.scxml:1:1: unexpected token 'else'"},
+		{"a = 99999999999999999999", "t.scxml:1:5: integer literal 99999999999999999999 out of range"},
+		{"a = 'x", "t.scxml:1:5: unterminated string literal"},
+		{"a = b = c", "t.scxml:1:7: unsupported expression: assignment inside an expression"},
+		{"a = b++", "t.scxml:1:6: unsupported expression: ++ inside an expression"},
+		{"a = ++b", "t.scxml:1:5: unsupported expression: ++ inside an expression"},
+		{"if (a = 1) {}", "t.scxml:1:7: unsupported expression: assignment inside an expression"},
+		{"a + 1", "t.scxml:1:1: expected assignment, found expression a + 1"},
+		{"x\n++\ny", "t.scxml:1:1: expected assignment, found expression x"},
+		{"foo()", "t.scxml:1:1: unsupported call foo(...) (only In('state') is allowed)"},
+		{"_event.data.x = 1", "t.scxml:1:1: cannot assign to _event.data.x (only variables can be assigned)"},
+		{"In('a')++", "t.scxml:1:1: cannot assign to In('a') (only variables can be assigned)"},
+		{"++_event.data.x", "t.scxml:1:3: cannot assign to _event.data.x (only variables can be assigned)"},
+		{"var x", "t.scxml:1:1: missing initial value in var declaration of x"},
+		{"let x\ny = 1", "t.scxml:1:1: missing initial value in let declaration of x"},
+		{"int 5 = 1", "t.scxml:1:5: expected variable name, found '5'"},
+		{"int x = 1, y = 2", "t.scxml:1:10: expected ';', found ','"},
+		{"raise e", "t.scxml:1:8: expected '(', found end of input"},
+		{"raise e(1)", "t.scxml:1:9: expected argument name, found '1'"},
+		{"raise e(x 1)", "t.scxml:1:11: expected ':', found '1'"},
+		{"raise e(x: 1 y: 2)", "t.scxml:1:14: expected ')', found 'y'"},
+		{"raise 5()", "t.scxml:1:7: expected event name, found '5'"},
+		{"raise e.()", "t.scxml:1:9: expected name after '.', found '('"},
+		{`raise ""()`, `t.scxml:1:7: invalid event name ""`},
+		{`raise "a b"()`, `t.scxml:1:7: invalid event name "a b"`},
+		{"raise e() to 'x'", "t.scxml:1:11: expected ';', found 'to'"},
+		{"send e() to x", "t.scxml:1:13: expected string literal, found 'x'"},
+		{"send e() after 5", "t.scxml:1:16: expected string literal, found '5'"},
+		{"if a {}", "t.scxml:1:4: expected '(', found 'a'"},
+		{"while (a) ", "t.scxml:1:11: expected statement, found end of input"},
+		{"assume a", "t.scxml:1:8: expected '(', found 'a'"},
+		{"for (i = 0, j = 0; ; ) {}", "t.scxml:1:11: expected ';', found ','"},
+		{"for (;; int i = 0) {}", "t.scxml:1:9: unexpected declaration in for post statement"},
+		{"for (a + 1;;) {}", "t.scxml:1:6: expected assignment, found expression a + 1"},
+		{"{ a = 1", "t.scxml:1:8: expected '}', found end of input"},
+		{"break", "t.scxml:1:1: unsupported statement: break"},
+		{"return a + 1\nb = 2", "t.scxml:1:1: unsupported statement: return"},
+		{"const x = 1", "t.scxml:1:1: unsupported statement: const"},
+	}
+	for _, tt := range tests {
+		_, errs := parseStmts(tt.src)
+		if got := errText(errs); got != tt.want {
+			t.Errorf("ParseStmts(%q) errors:\n%s\nwant:\n%s", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestParseContinues checks that parsing goes on after errors, reporting
+// later ones and keeping the statements that parse.
+func TestParseContinues(t *testing.T) {
+	src := "a = 1 +;\nb = foo(1)\nif (c) { d = 'x'; e = 2 }\nf = 3 g = 4\nh = 5"
+	b, errs := parseStmts(src)
+	want := `t.scxml:1:8: expected expression, found ';'
+t.scxml:2:5: unsupported call foo(...) (only In('state') is allowed)
+t.scxml:3:14: unsupported expression: string literal (strings appear only in In('state'), event names and send to/after)
+t.scxml:4:7: expected ';', found 'g'`
+	if got := errText(errs); got != want {
+		t.Errorf("errors:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := BlockString(b), "a = 1 + _; b = _; if (c) { d = _; e = 2; } f = 3; h = 5;"; got != want {
+		t.Errorf("partial block = %s, want %s", got, want)
+	}
+}
+
+func TestParseLimits(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"parens", strings.Repeat("(", 300) + "a" + strings.Repeat(")", 300),
+			"t.scxml:1:201: expression nested too deeply"},
+		{"unary", "a = " + strings.Repeat("!", 1000) + "a",
+			"t.scxml:1:203: expression nested too deeply"},
+		{"ternary", "a = " + strings.Repeat("a ? b : ", 1000) + "c",
+			"t.scxml:1:1593: expression nested too deeply"},
+		{"blocks", strings.Repeat("{", 300) + strings.Repeat("}", 300),
+			"t.scxml:1:201: statements nested too deeply"},
+		{"ifs", strings.Repeat("if (a) ", 300) + "b = 1",
+			"t.scxml:1:1398: expression nested too deeply"},
+		{"else ifs", "if (a) {}" + strings.Repeat(" else if (a) {}", 300),
+			"t.scxml:1:2990: expression nested too deeply"},
+	}
+	for _, tt := range tests {
+		var errs source.ErrorList
+		if tt.name == "parens" {
+			_, errs = parseExpr(tt.src)
+		} else {
+			_, errs = parseStmts(tt.src)
+		}
+		if got := errText(errs); got != tt.want {
+			t.Errorf("%s: errors:\n%s\nwant:\n%s", tt.name, got, tt.want)
+		}
+	}
+
+	_, errs := parseStmts(strings.Repeat("a = ;\n", 200))
+	if len(errs) != maxErrors {
+		t.Errorf("%d errors, want the cap %d", len(errs), maxErrors)
+	}
+}

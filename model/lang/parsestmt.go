@@ -1,0 +1,403 @@
+package lang
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Statement parsing; see parser.go for the parser and expressions.
+
+// unsupportedStatements are ECMAScript and C statement keywords outside the
+// language, recognised to give a precise message.
+var unsupportedStatements = map[string]bool{
+	"break": true, "continue": true, "return": true, "do": true, "switch": true,
+	"function": true, "const": true, "throw": true, "try": true,
+}
+
+// parseStmtList parses statements up to a '}' or the end of the input.
+func (p *parser) parseStmtList() []Stmt {
+	var list []Stmt
+	for p.tok != RBRACE && p.tok != EOF {
+		before := p.off
+		if s := p.parseStmt(); s != nil {
+			list = append(list, s)
+		}
+		if p.off == before {
+			p.next() // an error at a token that starts no statement
+		}
+	}
+	return list
+}
+
+// parseStmt parses one statement; it returns nil for an empty statement
+// and for one that could not be built.
+func (p *parser) parseStmt() Stmt {
+	defer p.leave()
+	if !p.enter("statements") {
+		return nil
+	}
+	mark := len(p.errs)
+	var s Stmt
+	switch p.tok {
+	case SEMICOLON:
+		p.next()
+		return nil
+	case LBRACE:
+		return p.parseBlock()
+	case IF:
+		return p.parseIf()
+	case WHILE:
+		return p.parseWhile()
+	case FOR:
+		return p.parseFor()
+	case RAISE:
+		s = p.parseRaise()
+	case SEND:
+		s = p.parseSend()
+	case ASSUME:
+		s = p.parseAssume()
+	default:
+		if p.tok == IDENT && unsupportedStatements[p.lit] {
+			p.error("unsupported statement: %s", p.lit)
+		} else {
+			s = p.parseSimple()
+		}
+	}
+	p.endStmt(mark)
+	return s
+}
+
+// endStmt ends a simple statement: it consumes a ';' or accepts an
+// implicit end, and otherwise reports the error (unless the statement had
+// one already) and skips to the next statement.
+func (p *parser) endStmt(mark int) {
+	switch {
+	case p.tok == SEMICOLON:
+		p.next()
+	case p.tok == RBRACE || p.tok == EOF || p.nl:
+	default:
+		if len(p.errs) == mark {
+			p.errorExpected("';'")
+		}
+		p.sync()
+	}
+}
+
+// sync skips tokens to the probable start of the next statement: past a
+// ';', or up to a '}', a statement keyword or a token on a later line.
+func (p *parser) sync() {
+	for {
+		switch p.tok {
+		case EOF, RBRACE:
+			return
+		case SEMICOLON:
+			p.next()
+			return
+		case IF, WHILE, FOR, RAISE, SEND, ASSUME, VAR, LET, INTKW, BOOLKW:
+			return
+		}
+		p.next()
+		if p.nl {
+			return
+		}
+	}
+}
+
+func (p *parser) parseBlock() *Block {
+	off := p.expect(LBRACE)
+	list := p.parseStmtList()
+	p.expect(RBRACE)
+	return &Block{Lbrace: p.pos(off), Stmts: list}
+}
+
+// parseBody parses the body of if, else, while or for; a single statement
+// is wrapped in a block.
+func (p *parser) parseBody() *Block {
+	if p.tok == LBRACE {
+		return p.parseBlock()
+	}
+	b := &Block{Lbrace: p.pos(p.off)}
+	if s := p.parseStmt(); s != nil {
+		b.Stmts = []Stmt{s}
+	}
+	return b
+}
+
+// parseCond parses a parenthesised condition. Without the '(' it expects
+// no ')' either, to report one error only.
+func (p *parser) parseCond() Expr {
+	if p.tok != LPAREN {
+		p.errorExpected("'('")
+		return p.parseValue()
+	}
+	p.next()
+	x := p.parseValue()
+	p.closeParen()
+	return x
+}
+
+func (p *parser) parseIf() *If {
+	s := &If{IfPos: p.pos(p.off)}
+	p.next()
+	s.Cond = p.parseCond()
+	s.Then = p.parseBody()
+	if p.tok != ELSE {
+		return s
+	}
+	p.next()
+	if p.tok == IF {
+		s.Else = p.parseStmt()
+		return s
+	}
+	s.Else = p.parseBody()
+	return s
+}
+
+func (p *parser) parseWhile() *While {
+	s := &While{WhilePos: p.pos(p.off)}
+	p.next()
+	s.Cond = p.parseCond()
+	s.Body = p.parseBody()
+	return s
+}
+
+func (p *parser) parseFor() *For {
+	s := &For{ForPos: p.pos(p.off)}
+	p.next()
+	p.expect(LPAREN)
+	mark := len(p.errs)
+	s.Init, s.Cond, s.Post = p.parseForHeader()
+	if len(p.errs) > mark {
+		p.skipGroup(1, true)
+	} else {
+		p.expect(RPAREN)
+	}
+	s.Body = p.parseBody()
+	return s
+}
+
+// parseForHeader parses "init; cond; post" and stops at the first error.
+func (p *parser) parseForHeader() (init Stmt, cond Expr, post Stmt) {
+	if p.tok != SEMICOLON {
+		init = p.parseSimple()
+	}
+	if p.tok != SEMICOLON {
+		p.errorExpected("';'")
+		return
+	}
+	p.next()
+	if p.tok != SEMICOLON {
+		cond = p.parseValue()
+	}
+	if p.tok != SEMICOLON {
+		p.errorExpected("';'")
+		return
+	}
+	p.next()
+	if p.tok == RPAREN {
+		return
+	}
+	off := p.off
+	switch s := p.parseSimple().(type) {
+	case *Decl:
+		p.errorAt(off, "unexpected declaration in for post statement")
+	case nil:
+	default:
+		post = s
+	}
+	return
+}
+
+// parseSimple parses an assignment, an increment or decrement, or a local
+// declaration, without its terminator. It returns nil after an error that
+// leaves nothing to build.
+func (p *parser) parseSimple() Stmt {
+	switch p.tok {
+	case VAR, LET, INTKW, BOOLKW:
+		return p.parseDecl()
+	case INC, DEC:
+		op, off := p.tok, p.off
+		p.next()
+		start, mark := p.off, len(p.errs)
+		if t := p.target(p.parseUnary(), start, mark); t != nil {
+			return &IncDec{Target: t, OpPos: p.pos(off), Op: op}
+		}
+		return nil
+	}
+	if !startsExpr(p.tok) {
+		if p.tok == EOF {
+			p.errorExpected("statement")
+		} else {
+			p.error("unexpected token %s", p.found())
+		}
+		return nil
+	}
+	start, mark := p.off, len(p.errs)
+	x := p.parseExpr()
+	switch {
+	case isAssignOp(p.tok):
+		// Check the target before the scanner reads on and may report
+		// an error in the value.
+		t := p.target(x, start, mark)
+		op, off := p.tok, p.off
+		p.next()
+		v := p.parseValue()
+		if t != nil {
+			return &Assign{Target: t, OpPos: p.pos(off), Op: op, Value: v}
+		}
+	case (p.tok == INC || p.tok == DEC) && !p.nl:
+		t := p.target(x, start, mark)
+		op, off := p.tok, p.off
+		p.next()
+		if t != nil {
+			return &IncDec{Target: t, OpPos: p.pos(off), Op: op}
+		}
+	default:
+		if len(p.errs) == mark {
+			p.errorAt(start, "expected assignment, found expression "+ExprString(x))
+		}
+	}
+	return nil
+}
+
+// target checks that x, parsed from offset start with mark errors before
+// it, can be assigned to.
+func (p *parser) target(x Expr, start, mark int) *Ident {
+	if len(p.errs) > mark {
+		return nil
+	}
+	if id, ok := x.(*Ident); ok {
+		return id
+	}
+	p.errorAt(start, fmt.Sprintf("cannot assign to %s (only variables can be assigned)", ExprString(x)))
+	return nil
+}
+
+func (p *parser) parseDecl() Stmt {
+	kw, off := p.tok, p.off
+	p.next()
+	if p.tok != IDENT {
+		p.errorExpected("variable name")
+		return nil
+	}
+	d := &Decl{DeclPos: p.pos(off), Name: &Ident{NamePos: p.pos(p.off), Name: p.lit}}
+	p.next()
+	switch kw {
+	case INTKW:
+		d.Type = IntType
+	case BOOLKW:
+		d.Type = BoolType
+	}
+	if p.tok == ASSIGN {
+		p.next()
+		d.Value = p.parseValue()
+		return d
+	}
+	if d.Type.Kind == Invalid {
+		p.errorAt(off, fmt.Sprintf("missing initial value in %s declaration of %s", kw, d.Name.Name))
+		return nil
+	}
+	return d
+}
+
+func (p *parser) parseRaise() Stmt {
+	s := &Raise{RaisePos: p.pos(p.off)}
+	p.next()
+	s.Event = p.parseEventName()
+	s.Args = p.parseArgs()
+	return s
+}
+
+func (p *parser) parseSend() Stmt {
+	s := &Send{SendPos: p.pos(p.off)}
+	p.next()
+	s.Event = p.parseEventName()
+	s.Args = p.parseArgs()
+	if p.tok == TO {
+		p.next()
+		s.Target = p.parseString()
+	}
+	if p.tok == AFTER {
+		p.next()
+		s.Delay = p.parseString()
+	}
+	return s
+}
+
+func (p *parser) parseAssume() Stmt {
+	s := &Assume{AssumePos: p.pos(p.off)}
+	p.next()
+	s.Cond = p.parseCond()
+	return s
+}
+
+func (p *parser) parseString() string {
+	if p.tok != STRING {
+		p.errorExpected("string literal")
+		return ""
+	}
+	s := p.lit
+	p.next()
+	return s
+}
+
+// parseEventName parses a dotted name a.b.c or a string literal.
+func (p *parser) parseEventName() string {
+	if p.tok == STRING {
+		name := p.lit
+		if name == "" || strings.ContainsAny(name, " \t\n") {
+			p.error("invalid event name %q", name)
+		}
+		p.next()
+		return name
+	}
+	if !p.isName() {
+		p.errorExpected("event name")
+		return ""
+	}
+	name := p.lit
+	p.next()
+	for p.tok == PERIOD {
+		p.next()
+		if !p.isName() {
+			p.errorExpected("name after '.'")
+			return name
+		}
+		name += "." + p.lit
+		p.next()
+	}
+	return name
+}
+
+// parseArgs parses the argument list (name: value, ...) of raise or send.
+func (p *parser) parseArgs() []*Arg {
+	if p.tok != LPAREN {
+		p.errorExpected("'('")
+		return nil
+	}
+	p.next()
+	var args []*Arg
+	for p.tok != RPAREN && p.tok != EOF {
+		if !p.isName() {
+			p.errorExpected("argument name")
+			p.skipGroup(1, false)
+			return args
+		}
+		a := &Arg{NamePos: p.pos(p.off), Name: p.lit}
+		p.next()
+		if p.tok != COLON {
+			p.errorExpected("':'")
+			p.skipGroup(1, false)
+			return args
+		}
+		p.next()
+		a.Value = p.parseValue()
+		args = append(args, a)
+		if p.tok != COMMA {
+			break
+		}
+		p.next()
+	}
+	p.closeParen()
+	return args
+}

@@ -1,0 +1,289 @@
+package lang
+
+import (
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ExprString returns the canonical text of e, with the fewest parentheses
+// that keep its structure.
+func ExprString(e Expr) string {
+	var p printer
+	p.expr(e)
+	return p.b.String()
+}
+
+// StmtString returns the canonical single-line text of s.
+func StmtString(s Stmt) string {
+	var p printer
+	p.stmt(s, 0)
+	return p.b.String()
+}
+
+// BlockString returns the canonical single-line text of a statement list:
+// the statements separated by spaces, each simple statement ending with
+// ';'. An empty block gives "".
+func BlockString(b *Block) string {
+	var p printer
+	for i, s := range b.Stmts {
+		if i > 0 {
+			p.b.WriteByte(' ')
+		}
+		p.stmt(s, 0)
+	}
+	return p.b.String()
+}
+
+// Fprint writes the statement list b to w, one statement per line, with
+// nested blocks indented by indent.
+func Fprint(w io.Writer, b *Block, indent string) error {
+	p := printer{multiline: true, indent: indent}
+	for _, s := range b.Stmts {
+		p.stmt(s, 0)
+		p.b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, p.b.String())
+	return err
+}
+
+// A printer accumulates text. In multi-line mode block contents go on
+// their own lines, indented.
+type printer struct {
+	b         strings.Builder
+	multiline bool
+	indent    string
+}
+
+func (p *printer) str(s string) { p.b.WriteString(s) }
+
+// Precedences of non-binary expressions, around those of Token.Precedence.
+const (
+	condPrec  = 0
+	unaryPrec = 7
+	atomPrec  = 8
+)
+
+func prec(e Expr) int {
+	switch x := e.(type) {
+	case *Binary:
+		return x.Op.Precedence()
+	case *Cond:
+		return condPrec
+	case *Unary:
+		return unaryPrec
+	case *IntLit:
+		if x.Value < 0 {
+			return unaryPrec
+		}
+	}
+	return atomPrec
+}
+
+func (p *printer) paren(e Expr, ok bool) {
+	if ok {
+		p.str("(")
+		p.expr(e)
+		p.str(")")
+		return
+	}
+	p.expr(e)
+}
+
+func (p *printer) expr(e Expr) {
+	switch x := e.(type) {
+	case *IntLit:
+		if x.Value == math.MinInt64 {
+			// The literal 9223372036854775808 does not fit int64.
+			p.str("(-9223372036854775807 - 1)")
+			return
+		}
+		p.str(strconv.FormatInt(x.Value, 10))
+	case *BoolLit:
+		p.str(strconv.FormatBool(x.Value))
+	case *Ident:
+		p.str(x.Name)
+	case *EventParam:
+		p.str("_event.data." + x.Name)
+	case *InState:
+		p.str("In(" + quote(x.State, '\'') + ")")
+	case *Unary:
+		p.str(x.Op.String())
+		// "- -x" rather than "--x" (a decrement) or "-(-x)", which would
+		// nest deeper than the source did; a folded negative literal keeps
+		// parentheses: -(-5).
+		if y, ok := x.X.(*Unary); ok && x.Op == SUB && y.Op == SUB {
+			p.str(" ")
+		}
+		p.paren(x.X, prec(x.X) < unaryPrec || isNegLit(x.X))
+	case *Binary:
+		pr := x.Op.Precedence()
+		p.paren(x.X, prec(x.X) < pr)
+		p.str(" " + x.Op.String() + " ")
+		p.paren(x.Y, prec(x.Y) <= pr || isNegLit(x.Y) && (x.Op == ADD || x.Op == SUB))
+	case *Cond:
+		p.paren(x.Cond, prec(x.Cond) == condPrec)
+		p.str(" ? ")
+		p.expr(x.Then)
+		p.str(" : ")
+		p.expr(x.Else)
+	}
+}
+
+// isNegLit reports whether e is a negative literal that prints without its
+// own parentheses.
+func isNegLit(e Expr) bool {
+	x, ok := e.(*IntLit)
+	return ok && x.Value < 0 && x.Value != math.MinInt64
+}
+
+// quote returns s quoted with q, escaped as the scanner reads it back.
+func quote(s string, q byte) string {
+	var b strings.Builder
+	b.WriteByte(q)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\', q:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+// eventName returns an event name as written in raise and send: bare when
+// it is a dotted name, quoted otherwise.
+func eventName(name string) string {
+	for _, seg := range strings.Split(name, ".") {
+		if !isIdent(seg) {
+			return quote(name, '"')
+		}
+	}
+	return name
+}
+
+// stmt prints s at nesting depth depth (used for indentation).
+func (p *printer) stmt(s Stmt, depth int) {
+	switch x := s.(type) {
+	case *Block:
+		p.block(x, depth)
+	case *If:
+		p.str("if (")
+		p.expr(x.Cond)
+		p.str(") ")
+		p.block(x.Then, depth)
+		if x.Else != nil {
+			p.str(" else ")
+			p.stmt(x.Else, depth)
+		}
+	case *While:
+		p.str("while (")
+		p.expr(x.Cond)
+		p.str(") ")
+		p.block(x.Body, depth)
+	case *For:
+		p.str("for (")
+		if x.Init != nil {
+			p.simple(x.Init)
+		}
+		p.str(";")
+		if x.Cond != nil {
+			p.str(" ")
+			p.expr(x.Cond)
+		}
+		p.str(";")
+		if x.Post != nil {
+			p.str(" ")
+			p.simple(x.Post)
+		}
+		p.str(") ")
+		p.block(x.Body, depth)
+	default:
+		p.simple(s)
+		p.str(";")
+	}
+}
+
+// simple prints a statement that ends with ';', without the ';'.
+func (p *printer) simple(s Stmt) {
+	switch x := s.(type) {
+	case *Assign:
+		p.str(x.Target.Name + " " + x.Op.String() + " ")
+		p.expr(x.Value)
+	case *IncDec:
+		p.str(x.Target.Name + x.Op.String())
+	case *Decl:
+		// Ranges have no syntax in the language: int[0..5] prints as int.
+		if x.Type.Kind == Invalid {
+			p.str("var ")
+		} else {
+			p.str(x.Type.Kind.String() + " ")
+		}
+		p.str(x.Name.Name)
+		if x.Value != nil {
+			p.str(" = ")
+			p.expr(x.Value)
+		}
+	case *Raise:
+		p.str("raise " + eventName(x.Event))
+		p.args(x.Args)
+	case *Send:
+		p.str("send " + eventName(x.Event))
+		p.args(x.Args)
+		if x.Target != "" {
+			p.str(" to " + quote(x.Target, '"'))
+		}
+		if x.Delay != "" {
+			p.str(" after " + quote(x.Delay, '"'))
+		}
+	case *Assume:
+		p.str("assume(")
+		p.expr(x.Cond)
+		p.str(")")
+	}
+}
+
+func (p *printer) args(args []*Arg) {
+	p.str("(")
+	for i, a := range args {
+		if i > 0 {
+			p.str(", ")
+		}
+		p.str(a.Name + ": ")
+		p.expr(a.Value)
+	}
+	p.str(")")
+}
+
+// block prints { ... }; a nil or empty block prints as {}.
+func (p *printer) block(b *Block, depth int) {
+	if b == nil || len(b.Stmts) == 0 {
+		p.str("{}")
+		return
+	}
+	p.str("{")
+	for _, s := range b.Stmts {
+		p.newline(depth + 1)
+		p.stmt(s, depth+1)
+	}
+	p.newline(depth)
+	p.str("}")
+}
+
+// newline separates statements inside a block: a space on a single line,
+// or a line break and indentation.
+func (p *printer) newline(depth int) {
+	if !p.multiline {
+		p.str(" ")
+		return
+	}
+	p.str("\n" + strings.Repeat(p.indent, depth))
+}

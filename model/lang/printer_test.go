@@ -1,0 +1,301 @@
+package lang
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/model/source"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func ident(name string) *Ident      { return &Ident{Name: name} }
+func intLit(v int64) *IntLit        { return &IntLit{Value: v} }
+func unary(op Token, x Expr) *Unary { return &Unary{Op: op, X: x} }
+func cond(c, a, b Expr) *Cond       { return &Cond{Cond: c, Then: a, Else: b} }
+func binary(x Expr, op Token, y Expr) *Binary {
+	return &Binary{X: x, Op: op, Y: y}
+}
+
+func TestExprString(t *testing.T) {
+	a, b, c, d, e := ident("a"), ident("b"), ident("c"), ident("d"), ident("e")
+	tests := []struct {
+		e    Expr
+		want string
+	}{
+		{intLit(5), "5"},
+		{intLit(-5), "-5"},
+		{&BoolLit{Value: true}, "true"},
+		{&EventParam{Name: "x"}, "_event.data.x"},
+		{&InState{State: "S1"}, "In('S1')"},
+		{&InState{State: "it's a \\ \"b\"\n\t"}, `In('it\'s a \\ "b"\n\t')`},
+		{unary(SUB, intLit(5)), "-5"},
+		{unary(SUB, intLit(-5)), "-(-5)"},
+		{unary(SUB, unary(SUB, a)), "- -a"},
+		{unary(NOT, unary(NOT, a)), "!!a"},
+		{unary(NOT, unary(SUB, a)), "!-a"},
+		{unary(NOT, a), "!a"},
+		{unary(NOT, binary(a, LAND, b)), "!(a && b)"},
+		{unary(SUB, binary(a, ADD, b)), "-(a + b)"},
+		{unary(NOT, cond(a, b, c)), "!(a ? b : c)"},
+		{binary(a, SUB, intLit(-5)), "a - (-5)"},
+		{binary(a, ADD, intLit(-5)), "a + (-5)"},
+		{binary(a, MUL, intLit(-5)), "a * -5"},
+		{binary(a, SUB, unary(SUB, b)), "a - -b"},
+		{binary(intLit(-5), SUB, a), "-5 - a"},
+		{binary(unary(SUB, a), MUL, b), "-a * b"},
+		{binary(binary(a, ADD, b), MUL, c), "(a + b) * c"},
+		{binary(a, ADD, binary(b, MUL, c)), "a + b * c"},
+		{binary(binary(a, SUB, b), SUB, c), "a - b - c"},
+		{binary(a, SUB, binary(b, SUB, c)), "a - (b - c)"},
+		{binary(a, SUB, binary(b, ADD, c)), "a - (b + c)"},
+		{binary(a, LAND, binary(b, LOR, c)), "a && (b || c)"},
+		{binary(binary(a, LAND, b), LOR, c), "a && b || c"},
+		{binary(binary(a, EQL, b), EQL, c), "a == b == c"},
+		{binary(a, EQL, binary(b, EQL, c)), "a == (b == c)"},
+		{binary(binary(a, LSS, b), EQL, binary(c, GEQ, d)), "a < b == c >= d"},
+		{binary(a, ADD, cond(c, d, e)), "a + (c ? d : e)"},
+		{binary(cond(c, d, e), ADD, a), "(c ? d : e) + a"},
+		{cond(cond(a, b, c), d, e), "(a ? b : c) ? d : e"},
+		{cond(a, cond(b, c, d), e), "a ? b ? c : d : e"},
+		{cond(a, b, cond(c, d, e)), "a ? b : c ? d : e"},
+		{cond(binary(a, LOR, b), binary(c, ADD, intLit(1)), d), "a || b ? c + 1 : d"},
+		{intLit(math.MinInt64), "(-9223372036854775807 - 1)"},
+		{unary(SUB, intLit(math.MinInt64)), "-(-9223372036854775807 - 1)"},
+		{binary(a, SUB, intLit(math.MinInt64)), "a - (-9223372036854775807 - 1)"},
+	}
+	for _, tt := range tests {
+		if got := ExprString(tt.e); got != tt.want {
+			t.Errorf("ExprString(%s) = %s, want %s", sexpr(tt.e), got, tt.want)
+		}
+	}
+}
+
+// TestPrintMinInt checks that the one int64 without a literal prints as an
+// expression that folds back to it.
+func TestPrintMinInt(t *testing.T) {
+	e, errs := parseExpr(ExprString(intLit(math.MinInt64)))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got := Simplify(e); !Equal(got, intLit(math.MinInt64)) {
+		t.Errorf("Simplify(%s) = %s", ExprString(e), sexpr(got))
+	}
+}
+
+func TestStmtString(t *testing.T) {
+	a, x := ident("a"), ident("x")
+	i := ident("i")
+	tests := []struct {
+		s    Stmt
+		want string
+	}{
+		{&Assign{Target: x, Op: ASSIGN, Value: intLit(1)}, "x = 1;"},
+		{&Assign{Target: x, Op: REM_ASSIGN, Value: a}, "x %= a;"},
+		{&IncDec{Target: x, Op: DEC}, "x--;"},
+		{&Decl{Name: x, Value: intLit(1)}, "var x = 1;"},
+		{&Decl{Name: x, Type: BoolType, Value: a}, "bool x = a;"},
+		{&Decl{Name: x, Type: RangeType(0, 5)}, "int x;"},
+		{&Raise{Event: "e", Args: []*Arg{{Name: "p", Value: intLit(1)}, {Name: "q", Value: a}}}, "raise e(p: 1, q: a);"},
+		{&Raise{Event: "a.b.if"}, "raise a.b.if();"},
+		{&Raise{Event: "1x"}, `raise "1x"();`},
+		{&Raise{Event: "a..b"}, `raise "a..b"();`},
+		{&Send{Event: "done.state.my-state"}, `send "done.state.my-state"();`},
+		{&Send{Event: "e", Target: `o"x`, Delay: "1s"}, `send e() to "o\"x" after "1s";`},
+		{&Send{Event: "e", Delay: "2s"}, `send e() after "2s";`},
+		{&Assume{Cond: a}, "assume(a);"},
+		{&Block{}, "{}"},
+		{&Block{Stmts: []Stmt{&IncDec{Target: x, Op: INC}, &Block{}}}, "{ x++; {} }"},
+		{&If{Cond: a, Then: &Block{}}, "if (a) {}"},
+		{&If{Cond: a, Then: &Block{}, Else: &If{Cond: x, Then: &Block{Stmts: []Stmt{&IncDec{Target: x, Op: INC}}}}},
+			"if (a) {} else if (x) { x++; }"},
+		{&While{Cond: a, Body: &Block{Stmts: []Stmt{&IncDec{Target: x, Op: INC}}}}, "while (a) { x++; }"},
+		{&For{Init: &Decl{Name: i, Type: IntType, Value: intLit(0)}, Cond: binary(i, LSS, intLit(3)),
+			Post: &IncDec{Target: i, Op: INC}, Body: &Block{}}, "for (int i = 0; i < 3; i++) {}"},
+		{&For{Body: &Block{}}, "for (;;) {}"},
+	}
+	for _, tt := range tests {
+		if got := StmtString(tt.s); got != tt.want {
+			t.Errorf("StmtString = %s, want %s", got, tt.want)
+		}
+	}
+	if got := BlockString(&Block{}); got != "" {
+		t.Errorf("BlockString(empty) = %q, want \"\"", got)
+	}
+}
+
+// exprCorpus and stmtCorpus are valid sources for the round-trip tests.
+var exprCorpus = []string{
+	"a", "0", "9223372036854775807", "true != false", "_event.data.x", "_event.data.to",
+	"In('S')", `In("it's")`, `In('a\\b\n\t\'')`,
+	"a - -5", "- -a", "-(-a)", "!!a", "!-a", "-!a", "+a", "-(a + b)", "!(a && b)",
+	"a ? b ? c : d : e", "(a ? b : c) ? d : e", "a ? b : c ? d : e", "(a ? b : c) + 1",
+	"a * (b ? c : d)", "!(a ? b : c)", "a ? -1 : +2",
+	"(a + b) * (c - d) / e % f", "a - (b + c)", "a - b + c", "a / (b * c)", "((a))",
+	"a == (b == c)", "(a == b) == c", "a < (b < c)", "a && (b || c)", "(a && b) && c", "a && (b && c)",
+	"x % 2 == 0 || !(y > 3) && In('S')", "a === b && c !== d",
+}
+
+var stmtCorpus = []string{
+	"a = 1; b = 2", "a += 1; a -= 2; a *= 3; a /= 4; a %= 5", "x++; x--; ++x; --x",
+	"var x = 1; let y = true; int z = 2; bool w = false; int n; bool m",
+	"if (a) b = 1", "if (a) { b = 1 } else c = 2",
+	"if (a) b = 1; else if (c) d = 2; else e = 3", "if (a) if (b) c = 1; else d = 2",
+	"if (a) ;", "if (a) {} else {}", "while (i < 3) i++",
+	"for (int i = 0; i < 3; i++) s += i", "for (;;) {}", "for (i = 0; ; i += 2) {}", "for (; c;) {}",
+	"for (let i = 0; i < n;) ++i", "for (int i; ; ) ;",
+	"raise e()", "raise a.b.c(x: 1, y: a + 1)", "raise error.send()", `raise "done.state.my-state"()`,
+	`raise "a\"b"()`, `send e() to "out" after "1s"`, `send e(if: 1, to: true) to 'o\'k'`, `send e() after "2s"`,
+	"assume(a > 0)", "{ a = 1; { b = 2 } }", "{}", "{ {} }", "a = 1\nb = 2 // c\n/* d */ c = 3",
+	"a = b\n-c", "a = b\n++c", "a = - -b - -c", "x = _event.data.x ? In('S') : !b",
+}
+
+func TestRoundTripExpr(t *testing.T) {
+	for _, src := range exprCorpus {
+		e, errs := parseExpr(src)
+		if len(errs) > 0 {
+			t.Errorf("ParseExpr(%q): %v", src, errs)
+			continue
+		}
+		checkExprRoundTrip(t, e)
+	}
+}
+
+func TestRoundTripStmts(t *testing.T) {
+	for _, src := range stmtCorpus {
+		b, errs := parseStmts(src)
+		if len(errs) > 0 {
+			t.Errorf("ParseStmts(%q): %v", src, errs)
+			continue
+		}
+		checkStmtsRoundTrip(t, b)
+	}
+}
+
+// checkExprRoundTrip checks that the printed e parses to an equal tree
+// that prints the same.
+func checkExprRoundTrip(t *testing.T, e Expr) {
+	t.Helper()
+	s1 := ExprString(e)
+	e2, errs := parseExpr(s1)
+	if len(errs) > 0 {
+		t.Errorf("%s (printed from %s) does not parse: %v", s1, sexpr(e), errs)
+		return
+	}
+	if !Equal(e, e2) {
+		t.Errorf("%s parses to %s, want %s", s1, sexpr(e2), sexpr(e))
+	}
+	if s2 := ExprString(e2); s2 != s1 {
+		t.Errorf("printing is not a fixed point: %s, then %s", s1, s2)
+	}
+}
+
+// checkStmtsRoundTrip checks the single-line and the multi-line forms of b.
+func checkStmtsRoundTrip(t *testing.T, b *Block) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Fprint(&buf, b, "\t"); err != nil {
+		t.Fatal(err)
+	}
+	for _, s1 := range []string{BlockString(b), buf.String()} {
+		b2, errs := parseStmts(s1)
+		if len(errs) > 0 {
+			t.Errorf("%q does not parse: %v", s1, errs)
+			continue
+		}
+		if !Equal(b, b2) {
+			t.Errorf("%q parses to %s, want %s", s1, BlockString(b2), BlockString(b))
+		}
+		if s2 := BlockString(b2); s2 != BlockString(b) {
+			t.Errorf("printing is not a fixed point: %s, then %s", BlockString(b), s2)
+		}
+	}
+}
+
+// TestGolden checks the multi-line printer against testdata/print: each
+// NAME.in prints as NAME.golden, which parses back to the same tree.
+func TestGolden(t *testing.T) {
+	ins, err := filepath.Glob(filepath.Join("testdata", "print", "*.in"))
+	if err != nil || len(ins) == 0 {
+		t.Fatalf("no golden inputs: %v", err)
+	}
+	for _, in := range ins {
+		src, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, errs := parseStmts(string(src))
+		if len(errs) > 0 {
+			t.Errorf("%s: %v", in, errs)
+			continue
+		}
+		var buf bytes.Buffer
+		if err := Fprint(&buf, b, "  "); err != nil {
+			t.Fatal(err)
+		}
+		golden := strings.TrimSuffix(in, ".in") + ".golden"
+		if *update {
+			if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := buf.String(); got != string(want) {
+			t.Errorf("%s: got\n%s\nwant\n%s", in, got, want)
+		}
+		checkStmtsRoundTrip(t, b)
+	}
+}
+
+// TestRoundTripNearLimit checks that printing never nests deeper than the
+// source did: the deepest instance of each pattern that parses below the
+// nesting limit reprints into text that parses too.
+func TestRoundTripNearLimit(t *testing.T) {
+	patterns := []struct {
+		stmts             bool
+		open, mid, closer string
+	}{
+		{false, "- ", "a", ""},
+		{false, "!", "a", ""},
+		{false, "-(", "a", ")"},
+		{false, "a - -", "b", ""},
+		{false, "a ? ", "b", " : c"},
+		{false, "a ? b : ", "c", ""},
+		{false, "(", "a", ") + 1"},
+		{false, "!(a && ", "b", ")"},
+		{true, "if (a) ", "x = 1", ""},
+		{true, "if (a) {} else ", "x = 1", ""},
+		{true, "if (a) {} else if (b) ", "x = 1", ""},
+		{true, "{ ", "x = 1", " }"},
+		{true, "while (a) for (;;) ", "x++", ""},
+	}
+	for _, p := range patterns {
+		var deepest string
+		for n := 1; n <= maxDepth; n++ {
+			src := strings.Repeat(p.open, n) + p.mid + strings.Repeat(p.closer, n)
+			var errs source.ErrorList
+			if p.stmts {
+				_, errs = parseStmts(src)
+			} else {
+				_, errs = parseExpr(src)
+			}
+			if len(errs) > 0 {
+				break
+			}
+			deepest = src
+		}
+		if p.stmts {
+			checkStmtsRoundTrip(t, mustParseStmts(t, deepest))
+		} else {
+			checkExprRoundTrip(t, mustParseExpr(t, deepest))
+		}
+	}
+}

@@ -1,0 +1,245 @@
+package lang
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A scanner splits a snippet into tokens. It works on bytes and reports
+// lexical errors through errh; it never stops early.
+type scanner struct {
+	text string
+	off  int // offset of the next unread byte
+	errh func(off int, msg string)
+}
+
+// A lexeme is one scanned token. lit is the identifier or keyword text, the
+// digits of an INT, the decoded value of a STRING, or the offending text of
+// an ILLEGAL token.
+type lexeme struct {
+	off int
+	nl  bool // a line break separates the token from the previous one
+	tok Token
+	lit string
+}
+
+func (s *scanner) error(off int, format string, args ...any) {
+	s.errh(off, fmt.Sprintf(format, args...))
+}
+
+// scan returns the next token; at the end of the text it returns EOF, as
+// often as it is called.
+func (s *scanner) scan() lexeme {
+	nl := s.skipSpace()
+	t := lexeme{off: s.off, nl: nl}
+	if s.off >= len(s.text) {
+		t.tok = EOF
+		return t
+	}
+	c := s.text[s.off]
+	switch {
+	case isLetter(c):
+		t.lit = s.scanWhile(isIdentChar)
+		t.tok = Lookup(t.lit)
+		return t
+	case isDigit(c):
+		t.tok, t.lit = s.scanNumber()
+		return t
+	case c == '\'' || c == '"':
+		t.tok, t.lit = s.scanString(c)
+		return t
+	case c == '.' && s.peek(1) == '.':
+		s.off += 2
+		t.tok = RANGE
+		return t
+	case c == '.' && isDigit(s.peek(1)):
+		t.tok, t.lit = s.scanNumber()
+		return t
+	}
+	t.tok, t.lit = s.scanOperator()
+	return t
+}
+
+func (s *scanner) peek(n int) byte {
+	if s.off+n < len(s.text) {
+		return s.text[s.off+n]
+	}
+	return 0
+}
+
+func (s *scanner) scanWhile(ok func(byte) bool) string {
+	start := s.off
+	for s.off < len(s.text) && ok(s.text[s.off]) {
+		s.off++
+	}
+	return s.text[start:s.off]
+}
+
+// skipSpace skips white space and comments and reports whether they
+// contained a line break.
+func (s *scanner) skipSpace() (nl bool) {
+	for s.off < len(s.text) {
+		switch c := s.text[s.off]; {
+		case c == '\n' || c == '\r':
+			nl = true
+			s.off++
+		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+			s.off++
+		case c == '/' && s.peek(1) == '/':
+			for s.off < len(s.text) && s.text[s.off] != '\n' && s.text[s.off] != '\r' {
+				s.off++
+			}
+		case c == '/' && s.peek(1) == '*':
+			end := strings.Index(s.text[s.off+2:], "*/")
+			if end < 0 {
+				s.error(s.off, "unterminated comment")
+				s.off = len(s.text)
+				return nl
+			}
+			body := s.text[s.off+2 : s.off+2+end]
+			nl = nl || strings.ContainsAny(body, "\n\r")
+			s.off += 2 + end + 2
+		default:
+			return nl
+		}
+	}
+	return nl
+}
+
+// scanNumber scans a decimal integer literal. Floating-point literals,
+// other bases and leading zeros are scanned whole and reported, so that the
+// parser sees one ILLEGAL token.
+func (s *scanner) scanNumber() (Token, string) {
+	start := s.off
+	s.scanWhile(isDigit)
+	isFloat := false
+	if s.peek(0) == '.' && isDigit(s.peek(1)) {
+		isFloat = true
+		s.off++
+		s.scanWhile(isDigit)
+	}
+	if c := s.peek(0); (c == 'e' || c == 'E') && (isDigit(s.peek(1)) || (s.peek(1) == '+' || s.peek(1) == '-') && isDigit(s.peek(2))) {
+		isFloat = true
+		s.off += 2
+		s.scanWhile(isDigit)
+	}
+	s.scanWhile(isIdentChar)
+	lit := s.text[start:s.off]
+	switch {
+	case isFloat && strings.Trim(lit, "0123456789.eE+-") == "":
+		s.error(start, "unsupported floating-point literal %s (only integers are supported)", lit)
+	case strings.Trim(lit, "0123456789") != "":
+		s.error(start, "invalid integer literal %s", lit)
+	case len(lit) > 1 && lit[0] == '0':
+		s.error(start, "invalid integer literal %s (leading zeros are not allowed)", lit)
+	default:
+		return INT, lit
+	}
+	return ILLEGAL, lit
+}
+
+// scanString scans a string quoted with q and returns its decoded value.
+func (s *scanner) scanString(q byte) (Token, string) {
+	start := s.off
+	s.off++
+	var b strings.Builder
+	for {
+		if s.off >= len(s.text) || s.text[s.off] == '\n' || s.text[s.off] == '\r' {
+			s.error(start, "unterminated string literal")
+			return ILLEGAL, s.text[start:s.off]
+		}
+		c := s.text[s.off]
+		s.off++
+		switch c {
+		case q:
+			return STRING, b.String()
+		case '\\':
+			if s.off >= len(s.text) || s.text[s.off] == '\n' || s.text[s.off] == '\r' {
+				continue // reported as unterminated
+			}
+			switch e := s.text[s.off]; e {
+			case '\\', '\'', '"':
+				b.WriteByte(e)
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			default:
+				if r, _ := utf8.DecodeRuneInString(s.text[s.off:]); unicode.IsPrint(r) {
+					s.error(s.off-1, "unknown escape sequence \\%c", r)
+				} else {
+					s.error(s.off-1, "unknown escape sequence \\ followed by %U", r)
+				}
+				b.WriteByte(e)
+			}
+			s.off++
+		default:
+			b.WriteByte(c)
+		}
+	}
+}
+
+// operators maps operator texts to tokens, longest first within each
+// leading character (see scanOperator).
+var operators = []struct {
+	text string
+	tok  Token
+}{
+	{"===", EQL}, {"!==", NEQ},
+	{"&&", LAND}, {"||", LOR},
+	{"==", EQL}, {"!=", NEQ}, {"<=", LEQ}, {">=", GEQ},
+	{"+=", ADD_ASSIGN}, {"-=", SUB_ASSIGN}, {"*=", MUL_ASSIGN}, {"/=", QUO_ASSIGN}, {"%=", REM_ASSIGN},
+	{"++", INC}, {"--", DEC},
+	{"+", ADD}, {"-", SUB}, {"*", MUL}, {"/", QUO}, {"%", REM},
+	{"!", NOT}, {"<", LSS}, {">", GTR}, {"=", ASSIGN},
+	{"(", LPAREN}, {")", RPAREN}, {"{", LBRACE}, {"}", RBRACE}, {"[", LBRACK}, {"]", RBRACK},
+	{",", COMMA}, {";", SEMICOLON}, {":", COLON}, {"?", QUESTION}, {".", PERIOD},
+}
+
+// unsupportedOperators are ECMAScript and C operators outside the
+// language, recognised to give a precise message.
+var unsupportedOperators = []string{">>>", "<<", ">>", "**", "&", "|", "^", "~"}
+
+func (s *scanner) scanOperator() (Token, string) {
+	rest := s.text[s.off:]
+	for _, op := range unsupportedOperators {
+		if strings.HasPrefix(rest, op) && !strings.HasPrefix(rest, "&&") && !strings.HasPrefix(rest, "||") {
+			s.error(s.off, "unsupported operator '%s'", op)
+			s.off += len(op)
+			return ILLEGAL, op
+		}
+	}
+	for _, op := range operators {
+		if strings.HasPrefix(rest, op.text) {
+			s.off += len(op.text)
+			return op.tok, op.text
+		}
+	}
+	r, n := utf8.DecodeRuneInString(rest)
+	s.error(s.off, "invalid character %q", r)
+	s.off += n
+	return ILLEGAL, rest[:n]
+}
+
+func isLetter(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func isIdentChar(c byte) bool { return isLetter(c) || isDigit(c) }
+
+// isIdent reports whether s is an identifier or a keyword.
+func isIdent(s string) bool {
+	if s == "" || !isLetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isIdentChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,139 @@
+package lang
+
+import (
+	"math"
+	"math/big"
+)
+
+// Simplify returns a copy of e with constants folded: boolean identities
+// (true && x is x, x || true is true: expressions have no side effects),
+// !!x, ?: with a constant condition, and arithmetic and comparisons on two
+// literals. Integers are mathematical: an operation whose result does not
+// fit int64 is left as it is, as is a division or remainder by zero.
+// Division truncates toward zero, as in C.
+func Simplify(e Expr) Expr { return RewriteExpr(e, fold) }
+
+// fold simplifies one node whose children are already simplified.
+func fold(e Expr) Expr {
+	switch x := e.(type) {
+	case *Unary:
+		return foldUnary(x)
+	case *Binary:
+		return foldBinary(x)
+	case *Cond:
+		if c, ok := x.Cond.(*BoolLit); ok {
+			if c.Value {
+				return x.Then
+			}
+			return x.Else
+		}
+	}
+	return e
+}
+
+func foldUnary(x *Unary) Expr {
+	switch y := x.X.(type) {
+	case *BoolLit:
+		if x.Op == NOT {
+			return &BoolLit{ValuePos: x.OpPos, Value: !y.Value}
+		}
+	case *IntLit:
+		if x.Op == SUB && y.Value != math.MinInt64 {
+			return &IntLit{ValuePos: x.OpPos, Value: -y.Value}
+		}
+	case *Unary:
+		if x.Op == NOT && y.Op == NOT {
+			return y.X
+		}
+	}
+	return x
+}
+
+func foldBinary(x *Binary) Expr {
+	if x.Op == LAND || x.Op == LOR {
+		return foldLogical(x)
+	}
+	if a, ok := x.X.(*BoolLit); ok {
+		if b, ok := x.Y.(*BoolLit); ok {
+			switch x.Op {
+			case EQL:
+				return &BoolLit{ValuePos: x.Pos(), Value: a.Value == b.Value}
+			case NEQ:
+				return &BoolLit{ValuePos: x.Pos(), Value: a.Value != b.Value}
+			}
+		}
+	}
+	a, ok1 := x.X.(*IntLit)
+	b, ok2 := x.Y.(*IntLit)
+	if !ok1 || !ok2 {
+		return x
+	}
+	if v, ok := compare(x.Op, a.Value, b.Value); ok {
+		return &BoolLit{ValuePos: x.Pos(), Value: v}
+	}
+	if v, ok := arith(x.Op, a.Value, b.Value); ok {
+		return &IntLit{ValuePos: x.Pos(), Value: v}
+	}
+	return x
+}
+
+// foldLogical applies the identities of && and || with one literal
+// operand.
+func foldLogical(x *Binary) Expr {
+	// neutral is the operand value that leaves the other operand as the
+	// result; the other value decides the result by itself.
+	neutral := x.Op == LAND
+	if a, ok := x.X.(*BoolLit); ok {
+		if a.Value == neutral {
+			return x.Y
+		}
+		return a
+	}
+	if b, ok := x.Y.(*BoolLit); ok {
+		if b.Value == neutral {
+			return x.X
+		}
+		return b
+	}
+	return x
+}
+
+func compare(op Token, a, b int64) (v, ok bool) {
+	switch op {
+	case EQL:
+		return a == b, true
+	case NEQ:
+		return a != b, true
+	case LSS:
+		return a < b, true
+	case GTR:
+		return a > b, true
+	case LEQ:
+		return a <= b, true
+	case GEQ:
+		return a >= b, true
+	}
+	return false, false
+}
+
+// arith computes a op b exactly and reports whether the result is an
+// int64.
+func arith(op Token, a, b int64) (int64, bool) {
+	x, y := big.NewInt(a), big.NewInt(b)
+	var r big.Int
+	switch {
+	case op == ADD:
+		r.Add(x, y)
+	case op == SUB:
+		r.Sub(x, y)
+	case op == MUL:
+		r.Mul(x, y)
+	case op == QUO && b != 0:
+		r.Quo(x, y) // truncated, as in C and ECMAScript's Math.trunc(a / b)
+	case op == REM && b != 0:
+		r.Rem(x, y) // sign of the dividend, as in C and ECMAScript
+	default:
+		return 0, false
+	}
+	return r.Int64(), r.IsInt64()
+}

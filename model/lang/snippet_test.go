@@ -1,0 +1,156 @@
+package lang
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/model/source"
+)
+
+// decodeAttr decodes the XML entities &amp; &lt; &gt; in raw[start:end]
+// the way an XML reader does, recording the file offset of each decoded
+// byte.
+func decodeAttr(raw string, start, end int) (string, []int) {
+	var text []byte
+	var offs []int
+	for i := start; i < end; {
+		c, n := raw[i], 1
+		for _, ent := range []struct {
+			s string
+			c byte
+		}{{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}} {
+			if strings.HasPrefix(raw[i:], ent.s) {
+				c, n = ent.c, len(ent.s)
+			}
+		}
+		text = append(text, c)
+		offs = append(offs, i)
+		i += n
+	}
+	return string(text), offs
+}
+
+// attrSnippet returns the snippet of the cond attribute in raw.
+func attrSnippet(fs *source.FileSet, raw string) Snippet {
+	f := fs.AddFile("t.scxml", []byte(raw))
+	start := strings.Index(raw, `cond="`) + len(`cond="`)
+	end := start + strings.IndexByte(raw[start:], '"')
+	text, offs := decodeAttr(raw, start, end)
+	return Snippet{File: f, Text: text, Offsets: offs}
+}
+
+func TestSnippetOffsets(t *testing.T) {
+	fs := source.NewFileSet()
+	raw := "<scxml>\n  <transition cond=\"a &amp;&amp; b &lt; 3\"/>\n</scxml>\n"
+	src := attrSnippet(fs, raw)
+	if src.Text != "a && b < 3" {
+		t.Fatalf("decoded %q", src.Text)
+	}
+	e, errs := ParseExpr(src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	and := e.(*Binary)
+	lss := and.Y.(*Binary)
+	for _, tt := range []struct {
+		name string
+		pos  source.Pos
+		want string
+	}{
+		{"a", and.X.Pos(), "t.scxml:2:21"},
+		{"&&", and.OpPos, "t.scxml:2:23"},
+		{"b", lss.X.Pos(), "t.scxml:2:34"},
+		{"<", lss.OpPos, "t.scxml:2:36"},
+		{"3", lss.Y.Pos(), "t.scxml:2:41"},
+	} {
+		if got := fs.Position(tt.pos).String(); got != tt.want {
+			t.Errorf("position of %s = %s, want %s", tt.name, got, tt.want)
+		}
+	}
+
+	// An error after an entity, and one at the end of the text: one past
+	// the offset of the last character, inside its entity.
+	_, errs = ParseExpr(attrSnippet(fs, `<t cond="a &amp;&amp; b)"/>`))
+	if got, want := errText(errs), "t.scxml:1:24: expected end of expression, found ')'"; got != want {
+		t.Errorf("error = %s, want %s", got, want)
+	}
+	_, errs = ParseExpr(attrSnippet(fs, `<t cond="a &amp;&amp;"/>`))
+	if got, want := errText(errs), "t.scxml:1:18: expected expression, found end of input"; got != want {
+		t.Errorf("error = %s, want %s", got, want)
+	}
+}
+
+func TestSnippetStart(t *testing.T) {
+	fs := source.NewFileSet()
+	raw := "<script>\n  x = 1\n  y = (2\n</script>\n"
+	f := fs.AddFile("t.scxml", []byte(raw))
+	start := strings.Index(raw, "\n") + 1
+	end := strings.Index(raw, "</script>")
+	src := Snippet{File: f, Text: raw[start:end], Start: start}
+	_, errs := ParseStmts(src)
+	if got, want := errText(errs), "t.scxml:4:1: expected ')', found end of input"; got != want {
+		t.Errorf("error = %s, want %s", got, want)
+	}
+	if got, want := src.Pos(len(src.Text)), f.Pos(end); got != want {
+		t.Errorf("end Pos = %d, want %d", got, want)
+	}
+}
+
+func TestSnippetWithoutFile(t *testing.T) {
+	_, errs := ParseExpr(Snippet{Text: "a +", Start: 10})
+	if len(errs) != 1 {
+		t.Fatalf("errors = %v", errs)
+	}
+	if got, want := errs[0].Pos, (source.Position{Offset: 13}); got != want {
+		t.Errorf("position = %+v, want %+v", got, want)
+	}
+}
+
+// TestNodePositions checks the position of every node kind.
+func TestNodePositions(t *testing.T) {
+	src := "if (a) {\n  x = -b + _event.data.p * 2\n} else while (In('S') || c ? d : true) y++\n" +
+		"for (int i = 0; i < 3; i += 1) { raise e(p: 1) }\nsend f() to \"o\"\nassume(z)\n"
+	fs := source.NewFileSet()
+	f := fs.AddFile("t.scxml", []byte(src))
+	b, errs := ParseStmts(NewSnippet(f, src))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var got []string
+	Inspect(b, func(n Node) bool {
+		if n != nil && n != Node(b) {
+			p := fs.Position(n.Pos())
+			got = append(got, fmt.Sprintf("%T@%d:%d", n, p.Line, p.Column))
+		}
+		return true
+	})
+	want := "*lang.If@1:1 *lang.Ident@1:5 *lang.Block@1:8 *lang.Assign@2:3 *lang.Ident@2:3 " +
+		"*lang.Binary@2:7 *lang.Unary@2:7 *lang.Ident@2:8 *lang.Binary@2:12 *lang.EventParam@2:12 *lang.IntLit@2:28 " +
+		"*lang.Block@3:8 *lang.While@3:8 *lang.Cond@3:15 *lang.Binary@3:15 *lang.InState@3:15 *lang.Ident@3:26 " +
+		"*lang.Ident@3:30 *lang.BoolLit@3:34 *lang.Block@3:40 *lang.IncDec@3:40 *lang.Ident@3:40 " +
+		"*lang.For@4:1 *lang.Decl@4:6 *lang.Ident@4:10 *lang.IntLit@4:14 *lang.Binary@4:17 *lang.Ident@4:17 " +
+		"*lang.IntLit@4:21 *lang.Assign@4:24 *lang.Ident@4:24 *lang.IntLit@4:29 *lang.Block@4:32 *lang.Raise@4:34 " +
+		"*lang.IntLit@4:45 *lang.Send@5:1 *lang.Assume@6:1 *lang.Ident@6:8"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("positions:\n%s\nwant:\n%s", g, want)
+	}
+	ifs := b.Stmts[0].(*If)
+	asg := ifs.Then.Stmts[0].(*Assign)
+	for _, tt := range []struct {
+		name string
+		pos  source.Pos
+		want string
+	}{
+		{"=", asg.OpPos, "2:5"},
+		{"+", asg.Value.(*Binary).OpPos, "2:10"},
+		{"?", ifs.Else.(*Block).Stmts[0].(*While).Cond.(*Cond).Question, "3:28"},
+		{"++", ifs.Else.(*Block).Stmts[0].(*While).Body.Stmts[0].(*IncDec).OpPos, "3:41"},
+		{"p:", b.Stmts[1].(*For).Body.Stmts[0].(*Raise).Args[0].NamePos, "4:42"},
+	} {
+		p := fs.Position(tt.pos)
+		if got := fmt.Sprintf("%d:%d", p.Line, p.Column); got != tt.want {
+			t.Errorf("position of %s = %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}

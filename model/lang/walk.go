@@ -1,0 +1,177 @@
+package lang
+
+import "fmt"
+
+// Inspect traverses the tree rooted at n in depth-first order, as
+// go/ast.Inspect does: it calls f(n); if that returns true, it inspects
+// each child (argument values included) and then calls f(nil).
+func Inspect(n Node, f func(Node) bool) {
+	if n == nil || !f(n) {
+		return
+	}
+	switch x := n.(type) {
+	case *IntLit, *BoolLit, *Ident, *EventParam, *InState:
+	case *Unary:
+		Inspect(x.X, f)
+	case *Binary:
+		Inspect(x.X, f)
+		Inspect(x.Y, f)
+	case *Cond:
+		Inspect(x.Cond, f)
+		Inspect(x.Then, f)
+		Inspect(x.Else, f)
+	case *Block:
+		for _, s := range x.Stmts {
+			Inspect(s, f)
+		}
+	case *Assign:
+		Inspect(x.Target, f)
+		Inspect(x.Value, f)
+	case *IncDec:
+		Inspect(x.Target, f)
+	case *Decl:
+		Inspect(x.Name, f)
+		if x.Value != nil {
+			Inspect(x.Value, f)
+		}
+	case *If:
+		Inspect(x.Cond, f)
+		inspectBlock(x.Then, f)
+		if x.Else != nil {
+			Inspect(x.Else, f)
+		}
+	case *While:
+		Inspect(x.Cond, f)
+		inspectBlock(x.Body, f)
+	case *For:
+		if x.Init != nil {
+			Inspect(x.Init, f)
+		}
+		if x.Cond != nil {
+			Inspect(x.Cond, f)
+		}
+		if x.Post != nil {
+			Inspect(x.Post, f)
+		}
+		inspectBlock(x.Body, f)
+	case *Raise:
+		inspectArgs(x.Args, f)
+	case *Send:
+		inspectArgs(x.Args, f)
+	case *Assume:
+		Inspect(x.Cond, f)
+	default:
+		panic(fmt.Sprintf("lang: unexpected node %T", n))
+	}
+	f(nil)
+}
+
+func inspectBlock(b *Block, f func(Node) bool) {
+	if b != nil {
+		Inspect(b, f)
+	}
+}
+
+func inspectArgs(args []*Arg, f func(Node) bool) {
+	for _, a := range args {
+		Inspect(a.Value, f)
+	}
+}
+
+// RewriteExpr returns a copy of e in which f has been applied bottom-up to
+// every sub-expression: each node is copied, its children are rewritten,
+// and f receives the copy and returns its replacement. e is not modified.
+func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
+	var c Expr
+	switch x := e.(type) {
+	case nil:
+		return nil
+	case *IntLit:
+		y := *x
+		c = &y
+	case *BoolLit:
+		y := *x
+		c = &y
+	case *Ident:
+		y := *x
+		c = &y
+	case *EventParam:
+		y := *x
+		c = &y
+	case *InState:
+		y := *x
+		c = &y
+	case *Unary:
+		c = &Unary{OpPos: x.OpPos, Op: x.Op, X: RewriteExpr(x.X, f)}
+	case *Binary:
+		c = &Binary{X: RewriteExpr(x.X, f), OpPos: x.OpPos, Op: x.Op, Y: RewriteExpr(x.Y, f)}
+	case *Cond:
+		c = &Cond{Cond: RewriteExpr(x.Cond, f), Question: x.Question, Then: RewriteExpr(x.Then, f), Else: RewriteExpr(x.Else, f)}
+	default:
+		panic(fmt.Sprintf("lang: unexpected expression %T", e))
+	}
+	return f(c)
+}
+
+// RewriteBlock returns a copy of b in which every expression of every
+// statement has been rewritten with RewriteExpr(…, f). Assignment targets
+// and declared names are names, not expressions read: they are copied
+// without passing them to f. b is not modified.
+func RewriteBlock(b *Block, f func(Expr) Expr) *Block {
+	if b == nil {
+		return nil
+	}
+	c := &Block{Lbrace: b.Lbrace}
+	if b.Stmts != nil {
+		c.Stmts = make([]Stmt, len(b.Stmts))
+	}
+	for i, s := range b.Stmts {
+		c.Stmts[i] = rewriteStmt(s, f)
+	}
+	return c
+}
+
+func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
+	switch x := s.(type) {
+	case nil:
+		return nil
+	case *Block:
+		return RewriteBlock(x, f)
+	case *Assign:
+		return &Assign{Target: copyIdent(x.Target), OpPos: x.OpPos, Op: x.Op, Value: RewriteExpr(x.Value, f)}
+	case *IncDec:
+		return &IncDec{Target: copyIdent(x.Target), OpPos: x.OpPos, Op: x.Op}
+	case *Decl:
+		return &Decl{DeclPos: x.DeclPos, Name: copyIdent(x.Name), Type: x.Type, Value: RewriteExpr(x.Value, f)}
+	case *If:
+		return &If{IfPos: x.IfPos, Cond: RewriteExpr(x.Cond, f), Then: RewriteBlock(x.Then, f), Else: rewriteStmt(x.Else, f)}
+	case *While:
+		return &While{WhilePos: x.WhilePos, Cond: RewriteExpr(x.Cond, f), Body: RewriteBlock(x.Body, f)}
+	case *For:
+		return &For{ForPos: x.ForPos, Init: rewriteStmt(x.Init, f), Cond: RewriteExpr(x.Cond, f),
+			Post: rewriteStmt(x.Post, f), Body: RewriteBlock(x.Body, f)}
+	case *Raise:
+		return &Raise{RaisePos: x.RaisePos, Event: x.Event, Args: rewriteArgs(x.Args, f)}
+	case *Send:
+		return &Send{SendPos: x.SendPos, Event: x.Event, Args: rewriteArgs(x.Args, f), Target: x.Target, Delay: x.Delay}
+	case *Assume:
+		return &Assume{AssumePos: x.AssumePos, Cond: RewriteExpr(x.Cond, f)}
+	}
+	panic(fmt.Sprintf("lang: unexpected statement %T", s))
+}
+
+func copyIdent(x *Ident) *Ident {
+	y := *x
+	return &y
+}
+
+func rewriteArgs(args []*Arg, f func(Expr) Expr) []*Arg {
+	if args == nil {
+		return nil
+	}
+	c := make([]*Arg, len(args))
+	for i, a := range args {
+		c[i] = &Arg{NamePos: a.NamePos, Name: a.Name, Value: RewriteExpr(a.Value, f)}
+	}
+	return c
+}

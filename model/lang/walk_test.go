@@ -1,0 +1,228 @@
+package lang
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func mustParseStmts(t *testing.T, src string) *Block {
+	t.Helper()
+	b, errs := parseStmts(src)
+	if len(errs) > 0 {
+		t.Fatalf("ParseStmts(%q): %v", src, errs)
+	}
+	return b
+}
+
+func mustParseExpr(t *testing.T, src string) Expr {
+	t.Helper()
+	e, errs := parseExpr(src)
+	if len(errs) > 0 {
+		t.Fatalf("ParseExpr(%q): %v", src, errs)
+	}
+	return e
+}
+
+func TestInspect(t *testing.T) {
+	b := mustParseStmts(t, "if (a) { raise e(p: x + 1) } else send f(q: !y)")
+	var got []string
+	Inspect(b, func(n Node) bool {
+		switch x := n.(type) {
+		case nil:
+			got = append(got, "end")
+		case *Ident:
+			got = append(got, x.Name)
+		default:
+			got = append(got, strings.TrimPrefix(fmt.Sprintf("%T", n), "*lang."))
+		}
+		return true
+	})
+	want := "Block If a end Block Raise Binary x end IntLit end end end end Block Send Unary y end end end end end end"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("Inspect order:\n%s\nwant:\n%s", g, want)
+	}
+
+	// Returning false prunes the subtree, and f(nil) is not called for it.
+	got = nil
+	Inspect(b, func(n Node) bool {
+		if n != nil {
+			got = append(got, strings.TrimPrefix(fmt.Sprintf("%T", n), "*lang."))
+		}
+		_, isIf := n.(*If)
+		return !isIf
+	})
+	if g := strings.Join(got, " "); g != "Block If" {
+		t.Errorf("pruned Inspect = %s", g)
+	}
+}
+
+func TestRewriteExpr(t *testing.T) {
+	e := mustParseExpr(t, "a + b * (a ? 1 : c)")
+	orig := ExprString(e)
+	snapshot := RewriteExpr(e, func(x Expr) Expr { return x })
+	if !reflect.DeepEqual(e, snapshot) {
+		t.Fatal("identity rewrite differs from the input")
+	}
+
+	// Rename a to z, and record the order of the calls: bottom-up.
+	var order []string
+	got := RewriteExpr(e, func(x Expr) Expr {
+		order = append(order, ExprString(x))
+		if id, ok := x.(*Ident); ok && id.Name == "a" {
+			id.Name = "z" // f may change the copy it receives
+		}
+		return x
+	})
+	if s := ExprString(got); s != "z + b * (z ? 1 : c)" {
+		t.Errorf("rewritten = %s", s)
+	}
+	wantOrder := "a|b|a|1|c|z ? 1 : c|b * (z ? 1 : c)|z + b * (z ? 1 : c)"
+	if o := strings.Join(order, "|"); o != wantOrder {
+		t.Errorf("call order = %s, want %s", o, wantOrder)
+	}
+	if s := ExprString(e); s != orig || !reflect.DeepEqual(e, snapshot) {
+		t.Errorf("input modified: %s", s)
+	}
+
+	// Replacing a node by another kind.
+	got = RewriteExpr(e, func(x Expr) Expr {
+		if c, ok := x.(*Cond); ok {
+			return c.Else
+		}
+		return x
+	})
+	if s := ExprString(got); s != "a + b * c" {
+		t.Errorf("rewritten = %s", s)
+	}
+	if RewriteExpr(nil, func(x Expr) Expr { return x }) != nil {
+		t.Error("RewriteExpr(nil) != nil")
+	}
+}
+
+func TestRewriteBlock(t *testing.T) {
+	src := "a = b + 1; a++; int c = a; if (a > 0) { raise e(p: a) } else if (b) {} " +
+		"while (a < 3) a += 1; for (int i = a; i < a; i++) {} send f(q: a) to \"o\" after \"1s\"; assume(a == a)"
+	b := mustParseStmts(t, src)
+	snapshot := RewriteBlock(b, func(x Expr) Expr { return x })
+	if !reflect.DeepEqual(b, snapshot) {
+		t.Fatal("identity rewrite differs from the input")
+	}
+	// Substitute 7 for the reads of a; assignment targets stay.
+	got := RewriteBlock(b, func(x Expr) Expr {
+		if id, ok := x.(*Ident); ok && id.Name == "a" {
+			return &IntLit{ValuePos: id.NamePos, Value: 7}
+		}
+		return x
+	})
+	want := "a = b + 1; a++; int c = 7; if (7 > 0) { raise e(p: 7); } else if (b) {} " +
+		"while (7 < 3) { a += 1; } for (int i = 7; i < 7; i++) {} send f(q: 7) to \"o\" after \"1s\"; assume(7 == 7);"
+	if s := BlockString(got); s != want {
+		t.Errorf("rewritten:\n%s\nwant:\n%s", s, want)
+	}
+	if !reflect.DeepEqual(b, snapshot) {
+		t.Error("input modified")
+	}
+	if RewriteBlock(nil, func(x Expr) Expr { return x }) != nil {
+		t.Error("RewriteBlock(nil) != nil")
+	}
+}
+
+func TestEqual(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"a = 1", "a  =  1 // positions differ", true},
+		{"a = 1", "a = 2", false},
+		{"a = 1", "b = 1", false},
+		{"a = 1", "a += 1", false},
+		{"a = -1", "a = - 1", true},
+		{"a = (b + c) * d", "a = (b+c)*d", true},
+		{"a = b + c * d", "a = (b + c) * d", false},
+		{"if (a) b = 1", "if (a) { b = 1 }", true},
+		{"if (a) {}", "if (a) ;", true},
+		{"if (a) {} else {}", "if (a) {}", false},
+		{"if (a) {} else if (b) {}", "if (a) {} else { if (b) {} }", false},
+		{"var x = 1", "let x = 1", true},
+		{"var x = 1", "int x = 1", false},
+		{"int x", "int x = 0", false},
+		{"x++", "++x", true},
+		{"x++", "x--", false},
+		{"raise e(p: 1, q: 2)", "raise e(p: 1, q: 2)", true},
+		{"raise e(p: 1, q: 2)", "raise e(q: 2, p: 1)", false},
+		{"raise e(p: 1)", "raise e(p: 1, q: 2)", false},
+		{"raise e()", "send e()", false},
+		{`send e() to "a"`, `send e() to 'a'`, true},
+		{`send e() to "a"`, `send e() to "b"`, false},
+		{`send e() after "1s"`, `send e()`, false},
+		{"for (;;) {}", "for (;;) {}", true},
+		{"for (i = 0;;) {}", "for (;;) {}", false},
+		{"for (; a;) {}", "for (;;) {}", false},
+		{"for (;; i++) {}", "for (;; i--) {}", false},
+		{"while (a) {}", "while (b) {}", false},
+		{"assume(a)", "assume(a)", true},
+		{"x = In('A') && _event.data.p", "x = In(\"A\") && _event.data.p", true},
+		{"x = In('A')", "x = In('B')", false},
+		{"x = _event.data.p", "x = _event.data.q", false},
+		{"x = a ? b : c", "x = a ? c : b", false},
+		{"x = true", "x = 1", false},
+		{"{ a = 1 }", "a = 1", false},
+	}
+	for _, tt := range tests {
+		a, b := mustParseStmts(t, tt.a), mustParseStmts(t, tt.b)
+		if got := Equal(a, b); got != tt.want {
+			t.Errorf("Equal(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if !Equal(nil, nil) || Equal(nil, &Block{}) || !Equal(&Block{}, &Block{Stmts: []Stmt{}}) {
+		t.Error("Equal on nil and empty blocks")
+	}
+}
+
+func TestUsesDefs(t *testing.T) {
+	tests := []struct {
+		src        string
+		uses, defs string
+	}{
+		{"a = b + c", "b c", "a"},
+		{"a += 1", "a", "a"},
+		{"a++", "a", "a"},
+		{"--a", "a", "a"},
+		{"a = a", "a", "a"},
+		{"a = _event.data.x && In('S')", "", "a"},
+		{"int x = a; x++; b = x", "a", "b"},
+		{"var x = x", "x", ""},
+		{"x = 1; var x = 2; x = 3", "", "x"},
+		{"{ int x = 1 } x = 2", "", "x"},
+		{"if (c) { int t = 1; a = t } else b = t", "c t", "a b"},
+		{"for (int i = 0; i < n; i++) s += i; i = 0", "n s", "i s"},
+		{"while (k > 0) k--", "k", "k"},
+		{`raise e(p: a, q: b + 1); send f(r: c) to "o"`, "a b c", ""},
+		{"assume(z)", "z", ""},
+		{"a = b; b = a", "a b", "a b"},
+	}
+	for _, tt := range tests {
+		b := mustParseStmts(t, tt.src)
+		if got := strings.Join(Uses(b), " "); got != tt.uses {
+			t.Errorf("Uses(%q) = %q, want %q", tt.src, got, tt.uses)
+		}
+		if got := strings.Join(Defs(b), " "); got != tt.defs {
+			t.Errorf("Defs(%q) = %q, want %q", tt.src, got, tt.defs)
+		}
+	}
+
+	// A single statement or expression.
+	e := mustParseExpr(t, "x > y ? x : z")
+	if got := strings.Join(Uses(e), " "); got != "x y z" {
+		t.Errorf("Uses(expr) = %q", got)
+	}
+	if got := Defs(e); len(got) != 0 {
+		t.Errorf("Defs(expr) = %q", got)
+	}
+	d := mustParseStmts(t, "int x = y").Stmts[0]
+	if got := strings.Join(Uses(d), " "); got != "y" {
+		t.Errorf("Uses(decl) = %q", got)
+	}
+}
