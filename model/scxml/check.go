@@ -1,0 +1,337 @@
+package scxml
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
+)
+
+// readData reads every <data> element (early binding: all are initialised
+// before the machine starts, in document order).
+func (b *builder) readData() {
+	for _, d := range b.data {
+		b.checkAttrs(d, "id", "expr", "src", "setbot:type")
+		id, ok := d.attr("id")
+		if !ok || !isIdent(strings.TrimSpace(id.Value)) {
+			b.errorf(d.Start, "<data> needs an id that is an identifier")
+			continue
+		}
+		name := strings.TrimSpace(id.Value)
+		if b.m.Var(name) != nil {
+			b.errorf(id.Offsets0(), "variable %q declared twice", name)
+			continue
+		}
+		if a, ok := d.attr("src"); ok {
+			b.errorf(a.NameOff, "<data src> is not supported")
+			continue
+		}
+		var init lang.Expr
+		if a, ok := d.attr("expr"); ok {
+			init = b.expr(a)
+		} else if t := d.content(); strings.TrimSpace(t.Value) != "" {
+			e, errs := lang.ParseExpr(b.snippet(t.Value, t.Offsets))
+			b.errs = append(b.errs, errs...)
+			if len(errs) > 0 {
+				continue
+			}
+			init = e
+		} else {
+			b.errorf(d.Start, "variable %q has no initial value (give it an expr)", name)
+			continue
+		}
+		if init == nil {
+			continue
+		}
+		v := &model.Var{Name: name, Pos: b.pos(id.Offsets0())}
+		info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, lang.Invalid)
+		b.errs = append(b.errs, errs...)
+		if len(errs) > 0 {
+			continue
+		}
+		v.Type = info.Types[init]
+		v.Init = b.constant(init)
+		if v.Init == nil {
+			b.errorf(d.Start, "initial value of %q is not a constant", name)
+			continue
+		}
+		if a, ok := b.setbotAttr(d, "type"); ok {
+			typ, err := lang.ParseType(a.Value)
+			if err != nil {
+				b.errorf(a.Offsets0(), "%v", err)
+				continue
+			}
+			if typ.Kind != v.Type.Kind {
+				b.errorf(a.Offsets0(), "variable %q is declared %s but its initial value is %s", name, typ, v.Type)
+				continue
+			}
+			if lit, ok := v.Init.(*lang.IntLit); ok && !typ.Contains(lit.Value) {
+				b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
+				continue
+			}
+			v.Type = typ
+		}
+		b.m.Vars = append(b.m.Vars, v)
+	}
+}
+
+// constant folds e, with earlier variables replaced by their initial values,
+// to a literal; nil when it does not fold.
+func (b *builder) constant(e lang.Expr) lang.Expr {
+	e = lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
+		if id, ok := x.(*lang.Ident); ok {
+			if v := b.m.Var(id.Name); v != nil {
+				return v.Init
+			}
+		}
+		return x
+	})
+	switch x := lang.Simplify(e).(type) {
+	case *lang.IntLit:
+		return x
+	case *lang.BoolLit:
+		return x
+	}
+	return nil
+}
+
+func (b *builder) varTypes() map[string]lang.Type {
+	m := make(map[string]lang.Type, len(b.m.Vars))
+	for _, v := range b.m.Vars {
+		m[v.Name] = v.Type
+	}
+	return m
+}
+
+// code is one piece of guard or action code with the events whose
+// parameters it may read.
+type code struct {
+	cond  lang.Expr
+	body  *lang.Block
+	trans *model.Transition // nil for entry/exit/script code
+}
+
+// checkCode collects the events, then type-checks every guard and action in
+// document order, inferring the parameters of events the model raises or
+// sends without declaring them.
+func (b *builder) checkCode() {
+	var all []code
+	for _, s := range b.m.States() {
+		for _, blk := range s.OnEntry {
+			all = append(all, code{body: blk})
+		}
+		for _, blk := range s.OnExit {
+			all = append(all, code{body: blk})
+		}
+		if s.Initial != nil {
+			all = append(all, code{body: s.Initial.Body, trans: s.Initial})
+		}
+		for _, t := range s.Transitions {
+			all = append(all, code{cond: t.Cond, body: t.Body, trans: t})
+		}
+	}
+	b.collectEvents(all)
+	vars := b.varTypes()
+	inferred := make(map[string]bool)
+	env := func(c code) *lang.Env {
+		return &lang.Env{
+			Vars:  vars,
+			Param: b.paramLookup(c.trans),
+			State: func(id string) bool { s := b.m.State(id); return s != nil && s.Kind != model.History },
+			Event: func(name string) (map[string]lang.Type, bool) {
+				ev := b.m.EventByName(name)
+				if ev == nil || !(ev.Declared || inferred[name]) {
+					return nil, false
+				}
+				return ev.ParamTypes(), true
+			},
+		}
+	}
+	// Infer the parameters of undeclared raised and sent events to a
+	// fixpoint, so that the order of code in the file does not matter (a
+	// guard may read a parameter that a later raise defines).
+	for progress := true; progress; {
+		progress = false
+		for _, c := range all {
+			if info, errs := lang.CheckBlock(env(c), b.fset, c.body); len(errs) == 0 && b.inferParams(c.body, info, inferred) {
+				progress = true
+			}
+		}
+	}
+	for _, c := range all {
+		if c.cond != nil {
+			_, errs := lang.CheckExpr(env(c), b.fset, c.cond, lang.Bool)
+			b.errs = append(b.errs, errs...)
+		}
+		_, errs := lang.CheckBlock(env(c), b.fset, c.body)
+		b.errs = append(b.errs, errs...)
+		if len(errs) == 0 {
+			b.checkArgs(c.body)
+		}
+	}
+	b.checkIDs()
+}
+
+// paramLookup returns the parameter types code on t may read: those of the
+// events t's descriptors match, or, for eventless and entry/exit code, of
+// any event (it runs after whichever event started the macrostep).
+func (b *builder) paramLookup(t *model.Transition) func(string) (lang.Type, bool) {
+	if t != nil && t == t.Source.Initial {
+		return nil
+	}
+	return func(name string) (lang.Type, bool) {
+		for _, ev := range b.m.Events {
+			if t != nil && !t.Eventless() && !t.Matches(ev.Name) {
+				continue
+			}
+			if p, ok := ev.Param(name); ok {
+				return p.Type, true
+			}
+		}
+		return lang.Type{}, false
+	}
+}
+
+// collectEvents registers every event the model names and decides its
+// kinds (ARCHITECTURE.md §3 "Inputs").
+func (b *builder) collectEvents(all []code) {
+	ensure := func(name string, pos source.Pos) *model.Event {
+		ev := b.m.EventByName(name)
+		if ev == nil {
+			ev = &model.Event{Name: name, Pos: pos}
+			b.m.AddEvent(ev)
+		}
+		return ev
+	}
+	for _, c := range all {
+		lang.Inspect(c.body, func(n lang.Node) bool {
+			switch s := n.(type) {
+			case *lang.Raise:
+				ensure(s.Event, s.RaisePos).Kinds |= model.Internal
+			case *lang.Send:
+				ev := ensure(s.Event, s.SendPos)
+				switch {
+				case s.Target != "":
+					ev.Kinds |= model.Output
+				case s.Delay != "":
+					ev.Kinds |= model.Timer
+				default:
+					ev.Kinds |= model.Self
+				}
+			}
+			return true
+		})
+	}
+	for _, s := range b.m.States() {
+		if s.Kind != model.Final || s.Parent.Kind == model.Root {
+			continue
+		}
+		ensure("done.state."+s.Parent.ID, s.Pos).Kinds |= model.Internal
+		if gp := s.Parent.Parent; gp != nil && gp.Kind == model.Parallel {
+			ensure("done.state."+gp.ID, gp.Pos).Kinds |= model.Internal
+		}
+	}
+	generated := model.Internal | model.Self | model.Timer
+	named := make(map[string]bool)
+	for _, s := range b.m.States() {
+		for _, t := range s.Transitions {
+			for _, d := range t.Events {
+				name := strings.TrimSuffix(strings.TrimSuffix(d, ".*"), ".")
+				if name == "*" || name == "" {
+					continue
+				}
+				ensure(name, t.Pos)
+				named[name] = true
+			}
+		}
+	}
+	for _, ev := range b.m.Events {
+		if ev.Kinds&generated == 0 && (named[ev.Name] || ev.Declared) {
+			ev.Kinds |= model.Input
+		}
+	}
+	sort.Slice(b.m.Events, func(i, j int) bool { return b.m.Events[i].Name < b.m.Events[j].Name })
+}
+
+// inferParams records the parameter types of undeclared events from the
+// raises and sends in body that pass arguments to an event not inferred
+// yet; it reports whether it learnt anything.
+func (b *builder) inferParams(body *lang.Block, info *lang.Info, inferred map[string]bool) bool {
+	learnt := false
+	lang.Inspect(body, func(n lang.Node) bool {
+		name, args, _ := raiseOrSend(n)
+		if name == "" {
+			return true
+		}
+		ev := b.m.EventByName(name)
+		if ev.Declared || inferred[name] {
+			return true
+		}
+		inferred[name] = true
+		learnt = true
+		for _, a := range args {
+			ev.Params = append(ev.Params, model.Param{Name: a.Name, Type: lang.Type{Kind: info.Types[a.Value].Kind}})
+		}
+		sort.Slice(ev.Params, func(i, j int) bool { return ev.Params[i].Name < ev.Params[j].Name })
+		return true
+	})
+	return learnt
+}
+
+// checkArgs checks that every raise or send passes all the event's
+// parameters (the type checker has already refused unknown names and wrong
+// types, since it knows every declared or inferred event).
+func (b *builder) checkArgs(body *lang.Block) {
+	lang.Inspect(body, func(n lang.Node) bool {
+		name, args, pos := raiseOrSend(n)
+		if name == "" {
+			return true
+		}
+		ev := b.m.EventByName(name)
+		given := make(map[string]bool)
+		for _, a := range args {
+			given[a.Name] = true
+		}
+		for _, p := range ev.Params {
+			if !given[p.Name] {
+				b.errs.Add(b.fset.Position(pos), "%s of %q does not pass parameter %q", kindWord(n), name, p.Name)
+			}
+		}
+		return true
+	})
+}
+
+func raiseOrSend(n lang.Node) (string, []*lang.Arg, source.Pos) {
+	switch s := n.(type) {
+	case *lang.Raise:
+		return s.Event, s.Args, s.RaisePos
+	case *lang.Send:
+		return s.Event, s.Args, s.SendPos
+	}
+	return "", nil, source.NoPos
+}
+
+func kindWord(n lang.Node) string {
+	if _, ok := n.(*lang.Raise); ok {
+		return "raise"
+	}
+	return "send"
+}
+
+// checkIDs reports transitions whose identities collide (an explicit
+// setbot:id equal to another transition's identity).
+func (b *builder) checkIDs() {
+	seen := make(map[string]*model.Transition)
+	for _, s := range b.m.States() {
+		for _, t := range s.Transitions {
+			if prev, dup := seen[t.ID]; dup {
+				b.errs.Add(b.fset.Position(t.Pos), "transition identity %q is also used at %s; give one a different setbot:id",
+					t.ID, b.fset.Position(prev.Pos))
+				continue
+			}
+			seen[t.ID] = t
+		}
+	}
+}

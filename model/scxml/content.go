@@ -1,0 +1,339 @@
+package scxml
+
+import (
+	"strings"
+
+	"github.com/setbot/setbot/model/lang"
+)
+
+// defaultSendType is the only event I/O processor setbot understands.
+const defaultSendType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
+
+func (b *builder) snippet(text string, offsets []int) lang.Snippet {
+	return lang.Snippet{File: b.file, Text: text, Offsets: offsets}
+}
+
+// expr parses an attribute holding an expression.
+func (b *builder) expr(a attribute) lang.Expr {
+	if strings.TrimSpace(a.Value) == "" {
+		b.errorf(a.Offsets0(), "empty %s expression", a.Name.Local)
+		return nil
+	}
+	e, errs := lang.ParseExpr(b.snippet(a.Value, a.Offsets))
+	if len(errs) > 0 {
+		// Reported here; the checker skips what did not parse.
+		b.errs = append(b.errs, errs...)
+		return nil
+	}
+	return e
+}
+
+// block converts the executable content inside el into statements.
+func (b *builder) block(el *element) *lang.Block {
+	blk := &lang.Block{}
+	blk.Stmts = b.content(el.Children, el.Name.Local)
+	return blk
+}
+
+// content converts a run of executable-content elements.
+func (b *builder) content(els []*element, parent string) []lang.Stmt {
+	var out []lang.Stmt
+	for i := 0; i < len(els); i++ {
+		c := els[i]
+		if isForeign(c.Name.Space) {
+			continue
+		}
+		if isSetbot(c.Name.Space) {
+			b.errorf(c.Start, "unknown setbot element <%s> in executable content", c.Name.Local)
+			continue
+		}
+		switch c.Name.Local {
+		case "assign":
+			if s := b.assign(c); s != nil {
+				out = append(out, s)
+			}
+		case "if":
+			if s := b.ifElement(c); s != nil {
+				out = append(out, s)
+			}
+		case "raise":
+			b.checkAttrs(c, "event")
+			if name, ok := b.eventName(c); ok {
+				out = append(out, &lang.Raise{RaisePos: b.pos(c.Start), Event: name})
+			}
+		case "send":
+			if s := b.send(c); s != nil {
+				out = append(out, s)
+			}
+		case "script":
+			out = append(out, b.script1(c)...)
+		case "log":
+			b.checkAttrs(c, "label", "expr")
+		case "elseif", "else":
+			b.errorf(c.Start, "<%s> outside <if>", c.Name.Local)
+		case "foreach", "cancel", "invoke", "donedata", "content", "param", "finalize":
+			b.errorf(c.Start, "<%s> is not supported in executable content", c.Name.Local)
+		case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
+			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" {
+				b.errorf(c.Start, "<%s> is not allowed inside <%s>", c.Name.Local, parent)
+			}
+		default:
+			b.errorf(c.Start, "unknown element <%s>", c.Name.Local)
+		}
+	}
+	return out
+}
+
+func (b *builder) assign(c *element) lang.Stmt {
+	b.checkAttrs(c, "location", "expr")
+	loc, ok1 := c.attr("location")
+	ex, ok2 := c.attr("expr")
+	if !ok1 {
+		b.errorf(c.Start, "<assign> needs a location")
+		return nil
+	}
+	if !ok2 {
+		b.errorf(c.Start, "<assign> needs an expr (inline content is not supported)")
+		return nil
+	}
+	name := strings.TrimSpace(loc.Value)
+	if !isIdent(name) {
+		b.errorf(loc.Offsets0(), "unsupported assign location %q (want a variable name)", loc.Value)
+		return nil
+	}
+	v := b.expr(ex)
+	if v == nil {
+		return nil
+	}
+	off := loc.Offsets0() + strings.Index(loc.Value, name)
+	return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
+}
+
+func isIdent(s string) bool {
+	if s == "" || lang.IsKeyword(s) {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// ifElement converts <if cond><elseif cond/>...<else/>...</if>.
+func (b *builder) ifElement(c *element) lang.Stmt {
+	b.checkAttrs(c, "cond")
+	type arm struct {
+		el   *element
+		cond lang.Expr
+		body []*element
+	}
+	a, ok := c.attr("cond")
+	if !ok {
+		b.errorf(c.Start, "<if> needs a cond")
+		return nil
+	}
+	arms := []*arm{{el: c, cond: b.expr(a)}}
+	var elseArm *arm
+	for _, k := range c.Children {
+		if isSCXML(k.Name.Space) && (k.Name.Local == "elseif" || k.Name.Local == "else") {
+			if elseArm != nil {
+				b.errorf(k.Start, "<%s> after <else>", k.Name.Local)
+				continue
+			}
+			if k.Name.Local == "else" {
+				b.checkAttrs(k)
+				elseArm = &arm{el: k}
+				continue
+			}
+			b.checkAttrs(k, "cond")
+			ka, ok := k.attr("cond")
+			if !ok {
+				b.errorf(k.Start, "<elseif> needs a cond")
+				continue
+			}
+			arms = append(arms, &arm{el: k, cond: b.expr(ka)})
+			continue
+		}
+		cur := arms[len(arms)-1]
+		if elseArm != nil {
+			cur = elseArm
+		}
+		cur.body = append(cur.body, k)
+	}
+	var tail lang.Stmt
+	if elseArm != nil {
+		tail = &lang.Block{Lbrace: b.pos(elseArm.el.Start), Stmts: b.content(elseArm.body, "if")}
+	}
+	for i := len(arms) - 1; i >= 0; i-- {
+		ar := arms[i]
+		body := &lang.Block{Lbrace: b.pos(ar.el.Start), Stmts: b.content(ar.body, "if")}
+		if ar.cond == nil {
+			continue
+		}
+		tail = &lang.If{IfPos: b.pos(ar.el.Start), Cond: ar.cond, Then: body, Else: tail}
+	}
+	return tail
+}
+
+// eventName reads and validates the event attribute of raise or send.
+func (b *builder) eventName(c *element) (string, bool) {
+	a, ok := c.attr("event")
+	if !ok {
+		if _, dyn := c.attr("eventexpr"); dyn {
+			b.errorf(c.Start, "eventexpr on <%s> is not supported (the event must be static)", c.Name.Local)
+		} else {
+			b.errorf(c.Start, "<%s> needs an event", c.Name.Local)
+		}
+		return "", false
+	}
+	name := strings.TrimSpace(a.Value)
+	if name == "" || strings.ContainsAny(name, " \t\n*") {
+		b.errorf(a.Offsets0(), "invalid event name %q", a.Value)
+		return "", false
+	}
+	return name, true
+}
+
+func (b *builder) send(c *element) lang.Stmt {
+	b.checkAttrs(c, "event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation", "delay", "delayexpr", "namelist")
+	for _, dyn := range []string{"targetexpr", "typeexpr", "idlocation"} {
+		if a, ok := c.attr(dyn); ok {
+			b.errorf(a.NameOff, "%s on <send> is not supported", dyn)
+		}
+	}
+	if a, ok := c.attr("type"); ok && a.Value != defaultSendType && a.Value != "scxml" {
+		b.errorf(a.Offsets0(), "send type %q is not supported (only the SCXML event processor)", a.Value)
+	}
+	name, ok := b.eventName(c)
+	if !ok {
+		return nil
+	}
+	pos := b.pos(c.Start)
+	var target, delay string
+	if a, ok := c.attr("target"); ok {
+		target = strings.TrimSpace(a.Value)
+	}
+	if a, ok := c.attr("delay"); ok {
+		delay = strings.TrimSpace(a.Value)
+	}
+	if a, ok := c.attr("delayexpr"); ok {
+		if delay != "" {
+			b.errorf(a.NameOff, "<send> has both delay and delayexpr")
+		}
+		// The delay's value never matters to the analysis (a timer may fire
+		// at any point once set), so its expression is kept as text.
+		delay = strings.TrimSpace(a.Value)
+		if delay == "" {
+			b.errorf(a.Offsets0(), "empty delayexpr")
+		}
+	}
+	args := b.sendArgs(c)
+	switch {
+	case target == "#_internal":
+		if delay != "" {
+			b.errorf(c.Start, "a delayed <send> cannot target #_internal")
+		}
+		return &lang.Raise{RaisePos: pos, Event: name, Args: args}
+	case target != "" && delay != "":
+		b.errorf(c.Start, "a delayed <send> to external target %q is not supported (delayed sends must go to the machine itself)", target)
+		return nil
+	}
+	return &lang.Send{SendPos: pos, Event: name, Args: args, Target: target, Delay: delay}
+}
+
+// sendArgs reads namelist and <param> children.
+func (b *builder) sendArgs(c *element) []*lang.Arg {
+	var args []*lang.Arg
+	if a, ok := c.attr("namelist"); ok {
+		for _, f := range fieldsWithOffsets(a) {
+			if !isIdent(f.text) {
+				b.errorf(f.off, "invalid name %q in namelist", f.text)
+				continue
+			}
+			p := b.pos(f.off)
+			args = append(args, &lang.Arg{NamePos: p, Name: f.text, Value: &lang.Ident{NamePos: p, Name: f.text}})
+		}
+	}
+	for _, k := range c.Children {
+		if isForeign(k.Name.Space) {
+			continue
+		}
+		if k.Name.Local != "param" {
+			b.errorf(k.Start, "<%s> in <send> is not supported (only <param>)", k.Name.Local)
+			continue
+		}
+		b.checkAttrs(k, "name", "expr", "location")
+		n, ok := k.attr("name")
+		if !ok || !isIdent(strings.TrimSpace(n.Value)) {
+			b.errorf(k.Start, "<param> needs a name that is an identifier")
+			continue
+		}
+		var v lang.Expr
+		if e, ok := k.attr("expr"); ok {
+			v = b.expr(e)
+		} else if l, ok := k.attr("location"); ok {
+			name := strings.TrimSpace(l.Value)
+			if !isIdent(name) {
+				b.errorf(l.Offsets0(), "unsupported param location %q (want a variable name)", l.Value)
+				continue
+			}
+			v = &lang.Ident{NamePos: b.pos(l.Offsets0()), Name: name}
+		} else {
+			b.errorf(k.Start, "<param> needs expr or location")
+			continue
+		}
+		if v == nil {
+			continue
+		}
+		args = append(args, &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v})
+	}
+	return args
+}
+
+type field struct {
+	text string
+	off  int
+}
+
+func fieldsWithOffsets(a attribute) []field {
+	var out []field
+	start := -1
+	for i := 0; i <= len(a.Value); i++ {
+		space := i == len(a.Value) || strings.ContainsRune(" \t\n", rune(a.Value[i]))
+		switch {
+		case !space && start < 0:
+			start = i
+		case space && start >= 0:
+			out = append(out, field{text: a.Value[start:i], off: a.Offsets[start]})
+			start = -1
+		}
+	}
+	return out
+}
+
+// script1 parses the statements of a <script> element.
+func (b *builder) script1(c *element) []lang.Stmt {
+	b.checkAttrs(c, "src")
+	if a, ok := c.attr("src"); ok {
+		b.errorf(a.NameOff, "<script src> is not supported (put the code inline)")
+		return nil
+	}
+	for _, k := range c.Children {
+		if !isForeign(k.Name.Space) {
+			b.errorf(k.Start, "unexpected <%s> in <script>", k.Name.Local)
+		}
+	}
+	t := c.content()
+	if strings.TrimSpace(t.Value) == "" {
+		return nil
+	}
+	blk, errs := lang.ParseStmts(b.snippet(t.Value, t.Offsets))
+	if len(errs) > 0 {
+		b.errs = append(b.errs, errs...)
+		return nil
+	}
+	return blk.Stmts
+}

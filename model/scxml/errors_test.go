@@ -1,0 +1,117 @@
+package scxml_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+)
+
+const head = `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml">`
+
+// TestErrors feeds one document per class of bad input and checks the
+// exact errors, each with file, line and column.
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		doc  string
+		want []string
+	}{
+		{"malformed XML", head + "\n<state id=\"a\">\n</scxml>",
+			[]string{"m.scxml:3:9: malformed XML: element <state> closed by </scxml>"}},
+		{"DOCTYPE refused", "<!DOCTYPE scxml [<!ENTITY x \"y\">]>\n" + head + "<state id=\"a\"/></scxml>",
+			[]string{"m.scxml:1:1: DOCTYPE and other <!...> declarations are not allowed (setbot expands no entities)"}},
+		{"not scxml", `<statechart/>`,
+			[]string{"m.scxml:1:1: root element is <statechart>, want <scxml>"}},
+		{"no states", head + `</scxml>`,
+			[]string{"m.scxml:1:1: <scxml> has no states"}},
+		{"invoke", head + "\n<state id=\"a\">\n  <invoke type=\"x\"/>\n</state></scxml>",
+			[]string{"m.scxml:3:3: <invoke> is not supported"}},
+		{"foreach", head + "<state id=\"a\"><onentry>\n<foreach array=\"x\" item=\"y\"/></onentry></state></scxml>",
+			[]string{"m.scxml:2:1: <foreach> is not supported in executable content"}},
+		{"donedata", head + "<final id=\"f\">\n <donedata/></final></scxml>",
+			[]string{"m.scxml:2:2: <donedata> is not supported"}},
+		{"unknown SCXML element", head + "<state id=\"a\"><bogus/></state></scxml>",
+			[]string{"m.scxml:1:102: unexpected <bogus> in <state>"}},
+		{"unknown attribute", head + "<state id=\"a\" colour=\"red\"/></scxml>",
+			[]string{"m.scxml:1:102: unsupported attribute \"colour\" on <state>"}},
+		{"unknown setbot attribute", head + "<state id=\"a\" setbot:colour=\"red\"/></scxml>",
+			[]string{"m.scxml:1:102: unknown setbot attribute \"colour\" on <state>"}},
+		{"foreign namespace ignored", `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:qt="http://theqtcompany.com/scxml/2015/06/">` +
+			`<qt:editorinfo x="1"/><state id="a" qt:color="red"/></scxml>`, nil},
+		{"duplicate id", head + "<state id=\"a\"/>\n<state id=\"a\"/></scxml>",
+			[]string{"m.scxml:2:1: duplicate state id \"a\""}},
+		{"unknown target", head + "<state id=\"a\"><transition event=\"e\" target=\"nowhere\"/></state></scxml>",
+			[]string{"m.scxml:1:132: unknown target state \"nowhere\""}},
+		{"initial outside", head + "<state id=\"a\" initial=\"b\"><state id=\"c\"/></state><state id=\"b\"/></scxml>",
+			[]string{"m.scxml:1:111: initial target \"b\" is not a descendant of \"a\""}},
+		{"history without default", head + "<state id=\"a\"><history id=\"h\"/><state id=\"b\"/></state></scxml>",
+			[]string{"m.scxml:1:102: <history> \"h\" needs exactly one default <transition>, has 0"}},
+		{"syntax error in cond, column through entities", head + "\n<state id=\"a\"><transition event=\"e\" cond=\"1 &lt; &lt; 2\"/></state></scxml>",
+			[]string{"m.scxml:2:50: expected expression, found '<'"}},
+		{"cond is not bool", head + "<datamodel><data id=\"x\" expr=\"1\"/></datamodel>\n<state id=\"a\"><transition event=\"e\" cond=\"x + 1\"/></state></scxml>",
+			[]string{"m.scxml:2:43: expression must be bool, found int"}},
+		{"undeclared variable", head + "<state id=\"a\"><onentry>\n<assign location=\"y\" expr=\"1\"/></onentry></state></scxml>",
+			[]string{"m.scxml:2:19: undeclared name y"}},
+		{"undeclared event parameter", head + "<state id=\"a\"><transition event=\"go\" cond=\"_event.data.speed &gt; 1\"/></state></scxml>",
+			[]string{"m.scxml:1:131: event parameter speed is not declared"}},
+		{"data without value", head + "<datamodel>\n<data id=\"x\"/></datamodel><state id=\"a\"/></scxml>",
+			[]string{"m.scxml:2:1: variable \"x\" has no initial value (give it an expr)"}},
+		{"data not constant", head + "<setbot:event name=\"e\"><setbot:param name=\"p\" type=\"int\"/></setbot:event><datamodel>\n<data id=\"x\" expr=\"_event.data.p\"/></datamodel><state id=\"a\"/></scxml>",
+			[]string{"m.scxml:2:20: no event parameters in scope"}},
+		{"range excludes initial value", head + "<datamodel>\n<data id=\"x\" expr=\"500\" setbot:type=\"int[0..200]\"/></datamodel><state id=\"a\"/></scxml>",
+			[]string{"m.scxml:2:38: initial value 500 of \"x\" is outside int[0..200]"}},
+		{"bad type annotation", head + "<setbot:event name=\"e\">\n<setbot:param name=\"p\" type=\"float\"/></setbot:event><state id=\"a\"/></scxml>",
+			[]string{"m.scxml:2:30: unknown type \"float\" (want int, int[lo..hi] or bool)"}},
+		{"dynamic send", head + "<state id=\"a\"><onentry>\n<send event=\"x\" targetexpr=\"t\"/></onentry></state></scxml>",
+			[]string{"m.scxml:2:17: targetexpr on <send> is not supported"}},
+		{"delayed external send", head + "<state id=\"a\"><onentry>\n<send event=\"x\" target=\"#_parent\" delay=\"1s\"/></onentry></state></scxml>",
+			[]string{"m.scxml:2:1: a delayed <send> to external target \"#_parent\" is not supported (delayed sends must go to the machine itself)"}},
+		{"assign to an expression", head + "<datamodel><data id=\"x\" expr=\"1\"/></datamodel><state id=\"a\"><onentry>\n<assign location=\"x.y\" expr=\"1\"/></onentry></state></scxml>",
+			[]string{"m.scxml:2:19: unsupported assign location \"x.y\" (want a variable name)"}},
+		{"script src", head + "<state id=\"a\"><onentry>\n<script src=\"a.js\"/></onentry></state></scxml>",
+			[]string{"m.scxml:2:9: <script src> is not supported (put the code inline)"}},
+		{"raise without event", head + "<state id=\"a\"><onentry>\n<raise/></onentry></state></scxml>",
+			[]string{"m.scxml:2:1: <raise> needs an event"}},
+		{"raise missing a parameter", head + "<state id=\"a\"><onentry>\n<raise event=\"r\"/></onentry>" +
+			"<transition event=\"go\"><send event=\"r\" target=\"#_internal\"><param name=\"n\" expr=\"1\"/></send></transition></state></scxml>",
+			[]string{"m.scxml:2:88: event r has no parameter n"}},
+		{"raise of a declared event missing a parameter", head + "<setbot:event name=\"r\"><setbot:param name=\"n\" type=\"int\"/></setbot:event>" +
+			"<state id=\"a\"><onentry>\n<raise event=\"r\"/></onentry></state></scxml>",
+			[]string{"m.scxml:2:1: raise of \"r\" does not pass parameter \"n\""}},
+		{"unknown state in In", head + "<state id=\"a\"><transition event=\"e\" cond=\"In('zz')\"/></state></scxml>",
+			[]string{"m.scxml:1:130: unknown state 'zz' in In()"}},
+		{"unsupported expression", head + "<state id=\"a\"><transition event=\"e\" cond=\"_event.name == 'x'\"/></state></scxml>",
+			[]string{"m.scxml:1:130: unsupported expression: member access _event.name (only _event.data.NAME is allowed)",
+				"m.scxml:1:145: unsupported expression: string literal (strings appear only in In('state'), event names and send to/after)"}},
+		{"errors keep coming", head + "<datamodel><data id=\"x\" expr=\"1\"/></datamodel>\n" +
+			"<state id=\"a\"><transition event=\"e\" cond=\"x &gt;\"/>\n<transition event=\"f\" cond=\"y\"/></state></scxml>",
+			[]string{"m.scxml:2:46: expected expression, found end of input", "m.scxml:3:29: undeclared name y"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(tc.doc), scxml.Options{})
+			var got []string
+			for _, e := range errs {
+				got = append(got, e.Error())
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestLimits(t *testing.T) {
+	deep := head + strings.Repeat("<state>", 100) + strings.Repeat("</state>", 100) + "</scxml>"
+	_, errs := scxml.Read(source.NewFileSet(), "deep.scxml", []byte(deep), scxml.Options{})
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "deep.scxml:1:") || !strings.Contains(errs[0].Error(), "nested deeper than 64 levels") {
+		t.Errorf("deep nesting: %v", errs)
+	}
+	big := head + "<state id=\"a\"/>" + strings.Repeat(" ", 2000) + "</scxml>"
+	_, errs = scxml.Read(source.NewFileSet(), "big.scxml", []byte(big), scxml.Options{MaxBytes: 1000})
+	if len(errs) != 1 || errs[0].Error() != "big.scxml: document is 2110 bytes, over the limit of 1000" {
+		t.Errorf("size limit: %v", errs)
+	}
+}

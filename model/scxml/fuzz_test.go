@@ -1,0 +1,44 @@
+package scxml_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+)
+
+// FuzzRead: no input makes the reader or the flattener panic or hang, and
+// every error has a position in the document.
+func FuzzRead(f *testing.F) {
+	for _, pattern := range []string{"../../examples/*.scxml", "../mlm/testdata/features/*.scxml"} {
+		paths, _ := filepath.Glob(pattern)
+		for _, p := range paths {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(src)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		m, errs := scxml.Read(source.NewFileSet(), "fuzz.scxml", src, scxml.Options{MaxBytes: 1 << 16})
+		for _, e := range errs {
+			if e.Pos.Filename != "fuzz.scxml" {
+				t.Fatalf("error without the file name: %v", e)
+			}
+		}
+		if m == nil {
+			if len(errs) == 0 {
+				t.Fatal("no model and no error")
+			}
+			return
+		}
+		mach, errs := mlm.Flatten(m, mlm.Options{MaxStates: 200, MaxTransitions: 2000, MaxCombinations: 256})
+		if mach == nil && len(errs) == 0 {
+			t.Fatal("no machine and no error")
+		}
+	})
+}

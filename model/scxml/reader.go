@@ -1,0 +1,614 @@
+// Package scxml reads W3C SCXML documents into the statechart IR of package
+// model. It supports the subset ARCHITECTURE.md §3 names; every other
+// construct is an error naming the element and its position, never skipped.
+//
+// Types that cannot be inferred (event parameters, variable ranges) come
+// from annotations in setbot's own XML namespace, which SCXML engines
+// ignore:
+//
+//	<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" ...>
+//	  <setbot:event name="setTriangleSides">
+//	    <setbot:param name="x" type="int[0..100]"/>
+//	  </setbot:event>
+//	  <datamodel><data id="speed" expr="0" setbot:type="int[0..200]"/></datamodel>
+//	  <transition event="go" setbot:id="T1" .../>
+package scxml
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
+)
+
+// Namespaces.
+const (
+	SCXMLNamespace  = "http://www.w3.org/2005/07/scxml"
+	SetbotNamespace = "https://setbot.dev/scxml"
+)
+
+// Defaults for Options.
+const (
+	DefaultMaxBytes = 8 << 20
+	DefaultMaxDepth = 64
+)
+
+// Options bound what the reader accepts.
+type Options struct {
+	MaxBytes int // largest document; 0 means DefaultMaxBytes
+	MaxDepth int // deepest element nesting; 0 means DefaultMaxDepth
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
+	return o
+}
+
+// ReadFile reads the SCXML document at path.
+func ReadFile(fset *source.FileSet, path string, opts Options) (*model.Model, source.ErrorList) {
+	opts = opts.withDefaults()
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, readError(path, err)
+	}
+	if info.Size() > int64(opts.MaxBytes) {
+		return nil, tooLarge(path, int(info.Size()), opts.MaxBytes)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, readError(path, err)
+	}
+	return Read(fset, path, src, opts)
+}
+
+// readError reports a file that cannot be read, naming it once.
+func readError(path string, err error) source.ErrorList {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return source.ErrorList{{Pos: source.Position{Filename: path}, Msg: "cannot read the file: " + err.Error()}}
+}
+
+func tooLarge(name string, size, limit int) source.ErrorList {
+	return source.ErrorList{{Pos: source.Position{Filename: name},
+		Msg: fmt.Sprintf("document is %d bytes, over the limit of %d", size, limit)}}
+}
+
+// Read parses an SCXML document. On success the error list is empty; the
+// model is nil whenever there are errors.
+func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.Model, source.ErrorList) {
+	opts = opts.withDefaults()
+	if len(src) > opts.MaxBytes {
+		return nil, tooLarge(name, len(src), opts.MaxBytes)
+	}
+	file := fset.AddFile(name, src)
+	root, perr := parseDOM(file, src, opts.MaxDepth)
+	if perr != nil {
+		return nil, source.ErrorList{perr}
+	}
+	b := &builder{fset: fset, file: file}
+	m := b.build(root)
+	b.errs.Sort()
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
+	return m, nil
+}
+
+type builder struct {
+	fset *source.FileSet
+	file *source.File
+	m    *model.Model
+	errs source.ErrorList
+
+	order   int
+	pending []*pendingTransition
+	data    []*element
+	events  []*element
+	script  *lang.Block // top-level <script>, run before the initial entry
+	anon    int
+}
+
+// pendingTransition is a transition whose targets and code are resolved
+// after every state is known.
+type pendingTransition struct {
+	t       *model.Transition
+	el      *element
+	targets attribute
+	hasTgt  bool
+	initial bool // from an initial attribute: targets are ids, nothing else
+}
+
+func (b *builder) pos(off int) source.Pos { return b.file.Pos(off) }
+
+func (b *builder) errorf(off int, format string, args ...any) {
+	b.errs.Add(b.file.Position(b.file.Pos(off)), format, args...)
+}
+
+func isSCXML(n string) bool   { return n == SCXMLNamespace || n == "" }
+func isSetbot(n string) bool  { return n == SetbotNamespace }
+func isForeign(n string) bool { return !isSCXML(n) && !isSetbot(n) }
+
+// checkAttrs reports attributes that are neither allowed for the element
+// nor in a foreign namespace (those belong to other tools and are ignored).
+func (b *builder) checkAttrs(el *element, allowed ...string) {
+	for _, a := range el.Attrs {
+		switch {
+		case a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns"):
+		case a.Name.Space == "":
+			if !contains(allowed, a.Name.Local) {
+				b.errorf(a.NameOff, "unsupported attribute %q on <%s>", a.Name.Local, el.Name.Local)
+			}
+		case isSetbot(a.Name.Space):
+			if !contains(allowed, "setbot:"+a.Name.Local) {
+				b.errorf(a.NameOff, "unknown setbot attribute %q on <%s>", a.Name.Local, el.Name.Local)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) setbotAttr(el *element, local string) (attribute, bool) {
+	for _, a := range el.Attrs {
+		if isSetbot(a.Name.Space) && a.Name.Local == local {
+			return a, true
+		}
+	}
+	return attribute{}, false
+}
+
+func (b *builder) build(root *element) *model.Model {
+	if !isSCXML(root.Name.Space) || root.Name.Local != "scxml" {
+		b.errorf(root.Start, "root element is <%s>, want <scxml>", root.Name.Local)
+		return nil
+	}
+	b.checkAttrs(root, "version", "initial", "name", "datamodel", "binding")
+	if a, ok := root.attr("datamodel"); ok && a.Value != "ecmascript" && a.Value != "null" {
+		b.errorf(a.Offsets0(), "datamodel %q is not supported (setbot reads ecmascript-style expressions)", a.Value)
+	}
+	if a, ok := root.attr("binding"); ok && a.Value != "early" {
+		b.errorf(a.Offsets0(), "binding %q is not supported (only early binding)", a.Value)
+	}
+	name := "scxml"
+	if a, ok := root.attr("name"); ok {
+		name = a.Value
+	}
+	rs := &model.State{ID: "", Kind: model.Root, Pos: b.pos(root.Start)}
+	b.m = model.New(name, b.fset, b.file, rs)
+	b.children(rs, root)
+	b.defaultInitial(rs, root)
+
+	if b.script != nil && rs.Initial != nil {
+		// The global script runs before the initial states are entered.
+		rs.Initial.Body = b.script
+	}
+	b.readEvents()
+	b.readData()
+	for _, p := range b.pending {
+		b.resolve(p)
+	}
+	b.assignIDs()
+	b.checkCode()
+	return b.m
+}
+
+// children reads the child elements of a state-like element.
+func (b *builder) children(s *model.State, el *element) {
+	for _, c := range el.Children {
+		if isForeign(c.Name.Space) {
+			continue
+		}
+		if isSetbot(c.Name.Space) {
+			if c.Name.Local == "event" && s.Kind == model.Root {
+				b.events = append(b.events, c)
+			} else {
+				b.errorf(c.Start, "unknown or misplaced setbot element <%s>", c.Name.Local)
+			}
+			continue
+		}
+		switch c.Name.Local {
+		case "state", "parallel", "final":
+			if s.Kind == model.Final || s.Kind == model.History {
+				b.errorf(c.Start, "<%s> cannot contain <%s>", el.Name.Local, c.Name.Local)
+				continue
+			}
+			b.state(s, c)
+		case "history":
+			if s.Kind != model.Compound && s.Kind != model.Parallel {
+				b.errorf(c.Start, "<history> must be the child of a <state> or <parallel>")
+				continue
+			}
+			b.history(s, c)
+		case "initial":
+			b.initialElement(s, c)
+		case "transition":
+			if s.Kind == model.Root || s.Kind == model.Final {
+				b.errorf(c.Start, "<transition> is not allowed in <%s>", el.Name.Local)
+				continue
+			}
+			b.transition(s, c)
+		case "onentry":
+			if s.Kind == model.Root {
+				b.errorf(c.Start, "<onentry> is not allowed in <scxml>")
+				continue
+			}
+			b.checkAttrs(c)
+			s.OnEntry = append(s.OnEntry, b.block(c))
+		case "onexit":
+			if s.Kind == model.Root {
+				b.errorf(c.Start, "<onexit> is not allowed in <scxml>")
+				continue
+			}
+			b.checkAttrs(c)
+			s.OnExit = append(s.OnExit, b.block(c))
+		case "datamodel":
+			b.checkAttrs(c)
+			for _, d := range c.Children {
+				if isForeign(d.Name.Space) {
+					continue
+				}
+				if !isSCXML(d.Name.Space) || d.Name.Local != "data" {
+					b.errorf(d.Start, "unexpected <%s> in <datamodel> (only <data>)", d.Name.Local)
+					continue
+				}
+				b.data = append(b.data, d)
+			}
+		case "script":
+			if s.Kind != model.Root {
+				b.errorf(c.Start, "<script> is only allowed in executable content or directly in <scxml>")
+				continue
+			}
+			blk := b.block(&element{Name: el.Name, Start: c.Start, Children: []*element{c}})
+			if b.script == nil {
+				b.script = blk
+			} else {
+				b.script.Stmts = append(b.script.Stmts, blk.Stmts...)
+			}
+		case "invoke", "donedata":
+			b.errorf(c.Start, "<%s> is not supported", c.Name.Local)
+		default:
+			b.errorf(c.Start, "unexpected <%s> in <%s>", c.Name.Local, el.Name.Local)
+		}
+	}
+}
+
+func (b *builder) newState(parent *model.State, el *element, kind model.StateKind) *model.State {
+	b.order++
+	s := &model.State{Kind: kind, Pos: b.pos(el.Start), Parent: parent, Order: b.order}
+	if a, ok := el.attr("id"); ok && strings.TrimSpace(a.Value) != "" {
+		s.ID = a.Value
+		if strings.ContainsAny(a.Value, " \t\n") {
+			b.errorf(a.Offsets0(), "state id %q contains white space", a.Value)
+		}
+	} else {
+		b.anon++
+		s.ID = fmt.Sprintf("_anon%d", b.anon)
+	}
+	if !b.m.AddState(s) {
+		b.errorf(el.Start, "duplicate state id %q", s.ID)
+	}
+	parent.Children = append(parent.Children, s)
+	return s
+}
+
+func (b *builder) state(parent *model.State, el *element) {
+	switch el.Name.Local {
+	case "state":
+		b.checkAttrs(el, "id", "initial")
+		kind := model.Atomic
+		for _, c := range el.Children {
+			if isSCXML(c.Name.Space) && (c.Name.Local == "state" || c.Name.Local == "parallel" || c.Name.Local == "final") {
+				kind = model.Compound
+			}
+		}
+		s := b.newState(parent, el, kind)
+		b.children(s, el)
+		if kind == model.Compound {
+			b.defaultInitial(s, el)
+		} else if a, ok := el.attr("initial"); ok {
+			b.errorf(a.Offsets0(), "initial attribute on atomic state %q", s.ID)
+		}
+	case "parallel":
+		b.checkAttrs(el, "id")
+		s := b.newState(parent, el, model.Parallel)
+		b.children(s, el)
+		if len(s.ChildStates()) == 0 {
+			b.errorf(el.Start, "<parallel> %q has no child states", s.ID)
+		}
+	case "final":
+		b.checkAttrs(el, "id")
+		s := b.newState(parent, el, model.Final)
+		b.children(s, el)
+	}
+}
+
+func (b *builder) history(parent *model.State, el *element) {
+	b.checkAttrs(el, "id", "type")
+	h := b.newState(parent, el, model.History)
+	if a, ok := el.attr("type"); ok {
+		switch a.Value {
+		case "deep":
+			h.Deep = true
+		case "shallow":
+		default:
+			b.errorf(a.Offsets0(), "history type %q (want shallow or deep)", a.Value)
+		}
+	}
+	var n int
+	for _, c := range el.Children {
+		if isForeign(c.Name.Space) {
+			continue
+		}
+		if c.Name.Local != "transition" || !isSCXML(c.Name.Space) {
+			b.errorf(c.Start, "unexpected <%s> in <history> (only its default <transition>)", c.Name.Local)
+			continue
+		}
+		n++
+		b.transition(h, c)
+	}
+	if n != 1 {
+		b.errorf(el.Start, "<history> %q needs exactly one default <transition>, has %d", h.ID, n)
+	}
+}
+
+// initialElement reads <initial><transition target="..."/></initial>.
+func (b *builder) initialElement(s *model.State, el *element) {
+	b.checkAttrs(el, "id")
+	if s.Initial != nil {
+		b.errorf(el.Start, "state %q has more than one initial", s.ID)
+		return
+	}
+	var tr *element
+	for _, c := range el.Children {
+		if isForeign(c.Name.Space) {
+			continue
+		}
+		if c.Name.Local != "transition" || tr != nil {
+			b.errorf(c.Start, "<initial> holds exactly one <transition>")
+			continue
+		}
+		tr = c
+	}
+	if tr == nil {
+		b.errorf(el.Start, "<initial> without a <transition>")
+		return
+	}
+	b.checkAttrs(tr, "target", "setbot:id")
+	if _, ok := tr.attr("target"); !ok {
+		b.errorf(tr.Start, "the <transition> of <initial> needs a target")
+		return
+	}
+	t := &model.Transition{Source: s, Pos: b.pos(tr.Start), Body: b.block(tr)}
+	a, _ := tr.attr("target")
+	s.Initial = t
+	b.pending = append(b.pending, &pendingTransition{t: t, el: tr, targets: a, hasTgt: true})
+}
+
+// defaultInitial sets the initial transition of a compound state (or the
+// root) from its initial attribute, or its first child state.
+func (b *builder) defaultInitial(s *model.State, el *element) {
+	a, hasAttr := el.attr("initial")
+	if hasAttr && s.Initial != nil {
+		b.errorf(a.Offsets0(), "state %q has both an initial attribute and an <initial> element", s.ID)
+		return
+	}
+	if s.Initial != nil {
+		return
+	}
+	t := &model.Transition{Source: s, Pos: b.pos(el.Start), Body: &lang.Block{}}
+	s.Initial = t
+	if hasAttr {
+		b.pending = append(b.pending, &pendingTransition{t: t, el: el, targets: a, hasTgt: true, initial: true})
+		return
+	}
+	kids := s.ChildStates()
+	if len(kids) == 0 {
+		b.errorf(el.Start, "<%s> has no states", el.Name.Local)
+		return
+	}
+	t.Targets = []*model.State{kids[0]}
+}
+
+func (b *builder) transition(s *model.State, el *element) {
+	b.checkAttrs(el, "event", "cond", "target", "type", "setbot:id")
+	t := &model.Transition{Source: s, Pos: b.pos(el.Start)}
+	if a, ok := el.attr("event"); ok {
+		t.Events = strings.Fields(a.Value)
+		if len(t.Events) == 0 {
+			b.errorf(a.Offsets0(), "empty event attribute (omit it for an eventless transition)")
+		}
+	}
+	if a, ok := el.attr("type"); ok {
+		switch a.Value {
+		case "internal":
+			t.Type = model.TransitionInternal
+		case "external":
+		default:
+			b.errorf(a.Offsets0(), "transition type %q (want internal or external)", a.Value)
+		}
+	}
+	if s.Kind == model.History && (len(t.Events) > 0 || hasAttr(el, "cond")) {
+		b.errorf(el.Start, "the default transition of a <history> takes no event or cond")
+	}
+	if a, ok := el.attr("cond"); ok {
+		t.Cond = b.expr(a)
+	}
+	t.Body = b.block(el)
+	s.Transitions = append(s.Transitions, t)
+	a, hasTgt := el.attr("target")
+	b.pending = append(b.pending, &pendingTransition{t: t, el: el, targets: a, hasTgt: hasTgt})
+}
+
+func hasAttr(el *element, local string) bool { _, ok := el.attr(local); return ok }
+
+// Offsets0 is the file offset of an attribute value's first byte (or of the
+// empty value).
+func (a attribute) Offsets0() int {
+	if len(a.Offsets) > 0 {
+		return a.Offsets[0]
+	}
+	return a.NameOff
+}
+
+// resolve binds target ids to states and checks where they may point.
+func (b *builder) resolve(p *pendingTransition) {
+	t := p.t
+	if !p.hasTgt {
+		if t.Source.Kind == model.History {
+			b.errorf(p.el.Start, "the default transition of <history> %q needs a target", t.Source.ID)
+		}
+		return
+	}
+	ids := strings.Fields(p.targets.Value)
+	if len(ids) == 0 {
+		b.errorf(p.targets.Offsets0(), "empty target")
+		return
+	}
+	for _, id := range ids {
+		st := b.m.State(id)
+		if st == nil {
+			b.errorf(p.targets.Offsets0(), "unknown target state %q", id)
+			continue
+		}
+		t.Targets = append(t.Targets, st)
+	}
+	if t != t.Source.Initial && t.Source.Kind != model.History {
+		return
+	}
+	// An initial (or a history default) must lead into its own state.
+	owner := t.Source
+	if owner.Kind == model.History {
+		owner = owner.Parent
+	}
+	for _, st := range t.Targets {
+		if !st.IsDescendant(owner) {
+			b.errorf(p.targets.Offsets0(), "initial target %q is not a descendant of %q", st.ID, displayID(owner))
+		}
+	}
+}
+
+func stateIDs(list []*model.State) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = s.ID
+	}
+	return out
+}
+
+func displayID(s *model.State) string {
+	if s.Kind == model.Root {
+		return "scxml"
+	}
+	return s.ID
+}
+
+// assignIDs gives every transition its stable identity and document order.
+func (b *builder) assignIDs() {
+	seen := make(map[string]int)
+	order := 0
+	explicit := make(map[string]int)
+	for _, s := range b.m.States() {
+		if t := s.Initial; t != nil {
+			t.ID = fmt.Sprintf("%s:initial>%s", displayID(s), strings.Join(stateIDs(t.Targets), " "))
+		}
+		for _, t := range s.Transitions {
+			order++
+			t.Order = order
+			base := fmt.Sprintf("%s:%s>%s", s.ID, strings.Join(t.Events, " "), strings.Join(stateIDs(t.Targets), " "))
+			seen[base]++
+			t.ID = base
+			if n := seen[base]; n > 1 {
+				t.ID = fmt.Sprintf("%s#%d", base, n)
+			}
+		}
+	}
+	for _, p := range b.pending {
+		a, ok := b.setbotAttr(p.el, "id")
+		if !ok || p.initial {
+			continue
+		}
+		if strings.TrimSpace(a.Value) == "" || strings.ContainsAny(a.Value, " \t\n") {
+			b.errorf(a.Offsets0(), "setbot:id %q must be a non-empty word", a.Value)
+			continue
+		}
+		if prev, dup := explicit[a.Value]; dup {
+			b.errorf(a.Offsets0(), "duplicate setbot:id %q (first at %s)", a.Value, b.file.Position(b.file.Pos(prev)))
+			continue
+		}
+		explicit[a.Value] = a.Offsets0()
+		p.t.ID = a.Value
+	}
+}
+
+// readEvents reads the <setbot:event> declarations.
+func (b *builder) readEvents() {
+	for _, el := range b.events {
+		b.checkAttrs(el, "name", "input")
+		a, ok := el.attr("name")
+		if !ok || strings.TrimSpace(a.Value) == "" {
+			b.errorf(el.Start, "<setbot:event> needs a name")
+			continue
+		}
+		if b.m.EventByName(a.Value) != nil {
+			b.errorf(a.Offsets0(), "event %q declared twice", a.Value)
+			continue
+		}
+		ev := &model.Event{Name: a.Value, Declared: true, Pos: b.pos(el.Start)}
+		if in, ok := el.attr("input"); ok {
+			switch in.Value {
+			case "true":
+				ev.Kinds |= model.Input
+			case "false":
+			default:
+				b.errorf(in.Offsets0(), "input=%q (want true or false)", in.Value)
+			}
+		}
+		for _, c := range el.Children {
+			if !isSetbot(c.Name.Space) || c.Name.Local != "param" {
+				if !isForeign(c.Name.Space) {
+					b.errorf(c.Start, "unexpected <%s> in <setbot:event> (only <setbot:param>)", c.Name.Local)
+				}
+				continue
+			}
+			b.checkAttrs(c, "name", "type")
+			pn, ok1 := c.attr("name")
+			pt, ok2 := c.attr("type")
+			if !ok1 || !ok2 {
+				b.errorf(c.Start, "<setbot:param> needs name and type")
+				continue
+			}
+			typ, err := lang.ParseType(pt.Value)
+			if err != nil {
+				b.errorf(pt.Offsets0(), "%v", err)
+				continue
+			}
+			if _, dup := ev.Param(pn.Value); dup {
+				b.errorf(pn.Offsets0(), "parameter %q declared twice", pn.Value)
+				continue
+			}
+			ev.Params = append(ev.Params, model.Param{Name: pn.Value, Type: typ})
+		}
+		sort.Slice(ev.Params, func(i, j int) bool { return ev.Params[i].Name < ev.Params[j].Name })
+		b.m.AddEvent(ev)
+	}
+}
