@@ -1,0 +1,361 @@
+package mlm
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
+)
+
+// Flatten builds the MLM of a statechart. It fails, with the size reached,
+// when the machine outgrows the bounds in opts, and with positions when a
+// folded macrostep reads an event parameter the event does not carry.
+func Flatten(m *model.Model, opts Options) (*Machine, source.ErrorList) {
+	f := &flattener{m: m, opts: opts.withDefaults(), byName: make(map[string]*State)}
+	mach, err := f.run()
+	if err != nil {
+		pos := m.Root.Pos
+		var pe *posError
+		if errors.As(err, &pe) {
+			pos = pe.pos
+		}
+		f.errs = append(f.errs, &source.Error{Pos: m.Position(pos), Msg: err.Error()})
+	}
+	f.errs.Sort()
+	if len(f.errs) > 0 {
+		return nil, f.errs
+	}
+	return mach, nil
+}
+
+// posError is an error about one place in the model.
+type posError struct {
+	pos source.Pos
+	msg string
+}
+
+func (e *posError) Error() string { return e.msg }
+
+type flattener struct {
+	m      *model.Model
+	opts   Options
+	byName map[string]*State
+	cfgs   map[string]*config
+	queue  []string
+	trans  []*Transition
+	errs   source.ErrorList
+	seen   map[source.Pos]bool // event-parameter errors already reported
+
+	// readInside holds the history states that a transition from inside
+	// their parent can enter without exiting the parent: only for those can
+	// a value recorded earlier be read while the parent is active.
+	readInside map[*model.State]bool
+}
+
+// branch is one way through a macrostep under construction.
+type branch struct {
+	cfg     *config
+	guard   []lang.Expr
+	stmts   []lang.Stmt
+	defs    map[string]bool
+	origins []string
+	last    source.Pos // the first transition of the latest microstep
+	halted  bool
+}
+
+func (b *branch) clone() *branch {
+	n := &branch{cfg: b.cfg.clone(), halted: b.halted, last: b.last, defs: make(map[string]bool)}
+	n.guard = append(n.guard, b.guard...)
+	n.stmts = append(n.stmts, b.stmts...)
+	n.origins = append(n.origins, b.origins...)
+	for k := range b.defs {
+		n.defs[k] = true
+	}
+	return n
+}
+
+func (f *flattener) run() (*Machine, error) {
+	f.cfgs = make(map[string]*config)
+	f.seen = make(map[source.Pos]bool)
+	f.readInside = historiesReadInside(f.m)
+	start := &branch{cfg: newConfig(), defs: make(map[string]bool)}
+	if f.m.Root.Initial == nil {
+		return nil, fmt.Errorf("the machine has no initial state")
+	}
+	// Initialisation: the root's initial transition (which carries the
+	// top-level script) enters the initial states; then the machine settles.
+	f.microstep(start, []*model.Transition{f.m.Root.Initial})
+	ends, err := f.settle(start)
+	if err != nil {
+		return nil, err
+	}
+	var initial []*Transition
+	for _, b := range ends {
+		t, err := f.emit(nil, nil, b, f.m.Root.Initial.Pos)
+		if err != nil {
+			return nil, err
+		}
+		initial = append(initial, t)
+	}
+	events := f.processable()
+	for len(f.queue) > 0 {
+		name := f.queue[0]
+		f.queue = f.queue[1:]
+		src := f.byName[name]
+		if src.Final {
+			continue
+		}
+		for _, ev := range events {
+			if err := f.step(src, ev); err != nil {
+				return nil, err
+			}
+		}
+	}
+	mach := &Machine{Name: f.m.Name, Source: f.m, Vars: f.m.Vars, Events: f.m.Events,
+		Initial: initial, Transitions: f.trans, byName: f.byName}
+	for _, s := range f.byName {
+		mach.States = append(mach.States, s)
+	}
+	sort.Slice(mach.States, func(i, j int) bool { return mach.States[i].Name < mach.States[j].Name })
+	sort.Slice(mach.Initial, func(i, j int) bool { return mach.Initial[i].Key < mach.Initial[j].Key })
+	sort.Slice(mach.Transitions, func(i, j int) bool { return mach.Transitions[i].Key < mach.Transitions[j].Key })
+	for i := 1; i < len(mach.Transitions); i++ {
+		if mach.Transitions[i].Key == mach.Transitions[i-1].Key {
+			return nil, fmt.Errorf("internal error: two MLM transitions share the key %q", mach.Transitions[i].Key)
+		}
+	}
+	mach.Hash = Hash(mach)
+	return mach, nil
+}
+
+// processable returns the events the machine can receive, from the
+// environment or from itself, sorted by name.
+func (f *flattener) processable() []*model.Event {
+	var out []*model.Event
+	for _, e := range f.m.Events {
+		if e.Kinds&(model.Input|model.Internal|model.Self|model.Timer) != 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// step emits the MLM transitions of src on ev.
+func (f *flattener) step(src *State, ev *model.Event) error {
+	cfg := f.cfgs[src.Name]
+	groups, err := f.selection(cfg, ev.Name)
+	if err != nil {
+		return err
+	}
+	for _, g := range groups {
+		if len(g.trans) == 0 {
+			continue
+		}
+		b := &branch{cfg: cfg.clone(), defs: make(map[string]bool)}
+		if g.guard != nil {
+			b.guard = append(b.guard, g.guard)
+		}
+		f.microstep(b, g.trans)
+		ends, err := f.settle(b)
+		if err != nil {
+			return err
+		}
+		for _, e := range ends {
+			if _, err := f.emit(src, ev, e, g.trans[0].Pos); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// settle folds the eventless transitions that follow a microstep, until
+// the configuration is stable on every branch.
+func (f *flattener) settle(b *branch) ([]*branch, error) {
+	todo := []*branch{b}
+	var done []*branch
+	for steps := 0; len(todo) > 0; steps++ {
+		if steps > f.opts.MaxEventlessSteps {
+			b := todo[0]
+			return nil, &posError{pos: b.last, msg: fmt.Sprintf("eventless transitions do not settle within %d steps (through %s); "+
+				"setbot folds them statically and cannot follow an unbounded eventless loop",
+				f.opts.MaxEventlessSteps, strings.Join(b.origins[max(0, len(b.origins)-3):], " ; "))}
+		}
+		var next []*branch
+		for _, cur := range todo {
+			if cur.halted {
+				done = append(done, cur)
+				continue
+			}
+			groups, err := f.selection(cur.cfg, "")
+			if err != nil {
+				return nil, err
+			}
+			for _, g := range groups {
+				nb := cur
+				if len(groups) > 1 {
+					nb = cur.clone()
+				}
+				f.condition(nb, g.guard)
+				if len(g.trans) == 0 {
+					done = append(done, nb)
+					continue
+				}
+				f.microstep(nb, g.trans)
+				next = append(next, nb)
+			}
+			if len(next)+len(done) > f.opts.MaxCombinations {
+				return nil, &posError{pos: cur.last, msg: fmt.Sprintf("more than %d ways through one macrostep "+
+					"(eventless transitions branch at every step, through %s)", f.opts.MaxCombinations,
+					strings.Join(cur.origins[max(0, len(cur.origins)-3):], " ; "))}
+			}
+		}
+		todo = next
+	}
+	return done, nil
+}
+
+// condition adds a condition evaluated mid-macrostep: to the guard when
+// nothing executed so far wrote what it reads, otherwise as an assume at
+// this point of the action.
+func (f *flattener) condition(b *branch, g lang.Expr) {
+	if g == nil {
+		return
+	}
+	for _, v := range lang.Uses(g) {
+		if b.defs[v] {
+			b.stmts = append(b.stmts, &lang.Assume{AssumePos: g.Pos(), Cond: g})
+			return
+		}
+	}
+	b.guard = append(b.guard, g)
+}
+
+// emit turns a finished branch into an MLM transition.
+func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos) (*Transition, error) {
+	dst, err := f.intern(b.cfg)
+	if err != nil {
+		return nil, err
+	}
+	t := &Transition{Source: src, Target: dst, Guard: conj(b.guard), Action: &lang.Block{Stmts: b.stmts},
+		Origins: b.origins, Pos: pos}
+	srcName := "initial"
+	if src != nil {
+		srcName = src.Name
+		t.Event = ev.Name
+	}
+	t.Key = fmt.Sprintf("%s %s [%s] %s", srcName, t.Event, strings.Join(b.origins, " ; "), dst.Name)
+	if src == nil {
+		t.Key = fmt.Sprintf("initial [%s] %s", strings.Join(b.origins, " ; "), dst.Name)
+	}
+	f.checkParams(t, ev)
+	if src != nil {
+		if len(f.trans) >= f.opts.MaxTransitions {
+			return nil, fmt.Errorf("flattening exceeds %d MLM transitions (at %d states; parallel regions multiply); "+
+				"raise the bound or split the model", f.opts.MaxTransitions, len(f.byName))
+		}
+		f.trans = append(f.trans, t)
+	}
+	return t, nil
+}
+
+// intern returns the MLM state of a configuration, queueing new ones.
+func (f *flattener) intern(c *config) (*State, error) {
+	// While its parent is active, a history value is overwritten before
+	// anything can read it (the parent exits first), unless it can be
+	// entered from inside: dropping it keeps equal behaviour in one state.
+	for h := range c.hist {
+		if c.active[h.Parent] && !f.readInside[h] {
+			delete(c.hist, h)
+		}
+	}
+	name := c.name()
+	if s, ok := f.byName[name]; ok {
+		return s, nil
+	}
+	if len(f.byName) >= f.opts.MaxStates {
+		return nil, fmt.Errorf("flattening exceeds %d MLM states (parallel regions multiply); "+
+			"raise the bound or split the model", f.opts.MaxStates)
+	}
+	atomic := c.atomic()
+	s := &State{Name: name, Atomic: ids(atomic), History: c.histories()}
+	if len(atomic) > 0 {
+		s.Pos = atomic[0].Pos
+		s.Final = len(atomic) == 1 && atomic[0].Kind == model.Final && atomic[0].Parent.Kind == model.Root
+	}
+	f.byName[name] = s
+	f.cfgs[name] = c
+	f.queue = append(f.queue, name)
+	return s, nil
+}
+
+// checkParams reports _event.data reads that the transition's event does
+// not carry (an eventless or entry action reached by another event, say).
+func (f *flattener) checkParams(t *Transition, ev *model.Event) {
+	visit := func(n lang.Node) bool {
+		p, ok := n.(*lang.EventParam)
+		if !ok || f.seen[p.Start] {
+			return true
+		}
+		if ev == nil {
+			f.seen[p.Start] = true
+			f.errs.Add(f.m.Position(p.Start), "_event.data.%s is read while the machine starts, when there is no event", p.Name)
+			return true
+		}
+		if _, has := ev.Param(p.Name); !has {
+			f.seen[p.Start] = true
+			f.errs.Add(f.m.Position(p.Start), "_event.data.%s is read on event %q, which has no parameter %q (MLM transition %s)",
+				p.Name, ev.Name, p.Name, t.Key)
+		}
+		return true
+	}
+	if t.Guard != nil {
+		lang.Inspect(t.Guard, visit)
+	}
+	lang.Inspect(t.Action, visit)
+}
+
+// conj joins conditions with &&; nil when there are none.
+func conj(list []lang.Expr) lang.Expr {
+	var out lang.Expr
+	for _, e := range list {
+		if out == nil {
+			out = e
+			continue
+		}
+		out = &lang.Binary{X: out, OpPos: e.Pos(), Op: lang.LAND, Y: e}
+	}
+	if out == nil {
+		return nil
+	}
+	out = lang.Simplify(out)
+	if lit, ok := out.(*lang.BoolLit); ok && lit.Value {
+		return nil
+	}
+	return out
+}
+
+// historiesReadInside finds the history states targeted by a transition
+// whose source lies inside the history's parent, or that is the parent
+// itself with type internal.
+func historiesReadInside(m *model.Model) map[*model.State]bool {
+	out := make(map[*model.State]bool)
+	for _, s := range m.States() {
+		for _, t := range s.Transitions {
+			for _, h := range t.Targets {
+				if h.Kind != model.History {
+					continue
+				}
+				p := h.Parent
+				if t.Source.IsDescendant(p) || t.Source == p && t.Type == model.TransitionInternal {
+					out[h] = true
+				}
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,285 @@
+package mlm
+
+import (
+	"sort"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+)
+
+// microstep runs SCXML's microstep on a branch: record history, exit
+// (innermost first), transition content (in selection order), enter
+// (outermost first), with the done.state events that entering final states
+// raises. The code is appended to the branch's action, with In() resolved
+// against the configuration as it is when that code runs.
+func (f *flattener) microstep(b *branch, ts []*model.Transition) {
+	c := b.cfg
+	exit := f.exitSet(ts, c)
+	exitOrder := make([]*model.State, 0, len(exit))
+	for s := range exit {
+		exitOrder = append(exitOrder, s)
+	}
+	sort.Slice(exitOrder, func(i, j int) bool { return exitOrder[i].Order > exitOrder[j].Order })
+	for _, s := range exitOrder {
+		for _, h := range s.HistoryStates() {
+			var rec []*model.State
+			for _, a := range c.states() {
+				if h.Deep && a.IsAtomic() && a.IsDescendant(s) || !h.Deep && a.Parent == s {
+					rec = append(rec, a)
+				}
+			}
+			c.hist[h] = rec
+		}
+	}
+	for _, s := range exitOrder {
+		f.exec(b, s.OnExit...)
+		delete(c.active, s)
+	}
+	origin := ""
+	for i, t := range ts {
+		f.exec(b, t.Body)
+		if i > 0 {
+			origin += "+"
+		}
+		origin += t.ID
+	}
+	b.origins = append(b.origins, origin)
+	b.last = ts[0].Pos
+
+	e := &entry{f: f, c: c, enter: make(map[*model.State]bool), defaultEntry: make(map[*model.State]bool),
+		historyContent: make(map[*model.State]*lang.Block)}
+	for _, t := range ts {
+		for _, s := range t.Targets {
+			e.addDescendants(s)
+		}
+		dom := f.domain(t, c)
+		for _, s := range f.effectiveTargets(t, c) {
+			e.addAncestors(s, dom)
+		}
+	}
+	enterOrder := make([]*model.State, 0, len(e.enter))
+	for s := range e.enter {
+		enterOrder = append(enterOrder, s)
+	}
+	byOrder(enterOrder)
+	for _, s := range enterOrder {
+		c.active[s] = true
+		f.exec(b, s.OnEntry...)
+		if e.defaultEntry[s] && s.Initial != nil {
+			f.exec(b, s.Initial.Body)
+		}
+		if hc := e.historyContent[s]; hc != nil {
+			f.exec(b, hc)
+		}
+		if s.Kind != model.Final {
+			continue
+		}
+		parent := s.Parent
+		if parent.Kind == model.Root {
+			b.halted = true
+			continue
+		}
+		b.stmts = append(b.stmts, &lang.Raise{RaisePos: s.Pos, Event: "done.state." + parent.ID})
+		if gp := parent.Parent; gp != nil && gp.Kind == model.Parallel && c.inFinal(gp) {
+			b.stmts = append(b.stmts, &lang.Raise{RaisePos: s.Pos, Event: "done.state." + gp.ID})
+		}
+	}
+	if b.halted {
+		// The interpreter exits: the remaining states run their exit
+		// actions, innermost first, and nothing else happens.
+		rest := c.states()
+		for i := len(rest) - 1; i >= 0; i-- {
+			f.exec(b, rest[i].OnExit...)
+		}
+	}
+}
+
+// exec appends code to the branch. A block that declares locals keeps its
+// own scope.
+func (f *flattener) exec(b *branch, blocks ...*lang.Block) {
+	for _, blk := range blocks {
+		if blk == nil || len(blk.Stmts) == 0 {
+			continue
+		}
+		folded := lang.RewriteBlock(blk, func(x lang.Expr) lang.Expr {
+			if in, ok := x.(*lang.InState); ok {
+				return &lang.BoolLit{ValuePos: in.Start, Value: b.cfg.active[f.m.State(in.State)]}
+			}
+			return x
+		})
+		for _, v := range lang.Defs(folded) {
+			b.defs[v] = true
+		}
+		scoped := false
+		for _, s := range folded.Stmts {
+			if _, ok := s.(*lang.Decl); ok {
+				scoped = true
+			}
+		}
+		if scoped {
+			b.stmts = append(b.stmts, &lang.Block{Lbrace: blk.Pos(), Stmts: folded.Stmts})
+		} else {
+			b.stmts = append(b.stmts, folded.Stmts...)
+		}
+	}
+}
+
+// exitSet is SCXML's computeExitSet.
+func (f *flattener) exitSet(ts []*model.Transition, c *config) map[*model.State]bool {
+	out := make(map[*model.State]bool)
+	for _, t := range ts {
+		if len(t.Targets) == 0 {
+			continue
+		}
+		dom := f.domain(t, c)
+		for s := range c.active {
+			if s.IsDescendant(dom) {
+				out[s] = true
+			}
+		}
+	}
+	return out
+}
+
+// domain is SCXML's getTransitionDomain; the document's initial transition
+// has the root as its domain.
+func (f *flattener) domain(t *model.Transition, c *config) *model.State {
+	if t.Source.Kind == model.Root {
+		return t.Source
+	}
+	targets := f.effectiveTargets(t, c)
+	if len(targets) == 0 {
+		return nil
+	}
+	if t.Type == model.TransitionInternal && t.Source.IsCompound() {
+		inside := true
+		for _, s := range targets {
+			if !s.IsDescendant(t.Source) {
+				inside = false
+			}
+		}
+		if inside {
+			return t.Source
+		}
+	}
+	return lcca(append([]*model.State{t.Source}, targets...))
+}
+
+// lcca is SCXML's findLCCA: the least compound ancestor (or the root) of
+// all the states.
+func lcca(states []*model.State) *model.State {
+	for _, anc := range states[0].ProperAncestors(nil) {
+		if !anc.IsCompound() {
+			continue
+		}
+		all := true
+		for _, s := range states[1:] {
+			if !s.IsDescendant(anc) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return anc
+		}
+	}
+	return nil
+}
+
+// effectiveTargets resolves history targets to what they recorded, or to
+// their default transition's targets.
+func (f *flattener) effectiveTargets(t *model.Transition, c *config) []*model.State {
+	var out []*model.State
+	for _, s := range t.Targets {
+		if s.Kind != model.History {
+			out = append(out, s)
+			continue
+		}
+		if rec, ok := c.hist[s]; ok {
+			out = append(out, rec...)
+		} else if len(s.Transitions) > 0 {
+			out = append(out, f.effectiveTargets(s.Transitions[0], c)...)
+		}
+	}
+	return out
+}
+
+// entry accumulates SCXML's computeEntrySet.
+type entry struct {
+	f              *flattener
+	c              *config
+	enter          map[*model.State]bool
+	defaultEntry   map[*model.State]bool
+	historyContent map[*model.State]*lang.Block
+}
+
+func (e *entry) addDescendants(s *model.State) {
+	if s.Kind == model.History {
+		if rec, ok := e.c.hist[s]; ok {
+			for _, r := range rec {
+				e.addDescendants(r)
+			}
+			for _, r := range rec {
+				e.addAncestors(r, s.Parent)
+			}
+			return
+		}
+		if len(s.Transitions) == 0 {
+			return
+		}
+		dt := s.Transitions[0]
+		e.historyContent[s.Parent] = dt.Body
+		for _, t := range dt.Targets {
+			e.addDescendants(t)
+		}
+		for _, t := range dt.Targets {
+			e.addAncestors(t, s.Parent)
+		}
+		return
+	}
+	e.enter[s] = true
+	switch {
+	case s.IsCompound():
+		e.defaultEntry[s] = true
+		if s.Initial == nil {
+			return
+		}
+		for _, t := range s.Initial.Targets {
+			e.addDescendants(t)
+		}
+		for _, t := range s.Initial.Targets {
+			e.addAncestors(t, s)
+		}
+	case s.Kind == model.Parallel:
+		e.enterRegions(s)
+	}
+}
+
+func (e *entry) addAncestors(s, anc *model.State) {
+	for _, a := range s.ProperAncestors(anc) {
+		if a.Kind == model.Root {
+			continue
+		}
+		e.enter[a] = true
+		if a.Kind == model.Parallel {
+			e.enterRegions(a)
+		}
+	}
+}
+
+// enterRegions enters by default every region of a parallel state that no
+// state already chosen for entry lies in.
+func (e *entry) enterRegions(p *model.State) {
+	for _, child := range p.ChildStates() {
+		covered := false
+		for s := range e.enter {
+			if s == child || s.IsDescendant(child) {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			e.addDescendants(child)
+		}
+	}
+}

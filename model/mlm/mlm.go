@@ -1,0 +1,122 @@
+// Package mlm flattens a statechart (package model) into the Mealy-like
+// machine (MLM) of seed 000 §3.1: simple states that are full active
+// configurations, and transitions (source, event, guard, action, target)
+// whose behaviour is exactly that of the statechart under SCXML semantics.
+//
+// Each MLM transition is one macrostep from a stable configuration: the
+// selection of enabled transitions on the event (with SCXML priority), the
+// microstep (exit actions innermost first, transition content, entry actions
+// outermost first), and the eventless transitions that follow, folded in.
+// Raised and self-sent events stay events of the machine: the executor keeps
+// them in the symbolic state's queues and processes them run-to-completion
+// (ARCHITECTURE.md §4). Delayed sends are timer events the environment may
+// fire once set.
+package mlm
+
+import (
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
+)
+
+// Defaults for Options.
+const (
+	DefaultMaxStates         = 10000
+	DefaultMaxTransitions    = 200000
+	DefaultMaxCombinations   = 4096
+	DefaultMaxEventlessSteps = 32
+)
+
+// Options bound the flattening, which can grow with the product of
+// parallel regions.
+type Options struct {
+	MaxStates         int // MLM states
+	MaxTransitions    int // MLM transitions
+	MaxCombinations   int // guard combinations for one state and event, and ways through one macrostep
+	MaxEventlessSteps int // eventless microsteps folded into one macrostep
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxStates <= 0 {
+		o.MaxStates = DefaultMaxStates
+	}
+	if o.MaxTransitions <= 0 {
+		o.MaxTransitions = DefaultMaxTransitions
+	}
+	if o.MaxCombinations <= 0 {
+		o.MaxCombinations = DefaultMaxCombinations
+	}
+	if o.MaxEventlessSteps <= 0 {
+		o.MaxEventlessSteps = DefaultMaxEventlessSteps
+	}
+	return o
+}
+
+// Machine is a flattened statechart.
+type Machine struct {
+	Name        string
+	Source      *model.Model
+	Vars        []*model.Var
+	Events      []*model.Event
+	States      []*State      // sorted by name
+	Initial     []*Transition // from the pseudo-state before the machine starts
+	Transitions []*Transition // sorted by key
+	Hash        string        // content hash of the canonical form
+
+	byName map[string]*State
+}
+
+// State is an MLM state: an active configuration with the history it has
+// recorded.
+type State struct {
+	Name    string
+	Atomic  []string       // active atomic states, sorted
+	History []HistoryValue // recorded history, sorted by history state id
+	Final   bool           // a top-level final state: the machine has stopped
+	Pos     source.Pos
+}
+
+// HistoryValue is what one history state recorded.
+type HistoryValue struct {
+	History string
+	States  []string
+}
+
+// Transition is an MLM transition. Guard is evaluated when the event
+// arrives; Action may contain assume statements where a later eventless
+// condition reads what the action wrote.
+type Transition struct {
+	Key     string
+	Source  *State // nil for an initial transition
+	Target  *State
+	Event   string      // "" for an initial transition
+	Guard   lang.Expr   // nil means true
+	Action  *lang.Block // never nil
+	Origins []string    // statechart transitions per microstep, "+"-joined
+	Pos     source.Pos  // the first originating statechart transition
+}
+
+// State returns the named MLM state, or nil.
+func (m *Machine) State(name string) *State { return m.byName[name] }
+
+// Event returns the named event, or nil.
+func (m *Machine) Event(name string) *model.Event {
+	for _, e := range m.Events {
+		if e.Name == name {
+			return e
+		}
+	}
+	return nil
+}
+
+// InputEvents returns the input alphabet: the events the environment may
+// send (ARCHITECTURE.md §3 "Inputs").
+func (m *Machine) InputEvents() []*model.Event {
+	var out []*model.Event
+	for _, e := range m.Events {
+		if e.Kinds&model.Input != 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}

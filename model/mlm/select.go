@@ -1,0 +1,387 @@
+package mlm
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+)
+
+// group is one outcome of transition selection: the transitions that fire
+// (after conflict removal; empty when none does) and the condition under
+// which exactly they fire (nil: always).
+type group struct {
+	trans []*model.Transition
+	guard lang.Expr
+}
+
+// literals is a conjunction of transition conditions, each required true
+// or false.
+type literals map[*model.Transition]bool
+
+// selection runs SCXML's selectTransitions symbolically on a
+// configuration: for event "" the eventless transitions, otherwise those
+// matching the event. Every atomic state takes the first transition, from
+// itself outwards in document order, whose condition holds; the
+// combinations of conditions are enumerated, each resolved by
+// removeConflictingTransitions, and grouped by outcome.
+func (f *flattener) selection(c *config, event string) ([]group, error) {
+	atomic := c.atomic()
+	cands := make([][]*model.Transition, len(atomic))
+	conds := make(map[*model.Transition]lang.Expr)
+	for i, a := range atomic {
+		for s := a; s != nil; s = s.Parent {
+			for _, t := range s.Transitions {
+				if event == "" && t.Eventless() || event != "" && !t.Eventless() && t.Matches(event) {
+					cands[i] = append(cands[i], t)
+					if _, ok := conds[t]; !ok {
+						conds[t] = f.foldCond(t.Cond, c)
+					}
+				}
+			}
+		}
+	}
+	type outcome struct {
+		trans []*model.Transition
+		conjs []literals
+	}
+	outcomes := make(map[string]*outcome)
+	var order []string
+	count := 0
+	var overflow error
+	var enumerate func(i int, lits literals, enabled []*model.Transition)
+	enumerate = func(i int, lits literals, enabled []*model.Transition) {
+		if overflow != nil {
+			return
+		}
+		if i == len(atomic) {
+			count++
+			if count > f.opts.MaxCombinations {
+				overflow = fmt.Errorf("more than %d combinations of transition conditions in configuration %s on %s",
+					f.opts.MaxCombinations, c.name(), eventLabel(event))
+				return
+			}
+			sel := f.removeConflicts(dedup(enabled), c)
+			key := transKey(sel)
+			o, ok := outcomes[key]
+			if !ok {
+				o = &outcome{trans: sel}
+				outcomes[key] = o
+				order = append(order, key)
+			}
+			o.conjs = append(o.conjs, lits)
+			return
+		}
+		// Option k: candidates before k are false, k is true; option
+		// len(cands[i]): all are false.
+		for k := 0; k <= len(cands[i]); k++ {
+			next, ok := lits, true
+			copied := false
+			require := func(t *model.Transition, v bool) {
+				cond := conds[t]
+				if lit, isLit := cond.(*lang.BoolLit); isLit || cond == nil {
+					if cond == nil && !v || isLit && lit.Value != v {
+						ok = false
+					}
+					return
+				}
+				if have, set := next[t]; set {
+					if have != v {
+						ok = false
+					}
+					return
+				}
+				if !copied {
+					next = copyLits(lits)
+					copied = true
+				}
+				next[t] = v
+			}
+			for j := 0; j < k && j < len(cands[i]) && ok; j++ {
+				require(cands[i][j], false)
+			}
+			if k < len(cands[i]) && ok {
+				require(cands[i][k], true)
+			}
+			if !ok {
+				continue
+			}
+			en := enabled
+			if k < len(cands[i]) {
+				en = append(append([]*model.Transition(nil), enabled...), cands[i][k])
+			}
+			enumerate(i+1, next, en)
+		}
+	}
+	enumerate(0, literals{}, nil)
+	if overflow != nil {
+		return nil, overflow
+	}
+	var out []group
+	for _, key := range order {
+		o := outcomes[key]
+		out = append(out, group{trans: o.trans, guard: disjunction(minimize(o.conjs), conds)})
+	}
+	return out, nil
+}
+
+func eventLabel(event string) string {
+	if event == "" {
+		return "eventless transitions"
+	}
+	return "event " + event
+}
+
+func copyLits(l literals) literals {
+	n := make(literals, len(l)+1)
+	for k, v := range l {
+		n[k] = v
+	}
+	return n
+}
+
+func dedup(list []*model.Transition) []*model.Transition {
+	seen := make(map[*model.Transition]bool)
+	var out []*model.Transition
+	for _, t := range list {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func transKey(list []*model.Transition) string {
+	parts := make([]string, len(list))
+	for i, t := range list {
+		parts[i] = t.ID
+	}
+	return strings.Join(parts, "+")
+}
+
+// foldCond resolves In() against the configuration and folds constants;
+// nil stands for true.
+func (f *flattener) foldCond(e lang.Expr, c *config) lang.Expr {
+	if e == nil {
+		return nil
+	}
+	e = f.foldIn(e, c)
+	if lit, ok := e.(*lang.BoolLit); ok && lit.Value {
+		return nil
+	}
+	return e
+}
+
+func (f *flattener) foldIn(e lang.Expr, c *config) lang.Expr {
+	return lang.Simplify(lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
+		if in, ok := x.(*lang.InState); ok {
+			return &lang.BoolLit{ValuePos: in.Start, Value: c.active[f.m.State(in.State)]}
+		}
+		return x
+	}))
+}
+
+// minimize merges conjunctions that differ in one literal (c && x, !c && x
+// give x) and drops those another one absorbs, until neither applies. This
+// removes the redundancy of conditions whose value did not matter to the
+// outcome (a transition preempted anyway).
+func minimize(conjs []literals) []literals {
+	for changed := true; changed; {
+		changed = false
+	merge:
+		for i := 0; i < len(conjs); i++ {
+			for j := i + 1; j < len(conjs); j++ {
+				if m, ok := adjacent(conjs[i], conjs[j]); ok {
+					conjs = append(append(append([]literals{}, conjs[:i]...), m), without(conjs[i+1:], j-i-1)...)
+					changed = true
+					break merge
+				}
+				if subsumes(conjs[i], conjs[j]) {
+					conjs = append(conjs[:j:j], conjs[j+1:]...)
+					changed = true
+					break merge
+				}
+				if subsumes(conjs[j], conjs[i]) {
+					conjs = append(conjs[:i:i], conjs[i+1:]...)
+					changed = true
+					break merge
+				}
+			}
+		}
+	}
+	return conjs
+}
+
+func without(list []literals, i int) []literals {
+	return append(append([]literals{}, list[:i]...), list[i+1:]...)
+}
+
+// adjacent merges a and b when they have the same transitions and differ in
+// exactly one value.
+func adjacent(a, b literals) (literals, bool) {
+	if len(a) != len(b) {
+		return nil, false
+	}
+	var diff *model.Transition
+	for t, v := range a {
+		w, ok := b[t]
+		if !ok {
+			return nil, false
+		}
+		if v != w {
+			if diff != nil {
+				return nil, false
+			}
+			diff = t
+		}
+	}
+	if diff == nil {
+		return nil, false
+	}
+	m := copyLits(a)
+	delete(m, diff)
+	return m, true
+}
+
+// subsumes reports whether a is implied by b (a's literals are all in b).
+func subsumes(a, b literals) bool {
+	if len(a) > len(b) {
+		return false
+	}
+	for t, v := range a {
+		if w, ok := b[t]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// disjunction builds (l1 && l2 ...) || ...; nil when one conjunction is
+// empty (the outcome is unconditional).
+func disjunction(conjs []literals, conds map[*model.Transition]lang.Expr) lang.Expr {
+	var terms []lang.Expr
+	for _, c := range conjs {
+		ts := make([]*model.Transition, 0, len(c))
+		for t := range c {
+			ts = append(ts, t)
+		}
+		sort.Slice(ts, func(i, j int) bool { return ts[i].Order < ts[j].Order })
+		var parts []lang.Expr
+		for _, t := range ts {
+			e := conds[t]
+			if !c[t] {
+				if complementedBy(e, c, conds) {
+					continue
+				}
+				e = &lang.Unary{OpPos: e.Pos(), Op: lang.NOT, X: e}
+			}
+			parts = append(parts, e)
+		}
+		if len(parts) == 0 {
+			return nil
+		}
+		terms = append(terms, conj(parts))
+	}
+	var out lang.Expr
+	for _, t := range terms {
+		if out == nil {
+			out = t
+			continue
+		}
+		out = &lang.Binary{X: out, OpPos: t.Pos(), Op: lang.LOR, Y: t}
+	}
+	return out
+}
+
+// removeConflicts is SCXML's removeConflictingTransitions: of two
+// transitions whose exit sets intersect, the one from the descendant source
+// wins, otherwise the one selected first.
+func (f *flattener) removeConflicts(enabled []*model.Transition, c *config) []*model.Transition {
+	var filtered []*model.Transition
+	for _, t1 := range enabled {
+		preempted := false
+		var remove []*model.Transition
+		x1 := f.exitSet([]*model.Transition{t1}, c)
+		for _, t2 := range filtered {
+			if intersects(x1, f.exitSet([]*model.Transition{t2}, c)) {
+				if t1.Source.IsDescendant(t2.Source) {
+					remove = append(remove, t2)
+				} else {
+					preempted = true
+					break
+				}
+			}
+		}
+		if preempted {
+			continue
+		}
+		var kept []*model.Transition
+		for _, t := range filtered {
+			if !containsT(remove, t) {
+				kept = append(kept, t)
+			}
+		}
+		filtered = append(kept, t1)
+	}
+	return filtered
+}
+
+func intersects(a, b map[*model.State]bool) bool {
+	for s := range a {
+		if b[s] {
+			return true
+		}
+	}
+	return false
+}
+
+func containsT(list []*model.Transition, t *model.Transition) bool {
+	for _, x := range list {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// complementedBy reports whether a condition required false is the exact
+// negation of one required true in the same conjunction (if/else guards
+// written out, as T2 and T3 of the triangle): the negative literal then
+// adds nothing.
+func complementedBy(e lang.Expr, c literals, conds map[*model.Transition]lang.Expr) bool {
+	neg := negate(e)
+	for t, v := range c {
+		if v && conds[t] != nil && lang.Equal(neg, conds[t]) {
+			return true
+		}
+	}
+	return false
+}
+
+// negate pushes a negation inward (De Morgan, flipped comparisons), so
+// that !(a > 0 && b > 0) becomes a <= 0 || b <= 0.
+func negate(e lang.Expr) lang.Expr {
+	switch x := e.(type) {
+	case *lang.BoolLit:
+		return &lang.BoolLit{ValuePos: x.ValuePos, Value: !x.Value}
+	case *lang.Unary:
+		if x.Op == lang.NOT {
+			return x.X
+		}
+	case *lang.Binary:
+		flip := map[lang.Token]lang.Token{lang.EQL: lang.NEQ, lang.NEQ: lang.EQL, lang.LSS: lang.GEQ,
+			lang.GEQ: lang.LSS, lang.GTR: lang.LEQ, lang.LEQ: lang.GTR}
+		switch {
+		case x.Op == lang.LAND:
+			return &lang.Binary{X: negate(x.X), OpPos: x.OpPos, Op: lang.LOR, Y: negate(x.Y)}
+		case x.Op == lang.LOR:
+			return &lang.Binary{X: negate(x.X), OpPos: x.OpPos, Op: lang.LAND, Y: negate(x.Y)}
+		case flip[x.Op] != 0:
+			return &lang.Binary{X: x.X, OpPos: x.OpPos, Op: flip[x.Op], Y: x.Y}
+		}
+	}
+	return &lang.Unary{OpPos: e.Pos(), Op: lang.NOT, X: e}
+}
