@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestCheckExamples(t *testing.T) {
+	examples, _ := filepath.Glob("../../examples/*.scxml")
+	if len(examples) < 3 {
+		t.Fatalf("want at least 3 examples, found %v", examples)
+	}
+	code, out, errs := runCLI(t, append([]string{"check"}, examples...)...)
+	if code != 0 || out != "" || errs != "" {
+		t.Errorf("check examples: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+func TestCheckBrokenModel(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.scxml")
+	doc := `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a">
+  <state id="a">
+    <transition event="go" cond="x &gt; 1" target="b"/>
+  </state>
+</scxml>`
+	if err := os.WriteFile(bad, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, "check", "../../examples/triangle.scxml", bad)
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	want := bad + ":3:34: undeclared name x\n" + bad + ":3:52: unknown target state \"b\"\n"
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestCheckMissingFile(t *testing.T) {
+	code, out, _ := runCLI(t, "check", "no/such/file.scxml")
+	if code != 1 || !strings.HasPrefix(out, "no/such/file.scxml: ") {
+		t.Errorf("exit %d, output %q", code, out)
+	}
+}
+
+func TestMLMJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "mlm", "../../examples/triangle.scxml", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var m struct {
+		States []struct {
+			Name string `json:"name"`
+		} `json:"states"`
+		Transitions []struct {
+			Key, Source, Target, Event, Guard, Action string
+		} `json:"transitions"`
+		Hash string `json:"hash"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.States) != 5 || len(m.Transitions) != 10 || len(m.Hash) != 64 {
+		t.Errorf("%d states, %d transitions, hash %q; want 5, 10 and a SHA-256", len(m.States), len(m.Transitions), m.Hash)
+	}
+	for _, tr := range m.Transitions {
+		if tr.Key == "" || tr.Source == "" || tr.Target == "" || tr.Event == "" || tr.Guard == "" {
+			t.Errorf("incomplete transition %+v", tr)
+		}
+	}
+}
+
+func TestMLMFormats(t *testing.T) {
+	for format, want := range map[string]string{
+		"text":    "machine checkTriangleType: 5 states, 10 transitions\nhash: ",
+		"dot":     "digraph \"checkTriangleType\" {",
+		"mermaid": "stateDiagram-v2\n",
+	} {
+		code, out, errs := runCLI(t, "mlm", "--format", format, "../../examples/triangle.scxml")
+		if code != 0 || !strings.HasPrefix(out, want) {
+			t.Errorf("--format %s: exit %d, output starts %q\n%s", format, code, out[:min(len(out), 80)], errs)
+		}
+	}
+	code, _, errs := runCLI(t, "mlm", "--format", "yaml", "../../examples/triangle.scxml")
+	if code != 2 || !strings.Contains(errs, `unknown --format "yaml"`) {
+		t.Errorf("bad format: exit %d, %q", code, errs)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{"check"}, {"mlm"}, {"bogus"}, {"mlm", "--nope", "x"}} {
+		if code, _, _ := runCLI(t, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	code, out, _ := runCLI(t, "mlm", "--help")
+	if code != 0 || !strings.Contains(out, "--format") || !strings.Contains(out, "--max-states") {
+		t.Errorf("mlm --help: exit %d\n%s", code, out)
+	}
+}
