@@ -65,10 +65,19 @@ type branch struct {
 	origins []string
 	last    source.Pos // the first transition of the latest microstep
 	halted  bool
+
+	// known holds the variables whose value at this point of the
+	// macrostep is a constant: all of them at start-up, then those the
+	// action has set to a constant since.
+	known map[string]lang.Expr
 }
 
 func (b *branch) clone() *branch {
-	n := &branch{cfg: b.cfg.clone(), halted: b.halted, last: b.last, defs: make(map[string]bool)}
+	n := &branch{cfg: b.cfg.clone(), halted: b.halted, last: b.last, defs: make(map[string]bool),
+		known: make(map[string]lang.Expr, len(b.known))}
+	for k, v := range b.known {
+		n.known[k] = v
+	}
 	n.guard = append(n.guard, b.guard...)
 	n.stmts = append(n.stmts, b.stmts...)
 	n.origins = append(n.origins, b.origins...)
@@ -82,7 +91,10 @@ func (f *flattener) run() (*Machine, error) {
 	f.cfgs = make(map[string]*config)
 	f.seen = make(map[source.Pos]bool)
 	f.readInside = historiesReadInside(f.m)
-	start := &branch{cfg: newConfig(), defs: make(map[string]bool)}
+	start := &branch{cfg: newConfig(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
+	for _, v := range f.m.Vars {
+		start.known[v.Name] = v.Init
+	}
 	if f.m.Root.Initial == nil {
 		return nil, fmt.Errorf("the machine has no initial state")
 	}
@@ -147,7 +159,7 @@ func (f *flattener) processable() []*model.Event {
 // step emits the MLM transitions of src on ev.
 func (f *flattener) step(src *State, ev *model.Event) error {
 	cfg := f.cfgs[src.Name]
-	groups, err := f.selection(cfg, ev.Name)
+	groups, err := f.selection(cfg, ev.Name, nil)
 	if err != nil {
 		return err
 	}
@@ -155,7 +167,7 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 		if len(g.trans) == 0 {
 			continue
 		}
-		b := &branch{cfg: cfg.clone(), defs: make(map[string]bool)}
+		b := &branch{cfg: cfg.clone(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
 		if g.guard != nil {
 			b.guard = append(b.guard, g.guard)
 		}
@@ -182,7 +194,8 @@ func (f *flattener) settle(b *branch) ([]*branch, error) {
 		if steps > f.opts.MaxEventlessSteps {
 			b := todo[0]
 			return nil, &posError{pos: b.last, msg: fmt.Sprintf("eventless transitions do not settle within %d steps (through %s); "+
-				"setbot folds them statically and cannot follow an unbounded eventless loop",
+				"setbot folds them statically and cannot bound a loop whose exit depends on values it cannot compute "+
+				"(give the loop an event, or compute the value in one action)",
 				f.opts.MaxEventlessSteps, strings.Join(b.origins[max(0, len(b.origins)-3):], " ; "))}
 		}
 		var next []*branch
@@ -191,7 +204,7 @@ func (f *flattener) settle(b *branch) ([]*branch, error) {
 				done = append(done, cur)
 				continue
 			}
-			groups, err := f.selection(cur.cfg, "")
+			groups, err := f.selection(cur.cfg, "", cur.known)
 			if err != nil {
 				return nil, err
 			}

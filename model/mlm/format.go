@@ -183,6 +183,7 @@ func WriteJSON(w io.Writer, m *Machine) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
 }
 

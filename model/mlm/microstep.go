@@ -110,6 +110,7 @@ func (f *flattener) exec(b *branch, blocks ...*lang.Block) {
 		for _, v := range lang.Defs(folded) {
 			b.defs[v] = true
 		}
+		track(b.known, folded.Stmts)
 		scoped := false
 		for _, s := range folded.Stmts {
 			if _, ok := s.(*lang.Decl); ok {
@@ -283,3 +284,50 @@ func (e *entry) enterRegions(p *model.State) {
 		}
 	}
 }
+
+// track updates what is known of variables' values after stmts run: a
+// top-level assignment of a value that folds to a constant makes it known;
+// any other write makes it unknown.
+func track(known map[string]lang.Expr, stmts []lang.Stmt) {
+	subst := func(e lang.Expr) lang.Expr {
+		return lang.Simplify(lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
+			if id, ok := x.(*lang.Ident); ok {
+				if v, ok := known[id.Name]; ok {
+					return v
+				}
+			}
+			return x
+		}))
+	}
+	set := func(name string, e lang.Expr) {
+		switch v := subst(e).(type) {
+		case *lang.IntLit, *lang.BoolLit:
+			known[name] = v
+		default:
+			delete(known, name)
+		}
+	}
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *lang.Assign:
+			v := s.Value
+			if op, ok := compound[s.Op]; ok {
+				v = &lang.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: s.Value}
+			}
+			set(s.Target.Name, v)
+		case *lang.IncDec:
+			op := lang.ADD
+			if s.Op == lang.DEC {
+				op = lang.SUB
+			}
+			set(s.Target.Name, &lang.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &lang.IntLit{Value: 1}})
+		default:
+			for _, v := range lang.Defs(s) {
+				delete(known, v)
+			}
+		}
+	}
+}
+
+var compound = map[lang.Token]lang.Token{lang.ADD_ASSIGN: lang.ADD, lang.SUB_ASSIGN: lang.SUB,
+	lang.MUL_ASSIGN: lang.MUL, lang.QUO_ASSIGN: lang.QUO, lang.REM_ASSIGN: lang.REM}

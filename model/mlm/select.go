@@ -27,7 +27,7 @@ type literals map[*model.Transition]bool
 // itself outwards in document order, whose condition holds; the
 // combinations of conditions are enumerated, each resolved by
 // removeConflictingTransitions, and grouped by outcome.
-func (f *flattener) selection(c *config, event string) ([]group, error) {
+func (f *flattener) selection(c *config, event string, known map[string]lang.Expr) ([]group, error) {
 	atomic := c.atomic()
 	cands := make([][]*model.Transition, len(atomic))
 	conds := make(map[*model.Transition]lang.Expr)
@@ -37,7 +37,7 @@ func (f *flattener) selection(c *config, event string) ([]group, error) {
 				if event == "" && t.Eventless() || event != "" && !t.Eventless() && t.Matches(event) {
 					cands[i] = append(cands[i], t)
 					if _, ok := conds[t]; !ok {
-						conds[t] = f.foldCond(t.Cond, c)
+						conds[t] = f.foldCond(t.Cond, c, known)
 					}
 				}
 			}
@@ -162,26 +162,28 @@ func transKey(list []*model.Transition) string {
 	return strings.Join(parts, "+")
 }
 
-// foldCond resolves In() against the configuration and folds constants;
-// nil stands for true.
-func (f *flattener) foldCond(e lang.Expr, c *config) lang.Expr {
+// foldCond resolves In() against the configuration, replaces variables
+// whose value the macrostep knows by that value, and folds constants; nil
+// stands for true.
+func (f *flattener) foldCond(e lang.Expr, c *config, known map[string]lang.Expr) lang.Expr {
 	if e == nil {
 		return nil
 	}
-	e = f.foldIn(e, c)
+	e = lang.Simplify(lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
+		switch x := x.(type) {
+		case *lang.InState:
+			return &lang.BoolLit{ValuePos: x.Start, Value: c.active[f.m.State(x.State)]}
+		case *lang.Ident:
+			if v, ok := known[x.Name]; ok {
+				return v
+			}
+		}
+		return x
+	}))
 	if lit, ok := e.(*lang.BoolLit); ok && lit.Value {
 		return nil
 	}
 	return e
-}
-
-func (f *flattener) foldIn(e lang.Expr, c *config) lang.Expr {
-	return lang.Simplify(lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
-		if in, ok := x.(*lang.InState); ok {
-			return &lang.BoolLit{ValuePos: in.Start, Value: c.active[f.m.State(in.State)]}
-		}
-		return x
-	}))
 }
 
 // minimize merges conjunctions that differ in one literal (c && x, !c && x

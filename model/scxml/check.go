@@ -235,11 +235,24 @@ func (b *builder) collectEvents(all []code) {
 	}
 	generated := model.Internal | model.Self | model.Timer
 	named := make(map[string]bool)
+	// A descriptor names an event of its own only when it matches no event
+	// the model declares or generates: "grp.*" with grp.on and grp.off
+	// declared is a family, not an event called grp.
+	known := append([]*model.Event(nil), b.m.Events...)
 	for _, s := range b.m.States() {
 		for _, t := range s.Transitions {
 			for _, d := range t.Events {
 				name := strings.TrimSuffix(strings.TrimSuffix(d, ".*"), ".")
 				if name == "*" || name == "" {
+					continue
+				}
+				family := false
+				for _, ev := range known {
+					if ev.Name != name && model.DescriptorMatches(d, ev.Name) {
+						family = true
+					}
+				}
+				if family && b.m.EventByName(name) == nil {
 					continue
 				}
 				ensure(name, t.Pos)
