@@ -1,0 +1,54 @@
+package solver
+
+import (
+	"errors"
+	"time"
+)
+
+// Result is the outcome of a satisfiability check.
+type Result int
+
+// The results. Unknown (a timeout, a resource limit) means "not proven":
+// callers never read it as Unsat.
+const (
+	Unknown Result = iota
+	Sat
+	Unsat
+)
+
+func (r Result) String() string {
+	switch r {
+	case Sat:
+		return "sat"
+	case Unsat:
+		return "unsat"
+	}
+	return "unknown"
+}
+
+// Value is a variable's value in a model.
+type Value struct {
+	Sort Sort
+	Int  int64
+	Bool bool
+}
+
+// ErrOutOfRange is returned for model values that do not fit in an int64.
+var ErrOutOfRange = errors.New("model value does not fit in 64 bits")
+
+// Solver decides conjunctions of boolean terms of one Table. Each check is
+// independent: the conjunction passed is all that is assumed (an
+// implementation may keep translated terms and assertions across checks,
+// but never lets one check's assumptions leak into another).
+type Solver interface {
+	// Check decides the conjunction of the terms.
+	Check(conj []Term) (Result, error)
+	// Model decides the conjunction and, when it is satisfiable, returns
+	// the values of vars in one model; variables the conjunction does not
+	// constrain still get a value.
+	Model(conj []Term, vars []Term) (Result, map[Term]Value, error)
+	// SetTimeout bounds each check (0: no bound).
+	SetTimeout(d time.Duration)
+	// Close releases the solver's resources.
+	Close()
+}

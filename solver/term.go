@@ -1,0 +1,671 @@
+// Package solver holds the symbolic terms the executor builds (hash-consed,
+// folded on construction) and the interface to a decision procedure for
+// them. Package solver/z3 implements it with Z3's C API.
+//
+// Integers are mathematical. Division and remainder follow C: the quotient
+// is truncated toward zero and the remainder takes the dividend's sign;
+// division by zero is defined as x / 0 = 0 and x % 0 = x, so that every
+// expression has a value (the simulator uses the same definition).
+package solver
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Sort is the type of a term.
+type Sort uint8
+
+// The sorts.
+const (
+	IntSort Sort = iota + 1
+	BoolSort
+)
+
+func (s Sort) String() string {
+	switch s {
+	case IntSort:
+		return "int"
+	case BoolSort:
+		return "bool"
+	}
+	return "invalid"
+}
+
+// Op is a term's operator.
+type Op uint8
+
+// The operators. Comparisons are normalised to Eq, Lt and Le; != is Not(Eq).
+const (
+	OpInvalid Op = iota
+	OpInt        // integer constant
+	OpBool       // boolean constant
+	OpVar        // free variable
+	OpNeg        // -a
+	OpAdd        // a + b
+	OpSub        // a - b
+	OpMul        // a * b
+	OpDiv        // a / b (C semantics, x/0 = 0)
+	OpRem        // a % b (C semantics, x%0 = x)
+	OpEq         // a == b (int or bool)
+	OpLt         // a < b
+	OpLe         // a <= b
+	OpNot        // !a
+	OpAnd        // a && b
+	OpOr         // a || b
+	OpIte        // a ? b : c
+)
+
+// Term is a hash-consed term: an index into its Table. Equal terms of one
+// table have equal indexes. The zero Term is invalid.
+type Term int32
+
+type node struct {
+	op      Op
+	sort    Sort
+	a, b, c Term
+	val     int64  // OpInt value, OpBool 0 or 1
+	name    string // OpVar
+}
+
+// Table creates and stores terms. It is not safe for concurrent use.
+type Table struct {
+	nodes []node
+	index map[node]Term
+	vars  map[Term][]Term // memoised free variables
+}
+
+// NewTable returns an empty table.
+func NewTable() *Table {
+	return &Table{nodes: []node{{}}, index: make(map[node]Term), vars: make(map[Term][]Term)}
+}
+
+// Len returns the number of distinct terms created.
+func (t *Table) Len() int { return len(t.nodes) - 1 }
+
+func (t *Table) intern(n node) Term {
+	if id, ok := t.index[n]; ok {
+		return id
+	}
+	id := Term(len(t.nodes))
+	t.nodes = append(t.nodes, n)
+	t.index[n] = id
+	return id
+}
+
+// Op returns x's operator.
+func (t *Table) Op(x Term) Op { return t.nodes[x].op }
+
+// Sort returns x's sort.
+func (t *Table) Sort(x Term) Sort { return t.nodes[x].sort }
+
+// Args returns x's operands (unused ones are 0).
+func (t *Table) Args(x Term) (a, b, c Term) { n := &t.nodes[x]; return n.a, n.b, n.c }
+
+// Name returns a variable's name.
+func (t *Table) Name(x Term) string { return t.nodes[x].name }
+
+// IntValue returns the value of an integer constant.
+func (t *Table) IntValue(x Term) (int64, bool) {
+	n := &t.nodes[x]
+	return n.val, n.op == OpInt
+}
+
+// BoolValue returns the value of a boolean constant.
+func (t *Table) BoolValue(x Term) (bool, bool) {
+	n := &t.nodes[x]
+	return n.val != 0, n.op == OpBool
+}
+
+// IsConst reports whether x is a constant.
+func (t *Table) IsConst(x Term) bool { op := t.nodes[x].op; return op == OpInt || op == OpBool }
+
+// Int returns the integer constant v.
+func (t *Table) Int(v int64) Term { return t.intern(node{op: OpInt, sort: IntSort, val: v}) }
+
+// Bool returns the boolean constant v.
+func (t *Table) Bool(v bool) Term {
+	var n int64
+	if v {
+		n = 1
+	}
+	return t.intern(node{op: OpBool, sort: BoolSort, val: n})
+}
+
+// Var returns the variable of the given name and sort.
+func (t *Table) Var(name string, s Sort) Term { return t.intern(node{op: OpVar, sort: s, name: name}) }
+
+// Neg returns -x.
+func (t *Table) Neg(x Term) Term {
+	if v, ok := t.IntValue(x); ok && v != math.MinInt64 {
+		return t.Int(-v)
+	}
+	if t.Op(x) == OpNeg {
+		return t.nodes[x].a
+	}
+	return t.intern(node{op: OpNeg, sort: IntSort, a: x})
+}
+
+// Add returns x + y.
+func (t *Table) Add(x, y Term) Term {
+	a, aok := t.IntValue(x)
+	b, bok := t.IntValue(y)
+	switch {
+	case aok && bok:
+		if s := a + b; (s > a) == (b > 0) {
+			return t.Int(s)
+		}
+	case aok && a == 0:
+		return y
+	case bok && b == 0:
+		return x
+	}
+	return t.intern(node{op: OpAdd, sort: IntSort, a: x, b: y})
+}
+
+// Sub returns x - y.
+func (t *Table) Sub(x, y Term) Term {
+	a, aok := t.IntValue(x)
+	b, bok := t.IntValue(y)
+	switch {
+	case aok && bok:
+		if d := a - b; (d < a) == (b > 0) {
+			return t.Int(d)
+		}
+	case bok && b == 0:
+		return x
+	case x == y:
+		return t.Int(0)
+	}
+	return t.intern(node{op: OpSub, sort: IntSort, a: x, b: y})
+}
+
+// Mul returns x * y.
+func (t *Table) Mul(x, y Term) Term {
+	a, aok := t.IntValue(x)
+	b, bok := t.IntValue(y)
+	switch {
+	case aok && bok:
+		if p, ok := mulExact(a, b); ok {
+			return t.Int(p)
+		}
+	case aok && a == 0, bok && b == 0:
+		return t.Int(0)
+	case aok && a == 1:
+		return y
+	case bok && b == 1:
+		return x
+	}
+	return t.intern(node{op: OpMul, sort: IntSort, a: x, b: y})
+}
+
+func mulExact(a, b int64) (int64, bool) {
+	if a == 0 || b == 0 {
+		return 0, true
+	}
+	p := a * b
+	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
+		return 0, false
+	}
+	return p, true
+}
+
+// Div returns x / y with C semantics and x / 0 = 0.
+func (t *Table) Div(x, y Term) Term {
+	a, aok := t.IntValue(x)
+	b, bok := t.IntValue(y)
+	if bok {
+		switch {
+		case b == 0:
+			return t.Int(0)
+		case b == 1:
+			return x
+		case aok && !(a == math.MinInt64 && b == -1):
+			return t.Int(a / b)
+		}
+	}
+	return t.intern(node{op: OpDiv, sort: IntSort, a: x, b: y})
+}
+
+// Rem returns x % y with C semantics and x % 0 = x.
+func (t *Table) Rem(x, y Term) Term {
+	a, aok := t.IntValue(x)
+	b, bok := t.IntValue(y)
+	if bok {
+		switch {
+		case b == 0:
+			return x
+		case b == 1 || b == -1:
+			return t.Int(0)
+		case aok:
+			return t.Int(a % b)
+		}
+	}
+	return t.intern(node{op: OpRem, sort: IntSort, a: x, b: y})
+}
+
+// Eq returns x == y (both int or both bool).
+func (t *Table) Eq(x, y Term) Term {
+	if x == y {
+		return t.Bool(true)
+	}
+	if t.IsConst(x) && t.IsConst(y) {
+		return t.Bool(false) // distinct constants of one sort
+	}
+	// Operands stay in the order written: ordering them by index would make
+	// a term's shape depend on the order the table was filled in.
+	return t.intern(node{op: OpEq, sort: BoolSort, a: x, b: y})
+}
+
+// Ne returns x != y.
+func (t *Table) Ne(x, y Term) Term { return t.Not(t.Eq(x, y)) }
+
+// Lt returns x < y.
+func (t *Table) Lt(x, y Term) Term {
+	if a, ok := t.IntValue(x); ok {
+		if b, ok := t.IntValue(y); ok {
+			return t.Bool(a < b)
+		}
+	}
+	if x == y {
+		return t.Bool(false)
+	}
+	return t.intern(node{op: OpLt, sort: BoolSort, a: x, b: y})
+}
+
+// Le returns x <= y.
+func (t *Table) Le(x, y Term) Term {
+	if a, ok := t.IntValue(x); ok {
+		if b, ok := t.IntValue(y); ok {
+			return t.Bool(a <= b)
+		}
+	}
+	if x == y {
+		return t.Bool(true)
+	}
+	return t.intern(node{op: OpLe, sort: BoolSort, a: x, b: y})
+}
+
+// Gt returns x > y, as y < x.
+func (t *Table) Gt(x, y Term) Term { return t.Lt(y, x) }
+
+// Ge returns x >= y, as y <= x.
+func (t *Table) Ge(x, y Term) Term { return t.Le(y, x) }
+
+// Not returns !x, pushing the negation through comparisons.
+func (t *Table) Not(x Term) Term {
+	n := t.nodes[x]
+	switch n.op {
+	case OpBool:
+		return t.Bool(n.val == 0)
+	case OpNot:
+		return n.a
+	case OpLt:
+		return t.Le(n.b, n.a)
+	case OpLe:
+		return t.Lt(n.b, n.a)
+	}
+	return t.intern(node{op: OpNot, sort: BoolSort, a: x})
+}
+
+// And returns x && y.
+func (t *Table) And(x, y Term) Term {
+	if v, ok := t.BoolValue(x); ok {
+		if v {
+			return y
+		}
+		return x
+	}
+	if v, ok := t.BoolValue(y); ok {
+		if v {
+			return x
+		}
+		return y
+	}
+	if x == y {
+		return x
+	}
+	return t.intern(node{op: OpAnd, sort: BoolSort, a: x, b: y})
+}
+
+// Or returns x || y.
+func (t *Table) Or(x, y Term) Term {
+	if v, ok := t.BoolValue(x); ok {
+		if v {
+			return x
+		}
+		return y
+	}
+	if v, ok := t.BoolValue(y); ok {
+		if v {
+			return y
+		}
+		return x
+	}
+	if x == y {
+		return x
+	}
+	return t.intern(node{op: OpOr, sort: BoolSort, a: x, b: y})
+}
+
+// Ite returns c ? x : y.
+func (t *Table) Ite(c, x, y Term) Term {
+	if v, ok := t.BoolValue(c); ok {
+		if v {
+			return x
+		}
+		return y
+	}
+	if x == y {
+		return x
+	}
+	return t.intern(node{op: OpIte, sort: t.Sort(x), a: c, b: x, c: y})
+}
+
+// Vars returns the free variables of x, sorted by term index.
+func (t *Table) Vars(x Term) []Term {
+	if vs, ok := t.vars[x]; ok {
+		return vs
+	}
+	n := t.nodes[x]
+	var out []Term
+	switch n.op {
+	case OpVar:
+		out = []Term{x}
+	case OpInt, OpBool:
+	default:
+		set := make(map[Term]bool)
+		for _, a := range []Term{n.a, n.b, n.c} {
+			if a != 0 {
+				for _, v := range t.Vars(a) {
+					set[v] = true
+				}
+			}
+		}
+		for v := range set {
+			out = append(out, v)
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	}
+	t.vars[x] = out
+	return out
+}
+
+// VarsInOrder returns x's free variables in order of first occurrence in a
+// left-to-right walk: the order canonical renaming uses.
+func (t *Table) VarsInOrder(x Term, seen map[Term]bool, out []Term) []Term {
+	n := t.nodes[x]
+	if n.op == OpVar {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+		return out
+	}
+	for _, a := range []Term{n.a, n.b, n.c} {
+		if a != 0 && len(t.Vars(a)) > 0 {
+			out = t.VarsInOrder(a, seen, out)
+		}
+	}
+	return out
+}
+
+// Subst replaces variables by terms, rebuilding (and refolding) x.
+func (t *Table) Subst(x Term, m map[Term]Term) Term {
+	memo := make(map[Term]Term)
+	var walk func(x Term) Term
+	walk = func(x Term) Term {
+		if r, ok := memo[x]; ok {
+			return r
+		}
+		n := t.nodes[x]
+		var r Term
+		switch n.op {
+		case OpVar:
+			r = x
+			if s, ok := m[x]; ok {
+				r = s
+			}
+		case OpInt, OpBool:
+			r = x
+		default:
+			if len(t.Vars(x)) == 0 {
+				r = x
+				break
+			}
+			a, b, c := n.a, n.b, n.c
+			if a != 0 {
+				a = walk(a)
+			}
+			if b != 0 {
+				b = walk(b)
+			}
+			if c != 0 {
+				c = walk(c)
+			}
+			r = t.rebuild(n.op, a, b, c)
+		}
+		memo[x] = r
+		return r
+	}
+	return walk(x)
+}
+
+func (t *Table) rebuild(op Op, a, b, c Term) Term {
+	switch op {
+	case OpNeg:
+		return t.Neg(a)
+	case OpAdd:
+		return t.Add(a, b)
+	case OpSub:
+		return t.Sub(a, b)
+	case OpMul:
+		return t.Mul(a, b)
+	case OpDiv:
+		return t.Div(a, b)
+	case OpRem:
+		return t.Rem(a, b)
+	case OpEq:
+		return t.Eq(a, b)
+	case OpLt:
+		return t.Lt(a, b)
+	case OpLe:
+		return t.Le(a, b)
+	case OpNot:
+		return t.Not(a)
+	case OpAnd:
+		return t.And(a, b)
+	case OpOr:
+		return t.Or(a, b)
+	case OpIte:
+		return t.Ite(a, b, c)
+	}
+	panic(fmt.Sprintf("solver: rebuild of operator %d", op))
+}
+
+// Import copies x, a term of src, into t, creating its subterms in a
+// left-to-right order: two tables that import the same terms in the same
+// order are identical, whatever else src holds.
+func (t *Table) Import(src *Table, x Term, memo map[Term]Term) Term {
+	if r, ok := memo[x]; ok {
+		return r
+	}
+	n := src.nodes[x]
+	var r Term
+	switch n.op {
+	case OpInt:
+		r = t.Int(n.val)
+	case OpBool:
+		r = t.Bool(n.val != 0)
+	case OpVar:
+		r = t.Var(n.name, n.sort)
+	default:
+		a, b, c := n.a, n.b, n.c
+		if a != 0 {
+			a = t.Import(src, a, memo)
+		}
+		if b != 0 {
+			b = t.Import(src, b, memo)
+		}
+		if c != 0 {
+			c = t.Import(src, c, memo)
+		}
+		r = t.rebuild(n.op, a, b, c)
+	}
+	memo[x] = r
+	return r
+}
+
+// Eval computes x's value with the variables' values from val, with the
+// same C semantics the constructors fold with; ok is false when a
+// variable has no value or the arithmetic leaves the int64 range.
+func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
+	n := &t.nodes[x]
+	switch n.op {
+	case OpInt:
+		return Value{Sort: IntSort, Int: n.val}, true
+	case OpBool:
+		return Value{Sort: BoolSort, Bool: n.val != 0}, true
+	case OpVar:
+		return val(x)
+	case OpIte:
+		c, ok := t.Eval(n.a, val)
+		if !ok {
+			return Value{}, false
+		}
+		if c.Bool {
+			return t.Eval(n.b, val)
+		}
+		return t.Eval(n.c, val)
+	case OpAnd, OpOr:
+		a, ok := t.Eval(n.a, val)
+		if !ok {
+			return Value{}, false
+		}
+		if a.Bool == (n.op == OpOr) {
+			return a, true
+		}
+		return t.Eval(n.b, val)
+	case OpNot:
+		a, ok := t.Eval(n.a, val)
+		return Value{Sort: BoolSort, Bool: !a.Bool}, ok
+	case OpNeg:
+		a, ok := t.Eval(n.a, val)
+		if !ok || a.Int == math.MinInt64 {
+			return Value{}, false
+		}
+		return Value{Sort: IntSort, Int: -a.Int}, true
+	}
+	a, ok1 := t.Eval(n.a, val)
+	b, ok2 := t.Eval(n.b, val)
+	if !ok1 || !ok2 {
+		return Value{}, false
+	}
+	boolean := func(v bool) (Value, bool) { return Value{Sort: BoolSort, Bool: v}, true }
+	integer := func(v int64, ok bool) (Value, bool) { return Value{Sort: IntSort, Int: v}, ok }
+	switch n.op {
+	case OpEq:
+		if a.Sort == BoolSort {
+			return boolean(a.Bool == b.Bool)
+		}
+		return boolean(a.Int == b.Int)
+	case OpLt:
+		return boolean(a.Int < b.Int)
+	case OpLe:
+		return boolean(a.Int <= b.Int)
+	case OpAdd:
+		s := a.Int + b.Int
+		return integer(s, (s > a.Int) == (b.Int > 0) || b.Int == 0)
+	case OpSub:
+		d := a.Int - b.Int
+		return integer(d, (d < a.Int) == (b.Int > 0) || b.Int == 0)
+	case OpMul:
+		return integer(mulExact(a.Int, b.Int))
+	case OpDiv:
+		switch {
+		case b.Int == 0:
+			return integer(0, true)
+		case a.Int == math.MinInt64 && b.Int == -1:
+			return Value{}, false
+		}
+		return integer(a.Int/b.Int, true)
+	case OpRem:
+		switch {
+		case b.Int == 0:
+			return integer(a.Int, true)
+		case b.Int == -1:
+			return integer(0, true)
+		}
+		return integer(a.Int%b.Int, true)
+	}
+	return Value{}, false
+}
+
+// String prints x in the action language's syntax, fully parenthesised
+// below the top level.
+func (t *Table) String(x Term) string {
+	var b strings.Builder
+	t.write(&b, x, true)
+	return b.String()
+}
+
+var opText = map[Op]string{OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/", OpRem: "%",
+	OpEq: "==", OpLt: "<", OpLe: "<=", OpAnd: "&&", OpOr: "||"}
+
+func (t *Table) write(b *strings.Builder, x Term, top bool) {
+	n := t.nodes[x]
+	open := func() {
+		if !top {
+			b.WriteByte('(')
+		}
+	}
+	closeP := func() {
+		if !top {
+			b.WriteByte(')')
+		}
+	}
+	switch n.op {
+	case OpInt:
+		if n.val < 0 && !top {
+			b.WriteString("(" + strconv.FormatInt(n.val, 10) + ")")
+			return
+		}
+		b.WriteString(strconv.FormatInt(n.val, 10))
+	case OpBool:
+		b.WriteString(strconv.FormatBool(n.val != 0))
+	case OpVar:
+		b.WriteString(n.name)
+	case OpNeg:
+		b.WriteByte('-')
+		t.write(b, n.a, false)
+	case OpNot:
+		if t.Op(n.a) == OpEq {
+			a, c, _ := t.Args(n.a)
+			open()
+			t.write(b, a, false)
+			b.WriteString(" != ")
+			t.write(b, c, false)
+			closeP()
+			return
+		}
+		b.WriteByte('!')
+		t.write(b, n.a, false)
+	case OpIte:
+		open()
+		t.write(b, n.a, false)
+		b.WriteString(" ? ")
+		t.write(b, n.b, false)
+		b.WriteString(" : ")
+		t.write(b, n.c, false)
+		closeP()
+	default:
+		open()
+		t.write(b, n.a, false)
+		b.WriteString(" " + opText[n.op] + " ")
+		t.write(b, n.b, false)
+		closeP()
+	}
+}

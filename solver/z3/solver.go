@@ -1,0 +1,355 @@
+package z3
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/setbot/setbot/solver"
+)
+
+// Solver decides conjunctions of terms of one solver.Table with Z3. It is
+// not safe for concurrent use: use one per goroutine.
+//
+// Translations are memoised per Solver (terms are hash-consed). A check
+// asserts its conjuncts in a scope (push, assert) and keeps the scope
+// afterwards: the next check pops the scopes that are not part of the
+// longest common prefix of the two conjunctions and pushes one scope for
+// the rest. A path condition that extends the previous one costs only its
+// new conjuncts, and nothing one check assumes outlives the next. When the
+// memo grows past a limit, the Solver drops it. Every renewEvery checks,
+// and after a check that ends Unknown, it also starts a fresh Z3 solver:
+// on nonlinear problems Z3's solver keeps growing across push and pop, in
+// memory and in time per check.
+//
+// Results (Sat, Unsat) do not depend on earlier checks, except that a
+// check may end Unknown under a timeout; the values in a model may: they
+// are a deterministic function of the sequence of calls made on the
+// Solver, not of the last call alone.
+type Solver struct {
+	tab      *solver.Table
+	ctx      *context // nil once closed
+	intSort  ast
+	boolSort ast
+	zero     ast
+	slv      solverObj
+	memo     map[solver.Term]ast // translated terms, one reference each
+	temps    []ast               // intermediate terms of a translation
+	stack    []solver.Term       // conjuncts asserted, in order
+	scopes   []int               // index in stack where each open scope starts
+	lits     []solver.Term       // scratch: the non-constant conjuncts of a check
+	asts     []ast               // scratch: translations of new conjuncts (held by memo)
+	timeout  uint32              // milliseconds, 0 for none
+	pending  error               // error of SetTimeout, reported by the next check
+	calls    int
+	age      int // checks made by the current Z3 solver
+	limit    int // len(memo) beyond which the memo is dropped
+}
+
+var _ solver.Solver = (*Solver)(nil)
+
+// defaultLimit bounds the number of memoised translations.
+const defaultLimit = 50000
+
+// renewEvery is the number of checks after which a Z3 solver is replaced.
+const renewEvery = 500
+
+var errClosed = errors.New("z3: solver is closed")
+
+// New returns a Solver for terms of tab. It is not safe for concurrent use
+// (one per goroutine).
+func New(tab *solver.Table) (*Solver, error) {
+	ctx, err := newContext()
+	if err != nil {
+		return nil, err
+	}
+	s := &Solver{tab: tab, ctx: ctx, limit: defaultLimit}
+	s.intSort = ctx.intSort()
+	ctx.incRef(s.intSort)
+	s.boolSort = ctx.boolSort()
+	ctx.incRef(s.boolSort)
+	if s.zero, err = ctx.mkInt(0, s.intSort); err != nil {
+		s.Close()
+		return nil, err
+	}
+	ctx.incRef(s.zero)
+	if err := s.fresh(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// fresh starts with an empty memo and a new Z3 solver.
+func (s *Solver) fresh() error {
+	s.release()
+	s.memo = make(map[solver.Term]ast)
+	return s.renew()
+}
+
+// renew replaces the Z3 solver by a new one.
+func (s *Solver) renew() error {
+	s.dropSolver()
+	slv, err := s.ctx.newSolver()
+	if err != nil {
+		return err
+	}
+	s.slv = slv
+	return s.ctx.setParams(s.slv, s.timeout)
+}
+
+// dropSolver releases the Z3 solver.
+func (s *Solver) dropSolver() {
+	s.ctx.delSolver(s.slv)
+	s.slv = solverObj{}
+	s.stack, s.scopes = s.stack[:0], s.scopes[:0]
+	s.age = 0
+}
+
+// release drops the memo and the Z3 solver.
+func (s *Solver) release() {
+	for _, a := range s.memo {
+		s.ctx.decRef(a)
+	}
+	s.releaseTemps(0)
+	s.memo = nil
+	s.dropSolver()
+}
+
+// Close releases the solver's resources. It may be called more than once.
+func (s *Solver) Close() {
+	if s.ctx == nil {
+		return
+	}
+	s.release()
+	for _, a := range []ast{s.zero, s.boolSort, s.intSort} {
+		if a != nil {
+			s.ctx.decRef(a)
+		}
+	}
+	s.zero, s.boolSort, s.intSort = nil, nil, nil
+	s.ctx.del()
+	s.ctx = nil
+}
+
+// Calls returns the number of Z3 checks made.
+func (s *Solver) Calls() int { return s.calls }
+
+// SetTimeout bounds each check (0: no bound). A check that runs out of
+// time returns solver.Unknown.
+func (s *Solver) SetTimeout(d time.Duration) {
+	var ms uint32
+	switch {
+	case d <= 0:
+	case d >= time.Duration(math.MaxUint32-1)*time.Millisecond:
+		ms = math.MaxUint32 - 1
+	default:
+		ms = uint32((d + time.Millisecond - 1) / time.Millisecond)
+	}
+	s.timeout = ms
+	if s.ctx != nil && s.slv.s != nil {
+		s.pending = s.ctx.setParams(s.slv, ms)
+	}
+}
+
+// Check decides the conjunction of the boolean terms conj. Constant
+// conjuncts and the empty conjunction are decided without Z3.
+func (s *Solver) Check(conj []solver.Term) (solver.Result, error) {
+	r, _, err := s.solve(conj, nil, false)
+	return r, err
+}
+
+// Model decides the conjunction of conj and, when it is satisfiable,
+// returns the values of vars (usually variables; any term is evaluated) in
+// one model, with model completion: unconstrained variables get a value
+// too. An integer value that does not fit in an int64 gives an error
+// wrapping solver.ErrOutOfRange.
+func (s *Solver) Model(conj []solver.Term, vars []solver.Term) (solver.Result, map[solver.Term]solver.Value, error) {
+	return s.solve(conj, vars, true)
+}
+
+func (s *Solver) valid(x solver.Term) error {
+	if x <= 0 || int(x) > s.tab.Len() {
+		return fmt.Errorf("z3: invalid term %d", x)
+	}
+	return nil
+}
+
+func (s *Solver) solve(conj, vars []solver.Term, wantModel bool) (solver.Result, map[solver.Term]solver.Value, error) {
+	if s.ctx == nil {
+		return solver.Unknown, nil, errClosed
+	}
+	if err := s.pending; err != nil {
+		s.pending = nil
+		return solver.Unknown, nil, err
+	}
+	tab := s.tab
+	s.lits = s.lits[:0]
+	for _, c := range conj {
+		if err := s.valid(c); err != nil {
+			return solver.Unknown, nil, err
+		}
+		if tab.Sort(c) != solver.BoolSort {
+			return solver.Unknown, nil, fmt.Errorf("z3: conjunct %s is not boolean", tab.String(c))
+		}
+		if v, ok := tab.BoolValue(c); ok {
+			if !v {
+				return solver.Unsat, nil, nil
+			}
+			continue
+		}
+		s.lits = append(s.lits, c)
+	}
+	onlyVars := true
+	for _, v := range vars {
+		if err := s.valid(v); err != nil {
+			return solver.Unknown, nil, err
+		}
+		onlyVars = onlyVars && tab.Op(v) == solver.OpVar
+	}
+	if len(s.lits) == 0 && onlyVars {
+		// Trivially satisfiable; model completion gives 0 and false.
+		if !wantModel {
+			return solver.Sat, nil, nil
+		}
+		m := make(map[solver.Term]solver.Value, len(vars))
+		for _, v := range vars {
+			m[v] = solver.Value{Sort: tab.Sort(v)}
+		}
+		return solver.Sat, m, nil
+	}
+	var err error
+	switch {
+	case s.memo == nil || len(s.memo) > s.limit:
+		err = s.fresh()
+	case s.slv.s == nil || s.age >= renewEvery:
+		err = s.renew()
+	}
+	if err != nil {
+		return solver.Unknown, nil, err
+	}
+	return s.decide(vars, wantModel)
+}
+
+// decide brings the scopes of the Z3 solver in line with s.lits and
+// checks.
+func (s *Solver) decide(vars []solver.Term, wantModel bool) (solver.Result, map[solver.Term]solver.Value, error) {
+	k := 0
+	for k < len(s.stack) && k < len(s.lits) && s.stack[k] == s.lits[k] {
+		k++
+	}
+	// Keep the scopes that lie within the common prefix: pop the one
+	// holding position k, if any, and those after it.
+	keep := len(s.scopes)
+	if k < len(s.stack) {
+		for s.scopes[keep-1] > k {
+			keep--
+		}
+		keep--
+	}
+	if err := s.popTo(keep); err != nil {
+		return solver.Unknown, nil, err
+	}
+	if rest := s.lits[len(s.stack):]; len(rest) > 0 {
+		s.asts = s.asts[:0]
+		for _, c := range rest {
+			a, err := s.translate(c)
+			if err != nil {
+				return solver.Unknown, nil, err
+			}
+			s.asts = append(s.asts, a)
+		}
+		if err := s.ctx.push(s.slv); err != nil {
+			return solver.Unknown, nil, s.abandon(err)
+		}
+		s.scopes = append(s.scopes, len(s.stack))
+		for i, a := range s.asts {
+			if err := s.ctx.assert(s.slv, a); err != nil {
+				return solver.Unknown, nil, s.abandon(err)
+			}
+			s.stack = append(s.stack, rest[i])
+		}
+	}
+	s.calls++
+	s.age++
+	lb, err := s.ctx.check(s.slv)
+	if err != nil {
+		return solver.Unknown, nil, s.abandon(err)
+	}
+	switch lb {
+	case lFalse:
+		return solver.Unsat, nil, nil
+	case lUndef:
+		// Do not build on an interrupted search: later checks start from
+		// a new Z3 solver.
+		return solver.Unknown, nil, s.renew()
+	}
+	if !wantModel {
+		return solver.Sat, nil, nil
+	}
+	m, err := s.values(vars)
+	return solver.Sat, m, err
+}
+
+// popTo pops all but the first n scopes.
+func (s *Solver) popTo(n int) error {
+	if n >= len(s.scopes) {
+		return nil
+	}
+	err := s.ctx.pop(s.slv, len(s.scopes)-n)
+	s.stack = s.stack[:s.scopes[n]]
+	s.scopes = s.scopes[:n]
+	if err != nil {
+		return s.abandon(err)
+	}
+	return nil
+}
+
+// abandon starts a new Z3 solver after a failure, so that its scopes stay
+// in line with s.stack, and returns err.
+func (s *Solver) abandon(err error) error {
+	if ferr := s.renew(); ferr != nil {
+		return errors.Join(err, ferr)
+	}
+	return err
+}
+
+// values reads vars in the model of the last (satisfiable) check.
+func (s *Solver) values(vars []solver.Term) (map[solver.Term]solver.Value, error) {
+	out := make(map[solver.Term]solver.Value, len(vars))
+	if len(vars) == 0 {
+		return out, nil
+	}
+	m, err := s.ctx.getModel(s.slv)
+	if err != nil {
+		return nil, err
+	}
+	defer s.ctx.delModel(m)
+	for _, v := range vars {
+		a, err := s.translate(v)
+		if err != nil {
+			return nil, err
+		}
+		switch srt := s.tab.Sort(v); srt {
+		case solver.IntSort:
+			n, fits, err := s.ctx.evalInt(m, a)
+			if err != nil {
+				return nil, err
+			}
+			if !fits {
+				return nil, fmt.Errorf("z3: value of %s: %w", s.tab.String(v), solver.ErrOutOfRange)
+			}
+			out[v] = solver.Value{Sort: srt, Int: n}
+		case solver.BoolSort:
+			b, err := s.ctx.evalBool(m, a)
+			if err != nil {
+				return nil, err
+			}
+			out[v] = solver.Value{Sort: srt, Bool: b}
+		default:
+			return nil, fmt.Errorf("z3: %s has invalid sort", s.tab.String(v))
+		}
+	}
+	return out, nil
+}

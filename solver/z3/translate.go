@@ -1,0 +1,251 @@
+package z3
+
+import (
+	"fmt"
+
+	"github.com/setbot/setbot/solver"
+)
+
+var opName = map[solver.Op]string{
+	solver.OpInt: "int", solver.OpBool: "bool", solver.OpVar: "var",
+	solver.OpNeg: "-", solver.OpAdd: "+", solver.OpSub: "-", solver.OpMul: "*",
+	solver.OpDiv: "/", solver.OpRem: "%", solver.OpEq: "==", solver.OpLt: "<",
+	solver.OpLe: "<=", solver.OpNot: "!", solver.OpAnd: "&&", solver.OpOr: "||",
+	solver.OpIte: "?:",
+}
+
+// translate returns x as a Z3 term, memoised: the result holds the
+// reference owned by s.memo.
+func (s *Solver) translate(x solver.Term) (ast, error) {
+	if a, ok := s.memo[x]; ok {
+		return a, nil
+	}
+	mark := len(s.temps)
+	a, err := s.build(x)
+	// Once the result holds its own reference, the intermediate terms
+	// built for it can go.
+	if err == nil {
+		s.ctx.incRef(a)
+		s.memo[x] = a
+	}
+	s.releaseTemps(mark)
+	return a, err
+}
+
+// hold keeps an intermediate term alive until its translate returns.
+func (s *Solver) hold(a ast, err error) (ast, error) {
+	if err != nil {
+		return nil, err
+	}
+	s.ctx.incRef(a)
+	s.temps = append(s.temps, a)
+	return a, nil
+}
+
+func (s *Solver) releaseTemps(mark int) {
+	for _, a := range s.temps[mark:] {
+		s.ctx.decRef(a)
+	}
+	s.temps = s.temps[:mark]
+}
+
+// mk builds an intermediate term, held until its translate returns.
+func (s *Solver) mk(k kind, args ...ast) (ast, error) {
+	return s.hold(s.ctx.mk(k, args...))
+}
+
+// build translates the node x, whose operands are translated first.
+func (s *Solver) build(x solver.Term) (ast, error) {
+	tab := s.tab
+	if x <= 0 || int(x) > tab.Len() {
+		return nil, fmt.Errorf("z3: invalid term %d", x)
+	}
+	op := tab.Op(x)
+	switch op {
+	case solver.OpInt:
+		v, _ := tab.IntValue(x)
+		return s.hold(s.ctx.mkInt(v, s.intSort))
+	case solver.OpBool:
+		v, _ := tab.BoolValue(x)
+		return s.hold(s.ctx.mkBool(v))
+	case solver.OpVar:
+		switch tab.Sort(x) {
+		case solver.IntSort:
+			return s.hold(s.ctx.mkVar(tab.Name(x), s.intSort))
+		case solver.BoolSort:
+			return s.hold(s.ctx.mkVar(tab.Name(x), s.boolSort))
+		}
+		return nil, fmt.Errorf("z3: variable %s has invalid sort", tab.Name(x))
+	}
+	if err := s.checkSorts(x); err != nil {
+		return nil, err
+	}
+	a0, a1, a2 := tab.Args(x)
+	var args [3]ast
+	for i, t := range []solver.Term{a0, a1, a2} {
+		if t == 0 {
+			break
+		}
+		a, err := s.translate(t)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = a
+	}
+	a, b, c := args[0], args[1], args[2]
+	switch op {
+	case solver.OpNeg:
+		return s.mk(kNeg, a)
+	case solver.OpAdd:
+		return s.mk(kAdd, a, b)
+	case solver.OpSub:
+		return s.mk(kSub, a, b)
+	case solver.OpMul:
+		return s.mk(kMul, a, b)
+	case solver.OpDiv:
+		return s.divRem(true, a, b, a1)
+	case solver.OpRem:
+		return s.divRem(false, a, b, a1)
+	case solver.OpEq:
+		return s.mk(kEq, a, b)
+	case solver.OpLt:
+		return s.mk(kLt, a, b)
+	case solver.OpLe:
+		return s.mk(kLe, a, b)
+	case solver.OpNot:
+		return s.mk(kNot, a)
+	case solver.OpAnd:
+		return s.mk(kAnd, a, b)
+	case solver.OpOr:
+		return s.mk(kOr, a, b)
+	case solver.OpIte:
+		return s.mk(kIte, a, b, c)
+	}
+	return nil, fmt.Errorf("z3: term %d has invalid operator %d", x, op)
+}
+
+// checkSorts reports operands of the wrong sort (the Table does not check).
+func (s *Solver) checkSorts(x solver.Term) error {
+	tab := s.tab
+	a, b, c := tab.Args(x)
+	want := func(ts []solver.Term, sorts ...solver.Sort) error {
+		for i, t := range ts {
+			if t <= 0 || int(t) > tab.Len() {
+				return fmt.Errorf("z3: operator %s has invalid operand %d", opName[tab.Op(x)], t)
+			}
+			if got := tab.Sort(t); got != sorts[i] {
+				return fmt.Errorf("z3: operator %s: operand %d is %s, want %s", opName[tab.Op(x)], i+1, got, sorts[i])
+			}
+		}
+		return nil
+	}
+	I, B := solver.IntSort, solver.BoolSort
+	switch tab.Op(x) {
+	case solver.OpNeg:
+		return want([]solver.Term{a}, I)
+	case solver.OpAdd, solver.OpSub, solver.OpMul, solver.OpDiv, solver.OpRem, solver.OpLt, solver.OpLe:
+		return want([]solver.Term{a, b}, I, I)
+	case solver.OpEq:
+		if int(a) > 0 && int(a) <= tab.Len() {
+			s := tab.Sort(a)
+			return want([]solver.Term{a, b}, s, s)
+		}
+		return want([]solver.Term{a, b}, I, I)
+	case solver.OpNot:
+		return want([]solver.Term{a}, B)
+	case solver.OpAnd, solver.OpOr:
+		return want([]solver.Term{a, b}, B, B)
+	case solver.OpIte:
+		if int(b) > 0 && int(b) <= tab.Len() {
+			s := tab.Sort(b)
+			if s != tab.Sort(x) {
+				return fmt.Errorf("z3: operator ?: has sort %s but branch of sort %s", tab.Sort(x), s)
+			}
+			return want([]solver.Term{a, b, c}, B, s, s)
+		}
+		return want([]solver.Term{a, b, c}, B, I, I)
+	}
+	return nil
+}
+
+// divRem encodes C division (div) or remainder (!div) of x by y, whose
+// term is yt, with Z3's Euclidean div and mod. For y != 0 these satisfy
+// x = y*div(x, y) + mod(x, y) with 0 <= mod(x, y) < |y|, so they agree
+// with C when x >= 0, whatever y's sign. By the zero convention, x / 0 = 0
+// and x % 0 = x.
+func (s *Solver) divRem(div bool, x, y ast, yt solver.Term) (ast, error) {
+	b := builder{s: s}
+	var r ast
+	if c, ok := s.tab.IntValue(yt); ok && c != 0 {
+		r = b.divRemConst(div, x, y)
+	} else {
+		r = b.divRemVar(div, x, y)
+	}
+	return r, b.err
+}
+
+// divRemConst encodes x / y or x % y for a non-zero constant y. C's
+// quotient and remainder are odd in the dividend, so
+//
+//	x / y = x >= 0 ? div(x, y) : -div(-x, y)
+//	x % y = x >= 0 ? mod(x, y) : -mod(-x, y)
+//
+// (measured faster in Z3 than the encoding of divRemVar for constants).
+func (b *builder) divRemConst(div bool, x, y ast) ast {
+	k := kMod
+	if div {
+		k = kDiv
+	}
+	return b.mk(kIte, b.mk(kLe, b.s.zero, x), b.mk(k, x, y), b.mk(kNeg, b.mk(k, b.mk(kNeg, x), y)))
+}
+
+// divRemVar encodes x / y or x % y for a symbolic y with a single pair
+// div(x, y), mod(x, y) (one division axiom in Z3, measured faster than
+// divRemConst's two on nonlinear problems). C agrees with Euclidean
+// division when x >= 0 or the division is exact; otherwise (x < 0 and
+// mod(x, y) > 0) C's remainder is mod(x, y) - |y| and its quotient is
+// div(x, y) + sign(y).
+func (b *builder) divRemVar(div bool, x, y ast) ast {
+	zero := b.s.zero
+	mod := b.mk(kMod, x, y)
+	e := mod
+	if div {
+		e = b.mk(kDiv, x, y)
+	}
+	adjust := b.mk(kAnd, b.mk(kLt, x, zero), b.mk(kNot, b.mk(kEq, mod, zero)))
+	pos := b.mk(kLt, zero, y)
+	var fixed, byZero ast
+	if div {
+		one := b.hold(b.s.ctx.mkInt(1, b.s.intSort))
+		fixed = b.mk(kIte, pos, b.mk(kAdd, e, one), b.mk(kSub, e, one))
+		byZero = zero
+	} else {
+		fixed = b.mk(kIte, pos, b.mk(kSub, e, y), b.mk(kAdd, e, y))
+		byZero = x
+	}
+	return b.mk(kIte, b.mk(kEq, y, zero), byZero, b.mk(kIte, adjust, fixed, e))
+}
+
+// builder builds intermediate terms, held until their translate returns,
+// and keeps the first error (after which it builds nothing).
+type builder struct {
+	s   *Solver
+	err error
+}
+
+func (b *builder) hold(a ast, err error) ast {
+	if b.err != nil {
+		return nil
+	}
+	if a, b.err = b.s.hold(a, err); b.err != nil {
+		return nil
+	}
+	return a
+}
+
+func (b *builder) mk(k kind, args ...ast) ast {
+	if b.err != nil {
+		return nil
+	}
+	return b.hold(b.s.ctx.mk(k, args...))
+}
