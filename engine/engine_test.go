@@ -1,0 +1,159 @@
+package engine_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/solver/z3"
+)
+
+func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
+
+func machine(t *testing.T, path string) *mlm.Machine {
+	t.Helper()
+	m, errs := scxml.ReadFile(source.NewFileSet(), path, scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("reading %s: %v", path, errs)
+	}
+	mach, errs := mlm.Flatten(m, mlm.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("flattening %s: %v", path, errs)
+	}
+	return mach
+}
+
+func explore(t *testing.T, m *mlm.Machine, opts engine.Options) *engine.SET {
+	t.Helper()
+	set, err := engine.Explore(m, opts, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// TestTriangleTree checks seed 000 Fig. 4 and Example 3: 14 paths, depth
+// 5, T3 giving three symbolic states, T4's target subsumed by the root.
+func TestTriangleTree(t *testing.T) {
+	set := explore(t, machine(t, "../examples/triangle.scxml"), engine.Options{})
+	st := set.Stats
+	if st.Paths != 14 || st.Depth != 5 || st.States != 29 || len(set.Bounds) != 0 {
+		t.Fatalf("stats %+v, bounds %v; want 14 paths, depth 5, 29 states, no bound", st, set.Bounds)
+	}
+	root := set.Nodes[0]
+	if root.State.Name != "S0" || len(root.Children) != 1 {
+		t.Fatalf("root %s with %d children", root.State.Name, len(root.Children))
+	}
+	ss2 := root.Children[0]
+	var t3, t4 []*engine.Node
+	for _, c := range ss2.Children {
+		switch c.In.Fired[0].T.Key {
+		case "S1_S0 checkPositiveSides [S1_S0:checkPositiveSides>S1_S3] S1_S3":
+			t3 = append(t3, c)
+		case "S1_S0 reset [S1:reset>S0] S0":
+			t4 = append(t4, c)
+		}
+	}
+	if len(t3) != 3 {
+		t.Errorf("T3 gave %d symbolic states, want 3", len(t3))
+	}
+	if len(t4) != 1 || t4[0].Subsumed != root {
+		t.Errorf("T4's target is not subsumed by the root")
+	}
+	x := set.Terms.String(ss2.Vals[0])
+	if x != "x@1" {
+		t.Errorf("a after T1 is %s, want x@1", x)
+	}
+}
+
+// dump prints a tree completely, for comparing runs.
+func dump(set *engine.SET) string {
+	var b strings.Builder
+	for _, n := range set.Nodes {
+		fmt.Fprintf(&b, "%d %s d%d", n.ID, n.State.Name, n.Depth)
+		if n.Parent != nil {
+			fmt.Fprintf(&b, " <- %d %s", n.Parent.ID, n.In.Event)
+			for _, f := range n.In.Fired {
+				fmt.Fprintf(&b, " [%s #%s]", f.T.Key, f.Path)
+			}
+		}
+		for _, v := range n.Vals {
+			fmt.Fprintf(&b, " %s", set.Terms.String(v))
+		}
+		for _, c := range n.PC {
+			fmt.Fprintf(&b, " {%s}", set.Terms.String(c))
+		}
+		if n.Subsumed != nil {
+			fmt.Fprintf(&b, " subsumed-by %d", n.Subsumed.ID)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func TestDeterministic(t *testing.T) {
+	for _, path := range []string{"../examples/triangle.scxml", "../examples/crossing.scxml", "../examples/radio.scxml"} {
+		m := machine(t, path)
+		a := dump(explore(t, m, engine.Options{MaxDepth: 6}))
+		b := dump(explore(t, machine(t, path), engine.Options{MaxDepth: 6}))
+		if a != b {
+			t.Errorf("%s: two explorations differ", path)
+		}
+	}
+}
+
+func reached(set *engine.SET, state string) bool {
+	for _, n := range set.Nodes {
+		for _, a := range n.State.Atomic {
+			if a == state {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func TestDepthBoundAndUnreachable(t *testing.T) {
+	m := machine(t, "testdata/depth7.scxml")
+	six := explore(t, m, engine.Options{MaxDepth: 6})
+	if reached(six, "S7") {
+		t.Error("S7 reached within 6 events")
+	}
+	if len(six.Bounds) != 1 || six.Bounds[0].Bound != "depth" || six.Bounds[0].Limit != 6 {
+		t.Errorf("bounds %+v, want the depth bound 6", six.Bounds)
+	}
+	seven := explore(t, m, engine.Options{MaxDepth: 7})
+	if !reached(seven, "S7") {
+		t.Error("S7 not reached within 7 events")
+	}
+	if reached(seven, "Never") {
+		t.Error("a state behind an unsatisfiable guard was reached")
+	}
+	// set(v) in S0 keeps receiving inputs; subsumption must close it
+	// rather than the depth bound: S0 nodes after set are subsumed.
+	closed := 0
+	for _, n := range seven.Nodes {
+		if n.Subsumed != nil && n.State.Name == "S0" {
+			closed++
+		}
+	}
+	if closed == 0 {
+		t.Error("the input loop on S0 never closed by subsumption")
+	}
+}
+
+func TestLoopBound(t *testing.T) {
+	set := explore(t, machine(t, "testdata/loop.scxml"), engine.Options{LoopBound: 4})
+	if len(set.Bounds) != 1 || set.Bounds[0].Bound != "loop" || set.Bounds[0].Limit != 4 {
+		t.Fatalf("bounds %+v, want the loop bound 4", set.Bounds)
+	}
+	// n = 0..4 each give one path through the loop.
+	if got := len(set.Nodes[0].Children); got != 5 {
+		t.Errorf("%d paths through the loop within the bound, want 5", got)
+	}
+}

@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/solver"
+)
+
+// Eval evaluates a pure expression on n's valuation, to one term (&& and
+// || become terms rather than forks). Event parameters come from params,
+// In('s') from active; a name that is neither a machine variable nor
+// provided is an error.
+func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active map[string]bool) (solver.Term, error) {
+	tab := s.Terms
+	var err error
+	var walk func(e lang.Expr) solver.Term
+	walk = func(e lang.Expr) solver.Term {
+		switch e := e.(type) {
+		case *lang.IntLit:
+			return tab.Int(e.Value)
+		case *lang.BoolLit:
+			return tab.Bool(e.Value)
+		case *lang.Ident:
+			for i, v := range s.Machine.Vars {
+				if v.Name == e.Name {
+					return n.Vals[i]
+				}
+			}
+			err = fmt.Errorf("unknown variable %s", e.Name)
+		case *lang.EventParam:
+			if v, ok := params[e.Name]; ok {
+				return v
+			}
+			err = fmt.Errorf("no event parameter %s here", e.Name)
+		case *lang.InState:
+			return tab.Bool(active[e.State])
+		case *lang.Unary:
+			if e.Op == lang.NOT {
+				return tab.Not(walk(e.X))
+			}
+			return tab.Neg(walk(e.X))
+		case *lang.Cond:
+			return tab.Ite(walk(e.Cond), walk(e.Then), walk(e.Else))
+		case *lang.Binary:
+			a, b := walk(e.X), walk(e.Y)
+			switch e.Op {
+			case lang.LAND:
+				return tab.And(a, b)
+			case lang.LOR:
+				return tab.Or(a, b)
+			}
+			x := &executor{tab: tab}
+			return x.binary(e.Op, a, b)
+		default:
+			err = fmt.Errorf("unexpected expression %T", e)
+		}
+		return tab.Int(0)
+	}
+	t := walk(e)
+	return t, err
+}

@@ -1,0 +1,493 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/solver"
+)
+
+// run is one path through an input step under construction: the machine's
+// symbolic state plus what the step has done so far.
+type run struct {
+	state   *mlm.State
+	vals    []solver.Term
+	pc      []solver.Term
+	timers  []Timer
+	inner   []queued // internal queue
+	self    []queued // the machine's own external queue
+	fired   []Fired
+	outputs []Output
+	micro   int // queued events processed in this step
+
+	// Per transition being fired.
+	args   map[string]solver.Term // _event.data
+	scopes []map[string]solver.Term
+	dec    []byte
+}
+
+type queued struct {
+	event string
+	args  []Arg
+}
+
+func (r *run) clone() *run {
+	n := *r
+	n.vals = append([]solver.Term(nil), r.vals...)
+	n.pc = append([]solver.Term(nil), r.pc...)
+	n.timers = append([]Timer(nil), r.timers...)
+	n.inner = append([]queued(nil), r.inner...)
+	n.self = append([]queued(nil), r.self...)
+	n.fired = append([]Fired(nil), r.fired...)
+	n.outputs = append([]Output(nil), r.outputs...)
+	n.dec = append([]byte(nil), r.dec...)
+	n.scopes = make([]map[string]solver.Term, len(r.scopes))
+	for i, s := range r.scopes {
+		c := make(map[string]solver.Term, len(s))
+		for k, v := range s {
+			c[k] = v
+		}
+		n.scopes[i] = c
+	}
+	return &n
+}
+
+// executor runs MLM transitions symbolically.
+type executor struct {
+	m      *mlm.Machine
+	tab    *solver.Table
+	or     *oracle
+	opts   Options
+	varIdx map[string]int
+	bounds map[string]int // cuts per bound
+	err    error          // the first runtime error (a flattener invariant broken)
+}
+
+func (x *executor) fail(format string, args ...any) {
+	if x.err == nil {
+		x.err = fmt.Errorf(format, args...)
+	}
+}
+
+// branch splits r on a boolean term, recording the decision: it returns the
+// run where c holds and the one where it does not (nil when infeasible).
+func (x *executor) branch(r *run, c solver.Term) (t, f *run) {
+	if v, ok := x.tab.BoolValue(c); ok {
+		if v {
+			r.dec = append(r.dec, 't')
+			return r, nil
+		}
+		r.dec = append(r.dec, 'f')
+		return nil, r
+	}
+	canT := x.or.sat(r.pc, c)
+	canF := !canT || x.or.sat(r.pc, x.tab.Not(c))
+	switch {
+	case canT && canF:
+		f = r.clone()
+		r.pc = append(r.pc, c)
+		r.dec = append(r.dec, 't')
+		f.pc = append(f.pc, x.tab.Not(c))
+		f.dec = append(f.dec, 'f')
+		return r, f
+	case canT:
+		r.dec = append(r.dec, 't')
+		return r, nil
+	default:
+		r.dec = append(r.dec, 'f')
+		return nil, r
+	}
+}
+
+// require keeps r only where c holds, without recording a decision.
+func (x *executor) require(r *run, c solver.Term) *run {
+	if v, ok := x.tab.BoolValue(c); ok {
+		if v {
+			return r
+		}
+		return nil
+	}
+	if !x.or.sat(r.pc, c) {
+		return nil
+	}
+	r.pc = append(r.pc, c)
+	return r
+}
+
+type valued struct {
+	r *run
+	v solver.Term
+}
+
+// eval evaluates e on r, forking where && || ?: branch on a symbolic value.
+func (x *executor) eval(r *run, e lang.Expr) []valued {
+	switch e := e.(type) {
+	case *lang.IntLit:
+		return []valued{{r, x.tab.Int(e.Value)}}
+	case *lang.BoolLit:
+		return []valued{{r, x.tab.Bool(e.Value)}}
+	case *lang.Ident:
+		return []valued{{r, x.lookup(r, e.Name)}}
+	case *lang.EventParam:
+		v, ok := r.args[e.Name]
+		if !ok {
+			x.fail("%s: _event.data.%s read on an event without it", x.m.Source.Position(e.Start), e.Name)
+			v = x.tab.Int(0)
+		}
+		return []valued{{r, v}}
+	case *lang.InState:
+		x.fail("%s: In() left in a flattened machine", x.m.Source.Position(e.Start))
+		return []valued{{r, x.tab.Bool(false)}}
+	case *lang.Unary:
+		out := x.eval(r, e.X)
+		for i := range out {
+			if e.Op == lang.NOT {
+				out[i].v = x.tab.Not(out[i].v)
+			} else {
+				out[i].v = x.tab.Neg(out[i].v)
+			}
+		}
+		return out
+	case *lang.Binary:
+		if e.Op == lang.LAND || e.Op == lang.LOR {
+			return x.logical(r, e)
+		}
+		var out []valued
+		for _, a := range x.eval(r, e.X) {
+			for _, b := range x.eval(a.r, e.Y) {
+				out = append(out, valued{b.r, x.binary(e.Op, a.v, b.v)})
+			}
+		}
+		return out
+	case *lang.Cond:
+		var out []valued
+		for _, c := range x.eval(r, e.Cond) {
+			t, f := x.branch(c.r, c.v)
+			if t != nil {
+				out = append(out, x.eval(t, e.Then)...)
+			}
+			if f != nil {
+				out = append(out, x.eval(f, e.Else)...)
+			}
+		}
+		return out
+	}
+	x.fail("unexpected expression %T", e)
+	return []valued{{r, x.tab.Bool(false)}}
+}
+
+// logical evaluates && and || with C's short circuit: the left operand is
+// a branching point.
+func (x *executor) logical(r *run, e *lang.Binary) []valued {
+	var out []valued
+	for _, a := range x.eval(r, e.X) {
+		t, f := x.branch(a.r, a.v)
+		if e.Op == lang.LAND {
+			if t != nil {
+				out = append(out, x.eval(t, e.Y)...)
+			}
+			if f != nil {
+				out = append(out, valued{f, x.tab.Bool(false)})
+			}
+			continue
+		}
+		if t != nil {
+			out = append(out, valued{t, x.tab.Bool(true)})
+		}
+		if f != nil {
+			out = append(out, x.eval(f, e.Y)...)
+		}
+	}
+	return out
+}
+
+func (x *executor) binary(op lang.Token, a, b solver.Term) solver.Term {
+	t := x.tab
+	switch op {
+	case lang.ADD:
+		return t.Add(a, b)
+	case lang.SUB:
+		return t.Sub(a, b)
+	case lang.MUL:
+		return t.Mul(a, b)
+	case lang.QUO:
+		return t.Div(a, b)
+	case lang.REM:
+		return t.Rem(a, b)
+	case lang.EQL:
+		return t.Eq(a, b)
+	case lang.NEQ:
+		return t.Ne(a, b)
+	case lang.LSS:
+		return t.Lt(a, b)
+	case lang.GTR:
+		return t.Gt(a, b)
+	case lang.LEQ:
+		return t.Le(a, b)
+	case lang.GEQ:
+		return t.Ge(a, b)
+	}
+	x.fail("unexpected operator %s", op)
+	return a
+}
+
+// term evaluates a pure expression to one term, without forking (&& and ||
+// become terms): used for the condition that no transition fires.
+func (x *executor) term(r *run, e lang.Expr) solver.Term {
+	switch e := e.(type) {
+	case *lang.Binary:
+		a, b := x.term(r, e.X), x.term(r, e.Y)
+		switch e.Op {
+		case lang.LAND:
+			return x.tab.And(a, b)
+		case lang.LOR:
+			return x.tab.Or(a, b)
+		}
+		return x.binary(e.Op, a, b)
+	case *lang.Unary:
+		a := x.term(r, e.X)
+		if e.Op == lang.NOT {
+			return x.tab.Not(a)
+		}
+		return x.tab.Neg(a)
+	case *lang.Cond:
+		return x.tab.Ite(x.term(r, e.Cond), x.term(r, e.Then), x.term(r, e.Else))
+	}
+	return x.eval(r, e)[0].v
+}
+
+func (x *executor) lookup(r *run, name string) solver.Term {
+	for i := len(r.scopes) - 1; i >= 0; i-- {
+		if v, ok := r.scopes[i][name]; ok {
+			return v
+		}
+	}
+	if i, ok := x.varIdx[name]; ok {
+		return r.vals[i]
+	}
+	x.fail("undeclared name %s in a flattened machine", name)
+	return x.tab.Int(0)
+}
+
+func (x *executor) store(r *run, name string, v solver.Term) {
+	for i := len(r.scopes) - 1; i >= 0; i-- {
+		if _, ok := r.scopes[i][name]; ok {
+			r.scopes[i][name] = v
+			return
+		}
+	}
+	if i, ok := x.varIdx[name]; ok {
+		r.vals[i] = v
+		return
+	}
+	x.fail("assignment to undeclared %s in a flattened machine", name)
+}
+
+// execList runs statements on every run in turn.
+func (x *executor) execList(rs []*run, stmts []lang.Stmt) []*run {
+	for _, s := range stmts {
+		var next []*run
+		for _, r := range rs {
+			next = append(next, x.exec(r, s)...)
+		}
+		rs = next
+	}
+	return rs
+}
+
+func (x *executor) block(rs []*run, b *lang.Block) []*run {
+	for _, r := range rs {
+		r.scopes = append(r.scopes, map[string]solver.Term{})
+	}
+	rs = x.execList(rs, b.Stmts)
+	for _, r := range rs {
+		r.scopes = r.scopes[:len(r.scopes)-1]
+	}
+	return rs
+}
+
+func (x *executor) exec(r *run, s lang.Stmt) []*run {
+	switch s := s.(type) {
+	case *lang.Block:
+		return x.block([]*run{r}, s)
+	case *lang.Assign:
+		var out []*run
+		for _, v := range x.eval(r, s.Value) {
+			val := v.v
+			if s.Op != lang.ASSIGN {
+				val = x.binary(compoundOp[s.Op], x.lookup(v.r, s.Target.Name), val)
+			}
+			x.store(v.r, s.Target.Name, val)
+			out = append(out, v.r)
+		}
+		return out
+	case *lang.IncDec:
+		delta := x.tab.Int(1)
+		if s.Op == lang.DEC {
+			delta = x.tab.Int(-1)
+		}
+		x.store(r, s.Target.Name, x.tab.Add(x.lookup(r, s.Target.Name), delta))
+		return []*run{r}
+	case *lang.Decl:
+		if s.Value == nil {
+			zero := x.tab.Int(0)
+			if s.Type.Kind == lang.Bool {
+				zero = x.tab.Bool(false)
+			}
+			r.scopes[len(r.scopes)-1][s.Name.Name] = zero
+			return []*run{r}
+		}
+		var out []*run
+		for _, v := range x.eval(r, s.Value) {
+			v.r.scopes[len(v.r.scopes)-1][s.Name.Name] = v.v
+			out = append(out, v.r)
+		}
+		return out
+	case *lang.If:
+		var out []*run
+		for _, c := range x.eval(r, s.Cond) {
+			t, f := x.branch(c.r, c.v)
+			if t != nil {
+				out = append(out, x.block([]*run{t}, s.Then)...)
+			}
+			if f != nil {
+				if s.Else != nil {
+					out = append(out, x.exec(f, s.Else)...)
+				} else {
+					out = append(out, f)
+				}
+			}
+		}
+		return out
+	case *lang.While:
+		return x.loop([]*run{r}, s.Cond, s.Body, nil)
+	case *lang.For:
+		r.scopes = append(r.scopes, map[string]solver.Term{})
+		rs := []*run{r}
+		if s.Init != nil {
+			rs = x.exec(r, s.Init)
+		}
+		rs = x.loop(rs, s.Cond, s.Body, s.Post)
+		for _, r := range rs {
+			r.scopes = r.scopes[:len(r.scopes)-1]
+		}
+		return rs
+	case *lang.Raise:
+		return x.withArgs(r, s.Args, func(r *run, args []Arg) {
+			r.inner = append(r.inner, queued{event: s.Event, args: args})
+		})
+	case *lang.Send:
+		return x.withArgs(r, s.Args, func(r *run, args []Arg) {
+			switch {
+			case s.Target != "":
+				r.outputs = append(r.outputs, Output{Event: s.Event, Target: s.Target, Args: args})
+			case s.Delay != "":
+				r.timers = setTimer(r.timers, Timer{Event: s.Event, Args: args})
+			default:
+				r.self = append(r.self, queued{event: s.Event, args: args})
+			}
+		})
+	case *lang.Assume:
+		var out []*run
+		for _, c := range x.eval(r, s.Cond) {
+			if t, _ := x.branch(c.r, c.v); t != nil {
+				out = append(out, t)
+			}
+		}
+		return out
+	}
+	x.fail("unexpected statement %T", s)
+	return nil
+}
+
+var compoundOp = map[lang.Token]lang.Token{
+	lang.ADD_ASSIGN: lang.ADD, lang.SUB_ASSIGN: lang.SUB, lang.MUL_ASSIGN: lang.MUL,
+	lang.QUO_ASSIGN: lang.QUO, lang.REM_ASSIGN: lang.REM,
+}
+
+// loop unrolls while and for loops up to the loop bound; runs that would
+// iterate further are cut and counted.
+func (x *executor) loop(rs []*run, cond lang.Expr, body *lang.Block, post lang.Stmt) []*run {
+	var done []*run
+	for iter := 0; len(rs) > 0; iter++ {
+		var again []*run
+		for _, r := range rs {
+			var cs []valued
+			if cond == nil {
+				cs = []valued{{r, x.tab.Bool(true)}}
+			} else {
+				cs = x.eval(r, cond)
+			}
+			for _, c := range cs {
+				t, f := x.branch(c.r, c.v)
+				if f != nil {
+					done = append(done, f)
+				}
+				if t == nil {
+					continue
+				}
+				if iter >= x.opts.LoopBound {
+					x.bounds["loop"]++
+					continue
+				}
+				again = append(again, t)
+			}
+		}
+		again = x.block(again, body)
+		if post != nil {
+			var next []*run
+			for _, r := range again {
+				next = append(next, x.exec(r, post)...)
+			}
+			again = next
+		}
+		rs = again
+	}
+	return done
+}
+
+// withArgs evaluates event arguments (which may fork) and hands each run
+// its values, sorted by name.
+func (x *executor) withArgs(r *run, args []*lang.Arg, use func(*run, []Arg)) []*run {
+	type partial struct {
+		r    *run
+		vals []Arg
+	}
+	ps := []partial{{r: r}}
+	for _, a := range args {
+		var next []partial
+		for _, p := range ps {
+			for _, v := range x.eval(p.r, a.Value) {
+				next = append(next, partial{v.r, append(append([]Arg(nil), p.vals...), Arg{Name: a.Name, Value: v.v})})
+			}
+		}
+		ps = next
+	}
+	out := make([]*run, len(ps))
+	for i, p := range ps {
+		sortArgs(p.vals)
+		use(p.r, p.vals)
+		out[i] = p.r
+	}
+	return out
+}
+
+func setTimer(ts []Timer, t Timer) []Timer {
+	out := make([]Timer, 0, len(ts)+1)
+	placed := false
+	for _, x := range ts {
+		switch {
+		case x.Event == t.Event:
+			continue
+		case !placed && t.Event < x.Event:
+			out = append(out, t)
+			placed = true
+		}
+		out = append(out, x)
+	}
+	if !placed {
+		out = append(out, t)
+	}
+	return out
+}

@@ -1,0 +1,429 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/solver"
+)
+
+// NewSolver makes the solver for one exploration's terms.
+type NewSolver func(*solver.Table) (solver.Solver, error)
+
+// Explore builds the SET of m (seed 000 Alg. 1).
+func Explore(m *mlm.Machine, opts Options, newSolver NewSolver) (*SET, error) {
+	opts = opts.withDefaults()
+	start := time.Now()
+	tab := solver.NewTable()
+	slv, err := newSolver(tab)
+	if err != nil {
+		return nil, fmt.Errorf("starting the solver: %w", err)
+	}
+	defer slv.Close()
+	slv.SetTimeout(opts.SolverTimeout)
+	x := &executor{m: m, tab: tab, or: newOracle(tab, slv), opts: opts,
+		varIdx: make(map[string]int), bounds: make(map[string]int)}
+	for i, v := range m.Vars {
+		x.varIdx[v.Name] = i
+	}
+	e := &explorer{x: x, set: &SET{Machine: m, Terms: tab, Options: opts},
+		byKey: make(map[string][]*Node), canon: make(map[*Node][]solver.Term),
+		cands: candidates(m)}
+	if err := e.run(start); err != nil {
+		return nil, err
+	}
+	s := e.set
+	for _, n := range s.Nodes {
+		if n.Leaf() {
+			s.Stats.Paths++
+		}
+		if n.Subsumed != nil {
+			s.Stats.Subsumed++
+		}
+		s.Stats.Depth = max(s.Stats.Depth, n.Depth)
+	}
+	s.Stats.States = len(s.Nodes)
+	s.Stats.SolverCalls = x.or.calls
+	s.Stats.Unknown = x.or.unknown
+	s.Stats.Ms = time.Since(start).Milliseconds()
+	for _, b := range []string{"depth", "states", "loop", "microsteps", "time"} {
+		if n := x.bounds[b]; n > 0 {
+			s.Bounds = append(s.Bounds, BoundHit{Bound: b, Limit: limit(opts, b), Count: n})
+		}
+	}
+	return s, nil
+}
+
+func limit(o Options, bound string) int64 {
+	switch bound {
+	case "depth":
+		return int64(o.MaxDepth)
+	case "states":
+		return int64(o.MaxStates)
+	case "loop":
+		return int64(o.LoopBound)
+	case "microsteps":
+		return int64(o.MaxMicrosteps)
+	}
+	return o.Timeout.Milliseconds()
+}
+
+// candidates indexes the MLM transitions by source state and event, in
+// key order.
+func candidates(m *mlm.Machine) map[string][]*mlm.Transition {
+	out := make(map[string][]*mlm.Transition)
+	for _, t := range m.Transitions {
+		k := t.Source.Name + "\x00" + t.Event
+		out[k] = append(out[k], t)
+	}
+	return out
+}
+
+type explorer struct {
+	x     *executor
+	set   *SET
+	cands map[string][]*mlm.Transition
+	byKey map[string][]*Node      // non-subsumed nodes by canonical key
+	canon map[*Node][]solver.Term // their canonical path conditions
+}
+
+func (e *explorer) run(start time.Time) error {
+	x, m := e.x, e.set.Machine
+	init := &run{vals: make([]solver.Term, len(m.Vars))}
+	for i, v := range m.Vars {
+		init.vals[i] = e.constant(v)
+	}
+	var starts []*run
+	for _, t := range m.Initial {
+		starts = append(starts, x.fire(init.clone(), t, nil)...)
+	}
+	starts = e.settle(starts)
+	if x.err != nil {
+		return x.err
+	}
+	if len(starts) != 1 {
+		return fmt.Errorf("the machine has %d ways to start, want exactly 1", len(starts))
+	}
+	s0 := starts[0]
+	e.set.Start = &Edge{Fired: s0.fired, Outputs: s0.outputs}
+	root := e.node(nil, nil, s0)
+	e.subsumed(root)
+
+	for i := 0; i < len(e.set.Nodes); i++ {
+		n := e.set.Nodes[i]
+		if n.Subsumed != nil || n.State.Final {
+			continue
+		}
+		inputs := e.inputs(n)
+		if len(inputs) == 0 {
+			continue
+		}
+		if n.Depth >= x.opts.MaxDepth {
+			n.Cut = "depth"
+			x.bounds["depth"]++
+			continue
+		}
+		if x.opts.Timeout > 0 && time.Since(start) > x.opts.Timeout {
+			e.cutRest(i, "time")
+			break
+		}
+		if len(e.set.Nodes) >= x.opts.MaxStates {
+			e.cutRest(i, "states")
+			break
+		}
+		e.expand(n, inputs)
+		if x.err != nil {
+			return x.err
+		}
+		if x.or.err != nil {
+			return fmt.Errorf("solver: %w", x.or.err)
+		}
+	}
+	return nil
+}
+
+// cutRest marks every unexplored node from index i on as cut by bound.
+func (e *explorer) cutRest(i int, bound string) {
+	for _, n := range e.set.Nodes[i:] {
+		if n.Subsumed == nil && !n.State.Final && len(n.Children) == 0 && len(e.inputs(n)) > 0 {
+			n.Cut = bound
+			e.x.bounds[bound]++
+		}
+	}
+}
+
+func (e *explorer) constant(v *model.Var) solver.Term {
+	switch lit := v.Init.(type) {
+	case *lang.IntLit:
+		return e.x.tab.Int(lit.Value)
+	case *lang.BoolLit:
+		return e.x.tab.Bool(lit.Value)
+	}
+	e.x.fail("initial value of %s is not a literal", v.Name)
+	return e.x.tab.Int(0)
+}
+
+// input is one thing the environment can do at a node.
+type input struct {
+	event *model.Event
+	timer *Timer
+}
+
+// inputs lists, in order, the input events some transition of n's state
+// reacts to, then the pending timers.
+func (e *explorer) inputs(n *Node) []input {
+	var out []input
+	for _, ev := range e.set.Machine.Events {
+		if ev.Kinds&model.Input != 0 && len(e.cands[n.State.Name+"\x00"+ev.Name]) > 0 {
+			out = append(out, input{event: ev})
+		}
+	}
+	for i := range n.Timers {
+		out = append(out, input{timer: &n.Timers[i]})
+	}
+	return out
+}
+
+// expand adds n's children: every feasible input step, in order.
+func (e *explorer) expand(n *Node, inputs []input) {
+	x := e.x
+	type child struct {
+		r    *run
+		edge *Edge
+		ord  int
+	}
+	var kids []child
+	depth := n.Depth + 1
+	for ord, in := range inputs {
+		base := &run{state: n.State, vals: append([]solver.Term(nil), n.Vals...),
+			pc: append([]solver.Term(nil), n.PC...), timers: append([]Timer(nil), n.Timers...)}
+		edge := &Edge{}
+		if in.timer != nil {
+			edge.Event, edge.Timer, edge.Args = in.timer.Event, true, in.timer.Args
+			base.timers = removeTimer(base.timers, in.timer.Event)
+		} else {
+			edge.Event = in.event.Name
+			for _, p := range in.event.Params {
+				v := x.tab.Var(fmt.Sprintf("%s@%d", p.Name, depth), sortOf(p.Type))
+				edge.Args = append(edge.Args, Arg{Name: p.Name, Value: v})
+				if p.Type.Ranged {
+					base.pc = append(base.pc, x.tab.Le(x.tab.Int(p.Type.Lo), v), x.tab.Le(v, x.tab.Int(p.Type.Hi)))
+				}
+			}
+		}
+		runs := e.process(base, edge.Event, edge.Args, in.timer != nil)
+		for _, r := range e.settle(runs) {
+			kids = append(kids, child{r: r, edge: &Edge{Event: edge.Event, Timer: edge.Timer, Args: edge.Args,
+				Fired: r.fired, Outputs: r.outputs}, ord: ord})
+		}
+	}
+	sort.SliceStable(kids, func(i, j int) bool {
+		if c := compareFired(kids[i].edge.Fired, kids[j].edge.Fired); c != 0 {
+			return c < 0
+		}
+		return kids[i].ord < kids[j].ord
+	})
+	for _, k := range kids {
+		c := e.node(n, k.edge, k.r)
+		e.subsumed(c)
+	}
+}
+
+func compareFired(a, b []Fired) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if c := strings.Compare(a[i].T.Key, b[i].T.Key); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a[i].Path, b[i].Path); c != 0 {
+			return c
+		}
+	}
+	return len(a) - len(b)
+}
+
+func sortOf(t lang.Type) solver.Sort {
+	if t.Kind == lang.Bool {
+		return solver.BoolSort
+	}
+	return solver.IntSort
+}
+
+func removeTimer(ts []Timer, event string) []Timer {
+	var out []Timer
+	for _, t := range ts {
+		if t.Event != event {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// process fires, on every run, the transitions of its state on the event.
+// For an input the step exists only where a transition fires; a queued
+// event that no transition takes is discarded and the step goes on. A
+// timer that fires where nothing takes it is consumed all the same.
+func (e *explorer) process(r *run, event string, args []Arg, keep bool) []*run {
+	x := e.x
+	cands := e.cands[r.state.Name+"\x00"+event]
+	argMap := make(map[string]solver.Term, len(args))
+	for _, a := range args {
+		argMap[a.Name] = a.Value
+	}
+	var out []*run
+	for _, t := range cands {
+		out = append(out, x.fire(r.clone(), t, argMap)...)
+	}
+	if keep || len(cands) == 0 {
+		// Nothing fires where every guard is false.
+		none := r.clone()
+		none.args = argMap
+		var cond solver.Term = x.tab.Bool(true)
+		for _, t := range cands {
+			if t.Guard != nil {
+				cond = x.tab.And(cond, x.tab.Not(x.term(none, t.Guard)))
+			} else {
+				cond = x.tab.Bool(false)
+			}
+		}
+		if kept := x.require(none, cond); kept != nil {
+			kept.args = nil
+			out = append(out, kept)
+		}
+	}
+	return out
+}
+
+// fire takes one MLM transition on r: its guard, then its action; one run
+// per feasible path, each with the transition and its decision path
+// recorded.
+func (x *executor) fire(r *run, t *mlm.Transition, args map[string]solver.Term) []*run {
+	r.args = args
+	r.dec = nil
+	r.scopes = []map[string]solver.Term{{}}
+	rs := []*run{r}
+	if t.Guard != nil {
+		rs = nil
+		for _, v := range x.eval(r, t.Guard) {
+			if k := x.require(v.r, v.v); k != nil {
+				rs = append(rs, k)
+			}
+		}
+	}
+	rs = x.execList(rs, t.Action.Stmts)
+	for _, r := range rs {
+		r.fired = append(r.fired, Fired{T: t, Path: string(r.dec)})
+		r.state = t.Target
+		r.args, r.scopes, r.dec = nil, nil, nil
+	}
+	return rs
+}
+
+// settle processes queued events until every run is stable
+// (run-to-completion): internal events first, then self-sends.
+func (e *explorer) settle(rs []*run) []*run {
+	var done []*run
+	for len(rs) > 0 {
+		var next []*run
+		for _, r := range rs {
+			if r.state.Final {
+				r.inner, r.self, r.timers = nil, nil, nil
+				done = append(done, r)
+				continue
+			}
+			var q queued
+			switch {
+			case len(r.inner) > 0:
+				q, r.inner = r.inner[0], r.inner[1:]
+			case len(r.self) > 0:
+				q, r.self = r.self[0], r.self[1:]
+			default:
+				done = append(done, r)
+				continue
+			}
+			r.micro++
+			if r.micro > e.x.opts.MaxMicrosteps {
+				e.x.bounds["microsteps"]++
+				continue
+			}
+			next = append(next, e.process(r, q.event, q.args, true)...)
+		}
+		rs = next
+	}
+	return done
+}
+
+// node adds the child of parent reached by r.
+func (e *explorer) node(parent *Node, in *Edge, r *run) *Node {
+	n := &Node{ID: len(e.set.Nodes), Parent: parent, In: in, State: r.state, Vals: r.vals, PC: r.pc, Timers: r.timers}
+	if parent != nil {
+		n.Depth = parent.Depth + 1
+		parent.Children = append(parent.Children, n)
+	}
+	e.set.Nodes = append(e.set.Nodes, n)
+	return n
+}
+
+// subsumed decides whether an earlier state subsumes n: same MLM state and
+// timers, equal valuation, and a path condition implied by n's, compared
+// on canonical forms (ARCHITECTURE.md §4). Otherwise n is indexed.
+func (e *explorer) subsumed(n *Node) {
+	key, pc := e.canonical(n)
+	for _, c := range e.byKey[key] {
+		if e.x.or.implies(pc, e.canon[c]) {
+			n.Subsumed = c
+			return
+		}
+	}
+	e.byKey[key] = append(e.byKey[key], n)
+	e.canon[n] = pc
+}
+
+// canonical renames n's variables in order of first occurrence (valuation,
+// then timers, then the path condition) and keeps only the conjuncts
+// connected to the valuation: loops that keep receiving inputs then close.
+func (e *explorer) canonical(n *Node) (string, []solver.Term) {
+	tab := e.x.tab
+	seen := make(map[solver.Term]bool)
+	var order []solver.Term
+	for _, v := range n.Vals {
+		order = tab.VarsInOrder(v, seen, order)
+	}
+	for _, t := range n.Timers {
+		for _, a := range t.Args {
+			order = tab.VarsInOrder(a.Value, seen, order)
+		}
+	}
+	rel := e.x.or.slice(n.PC, order)
+	for _, c := range rel {
+		order = tab.VarsInOrder(c, seen, order)
+	}
+	ren := make(map[solver.Term]solver.Term, len(order))
+	for i, v := range order {
+		ren[v] = tab.Var(fmt.Sprintf("#%d", i), tab.Sort(v))
+	}
+	var b strings.Builder
+	b.WriteString(n.State.Name)
+	for _, v := range n.Vals {
+		fmt.Fprintf(&b, "|%d", tab.Subst(v, ren))
+	}
+	for _, t := range n.Timers {
+		b.WriteString("|" + t.Event)
+		for _, a := range t.Args {
+			fmt.Fprintf(&b, ",%s=%d", a.Name, tab.Subst(a.Value, ren))
+		}
+	}
+	pc := make([]solver.Term, len(rel))
+	for i, c := range rel {
+		pc[i] = tab.Subst(c, ren)
+	}
+	return b.String(), pc
+}
+
+func sortArgs(args []Arg) {
+	sort.Slice(args, func(i, j int) bool { return args[i].Name < args[j].Name })
+}

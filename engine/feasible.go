@@ -1,0 +1,233 @@
+package engine
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/setbot/setbot/solver"
+)
+
+// oracle answers feasibility and implication questions about path
+// conditions, calling the solver only when folding, membership, slicing
+// and its cache cannot decide. Path conditions it is given are
+// satisfiable (every path was checked as it grew).
+type oracle struct {
+	tab     *solver.Table
+	slv     solver.Solver
+	cache   map[string]solver.Result
+	cex     []map[solver.Term]solver.Value // recent refutations of implications
+	calls   int
+	unknown int
+	err     error // the first solver error; exploration stops on it
+}
+
+func newOracle(tab *solver.Table, slv solver.Solver) *oracle {
+	return &oracle{tab: tab, slv: slv, cache: make(map[string]solver.Result)}
+}
+
+// sat reports whether pc ∧ c may hold: Unknown counts as possible, since
+// only a proof of unsatisfiability may drop a path.
+func (o *oracle) sat(pc []solver.Term, c solver.Term) bool {
+	if v, ok := o.tab.BoolValue(c); ok {
+		return v
+	}
+	neg := o.tab.Not(c)
+	for _, x := range pc {
+		if x == c {
+			return true
+		}
+		if x == neg {
+			return false
+		}
+	}
+	// Only the conjuncts that share variables with c (transitively) can
+	// make it infeasible, since pc alone is satisfiable.
+	rel := o.slice(pc, o.tab.Vars(c))
+	return o.check(append(rel, c)) != solver.Unsat
+}
+
+// implies reports whether a ⇒ b is proven (a is satisfiable).
+func (o *oracle) implies(a, b []solver.Term) bool {
+	if len(b) == 0 {
+		return true
+	}
+	set := make(map[solver.Term]bool, len(a))
+	for _, x := range a {
+		set[x] = true
+	}
+	missing := b[:0:0]
+	for _, x := range b {
+		if !set[x] {
+			missing = append(missing, x)
+		}
+	}
+	if len(missing) == 0 {
+		return true
+	}
+	// A condition on a variable a says nothing about is not implied (the
+	// conditions of feasible paths are never valid): declining costs at most
+	// a missed subsumption, and saves the solver call.
+	inA := make(map[solver.Term]bool)
+	for _, x := range a {
+		for _, v := range o.tab.Vars(x) {
+			inA[v] = true
+		}
+	}
+	for _, x := range missing {
+		for _, v := range o.tab.Vars(x) {
+			if !inA[v] {
+				return false
+			}
+		}
+	}
+	var vars []solver.Term
+	for _, x := range missing {
+		vars = append(vars, o.tab.Vars(x)...)
+	}
+	rel := o.slice(a, vars)
+	undecided := missing[:0:0]
+	for _, x := range missing {
+		implied, refuted := byIntervals(o.tab, rel, x)
+		if refuted {
+			return false
+		}
+		if !implied {
+			undecided = append(undecided, x)
+		}
+	}
+	if len(undecided) == 0 {
+		return true
+	}
+	var goal solver.Term = o.tab.Bool(true)
+	for _, x := range undecided {
+		goal = o.tab.And(goal, x)
+	}
+	// A model that satisfies a and not b, kept from an earlier refutation,
+	// refutes without the solver (a counterexample cache, as KLEE's).
+	for _, m := range o.cex {
+		if o.holds(m, rel) && !o.holds(m, []solver.Term{goal}) {
+			return false
+		}
+	}
+	query := append(rel, o.tab.Not(goal))
+	key := conjKey(query)
+	if r, ok := o.cache[key]; ok {
+		return r == solver.Unsat
+	}
+	var all []solver.Term
+	seen := make(map[solver.Term]bool)
+	for _, c := range query {
+		all = o.tab.VarsInOrder(c, seen, all)
+	}
+	o.calls++
+	r, model, err := o.slv.Model(query, all)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	if r == solver.Unknown {
+		o.unknown++
+	}
+	o.cache[key] = r
+	if r == solver.Sat {
+		o.cex = append(o.cex, model)
+		if len(o.cex) > maxCounterexamples {
+			o.cex = o.cex[1:]
+		}
+	}
+	return r == solver.Unsat
+}
+
+// maxCounterexamples bounds the counterexample cache.
+const maxCounterexamples = 32
+
+// holds reports whether every term of conj is true under the model; a term
+// the model does not decide counts as false.
+func (o *oracle) holds(m map[solver.Term]solver.Value, conj []solver.Term) bool {
+	val := func(v solver.Term) (solver.Value, bool) { x, ok := m[v]; return x, ok }
+	for _, c := range conj {
+		if v, ok := o.tab.Eval(c, val); !ok || !v.Bool {
+			return false
+		}
+	}
+	return true
+}
+
+// slice returns the conjuncts of pc connected to vars through shared
+// variables, in pc's order.
+func (o *oracle) slice(pc []solver.Term, vars []solver.Term) []solver.Term {
+	if len(vars) == 0 || len(pc) == 0 {
+		return nil
+	}
+	reach := make(map[solver.Term]bool, len(vars))
+	for _, v := range vars {
+		reach[v] = true
+	}
+	in := make([]bool, len(pc))
+	for changed := true; changed; {
+		changed = false
+		for i, x := range pc {
+			if in[i] {
+				continue
+			}
+			vs := o.tab.Vars(x)
+			touches := false
+			for _, v := range vs {
+				if reach[v] {
+					touches = true
+					break
+				}
+			}
+			if touches {
+				in[i] = true
+				changed = true
+				for _, v := range vs {
+					reach[v] = true
+				}
+			}
+		}
+	}
+	var out []solver.Term
+	for i, x := range pc {
+		if in[i] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// check asks the solver, through the cache.
+func (o *oracle) check(conj []solver.Term) solver.Result {
+	key := conjKey(conj)
+	if r, ok := o.cache[key]; ok {
+		return r
+	}
+	o.calls++
+	r, err := o.slv.Check(conj)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	if r == solver.Unknown {
+		o.unknown++
+	}
+	o.cache[key] = r
+	return r
+}
+
+// conjKey identifies a conjunction as a set.
+func conjKey(conj []solver.Term) string {
+	ids := make([]int, len(conj))
+	for i, x := range conj {
+		ids[i] = int(x)
+	}
+	slices.Sort(ids)
+	var b strings.Builder
+	for i, id := range ids {
+		if i > 0 && id == ids[i-1] {
+			continue
+		}
+		b.WriteString(strconv.Itoa(id))
+		b.WriteByte(',')
+	}
+	return b.String()
+}

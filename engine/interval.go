@@ -1,0 +1,80 @@
+package engine
+
+import (
+	"math"
+
+	"github.com/setbot/setbot/solver"
+)
+
+// interval is the range a conjunction of bounds allows one integer
+// variable.
+type interval struct{ lo, hi int64 }
+
+// bound recognises lo <= v, v <= hi, lo < v, v < hi and v == c over an
+// integer variable v, as the interval it allows.
+func bound(tab *solver.Table, x solver.Term) (solver.Term, interval, bool) {
+	all := interval{math.MinInt64, math.MaxInt64}
+	op := tab.Op(x)
+	if op != solver.OpLe && op != solver.OpLt && op != solver.OpEq {
+		return 0, all, false
+	}
+	a, b, _ := tab.Args(x)
+	ca, aConst := tab.IntValue(a)
+	cb, bConst := tab.IntValue(b)
+	isVar := func(t solver.Term) bool { return tab.Op(t) == solver.OpVar && tab.Sort(t) == solver.IntSort }
+	switch {
+	case isVar(a) && bConst: // v op c
+		switch op {
+		case solver.OpLe:
+			return a, interval{math.MinInt64, cb}, true
+		case solver.OpLt:
+			if cb == math.MinInt64 {
+				return 0, all, false
+			}
+			return a, interval{math.MinInt64, cb - 1}, true
+		default:
+			return a, interval{cb, cb}, true
+		}
+	case isVar(b) && aConst: // c op v
+		switch op {
+		case solver.OpLe:
+			return b, interval{ca, math.MaxInt64}, true
+		case solver.OpLt:
+			if ca == math.MaxInt64 {
+				return 0, all, false
+			}
+			return b, interval{ca + 1, math.MaxInt64}, true
+		default:
+			return b, interval{ca, ca}, true
+		}
+	}
+	return 0, all, false
+}
+
+// byIntervals decides a ⇒ x when interval reasoning can: implied is true
+// when the bounds among a entail x; refuted is true when a is nothing but
+// bounds (so its models are exactly their box) and x, a bound, is not
+// entailed. a is satisfiable.
+func byIntervals(tab *solver.Table, a []solver.Term, x solver.Term) (implied, refuted bool) {
+	v, want, ok := bound(tab, x)
+	if !ok {
+		return false, false
+	}
+	have := interval{math.MinInt64, math.MaxInt64}
+	pure := true
+	for _, c := range a {
+		w, iv, ok := bound(tab, c)
+		if !ok {
+			pure = false
+			continue
+		}
+		if w == v {
+			have.lo = max(have.lo, iv.lo)
+			have.hi = min(have.hi, iv.hi)
+		}
+	}
+	if want.lo <= have.lo && have.hi <= want.hi {
+		return true, false
+	}
+	return false, pure
+}

@@ -1,0 +1,163 @@
+// Package engine symbolically executes a Mealy-like machine (seed 000
+// Alg. 1, with the action code executed symbolically as seed 002 does) and
+// builds its symbolic execution tree (SET).
+//
+// One edge of the tree is one input step: an input event from the
+// environment (or a pending timer firing) and everything the machine does
+// until it is stable again, run-to-completion: the MLM transition the input
+// fires, then those fired by the internal events and self-sends it queued.
+// Nodes are stable symbolic states (MLM state, valuation, path condition,
+// pending timers); their queues are empty by construction. Exploration is
+// breadth-first, children are ordered by the (transition key, decision path)
+// sequence of their edge, and parameters get fresh variables named by
+// their depth (x@3), so a model and options always give the same tree.
+package engine
+
+import (
+	"time"
+
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/solver"
+)
+
+// Defaults for Options.
+const (
+	DefaultMaxDepth      = 10
+	DefaultMaxStates     = 200000
+	DefaultLoopBound     = 10
+	DefaultMaxMicrosteps = 100
+)
+
+// Options bound the exploration. Every bound that cuts the tree is
+// reported in SET.Bounds.
+type Options struct {
+	MaxDepth      int           // input events per path
+	MaxStates     int           // symbolic states in the tree
+	LoopBound     int           // iterations of one loop execution
+	MaxMicrosteps int           // queued events processed in one input step
+	Timeout       time.Duration // wall-clock budget; 0 means none
+	SolverTimeout time.Duration // per query; 0 means none
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxStates <= 0 {
+		o.MaxStates = DefaultMaxStates
+	}
+	if o.LoopBound <= 0 {
+		o.LoopBound = DefaultLoopBound
+	}
+	if o.MaxMicrosteps <= 0 {
+		o.MaxMicrosteps = DefaultMaxMicrosteps
+	}
+	return o
+}
+
+// SET is a symbolic execution tree.
+type SET struct {
+	Machine *mlm.Machine
+	Terms   *solver.Table
+	Options Options
+	Start   *Edge   // what the machine does when it starts (no input)
+	Nodes   []*Node // breadth-first order; Nodes[0] is the root
+	Stats   Stats
+	Bounds  []BoundHit
+}
+
+// Stats describe an exploration.
+type Stats struct {
+	States      int   `json:"states"`
+	Paths       int   `json:"paths"`
+	Depth       int   `json:"depth"`
+	Subsumed    int   `json:"subsumed"`
+	SolverCalls int   `json:"solver_calls"`
+	Unknown     int   `json:"solver_unknown"`
+	Ms          int64 `json:"ms"`
+}
+
+// BoundHit says that a bound cut the tree, and how often.
+type BoundHit struct {
+	Bound string `json:"bound"` // depth, states, loop, microsteps, time
+	Limit int64  `json:"limit"`
+	Count int    `json:"count"` // paths cut
+}
+
+// Node is a stable symbolic state.
+type Node struct {
+	ID       int
+	Parent   *Node
+	In       *Edge // the step from the parent; nil for the root
+	Children []*Node
+	State    *mlm.State
+	Vals     []solver.Term // by index of Machine.Vars
+	PC       []solver.Term // path condition, a conjunction, in path order
+	Timers   []Timer       // pending timers, sorted by event
+	Depth    int           // input events from the root
+
+	Subsumed *Node  // the earlier state that subsumes this one (a leaf)
+	Cut      string // the bound that stopped exploration here, if any
+}
+
+// Leaf reports whether n has no children.
+func (n *Node) Leaf() bool { return len(n.Children) == 0 }
+
+// Path returns the nodes from the root to n.
+func (n *Node) Path() []*Node {
+	var out []*Node
+	for x := n; x != nil; x = x.Parent {
+		out = append(out, x)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// Timer is a pending delayed send to the machine.
+type Timer struct {
+	Event string
+	Args  []Arg
+}
+
+// Arg is a named symbolic value.
+type Arg struct {
+	Name  string
+	Value solver.Term
+}
+
+// Edge is one input step.
+type Edge struct {
+	Event   string  // the input event, or the timer that fired
+	Timer   bool    // a pending timer fired
+	Args    []Arg   // fresh parameters of an input, or the timer's stored values
+	Fired   []Fired // MLM transitions taken: the input's, then run-to-completion
+	Outputs []Output
+}
+
+// Fired is one MLM transition taken, with the decision path through its
+// guard and action ('t' or 'f' per evaluated branching point, in the order
+// a C or ECMAScript evaluation meets them).
+type Fired struct {
+	T    *mlm.Transition
+	Path string
+}
+
+// Output is an event sent to another target.
+type Output struct {
+	Event  string
+	Target string
+	Args   []Arg
+}
+
+// Leaves returns the leaves of the tree in breadth-first order.
+func (s *SET) Leaves() []*Node {
+	var out []*Node
+	for _, n := range s.Nodes {
+		if n.Leaf() {
+			out = append(out, n)
+		}
+	}
+	return out
+}
