@@ -1,0 +1,192 @@
+package sim
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/setbot/setbot/model/lang"
+)
+
+// Value is a concrete value of the action language: an int or a bool.
+type Value struct {
+	Kind lang.Kind // lang.Int or lang.Bool
+	Int  int64
+	Bool bool
+}
+
+// IntValue returns the int value v.
+func IntValue(v int64) Value { return Value{Kind: lang.Int, Int: v} }
+
+// BoolValue returns the bool value b.
+func BoolValue(b bool) Value { return Value{Kind: lang.Bool, Bool: b} }
+
+// String returns the value as the language writes it: "3", "-2", "true".
+func (v Value) String() string {
+	switch v.Kind {
+	case lang.Int:
+		return strconv.FormatInt(v.Int, 10)
+	case lang.Bool:
+		return strconv.FormatBool(v.Bool)
+	}
+	return "invalid"
+}
+
+// Event is a named event with argument values: an input the environment
+// sends, or an event the machine raises or sends itself.
+type Event struct {
+	Name string
+	Args map[string]Value
+}
+
+// String returns the event as ParseEvent reads it, arguments sorted by
+// name: "setTriangleSides(x=3, y=4, z=5)", "reset()".
+func (e Event) String() string { return e.Name + "(" + argsString(e.Args) + ")" }
+
+// Output is an event the machine sends to another target (an output of
+// the machine, the test oracle).
+type Output struct {
+	Event  string
+	Target string
+	Args   map[string]Value
+}
+
+// String returns the output as "lights(color=1) to #_parent".
+func (o Output) String() string {
+	return o.Event + "(" + argsString(o.Args) + ") to " + o.Target
+}
+
+// argsString returns "x=3, y=4" with the names sorted.
+func argsString(args map[string]Value) string {
+	var b strings.Builder
+	for i, name := range sortedNames(args) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(name + "=" + args[name].String())
+	}
+	return b.String()
+}
+
+func sortedNames(args map[string]Value) []string {
+	names := make([]string, 0, len(args))
+	for name := range args {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// copyArgs returns a copy of args that is never nil.
+func copyArgs(args map[string]Value) map[string]Value {
+	out := make(map[string]Value, len(args))
+	for k, v := range args {
+		out[k] = v
+	}
+	return out
+}
+
+// ParseEvent reads an event as written on a command line: "name",
+// "name()" or "name(x=3, ok=true, y=-2)". Names may be dotted
+// ("done.state.S1"); values are decimal integers (with an optional sign)
+// or true/false; "p: 3" is accepted for "p=3", as the action language
+// writes arguments. The argument map is never nil.
+func ParseEvent(text string) (Event, error) {
+	ev := Event{Args: map[string]Value{}}
+	s := strings.TrimSpace(text)
+	name, rest, hasParen := strings.Cut(s, "(")
+	name = strings.TrimSpace(name)
+	if err := checkEventName(name); err != nil {
+		return Event{}, fmt.Errorf("event %q: %v", text, err)
+	}
+	ev.Name = name
+	if !hasParen {
+		return ev, nil
+	}
+	body, ok := strings.CutSuffix(strings.TrimSpace(rest), ")")
+	if !ok {
+		return Event{}, fmt.Errorf("event %q: missing ')' at the end", text)
+	}
+	if strings.TrimSpace(body) == "" {
+		return ev, nil
+	}
+	for _, item := range strings.Split(body, ",") {
+		pname, val, err := parseArg(item)
+		if err != nil {
+			return Event{}, fmt.Errorf("event %q: %v", text, err)
+		}
+		if _, dup := ev.Args[pname]; dup {
+			return Event{}, fmt.Errorf("event %q: argument %s given twice", text, pname)
+		}
+		ev.Args[pname] = val
+	}
+	return ev, nil
+}
+
+// checkEventName accepts dot-separated segments of letters, digits, '_',
+// '-' and ':'.
+func checkEventName(name string) error {
+	if name == "" {
+		return fmt.Errorf("missing event name")
+	}
+	for _, seg := range strings.Split(name, ".") {
+		if seg == "" {
+			return fmt.Errorf("malformed event name %q (empty segment between dots)", name)
+		}
+		for _, r := range seg {
+			if !isWordRune(r) && r != '-' && r != ':' {
+				return fmt.Errorf("malformed event name %q (unexpected %q)", name, r)
+			}
+		}
+	}
+	return nil
+}
+
+// parseArg reads one "name=value" (or "name: value").
+func parseArg(item string) (string, Value, error) {
+	item = strings.TrimSpace(item)
+	if item == "" {
+		return "", Value{}, fmt.Errorf("empty argument (a stray comma?)")
+	}
+	i := strings.IndexAny(item, "=:")
+	if i < 0 {
+		return "", Value{}, fmt.Errorf("argument %q is not name=value", item)
+	}
+	name, text := strings.TrimSpace(item[:i]), strings.TrimSpace(item[i+1:])
+	if !isIdent(name) {
+		return "", Value{}, fmt.Errorf("malformed argument name %q", name)
+	}
+	switch text {
+	case "true":
+		return name, BoolValue(true), nil
+	case "false":
+		return name, BoolValue(false), nil
+	case "":
+		return "", Value{}, fmt.Errorf("argument %s has no value", name)
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return "", Value{}, fmt.Errorf("argument %s: %s does not fit a 64-bit integer", name, text)
+		}
+		return "", Value{}, fmt.Errorf("argument %s: %q is neither an integer nor true/false", name, text)
+	}
+	return name, IntValue(n), nil
+}
+
+func isIdent(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, r := range s {
+		if !isWordRune(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}

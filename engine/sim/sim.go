@@ -1,0 +1,310 @@
+// Package sim runs a Mealy-like machine (package mlm) on concrete values.
+// It is the oracle that generated tests are replayed on, so its semantics
+// are exactly those the symbolic executor implements:
+//
+//   - Values are int64 and bool. Overflow of + - * / or negation is an
+//     error; division and remainder follow C with x / 0 = 0 and x % 0 = x.
+//     Variable ranges are not enforced; the arguments of input events must
+//     lie in their declared ranges.
+//   - An event is processed by trying the transitions that leave the
+//     current state on it, in key order: the first whose guard holds and
+//     whose action runs to its end (no assume fails) is taken, on a copy of
+//     the machine that is committed only then. An event no transition
+//     completes is discarded.
+//   - Raised events go to the internal queue, sends without a target to the
+//     self queue, delayed sends set a pending timer (setting it again
+//     replaces its arguments), sends to another target are outputs.
+//   - After an input, run-to-completion processes the internal queue, then
+//     the self queue, until both are empty or the machine halts in a final
+//     state (queues and timers are then dropped).
+//   - The decision path of a taken transition has one 't' or 'f' per
+//     branching point its guard and action evaluated, in order: the left
+//     operand of && and ||, the condition of ?:, of if, of each loop test
+//     and of assume.
+package sim
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/mlm"
+)
+
+// Defaults for Options.
+const (
+	DefaultLoopLimit     = 10000
+	DefaultMaxMicrosteps = 1000
+)
+
+// Options bound a simulation; zero fields take the defaults.
+type Options struct {
+	LoopLimit     int // iterations of one execution of one loop
+	MaxMicrosteps int // queued events processed by run-to-completion in one step
+}
+
+func (o Options) withDefaults() Options {
+	if o.LoopLimit <= 0 {
+		o.LoopLimit = DefaultLoopLimit
+	}
+	if o.MaxMicrosteps <= 0 {
+		o.MaxMicrosteps = DefaultMaxMicrosteps
+	}
+	return o
+}
+
+// Fired is one MLM transition the machine took, with the decision path
+// through its guard and action.
+type Fired struct {
+	Key  string
+	Path string
+}
+
+// Step is what one input (or the start) did.
+type Step struct {
+	Input   Event    // as the environment sent it; zero Name for the start step
+	Fired   []Fired  // transitions taken, in order: the input's, then run-to-completion's
+	Outputs []Output // in order
+	State   string   // MLM state after the step
+	Config  []string // its active atomic states
+	Halted  bool     // the machine reached a final state
+}
+
+// Sim is a running machine.
+type Sim struct {
+	m     *mlm.Machine
+	opts  Options
+	index map[string]map[string][]*mlm.Transition // source state, event: candidates in key order
+	cur   *config
+}
+
+// config is the machine's whole concrete state.
+type config struct {
+	state    *mlm.State
+	vars     map[string]Value
+	internal []Event // internal queue
+	self     []Event // self queue
+	timers   map[string]map[string]Value
+	halted   bool
+}
+
+func (c *config) clone() *config {
+	d := *c
+	d.vars = make(map[string]Value, len(c.vars))
+	for k, v := range c.vars {
+		d.vars[k] = v
+	}
+	d.internal = append([]Event(nil), c.internal...)
+	d.self = append([]Event(nil), c.self...)
+	d.timers = make(map[string]map[string]Value, len(c.timers))
+	for k, v := range c.timers {
+		d.timers[k] = v
+	}
+	return &d
+}
+
+// New starts m: the variables take their initial values, the first
+// initial transition that completes is taken, then run-to-completion. It
+// returns the simulator and the start step.
+func New(m *mlm.Machine, opts Options) (*Sim, Step, error) {
+	s := &Sim{m: m, opts: opts.withDefaults(), index: map[string]map[string][]*mlm.Transition{}}
+	for _, tr := range m.Transitions {
+		if tr.Source == nil {
+			continue
+		}
+		byEvent := s.index[tr.Source.Name]
+		if byEvent == nil {
+			byEvent = map[string][]*mlm.Transition{}
+			s.index[tr.Source.Name] = byEvent
+		}
+		byEvent[tr.Event] = append(byEvent[tr.Event], tr)
+	}
+	c := &config{vars: map[string]Value{}, timers: map[string]map[string]Value{}}
+	init := newFrame(s, nil, nil, nil)
+	for _, v := range m.Vars {
+		val, err := init.eval(v.Init)
+		if err != nil {
+			return nil, Step{}, fmt.Errorf("initial value of %s: %w", v.Name, err)
+		}
+		c.vars[v.Name] = val
+	}
+	var step Step
+	took, err := s.take(c, m.Initial, nil, &step)
+	if err != nil {
+		return nil, Step{}, fmt.Errorf("starting the machine: %w", err)
+	}
+	if !took {
+		return nil, Step{}, fmt.Errorf("starting the machine: no initial transition completes")
+	}
+	if err := s.runToCompletion(c, &step); err != nil {
+		return nil, Step{}, fmt.Errorf("starting the machine: %w", err)
+	}
+	s.cur = c
+	return s, s.finish(step), nil
+}
+
+// Step sends one event from the environment: an input event with exactly
+// its declared arguments, or a pending timer without arguments (it fires
+// with the arguments it was set with). The event is processed, then
+// run-to-completion. On error the machine is left as it was.
+func (s *Sim) Step(ev Event) (Step, error) {
+	if s.cur.halted {
+		return Step{}, fmt.Errorf("the machine has stopped (in final state %s); it takes no more events", s.cur.state.Name)
+	}
+	timer, err := s.accept(ev)
+	if err != nil {
+		return Step{}, err
+	}
+	c := s.cur.clone()
+	in := Event{Name: ev.Name, Args: copyArgs(ev.Args)}
+	processed := in
+	if timer {
+		processed.Args = c.timers[ev.Name]
+		delete(c.timers, ev.Name)
+	}
+	step := Step{Input: in}
+	if _, err := s.take(c, s.index[c.state.Name][ev.Name], &processed, &step); err != nil {
+		return Step{}, fmt.Errorf("event %s: %w", in, err)
+	}
+	if err := s.runToCompletion(c, &step); err != nil {
+		return Step{}, fmt.Errorf("event %s: %w", in, err)
+	}
+	s.cur = c
+	return s.finish(step), nil
+}
+
+// accept checks that the environment may send ev now and reports whether
+// it fires a pending timer. An event that is an input is taken as one even
+// when a timer of the same name is pending.
+func (s *Sim) accept(ev Event) (timer bool, err error) {
+	e := s.m.Event(ev.Name)
+	switch {
+	case e == nil:
+		return false, fmt.Errorf("unknown event %s: the machine has no such event", ev.Name)
+	case e.Kinds&model.Input != 0:
+		return false, checkArgs(e, ev.Args)
+	case e.Kinds&model.Timer != 0:
+		if len(ev.Args) > 0 {
+			return false, fmt.Errorf("timer %s takes no arguments: it fires with those it was set with", ev.Name)
+		}
+		if _, ok := s.cur.timers[ev.Name]; !ok {
+			return false, fmt.Errorf("timer %s is not pending: no delayed send has set it since it last fired", ev.Name)
+		}
+		return true, nil
+	case e.Kinds&model.Output != 0:
+		return false, fmt.Errorf("event %s is an output of the machine, not an input", ev.Name)
+	case e.Kinds&model.Internal != 0:
+		return false, fmt.Errorf("event %s is internal: only the machine raises it", ev.Name)
+	case e.Kinds&model.Self != 0:
+		return false, fmt.Errorf("event %s is one the machine sends itself, not an input", ev.Name)
+	}
+	return false, fmt.Errorf("event %s is not an input of the machine", ev.Name)
+}
+
+// checkArgs checks an input's arguments against the event's parameters:
+// the same names, the declared types, ints within their ranges.
+func checkArgs(e *model.Event, args map[string]Value) error {
+	for _, name := range sortedNames(args) {
+		v := args[name]
+		p, ok := e.Param(name)
+		if !ok {
+			return fmt.Errorf("event %s has no parameter %s", e.Name, name)
+		}
+		if v.Kind != p.Type.Kind {
+			return fmt.Errorf("argument %s of event %s must be %s, not %s", name, e.Name, p.Type, v)
+		}
+		if v.Kind == lang.Int && !p.Type.Contains(v.Int) {
+			return fmt.Errorf("argument %s=%d of event %s is out of range %s", name, v.Int, e.Name, p.Type)
+		}
+	}
+	for _, p := range e.Params {
+		if _, ok := args[p.Name]; !ok {
+			return fmt.Errorf("event %s needs argument %s (%s)", e.Name, p.Name, p.Type)
+		}
+	}
+	return nil
+}
+
+// take processes one event (nil for the start) on c: the first candidate
+// whose guard holds and whose action completes is committed. It reports
+// whether one was.
+func (s *Sim) take(c *config, candidates []*mlm.Transition, ev *Event, step *Step) (bool, error) {
+	for _, tr := range candidates {
+		f := newFrame(s, tr, ev, c.vars)
+		ok, err := f.run()
+		if err != nil {
+			return false, fmt.Errorf("transition %q: %w", tr.Key, err)
+		}
+		if !ok {
+			continue
+		}
+		c.vars = f.vars
+		c.internal = append(c.internal, f.raised...)
+		c.self = append(c.self, f.selfSent...)
+		for name, args := range f.timers {
+			c.timers[name] = args
+		}
+		c.state = tr.Target
+		step.Fired = append(step.Fired, Fired{Key: tr.Key, Path: string(f.path)})
+		step.Outputs = append(step.Outputs, f.outputs...)
+		if tr.Target.Final {
+			c.halted = true
+			c.internal, c.self = nil, nil
+			c.timers = map[string]map[string]Value{}
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// runToCompletion processes the internal queue, then the self queue, until
+// both are empty or the machine halts.
+func (s *Sim) runToCompletion(c *config, step *Step) error {
+	for n := 0; !c.halted; n++ {
+		var ev Event
+		var kind string
+		switch {
+		case len(c.internal) > 0:
+			ev, c.internal, kind = c.internal[0], c.internal[1:], "internal event"
+		case len(c.self) > 0:
+			ev, c.self, kind = c.self[0], c.self[1:], "self-sent event"
+		default:
+			return nil
+		}
+		if n == s.opts.MaxMicrosteps {
+			return fmt.Errorf("run-to-completion did not finish within %d events (next: %s %s)", s.opts.MaxMicrosteps, kind, ev)
+		}
+		if _, err := s.take(c, s.index[c.state.Name][ev.Name], &ev, step); err != nil {
+			return fmt.Errorf("%s %s: %w", kind, ev, err)
+		}
+	}
+	return nil
+}
+
+func (s *Sim) finish(step Step) Step {
+	step.State = s.cur.state.Name
+	step.Config = append([]string(nil), s.cur.state.Atomic...)
+	step.Halted = s.cur.halted
+	return step
+}
+
+// Vars returns a copy of the machine's variables.
+func (s *Sim) Vars() map[string]Value { return copyArgs(s.cur.vars) }
+
+// State returns the current MLM state.
+func (s *Sim) State() *mlm.State { return s.cur.state }
+
+// Halted reports whether the machine has stopped in a final state.
+func (s *Sim) Halted() bool { return s.cur.halted }
+
+// PendingTimers returns the names of the timers the environment may fire,
+// sorted.
+func (s *Sim) PendingTimers() []string {
+	names := make([]string, 0, len(s.cur.timers))
+	for name := range s.cur.timers {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,313 @@
+package sim_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/engine/sim"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+)
+
+// load reads and flattens a model file, failing the test on any error.
+func load(t *testing.T, path string) *mlm.Machine {
+	t.Helper()
+	fset := source.NewFileSet()
+	m, errs := scxml.ReadFile(fset, path, scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("reading %s:\n%v", path, errs)
+	}
+	mach, errs := mlm.Flatten(m, mlm.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("flattening %s:\n%v", path, errs)
+	}
+	return mach
+}
+
+// loadString reads and flattens an SCXML document given as text.
+func loadString(t *testing.T, name, src string) *mlm.Machine {
+	t.Helper()
+	fset := source.NewFileSet()
+	m, errs := scxml.Read(fset, name, []byte(src), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("reading %s:\n%v", name, errs)
+	}
+	mach, errs := mlm.Flatten(m, mlm.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("flattening %s:\n%v", name, errs)
+	}
+	return mach
+}
+
+// want is the expected result of one step. Empty fields other than out
+// are not checked; out "" means no outputs.
+type want struct {
+	ev     string // the event, as ParseEvent reads it; "" for the start step
+	err    string // a substring of the wanted error; nothing else is checked
+	state  string
+	out    string // outputs joined with "; "
+	paths  string // the decision paths of the fired transitions, %q of the list
+	vars   string // some variables' values: "a=0 b=1"
+	timers string // pending timers joined with " ", or "none"
+}
+
+// replay starts m and sends it the events of steps[1:], checking each
+// step; steps[0] is the start step.
+func replay(t *testing.T, m *mlm.Machine, opts sim.Options, steps []want) {
+	t.Helper()
+	s, st, err := sim.New(m, opts)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	check(t, s, "start", st, steps[0])
+	for _, w := range steps[1:] {
+		ev, err := sim.ParseEvent(w.ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := s.Step(ev)
+		if w.err != "" {
+			if err == nil || !strings.Contains(err.Error(), w.err) {
+				t.Errorf("%s: got error %v, want one containing %q", w.ev, err, w.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", w.ev, err)
+			continue
+		}
+		check(t, s, w.ev, st, w)
+	}
+}
+
+func check(t *testing.T, s *sim.Sim, label string, st sim.Step, w want) {
+	t.Helper()
+	if w.state != "" && st.State != w.state {
+		t.Errorf("%s: state %s, want %s", label, st.State, w.state)
+	}
+	var outs []string
+	for _, o := range st.Outputs {
+		outs = append(outs, o.String())
+	}
+	if got := strings.Join(outs, "; "); got != w.out {
+		t.Errorf("%s: outputs %q, want %q", label, got, w.out)
+	}
+	if got := pathsOf(st); w.paths != "" && got != w.paths {
+		t.Errorf("%s: paths %s, want %s (fired %v)", label, got, w.paths, st.Fired)
+	}
+	if w.vars != "" {
+		vars := s.Vars()
+		for _, kv := range strings.Fields(w.vars) {
+			name, val, _ := strings.Cut(kv, "=")
+			if got, ok := vars[name]; !ok || got.String() != val {
+				t.Errorf("%s: %s=%v, want %s (vars %v)", label, name, got, val, vars)
+			}
+		}
+	}
+	if w.timers != "" {
+		got := strings.Join(s.PendingTimers(), " ")
+		if got == "" {
+			got = "none"
+		}
+		if got != w.timers {
+			t.Errorf("%s: pending timers %s, want %s", label, got, w.timers)
+		}
+	}
+}
+
+// pathsOf returns the decision paths of the fired transitions, quoted:
+// ["tt" ""].
+func pathsOf(st sim.Step) string {
+	paths := []string{}
+	for _, f := range st.Fired {
+		paths = append(paths, f.Path)
+	}
+	return fmt.Sprintf("%q", paths)
+}
+
+const parent = " to #_parent"
+
+func TestTriangle(t *testing.T) {
+	m := load(t, "../../examples/triangle.scxml")
+	start := want{state: "S0", paths: `[""]`, vars: "a=0 b=0 c=0"}
+	tests := []struct {
+		name  string
+		steps []want
+	}{
+		{"equilateral", []want{start,
+			{ev: "setTriangleSides(x=3, y=3, z=3)", state: "S1_S0", out: "evStartChecking()" + parent, paths: `[""]`, vars: "a=3 b=3 c=3"},
+			{ev: "checkPositiveSides", state: "S1_S1", out: "evValidInput()" + parent, paths: `["tt"]`},
+			{ev: "checkIsTriangle", state: "S1_S2", out: "evIsTriangle()" + parent, paths: `["tt"]`},
+			{ev: "checkTriangleType", state: "S1_S3", out: "evEquilateral()" + parent, paths: `["tt"]`},
+			{ev: "reset()", state: "S0", paths: `[""]`, vars: "a=0 b=0 c=0"},
+		}},
+		{"isosceles", []want{start,
+			{ev: "setTriangleSides(x=3, y=3, z=4)", state: "S1_S0", out: "evStartChecking()" + parent},
+			{ev: "checkPositiveSides", state: "S1_S1", out: "evValidInput()" + parent},
+			{ev: "checkIsTriangle", state: "S1_S2", out: "evIsTriangle()" + parent},
+			// a == b && b == c: t (left of &&), f (the if); then
+			// a == b || b == c || a == c: t (left of the inner ||), t (left of
+			// the outer ||), t (the else-if).
+			{ev: "checkTriangleType", state: "S1_S3", out: "evIsosceles()" + parent, paths: `["tfttt"]`},
+		}},
+		{"isosceles on the right", []want{start,
+			{ev: "setTriangleSides(x=3, y=4, z=4)", state: "S1_S0", out: "evStartChecking()" + parent},
+			{ev: "checkPositiveSides", state: "S1_S1", out: "evValidInput()" + parent},
+			{ev: "checkIsTriangle", state: "S1_S2", out: "evIsTriangle()" + parent},
+			// f (left of &&, which short-circuits), f (the if); f (left of
+			// the inner ||), t (left of the outer ||: b == c made the inner
+			// one true), t (the else-if).
+			{ev: "checkTriangleType", state: "S1_S3", out: "evIsosceles()" + parent, paths: `["ffftt"]`},
+		}},
+		{"scalene", []want{start,
+			{ev: "setTriangleSides(x=3, y=4, z=5)", state: "S1_S0", out: "evStartChecking()" + parent},
+			{ev: "checkPositiveSides", state: "S1_S1", out: "evValidInput()" + parent},
+			{ev: "checkIsTriangle", state: "S1_S2", out: "evIsTriangle()" + parent},
+			{ev: "checkTriangleType", state: "S1_S3", out: "evScalene()" + parent, paths: `["fffff"]`},
+			{ev: "reset", state: "S0", vars: "a=0 b=0 c=0"},
+		}},
+		{"not a triangle", []want{start,
+			{ev: "setTriangleSides(x=1, y=2, z=5)", state: "S1_S0", out: "evStartChecking()" + parent},
+			{ev: "checkPositiveSides", state: "S1_S1", out: "evValidInput()" + parent},
+			// T5's guard fails on its first operand; T6's path is its own.
+			{ev: "checkIsTriangle", state: "S1_S3", out: "evIsNotTriangle()" + parent, paths: `["tt"]`},
+			{ev: "checkTriangleType", state: "S1_S3", paths: `[]`},
+			{ev: "reset", state: "S0", vars: "a=0 b=0 c=0"},
+		}},
+		{"not positive", []want{start,
+			{ev: "setTriangleSides(x=0, y=-2, z=5)", state: "S1_S0", out: "evStartChecking()" + parent, vars: "a=0 b=-2 c=5"},
+			{ev: "checkPositiveSides", state: "S1_S3", out: "evInvalidInput()" + parent, paths: `["tt"]`},
+		}},
+		{"bad arguments", []want{start,
+			{ev: "setTriangleSides(x=3, y=3)", err: "event setTriangleSides needs argument z (int)"},
+			{ev: "setTriangleSides(x=3, y=3, z=true)", err: "argument z of event setTriangleSides must be int, not true"},
+			{ev: "setTriangleSides(x=3, y=3, z=3, w=1)", err: "event setTriangleSides has no parameter w"},
+			{ev: "evStartChecking", err: "event evStartChecking is an output of the machine, not an input"},
+			{ev: "nosuch", err: "unknown event nosuch"},
+			// An input the current state does not react to is discarded.
+			{ev: "checkPositiveSides", state: "S0", paths: `[]`, vars: "a=0 b=0 c=0"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { replay(t, m, sim.Options{}, tt.steps) })
+	}
+}
+
+func TestCrossing(t *testing.T) {
+	m := load(t, "../../examples/crossing.scxml")
+	replay(t, m, sim.Options{}, []want{
+		{state: "NoWalking", timers: "none"},
+		{ev: "waitingTimeout", err: "timer waitingTimeout is not pending"},
+		{ev: "carsWithin(n=51)", err: "argument n=51 of event carsWithin is out of range int[0..50]"},
+		{ev: "carsWithin(n=5)", state: "NoWalking", vars: "carLights=0 noOfCars=5 walkTime=0"},
+		{ev: "press", state: "Waiting", timers: "waitingTimeout"},
+		{ev: "waitingTimeout(x=1)", err: "timer waitingTimeout takes no arguments"},
+		{ev: "waitingTimeout", state: "Changing", out: "lights(color=1)" + parent, timers: "lightsTimeout"},
+		{ev: "waitingTimeout", err: "timer waitingTimeout is not pending"},
+		{ev: "lightsTimeout", state: "Walking", out: "lights(color=2)" + parent + "; walk(seconds=25)" + parent,
+			paths: `["tt"]`, vars: "carLights=2 noOfCars=5 walkTime=25", timers: "walkTimeout"},
+		{ev: "walkTimeout", state: "NoWalking", out: "lights(color=0)" + parent + "; dontWalk()" + parent, timers: "none"},
+		{ev: "blink", err: "event blink is an output of the machine"},
+		{ev: "press", state: "Waiting"},
+		{ev: "failed", state: "Blinking", out: "blink()" + parent, timers: "waitingTimeout"},
+		// A timer stays pending after its state is left; firing it is
+		// allowed and, with no transition to take, discarded.
+		{ev: "waitingTimeout", state: "Blinking", paths: `[]`, timers: "none"},
+		{ev: "repaired", state: "NoWalking", vars: "carLights=0 noOfCars=0 walkTime=25"},
+	})
+}
+
+func TestRadio(t *testing.T) {
+	m := load(t, "../../examples/radio.scxml")
+	replay(t, m, sim.Options{}, []want{
+		{state: "Off", vars: "volume=5"},
+		{ev: "power", state: "Radio,Unmuted"},
+		{ev: "source", state: "CDStopped,Unmuted"},
+		{ev: "play", state: "CDPlaying,Unmuted"},
+		{ev: "mute", state: "CDPlaying,Muted", out: "muted()" + parent},
+		// Deep history restores both regions.
+		{ev: "power", state: "Off|Resume=CDPlaying,Muted"},
+		{ev: "power", state: "CDPlaying,Muted", out: "muted()" + parent},
+		// eject raises sourceChanged, which unmutes in the same step.
+		{ev: "eject", state: "Radio,Unmuted", paths: `["" ""]`},
+		{ev: "sourceChanged", err: "event sourceChanged is internal"},
+		{ev: "setVolume(level=11)", err: "out of range int[0..10]"},
+		{ev: "setVolume(level=7)", state: "Radio,Unmuted", vars: "volume=7"},
+		{ev: "setVolume(level=0)", state: "Muted,Radio", out: "muted()" + parent, vars: "volume=7"},
+	})
+}
+
+func feature(name string) string {
+	return filepath.Join("../../model/mlm/testdata/features", name+".scxml")
+}
+
+func TestFeatures(t *testing.T) {
+	tests := []struct {
+		model string
+		steps []want
+	}{
+		{"eventless", []want{{state: "Idle"},
+			// The first candidate (guard y == 0) assumes x > 10.
+			{ev: "input(v=20)", state: "Idle", paths: `["t"]`, vars: "x=20 y=0"},
+			// x > 10 fails for the first candidate, the guard for the
+			// second, the assume for Low; Negative completes.
+			{ev: "input(v=-1)", state: "Negative", paths: `["tt"]`, vars: "x=-1 y=0"},
+			{ev: "input(v=3)", state: "Negative", paths: `[]`, vars: "x=-1 y=0"},
+		}},
+		{"eventless", []want{{state: "Idle"},
+			{ev: "input(v=5)", state: "Low", paths: `["tt"]`, vars: "x=5 y=0"},
+		}},
+		{"final", []want{{state: "Fetching,Parsing"},
+			{ev: "fetched", state: "FetchDone,Parsing", paths: `[""]`},
+			{ev: "parsed", state: "End", paths: `["" ""]`, vars: "exits=1"},
+			{ev: "fetched", err: "the machine has stopped"},
+		}},
+		{"send", []want{{state: "Idle", timers: "none"},
+			// The self-sent selfCheck is processed before the next input.
+			{ev: "arm", state: "Checked", out: "report(armed=true, code=7, speed=3)" + parent,
+				paths: `["" ""]`, timers: "timeout"},
+			{ev: "selfCheck", err: "event selfCheck is one the machine sends itself"},
+			{ev: "timeout", state: "Idle", timers: "none"},
+			{ev: "timeout", err: "timer timeout is not pending"},
+		}},
+		{"raise", []want{{state: "A"},
+			// ticked moves to C; measured(value=2) fails its guard there.
+			{ev: "tick", state: "C", paths: `["" ""]`, vars: "count=1"},
+			{ev: "ticked", err: "event ticked is internal"},
+		}},
+		{"order", []want{{state: "A1", vars: "trace=0"},
+			{ev: "go", state: "B1", vars: "trace=12345"},
+		}},
+		{"internal_transition", []want{{state: "C1", vars: "entries=1"},
+			{ev: "inner", state: "C2", vars: "entries=1"},
+			{ev: "outer", state: "C2", vars: "entries=2"},
+			{ev: "inner", state: "C2", vars: "entries=2"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.model, func(t *testing.T) { replay(t, load(t, feature(tt.model)), sim.Options{}, tt.steps) })
+	}
+}
+
+func TestHalted(t *testing.T) {
+	s, _, err := sim.New(load(t, feature("final")), sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st sim.Step
+	for _, ev := range []string{"parsed", "fetched"} {
+		if st, err = s.Step(sim.Event{Name: ev}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !st.Halted || !s.Halted() || s.State().Name != "End" || fmt.Sprint(st.Config) != "[End]" {
+		t.Errorf("step halted %v, machine halted %v in %s (config %v), want halted in End",
+			st.Halted, s.Halted(), s.State().Name, st.Config)
+	}
+	if got := s.PendingTimers(); len(got) != 0 {
+		t.Errorf("pending timers %v after halting", got)
+	}
+}
