@@ -1,0 +1,230 @@
+// Package analysis reads a symbolic execution tree (ARCHITECTURE.md §5,
+// seed 002 §4.4): what is reachable and what is not, within the bounds the
+// tree was built under; invariants checked in every state; which outputs
+// can be produced; and where statechart priority resolves a
+// nondeterministic choice. Every claim about something reached comes with
+// a concrete test that reaches it.
+package analysis
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/solver"
+)
+
+// Report is everything the analyses found.
+type Report struct {
+	// Proven is true when no bound cut the tree: then "unreachable" means
+	// unreachable. Otherwise it means unreachable within the bounds, and
+	// WithinDepth gives the depth bound when that is the one that was hit.
+	Proven      bool `json:"proven"`
+	WithinDepth int  `json:"within_depth,omitempty"`
+
+	States         []Reach          `json:"states"`      // statechart states
+	MLMStates      []Reach          `json:"mlm_states"`  // flattened states
+	Transitions    []Reach          `json:"transitions"` // statechart transitions
+	Outputs        []Reach          `json:"outputs"`     // output events that can be sent
+	Invariants     []InvariantCheck `json:"invariants"`  // declared and implied by ranges
+	Nondeterminism []Conflict       `json:"nondeterminism"`
+}
+
+// Reach is one thing and whether (and how) the tree reaches it.
+type Reach struct {
+	Name    string        `json:"name"`
+	Line    int           `json:"line,omitempty"`
+	Reached bool          `json:"reached"`
+	Depth   int           `json:"depth,omitempty"` // inputs of the shortest witness
+	Witness *testgen.Test `json:"witness,omitempty"`
+}
+
+// InvariantCheck is the result for one invariant.
+type InvariantCheck struct {
+	Invariant string        `json:"invariant"`
+	Implied   string        `json:"implied_by,omitempty"` // a variable's declared range
+	Holds     bool          `json:"holds"`
+	State     string        `json:"state,omitempty"` // where it is first violated
+	Witness   *testgen.Test `json:"witness,omitempty"`
+}
+
+// Conflict is a pair of statechart transitions that compete for one event
+// in one configuration and whose conditions can both hold: the statechart
+// takes the first by priority, which may not be what the author meant.
+type Conflict struct {
+	State   string        `json:"state"`
+	Event   string        `json:"event"`
+	Taken   string        `json:"taken"`
+	Shadows string        `json:"shadows"`
+	Line    int           `json:"line,omitempty"`
+	Witness *testgen.Test `json:"witness,omitempty"`
+}
+
+// Invariant is a named predicate over the machine variables.
+type Invariant struct {
+	Text    string
+	Expr    lang.Expr
+	Implied string // set for the range of a variable
+}
+
+// Analyze runs every analysis on set.
+func Analyze(set *engine.SET, invariants []Invariant, newSolver engine.NewSolver) (*Report, error) {
+	slv, err := newSolver(set.Terms)
+	if err != nil {
+		return nil, fmt.Errorf("starting the solver: %w", err)
+	}
+	defer slv.Close()
+	gen, err := testgen.NewGenerator(set, newSolver)
+	if err != nil {
+		return nil, err
+	}
+	defer gen.Close()
+	a := &analyzer{set: set, slv: slv, gen: gen, m: set.Machine, src: set.Machine.Source}
+	r := &Report{Proven: len(set.Bounds) == 0}
+	for _, b := range set.Bounds {
+		if b.Bound == "depth" {
+			r.WithinDepth = int(b.Limit)
+		}
+	}
+	steps := []func(*Report) error{a.reach, a.outputs, a.nondeterminism}
+	for _, step := range steps {
+		if err := step(r); err != nil {
+			return nil, err
+		}
+	}
+	if r.Invariants, err = a.invariants(append(invariants, RangeInvariants(set.Machine)...)); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+type analyzer struct {
+	set *engine.SET
+	m   *mlm.Machine
+	src *model.Model
+	slv solver.Solver
+	gen *testgen.Generator
+}
+
+func (a *analyzer) witness(n *engine.Node) (*testgen.Test, error) { return a.gen.Test(n) }
+
+// reach finds, breadth-first (so with a shortest witness), every MLM
+// state, statechart state and statechart transition the tree reaches.
+func (a *analyzer) reach(r *Report) error {
+	firstMLM := make(map[string]*engine.Node)
+	firstState := make(map[string]*engine.Node)
+	firstTrans := make(map[string]*engine.Node)
+	for _, n := range a.set.Nodes {
+		if _, ok := firstMLM[n.State.Name]; !ok {
+			firstMLM[n.State.Name] = n
+		}
+		for _, id := range n.State.Atomic {
+			for s := a.src.State(id); s != nil && s.Kind != model.Root; s = s.Parent {
+				if _, ok := firstState[s.ID]; !ok {
+					firstState[s.ID] = n
+				}
+			}
+		}
+		var fired []engine.Fired
+		if n.In != nil {
+			fired = n.In.Fired
+		} else {
+			fired = a.set.Start.Fired
+		}
+		for _, f := range fired {
+			for _, step := range f.T.Origins {
+				for _, id := range strings.Split(step, "+") {
+					if _, ok := firstTrans[id]; !ok {
+						firstTrans[id] = n
+					}
+				}
+			}
+		}
+	}
+	var err error
+	for _, s := range a.m.States {
+		if r.MLMStates, err = a.add(r.MLMStates, s.Name, a.lineOf(s.Pos), firstMLM[s.Name]); err != nil {
+			return err
+		}
+	}
+	for _, s := range a.src.States() {
+		if s.Kind == model.Root || s.Kind == model.History {
+			continue
+		}
+		if r.States, err = a.add(r.States, s.ID, a.lineOf(s.Pos), firstState[s.ID]); err != nil {
+			return err
+		}
+		for _, t := range s.Transitions {
+			if r.Transitions, err = a.add(r.Transitions, t.ID, a.lineOf(t.Pos), firstTrans[t.ID]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (a *analyzer) lineOf(p source.Pos) int {
+	if !p.IsValid() {
+		return 0
+	}
+	return a.src.Position(p).Line
+}
+
+func (a *analyzer) add(list []Reach, name string, line int, n *engine.Node) ([]Reach, error) {
+	r := Reach{Name: name, Line: line}
+	if n != nil {
+		t, err := a.witness(n)
+		if err != nil {
+			return nil, err
+		}
+		r.Reached, r.Depth, r.Witness = true, n.Depth, t
+	}
+	return append(list, r), nil
+}
+
+// outputs finds the first step that sends each output event.
+func (a *analyzer) outputs(r *Report) error {
+	first := make(map[string]*engine.Node)
+	var order []string
+	for _, n := range a.set.Nodes {
+		e := n.In
+		if e == nil {
+			e = a.set.Start
+		}
+		for _, o := range e.Outputs {
+			key := o.Event + " to " + o.Target
+			if _, ok := first[key]; !ok {
+				first[key] = n
+				order = append(order, key)
+			}
+		}
+	}
+	for _, ev := range a.m.Events {
+		if ev.Kinds&model.Output == 0 {
+			continue
+		}
+		found := false
+		for _, key := range order {
+			if strings.HasPrefix(key, ev.Name+" to ") {
+				found = true
+			}
+		}
+		if !found {
+			order = append(order, ev.Name)
+		}
+	}
+	sort.Strings(order)
+	var err error
+	for _, key := range order {
+		if r.Outputs, err = a.add(r.Outputs, key, 0, first[key]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

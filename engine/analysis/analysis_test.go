@@ -1,0 +1,174 @@
+package analysis_test
+
+import (
+	"testing"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/analysis"
+	"github.com/setbot/setbot/engine/sim"
+	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/solver/z3"
+)
+
+func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
+
+func analyze(t *testing.T, path string, opts engine.Options, invariants ...string) (*mlm.Machine, *analysis.Report) {
+	t.Helper()
+	m, errs := scxml.ReadFile(source.NewFileSet(), path, scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	mach, errs := mlm.Flatten(m, mlm.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	set, err := engine.Explore(mach, opts, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var invs []analysis.Invariant
+	for _, text := range invariants {
+		inv, err := analysis.ParseInvariant(mach, text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		invs = append(invs, inv)
+	}
+	rep, err := analysis.Analyze(set, invs, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mach, rep
+}
+
+func find(list []analysis.Reach, name string) (analysis.Reach, bool) {
+	for _, r := range list {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return analysis.Reach{}, false
+}
+
+// run replays a witness on the simulator and returns it at the end.
+func run(t *testing.T, m *mlm.Machine, w *testgen.Test) *sim.Sim {
+	t.Helper()
+	s, _, err := sim.New(m, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range w.Steps {
+		ev := sim.Event{Name: st.Event, Args: map[string]sim.Value{}}
+		if st.Timer {
+			ev.Args = nil
+		}
+		for k, v := range st.Args {
+			switch v := v.(type) {
+			case int64:
+				ev.Args[k] = sim.IntValue(v)
+			case bool:
+				ev.Args[k] = sim.BoolValue(v)
+			}
+		}
+		if _, err := s.Step(ev); err != nil {
+			t.Fatalf("witness step %s: %v", st.Event, err)
+		}
+	}
+	return s
+}
+
+func TestReachabilityWithinDepth(t *testing.T) {
+	m, six := analyze(t, "../testdata/depth7.scxml", engine.Options{MaxDepth: 6})
+	if six.Proven || six.WithinDepth != 6 {
+		t.Errorf("proven %v within %d; want a claim within 6 events", six.Proven, six.WithinDepth)
+	}
+	if r, _ := find(six.States, "S7"); r.Reached {
+		t.Error("S7 reported reachable within 6 events")
+	}
+	_, seven := analyze(t, "../testdata/depth7.scxml", engine.Options{MaxDepth: 7})
+	r, _ := find(seven.States, "S7")
+	if !r.Reached || r.Depth != 7 || len(r.Witness.Steps) != 7 {
+		t.Fatalf("S7 within 7: %+v", r)
+	}
+	if got := run(t, m, r.Witness).State().Atomic; len(got) != 1 || got[0] != "S7" {
+		t.Errorf("the witness for S7 ends in %v", got)
+	}
+	if never, _ := find(seven.States, "Never"); never.Reached {
+		t.Error("Never, guarded by x > 5 && x < 3, reported reachable")
+	}
+	if tr, _ := find(seven.Transitions, "S0:jump>Never"); tr.Reached {
+		t.Error("the guarded-off transition reported taken")
+	}
+}
+
+func TestTriangleComplete(t *testing.T) {
+	_, rep := analyze(t, "../../examples/triangle.scxml", engine.Options{})
+	if !rep.Proven {
+		t.Error("the triangle's tree is complete, so its claims are proven")
+	}
+	for _, list := range [][]analysis.Reach{rep.States, rep.MLMStates, rep.Transitions} {
+		for _, r := range list {
+			if !r.Reached {
+				t.Errorf("%s unreachable", r.Name)
+			}
+		}
+	}
+	if len(rep.Outputs) != 8 {
+		t.Errorf("%d outputs, want 8", len(rep.Outputs))
+	}
+	for _, o := range rep.Outputs {
+		if !o.Reached {
+			t.Errorf("output %s never sent", o.Name)
+		}
+	}
+}
+
+func TestInvariantViolationWitness(t *testing.T) {
+	m, rep := analyze(t, "../../examples/triangle.scxml", engine.Options{}, "a >= 0", "a == a")
+	if len(rep.Invariants) != 2 {
+		t.Fatalf("%d invariant results", len(rep.Invariants))
+	}
+	bad, good := rep.Invariants[0], rep.Invariants[1]
+	if !good.Holds {
+		t.Error("a == a reported violated")
+	}
+	if bad.Holds || bad.Witness == nil {
+		t.Fatal("a >= 0 not reported violated")
+	}
+	if a := run(t, m, bad.Witness).Vars()["a"]; a.Int >= 0 {
+		t.Errorf("the witness ends with a = %v, which does not violate a >= 0", a)
+	}
+}
+
+func TestRangeInvariantAndNondeterminism(t *testing.T) {
+	_, rep := analyze(t, "../../examples/radio.scxml", engine.Options{MaxDepth: 5})
+	var ranged bool
+	for _, inv := range rep.Invariants {
+		if inv.Implied == "volume: int[0..10]" && inv.Holds {
+			ranged = true
+		}
+	}
+	if !ranged {
+		t.Errorf("the range of volume is not checked as an invariant: %+v", rep.Invariants)
+	}
+	if len(rep.Nondeterminism) != 1 {
+		t.Fatalf("nondeterminism %+v, want the setVolume pair", rep.Nondeterminism)
+	}
+	c := rep.Nondeterminism[0]
+	if c.Event != "setVolume" || c.Taken != "Unmuted:setVolume>Muted" || c.Shadows != "Unmuted:setVolume>" {
+		t.Errorf("conflict %+v", c)
+	}
+}
+
+func TestParseInvariantErrors(t *testing.T) {
+	m, _ := analyze(t, "../../examples/triangle.scxml", engine.Options{MaxDepth: 1})
+	for _, text := range []string{"a +", "zz > 0", "a + 1", "_event.data.x > 0"} {
+		if _, err := analysis.ParseInvariant(m, text); err == nil {
+			t.Errorf("invariant %q accepted", text)
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package testgen
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Formats of a test suite.
+var Formats = []string{"json", "junit", "scion"}
+
+// Write writes tests in a format: json ({"tests": [...]}), junit (one test
+// case per test, its steps in system-out) or scion (SCION-style traces:
+// the initial configuration, then each event with the configuration it
+// leads to, so existing SCXML harnesses can run them).
+func Write(w io.Writer, format, machine string, initial []string, tests []*Test) error {
+	switch format {
+	case "json":
+		return writeJSON(w, tests)
+	case "junit":
+		return writeJUnit(w, machine, tests)
+	case "scion":
+		return writeSCION(w, initial, tests)
+	}
+	return fmt.Errorf("unknown test format %q (want %s)", format, strings.Join(Formats, ", "))
+}
+
+func writeJSON(w io.Writer, tests []*Test) error {
+	if tests == nil {
+		tests = []*Test{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(struct {
+		Tests []*Test `json:"tests"`
+	}{tests})
+}
+
+type scionEvent struct {
+	Event struct {
+		Name string         `json:"name"`
+		Data map[string]any `json:"data,omitempty"`
+	} `json:"event"`
+	NextConfiguration []string `json:"nextConfiguration"`
+}
+
+type scionTrace struct {
+	Name                 string       `json:"name"`
+	InitialConfiguration []string     `json:"initialConfiguration"`
+	Events               []scionEvent `json:"events"`
+}
+
+func writeSCION(w io.Writer, initial []string, tests []*Test) error {
+	traces := make([]scionTrace, 0, len(tests))
+	for _, t := range tests {
+		tr := scionTrace{Name: t.ID, InitialConfiguration: initial, Events: []scionEvent{}}
+		for _, s := range t.Steps {
+			var e scionEvent
+			e.Event.Name = s.Event
+			if len(s.Args) > 0 {
+				e.Event.Data = s.Args
+			}
+			e.NextConfiguration = s.Config
+			tr.Events = append(tr.Events, e)
+		}
+		traces = append(traces, tr)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(traces)
+}
+
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name  string      `xml:"name,attr"`
+	Tests int         `xml:"tests,attr"`
+	Cases []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string `xml:"name,attr"`
+	ClassName string `xml:"classname,attr"`
+	SystemOut string `xml:"system-out"`
+}
+
+func writeJUnit(w io.Writer, machine string, tests []*Test) error {
+	suite := junitSuite{Name: machine, Tests: len(tests)}
+	for _, t := range tests {
+		var b strings.Builder
+		for i, s := range t.Steps {
+			fmt.Fprintf(&b, "%d. %s", i+1, s.Event)
+			if len(s.Args) > 0 {
+				fmt.Fprintf(&b, "(%s)", formatArgs(s.Args))
+			}
+			for _, o := range s.Outputs {
+				fmt.Fprintf(&b, " -> %s(%s) to %s", o.Event, formatArgs(o.Args), o.Target)
+			}
+			fmt.Fprintf(&b, " => %s\n", strings.Join(s.Config, ","))
+		}
+		fmt.Fprintf(&b, "final: %s\n", strings.Join(t.Final, ","))
+		suite.Cases = append(suite.Cases, junitCase{Name: t.ID, ClassName: machine, SystemOut: b.String()})
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(junitSuites{Suites: []junitSuite{suite}}); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+func formatArgs(args map[string]any) string {
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%v", k, args[k])
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,345 @@
+// Package testgen turns paths of a symbolic execution tree into concrete
+// tests (seeds 002 and 003): the input sequence of the path with parameter
+// values from a model of its path condition, and the expected outputs of
+// each step and the final configuration as the oracle.
+//
+// A test's identity is the sequence of (transition key, decision path) of
+// the transitions it fires, so it names the same behaviour across versions
+// of a model. Values are computed in a table of terms filled in the order
+// the paths are solved, never in the explorer's, so the same tree always
+// gives the same values, however it was built.
+package testgen
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/solver"
+)
+
+// Test is one concrete test.
+type Test struct {
+	ID       string       `json:"id"`
+	Identity []string     `json:"identity"` // per step: the fired "key#path"s
+	Steps    []Step       `json:"steps"`
+	Final    []string     `json:"final"` // the expected final configuration
+	Leaf     *engine.Node `json:"-"`
+}
+
+// Step is one input and what it must produce.
+type Step struct {
+	Event   string         `json:"event"`
+	Timer   bool           `json:"timer,omitempty"` // a pending timer fires (no arguments)
+	Args    map[string]any `json:"args"`
+	Outputs []Output       `json:"outputs"`
+	Fired   []Fired        `json:"fired"`
+	Config  []string       `json:"configuration"`
+}
+
+// Output is an expected output event.
+type Output struct {
+	Event  string         `json:"event"`
+	Target string         `json:"target"`
+	Args   map[string]any `json:"args"`
+}
+
+// Fired is an MLM transition a step takes, with its decision path.
+type Fired struct {
+	Key  string `json:"key"`
+	Path string `json:"path"`
+}
+
+// Generator solves paths of one tree.
+type Generator struct {
+	set  *engine.SET
+	tab  *solver.Table
+	slv  solver.Solver
+	memo map[solver.Term]solver.Term
+}
+
+// NewGenerator returns a generator for set; Close releases its solver.
+func NewGenerator(set *engine.SET, newSolver engine.NewSolver) (*Generator, error) {
+	tab := solver.NewTable()
+	slv, err := newSolver(tab)
+	if err != nil {
+		return nil, fmt.Errorf("starting the solver: %w", err)
+	}
+	return &Generator{set: set, tab: tab, slv: slv, memo: make(map[solver.Term]solver.Term)}, nil
+}
+
+// Close releases the solver.
+func (g *Generator) Close() { g.slv.Close() }
+
+// Test returns the test that drives the machine from its start to n.
+func (g *Generator) Test(n *engine.Node) (*Test, error) { return g.TestWhere(n, nil) }
+
+// TestWhere returns a test that drives the machine to n with parameter
+// values that also satisfy extra (terms of the tree's table): the witness
+// of an invariant violation solves the violation too.
+func (g *Generator) TestWhere(n *engine.Node, extra []solver.Term) (*Test, error) {
+	path := n.Path()
+	vals, err := g.solve(n, path, extra)
+	if err != nil {
+		return nil, err
+	}
+	t := &Test{Final: n.State.Atomic, Leaf: n}
+	for _, x := range path[1:] {
+		e := x.In
+		st := Step{Event: e.Event, Timer: e.Timer, Args: map[string]any{}, Config: x.State.Atomic,
+			Outputs: []Output{}, Fired: []Fired{}}
+		if !e.Timer {
+			for _, a := range e.Args {
+				st.Args[a.Name] = vals[a.Value]
+			}
+		}
+		for _, o := range e.Outputs {
+			out := Output{Event: o.Event, Target: o.Target, Args: map[string]any{}}
+			for _, a := range o.Args {
+				v, err := g.value(a.Value, vals)
+				if err != nil {
+					return nil, fmt.Errorf("output %s of step %d: %w", o.Event, len(t.Steps)+1, err)
+				}
+				out.Args[a.Name] = v
+			}
+			st.Outputs = append(st.Outputs, out)
+		}
+		var id []string
+		for _, f := range e.Fired {
+			st.Fired = append(st.Fired, Fired{Key: f.T.Key, Path: f.Path})
+			id = append(id, f.T.Key+"#"+f.Path)
+		}
+		if len(id) == 0 {
+			id = []string{"(" + e.Event + " taken by no transition)"}
+		}
+		t.Identity = append(t.Identity, strings.Join(id, ", "))
+		t.Steps = append(t.Steps, st)
+	}
+	sum := sha256.Sum256([]byte(strings.Join(t.Identity, "\n")))
+	t.ID = "t" + hex.EncodeToString(sum[:6])
+	return t, nil
+}
+
+// solve finds values for the parameters received along the path: from a
+// model of the path condition for those it constrains, a fixed default
+// (0, false, or the lower end of the range) for the others.
+func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Term) (map[solver.Term]any, error) {
+	src := g.set.Terms
+	var params []solver.Term
+	ranges := make(map[solver.Term]lang.Type)
+	for _, x := range path[1:] {
+		if x.In.Timer {
+			continue
+		}
+		ev := g.set.Machine.Event(x.In.Event)
+		for _, a := range x.In.Args {
+			params = append(params, a.Value)
+			if p, ok := ev.Param(a.Name); ok {
+				ranges[a.Value] = p.Type
+			}
+		}
+	}
+	constrained := make(map[solver.Term]bool)
+	var conj []solver.Term
+	for _, c := range n.PC {
+		vs := src.Vars(c)
+		if len(vs) == 1 && isRange(src, c, vs[0], ranges[vs[0]]) {
+			continue
+		}
+		for _, v := range vs {
+			constrained[v] = true
+		}
+	}
+	for _, c := range extra {
+		for _, v := range src.Vars(c) {
+			constrained[v] = true
+		}
+	}
+	for _, c := range append(append([]solver.Term(nil), n.PC...), extra...) {
+		conj = append(conj, g.tab.Import(src, c, g.memo))
+	}
+	var asked []solver.Term
+	for _, p := range params {
+		if constrained[p] {
+			asked = append(asked, g.tab.Import(src, p, g.memo))
+		}
+	}
+	vals := make(map[solver.Term]any, len(params))
+	if len(asked) > 0 {
+		res, model, err := g.slv.Model(conj, asked)
+		if err != nil {
+			return nil, err
+		}
+		if res != solver.Sat {
+			return nil, fmt.Errorf("the path to state %s could not be solved (%s)", n.State.Name, res)
+		}
+		for _, p := range params {
+			if v, ok := model[g.memo[p]]; ok {
+				vals[p] = plain(v)
+			}
+		}
+	}
+	for _, p := range params {
+		if _, ok := vals[p]; !ok {
+			vals[p] = fallback(src.Sort(p), ranges[p])
+		}
+	}
+	return vals, nil
+}
+
+// isRange reports whether c is exactly one end of v's declared range,
+// lo <= v or v <= hi: what the explorer adds for a ranged parameter. Any
+// other condition on v (a guard) constrains it.
+func isRange(tab *solver.Table, c, v solver.Term, t lang.Type) bool {
+	if !t.Ranged || tab.Op(c) != solver.OpLe {
+		return false
+	}
+	a, b, _ := tab.Args(c)
+	if lo, ok := tab.IntValue(a); ok && b == v {
+		return lo == t.Lo
+	}
+	if hi, ok := tab.IntValue(b); ok && a == v {
+		return hi == t.Hi
+	}
+	return false
+}
+
+func fallback(s solver.Sort, t lang.Type) any {
+	if s == solver.BoolSort {
+		return false
+	}
+	if t.Ranged && !t.Contains(0) {
+		return t.Lo
+	}
+	return int64(0)
+}
+
+func plain(v solver.Value) any {
+	if v.Sort == solver.BoolSort {
+		return v.Bool
+	}
+	return v.Int
+}
+
+// value evaluates a term of the tree under the parameter values.
+func (g *Generator) value(x solver.Term, vals map[solver.Term]any) (any, error) {
+	src := g.set.Terms
+	sub := make(map[solver.Term]solver.Term)
+	for _, v := range src.Vars(x) {
+		val, ok := vals[v]
+		if !ok {
+			return nil, fmt.Errorf("value of %s unknown", src.Name(v))
+		}
+		switch val := val.(type) {
+		case bool:
+			sub[g.tab.Import(src, v, g.memo)] = g.tab.Bool(val)
+		case int64:
+			sub[g.tab.Import(src, v, g.memo)] = g.tab.Int(val)
+		}
+	}
+	r := g.tab.Subst(g.tab.Import(src, x, g.memo), sub)
+	if b, ok := g.tab.BoolValue(r); ok {
+		return b, nil
+	}
+	if i, ok := g.tab.IntValue(r); ok {
+		return i, nil
+	}
+	return nil, fmt.Errorf("%s does not fit in 64 bits", g.tab.String(r))
+}
+
+// Coverage criteria.
+const (
+	PathCoverage       = "path"
+	TransitionCoverage = "transition"
+	StateCoverage      = "state"
+)
+
+// Suite returns the tests for a coverage criterion: one per leaf for path
+// coverage; for transition and state coverage, a smallest-first greedy
+// choice of leaves that covers every MLM transition (or state) the tree
+// reaches.
+func Suite(set *engine.SET, coverage string, newSolver engine.NewSolver) ([]*Test, error) {
+	leaves := set.Leaves()
+	var chosen []*engine.Node
+	switch coverage {
+	case PathCoverage, "":
+		chosen = leaves
+	case TransitionCoverage:
+		chosen = cover(leaves, func(n *engine.Node) []string {
+			var out []string
+			for _, f := range n.In.Fired {
+				out = append(out, f.T.Key)
+			}
+			return out
+		})
+	case StateCoverage:
+		chosen = cover(leaves, func(n *engine.Node) []string { return []string{n.State.Name} })
+	default:
+		return nil, fmt.Errorf("unknown coverage %q (want path, transition or state)", coverage)
+	}
+	g, err := NewGenerator(set, newSolver)
+	if err != nil {
+		return nil, err
+	}
+	defer g.Close()
+	tests := make([]*Test, 0, len(chosen))
+	for _, n := range chosen {
+		t, err := g.Test(n)
+		if err != nil {
+			return nil, err
+		}
+		tests = append(tests, t)
+	}
+	return tests, nil
+}
+
+// cover picks leaves greedily: each time the one whose path covers the
+// most items not yet covered (the earliest, so the shortest, on a tie),
+// until nothing new can be covered. The result keeps tree order.
+func cover(leaves []*engine.Node, items func(*engine.Node) []string) []*engine.Node {
+	sets := make([]map[string]bool, len(leaves))
+	for i, l := range leaves {
+		sets[i] = make(map[string]bool)
+		for _, x := range l.Path()[1:] {
+			for _, it := range items(x) {
+				sets[i][it] = true
+			}
+		}
+	}
+	covered := make(map[string]bool)
+	var picked []int
+	for {
+		best, gain := -1, 0
+		for i, s := range sets {
+			n := 0
+			for it := range s {
+				if !covered[it] {
+					n++
+				}
+			}
+			if n > gain {
+				best, gain = i, n
+			}
+		}
+		if best < 0 {
+			if len(picked) == 0 && len(leaves) > 0 {
+				picked = append(picked, 0) // the start alone covers the initial state
+			}
+			break
+		}
+		for it := range sets[best] {
+			covered[it] = true
+		}
+		picked = append(picked, best)
+	}
+	sort.Ints(picked)
+	out := make([]*engine.Node, len(picked))
+	for i, p := range picked {
+		out[i] = leaves[p]
+	}
+	return out
+}
