@@ -1,0 +1,274 @@
+package modelgen
+
+import "fmt"
+
+// ctx is what a piece of generated code may use.
+type ctx struct {
+	params []param // event parameters it may read
+	raise  bool    // whether it may raise internal events
+}
+
+// intParams returns the int parameters c may read.
+func (c ctx) intParams() []param {
+	var out []param
+	for _, p := range c.params {
+		if p.isInt() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// boolParams returns the bool parameters c may read.
+func (c ctx) boolParams() []param {
+	var out []param
+	for _, p := range c.params {
+		if !p.isInt() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// paramRef returns the expression that reads p.
+func paramRef(p param) string { return "_event.data." + p.name }
+
+// comparisons are the comparison operators of the action language.
+var comparisons = []string{"<", "<=", ">", ">=", "==", "!="}
+
+// cond returns a condition: one comparison, or two joined by && or ||, or
+// a negated one.
+func (g *gen) cond(c ctx) string {
+	a := g.atom(c)
+	switch g.intn(6) {
+	case 0:
+		return a + " && " + g.atom(c)
+	case 1:
+		return a + " || " + g.atom(c)
+	case 2:
+		return "!(" + a + ")"
+	}
+	return a
+}
+
+// atom returns a comparison over variables and event parameters, a bool
+// parameter, or an In() test.
+func (g *gen) atom(c ctx) string {
+	ints, bools := c.intParams(), c.boolParams()
+	for {
+		switch g.intn(7) {
+		case 0, 1:
+			return fmt.Sprintf("%s %s %d", pick(g, g.vars), pick(g, comparisons), g.intn(10))
+		case 2:
+			if len(g.vars) >= 2 {
+				return fmt.Sprintf("%s %s %s", g.vars[0], pick(g, comparisons), g.vars[1])
+			}
+		case 3:
+			if len(ints) > 0 {
+				return fmt.Sprintf("%s %s %d", paramRef(pick(g, ints)), pick(g, comparisons), g.intn(10))
+			}
+		case 4:
+			if len(ints) > 0 {
+				return fmt.Sprintf("%s + %s >= %d", pick(g, g.vars), paramRef(pick(g, ints)), g.between(3, 15))
+			}
+		case 5:
+			if len(bools) > 0 {
+				if g.chance(0.5) {
+					return "!" + paramRef(pick(g, bools))
+				}
+				return paramRef(pick(g, bools))
+			}
+		case 6:
+			leaves := g.anyState(func(s *state) bool { return s.kind == atomic })
+			return fmt.Sprintf("In('%s')", pick(g, leaves).id)
+		}
+	}
+}
+
+// value returns an int expression whose value is in [0, 9] when the
+// variables are.
+func (g *gen) value(c ctx) string {
+	ints := c.intParams()
+	for {
+		switch g.intn(5) {
+		case 0:
+			return fmt.Sprint(g.intn(10))
+		case 1:
+			if len(ints) > 0 {
+				return paramRef(pick(g, ints))
+			}
+		case 2:
+			return fmt.Sprintf("(%s + %s) %% 10", pick(g, g.vars), g.operand(c))
+		case 3:
+			return fmt.Sprintf("(%s * 3 + %s) %% 10", pick(g, g.vars), pick(g, g.vars))
+		case 4:
+			return pick(g, g.vars)
+		}
+	}
+}
+
+// operand returns a non-negative term in [0, 9].
+func (g *gen) operand(c ctx) string {
+	ints := c.intParams()
+	switch x := g.intn(3); {
+	case x == 0 && len(ints) > 0:
+		return paramRef(pick(g, ints))
+	case x == 1:
+		return pick(g, g.vars)
+	}
+	return fmt.Sprint(g.between(1, 9))
+}
+
+// actions returns n pieces of executable content.
+func (g *gen) actions(c ctx, n int) []*elem {
+	var out []*elem
+	for range n {
+		out = append(out, g.action(c, 0))
+	}
+	return out
+}
+
+// action returns one piece of executable content; depth bounds the
+// nesting of <if>.
+func (g *gen) action(c ctx, depth int) *elem {
+	for {
+		switch g.intn(9) {
+		case 0, 1:
+			return newElem("assign", "location", pick(g, g.vars), "expr", g.value(c))
+		case 2:
+			if depth < 2 {
+				return g.ifElem(c, depth)
+			}
+		case 3:
+			if c.raise && len(g.internals) > 0 {
+				return g.raise(pick(g, g.internals))
+			}
+		case 4:
+			return g.output()
+		case 5:
+			if len(g.timers) > 0 {
+				return g.timer(pick(g, g.timers))
+			}
+		case 6, 7:
+			return &elem{name: "script", lines: g.script(c)}
+		case 8:
+			return newElem("log", "label", "trace", "expr", pick(g, g.vars))
+		}
+	}
+}
+
+// ifElem returns <if> with an optional <elseif> and <else>.
+func (g *gen) ifElem(c ctx, depth int) *elem {
+	e := newElem("if", "cond", g.cond(c))
+	e.add(g.action(c, depth+1))
+	if g.chance(0.3) {
+		e.add(newElem("elseif", "cond", g.cond(c)), g.action(c, depth+1))
+	}
+	if g.chance(0.6) {
+		e.add(newElem("else"), g.action(c, depth+1))
+	}
+	return e
+}
+
+// raise returns a raise of e: <raise> for an event without parameters,
+// a send to #_internal for one with.
+func (g *gen) raise(e *event) *elem {
+	if len(e.params) == 0 {
+		return newElem("raise", "event", e.name)
+	}
+	s := newElem("send", "event", e.name, "target", "#_internal")
+	for _, p := range e.params {
+		s.add(newElem("param", "name", p.name, "expr", pick(g, g.vars)))
+	}
+	return s
+}
+
+// output returns a send to the parent session: out0 carries val, out1
+// nothing, out2 the first variable by namelist. Every send of one event
+// passes the same parameters.
+func (g *gen) output() *elem {
+	switch g.intn(3) {
+	case 0:
+		return newElem("send", "event", "out0", "target", "#_parent").
+			add(newElem("param", "name", "val", "expr", pick(g, g.vars)))
+	case 1:
+		return newElem("send", "event", "out1", "target", "#_parent")
+	}
+	return newElem("send", "event", "out2", "target", "#_parent", "namelist", g.vars[0])
+}
+
+// timer returns a delayed send of the named timer event to the machine.
+func (g *gen) timer(name string) *elem {
+	return newElem("send", "event", name, "delay", pick(g, []string{"100ms", "1s", "5s"}))
+}
+
+// script returns the lines of a <script> body.
+func (g *gen) script(c ctx) []string {
+	var lines []string
+	for range g.between(1, 3) {
+		lines = append(lines, g.statement(c, 0)...)
+	}
+	return lines
+}
+
+// statement returns one statement of the action language, as lines; depth
+// bounds the nesting of if.
+func (g *gen) statement(c ctx, depth int) []string {
+	v := pick(g, g.vars)
+	for {
+		switch g.intn(9) {
+		case 0:
+			if g.opts.Loops {
+				return []string{
+					fmt.Sprintf("for (int i = 0; i < %d; i++) {", g.between(2, 4)),
+					fmt.Sprintf("  %s = (%s + i) %% 10;", v, v),
+					"}",
+				}
+			}
+		case 1:
+			return []string{fmt.Sprintf("if (%s < 9) {", v), "  " + v + "++;", "} else {", "  " + v + " = 0;", "}"}
+		case 2:
+			return []string{fmt.Sprintf("%s += %s;", v, g.operand(c)), v + " %= 10;"}
+		case 3:
+			return []string{fmt.Sprintf("%s = %s;", v, g.value(c))}
+		case 4:
+			if depth < 1 {
+				lines := []string{"if (" + g.cond(c) + ") {"}
+				lines = append(lines, indent(g.statement(c, depth+1))...)
+				if g.chance(0.6) {
+					lines = append(lines, "} else {")
+					lines = append(lines, indent(g.statement(c, depth+1))...)
+				}
+				return append(lines, "}")
+			}
+		case 5:
+			g.nextLocal++
+			k := fmt.Sprintf("k%d", g.nextLocal)
+			decl := pick(g, []string{"int", "var", "let"})
+			return []string{fmt.Sprintf("%s %s = %s;", decl, k, g.value(c)), fmt.Sprintf("%s = %s;", v, k)}
+		case 6:
+			if c.raise && len(g.internals) > 0 {
+				e := pick(g, g.internals)
+				if len(e.params) == 0 {
+					return []string{"raise " + e.name + "();"}
+				}
+				return []string{fmt.Sprintf("raise %s(v: %s);", e.name, pick(g, g.vars))}
+			}
+		case 7:
+			return []string{fmt.Sprintf("send out0(val: %s) to \"#_parent\";", g.value(c))}
+		case 8:
+			if len(g.timers) > 0 {
+				return []string{fmt.Sprintf("send %s() after \"2s\";", pick(g, g.timers))}
+			}
+		}
+	}
+}
+
+// indent indents lines by one level.
+func indent(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = "  " + l
+	}
+	return out
+}
