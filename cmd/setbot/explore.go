@@ -1,0 +1,287 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/analysis"
+	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/solver/z3"
+)
+
+// newZ3 is the solver every command uses.
+func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
+
+// engineFlags are the bounds of symbolic execution.
+type engineFlags struct {
+	depth, maxStates, loopBound int
+	timeout                     time.Duration
+	invariants                  []string
+}
+
+func (f *engineFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.IntVar(&f.depth, "depth", engine.DefaultMaxDepth, "explore paths of at most this many input events")
+	fl.IntVar(&f.maxStates, "max-symbolic-states", engine.DefaultMaxStates, "stop after this many symbolic states")
+	fl.IntVar(&f.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop of the action code at most this many times")
+	fl.DurationVar(&f.timeout, "timeout", 0, "stop exploring after this long (for example 30s; 0 means no limit)")
+}
+
+func (f *engineFlags) options() engine.Options {
+	return engine.Options{MaxDepth: f.depth, MaxStates: f.maxStates, LoopBound: f.loopBound, Timeout: f.timeout}
+}
+
+// explore loads a model and builds its tree.
+func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string) (*engine.SET, error) {
+	m, errs := fe.load(path)
+	if len(errs) > 0 {
+		for _, e := range errs {
+			fmt.Fprintln(cmd.ErrOrStderr(), e)
+		}
+		return nil, exitError{code: exitFindings}
+	}
+	set, err := engine.Explore(m, ef.options(), newZ3)
+	if err != nil {
+		return nil, fmt.Errorf("exploring %s: %w", path, err)
+	}
+	return set, nil
+}
+
+func newExploreCmd() *cobra.Command {
+	var fe frontEndFlags
+	var ef engineFlags
+	var format string
+	cmd := &cobra.Command{
+		Use:   "explore FILE",
+		Short: "Symbolically execute a model and analyse its symbolic execution tree",
+		Long: `explore flattens a model, executes it symbolically (every input event with
+symbolic parameters, every path through guards and actions) and builds its
+symbolic execution tree, then reports:
+
+  - reachability: every state and transition of the statechart (and of the
+    flattened machine) reached, with a shortest witness test, and those never
+    reached: "unreachable" when no bound cut the tree, otherwise "unreachable
+    within N events" (or within the bounds that were hit);
+  - invariants: each --invariant, and the range of every ranged variable, in
+    every state, with a witness test for a violation;
+  - outputs: which output events can be sent, and the shortest way to each;
+  - nondeterminism: pairs of transitions that compete for an event and can
+    both be enabled, where priority silently picks one.
+
+Formats: text, json (stats {states, paths, depth, subsumed, solver_calls, ms},
+unreachable, bounds_hit and the full report), dot (the tree, for Graphviz).
+Exit code 0, or 1 when the model has errors or an invariant is violated.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" && format != "dot" {
+				return fmt.Errorf("unknown --format %q (want text, json or dot)", format)
+			}
+			set, err := explore(cmd, &fe, &ef, args[0])
+			if err != nil {
+				return err
+			}
+			if format == "dot" {
+				return writeTreeDOT(cmd.OutOrStdout(), set)
+			}
+			var invs []analysis.Invariant
+			for _, text := range ef.invariants {
+				inv, err := analysis.ParseInvariant(set.Machine, text)
+				if err != nil {
+					return err
+				}
+				invs = append(invs, inv)
+			}
+			rep, err := analysis.Analyze(set, invs, newZ3)
+			if err != nil {
+				return fmt.Errorf("analysing %s: %w", args[0], err)
+			}
+			out := cmd.OutOrStdout()
+			if format == "json" {
+				err = writeExploreJSON(out, set, rep)
+			} else {
+				err = writeExploreText(out, set, rep)
+			}
+			if err != nil {
+				return err
+			}
+			for _, inv := range rep.Invariants {
+				if !inv.Holds {
+					return exitError{code: exitFindings}
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or dot")
+	cmd.Flags().StringArrayVar(&ef.invariants, "invariant", nil, "a predicate over the variables to check in every state (repeatable)")
+	fe.register(cmd)
+	ef.register(cmd)
+	return cmd
+}
+
+type unreachableJSON struct {
+	State  string `json:"state"`
+	Line   int    `json:"line,omitempty"`
+	Within int    `json:"within_depth,omitempty"`
+}
+
+func writeExploreJSON(w io.Writer, set *engine.SET, rep *analysis.Report) error {
+	unreachable := []unreachableJSON{}
+	for _, s := range rep.States {
+		if !s.Reached {
+			unreachable = append(unreachable, unreachableJSON{State: s.Name, Line: s.Line, Within: rep.WithinDepth})
+		}
+	}
+	bounds := set.Bounds
+	if bounds == nil {
+		bounds = []engine.BoundHit{}
+	}
+	out := struct {
+		Stats       engine.Stats      `json:"stats"`
+		Unreachable []unreachableJSON `json:"unreachable"`
+		BoundsHit   []engine.BoundHit `json:"bounds_hit"`
+		Report      *analysis.Report  `json:"report"`
+	}{set.Stats, unreachable, bounds, rep}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// qualifier says how far an "unreachable" claim goes.
+func qualifier(rep *analysis.Report) string {
+	switch {
+	case rep.Proven:
+		return "unreachable"
+	case rep.WithinDepth > 0:
+		return fmt.Sprintf("unreachable within %d events", rep.WithinDepth)
+	}
+	return "unreachable within the bounds"
+}
+
+func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error {
+	var b strings.Builder
+	st := set.Stats
+	fmt.Fprintf(&b, "%s: %d symbolic states, %d paths, depth %d, %d subsumed, %d solver calls, %d ms\n",
+		set.Machine.Name, st.States, st.Paths, st.Depth, st.Subsumed, st.SolverCalls, st.Ms)
+	for _, bh := range set.Bounds {
+		fmt.Fprintf(&b, "bound hit: %s (limit %d) cut %d paths\n", bh.Bound, bh.Limit, bh.Count)
+	}
+	q := qualifier(rep)
+	section := func(title string, list []analysis.Reach) {
+		var missing []string
+		for _, r := range list {
+			if !r.Reached {
+				s := r.Name
+				if r.Line > 0 {
+					s += fmt.Sprintf(" (line %d)", r.Line)
+				}
+				missing = append(missing, s)
+			}
+		}
+		if len(missing) > 0 {
+			fmt.Fprintf(&b, "%s %s:\n  %s\n", title, q, strings.Join(missing, "\n  "))
+		}
+	}
+	section("states", rep.States)
+	section("transitions", rep.Transitions)
+	section("flattened states", rep.MLMStates)
+	for _, o := range rep.Outputs {
+		if o.Reached {
+			fmt.Fprintf(&b, "output %s: first after %d events (%s)\n", o.Name, o.Depth, inputs(o.Witness))
+		} else {
+			fmt.Fprintf(&b, "output %s: never sent (%s)\n", o.Name, q)
+		}
+	}
+	for _, inv := range rep.Invariants {
+		name := inv.Invariant
+		if inv.Implied != "" {
+			name += " (range of " + inv.Implied + ")"
+		}
+		if inv.Holds {
+			fmt.Fprintf(&b, "invariant %s: holds in every state explored\n", name)
+		} else {
+			fmt.Fprintf(&b, "invariant %s: VIOLATED in %s after %s\n", name, inv.State, inputs(inv.Witness))
+		}
+	}
+	for _, c := range rep.Nondeterminism {
+		fmt.Fprintf(&b, "nondeterminism in %s on %s: %s shadows %s (line %d), e.g. after %s\n",
+			c.State, c.Event, c.Taken, c.Shadows, c.Line, inputs(c.Witness))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// inputs prints a test's input sequence.
+func inputs(t *testgen.Test) string {
+	if t == nil || len(t.Steps) == 0 {
+		return "the start"
+	}
+	var parts []string
+	for _, s := range t.Steps {
+		parts = append(parts, stepText(s))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func stepText(s testgen.Step) string {
+	if s.Timer {
+		return s.Event + " (timer)"
+	}
+	if len(s.Args) == 0 {
+		return s.Event
+	}
+	return s.Event + "(" + argText(s.Args) + ")"
+}
+
+func argText(args map[string]any) string {
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%v", k, args[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeTreeDOT draws the tree: a node per symbolic state, an edge per step.
+func writeTreeDOT(w io.Writer, set *engine.SET) error {
+	var b strings.Builder
+	b.WriteString("digraph SET {\n  node [shape=box, fontname=monospace];\n")
+	for _, n := range set.Nodes {
+		label := fmt.Sprintf("%d: %s", n.ID, n.State.Name)
+		for i, v := range set.Machine.Vars {
+			label += fmt.Sprintf("\n%s = %s", v.Name, set.Terms.String(n.Vals[i]))
+		}
+		style := ""
+		switch {
+		case n.Subsumed != nil:
+			label += fmt.Sprintf("\nsubsumed by %d", n.Subsumed.ID)
+			style = ", style=dashed"
+		case n.Cut != "":
+			label += "\ncut by " + n.Cut
+			style = ", style=dotted"
+		}
+		fmt.Fprintf(&b, "  n%d [label=%s%s];\n", n.ID, dotString(label), style)
+		if n.Parent != nil {
+			fmt.Fprintf(&b, "  n%d -> n%d [label=%s];\n", n.Parent.ID, n.ID, dotString(n.In.Event))
+		}
+	}
+	b.WriteString("}\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func dotString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\l`).Replace(s) + `\l"`
+}

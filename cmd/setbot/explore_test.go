@@ -1,0 +1,139 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestExploreTriangleJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "explore", "../../examples/triangle.scxml", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Stats struct {
+			States, Paths, Depth, Subsumed int
+			SolverCalls                    int `json:"solver_calls"`
+			Ms                             *int64
+		}
+		Unreachable []any `json:"unreachable"`
+		BoundsHit   []any `json:"bounds_hit"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Stats.Paths != 14 || r.Stats.Depth != 5 || r.Stats.States != 29 || r.Stats.Ms == nil {
+		t.Errorf("stats %+v", r.Stats)
+	}
+	if r.Unreachable == nil || len(r.Unreachable) != 0 || r.BoundsHit == nil || len(r.BoundsHit) != 0 {
+		t.Errorf("unreachable %v, bounds_hit %v; want two empty lists", r.Unreachable, r.BoundsHit)
+	}
+}
+
+// TestExploreIsDeterministic: the same model and options give the same
+// output; only the measured wall time may differ.
+func TestExploreIsDeterministic(t *testing.T) {
+	ms := regexp.MustCompile(`"ms": \d+`)
+	for _, format := range []string{"json", "dot", "text"} {
+		var first string
+		for i := 0; i < 3; i++ {
+			_, out, _ := runCLI(t, "explore", "../../examples/crossing.scxml", "--depth", "6", "--format", format)
+			out = ms.ReplaceAllString(out, `"ms": 0`)
+			out = regexp.MustCompile(`, \d+ ms\n`).ReplaceAllString(out, ", 0 ms\n")
+			if i == 0 {
+				first = out
+			} else if out != first {
+				t.Fatalf("--format %s: run %d differs", format, i+1)
+			}
+		}
+	}
+}
+
+func TestExploreDepthQualifies(t *testing.T) {
+	_, six, _ := runCLI(t, "explore", "../../engine/testdata/depth7.scxml", "--depth", "6")
+	if !strings.Contains(six, "states unreachable within 6 events:\n  S7 (line 17)\n  Never (line 18)\n") {
+		t.Errorf("--depth 6:\n%s", six)
+	}
+	_, seven, _ := runCLI(t, "explore", "../../engine/testdata/depth7.scxml", "--depth", "7")
+	if strings.Contains(seven, "S7 (line") || !strings.Contains(seven, "Never (line 18)") {
+		t.Errorf("--depth 7:\n%s", seven)
+	}
+}
+
+func TestExploreInvariantExit(t *testing.T) {
+	code, out, _ := runCLI(t, "explore", "../../examples/triangle.scxml", "--invariant", "a >= 0")
+	if code != 1 || !strings.Contains(out, "invariant a >= 0: VIOLATED in S1_S0 after setTriangleSides(x=-1") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, _, errs := runCLI(t, "explore", "../../examples/triangle.scxml", "--invariant", "q > 0")
+	if code != 2 || !strings.Contains(errs, "undeclared name q") {
+		t.Errorf("bad invariant: exit %d, %s", code, errs)
+	}
+}
+
+func TestTestsFormats(t *testing.T) {
+	code, out, errs := runCLI(t, "tests", "../../examples/triangle.scxml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var suite struct {
+		Tests []struct {
+			ID    string
+			Steps []struct {
+				Event   string
+				Args    map[string]any
+				Outputs []map[string]any
+			}
+			Final []string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &suite); err != nil {
+		t.Fatal(err)
+	}
+	if len(suite.Tests) != 14 || suite.Tests[0].ID == "" || len(suite.Tests[0].Steps) == 0 || len(suite.Tests[0].Final) == 0 {
+		t.Errorf("path coverage: %d tests, first %+v", len(suite.Tests), suite.Tests[0])
+	}
+	_, tr, _ := runCLI(t, "tests", "../../examples/triangle.scxml", "--coverage", "transition")
+	if err := json.Unmarshal([]byte(tr), &suite); err != nil || len(suite.Tests) == 0 || len(suite.Tests) >= 14 {
+		t.Errorf("transition coverage: %d tests (%v)", len(suite.Tests), err)
+	}
+	_, junit, _ := runCLI(t, "tests", "../../examples/triangle.scxml", "--format", "junit")
+	var js struct {
+		Suites []struct {
+			Tests int `xml:"tests,attr"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal([]byte(junit), &js); err != nil || len(js.Suites) != 1 || js.Suites[0].Tests != 14 {
+		t.Errorf("junit: %+v %v", js, err)
+	}
+	_, scion, _ := runCLI(t, "tests", "../../examples/triangle.scxml", "--format", "scion")
+	var traces []struct {
+		InitialConfiguration []string `json:"initialConfiguration"`
+		Events               []struct {
+			Event struct {
+				Name string         `json:"name"`
+				Data map[string]any `json:"data"`
+			} `json:"event"`
+			NextConfiguration []string `json:"nextConfiguration"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal([]byte(scion), &traces); err != nil || len(traces) != 14 ||
+		traces[0].InitialConfiguration[0] != "S0" || traces[0].Events[0].Event.Name != "setTriangleSides" ||
+		len(traces[0].Events[0].NextConfiguration) != 1 {
+		t.Errorf("scion: %v %+v", err, traces)
+	}
+	if code, _, _ := runCLI(t, "tests", "../../examples/triangle.scxml", "--coverage", "mcdc"); code != 2 {
+		t.Errorf("unknown coverage: exit %d", code)
+	}
+}
+
+func TestSimulateRegistered(t *testing.T) {
+	code, out, errs := runCLI(t, "simulate", "../../examples/triangle.scxml",
+		"setTriangleSides(x=3, y=3, z=3)", "checkPositiveSides", "checkIsTriangle", "checkTriangleType")
+	if code != 0 || !strings.Contains(out, "evEquilateral") || !strings.Contains(out, "S1_S3") {
+		t.Errorf("exit %d:\n%s%s", code, out, errs)
+	}
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/setbot/setbot/engine/testgen"
+)
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+func newTestsCmd() *cobra.Command {
+	var fe frontEndFlags
+	var ef engineFlags
+	var coverage, format string
+	cmd := &cobra.Command{
+		Use:   "tests FILE",
+		Short: "Generate concrete tests from a model's symbolic execution tree",
+		Long: `tests builds the model's symbolic execution tree and turns paths into concrete
+tests: the input events with parameter values solved by Z3 (in their declared
+ranges; a parameter the path does not constrain gets 0, false, or the lower
+end of its range), and as the oracle the outputs of each step and the final
+configuration.
+
+Coverage: path (a test per root-to-leaf path), transition (fewest paths that
+fire every flattened transition the tree reaches), state (fewest paths that
+visit every flattened state reached).
+
+A test's id is derived from the sequence of (transition key, decision path)
+it takes, so the same behaviour keeps its id across versions of the model.
+
+Formats: json ({"tests": [{"id", "steps": [{"event", "args", "outputs"}],
+"final"}]}), junit (a test case per test), scion (SCION-style traces with
+the configuration after each event).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !contains(testgen.Formats, format) {
+				return fmt.Errorf("unknown --format %q (want %s)", format, strings.Join(testgen.Formats, ", "))
+			}
+			set, err := explore(cmd, &fe, &ef, args[0])
+			if err != nil {
+				return err
+			}
+			tests, err := testgen.Suite(set, coverage, newZ3)
+			if err != nil {
+				return fmt.Errorf("generating tests for %s: %w", args[0], err)
+			}
+			for _, b := range set.Bounds {
+				fmt.Fprintf(cmd.ErrOrStderr(), "setbot: bound hit: %s (limit %d) cut %d paths; the suite covers the tree within it\n",
+					b.Bound, b.Limit, b.Count)
+			}
+			return testgen.Write(cmd.OutOrStdout(), format, set.Machine.Name, set.Nodes[0].State.Atomic, tests)
+		},
+	}
+	cmd.Flags().StringVar(&coverage, "coverage", testgen.PathCoverage, "coverage criterion: path, transition or state")
+	cmd.Flags().StringVar(&format, "format", "json", "output format: json, junit or scion")
+	fe.register(cmd)
+	ef.register(cmd)
+	return cmd
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
