@@ -157,3 +157,19 @@ func TestLoopBound(t *testing.T) {
 		t.Errorf("%d paths through the loop within the bound, want 5", got)
 	}
 }
+
+func TestStateAndTimeBounds(t *testing.T) {
+	m := machine(t, "../examples/crossing.scxml")
+	set := explore(t, m, engine.Options{MaxStates: 50})
+	if len(set.Bounds) == 0 || set.Bounds[len(set.Bounds)-1].Bound != "states" || set.Stats.States > 50+20 {
+		t.Errorf("bounds %+v with %d states; want the states bound to stop near 50", set.Bounds, set.Stats.States)
+	}
+	timed := explore(t, m, engine.Options{Timeout: 1})
+	found := false
+	for _, b := range timed.Bounds {
+		found = found || b.Bound == "time"
+	}
+	if !found {
+		t.Errorf("a 1ns budget did not cut the tree: %+v", timed.Bounds)
+	}
+}

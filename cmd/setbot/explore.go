@@ -29,7 +29,7 @@ type engineFlags struct {
 func (f *engineFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.depth, "depth", engine.DefaultMaxDepth, "explore paths of at most this many input events")
-	fl.IntVar(&f.maxStates, "max-symbolic-states", engine.DefaultMaxStates, "stop after this many symbolic states")
+	fl.IntVar(&f.maxStates, "max-states", engine.DefaultMaxStates, "stop exploring after this many symbolic states")
 	fl.IntVar(&f.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop of the action code at most this many times")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop exploring after this long (for example 30s; 0 means no limit)")
 }

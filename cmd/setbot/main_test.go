@@ -106,7 +106,7 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 	code, out, _ := runCLI(t, "mlm", "--help")
-	if code != 0 || !strings.Contains(out, "--format") || !strings.Contains(out, "--max-states") {
+	if code != 0 || !strings.Contains(out, "--format") || !strings.Contains(out, "--max-mlm-states") {
 		t.Errorf("mlm --help: exit %d\n%s", code, out)
 	}
 }

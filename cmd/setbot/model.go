@@ -17,7 +17,7 @@ type frontEndFlags struct {
 }
 
 func (f *frontEndFlags) register(cmd *cobra.Command) {
-	cmd.Flags().IntVar(&f.maxStates, "max-states", mlm.DefaultMaxStates,
+	cmd.Flags().IntVar(&f.maxStates, "max-mlm-states", mlm.DefaultMaxStates,
 		"refuse models whose flattened machine has more states than this")
 }
 
