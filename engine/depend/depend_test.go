@@ -1,0 +1,419 @@
+package depend
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+)
+
+// load reads and flattens one model, failing the test on any error.
+func load(t *testing.T, path string) *mlm.Machine {
+	t.Helper()
+	m, errs := scxml.ReadFile(source.NewFileSet(), path, scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("reading %s:\n%v", path, errs)
+	}
+	mach, errs := mlm.Flatten(m, mlm.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("flattening %s:\n%v", path, errs)
+	}
+	return mach
+}
+
+// triangleNames names the triangle's transitions as seed 000 Fig. 3 does.
+var triangleNames = map[string]string{
+	"S0 setTriangleSides S1_S0":      "T1",
+	"S1_S0 checkPositiveSides S1_S1": "T2",
+	"S1_S0 checkPositiveSides S1_S3": "T3",
+	"S1_S0 reset S0":                 "T4",
+	"S1_S1 checkIsTriangle S1_S2":    "T5",
+	"S1_S1 checkIsTriangle S1_S3":    "T6",
+	"S1_S1 reset S0":                 "T7",
+	"S1_S2 checkTriangleType S1_S3":  "T8",
+	"S1_S2 reset S0":                 "T9",
+	"S1_S3 reset S0":                 "T10",
+}
+
+// namer names transitions by source, event and target, or by the given
+// table when it has them.
+type namer map[string]string
+
+func (n namer) name(t *mlm.Transition) string {
+	s := t.Source.Name + " " + t.Event + " " + t.Target.Name
+	if short, ok := n[s]; ok {
+		return short
+	}
+	return s
+}
+
+func (n namer) path(p []*mlm.Transition) string {
+	var parts []string
+	for _, t := range p {
+		parts = append(parts, n.name(t))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+func (n namer) paths(ps [][]*mlm.Transition) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, n.path(p))
+	}
+	return out
+}
+
+func (n namer) deps(ds []Dep) []string {
+	var out []string
+	for _, d := range ds {
+		s := n.name(d.From) + " -> " + n.name(d.To)
+		if d.Var != "" {
+			s += " " + d.Var
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (n namer) transitions(ts []*mlm.Transition) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, n.name(t))
+	}
+	return out
+}
+
+// keys returns the keys of the named transitions.
+func (n namer) keys(t *testing.T, m *mlm.Machine, names ...string) map[string]bool {
+	t.Helper()
+	keys := make(map[string]bool)
+	for _, want := range names {
+		found := false
+		for _, tr := range m.Transitions {
+			if n.name(tr) == want {
+				keys[tr.Key] = true
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("no transition %s", want)
+		}
+	}
+	return keys
+}
+
+func equal(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if !slices.Equal(got, want) {
+		t.Errorf("%s:\ngot  %q\nwant %q", what, got, want)
+	}
+}
+
+func near(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-9 {
+		t.Errorf("%s = %v, want %v", what, got, want)
+	}
+}
+
+// TestModels checks the maximal paths and the dependences of small models
+// against Example 1 of seed 000 and against hand computation.
+func TestModels(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		path    string
+		names   namer
+		paths   []string
+		control []string
+		data    []string
+		pairs   []string
+	}{{
+		name:  "triangle",
+		path:  "../../examples/triangle.scxml",
+		names: triangleNames,
+		paths: []string{
+			"[T1, T2, T5, T8, T10]",
+			"[T1, T2, T5, T9]",
+			"[T1, T2, T6, T10]",
+			"[T1, T2, T7]",
+			"[T1, T3, T10]",
+			"[T1, T4]",
+		},
+		control: []string{"T2 -> T5", "T2 -> T6", "T2 -> T7", "T5 -> T8", "T5 -> T9"},
+		data: []string{
+			"T1 -> T2 a", "T1 -> T2 b", "T1 -> T2 c",
+			"T1 -> T3 a", "T1 -> T3 b", "T1 -> T3 c",
+			"T1 -> T5 a", "T1 -> T5 b", "T1 -> T5 c",
+			"T1 -> T6 a", "T1 -> T6 b", "T1 -> T6 c",
+			"T1 -> T8 a", "T1 -> T8 b", "T1 -> T8 c",
+		},
+		pairs: []string{"T1 -> T2", "T1 -> T3", "T1 -> T5", "T1 -> T6", "T1 -> T8"},
+	}, {
+		// A and B loop; the tick from B closes the cycle. Leaving B by its
+		// tick (to A, whose paths all come back to B) rather than by stop
+		// (to the initial state, where paths end) decides whether B's
+		// transitions run again. The tick from A reads its own x.
+		name: "cycle",
+		path: "testdata/cycle.scxml",
+		paths: []string{
+			"[Idle start A, A tick B, B stop Idle]",
+			"[Idle start A, A tick B, B tick A]",
+		},
+		control: []string{"B tick A -> B stop Idle"},
+		data: []string{
+			"A tick B -> A tick B x",
+			"A tick B -> B tick A x",
+			"Idle start A -> A tick B x",
+		},
+		pairs: []string{"A tick B -> A tick B", "A tick B -> B tick A", "Idle start A -> A tick B"},
+	}, {
+		// Stuck and the final Done have no outgoing transitions.
+		name: "deadend",
+		path: "testdata/deadend.scxml",
+		paths: []string{
+			"[Idle go Stuck]",
+			"[Idle go Work, Work back Idle]",
+			"[Idle go Work, Work ok Done]",
+		},
+		control: []string{
+			"Idle go Work -> Work back Idle",
+			"Idle go Work -> Work ok Done",
+			"Work back Idle -> Idle go Stuck",
+			"Work back Idle -> Idle go Work",
+		},
+		data: []string{
+			"Work back Idle -> Idle go Stuck n",
+			"Work back Idle -> Idle go Work n",
+			"Work back Idle -> Work back Idle n",
+		},
+		pairs: []string{"Work back Idle -> Idle go Stuck", "Work back Idle -> Idle go Work", "Work back Idle -> Work back Idle"},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := Analyze(load(t, tc.path), Options{})
+			if a.Truncated {
+				t.Error("truncated")
+			}
+			n := tc.names
+			equal(t, "paths", n.paths(a.Paths), tc.paths)
+			equal(t, "control", n.deps(a.Control), tc.control)
+			equal(t, "data", n.deps(a.Data), tc.data)
+			equal(t, "data pairs", n.deps(a.DataPairs()), tc.pairs)
+		})
+	}
+}
+
+// TestEndStates checks the one empty path from a state without outgoing
+// transitions, and that a state of another machine has none.
+func TestEndStates(t *testing.T) {
+	m := load(t, "testdata/deadend.scxml")
+	a := Analyze(m, Options{})
+	for _, name := range []string{"Stuck", "Done"} {
+		ps := a.MaximalPaths(m.State(name))
+		if len(ps) != 1 || len(ps[0]) != 0 {
+			t.Errorf("MaximalPaths(%s) = %v, want one empty path", name, ps)
+		}
+	}
+	other := load(t, "testdata/cycle.scxml")
+	if ps := a.MaximalPaths(other.State("A")); ps != nil {
+		t.Errorf("MaximalPaths of a foreign state = %v, want nil", ps)
+	}
+}
+
+// TestMaximalPaths checks paths from states other than the initial one,
+// where the initial state ends a path, and the memo.
+func TestMaximalPaths(t *testing.T) {
+	m := load(t, "../../examples/triangle.scxml")
+	a := Analyze(m, Options{})
+	n := namer(triangleNames)
+	equal(t, "MaximalPaths(S1_S1)", n.paths(a.MaximalPaths(m.State("S1_S1"))),
+		[]string{"[T5, T8, T10]", "[T5, T9]", "[T6, T10]", "[T7]"})
+	p1, p2 := a.MaximalPaths(m.State("S1_S1")), a.MaximalPaths(m.State("S1_S1"))
+	if &p1[0] != &p2[0] {
+		t.Error("MaximalPaths(S1_S1) is not memoised")
+	}
+	if p := a.MaximalPaths(m.State("S0")); &p[0] != &a.Paths[0] {
+		t.Error("MaximalPaths(S0) is not Paths")
+	}
+}
+
+// TestImpactAndMeasures checks Impacted, M1 and M2 on the triangle.
+func TestImpactAndMeasures(t *testing.T) {
+	m := load(t, "../../examples/triangle.scxml")
+	a := Analyze(m, Options{})
+	n := namer(triangleNames)
+	for _, tc := range []struct {
+		changed  []string
+		impacted []string
+		m1, m2   float64
+	}{
+		{nil, nil, 100, 100},
+		// T2 is on 4 of the 6 paths, second on paths of 5, 4, 4 and 3.
+		{[]string{"T2"}, []string{"T1", "T5", "T6", "T7"}, 100 * 2.0 / 6, 100 * (2.0/5 + 2.0/4 + 2.0/4 + 2.0/3) / 4},
+		{[]string{"T1"}, []string{"T2", "T3", "T5", "T6", "T8"}, 0, 100 * (1.0/5 + 1.0/4 + 1.0/4 + 1.0/3 + 1.0/3 + 1.0/2) / 6},
+		// Between T2 and T5, T5 is the first on its paths; T2 -> T5 is internal.
+		{[]string{"T2", "T5"}, []string{"T1", "T6", "T7", "T8", "T9"}, 100 * 2.0 / 6, 100 * (2.0/5 + 2.0/4 + 2.0/4 + 2.0/3) / 4},
+		{[]string{"T10"}, nil, 100 * 3.0 / 6, 100 * (5.0/5 + 4.0/4 + 3.0/3) / 3},
+	} {
+		t.Run(strings.Join(tc.changed, ","), func(t *testing.T) {
+			changed := n.keys(t, m, tc.changed...)
+			equal(t, "Impacted", n.transitions(a.Impacted(changed)), tc.impacted)
+			near(t, "M1", a.M1(changed), tc.m1)
+			near(t, "M2", a.M2(changed), tc.m2)
+		})
+	}
+}
+
+// TestTruncation checks the bounds on a complete graph of six states.
+func TestTruncation(t *testing.T) {
+	m := load(t, "testdata/dense.scxml")
+	full := Analyze(m, Options{})
+	if full.Truncated {
+		t.Fatal("truncated under the default bounds")
+	}
+	// From S0 a path visits a sequence of k distinct other states (5!/(5-k)!
+	// of them) and ends by one of the k transitions of the last one back to
+	// S0 or to a visited state.
+	want := 0
+	for k, seqs := 1, 5; k <= 5; k++ {
+		want += seqs * k
+		seqs *= 5 - k
+	}
+	if len(full.Paths) != want {
+		t.Errorf("%d paths, want %d", len(full.Paths), want)
+	}
+	for _, tc := range []struct {
+		opts  Options
+		paths int
+	}{
+		{Options{MaxPaths: 10}, 10},
+		{Options{MaxPaths: want}, want},
+		{Options{MaxSteps: 100}, -1},
+	} {
+		a := Analyze(m, tc.opts)
+		truncated := tc.paths < want
+		if tc.paths >= 0 && len(a.Paths) != tc.paths {
+			t.Errorf("%+v: %d paths, want %d", tc.opts, len(a.Paths), tc.paths)
+		}
+		if steps := countSteps(a.Paths); tc.opts.MaxSteps > 0 && steps > tc.opts.MaxSteps {
+			t.Errorf("%+v: %d steps", tc.opts, steps)
+		}
+		if a.Truncated != truncated || a.MaximalPathsTruncated(m.State("S0")) != truncated {
+			t.Errorf("%+v: truncated %v, want %v", tc.opts, a.Truncated, truncated)
+		}
+		if !slices.EqualFunc(a.Paths, full.Paths[:len(a.Paths)], slices.Equal) {
+			t.Errorf("%+v: the paths are not a prefix of the full enumeration", tc.opts)
+		}
+		// Control dependence does not depend on the enumeration.
+		if !slices.Equal(a.Control, full.Control) {
+			t.Errorf("%+v: control dependences differ", tc.opts)
+		}
+	}
+}
+
+func countSteps(ps [][]*mlm.Transition) int {
+	n := 0
+	for _, p := range ps {
+		n += len(p)
+	}
+	return n
+}
+
+// TestUnavoidable checks the graph characterisation used for Def. 2
+// against the enumerated maximal paths: from every state but the initial
+// one (where a path after a transition ends at once), the states every
+// maximal path visits.
+func TestUnavoidable(t *testing.T) {
+	bench, _ := filepath.Glob("../../testdata/bench/*.scxml")
+	models := append([]string{
+		"../../examples/triangle.scxml",
+		"testdata/cycle.scxml",
+		"testdata/deadend.scxml",
+		"testdata/dense.scxml",
+	}, bench...)
+	for _, path := range models {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			a := Analyze(load(t, path), Options{})
+			g := a.g
+			checked := 0
+			for v := range g.states {
+				always := g.unavoidable(v)
+				for s, st := range g.states {
+					want := s == v
+					if s != g.initial {
+						if a.MaximalPathsTruncated(st) {
+							continue
+						}
+						want = onAll(a.MaximalPaths(st), st, g.states[v])
+					}
+					if always[s] != want {
+						t.Errorf("every path from %s visits %s: got %v, want %v", st.Name, g.states[v].Name, always[s], want)
+					}
+					checked++
+				}
+			}
+			if checked == 0 {
+				t.Error("nothing checked")
+			}
+		})
+	}
+}
+
+// onAll tells whether every path from s visits v.
+func onAll(ps [][]*mlm.Transition, s, v *mlm.State) bool {
+	for _, p := range ps {
+		if s != v && !slices.ContainsFunc(p, func(t *mlm.Transition) bool { return t.Target == v }) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestBench runs the analysis on the benchmark models, which must take
+// well under the time of a test run.
+func TestBench(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/bench/*.scxml")
+	if len(paths) == 0 {
+		t.Fatal("no benchmark models")
+	}
+	start := time.Now()
+	for _, path := range paths {
+		m := load(t, path)
+		t0 := time.Now()
+		a := Analyze(m, Options{})
+		if len(a.Paths) == 0 {
+			t.Errorf("%s: no paths", path)
+		}
+		t.Logf("%s: %d states, %d transitions; %d paths (truncated %v), %d control, %d data (%d pairs); %v",
+			filepath.Base(path), len(m.States), len(m.Transitions), len(a.Paths), a.Truncated,
+			len(a.Control), len(a.Data), len(a.DataPairs()), time.Since(t0).Round(time.Millisecond))
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// ExampleAnalysis_M1 shows the measures of a change to T2 of the triangle.
+func ExampleAnalysis_M1() {
+	m, _ := scxml.ReadFile(source.NewFileSet(), "../../examples/triangle.scxml", scxml.Options{})
+	mach, _ := mlm.Flatten(m, mlm.Options{})
+	a := Analyze(mach, Options{})
+	t2 := "S1_S0 checkPositiveSides [S1_S0:checkPositiveSides>S1_S1] S1_S1"
+	changed := map[string]bool{t2: true}
+	fmt.Printf("%d paths, M1 %.2f, M2 %.2f\n", len(a.Paths), a.M1(changed), a.M2(changed))
+	for _, t := range a.Impacted(changed) {
+		fmt.Println(t.Source.Name, t.Event, t.Target.Name)
+	}
+	// Output:
+	// 6 paths, M1 33.33, M2 51.67
+	// S0 setTriangleSides S1_S0
+	// S1_S1 checkIsTriangle S1_S2
+	// S1_S1 checkIsTriangle S1_S3
+	// S1_S1 reset S0
+}
