@@ -19,7 +19,8 @@ type run struct {
 	self    []queued // the machine's own external queue
 	fired   []Fired
 	outputs []Output
-	micro   int // queued events processed in this step
+	trace   []string // (state, event) pairs processed
+	micro   int      // queued events processed in this step
 
 	// Per transition being fired.
 	args   map[string]solver.Term // _event.data
@@ -41,6 +42,7 @@ func (r *run) clone() *run {
 	n.self = append([]queued(nil), r.self...)
 	n.fired = append([]Fired(nil), r.fired...)
 	n.outputs = append([]Output(nil), r.outputs...)
+	n.trace = append([]string(nil), r.trace...)
 	n.dec = append([]byte(nil), r.dec...)
 	n.scopes = make([]map[string]solver.Term, len(r.scopes))
 	for i, s := range r.scopes {

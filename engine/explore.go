@@ -17,6 +17,10 @@ type NewSolver func(*solver.Table) (solver.Solver, error)
 
 // Explore builds the SET of m (seed 000 Alg. 1).
 func Explore(m *mlm.Machine, opts Options, newSolver NewSolver) (*SET, error) {
+	return explore(m, opts, newSolver, nil)
+}
+
+func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*explorer)) (*SET, error) {
 	opts = opts.withDefaults()
 	start := time.Now()
 	tab := solver.NewTable()
@@ -34,6 +38,9 @@ func Explore(m *mlm.Machine, opts Options, newSolver NewSolver) (*SET, error) {
 	e := &explorer{x: x, set: &SET{Machine: m, Terms: tab, Options: opts},
 		byKey: make(map[string][]*Node), canon: make(map[*Node][]solver.Term),
 		cands: candidates(m)}
+	if configure != nil {
+		configure(e)
+	}
 	if err := e.run(start); err != nil {
 		return nil, err
 	}
@@ -48,6 +55,10 @@ func Explore(m *mlm.Machine, opts Options, newSolver NewSolver) (*SET, error) {
 		s.Stats.Depth = max(s.Stats.Depth, n.Depth)
 	}
 	s.Stats.States = len(s.Nodes)
+	if e.reuse != nil {
+		s.Stats.Reused = e.reuse.reused
+	}
+	s.Stats.New = s.Stats.States - s.Stats.Reused
 	s.Stats.SolverCalls = x.or.calls
 	s.Stats.Unknown = x.or.unknown
 	s.Stats.Ms = time.Since(start).Milliseconds()
@@ -90,6 +101,9 @@ type explorer struct {
 	cands map[string][]*mlm.Transition
 	byKey map[string][]*Node      // non-subsumed nodes by canonical key
 	canon map[*Node][]solver.Term // their canonical path conditions
+
+	reuse    *reuser         // MSE: where children come from the base tree
+	interest map[string]bool // DSE: transitions explored fully
 }
 
 func (e *explorer) run(start time.Time) error {
@@ -111,7 +125,10 @@ func (e *explorer) run(start time.Time) error {
 	}
 	s0 := starts[0]
 	e.set.Start = &Edge{Fired: s0.fired, Outputs: s0.outputs}
-	root := e.node(nil, nil, s0)
+	root := e.add(nil, child{state: s0.state, vals: s0.vals, pc: s0.pc, timers: s0.timers})
+	if e.reuse != nil {
+		e.reuse.linkRoot(root)
+	}
 	e.subsumed(root)
 
 	for i := 0; i < len(e.set.Nodes); i++ {
@@ -189,17 +206,30 @@ func (e *explorer) inputs(n *Node) []input {
 	return out
 }
 
+// child is a node about to be added.
+type child struct {
+	state  *mlm.State
+	vals   []solver.Term
+	pc     []solver.Term
+	timers []Timer
+	edge   *Edge
+	ord    int   // the input's index, for a stable order
+	base   *Node // MSE: the base node it was copied from
+}
+
 // expand adds n's children: every feasible input step, in order.
 func (e *explorer) expand(n *Node, inputs []input) {
 	x := e.x
-	type child struct {
-		r    *run
-		edge *Edge
-		ord  int
-	}
+	n.Expanded = true
 	var kids []child
 	depth := n.Depth + 1
 	for ord, in := range inputs {
+		if e.reuse != nil {
+			if copied, ok := e.reuse.children(n, in, ord); ok {
+				kids = append(kids, copied...)
+				continue
+			}
+		}
 		base := &run{state: n.State, vals: append([]solver.Term(nil), n.Vals...),
 			pc: append([]solver.Term(nil), n.PC...), timers: append([]Timer(nil), n.Timers...)}
 		edge := &Edge{}
@@ -218,8 +248,9 @@ func (e *explorer) expand(n *Node, inputs []input) {
 		}
 		runs := e.process(base, edge.Event, edge.Args, in.timer != nil)
 		for _, r := range e.settle(runs) {
-			kids = append(kids, child{r: r, edge: &Edge{Event: edge.Event, Timer: edge.Timer, Args: edge.Args,
-				Fired: r.fired, Outputs: r.outputs}, ord: ord})
+			kids = append(kids, child{state: r.state, vals: r.vals, pc: r.pc, timers: r.timers, ord: ord,
+				edge: &Edge{Event: edge.Event, Timer: edge.Timer, Args: edge.Args,
+					Fired: r.fired, Outputs: r.outputs, Trace: r.trace}})
 		}
 	}
 	sort.SliceStable(kids, func(i, j int) bool {
@@ -228,10 +259,41 @@ func (e *explorer) expand(n *Node, inputs []input) {
 		}
 		return kids[i].ord < kids[j].ord
 	})
+	if e.interest != nil {
+		kids = e.representatives(kids)
+	}
 	for _, k := range kids {
-		c := e.node(n, k.edge, k.r)
+		c := e.add(n, k)
+		if e.reuse != nil {
+			e.reuse.link(n, c, k)
+		}
 		e.subsumed(c)
 	}
+}
+
+// representatives is DSE's pruning (seed 000 Alg. 3): a step that fires a
+// transition of interest keeps all its paths; of the others, only the first
+// path of each first transition is kept.
+func (e *explorer) representatives(kids []child) []child {
+	var out []child
+	seen := make(map[string]bool)
+	for _, k := range kids {
+		interesting := len(k.edge.Fired) == 0
+		for _, f := range k.edge.Fired {
+			if e.interest[f.T.Key] {
+				interesting = true
+			}
+		}
+		if !interesting {
+			first := k.edge.Event + "\x00" + k.edge.Fired[0].T.Key
+			if seen[first] {
+				continue
+			}
+			seen[first] = true
+		}
+		out = append(out, k)
+	}
+	return out
 }
 
 func compareFired(a, b []Fired) int {
@@ -269,7 +331,9 @@ func removeTimer(ts []Timer, event string) []Timer {
 // timer that fires where nothing takes it is consumed all the same.
 func (e *explorer) process(r *run, event string, args []Arg, keep bool) []*run {
 	x := e.x
-	cands := e.cands[r.state.Name+"\x00"+event]
+	pair := r.state.Name + "\x00" + event
+	r.trace = append(r.trace, pair)
+	cands := e.cands[pair]
 	argMap := make(map[string]solver.Term, len(args))
 	for _, a := range args {
 		argMap[a.Name] = a.Value
@@ -292,11 +356,16 @@ func (e *explorer) process(r *run, event string, args []Arg, keep bool) []*run {
 		}
 		if kept := x.require(none, cond); kept != nil {
 			kept.args = nil
+			kept.trace[len(kept.trace)-1] += discarded
 			out = append(out, kept)
 		}
 	}
 	return out
 }
+
+// discarded marks a trace entry where no transition took the event: that
+// step's path condition holds the negation of every candidate's guard.
+const discarded = "\x00-"
 
 // fire takes one MLM transition on r: its guard, then its action; one run
 // per feasible path, each with the transition and its decision path
@@ -357,9 +426,9 @@ func (e *explorer) settle(rs []*run) []*run {
 	return done
 }
 
-// node adds the child of parent reached by r.
-func (e *explorer) node(parent *Node, in *Edge, r *run) *Node {
-	n := &Node{ID: len(e.set.Nodes), Parent: parent, In: in, State: r.state, Vals: r.vals, PC: r.pc, Timers: r.timers}
+// add creates the node for k under parent (nil for the root).
+func (e *explorer) add(parent *Node, k child) *Node {
+	n := &Node{ID: len(e.set.Nodes), Parent: parent, In: k.edge, State: k.state, Vals: k.vals, PC: k.pc, Timers: k.timers}
 	if parent != nil {
 		n.Depth = parent.Depth + 1
 		parent.Children = append(parent.Children, n)

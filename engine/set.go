@@ -72,6 +72,8 @@ type Stats struct {
 	Paths       int   `json:"paths"`
 	Depth       int   `json:"depth"`
 	Subsumed    int   `json:"subsumed"`
+	Reused      int   `json:"reused_states"` // MSE: states copied from the base tree
+	New         int   `json:"new_states"`    // states computed by this exploration
 	SolverCalls int   `json:"solver_calls"`
 	Unknown     int   `json:"solver_unknown"`
 	Ms          int64 `json:"ms"`
@@ -98,6 +100,7 @@ type Node struct {
 
 	Subsumed *Node  // the earlier state that subsumes this one (a leaf)
 	Cut      string // the bound that stopped exploration here, if any
+	Expanded bool   // its inputs were explored (it may still have no children)
 }
 
 // Leaf reports whether n has no children.
@@ -134,6 +137,12 @@ type Edge struct {
 	Args    []Arg   // fresh parameters of an input, or the timer's stored values
 	Fired   []Fired // MLM transitions taken: the input's, then run-to-completion
 	Outputs []Output
+
+	// Trace lists every (state, event) the step processed, in order, as
+	// "state\x00event", with "\x00-" appended where no transition took the
+	// event: the step depends on the candidate transitions of exactly these
+	// pairs.
+	Trace []string
 }
 
 // Fired is one MLM transition taken, with the decision path through its

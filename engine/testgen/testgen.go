@@ -82,11 +82,56 @@ func (g *Generator) Test(n *engine.Node) (*Test, error) { return g.TestWhere(n, 
 // values that also satisfy extra (terms of the tree's table): the witness
 // of an invariant violation solves the violation too.
 func (g *Generator) TestWhere(n *engine.Node, extra []solver.Term) (*Test, error) {
-	path := n.Path()
-	vals, err := g.solve(n, path, extra)
+	vals, err := g.solve(n, n.Path(), extra)
 	if err != nil {
 		return nil, err
 	}
+	return g.build(n, vals)
+}
+
+// Reuse returns the test that drives the machine to n with the parameter
+// values of an earlier test, when they still satisfy n's path condition
+// (a retained test keeps its values); ok is false otherwise.
+func (g *Generator) Reuse(n *engine.Node, earlier *Test) (*Test, bool, error) {
+	path := n.Path()
+	if len(path)-1 != len(earlier.Steps) {
+		return nil, false, nil
+	}
+	src := g.set.Terms
+	vals := make(map[solver.Term]any)
+	for i, x := range path[1:] {
+		if x.In.Timer {
+			continue
+		}
+		for _, a := range x.In.Args {
+			v, ok := earlier.Steps[i].Args[a.Name]
+			if !ok {
+				return nil, false, nil
+			}
+			vals[a.Value] = v
+		}
+	}
+	lookup := func(v solver.Term) (solver.Value, bool) {
+		switch x := vals[v].(type) {
+		case int64:
+			return solver.Value{Sort: solver.IntSort, Int: x}, true
+		case bool:
+			return solver.Value{Sort: solver.BoolSort, Bool: x}, true
+		}
+		return solver.Value{}, false
+	}
+	for _, c := range n.PC {
+		if v, ok := src.Eval(c, lookup); !ok || !v.Bool {
+			return nil, false, nil
+		}
+	}
+	t, err := g.build(n, vals)
+	return t, err == nil, err
+}
+
+// build assembles the test of the path to n under the parameter values.
+func (g *Generator) build(n *engine.Node, vals map[solver.Term]any) (*Test, error) {
+	path := n.Path()
 	t := &Test{Final: n.State.Atomic, Leaf: n}
 	for _, x := range path[1:] {
 		e := x.In

@@ -1,0 +1,248 @@
+// Package diffmap is the semantic difference of two versions of a model
+// (ARCHITECTURE.md §6, seed 003 Tables 1-4): the changes, classified, each
+// with its place in the old and the new file; and their image on the
+// flattened machines, T_updated: the MLM transitions added, removed or
+// changed. File order, layout and comments are no change.
+package diffmap
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/source"
+)
+
+// Kind is a change class.
+type Kind string
+
+// The change classes.
+const (
+	StateAdded           Kind = "state_added"
+	StateRemoved         Kind = "state_removed"
+	StateRenamed         Kind = "state_renamed"
+	TransitionAdded      Kind = "transition_added"
+	TransitionRemoved    Kind = "transition_removed"
+	TransitionRetargeted Kind = "transition_retargeted"
+	TriggerChanged       Kind = "trigger_changed"
+	GuardChanged         Kind = "guard_changed"
+	ActionChanged        Kind = "action_changed"
+	EntryChanged         Kind = "entry_changed"
+	ExitChanged          Kind = "exit_changed"
+	VariableAdded        Kind = "variable_added"
+	VariableRemoved      Kind = "variable_removed"
+	InitialValueChanged  Kind = "initial_value_changed"
+	ParamAdded           Kind = "param_added"
+	ParamRemoved         Kind = "param_removed"
+	InitialChanged       Kind = "initial_changed"
+)
+
+// Position is a place in a file.
+type Position struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// Change is one classified change.
+type Change struct {
+	Kind    Kind      `json:"kind"`
+	Subject string    `json:"subject"` // state id, transition identity, variable, EVENT.PARAM, OLD>NEW
+	Old     *Position `json:"old,omitempty"`
+	New     *Position `json:"new,omitempty"`
+}
+
+// Diff is the difference between two versions.
+type Diff struct {
+	Changes []Change
+	Renamed map[string]string // old state id -> new
+
+	// The MLM transitions (by key) added, removed and changed; Updated is
+	// their union, as seed 000's T_updated.
+	Added, Removed, Changed []string
+	Updated                 map[string]bool
+	// RootUpdated is set when the machine starts differently: other
+	// variables or initial values, or another initial configuration.
+	RootUpdated bool
+}
+
+// Compute compares two versions of a model and of their flattened machines.
+func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
+	d := &Diff{Renamed: make(map[string]string), Updated: make(map[string]bool)}
+	c := &comparer{d: d, o: oldM, n: newM}
+	c.states()
+	c.transitions()
+	c.variables()
+	c.events()
+	c.initials()
+	sort.SliceStable(d.Changes, func(i, j int) bool {
+		a, b := d.Changes[i], d.Changes[j]
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		return a.Subject < b.Subject
+	})
+	mapTransitions(d, oldMLM, newMLM)
+	return d
+}
+
+type comparer struct {
+	d    *Diff
+	o, n *model.Model
+}
+
+func pos(m *model.Model, p source.Pos) *Position {
+	if !p.IsValid() {
+		return nil
+	}
+	x := m.Position(p)
+	return &Position{Line: x.Line, Column: x.Column}
+}
+
+func (c *comparer) add(k Kind, subject string, op, np source.Pos) {
+	ch := Change{Kind: k, Subject: subject}
+	if op.IsValid() {
+		ch.Old = pos(c.o, op)
+	}
+	if np.IsValid() {
+		ch.New = pos(c.n, np)
+	}
+	c.d.Changes = append(c.d.Changes, ch)
+}
+
+// proper lists a model's states proper (no root, no history), by id.
+func proper(m *model.Model) map[string]*model.State {
+	out := make(map[string]*model.State)
+	for _, s := range m.States() {
+		if s.Kind != model.Root && s.Kind != model.History {
+			out[s.ID] = s
+		}
+	}
+	return out
+}
+
+// mapped returns the new id of an old state (itself unless renamed).
+func (c *comparer) mapped(id string) string {
+	if n, ok := c.d.Renamed[id]; ok {
+		return n
+	}
+	return id
+}
+
+// states finds added, removed and renamed states and changed entry and
+// exit actions. A removed and an added state are a rename when everything
+// but the id matches: kind, parent, entry and exit code, and transitions.
+func (c *comparer) states() {
+	olds, news := proper(c.o), proper(c.n)
+	var gone, born []*model.State
+	for _, id := range sortedKeys(olds) {
+		if _, ok := news[id]; !ok {
+			gone = append(gone, olds[id])
+		}
+	}
+	for _, id := range sortedKeys(news) {
+		if _, ok := olds[id]; !ok {
+			born = append(born, news[id])
+		}
+	}
+	used := make(map[*model.State]bool)
+	for _, g := range gone {
+		var match *model.State
+		for _, b := range born {
+			if !used[b] && c.signature(g, c.o, g.ID) == c.signature(b, c.n, b.ID) {
+				if match != nil {
+					match = nil // ambiguous: not a rename
+					break
+				}
+				match = b
+			}
+		}
+		if match != nil {
+			used[match] = true
+			c.d.Renamed[g.ID] = match.ID
+			c.add(StateRenamed, g.ID+">"+match.ID, g.Pos, match.Pos)
+		}
+	}
+	for _, g := range gone {
+		if _, ok := c.d.Renamed[g.ID]; !ok {
+			c.add(StateRemoved, g.ID, g.Pos, source.NoPos)
+		}
+	}
+	for _, b := range born {
+		if !used[b] {
+			c.add(StateAdded, b.ID, source.NoPos, b.Pos)
+		}
+	}
+	for _, id := range sortedKeys(olds) {
+		o := olds[id]
+		n := news[c.mapped(id)]
+		if n == nil {
+			continue
+		}
+		if blocks(o.OnEntry) != blocks(n.OnEntry) {
+			c.add(EntryChanged, n.ID, o.Pos, n.Pos)
+		}
+		if blocks(o.OnExit) != blocks(n.OnExit) {
+			c.add(ExitChanged, n.ID, o.Pos, n.Pos)
+		}
+	}
+}
+
+// signature describes a state without its id, so that a renamed state
+// matches its old self; ids of other states are written as they are in
+// the new version, and self stands for the state's own id.
+func (c *comparer) signature(s *model.State, m *model.Model, self string) string {
+	ref := func(id string) string {
+		if id == self {
+			return "@self"
+		}
+		if m == c.o {
+			return c.mapped(id)
+		}
+		return id
+	}
+	var b strings.Builder
+	parent := ""
+	if s.Parent != nil && s.Parent.Kind != model.Root {
+		parent = ref(s.Parent.ID)
+	}
+	fmt.Fprintf(&b, "%s|%s|%s|%s|%v", s.Kind, parent, blocks(s.OnEntry), blocks(s.OnExit), s.Deep)
+	for _, t := range s.Transitions {
+		var targets []string
+		for _, x := range t.Targets {
+			targets = append(targets, ref(x.ID))
+		}
+		fmt.Fprintf(&b, "|%s %v %s>%s", strings.Join(t.Events, " "), t.Type, cond(t.Cond), strings.Join(targets, " "))
+		b.WriteString(lang.BlockString(t.Body))
+	}
+	for _, k := range s.ChildStates() {
+		b.WriteString("|child " + ref(k.ID))
+	}
+	return b.String()
+}
+
+func blocks(bs []*lang.Block) string {
+	var parts []string
+	for _, b := range bs {
+		parts = append(parts, lang.BlockString(b))
+	}
+	return strings.Join(parts, " | ")
+}
+
+func cond(e lang.Expr) string {
+	if e == nil {
+		return "true"
+	}
+	return lang.ExprString(e)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

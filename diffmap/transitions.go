@@ -1,0 +1,217 @@
+package diffmap
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/source"
+)
+
+// transitions compares the transitions of every state present in both
+// versions, matching them in rounds: the same events and targets (an
+// unchanged identity: then guard or action may have changed); the same
+// events (retargeted); the same targets and condition (trigger changed).
+// What is left was removed or added. The transitions of added and removed
+// states are part of those changes.
+func (c *comparer) transitions() {
+	news := proper(c.n)
+	for _, o := range c.o.States() {
+		if o.Kind == model.Root {
+			continue
+		}
+		n := news[c.mapped(o.ID)]
+		if o.Kind == model.History {
+			n = c.n.State(c.mapped(o.ID))
+		}
+		if n == nil {
+			continue
+		}
+		c.pair(o.Transitions, n.Transitions)
+	}
+}
+
+func (c *comparer) targets(t *model.Transition, old bool) string {
+	var ids []string
+	for _, x := range t.Targets {
+		if old {
+			ids = append(ids, c.mapped(x.ID))
+		} else {
+			ids = append(ids, x.ID)
+		}
+	}
+	return strings.Join(ids, " ")
+}
+
+func (c *comparer) pair(olds, news []*model.Transition) {
+	usedO := make([]bool, len(olds))
+	usedN := make([]bool, len(news))
+	events := func(t *model.Transition) string { return strings.Join(t.Events, " ") }
+	match := func(same func(o, n *model.Transition) bool, found func(o, n *model.Transition)) {
+		for i, o := range olds {
+			if usedO[i] {
+				continue
+			}
+			for j, n := range news {
+				if !usedN[j] && same(o, n) {
+					usedO[i], usedN[j] = true, true
+					found(o, n)
+					break
+				}
+			}
+		}
+	}
+	contentChanges := func(o, n *model.Transition) {
+		if cond(o.Cond) != cond(n.Cond) {
+			c.add(GuardChanged, n.ID, o.Pos, n.Pos)
+		}
+		if lang.BlockString(o.Body) != lang.BlockString(n.Body) || o.Type != n.Type {
+			c.add(ActionChanged, n.ID, o.Pos, n.Pos)
+		}
+	}
+	match(func(o, n *model.Transition) bool {
+		return events(o) == events(n) && c.targets(o, true) == c.targets(n, false)
+	}, contentChanges)
+	match(func(o, n *model.Transition) bool { return events(o) == events(n) }, func(o, n *model.Transition) {
+		c.add(TransitionRetargeted, n.ID, o.Pos, n.Pos)
+		contentChanges(o, n)
+	})
+	match(func(o, n *model.Transition) bool {
+		return c.targets(o, true) == c.targets(n, false) && cond(o.Cond) == cond(n.Cond)
+	}, func(o, n *model.Transition) {
+		c.add(TriggerChanged, n.ID, o.Pos, n.Pos)
+		if lang.BlockString(o.Body) != lang.BlockString(n.Body) {
+			c.add(ActionChanged, n.ID, o.Pos, n.Pos)
+		}
+	})
+	for i, o := range olds {
+		if !usedO[i] {
+			c.add(TransitionRemoved, o.ID, o.Pos, source.NoPos)
+		}
+	}
+	for j, n := range news {
+		if !usedN[j] {
+			c.add(TransitionAdded, n.ID, source.NoPos, n.Pos)
+		}
+	}
+}
+
+func (c *comparer) variables() {
+	for _, o := range c.o.Vars {
+		n := c.n.Var(o.Name)
+		switch {
+		case n == nil:
+			c.add(VariableRemoved, o.Name, o.Pos, source.NoPos)
+		case n.Type != o.Type || !lang.Equal(n.Init, o.Init):
+			c.add(InitialValueChanged, o.Name, o.Pos, n.Pos)
+		}
+	}
+	for _, n := range c.n.Vars {
+		if c.o.Var(n.Name) == nil {
+			c.add(VariableAdded, n.Name, source.NoPos, n.Pos)
+		}
+	}
+}
+
+// events compares the parameters of events both versions have.
+func (c *comparer) events() {
+	for _, o := range c.o.Events {
+		n := c.n.EventByName(o.Name)
+		if n == nil {
+			continue
+		}
+		for _, p := range o.Params {
+			if q, ok := n.Param(p.Name); !ok || q.Type != p.Type {
+				c.add(ParamRemoved, o.Name+"."+p.Name, o.Pos, n.Pos)
+			}
+		}
+		for _, p := range n.Params {
+			if q, ok := o.Param(p.Name); !ok || q.Type != p.Type {
+				c.add(ParamAdded, n.Name+"."+p.Name, o.Pos, n.Pos)
+			}
+		}
+	}
+}
+
+// initials compares where the machine and each compound state start.
+func (c *comparer) initials() {
+	for _, o := range c.o.States() {
+		if o.Initial == nil {
+			continue
+		}
+		var n *model.State
+		if o.Kind == model.Root {
+			n = c.n.Root
+		} else {
+			n = c.n.State(c.mapped(o.ID))
+		}
+		if n == nil || n.Initial == nil {
+			continue
+		}
+		if c.targets(o.Initial, true) != c.targets(n.Initial, false) ||
+			lang.BlockString(o.Initial.Body) != lang.BlockString(n.Initial.Body) {
+			subject := n.ID
+			if n.Kind == model.Root {
+				subject = "scxml"
+			}
+			c.add(InitialChanged, subject, o.Initial.Pos, n.Initial.Pos)
+		}
+	}
+}
+
+// mapTransitions computes T_updated on the flattened machines.
+func mapTransitions(d *Diff, o, n *mlm.Machine) {
+	olds := make(map[string]*mlm.Transition)
+	for _, t := range o.Transitions {
+		olds[t.Key] = t
+	}
+	seen := make(map[string]bool)
+	for _, t := range n.Transitions {
+		seen[t.Key] = true
+		ot, ok := olds[t.Key]
+		switch {
+		case !ok:
+			d.Added = append(d.Added, t.Key)
+		case content(ot) != content(t):
+			d.Changed = append(d.Changed, t.Key)
+		}
+	}
+	for _, t := range o.Transitions {
+		if !seen[t.Key] {
+			d.Removed = append(d.Removed, t.Key)
+		}
+	}
+	for _, list := range [][]string{d.Added, d.Removed, d.Changed} {
+		for _, k := range list {
+			d.Updated[k] = true
+		}
+	}
+	d.RootUpdated = len(o.Initial) != len(n.Initial) || len(o.Vars) != len(n.Vars)
+	for i := 0; !d.RootUpdated && i < len(n.Initial); i++ {
+		d.RootUpdated = n.Initial[i].Key != o.Initial[i].Key || content(n.Initial[i]) != content(o.Initial[i])
+	}
+	for i := 0; !d.RootUpdated && i < len(n.Vars); i++ {
+		a, b := o.Vars[i], n.Vars[i]
+		d.RootUpdated = a.Name != b.Name || a.Type != b.Type || !lang.Equal(a.Init, b.Init)
+	}
+	if !d.RootUpdated {
+		for _, e := range n.Events {
+			if oe := o.Event(e.Name); oe == nil || !slices.Equal(oe.Params, e.Params) || oe.Kinds != e.Kinds {
+				// An input's parameters change the steps that receive it; the
+				// transitions on it are updated.
+				for _, t := range n.Transitions {
+					if t.Event == e.Name && !d.Updated[t.Key] {
+						d.Updated[t.Key] = true
+						d.Changed = append(d.Changed, t.Key)
+					}
+				}
+			}
+		}
+	}
+}
+
+func content(t *mlm.Transition) string {
+	return t.Event + "\x00" + mlm.GuardString(t.Guard) + "\x00" + lang.BlockString(t.Action) + "\x00" + t.Target.Name
+}

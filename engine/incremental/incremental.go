@@ -1,0 +1,418 @@
+// Package incremental analyses a change of a model (ARCHITECTURE.md §6):
+// the classified changes and T_updated (package diffmap), their impact
+// (package engine/depend), the head version's tree by the cheapest
+// strategy that gives the right answer (reuse, MSE, DSE or full), the
+// test-suite delta and the change in reachability.
+package incremental
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/setbot/setbot/diffmap"
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/depend"
+	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/mlm"
+)
+
+// Strategies.
+const (
+	Auto  = "auto"
+	Reuse = "reuse"
+	MSE   = "mse"
+	DSE   = "dse"
+	Full  = "full"
+)
+
+// Strategies lists the strategies a user may ask for.
+var Strategies = []string{Auto, MSE, DSE, Full}
+
+// Version is one version of a model; Set is its tree when one is at hand
+// (from a cache), built with the same engine options.
+type Version struct {
+	Machine *mlm.Machine
+	Set     *engine.SET
+}
+
+// Options configure an analysis.
+type Options struct {
+	Strategy string
+	Engine   engine.Options
+	Solver   engine.NewSolver
+}
+
+// Result is what a change does.
+type Result struct {
+	Strategy         string            `json:"strategy"`
+	StrategyReason   string            `json:"strategy_reason"`
+	Changes          []diffmap.Change  `json:"changes"`
+	Impact           Impact            `json:"impact"`
+	Base             Size              `json:"base"`
+	Head             Size              `json:"head"`
+	ReusedStates     int               `json:"reused_states"`
+	NewStates        int               `json:"new_states"`
+	SolverCalls      int               `json:"solver_calls"`
+	Tests            Counts            `json:"tests"`
+	TestsPartial     bool              `json:"tests_partial,omitempty"` // DSE: obsolete is an upper bound
+	TestDelta        *testgen.Delta    `json:"test_delta"`
+	NewlyUnreachable []StateRef        `json:"newly_unreachable"`
+	NewlyReachable   []StateRef        `json:"newly_reachable"`
+	ConfirmedBy      string            `json:"confirmed_by,omitempty"` // the strategy that confirmed DSE's candidates
+	BoundsHit        []engine.BoundHit `json:"bounds_hit"`
+
+	Diff    *diffmap.Diff `json:"-"`
+	BaseSet *engine.SET   `json:"-"`
+	HeadSet *engine.SET   `json:"-"`
+}
+
+// Impact is seed 000's change impact: the updated and the impacted MLM
+// transitions, and the measures M1 and M2 (§6.2.1).
+type Impact struct {
+	Changed  []string `json:"changed"`
+	Impacted []string `json:"impacted"`
+	M1       float64  `json:"m1"`
+	M2       float64  `json:"m2"`
+}
+
+// Size is a tree's size and the time it took.
+type Size struct {
+	States int   `json:"states"`
+	Paths  int   `json:"paths"`
+	Ms     int64 `json:"ms"`
+}
+
+// Counts counts the test delta.
+type Counts struct {
+	Retained int `json:"retained"`
+	Changed  int `json:"changed"`
+	Obsolete int `json:"obsolete"`
+	New      int `json:"new"`
+}
+
+// StateRef names a statechart state.
+type StateRef struct {
+	State string `json:"state"`
+	Line  int    `json:"line,omitempty"`
+	// Within is the depth bound the claim is qualified by (0: proven).
+	Within int `json:"within_depth,omitempty"`
+}
+
+// Analyze compares base and head.
+func Analyze(base, head Version, opts Options) (*Result, error) {
+	if opts.Strategy == "" {
+		opts.Strategy = Auto
+	}
+	r := &Result{NewlyUnreachable: []StateRef{}, NewlyReachable: []StateRef{}, BoundsHit: []engine.BoundHit{}}
+	d := diffmap.Compute(base.Machine.Source, head.Machine.Source, base.Machine, head.Machine)
+	r.Diff, r.Changes = d, d.Changes
+	if r.Changes == nil {
+		r.Changes = []diffmap.Change{}
+	}
+	baseSet := base.Set
+	if baseSet == nil {
+		start := time.Now()
+		s, err := engine.Explore(base.Machine, opts.Engine, opts.Solver)
+		if err != nil {
+			return nil, fmt.Errorf("exploring the base version: %w", err)
+		}
+		baseSet = s
+		r.Base.Ms = time.Since(start).Milliseconds()
+	}
+	r.BaseSet = baseSet
+	r.Base.States, r.Base.Paths = baseSet.Stats.States, baseSet.Stats.Paths
+
+	interest := r.impact(d, base.Machine, head.Machine)
+	strategy, reason, err := choose(opts.Strategy, d, base.Machine, head.Machine, baseSet)
+	if err != nil {
+		return nil, err
+	}
+	r.Strategy, r.StrategyReason = strategy, reason
+	start := time.Now()
+	headSet, err := build(strategy, head.Machine, baseSet, d, interest, opts)
+	if err != nil {
+		return nil, fmt.Errorf("exploring the head version (%s): %w", strategy, err)
+	}
+	r.Head = Size{States: headSet.Stats.States, Paths: headSet.Stats.Paths, Ms: time.Since(start).Milliseconds()}
+	r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.Reused, headSet.Stats.New, headSet.Stats.SolverCalls
+	if strategy == Reuse {
+		r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.States, 0, 0
+	}
+	r.HeadSet = headSet
+
+	r.reachability(baseSet, headSet)
+	if strategy == DSE && len(r.NewlyUnreachable) > 0 {
+		// A state DSE does not reach is only a candidate: confirm on the
+		// whole tree before saying it.
+		confirm, why, _ := choose(Auto, d, base.Machine, head.Machine, baseSet)
+		full, err := build(confirm, head.Machine, baseSet, d, nil, opts)
+		if err != nil {
+			return nil, fmt.Errorf("confirming unreachable states (%s): %w", confirm, err)
+		}
+		r.ConfirmedBy = confirm + ": " + why
+		r.NewlyUnreachable, r.NewlyReachable = []StateRef{}, []StateRef{}
+		r.reachability(baseSet, full)
+		headSet = full
+	}
+	r.TestsPartial = strategy == DSE && r.ConfirmedBy == ""
+	if err := r.tests(baseSet, headSet, opts); err != nil {
+		return nil, err
+	}
+	r.BoundsHit = append(r.BoundsHit, headSet.Bounds...)
+	return r, nil
+}
+
+// MinSurvival is the share of the base tree that must survive a change
+// for auto to prefer MSE to a full run: below it, MSE would execute nearly
+// everything anyway and only add its bookkeeping.
+const MinSurvival = 0.10
+
+// choose picks the strategy and says why (ARCHITECTURE.md §6).
+func choose(asked string, d *diffmap.Diff, base, head *mlm.Machine, baseSet *engine.SET) (string, string, error) {
+	switch asked {
+	case MSE, DSE, Full:
+		return asked, "requested", nil
+	case Auto:
+	default:
+		return "", "", fmt.Errorf("unknown strategy %q (want auto, mse, dse or full)", asked)
+	}
+	switch {
+	case base.Hash == head.Hash:
+		return Reuse, "the head machine is identical to the base (hash " + head.Hash[:12] + "): its tree is reused whole", nil
+	case d.RootUpdated:
+		return Full, "the machine starts differently (variables, initial values or initial configuration changed): nothing of the base tree can be reused", nil
+	}
+	share := survival(baseSet, d.Updated)
+	if share < MinSurvival {
+		return Full, fmt.Sprintf("%d of %d transitions are updated and only %.0f%% of the base tree avoids them: a full run is cheaper than reuse",
+			len(d.Updated), len(head.Transitions), 100*share), nil
+	}
+	return MSE, fmt.Sprintf("%d of %d transitions are updated and %.0f%% of the base tree avoids them: reuse it",
+		len(d.Updated), len(head.Transitions), 100*share), nil
+}
+
+// survival is the share of the base tree's states whose path from the
+// root fires no updated transition: an estimate of what MSE can reuse.
+func survival(set *engine.SET, updated map[string]bool) float64 {
+	clean := make(map[*engine.Node]bool, len(set.Nodes))
+	n := 0
+	for _, x := range set.Nodes {
+		ok := x.Parent == nil || clean[x.Parent]
+		if ok && x.In != nil {
+			for _, f := range x.In.Fired {
+				if updated[f.T.Key] {
+					ok = false
+				}
+			}
+		}
+		clean[x] = ok
+		if ok {
+			n++
+		}
+	}
+	return float64(n) / float64(len(set.Nodes))
+}
+
+func build(strategy string, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, interest map[string]bool, opts Options) (*engine.SET, error) {
+	switch strategy {
+	case Reuse:
+		return base, nil
+	case MSE:
+		return engine.ExploreMSE(m, base, d.Updated, opts.Engine, opts.Solver)
+	case DSE:
+		return engine.ExploreDSE(m, interest, opts.Engine, opts.Solver)
+	}
+	return engine.Explore(m, opts.Engine, opts.Solver)
+}
+
+// impact computes the impacted transitions and M1, M2; it returns the
+// transitions DSE explores fully. What a change impacts depends on what
+// changed: a changed action impacts the transitions that use what it
+// defines (before or after) and is impacted by those that define what it
+// uses; a changed guard or target impacts its control dependents and is
+// impacted by those that define what the guard reads; an added or removed
+// transition impacts and is impacted through every dependence.
+func (r *Result) impact(d *diffmap.Diff, base, head *mlm.Machine) map[string]bool {
+	ha := depend.Analyze(head, depend.Options{})
+	ba := depend.Analyze(base, depend.Options{})
+	oldT, newT := byKey(base), byKey(head)
+	impacted := make(map[string]bool)
+	mark := func(a *depend.Analysis, key string, parts changed) {
+		for _, dep := range a.Control {
+			if dep.From.Key == key && (parts.control || parts.all) {
+				impacted[dep.To.Key] = true
+			}
+			if dep.To.Key == key && parts.all {
+				impacted[dep.From.Key] = true
+			}
+		}
+		for _, dep := range a.Data {
+			if dep.From.Key == key && (parts.all || parts.defs[dep.Var]) {
+				impacted[dep.To.Key] = true
+			}
+			if dep.To.Key == key && (parts.all || parts.uses[dep.Var]) {
+				impacted[dep.From.Key] = true
+			}
+		}
+	}
+	for key := range d.Updated {
+		o, n := oldT[key], newT[key]
+		switch {
+		case o == nil:
+			mark(ha, key, changed{all: true})
+		case n == nil:
+			mark(ba, key, changed{all: true})
+		default:
+			parts := whatChanged(o, n)
+			mark(ha, key, parts)
+			mark(ba, key, parts)
+		}
+	}
+	interest := make(map[string]bool)
+	r.Impact = Impact{Changed: sortedSet(d.Updated, nil), Impacted: []string{}}
+	for k := range d.Updated {
+		interest[k] = true
+	}
+	for k := range impacted {
+		if !d.Updated[k] && newT[k] != nil {
+			r.Impact.Impacted = append(r.Impact.Impacted, k)
+			interest[k] = true
+		}
+	}
+	sort.Strings(r.Impact.Impacted)
+	r.Impact.M1, r.Impact.M2 = round(ha.M1(d.Updated)), round(ha.M2(d.Updated))
+	return interest
+}
+
+type changed struct {
+	all, control bool
+	defs, uses   map[string]bool
+}
+
+func whatChanged(o, n *mlm.Transition) changed {
+	c := changed{defs: make(map[string]bool), uses: make(map[string]bool)}
+	guardChanged := (o.Guard == nil) != (n.Guard == nil) || o.Guard != nil && !lang.Equal(o.Guard, n.Guard)
+	if guardChanged || o.Target.Name != n.Target.Name || o.Event != n.Event {
+		c.control = true
+		for _, g := range []lang.Expr{o.Guard, n.Guard} {
+			if g != nil {
+				for _, v := range lang.Uses(g) {
+					c.uses[v] = true
+				}
+			}
+		}
+	}
+	if !lang.Equal(o.Action, n.Action) {
+		for _, a := range []*lang.Block{o.Action, n.Action} {
+			for _, v := range lang.Defs(a) {
+				c.defs[v] = true
+			}
+			for _, v := range lang.Uses(a) {
+				c.uses[v] = true
+			}
+		}
+	}
+	return c
+}
+
+func byKey(m *mlm.Machine) map[string]*mlm.Transition {
+	out := make(map[string]*mlm.Transition, len(m.Transitions))
+	for _, t := range m.Transitions {
+		out[t.Key] = t
+	}
+	return out
+}
+
+func sortedSet(m map[string]bool, keep func(string) bool) []string {
+	out := []string{}
+	for k := range m {
+		if keep == nil || keep(k) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func round(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// reached returns the statechart states a tree reaches.
+func reached(set *engine.SET) map[string]bool {
+	out := make(map[string]bool)
+	src := set.Machine.Source
+	for _, n := range set.Nodes {
+		for _, id := range n.State.Atomic {
+			for s := src.State(id); s != nil && s.Kind != model.Root; s = s.Parent {
+				out[s.ID] = true
+			}
+		}
+	}
+	return out
+}
+
+// reachability compares which statechart states the trees reach, through
+// renames.
+func (r *Result) reachability(base, head *engine.SET) {
+	b, h := reached(base), reached(head)
+	within := 0
+	for _, bh := range head.Bounds {
+		if bh.Bound == "depth" {
+			within = int(bh.Limit)
+		}
+	}
+	renamed := r.Diff.Renamed
+	src := head.Machine.Source
+	line := func(id string) int {
+		if s := src.State(id); s != nil {
+			return src.Position(s.Pos).Line
+		}
+		return 0
+	}
+	for id := range b {
+		nid := id
+		if to, ok := renamed[id]; ok {
+			nid = to
+		}
+		if src.State(nid) != nil && !h[nid] {
+			r.NewlyUnreachable = append(r.NewlyUnreachable, StateRef{State: nid, Line: line(nid), Within: within})
+		}
+	}
+	back := make(map[string]string)
+	for from, to := range renamed {
+		back[to] = from
+	}
+	for id := range h {
+		oid := id
+		if from, ok := back[id]; ok {
+			oid = from
+		}
+		if !b[oid] {
+			r.NewlyReachable = append(r.NewlyReachable, StateRef{State: id, Line: line(id)})
+		}
+	}
+	sort.Slice(r.NewlyUnreachable, func(i, j int) bool { return r.NewlyUnreachable[i].State < r.NewlyUnreachable[j].State })
+	sort.Slice(r.NewlyReachable, func(i, j int) bool { return r.NewlyReachable[i].State < r.NewlyReachable[j].State })
+}
+
+func (r *Result) tests(base, head *engine.SET, opts Options) error {
+	bt, err := testgen.Suite(base, testgen.PathCoverage, opts.Solver)
+	if err != nil {
+		return fmt.Errorf("tests of the base version: %w", err)
+	}
+	ht := bt
+	if head != base {
+		if ht, err = testgen.Suite(head, testgen.PathCoverage, opts.Solver); err != nil {
+			return fmt.Errorf("tests of the head version: %w", err)
+		}
+	}
+	delta, err := testgen.Compare(bt, ht, head, opts.Solver)
+	if err != nil {
+		return err
+	}
+	r.TestDelta = delta
+	r.Tests = Counts{Retained: len(delta.Retained), Changed: len(delta.Changed), Obsolete: len(delta.Obsolete), New: len(delta.New)}
+	return nil
+}

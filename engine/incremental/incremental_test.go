@@ -1,0 +1,179 @@
+package incremental_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/solver/z3"
+)
+
+func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
+
+func load(t testing.TB, name string, src []byte) *mlm.Machine {
+	t.Helper()
+	m, errs := scxml.Read(source.NewFileSet(), name, src, scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("reading %s: %v", name, errs)
+	}
+	mach, errs := mlm.Flatten(m, mlm.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("flattening %s: %v", name, errs)
+	}
+	return mach
+}
+
+func loadFile(t testing.TB, path string) *mlm.Machine {
+	t.Helper()
+	m, errs := scxml.ReadFile(source.NewFileSet(), path, scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("reading %s: %v", path, errs)
+	}
+	mach, errs := mlm.Flatten(m, mlm.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("flattening %s: %v", path, errs)
+	}
+	return mach
+}
+
+// dump prints a tree completely: two trees are the same tree exactly when
+// their dumps are equal.
+func dump(set *engine.SET) string {
+	var b strings.Builder
+	for _, n := range set.Nodes {
+		fmt.Fprintf(&b, "%d %s d%d cut=%s", n.ID, n.State.Name, n.Depth, n.Cut)
+		if n.Parent != nil {
+			fmt.Fprintf(&b, " <- %d %s timer=%v", n.Parent.ID, n.In.Event, n.In.Timer)
+			for _, a := range n.In.Args {
+				fmt.Fprintf(&b, " %s=%s", a.Name, set.Terms.String(a.Value))
+			}
+			for _, f := range n.In.Fired {
+				fmt.Fprintf(&b, " [%s #%s]", f.T.Key, f.Path)
+			}
+			for _, o := range n.In.Outputs {
+				fmt.Fprintf(&b, " !%s>%s", o.Event, o.Target)
+				for _, a := range o.Args {
+					fmt.Fprintf(&b, " %s=%s", a.Name, set.Terms.String(a.Value))
+				}
+			}
+		}
+		for _, v := range n.Vals {
+			fmt.Fprintf(&b, " %s", set.Terms.String(v))
+		}
+		for _, c := range n.PC {
+			fmt.Fprintf(&b, " {%s}", set.Terms.String(c))
+		}
+		for _, tm := range n.Timers {
+			fmt.Fprintf(&b, " timer:%s", tm.Event)
+		}
+		if n.Subsumed != nil {
+			fmt.Fprintf(&b, " subsumed-by %d", n.Subsumed.ID)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func suiteJSON(t testing.TB, set *engine.SET) string {
+	t.Helper()
+	tests, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(tests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// sameAsFull checks that MSE's tree and tests for head, from base's tree,
+// are those of a full exploration of head.
+func sameAsFull(t testing.TB, name string, base, head *mlm.Machine, opts engine.Options) (*incremental.Result, bool) {
+	t.Helper()
+	res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
+		incremental.Options{Strategy: incremental.MSE, Engine: opts, Solver: newZ3})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	full, err := engine.Explore(head, opts, newZ3)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if a, b := dump(res.HeadSet), dump(full); a != b {
+		t.Errorf("%s: MSE's tree differs from full SE's:\n%s", name, firstDifference(a, b))
+		return res, false
+	}
+	if a, b := suiteJSON(t, res.HeadSet), suiteJSON(t, full); a != b {
+		t.Errorf("%s: MSE's tests differ from full SE's", name)
+		return res, false
+	}
+	return res, true
+}
+
+func firstDifference(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(la) && i < len(lb); i++ {
+		if la[i] != lb[i] {
+			return fmt.Sprintf("line %d:\n  mse:  %s\n  full: %s", i+1, la[i], lb[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d", len(la), len(lb))
+}
+
+// TestTriangleT2Action is seed 000 Fig. 5: T2's action changes. T2 is
+// updated, nothing is impacted, auto picks MSE, DSE's tree is smaller, and
+// MSE's tree is full SE's.
+func TestTriangleT2Action(t *testing.T) {
+	base := loadFile(t, "../../examples/triangle.scxml")
+	head := loadFile(t, "testdata/triangle_t2_action.scxml")
+	res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
+		incremental.Options{Engine: engine.Options{}, Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Strategy != incremental.MSE {
+		t.Errorf("strategy %s (%s), want mse", res.Strategy, res.StrategyReason)
+	}
+	const t2 = "S1_S0 checkPositiveSides [S1_S0:checkPositiveSides>S1_S1] S1_S1"
+	if len(res.Impact.Changed) != 1 || res.Impact.Changed[0] != t2 || len(res.Impact.Impacted) != 0 {
+		t.Errorf("impact %+v, want T2 updated and nothing impacted", res.Impact)
+	}
+	if len(res.Changes) != 1 || res.Changes[0].Kind != "action_changed" || res.Changes[0].New.Line != 43 {
+		t.Errorf("changes %+v", res.Changes)
+	}
+	if res.Tests != (incremental.Counts{Retained: 4, Changed: 10}) {
+		t.Errorf("tests %+v, want 4 retained (paths avoiding T2) and 10 with a changed oracle", res.Tests)
+	}
+	dse, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
+		incremental.Options{Strategy: incremental.DSE, Engine: engine.Options{}, Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dse.Head.States >= res.Head.States {
+		t.Errorf("DSE tree has %d states, full %d", dse.Head.States, res.Head.States)
+	}
+	sameAsFull(t, "triangle T2", base, head, engine.Options{})
+}
+
+// TestIdenticalMachineIsReused: reformatting changes nothing, and the base
+// tree is reused whole.
+func TestIdenticalMachineIsReused(t *testing.T) {
+	base := loadFile(t, "../../examples/triangle.scxml")
+	res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: loadFile(t, "../../examples/triangle.scxml")},
+		incremental.Options{Engine: engine.Options{}, Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Strategy != incremental.Reuse || len(res.Changes) != 0 || res.Tests.Retained != 14 || res.NewStates != 0 {
+		t.Errorf("%s, %d changes, tests %+v, %d new states", res.Strategy, len(res.Changes), res.Tests, res.NewStates)
+	}
+}

@@ -1,0 +1,235 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/solver"
+)
+
+// ExploreMSE builds the SET of m reusing base, the tree of an earlier
+// version (memoized symbolic execution, seed 000 Alg. 2). updated holds the
+// keys of the MLM transitions added, removed or changed between the two.
+//
+// The result is identical to Explore(m) by construction: the exploration
+// is Explore's own breadth-first walk, except that where a node has a
+// counterpart in the base tree and an input step there can only involve
+// unchanged transitions, the step's children are copied from the base
+// (their terms imported, no solver call) instead of executed. Subsumption
+// is decided afresh for every node, copied or not.
+func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, opts Options, newSolver NewSolver) (*SET, error) {
+	opts = opts.withDefaults()
+	if base.Options != opts {
+		return nil, fmt.Errorf("the base tree was built with other options (%+v, want %+v)", base.Options, opts)
+	}
+	return explore(m, opts, newSolver, func(e *explorer) {
+		e.reuse = newReuser(e, base, updated)
+	})
+}
+
+// ExploreDSE builds a partial SET of m (dependency-based symbolic
+// execution, seed 000 Alg. 3): steps through transitions of interest (the
+// updated and impacted ones) keep every path; of every other transition
+// one representative path is kept. A state the partial tree reaches is
+// reachable; one it does not reach may still be.
+func ExploreDSE(m *mlm.Machine, interest map[string]bool, opts Options, newSolver NewSolver) (*SET, error) {
+	return explore(m, opts, newSolver, func(e *explorer) {
+		e.interest = interest
+	})
+}
+
+// reuser takes children from a base tree.
+type reuser struct {
+	e           *explorer
+	base        *SET
+	updated     map[string]bool
+	clean       map[string]bool // (state, event) pair -> unchanged
+	counterpart map[*Node]*Node
+	memo        map[solver.Term]solver.Term // base term -> new term
+	trans       map[string]*mlm.Transition  // new machine's transitions by key
+	baseCands   map[string][]*mlm.Transition
+	reused      int
+}
+
+func newReuser(e *explorer, base *SET, updated map[string]bool) *reuser {
+	r := &reuser{e: e, base: base, updated: updated, clean: make(map[string]bool),
+		counterpart: make(map[*Node]*Node), memo: make(map[solver.Term]solver.Term),
+		trans: make(map[string]*mlm.Transition), baseCands: candidates(base.Machine)}
+	for _, t := range e.set.Machine.Transitions {
+		r.trans[t.Key] = t
+	}
+	return r
+}
+
+// linkRoot pairs the roots when the machine starts as the base did: same
+// variables and initial values, same initial transitions.
+func (r *reuser) linkRoot(root *Node) {
+	old, cur := r.base.Machine, r.e.set.Machine
+	if len(old.Vars) != len(cur.Vars) || len(old.Initial) != len(cur.Initial) {
+		return
+	}
+	for i, v := range cur.Vars {
+		w := old.Vars[i]
+		if v.Name != w.Name || v.Type != w.Type || !lang.Equal(v.Init, w.Init) {
+			return
+		}
+	}
+	for i, t := range cur.Initial {
+		if !sameTransition(t, old.Initial[i]) {
+			return
+		}
+	}
+	r.counterpart[root] = r.base.Nodes[0]
+}
+
+func sameTransition(a, b *mlm.Transition) bool {
+	if a.Key != b.Key || a.Target.Name != b.Target.Name || a.Event != b.Event {
+		return false
+	}
+	if (a.Guard == nil) != (b.Guard == nil) || a.Guard != nil && !lang.Equal(a.Guard, b.Guard) {
+		return false
+	}
+	return lang.Equal(a.Action, b.Action)
+}
+
+// pairClean reports whether processing event in state can only involve
+// transitions that are the same in both versions: the same candidates,
+// none updated, and the event with the same parameters and kinds.
+func (r *reuser) pairClean(pair string) bool {
+	pair = strings.TrimSuffix(pair, discarded)
+	if c, ok := r.clean[pair]; ok {
+		return c
+	}
+	c := r.computeClean(pair)
+	r.clean[pair] = c
+	return c
+}
+
+func (r *reuser) computeClean(pair string) bool {
+	old, cur := r.baseCands[pair], r.e.cands[pair]
+	if len(old) != len(cur) {
+		return false
+	}
+	for i, t := range cur {
+		if t.Key != old[i].Key || r.updated[t.Key] || !sameTransition(t, old[i]) {
+			return false
+		}
+	}
+	event := pair[slices.Index([]byte(pair), 0)+1:]
+	return sameEvent(r.base.Machine.Event(event), r.e.set.Machine.Event(event))
+}
+
+func sameEvent(a, b *model.Event) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Kinds == b.Kinds && slices.Equal(a.Params, b.Params)
+}
+
+// children returns n's children for one input copied from the base tree,
+// when that is safe: n's counterpart was expanded there, and every pair the
+// input's steps processed there is clean (so executing it here would
+// repeat exactly the same computation).
+func (r *reuser) children(n *Node, in input, ord int) ([]child, bool) {
+	b := r.counterpart[n]
+	if b == nil || !b.Expanded {
+		return nil, false
+	}
+	event, timer := "", in.timer != nil
+	if timer {
+		event = in.timer.Event
+	} else {
+		event = in.event.Name
+	}
+	if !r.pairClean(n.State.Name + "\x00" + event) {
+		return nil, false
+	}
+	var picked []*Node
+	for _, c := range b.Children {
+		if c.In.Event != event || c.In.Timer != timer {
+			continue
+		}
+		for _, p := range c.In.Trace {
+			if !r.pairClean(p) {
+				return nil, false
+			}
+		}
+		picked = append(picked, c)
+	}
+	out := make([]child, 0, len(picked))
+	for _, c := range picked {
+		out = append(out, r.copy(c, ord))
+	}
+	r.reused += len(out)
+	return out, true
+}
+
+// copy imports a base node into the new tree's terms and machine.
+func (r *reuser) copy(c *Node, ord int) child {
+	tab, src := r.e.x.tab, r.base.Terms
+	imp := func(x solver.Term) solver.Term { return tab.Import(src, x, r.memo) }
+	imps := func(xs []solver.Term) []solver.Term {
+		out := make([]solver.Term, len(xs))
+		for i, x := range xs {
+			out[i] = imp(x)
+		}
+		return out
+	}
+	args := func(as []Arg) []Arg {
+		out := make([]Arg, len(as))
+		for i, a := range as {
+			out[i] = Arg{Name: a.Name, Value: imp(a.Value)}
+		}
+		return out
+	}
+	timers := make([]Timer, len(c.Timers))
+	for i, t := range c.Timers {
+		timers[i] = Timer{Event: t.Event, Args: args(t.Args)}
+	}
+	edge := &Edge{Event: c.In.Event, Timer: c.In.Timer, Args: args(c.In.Args), Trace: c.In.Trace}
+	for _, f := range c.In.Fired {
+		edge.Fired = append(edge.Fired, Fired{T: r.trans[f.T.Key], Path: f.Path})
+	}
+	for _, o := range c.In.Outputs {
+		edge.Outputs = append(edge.Outputs, Output{Event: o.Event, Target: o.Target, Args: args(o.Args)})
+	}
+	return child{state: r.e.set.Machine.State(c.State.Name), vals: imps(c.Vals), pc: imps(c.PC),
+		timers: timers, edge: edge, ord: ord, base: c}
+}
+
+// link records the base counterpart of a new node: the node it was copied
+// from, or, for an executed step, the base child reached by the same
+// transitions and decisions when those were all unchanged.
+func (r *reuser) link(parent, c *Node, k child) {
+	if k.base != nil {
+		r.counterpart[c] = k.base
+		return
+	}
+	pb := r.counterpart[parent]
+	if pb == nil {
+		return
+	}
+	for _, f := range k.edge.Fired {
+		if r.updated[f.T.Key] {
+			return
+		}
+	}
+	// The fired transitions are unchanged, so their steps computed what
+	// they computed in the base; a step that took no transition depends on
+	// every candidate, which must be unchanged too.
+	for _, p := range k.edge.Trace {
+		if strings.HasSuffix(p, discarded) && !r.pairClean(p) {
+			return
+		}
+	}
+	for _, bc := range pb.Children {
+		if bc.In.Event == k.edge.Event && bc.In.Timer == k.edge.Timer && compareFired(bc.In.Fired, k.edge.Fired) == 0 {
+			r.counterpart[c] = bc
+			return
+		}
+	}
+}
