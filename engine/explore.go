@@ -428,7 +428,8 @@ func (e *explorer) settle(rs []*run) []*run {
 
 // add creates the node for k under parent (nil for the root).
 func (e *explorer) add(parent *Node, k child) *Node {
-	n := &Node{ID: len(e.set.Nodes), Parent: parent, In: k.edge, State: k.state, Vals: k.vals, PC: k.pc, Timers: k.timers}
+	n := &Node{ID: len(e.set.Nodes), Parent: parent, In: k.edge, State: k.state, Vals: k.vals, PC: k.pc, Timers: k.timers,
+		Reused: k.base != nil}
 	if parent != nil {
 		n.Depth = parent.Depth + 1
 		parent.Children = append(parent.Children, n)

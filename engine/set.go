@@ -14,6 +14,8 @@
 package engine
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/setbot/setbot/model/mlm"
@@ -101,6 +103,7 @@ type Node struct {
 	Subsumed *Node  // the earlier state that subsumes this one (a leaf)
 	Cut      string // the bound that stopped exploration here, if any
 	Expanded bool   // its inputs were explored (it may still have no children)
+	Reused   bool   // MSE: copied from the base tree rather than computed
 }
 
 // Leaf reports whether n has no children.
@@ -169,4 +172,54 @@ func (s *SET) Leaves() []*Node {
 		}
 	}
 	return out
+}
+
+// Dump prints the whole tree, one node per line with everything that
+// defines it: two trees are the same tree exactly when their dumps are
+// equal, whatever tables their terms live in.
+func (s *SET) Dump() string {
+	var b strings.Builder
+	t := s.Terms
+	args := func(as []Arg) {
+		for _, a := range as {
+			fmt.Fprintf(&b, " %s=%s", a.Name, t.String(a.Value))
+		}
+	}
+	for _, n := range s.Nodes {
+		fmt.Fprintf(&b, "%d %s d%d", n.ID, n.State.Name, n.Depth)
+		if n.Cut != "" {
+			b.WriteString(" cut:" + n.Cut)
+		}
+		if n.Parent != nil {
+			fmt.Fprintf(&b, " <- %d %s", n.Parent.ID, n.In.Event)
+			if n.In.Timer {
+				b.WriteString("(timer)")
+			}
+			args(n.In.Args)
+			for _, f := range n.In.Fired {
+				fmt.Fprintf(&b, " [%s #%s]", f.T.Key, f.Path)
+			}
+			for _, o := range n.In.Outputs {
+				fmt.Fprintf(&b, " !%s>%s", o.Event, o.Target)
+				args(o.Args)
+			}
+		}
+		b.WriteString(" |")
+		for _, v := range n.Vals {
+			b.WriteString(" " + t.String(v))
+		}
+		b.WriteString(" |")
+		for _, c := range n.PC {
+			b.WriteString(" {" + t.String(c) + "}")
+		}
+		for _, tm := range n.Timers {
+			b.WriteString(" timer:" + tm.Event)
+			args(tm.Args)
+		}
+		if n.Subsumed != nil {
+			fmt.Fprintf(&b, " subsumed-by %d", n.Subsumed.ID)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

@@ -284,6 +284,32 @@ func (r *Result) impact(d *diffmap.Diff, base, head *mlm.Machine) map[string]boo
 	}
 	sort.Strings(r.Impact.Impacted)
 	r.Impact.M1, r.Impact.M2 = round(ha.M1(d.Updated)), round(ha.M2(d.Updated))
+	return enablers(ha, interest)
+}
+
+// enablers adds to the transitions DSE must explore fully those they
+// depend on, transitively, by control or data: DSE keeps one path of every
+// other transition, and the one it keeps must not decide whether, or with
+// which values, a transition of interest is reached.
+func enablers(a *depend.Analysis, interest map[string]bool) map[string]bool {
+	into := make(map[string][]string)
+	for _, d := range append(append([]depend.Dep(nil), a.Control...), a.Data...) {
+		into[d.To.Key] = append(into[d.To.Key], d.From.Key)
+	}
+	var todo []string
+	for k := range interest {
+		todo = append(todo, k)
+	}
+	for len(todo) > 0 {
+		k := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		for _, from := range into[k] {
+			if !interest[from] {
+				interest[from] = true
+				todo = append(todo, from)
+			}
+		}
+	}
 	return interest
 }
 

@@ -44,43 +44,7 @@ func loadFile(t testing.TB, path string) *mlm.Machine {
 	return mach
 }
 
-// dump prints a tree completely: two trees are the same tree exactly when
-// their dumps are equal.
-func dump(set *engine.SET) string {
-	var b strings.Builder
-	for _, n := range set.Nodes {
-		fmt.Fprintf(&b, "%d %s d%d cut=%s", n.ID, n.State.Name, n.Depth, n.Cut)
-		if n.Parent != nil {
-			fmt.Fprintf(&b, " <- %d %s timer=%v", n.Parent.ID, n.In.Event, n.In.Timer)
-			for _, a := range n.In.Args {
-				fmt.Fprintf(&b, " %s=%s", a.Name, set.Terms.String(a.Value))
-			}
-			for _, f := range n.In.Fired {
-				fmt.Fprintf(&b, " [%s #%s]", f.T.Key, f.Path)
-			}
-			for _, o := range n.In.Outputs {
-				fmt.Fprintf(&b, " !%s>%s", o.Event, o.Target)
-				for _, a := range o.Args {
-					fmt.Fprintf(&b, " %s=%s", a.Name, set.Terms.String(a.Value))
-				}
-			}
-		}
-		for _, v := range n.Vals {
-			fmt.Fprintf(&b, " %s", set.Terms.String(v))
-		}
-		for _, c := range n.PC {
-			fmt.Fprintf(&b, " {%s}", set.Terms.String(c))
-		}
-		for _, tm := range n.Timers {
-			fmt.Fprintf(&b, " timer:%s", tm.Event)
-		}
-		if n.Subsumed != nil {
-			fmt.Fprintf(&b, " subsumed-by %d", n.Subsumed.ID)
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}
+func dump(set *engine.SET) string { return set.Dump() }
 
 func suiteJSON(t testing.TB, set *engine.SET) string {
 	t.Helper()
@@ -176,4 +140,28 @@ func TestIdenticalMachineIsReused(t *testing.T) {
 	if res.Strategy != incremental.Reuse || len(res.Changes) != 0 || res.Tests.Retained != 14 || res.NewStates != 0 {
 		t.Errorf("%s, %d changes, tests %+v, %d new states", res.Strategy, len(res.Changes), res.Tests, res.NewStates)
 	}
+}
+
+// TestNewlyUnreachable: T5's guard can no longer hold, so S1_S2 is newly
+// unreachable; MSE says so, and DSE says so only after confirming it.
+func TestNewlyUnreachable(t *testing.T) {
+	base := loadFile(t, "../../examples/triangle.scxml")
+	head := loadFile(t, "testdata/triangle_s2_off.scxml")
+	for _, strategy := range []string{incremental.Auto, incremental.DSE} {
+		res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
+			incremental.Options{Strategy: strategy, Engine: engine.Options{}, Solver: newZ3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.NewlyUnreachable) != 1 || res.NewlyUnreachable[0].State != "S1_S2" || res.NewlyUnreachable[0].Within != 0 {
+			t.Errorf("%s: newly unreachable %+v, want S1_S2, proven", strategy, res.NewlyUnreachable)
+		}
+		if strategy == incremental.DSE && res.ConfirmedBy == "" {
+			t.Errorf("DSE reported an unreachable state without confirming it")
+		}
+		if len(res.Changes) != 1 || res.Changes[0].Kind != "guard_changed" {
+			t.Errorf("%s: changes %+v", strategy, res.Changes)
+		}
+	}
+	sameAsFull(t, "triangle S1_S2 off", base, head, engine.Options{})
 }
