@@ -443,6 +443,19 @@ func (e *explorer) add(parent *Node, k child) *Node {
 // on canonical forms (ARCHITECTURE.md §4). Otherwise n is indexed.
 func (e *explorer) subsumed(n *Node) {
 	key, pc := e.canonical(n)
+	if e.reuse != nil {
+		if b := e.reuse.counterpart[n]; b != nil {
+			if s, decided := e.likeBase(n, b, key, pc); decided {
+				if s != nil {
+					n.Subsumed = s
+					return
+				}
+				e.byKey[key] = append(e.byKey[key], n)
+				e.canon[n] = pc
+				return
+			}
+		}
+	}
 	for _, c := range e.byKey[key] {
 		if e.x.or.implies(pc, e.canon[c]) {
 			n.Subsumed = c
@@ -451,6 +464,27 @@ func (e *explorer) subsumed(n *Node) {
 	}
 	e.byKey[key] = append(e.byKey[key], n)
 	e.canon[n] = pc
+}
+
+// likeBase decides subsumption for a node identical to base node b, using
+// the base tree's decision: among the earlier candidates, those with a base
+// counterpart did not subsume b (they are identical, and come in the same
+// order), except b's own subsumer; only candidates new to this tree are
+// checked. decided is false when b's subsumer has no counterpart here: the
+// ordinary check then decides.
+func (e *explorer) likeBase(n, b *Node, key string, pc []solver.Term) (*Node, bool) {
+	for _, c := range e.byKey[key] {
+		if cb := e.reuse.counterpart[c]; cb != nil {
+			if b.Subsumed != nil && cb == b.Subsumed {
+				return c, true
+			}
+			continue
+		}
+		if e.x.or.implies(pc, e.canon[c]) {
+			return c, true
+		}
+	}
+	return nil, b.Subsumed == nil
 }
 
 // canonical renames n's variables in order of first occurrence (valuation,
