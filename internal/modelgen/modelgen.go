@@ -22,6 +22,12 @@
 //   - Variables are ints in [0, 9]: every assignment is a parameter in
 //     [0, 9], a constant, or a sum or product of non-negative values taken
 //     % 10, so no execution overflows.
+//
+// Mutate makes a second version of a model (generated or not): one random
+// change of a given Kind, which it reports, so that the classification of
+// changes between versions (package diffmap) can be tested against known
+// answers. RenameTrigger and AddOutput make the two kinds of change seed
+// 000's evaluation applies to one chosen transition (see cmd/mkversions).
 package modelgen
 
 import (
@@ -45,6 +51,7 @@ type Options struct {
 	Loops    bool // allow bounded for loops in actions
 	Internal bool // allow raise of internal events (and final states, whose done.state events are internal)
 	Timers   bool // allow delayed sends
+	Unused   int  // number of extra int variables (u0, u1, ...) that no code uses
 }
 
 func (o Options) withDefaults() Options {
@@ -667,6 +674,9 @@ func (g *gen) render(seed int64) []byte {
 			d.set("setbot:type", "int[0..9]")
 		}
 		dm.add(d)
+	}
+	for i := range g.opts.Unused {
+		dm.add(newElem("data", "id", fmt.Sprintf("u%d", i), "expr", fmt.Sprint(g.intn(5))))
 	}
 	doc.add(dm)
 	if g.topScript != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 )
 
@@ -90,10 +91,11 @@ func parseDocument(src []byte) (*document, error) {
 				return nil, errors.New("more than one root element")
 			}
 			n.scope = parentScope
+			own := false
 			for _, a := range t.Attr {
 				if a.Name.Space == "xmlns" || a.Name.Space == "" && a.Name.Local == "xmlns" {
-					if n.scope == nil || sameMap(n.scope, parentScope) {
-						n.scope = copyMap(parentScope)
+					if !own {
+						n.scope, own = maps.Clone(parentScope), true
 					}
 					prefix := a.Name.Local
 					if a.Name.Space == "" {
@@ -130,20 +132,6 @@ func parseDocument(src []byte) (*document, error) {
 	return doc, nil
 }
 
-// sameMap reports whether a and b are the same map.
-func sameMap(a, b map[string]string) bool {
-	return fmt.Sprintf("%p", a) == fmt.Sprintf("%p", b)
-}
-
-// copyMap returns a copy of m.
-func copyMap(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m)+1)
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
 // bytes writes the document back.
 func (d *document) bytes() []byte {
 	var b strings.Builder
@@ -158,7 +146,7 @@ func (n *node) write(b *strings.Builder) {
 	switch n.kind {
 	case textNode:
 		if n.dirty {
-			b.WriteString(textEscaper.Replace(n.text))
+			b.WriteString(escapeText(n.text))
 		} else {
 			b.WriteString(n.raw)
 		}
@@ -349,23 +337,15 @@ func (n *node) insert(i int, c *node) {
 	n.kids = append(n.kids[:i], append([]*node{space("\n" + ind), c}, n.kids[i:]...)...)
 }
 
-// insertAfter puts c after the child ref, or first when ref is nil.
-func (n *node) insertAfter(ref, c *node) {
-	if ref == nil {
-		// Before the first child element, after the white space that
-		// precedes it.
-		for i, k := range n.kids {
-			if k.kind == elementNode {
-				c.parent = n
-				n.kids = append(n.kids[:i], append([]*node{c, space("\n" + k.indent())}, n.kids[i:]...)...)
-				return
-			}
-		}
-		n.insert(len(n.kids), c)
-		return
-	}
-	n.insert(n.index(ref)+1, c)
+// insertBefore puts c just before the child ref, on a line of its own.
+func (n *node) insertBefore(ref, c *node) {
+	i := n.index(ref)
+	c.parent = n
+	n.kids = append(n.kids[:i], append([]*node{c, space("\n" + ref.indent())}, n.kids[i:]...)...)
 }
+
+// insertAfter puts c just after the child ref.
+func (n *node) insertAfter(ref, c *node) { n.insert(n.index(ref)+1, c) }
 
 // appendChild puts c after n's last child element.
 func (n *node) appendChild(c *node) {
@@ -416,5 +396,3 @@ func (n *node) walk(f func(*node)) {
 		k.walk(f)
 	}
 }
-
-var textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\r", "&#xD;")
