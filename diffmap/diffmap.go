@@ -75,7 +75,7 @@ func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 	c.states()
 	c.transitions()
 	c.variables()
-	c.events()
+	c.params()
 	c.initials()
 	sort.SliceStable(d.Changes, func(i, j int) bool {
 		a, b := d.Changes[i], d.Changes[j]
@@ -121,6 +121,20 @@ func proper(m *model.Model) map[string]*model.State {
 		}
 	}
 	return out
+}
+
+// events spells a transition's descriptors, those of an old transition with
+// done.state.<id> mapped through the renames (the event is named after the
+// state).
+func (c *comparer) events(t *model.Transition, old bool) string {
+	var out []string
+	for _, e := range t.Events {
+		if id, ok := strings.CutPrefix(e, "done.state."); ok && old {
+			e = "done.state." + c.mapped(id)
+		}
+		out = append(out, e)
+	}
+	return strings.Join(out, " ")
 }
 
 // mapped returns the new id of an old state (itself unless renamed).
@@ -181,10 +195,10 @@ func (c *comparer) states() {
 		if n == nil {
 			continue
 		}
-		if blocks(o.OnEntry) != blocks(n.OnEntry) {
+		if c.blocks(o.OnEntry, true) != c.blocks(n.OnEntry, false) {
 			c.add(EntryChanged, n.ID, o.Pos, n.Pos)
 		}
-		if blocks(o.OnExit) != blocks(n.OnExit) {
+		if c.blocks(o.OnExit, true) != c.blocks(n.OnExit, false) {
 			c.add(ExitChanged, n.ID, o.Pos, n.Pos)
 		}
 	}
@@ -208,14 +222,38 @@ func (c *comparer) signature(s *model.State, m *model.Model, self string) string
 	if s.Parent != nil && s.Parent.Kind != model.Root {
 		parent = ref(s.Parent.ID)
 	}
-	fmt.Fprintf(&b, "%s|%s|%s|%s|%v", s.Kind, parent, blocks(s.OnEntry), blocks(s.OnExit), s.Deep)
+	inState := func(x lang.Expr) lang.Expr {
+		if in, ok := x.(*lang.InState); ok {
+			return &lang.InState{Start: in.Start, State: ref(in.State)}
+		}
+		return x
+	}
+	code := func(bs []*lang.Block) string {
+		var parts []string
+		for _, blk := range bs {
+			parts = append(parts, lang.BlockString(lang.RewriteBlock(blk, inState)))
+		}
+		return strings.Join(parts, " | ")
+	}
+	fmt.Fprintf(&b, "%s|%s|%s|%s|%v", s.Kind, parent, code(s.OnEntry), code(s.OnExit), s.Deep)
 	for _, t := range s.Transitions {
 		var targets []string
 		for _, x := range t.Targets {
 			targets = append(targets, ref(x.ID))
 		}
-		fmt.Fprintf(&b, "|%s %v %s>%s", strings.Join(t.Events, " "), t.Type, cond(t.Cond), strings.Join(targets, " "))
-		b.WriteString(lang.BlockString(t.Body))
+		c := "true"
+		if t.Cond != nil {
+			c = lang.ExprString(lang.RewriteExpr(t.Cond, inState))
+		}
+		var events []string
+		for _, e := range t.Events {
+			if id, ok := strings.CutPrefix(e, "done.state."); ok {
+				e = "done.state." + ref(id)
+			}
+			events = append(events, e)
+		}
+		fmt.Fprintf(&b, "|%s %v %s>%s", strings.Join(events, " "), t.Type, c, strings.Join(targets, " "))
+		b.WriteString(code([]*lang.Block{t.Body}))
 	}
 	for _, k := range s.ChildStates() {
 		b.WriteString("|child " + ref(k.ID))
@@ -223,19 +261,32 @@ func (c *comparer) signature(s *model.State, m *model.Model, self string) string
 	return b.String()
 }
 
-func blocks(bs []*lang.Block) string {
+// inState maps In() through the renames when the code is the old
+// version's, so that a rename changes no condition or action.
+func (c *comparer) inState(old bool) func(lang.Expr) lang.Expr {
+	return func(x lang.Expr) lang.Expr {
+		if in, ok := x.(*lang.InState); ok && old {
+			return &lang.InState{Start: in.Start, State: c.mapped(in.State)}
+		}
+		return x
+	}
+}
+
+// blocks prints code for comparison.
+func (c *comparer) blocks(bs []*lang.Block, old bool) string {
 	var parts []string
 	for _, b := range bs {
-		parts = append(parts, lang.BlockString(b))
+		parts = append(parts, lang.BlockString(lang.RewriteBlock(b, c.inState(old))))
 	}
 	return strings.Join(parts, " | ")
 }
 
-func cond(e lang.Expr) string {
+// cond prints a condition for comparison.
+func (c *comparer) cond(e lang.Expr, old bool) string {
 	if e == nil {
 		return "true"
 	}
-	return lang.ExprString(e)
+	return lang.ExprString(lang.RewriteExpr(e, c.inState(old)))
 }
 
 func sortedKeys[V any](m map[string]V) []string {

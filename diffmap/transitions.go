@@ -48,7 +48,6 @@ func (c *comparer) targets(t *model.Transition, old bool) string {
 func (c *comparer) pair(olds, news []*model.Transition) {
 	usedO := make([]bool, len(olds))
 	usedN := make([]bool, len(news))
-	events := func(t *model.Transition) string { return strings.Join(t.Events, " ") }
 	match := func(same func(o, n *model.Transition) bool, found func(o, n *model.Transition)) {
 		for i, o := range olds {
 			if usedO[i] {
@@ -63,26 +62,27 @@ func (c *comparer) pair(olds, news []*model.Transition) {
 			}
 		}
 	}
+	body := func(t *model.Transition, old bool) string { return c.blocks([]*lang.Block{t.Body}, old) }
 	contentChanges := func(o, n *model.Transition) {
-		if cond(o.Cond) != cond(n.Cond) {
+		if c.cond(o.Cond, true) != c.cond(n.Cond, false) {
 			c.add(GuardChanged, n.ID, o.Pos, n.Pos)
 		}
-		if lang.BlockString(o.Body) != lang.BlockString(n.Body) || o.Type != n.Type {
+		if body(o, true) != body(n, false) || o.Type != n.Type {
 			c.add(ActionChanged, n.ID, o.Pos, n.Pos)
 		}
 	}
 	match(func(o, n *model.Transition) bool {
-		return events(o) == events(n) && c.targets(o, true) == c.targets(n, false)
+		return c.events(o, true) == c.events(n, false) && c.targets(o, true) == c.targets(n, false)
 	}, contentChanges)
-	match(func(o, n *model.Transition) bool { return events(o) == events(n) }, func(o, n *model.Transition) {
+	match(func(o, n *model.Transition) bool { return c.events(o, true) == c.events(n, false) }, func(o, n *model.Transition) {
 		c.add(TransitionRetargeted, n.ID, o.Pos, n.Pos)
 		contentChanges(o, n)
 	})
 	match(func(o, n *model.Transition) bool {
-		return c.targets(o, true) == c.targets(n, false) && cond(o.Cond) == cond(n.Cond)
+		return c.targets(o, true) == c.targets(n, false) && c.cond(o.Cond, true) == c.cond(n.Cond, false)
 	}, func(o, n *model.Transition) {
 		c.add(TriggerChanged, n.ID, o.Pos, n.Pos)
-		if lang.BlockString(o.Body) != lang.BlockString(n.Body) {
+		if body(o, true) != body(n, false) {
 			c.add(ActionChanged, n.ID, o.Pos, n.Pos)
 		}
 	})
@@ -115,8 +115,8 @@ func (c *comparer) variables() {
 	}
 }
 
-// events compares the parameters of events both versions have.
-func (c *comparer) events() {
+// params compares the parameters of events both versions have.
+func (c *comparer) params() {
 	for _, o := range c.o.Events {
 		n := c.n.EventByName(o.Name)
 		if n == nil {
@@ -151,7 +151,7 @@ func (c *comparer) initials() {
 			continue
 		}
 		if c.targets(o.Initial, true) != c.targets(n.Initial, false) ||
-			lang.BlockString(o.Initial.Body) != lang.BlockString(n.Initial.Body) {
+			c.blocks([]*lang.Block{o.Initial.Body}, true) != c.blocks([]*lang.Block{n.Initial.Body}, false) {
 			subject := n.ID
 			if n.Kind == model.Root {
 				subject = "scxml"
