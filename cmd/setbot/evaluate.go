@@ -25,7 +25,7 @@ per version the changed and impacted transitions, M1 and M2, the SE:MSE
 ratios of time, new states and new paths, the SE:DSE ratios of time, states
 and paths, auto's choice and time(auto)/time(full), and whether MSE's tree is
 full SE's, node for node; then the average and standard deviation of the
-savings. Times are medians. The versions used in docs/evaluation.md are in
+savings. Each time is the fastest of its runs. The versions used in docs/evaluation.md are in
 testdata/versions:
 
   setbot evaluate testdata/bench/aqs.scxml testdata/versions/aqs/*.scxml`,
@@ -54,11 +54,11 @@ testdata/versions:
 			if err != nil {
 				return err
 			}
-			title := fmt.Sprintf("%s (%s): %d versions, depth %d, median of %d runs", ms[0].Name, args[0], len(rows), ef.depth, runs)
+			title := fmt.Sprintf("%s (%s): %d versions, depth %d, fastest of %d interleaved runs", ms[0].Name, args[0], len(rows), ef.depth, runs)
 			return incremental.WriteTable(cmd.OutOrStdout(), title, rows)
 		},
 	}
-	cmd.Flags().IntVar(&runs, "runs", 3, "timed runs of each technique per version (medians are printed)")
+	cmd.Flags().IntVar(&runs, "runs", 3, "timed runs of each technique per version (the fastest is printed)")
 	fe.register(cmd)
 	ef.register(cmd)
 	return cmd
