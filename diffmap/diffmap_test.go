@@ -6,20 +6,15 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/diffmap"
+	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
-	"github.com/setbot/setbot/model/source"
 )
 
 func machine(t *testing.T, doc string) *mlm.Machine {
 	t.Helper()
-	m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+	mach, errs := load.Bytes("m.scxml", []byte(doc), load.Options{})
 	if len(errs) > 0 {
 		t.Fatalf("%v\n%s", errs, doc)
-	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
 	}
 	return mach
 }
@@ -54,7 +49,7 @@ func changes(d *diffmap.Diff) string {
 func TestClassification(t *testing.T) {
 	tests := []struct {
 		name, from, to, want string
-		updated          int
+		updated              int
 	}{
 		{"reordered and reformatted", "<state id=\"A\">\n  <transition event=\"go\" cond=\"x &lt; 3\" target=\"B\"><assign location=\"x\" expr=\"x + 1\"/></transition>\n  <transition event=\"stop\" target=\"C\"/>",
 			"<state id=\"A\"><transition   target=\"C\" event=\"stop\" /><!-- moved -->\n  <transition cond=\"x&lt;3\" event=\"go\" target=\"B\"><assign expr=\"x+1\" location=\"x\"/></transition>", "", 0},

@@ -6,9 +6,8 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
-	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 )
@@ -17,15 +16,11 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 func machine(t *testing.T, path string) *mlm.Machine {
 	t.Helper()
-	m, errs := scxml.ReadFile(source.NewFileSet(), path, scxml.Options{})
+	m, errs := load.File(path, load.Options{})
 	if len(errs) > 0 {
-		t.Fatalf("reading %s: %v", path, errs)
+		t.Fatalf("loading %s: %v", path, errs)
 	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("flattening %s: %v", path, errs)
-	}
-	return mach
+	return m
 }
 
 func explore(t *testing.T, m *mlm.Machine, opts engine.Options) *engine.SET {

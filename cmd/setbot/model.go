@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -23,12 +23,7 @@ func (f *frontEndFlags) register(cmd *cobra.Command) {
 
 // load reads and flattens one model file.
 func (f *frontEndFlags) load(path string) (*mlm.Machine, source.ErrorList) {
-	fset := source.NewFileSet()
-	m, errs := scxml.ReadFile(fset, path, scxml.Options{})
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return mlm.Flatten(m, mlm.Options{MaxStates: f.maxStates})
+	return load.File(path, load.Options{Flatten: mlm.Options{MaxStates: f.maxStates}})
 }
 
 func newCheckCmd() *cobra.Command {

@@ -7,9 +7,8 @@ import (
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
-	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 )
@@ -18,11 +17,7 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 func analyze(t *testing.T, path string, opts engine.Options, invariants ...string) (*mlm.Machine, *analysis.Report) {
 	t.Helper()
-	m, errs := scxml.ReadFile(source.NewFileSet(), path, scxml.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
+	mach, errs := load.File(path, load.Options{})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

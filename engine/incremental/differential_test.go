@@ -40,7 +40,7 @@ func TestDifferential(t *testing.T) {
 		runs++
 		byKind[kind]++
 		name := fmt.Sprintf("seed %d %s %s", seed, ch.Kind, ch.Subject)
-		base, head := load(t, "base.scxml", src), load(t, "head.scxml", out)
+		base, head := loadBytes(t, "base.scxml", src), loadBytes(t, "head.scxml", out)
 		res, same := sameAsFull(t, name, base, head, opts)
 		if !same {
 			t.Logf("base:\n%s\nhead:\n%s", src, out)

@@ -9,39 +9,30 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
-	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 )
 
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
-func load(t testing.TB, name string, src []byte) *mlm.Machine {
+func loadBytes(t testing.TB, name string, src []byte) *mlm.Machine {
 	t.Helper()
-	m, errs := scxml.Read(source.NewFileSet(), name, src, scxml.Options{})
+	m, errs := load.Bytes(name, src, load.Options{})
 	if len(errs) > 0 {
-		t.Fatalf("reading %s: %v", name, errs)
+		t.Fatalf("loading %s: %v", name, errs)
 	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("flattening %s: %v", name, errs)
-	}
-	return mach
+	return m
 }
 
 func loadFile(t testing.TB, path string) *mlm.Machine {
 	t.Helper()
-	m, errs := scxml.ReadFile(source.NewFileSet(), path, scxml.Options{})
+	m, errs := load.File(path, load.Options{})
 	if len(errs) > 0 {
-		t.Fatalf("reading %s: %v", path, errs)
+		t.Fatalf("loading %s: %v", path, errs)
 	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("flattening %s: %v", path, errs)
-	}
-	return mach
+	return m
 }
 
 func dump(set *engine.SET) string { return set.Dump() }

@@ -10,9 +10,8 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
-	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 )
@@ -20,15 +19,8 @@ import (
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 func flatten(name string, src []byte) (*mlm.Machine, error) {
-	m, errs := scxml.Read(source.NewFileSet(), name, src, scxml.Options{})
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	return mach, nil
+	m, errs := load.Bytes(name, src, load.Options{})
+	return m, errs.Err()
 }
 
 func simValue(v any) sim.Value {
@@ -119,11 +111,7 @@ func TestTestsReplayOnExamples(t *testing.T) {
 	paths, _ := filepath.Glob("../../examples/*.scxml")
 	features, _ := filepath.Glob("../../model/mlm/testdata/features/*.scxml")
 	for _, p := range append(paths, features...) {
-		m, errs := scxml.ReadFile(source.NewFileSet(), p, scxml.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
-		}
-		mach, errs := mlm.Flatten(m, mlm.Options{})
+		mach, errs := load.File(p, load.Options{})
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
