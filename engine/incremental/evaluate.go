@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -46,21 +47,27 @@ func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts O
 		var tf, tm, td, ta []time.Duration
 		var full, mse, dse *engine.SET
 		for k := 0; k < runs; k++ {
+			// Collect before each timed run, so no run pays for the
+			// garbage of the one before.
+			runtime.GC()
 			start := time.Now()
 			if full, err = engine.Explore(head, opts.Engine, opts.Solver); err != nil {
 				return nil, err
 			}
 			tf = append(tf, time.Since(start))
+			runtime.GC()
 			start = time.Now()
 			if mse, err = engine.ExploreMSE(head, baseSet, d.Updated, opts.Engine, opts.Solver); err != nil {
 				return nil, err
 			}
 			tm = append(tm, time.Since(start))
+			runtime.GC()
 			start = time.Now()
 			if dse, err = engine.ExploreDSE(head, interest, opts.Engine, opts.Solver); err != nil {
 				return nil, err
 			}
 			td = append(td, time.Since(start))
+			runtime.GC()
 			start = time.Now()
 			strategy, _, err := choose(Auto, d, base, head, baseSet)
 			if err != nil {
