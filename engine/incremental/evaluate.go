@@ -45,28 +45,50 @@ func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts O
 		interest := r.impact(d, base, head)
 		row := Row{Name: names[i], Changed: len(r.Impact.Changed), Impacted: len(r.Impact.Impacted), M1: r.Impact.M1, M2: r.Impact.M2}
 		var tf, tm, td, ta []time.Duration
-		var full, mse, dse *engine.SET
+		var fullDump, mseDump string
 		for k := 0; k < runs; k++ {
-			// Collect before each timed run, so no run pays for the
-			// garbage of the one before.
+			last := k == runs-1
+			// Each run starts from a collected heap holding only the base
+			// tree: a run never pays for the garbage, or the live trees, of
+			// another.
 			runtime.GC()
 			start := time.Now()
-			if full, err = engine.Explore(head, opts.Engine, opts.Solver); err != nil {
+			full, err := engine.Explore(head, opts.Engine, opts.Solver)
+			if err != nil {
 				return nil, err
 			}
 			tf = append(tf, time.Since(start))
+			row.States, row.Paths = full.Stats.States, full.Stats.Paths
+			if last {
+				fullDump = full.Dump()
+			}
+			full = nil
 			runtime.GC()
 			start = time.Now()
-			if mse, err = engine.ExploreMSE(head, baseSet, d.Updated, opts.Engine, opts.Solver); err != nil {
+			mse, err := engine.ExploreMSE(head, baseSet, d.Updated, opts.Engine, opts.Solver)
+			if err != nil {
 				return nil, err
 			}
 			tm = append(tm, time.Since(start))
+			row.MSENewStates, row.MSENewPaths = mse.Stats.New, 0
+			for _, l := range mse.Leaves() {
+				if !l.Reused {
+					row.MSENewPaths++
+				}
+			}
+			if last {
+				mseDump = mse.Dump()
+			}
+			mse = nil
 			runtime.GC()
 			start = time.Now()
-			if dse, err = engine.ExploreDSE(head, interest, opts.Engine, opts.Solver); err != nil {
+			dse, err := engine.ExploreDSE(head, interest, opts.Engine, opts.Solver)
+			if err != nil {
 				return nil, err
 			}
 			td = append(td, time.Since(start))
+			row.DSEStates, row.DSEPaths = dse.Stats.States, dse.Stats.Paths
+			dse = nil
 			runtime.GC()
 			start = time.Now()
 			strategy, _, err := choose(Auto, d, base, head, baseSet)
@@ -80,15 +102,7 @@ func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts O
 			row.AutoStrategy = strategy
 		}
 		row.Full, row.MSE, row.DSE, row.Auto = fastest(tf), fastest(tm), fastest(td), fastest(ta)
-		row.States, row.Paths = full.Stats.States, full.Stats.Paths
-		row.MSENewStates = mse.Stats.New
-		for _, l := range mse.Leaves() {
-			if !l.Reused {
-				row.MSENewPaths++
-			}
-		}
-		row.DSEStates, row.DSEPaths = dse.Stats.States, dse.Stats.Paths
-		row.Identical = mse.Dump() == full.Dump()
+		row.Identical = mseDump == fullDump
 		rows = append(rows, row)
 		if progress != nil {
 			fmt.Fprintf(progress, "setbot: %s: %d/%d versions\n", base.Name, i+1, len(versions))
