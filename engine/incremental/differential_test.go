@@ -48,7 +48,7 @@ func TestDifferential(t *testing.T) {
 		}
 		found := false
 		for _, c := range res.Changes {
-			if string(c.Kind) == string(ch.Kind) && c.Subject == ch.Subject {
+			if c.Kind == ch.Kind && c.Subject == ch.Subject {
 				found = true
 			}
 		}

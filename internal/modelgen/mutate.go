@@ -7,30 +7,33 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/setbot/setbot/diffmap"
 )
 
-// Kind is a change class. These names are a contract with package diffmap.
-type Kind string
+// Kind is a change class: diffmap's, so that a generated change and its
+// classification are compared as the same values.
+type Kind = diffmap.Kind
 
 // The change classes (after Rapos's classification; ARCHITECTURE.md §6).
 const (
-	StateAdded           Kind = "state_added"
-	StateRemoved         Kind = "state_removed"
-	StateRenamed         Kind = "state_renamed"
-	TransitionAdded      Kind = "transition_added"
-	TransitionRemoved    Kind = "transition_removed"
-	TransitionRetargeted Kind = "transition_retargeted"
-	TriggerChanged       Kind = "trigger_changed"
-	GuardChanged         Kind = "guard_changed"
-	ActionChanged        Kind = "action_changed"
-	EntryChanged         Kind = "entry_changed"
-	ExitChanged          Kind = "exit_changed"
-	VariableAdded        Kind = "variable_added"
-	VariableRemoved      Kind = "variable_removed"
-	InitialValueChanged  Kind = "initial_value_changed"
-	ParamAdded           Kind = "param_added"
-	ParamRemoved         Kind = "param_removed"
-	InitialChanged       Kind = "initial_changed" // the initial state of the machine or of a compound state
+	StateAdded           = diffmap.StateAdded
+	StateRemoved         = diffmap.StateRemoved
+	StateRenamed         = diffmap.StateRenamed
+	TransitionAdded      = diffmap.TransitionAdded
+	TransitionRemoved    = diffmap.TransitionRemoved
+	TransitionRetargeted = diffmap.TransitionRetargeted
+	TriggerChanged       = diffmap.TriggerChanged
+	GuardChanged         = diffmap.GuardChanged
+	ActionChanged        = diffmap.ActionChanged
+	EntryChanged         = diffmap.EntryChanged
+	ExitChanged          = diffmap.ExitChanged
+	VariableAdded        = diffmap.VariableAdded
+	VariableRemoved      = diffmap.VariableRemoved
+	InitialValueChanged  = diffmap.InitialValueChanged
+	ParamAdded           = diffmap.ParamAdded
+	ParamRemoved         = diffmap.ParamRemoved
+	InitialChanged       = diffmap.InitialChanged
 )
 
 // Kinds lists every change class.
