@@ -187,35 +187,59 @@ func choose(asked string, d *diffmap.Diff, base, head *mlm.Machine, baseSet *eng
 	case d.RootUpdated:
 		return Full, "the machine starts differently (variables, initial values or initial configuration changed): nothing of the base tree can be reused", nil
 	}
-	share := survival(baseSet, d.Updated)
+	share := survival(baseSet, d)
 	if share < MinSurvival {
-		return Full, fmt.Sprintf("%d of %d transitions are updated and only %.0f%% of the base tree avoids them: a full run is cheaper than reuse",
+		return Full, fmt.Sprintf("%d of %d transitions are updated and only %.0f%% of what the base tree keeps avoids them: a full run is cheaper than reuse",
 			len(d.Updated), len(head.Transitions), 100*share), nil
 	}
-	return MSE, fmt.Sprintf("%d of %d transitions are updated and %.0f%% of the base tree avoids them: reuse it",
+	return MSE, fmt.Sprintf("%d of %d transitions are updated and %.0f%% of what the base tree keeps avoids them: reuse it",
 		len(d.Updated), len(head.Transitions), 100*share), nil
 }
 
-// survival is the share of the base tree's states whose path from the
-// root fires no updated transition: an estimate of what MSE can reuse.
-func survival(set *engine.SET, updated map[string]bool) float64 {
-	clean := make(map[*engine.Node]bool, len(set.Nodes))
-	n := 0
+// survival estimates the share of the head tree MSE can copy: of the base
+// tree's states, those whose path fires no updated transition are copied,
+// those below a changed or added transition are recomputed, and those below
+// a removed one simply vanish, so they count for neither.
+func survival(set *engine.SET, d *diffmap.Diff) float64 {
+	removed := make(map[string]bool, len(d.Removed))
+	for _, k := range d.Removed {
+		removed[k] = true
+	}
+	const (
+		clean = iota
+		recompute
+		vanish
+	)
+	state := make(map[*engine.Node]int, len(set.Nodes))
+	var kept, redone int
 	for _, x := range set.Nodes {
-		ok := x.Parent == nil || clean[x.Parent]
-		if ok && x.In != nil {
+		s := clean
+		if x.Parent != nil {
+			s = state[x.Parent]
+		}
+		if s == clean && x.In != nil {
 			for _, f := range x.In.Fired {
-				if updated[f.T.Key] {
-					ok = false
+				if d.Updated[f.T.Key] {
+					s = recompute
+					if removed[f.T.Key] {
+						s = vanish
+					}
+					break
 				}
 			}
 		}
-		clean[x] = ok
-		if ok {
-			n++
+		state[x] = s
+		switch s {
+		case clean:
+			kept++
+		case recompute:
+			redone++
 		}
 	}
-	return float64(n) / float64(len(set.Nodes))
+	if kept+redone == 0 {
+		return 0
+	}
+	return float64(kept) / float64(kept+redone)
 }
 
 func build(strategy string, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, interest map[string]bool, opts Options) (*engine.SET, error) {
