@@ -197,13 +197,17 @@ func choose(asked string, d *diffmap.Diff, base, head *mlm.Machine, baseSet *eng
 }
 
 // survival estimates the share of the head tree MSE can copy: of the base
-// tree's states, those whose path fires no updated transition are copied,
-// those below a changed or added transition are recomputed, and those below
-// a removed one simply vanish, so they count for neither.
+// tree's states, those whose path fires no updated transition are copied
+// and those below an updated one are recomputed, except that when the
+// change only removes transitions, the states below them simply vanish and
+// count for neither. (Where transitions are also added, as when an event is
+// renamed, the new subtrees are about as large as the ones that vanish.)
 func survival(set *engine.SET, d *diffmap.Diff) float64 {
 	removed := make(map[string]bool, len(d.Removed))
-	for _, k := range d.Removed {
-		removed[k] = true
+	if len(d.Added) == 0 {
+		for _, k := range d.Removed {
+			removed[k] = true
+		}
 	}
 	const (
 		clean = iota
