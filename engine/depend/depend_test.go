@@ -9,21 +9,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
-	"github.com/setbot/setbot/model/source"
 )
 
 // load reads and flattens one model, failing the test on any error.
-func load(t *testing.T, path string) *mlm.Machine {
+func loadFile(t *testing.T, path string) *mlm.Machine {
 	t.Helper()
-	m, errs := scxml.ReadFile(source.NewFileSet(), path, scxml.Options{})
+	mach, errs := load.File(path, load.Options{})
 	if len(errs) > 0 {
-		t.Fatalf("reading %s:\n%v", path, errs)
-	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("flattening %s:\n%v", path, errs)
+		t.Fatalf("loading %s:\n%v", path, errs)
 	}
 	return mach
 }
@@ -196,7 +191,7 @@ func TestModels(t *testing.T) {
 		pairs: []string{"Work back Idle -> Idle go Stuck", "Work back Idle -> Idle go Work", "Work back Idle -> Work back Idle"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := Analyze(load(t, tc.path), Options{})
+			a := Analyze(loadFile(t, tc.path), Options{})
 			if a.Truncated {
 				t.Error("truncated")
 			}
@@ -212,7 +207,7 @@ func TestModels(t *testing.T) {
 // TestEndStates checks the one empty path from a state without outgoing
 // transitions, and that a state of another machine has none.
 func TestEndStates(t *testing.T) {
-	m := load(t, "testdata/deadend.scxml")
+	m := loadFile(t, "testdata/deadend.scxml")
 	a := Analyze(m, Options{})
 	for _, name := range []string{"Stuck", "Done"} {
 		ps := a.MaximalPaths(m.State(name))
@@ -220,7 +215,7 @@ func TestEndStates(t *testing.T) {
 			t.Errorf("MaximalPaths(%s) = %v, want one empty path", name, ps)
 		}
 	}
-	other := load(t, "testdata/cycle.scxml")
+	other := loadFile(t, "testdata/cycle.scxml")
 	if ps := a.MaximalPaths(other.State("A")); ps != nil {
 		t.Errorf("MaximalPaths of a foreign state = %v, want nil", ps)
 	}
@@ -229,7 +224,7 @@ func TestEndStates(t *testing.T) {
 // TestMaximalPaths checks paths from states other than the initial one,
 // where the initial state ends a path, and the memo.
 func TestMaximalPaths(t *testing.T) {
-	m := load(t, "../../examples/triangle.scxml")
+	m := loadFile(t, "../../examples/triangle.scxml")
 	a := Analyze(m, Options{})
 	n := namer(triangleNames)
 	equal(t, "MaximalPaths(S1_S1)", n.paths(a.MaximalPaths(m.State("S1_S1"))),
@@ -245,7 +240,7 @@ func TestMaximalPaths(t *testing.T) {
 
 // TestImpactAndMeasures checks Impacted, M1 and M2 on the triangle.
 func TestImpactAndMeasures(t *testing.T) {
-	m := load(t, "../../examples/triangle.scxml")
+	m := loadFile(t, "../../examples/triangle.scxml")
 	a := Analyze(m, Options{})
 	n := namer(triangleNames)
 	for _, tc := range []struct {
@@ -272,7 +267,7 @@ func TestImpactAndMeasures(t *testing.T) {
 
 // TestTruncation checks the bounds on a complete graph of six states.
 func TestTruncation(t *testing.T) {
-	m := load(t, "testdata/dense.scxml")
+	m := loadFile(t, "testdata/dense.scxml")
 	full := Analyze(m, Options{})
 	if full.Truncated {
 		t.Fatal("truncated under the default bounds")
@@ -339,7 +334,7 @@ func TestUnavoidable(t *testing.T) {
 	}, bench...)
 	for _, path := range models {
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			a := Analyze(load(t, path), Options{})
+			a := Analyze(loadFile(t, path), Options{})
 			g := a.g
 			checked := 0
 			for v := range g.states {
@@ -384,7 +379,7 @@ func TestBench(t *testing.T) {
 	}
 	start := time.Now()
 	for _, path := range paths {
-		m := load(t, path)
+		m := loadFile(t, path)
 		t0 := time.Now()
 		a := Analyze(m, Options{})
 		if len(a.Paths) == 0 {
@@ -401,8 +396,7 @@ func TestBench(t *testing.T) {
 
 // ExampleAnalysis_M1 shows the measures of a change to T2 of the triangle.
 func ExampleAnalysis_M1() {
-	m, _ := scxml.ReadFile(source.NewFileSet(), "../../examples/triangle.scxml", scxml.Options{})
-	mach, _ := mlm.Flatten(m, mlm.Options{})
+	mach, _ := load.File("../../examples/triangle.scxml", load.Options{})
 	a := Analyze(mach, Options{})
 	t2 := "S1_S0 checkPositiveSides [S1_S0:checkPositiveSides>S1_S1] S1_S1"
 	changed := map[string]bool{t2: true}

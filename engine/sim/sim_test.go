@@ -7,22 +7,16 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/engine/sim"
+	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
-	"github.com/setbot/setbot/model/source"
 )
 
 // load reads and flattens a model file, failing the test on any error.
-func load(t *testing.T, path string) *mlm.Machine {
+func loadFile(t *testing.T, path string) *mlm.Machine {
 	t.Helper()
-	fset := source.NewFileSet()
-	m, errs := scxml.ReadFile(fset, path, scxml.Options{})
+	mach, errs := load.File(path, load.Options{})
 	if len(errs) > 0 {
-		t.Fatalf("reading %s:\n%v", path, errs)
-	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("flattening %s:\n%v", path, errs)
+		t.Fatalf("loading %s:\n%v", path, errs)
 	}
 	return mach
 }
@@ -30,14 +24,9 @@ func load(t *testing.T, path string) *mlm.Machine {
 // loadString reads and flattens an SCXML document given as text.
 func loadString(t *testing.T, name, src string) *mlm.Machine {
 	t.Helper()
-	fset := source.NewFileSet()
-	m, errs := scxml.Read(fset, name, []byte(src), scxml.Options{})
+	mach, errs := load.Bytes(name, []byte(src), load.Options{})
 	if len(errs) > 0 {
-		t.Fatalf("reading %s:\n%v", name, errs)
-	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("flattening %s:\n%v", name, errs)
+		t.Fatalf("loading %s:\n%v", name, errs)
 	}
 	return mach
 }
@@ -131,7 +120,7 @@ func pathsOf(st sim.Step) string {
 const parent = " to #_parent"
 
 func TestTriangle(t *testing.T) {
-	m := load(t, "../../examples/triangle.scxml")
+	m := loadFile(t, "../../examples/triangle.scxml")
 	start := want{state: "S0", paths: `[""]`, vars: "a=0 b=0 c=0"}
 	tests := []struct {
 		name  string
@@ -197,7 +186,7 @@ func TestTriangle(t *testing.T) {
 }
 
 func TestCrossing(t *testing.T) {
-	m := load(t, "../../examples/crossing.scxml")
+	m := loadFile(t, "../../examples/crossing.scxml")
 	replay(t, m, sim.Options{}, []want{
 		{state: "NoWalking", timers: "none"},
 		{ev: "waitingTimeout", err: "timer waitingTimeout is not pending"},
@@ -221,7 +210,7 @@ func TestCrossing(t *testing.T) {
 }
 
 func TestRadio(t *testing.T) {
-	m := load(t, "../../examples/radio.scxml")
+	m := loadFile(t, "../../examples/radio.scxml")
 	replay(t, m, sim.Options{}, []want{
 		{state: "Off", vars: "volume=5"},
 		{ev: "power", state: "Radio,Unmuted"},
@@ -288,12 +277,12 @@ func TestFeatures(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.model, func(t *testing.T) { replay(t, load(t, feature(tt.model)), sim.Options{}, tt.steps) })
+		t.Run(tt.model, func(t *testing.T) { replay(t, loadFile(t, feature(tt.model)), sim.Options{}, tt.steps) })
 	}
 }
 
 func TestHalted(t *testing.T) {
-	s, _, err := sim.New(load(t, feature("final")), sim.Options{})
+	s, _, err := sim.New(loadFile(t, feature("final")), sim.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
-	"github.com/setbot/setbot/model/source"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -18,14 +17,9 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // flatten reads and flattens one file, failing the test on any error.
 func flatten(t *testing.T, path string) *mlm.Machine {
 	t.Helper()
-	fset := source.NewFileSet()
-	m, errs := scxml.ReadFile(fset, path, scxml.Options{})
+	mach, errs := load.File(path, load.Options{})
 	if len(errs) > 0 {
-		t.Fatalf("reading %s:\n%v", path, errs)
-	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("flattening %s:\n%v", path, errs)
+		t.Fatalf("loading %s:\n%v", path, errs)
 	}
 	return mach
 }

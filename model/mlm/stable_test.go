@@ -12,9 +12,8 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
-	"github.com/setbot/setbot/model/source"
 )
 
 // xnode is a raw XML element: names keep their prefixes, so the document can
@@ -169,13 +168,9 @@ func shuffle(n *xnode, r *rand.Rand) {
 
 func machineOf(t *testing.T, name string, src []byte) *mlm.Machine {
 	t.Helper()
-	m, errs := scxml.Read(source.NewFileSet(), name, src, scxml.Options{})
+	mach, errs := load.Bytes(name, src, load.Options{})
 	if len(errs) > 0 {
-		t.Fatalf("reading %s:\n%v\n%s", name, errs, src)
-	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("flattening %s:\n%v", name, errs)
+		t.Fatalf("loading %s:\n%v\n%s", name, errs, src)
 	}
 	return mach
 }
