@@ -1,0 +1,334 @@
+package engine
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/solver"
+)
+
+// Version names the engine's semantics: a tree built by one version is
+// reused by another only when they are equal, so it changes whenever the
+// trees the engine builds could change (it is part of every cache key).
+const Version = "setbot-engine-1"
+
+// encodingMagic starts every encoded tree; the digit is the format version.
+const encodingMagic = "SET1"
+
+// ErrEncoding is wrapped by every error decoding a tree.
+var ErrEncoding = errors.New("malformed encoded tree")
+
+// MarshalBinary encodes the tree: its term table in creation order, then
+// the nodes in breadth-first order with their edges, MLM states and
+// transitions named by key. DecodeSET rebuilds an identical tree (its Dump
+// is byte-for-byte the same) given the same machine.
+func (s *SET) MarshalBinary() ([]byte, error) {
+	w := &writer{}
+	w.b = append(w.b, encodingMagic...)
+	w.str(s.Machine.Hash)
+	w.b = s.Terms.AppendBinary(w.b)
+	o := s.Options
+	w.ints(o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, int(o.Timeout), int(o.SolverTimeout))
+	st := s.Stats
+	w.ints(st.States, st.Paths, st.Depth, st.Subsumed, st.Reused, st.New, st.SolverCalls, st.Unknown, int(st.Ms))
+	w.uint(len(s.Bounds))
+	for _, bh := range s.Bounds {
+		w.str(bh.Bound)
+		w.ints(int(bh.Limit), bh.Count)
+	}
+	w.edge(s.Start)
+	w.uint(len(s.Nodes))
+	for i, n := range s.Nodes {
+		if n.ID != i {
+			return nil, fmt.Errorf("encoding the tree: node %d has ID %d", i, n.ID)
+		}
+		parent := 0
+		if n.Parent != nil {
+			parent = n.Parent.ID + 1
+		}
+		w.uint(parent)
+		if n.Parent != nil {
+			w.edge(n.In)
+		}
+		w.str(n.State.Name)
+		w.terms(n.Vals)
+		w.terms(n.PC)
+		w.uint(len(n.Timers))
+		for _, tm := range n.Timers {
+			w.str(tm.Event)
+			w.args(tm.Args)
+		}
+		w.uint(n.Depth)
+		subsumed := 0
+		if n.Subsumed != nil {
+			subsumed = n.Subsumed.ID + 1
+		}
+		w.uint(subsumed)
+		w.str(n.Cut)
+		w.bools(n.Expanded, n.Reused)
+	}
+	return w.b, nil
+}
+
+// DecodeSET rebuilds a tree of machine m from MarshalBinary's encoding. The
+// encoding names the machine's hash: a tree of another machine is refused.
+// Damage is an error wrapping ErrEncoding, never a panic.
+func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
+	r := &reader{b: data}
+	defer func() {
+		if p := recover(); p != nil {
+			e, ok := p.(decodeError)
+			if !ok {
+				panic(p)
+			}
+			set, err = nil, fmt.Errorf("%w: %s", ErrEncoding, string(e))
+		}
+	}()
+	if len(data) < len(encodingMagic) || string(data[:len(encodingMagic)]) != encodingMagic {
+		return nil, fmt.Errorf("%w: not an encoded tree of this version", ErrEncoding)
+	}
+	r.b = r.b[len(encodingMagic):]
+	if h := r.str(); h != m.Hash {
+		return nil, fmt.Errorf("%w: the tree is of machine %.12s, not %.12s", ErrEncoding, h, m.Hash)
+	}
+	terms, rest, err := solver.ReadTable(r.b)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrEncoding, err)
+	}
+	r.b, r.nterms = rest, terms.Len()
+	s := &SET{Machine: m, Terms: terms}
+	trans := make(map[string]*mlm.Transition, len(m.Transitions)+len(m.Initial))
+	for _, t := range m.Initial {
+		trans[t.Key] = t
+	}
+	for _, t := range m.Transitions {
+		trans[t.Key] = t
+	}
+	r.trans = trans
+	o := r.ints(6)
+	s.Options = Options{MaxDepth: o[0], MaxStates: o[1], LoopBound: o[2], MaxMicrosteps: o[3], Timeout: time.Duration(o[4]), SolverTimeout: time.Duration(o[5])}
+	st := r.ints(9)
+	s.Stats = Stats{States: st[0], Paths: st[1], Depth: st[2], Subsumed: st[3], Reused: st[4], New: st[5], SolverCalls: st[6], Unknown: st[7], Ms: int64(st[8])}
+	for i, k := 0, r.count(); i < k; i++ {
+		bound := r.str()
+		v := r.ints(2)
+		s.Bounds = append(s.Bounds, BoundHit{Bound: bound, Limit: int64(v[0]), Count: v[1]})
+	}
+	s.Start = r.edge()
+	count := r.count()
+	s.Nodes = make([]*Node, 0, count)
+	for i := 0; i < count; i++ {
+		n := &Node{ID: i}
+		if p := r.uint(); p > 0 {
+			if p > i {
+				r.fail("node %d: parent %d is not earlier", i, p-1)
+			}
+			n.Parent = s.Nodes[p-1]
+			n.Parent.Children = append(n.Parent.Children, n)
+			n.In = r.edge()
+		} else if i > 0 {
+			r.fail("node %d has no parent", i)
+		}
+		name := r.str()
+		if n.State = m.State(name); n.State == nil {
+			r.fail("node %d: no MLM state %q", i, name)
+		}
+		n.Vals = r.terms()
+		if len(n.Vals) != len(m.Vars) {
+			r.fail("node %d: %d values for %d variables", i, len(n.Vals), len(m.Vars))
+		}
+		n.PC = r.terms()
+		for j, k := 0, r.count(); j < k; j++ {
+			n.Timers = append(n.Timers, Timer{Event: r.str(), Args: r.args()})
+		}
+		n.Depth = r.uint()
+		if sub := r.uint(); sub > 0 {
+			if sub > i {
+				r.fail("node %d: subsumed by a later node", i)
+			}
+			n.Subsumed = s.Nodes[sub-1]
+		}
+		n.Cut = r.str()
+		flags := r.ints(2)
+		n.Expanded, n.Reused = flags[0] != 0, flags[1] != 0
+		s.Nodes = append(s.Nodes, n)
+	}
+	if len(r.b) != 0 {
+		r.fail("%d bytes after the last node", len(r.b))
+	}
+	return s, nil
+}
+
+type writer struct{ b []byte }
+
+func (w *writer) uint(v int) { w.b = binary.AppendUvarint(w.b, uint64(v)) }
+
+func (w *writer) ints(vs ...int) {
+	for _, v := range vs {
+		w.b = binary.AppendVarint(w.b, int64(v))
+	}
+}
+
+func (w *writer) bools(vs ...bool) {
+	for _, v := range vs {
+		n := 0
+		if v {
+			n = 1
+		}
+		w.ints(n)
+	}
+}
+
+func (w *writer) str(s string) {
+	w.uint(len(s))
+	w.b = append(w.b, s...)
+}
+
+func (w *writer) terms(ts []solver.Term) {
+	w.uint(len(ts))
+	for _, t := range ts {
+		w.uint(int(t))
+	}
+}
+
+func (w *writer) args(as []Arg) {
+	w.uint(len(as))
+	for _, a := range as {
+		w.str(a.Name)
+		w.uint(int(a.Value))
+	}
+}
+
+func (w *writer) edge(e *Edge) {
+	if e == nil {
+		w.bools(false)
+		return
+	}
+	w.bools(true)
+	w.str(e.Event)
+	w.bools(e.Timer)
+	w.args(e.Args)
+	w.uint(len(e.Fired))
+	for _, f := range e.Fired {
+		w.str(f.T.Key)
+		w.str(f.Path)
+	}
+	w.uint(len(e.Outputs))
+	for _, o := range e.Outputs {
+		w.str(o.Event)
+		w.str(o.Target)
+		w.args(o.Args)
+	}
+	w.uint(len(e.Trace))
+	for _, t := range e.Trace {
+		w.str(t)
+	}
+}
+
+// decodeError carries a decoding failure to DecodeSET's recover.
+type decodeError string
+
+type reader struct {
+	b      []byte
+	nterms int // the table's size: term operands are checked against it
+	trans  map[string]*mlm.Transition
+}
+
+func (r *reader) fail(format string, args ...any) { panic(decodeError(fmt.Sprintf(format, args...))) }
+
+func (r *reader) uint() int {
+	v, k := binary.Uvarint(r.b)
+	if k <= 0 || v > math.MaxInt32 {
+		r.fail("bad number")
+	}
+	r.b = r.b[k:]
+	return int(v)
+}
+
+// count reads a length: each element takes at least one byte, so a count
+// above the bytes left is damage (and would allocate without limit).
+func (r *reader) count() int {
+	n := r.uint()
+	if n > len(r.b) {
+		r.fail("count %d exceeds the %d bytes left", n, len(r.b))
+	}
+	return n
+}
+
+func (r *reader) ints(k int) []int {
+	out := make([]int, k)
+	for i := range out {
+		v, n := binary.Varint(r.b)
+		if n <= 0 {
+			r.fail("bad number")
+		}
+		r.b = r.b[n:]
+		out[i] = int(v)
+	}
+	return out
+}
+
+func (r *reader) str() string {
+	n := r.count()
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+func (r *reader) term() solver.Term {
+	v := r.uint()
+	if v < 1 || v > r.nterms {
+		r.fail("term %d out of range", v)
+	}
+	return solver.Term(v)
+}
+
+func (r *reader) terms() []solver.Term {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]solver.Term, n)
+	for i := range out {
+		out[i] = r.term()
+	}
+	return out
+}
+
+func (r *reader) args() []Arg {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]Arg, n)
+	for i := range out {
+		out[i] = Arg{Name: r.str(), Value: r.term()}
+	}
+	return out
+}
+
+func (r *reader) edge() *Edge {
+	if r.ints(1)[0] == 0 {
+		return nil
+	}
+	e := &Edge{Event: r.str(), Timer: r.ints(1)[0] != 0, Args: r.args()}
+	for i, k := 0, r.count(); i < k; i++ {
+		key := r.str()
+		t := r.trans[key]
+		if t == nil {
+			r.fail("no MLM transition %q", key)
+		}
+		e.Fired = append(e.Fired, Fired{T: t, Path: r.str()})
+	}
+	for i, k := 0, r.count(); i < k; i++ {
+		e.Outputs = append(e.Outputs, Output{Event: r.str(), Target: r.str(), Args: r.args()})
+	}
+	for i, k := 0, r.count(); i < k; i++ {
+		e.Trace = append(e.Trace, r.str())
+	}
+	return e
+}

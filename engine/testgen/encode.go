@@ -1,0 +1,73 @@
+package testgen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/setbot/setbot/engine"
+)
+
+// storedTest is a test with the tree node it drives to, by ID.
+type storedTest struct {
+	*Test
+	Leaf int `json:"leaf"`
+}
+
+// EncodeSuite encodes a suite of tests of one tree, so that DecodeSuite,
+// given the same tree (decoded or not), returns the same suite.
+func EncodeSuite(tests []*Test) ([]byte, error) {
+	out := make([]storedTest, len(tests))
+	for i, t := range tests {
+		if t.Leaf == nil {
+			return nil, fmt.Errorf("encoding test %s: it has no tree node", t.ID)
+		}
+		out[i] = storedTest{Test: t, Leaf: t.Leaf.ID}
+	}
+	return json.Marshal(out)
+}
+
+// DecodeSuite decodes a suite EncodeSuite wrote for set.
+func DecodeSuite(set *engine.SET, data []byte) ([]*Test, error) {
+	var in []storedTest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&in); err != nil {
+		return nil, fmt.Errorf("decoding a test suite: %w", err)
+	}
+	out := make([]*Test, len(in))
+	for i, s := range in {
+		if s.Test == nil || s.Leaf < 0 || s.Leaf >= len(set.Nodes) {
+			return nil, fmt.Errorf("decoding a test suite: test %d names no node of the tree", i)
+		}
+		for j := range s.Test.Steps {
+			st := &s.Test.Steps[j]
+			if err := integers(st.Args); err != nil {
+				return nil, fmt.Errorf("decoding test %s: %w", s.Test.ID, err)
+			}
+			for _, o := range st.Outputs {
+				if err := integers(o.Args); err != nil {
+					return nil, fmt.Errorf("decoding test %s: %w", s.Test.ID, err)
+				}
+			}
+		}
+		s.Test.Leaf = set.Nodes[s.Leaf]
+		out[i] = s.Test
+	}
+	return out, nil
+}
+
+// integers turns the JSON numbers of decoded arguments back into the int64
+// values tests carry, so a decoded test equals the test that was encoded.
+func integers(args map[string]any) error {
+	for k, v := range args {
+		if n, ok := v.(json.Number); ok {
+			i, err := n.Int64()
+			if err != nil {
+				return fmt.Errorf("argument %s: %w", k, err)
+			}
+			args[k] = i
+		}
+	}
+	return nil
+}
