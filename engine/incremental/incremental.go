@@ -26,21 +26,27 @@ const (
 	MSE   = "mse"
 	DSE   = "dse"
 	Full  = "full"
+	// Cached: the head tree was built before (by any strategy) and came
+	// from the cache; nothing was explored.
+	Cached = "cached"
 )
 
 // Strategies lists the strategies a user may ask for.
 var Strategies = []string{Auto, MSE, DSE, Full}
 
 // Version is one version of a model; Set is its tree when one is at hand
-// (from a cache), built with the same engine options.
+// (from a cache), built with the same engine options, and Tests the suite
+// of that tree for the options' coverage criterion when at hand too.
 type Version struct {
 	Machine *mlm.Machine
 	Set     *engine.SET
+	Tests   []*testgen.Test
 }
 
 // Options configure an analysis.
 type Options struct {
 	Strategy string
+	Coverage string // the test suites' criterion (testgen); "" means path coverage
 	Engine   engine.Options
 	Solver   engine.NewSolver
 }
@@ -64,9 +70,11 @@ type Result struct {
 	ConfirmedBy      string            `json:"confirmed_by,omitempty"` // the strategy that confirmed DSE's candidates
 	BoundsHit        []engine.BoundHit `json:"bounds_hit"`
 
-	Diff    *diffmap.Diff `json:"-"`
-	BaseSet *engine.SET   `json:"-"`
-	HeadSet *engine.SET   `json:"-"`
+	Diff      *diffmap.Diff   `json:"-"`
+	BaseSet   *engine.SET     `json:"-"`
+	HeadSet   *engine.SET     `json:"-"`
+	BaseTests []*testgen.Test `json:"-"` // the suites of BaseSet and HeadSet
+	HeadTests []*testgen.Test `json:"-"`
 }
 
 // Impact is seed 000's change impact: the updated and the impacted MLM
@@ -130,15 +138,21 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if head.Set != nil && strategy != Reuse {
+		strategy, reason = Cached, "the head tree (machine "+head.Machine.Hash[:12]+") was built before with these options: it came from the cache"
+	}
 	r.Strategy, r.StrategyReason = strategy, reason
 	start := time.Now()
-	headSet, err := build(strategy, head.Machine, baseSet, d, interest, opts)
+	headSet := head.Set
+	if headSet == nil {
+		headSet, err = build(strategy, head.Machine, baseSet, d, interest, opts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("exploring the head version (%s): %w", strategy, err)
 	}
 	r.Head = Size{States: headSet.Stats.States, Paths: headSet.Stats.Paths, Ms: time.Since(start).Milliseconds()}
 	r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.Reused, headSet.Stats.New, headSet.Stats.SolverCalls
-	if strategy == Reuse {
+	if strategy == Reuse || strategy == Cached {
 		r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.States, 0, 0
 	}
 	r.HeadSet = headSet
@@ -158,7 +172,7 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 		headSet = full
 	}
 	r.TestsPartial = strategy == DSE && r.ConfirmedBy == ""
-	if err := r.tests(baseSet, headSet, opts); err != nil {
+	if err := r.tests(base, head, baseSet, headSet, opts); err != nil {
 		return nil, err
 	}
 	r.BoundsHit = append(r.BoundsHit, headSet.Bounds...)
@@ -453,14 +467,26 @@ func (r *Result) reachability(base, head *engine.SET) {
 	sort.Slice(r.NewlyReachable, func(i, j int) bool { return r.NewlyReachable[i].State < r.NewlyReachable[j].State })
 }
 
-func (r *Result) tests(base, head *engine.SET, opts Options) error {
-	bt, err := testgen.Suite(base, testgen.PathCoverage, opts.Solver)
-	if err != nil {
-		return fmt.Errorf("tests of the base version: %w", err)
+// tests computes the suites (unless they came with their trees) and the
+// delta between them.
+func (r *Result) tests(bv, hv Version, base, head *engine.SET, opts Options) error {
+	coverage := opts.Coverage
+	if coverage == "" {
+		coverage = testgen.PathCoverage
 	}
-	ht := bt
-	if head != base {
-		if ht, err = testgen.Suite(head, testgen.PathCoverage, opts.Solver); err != nil {
+	var err error
+	bt := bv.Tests
+	if bt == nil || bv.Set != base {
+		if bt, err = testgen.Suite(base, coverage, opts.Solver); err != nil {
+			return fmt.Errorf("tests of the base version: %w", err)
+		}
+	}
+	ht := hv.Tests
+	switch {
+	case head == base:
+		ht = bt
+	case ht == nil || hv.Set != head:
+		if ht, err = testgen.Suite(head, coverage, opts.Solver); err != nil {
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 	}
@@ -468,7 +494,7 @@ func (r *Result) tests(base, head *engine.SET, opts Options) error {
 	if err != nil {
 		return err
 	}
-	r.TestDelta = delta
+	r.BaseTests, r.HeadTests, r.TestDelta = bt, ht, delta
 	r.Tests = Counts{Retained: len(delta.Retained), Changed: len(delta.Changed), Obsolete: len(delta.Obsolete), New: len(delta.New)}
 	return nil
 }

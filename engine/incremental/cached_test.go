@@ -1,0 +1,62 @@
+package incremental_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/solver"
+)
+
+// TestCachedTrees checks that trees and suites handed in (as the cache
+// does) are used as they are: the head tree is not explored again, and
+// the result is the one computed from scratch.
+func TestCachedTrees(t *testing.T) {
+	base := loadFile(t, "../../examples/triangle.scxml")
+	head := loadFile(t, "testdata/triangle_s2_off.scxml")
+	opts := incremental.Options{Engine: engine.Options{}, Solver: newZ3}
+	first, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.BaseTests == nil || first.HeadTests == nil {
+		t.Fatal("the suites are not returned for caching")
+	}
+	explored := 0
+	opts.Solver = func(tab *solver.Table) (solver.Solver, error) {
+		explored++
+		return newZ3(tab)
+	}
+	second, err := incremental.Analyze(
+		incremental.Version{Machine: base, Set: first.BaseSet, Tests: first.BaseTests},
+		incremental.Version{Machine: head, Set: first.HeadSet, Tests: first.HeadTests}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Strategy != incremental.Cached || second.SolverCalls != 0 || second.NewStates != 0 {
+		t.Errorf("strategy %s, %d solver calls, %d new states; want cached, 0, 0", second.Strategy, second.SolverCalls, second.NewStates)
+	}
+	if second.HeadSet != first.HeadSet {
+		t.Error("the cached head tree was not used")
+	}
+	if explored > 1 {
+		t.Errorf("%d solvers created; only the test delta's one was expected", explored)
+	}
+	a, b := first, second
+	for _, f := range []func(r *incremental.Result) any{
+		func(r *incremental.Result) any { return r.Changes },
+		func(r *incremental.Result) any { return r.Impact },
+		func(r *incremental.Result) any { return r.TestDelta },
+		func(r *incremental.Result) any { return r.NewlyUnreachable },
+	} {
+		x, _ := json.Marshal(f(a))
+		y, _ := json.Marshal(f(b))
+		if string(x) != string(y) {
+			t.Errorf("cached result differs:\n%s\nwant\n%s", y, x)
+		}
+	}
+	if len(second.NewlyUnreachable) == 0 {
+		t.Error("the change makes a state unreachable; nothing reported")
+	}
+}
