@@ -60,3 +60,35 @@ func TestCachedTrees(t *testing.T) {
 		t.Error("the change makes a state unreachable; nothing reported")
 	}
 }
+
+// TestNewModel checks the analysis of a model with no base version: all
+// tests new, reached states newly reachable, a state nothing enters
+// reported unreachable with its line.
+func TestNewModel(t *testing.T) {
+	head := loadFile(t, "testdata/triangle_s2_off.scxml")
+	full := loadFile(t, "../../examples/triangle.scxml")
+	r, err := incremental.New(incremental.Version{Machine: head}, incremental.Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Strategy != incremental.Full || r.Tests.New == 0 || r.Tests.New != len(r.HeadTests) || len(r.TestDelta.New) != r.Tests.New {
+		t.Errorf("strategy %s, %d new tests of %d", r.Strategy, r.Tests.New, len(r.HeadTests))
+	}
+	if len(r.NewlyUnreachable) == 0 || r.NewlyUnreachable[0].Line == 0 {
+		t.Errorf("newly unreachable %+v; want the state the change cut off, with its line", r.NewlyUnreachable)
+	}
+	whole, err := incremental.New(incremental.Version{Machine: full}, incremental.Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(whole.NewlyUnreachable) != 0 || len(whole.NewlyReachable) == 0 {
+		t.Errorf("the triangle reaches every state; got unreachable %+v", whole.NewlyUnreachable)
+	}
+	again, err := incremental.New(incremental.Version{Machine: full, Set: whole.HeadSet, Tests: whole.HeadTests}, incremental.Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Strategy != incremental.Cached || again.SolverCalls != 0 || again.Tests.New != whole.Tests.New {
+		t.Errorf("cached: strategy %s, %d solver calls, %d tests", again.Strategy, again.SolverCalls, again.Tests.New)
+	}
+}

@@ -498,3 +498,73 @@ func (r *Result) tests(bv, hv Version, base, head *engine.SET, opts Options) err
 	r.Tests = Counts{Retained: len(delta.Retained), Changed: len(delta.Changed), Obsolete: len(delta.Obsolete), New: len(delta.New)}
 	return nil
 }
+
+// New analyses a model that has no base version (a file added by the
+// change, or one whose base does not load): everything in it is new. Its
+// tests are all new, the states it reaches newly reachable, and the states
+// it declares but does not reach are reported as newly unreachable, since
+// the change introduces states no execution can enter.
+func New(head Version, opts Options) (*Result, error) {
+	r := &Result{
+		Strategy: Full, StrategyReason: "the model has no base version: its tree is built from scratch",
+		Changes: []diffmap.Change{}, Impact: Impact{Changed: []string{}, Impacted: []string{}},
+		NewlyUnreachable: []StateRef{}, NewlyReachable: []StateRef{}, BoundsHit: []engine.BoundHit{},
+	}
+	start := time.Now()
+	set := head.Set
+	if set != nil {
+		r.Strategy, r.StrategyReason = Cached, "the model has no base version; its tree (machine "+head.Machine.Hash[:12]+") came from the cache"
+	} else {
+		var err error
+		if set, err = engine.Explore(head.Machine, opts.Engine, opts.Solver); err != nil {
+			return nil, fmt.Errorf("exploring the model: %w", err)
+		}
+	}
+	r.HeadSet = set
+	r.Head = Size{States: set.Stats.States, Paths: set.Stats.Paths, Ms: time.Since(start).Milliseconds()}
+	r.NewStates, r.SolverCalls = set.Stats.New, set.Stats.SolverCalls
+	if r.Strategy == Cached {
+		r.ReusedStates, r.NewStates, r.SolverCalls = set.Stats.States, 0, 0
+	}
+	for _, t := range head.Machine.Transitions {
+		r.Impact.Changed = append(r.Impact.Changed, t.Key)
+	}
+	src := head.Machine.Source
+	h := reached(set)
+	within := 0
+	for _, bh := range set.Bounds {
+		if bh.Bound == "depth" {
+			within = int(bh.Limit)
+		}
+	}
+	for _, s := range src.States() {
+		if s.Kind == model.Root || s.Kind == model.History {
+			continue
+		}
+		ref := StateRef{State: s.ID, Line: src.Position(s.Pos).Line}
+		if h[s.ID] {
+			r.NewlyReachable = append(r.NewlyReachable, ref)
+		} else {
+			ref.Within = within
+			r.NewlyUnreachable = append(r.NewlyUnreachable, ref)
+		}
+	}
+	sort.Slice(r.NewlyUnreachable, func(i, j int) bool { return r.NewlyUnreachable[i].State < r.NewlyUnreachable[j].State })
+	sort.Slice(r.NewlyReachable, func(i, j int) bool { return r.NewlyReachable[i].State < r.NewlyReachable[j].State })
+	tests := head.Tests
+	if tests == nil || head.Set != set {
+		coverage := opts.Coverage
+		if coverage == "" {
+			coverage = testgen.PathCoverage
+		}
+		var err error
+		if tests, err = testgen.Suite(set, coverage, opts.Solver); err != nil {
+			return nil, fmt.Errorf("tests of the model: %w", err)
+		}
+	}
+	r.HeadTests = tests
+	r.TestDelta = &testgen.Delta{Retained: []*testgen.Test{}, Changed: []*testgen.Test{}, Obsolete: []*testgen.Test{}, New: tests}
+	r.Tests = Counts{New: len(tests)}
+	r.BoundsHit = append(r.BoundsHit, set.Bounds...)
+	return r, nil
+}
