@@ -1,0 +1,217 @@
+// Package config reads a repository's setbot configuration, the file .setbot.yml at its root:
+// which files are models, how to explore them, which invariants to check, and which findings
+// block a merge.
+//
+// Parse is strict: an unknown key, a value of the wrong type or an unknown choice is an error
+// naming its file, line, column and key path, so a typo never silently falls back to a default.
+package config
+
+import (
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// FileName is the configuration file's name, at the root of the repository.
+const FileName = ".setbot.yml"
+
+// Strategies: how the engine gets the head's symbolic execution tree.
+const (
+	StrategyAuto = "auto" // choose per change
+	StrategyMSE  = "mse"  // memoized symbolic execution
+	StrategyDSE  = "dse"  // dependency-based symbolic execution
+	StrategyFull = "full" // explore from scratch
+)
+
+// Coverage criteria for the generated tests.
+const (
+	CoveragePath       = "path"
+	CoverageTransition = "transition"
+	CoverageState      = "state"
+)
+
+// Gate rules: the findings that can fail the check run.
+const (
+	RuleUnreachableState   = "unreachable_state"   // a state reachable at base is not at head
+	RuleInvariantViolation = "invariant_violation" // an invariant fails on the head model
+	RuleBoundHit           = "bound_hit"           // a bound cut the head's tree
+	RuleModelError         = "model_error"         // the head model does not parse or flatten
+)
+
+// Gate actions.
+const (
+	ActionBlock = "block" // the check fails
+	ActionWarn  = "warn"  // the check is neutral
+	ActionOff   = "off"   // the finding is reported but does not affect the check
+)
+
+// Defaults of the exploration bounds.
+const (
+	DefaultDepth         = 10
+	DefaultMaxStates     = 200000
+	DefaultLoopBound     = 10
+	DefaultMaxMicrosteps = 100
+)
+
+// The valid values, in documentation order.
+var (
+	strategies = []string{StrategyAuto, StrategyMSE, StrategyDSE, StrategyFull}
+	coverages  = []string{CoveragePath, CoverageTransition, CoverageState}
+	gateRules  = []string{RuleUnreachableState, RuleInvariantViolation, RuleBoundHit, RuleModelError}
+	actions    = []string{ActionBlock, ActionWarn, ActionOff}
+)
+
+// Config is a repository's configuration.
+type Config struct {
+	Models     []string // doublestar globs of model files, repository-relative slash paths
+	Ignore     []string // globs excluded even when they match Models
+	Strategy   string
+	Coverage   string
+	Bounds     Bounds
+	Invariants []string    // predicates over the machine variables, checked on every model
+	PerModel   []ModelRule // yaml: models_config; applied in order to each model they match
+	Gate       map[string]string
+	Schedule   string // cron spec of the scheduled full re-analysis; "" for none
+}
+
+// Bounds bound one exploration.
+type Bounds struct {
+	Depth         int // input events per path
+	MaxStates     int // symbolic states
+	LoopBound     int // iterations of one loop
+	MaxMicrosteps int // internal events per input step
+	MaxMLMStates  int // states of the flattened machine; 0 for the front end's default
+	Timeout       time.Duration
+}
+
+// BoundsOverride holds the bounds a rule sets; a nil field leaves the bound as it was, so an
+// explicit zero is told apart from an absent key.
+type BoundsOverride struct {
+	Depth         *int
+	MaxStates     *int
+	LoopBound     *int
+	MaxMicrosteps *int
+	MaxMLMStates  *int
+	Timeout       *time.Duration
+}
+
+// A ModelRule adjusts the settings of the models whose path matches one of its globs.
+type ModelRule struct {
+	Match      []string
+	Bounds     *BoundsOverride // nil when the rule sets no bound
+	Invariants []string        // appended to the global ones
+	Coverage   string          // "" leaves it as it was
+	Strategy   string          // "" leaves it as it was
+}
+
+// ModelConfig is the effective configuration of one model file.
+type ModelConfig struct {
+	Strategy   string
+	Coverage   string
+	Bounds     Bounds
+	Invariants []string
+}
+
+// Default returns the configuration of a repository without .setbot.yml.
+func Default() *Config {
+	return &Config{
+		Models:   []string{"**/*.scxml"},
+		Strategy: StrategyAuto,
+		Coverage: CoveragePath,
+		Bounds: Bounds{
+			Depth:         DefaultDepth,
+			MaxStates:     DefaultMaxStates,
+			LoopBound:     DefaultLoopBound,
+			MaxMicrosteps: DefaultMaxMicrosteps,
+		},
+		Gate: defaultGate(),
+	}
+}
+
+func defaultGate() map[string]string {
+	return map[string]string{
+		RuleUnreachableState:   ActionBlock,
+		RuleInvariantViolation: ActionBlock,
+		RuleBoundHit:           ActionWarn,
+		RuleModelError:         ActionBlock,
+	}
+}
+
+// IsModel reports whether the file at path (repository-relative, with forward slashes, as git
+// names it) matches one of the model globs and none of the ignore globs.
+func (c *Config) IsModel(path string) bool {
+	return matchAny(c.Models, path) && !matchAny(c.Ignore, path)
+}
+
+// For returns the effective settings of the model at path: the global ones, adjusted by every
+// rule of PerModel that matches path, in order. Later rules win; invariants accumulate.
+func (c *Config) For(path string) ModelConfig {
+	mc := ModelConfig{
+		Strategy:   c.Strategy,
+		Coverage:   c.Coverage,
+		Bounds:     c.Bounds,
+		Invariants: slices.Clone(c.Invariants),
+	}
+	for _, r := range c.PerModel {
+		if !matchAny(r.Match, path) {
+			continue
+		}
+		if r.Bounds != nil {
+			r.Bounds.apply(&mc.Bounds)
+		}
+		mc.Invariants = append(mc.Invariants, r.Invariants...)
+		if r.Coverage != "" {
+			mc.Coverage = r.Coverage
+		}
+		if r.Strategy != "" {
+			mc.Strategy = r.Strategy
+		}
+	}
+	return mc
+}
+
+// Rules returns a copy of the gate: rule -> action.
+func (c *Config) Rules() map[string]string {
+	return maps.Clone(c.Gate)
+}
+
+// WithGateFrom returns a copy of c whose gate is base's, or the default gate when base is nil.
+// A pull request is analysed with the head's settings but judged by the base's gate, so that it
+// cannot loosen its own gate.
+func (c *Config) WithGateFrom(base *Config) *Config {
+	out := *c
+	if base == nil {
+		out.Gate = defaultGate()
+	} else {
+		out.Gate = base.Rules()
+	}
+	return &out
+}
+
+func (o *BoundsOverride) apply(b *Bounds) {
+	set(&b.Depth, o.Depth)
+	set(&b.MaxStates, o.MaxStates)
+	set(&b.LoopBound, o.LoopBound)
+	set(&b.MaxMicrosteps, o.MaxMicrosteps)
+	set(&b.MaxMLMStates, o.MaxMLMStates)
+	set(&b.Timeout, o.Timeout)
+}
+
+func set[T any](dst *T, src *T) {
+	if src != nil {
+		*dst = *src
+	}
+}
+
+// matchAny reports whether name matches one of the globs. Parse has validated the globs, so a
+// pattern error (only possible in a Config built by hand) counts as no match.
+func matchAny(globs []string, name string) bool {
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, name); ok {
+			return true
+		}
+	}
+	return false
+}

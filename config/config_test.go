@@ -1,0 +1,177 @@
+package config
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+func TestDefault(t *testing.T) {
+	want := &Config{
+		Models:   []string{"**/*.scxml"},
+		Strategy: "auto",
+		Coverage: "path",
+		Bounds:   Bounds{Depth: 10, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
+		Gate: map[string]string{
+			"unreachable_state":   "block",
+			"invariant_violation": "block",
+			"bound_hit":           "warn",
+			"model_error":         "block",
+		},
+	}
+	if got := Default(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Default() = %+v, want %+v", got, want)
+	}
+	// Each call is a fresh value: changing one does not change the next.
+	Default().Gate[RuleBoundHit] = ActionBlock
+	if got := Default().Gate[RuleBoundHit]; got != ActionWarn {
+		t.Errorf("Default() shares its gate: bound_hit = %q", got)
+	}
+}
+
+func TestIsModel(t *testing.T) {
+	c := Default()
+	c.Models = []string{"**/*.scxml", "charts/*.json"}
+	c.Ignore = []string{"vendor/**", "**/testdata/**", "**/*_old.scxml"}
+	tests := []struct {
+		path string
+		want bool
+	}{
+		{"a.scxml", true}, // ** matches no directory at all
+		{"models/radio.scxml", true},
+		{"a/b/c/d.scxml", true},
+		{"charts/x.json", true},
+		{"charts/sub/x.json", false}, // * does not cross a /
+		{"x.json", false},
+		{"models/radio.scxml.bak", false},
+		{"vendor/m.scxml", false},
+		{"vendor/deep/m.scxml", false},
+		{"a/testdata/m.scxml", false},
+		{"testdata/m.scxml", false},
+		{"models/radio_old.scxml", false},
+		{"README.md", false},
+	}
+	for _, tt := range tests {
+		if got := c.IsModel(tt.path); got != tt.want {
+			t.Errorf("IsModel(%q) = %v, want %v", tt.path, got, tt.want)
+		}
+	}
+}
+
+func TestIsModelNoModels(t *testing.T) {
+	c := Default()
+	c.Models = nil
+	if c.IsModel("a.scxml") {
+		t.Error("IsModel with no model globs matched")
+	}
+}
+
+func TestFor(t *testing.T) {
+	const src = `
+strategy: mse
+bounds: {depth: 8, timeout: 30s}
+invariants: ["x >= 0"]
+models_config:
+  - match: "models/radio*.scxml"
+    bounds: {depth: 12, loop_bound: 3}
+    invariants: ["volume <= 10"]
+    coverage: transition
+  - match: ["models/radio_fm.scxml", "legacy/**"]
+    bounds: {depth: 0, timeout: 0}
+    invariants: ["band != 0"]
+    strategy: full
+  - match: "models/**"
+    bounds: {}
+    invariants: [true]
+`
+	c, err := Parse(FileName, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Bounds{Depth: 8, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100, Timeout: 30 * time.Second}
+	tests := []struct {
+		path string
+		want ModelConfig
+	}{
+		{"other.scxml", ModelConfig{
+			Strategy: "mse", Coverage: "path", Bounds: base,
+			Invariants: []string{"x >= 0"},
+		}},
+		{"models/radio_am.scxml", ModelConfig{ // rules 0 and 2
+			Strategy: "mse", Coverage: "transition",
+			Bounds:     Bounds{Depth: 12, MaxStates: 200000, LoopBound: 3, MaxMicrosteps: 100, Timeout: 30 * time.Second},
+			Invariants: []string{"x >= 0", "volume <= 10", "true"},
+		}},
+		{"models/radio_fm.scxml", ModelConfig{ // rules 0, 1 and 2: explicit zeros override, absent keys do not
+			Strategy: "full", Coverage: "transition",
+			Bounds:     Bounds{Depth: 0, MaxStates: 200000, LoopBound: 3, MaxMicrosteps: 100, Timeout: 0},
+			Invariants: []string{"x >= 0", "volume <= 10", "band != 0", "true"},
+		}},
+		{"legacy/a/b.scxml", ModelConfig{ // rule 1 by its second glob
+			Strategy: "full", Coverage: "path",
+			Bounds:     Bounds{Depth: 0, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
+			Invariants: []string{"x >= 0", "band != 0"},
+		}},
+	}
+	for _, tt := range tests {
+		if got := c.For(tt.path); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("For(%q) =\n%+v, want\n%+v", tt.path, got, tt.want)
+		}
+	}
+}
+
+// For must not let one model's invariants leak into the configuration or another model's.
+func TestForDoesNotAlias(t *testing.T) {
+	c := Default()
+	c.Invariants = make([]string, 1, 10)
+	c.Invariants[0] = "a"
+	c.PerModel = []ModelRule{
+		{Match: []string{"x"}, Invariants: []string{"b"}},
+		{Match: []string{"y"}, Invariants: []string{"c"}},
+	}
+	x, y := c.For("x"), c.For("y")
+	if !reflect.DeepEqual(x.Invariants, []string{"a", "b"}) || !reflect.DeepEqual(y.Invariants, []string{"a", "c"}) {
+		t.Errorf("For(x).Invariants = %q, For(y).Invariants = %q", x.Invariants, y.Invariants)
+	}
+	x.Invariants[0] = "changed"
+	if c.Invariants[0] != "a" {
+		t.Error("For returned the configuration's own invariants slice")
+	}
+}
+
+func TestRulesIsACopy(t *testing.T) {
+	c := Default()
+	r := c.Rules()
+	r[RuleModelError] = ActionOff
+	if c.Gate[RuleModelError] != ActionBlock {
+		t.Error("Rules returned the gate itself")
+	}
+}
+
+func TestWithGateFrom(t *testing.T) {
+	base, err := Parse(FileName, []byte("gate: {bound_hit: block}\nbounds: {depth: 3}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := Parse(FileName, []byte("gate: {unreachable_state: off, bound_hit: off}\nbounds: {depth: 20}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := head.WithGateFrom(base)
+	if got.Bounds.Depth != 20 {
+		t.Errorf("depth = %d, want the head's 20", got.Bounds.Depth)
+	}
+	if !reflect.DeepEqual(got.Gate, base.Gate) {
+		t.Errorf("gate = %v, want the base's %v", got.Gate, base.Gate)
+	}
+	got.Gate[RuleModelError] = ActionOff
+	if base.Gate[RuleModelError] != ActionBlock {
+		t.Error("WithGateFrom shares the base's gate")
+	}
+	if head.Gate[RuleUnreachableState] != ActionOff {
+		t.Error("WithGateFrom changed the head")
+	}
+	if got := head.WithGateFrom(nil); !reflect.DeepEqual(got.Gate, Default().Gate) {
+		t.Errorf("WithGateFrom(nil) gate = %v, want the default", got.Gate)
+	}
+}
