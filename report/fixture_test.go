@@ -1,0 +1,152 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/analysis"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/solver/z3"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// The commits the fixture claims to compare.
+const (
+	baseSHA = "b79b934c1d2e3f405162738495a6b7c8d9e0f112"
+	headSHA = "4f0e9a8b7c6d5e4f30211203f4e5d6c7b8a99aab"
+)
+
+func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
+
+func loadMachine(t testing.TB, path string) *mlm.Machine {
+	t.Helper()
+	m, errs := load.File(path, load.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("loading %s: %v", path, errs)
+	}
+	return m
+}
+
+// analyze runs the real incremental analysis of a change, with the
+// timings zeroed: they vary from run to run and would spoil the goldens.
+func analyze(t testing.TB, basePath, headPath string, depth int) (*incremental.Result, *mlm.Machine) {
+	t.Helper()
+	base, head := loadMachine(t, basePath), loadMachine(t, headPath)
+	r, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
+		incremental.Options{Engine: engine.Options{MaxDepth: depth}, Solver: newZ3})
+	if err != nil {
+		t.Fatalf("analysing %s -> %s: %v", basePath, headPath, err)
+	}
+	r.Base.Ms, r.Head.Ms = 0, 0
+	return r, head
+}
+
+const (
+	triangle       = "../examples/triangle.scxml"
+	triangleS2Off  = "../engine/incremental/testdata/triangle_s2_off.scxml"
+	triangleAction = "../engine/incremental/testdata/triangle_t2_action.scxml"
+	radio          = "../examples/radio.scxml"
+	radioHead      = "testdata/radio_head.scxml"
+	broken         = "testdata/broken.scxml"
+)
+
+// s2OffModel is the change that makes state S1_S2 unreachable.
+func s2OffModel(t testing.TB) *Model {
+	r, head := analyze(t, triangle, triangleS2Off, 10)
+	return &Model{Path: "models/triangle.scxml", Status: Modified, Result: r, HeadMachine: head}
+}
+
+var (
+	fixtureOnce sync.Once
+	fixture     *Analysis
+)
+
+// fixtureAnalysis is one run over six model files: a state made
+// unreachable, a changed action (in a renamed file), a parallel model whose
+// depth bound is hit and whose configured invariant fails, a file that does
+// not parse, a file whose machine did not change, and a deleted file.
+// Every result but the hand-made errors and deletion is computed.
+func fixtureAnalysis(t testing.TB) *Analysis {
+	t.Helper()
+	fixtureOnce.Do(func() { fixture = buildFixture(t) })
+	if fixture == nil {
+		t.Fatal("the fixture could not be built")
+	}
+	return fixture
+}
+
+func buildFixture(t testing.TB) *Analysis {
+	var models []*Model
+	models = append(models, s2OffModel(t))
+
+	r, head := analyze(t, triangle, triangleAction, 10)
+	models = append(models, &Model{Path: "models/triangle_audit.scxml", OldPath: "models/old/triangle_audit.scxml",
+		Status: Renamed, Result: r, HeadMachine: head})
+
+	r, head = analyze(t, radio, radioHead, 4)
+	inv, err := analysis.ParseInvariant(head, "volume != 7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := analysis.Analyze(r.HeadSet, []analysis.Invariant{inv}, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	models = append(models, &Model{Path: "models/radio.scxml", Status: Modified, Result: r,
+		Invariants: rep.Invariants, HeadMachine: head})
+
+	r, head = analyze(t, triangle, triangle, 10)
+	models = append(models, &Model{Path: "models/triangle_copy.scxml", Status: Modified, BaseCached: true, HeadCached: true,
+		Result: r, HeadMachine: head})
+
+	_, errs := load.File(broken, load.Options{})
+	if len(errs) == 0 {
+		t.Fatal("testdata/broken.scxml loads without error")
+	}
+	bad := &Model{Path: "models/broken.scxml", Status: Modified}
+	for _, e := range errs {
+		bad.Errors = append(bad.Errors, Diagnostic{Path: bad.Path, Line: e.Pos.Line, Column: e.Pos.Column, Message: e.Msg})
+	}
+	models = append(models, bad, &Model{Path: "models/legacy.scxml", Status: Deleted})
+
+	return &Analysis{Repo: "acme/controllers", Base: baseSHA, Head: headSHA, Models: models,
+		Gate: Evaluate(Rules{RuleBoundHit: Warn}, models)}
+}
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading the golden file (run go test -update to create it): %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (run go test -update after checking):\n%s", path, firstDiff(string(want), string(got)))
+	}
+}
+
+// firstDiff shows where two texts start to differ.
+func firstDiff(want, got string) string {
+	i := 0
+	for i < len(want) && i < len(got) && want[i] == got[i] {
+		i++
+	}
+	from := max(0, i-200)
+	return "want: …" + want[from:min(len(want), i+200)] + "\n got: …" + got[from:min(len(got), i+200)]
+}

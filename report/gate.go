@@ -1,0 +1,145 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/analysis"
+)
+
+// Evaluate applies the gate rules to what the models show (ARCHITECTURE.md
+// §8): a newly unreachable state, a violated invariant, a bound that cut
+// the head tree, a model that could not be analysed. A rule that is absent,
+// or set to something other than block, warn or off (the config package
+// validates the values), takes its default; off drops the finding. The
+// conclusion is failure when any finding blocks, neutral when any warns,
+// success otherwise. Findings are sorted by path, line, rule and subject.
+func Evaluate(rules Rules, models []*Model) Gate {
+	g := Gate{Conclusion: Success, Findings: []Finding{}}
+	add := func(f Finding) {
+		f.Level = action(rules, f.Rule)
+		if f.Level != Off {
+			g.Findings = append(g.Findings, f)
+		}
+	}
+	for _, m := range models {
+		for _, f := range findings(m) {
+			add(f)
+		}
+	}
+	sort.SliceStable(g.Findings, func(i, j int) bool { return lessFinding(g.Findings[i], g.Findings[j]) })
+	for _, f := range g.Findings {
+		switch {
+		case f.Level == Block:
+			g.Conclusion = Failure
+		case f.Level == Warn && g.Conclusion == Success:
+			g.Conclusion = Neutral
+		}
+	}
+	return g
+}
+
+// action is the action of a rule.
+func action(rules Rules, rule string) string {
+	switch a := rules[rule]; a {
+	case Block, Warn, Off:
+		return a
+	}
+	return DefaultRules[rule]
+}
+
+func lessFinding(a, b Finding) bool {
+	if a.Path != b.Path {
+		return a.Path < b.Path
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	if a.Rule != b.Rule {
+		return a.Rule < b.Rule
+	}
+	if a.Subject != b.Subject {
+		return a.Subject < b.Subject
+	}
+	return a.Message < b.Message
+}
+
+// findings lists what one model shows, before the rules are applied.
+func findings(m *Model) []Finding {
+	var out []Finding
+	for _, d := range m.Errors {
+		msg := d.Message
+		if d.Line > 0 {
+			msg = fmt.Sprintf("line %d: %s", d.Line, d.Message)
+			if d.Column > 0 {
+				msg = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Message)
+			}
+		}
+		out = append(out, Finding{Rule: RuleModelError, Path: m.Path, Line: d.Line, Subject: d.Message,
+			Message: "the model cannot be analysed: " + msg})
+	}
+	if m.Result != nil {
+		for _, s := range m.NewlyUnreachable {
+			out = append(out, Finding{Rule: RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
+				Message: fmt.Sprintf("state %s was reachable at base; at head it is %s", s.State, unreachable(s.Within))})
+		}
+		for _, b := range m.BoundsHit {
+			out = append(out, Finding{Rule: RuleBoundHit, Path: m.Path, Subject: b.Bound, Message: boundText(b)})
+		}
+	}
+	for _, c := range m.Invariants {
+		if c.Holds {
+			continue
+		}
+		out = append(out, Finding{Rule: RuleInvariantViolation, Path: m.Path, Line: m.stateLine(c.State),
+			Subject: c.Invariant, Message: invariantText(c)})
+	}
+	return out
+}
+
+// unreachable qualifies an unreachability claim by the depth bound.
+func unreachable(within int) string {
+	if within > 0 {
+		return fmt.Sprintf("unreachable within %d events", within)
+	}
+	return "unreachable"
+}
+
+func boundText(b engine.BoundHit) string {
+	return fmt.Sprintf("the %s bound (%d) cut %s of the head tree: its results hold only within it",
+		b.Bound, b.Limit, plural(b.Count, "path", "paths"))
+}
+
+func invariantText(c analysis.InvariantCheck) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "invariant %s", c.Invariant)
+	if c.Implied != "" {
+		fmt.Fprintf(&b, " (implied by %s)", c.Implied)
+	}
+	b.WriteString(" is violated")
+	if c.State != "" {
+		fmt.Fprintf(&b, " in state %s", c.State)
+	}
+	if c.Witness != nil {
+		fmt.Fprintf(&b, ", reached by the inputs %s", inputs(c.Witness))
+	}
+	return b.String()
+}
+
+// stateLine is the head file line of a flattened state (its first active
+// atomic state), or 0 when unknown.
+func (m *Model) stateLine(name string) int {
+	if m.HeadMachine == nil || name == "" {
+		return 0
+	}
+	src := m.HeadMachine.Source
+	if s := m.HeadMachine.State(name); s != nil && s.Pos.IsValid() {
+		return src.Position(s.Pos).Line
+	}
+	if s := src.State(name); s != nil && s.Pos.IsValid() {
+		return src.Position(s.Pos).Line
+	}
+	return 0
+}

@@ -1,0 +1,132 @@
+package report
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/incremental"
+)
+
+func TestEvaluate(t *testing.T) {
+	models := fixtureAnalysis(t).Models
+	allOff := Rules{RuleUnreachableState: Off, RuleInvariantViolation: Off, RuleBoundHit: Off, RuleModelError: Off}
+	with := func(rule, action string) Rules {
+		r := Rules{}
+		for k, v := range allOff {
+			r[k] = v
+		}
+		r[rule] = action
+		return r
+	}
+	tests := []struct {
+		name       string
+		rules      Rules
+		conclusion string
+		levels     map[string]string // rule -> level of its findings; absent: none
+	}{
+		{"defaults", nil, Failure, map[string]string{RuleUnreachableState: Block, RuleInvariantViolation: Block,
+			RuleBoundHit: Warn, RuleModelError: Block}},
+		{"all off", allOff, Success, nil},
+		{"unreachable blocks", with(RuleUnreachableState, Block), Failure, map[string]string{RuleUnreachableState: Block}},
+		{"unreachable warns", with(RuleUnreachableState, Warn), Neutral, map[string]string{RuleUnreachableState: Warn}},
+		{"invariant warns", with(RuleInvariantViolation, Warn), Neutral, map[string]string{RuleInvariantViolation: Warn}},
+		{"bound blocks", with(RuleBoundHit, Block), Failure, map[string]string{RuleBoundHit: Block}},
+		{"bound warns", with(RuleBoundHit, Warn), Neutral, map[string]string{RuleBoundHit: Warn}},
+		{"model error warns", with(RuleModelError, Warn), Neutral, map[string]string{RuleModelError: Warn}},
+		{"unknown action takes the default", Rules{RuleUnreachableState: "maybe", RuleInvariantViolation: Off,
+			RuleBoundHit: Off, RuleModelError: Off}, Failure, map[string]string{RuleUnreachableState: Block}},
+		{"a missing rule takes the default", Rules{RuleUnreachableState: Off, RuleInvariantViolation: Off,
+			RuleModelError: Off}, Neutral, map[string]string{RuleBoundHit: Warn}},
+	}
+	want := map[string]int{RuleUnreachableState: 1, RuleInvariantViolation: 1, RuleBoundHit: 1, RuleModelError: 3}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := Evaluate(tc.rules, models)
+			if g.Conclusion != tc.conclusion {
+				t.Errorf("conclusion %s, want %s", g.Conclusion, tc.conclusion)
+			}
+			if g.Findings == nil {
+				t.Fatal("Findings is nil, want an empty list")
+			}
+			got := make(map[string]int)
+			for _, f := range g.Findings {
+				got[f.Rule]++
+				if f.Level != tc.levels[f.Rule] {
+					t.Errorf("%s finding at level %q, want %q", f.Rule, f.Level, tc.levels[f.Rule])
+				}
+			}
+			for rule := range tc.levels {
+				if got[rule] != want[rule] {
+					t.Errorf("%d %s findings, want %d", got[rule], rule, want[rule])
+				}
+			}
+			if !sort.SliceIsSorted(g.Findings, func(i, j int) bool { return lessFinding(g.Findings[i], g.Findings[j]) }) {
+				t.Errorf("findings not sorted: %+v", g.Findings)
+			}
+		})
+	}
+}
+
+func TestEvaluateFindings(t *testing.T) {
+	g := Evaluate(nil, fixtureAnalysis(t).Models)
+	find := func(rule string) Finding {
+		for _, f := range g.Findings {
+			if f.Rule == rule {
+				return f
+			}
+		}
+		t.Fatalf("no %s finding in %+v", rule, g.Findings)
+		return Finding{}
+	}
+	u := find(RuleUnreachableState)
+	if u.Path != "models/triangle.scxml" || u.Subject != "S1_S2" || u.Line != 63 ||
+		u.Message != "state S1_S2 was reachable at base; at head it is unreachable" {
+		t.Errorf("unreachable_state finding %+v", u)
+	}
+	inv := find(RuleInvariantViolation)
+	if inv.Path != "models/radio.scxml" || inv.Subject != "volume != 7" || inv.Line == 0 ||
+		!strings.Contains(inv.Message, "setVolume(level=7)") || !strings.Contains(inv.Message, "Radio,Unmuted") {
+		t.Errorf("invariant_violation finding %+v", inv)
+	}
+	b := find(RuleBoundHit)
+	if b.Subject != "depth" || b.Line != 0 || !strings.Contains(b.Message, "depth bound (4) cut 7 paths") {
+		t.Errorf("bound_hit finding %+v", b)
+	}
+	var lines []int
+	for _, f := range g.Findings {
+		if f.Rule == RuleModelError {
+			lines = append(lines, f.Line)
+		}
+	}
+	if !slices.Equal(lines, []int{3, 3, 5}) {
+		t.Errorf("model_error lines %v, want [3 3 5]", lines)
+	}
+}
+
+// TestEvaluateWithin checks the qualification of a claim by the depth
+// bound, and the order of findings at one place.
+func TestEvaluateWithin(t *testing.T) {
+	m := &Model{Path: "m.scxml", Status: Modified, Result: &incremental.Result{
+		NewlyUnreachable: []incremental.StateRef{{State: "B", Line: 7, Within: 12}, {State: "A", Line: 7}},
+		BoundsHit:        []engine.BoundHit{{Bound: "states", Limit: 1000, Count: 1}},
+	}}
+	g := Evaluate(nil, []*Model{m})
+	var got []string
+	for _, f := range g.Findings {
+		got = append(got, f.Rule+" "+f.Subject+": "+f.Message)
+	}
+	want := []string{
+		"bound_hit states: the states bound (1000) cut 1 path of the head tree: its results hold only within it",
+		"unreachable_state A: state A was reachable at base; at head it is unreachable",
+		"unreachable_state B: state B was reachable at base; at head it is unreachable within 12 events",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if g.Conclusion != Failure {
+		t.Errorf("conclusion %s, want failure", g.Conclusion)
+	}
+}

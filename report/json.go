@@ -1,0 +1,41 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"sort"
+)
+
+// WriteJSON writes the analysis as the stable JSON document of `setbot
+// analyze --format json` and of the bot's stored result
+// (docs/report-json.md): indented by two spaces, no HTML escaping, models
+// sorted by path, and empty lists as [] rather than null.
+func WriteJSON(w io.Writer, a *Analysis) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(normalized(a))
+}
+
+// normalized returns a shallow copy of a whose lists are sorted and never
+// nil; a is not changed.
+func normalized(a *Analysis) *Analysis {
+	c := *a
+	c.Models = sortedModels(a.Models)
+	if c.Gate.Findings == nil {
+		c.Gate.Findings = []Finding{}
+	}
+	return &c
+}
+
+// sortedModels returns the models sorted by path, never nil.
+func sortedModels(ms []*Model) []*Model {
+	out := make([]*Model, 0, len(ms))
+	for _, m := range ms {
+		if m != nil {
+			out = append(out, m)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}

@@ -1,0 +1,587 @@
+package report
+
+import (
+	"embed"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"text/template"
+
+	"github.com/setbot/setbot/diffmap"
+	"github.com/setbot/setbot/engine/analysis"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/engine/testgen"
+)
+
+// Marker is the hidden marker that identifies setbot's one comment on a
+// pull request, so that it is found and edited in place.
+const Marker = "<!-- setbot:report -->"
+
+// GitHub's limits, in characters (see runes).
+const (
+	MaxComment = 65536 // the body of an issue or pull-request comment
+	MaxSummary = 65535 // the summary of a check run
+)
+
+// Options shape the Markdown of the comment and the check run.
+type Options struct {
+	// CheckRunURL is where the full report lives, for the note that ends
+	// a shortened comment; may be empty.
+	CheckRunURL string
+	// Limit is the most characters the body may have; 0 means MaxComment
+	// (Markdown) or MaxSummary (CheckRun).
+	Limit int
+}
+
+// How much of the report stays in the page when it is too long.
+const (
+	maxFindingsShown = 30
+	maxChangeRows    = 50
+	maxTransitions   = 40
+	maxTestRows      = 25
+	maxReachRows     = 50
+	maxErrorRows     = 20
+)
+
+// Markdown renders the pull-request comment (ARCHITECTURE.md §8). It
+// starts with Marker and stays within opts.Limit characters: when the full
+// report does not fit, detail is left out block by block (the state
+// diagrams first, then test details, then change tables, then whole model
+// sections), never in the middle of a Markdown or HTML construct, and a
+// note at the end points to the check run.
+func Markdown(a *Analysis, opts Options) string {
+	limit := opts.Limit
+	if limit <= 0 {
+		limit = MaxComment
+	}
+	pointer := "Run `setbot analyze` locally for the full report."
+	if opts.CheckRunURL != "" {
+		pointer = "The full report is in the [check run](" + linkTarget(opts.CheckRunURL) + ")."
+	}
+	return page(a, Marker+"\n", limit, pointer)
+}
+
+// linkTarget keeps a URL from ending a Markdown link early.
+func linkTarget(url string) string {
+	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29", "<", "%3C", ">", "%3E").Replace(url)
+}
+
+//go:embed templates/*.tmpl
+var templateFS embed.FS
+
+var pageTemplates = template.Must(template.New("page").
+	Funcs(template.FuncMap{"code": code, "text": text}).
+	ParseFS(templateFS, "templates/*.tmpl"))
+
+// exec runs one template and tidies its blank lines: at most one in a row,
+// none at the start, exactly one line break at the end.
+func exec(name string, data any) string {
+	var b strings.Builder
+	if err := pageTemplates.ExecuteTemplate(&b, name, data); err != nil {
+		// The templates are fixed and their data is built here: an error
+		// is a bug in this package.
+		panic(fmt.Sprintf("report: template %s: %v", name, err))
+	}
+	return strings.Trim(blankLines.ReplaceAllString(b.String(), "\n\n"), "\n") + "\n"
+}
+
+var blankLines = regexp.MustCompile(`\n[ \t]*(\n[ \t]*)+\n`)
+
+// detail is how much of a model's section is shown.
+type detail int
+
+const (
+	full      detail = iota
+	noDiagram        // the state diagram left out
+	noTests          // and the test details
+	noTables         // and the change table and transition lists
+	brief            // one line
+	levels
+)
+
+// page puts a report together within limit characters; prefix starts it
+// (the marker, or nothing) and pointer says where the full report is.
+func page(a *Analysis, prefix string, limit int, pointer string) string {
+	models := sortedModels(a.Models)
+	worst := worstLevels(a.Gate.Findings)
+	memo := make([][levels]string, len(models))
+	diagrams := make([]*diagramResult, len(models))
+	section := func(i int, d detail) string {
+		if memo[i][d] == "" {
+			if d < noDiagram && diagrams[i] == nil {
+				if r, ok := diagram(models[i], MaxDiagramEdges); ok {
+					diagrams[i] = &r
+				} else {
+					diagrams[i] = &diagramResult{}
+				}
+			}
+			var dg *diagramResult
+			if d < noDiagram && diagrams[i].Source != "" {
+				dg = diagrams[i]
+			}
+			memo[i][d] = exec("model", newModelView(models[i], d, worst[models[i].Path], dg))
+		}
+		return memo[i][d]
+	}
+
+	header := prefix + exec("header", newHeaderView(a, models, maxFindingsShown))
+	level := make([]detail, len(models))
+	total := runes(header)
+	for i := range models {
+		total += 1 + runes(section(i, full))
+	}
+	if total <= limit {
+		return assemble(header, models, level, section, 0, "")
+	}
+
+	note := exec("note", pointer)
+	budget := limit - 1 - runes(note)
+	for d := noDiagram; d <= brief && total > budget; d++ {
+		for i := len(models) - 1; i >= 0 && total > budget; i-- {
+			total += runes(section(i, d)) - runes(section(i, level[i]))
+			level[i] = d
+		}
+	}
+	// The line that counts the models left out, as long as it can get.
+	more := 1 + max(runes(exec("more", moreView{N: len(models)})), runes(exec("more", moreView{N: len(models), All: true})))
+	dropped := 0
+	for dropped < len(models) && total > budget {
+		i := len(models) - 1 - dropped
+		total -= 1 + runes(section(i, level[i]))
+		dropped++
+		if dropped == 1 {
+			total += more
+		}
+	}
+	if total <= budget {
+		return assemble(header, models[:len(models)-dropped], level, section, dropped, note)
+	}
+	// No model section fits: fewer rows of the findings table.
+	for rows := min(maxFindingsShown, len(a.Gate.Findings)); rows >= 0; rows-- {
+		header = prefix + exec("header", newHeaderView(a, models, rows))
+		if runes(header)+more <= budget {
+			return assemble(header, nil, nil, section, len(models), note)
+		}
+	}
+	// Not even that: the headline and the note, line by line as far as
+	// they go.
+	var b strings.Builder
+	n := 0
+	for _, line := range strings.SplitAfter(header+"\n"+note, "\n") {
+		if n+runes(line) > limit {
+			break
+		}
+		b.WriteString(line)
+		n += runes(line)
+	}
+	return b.String()
+}
+
+func assemble(header string, models []*Model, level []detail, section func(int, detail) string, dropped int, note string) string {
+	var b strings.Builder
+	b.WriteString(header)
+	for i := range models {
+		b.WriteString("\n" + section(i, level[i]))
+	}
+	if dropped > 0 {
+		b.WriteString("\n" + exec("more", moreView{N: dropped, All: len(models) == 0}))
+	}
+	if note != "" {
+		b.WriteString("\n" + note)
+	}
+	return b.String()
+}
+
+// worstLevels maps a path to its worst finding level.
+func worstLevels(fs []Finding) map[string]string {
+	out := make(map[string]string)
+	for _, f := range fs {
+		if f.Level == Block || out[f.Path] == "" {
+			out[f.Path] = f.Level
+		}
+	}
+	return out
+}
+
+// moreView says how many model sections were left out, and whether that
+// is all of them.
+type moreView struct {
+	N   int
+	All bool
+}
+
+type headerView struct {
+	Icon, Verdict, Summary string
+	Findings               []findingRow
+	MoreFindings           int
+}
+
+type findingRow struct{ Icon, Text, Where string }
+
+// ruleTitles name the rules in prose, singular and plural.
+var ruleTitles = map[string][2]string{
+	RuleUnreachableState:   {"newly unreachable state", "newly unreachable states"},
+	RuleInvariantViolation: {"invariant violation", "invariant violations"},
+	RuleBoundHit:           {"bound hit", "bounds hit"},
+	RuleModelError:         {"model error", "model errors"},
+}
+
+// ruleOrder is the order in which counts are given.
+var ruleOrder = []string{RuleUnreachableState, RuleInvariantViolation, RuleModelError, RuleBoundHit}
+
+// counts spells how many findings of each rule there are at a level ("" for
+// any level), e.g. "1 newly unreachable state, 2 bounds hit".
+func counts(fs []Finding, level string) string {
+	n := make(map[string]int)
+	for _, f := range fs {
+		if level == "" || f.Level == level {
+			n[f.Rule]++
+		}
+	}
+	var parts []string
+	for _, r := range ruleOrder {
+		if n[r] > 0 {
+			parts = append(parts, plural(n[r], ruleTitles[r][0], ruleTitles[r][1]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func levelIcon(level string) string {
+	switch level {
+	case Block:
+		return "❌"
+	case Warn:
+		return "⚠️"
+	}
+	return "✅"
+}
+
+// newHeaderView builds the headline and a table of at most rows findings.
+func newHeaderView(a *Analysis, models []*Model, rows int) headerView {
+	v := headerView{Icon: "✅", Verdict: "no regressions found"}
+	switch a.Gate.Conclusion {
+	case Failure:
+		v.Icon, v.Verdict = "❌", "blocked"
+	case Neutral:
+		v.Icon, v.Verdict = "⚠️", "passed with warnings"
+	}
+	var blocks, warns int
+	for _, f := range a.Gate.Findings {
+		switch f.Level {
+		case Block:
+			blocks++
+		case Warn:
+			warns++
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s analysed", plural(len(models), "model", "models"))
+	if a.Repo != "" {
+		fmt.Fprintf(&b, " in %s", code(a.Repo))
+	}
+	fmt.Fprintf(&b, ", %s..%s: ", code(short(a.Base)), code(short(a.Head)))
+	switch {
+	case blocks+warns == 0:
+		b.WriteString("no findings.")
+	case warns == 0:
+		fmt.Fprintf(&b, "%s (%s).", plural(blocks, "blocking finding", "blocking findings"), counts(a.Gate.Findings, Block))
+	case blocks == 0:
+		fmt.Fprintf(&b, "%s (%s).", plural(warns, "warning", "warnings"), counts(a.Gate.Findings, Warn))
+	default:
+		fmt.Fprintf(&b, "%s (%s) and %s (%s).", plural(blocks, "blocking finding", "blocking findings"),
+			counts(a.Gate.Findings, Block), plural(warns, "warning", "warnings"), counts(a.Gate.Findings, Warn))
+	}
+	v.Summary = b.String()
+	if rows == 0 {
+		return v
+	}
+	// Blocking findings first: they are what the table must not lose.
+	fs := slices.Clone(a.Gate.Findings)
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Level == Block && fs[j].Level != Block })
+	for i, f := range fs {
+		if i == rows {
+			v.MoreFindings = len(fs) - i
+			break
+		}
+		where := f.Path
+		if f.Line > 0 {
+			where = fmt.Sprintf("%s:%d", f.Path, f.Line)
+		}
+		v.Findings = append(v.Findings, findingRow{Icon: levelIcon(f.Level),
+			Text:  cell("**" + ruleTitles[f.Rule][0] + "**: " + text(f.Message)),
+			Where: codeCell(where)})
+	}
+	return v
+}
+
+type modelView struct {
+	Heading, Lead string
+	Errors        []string
+	R             *incremental.Result
+
+	Brief, Unchanged      bool
+	ShowTables, ShowTests bool
+	BriefLine             string
+
+	ChangesLine        string
+	ChangeRows         []changeRow
+	MoreChanges        int
+	TransitionsSummary string
+	Updated, Impacted  []string
+	MoreTransitions    int
+
+	ReuseLine, TestsLine, TestsSummary string
+	TestRows                           []testRow
+	MoreTests                          int
+
+	Reach, Invariants, Bounds []string
+	Diagram                   *diagramResult
+}
+
+type changeRow struct{ Kind, Subject, Line string }
+
+type testRow struct{ ID, What, Steps, Final string }
+
+func newModelView(m *Model, d detail, worst string, dg *diagramResult) modelView {
+	v := modelView{R: m.Result, Brief: d == brief, ShowTables: d < noTables, ShowTests: d < noTests, Diagram: dg}
+	v.Heading = levelIcon(worst) + " " + code(m.Path)
+	if m.Status == Deleted {
+		v.Heading = "🗑️ " + code(m.Path)
+	}
+	switch m.Status {
+	case Renamed:
+		v.Heading += " (renamed from " + code(m.OldPath) + ")"
+	case "":
+	default:
+		v.Heading += " (" + text(m.Status) + ")"
+	}
+	if m.Status == Deleted {
+		v.Lead = "The model was deleted: nothing is left to analyse, and its tests are gone with it."
+	}
+	for i, e := range m.Errors {
+		if i == maxErrorRows {
+			v.Errors = append(v.Errors, fmt.Sprintf("… and %d more", len(m.Errors)-i))
+			break
+		}
+		where := ""
+		if e.Line > 0 {
+			where = fmt.Sprintf("line %d", e.Line)
+			if e.Column > 0 {
+				where += fmt.Sprintf(":%d", e.Column)
+			}
+			where = "**" + where + "**: "
+		}
+		v.Errors = append(v.Errors, "❌ "+where+text(e.Message))
+	}
+	if len(m.Errors) > 0 && m.Result == nil {
+		v.Lead = plural(len(m.Errors), "error stops", "errors stop") + " the head version from being analysed:"
+	}
+	r := m.Result
+	if r == nil {
+		return v
+	}
+	v.TestsLine = fmt.Sprintf("%d retained · %d changed oracle · %d obsolete · %d new",
+		r.Tests.Retained, r.Tests.Changed, r.Tests.Obsolete, r.Tests.New)
+	if r.TestsPartial {
+		v.TestsLine += " (a partial tree: obsolete is an upper bound)"
+	}
+	var failing []string
+	for _, c := range m.Invariants {
+		if !c.Holds {
+			failing = append(failing, "❌ "+invariantLine(c))
+		}
+	}
+	v.Unchanged = len(r.Changes) == 0 && len(m.Errors) == 0 && len(r.NewlyUnreachable) == 0 &&
+		len(r.NewlyReachable) == 0 && len(failing) == 0 && len(r.BoundsHit) == 0
+	if v.Brief {
+		v.BriefLine = briefLine(m, len(failing))
+		return v
+	}
+	if v.Unchanged {
+		return v
+	}
+
+	v.ChangesLine = changesLine(r)
+	for i, c := range r.Changes {
+		if i == maxChangeRows {
+			v.MoreChanges = len(r.Changes) - i
+			break
+		}
+		v.ChangeRows = append(v.ChangeRows, changeRow{Kind: kindText(c.Kind), Subject: codeCell(c.Subject), Line: changeLine(c)})
+	}
+	v.TransitionsSummary = plain(fmt.Sprintf("%s updated and %s impacted",
+		plural(len(r.Impact.Changed), "flattened transition", "flattened transitions"),
+		plural(len(r.Impact.Impacted), "transition", "transitions")))
+	n := 0
+	for _, k := range r.Impact.Changed {
+		if n < maxTransitions {
+			v.Updated = append(v.Updated, k)
+		}
+		n++
+	}
+	for _, k := range r.Impact.Impacted {
+		if n < maxTransitions {
+			v.Impacted = append(v.Impacted, k)
+		}
+		n++
+	}
+	v.MoreTransitions = max(0, n-maxTransitions)
+
+	v.ReuseLine = reuseLine(m)
+	v.TestsSummary, v.TestRows, v.MoreTests = testRows(r.TestDelta)
+	v.Reach = reachLines(r)
+	v.Invariants = failing
+	if len(failing) == 0 && len(m.Invariants) > 0 {
+		v.Invariants = []string{"✅ " + plural(len(m.Invariants), "invariant holds", "invariants hold") + " in every state explored"}
+	} else if held := len(m.Invariants) - len(failing); held == 1 {
+		v.Invariants = append(v.Invariants, "✅ the other invariant holds")
+	} else if held > 1 {
+		v.Invariants = append(v.Invariants, fmt.Sprintf("✅ the %d other invariants hold", held))
+	}
+	for _, b := range r.BoundsHit {
+		v.Bounds = append(v.Bounds, fmt.Sprintf("⚠️ the %s bound (%d) cut %s of the head tree: its results hold only within it",
+			code(b.Bound), b.Limit, plural(b.Count, "path", "paths")))
+	}
+	return v
+}
+
+func kindText(k diffmap.Kind) string { return strings.ReplaceAll(string(k), "_", " ") }
+
+func changeLine(c diffmap.Change) string {
+	switch {
+	case c.New != nil:
+		return fmt.Sprint(c.New.Line)
+	case c.Old != nil:
+		return fmt.Sprintf("%d (base)", c.Old.Line)
+	}
+	return ""
+}
+
+func changesLine(r *incremental.Result) string {
+	src := "none in the source"
+	if len(r.Changes) > 0 {
+		src = plural(len(r.Changes), "in the source", "in the source")
+	}
+	return fmt.Sprintf("%s; %s updated, %s impacted; M1 %s (share of maximal paths that avoid every change), M2 %s (mean position of the first change on the others).",
+		src, plural(len(r.Impact.Changed), "flattened transition", "flattened transitions"),
+		plural(len(r.Impact.Impacted), "transition", "transitions"), percent(r.Impact.M1), percent(r.Impact.M2))
+}
+
+func percent(x float64) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", x), "0"), ".") + "%"
+}
+
+func reuseLine(m *Model) string {
+	r := m.Result
+	where := func(cached bool) string {
+		if cached {
+			return "from the cache"
+		}
+		return "computed"
+	}
+	return fmt.Sprintf("Reused %s of the base tree, executed %s, %s. Base tree %s, head tree %s.",
+		plural(r.ReusedStates, "state", "states"), plural(r.NewStates, "new state", "new states"),
+		plural(r.SolverCalls, "solver call", "solver calls"), where(m.BaseCached), where(m.HeadCached))
+}
+
+// testRows lists the new and changed-oracle tests, new first.
+func testRows(d *testgen.Delta) (summary string, rows []testRow, more int) {
+	if d == nil || len(d.New)+len(d.Changed) == 0 {
+		return "", nil, 0
+	}
+	add := func(what string, ts []*testgen.Test) {
+		for _, t := range ts {
+			if len(rows) == maxTestRows {
+				more++
+				continue
+			}
+			var steps []string
+			for i, s := range t.Steps {
+				line := fmt.Sprintf("%d. %s", i+1, code(stepInput(s)))
+				var outs []string
+				for _, o := range s.Outputs {
+					outs = append(outs, code(call(o.Event, o.Args)))
+				}
+				if len(outs) > 0 {
+					line += " → " + strings.Join(outs, ", ")
+				}
+				steps = append(steps, line)
+			}
+			if len(steps) == 0 {
+				steps = []string{"(no input)"}
+			}
+			rows = append(rows, testRow{ID: codeCell(t.ID), What: what, Steps: cell(strings.Join(steps, "<br>")),
+				Final: codeCell(strings.Join(t.Final, ", "))})
+		}
+	}
+	add("new", d.New)
+	add("changed oracle", d.Changed)
+	var parts []string
+	if len(d.New) > 0 {
+		parts = append(parts, plural(len(d.New), "new test", "new tests"))
+	}
+	if len(d.Changed) > 0 {
+		parts = append(parts, plural(len(d.Changed), "test with a changed oracle", "tests with a changed oracle"))
+	}
+	return plain(strings.Join(parts, " and ") + ", with their inputs"), rows, more
+}
+
+// reachLines lists the reachability changes, newly unreachable first.
+func reachLines(r *incremental.Result) []string {
+	var out []string
+	for _, s := range r.NewlyUnreachable {
+		out = append(out, fmt.Sprintf("❌ %s%s: newly %s", code(s.State), lineSuffix(s.Line), unreachable(s.Within)))
+	}
+	for _, s := range r.NewlyReachable {
+		out = append(out, fmt.Sprintf("➕ %s%s: newly reachable", code(s.State), lineSuffix(s.Line)))
+	}
+	if len(out) > maxReachRows {
+		n := len(out) - maxReachRows
+		out = append(out[:maxReachRows], fmt.Sprintf("… and %d more", n))
+	}
+	return out
+}
+
+func lineSuffix(line int) string {
+	if line > 0 {
+		return fmt.Sprintf(" (line %d)", line)
+	}
+	return ""
+}
+
+func invariantLine(c analysis.InvariantCheck) string {
+	s := code(c.Invariant)
+	if c.Implied != "" {
+		s += " (implied by " + code(c.Implied) + ")"
+	}
+	s += " is violated"
+	if c.State != "" {
+		s += " in " + code(c.State)
+	}
+	if c.Witness != nil {
+		s += ", reached by " + code(inputs(c.Witness))
+	}
+	return s
+}
+
+func briefLine(m *Model, failing int) string {
+	r := m.Result
+	parts := []string{code(r.Strategy), plural(len(r.Changes), "change", "changes")}
+	if n := len(r.NewlyUnreachable); n > 0 {
+		parts = append(parts, plural(n, "newly unreachable state", "newly unreachable states"))
+	}
+	if n := len(r.NewlyReachable); n > 0 {
+		parts = append(parts, plural(n, "newly reachable state", "newly reachable states"))
+	}
+	if failing > 0 {
+		parts = append(parts, plural(failing, "invariant violated", "invariants violated"))
+	}
+	if n := len(r.BoundsHit); n > 0 {
+		parts = append(parts, plural(n, "bound hit", "bounds hit"))
+	}
+	return strings.Join(parts, "; ") + "; tests: " + fmt.Sprintf("%d retained · %d changed oracle · %d obsolete · %d new.",
+		r.Tests.Retained, r.Tests.Changed, r.Tests.Obsolete, r.Tests.New)
+}

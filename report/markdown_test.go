@@ -1,0 +1,280 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/model/mlm"
+)
+
+// checkBalanced fails when a Markdown or HTML construct is left open.
+func checkBalanced(t *testing.T, body string) {
+	t.Helper()
+	if o, c := strings.Count(body, "<details>"), strings.Count(body, "</details>"); o != c {
+		t.Errorf("%d <details> opened, %d closed", o, c)
+	}
+	if o, c := strings.Count(body, "<summary>"), strings.Count(body, "</summary>"); o != c {
+		t.Errorf("%d <summary> opened, %d closed", o, c)
+	}
+	fences := 0
+	for _, line := range strings.Split(body, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fences++
+		}
+	}
+	if fences%2 != 0 {
+		t.Errorf("%d code fence lines: one is left open", fences)
+	}
+	if !utf8.ValidString(body) {
+		t.Error("the body is not valid UTF-8: a character was cut")
+	}
+}
+
+// genSCXML writes a model of groups compound states of size atomic states
+// each: every state moves on to the next and resets to the first of its
+// group, and the groups form a ring. variant changes one guard.
+func genSCXML(groups, size int, variant bool) []byte {
+	var b strings.Builder
+	b.WriteString(`<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="g0">` + "\n")
+	b.WriteString(`<datamodel><data id="n" expr="0"/></datamodel>` + "\n")
+	for g := range groups {
+		fmt.Fprintf(&b, "<state id=\"g%d\" initial=\"g%d.s0\">\n", g, g)
+		fmt.Fprintf(&b, "  <transition event=\"hop\" target=\"g%d\"/>\n", (g+1)%groups)
+		for s := range size {
+			cond := "n &lt; 5"
+			if variant && g == 0 && s == 0 {
+				cond = "n &lt; 4"
+			}
+			fmt.Fprintf(&b, "  <state id=\"g%d.s%d\">\n", g, s)
+			fmt.Fprintf(&b, "    <transition event=\"next\" cond=\"%s\" target=\"g%d.s%d\"><assign location=\"n\" expr=\"n + 1\"/></transition>\n",
+				cond, g, (s+1)%size)
+			fmt.Fprintf(&b, "    <transition event=\"reset\" target=\"g%d.s0\"><assign location=\"n\" expr=\"0\"/></transition>\n", g)
+			b.WriteString("  </state>\n")
+		}
+		b.WriteString("</state>\n")
+	}
+	b.WriteString("</scxml>\n")
+	return []byte(b.String())
+}
+
+func loadBytes(t testing.TB, name string, src []byte) *mlm.Machine {
+	t.Helper()
+	m, errs := load.Bytes(name, src, load.Options{})
+	if len(errs) > 0 {
+		t.Fatalf("loading %s: %v", name, errs)
+	}
+	return m
+}
+
+var (
+	bigOnce  sync.Once
+	bigModel *Model
+)
+
+// bigChange is a real analysis of a change to a generated model with 180
+// states and 340 transitions, explored to depth 3.
+func bigChange(t testing.TB) *Model {
+	bigOnce.Do(func() {
+		base := loadBytes(t, "big.scxml", genSCXML(20, 8, false))
+		head := loadBytes(t, "big.scxml", genSCXML(20, 8, true))
+		r, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
+			incremental.Options{Engine: engine.Options{MaxDepth: 3}, Solver: newZ3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Base.Ms, r.Head.Ms = 0, 0
+		bigModel = &Model{Path: "models/big.scxml", Status: Modified, Result: r, HeadMachine: head}
+	})
+	if bigModel == nil {
+		t.Fatal("the generated model could not be analysed")
+	}
+	return bigModel
+}
+
+// hugeAnalysis repeats the fixture's models under n sets of paths, with
+// the big generated model.
+func hugeAnalysis(t testing.TB, n int) *Analysis {
+	fx := fixtureAnalysis(t)
+	var models []*Model
+	for i := range n {
+		for _, m := range fx.Models {
+			c := *m
+			c.Path = fmt.Sprintf("models/copy%03d/%s", i, strings.TrimPrefix(m.Path, "models/"))
+			models = append(models, &c)
+		}
+	}
+	models = append(models, bigChange(t))
+	return &Analysis{Base: baseSHA, Head: headSHA, Models: models, Gate: Evaluate(nil, models)}
+}
+
+func TestMarkdownFits(t *testing.T) {
+	a := fixtureAnalysis(t)
+	body := Markdown(a, Options{})
+	if !strings.HasPrefix(body, Marker+"\n") {
+		t.Errorf("the comment does not start with the marker: %q", body[:40])
+	}
+	if strings.Contains(body, "shortened") {
+		t.Error("a report that fits was shortened")
+	}
+	checkBalanced(t, body)
+	for _, want := range []string{"❌ setbot: blocked", "`b79b934`..`4f0e9a8`", "(renamed from `models/old/triangle_audit.scxml`)",
+		"(deleted)", "```mermaid", "No change in behaviour", "newly unreachable", "`volume != 7` is violated"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the comment lacks %q", want)
+		}
+	}
+}
+
+func TestMarkdownTruncation(t *testing.T) {
+	huge := hugeAnalysis(t, 40)
+	const url = "https://github.com/acme/controllers/runs/42"
+	for _, limit := range []int{0, 40000, 12000, 3000, 600, 120} {
+		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+			want := limit
+			if want == 0 {
+				want = MaxComment
+			}
+			for _, opts := range []Options{{Limit: limit, CheckRunURL: url}, {Limit: limit}} {
+				body := Markdown(huge, opts)
+				if n := utf8.RuneCountInString(body); n > want {
+					t.Errorf("%d characters, limit %d", n, want)
+				}
+				if !strings.HasPrefix(body, Marker) {
+					t.Error("the marker is missing")
+				}
+				checkBalanced(t, body)
+				pointer := "Run `setbot analyze` locally for the full report."
+				if opts.CheckRunURL != "" {
+					pointer = "The full report is in the [check run](" + url + ")."
+				}
+				if limit >= 600 && !strings.HasSuffix(strings.TrimSpace(body), pointer) {
+					t.Errorf("the body does not end with the note pointing to %q:\n…%s", pointer, body[max(0, len(body)-300):])
+				}
+				if limit >= 600 && !strings.Contains(body, "This report was shortened") {
+					t.Error("no note says the report was shortened")
+				}
+			}
+		})
+	}
+}
+
+// TestMarkdownDropOrder checks that detail goes in order: the diagrams
+// first, then the test details, then the change tables.
+func TestMarkdownDropOrder(t *testing.T) {
+	a := fixtureAnalysis(t)
+	full := Markdown(a, Options{})
+	n := utf8.RuneCountInString(full)
+	count := func(s, sub string) int { return strings.Count(s, sub) }
+
+	one := Markdown(a, Options{Limit: n - 1})
+	if count(one, "```mermaid") >= count(full, "```mermaid") {
+		t.Error("a report one character too long kept all its diagrams")
+	}
+	if count(one, "with their inputs</summary>") != count(full, "with their inputs</summary>") {
+		t.Error("test details went before the diagrams")
+	}
+
+	noDiagrams := n
+	for _, d := range strings.Split(full, "<details><summary>State diagram")[1:] {
+		noDiagrams -= utf8.RuneCountInString(d[:strings.Index(d, "</details>")])
+	}
+	tests := Markdown(a, Options{Limit: noDiagrams - 400})
+	if count(tests, "```mermaid") != 0 {
+		t.Error("diagrams kept while test details went")
+	}
+	if count(tests, "| Change | Subject | Line |") != count(full, "| Change | Subject | Line |") {
+		t.Error("change tables went before the test details")
+	}
+	if count(tests, "with their inputs</summary>") == count(full, "with their inputs</summary>") {
+		t.Error("no test details went")
+	}
+}
+
+func TestMarkdownCountsRunes(t *testing.T) {
+	a := fixtureAnalysis(t)
+	full := Markdown(a, Options{})
+	// The headline's emoji and the ⚠ and → signs take more bytes than
+	// characters: a limit of exactly the length in characters fits.
+	n := utf8.RuneCountInString(full)
+	if len(full) == n {
+		t.Fatal("the report has no multi-byte characters to test with")
+	}
+	if got := Markdown(a, Options{Limit: n}); got != full {
+		t.Error("a report exactly at the limit in characters was shortened")
+	}
+}
+
+func TestMarkdownBigModelDiagram(t *testing.T) {
+	m := bigChange(t)
+	a := &Analysis{Base: baseSHA, Head: headSHA, Models: []*Model{m}, Gate: Evaluate(nil, []*Model{m})}
+	body := Markdown(a, Options{})
+	checkBalanced(t, body)
+	if !strings.Contains(body, fmt.Sprintf("%d transitions drawn, ", MaxDiagramEdges)) || !strings.Contains(body, "left out to keep the diagram legible") {
+		t.Errorf("the diagram of a model with 340 transitions does not say how many were left out")
+	}
+	if !strings.Contains(body, "⚠ next [n #lt; 4]") {
+		t.Error("the changed transition is not drawn, or not marked")
+	}
+}
+
+func TestMarkdownEscapes(t *testing.T) {
+	m := &Model{Path: "models/x|y.scxml", Status: Modified, Errors: []Diagnostic{
+		{Path: "models/x|y.scxml", Line: 2, Column: 1, Message: "bad <script>alert(1)</script> @octocat #12 *x* `t` | [a](b)"},
+	}}
+	a := &Analysis{Base: baseSHA, Head: headSHA, Models: []*Model{m}, Gate: Evaluate(nil, []*Model{m})}
+	body := Markdown(a, Options{})
+	for _, bad := range []string{"<script>", " @octocat", " #12", "*x*", "[a](b)"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("the comment contains %q unescaped:\n%s", bad, body)
+		}
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if strings.HasPrefix(line, "| ❌") && strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") != 4 {
+			t.Errorf("a pipe in a finding breaks its table row: %s", line)
+		}
+	}
+}
+
+func TestCode(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a", "`a`"},
+		{"a`b", "``a`b``"},
+		{"`a", "`` `a ``"},
+		{"a\nb", "`a b`"},
+		{"", "` `"},
+	}
+	for _, tc := range tests {
+		if got := code(tc.in); got != tc.want {
+			t.Errorf("code(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestMarkdownTruncationNoFindings shortens a report with no findings
+// table to fall back on.
+func TestMarkdownTruncationNoFindings(t *testing.T) {
+	huge := hugeAnalysis(t, 10)
+	huge.Gate = Evaluate(Rules{RuleUnreachableState: Off, RuleInvariantViolation: Off, RuleBoundHit: Off, RuleModelError: Off}, huge.Models)
+	for _, limit := range []int{5000, 700} {
+		body := Markdown(huge, Options{Limit: limit})
+		if n := utf8.RuneCountInString(body); n > limit {
+			t.Errorf("%d characters, limit %d", n, limit)
+		}
+		checkBalanced(t, body)
+		if !strings.Contains(body, "✅ setbot: no regressions found") || !strings.Contains(body, "This report was shortened") {
+			t.Errorf("limit %d:\n%s", limit, body)
+		}
+	}
+	if body := Markdown(huge, Options{Limit: 700}); !strings.Contains(body, "… and 60 more models, left out for length.") {
+		t.Errorf("the report does not say how many models were left out:\n%s", body)
+	}
+	if body := Markdown(huge, Options{Limit: 500}); !strings.Contains(body, "The 61 model sections were left out for length.") {
+		t.Errorf("the report does not say that every section was left out:\n%s", body)
+	}
+}
