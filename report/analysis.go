@@ -37,6 +37,10 @@ type Model struct {
 	Status     string `json:"status"`             // added, modified, renamed, deleted
 	BaseCached bool   `json:"base_cached"`        // the base SET came from the cache
 	HeadCached bool   `json:"head_cached"`        // the head SET came from the cache
+	// ResultCached: the whole analysis of this pair came from the cache and
+	// nothing was executed in this run; the statistics are those of the run
+	// that computed it.
+	ResultCached bool `json:"result_cached"`
 
 	// Errors are the reasons the model could not be analysed (it does not
 	// parse or flatten at head, or a bound made the analysis fail).

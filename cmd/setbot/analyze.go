@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/pipeline"
+	"github.com/setbot/setbot/report"
+	"github.com/setbot/setbot/vcs"
+)
+
+// analyzeFlags are the flags of analyze (and of demo, which runs it).
+type analyzeFlags struct {
+	repo, base, head string
+	format           string
+	cacheFile        string
+	noCache, fresh   bool
+	cloneDir         string
+	strategy         string
+	junit            string
+	quiet            bool
+}
+
+var analyzeFormats = []string{"markdown", "json"}
+
+// analysisSolver creates the solvers of analyze and demo (a variable so
+// that tests can count them).
+var analysisSolver engine.NewSolver = newZ3
+
+func newAnalyzeCmd() *cobra.Command {
+	var f analyzeFlags
+	cmd := &cobra.Command{
+		Use:   "analyze --base REV [--head REV] [--repo DIR|URL]",
+		Short: "Analyse every model a range of commits changes, as the bot would",
+		Long: `analyze compares two commits of a git repository: every model file that
+changed between them (by the globs of .setbot.yml, default **/*.scxml; renames
+followed) is read at both commits, flattened and analysed incrementally (see
+setbot diff), and the report is printed: the pull-request comment in markdown
+(the default), or the JSON document described in docs/report-json.md.
+
+Revisions are SHAs (full or abbreviated), branches, tags, HEAD, and suffixes
+~n and ^. --repo is a local repository (default: the current directory) or a
+URL, cloned bare into --clone-dir and fetched on later runs.
+
+The cache (--cache, default in the user cache directory) keeps every tree, its
+tests and every analysis, keyed by the canonical machine, the options and the
+engine version: a base tree analysed before is not explored again, and the
+same pair analysed twice does no symbolic execution. A damaged cache file is
+moved aside and rebuilt. --fresh recomputes everything and refreshes the cache.
+
+Configuration comes from .setbot.yml at the head commit, except the gate rules,
+which come from the base commit, so that a change cannot loosen its own gate
+(docs/config.md). Exit status: 0 when the gate passes (success or neutral),
+1 when a blocking rule trips (for example unreachable_state: block and a
+change makes a state unreachable), 2 on usage, configuration or repository
+errors. Progress goes to stderr (--quiet silences it).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, err := f.run(cmd.Context(), cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			if err := f.write(cmd.OutOrStdout(), a); err != nil {
+				return err
+			}
+			if a.Gate.Conclusion == report.Failure {
+				return exitError{code: exitFindings}
+			}
+			return nil
+		},
+	}
+	f.register(cmd, true)
+	return cmd
+}
+
+func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
+	fl := cmd.Flags()
+	if revisions {
+		fl.StringVar(&f.repo, "repo", ".", "the repository: a local directory or a URL to clone")
+		fl.StringVar(&f.base, "base", "", "the base revision (required)")
+		fl.StringVar(&f.head, "head", "HEAD", "the head revision")
+		_ = cmd.MarkFlagRequired("base")
+		fl.StringVar(&f.cloneDir, "clone-dir", defaultPath("repos"), "where URLs are cloned")
+	}
+	fl.StringVar(&f.format, "format", "markdown", "report format: markdown or json")
+	fl.StringVar(&f.cacheFile, "cache", defaultPath("cache.db"), "the SQLite cache file")
+	fl.BoolVar(&f.noCache, "no-cache", false, "use no cache at all")
+	fl.BoolVar(&f.fresh, "fresh", false, "ignore what the cache holds, recompute everything, refresh the cache")
+	fl.StringVar(&f.strategy, "strategy", "", "auto, mse, dse or full (default: .setbot.yml's strategy, else auto)")
+	fl.StringVar(&f.junit, "junit", "", "also write the tests and the gate as JUnit XML to this file")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress on stderr")
+}
+
+// defaultPath is a file in setbot's user cache directory.
+func defaultPath(name string) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "setbot", name)
+}
+
+func (f *analyzeFlags) check() error {
+	if !contains(analyzeFormats, f.format) {
+		return fmt.Errorf("unknown --format %q (want %s)", f.format, strings.Join(analyzeFormats, " or "))
+	}
+	if f.strategy != "" && !contains(incremental.Strategies, f.strategy) {
+		return fmt.Errorf("unknown --strategy %q (want %s)", f.strategy, strings.Join(incremental.Strategies, ", "))
+	}
+	return nil
+}
+
+// run opens the repository and the cache and runs the pipeline.
+func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analysis, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	progress := stderr
+	if f.quiet {
+		progress = nil
+	}
+	repo, err := vcs.OpenOrClone(ctx, f.repo, f.cloneDir, vcs.CloneOptions{})
+	if err != nil {
+		return nil, err
+	}
+	opts := pipeline.Options{Strategy: f.strategy, Fresh: f.fresh, Solver: analysisSolver, Repo: f.repo}
+	if progress != nil {
+		opts.Progress = progress
+	}
+	if !f.noCache {
+		// The cache's own warnings repeat what Rebuilt says below; its
+		// errors (a damaged entry, dropped) are worth seeing.
+		logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+		store, err := cache.Open(f.cacheFile, cache.Options{Logger: logger})
+		if err != nil {
+			return nil, err
+		}
+		defer store.Close()
+		if why := store.Rebuilt(); why != "" {
+			fmt.Fprintf(stderr, "setbot: warning: %s\n", why)
+		}
+		opts.Cache = store
+	}
+	a, err := pipeline.Analyze(ctx, repo, f.base, f.head, opts)
+	var ce *pipeline.ConfigError
+	if errors.As(err, &ce) {
+		fmt.Fprintf(stderr, "setbot: %v\n", err)
+		return nil, exitError{code: exitUsage}
+	}
+	return a, err
+}
+
+// write prints the report and writes the JUnit file if asked.
+func (f *analyzeFlags) write(w io.Writer, a *report.Analysis) error {
+	if f.junit != "" {
+		out, err := os.Create(f.junit)
+		if err != nil {
+			return err
+		}
+		if err := report.WriteJUnit(out, a); err != nil {
+			out.Close()
+			return fmt.Errorf("writing %s: %w", f.junit, err)
+		}
+		if err := out.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", f.junit, err)
+		}
+	}
+	if f.format == "json" {
+		return report.WriteJSON(w, a)
+	}
+	_, err := io.WriteString(w, report.Markdown(a, report.Options{}))
+	return err
+}

@@ -1,0 +1,374 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/setbot/setbot/internal/demo"
+	"github.com/setbot/setbot/solver"
+)
+
+// analyzeJSON is the part of analyze's JSON the tests read.
+type analyzeJSON struct {
+	Models []struct {
+		Path       string `json:"path"`
+		OldPath    string `json:"old_path"`
+		Status     string `json:"status"`
+		BaseCached bool   `json:"base_cached"`
+		HeadCached bool   `json:"head_cached"`
+		Result     bool   `json:"result_cached"`
+		Strategy   string `json:"strategy"`
+		Changes    []struct {
+			Kind    string `json:"kind"`
+			Subject string `json:"subject"`
+		} `json:"changes"`
+		Tests struct {
+			Retained, Changed, Obsolete, New int
+		} `json:"tests"`
+		TestDelta struct {
+			New []struct {
+				ID    string `json:"id"`
+				Steps []struct {
+					Event string         `json:"event"`
+					Args  map[string]any `json:"args"`
+				} `json:"steps"`
+			} `json:"new"`
+		} `json:"test_delta"`
+		NewlyUnreachable []struct {
+			State string `json:"state"`
+			Line  int    `json:"line"`
+		} `json:"newly_unreachable"`
+		Errors []struct {
+			Path    string `json:"path"`
+			Line    int    `json:"line"`
+			Message string `json:"message"`
+		} `json:"errors"`
+	} `json:"models"`
+	Gate struct {
+		Conclusion string `json:"conclusion"`
+		Findings   []struct {
+			Rule  string `json:"rule"`
+			Level string `json:"level"`
+			Path  string `json:"path"`
+			Line  int    `json:"line"`
+		} `json:"findings"`
+	} `json:"gate"`
+}
+
+func analyzeRun(t *testing.T, args ...string) (int, analyzeJSON, string) {
+	t.Helper()
+	code, out, errs := runCLI(t, append([]string{"analyze", "--format", "json"}, args...)...)
+	var a analyzeJSON
+	if code < 2 {
+		if err := json.Unmarshal([]byte(out), &a); err != nil {
+			t.Fatalf("analyze %v: exit %d, output is not JSON: %v\n%s\n%s", args, code, err, out, errs)
+		}
+	}
+	return code, a, errs
+}
+
+// countSolvers counts the solvers analyze creates while the test runs.
+func countSolvers(t *testing.T) *atomic.Int64 {
+	var n atomic.Int64
+	old := analysisSolver
+	analysisSolver = func(tab *solver.Table) (solver.Solver, error) {
+		n.Add(1)
+		return newZ3(tab)
+	}
+	t.Cleanup(func() { analysisSolver = old })
+	return &n
+}
+
+func TestAnalyzeDemoHistory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "repo")
+	commits, err := demo.Build(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cacheFile := filepath.Join(t.TempDir(), "cache.db")
+	common := []string{"--repo", dir, "--cache", cacheFile}
+
+	// A harmless edit: the same machine, its tree reused, every test kept.
+	code, a, errs := analyzeRun(t, append(common, "--base", commits[0].SHA, "--head", commits[1].SHA)...)
+	if code != 0 || a.Gate.Conclusion != "success" || len(a.Models) != 1 {
+		t.Fatalf("harmless edit: exit %d, gate %q, %d models\n%s", code, a.Gate.Conclusion, len(a.Models), errs)
+	}
+	m := a.Models[0]
+	if m.Path != demo.ModelPath || m.Status != "modified" || m.Strategy != "reuse" || len(m.Changes) != 0 ||
+		m.Tests.Retained != 14 || m.Tests.New+m.Tests.Obsolete+m.Tests.Changed != 0 {
+		t.Errorf("harmless edit: %+v", m)
+	}
+
+	// New behaviour: MSE over the cached base tree, new tests with inputs.
+	code, a, errs = analyzeRun(t, append(common, "--base", commits[1].SHA, "--head", commits[2].SHA)...)
+	if code != 0 || a.Gate.Conclusion != "success" {
+		t.Fatalf("new behaviour: exit %d, gate %q\n%s", code, a.Gate.Conclusion, errs)
+	}
+	m = a.Models[0]
+	if m.Strategy != "mse" || !m.BaseCached || m.HeadCached || m.Tests.New == 0 || m.Tests.Retained != 14 ||
+		len(m.Changes) != 1 || m.Changes[0].Kind != "transition_added" {
+		t.Errorf("new behaviour: %+v", m)
+	}
+	if len(m.TestDelta.New) == 0 || len(m.TestDelta.New[0].Steps) == 0 || m.TestDelta.New[0].Steps[0].Args["x"] == nil {
+		t.Errorf("new tests carry no concrete inputs: %+v", m.TestDelta.New)
+	}
+
+	// A state made unreachable: the gate blocks, exit 1, the state's line.
+	pair := append(common, "--base", commits[2].SHA, "--head", commits[3].SHA)
+	code, a, errs = analyzeRun(t, pair...)
+	if code != 1 || a.Gate.Conclusion != "failure" {
+		t.Fatalf("unreachable state: exit %d, gate %q\n%s", code, a.Gate.Conclusion, errs)
+	}
+	m = a.Models[0]
+	if len(m.NewlyUnreachable) != 1 || m.NewlyUnreachable[0].State != "S1_S2" || m.NewlyUnreachable[0].Line == 0 {
+		t.Fatalf("newly unreachable %+v, want S1_S2 with its line", m.NewlyUnreachable)
+	}
+	var found bool
+	for _, f := range a.Gate.Findings {
+		if f.Rule == "unreachable_state" && f.Level == "block" && f.Path == demo.ModelPath && f.Line == m.NewlyUnreachable[0].Line {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no blocking finding on the state's line: %+v", a.Gate.Findings)
+	}
+	first := m
+
+	// The same pair again: served from the cache, no symbolic execution.
+	solvers := countSolvers(t)
+	code, a, errs = analyzeRun(t, pair...)
+	if code != 1 || len(a.Models) != 1 {
+		t.Fatalf("second run: exit %d\n%s", code, errs)
+	}
+	m = a.Models[0]
+	if !m.BaseCached || !m.HeadCached || !m.Result || solvers.Load() != 0 {
+		t.Errorf("second run: base_cached %v head_cached %v, %d solvers created; want true, true, 0\n%s", m.BaseCached, m.HeadCached, solvers.Load(), errs)
+	}
+	if m.Strategy != first.Strategy || len(m.NewlyUnreachable) != 1 || m.Tests != first.Tests {
+		t.Errorf("second run differs: %+v\nfirst: %+v", m, first)
+	}
+
+	// A damaged cache is moved aside and rebuilt, and the answer is the same.
+	if err := os.WriteFile(cacheFile, []byte(strings.Repeat("not a database ", 500)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(cacheFile + "-wal")
+	os.Remove(cacheFile + "-shm")
+	code, a, errs = analyzeRun(t, pair...)
+	if code != 1 || len(a.Models) != 1 || a.Models[0].BaseCached || len(a.Models[0].NewlyUnreachable) != 1 {
+		t.Fatalf("damaged cache: exit %d, %+v\n%s", code, a.Models, errs)
+	}
+	if !strings.Contains(errs, "damaged") && !strings.Contains(errs, "rebuilt") {
+		t.Errorf("the rebuild is not reported on stderr:\n%s", errs)
+	}
+	aside, _ := filepath.Glob(cacheFile + ".damaged-*")
+	if len(aside) == 0 {
+		t.Error("the damaged file was not kept aside")
+	}
+	solvers.Store(0)
+	if _, a, _ = analyzeRun(t, pair...); !a.Models[0].HeadCached || solvers.Load() != 0 {
+		t.Errorf("the rebuilt cache does not serve the pair: head_cached %v, %d solvers", a.Models[0].HeadCached, solvers.Load())
+	}
+}
+
+func TestAnalyzeMarkdownAndJUnit(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "repo")
+	if _, err := demo.Build(dir); err != nil {
+		t.Fatal(err)
+	}
+	junit := filepath.Join(t.TempDir(), "tests.xml")
+	code, out, errs := runCLI(t, "analyze", "--repo", dir, "--base", "HEAD~1", "--no-cache", "--junit", junit, "-q")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if errs != "" {
+		t.Errorf("--quiet still printed progress:\n%s", errs)
+	}
+	if !strings.HasPrefix(out, "<!-- setbot:report -->") || !strings.Contains(out, "S1_S2") || !strings.Contains(out, "```mermaid") {
+		t.Errorf("markdown report:\n%s", out)
+	}
+	x, err := os.ReadFile(junit)
+	if err != nil || !strings.Contains(string(x), "<failure") {
+		t.Errorf("JUnit file (err %v) has no failing gate test case:\n%s", err, x)
+	}
+}
+
+// testRepo is a git repository built commit by commit in a test.
+type testRepo struct {
+	t    *testing.T
+	dir  string
+	repo *git.Repository
+	n    int
+}
+
+func newTestRepo(t *testing.T) *testRepo {
+	dir := filepath.Join(t.TempDir(), "repo")
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testRepo{t: t, dir: dir, repo: r}
+}
+
+// commit writes files (a nil content removes the file) and commits them.
+func (r *testRepo) commit(msg string, files map[string][]byte) string {
+	r.t.Helper()
+	wt, err := r.repo.Worktree()
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	for name, data := range files {
+		p := filepath.Join(r.dir, filepath.FromSlash(name))
+		if data == nil {
+			if _, err := wt.Remove(name); err != nil {
+				r.t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			r.t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+		if _, err := wt.Add(name); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	r.n++
+	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Date(2026, 1, 1, r.n, 0, 0, 0, time.UTC)}
+	h, err := wt.Commit(msg, &git.CommitOptions{Author: sig, Committer: sig, AllowEmptyCommits: true})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return h.String()
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestAnalyzeFileLifecycle(t *testing.T) {
+	tri := readFile(t, "../../examples/triangle.scxml")
+	radio := readFile(t, "../../examples/radio.scxml")
+	broken := []byte(strings.Replace(string(tri), `target="S1_S2"`, `target="S9"`, 1))
+	r := newTestRepo(t)
+	c0 := r.commit("models", map[string][]byte{"a/triangle.scxml": tri, "docs/readme.txt": []byte("x")})
+	c1 := r.commit("rename, add, unrelated", map[string][]byte{
+		"a/triangle.scxml": nil, "b/triangle.scxml": tri, "radio.scxml": radio, "docs/readme.txt": []byte("y"),
+	})
+	c2 := r.commit("break and delete", map[string][]byte{"b/triangle.scxml": broken, "radio.scxml": nil})
+	common := []string{"--repo", r.dir, "--no-cache", "-q"}
+
+	code, a, errs := analyzeRun(t, append(common, "--base", c0, "--head", c1)...)
+	if code != 0 || len(a.Models) != 2 {
+		t.Fatalf("rename and add: exit %d, %d models\n%s", code, len(a.Models), errs)
+	}
+	if m := a.Models[0]; m.Path != "b/triangle.scxml" || m.Status != "renamed" || m.OldPath != "a/triangle.scxml" || m.Strategy != "reuse" {
+		t.Errorf("renamed model: %+v", m)
+	}
+	if m := a.Models[1]; m.Path != "radio.scxml" || m.Status != "added" || m.Tests.New == 0 {
+		t.Errorf("added model: %+v", m)
+	}
+
+	code, a, errs = analyzeRun(t, append(common, "--base", c1, "--head", c2)...)
+	if code != 1 || len(a.Models) != 2 {
+		t.Fatalf("broken and deleted: exit %d, %d models\n%s", code, len(a.Models), errs)
+	}
+	if m := a.Models[0]; m.Status != "modified" || len(m.Errors) == 0 || m.Errors[0].Line == 0 || !strings.Contains(m.Errors[0].Message, "S9") {
+		t.Errorf("broken model: %+v", m)
+	}
+	if m := a.Models[1]; m.Path != "radio.scxml" || m.Status != "deleted" {
+		t.Errorf("deleted model: %+v", m)
+	}
+	if len(a.Gate.Findings) == 0 || a.Gate.Findings[0].Rule != "model_error" || a.Gate.Findings[0].Line == 0 {
+		t.Errorf("findings %+v, want a model_error with its line", a.Gate.Findings)
+	}
+}
+
+func TestAnalyzeGateFromBase(t *testing.T) {
+	tri := readFile(t, "../../examples/triangle.scxml")
+	off := readFile(t, "../../engine/incremental/testdata/triangle_s2_off.scxml")
+	r := newTestRepo(t)
+	c0 := r.commit("model", map[string][]byte{"m.scxml": tri, ".setbot.yml": []byte("gate:\n  unreachable_state: block\n")})
+	c1 := r.commit("loosen the gate and cut a state off", map[string][]byte{"m.scxml": off, ".setbot.yml": []byte("gate:\n  unreachable_state: off\n")})
+	code, a, errs := analyzeRun(t, "--repo", r.dir, "--no-cache", "-q", "--base", c0, "--head", c1)
+	if code != 1 || a.Gate.Conclusion != "failure" {
+		t.Errorf("a change loosened its own gate: exit %d, gate %q\n%s", code, a.Gate.Conclusion, errs)
+	}
+	// Once the loosened gate is on the base, it applies.
+	c2 := r.commit("touch", map[string][]byte{"m.scxml": append(off, "\n<!-- x -->\n"...)})
+	code, a, _ = analyzeRun(t, "--repo", r.dir, "--no-cache", "-q", "--base", c0, "--head", c2)
+	if code != 1 {
+		t.Errorf("base gate blocks: exit %d", code)
+	}
+	code, _, _ = analyzeRun(t, "--repo", r.dir, "--no-cache", "-q", "--base", c1, "--head", c2)
+	if code != 0 {
+		t.Errorf("the base's gate is off; exit %d", code)
+	}
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	tri := readFile(t, "../../examples/triangle.scxml")
+	r := newTestRepo(t)
+	c0 := r.commit("model", map[string][]byte{"m.scxml": tri})
+	c1 := r.commit("bad config", map[string][]byte{".setbot.yml": []byte("models: [\"*.scxml\"]\ngate:\n  unreachable_state: maybe\n")})
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing revision", []string{"--base", "no-such-branch"}, "no-such-branch"},
+		{"missing repository", []string{"--repo", filepath.Join(t.TempDir(), "nothing"), "--base", "HEAD"}, "nothing"},
+		{"bad config", []string{"--base", c0, "--head", c1}, ".setbot.yml:3:"},
+		{"bad format", []string{"--base", c0, "--format", "xml"}, "--format"},
+		{"bad strategy", []string{"--base", c0, "--strategy", "fast"}, "--strategy"},
+	} {
+		args := append([]string{"analyze", "--repo", r.dir, "--no-cache", "-q"}, tc.args...)
+		code, _, errs := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and a message naming %q", tc.name, code, errs, tc.want)
+		}
+	}
+}
+
+func TestAnalyzeClonesURL(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "origin")
+	if _, err := demo.Build(dir); err != nil {
+		t.Fatal(err)
+	}
+	clones := t.TempDir()
+	code, a, errs := analyzeRun(t, "--repo", "file://"+dir, "--clone-dir", clones, "--no-cache", "-q", "--base", "HEAD~2", "--head", "HEAD~1")
+	if code != 0 || len(a.Models) != 1 || a.Models[0].Strategy != "mse" {
+		t.Errorf("analyze of a URL: exit %d, %+v\n%s", code, a.Models, errs)
+	}
+}
+
+func TestDemo(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	code, out, errs := runCLI(t, "demo", "--dir", dir, "-q")
+	if code != 0 {
+		t.Fatalf("demo: exit %d\n%s", code, errs)
+	}
+	for _, want := range []string{"1/3", "2/3", "3/3", "reuse", "`mse`", "S1_S2", "would exit with status 1", "The demo repository is " + dir} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q", want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git", "setbot-cache.db")); err != nil {
+		t.Errorf("the demo's cache: %v", err)
+	}
+}

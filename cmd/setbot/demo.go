@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/setbot/setbot/internal/demo"
+	"github.com/setbot/setbot/report"
+)
+
+func newDemoCmd() *cobra.Command {
+	var f analyzeFlags
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Build a small git repository of model changes and analyse them",
+		Long: `demo builds a git repository (in a new temporary directory, or --dir) whose
+history changes a statechart model three times: a harmless edit (comments and
+layout: the machine is the same and its tree is reused), a change that adds
+behaviour (new paths, new tests), and a change that makes a state unreachable
+(which the gate blocks). It runs setbot analyze over each commit and its
+parent, prints the three reports, and says where the repository is, so you
+can try more commands on it. No network and no GitHub are needed.
+
+The demo's cache lives in the repository's .git directory unless --cache is
+given, so running analyze on the demo repository again is served from it.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.check(); err != nil {
+				return err
+			}
+			if dir == "" {
+				d, err := os.MkdirTemp("", "setbot-demo-")
+				if err != nil {
+					return err
+				}
+				dir = d
+			}
+			commits, err := demo.Build(dir)
+			if err != nil {
+				return err
+			}
+			if !cmd.Flags().Changed("cache") {
+				f.cacheFile = filepath.Join(dir, ".git", "setbot-cache.db")
+			}
+			f.repo = dir
+			out := cmd.OutOrStdout()
+			for i := 1; i < len(commits); i++ {
+				f.base, f.head = commits[i-1].SHA, commits[i].SHA
+				fmt.Fprintf(out, "━━━ %d/%d  %s ━━━\n$ setbot analyze --repo %s --base %.7s --head %.7s\n\n",
+					i, len(commits)-1, commits[i].Subject, dir, f.base, f.head)
+				a, err := f.run(cmd.Context(), cmd.ErrOrStderr())
+				if err != nil {
+					return err
+				}
+				if err := f.write(out, a); err != nil {
+					return err
+				}
+				status := 0
+				if a.Gate.Conclusion == report.Failure {
+					status = exitFindings
+				}
+				fmt.Fprintf(out, "\n(gate: %s; setbot analyze would exit with status %d)\n\n", a.Gate.Conclusion, status)
+			}
+			fmt.Fprintf(out, `The demo repository is %s (model: %s).
+Try, for example:
+  setbot analyze --repo %s --base HEAD~3 --head HEAD --format json
+  setbot analyze --repo %s --base HEAD~1 --fresh
+  cd %s && git log --stat
+`, dir, demo.ModelPath, dir, dir, dir)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", "", "build the repository here (must not exist or be empty; default: a new temporary directory)")
+	f.register(cmd, false)
+	return cmd
+}

@@ -1,0 +1,319 @@
+// Package pipeline is setbot's one analysis pipeline (ARCHITECTURE.md §1):
+// from two commits of a repository to the report of what the change does to
+// every model it touches. `setbot analyze` and the webhook server both run
+// it; neither has an analysis of its own.
+//
+// Per changed model file: the two versions are read at their commits and
+// flattened; the base tree comes from the cache or is explored (and
+// stored); the head tree is built by the strategy the configuration asks
+// for (incremental analysis); the head tree, its tests and the analysis
+// itself are stored, so the same pair analysed again does no symbolic
+// execution at all. The gate rules come from the base commit's
+// configuration, everything else from the head's.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/config"
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/analysis"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/report"
+	"github.com/setbot/setbot/vcs"
+)
+
+// Options configure a run.
+type Options struct {
+	// Strategy overrides the configuration's strategy when not "".
+	Strategy string
+	// Cache stores trees, suites and results; nil means no cache.
+	Cache *cache.Store
+	// Fresh ignores what the cache holds (every tree is explored again)
+	// but still refreshes it: `/setbot full` and scheduled re-analyses.
+	Fresh bool
+	// Solver creates the decision procedure.
+	Solver engine.NewSolver
+	// Progress receives one line per step of a long run; nil means none.
+	Progress io.Writer
+	// Repo names the repository in the runs recorded in the cache.
+	Repo string
+}
+
+// ConfigError is a configuration file that does not parse: the run cannot
+// know what to analyse or how.
+type ConfigError struct {
+	Rev string
+	Err error
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("reading %s at %.12s:\n%v", config.FileName, e.Rev, e.Err)
+}
+
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// Analyze analyses every model file that changed between base and head.
+func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Options) (*report.Analysis, error) {
+	baseSHA, err := repo.Resolve(base)
+	if err != nil {
+		return nil, err
+	}
+	headSHA, err := repo.Resolve(head)
+	if err != nil {
+		return nil, err
+	}
+	headCfg, err := ReadConfig(repo, headSHA)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := gateRules(repo, baseSHA)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := repo.Changed(baseSHA, headSHA, headCfg.IsModel)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: headCfg, base: baseSHA, head: headSHA}
+	out := &report.Analysis{Repo: opts.Repo, Base: baseSHA, Head: headSHA, Models: []*report.Model{}}
+	for i, c := range changes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r.progress("[%d/%d] %s (%s)", i+1, len(changes), c.Path(), c.Status)
+		m, err := r.model(c)
+		if err != nil {
+			return nil, fmt.Errorf("analysing %s: %w", c.Path(), err)
+		}
+		out.Models = append(out.Models, m)
+	}
+	sort.Slice(out.Models, func(i, j int) bool { return out.Models[i].Path < out.Models[j].Path })
+	out.Gate = report.Evaluate(rules, out.Models)
+	return out, nil
+}
+
+// ReadConfig reads the configuration at a commit; a repository without one
+// gets the defaults.
+func ReadConfig(repo *vcs.Repo, rev string) (*config.Config, error) {
+	data, err := repo.ReadFile(rev, config.FileName)
+	if errors.Is(err, vcs.ErrPathNotFound) {
+		return config.Default(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Parse(config.FileName, data)
+	if err != nil {
+		return nil, &ConfigError{Rev: rev, Err: err}
+	}
+	return cfg, nil
+}
+
+// gateRules reads the gate from the base commit, so that a change cannot
+// loosen its own gate. A base configuration that does not parse gives the
+// default rules (which block): the head's cannot be trusted in its place.
+func gateRules(repo *vcs.Repo, base string) (report.Rules, error) {
+	cfg, err := ReadConfig(repo, base)
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		return report.Rules(config.Default().Rules()), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return report.Rules(cfg.Rules()), nil
+}
+
+type runner struct {
+	ctx        context.Context
+	repo       *vcs.Repo
+	opts       Options
+	cfg        *config.Config
+	base, head string
+}
+
+func (r *runner) progress(format string, args ...any) {
+	if r.opts.Progress != nil {
+		fmt.Fprintf(r.opts.Progress, "setbot: "+format+"\n", args...)
+	}
+}
+
+// model analyses one changed file.
+func (r *runner) model(c vcs.Change) (*report.Model, error) {
+	start := time.Now()
+	out := &report.Model{Path: c.Path(), Status: c.Status}
+	if c.Status == vcs.Renamed {
+		out.OldPath = c.OldPath
+	}
+	if c.Status == vcs.Deleted {
+		return out, nil
+	}
+	mc := r.cfg.For(c.NewPath)
+	strategy := mc.Strategy
+	if r.opts.Strategy != "" {
+		strategy = r.opts.Strategy
+	}
+	eopts := engineOptions(mc.Bounds)
+	lopts := load.Options{Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}}
+
+	head, diags, err := r.load(c.NewPath, r.head, lopts)
+	if err != nil {
+		return nil, err
+	}
+	if len(diags) > 0 {
+		out.Errors = diags
+		return out, nil
+	}
+	out.HeadMachine = head
+	var base *mlm.Machine
+	if c.OldPath != "" {
+		b, diags, err := r.load(c.OldPath, r.base, lopts)
+		if err != nil {
+			return nil, err
+		}
+		if len(diags) == 0 {
+			base = b
+		} else {
+			r.progress("%s: the base version does not load (%s); analysing the head as a new model", c.OldPath, diags[0].Message)
+		}
+	}
+	invariants, diags := invariantsFor(head, mc.Invariants)
+	if len(diags) > 0 {
+		out.Errors = diags
+		return out, nil
+	}
+
+	headKey := setKey(head, eopts)
+	baseKey := ""
+	if base != nil {
+		baseKey = setKey(base, eopts)
+	}
+	rkey := resultKey(baseKey, headKey, strategy, mc.Coverage, mc.Invariants)
+	if stored, ok := r.storedResult(rkey); ok {
+		out.Result, out.Invariants = stored.Result, stored.Invariants
+		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true
+		r.progress("%s: served from the cache (%s)", c.Path(), out.Strategy)
+		r.record(out, start)
+		return out, nil
+	}
+
+	iopts := incremental.Options{Strategy: strategy, Coverage: mc.Coverage, Engine: eopts, Solver: r.opts.Solver}
+	hv := r.version(head, headKey, mc.Coverage)
+	out.HeadCached = hv.Set != nil
+	var res *incremental.Result
+	if base == nil {
+		r.progress("%s: exploring the model (no base version)", c.Path())
+		res, err = incremental.New(hv, iopts)
+	} else {
+		bv := r.version(base, baseKey, mc.Coverage)
+		out.BaseCached = bv.Set != nil
+		if bv.Set == nil {
+			r.progress("%s: exploring the base version", c.Path())
+		}
+		if hv.Set == nil {
+			r.progress("%s: exploring the head version (strategy %s)", c.Path(), strategy)
+		}
+		res, err = incremental.Analyze(bv, hv, iopts)
+		if err == nil && !out.BaseCached {
+			r.store(baseKey, mc.Coverage, res.BaseSet, res.BaseTests)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	out.Result = res
+	if res.HeadSet != nil && res.Strategy != incremental.DSE && !out.HeadCached {
+		r.store(headKey, mc.Coverage, res.HeadSet, res.HeadTests)
+	}
+	if out.Invariants, err = r.checkInvariants(res, invariants); err != nil {
+		return nil, err
+	}
+	r.storeResult(rkey, out)
+	r.progress("%s: %s, head %d states (%d reused, %d new), %s", c.Path(), res.Strategy,
+		res.Head.States, res.ReusedStates, res.NewStates, time.Since(start).Round(time.Millisecond))
+	r.record(out, start)
+	return out, nil
+}
+
+// load reads and flattens a model at a commit. A model that does not load
+// gives diagnostics (a finding); a file that cannot be read is an error.
+func (r *runner) load(path, rev string, opts load.Options) (*mlm.Machine, []report.Diagnostic, error) {
+	data, err := r.repo.ReadFile(rev, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, errs := load.Bytes(path, data, opts)
+	if len(errs) == 0 {
+		return m, nil, nil
+	}
+	return nil, diagnostics(path, errs), nil
+}
+
+func diagnostics(path string, errs source.ErrorList) []report.Diagnostic {
+	out := make([]report.Diagnostic, 0, len(errs))
+	for _, e := range errs {
+		out = append(out, report.Diagnostic{Path: path, Line: e.Pos.Line, Column: e.Pos.Column, Message: e.Msg})
+	}
+	return out
+}
+
+// invariantsFor parses the configured invariants against a model and adds
+// those its declared ranges imply.
+func invariantsFor(m *mlm.Machine, texts []string) ([]analysis.Invariant, []report.Diagnostic) {
+	var out []analysis.Invariant
+	var diags []report.Diagnostic
+	for _, text := range texts {
+		inv, err := analysis.ParseInvariant(m, text)
+		if err != nil {
+			diags = append(diags, report.Diagnostic{Path: config.FileName, Message: fmt.Sprintf("invariant %q does not apply to %s: %v", text, m.Name, err)})
+			continue
+		}
+		out = append(out, inv)
+	}
+	return append(out, analysis.RangeInvariants(m)...), diags
+}
+
+func (r *runner) checkInvariants(res *incremental.Result, invs []analysis.Invariant) ([]analysis.InvariantCheck, error) {
+	if len(invs) == 0 || res.HeadSet == nil {
+		return nil, nil
+	}
+	set := res.HeadSet
+	if res.Strategy == incremental.DSE {
+		// A DSE tree is partial; an invariant holds only on the whole tree.
+		return nil, nil
+	}
+	rep, err := analysis.Analyze(set, invs, r.opts.Solver)
+	if err != nil {
+		return nil, fmt.Errorf("checking invariants: %w", err)
+	}
+	return rep.Invariants, nil
+}
+
+// engineOptions turns configured bounds into engine options, with the
+// engine's defaults for what is unset, so equal trees get equal keys.
+func engineOptions(b config.Bounds) engine.Options {
+	o := engine.Options{MaxDepth: b.Depth, MaxStates: b.MaxStates, LoopBound: b.LoopBound, MaxMicrosteps: b.MaxMicrosteps, Timeout: b.Timeout}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = engine.DefaultMaxDepth
+	}
+	if o.MaxStates <= 0 {
+		o.MaxStates = engine.DefaultMaxStates
+	}
+	if o.LoopBound <= 0 {
+		o.LoopBound = engine.DefaultLoopBound
+	}
+	if o.MaxMicrosteps <= 0 {
+		o.MaxMicrosteps = engine.DefaultMaxMicrosteps
+	}
+	return o
+}

@@ -1,0 +1,170 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/config"
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/internal/demo"
+	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/solver/z3"
+	"github.com/setbot/setbot/vcs"
+)
+
+func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
+
+func TestKeys(t *testing.T) {
+	m, errs := load.File("../examples/triangle.scxml", load.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	o := engineOptions(config.Bounds{})
+	k := setKey(m, o)
+	if k != setKey(m, engineOptions(config.Bounds{Depth: engine.DefaultMaxDepth})) {
+		t.Error("an unset depth and the default depth give different keys")
+	}
+	deeper := o
+	deeper.MaxDepth++
+	if k == setKey(m, deeper) {
+		t.Error("the depth is not part of the key")
+	}
+	timed := o
+	timed.Timeout = time.Minute
+	if k != setKey(m, timed) {
+		t.Error("the wall-clock budget changes the key")
+	}
+	if resultKey("a", "b", "auto", "path", []string{"x > 0", "y > 0"}) != resultKey("a", "b", "auto", "path", []string{"y > 0", "x > 0"}) {
+		t.Error("the order of invariants changes the result key")
+	}
+	if resultKey("a", "b", "auto", "path", nil) == resultKey("a", "b", "mse", "path", nil) {
+		t.Error("the strategy is not part of the result key")
+	}
+}
+
+func openDemo(t *testing.T) (*vcs.Repo, []demo.Commit, *cache.Store) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "repo")
+	commits, err := demo.Build(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := cache.Open(filepath.Join(t.TempDir(), "c.db"), cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	return repo, commits, store
+}
+
+// TestFreshRecomputes checks that a fresh run executes everything again
+// although the cache holds the answer, and refreshes the cache.
+func TestFreshRecomputes(t *testing.T) {
+	repo, commits, store := openDemo(t)
+	ctx := context.Background()
+	opts := Options{Cache: store, Solver: newZ3}
+	if _, err := Analyze(ctx, repo, commits[2].SHA, commits[3].SHA, opts); err != nil {
+		t.Fatal(err)
+	}
+	opts.Fresh = true
+	a, err := Analyze(ctx, repo, commits[2].SHA, commits[3].SHA, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := a.Models[0]
+	if m.BaseCached || m.HeadCached || m.ResultCached || m.NewStates == 0 {
+		t.Errorf("fresh run: base_cached %v head_cached %v result_cached %v, %d new states", m.BaseCached, m.HeadCached, m.ResultCached, m.NewStates)
+	}
+	runs, err := store.Runs(ctx, "", 0)
+	if err != nil || len(runs) != 2 {
+		t.Errorf("%d runs recorded (err %v), want 2", len(runs), err)
+	}
+}
+
+// TestBaseTreeFromCache checks the bot's warm cache: a tree stored by the
+// analysis of one pair serves as the base of the next.
+func TestBaseTreeFromCache(t *testing.T) {
+	repo, commits, store := openDemo(t)
+	ctx := context.Background()
+	opts := Options{Cache: store, Solver: newZ3}
+	if _, err := Analyze(ctx, repo, commits[1].SHA, commits[2].SHA, opts); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Analyze(ctx, repo, commits[2].SHA, commits[3].SHA, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := a.Models[0]; !m.BaseCached || m.HeadCached || m.ResultCached || m.Strategy != "mse" {
+		t.Errorf("base_cached %v head_cached %v result_cached %v strategy %s; want the base tree from the cache and MSE", m.BaseCached, m.HeadCached, m.ResultCached, m.Strategy)
+	}
+}
+
+// TestTimeCutTreesNotStored checks that a tree the wall-clock budget cut
+// is not cached: a later run with more time could get further.
+func TestTimeCutTreesNotStored(t *testing.T) {
+	_, _, store := openDemo(t)
+	m, errs := load.File("../examples/triangle.scxml", load.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	set, err := engine.Explore(m, engine.Options{}, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &runner{ctx: context.Background(), opts: Options{Cache: store}}
+	set.Bounds = append(set.Bounds, engine.BoundHit{Bound: "time", Limit: 1, Count: 1})
+	r.store("k", "path", set, nil)
+	if _, ok, _ := store.Get(r.ctx, kindSET, "k"); ok {
+		t.Error("a time-cut tree was stored")
+	}
+	set.Bounds = nil
+	r.store("k", "path", set, nil)
+	if _, ok, _ := store.Get(r.ctx, kindSET, "k"); !ok {
+		t.Error("a whole tree was not stored")
+	}
+}
+
+// TestConfigErrorAtHead checks that a head configuration that does not
+// parse is a ConfigError naming the line.
+func TestConfigErrorAtHead(t *testing.T) {
+	dir := t.TempDir()
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, _ := r.Worktree()
+	if err := os.WriteFile(filepath.Join(dir, ".setbot.yml"), []byte("bounds:\n  depht: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wt.Add(".setbot.yml")
+	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Now()}
+	if _, err := wt.Commit("c", &git.CommitOptions{Author: sig}); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Analyze(context.Background(), repo, "HEAD", "HEAD", Options{Solver: newZ3})
+	var ce *ConfigError
+	if err == nil || !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want a ConfigError", err)
+	}
+	if got := err.Error(); !strings.Contains(got, ".setbot.yml:2:3") {
+		t.Errorf("error %q does not name the line", got)
+	}
+}

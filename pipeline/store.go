@@ -1,0 +1,136 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/analysis"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/report"
+)
+
+// The cache is an optimisation: a read that fails is a miss and a write
+// that fails is skipped, each said on the progress stream, and the
+// analysis goes on with what it computes itself.
+
+// version returns a model version with its tree and suite when the cache
+// holds them (and the run is not fresh).
+func (r *runner) version(m *mlm.Machine, key, coverage string) incremental.Version {
+	v := incremental.Version{Machine: m}
+	if r.opts.Cache == nil || r.opts.Fresh {
+		return v
+	}
+	data, ok, err := r.opts.Cache.Get(r.ctx, kindSET, key)
+	if err != nil {
+		r.progress("cache: reading a tree: %v", err)
+	}
+	if !ok {
+		return v
+	}
+	set, err := engine.DecodeSET(m, data)
+	if err != nil {
+		r.progress("cache: ignoring a stored tree: %v", err)
+		return v
+	}
+	v.Set = set
+	if data, ok, _ := r.opts.Cache.Get(r.ctx, kindSuite, suiteKey(key, coverage)); ok {
+		if tests, err := testgen.DecodeSuite(set, data); err == nil {
+			v.Tests = tests
+		} else {
+			r.progress("cache: ignoring a stored test suite: %v", err)
+		}
+	}
+	return v
+}
+
+// store keeps a tree and its suite. A tree the wall-clock budget cut is
+// not kept: another run could get further.
+func (r *runner) store(key, coverage string, set *engine.SET, tests []*testgen.Test) {
+	if r.opts.Cache == nil || set == nil {
+		return
+	}
+	for _, b := range set.Bounds {
+		if b.Bound == "time" {
+			return
+		}
+	}
+	data, err := set.MarshalBinary()
+	if err == nil {
+		err = r.opts.Cache.Put(r.ctx, kindSET, key, data)
+	}
+	if err == nil && tests != nil {
+		var suite []byte
+		if suite, err = testgen.EncodeSuite(tests); err == nil {
+			err = r.opts.Cache.Put(r.ctx, kindSuite, suiteKey(key, coverage), suite)
+		}
+	}
+	if err != nil {
+		r.progress("cache: storing a tree: %v", err)
+	}
+}
+
+// storedModel is what the cache keeps of a model's analysis.
+type storedModel struct {
+	Result     *incremental.Result       `json:"result"`
+	Invariants []analysis.InvariantCheck `json:"invariants"`
+}
+
+func (r *runner) storedResult(key string) (*storedModel, bool) {
+	if r.opts.Cache == nil || r.opts.Fresh {
+		return nil, false
+	}
+	data, ok, err := r.opts.Cache.Get(r.ctx, kindResult, key)
+	if err != nil {
+		r.progress("cache: reading a result: %v", err)
+	}
+	if !ok {
+		return nil, false
+	}
+	var s storedModel
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // test arguments are integers; keep them exact
+	if err := dec.Decode(&s); err != nil || s.Result == nil {
+		r.progress("cache: ignoring a stored result: %v", err)
+		return nil, false
+	}
+	return &s, true
+}
+
+func (r *runner) storeResult(key string, m *report.Model) {
+	if r.opts.Cache == nil {
+		return
+	}
+	for _, b := range m.BoundsHit {
+		if b.Bound == "time" {
+			return
+		}
+	}
+	data, err := json.Marshal(storedModel{Result: m.Result, Invariants: m.Invariants})
+	if err == nil {
+		err = r.opts.Cache.Put(r.ctx, kindResult, key, data)
+	}
+	if err != nil {
+		r.progress("cache: storing a result: %v", err)
+	}
+}
+
+// record logs the run of one model in the cache.
+func (r *runner) record(m *report.Model, start time.Time) {
+	if r.opts.Cache == nil || m.Result == nil {
+		return
+	}
+	_, err := r.opts.Cache.RecordRun(r.ctx, cache.Run{
+		Repo: r.opts.Repo, Base: r.base, Head: r.head, Path: m.Path, Strategy: m.Strategy,
+		BaseCached: m.BaseCached, HeadCached: m.HeadCached,
+		BaseStates: m.Base.States, HeadStates: m.Head.States, ReusedStates: m.ReusedStates, SolverCalls: m.SolverCalls,
+		Ms: time.Since(start).Milliseconds(),
+	})
+	if err != nil {
+		r.progress("cache: recording the run: %v", err)
+	}
+}
