@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -371,4 +372,50 @@ func TestDemo(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".git", "setbot-cache.db")); err != nil {
 		t.Errorf("the demo's cache: %v", err)
 	}
+}
+
+// TestREADMEShowsDemo checks that the demo output in the README is what
+// the demo prints, up to the temporary directory and measured times.
+func TestREADMEShowsDemo(t *testing.T) {
+	readme := string(readFile(t, "../../README.md"))
+	start := strings.Index(readme, "````text\n")
+	end := strings.Index(readme, "\n````\n")
+	if start < 0 || end < start {
+		t.Fatal("README has no demo output block")
+	}
+	shown := readme[start+len("````text\n") : end+1]
+	dir := filepath.Join(t.TempDir(), "demo")
+	code, out, errs := runCLI(t, "demo", "--dir", dir, "-q")
+	if code != 0 {
+		t.Fatalf("demo: exit %d\n%s", code, errs)
+	}
+	normalize := func(s, dir string) string {
+		s = strings.ReplaceAll(s, dir, "DIR")
+		var keep []string
+		for _, line := range strings.Split(s, "\n") {
+			if strings.HasPrefix(line, "| base |") || strings.HasPrefix(line, "| head |") {
+				continue // measured times
+			}
+			keep = append(keep, line)
+		}
+		return strings.Join(keep, "\n")
+	}
+	i := strings.Index(shown, "--repo ")
+	if i < 0 {
+		t.Fatal("README demo output names no repository")
+	}
+	shownDir := strings.Fields(shown[i+len("--repo "):])[0]
+	if got, want := normalize(out, dir), normalize(shown, shownDir); got != want {
+		t.Errorf("the README's demo output is stale; regenerate it with go run ./cmd/setbot demo\n%s", firstDifference(want, got))
+	}
+}
+
+func firstDifference(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < len(w) && i < len(g); i++ {
+		if w[i] != g[i] {
+			return "line " + strconv.Itoa(i+1) + ":\nREADME: " + w[i] + "\ndemo:   " + g[i]
+		}
+	}
+	return "lengths differ: README " + strconv.Itoa(len(w)) + " lines, demo " + strconv.Itoa(len(g))
 }
