@@ -15,6 +15,7 @@ import (
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/internal/demo"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/solver"
@@ -167,4 +168,68 @@ func TestConfigErrorAtHead(t *testing.T) {
 	if got := err.Error(); !strings.Contains(got, ".setbot.yml:2:3") {
 		t.Errorf("error %q does not name the line", got)
 	}
+}
+
+// TestWarmAndVerify checks the branch passes: Warm explores only what the
+// cache lacks; Verify recomputes everything, finds the cache in agreement,
+// and reports a stored suite that differs from a fresh one.
+func TestWarmAndVerify(t *testing.T) {
+	repo, commits, store := openDemo(t)
+	ctx := context.Background()
+	head := commits[len(commits)-1].SHA
+	opts := Options{Cache: store, Solver: newZ3}
+	checks, err := Warm(ctx, repo, head, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(checks) != 1 || checks[0].Path != demo.ModelPath || checks[0].Cached || !checks[0].Explored || checks[0].States == 0 {
+		t.Fatalf("first warm: %+v", checks)
+	}
+	if checks, err = Warm(ctx, repo, head, opts); err != nil || !checks[0].Cached || checks[0].Explored {
+		t.Fatalf("second warm: %+v, %v", checks, err)
+	}
+	if checks, err = Verify(ctx, repo, head, opts); err != nil || !checks[0].Cached || !checks[0].Explored || checks[0].Differs {
+		t.Fatalf("verify: %+v, %v", checks, err)
+	}
+
+	// Damage the stored suite: Verify must notice and put it right.
+	m, errs := load.Bytes(demo.ModelPath, mustRead(t, repo, head), load.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	key := setKey(m, engineOptions(config.Bounds{Depth: 8}))
+	skey := suiteKey(key, "path")
+	data, ok, err := store.Get(ctx, kindSuite, skey)
+	if err != nil || !ok {
+		t.Fatalf("the suite is not stored under the expected key (err %v)", err)
+	}
+	tree, _, _ := store.Get(ctx, kindSET, key)
+	set, err := engine.DecodeSET(m, tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests, err := testgen.DecodeSuite(set, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, _ := testgen.EncodeSuite(tests[1:])
+	if err := store.Put(ctx, kindSuite, skey, short); err != nil {
+		t.Fatal(err)
+	}
+	checks, err = Verify(ctx, repo, head, opts)
+	if err != nil || !checks[0].Differs || !strings.Contains(checks[0].Detail, "tests differ") {
+		t.Fatalf("verify of a damaged suite: %+v, %v", checks, err)
+	}
+	if checks, err = Verify(ctx, repo, head, opts); err != nil || checks[0].Differs {
+		t.Fatalf("verify did not refresh the cache: %+v, %v", checks, err)
+	}
+}
+
+func mustRead(t *testing.T, repo *vcs.Repo, rev string) []byte {
+	t.Helper()
+	b, err := repo.ReadFile(rev, demo.ModelPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -1,0 +1,147 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vcs"
+)
+
+// ModelCheck is what a whole-branch pass did with one model file.
+type ModelCheck struct {
+	Path     string `json:"path"`
+	Error    string `json:"error,omitempty"` // the model does not load
+	Cached   bool   `json:"cached"`          // the cache held its tree before the pass
+	Explored bool   `json:"explored"`        // its tree was computed in this pass
+	// Differs says that the tree or tests computed afresh are not those the
+	// cache held (Verify only): the cache was serving a wrong answer.
+	Differs bool   `json:"differs,omitempty"`
+	Detail  string `json:"detail,omitempty"` // the first difference
+	States  int    `json:"states"`
+}
+
+// Warm makes sure the cache holds the tree and tests of every model at
+// rev, exploring those it lacks: run on every push to the default branch,
+// so that a pull request finds its base trees cached.
+func Warm(ctx context.Context, repo *vcs.Repo, rev string, opts Options) ([]ModelCheck, error) {
+	return branchPass(ctx, repo, rev, opts, false)
+}
+
+// Verify recomputes every model at rev from scratch, ignoring the cache,
+// compares the trees and tests with those the cache holds, and refreshes
+// the cache: the scheduled full re-analysis. Any difference is reported.
+func Verify(ctx context.Context, repo *vcs.Repo, rev string, opts Options) ([]ModelCheck, error) {
+	return branchPass(ctx, repo, rev, opts, true)
+}
+
+func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, verify bool) ([]ModelCheck, error) {
+	sha, err := repo.Resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := ReadConfig(repo, sha)
+	if err != nil {
+		return nil, err
+	}
+	paths, err := repo.Files(sha, cfg.IsModel)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: cfg, head: sha}
+	out := []ModelCheck{}
+	for i, path := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r.progress("[%d/%d] %s", i+1, len(paths), path)
+		mc := cfg.For(path)
+		eopts := engineOptions(mc.Bounds)
+		m, diags, err := r.load(path, sha, load.Options{Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}})
+		if err != nil {
+			return nil, err
+		}
+		check := ModelCheck{Path: path}
+		if len(diags) > 0 {
+			check.Error = fmt.Sprintf("%d:%d: %s", diags[0].Line, diags[0].Column, diags[0].Message)
+			out = append(out, check)
+			continue
+		}
+		key := setKey(m, eopts)
+		var cached storedTree
+		if opts.Cache != nil {
+			cached = r.cachedTree(m, key, mc.Coverage)
+		}
+		check.Cached = cached.set != nil
+		if check.Cached && !verify {
+			check.States = cached.set.Stats.States
+			out = append(out, check)
+			continue
+		}
+		set, err := engine.Explore(m, eopts, opts.Solver)
+		if err != nil {
+			return nil, fmt.Errorf("exploring %s: %w", path, err)
+		}
+		tests, err := testgen.Suite(set, coverageOr(mc.Coverage), opts.Solver)
+		if err != nil {
+			return nil, fmt.Errorf("tests of %s: %w", path, err)
+		}
+		check.Explored, check.States = true, set.Stats.States
+		if verify && check.Cached {
+			check.Detail = compareTrees(cached.set, set, cached.tests, tests)
+			check.Differs = check.Detail != ""
+		}
+		r.store(key, mc.Coverage, set, tests)
+		out = append(out, check)
+	}
+	return out, nil
+}
+
+// storedTree is a tree with its suite, as the cache held them.
+type storedTree struct {
+	set   *engine.SET
+	tests []*testgen.Test
+}
+
+func (r *runner) cachedTree(m *mlm.Machine, key, coverage string) storedTree {
+	fresh := r.opts.Fresh
+	r.opts.Fresh = false
+	defer func() { r.opts.Fresh = fresh }()
+	v := r.version(m, key, coverage)
+	return storedTree{set: v.Set, tests: v.Tests}
+}
+
+func coverageOr(c string) string {
+	if c == "" {
+		return testgen.PathCoverage
+	}
+	return c
+}
+
+// compareTrees returns the first difference between a stored tree and
+// suite and fresh ones, or "".
+func compareTrees(old, fresh *engine.SET, oldTests, freshTests []*testgen.Test) string {
+	if a, b := old.Dump(), fresh.Dump(); a != b {
+		al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+		for i := 0; i < len(al) && i < len(bl); i++ {
+			if al[i] != bl[i] {
+				return fmt.Sprintf("tree differs at node line %d: cached %q, fresh %q", i+1, al[i], bl[i])
+			}
+		}
+		return fmt.Sprintf("tree differs: cached %d nodes, fresh %d", len(old.Nodes), len(fresh.Nodes))
+	}
+	if oldTests == nil {
+		return ""
+	}
+	a, errA := testgen.EncodeSuite(oldTests)
+	b, errB := testgen.EncodeSuite(freshTests)
+	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+		return fmt.Sprintf("tests differ: cached %d tests, fresh %d", len(oldTests), len(freshTests))
+	}
+	return ""
+}
