@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/internal/modelgen"
@@ -114,5 +115,18 @@ func TestDecodeRejects(t *testing.T) {
 		bad := append([]byte(nil), enc...)
 		bad[rng.Intn(len(bad))] ^= byte(1 + rng.Intn(255))
 		_, _ = engine.DecodeSET(tri, bad) // may decode to another tree; must not panic
+	}
+}
+
+func TestCancel(t *testing.T) {
+	m := machine(t, "../testdata/bench/lgs.scxml")
+	done := make(chan struct{})
+	close(done)
+	if _, err := engine.Explore(m, engine.Options{Cancel: done}, newZ3); !errors.Is(err, engine.ErrCanceled) {
+		t.Errorf("Explore with a closed Cancel: err = %v, want ErrCanceled", err)
+	}
+	base := explore(t, m, engine.Options{MaxDepth: 3})
+	if _, err := engine.ExploreMSE(m, base, map[string]bool{}, engine.Options{MaxDepth: 3, Timeout: time.Hour, Cancel: done}, newZ3); !errors.Is(err, engine.ErrCanceled) {
+		t.Errorf("ExploreMSE with a closed Cancel: err = %v, want ErrCanceled", err)
 	}
 }

@@ -149,6 +149,13 @@ func (e *explorer) run(start time.Time) error {
 			e.cutRest(i, "time")
 			break
 		}
+		if x.opts.Cancel != nil {
+			select {
+			case <-x.opts.Cancel:
+				return ErrCanceled
+			default:
+			}
+		}
 		if len(e.set.Nodes) >= x.opts.MaxStates {
 			e.cutRest(i, "states")
 			break

@@ -23,7 +23,7 @@ import (
 // is decided afresh for every node, copied or not.
 func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, opts Options, newSolver NewSolver) (*SET, error) {
 	opts = opts.withDefaults()
-	if base.Options != opts {
+	if base.Options.shape() != opts.shape() {
 		return nil, fmt.Errorf("the base tree was built with other options (%+v, want %+v)", base.Options, opts)
 	}
 	return explore(m, opts, newSolver, func(e *explorer) {

@@ -14,6 +14,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -39,7 +40,20 @@ type Options struct {
 	MaxMicrosteps int           // queued events processed in one input step
 	Timeout       time.Duration // wall-clock budget; 0 means none
 	SolverTimeout time.Duration // per query; 0 means none
+	// Cancel, when closed, stops the exploration with ErrCanceled (a
+	// context's Done channel): a tree nobody waits for is not finished.
+	Cancel <-chan struct{}
 }
+
+// shape is what of the options shapes a whole tree: the bounds. The
+// wall-clock budgets and cancellation only decide whether it is whole.
+func (o Options) shape() Options {
+	o.Timeout, o.SolverTimeout, o.Cancel = 0, 0, nil
+	return o
+}
+
+// ErrCanceled is returned by an exploration stopped through Options.Cancel.
+var ErrCanceled = errors.New("exploration canceled")
 
 func (o Options) withDefaults() Options {
 	if o.MaxDepth <= 0 {
