@@ -47,6 +47,10 @@ type Options struct {
 	Progress io.Writer
 	// Repo names the repository in the runs recorded in the cache.
 	Repo string
+	// GateFrom is the revision whose configuration gives the gate rules;
+	// "" means the base. The bot gives the tip of the pull request's target
+	// branch, where the base is the merge base.
+	GateFrom string
 }
 
 // ConfigError is a configuration file that does not parse: the run cannot
@@ -76,7 +80,13 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 	if err != nil {
 		return nil, err
 	}
-	rules, err := gateRules(repo, baseSHA)
+	gateFrom := baseSHA
+	if opts.GateFrom != "" {
+		if gateFrom, err = repo.Resolve(opts.GateFrom); err != nil {
+			return nil, err
+		}
+	}
+	rules, err := gateRules(repo, gateFrom)
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +174,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 		strategy = r.opts.Strategy
 	}
 	eopts := engineOptions(mc.Bounds)
+	eopts.Cancel = r.ctx.Done()
 	lopts := load.Options{Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}}
 
 	head, diags, err := r.load(c.NewPath, r.head, lopts)
@@ -202,6 +213,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 	if stored, ok := r.storedResult(rkey); ok {
 		out.Result, out.Invariants = stored.Result, stored.Invariants
 		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true
+		out.Computed.BaseCached, out.Computed.HeadCached = stored.BaseCached, stored.HeadCached
 		r.progress("%s: served from the cache (%s)", c.Path(), out.Strategy)
 		r.record(out, start)
 		return out, nil

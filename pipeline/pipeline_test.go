@@ -233,3 +233,50 @@ func mustRead(t *testing.T, repo *vcs.Repo, rev string) []byte {
 	}
 	return b
 }
+
+// TestGateFrom checks that the gate rules come from the revision named by
+// GateFrom (the bot's target branch tip), not from the merge base.
+func TestGateFrom(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "repo")
+	commits, err := demo.Build(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, _ := r.Worktree()
+	if err := os.WriteFile(filepath.Join(dir, ".setbot.yml"), []byte("models: [\"models/**/*.scxml\"]\nbounds: {depth: 8}\ngate:\n  unreachable_state: warn\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wt.Add(".setbot.yml")
+	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)}
+	relaxed, err := wt.Commit("relax the gate", &git.CommitOptions{Author: sig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	a, err := Analyze(ctx, repo, commits[2].SHA, commits[3].SHA, Options{Solver: newZ3})
+	if err != nil || a.Gate.Conclusion != "failure" {
+		t.Fatalf("gate from the base: %v, %v; want failure", a.Gate.Conclusion, err)
+	}
+	a, err = Analyze(ctx, repo, commits[2].SHA, commits[3].SHA, Options{Solver: newZ3, GateFrom: relaxed.String()})
+	if err != nil || a.Gate.Conclusion != "neutral" {
+		t.Fatalf("gate from the target branch's tip: %v, %v; want neutral (unreachable_state: warn)", a.Gate.Conclusion, err)
+	}
+}
+
+// TestCanceled checks that a canceled context stops the analysis.
+func TestCanceled(t *testing.T) {
+	repo, commits, _ := openDemo(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Analyze(ctx, repo, commits[2].SHA, commits[3].SHA, Options{Solver: newZ3}); !errors.Is(err, context.Canceled) && !errors.Is(err, engine.ErrCanceled) {
+		t.Errorf("a canceled analysis: err = %v", err)
+	}
+}

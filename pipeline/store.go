@@ -78,6 +78,8 @@ func (r *runner) store(key, coverage string, set *engine.SET, tests []*testgen.T
 type storedModel struct {
 	Result     *incremental.Result       `json:"result"`
 	Invariants []analysis.InvariantCheck `json:"invariants"`
+	BaseCached bool                      `json:"base_cached"` // in the run that computed it
+	HeadCached bool                      `json:"head_cached"`
 }
 
 func (r *runner) storedResult(key string) (*storedModel, bool) {
@@ -110,7 +112,7 @@ func (r *runner) storeResult(key string, m *report.Model) {
 			return
 		}
 	}
-	data, err := json.Marshal(storedModel{Result: m.Result, Invariants: m.Invariants})
+	data, err := json.Marshal(storedModel{Result: m.Result, Invariants: m.Invariants, BaseCached: m.BaseCached, HeadCached: m.HeadCached})
 	if err == nil {
 		err = r.opts.Cache.Put(r.ctx, kindResult, key, data)
 	}

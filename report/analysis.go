@@ -41,6 +41,10 @@ type Model struct {
 	// nothing was executed in this run; the statistics are those of the run
 	// that computed it.
 	ResultCached bool `json:"result_cached"`
+	// Computed says where the trees came from in the run that computed the
+	// result: with ResultCached, the comment describes that run, so that a
+	// result served again renders the same comment (and costs no edit).
+	Computed struct{ BaseCached, HeadCached bool } `json:"-"`
 
 	// Errors are the reasons the model could not be analysed (it does not
 	// parse or flatten at head, or a bound made the analysis fail).

@@ -482,9 +482,13 @@ func reuseLine(m *Model) string {
 		}
 		return "computed"
 	}
+	base, head := m.BaseCached, m.HeadCached
+	if m.ResultCached {
+		base, head = m.Computed.BaseCached, m.Computed.HeadCached
+	}
 	return fmt.Sprintf("Reused %s of the base tree, executed %s, %s. Base tree %s, head tree %s.",
 		plural(r.ReusedStates, "state", "states"), plural(r.NewStates, "new state", "new states"),
-		plural(r.SolverCalls, "solver call", "solver calls"), where(m.BaseCached), where(m.HeadCached))
+		plural(r.SolverCalls, "solver call", "solver calls"), where(base), where(head))
 }
 
 // testRows lists the new and changed-oracle tests, new first.
