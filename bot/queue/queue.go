@@ -1,0 +1,528 @@
+// Package queue is the bot's durable job queue, kept in the cache's SQLite
+// file (ARCHITECTURE.md §7, §9). The webhook server enqueues a job before it
+// answers; workers claim, run and finish jobs; queued jobs survive a restart.
+//
+// A job is queued, then running, and ends done, failed or cancelled. Jobs
+// of one Key (a pull request, or a branch) are serialised: Claim never
+// starts a job while another of its Key runs, and Enqueue cancels the older
+// jobs of the Key still queued, since the newer one supersedes them.
+//
+// Publishing a result follows this protocol, so that an older commit never
+// overwrites a newer result:
+//
+//  1. Claim a job; while it runs, the worker holds its Key.
+//  2. At convenient points of the run (and before the expensive ones), ask
+//     Superseded: if a newer job of the Key exists, stop, publish nothing and
+//     Finish the job Cancelled. Its result would be overwritten anyway.
+//  3. Immediately before posting, call Published. It records the job as the
+//     Key's latest publisher, or returns ok=false if a newer job of the Key
+//     already published, and then the worker must not post. Recording before
+//     posting is what makes the check hold: a post that then fails leaves a
+//     record that only stops jobs older than this one.
+//  4. Finish the job.
+//
+// Every write is one transaction, which takes SQLite's write lock when it
+// begins (see cache.Store.DB), so several goroutines and processes can share
+// one queue; reads are plain queries. Notify wakes idle workers of this
+// process; workers of other processes find jobs by polling.
+package queue
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/setbot/setbot/cache"
+)
+
+const (
+	// MaxAttempts is how many times a job is started before Recover gives up
+	// on it: a job that took its process down that often would do it again.
+	MaxAttempts = 3
+
+	// DefaultRetention is an age for Prune that outlasts GitHub's redelivery
+	// window (deliveries of the last three days can be redelivered), so that
+	// a redelivered webhook is still recognised as a duplicate.
+	DefaultRetention = 7 * 24 * time.Hour
+)
+
+var (
+	// ErrNotFound is wrapped by the errors of Get and Finish for an unknown id.
+	ErrNotFound = errors.New("job not found")
+	// ErrNotRunning is wrapped by the error of Finish for a job that is not
+	// running: it was never claimed, is already finished, or was requeued by
+	// Recover.
+	ErrNotRunning = errors.New("job not running")
+)
+
+// errDuplicate makes Enqueue's transaction roll back when the delivery was
+// seen before.
+var errDuplicate = errors.New("duplicate delivery")
+
+// Queue is the job queue in one store. Its methods are safe for concurrent
+// use.
+type Queue struct {
+	db   *sql.DB
+	wake chan struct{}
+	now  func() time.Time // the clock, replaced in tests
+}
+
+// New returns the queue kept in store, which must be open; the queue's
+// tables are created when the store is opened (this package registers them).
+func New(store *cache.Store) *Queue {
+	return &Queue{db: store.DB(), wake: make(chan struct{}, 1), now: time.Now}
+}
+
+// Notify returns a channel that receives a value (buffer 1, never blocking
+// the sender) when Enqueue, EnqueueAll, Finish or Recover commits a change
+// that may let a job be claimed, and when Claim claims one (there may be
+// more, so the wake-up passes to the next idle worker). All workers share the
+// channel: an idle worker waits on it and on a ticker, then claims until
+// Claim returns nil. Jobs enqueued by other processes are only found by the
+// ticker.
+func (q *Queue) Notify() <-chan struct{} { return q.wake }
+
+// notify sends on the wake channel without blocking.
+func (q *Queue) notify() {
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// write runs f in one transaction, which begins IMMEDIATE (see cache.Store.DB).
+func (q *Queue) write(ctx context.Context, f func(tx *sql.Tx) error) error {
+	tx, err := q.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := f(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Enqueue records a job in one transaction and returns its id. The delivery
+// id is recorded for deduplication: a delivery id seen before (and not yet
+// pruned) returns duplicate=true and writes nothing; "" is never
+// deduplicated. Jobs of the same Key still queued are cancelled, superseded
+// by this one, which inherits what they asked for beyond it: it is Fresh if
+// one of them was, and a push job that supersedes a full one becomes a full
+// job, so a `/setbot full` or a scheduled re-analysis is not lost to a push
+// that follows it. The fields the queue sets (ID, State, Attempts, Error,
+// Created, Updated) are ignored, except that a State other than "" or Queued
+// is refused. Nothing is written when it returns an error.
+func (q *Queue) Enqueue(ctx context.Context, j Job) (id int64, duplicate bool, err error) {
+	ids, duplicate, err := q.EnqueueAll(ctx, []Job{j})
+	if err != nil || duplicate {
+		return 0, duplicate, err
+	}
+	return ids[0], false, nil
+}
+
+// EnqueueAll is Enqueue for the several jobs one delivery makes (a check
+// suite of several pull requests): they must all carry the same Delivery,
+// which is recorded once, and are enqueued together or not at all. A later
+// job of the list supersedes an earlier one of the same Key. It returns the
+// ids in the order of jobs.
+func (q *Queue) EnqueueAll(ctx context.Context, jobs []Job) (ids []int64, duplicate bool, err error) {
+	if len(jobs) == 0 {
+		return nil, false, errors.New("enqueueing jobs: no jobs")
+	}
+	delivery := jobs[0].Delivery
+	for i := range jobs {
+		if err := jobs[i].validate(); err != nil {
+			return nil, false, fmt.Errorf("enqueueing %s: %w", describe(jobs), err)
+		}
+		if jobs[i].Delivery != delivery {
+			return nil, false, fmt.Errorf("enqueueing %s: %w: it also has delivery %q", describe(jobs), ErrInvalidJob, jobs[i].Delivery)
+		}
+	}
+	now := q.now().UnixNano()
+	err = q.write(ctx, func(tx *sql.Tx) error {
+		ids = ids[:0]
+		if delivery != "" {
+			res, err := tx.ExecContext(ctx,
+				"INSERT INTO deliveries (id, received) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", delivery, now)
+			if err != nil {
+				return fmt.Errorf("recording the delivery: %w", err)
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return fmt.Errorf("recording the delivery: %w", err)
+			} else if n == 0 {
+				return errDuplicate
+			}
+		}
+		for _, j := range jobs {
+			id, err := insert(ctx, tx, j, now)
+			if err != nil {
+				return fmt.Errorf("storing the %s job of %s: %w", j.Kind, j.Key(), err)
+			}
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if errors.Is(err, errDuplicate) {
+		return nil, true, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("enqueueing %s: %w", describe(jobs), err)
+	}
+	q.notify()
+	return ids, false, nil
+}
+
+// describe names the jobs of one EnqueueAll call in messages.
+func describe(jobs []Job) string {
+	what := "a job"
+	if len(jobs) > 1 {
+		what = fmt.Sprintf("%d jobs", len(jobs))
+	}
+	if jobs[0].Delivery != "" {
+		what += " of delivery " + jobs[0].Delivery
+	}
+	return what
+}
+
+// insert adds j as a queued job and cancels the queued jobs it supersedes.
+func insert(ctx context.Context, tx *sql.Tx, j Job, now int64) (int64, error) {
+	key := j.Key()
+	rows, err := tx.QueryContext(ctx, "SELECT kind, fresh FROM jobs WHERE key = ? AND state = ?", key, Queued)
+	if err != nil {
+		return 0, err
+	}
+	superseding := false
+	for rows.Next() {
+		var (
+			kind  string
+			fresh bool
+		)
+		if err := rows.Scan(&kind, &fresh); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		superseding = true
+		j.Fresh = j.Fresh || fresh
+		if kind == KindFull && j.Kind == KindPush {
+			j.Kind = KindFull
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	var id int64
+	err = tx.QueryRowContext(ctx, `
+INSERT INTO jobs (delivery, kind, installation, repo, clone_url, pr, branch, base_sha, head_sha,
+	fresh, requester, command, comment_id, key, state, attempts, error, created, updated)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '', ?, ?)
+RETURNING id`,
+		j.Delivery, j.Kind, j.Installation, j.Repo, j.CloneURL, j.PR, j.Branch, j.BaseSHA, j.HeadSHA,
+		j.Fresh, j.Requester, j.Command, j.CommentID, key, Queued, now, now).Scan(&id)
+	if err != nil {
+		return 0, err
+	}
+	if superseding {
+		if _, err := tx.ExecContext(ctx, "UPDATE jobs SET state = ?, error = ?, updated = ? WHERE key = ? AND state = ? AND id < ?",
+			Cancelled, fmt.Sprintf("superseded by job %d", id), now, key, Queued, id); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}
+
+// jobColumns are the columns scanJob reads, in its order.
+const jobColumns = `id, delivery, kind, installation, repo, clone_url, pr, branch, base_sha, head_sha,
+	fresh, requester, command, comment_id, state, attempts, error, created, updated`
+
+// scanJob reads a row of jobColumns.
+func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
+	var (
+		j                Job
+		created, updated int64
+	)
+	if err := row.Scan(&j.ID, &j.Delivery, &j.Kind, &j.Installation, &j.Repo, &j.CloneURL, &j.PR, &j.Branch,
+		&j.BaseSHA, &j.HeadSHA, &j.Fresh, &j.Requester, &j.Command, &j.CommentID, &j.State, &j.Attempts, &j.Error, &created, &updated); err != nil {
+		return nil, err
+	}
+	j.Created = time.Unix(0, created).UTC()
+	j.Updated = time.Unix(0, updated).UTC()
+	return &j, nil
+}
+
+// Claim marks the oldest queued job whose Key has no running job as running
+// (one more attempt) and returns it, or nil when there is none. It is one
+// transaction, so any number of goroutines and processes may claim at once
+// and each job goes to one of them.
+func (q *Queue) Claim(ctx context.Context) (*Job, error) {
+	var j *Job
+	err := q.write(ctx, func(tx *sql.Tx) error {
+		row := tx.QueryRowContext(ctx, `
+UPDATE jobs SET state = ?1, attempts = attempts + 1, updated = ?2
+WHERE id = (
+	SELECT c.id FROM jobs c
+	WHERE c.state = ?3
+	AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.key = c.key AND r.state = ?1)
+	ORDER BY c.id
+	LIMIT 1)
+RETURNING `+jobColumns,
+			Running, q.now().UnixNano(), Queued)
+		var err error
+		j, err = scanJob(row)
+		if errors.Is(err, sql.ErrNoRows) {
+			j = nil
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claiming a job: %w", err)
+	}
+	if j != nil {
+		q.notify()
+	}
+	return j, nil
+}
+
+// Finish records the end of a running job: Done, Failed (errText says why)
+// or Cancelled. A job that is not running is an error wrapping ErrNotRunning
+// (ErrNotFound for an unknown id), and is left as it is.
+func (q *Queue) Finish(ctx context.Context, id int64, state, errText string) error {
+	switch state {
+	case Done, Failed, Cancelled:
+	default:
+		return fmt.Errorf("finishing job %d: %q is not a final state (%s, %s or %s)", id, state, Done, Failed, Cancelled)
+	}
+	err := q.write(ctx, func(tx *sql.Tx) error {
+		var current string
+		err := tx.QueryRowContext(ctx, "SELECT state FROM jobs WHERE id = ?", id).Scan(&current)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if current != Running {
+			return fmt.Errorf("it is %s: %w", current, ErrNotRunning)
+		}
+		_, err = tx.ExecContext(ctx, "UPDATE jobs SET state = ?, error = ?, updated = ? WHERE id = ?",
+			state, errText, q.now().UnixNano(), id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("finishing job %d as %s: %w", id, state, err)
+	}
+	q.notify()
+	return nil
+}
+
+// Superseded reports whether a newer job (higher id) of j's Key exists, in
+// any state: j's result must then not be published, since the newer job's
+// would replace it (and an older commit never overwrites a newer result).
+func (q *Queue) Superseded(ctx context.Context, j *Job) (bool, error) {
+	if j == nil {
+		return false, errors.New("checking whether a job is superseded: nil job")
+	}
+	var newer bool
+	err := q.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE key = ? AND id > ?)", j.Key(), j.ID).Scan(&newer)
+	if err != nil {
+		return false, fmt.Errorf("checking whether job %d of %s is superseded: %w", j.ID, j.Key(), err)
+	}
+	return newer, nil
+}
+
+// Published records that j's result (for its Key and HeadSHA) is being
+// posted, unless a newer job of the same Key already published: then it
+// returns ok=false, records nothing, and the caller must not post. Call it
+// immediately before posting (see the package documentation). Calling it
+// again for the same job is fine.
+func (q *Queue) Published(ctx context.Context, j *Job) (ok bool, err error) {
+	if j == nil {
+		return false, errors.New("recording a publication: nil job")
+	}
+	if j.ID <= 0 || j.Repo == "" {
+		return false, fmt.Errorf("recording the publication of job %d of %q: not a stored job", j.ID, j.Repo)
+	}
+	err = q.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `
+INSERT INTO published (key, job, head_sha, updated) VALUES (?, ?, ?, ?)
+ON CONFLICT (key) DO UPDATE SET job = excluded.job, head_sha = excluded.head_sha, updated = excluded.updated
+WHERE published.job <= excluded.job`,
+			j.Key(), j.ID, j.HeadSHA, q.now().UnixNano())
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		ok = n == 1
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("recording the publication of job %d of %s at %s: %w", j.ID, j.Key(), j.HeadSHA, err)
+	}
+	return ok, nil
+}
+
+// Recover deals with the jobs a process that died left running; call it
+// once at start-up, before workers start, and only where no other process
+// is running jobs from the same store (one replica, ARCHITECTURE.md §9).
+// A job a newer job of its Key supersedes is cancelled; one that was
+// attempted MaxAttempts times is marked failed; the others are queued again
+// (their Error says so until they finish). It returns how many it requeued.
+func (q *Queue) Recover(ctx context.Context) (int, error) {
+	var requeued int64
+	err := q.write(ctx, func(tx *sql.Tx) error {
+		now := q.now().UnixNano()
+		if _, err := tx.ExecContext(ctx, `
+UPDATE jobs SET state = ?1, error = 'superseded by job ' || (SELECT max(n.id) FROM jobs n WHERE n.key = jobs.key), updated = ?2
+WHERE state = ?3 AND EXISTS (SELECT 1 FROM jobs n WHERE n.key = jobs.key AND n.id > jobs.id)`,
+			Cancelled, now, Running); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `
+UPDATE jobs SET state = ?1, error = 'abandoned after ' || attempts || ' attempts: the process running it stopped each time', updated = ?2
+WHERE state = ?3 AND attempts >= ?4`,
+			Failed, now, Running, MaxAttempts); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `
+UPDATE jobs SET state = ?1, error = 'requeued: the process running attempt ' || attempts || ' stopped', updated = ?2
+WHERE state = ?3`,
+			Queued, now, Running)
+		if err != nil {
+			return err
+		}
+		requeued, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("recovering interrupted jobs: %w", err)
+	}
+	if requeued > 0 {
+		q.notify()
+	}
+	return int(requeued), nil
+}
+
+// Depth is the number of queued jobs.
+func (q *Queue) Depth(ctx context.Context) (int, error) {
+	var n int
+	if err := q.db.QueryRowContext(ctx, "SELECT count(*) FROM jobs WHERE state = ?", Queued).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting queued jobs: %w", err)
+	}
+	return n, nil
+}
+
+// OldestQueued is how long the oldest queued job has waited, 0 if none.
+func (q *Queue) OldestQueued(ctx context.Context) (time.Duration, error) {
+	var oldest sql.NullInt64
+	if err := q.db.QueryRowContext(ctx, "SELECT min(created) FROM jobs WHERE state = ?", Queued).Scan(&oldest); err != nil {
+		return 0, fmt.Errorf("finding the oldest queued job: %w", err)
+	}
+	if !oldest.Valid {
+		return 0, nil
+	}
+	return max(q.now().Sub(time.Unix(0, oldest.Int64)), 0), nil
+}
+
+// Get returns the job with the given id; an unknown id is an error wrapping
+// ErrNotFound.
+func (q *Queue) Get(ctx context.Context, id int64) (*Job, error) {
+	j, err := scanJob(q.db.QueryRowContext(ctx, "SELECT "+jobColumns+" FROM jobs WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading job %d: %w", id, err)
+	}
+	return j, nil
+}
+
+// Jobs lists jobs newest first: those in state, or all for "", at most
+// limit of them (limit <= 0: all).
+func (q *Queue) Jobs(ctx context.Context, state string, limit int) ([]*Job, error) {
+	if state != "" && !knownState(state) {
+		return nil, fmt.Errorf("listing jobs: unknown state %q", state)
+	}
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	var (
+		rows *sql.Rows
+		err  error
+	)
+	if state == "" {
+		rows, err = q.db.QueryContext(ctx, "SELECT "+jobColumns+" FROM jobs ORDER BY id DESC LIMIT ?", limit)
+	} else {
+		rows, err = q.db.QueryContext(ctx, "SELECT "+jobColumns+" FROM jobs WHERE state = ? ORDER BY id DESC LIMIT ?", state, limit)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing %s jobs: %w", stateOrAll(state), err)
+	}
+	defer rows.Close()
+	var jobs []*Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s jobs: %w", stateOrAll(state), err)
+		}
+		jobs = append(jobs, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("listing %s jobs: %w", stateOrAll(state), err)
+	}
+	return jobs, nil
+}
+
+// stateOrAll names a state filter in messages.
+func stateOrAll(state string) string {
+	if state == "" {
+		return "all"
+	}
+	return state
+}
+
+// Prune deletes what is older than age (last changed before now-age):
+// finished jobs (done, failed, cancelled), delivery records, and publication
+// records no older queued or running job of their Key could still need.
+// Queued and running jobs are kept whatever their age. A delivery is no
+// longer recognised as a duplicate once pruned, so age should outlast
+// GitHub's redelivery window (DefaultRetention does). It returns how many
+// records it deleted.
+func (q *Queue) Prune(ctx context.Context, age time.Duration) (int, error) {
+	if age <= 0 {
+		return 0, fmt.Errorf("pruning the queue: age %v is not positive", age)
+	}
+	cutoff := q.now().Add(-age).UnixNano()
+	var deleted int64
+	err := q.write(ctx, func(tx *sql.Tx) error {
+		deleted = 0
+		for _, stmt := range []struct {
+			sql  string
+			args []any
+		}{
+			{"DELETE FROM jobs WHERE state IN (?, ?, ?) AND updated < ?", []any{Done, Failed, Cancelled, cutoff}},
+			{"DELETE FROM deliveries WHERE received < ?", []any{cutoff}},
+			{`DELETE FROM published WHERE updated < ? AND NOT EXISTS (
+	SELECT 1 FROM jobs WHERE jobs.key = published.key AND jobs.state IN (?, ?) AND jobs.id < published.job)`,
+				[]any{cutoff, Queued, Running}},
+		} {
+			res, err := tx.ExecContext(ctx, stmt.sql, stmt.args...)
+			if err != nil {
+				return err
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			deleted += n
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("pruning the queue of records older than %v: %w", age, err)
+	}
+	return int(deleted), nil
+}

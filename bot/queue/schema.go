@@ -1,0 +1,56 @@
+package queue
+
+import "github.com/setbot/setbot/cache"
+
+// migration adds the queue's tables to the cache store.
+//
+// Job ids come from AUTOINCREMENT so that they are never reused, even after
+// Prune deletes the newest rows: "a higher id is a newer job" is what
+// supersession and Published rely on. Kinds and states are checked in Go,
+// not by CHECK constraints, so that a new kind does not need a table rebuild.
+// jobs_claim serves Claim and Depth (queued jobs in id order), jobs_key the
+// lookups by Key (a running job of the key, queued jobs to supersede, newer
+// jobs).
+var migration = cache.Migration{
+	Version: 100,
+	Name:    "webhook deliveries and jobs",
+	SQL: `
+CREATE TABLE deliveries (
+	id       TEXT PRIMARY KEY, -- X-GitHub-Delivery
+	received INTEGER NOT NULL  -- unix nanoseconds
+) WITHOUT ROWID;
+CREATE INDEX deliveries_received ON deliveries (received);
+CREATE TABLE jobs (
+	id           INTEGER PRIMARY KEY AUTOINCREMENT,
+	delivery     TEXT NOT NULL,
+	kind         TEXT NOT NULL,
+	installation INTEGER NOT NULL,
+	repo         TEXT NOT NULL,
+	clone_url    TEXT NOT NULL,
+	pr           INTEGER NOT NULL,
+	branch       TEXT NOT NULL,
+	base_sha     TEXT NOT NULL,
+	head_sha     TEXT NOT NULL,
+	fresh        INTEGER NOT NULL,
+	requester    TEXT NOT NULL,
+	command      TEXT NOT NULL,
+	comment_id   INTEGER NOT NULL,
+	key          TEXT NOT NULL, -- Job.Key()
+	state        TEXT NOT NULL,
+	attempts     INTEGER NOT NULL,
+	error        TEXT NOT NULL,
+	created      INTEGER NOT NULL, -- unix nanoseconds
+	updated      INTEGER NOT NULL  -- unix nanoseconds
+);
+CREATE INDEX jobs_claim ON jobs (state, id);
+CREATE INDEX jobs_key ON jobs (key, state, id);
+CREATE TABLE published (
+	key      TEXT PRIMARY KEY, -- Job.Key()
+	job      INTEGER NOT NULL, -- id of the newest job whose result was published
+	head_sha TEXT NOT NULL,
+	updated  INTEGER NOT NULL  -- unix nanoseconds
+) WITHOUT ROWID;
+`,
+}
+
+func init() { cache.Register(migration) }
