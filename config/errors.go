@@ -14,30 +14,42 @@ type Position struct {
 	Line, Column int
 }
 
-// String returns "file:line:column", or "file:line" when the column is not known.
+// String returns "file:line:column", "file:line" when the column is not known, or just the file
+// when the line is not known either (an error about a file as a whole).
 func (p Position) String() string {
+	if p.Line == 0 {
+		return p.Filename
+	}
 	if p.Column == 0 {
 		return fmt.Sprintf("%s:%d", p.Filename, p.Line)
 	}
 	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
 }
 
-// An Error is one problem in a configuration file.
+// An Error is one problem in a configuration file, or in the environment that completes the
+// server's configuration.
 type Error struct {
-	Pos  Position
-	Path string // the key path, such as "gate.bound_hit" or "models_config[1].match"; "" at the top
+	Pos Position // zero for a setting of the environment, or one missing everywhere
+	// Path is the key path, such as "gate.bound_hit" or "models_config[1].match" ("" at the top),
+	// or the environment variable.
+	Path string
 	Msg  string
 }
 
+// Error returns "file:line:col: path: message", leaving out the parts that are not known.
 func (e *Error) Error() string {
-	if e.Path == "" {
-		return e.Pos.String() + ": " + e.Msg
+	msg := e.Msg
+	if e.Path != "" {
+		msg = e.Path + ": " + msg
 	}
-	return e.Pos.String() + ": " + e.Path + ": " + e.Msg
+	if pos := e.Pos.String(); pos != "" {
+		msg = pos + ": " + msg
+	}
+	return msg
 }
 
-// An ErrorList is every problem Parse found, in file order. Parse returns one (as an error) when
-// it found any; use errors.As to get at the positions.
+// An ErrorList is every problem Parse (or LoadServer) found, in file order. Parse returns one (as
+// an error) when it found any; use errors.As to get at the positions.
 type ErrorList []*Error
 
 func (l ErrorList) Error() string {

@@ -39,7 +39,7 @@ func Parse(filename string, data []byte) (*Config, error) {
 	p := &parser{file: filename, data: data}
 	c := Default()
 	if root := p.document(); root != nil {
-		p.walk(root, c)
+		p.walk(func() { p.config(root, c) })
 	}
 	if len(p.errs) > 0 {
 		p.errs.sort()
@@ -58,8 +58,8 @@ type parser struct {
 // bailout stops the walk when it has gone too far to be worth continuing (see maxVisits).
 type bailout struct{}
 
-// walk reads the configuration at root into c, until the end or a bailout.
-func (p *parser) walk(root *yaml.Node, c *Config) {
+// walk runs read, the walk of a document, until the end or a bailout.
+func (p *parser) walk(read func()) {
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
@@ -67,7 +67,7 @@ func (p *parser) walk(root *yaml.Node, c *Config) {
 			}
 		}
 	}()
-	p.config(root, c)
+	read()
 }
 
 func (p *parser) errorAt(line, col int, path, format string, args ...any) {
@@ -582,19 +582,29 @@ func (p *parser) config(n *yaml.Node, c *Config) {
 }
 
 // didYouMean returns `, did you mean "x"?` for the known word closest to s, when it is close
-// enough to be a likely typo, and "" otherwise.
+// enough to be a likely typo, and "" otherwise. The known words are lower case.
 func didYouMean(s string, known []string) string {
-	s = strings.ToLower(s)
+	return suggest(closest(strings.ToLower(s), known))
+}
+
+// suggest returns `, did you mean "word"?`, or "" when word is "".
+func suggest(word string) string {
+	if word == "" {
+		return ""
+	}
+	return fmt.Sprintf(", did you mean %q?", word)
+}
+
+// closest returns the known word closest to s, when it is close enough to be a likely typo, and
+// "" otherwise.
+func closest(s string, known []string) string {
 	best, bestDist := "", 3
 	for _, k := range known {
 		if d := distance(s, k); d < bestDist && 3*d <= len(k) {
 			best, bestDist = k, d
 		}
 	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(", did you mean %q?", best)
+	return best
 }
 
 // distance is the optimal-string-alignment edit distance (insertions, deletions, substitutions
