@@ -1,0 +1,168 @@
+// Package bot wires GitHub to setbot's analysis pipeline (ARCHITECTURE.md
+// §9): webhooks become durable jobs, a bounded pool of workers runs them
+// through the same pipeline `setbot analyze` runs, and the results go back
+// as one pull-request comment and a `setbot` check run. It never parses a
+// model and never explores a tree itself.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/setbot/setbot/bot/ghapi"
+	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/config"
+	"github.com/setbot/setbot/engine"
+)
+
+// Defaults.
+const (
+	// DefaultPollInterval is how often an idle worker looks for jobs that
+	// no notification announced (jobs of another process, requeued ones).
+	DefaultPollInterval = 2 * time.Second
+	// DefaultPruneAge is how long finished jobs and delivery records are
+	// kept.
+	DefaultPruneAge = 14 * 24 * time.Hour
+)
+
+// GitHub makes the client of an installation (0 with a plain token);
+// ghapi.Factory is one.
+type GitHub interface {
+	Client(installationID int64) (ghapi.Client, error)
+}
+
+// Options are what a Bot needs besides its configuration.
+type Options struct {
+	Store  *cache.Store
+	GitHub GitHub
+	Solver engine.NewSolver
+	Logger *slog.Logger
+	// RewriteCloneURL, when set, maps a repository's clone URL before
+	// cloning (tests clone local repositories in place of github.com).
+	RewriteCloneURL func(string) string
+	// PollInterval overrides DefaultPollInterval.
+	PollInterval time.Duration
+}
+
+// Bot is the webhook server's logic.
+type Bot struct {
+	cfg     *config.Server
+	store   *cache.Store
+	queue   *queue.Queue
+	github  GitHub
+	solver  engine.NewSolver
+	log     *slog.Logger
+	metrics *Metrics
+	rewrite func(string) string
+	poll    time.Duration
+
+	handlers map[string]EventHandler
+
+	mu       sync.Mutex
+	running  map[string]*runningJob // by job key
+	clients  map[int64]ghapi.Client // by installation, for the rate-limit gauge
+	draining bool
+	wg       sync.WaitGroup
+}
+
+// runningJob is a job a worker is running, with the means to stop it.
+type runningJob struct {
+	id     int64
+	cancel context.CancelCauseFunc
+}
+
+// errSuperseded cancels a run whose pull request got a newer head.
+var errSuperseded = errors.New("superseded by a newer commit")
+
+// New makes a Bot.
+func New(cfg *config.Server, opts Options) (*Bot, error) {
+	if opts.Store == nil || opts.GitHub == nil || opts.Solver == nil {
+		return nil, errors.New("bot: a store, a GitHub client factory and a solver are required")
+	}
+	if len(cfg.GitHub.WebhookSecret) == 0 {
+		return nil, errors.New("no webhook secret: set github.webhook_secret, github.webhook_secret_file or SETBOT_WEBHOOK_SECRET")
+	}
+	b := &Bot{
+		cfg: cfg, store: opts.Store, queue: queue.New(opts.Store), github: opts.GitHub, solver: opts.Solver,
+		log: opts.Logger, rewrite: opts.RewriteCloneURL, poll: opts.PollInterval,
+		running: make(map[string]*runningJob), clients: make(map[int64]ghapi.Client),
+	}
+	if b.log == nil {
+		b.log = slog.Default()
+	}
+	if b.poll <= 0 {
+		b.poll = DefaultPollInterval
+	}
+	b.metrics = newMetrics(b)
+	b.handlers = make(map[string]EventHandler)
+	for _, h := range []EventHandler{&PullRequest{b}, &Push{b}, &CheckRun{b}, &CheckSuite{b}, &MergeGroup{b}, &IssueComment{b}} {
+		for _, event := range h.Handles() {
+			b.handlers[event] = h
+		}
+	}
+	return b, nil
+}
+
+// Queue is the bot's job queue.
+func (b *Bot) Queue() *queue.Queue { return b.queue }
+
+// Metrics is the bot's Prometheus registry and collectors.
+func (b *Bot) Metrics() *Metrics { return b.metrics }
+
+// enqueue writes the jobs of one delivery (all or none) and stops older
+// runs of the same pull requests or branches, which they supersede.
+func (b *Bot) enqueue(ctx context.Context, jobs ...queue.Job) ([]int64, bool, error) {
+	ids, dup, err := b.queue.EnqueueAll(ctx, jobs)
+	if err != nil || dup {
+		return ids, dup, err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, j := range jobs {
+		if r := b.running[j.Key()]; r != nil && r.id < ids[i] {
+			r.cancel(errSuperseded)
+		}
+	}
+	return ids, false, nil
+}
+
+// client returns the GitHub client of a job's installation.
+func (b *Bot) client(installation int64) (ghapi.Client, error) {
+	c, err := b.github.Client(installation)
+	if err != nil {
+		return nil, fmt.Errorf("github client of installation %d: %w", installation, err)
+	}
+	b.mu.Lock()
+	b.clients[installation] = c
+	b.mu.Unlock()
+	return c, nil
+}
+
+// rateRemaining is the lowest remaining rate limit the clients last saw
+// (-1 before any response).
+func (b *Bot) rateRemaining() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	low := -1
+	for _, c := range b.clients {
+		if n := c.RateRemaining(); n >= 0 && (low < 0 || n < low) {
+			low = n
+		}
+	}
+	return low
+}
+
+// splitRepo splits "owner/name".
+func splitRepo(full string) (ghapi.Repo, error) {
+	for i := 0; i < len(full); i++ {
+		if full[i] == '/' && i > 0 && i < len(full)-1 {
+			return ghapi.Repo{Owner: full[:i], Name: full[i+1:]}, nil
+		}
+	}
+	return ghapi.Repo{}, fmt.Errorf("repository %q is not owner/name", full)
+}

@@ -1,0 +1,656 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/setbot/setbot/bot/ghapi"
+	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/config"
+	"github.com/setbot/setbot/internal/demo"
+	"github.com/setbot/setbot/report"
+	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/solver/z3"
+)
+
+var update = flag.Bool("update", false, "sign the webhook payloads under testdata/webhooks again")
+
+const (
+	testSecret = "setbot-test-secret"
+	cloneURL   = "https://github.com/octo/triangle.git"
+	modelPath  = "models/triangle.scxml"
+)
+
+// The demo repository's commits (their SHAs are fixed: demo.Build commits
+// with fixed authors and dates), which the payloads under testdata name.
+var c0, c1, c2, c3 string
+
+func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
+
+// env is a bot wired to a fake GitHub and a local git repository standing
+// in for github.com/octo/triangle: master at the harmless edit (c1), and
+// a branch feature with the new transition (c2) and the unreachable state (c3).
+type env struct {
+	t      *testing.T
+	gh     *fakeGitHub
+	remote string
+	dbPath string
+	cfg    *config.Server
+	store  *cache.Store
+	bot    *Bot
+	http   *httptest.Server
+	solver func(*solver.Table) (solver.Solver, error)
+	stop   context.CancelFunc
+	done   chan struct{}
+	logs   *syncBuffer
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	remote := filepath.Join(t.TempDir(), "triangle")
+	commits, err := demo.Build(remote)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c0, c1, c2, c3 = commits[0].SHA, commits[1].SHA, commits[2].SHA, commits[3].SHA
+	r, err := git.PlainOpen(remote)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, sha := range map[string]string{"refs/heads/master": c1, "refs/heads/feature": c3} {
+		if err := r.Storer.SetReference(plumbing.NewHashReference(plumbing.ReferenceName(name), plumbing.NewHash(sha))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := &env{t: t, gh: newFakeGitHub(t), remote: remote, dbPath: filepath.Join(t.TempDir(), "setbot.db"), solver: newZ3, logs: &syncBuffer{}}
+	e.cfg = &config.Server{
+		Workers: 2, CloneDir: filepath.Join(t.TempDir(), "repos"), JobTimeout: time.Minute, ShutdownTimeout: 30 * time.Second,
+		MaxBodyBytes: 1 << 20, GitHub: config.GitHub{BaseURL: e.gh.URL(), Token: "test-token", WebhookSecret: []byte(testSecret)},
+	}
+	return e
+}
+
+// open opens the store and makes the bot (not yet running).
+func (e *env) open() {
+	e.t.Helper()
+	store, err := cache.Open(e.dbPath, cache.Options{})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.store = store
+	var b *Bot
+	factory, err := ghapi.NewFactory(ghapi.Config{
+		BaseURL: e.cfg.GitHub.BaseURL, Token: e.cfg.GitHub.Token,
+		Sleep:   func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+		Metrics: func(event string) { b.Metrics().GitHubEvent(event) },
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	log := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	b, err = New(e.cfg, Options{
+		Store: store, GitHub: factory, Solver: func(tab *solver.Table) (solver.Solver, error) { return e.solver(tab) },
+		Logger:          log,
+		RewriteCloneURL: func(u string) string { return strings.Replace(u, cloneURL, "file://"+e.remote, 1) },
+		PollInterval:    50 * time.Millisecond,
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.bot = b
+	e.http = httptest.NewServer(b.Handler())
+}
+
+// start opens the bot and runs its workers.
+func (e *env) start() {
+	e.t.Helper()
+	e.open()
+	ctx, cancel := context.WithCancel(context.Background())
+	e.stop, e.done = cancel, make(chan struct{})
+	go func() { defer close(e.done); _ = e.bot.Run(ctx) }()
+	e.t.Cleanup(e.close)
+}
+
+// close stops the workers, the HTTP server and the store.
+func (e *env) close() {
+	if e.stop != nil {
+		e.stop()
+		<-e.done
+		e.stop = nil
+	}
+	if e.http != nil {
+		e.http.Close()
+		e.http = nil
+	}
+	if e.store != nil {
+		e.store.Close()
+		e.store = nil
+	}
+	if e.t.Failed() {
+		e.t.Logf("bot logs:\n%s", e.logs.String())
+	}
+}
+
+// fixture returns a payload under testdata/webhooks and its signature.
+func fixture(t *testing.T, name string) ([]byte, string) {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join("testdata", "webhooks", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigFile := filepath.Join("testdata", "webhooks", name+".sig")
+	if *update {
+		if err := os.WriteFile(sigFile, []byte(Sign([]byte(testSecret), body)+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sig, err := os.ReadFile(sigFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body, strings.TrimSpace(string(sig))
+}
+
+// post delivers a webhook.
+func (e *env) post(event, delivery string, body []byte, sig string) (int, webhookAnswer) {
+	e.t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, e.http.URL+"/webhook", bytes.NewReader(body))
+	req.Header.Set("X-GitHub-Event", event)
+	req.Header.Set("X-GitHub-Delivery", delivery)
+	if sig != "" {
+		req.Header.Set("X-Hub-Signature-256", sig)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var a webhookAnswer
+	_ = json.NewDecoder(resp.Body).Decode(&a)
+	return resp.StatusCode, a
+}
+
+// send delivers a signed fixture; the event is the name up to the dot.
+func (e *env) send(name, delivery string) (int, webhookAnswer) {
+	e.t.Helper()
+	body, sig := fixture(e.t, name)
+	return e.post(strings.SplitN(name, ".", 2)[0], delivery, body, sig)
+}
+
+// idle waits until no job is queued or running.
+func (e *env) idle() {
+	e.t.Helper()
+	ctx := context.Background()
+	deadline := time.Now().Add(90 * time.Second)
+	for time.Now().Before(deadline) {
+		queued, err1 := e.bot.queue.Jobs(ctx, queue.Queued, 1)
+		running, err2 := e.bot.queue.Jobs(ctx, queue.Running, 1)
+		if err1 != nil || err2 != nil {
+			e.t.Fatal(err1, err2)
+		}
+		if len(queued) == 0 && len(running) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	e.t.Fatalf("jobs still queued or running after 90 s\n%s", e.logs.String())
+}
+
+func (e *env) jobs(state string) []*queue.Job {
+	e.t.Helper()
+	js, err := e.bot.queue.Jobs(context.Background(), state, 0)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return js
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func TestFixturesAreSigned(t *testing.T) {
+	names, _ := filepath.Glob(filepath.Join("testdata", "webhooks", "*.json"))
+	if len(names) < 10 {
+		t.Fatalf("%d payloads under testdata/webhooks", len(names))
+	}
+	for _, n := range names {
+		name := strings.TrimSuffix(filepath.Base(n), ".json")
+		body, sig := fixture(t, name)
+		if !validSignature([]byte(testSecret), body, sig) {
+			t.Errorf("%s: the stored signature does not match (go test ./bot -update signs again)", name)
+		}
+	}
+}
+
+// TestPullRequestFlow is the main path: a signed pull_request webhook leads
+// to one comment and a check run; synchronize edits that comment and fails
+// the check with an annotation on the unreachable state's line; a
+// duplicate delivery runs once; a re-run with an unchanged result makes no
+// comment edit.
+func TestPullRequestFlow(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+
+	code, a := e.send("pull_request.opened", "d-1")
+	if code != http.StatusAccepted || a.Status != "queued" || len(a.Jobs) != 1 {
+		t.Fatalf("opened: %d %+v", code, a)
+	}
+	e.idle()
+	comments := e.gh.commentsOf(7)
+	if len(comments) != 1 || !strings.HasPrefix(comments[0].Body, report.Marker) || !strings.Contains(comments[0].Body, "no regressions") {
+		t.Fatalf("after opened: comments %+v", comments)
+	}
+	runs := e.gh.runsFor(c2)
+	if len(runs) != 1 || runs[0].Name != "setbot" || runs[0].Status != "completed" || runs[0].Conclusion != "success" {
+		t.Fatalf("check runs on the head: %+v", runs)
+	}
+	want := []string{"POST /repos/octo/triangle/check-runs", "GET /repos/octo/triangle/issues/7/comments", "POST /repos/octo/triangle/issues/7/comments", "PATCH /repos/octo/triangle/check-runs/"}
+	var got []string
+	for _, c := range e.gh.callsMatching("") {
+		got = append(got, c.Method+" "+c.Path)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("API calls %q, want %q", got, want)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Fatalf("API calls %q, want %q", got, want)
+		}
+	}
+	if first := e.gh.callsMatching("POST /repos/octo/triangle/check-runs")[0]; first.Body["status"] != "in_progress" || first.Body["head_sha"] != c2 || first.Body["name"] != "setbot" {
+		t.Errorf("check run created with %v", first.Body)
+	}
+
+	code, _ = e.send("pull_request.synchronize", "d-2")
+	if code != http.StatusAccepted {
+		t.Fatalf("synchronize: %d", code)
+	}
+	e.idle()
+	comments = e.gh.commentsOf(7)
+	if len(comments) != 1 || !strings.Contains(comments[0].Body, "blocked") || !strings.Contains(comments[0].Body, "S1") {
+		t.Fatalf("after synchronize: %d comments, first %q", len(comments), comments[0].Body[:min(200, len(comments[0].Body))])
+	}
+	if n := len(e.gh.callsMatching("PATCH /repos/octo/triangle/issues/comments/")); n != 1 {
+		t.Errorf("%d comment edits, want 1", n)
+	}
+	runs = e.gh.runsFor(c3)
+	if len(runs) != 1 || runs[0].Conclusion != "failure" {
+		t.Fatalf("check runs on the new head: %+v", runs)
+	}
+	var onLine bool
+	for _, an := range runs[0].Annotations {
+		if an["path"] == modelPath && an["annotation_level"] == "failure" && fmt.Sprint(an["start_line"]) == "63" {
+			onLine = true
+		}
+	}
+	if !onLine {
+		t.Errorf("no failure annotation on %s:63 (the unreachable state): %v", modelPath, runs[0].Annotations)
+	}
+
+	// The same delivery again: acknowledged, not run.
+	code, a = e.send("pull_request.synchronize", "d-2")
+	if code != http.StatusOK || a.Status != "duplicate" {
+		t.Errorf("duplicate delivery: %d %+v", code, a)
+	}
+	e.idle()
+	if n := len(e.gh.runsFor(c3)); n != 1 {
+		t.Errorf("the duplicate delivery ran again: %d check runs", n)
+	}
+
+	// A re-run of the check: same result from the cache, no comment edit.
+	code, _ = e.send("check_run.rerequested", "d-3")
+	if code != http.StatusAccepted {
+		t.Fatalf("check_run rerequested: %d", code)
+	}
+	e.idle()
+	if n := len(e.gh.callsMatching("PATCH /repos/octo/triangle/issues/comments/")); n != 1 {
+		t.Errorf("an unchanged comment was edited: %d edits", n)
+	}
+	if n := len(e.gh.runsFor(c3)); n != 2 {
+		t.Errorf("the re-run made %d check runs on the head, want 2", n)
+	}
+	if n := len(e.jobs(queue.Done)); n != 3 {
+		t.Errorf("%d jobs done, want 3", n)
+	}
+}
+
+func TestWebhookRefusals(t *testing.T) {
+	e := newEnv(t)
+	e.cfg.MaxBodyBytes = 4096
+	e.open()
+	defer e.close()
+	body, sig := fixture(t, "pull_request.opened")
+	for _, tc := range []struct {
+		name  string
+		event string
+		body  []byte
+		sig   string
+		code  int
+	}{
+		{"bad signature", "pull_request", body, Sign([]byte("wrong"), body), http.StatusUnauthorized},
+		{"no signature", "pull_request", body, "", http.StatusUnauthorized},
+		{"sha1 signature", "pull_request", body, "sha1=" + strings.Repeat("0", 40), http.StatusUnauthorized},
+		{"tampered body", "pull_request", append(bytes.Clone(body), ' '), sig, http.StatusUnauthorized},
+		{"over the cap", "pull_request", bytes.Repeat([]byte("x"), 5000), Sign([]byte(testSecret), bytes.Repeat([]byte("x"), 5000)), http.StatusRequestEntityTooLarge},
+		{"malformed payload", "pull_request", []byte(`{"action": 3}`), Sign([]byte(testSecret), []byte(`{"action": 3}`)), http.StatusBadRequest},
+		{"ping", "ping", []byte(`{}`), Sign([]byte(testSecret), []byte(`{}`)), http.StatusOK},
+		{"unhandled event", "star", []byte(`{}`), Sign([]byte(testSecret), []byte(`{}`)), http.StatusOK},
+	} {
+		code, _ := e.post(tc.event, "d-"+tc.name, tc.body, tc.sig)
+		if code != tc.code {
+			t.Errorf("%s: %d, want %d", tc.name, code, tc.code)
+		}
+	}
+	resp, err := http.Get(e.http.URL + "/webhook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("GET /webhook: %d", resp.StatusCode)
+	}
+	for _, name := range []string{"pull_request.draft", "pull_request.closed", "push.other_branch"} {
+		if code, a := e.send(name, "d-"+name); code != http.StatusOK || a.Status != "ignored" {
+			t.Errorf("%s: %d %+v, want ignored", name, code, a)
+		}
+	}
+	if n, _ := e.bot.queue.Depth(context.Background()); n != 0 {
+		t.Errorf("%d jobs queued by refused or ignored webhooks", n)
+	}
+}
+
+func TestNoSecretNoStart(t *testing.T) {
+	e := newEnv(t)
+	e.cfg.GitHub.WebhookSecret = nil
+	store, err := cache.Open(e.dbPath, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := New(e.cfg, Options{Store: store, GitHub: &ghapi.Factory{}, Solver: newZ3}); err == nil || !strings.Contains(err.Error(), "webhook secret") {
+		t.Errorf("New without a secret: %v", err)
+	}
+}
+
+// TestRestartFinishesQueuedJobs: jobs written by a server that stops before
+// running them are run by the next one.
+func TestRestartFinishesQueuedJobs(t *testing.T) {
+	e := newEnv(t)
+	e.open() // no workers
+	if code, _ := e.send("pull_request.opened", "d-r1"); code != http.StatusAccepted {
+		t.Fatalf("opened: %d", code)
+	}
+	if code, _ := e.send("push.default_branch", "d-r2"); code != http.StatusAccepted {
+		t.Fatalf("push: %d", code)
+	}
+	e.close()
+	if len(e.gh.commentsOf(7)) != 0 {
+		t.Fatal("a job ran without workers")
+	}
+	e.start()
+	e.idle()
+	if n := len(e.gh.commentsOf(7)); n != 1 {
+		t.Errorf("after the restart: %d comments, want 1", n)
+	}
+	if n := len(e.jobs(queue.Done)); n != 2 {
+		t.Errorf("%d jobs done, want 2", n)
+	}
+	st, err := e.store.Stats(context.Background())
+	if err != nil || st.Entries == 0 {
+		t.Errorf("the push did not warm the cache: %+v, %v", st, err)
+	}
+}
+
+// TestNewerHeadCancelsOlderRun: a synchronize while the opened run is
+// analysing stops it; the older commit's result is never posted.
+func TestNewerHeadCancelsOlderRun(t *testing.T) {
+	e := newEnv(t)
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	e.solver = func(tab *solver.Table) (solver.Solver, error) {
+		once.Do(func() { close(entered); <-release })
+		return newZ3(tab)
+	}
+	e.start()
+	e.send("pull_request.opened", "d-s1")
+	<-entered
+	e.send("pull_request.synchronize", "d-s2")
+	close(release)
+	e.idle()
+	if n := len(e.jobs(queue.Cancelled)); n != 1 {
+		t.Errorf("%d jobs cancelled, want the older one", n)
+	}
+	comments := e.gh.commentsOf(7)
+	if len(comments) != 1 || !strings.Contains(comments[0].Body, "blocked") {
+		t.Fatalf("comments %+v; want one, with the newer head's result", comments)
+	}
+	if n := len(e.gh.callsMatching("POST /repos/octo/triangle/issues/7/comments")); n != 1 {
+		t.Errorf("%d comments posted; the older run must post none", n)
+	}
+	older := e.gh.runsFor(c2)
+	if len(older) != 1 || older[0].Conclusion != "cancelled" {
+		t.Errorf("the older head's check run: %+v, want cancelled", older)
+	}
+}
+
+func TestCommands(t *testing.T) {
+	e := newEnv(t)
+	e.gh.permissions["dana"] = "maintain"
+	e.gh.addPR(7, "master", c1, c3)
+	e.start()
+	e.send("issue_comment.rerun", "d-c1")
+	e.idle()
+	if got := e.gh.reactions[555]; len(got) != 1 || got[0] != "+1" {
+		t.Errorf("reactions to /setbot rerun: %v", got)
+	}
+	if runs := e.gh.runsFor(c3); len(runs) != 1 || runs[0].Conclusion != "failure" {
+		t.Errorf("/setbot rerun: check runs %+v", runs)
+	}
+	e.send("issue_comment.full_by_reader", "d-c2")
+	e.idle()
+	if got := e.gh.reactions[556]; len(got) != 1 || got[0] != "confused" {
+		t.Errorf("reactions to a reader's /setbot full: %v", got)
+	}
+	if n := len(e.gh.runsFor(c3)); n != 1 {
+		t.Errorf("a reader's command ran an analysis: %d check runs", n)
+	}
+	e.send("issue_comment.help", "d-c3")
+	e.idle()
+	var help bool
+	for _, c := range e.gh.commentsOf(7) {
+		if strings.Contains(c.Body, "/setbot full") && !strings.Contains(c.Body, report.Marker) {
+			help = true
+		}
+	}
+	if !help {
+		t.Errorf("no help comment: %+v", e.gh.commentsOf(7))
+	}
+}
+
+func TestMergeGroupAndRetries(t *testing.T) {
+	e := newEnv(t)
+	e.gh.fail["POST /repos/octo/triangle/check-runs"] = 1 // one 502, then fine
+	e.start()
+	if code, _ := e.send("merge_group.checks_requested", "d-m1"); code != http.StatusAccepted {
+		t.Fatalf("merge_group: %d", code)
+	}
+	e.idle()
+	runs := e.gh.runsFor(c2)
+	if len(runs) != 1 || runs[0].Conclusion != "success" {
+		t.Errorf("merge group check runs: %+v", runs)
+	}
+	if n := len(e.gh.callsMatching("POST /repos/octo/triangle/issues/")); n != 0 {
+		t.Errorf("a merge group posted %d comments", n)
+	}
+	if n := len(e.gh.callsMatching("POST /repos/octo/triangle/check-runs")); n != 2 {
+		t.Errorf("%d check-run creations, want the failed one and its retry", n)
+	}
+	resp, err := http.Get(e.http.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	metrics, _ := io.ReadAll(resp.Body)
+	for _, want := range []string{`setbot_github_api_errors_total{event="retry"} 1`, `setbot_analysis_seconds_count{strategy="mse"} 1`, "setbot_github_rate_remaining 4321"} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+}
+
+func TestScheduledFullReanalysis(t *testing.T) {
+	e := newEnv(t)
+	e.cfg.Schedules = []config.Schedule{{Repo: "octo/triangle", Branch: "master", Cron: "@every 1s", CloneURL: cloneURL}}
+	e.start()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if runs := e.gh.runsFor(c1); len(runs) > 0 {
+			r := runs[0]
+			if r.Name != fullCheckName || r.Conclusion != "success" || !strings.Contains(r.Summary, modelPath) {
+				t.Errorf("full re-analysis check run: %+v", r)
+			}
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("no full re-analysis within 60 s\n%s", e.logs.String())
+}
+
+// TestBurst: 200 webhooks at once, all accepted and all processed, with
+// memory bounded.
+func TestBurst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("burst")
+	}
+	e := newEnv(t)
+	e.start()
+	tmpl, _ := fixture(t, "pull_request.opened")
+	const n = 200
+	var wg sync.WaitGroup
+	errs := make(chan string, n)
+	sem := make(chan struct{}, 20)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			pr := 100 + i
+			body := bytes.ReplaceAll(tmpl, []byte(`"number": 7`), []byte(fmt.Sprintf(`"number": %d`, pr)))
+			if code, a := e.post("pull_request", fmt.Sprintf("burst-%d", i), body, Sign([]byte(testSecret), body)); code != http.StatusAccepted {
+				errs <- fmt.Sprintf("webhook %d: %d %+v", i, code, a)
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	e.idle()
+	if done := len(e.jobs(queue.Done)); done != n {
+		t.Errorf("%d of %d jobs done (failed: %d)", done, n, len(e.jobs(queue.Failed)))
+	}
+	for i := 0; i < n; i++ {
+		if got := len(e.gh.commentsOf(100 + i)); got != 1 {
+			t.Fatalf("pull request %d has %d comments", 100+i, got)
+		}
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	if ms.HeapAlloc > 512<<20 {
+		t.Errorf("heap %d MiB after the burst", ms.HeapAlloc>>20)
+	}
+}
+
+func TestServeEndpointsAndShutdown(t *testing.T) {
+	e := newEnv(t)
+	e.open()
+	defer e.close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- e.bot.Serve(ctx, ln) }()
+	base := "http://" + ln.Addr().String()
+	get := func(path string) (int, string) {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, _ := get("/healthz"); code != 200 {
+		t.Errorf("/healthz: %d", code)
+	}
+	if code, body := get("/readyz"); code != 200 {
+		t.Errorf("/readyz: %d %s", code, body)
+	}
+	body, sig := fixture(t, "push.default_branch")
+	req, _ := http.NewRequest("POST", base+"/webhook", bytes.NewReader(body))
+	req.Header.Set("X-GitHub-Event", "push")
+	req.Header.Set("X-GitHub-Delivery", "d-serve")
+	req.Header.Set("X-Hub-Signature-256", sig)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("webhook through Serve: %v %v", resp, err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for len(e.jobs(queue.Done)) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	code, metrics := get("/metrics")
+	for _, want := range []string{"setbot_queue_depth", "setbot_job_age_seconds", "setbot_webhooks_total{event=\"push\",outcome=\"queued\"} 1",
+		"setbot_jobs_total{kind=\"push\",outcome=\"done\"} 1", "setbot_github_rate_remaining"} {
+		if code != 200 || !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	cancel()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Serve did not return after the shutdown signal")
+	}
+	if code, _ := get("/healthz"); code != 0 {
+		t.Errorf("still serving after shutdown: %d", code)
+	}
+	if !strings.Contains(e.logs.String(), `"delivery":"d-serve"`) || !strings.Contains(e.logs.String(), `"repo":"octo/triangle"`) {
+		t.Errorf("logs lack the delivery and repo keys:\n%s", e.logs.String())
+	}
+}

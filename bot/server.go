@@ -1,0 +1,100 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+)
+
+// HTTP server timeouts: webhooks are small and answered at once.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 60 * time.Second
+	writeTimeout      = 60 * time.Second
+)
+
+// Handler routes the bot's endpoints: POST /webhook, GET /healthz
+// (liveness), GET /readyz (the database answers and the server is not
+// draining) and GET /metrics (Prometheus).
+func (b *Bot) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/webhook", b.ServeWebhook)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeStatus(w, http.StatusOK, "ok", "")
+	})
+	mux.HandleFunc("GET /readyz", b.serveReady)
+	mux.Handle("GET /metrics", b.metrics.Handler())
+	return mux
+}
+
+func (b *Bot) serveReady(w http.ResponseWriter, r *http.Request) {
+	b.mu.Lock()
+	draining := b.draining
+	b.mu.Unlock()
+	if draining {
+		writeStatus(w, http.StatusServiceUnavailable, "draining", "the server is shutting down")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := b.store.Ping(ctx); err != nil {
+		writeStatus(w, http.StatusServiceUnavailable, "unavailable", "database: "+err.Error())
+		return
+	}
+	writeStatus(w, http.StatusOK, "ready", "")
+}
+
+func writeStatus(w http.ResponseWriter, code int, status, message string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(map[string]string{"status": status, "message": message})
+}
+
+// Serve answers HTTP on ln and runs the workers until ctx is done; then it
+// shuts down gracefully: /readyz turns 503, intake stops (requests in
+// flight finish), running jobs get the shutdown timeout to finish, and it
+// returns. The caller closes the store afterwards.
+func (b *Bot) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler: b.Handler(), ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, WriteTimeout: writeTimeout,
+		ErrorLog: nil,
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	ran := make(chan error, 1)
+	go func() { ran <- b.Run(ctx) }()
+	b.log.Info("serving", "addr", ln.Addr().String())
+
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+		// The listener failed: stop everything.
+	case err = <-ran:
+	}
+	b.mu.Lock()
+	b.draining = true
+	b.mu.Unlock()
+	timeout := b.cfg.ShutdownTimeout
+	if timeout <= 0 {
+		timeout = DefaultShutdownTimeout
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	if serr := srv.Shutdown(sctx); serr != nil && err == nil {
+		err = serr
+	}
+	if ctx.Err() != nil {
+		if rerr := <-ran; rerr != nil && err == nil {
+			err = rerr
+		}
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	b.log.Info("stopped")
+	return err
+}

@@ -1,0 +1,150 @@
+package bot
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/setbot/setbot/bot/queue"
+)
+
+// DefaultMaxBodyBytes caps a webhook body: GitHub sends at most 25 MiB.
+const DefaultMaxBodyBytes = 25 << 20
+
+// EventHandler turns one kind of webhook event into jobs. Handle returns
+// the jobs to enqueue, or none and the reason the event is ignored; an
+// error means the payload is malformed (the answer is 400).
+type EventHandler interface {
+	Handles() []string
+	Handle(ctx context.Context, eventType, deliveryID string, payload []byte) (jobs []queue.Job, ignored string, err error)
+}
+
+// webhookAnswer is the JSON body of every answer to a webhook.
+type webhookAnswer struct {
+	Status  string  `json:"status"` // queued, duplicate, ignored, error
+	Jobs    []int64 `json:"jobs,omitempty"`
+	Message string  `json:"message,omitempty"`
+}
+
+// ServeWebhook answers POST /webhook: it checks the signature (HMAC SHA-256
+// of the body with the webhook secret, X-Hub-Signature-256, compared in
+// constant time) on a body of bounded size, and writes the event's jobs to
+// the queue before answering 202. A bad signature is 401 and nothing is
+// queued; a delivery seen before is acknowledged and not queued again.
+func (b *Bot) ServeWebhook(w http.ResponseWriter, r *http.Request) {
+	event := r.Header.Get("X-GitHub-Event")
+	delivery := r.Header.Get("X-GitHub-Delivery")
+	log := b.log.With("delivery", delivery, "event", event)
+	answer := func(code int, a webhookAnswer) {
+		b.metrics.webhooks.WithLabelValues(metricEvent(event), a.Status).Inc()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(code)
+		_ = json.NewEncoder(w).Encode(a)
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		answer(http.StatusMethodNotAllowed, webhookAnswer{Status: "error", Message: "webhooks are POSTed"})
+		return
+	}
+	limit := b.cfg.MaxBodyBytes
+	if limit <= 0 {
+		limit = DefaultMaxBodyBytes
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		log.Warn("webhook body over the cap", "limit", limit)
+		answer(http.StatusRequestEntityTooLarge, webhookAnswer{Status: "error", Message: fmt.Sprintf("body over %d bytes", limit)})
+		return
+	}
+	if err != nil {
+		answer(http.StatusBadRequest, webhookAnswer{Status: "error", Message: "reading the body: " + err.Error()})
+		return
+	}
+	if !validSignature(b.cfg.GitHub.WebhookSecret, body, r.Header.Get("X-Hub-Signature-256")) {
+		log.Warn("webhook signature invalid", "remote", r.RemoteAddr)
+		answer(http.StatusUnauthorized, webhookAnswer{Status: "error", Message: "invalid or missing X-Hub-Signature-256"})
+		return
+	}
+	if event == "" || delivery == "" {
+		answer(http.StatusBadRequest, webhookAnswer{Status: "error", Message: "X-GitHub-Event and X-GitHub-Delivery are required"})
+		return
+	}
+	if event == "ping" {
+		answer(http.StatusOK, webhookAnswer{Status: "ignored", Message: "pong"})
+		return
+	}
+	h := b.handlers[event]
+	if h == nil {
+		answer(http.StatusOK, webhookAnswer{Status: "ignored", Message: "event " + event + " is not handled"})
+		return
+	}
+	jobs, ignored, err := h.Handle(r.Context(), event, delivery, body)
+	if err != nil {
+		log.Warn("webhook payload malformed", "err", err)
+		answer(http.StatusBadRequest, webhookAnswer{Status: "error", Message: err.Error()})
+		return
+	}
+	if len(jobs) == 0 {
+		log.Debug("webhook ignored", "reason", ignored)
+		answer(http.StatusOK, webhookAnswer{Status: "ignored", Message: ignored})
+		return
+	}
+	for i := range jobs {
+		jobs[i].Delivery = delivery
+	}
+	ids, duplicate, err := b.enqueue(r.Context(), jobs...)
+	if err != nil {
+		log.Error("enqueueing jobs", "repo", jobs[0].Repo, "pr", jobs[0].PR, "sha", jobs[0].HeadSHA, "err", err)
+		answer(http.StatusInternalServerError, webhookAnswer{Status: "error", Message: "the job could not be stored; redeliver later"})
+		return
+	}
+	if duplicate {
+		answer(http.StatusOK, webhookAnswer{Status: "duplicate", Message: "delivery " + delivery + " was received before"})
+		return
+	}
+	for i, j := range jobs {
+		log.Info("job queued", "job", ids[i], "kind", j.Kind, "repo", j.Repo, "pr", j.PR, "sha", j.HeadSHA)
+	}
+	answer(http.StatusAccepted, webhookAnswer{Status: "queued", Jobs: ids})
+}
+
+// validSignature checks GitHub's X-Hub-Signature-256 header, "sha256=" and
+// the hex HMAC-SHA256 of body; SHA-1 signatures are not accepted.
+func validSignature(secret, body []byte, header string) bool {
+	hexSum, ok := strings.CutPrefix(header, "sha256=")
+	if !ok || len(secret) == 0 {
+		return false
+	}
+	got, err := hex.DecodeString(hexSum)
+	if err != nil {
+		return false
+	}
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(body)
+	return hmac.Equal(got, mac.Sum(nil))
+}
+
+// Sign returns the X-Hub-Signature-256 header value of body (for tests and
+// tools that replay deliveries).
+func Sign(secret, body []byte) string {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+// metricEvent bounds the event label to the events GitHub sends.
+func metricEvent(event string) string {
+	switch event {
+	case "pull_request", "push", "check_run", "check_suite", "merge_group", "issue_comment", "ping":
+		return event
+	}
+	return "other"
+}

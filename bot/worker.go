@@ -1,0 +1,209 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/setbot/setbot/bot/ghapi"
+	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/pipeline"
+	"github.com/setbot/setbot/vcs"
+)
+
+// Defaults of the worker pool.
+const (
+	DefaultWorkers         = 2
+	DefaultJobTimeout      = 30 * time.Minute
+	DefaultShutdownTimeout = 60 * time.Second
+)
+
+// errShutdown stops runs that did not finish within the shutdown timeout;
+// they stay marked running and are queued again at the next start.
+var errShutdown = errors.New("server shutting down")
+
+// Run recovers jobs a previous process left running, starts the workers
+// and the schedules, and blocks until ctx is done; it then stops taking
+// jobs, lets running ones finish within the shutdown timeout, and returns.
+func (b *Bot) Run(ctx context.Context) error {
+	n, err := b.queue.Recover(ctx)
+	if err != nil {
+		return fmt.Errorf("recovering jobs: %w", err)
+	}
+	if n > 0 {
+		b.log.Info("jobs of a previous run queued again", "jobs", n)
+	}
+	if _, err := b.queue.Prune(ctx, DefaultPruneAge); err != nil {
+		b.log.Warn("pruning old jobs", "err", err)
+	}
+	stopSchedules, err := b.startSchedules()
+	if err != nil {
+		return err
+	}
+	workers := b.cfg.Workers
+	if workers <= 0 {
+		workers = DefaultWorkers
+	}
+	jobsCtx, stopJobs := context.WithCancelCause(context.Background())
+	defer stopJobs(nil)
+	for i := 0; i < workers; i++ {
+		b.wg.Add(1)
+		go b.worker(ctx, jobsCtx)
+	}
+	<-ctx.Done()
+	stopSchedules()
+	drained := make(chan struct{})
+	go func() { b.wg.Wait(); close(drained) }()
+	timeout := b.cfg.ShutdownTimeout
+	if timeout <= 0 {
+		timeout = DefaultShutdownTimeout
+	}
+	select {
+	case <-drained:
+	case <-time.After(timeout):
+		b.log.Warn("shutdown timeout: stopping running jobs; they run again at the next start")
+		stopJobs(errShutdown)
+		<-drained
+	}
+	return nil
+}
+
+// worker takes jobs until ctx is done; jobs run under jobsCtx, which
+// outlives ctx by the shutdown timeout.
+func (b *Bot) worker(ctx, jobsCtx context.Context) {
+	defer b.wg.Done()
+	for ctx.Err() == nil {
+		j, err := b.queue.Claim(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				b.log.Error("claiming a job", "err", err)
+			}
+		}
+		if j == nil {
+			select {
+			case <-ctx.Done():
+			case <-b.queue.Notify():
+			case <-time.After(b.poll):
+			}
+			continue
+		}
+		b.runJob(jobsCtx, j)
+	}
+}
+
+// runJob runs one job and records how it ended.
+func (b *Bot) runJob(parent context.Context, j *queue.Job) {
+	log := b.log.With("job", j.ID, "kind", j.Kind, "repo", j.Repo, "pr", j.PR, "sha", j.HeadSHA, "delivery", j.Delivery)
+	timeout := b.cfg.JobTimeout
+	if timeout <= 0 {
+		timeout = DefaultJobTimeout
+	}
+	ctx, cancel := context.WithCancelCause(parent)
+	ctx, stopTimer := context.WithTimeout(ctx, timeout)
+	defer stopTimer()
+	b.mu.Lock()
+	b.running[j.Key()] = &runningJob{id: j.ID, cancel: cancel}
+	b.mu.Unlock()
+	defer func() {
+		b.mu.Lock()
+		if r := b.running[j.Key()]; r != nil && r.id == j.ID {
+			delete(b.running, j.Key())
+		}
+		b.mu.Unlock()
+		cancel(nil)
+	}()
+
+	start := time.Now()
+	log.Info("job started", "attempt", j.Attempts)
+	err := b.dispatch(ctx, log, j)
+	cause := context.Cause(ctx)
+	outcome, state, text := "done", queue.Done, ""
+	switch {
+	case errors.Is(cause, errShutdown):
+		log.Warn("job interrupted by shutdown; it will run again")
+		b.metrics.jobs.WithLabelValues(j.Kind, "interrupted").Inc()
+		return
+	case errors.Is(err, errSuperseded) || errors.Is(cause, errSuperseded):
+		outcome, state, text = "superseded", queue.Cancelled, errSuperseded.Error()
+	case err != nil:
+		outcome, state, text = "failed", queue.Failed, err.Error()
+	}
+	// The job's end is recorded even when its context is gone.
+	if ferr := b.queue.Finish(context.WithoutCancel(ctx), j.ID, state, text); ferr != nil {
+		log.Error("recording the end of a job", "err", ferr)
+	}
+	b.metrics.jobs.WithLabelValues(j.Kind, outcome).Inc()
+	if err != nil && outcome == "failed" {
+		log.Error("job failed", "err", err, "seconds", time.Since(start).Seconds())
+		return
+	}
+	log.Info("job ended", "outcome", outcome, "seconds", time.Since(start).Seconds())
+}
+
+func (b *Bot) dispatch(ctx context.Context, log *slog.Logger, j *queue.Job) error {
+	switch j.Kind {
+	case queue.KindPullRequest, queue.KindMergeGroup:
+		return b.analyseChange(ctx, log, j)
+	case queue.KindPush:
+		return b.warm(ctx, log, j)
+	case queue.KindFull:
+		return b.verify(ctx, log, j)
+	case queue.KindCommand:
+		return b.command(ctx, log, j)
+	}
+	return fmt.Errorf("unknown job kind %q", j.Kind)
+}
+
+// checkout clones or fetches a job's repository and makes sure its head
+// commit is there (a pull request from a fork lives under refs/pull/N/head).
+func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (*vcs.Repo, error) {
+	token, err := c.GitToken(ctx)
+	if err != nil {
+		return nil, err
+	}
+	url := j.CloneURL
+	if b.rewrite != nil {
+		url = b.rewrite(url)
+	}
+	if url == "" {
+		return nil, fmt.Errorf("job %d has no clone URL", j.ID)
+	}
+	opts := vcs.CloneOptions{Token: token}
+	repo, err := vcs.Clone(ctx, url, b.cfg.CloneDir, opts)
+	if err != nil {
+		return nil, err
+	}
+	if j.HeadSHA == "" {
+		return repo, nil
+	}
+	if _, err := repo.Resolve(j.HeadSHA); err == nil {
+		return repo, nil
+	}
+	if j.PR > 0 {
+		if err := repo.FetchRefs(ctx, opts, fmt.Sprintf("refs/pull/%d/head", j.PR)); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := repo.Resolve(j.HeadSHA); err != nil {
+		return nil, fmt.Errorf("the head commit is not in %s: %w", j.Repo, err)
+	}
+	return repo, nil
+}
+
+// logWriter turns the pipeline's progress lines into debug logs.
+type logWriter struct{ log *slog.Logger }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		w.log.Debug(strings.TrimPrefix(line, "setbot: "))
+	}
+	return len(p), nil
+}
+
+// pipelineOptions are the pipeline's options for a job.
+func (b *Bot) pipelineOptions(log *slog.Logger, j *queue.Job) pipeline.Options {
+	return pipeline.Options{Cache: b.store, Fresh: j.Fresh, Solver: b.solver, Progress: logWriter{log}, Repo: j.Repo}
+}

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/setbot/setbot/bot"
+	"github.com/setbot/setbot/bot/ghapi"
+	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/config"
+)
+
+func newServeCmd() *cobra.Command {
+	var configFile string
+	cmd := &cobra.Command{
+		Use:   "serve [--config FILE]",
+		Short: "Run the GitHub bot: webhooks in, PR comments and check runs out",
+		Long: `serve runs setbot as a GitHub App (or with a plain token): it receives webhooks on
+POST /webhook, verifies their HMAC SHA-256 signature, writes a job to the SQLite
+database before answering 202, and a bounded pool of workers analyses each pull
+request as setbot analyze does: one comment per pull request, edited in place,
+and a check run named "setbot" whose conclusion is the gate's (failure blocks
+the merge when the check is required). Gate rules come from .setbot.yml on the
+pull request's base branch.
+
+Events: pull_request (opened, synchronize, reopened, ready_for_review); push to
+the default branch (warms the cache); check_run and check_suite rerequested;
+merge_group checks_requested; issue_comment "/setbot rerun", "/setbot full" and
+"/setbot help" from users with write access (acknowledged with a reaction).
+Scheduled full re-analyses (schedules in the configuration) recompute every
+model without the cache and report any difference as a check run.
+
+Other endpoints: GET /healthz, GET /readyz (database ping), GET /metrics
+(Prometheus). SIGTERM or SIGINT stops intake, lets running jobs finish within
+shutdown_timeout, and closes the database; queued jobs run after a restart.
+
+The configuration file (YAML, strict) is optional: every setting also comes
+from SETBOT_* environment variables, which override the file. A webhook secret
+is required. See docs/server.md for every setting and docs/github-app.md for
+creating and installing the GitHub App.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := config.LoadServer(configFile, os.Environ())
+			if err != nil {
+				fmt.Fprintln(cmd.ErrOrStderr(), err)
+				return exitError{code: exitUsage}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return serve(ctx, cfg, cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringVar(&configFile, "config", "", "the server configuration file (YAML); default: none, settings from the environment")
+	return cmd
+}
+
+// serve runs the bot until ctx is done.
+func serve(ctx context.Context, cfg *config.Server, logOut io.Writer) error {
+	log := newLogger(cfg, logOut)
+	store, err := cache.Open(cfg.Database, cache.Options{MaxBytes: cfg.CacheMaxBytes, Logger: log})
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if why := store.Rebuilt(); why != "" {
+		log.Warn("database rebuilt", "reason", why)
+	}
+	var b *bot.Bot
+	factory, err := ghapi.NewFactory(ghapi.Config{
+		BaseURL: cfg.GitHub.BaseURL, Token: cfg.GitHub.Token, AppID: cfg.GitHub.AppID, PrivateKey: cfg.GitHub.PrivateKey,
+		Logger:  log,
+		Metrics: func(event string) { b.Metrics().GitHubEvent(event) },
+	})
+	if err != nil {
+		return err
+	}
+	b, err = bot.New(cfg, bot.Options{Store: store, GitHub: factory, Solver: newZ3, Logger: log})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", cfg.Listen, err)
+	}
+	return b.Serve(ctx, ln)
+}
+
+func newLogger(cfg *config.Server, w io.Writer) *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+func newHealthcheckCmd() *cobra.Command {
+	var url string
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "healthcheck [--url URL]",
+		Short: "Exit 0 when a setbot server answers its health endpoint (for container HEALTHCHECKs)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			client := &http.Client{Timeout: timeout}
+			resp, err := client.Get(url)
+			if err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "setbot: %v\n", err)
+				return exitError{code: exitFindings}
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				fmt.Fprintf(cmd.ErrOrStderr(), "setbot: %s answered %s\n", url, resp.Status)
+				return exitError{code: exitFindings}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&url, "url", "http://127.0.0.1:8080/healthz", "the endpoint to probe")
+	cmd.Flags().DurationVar(&timeout, "timeout", 5*time.Second, "how long to wait for the answer")
+	return cmd
+}
