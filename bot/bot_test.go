@@ -3,7 +3,11 @@ package bot
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"flag"
 	"fmt"
 	"io"
@@ -43,6 +47,24 @@ const (
 // The demo repository's commits (their SHAs are fixed: demo.Build commits
 // with fixed authors and dates), which the payloads under testdata name.
 var c0, c1, c2, c3 string
+
+var (
+	appKeyOnce sync.Once
+	appKeyPEM  []byte
+)
+
+// appKey is a GitHub App private key for the tests (the fake GitHub does
+// not check the JWT's signature; ghinstallation needs a real key to sign).
+func appKey(t *testing.T) []byte {
+	appKeyOnce.Do(func() {
+		k, err := rsa.GenerateKey(rand.Reader, 2048)
+		if err != nil {
+			t.Fatal(err)
+		}
+		appKeyPEM = pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+	})
+	return appKeyPEM
+}
 
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
@@ -84,7 +106,7 @@ func newEnv(t *testing.T) *env {
 	e := &env{t: t, gh: newFakeGitHub(t), remote: remote, dbPath: filepath.Join(t.TempDir(), "setbot.db"), solver: newZ3, logs: &syncBuffer{}}
 	e.cfg = &config.Server{
 		Workers: 2, CloneDir: filepath.Join(t.TempDir(), "repos"), JobTimeout: time.Minute, ShutdownTimeout: 30 * time.Second,
-		MaxBodyBytes: 1 << 20, GitHub: config.GitHub{BaseURL: e.gh.URL(), Token: "test-token", WebhookSecret: []byte(testSecret)},
+		MaxBodyBytes: 1 << 20, GitHub: config.GitHub{BaseURL: e.gh.URL(), AppID: 1, PrivateKey: appKey(t), WebhookSecret: []byte(testSecret)},
 	}
 	return e
 }
@@ -99,7 +121,7 @@ func (e *env) open() {
 	e.store = store
 	var b *Bot
 	factory, err := ghapi.NewFactory(ghapi.Config{
-		BaseURL: e.cfg.GitHub.BaseURL, Token: e.cfg.GitHub.Token,
+		BaseURL: e.cfg.GitHub.BaseURL, Token: e.cfg.GitHub.Token, AppID: e.cfg.GitHub.AppID, PrivateKey: e.cfg.GitHub.PrivateKey,
 		Sleep:   func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 		Metrics: func(event string) { b.Metrics().GitHubEvent(event) },
 	})
@@ -126,7 +148,12 @@ func (e *env) start() {
 	e.open()
 	ctx, cancel := context.WithCancel(context.Background())
 	e.stop, e.done = cancel, make(chan struct{})
-	go func() { defer close(e.done); _ = e.bot.Run(ctx) }()
+	go func() {
+		defer close(e.done)
+		if err := e.bot.Run(ctx); err != nil {
+			e.t.Errorf("Run: %v", err)
+		}
+	}()
 	e.t.Cleanup(e.close)
 }
 
@@ -528,7 +555,7 @@ func TestMergeGroupAndRetries(t *testing.T) {
 
 func TestScheduledFullReanalysis(t *testing.T) {
 	e := newEnv(t)
-	e.cfg.Schedules = []config.Schedule{{Repo: "octo/triangle", Branch: "master", Cron: "@every 1s", CloneURL: cloneURL}}
+	e.cfg.Schedules = []config.Schedule{{Repo: "octo/triangle", Branch: "master", Cron: "@every 1s", CloneURL: cloneURL, InstallationID: 77}}
 	e.start()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
@@ -652,5 +679,50 @@ func TestServeEndpointsAndShutdown(t *testing.T) {
 	}
 	if !strings.Contains(e.logs.String(), `"delivery":"d-serve"`) || !strings.Contains(e.logs.String(), `"repo":"octo/triangle"`) {
 		t.Errorf("logs lack the delivery and repo keys:\n%s", e.logs.String())
+	}
+}
+
+// TestPlainTokenStatuses: with a plain token GitHub refuses check runs, so
+// the gate is a commit status "setbot" (pending, then the conclusion).
+func TestPlainTokenStatuses(t *testing.T) {
+	e := newEnv(t)
+	e.cfg.GitHub.AppID, e.cfg.GitHub.PrivateKey, e.cfg.GitHub.Token = 0, nil, "test-token"
+	e.start()
+	e.send("pull_request.synchronize", "d-t1")
+	e.idle()
+	if n := len(e.gh.callsMatching("POST /repos/octo/triangle/check-runs")); n != 0 {
+		t.Errorf("%d check runs created with a plain token", n)
+	}
+	e.gh.mu.Lock()
+	sts := e.gh.statuses[c3]
+	e.gh.mu.Unlock()
+	if len(sts) != 2 || sts[0]["state"] != "pending" || sts[1]["state"] != "failure" || sts[1]["context"] != "setbot" {
+		t.Errorf("statuses on the head: %v", sts)
+	}
+	if n := len(e.gh.commentsOf(7)); n != 1 {
+		t.Errorf("%d comments, want 1", n)
+	}
+}
+
+// TestJobTimeout: a job past job_timeout completes its check as timed out.
+func TestJobTimeout(t *testing.T) {
+	e := newEnv(t)
+	e.cfg.JobTimeout = 300 * time.Millisecond
+	release := make(chan struct{})
+	e.solver = func(tab *solver.Table) (solver.Solver, error) {
+		<-release
+		return newZ3(tab)
+	}
+	e.start()
+	e.send("pull_request.synchronize", "d-to")
+	time.Sleep(600 * time.Millisecond)
+	close(release)
+	e.idle()
+	runs := e.gh.runsFor(c3)
+	if len(runs) != 1 || runs[0].Conclusion != "timed_out" || runs[0].Status != "completed" {
+		t.Errorf("check runs after a timeout: %+v", runs)
+	}
+	if n := len(e.jobs(queue.Failed)); n != 1 {
+		t.Errorf("%d jobs failed, want the timed-out one", n)
 	}
 }

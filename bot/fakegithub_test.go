@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeGitHub stands in for the GitHub REST API: it keeps pull requests,
@@ -25,8 +26,9 @@ type fakeGitHub struct {
 	comments    map[int][]*fakeComment // pull request -> comments
 	nextID      int64
 	checkRuns   map[int64]*fakeCheckRun
-	reactions   map[int64][]string // comment -> contents
-	permissions map[string]string  // user -> role name
+	reactions   map[int64][]string          // comment -> contents
+	statuses    map[string][]map[string]any // sha -> statuses posted
+	permissions map[string]string           // user -> role name
 	defaultRef  string
 	fail        map[string]int // "METHOD path-prefix" -> number of 502s still to answer
 }
@@ -57,7 +59,7 @@ type fakeCheckRun struct {
 func newFakeGitHub(t *testing.T) *fakeGitHub {
 	f := &fakeGitHub{
 		t: t, prs: map[int]map[string]any{}, comments: map[int][]*fakeComment{}, nextID: 1000,
-		checkRuns: map[int64]*fakeCheckRun{}, reactions: map[int64][]string{}, permissions: map[string]string{},
+		checkRuns: map[int64]*fakeCheckRun{}, statuses: map[string][]map[string]any{}, reactions: map[int64][]string{}, permissions: map[string]string{},
 		defaultRef: "master", fail: map[string]int{},
 	}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
@@ -79,6 +81,16 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, "/api/v3")
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if r.Method == "POST" && strings.HasPrefix(path, "/app/installations/") && strings.HasSuffix(path, "/access_tokens") {
+		// The App's installation token (ghinstallation asks with the App's JWT).
+		if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+			f.t.Errorf("fake GitHub: token request without the App's JWT")
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusCreated)
+		fmt.Fprintf(w, `{"token":"test-token","expires_at":%q}`, time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
+		return
+	}
 	f.calls = append(f.calls, call{Method: r.Method, Path: path, Body: parsed})
 	if got := r.Header.Get("Authorization"); got != "Bearer test-token" && got != "token test-token" {
 		f.t.Errorf("fake GitHub: %s %s with Authorization %q", r.Method, path, got)
@@ -157,6 +169,9 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 			perm = "write"
 		}
 		reply(200, map[string]any{"permission": perm, "role_name": role, "user": map[string]any{"login": rest[1]}})
+	case r.Method == "POST" && len(rest) == 2 && rest[0] == "statuses":
+		f.statuses[rest[1]] = append(f.statuses[rest[1]], parsed)
+		reply(201, map[string]any{"id": 1, "state": parsed["state"]})
 	case r.Method == "POST" && len(rest) == 1 && rest[0] == "check-runs":
 		f.nextID++
 		run := &fakeCheckRun{ID: f.nextID}

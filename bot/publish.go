@@ -32,22 +32,19 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	if err != nil {
 		return err
 	}
-	runID, err := c.CreateCheckRun(ctx, r, ghapi.CheckRun{
-		Name: checkName, HeadSHA: j.HeadSHA, Status: "in_progress",
-		Title: "Analysing the models", Summary: "setbot is analysing what this change does to every execution of the models.",
-	})
-	if err != nil {
+	g := b.newGate(c, r, j.HeadSHA, checkName)
+	if err := g.start(ctx, "Analysing the models", "setbot is analysing what this change does to every execution of the models."); err != nil {
 		return err
 	}
 	fail := func(title string, err error) error {
-		b.completeCheck(log, c, r, runID, ghapi.CheckRun{Name: checkName, HeadSHA: j.HeadSHA, Status: "completed",
-			Conclusion: report.Failure, Title: title, Summary: "```\n" + err.Error() + "\n```\n\nComment `/setbot rerun` to try again."})
+		g.complete(log, ghapi.CheckRun{Conclusion: report.Failure, Title: title,
+			Summary: "```\n" + err.Error() + "\n```\n\nComment `/setbot rerun` to try again."})
 		return err
 	}
 	repo, err := b.checkout(ctx, c, j)
 	if err != nil {
 		if ctx.Err() != nil {
-			return b.stopped(ctx, log, c, r, runID, j)
+			return b.stopped(ctx, log, g)
 		}
 		return fail("setbot could not fetch the repository", err)
 	}
@@ -72,7 +69,7 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	opts.GateFrom = gateFrom
 	a, err := pipeline.Analyze(ctx, repo, base, j.HeadSHA, opts)
 	if ctx.Err() != nil {
-		return b.stopped(ctx, log, c, r, runID, j)
+		return b.stopped(ctx, log, g)
 	}
 	var ce *pipeline.ConfigError
 	if errors.As(err, &ce) {
@@ -90,50 +87,39 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	if superseded, err := b.queue.Superseded(ctx, j); err != nil {
 		return err
 	} else if superseded {
-		return b.stopped(ctx, log, c, r, runID, j)
+		return b.stopped(ctx, log, g)
 	}
 	if ok, err := b.queue.Published(ctx, j); err != nil {
 		return err
 	} else if !ok {
-		return b.stopped(ctx, log, c, r, runID, j)
+		return b.stopped(ctx, log, g)
 	}
 	a.Repo = j.Repo
-	runURL := b.checkRunURL(r, runID)
+	runURL := g.url()
 	if j.PR > 0 {
 		if err := b.upsertComment(ctx, log, c, r, j.PR, report.Markdown(a, report.Options{CheckRunURL: runURL})); err != nil {
 			return err
 		}
 	}
 	out := report.CheckRun(a, report.Options{CheckRunURL: runURL})
-	return c.UpdateCheckRun(ctx, r, runID, ghapi.CheckRun{
-		Name: checkName, HeadSHA: j.HeadSHA, Status: "completed", Conclusion: a.Gate.Conclusion,
-		Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations),
-	})
+	return g.finish(ctx, ghapi.CheckRun{Conclusion: a.Gate.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations)})
 }
 
-// stopped completes the check run of a job that a newer commit superseded
-// (or that was stopped) and returns why it stopped.
-func (b *Bot) stopped(ctx context.Context, log *slog.Logger, c ghapi.Client, r ghapi.Repo, runID int64, j *queue.Job) error {
+// stopped completes the check of a job that a newer commit superseded or
+// that ran out of time, and returns why it stopped.
+func (b *Bot) stopped(ctx context.Context, log *slog.Logger, g *gate) error {
 	cause := context.Cause(ctx)
-	if cause == nil || errors.Is(cause, errSuperseded) {
-		cause = errSuperseded
+	switch {
+	case errors.Is(cause, errShutdown):
+		return cause // the check stays in progress: the job runs again at the next start
+	case errors.Is(cause, context.DeadlineExceeded):
+		g.complete(log, ghapi.CheckRun{Conclusion: "timed_out", Title: "The analysis took longer than the job timeout",
+			Summary: fmt.Sprintf("setbot stopped after %s (the server's job_timeout). Lower the bounds in .setbot.yml or raise job_timeout, then comment `/setbot rerun`.", b.jobTimeout())})
+		return cause
 	}
-	if errors.Is(cause, errShutdown) {
-		return cause // the check run stays in progress: the job runs again at the next start
-	}
-	b.completeCheck(log, c, r, runID, ghapi.CheckRun{Name: checkName, HeadSHA: j.HeadSHA, Status: "completed",
-		Conclusion: "cancelled", Title: "Superseded", Summary: "A newer commit of this pull request is being analysed instead."})
-	return cause
-}
-
-// completeCheck completes a check run on a path where the job's own
-// context may be gone.
-func (b *Bot) completeCheck(log *slog.Logger, c ghapi.Client, r ghapi.Repo, id int64, run ghapi.CheckRun) {
-	ctx, cancel := context.WithTimeout(context.Background(), ghapi.DefaultTimeout)
-	defer cancel()
-	if err := c.UpdateCheckRun(ctx, r, id, run); err != nil {
-		log.Error("completing the check run", "err", err)
-	}
+	g.complete(log, ghapi.CheckRun{Conclusion: "cancelled", Title: "Superseded",
+		Summary: "A newer commit of this pull request is being analysed instead."})
+	return errSuperseded
 }
 
 // upsertComment keeps one comment per pull request, found by the hidden
@@ -154,16 +140,79 @@ func (b *Bot) upsertComment(ctx context.Context, log *slog.Logger, c ghapi.Clien
 	return err
 }
 
-// checkRunURL is the web address of a check run, for the comment's pointer
-// to the full report.
-func (b *Bot) checkRunURL(r ghapi.Repo, id int64) string {
+// gate publishes a result on a commit: a check run when setbot is a GitHub
+// App, a commit status with a plain token (GitHub lets only Apps create
+// check runs; a status can be required just the same, without annotations).
+type gate struct {
+	b        *Bot
+	c        ghapi.Client
+	r        ghapi.Repo
+	sha      string
+	name     string
+	id       int64 // the check run
+	statuses bool
+}
+
+func (b *Bot) newGate(c ghapi.Client, r ghapi.Repo, sha, name string) *gate {
+	return &gate{b: b, c: c, r: r, sha: sha, name: name, statuses: b.cfg.GitHub.AppID == 0}
+}
+
+// start marks the commit's check in progress.
+func (g *gate) start(ctx context.Context, title, summary string) error {
+	if g.statuses {
+		return g.c.SetStatus(ctx, g.r, g.sha, ghapi.Status{State: "pending", Context: g.name, Description: title, TargetURL: g.b.cfg.PublicURL})
+	}
+	id, err := g.c.CreateCheckRun(ctx, g.r, ghapi.CheckRun{Name: g.name, HeadSHA: g.sha, Status: "in_progress", Title: title, Summary: summary})
+	g.id = id
+	return err
+}
+
+// finish completes the check with run's conclusion and output.
+func (g *gate) finish(ctx context.Context, run ghapi.CheckRun) error {
+	run.Name, run.HeadSHA, run.Status = g.name, g.sha, "completed"
+	if g.statuses {
+		state, desc := "error", run.Title
+		switch run.Conclusion {
+		case report.Success:
+			state = "success"
+		case report.Neutral:
+			state, desc = "success", "warnings: "+run.Title
+		case report.Failure:
+			state = "failure"
+		}
+		return g.c.SetStatus(ctx, g.r, g.sha, ghapi.Status{State: state, Context: g.name, Description: desc, TargetURL: g.b.cfg.PublicURL})
+	}
+	if g.id == 0 {
+		id, err := g.c.CreateCheckRun(ctx, g.r, run)
+		g.id = id
+		return err
+	}
+	return g.c.UpdateCheckRun(ctx, g.r, g.id, run)
+}
+
+// complete finishes the check on a path where the job's own context may
+// be gone.
+func (g *gate) complete(log *slog.Logger, run ghapi.CheckRun) {
+	ctx, cancel := context.WithTimeout(context.Background(), ghapi.DefaultTimeout)
+	defer cancel()
+	if err := g.finish(ctx, run); err != nil {
+		log.Error("completing the check", "err", err)
+	}
+}
+
+// url is the web address of the check run, for the comment's pointer to
+// the full report ("" with statuses, whose details are in the comment).
+func (g *gate) url() string {
+	if g.statuses || g.id == 0 {
+		return ""
+	}
 	host := "https://github.com"
-	if base := b.cfg.GitHub.BaseURL; base != "" {
+	if base := g.b.cfg.GitHub.BaseURL; base != "" {
 		if u, err := url.Parse(base); err == nil && u.Host != "" {
 			host = u.Scheme + "://" + u.Host
 		}
 	}
-	return fmt.Sprintf("%s/%s/%s/runs/%d", host, r.Owner, r.Name, id)
+	return fmt.Sprintf("%s/%s/%s/runs/%d", host, g.r.Owner, g.r.Name, g.id)
 }
 
 func annotations(in []report.Annotation) []ghapi.Annotation {
@@ -255,11 +304,8 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 		conclusion, title = report.Failure, fmt.Sprintf("%d of %d models differ from what the cache held (now refreshed)", differ, len(checks))
 	}
 	log.Info("full re-analysis done", "models", len(checks), "differ", differ)
-	_, err = c.CreateCheckRun(ctx, r, ghapi.CheckRun{
-		Name: fullCheckName, HeadSHA: sha, Status: "completed", Conclusion: conclusion,
-		Title: title, Summary: "Scheduled full re-analysis of `" + j.Branch + "`: every model recomputed without the cache and compared with it.\n\n" + b2.String(),
-	})
-	return err
+	return b.newGate(c, r, sha, fullCheckName).finish(ctx, ghapi.CheckRun{Conclusion: conclusion, Title: title,
+		Summary: "Scheduled full re-analysis of `" + j.Branch + "`: every model recomputed without the cache and compared with it.\n\n" + b2.String()})
 }
 
 // helpText answers `/setbot help`.

@@ -97,12 +97,8 @@ func (b *Bot) worker(ctx, jobsCtx context.Context) {
 // runJob runs one job and records how it ended.
 func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 	log := b.log.With("job", j.ID, "kind", j.Kind, "repo", j.Repo, "pr", j.PR, "sha", j.HeadSHA, "delivery", j.Delivery)
-	timeout := b.cfg.JobTimeout
-	if timeout <= 0 {
-		timeout = DefaultJobTimeout
-	}
 	ctx, cancel := context.WithCancelCause(parent)
-	ctx, stopTimer := context.WithTimeout(ctx, timeout)
+	ctx, stopTimer := context.WithTimeout(ctx, b.jobTimeout())
 	defer stopTimer()
 	b.mu.Lock()
 	b.running[j.Key()] = &runningJob{id: j.ID, cancel: cancel}
@@ -206,4 +202,11 @@ func (w logWriter) Write(p []byte) (int, error) {
 // pipelineOptions are the pipeline's options for a job.
 func (b *Bot) pipelineOptions(log *slog.Logger, j *queue.Job) pipeline.Options {
 	return pipeline.Options{Cache: b.store, Fresh: j.Fresh, Solver: b.solver, Progress: logWriter{log}, Repo: j.Repo}
+}
+
+func (b *Bot) jobTimeout() time.Duration {
+	if b.cfg.JobTimeout <= 0 {
+		return DefaultJobTimeout
+	}
+	return b.cfg.JobTimeout
 }

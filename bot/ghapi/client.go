@@ -232,6 +232,19 @@ func optional(s string) *string {
 	return &s
 }
 
+func (c *client) SetStatus(ctx context.Context, r Repo, sha string, s Status) error {
+	desc := []rune(s.Description)
+	if len(desc) > MaxStatusDescription {
+		desc = append(desc[:MaxStatusDescription-1], '…')
+	}
+	st := &github.RepoStatus{State: optional(s.State), Context: optional(s.Context), Description: optional(string(desc)), TargetURL: optional(s.TargetURL)}
+	o := op{what: fmt.Sprintf("setting status %s on %s at %s", s.Context, r, shortSHA(sha)), repo: r, retryNotFound: true}
+	return c.do(ctx, o, func(ctx context.Context, gh *github.Client) (*github.Response, error) {
+		_, resp, err := gh.Repositories.CreateStatus(ctx, r.Owner, r.Name, sha, st)
+		return resp, err
+	})
+}
+
 func (c *client) AddReaction(ctx context.Context, r Repo, commentID int64, content string) error {
 	o := op{what: fmt.Sprintf("adding reaction %q to comment %d on %s", content, commentID, r), repo: r}
 	return c.do(ctx, o, func(ctx context.Context, gh *github.Client) (*github.Response, error) {

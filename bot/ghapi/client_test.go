@@ -49,6 +49,17 @@ func TestRequests(t *testing.T) {
 			body:   map[string]any{"body": "hello <!-- setbot -->"},
 		},
 		{
+			name:   "SetStatus",
+			route:  "POST /api/v3/repos/octo/models/statuses/1a2b3c4d5e",
+			status: 201,
+			resp:   `{"id":9,"state":"failure"}`,
+			call: func(c Client) (any, error) {
+				return nil, c.SetStatus(ctx, repo, "1a2b3c4d5e", Status{State: "failure", Context: "setbot",
+					Description: strings.Repeat("x", 150), TargetURL: "https://setbot.example/r"})
+			},
+			body: map[string]any{"state": "failure", "context": "setbot", "description": strings.Repeat("x", 139) + "…", "target_url": "https://setbot.example/r"},
+		},
+		{
 			name:   "EditComment",
 			route:  "PATCH /api/v3/repos/octo/models/issues/comments/501",
 			status: 200,

@@ -73,6 +73,9 @@ type Client interface {
 	// When a later batch fails, CreateCheckRun returns the new run's id with the error.
 	CreateCheckRun(ctx context.Context, r Repo, run CheckRun) (int64, error)
 	UpdateCheckRun(ctx context.Context, r Repo, id int64, run CheckRun) error
+	// SetStatus sets a commit status: the gate where check runs cannot be used (GitHub lets
+	// only Apps create check runs; a plain token posts statuses instead).
+	SetStatus(ctx context.Context, r Repo, sha string, s Status) error
 	// AddReaction reacts to an issue comment ("+1", "eyes", "rocket", "confused", ...).
 	AddReaction(ctx context.Context, r Repo, commentID int64, content string) error
 	// Permission returns the user's permission on the repository: "admin", "maintain",
@@ -89,6 +92,17 @@ type Client interface {
 	// any response).
 	RateRemaining() int
 }
+
+// Status is a commit status.
+type Status struct {
+	State       string // "pending", "success", "failure" or "error"
+	Context     string // the status's name, e.g. "setbot"
+	Description string // at most MaxStatusDescription characters (longer is cut)
+	TargetURL   string // optional
+}
+
+// MaxStatusDescription is GitHub's limit on a status description.
+const MaxStatusDescription = 140
 
 // shortSHA abbreviates a commit id for messages.
 func shortSHA(sha string) string {
