@@ -25,9 +25,6 @@ const (
 	// DefaultPollInterval is how often an idle worker looks for jobs that
 	// no notification announced (jobs of another process, requeued ones).
 	DefaultPollInterval = 2 * time.Second
-	// DefaultPruneAge is how long finished jobs and delivery records are
-	// kept.
-	DefaultPruneAge = 14 * 24 * time.Hour
 )
 
 // GitHub makes the client of an installation (0 with a plain token);
@@ -62,6 +59,7 @@ type Bot struct {
 	poll    time.Duration
 
 	handlers map[string]EventHandler
+	reading  chan struct{} // a slot per webhook body being read
 
 	mu       sync.Mutex
 	running  map[string]*runningJob // by job key
@@ -73,6 +71,7 @@ type Bot struct {
 // runningJob is a job a worker is running, with the means to stop it.
 type runningJob struct {
 	id     int64
+	kind   string
 	cancel context.CancelCauseFunc
 }
 
@@ -91,6 +90,7 @@ func New(cfg *config.Server, opts Options) (*Bot, error) {
 		cfg: cfg, store: opts.Store, queue: queue.New(opts.Store), github: opts.GitHub, solver: opts.Solver,
 		log: opts.Logger, rewrite: opts.RewriteCloneURL, poll: opts.PollInterval,
 		running: make(map[string]*runningJob), clients: make(map[int64]ghapi.Client),
+		reading: make(chan struct{}, MaxConcurrentReads),
 	}
 	if b.log == nil {
 		b.log = slog.Default()
@@ -124,7 +124,8 @@ func (b *Bot) enqueue(ctx context.Context, jobs ...queue.Job) ([]int64, bool, er
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for i, j := range jobs {
-		if r := b.running[j.Key()]; r != nil && r.id < ids[i] {
+		// A full re-analysis is never cut short: the newer job waits.
+		if r := b.running[j.Key()]; r != nil && r.id < ids[i] && r.kind != queue.KindFull {
 			r.cancel(errSuperseded)
 		}
 	}

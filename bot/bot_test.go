@@ -197,9 +197,22 @@ func fixture(t *testing.T, name string) ([]byte, string) {
 	return body, strings.TrimSpace(string(sig))
 }
 
-// post delivers a webhook.
+// post delivers a webhook. A pull_request event also updates the fake's
+// pull request, as GitHub's state changes before it sends the event.
 func (e *env) post(event, delivery string, body []byte, sig string) (int, webhookAnswer) {
 	e.t.Helper()
+	if event == "pull_request" {
+		var p struct {
+			PullRequest struct {
+				Number int
+				Base   struct{ Ref, SHA string }
+				Head   struct{ SHA string }
+			} `json:"pull_request"`
+		}
+		if json.Unmarshal(body, &p) == nil && p.PullRequest.Number > 0 {
+			e.gh.addPR(p.PullRequest.Number, p.PullRequest.Base.Ref, p.PullRequest.Base.SHA, p.PullRequest.Head.SHA)
+		}
+	}
 	req, _ := http.NewRequest(http.MethodPost, e.http.URL+"/webhook", bytes.NewReader(body))
 	req.Header.Set("X-GitHub-Event", event)
 	req.Header.Set("X-GitHub-Delivery", delivery)
@@ -299,7 +312,7 @@ func TestPullRequestFlow(t *testing.T) {
 	if len(runs) != 1 || runs[0].Name != "setbot" || runs[0].Status != "completed" || runs[0].Conclusion != "success" {
 		t.Fatalf("check runs on the head: %+v", runs)
 	}
-	want := []string{"POST /repos/octo/triangle/check-runs", "GET /repos/octo/triangle/issues/7/comments", "POST /repos/octo/triangle/issues/7/comments", "PATCH /repos/octo/triangle/check-runs/"}
+	want := []string{"POST /repos/octo/triangle/check-runs", "GET /repos/octo/triangle/pulls/7", "GET /repos/octo/triangle/issues/7/comments", "POST /repos/octo/triangle/issues/7/comments", "PATCH /repos/octo/triangle/check-runs/"}
 	var got []string
 	for _, c := range e.gh.callsMatching("") {
 		got = append(got, c.Method+" "+c.Path)

@@ -42,6 +42,7 @@ type fakeComment struct {
 	ID   int64
 	Body string
 	User string
+	Type string // "Bot" for an App's comments
 }
 
 type fakeCheckRun struct {
@@ -106,6 +107,11 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-RateLimit-Limit", "5000")
 	w.Header().Set("X-RateLimit-Remaining", "4321")
 	w.Header().Set("X-RateLimit-Reset", "1999999999")
+	if r.Method == "GET" && path == "/user" {
+		w.WriteHeader(200)
+		fmt.Fprint(w, `{"login":"setbot-user","type":"User"}`)
+		return
+	}
 	parts := strings.Split(strings.Trim(path, "/"), "/")
 	reply := func(code int, v any) {
 		w.WriteHeader(code)
@@ -131,7 +137,7 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(rest[1])
 		var out []map[string]any
 		for _, c := range f.comments[n] {
-			out = append(out, map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.User}})
+			out = append(out, map[string]any{"id": c.ID, "body": c.Body, "user": map[string]any{"login": c.User, "type": c.Type}})
 		}
 		if out == nil {
 			out = []map[string]any{}
@@ -140,7 +146,10 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 	case r.Method == "POST" && len(rest) == 3 && rest[0] == "issues" && rest[2] == "comments":
 		n, _ := strconv.Atoi(rest[1])
 		f.nextID++
-		c := &fakeComment{ID: f.nextID, Body: fmt.Sprint(parsed["body"]), User: "setbot[bot]"}
+		c := &fakeComment{ID: f.nextID, Body: fmt.Sprint(parsed["body"]), User: "setbot-user", Type: "User"}
+		if strings.HasPrefix(r.Header.Get("Authorization"), "token ") {
+			c.User, c.Type = "setbot[bot]", "Bot" // an App's installation token
+		}
 		f.comments[n] = append(f.comments[n], c)
 		reply(201, map[string]any{"id": c.ID, "body": c.Body})
 	case r.Method == "PATCH" && len(rest) == 3 && rest[0] == "issues" && rest[1] == "comments":
@@ -222,6 +231,14 @@ func (f *fakeGitHub) applyCheckRun(run *fakeCheckRun, body map[string]any) {
 			}
 		}
 	}
+}
+
+// addComment adds a comment by a person.
+func (f *fakeGitHub) addComment(pr int, user, body string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.nextID++
+	f.comments[pr] = append(f.comments[pr], &fakeComment{ID: f.nextID, Body: body, User: user, Type: "User"})
 }
 
 // addPR registers a pull request the API can return.

@@ -23,7 +23,7 @@ const (
 // analyseChange runs a pull request (or merge group) job: a check run in
 // progress, the pipeline from the merge base to the head, then the comment
 // and the completed check run, unless a newer commit got there first.
-func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job) error {
+func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job) (err error) {
 	c, err := b.client(j.Installation)
 	if err != nil {
 		return err
@@ -36,6 +36,21 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	if err := g.start(ctx, "Analysing the models", "setbot is analysing what this change does to every execution of the models."); err != nil {
 		return err
 	}
+	// Whatever happens from here, the check does not stay in progress
+	// (except at shutdown: the job runs again at the next start).
+	defer func() {
+		p := recover()
+		if p != nil {
+			err = fmt.Errorf("panic: %v", p)
+		}
+		if !g.done && err != nil && !errors.Is(context.Cause(ctx), errShutdown) {
+			g.complete(log, ghapi.CheckRun{Conclusion: report.Failure, Title: "setbot could not finish",
+				Summary: "```\n" + err.Error() + "\n```\n\nComment `/setbot rerun` to try again."})
+		}
+		if p != nil {
+			panic(p)
+		}
+	}()
 	fail := func(title string, err error) error {
 		g.complete(log, ghapi.CheckRun{Conclusion: report.Failure, Title: title,
 			Summary: "```\n" + err.Error() + "\n```\n\nComment `/setbot rerun` to try again."})
@@ -97,7 +112,15 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	a.Repo = j.Repo
 	runURL := g.url()
 	if j.PR > 0 {
-		if err := b.upsertComment(ctx, log, c, r, j.PR, report.Markdown(a, report.Options{CheckRunURL: runURL})); err != nil {
+		// Deliveries can come out of order: the comment shows the pull
+		// request's current head only (the check stays on its own commit).
+		pr, err := c.PullRequest(ctx, r, j.PR)
+		if err != nil {
+			return err
+		}
+		if pr.HeadSHA != j.HeadSHA {
+			log.Info("the pull request's head moved on; the comment is left to its analysis", "current", pr.HeadSHA)
+		} else if err := b.upsertComment(ctx, log, c, r, j.PR, report.Markdown(a, report.Options{CheckRunURL: runURL})); err != nil {
 			return err
 		}
 	}
@@ -151,6 +174,7 @@ type gate struct {
 	name     string
 	id       int64 // the check run
 	statuses bool
+	done     bool // completed
 }
 
 func (b *Bot) newGate(c ghapi.Client, r ghapi.Repo, sha, name string) *gate {
@@ -180,14 +204,25 @@ func (g *gate) finish(ctx context.Context, run ghapi.CheckRun) error {
 		case report.Failure:
 			state = "failure"
 		}
-		return g.c.SetStatus(ctx, g.r, g.sha, ghapi.Status{State: state, Context: g.name, Description: desc, TargetURL: g.b.cfg.PublicURL})
-	}
-	if g.id == 0 {
-		id, err := g.c.CreateCheckRun(ctx, g.r, run)
-		g.id = id
+		err := g.c.SetStatus(ctx, g.r, g.sha, ghapi.Status{State: state, Context: g.name, Description: desc, TargetURL: g.b.cfg.PublicURL})
+		g.done = err == nil
 		return err
 	}
-	return g.c.UpdateCheckRun(ctx, g.r, g.id, run)
+	var err error
+	if g.id == 0 {
+		g.id, err = g.c.CreateCheckRun(ctx, g.r, run)
+	} else {
+		err = g.c.UpdateCheckRun(ctx, g.r, g.id, run)
+	}
+	if err != nil && g.id != 0 && len(run.Annotations) > 0 {
+		// GitHub refused the annotations (a line past the end of a file, say):
+		// the conclusion matters more.
+		run.Annotations = nil
+		run.Summary += "\n\n(The annotations could not be posted: " + err.Error() + ")"
+		err = g.c.UpdateCheckRun(ctx, g.r, g.id, run)
+	}
+	g.done = err == nil
+	return err
 }
 
 // complete finishes the check on a path where the job's own context may

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -60,20 +61,24 @@ func writeStatus(w http.ResponseWriter, code int, status, message string) {
 func (b *Bot) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler: b.Handler(), ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, WriteTimeout: writeTimeout,
-		ErrorLog: nil,
+		ErrorLog: slog.NewLogLogger(b.log.Handler(), slog.LevelWarn),
 	}
+	// Run stops with ctx, or when the listener fails.
+	runCtx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	ran := make(chan error, 1)
-	go func() { ran <- b.Run(ctx) }()
+	go func() { ran <- b.Run(runCtx) }()
 	b.log.Info("serving", "addr", ln.Addr().String())
 
 	var err error
+	runDone := false
 	select {
 	case <-ctx.Done():
 	case err = <-served:
-		// The listener failed: stop everything.
 	case err = <-ran:
+		runDone = true
 	}
 	b.mu.Lock()
 	b.draining = true
@@ -87,7 +92,8 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener) error {
 	if serr := srv.Shutdown(sctx); serr != nil && err == nil {
 		err = serr
 	}
-	if ctx.Err() != nil {
+	stopRun()
+	if !runDone {
 		if rerr := <-ran; rerr != nil && err == nil {
 			err = rerr
 		}

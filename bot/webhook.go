@@ -11,8 +11,16 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/setbot/setbot/bot/queue"
+)
+
+// MaxConcurrentReads bounds the webhook bodies read at once; a delivery
+// waits up to readSlotWait for a slot.
+const (
+	MaxConcurrentReads = 32
+	readSlotWait       = 5 * time.Second
 )
 
 // DefaultMaxBodyBytes caps a webhook body: GitHub sends at most 25 MiB.
@@ -51,6 +59,22 @@ func (b *Bot) ServeWebhook(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		answer(http.StatusMethodNotAllowed, webhookAnswer{Status: "error", Message: "webhooks are POSTed"})
+		return
+	}
+	// Bodies are read before the signature can be checked: bound how many
+	// are read at once, so unsigned traffic cannot exhaust memory.
+	// GitHub does not redeliver on its own, so wait a little for a slot
+	// before refusing.
+	wait := time.NewTimer(readSlotWait)
+	defer wait.Stop()
+	select {
+	case b.reading <- struct{}{}:
+		defer func() { <-b.reading }()
+	case <-r.Context().Done():
+		return
+	case <-wait.C:
+		w.Header().Set("Retry-After", "1")
+		answer(http.StatusServiceUnavailable, webhookAnswer{Status: "error", Message: "too many deliveries at once; retry"})
 		return
 	}
 	limit := b.cfg.MaxBodyBytes
@@ -101,6 +125,11 @@ func (b *Bot) ServeWebhook(w http.ResponseWriter, r *http.Request) {
 		jobs[i].Delivery = delivery
 	}
 	ids, duplicate, err := b.enqueue(r.Context(), jobs...)
+	if errors.Is(err, queue.ErrInvalidJob) {
+		log.Warn("webhook payload lacks what a job needs", "err", err)
+		answer(http.StatusBadRequest, webhookAnswer{Status: "error", Message: err.Error()})
+		return
+	}
 	if err != nil {
 		log.Error("enqueueing jobs", "repo", jobs[0].Repo, "pr", jobs[0].PR, "sha", jobs[0].HeadSHA, "err", err)
 		answer(http.StatusInternalServerError, webhookAnswer{Status: "error", Message: "the job could not be stored; redeliver later"})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -36,9 +37,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	if n > 0 {
 		b.log.Info("jobs of a previous run queued again", "jobs", n)
 	}
-	if _, err := b.queue.Prune(ctx, DefaultPruneAge); err != nil {
-		b.log.Warn("pruning old jobs", "err", err)
-	}
+	b.prune(ctx)
 	stopSchedules, err := b.startSchedules()
 	if err != nil {
 		return err
@@ -53,7 +52,17 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.wg.Add(1)
 		go b.worker(ctx, jobsCtx)
 	}
-	<-ctx.Done()
+	prune := time.NewTicker(pruneInterval)
+	defer prune.Stop()
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			break wait
+		case <-prune.C:
+			b.prune(ctx)
+		}
+	}
 	stopSchedules()
 	drained := make(chan struct{})
 	go func() { b.wg.Wait(); close(drained) }()
@@ -69,6 +78,21 @@ func (b *Bot) Run(ctx context.Context) error {
 		<-drained
 	}
 	return nil
+}
+
+// pruneInterval is how often finished jobs and old delivery records are
+// deleted.
+const pruneInterval = 24 * time.Hour
+
+func (b *Bot) prune(ctx context.Context) {
+	n, err := b.queue.Prune(ctx, queue.DefaultRetention)
+	if err != nil {
+		b.log.Warn("pruning old jobs", "err", err)
+		return
+	}
+	if n > 0 {
+		b.log.Info("old jobs pruned", "rows", n)
+	}
 }
 
 // worker takes jobs until ctx is done; jobs run under jobsCtx, which
@@ -101,7 +125,7 @@ func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 	ctx, stopTimer := context.WithTimeout(ctx, b.jobTimeout())
 	defer stopTimer()
 	b.mu.Lock()
-	b.running[j.Key()] = &runningJob{id: j.ID, cancel: cancel}
+	b.running[j.Key()] = &runningJob{id: j.ID, kind: j.Kind, cancel: cancel}
 	b.mu.Unlock()
 	defer func() {
 		b.mu.Lock()
@@ -114,7 +138,12 @@ func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 
 	start := time.Now()
 	log.Info("job started", "attempt", j.Attempts)
-	err := b.dispatch(ctx, log, j)
+	// A newer job of the key may have been queued between the claim and
+	// the registration above, where it could not cancel this one.
+	if sup, err := b.queue.Superseded(ctx, j); err == nil && sup && j.Kind != queue.KindFull {
+		cancel(errSuperseded)
+	}
+	err := b.safeDispatch(ctx, log, j)
 	cause := context.Cause(ctx)
 	outcome, state, text := "done", queue.Done, ""
 	switch {
@@ -137,6 +166,18 @@ func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 		return
 	}
 	log.Info("job ended", "outcome", outcome, "seconds", time.Since(start).Seconds())
+}
+
+// safeDispatch runs a job, turning a panic (a bug) into the job's failure
+// rather than the server's death and a crash loop over the same job.
+func (b *Bot) safeDispatch(ctx context.Context, log *slog.Logger, j *queue.Job) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			log.Error("job panicked", "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			err = fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	return b.dispatch(ctx, log, j)
 }
 
 func (b *Bot) dispatch(ctx context.Context, log *slog.Logger, j *queue.Job) error {

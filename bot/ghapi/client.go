@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
@@ -24,6 +25,8 @@ type client struct {
 	itr                *ghinstallation.Transport // nil with a token
 	http               *http.Client              // authenticates every request
 	remaining          atomic.Int64
+	selfMu             sync.Mutex
+	selfLogin          string // the token's user, once asked
 }
 
 var _ Client = (*client)(nil)
@@ -84,7 +87,14 @@ func (c *client) FindComment(ctx context.Context, r Repo, number int, marker str
 			return 0, "", err
 		}
 		for _, cm := range comments {
-			if strings.Contains(cm.GetBody(), marker) {
+			if !strings.HasPrefix(cm.GetBody(), marker) {
+				continue
+			}
+			mine, err := c.wrote(ctx, cm.GetUser())
+			if err != nil {
+				return 0, "", err
+			}
+			if mine {
 				return cm.GetID(), cm.GetBody(), nil
 			}
 		}
@@ -93,6 +103,39 @@ func (c *client) FindComment(ctx context.Context, r Repo, number int, marker str
 		}
 		opts.Page = next
 	}
+}
+
+// wrote reports whether a comment's author is this client's identity: an
+// App writes as a Bot account (no person can be one); a token writes as its
+// user. Only then is a comment setbot's to edit: anyone can paste a marker.
+func (c *client) wrote(ctx context.Context, u *github.User) (bool, error) {
+	if c.itr != nil {
+		return u.GetType() == "Bot", nil
+	}
+	login, err := c.self(ctx)
+	if err != nil {
+		return false, err
+	}
+	return strings.EqualFold(u.GetLogin(), login), nil
+}
+
+// self is the login of the token's user, asked once.
+func (c *client) self(ctx context.Context) (string, error) {
+	c.selfMu.Lock()
+	defer c.selfMu.Unlock()
+	if c.selfLogin != "" {
+		return c.selfLogin, nil
+	}
+	var u *github.User
+	err := c.do(ctx, op{what: "asking who the token's user is"}, func(ctx context.Context, gh *github.Client) (resp *github.Response, err error) {
+		u, resp, err = gh.Users.Get(ctx, "")
+		return resp, err
+	})
+	if err != nil {
+		return "", err
+	}
+	c.selfLogin = u.GetLogin()
+	return c.selfLogin, nil
 }
 
 func (c *client) CreateComment(ctx context.Context, r Repo, number int, body string) (int64, error) {

@@ -214,11 +214,14 @@ func TestGitTokenWithPlainToken(t *testing.T) {
 func TestFindComment(t *testing.T) {
 	const route = "GET /api/v3/repos/octo/models/issues/12/comments"
 	const marker = "<!-- setbot:report -->"
-	// Three pages; the marker is on page 2 in the second comment.
+	// Three pages. Only a comment that starts with the marker and was
+	// written by the token's user (setbot) is setbot's: on page 2, comment
+	// 4 quotes the marker, comment 5 is a user pasting it, comment 6 is it.
 	pages := map[string]string{
-		"1": `[{"id":1,"body":"first"},{"id":2,"body":"setbot is great"}]`,
-		"2": `[{"id":3,"body":"lgtm"},{"id":4,"body":"## Report\n` + marker + `\nold"},{"id":5,"body":"` + marker + ` again"}]`,
-		"3": `[{"id":6,"body":"` + marker + `"}]`,
+		"1": `[{"id":1,"body":"first","user":{"login":"dana"}},{"id":2,"body":"setbot is great","user":{"login":"setbot"}}]`,
+		"2": `[{"id":3,"body":"lgtm","user":{"login":"dana"}},{"id":4,"body":"## Report\n` + marker + `\nold","user":{"login":"setbot"}},` +
+			`{"id":5,"body":"` + marker + ` mine now","user":{"login":"mallory"}},{"id":6,"body":"` + marker + `\nold","user":{"login":"SetBot"}}]`,
+		"3": `[{"id":7,"body":"` + marker + `","user":{"login":"setbot"}}]`,
 	}
 	paged := func(w http.ResponseWriter, r *http.Request, _ int) {
 		page := r.URL.Query().Get("page")
@@ -231,17 +234,20 @@ func TestFindComment(t *testing.T) {
 	t.Run("found on page 2", func(t *testing.T) {
 		f := newFake(t)
 		f.handle(route, paged)
+		f.handle("GET /api/v3/user", answer(200, `{"login":"setbot"}`))
 		c, _ := newTestClient(t, f)
 		id, body, err := c.FindComment(context.Background(), repo, 12, marker)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if id != 4 || body != "## Report\n"+marker+"\nold" {
-			t.Errorf("FindComment = %d, %q; want comment 4", id, body)
+		if id != 6 || body != marker+"\nold" {
+			t.Errorf("FindComment = %d, %q; want comment 6", id, body)
 		}
 		var queries []string
 		for _, r := range f.requests() {
-			queries = append(queries, r.RawQuery)
+			if r.Path != "/api/v3/user" {
+				queries = append(queries, r.RawQuery)
+			}
 		}
 		if want := []string{"page=1&per_page=100", "page=2&per_page=100"}; !reflect.DeepEqual(queries, want) {
 			t.Errorf("queries %q, want %q", queries, want)
