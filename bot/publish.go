@@ -69,7 +69,7 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 		// pull request's diff does; the base tip may have moved on.
 		tip := j.BaseSHA
 		if j.Branch != "" {
-			if sha, err := repo.Resolve(j.Branch); err == nil {
+			if sha, err := repo.Resolve("refs/heads/" + j.Branch); err == nil {
 				tip = sha
 			}
 		}
@@ -308,7 +308,7 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 	}
 	sha := j.HeadSHA
 	if sha == "" {
-		if sha, err = repo.Resolve(j.Branch); err != nil {
+		if sha, err = repo.Resolve("refs/heads/" + j.Branch); err != nil {
 			return err
 		}
 	}
@@ -325,6 +325,9 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 		switch {
 		case ch.Error != "":
 			result = "does not load: " + ch.Error
+		case ch.Inconclusive:
+			result = "inconclusive: " + ch.Detail
+			log.Warn("full re-analysis inconclusive", "model", ch.Path, "detail", ch.Detail)
 		case ch.Differs:
 			differ++
 			result = "**differs**: " + ch.Detail

@@ -124,6 +124,26 @@ func (s *Store) Delete(ctx context.Context, kind, key string) error {
 	return nil
 }
 
+// DeleteKind deletes every blob of a kind and returns how many there were:
+// for results that may rest on a tree found wrong.
+func (s *Store) DeleteKind(ctx context.Context, kind string) (int64, error) {
+	if kind == "" {
+		return 0, fmt.Errorf("deleting from cache: empty kind")
+	}
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "DELETE FROM blobs WHERE kind = ?", kind)
+		if err == nil {
+			n, err = res.RowsAffected()
+		}
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("deleting every %s from cache %s: %w", kind, s.path, err)
+	}
+	return n, nil
+}
+
 // Stats counts the blobs and their stored bytes.
 func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	var st Stats

@@ -58,6 +58,13 @@ func TestRoundTrip(t *testing.T) {
 	}
 	mustGet(t, s, "set", "k1", nil)
 	mustGet(t, s, "suite", "k1", []byte("a suite"))
+	mustPut(t, s, "result", "r2", []byte("another result"))
+	if n, err := s.DeleteKind(ctx, "result"); err != nil || n != 2 {
+		t.Errorf("DeleteKind(result) = %d, %v; want 2 results deleted", n, err)
+	}
+	mustGet(t, s, "result", "r2", nil)
+	mustGet(t, s, "suite", "k1", []byte("a suite"))
+	mustPut(t, s, "result", "empty", nil)
 	if st, _ := s.Stats(ctx); st.Entries != 2 {
 		t.Errorf("Stats().Entries = %d after delete, want 2", st.Entries)
 	}

@@ -22,8 +22,11 @@ type ModelCheck struct {
 	// Differs says that the tree or tests computed afresh are not those the
 	// cache held (Verify only): the cache was serving a wrong answer.
 	Differs bool   `json:"differs,omitempty"`
-	Detail  string `json:"detail,omitempty"` // the first difference
-	States  int    `json:"states"`
+	Detail  string `json:"detail,omitempty"` // the first difference, or why it is inconclusive
+	// Inconclusive: the wall-clock budget cut the fresh tree, so it cannot
+	// be compared with the cached one (nor stored).
+	Inconclusive bool `json:"inconclusive,omitempty"`
+	States       int  `json:"states"`
 }
 
 // Warm makes sure the cache holds the tree and tests of every model at
@@ -93,12 +96,32 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 			return nil, fmt.Errorf("tests of %s: %w", path, err)
 		}
 		check.Explored, check.States = true, set.Stats.States
-		if verify && check.Cached {
+		for _, b := range set.Bounds {
+			if b.Bound == "time" {
+				check.Inconclusive, check.Detail = true, fmt.Sprintf("the time bound (%s) cut the fresh tree", eopts.Timeout)
+			}
+		}
+		if verify && check.Cached && !check.Inconclusive {
 			check.Detail = compareTrees(cached.set, set, cached.tests, tests)
 			check.Differs = check.Detail != ""
 		}
 		r.store(key, mc.Coverage, set, tests)
 		out = append(out, check)
+	}
+	if opts.Cache != nil {
+		for _, c := range out {
+			if c.Differs {
+				// Results computed from a tree found wrong must not be served
+				// again; which results used it is not recorded, so all go
+				// (they are recomputed from the cached trees on demand).
+				n, err := opts.Cache.DeleteKind(ctx, kindResult)
+				if err != nil {
+					return nil, err
+				}
+				r.progress("cache: %d stored results dropped: a cached tree differed from a fresh one", n)
+				break
+			}
+		}
 	}
 	return out, nil
 }

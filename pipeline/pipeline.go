@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"time"
 
@@ -86,15 +87,18 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 			return nil, err
 		}
 	}
-	rules, err := gateRules(repo, gateFrom)
+	gateCfg, err := gateConfig(repo, gateFrom)
 	if err != nil {
 		return nil, err
 	}
-	changes, err := repo.Changed(baseSHA, headSHA, headCfg.IsModel)
+	// A change cannot hide a model from its gate by narrowing the globs:
+	// a file is a model if either configuration says so.
+	isModel := func(path string) bool { return headCfg.IsModel(path) || gateCfg.IsModel(path) }
+	changes, err := repo.Changed(baseSHA, headSHA, isModel)
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: headCfg, base: baseSHA, head: headSHA}
+	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: headCfg, gate: gateCfg, base: baseSHA, head: headSHA}
 	out := &report.Analysis{Repo: opts.Repo, Base: baseSHA, Head: headSHA, Models: []*report.Model{}}
 	for i, c := range changes {
 		if err := ctx.Err(); err != nil {
@@ -108,7 +112,7 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 		out.Models = append(out.Models, m)
 	}
 	sort.Slice(out.Models, func(i, j int) bool { return out.Models[i].Path < out.Models[j].Path })
-	out.Gate = report.Evaluate(rules, out.Models)
+	out.Gate = report.Evaluate(report.Rules(gateCfg.Rules()), out.Models)
 	return out, nil
 }
 
@@ -129,26 +133,25 @@ func ReadConfig(repo *vcs.Repo, rev string) (*config.Config, error) {
 	return cfg, nil
 }
 
-// gateRules reads the gate from the base commit, so that a change cannot
-// loosen its own gate. A base configuration that does not parse gives the
-// default rules (which block): the head's cannot be trusted in its place.
-func gateRules(repo *vcs.Repo, base string) (report.Rules, error) {
-	cfg, err := ReadConfig(repo, base)
+// gateConfig reads the configuration the gate comes from (the base's),
+// so that a change cannot loosen its own gate. One that does not parse
+// gives the defaults (which block): the head's cannot be trusted in its
+// place.
+func gateConfig(repo *vcs.Repo, rev string) (*config.Config, error) {
+	cfg, err := ReadConfig(repo, rev)
 	var ce *ConfigError
 	if errors.As(err, &ce) {
-		return report.Rules(config.Default().Rules()), nil
+		return config.Default(), nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	return report.Rules(cfg.Rules()), nil
+	return cfg, err
 }
 
 type runner struct {
 	ctx        context.Context
 	repo       *vcs.Repo
 	opts       Options
-	cfg        *config.Config
+	cfg        *config.Config // the head's: what and how to analyse
+	gate       *config.Config // the base's: the gate, and invariants a change cannot drop
 	base, head string
 }
 
@@ -169,6 +172,15 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 		return out, nil
 	}
 	mc := r.cfg.For(c.NewPath)
+	if r.gate != nil {
+		// The base's invariants hold too: a change cannot delete its way
+		// past them.
+		for _, inv := range r.gate.For(c.NewPath).Invariants {
+			if !slices.Contains(mc.Invariants, inv) {
+				mc.Invariants = append(mc.Invariants, inv)
+			}
+		}
+	}
 	strategy := mc.Strategy
 	if r.opts.Strategy != "" {
 		strategy = r.opts.Strategy

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,9 +217,15 @@ func TestWarmAndVerify(t *testing.T) {
 	if err := store.Put(ctx, kindSuite, skey, short); err != nil {
 		t.Fatal(err)
 	}
+	if err := store.Put(ctx, kindResult, "some result", []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
 	checks, err = Verify(ctx, repo, head, opts)
 	if err != nil || !checks[0].Differs || !strings.Contains(checks[0].Detail, "tests differ") {
 		t.Fatalf("verify of a damaged suite: %+v, %v", checks, err)
+	}
+	if _, ok, _ := store.Get(ctx, kindResult, "some result"); ok {
+		t.Error("stored results survived a difference")
 	}
 	if checks, err = Verify(ctx, repo, head, opts); err != nil || checks[0].Differs {
 		t.Fatalf("verify did not refresh the cache: %+v, %v", checks, err)
@@ -278,5 +285,63 @@ func TestCanceled(t *testing.T) {
 	cancel()
 	if _, err := Analyze(ctx, repo, commits[2].SHA, commits[3].SHA, Options{Solver: newZ3}); !errors.Is(err, context.Canceled) && !errors.Is(err, engine.ErrCanceled) {
 		t.Errorf("a canceled analysis: err = %v", err)
+	}
+}
+
+// TestChangeCannotDodgeItsGate: a change that narrows the model globs and
+// deletes the base's invariants is still analysed against them.
+func TestChangeCannotDodgeItsGate(t *testing.T) {
+	tri, err := os.ReadFile("../examples/triangle.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, _ := r.Worktree()
+	n := 0
+	commit := func(files map[string]string) string {
+		for name, data := range files {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			wt.Add(name)
+		}
+		n++
+		sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Date(2026, 3, 1, n, 0, 0, 0, time.UTC)}
+		h, err := wt.Commit(fmt.Sprint("c", n), &git.CommitOptions{Author: sig})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h.String()
+	}
+	base := commit(map[string]string{"m/t.scxml": string(tri), ".setbot.yml": "models: [\"m/*.scxml\"]\ninvariants: [\"a >= 0\"]\n"})
+	head := commit(map[string]string{
+		"m/t.scxml":   strings.Replace(string(tri), "<!-- T2 -->", "<!-- T2, reworded -->", 1) + "\n",
+		".setbot.yml": "models: [\"elsewhere/*.scxml\"]\n",
+	})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Analyze(context.Background(), repo, base, head, Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Models) != 1 || a.Models[0].Path != "m/t.scxml" {
+		t.Fatalf("models %+v: the base's globs must still select m/t.scxml", a.Models)
+	}
+	var violated bool
+	for _, c := range a.Models[0].Invariants {
+		if c.Invariant == "a >= 0" && !c.Holds {
+			violated = true
+		}
+	}
+	if !violated || a.Gate.Conclusion != "failure" {
+		t.Errorf("the base's invariant a >= 0 was not checked (invariants %+v, gate %s)", a.Models[0].Invariants, a.Gate.Conclusion)
 	}
 }
