@@ -72,18 +72,19 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 // in for github.com/octo/triangle: master at the harmless edit (c1), and
 // a branch feature with the new transition (c2) and the unreachable state (c3).
 type env struct {
-	t      *testing.T
-	gh     *fakeGitHub
-	remote string
-	dbPath string
-	cfg    *config.Server
-	store  *cache.Store
-	bot    *Bot
-	http   *httptest.Server
-	solver func(*solver.Table) (solver.Solver, error)
-	stop   context.CancelFunc
-	done   chan struct{}
-	logs   *syncBuffer
+	t        *testing.T
+	frozenPR bool // post leaves the fake's pull requests as they are
+	gh       *fakeGitHub
+	remote   string
+	dbPath   string
+	cfg      *config.Server
+	store    *cache.Store
+	bot      *Bot
+	http     *httptest.Server
+	solver   func(*solver.Table) (solver.Solver, error)
+	stop     context.CancelFunc
+	done     chan struct{}
+	logs     *syncBuffer
 }
 
 func newEnv(t *testing.T) *env {
@@ -201,7 +202,7 @@ func fixture(t *testing.T, name string) ([]byte, string) {
 // pull request, as GitHub's state changes before it sends the event.
 func (e *env) post(event, delivery string, body []byte, sig string) (int, webhookAnswer) {
 	e.t.Helper()
-	if event == "pull_request" {
+	if event == "pull_request" && !e.frozenPR {
 		var p struct {
 			PullRequest struct {
 				Number int
@@ -365,6 +366,12 @@ func TestPullRequestFlow(t *testing.T) {
 		t.Errorf("the duplicate delivery ran again: %d check runs", n)
 	}
 
+	// A re-run of the whole suite: the same.
+	if code, _ := e.send("check_suite.rerequested", "d-4"); code != http.StatusAccepted {
+		t.Fatalf("check_suite rerequested: %d", code)
+	}
+	e.idle()
+
 	// A re-run of the check: same result from the cache, no comment edit.
 	code, _ = e.send("check_run.rerequested", "d-3")
 	if code != http.StatusAccepted {
@@ -374,11 +381,11 @@ func TestPullRequestFlow(t *testing.T) {
 	if n := len(e.gh.callsMatching("PATCH /repos/octo/triangle/issues/comments/")); n != 1 {
 		t.Errorf("an unchanged comment was edited: %d edits", n)
 	}
-	if n := len(e.gh.runsFor(c3)); n != 2 {
-		t.Errorf("the re-run made %d check runs on the head, want 2", n)
+	if n := len(e.gh.runsFor(c3)); n != 3 {
+		t.Errorf("the re-runs made %d check runs on the head, want 3", n)
 	}
-	if n := len(e.jobs(queue.Done)); n != 3 {
-		t.Errorf("%d jobs done, want 3", n)
+	if n := len(e.jobs(queue.Done)); n != 4 {
+		t.Errorf("%d jobs done, want 4", n)
 	}
 }
 
@@ -568,7 +575,8 @@ func TestMergeGroupAndRetries(t *testing.T) {
 
 func TestScheduledFullReanalysis(t *testing.T) {
 	e := newEnv(t)
-	e.cfg.Schedules = []config.Schedule{{Repo: "octo/triangle", Branch: "master", Cron: "@every 1s", CloneURL: cloneURL, InstallationID: 77}}
+	// No branch: the default branch, asked of GitHub when the schedule fires.
+	e.cfg.Schedules = []config.Schedule{{Repo: "octo/triangle", Cron: "@every 1s", CloneURL: cloneURL, InstallationID: 77}}
 	e.start()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
@@ -737,5 +745,56 @@ func TestJobTimeout(t *testing.T) {
 	}
 	if n := len(e.jobs(queue.Failed)); n != 1 {
 		t.Errorf("%d jobs failed, want the timed-out one", n)
+	}
+}
+
+// TestOutOfOrderDeliveries: the older commit's event arrives last; the
+// comment keeps the pull request's current head's report, and each commit
+// gets its own check.
+func TestOutOfOrderDeliveries(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	e.send("pull_request.synchronize", "d-o1") // the pull request is at c3
+	e.idle()
+	e.frozenPR = true
+	e.send("pull_request.opened", "d-o2") // c2's event, delivered late
+	e.idle()
+	comments := e.gh.commentsOf(7)
+	if len(comments) != 1 || !strings.Contains(comments[0].Body, "blocked") {
+		t.Fatalf("the comment was overwritten by the older commit's report: %+v", comments)
+	}
+	if runs := e.gh.runsFor(c2); len(runs) != 1 || runs[0].Conclusion != "success" {
+		t.Errorf("the older commit's own check: %+v", runs)
+	}
+}
+
+// TestFailureAfterCheckStarted: when the comment cannot be posted, the
+// check does not stay in progress.
+func TestFailureAfterCheckStarted(t *testing.T) {
+	e := newEnv(t)
+	e.gh.fail["POST /repos/octo/triangle/issues/7/comments"] = 100
+	e.start()
+	e.send("pull_request.opened", "d-f1")
+	e.idle()
+	runs := e.gh.runsFor(c2)
+	if len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "failure" || !strings.Contains(runs[0].Summary, "502") {
+		t.Errorf("check run after a failed comment: %+v", runs)
+	}
+	if n := len(e.jobs(queue.Failed)); n != 1 {
+		t.Errorf("%d jobs failed, want 1", n)
+	}
+}
+
+// TestPastedMarker: a person's comment that starts with setbot's marker is
+// not setbot's comment; it is left alone.
+func TestPastedMarker(t *testing.T) {
+	e := newEnv(t)
+	e.gh.addComment(7, "mallory", report.Marker+" look, I am the report")
+	e.start()
+	e.send("pull_request.opened", "d-p1")
+	e.idle()
+	comments := e.gh.commentsOf(7)
+	if len(comments) != 2 || comments[0].Body != report.Marker+" look, I am the report" || comments[1].Type != "Bot" {
+		t.Errorf("comments %+v; want mallory's untouched and setbot's own", comments)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/robfig/cron/v3"
 
@@ -25,14 +26,23 @@ func (b *Bot) startSchedules() (func(), error) {
 			cloneURL = b.defaultCloneURL(s.Repo)
 		}
 		_, err := c.AddFunc(s.Cron, func() {
+			branch := s.Branch
+			if branch == "" {
+				// The default branch, asked now: it may have been renamed.
+				var err error
+				if branch, err = b.defaultBranch(s.InstallationID, s.Repo); err != nil {
+					b.log.Error("scheduled re-analysis: finding the default branch", "repo", s.Repo, "err", err)
+					return
+				}
+			}
 			j := queue.Job{Kind: queue.KindFull, Installation: s.InstallationID, Repo: s.Repo, CloneURL: cloneURL,
-				Branch: s.Branch, Fresh: true, Requester: "schedule"}
+				Branch: branch, Fresh: true, Requester: "schedule"}
 			ids, _, err := b.enqueue(context.Background(), j)
 			if err != nil {
-				b.log.Error("queueing a scheduled re-analysis", "repo", s.Repo, "branch", s.Branch, "err", err)
+				b.log.Error("queueing a scheduled re-analysis", "repo", s.Repo, "branch", branch, "err", err)
 				return
 			}
-			b.log.Info("scheduled re-analysis queued", "repo", s.Repo, "branch", s.Branch, "job", ids[0])
+			b.log.Info("scheduled re-analysis queued", "repo", s.Repo, "branch", branch, "job", ids[0])
 		})
 		if err != nil {
 			return nil, fmt.Errorf("schedule %q of %s: %w", s.Cron, s.Repo, err)
@@ -50,4 +60,19 @@ func (b *Bot) defaultCloneURL(repo string) string {
 		host = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(base, "/"), "/api/v3"), "/")
 	}
 	return host + "/" + repo + ".git"
+}
+
+// defaultBranch asks GitHub for a repository's default branch.
+func (b *Bot) defaultBranch(installation int64, repo string) (string, error) {
+	c, err := b.client(installation)
+	if err != nil {
+		return "", err
+	}
+	r, err := splitRepo(repo)
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return c.DefaultBranch(ctx, r)
 }
