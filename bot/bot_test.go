@@ -356,6 +356,18 @@ func TestPullRequestFlow(t *testing.T) {
 		t.Errorf("no failure annotation on %s:63 (the unreachable state): %v", modelPath, runs[0].Annotations)
 	}
 
+	// Log lines carry the delivery, repository, pull request, commit and model.
+	var keyed bool
+	for _, line := range strings.Split(e.logs.String(), "\n") {
+		if strings.Contains(line, `"delivery":"d-2"`) && strings.Contains(line, `"repo":"octo/triangle"`) && strings.Contains(line, `"pr":7`) &&
+			strings.Contains(line, `"sha":"`+c3+`"`) && strings.Contains(line, `"model":"`+modelPath+`"`) {
+			keyed = true
+		}
+	}
+	if !keyed {
+		t.Error("no log line carries delivery, repo, pr, sha and model together")
+	}
+
 	// The same delivery again: acknowledged, not run.
 	code, a = e.send("pull_request.synchronize", "d-2")
 	if code != http.StatusOK || a.Status != "duplicate" {

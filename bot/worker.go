@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/setbot/setbot/bot/ghapi"
@@ -143,7 +142,7 @@ func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 	if sup, err := b.queue.Superseded(ctx, j); err == nil && sup && j.Kind != queue.KindFull {
 		cancel(errSuperseded)
 	}
-	err := b.safeDispatch(ctx, log, j)
+	err := b.safeDispatch(ghapi.WithLogger(ctx, log), log, j)
 	cause := context.Cause(ctx)
 	outcome, state, text := "done", queue.Done, ""
 	switch {
@@ -230,19 +229,9 @@ func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (*vcs.
 	return repo, nil
 }
 
-// logWriter turns the pipeline's progress lines into debug logs.
-type logWriter struct{ log *slog.Logger }
-
-func (w logWriter) Write(p []byte) (int, error) {
-	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
-		w.log.Debug(strings.TrimPrefix(line, "setbot: "))
-	}
-	return len(p), nil
-}
-
 // pipelineOptions are the pipeline's options for a job.
 func (b *Bot) pipelineOptions(log *slog.Logger, j *queue.Job) pipeline.Options {
-	return pipeline.Options{Cache: b.store, Fresh: j.Fresh, Solver: b.solver, Progress: logWriter{log}, Repo: j.Repo}
+	return pipeline.Options{Cache: b.store, Fresh: j.Fresh, Solver: b.solver, Logger: log, Repo: j.Repo}
 }
 
 func (b *Bot) jobTimeout() time.Duration {

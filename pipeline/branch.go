@@ -62,6 +62,7 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		r.current = path
 		r.progress("[%d/%d] %s", i+1, len(paths), path)
 		mc := cfg.For(path)
 		eopts := engineOptions(mc.Bounds)

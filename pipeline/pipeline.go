@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"slices"
 	"sort"
 	"time"
@@ -46,6 +47,9 @@ type Options struct {
 	Solver engine.NewSolver
 	// Progress receives one line per step of a long run; nil means none.
 	Progress io.Writer
+	// Logger, when set, receives the same steps as debug records with the
+	// model's path under the key "model" (the bot's logs).
+	Logger *slog.Logger
 	// Repo names the repository in the runs recorded in the cache.
 	Repo string
 	// GateFrom is the revision whose configuration gives the gate rules;
@@ -104,6 +108,7 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		r.current = c.Path()
 		r.progress("[%d/%d] %s (%s)", i+1, len(changes), c.Path(), c.Status)
 		m, err := r.model(c)
 		if err != nil {
@@ -153,11 +158,15 @@ type runner struct {
 	cfg        *config.Config // the head's: what and how to analyse
 	gate       *config.Config // the base's: the gate, and invariants a change cannot drop
 	base, head string
+	current    string // the model being analysed, for logs
 }
 
 func (r *runner) progress(format string, args ...any) {
 	if r.opts.Progress != nil {
 		fmt.Fprintf(r.opts.Progress, "setbot: "+format+"\n", args...)
+	}
+	if r.opts.Logger != nil {
+		r.opts.Logger.Debug(fmt.Sprintf(format, args...), "model", r.current)
 	}
 }
 

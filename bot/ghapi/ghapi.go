@@ -9,6 +9,7 @@ package ghapi
 import (
 	"context"
 	"fmt"
+	"log/slog"
 )
 
 // MaxAnnotationsPerRequest is GitHub's limit on check run annotations in one create or update.
@@ -114,3 +115,19 @@ func shortSHA(sha string) string {
 
 // prRef names a pull request in messages: "owner/name#12".
 func prRef(r Repo, number int) string { return fmt.Sprintf("%s#%d", r, number) }
+
+type loggerKey struct{}
+
+// WithLogger returns a context whose GitHub calls log through log (a job's
+// logger, carrying its delivery, repository, pull request and commit).
+func WithLogger(ctx context.Context, log *slog.Logger) context.Context {
+	return context.WithValue(ctx, loggerKey{}, log)
+}
+
+// LoggerFrom returns the logger WithLogger put in ctx, or def.
+func LoggerFrom(ctx context.Context, def *slog.Logger) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok && l != nil {
+		return l
+	}
+	return def
+}

@@ -84,7 +84,7 @@ func (c *client) do(ctx context.Context, o op, fn attempt) error {
 			return fmt.Errorf("%s: %w", o.what, err)
 		}
 		c.cfg.Metrics(event)
-		log := c.cfg.Logger.With("op", o.what, "wait", wait, "attempt", n+1, "err", err)
+		log := LoggerFrom(ctx, c.cfg.Logger).With("op", o.what, "wait", wait, "attempt", n+1, "err", err)
 		if o.repo != (Repo{}) {
 			log = log.With("repo", o.repo.String())
 		}
