@@ -533,13 +533,21 @@ func TestCommands(t *testing.T) {
 	if runs := e.gh.runsFor(c3); len(runs) != 1 || runs[0].Conclusion != "failure" {
 		t.Errorf("/setbot rerun: check runs %+v", runs)
 	}
+	e.send("issue_comment.full", "d-c1f")
+	e.idle()
+	if got := e.gh.reactions[558]; len(got) != 1 || got[0] != "+1" {
+		t.Errorf("reactions to /setbot full: %v", got)
+	}
+	if cs := e.gh.commentsOf(7); len(cs) != 1 || !strings.Contains(cs[0].Body, "**Strategy:** `full`") {
+		t.Errorf("/setbot full did not analyse from scratch with a full run: %+v", cs)
+	}
 	e.send("issue_comment.full_by_reader", "d-c2")
 	e.idle()
 	if got := e.gh.reactions[556]; len(got) != 1 || got[0] != "confused" {
 		t.Errorf("reactions to a reader's /setbot full: %v", got)
 	}
-	if n := len(e.gh.runsFor(c3)); n != 1 {
-		t.Errorf("a reader's command ran an analysis: %d check runs", n)
+	if n := len(e.gh.runsFor(c3)); n != 2 {
+		t.Errorf("a reader's command ran an analysis: %d check runs, want the rerun's and the full's", n)
 	}
 	e.send("issue_comment.help", "d-c3")
 	e.idle()

@@ -231,7 +231,11 @@ func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (*vcs.
 
 // pipelineOptions are the pipeline's options for a job.
 func (b *Bot) pipelineOptions(log *slog.Logger, j *queue.Job) pipeline.Options {
-	return pipeline.Options{Cache: b.store, Fresh: j.Fresh, Solver: b.solver, Logger: log, Repo: j.Repo}
+	opts := pipeline.Options{Cache: b.store, Fresh: j.Fresh, Solver: b.solver, Logger: log, Repo: j.Repo}
+	if j.Fresh && (j.Kind == queue.KindPullRequest || j.Kind == queue.KindMergeGroup) {
+		opts.Strategy = "full" // `/setbot full`: from scratch, nothing reused
+	}
+	return opts
 }
 
 func (b *Bot) jobTimeout() time.Duration {

@@ -44,8 +44,10 @@ Other endpoints: GET /healthz, GET /readyz (database ping), GET /metrics
 (Prometheus). SIGTERM or SIGINT stops intake, lets running jobs finish within
 shutdown_timeout, and closes the database; queued jobs run after a restart.
 
-The configuration file (YAML, strict) is optional: every setting also comes
-from SETBOT_* environment variables, which override the file. A webhook secret
+The configuration file (YAML, strict) is optional: the listen address, paths,
+workers, timeouts, logging and GitHub credentials also come from SETBOT_*
+environment variables, which override the file (cache_max_bytes,
+shutdown_timeout, max_body_bytes and schedules are set in the file only). A webhook secret
 is required. See docs/server.md for every setting and docs/github-app.md for
 creating and installing the GitHub App.`,
 		Args: cobra.NoArgs,
