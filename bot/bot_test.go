@@ -818,3 +818,65 @@ func TestPastedMarker(t *testing.T) {
 		t.Errorf("comments %+v; want mallory's untouched and setbot's own", comments)
 	}
 }
+
+// interrupt starts a pull-request job and stops the server while it runs:
+// the job stays running in the database with its check run open.
+func interrupt(t *testing.T, e *env) {
+	t.Helper()
+	e.cfg.ShutdownTimeout = 100 * time.Millisecond
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	e.solver = func(tab *solver.Table) (solver.Solver, error) {
+		once.Do(func() { close(entered); <-release })
+		return newZ3(tab)
+	}
+	e.start()
+	e.send("pull_request.opened", "d-i1")
+	<-entered
+	time.AfterFunc(300*time.Millisecond, func() { close(release) })
+	e.close()
+	if runs := e.gh.runsFor(c2); len(runs) != 1 || runs[0].Status != "in_progress" {
+		t.Fatalf("after the interruption: %+v, want one check run in progress", runs)
+	}
+	e.solver = newZ3
+}
+
+// TestInterruptedJobReusesItsCheck: a job stopped by a shutdown runs again
+// at the next start and completes the check run it had opened.
+func TestInterruptedJobReusesItsCheck(t *testing.T) {
+	e := newEnv(t)
+	interrupt(t, e)
+	e.start()
+	e.idle()
+	runs := e.gh.runsFor(c2)
+	if len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "success" {
+		t.Errorf("check runs after the restart: %+v, want the same one completed", runs)
+	}
+	if n := len(e.gh.callsMatching("POST /repos/octo/triangle/check-runs")); n != 1 {
+		t.Errorf("%d check runs created, want 1", n)
+	}
+}
+
+// TestAbandonedJobClosesItsCheck: a job whose process stopped too often is
+// given up, and its check is closed rather than left in progress.
+func TestAbandonedJobClosesItsCheck(t *testing.T) {
+	e := newEnv(t)
+	interrupt(t, e)
+	store, err := cache.Open(e.dbPath, cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.DB().Exec("UPDATE jobs SET attempts = ?", queue.MaxAttempts); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	e.start()
+	e.idle()
+	runs := e.gh.runsFor(c2)
+	if len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "failure" || !strings.Contains(runs[0].Summary, "abandoned") {
+		t.Errorf("check runs of an abandoned job: %+v", runs)
+	}
+	if n := len(e.jobs(queue.Failed)); n != 1 {
+		t.Errorf("%d jobs failed, want the abandoned one", n)
+	}
+}

@@ -33,6 +33,7 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 		return err
 	}
 	g := b.newGate(c, r, j.HeadSHA, checkName)
+	g.job = j
 	if err := g.start(ctx, "Analysing the models", "setbot is analysing what this change does to every execution of the models."); err != nil {
 		return err
 	}
@@ -174,7 +175,8 @@ type gate struct {
 	name     string
 	id       int64 // the check run
 	statuses bool
-	done     bool // completed
+	done     bool       // completed
+	job      *queue.Job // the job whose check it is, if it is remembered in the queue
 }
 
 func (b *Bot) newGate(c ghapi.Client, r ghapi.Repo, sha, name string) *gate {
@@ -184,11 +186,40 @@ func (b *Bot) newGate(c ghapi.Client, r ghapi.Repo, sha, name string) *gate {
 // start marks the commit's check in progress.
 func (g *gate) start(ctx context.Context, title, summary string) error {
 	if g.statuses {
-		return g.c.SetStatus(ctx, g.r, g.sha, ghapi.Status{State: "pending", Context: g.name, Description: title, TargetURL: g.b.cfg.PublicURL})
+		err := g.c.SetStatus(ctx, g.r, g.sha, ghapi.Status{State: "pending", Context: g.name, Description: title, TargetURL: g.b.cfg.PublicURL})
+		if err == nil {
+			g.remember(ctx, true)
+		}
+		return err
 	}
-	id, err := g.c.CreateCheckRun(ctx, g.r, ghapi.CheckRun{Name: g.name, HeadSHA: g.sha, Status: "in_progress", Title: title, Summary: summary})
-	g.id = id
+	run := ghapi.CheckRun{Name: g.name, HeadSHA: g.sha, Status: "in_progress", Title: title, Summary: summary}
+	var err error
+	if g.job != nil && g.job.CheckRun > 0 {
+		// An earlier attempt opened it (then the server stopped): reuse it.
+		g.id = g.job.CheckRun
+		err = g.c.UpdateCheckRun(ctx, g.r, g.id, run)
+	} else {
+		g.id, err = g.c.CreateCheckRun(ctx, g.r, run)
+	}
+	if err == nil {
+		g.remember(ctx, true)
+	}
 	return err
+}
+
+// remember records in the queue whether the job's check is open, so that
+// a later attempt reuses it and a job that never returns gets it closed.
+func (g *gate) remember(ctx context.Context, open bool) {
+	if g.job == nil {
+		return
+	}
+	id := g.id
+	if g.statuses {
+		id = -1
+	}
+	if err := g.b.queue.SetCheck(context.WithoutCancel(ctx), g.job.ID, id, open); err != nil {
+		g.b.log.Warn("remembering a job's check", "job", g.job.ID, "err", err)
+	}
 }
 
 // finish completes the check with run's conclusion and output.
@@ -206,6 +237,9 @@ func (g *gate) finish(ctx context.Context, run ghapi.CheckRun) error {
 		}
 		err := g.c.SetStatus(ctx, g.r, g.sha, ghapi.Status{State: state, Context: g.name, Description: desc, TargetURL: g.b.cfg.PublicURL})
 		g.done = err == nil
+		if g.done {
+			g.remember(ctx, false)
+		}
 		return err
 	}
 	var err error
@@ -222,6 +256,9 @@ func (g *gate) finish(ctx context.Context, run ghapi.CheckRun) error {
 		err = g.c.UpdateCheckRun(ctx, g.r, g.id, run)
 	}
 	g.done = err == nil
+	if g.done {
+		g.remember(ctx, false)
+	}
 	return err
 }
 
@@ -398,4 +435,40 @@ func (b *Bot) command(ctx context.Context, log *slog.Logger, j *queue.Job) error
 	}
 	log.Info("command obeyed", "command", j.Command, "user", j.Requester, "queued", ids[0])
 	return nil
+}
+
+// closeAbandoned completes the checks of jobs that ended without their
+// worker (the process stopped too often, or a newer commit replaced them
+// while the server was down), so no check stays in progress forever.
+func (b *Bot) closeAbandoned(ctx context.Context) {
+	jobs, err := b.queue.OpenChecks(ctx)
+	if err != nil {
+		b.log.Error("listing abandoned checks", "err", err)
+		return
+	}
+	for _, j := range jobs {
+		log := b.log.With("job", j.ID, "repo", j.Repo, "pr", j.PR, "sha", j.HeadSHA)
+		c, err := b.client(j.Installation)
+		if err != nil {
+			log.Error("closing an abandoned check", "err", err)
+			continue
+		}
+		r, err := splitRepo(j.Repo)
+		if err != nil {
+			log.Error("closing an abandoned check", "err", err)
+			continue
+		}
+		g := b.newGate(c, r, j.HeadSHA, checkName)
+		g.job, g.id = j, j.CheckRun
+		run := ghapi.CheckRun{Conclusion: report.Failure, Title: "setbot could not finish",
+			Summary: "The analysis was interrupted: " + j.Error + ".\n\nComment `/setbot rerun` to try again."}
+		if j.State == queue.Cancelled {
+			run = ghapi.CheckRun{Conclusion: "cancelled", Title: "Superseded", Summary: "A newer commit of this pull request is analysed instead."}
+		}
+		if err := g.finish(ctx, run); err != nil {
+			log.Error("closing an abandoned check", "err", err)
+			continue
+		}
+		log.Info("abandoned check closed", "state", j.State)
+	}
 }

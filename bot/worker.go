@@ -36,6 +36,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	if n > 0 {
 		b.log.Info("jobs of a previous run queued again", "jobs", n)
 	}
+	b.closeAbandoned(ctx)
 	b.prune(ctx)
 	stopSchedules, err := b.startSchedules()
 	if err != nil {

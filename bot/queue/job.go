@@ -48,6 +48,8 @@ type Job struct {
 	Requester    string // who asked (comment author), for logs
 	Command      string // KindCommand: the `/setbot` command ("rerun", "full", "help")
 	CommentID    int64  // KindCommand: the comment that gave it
+	CheckRun     int64  // the check run an attempt opened (SetCheck); 0 if none, -1 for a commit status
+	CheckOpen    bool   // that check was left in progress
 	State        string
 	Attempts     int
 	Error        string

@@ -236,7 +236,7 @@ RETURNING id`,
 
 // jobColumns are the columns scanJob reads, in its order.
 const jobColumns = `id, delivery, kind, installation, repo, clone_url, pr, branch, base_sha, head_sha,
-	fresh, requester, command, comment_id, state, attempts, error, created, updated`
+	fresh, requester, command, comment_id, state, attempts, error, created, updated, check_run, check_open`
 
 // scanJob reads a row of jobColumns.
 func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
@@ -245,7 +245,7 @@ func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
 		created, updated int64
 	)
 	if err := row.Scan(&j.ID, &j.Delivery, &j.Kind, &j.Installation, &j.Repo, &j.CloneURL, &j.PR, &j.Branch,
-		&j.BaseSHA, &j.HeadSHA, &j.Fresh, &j.Requester, &j.Command, &j.CommentID, &j.State, &j.Attempts, &j.Error, &created, &updated); err != nil {
+		&j.BaseSHA, &j.HeadSHA, &j.Fresh, &j.Requester, &j.Command, &j.CommentID, &j.State, &j.Attempts, &j.Error, &created, &updated, &j.CheckRun, &j.CheckOpen); err != nil {
 		return nil, err
 	}
 	j.Created = time.Unix(0, created).UTC()
@@ -525,4 +525,37 @@ func (q *Queue) Prune(ctx context.Context, age time.Duration) (int, error) {
 		return 0, fmt.Errorf("pruning the queue of records older than %v: %w", age, err)
 	}
 	return int(deleted), nil
+}
+
+// SetCheck records the check a running job opened (a check run id, or -1 for
+// a commit status) and whether it is still open, i.e. in progress on GitHub.
+func (q *Queue) SetCheck(ctx context.Context, id, checkRun int64, open bool) error {
+	err := q.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, "UPDATE jobs SET check_run = ?, check_open = ? WHERE id = ?", checkRun, open, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("recording the check of job %d: %w", id, err)
+	}
+	return nil
+}
+
+// OpenChecks lists the jobs that ended (failed or cancelled, e.g. by
+// Recover) with their check still open on GitHub: the caller closes the
+// checks and records it with SetCheck.
+func (q *Queue) OpenChecks(ctx context.Context) ([]*Job, error) {
+	rows, err := q.db.QueryContext(ctx, "SELECT "+jobColumns+" FROM jobs WHERE check_open = 1 AND state IN (?, ?) ORDER BY id", Failed, Cancelled)
+	if err != nil {
+		return nil, fmt.Errorf("listing jobs with open checks: %w", err)
+	}
+	defer rows.Close()
+	var out []*Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("listing jobs with open checks: %w", err)
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
 }

@@ -53,4 +53,20 @@ CREATE TABLE published (
 `,
 }
 
-func init() { cache.Register(migration) }
+// checkRuns remembers the check a job opened on GitHub (a check run id, or
+// -1 for a commit status), so that a later attempt reuses it and a job that
+// never comes back has its check closed instead of left in progress.
+var checkRuns = cache.Migration{
+	Version: 101,
+	Name:    "jobs remember their checks",
+	SQL: `
+ALTER TABLE jobs ADD COLUMN check_run INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN check_open INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX jobs_open_checks ON jobs (check_open) WHERE check_open = 1;
+`,
+}
+
+func init() {
+	cache.Register(migration)
+	cache.Register(checkRuns)
+}
