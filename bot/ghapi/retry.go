@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
@@ -134,7 +135,7 @@ func retryAfter(err error, n int) (time.Duration, string) {
 		case s == http.StatusTooManyRequests:
 			// go-github types only 403s as rate limit errors; GitHub also answers 429.
 			return tooManyRequestsWait(respErr.Response)
-		case s >= 500 || s == http.StatusNotFound:
+		case s >= 500 || s == http.StatusNotFound || isUnknownCommit(respErr):
 			return backoff(n), EventRetry
 		}
 		return 0, ""
@@ -167,10 +168,17 @@ func tooManyRequestsWait(resp *http.Response) (time.Duration, string) {
 	return max(wait, rateLimitSlack), EventRateLimited
 }
 
+// isUnknownCommit reports GitHub's 422 "No commit found for SHA", its answer
+// to a check run or status on a commit it has not indexed yet (right after
+// a push): as transient as the 404s after a pull request opens.
+func isUnknownCommit(e *github.ErrorResponse) bool {
+	return e.Response.StatusCode == http.StatusUnprocessableEntity && strings.Contains(e.Message, "No commit found")
+}
+
 // isNotFound reports whether err is GitHub's 404.
 func isNotFound(err error) bool {
 	var respErr *github.ErrorResponse
-	return errors.As(err, &respErr) && respErr.Response != nil && respErr.Response.StatusCode == http.StatusNotFound
+	return errors.As(err, &respErr) && respErr.Response != nil && (respErr.Response.StatusCode == http.StatusNotFound || isUnknownCommit(respErr))
 }
 
 // backoff returns the wait before retry n (from 0): 1s, 2s, 4s, 8s, 8s, ..., each with "equal

@@ -355,3 +355,23 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 }
+
+// TestRetryUnknownCommit: GitHub answers 422 "No commit found for SHA" to a
+// check run on a commit it has not indexed yet; that is retried.
+func TestRetryUnknownCommit(t *testing.T) {
+	f := newFake(t)
+	calls := 0
+	f.handle("POST /api/v3/repos/octo/models/check-runs", func(w http.ResponseWriter, _ *http.Request, _ int) {
+		calls++
+		if calls == 1 {
+			reply(w, http.StatusUnprocessableEntity, `{"message":"No commit found for SHA: 1a2b3c4d5e6f"}`)
+			return
+		}
+		reply(w, http.StatusCreated, `{"id":5}`)
+	})
+	c, _ := newTestClient(t, f)
+	id, err := c.CreateCheckRun(context.Background(), repo, CheckRun{HeadSHA: "1a2b3c4d5e6f", Status: "in_progress"})
+	if err != nil || id != 5 || calls != 2 {
+		t.Errorf("CreateCheckRun = %d, %v after %d calls; want 5 after a retry", id, err, calls)
+	}
+}
