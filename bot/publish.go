@@ -24,11 +24,7 @@ const (
 // progress, the pipeline from the merge base to the head, then the comment
 // and the completed check run, unless a newer commit got there first.
 func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job) (err error) {
-	c, err := b.client(j.Installation)
-	if err != nil {
-		return err
-	}
-	r, err := splitRepo(j.Repo)
+	c, r, err := b.repoClient(j)
 	if err != nil {
 		return err
 	}
@@ -324,11 +320,7 @@ func (b *Bot) warm(ctx context.Context, log *slog.Logger, j *queue.Job) error {
 // scratch, compared with the cache, any difference reported in the logs
 // and as a check run on the head commit.
 func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error {
-	c, err := b.client(j.Installation)
-	if err != nil {
-		return err
-	}
-	r, err := splitRepo(j.Repo)
+	c, r, err := b.repoClient(j)
 	if err != nil {
 		return err
 	}
@@ -396,11 +388,7 @@ const helpText = "<!-- setbot:help -->\n" + `**setbot** commands, for users with
 // command obeys a `/setbot` comment from a user with write access and
 // acknowledges it with a reaction; other users get a 😕 and nothing else.
 func (b *Bot) command(ctx context.Context, log *slog.Logger, j *queue.Job) error {
-	c, err := b.client(j.Installation)
-	if err != nil {
-		return err
-	}
-	r, err := splitRepo(j.Repo)
+	c, r, err := b.repoClient(j)
 	if err != nil {
 		return err
 	}
@@ -448,12 +436,7 @@ func (b *Bot) closeAbandoned(ctx context.Context) {
 	}
 	for _, j := range jobs {
 		log := b.log.With("job", j.ID, "repo", j.Repo, "pr", j.PR, "sha", j.HeadSHA)
-		c, err := b.client(j.Installation)
-		if err != nil {
-			log.Error("closing an abandoned check", "err", err)
-			continue
-		}
-		r, err := splitRepo(j.Repo)
+		c, r, err := b.repoClient(j)
 		if err != nil {
 			log.Error("closing an abandoned check", "err", err)
 			continue
@@ -471,4 +454,15 @@ func (b *Bot) closeAbandoned(ctx context.Context) {
 		}
 		log.Info("abandoned check closed", "state", j.State)
 	}
+}
+
+// repoClient returns the GitHub client of a job's installation and its
+// repository.
+func (b *Bot) repoClient(j *queue.Job) (ghapi.Client, ghapi.Repo, error) {
+	r, err := splitRepo(j.Repo)
+	if err != nil {
+		return nil, r, err
+	}
+	c, err := b.client(j.Installation)
+	return c, r, err
 }

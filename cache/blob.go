@@ -46,7 +46,7 @@ func (s *Store) Get(ctx context.Context, kind, key string) (data []byte, ok bool
 		s.log.Error("cache blob damaged: deleted, reporting a miss",
 			"path", s.path, "kind", kind, "key", key, "err", err)
 		// Only the damaged version: a concurrent Put may have replaced it.
-		if err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := s.Write(ctx, func(tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, "DELETE FROM blobs WHERE id = ? AND written = ?", id, written)
 			return err
 		}); err != nil {
@@ -54,7 +54,7 @@ func (s *Store) Get(ctx context.Context, kind, key string) (data []byte, ok bool
 		}
 		return nil, false, nil
 	}
-	if err := s.write(ctx, func(tx *sql.Tx) error {
+	if err := s.Write(ctx, func(tx *sql.Tx) error {
 		now, err := tick(ctx, tx)
 		if err != nil {
 			return err
@@ -81,7 +81,7 @@ func (s *Store) Put(ctx context.Context, kind, key string, data []byte) error {
 	}
 	sum := sha256.Sum256(data)
 	var evicted int
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.Write(ctx, func(tx *sql.Tx) error {
 		now, err := tick(ctx, tx)
 		if err != nil {
 			return err
@@ -114,7 +114,7 @@ func (s *Store) Delete(ctx context.Context, kind, key string) error {
 	if err := checkKey(kind, key); err != nil {
 		return fmt.Errorf("deleting from cache: %w", err)
 	}
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.Write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, "DELETE FROM blobs WHERE kind = ? AND key = ?", kind, key)
 		return err
 	})
@@ -131,7 +131,7 @@ func (s *Store) DeleteKind(ctx context.Context, kind string) (int64, error) {
 		return 0, fmt.Errorf("deleting from cache: empty kind")
 	}
 	var n int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.Write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, "DELETE FROM blobs WHERE kind = ?", kind)
 		if err == nil {
 			n, err = res.RowsAffected()

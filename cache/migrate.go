@@ -176,7 +176,7 @@ func (s *Store) checkSkipped(ctx context.Context, all []Migration) error {
 
 // apply applies m unless the store already has it, and says whether it did.
 func (s *Store) apply(ctx context.Context, m Migration) (applied bool, err error) {
-	err = s.write(ctx, func(tx *sql.Tx) error {
+	err = s.Write(ctx, func(tx *sql.Tx) error {
 		var version int
 		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 			return err

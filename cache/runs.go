@@ -31,7 +31,7 @@ func (s *Store) RecordRun(ctx context.Context, r Run) (int64, error) {
 		created = time.Now()
 	}
 	var id int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.Write(ctx, func(tx *sql.Tx) error {
 		return tx.QueryRowContext(ctx, `
 INSERT INTO runs (repo, base, head, path, strategy, base_cached, head_cached,
 	base_states, head_states, reused_states, solver_calls, ms, created)

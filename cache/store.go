@@ -411,8 +411,10 @@ func (s *Store) enableWAL(ctx context.Context, busy time.Duration) error {
 	}
 }
 
-// write runs f in one transaction, which begins IMMEDIATE (see dsn).
-func (s *Store) write(ctx context.Context, f func(tx *sql.Tx) error) error {
+// Write runs f in one transaction, which begins IMMEDIATE (it takes the
+// write lock at once; see dsn), and commits it unless f fails: for the
+// packages that keep tables in the store.
+func (s *Store) Write(ctx context.Context, f func(tx *sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

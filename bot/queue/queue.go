@@ -64,15 +64,16 @@ var errDuplicate = errors.New("duplicate delivery")
 // Queue is the job queue in one store. Its methods are safe for concurrent
 // use.
 type Queue struct {
-	db   *sql.DB
-	wake chan struct{}
-	now  func() time.Time // the clock, replaced in tests
+	store *cache.Store
+	db    *sql.DB
+	wake  chan struct{}
+	now   func() time.Time // the clock, replaced in tests
 }
 
 // New returns the queue kept in store, which must be open; the queue's
 // tables are created when the store is opened (this package registers them).
 func New(store *cache.Store) *Queue {
-	return &Queue{db: store.DB(), wake: make(chan struct{}, 1), now: time.Now}
+	return &Queue{store: store, db: store.DB(), wake: make(chan struct{}, 1), now: time.Now}
 }
 
 // Notify returns a channel that receives a value (buffer 1, never blocking
@@ -90,19 +91,6 @@ func (q *Queue) notify() {
 	case q.wake <- struct{}{}:
 	default:
 	}
-}
-
-// write runs f in one transaction, which begins IMMEDIATE (see cache.Store.DB).
-func (q *Queue) write(ctx context.Context, f func(tx *sql.Tx) error) error {
-	tx, err := q.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := f(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
 }
 
 // Enqueue records a job in one transaction and returns its id. The delivery
@@ -142,7 +130,7 @@ func (q *Queue) EnqueueAll(ctx context.Context, jobs []Job) (ids []int64, duplic
 		}
 	}
 	now := q.now().UnixNano()
-	err = q.write(ctx, func(tx *sql.Tx) error {
+	err = q.store.Write(ctx, func(tx *sql.Tx) error {
 		ids = ids[:0]
 		if delivery != "" {
 			res, err := tx.ExecContext(ctx,
@@ -259,7 +247,7 @@ func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
 // and each job goes to one of them.
 func (q *Queue) Claim(ctx context.Context) (*Job, error) {
 	var j *Job
-	err := q.write(ctx, func(tx *sql.Tx) error {
+	err := q.store.Write(ctx, func(tx *sql.Tx) error {
 		row := tx.QueryRowContext(ctx, `
 UPDATE jobs SET state = ?1, attempts = attempts + 1, updated = ?2
 WHERE id = (
@@ -296,7 +284,7 @@ func (q *Queue) Finish(ctx context.Context, id int64, state, errText string) err
 	default:
 		return fmt.Errorf("finishing job %d: %q is not a final state (%s, %s or %s)", id, state, Done, Failed, Cancelled)
 	}
-	err := q.write(ctx, func(tx *sql.Tx) error {
+	err := q.store.Write(ctx, func(tx *sql.Tx) error {
 		var current string
 		err := tx.QueryRowContext(ctx, "SELECT state FROM jobs WHERE id = ?", id).Scan(&current)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -346,7 +334,7 @@ func (q *Queue) Published(ctx context.Context, j *Job) (ok bool, err error) {
 	if j.ID <= 0 || j.Repo == "" {
 		return false, fmt.Errorf("recording the publication of job %d of %q: not a stored job", j.ID, j.Repo)
 	}
-	err = q.write(ctx, func(tx *sql.Tx) error {
+	err = q.store.Write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `
 INSERT INTO published (key, job, head_sha, updated) VALUES (?, ?, ?, ?)
 ON CONFLICT (key) DO UPDATE SET job = excluded.job, head_sha = excluded.head_sha, updated = excluded.updated
@@ -373,7 +361,7 @@ WHERE published.job <= excluded.job`,
 // (their Error says so until they finish). It returns how many it requeued.
 func (q *Queue) Recover(ctx context.Context) (int, error) {
 	var requeued int64
-	err := q.write(ctx, func(tx *sql.Tx) error {
+	err := q.store.Write(ctx, func(tx *sql.Tx) error {
 		now := q.now().UnixNano()
 		if _, err := tx.ExecContext(ctx, `
 UPDATE jobs SET state = ?1, error = 'superseded by job ' || (SELECT max(n.id) FROM jobs n WHERE n.key = jobs.key), updated = ?2
@@ -497,7 +485,7 @@ func (q *Queue) Prune(ctx context.Context, age time.Duration) (int, error) {
 	}
 	cutoff := q.now().Add(-age).UnixNano()
 	var deleted int64
-	err := q.write(ctx, func(tx *sql.Tx) error {
+	err := q.store.Write(ctx, func(tx *sql.Tx) error {
 		deleted = 0
 		for _, stmt := range []struct {
 			sql  string
@@ -530,7 +518,7 @@ func (q *Queue) Prune(ctx context.Context, age time.Duration) (int, error) {
 // SetCheck records the check a running job opened (a check run id, or -1 for
 // a commit status) and whether it is still open, i.e. in progress on GitHub.
 func (q *Queue) SetCheck(ctx context.Context, id, checkRun int64, open bool) error {
-	err := q.write(ctx, func(tx *sql.Tx) error {
+	err := q.store.Write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, "UPDATE jobs SET check_run = ?, check_open = ? WHERE id = ?", checkRun, open, id)
 		return err
 	})
