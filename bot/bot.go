@@ -60,6 +60,7 @@ type Bot struct {
 
 	handlers map[string]EventHandler
 	reading  chan struct{} // a slot per webhook body being read
+	sched    *schedules    // set while running
 
 	mu       sync.Mutex
 	running  map[string]*runningJob // by job key

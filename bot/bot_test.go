@@ -25,6 +25,7 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
@@ -878,5 +879,72 @@ func TestAbandonedJobClosesItsCheck(t *testing.T) {
 	}
 	if n := len(e.jobs(queue.Failed)); n != 1 {
 		t.Errorf("%d jobs failed, want the abandoned one", n)
+	}
+}
+
+// commitOnMaster adds a commit to the remote's master with files changed
+// and returns its SHA.
+func (e *env) commitOnMaster(files map[string]string) string {
+	e.t.Helper()
+	r, err := git.PlainOpen(e.remote)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := wt.Checkout(&git.CheckoutOptions{Branch: "refs/heads/master", Force: true}); err != nil {
+		e.t.Fatal(err)
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(e.remote, name), []byte(data), 0o644); err != nil {
+			e.t.Fatal(err)
+		}
+		if _, err := wt.Add(name); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)}
+	h, err := wt.Commit("configure", &git.CommitOptions{Author: sig, Committer: sig})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return h.String()
+}
+
+// TestRepositorySchedule: a repository's own `schedule:` on its default
+// branch, learnt from a push, runs the full re-analysis, and still does
+// after a restart.
+func TestRepositorySchedule(t *testing.T) {
+	e := newEnv(t)
+	head := e.commitOnMaster(map[string]string{".setbot.yml": "models: [\"models/**/*.scxml\"]\nbounds: {depth: 8}\nschedule: \"@every 1s\"\n"})
+	e.start()
+	body := []byte(fmt.Sprintf(`{"ref":"refs/heads/master","before":%q,"after":%q,"repository":{"full_name":"octo/triangle","clone_url":%q,"default_branch":"master"},"installation":{"id":77},"sender":{"login":"dana"}}`, c1, head, cloneURL))
+	if code, a := e.post("push", "d-rs", body, Sign([]byte(testSecret), body)); code != http.StatusAccepted {
+		t.Fatalf("push: %d %+v", code, a)
+	}
+	waitFullRun := func(after int) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			if runs := e.gh.runsFor(head); len(runs) > after {
+				if runs[after].Name != fullCheckName || runs[after].Conclusion != "success" {
+					t.Fatalf("full re-analysis: %+v", runs[after])
+				}
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Fatalf("no scheduled re-analysis within 30 s\n%s", e.logs.String())
+	}
+	waitFullRun(0)
+	e.close()
+	n := len(e.gh.runsFor(head))
+	mark := len(e.logs.String())
+	e.start()
+	waitFullRun(n)
+	if after := e.logs.String()[mark:]; !strings.Contains(after, "scheduled re-analysis queued") {
+		t.Errorf("the restarted server did not fire the remembered schedule:\n%s", after)
 	}
 }

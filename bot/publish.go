@@ -313,7 +313,13 @@ func (b *Bot) warm(ctx context.Context, log *slog.Logger, j *queue.Job) error {
 		}
 	}
 	log.Info("cache warmed", "models", len(checks), "explored", explored)
-	return nil
+	// The default branch's configuration may ask for a scheduled re-analysis.
+	cfg, err := pipeline.ReadConfig(repo, j.HeadSHA)
+	if err != nil {
+		log.Warn("the default branch's configuration does not parse; its schedule is left as it was", "err", err)
+		return nil
+	}
+	return b.learnSchedule(ctx, j, cfg)
 }
 
 // verify runs a full re-analysis: every model of the branch head from

@@ -2,54 +2,175 @@ package bot
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robfig/cron/v3"
 
 	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/config"
 )
 
-// startSchedules starts the scheduled full re-analyses of the server
-// configuration; each firing queues a full job (the worker resolves the
-// branch head when it runs). It returns the function that stops them.
-func (b *Bot) startSchedules() (func(), error) {
-	if len(b.cfg.Schedules) == 0 {
-		return func() {}, nil
-	}
-	c := cron.New(cron.WithLogger(cron.DiscardLogger))
-	for _, s := range b.cfg.Schedules {
-		s := s
-		cloneURL := s.CloneURL
+// Two sources of schedules for the full re-analysis: the server's
+// configuration (per repository and branch), and a repository's own
+// `.setbot.yml` `schedule:` for its default branch, learnt from every push
+// to that branch and kept in the database so that it survives a restart.
+// Where the server configures a repository and branch, its schedule wins.
+
+// repoSchedules is the table of the repositories' own schedules.
+var repoSchedules = cache.Migration{
+	Version: 110,
+	Name:    "repositories' own schedules",
+	SQL: `
+CREATE TABLE repo_schedules (
+	repo         TEXT NOT NULL,
+	branch       TEXT NOT NULL,
+	spec         TEXT NOT NULL,
+	installation INTEGER NOT NULL,
+	clone_url    TEXT NOT NULL,
+	updated      INTEGER NOT NULL, -- unix nanoseconds
+	PRIMARY KEY (repo, branch)
+) WITHOUT ROWID;
+`,
+}
+
+func init() { cache.Register(repoSchedules) }
+
+// schedules runs the cron entries.
+type schedules struct {
+	b    *Bot
+	cron *cron.Cron
+
+	mu    sync.Mutex
+	fixed map[string]bool         // repo@branch with a server-configured schedule ("repo@" for its default branch)
+	repo  map[string]repoSchedule // repo@branch -> a repository's own schedule
+}
+
+type repoSchedule struct {
+	spec string
+	id   cron.EntryID
+}
+
+// startSchedules starts the schedules: the server's, and the repositories'
+// own ones the database remembers. It returns the function that stops them.
+func (b *Bot) startSchedules(ctx context.Context) (func(), error) {
+	s := &schedules{b: b, cron: cron.New(cron.WithLogger(cron.DiscardLogger)), fixed: map[string]bool{}, repo: map[string]repoSchedule{}}
+	for _, sc := range b.cfg.Schedules {
+		cloneURL := sc.CloneURL
 		if cloneURL == "" {
-			cloneURL = b.defaultCloneURL(s.Repo)
+			cloneURL = b.defaultCloneURL(sc.Repo)
 		}
-		_, err := c.AddFunc(s.Cron, func() {
-			branch := s.Branch
-			if branch == "" {
-				// The default branch, asked now: it may have been renamed.
-				var err error
-				if branch, err = b.defaultBranch(s.InstallationID, s.Repo); err != nil {
-					b.log.Error("scheduled re-analysis: finding the default branch", "repo", s.Repo, "err", err)
-					return
-				}
-			}
-			j := queue.Job{Kind: queue.KindFull, Installation: s.InstallationID, Repo: s.Repo, CloneURL: cloneURL,
-				Branch: branch, Fresh: true, Requester: "schedule"}
-			ids, _, err := b.enqueue(context.Background(), j)
-			if err != nil {
-				b.log.Error("queueing a scheduled re-analysis", "repo", s.Repo, "branch", branch, "err", err)
+		if _, err := s.cron.AddFunc(sc.Cron, s.fire(sc.Repo, sc.Branch, sc.InstallationID, cloneURL)); err != nil {
+			return nil, fmt.Errorf("schedule %q of %s: %w", sc.Cron, sc.Repo, err)
+		}
+		s.fixed[strings.ToLower(sc.Repo)+"@"+sc.Branch] = true
+	}
+	rows, err := b.store.DB().QueryContext(ctx, "SELECT repo, branch, spec, installation, clone_url FROM repo_schedules")
+	if err != nil {
+		return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var repo, branch, spec, cloneURL string
+		var inst int64
+		if err := rows.Scan(&repo, &branch, &spec, &inst, &cloneURL); err != nil {
+			return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
+		}
+		s.set(repo, branch, spec, inst, cloneURL)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
+	}
+	b.mu.Lock()
+	b.sched = s
+	b.mu.Unlock()
+	s.cron.Start()
+	return func() { <-s.cron.Stop().Done() }, nil
+}
+
+// fire returns the function a schedule runs: it queues a full job (the
+// worker resolves the branch head when it runs).
+func (s *schedules) fire(repo, branch string, installation int64, cloneURL string) func() {
+	b := s.b
+	return func() {
+		br := branch
+		if br == "" {
+			// The default branch, asked now: it may have been renamed.
+			var err error
+			if br, err = b.defaultBranch(installation, repo); err != nil {
+				b.log.Error("scheduled re-analysis: finding the default branch", "repo", repo, "err", err)
 				return
 			}
-			b.log.Info("scheduled re-analysis queued", "repo", s.Repo, "branch", branch, "job", ids[0])
-		})
-		if err != nil {
-			return nil, fmt.Errorf("schedule %q of %s: %w", s.Cron, s.Repo, err)
 		}
+		j := queue.Job{Kind: queue.KindFull, Installation: installation, Repo: repo, CloneURL: cloneURL,
+			Branch: br, Fresh: true, Requester: "schedule"}
+		ids, _, err := b.enqueue(context.Background(), j)
+		if err != nil {
+			b.log.Error("queueing a scheduled re-analysis", "repo", repo, "branch", br, "err", err)
+			return
+		}
+		b.log.Info("scheduled re-analysis queued", "repo", repo, "branch", br, "job", ids[0])
 	}
-	c.Start()
-	return func() { <-c.Stop().Done() }, nil
+}
+
+// set installs, changes or (spec "") removes a repository's own schedule
+// in the running cron; it reports whether anything changed.
+func (s *schedules) set(repo, branch, spec string, installation int64, cloneURL string) bool {
+	key := strings.ToLower(repo) + "@" + branch
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fixed[key] || s.fixed[strings.ToLower(repo)+"@"] {
+		return false
+	}
+	old, had := s.repo[key]
+	if had && old.spec == spec {
+		return false
+	}
+	if had {
+		s.cron.Remove(old.id)
+		delete(s.repo, key)
+	}
+	if spec == "" {
+		return had
+	}
+	id, err := s.cron.AddFunc(spec, s.fire(repo, branch, installation, cloneURL))
+	if err != nil {
+		// config.Parse validated it; a spec that fails here is logged, not fatal.
+		s.b.log.Error("a repository's schedule does not parse", "repo", repo, "spec", spec, "err", err)
+		return had
+	}
+	s.repo[key] = repoSchedule{spec: spec, id: id}
+	return true
+}
+
+// learnSchedule applies the schedule a repository's configuration at the
+// head of its default branch asks for, and remembers it.
+func (b *Bot) learnSchedule(ctx context.Context, j *queue.Job, cfg *config.Config) error {
+	b.mu.Lock()
+	s := b.sched
+	b.mu.Unlock()
+	if s == nil || !s.set(j.Repo, j.Branch, cfg.Schedule, j.Installation, j.CloneURL) {
+		return nil
+	}
+	err := b.store.Write(ctx, func(tx *sql.Tx) error {
+		if cfg.Schedule == "" {
+			_, err := tx.ExecContext(ctx, "DELETE FROM repo_schedules WHERE repo = ? AND branch = ?", j.Repo, j.Branch)
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO repo_schedules (repo, branch, spec, installation, clone_url, updated) VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (repo, branch) DO UPDATE SET spec = excluded.spec, installation = excluded.installation, clone_url = excluded.clone_url, updated = excluded.updated`,
+			j.Repo, j.Branch, cfg.Schedule, j.Installation, j.CloneURL, time.Now().UnixNano())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("remembering the schedule of %s: %w", j.Repo, err)
+	}
+	b.log.Info("repository schedule set", "repo", j.Repo, "branch", j.Branch, "schedule", cfg.Schedule)
+	return nil
 }
 
 // defaultCloneURL is the HTTPS clone URL of a repository on the configured

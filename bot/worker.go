@@ -38,7 +38,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	b.closeAbandoned(ctx)
 	b.prune(ctx)
-	stopSchedules, err := b.startSchedules()
+	stopSchedules, err := b.startSchedules(ctx)
 	if err != nil {
 		return err
 	}
