@@ -60,7 +60,15 @@ type Generator struct {
 	tab  *solver.Table
 	slv  solver.Solver
 	memo map[solver.Term]solver.Term
+	// recent holds the parameter values of the last paths solved, most
+	// recent first: neighbouring leaves share most of their path, so a
+	// recent solution often satisfies the next path condition as it is,
+	// and checking that costs an evaluation instead of a solver call.
+	recent []map[solver.Term]any
 }
+
+// recentModels is how many recent solutions are tried before the solver.
+const recentModels = 4
 
 // NewGenerator returns a generator for set; Close releases its solver.
 func NewGenerator(set *engine.SET, newSolver engine.NewSolver) (*Generator, error) {
@@ -215,6 +223,12 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 	}
 	vals := make(map[solver.Term]any, len(params))
 	if len(asked) > 0 {
+		if reused := g.reuse(n.PC, extra, params, constrained); reused != nil {
+			vals = reused
+			asked = nil
+		}
+	}
+	if len(asked) > 0 {
 		res, model, err := g.slv.Model(conj, asked)
 		if err != nil {
 			return nil, err
@@ -233,7 +247,52 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 			vals[p] = fallback(src.Sort(p), ranges[p])
 		}
 	}
+	g.recent = append([]map[solver.Term]any{vals}, g.recent...)
+	if len(g.recent) > recentModels {
+		g.recent = g.recent[:recentModels]
+	}
 	return vals, nil
+}
+
+// reuse returns the constrained parameters' values of a recent solution
+// that satisfies the path condition and extra, or nil. The order paths are
+// solved in is fixed, so the values a suite gets stay deterministic.
+func (g *Generator) reuse(pc, extra, params []solver.Term, constrained map[solver.Term]bool) map[solver.Term]any {
+	src := g.set.Terms
+	for _, model := range g.recent {
+		lookup := func(v solver.Term) (solver.Value, bool) {
+			switch x := model[v].(type) {
+			case int64:
+				return solver.Value{Sort: solver.IntSort, Int: x}, true
+			case bool:
+				return solver.Value{Sort: solver.BoolSort, Bool: x}, true
+			}
+			return solver.Value{}, false
+		}
+		ok := true
+		for _, cs := range [][]solver.Term{pc, extra} {
+			for _, c := range cs {
+				if v, known := src.Eval(c, lookup); !known || !v.Bool {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		vals := make(map[solver.Term]any, len(params))
+		for _, p := range params {
+			if constrained[p] {
+				vals[p] = model[p]
+			}
+		}
+		return vals
+	}
+	return nil
 }
 
 // isRange reports whether c is exactly one end of v's declared range,
