@@ -68,7 +68,7 @@ type Generator struct {
 }
 
 // recentModels is how many recent solutions are tried before the solver.
-const recentModels = 4
+const recentModels = 16
 
 // NewGenerator returns a generator for set; Close releases its solver.
 func NewGenerator(set *engine.SET, newSolver engine.NewSolver) (*Generator, error) {
