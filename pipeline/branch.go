@@ -67,7 +67,7 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 		mc := cfg.For(path)
 		eopts := engineOptions(mc.Bounds)
 		eopts.Cancel = ctx.Done()
-		m, diags, err := r.load(path, sha, load.Options{Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}})
+		m, _, diags, err := r.load(path, sha, load.Options{Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}})
 		if err != nil {
 			return nil, err
 		}

@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"strings"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/mlm"
 )
 
@@ -32,14 +34,38 @@ func setKey(m *mlm.Machine, o engine.Options) string {
 }
 
 // suiteKey is the key of a tree's test suite.
-func suiteKey(set, coverage string) string { return digest(set, "coverage="+coverage) }
+func suiteKey(set, coverage string) string {
+	return digest(set, testgen.Version, buildVersion(), "coverage="+coverage)
+}
 
-// resultKey is the key of the analysis of a change: the two trees, and
-// everything else that shapes the result.
-func resultKey(base, head, strategy, coverage string, invariants []string) string {
+// resultKey is the key of the analysis of a change: the two trees, the
+// two files' contents (a result names source lines), and everything else
+// that shapes the result, including the versions of the code that
+// computes it beyond the engine.
+func resultKey(base, head, baseFile, headFile, strategy, coverage string, invariants []string) string {
 	inv := append([]string(nil), invariants...)
 	sort.Strings(inv)
-	return digest(resultVersion, base, head, "strategy="+strategy, "coverage="+coverage, "invariants="+strings.Join(inv, "\x00"))
+	return digest(resultVersion, testgen.Version, buildVersion(), base, head, baseFile, headFile,
+		"strategy="+strategy, "coverage="+coverage, "invariants="+strings.Join(inv, "\x00"))
+}
+
+// buildVersion is the commit setbot was built from, when the build
+// recorded it: results and suites of another build are not trusted.
+func buildVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value
+		}
+	}
+	return rev + dirty
 }
 
 func digest(parts ...string) string {

@@ -21,6 +21,7 @@ import (
 	"slices"
 	"sort"
 	"time"
+	"unicode/utf8"
 
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/config"
@@ -180,16 +181,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 	if c.Status == vcs.Deleted {
 		return out, nil
 	}
-	mc := r.cfg.For(c.NewPath)
-	if r.gate != nil {
-		// The base's invariants hold too: a change cannot delete its way
-		// past them.
-		for _, inv := range r.gate.For(c.NewPath).Invariants {
-			if !slices.Contains(mc.Invariants, inv) {
-				mc.Invariants = append(mc.Invariants, inv)
-			}
-		}
-	}
+	mc := r.settings(c)
 	strategy := mc.Strategy
 	if r.opts.Strategy != "" {
 		strategy = r.opts.Strategy
@@ -198,7 +190,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 	eopts.Cancel = r.ctx.Done()
 	lopts := load.Options{Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}}
 
-	head, diags, err := r.load(c.NewPath, r.head, lopts)
+	head, headSrc, diags, err := r.load(c.NewPath, r.head, lopts)
 	if err != nil {
 		return nil, err
 	}
@@ -208,8 +200,10 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 	}
 	out.HeadMachine = head
 	var base *mlm.Machine
+	var baseSrc []byte
 	if c.OldPath != "" {
-		b, diags, err := r.load(c.OldPath, r.base, lopts)
+		b, src, diags, err := r.load(c.OldPath, r.base, lopts)
+		baseSrc = src
 		if err != nil {
 			return nil, err
 		}
@@ -230,7 +224,9 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 	if base != nil {
 		baseKey = setKey(base, eopts)
 	}
-	rkey := resultKey(baseKey, headKey, strategy, mc.Coverage, mc.Invariants)
+	// The trees are keyed by the canonical machines, but a result also
+	// speaks of source lines: it is keyed by the files' bytes too.
+	rkey := resultKey(baseKey, headKey, digest(string(baseSrc)), digest(string(headSrc)), strategy, mc.Coverage, mc.Invariants)
 	if stored, ok := r.storedResult(rkey); ok {
 		out.Result, out.Invariants = stored.Result, stored.Invariants
 		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true
@@ -268,7 +264,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 	if res.HeadSet != nil && res.Strategy != incremental.DSE && !out.HeadCached {
 		r.store(headKey, mc.Coverage, res.HeadSet, res.HeadTests)
 	}
-	if out.Invariants, err = r.checkInvariants(res, invariants); err != nil {
+	if out.Invariants, err = r.checkInvariants(res, head, invariants, eopts); err != nil {
 		return nil, err
 	}
 	r.storeResult(rkey, out)
@@ -280,16 +276,49 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 
 // load reads and flattens a model at a commit. A model that does not load
 // gives diagnostics (a finding); a file that cannot be read is an error.
-func (r *runner) load(path, rev string, opts load.Options) (*mlm.Machine, []report.Diagnostic, error) {
+func (r *runner) load(path, rev string, opts load.Options) (*mlm.Machine, []byte, []report.Diagnostic, error) {
 	data, err := r.repo.ReadFile(rev, path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	if !utf8.Valid(data) {
+		return nil, data, []report.Diagnostic{{Path: path, Message: "not UTF-8 text: is it a model?"}}, nil
 	}
 	m, errs := load.Bytes(path, data, opts)
 	if len(errs) == 0 {
-		return m, nil, nil
+		return m, data, nil, nil
 	}
-	return nil, diagnostics(path, errs), nil
+	return nil, data, diagnostics(path, errs), nil
+}
+
+// settings are a model's effective settings: the head's configuration,
+// with what the gate's (the base's) sets that a change may not weaken:
+// its invariants, under the file's old name too, and bounds at least as
+// deep as the base's, so that a change cannot hide a finding by exploring
+// less.
+func (r *runner) settings(c vcs.Change) config.ModelConfig {
+	mc := r.cfg.For(c.NewPath)
+	if r.gate == nil {
+		return mc
+	}
+	for _, path := range []string{c.OldPath, c.NewPath} {
+		if path == "" {
+			continue
+		}
+		g := r.gate.For(path)
+		for _, inv := range g.Invariants {
+			if !slices.Contains(mc.Invariants, inv) {
+				mc.Invariants = append(mc.Invariants, inv)
+			}
+		}
+		b := &mc.Bounds
+		b.Depth, b.MaxStates = max(b.Depth, g.Bounds.Depth), max(b.MaxStates, g.Bounds.MaxStates)
+		b.LoopBound, b.MaxMicrosteps = max(b.LoopBound, g.Bounds.LoopBound), max(b.MaxMicrosteps, g.Bounds.MaxMicrosteps)
+		if b.Timeout > 0 && (g.Bounds.Timeout == 0 || g.Bounds.Timeout > b.Timeout) {
+			b.Timeout = g.Bounds.Timeout
+		}
+	}
+	return mc
 }
 
 func diagnostics(path string, errs source.ErrorList) []report.Diagnostic {
@@ -313,17 +342,26 @@ func invariantsFor(m *mlm.Machine, texts []string) ([]analysis.Invariant, []repo
 		}
 		out = append(out, inv)
 	}
-	return append(out, analysis.RangeInvariants(m)...), diags
+	return out, diags // analysis.Analyze adds those the declared ranges imply
 }
 
-func (r *runner) checkInvariants(res *incremental.Result, invs []analysis.Invariant) ([]analysis.InvariantCheck, error) {
-	if len(invs) == 0 || res.HeadSet == nil {
+func (r *runner) checkInvariants(res *incremental.Result, head *mlm.Machine, invs []analysis.Invariant, eopts engine.Options) ([]analysis.InvariantCheck, error) {
+	if res.HeadSet == nil || len(invs) == 0 && len(analysis.RangeInvariants(head)) == 0 {
 		return nil, nil
 	}
 	set := res.HeadSet
 	if res.Strategy == incremental.DSE {
-		// A DSE tree is partial; an invariant holds only on the whole tree.
-		return nil, nil
+		// A DSE tree is partial: an invariant holds only on the whole tree,
+		// which MSE builds from the base tree at a fraction of the cost.
+		var err error
+		if res.BaseSet != nil {
+			set, err = engine.ExploreMSE(head, res.BaseSet, res.Diff.Updated, eopts, r.opts.Solver)
+		} else {
+			set, err = engine.Explore(head, eopts, r.opts.Solver)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("exploring the whole head tree for the invariants: %w", err)
+		}
 	}
 	rep, err := analysis.Analyze(set, invs, r.opts.Solver)
 	if err != nil {

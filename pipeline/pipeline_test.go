@@ -46,11 +46,14 @@ func TestKeys(t *testing.T) {
 	if k != setKey(m, timed) {
 		t.Error("the wall-clock budget changes the key")
 	}
-	if resultKey("a", "b", "auto", "path", []string{"x > 0", "y > 0"}) != resultKey("a", "b", "auto", "path", []string{"y > 0", "x > 0"}) {
+	if resultKey("a", "b", "fa", "fb", "auto", "path", []string{"x > 0", "y > 0"}) != resultKey("a", "b", "fa", "fb", "auto", "path", []string{"y > 0", "x > 0"}) {
 		t.Error("the order of invariants changes the result key")
 	}
-	if resultKey("a", "b", "auto", "path", nil) == resultKey("a", "b", "mse", "path", nil) {
+	if resultKey("a", "b", "fa", "fb", "auto", "path", nil) == resultKey("a", "b", "fa", "fb", "mse", "path", nil) {
 		t.Error("the strategy is not part of the result key")
+	}
+	if resultKey("a", "b", "fa", "fb", "auto", "path", nil) == resultKey("a", "b", "fa", "fc", "auto", "path", nil) {
+		t.Error("the head file's bytes are not part of the result key (a result names source lines)")
 	}
 }
 
@@ -295,30 +298,7 @@ func TestChangeCannotDodgeItsGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, _ := r.Worktree()
-	n := 0
-	commit := func(files map[string]string) string {
-		for name, data := range files {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			os.MkdirAll(filepath.Dir(p), 0o755)
-			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			wt.Add(name)
-		}
-		n++
-		sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Date(2026, 3, 1, n, 0, 0, 0, time.UTC)}
-		h, err := wt.Commit(fmt.Sprint("c", n), &git.CommitOptions{Author: sig})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return h.String()
-	}
+	dir, commit := newGitRepo(t)
 	base := commit(map[string]string{"m/t.scxml": string(tri), ".setbot.yml": "models: [\"m/*.scxml\"]\ninvariants: [\"a >= 0\"]\n"})
 	head := commit(map[string]string{
 		"m/t.scxml":   strings.Replace(string(tri), "<!-- T2 -->", "<!-- T2, reworded -->", 1) + "\n",
@@ -343,5 +323,119 @@ func TestChangeCannotDodgeItsGate(t *testing.T) {
 	}
 	if !violated || a.Gate.Conclusion != "failure" {
 		t.Errorf("the base's invariant a >= 0 was not checked (invariants %+v, gate %s)", a.Models[0].Invariants, a.Gate.Conclusion)
+	}
+}
+
+// newGitRepo makes an empty repository and a function that commits files
+// and returns the commit's SHA.
+func newGitRepo(t *testing.T) (string, func(files map[string]string) string) {
+	t.Helper()
+	dir := t.TempDir()
+	r, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, _ := r.Worktree()
+	n := 0
+	return dir, func(files map[string]string) string {
+		t.Helper()
+		for name, data := range files {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			wt.Add(name)
+		}
+		n++
+		sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Date(2026, 3, 1, n, 0, 0, 0, time.UTC)}
+		h, err := wt.Commit(fmt.Sprint("c", n), &git.CommitOptions{Author: sig})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h.String()
+	}
+}
+
+// TestResultKeyedBySource: the same machines from other file bytes reuse
+// the trees but not the result, whose lines would be stale.
+func TestResultKeyedBySource(t *testing.T) {
+	tri, _ := os.ReadFile("../examples/triangle.scxml")
+	off, _ := os.ReadFile("../engine/incremental/testdata/triangle_s2_off.scxml")
+	dir, commit := newGitRepo(t)
+	c0 := commit(map[string]string{"t.scxml": string(tri)})
+	c1 := commit(map[string]string{"t.scxml": string(off)})
+	shifted := strings.Replace(string(off), "<scxml", strings.Repeat("<!-- pad -->\n", 20)+"<scxml", 1)
+	c2 := commit(map[string]string{"t.scxml": shifted})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := cache.Open(filepath.Join(t.TempDir(), "c.db"), cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	first, err := Analyze(ctx, repo, c0, c1, Options{Cache: store, Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Analyze(ctx, repo, c0, c2, Options{Cache: store, Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, m2 := first.Models[0], second.Models[0]
+	if m2.ResultCached || !m2.HeadCached || !m2.BaseCached {
+		t.Errorf("shifted file: result_cached %v head_cached %v base_cached %v; want the trees reused and the result recomputed", m2.ResultCached, m2.HeadCached, m2.BaseCached)
+	}
+	if len(m1.NewlyUnreachable) != 1 || len(m2.NewlyUnreachable) != 1 || m2.NewlyUnreachable[0].Line != m1.NewlyUnreachable[0].Line+20 {
+		t.Errorf("lines: %+v then %+v; want the second 20 lines further down", m1.NewlyUnreachable, m2.NewlyUnreachable)
+	}
+}
+
+// TestGateSettingsSurviveTheChange: a rename keeps the base's per-file
+// invariants, a head that lowers the depth is explored at the base's, and
+// DSE (asked by the head) still checks invariants on the whole tree.
+func TestGateSettingsSurviveTheChange(t *testing.T) {
+	radio, _ := os.ReadFile("../examples/radio.scxml")
+	cfg := "models: [\"m/*.scxml\"]\nbounds: {depth: 6}\nmodels_config:\n  - match: \"m/radio.scxml\"\n    invariants: [\"volume != 7\"]\n"
+	dir, commit := newGitRepo(t)
+	base := commit(map[string]string{"m/radio.scxml": string(radio), ".setbot.yml": cfg})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	edited := strings.Replace(string(radio), "</scxml>", "<!-- edited -->\n</scxml>", 1)
+	for name, files := range map[string]map[string]string{
+		"rename":      {"m/radio2.scxml": edited},
+		"lower depth": {"m/radio.scxml": edited, ".setbot.yml": strings.Replace(cfg, "depth: 6", "depth: 1", 1)},
+		"dse":         {"m/radio.scxml": edited, ".setbot.yml": cfg + "strategy: dse\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if name == "rename" {
+				os.Remove(filepath.Join(dir, "m/radio.scxml"))
+				r, _ := git.PlainOpen(dir)
+				wt, _ := r.Worktree()
+				wt.Remove("m/radio.scxml")
+			}
+			head := commit(files)
+			a, err := Analyze(ctx, repo, base, head, Options{Solver: newZ3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var violated bool
+			for _, m := range a.Models {
+				for _, c := range m.Invariants {
+					if c.Invariant == "volume != 7" && !c.Holds {
+						violated = true
+					}
+				}
+			}
+			if !violated || a.Gate.Conclusion != "failure" {
+				t.Errorf("the base's invariant volume != 7 was dodged (gate %s, models %d)", a.Gate.Conclusion, len(a.Models))
+			}
+		})
 	}
 }

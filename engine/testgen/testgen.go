@@ -67,6 +67,11 @@ type Generator struct {
 	recent []map[solver.Term]any
 }
 
+// Version names what this package generates: it is part of the cache keys
+// of suites and results, so it changes whenever the tests a tree gets could
+// change (their values included).
+const Version = "setbot-testgen-2"
+
 // recentModels is how many recent solutions are tried before the solver.
 const recentModels = 16
 
