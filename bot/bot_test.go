@@ -750,14 +750,18 @@ func TestPlainTokenStatuses(t *testing.T) {
 func TestJobTimeout(t *testing.T) {
 	e := newEnv(t)
 	e.cfg.JobTimeout = 300 * time.Millisecond
-	release := make(chan struct{})
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
 	e.solver = func(tab *solver.Table) (solver.Solver, error) {
-		<-release
+		once.Do(func() { close(entered); <-release })
 		return newZ3(tab)
 	}
 	e.start()
 	e.send("pull_request.synchronize", "d-to")
-	time.Sleep(600 * time.Millisecond)
+	<-entered
+	// The job's clock started before it asked for a solver: twice the
+	// timeout from here is past it, however loaded the machine.
+	time.Sleep(2 * e.cfg.JobTimeout)
 	close(release)
 	e.idle()
 	runs := e.gh.runsFor(c3)
@@ -834,7 +838,13 @@ func interrupt(t *testing.T, e *env) {
 	e.start()
 	e.send("pull_request.opened", "d-i1")
 	<-entered
-	time.AfterFunc(300*time.Millisecond, func() { close(release) })
+	// Let the job go only once the shutdown has given up waiting for it.
+	go func() {
+		for !strings.Contains(e.logs.String(), "shutdown timeout") {
+			time.Sleep(10 * time.Millisecond)
+		}
+		close(release)
+	}()
 	e.close()
 	if runs := e.gh.runsFor(c2); len(runs) != 1 || runs[0].Status != "in_progress" {
 		t.Fatalf("after the interruption: %+v, want one check run in progress", runs)
