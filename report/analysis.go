@@ -117,4 +117,7 @@ type Finding struct {
 	Line    int    `json:"line,omitempty"`
 	Subject string `json:"subject,omitempty"` // the state, invariant or bound
 	Message string `json:"message"`
+
+	// uncertain: a bound leaves the claim open, so it warns at most.
+	uncertain bool
 }

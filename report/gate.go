@@ -20,6 +20,9 @@ func Evaluate(rules Rules, models []*Model) Gate {
 	g := Gate{Conclusion: Success, Findings: []Finding{}}
 	add := func(f Finding) {
 		f.Level = action(rules, f.Rule)
+		if f.uncertain && f.Level == Block {
+			f.Level = Warn // a claim a bound leaves open does not block
+		}
 		if f.Level != Off {
 			g.Findings = append(g.Findings, f)
 		}
@@ -82,8 +85,13 @@ func findings(m *Model) []Finding {
 	}
 	if m.Result != nil {
 		for _, s := range m.NewlyUnreachable {
-			out = append(out, Finding{Rule: RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
-				Message: fmt.Sprintf("state %s was reachable at base; at head it is %s", s.State, unreachable(s.Within))})
+			f := Finding{Rule: RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
+				Message: fmt.Sprintf("state %s was reachable at base; at head it is %s", s.State, unreachable(s.Within))}
+			if s.CutBy != "" {
+				f.uncertain = true
+				f.Message = fmt.Sprintf("state %s was reachable at base; at head it was not reached before the %s bound cut the tree (it may still be reachable: raise the bound to decide)", s.State, s.CutBy)
+			}
+			out = append(out, f)
 		}
 		for _, b := range m.BoundsHit {
 			out = append(out, Finding{Rule: RuleBoundHit, Path: m.Path, Subject: b.Bound, Message: boundText(b)})

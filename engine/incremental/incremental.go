@@ -107,6 +107,23 @@ type StateRef struct {
 	Line  int    `json:"line,omitempty"`
 	// Within is the depth bound the claim is qualified by (0: proven).
 	Within int `json:"within_depth,omitempty"`
+	// CutBy names a bound other than depth (states, time, loop,
+	// microsteps) that cut the head tree: the state was not reached before
+	// it did, which does not show that it cannot be.
+	CutBy string `json:"cut_by,omitempty"`
+}
+
+// qualifiers returns what qualifies an unreachability claim on a tree: the
+// depth bound when it cut the tree, and the first other bound that did.
+func qualifiers(set *engine.SET) (within int, cutBy string) {
+	for _, bh := range set.Bounds {
+		if bh.Bound == "depth" {
+			within = int(bh.Limit)
+		} else if cutBy == "" {
+			cutBy = bh.Bound
+		}
+	}
+	return within, cutBy
 }
 
 // Analyze compares base and head.
@@ -427,12 +444,7 @@ func reached(set *engine.SET) map[string]bool {
 // renames.
 func (r *Result) reachability(base, head *engine.SET) {
 	b, h := reached(base), reached(head)
-	within := 0
-	for _, bh := range head.Bounds {
-		if bh.Bound == "depth" {
-			within = int(bh.Limit)
-		}
-	}
+	within, cutBy := qualifiers(head)
 	renamed := r.Diff.Renamed
 	src := head.Machine.Source
 	line := func(id string) int {
@@ -447,7 +459,7 @@ func (r *Result) reachability(base, head *engine.SET) {
 			nid = to
 		}
 		if src.State(nid) != nil && !h[nid] {
-			r.NewlyUnreachable = append(r.NewlyUnreachable, StateRef{State: nid, Line: line(nid), Within: within})
+			r.NewlyUnreachable = append(r.NewlyUnreachable, StateRef{State: nid, Line: line(nid), Within: within, CutBy: cutBy})
 		}
 	}
 	back := make(map[string]string)
@@ -531,12 +543,7 @@ func New(head Version, opts Options) (*Result, error) {
 	}
 	src := head.Machine.Source
 	h := reached(set)
-	within := 0
-	for _, bh := range set.Bounds {
-		if bh.Bound == "depth" {
-			within = int(bh.Limit)
-		}
-	}
+	within, cutBy := qualifiers(set)
 	for _, s := range src.States() {
 		if s.Kind == model.Root || s.Kind == model.History {
 			continue
@@ -545,7 +552,7 @@ func New(head Version, opts Options) (*Result, error) {
 		if h[s.ID] {
 			r.NewlyReachable = append(r.NewlyReachable, ref)
 		} else {
-			ref.Within = within
+			ref.Within, ref.CutBy = within, cutBy
 			r.NewlyUnreachable = append(r.NewlyUnreachable, ref)
 		}
 	}
