@@ -537,6 +537,10 @@ func testRows(d *testgen.Delta) (summary string, rows []testRow, more int) {
 func reachLines(r *incremental.Result) []string {
 	var out []string
 	for _, s := range r.NewlyUnreachable {
+		if s.CutBy != "" {
+			out = append(out, fmt.Sprintf("⚠️ %s%s: not reached before the %s bound cut the tree (it may still be reachable)", code(s.State), lineSuffix(s.Line), s.CutBy))
+			continue
+		}
 		out = append(out, fmt.Sprintf("❌ %s%s: newly %s", code(s.State), lineSuffix(s.Line), unreachable(s.Within)))
 	}
 	for _, s := range r.NewlyReachable {
