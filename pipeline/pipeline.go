@@ -93,6 +93,19 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 		}
 	}
 	gateCfg, err := gateConfig(repo, gateFrom)
+	var ce *ConfigError
+	if errors.As(err, &ce) {
+		// The gate cannot come from the head in its place: the defaults
+		// (which block) stand in, and the user is told.
+		msg := fmt.Sprintf("the configuration at the gate's revision %.12s does not parse; the default gate rules apply: %v", gateFrom, ce.Err)
+		if opts.Progress != nil {
+			fmt.Fprintf(opts.Progress, "setbot: warning: %s\n", msg)
+		}
+		if opts.Logger != nil {
+			opts.Logger.Warn(msg)
+		}
+		gateCfg, err = config.Default(), nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -140,16 +153,9 @@ func ReadConfig(repo *vcs.Repo, rev string) (*config.Config, error) {
 }
 
 // gateConfig reads the configuration the gate comes from (the base's),
-// so that a change cannot loosen its own gate. One that does not parse
-// gives the defaults (which block): the head's cannot be trusted in its
-// place.
+// so that a change cannot loosen its own gate.
 func gateConfig(repo *vcs.Repo, rev string) (*config.Config, error) {
-	cfg, err := ReadConfig(repo, rev)
-	var ce *ConfigError
-	if errors.As(err, &ce) {
-		return config.Default(), nil
-	}
-	return cfg, err
+	return ReadConfig(repo, rev)
 }
 
 type runner struct {

@@ -322,3 +322,14 @@ func redact(raw string) string {
 	}
 	return scheme + "://" + rest
 }
+
+// DisplayName is how a repository spec appears in reports and logs: a URL
+// without the credentials its userinfo may hold, or "" for a local
+// directory (a path on the machine that ran the analysis says nothing to
+// the report's readers).
+func DisplayName(spec string) string {
+	if !isRemoteURL(spec) {
+		return ""
+	}
+	return redact(spec)
+}

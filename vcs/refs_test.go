@@ -51,3 +51,17 @@ func TestFetchRefsAndMergeBase(t *testing.T) {
 		t.Errorf("merge base with a missing revision: %v", err)
 	}
 }
+
+func TestDisplayName(t *testing.T) {
+	for spec, want := range map[string]string{
+		"https://x-access-token:s3cret@github.com/o/r.git": "https://github.com/o/r.git",
+		"file://alice:pw@/tmp/r":                           "file:///tmp/r",
+		"git@github.com:o/r.git":                           "git@github.com:o/r.git",
+		"/home/dana/models":                                "",
+		".":                                                "",
+	} {
+		if got := DisplayName(spec); got != want {
+			t.Errorf("DisplayName(%q) = %q, want %q", spec, got, want)
+		}
+	}
+}

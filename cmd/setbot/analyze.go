@@ -140,7 +140,7 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	if err != nil {
 		return nil, err
 	}
-	opts := pipeline.Options{Strategy: f.strategy, Fresh: f.fresh, Solver: analysisSolver, Repo: f.repo}
+	opts := pipeline.Options{Strategy: f.strategy, Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo)}
 	if progress != nil {
 		opts.Progress = progress
 	}
@@ -149,14 +149,19 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 		// errors (a damaged entry, dropped) are worth seeing.
 		logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 		store, err := cache.Open(f.cacheFile, cache.Options{Logger: logger})
-		if err != nil {
-			return nil, err
+		switch {
+		case errors.Is(err, cache.ErrNewerSchema):
+			return nil, err // a newer setbot's cache: not ours to ignore or rebuild
+		case err != nil:
+			// The cache only saves time: the analysis goes on without it.
+			fmt.Fprintf(stderr, "setbot: warning: %v; analysing without a cache\n", err)
+		default:
+			defer store.Close()
+			if why := store.Rebuilt(); why != "" {
+				fmt.Fprintf(stderr, "setbot: warning: %s\n", why)
+			}
+			opts.Cache = store
 		}
-		defer store.Close()
-		if why := store.Rebuilt(); why != "" {
-			fmt.Fprintf(stderr, "setbot: warning: %s\n", why)
-		}
-		opts.Cache = store
 	}
 	a, err := pipeline.Analyze(ctx, repo, f.base, f.head, opts)
 	var ce *pipeline.ConfigError

@@ -419,3 +419,28 @@ func firstDifference(want, got string) string {
 	}
 	return "lengths differ: README " + strconv.Itoa(len(w)) + " lines, demo " + strconv.Itoa(len(g))
 }
+
+// TestAnalyzeDegradesGracefully: a cache that cannot be opened is done
+// without, and a base configuration that does not parse gives the default
+// gate with a warning; neither stops the analysis.
+func TestAnalyzeDegradesGracefully(t *testing.T) {
+	tri := readFile(t, "../../examples/triangle.scxml")
+	off := readFile(t, "../../engine/incremental/testdata/triangle_s2_off.scxml")
+	r := newTestRepo(t)
+	c0 := r.commit("model and a broken gate", map[string][]byte{"m.scxml": tri, ".setbot.yml": []byte("gate:\n  unreachable_state: warn\nbounds: {dpth: 3}\n")})
+	c1 := r.commit("cut a state off, fix the config", map[string][]byte{"m.scxml": off, ".setbot.yml": []byte("gate:\n  unreachable_state: warn\n")})
+	blocker := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, a, errs := analyzeRun(t, "--repo", r.dir, "--cache", filepath.Join(blocker, "cache.db"), "--base", c0, "--head", c1)
+	if !strings.Contains(errs, "analysing without a cache") {
+		t.Errorf("no warning about the cache:\n%s", errs)
+	}
+	if !strings.Contains(errs, "does not parse; the default gate rules apply") || !strings.Contains(errs, ".setbot.yml:3:") {
+		t.Errorf("no warning naming the broken base configuration:\n%s", errs)
+	}
+	if code != 1 || a.Gate.Conclusion != "failure" {
+		t.Errorf("exit %d, gate %q; want the default rules (unreachable_state: block)", code, a.Gate.Conclusion)
+	}
+}
