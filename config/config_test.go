@@ -77,7 +77,7 @@ models_config:
     invariants: ["volume <= 10"]
     coverage: transition
   - match: ["models/radio_fm.scxml", "legacy/**"]
-    bounds: {depth: 0, timeout: 0}
+    bounds: {depth: 1, timeout: 0}
     invariants: ["band != 0"]
     strategy: full
   - match: "models/**"
@@ -104,12 +104,12 @@ models_config:
 		}},
 		{"models/radio_fm.scxml", ModelConfig{ // rules 0, 1 and 2: explicit zeros override, absent keys do not
 			Strategy: "full", Coverage: "transition",
-			Bounds:     Bounds{Depth: 0, MaxStates: 200000, LoopBound: 3, MaxMicrosteps: 100, Timeout: 0},
+			Bounds:     Bounds{Depth: 1, MaxStates: 200000, LoopBound: 3, MaxMicrosteps: 100, Timeout: 0},
 			Invariants: []string{"x >= 0", "volume <= 10", "band != 0", "true"},
 		}},
 		{"legacy/a/b.scxml", ModelConfig{ // rule 1 by its second glob
 			Strategy: "full", Coverage: "path",
-			Bounds:     Bounds{Depth: 0, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
+			Bounds:     Bounds{Depth: 1, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
 			Invariants: []string{"x >= 0", "band != 0"},
 		}},
 	}

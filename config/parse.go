@@ -413,15 +413,15 @@ func (p *parser) bounds(n *yaml.Node, path string) *BoundsOverride {
 		path := join(path, key)
 		switch key {
 		case "depth":
-			o.Depth = p.count(v, path)
+			o.Depth = p.count(v, path, 1)
 		case "max_states":
-			o.MaxStates = p.count(v, path)
+			o.MaxStates = p.count(v, path, 1)
 		case "loop_bound":
-			o.LoopBound = p.count(v, path)
+			o.LoopBound = p.count(v, path, 1)
 		case "max_microsteps":
-			o.MaxMicrosteps = p.count(v, path)
+			o.MaxMicrosteps = p.count(v, path, 1)
 		case "max_mlm_states":
-			o.MaxMLMStates = p.count(v, path)
+			o.MaxMLMStates = p.count(v, path, 0)
 		case "timeout":
 			o.Timeout = p.duration(v, path)
 		}
@@ -429,8 +429,10 @@ func (p *parser) bounds(n *yaml.Node, path string) *BoundsOverride {
 	return o
 }
 
-// count returns the non-negative integer n holds, or nil after reporting why not.
-func (p *parser) count(n *yaml.Node, path string) *int {
+// count returns the integer n holds, at least least, or nil after
+// reporting why not. The exploration bounds start at 1: a tree of depth 0
+// or of no states analyses nothing, and the engine takes 0 for "default".
+func (p *parser) count(n *yaml.Node, path string, least int) *int {
 	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
 		p.errorf(n, path, "expected a non-negative integer, found %s", describe(n))
 		return nil
@@ -440,8 +442,8 @@ func (p *parser) count(n *yaml.Node, path string) *int {
 		p.errorf(n, path, "integer %s out of range", n.Value)
 		return nil
 	}
-	if v < 0 {
-		p.errorf(n, path, "negative bound %d (want 0 or more)", v)
+	if v < least {
+		p.errorf(n, path, "bound %d too small (want %d or more)", v, least)
 		return nil
 	}
 	return &v

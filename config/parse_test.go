@@ -54,7 +54,7 @@ invariants:
   - "mode != 3"
 models_config:
   - match: "models/radio*.scxml"
-    bounds: {depth: 0, timeout: 2m}
+    bounds: {depth: 1, timeout: 2m}
     invariants: ["band >= 0"]
     coverage: transition
     strategy: full
@@ -64,7 +64,7 @@ gate:
   bound_hit: off
 schedule: "0 3 * * *"
 `
-	zero, twoMin := 0, 2*time.Minute
+	one, twoMin := 1, 2*time.Minute
 	want := &Config{
 		Models:   []string{"models/**/*.scxml", "charts/*.scxml"},
 		Ignore:   []string{"**/testdata/**"},
@@ -78,7 +78,7 @@ schedule: "0 3 * * *"
 		PerModel: []ModelRule{
 			{
 				Match:      []string{"models/radio*.scxml"},
-				Bounds:     &BoundsOverride{Depth: &zero, Timeout: &twoMin},
+				Bounds:     &BoundsOverride{Depth: &one, Timeout: &twoMin},
 				Invariants: []string{"band >= 0"},
 				Coverage:   "transition",
 				Strategy:   "full",
@@ -182,10 +182,12 @@ func TestParseErrors(t *testing.T) {
 			`.setbot.yml:1:17: bounds.depth: expected a non-negative integer, found the string "10"`}},
 		{"integer out of range", "bounds: {max_states: 18446744073709551615}\n", []string{
 			`.setbot.yml:1:22: bounds.max_states: integer 18446744073709551615 out of range`}},
+		{"zero depth", "bounds:\n  depth: 0\n", []string{
+			`.setbot.yml:2:10: bounds.depth: bound 0 too small (want 1 or more)`}},
 		{"negative bound", "bounds:\n  max_microsteps: -1\n", []string{
-			`.setbot.yml:2:19: bounds.max_microsteps: negative bound -1 (want 0 or more)`}},
+			`.setbot.yml:2:19: bounds.max_microsteps: bound -1 too small (want 1 or more)`}},
 		{"negative bound in a rule", "models_config:\n- match: a\n  bounds:\n    max_mlm_states: -5\n", []string{
-			`.setbot.yml:4:21: models_config[0].bounds.max_mlm_states: negative bound -5 (want 0 or more)`}},
+			`.setbot.yml:4:21: models_config[0].bounds.max_mlm_states: bound -5 too small (want 0 or more)`}},
 		{"unparsable duration", "bounds:\n  timeout: soon\n", []string{
 			`.setbot.yml:2:12: bounds.timeout: invalid duration "soon" (want a Go duration such as 90s or 5m)`}},
 		{"duration without unit", "bounds: {timeout: 60}\n", []string{
@@ -300,7 +302,7 @@ func TestParseErrors(t *testing.T) {
 		// every error is reported, in file order
 		{"many", "strategy: x\nbounds: {depth: -1, loop_bound: y}\nfoo: 1\ngate: {bound_hit: z}\n", []string{
 			`.setbot.yml:1:11: strategy: unknown strategy "x" (want auto, mse, dse or full)`,
-			`.setbot.yml:2:17: bounds.depth: negative bound -1 (want 0 or more)`,
+			`.setbot.yml:2:17: bounds.depth: bound -1 too small (want 1 or more)`,
 			`.setbot.yml:2:33: bounds.loop_bound: expected a non-negative integer, found the string "y"`,
 			`.setbot.yml:3:1: unknown key "foo"` + known,
 			`.setbot.yml:4:19: gate.bound_hit: unknown action "z" (want block, warn or off)`}},
