@@ -75,12 +75,18 @@ func Clone(ctx context.Context, rawURL, cacheDir string, opts CloneOptions) (*Re
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := &Repo{shared: s, auth: rem.auth}
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return nil, fmt.Errorf("cloning %s: %w", rem.url, err)
+	}
+	s.flock = dir + ".lock"
+	unlock, err := lockAcross(ctx, s.flock)
+	if err != nil {
+		return nil, fmt.Errorf("cloning %s: %w", rem.url, err)
+	}
+	defer unlock()
 
 	if _, err := os.Stat(dir); err == nil {
 		return r.fetchExisting(ctx, dir, opts)
-	}
-	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
-		return nil, fmt.Errorf("cloning %s: %w", rem.url, err)
 	}
 	tmp, err := os.MkdirTemp(cacheDir, "."+filepath.Base(dir)+".partial-")
 	if err != nil {
@@ -185,7 +191,21 @@ func cloneInto(ctx context.Context, dir string, rem remote, opts CloneOptions) e
 func (r *Repo) Fetch(ctx context.Context, opts CloneOptions) error {
 	r.lock()
 	defer r.unlock()
+	unlock, err := r.lockAcross(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	return r.fetch(ctx, opts)
+}
+
+// lockAcross takes the clone's lock that other processes see, if setbot
+// made the clone. The caller holds r.mu.
+func (r *Repo) lockAcross(ctx context.Context) (func(), error) {
+	if r.flock == "" {
+		return func() {}, nil
+	}
+	return lockAcross(ctx, r.flock)
 }
 
 func (r *Repo) fetch(ctx context.Context, opts CloneOptions) error {

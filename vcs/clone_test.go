@@ -38,7 +38,7 @@ func TestCloneAndFetch(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(first.Dir(), "models")); !os.IsNotExist(err) {
 		t.Errorf("the clone has a checkout (stat models: %v)", err)
 	}
-	entries, _ := os.ReadDir(cache)
+	entries := clones(t, cache)
 	if len(entries) != 1 {
 		t.Errorf("cache holds %d entries, want the clone only", len(entries))
 	}
@@ -122,7 +122,7 @@ func TestCloneFailureLeavesNothing(t *testing.T) {
 	if !strings.HasPrefix(err.Error(), "cloning "+missing+": ") {
 		t.Errorf("error = %q, want it to start with %q", err, "cloning "+missing+": ")
 	}
-	entries, _ := os.ReadDir(cache)
+	entries := clones(t, cache)
 	for _, e := range entries {
 		t.Errorf("cache holds %s after a failed clone", e.Name())
 	}
@@ -133,7 +133,7 @@ func TestCloneFailureLeavesNothing(t *testing.T) {
 	if err == nil {
 		t.Fatal("Clone of an empty repository succeeded")
 	}
-	entries, _ = os.ReadDir(cache)
+	entries = clones(t, cache)
 	for _, e := range entries {
 		t.Errorf("cache holds %s after a failed clone", e.Name())
 	}
@@ -146,7 +146,7 @@ func TestCloneFailureLeavesNothing(t *testing.T) {
 	if _, err := Clone(canceled, "file://"+filepath.ToSlash(origin.dir), cache, CloneOptions{}); err == nil {
 		t.Error("Clone with a canceled context succeeded")
 	}
-	entries, _ = os.ReadDir(cache)
+	entries = clones(t, cache)
 	for _, e := range entries {
 		t.Errorf("cache holds %s after a canceled clone", e.Name())
 	}
@@ -388,4 +388,18 @@ func TestConcurrentUse(t *testing.T) {
 	if err != nil || string(data) != "two\n" {
 		t.Errorf("ReadFile after the fetch = %q, %v", data, err)
 	}
+}
+
+// clones lists a clone directory's entries but the lock files, which stay
+// (removing a file others may be locking would let two processes in).
+func clones(t *testing.T, dir string) []os.DirEntry {
+	t.Helper()
+	all, _ := os.ReadDir(dir)
+	var out []os.DirEntry
+	for _, e := range all {
+		if !strings.HasSuffix(e.Name(), ".lock") {
+			out = append(out, e)
+		}
+	}
+	return out
 }

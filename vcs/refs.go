@@ -17,6 +17,11 @@ import (
 func (r *Repo) FetchRefs(ctx context.Context, opts CloneOptions, refs ...string) error {
 	r.lock()
 	defer r.unlock()
+	unlock, err := r.lockAcross(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	origin, err := r.repo.Remote(remoteName)
 	if err != nil {
 		return fmt.Errorf("fetching %v into %s: %w", refs, r.dir, err)

@@ -3,6 +3,7 @@ package vcs
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,5 +64,31 @@ func TestDisplayName(t *testing.T) {
 		if got := DisplayName(spec); got != want {
 			t.Errorf("DisplayName(%q) = %q, want %q", spec, got, want)
 		}
+	}
+}
+
+// TestSymlinksAreNotFiles: a symbolic link to a model is not a second
+// model whose text is the target's name.
+func TestSymlinksAreNotFiles(t *testing.T) {
+	f := newFixture(t)
+	c1 := f.commit("c1", map[string]string{"models/a.scxml": "<scxml/>\n"})
+	if err := os.Symlink("a.scxml", filepath.Join(f.dir, "models", "alias.scxml")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.wt.Add("models/alias.scxml"); err != nil {
+		t.Fatal(err)
+	}
+	c2 := f.commit("link", nil)
+	r := f.open()
+	if target, err := r.ReadFile(c2, "models/alias.scxml"); err != nil || string(target) != "a.scxml" {
+		t.Fatalf("the link is not in the commit: %q, %v", target, err)
+	}
+	files, err := r.Files(c2, nil)
+	if err != nil || len(files) != 1 || files[0] != "models/a.scxml" {
+		t.Errorf("Files = %v, %v; want the real file only", files, err)
+	}
+	changes, err := r.Changed(c1, c2, nil)
+	if err != nil || len(changes) != 0 {
+		t.Errorf("Changed = %+v, %v; want nothing (a link was added)", changes, err)
 	}
 }

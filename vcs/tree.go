@@ -48,7 +48,8 @@ func (c Change) Path() string {
 
 // Changed lists the files that differ between base and head (commits or any revision Resolve
 // accepts) and that match (a renamed file is listed when either path matches), with rename
-// detection (a file moved, possibly with edits, is one "renamed" change, not a delete and an add),
+// detection (a file moved, possibly with edits, is one "renamed" change, not a delete and an add;
+// symbolic links and submodules are not files and are left out),
 // sorted by NewPath (OldPath for deletions). match nil means every file. Submodules are not
 // files and are left out.
 func (r *Repo) Changed(base, head string, match func(path string) bool) ([]Change, error) {
@@ -103,13 +104,19 @@ func (r *Repo) changed(base, head string, match func(path string) bool) ([]Chang
 	return out, nil
 }
 
-// filePath is the path of one side of a change, "" when that side is absent or not a file.
+// filePath is the path of one side of a change, "" when that side is absent or not a
+// regular file.
 func filePath(e object.ChangeEntry) string {
-	if !e.TreeEntry.Mode.IsFile() {
+	if !regular(e.TreeEntry.Mode) {
 		return ""
 	}
 	return e.Name
 }
+
+// regular reports whether a tree entry is a file with contents of its own: a symbolic link's
+// "contents" are its target's name (the file it points to is listed in its own right), and a
+// submodule is another repository.
+func regular(m filemode.FileMode) bool { return m.IsFile() && m != filemode.Symlink }
 
 // ReadFile returns a file's contents at a revision (a symbolic link's is its target, as in git).
 // A missing path is an error that names the path and the revision and wraps ErrPathNotFound; a
@@ -183,7 +190,7 @@ func (r *Repo) findEntry(tree *object.Tree, p string) (object.TreeEntry, error) 
 }
 
 // Files lists the files at a revision that match (match nil means every file), sorted
-// (slash-separated paths). Submodules are not files and are left out.
+// (slash-separated paths). Submodules and symbolic links are not files and are left out.
 func (r *Repo) Files(rev string, match func(path string) bool) ([]string, error) {
 	r.lock()
 	defer r.unlock()
@@ -210,7 +217,7 @@ func (r *Repo) files(rev string, match func(path string) bool) ([]string, error)
 		if err != nil {
 			return nil, err
 		}
-		if e.Mode.IsFile() && (match == nil || match(name)) {
+		if regular(e.Mode) && (match == nil || match(name)) {
 			out = append(out, name)
 		}
 	}

@@ -46,6 +46,9 @@ type shared struct {
 	storage *filesystem.Storage
 	dir     string    // the work tree root, or the git directory of a bare repository
 	packs   time.Time // objects/pack's modification time when the storage last indexed it
+	// flock is the file other processes lock while they clone or fetch
+	// into this directory ("" for a repository setbot did not clone).
+	flock string
 }
 
 var (
