@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
@@ -108,21 +109,37 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	}
 	a.Repo = j.Repo
 	runURL := g.url()
-	if j.PR > 0 {
-		// Deliveries can come out of order: the comment shows the pull
-		// request's current head only (the check stays on its own commit).
-		pr, err := c.PullRequest(ctx, r, j.PR)
-		if err != nil {
-			return err
-		}
-		if pr.HeadSHA != j.HeadSHA {
-			log.Info("the pull request's head moved on; the comment is left to its analysis", "current", pr.HeadSHA)
-		} else if err := b.upsertComment(ctx, log, c, r, j.PR, report.Markdown(a, report.Options{CheckRunURL: runURL})); err != nil {
-			return err
-		}
-	}
+	// The check first: it is the gate, and a comment that cannot be
+	// posted must not turn it into a failure.
 	out := report.CheckRun(a, report.Options{CheckRunURL: runURL})
-	return g.finish(ctx, ghapi.CheckRun{Conclusion: a.Gate.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations)})
+	if err := g.finish(ctx, ghapi.CheckRun{Conclusion: a.Gate.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations)}); err != nil {
+		return err
+	}
+	if j.PR == 0 {
+		return nil
+	}
+	// Deliveries can come out of order: the comment shows the pull
+	// request's current head only, and that head gets its analysis even if
+	// this older commit's job superseded it.
+	pr, err := c.PullRequest(ctx, r, j.PR)
+	if err != nil {
+		return fmt.Errorf("the check is done; the comment is not: %w", err)
+	}
+	if pr.HeadSHA != j.HeadSHA {
+		log.Info("the pull request's head moved on; its own analysis will comment", "current", pr.HeadSHA)
+		ids, _, err := b.enqueue(context.WithoutCancel(ctx), queue.Job{
+			Kind: queue.KindPullRequest, Installation: j.Installation, Repo: j.Repo, CloneURL: j.CloneURL,
+			PR: j.PR, Branch: pr.BaseRef, BaseSHA: pr.BaseSHA, HeadSHA: pr.HeadSHA, Requester: "setbot",
+		})
+		if err == nil {
+			log.Info("the current head queued", "queued", ids[0])
+		}
+		return err
+	}
+	if err := b.upsertComment(ctx, log, c, r, j.PR, report.Markdown(a, report.Options{CheckRunURL: runURL})); err != nil {
+		return fmt.Errorf("the check is done; the comment is not: %w", err)
+	}
+	return nil
 }
 
 // stopped completes the check of a job that a newer commit superseded or
@@ -431,35 +448,77 @@ func (b *Bot) command(ctx context.Context, log *slog.Logger, j *queue.Job) error
 	return nil
 }
 
-// closeAbandoned completes the checks of jobs that ended without their
-// worker (the process stopped too often, or a newer commit replaced them
-// while the server was down), so no check stays in progress forever.
+// sweepInterval is how often checks left open by jobs that ended without
+// closing them are looked for.
+const sweepInterval = 2 * time.Minute
+
+// sweepAbandoned closes abandoned checks now and every sweepInterval until
+// ctx is done; it runs beside the workers, so GitHub's delays never hold
+// them up.
+func (b *Bot) sweepAbandoned(ctx context.Context) {
+	t := time.NewTicker(sweepInterval)
+	defer t.Stop()
+	for {
+		b.closeAbandoned(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// closeAbandoned completes the checks of jobs that ended without closing
+// them (the process stopped too often, a newer commit superseded them while
+// queued, or GitHub refused the completion), so that no check stays in
+// progress forever.
 func (b *Bot) closeAbandoned(ctx context.Context) {
 	jobs, err := b.queue.OpenChecks(ctx)
 	if err != nil {
-		b.log.Error("listing abandoned checks", "err", err)
+		if ctx.Err() == nil {
+			b.log.Error("listing abandoned checks", "err", err)
+		}
 		return
 	}
 	for _, j := range jobs {
-		log := b.log.With("job", j.ID, "repo", j.Repo, "pr", j.PR, "sha", j.HeadSHA)
-		c, r, err := b.repoClient(j)
-		if err != nil {
-			log.Error("closing an abandoned check", "err", err)
-			continue
+		if ctx.Err() != nil {
+			return
 		}
-		g := b.newGate(c, r, j.HeadSHA, checkName)
-		g.job, g.id = j, j.CheckRun
-		run := ghapi.CheckRun{Conclusion: report.Failure, Title: "setbot could not finish",
-			Summary: "The analysis was interrupted: " + j.Error + ".\n\nComment `/setbot rerun` to try again."}
-		if j.State == queue.Cancelled {
-			run = ghapi.CheckRun{Conclusion: "cancelled", Title: "Superseded", Summary: "A newer commit of this pull request is analysed instead."}
-		}
-		if err := g.finish(ctx, run); err != nil {
-			log.Error("closing an abandoned check", "err", err)
-			continue
-		}
-		log.Info("abandoned check closed", "state", j.State)
+		b.closeCheck(ctx, j)
 	}
+}
+
+func (b *Bot) closeCheck(parent context.Context, j *queue.Job) {
+	ctx, cancel := context.WithTimeout(parent, time.Minute)
+	defer cancel()
+	log := b.log.With("job", j.ID, "repo", j.Repo, "pr", j.PR, "sha", j.HeadSHA)
+	c, r, err := b.repoClient(j)
+	if err != nil {
+		log.Error("closing an abandoned check", "err", err)
+		return
+	}
+	g := b.newGate(c, r, j.HeadSHA, checkName)
+	g.job, g.id = j, j.CheckRun
+	if g.statuses {
+		// A commit has one status per name: a newer job of the same commit
+		// owns it now, and closing this one would overwrite its verdict.
+		if newer, err := b.queue.NewerOnSameCommit(ctx, j); err != nil || newer {
+			if err == nil {
+				g.remember(ctx, false)
+			}
+			return
+		}
+	}
+	run := ghapi.CheckRun{Conclusion: report.Failure, Title: "setbot could not finish",
+		Summary: "The analysis was interrupted: " + j.Error + ".\n\nComment `/setbot rerun` to try again."}
+	if j.State == queue.Cancelled {
+		run = ghapi.CheckRun{Conclusion: "cancelled", Title: "Superseded", Summary: "A newer commit of this pull request is analysed instead."}
+	}
+	if err := g.finish(ctx, run); err != nil {
+		log.Error("closing an abandoned check", "err", err)
+		return
+	}
+	log.Info("abandoned check closed", "state", j.State)
 }
 
 // repoClient returns the GitHub client of a job's installation and its

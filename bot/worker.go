@@ -36,10 +36,13 @@ func (b *Bot) Run(ctx context.Context) error {
 	if n > 0 {
 		b.log.Info("jobs of a previous run queued again", "jobs", n)
 	}
-	b.closeAbandoned(ctx)
+	go b.sweepAbandoned(ctx)
 	b.prune(ctx)
 	stopSchedules, err := b.startSchedules(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while starting
+		}
 		return err
 	}
 	workers := b.cfg.Workers
@@ -139,11 +142,15 @@ func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 	start := time.Now()
 	log.Info("job started", "attempt", j.Attempts)
 	// A newer job of the key may have been queued between the claim and
-	// the registration above, where it could not cancel this one.
-	if sup, err := b.queue.Superseded(ctx, j); err == nil && sup && j.Kind != queue.KindFull {
+	// the registration above, where it could not cancel this one: then it
+	// does not run (a check an earlier attempt left open is swept closed).
+	var err error
+	if sup, serr := b.queue.Superseded(ctx, j); serr == nil && sup && j.Kind != queue.KindFull {
 		cancel(errSuperseded)
+		err = errSuperseded
+	} else {
+		err = b.safeDispatch(ghapi.WithLogger(ctx, log), log, j)
 	}
-	err := b.safeDispatch(ghapi.WithLogger(ctx, log), log, j)
 	cause := context.Cause(ctx)
 	outcome, state, text := "done", queue.Done, ""
 	switch {

@@ -491,7 +491,8 @@ func (q *Queue) Prune(ctx context.Context, age time.Duration) (int, error) {
 			sql  string
 			args []any
 		}{
-			{"DELETE FROM jobs WHERE state IN (?, ?, ?) AND updated < ?", []any{Done, Failed, Cancelled, cutoff}},
+			// A job whose check is still open stays until it is closed.
+			{"DELETE FROM jobs WHERE state IN (?, ?, ?) AND updated < ? AND check_open = 0", []any{Done, Failed, Cancelled, cutoff}},
 			{"DELETE FROM deliveries WHERE received < ?", []any{cutoff}},
 			{`DELETE FROM published WHERE updated < ? AND NOT EXISTS (
 	SELECT 1 FROM jobs WHERE jobs.key = published.key AND jobs.state IN (?, ?) AND jobs.id < published.job)`,
@@ -546,4 +547,15 @@ func (q *Queue) OpenChecks(ctx context.Context) ([]*Job, error) {
 		out = append(out, j)
 	}
 	return out, rows.Err()
+}
+
+// NewerOnSameCommit reports whether a newer job of j's Key is about the same
+// head commit: it owns that commit's check from now on.
+func (q *Queue) NewerOnSameCommit(ctx context.Context, j *Job) (bool, error) {
+	var ok bool
+	err := q.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE key = ? AND id > ? AND head_sha = ?)", j.Key(), j.ID, j.HeadSHA).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("looking for newer jobs of %s: %w", j.Key(), err)
+	}
+	return ok, nil
 }
