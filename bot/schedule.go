@@ -147,15 +147,29 @@ func (s *schedules) set(repo, branch, spec string, installation int64, cloneURL 
 	return true
 }
 
+// changes reports whether setting spec for a repository's branch would
+// change what runs.
+func (s *schedules) changes(repo, branch, spec string) bool {
+	key := strings.ToLower(repo) + "@" + branch
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fixed[key] || s.fixed[strings.ToLower(repo)+"@"] {
+		return false
+	}
+	return s.repo[key].spec != spec
+}
+
 // learnSchedule applies the schedule a repository's configuration at the
 // head of its default branch asks for, and remembers it.
 func (b *Bot) learnSchedule(ctx context.Context, j *queue.Job, cfg *config.Config) error {
 	b.mu.Lock()
 	s := b.sched
 	b.mu.Unlock()
-	if s == nil || !s.set(j.Repo, j.Branch, cfg.Schedule, j.Installation, j.CloneURL) {
+	if s == nil || !s.changes(j.Repo, j.Branch, cfg.Schedule) {
 		return nil
 	}
+	// Remembered first: a schedule running but not stored would be lost at
+	// the next restart, and the next push would see nothing to change.
 	err := b.store.Write(ctx, func(tx *sql.Tx) error {
 		if cfg.Schedule == "" {
 			_, err := tx.ExecContext(ctx, "DELETE FROM repo_schedules WHERE repo = ? AND branch = ?", j.Repo, j.Branch)
@@ -169,6 +183,7 @@ ON CONFLICT (repo, branch) DO UPDATE SET spec = excluded.spec, installation = ex
 	if err != nil {
 		return fmt.Errorf("remembering the schedule of %s: %w", j.Repo, err)
 	}
+	s.set(j.Repo, j.Branch, cfg.Schedule, j.Installation, j.CloneURL)
 	b.log.Info("repository schedule set", "repo", j.Repo, "branch", j.Branch, "schedule", cfg.Schedule)
 	return nil
 }

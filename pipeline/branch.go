@@ -85,6 +85,15 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 		check.Cached = cached.set != nil
 		if check.Cached && !verify {
 			check.States = cached.set.Stats.States
+			if cached.tests == nil {
+				// The tree is there but not its suite (a new build changes
+				// the suites' key): make it, which needs no exploration.
+				tests, err := testgen.Suite(cached.set, coverageOr(mc.Coverage), opts.Solver)
+				if err != nil {
+					return nil, fmt.Errorf("tests of %s: %w", path, err)
+				}
+				r.storeSuite(key, mc.Coverage, tests)
+			}
 			out = append(out, check)
 			continue
 		}

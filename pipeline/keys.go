@@ -4,9 +4,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"os"
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/testgen"
@@ -49,23 +52,49 @@ func resultKey(base, head, baseFile, headFile, strategy, coverage string, invari
 		"strategy="+strategy, "coverage="+coverage, "invariants="+strings.Join(inv, "\x00"))
 }
 
-// buildVersion is the commit setbot was built from, when the build
-// recorded it: results and suites of another build are not trusted.
+// buildVersion names the build of setbot: the commit it was built from
+// when the build recorded it, else a digest of the executable (a build from
+// a source archive, as in the container, records no commit). Results and
+// suites of another build are not trusted.
 func buildVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value
+	buildOnce.Do(func() { build = readBuildVersion() })
+	return build
+}
+
+var (
+	buildOnce sync.Once
+	build     string
+)
+
+func readBuildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev, dirty string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				dirty = s.Value
+			}
+		}
+		if rev != "" && dirty != "true" {
+			return rev
 		}
 	}
-	return rev + dirty
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return "exe:" + hex.EncodeToString(h.Sum(nil))
 }
 
 func digest(parts ...string) string {

@@ -259,16 +259,24 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 			r.progress("%s: exploring the head version (strategy %s)", c.Path(), strategy)
 		}
 		res, err = incremental.Analyze(bv, hv, iopts)
-		if err == nil && !out.BaseCached {
+		switch {
+		case err != nil:
+		case !out.BaseCached:
 			r.store(baseKey, mc.Coverage, res.BaseSet, res.BaseTests)
+		case bv.Tests == nil:
+			r.storeSuite(baseKey, mc.Coverage, res.BaseTests)
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
 	out.Result = res
-	if res.HeadSet != nil && res.Strategy != incremental.DSE && !out.HeadCached {
+	switch {
+	case res.HeadSet == nil || res.Strategy == incremental.DSE:
+	case !out.HeadCached:
 		r.store(headKey, mc.Coverage, res.HeadSet, res.HeadTests)
+	case hv.Tests == nil:
+		r.storeSuite(headKey, mc.Coverage, res.HeadTests)
 	}
 	if out.Invariants, err = r.checkInvariants(res, head, invariants, eopts); err != nil {
 		return nil, err
@@ -358,15 +366,26 @@ func (r *runner) checkInvariants(res *incremental.Result, head *mlm.Machine, inv
 	set := res.HeadSet
 	if res.Strategy == incremental.DSE {
 		// A DSE tree is partial: an invariant holds only on the whole tree,
-		// which MSE builds from the base tree at a fraction of the cost.
-		var err error
-		if res.BaseSet != nil {
-			set, err = engine.ExploreMSE(head, res.BaseSet, res.Diff.Updated, eopts, r.opts.Solver)
-		} else {
-			set, err = engine.Explore(head, eopts, r.opts.Solver)
+		// the one DSE's candidates were confirmed on if there were any, or
+		// one MSE builds from the base tree at a fraction of the cost.
+		set = res.WholeSet
+		if set == nil {
+			var err error
+			if res.BaseSet != nil {
+				set, err = engine.ExploreMSE(head, res.BaseSet, res.Diff.Updated, eopts, r.opts.Solver)
+			} else {
+				set, err = engine.Explore(head, eopts, r.opts.Solver)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("exploring the whole head tree for the invariants: %w", err)
+			}
 		}
-		if err != nil {
-			return nil, fmt.Errorf("exploring the whole head tree for the invariants: %w", err)
+		// Its bounds qualify the verdicts (and keep a time-cut one out of
+		// the cache).
+		for _, b := range set.Bounds {
+			if !slices.ContainsFunc(res.BoundsHit, func(x engine.BoundHit) bool { return x.Bound == b.Bound }) {
+				res.BoundsHit = append(res.BoundsHit, b)
+			}
 		}
 	}
 	rep, err := analysis.Analyze(set, invs, r.opts.Solver)

@@ -439,3 +439,36 @@ func TestGateSettingsSurviveTheChange(t *testing.T) {
 		})
 	}
 }
+
+// TestMissingSuitesStoredAgain: trees cached without their suites (a new
+// build changes the suites' key) get them stored by the next analysis.
+func TestMissingSuitesStoredAgain(t *testing.T) {
+	repo, commits, store := openDemo(t)
+	ctx := context.Background()
+	opts := Options{Cache: store, Solver: newZ3}
+	if _, err := Analyze(ctx, repo, commits[2].SHA, commits[3].SHA, opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{kindSuite, kindResult} {
+		if _, err := store.DeleteKind(ctx, kind); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := Analyze(ctx, repo, commits[2].SHA, commits[3].SHA, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := a.Models[0]; !m.BaseCached || !m.HeadCached || m.ResultCached {
+		t.Fatalf("base_cached %v head_cached %v result_cached %v; want both trees from the cache", m.BaseCached, m.HeadCached, m.ResultCached)
+	}
+	eopts := engineOptions(config.Bounds{Depth: 8})
+	for _, sha := range []string{commits[2].SHA, commits[3].SHA} {
+		m, errs := load.Bytes(demo.ModelPath, mustRead(t, repo, sha), load.Options{})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if _, ok, _ := store.Get(ctx, kindSuite, suiteKey(setKey(m, eopts), "path")); !ok {
+			t.Errorf("the suite of the tree at %.7s was not stored again", sha)
+		}
+	}
+}

@@ -63,14 +63,25 @@ func (r *runner) store(key, coverage string, set *engine.SET, tests []*testgen.T
 	if err == nil {
 		err = r.opts.Cache.Put(r.ctx, kindSET, key, data)
 	}
-	if err == nil && tests != nil {
-		var suite []byte
-		if suite, err = testgen.EncodeSuite(tests); err == nil {
-			err = r.opts.Cache.Put(r.ctx, kindSuite, suiteKey(key, coverage), suite)
-		}
-	}
 	if err != nil {
 		r.progress("cache: storing a tree: %v", err)
+		return
+	}
+	r.storeSuite(key, coverage, tests)
+}
+
+// storeSuite keeps the suite of a stored tree (one whose suite was missing,
+// say after a new build changed the suites' key).
+func (r *runner) storeSuite(key, coverage string, tests []*testgen.Test) {
+	if r.opts.Cache == nil || tests == nil {
+		return
+	}
+	suite, err := testgen.EncodeSuite(tests)
+	if err == nil {
+		err = r.opts.Cache.Put(r.ctx, kindSuite, suiteKey(key, coverage), suite)
+	}
+	if err != nil {
+		r.progress("cache: storing a test suite: %v", err)
 	}
 }
 

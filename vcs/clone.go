@@ -196,6 +196,7 @@ func (r *Repo) Fetch(ctx context.Context, opts CloneOptions) error {
 		return err
 	}
 	defer unlock()
+	r.refresh() // another process may have fetched while this one waited
 	return r.fetch(ctx, opts)
 }
 

@@ -22,6 +22,7 @@ func (r *Repo) FetchRefs(ctx context.Context, opts CloneOptions, refs ...string)
 		return err
 	}
 	defer unlock()
+	r.refresh() // another process may have fetched while this one waited
 	origin, err := r.repo.Remote(remoteName)
 	if err != nil {
 		return fmt.Errorf("fetching %v into %s: %w", refs, r.dir, err)

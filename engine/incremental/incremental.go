@@ -75,6 +75,9 @@ type Result struct {
 	HeadSet   *engine.SET     `json:"-"`
 	BaseTests []*testgen.Test `json:"-"` // the suites of BaseSet and HeadSet
 	HeadTests []*testgen.Test `json:"-"`
+	// WholeSet is the whole head tree DSE's unreachable candidates were
+	// confirmed on (HeadSet is DSE's partial one); nil otherwise.
+	WholeSet *engine.SET `json:"-"`
 }
 
 // Impact is seed 000's change impact: the updated and the impacted MLM
@@ -186,7 +189,7 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 		r.ConfirmedBy = confirm + ": " + why
 		r.NewlyUnreachable, r.NewlyReachable = []StateRef{}, []StateRef{}
 		r.reachability(baseSet, full)
-		headSet = full
+		headSet, r.WholeSet = full, full
 	}
 	r.TestsPartial = strategy == DSE && r.ConfirmedBy == ""
 	if err := r.tests(base, head, baseSet, headSet, opts); err != nil {
