@@ -493,12 +493,7 @@ func TestRestartFinishesQueuedJobs(t *testing.T) {
 // analysing stops it; the older commit's result is never posted.
 func TestNewerHeadCancelsOlderRun(t *testing.T) {
 	e := newEnv(t)
-	entered, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	e.solver = func(tab *solver.Table) (solver.Solver, error) {
-		once.Do(func() { close(entered); <-release })
-		return newZ3(tab)
-	}
+	entered, release := e.blockFirstSolver()
 	e.start()
 	e.send("pull_request.opened", "d-s1")
 	<-entered
@@ -753,12 +748,7 @@ func TestPlainTokenStatuses(t *testing.T) {
 func TestJobTimeout(t *testing.T) {
 	e := newEnv(t)
 	e.cfg.JobTimeout = 300 * time.Millisecond
-	entered, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	e.solver = func(tab *solver.Table) (solver.Solver, error) {
-		once.Do(func() { close(entered); <-release })
-		return newZ3(tab)
-	}
+	entered, release := e.blockFirstSolver()
 	e.start()
 	e.send("pull_request.synchronize", "d-to")
 	<-entered
@@ -839,12 +829,7 @@ func TestPastedMarker(t *testing.T) {
 func interrupt(t *testing.T, e *env) {
 	t.Helper()
 	e.cfg.ShutdownTimeout = 100 * time.Millisecond
-	entered, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	e.solver = func(tab *solver.Table) (solver.Solver, error) {
-		once.Do(func() { close(entered); <-release })
-		return newZ3(tab)
-	}
+	entered, release := e.blockFirstSolver()
 	e.start()
 	e.send("pull_request.opened", "d-i1")
 	<-entered
@@ -973,4 +958,16 @@ func TestRepositorySchedule(t *testing.T) {
 	if after := e.logs.String()[mark:]; !strings.Contains(after, "scheduled re-analysis queued") {
 		t.Errorf("the restarted server did not fire the remembered schedule:\n%s", after)
 	}
+}
+
+// blockFirstSolver makes the first solver the bot asks for wait: entered
+// is closed when a job gets there, and the job goes on when release is.
+func (e *env) blockFirstSolver() (entered, release chan struct{}) {
+	entered, release = make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	e.solver = func(tab *solver.Table) (solver.Solver, error) {
+		once.Do(func() { close(entered); <-release })
+		return newZ3(tab)
+	}
+	return entered, release
 }

@@ -21,7 +21,7 @@ func Explore(m *mlm.Machine, opts Options, newSolver NewSolver) (*SET, error) {
 }
 
 func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*explorer)) (*SET, error) {
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	start := time.Now()
 	tab := solver.NewTable()
 	slv, err := newSolver(tab)

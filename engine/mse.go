@@ -22,7 +22,7 @@ import (
 // (their terms imported, no solver call) instead of executed. Subsumption
 // is decided afresh for every node, copied or not.
 func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, opts Options, newSolver NewSolver) (*SET, error) {
-	opts = opts.withDefaults()
+	opts = opts.WithDefaults()
 	if base.Options.shape() != opts.shape() {
 		return nil, fmt.Errorf("the base tree was built with other options (%+v, want %+v)", base.Options, opts)
 	}

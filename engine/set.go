@@ -55,7 +55,9 @@ func (o Options) shape() Options {
 // ErrCanceled is returned by an exploration stopped through Options.Cancel.
 var ErrCanceled = errors.New("exploration canceled")
 
-func (o Options) withDefaults() Options {
+// WithDefaults returns the options with the defaults for what is unset:
+// the bounds a tree is really built under (and cached by).
+func (o Options) WithDefaults() Options {
 	if o.MaxDepth <= 0 {
 		o.MaxDepth = DefaultMaxDepth
 	}

@@ -398,18 +398,5 @@ func (r *runner) checkInvariants(res *incremental.Result, head *mlm.Machine, inv
 // engineOptions turns configured bounds into engine options, with the
 // engine's defaults for what is unset, so equal trees get equal keys.
 func engineOptions(b config.Bounds) engine.Options {
-	o := engine.Options{MaxDepth: b.Depth, MaxStates: b.MaxStates, LoopBound: b.LoopBound, MaxMicrosteps: b.MaxMicrosteps, Timeout: b.Timeout}
-	if o.MaxDepth <= 0 {
-		o.MaxDepth = engine.DefaultMaxDepth
-	}
-	if o.MaxStates <= 0 {
-		o.MaxStates = engine.DefaultMaxStates
-	}
-	if o.LoopBound <= 0 {
-		o.LoopBound = engine.DefaultLoopBound
-	}
-	if o.MaxMicrosteps <= 0 {
-		o.MaxMicrosteps = engine.DefaultMaxMicrosteps
-	}
-	return o
+	return engine.Options{MaxDepth: b.Depth, MaxStates: b.MaxStates, LoopBound: b.LoopBound, MaxMicrosteps: b.MaxMicrosteps, Timeout: b.Timeout}.WithDefaults()
 }

@@ -146,20 +146,8 @@ func TestTimeCutTreesNotStored(t *testing.T) {
 // TestConfigErrorAtHead checks that a head configuration that does not
 // parse is a ConfigError naming the line.
 func TestConfigErrorAtHead(t *testing.T) {
-	dir := t.TempDir()
-	r, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, _ := r.Worktree()
-	if err := os.WriteFile(filepath.Join(dir, ".setbot.yml"), []byte("bounds:\n  depht: 3\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	wt.Add(".setbot.yml")
-	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Now()}
-	if _, err := wt.Commit("c", &git.CommitOptions{Author: sig}); err != nil {
-		t.Fatal(err)
-	}
+	dir, commit := newGitRepo(t)
+	commit(map[string]string{".setbot.yml": "bounds:\n  depht: 3\n"})
 	repo, err := vcs.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -252,20 +240,7 @@ func TestGateFrom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := git.PlainOpen(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, _ := r.Worktree()
-	if err := os.WriteFile(filepath.Join(dir, ".setbot.yml"), []byte("models: [\"models/**/*.scxml\"]\nbounds: {depth: 8}\ngate:\n  unreachable_state: warn\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	wt.Add(".setbot.yml")
-	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)}
-	relaxed, err := wt.Commit("relax the gate", &git.CommitOptions{Author: sig})
-	if err != nil {
-		t.Fatal(err)
-	}
+	relaxed := committer(t, dir)(map[string]string{".setbot.yml": "models: [\"models/**/*.scxml\"]\nbounds: {depth: 8}\ngate:\n  unreachable_state: warn\n"})
 	repo, err := vcs.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +250,7 @@ func TestGateFrom(t *testing.T) {
 	if err != nil || a.Gate.Conclusion != "failure" {
 		t.Fatalf("gate from the base: %v, %v; want failure", a.Gate.Conclusion, err)
 	}
-	a, err = Analyze(ctx, repo, commits[2].SHA, commits[3].SHA, Options{Solver: newZ3, GateFrom: relaxed.String()})
+	a, err = Analyze(ctx, repo, commits[2].SHA, commits[3].SHA, Options{Solver: newZ3, GateFrom: relaxed})
 	if err != nil || a.Gate.Conclusion != "neutral" {
 		t.Fatalf("gate from the target branch's tip: %v, %v; want neutral (unreachable_state: warn)", a.Gate.Conclusion, err)
 	}
@@ -331,13 +306,26 @@ func TestChangeCannotDodgeItsGate(t *testing.T) {
 func newGitRepo(t *testing.T) (string, func(files map[string]string) string) {
 	t.Helper()
 	dir := t.TempDir()
-	r, err := git.PlainInit(dir, false)
+	if _, err := git.PlainInit(dir, false); err != nil {
+		t.Fatal(err)
+	}
+	return dir, committer(t, dir)
+}
+
+// committer returns a function that writes files into the work tree of the
+// repository in dir, commits them and returns the commit's SHA.
+func committer(t *testing.T, dir string) func(files map[string]string) string {
+	t.Helper()
+	r, err := git.PlainOpen(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wt, _ := r.Worktree()
+	wt, err := r.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
 	n := 0
-	return dir, func(files map[string]string) string {
+	return func(files map[string]string) string {
 		t.Helper()
 		for name, data := range files {
 			p := filepath.Join(dir, filepath.FromSlash(name))

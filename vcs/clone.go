@@ -189,24 +189,29 @@ func cloneInto(ctx context.Context, dir string, rem remote, opts CloneOptions) e
 // as a local work tree, it is a no-op; on a work tree with one, it updates the remote-tracking
 // branches (origin/...) and the tags, never the local branches.
 func (r *Repo) Fetch(ctx context.Context, opts CloneOptions) error {
-	r.lock()
-	defer r.unlock()
-	unlock, err := r.lockAcross(ctx)
+	unlock, err := r.lockForFetch(ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	r.refresh() // another process may have fetched while this one waited
 	return r.fetch(ctx, opts)
 }
 
-// lockAcross takes the clone's lock that other processes see, if setbot
-// made the clone. The caller holds r.mu.
-func (r *Repo) lockAcross(ctx context.Context) (func(), error) {
+// lockForFetch locks the repository for a fetch: in this process, then,
+// if setbot made the clone, across processes; it then re-reads the packs,
+// which another process may have fetched while this one waited.
+func (r *Repo) lockForFetch(ctx context.Context) (func(), error) {
+	r.lock()
 	if r.flock == "" {
-		return func() {}, nil
+		return r.unlock, nil
 	}
-	return lockAcross(ctx, r.flock)
+	unlock, err := lockAcross(ctx, r.flock)
+	if err != nil {
+		r.unlock()
+		return nil, err
+	}
+	r.refresh()
+	return func() { unlock(); r.unlock() }, nil
 }
 
 func (r *Repo) fetch(ctx context.Context, opts CloneOptions) error {

@@ -15,14 +15,11 @@ import (
 // from a fork lives (Fetch brings branches and tags only). A reference that
 // origin does not have is an error naming it.
 func (r *Repo) FetchRefs(ctx context.Context, opts CloneOptions, refs ...string) error {
-	r.lock()
-	defer r.unlock()
-	unlock, err := r.lockAcross(ctx)
+	unlock, err := r.lockForFetch(ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	r.refresh() // another process may have fetched while this one waited
 	origin, err := r.repo.Remote(remoteName)
 	if err != nil {
 		return fmt.Errorf("fetching %v into %s: %w", refs, r.dir, err)

@@ -124,19 +124,8 @@ func (g *Generator) Reuse(n *engine.Node, earlier *Test) (*Test, bool, error) {
 			vals[a.Value] = v
 		}
 	}
-	lookup := func(v solver.Term) (solver.Value, bool) {
-		switch x := vals[v].(type) {
-		case int64:
-			return solver.Value{Sort: solver.IntSort, Int: x}, true
-		case bool:
-			return solver.Value{Sort: solver.BoolSort, Bool: x}, true
-		}
-		return solver.Value{}, false
-	}
-	for _, c := range n.PC {
-		if v, ok := src.Eval(c, lookup); !ok || !v.Bool {
-			return nil, false, nil
-		}
+	if !holds(src, vals, n.PC) {
+		return nil, false, nil
 	}
 	t, err := g.build(n, vals)
 	return t, err == nil, err
@@ -265,28 +254,7 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 func (g *Generator) reuse(pc, extra, params []solver.Term, constrained map[solver.Term]bool) map[solver.Term]any {
 	src := g.set.Terms
 	for _, model := range g.recent {
-		lookup := func(v solver.Term) (solver.Value, bool) {
-			switch x := model[v].(type) {
-			case int64:
-				return solver.Value{Sort: solver.IntSort, Int: x}, true
-			case bool:
-				return solver.Value{Sort: solver.BoolSort, Bool: x}, true
-			}
-			return solver.Value{}, false
-		}
-		ok := true
-		for _, cs := range [][]solver.Term{pc, extra} {
-			for _, c := range cs {
-				if v, known := src.Eval(c, lookup); !known || !v.Bool {
-					ok = false
-					break
-				}
-			}
-			if !ok {
-				break
-			}
-		}
-		if !ok {
+		if !holds(src, model, pc, extra) {
 			continue
 		}
 		vals := make(map[solver.Term]any, len(params))
@@ -451,4 +419,27 @@ func cover(leaves []*engine.Node, items func(*engine.Node) []string) []*engine.N
 		out[i] = leaves[p]
 	}
 	return out
+}
+
+// holds reports whether every condition is true under the parameter values
+// vals (int64 or bool, by parameter term); a condition that reads a term
+// without a value is not.
+func holds(tab *solver.Table, vals map[solver.Term]any, conds ...[]solver.Term) bool {
+	lookup := func(v solver.Term) (solver.Value, bool) {
+		switch x := vals[v].(type) {
+		case int64:
+			return solver.Value{Sort: solver.IntSort, Int: x}, true
+		case bool:
+			return solver.Value{Sort: solver.BoolSort, Bool: x}, true
+		}
+		return solver.Value{}, false
+	}
+	for _, cs := range conds {
+		for _, c := range cs {
+			if v, ok := tab.Eval(c, lookup); !ok || !v.Bool {
+				return false
+			}
+		}
+	}
+	return true
 }
