@@ -566,6 +566,15 @@ func TestPrune(t *testing.T) {
 	finish(cancelled, Cancelled)
 	running := enqueue(4, "d4")
 	finish(running, Running)
+	// A failed job whose check is still open on GitHub stays until it is closed.
+	open := enqueue(5, "d7")
+	finish(open, Running)
+	if err := q.SetCheck(ctx, open, 42, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.Finish(ctx, open, Failed, "abandoned"); err != nil {
+		t.Fatal(err)
+	}
 	published := mustGet(t, q, done)
 	if ok, err := q.Published(ctx, published); err != nil || !ok {
 		t.Fatal(ok, err)
@@ -580,9 +589,15 @@ func TestPrune(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Three old finished jobs, five old deliveries, one publication.
-	if n != 3+5+1 {
-		t.Errorf("Prune = %d, want 9", n)
+	// Three old finished jobs, six old deliveries, one publication.
+	if n != 3+6+1 {
+		t.Errorf("Prune = %d, want 10", n)
+	}
+	if j := mustGet(t, q, open); !j.CheckOpen || j.CheckRun != 42 {
+		t.Errorf("the job with an open check: %+v", j)
+	}
+	if js, err := q.OpenChecks(ctx); err != nil || len(js) != 1 || js[0].ID != open {
+		t.Errorf("OpenChecks = %v, %v; want the failed job with its check open", js, err)
 	}
 	for _, id := range []int64{done, failed, cancelled} {
 		if _, err := q.Get(ctx, id); !errors.Is(err, ErrNotFound) {
