@@ -54,11 +54,12 @@ Revisions are SHAs (full or abbreviated), branches, tags, HEAD, and suffixes
 ~n and ^. --repo is a local repository (default: the current directory) or a
 URL, cloned bare into --clone-dir and fetched on later runs.
 
-The cache (--cache, default in the user cache directory) keeps every tree, its
-tests and every analysis, keyed by the canonical machine, the options and the
-engine version: a base tree analysed before is not explored again, and the
-same pair analysed twice does no symbolic execution. A damaged cache file is
-moved aside and rebuilt. --fresh recomputes everything and refreshes the cache.
+The cache (--cache, default in the user cache directory) keeps every tree and
+its tests, keyed by the canonical machine, the bounds and the engine version,
+and every analysis, keyed by the two files' contents too: a base tree analysed
+before is not explored again, and the same pair analysed twice does no symbolic
+execution. A damaged cache file is moved aside and rebuilt; one that cannot be
+opened is done without. --fresh recomputes everything and refreshes the cache.
 
 Configuration comes from .setbot.yml at the head commit, except the gate rules,
 which come from the base commit, so that a change cannot loosen its own gate
