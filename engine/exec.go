@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
@@ -475,21 +477,11 @@ func (x *executor) withArgs(r *run, args []*lang.Arg, use func(*run, []Arg)) []*
 	return out
 }
 
+// setTimer adds a pending timer: every delayed send is its own event, so
+// an earlier timer of the same name stays. Timers are kept sorted by event,
+// and those of one event in the order they were set (the oldest fires
+// first).
 func setTimer(ts []Timer, t Timer) []Timer {
-	out := make([]Timer, 0, len(ts)+1)
-	placed := false
-	for _, x := range ts {
-		switch {
-		case x.Event == t.Event:
-			continue
-		case !placed && t.Event < x.Event:
-			out = append(out, t)
-			placed = true
-		}
-		out = append(out, x)
-	}
-	if !placed {
-		out = append(out, t)
-	}
-	return out
+	i := sort.Search(len(ts), func(i int) bool { return ts[i].Event > t.Event })
+	return slices.Insert(slices.Clip(ts), i, t)
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -199,7 +200,8 @@ type input struct {
 }
 
 // inputs lists, in order, the input events some transition of n's state
-// reacts to, then the pending timers.
+// reacts to, then the pending timers: of the timers of one event the
+// oldest, which fires first.
 func (e *explorer) inputs(n *Node) []input {
 	var out []input
 	for _, ev := range e.set.Machine.Events {
@@ -208,7 +210,9 @@ func (e *explorer) inputs(n *Node) []input {
 		}
 	}
 	for i := range n.Timers {
-		out = append(out, input{timer: &n.Timers[i]})
+		if i == 0 || n.Timers[i-1].Event != n.Timers[i].Event {
+			out = append(out, input{timer: &n.Timers[i]})
+		}
 	}
 	return out
 }
@@ -322,14 +326,10 @@ func sortOf(t lang.Type) solver.Sort {
 	return solver.IntSort
 }
 
+// removeTimer removes the oldest pending timer of the event.
 func removeTimer(ts []Timer, event string) []Timer {
-	var out []Timer
-	for _, t := range ts {
-		if t.Event != event {
-			out = append(out, t)
-		}
-	}
-	return out
+	i := slices.IndexFunc(ts, func(t Timer) bool { return t.Event == event })
+	return slices.Delete(slices.Clone(ts), i, i+1)
 }
 
 // process fires, on every run, the transitions of its state on the event.

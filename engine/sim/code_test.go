@@ -79,12 +79,14 @@ func TestCode(t *testing.T) {
 		{ev: "pick(n=0)", vars: "x=2 ok=false", paths: `["ff"]`},
 		{ev: "pick(n=-3)", vars: "x=2 ok=false", paths: `["ft"]`},
 		{ev: "forever", err: "ran more than 10 iterations"},
-		// A timer fires with the arguments it was set with; setting it
-		// again replaces them.
+		// A timer fires with the arguments it was set with; every
+		// delayed send is its own pending event, the oldest firing first.
 		{ev: "sum", vars: "x=3", timers: "none"},
 		{ev: "arm", timers: "tick"},
 		{ev: "neg(n=-8)", vars: "x=8"},
-		{ev: "arm", timers: "tick"},
+		{ev: "arm", timers: "tick tick"},
+		{ev: "tick(p=1)", err: "timer tick takes no arguments"},
+		{ev: "tick", vars: "x=4", timers: "tick"},
 		{ev: "tick", vars: "x=9", timers: "none"},
 		{ev: "tick", err: "timer tick is not pending"},
 		{ev: "ping", err: "run-to-completion did not finish within 50 events"},

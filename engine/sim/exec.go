@@ -25,7 +25,7 @@ type frame struct {
 
 	raised   []Event // to the internal queue
 	selfSent []Event // to the self queue
-	timers   map[string]map[string]Value
+	timers   []Event // delayed sends to the machine, in the order they were made
 	outputs  []Output
 	path     []byte // decision path: 't' or 'f' per evaluated branching point
 }
@@ -35,7 +35,7 @@ func newFrame(s *Sim, tr *mlm.Transition, ev *Event, vars map[string]Value) *fra
 	for k, v := range vars {
 		cp[k] = v
 	}
-	return &frame{s: s, tr: tr, ev: ev, vars: cp, timers: map[string]map[string]Value{}}
+	return &frame{s: s, tr: tr, ev: ev, vars: cp}
 }
 
 func (f *frame) record(b bool) {
@@ -246,8 +246,9 @@ func (f *frame) loop(n lang.Node, cond lang.Expr, body *lang.Block, post lang.St
 }
 
 // send routes a send statement: to another target an output; to the
-// machine itself with a delay a timer (set again, it restarts: the new
-// arguments replace the old); without one the self queue.
+// machine itself with a delay a new pending timer (every delayed send is
+// its own event: an earlier one of the same name stays pending); without
+// one the self queue.
 func (f *frame) send(x *lang.Send) error {
 	args, err := f.args(x.Args)
 	if err != nil {
@@ -257,7 +258,7 @@ func (f *frame) send(x *lang.Send) error {
 	case x.Target != "":
 		f.outputs = append(f.outputs, Output{Event: x.Event, Target: x.Target, Args: args})
 	case x.Delay != "":
-		f.timers[x.Event] = args
+		f.timers = append(f.timers, Event{Name: x.Event, Args: args})
 	default:
 		f.selfSent = append(f.selfSent, Event{Name: x.Event, Args: args})
 	}

@@ -12,8 +12,13 @@
 //     the machine that is committed only then. An event no transition
 //     completes is discarded.
 //   - Raised events go to the internal queue, sends without a target to the
-//     self queue, delayed sends set a pending timer (setting it again
-//     replaces its arguments), sends to another target are outputs.
+//     self queue, delayed sends add a pending timer (every delayed send is
+//     its own event; of the pending timers of one name the oldest fires
+//     first, as it does when they share their delay), sends to another
+//     target are outputs.
+//   - An event that nothing takes is discarded, as SCXML discards it: one
+//     no transition of the current state takes, an unknown one, and any
+//     event sent after the machine stopped. The step says so.
 //   - After an input, run-to-completion processes the internal queue, then
 //     the self queue, until both are empty or the machine halts in a final
 //     state (queues and timers are then dropped).
@@ -25,6 +30,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/setbot/setbot/model"
@@ -65,10 +71,15 @@ type Fired struct {
 type Step struct {
 	Input   Event    // as the environment sent it; zero Name for the start step
 	Fired   []Fired  // transitions taken, in order: the input's, then run-to-completion's
+	Entered []string // statechart states entered, in order, across the step's macrosteps
 	Outputs []Output // in order
 	State   string   // MLM state after the step
 	Config  []string // its active atomic states
 	Halted  bool     // the machine reached a final state
+	// Discarded says why the input was discarded (no transition took it,
+	// the event is unknown, the machine has stopped); empty when it was
+	// taken.
+	Discarded string
 }
 
 // Sim is a running machine.
@@ -85,7 +96,7 @@ type config struct {
 	vars     map[string]Value
 	internal []Event // internal queue
 	self     []Event // self queue
-	timers   map[string]map[string]Value
+	timers   []Event // pending, in the order they were set
 	halted   bool
 }
 
@@ -97,10 +108,7 @@ func (c *config) clone() *config {
 	}
 	d.internal = append([]Event(nil), c.internal...)
 	d.self = append([]Event(nil), c.self...)
-	d.timers = make(map[string]map[string]Value, len(c.timers))
-	for k, v := range c.timers {
-		d.timers[k] = v
-	}
+	d.timers = append([]Event(nil), c.timers...)
 	return &d
 }
 
@@ -120,7 +128,7 @@ func New(m *mlm.Machine, opts Options) (*Sim, Step, error) {
 		}
 		byEvent[tr.Event] = append(byEvent[tr.Event], tr)
 	}
-	c := &config{vars: map[string]Value{}, timers: map[string]map[string]Value{}}
+	c := &config{vars: map[string]Value{}}
 	init := newFrame(s, nil, nil, nil)
 	for _, v := range m.Vars {
 		val, err := init.eval(v.Init)
@@ -145,27 +153,47 @@ func New(m *mlm.Machine, opts Options) (*Sim, Step, error) {
 }
 
 // Step sends one event from the environment: an input event with exactly
-// its declared arguments, or a pending timer without arguments (it fires
-// with the arguments it was set with). The event is processed, then
-// run-to-completion. On error the machine is left as it was.
+// its declared arguments, or a pending timer without arguments (the oldest
+// pending timer of that name fires, with the arguments it was set with).
+// The event is processed, then run-to-completion. An event nothing takes
+// (no transition of the current state, an unknown event, any event after
+// the machine stopped) is discarded and the step says why. On error the
+// machine is left as it was.
 func (s *Sim) Step(ev Event) (Step, error) {
 	if s.cur.halted {
-		return Step{}, fmt.Errorf("the machine has stopped (in final state %s); it takes no more events", s.cur.state.Name)
+		return s.discard(ev, fmt.Sprintf("the machine has stopped (in final state %s)", s.cur.state.Name)), nil
 	}
 	timer, err := s.accept(ev)
 	if err != nil {
 		return Step{}, err
 	}
+	candidates := s.index[s.cur.state.Name][ev.Name]
+	if !timer && len(candidates) == 0 {
+		why := "no transition of " + s.cur.state.Name + " takes it"
+		if s.m.Event(ev.Name) == nil {
+			why = "the machine has no such event"
+		}
+		return s.discard(ev, why), nil
+	}
 	c := s.cur.clone()
 	in := Event{Name: ev.Name, Args: copyArgs(ev.Args)}
 	processed := in
 	if timer {
-		processed.Args = c.timers[ev.Name]
-		delete(c.timers, ev.Name)
+		i := slices.IndexFunc(c.timers, func(t Event) bool { return t.Name == ev.Name })
+		processed.Args = c.timers[i].Args
+		c.timers = slices.Delete(c.timers, i, i+1)
 	}
 	step := Step{Input: in}
-	if _, err := s.take(c, s.index[c.state.Name][ev.Name], &processed, &step); err != nil {
+	took, err := s.take(c, candidates, &processed, &step)
+	if err != nil {
 		return Step{}, fmt.Errorf("event %s: %w", in, err)
+	}
+	switch {
+	case took:
+	case len(candidates) == 0:
+		step.Discarded = "no transition of " + s.cur.state.Name + " takes it"
+	default:
+		step.Discarded = "no transition of " + s.cur.state.Name + " takes it (every guard is false)"
 	}
 	if err := s.runToCompletion(c, &step); err != nil {
 		return Step{}, fmt.Errorf("event %s: %w", in, err)
@@ -174,26 +202,34 @@ func (s *Sim) Step(ev Event) (Step, error) {
 	return s.finish(step), nil
 }
 
+// discard is the step of an event nothing takes: the machine stays as it
+// is.
+func (s *Sim) discard(ev Event, why string) Step {
+	return s.finish(Step{Input: Event{Name: ev.Name, Args: copyArgs(ev.Args)}, Discarded: why})
+}
+
 // accept checks that the environment may send ev now and reports whether
 // it fires a pending timer. An event that is an input is taken as one even
-// when a timer of the same name is pending.
+// when a timer of the same name is pending. An event the machine does not
+// know, or one that is not an input but that no transition of the current
+// state takes, is accepted: it will be discarded.
 func (s *Sim) accept(ev Event) (timer bool, err error) {
 	e := s.m.Event(ev.Name)
-	switch {
-	case e == nil:
-		return false, fmt.Errorf("unknown event %s: the machine has no such event", ev.Name)
-	case e.Kinds&model.Input != 0:
+	if e != nil && e.Kinds&model.Input != 0 {
 		return false, checkArgs(e, ev.Args)
-	case e.Kinds&model.Timer != 0:
+	}
+	if e != nil && e.Kinds&model.Timer != 0 && slices.ContainsFunc(s.cur.timers, func(t Event) bool { return t.Name == ev.Name }) {
 		if len(ev.Args) > 0 {
 			return false, fmt.Errorf("timer %s takes no arguments: it fires with those it was set with", ev.Name)
 		}
-		if _, ok := s.cur.timers[ev.Name]; !ok {
-			return false, fmt.Errorf("timer %s is not pending: no delayed send has set it since it last fired", ev.Name)
-		}
 		return true, nil
-	case e.Kinds&model.Output != 0:
-		return false, fmt.Errorf("event %s is an output of the machine, not an input", ev.Name)
+	}
+	if e == nil || len(s.index[s.cur.state.Name][ev.Name]) == 0 {
+		return false, nil
+	}
+	switch {
+	case e.Kinds&model.Timer != 0:
+		return false, fmt.Errorf("timer %s is not pending: no delayed send has set it since it last fired", ev.Name)
 	case e.Kinds&model.Internal != 0:
 		return false, fmt.Errorf("event %s is internal: only the machine raises it", ev.Name)
 	case e.Kinds&model.Self != 0:
@@ -242,16 +278,15 @@ func (s *Sim) take(c *config, candidates []*mlm.Transition, ev *Event, step *Ste
 		c.vars = f.vars
 		c.internal = append(c.internal, f.raised...)
 		c.self = append(c.self, f.selfSent...)
-		for name, args := range f.timers {
-			c.timers[name] = args
-		}
+		c.timers = append(c.timers, f.timers...)
 		c.state = tr.Target
 		step.Fired = append(step.Fired, Fired{Key: tr.Key, Path: string(f.path)})
+		step.Entered = append(step.Entered, tr.Entered...)
 		step.Outputs = append(step.Outputs, f.outputs...)
 		if tr.Target.Final {
 			c.halted = true
 			c.internal, c.self = nil, nil
-			c.timers = map[string]map[string]Value{}
+			c.timers = nil
 		}
 		return true, nil
 	}
@@ -299,11 +334,11 @@ func (s *Sim) State() *mlm.State { return s.cur.state }
 func (s *Sim) Halted() bool { return s.cur.halted }
 
 // PendingTimers returns the names of the timers the environment may fire,
-// sorted.
+// one per pending timer (a name twice when two are pending), sorted.
 func (s *Sim) PendingTimers() []string {
 	names := make([]string, 0, len(s.cur.timers))
-	for name := range s.cur.timers {
-		names = append(names, name)
+	for _, t := range s.cur.timers {
+		names = append(names, t.Name)
 	}
 	sort.Strings(names)
 	return names

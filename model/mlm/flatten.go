@@ -63,6 +63,7 @@ type branch struct {
 	stmts   []lang.Stmt
 	defs    map[string]bool
 	origins []string
+	entered []string   // statechart states entered so far, in entry order
 	last    source.Pos // the first transition of the latest microstep
 	halted  bool
 
@@ -81,6 +82,7 @@ func (b *branch) clone() *branch {
 	n.guard = append(n.guard, b.guard...)
 	n.stmts = append(n.stmts, b.stmts...)
 	n.origins = append(n.origins, b.origins...)
+	n.entered = append(n.entered, b.entered...)
 	for k := range b.defs {
 		n.defs[k] = true
 	}
@@ -255,7 +257,7 @@ func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos)
 		return nil, err
 	}
 	t := &Transition{Source: src, Target: dst, Guard: conj(b.guard), Action: &lang.Block{Stmts: b.stmts},
-		Origins: b.origins, Pos: pos}
+		Origins: b.origins, Entered: b.entered, Pos: pos}
 	srcName := "initial"
 	if src != nil {
 		srcName = src.Name

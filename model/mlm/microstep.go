@@ -64,6 +64,7 @@ func (f *flattener) microstep(b *branch, ts []*model.Transition) {
 	byOrder(enterOrder)
 	for _, s := range enterOrder {
 		c.active[s] = true
+		b.entered = append(b.entered, s.ID)
 		f.exec(b, s.OnEntry...)
 		if e.defaultEntry[s] && s.Initial != nil {
 			f.exec(b, s.Initial.Body)

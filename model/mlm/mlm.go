@@ -93,6 +93,11 @@ type Transition struct {
 	Guard   lang.Expr   // nil means true
 	Action  *lang.Block // never nil
 	Origins []string    // statechart transitions per microstep, "+"-joined
+	// Entered lists the statechart states the macrostep enters, in the
+	// order the SCXML algorithm enters them, across all its microsteps: a
+	// state entered and left again within the macrostep is here although
+	// no configuration the machine rests in contains it.
+	Entered []string
 	Pos     source.Pos  // the first originating statechart transition
 }
 
