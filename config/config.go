@@ -34,7 +34,8 @@ const (
 
 // Gate rules: the findings that can fail the check run.
 const (
-	RuleUnreachableState   = "unreachable_state"   // a state reachable at base is not at head
+	RuleUnreachableState   = "unreachable_state"   // a state entered at base is never entered at head
+	RuleTransientState     = "transient_state"     // a state the head enters but never rests in
 	RuleInvariantViolation = "invariant_violation" // an invariant fails on the head model
 	RuleBoundHit           = "bound_hit"           // a bound cut the head's tree
 	RuleModelError         = "model_error"         // the head model does not parse or flatten
@@ -59,7 +60,7 @@ const (
 var (
 	strategies = []string{StrategyAuto, StrategyMSE, StrategyDSE, StrategyFull}
 	coverages  = []string{CoveragePath, CoverageTransition, CoverageState}
-	gateRules  = []string{RuleUnreachableState, RuleInvariantViolation, RuleBoundHit, RuleModelError}
+	gateRules  = []string{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleBoundHit, RuleModelError}
 	actions    = []string{ActionBlock, ActionWarn, ActionOff}
 )
 
@@ -133,6 +134,7 @@ func Default() *Config {
 func defaultGate() map[string]string {
 	return map[string]string{
 		RuleUnreachableState:   ActionBlock,
+		RuleTransientState:     ActionOff,
 		RuleInvariantViolation: ActionBlock,
 		RuleBoundHit:           ActionWarn,
 		RuleModelError:         ActionBlock,

@@ -14,6 +14,7 @@ func TestDefault(t *testing.T) {
 		Bounds:   Bounds{Depth: 10, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
 		Gate: map[string]string{
 			"unreachable_state":   "block",
+			"transient_state":     "off",
 			"invariant_violation": "block",
 			"bound_hit":           "warn",
 			"model_error":         "block",

@@ -87,6 +87,7 @@ schedule: "0 3 * * *"
 		},
 		Gate: map[string]string{
 			"unreachable_state":   "warn",
+			"transient_state":     "off",
 			"invariant_violation": "block",
 			"bound_hit":           "off",
 			"model_error":         "block",
@@ -113,7 +114,7 @@ func TestParseValid(t *testing.T) {
 		{"time zone", "schedule: 'CRON_TZ=UTC 30 2 * * 1-5'\n", func(c *Config) bool { return c.Schedule != "" }},
 		{"quoted keys", `"strategy": "full"` + "\n", func(c *Config) bool { return c.Strategy == "full" }},
 		{"flow style", "{strategy: mse, gate: {model_error: warn}}\n", func(c *Config) bool {
-			return c.Strategy == "mse" && c.Gate[RuleModelError] == "warn" && len(c.Gate) == 4
+			return c.Strategy == "mse" && c.Gate[RuleModelError] == "warn" && len(c.Gate) == len(gateRules)
 		}},
 		{"alias", "bounds: &b {depth: 3}\nmodels_config: [{match: a, bounds: *b}, {match: b, bounds: *b}]\n", func(c *Config) bool {
 			return c.Bounds.Depth == 3 && *c.PerModel[1].Bounds.Depth == 3
@@ -153,7 +154,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown rule bounds key", "models_config:\n  - match: a\n    bounds: {timout: 1s}\n", []string{
 			`.setbot.yml:3:14: models_config[0].bounds: unknown key "timout", did you mean "timeout"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
 		{"unknown gate rule", "gate:\n  unreachable_states: warn\n", []string{
-			`.setbot.yml:2:3: gate: unknown rule "unreachable_states", did you mean "unreachable_state"? (known: unreachable_state, invariant_violation, bound_hit, model_error)`}},
+			`.setbot.yml:2:3: gate: unknown rule "unreachable_states", did you mean "unreachable_state"? (known: unreachable_state, transient_state, invariant_violation, bound_hit, model_error)`}},
 		{"merge key", "bounds:\n  <<: {depth: 3}\n", []string{
 			`.setbot.yml:2:3: bounds: merge keys (<<) are not supported; alias the whole value instead`}},
 		{"non-scalar key", "? [a]\n: 1\n", []string{

@@ -7,6 +7,7 @@ import (
 
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
 )
 
@@ -66,6 +67,17 @@ type executor struct {
 	varIdx map[string]int
 	bounds map[string]int // cuts per bound
 	err    error          // the first runtime error (a flattener invariant broken)
+
+	// lastCut says where and why a bound last cut a run, for an error
+	// that names the loop when the machine cannot even start.
+	lastCut *StartError
+}
+
+// cut records that a bound cut a run, and why, with the position at
+// fault.
+func (x *executor) cut(bound string, pos source.Pos, format string, args ...any) {
+	x.bounds[bound]++
+	x.lastCut = &StartError{Pos: x.m.Source.Position(pos), Msg: fmt.Sprintf(format, args...)}
 }
 
 func (x *executor) fail(format string, args ...any) {
@@ -365,14 +377,14 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 		}
 		return out
 	case *lang.While:
-		return x.loop([]*run{r}, s.Cond, s.Body, nil)
+		return x.loop(s.Pos(), []*run{r}, s.Cond, s.Body, nil)
 	case *lang.For:
 		r.scopes = append(r.scopes, map[string]solver.Term{})
 		rs := []*run{r}
 		if s.Init != nil {
 			rs = x.exec(r, s.Init)
 		}
-		rs = x.loop(rs, s.Cond, s.Body, s.Post)
+		rs = x.loop(s.Pos(), rs, s.Cond, s.Body, s.Post)
 		for _, r := range rs {
 			r.scopes = r.scopes[:len(r.scopes)-1]
 		}
@@ -412,7 +424,7 @@ var compoundOp = map[lang.Token]lang.Token{
 
 // loop unrolls while and for loops up to the loop bound; runs that would
 // iterate further are cut and counted.
-func (x *executor) loop(rs []*run, cond lang.Expr, body *lang.Block, post lang.Stmt) []*run {
+func (x *executor) loop(at source.Pos, rs []*run, cond lang.Expr, body *lang.Block, post lang.Stmt) []*run {
 	var done []*run
 	for iter := 0; len(rs) > 0; iter++ {
 		var again []*run
@@ -432,7 +444,7 @@ func (x *executor) loop(rs []*run, cond lang.Expr, body *lang.Block, post lang.S
 					continue
 				}
 				if iter >= x.opts.LoopBound {
-					x.bounds["loop"]++
+					x.cut("loop", at, "the loop runs more than %d iterations (the loop bound)", x.opts.LoopBound)
 					continue
 				}
 				again = append(again, t)

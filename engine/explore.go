@@ -10,6 +10,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
 )
 
@@ -103,8 +104,27 @@ type explorer struct {
 	byKey map[string][]*Node      // non-subsumed nodes by canonical key
 	canon map[*Node][]solver.Term // their canonical path conditions
 
-	reuse    *reuser         // MSE: where children come from the base tree
-	interest map[string]bool // DSE: transitions explored fully
+	reuse     *reuser         // MSE: where children come from the base tree
+	interest  map[string]bool // DSE: transitions explored fully
+	startOnly bool            // CheckStart: stop once the machine has started
+}
+
+// StartError says why a machine cannot complete its start (its initial
+// macrostep and the events that raises), with the position at fault.
+type StartError struct {
+	Pos source.Position
+	Msg string
+}
+
+func (e *StartError) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// CheckStart runs only the start of m: the initial transitions, then
+// run-to-completion. It returns a *StartError, naming the loop at fault,
+// when that cannot finish within the bounds in opts (an eventless or raise
+// loop, a loop in the action code that does not end).
+func CheckStart(m *mlm.Machine, opts Options, newSolver NewSolver) error {
+	_, err := explore(m, opts, newSolver, func(e *explorer) { e.startOnly = true })
+	return err
 }
 
 func (e *explorer) run(start time.Time) error {
@@ -121,8 +141,17 @@ func (e *explorer) run(start time.Time) error {
 	if x.err != nil {
 		return x.err
 	}
-	if len(starts) != 1 {
-		return fmt.Errorf("the machine has %d ways to start, want exactly 1", len(starts))
+	doc := m.Source.Position(m.Source.Root.Pos)
+	switch {
+	case len(starts) == 0 && x.lastCut != nil:
+		return &StartError{Pos: x.lastCut.Pos, Msg: "the machine cannot finish starting: " + x.lastCut.Msg}
+	case len(starts) == 0:
+		return &StartError{Pos: doc, Msg: "the machine cannot start: no initial transition completes"}
+	case len(starts) > 1:
+		return &StartError{Pos: doc, Msg: fmt.Sprintf("the machine has %d ways to start, want exactly 1", len(starts))}
+	}
+	if e.startOnly {
+		return nil
 	}
 	s0 := starts[0]
 	e.set.Start = &Edge{Fired: s0.fired, Outputs: s0.outputs}
@@ -423,7 +452,12 @@ func (e *explorer) settle(rs []*run) []*run {
 			}
 			r.micro++
 			if r.micro > e.x.opts.MaxMicrosteps {
-				e.x.bounds["microsteps"]++
+				var at source.Pos
+				if len(r.fired) > 0 {
+					at = r.fired[len(r.fired)-1].T.Pos
+				}
+				e.x.cut("microsteps", at, "run-to-completion processes more than %d queued events (the microsteps bound): "+
+					"the machine keeps raising or sending itself events, the next being %s", e.x.opts.MaxMicrosteps, q.event)
 				continue
 			}
 			next = append(next, e.process(r, q.event, q.args, true)...)

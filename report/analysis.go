@@ -84,7 +84,8 @@ type Gate struct {
 
 // Gate rules: the finding kinds a rule can be set for.
 const (
-	RuleUnreachableState   = "unreachable_state"   // a state reachable at base is not at head
+	RuleUnreachableState   = "unreachable_state"   // a state entered at base is never entered at head
+	RuleTransientState     = "transient_state"     // a state the head enters but never rests in
 	RuleInvariantViolation = "invariant_violation" // an invariant fails on the head tree
 	RuleBoundHit           = "bound_hit"           // a bound cut the head tree
 	RuleModelError         = "model_error"         // the head model does not load or cannot be analysed
@@ -104,6 +105,7 @@ type Rules map[string]string
 // DefaultRules are the gate's defaults.
 var DefaultRules = Rules{
 	RuleUnreachableState:   Block,
+	RuleTransientState:     Off,
 	RuleInvariantViolation: Block,
 	RuleBoundHit:           Warn,
 	RuleModelError:         Block,

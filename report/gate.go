@@ -86,10 +86,22 @@ func findings(m *Model) []Finding {
 	if m.Result != nil {
 		for _, s := range m.NewlyUnreachable {
 			f := Finding{Rule: RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
-				Message: fmt.Sprintf("state %s was reachable at base; at head it is %s", s.State, unreachable(s.Within))}
+				Message: fmt.Sprintf("state %s was reachable at base; at head it is %s (no execution enters it)", s.State, unreachable(s.Within))}
+			if m.NoBase {
+				f.Message = fmt.Sprintf("state %s is %s in a new model (no execution enters it)", s.State, unreachable(s.Within))
+			}
 			if s.CutBy != "" {
 				f.uncertain = true
-				f.Message = fmt.Sprintf("state %s was reachable at base; at head it was not reached before the %s bound cut the tree (it may still be reachable: raise the bound to decide)", s.State, s.CutBy)
+				f.Message = fmt.Sprintf("state %s was not entered before the %s bound cut the head tree (it may still be reachable: raise the bound to decide)", s.State, s.CutBy)
+			}
+			out = append(out, f)
+		}
+		for _, s := range m.NewlyTransient {
+			f := Finding{Rule: RuleTransientState, Path: m.Path, Line: s.Line, Subject: s.State,
+				Message: fmt.Sprintf("state %s is entered but %s: every macrostep that enters it leaves it again", s.State, neverStable(s.Within))}
+			if s.CutBy != "" {
+				f.uncertain = true
+				f.Message = fmt.Sprintf("state %s is entered but was not stable before the %s bound cut the head tree", s.State, s.CutBy)
 			}
 			out = append(out, f)
 		}
@@ -113,6 +125,14 @@ func unreachable(within int) string {
 		return fmt.Sprintf("unreachable within %d events", within)
 	}
 	return "unreachable"
+}
+
+// neverStable qualifies a transience claim by the depth bound.
+func neverStable(within int) string {
+	if within > 0 {
+		return fmt.Sprintf("never stable within %d events", within)
+	}
+	return "never stable"
 }
 
 func boundText(b engine.BoundHit) string {

@@ -223,13 +223,14 @@ type findingRow struct{ Icon, Text, Where string }
 // ruleTitles name the rules in prose, singular and plural.
 var ruleTitles = map[string][2]string{
 	RuleUnreachableState:   {"newly unreachable state", "newly unreachable states"},
+	RuleTransientState:     {"transient state", "transient states"},
 	RuleInvariantViolation: {"invariant violation", "invariant violations"},
 	RuleBoundHit:           {"bound hit", "bounds hit"},
 	RuleModelError:         {"model error", "model errors"},
 }
 
 // ruleOrder is the order in which counts are given.
-var ruleOrder = []string{RuleUnreachableState, RuleInvariantViolation, RuleModelError, RuleBoundHit}
+var ruleOrder = []string{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleModelError, RuleBoundHit}
 
 // counts spells how many findings of each rule there are at a level ("" for
 // any level), e.g. "1 newly unreachable state, 2 bounds hit".
@@ -394,8 +395,8 @@ func newModelView(m *Model, d detail, worst string, dg *diagramResult) modelView
 			failing = append(failing, "❌ "+invariantLine(c))
 		}
 	}
-	v.Unchanged = len(r.Changes) == 0 && len(m.Errors) == 0 && len(r.NewlyUnreachable) == 0 &&
-		len(r.NewlyReachable) == 0 && len(failing) == 0 && len(r.BoundsHit) == 0
+	v.Unchanged = len(r.Changes) == 0 && !r.NoBase && len(m.Errors) == 0 && len(r.NewlyUnreachable) == 0 &&
+		len(r.NewlyReachable) == 0 && len(r.NewlyTransient) == 0 && len(failing) == 0 && len(r.BoundsHit) == 0
 	if v.Brief {
 		v.BriefLine = briefLine(m, len(failing))
 		return v
@@ -405,6 +406,14 @@ func newModelView(m *Model, d detail, worst string, dg *diagramResult) modelView
 	}
 
 	v.ChangesLine = changesLine(r)
+	if r.NoBase {
+		why := "the base version does not load"
+		if m.Status == Added {
+			why = "the file was added"
+		}
+		v.ChangesLine = fmt.Sprintf("%s: there is no base version, so everything in it is new (%s).", why,
+			plural(len(r.Impact.Changed), "flattened transition", "flattened transitions"))
+	}
 	for i, c := range r.Changes {
 		if i == maxChangeRows {
 			v.MoreChanges = len(r.Changes) - i
@@ -541,11 +550,26 @@ func reachLines(r *incremental.Result) []string {
 			out = append(out, fmt.Sprintf("⚠️ %s%s: not reached before the %s bound cut the tree (it may still be reachable)", code(s.State), lineSuffix(s.Line), s.CutBy))
 			continue
 		}
+		if r.NoBase {
+			out = append(out, fmt.Sprintf("❌ %s%s: %s in a new model", code(s.State), lineSuffix(s.Line), unreachable(s.Within)))
+			continue
+		}
 		out = append(out, fmt.Sprintf("❌ %s%s: newly %s", code(s.State), lineSuffix(s.Line), unreachable(s.Within)))
+	}
+	for _, s := range r.NewlyTransient {
+		out = append(out, fmt.Sprintf("↪️ %s%s: entered but %s (transient: the machine only passes through it)",
+			code(s.State), lineSuffix(s.Line), neverStable(s.Within)))
+	}
+	if r.NoBase {
+		return capRows(out)
 	}
 	for _, s := range r.NewlyReachable {
 		out = append(out, fmt.Sprintf("➕ %s%s: newly reachable", code(s.State), lineSuffix(s.Line)))
 	}
+	return capRows(out)
+}
+
+func capRows(out []string) []string {
 	if len(out) > maxReachRows {
 		n := len(out) - maxReachRows
 		out = append(out[:maxReachRows], fmt.Sprintf("… and %d more", n))
@@ -581,8 +605,11 @@ func briefLine(m *Model, failing int) string {
 	if n := len(r.NewlyUnreachable); n > 0 {
 		parts = append(parts, plural(n, "newly unreachable state", "newly unreachable states"))
 	}
-	if n := len(r.NewlyReachable); n > 0 {
+	if n := len(r.NewlyReachable); n > 0 && !r.NoBase {
 		parts = append(parts, plural(n, "newly reachable state", "newly reachable states"))
+	}
+	if n := len(r.NewlyTransient); n > 0 {
+		parts = append(parts, plural(n, "transient state", "transient states"))
 	}
 	if failing > 0 {
 		parts = append(parts, plural(failing, "invariant violated", "invariants violated"))

@@ -117,6 +117,13 @@ func writeDiffText(w io.Writer, r *incremental.Result) error {
 		}
 		fmt.Fprintf(&b, "NEWLY %s: %s (line %d)\n", strings.ToUpper(q), s.State, s.Line)
 	}
+	for _, s := range r.NewlyTransient {
+		q := "never stable"
+		if s.Within > 0 {
+			q = fmt.Sprintf("never stable within %d events", s.Within)
+		}
+		fmt.Fprintf(&b, "newly transient: %s (line %d): entered, %s\n", s.State, s.Line, q)
+	}
 	for _, s := range r.NewlyReachable {
 		fmt.Fprintf(&b, "newly reachable: %s (line %d)\n", s.State, s.Line)
 	}

@@ -68,7 +68,11 @@ symbolic execution tree, then reports:
   - reachability: every state and transition of the statechart (and of the
     flattened machine) reached, with a shortest witness test, and those never
     reached: "unreachable" when no bound cut the tree, otherwise "unreachable
-    within N events" (or within the bounds that were hit);
+    within N events" (or within the bounds that were hit). A statechart state
+    is reached when some execution enters it, even if the same macrostep
+    leaves it again; it is stable when the machine rests in it at the end of
+    a macrostep (each with its own witness). One reached but never stable is
+    transient: the machine only passes through it (a choice point, say);
   - invariants: each --invariant, and the range of every ranged variable, in
     every state, with a witness test for a violation;
   - outputs: which output events can be sent, and the shortest way to each;
@@ -76,7 +80,9 @@ symbolic execution tree, then reports:
     both be enabled, where priority silently picks one.
 
 Formats: text, json (stats {states, paths, depth, subsumed, solver_calls, ms},
-unreachable, bounds_hit and the full report), dot (the tree, for Graphviz).
+unreachable (never entered), transient (entered, never stable), bounds_hit and
+the full report, whose states each have reached and stable), dot (the tree,
+for Graphviz).
 Exit code 0, or 1 when the model has errors or an invariant is violated.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -143,12 +149,19 @@ func writeExploreJSON(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 	if bounds == nil {
 		bounds = []engine.BoundHit{}
 	}
+	transient := []unreachableJSON{}
+	for _, s := range rep.States {
+		if s.Transient() {
+			transient = append(transient, unreachableJSON{State: s.Name, Line: s.Line, Within: rep.WithinDepth})
+		}
+	}
 	out := struct {
 		Stats       engine.Stats      `json:"stats"`
 		Unreachable []unreachableJSON `json:"unreachable"`
+		Transient   []unreachableJSON `json:"transient"`
 		BoundsHit   []engine.BoundHit `json:"bounds_hit"`
 		Report      *analysis.Report  `json:"report"`
-	}{set.Stats, unreachable, bounds, rep}
+	}{set.Stats, unreachable, transient, bounds, rep}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -190,7 +203,19 @@ func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 			fmt.Fprintf(&b, "%s %s:\n  %s\n", title, q, strings.Join(missing, "\n  "))
 		}
 	}
-	section("states", rep.States)
+	states := make([]analysis.Reach, len(rep.States))
+	var transient []string
+	for i, s := range rep.States {
+		states[i] = s.Reach
+		if s.Transient() {
+			transient = append(transient, fmt.Sprintf("%s (line %d): entered after %s, %s",
+				s.Name, s.Line, inputs(s.Witness), strings.Replace(q, "unreachable", "never stable", 1)))
+		}
+	}
+	section("states", states)
+	if len(transient) > 0 {
+		fmt.Fprintf(&b, "states the machine only passes through (transient):\n  %s\n", strings.Join(transient, "\n  "))
+	}
 	section("transitions", rep.Transitions)
 	section("flattened states", rep.MLMStates)
 	for _, o := range rep.Outputs {

@@ -48,6 +48,22 @@ func TestCheckBrokenModel(t *testing.T) {
 	}
 }
 
+// TestCheckStartsTheMachine checks that check refuses, at the loop, a
+// model that parses but cannot complete its initial macrostep.
+func TestCheckStartsTheMachine(t *testing.T) {
+	dir := "../../engine/testdata/start/"
+	for _, tt := range []struct{ file, want string }{
+		{"eventless_loop.scxml", dir + "eventless_loop.scxml:3:5: eventless transitions do not settle within 32 steps"},
+		{"raise_loop.scxml", dir + "raise_loop.scxml:6:5: the machine cannot finish starting: run-to-completion processes more than 100 queued events"},
+		{"while_true.scxml", dir + "while_true.scxml:5:15: the machine cannot finish starting: the loop runs more than 10 iterations"},
+	} {
+		code, out, _ := runCLI(t, "check", dir+tt.file)
+		if code != 1 || !strings.HasPrefix(out, tt.want) {
+			t.Errorf("%s: exit %d, output %q; want 1 and %q", tt.file, code, out, tt.want)
+		}
+	}
+}
+
 func TestCheckMissingFile(t *testing.T) {
 	code, out, _ := runCLI(t, "check", "no/such/file.scxml")
 	if code != 1 || !strings.HasPrefix(out, "no/such/file.scxml: ") {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
@@ -30,18 +31,28 @@ func newCheckCmd() *cobra.Command {
 	var fe frontEndFlags
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
-		Short: "Check that models read and flatten without error",
-		Long: `check reads each model and flattens it. It prints one line per error,
-as file:line:col: message, and exits 1 when there is any error, 0 otherwise.`,
+		Short: "Check that models read, flatten and start without error",
+		Long: `check reads each model, flattens it and starts it: the machine must complete
+its initial macrostep and the events that raises (an eventless loop, a raise
+loop in onentry or a loop in the action code that never ends is an error at
+the loop's position; loops are bounded as explore bounds them: 10 iterations,
+100 queued events). It prints one line per error, as file:line:col: message,
+and exits 1 when there is any error, 0 otherwise.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			failed := false
 			for _, path := range args {
-				if _, errs := fe.load(path); len(errs) > 0 {
+				m, errs := fe.load(path)
+				if len(errs) > 0 {
 					failed = true
 					for _, e := range errs {
 						fmt.Fprintln(cmd.OutOrStdout(), e)
 					}
+					continue
+				}
+				if err := engine.CheckStart(m, engine.Options{}, newZ3); err != nil {
+					failed = true
+					fmt.Fprintln(cmd.OutOrStdout(), err)
 				}
 			}
 			if failed {

@@ -28,7 +28,7 @@ type Report struct {
 	Proven      bool `json:"proven"`
 	WithinDepth int  `json:"within_depth,omitempty"`
 
-	States         []Reach          `json:"states"`      // statechart states
+	States         []StateReach     `json:"states"`      // statechart states
 	MLMStates      []Reach          `json:"mlm_states"`  // flattened states
 	Transitions    []Reach          `json:"transitions"` // statechart transitions
 	Outputs        []Reach          `json:"outputs"`     // output events that can be sent
@@ -44,6 +44,21 @@ type Reach struct {
 	Depth   int           `json:"depth,omitempty"` // inputs of the shortest witness
 	Witness *testgen.Test `json:"witness,omitempty"`
 }
+
+// StateReach is a statechart state: Reached says some execution enters it
+// (even if the same macrostep leaves it again), Stable that some
+// configuration the machine rests in at the end of a macrostep contains
+// it, each with a shortest witness. A state reached but never stable is
+// transient: the machine only passes through it.
+type StateReach struct {
+	Reach
+	Stable        bool          `json:"stable"`
+	StableDepth   int           `json:"stable_depth,omitempty"`
+	StableWitness *testgen.Test `json:"stable_witness,omitempty"`
+}
+
+// Transient reports whether the state is entered but never stable.
+func (s StateReach) Transient() bool { return s.Reached && !s.Stable }
 
 // InvariantCheck is the result for one invariant.
 type InvariantCheck struct {
@@ -115,29 +130,20 @@ type analyzer struct {
 func (a *analyzer) witness(n *engine.Node) (*testgen.Test, error) { return a.gen.Test(n) }
 
 // reach finds, breadth-first (so with a shortest witness), every MLM
-// state, statechart state and statechart transition the tree reaches.
+// state, statechart state (entered, and stable) and statechart transition
+// the tree reaches.
 func (a *analyzer) reach(r *Report) error {
 	firstMLM := make(map[string]*engine.Node)
-	firstState := make(map[string]*engine.Node)
 	firstTrans := make(map[string]*engine.Node)
 	for _, n := range a.set.Nodes {
 		if _, ok := firstMLM[n.State.Name]; !ok {
 			firstMLM[n.State.Name] = n
 		}
-		for _, id := range n.State.Atomic {
-			for s := a.src.State(id); s != nil && s.Kind != model.Root; s = s.Parent {
-				if _, ok := firstState[s.ID]; !ok {
-					firstState[s.ID] = n
-				}
-			}
+		in := n.In
+		if in == nil {
+			in = a.set.Start
 		}
-		var fired []engine.Fired
-		if n.In != nil {
-			fired = n.In.Fired
-		} else {
-			fired = a.set.Start.Fired
-		}
-		for _, f := range fired {
+		for _, f := range in.Fired {
 			for _, step := range f.T.Origins {
 				for _, id := range strings.Split(step, "+") {
 					if _, ok := firstTrans[id]; !ok {
@@ -153,13 +159,16 @@ func (a *analyzer) reach(r *Report) error {
 			return err
 		}
 	}
+	reach := a.set.Reachability()
 	for _, s := range a.src.States() {
 		if s.Kind == model.Root || s.Kind == model.History {
 			continue
 		}
-		if r.States, err = a.add(r.States, s.ID, a.lineOf(s.Pos), firstState[s.ID]); err != nil {
+		sr, err := a.state(s, reach)
+		if err != nil {
 			return err
 		}
+		r.States = append(r.States, sr)
 		for _, t := range s.Transitions {
 			if r.Transitions, err = a.add(r.Transitions, t.ID, a.lineOf(t.Pos), firstTrans[t.ID]); err != nil {
 				return err
@@ -167,6 +176,27 @@ func (a *analyzer) reach(r *Report) error {
 		}
 	}
 	return nil
+}
+
+// state is one statechart state's reachability, with a witness for each
+// sense (one test when the same node shows both).
+func (a *analyzer) state(s *model.State, reach engine.Reachability) (StateReach, error) {
+	list, err := a.add(nil, s.ID, a.lineOf(s.Pos), reach.Entered[s.ID])
+	if err != nil {
+		return StateReach{}, err
+	}
+	sr := StateReach{Reach: list[0]}
+	n := reach.Stable[s.ID]
+	if n == nil {
+		return sr, nil
+	}
+	sr.Stable, sr.StableDepth, sr.StableWitness = true, n.Depth, sr.Witness
+	if n != reach.Entered[s.ID] {
+		if sr.StableWitness, err = a.witness(n); err != nil {
+			return StateReach{}, err
+		}
+	}
+	return sr, nil
 }
 
 func (a *analyzer) lineOf(p source.Pos) int {

@@ -67,6 +67,14 @@ type Result struct {
 	TestDelta        *testgen.Delta    `json:"test_delta"`
 	NewlyUnreachable []StateRef        `json:"newly_unreachable"`
 	NewlyReachable   []StateRef        `json:"newly_reachable"`
+	// NewlyTransient lists the states the head enters but never rests in
+	// (a macrostep always leaves them again) where the base rested in them
+	// or did not enter them: the gate's transient_state rule.
+	NewlyTransient []StateRef `json:"newly_transient"`
+	// NoBase says the model has no base version (the change adds it, or
+	// the base does not load): its unreachable states are unreachable in a
+	// new model, not newly so.
+	NoBase bool `json:"no_base,omitempty"`
 	ConfirmedBy      string            `json:"confirmed_by,omitempty"` // the strategy that confirmed DSE's candidates
 	BoundsHit        []engine.BoundHit `json:"bounds_hit"`
 
@@ -134,7 +142,7 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	if opts.Strategy == "" {
 		opts.Strategy = Auto
 	}
-	r := &Result{NewlyUnreachable: []StateRef{}, NewlyReachable: []StateRef{}, BoundsHit: []engine.BoundHit{}}
+	r := &Result{NewlyUnreachable: []StateRef{}, NewlyReachable: []StateRef{}, NewlyTransient: []StateRef{}, BoundsHit: []engine.BoundHit{}}
 	d := diffmap.Compute(base.Machine.Source, head.Machine.Source, base.Machine, head.Machine)
 	r.Diff, r.Changes = d, d.Changes
 	if r.Changes == nil {
@@ -178,16 +186,16 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	r.HeadSet = headSet
 
 	r.reachability(baseSet, headSet)
-	if strategy == DSE && len(r.NewlyUnreachable) > 0 {
-		// A state DSE does not reach is only a candidate: confirm on the
-		// whole tree before saying it.
+	if strategy == DSE && len(r.NewlyUnreachable)+len(r.NewlyTransient) > 0 {
+		// A state DSE does not reach (or does not rest in) is only a
+		// candidate: confirm on the whole tree before saying it.
 		confirm, why, _ := choose(Auto, d, base.Machine, head.Machine, baseSet)
 		full, err := build(confirm, head.Machine, baseSet, d, nil, opts)
 		if err != nil {
 			return nil, fmt.Errorf("confirming unreachable states (%s): %w", confirm, err)
 		}
 		r.ConfirmedBy = confirm + ": " + why
-		r.NewlyUnreachable, r.NewlyReachable = []StateRef{}, []StateRef{}
+		r.NewlyUnreachable, r.NewlyReachable, r.NewlyTransient = []StateRef{}, []StateRef{}, []StateRef{}
 		r.reachability(baseSet, full)
 		headSet, r.WholeSet = full, full
 	}
@@ -222,12 +230,21 @@ func choose(asked string, d *diffmap.Diff, base, head *mlm.Machine, baseSet *eng
 		return Full, "the machine starts differently (variables, initial values or initial configuration changed): nothing of the base tree can be reused", nil
 	}
 	share := survival(baseSet, d)
-	if share < MinSurvival {
-		return Full, fmt.Sprintf("%d of %d transitions are updated and only %.0f%% of what the base tree keeps avoids them: a full run is cheaper than reuse",
-			len(d.Updated), len(head.Transitions), 100*share), nil
+	// Updated counts transitions of both versions (a removed one is only
+	// in the base), so it is measured against both.
+	all := make(map[string]bool, len(base.Transitions)+len(head.Transitions))
+	for _, t := range base.Transitions {
+		all[t.Key] = true
 	}
-	return MSE, fmt.Sprintf("%d of %d transitions are updated and %.0f%% of what the base tree keeps avoids them: reuse it",
-		len(d.Updated), len(head.Transitions), 100*share), nil
+	for _, t := range head.Transitions {
+		all[t.Key] = true
+	}
+	updated := fmt.Sprintf("%d of the %d flattened transitions of the two versions are updated", len(d.Updated), len(all))
+	if share < MinSurvival {
+		return Full, fmt.Sprintf("%s and only %.0f%% of what the base tree keeps avoids them: a full run is cheaper than reuse",
+			updated, 100*share), nil
+	}
+	return MSE, fmt.Sprintf("%s and %.0f%% of what the base tree keeps avoids them: reuse it", updated, 100*share), nil
 }
 
 // survival estimates the share of the head tree MSE can copy: of the base
@@ -429,24 +446,13 @@ func sortedSet(m map[string]bool, keep func(string) bool) []string {
 
 func round(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
-// reached returns the statechart states a tree reaches.
-func reached(set *engine.SET) map[string]bool {
-	out := make(map[string]bool)
-	src := set.Machine.Source
-	for _, n := range set.Nodes {
-		for _, id := range n.State.Atomic {
-			for s := src.State(id); s != nil && s.Kind != model.Root; s = s.Parent {
-				out[s.ID] = true
-			}
-		}
-	}
-	return out
-}
-
-// reachability compares which statechart states the trees reach, through
-// renames.
+// reachability compares which statechart states the trees enter, and
+// which of them they rest in, through renames: a state entered at base and
+// never at head is newly unreachable; one the head enters but never rests
+// in, where the base did rest in it (or never entered it), is newly
+// transient.
 func (r *Result) reachability(base, head *engine.SET) {
-	b, h := reached(base), reached(head)
+	b, h := base.Reachability(), head.Reachability()
 	within, cutBy := qualifiers(head)
 	renamed := r.Diff.Renamed
 	src := head.Machine.Source
@@ -456,30 +462,38 @@ func (r *Result) reachability(base, head *engine.SET) {
 		}
 		return 0
 	}
-	for id := range b {
-		nid := id
-		if to, ok := renamed[id]; ok {
-			nid = to
-		}
-		if src.State(nid) != nil && !h[nid] {
-			r.NewlyUnreachable = append(r.NewlyUnreachable, StateRef{State: nid, Line: line(nid), Within: within, CutBy: cutBy})
-		}
-	}
 	back := make(map[string]string)
 	for from, to := range renamed {
 		back[to] = from
 	}
-	for id := range h {
+	for id := range b.Entered {
+		nid := id
+		if to, ok := renamed[id]; ok {
+			nid = to
+		}
+		if src.State(nid) != nil && h.Entered[nid] == nil {
+			r.NewlyUnreachable = append(r.NewlyUnreachable, StateRef{State: nid, Line: line(nid), Within: within, CutBy: cutBy})
+		}
+	}
+	for id := range h.Entered {
 		oid := id
 		if from, ok := back[id]; ok {
 			oid = from
 		}
-		if !b[oid] {
+		if b.Entered[oid] == nil {
 			r.NewlyReachable = append(r.NewlyReachable, StateRef{State: id, Line: line(id)})
 		}
+		if h.Stable[id] == nil && (b.Entered[oid] == nil || b.Stable[oid] != nil) {
+			r.NewlyTransient = append(r.NewlyTransient, StateRef{State: id, Line: line(id), Within: within, CutBy: cutBy})
+		}
 	}
-	sort.Slice(r.NewlyUnreachable, func(i, j int) bool { return r.NewlyUnreachable[i].State < r.NewlyUnreachable[j].State })
-	sort.Slice(r.NewlyReachable, func(i, j int) bool { return r.NewlyReachable[i].State < r.NewlyReachable[j].State })
+	sortRefs(r.NewlyUnreachable, r.NewlyReachable, r.NewlyTransient)
+}
+
+func sortRefs(lists ...[]StateRef) {
+	for _, l := range lists {
+		sort.Slice(l, func(i, j int) bool { return l[i].State < l[j].State })
+	}
 }
 
 // tests computes the suites (unless they came with their trees) and the
@@ -516,14 +530,17 @@ func (r *Result) tests(bv, hv Version, base, head *engine.SET, opts Options) err
 
 // New analyses a model that has no base version (a file added by the
 // change, or one whose base does not load): everything in it is new. Its
-// tests are all new, the states it reaches newly reachable, and the states
-// it declares but does not reach are reported as newly unreachable, since
-// the change introduces states no execution can enter.
+// tests are all new, the states it enters newly reachable, the states it
+// declares but never enters are listed in NewlyUnreachable (the change
+// introduces states no execution can enter; NoBase tells a report to call
+// them unreachable in a new model, since nothing was reachable before),
+// and those it enters but never rests in in NewlyTransient.
 func New(head Version, opts Options) (*Result, error) {
 	r := &Result{
 		Strategy: Full, StrategyReason: "the model has no base version: its tree is built from scratch",
 		Changes: []diffmap.Change{}, Impact: Impact{Changed: []string{}, Impacted: []string{}},
-		NewlyUnreachable: []StateRef{}, NewlyReachable: []StateRef{}, BoundsHit: []engine.BoundHit{},
+		NewlyUnreachable: []StateRef{}, NewlyReachable: []StateRef{}, NewlyTransient: []StateRef{}, BoundsHit: []engine.BoundHit{},
+		NoBase: true,
 	}
 	start := time.Now()
 	set := head.Set
@@ -545,22 +562,25 @@ func New(head Version, opts Options) (*Result, error) {
 		r.Impact.Changed = append(r.Impact.Changed, t.Key)
 	}
 	src := head.Machine.Source
-	h := reached(set)
+	h := set.Reachability()
 	within, cutBy := qualifiers(set)
 	for _, s := range src.States() {
 		if s.Kind == model.Root || s.Kind == model.History {
 			continue
 		}
 		ref := StateRef{State: s.ID, Line: src.Position(s.Pos).Line}
-		if h[s.ID] {
+		qualified := StateRef{State: s.ID, Line: ref.Line, Within: within, CutBy: cutBy}
+		switch {
+		case h.Entered[s.ID] == nil:
+			r.NewlyUnreachable = append(r.NewlyUnreachable, qualified)
+		case h.Stable[s.ID] == nil:
 			r.NewlyReachable = append(r.NewlyReachable, ref)
-		} else {
-			ref.Within, ref.CutBy = within, cutBy
-			r.NewlyUnreachable = append(r.NewlyUnreachable, ref)
+			r.NewlyTransient = append(r.NewlyTransient, qualified)
+		default:
+			r.NewlyReachable = append(r.NewlyReachable, ref)
 		}
 	}
-	sort.Slice(r.NewlyUnreachable, func(i, j int) bool { return r.NewlyUnreachable[i].State < r.NewlyUnreachable[j].State })
-	sort.Slice(r.NewlyReachable, func(i, j int) bool { return r.NewlyReachable[i].State < r.NewlyReachable[j].State })
+	sortRefs(r.NewlyUnreachable, r.NewlyReachable, r.NewlyTransient)
 	tests := head.Tests
 	if tests == nil || head.Set != set {
 		coverage := opts.Coverage
