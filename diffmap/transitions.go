@@ -1,6 +1,7 @@
 package diffmap
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -11,11 +12,14 @@ import (
 )
 
 // transitions compares the transitions of every state present in both
-// versions, matching them in rounds: the same events and targets (an
-// unchanged identity: then guard or action may have changed); the same
-// events (retargeted); the same targets and condition (trigger changed).
-// What is left was removed or added. The transitions of added and removed
-// states are part of those changes.
+// versions, matching them in rounds: the same everything, where that
+// match is unique on both sides (so that reordered transitions which
+// share events and targets keep their partners although their ordinal
+// identities swap); the same events and targets (an unchanged identity:
+// then guard or action may have changed); the same events (retargeted);
+// the same targets and condition (trigger changed). What is left was
+// removed or added. The transitions of added and removed states are part
+// of those changes.
 func (c *comparer) transitions() {
 	news := proper(c.n)
 	for _, o := range c.o.States() {
@@ -71,6 +75,7 @@ func (c *comparer) pair(olds, news []*model.Transition) {
 			c.add(ActionChanged, n.ID, o.Pos, n.Pos)
 		}
 	}
+	c.matchUnique(olds, news, usedO, usedN)
 	match(func(o, n *model.Transition) bool {
 		return c.events(o, true) == c.events(n, false) && c.targets(o, true) == c.targets(n, false)
 	}, contentChanges)
@@ -96,6 +101,40 @@ func (c *comparer) pair(olds, news []*model.Transition) {
 			c.add(TransitionAdded, n.ID, source.NoPos, n.Pos)
 		}
 	}
+}
+
+// matchUnique pairs the transitions that are equal in everything with
+// exactly one transition of the other version, and marks them used.
+// Equal transitions that are not unique are left to the later rounds,
+// which pair them in document order.
+func (c *comparer) matchUnique(olds, news []*model.Transition, usedO, usedN []bool) {
+	keysN := make([]string, len(news))
+	countN := make(map[string]int)
+	for j, n := range news {
+		keysN[j] = c.content(n, false)
+		countN[keysN[j]]++
+	}
+	countO := make(map[string]int)
+	keysO := make([]string, len(olds))
+	for i, o := range olds {
+		keysO[i] = c.content(o, true)
+		countO[keysO[i]]++
+	}
+	for i := range olds {
+		k := keysO[i]
+		if countO[k] != 1 || countN[k] != 1 {
+			continue
+		}
+		j := slices.Index(keysN, k)
+		usedO[i], usedN[j] = true, true
+	}
+}
+
+// content prints everything about a transition but its source, for
+// comparison: events, type, condition, targets and code.
+func (c *comparer) content(t *model.Transition, old bool) string {
+	return strings.Join([]string{c.events(t, old), fmt.Sprint(t.Type), c.cond(t.Cond, old), c.targets(t, old),
+		c.blocks([]*lang.Block{t.Body}, old)}, "\x00")
 }
 
 func (c *comparer) variables() {
