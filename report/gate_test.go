@@ -83,7 +83,7 @@ func TestEvaluateFindings(t *testing.T) {
 	}
 	u := find(RuleUnreachableState)
 	if u.Path != "models/triangle.scxml" || u.Subject != "S1_S2" || u.Line != 63 ||
-		u.Message != "state S1_S2 was reachable at base; at head it is unreachable" {
+		u.Message != "state S1_S2 was reachable at base; at head it is unreachable (no execution enters it)" {
 		t.Errorf("unreachable_state finding %+v", u)
 	}
 	inv := find(RuleInvariantViolation)
@@ -120,13 +120,38 @@ func TestEvaluateWithin(t *testing.T) {
 	}
 	want := []string{
 		"bound_hit states: the states bound (1000) cut 1 path of the head tree: its results hold only within it",
-		"unreachable_state A: state A was reachable at base; at head it is unreachable",
-		"unreachable_state B: state B was reachable at base; at head it is unreachable within 12 events",
+		"unreachable_state A: state A was reachable at base; at head it is unreachable (no execution enters it)",
+		"unreachable_state B: state B was reachable at base; at head it is unreachable within 12 events (no execution enters it)",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if g.Conclusion != Failure {
 		t.Errorf("conclusion %s, want failure", g.Conclusion)
+	}
+}
+
+// TestTransientAndNewModel checks the transient_state rule (off by
+// default, a finding when set) and that a model with no base calls its
+// unreachable states unreachable in a new model, never "reachable at
+// base".
+func TestTransientAndNewModel(t *testing.T) {
+	res := &incremental.Result{NoBase: true,
+		NewlyUnreachable: []incremental.StateRef{{State: "Never", Line: 7}},
+		NewlyTransient:   []incremental.StateRef{{State: "Choice", Line: 4, Within: 10}}}
+	models := []*Model{{Path: "m.scxml", Status: Added, Result: res}}
+	g := Evaluate(nil, models)
+	if g.Conclusion != Failure || len(g.Findings) != 1 || g.Findings[0].Rule != RuleUnreachableState {
+		t.Fatalf("defaults: %+v, want one blocking unreachable_state finding", g)
+	}
+	if msg := g.Findings[0].Message; msg != "state Never is unreachable in a new model (no execution enters it)" {
+		t.Errorf("message %q", msg)
+	}
+	g = Evaluate(Rules{RuleTransientState: Warn, RuleUnreachableState: Off}, models)
+	if g.Conclusion != Neutral || len(g.Findings) != 1 || g.Findings[0].Rule != RuleTransientState {
+		t.Fatalf("transient_state: warn: %+v, want one warning", g)
+	}
+	if msg := g.Findings[0].Message; msg != "state Choice is entered but never stable within 10 events: every macrostep that enters it leaves it again" {
+		t.Errorf("message %q", msg)
 	}
 }

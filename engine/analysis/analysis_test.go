@@ -1,6 +1,10 @@
 package analysis_test
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/engine"
@@ -49,10 +53,26 @@ func find(list []analysis.Reach, name string) (analysis.Reach, bool) {
 	return analysis.Reach{}, false
 }
 
+// reaches returns the statechart states' Reach parts.
+func reaches(list []analysis.StateReach) []analysis.Reach {
+	out := make([]analysis.Reach, len(list))
+	for i, s := range list {
+		out[i] = s.Reach
+	}
+	return out
+}
+
 // run replays a witness on the simulator and returns it at the end.
 func run(t *testing.T, m *mlm.Machine, w *testgen.Test) *sim.Sim {
+	s, _ := replayWitness(t, m, w)
+	return s
+}
+
+// replayWitness replays a witness on the simulator and returns it at the
+// end, with the last step.
+func replayWitness(t *testing.T, m *mlm.Machine, w *testgen.Test) (*sim.Sim, sim.Step) {
 	t.Helper()
-	s, _, err := sim.New(m, sim.Options{})
+	s, last, err := sim.New(m, sim.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,11 +89,46 @@ func run(t *testing.T, m *mlm.Machine, w *testgen.Test) *sim.Sim {
 				ev.Args[k] = sim.BoolValue(v)
 			}
 		}
-		if _, err := s.Step(ev); err != nil {
+		if last, err = s.Step(ev); err != nil {
 			t.Fatalf("witness step %s: %v", st.Event, err)
 		}
 	}
-	return s
+	return s, last
+}
+
+// TestTransientState checks the two senses of reaching a statechart state
+// on the triangle with S1_S2 classified at once (an eventless transition
+// leaves it): S1_S2 is reached, its witness enters it, and it is never
+// stable; S1_S3 is both, with one witness that rests in it.
+func TestTransientState(t *testing.T) {
+	src, err := os.ReadFile("../../examples/triangle.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Replace(string(src), `<transition event="checkTriangleType" target="S1_S3">`, `<transition target="S1_S3">`, 1)
+	path := filepath.Join(t.TempDir(), "eventless.scxml")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, rep := analyze(t, path, engine.Options{})
+	byName := make(map[string]analysis.StateReach)
+	for _, s := range rep.States {
+		byName[s.Name] = s
+	}
+	s2 := byName["S1_S2"]
+	if !s2.Reached || s2.Stable || !s2.Transient() || s2.StableWitness != nil {
+		t.Fatalf("S1_S2: %+v; want reached, never stable", s2)
+	}
+	if _, last := replayWitness(t, m, s2.Witness); !slices.Contains(last.Entered, "S1_S2") {
+		t.Errorf("the witness for S1_S2 does not enter it on its last step (entered %v)", last.Entered)
+	}
+	s3 := byName["S1_S3"]
+	if !s3.Reached || !s3.Stable || s3.Transient() || s3.StableWitness == nil {
+		t.Fatalf("S1_S3: %+v; want reached and stable", s3)
+	}
+	if got := run(t, m, s3.StableWitness).State().Atomic; len(got) != 1 || got[0] != "S1_S3" {
+		t.Errorf("the stable witness for S1_S3 ends in %v", got)
+	}
 }
 
 func TestReachabilityWithinDepth(t *testing.T) {
@@ -81,18 +136,18 @@ func TestReachabilityWithinDepth(t *testing.T) {
 	if six.Proven || six.WithinDepth != 6 {
 		t.Errorf("proven %v within %d; want a claim within 6 events", six.Proven, six.WithinDepth)
 	}
-	if r, _ := find(six.States, "S7"); r.Reached {
+	if r, _ := find(reaches(six.States), "S7"); r.Reached {
 		t.Error("S7 reported reachable within 6 events")
 	}
 	_, seven := analyze(t, "../testdata/depth7.scxml", engine.Options{MaxDepth: 7})
-	r, _ := find(seven.States, "S7")
+	r, _ := find(reaches(seven.States), "S7")
 	if !r.Reached || r.Depth != 7 || len(r.Witness.Steps) != 7 {
 		t.Fatalf("S7 within 7: %+v", r)
 	}
 	if got := run(t, m, r.Witness).State().Atomic; len(got) != 1 || got[0] != "S7" {
 		t.Errorf("the witness for S7 ends in %v", got)
 	}
-	if never, _ := find(seven.States, "Never"); never.Reached {
+	if never, _ := find(reaches(seven.States), "Never"); never.Reached {
 		t.Error("Never, guarded by x > 5 && x < 3, reported reachable")
 	}
 	if tr, _ := find(seven.Transitions, "S0:jump>Never"); tr.Reached {
@@ -105,7 +160,7 @@ func TestTriangleComplete(t *testing.T) {
 	if !rep.Proven {
 		t.Error("the triangle's tree is complete, so its claims are proven")
 	}
-	for _, list := range [][]analysis.Reach{rep.States, rep.MLMStates, rep.Transitions} {
+	for _, list := range [][]analysis.Reach{reaches(rep.States), rep.MLMStates, rep.Transitions} {
 		for _, r := range list {
 			if !r.Reached {
 				t.Errorf("%s unreachable", r.Name)

@@ -53,20 +53,20 @@ type Options struct {
 
 // Result is what a change does.
 type Result struct {
-	Strategy         string            `json:"strategy"`
-	StrategyReason   string            `json:"strategy_reason"`
-	Changes          []diffmap.Change  `json:"changes"`
-	Impact           Impact            `json:"impact"`
-	Base             Size              `json:"base"`
-	Head             Size              `json:"head"`
-	ReusedStates     int               `json:"reused_states"`
-	NewStates        int               `json:"new_states"`
-	SolverCalls      int               `json:"solver_calls"`
-	Tests            Counts            `json:"tests"`
-	TestsPartial     bool              `json:"tests_partial,omitempty"` // DSE: obsolete is an upper bound
-	TestDelta        *testgen.Delta    `json:"test_delta"`
-	NewlyUnreachable []StateRef        `json:"newly_unreachable"`
-	NewlyReachable   []StateRef        `json:"newly_reachable"`
+	Strategy         string           `json:"strategy"`
+	StrategyReason   string           `json:"strategy_reason"`
+	Changes          []diffmap.Change `json:"changes"`
+	Impact           Impact           `json:"impact"`
+	Base             Size             `json:"base"`
+	Head             Size             `json:"head"`
+	ReusedStates     int              `json:"reused_states"`
+	NewStates        int              `json:"new_states"`
+	SolverCalls      int              `json:"solver_calls"`
+	Tests            Counts           `json:"tests"`
+	TestsPartial     bool             `json:"tests_partial,omitempty"` // DSE: obsolete is an upper bound
+	TestDelta        *testgen.Delta   `json:"test_delta"`
+	NewlyUnreachable []StateRef       `json:"newly_unreachable"`
+	NewlyReachable   []StateRef       `json:"newly_reachable"`
 	// NewlyTransient lists the states the head enters but never rests in
 	// (a macrostep always leaves them again) where the base rested in them
 	// or did not enter them: the gate's transient_state rule.
@@ -74,9 +74,9 @@ type Result struct {
 	// NoBase says the model has no base version (the change adds it, or
 	// the base does not load): its unreachable states are unreachable in a
 	// new model, not newly so.
-	NoBase bool `json:"no_base,omitempty"`
-	ConfirmedBy      string            `json:"confirmed_by,omitempty"` // the strategy that confirmed DSE's candidates
-	BoundsHit        []engine.BoundHit `json:"bounds_hit"`
+	NoBase      bool              `json:"no_base,omitempty"`
+	ConfirmedBy string            `json:"confirmed_by,omitempty"` // the strategy that confirmed DSE's candidates
+	BoundsHit   []engine.BoundHit `json:"bounds_hit"`
 
 	Diff      *diffmap.Diff   `json:"-"`
 	BaseSet   *engine.SET     `json:"-"`

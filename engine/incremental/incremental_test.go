@@ -3,6 +3,7 @@ package incremental_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -155,4 +156,68 @@ func TestNewlyUnreachable(t *testing.T) {
 		}
 	}
 	sameAsFull(t, "triangle S1_S2 off", base, head, engine.Options{})
+}
+
+// TestEventlessRefactorIsTransient checks the refactor that used to block
+// merges: S1_S2 classified at once by an eventless transition is still
+// entered (and still sends its outputs), so it is not newly unreachable; it
+// is newly transient, since the machine no longer rests in it. DSE, whose
+// tree is partial, confirms the candidate on a whole tree.
+func TestEventlessRefactorIsTransient(t *testing.T) {
+	src, err := os.ReadFile("../../examples/triangle.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Replace(string(src), `<transition event="checkTriangleType" target="S1_S3">`, `<transition target="S1_S3">`, 1)
+	base := loadFile(t, "../../examples/triangle.scxml")
+	head := loadBytes(t, "eventless.scxml", []byte(doc))
+	for _, strategy := range []string{incremental.Auto, incremental.DSE, incremental.Full} {
+		res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
+			incremental.Options{Strategy: strategy, Solver: newZ3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.NewlyUnreachable) != 0 {
+			t.Errorf("%s: newly unreachable %+v, want none", strategy, res.NewlyUnreachable)
+		}
+		if len(res.NewlyTransient) != 1 || res.NewlyTransient[0].State != "S1_S2" || res.NewlyTransient[0].Within != 0 {
+			t.Errorf("%s: newly transient %+v, want S1_S2, proven", strategy, res.NewlyTransient)
+		}
+	}
+}
+
+// TestNewModelHasNoBase checks that a model with no base version reports
+// its never-entered states as unreachable in a new model (NoBase), its
+// transient states, and everything else as newly reachable.
+func TestNewModelHasNoBase(t *testing.T) {
+	const doc = `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="A">
+  <state id="A"><transition event="go" target="B"/></state>
+  <state id="B"><transition target="C"/></state>
+  <state id="C"/>
+  <state id="Never"/>
+</scxml>`
+	res, err := incremental.New(incremental.Version{Machine: loadBytes(t, "new.scxml", []byte(doc))},
+		incremental.Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(refs []incremental.StateRef) string {
+		var out []string
+		for _, r := range refs {
+			out = append(out, r.State)
+		}
+		return strings.Join(out, " ")
+	}
+	if !res.NoBase {
+		t.Error("NoBase is false for a model with no base")
+	}
+	if got := names(res.NewlyUnreachable); got != "Never" {
+		t.Errorf("unreachable %q, want Never", got)
+	}
+	if got := names(res.NewlyTransient); got != "B" {
+		t.Errorf("transient %q, want B", got)
+	}
+	if got := names(res.NewlyReachable); got != "A B C" {
+		t.Errorf("reachable %q, want A B C", got)
+	}
 }
