@@ -82,7 +82,11 @@ func TestMLMJSON(t *testing.T) {
 		} `json:"states"`
 		Transitions []struct {
 			Key, Source, Target, Event, Guard, Action string
+			Entered                                   []string
 		} `json:"transitions"`
+		Initial []struct {
+			Entered []string
+		} `json:"initial"`
 		Hash string `json:"hash"`
 	}
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
@@ -95,6 +99,13 @@ func TestMLMJSON(t *testing.T) {
 		if tr.Key == "" || tr.Source == "" || tr.Target == "" || tr.Event == "" || tr.Guard == "" {
 			t.Errorf("incomplete transition %+v", tr)
 		}
+		// Entering S1 enters the compound state and its initial child.
+		if tr.Event == "setTriangleSides" && strings.Join(tr.Entered, " ") != "S1 S1_S0" {
+			t.Errorf("%s enters %v, want [S1 S1_S0]", tr.Key, tr.Entered)
+		}
+	}
+	if len(m.Initial) != 1 || strings.Join(m.Initial[0].Entered, " ") != "S0" {
+		t.Errorf("initial %+v, want one that enters S0", m.Initial)
 	}
 }
 

@@ -140,6 +140,7 @@ type jsonTransition struct {
 	Guard   string   `json:"guard"`
 	Action  string   `json:"action"`
 	Origins []string `json:"origins"`
+	Entered []string `json:"entered"`
 	Line    int      `json:"line,omitempty"`
 }
 
@@ -169,7 +170,10 @@ func WriteJSON(w io.Writer, m *Machine) error {
 	}
 	conv := func(t *Transition) jsonTransition {
 		jt := jsonTransition{Key: t.Key, Target: t.Target.Name, Event: t.Event, Guard: GuardString(t.Guard),
-			Action: lang.BlockString(t.Action), Origins: t.Origins, Line: m.line(t.Pos)}
+			Action: lang.BlockString(t.Action), Origins: t.Origins, Entered: t.Entered, Line: m.line(t.Pos)}
+		if jt.Entered == nil {
+			jt.Entered = []string{}
+		}
 		if t.Source != nil {
 			jt.Source = t.Source.Name
 		}
