@@ -23,7 +23,7 @@ func newDiffCmd() *cobra.Command {
 removed or renamed; transitions added, removed, retargeted, with trigger, guard
 or action changed; entry and exit actions; variables; event parameters; the
 initial configuration) with their places in both files; the flattened
-transitions they update and those they impact, with seed 000's measures M1
+transitions they update and those they impact, with Khalil & Dingel's (2015) measures M1
 (share of maximal paths avoiding every change) and M2 (mean position of the
 first change on the others); the head version's symbolic execution tree; the
 test-suite delta (retained, changed oracle, obsolete, new); and the states

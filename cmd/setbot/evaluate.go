@@ -17,10 +17,10 @@ func newEvaluateCmd() *cobra.Command {
 	var runs int
 	cmd := &cobra.Command{
 		Use:   "evaluate BASE VERSION...",
-		Short: "Reproduce seed 000's Tables 3-5: MSE and DSE against full SE on versions of a model",
+		Short: "Reproduce Khalil & Dingel's (2015) Tables 3-5: MSE and DSE against full SE on versions of a model",
 		Long: `evaluate explores every VERSION of the BASE model by full symbolic execution,
 by MSE (reusing BASE's tree), by DSE and by auto, --runs times each,
-interleaved, and prints a table in the layout of seed 000's Tables 3-5:
+interleaved, and prints a table in the layout of Khalil & Dingel's (2015) Tables 3-5:
 per version the changed and impacted transitions, M1 and M2, the SE:MSE
 ratios of time, new states and new paths, the SE:DSE ratios of time, states
 and paths, auto's choice and time(auto)/time(full), and whether MSE's tree is

@@ -42,7 +42,7 @@ type Commit struct {
 var history = []struct {
 	file, subject, body string
 }{
-	{"v1.scxml", "Add the triangle classifier", "The model of seed 000's running example."},
+	{"v1.scxml", "Add the triangle classifier", "The running example of Khalil & Dingel (2015)."},
 	{"v2.scxml", "Reword the comments of T2 and T3", "A harmless edit: the machine is the same."},
 	{"v3.scxml", "Let a checked triangle be checked again", "New behaviour: T11 goes back to S1_S0, so there are new paths and new tests."},
 	{"v4.scxml", "Simplify the triangle inequality", "A mistake: the new condition can never hold, so S1_S2 becomes unreachable."},
