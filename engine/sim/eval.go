@@ -7,144 +7,151 @@ import (
 	"github.com/setbot/setbot/model/lang"
 )
 
-// eval evaluates e with C/ECMAScript short-circuiting, recording the
+// Eval evaluates e with C/ECMAScript short-circuiting, recording the
 // decision path of every &&, || and ?: it evaluates.
-func (f *frame) eval(e lang.Expr) (Value, error) {
-	switch x := e.(type) {
+func (x *Executor) Eval(e lang.Expr) (Value, error) {
+	switch n := e.(type) {
 	case *lang.IntLit:
-		return IntValue(x.Value), nil
+		return IntValue(n.Value), nil
 	case *lang.BoolLit:
-		return BoolValue(x.Value), nil
+		return BoolValue(n.Value), nil
 	case *lang.Ident:
-		if v, ok := f.lookup(x.Name); ok {
+		if v, ok := x.lookup(n.Name); ok {
 			return v, nil
 		}
-		return Value{}, f.errorf(x, "unknown variable %s", x.Name)
+		return Value{}, x.errorf(n, "unknown variable %s", n.Name)
 	case *lang.EventParam:
-		return f.param(x)
+		return x.param(n)
 	case *lang.InState:
-		// The flattener resolves In() against the configuration it knows
-		// at each point; one left in the machine has no concrete meaning.
-		return Value{}, f.errorf(x, "In('%s') was not resolved by the flattener", x.State)
+		if x.In == nil {
+			return Value{}, x.errorf(n, "In('%s') has no configuration to be evaluated against", n.State)
+		}
+		b, err := x.In(n.State)
+		if err != nil {
+			return Value{}, x.errorf(n, "%v", err)
+		}
+		return BoolValue(b), nil
 	case *lang.Unary:
-		return f.unary(x)
+		return x.unary(n)
 	case *lang.Binary:
-		return f.binary(x)
+		return x.binary(n)
 	case *lang.Cond:
-		c, err := f.cond(x.Cond)
+		c, err := x.cond(n.Cond)
 		if err != nil {
 			return Value{}, err
 		}
 		if c {
-			return f.eval(x.Then)
+			return x.Eval(n.Then)
 		}
-		return f.eval(x.Else)
+		return x.Eval(n.Else)
 	}
-	return Value{}, f.errorf(e, "unsupported expression %T", e)
+	return Value{}, x.errorf(e, "unsupported expression %T", e)
 }
 
-// cond evaluates a branching condition and records its outcome on the
-// decision path.
-func (f *frame) cond(e lang.Expr) (bool, error) {
-	b, err := f.evalBool(e)
-	if err != nil {
-		return false, err
-	}
-	f.record(b)
-	return b, nil
-}
-
-func (f *frame) evalBool(e lang.Expr) (bool, error) {
-	v, err := f.eval(e)
+// EvalBool evaluates a condition (a guard, say) that must be bool. Its own
+// outcome is not a branching point; those inside it are recorded.
+func (x *Executor) EvalBool(e lang.Expr) (bool, error) {
+	v, err := x.Eval(e)
 	if err != nil {
 		return false, err
 	}
 	if v.Kind != lang.Bool {
-		return false, f.errorf(e, "%s is %s, not bool", lang.ExprString(e), v.Kind)
+		return false, x.errorf(e, "%s is %s, not bool", lang.ExprString(e), v.Kind)
 	}
 	return v.Bool, nil
 }
 
-func (f *frame) evalInt(e lang.Expr) (int64, error) {
-	v, err := f.eval(e)
+// cond evaluates a branching condition and records its outcome on the
+// decision path.
+func (x *Executor) cond(e lang.Expr) (bool, error) {
+	b, err := x.EvalBool(e)
+	if err != nil {
+		return false, err
+	}
+	x.record(b)
+	return b, nil
+}
+
+func (x *Executor) evalInt(e lang.Expr) (int64, error) {
+	v, err := x.Eval(e)
 	if err != nil {
 		return 0, err
 	}
 	if v.Kind != lang.Int {
-		return 0, f.errorf(e, "%s is %s, not int", lang.ExprString(e), v.Kind)
+		return 0, x.errorf(e, "%s is %s, not int", lang.ExprString(e), v.Kind)
 	}
 	return v.Int, nil
 }
 
 // param reads _event.data.Name of the event being processed.
-func (f *frame) param(x *lang.EventParam) (Value, error) {
-	if f.ev == nil {
-		return Value{}, f.errorf(x, "_event.data.%s read where no event is being processed", x.Name)
+func (x *Executor) param(n *lang.EventParam) (Value, error) {
+	if x.Event == nil {
+		return Value{}, x.errorf(n, "_event.data.%s read where no event is being processed", n.Name)
 	}
-	v, ok := f.ev.Args[x.Name]
+	v, ok := x.Event.Args[n.Name]
 	if !ok {
-		return Value{}, f.errorf(x, "_event.data.%s: event %s carries no parameter %s", x.Name, f.ev.Name, x.Name)
+		return Value{}, x.errorf(n, "_event.data.%s: event %s carries no parameter %s", n.Name, x.Event.Name, n.Name)
 	}
 	return v, nil
 }
 
-func (f *frame) unary(x *lang.Unary) (Value, error) {
-	switch x.Op {
+func (x *Executor) unary(n *lang.Unary) (Value, error) {
+	switch n.Op {
 	case lang.NOT:
-		b, err := f.evalBool(x.X)
+		b, err := x.EvalBool(n.X)
 		return BoolValue(!b), err
 	case lang.SUB:
-		n, err := f.evalInt(x.X)
+		v, err := x.evalInt(n.X)
 		if err != nil {
 			return Value{}, err
 		}
-		if n == math.MinInt64 {
-			return Value{}, f.overflow(x, lang.ExprString(x))
+		if v == math.MinInt64 {
+			return Value{}, x.overflow(n, lang.ExprString(n))
 		}
-		return IntValue(-n), nil
+		return IntValue(-v), nil
 	}
-	return Value{}, f.errorf(x, "unsupported operator %s", x.Op)
+	return Value{}, x.errorf(n, "unsupported operator %s", n.Op)
 }
 
-func (f *frame) binary(x *lang.Binary) (Value, error) {
-	switch x.Op {
+func (x *Executor) binary(n *lang.Binary) (Value, error) {
+	switch n.Op {
 	case lang.LAND, lang.LOR:
-		l, err := f.cond(x.X)
+		l, err := x.cond(n.X)
 		if err != nil {
 			return Value{}, err
 		}
-		if l == (x.Op == lang.LOR) {
+		if l == (n.Op == lang.LOR) {
 			return BoolValue(l), nil
 		}
-		r, err := f.evalBool(x.Y)
+		r, err := x.EvalBool(n.Y)
 		return BoolValue(r), err
 	case lang.EQL, lang.NEQ:
-		l, err := f.eval(x.X)
+		l, err := x.Eval(n.X)
 		if err != nil {
 			return Value{}, err
 		}
-		r, err := f.eval(x.Y)
+		r, err := x.Eval(n.Y)
 		if err != nil {
 			return Value{}, err
 		}
 		if l.Kind != r.Kind {
-			return Value{}, f.errorf(x, "%s compares %s with %s", lang.ExprString(x), l.Kind, r.Kind)
+			return Value{}, x.errorf(n, "%s compares %s with %s", lang.ExprString(n), l.Kind, r.Kind)
 		}
 		eq := l.Int == r.Int
 		if l.Kind == lang.Bool {
 			eq = l.Bool == r.Bool
 		}
-		return BoolValue(eq == (x.Op == lang.EQL)), nil
+		return BoolValue(eq == (n.Op == lang.EQL)), nil
 	}
-	l, err := f.evalInt(x.X)
+	l, err := x.evalInt(n.X)
 	if err != nil {
 		return Value{}, err
 	}
-	r, err := f.evalInt(x.Y)
+	r, err := x.evalInt(n.Y)
 	if err != nil {
 		return Value{}, err
 	}
-	switch x.Op {
+	switch n.Op {
 	case lang.LSS:
 		return BoolValue(l < r), nil
 	case lang.GTR:
@@ -154,14 +161,14 @@ func (f *frame) binary(x *lang.Binary) (Value, error) {
 	case lang.GEQ:
 		return BoolValue(l >= r), nil
 	}
-	n, ok, known := arith(x.Op, l, r)
+	v, ok, known := arith(n.Op, l, r)
 	if !known {
-		return Value{}, f.errorf(x, "unsupported operator %s", x.Op)
+		return Value{}, x.errorf(n, "unsupported operator %s", n.Op)
 	}
 	if !ok {
-		return Value{}, f.overflow(x, lang.ExprString(x))
+		return Value{}, x.overflow(n, lang.ExprString(n))
 	}
-	return IntValue(n), nil
+	return IntValue(v), nil
 }
 
 // arith applies an arithmetic operator (ADD, SUB, MUL, QUO, REM) to int64
@@ -215,11 +222,11 @@ var assignOps = map[lang.Token]lang.Token{
 	lang.REM_ASSIGN: lang.REM,
 }
 
-func (f *frame) overflow(n lang.Node, what string) error {
-	return fmt.Errorf("integer overflow in %s at %s", what, f.pos(n))
+func (x *Executor) overflow(n lang.Node, what string) error {
+	return fmt.Errorf("integer overflow in %s at %s", what, x.pos(n))
 }
 
 // errorf returns an error positioned at n.
-func (f *frame) errorf(n lang.Node, format string, args ...any) error {
-	return fmt.Errorf("%s: %s", f.pos(n), fmt.Sprintf(format, args...))
+func (x *Executor) errorf(n lang.Node, format string, args ...any) error {
+	return fmt.Errorf("%s: %s", x.pos(n), fmt.Sprintf(format, args...))
 }

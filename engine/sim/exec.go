@@ -4,226 +4,270 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
-	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 )
 
-// errAssumeFailed cuts a candidate transition whose assume statement does
-// not hold; the caller tries the next candidate.
-var errAssumeFailed = errors.New("assume failed")
+// ErrAssumeFailed is what Executor.Run returns when an assume statement
+// does not hold: the path is cut. Only the flattener emits assume.
+var ErrAssumeFailed = errors.New("assume failed")
 
-// A frame runs one candidate transition's guard and action on a copy of
-// the machine's variables, collecting what the action would do. Nothing
-// reaches the machine unless the candidate completes (commit).
-type frame struct {
-	s      *Sim
-	tr     *mlm.Transition // nil while evaluating initial values
-	ev     *Event          // nil for the initial transitions
-	vars   map[string]Value
+// Route says where an event that code raises or sends goes.
+type Route int
+
+// The routes of the SCXML algorithm (README.md, "Models").
+const (
+	ToInternal Route = iota // raise, or send to #_internal: the internal queue
+	ToSelf                  // send without a target: the machine's own external queue
+	ToTimer                 // send with a delay to the machine: a new pending timer
+	ToOutput                // send to any other target: an output of the machine
+)
+
+// Executor runs guards and actions of the action language on concrete
+// values. It is the one concrete semantics of the language: the simulator
+// runs the flattened machine's code with it and the reference interpreter
+// (engine/interp) the statechart's, so the two can differ only in how they
+// run the statechart, never in what an expression means.
+//
+// Values are int64 and bool. Overflow of + - * / or negation is an error;
+// division and remainder follow C with x / 0 = 0 and x % 0 = x. &&, || and
+// ?: short-circuit, and every branching point evaluated (the left operand
+// of && and ||, the condition of ?:, of if, of each loop test and of
+// assume) adds a 't' or 'f' to the decision path.
+//
+// The machine-specific parts are hooks: In answers In('state'), Emit
+// receives every raise and send in the order the code executes them.
+type Executor struct {
+	// Vars are the machine's variables; assignments write them in place.
+	Vars map[string]Value
+	// Event is the event being processed, which _event.data reads; nil
+	// when there is none (while the machine starts).
+	Event *Event
+	// In reports whether a state is active; its error is reported at the
+	// In() expression.
+	In func(state string) (bool, error)
+	// Emit receives each raised or sent event with its route and, for an
+	// output, its target.
+	Emit func(r Route, ev Event, target string)
+	// LoopLimit bounds the iterations of one execution of one loop
+	// (DefaultLoopLimit when zero or negative).
+	LoopLimit int
+	// Source resolves positions in errors (nil: none are given).
+	Source *model.Model
+	// Fallback stands for the position of nodes built without one (code
+	// the flattener assembled, say).
+	Fallback source.Pos
+
 	scopes []map[string]Value // block-scoped locals, innermost last
-
-	raised   []Event // to the internal queue
-	selfSent []Event // to the self queue
-	timers   []Event // delayed sends to the machine, in the order they were made
-	outputs  []Output
-	path     []byte // decision path: 't' or 'f' per evaluated branching point
+	path   []byte             // decision path: 't' or 'f' per evaluated branching point
 }
 
-func newFrame(s *Sim, tr *mlm.Transition, ev *Event, vars map[string]Value) *frame {
-	cp := make(map[string]Value, len(vars))
-	for k, v := range vars {
-		cp[k] = v
+// Path returns the decision path recorded so far.
+func (x *Executor) Path() string { return string(x.path) }
+
+// Run executes a block in a new scope. It returns ErrAssumeFailed when an
+// assume statement cuts the path.
+func (x *Executor) Run(b *lang.Block) error {
+	if b == nil {
+		return nil
 	}
-	return &frame{s: s, tr: tr, ev: ev, vars: cp}
+	return x.block(b)
 }
 
-func (f *frame) record(b bool) {
+func (x *Executor) record(b bool) {
 	if b {
-		f.path = append(f.path, 't')
+		x.path = append(x.path, 't')
 	} else {
-		f.path = append(f.path, 'f')
+		x.path = append(x.path, 'f')
 	}
 }
 
-// pos resolves n's position in the model, falling back on the transition's
-// own position for nodes the flattener built without one.
-func (f *frame) pos(n lang.Node) string {
+// pos resolves n's position in the model, falling back on Fallback for
+// nodes built without one.
+func (x *Executor) pos(n lang.Node) string {
 	p := n.Pos()
-	if !p.IsValid() && f.tr != nil {
-		p = f.tr.Pos
+	if !p.IsValid() {
+		p = x.Fallback
 	}
-	if f.s.m.Source == nil || !p.IsValid() {
+	if x.Source == nil || !p.IsValid() {
 		return source.Position{}.String()
 	}
-	return f.s.m.Source.Position(p).String()
+	return x.Source.Position(p).String()
 }
 
 // lookup finds a local (innermost scope first) or a machine variable.
-func (f *frame) lookup(name string) (Value, bool) {
-	for i := len(f.scopes) - 1; i >= 0; i-- {
-		if v, ok := f.scopes[i][name]; ok {
+func (x *Executor) lookup(name string) (Value, bool) {
+	for i := len(x.scopes) - 1; i >= 0; i-- {
+		if v, ok := x.scopes[i][name]; ok {
 			return v, true
 		}
 	}
-	v, ok := f.vars[name]
+	v, ok := x.Vars[name]
 	return v, ok
 }
 
 // store writes the innermost local or machine variable called name.
-func (f *frame) store(id *lang.Ident, v Value) error {
-	for i := len(f.scopes) - 1; i >= 0; i-- {
-		if _, ok := f.scopes[i][id.Name]; ok {
-			f.scopes[i][id.Name] = v
+func (x *Executor) store(id *lang.Ident, v Value) error {
+	for i := len(x.scopes) - 1; i >= 0; i-- {
+		if _, ok := x.scopes[i][id.Name]; ok {
+			x.scopes[i][id.Name] = v
 			return nil
 		}
 	}
-	if _, ok := f.vars[id.Name]; ok {
-		f.vars[id.Name] = v
+	if _, ok := x.Vars[id.Name]; ok {
+		x.Vars[id.Name] = v
 		return nil
 	}
-	return f.errorf(id, "unknown variable %s", id.Name)
+	return x.errorf(id, "unknown variable %s", id.Name)
 }
 
-func (f *frame) push() { f.scopes = append(f.scopes, map[string]Value{}) }
-func (f *frame) pop()  { f.scopes = f.scopes[:len(f.scopes)-1] }
+func (x *Executor) push() { x.scopes = append(x.scopes, map[string]Value{}) }
+func (x *Executor) pop()  { x.scopes = x.scopes[:len(x.scopes)-1] }
 
 // block runs b in a new scope.
-func (f *frame) block(b *lang.Block) error {
-	f.push()
-	defer f.pop()
+func (x *Executor) block(b *lang.Block) error {
+	x.push()
+	defer x.pop()
 	for _, st := range b.Stmts {
-		if err := f.stmt(st); err != nil {
+		if err := x.stmt(st); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (f *frame) stmt(st lang.Stmt) error {
-	switch x := st.(type) {
+func (x *Executor) stmt(st lang.Stmt) error {
+	switch s := st.(type) {
 	case *lang.Block:
-		return f.block(x)
+		return x.block(s)
 	case *lang.Assign:
-		return f.assign(x)
+		return x.assign(s)
 	case *lang.IncDec:
-		old, err := f.eval(x.Target)
+		old, err := x.Eval(s.Target)
 		if err != nil {
 			return err
 		}
 		if old.Kind != lang.Int {
-			return f.errorf(x, "%s%s needs an int", x.Target.Name, x.Op)
+			return x.errorf(s, "%s%s needs an int", s.Target.Name, s.Op)
 		}
 		op := lang.ADD
-		if x.Op == lang.DEC {
+		if s.Op == lang.DEC {
 			op = lang.SUB
 		}
 		n, ok, _ := arith(op, old.Int, 1)
 		if !ok {
-			return f.overflow(x, x.Target.Name+x.Op.String())
+			return x.overflow(s, s.Target.Name+s.Op.String())
 		}
-		return f.store(x.Target, IntValue(n))
+		return x.store(s.Target, IntValue(n))
 	case *lang.Decl:
-		return f.decl(x)
+		return x.decl(s)
 	case *lang.If:
-		c, err := f.cond(x.Cond)
+		c, err := x.cond(s.Cond)
 		switch {
 		case err != nil:
 			return err
 		case c:
-			return f.block(x.Then)
-		case x.Else != nil:
-			return f.stmt(x.Else)
+			return x.block(s.Then)
+		case s.Else != nil:
+			return x.stmt(s.Else)
 		}
 		return nil
 	case *lang.While:
-		return f.loop(x, x.Cond, x.Body, nil)
+		return x.loop(s, s.Cond, s.Body, nil)
 	case *lang.For:
-		f.push()
-		defer f.pop()
-		if x.Init != nil {
-			if err := f.stmt(x.Init); err != nil {
+		x.push()
+		defer x.pop()
+		if s.Init != nil {
+			if err := x.stmt(s.Init); err != nil {
 				return err
 			}
 		}
-		return f.loop(x, x.Cond, x.Body, x.Post)
+		return x.loop(s, s.Cond, s.Body, s.Post)
 	case *lang.Raise:
-		args, err := f.args(x.Args)
-		if err != nil {
-			return err
-		}
-		f.raised = append(f.raised, Event{Name: x.Event, Args: args})
-		return nil
+		return x.emit(s, ToInternal, s.Event, s.Args, "")
 	case *lang.Send:
-		return f.send(x)
+		// A delayed send to another target is refused by the reader; a
+		// target makes an output whatever the delay.
+		switch {
+		case s.Target != "":
+			return x.emit(s, ToOutput, s.Event, s.Args, s.Target)
+		case s.Delay != "":
+			return x.emit(s, ToTimer, s.Event, s.Args, "")
+		}
+		return x.emit(s, ToSelf, s.Event, s.Args, "")
 	case *lang.Assume:
-		c, err := f.cond(x.Cond)
+		c, err := x.cond(s.Cond)
 		if err != nil {
 			return err
 		}
 		if !c {
-			return errAssumeFailed
+			return ErrAssumeFailed
 		}
 		return nil
 	}
-	return f.errorf(st, "unsupported statement %T", st)
+	return x.errorf(st, "unsupported statement %T", st)
 }
 
-func (f *frame) assign(x *lang.Assign) error {
-	v, err := f.eval(x.Value)
+func (x *Executor) assign(s *lang.Assign) error {
+	v, err := x.Eval(s.Value)
 	if err != nil {
 		return err
 	}
-	if x.Op == lang.ASSIGN {
-		return f.store(x.Target, v)
+	if s.Op == lang.ASSIGN {
+		return x.store(s.Target, v)
 	}
-	op, ok := assignOps[x.Op]
+	op, ok := assignOps[s.Op]
 	if !ok {
-		return f.errorf(x, "unsupported assignment %s", x.Op)
+		return x.errorf(s, "unsupported assignment %s", s.Op)
 	}
-	old, err := f.eval(x.Target)
+	old, err := x.Eval(s.Target)
 	if err != nil {
 		return err
 	}
 	if old.Kind != lang.Int || v.Kind != lang.Int {
-		return f.errorf(x, "%s needs int operands", x.Op)
+		return x.errorf(s, "%s needs int operands", s.Op)
 	}
 	n, ok, _ := arith(op, old.Int, v.Int)
 	if !ok {
-		return f.overflow(x, fmt.Sprintf("%s %s %s", x.Target.Name, x.Op, lang.ExprString(x.Value)))
+		return x.overflow(s, fmt.Sprintf("%s %s %s", s.Target.Name, s.Op, lang.ExprString(s.Value)))
 	}
-	return f.store(x.Target, IntValue(n))
+	return x.store(s.Target, IntValue(n))
 }
 
 // decl declares a local in the innermost scope; a typed declaration
 // without a value starts at 0 or false.
-func (f *frame) decl(x *lang.Decl) error {
+func (x *Executor) decl(s *lang.Decl) error {
 	var v Value
 	switch {
-	case x.Value != nil:
+	case s.Value != nil:
 		var err error
-		if v, err = f.eval(x.Value); err != nil {
+		if v, err = x.Eval(s.Value); err != nil {
 			return err
 		}
-	case x.Type.Kind == lang.Int:
+	case s.Type.Kind == lang.Int:
 		v = IntValue(0)
-	case x.Type.Kind == lang.Bool:
+	case s.Type.Kind == lang.Bool:
 		v = BoolValue(false)
 	default:
-		return f.errorf(x, "declaration of %s has neither a type nor a value", x.Name.Name)
+		return x.errorf(s, "declaration of %s has neither a type nor a value", s.Name.Name)
 	}
-	f.scopes[len(f.scopes)-1][x.Name.Name] = v
+	x.scopes[len(x.scopes)-1][s.Name.Name] = v
 	return nil
 }
 
-// loop runs a while or for loop, at most Options.LoopLimit iterations. A
-// missing for condition is true, and records 't' like any loop test.
-func (f *frame) loop(n lang.Node, cond lang.Expr, body *lang.Block, post lang.Stmt) error {
+// loop runs a while or for loop, at most LoopLimit iterations. A missing
+// for condition is true, and records 't' like any loop test.
+func (x *Executor) loop(n lang.Node, cond lang.Expr, body *lang.Block, post lang.Stmt) error {
+	limit := x.LoopLimit
+	if limit <= 0 {
+		limit = DefaultLoopLimit
+	}
 	for i := 0; ; i++ {
 		if cond == nil {
-			f.record(true)
+			x.record(true)
 		} else {
-			c, err := f.cond(cond)
+			c, err := x.cond(cond)
 			if err != nil {
 				return err
 			}
@@ -231,70 +275,35 @@ func (f *frame) loop(n lang.Node, cond lang.Expr, body *lang.Block, post lang.St
 				return nil
 			}
 		}
-		if i == f.s.opts.LoopLimit {
-			return fmt.Errorf("loop at %s ran more than %d iterations", f.pos(n), f.s.opts.LoopLimit)
+		if i == limit {
+			return fmt.Errorf("loop at %s ran more than %d iterations", x.pos(n), limit)
 		}
-		if err := f.block(body); err != nil {
+		if err := x.block(body); err != nil {
 			return err
 		}
 		if post != nil {
-			if err := f.stmt(post); err != nil {
+			if err := x.stmt(post); err != nil {
 				return err
 			}
 		}
 	}
 }
 
-// send routes a send statement: to another target an output; to the
-// machine itself with a delay a new pending timer (every delayed send is
-// its own event: an earlier one of the same name stays pending); without
-// one the self queue.
-func (f *frame) send(x *lang.Send) error {
-	args, err := f.args(x.Args)
-	if err != nil {
-		return err
-	}
-	switch {
-	case x.Target != "":
-		f.outputs = append(f.outputs, Output{Event: x.Event, Target: x.Target, Args: args})
-	case x.Delay != "":
-		f.timers = append(f.timers, Event{Name: x.Event, Args: args})
-	default:
-		f.selfSent = append(f.selfSent, Event{Name: x.Event, Args: args})
-	}
-	return nil
-}
-
-func (f *frame) args(list []*lang.Arg) (map[string]Value, error) {
-	out := make(map[string]Value, len(list))
+// emit evaluates a raise's or send's arguments and hands the event to
+// Emit. Every delayed send is its own event: an earlier one of the same
+// name stays pending.
+func (x *Executor) emit(n lang.Node, r Route, name string, list []*lang.Arg, target string) error {
+	args := make(map[string]Value, len(list))
 	for _, a := range list {
-		v, err := f.eval(a.Value)
+		v, err := x.Eval(a.Value)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out[a.Name] = v
+		args[a.Name] = v
 	}
-	return out, nil
-}
-
-// run evaluates the transition's guard and, when it holds, its action. It
-// reports whether the transition completes: false when the guard is false
-// or an assume statement cuts it.
-func (f *frame) run() (bool, error) {
-	if f.tr.Guard != nil {
-		g, err := f.evalBool(f.tr.Guard)
-		if err != nil || !g {
-			return false, err
-		}
+	if x.Emit == nil {
+		return x.errorf(n, "event %s is sent where no queue receives it", name)
 	}
-	if f.tr.Action == nil {
-		return true, nil
-	}
-	switch err := f.block(f.tr.Action); {
-	case errors.Is(err, errAssumeFailed):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	return true, nil
+	x.Emit(r, Event{Name: name, Args: args}, target)
+	return nil
 }

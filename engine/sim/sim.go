@@ -1,11 +1,13 @@
 // Package sim runs a Mealy-like machine (package mlm) on concrete values.
 // It is the oracle that generated tests are replayed on, so its semantics
-// are exactly those the symbolic executor implements:
+// are exactly those the symbolic executor implements. Its Executor, the
+// concrete semantics of the action language, is shared with the reference
+// interpreter (engine/interp), which runs the statechart itself.
 //
 //   - Values are int64 and bool. Overflow of + - * / or negation is an
 //     error; division and remainder follow C with x / 0 = 0 and x % 0 = x.
 //     Variable ranges are not enforced; the arguments of input events must
-//     lie in their declared ranges.
+//     lie in their declared ranges (CheckArgs).
 //   - An event is processed by trying the transitions that leave the
 //     current state on it, in key order: the first whose guard holds and
 //     whose action runs to its end (no assume fails) is taken, on a copy of
@@ -29,6 +31,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -129,9 +132,9 @@ func New(m *mlm.Machine, opts Options) (*Sim, Step, error) {
 		byEvent[tr.Event] = append(byEvent[tr.Event], tr)
 	}
 	c := &config{vars: map[string]Value{}}
-	init := newFrame(s, nil, nil, nil)
+	init := &Executor{Vars: map[string]Value{}, Source: m.Source}
 	for _, v := range m.Vars {
-		val, err := init.eval(v.Init)
+		val, err := init.Eval(v.Init)
 		if err != nil {
 			return nil, Step{}, fmt.Errorf("initial value of %s: %w", v.Name, err)
 		}
@@ -216,7 +219,7 @@ func (s *Sim) discard(ev Event, why string) Step {
 func (s *Sim) accept(ev Event) (timer bool, err error) {
 	e := s.m.Event(ev.Name)
 	if e != nil && e.Kinds&model.Input != 0 {
-		return false, checkArgs(e, ev.Args)
+		return false, CheckArgs(e, ev.Args)
 	}
 	if e != nil && e.Kinds&model.Timer != 0 && slices.ContainsFunc(s.cur.timers, func(t Event) bool { return t.Name == ev.Name }) {
 		if len(ev.Args) > 0 {
@@ -238,9 +241,9 @@ func (s *Sim) accept(ev Event) (timer bool, err error) {
 	return false, fmt.Errorf("event %s is not an input of the machine", ev.Name)
 }
 
-// checkArgs checks an input's arguments against the event's parameters:
+// CheckArgs checks an input's arguments against the event's parameters:
 // the same names, the declared types, ints within their ranges.
-func checkArgs(e *model.Event, args map[string]Value) error {
+func CheckArgs(e *model.Event, args map[string]Value) error {
 	for _, name := range sortedNames(args) {
 		v := args[name]
 		p, ok := e.Param(name)
@@ -275,12 +278,12 @@ func (s *Sim) take(c *config, candidates []*mlm.Transition, ev *Event, step *Ste
 		if !ok {
 			continue
 		}
-		c.vars = f.vars
+		c.vars = f.x.Vars
 		c.internal = append(c.internal, f.raised...)
 		c.self = append(c.self, f.selfSent...)
 		c.timers = append(c.timers, f.timers...)
 		c.state = tr.Target
-		step.Fired = append(step.Fired, Fired{Key: tr.Key, Path: string(f.path)})
+		step.Fired = append(step.Fired, Fired{Key: tr.Key, Path: f.x.Path()})
 		step.Entered = append(step.Entered, tr.Entered...)
 		step.Outputs = append(step.Outputs, f.outputs...)
 		if tr.Target.Final {
@@ -322,6 +325,64 @@ func (s *Sim) finish(step Step) Step {
 	step.Config = append([]string(nil), s.cur.state.Atomic...)
 	step.Halted = s.cur.halted
 	return step
+}
+
+// A frame runs one candidate transition's guard and action on a copy of
+// the machine's variables, collecting what the action would do. Nothing
+// reaches the machine unless the candidate completes (take commits it).
+type frame struct {
+	tr       *mlm.Transition
+	x        Executor
+	raised   []Event // to the internal queue
+	selfSent []Event // to the self queue
+	timers   []Event // delayed sends to the machine, in the order they were made
+	outputs  []Output
+}
+
+func newFrame(s *Sim, tr *mlm.Transition, ev *Event, vars map[string]Value) *frame {
+	f := &frame{tr: tr}
+	f.x = Executor{Vars: copyArgs(vars), Event: ev, In: unresolvedIn, Emit: f.emit,
+		LoopLimit: s.opts.LoopLimit, Source: s.m.Source, Fallback: tr.Pos}
+	return f
+}
+
+// unresolvedIn answers In() in the flattened machine, where the flattener
+// has resolved every In() against the configuration it knows at each
+// point: one left over has no concrete meaning.
+func unresolvedIn(state string) (bool, error) {
+	return false, fmt.Errorf("In('%s') was not resolved by the flattener", state)
+}
+
+func (f *frame) emit(r Route, ev Event, target string) {
+	switch r {
+	case ToInternal:
+		f.raised = append(f.raised, ev)
+	case ToSelf:
+		f.selfSent = append(f.selfSent, ev)
+	case ToTimer:
+		f.timers = append(f.timers, ev)
+	case ToOutput:
+		f.outputs = append(f.outputs, Output{Event: ev.Name, Target: target, Args: ev.Args})
+	}
+}
+
+// run evaluates the transition's guard and, when it holds, its action. It
+// reports whether the transition completes: false when the guard is false
+// or an assume statement cuts it.
+func (f *frame) run() (bool, error) {
+	if f.tr.Guard != nil {
+		g, err := f.x.EvalBool(f.tr.Guard)
+		if err != nil || !g {
+			return false, err
+		}
+	}
+	switch err := f.x.Run(f.tr.Action); {
+	case errors.Is(err, ErrAssumeFailed):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
 }
 
 // Vars returns a copy of the machine's variables.
