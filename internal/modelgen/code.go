@@ -5,7 +5,7 @@ import "fmt"
 // ctx is what a piece of generated code may use.
 type ctx struct {
 	params []param // event parameters it may read
-	raise  bool    // whether it may raise internal events
+	raise  bool    // whether it may raise internal events and send events to the machine itself
 }
 
 // intParams returns the int parameters c may read.
@@ -140,6 +140,9 @@ func (g *gen) action(c ctx, depth int) *elem {
 				return g.ifElem(c, depth)
 			}
 		case 3:
+			if c.raise && len(g.selfs) > 0 && (len(g.internals) == 0 || g.chance(0.5)) {
+				return g.selfSend(pick(g, g.selfs))
+			}
 			if c.raise && len(g.internals) > 0 {
 				return g.raise(pick(g, g.internals))
 			}
@@ -177,6 +180,16 @@ func (g *gen) raise(e *event) *elem {
 		return newElem("raise", "event", e.name)
 	}
 	s := newElem("send", "event", e.name, "target", "#_internal")
+	for _, p := range e.params {
+		s.add(newElem("param", "name", p.name, "expr", pick(g, g.vars)))
+	}
+	return s
+}
+
+// selfSend returns a send of e to the machine's own external queue (no
+// target, no delay).
+func (g *gen) selfSend(e *event) *elem {
+	s := newElem("send", "event", e.name)
 	for _, p := range e.params {
 		s.add(newElem("param", "name", p.name, "expr", pick(g, g.vars)))
 	}
@@ -247,6 +260,13 @@ func (g *gen) statement(c ctx, depth int) []string {
 			decl := pick(g, []string{"int", "var", "let"})
 			return []string{fmt.Sprintf("%s %s = %s;", decl, k, g.value(c)), fmt.Sprintf("%s = %s;", v, k)}
 		case 6:
+			if c.raise && len(g.selfs) > 0 && (len(g.internals) == 0 || g.chance(0.5)) {
+				e := pick(g, g.selfs)
+				if len(e.params) == 0 {
+					return []string{"send " + e.name + "();"}
+				}
+				return []string{fmt.Sprintf("send %s(v: %s);", e.name, pick(g, g.vars))}
+			}
 			if c.raise && len(g.internals) > 0 {
 				e := pick(g, g.internals)
 				if len(e.params) == 0 {

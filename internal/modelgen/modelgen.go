@@ -13,12 +13,15 @@
 //   - Event parameters are read only by the code of transitions whose
 //     descriptors match events that carry them, never by entry, exit,
 //     initial, history or eventless code, which other events can reach.
-//   - Internal events are raised only by transitions on input events, so a
-//     run-to-completion step ends: internal handlers, entry, exit and
-//     eventless code raise nothing. A done.state handler stays (targetless)
-//     or leaves its compound state for a state whose entry enters no final
-//     state; "*" transitions, which match done.state events too, are
-//     targetless.
+//   - Internal events are raised, and events sent to the machine's own
+//     queue are sent, only by transitions on input events, so a
+//     run-to-completion step ends: internal and self-sent event handlers,
+//     entry, exit and eventless code raise and send nothing to the machine.
+//     A done.state handler stays (targetless) or leaves its compound or
+//     parallel state for a state whose entry enters no final state; "*"
+//     transitions, which match done.state events too, are targetless.
+//   - A top-level final state (Halt) is never a default entry and never the
+//     target of an eventless transition.
 //   - Variables are ints in [0, 9]: every assignment is a parameter in
 //     [0, 9], a constant, or a sum or product of non-negative values taken
 //     % 10, so no execution overflows.
@@ -52,6 +55,16 @@ type Options struct {
 	Internal bool // allow raise of internal events (and final states, whose done.state events are internal)
 	Timers   bool // allow delayed sends
 	Unused   int  // number of extra int variables (u0, u1, ...) that no code uses
+
+	// SelfSends allows sends without a target: events s0(v) and s1() go to
+	// the machine's own external queue.
+	SelfSends bool
+	// Halt adds a top-level final state, which stops the machine when a
+	// transition enters it.
+	Halt bool
+	// Completion gives the regions of parallel states final states, and the
+	// parallel state a done.state handler, so that parallel states complete.
+	Completion bool
 }
 
 func (o Options) withDefaults() Options {
@@ -78,6 +91,8 @@ func Generate(seed int64, opts Options) []byte {
 	g.declare()
 	g.fill(g.root, opts.States)
 	g.addFinals()
+	g.addCompletion()
+	g.addHalt()
 	g.addHistories()
 	g.addTransitions()
 	g.addEventless()
@@ -174,6 +189,7 @@ type gen struct {
 	inputs    []*event
 	group     string   // prefix of the inputs that share one, or ""
 	internals []*event // raised events: i0(v), i1()
+	selfs     []*event // events sent to the machine's own queue: s0(v), s1()
 	timers    []string
 	vars      []string
 	ranged    []bool // vars[i] is declared int[0..9]
@@ -235,6 +251,9 @@ func (g *gen) declare() {
 	}
 	if g.opts.Internal {
 		g.internals = []*event{{name: "i0", params: []param{{"v", "int"}}}, {name: "i1"}}
+	}
+	if g.opts.SelfSends {
+		g.selfs = []*event{{name: "s0", params: []param{{"v", "int"}}}, {name: "s1"}}
 	}
 	if g.opts.Timers {
 		g.timers = []string{"t0"}
@@ -324,6 +343,41 @@ func (g *gen) addFinals() {
 	}
 }
 
+// addCompletion gives every region of some parallel states a final state
+// (last, so that it is never the default entry) and the parallel state a
+// done.state handler that leaves it for a state that enters no final
+// state.
+func (g *gen) addCompletion() {
+	if !g.opts.Completion {
+		return
+	}
+	for _, p := range g.anyState(func(s *state) bool { return s.kind == parallel }) {
+		if !g.chance(0.7) {
+			continue
+		}
+		for _, r := range p.proper() {
+			g.newState(r, final)
+		}
+		t := &transition{events: []string{"done.state." + p.id}}
+		outside := g.anyState(func(s *state) bool {
+			return s != p && !s.descendant(p) && s.kind != history && s.kind != final
+		})
+		if len(outside) > 0 {
+			t.targets = []*state{pick(g, outside)}
+		}
+		t.body = g.actions(ctx{}, g.intn(2))
+		p.trans = append(p.trans, t)
+	}
+}
+
+// addHalt adds a top-level final state, last so that it is never the
+// default entry; random transitions may target it.
+func (g *gen) addHalt() {
+	if g.opts.Halt {
+		g.newState(g.root, final)
+	}
+}
+
 // addHistories gives up to two compound states a history state.
 func (g *gen) addHistories() {
 	if !g.opts.History {
@@ -393,7 +447,7 @@ func (g *gen) transition(s *state) *transition {
 		// that it never re-enters a final state, and it raises nothing.
 		t.events = []string{"*"}
 		t.raiseOK = false
-	case x < 25 && len(g.internals)+len(g.timers) > 0:
+	case x < 25 && len(g.internals)+len(g.timers)+len(g.selfs) > 0:
 		t.events, params = g.generatedEvent()
 		t.raiseOK = false
 	default:
@@ -437,6 +491,10 @@ func (g *gen) generatedEvent() ([]string, []param) {
 	for _, t := range g.timers {
 		names = append(names, t)
 		params = append(params, nil)
+	}
+	for _, e := range g.selfs {
+		names = append(names, e.name)
+		params = append(params, e.params)
 	}
 	i := g.intn(len(names))
 	return []string{names[i]}, params[i]
@@ -522,23 +580,22 @@ func (g *gen) complete() {
 			s.trans = append(s.trans, t)
 		}
 		if !g.generated(e.name) {
-			var sites []*transition
-			for _, s := range live {
-				for _, t := range s.trans {
-					if t.raiseOK && t.events != nil {
-						sites = append(sites, t)
-					}
-				}
-			}
-			if len(sites) == 0 {
-				in := pick(g, g.inputs)
-				t := &transition{events: []string{in.name}, raiseOK: true}
-				s := pick(g, leaves)
-				s.trans = append(s.trans, t)
-				sites = append(sites, t)
-			}
-			t := pick(g, sites)
+			t := pick(g, g.sendSites(live, leaves))
 			t.body = append(t.body, g.raise(e))
+		}
+	}
+	for _, e := range g.selfs {
+		if !g.handled(e.name) {
+			t := &transition{events: []string{e.name}}
+			if g.chance(0.7) {
+				t.targets = []*state{pick(g, g.states)}
+			}
+			s := pick(g, leaves)
+			s.trans = append(s.trans, t)
+		}
+		if !g.generated(e.name) {
+			t := pick(g, g.sendSites(live, leaves))
+			t.body = append(t.body, g.selfSend(e))
 		}
 	}
 	for _, name := range g.timers {
@@ -560,6 +617,28 @@ func (g *gen) complete() {
 			s.trans = append(s.trans, t)
 		}
 	}
+}
+
+// sendSites returns the transitions that may raise events or send them to
+// the machine itself (those on input events), adding one on an input event
+// to a random leaf when there is none.
+func (g *gen) sendSites(live, leaves []*state) []*transition {
+	var sites []*transition
+	for _, s := range live {
+		for _, t := range s.trans {
+			if t.raiseOK && t.events != nil {
+				sites = append(sites, t)
+			}
+		}
+	}
+	if len(sites) == 0 {
+		in := pick(g, g.inputs)
+		t := &transition{events: []string{in.name}, raiseOK: true}
+		s := pick(g, leaves)
+		s.trans = append(s.trans, t)
+		sites = append(sites, t)
+	}
+	return sites
 }
 
 // handled reports whether a transition names the event exactly.

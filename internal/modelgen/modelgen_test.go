@@ -30,6 +30,7 @@ var optionSets = []struct {
 		forbid: []string{"parallel", "history", "final", "raise", "delayed send", "for loop"},
 		want:   []string{"eventless", "if", "output", "targetless", "wildcard"}},
 	{name: "all", opts: modelgen.Options{Parallel: true, History: true, Loops: true, Internal: true, Timers: true},
+		forbid: []string{"self send", "top-level final", "region final"},
 		want: []string{"parallel", "history", "deep history", "final", "eventless", "raise", "delayed send",
 			"timer event", "for loop", "if", "output", "onentry", "onexit", "targetless", "several targets",
 			"type internal", "wildcard"}},
@@ -39,6 +40,12 @@ var optionSets = []struct {
 		forbid: []string{"parallel", "history", "delayed send", "for loop"}},
 	{name: "sequential", opts: modelgen.Options{States: 8, History: true, Loops: true, Timers: true},
 		forbid: []string{"parallel", "final", "raise"}},
+	{name: "queues and completion", opts: modelgen.Options{Parallel: true, History: true, Internal: true, Timers: true,
+		SelfSends: true, Halt: true, Completion: true},
+		want: []string{"self send", "top-level final", "region final", "raise", "delayed send", "parallel", "history"}},
+	{name: "self sends only", opts: modelgen.Options{SelfSends: true},
+		forbid: []string{"raise", "final", "parallel"},
+		want:   []string{"self send"}},
 }
 
 // TestGenerate checks that every generated model reads and flattens
@@ -127,6 +134,8 @@ func inspect(m *model.Model) features {
 					f["delayed send"]++
 				case s.Target == "#_parent":
 					f["output"]++
+				case s.Target == "":
+					f["self send"]++
 				}
 			}
 			return true
@@ -143,6 +152,12 @@ func inspect(m *model.Model) features {
 			}
 		case model.Final:
 			f["final"]++
+			switch {
+			case s.Parent.Kind == model.Root:
+				f["top-level final"]++
+			case s.Parent.Parent.Kind == model.Parallel:
+				f["region final"]++
+			}
 		}
 		for _, b := range s.OnEntry {
 			f["onentry"]++
