@@ -1,0 +1,554 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/engine/sim"
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
+)
+
+// run is one step in progress: the procedures of SCXML Appendix D over a
+// copy of the machine, recording what the step did.
+type run struct {
+	in         *Interp
+	c          *machine
+	step       Step
+	microsteps int
+}
+
+// start is the algorithm's interpret(): the root's initial transition,
+// which carries the top-level script, enters the initial states; then the
+// machine runs to completion.
+func (r *run) start() error {
+	if err := r.microstep([]*model.Transition{r.in.m.Root.Initial}); err != nil {
+		return err
+	}
+	if err := r.macrostep(); err != nil {
+		return err
+	}
+	return r.selfQueue()
+}
+
+// external processes one event from outside the internal queue (the
+// environment's, or one the machine sent itself): its transitions, then
+// the rest of its macrostep. It reports whether a transition took the
+// event.
+func (r *run) external(ev sim.Event) (bool, error) {
+	r.c.event = &ev
+	ts, err := r.selectTransitions(ev.Name)
+	if err != nil {
+		return false, err
+	}
+	if len(ts) > 0 {
+		if err := r.microstep(ts); err != nil {
+			return false, err
+		}
+	}
+	return len(ts) > 0, r.macrostep()
+}
+
+// selfQueue processes the events the machine sent itself, each as an
+// external event with its own macrostep, until none is left.
+func (r *run) selfQueue() error {
+	for !r.c.halted && len(r.c.self) > 0 {
+		ev := r.c.self[0]
+		r.c.self = r.c.self[1:]
+		if _, err := r.external(ev); err != nil {
+			return fmt.Errorf("self-sent event %s: %w", ev, err)
+		}
+	}
+	return nil
+}
+
+// macrostep is the inner loop of mainEventLoop: eventless transitions
+// first, then one internal event, until neither enables a transition.
+func (r *run) macrostep() error {
+	for !r.c.halted {
+		ts, err := r.selectTransitions("")
+		if err != nil {
+			return err
+		}
+		if len(ts) == 0 {
+			if len(r.c.internal) == 0 {
+				return nil
+			}
+			ev := r.c.internal[0]
+			r.c.internal = r.c.internal[1:]
+			r.c.event = &ev
+			if ts, err = r.selectTransitions(ev.Name); err != nil {
+				return fmt.Errorf("internal event %s: %w", ev, err)
+			}
+		}
+		if len(ts) > 0 {
+			if err := r.microstep(ts); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// selectTransitions is the algorithm's selectTransitions (event != "") or
+// selectEventlessTransitions (event == ""): each active atomic state, in
+// document order, takes the first transition, from itself outwards and in
+// document order within a state, that matches and whose condition holds;
+// conflicts are then removed.
+func (r *run) selectTransitions(event string) ([]*model.Transition, error) {
+	var enabled []*model.Transition
+	for _, a := range r.atomic() {
+	loop:
+		for s := a; s != nil; s = s.Parent {
+			for _, t := range s.Transitions {
+				if event == "" && !t.Eventless() || event != "" && (t.Eventless() || !t.Matches(event)) {
+					continue
+				}
+				ok, err := r.condition(t)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					if !slices.Contains(enabled, t) {
+						enabled = append(enabled, t)
+					}
+					break loop
+				}
+			}
+		}
+	}
+	return r.removeConflicting(enabled), nil
+}
+
+// atomic returns the active atomic states in document order.
+func (r *run) atomic() []*model.State {
+	var out []*model.State
+	for s := range r.c.active {
+		if s.IsAtomic() {
+			out = append(out, s)
+		}
+	}
+	byDocument(out)
+	return out
+}
+
+// condition evaluates a transition's cond (none is true).
+func (r *run) condition(t *model.Transition) (bool, error) {
+	if t.Cond == nil {
+		return true, nil
+	}
+	x := r.executor(t.Pos)
+	ok, err := x.EvalBool(t.Cond)
+	if err != nil {
+		return false, fmt.Errorf("condition of transition %s: %w", t.ID, err)
+	}
+	return ok, nil
+}
+
+// removeConflicting is removeConflictingTransitions: of two transitions
+// whose exit sets intersect, the one whose source is a descendant of the
+// other's wins, otherwise the one selected first.
+func (r *run) removeConflicting(enabled []*model.Transition) []*model.Transition {
+	var filtered []*model.Transition
+	for _, t1 := range enabled {
+		preempted := false
+		var remove []*model.Transition
+		x1 := r.exitSet([]*model.Transition{t1})
+		for _, t2 := range filtered {
+			if intersects(x1, r.exitSet([]*model.Transition{t2})) {
+				if t1.Source.IsDescendant(t2.Source) {
+					remove = append(remove, t2)
+				} else {
+					preempted = true
+					break
+				}
+			}
+		}
+		if preempted {
+			continue
+		}
+		filtered = slices.DeleteFunc(filtered, func(t *model.Transition) bool { return slices.Contains(remove, t) })
+		filtered = append(filtered, t1)
+	}
+	return filtered
+}
+
+func intersects(a, b []*model.State) bool {
+	for _, s := range a {
+		if slices.Contains(b, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// microstep exits the exit set (recording history first), runs the
+// transitions' content in selection order, and enters the entry set.
+func (r *run) microstep(ts []*model.Transition) error {
+	r.microsteps++
+	ids := make([]string, len(ts))
+	for i, t := range ts {
+		ids[i] = t.ID
+	}
+	taken := strings.Join(ids, "+")
+	if r.microsteps > r.in.opts.MaxMicrosteps {
+		return fmt.Errorf("the step did not settle within %d microsteps (next: %s)", r.in.opts.MaxMicrosteps, taken)
+	}
+	r.step.Transitions = append(r.step.Transitions, taken)
+	if err := r.exitStates(ts); err != nil {
+		return err
+	}
+	for _, t := range ts {
+		if err := r.exec(t.Body, t.Pos); err != nil {
+			return fmt.Errorf("transition %s: %w", t.ID, err)
+		}
+	}
+	if err := r.enterStates(ts); err != nil {
+		return err
+	}
+	if r.c.halted {
+		return r.exitInterpreter()
+	}
+	return nil
+}
+
+// exitStates is the algorithm's exitStates.
+func (r *run) exitStates(ts []*model.Transition) error {
+	exit := r.exitSet(ts)
+	sort.Slice(exit, func(i, j int) bool { return exit[i].Order > exit[j].Order })
+	for _, s := range exit {
+		for _, h := range s.HistoryStates() {
+			var rec []*model.State
+			for a := range r.c.active {
+				if h.Deep && a.IsAtomic() && a.IsDescendant(s) || !h.Deep && a.Parent == s {
+					rec = append(rec, a)
+				}
+			}
+			byDocument(rec)
+			r.c.hist[h] = rec
+		}
+	}
+	for _, s := range exit {
+		if err := r.exitState(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exitState runs a state's exit actions and removes it from the
+// configuration.
+func (r *run) exitState(s *model.State) error {
+	for _, b := range s.OnExit {
+		if err := r.exec(b, s.Pos); err != nil {
+			return fmt.Errorf("onexit of %s: %w", s.ID, err)
+		}
+	}
+	delete(r.c.active, s)
+	r.step.Exited = append(r.step.Exited, s.ID)
+	return nil
+}
+
+// exitSet is computeExitSet: the active states below each transition's
+// domain, targetless transitions exiting nothing.
+func (r *run) exitSet(ts []*model.Transition) []*model.State {
+	var out []*model.State
+	for _, t := range ts {
+		if len(t.Targets) == 0 {
+			continue
+		}
+		dom := r.domain(t)
+		if dom == nil {
+			continue
+		}
+		for s := range r.c.active {
+			if s.IsDescendant(dom) && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+	}
+	byDocument(out)
+	return out
+}
+
+// domain is getTransitionDomain. The document's initial transition, whose
+// source is the <scxml> element, has the root as its domain: the root is
+// never entered or exited.
+func (r *run) domain(t *model.Transition) *model.State {
+	if t.Source.Kind == model.Root {
+		return t.Source
+	}
+	targets := r.effectiveTargets(t)
+	if len(targets) == 0 {
+		return nil
+	}
+	if t.Type == model.TransitionInternal && t.Source.IsCompound() &&
+		!slices.ContainsFunc(targets, func(s *model.State) bool { return !s.IsDescendant(t.Source) }) {
+		return t.Source
+	}
+	return findLCCA(append([]*model.State{t.Source}, targets...))
+}
+
+// findLCCA is the least compound ancestor (the root included) of all the
+// states, a proper ancestor of the first.
+func findLCCA(states []*model.State) *model.State {
+	for _, anc := range states[0].ProperAncestors(nil) {
+		if !anc.IsCompound() {
+			continue
+		}
+		if !slices.ContainsFunc(states[1:], func(s *model.State) bool { return !s.IsDescendant(anc) }) {
+			return anc
+		}
+	}
+	return nil
+}
+
+// effectiveTargets is getEffectiveTargetStates: a history target stands for
+// what it recorded, or for its default transition's targets.
+func (r *run) effectiveTargets(t *model.Transition) []*model.State {
+	var out []*model.State
+	add := func(s *model.State) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range t.Targets {
+		switch {
+		case s.Kind != model.History:
+			add(s)
+		case r.c.hist[s] != nil:
+			for _, h := range r.c.hist[s] {
+				add(h)
+			}
+		case len(s.Transitions) > 0:
+			for _, h := range r.effectiveTargets(s.Transitions[0]) {
+				add(h)
+			}
+		}
+	}
+	return out
+}
+
+// entrySet is what computeEntrySet builds.
+type entrySet struct {
+	r              *run
+	enter          []*model.State
+	defaultEntry   map[*model.State]bool
+	historyContent map[*model.State]*model.Transition // by the history's parent
+	err            error
+}
+
+func (e *entrySet) add(s *model.State) {
+	if !slices.Contains(e.enter, s) {
+		e.enter = append(e.enter, s)
+	}
+}
+
+// enterStates is the algorithm's enterStates, done.state events included.
+func (r *run) enterStates(ts []*model.Transition) error {
+	e := &entrySet{r: r, defaultEntry: make(map[*model.State]bool), historyContent: make(map[*model.State]*model.Transition)}
+	for _, t := range ts {
+		for _, s := range t.Targets {
+			e.addDescendants(s)
+		}
+		dom := r.domain(t)
+		for _, s := range r.effectiveTargets(t) {
+			e.addAncestors(s, dom)
+		}
+	}
+	if e.err != nil {
+		return e.err
+	}
+	byDocument(e.enter)
+	for _, s := range e.enter {
+		r.c.active[s] = true
+		r.step.Entered = append(r.step.Entered, s.ID)
+		for _, b := range s.OnEntry {
+			if err := r.exec(b, s.Pos); err != nil {
+				return fmt.Errorf("onentry of %s: %w", s.ID, err)
+			}
+		}
+		if e.defaultEntry[s] {
+			if err := r.exec(s.Initial.Body, s.Initial.Pos); err != nil {
+				return fmt.Errorf("initial transition of %s: %w", s.ID, err)
+			}
+		}
+		if h := e.historyContent[s]; h != nil {
+			if err := r.exec(h.Body, h.Pos); err != nil {
+				return fmt.Errorf("default history transition in %s: %w", s.ID, err)
+			}
+		}
+		if s.Kind != model.Final {
+			continue
+		}
+		parent := s.Parent
+		if parent.Kind == model.Root {
+			r.c.halted = true
+			continue
+		}
+		r.c.internal = append(r.c.internal, sim.Event{Name: "done.state." + parent.ID, Args: map[string]sim.Value{}})
+		if gp := parent.Parent; gp != nil && gp.Kind == model.Parallel && r.inFinal(gp) {
+			r.c.internal = append(r.c.internal, sim.Event{Name: "done.state." + gp.ID, Args: map[string]sim.Value{}})
+		}
+	}
+	return nil
+}
+
+// addDescendants is addDescendantStatesToEnter.
+func (e *entrySet) addDescendants(s *model.State) {
+	if s.Kind == model.History {
+		if rec := e.r.c.hist[s]; rec != nil {
+			for _, h := range rec {
+				e.addDescendants(h)
+			}
+			for _, h := range rec {
+				e.addAncestors(h, s.Parent)
+			}
+			return
+		}
+		if len(s.Transitions) == 0 {
+			e.fail(s, "history state %s has no default transition", s.ID)
+			return
+		}
+		dt := s.Transitions[0]
+		e.historyContent[s.Parent] = dt
+		for _, t := range dt.Targets {
+			e.addDescendants(t)
+		}
+		for _, t := range dt.Targets {
+			e.addAncestors(t, s.Parent)
+		}
+		return
+	}
+	e.add(s)
+	switch {
+	case s.IsCompound():
+		if s.Initial == nil {
+			e.fail(s, "compound state %s has no initial state", s.ID)
+			return
+		}
+		e.defaultEntry[s] = true
+		for _, t := range s.Initial.Targets {
+			e.addDescendants(t)
+		}
+		for _, t := range s.Initial.Targets {
+			e.addAncestors(t, s)
+		}
+	case s.Kind == model.Parallel:
+		e.enterRegions(s)
+	}
+}
+
+// addAncestors is addAncestorStatesToEnter: the proper ancestors of s
+// below anc (the root is never entered).
+func (e *entrySet) addAncestors(s, anc *model.State) {
+	for _, a := range s.ProperAncestors(anc) {
+		if a.Kind == model.Root {
+			continue
+		}
+		e.add(a)
+		if a.Kind == model.Parallel {
+			e.enterRegions(a)
+		}
+	}
+}
+
+// enterRegions enters by default every child of a parallel state that no
+// state already chosen for entry is a descendant of.
+func (e *entrySet) enterRegions(p *model.State) {
+	for _, child := range p.ChildStates() {
+		if !slices.ContainsFunc(e.enter, func(s *model.State) bool { return s.IsDescendant(child) }) {
+			e.addDescendants(child)
+		}
+	}
+}
+
+func (e *entrySet) fail(s *model.State, format string, args ...any) {
+	if e.err == nil {
+		e.err = fmt.Errorf("%s: %s", e.r.in.m.Position(s.Pos), fmt.Sprintf(format, args...))
+	}
+}
+
+// inFinal is isInFinalState.
+func (r *run) inFinal(s *model.State) bool {
+	switch {
+	case s.IsCompound():
+		return slices.ContainsFunc(s.ChildStates(), func(k *model.State) bool { return k.Kind == model.Final && r.c.active[k] })
+	case s.Kind == model.Parallel:
+		return !slices.ContainsFunc(s.ChildStates(), func(k *model.State) bool { return !r.inFinal(k) })
+	}
+	return false
+}
+
+// exitInterpreter runs when a top-level final state has been entered: every
+// active state exits, innermost first, and the queues and timers are
+// dropped.
+func (r *run) exitInterpreter() error {
+	r.c.stopped = atomicIDs(r.c.active)
+	rest := make([]*model.State, 0, len(r.c.active))
+	for s := range r.c.active {
+		rest = append(rest, s)
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].Order > rest[j].Order })
+	for _, s := range rest {
+		if err := r.exitState(s); err != nil {
+			return err
+		}
+	}
+	r.c.internal, r.c.self, r.c.timers = nil, nil, nil
+	return nil
+}
+
+// executor returns the action language's executor over the machine, with
+// In() answered by the current configuration and raises and sends routed
+// to the queues, the timers and the step's outputs.
+func (r *run) executor(fallback source.Pos) *sim.Executor {
+	return &sim.Executor{
+		Vars:      r.c.vars,
+		Event:     r.c.event,
+		In:        r.isActive,
+		Emit:      r.emit,
+		LoopLimit: r.in.opts.LoopLimit,
+		Source:    r.in.m,
+		Fallback:  fallback,
+	}
+}
+
+// exec runs executable content.
+func (r *run) exec(b *lang.Block, fallback source.Pos) error {
+	err := r.executor(fallback).Run(b)
+	if errors.Is(err, sim.ErrAssumeFailed) {
+		return fmt.Errorf("assume statement in a statechart (only the flattener emits them)")
+	}
+	return err
+}
+
+func (r *run) isActive(id string) (bool, error) {
+	s := r.in.m.State(id)
+	if s == nil {
+		return false, fmt.Errorf("In('%s'): no such state", id)
+	}
+	return r.c.active[s], nil
+}
+
+func (r *run) emit(route sim.Route, ev sim.Event, target string) {
+	switch route {
+	case sim.ToInternal:
+		r.c.internal = append(r.c.internal, ev)
+	case sim.ToSelf:
+		r.c.self = append(r.c.self, ev)
+	case sim.ToTimer:
+		r.c.timers = append(r.c.timers, ev)
+	case sim.ToOutput:
+		r.step.Outputs = append(r.step.Outputs, sim.Output{Event: ev.Name, Target: target, Args: ev.Args})
+	}
+}
+
+// byDocument sorts states in document order.
+func byDocument(list []*model.State) {
+	sort.Slice(list, func(i, j int) bool { return list[i].Order < list[j].Order })
+}

@@ -1,0 +1,309 @@
+// Package interp is setbot's reference interpreter: it runs a statechart
+// (the IR of package model) directly, by the algorithm of W3C, State Chart
+// XML (SCXML): State Machine Notation for Control Abstraction, 2015,
+// Appendix D: the event loop, macrosteps and microsteps, transition
+// selection in document order with inner states before outer ones,
+// conflict removal, exit and entry sets, transition domains, shallow and
+// deep history, done.state events, and the internal and external queues.
+//
+// Semantics have two implementations on purpose (ARCHITECTURE.md §9): the
+// flattener (model/mlm), which the symbolic executor runs, and this
+// interpreter. They share no code but the IR, the action language (package
+// lang) and its concrete executor (sim.Executor); a differential test keeps
+// them equal, and where they differ the specification decides.
+//
+// The machine lives in setbot's environment (README.md, "Models"):
+//
+//   - The environment sends one event at a time: an input of the machine's
+//     alphabet, with exactly its declared arguments, or a pending timer.
+//     Every delayed send is its own pending timer; of the pending timers of
+//     one name the oldest fires, with the arguments it was set with.
+//   - One step is that event's macrostep, then run-to-completion: raised
+//     events (the internal queue) and eventless transitions as the
+//     algorithm interleaves them, then the events the machine sent itself
+//     without a delay (its own external queue), each with its own
+//     macrostep, until both queues are empty.
+//   - An event nothing takes is discarded, as SCXML discards it: one that
+//     enables no transition, one that is not in the machine's alphabet
+//     (it never reaches the queue), and any event after the machine has
+//     stopped. The step says why.
+//   - Entering a top-level final state stops the machine: the remaining
+//     states run their exit actions (innermost first) and the queues and
+//     timers are dropped.
+//   - Sends to any other target are the machine's outputs.
+//
+// Errors in code (an integer overflow, a loop past its bound) and steps
+// that do not settle within a bound of microsteps are errors, after which
+// the machine is as it was before the step.
+package interp
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/engine/sim"
+	"github.com/setbot/setbot/model"
+)
+
+// Defaults for Options.
+const (
+	DefaultLoopLimit     = sim.DefaultLoopLimit
+	DefaultMaxMicrosteps = 10000
+)
+
+// Options bound a run; zero fields take the defaults.
+type Options struct {
+	LoopLimit     int // iterations of one execution of one loop
+	MaxMicrosteps int // microsteps in one step (its macrosteps together)
+}
+
+func (o Options) withDefaults() Options {
+	if o.LoopLimit <= 0 {
+		o.LoopLimit = DefaultLoopLimit
+	}
+	if o.MaxMicrosteps <= 0 {
+		o.MaxMicrosteps = DefaultMaxMicrosteps
+	}
+	return o
+}
+
+// Step is what one event from the environment (or the start) did, across
+// every microstep of the macrosteps it caused.
+type Step struct {
+	Input sim.Event // as the environment sent it; zero Name for the start step
+	// Transitions has one entry per microstep: the ids of the statechart
+	// transitions it took (model.Transition.ID), "+"-joined in the order
+	// they were selected.
+	Transitions []string
+	Exited      []string     // states exited, in order
+	Entered     []string     // states entered, in order
+	Outputs     []sim.Output // in order
+	// Config is the active atomic states after the step, sorted; once the
+	// machine has stopped, those it stopped in (before its states were
+	// exited).
+	Config []string
+	Halted bool // the machine has stopped in a top-level final state
+	// Discarded says why the input was discarded; empty when a transition
+	// took it.
+	Discarded string
+}
+
+// Interp is a running statechart.
+type Interp struct {
+	m    *model.Model
+	opts Options
+	cur  *machine
+}
+
+// machine is the interpreter's whole state, copied for each step so that
+// a failed step leaves it as it was.
+type machine struct {
+	active   map[*model.State]bool           // the configuration; the root is implicit
+	hist     map[*model.State][]*model.State // historyValue, by history state
+	vars     map[string]sim.Value
+	event    *sim.Event // _event: the event processed last
+	internal []sim.Event
+	self     []sim.Event // the machine's own external queue
+	timers   []sim.Event // pending, in the order they were set
+	halted   bool
+	stopped  []string // the atomic states the machine stopped in
+}
+
+func (c *machine) clone() *machine {
+	d := *c
+	d.active = make(map[*model.State]bool, len(c.active))
+	for s := range c.active {
+		d.active[s] = true
+	}
+	d.hist = make(map[*model.State][]*model.State, len(c.hist))
+	for h, v := range c.hist {
+		d.hist[h] = v
+	}
+	d.vars = make(map[string]sim.Value, len(c.vars))
+	for k, v := range c.vars {
+		d.vars[k] = v
+	}
+	d.internal = slices.Clone(c.internal)
+	d.self = slices.Clone(c.self)
+	d.timers = slices.Clone(c.timers)
+	return &d
+}
+
+// New starts m: the variables take their initial values, the top-level
+// script runs and the initial states are entered, then the machine runs
+// to completion. It returns the interpreter and the start step.
+func New(m *model.Model, opts Options) (*Interp, Step, error) {
+	in := &Interp{m: m, opts: opts.withDefaults()}
+	c := &machine{active: make(map[*model.State]bool), hist: make(map[*model.State][]*model.State),
+		vars: make(map[string]sim.Value)}
+	init := &sim.Executor{Vars: map[string]sim.Value{}, Source: m}
+	for _, v := range m.Vars {
+		val, err := init.Eval(v.Init)
+		if err != nil {
+			return nil, Step{}, fmt.Errorf("initial value of %s: %w", v.Name, err)
+		}
+		c.vars[v.Name] = val
+	}
+	if m.Root == nil || m.Root.Initial == nil {
+		return nil, Step{}, fmt.Errorf("starting the machine: it has no initial state")
+	}
+	r := &run{in: in, c: c}
+	if err := r.start(); err != nil {
+		return nil, Step{}, fmt.Errorf("starting the machine: %w", err)
+	}
+	in.cur = c
+	return in, in.finish(r.step), nil
+}
+
+// Step sends one event from the environment: an input event with exactly
+// its declared arguments, or a pending timer without arguments. The event
+// is processed, then the machine runs to completion. An event nothing
+// takes is discarded and the step says why. On error the machine is left
+// as it was.
+func (in *Interp) Step(ev sim.Event) (Step, error) {
+	input := sim.Event{Name: ev.Name, Args: copyArgs(ev.Args)}
+	if in.cur.halted {
+		return in.discard(input, fmt.Sprintf("the machine has stopped (in final state %s)", strings.Join(in.cur.stopped, ","))), nil
+	}
+	timer, why, err := in.accept(ev)
+	if err != nil {
+		return Step{}, err
+	}
+	if why != "" {
+		return in.discard(input, why), nil
+	}
+	c := in.cur.clone()
+	processed := input
+	if timer {
+		i := slices.IndexFunc(c.timers, func(t sim.Event) bool { return t.Name == ev.Name })
+		processed = c.timers[i]
+		c.timers = slices.Delete(c.timers, i, i+1)
+	}
+	r := &run{in: in, c: c, step: Step{Input: input}}
+	taken, err := r.external(processed)
+	if err != nil {
+		return Step{}, fmt.Errorf("event %s: %w", input, err)
+	}
+	if !taken {
+		// A matching transition exists (accept saw to it for events that are
+		// not inputs), but no condition held.
+		r.step.Discarded = "no transition of " + in.configName() + " takes it"
+		if in.matched(ev.Name) {
+			r.step.Discarded += " (every condition is false)"
+		}
+	}
+	if err := r.selfQueue(); err != nil {
+		return Step{}, fmt.Errorf("event %s: %w", input, err)
+	}
+	in.cur = c
+	return in.finish(r.step), nil
+}
+
+// accept checks that the environment may send ev now. It reports whether
+// ev fires a pending timer, or why it is discarded without reaching the
+// machine's queue. An input is taken as one even when a timer of the same
+// name is pending.
+func (in *Interp) accept(ev sim.Event) (timer bool, discard string, err error) {
+	e := in.m.EventByName(ev.Name)
+	if e == nil {
+		return false, "the machine has no such event", nil
+	}
+	if e.Kinds&model.Input != 0 {
+		return false, "", sim.CheckArgs(e, ev.Args)
+	}
+	if e.Kinds&model.Timer != 0 && slices.ContainsFunc(in.cur.timers, func(t sim.Event) bool { return t.Name == ev.Name }) {
+		if len(ev.Args) > 0 {
+			return false, "", fmt.Errorf("timer %s takes no arguments: it fires with those it was set with", ev.Name)
+		}
+		return true, "", nil
+	}
+	if !in.matched(ev.Name) {
+		return false, "no transition of " + in.configName() + " takes it", nil
+	}
+	switch {
+	case e.Kinds&model.Timer != 0:
+		return false, "", fmt.Errorf("timer %s is not pending: no delayed send has set it since it last fired", ev.Name)
+	case e.Kinds&model.Internal != 0:
+		return false, "", fmt.Errorf("event %s is internal: only the machine raises it", ev.Name)
+	case e.Kinds&model.Self != 0:
+		return false, "", fmt.Errorf("event %s is one the machine sends itself, not an input", ev.Name)
+	}
+	return false, "", fmt.Errorf("event %s is not an input of the machine", ev.Name)
+}
+
+// matched reports whether a transition of an active state has a descriptor
+// that matches the event name, whatever its condition.
+func (in *Interp) matched(name string) bool {
+	for s := range in.cur.active {
+		for _, t := range s.Transitions {
+			if !t.Eventless() && t.Matches(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// discard is the step of an event that never reaches the machine.
+func (in *Interp) discard(ev sim.Event, why string) Step {
+	return in.finish(Step{Input: ev, Discarded: why})
+}
+
+func (in *Interp) finish(step Step) Step {
+	step.Config = in.Config()
+	step.Halted = in.cur.halted
+	return step
+}
+
+// Config returns the active atomic states, sorted; once the machine has
+// stopped, those it stopped in.
+func (in *Interp) Config() []string {
+	if in.cur.halted {
+		return slices.Clone(in.cur.stopped)
+	}
+	return atomicIDs(in.cur.active)
+}
+
+func (in *Interp) configName() string { return strings.Join(in.Config(), ",") }
+
+// Vars returns a copy of the machine's variables.
+func (in *Interp) Vars() map[string]sim.Value { return copyArgs(in.cur.vars) }
+
+// Halted reports whether the machine has stopped in a top-level final
+// state.
+func (in *Interp) Halted() bool { return in.cur.halted }
+
+// PendingTimers returns the names of the timers the environment may fire,
+// one per pending timer (a name twice when two are pending), sorted.
+func (in *Interp) PendingTimers() []string {
+	names := make([]string, 0, len(in.cur.timers))
+	for _, t := range in.cur.timers {
+		names = append(names, t.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// atomicIDs returns the ids of the atomic states in a configuration,
+// sorted.
+func atomicIDs(active map[*model.State]bool) []string {
+	var out []string
+	for s := range active {
+		if s.IsAtomic() {
+			out = append(out, s.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// copyArgs returns a copy of args that is never nil.
+func copyArgs(args map[string]sim.Value) map[string]sim.Value {
+	out := make(map[string]sim.Value, len(args))
+	for k, v := range args {
+		out[k] = v
+	}
+	return out
+}
