@@ -8,14 +8,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/setbot/setbot/engine/interp"
 	"github.com/setbot/setbot/engine/sim"
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
 )
 
 func newSimulateCmd() *cobra.Command {
 	var fe frontEndFlags
 	var format string
+	var reference bool
 	var opts sim.Options
 	cmd := &cobra.Command{
 		Use:   "simulate FILE [EVENT...]",
@@ -25,6 +30,13 @@ values: it starts the machine, then sends it each EVENT in turn, and prints
 what every step did (the outputs sent to other targets and the state reached).
 It is the oracle that setbot's generated tests are replayed on.
 
+With --reference it runs the statechart itself instead, on setbot's reference
+interpreter (the W3C SCXML algorithm, Appendix D, applied directly), and
+prints for every step the statechart transitions taken (one line per
+microstep), the states exited and entered in order, the outputs and the
+configuration reached. The two must agree (a differential test keeps them
+so); the reference runs models the flattener refuses, too.
+
 An EVENT is written name, name() or name(x=3, ok=true, y=-2): a dotted name is
 allowed (done.state.S1), values are decimal integers or true/false, and "p: 3"
 may stand for "p=3". Quote events that have parentheses or spaces, e.g.
@@ -33,31 +45,39 @@ may stand for "p=3". Quote events that have parentheses or spaces, e.g.
 The environment may send:
   - an input event, with exactly its declared parameters: an int argument
     must lie in its parameter's range (int[0..50], say);
-  - a timer (an event the machine sends itself with a delay), without
-    arguments, once the machine has set it: it fires with the arguments it was
-    set with, and is then no longer pending. Setting a timer again restarts
-    it. A timer stays pending when the state that set it is left; firing it
-    then is allowed, and discarded if no transition takes it. The text format
-    lists the pending timers after each step.
-An event that is both an input and a timer is sent as the input. Sending an
-output, an internal event, an event the machine only sends itself, an unknown
-event or a timer that is not pending is an error.
+  - a pending timer (an event the machine sent itself with a delay), without
+    arguments: it fires with the arguments it was set with. Every delayed
+    send is its own pending timer, so a timer set twice is pending twice; of
+    the pending timers of one name the oldest fires. A timer stays pending
+    when the state that set it is left. The text format lists the pending
+    timers after each step.
+An event that is both an input and a timer is sent as the input.
 
 Each event is processed by the first of the current state's transitions on it
-(in key order) whose guard holds and whose action runs to its end; an event
-no transition takes is discarded. Then the machine runs to completion: it
-processes the events it raised (its internal queue), then those it sent to
-itself without a delay, until none is left. A final state stops the machine:
-queues and timers are dropped and any further event is an error. Integers are
-64-bit: an overflow is an error; division truncates toward zero, x / 0 = 0 and
+(in key order) whose guard holds and whose action runs to its end. Then the
+machine runs to completion: it processes the events it raised (its internal
+queue), then those it sent to itself without a delay, until none is left. A
+final state stops the machine: queues and timers are dropped.
+
+An event nothing takes is discarded, as SCXML discards it, and the step says
+why: one no transition of the current state takes (or whose every guard is
+false), one the machine does not know, any event after the machine has
+stopped. Sending with wrong arguments, sending an internal event, an event the
+machine only sends itself or a timer that is not pending, where a transition
+of the current state would take it, is an error. Integers are 64-bit: an
+overflow is an error; division truncates toward zero, x / 0 = 0 and
 x % 0 = x. Variable ranges are not enforced.
 
-Formats: text (one block per step: the event, the outputs, the state) and
-json ({"steps": [{"event", "args", "fired": [{"key", "path"}], "outputs":
-[{"event", "target", "args"}], "state", "configuration", "halted", "timers"}]},
-with "error" when a step failed). A fired transition's path has one t or f
-per branching point its guard and action evaluated (&&, ||, ?:, if, each loop
-test, assume), in order.
+Formats: text (one block per step: the event, the outputs, the state, and why
+it was discarded) and json ({"steps": [{"event", "args", "fired": [{"key",
+"path"}], "entered", "outputs": [{"event", "target", "args"}], "state",
+"configuration", "halted", "timers", "discarded"}]}, with "error" when a step
+failed; "discarded" only when the event was). A fired transition's path has
+one t or f per branching point its guard and action evaluated (&&, ||, ?:,
+if, each loop test, assume), in order; "entered" lists the statechart states
+the step entered, in order. With --reference the json steps are {"event",
+"args", "transitions", "exited", "entered", "outputs", "configuration",
+"halted", "timers", "discarded"}.
 
 The steps before an error are printed; the error goes to stderr and the exit
 code is 1, as it is for a model that does not read or flatten (its errors go to
@@ -65,8 +85,7 @@ stderr). Exit 2 means the command line is wrong (an EVENT that does not parse,
 say).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			write, ok := simulateWriters[format]
-			if !ok {
+			if _, ok := simulateWriters[format]; !ok {
 				return fmt.Errorf("unknown --format %q (want text or json)", format)
 			}
 			path := args[0]
@@ -78,15 +97,22 @@ say).`,
 				}
 				events = append(events, ev)
 			}
-			m, errs := fe.load(path)
-			if len(errs) > 0 {
-				for _, e := range errs {
-					fmt.Fprintln(cmd.ErrOrStderr(), e)
+			var steps []simStep
+			var err error
+			if reference {
+				m, errs := scxml.ReadFile(source.NewFileSet(), path, scxml.Options{})
+				if len(errs) > 0 {
+					return modelErrors(cmd, errs)
 				}
-				return exitError{code: exitFindings}
+				steps, err = simulateReference(m, interp.Options{LoopLimit: opts.LoopLimit, MaxMicrosteps: opts.MaxMicrosteps}, events)
+			} else {
+				m, errs := fe.load(path)
+				if len(errs) > 0 {
+					return modelErrors(cmd, errs)
+				}
+				steps, err = simulate(m, opts, events)
 			}
-			steps, err := simulate(m, opts, events)
-			if werr := write(cmd.OutOrStdout(), steps, err); werr != nil {
+			if werr := simulateWriters[format](cmd.OutOrStdout(), steps, err); werr != nil {
 				return werr
 			}
 			if err != nil {
@@ -97,18 +123,51 @@ say).`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&reference, "reference", false,
+		"run the statechart on the reference interpreter (W3C SCXML algorithm) instead of the flattened machine")
 	cmd.Flags().IntVar(&opts.LoopLimit, "loop-limit", sim.DefaultLoopLimit,
 		"error when one execution of a loop runs more iterations than this")
 	cmd.Flags().IntVar(&opts.MaxMicrosteps, "max-microsteps", sim.DefaultMaxMicrosteps,
-		"error when run-to-completion processes more queued events than this in one step")
+		"error when run-to-completion processes more queued events than this in one step "+
+			"(with --reference: more microsteps than this)")
 	fe.register(cmd)
 	return cmd
 }
 
-// simStep is one step with the timers pending after it.
+// modelErrors prints a model's errors and returns the exit code for them.
+func modelErrors(cmd *cobra.Command, errs source.ErrorList) error {
+	for _, e := range errs {
+		fmt.Fprintln(cmd.ErrOrStderr(), e)
+	}
+	return exitError{code: exitFindings}
+}
+
+// simStep is one step of either path, with the timers pending after it.
+// A flattened step has a State and Fired; a reference step has
+// Transitions and Exited.
 type simStep struct {
-	sim.Step
-	Timers []string
+	Input       sim.Event
+	Fired       []sim.Fired
+	Transitions []string
+	Exited      []string
+	Entered     []string
+	Outputs     []sim.Output
+	State       string
+	Config      []string
+	Halted      bool
+	Discarded   string
+	Timers      []string
+	reference   bool
+}
+
+func flattenedStep(st sim.Step, timers []string) simStep {
+	return simStep{Input: st.Input, Fired: st.Fired, Entered: st.Entered, Outputs: st.Outputs, State: st.State,
+		Config: st.Config, Halted: st.Halted, Discarded: st.Discarded, Timers: timers}
+}
+
+func referenceStep(st interp.Step, timers []string) simStep {
+	return simStep{Input: st.Input, Transitions: st.Transitions, Exited: st.Exited, Entered: st.Entered,
+		Outputs: st.Outputs, Config: st.Config, Halted: st.Halted, Discarded: st.Discarded, Timers: timers, reference: true}
 }
 
 // simulate runs the machine on events and returns the steps it completed,
@@ -118,13 +177,31 @@ func simulate(m *mlm.Machine, opts sim.Options, events []sim.Event) ([]simStep, 
 	if err != nil {
 		return nil, err
 	}
-	steps := []simStep{{Step: st, Timers: s.PendingTimers()}}
+	steps := []simStep{flattenedStep(st, s.PendingTimers())}
 	for i, ev := range events {
 		st, err := s.Step(ev)
 		if err != nil {
 			return steps, fmt.Errorf("event %d: %w", i+1, err)
 		}
-		steps = append(steps, simStep{Step: st, Timers: s.PendingTimers()})
+		steps = append(steps, flattenedStep(st, s.PendingTimers()))
+	}
+	return steps, nil
+}
+
+// simulateReference runs the statechart on the reference interpreter, as
+// simulate runs the flattened machine.
+func simulateReference(m *model.Model, opts interp.Options, events []sim.Event) ([]simStep, error) {
+	in, st, err := interp.New(m, opts)
+	if err != nil {
+		return nil, err
+	}
+	steps := []simStep{referenceStep(st, in.PendingTimers())}
+	for i, ev := range events {
+		st, err := in.Step(ev)
+		if err != nil {
+			return steps, fmt.Errorf("event %d: %w", i+1, err)
+		}
+		steps = append(steps, referenceStep(st, in.PendingTimers()))
 	}
 	return steps, nil
 }
@@ -136,27 +213,43 @@ var simulateWriters = map[string]func(io.Writer, []simStep, error) error{
 
 func writeStepsText(w io.Writer, steps []simStep, _ error) error {
 	var b strings.Builder
+	list := func(label string, items []string, sep string) {
+		if len(items) == 0 {
+			items = []string{"none"}
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", label, strings.Join(items, sep))
+	}
 	for _, st := range steps {
 		if st.Input.Name == "" {
 			b.WriteString("(start)\n")
 		} else {
 			fmt.Fprintf(&b, "> %s\n", st.Input)
 		}
+		if st.reference {
+			for _, t := range st.Transitions {
+				fmt.Fprintf(&b, "  transition: %s\n", t)
+			}
+			list("exited", st.Exited, " ")
+			list("entered", st.Entered, " ")
+		}
 		outs := make([]string, len(st.Outputs))
 		for i, o := range st.Outputs {
 			outs[i] = o.String()
 		}
-		if len(outs) == 0 {
-			outs = []string{"none"}
+		list("outputs", outs, "; ")
+		where := "state: " + st.State
+		if st.reference {
+			where = "configuration: " + strings.Join(st.Config, " ")
 		}
-		fmt.Fprintf(&b, "  outputs: %s\n", strings.Join(outs, "; "))
 		if st.Halted {
-			fmt.Fprintf(&b, "  state: %s (halted)\n", st.State)
-		} else {
-			fmt.Fprintf(&b, "  state: %s\n", st.State)
+			where += " (halted)"
 		}
+		fmt.Fprintf(&b, "  %s\n", where)
 		if len(st.Timers) > 0 {
 			fmt.Fprintf(&b, "  timers: %s\n", strings.Join(st.Timers, ", "))
+		}
+		if st.Discarded != "" {
+			fmt.Fprintf(&b, "  discarded: %s\n", st.Discarded)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -164,19 +257,34 @@ func writeStepsText(w io.Writer, steps []simStep, _ error) error {
 }
 
 type jsonSteps struct {
-	Steps []jsonStep `json:"steps"`
-	Error string     `json:"error,omitempty"`
+	Steps []any  `json:"steps"`
+	Error string `json:"error,omitempty"`
 }
 
 type jsonStep struct {
-	Event   string         `json:"event"`
-	Args    map[string]any `json:"args"`
-	Fired   []jsonFired    `json:"fired"`
-	Outputs []jsonOutput   `json:"outputs"`
-	State   string         `json:"state"`
-	Config  []string       `json:"configuration"`
-	Halted  bool           `json:"halted"`
-	Timers  []string       `json:"timers"`
+	Event     string         `json:"event"`
+	Args      map[string]any `json:"args"`
+	Fired     []jsonFired    `json:"fired"`
+	Entered   []string       `json:"entered"`
+	Outputs   []jsonOutput   `json:"outputs"`
+	State     string         `json:"state"`
+	Config    []string       `json:"configuration"`
+	Halted    bool           `json:"halted"`
+	Timers    []string       `json:"timers"`
+	Discarded string         `json:"discarded,omitempty"`
+}
+
+type jsonReferenceStep struct {
+	Event       string         `json:"event"`
+	Args        map[string]any `json:"args"`
+	Transitions []string       `json:"transitions"`
+	Exited      []string       `json:"exited"`
+	Entered     []string       `json:"entered"`
+	Outputs     []jsonOutput   `json:"outputs"`
+	Config      []string       `json:"configuration"`
+	Halted      bool           `json:"halted"`
+	Timers      []string       `json:"timers"`
+	Discarded   string         `json:"discarded,omitempty"`
 }
 
 type jsonFired struct {
@@ -191,26 +299,44 @@ type jsonOutput struct {
 }
 
 func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
-	out := jsonSteps{Steps: []jsonStep{}}
+	out := jsonSteps{Steps: []any{}}
 	if stepErr != nil {
 		out.Error = stepErr.Error()
 	}
 	for _, st := range steps {
+		outputs := []jsonOutput{}
+		for _, o := range st.Outputs {
+			outputs = append(outputs, jsonOutput{Event: o.Event, Target: o.Target, Args: jsonArgs(o.Args)})
+		}
+		if st.reference {
+			out.Steps = append(out.Steps, jsonReferenceStep{
+				Event:       st.Input.Name,
+				Args:        jsonArgs(st.Input.Args),
+				Transitions: append([]string{}, st.Transitions...),
+				Exited:      append([]string{}, st.Exited...),
+				Entered:     append([]string{}, st.Entered...),
+				Outputs:     outputs,
+				Config:      append([]string{}, st.Config...),
+				Halted:      st.Halted,
+				Timers:      append([]string{}, st.Timers...),
+				Discarded:   st.Discarded,
+			})
+			continue
+		}
 		js := jsonStep{
-			Event:   st.Input.Name,
-			Args:    jsonArgs(st.Input.Args),
-			Fired:   []jsonFired{},
-			Outputs: []jsonOutput{},
-			State:   st.State,
-			Config:  append([]string{}, st.Config...),
-			Halted:  st.Halted,
-			Timers:  append([]string{}, st.Timers...),
+			Event:     st.Input.Name,
+			Args:      jsonArgs(st.Input.Args),
+			Fired:     []jsonFired{},
+			Entered:   append([]string{}, st.Entered...),
+			Outputs:   outputs,
+			State:     st.State,
+			Config:    append([]string{}, st.Config...),
+			Halted:    st.Halted,
+			Timers:    append([]string{}, st.Timers...),
+			Discarded: st.Discarded,
 		}
 		for _, f := range st.Fired {
 			js.Fired = append(js.Fired, jsonFired{Key: f.Key, Path: f.Path})
-		}
-		for _, o := range st.Outputs {
-			js.Outputs = append(js.Outputs, jsonOutput{Event: o.Event, Target: o.Target, Args: jsonArgs(o.Args)})
 		}
 		out.Steps = append(out.Steps, js)
 	}

@@ -87,7 +87,6 @@ func TestSimulateText(t *testing.T) {
 		{
 			name: "halted",
 			args: []string{"../../model/mlm/testdata/features/final.scxml", "fetched", "parsed", "fetched"},
-			code: exitFindings,
 			out: `(start)
   outputs: none
   state: Fetching,Parsing
@@ -97,15 +96,124 @@ func TestSimulateText(t *testing.T) {
 > parsed()
   outputs: none
   state: End (halted)
+> fetched()
+  outputs: none
+  state: End (halted)
+  discarded: the machine has stopped (in final state End)
 `,
-			err: "../../model/mlm/testdata/features/final.scxml: event 3: the machine has stopped (in final state End); it takes no more events\n",
 		},
 		{
-			name: "an event the machine cannot take",
-			args: []string{"../../examples/crossing.scxml", "waitingTimeout"},
+			name: "events nothing takes are discarded",
+			args: []string{"../../examples/crossing.scxml", "waitingTimeout", "nosuch", "press", "press"},
+			out: `(start)
+  outputs: none
+  state: NoWalking
+> waitingTimeout()
+  outputs: none
+  state: NoWalking
+  discarded: no transition of NoWalking takes it
+> nosuch()
+  outputs: none
+  state: NoWalking
+  discarded: the machine has no such event
+> press()
+  outputs: none
+  state: Waiting
+  timers: waitingTimeout
+> press()
+  outputs: none
+  state: Waiting
+  timers: waitingTimeout
+  discarded: no transition of Waiting takes it
+`,
+		},
+		{
+			name: "a timer set twice is pending twice",
+			args: []string{"../../examples/crossing.scxml", "press", "failed", "repaired", "press", "waitingTimeout", "waitingTimeout"},
+			out: `(start)
+  outputs: none
+  state: NoWalking
+> press()
+  outputs: none
+  state: Waiting
+  timers: waitingTimeout
+> failed()
+  outputs: blink() to #_parent
+  state: Blinking
+  timers: waitingTimeout
+> repaired()
+  outputs: none
+  state: NoWalking
+  timers: waitingTimeout
+> press()
+  outputs: none
+  state: Waiting
+  timers: waitingTimeout, waitingTimeout
+> waitingTimeout()
+  outputs: lights(color=1) to #_parent
+  state: Changing
+  timers: lightsTimeout, waitingTimeout
+> waitingTimeout()
+  outputs: none
+  state: Changing
+  timers: lightsTimeout
+  discarded: no transition of Changing takes it
+`,
+		},
+		{
+			name: "an argument out of range",
+			args: []string{"../../examples/crossing.scxml", "carsWithin(n=51)"},
 			code: exitFindings,
 			out:  "(start)\n  outputs: none\n  state: NoWalking\n",
-			err:  "../../examples/crossing.scxml: event 1: timer waitingTimeout is not pending: no delayed send has set it since it last fired\n",
+			err:  "../../examples/crossing.scxml: event 1: argument n=51 of event carsWithin is out of range int[0..50]\n",
+		},
+		{
+			name: "reference",
+			args: []string{"--reference", "../../model/mlm/testdata/features/final.scxml", "fetched", "parsed", "fetched"},
+			out: `(start)
+  transition: scxml:initial>Job
+  exited: none
+  entered: Job Fetch Fetching Parse Parsing
+  outputs: none
+  configuration: Fetching Parsing
+> fetched()
+  transition: Fetching:fetched>FetchDone
+  exited: Fetching
+  entered: FetchDone
+  outputs: none
+  configuration: FetchDone Parsing
+> parsed()
+  transition: Parsing:parsed>ParseDone
+  transition: Job:done.state.Job>End
+  exited: Parsing ParseDone Parse FetchDone Fetch Job End
+  entered: ParseDone End
+  outputs: none
+  configuration: End (halted)
+> fetched()
+  exited: none
+  entered: none
+  outputs: none
+  configuration: End (halted)
+  discarded: the machine has stopped (in final state End)
+`,
+		},
+		{
+			name: "reference error",
+			args: []string{"--reference", "../../examples/crossing.scxml", "carsWithin(n=51)"},
+			code: exitFindings,
+			out: `(start)
+  transition: scxml:initial>Operating
+  exited: none
+  entered: Operating NoWalking
+  outputs: none
+  configuration: NoWalking
+`,
+			err: "../../examples/crossing.scxml: event 1: argument n=51 of event carsWithin is out of range int[0..50]\n",
+		},
+		{
+			name: "reference model error",
+			args: []string{"--reference", "no/such/file.scxml"},
+			code: exitFindings,
 		},
 		{
 			name: "bad event syntax",
@@ -140,9 +248,9 @@ func TestSimulateText(t *testing.T) {
 
 func TestSimulateJSON(t *testing.T) {
 	code, out, errs := runSimulate(t, "../../examples/radio.scxml", "--format", "json",
-		"power", "source", "play", "mute", "eject", "setVolume(level=7)", "sourceChanged")
-	if code != exitFindings || !strings.Contains(errs, "event 7: ") {
-		t.Fatalf("exit %d, stderr %q; want 1 and an error at event 7", code, errs)
+		"power", "source", "play", "mute", "eject", "setVolume(level=7)", "sourceChanged", "setVolume(level=11)")
+	if code != exitFindings || !strings.Contains(errs, "event 8: ") {
+		t.Fatalf("exit %d, stderr %q; want 1 and an error at event 8", code, errs)
 	}
 	var got struct {
 		Steps []struct {
@@ -152,28 +260,33 @@ func TestSimulateJSON(t *testing.T) {
 				Key  string `json:"key"`
 				Path string `json:"path"`
 			} `json:"fired"`
+			Entered []string `json:"entered"`
 			Outputs []struct {
 				Event  string         `json:"event"`
 				Target string         `json:"target"`
 				Args   map[string]any `json:"args"`
 			} `json:"outputs"`
-			State  string   `json:"state"`
-			Config []string `json:"configuration"`
-			Halted bool     `json:"halted"`
-			Timers []string `json:"timers"`
+			State     string   `json:"state"`
+			Config    []string `json:"configuration"`
+			Halted    bool     `json:"halted"`
+			Timers    []string `json:"timers"`
+			Discarded string   `json:"discarded"`
 		} `json:"steps"`
 		Error string `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if len(got.Steps) != 7 {
-		t.Fatalf("%d steps, want 7 (the start and six events)", len(got.Steps))
+	if len(got.Steps) != 8 {
+		t.Fatalf("%d steps, want 8 (the start and seven events)", len(got.Steps))
 	}
 	start := got.Steps[0]
 	if start.Event != "" || len(start.Args) != 0 || start.State != "Off" || len(start.Fired) != 1 ||
-		start.Fired[0].Key != "initial [scxml:initial>Off] Off" {
+		start.Fired[0].Key != "initial [scxml:initial>Off] Off" || strings.Join(start.Entered, " ") != "Off" {
 		t.Errorf("start step %+v", start)
+	}
+	if power := got.Steps[1]; strings.Join(power.Entered, " ") != "On Source Radio Sound Unmuted" {
+		t.Errorf("power step entered %v, want On Source Radio Sound Unmuted", power.Entered)
 	}
 	mute := got.Steps[4]
 	if mute.Event != "mute" || len(mute.Outputs) != 1 || mute.Outputs[0].Event != "muted" ||
@@ -183,10 +296,72 @@ func TestSimulateJSON(t *testing.T) {
 	if eject := got.Steps[5]; len(eject.Fired) != 2 || eject.State != "Radio,Unmuted" {
 		t.Errorf("eject step %+v, want two fired transitions ending in Radio,Unmuted", eject)
 	}
-	if vol := got.Steps[6]; vol.Args["level"] != 7.0 || vol.Halted {
+	if vol := got.Steps[6]; vol.Args["level"] != 7.0 || vol.Halted || vol.Discarded != "" {
 		t.Errorf("setVolume step %+v", vol)
 	}
-	if !strings.Contains(got.Error, "event 7: ") {
+	if sc := got.Steps[7]; sc.Event != "sourceChanged" || len(sc.Fired) != 0 ||
+		sc.Discarded != "no transition of Radio,Unmuted takes it" || sc.State != "Radio,Unmuted" {
+		t.Errorf("sourceChanged step %+v, want it discarded", sc)
+	}
+	if !strings.Contains(got.Error, "event 8: ") {
 		t.Errorf("error %q", got.Error)
+	}
+}
+
+// TestSimulateReferenceJSON: the reference interpreter's steps list the
+// statechart transitions, the states exited and entered, and agree with
+// the flattened machine's configurations.
+func TestSimulateReferenceJSON(t *testing.T) {
+	events := []string{"power", "source", "play", "mute", "eject", "setVolume(level=7)", "sourceChanged"}
+	code, out, errs := runSimulate(t, append([]string{"--reference", "../../examples/radio.scxml", "--format", "json"}, events...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var got struct {
+		Steps []struct {
+			Event       string   `json:"event"`
+			Transitions []string `json:"transitions"`
+			Exited      []string `json:"exited"`
+			Entered     []string `json:"entered"`
+			Outputs     []struct {
+				Event string `json:"event"`
+			} `json:"outputs"`
+			Config    []string `json:"configuration"`
+			Halted    bool     `json:"halted"`
+			Timers    []string `json:"timers"`
+			Discarded string   `json:"discarded"`
+		} `json:"steps"`
+		Error string `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	_, flatOut, _ := runSimulate(t, append([]string{"../../examples/radio.scxml", "--format", "json"}, events...)...)
+	var flat struct {
+		Steps []struct {
+			Entered []string `json:"entered"`
+			Config  []string `json:"configuration"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(flatOut), &flat); err != nil {
+		t.Fatalf("%v\n%s", err, flatOut)
+	}
+	if len(got.Steps) != 8 || len(flat.Steps) != 8 {
+		t.Fatalf("%d reference and %d flattened steps, want 8", len(got.Steps), len(flat.Steps))
+	}
+	for i, st := range got.Steps {
+		if strings.Join(st.Config, ",") != strings.Join(flat.Steps[i].Config, ",") ||
+			strings.Join(st.Entered, ",") != strings.Join(flat.Steps[i].Entered, ",") {
+			t.Errorf("step %d: reference %v entering %v, flattened %v entering %v",
+				i, st.Config, st.Entered, flat.Steps[i].Config, flat.Steps[i].Entered)
+		}
+	}
+	eject := got.Steps[5]
+	if strings.Join(eject.Transitions, " ; ") != "CDPlaying:eject>Radio ; Muted:sourceChanged>Unmuted" ||
+		strings.Join(eject.Exited, " ") != "CDPlaying CD Muted" || strings.Join(eject.Entered, " ") != "Radio Unmuted" {
+		t.Errorf("eject step %+v", eject)
+	}
+	if last := got.Steps[7]; last.Discarded == "" || len(last.Transitions) != 0 || last.Exited == nil {
+		t.Errorf("sourceChanged step %+v, want it discarded with empty lists", last)
 	}
 }
