@@ -43,9 +43,6 @@ var optionSets = []struct {
 	{name: "queues and completion", opts: modelgen.Options{Parallel: true, History: true, Internal: true, Timers: true,
 		SelfSends: true, Halt: true, Completion: true},
 		want: []string{"self send", "top-level final", "region final", "raise", "delayed send", "parallel", "history"}},
-	{name: "self sends only", opts: modelgen.Options{SelfSends: true},
-		forbid: []string{"raise", "final", "parallel"},
-		want:   []string{"self send"}},
 }
 
 // TestGenerate checks that every generated model reads and flattens
