@@ -336,7 +336,7 @@ func TestSemantics(t *testing.T) {
 </scxml>`,
 			steps: []step{
 				{config: "A"},
-				{ev: "add(n=2)", err: "event add(n=2): transition A:add>B: integer overflow in x + _event.data.n at errors.scxml:5:"},
+				{ev: "add(n=2)", err: "event add(n=2): transition A:add>B: integer overflow in x + _event.data.n at semantics.scxml:5:"},
 				{ev: "add(n=1)", config: "B", vars: "x=0"},
 			},
 		},
@@ -376,7 +376,7 @@ func TestSemantics(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := readModel(t, "errors.scxml", tt.model)
+			m := readModel(t, "semantics.scxml", tt.model)
 			in, st, err := interp.New(m, tt.opts)
 			if !checkStep(t, "start", st, err, in, tt.steps[0]) {
 				return
@@ -392,7 +392,7 @@ func TestSemantics(t *testing.T) {
 				checkStep(t, w.ev, st, err, in, w)
 			}
 			// Where setbot flattens the model, the flattened machine agrees.
-			s, _ := load("errors.scxml", []byte(tt.model))
+			s, _ := load("semantics.scxml", []byte(tt.model))
 			switch {
 			case s == nil:
 			case s.known != "":
