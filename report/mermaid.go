@@ -91,9 +91,14 @@ type diagramEdge struct {
 }
 
 // diagram draws the head model of m as a Mermaid stateDiagram-v2 from the
-// hierarchical model: compound states as nested blocks, parallel regions
-// separated by "--", initial and final pseudo-states, labels "event
-// [guard]". Transitions changed by the pull request carry ⚠ in their
+// hierarchical model: compound and parallel states as nested blocks,
+// initial and final pseudo-states, one arrow per transition from the state
+// that defines it to each state it targets, labels "event [guard]".
+// Parallel states get class "parallel" (a dashed border) instead of
+// Mermaid's "--" region separators, which make the whole diagram fail to
+// render when an arrow starts or ends at a composite state inside a region
+// (mermaid-js/mermaid#4052): an arrow is never moved off the states the
+// model names. Transitions changed by the pull request carry ⚠ in their
 // label; states that changed get class "changed", newly unreachable ones
 // class "unreachable" and ⚠ in their name. At most maxEdges transitions
 // are drawn, changed ones and those touching an unreachable state first.
@@ -151,7 +156,8 @@ func (d *drawer) mark(changes []diffmap.Change) {
 	}
 }
 
-// collect lists every transition of the model as edges, one per target.
+// collect lists every transition of the model as edges, one per target,
+// from its source (the state that defines it) to the target as declared.
 func (d *drawer) collect() {
 	for _, s := range d.src.States() {
 		for _, t := range s.Transitions {
@@ -169,38 +175,11 @@ func (d *drawer) collect() {
 				targets = []*model.State{s} // a targetless transition stays in its state
 			}
 			for _, t := range targets {
-				d.edges = append(d.edges, diagramEdge{from: d.endpoint(s), to: d.endpoint(t), label: label,
+				d.edges = append(d.edges, diagramEdge{from: s, to: t, label: label,
 					changed: changed, touches: d.unreachable[s.ID] || d.unreachable[t.ID]})
 			}
 		}
 	}
-}
-
-// endpoint works around a Mermaid bug (mermaid-js/mermaid#4052): an edge
-// to or from a composite state nested in a parallel region makes the whole
-// diagram fail to render. Such an end is moved to the state's default
-// entry, an atomic state inside it.
-func (d *drawer) endpoint(s *model.State) *model.State {
-	for len(s.ChildStates()) > 0 && inParallel(s) {
-		next := s.ChildStates()[0]
-		if s.Initial != nil && len(s.Initial.Targets) > 0 {
-			next = s.Initial.Targets[0]
-		}
-		if next == s {
-			break
-		}
-		s = next
-	}
-	return s
-}
-
-func inParallel(s *model.State) bool {
-	for p := s.Parent; p != nil; p = p.Parent {
-		if p.Kind == model.Parallel {
-			return true
-		}
-	}
-	return false
 }
 
 // cap keeps at most limit edges: changed transitions first, then those
@@ -249,9 +228,17 @@ func (d *drawer) draw() diagramResult {
 	d.b.WriteString("stateDiagram-v2\n")
 	d.b.WriteString("  classDef changed stroke:#d97706,stroke-width:3px\n")
 	d.b.WriteString("  classDef unreachable fill:#fee2e2,stroke:#dc2626,stroke-width:2px,stroke-dasharray:5\n")
+	var changed, unreachable, parallel []string
+	for _, s := range d.src.States()[1:] {
+		if s.Kind == model.Parallel {
+			parallel = append(parallel, d.ids.of[s])
+		}
+	}
+	if len(parallel) > 0 {
+		d.b.WriteString("  classDef parallel stroke-dasharray:8 4\n")
+	}
 	d.block(d.src.Root, 1)
 	d.edgesIn(nil, 1)
-	var changed, unreachable []string
 	for _, s := range d.src.States()[1:] {
 		if d.unreachable[s.ID] {
 			unreachable = append(unreachable, d.ids.of[s])
@@ -265,6 +252,9 @@ func (d *drawer) draw() diagramResult {
 	if len(unreachable) > 0 {
 		fmt.Fprintf(&d.b, "  class %s unreachable\n", strings.Join(unreachable, ","))
 	}
+	if len(parallel) > 0 {
+		fmt.Fprintf(&d.b, "  class %s parallel\n", strings.Join(parallel, ","))
+	}
 	if d.omitted > 0 {
 		fmt.Fprintf(&d.b, "  %%%% %d transitions left out\n", d.omitted)
 	}
@@ -273,22 +263,10 @@ func (d *drawer) draw() diagramResult {
 
 // block writes the children of s (the root, a compound or a parallel
 // state) at the given depth: the initial arrow, the child states, the
-// edges scoped to s, the arrows to final.
+// edges scoped to s, the arrows to final. A parallel state has neither
+// an initial arrow (all its regions are entered) nor final children.
 func (d *drawer) block(s *model.State, depth int) {
 	pad := strings.Repeat("  ", depth)
-	if s.Kind == model.Parallel {
-		// History pseudo-states of a parallel state go with its first region.
-		for _, h := range s.HistoryStates() {
-			d.state(h, depth)
-		}
-		for i, r := range s.ChildStates() {
-			if i > 0 {
-				d.b.WriteString(pad + "--\n")
-			}
-			d.state(r, depth)
-		}
-		return
-	}
 	if s.Initial != nil {
 		for _, t := range s.Initial.Targets {
 			if c := childContaining(s, t); c != nil {

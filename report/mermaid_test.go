@@ -1,12 +1,15 @@
 package report
 
 import (
+	"maps"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/model"
 )
 
 func TestSanitize(t *testing.T) {
@@ -84,7 +87,6 @@ func TestDiagram(t *testing.T) {
 		"state \"a_b\" as a_b_3 {\n",                 // the parallel state
 		"    state \"H*\" as h\n",                    // deep history inside it
 		"    state \"r-1\" as r_1 {\n",               // a region
-		"    --\n",                                   // between the regions
 		"state \"ü\" as s__\n",                       // non-ASCII
 		"state \"state\" as s_state\n",               // a keyword
 		"state \"⚠ x.2\" as x_2\n",                   // newly unreachable
@@ -96,7 +98,9 @@ func TestDiagram(t *testing.T) {
 		"class x_2 unreachable\n",                    // its class
 		"a_b_2 --> a_b_3 : par\n",                    // into the parallel state
 		"s_state --> h : back\n",                     // into the history state
-		"s__ --> x_1 : u\n",                          // the composite "c" in a region: its initial child
+		"s__ --> c : u\n",                            // into the composite "c" in a region, as declared
+		"class a_b_3 parallel\n",                     // the parallel state's dashed border
+		"classDef parallel stroke-dasharray",         // its class is defined
 		"      [*] --> x_1\n",                        // the initial state of "c"
 		"classDef unreachable fill:#fee2e2,stroke:#", // the class is defined
 	} {
@@ -115,6 +119,9 @@ func TestDiagram(t *testing.T) {
 				}
 			}
 		}
+	}
+	if regexp.MustCompile(`(?m)^\s*--$`).MatchString(src) {
+		t.Errorf("the diagram has a region separator, which breaks arrows at composite states in regions:\n%s", src)
 	}
 	if o, c := strings.Count(src, "{\n"), strings.Count(src, "}\n"); o != c {
 		t.Errorf("%d blocks opened, %d closed:\n%s", o, c, src)
@@ -141,4 +148,94 @@ func TestDiagramCaps(t *testing.T) {
 	if _, ok := diagram(&Model{Path: "gone.scxml", Status: Deleted}, MaxDiagramEdges); ok {
 		t.Error("a model without a head machine was drawn")
 	}
+}
+
+// TestDiagramEdgesFromSource checks the arrows of the ACCS benchmark, whose
+// group transitions are defined on composite states inside a parallel
+// region: each starts at the state that defines it and ends at the state
+// it names.
+func TestDiagramEdgesFromSource(t *testing.T) {
+	head := loadMachine(t, "../testdata/bench/accs.scxml")
+	r, ok := diagram(&Model{Path: "accs.scxml", HeadMachine: head}, MaxDiagramEdges)
+	if !ok {
+		t.Fatal("no diagram")
+	}
+	edges := diagramEdges(r.Source)
+	for _, want := range []string{
+		"Engaged --> Override : accelPedal", // defined on Engaged, not its initial SpeedControl
+		"Engaged --> Standby : brake",
+		"On --> Unavailable : radarBlocked", // defined on On, not its initial Standby
+		"Standby --> Engaged : set",         // to Engaged as declared, not SpeedControl
+		"Unavailable --> Restore : radarReady",
+		"Tracking --> NoTarget : radarBlocked",
+		"Close --> NoTarget : radarBlocked",
+	} {
+		if edges[want] != 1 {
+			t.Errorf("the diagram has %d arrows %q, want 1:\n%s", edges[want], want, r.Source)
+		}
+	}
+	for _, wrong := range []string{
+		"SpeedControl --> Override : accelPedal",
+		"SpeedControl --> Standby : brake",
+		"Standby --> Unavailable : radarBlocked",
+		"Standby --> SpeedControl : set",
+	} {
+		if edges[wrong] > 0 {
+			t.Errorf("the diagram draws %q:\n%s", wrong, r.Source)
+		}
+	}
+}
+
+// TestDiagramEdgesAllModels compares the arrows drawn for every bundled and
+// benchmark model with the transitions of its statechart: one arrow per
+// transition and target, from its source to the target as declared.
+func TestDiagramEdgesAllModels(t *testing.T) {
+	paths, _ := filepath.Glob("../examples/*.scxml")
+	bench, _ := filepath.Glob("../testdata/bench/*.scxml")
+	for _, p := range append(paths, bench...) {
+		head := loadMachine(t, p)
+		r, ok := diagram(&Model{Path: p, HeadMachine: head}, len(head.Source.States())*len(head.Source.States()))
+		if !ok {
+			t.Errorf("%s: no diagram", p)
+			continue
+		}
+		ids := newMermaidIDs()
+		for _, s := range head.Source.States()[1:] {
+			ids.add(s)
+		}
+		want := make(map[string]int)
+		for _, s := range head.Source.States() {
+			for _, tr := range s.Transitions {
+				targets := tr.Targets
+				if len(targets) == 0 {
+					targets = []*model.State{s}
+				}
+				for _, to := range targets {
+					want[ids.of[tr.Source]+" --> "+ids.of[to]]++
+				}
+			}
+		}
+		got := make(map[string]int)
+		for e, n := range diagramEdges(r.Source) {
+			ends, _, _ := strings.Cut(e, " : ")
+			if !strings.Contains(ends, "[*]") {
+				got[ends] += n
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s: arrows %v, want %v", p, got, want)
+		}
+	}
+}
+
+// diagramEdges counts the arrows of a Mermaid source, each as
+// "from --> to : label" (or "from --> to").
+func diagramEdges(src string) map[string]int {
+	edges := make(map[string]int)
+	for _, line := range strings.Split(src, "\n") {
+		if line = strings.TrimSpace(line); strings.Contains(line, " --> ") {
+			edges[line]++
+		}
+	}
+	return edges
 }
