@@ -11,10 +11,20 @@ import (
 	"github.com/setbot/setbot/solver"
 )
 
-// Version names the engine's semantics: a tree built by one version is
-// reused by another only when they are equal, so it changes whenever the
-// trees the engine builds could change (it is part of every cache key).
-const Version = "setbot-engine-1"
+// SemanticsVersion names what setbot computes from a model: the flattened
+// machine, the tree the engine builds, the analyses on it and the tests
+// generated from it. Every cached tree, test suite and analysis result is
+// keyed by it, so a build reuses what another build stored only when they
+// agree on it.
+//
+// Bump it with any change to what the flattener, the engine, the analyses
+// or the test generator output for a model (a refactoring that changes no
+// output needs no bump). TestSemanticsGolden fails when the output for a
+// bundled or benchmark model changed and this was not bumped; bump it, then
+// run go test ./engine -run TestSemanticsGolden -update and commit the
+// golden file with the change. A change it cannot see (say, to an analysis
+// only) needs the bump all the same.
+const SemanticsVersion = "setbot-semantics-1"
 
 // encodingMagic starts every encoded tree; the digit is the format version.
 const encodingMagic = "SET1"

@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/setbot/setbot/engine"
-	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/mlm"
 )
 
@@ -23,32 +22,35 @@ const (
 	kindResult = "result" // the analysis of a pair of trees
 )
 
-// resultVersion names the stored form of a model's analysis; it changes
-// whenever what is stored under kindResult changes meaning.
+// resultVersion names the stored form of a model's analysis (its JSON); it
+// changes whenever what is stored under kindResult is encoded differently.
+// What the analysis computes is engine.SemanticsVersion's business.
 const resultVersion = "result-1"
 
-// setKey is a tree's cache key (ARCHITECTURE.md §7): the canonical machine
-// hash, the engine options that shape the tree, and the engine version.
+// Every key starts with engine.SemanticsVersion: trees, suites and results
+// computed under other semantics are never found.
+
+// setKey is a tree's cache key (ARCHITECTURE.md §7): the semantics version,
+// the canonical machine hash, and the engine options that shape the tree.
 // The wall-clock budget is left out: a tree it did not cut is the same
 // tree under any budget, and a tree it cut is never stored.
 func setKey(m *mlm.Machine, o engine.Options) string {
-	return digest(engine.Version, m.Hash,
+	return digest(engine.SemanticsVersion, m.Hash,
 		fmt.Sprintf("depth=%d states=%d loop=%d micro=%d", o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps))
 }
 
 // suiteKey is the key of a tree's test suite.
 func suiteKey(set, coverage string) string {
-	return digest(set, testgen.Version, buildVersion(), "coverage="+coverage)
+	return digest(engine.SemanticsVersion, set, buildVersion(), "coverage="+coverage)
 }
 
 // resultKey is the key of the analysis of a change: the two trees, the
 // two files' contents (a result names source lines), and everything else
-// that shapes the result, including the versions of the code that
-// computes it beyond the engine.
+// that shapes the result.
 func resultKey(base, head, baseFile, headFile, strategy, coverage string, invariants []string) string {
 	inv := append([]string(nil), invariants...)
 	sort.Strings(inv)
-	return digest(resultVersion, testgen.Version, buildVersion(), base, head, baseFile, headFile,
+	return digest(engine.SemanticsVersion, resultVersion, buildVersion(), base, head, baseFile, headFile,
 		"strategy="+strategy, "coverage="+coverage, "invariants="+strings.Join(inv, "\x00"))
 }
 
