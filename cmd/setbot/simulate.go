@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -105,6 +106,11 @@ say).`,
 					return modelErrors(cmd, errs)
 				}
 				steps, err = simulateReference(m, interp.Options{LoopLimit: opts.LoopLimit, MaxMicrosteps: opts.MaxMicrosteps}, events)
+				var bad *source.Error
+				if errors.As(err, &bad) {
+					// A statechart the algorithm cannot run: a model error.
+					return modelErrors(cmd, source.ErrorList{bad})
+				}
 			} else {
 				m, errs := fe.load(path)
 				if len(errs) > 0 {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -363,5 +365,27 @@ func TestSimulateReferenceJSON(t *testing.T) {
 	}
 	if last := got.Steps[7]; last.Discarded == "" || len(last.Transitions) != 0 || last.Exited == nil {
 		t.Errorf("sourceChanged step %+v, want it discarded with empty lists", last)
+	}
+}
+
+// TestSimulateReferenceModelError: a statechart the reference interpreter
+// cannot run is a model error, reported at its position like the reader's.
+func TestSimulateReferenceModelError(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cycle.scxml")
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="O">
+  <state id="O"><transition event="go" target="H1"/></state>
+  <state id="C">
+    <history id="H1"><transition target="H2"/></history>
+    <history id="H2"><transition target="H1"/></history>
+    <state id="c1"/>
+  </state>
+</scxml>`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runSimulate(t, "--reference", path, "go")
+	want := path + ":4:5: the default transitions of history states lead in a cycle: H1 -> H2 -> H1\n"
+	if code != exitFindings || out != "" || errs != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing and %q", code, out, errs, want)
 	}
 }

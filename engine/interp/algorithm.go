@@ -339,7 +339,6 @@ type entrySet struct {
 	enter          []*model.State
 	defaultEntry   map[*model.State]bool
 	historyContent map[*model.State]*model.Transition // by the history's parent
-	err            error
 }
 
 func (e *entrySet) add(s *model.State) {
@@ -359,9 +358,6 @@ func (r *run) enterStates(ts []*model.Transition) error {
 		for _, s := range r.effectiveTargets(t) {
 			e.addAncestors(s, dom)
 		}
-	}
-	if e.err != nil {
-		return e.err
 	}
 	byDocument(e.enter)
 	for _, s := range e.enter {
@@ -410,11 +406,7 @@ func (e *entrySet) addDescendants(s *model.State) {
 			}
 			return
 		}
-		if len(s.Transitions) == 0 {
-			e.fail(s, "history state %s has no default transition", s.ID)
-			return
-		}
-		dt := s.Transitions[0]
+		dt := s.Transitions[0] // check saw to it that there is one
 		e.historyContent[s.Parent] = dt
 		for _, t := range dt.Targets {
 			e.addDescendants(t)
@@ -427,10 +419,6 @@ func (e *entrySet) addDescendants(s *model.State) {
 	e.add(s)
 	switch {
 	case s.IsCompound():
-		if s.Initial == nil {
-			e.fail(s, "compound state %s has no initial state", s.ID)
-			return
-		}
 		e.defaultEntry[s] = true
 		for _, t := range s.Initial.Targets {
 			e.addDescendants(t)
@@ -464,12 +452,6 @@ func (e *entrySet) enterRegions(p *model.State) {
 		if !slices.ContainsFunc(e.enter, func(s *model.State) bool { return s.IsDescendant(child) }) {
 			e.addDescendants(child)
 		}
-	}
-}
-
-func (e *entrySet) fail(s *model.State, format string, args ...any) {
-	if e.err == nil {
-		e.err = fmt.Errorf("%s: %s", e.r.in.m.Position(s.Pos), fmt.Sprintf(format, args...))
 	}
 }
 

@@ -45,6 +45,7 @@ import (
 
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/source"
 )
 
 // Defaults for Options.
@@ -146,8 +147,8 @@ func New(m *model.Model, opts Options) (*Interp, Step, error) {
 		}
 		c.vars[v.Name] = val
 	}
-	if m.Root == nil || m.Root.Initial == nil {
-		return nil, Step{}, fmt.Errorf("starting the machine: it has no initial state")
+	if err := check(m); err != nil {
+		return nil, Step{}, err
 	}
 	r := &run{in: in, c: c}
 	if err := r.start(); err != nil {
@@ -155,6 +156,59 @@ func New(m *model.Model, opts Options) (*Interp, Step, error) {
 	}
 	in.cur = c
 	return in, in.finish(r.step), nil
+}
+
+// check refuses the statecharts the algorithm cannot run: no initial
+// state, a compound state without a default entry, a history state without
+// a default transition, and history states whose default transitions lead
+// from one to the other in a cycle. Its errors are *source.Error, at the
+// state at fault.
+func check(m *model.Model) error {
+	if m.Root == nil || m.Root.Initial == nil {
+		return fmt.Errorf("the machine has no initial state")
+	}
+	for _, s := range m.States() {
+		switch {
+		case s.Kind == model.Compound && s.Initial == nil:
+			return modelError(m, s, "compound state %s has no initial state", s.ID)
+		case s.Kind == model.History && len(s.Transitions) == 0:
+			return modelError(m, s, "history state %s has no default transition", s.ID)
+		case s.Kind == model.History:
+			if err := checkHistoryChain(m, s, []*model.State{s}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkHistoryChain follows the history states that h's default transition
+// targets, refusing a cycle.
+func checkHistoryChain(m *model.Model, h *model.State, chain []*model.State) error {
+	for _, t := range h.Transitions[0].Targets {
+		if t.Kind != model.History {
+			continue
+		}
+		if slices.Contains(chain, t) {
+			ids := make([]string, 0, len(chain)+1)
+			for _, c := range append(chain, t) {
+				ids = append(ids, c.ID)
+			}
+			return modelError(m, chain[0], "the default transitions of history states lead in a cycle: %s", strings.Join(ids, " -> "))
+		}
+		if len(t.Transitions) == 0 {
+			return modelError(m, t, "history state %s has no default transition", t.ID)
+		}
+		if err := checkHistoryChain(m, t, append(chain, t)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// modelError is an error in the statechart, at state s.
+func modelError(m *model.Model, s *model.State, format string, args ...any) error {
+	return &source.Error{Pos: m.Position(s.Pos), Msg: fmt.Sprintf(format, args...)}
 }
 
 // Step sends one event from the environment: an input event with exactly

@@ -358,6 +358,20 @@ func TestSemantics(t *testing.T) {
 			},
 		},
 		{
+			// The flattener does not refuse this model: it recurses until
+			// the stack overflows (reported to its owner).
+			name: "history states that default to each other are refused",
+			model: head + `initial="O">
+  <state id="O"><transition event="go" target="H1"/></state>
+  <state id="C">
+    <history id="H1"><transition target="H2"/></history>
+    <history id="H2"><transition target="H1"/></history>
+    <state id="c1"/>
+  </state>
+</scxml>`,
+			steps: []step{{err: "semantics.scxml:4:5: the default transitions of history states lead in a cycle: H1 -> H2 -> H1"}},
+		},
+		{
 			name:  "a step that does not settle is an error, not a hang",
 			opts:  interp.Options{MaxMicrosteps: 50},
 			model: head + `initial="A"><state id="A"><transition target="B"/></state><state id="B"><transition target="A"/></state></scxml>`,
