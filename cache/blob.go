@@ -6,9 +6,24 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+)
+
+// Every stored blob is a frame: blobMagic, the format version (one byte),
+// the kind and the key it was stored under (each a uvarint length and the
+// bytes), then the raw DEFLATE of the caller's bytes. The row's sum is the
+// SHA-256 of the frame's header followed by the caller's bytes, so damage to
+// the recorded kind or key is caught like damage to the data. Format 1, the
+// bare DEFLATE stream with no header, recorded no key: such blobs are never
+// returned. No DEFLATE stream starts with 0xff (block type 3 is reserved),
+// so a format 1 blob cannot be taken for a frame.
+const (
+	blobMagic  = "\xffSETBLOB"
+	blobFormat = 2
 )
 
 // Stats describes the blobs in the store.
@@ -20,37 +35,55 @@ type Stats struct {
 // Get returns the blob stored under kind and key and marks it used, so
 // eviction keeps it longer. ok is false when there is none.
 //
-// A blob that fails to decompress or does not match the SHA-256 taken when
-// it was written is never returned: it is deleted, logged, and reported as a
-// miss. The blob is read without the write lock; if marking it used then
-// fails (the lock was busy past the timeout), Get still returns it and logs
-// the failure, since only eviction order suffers.
+// A blob is returned only when it was stored by Put under this kind and key
+// in this format, and its bytes match the SHA-256 taken then. Any other blob
+// is reported as a miss, logged, and deleted: one that fails to decompress
+// or to match its checksum (damaged), one that records another kind or key
+// (its row was moved or copied, so it answers another question), one of an
+// older format. A blob of a newer format is left for the setbot that wrote
+// it. The blob is read without the write lock; if marking it used then fails
+// (the lock was busy past the timeout), Get still returns it and logs the
+// failure, since only eviction order suffers.
 func (s *Store) Get(ctx context.Context, kind, key string) (data []byte, ok bool, err error) {
 	if err := checkKey(kind, key); err != nil {
 		return nil, false, fmt.Errorf("reading from cache: %w", err)
 	}
 	var (
 		id, size, written int64
-		z, sum            []byte
+		frame, sum        []byte
 	)
 	err = s.db.QueryRowContext(ctx, "SELECT id, data, size, sum, written FROM blobs WHERE kind = ? AND key = ?",
-		kind, key).Scan(&id, &z, &size, &sum, &written)
+		kind, key).Scan(&id, &frame, &size, &sum, &written)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("reading %s %q from cache %s: %w", kind, key, s.path, err)
 	}
-	data, err = unpack(z, size, sum)
+	data, err = unpack(kind, key, frame, size, sum)
 	if err != nil {
-		s.log.Error("cache blob damaged: deleted, reporting a miss",
-			"path", s.path, "kind", kind, "key", key, "err", err)
-		// Only the damaged version: a concurrent Put may have replaced it.
+		var level slog.Level
+		var msg string
+		var misfiled *misfiledError
+		switch {
+		case errors.Is(err, errNewerFormat):
+			s.log.Debug("cache blob of a newer format: kept for the setbot that wrote it, reporting a miss",
+				"path", s.path, "kind", kind, "key", key, "err", err)
+			return nil, false, nil
+		case errors.Is(err, errOlderFormat):
+			level, msg = slog.LevelInfo, "cache blob of an older format: deleted, reporting a miss"
+		case errors.As(err, &misfiled):
+			level, msg = slog.LevelWarn, "cache blob stored under another key: deleted, reporting a miss"
+		default:
+			level, msg = slog.LevelError, "cache blob damaged: deleted, reporting a miss"
+		}
+		s.log.Log(ctx, level, msg, "path", s.path, "kind", kind, "key", key, "err", err)
+		// Only the version read: a concurrent Put may have replaced it.
 		if err := s.Write(ctx, func(tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, "DELETE FROM blobs WHERE id = ? AND written = ?", id, written)
 			return err
 		}); err != nil {
-			s.log.Warn("deleting damaged cache blob", "path", s.path, "kind", kind, "key", key, "err", err)
+			s.log.Warn("deleting an unusable cache blob", "path", s.path, "kind", kind, "key", key, "err", err)
 		}
 		return nil, false, nil
 	}
@@ -75,11 +108,10 @@ func (s *Store) Put(ctx context.Context, kind, key string, data []byte) error {
 	if err := checkKey(kind, key); err != nil {
 		return fmt.Errorf("writing to cache: %w", err)
 	}
-	z, err := pack(data)
+	frame, sum, err := pack(kind, key, data)
 	if err != nil {
 		return fmt.Errorf("compressing %s %q for cache: %w", kind, key, err)
 	}
-	sum := sha256.Sum256(data)
 	var evicted int
 	err = s.Write(ctx, func(tx *sql.Tx) error {
 		now, err := tick(ctx, tx)
@@ -93,7 +125,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (kind, key) DO UPDATE SET
 	data = excluded.data, size = excluded.size, stored = excluded.stored, sum = excluded.sum,
 	written = excluded.written, last_used = excluded.last_used
-RETURNING id`, kind, key, z, len(data), len(z), sum[:], now, now).Scan(&id)
+RETURNING id`, kind, key, frame, len(data), len(frame), sum, now, now).Scan(&id)
 		if err != nil {
 			return err
 		}
@@ -219,38 +251,116 @@ func checkKey(kind, key string) error {
 	return nil
 }
 
-// pack compresses data with raw DEFLATE.
-func pack(data []byte) ([]byte, error) {
-	var b bytes.Buffer
-	w, err := flate.NewWriter(&b, flate.DefaultCompression)
+// header is the start of a blob's frame, up to its DEFLATE stream.
+func header(kind, key string) []byte {
+	h := append([]byte(blobMagic), blobFormat)
+	h = binary.AppendUvarint(h, uint64(len(kind)))
+	h = append(h, kind...)
+	h = binary.AppendUvarint(h, uint64(len(key)))
+	return append(h, key...)
+}
+
+// checksum is the SHA-256 recorded with a blob: of its frame's header, then
+// the caller's bytes.
+func checksum(header, data []byte) []byte {
+	h := sha256.New()
+	h.Write(header)
+	h.Write(data)
+	return h.Sum(nil)
+}
+
+// pack frames data stored under kind and key, and returns the frame and its
+// checksum.
+func pack(kind, key string, data []byte) (frame, sum []byte, err error) {
+	hdr := header(kind, key)
+	b := bytes.NewBuffer(bytes.Clone(hdr))
+	w, err := flate.NewWriter(b, flate.DefaultCompression)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return nil, nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, nil, err
+	}
+	return b.Bytes(), checksum(hdr, data), nil
+}
+
+var (
+	errOlderFormat = errors.New("format 1 (no header), which records no key")
+	errNewerFormat = errors.New("a newer format than this setbot knows")
+)
+
+// misfiledError reports a blob read under another kind or key than the one
+// it was stored under.
+type misfiledError struct{ kind, key string }
+
+func (e *misfiledError) Error() string {
+	return fmt.Sprintf("stored as %s %q", e.kind, e.key)
+}
+
+// unpack checks that frame was stored under kind and key, decompresses it,
+// and checks the result against the size and checksum recorded at Put. It
+// reads at most size+1 bytes, so a damaged stream cannot inflate without
+// bound.
+func unpack(kind, key string, frame []byte, size int64, sum []byte) ([]byte, error) {
+	hdrKind, hdrKey, hdrLen, err := readHeader(frame)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := w.Write(data); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// unpack decompresses z and checks it against the size and SHA-256 recorded
-// at Put. It reads at most size+1 bytes, so a damaged stream cannot inflate
-// without bound.
-func unpack(z []byte, size int64, sum []byte) ([]byte, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("recorded size %d is negative", size)
 	}
-	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(z)), size+1))
+	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(frame[hdrLen:])), size+1))
 	if err != nil {
 		return nil, fmt.Errorf("decompressing: %w", err)
 	}
 	if int64(len(data)) != size {
 		return nil, fmt.Errorf("decompressed to %d bytes, recorded size is %d", len(data), size)
 	}
-	if got := sha256.Sum256(data); !bytes.Equal(got[:], sum) {
-		return nil, errors.New("sha-256 of the decompressed bytes does not match the recorded one")
+	if !bytes.Equal(checksum(frame[:hdrLen], data), sum) {
+		return nil, errors.New("sha-256 of the header and decompressed bytes does not match the recorded one")
+	}
+	// The checksum vouches for the header: a different kind or key is not
+	// damage but a blob that answers another question.
+	if hdrKind != kind || hdrKey != key {
+		return nil, &misfiledError{kind: hdrKind, key: hdrKey}
 	}
 	return data, nil
+}
+
+// readHeader parses the header of a frame and returns the kind and key it
+// records and the header's length.
+func readHeader(frame []byte) (kind, key string, n int, err error) {
+	if len(frame) == 0 || frame[0] != blobMagic[0] {
+		return "", "", 0, errOlderFormat
+	}
+	if !bytes.HasPrefix(frame, []byte(blobMagic)) || len(frame) == len(blobMagic) {
+		return "", "", 0, errors.New("no frame header")
+	}
+	switch v := frame[len(blobMagic)]; {
+	case v > blobFormat:
+		return "", "", 0, fmt.Errorf("format %d: %w", v, errNewerFormat)
+	case v < blobFormat:
+		return "", "", 0, fmt.Errorf("format %d in a frame header", v)
+	}
+	n = len(blobMagic) + 1
+	field := func() (string, error) {
+		l, w := binary.Uvarint(frame[n:])
+		if w <= 0 || l > uint64(len(frame)-n-w) {
+			return "", errors.New("truncated frame header")
+		}
+		n += w
+		f := string(frame[n : n+int(l)])
+		n += int(l)
+		return f, nil
+	}
+	if kind, err = field(); err != nil {
+		return "", "", 0, err
+	}
+	if key, err = field(); err != nil {
+		return "", "", 0, err
+	}
+	return kind, key, n, nil
 }

@@ -47,10 +47,10 @@ CREATE TABLE blobs (
 	id        INTEGER PRIMARY KEY,
 	kind      TEXT NOT NULL,
 	key       TEXT NOT NULL,
-	data      BLOB NOT NULL,    -- raw DEFLATE of the caller's bytes
+	data      BLOB NOT NULL,    -- a frame: kind, key, raw DEFLATE of the caller's bytes (blob.go)
 	size      INTEGER NOT NULL, -- length of the caller's bytes
 	stored    INTEGER NOT NULL, -- length(data)
-	sum       BLOB NOT NULL,    -- SHA-256 of the caller's bytes
+	sum       BLOB NOT NULL,    -- SHA-256 of the frame's header and the caller's bytes
 	written   INTEGER NOT NULL, -- blob_clock tick of the Put
 	last_used INTEGER NOT NULL, -- blob_clock tick of the last Put or Get
 	UNIQUE (kind, key)

@@ -1,7 +1,8 @@
 // Package cache is setbot's SQLite store. It keeps symbolic execution trees,
 // test suites and analysis results as compressed, checksummed blobs under
-// keys the caller computes, evicts the least recently used of them beyond a
-// size cap, and logs analysis runs. Other packages add their own tables
+// keys the caller computes, each recording the key it was stored under so
+// that it is never returned for another, evicts the least recently used of
+// them beyond a size cap, and logs analysis runs. Other packages add their own tables
 // through Register.
 //
 // One file serves several goroutines and several processes at once: WAL
