@@ -38,6 +38,11 @@ const (
 	ParamAdded           Kind = "param_added"
 	ParamRemoved         Kind = "param_removed"
 	InitialChanged       Kind = "initial_changed"
+	// PriorityChanged is two transitions that compete for an event tried
+	// in the other order (SCXML's priority, ARCHITECTURE.md §3): swapped in
+	// the document, or one moved between a state and its ancestor past the
+	// other. Their identities need not change; what they do does.
+	PriorityChanged Kind = "priority_changed"
 )
 
 // Position is a place in a file.
@@ -46,12 +51,24 @@ type Position struct {
 	Column int `json:"column"`
 }
 
-// Change is one classified change.
+// Change is one classified change. Old and New place it in the two files;
+// for priority_changed they place the first transition of Transitions.
 type Change struct {
 	Kind    Kind      `json:"kind"`
-	Subject string    `json:"subject"` // state id, transition identity, variable, EVENT.PARAM, OLD>NEW
+	Subject string    `json:"subject"` // state id, transition identity, variable, EVENT.PARAM, OLD>NEW, FIRST before SECOND
 	Old     *Position `json:"old,omitempty"`
 	New     *Position `json:"new,omitempty"`
+	// Transitions are, for priority_changed, the two transitions: first the
+	// one the new version tries first, which the old tried second.
+	Transitions []TransitionPlace `json:"transitions,omitempty"`
+}
+
+// TransitionPlace is a transition, by its identity in the new version,
+// and its places in the two files.
+type TransitionPlace struct {
+	ID  string    `json:"id"`
+	Old *Position `json:"old,omitempty"`
+	New *Position `json:"new,omitempty"`
 }
 
 // Diff is the difference between two versions.
@@ -74,6 +91,8 @@ func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 	c := &comparer{d: d, o: oldM, n: newM}
 	c.states()
 	c.transitions()
+	c.moves()
+	c.priorities()
 	c.variables()
 	c.params()
 	c.initials()
@@ -91,6 +110,11 @@ func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 type comparer struct {
 	d    *Diff
 	o, n *model.Model
+
+	// The transitions of states in both versions: those paired across the
+	// versions, and those removed and added.
+	matched    []match
+	gone, born []*model.Transition
 }
 
 func pos(m *model.Model, p source.Pos) *Position {

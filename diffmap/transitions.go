@@ -60,6 +60,7 @@ func (c *comparer) pair(olds, news []*model.Transition) {
 			for j, n := range news {
 				if !usedN[j] && same(o, n) {
 					usedO[i], usedN[j] = true, true
+					c.matched = append(c.matched, match{o, n})
 					found(o, n)
 					break
 				}
@@ -94,11 +95,13 @@ func (c *comparer) pair(olds, news []*model.Transition) {
 	for i, o := range olds {
 		if !usedO[i] {
 			c.add(TransitionRemoved, o.ID, o.Pos, source.NoPos)
+			c.gone = append(c.gone, o)
 		}
 	}
 	for j, n := range news {
 		if !usedN[j] {
 			c.add(TransitionAdded, n.ID, source.NoPos, n.Pos)
+			c.born = append(c.born, n)
 		}
 	}
 }
@@ -120,13 +123,14 @@ func (c *comparer) matchUnique(olds, news []*model.Transition, usedO, usedN []bo
 		keysO[i] = c.content(o, true)
 		countO[keysO[i]]++
 	}
-	for i := range olds {
+	for i, o := range olds {
 		k := keysO[i]
 		if countO[k] != 1 || countN[k] != 1 {
 			continue
 		}
 		j := slices.Index(keysN, k)
 		usedO[i], usedN[j] = true, true
+		c.matched = append(c.matched, match{o, news[j]})
 	}
 }
 
