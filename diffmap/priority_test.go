@@ -3,12 +3,15 @@ package diffmap_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/diffmap"
+	"github.com/setbot/setbot/internal/modelgen"
+	"github.com/setbot/setbot/model/mlm"
 )
 
 // line prints a position's line, or "-" for none.
@@ -185,4 +188,50 @@ func TestTwins(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPriorityGenerated swaps two competing transitions of generated
+// models, the benchmark models and the examples (modelgen's
+// PriorityChanged): the swap is classified as such, with the subject
+// modelgen gives it, and T_updated is empty exactly when the flattened
+// machine is the same.
+func TestPriorityGenerated(t *testing.T) {
+	type doc struct {
+		name string
+		src  []byte
+	}
+	var docs []doc
+	for seed := int64(1); seed <= 100; seed++ {
+		opts := modelgen.Options{Parallel: seed%3 == 0, History: seed%4 == 1, Internal: seed%2 == 0, Loops: seed%3 == 1}
+		docs = append(docs, doc{fmt.Sprint("seed ", seed), modelgen.Generate(seed, opts)})
+	}
+	files, _ := filepath.Glob("../testdata/bench/*.scxml")
+	examples, _ := filepath.Glob("../examples/*.scxml")
+	for _, f := range append(files, examples...) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, doc{filepath.Base(f), src})
+	}
+	applied := 0
+	for i, d := range docs {
+		out, ch, ok := modelgen.Mutate(d.src, modelgen.PriorityChanged, int64(i+1))
+		if !ok {
+			continue
+		}
+		applied++
+		o, n := machine(t, string(d.src)), machine(t, string(out))
+		diff := diffmap.Compute(o.Source, n.Source, o, n)
+		if len(diff.Changes) != 1 || diff.Changes[0].Kind != ch.Kind || diff.Changes[0].Subject != ch.Subject {
+			t.Errorf("%s: %v gives %s", d.name, ch, placed(diff))
+		}
+		if same := mlm.Hash(o) == mlm.Hash(n); same != (len(diff.Updated) == 0) {
+			t.Errorf("%s: %v: same machine %v, updated %v", d.name, ch, same, diff.Updated)
+		}
+	}
+	if applied < len(docs)/2 {
+		t.Errorf("the swap applies to %d of %d models", applied, len(docs))
+	}
+	t.Logf("the swap applies to %d of %d models", applied, len(docs))
 }

@@ -155,6 +155,8 @@ func MutateEdit(src []byte, kind Kind, seed int64) (out []byte, e Edit, ok bool)
 		e, ok = m.removeParam()
 	case InitialChanged:
 		e, ok = m.changeInitial()
+	case PriorityChanged:
+		e, ok = m.swapPriority()
 	}
 	if !ok {
 		return nil, Edit{}, false
