@@ -47,46 +47,6 @@ type subject struct {
 	machine *mlm.Machine
 	origins map[string][]string // MLM transition key: the statechart transitions per microstep
 	inputs  []*model.Event      // the input alphabet
-	known   string              // the construct of knownDifferences it has, if any
-}
-
-// knownDifferences are the constructs on which the flattener (model/mlm)
-// is known to disagree with the SCXML algorithm, awaiting a fix there. A
-// model with one of them is not compared; the tests say so. Each entry is
-// as narrow as the construct: models without it are compared in full.
-var knownDifferences = []struct {
-	construct string
-	has       func(*model.Model) bool
-}{
-	// SCXML Appendix D, mainEventLoop: an external event sets _event even
-	// when it enables no transition, and the macrostep loop then selects
-	// eventless transitions again; so does an internal event nothing takes.
-	// The flattener folds eventless transitions only into the macrosteps of
-	// events some transition takes, so a condition that reads _event is
-	// not re-evaluated after an event that is discarded.
-	{"an eventless transition whose condition reads _event", eventlessReadsEvent},
-}
-
-func eventlessReadsEvent(m *model.Model) bool {
-	for _, s := range m.States() {
-		for _, t := range s.Transitions {
-			if t.Eventless() && t.Cond != nil && readsEvent(t.Cond) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func readsEvent(e lang.Expr) bool {
-	found := false
-	lang.Inspect(e, func(n lang.Node) bool {
-		if _, ok := n.(*lang.EventParam); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // load reads a model twice, once for each side. When setbot refuses it
@@ -106,11 +66,6 @@ func load(name string, src []byte) (*subject, string) {
 	}
 	s := &subject{name: name, chart: chart, machine: mach, origins: make(map[string][]string),
 		inputs: mach.InputEvents()}
-	for _, k := range knownDifferences {
-		if k.has(chart) {
-			s.known = k.construct
-		}
-	}
 	for _, t := range append(slices.Clone(mach.Initial), mach.Transitions...) {
 		s.origins[t.Key] = t.Origins
 	}
@@ -331,9 +286,6 @@ func TestDifferentialRandom(t *testing.T) {
 				t.Fatalf("seed %d (%+v) does not load: %s", seed, opts, why)
 			}
 			s.name = fmt.Sprintf("modelgen.Generate(%d, %+v)", seed, opts)
-			if s.known != "" {
-				t.Skipf("%s has %s, on which the flattener is known to differ", s.name, s.known)
-			}
 			r := rand.New(rand.NewPCG(uint64(seed), 0xd1ff))
 			for range sequences {
 				if d := s.compare(random(r, s.inputs, length), &n); d != "" {
@@ -377,9 +329,6 @@ func TestDifferentialExamples(t *testing.T) {
 			s, why := load(path, src)
 			if s == nil {
 				t.Fatalf("%s does not load: %s", path, why)
-			}
-			if s.known != "" {
-				t.Skipf("%s has %s, on which the flattener is known to differ", path, s.known)
 			}
 			r := rand.New(rand.NewPCG(uint64(i), 0xe8))
 			for range 20 {

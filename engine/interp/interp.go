@@ -86,8 +86,9 @@ type Step struct {
 	// exited).
 	Config []string
 	Halted bool // the machine has stopped in a top-level final state
-	// Discarded says why the input was discarded; empty when a transition
-	// took it.
+	// Discarded says why the input was discarded: nothing took it and
+	// nothing followed (no eventless transition its _event enabled);
+	// empty otherwise.
 	Discarded string
 }
 
@@ -240,7 +241,7 @@ func (in *Interp) Step(ev sim.Event) (Step, error) {
 	if err != nil {
 		return Step{}, fmt.Errorf("event %s: %w", input, err)
 	}
-	if !taken {
+	if !taken && len(r.step.Transitions) == 0 {
 		// A matching transition exists (accept saw to it for events that are
 		// not inputs), but no condition held.
 		r.step.Discarded = "no transition of " + in.configName() + " takes it"

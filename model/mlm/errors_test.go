@@ -37,6 +37,11 @@ func TestFlattenErrors(t *testing.T) {
 <state id="A"><transition event="go" target="B"/><transition event="other" target="B"/></state>
 <state id="B"><transition cond="_event.data.n &gt; 0" target="A"/></state></scxml>`, mlm.Options{},
 			`f.scxml:3:33: _event.data.n is read on event "other", which has no parameter "n" (MLM transition A other [A:other>B] B)`},
+		{"parameter read after an event nothing takes", head +
+			`<setbot:event name="go"><setbot:param name="n" type="int"/></setbot:event><setbot:event name="ping" input="true"/>
+<state id="A"><transition event="go" target="B"/></state>
+<state id="B"><transition cond="_event.data.n &gt; 0" target="A"/></state></scxml>`, mlm.Options{},
+			`f.scxml:3:33: _event.data.n is read by an eventless condition of B, which SCXML evaluates after every event, also after "ping", which no transition of B takes and which has no parameter "n"`},
 		{"parameter read while starting", head +
 			`<setbot:event name="go"><setbot:param name="n" type="int"/></setbot:event>
 <state id="A"><onentry><script>var k = _event.data.n;</script></onentry></state></scxml>`, mlm.Options{},

@@ -166,25 +166,67 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 		return err
 	}
 	for _, g := range groups {
-		if len(g.trans) == 0 {
+		if len(g.trans) == 0 && !f.rereadsEvent(cfg, ev) {
 			continue
 		}
 		b := &branch{cfg: cfg.clone(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
 		if g.guard != nil {
 			b.guard = append(b.guard, g.guard)
 		}
-		f.microstep(b, g.trans)
+		pos := src.Pos
+		if len(g.trans) > 0 {
+			f.microstep(b, g.trans)
+			pos = g.trans[0].Pos
+		}
 		ends, err := f.settle(b)
 		if err != nil {
 			return err
 		}
 		for _, e := range ends {
-			if _, err := f.emit(src, ev, e, g.trans[0].Pos); err != nil {
+			if len(e.origins) == 0 {
+				continue // nothing took the event and nothing followed: it is discarded
+			}
+			if _, err := f.emit(src, ev, e, pos); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// rereadsEvent reports whether an event that no transition of c takes can
+// still start a macrostep. SCXML sets _event to every event it processes,
+// taken or not, and then selects eventless transitions again; in a stable
+// configuration they were all disabled, and only a condition that reads
+// _event can have changed. A condition that reads a parameter the event
+// does not carry is an error, as it is for an event that is taken: the
+// action language has no undefined value.
+func (f *flattener) rereadsEvent(c *config, ev *model.Event) bool {
+	reads := false
+	for _, a := range c.atomic() {
+		for s := a; s != nil; s = s.Parent {
+			for _, t := range s.Transitions {
+				if !t.Eventless() || t.Cond == nil {
+					continue
+				}
+				lang.Inspect(t.Cond, func(n lang.Node) bool {
+					p, ok := n.(*lang.EventParam)
+					if !ok {
+						return true
+					}
+					reads = true
+					if _, has := ev.Param(p.Name); !has && !f.seen[p.Start] {
+						f.seen[p.Start] = true
+						f.errs.Add(f.m.Position(p.Start), "_event.data.%s is read by an eventless condition of %s, which SCXML evaluates "+
+							"after every event, also after %q, which no transition of %s takes and which has no parameter %q",
+							p.Name, c.name(), ev.Name, c.name(), p.Name)
+					}
+					return true
+				})
+			}
+		}
+	}
+	return reads
 }
 
 // settle folds the eventless transitions that follow a microstep, until

@@ -46,6 +46,9 @@ func TestErrors(t *testing.T) {
 			[]string{"m.scxml:1:132: unknown target state \"nowhere\""}},
 		{"initial outside", head + "<state id=\"a\" initial=\"b\"><state id=\"c\"/></state><state id=\"b\"/></scxml>",
 			[]string{"m.scxml:1:111: initial target \"b\" is not a descendant of \"a\""}},
+		{"history defaults in a cycle", head + "<state id=\"a\">\n<history id=\"h1\"><transition target=\"h2\"/></history>\n" +
+			"<history id=\"h2\"><transition target=\"h1\"/></history><state id=\"b\"/></state></scxml>",
+			[]string{"m.scxml:2:1: the default transitions of history states lead in a cycle: h1 -> h2 -> h1"}},
 		{"history without default", head + "<state id=\"a\"><history id=\"h\"/><state id=\"b\"/></state></scxml>",
 			[]string{"m.scxml:1:102: <history> \"h\" needs exactly one default <transition>, has 0"}},
 		{"syntax error in cond, column through entities", head + "\n<state id=\"a\"><transition event=\"e\" cond=\"1 &lt; &lt; 2\"/></state></scxml>",

@@ -207,6 +207,7 @@ func (b *builder) build(root *element) *model.Model {
 	for _, p := range b.pending {
 		b.resolve(p)
 	}
+	b.historyCycles()
 	b.assignIDs()
 	b.checkCode()
 	return b.m
@@ -504,6 +505,48 @@ func (b *builder) resolve(p *pendingTransition) {
 		if !st.IsDescendant(owner) {
 			b.errorf(p.targets.Offsets0(), "initial target %q is not a descendant of %q", st.ID, displayID(owner))
 		}
+	}
+}
+
+// historyCycles refuses history states whose default transitions lead
+// from one to another in a cycle: entering one would never end.
+func (b *builder) historyCycles() {
+	reported := make(map[*model.State]bool)
+	for _, h := range b.m.States() {
+		if h.Kind != model.History || reported[h] {
+			continue
+		}
+		path := []*model.State{h}
+		on := map[*model.State]int{h: 0}
+		var walk func(s *model.State) bool
+		walk = func(s *model.State) bool {
+			if len(s.Transitions) == 0 {
+				return false
+			}
+			for _, t := range s.Transitions[0].Targets {
+				if t.Kind != model.History {
+					continue
+				}
+				if i, ok := on[t]; ok {
+					cycle := append(stateIDs(path[i:]), t.ID)
+					for _, c := range path[i:] {
+						reported[c] = true
+					}
+					b.errs.Add(b.m.Position(path[i].Pos), "the default transitions of history states lead in a cycle: %s",
+						strings.Join(cycle, " -> "))
+					return true
+				}
+				on[t] = len(path)
+				path = append(path, t)
+				if walk(t) {
+					return true
+				}
+				path = path[:len(path)-1]
+				delete(on, t)
+			}
+			return false
+		}
+		walk(h)
 	}
 }
 
