@@ -21,13 +21,15 @@ func newDiffCmd() *cobra.Command {
 		Short: "Analyse what a change of a model does to its executions",
 		Long: `diff compares two versions of a model: the classified changes (states added,
 removed or renamed; transitions added, removed, retargeted, with trigger, guard
-or action changed; entry and exit actions; variables; event parameters; the
+or action changed; a priority changed between two transitions that compete
+for one event; entry and exit actions; variables; event parameters; the
 initial configuration) with their places in both files; the flattened
-transitions they update and those they impact, with Khalil & Dingel's (2015) measures M1
-(share of maximal paths avoiding every change) and M2 (mean position of the
-first change on the others); the head version's symbolic execution tree; the
-test-suite delta (retained, changed oracle, obsolete, new); and the states
-that became unreachable or reachable.
+transitions they update and those they impact, with Khalil & Dingel's (2015)
+measures M1 (share of maximal paths avoiding every change) and M2 (mean
+position of the first change on the others); the head version's symbolic
+execution tree; the test-suite delta (retained, changed oracle, obsolete,
+new); and the states that became unreachable (no execution enters them),
+transient (entered, but the machine never rests in them) or reachable.
 
 Strategies: auto (the default) reuses the base tree whole when the machines
 are identical, uses MSE (memoized symbolic execution: executes only what the
@@ -40,7 +42,8 @@ confirmed by a full tree before they are reported unreachable.
 Formats: text, json (strategy, strategy_reason, changes, impact {changed,
 impacted, m1, m2}, base and head {states, paths, ms}, reused_states,
 new_states, tests {retained, changed, obsolete, new}, newly_unreachable,
-newly_reachable, bounds_hit, and test_delta with the tests themselves).`,
+newly_reachable, newly_transient, bounds_hit, and test_delta with the tests
+themselves).`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {

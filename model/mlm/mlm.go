@@ -98,7 +98,7 @@ type Transition struct {
 	// state entered and left again within the macrostep is here although
 	// no configuration the machine rests in contains it.
 	Entered []string
-	Pos     source.Pos  // the first originating statechart transition
+	Pos     source.Pos // the first originating statechart transition
 }
 
 // State returns the named MLM state, or nil.
