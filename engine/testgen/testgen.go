@@ -67,11 +67,6 @@ type Generator struct {
 	recent []map[solver.Term]any
 }
 
-// Version names what this package generates: it is part of the cache keys
-// of suites and results, so it changes whenever the tests a tree gets could
-// change (their values included).
-const Version = "setbot-testgen-2"
-
 // recentModels is how many recent solutions are tried before the solver.
 const recentModels = 16
 
@@ -100,35 +95,6 @@ func (g *Generator) TestWhere(n *engine.Node, extra []solver.Term) (*Test, error
 		return nil, err
 	}
 	return g.build(n, vals)
-}
-
-// Reuse returns the test that drives the machine to n with the parameter
-// values of an earlier test, when they still satisfy n's path condition
-// (a retained test keeps its values); ok is false otherwise.
-func (g *Generator) Reuse(n *engine.Node, earlier *Test) (*Test, bool, error) {
-	path := n.Path()
-	if len(path)-1 != len(earlier.Steps) {
-		return nil, false, nil
-	}
-	src := g.set.Terms
-	vals := make(map[solver.Term]any)
-	for i, x := range path[1:] {
-		if x.In.Timer {
-			continue
-		}
-		for _, a := range x.In.Args {
-			v, ok := earlier.Steps[i].Args[a.Name]
-			if !ok {
-				return nil, false, nil
-			}
-			vals[a.Value] = v
-		}
-	}
-	if !holds(src, vals, n.PC) {
-		return nil, false, nil
-	}
-	t, err := g.build(n, vals)
-	return t, err == nil, err
 }
 
 // build assembles the test of the path to n under the parameter values.
