@@ -22,6 +22,9 @@ type diagramResult struct {
 	Source  string // the Mermaid source, without the fence
 	Edges   int    // transitions drawn
 	Omitted int    // transitions left out by MaxDiagramEdges
+	// Parallel says the diagram has parallel states, drawn with a dashed
+	// border around their regions.
+	Parallel bool
 }
 
 // mermaidKeywords are words that Mermaid's state diagram grammar reads as
@@ -258,7 +261,7 @@ func (d *drawer) draw() diagramResult {
 	if d.omitted > 0 {
 		fmt.Fprintf(&d.b, "  %%%% %d transitions left out\n", d.omitted)
 	}
-	return diagramResult{Source: d.b.String(), Edges: len(d.edges), Omitted: d.omitted}
+	return diagramResult{Source: d.b.String(), Edges: len(d.edges), Omitted: d.omitted, Parallel: len(parallel) > 0}
 }
 
 // block writes the children of s (the root, a compound or a parallel
