@@ -394,7 +394,20 @@ func (b *builder) initialElement(s *model.State, el *element) {
 		b.errorf(el.Start, "<initial> without a <transition>")
 		return
 	}
-	b.checkAttrs(tr, "target", "setbot:id")
+	b.checkAttrs(tr, "target", "type", "event", "cond", "setbot:id")
+	for _, name := range []string{"event", "cond"} {
+		// An empty cond is true, as on any transition.
+		if a, ok := tr.attr(name); ok && (name == "event" || strings.TrimSpace(a.Value) != "") {
+			b.errorf(a.NameOff, "the <transition> of <initial> takes no %s: remove it (it is taken on default entry, unconditionally)", name)
+		}
+	}
+	if a, ok := tr.attr("type"); ok {
+		// The initial transition's source is the compound state and its
+		// targets are descendants, taken only on default entry: internal
+		// and external enter the same states, so the value is only checked
+		// (itemis CREATE writes it on every initial transition).
+		b.transitionType(a)
+	}
 	if _, ok := tr.attr("target"); !ok {
 		b.errorf(tr.Start, "the <transition> of <initial> needs a target")
 		return
@@ -440,19 +453,16 @@ func (b *builder) transition(s *model.State, el *element) {
 		}
 	}
 	if a, ok := el.attr("type"); ok {
-		switch a.Value {
-		case "internal":
-			t.Type = model.TransitionInternal
-		case "external":
-		default:
-			b.errorf(a.Offsets0(), "transition type %q (want internal or external)", a.Value)
-		}
+		t.Type = b.transitionType(a)
 	}
-	if s.Kind == model.History && (len(t.Events) > 0 || hasAttr(el, "cond")) {
-		b.errorf(el.Start, "the default transition of a <history> takes no event or cond")
-	}
-	if a, ok := el.attr("cond"); ok {
-		t.Cond = b.expr(a)
+	// An empty cond is true, as SCXML engines read it (itemis CREATE
+	// writes cond=""): the transition is the unconditional one.
+	cond, hasCond := el.attr("cond")
+	hasCond = hasCond && strings.TrimSpace(cond.Value) != ""
+	if s.Kind == model.History && (len(t.Events) > 0 || hasCond) {
+		b.errorf(el.Start, "the default transition of a <history> takes no event or cond: remove them")
+	} else if hasCond {
+		t.Cond = b.expr(cond)
 	}
 	t.Body = b.block(el)
 	s.Transitions = append(s.Transitions, t)
@@ -460,7 +470,17 @@ func (b *builder) transition(s *model.State, el *element) {
 	b.pending = append(b.pending, &pendingTransition{t: t, el: el, targets: a, hasTgt: hasTgt})
 }
 
-func hasAttr(el *element, local string) bool { _, ok := el.attr(local); return ok }
+// transitionType reads the type attribute of a <transition>.
+func (b *builder) transitionType(a attribute) model.TransitionType {
+	switch a.Value {
+	case "internal":
+		return model.TransitionInternal
+	case "external":
+	default:
+		b.errorf(a.Offsets0(), "transition type %q is not valid: write type=\"internal\" or type=\"external\"", a.Value)
+	}
+	return model.TransitionExternal
+}
 
 // Offsets0 is the file offset of an attribute value's first byte (or of the
 // empty value).

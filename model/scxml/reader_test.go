@@ -1,9 +1,11 @@
 package scxml_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -44,5 +46,61 @@ func TestEventAlphabet(t *testing.T) {
 	}
 	for name := range want {
 		t.Errorf("event %s missing", name)
+	}
+}
+
+// flattenText reads doc and returns its MLM in text form (which the hash
+// and the stable keys are part of).
+func flattenText(t *testing.T, doc string) string {
+	t.Helper()
+	m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	mach, errs := mlm.Flatten(m, mlm.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var b strings.Builder
+	if err := mlm.WriteText(&b, mach); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestEmptyCond: cond="" (or only white space) is true, so the transition
+// is the unconditional one, with the same MLM, keys and hash as without a
+// cond.
+func TestEmptyCond(t *testing.T) {
+	doc := func(cond string) string {
+		return head + `<datamodel><data id="x" expr="0"/></datamodel>
+<state id="a"><transition event="go"` + cond + ` target="b"><assign location="x" expr="x + 1"/></transition></state>
+<state id="b"><transition` + cond + ` target="c"/></state>
+<state id="c"/></scxml>`
+	}
+	want := flattenText(t, doc(""))
+	for _, cond := range []string{` cond=""`, ` cond="  "`, " cond=\"\n\t\""} {
+		if got := flattenText(t, doc(cond)); got != want {
+			t.Errorf("with%s:\n%s\nwant, as without a cond:\n%s", cond, got, want)
+		}
+	}
+	// A history default transition takes no cond, but an empty one is none.
+	flattenText(t, head+`<state id="a"><history id="h"><transition cond="" target="b"/></history><state id="b"/></state></scxml>`)
+}
+
+// TestInitialTransitionType: type on the transition of <initial> is
+// accepted and enters the same states either way.
+func TestInitialTransitionType(t *testing.T) {
+	doc := func(attrs string) string {
+		return head + `<datamodel><data id="x" expr="0"/></datamodel>
+<state id="p"><initial><transition` + attrs + ` target="q"><assign location="x" expr="1"/></transition></initial>
+<onentry><assign location="x" expr="2"/></onentry>
+<state id="o"/><state id="q"><transition event="go" target="o"/></state></state></scxml>`
+	}
+	want := flattenText(t, doc(""))
+	for _, attrs := range []string{` type="internal"`, ` type="external"`, ` type="internal" cond=""`} {
+		if got := flattenText(t, doc(attrs)); got != want {
+			t.Errorf("with%s:\n%s\nwant, as without a type:\n%s", attrs, got, want)
+		}
 	}
 }
