@@ -109,7 +109,7 @@ func (c *checker) exprType(e Expr) Type {
 		}
 		t, ok := c.env.Param(x.Name)
 		if !ok {
-			c.errorf(x, "event parameter %s is not declared", x.Name)
+			c.errorf(x, "event parameter %s is not declared: declare it with a <setbot:param> of the event, or pass it in every send", x.Name)
 		}
 		return t
 	case *InState:
@@ -138,7 +138,7 @@ func (c *checker) exprType(e Expr) Type {
 func (c *checker) ident(x *Ident) Type {
 	t, ok := c.lookup(x.Name)
 	if !ok {
-		c.errorf(x, "undeclared name %s", x.Name)
+		c.errorf(x, "%s", undeclaredMsg(x.Name))
 	}
 	return t
 }
@@ -249,7 +249,7 @@ func (c *checker) stmt(s Stmt) {
 		c.args(x.Event, x.Args)
 	case *Assume:
 		if !c.env.AllowAssume {
-			c.errorf(x, "assume is not allowed in models")
+			c.errorf(x, "assume is not allowed in models: remove it")
 		}
 		c.cond(x.Cond)
 	default:
@@ -286,7 +286,7 @@ func (c *checker) decl(x *Decl) {
 	if _, global := c.env.Vars[x.Name.Name]; global {
 		// In an SCXML script "var x" would assign the datamodel's x; a
 		// local of the same name would silently mean something else.
-		c.errorf(x.Name, "local %s shadows the machine variable %s", x.Name.Name, x.Name.Name)
+		c.errorf(x.Name, "local %s shadows the machine variable %s: drop the declaration to assign the variable, or rename the local", x.Name.Name, x.Name.Name)
 		return
 	}
 	if _, dup := c.scope.names[x.Name.Name]; dup {

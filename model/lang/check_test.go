@@ -74,7 +74,7 @@ func TestCheckExpr(t *testing.T) {
 		{anyState, "In('anything')", Bool, ""},
 		{nil, "c", Invalid, "t.scxml:1:1: undeclared name c"},
 		{nil, "c + 1 > 0 && !c", Bool, "t.scxml:1:1: undeclared name c\nt.scxml:1:15: undeclared name c"},
-		{nil, "_event.data.z", Invalid, "t.scxml:1:1: event parameter z is not declared"},
+		{nil, "_event.data.z", Invalid, "t.scxml:1:1: event parameter z is not declared: declare it with a <setbot:param> of the event, or pass it in every send"},
 		{noParams, "_event.data.x", Invalid, "t.scxml:1:1: no event parameters in scope"},
 		{nil, "In('S3')", Bool, "t.scxml:1:1: unknown state 'S3' in In()"},
 		{nil, "a + b", Int, "t.scxml:1:3: operator + needs int operands, found int and bool"},
@@ -91,6 +91,10 @@ func TestCheckExpr(t *testing.T) {
 		{nil, "a + 1", Bool, "t.scxml:1:1: expression must be bool, found int"},
 		{nil, "b", Int, "t.scxml:1:1: expression must be int, found bool"},
 		{nil, "c", Bool, "t.scxml:1:1: undeclared name c"},
+		{nil, "_sessionid", Invalid, "t.scxml:1:1: _sessionid is not supported yet: the system variables _sessionid, _name, _ioprocessors and _x are not modelled"},
+		{nil, "_name", Invalid, "t.scxml:1:1: _name is not supported yet: the system variables _sessionid, _name, _ioprocessors and _x are not modelled"},
+		{nil, "_event", Bool, "t.scxml:1:1: _event as a value is not supported yet: read a parameter as _event.data.NAME"},
+		{nil, "a == undefined", Bool, "t.scxml:1:6: undefined is not supported yet: give the variable a value of its type, e.g. -1 for none"},
 	}
 	for _, tt := range tests {
 		env := tt.env
@@ -136,7 +140,7 @@ func TestCheckBlock(t *testing.T) {
 		{nil, "int x = true", "t.scxml:1:9: cannot use bool value as int in declaration of x"},
 		{nil, "bool x = 1", "t.scxml:1:10: cannot use int value as bool in declaration of x"},
 		{nil, "var x = 1; var x = 2", "t.scxml:1:16: x redeclared in this block"},
-		{nil, "var a = 1", "t.scxml:1:5: local a shadows the machine variable a"},
+		{nil, "var a = 1", "t.scxml:1:5: local a shadows the machine variable a: drop the declaration to assign the variable, or rename the local"},
 		{nil, "int x; bool x", "t.scxml:1:13: x redeclared in this block"},
 		{nil, "for (int i = 0; ;) { } i = 1", "t.scxml:1:24: undeclared name i"},
 		{nil, "{ int x = 1 } x = 2", "t.scxml:1:15: undeclared name x"},
@@ -146,7 +150,7 @@ func TestCheckBlock(t *testing.T) {
 		{nil, "if (b) {} else if (1) {}", "t.scxml:1:20: condition must be bool, found int"},
 		{nil, "while (1) {}", "t.scxml:1:8: condition must be bool, found int"},
 		{nil, "for (; a;) {}", "t.scxml:1:8: condition must be bool, found int"},
-		{nil, "assume(b)", "t.scxml:1:1: assume is not allowed in models"},
+		{nil, "assume(b)", "t.scxml:1:1: assume is not allowed in models: remove it"},
 		{assume, "assume(a)", "t.scxml:1:8: condition must be bool, found int"},
 		{nil, "raise e(r: 1)", "t.scxml:1:9: event e has no parameter r"},
 		{nil, "raise e(p: true)", "t.scxml:1:12: cannot use bool value as int in argument p of event e"},

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/setbot/setbot/model/source"
@@ -197,11 +198,11 @@ func (p *parser) parseValue() Expr {
 	for {
 		switch {
 		case isAssignOp(p.tok):
-			p.error("unsupported expression: assignment inside an expression")
+			p.error("assignment inside an expression: compare with ==, or assign in a statement of its own")
 			p.next()
 			p.parseExpr()
 		case (p.tok == INC || p.tok == DEC) && !p.nl:
-			p.error("unsupported expression: %s inside an expression", p.tok)
+			p.error("%s inside an expression: write it as a statement of its own", p.tok)
 			p.next()
 		default:
 			return x
@@ -259,7 +260,7 @@ func (p *parser) parseUnary() Expr {
 		return &Unary{OpPos: p.pos(off), Op: op, X: x}
 	case INC, DEC:
 		off := p.off
-		p.error("unsupported expression: %s inside an expression", p.tok)
+		p.error("%s inside an expression: write it as a statement of its own", p.tok)
 		for p.tok == INC || p.tok == DEC {
 			p.next()
 		}
@@ -275,7 +276,7 @@ func (p *parser) parsePrimary() Expr {
 	case INT:
 		v, err := strconv.ParseInt(p.lit, 10, 64)
 		if err != nil {
-			p.error("integer literal %s out of range", p.lit)
+			p.error("integer literal %s out of range: the largest is %d", p.lit, int64(math.MaxInt64))
 		}
 		p.next()
 		return &IntLit{ValuePos: p.pos(off), Value: v}
@@ -291,11 +292,18 @@ func (p *parser) parsePrimary() Expr {
 		p.closeParen()
 		return x
 	case STRING:
-		p.error("unsupported expression: string literal (strings appear only in In('state'), event names and send to/after)")
+		p.error("string literal: strings are not supported yet; use an int code or a bool")
 		p.next()
 		return p.bad(off)
 	}
-	p.errorExpected("expression")
+	switch p.tok {
+	case LBRACK:
+		p.error("array literal: arrays are not supported yet; use a variable per element")
+	case LBRACE:
+		p.error("object literal: objects are not supported yet; use a variable per field")
+	default:
+		p.errorExpected("expression")
+	}
 	return p.bad(off)
 }
 
@@ -305,6 +313,12 @@ func (p *parser) parsePrimary() Expr {
 func (p *parser) parseOperand() Expr {
 	off, name := p.off, p.lit
 	p.next()
+	if hint, ok := unsupportedPrefixes[name]; ok && !p.nl && startsOperand(p.tok) {
+		// Reported at the operand, where "name operand" stops parsing.
+		p.error("unsupported operator %s: %s", name, hint)
+		p.parseUnary()
+		return p.bad(off)
+	}
 	path := name
 	var segs []string
 	for p.tok == PERIOD {
@@ -322,11 +336,11 @@ func (p *parser) parseOperand() Expr {
 		if path == "In" {
 			return p.parseIn(off)
 		}
-		p.errorAt(off, fmt.Sprintf("unsupported call %s(...) (only In('state') is allowed)", path))
+		p.errorAt(off, callMsg(path))
 		p.skipGroup(0, false)
 		return p.bad(off)
 	case LBRACK:
-		p.errorAt(off, fmt.Sprintf("unsupported expression: index expression %s[...]", path))
+		p.errorAt(off, indexMsg(path))
 		p.skipGroup(0, false)
 		return p.bad(off)
 	}
@@ -336,7 +350,7 @@ func (p *parser) parseOperand() Expr {
 	case name == "_event" && len(segs) == 2 && segs[0] == "data":
 		return &EventParam{Start: p.pos(off), Name: segs[1]}
 	}
-	p.errorAt(off, fmt.Sprintf("unsupported expression: member access %s (only _event.data.NAME is allowed)", path))
+	p.errorAt(off, memberMsg(path))
 	return p.bad(off)
 }
 
@@ -359,6 +373,16 @@ func (p *parser) parseIn(off int) Expr {
 }
 
 func isAssignOp(t Token) bool { return ASSIGN <= t && t <= REM_ASSIGN }
+
+// startsOperand reports whether t starts an operand that cannot follow
+// another one.
+func startsOperand(t Token) bool {
+	switch t {
+	case IDENT, INT, STRING, TRUE, FALSE:
+		return true
+	}
+	return false
+}
 
 func startsExpr(t Token) bool {
 	switch t {

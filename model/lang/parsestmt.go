@@ -7,13 +7,6 @@ import (
 
 // Statement parsing; see parser.go for the parser and expressions.
 
-// unsupportedStatements are ECMAScript and C statement keywords outside the
-// language, recognised to give a precise message.
-var unsupportedStatements = map[string]bool{
-	"break": true, "continue": true, "return": true, "do": true, "switch": true,
-	"function": true, "const": true, "throw": true, "try": true,
-}
-
 // parseStmtList parses statements up to a '}' or the end of the input.
 func (p *parser) parseStmtList() []Stmt {
 	var list []Stmt
@@ -57,8 +50,8 @@ func (p *parser) parseStmt() Stmt {
 	case ASSUME:
 		s = p.parseAssume()
 	default:
-		if p.tok == IDENT && unsupportedStatements[p.lit] {
-			p.error("unsupported statement: %s", p.lit)
+		if hint, ok := unsupportedStatements[p.lit]; p.tok == IDENT && ok {
+			p.error("unsupported statement %s: %s", p.lit, hint)
 		} else {
 			s = p.parseSimple()
 		}
@@ -269,7 +262,7 @@ func (p *parser) target(x Expr, start, mark int) *Ident {
 	if id, ok := x.(*Ident); ok {
 		return id
 	}
-	p.errorAt(start, fmt.Sprintf("cannot assign to %s (only variables can be assigned)", ExprString(x)))
+	p.errorAt(start, fmt.Sprintf("cannot assign to %s: only variables can be assigned", ExprString(x)))
 	return nil
 }
 
@@ -294,7 +287,7 @@ func (p *parser) parseDecl() Stmt {
 		return d
 	}
 	if d.Type.Kind == Invalid {
-		p.errorAt(off, fmt.Sprintf("missing initial value in %s declaration of %s", kw, d.Name.Name))
+		p.errorAt(off, fmt.Sprintf("missing initial value in %s declaration of %s: write %s %s = 0, or = false", kw, d.Name.Name, kw, d.Name.Name))
 		return nil
 	}
 	return d

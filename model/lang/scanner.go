@@ -129,11 +129,11 @@ func (s *scanner) scanNumber() (Token, string) {
 	lit := s.text[start:s.off]
 	switch {
 	case isFloat && strings.Trim(lit, "0123456789.eE+-") == "":
-		s.error(start, "unsupported floating-point literal %s (only integers are supported)", lit)
+		s.error(start, "floating-point literal %s: decimals are not supported yet; scale the value to an int, e.g. count tenths", lit)
 	case strings.Trim(lit, "0123456789") != "":
-		s.error(start, "invalid integer literal %s", lit)
+		s.error(start, "invalid integer literal %s: write integers in decimal", lit)
 	case len(lit) > 1 && lit[0] == '0':
-		s.error(start, "invalid integer literal %s (leading zeros are not allowed)", lit)
+		s.error(start, "invalid integer literal %s: write it without leading zeros", lit)
 	default:
 		return INT, lit
 	}
@@ -198,17 +198,13 @@ var operators = []struct {
 	{",", COMMA}, {";", SEMICOLON}, {":", COLON}, {"?", QUESTION}, {".", PERIOD},
 }
 
-// unsupportedOperators are ECMAScript and C operators outside the
-// language, recognised to give a precise message.
-var unsupportedOperators = []string{">>>", "<<", ">>", "**", "&", "|", "^", "~"}
-
 func (s *scanner) scanOperator() (Token, string) {
 	rest := s.text[s.off:]
-	for _, op := range unsupportedOperators {
-		if strings.HasPrefix(rest, op) && !strings.HasPrefix(rest, "&&") && !strings.HasPrefix(rest, "||") {
-			s.error(s.off, "unsupported operator '%s'", op)
-			s.off += len(op)
-			return ILLEGAL, op
+	for _, u := range unsupportedOperators {
+		if strings.HasPrefix(rest, u.op) && !strings.HasPrefix(rest, "&&") && !strings.HasPrefix(rest, "||") {
+			s.error(s.off, "unsupported operator '%s': %s", u.op, u.hint)
+			s.off += len(u.op)
+			return ILLEGAL, u.op
 		}
 	}
 	for _, op := range operators {

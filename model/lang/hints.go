@@ -1,0 +1,101 @@
+package lang
+
+import "strings"
+
+// Constructs of ECMAScript and C outside the language, recognised to refuse
+// them with a hint of what to write instead. Every message about one is
+// "what is refused: what to write instead", in one line.
+
+// unsupportedOperators are operators outside the language, longest first
+// among those that share a prefix.
+var unsupportedOperators = []struct{ op, hint string }{
+	{">>>", "bit operators are not supported yet; divide by a power of two"},
+	{"<<", "bit operators are not supported yet; multiply by a power of two"},
+	{">>", "bit operators are not supported yet; divide by a power of two"},
+	{"**", "multiply it out, e.g. x * x"},
+	{"&", "bit operators are not supported yet; for bools use &&"},
+	{"|", "bit operators are not supported yet; for bools use ||"},
+	{"^", "bit operators are not supported yet; for bools use !="},
+	{"~", "bit operators are not supported yet; ~x is -x - 1"},
+}
+
+// unsupportedStatements are statement keywords outside the language.
+var unsupportedStatements = map[string]string{
+	"break":    "end the loop through its condition",
+	"continue": "skip the rest of the body with if",
+	"return":   "code runs to its end; put what follows under if",
+	"do":       "write a while loop",
+	"switch":   "write if and else if",
+	"function": "functions are not supported yet; write the body where it is called",
+	"const":    "declare it with var or let",
+	"throw":    "error events are not supported yet; remove it",
+	"try":      "error events are not supported yet; write the body without it",
+}
+
+// unsupportedPrefixes are keyword operators that ECMAScript writes before
+// an operand.
+var unsupportedPrefixes = map[string]string{
+	"typeof": "undefined is not modelled: every variable and parameter has a value of its type",
+	"new":    "objects are not supported yet; use a variable per field",
+	"delete": "objects are not supported yet; use a variable per field",
+}
+
+// systemVariables are the SCXML system variables other than _event.
+var systemVariables = map[string]bool{"_sessionid": true, "_name": true, "_ioprocessors": true, "_x": true}
+
+func systemVariableMsg(name string) string {
+	return name + " is not supported yet: the system variables _sessionid, _name, _ioprocessors and _x are not modelled"
+}
+
+// undeclaredMsg is the error for a name that is neither a variable nor a
+// local, with a hint when the name is one ECMAScript predefines.
+func undeclaredMsg(name string) string {
+	switch {
+	case systemVariables[name]:
+		return systemVariableMsg(name)
+	case name == "_event":
+		return "_event as a value is not supported yet: read a parameter as _event.data.NAME"
+	case name == "undefined" || name == "null":
+		return name + " is not supported yet: give the variable a value of its type, e.g. -1 for none"
+	}
+	return "undeclared name " + name
+}
+
+// memberMsg is the error for a member access other than _event.data.NAME.
+func memberMsg(path string) string {
+	root, _, _ := strings.Cut(path, ".")
+	switch {
+	case systemVariables[root]:
+		return systemVariableMsg(root)
+	case path == "_event.data":
+		return "member access _event.data: read one parameter, _event.data.NAME"
+	case path == "_event.name":
+		return "member access _event.name: the event name is not a value yet; test it with the transition's event attribute"
+	case strings.HasPrefix(path, "_event.data."):
+		param, _, _ := strings.Cut(strings.TrimPrefix(path, "_event.data."), ".")
+		return "member access " + path + ": parameters are ints and bools; read _event.data." + param
+	case root == "_event":
+		return "member access " + path + ": only _event.data.NAME is modelled; the other _event fields are not supported yet"
+	}
+	return "member access " + path + ": objects are not supported yet; use a variable per field"
+}
+
+// indexMsg is the error for an index expression.
+func indexMsg(path string) string {
+	root, _, _ := strings.Cut(path, ".")
+	switch {
+	case systemVariables[root]:
+		return systemVariableMsg(root)
+	case path == "_event.data":
+		return "index expression _event.data[...]: read a parameter as _event.data.NAME"
+	}
+	return "index expression " + path + "[...]: arrays are not supported yet; use a variable per element"
+}
+
+// callMsg is the error for a call of anything but In.
+func callMsg(path string) string {
+	if path == "function" {
+		return "function expression: functions are not supported yet; write the body where it is called"
+	}
+	return "unsupported call " + path + "(...): only In('state') can be called; write what it computes with operators and ?:"
+}
