@@ -35,7 +35,7 @@ var unsupportedStatements = map[string]string{
 // unsupportedPrefixes are keyword operators that ECMAScript writes before
 // an operand.
 var unsupportedPrefixes = map[string]string{
-	"typeof": "undefined is not modelled: every variable and parameter has a value of its type",
+	"typeof": "undefined is not modelled; every variable and parameter has a value of its type",
 	"new":    "objects are not supported yet; use a variable per field",
 	"delete": "objects are not supported yet; use a variable per field",
 }

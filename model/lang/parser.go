@@ -338,6 +338,9 @@ func (p *parser) parseOperand() Expr {
 		}
 		p.errorAt(off, callMsg(path))
 		p.skipGroup(0, false)
+		if path == "function" && p.tok == LBRACE {
+			p.skipBraces()
+		}
 		return p.bad(off)
 	case LBRACK:
 		p.errorAt(off, indexMsg(path))

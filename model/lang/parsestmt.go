@@ -52,12 +52,44 @@ func (p *parser) parseStmt() Stmt {
 	default:
 		if hint, ok := unsupportedStatements[p.lit]; p.tok == IDENT && ok {
 			p.error("unsupported statement %s: %s", p.lit, hint)
+			p.skipUnsupported()
 		} else {
 			s = p.parseSimple()
 		}
 	}
 	p.endStmt(mark)
 	return s
+}
+
+// skipUnsupported skips a refused statement from its keyword: the rest of
+// its line, with the whole of any braces that open on it (a function's
+// body, try's blocks), so that they cause no further errors.
+func (p *parser) skipUnsupported() {
+	p.next()
+	for p.tok != EOF && p.tok != SEMICOLON && p.tok != RBRACE && !p.nl {
+		if p.tok == LBRACE {
+			p.skipBraces()
+			continue
+		}
+		p.next()
+	}
+}
+
+// skipBraces skips a '{' and everything up to and including its '}'.
+func (p *parser) skipBraces() {
+	depth := 0
+	for p.tok != EOF {
+		switch p.tok {
+		case LBRACE:
+			depth++
+		case RBRACE:
+			depth--
+		}
+		p.next()
+		if depth == 0 {
+			return
+		}
+	}
 }
 
 // endStmt ends a simple statement: it consumes a ';' or accepts an
