@@ -25,7 +25,7 @@ func (b *builder) readData() {
 			continue
 		}
 		if a, ok := d.attr("src"); ok {
-			b.errorf(a.NameOff, "<data src> is not supported")
+			b.errorf(a.NameOff, "<data src> is not supported: write the value in expr")
 			continue
 		}
 		var init lang.Expr
@@ -39,7 +39,7 @@ func (b *builder) readData() {
 			}
 			init = e
 		} else {
-			b.errorf(d.Start, "variable %q has no initial value (give it an expr)", name)
+			b.errorf(d.Start, "variable %q has no initial value: give it an expr, e.g. expr=\"0\" or expr=\"false\"", name)
 			continue
 		}
 		if init == nil {
@@ -54,7 +54,7 @@ func (b *builder) readData() {
 		v.Type = info.Types[init]
 		v.Init = b.constant(init)
 		if v.Init == nil {
-			b.errorf(d.Start, "initial value of %q is not a constant", name)
+			b.errorf(d.Start, "initial value of %q is not a constant: use literals and variables declared before it", name)
 			continue
 		}
 		if a, ok := b.setbotAttr(d, "type"); ok {

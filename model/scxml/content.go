@@ -9,6 +9,40 @@ import (
 // defaultSendType is the only event I/O processor setbot understands.
 const defaultSendType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 
+// unsupportedElements are SCXML elements setbot does not read, with what
+// to write instead.
+var unsupportedElements = map[string]string{
+	"invoke":   "remove it, or model the invoked machine as a region of a <parallel> state",
+	"donedata": "remove it; done.state events carry no data, so assign the values to variables in the <final> state's <onentry>",
+	"foreach":  "arrays are not modelled; unroll the loop, one action per element",
+	"cancel":   "remove it, or give the delayed send an event the machine ignores",
+	"content":  "pass the values as <param name=\"...\" expr=\"...\"/>",
+	"finalize": "remove it; it belongs to <invoke>, which is not supported either",
+}
+
+// notSupported is the error for an element of unsupportedElements; those
+// setbot plans to read say "yet".
+func notSupported(name string) string {
+	yet := ""
+	if name == "foreach" || name == "cancel" {
+		yet = " yet"
+	}
+	return "<" + name + "> is not supported" + yet + ": " + unsupportedElements[name]
+}
+
+// misplaced says where an SCXML element found in the wrong place belongs.
+func misplaced(name string) string {
+	switch name {
+	case "assign", "raise", "send", "log", "if", "elseif", "else", "foreach", "cancel":
+		return "move it into an <onentry>, <onexit> or <transition>"
+	case "data":
+		return "move it into a <datamodel>"
+	case "param":
+		return "move it into a <send>"
+	}
+	return "remove it, or move it to a namespace of its own"
+}
+
 func (b *builder) snippet(text string, offsets []int) lang.Snippet {
 	return lang.Snippet{File: b.file, Text: text, Offsets: offsets}
 }
@@ -16,7 +50,7 @@ func (b *builder) snippet(text string, offsets []int) lang.Snippet {
 // expr parses an attribute holding an expression.
 func (b *builder) expr(a attribute) lang.Expr {
 	if strings.TrimSpace(a.Value) == "" {
-		b.errorf(a.Offsets0(), "empty %s expression", a.Name.Local)
+		b.errorf(a.Offsets0(), "empty %s expression: write an expression", a.Name.Local)
 		return nil
 	}
 	e, errs := lang.ParseExpr(b.snippet(a.Value, a.Offsets))
@@ -44,7 +78,7 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			continue
 		}
 		if isSetbot(c.Name.Space) {
-			b.errorf(c.Start, "unknown setbot element <%s> in executable content", c.Name.Local)
+			b.errorf(c.Start, "unknown setbot element <%s> in executable content: remove it", c.Name.Local)
 			continue
 		}
 		switch c.Name.Local {
@@ -70,15 +104,17 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 		case "log":
 			b.checkAttrs(c, "label", "expr")
 		case "elseif", "else":
-			b.errorf(c.Start, "<%s> outside <if>", c.Name.Local)
-		case "foreach", "cancel", "invoke", "donedata", "content", "param", "finalize":
-			b.errorf(c.Start, "<%s> is not supported in executable content", c.Name.Local)
+			b.errorf(c.Start, "<%s> outside <if>: move it into the <if>", c.Name.Local)
+		case "foreach", "cancel", "invoke", "donedata", "content", "finalize":
+			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
+		case "param":
+			b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
 		case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
 			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" {
-				b.errorf(c.Start, "<%s> is not allowed inside <%s>", c.Name.Local, parent)
+				b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
 			}
 		default:
-			b.errorf(c.Start, "unknown element <%s>", c.Name.Local)
+			b.errorf(c.Start, "unknown element <%s>: remove it, or move it to a namespace of its own", c.Name.Local)
 		}
 	}
 	return out
@@ -93,12 +129,16 @@ func (b *builder) assign(c *element) lang.Stmt {
 		return nil
 	}
 	if !ok2 {
-		b.errorf(c.Start, "<assign> needs an expr (inline content is not supported)")
+		if strings.TrimSpace(c.content().Value) != "" || len(c.Children) > 0 {
+			b.errorf(c.Start, "<assign> with its value as content is not supported: write the value in expr")
+		} else {
+			b.errorf(c.Start, "<assign> needs an expr")
+		}
 		return nil
 	}
 	name := strings.TrimSpace(loc.Value)
 	if !isIdent(name) {
-		b.errorf(loc.Offsets0(), "unsupported assign location %q (want a variable name)", loc.Value)
+		b.errorf(loc.Offsets0(), "unsupported assign location %q: write a variable name (objects and arrays are not supported yet)", loc.Value)
 		return nil
 	}
 	v := b.expr(ex)
@@ -140,7 +180,7 @@ func (b *builder) ifElement(c *element) lang.Stmt {
 	for _, k := range c.Children {
 		if isSCXML(k.Name.Space) && (k.Name.Local == "elseif" || k.Name.Local == "else") {
 			if elseArm != nil {
-				b.errorf(k.Start, "<%s> after <else>", k.Name.Local)
+				b.errorf(k.Start, "<%s> after <else>: the <else> comes last", k.Name.Local)
 				continue
 			}
 			if k.Name.Local == "else" {
@@ -183,15 +223,15 @@ func (b *builder) eventName(c *element) (string, bool) {
 	a, ok := c.attr("event")
 	if !ok {
 		if _, dyn := c.attr("eventexpr"); dyn {
-			b.errorf(c.Start, "eventexpr on <%s> is not supported (the event must be static)", c.Name.Local)
+			b.errorf(c.Start, "eventexpr on <%s> is not supported: name the event in event=\"...\" (one <%s> per event, under <if> where it varies)", c.Name.Local, c.Name.Local)
 		} else {
-			b.errorf(c.Start, "<%s> needs an event", c.Name.Local)
+			b.errorf(c.Start, "<%s> needs an event: add event=\"...\"", c.Name.Local)
 		}
 		return "", false
 	}
 	name := strings.TrimSpace(a.Value)
 	if name == "" || strings.ContainsAny(name, " \t\n*") {
-		b.errorf(a.Offsets0(), "invalid event name %q", a.Value)
+		b.errorf(a.Offsets0(), "invalid event name %q: write one name of dot-separated words, without spaces or *", a.Value)
 		return "", false
 	}
 	return name, true
@@ -199,13 +239,17 @@ func (b *builder) eventName(c *element) (string, bool) {
 
 func (b *builder) send(c *element) lang.Stmt {
 	b.checkAttrs(c, "event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation", "delay", "delayexpr", "namelist")
-	for _, dyn := range []string{"targetexpr", "typeexpr", "idlocation"} {
-		if a, ok := c.attr(dyn); ok {
-			b.errorf(a.NameOff, "%s on <send> is not supported", dyn)
+	for _, dyn := range []struct{ attr, hint string }{
+		{"targetexpr", "write a fixed target=\"...\" (one <send> per target, under <if> where it varies)"},
+		{"typeexpr", "remove it (the SCXML event processor is the only one)"},
+		{"idlocation", "remove it, or give the <send> a fixed id"},
+	} {
+		if a, ok := c.attr(dyn.attr); ok {
+			b.errorf(a.NameOff, "%s on <send> is not supported: %s", dyn.attr, dyn.hint)
 		}
 	}
 	if a, ok := c.attr("type"); ok && a.Value != defaultSendType && a.Value != "scxml" {
-		b.errorf(a.Offsets0(), "send type %q is not supported (only the SCXML event processor)", a.Value)
+		b.errorf(a.Offsets0(), "send type %q is not supported: omit type (only the SCXML event processor is)", a.Value)
 	}
 	name, ok := b.eventName(c)
 	if !ok {
@@ -221,24 +265,24 @@ func (b *builder) send(c *element) lang.Stmt {
 	}
 	if a, ok := c.attr("delayexpr"); ok {
 		if delay != "" {
-			b.errorf(a.NameOff, "<send> has both delay and delayexpr")
+			b.errorf(a.NameOff, "<send> has both delay and delayexpr: keep one")
 		}
 		// The delay's value never matters to the analysis (a timer may fire
 		// at any point once set), so its expression is kept as text.
 		delay = strings.TrimSpace(a.Value)
 		if delay == "" {
-			b.errorf(a.Offsets0(), "empty delayexpr")
+			b.errorf(a.Offsets0(), "empty delayexpr: write a delay, or omit it")
 		}
 	}
 	args := b.sendArgs(c)
 	switch {
 	case target == "#_internal":
 		if delay != "" {
-			b.errorf(c.Start, "a delayed <send> cannot target #_internal")
+			b.errorf(c.Start, "a delayed <send> cannot target #_internal: remove the delay or the target")
 		}
 		return &lang.Raise{RaisePos: pos, Event: name, Args: args}
 	case target != "" && delay != "":
-		b.errorf(c.Start, "a delayed <send> to external target %q is not supported (delayed sends must go to the machine itself)", target)
+		b.errorf(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 		return nil
 	}
 	return &lang.Send{SendPos: pos, Event: name, Args: args, Target: target, Delay: delay}
@@ -250,7 +294,7 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 	if a, ok := c.attr("namelist"); ok {
 		for _, f := range fieldsWithOffsets(a) {
 			if !isIdent(f.text) {
-				b.errorf(f.off, "invalid name %q in namelist", f.text)
+				b.errorf(f.off, "invalid name %q in namelist: list variable names, separated by spaces", f.text)
 				continue
 			}
 			p := b.pos(f.off)
@@ -261,8 +305,12 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 		if isForeign(k.Name.Space) {
 			continue
 		}
-		if k.Name.Local != "param" {
-			b.errorf(k.Start, "<%s> in <send> is not supported (only <param>)", k.Name.Local)
+		switch {
+		case k.Name.Local == "content":
+			b.errorf(k.Start, "<content> in <send> is not supported: %s", unsupportedElements["content"])
+			continue
+		case k.Name.Local != "param":
+			b.errorf(k.Start, "unexpected <%s> in <send>: a <send> holds only <param>", k.Name.Local)
 			continue
 		}
 		b.checkAttrs(k, "name", "expr", "location")
@@ -277,7 +325,7 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 		} else if l, ok := k.attr("location"); ok {
 			name := strings.TrimSpace(l.Value)
 			if !isIdent(name) {
-				b.errorf(l.Offsets0(), "unsupported param location %q (want a variable name)", l.Value)
+				b.errorf(l.Offsets0(), "unsupported param location %q: write a variable name (objects and arrays are not supported yet)", l.Value)
 				continue
 			}
 			v = &lang.Ident{NamePos: b.pos(l.Offsets0()), Name: name}
@@ -318,12 +366,12 @@ func fieldsWithOffsets(a attribute) []field {
 func (b *builder) script1(c *element) []lang.Stmt {
 	b.checkAttrs(c, "src")
 	if a, ok := c.attr("src"); ok {
-		b.errorf(a.NameOff, "<script src> is not supported (put the code inline)")
+		b.errorf(a.NameOff, "<script src> is not supported: put the code inline")
 		return nil
 	}
 	for _, k := range c.Children {
 		if !isForeign(k.Name.Space) {
-			b.errorf(k.Start, "unexpected <%s> in <script>", k.Name.Local)
+			b.errorf(k.Start, "unexpected <%s> in <script>: a <script> holds only code", k.Name.Local)
 		}
 	}
 	t := c.content()

@@ -61,6 +61,9 @@ func (e *element) content() text {
 func parseDOM(file *source.File, src []byte, maxDepth int) (*element, *source.Error) {
 	d := xml.NewDecoder(bytes.NewReader(src))
 	d.Strict = true
+	d.CharsetReader = func(label string, _ io.Reader) (io.Reader, error) {
+		return nil, encodingError(label)
+	}
 	fail := func(off int, format string, args ...any) *source.Error {
 		return &source.Error{Pos: file.Position(file.Pos(off)), Msg: fmt.Sprintf(format, args...)}
 	}
@@ -75,8 +78,15 @@ func parseDOM(file *source.File, src []byte, maxDepth int) (*element, *source.Er
 		if err != nil {
 			msg := err.Error()
 			var se *xml.SyntaxError
-			if errors.As(err, &se) {
+			var ee encodingError
+			switch {
+			case errors.As(err, &ee):
+				return nil, fail(int(d.InputOffset()), "encoding %q is not supported: save the document as UTF-8", string(ee))
+			case errors.As(err, &se):
 				msg = se.Msg
+			}
+			if msg == "invalid UTF-8" {
+				msg += ": save the document as UTF-8"
 			}
 			return nil, fail(int(d.InputOffset()), "malformed XML: %s", msg)
 		}
@@ -124,7 +134,7 @@ func parseDOM(file *source.File, src []byte, maxDepth int) (*element, *source.Er
 			el := stack[len(stack)-1]
 			el.Text = append(el.Text, t)
 		case xml.Directive:
-			return nil, fail(start, "DOCTYPE and other <!...> declarations are not allowed (setbot expands no entities)")
+			return nil, fail(start, "a DOCTYPE or other <!...> declaration is not allowed: remove it (setbot expands no entities)")
 		}
 	}
 	if root == nil {
@@ -132,6 +142,11 @@ func parseDOM(file *source.File, src []byte, maxDepth int) (*element, *source.Er
 	}
 	return root, nil
 }
+
+// encodingError is a declared encoding other than UTF-8.
+type encodingError string
+
+func (e encodingError) Error() string { return "encoding " + string(e) }
 
 type rawAttr struct{ nameOff, valueOff, valueEnd int }
 

@@ -149,14 +149,39 @@ func (b *builder) checkAttrs(el *element, allowed ...string) {
 		case a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns"):
 		case a.Name.Space == "":
 			if !contains(allowed, a.Name.Local) {
-				b.errorf(a.NameOff, "unsupported attribute %q on <%s>", a.Name.Local, el.Name.Local)
+				b.errorf(a.NameOff, "unsupported attribute %q on <%s> (%s): remove it, or move it to a namespace of its own",
+					a.Name.Local, el.Name.Local, takes(allowed, false))
 			}
 		case isSetbot(a.Name.Space):
 			if !contains(allowed, "setbot:"+a.Name.Local) {
-				b.errorf(a.NameOff, "unknown setbot attribute %q on <%s>", a.Name.Local, el.Name.Local)
+				b.errorf(a.NameOff, "unknown setbot attribute %q on <%s> (%s): remove it", a.Name.Local, el.Name.Local, takes(allowed, true))
 			}
 		}
 	}
+}
+
+// refusedAttrs are attributes the reader recognises only to refuse them
+// with a message of their own.
+var refusedAttrs = map[string]bool{"src": true, "eventexpr": true, "targetexpr": true, "typeexpr": true, "idlocation": true}
+
+// takes says which of the allowed attributes an element takes, those in
+// setbot's namespace or the others.
+func takes(allowed []string, setbot bool) string {
+	var names []string
+	for _, a := range allowed {
+		if strings.HasPrefix(a, "setbot:") == setbot && !refusedAttrs[a] {
+			names = append(names, a)
+		}
+	}
+	switch {
+	case len(names) == 0 && setbot:
+		return "it takes no setbot attribute"
+	case len(names) == 0:
+		return "it takes no attribute"
+	case len(names) == 1:
+		return "it takes " + names[0]
+	}
+	return "it takes " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func contains(list []string, s string) bool {
@@ -184,10 +209,10 @@ func (b *builder) build(root *element) *model.Model {
 	}
 	b.checkAttrs(root, "version", "initial", "name", "datamodel", "binding")
 	if a, ok := root.attr("datamodel"); ok && a.Value != "ecmascript" && a.Value != "null" {
-		b.errorf(a.Offsets0(), "datamodel %q is not supported (setbot reads ecmascript-style expressions)", a.Value)
+		b.errorf(a.Offsets0(), "datamodel %q is not supported: write datamodel=\"ecmascript\" or omit it (setbot reads ecmascript-style expressions)", a.Value)
 	}
 	if a, ok := root.attr("binding"); ok && a.Value != "early" {
-		b.errorf(a.Offsets0(), "binding %q is not supported (only early binding)", a.Value)
+		b.errorf(a.Offsets0(), "binding %q is not supported: write binding=\"early\" or omit it (every <data> is set when the machine starts)", a.Value)
 	}
 	name := "scxml"
 	if a, ok := root.attr("name"); ok {
@@ -223,41 +248,45 @@ func (b *builder) children(s *model.State, el *element) {
 			if c.Name.Local == "event" && s.Kind == model.Root {
 				b.events = append(b.events, c)
 			} else {
-				b.errorf(c.Start, "unknown or misplaced setbot element <%s>", c.Name.Local)
+				b.errorf(c.Start, "unknown or misplaced setbot element <%s>: the one setbot element here is <setbot:event>, directly in <scxml>", c.Name.Local)
 			}
 			continue
 		}
 		switch c.Name.Local {
 		case "state", "parallel", "final":
 			if s.Kind == model.Final || s.Kind == model.History {
-				b.errorf(c.Start, "<%s> cannot contain <%s>", el.Name.Local, c.Name.Local)
+				b.errorf(c.Start, "<%s> cannot contain <%s>: move the <%s> out", el.Name.Local, c.Name.Local, c.Name.Local)
 				continue
 			}
 			b.state(s, c)
 		case "history":
 			if s.Kind != model.Compound && s.Kind != model.Parallel {
-				b.errorf(c.Start, "<history> must be the child of a <state> or <parallel>")
+				b.errorf(c.Start, "<history> must be the child of a <state> or <parallel> that has child states: move it into one")
 				continue
 			}
 			b.history(s, c)
 		case "initial":
 			b.initialElement(s, c)
 		case "transition":
-			if s.Kind == model.Root || s.Kind == model.Final {
-				b.errorf(c.Start, "<transition> is not allowed in <%s>", el.Name.Local)
+			if s.Kind == model.Root {
+				b.errorf(c.Start, "<transition> is not allowed in <scxml>: wrap the states in a <state> and put the transition there")
+				continue
+			}
+			if s.Kind == model.Final {
+				b.errorf(c.Start, "<transition> is not allowed in <final>: make it a <state> to leave it")
 				continue
 			}
 			b.transition(s, c)
 		case "onentry":
 			if s.Kind == model.Root {
-				b.errorf(c.Start, "<onentry> is not allowed in <scxml>")
+				b.errorf(c.Start, "<onentry> is not allowed in <scxml>: move it into a <state>, or its code into a <script> directly in <scxml>")
 				continue
 			}
 			b.checkAttrs(c)
 			s.OnEntry = append(s.OnEntry, b.block(c))
 		case "onexit":
 			if s.Kind == model.Root {
-				b.errorf(c.Start, "<onexit> is not allowed in <scxml>")
+				b.errorf(c.Start, "<onexit> is not allowed in <scxml>: move it into a <state>")
 				continue
 			}
 			b.checkAttrs(c)
@@ -269,14 +298,14 @@ func (b *builder) children(s *model.State, el *element) {
 					continue
 				}
 				if !isSCXML(d.Name.Space) || d.Name.Local != "data" {
-					b.errorf(d.Start, "unexpected <%s> in <datamodel> (only <data>)", d.Name.Local)
+					b.errorf(d.Start, "unexpected <%s> in <datamodel>: a <datamodel> holds only <data>", d.Name.Local)
 					continue
 				}
 				b.data = append(b.data, d)
 			}
 		case "script":
 			if s.Kind != model.Root {
-				b.errorf(c.Start, "<script> is only allowed in executable content or directly in <scxml>")
+				b.errorf(c.Start, "<script> is only allowed in executable content or directly in <scxml>: move it into an <onentry>, <onexit> or <transition>")
 				continue
 			}
 			blk := b.block(&element{Name: el.Name, Start: c.Start, Children: []*element{c}})
@@ -286,9 +315,9 @@ func (b *builder) children(s *model.State, el *element) {
 				b.script.Stmts = append(b.script.Stmts, blk.Stmts...)
 			}
 		case "invoke", "donedata":
-			b.errorf(c.Start, "<%s> is not supported", c.Name.Local)
+			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
 		default:
-			b.errorf(c.Start, "unexpected <%s> in <%s>", c.Name.Local, el.Name.Local)
+			b.errorf(c.Start, "unexpected <%s> in <%s>: %s", c.Name.Local, el.Name.Local, misplaced(c.Name.Local))
 		}
 	}
 }
@@ -299,14 +328,14 @@ func (b *builder) newState(parent *model.State, el *element, kind model.StateKin
 	if a, ok := el.attr("id"); ok && strings.TrimSpace(a.Value) != "" {
 		s.ID = a.Value
 		if strings.ContainsAny(a.Value, " \t\n") {
-			b.errorf(a.Offsets0(), "state id %q contains white space", a.Value)
+			b.errorf(a.Offsets0(), "state id %q contains white space: write it as one word", a.Value)
 		}
 	} else {
 		b.anon++
 		s.ID = fmt.Sprintf("_anon%d", b.anon)
 	}
 	if !b.m.AddState(s) {
-		b.errorf(el.Start, "duplicate state id %q", s.ID)
+		b.errorf(el.Start, "duplicate state id %q: give each state its own id", s.ID)
 	}
 	parent.Children = append(parent.Children, s)
 	return s
@@ -327,14 +356,14 @@ func (b *builder) state(parent *model.State, el *element) {
 		if kind == model.Compound {
 			b.defaultInitial(s, el)
 		} else if a, ok := el.attr("initial"); ok {
-			b.errorf(a.Offsets0(), "initial attribute on atomic state %q", s.ID)
+			b.errorf(a.Offsets0(), "initial attribute on atomic state %q: remove it, or give the state child states", s.ID)
 		}
 	case "parallel":
 		b.checkAttrs(el, "id")
 		s := b.newState(parent, el, model.Parallel)
 		b.children(s, el)
 		if len(s.ChildStates()) == 0 {
-			b.errorf(el.Start, "<parallel> %q has no child states", s.ID)
+			b.errorf(el.Start, "<parallel> %q has no child states: give it some, or make it a <state>", s.ID)
 		}
 	case "final":
 		b.checkAttrs(el, "id")
@@ -352,7 +381,7 @@ func (b *builder) history(parent *model.State, el *element) {
 			h.Deep = true
 		case "shallow":
 		default:
-			b.errorf(a.Offsets0(), "history type %q (want shallow or deep)", a.Value)
+			b.errorf(a.Offsets0(), "history type %q is not valid: write type=\"shallow\" or type=\"deep\"", a.Value)
 		}
 	}
 	var n int
@@ -361,7 +390,7 @@ func (b *builder) history(parent *model.State, el *element) {
 			continue
 		}
 		if c.Name.Local != "transition" || !isSCXML(c.Name.Space) {
-			b.errorf(c.Start, "unexpected <%s> in <history> (only its default <transition>)", c.Name.Local)
+			b.errorf(c.Start, "unexpected <%s> in <history>: a <history> holds only its default <transition>", c.Name.Local)
 			continue
 		}
 		n++
@@ -376,7 +405,7 @@ func (b *builder) history(parent *model.State, el *element) {
 func (b *builder) initialElement(s *model.State, el *element) {
 	b.checkAttrs(el, "id")
 	if s.Initial != nil {
-		b.errorf(el.Start, "state %q has more than one initial", s.ID)
+		b.errorf(el.Start, "state %q has more than one <initial>: keep one", s.ID)
 		return
 	}
 	var tr *element
@@ -385,13 +414,13 @@ func (b *builder) initialElement(s *model.State, el *element) {
 			continue
 		}
 		if c.Name.Local != "transition" || tr != nil {
-			b.errorf(c.Start, "<initial> holds exactly one <transition>")
+			b.errorf(c.Start, "<initial> holds exactly one <transition>: remove the <%s>", c.Name.Local)
 			continue
 		}
 		tr = c
 	}
 	if tr == nil {
-		b.errorf(el.Start, "<initial> without a <transition>")
+		b.errorf(el.Start, "<initial> without a <transition>: add <transition target=\"...\"/>")
 		return
 	}
 	b.checkAttrs(tr, "target", "type", "event", "cond", "setbot:id")
@@ -409,7 +438,7 @@ func (b *builder) initialElement(s *model.State, el *element) {
 		b.transitionType(a)
 	}
 	if _, ok := tr.attr("target"); !ok {
-		b.errorf(tr.Start, "the <transition> of <initial> needs a target")
+		b.errorf(tr.Start, "the <transition> of <initial> needs a target: name the state to enter")
 		return
 	}
 	t := &model.Transition{Source: s, Pos: b.pos(tr.Start), Body: b.block(tr)}
@@ -423,7 +452,7 @@ func (b *builder) initialElement(s *model.State, el *element) {
 func (b *builder) defaultInitial(s *model.State, el *element) {
 	a, hasAttr := el.attr("initial")
 	if hasAttr && s.Initial != nil {
-		b.errorf(a.Offsets0(), "state %q has both an initial attribute and an <initial> element", s.ID)
+		b.errorf(a.Offsets0(), "state %q has both an initial attribute and an <initial> element: keep one", s.ID)
 		return
 	}
 	if s.Initial != nil {
@@ -437,7 +466,7 @@ func (b *builder) defaultInitial(s *model.State, el *element) {
 	}
 	kids := s.ChildStates()
 	if len(kids) == 0 {
-		b.errorf(el.Start, "<%s> has no states", el.Name.Local)
+		b.errorf(el.Start, "<%s> has no states: add a <state>", el.Name.Local)
 		return
 	}
 	t.Targets = []*model.State{kids[0]}
@@ -449,7 +478,7 @@ func (b *builder) transition(s *model.State, el *element) {
 	if a, ok := el.attr("event"); ok {
 		t.Events = strings.Fields(a.Value)
 		if len(t.Events) == 0 {
-			b.errorf(a.Offsets0(), "empty event attribute (omit it for an eventless transition)")
+			b.errorf(a.Offsets0(), "empty event attribute: omit it for an eventless transition")
 		}
 	}
 	if a, ok := el.attr("type"); ok {
@@ -496,13 +525,13 @@ func (b *builder) resolve(p *pendingTransition) {
 	t := p.t
 	if !p.hasTgt {
 		if t.Source.Kind == model.History {
-			b.errorf(p.el.Start, "the default transition of <history> %q needs a target", t.Source.ID)
+			b.errorf(p.el.Start, "the default transition of <history> %q needs a target: name the states to enter when there is no history", t.Source.ID)
 		}
 		return
 	}
 	ids := strings.Fields(p.targets.Value)
 	if len(ids) == 0 {
-		b.errorf(p.targets.Offsets0(), "empty target")
+		b.errorf(p.targets.Offsets0(), "empty target: omit it for a targetless transition")
 		return
 	}
 	for _, id := range ids {
@@ -552,7 +581,7 @@ func (b *builder) historyCycles() {
 					for _, c := range path[i:] {
 						reported[c] = true
 					}
-					b.errs.Add(b.m.Position(path[i].Pos), "the default transitions of history states lead in a cycle: %s",
+					b.errs.Add(b.m.Position(path[i].Pos), "the default transitions of history states lead in a cycle: %s; make one of them target a state that is not a history",
 						strings.Join(cycle, " -> "))
 					return true
 				}

@@ -1,0 +1,168 @@
+package scxml_test
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+)
+
+// onentry wraps executable content in the entry actions of one state, on
+// the document's second line.
+func onentry(content string) string {
+	return head + `<datamodel><data id="x" expr="0"/></datamodel><state id="a"><onentry>` + "\n" + content + "</onentry></state></scxml>"
+}
+
+// cond puts a transition with the given cond on the document's second line.
+func cond(c string) string {
+	return head + `<datamodel><data id="x" expr="0"/></datamodel><state id="a">` + "\n" + `<transition event="e" cond="` + c + `"/></state></scxml>`
+}
+
+// TestRefusalHints walks the constructs setbot refuses and checks that
+// each refusal says, in one line, what to write instead: the message is
+// "what is refused: what to do", lower case, with no trailing period.
+func TestRefusalHints(t *testing.T) {
+	tests := []struct {
+		construct string
+		doc       string
+		want      string
+	}{
+		{"invoke", head + "<state id=\"a\">\n<invoke type=\"scxml\" src=\"child.scxml\"/></state></scxml>",
+			"m.scxml:2:1: <invoke> is not supported: remove it, or model the invoked machine as a region of a <parallel> state"},
+		{"invoke in executable content", onentry(`<invoke/>`),
+			"m.scxml:2:1: <invoke> is not supported: remove it, or model the invoked machine as a region of a <parallel> state"},
+		{"donedata", head + "<state id=\"a\"><final id=\"f\">\n<donedata><param name=\"p\" expr=\"1\"/></donedata></final></state></scxml>",
+			"m.scxml:2:1: <donedata> is not supported: remove it; done.state events carry no data, so assign the values to variables in the <final> state's <onentry>"},
+		{"foreach", onentry(`<foreach array="xs" item="i"/>`),
+			"m.scxml:2:1: <foreach> is not supported yet: arrays are not modelled; unroll the loop, one action per element"},
+		{"cancel", onentry(`<cancel sendid="t"/>`),
+			"m.scxml:2:1: <cancel> is not supported yet: remove it, or give the delayed send an event the machine ignores"},
+		{"content outside send", onentry(`<content>1</content>`),
+			"m.scxml:2:1: <content> is not supported: pass the values as <param name=\"...\" expr=\"...\"/>"},
+		{"finalize", onentry(`<finalize/>`),
+			"m.scxml:2:1: <finalize> is not supported: remove it; it belongs to <invoke>, which is not supported either"},
+		{"param outside send", onentry(`<param name="p" expr="1"/>`),
+			"m.scxml:2:1: <param> is not allowed in executable content: move it into a <send>"},
+		{"content in send", onentry(`<send event="e"><content>123</content></send>`),
+			"m.scxml:2:17: <content> in <send> is not supported: pass the values as <param name=\"...\" expr=\"...\"/>"},
+		{"other child of send", onentry(`<send event="e"><raise event="f"/></send>`),
+			"m.scxml:2:17: unexpected <raise> in <send>: a <send> holds only <param>"},
+		{"send without event", onentry(`<send target="#_parent"/>`),
+			"m.scxml:2:1: <send> needs an event: add event=\"...\""},
+		{"eventexpr", onentry(`<send eventexpr="'e'"/>`),
+			"m.scxml:2:1: eventexpr on <send> is not supported: name the event in event=\"...\" (one <send> per event, under <if> where it varies)"},
+		{"targetexpr", onentry(`<send event="e" targetexpr="t"/>`),
+			"m.scxml:2:17: targetexpr on <send> is not supported: write a fixed target=\"...\" (one <send> per target, under <if> where it varies)"},
+		{"typeexpr", onentry(`<send event="e" typeexpr="t"/>`),
+			"m.scxml:2:17: typeexpr on <send> is not supported: remove it (the SCXML event processor is the only one)"},
+		{"idlocation", onentry(`<send event="e" idlocation="x"/>`),
+			"m.scxml:2:17: idlocation on <send> is not supported: remove it, or give the <send> a fixed id"},
+		{"send type", onentry(`<send event="e" type="http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor"/>`),
+			"m.scxml:2:23: send type \"http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor\" is not supported: omit type (only the SCXML event processor is)"},
+		{"delayed send to an external target", onentry(`<send event="e" target="#_parent" delay="1s"/>`),
+			"m.scxml:2:1: a delayed <send> to external target \"#_parent\" is not supported: delay an event to the machine itself, and send to \"#_parent\" when it arrives"},
+		{"assign to a field", onentry(`<assign location="x.y" expr="1"/>`),
+			"m.scxml:2:19: unsupported assign location \"x.y\": write a variable name (objects and arrays are not supported yet)"},
+		{"assign with content", onentry(`<assign location="x">1</assign>`),
+			"m.scxml:2:1: <assign> with its value as content is not supported: write the value in expr"},
+		{"param location a field", onentry(`<send event="e"><param name="p" location="x.y"/></send>`),
+			"m.scxml:2:43: unsupported param location \"x.y\": write a variable name (objects and arrays are not supported yet)"},
+		{"script src", onentry(`<script src="a.js"/>`),
+			"m.scxml:2:9: <script src> is not supported: put the code inline"},
+		{"data src", head + "<datamodel>\n<data id=\"x\" src=\"x.json\"/></datamodel><state id=\"a\"/></scxml>",
+			"m.scxml:2:14: <data src> is not supported: write the value in expr"},
+		{"data without a value", head + "<datamodel>\n<data id=\"x\"/></datamodel><state id=\"a\"/></scxml>",
+			"m.scxml:2:1: variable \"x\" has no initial value: give it an expr, e.g. expr=\"0\" or expr=\"false\""},
+		{"late binding", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"\n binding=\"late\"><state id=\"a\"/></scxml>",
+			"m.scxml:2:11: binding \"late\" is not supported: write binding=\"early\" or omit it (every <data> is set when the machine starts)"},
+		{"xpath data model", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"\n datamodel=\"xpath\"><state id=\"a\"/></scxml>",
+			"m.scxml:2:13: datamodel \"xpath\" is not supported: write datamodel=\"ecmascript\" or omit it (setbot reads ecmascript-style expressions)"},
+		{"unknown attribute", head + "\n<state id=\"a\" colour=\"red\"/></scxml>",
+			"m.scxml:2:15: unsupported attribute \"colour\" on <state> (it takes id and initial): remove it, or move it to a namespace of its own"},
+		{"unknown element", head + "\n<state id=\"a\"><bogus/></state></scxml>",
+			"m.scxml:2:15: unexpected <bogus> in <state>: remove it, or move it to a namespace of its own"},
+		{"action directly in a state", head + "\n<state id=\"a\"><raise event=\"e\"/></state></scxml>",
+			"m.scxml:2:15: unexpected <raise> in <state>: move it into an <onentry>, <onexit> or <transition>"},
+		{"transition type", head + "<state id=\"a\"><initial>\n<transition type=\"local\" target=\"b\"/></initial><state id=\"b\"/></state></scxml>",
+			"m.scxml:2:19: transition type \"local\" is not valid: write type=\"internal\" or type=\"external\""},
+		{"cond on an initial transition", head + "<state id=\"a\"><initial>\n<transition cond=\"true\" target=\"b\"/></initial><state id=\"b\"/></state></scxml>",
+			"m.scxml:2:13: the <transition> of <initial> takes no cond: remove it (it is taken on default entry, unconditionally)"},
+		{"encoding", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n" + head + "<state id=\"a\"/></scxml>",
+			"m.scxml:1:44: encoding \"ISO-8859-1\" is not supported: save the document as UTF-8"},
+		{"DOCTYPE", "<!DOCTYPE scxml>\n" + head + "<state id=\"a\"/></scxml>",
+			"m.scxml:1:1: a DOCTYPE or other <!...> declaration is not allowed: remove it (setbot expands no entities)"},
+
+		// The action language, in conds, exprs and scripts.
+		{"string literal", cond(`x == 'a'`),
+			"m.scxml:2:34: string literal: strings are not supported yet; use an int code or a bool"},
+		{"_sessionid", cond(`_sessionid == 1`),
+			"m.scxml:2:29: _sessionid is not supported yet: the system variables _sessionid, _name, _ioprocessors and _x are not modelled"},
+		{"_name", cond(`_name == 1`),
+			"m.scxml:2:29: _name is not supported yet: the system variables _sessionid, _name, _ioprocessors and _x are not modelled"},
+		{"_ioprocessors", cond(`_ioprocessors['basichttp'] == 1`),
+			"m.scxml:2:29: _ioprocessors is not supported yet: the system variables _sessionid, _name, _ioprocessors and _x are not modelled"},
+		{"_event as a value", cond(`_event`),
+			"m.scxml:2:29: _event as a value is not supported yet: read a parameter as _event.data.NAME"},
+		{"_event.name", cond(`_event.name == 1`),
+			"m.scxml:2:29: member access _event.name: the event name is not a value yet; test it with the transition's event attribute"},
+		{"_event.data as a whole", cond(`_event.data == 1`),
+			"m.scxml:2:29: member access _event.data: read one parameter, _event.data.NAME"},
+		{"other _event fields", cond(`_event.origintype == 1`),
+			"m.scxml:2:29: member access _event.origintype: only _event.data.NAME is modelled; the other _event fields are not supported yet"},
+		{"undefined", cond(`x == undefined`),
+			"m.scxml:2:34: undefined is not supported yet: give the variable a value of its type, e.g. -1 for none"},
+		{"typeof", cond(`typeof x == 1`),
+			"m.scxml:2:36: unsupported operator typeof: undefined is not modelled; every variable and parameter has a value of its type"},
+		{"member access", cond(`x.length == 1`),
+			"m.scxml:2:29: member access x.length: objects are not supported yet; use a variable per field"},
+		{"index expression", cond(`x[0] == 1`),
+			"m.scxml:2:29: index expression x[...]: arrays are not supported yet; use a variable per element"},
+		{"array literal", head + "<datamodel>\n<data id=\"xs\">[1, 2, 3]</data></datamodel><state id=\"a\"/></scxml>",
+			"m.scxml:2:15: array literal: arrays are not supported yet; use a variable per element"},
+		{"object literal", head + "<datamodel>\n<data id=\"o\" expr=\"{a: 1}\"/></datamodel><state id=\"a\"/></scxml>",
+			"m.scxml:2:20: object literal: objects are not supported yet; use a variable per field"},
+		{"call", cond(`Math.max(x, 1) == 1`),
+			"m.scxml:2:29: unsupported call Math.max(...): only In('state') can be called; write what it computes with operators and ?:"},
+		{"function expression", head + "<datamodel>\n<data id=\"f\" expr=\"function(a) {return a + 1;}\"/></datamodel><state id=\"a\"/></scxml>",
+			"m.scxml:2:20: function expression: functions are not supported yet; write the body where it is called"},
+		{"function declaration", onentry(`<script>function f() { x = 1 }</script>`),
+			"m.scxml:2:9: unsupported statement function: functions are not supported yet; write the body where it is called"},
+		{"return", onentry(`<script>return</script>`),
+			"m.scxml:2:9: unsupported statement return: code runs to its end; put what follows under if"},
+		{"floating-point literal", onentry(`<assign location="x" expr="1.5"/>`),
+			"m.scxml:2:28: floating-point literal 1.5: decimals are not supported yet; scale the value to an int, e.g. count tenths"},
+		{"hexadecimal literal", onentry(`<assign location="x" expr="0x1F"/>`),
+			"m.scxml:2:28: invalid integer literal 0x1F: write integers in decimal"},
+		{"bit operator", onentry(`<assign location="x" expr="x &amp; 1"/>`),
+			"m.scxml:2:30: unsupported operator '&': bit operators are not supported yet; for bools use &&"},
+		{"increment in an expression", cond(`++x == 2`),
+			"m.scxml:2:29: ++ inside an expression: write it as a statement of its own"},
+		{"assignment in a cond", cond(`x = 1`),
+			"m.scxml:2:31: assignment inside an expression: compare with ==, or assign in a statement of its own"},
+		{"var of a machine variable", onentry(`<script>var x = 1</script>`),
+			"m.scxml:2:13: local x shadows the machine variable x: drop the declaration to assign the variable, or rename the local"},
+	}
+	// A hint follows the first ": " after the position; lower case, one
+	// line, no trailing period.
+	shape := regexp.MustCompile(`^m\.scxml:\d+:\d+: [^A-Z\n][^\n]*?: [^\n]*[^.\n]$`)
+	for _, tc := range tests {
+		t.Run(tc.construct, func(t *testing.T) {
+			_, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(tc.doc), scxml.Options{})
+			if len(errs) == 0 {
+				t.Fatalf("%s is accepted", tc.construct)
+			}
+			if got := errs[0].Error(); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+			for _, e := range errs {
+				if !shape.MatchString(e.Error()) {
+					t.Errorf("%q is not one line of the form \"what: hint\"", e.Error())
+				}
+			}
+			if !shape.MatchString(tc.want) {
+				t.Errorf("want %q is not one line of the form \"what: hint\"", tc.want)
+			}
+		})
+	}
+}
