@@ -307,7 +307,7 @@ func (c *checker) args(event string, args []*Arg) {
 	for _, a := range args {
 		t := c.expr(a.Value)
 		if seen[a.Name] {
-			c.errorAt(a.NamePos, "duplicate argument %s", a.Name)
+			c.errorAt(a.NamePos, "duplicate argument %s: pass each parameter once", a.Name)
 			continue
 		}
 		seen[a.Name] = true

@@ -94,6 +94,7 @@ func TestCheckExpr(t *testing.T) {
 		{nil, "_sessionid", Invalid, "t.scxml:1:1: _sessionid is not supported yet: the system variables _sessionid, _name, _ioprocessors and _x are not modelled"},
 		{nil, "_name", Invalid, "t.scxml:1:1: _name is not supported yet: the system variables _sessionid, _name, _ioprocessors and _x are not modelled"},
 		{nil, "_event", Bool, "t.scxml:1:1: _event as a value is not supported yet: read a parameter as _event.data.NAME"},
+		{nil, "return", Invalid, "t.scxml:1:1: return is a statement, not a value: write an expression"},
 		{nil, "a == undefined", Bool, "t.scxml:1:6: undefined is not supported yet: give the variable a value of its type, e.g. -1 for none"},
 	}
 	for _, tt := range tests {
@@ -155,8 +156,8 @@ func TestCheckBlock(t *testing.T) {
 		{nil, "raise e(r: 1)", "t.scxml:1:9: event e has no parameter r"},
 		{nil, "raise e(p: true)", "t.scxml:1:12: cannot use bool value as int in argument p of event e"},
 		{nil, "send e(q: 1) to 'o'", "t.scxml:1:11: cannot use int value as bool in argument q of event e"},
-		{nil, "raise e(p: 1, p: 2)", "t.scxml:1:15: duplicate argument p"},
-		{nil, "raise other(z: 1, z: 2)", "t.scxml:1:19: duplicate argument z"},
+		{nil, "raise e(p: 1, p: 2)", "t.scxml:1:15: duplicate argument p: pass each parameter once"},
+		{nil, "raise other(z: 1, z: 2)", "t.scxml:1:19: duplicate argument z: pass each parameter once"},
 		{nil, "send other(z: c)", "t.scxml:1:15: undeclared name c"},
 		{nil, "var x = c; x = 1; a = x; x++", "t.scxml:1:9: undeclared name c"},
 		{nil, "x = y", "t.scxml:1:1: undeclared name x\nt.scxml:1:5: undeclared name y"},

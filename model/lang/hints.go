@@ -57,6 +57,8 @@ func undeclaredMsg(name string) string {
 		return "_event as a value is not supported yet: read a parameter as _event.data.NAME"
 	case name == "undefined" || name == "null":
 		return name + " is not supported yet: give the variable a value of its type, e.g. -1 for none"
+	case unsupportedStatements[name] != "":
+		return name + " is a statement, not a value: write an expression"
 	}
 	return "undeclared name " + name
 }
