@@ -86,9 +86,26 @@ type Refusal struct {
 // type): such messages give one reason whatever the name.
 var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
 
+// reasonKey is a refusal's reason with what its first clause (up to the
+// first ": ", where the hint starts) names in double quotes elided; the
+// hint is kept as it is.
+func reasonKey(msg string) string {
+	inQuote := false
+	for i := 0; i < len(msg); i++ {
+		switch {
+		case msg[i] == '\\' && inQuote:
+			i++
+		case msg[i] == '"':
+			inQuote = !inQuote
+		case !inQuote && strings.HasPrefix(msg[i:], ": "):
+			return quoted.ReplaceAllString(msg[:i], `"…"`) + msg[i:]
+		}
+	}
+	return quoted.ReplaceAllString(msg, `"…"`)
+}
+
 // Refusals groups the refused tests by the first error of each refused
-// document, with what it names in double quotes elided; most common
-// first, then alphabetically.
+// document (reasonKey); most common first, then alphabetically.
 func (r *Report) Refusals() []Refusal {
 	byReason := make(map[string]*Refusal)
 	for _, res := range r.Results {
@@ -99,7 +116,7 @@ func (r *Report) Refusals() []Refusal {
 			if f.Verdict != Refused {
 				continue
 			}
-			reason := quoted.ReplaceAllString(f.Reason, `"…"`)
+			reason := reasonKey(f.Reason)
 			g := byReason[reason]
 			if g == nil {
 				g = &Refusal{Reason: reason}
