@@ -384,7 +384,7 @@ func TestSimulateReferenceModelError(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errs := runSimulate(t, "--reference", path, "go")
-	want := path + ":4:5: the default transitions of history states lead in a cycle: H1 -> H2 -> H1\n"
+	want := path + ":4:5: the default transitions of history states lead in a cycle: H1 -> H2 -> H1; make one of them target a state that is not a history\n"
 	if code != exitFindings || out != "" || errs != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing and %q", code, out, errs, want)
 	}
