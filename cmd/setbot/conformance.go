@@ -29,7 +29,8 @@ explored as setbot explore does (default bounds, Z3, --timeout per document).
 A test is a closed statechart ending in the final state pass when the
 processor is right and in fail otherwise; setbot explores every execution, so
 its oracle is: pass entered by some execution, fail entered by none. A test
-(all of its start documents) is judged
+of several start documents (test 403 has three) gets the first of WRONG,
+NEEDS_TIME, ERROR, REFUSED, MISSING and RIGHT that one of them gets:
 
   RIGHT       pass entered, fail never entered; when a bound cut the tree,
               the reason says fail was not entered within the bounds
@@ -44,15 +45,18 @@ its oracle is: pass entered by some execution, fail entered by none. A test
               is never counted as right
   REFUSED     setbot does not read, flatten or start the document: the
               first error, without its position
-  ERROR       the exploration failed, or neither pass nor fail was entered
-              within the bounds (the time budget, say)
+  ERROR       the exploration failed, neither pass nor fail was entered
+              within the bounds (the time budget, say), or the document has
+              no state pass (a manual test)
   MISSING     a start document is not in DIR
 
 The text format prints a line per test (id, verdict, reason), the summary
 ("N mandatory automatic tests: R judged right, W judged wrong, T need timed
-semantics, F refused, E errors, M missing"), the known-wrong tests and the
-refusal reasons grouped and counted, most common first (what a reason names
-in double quotes is elided). The json format prints dir, all, summary,
+semantics, F refused, E errors, M missing", with how many of the right ones
+hold only within bounds and how many of the wrong ones are known, when any),
+the known-wrong tests, and the refusal reasons grouped and counted, most
+common first (a name in double quotes before a reason's hint is elided, so
+that one reason is one line). The json format prints dir, all, summary,
 counts, refusals, tests (each with its files, their verdicts, bounds hit and
 ms) and, with --baseline, baseline; only the ms fields vary between runs.
 
