@@ -6,8 +6,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/setbot/setbot/conformance"
+	"github.com/setbot/setbot/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite "+baselineFile+" with the W3C tests judged right now")
@@ -28,7 +30,10 @@ func TestW3C(t *testing.T) {
 	if _, err := os.Stat(w3cDir); err != nil {
 		t.Skipf("the W3C conformance tests are absent (%v)", err)
 	}
-	rep, err := conformance.Run(w3cDir, conformance.Options{NewSolver: newZ3})
+	// Every test setbot judges takes milliseconds; the budget only keeps a
+	// test that explodes from holding up go test ./... (2 workers on CI).
+	opts := conformance.Options{Engine: engine.Options{Timeout: 5 * time.Second}, NewSolver: newZ3}
+	rep, err := conformance.Run(w3cDir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +66,10 @@ func TestW3C(t *testing.T) {
 	}
 	b := rep.CompareBaseline(baselineFile, right)
 	for _, l := range b.Lost {
+		if l.Verdict == "not_run" {
+			t.Errorf("test %s of %s is not among the mandatory automatic tests of the manifest", l.ID, baselineFile)
+			continue
+		}
 		t.Errorf("test %s was judged right and is now %s: %s", l.ID, strings.ToUpper(l.Verdict), l.Reason)
 	}
 	if b.Now < b.Right {
