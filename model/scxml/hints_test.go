@@ -88,6 +88,8 @@ func TestRefusalHints(t *testing.T) {
 			"m.scxml:2:19: transition type \"local\" is not valid: write type=\"internal\" or type=\"external\""},
 		{"cond on an initial transition", head + "<state id=\"a\"><initial>\n<transition cond=\"true\" target=\"b\"/></initial><state id=\"b\"/></state></scxml>",
 			"m.scxml:2:13: the <transition> of <initial> takes no cond: remove it (it is taken on default entry, unconditionally)"},
+		{"other attribute on an initial transition", head + "<state id=\"a\"><initial>\n<transition port=\"1\" target=\"b\"/></initial><state id=\"b\"/></state></scxml>",
+			"m.scxml:2:13: unsupported attribute \"port\" on <transition> (it takes target and type): remove it, or move it to a namespace of its own"},
 		{"encoding", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n" + head + "<state id=\"a\"/></scxml>",
 			"m.scxml:1:44: encoding \"ISO-8859-1\" is not supported: save the document as UTF-8"},
 		{"DOCTYPE", "<!DOCTYPE scxml>\n" + head + "<state id=\"a\"/></scxml>",

@@ -423,13 +423,18 @@ func (b *builder) initialElement(s *model.State, el *element) {
 		b.errorf(el.Start, "<initial> without a <transition>: add <transition target=\"...\"/>")
 		return
 	}
-	b.checkAttrs(tr, "target", "type", "event", "cond", "setbot:id")
-	for _, name := range []string{"event", "cond"} {
-		// An empty cond is true, as on any transition.
-		if a, ok := tr.attr(name); ok && (name == "event" || strings.TrimSpace(a.Value) != "") {
-			b.errorf(a.NameOff, "the <transition> of <initial> takes no %s: remove it (it is taken on default entry, unconditionally)", name)
+	// event and cond have messages of their own; an empty cond is true,
+	// as on any transition.
+	rest := *tr
+	rest.Attrs = nil
+	for _, a := range tr.Attrs {
+		if a.Name.Space != "" || a.Name.Local != "event" && a.Name.Local != "cond" {
+			rest.Attrs = append(rest.Attrs, a)
+		} else if a.Name.Local == "event" || strings.TrimSpace(a.Value) != "" {
+			b.errorf(a.NameOff, "the <transition> of <initial> takes no %s: remove it (it is taken on default entry, unconditionally)", a.Name.Local)
 		}
 	}
+	b.checkAttrs(&rest, "target", "type", "setbot:id")
 	if a, ok := tr.attr("type"); ok {
 		// The initial transition's source is the compound state and its
 		// targets are descendants, taken only on default entry: internal
