@@ -12,7 +12,6 @@ import (
 	"github.com/setbot/setbot/engine/interp"
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -312,12 +311,12 @@ func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
 	for _, st := range steps {
 		outputs := []jsonOutput{}
 		for _, o := range st.Outputs {
-			outputs = append(outputs, jsonOutput{Event: o.Event, Target: o.Target, Args: jsonArgs(o.Args)})
+			outputs = append(outputs, jsonOutput{Event: o.Event, Target: o.Target, Args: sim.PlainArgs(o.Args)})
 		}
 		if st.reference {
 			out.Steps = append(out.Steps, jsonReferenceStep{
 				Event:       st.Input.Name,
-				Args:        jsonArgs(st.Input.Args),
+				Args:        sim.PlainArgs(st.Input.Args),
 				Transitions: append([]string{}, st.Transitions...),
 				Exited:      append([]string{}, st.Exited...),
 				Entered:     append([]string{}, st.Entered...),
@@ -331,7 +330,7 @@ func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
 		}
 		js := jsonStep{
 			Event:     st.Input.Name,
-			Args:      jsonArgs(st.Input.Args),
+			Args:      sim.PlainArgs(st.Input.Args),
 			Fired:     []jsonFired{},
 			Entered:   append([]string{}, st.Entered...),
 			Outputs:   outputs,
@@ -350,17 +349,4 @@ func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
-}
-
-// jsonArgs turns argument values into JSON numbers and booleans.
-func jsonArgs(args map[string]sim.Value) map[string]any {
-	out := make(map[string]any, len(args))
-	for name, v := range args {
-		if v.Kind == lang.Bool {
-			out[name] = v.Bool
-		} else {
-			out[name] = v.Int
-		}
-	}
-	return out
 }

@@ -22,6 +22,20 @@ func IntValue(v int64) Value { return Value{Kind: lang.Int, Int: v} }
 // BoolValue returns the bool value b.
 func BoolValue(b bool) Value { return Value{Kind: lang.Bool, Bool: b} }
 
+// PlainArgs returns argument values as plain Go values, int64 or bool, as
+// tests and JSON carry them.
+func PlainArgs(args map[string]Value) map[string]any {
+	out := make(map[string]any, len(args))
+	for name, v := range args {
+		if v.Kind == lang.Bool {
+			out[name] = v.Bool
+		} else {
+			out[name] = v.Int
+		}
+	}
+	return out
+}
+
 // String returns the value as the language writes it: "3", "-2", "true".
 func (v Value) String() string {
 	switch v.Kind {

@@ -99,7 +99,7 @@ func replay(m *mlm.Machine, t *Test) (*Test, error) {
 		if !sameOutputs(got.Outputs, st.Outputs) {
 			h.Outputs, same = make([]Output, len(got.Outputs)), false
 			for j, o := range got.Outputs {
-				h.Outputs[j] = Output{Event: o.Event, Target: o.Target, Args: plainArgs(o.Args)}
+				h.Outputs[j] = Output{Event: o.Event, Target: o.Target, Args: sim.PlainArgs(o.Args)}
 			}
 		}
 		if !slices.Equal(got.Config, st.Config) {
@@ -154,19 +154,6 @@ func simArgs(args map[string]any) (map[string]sim.Value, error) {
 		}
 	}
 	return out, nil
-}
-
-// plainArgs converts the simulator's values to those tests carry.
-func plainArgs(args map[string]sim.Value) map[string]any {
-	out := make(map[string]any, len(args))
-	for name, v := range args {
-		if v.Kind == lang.Bool {
-			out[name] = v.Bool
-		} else {
-			out[name] = v.Int
-		}
-	}
-	return out
 }
 
 // node returns the node of set that t's path ends at, or nil when the

@@ -570,32 +570,24 @@ func (g *gen) addEventless() {
 func (g *gen) complete() {
 	live := g.anyState(func(s *state) bool { return s.kind != final && s.kind != history })
 	leaves := filter(live, func(s *state) bool { return s.kind == atomic })
-	for _, e := range g.internals {
-		if !g.handled(e.name) {
-			t := &transition{events: []string{e.name}}
-			if g.chance(0.7) {
-				t.targets = []*state{pick(g, g.states)}
+	// Raised events, then events sent to the machine's own queue.
+	for _, kind := range []struct {
+		events []*event
+		send   func(*event) *elem
+	}{{g.internals, g.raise}, {g.selfs, g.selfSend}} {
+		for _, e := range kind.events {
+			if !g.handled(e.name) {
+				t := &transition{events: []string{e.name}}
+				if g.chance(0.7) {
+					t.targets = []*state{pick(g, g.states)}
+				}
+				s := pick(g, leaves)
+				s.trans = append(s.trans, t)
 			}
-			s := pick(g, leaves)
-			s.trans = append(s.trans, t)
-		}
-		if !g.generated(e.name) {
-			t := pick(g, g.sendSites(live, leaves))
-			t.body = append(t.body, g.raise(e))
-		}
-	}
-	for _, e := range g.selfs {
-		if !g.handled(e.name) {
-			t := &transition{events: []string{e.name}}
-			if g.chance(0.7) {
-				t.targets = []*state{pick(g, g.states)}
+			if !g.generated(e.name) {
+				t := pick(g, g.sendSites(live, leaves))
+				t.body = append(t.body, kind.send(e))
 			}
-			s := pick(g, leaves)
-			s.trans = append(s.trans, t)
-		}
-		if !g.generated(e.name) {
-			t := pick(g, g.sendSites(live, leaves))
-			t.body = append(t.body, g.selfSend(e))
 		}
 	}
 	for _, name := range g.timers {
