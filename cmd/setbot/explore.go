@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -48,7 +49,13 @@ func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string
 		return nil, exitError{code: exitFindings}
 	}
 	set, err := engine.Explore(m, ef.options(), newZ3)
-	if err != nil {
+	var start *engine.StartError
+	switch {
+	case errors.As(err, &start):
+		// The model is at fault, as for a model that does not flatten.
+		fmt.Fprintln(cmd.ErrOrStderr(), start)
+		return nil, exitError{code: exitFindings}
+	case err != nil:
 		return nil, fmt.Errorf("exploring %s: %w", path, err)
 	}
 	return set, nil

@@ -61,6 +61,13 @@ func TestCheckStartsTheMachine(t *testing.T) {
 		if code != 1 || !strings.HasPrefix(out, tt.want) {
 			t.Errorf("%s: exit %d, output %q; want 1 and %q", tt.file, code, out, tt.want)
 		}
+		// explore and tests say the same, at the same place.
+		for _, command := range []string{"explore", "tests"} {
+			code, _, errs := runCLI(t, command, dir+tt.file)
+			if code != 1 || !strings.HasPrefix(errs, tt.want) {
+				t.Errorf("%s %s: exit %d, stderr %q; want 1 and %q", command, tt.file, code, errs, tt.want)
+			}
+		}
 	}
 }
 
