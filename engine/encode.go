@@ -27,7 +27,7 @@ import (
 const SemanticsVersion = "setbot-semantics-1"
 
 // encodingMagic starts every encoded tree; the digit is the format version.
-const encodingMagic = "SET1"
+const encodingMagic = "SET2"
 
 // ErrEncoding is wrapped by every error decoding a tree.
 var ErrEncoding = errors.New("malformed encoded tree")
@@ -71,6 +71,7 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 		for _, tm := range n.Timers {
 			w.str(tm.Event)
 			w.args(tm.Args)
+			w.str(tm.ID)
 		}
 		w.uint(n.Depth)
 		subsumed := 0
@@ -153,7 +154,7 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 		}
 		n.PC = r.terms()
 		for j, k := 0, r.count(); j < k; j++ {
-			n.Timers = append(n.Timers, Timer{Event: r.str(), Args: r.args()})
+			n.Timers = append(n.Timers, Timer{Event: r.str(), Args: r.args(), ID: r.str()})
 		}
 		n.Depth = r.uint()
 		if sub := r.uint(); sub > 0 {

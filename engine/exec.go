@@ -399,11 +399,14 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 			case s.Target != "":
 				r.outputs = append(r.outputs, Output{Event: s.Event, Target: s.Target, Args: args})
 			case s.Delay != "":
-				r.timers = setTimer(r.timers, Timer{Event: s.Event, Args: args})
+				r.timers = setTimer(r.timers, Timer{Event: s.Event, Args: args, ID: s.ID})
 			default:
 				r.self = append(r.self, queued{event: s.Event, args: args})
 			}
 		})
+	case *lang.Cancel:
+		r.timers = cancelTimers(r.timers, s.SendID)
+		return []*run{r}
 	case *lang.Assume:
 		var out []*run
 		for _, c := range x.eval(r, s.Cond) {
@@ -496,4 +499,10 @@ func (x *executor) withArgs(r *run, args []*lang.Arg, use func(*run, []Arg)) []*
 func setTimer(ts []Timer, t Timer) []Timer {
 	i := sort.Search(len(ts), func(i int) bool { return ts[i].Event > t.Event })
 	return slices.Insert(slices.Clip(ts), i, t)
+}
+
+// cancelTimers removes every pending timer sent with the id; an id with
+// nothing pending changes nothing.
+func cancelTimers(ts []Timer, id string) []Timer {
+	return slices.DeleteFunc(slices.Clone(ts), func(t Timer) bool { return t.ID == id })
 }

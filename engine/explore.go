@@ -557,7 +557,7 @@ func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 		fmt.Fprintf(&b, "|%d", tab.Subst(v, ren))
 	}
 	for _, t := range n.Timers {
-		b.WriteString("|" + t.Event)
+		fmt.Fprintf(&b, "|%s#%q", t.Event, t.ID)
 		for _, a := range t.Args {
 			fmt.Fprintf(&b, ",%s=%d", a.Name, tab.Subst(a.Value, ren))
 		}

@@ -188,7 +188,7 @@ func (r *reuser) copy(c *Node, ord int) child {
 	}
 	timers := make([]Timer, len(c.Timers))
 	for i, t := range c.Timers {
-		timers[i] = Timer{Event: t.Event, Args: args(t.Args)}
+		timers[i] = Timer{Event: t.Event, Args: args(t.Args), ID: t.ID}
 	}
 	edge := &Edge{Event: c.In.Event, Timer: c.In.Timer, Args: args(c.In.Args), Trace: c.In.Trace}
 	for _, f := range c.In.Fired {

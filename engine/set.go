@@ -137,10 +137,12 @@ func (n *Node) Path() []*Node {
 	return out
 }
 
-// Timer is a pending delayed send to the machine.
+// Timer is a pending delayed send to the machine. ID is its send id, which
+// a cancel names ("" when the send has none).
 type Timer struct {
 	Event string
 	Args  []Arg
+	ID    string
 }
 
 // Arg is a named symbolic value.
@@ -230,6 +232,9 @@ func (s *SET) Dump() string {
 		}
 		for _, tm := range n.Timers {
 			b.WriteString(" timer:" + tm.Event)
+			if tm.ID != "" {
+				b.WriteString("#" + tm.ID)
+			}
 			args(tm.Args)
 		}
 		if n.Subsumed != nil {

@@ -494,6 +494,7 @@ func (r *run) executor(fallback source.Pos) *sim.Executor {
 		Event:     r.c.event,
 		In:        r.isActive,
 		Emit:      r.emit,
+		Cancel:    r.cancel,
 		LoopLimit: r.in.opts.LoopLimit,
 		Source:    r.in.m,
 		Fallback:  fallback,
@@ -517,18 +518,21 @@ func (r *run) isActive(id string) (bool, error) {
 	return r.c.active[s], nil
 }
 
-func (r *run) emit(route sim.Route, ev sim.Event, target string) {
+func (r *run) emit(route sim.Route, ev sim.Event, target, sendID string) {
 	switch route {
 	case sim.ToInternal:
 		r.c.internal = append(r.c.internal, ev)
 	case sim.ToSelf:
 		r.c.self = append(r.c.self, ev)
 	case sim.ToTimer:
-		r.c.timers = append(r.c.timers, ev)
+		r.c.timers = append(r.c.timers, sim.Timer{Event: ev, ID: sendID})
 	case sim.ToOutput:
 		r.step.Outputs = append(r.step.Outputs, sim.Output{Event: ev.Name, Target: target, Args: ev.Args})
 	}
 }
+
+// cancel removes the pending timers sent with the id (SCXML's <cancel>).
+func (r *run) cancel(sendID string) { r.c.timers = sim.CancelTimers(r.c.timers, sendID) }
 
 // byDocument sorts states in document order.
 func byDocument(list []*model.State) {

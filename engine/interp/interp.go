@@ -17,7 +17,8 @@
 //   - The environment sends one event at a time: an input of the machine's
 //     alphabet, with exactly its declared arguments, or a pending timer.
 //     Every delayed send is its own pending timer; of the pending timers of
-//     one name the oldest fires, with the arguments it was set with.
+//     one name the oldest fires, with the arguments it was set with. A
+//     cancel removes every pending timer sent with its send id.
 //   - One step is that event's macrostep, then run-to-completion: raised
 //     events (the internal queue) and eventless transitions as the
 //     algorithm interleaves them, then the events the machine sent itself
@@ -108,7 +109,7 @@ type machine struct {
 	event    *sim.Event // _event: the event processed last
 	internal []sim.Event
 	self     []sim.Event // the machine's own external queue
-	timers   []sim.Event // pending, in the order they were set
+	timers   []sim.Timer // pending, in the order they were set
 	halted   bool
 	stopped  []string // the atomic states the machine stopped in
 }
@@ -232,8 +233,8 @@ func (in *Interp) Step(ev sim.Event) (Step, error) {
 	c := in.cur.clone()
 	processed := input
 	if timer {
-		i := slices.IndexFunc(c.timers, func(t sim.Event) bool { return t.Name == ev.Name })
-		processed = c.timers[i]
+		i := slices.IndexFunc(c.timers, func(t sim.Timer) bool { return t.Name == ev.Name })
+		processed = c.timers[i].Event
 		c.timers = slices.Delete(c.timers, i, i+1)
 	}
 	r := &run{in: in, c: c, step: Step{Input: input}}
@@ -268,7 +269,7 @@ func (in *Interp) accept(ev sim.Event) (timer bool, discard string, err error) {
 	if e.Kinds&model.Input != 0 {
 		return false, "", sim.CheckArgs(e, ev.Args)
 	}
-	if e.Kinds&model.Timer != 0 && slices.ContainsFunc(in.cur.timers, func(t sim.Event) bool { return t.Name == ev.Name }) {
+	if e.Kinds&model.Timer != 0 && slices.ContainsFunc(in.cur.timers, func(t sim.Timer) bool { return t.Name == ev.Name }) {
 		if len(ev.Args) > 0 {
 			return false, "", fmt.Errorf("timer %s takes no arguments: it fires with those it was set with", ev.Name)
 		}

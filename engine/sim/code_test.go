@@ -94,6 +94,48 @@ func TestCode(t *testing.T) {
 	})
 }
 
+// cancelModel sets timers with and without send ids and cancels them.
+const cancelModel = `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="S">
+  <datamodel><data id="x" expr="0"/></datamodel>
+  <state id="S">
+    <transition event="arm">
+      <send id="t" event="tick" delay="1s"><param name="p" expr="x"/></send>
+      <send event="tock" delay="1s"/>
+    </transition>
+    <transition event="other">
+      <assign location="x" expr="10"/>
+      <send id="u" event="tick" delay="2s"><param name="p" expr="x"/></send>
+    </transition>
+    <transition event="stop"><cancel sendid="t"/></transition>
+    <transition event="again">
+      <cancel sendid="t"/>
+      <send id="t" event="tick" delay="1s"><param name="p" expr="x"/></send>
+    </transition>
+    <transition event="tick"><assign location="x" expr="_event.data.p + 1"/></transition>
+    <transition event="tock"/>
+  </state>
+</scxml>`
+
+// TestCancel checks that a cancel removes every pending timer of its send
+// id, whatever its event, and no other; that an id with nothing pending
+// changes nothing; and that an action's sends and cancels apply in order.
+func TestCancel(t *testing.T) {
+	m := loadString(t, "cancel.scxml", cancelModel)
+	replay(t, m, sim.Options{}, []want{
+		{state: "S", vars: "x=0", timers: "none"},
+		{ev: "arm", timers: "tick tock"},
+		{ev: "arm", timers: "tick tick tock tock"},
+		{ev: "other", vars: "x=10", timers: "tick tick tick tock tock"},
+		{ev: "stop", timers: "tick tock tock"},
+		{ev: "stop", timers: "tick tock tock"},
+		// The tick left is the one sent with id u, with p=10.
+		{ev: "tick", vars: "x=11", timers: "tock tock"},
+		{ev: "again", timers: "tick tock tock"},
+		{ev: "again", timers: "tick tock tock"},
+		{ev: "tick", vars: "x=12", timers: "tock tock"},
+	})
+}
+
 func parseExpr(t *testing.T, text string) lang.Expr {
 	t.Helper()
 	e, errs := lang.ParseExpr(lang.Snippet{Text: text})

@@ -37,7 +37,8 @@ const (
 // assume) adds a 't' or 'f' to the decision path.
 //
 // The machine-specific parts are hooks: In answers In('state'), Emit
-// receives every raise and send in the order the code executes them.
+// receives every raise and send and Cancel every cancel, in the order the
+// code executes them.
 type Executor struct {
 	// Vars are the machine's variables; assignments write them in place.
 	Vars map[string]Value
@@ -47,9 +48,12 @@ type Executor struct {
 	// In reports whether a state is active; its error is reported at the
 	// In() expression.
 	In func(state string) (bool, error)
-	// Emit receives each raised or sent event with its route and, for an
-	// output, its target.
-	Emit func(r Route, ev Event, target string)
+	// Emit receives each raised or sent event with its route, for an
+	// output its target, and for a timer its send id ("" when it has none).
+	Emit func(r Route, ev Event, target, sendID string)
+	// Cancel receives the send id of each cancel: every pending timer sent
+	// with it is to be removed.
+	Cancel func(sendID string)
 	// LoopLimit bounds the iterations of one execution of one loop
 	// (DefaultLoopLimit when zero or negative).
 	LoopLimit int
@@ -185,17 +189,23 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		}
 		return x.loop(s, s.Cond, s.Body, s.Post)
 	case *lang.Raise:
-		return x.emit(s, ToInternal, s.Event, s.Args, "")
+		return x.emit(s, ToInternal, s.Event, s.Args, "", "")
 	case *lang.Send:
 		// A delayed send to another target is refused by the reader; a
 		// target makes an output whatever the delay.
 		switch {
 		case s.Target != "":
-			return x.emit(s, ToOutput, s.Event, s.Args, s.Target)
+			return x.emit(s, ToOutput, s.Event, s.Args, s.Target, "")
 		case s.Delay != "":
-			return x.emit(s, ToTimer, s.Event, s.Args, "")
+			return x.emit(s, ToTimer, s.Event, s.Args, "", s.ID)
 		}
-		return x.emit(s, ToSelf, s.Event, s.Args, "")
+		return x.emit(s, ToSelf, s.Event, s.Args, "", "")
+	case *lang.Cancel:
+		if x.Cancel == nil {
+			return x.errorf(s, "cancel %q where no timers are kept", s.SendID)
+		}
+		x.Cancel(s.SendID)
+		return nil
 	case *lang.Assume:
 		c, err := x.cond(s.Cond)
 		if err != nil {
@@ -292,7 +302,7 @@ func (x *Executor) loop(n lang.Node, cond lang.Expr, body *lang.Block, post lang
 // emit evaluates a raise's or send's arguments and hands the event to
 // Emit. Every delayed send is its own event: an earlier one of the same
 // name stays pending.
-func (x *Executor) emit(n lang.Node, r Route, name string, list []*lang.Arg, target string) error {
+func (x *Executor) emit(n lang.Node, r Route, name string, list []*lang.Arg, target, sendID string) error {
 	args := make(map[string]Value, len(list))
 	for _, a := range list {
 		v, err := x.Eval(a.Value)
@@ -304,6 +314,6 @@ func (x *Executor) emit(n lang.Node, r Route, name string, list []*lang.Arg, tar
 	if x.Emit == nil {
 		return x.errorf(n, "event %s is sent where no queue receives it", name)
 	}
-	x.Emit(r, Event{Name: name, Args: args}, target)
+	x.Emit(r, Event{Name: name, Args: args}, target, sendID)
 	return nil
 }

@@ -25,6 +25,8 @@ func TestExecutorHooks(t *testing.T) {
 	}{
 		{name: "routes in order", code: `send a(v: 1) to "#_parent"; raise b(); send c() after "1s"; send d(w: x)`,
 			vars: "x=0", emits: "output a(v=1) #_parent; internal b(); timer c(); self d(w=0)"},
+		{name: "send ids and cancels", code: `send a() after "1s" id "t"; cancel "t"; send b() to "o"`,
+			vars: "x=0", emits: "timer a() #t; cancel t; output b() o"},
 		{name: "In asks the hook", code: `if (In('S1')) { x = 1 } else { x = 2 }`, active: "S1", vars: "x=1", path: "t"},
 		{name: "In of an inactive state", code: `x = In('S2') ? 3 : 4`, active: "S1", vars: "x=4", path: "f"},
 		{name: "In error", code: `x = In('nowhere') ? 3 : 4`, active: "S1", err: "no state nowhere"},
@@ -46,10 +48,14 @@ func TestExecutorHooks(t *testing.T) {
 					}
 					return state == tt.active, nil
 				},
-				Emit: func(r sim.Route, ev sim.Event, target string) {
+				Emit: func(r sim.Route, ev sim.Event, target, sendID string) {
 					route := map[sim.Route]string{sim.ToInternal: "internal", sim.ToSelf: "self", sim.ToTimer: "timer", sim.ToOutput: "output"}[r]
+					if sendID != "" {
+						target += "#" + sendID
+					}
 					emits = append(emits, strings.TrimSpace(fmt.Sprintf("%s %s %s", route, ev, target)))
 				},
+				Cancel:    func(sendID string) { emits = append(emits, "cancel "+sendID) },
 				LoopLimit: 3,
 			}
 			err := x.Run(parseStmts(t, tt.code))

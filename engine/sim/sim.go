@@ -16,8 +16,8 @@
 //   - Raised events go to the internal queue, sends without a target to the
 //     self queue, delayed sends add a pending timer (every delayed send is
 //     its own event; of the pending timers of one name the oldest fires
-//     first, as it does when they share their delay), sends to another
-//     target are outputs.
+//     first, as it does when they share their delay), a cancel removes the
+//     pending timers of its send id, sends to another target are outputs.
 //   - An event that nothing takes is discarded, as SCXML discards it: one
 //     no transition of the current state takes, an unknown one, and any
 //     event sent after the machine stopped. The step says so.
@@ -99,8 +99,22 @@ type config struct {
 	vars     map[string]Value
 	internal []Event // internal queue
 	self     []Event // self queue
-	timers   []Event // pending, in the order they were set
+	timers   []Timer // pending, in the order they were set
 	halted   bool
+}
+
+// Timer is a pending delayed send: the event it will deliver and the send
+// id a cancel names ("" when the send has none).
+type Timer struct {
+	Event
+	ID string
+}
+
+// CancelTimers removes from ts every timer sent with the id, keeping the
+// order of the others (in place: ts is the caller's to give); an id with
+// nothing pending changes nothing.
+func CancelTimers(ts []Timer, id string) []Timer {
+	return slices.DeleteFunc(ts, func(t Timer) bool { return t.ID == id })
 }
 
 func (c *config) clone() *config {
@@ -111,7 +125,7 @@ func (c *config) clone() *config {
 	}
 	d.internal = append([]Event(nil), c.internal...)
 	d.self = append([]Event(nil), c.self...)
-	d.timers = append([]Event(nil), c.timers...)
+	d.timers = append([]Timer(nil), c.timers...)
 	return &d
 }
 
@@ -182,7 +196,7 @@ func (s *Sim) Step(ev Event) (Step, error) {
 	in := Event{Name: ev.Name, Args: copyArgs(ev.Args)}
 	processed := in
 	if timer {
-		i := slices.IndexFunc(c.timers, func(t Event) bool { return t.Name == ev.Name })
+		i := slices.IndexFunc(c.timers, func(t Timer) bool { return t.Name == ev.Name })
 		processed.Args = c.timers[i].Args
 		c.timers = slices.Delete(c.timers, i, i+1)
 	}
@@ -221,7 +235,7 @@ func (s *Sim) accept(ev Event) (timer bool, err error) {
 	if e != nil && e.Kinds&model.Input != 0 {
 		return false, CheckArgs(e, ev.Args)
 	}
-	if e != nil && e.Kinds&model.Timer != 0 && slices.ContainsFunc(s.cur.timers, func(t Event) bool { return t.Name == ev.Name }) {
+	if e != nil && e.Kinds&model.Timer != 0 && slices.ContainsFunc(s.cur.timers, func(t Timer) bool { return t.Name == ev.Name }) {
 		if len(ev.Args) > 0 {
 			return false, fmt.Errorf("timer %s takes no arguments: it fires with those it was set with", ev.Name)
 		}
@@ -270,7 +284,7 @@ func CheckArgs(e *model.Event, args map[string]Value) error {
 // whether one was.
 func (s *Sim) take(c *config, candidates []*mlm.Transition, ev *Event, step *Step) (bool, error) {
 	for _, tr := range candidates {
-		f := newFrame(s, tr, ev, c.vars)
+		f := newFrame(s, tr, ev, c)
 		ok, err := f.run()
 		if err != nil {
 			return false, fmt.Errorf("transition %q: %w", tr.Key, err)
@@ -281,7 +295,7 @@ func (s *Sim) take(c *config, candidates []*mlm.Transition, ev *Event, step *Ste
 		c.vars = f.x.Vars
 		c.internal = append(c.internal, f.raised...)
 		c.self = append(c.self, f.selfSent...)
-		c.timers = append(c.timers, f.timers...)
+		c.timers = f.timers
 		c.state = tr.Target
 		step.Fired = append(step.Fired, Fired{Key: tr.Key, Path: f.x.Path()})
 		step.Entered = append(step.Entered, tr.Entered...)
@@ -335,13 +349,13 @@ type frame struct {
 	x        Executor
 	raised   []Event // to the internal queue
 	selfSent []Event // to the self queue
-	timers   []Event // delayed sends to the machine, in the order they were made
+	timers   []Timer // the pending timers as the action leaves them
 	outputs  []Output
 }
 
-func newFrame(s *Sim, tr *mlm.Transition, ev *Event, vars map[string]Value) *frame {
-	f := &frame{tr: tr}
-	f.x = Executor{Vars: copyArgs(vars), Event: ev, In: unresolvedIn, Emit: f.emit,
+func newFrame(s *Sim, tr *mlm.Transition, ev *Event, c *config) *frame {
+	f := &frame{tr: tr, timers: slices.Clone(c.timers)}
+	f.x = Executor{Vars: copyArgs(c.vars), Event: ev, In: unresolvedIn, Emit: f.emit, Cancel: f.cancel,
 		LoopLimit: s.opts.LoopLimit, Source: s.m.Source, Fallback: tr.Pos}
 	return f
 }
@@ -353,18 +367,20 @@ func unresolvedIn(state string) (bool, error) {
 	return false, fmt.Errorf("In('%s') was not resolved by the flattener", state)
 }
 
-func (f *frame) emit(r Route, ev Event, target string) {
+func (f *frame) emit(r Route, ev Event, target, sendID string) {
 	switch r {
 	case ToInternal:
 		f.raised = append(f.raised, ev)
 	case ToSelf:
 		f.selfSent = append(f.selfSent, ev)
 	case ToTimer:
-		f.timers = append(f.timers, ev)
+		f.timers = append(f.timers, Timer{Event: ev, ID: sendID})
 	case ToOutput:
 		f.outputs = append(f.outputs, Output{Event: ev.Name, Target: target, Args: ev.Args})
 	}
 }
+
+func (f *frame) cancel(sendID string) { f.timers = CancelTimers(f.timers, sendID) }
 
 // run evaluates the transition's guard and, when it holds, its action. It
 // reports whether the transition completes: false when the guard is false

@@ -151,16 +151,24 @@ type (
 		Args     []*Arg
 	}
 
-	// Send sends Event: send e(p: v, ...) [to "target"] [after "delay"].
+	// Send sends Event: send e(p: v, ...) [to "target"] [after "delay"] [id "id"].
 	// An empty Target is the machine itself (its external queue, as SCXML's
 	// <send> without a target); any other target makes the event an output.
 	// A non-empty Delay makes it a timer; its text is kept, not interpreted.
+	// ID is the send id that a Cancel names; it matters only for a timer.
 	Send struct {
 		SendPos source.Pos
 		Event   string
 		Args    []*Arg
 		Target  string
 		Delay   string
+		ID      string
+	}
+
+	// Cancel removes every pending timer sent with SendID: cancel "id".
+	Cancel struct {
+		CancelPos source.Pos
+		SendID    string
 	}
 
 	// Assume cuts the path unless Cond holds. It does not occur in source
@@ -202,6 +210,7 @@ func (s *While) Pos() source.Pos  { return s.WhilePos }
 func (s *For) Pos() source.Pos    { return s.ForPos }
 func (s *Raise) Pos() source.Pos  { return s.RaisePos }
 func (s *Send) Pos() source.Pos   { return s.SendPos }
+func (s *Cancel) Pos() source.Pos { return s.CancelPos }
 func (s *Assume) Pos() source.Pos { return s.AssumePos }
 
 func (*IntLit) exprNode()     {}
@@ -222,4 +231,5 @@ func (*While) stmtNode()  {}
 func (*For) stmtNode()    {}
 func (*Raise) stmtNode()  {}
 func (*Send) stmtNode()   {}
+func (*Cancel) stmtNode() {}
 func (*Assume) stmtNode() {}

@@ -247,6 +247,7 @@ func (c *checker) stmt(s Stmt) {
 		c.args(x.Event, x.Args)
 	case *Send:
 		c.args(x.Event, x.Args)
+	case *Cancel:
 	case *Assume:
 		if !c.env.AllowAssume {
 			c.errorf(x, "assume is not allowed in models: remove it")

@@ -58,7 +58,10 @@ func Equal(a, b Node) bool {
 		return ok && x.Event == y.Event && argsEqual(x.Args, y.Args)
 	case *Send:
 		y, ok := b.(*Send)
-		return ok && x.Event == y.Event && x.Target == y.Target && x.Delay == y.Delay && argsEqual(x.Args, y.Args)
+		return ok && x.Event == y.Event && x.Target == y.Target && x.Delay == y.Delay && x.ID == y.ID && argsEqual(x.Args, y.Args)
+	case *Cancel:
+		y, ok := b.(*Cancel)
+		return ok && x.SendID == y.SendID
 	case *Assume:
 		y, ok := b.(*Assume)
 		return ok && Equal(x.Cond, y.Cond)

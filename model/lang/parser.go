@@ -77,6 +77,14 @@ func (p *parser) next() {
 	}
 }
 
+// peek returns the token after the current one without consuming it; an
+// error scanning it is reported when the parser reaches it.
+func (p *parser) peek() Token {
+	sc := p.sc
+	sc.errh = func(int, string) {}
+	return sc.scan().tok
+}
+
 // stop ends parsing: from now on the current token is EOF and errors are
 // dropped.
 func (p *parser) stop() {

@@ -50,7 +50,9 @@ func (p *parser) parseStmt() Stmt {
 	case ASSUME:
 		s = p.parseAssume()
 	default:
-		if hint, ok := unsupportedStatements[p.lit]; p.tok == IDENT && ok {
+		if p.tok == IDENT && p.lit == "cancel" && p.peek() == STRING {
+			s = p.parseCancel()
+		} else if hint, ok := unsupportedStatements[p.lit]; p.tok == IDENT && ok {
 			p.error("unsupported statement %s: %s", p.lit, hint)
 			p.skipUnsupported()
 		} else {
@@ -346,6 +348,19 @@ func (p *parser) parseSend() Stmt {
 		p.next()
 		s.Delay = p.parseString()
 	}
+	if p.tok == IDENT && p.lit == "id" {
+		p.next()
+		s.ID = p.parseString()
+	}
+	return s
+}
+
+// parseCancel parses cancel "id". cancel and id are not keywords, so that
+// variables may keep those names: the string after them decides.
+func (p *parser) parseCancel() Stmt {
+	s := &Cancel{CancelPos: p.pos(p.off)}
+	p.next()
+	s.SendID = p.parseString()
 	return s
 }
 

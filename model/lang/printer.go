@@ -244,6 +244,11 @@ func (p *printer) simple(s Stmt) {
 		if x.Delay != "" {
 			p.str(" after " + quote(x.Delay, '"'))
 		}
+		if x.ID != "" {
+			p.str(" id " + quote(x.ID, '"'))
+		}
+	case *Cancel:
+		p.str("cancel " + quote(x.SendID, '"'))
 	case *Assume:
 		p.str("assume(")
 		p.expr(x.Cond)

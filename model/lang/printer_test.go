@@ -108,6 +108,8 @@ func TestStmtString(t *testing.T) {
 		{&Send{Event: "done.state.my-state"}, `send "done.state.my-state"();`},
 		{&Send{Event: "e", Target: `o"x`, Delay: "1s"}, `send e() to "o\"x" after "1s";`},
 		{&Send{Event: "e", Delay: "2s"}, `send e() after "2s";`},
+		{&Send{Event: "e", Delay: "2s", ID: `t"1`}, `send e() after "2s" id "t\"1";`},
+		{&Cancel{SendID: "t1"}, `cancel "t1";`},
 		{&Assume{Cond: a}, "assume(a);"},
 		{&Block{}, "{}"},
 		{&Block{Stmts: []Stmt{&IncDec{Target: x, Op: INC}, &Block{}}}, "{ x++; {} }"},
@@ -151,6 +153,7 @@ var stmtCorpus = []string{
 	"for (let i = 0; i < n;) ++i", "for (int i; ; ) ;",
 	"raise e()", "raise a.b.c(x: 1, y: a + 1)", "raise error.send()", `raise "done.state.my-state"()`,
 	`raise "a\"b"()`, `send e() to "out" after "1s"`, `send e(if: 1, to: true) to 'o\'k'`, `send e() after "2s"`,
+	`send e() after "2s" id "t1"`, `cancel "t1"`, `cancel = 1`,
 	"assume(a > 0)", "{ a = 1; { b = 2 } }", "{}", "{ {} }", "a = 1\nb = 2 // c\n/* d */ c = 3",
 	"a = b\n-c", "a = b\n++c", "a = - -b - -c", "x = _event.data.x ? In('S') : !b",
 }

@@ -134,6 +134,7 @@ func (v *varRefs) stmt(s Stmt) {
 		v.args(x.Args)
 	case *Send:
 		v.args(x.Args)
+	case *Cancel:
 	case *Assume:
 		v.expr(x.Cond)
 	}

@@ -58,6 +58,7 @@ func Inspect(n Node, f func(Node) bool) {
 		inspectArgs(x.Args, f)
 	case *Send:
 		inspectArgs(x.Args, f)
+	case *Cancel:
 	case *Assume:
 		Inspect(x.Cond, f)
 	default:
@@ -153,7 +154,9 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 	case *Raise:
 		return &Raise{RaisePos: x.RaisePos, Event: x.Event, Args: rewriteArgs(x.Args, f)}
 	case *Send:
-		return &Send{SendPos: x.SendPos, Event: x.Event, Args: rewriteArgs(x.Args, f), Target: x.Target, Delay: x.Delay}
+		return &Send{SendPos: x.SendPos, Event: x.Event, Args: rewriteArgs(x.Args, f), Target: x.Target, Delay: x.Delay, ID: x.ID}
+	case *Cancel:
+		return &Cancel{CancelPos: x.CancelPos, SendID: x.SendID}
 	case *Assume:
 		return &Assume{AssumePos: x.AssumePos, Cond: RewriteExpr(x.Cond, f)}
 	}

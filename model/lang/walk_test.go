@@ -103,7 +103,7 @@ func TestRewriteExpr(t *testing.T) {
 
 func TestRewriteBlock(t *testing.T) {
 	src := "a = b + 1; a++; int c = a; if (a > 0) { raise e(p: a) } else if (b) {} " +
-		"while (a < 3) a += 1; for (int i = a; i < a; i++) {} send f(q: a) to \"o\" after \"1s\"; assume(a == a)"
+		"while (a < 3) a += 1; for (int i = a; i < a; i++) {} send f(q: a) to \"o\" after \"1s\" id \"t\"; cancel \"t\"; assume(a == a)"
 	b := mustParseStmts(t, src)
 	snapshot := RewriteBlock(b, func(x Expr) Expr { return x })
 	if !reflect.DeepEqual(b, snapshot) {
@@ -117,7 +117,7 @@ func TestRewriteBlock(t *testing.T) {
 		return x
 	})
 	want := "a = b + 1; a++; int c = 7; if (7 > 0) { raise e(p: 7); } else if (b) {} " +
-		"while (7 < 3) { a += 1; } for (int i = 7; i < 7; i++) {} send f(q: 7) to \"o\" after \"1s\"; assume(7 == 7);"
+		"while (7 < 3) { a += 1; } for (int i = 7; i < 7; i++) {} send f(q: 7) to \"o\" after \"1s\" id \"t\"; cancel \"t\"; assume(7 == 7);"
 	if s := BlockString(got); s != want {
 		t.Errorf("rewritten:\n%s\nwant:\n%s", s, want)
 	}
@@ -157,6 +157,10 @@ func TestEqual(t *testing.T) {
 		{`send e() to "a"`, `send e() to 'a'`, true},
 		{`send e() to "a"`, `send e() to "b"`, false},
 		{`send e() after "1s"`, `send e()`, false},
+		{`send e() after "1s" id "a"`, `send e() after "1s" id 'a'`, true},
+		{`send e() after "1s" id "a"`, `send e() after "1s"`, false},
+		{`cancel "a"`, `cancel 'a'`, true},
+		{`cancel "a"`, `cancel "b"`, false},
 		{"for (;;) {}", "for (;;) {}", true},
 		{"for (i = 0;;) {}", "for (;;) {}", false},
 		{"for (; a;) {}", "for (;;) {}", false},

@@ -15,7 +15,6 @@ var unsupportedElements = map[string]string{
 	"invoke":   "remove it, or model the invoked machine as a region of a <parallel> state",
 	"donedata": "remove it; done.state events carry no data, so assign the values to variables in the <final> state's <onentry>",
 	"foreach":  "arrays are not modelled; unroll the loop, one action per element",
-	"cancel":   "remove it, or give the delayed send an event the machine ignores",
 	"content":  "pass the values as <param name=\"...\" expr=\"...\"/>",
 	"finalize": "remove it; it belongs to <invoke>, which is not supported either",
 }
@@ -24,7 +23,7 @@ var unsupportedElements = map[string]string{
 // setbot plans to read say "yet".
 func notSupported(name string) string {
 	yet := ""
-	if name == "foreach" || name == "cancel" {
+	if name == "foreach" {
 		yet = " yet"
 	}
 	return "<" + name + "> is not supported" + yet + ": " + unsupportedElements[name]
@@ -105,7 +104,11 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			b.checkAttrs(c, "label", "expr")
 		case "elseif", "else":
 			b.errorf(c.Start, "<%s> outside <if>: move it into the <if>", c.Name.Local)
-		case "foreach", "cancel", "invoke", "donedata", "content", "finalize":
+		case "cancel":
+			if s := b.cancel(c); s != nil {
+				out = append(out, s)
+			}
+		case "foreach", "invoke", "donedata", "content", "finalize":
 			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
 		case "param":
 			b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
@@ -256,7 +259,7 @@ func (b *builder) send(c *element) lang.Stmt {
 		return nil
 	}
 	pos := b.pos(c.Start)
-	var target, delay string
+	var target, delay, id string
 	if a, ok := c.attr("target"); ok {
 		target = strings.TrimSpace(a.Value)
 	}
@@ -274,6 +277,9 @@ func (b *builder) send(c *element) lang.Stmt {
 			b.errorf(a.Offsets0(), "empty delayexpr: write a delay, or omit it")
 		}
 	}
+	if a, ok := c.attr("id"); ok {
+		id = strings.TrimSpace(a.Value)
+	}
 	args := b.sendArgs(c)
 	switch {
 	case target == "#_internal":
@@ -285,7 +291,31 @@ func (b *builder) send(c *element) lang.Stmt {
 		b.errorf(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 		return nil
 	}
-	return &lang.Send{SendPos: pos, Event: name, Args: args, Target: target, Delay: delay}
+	if delay == "" {
+		// Only a pending timer can be cancelled: the id names nothing else.
+		id = ""
+	}
+	return &lang.Send{SendPos: pos, Event: name, Args: args, Target: target, Delay: delay, ID: id}
+}
+
+// cancel converts <cancel sendid="...">.
+func (b *builder) cancel(c *element) lang.Stmt {
+	b.checkAttrs(c, "sendid", "sendidexpr")
+	if a, ok := c.attr("sendidexpr"); ok {
+		b.errorf(a.NameOff, "sendidexpr on <cancel> is not supported: write a fixed sendid=\"...\" (one <cancel> per id, under <if> where it varies)")
+		return nil
+	}
+	a, ok := c.attr("sendid")
+	if !ok {
+		b.errorf(c.Start, "<cancel> needs a sendid: add sendid=\"...\", the id of the <send> to cancel")
+		return nil
+	}
+	id := strings.TrimSpace(a.Value)
+	if id == "" {
+		b.errorf(a.Offsets0(), "empty sendid: write the id of the <send> to cancel")
+		return nil
+	}
+	return &lang.Cancel{CancelPos: b.pos(c.Start), SendID: id}
 }
 
 // sendArgs reads namelist and <param> children.

@@ -104,3 +104,26 @@ func TestInitialTransitionType(t *testing.T) {
 		}
 	}
 }
+
+// TestSendIDAndCancel: <send id> is kept on a delayed send to the machine
+// and dropped elsewhere (only a pending timer can be cancelled), so an id on
+// any other send changes neither the MLM nor its hash; <cancel sendid>
+// becomes a cancel statement.
+func TestSendIDAndCancel(t *testing.T) {
+	doc := func(id string) string {
+		return head + `<state id="a"><transition event="go" target="b">
+<send event="later" delay="1s"` + id + `/><send event="me"` + id + `/><send event="out" target="#_parent"` + id + `/>
+</transition></state>
+<state id="b"><transition event="stop" target="a"><cancel sendid=" t1 "/></transition><transition event="later me"/></state></scxml>`
+	}
+	got := flattenText(t, doc(` id="t1"`))
+	for _, want := range []string{`send later() after "1s" id "t1"; send me(); send out() to "#_parent";`, `cancel "t1";`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("MLM does not contain %q:\n%s", want, got)
+		}
+	}
+	without := flattenText(t, strings.Replace(doc(""), `delay="1s"`, `delay="1s" id="t1"`, 1))
+	if without != got {
+		t.Errorf("ids on sends that are not timers changed the MLM:\n%s\nwant:\n%s", without, got)
+	}
+}
