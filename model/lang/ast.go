@@ -154,6 +154,9 @@ type (
 	// Send sends Event: send e(p: v, ...) [to "target"] [after "delay"] [id "id"].
 	// An empty Target is the machine itself (its external queue, as SCXML's
 	// <send> without a target); any other target makes the event an output.
+	// (The SCXML reader lowers a send to a target the SCXML event processor
+	// cannot deliver to into a raise of error.execution or
+	// error.communication, so such a Send never reaches the IR.)
 	// A non-empty Delay makes it a timer; its text is kept, not interpreted.
 	// ID is the send id that a Cancel names; it matters only for a timer.
 	Send struct {

@@ -61,11 +61,10 @@ func (b *builder) expr(a attribute) lang.Expr {
 	return e
 }
 
-// block converts the executable content inside el into statements.
+// block converts the executable content inside el into statements, with
+// the sends that raise an error lowered (lowerSends).
 func (b *builder) block(el *element) *lang.Block {
-	blk := &lang.Block{}
-	blk.Stmts = b.content(el.Children, el.Name.Local)
-	return blk
+	return &lang.Block{Stmts: b.lowerSends(b.content(el.Children, el.Name.Local))}
 }
 
 // content converts a run of executable-content elements.
@@ -287,6 +286,8 @@ func (b *builder) send(c *element) lang.Stmt {
 			b.errorf(c.Start, "a delayed <send> cannot target #_internal: remove the delay or the target")
 		}
 		return &lang.Raise{RaisePos: pos, Event: name, Args: args}
+	case delay != "" && sendError(target) == errorExecution:
+		// The target is refused when the send executes, delay or not.
 	case target != "" && delay != "":
 		b.errorf(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 		return nil

@@ -1,0 +1,145 @@
+package scxml
+
+import (
+	"strings"
+
+	"github.com/setbot/setbot/model/lang"
+)
+
+// The error events the SCXML event processor raises for a send it cannot
+// deliver (SCXML 2015, §6.2.4 and §5.10.3).
+const (
+	errorExecution     = "error.execution"
+	errorCommunication = "error.communication"
+)
+
+// sendError names the error event a send to target raises, or "" when the
+// send is delivered: to the machine itself (no target), or as an output
+// (#_parent and #_name, an invoke id in SCXML, which setbot reads as an
+// output channel). A #_scxml_ session cannot be reached, since setbot's
+// machine knows no other session; any other target is not one the SCXML
+// event processor supports.
+func sendError(target string) string {
+	switch {
+	case target == "" || target == "#_internal":
+		return ""
+	case strings.HasPrefix(target, "#_scxml_"):
+		return errorCommunication
+	case strings.HasPrefix(target, "#_") && len(target) > len("#_"):
+		return ""
+	}
+	return errorExecution
+}
+
+// lowerSends replaces the sends of one block of executable content whose
+// target raises an error by a raise of that error. error.execution is an
+// error of the send element, so the rest of the block is skipped (§4.10):
+// the statements after it are dropped, and those after an if that may
+// raise it move into the branches that do not. error.communication comes
+// from the delivery, which is asynchronous (§6.2.4), so the block goes on.
+// The error goes on the internal queue when the send executes.
+func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
+	var out []lang.Stmt
+	for i, s := range stmts {
+		switch x := s.(type) {
+		case *lang.Send:
+			switch sendError(x.Target) {
+			case errorExecution:
+				return append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorExecution})
+			case errorCommunication:
+				out = append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorCommunication})
+				continue
+			}
+		case *lang.If:
+			if failing(x) != nil {
+				return append(out, b.lowerIf(x, stmts[i+1:]))
+			}
+		case *lang.Block:
+			if f := failing(x); f != nil {
+				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a nested block is not supported: it raises %s, which skips the rest of the block; move it out of the block", f.Target, errorExecution)
+			}
+		case *lang.While, *lang.For:
+			if f := failing(x); f != nil {
+				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a loop is not supported: it raises %s, which ends the loop and skips the rest of the block; send to \"#_parent\" or \"#_name\" for an output", f.Target, errorExecution)
+			}
+		}
+		out = append(out, b.lowerNested(s))
+	}
+	return out
+}
+
+// lowerIf lowers an if that may raise error.execution, followed by rest:
+// every branch ends with rest, so rest runs only where no error was raised.
+func (b *builder) lowerIf(x *lang.If, rest []lang.Stmt) *lang.If {
+	then := &lang.Block{Lbrace: x.Then.Lbrace, Stmts: b.lowerSends(b.join(x.Then, rest))}
+	var els lang.Stmt
+	switch e := x.Else.(type) {
+	case nil:
+		if len(rest) > 0 {
+			els = &lang.Block{Lbrace: x.IfPos, Stmts: b.lowerSends(rest)}
+		}
+	case *lang.If:
+		els = b.lowerIf(e, rest)
+	case *lang.Block:
+		els = &lang.Block{Lbrace: e.Lbrace, Stmts: b.lowerSends(b.join(e, rest))}
+	}
+	return &lang.If{IfPos: x.IfPos, Cond: x.Cond, Then: then, Else: els}
+}
+
+// join appends rest to the statements of a branch. A local the branch
+// declares would capture a name rest reads or declares; that is refused.
+func (b *builder) join(branch *lang.Block, rest []lang.Stmt) []lang.Stmt {
+	used := make(map[string]bool)
+	for _, s := range rest {
+		lang.Inspect(s, func(n lang.Node) bool {
+			if id, ok := n.(*lang.Ident); ok {
+				used[id.Name] = true
+			}
+			return true
+		})
+	}
+	for _, s := range branch.Stmts {
+		if d, ok := s.(*lang.Decl); ok && used[d.Name.Name] {
+			b.errorf(b.file.Offset(d.DeclPos), "local %s is declared in a branch of an if that may raise %s, and used after the if: declare it before the if", d.Name.Name, errorExecution)
+		}
+	}
+	return append(append([]lang.Stmt(nil), branch.Stmts...), rest...)
+}
+
+// lowerNested lowers the blocks inside s that do not raise error.execution
+// (their error.communication sends).
+func (b *builder) lowerNested(s lang.Stmt) lang.Stmt {
+	switch x := s.(type) {
+	case *lang.If:
+		y := *x
+		y.Then = &lang.Block{Lbrace: x.Then.Lbrace, Stmts: b.lowerSends(x.Then.Stmts)}
+		if x.Else != nil {
+			y.Else = b.lowerNested(x.Else)
+		}
+		return &y
+	case *lang.Block:
+		return &lang.Block{Lbrace: x.Lbrace, Stmts: b.lowerSends(x.Stmts)}
+	case *lang.While:
+		y := *x
+		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
+		return &y
+	case *lang.For:
+		y := *x
+		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
+		return &y
+	}
+	return s
+}
+
+// failing returns the first send under n that raises error.execution, or
+// nil.
+func failing(n lang.Node) *lang.Send {
+	var f *lang.Send
+	lang.Inspect(n, func(n lang.Node) bool {
+		if s, ok := n.(*lang.Send); ok && f == nil && sendError(s.Target) == errorExecution {
+			f = s
+		}
+		return f == nil
+	})
+	return f
+}

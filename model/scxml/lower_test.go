@@ -1,0 +1,80 @@
+package scxml_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+)
+
+// TestSendErrors: a send to a target the SCXML event processor does not
+// support becomes raise error.execution and skips the rest of its block
+// (SCXML §4.10, §6.2.4); inside an if, the statements after the if move
+// into the branches that do not raise it. A send to a #_scxml_ session
+// becomes raise error.communication and the block goes on. #_parent and
+// #_name stay outputs.
+func TestSendErrors(t *testing.T) {
+	tests := []struct {
+		name, content, want string
+	}{
+		{"outputs and self", `<send event="a" target="#_parent"/><send event="b" target="#_log"/><send event="c"/><send event="d" target="#_internal"/>`,
+			`send a() to "#_parent"; send b() to "#_log"; send c(); raise d();`},
+		{"top level", `<assign location="x" expr="1"/><send event="e" target="baz"/><assign location="x" expr="2"/><raise event="f"/>`,
+			`x = 1; raise error.execution();`},
+		{"url and bare #_", `<send event="e" target="http://example.com/"/><send event="f" target="#_"/>`,
+			`raise error.execution();`},
+		{"delayed", `<send event="e" target="baz" delay="1s"/><assign location="x" expr="2"/>`,
+			`raise error.execution();`},
+		{"communication", `<send event="e" target="#_scxml_foo"/><assign location="x" expr="2"/>`,
+			`raise error.communication(); x = 2;`},
+		{"if without else", `<if cond="x == 1"><send event="e" target="baz"/><assign location="x" expr="3"/></if><assign location="x" expr="2"/>`,
+			`if (x == 1) { raise error.execution(); } else { x = 2; }`},
+		{"if at the end", `<if cond="x == 1"><send event="e" target="baz"/></if>`,
+			`if (x == 1) { raise error.execution(); }`},
+		{"elseif and else", `<if cond="x == 1"><assign location="x" expr="5"/><elseif cond="x == 2"/><assign location="x" expr="6"/><send event="e" target="baz"/><else/><raise event="g"/></if><assign location="x" expr="2"/><send event="h" target="#_scxml_s"/>`,
+			`if (x == 1) { x = 5; x = 2; raise error.communication(); } else if (x == 2) { x = 6; raise error.execution(); } else { raise g(); x = 2; raise error.communication(); }`},
+		{"if that cannot fail", `<if cond="x == 1"><send event="e" target="#_scxml_s"/><assign location="x" expr="5"/></if><assign location="x" expr="2"/>`,
+			`if (x == 1) { raise error.communication(); x = 5; } x = 2;`},
+		{"script", `<script>x = 1; if (x == 1) { send e() to "baz" } x = 2</script><assign location="x" expr="3"/>`,
+			`x = 1; if (x == 1) { raise error.execution(); } else { x = 2; x = 3; }`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := head + `<datamodel><data id="x" expr="0"/></datamodel><state id="a"><onentry>` + tt.content +
+				`</onentry><transition event="e f g h error.*"/></state></scxml>`
+			m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " ")
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSendErrorsRefused: where the lowering cannot skip the rest of the
+// block exactly, the reader says so.
+func TestSendErrorsRefused(t *testing.T) {
+	tests := []struct {
+		name, content, want string
+	}{
+		{"loop", `<script>while (x &lt; 3) { x++; send e() to "baz" }</script>`,
+			`a send to target "baz" inside a loop is not supported`},
+		{"captured local", `<script>var y = 1; if (x == 1) { send e() to "baz" } else { var y = 2 } x = y</script>`,
+			`local y is declared in a branch of an if that may raise error.execution, and used after the if`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := head + `<datamodel><data id="x" expr="0"/></datamodel><state id="a"><onentry>` + tt.content +
+				`</onentry><transition event="e error.*"/></state></scxml>`
+			_, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+			if len(errs) == 0 || !strings.Contains(errs.Error(), tt.want) {
+				t.Errorf("errors %v, want one with %q", errs, tt.want)
+			}
+		})
+	}
+}
