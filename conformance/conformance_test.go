@@ -51,7 +51,7 @@ func TestVerdicts(t *testing.T) {
 		{"2", conformance.Wrong, "fail entered at the start"},
 		{"3", conformance.Wrong, "pass never entered, and no bound cut the tree"},
 		{"4", conformance.Refused, "expected expression"},
-		{"5", conformance.Refused, "the machine cannot finish starting"},
+		{"5", conformance.Refused, "the machine does not finish starting within the bounds"},
 		{"6", conformance.NeedsTime, "fail entered after second (timer); the test uses delayed sends"},
 		{"7", conformance.Right, "pass entered after done (timer); fail not entered within the bounds (depth 10 cut 1 paths)"},
 		{"8", conformance.Error, "no verdict: neither pass nor fail entered within the bounds"},

@@ -447,7 +447,7 @@ func (x *executor) loop(at source.Pos, rs []*run, cond lang.Expr, body *lang.Blo
 					continue
 				}
 				if iter >= x.opts.LoopBound {
-					x.cut("loop", at, "the loop runs more than %d iterations (the loop bound)", x.opts.LoopBound)
+					x.cut("loop", at, "a loop runs more than %d iterations (the loop bound; raise it with --loop-bound or bounds.loop_bound if the loop ends)", x.opts.LoopBound)
 					continue
 				}
 				again = append(again, t)

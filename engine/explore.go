@@ -144,7 +144,7 @@ func (e *explorer) run(start time.Time) error {
 	doc := m.Source.Position(m.Source.Root.Pos)
 	switch {
 	case len(starts) == 0 && x.lastCut != nil:
-		return &StartError{Pos: x.lastCut.Pos, Msg: "the machine cannot finish starting: " + x.lastCut.Msg}
+		return &StartError{Pos: x.lastCut.Pos, Msg: "the machine does not finish starting within the bounds: " + x.lastCut.Msg}
 	case len(starts) == 0:
 		return &StartError{Pos: doc, Msg: "the machine cannot start: no initial transition completes"}
 	case len(starts) > 1:

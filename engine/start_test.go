@@ -18,8 +18,8 @@ func TestCheckStart(t *testing.T) {
 		want string // the error, "" for none
 	}{
 		{"../examples/triangle.scxml", ""},
-		{"testdata/start/raise_loop.scxml", "raise_loop.scxml:6:5: the machine cannot finish starting: run-to-completion processes more than 100 queued events"},
-		{"testdata/start/while_true.scxml", "while_true.scxml:5:15: the machine cannot finish starting: the loop runs more than 10 iterations"},
+		{"testdata/start/raise_loop.scxml", "raise_loop.scxml:6:5: the machine does not finish starting within the bounds: run-to-completion processes more than 100 queued events"},
+		{"testdata/start/while_true.scxml", "while_true.scxml:5:15: the machine does not finish starting within the bounds: a loop runs more than 10 iterations"},
 	}
 	for _, tt := range tests {
 		err := engine.CheckStart(machine(t, tt.file), engine.Options{}, newZ3)

@@ -267,6 +267,23 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 			r.storeSuite(baseKey, mc.Coverage, res.BaseTests)
 		}
 	}
+	var se *engine.StartError
+	if errors.As(err, &se) {
+		// A machine that cannot finish starting is a finding at its loop,
+		// like a model that does not load: the head's, or else the base's,
+		// whose head is then analysed as a new model.
+		diags, serr := r.started(c.NewPath, head, eopts)
+		switch {
+		case serr != nil:
+			return nil, serr
+		case len(diags) > 0:
+			out.Errors = diags
+			return out, nil
+		}
+		r.progress("%s: the base version does not finish starting (%s); analysing the head as a new model", c.OldPath, se.Msg)
+		out.BaseCached = false
+		res, err = incremental.New(hv, iopts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -333,6 +350,21 @@ func (r *runner) settings(c vcs.Change) config.ModelConfig {
 		}
 	}
 	return mc
+}
+
+// started runs the start of a machine: one that cannot finish it (a raise
+// loop, a loop past the bound) gives a diagnostic at the loop, a finding
+// like a model that does not load.
+func (r *runner) started(path string, m *mlm.Machine, eopts engine.Options) ([]report.Diagnostic, error) {
+	err := engine.CheckStart(m, eopts, r.opts.Solver)
+	var se *engine.StartError
+	switch {
+	case errors.As(err, &se):
+		return []report.Diagnostic{{Path: path, Line: se.Pos.Line, Column: se.Pos.Column, Message: se.Msg}}, nil
+	case err != nil:
+		return nil, fmt.Errorf("starting %s: %w", path, err)
+	}
+	return nil, nil
 }
 
 func diagnostics(path string, errs source.ErrorList) []report.Diagnostic {

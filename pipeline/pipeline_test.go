@@ -19,6 +19,7 @@ import (
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/internal/demo"
 	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/report"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 	"github.com/setbot/setbot/vcs"
@@ -458,5 +459,41 @@ func TestMissingSuitesStoredAgain(t *testing.T) {
 		if _, ok, _ := store.Get(ctx, kindSuite, suiteKey(setKey(m, eopts), "path")); !ok {
 			t.Errorf("the suite of the tree at %.7s was not stored again", sha)
 		}
+	}
+}
+
+// TestModelThatCannotStart checks that a model whose start cannot finish
+// is a model_error finding at its loop, and the other models are still
+// analysed; and that a base that cannot start leaves the head to be
+// analysed as a new model.
+func TestModelThatCannotStart(t *testing.T) {
+	tri, _ := os.ReadFile("../examples/triangle.scxml")
+	loop, _ := os.ReadFile("../engine/testdata/start/raise_loop.scxml")
+	dir, commit := newGitRepo(t)
+	c0 := commit(map[string]string{"t.scxml": string(tri)})
+	c1 := commit(map[string]string{"loop.scxml": string(loop), "fixed.scxml": string(loop)})
+	c2 := commit(map[string]string{"fixed.scxml": string(tri)})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Analyze(context.Background(), repo, c0, c1, Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Gate.Conclusion != report.Failure || len(a.Models) != 2 {
+		t.Fatalf("conclusion %s, %d models; want failure and 2", a.Gate.Conclusion, len(a.Models))
+	}
+	for _, m := range a.Models {
+		if len(m.Errors) != 1 || m.Errors[0].Line != 6 || !strings.Contains(m.Errors[0].Message, "does not finish starting") {
+			t.Errorf("%s: errors %+v, want one at line 6 saying it does not finish starting", m.Path, m.Errors)
+		}
+	}
+	b, err := Analyze(context.Background(), repo, c1, c2, Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Models) != 1 || b.Models[0].Result == nil || !b.Models[0].NoBase || len(b.Models[0].Errors) != 0 {
+		t.Fatalf("fixed model: %+v; want it analysed as a new model", b.Models)
 	}
 }

@@ -54,8 +54,8 @@ func TestCheckStartsTheMachine(t *testing.T) {
 	dir := "../../engine/testdata/start/"
 	for _, tt := range []struct{ file, want string }{
 		{"eventless_loop.scxml", dir + "eventless_loop.scxml:3:5: eventless transitions do not settle within 32 steps"},
-		{"raise_loop.scxml", dir + "raise_loop.scxml:6:5: the machine cannot finish starting: run-to-completion processes more than 100 queued events"},
-		{"while_true.scxml", dir + "while_true.scxml:5:15: the machine cannot finish starting: the loop runs more than 10 iterations"},
+		{"raise_loop.scxml", dir + "raise_loop.scxml:6:5: the machine does not finish starting within the bounds: run-to-completion processes more than 100 queued events"},
+		{"while_true.scxml", dir + "while_true.scxml:5:15: the machine does not finish starting within the bounds: a loop runs more than 10 iterations"},
 	} {
 		code, out, _ := runCLI(t, "check", dir+tt.file)
 		if code != 1 || !strings.HasPrefix(out, tt.want) {
@@ -142,5 +142,30 @@ func TestUsageErrors(t *testing.T) {
 	code, out, _ := runCLI(t, "mlm", "--help")
 	if code != 0 || !strings.Contains(out, "--format") || !strings.Contains(out, "--max-mlm-states") {
 		t.Errorf("mlm --help: exit %d\n%s", code, out)
+	}
+}
+
+// TestCheckLoopBound checks that a start whose loop ends after more than
+// the default bound is refused at the loop, and accepted with a larger
+// --loop-bound.
+func TestCheckLoopBound(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "loop20.scxml")
+	doc := `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="A">
+  <datamodel><data id="x" expr="0"/></datamodel>
+  <state id="A">
+    <onentry><script>for (var i = 0; i &lt; 20; i++) { x = x + 1 }</script></onentry>
+    <transition cond="x == 20" target="B"/>
+  </state>
+  <state id="B"/>
+</scxml>`
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := path + ":4:22: the machine does not finish starting within the bounds: a loop runs more than 10 iterations"
+	if code, out, _ := runCLI(t, "check", path); code != 1 || !strings.HasPrefix(out, want) {
+		t.Errorf("default bound: exit %d, output %q; want 1 and %q", code, out, want)
+	}
+	if code, out, _ := runCLI(t, "check", "--loop-bound", "30", path); code != 0 || out != "" {
+		t.Errorf("--loop-bound 30: exit %d, output %q; want 0 and nothing", code, out)
 	}
 }

@@ -29,14 +29,15 @@ func (f *frontEndFlags) load(path string) (*mlm.Machine, source.ErrorList) {
 
 func newCheckCmd() *cobra.Command {
 	var fe frontEndFlags
+	var loopBound int
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Check that models read, flatten and start without error",
 		Long: `check reads each model, flattens it and starts it: the machine must complete
 its initial macrostep and the events that raises (an eventless loop, a raise
-loop in onentry or a loop in the action code that never ends is an error at
-the loop's position; loops are bounded as explore bounds them: 10 iterations,
-100 queued events). It prints one line per error, as file:line:col: message,
+loop in onentry or a loop in the action code that does not end within
+--loop-bound iterations is an error at the loop's position; run-to-completion
+is bounded at 100 queued events, as explore bounds it). It prints one line per error, as file:line:col: message,
 and exits 1 when there is any error, 0 otherwise.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -50,7 +51,7 @@ and exits 1 when there is any error, 0 otherwise.`,
 					}
 					continue
 				}
-				if err := engine.CheckStart(m, engine.Options{}, newZ3); err != nil {
+				if err := engine.CheckStart(m, engine.Options{LoopBound: loopBound}, newZ3); err != nil {
 					failed = true
 					fmt.Fprintln(cmd.OutOrStdout(), err)
 				}
@@ -62,6 +63,7 @@ and exits 1 when there is any error, 0 otherwise.`,
 		},
 	}
 	fe.register(cmd)
+	cmd.Flags().IntVar(&loopBound, "loop-bound", engine.DefaultLoopBound, "run each loop of the start's action code at most this many times")
 	return cmd
 }
 
