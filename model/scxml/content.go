@@ -62,9 +62,9 @@ func (b *builder) expr(a attribute) lang.Expr {
 }
 
 // block converts the executable content inside el into statements, with
-// the sends that raise an error lowered (lowerSends).
+// the sends that raise an error lowered (lowerBlock).
 func (b *builder) block(el *element) *lang.Block {
-	return &lang.Block{Stmts: b.lowerSends(b.content(el.Children, el.Name.Local))}
+	return &lang.Block{Stmts: b.lowerBlock(b.content(el.Children, el.Name.Local))}
 }
 
 // content converts a run of executable-content elements.

@@ -31,6 +31,32 @@ func sendError(target string) string {
 	return errorExecution
 }
 
+// maxLowered bounds the statements the lowering of one block may write:
+// every if that may raise error.execution copies what follows it into its
+// other branches, so nested and successive ones multiply the block.
+const maxLowered = 10000
+
+// lowerBlock lowers one block of executable content (lowerSends), or
+// refuses it, at its first failing send, when the rewriting outgrows
+// maxLowered statements.
+func (b *builder) lowerBlock(stmts []lang.Stmt) []lang.Stmt {
+	b.lowerLeft = maxLowered
+	out := b.lowerSends(stmts)
+	if b.lowerLeft < 0 {
+		var f *lang.Send
+		for _, s := range stmts {
+			if f = failing(s); f != nil {
+				break
+			}
+		}
+		b.errorf(b.file.Offset(f.SendPos), "the sends to unsupported targets in this block raise %s under so many conditions that skipping "+
+			"the rest of the block takes more than %d statements to write: send to \"#_parent\" or \"#_name\" for an output, or end the block with the send",
+			errorExecution, maxLowered)
+		return stmts
+	}
+	return out
+}
+
 // lowerSends replaces the sends of one block of executable content whose
 // target raises an error by a raise of that error. error.execution is an
 // error of the send element, so the rest of the block is skipped (§4.10):
@@ -39,6 +65,9 @@ func sendError(target string) string {
 // from the delivery, which is asynchronous (§6.2.4), so the block goes on.
 // The error goes on the internal queue when the send executes.
 func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
+	if b.lowerLeft -= len(stmts); b.lowerLeft < 0 {
+		return stmts // lowerBlock refuses the block
+	}
 	var out []lang.Stmt
 	for i, s := range stmts {
 		switch x := s.(type) {

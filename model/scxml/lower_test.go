@@ -66,6 +66,10 @@ func TestSendErrorsRefused(t *testing.T) {
 			`a send to target "baz" inside a loop is not supported`},
 		{"captured local", `<script>var y = 1; if (x == 1) { send e() to "baz" } else { var y = 2 } x = y</script>`,
 			`local y is declared in a branch of an if that may raise error.execution, and used after the if`},
+		// Each if copies what follows it into its other branches: 40
+		// nested pairs would take 2^40 copies; the budget stops it at once.
+		{"too many conditional failures", strings.Repeat(`<if cond="x == 1"><if cond="x == 2"><send event="o" target="bad"/></if></if><assign location="x" expr="x + 1"/>`, 40),
+			`m.scxml:1:193: the sends to unsupported targets in this block raise error.execution under so many conditions that skipping the rest of the block takes more than 10000 statements to write`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -119,6 +119,10 @@ type builder struct {
 	events  []*element
 	script  *lang.Block // top-level <script>, run before the initial entry
 	anon    int
+
+	// lowerLeft is how many more statements the lowering of the current
+	// block's failing sends may write (lowerBlock).
+	lowerLeft int
 }
 
 // pendingTransition is a transition whose targets and code are resolved
