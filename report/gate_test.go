@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/engine/testgen"
 )
 
 func TestEvaluate(t *testing.T) {
@@ -153,5 +155,28 @@ func TestTransientAndNewModel(t *testing.T) {
 	}
 	if msg := g.Findings[0].Message; msg != "state Choice is entered but never stable within 10 events: every macrostep that enters it leaves it again" {
 		t.Errorf("message %q", msg)
+	}
+}
+
+// TestNewModelMarkdown checks how the comment shows a model with no base:
+// no base row, no reuse of a base tree, and its never-entered states as
+// unreachable in a new model.
+func TestNewModelMarkdown(t *testing.T) {
+	res := &incremental.Result{Strategy: incremental.Full, NoBase: true, NewStates: 6, SolverCalls: 3,
+		Head:             incremental.Size{States: 6, Paths: 3},
+		Changes:          []diffmap.Change{},
+		NewlyUnreachable: []incremental.StateRef{{State: "Never", Line: 7}},
+		TestDelta:        &testgen.Delta{}}
+	body := Markdown(&Analysis{Models: []*Model{{Path: "m.scxml", Status: Added, Result: res}}}, Options{})
+	for _, want := range []string{"the file was added: there is no base version", "| head | 6 | 3 |",
+		"No base version: executed 6 states, 3 solver calls. Tree computed.", "`Never` (line 7): unreachable in a new model"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the comment lacks %q:\n%s", want, body)
+		}
+	}
+	for _, bad := range []string{"| base |", "of the base tree", "newly unreachable`"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("the comment has %q:\n%s", bad, body)
+		}
 	}
 }

@@ -495,6 +495,10 @@ func reuseLine(m *Model) string {
 	if m.ResultCached {
 		base, head = m.Computed.BaseCached, m.Computed.HeadCached
 	}
+	if r.NoBase {
+		return fmt.Sprintf("No base version: executed %s, %s. Tree %s.",
+			plural(r.NewStates, "state", "states"), plural(r.SolverCalls, "solver call", "solver calls"), where(head))
+	}
 	return fmt.Sprintf("Reused %s of the base tree, executed %s, %s. Base tree %s, head tree %s.",
 		plural(r.ReusedStates, "state", "states"), plural(r.NewStates, "new state", "new states"),
 		plural(r.SolverCalls, "solver call", "solver calls"), where(base), where(head))

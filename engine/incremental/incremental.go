@@ -519,7 +519,7 @@ func (r *Result) tests(bv, hv Version, base, head *engine.SET, opts Options) err
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 	}
-	delta, err := testgen.Compare(bt, ht, head, opts.Solver)
+	delta, err := testgen.Compare(bt, ht, head)
 	if err != nil {
 		return err
 	}

@@ -35,10 +35,8 @@ type Delta struct {
 // or changed test keeps its identity and values; its Leaf is the head
 // tree's node its path ends at, nil when the head tree stops before. An
 // obsolete test is the base test as it was.
-//
-// Replaying is concrete, so Compare asks no solver: the last parameter is
-// not used, and is kept so that callers need not change.
-func Compare(base, head []*Test, headSet *engine.SET, _ engine.NewSolver) (*Delta, error) {
+// Replaying is concrete: Compare asks no solver.
+func Compare(base, head []*Test, headSet *engine.SET) (*Delta, error) {
 	d := &Delta{Retained: []*Test{}, Changed: []*Test{}, Obsolete: []*Test{}, New: []*Test{}}
 	kept := make(map[string]bool)
 	for _, b := range base {

@@ -25,7 +25,7 @@ func BenchmarkCompare(b *testing.B) {
 				var d *testgen.Delta
 				for i := 0; i < b.N; i++ {
 					var err error
-					if d, err = testgen.Compare(bt, ht, head, newZ3); err != nil {
+					if d, err = testgen.Compare(bt, ht, head); err != nil {
 						b.Fatal(err)
 					}
 				}

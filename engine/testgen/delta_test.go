@@ -123,7 +123,7 @@ func TestCompare(t *testing.T) {
 			}
 			_, bset, bt := suiteOf(t, "base.scxml", apply(t, src, tc.base), baseDepth)
 			hm, hset, ht := suiteOf(t, "head.scxml", apply(t, src, tc.head), tc.depth)
-			d, err := testgen.Compare(bt, ht, hset, newZ3)
+			d, err := testgen.Compare(bt, ht, hset)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -56,7 +56,7 @@ func TestSuiteRoundTrip(t *testing.T) {
 			}
 		}
 		// The delta of a suite against itself, one side decoded, keeps every test.
-		d, err := testgen.Compare(got, tests, set, newZ3)
+		d, err := testgen.Compare(got, tests, set)
 		if err != nil {
 			t.Fatal(err)
 		}
