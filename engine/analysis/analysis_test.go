@@ -77,17 +77,9 @@ func replayWitness(t *testing.T, m *mlm.Machine, w *testgen.Test) (*sim.Sim, sim
 		t.Fatal(err)
 	}
 	for _, st := range w.Steps {
-		ev := sim.Event{Name: st.Event, Args: map[string]sim.Value{}}
-		if st.Timer {
-			ev.Args = nil
-		}
-		for k, v := range st.Args {
-			switch v := v.(type) {
-			case int64:
-				ev.Args[k] = sim.IntValue(v)
-			case bool:
-				ev.Args[k] = sim.BoolValue(v)
-			}
+		ev, err := st.Input()
+		if err != nil {
+			t.Fatal(err)
 		}
 		if last, err = s.Step(ev); err != nil {
 			t.Fatalf("witness step %s: %v", st.Event, err)

@@ -190,16 +190,12 @@ func replayOn(m *mlm.Machine, tc *testgen.Test) (off, oracle string) {
 	return "", oracle
 }
 
-// simArgs converts a test's values (int64 or bool) for the simulator.
+// simArgs converts a test's values for the simulator; the tests only
+// carry int64 and bool.
 func simArgs(args map[string]any) map[string]sim.Value {
-	out := make(map[string]sim.Value, len(args))
-	for k, v := range args {
-		switch v := v.(type) {
-		case int64:
-			out[k] = sim.IntValue(v)
-		case bool:
-			out[k] = sim.BoolValue(v)
-		}
+	out, err := sim.ArgsOf(args)
+	if err != nil {
+		panic(err)
 	}
 	return out
 }

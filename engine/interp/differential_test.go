@@ -224,19 +224,9 @@ func (s *subject) generated(depth int, n *counts) (int, string, error) {
 	for _, tc := range tests {
 		var events []sim.Event
 		for _, st := range tc.Steps {
-			ev := sim.Event{Name: st.Event}
-			if !st.Timer {
-				ev.Args = make(map[string]sim.Value, len(st.Args))
-				for k, v := range st.Args {
-					switch v := v.(type) {
-					case bool:
-						ev.Args[k] = sim.BoolValue(v)
-					case int64:
-						ev.Args[k] = sim.IntValue(v)
-					default:
-						return 0, "", fmt.Errorf("test %s: argument %s has type %T", tc.ID, k, v)
-					}
-				}
+			ev, err := st.Input()
+			if err != nil {
+				return 0, "", fmt.Errorf("test %s: %w", tc.ID, err)
 			}
 			events = append(events, ev)
 		}

@@ -36,6 +36,23 @@ func PlainArgs(args map[string]Value) map[string]any {
 	return out
 }
 
+// ArgsOf returns plain argument values, int64 or bool (as tests and JSON
+// carry them), as the simulator's values: the inverse of PlainArgs.
+func ArgsOf(args map[string]any) (map[string]Value, error) {
+	out := make(map[string]Value, len(args))
+	for name, v := range args {
+		switch v := v.(type) {
+		case int64:
+			out[name] = IntValue(v)
+		case bool:
+			out[name] = BoolValue(v)
+		default:
+			return nil, fmt.Errorf("argument %s is %v (%T), not an int64 or a bool", name, v, v)
+		}
+	}
+	return out, nil
+}
+
 // String returns the value as the language writes it: "3", "-2", "true".
 func (v Value) String() string {
 	switch v.Kind {

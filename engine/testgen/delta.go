@@ -83,11 +83,9 @@ func replay(m *mlm.Machine, t *Test) (*Test, error) {
 		if !sameKind(m, s, st) {
 			return nil, nil
 		}
-		ev := sim.Event{Name: st.Event}
-		if !st.Timer {
-			if ev.Args, err = simArgs(st.Args); err != nil {
-				return nil, fmt.Errorf("step %d (%s): %w", i+1, st.Event, err)
-			}
+		ev, err := st.Input()
+		if err != nil {
+			return nil, fmt.Errorf("step %d (%s): %w", i+1, st.Event, err)
 		}
 		got, err := s.Step(ev)
 		if err != nil || (got.Discarded != "" && len(st.Fired) > 0) || !sameFired(got.Fired, st.Fired) {
@@ -122,6 +120,16 @@ func replay(m *mlm.Machine, t *Test) (*Test, error) {
 	return &out, nil
 }
 
+// Input is what the environment sends for the step: the event with its
+// values, or a pending timer, which fires with the values it was set with.
+func (st Step) Input() (sim.Event, error) {
+	if st.Timer {
+		return sim.Event{Name: st.Event}, nil
+	}
+	args, err := sim.ArgsOf(st.Args)
+	return sim.Event{Name: st.Event, Args: args}, err
+}
+
 // sameKind reports whether step st is, on the running machine s, what it
 // was when the test was made: a pending timer firing, or an event from the
 // environment (taken as an input, or discarded).
@@ -135,23 +143,6 @@ func sameKind(m *mlm.Machine, s *sim.Sim, st Step) bool {
 
 func sameFired(got []sim.Fired, want []Fired) bool {
 	return slices.EqualFunc(got, want, func(g sim.Fired, w Fired) bool { return g.Key == w.Key && g.Path == w.Path })
-}
-
-// simArgs converts a test's argument values (int64 or bool) for the
-// simulator.
-func simArgs(args map[string]any) (map[string]sim.Value, error) {
-	out := make(map[string]sim.Value, len(args))
-	for name, v := range args {
-		switch v := v.(type) {
-		case int64:
-			out[name] = sim.IntValue(v)
-		case bool:
-			out[name] = sim.BoolValue(v)
-		default:
-			return nil, fmt.Errorf("argument %s is %v (%T), not an int64 or a bool", name, v, v)
-		}
-	}
-	return out, nil
 }
 
 // node returns the node of set that t's path ends at, or nil when the

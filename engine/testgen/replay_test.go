@@ -23,20 +23,12 @@ func flatten(name string, src []byte) (*mlm.Machine, error) {
 	return m, errs.Err()
 }
 
-func simValue(v any) sim.Value {
-	switch v := v.(type) {
-	case bool:
-		return sim.BoolValue(v)
-	case int64:
-		return sim.IntValue(v)
-	}
-	panic(fmt.Sprintf("unexpected value %T", v))
-}
-
+// simArgs converts a test's values for the simulator; the tests only
+// carry int64 and bool.
 func simArgs(args map[string]any) map[string]sim.Value {
-	out := make(map[string]sim.Value, len(args))
-	for k, v := range args {
-		out[k] = simValue(v)
+	out, err := sim.ArgsOf(args)
+	if err != nil {
+		panic(err)
 	}
 	return out
 }
@@ -49,9 +41,9 @@ func replay(m *mlm.Machine, tc *testgen.Test) error {
 		return fmt.Errorf("start: %w", err)
 	}
 	for i, st := range tc.Steps {
-		ev := sim.Event{Name: st.Event}
-		if !st.Timer {
-			ev.Args = simArgs(st.Args)
+		ev, err := st.Input()
+		if err != nil {
+			return fmt.Errorf("step %d %s: %w", i+1, st.Event, err)
 		}
 		got, err := s.Step(ev)
 		if err != nil {
