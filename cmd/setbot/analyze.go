@@ -55,7 +55,7 @@ Revisions are SHAs (full or abbreviated), branches, tags, HEAD, and suffixes
 URL, cloned bare into --clone-dir and fetched on later runs.
 
 The cache (--cache, default in the user cache directory) keeps every tree and
-its tests, keyed by the canonical machine, the bounds and the engine version,
+its tests, keyed by the canonical machine, the bounds and the semantics version,
 and every analysis, keyed by the two files' contents too: a base tree analysed
 before is not explored again, and the same pair analysed twice does no symbolic
 execution. A damaged cache file is moved aside and rebuilt; one that cannot be
@@ -65,8 +65,9 @@ Configuration comes from .setbot.yml at the head commit, except the gate rules,
 which come from the base commit, so that a change cannot loosen its own gate
 (docs/config.md). Exit status: 0 when the gate passes (success or neutral),
 1 when a blocking rule trips (for example unreachable_state: block and a
-change makes a state unreachable), 2 on usage, configuration or repository
-errors. Progress goes to stderr (--quiet silences it).`,
+change makes a state that some execution entered at base entered by none at
+head; transient_state, off by default, concerns states entered but never
+rested in), 2 on usage, configuration or repository errors. Progress goes to stderr (--quiet silences it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a, err := f.run(cmd.Context(), cmd.ErrOrStderr())

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"encoding/xml"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -135,5 +137,49 @@ func TestSimulateRegistered(t *testing.T) {
 		"setTriangleSides(x=3, y=3, z=3)", "checkPositiveSides", "checkIsTriangle", "checkTriangleType")
 	if code != 0 || !strings.Contains(out, "evEquilateral") || !strings.Contains(out, "S1_S3") {
 		t.Errorf("exit %d:\n%s%s", code, out, errs)
+	}
+}
+
+// TestExploreTransientJSON checks the two senses of reaching a state in
+// explore's JSON: with S1_S2 left at once by an eventless transition, it is
+// reached (entered) but not stable, listed under transient and not under
+// unreachable, with a witness but no stable witness.
+func TestExploreTransientJSON(t *testing.T) {
+	src, err := os.ReadFile("../../examples/triangle.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Replace(string(src), `<transition event="checkTriangleType" target="S1_S3">`, `<transition target="S1_S3">`, 1)
+	path := filepath.Join(t.TempDir(), "eventless.scxml")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "explore", path, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r struct {
+		Unreachable []struct{ State string }
+		Transient   []struct{ State string }
+		Report      struct {
+			States []struct {
+				Name            string
+				Reached, Stable bool
+				Witness         any
+				StableWitness   any `json:"stable_witness"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Unreachable) != 0 || len(r.Transient) != 1 || r.Transient[0].State != "S1_S2" {
+		t.Errorf("unreachable %v, transient %v; want none and S1_S2", r.Unreachable, r.Transient)
+	}
+	for _, s := range r.Report.States {
+		transient := s.Name == "S1_S2"
+		if !s.Reached || s.Stable == transient || s.Witness == nil || (s.StableWitness == nil) != transient {
+			t.Errorf("%+v: want reached with a witness, and stable with a stable witness unless S1_S2", s)
+		}
 	}
 }
