@@ -15,6 +15,18 @@ func (x *Executor) Eval(e lang.Expr) (Value, error) {
 		return IntValue(n.Value), nil
 	case *lang.BoolLit:
 		return BoolValue(n.Value), nil
+	case *lang.StrLit:
+		return StringValue(n.Value), nil
+	case *lang.EventField:
+		if x.Event == nil {
+			return Value{}, x.errorf(n, "_event.%s read where no event is being processed", n.Field)
+		}
+		if n.Field != "name" {
+			return Value{}, x.errorf(n, "_event.%s is not modelled", n.Field)
+		}
+		return StringValue(x.Event.Name), nil
+	case *lang.Method:
+		return x.method(n)
 	case *lang.Ident:
 		if v, ok := x.lookup(n.Name); ok {
 			return v, nil
@@ -109,6 +121,9 @@ func (x *Executor) unary(n *lang.Unary) (Value, error) {
 			return Value{}, x.overflow(n, lang.ExprString(n))
 		}
 		return IntValue(-v), nil
+	case lang.TILD:
+		v, err := x.evalInt(n.X)
+		return IntValue(int64(^int32(v))), err
 	}
 	return Value{}, x.errorf(n, "unsupported operator %s", n.Op)
 }
@@ -137,11 +152,14 @@ func (x *Executor) binary(n *lang.Binary) (Value, error) {
 		if l.Kind != r.Kind {
 			return Value{}, x.errorf(n, "%s compares %s with %s", lang.ExprString(n), l.Kind, r.Kind)
 		}
-		eq := l.Int == r.Int
-		if l.Kind == lang.Bool {
-			eq = l.Bool == r.Bool
-		}
-		return BoolValue(eq == (n.Op == lang.EQL)), nil
+		return BoolValue((l == r) == (n.Op == lang.EQL)), nil
+	}
+	lv, err := x.Eval(n.X)
+	if err != nil {
+		return Value{}, err
+	}
+	if lv.Kind == lang.String {
+		return x.stringBinary(n, lv.Str)
 	}
 	l, err := x.evalInt(n.X)
 	if err != nil {
@@ -161,6 +179,9 @@ func (x *Executor) binary(n *lang.Binary) (Value, error) {
 	case lang.GEQ:
 		return BoolValue(l >= r), nil
 	}
+	if n.Op.IsBitOp() {
+		return IntValue(bitOp(n.Op, l, r)), nil
+	}
 	v, ok, known := arith(n.Op, l, r)
 	if !known {
 		return Value{}, x.errorf(n, "unsupported operator %s", n.Op)
@@ -169,6 +190,28 @@ func (x *Executor) binary(n *lang.Binary) (Value, error) {
 		return Value{}, x.overflow(n, lang.ExprString(n))
 	}
 	return IntValue(v), nil
+}
+
+// stringBinary evaluates + and the comparisons on strings; l is the value
+// of the left operand.
+func (x *Executor) stringBinary(n *lang.Binary, l string) (Value, error) {
+	r, err := x.evalString(n.Y)
+	if err != nil {
+		return Value{}, err
+	}
+	switch n.Op {
+	case lang.ADD:
+		return StringValue(l + r), nil
+	case lang.LSS:
+		return BoolValue(l < r), nil
+	case lang.GTR:
+		return BoolValue(l > r), nil
+	case lang.LEQ:
+		return BoolValue(l <= r), nil
+	case lang.GEQ:
+		return BoolValue(l >= r), nil
+	}
+	return Value{}, x.errorf(n, "operator %s does not apply to strings", n.Op)
 }
 
 // arith applies an arithmetic operator (ADD, SUB, MUL, QUO, REM) to int64

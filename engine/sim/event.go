@@ -9,11 +9,13 @@ import (
 	"github.com/setbot/setbot/model/lang"
 )
 
-// Value is a concrete value of the action language: an int or a bool.
+// Value is a concrete value of the action language: an int, a bool or a
+// string.
 type Value struct {
-	Kind lang.Kind // lang.Int or lang.Bool
+	Kind lang.Kind // lang.Int, lang.Bool or lang.String
 	Int  int64
 	Bool bool
+	Str  string
 }
 
 // IntValue returns the int value v.
@@ -22,22 +24,33 @@ func IntValue(v int64) Value { return Value{Kind: lang.Int, Int: v} }
 // BoolValue returns the bool value b.
 func BoolValue(b bool) Value { return Value{Kind: lang.Bool, Bool: b} }
 
-// PlainArgs returns argument values as plain Go values, int64 or bool, as
-// tests and JSON carry them.
+// StringValue returns the string value s.
+func StringValue(s string) Value { return Value{Kind: lang.String, Str: s} }
+
+// Plain returns v as a plain Go value, int64, bool or string, as tests
+// and JSON carry it.
+func (v Value) Plain() any {
+	switch v.Kind {
+	case lang.Bool:
+		return v.Bool
+	case lang.String:
+		return v.Str
+	}
+	return v.Int
+}
+
+// PlainArgs returns argument values as plain Go values (see Plain).
 func PlainArgs(args map[string]Value) map[string]any {
 	out := make(map[string]any, len(args))
 	for name, v := range args {
-		if v.Kind == lang.Bool {
-			out[name] = v.Bool
-		} else {
-			out[name] = v.Int
-		}
+		out[name] = v.Plain()
 	}
 	return out
 }
 
-// ArgsOf returns plain argument values, int64 or bool (as tests and JSON
-// carry them), as the simulator's values: the inverse of PlainArgs.
+// ArgsOf returns plain argument values, int64, bool or string (as tests
+// and JSON carry them), as the simulator's values: the inverse of
+// PlainArgs.
 func ArgsOf(args map[string]any) (map[string]Value, error) {
 	out := make(map[string]Value, len(args))
 	for name, v := range args {
@@ -46,20 +59,25 @@ func ArgsOf(args map[string]any) (map[string]Value, error) {
 			out[name] = IntValue(v)
 		case bool:
 			out[name] = BoolValue(v)
+		case string:
+			out[name] = StringValue(v)
 		default:
-			return nil, fmt.Errorf("argument %s is %v (%T), not an int64 or a bool", name, v, v)
+			return nil, fmt.Errorf("argument %s is %v (%T), not an int64, a bool or a string", name, v, v)
 		}
 	}
 	return out, nil
 }
 
-// String returns the value as the language writes it: "3", "-2", "true".
+// String returns the value as the language writes it: "3", "-2", "true",
+// "'on'".
 func (v Value) String() string {
 	switch v.Kind {
 	case lang.Int:
 		return strconv.FormatInt(v.Int, 10)
 	case lang.Bool:
 		return strconv.FormatBool(v.Bool)
+	case lang.String:
+		return lang.ExprString(&lang.StrLit{Value: v.Str})
 	}
 	return "invalid"
 }
@@ -119,10 +137,11 @@ func copyArgs(args map[string]Value) map[string]Value {
 }
 
 // ParseEvent reads an event as written on a command line: "name",
-// "name()" or "name(x=3, ok=true, y=-2)". Names may be dotted
-// ("done.state.S1"); values are decimal integers (with an optional sign)
-// or true/false; "p: 3" is accepted for "p=3", as the action language
-// writes arguments. The argument map is never nil.
+// "name()" or "name(x=3, ok=true, y=-2, s='on')". Names may be dotted
+// ("done.state.S1"); values are decimal integers (with an optional sign),
+// true/false or quoted strings without commas; "p: 3" is accepted for
+// "p=3", as the action language writes arguments. The argument map is
+// never nil.
 func ParseEvent(text string) (Event, error) {
 	ev := Event{Args: map[string]Value{}}
 	s := strings.TrimSpace(text)
@@ -195,6 +214,12 @@ func parseArg(item string) (string, Value, error) {
 		return name, BoolValue(false), nil
 	case "":
 		return "", Value{}, fmt.Errorf("argument %s has no value", name)
+	}
+	if q := text[0]; q == '\'' || q == '"' {
+		if len(text) < 2 || text[len(text)-1] != q {
+			return "", Value{}, fmt.Errorf("argument %s: string %s has no closing %c", name, text, q)
+		}
+		return name, StringValue(text[1 : len(text)-1]), nil
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {

@@ -235,6 +235,9 @@ func (x *Executor) assign(s *lang.Assign) error {
 	if err != nil {
 		return err
 	}
+	if op == lang.ADD && old.Kind == lang.String && v.Kind == lang.String {
+		return x.store(s.Target, StringValue(old.Str+v.Str))
+	}
 	if old.Kind != lang.Int || v.Kind != lang.Int {
 		return x.errorf(s, "%s needs int operands", s.Op)
 	}
@@ -259,6 +262,8 @@ func (x *Executor) decl(s *lang.Decl) error {
 		v = IntValue(0)
 	case s.Type.Kind == lang.Bool:
 		v = BoolValue(false)
+	case s.Type.Kind == lang.String:
+		v = StringValue("")
 	default:
 		return x.errorf(s, "declaration of %s has neither a type nor a value", s.Name.Name)
 	}

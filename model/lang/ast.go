@@ -1,7 +1,10 @@
 // Package lang is setbot's small typed action and expression language: the
 // language of guards and actions in every model format (ARCHITECTURE.md §3).
-// It is the subset on which ECMAScript and C agree, over mathematical
-// integers and booleans, plus raise/send statements.
+// Its core is the subset on which ECMAScript and C agree, over mathematical
+// integers and booleans, plus raise/send statements; around it, the parts
+// of ECMAScript that statecharts use: strings and their common methods,
+// undefined and null, typeof, 32-bit bit operators, _event's fields and
+// the SCXML system variables.
 //
 // The scanner, parser, type checker and printer are separate passes, in the
 // manner of go/scanner, go/parser, go/types and go/printer. The checker does
@@ -41,6 +44,49 @@ type (
 		Value    bool
 	}
 
+	// StrLit is a string literal, 'abc' or "abc"; Value is decoded.
+	StrLit struct {
+		ValuePos source.Pos
+		Value    string
+	}
+
+	// Absent is undefined or null (Null set).
+	Absent struct {
+		ValuePos source.Pos
+		Null     bool
+	}
+
+	// TypeOf is typeof X: "number", "boolean", "string", "undefined" or
+	// "object" (null).
+	TypeOf struct {
+		OpPos source.Pos
+		X     Expr
+	}
+
+	// EventField is a field of the event being processed other than its
+	// data: _event.Field with Field one of EventFields.
+	EventField struct {
+		Start source.Pos
+		Field string
+	}
+
+	// SysVar is an SCXML system variable that holds a string: _sessionid
+	// or _name.
+	SysVar struct {
+		NamePos source.Pos
+		Name    string
+	}
+
+	// Method is a string property or method: X.length (Call false, no
+	// Args) or X.Name(Args) with Name one of StringMethods.
+	Method struct {
+		X      Expr
+		DotPos source.Pos
+		Name   string
+		Call   bool
+		Args   []Expr
+	}
+
 	// Ident names a machine variable or a local.
 	Ident struct {
 		NamePos source.Pos
@@ -60,14 +106,16 @@ type (
 		State string
 	}
 
-	// Unary is a prefix operation: NOT or SUB (negation).
+	// Unary is a prefix operation: NOT, SUB (negation) or TILD (bitwise
+	// not).
 	Unary struct {
 		OpPos source.Pos
 		Op    Token
 		X     Expr
 	}
 
-	// Binary is an infix operation: arithmetic, comparison, LAND or LOR.
+	// Binary is an infix operation: arithmetic, comparison, bit operation,
+	// LAND or LOR.
 	Binary struct {
 		X     Expr
 		OpPos source.Pos
@@ -191,6 +239,12 @@ type Arg struct {
 }
 
 func (x *IntLit) Pos() source.Pos     { return x.ValuePos }
+func (x *StrLit) Pos() source.Pos     { return x.ValuePos }
+func (x *Absent) Pos() source.Pos     { return x.ValuePos }
+func (x *TypeOf) Pos() source.Pos     { return x.OpPos }
+func (x *EventField) Pos() source.Pos { return x.Start }
+func (x *SysVar) Pos() source.Pos     { return x.NamePos }
+func (x *Method) Pos() source.Pos     { return x.X.Pos() }
 func (x *BoolLit) Pos() source.Pos    { return x.ValuePos }
 func (x *Ident) Pos() source.Pos      { return x.NamePos }
 func (x *EventParam) Pos() source.Pos { return x.Start }
@@ -217,6 +271,12 @@ func (s *Cancel) Pos() source.Pos { return s.CancelPos }
 func (s *Assume) Pos() source.Pos { return s.AssumePos }
 
 func (*IntLit) exprNode()     {}
+func (*StrLit) exprNode()     {}
+func (*Absent) exprNode()     {}
+func (*TypeOf) exprNode()     {}
+func (*EventField) exprNode() {}
+func (*SysVar) exprNode()     {}
+func (*Method) exprNode()     {}
 func (*BoolLit) exprNode()    {}
 func (*Ident) exprNode()      {}
 func (*EventParam) exprNode() {}
@@ -236,3 +296,11 @@ func (*Raise) stmtNode()  {}
 func (*Send) stmtNode()   {}
 func (*Cancel) stmtNode() {}
 func (*Assume) stmtNode() {}
+
+// EventFields are the fields of _event besides data (SCXML §5.10.1), each
+// a string (or undefined where the event has none).
+var EventFields = map[string]bool{"name": true, "type": true, "sendid": true, "origin": true, "origintype": true, "invokeid": true}
+
+// StringMethods are the string methods of the language and their number
+// of arguments: the ones guards use.
+var StringMethods = map[string]int{"indexOf": 1, "startsWith": 1, "endsWith": 1, "includes": 1, "substring": 2, "charAt": 1}

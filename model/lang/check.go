@@ -100,6 +100,23 @@ func (c *checker) exprType(e Expr) Type {
 		return IntType
 	case *BoolLit:
 		return BoolType
+	case *StrLit:
+		return StringType
+	case *Absent:
+		return UndefType
+	case *TypeOf:
+		c.expr(x.X)
+		return StringType
+	case *EventField:
+		if x.Field != "name" {
+			c.errorf(x, "_event.%s is not modelled yet: test the event's name, _event.name, instead", x.Field)
+			return Type{}
+		}
+		return StringType
+	case *SysVar:
+		return StringType
+	case *Method:
+		return c.method(x)
 	case *Ident:
 		return c.ident(x)
 	case *EventParam:
@@ -123,16 +140,25 @@ func (c *checker) exprType(e Expr) Type {
 		return c.binary(x)
 	case *Cond:
 		c.cond(x.Cond)
-		t1, t2 := c.expr(x.Then), c.expr(x.Else)
-		switch {
-		case t1.Kind == Invalid:
-			return Type{Kind: t2.Kind}
-		case t2.Kind != Invalid && t1.Kind != t2.Kind:
-			c.errorAt(x.Question, "mismatched types %s and %s in ?: branches", t1.Kind, t2.Kind)
-		}
-		return Type{Kind: t1.Kind}
+		return c.join(x.Question, "?: branches", c.expr(x.Then), c.expr(x.Else))
 	}
 	panic(fmt.Sprintf("lang: unexpected expression %T", e))
+}
+
+// join returns the type of a value that is either a of t1 or of t2: their
+// common kind, with undefined when either may be undefined.
+func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
+	absent := t1.MayBeAbsent() || t2.MayBeAbsent()
+	switch {
+	case t1.Kind == Invalid || t2.Kind == Invalid:
+		return Type{}
+	case t1.Kind == Undef:
+		return Type{Kind: t2.Kind, Absent: absent}
+	case t2.Kind == Undef || t1.Kind == t2.Kind:
+		return Type{Kind: t1.Kind, Absent: absent}
+	}
+	c.errorAt(pos, "mismatched types %s and %s in %s", t1.Kind, t2.Kind, what)
+	return Type{}
 }
 
 func (c *checker) ident(x *Ident) Type {
@@ -143,16 +169,69 @@ func (c *checker) ident(x *Ident) Type {
 	return t
 }
 
+// value checks that e, an operand of what, has a value of kind want (or of
+// any kind but undefined when want is Invalid), and returns its kind.
+func (c *checker) value(e Expr, what string, want Kind) Kind {
+	t := c.expr(e)
+	switch {
+	case t.Kind == Invalid:
+	case t.MayBeAbsent():
+		c.absent(e, what)
+		return Invalid
+	case want != Invalid && t.Kind != want:
+		c.errorf(e, "%s is %s: %s needs %s", ExprString(e), t.Kind, what, article(want))
+		return Invalid
+	}
+	return t.Kind
+}
+
+// absent reports e, which may be undefined or null, where what needs a
+// value. ECMAScript would compute NaN or throw; setbot models neither.
+func (c *checker) absent(e Expr, what string) {
+	c.errorf(e, "%s may be undefined or null, and %s needs a value: give it one first (e.g. an expr on its <data>)", ExprString(e), what)
+}
+
+func (c *checker) method(x *Method) Type {
+	what := "." + x.Name
+	c.value(x.X, what, String)
+	if x.Name == "length" {
+		return IntType
+	}
+	lo, hi := StringMethods[x.Name], StringMethods[x.Name]
+	if x.Name == "substring" {
+		lo = 1
+	}
+	if len(x.Args) < lo || len(x.Args) > hi {
+		c.errorAt(x.DotPos, "%s takes %d argument(s), found %d", what, hi, len(x.Args))
+	}
+	arg := String
+	if x.Name == "substring" || x.Name == "charAt" {
+		arg = Int
+	}
+	for _, a := range x.Args {
+		c.value(a, "an argument of "+what, arg)
+	}
+	switch x.Name {
+	case "indexOf":
+		return IntType
+	case "substring", "charAt":
+		return StringType
+	}
+	return BoolType
+}
+
 func (c *checker) unary(x *Unary) Type {
-	t := c.expr(x.X)
-	want := IntType
-	if x.Op == NOT {
-		want = BoolType
+	switch x.Op {
+	case NOT:
+		c.cond(x.X)
+		return BoolType
 	}
-	if t.Kind != Invalid && t.Kind != want.Kind {
-		c.errorAt(x.OpPos, "operator %s needs %s operand, found %s", x.Op, article(want.Kind), t.Kind)
+	if t := c.expr(x.X); t.MayBeAbsent() {
+		c.absent(x.X, "operator "+x.Op.String())
+	} else if t.Kind != Invalid && t.Kind != Int {
+		c.errorAt(x.OpPos, "operator %s needs an int operand, found %s", x.Op, t.Kind)
 	}
-	return want
+	return IntType
 }
 
 func article(k Kind) string {
@@ -163,41 +242,57 @@ func article(k Kind) string {
 }
 
 func (c *checker) binary(x *Binary) Type {
-	t1, t2 := c.expr(x.X), c.expr(x.Y)
-	k1, k2 := t1.Kind, t2.Kind
 	switch x.Op {
-	case ADD, SUB, MUL, QUO, REM:
+	case LAND, LOR:
+		c.cond(x.X)
+		c.cond(x.Y)
+		return BoolType
+	case EQL, NEQ, SEQL, SNEQ:
+		t1, t2 := c.expr(x.X), c.expr(x.Y)
+		k1, k2 := t1.Kind, t2.Kind
+		if k1 != Invalid && k2 != Invalid && k1 != k2 && k1 != Undef && k2 != Undef {
+			c.errorAt(x.OpPos, "mismatched types %s and %s for %s: compare values of one type", k1, k2, x.Op)
+		}
+		return BoolType
+	}
+	what := "operator " + x.Op.String()
+	k1, k2 := c.value(x.X, what, Invalid), c.value(x.Y, what, Invalid)
+	switch x.Op {
+	case ADD:
+		if k1 == String && k2 == String {
+			return StringType
+		}
+		if c.operands(x.OpPos, x.Op, Int, k1, k2) {
+			return IntType
+		}
+		return Type{}
+	case SUB, MUL, QUO, REM, AND, OR, XOR, SHL, SHR, USHR:
 		c.operands(x.OpPos, x.Op, Int, k1, k2)
 		return IntType
 	case LSS, GTR, LEQ, GEQ:
-		c.operands(x.OpPos, x.Op, Int, k1, k2)
-	case LAND, LOR:
-		c.operands(x.OpPos, x.Op, Bool, k1, k2)
-	case EQL, NEQ:
-		if k1 != Invalid && k2 != Invalid && k1 != k2 {
-			c.errorAt(x.OpPos, "mismatched types %s and %s for %s", k1, k2, x.Op)
+		if k1 != String || k2 != String {
+			c.operands(x.OpPos, x.Op, Int, k1, k2)
 		}
-	default:
-		c.errorAt(x.OpPos, "unknown binary operator %s", x.Op)
-		return Type{}
+		return BoolType
 	}
-	return BoolType
+	c.errorAt(x.OpPos, "unknown binary operator %s", x.Op)
+	return Type{}
 }
 
 // operands checks that the operands of op, of kinds k1 and k2, both have
-// kind want.
-func (c *checker) operands(pos source.Pos, op Token, want, k1, k2 Kind) {
+// kind want, and reports whether they do (or one is already in error).
+func (c *checker) operands(pos source.Pos, op Token, want, k1, k2 Kind) bool {
 	if k1 != Invalid && k2 != Invalid && (k1 != want || k2 != want) {
 		c.errorAt(pos, "operator %s needs %s operands, found %s and %s", op, want, k1, k2)
+		return false
 	}
+	return true
 }
 
-// cond checks a condition, which must be bool.
-func (c *checker) cond(e Expr) {
-	if t := c.expr(e); t.Kind != Invalid && t.Kind != Bool {
-		c.errorf(e, "condition must be bool, found %s", t.Kind)
-	}
-}
+// cond checks a condition. As in ECMAScript, a value of any kind is a
+// condition: false, 0, "" and undefined and null are false, every other
+// value true.
+func (c *checker) cond(e Expr) { c.expr(e) }
 
 // ---- Statements
 
@@ -216,7 +311,9 @@ func (c *checker) stmt(s Stmt) {
 	case *Assign:
 		c.assign(x)
 	case *IncDec:
-		if t := c.expr(x.Target); t.Kind != Invalid && t.Kind != Int {
+		if t := c.expr(x.Target); t.MayBeAbsent() {
+			c.absent(x.Target, "operator "+x.Op.String())
+		} else if t.Kind != Invalid && t.Kind != Int {
 			c.errorAt(x.OpPos, "operator %s needs an int variable, found %s", x.Op, t.Kind)
 		}
 	case *Decl:
@@ -259,17 +356,27 @@ func (c *checker) stmt(s Stmt) {
 }
 
 func (c *checker) assign(x *Assign) {
+	if x.Op != ASSIGN {
+		what := "operator " + x.Op.String()
+		k1, k2 := c.value(x.Target, what, Invalid), c.value(x.Value, what, Invalid)
+		if x.Op == ADD_ASSIGN && k1 == String && k2 == String {
+			return
+		}
+		c.operands(x.OpPos, x.Op, Int, k1, k2)
+		return
+	}
 	tt, vt := c.expr(x.Target), c.expr(x.Value)
 	if tt.Kind == Invalid || vt.Kind == Invalid {
 		return
 	}
-	if x.Op == ASSIGN {
-		if tt.Kind != vt.Kind {
-			c.errorf(x.Value, "cannot use %s value as %s in assignment to %s", vt.Kind, tt.Kind, x.Target.Name)
-		}
-		return
+	switch {
+	case vt.Kind == Undef && !tt.MayBeAbsent():
+		c.errorf(x.Value, "%s is %s and cannot hold %s: give %s the type %s (a <data> without expr has it)", x.Target.Name, tt, ExprString(x.Value), x.Target.Name, tt.OrAbsent())
+	case vt.MayBeAbsent() && !tt.MayBeAbsent():
+		c.errorf(x.Value, "%s may be undefined or null, and %s cannot be: give %s the type %s (a <data> without expr has it)", ExprString(x.Value), x.Target.Name, x.Target.Name, tt.OrAbsent())
+	case vt.Kind != Undef && tt.Kind != vt.Kind:
+		c.errorf(x.Value, "cannot use %s value as %s in assignment to %s", vt.Kind, tt.Kind, x.Target.Name)
 	}
-	c.operands(x.OpPos, x.Op, Int, tt.Kind, vt.Kind)
 }
 
 func (c *checker) decl(x *Decl) {
@@ -278,7 +385,7 @@ func (c *checker) decl(x *Decl) {
 		vt := c.expr(x.Value)
 		switch {
 		case t.Kind == Invalid:
-			t.Kind = vt.Kind
+			t = Type{Kind: vt.Kind, Absent: vt.MayBeAbsent()}
 		case vt.Kind != Invalid && vt.Kind != t.Kind:
 			c.errorf(x.Value, "cannot use %s value as %s in declaration of %s", vt.Kind, t.Kind, x.Name.Name)
 		}
@@ -319,7 +426,9 @@ func (c *checker) args(event string, args []*Arg) {
 		switch {
 		case !ok:
 			c.errorAt(a.NamePos, "event %s has no parameter %s", event, a.Name)
-		case t.Kind != Invalid && t.Kind != pt.Kind:
+		case t.Kind != Invalid && t.MayBeAbsent() && !pt.MayBeAbsent():
+			c.errorf(a.Value, "%s may be undefined or null, and parameter %s of event %s cannot be: give it a value first", ExprString(a.Value), a.Name, event)
+		case t.Kind != Invalid && t.Kind != Undef && t.Kind != pt.Kind:
 			c.errorf(a.Value, "cannot use %s value as %s in argument %s of event %s", t.Kind, pt.Kind, a.Name, event)
 		}
 	}

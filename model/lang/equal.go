@@ -22,6 +22,32 @@ func Equal(a, b Node) bool {
 	case *InState:
 		y, ok := b.(*InState)
 		return ok && x.State == y.State
+	case *StrLit:
+		y, ok := b.(*StrLit)
+		return ok && x.Value == y.Value
+	case *Absent:
+		y, ok := b.(*Absent)
+		return ok && x.Null == y.Null
+	case *EventField:
+		y, ok := b.(*EventField)
+		return ok && x.Field == y.Field
+	case *SysVar:
+		y, ok := b.(*SysVar)
+		return ok && x.Name == y.Name
+	case *TypeOf:
+		y, ok := b.(*TypeOf)
+		return ok && Equal(x.X, y.X)
+	case *Method:
+		y, ok := b.(*Method)
+		if !ok || x.Name != y.Name || x.Call != y.Call || len(x.Args) != len(y.Args) || !Equal(x.X, y.X) {
+			return false
+		}
+		for i := range x.Args {
+			if !Equal(x.Args[i], y.Args[i]) {
+				return false
+			}
+		}
+		return true
 	case *Unary:
 		y, ok := b.(*Unary)
 		return ok && x.Op == y.Op && Equal(x.X, y.X)

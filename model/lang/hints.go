@@ -9,14 +9,12 @@ import "strings"
 // unsupportedOperators are operators outside the language, longest first
 // among those that share a prefix.
 var unsupportedOperators = []struct{ op, hint string }{
-	{">>>", "bit operators are not supported yet; divide by a power of two"},
-	{"<<", "bit operators are not supported yet; multiply by a power of two"},
-	{">>", "bit operators are not supported yet; divide by a power of two"},
 	{"**", "multiply it out, e.g. x * x"},
-	{"&", "bit operators are not supported yet; for bools use &&"},
-	{"|", "bit operators are not supported yet; for bools use ||"},
-	{"^", "bit operators are not supported yet; for bools use !="},
-	{"~", "bit operators are not supported yet; ~x is -x - 1"},
+	{"<<=", "write x = x << n"},
+	{">>=", "write x = x >> n"},
+	{"&=", "write x = x & y"},
+	{"|=", "write x = x | y"},
+	{"^=", "write x = x ^ y"},
 }
 
 // unsupportedStatements are statement keywords outside the language.
@@ -35,16 +33,15 @@ var unsupportedStatements = map[string]string{
 // unsupportedPrefixes are keyword operators that ECMAScript writes before
 // an operand.
 var unsupportedPrefixes = map[string]string{
-	"typeof": "undefined is not modelled; every variable and parameter has a value of its type",
 	"new":    "objects are not supported yet; use a variable per field",
 	"delete": "objects are not supported yet; use a variable per field",
 }
 
 // systemVariables are the SCXML system variables other than _event.
-var systemVariables = map[string]bool{"_sessionid": true, "_name": true, "_ioprocessors": true, "_x": true}
+var systemVariables = map[string]bool{"_ioprocessors": true, "_x": true}
 
 func systemVariableMsg(name string) string {
-	return name + " is not supported yet: the system variables _sessionid, _name, _ioprocessors and _x are not modelled"
+	return name + " is not supported yet: of the system variables, _sessionid, _name and _event are modelled; compare with those"
 }
 
 // undeclaredMsg is the error for a name that is neither a variable nor a
@@ -55,8 +52,6 @@ func undeclaredMsg(name string) string {
 		return systemVariableMsg(name)
 	case name == "_event":
 		return "_event as a value is not supported yet: read a parameter as _event.data.NAME"
-	case name == "undefined" || name == "null":
-		return name + " is not supported yet: give the variable a value of its type, e.g. -1 for none"
 	case unsupportedStatements[name] != "":
 		return name + " is a statement, not a value: write an expression"
 	}
@@ -71,15 +66,13 @@ func memberMsg(path string) string {
 		return systemVariableMsg(root)
 	case path == "_event.data":
 		return "member access _event.data: read one parameter, _event.data.NAME"
-	case path == "_event.name":
-		return "member access _event.name: the event name is not a value yet; test it with the transition's event attribute"
 	case strings.HasPrefix(path, "_event.data."):
 		param, _, _ := strings.Cut(strings.TrimPrefix(path, "_event.data."), ".")
-		return "member access " + path + ": parameters are ints and bools; read _event.data." + param
+		return "member access " + path + ": parameters are ints, bools and strings; read _event.data." + param
 	case root == "_event":
-		return "member access " + path + ": only _event.data.NAME is modelled; the other _event fields are not supported yet"
+		return "member access " + path + ": _event has the fields name, type, sendid, origin, origintype, invokeid and data.NAME; read one of those"
 	}
-	return "member access " + path + ": objects are not supported yet; use a variable per field"
+	return "member access " + path + ": objects are not supported yet; of strings, length and the methods indexOf, startsWith, endsWith, includes, substring and charAt are; use a variable per field"
 }
 
 // indexMsg is the error for an index expression.

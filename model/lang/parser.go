@@ -254,7 +254,7 @@ func (p *parser) parseBinary(prec1 int) Expr {
 
 func (p *parser) parseUnary() Expr {
 	switch p.tok {
-	case NOT, SUB, ADD:
+	case NOT, SUB, ADD, TILD:
 		defer p.leave()
 		if !p.enter("expression") {
 			return p.bad(p.off)
@@ -274,8 +274,19 @@ func (p *parser) parseUnary() Expr {
 		}
 		p.parseUnary()
 		return p.bad(off)
+	case IDENT:
+		if p.lit == "typeof" && startsExpr(p.peek()) {
+			defer p.leave()
+			if !p.enter("expression") {
+				return p.bad(p.off)
+			}
+			off := p.off
+			p.next()
+			return &TypeOf{OpPos: p.pos(off), X: p.parseUnary()}
+		}
 	}
-	return p.parsePrimary()
+	off := p.off
+	return p.parsePostfix(off, p.parsePrimary())
 }
 
 func (p *parser) parsePrimary() Expr {
@@ -292,6 +303,10 @@ func (p *parser) parsePrimary() Expr {
 		v := p.tok == TRUE
 		p.next()
 		return &BoolLit{ValuePos: p.pos(off), Value: v}
+	case STRING:
+		v := p.lit
+		p.next()
+		return &StrLit{ValuePos: p.pos(off), Value: v}
 	case IDENT:
 		return p.parseOperand()
 	case LPAREN:
@@ -299,10 +314,6 @@ func (p *parser) parsePrimary() Expr {
 		x := p.parseValue()
 		p.closeParen()
 		return x
-	case STRING:
-		p.error("string literal: strings are not supported yet; use an int code or a bool")
-		p.next()
-		return p.bad(off)
 	}
 	switch p.tok {
 	case LBRACK:
@@ -316,8 +327,8 @@ func (p *parser) parsePrimary() Expr {
 }
 
 // parseOperand parses what starts with an identifier: a variable,
-// _event.data.NAME or In('state'), and reports member accesses, calls and
-// index expressions outside those.
+// undefined or null, a system variable, _event.data.NAME, an _event field
+// or In('state'), and reports calls and index expressions outside those.
 func (p *parser) parseOperand() Expr {
 	off, name := p.off, p.lit
 	p.next()
@@ -327,42 +338,134 @@ func (p *parser) parseOperand() Expr {
 		p.parseUnary()
 		return p.bad(off)
 	}
-	path := name
-	var segs []string
+	switch name {
+	case "undefined", "null":
+		return &Absent{ValuePos: p.pos(off), Null: name == "null"}
+	case "_sessionid", "_name":
+		return &SysVar{NamePos: p.pos(off), Name: name}
+	case "_event":
+		return p.parseEvent(off)
+	}
+	if systemVariables[name] {
+		p.errorAt(off, systemVariableMsg(name))
+		p.dotted(name)
+		if p.tok == LPAREN || p.tok == LBRACK {
+			p.skipGroup(0, false)
+		}
+		return p.bad(off)
+	}
+	switch p.tok {
+	case LPAREN:
+		if name == "In" {
+			return p.parseIn(off)
+		}
+		p.errorAt(off, callMsg(p.dotted(name)))
+		p.skipGroup(0, false)
+		if name == "function" && p.tok == LBRACE {
+			p.skipBraces()
+		}
+		return p.bad(off)
+	case LBRACK:
+		p.errorAt(off, indexMsg(name))
+		p.skipGroup(0, false)
+		return p.bad(off)
+	}
+	return &Ident{NamePos: p.pos(off), Name: name}
+}
+
+// dotted extends name with the .NAME segments that follow, for messages.
+func (p *parser) dotted(name string) string {
 	for p.tok == PERIOD {
+		p.next()
+		if !p.isName() {
+			break
+		}
+		name += "." + p.lit
+		p.next()
+	}
+	return name
+}
+
+// parseEvent parses what follows _event: .data.NAME or .FIELD; off is the
+// offset of _event.
+func (p *parser) parseEvent(off int) Expr {
+	if p.tok != PERIOD {
+		p.errorAt(off, undeclaredMsg("_event"))
+		return p.bad(off)
+	}
+	p.next()
+	if !p.isName() {
+		p.errorExpected("name after '.'")
+		return p.bad(off)
+	}
+	field := p.lit
+	p.next()
+	switch {
+	case field == "data" && p.tok == PERIOD:
 		p.next()
 		if !p.isName() {
 			p.errorExpected("name after '.'")
 			return p.bad(off)
 		}
-		segs = append(segs, p.lit)
-		path += "." + p.lit
+		param := p.lit
 		p.next()
-	}
-	switch p.tok {
-	case LPAREN:
-		if path == "In" {
-			return p.parseIn(off)
-		}
-		p.errorAt(off, callMsg(path))
-		p.skipGroup(0, false)
-		if path == "function" && p.tok == LBRACE {
-			p.skipBraces()
-		}
-		return p.bad(off)
-	case LBRACK:
-		p.errorAt(off, indexMsg(path))
+		return &EventParam{Start: p.pos(off), Name: param}
+	case EventFields[field]:
+		return &EventField{Start: p.pos(off), Field: field}
+	case p.tok == LBRACK:
+		p.errorAt(off, indexMsg("_event."+field))
 		p.skipGroup(0, false)
 		return p.bad(off)
 	}
-	switch {
-	case len(segs) == 0:
-		return &Ident{NamePos: p.pos(off), Name: name}
-	case name == "_event" && len(segs) == 2 && segs[0] == "data":
-		return &EventParam{Start: p.pos(off), Name: segs[1]}
-	}
-	p.errorAt(off, memberMsg(path))
+	p.errorAt(off, memberMsg("_event."+field))
 	return p.bad(off)
+}
+
+// parsePostfix parses the string properties and methods applied to x,
+// which starts at off: x.length, x.indexOf(y), ...; any other member, call
+// or index is reported at off.
+func (p *parser) parsePostfix(off int, x Expr) Expr {
+	for p.tok == PERIOD || p.tok == LBRACK {
+		if p.tok == LBRACK {
+			p.errorAt(off, indexMsg(ExprString(x)))
+			p.skipGroup(0, false)
+			return p.bad(p.off)
+		}
+		dot := p.off
+		p.next()
+		if !p.isName() {
+			p.errorExpected("name after '.'")
+			return p.bad(dot)
+		}
+		name := p.lit
+		p.next()
+		switch {
+		case name == "length" && p.tok != LPAREN:
+			x = &Method{X: x, DotPos: p.pos(dot), Name: name}
+		case StringMethods[name] > 0 && p.tok == LPAREN:
+			p.next()
+			var args []Expr
+			for p.tok != RPAREN && p.tok != EOF {
+				args = append(args, p.parseValue())
+				if p.tok != COMMA {
+					break
+				}
+				p.next()
+			}
+			p.closeParen()
+			x = &Method{X: x, DotPos: p.pos(dot), Name: name, Call: true, Args: args}
+		default:
+			path := p.dotted(ExprString(x) + "." + name)
+			if p.tok == LPAREN {
+				p.errorAt(off, callMsg(path))
+				p.skipGroup(0, false)
+			} else {
+				p.errorAt(off, memberMsg(path))
+			}
+			return p.bad(dot)
+		}
+	}
+	return x
 }
 
 // parseIn parses In('state') from the '('; off is the offset of In.

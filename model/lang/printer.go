@@ -61,8 +61,8 @@ func (p *printer) str(s string) { p.b.WriteString(s) }
 // Precedences of non-binary expressions, around those of Token.Precedence.
 const (
 	condPrec  = 0
-	unaryPrec = 7
-	atomPrec  = 8
+	unaryPrec = 11
+	atomPrec  = 12
 )
 
 func prec(e Expr) int {
@@ -71,7 +71,7 @@ func prec(e Expr) int {
 		return x.Op.Precedence()
 	case *Cond:
 		return condPrec
-	case *Unary:
+	case *Unary, *TypeOf:
 		return unaryPrec
 	case *IntLit:
 		if x.Value < 0 {
@@ -106,6 +106,34 @@ func (p *printer) expr(e Expr) {
 		p.str(x.Name)
 	case *EventParam:
 		p.str("_event.data." + x.Name)
+	case *StrLit:
+		p.str(quote(x.Value, '\''))
+	case *Absent:
+		if x.Null {
+			p.str("null")
+		} else {
+			p.str("undefined")
+		}
+	case *EventField:
+		p.str("_event." + x.Field)
+	case *SysVar:
+		p.str(x.Name)
+	case *TypeOf:
+		p.str("typeof ")
+		p.paren(x.X, prec(x.X) < unaryPrec || isNegLit(x.X))
+	case *Method:
+		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
+		p.str("." + x.Name)
+		if x.Call {
+			p.str("(")
+			for i, a := range x.Args {
+				if i > 0 {
+					p.str(", ")
+				}
+				p.expr(a)
+			}
+			p.str(")")
+		}
 	case *InState:
 		p.str("In(" + quote(x.State, '\'') + ")")
 	case *Unary:

@@ -187,13 +187,14 @@ var operators = []struct {
 	text string
 	tok  Token
 }{
-	{"===", EQL}, {"!==", NEQ},
-	{"&&", LAND}, {"||", LOR},
+	{"===", SEQL}, {"!==", SNEQ}, {">>>", USHR},
+	{"&&", LAND}, {"||", LOR}, {"<<", SHL}, {">>", SHR},
 	{"==", EQL}, {"!=", NEQ}, {"<=", LEQ}, {">=", GEQ},
 	{"+=", ADD_ASSIGN}, {"-=", SUB_ASSIGN}, {"*=", MUL_ASSIGN}, {"/=", QUO_ASSIGN}, {"%=", REM_ASSIGN},
 	{"++", INC}, {"--", DEC},
 	{"+", ADD}, {"-", SUB}, {"*", MUL}, {"/", QUO}, {"%", REM},
 	{"!", NOT}, {"<", LSS}, {">", GTR}, {"=", ASSIGN},
+	{"&", AND}, {"|", OR}, {"^", XOR}, {"~", TILD},
 	{"(", LPAREN}, {")", RPAREN}, {"{", LBRACE}, {"}", RBRACE}, {"[", LBRACK}, {"]", RBRACK},
 	{",", COMMA}, {";", SEMICOLON}, {":", COLON}, {"?", QUESTION}, {".", PERIOD},
 }
@@ -201,7 +202,7 @@ var operators = []struct {
 func (s *scanner) scanOperator() (Token, string) {
 	rest := s.text[s.off:]
 	for _, u := range unsupportedOperators {
-		if strings.HasPrefix(rest, u.op) && !strings.HasPrefix(rest, "&&") && !strings.HasPrefix(rest, "||") {
+		if strings.HasPrefix(rest, u.op) {
 			s.error(s.off, "unsupported operator '%s': %s", u.op, u.hint)
 			s.off += len(u.op)
 			return ILLEGAL, u.op

@@ -22,12 +22,22 @@ const (
 	LOR  // ||
 	NOT  // !
 
-	EQL // == (also === on input)
-	NEQ // != (also !== on input)
-	LSS // <
-	GTR // >
-	LEQ // <=
-	GEQ // >=
+	AND  // & (ECMAScript's 32-bit bit operators)
+	OR   // |
+	XOR  // ^
+	TILD // ~
+	SHL  // <<
+	SHR  // >>
+	USHR // >>>
+
+	EQL  // ==
+	NEQ  // !=
+	SEQL // ===
+	SNEQ // !==
+	LSS  // <
+	GTR  // >
+	LEQ  // <=
+	GEQ  // >=
 
 	ASSIGN     // =
 	ADD_ASSIGN // +=
@@ -74,7 +84,8 @@ var tokenText = [...]string{
 	ILLEGAL: "ILLEGAL", EOF: "EOF", IDENT: "IDENT", INT: "INT", STRING: "STRING",
 	ADD: "+", SUB: "-", MUL: "*", QUO: "/", REM: "%",
 	LAND: "&&", LOR: "||", NOT: "!",
-	EQL: "==", NEQ: "!=", LSS: "<", GTR: ">", LEQ: "<=", GEQ: ">=",
+	AND: "&", OR: "|", XOR: "^", TILD: "~", SHL: "<<", SHR: ">>", USHR: ">>>",
+	EQL: "==", NEQ: "!=", SEQL: "===", SNEQ: "!==", LSS: "<", GTR: ">", LEQ: "<=", GEQ: ">=",
 	ASSIGN: "=", ADD_ASSIGN: "+=", SUB_ASSIGN: "-=", MUL_ASSIGN: "*=", QUO_ASSIGN: "/=", REM_ASSIGN: "%=",
 	INC: "++", DEC: "--",
 	LPAREN: "(", RPAREN: ")", LBRACE: "{", RBRACE: "}", LBRACK: "[", RBRACK: "]",
@@ -111,21 +122,34 @@ func Lookup(name string) Token {
 func IsKeyword(name string) bool { _, ok := keywords[name]; return ok }
 
 // Precedence returns the binary precedence of t (higher binds tighter), or
-// 0 when t is not a binary operator. The ternary ?: sits below all of them.
+// 0 when t is not a binary operator, in ECMAScript's order. The ternary ?:
+// sits below all of them.
 func (t Token) Precedence() int {
 	switch t {
 	case LOR:
 		return 1
 	case LAND:
 		return 2
-	case EQL, NEQ:
+	case OR:
 		return 3
-	case LSS, GTR, LEQ, GEQ:
+	case XOR:
 		return 4
-	case ADD, SUB:
+	case AND:
 		return 5
-	case MUL, QUO, REM:
+	case EQL, NEQ, SEQL, SNEQ:
 		return 6
+	case LSS, GTR, LEQ, GEQ:
+		return 7
+	case SHL, SHR, USHR:
+		return 8
+	case ADD, SUB:
+		return 9
+	case MUL, QUO, REM:
+		return 10
 	}
 	return 0
 }
+
+// IsBitOp reports whether t is one of ECMAScript's binary bit operators,
+// which work on 32-bit integers.
+func (t Token) IsBitOp() bool { return AND <= t && t <= USHR && t != TILD }

@@ -10,7 +10,14 @@ func Inspect(n Node, f func(Node) bool) {
 		return
 	}
 	switch x := n.(type) {
-	case *IntLit, *BoolLit, *Ident, *EventParam, *InState:
+	case *IntLit, *BoolLit, *StrLit, *Absent, *EventField, *SysVar, *Ident, *EventParam, *InState:
+	case *TypeOf:
+		Inspect(x.X, f)
+	case *Method:
+		Inspect(x.X, f)
+		for _, a := range x.Args {
+			Inspect(a, f)
+		}
 	case *Unary:
 		Inspect(x.X, f)
 	case *Binary:
@@ -102,6 +109,26 @@ func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
 	case *InState:
 		y := *x
 		c = &y
+	case *StrLit:
+		y := *x
+		c = &y
+	case *Absent:
+		y := *x
+		c = &y
+	case *EventField:
+		y := *x
+		c = &y
+	case *SysVar:
+		y := *x
+		c = &y
+	case *TypeOf:
+		c = &TypeOf{OpPos: x.OpPos, X: RewriteExpr(x.X, f)}
+	case *Method:
+		m := &Method{X: RewriteExpr(x.X, f), DotPos: x.DotPos, Name: x.Name, Call: x.Call}
+		for _, a := range x.Args {
+			m.Args = append(m.Args, RewriteExpr(a, f))
+		}
+		c = m
 	case *Unary:
 		c = &Unary{OpPos: x.OpPos, Op: x.Op, X: RewriteExpr(x.X, f)}
 	case *Binary:

@@ -1,0 +1,330 @@
+package lang
+
+import "github.com/setbot/setbot/model/source"
+
+// Lowering rewrites checked code into the form the executors run, in which
+// every value is an int, a bool or a string and every condition is a bool:
+//
+//   - A condition of another kind is ECMAScript's truthiness made explicit:
+//     0, "" and undefined and null are false (NaN is not modelled).
+//   - A value that may be undefined or null (a variable or parameter of a
+//     type with Absent, the literals undefined and null) is carried as a pair:
+//     its value and its tag, an int variable named by AbsentName that holds
+//     AbsentValue, AbsentUndefined or AbsentNull. Where the tag is not
+//     AbsentValue the value is meaningless (the zero value of its kind).
+//   - == and != compare pairs as ECMAScript does (undefined == null);
+//     === and !== compare the tags strictly; between two values of one kind
+//     they are == and !=.
+//   - typeof becomes a string that the tag selects.
+//
+// The executors therefore never see Absent, TypeOf, === or !==.
+
+// The tags of a value that may be absent.
+const (
+	AbsentValue     = 0 // a value of the variable's kind
+	AbsentUndefined = 1
+	AbsentNull      = 2
+)
+
+// AbsentType is the type of a tag.
+var AbsentType = RangeType(AbsentValue, AbsentNull)
+
+// AbsentName is the name of the tag variable (or parameter, or local) that
+// says whether name holds a value, undefined or null. SCXML reserves names
+// that start with an underscore for the platform, so no conforming model
+// declares one.
+func AbsentName(name string) string { return "_absent_" + name }
+
+// ZeroValue returns the literal that stands for the value of kind k where
+// there is none (Undef has none: its placeholder is the int 0).
+func ZeroValue(k Kind, pos source.Pos) Expr {
+	switch k {
+	case Bool:
+		return &BoolLit{ValuePos: pos}
+	case String:
+		return &StrLit{ValuePos: pos}
+	}
+	return &IntLit{ValuePos: pos}
+}
+
+// LowerExpr returns e, checked with info, lowered; a condition (a guard)
+// is lowered to a bool.
+func LowerExpr(e Expr, info *Info, cond bool) Expr {
+	l := lowerer{info: info}
+	if cond {
+		return Simplify(l.cond(e))
+	}
+	return Simplify(l.value(e))
+}
+
+// LowerBlock returns b, checked with info, lowered.
+func LowerBlock(b *Block, info *Info) *Block {
+	l := lowerer{info: info}
+	return l.block(b)
+}
+
+type lowerer struct{ info *Info }
+
+func (l *lowerer) typ(e Expr) Type { return l.info.Types[e] }
+
+// cond lowers e used as a condition.
+func (l *lowerer) cond(e Expr) Expr {
+	t := l.typ(e)
+	if t.MayBeAbsent() {
+		v, tag := l.pair(e)
+		has := eq(tag, AbsentValue)
+		if t.Kind == Undef {
+			return &BoolLit{ValuePos: e.Pos()}
+		}
+		return and(has, truthy(v, t.Kind))
+	}
+	return truthy(l.value(e), t.Kind)
+}
+
+// truthy is ECMAScript's ToBoolean of v, of kind k, as a bool expression.
+func truthy(v Expr, k Kind) Expr {
+	switch k {
+	case Int, String:
+		return &Binary{X: v, OpPos: v.Pos(), Op: NEQ, Y: ZeroValue(k, v.Pos())}
+	case Undef:
+		return &BoolLit{ValuePos: v.Pos()}
+	}
+	return v
+}
+
+func eq(x Expr, tag int64) Expr {
+	return &Binary{X: x, OpPos: x.Pos(), Op: EQL, Y: &IntLit{ValuePos: x.Pos(), Value: tag}}
+}
+
+func and(x, y Expr) Expr { return &Binary{X: x, OpPos: x.Pos(), Op: LAND, Y: y} }
+func or(x, y Expr) Expr  { return &Binary{X: x, OpPos: x.Pos(), Op: LOR, Y: y} }
+func not(x Expr) Expr    { return &Unary{OpPos: x.Pos(), Op: NOT, X: x} }
+
+// pair lowers e, which may be absent, to its value and its tag.
+func (l *lowerer) pair(e Expr) (val, tag Expr) {
+	pos := e.Pos()
+	t := l.typ(e)
+	if !t.MayBeAbsent() {
+		return l.value(e), &IntLit{ValuePos: pos, Value: AbsentValue}
+	}
+	switch x := e.(type) {
+	case *Absent:
+		tag := int64(AbsentUndefined)
+		if x.Null {
+			tag = AbsentNull
+		}
+		return ZeroValue(t.Kind, pos), &IntLit{ValuePos: pos, Value: tag}
+	case *Ident:
+		return &Ident{NamePos: pos, Name: x.Name}, &Ident{NamePos: pos, Name: AbsentName(x.Name)}
+	case *EventParam:
+		return &EventParam{Start: pos, Name: x.Name}, &EventParam{Start: pos, Name: AbsentName(x.Name)}
+	case *Cond:
+		c := l.cond(x.Cond)
+		v1, t1 := l.pair(x.Then)
+		v2, t2 := l.pair(x.Else)
+		// A branch that is undefined alone has the int placeholder: give it
+		// the other branch's kind.
+		if l.typ(x.Then).Kind == Undef {
+			v1 = ZeroValue(t.Kind, pos)
+		}
+		if l.typ(x.Else).Kind == Undef {
+			v2 = ZeroValue(t.Kind, pos)
+		}
+		return &Cond{Cond: c, Question: x.Question, Then: v1, Else: v2},
+			&Cond{Cond: c, Question: x.Question, Then: t1, Else: t2}
+	}
+	// The checker gives no other expression an Absent type.
+	panic("lang: lowering an absent value of unexpected form " + ExprString(e))
+}
+
+// value lowers e, which the checker proved has a value wherever it is used
+// as one (or which is a bool condition).
+func (l *lowerer) value(e Expr) Expr {
+	switch x := e.(type) {
+	case *TypeOf:
+		return l.typeOf(x)
+	case *Unary:
+		if x.Op == NOT {
+			return not(l.cond(x.X))
+		}
+		return &Unary{OpPos: x.OpPos, Op: x.Op, X: l.value(x.X)}
+	case *Binary:
+		switch x.Op {
+		case LAND, LOR:
+			return &Binary{X: l.cond(x.X), OpPos: x.OpPos, Op: x.Op, Y: l.cond(x.Y)}
+		case EQL, NEQ, SEQL, SNEQ:
+			return l.equality(x)
+		}
+		return &Binary{X: l.value(x.X), OpPos: x.OpPos, Op: x.Op, Y: l.value(x.Y)}
+	case *Cond:
+		return &Cond{Cond: l.cond(x.Cond), Question: x.Question, Then: l.value(x.Then), Else: l.value(x.Else)}
+	case *Method:
+		m := &Method{X: l.value(x.X), DotPos: x.DotPos, Name: x.Name, Call: x.Call}
+		for _, a := range x.Args {
+			m.Args = append(m.Args, l.value(a))
+		}
+		return m
+	}
+	return RewriteExpr(e, func(e Expr) Expr { return e })
+}
+
+// typeOf lowers typeof x to the string its kind and tag give.
+func (l *lowerer) typeOf(x *TypeOf) Expr {
+	t := l.typ(x.X)
+	pos := x.OpPos
+	name := &StrLit{ValuePos: pos, Value: typeofName[t.Kind]}
+	if !t.MayBeAbsent() {
+		return name
+	}
+	_, tag := l.pair(x.X)
+	return &Cond{Cond: eq(tag, AbsentUndefined), Question: pos, Then: &StrLit{ValuePos: pos, Value: "undefined"},
+		Else: &Cond{Cond: eq(tag, AbsentNull), Question: pos, Then: &StrLit{ValuePos: pos, Value: "object"}, Else: name}}
+}
+
+// typeofName is what typeof gives for a value of each kind.
+var typeofName = map[Kind]string{Int: "number", Bool: "boolean", String: "string", Undef: "undefined"}
+
+// equality lowers ==, !=, === and !==.
+func (l *lowerer) equality(x *Binary) Expr {
+	t1, t2 := l.typ(x.X), l.typ(x.Y)
+	strict := x.Op == SEQL || x.Op == SNEQ
+	negate := x.Op == NEQ || x.Op == SNEQ
+	var r Expr
+	if !t1.MayBeAbsent() && !t2.MayBeAbsent() {
+		r = &Binary{X: l.value(x.X), OpPos: x.OpPos, Op: EQL, Y: l.value(x.Y)}
+	} else {
+		v1, g1 := l.pair(x.X)
+		v2, g2 := l.pair(x.Y)
+		// The values compare only when both have one of the same kind.
+		var values Expr = &BoolLit{ValuePos: x.OpPos}
+		if t1.Kind == t2.Kind && t1.Kind != Undef {
+			values = &Binary{X: v1, OpPos: x.OpPos, Op: EQL, Y: v2}
+		}
+		bothValues := and(eq(g1, AbsentValue), eq(g2, AbsentValue))
+		if strict {
+			// Same tag, and the same value when the tag says there is one.
+			sameTag := &Binary{X: g1, OpPos: x.OpPos, Op: EQL, Y: g2}
+			r = and(sameTag, or(not(eq(g1, AbsentValue)), values))
+		} else {
+			neither := and(not(eq(g1, AbsentValue)), not(eq(g2, AbsentValue)))
+			r = or(neither, and(bothValues, values))
+		}
+	}
+	if negate {
+		return not(r)
+	}
+	return r
+}
+
+func (l *lowerer) block(b *Block) *Block {
+	if b == nil {
+		return nil
+	}
+	out := &Block{Lbrace: b.Lbrace}
+	for _, s := range b.Stmts {
+		out.Stmts = append(out.Stmts, l.stmt(s)...)
+	}
+	return out
+}
+
+// stmt lowers one statement to one or more.
+func (l *lowerer) stmt(s Stmt) []Stmt {
+	switch x := s.(type) {
+	case *Block:
+		return []Stmt{l.block(x)}
+	case *Assign:
+		if x.Op == ASSIGN && l.typ(x.Target).MayBeAbsent() {
+			v, tag := l.pair(x.Value)
+			if l.typ(x.Value).Kind == Undef {
+				v = ZeroValue(l.typ(x.Target).Kind, x.Value.Pos())
+			}
+			return []Stmt{
+				&Assign{Target: copyIdent(x.Target), OpPos: x.OpPos, Op: ASSIGN, Value: Simplify(v)},
+				&Assign{Target: &Ident{NamePos: x.Target.NamePos, Name: AbsentName(x.Target.Name)}, OpPos: x.OpPos, Op: ASSIGN, Value: Simplify(tag)},
+			}
+		}
+		return []Stmt{&Assign{Target: copyIdent(x.Target), OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.value(x.Value))}}
+	case *Decl:
+		t := l.typ(x.Name)
+		if !t.MayBeAbsent() {
+			d := &Decl{DeclPos: x.DeclPos, Name: copyIdent(x.Name), Type: x.Type}
+			if x.Value != nil {
+				d.Value = Simplify(l.value(x.Value))
+			}
+			return []Stmt{d}
+		}
+		v, tag := l.pair(x.Value)
+		if l.typ(x.Value).Kind == Undef {
+			v = ZeroValue(t.Kind, x.Value.Pos())
+		}
+		return []Stmt{
+			&Decl{DeclPos: x.DeclPos, Name: copyIdent(x.Name), Type: Type{Kind: t.Kind}, Value: Simplify(v)},
+			&Decl{DeclPos: x.DeclPos, Name: &Ident{NamePos: x.Name.NamePos, Name: AbsentName(x.Name.Name)}, Type: AbsentType, Value: Simplify(tag)},
+		}
+	case *If:
+		return []Stmt{&If{IfPos: x.IfPos, Cond: Simplify(l.cond(x.Cond)), Then: l.block(x.Then), Else: l.elseStmt(x.Else)}}
+	case *While:
+		return []Stmt{&While{WhilePos: x.WhilePos, Cond: Simplify(l.cond(x.Cond)), Body: l.block(x.Body)}}
+	case *For:
+		var init, post []Stmt
+		if x.Init != nil {
+			init = l.stmt(x.Init)
+		}
+		if x.Post != nil {
+			post = l.stmt(x.Post)
+		}
+		var cond Expr
+		if x.Cond != nil {
+			cond = Simplify(l.cond(x.Cond))
+		}
+		body := l.block(x.Body)
+		if len(init) <= 1 && len(post) <= 1 {
+			f := &For{ForPos: x.ForPos, Cond: cond, Body: body}
+			if len(init) == 1 {
+				f.Init = init[0]
+			}
+			if len(post) == 1 {
+				f.Post = post[0]
+			}
+			return []Stmt{f}
+		}
+		// A loop variable that may be absent takes two statements to set:
+		// without break and continue, the loop is init; while (cond) { body;
+		// post }, in a block that scopes init's locals.
+		if cond == nil {
+			cond = &BoolLit{ValuePos: x.ForPos, Value: true}
+		}
+		body.Stmts = append(body.Stmts, post...)
+		return []Stmt{&Block{Stmts: append(init, &While{WhilePos: x.ForPos, Cond: cond, Body: body})}}
+	case *Raise:
+		return []Stmt{&Raise{RaisePos: x.RaisePos, Event: x.Event, Args: l.args(x.Args)}}
+	case *Send:
+		return []Stmt{&Send{SendPos: x.SendPos, Event: x.Event, Args: l.args(x.Args), Target: x.Target, Delay: x.Delay, ID: x.ID}}
+	case *Assume:
+		return []Stmt{&Assume{AssumePos: x.AssumePos, Cond: Simplify(l.cond(x.Cond))}}
+	}
+	return []Stmt{rewriteStmt(s, func(e Expr) Expr { return e })}
+}
+
+func (l *lowerer) elseStmt(s Stmt) Stmt {
+	if s == nil {
+		return nil
+	}
+	return l.stmt(s)[0] // a *Block or an *If: one statement each
+}
+
+// args lowers event arguments: one that may be absent is passed as its
+// value and its tag.
+func (l *lowerer) args(args []*Arg) []*Arg {
+	var out []*Arg
+	for _, a := range args {
+		if !l.typ(a.Value).MayBeAbsent() {
+			out = append(out, &Arg{NamePos: a.NamePos, Name: a.Name, Value: Simplify(l.value(a.Value))})
+			continue
+		}
+		v, tag := l.pair(a.Value)
+		out = append(out, &Arg{NamePos: a.NamePos, Name: a.Name, Value: Simplify(v)},
+			&Arg{NamePos: a.NamePos, Name: AbsentName(a.Name), Value: Simplify(tag)})
+	}
+	return out
+}

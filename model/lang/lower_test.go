@@ -1,0 +1,77 @@
+package lang
+
+import "testing"
+
+// lowerEnv adds to testEnv u (int|undefined), n (undefined alone) and s
+// (string), and their tags.
+func lowerEnv() *Env {
+	env := testEnv()
+	env.Vars["u"] = IntType.OrAbsent()
+	env.Vars["n"] = UndefType
+	env.Vars["s"] = StringType
+	return env
+}
+
+func TestLowerExpr(t *testing.T) {
+	tests := []struct{ src, want string }{
+		// Truthiness made explicit.
+		{"a", "a != 0"},
+		{"s && !a", "s != '' && !(a != 0)"},
+		{"b", "b"},
+		{"u", "_absent_u == 0 && u != 0"},
+		{"n", "false"},
+		// Loose equality: undefined == null; a value equals only a value.
+		{"u == undefined", "!(_absent_u == 0)"},
+		{"u == null", "!(_absent_u == 0)"},
+		{"u != undefined", "_absent_u == 0"},
+		{"u == 2", "_absent_u == 0 && u == 2"},
+		{"n == undefined", "!(_absent_n == 0)"},
+		{"n == 1", "false"},
+		// Strict equality compares tags.
+		{"u === undefined", "_absent_u == 1 && !(_absent_u == 0)"},
+		{"u === null", "_absent_u == 2 && !(_absent_u == 0)"},
+		{"u === 2", "_absent_u == 0 && (!(_absent_u == 0) || u == 2)"},
+		{"a === 2", "a == 2"},
+		{"s !== 'x'", "!(s == 'x')"},
+		// typeof.
+		{"typeof a", "'number'"},
+		{"typeof s == 'string'", "'string' == 'string'"},
+		{"typeof u", "_absent_u == 1 ? 'undefined' : _absent_u == 2 ? 'object' : 'number'"},
+		{"typeof n", "_absent_n == 1 ? 'undefined' : _absent_n == 2 ? 'object' : 'undefined'"},
+	}
+	for _, tt := range tests {
+		e, info, errs := checkExpr(t, lowerEnv(), tt.src, Invalid)
+		if errs != "" {
+			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
+			continue
+		}
+		cond := info.Types[e].Kind != String // a condition unless it is a string
+		if got := ExprString(LowerExpr(e, info, cond)); got != tt.want {
+			t.Errorf("LowerExpr(%q) = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestLowerBlock(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"u = 3", "u = 3; _absent_u = 0;"},
+		{"u = undefined", "u = 0; _absent_u = 1;"},
+		{"u = null", "u = 0; _absent_u = 2;"},
+		{"u = b ? undefined : a", "u = b ? 0 : a; _absent_u = b ? 1 : 0;"},
+		{"n = null", "n = 0; _absent_n = 2;"},
+		{"var v = u; a = 1", "int v = u; int _absent_v = _absent_u; a = 1;"},
+		{"if (u) { a = 1 }", "if (_absent_u == 0 && u != 0) { a = 1; }"},
+		{"raise e(p: a)", "raise e(p: a);"},
+		{"s += 'x'", "s += 'x';"},
+	}
+	for _, tt := range tests {
+		b, info, errs := checkStmts(t, lowerEnv(), tt.src)
+		if errs != "" {
+			t.Errorf("CheckBlock(%q): %s", tt.src, errs)
+			continue
+		}
+		if got := BlockString(LowerBlock(b, info)); got != tt.want {
+			t.Errorf("LowerBlock(%q) = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}
