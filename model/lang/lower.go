@@ -258,7 +258,7 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 			v = ZeroValue(t.Kind, x.Value.Pos())
 		}
 		return []Stmt{
-			&Decl{DeclPos: x.DeclPos, Name: copyIdent(x.Name), Type: Type{Kind: t.Kind}, Value: Simplify(v)},
+			&Decl{DeclPos: x.DeclPos, Name: copyIdent(x.Name), Type: x.Type, Value: Simplify(v)},
 			&Decl{DeclPos: x.DeclPos, Name: &Ident{NamePos: x.Name.NamePos, Name: AbsentName(x.Name.Name)}, Type: AbsentType, Value: Simplify(tag)},
 		}
 	case *If:

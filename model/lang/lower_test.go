@@ -59,7 +59,7 @@ func TestLowerBlock(t *testing.T) {
 		{"u = null", "u = 0; _absent_u = 2;"},
 		{"u = b ? undefined : a", "u = b ? 0 : a; _absent_u = b ? 1 : 0;"},
 		{"n = null", "n = 0; _absent_n = 2;"},
-		{"var v = u; a = 1", "int v = u; int _absent_v = _absent_u; a = 1;"},
+		{"var v = u; a = 1", "var v = u; int _absent_v = _absent_u; a = 1;"},
 		{"if (u) { a = 1 }", "if (_absent_u == 0 && u != 0) { a = 1; }"},
 		{"raise e(p: a)", "raise e(p: a);"},
 		{"s += 'x'", "s += 'x';"},
@@ -73,5 +73,15 @@ func TestLowerBlock(t *testing.T) {
 		if got := BlockString(LowerBlock(b, info)); got != tt.want {
 			t.Errorf("LowerBlock(%q) = %s, want %s", tt.src, got, tt.want)
 		}
+	}
+}
+
+func TestGlobalDecls(t *testing.T) {
+	src := "var a = 1; let z = 2; { var b = true } int r = 3"
+	b, _ := parseStmts(src)
+	isVar := func(name string) bool { return testEnv().Vars[name].Kind != Invalid }
+	got := BlockString(GlobalDecls(b, isVar))
+	if want := "a = 1; var z = 2; { var b = true; } int r = 3;"; got != want {
+		t.Errorf("GlobalDecls(%q) = %s, want %s", src, got, want)
 	}
 }
