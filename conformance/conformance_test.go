@@ -111,8 +111,8 @@ func TestRefusalsGrouped(t *testing.T) {
 	dir := t.TempDir()
 	manifest := `<assertions>`
 	for i, doc := range []string{
-		`<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="pass"><datamodel><data id="a"/></datamodel><final id="pass"/></scxml>`,
-		`<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="pass"><datamodel><data id="b"/></datamodel><final id="pass"/></scxml>`,
+		`<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="pass" datamodel="xpath"><final id="pass"/></scxml>`,
+		`<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="pass" datamodel="python"><final id="pass"/></scxml>`,
 		`<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="pass"><foo/><final id="pass"/></scxml>`,
 	} {
 		id := string(rune('1' + i))
@@ -127,7 +127,7 @@ func TestRefusalsGrouped(t *testing.T) {
 	got := run(t, dir, false).Refusals()
 	if len(got) != 2 || got[0].Count != 2 || !slices.Equal(got[0].Tests, []string{"1", "2"}) ||
 		!strings.Contains(got[0].Reason, `"…"`) || got[1].Count != 1 {
-		t.Errorf("refusals %+v: want the two variables without a value as one reason, first", got)
+		t.Errorf("refusals %+v: want the two data models as one reason, first", got)
 	}
 }
 

@@ -189,26 +189,29 @@ func (l *lowerer) equality(x *Binary) Expr {
 	t1, t2 := l.typ(x.X), l.typ(x.Y)
 	strict := x.Op == SEQL || x.Op == SNEQ
 	negate := x.Op == NEQ || x.Op == SNEQ
-	var r Expr
 	if !t1.MayBeAbsent() && !t2.MayBeAbsent() {
-		r = &Binary{X: l.value(x.X), OpPos: x.OpPos, Op: EQL, Y: l.value(x.Y)}
+		op := EQL
+		if negate {
+			op = NEQ
+		}
+		return &Binary{X: l.value(x.X), OpPos: x.OpPos, Op: op, Y: l.value(x.Y)}
+	}
+	v1, g1 := l.pair(x.X)
+	v2, g2 := l.pair(x.Y)
+	// The values compare only when both have one of the same kind.
+	var values Expr = &BoolLit{ValuePos: x.OpPos}
+	if t1.Kind == t2.Kind && t1.Kind != Undef {
+		values = &Binary{X: v1, OpPos: x.OpPos, Op: EQL, Y: v2}
+	}
+	var r Expr
+	if strict {
+		// Same tag, and the same value when the tag says there is one.
+		sameTag := &Binary{X: g1, OpPos: x.OpPos, Op: EQL, Y: g2}
+		r = and(sameTag, or(not(eq(g1, AbsentValue)), values))
 	} else {
-		v1, g1 := l.pair(x.X)
-		v2, g2 := l.pair(x.Y)
-		// The values compare only when both have one of the same kind.
-		var values Expr = &BoolLit{ValuePos: x.OpPos}
-		if t1.Kind == t2.Kind && t1.Kind != Undef {
-			values = &Binary{X: v1, OpPos: x.OpPos, Op: EQL, Y: v2}
-		}
 		bothValues := and(eq(g1, AbsentValue), eq(g2, AbsentValue))
-		if strict {
-			// Same tag, and the same value when the tag says there is one.
-			sameTag := &Binary{X: g1, OpPos: x.OpPos, Op: EQL, Y: g2}
-			r = and(sameTag, or(not(eq(g1, AbsentValue)), values))
-		} else {
-			neither := and(not(eq(g1, AbsentValue)), not(eq(g2, AbsentValue)))
-			r = or(neither, and(bothValues, values))
-		}
+		neither := and(not(eq(g1, AbsentValue)), not(eq(g2, AbsentValue)))
+		r = or(neither, and(bothValues, values))
 	}
 	if negate {
 		return not(r)

@@ -3,6 +3,7 @@ package lang
 import (
 	"math"
 	"math/big"
+	"strings"
 )
 
 // Simplify returns a copy of e with constants folded: boolean identities
@@ -61,6 +62,11 @@ func foldBinary(x *Binary) Expr {
 			case NEQ:
 				return &BoolLit{ValuePos: x.Pos(), Value: a.Value != b.Value}
 			}
+		}
+	}
+	if a, ok := x.X.(*StrLit); ok {
+		if b, ok := x.Y.(*StrLit); ok {
+			return foldStrings(x, a.Value, b.Value)
 		}
 	}
 	a, ok1 := x.X.(*IntLit)
@@ -136,4 +142,17 @@ func arith(op Token, a, b int64) (int64, bool) {
 		return 0, false
 	}
 	return r.Int64(), r.IsInt64()
+}
+
+// foldStrings folds an operation on two string literals: comparisons
+// (by code point, as the solver and the simulator compare) and +.
+func foldStrings(x *Binary, a, b string) Expr {
+	if x.Op == ADD {
+		return &StrLit{ValuePos: x.Pos(), Value: a + b}
+	}
+	c := strings.Compare(a, b) // UTF-8 byte order is code point order
+	if v, ok := compare(x.Op, int64(c), 0); ok {
+		return &BoolLit{ValuePos: x.Pos(), Value: v}
+	}
+	return x
 }

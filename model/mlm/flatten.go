@@ -50,6 +50,10 @@ type flattener struct {
 	errs   source.ErrorList
 	seen   map[source.Pos]bool // event-parameter errors already reported
 
+	// event is the event whose macrostep is being flattened (nil while
+	// the machine starts): _event.name within the macrostep is its name.
+	event *model.Event
+
 	// readInside holds the history states that a transition from inside
 	// their parent can enter without exiting the parent: only for those can
 	// a value recorded earlier be read while the parent is active.
@@ -160,6 +164,8 @@ func (f *flattener) processable() []*model.Event {
 
 // step emits the MLM transitions of src on ev.
 func (f *flattener) step(src *State, ev *model.Event) error {
+	f.event = ev
+	defer func() { f.event = nil }()
 	cfg := f.cfgs[src.Name]
 	groups, err := f.selection(cfg, ev.Name, nil)
 	if err != nil {
@@ -210,6 +216,9 @@ func (f *flattener) rereadsEvent(c *config, ev *model.Event) bool {
 					continue
 				}
 				lang.Inspect(t.Cond, func(n lang.Node) bool {
+					if _, ok := n.(*lang.EventField); ok {
+						reads = true
+					}
 					p, ok := n.(*lang.EventParam)
 					if !ok {
 						return true
@@ -298,7 +307,7 @@ func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos)
 	if err != nil {
 		return nil, err
 	}
-	t := &Transition{Source: src, Target: dst, Guard: conj(b.guard), Action: &lang.Block{Stmts: b.stmts},
+	t := &Transition{Source: src, Target: dst, Guard: f.eventName(conj(b.guard)), Action: lang.RewriteBlock(&lang.Block{Stmts: b.stmts}, f.eventName),
 		Origins: b.origins, Entered: b.entered, Pos: pos}
 	srcName := "initial"
 	if src != nil {
@@ -348,6 +357,28 @@ func (f *flattener) intern(c *config) (*State, error) {
 	f.cfgs[name] = c
 	f.queue = append(f.queue, name)
 	return s, nil
+}
+
+// eventName replaces _event.name in e by the name of the event whose
+// macrostep is flattened; a read while the machine starts is an error.
+func (f *flattener) eventName(e lang.Expr) lang.Expr {
+	if e == nil {
+		return nil
+	}
+	return lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
+		n, ok := x.(*lang.EventField)
+		if !ok || n.Field != "name" {
+			return x
+		}
+		if f.event == nil {
+			if !f.seen[n.Start] {
+				f.seen[n.Start] = true
+				f.errs.Add(f.m.Position(n.Start), "_event.name is read while the machine starts, when there is no event")
+			}
+			return x
+		}
+		return &lang.StrLit{ValuePos: n.Start, Value: f.event.Name}
+	})
 }
 
 // checkParams reports _event.data reads that the transition's event does

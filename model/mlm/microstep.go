@@ -302,7 +302,7 @@ func track(known map[string]lang.Expr, stmts []lang.Stmt) {
 	}
 	set := func(name string, e lang.Expr) {
 		switch v := subst(e).(type) {
-		case *lang.IntLit, *lang.BoolLit:
+		case *lang.IntLit, *lang.BoolLit, *lang.StrLit:
 			known[name] = v
 		default:
 			delete(known, name)

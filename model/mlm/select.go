@@ -177,6 +177,8 @@ func (f *flattener) foldCond(e lang.Expr, c *config, known map[string]lang.Expr)
 			if v, ok := known[x.Name]; ok {
 				return v
 			}
+		case *lang.EventField:
+			return f.eventName(x)
 		}
 		return x
 	}))

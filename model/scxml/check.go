@@ -1,6 +1,7 @@
 package scxml
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -8,94 +9,6 @@ import (
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
 )
-
-// readData reads every <data> element (early binding: all are initialised
-// before the machine starts, in document order).
-func (b *builder) readData() {
-	for _, d := range b.data {
-		b.checkAttrs(d, "id", "expr", "src", "setbot:type")
-		id, ok := d.attr("id")
-		if !ok || !isIdent(strings.TrimSpace(id.Value)) {
-			b.errorf(d.Start, "<data> needs an id that is an identifier")
-			continue
-		}
-		name := strings.TrimSpace(id.Value)
-		if b.m.Var(name) != nil {
-			b.errorf(id.Offsets0(), "variable %q declared twice", name)
-			continue
-		}
-		if a, ok := d.attr("src"); ok {
-			b.errorf(a.NameOff, "<data src> is not supported: write the value in expr")
-			continue
-		}
-		var init lang.Expr
-		if a, ok := d.attr("expr"); ok {
-			init = b.expr(a)
-		} else if t := d.content(); strings.TrimSpace(t.Value) != "" {
-			e, errs := lang.ParseExpr(b.snippet(t.Value, t.Offsets))
-			b.errs = append(b.errs, errs...)
-			if len(errs) > 0 {
-				continue
-			}
-			init = e
-		} else {
-			b.errorf(d.Start, "variable %q has no initial value: give it an expr, e.g. expr=\"0\" or expr=\"false\"", name)
-			continue
-		}
-		if init == nil {
-			continue
-		}
-		v := &model.Var{Name: name, Pos: b.pos(id.Offsets0())}
-		info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, lang.Invalid)
-		b.errs = append(b.errs, errs...)
-		if len(errs) > 0 {
-			continue
-		}
-		v.Type = info.Types[init]
-		v.Init = b.constant(init)
-		if v.Init == nil {
-			b.errorf(d.Start, "initial value of %q is not a constant: use literals and variables declared before it", name)
-			continue
-		}
-		if a, ok := b.setbotAttr(d, "type"); ok {
-			typ, err := lang.ParseType(a.Value)
-			if err != nil {
-				b.errorf(a.Offsets0(), "%v", err)
-				continue
-			}
-			if typ.Kind != v.Type.Kind {
-				b.errorf(a.Offsets0(), "variable %q is declared %s but its initial value is %s", name, typ, v.Type)
-				continue
-			}
-			if lit, ok := v.Init.(*lang.IntLit); ok && !typ.Contains(lit.Value) {
-				b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
-				continue
-			}
-			v.Type = typ
-		}
-		b.m.Vars = append(b.m.Vars, v)
-	}
-}
-
-// constant folds e, with earlier variables replaced by their initial values,
-// to a literal; nil when it does not fold.
-func (b *builder) constant(e lang.Expr) lang.Expr {
-	e = lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
-		if id, ok := x.(*lang.Ident); ok {
-			if v := b.m.Var(id.Name); v != nil {
-				return v.Init
-			}
-		}
-		return x
-	})
-	switch x := lang.Simplify(e).(type) {
-	case *lang.IntLit:
-		return x
-	case *lang.BoolLit:
-		return x
-	}
-	return nil
-}
 
 func (b *builder) varTypes() map[string]lang.Type {
 	m := make(map[string]lang.Type, len(b.m.Vars))
@@ -106,32 +19,41 @@ func (b *builder) varTypes() map[string]lang.Type {
 }
 
 // code is one piece of guard or action code with the events whose
-// parameters it may read.
+// parameters it may read, and where it lives in the model (set replaces
+// it, after lowering).
 type code struct {
 	cond  lang.Expr
 	body  *lang.Block
 	trans *model.Transition // nil for entry/exit/script code
+	set   func(cond lang.Expr, body *lang.Block)
+}
+
+// allCode returns every guard and action of the model in document order.
+func (b *builder) allCode() []code {
+	var all []code
+	for _, s := range b.m.States() {
+		for i, blk := range s.OnEntry {
+			all = append(all, code{body: blk, set: func(_ lang.Expr, body *lang.Block) { s.OnEntry[i] = body }})
+		}
+		for i, blk := range s.OnExit {
+			all = append(all, code{body: blk, set: func(_ lang.Expr, body *lang.Block) { s.OnExit[i] = body }})
+		}
+		if t := s.Initial; t != nil {
+			all = append(all, code{body: t.Body, trans: t, set: func(_ lang.Expr, body *lang.Block) { t.Body = body }})
+		}
+		for _, t := range s.Transitions {
+			all = append(all, code{cond: t.Cond, body: t.Body, trans: t, set: func(cond lang.Expr, body *lang.Block) { t.Cond, t.Body = cond, body }})
+		}
+	}
+	return all
 }
 
 // checkCode collects the events, then type-checks every guard and action in
 // document order, inferring the parameters of events the model raises or
-// sends without declaring them.
+// sends without declaring them and the types of variables declared without
+// a value. A model without errors is then lowered (lowerValues).
 func (b *builder) checkCode() {
-	var all []code
-	for _, s := range b.m.States() {
-		for _, blk := range s.OnEntry {
-			all = append(all, code{body: blk})
-		}
-		for _, blk := range s.OnExit {
-			all = append(all, code{body: blk})
-		}
-		if s.Initial != nil {
-			all = append(all, code{body: s.Initial.Body, trans: s.Initial})
-		}
-		for _, t := range s.Transitions {
-			all = append(all, code{cond: t.Cond, body: t.Body, trans: t})
-		}
-	}
+	all := b.allCode()
 	b.collectEvents(all)
 	vars := b.varTypes()
 	inferred := make(map[string]bool)
@@ -149,9 +71,10 @@ func (b *builder) checkCode() {
 			},
 		}
 	}
-	// Infer the parameters of undeclared raised and sent events to a
-	// fixpoint, so that the order of code in the file does not matter (a
-	// guard may read a parameter that a later raise defines).
+	// Infer the parameters of undeclared raised and sent events, and the
+	// types of variables declared without a value, to a fixpoint, so that
+	// the order of code in the file does not matter (a guard may read a
+	// parameter that a later raise defines).
 	for progress := true; progress; {
 		progress = false
 		for _, c := range all {
@@ -159,19 +82,36 @@ func (b *builder) checkCode() {
 				progress = true
 			}
 		}
+		if b.inferVarTypes(all, env, vars) {
+			progress = true
+		}
 	}
+	// An assignment that inference already reported is not reported again.
+	reported := make(map[source.Position]bool)
+	for _, e := range b.errs {
+		reported[e.Pos] = true
+	}
+	keep := func(errs source.ErrorList) source.ErrorList {
+		return slices.DeleteFunc(errs, func(e *source.Error) bool { return reported[e.Pos] })
+	}
+	infos := make([]*lang.Info, 0, 2*len(all))
 	for _, c := range all {
 		if c.cond != nil {
-			_, errs := lang.CheckExpr(env(c), b.fset, c.cond, lang.Bool)
-			b.errs = append(b.errs, errs...)
+			info, errs := lang.CheckExpr(env(c), b.fset, c.cond, lang.Invalid)
+			b.errs = append(b.errs, keep(errs)...)
+			infos = append(infos, info)
 		}
-		_, errs := lang.CheckBlock(env(c), b.fset, c.body)
-		b.errs = append(b.errs, errs...)
+		info, errs := lang.CheckBlock(env(c), b.fset, c.body)
+		b.errs = append(b.errs, keep(errs)...)
+		infos = append(infos, info)
 		if len(errs) == 0 {
 			b.checkArgs(c.body)
 		}
 	}
 	b.checkIDs()
+	if len(b.errs) == 0 {
+		b.lowerValues(all, infos)
+	}
 }
 
 // paramLookup returns the parameter types code on t may read: those of the

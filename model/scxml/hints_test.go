@@ -74,8 +74,6 @@ func TestRefusalHints(t *testing.T) {
 			"m.scxml:2:9: <script src> is not supported: put the code inline"},
 		{"data src", head + "<datamodel>\n<data id=\"x\" src=\"x.json\"/></datamodel><state id=\"a\"/></scxml>",
 			"m.scxml:2:14: <data src> is not supported: write the value in expr"},
-		{"data without a value", head + "<datamodel>\n<data id=\"x\"/></datamodel><state id=\"a\"/></scxml>",
-			"m.scxml:2:1: variable \"x\" has no initial value: give it an expr, e.g. expr=\"0\" or expr=\"false\""},
 		{"late binding", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"\n binding=\"late\"><state id=\"a\"/></scxml>",
 			"m.scxml:2:11: binding \"late\" is not supported: write binding=\"early\" or omit it (every <data> is set when the machine starts)"},
 		{"xpath data model", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"\n datamodel=\"xpath\"><state id=\"a\"/></scxml>",

@@ -1,0 +1,121 @@
+package scxml
+
+import (
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+)
+
+// readData reads every <data> element. Binding is early: every variable is
+// initialised before the machine starts, in document order. A <data>
+// without a value holds undefined until assigned; one whose value is a
+// constant starts with it, and any other value (one that reads a variable
+// set at run time, or a system variable, say) is computed by an assignment
+// that runs first when the machine starts, before the top-level <script>.
+func (b *builder) readData() {
+	var inits []lang.Stmt
+	runtime := make(map[string]bool) // variables whose initial value is computed
+	for _, d := range b.data {
+		b.checkAttrs(d, "id", "expr", "src", "setbot:type")
+		id, ok := d.attr("id")
+		if !ok || !isIdent(strings.TrimSpace(id.Value)) {
+			b.errorf(d.Start, "<data> needs an id that is an identifier")
+			continue
+		}
+		name := strings.TrimSpace(id.Value)
+		if b.m.Var(name) != nil {
+			b.errorf(id.Offsets0(), "variable %q declared twice", name)
+			continue
+		}
+		if a, ok := d.attr("src"); ok {
+			b.errorf(a.NameOff, "<data src> is not supported: write the value in expr")
+			continue
+		}
+		var init lang.Expr
+		if a, ok := d.attr("expr"); ok {
+			if init = b.expr(a); init == nil {
+				continue
+			}
+		} else if t := d.content(); strings.TrimSpace(t.Value) != "" {
+			e, errs := lang.ParseExpr(b.snippet(t.Value, t.Offsets))
+			b.errs = append(b.errs, errs...)
+			if len(errs) > 0 {
+				continue
+			}
+			init = e
+		}
+		v := &model.Var{Name: name, Pos: b.pos(id.Offsets0()), Type: lang.UndefType, Init: &lang.Absent{ValuePos: b.pos(d.Start)}}
+		if init != nil {
+			info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, lang.Invalid)
+			b.errs = append(b.errs, errs...)
+			if len(errs) > 0 {
+				continue
+			}
+			v.Type = info.Types[init]
+			if c := b.constant(init, runtime); c != nil {
+				v.Init = c
+			} else {
+				runtime[name] = true
+				if !v.Type.MayBeAbsent() {
+					v.Init = lang.ZeroValue(v.Type.Kind, init.Pos())
+				}
+				inits = append(inits, &lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: name}, OpPos: v.Pos, Op: lang.ASSIGN, Value: init})
+			}
+		}
+		if a, ok := b.setbotAttr(d, "type"); ok {
+			typ, err := lang.ParseType(a.Value)
+			if err != nil {
+				b.errorf(a.Offsets0(), "%v", err)
+				continue
+			}
+			switch {
+			case v.Type.Kind == lang.Undef:
+				typ = typ.OrAbsent()
+			case typ.Kind != v.Type.Kind:
+				b.errorf(a.Offsets0(), "variable %q is declared %s but its initial value is %s", name, typ, v.Type)
+				continue
+			}
+			if lit, ok := v.Init.(*lang.IntLit); ok && !runtime[name] && !typ.Contains(lit.Value) {
+				b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
+				continue
+			}
+			if v.Type.MayBeAbsent() {
+				typ = typ.OrAbsent()
+			}
+			v.Type = typ
+		}
+		b.m.Vars = append(b.m.Vars, v)
+	}
+	if len(inits) > 0 && b.m.Root.Initial != nil {
+		init := b.m.Root.Initial
+		init.Body = &lang.Block{Lbrace: init.Body.Lbrace, Stmts: append(inits, init.Body.Stmts...)}
+	}
+}
+
+// constant folds e, with earlier variables replaced by their initial values,
+// to a literal; nil when it does not fold, or reads a variable whose
+// initial value is computed when the machine starts.
+func (b *builder) constant(e lang.Expr, runtime map[string]bool) lang.Expr {
+	folds := true
+	e = lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
+		switch x := x.(type) {
+		case *lang.Ident:
+			if v := b.m.Var(x.Name); v != nil && !runtime[x.Name] {
+				return v.Init
+			}
+			folds = false
+		case *lang.SysVar, *lang.EventField, *lang.EventParam:
+			folds = false
+		}
+		return x
+	})
+	if !folds {
+		return nil
+	}
+	switch x := lang.Simplify(e).(type) {
+	case *lang.IntLit, *lang.BoolLit, *lang.StrLit, *lang.Absent:
+		return x
+	}
+	return nil
+}
