@@ -14,19 +14,13 @@ const defaultSendType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 var unsupportedElements = map[string]string{
 	"invoke":   "remove it, or model the invoked machine as a region of a <parallel> state",
 	"donedata": "remove it; done.state events carry no data, so assign the values to variables in the <final> state's <onentry>",
-	"foreach":  "arrays are not modelled; unroll the loop, one action per element",
 	"content":  "pass the values as <param name=\"...\" expr=\"...\"/>",
 	"finalize": "remove it; it belongs to <invoke>, which is not supported either",
 }
 
-// notSupported is the error for an element of unsupportedElements; those
-// setbot plans to read say "yet".
+// notSupported is the error for an element of unsupportedElements.
 func notSupported(name string) string {
-	yet := ""
-	if name == "foreach" {
-		yet = " yet"
-	}
-	return "<" + name + "> is not supported" + yet + ": " + unsupportedElements[name]
+	return "<" + name + "> is not supported: " + unsupportedElements[name]
 }
 
 // misplaced says where an SCXML element found in the wrong place belongs.
@@ -107,12 +101,16 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			if s := b.cancel(c); s != nil {
 				out = append(out, s)
 			}
-		case "foreach", "invoke", "donedata", "content", "finalize":
+		case "foreach":
+			if s := b.forEach(c); s != nil {
+				out = append(out, s)
+			}
+		case "invoke", "donedata", "content", "finalize":
 			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
 		case "param":
 			b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
 		case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
-			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" {
+			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" || parent == "foreach" {
 				b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
 			}
 		default:
@@ -138,17 +136,61 @@ func (b *builder) assign(c *element) lang.Stmt {
 		}
 		return nil
 	}
-	name := strings.TrimSpace(loc.Value)
-	if !isIdent(name) {
-		b.errorf(loc.Offsets0(), "unsupported assign location %q: write a variable name (objects and arrays are not supported yet)", loc.Value)
+	target, path := b.location(loc)
+	if target == nil {
 		return nil
 	}
 	v := b.expr(ex)
 	if v == nil {
 		return nil
 	}
-	off := loc.Offsets0() + strings.Index(loc.Value, name)
-	return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
+	return &lang.Assign{Target: target, Path: path, OpPos: target.NamePos, Op: lang.ASSIGN, Value: v}
+}
+
+// location parses an attribute naming a location: a variable, or a field
+// or element of one (a, o.f, a[1]).
+func (b *builder) location(a attribute) (*lang.Ident, []*lang.Sel) {
+	if strings.TrimSpace(a.Value) == "" {
+		b.errorf(a.Offsets0(), "empty %s: write a variable name", a.Name.Local)
+		return nil, nil
+	}
+	target, path, errs := lang.ParseLocation(b.snippet(a.Value, a.Offsets))
+	b.errs = append(b.errs, errs...)
+	return target, path
+}
+
+// forEach converts <foreach array item index>: its content runs once per
+// element of a shallow copy of the array (SCXML 2015, §4.6).
+func (b *builder) forEach(c *element) lang.Stmt {
+	b.checkAttrs(c, "array", "item", "index")
+	arr, ok1 := c.attr("array")
+	item, ok2 := c.attr("item")
+	if !ok1 || !ok2 {
+		b.errorf(c.Start, "<foreach> needs an array and an item: add array=\"...\" and item=\"...\"")
+		return nil
+	}
+	s := &lang.ForEach{ForPos: b.pos(c.Start)}
+	s.Item = b.loopVar(item)
+	if a, ok := c.attr("index"); ok {
+		s.Index = b.loopVar(a)
+	}
+	s.Array = b.expr(arr)
+	s.Body = &lang.Block{Lbrace: s.ForPos, Stmts: b.content(c.Children, "foreach")}
+	if _, ok := c.attr("index"); s.Item == nil || s.Array == nil || ok && s.Index == nil {
+		return nil
+	}
+	return s
+}
+
+// loopVar reads the item or index of a <foreach>: a variable name.
+func (b *builder) loopVar(a attribute) *lang.Ident {
+	name := strings.TrimSpace(a.Value)
+	if !isIdent(name) {
+		b.errorf(a.Offsets0(), "<foreach> %s %q is not a variable name, which raises error.execution in SCXML; that is not modelled yet: name a variable", a.Name.Local, a.Value)
+		return nil
+	}
+	off := a.Offsets0() + strings.Index(a.Value, name)
+	return &lang.Ident{NamePos: b.pos(off), Name: name}
 }
 
 func isIdent(s string) bool {
@@ -354,12 +396,7 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 		if e, ok := k.attr("expr"); ok {
 			v = b.expr(e)
 		} else if l, ok := k.attr("location"); ok {
-			name := strings.TrimSpace(l.Value)
-			if !isIdent(name) {
-				b.errorf(l.Offsets0(), "unsupported param location %q: write a variable name (objects and arrays are not supported yet)", l.Value)
-				continue
-			}
-			v = &lang.Ident{NamePos: b.pos(l.Offsets0()), Name: name}
+			v = b.expr(l)
 		} else {
 			b.errorf(k.Start, "<param> needs expr or location")
 			continue
