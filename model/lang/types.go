@@ -181,15 +181,17 @@ func (t Type) Contains(v int64) bool {
 
 // ParseType parses a type:
 //
-//	type   = base { "[" N "]" } [ "|undefined" ]
+//	type   = base { "[" [ M ".." ] N "]" } [ "|undefined" ]
 //	base   = "int" [ "[" lo ".." hi "]" ] | "bool" | "string" | "(" type ")"
 //	       | "{" name ":" type { "," name ":" type } "}"
 //
-// where base[N] is an array of at most N elements of base: int[4], an
-// array of up to 4 ints; int[0..9][4], of up to 4 ints in 0..9;
-// int[3][2], of up to 2 arrays of up to 3 ints each; {x: int, ok: bool}[8],
-// of up to 8 objects. A bracket directly after int that holds ".." is a
-// range, never a bound. Spaces are allowed between the parts.
+// where base[N] is an array of at most N elements of base, and base[M..N]
+// one of M to N elements: int[4], an array of up to 4 ints; int[0..9][4],
+// of up to 4 ints in 0..9; int[3][2], of up to 2 arrays of up to 3 ints
+// each; {x: int, ok: bool}[8], of up to 8 objects; string[2..2], of
+// exactly 2 strings. A bracket directly after int that holds ".." is a
+// range of values, never of lengths: an array of 2 or 3 ints is
+// (int)[2..3]. Spaces are allowed between the parts.
 func ParseType(s string) (Type, error) {
 	p := typeParser{s: s}
 	t, err := p.typ()
@@ -248,15 +250,22 @@ func (p *typeParser) typ() (Type, error) {
 		return t, err
 	}
 	for p.eat("[") {
-		n := p.word()
-		bound, err := strconv.Atoi(n)
-		if err != nil || bound < 0 || !p.eat("]") {
+		fewest, bound := 0, -1
+		n, err := strconv.Atoi(p.word())
+		if err == nil && p.eat("..") {
+			fewest = n
+			n, err = strconv.Atoi(p.word())
+		}
+		if err == nil {
+			bound = n
+		}
+		if bound < 0 || fewest > bound || !p.eat("]") {
 			return Type{}, p.errorf("malformed array bound")
 		}
 		if bound > MaxArrayLen {
 			return Type{}, p.errorf("array bound %d above the largest, %d", bound, MaxArrayLen)
 		}
-		t = ArrayType(t, 0, bound)
+		t = ArrayType(t, fewest, bound)
 	}
 	if p.eat("|undefined") {
 		t = t.OrAbsent()
