@@ -37,6 +37,14 @@ type Model struct {
 	Vars   []*Var   // document order
 	Events []*Event // every event the model names, sorted by name
 
+	// Warnings are the places where the model does what the SCXML
+	// specification makes an error at run time (an expression that is no
+	// ECMAScript, an assignment to a system variable, a send to a type of
+	// I/O processor there is none of): the model loads and raises
+	// error.execution there, as the specification requires, and the
+	// warning says so, so that the author's mistake is not hidden.
+	Warnings source.ErrorList
+
 	states map[string]*State
 	events map[string]*Event
 }

@@ -368,3 +368,25 @@ func TestParseLimits(t *testing.T) {
 		t.Errorf("%d errors, want the cap %d", len(errs), maxErrors)
 	}
 }
+
+func TestIllegalExpr(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		word string
+	}{
+		{"return", "return"},
+		{" return 1", "return"},
+		{"if (x) 1", "if"},
+		{"var x = 1", "var"},
+		{"returned", ""},
+		{"x + 1", ""},
+		{"function () {}", ""},
+		{"'return'", ""},
+		{"", ""},
+	} {
+		word, ok := IllegalExpr(tc.text)
+		if word != tc.word || ok != (tc.word != "") {
+			t.Errorf("IllegalExpr(%q) = %q, %v; want %q", tc.text, word, ok, tc.word)
+		}
+	}
+}

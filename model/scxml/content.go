@@ -1,6 +1,7 @@
 package scxml
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/setbot/setbot/model/lang"
@@ -8,6 +9,11 @@ import (
 
 // defaultSendType is the only event I/O processor setbot understands.
 const defaultSendType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
+
+// basicHTTP are the names of the Basic HTTP event I/O processor, which
+// SCXML defines but setbot does not model: a model that names it means it,
+// so it is refused rather than read as a type no processor supports.
+var basicHTTP = map[string]bool{"http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor": true, "basichttp": true}
 
 // unsupportedElements are SCXML elements setbot does not read, with what
 // to write instead.
@@ -138,17 +144,53 @@ func (b *builder) assign(c *element) lang.Stmt {
 		}
 		return nil
 	}
-	name := strings.TrimSpace(loc.Value)
-	if !isIdent(name) {
-		b.errorf(loc.Offsets0(), "unsupported assign location %q: write a variable name (objects and arrays are not supported yet)", loc.Value)
+	name, off, fail := b.location(loc, "<assign>")
+	switch {
+	case fail != nil:
+		return fail
+	case name == "":
 		return nil
+	}
+	if word, bad := lang.IllegalExpr(ex.Value); bad {
+		return b.fail(ex.Offsets0(), fmt.Sprintf("<assign> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(ex.Value), word))
 	}
 	v := b.expr(ex)
 	if v == nil {
 		return nil
 	}
-	off := loc.Offsets0() + strings.Index(loc.Value, name)
 	return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
+}
+
+// systemVariables are SCXML's system variables, which no location names.
+var systemVariables = map[string]bool{"_sessionid": true, "_name": true, "_event": true, "_ioprocessors": true, "_x": true}
+
+// location reads a location attribute of elem: the variable it names and
+// the offset of the name. A location that names no place of the data model
+// is an error at run time in SCXML: an undeclared object (foo in
+// foo.bar.baz) or a system variable, which is read-only (§5.10, §B.2.2).
+// For those, location returns the raise of error.execution that stands
+// for the element (fail). Other locations setbot cannot write are refused,
+// and location returns "".
+func (b *builder) location(a attribute, elem string) (string, int, *lang.Raise) {
+	name := strings.TrimSpace(a.Value)
+	off := a.Offsets0()
+	if i := strings.Index(a.Value, name); i >= 0 && i < len(a.Offsets) {
+		off = a.Offsets[i]
+	}
+	root := name
+	if i := strings.IndexAny(name, ".["); i >= 0 {
+		root = strings.TrimSpace(name[:i])
+	}
+	switch {
+	case systemVariables[root]:
+		return "", off, b.fail(off, fmt.Sprintf("%s to the system variable %s, which is read-only", elem, root))
+	case isIdent(name):
+		return name, off, nil
+	case isIdent(root) && !b.declared[root]:
+		return "", off, b.fail(off, fmt.Sprintf("%s location %q names no place of the data model (no <data> declares %s)", elem, name, root))
+	}
+	b.errorf(a.Offsets0(), "unsupported %s location %q: write a variable name (objects and arrays are not supported yet)", strings.Trim(elem, "<>"), a.Value)
+	return "", off, nil
 }
 
 func isIdent(s string) bool {
@@ -250,12 +292,16 @@ func (b *builder) send(c *element) lang.Stmt {
 			b.errorf(a.NameOff, "%s on <send> is not supported: %s", dyn.attr, dyn.hint)
 		}
 	}
-	if a, ok := c.attr("type"); ok && a.Value != defaultSendType && a.Value != "scxml" {
-		b.errorf(a.Offsets0(), "send type %q is not supported: omit type (only the SCXML event processor is)", a.Value)
-	}
 	name, ok := b.eventName(c)
 	if !ok {
 		return nil
+	}
+	if a, ok := c.attr("type"); ok && basicHTTP[strings.TrimSpace(a.Value)] {
+		b.errorf(a.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", a.Value)
+		return nil
+	} else if ok && a.Value != defaultSendType && a.Value != "scxml" {
+		// A type SCXML does not define: the processor supports none such.
+		return b.fail(a.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", a.Value, defaultSendType))
 	}
 	pos := b.pos(c.Start)
 	var target, delay, id string
@@ -279,7 +325,10 @@ func (b *builder) send(c *element) lang.Stmt {
 	if a, ok := c.attr("id"); ok {
 		id = strings.TrimSpace(a.Value)
 	}
-	args := b.sendArgs(c)
+	args, fail := b.sendArgs(c)
+	if fail != nil {
+		return fail
+	}
 	switch {
 	case target == "#_internal":
 		if delay != "" {
@@ -319,14 +368,21 @@ func (b *builder) cancel(c *element) lang.Stmt {
 	return &lang.Cancel{CancelPos: b.pos(c.Start), SendID: id}
 }
 
-// sendArgs reads namelist and <param> children.
-func (b *builder) sendArgs(c *element) []*lang.Arg {
+// sendArgs reads namelist and <param> children. An argument that SCXML
+// makes an error when the send runs fails the send: the message is not
+// sent (§6.2), and sendArgs returns the raise of error.execution that
+// stands for the send.
+func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
 	var args []*lang.Arg
 	if a, ok := c.attr("namelist"); ok {
 		for _, f := range fieldsWithOffsets(a) {
 			if !isIdent(f.text) {
-				b.errorf(f.off, "invalid name %q in namelist: list variable names, separated by spaces", f.text)
-				continue
+				if strings.ContainsAny(f.text, ".[") {
+					b.errorf(f.off, "invalid name %q in namelist: list variable names, separated by spaces", f.text)
+					continue
+				}
+				// Not even a location: no data model has it.
+				return nil, b.fail(f.off, fmt.Sprintf("namelist entry %s is no location of the data model", f.text))
 			}
 			p := b.pos(f.off)
 			args = append(args, &lang.Arg{NamePos: p, Name: f.text, Value: &lang.Ident{NamePos: p, Name: f.text}})
@@ -352,14 +408,19 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 		}
 		var v lang.Expr
 		if e, ok := k.attr("expr"); ok {
+			if word, bad := lang.IllegalExpr(e.Value); bad {
+				return nil, b.fail(e.Offsets0(), fmt.Sprintf("<param> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(e.Value), word))
+			}
 			v = b.expr(e)
 		} else if l, ok := k.attr("location"); ok {
-			name := strings.TrimSpace(l.Value)
-			if !isIdent(name) {
-				b.errorf(l.Offsets0(), "unsupported param location %q: write a variable name (objects and arrays are not supported yet)", l.Value)
+			name, off, fail := b.location(l, "<param>")
+			if fail != nil {
+				return nil, fail
+			}
+			if name == "" {
 				continue
 			}
-			v = &lang.Ident{NamePos: b.pos(l.Offsets0()), Name: name}
+			v = &lang.Ident{NamePos: b.pos(off), Name: name}
 		} else {
 			b.errorf(k.Start, "<param> needs expr or location")
 			continue
@@ -369,7 +430,7 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 		}
 		args = append(args, &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v})
 	}
-	return args
+	return args, nil
 }
 
 type field struct {

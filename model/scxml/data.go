@@ -34,7 +34,13 @@ func (b *builder) readData() {
 		}
 		var init lang.Expr
 		if a, ok := d.attr("expr"); ok {
-			if init = b.expr(a); init == nil {
+			if word, bad := lang.IllegalExpr(a.Value); bad {
+				// The variable stays undefined, and error.execution is
+				// raised where it would have been given its value.
+				b.warnf(a.Offsets0(), "<data> expr %q is no ECMAScript expression (it begins with %s): setbot leaves %s undefined and raises %s "+
+					"when the machine starts, as the SCXML specification requires", strings.TrimSpace(a.Value), word, name, errorExecution)
+				inits = append(inits, &lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: errorExecution})
+			} else if init = b.expr(a); init == nil {
 				continue
 			}
 		} else if t := d.content(); strings.TrimSpace(t.Value) != "" {
@@ -118,4 +124,21 @@ func (b *builder) constant(e lang.Expr, runtime map[string]bool) lang.Expr {
 		return x
 	}
 	return nil
+}
+
+// declare records the id of every <data> in the document, before any code
+// is read: whether a location names something of the data model does not
+// depend on where the code sits.
+func (b *builder) declare(el *element) {
+	for _, c := range el.Children {
+		if !isSCXML(c.Name.Space) {
+			continue
+		}
+		if c.Name.Local == "data" {
+			if a, ok := c.attr("id"); ok {
+				b.declared[strings.TrimSpace(a.Value)] = true
+			}
+		}
+		b.declare(c)
+	}
 }

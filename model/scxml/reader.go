@@ -98,20 +98,29 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	if perr != nil {
 		return nil, source.ErrorList{perr}
 	}
-	b := &builder{fset: fset, file: file}
+	b := &builder{fset: fset, file: file, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool)}
 	m := b.build(root)
 	b.errs.Sort()
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
+	b.warns.Sort()
+	m.Warnings = b.warns
 	return m, nil
 }
 
 type builder struct {
-	fset *source.FileSet
-	file *source.File
-	m    *model.Model
-	errs source.ErrorList
+	fset  *source.FileSet
+	file  *source.File
+	m     *model.Model
+	errs  source.ErrorList
+	warns source.ErrorList
+
+	// failed holds the raises of error.execution that stand for elements
+	// that fail when they run (fail); declared the names of the data model
+	// (every <data> id, known before any code is read).
+	failed   map[*lang.Raise]bool
+	declared map[string]bool
 
 	order   int
 	pending []*pendingTransition
@@ -222,6 +231,7 @@ func (b *builder) build(root *element) *model.Model {
 	if a, ok := root.attr("name"); ok {
 		name = a.Value
 	}
+	b.declare(root)
 	rs := &model.State{ID: "", Kind: model.Root, Pos: b.pos(root.Start)}
 	b.m = model.New(name, b.fset, b.file, rs)
 	b.children(rs, root)
