@@ -126,6 +126,17 @@ type State struct {
 	// Deep is set for a deep history state; its default transition is
 	// Transitions[0].
 	Deep bool
+
+	// DoneData are the arguments of the done.state event that entering a
+	// <final> state raises (its <donedata>); nil for none.
+	DoneData []*lang.Arg
+}
+
+// DoneRaise returns the raise of the done.state event that entering the
+// final state s generates (unless s's parent is the root): done.state.P
+// for s's parent P, with s's DoneData.
+func (s *State) DoneRaise() *lang.Raise {
+	return &lang.Raise{RaisePos: s.Pos, Event: "done.state." + s.Parent.ID, Args: s.DoneData}
 }
 
 // IsCompound reports whether s has child states that one of is active at a

@@ -17,6 +17,7 @@ func TestContentModels(t *testing.T) {
 		end      string   // the configuration both simulators end in
 	}{
 		{"error_execution.scxml", []string{"7:29", "11:25", "20:34"}, "done (halted)"},
+		{"donedata.scxml", nil, "done (halted)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

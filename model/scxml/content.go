@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 )
 
@@ -19,9 +20,7 @@ var basicHTTP = map[string]bool{"http://www.w3.org/TR/scxml/#BasicHTTPEventProce
 // to write instead.
 var unsupportedElements = map[string]string{
 	"invoke":   "remove it, or model the invoked machine as a region of a <parallel> state",
-	"donedata": "remove it; done.state events carry no data, so assign the values to variables in the <final> state's <onentry>",
 	"foreach":  "arrays are not modelled; unroll the loop, one action per element",
-	"content":  "pass the values as <param name=\"...\" expr=\"...\"/>",
 	"finalize": "remove it; it belongs to <invoke>, which is not supported either",
 }
 
@@ -113,8 +112,12 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			if s := b.cancel(c); s != nil {
 				out = append(out, s)
 			}
-		case "foreach", "invoke", "donedata", "content", "finalize":
+		case "foreach", "invoke", "finalize":
 			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
+		case "donedata":
+			b.errorf(c.Start, "<donedata> is not allowed in executable content: move it into a <final>")
+		case "content":
+			b.errorf(c.Start, "<content> is not allowed in executable content: move it into a <send> or a <donedata>")
 		case "param":
 			b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
 		case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
@@ -172,8 +175,18 @@ var systemVariables = map[string]bool{"_sessionid": true, "_name": true, "_event
 // for the element (fail). Other locations setbot cannot write are refused,
 // and location returns "".
 func (b *builder) location(a attribute, elem string) (string, int, *lang.Raise) {
-	name := strings.TrimSpace(a.Value)
-	off := a.Offsets0()
+	name, off, bad := b.locationOf(a, elem)
+	if bad != "" {
+		return "", off, b.fail(off, bad)
+	}
+	return name, off, nil
+}
+
+// locationOf is location, which says what is wrong with a location that
+// fails instead of failing the element.
+func (b *builder) locationOf(a attribute, elem string) (name string, off int, bad string) {
+	name = strings.TrimSpace(a.Value)
+	off = a.Offsets0()
 	if i := strings.Index(a.Value, name); i >= 0 && i < len(a.Offsets) {
 		off = a.Offsets[i]
 	}
@@ -183,14 +196,14 @@ func (b *builder) location(a attribute, elem string) (string, int, *lang.Raise) 
 	}
 	switch {
 	case systemVariables[root]:
-		return "", off, b.fail(off, fmt.Sprintf("%s to the system variable %s, which is read-only", elem, root))
+		return "", off, fmt.Sprintf("%s to the system variable %s, which is read-only", elem, root)
 	case isIdent(name):
-		return name, off, nil
+		return name, off, ""
 	case isIdent(root) && !b.declared[root]:
-		return "", off, b.fail(off, fmt.Sprintf("%s location %q names no place of the data model (no <data> declares %s)", elem, name, root))
+		return "", off, fmt.Sprintf("%s location %q names no place of the data model (no <data> declares %s)", elem, name, root)
 	}
 	b.errorf(a.Offsets0(), "unsupported %s location %q: write a variable name (objects and arrays are not supported yet)", strings.Trim(elem, "<>"), a.Value)
-	return "", off, nil
+	return "", off, ""
 }
 
 func isIdent(s string) bool {
@@ -394,10 +407,20 @@ func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
 		}
 		switch {
 		case k.Name.Local == "content":
-			b.errorf(k.Start, "<content> in <send> is not supported: %s", unsupportedElements["content"])
-			continue
+			if _, ok := c.attr("namelist"); ok || len(c.Children) > 1 {
+				b.errorf(k.Start, "<content> in a <send> with namelist or <param>: keep one, the <content> or the named values")
+				return nil, nil
+			}
+			v, illegal, off := b.contentValue(k)
+			if illegal != "" {
+				return nil, b.fail(off, fmt.Sprintf("<content> expr is no ECMAScript expression (it begins with %s)", illegal))
+			}
+			if v == nil {
+				return nil, nil
+			}
+			return []*lang.Arg{{NamePos: b.pos(k.Start), Name: lang.DataParam, Value: v}}, nil
 		case k.Name.Local != "param":
-			b.errorf(k.Start, "unexpected <%s> in <send>: a <send> holds only <param>", k.Name.Local)
+			b.errorf(k.Start, "unexpected <%s> in <send>: a <send> holds only <param> or one <content>", k.Name.Local)
 			continue
 		}
 		b.checkAttrs(k, "name", "expr", "location")
@@ -431,6 +454,134 @@ func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
 		args = append(args, &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v})
 	}
 	return args, nil
+}
+
+// contentValue reads a <content> element: the value of its expr, or of its
+// text. Text that is a literal of the language (a number, true or false, a
+// quoted string) is that value, as ECMAScript reads it; other text is a
+// string of the text, with its white space normalised, as SCXML says of a
+// <data> whose content is no expression (§B.2.2). An expr that is no
+// ECMAScript is returned as the word it begins with, at off; other errors
+// are reported, and contentValue returns nil.
+func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int) {
+	b.checkAttrs(k, "expr")
+	t := k.content()
+	text := strings.TrimSpace(t.Value)
+	for _, c := range k.Children {
+		if !isForeign(c.Name.Space) || text == "" {
+			b.errorf(c.Start, "<content> holding markup is not supported: write the value in expr or as text")
+			return nil, "", 0
+		}
+	}
+	if a, ok := k.attr("expr"); ok {
+		if text != "" {
+			b.errorf(k.Start, "<content> with both expr and text: keep one")
+			return nil, "", 0
+		}
+		if word, bad := lang.IllegalExpr(a.Value); bad {
+			return nil, word, a.Offsets0()
+		}
+		return b.expr(a), "", 0
+	}
+	if text == "" {
+		b.errorf(k.Start, "empty <content>: write its value in expr or as text")
+		return nil, "", 0
+	}
+	start := k.Start
+	if i := strings.Index(t.Value, text); i >= 0 && i < len(t.Offsets) {
+		start = t.Offsets[i]
+	}
+	if e, errs := lang.ParseExpr(b.snippet(t.Value, t.Offsets)); len(errs) == 0 {
+		switch x := e.(type) {
+		case *lang.IntLit, *lang.BoolLit, *lang.StrLit:
+			return e, "", 0
+		case *lang.Unary:
+			if _, ok := x.X.(*lang.IntLit); ok && x.Op == lang.SUB {
+				return e, "", 0
+			}
+		}
+	}
+	if text[0] == '{' || text[0] == '[' {
+		b.errorf(start, "<content> holding an object or array is not supported yet: send the values as <param name=\"...\" expr=\"...\"/>")
+		return nil, "", 0
+	}
+	return &lang.StrLit{ValuePos: b.pos(start), Value: strings.Join(strings.Fields(text), " ")}, "", 0
+}
+
+// doneData reads the <donedata> of a final state s: its <param>s or its
+// <content>, the data of the done.state event that entering s raises. A
+// value that SCXML makes an error when it is evaluated leaves the
+// parameter out (§5.7) or the data empty, and raises error.execution
+// before the done.state event, with a warning.
+func (b *builder) doneData(s *model.State, el *element) {
+	b.checkAttrs(el)
+	if s.DoneData != nil {
+		b.errorf(el.Start, "<final> %q has more than one <donedata>: keep one", s.ID)
+		return
+	}
+	s.DoneData = []*lang.Arg{}
+	fail := func(off int, what string) {
+		b.warnf(off, "%s: setbot raises %s and leaves it out of the data of done.state.%s, as the SCXML specification requires", what, errorExecution, s.Parent.ID)
+		s.OnEntry = append(s.OnEntry, &lang.Block{Stmts: []lang.Stmt{&lang.Raise{RaisePos: b.pos(off), Event: errorExecution}}})
+	}
+	var content, params bool
+	for _, k := range el.Children {
+		if isForeign(k.Name.Space) {
+			continue
+		}
+		switch k.Name.Local {
+		case "content":
+			if content || params {
+				b.errorf(k.Start, "<donedata> holds one <content> or <param>s: keep one kind")
+				continue
+			}
+			content = true
+			v, illegal, off := b.contentValue(k)
+			if illegal != "" {
+				fail(off, fmt.Sprintf("<content> expr is no ECMAScript expression (it begins with %s)", illegal))
+			} else if v != nil {
+				s.DoneData = append(s.DoneData, &lang.Arg{NamePos: b.pos(k.Start), Name: lang.DataParam, Value: v})
+			}
+		case "param":
+			if content {
+				b.errorf(k.Start, "<donedata> holds one <content> or <param>s: keep one kind")
+				continue
+			}
+			params = true
+			b.checkAttrs(k, "name", "expr", "location")
+			n, ok := k.attr("name")
+			if !ok || !isIdent(strings.TrimSpace(n.Value)) {
+				b.errorf(k.Start, "<param> needs a name that is an identifier")
+				continue
+			}
+			var v lang.Expr
+			if e, ok := k.attr("expr"); ok {
+				if word, bad := lang.IllegalExpr(e.Value); bad {
+					fail(e.Offsets0(), fmt.Sprintf("<param> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(e.Value), word))
+					continue
+				}
+				v = b.expr(e)
+			} else if l, ok := k.attr("location"); ok {
+				name, off, bad := b.locationOf(l, "<param>")
+				if bad != "" {
+					fail(off, bad)
+					continue
+				}
+				if name == "" {
+					continue
+				}
+				v = &lang.Ident{NamePos: b.pos(off), Name: name}
+			} else {
+				b.errorf(k.Start, "<param> needs expr or location")
+				continue
+			}
+			if v != nil {
+				s.DoneData = append(s.DoneData, &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v})
+			}
+		default:
+			b.errorf(k.Start, "unexpected <%s> in <donedata>: a <donedata> holds <param>s or one <content>", k.Name.Local)
+		}
+	}
 }
 
 type field struct {

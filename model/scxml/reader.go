@@ -328,7 +328,13 @@ func (b *builder) children(s *model.State, el *element) {
 			} else {
 				b.script.Stmts = append(b.script.Stmts, blk.Stmts...)
 			}
-		case "invoke", "donedata":
+		case "donedata":
+			if s.Kind != model.Final {
+				b.errorf(c.Start, "<donedata> belongs in a <final>: move it there, or remove it")
+				continue
+			}
+			b.doneData(s, c)
+		case "invoke":
 			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
 		default:
 			b.errorf(c.Start, "unexpected <%s> in <%s>: %s", c.Name.Local, el.Name.Local, misplaced(c.Name.Local))

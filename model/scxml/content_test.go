@@ -1,0 +1,83 @@
+package scxml_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+)
+
+// TestSendContent: the <content> of a <send> is the event's data as a
+// whole, the parameter lang.DataParam: its expr, or its text read as a
+// literal, or else as a string.
+func TestSendContent(t *testing.T) {
+	tests := []struct{ name, content, want string }{
+		{"number", `<send event="e"><content>123</content></send>`, `send e(_data: 123);`},
+		{"negative", `<send event="e"><content> -7 </content></send>`, `send e(_data: -7);`},
+		{"bool", `<send event="e"><content>true</content></send>`, `send e(_data: true);`},
+		{"quoted string", `<send event="e"><content>'abc'</content></send>`, `send e(_data: 'abc');`},
+		{"other text", `<send event="e"><content> some
+		   text </content></send>`, `send e(_data: 'some text');`},
+		{"expr", `<send event="e"><content expr="x + 1"/></send>`, `send e(_data: x + 1);`},
+		{"illegal expr", `<send event="e"><content expr="return"/></send><assign location="x" expr="1"/>`, `raise error.execution();`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := head + `<datamodel><data id="x" expr="0"/></datamodel><state id="a"><onentry>` + tt.content +
+				`</onentry><transition event="e error.*"/></state></scxml>`
+			m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " ")
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDoneData: <donedata> gives the done.state event of the final
+// state's parent its arguments; a value that SCXML makes an error leaves
+// its parameter out and raises error.execution after the final state's
+// onentry, before the done.state event; _event.data of an event without
+// data is undefined.
+func TestDoneData(t *testing.T) {
+	tests := []struct{ name, donedata, cond, want, entry string }{
+		{"params", `<param name="p" expr="x + 1"/><param name="q" location="x"/>`, `_event.data.p == 1`, `p: x + 1, q: x`, ``},
+		{"content", `<content expr="x == 0"/>`, `_event.data`, `_data: x == 0`, ``},
+		{"failing param", `<param name="p" location="a.b"/>`, `typeof _event.data === 'undefined'`, ``, `raise error.execution();`},
+		{"failing content", `<content expr="return"/>`, `typeof _event.data === 'undefined'`, ``, `raise error.execution();`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := head + `<datamodel><data id="x" expr="0"/></datamodel><state id="s"><state id="a"><transition target="f"/></state>` +
+				`<final id="f"><donedata>` + tt.donedata + `</donedata></final>` +
+				`<transition event="done.state.s" cond="` + strings.ReplaceAll(tt.cond, "'", "&apos;") + `"/></state></scxml>`
+			m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			f := m.State("f")
+			var args []string
+			for _, a := range f.DoneData {
+				args = append(args, a.Name+": "+lang.ExprString(a.Value))
+			}
+			if got := strings.Join(args, ", "); got != tt.want {
+				t.Errorf("done data %q, want %q", got, tt.want)
+			}
+			var entry []string
+			for _, b := range f.OnEntry {
+				entry = append(entry, strings.Join(strings.Fields(lang.BlockString(b)), " "))
+			}
+			if got := strings.Join(entry, " "); got != tt.entry {
+				t.Errorf("onentry %q, want %q", got, tt.entry)
+			}
+			if (len(m.Warnings) > 0) != (tt.entry != "") {
+				t.Errorf("warnings %v", m.Warnings)
+			}
+		})
+	}
+}
