@@ -1,6 +1,7 @@
 package scxml
 
 import (
+	"encoding/xml"
 	"fmt"
 	"strings"
 
@@ -139,13 +140,24 @@ func (b *builder) assign(c *element) lang.Stmt {
 		b.errorf(c.Start, "<assign> needs a location")
 		return nil
 	}
-	if !ok2 {
-		if strings.TrimSpace(c.content().Value) != "" || len(c.Children) > 0 {
-			b.errorf(c.Start, "<assign> with its value as content is not supported: write the value in expr")
-		} else {
-			b.errorf(c.Start, "<assign> needs an expr")
+	t := c.content()
+	hasContent := strings.TrimSpace(t.Value) != ""
+	for _, k := range c.Children {
+		if !isForeign(k.Name.Space) || !hasContent {
+			b.errorf(k.Start, "<assign> holding markup is not supported: write the value in expr or as text")
+			return nil
 		}
+	}
+	switch {
+	case ok2 && hasContent:
+		b.errorf(c.Start, "<assign> with both expr and content: keep one")
 		return nil
+	case !ok2 && !hasContent:
+		b.errorf(c.Start, "<assign> needs an expr")
+		return nil
+	case !ok2:
+		// The value written as the element's content, as for <data>.
+		ex = attribute{Name: xml.Name{Local: "content"}, NameOff: c.Start, Value: t.Value, Offsets: t.Offsets}
 	}
 	name, off, fail := b.location(loc, "<assign>")
 	switch {
@@ -155,7 +167,7 @@ func (b *builder) assign(c *element) lang.Stmt {
 		return nil
 	}
 	if word, bad := lang.IllegalExpr(ex.Value); bad {
-		return b.fail(ex.Offsets0(), fmt.Sprintf("<assign> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(ex.Value), word))
+		return b.fail(ex.Offsets0(), fmt.Sprintf("<assign> %s %q is no ECMAScript expression (it begins with %s)", ex.Name.Local, strings.TrimSpace(ex.Value), word))
 	}
 	v := b.expr(ex)
 	if v == nil {

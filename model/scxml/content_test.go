@@ -39,6 +39,24 @@ func TestSendContent(t *testing.T) {
 	}
 }
 
+// TestAssignContent: an <assign> without expr takes its value from its
+// text, read as an expression, as a <data>'s is.
+func TestAssignContent(t *testing.T) {
+	doc := head + `<datamodel><data id="x" expr="0"/></datamodel><state id="a"><onentry><assign location="x"> x +
+		123 </assign><assign location="x">return</assign></onentry><transition event="error.execution"/></state></scxml>`
+	m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " ")
+	if want := `x = x + 123; raise error.execution();`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Msg, `<assign> content "return" is no ECMAScript expression`) {
+		t.Errorf("warnings %v", m.Warnings)
+	}
+}
+
 // TestDoneData: <donedata> gives the done.state event of the final
 // state's parent its arguments; a value that SCXML makes an error leaves
 // its parameter out and raises error.execution after the final state's
