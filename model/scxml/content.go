@@ -621,8 +621,20 @@ func fieldsWithOffsets(a attribute) []field {
 func (b *builder) script1(c *element) []lang.Stmt {
 	b.checkAttrs(c, "src")
 	if a, ok := c.attr("src"); ok {
-		b.errorf(a.NameOff, "<script src> is not supported: put the code inline")
-		return nil
+		if strings.TrimSpace(c.content().Value) != "" {
+			b.errorf(a.NameOff, "<script> with src and code: keep one")
+			return nil
+		}
+		f, text := b.src(a, "<script src>")
+		if f == nil {
+			return nil
+		}
+		blk, errs := lang.ParseStmts(lang.NewSnippet(f, text))
+		if len(errs) > 0 {
+			b.errs = append(b.errs, errs...)
+			return nil
+		}
+		return blk.Stmts
 	}
 	for _, k := range c.Children {
 		if !isForeign(k.Name.Space) {

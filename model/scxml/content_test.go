@@ -1,8 +1,10 @@
 package scxml_test
 
 import (
+	"io/fs"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/scxml"
@@ -95,6 +97,46 @@ func TestDoneData(t *testing.T) {
 			}
 			if (len(m.Warnings) > 0) != (tt.entry != "") {
 				t.Errorf("warnings %v", m.Warnings)
+			}
+		})
+	}
+}
+
+// TestSrc: <data src> and <script src> read a file relative to the model
+// through Options.ReadFile; errors in the file name it.
+func TestSrc(t *testing.T) {
+	files := fstest.MapFS{
+		"v.txt":      {Data: []byte("2\n")},
+		"lib/s.js":   {Data: []byte("x = x + 1\ny = y * 2\n")},
+		"bad.txt":    {Data: []byte("\n 1 +\n")},
+		"undecl.txt": {Data: []byte("zz")},
+	}
+	opts := scxml.Options{ReadFile: func(rel string) ([]byte, error) { return fs.ReadFile(files, rel) }}
+	tests := []struct{ name, data, script, want string }{
+		{"both", `src="file:v.txt"`, `src="lib/s.js"`, `x = x + 1; y = y * 2;`},
+		{"missing", `src="file:none.txt"`, ``, `dir/m.scxml:1:117: <data src> "none.txt": cannot read the file: file does not exist`},
+		{"syntax error in the file", `src="bad.txt"`, ``, `dir/bad.txt:3:1: expected expression, found end of input`},
+		{"type error in the file", `src="undecl.txt"`, ``, `dir/undecl.txt:1:1: undeclared name zz`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			script := ``
+			if tt.script != "" {
+				script = `<onentry><script ` + tt.script + `/></onentry>`
+			}
+			doc := head + `<datamodel><data id="x" ` + tt.data + `/><data id="y" expr="1"/></datamodel><state id="a">` + script + `</state></scxml>`
+			m, errs := scxml.Read(source.NewFileSet(), "dir/m.scxml", []byte(doc), opts)
+			if len(errs) > 0 {
+				if errs[0].Error() != tt.want {
+					t.Errorf("got  %s\nwant %s", errs[0], tt.want)
+				}
+				return
+			}
+			if v := m.Var("x"); lang.ExprString(v.Init) != "2" {
+				t.Errorf("x starts at %s, want 2", lang.ExprString(v.Init))
+			}
+			if got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " "); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
 	}

@@ -28,12 +28,25 @@ func (b *builder) readData() {
 			b.errorf(id.Offsets0(), "variable %q declared twice", name)
 			continue
 		}
-		if a, ok := d.attr("src"); ok {
-			b.errorf(a.NameOff, "<data src> is not supported: write the value in expr")
-			continue
-		}
 		var init lang.Expr
-		if a, ok := d.attr("expr"); ok {
+		if a, ok := d.attr("src"); ok {
+			if _, has := d.attr("expr"); has || strings.TrimSpace(d.content().Value) != "" {
+				b.errorf(a.NameOff, "<data> with src and a value: keep one")
+				continue
+			}
+			// The file holds the value, read as an expression, as the
+			// content of a <data> is.
+			f, text := b.src(a, "<data src>")
+			if f == nil {
+				continue
+			}
+			e, errs := lang.ParseExpr(lang.NewSnippet(f, text))
+			b.errs = append(b.errs, errs...)
+			if len(errs) > 0 {
+				continue
+			}
+			init = e
+		} else if a, ok := d.attr("expr"); ok {
 			if word, bad := lang.IllegalExpr(a.Value); bad {
 				// The variable stays undefined, and error.execution is
 				// raised where it would have been given its value.

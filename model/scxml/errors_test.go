@@ -71,8 +71,8 @@ func TestErrors(t *testing.T) {
 			[]string{"m.scxml:2:1: a delayed <send> to external target \"#_parent\" is not supported: delay an event to the machine itself, and send to \"#_parent\" when it arrives"}},
 		{"assign to an expression", head + "<datamodel><data id=\"x\" expr=\"1\"/></datamodel><state id=\"a\"><onentry>\n<assign location=\"x.y\" expr=\"1\"/></onentry></state></scxml>",
 			[]string{"m.scxml:2:19: unsupported assign location \"x.y\": write a variable name (objects and arrays are not supported yet)"}},
-		{"script src", head + "<state id=\"a\"><onentry>\n<script src=\"a.js\"/></onentry></state></scxml>",
-			[]string{"m.scxml:2:9: <script src> is not supported: put the code inline"}},
+		{"script src absolute", head + "<state id=\"a\"><onentry>\n<script src=\"/a.js\"/></onentry></state></scxml>",
+			[]string{"m.scxml:2:14: <script src> \"/a.js\" is not supported: name a file relative to the model (src=\"file:NAME\"), or write the value inline"}},
 		{"raise without event", head + "<state id=\"a\"><onentry>\n<raise/></onentry></state></scxml>",
 			[]string{"m.scxml:2:1: <raise> needs an event: add event=\"...\""}},
 		{"raise missing a parameter", head + "<state id=\"a\"><onentry>\n<raise event=\"r\"/></onentry>" +
