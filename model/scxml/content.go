@@ -634,7 +634,7 @@ func (b *builder) script1(c *element) []lang.Stmt {
 			b.errs = append(b.errs, errs...)
 			return nil
 		}
-		return blk.Stmts
+		return b.global(blk).Stmts
 	}
 	for _, k := range c.Children {
 		if !isForeign(k.Name.Space) {
@@ -650,5 +650,12 @@ func (b *builder) script1(c *element) []lang.Stmt {
 		b.errs = append(b.errs, errs...)
 		return nil
 	}
-	return blk.Stmts
+	return b.global(blk).Stmts
+}
+
+// global makes the top-level declarations of a script's variables of the
+// data model assignments: a script runs in the global scope
+// (lang.GlobalDecls).
+func (b *builder) global(blk *lang.Block) *lang.Block {
+	return lang.GlobalDecls(blk, func(name string) bool { return b.declared[name] })
 }

@@ -141,3 +141,31 @@ func TestSrc(t *testing.T) {
 		})
 	}
 }
+
+// TestScriptGlobals: a script runs in the global scope. A top-level var of
+// the top-level <script> that names no <data> is a variable of the data
+// model, undefined until the script assigns it (W3C 302, 304); a top-level
+// var of a <data> variable in any script assigns it (W3C 303).
+func TestScriptGlobals(t *testing.T) {
+	doc := head + `<script>var g = 1; let h = true; if (g == 1) { var loc = 2; g = loc }</script>` +
+		`<datamodel><data id="x" expr="0"/></datamodel><state id="a"><onentry><script>var x = 2</script></onentry>` +
+		`<transition cond="g == 2 &amp;&amp; h" event="e"/></state></scxml>`
+	m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var vars []string
+	for _, v := range m.Vars {
+		vars = append(vars, v.Name+": "+v.Type.String())
+	}
+	if got, want := strings.Join(vars, ", "), "g: int, _absent_g: int[0..2], h: bool, _absent_h: int[0..2], x: int"; got != want {
+		t.Errorf("vars %s, want %s", got, want)
+	}
+	got := strings.Join(strings.Fields(lang.BlockString(m.Root.Initial.Body)), " ")
+	if want := `g = 1; _absent_g = 0; h = true; _absent_h = 0; if (_absent_g == 0 && g == 1) { var loc = 2; g = loc; _absent_g = 0; }`; got != want {
+		t.Errorf("start: got  %s\nwant %s", got, want)
+	}
+	if got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " "); got != `x = 2;` {
+		t.Errorf("onentry: got %s, want x = 2;", got)
+	}
+}

@@ -139,6 +139,26 @@ func (b *builder) constant(e lang.Expr, runtime map[string]bool) lang.Expr {
 	return nil
 }
 
+// scriptVars (which runs before readData, whose start-up code comes first)
+// makes each top-level "var x = e" (or let) of the top-level
+// <script> that names no <data> a variable of the data model, as
+// ECMAScript's global scope does: it is undefined until the script assigns
+// it, when the machine starts.
+func (b *builder) scriptVars() {
+	if b.script == nil {
+		return
+	}
+	for i, s := range b.script.Stmts {
+		d, ok := s.(*lang.Decl)
+		if !ok || d.Type.Kind != lang.Invalid || d.Value == nil || b.declared[d.Name.Name] {
+			continue
+		}
+		b.declared[d.Name.Name] = true
+		b.m.Vars = append(b.m.Vars, &model.Var{Name: d.Name.Name, Pos: d.Name.NamePos, Type: lang.UndefType, Init: &lang.Absent{ValuePos: d.DeclPos}})
+		b.script.Stmts[i] = &lang.Assign{Target: d.Name, OpPos: d.DeclPos, Op: lang.ASSIGN, Value: d.Value}
+	}
+}
+
 // declare records the id of every <data> in the document, before any code
 // is read: whether a location names something of the data model does not
 // depend on where the code sits.

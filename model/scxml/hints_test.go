@@ -140,8 +140,8 @@ func TestRefusalHints(t *testing.T) {
 			"m.scxml:2:29: ++ inside an expression: write it as a statement of its own"},
 		{"assignment in a cond", cond(`x = 1`),
 			"m.scxml:2:31: assignment inside an expression: compare with ==, or assign in a statement of its own"},
-		{"var of a machine variable", onentry(`<script>var x = 1</script>`),
-			"m.scxml:2:13: local x shadows the machine variable x: drop the declaration to assign the variable, or rename the local"},
+		{"var of a machine variable in a block", onentry(`<script>if (x == 0) { var x = 1 }</script>`),
+			"m.scxml:2:27: local x shadows the machine variable x: drop the declaration to assign the variable, or rename the local"},
 	}
 	// A hint follows the first ": " after the position; lower case, one
 	// line, no trailing period.

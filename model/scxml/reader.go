@@ -287,6 +287,7 @@ func (b *builder) build(root *element) *model.Model {
 		rs.Initial.Body = b.script
 	}
 	b.readEvents()
+	b.scriptVars()
 	b.readData()
 	for _, p := range b.pending {
 		b.resolve(p)
