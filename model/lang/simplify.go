@@ -68,11 +68,11 @@ func distribute(x *Binary) (Expr, bool) {
 		return nil, false
 	}
 	then := foldBinary(&Binary{X: c.Then, OpPos: x.OpPos, Op: x.Op, Y: x.Y})
-	els, ok := x.Y, true
+	var els Expr = &Binary{X: c.Else, OpPos: x.OpPos, Op: x.Op, Y: x.Y}
 	if _, isCond := c.Else.(*Cond); isCond {
-		els, ok = distribute(&Binary{X: c.Else, OpPos: x.OpPos, Op: x.Op, Y: x.Y})
+		els, ok = distribute(els.(*Binary))
 	} else {
-		els = foldBinary(&Binary{X: c.Else, OpPos: x.OpPos, Op: x.Op, Y: x.Y})
+		els = foldBinary(els.(*Binary))
 	}
 	if !ok || !literal(then) {
 		return nil, false
