@@ -68,7 +68,7 @@ func (b *builder) checkCode() {
 		return &lang.Env{
 			Vars:  vars,
 			Param: b.paramLookup(c.trans),
-			State: func(id string) bool { s := b.m.State(id); return s != nil && s.Kind != model.History },
+			State: func(id string) bool { return b.m.State(id) != nil }, // a history state is never active: In() of it is false
 			Event: func(name string) (map[string]lang.Type, bool) {
 				ev := b.m.EventByName(name)
 				if ev == nil || !(ev.Declared || inferred[name]) {
