@@ -21,6 +21,15 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			return tab.Int(e.Value)
 		case *lang.BoolLit:
 			return tab.Bool(e.Value)
+		case *lang.StrLit:
+			return tab.Str(e.Value)
+		case *lang.Method:
+			args := make([]solver.Term, len(e.Args))
+			for i, a := range e.Args {
+				args[i] = walk(a)
+			}
+			x := &executor{tab: tab, m: s.Machine}
+			return x.stringOp(e, walk(e.X), args)
 		case *lang.Ident:
 			for i, v := range s.Machine.Vars {
 				if v.Name == e.Name {
@@ -36,10 +45,8 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 		case *lang.InState:
 			return tab.Bool(active[e.State])
 		case *lang.Unary:
-			if e.Op == lang.NOT {
-				return tab.Not(walk(e.X))
-			}
-			return tab.Neg(walk(e.X))
+			x := &executor{tab: tab}
+			return x.unary(e.Op, walk(e.X))
 		case *lang.Cond:
 			return tab.Ite(walk(e.Cond), walk(e.Then), walk(e.Else))
 		case *lang.Binary:

@@ -94,7 +94,7 @@ type (
 	}
 
 	// EventParam is _event.data.Name: a parameter of the event being
-	// processed.
+	// processed; with Name DataParam, _event.data as a whole.
 	EventParam struct {
 		Start source.Pos
 		Name  string
@@ -366,6 +366,12 @@ func (*Raise) stmtNode()   {}
 func (*Send) stmtNode()    {}
 func (*Cancel) stmtNode()  {}
 func (*Assume) stmtNode()  {}
+
+// DataParam is the name of the parameter that carries an event's data as
+// a whole, _event.data, when it is one value rather than named parameters
+// (the <content> of an SCXML <send> or <donedata>). SCXML reserves names
+// that start with an underscore for the platform.
+const DataParam = "_data"
 
 // EventFields are the fields of _event besides data (SCXML §5.10.1), each
 // a string (or undefined where the event has none).

@@ -132,7 +132,9 @@ func (c *checker) exprType(e Expr) Type {
 			return Type{}
 		}
 		t, ok := c.env.Param(x.Name)
-		if !ok {
+		if !ok && x.Name == DataParam {
+			c.errorf(x, "_event.data as a whole is an object here (the event has named parameters): objects are not supported yet; read one parameter, _event.data.NAME")
+		} else if !ok {
 			c.errorf(x, "event parameter %s is not declared: declare it with a <setbot:param> of the event, or pass it in every send", x.Name)
 		}
 		return t

@@ -514,6 +514,8 @@ func (p *parser) parseEvent(off int) Expr {
 	field := p.lit
 	p.next()
 	switch {
+	case field == "data" && p.tok != PERIOD && p.tok != LBRACK:
+		return &EventParam{Start: p.pos(off), Name: DataParam}
 	case field == "data" && p.tok == PERIOD:
 		p.next()
 		if !p.isName() {

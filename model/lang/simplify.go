@@ -22,14 +22,62 @@ func fold(e Expr) Expr {
 	case *Binary:
 		return foldBinary(x)
 	case *Cond:
-		if c, ok := x.Cond.(*BoolLit); ok {
-			if c.Value {
-				return x.Then
-			}
-			return x.Else
-		}
+		return foldCond(x)
 	}
 	return e
+}
+
+// foldCond folds ?: with a constant condition, and one whose branches are
+// boolean literals into && and ||.
+func foldCond(x *Cond) Expr {
+	if c, ok := x.Cond.(*BoolLit); ok {
+		if c.Value {
+			return x.Then
+		}
+		return x.Else
+	}
+	if b, ok := x.Then.(*BoolLit); ok {
+		if b.Value { // c ? true : e
+			return foldBinary(&Binary{X: x.Cond, OpPos: x.Question, Op: LOR, Y: x.Else})
+		}
+		return foldBinary(&Binary{X: foldUnary(&Unary{OpPos: x.Question, Op: NOT, X: x.Cond}), OpPos: x.Question, Op: LAND, Y: x.Else})
+	}
+	if b, ok := x.Else.(*BoolLit); ok {
+		if b.Value { // c ? e : true
+			return foldBinary(&Binary{X: foldUnary(&Unary{OpPos: x.Question, Op: NOT, X: x.Cond}), OpPos: x.Question, Op: LOR, Y: x.Then})
+		}
+		return foldBinary(&Binary{X: x.Cond, OpPos: x.Question, Op: LAND, Y: x.Then})
+	}
+	return x
+}
+
+// literal reports whether e is a literal.
+func literal(e Expr) bool {
+	switch e.(type) {
+	case *IntLit, *BoolLit, *StrLit:
+		return true
+	}
+	return false
+}
+
+// distribute folds a comparison of a ?: whose branches are literals with a
+// literal into a ?: of the folded comparisons: typeof x == 'number', say.
+func distribute(x *Binary) (Expr, bool) {
+	c, ok := x.X.(*Cond)
+	if !ok || !literal(x.Y) || x.Op != EQL && x.Op != NEQ {
+		return nil, false
+	}
+	then := foldBinary(&Binary{X: c.Then, OpPos: x.OpPos, Op: x.Op, Y: x.Y})
+	var els Expr = &Binary{X: c.Else, OpPos: x.OpPos, Op: x.Op, Y: x.Y}
+	if _, isCond := c.Else.(*Cond); isCond {
+		els, ok = distribute(els.(*Binary))
+	} else {
+		els = foldBinary(els.(*Binary))
+	}
+	if !ok || !literal(then) {
+		return nil, false
+	}
+	return foldCond(&Cond{Cond: c.Cond, Question: c.Question, Then: then, Else: els}), true
 }
 
 func foldUnary(x *Unary) Expr {
@@ -63,6 +111,9 @@ func foldBinary(x *Binary) Expr {
 				return &BoolLit{ValuePos: x.Pos(), Value: a.Value != b.Value}
 			}
 		}
+	}
+	if d, ok := distribute(x); ok {
+		return d
 	}
 	if a, ok := x.X.(*StrLit); ok {
 		if b, ok := x.Y.(*StrLit); ok {

@@ -365,20 +365,17 @@ func (f *flattener) eventName(e lang.Expr) lang.Expr {
 	if e == nil {
 		return nil
 	}
-	return lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
-		n, ok := x.(*lang.EventField)
-		if !ok || n.Field != "name" {
-			return x
+	if f.event != nil {
+		return lang.WithEventName(e, f.event.Name)
+	}
+	lang.Inspect(e, func(n lang.Node) bool {
+		if x, ok := n.(*lang.EventField); ok && x.Field == "name" && !f.seen[x.Start] {
+			f.seen[x.Start] = true
+			f.errs.Add(f.m.Position(x.Start), "_event.name is read while the machine starts, when there is no event")
 		}
-		if f.event == nil {
-			if !f.seen[n.Start] {
-				f.seen[n.Start] = true
-				f.errs.Add(f.m.Position(n.Start), "_event.name is read while the machine starts, when there is no event")
-			}
-			return x
-		}
-		return &lang.StrLit{ValuePos: n.Start, Value: f.event.Name}
+		return true
 	})
+	return e
 }
 
 // checkParams reports _event.data reads that the transition's event does

@@ -1,20 +1,26 @@
 package scxml
 
 import (
+	"encoding/xml"
+	"fmt"
 	"strings"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 )
 
 // defaultSendType is the only event I/O processor setbot understands.
 const defaultSendType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 
+// basicHTTP are the names of the Basic HTTP event I/O processor, which
+// SCXML defines but setbot does not model: a model that names it means it,
+// so it is refused rather than read as a type no processor supports.
+var basicHTTP = map[string]bool{"http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor": true, "basichttp": true}
+
 // unsupportedElements are SCXML elements setbot does not read, with what
 // to write instead.
 var unsupportedElements = map[string]string{
 	"invoke":   "remove it, or model the invoked machine as a region of a <parallel> state",
-	"donedata": "remove it; done.state events carry no data, so assign the values to variables in the <final> state's <onentry>",
-	"content":  "pass the values as <param name=\"...\" expr=\"...\"/>",
 	"finalize": "remove it; it belongs to <invoke>, which is not supported either",
 }
 
@@ -105,8 +111,12 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			if s := b.forEach(c); s != nil {
 				out = append(out, s)
 			}
-		case "invoke", "donedata", "content", "finalize":
+		case "invoke", "finalize":
 			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
+		case "donedata":
+			b.errorf(c.Start, "<donedata> is not allowed in executable content: move it into a <final>")
+		case "content":
+			b.errorf(c.Start, "<content> is not allowed in executable content: move it into a <send> or a <donedata>")
 		case "param":
 			b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
 		case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
@@ -128,39 +138,106 @@ func (b *builder) assign(c *element) lang.Stmt {
 		b.errorf(c.Start, "<assign> needs a location")
 		return nil
 	}
-	if !ok2 {
-		if strings.TrimSpace(c.content().Value) != "" || len(c.Children) > 0 {
-			b.errorf(c.Start, "<assign> with its value as content is not supported: write the value in expr")
-		} else {
-			b.errorf(c.Start, "<assign> needs an expr")
+	t := c.content()
+	hasContent := strings.TrimSpace(t.Value) != ""
+	for _, k := range c.Children {
+		if !isForeign(k.Name.Space) || !hasContent {
+			b.errorf(k.Start, "<assign> holding markup is not supported: write the value in expr or as text")
+			return nil
 		}
+	}
+	switch {
+	case ok2 && hasContent:
+		b.errorf(c.Start, "<assign> with both expr and content: keep one")
+		return nil
+	case !ok2 && !hasContent:
+		b.errorf(c.Start, "<assign> needs an expr")
+		return nil
+	case !ok2:
+		// The value written as the element's content, as for <data>.
+		ex = attribute{Name: xml.Name{Local: "content"}, NameOff: c.Start, Value: t.Value, Offsets: t.Offsets}
+	}
+	name, off, fail := b.location(loc, "<assign>")
+	switch {
+	case fail != nil:
+		return fail
+	case name == "":
 		return nil
 	}
-	target, path := b.location(loc)
-	if target == nil {
-		return nil
+	if word, bad := lang.IllegalExpr(ex.Value); bad {
+		return b.fail(ex.Offsets0(), fmt.Sprintf("<assign> %s %q is no ECMAScript expression (it begins with %s)", ex.Name.Local, strings.TrimSpace(ex.Value), word))
 	}
 	v := b.expr(ex)
 	if v == nil {
 		return nil
 	}
+	if isIdent(name) {
+		return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
+	}
+	target, path, errs := lang.ParseLocation(b.snippet(loc.Value, loc.Offsets))
+	b.errs = append(b.errs, errs...)
+	if target == nil {
+		return nil
+	}
 	return &lang.Assign{Target: target, Path: path, OpPos: target.NamePos, Op: lang.ASSIGN, Value: v}
 }
 
-// location parses an attribute naming a location: a variable, or a field
-// or element of one (a, o.f, a[1]).
-func (b *builder) location(a attribute) (*lang.Ident, []*lang.Sel) {
-	if strings.TrimSpace(a.Value) == "" {
-		b.errorf(a.Offsets0(), "empty %s: write a variable name", a.Name.Local)
-		return nil, nil
+// locationValue is the value read at a location attribute a that
+// locationOf accepted as name at off: a variable, or a part of one.
+func (b *builder) locationValue(a attribute, name string, off int) lang.Expr {
+	if isIdent(name) {
+		return &lang.Ident{NamePos: b.pos(off), Name: name}
 	}
-	target, path, errs := lang.ParseLocation(b.snippet(a.Value, a.Offsets))
-	b.errs = append(b.errs, errs...)
-	return target, path
+	return b.expr(a)
+}
+
+// systemVariables are SCXML's system variables, which no location names.
+var systemVariables = map[string]bool{"_sessionid": true, "_name": true, "_event": true, "_ioprocessors": true, "_x": true}
+
+// location reads a location attribute of elem: the variable it names and
+// the offset of the name. A location that names no place of the data model
+// is an error at run time in SCXML: an undeclared object (foo in
+// foo.bar.baz) or a system variable, which is read-only (§5.10, §B.2.2).
+// For those, location returns the raise of error.execution that stands
+// for the element (fail). Other locations setbot cannot write are refused,
+// and location returns "".
+func (b *builder) location(a attribute, elem string) (string, int, *lang.Raise) {
+	name, off, bad := b.locationOf(a, elem)
+	if bad != "" {
+		return "", off, b.fail(off, bad)
+	}
+	return name, off, nil
+}
+
+// locationOf is location, which says what is wrong with a location that
+// fails instead of failing the element.
+func (b *builder) locationOf(a attribute, elem string) (name string, off int, bad string) {
+	name = strings.TrimSpace(a.Value)
+	off = a.Offsets0()
+	if i := strings.Index(a.Value, name); i >= 0 && i < len(a.Offsets) {
+		off = a.Offsets[i]
+	}
+	root := name
+	if i := strings.IndexAny(name, ".["); i >= 0 {
+		root = strings.TrimSpace(name[:i])
+	}
+	switch {
+	case systemVariables[root]:
+		return "", off, fmt.Sprintf("%s to the system variable %s, which is read-only", elem, root)
+	case isIdent(name):
+		return name, off, ""
+	case isIdent(root) && !b.declared[root]:
+		return "", off, fmt.Sprintf("%s location %q names no place of the data model (no <data> declares %s)", elem, name, root)
+	case isIdent(root):
+		return name, off, "" // a part of an array or object, which the checker resolves
+	}
+	b.errorf(a.Offsets0(), "unsupported %s location %q: write a variable name, or a field or element of one (o.f, a[0])", strings.Trim(elem, "<>"), a.Value)
+	return "", off, ""
 }
 
 // forEach converts <foreach array item index>: its content runs once per
-// element of a shallow copy of the array (SCXML 2015, §4.6).
+// element of a shallow copy of the array (SCXML 2015, §4.6). An item or
+// index that is no variable name is an error of the element when it runs.
 func (b *builder) forEach(c *element) lang.Stmt {
 	b.checkAttrs(c, "array", "item", "index")
 	arr, ok1 := c.attr("array")
@@ -170,27 +247,31 @@ func (b *builder) forEach(c *element) lang.Stmt {
 		return nil
 	}
 	s := &lang.ForEach{ForPos: b.pos(c.Start)}
-	s.Item = b.loopVar(item)
+	loopVar := func(a attribute) (*lang.Ident, *lang.Raise) {
+		name := strings.TrimSpace(a.Value)
+		off := a.Offsets0()
+		if i := strings.Index(a.Value, name); name != "" && i < len(a.Offsets) {
+			off = a.Offsets[i]
+		}
+		if !isIdent(name) || systemVariables[name] {
+			return nil, b.fail(off, fmt.Sprintf("<foreach> %s %q is no variable name", a.Name.Local, a.Value))
+		}
+		return &lang.Ident{NamePos: b.pos(off), Name: name}, nil
+	}
+	var fail *lang.Raise
+	if s.Item, fail = loopVar(item); fail != nil {
+		return fail
+	}
 	if a, ok := c.attr("index"); ok {
-		s.Index = b.loopVar(a)
+		if s.Index, fail = loopVar(a); fail != nil {
+			return fail
+		}
 	}
-	s.Array = b.expr(arr)
+	if s.Array = b.expr(arr); s.Array == nil {
+		return nil
+	}
 	s.Body = &lang.Block{Lbrace: s.ForPos, Stmts: b.content(c.Children, "foreach")}
-	if _, ok := c.attr("index"); s.Item == nil || s.Array == nil || ok && s.Index == nil {
-		return nil
-	}
 	return s
-}
-
-// loopVar reads the item or index of a <foreach>: a variable name.
-func (b *builder) loopVar(a attribute) *lang.Ident {
-	name := strings.TrimSpace(a.Value)
-	if !isIdent(name) {
-		b.errorf(a.Offsets0(), "<foreach> %s %q is not a variable name, which raises error.execution in SCXML; that is not modelled yet: name a variable", a.Name.Local, a.Value)
-		return nil
-	}
-	off := a.Offsets0() + strings.Index(a.Value, name)
-	return &lang.Ident{NamePos: b.pos(off), Name: name}
 }
 
 func isIdent(s string) bool {
@@ -292,12 +373,16 @@ func (b *builder) send(c *element) lang.Stmt {
 			b.errorf(a.NameOff, "%s on <send> is not supported: %s", dyn.attr, dyn.hint)
 		}
 	}
-	if a, ok := c.attr("type"); ok && a.Value != defaultSendType && a.Value != "scxml" {
-		b.errorf(a.Offsets0(), "send type %q is not supported: omit type (only the SCXML event processor is)", a.Value)
-	}
 	name, ok := b.eventName(c)
 	if !ok {
 		return nil
+	}
+	if a, ok := c.attr("type"); ok && basicHTTP[strings.TrimSpace(a.Value)] {
+		b.errorf(a.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", a.Value)
+		return nil
+	} else if ok && a.Value != defaultSendType && a.Value != "scxml" {
+		// A type SCXML does not define: the processor supports none such.
+		return b.fail(a.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", a.Value, defaultSendType))
 	}
 	pos := b.pos(c.Start)
 	var target, delay, id string
@@ -321,7 +406,10 @@ func (b *builder) send(c *element) lang.Stmt {
 	if a, ok := c.attr("id"); ok {
 		id = strings.TrimSpace(a.Value)
 	}
-	args := b.sendArgs(c)
+	args, fail := b.sendArgs(c)
+	if fail != nil {
+		return fail
+	}
 	switch {
 	case target == "#_internal":
 		if delay != "" {
@@ -361,14 +449,21 @@ func (b *builder) cancel(c *element) lang.Stmt {
 	return &lang.Cancel{CancelPos: b.pos(c.Start), SendID: id}
 }
 
-// sendArgs reads namelist and <param> children.
-func (b *builder) sendArgs(c *element) []*lang.Arg {
+// sendArgs reads namelist and <param> children. An argument that SCXML
+// makes an error when the send runs fails the send: the message is not
+// sent (§6.2), and sendArgs returns the raise of error.execution that
+// stands for the send.
+func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
 	var args []*lang.Arg
 	if a, ok := c.attr("namelist"); ok {
 		for _, f := range fieldsWithOffsets(a) {
 			if !isIdent(f.text) {
-				b.errorf(f.off, "invalid name %q in namelist: list variable names, separated by spaces", f.text)
-				continue
+				if strings.ContainsAny(f.text, ".[") {
+					b.errorf(f.off, "invalid name %q in namelist: list variable names, separated by spaces", f.text)
+					continue
+				}
+				// Not even a location: no data model has it.
+				return nil, b.fail(f.off, fmt.Sprintf("namelist entry %s is no location of the data model", f.text))
 			}
 			p := b.pos(f.off)
 			args = append(args, &lang.Arg{NamePos: p, Name: f.text, Value: &lang.Ident{NamePos: p, Name: f.text}})
@@ -380,10 +475,20 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 		}
 		switch {
 		case k.Name.Local == "content":
-			b.errorf(k.Start, "<content> in <send> is not supported: %s", unsupportedElements["content"])
-			continue
+			if _, ok := c.attr("namelist"); ok || len(c.Children) > 1 {
+				b.errorf(k.Start, "<content> in a <send> with namelist or <param>: keep one, the <content> or the named values")
+				return nil, nil
+			}
+			v, illegal, off := b.contentValue(k)
+			if illegal != "" {
+				return nil, b.fail(off, fmt.Sprintf("<content> expr is no ECMAScript expression (it begins with %s)", illegal))
+			}
+			if v == nil {
+				return nil, nil
+			}
+			return []*lang.Arg{{NamePos: b.pos(k.Start), Name: lang.DataParam, Value: v}}, nil
 		case k.Name.Local != "param":
-			b.errorf(k.Start, "unexpected <%s> in <send>: a <send> holds only <param>", k.Name.Local)
+			b.errorf(k.Start, "unexpected <%s> in <send>: a <send> holds only <param> or one <content>", k.Name.Local)
 			continue
 		}
 		b.checkAttrs(k, "name", "expr", "location")
@@ -394,9 +499,19 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 		}
 		var v lang.Expr
 		if e, ok := k.attr("expr"); ok {
+			if word, bad := lang.IllegalExpr(e.Value); bad {
+				return nil, b.fail(e.Offsets0(), fmt.Sprintf("<param> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(e.Value), word))
+			}
 			v = b.expr(e)
 		} else if l, ok := k.attr("location"); ok {
-			v = b.expr(l)
+			name, off, fail := b.location(l, "<param>")
+			if fail != nil {
+				return nil, fail
+			}
+			if name == "" {
+				continue
+			}
+			v = b.locationValue(l, name, off)
 		} else {
 			b.errorf(k.Start, "<param> needs expr or location")
 			continue
@@ -406,7 +521,135 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 		}
 		args = append(args, &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v})
 	}
-	return args
+	return args, nil
+}
+
+// contentValue reads a <content> element: the value of its expr, or of its
+// text. Text that is a literal of the language (a number, true or false, a
+// quoted string) is that value, as ECMAScript reads it; other text is a
+// string of the text, with its white space normalised, as SCXML says of a
+// <data> whose content is no expression (§B.2.2). An expr that is no
+// ECMAScript is returned as the word it begins with, at off; other errors
+// are reported, and contentValue returns nil.
+func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int) {
+	b.checkAttrs(k, "expr")
+	t := k.content()
+	text := strings.TrimSpace(t.Value)
+	for _, c := range k.Children {
+		if !isForeign(c.Name.Space) || text == "" {
+			b.errorf(c.Start, "<content> holding markup is not supported: write the value in expr or as text")
+			return nil, "", 0
+		}
+	}
+	if a, ok := k.attr("expr"); ok {
+		if text != "" {
+			b.errorf(k.Start, "<content> with both expr and text: keep one")
+			return nil, "", 0
+		}
+		if word, bad := lang.IllegalExpr(a.Value); bad {
+			return nil, word, a.Offsets0()
+		}
+		return b.expr(a), "", 0
+	}
+	if text == "" {
+		b.errorf(k.Start, "empty <content>: write its value in expr or as text")
+		return nil, "", 0
+	}
+	start := k.Start
+	if i := strings.Index(t.Value, text); i >= 0 && i < len(t.Offsets) {
+		start = t.Offsets[i]
+	}
+	if e, errs := lang.ParseExpr(b.snippet(t.Value, t.Offsets)); len(errs) == 0 {
+		switch x := e.(type) {
+		case *lang.IntLit, *lang.BoolLit, *lang.StrLit:
+			return e, "", 0
+		case *lang.Unary:
+			if _, ok := x.X.(*lang.IntLit); ok && x.Op == lang.SUB {
+				return e, "", 0
+			}
+		}
+	}
+	if text[0] == '{' || text[0] == '[' {
+		b.errorf(start, "<content> holding an object or array is not supported yet: send the values as <param name=\"...\" expr=\"...\"/>")
+		return nil, "", 0
+	}
+	return &lang.StrLit{ValuePos: b.pos(start), Value: strings.Join(strings.Fields(text), " ")}, "", 0
+}
+
+// doneData reads the <donedata> of a final state s: its <param>s or its
+// <content>, the data of the done.state event that entering s raises. A
+// value that SCXML makes an error when it is evaluated leaves the
+// parameter out (§5.7) or the data empty, and raises error.execution
+// before the done.state event, with a warning.
+func (b *builder) doneData(s *model.State, el *element) {
+	b.checkAttrs(el)
+	if s.DoneData != nil {
+		b.errorf(el.Start, "<final> %q has more than one <donedata>: keep one", s.ID)
+		return
+	}
+	s.DoneData = []*lang.Arg{}
+	fail := func(off int, what string) {
+		b.warnf(off, "%s: setbot raises %s and leaves it out of the data of done.state.%s, as the SCXML specification requires", what, errorExecution, s.Parent.ID)
+		s.OnEntry = append(s.OnEntry, &lang.Block{Stmts: []lang.Stmt{&lang.Raise{RaisePos: b.pos(off), Event: errorExecution}}})
+	}
+	var content, params bool
+	for _, k := range el.Children {
+		if isForeign(k.Name.Space) {
+			continue
+		}
+		switch k.Name.Local {
+		case "content":
+			if content || params {
+				b.errorf(k.Start, "<donedata> holds one <content> or <param>s: keep one kind")
+				continue
+			}
+			content = true
+			v, illegal, off := b.contentValue(k)
+			if illegal != "" {
+				fail(off, fmt.Sprintf("<content> expr is no ECMAScript expression (it begins with %s)", illegal))
+			} else if v != nil {
+				s.DoneData = append(s.DoneData, &lang.Arg{NamePos: b.pos(k.Start), Name: lang.DataParam, Value: v})
+			}
+		case "param":
+			if content {
+				b.errorf(k.Start, "<donedata> holds one <content> or <param>s: keep one kind")
+				continue
+			}
+			params = true
+			b.checkAttrs(k, "name", "expr", "location")
+			n, ok := k.attr("name")
+			if !ok || !isIdent(strings.TrimSpace(n.Value)) {
+				b.errorf(k.Start, "<param> needs a name that is an identifier")
+				continue
+			}
+			var v lang.Expr
+			if e, ok := k.attr("expr"); ok {
+				if word, bad := lang.IllegalExpr(e.Value); bad {
+					fail(e.Offsets0(), fmt.Sprintf("<param> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(e.Value), word))
+					continue
+				}
+				v = b.expr(e)
+			} else if l, ok := k.attr("location"); ok {
+				name, off, bad := b.locationOf(l, "<param>")
+				if bad != "" {
+					fail(off, bad)
+					continue
+				}
+				if name == "" {
+					continue
+				}
+				v = b.locationValue(l, name, off)
+			} else {
+				b.errorf(k.Start, "<param> needs expr or location")
+				continue
+			}
+			if v != nil {
+				s.DoneData = append(s.DoneData, &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v})
+			}
+		default:
+			b.errorf(k.Start, "unexpected <%s> in <donedata>: a <donedata> holds <param>s or one <content>", k.Name.Local)
+		}
+	}
 }
 
 type field struct {
@@ -434,8 +677,20 @@ func fieldsWithOffsets(a attribute) []field {
 func (b *builder) script1(c *element) []lang.Stmt {
 	b.checkAttrs(c, "src")
 	if a, ok := c.attr("src"); ok {
-		b.errorf(a.NameOff, "<script src> is not supported: put the code inline")
-		return nil
+		if strings.TrimSpace(c.content().Value) != "" {
+			b.errorf(a.NameOff, "<script> with src and code: keep one")
+			return nil
+		}
+		f, text := b.src(a, "<script src>")
+		if f == nil {
+			return nil
+		}
+		blk, errs := lang.ParseStmts(lang.NewSnippet(f, text))
+		if len(errs) > 0 {
+			b.errs = append(b.errs, errs...)
+			return nil
+		}
+		return b.global(blk).Stmts
 	}
 	for _, k := range c.Children {
 		if !isForeign(k.Name.Space) {
@@ -451,5 +706,12 @@ func (b *builder) script1(c *element) []lang.Stmt {
 		b.errs = append(b.errs, errs...)
 		return nil
 	}
-	return blk.Stmts
+	return b.global(blk).Stmts
+}
+
+// global makes the top-level declarations of a script's variables of the
+// data model assignments: a script runs in the global scope
+// (lang.GlobalDecls).
+func (b *builder) global(blk *lang.Block) *lang.Block {
+	return lang.GlobalDecls(blk, func(name string) bool { return b.declared[name] })
 }
