@@ -185,6 +185,15 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 		return Type{Kind: t2.Kind, Absent: absent}
 	case t2.Kind == Undef:
 		return Type{Kind: t1.Kind, Absent: absent, Comp: t1.Comp}
+	case t1.Kind == t2.Kind && t1.Kind == Array && (t1.Comp.Len == 0 || t2.Comp.Len == 0):
+		// An empty array has no elements to give a type.
+		e := t1.Comp.Elem
+		if t1.Comp.Len == 0 {
+			e = t2.Comp.Elem
+		}
+		t := ArrayType(e, min(t1.Comp.MinLen, t2.Comp.MinLen), max(t1.Comp.Len, t2.Comp.Len))
+		t.Absent = absent
+		return t
 	case t1.Kind == t2.Kind && t1.Kind == Array:
 		e := c.join(pos, what, t1.Comp.Elem, t2.Comp.Elem)
 		if e.Kind == Invalid && t1.Comp.Elem.Kind != Invalid && t2.Comp.Elem.Kind != Invalid {
@@ -742,7 +751,7 @@ func Assignable(tt, vt Type) string {
 	case tt.Kind != vt.Kind:
 		return fmt.Sprintf("cannot use %s value as %s", vt.Kind, tt.Kind)
 	case tt.Kind == Array:
-		if msg := Assignable(tt.Comp.Elem, vt.Comp.Elem); msg != "" {
+		if msg := Assignable(tt.Comp.Elem, vt.Comp.Elem); msg != "" && vt.Comp.Len > 0 {
 			return "elements: " + msg
 		}
 		if vt.Comp.Len > tt.Comp.Len {

@@ -51,6 +51,8 @@ func TestCheckComposite(t *testing.T) {
 		{"_event.data.l[1]", "int|undefined"},
 		{"_event.data.c.n", "int"},
 		{"b ? xs : ys", "int[4]"},
+		{"[[2], []]", "int[1][2]"},
+		{"b ? [] : [1]", "int[1]"},
 		{"typeof o", "string"},
 	}
 	for _, tt := range tests {
@@ -134,6 +136,7 @@ func TestLowerComposite(t *testing.T) {
 		{"u = _event.data.l[0]", "u = _event.data.l[0]; _absent_u = 0 < _event.data.l.length ? 0 : 1;"},
 		{"xs = [4, 5, 6]", "xs.length = 3; xs[0] = 4; xs[1] = 5; xs[2] = 6;"},
 		{"ys = xs", "ys.length = xs.length; ys[0] = xs[0]; ys[1] = xs[1]; ys[2] = xs[2]; ys[3] = 0;"},
+		{"ys = []", "ys.length = 0; ys[0] = 0; ys[1] = 0; ys[2] = 0; ys[3] = 0;"},
 		{"us = [1]", "us.length = 1; us[0] = 1; _absent_us[0] = 0; us[1] = 0; _absent_us[1] = 1;"},
 		{"xs = [xs[2], xs[1], xs[0]]", "{ int _new_xs.length = 3; int _new_xs[0] = xs[2]; int _new_xs[1] = xs[1]; int _new_xs[2] = xs[0]; xs.length = _new_xs.length; xs[0] = _new_xs[0]; xs[1] = _new_xs[1]; xs[2] = _new_xs[2]; }"},
 		{"o = {s: 'x', f: a}", "o.f = a; o.s = 'x';"},

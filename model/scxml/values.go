@@ -61,8 +61,12 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 	for _, v := range b.m.Vars {
 		if f, ok := seen[v.Name]; ok && v.Type.Kind == lang.Undef {
 			if f.typ.IsComposite() {
+				example := "[]"
+				if f.typ.Kind == lang.Object {
+					example = lang.ExprString(emptyObject(f.typ, f.pos))
+				}
 				b.errs.Add(b.fset.Position(f.pos), "%s has no initial value and is given %s here, and an array or object that may be undefined is not modelled: "+
-					"give %s an initial value, e.g. expr=\"[]\" with setbot:type=\"%s\"", v.Name, f.typ, v.Name, f.typ)
+					"give %s an initial value, e.g. expr=\"%s\" with setbot:type=\"%s\"", v.Name, f.typ, v.Name, example, f.typ)
 				continue
 			}
 			v.Type = f.typ.OrAbsent()
@@ -151,4 +155,23 @@ func (b *builder) lowerValues(all []code, infos []*lang.Info) {
 		sort.Slice(params, func(i, j int) bool { return params[i].Name < params[j].Name })
 		ev.Params = params
 	}
+}
+
+// emptyObject returns a literal of object type t whose fields hold zero
+// values and empty arrays: an initial value to suggest.
+func emptyObject(t lang.Type, pos source.Pos) lang.Expr {
+	o := &lang.ObjectLit{Lbrace: pos}
+	for _, f := range t.Comp.Fields {
+		var v lang.Expr
+		switch f.Type.Kind {
+		case lang.Array:
+			v = &lang.ArrayLit{Lbrack: pos}
+		case lang.Object:
+			v = emptyObject(f.Type, pos)
+		default:
+			v = lang.ZeroValue(f.Type.Kind, pos)
+		}
+		o.Fields = append(o.Fields, &lang.FieldInit{NamePos: pos, Name: f.Name, Value: v})
+	}
+	return o
 }
