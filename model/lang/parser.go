@@ -393,7 +393,7 @@ func (p *parser) parseObjectLit() Expr {
 	for p.tok != RBRACE && p.tok != EOF {
 		if !p.isName() && p.tok != STRING {
 			p.errorExpected("field name")
-			p.skipBraces1()
+			p.skipBraces(1)
 			return x
 		}
 		f := &FieldInit{NamePos: p.pos(p.off), Name: p.lit}
@@ -406,7 +406,7 @@ func (p *parser) parseObjectLit() Expr {
 		p.next()
 		if p.tok != COLON {
 			p.errorExpected("':'")
-			p.skipBraces1()
+			p.skipBraces(1)
 			return x
 		}
 		p.next()
@@ -419,28 +419,11 @@ func (p *parser) parseObjectLit() Expr {
 	}
 	if p.tok != RBRACE {
 		p.errorExpected("',' or '}'")
-		p.skipBraces1()
+		p.skipBraces(1)
 		return x
 	}
 	p.next()
 	return x
-}
-
-// skipBraces1 skips to the '}' that closes an open brace, and past it.
-func (p *parser) skipBraces1() {
-	depth := 1
-	for p.tok != EOF {
-		switch p.tok {
-		case LBRACE:
-			depth++
-		case RBRACE:
-			depth--
-		}
-		p.next()
-		if depth == 0 {
-			return
-		}
-	}
 }
 
 // parseOperand parses what starts with an identifier: a variable,
@@ -479,7 +462,7 @@ func (p *parser) parseOperand() Expr {
 		p.errorAt(off, callMsg(p.dotted(name)))
 		p.skipGroup(0, false)
 		if name == "function" && p.tok == LBRACE {
-			p.skipBraces()
+			p.skipBraces(0)
 		}
 		return p.bad(off)
 	}

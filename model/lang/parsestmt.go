@@ -73,16 +73,17 @@ func (p *parser) skipUnsupported() {
 	p.next()
 	for p.tok != EOF && p.tok != SEMICOLON && p.tok != RBRACE && !p.nl {
 		if p.tok == LBRACE {
-			p.skipBraces()
+			p.skipBraces(0)
 			continue
 		}
 		p.next()
 	}
 }
 
-// skipBraces skips a '{' and everything up to and including its '}'.
-func (p *parser) skipBraces() {
-	depth := 0
+// skipBraces skips tokens up to and including the '}' that closes the
+// open braces already passed (0 when at a '{', 1 inside a block).
+func (p *parser) skipBraces(open int) {
+	depth := open
 	for p.tok != EOF {
 		switch p.tok {
 		case LBRACE:
