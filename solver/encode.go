@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/big"
 	"unicode/utf8"
 )
 
@@ -16,7 +17,7 @@ func (t *Table) AppendBinary(b []byte) []byte {
 		switch n.op {
 		case OpInt, OpBool:
 			b = binary.AppendVarint(b, n.val)
-		case OpVar, OpStr:
+		case OpVar, OpStr, OpRat:
 			b = binary.AppendUvarint(b, uint64(len(n.name)))
 			b = append(b, n.name...)
 		default:
@@ -58,7 +59,7 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 		}
 		n := node{op: Op(b[0]), sort: Sort(b[1])}
 		b = b[2:]
-		if n.sort != IntSort && n.sort != BoolSort && n.sort != StringSort {
+		if n.sort != IntSort && n.sort != BoolSort && n.sort != StringSort && n.sort != RealSort {
 			return nil, nil, fmt.Errorf("%w: bad sort at term %d", errTable, i+1)
 		}
 		var err error
@@ -72,7 +73,7 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 			if !(n.op == OpInt && n.sort == IntSort || n.op == OpBool && n.sort == BoolSort && n.val&^1 == 0) {
 				err = fmt.Errorf("%w: bad constant at term %d", errTable, i+1)
 			}
-		case OpVar, OpStr:
+		case OpVar, OpStr, OpRat:
 			l, k := binary.Uvarint(b)
 			if k <= 0 || l > uint64(len(b)-k) {
 				return nil, nil, fmt.Errorf("%w: truncated text at term %d", errTable, i+1)
@@ -81,6 +82,9 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 			b = b[k+int(l):]
 			if n.op == OpStr && (n.sort != StringSort || !utf8.ValidString(n.name)) {
 				err = fmt.Errorf("%w: bad string constant at term %d", errTable, i+1)
+			}
+			if n.op == OpRat && (n.sort != RealSort || !canonicalRat(n.name)) {
+				err = fmt.Errorf("%w: bad rational constant at term %d", errTable, i+1)
 			}
 		default:
 			if n.a, err = operand(); err == nil {
@@ -109,16 +113,22 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 func (t *Table) wellSorted(n node) bool {
 	a, b, c := t.nodes[n.a].sort, t.nodes[n.b].sort, t.nodes[n.c].sort // 0 for no operand
 	is := func(result, x, y, z Sort) bool { return n.sort == result && a == x && b == y && c == z }
-	I, B, S := IntSort, BoolSort, StringSort
+	I, B, S, R := IntSort, BoolSort, StringSort, RealSort
 	switch n.op {
-	case OpNeg, OpBitNot:
+	case OpNeg:
+		return is(I, I, 0, 0) || is(R, R, 0, 0)
+	case OpBitNot:
 		return is(I, I, 0, 0)
-	case OpAdd, OpSub, OpMul, OpDiv, OpRem, OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
+	case OpAdd, OpSub, OpMul, OpDiv:
+		return is(I, I, I, 0) || is(R, R, R, 0)
+	case OpRem, OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
 		return is(I, I, I, 0)
+	case OpToReal:
+		return is(R, I, 0, 0)
 	case OpEq:
 		return a != 0 && is(B, a, a, 0)
 	case OpLt, OpLe:
-		return (a == I || a == S) && is(B, a, a, 0)
+		return (a == I || a == S || a == R) && is(B, a, a, 0)
 	case OpNot:
 		return is(B, B, 0, 0)
 	case OpAnd, OpOr:
@@ -139,4 +149,11 @@ func (t *Table) wellSorted(n node) bool {
 		return is(S, S, I, 0)
 	}
 	return false
+}
+
+// canonicalRat reports whether s is a rational as big.Rat's RatString
+// writes it, so that one value has one constant.
+func canonicalRat(s string) bool {
+	r, ok := new(big.Rat).SetString(s)
+	return ok && r.RatString() == s
 }

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"bytes"
+	"math/big"
 	"testing"
 )
 
@@ -74,12 +75,15 @@ func TestReadTableRejectsDamage(t *testing.T) {
 		{"wrong operand sort", []byte{byte(OpLength), byte(IntSort), 1, 0, 0}},
 		{"wrong result sort", []byte{byte(OpAdd), byte(BoolSort), 1, 1, 0}},
 		{"comparison without operands", []byte{byte(OpLt), byte(BoolSort), 0, 0, 0}},
-		{"unknown operator", []byte{byte(OpUShr) + 1, byte(IntSort), 1, 1, 0}},
+		{"unknown operator", []byte{byte(OpToReal) + 1, byte(IntSort), 1, 1, 0}},
+		{"rational constant not canonical", []byte{byte(OpRat), byte(RealSort), 3, '2', '/', '4'}},
+		{"rational constant of sort int", []byte{byte(OpRat), byte(IntSort), 1, '2'}},
+		{"real operation on an int", []byte{byte(OpAdd), byte(RealSort), 1, 1, 0}},
 		{"string constant of sort int", []byte{byte(OpStr), byte(IntSort), 1, 'a'}},
 		{"string constant not UTF-8", []byte{byte(OpStr), byte(StringSort), 1, 0xff}},
 		{"int constant of sort bool", []byte{byte(OpInt), byte(BoolSort), 4}},
 		{"bool constant 2", []byte{byte(OpBool), byte(BoolSort), 4}},
-		{"bad sort", []byte{byte(OpVar), byte(StringSort) + 1, 1, 'v'}},
+		{"bad sort", []byte{byte(OpVar), byte(RealSort) + 1, 1, 'v'}},
 	}
 	for _, tc := range bad {
 		enc := append(append([]byte{2}, one...), tc.term...)
@@ -96,6 +100,10 @@ func FuzzReadTable(f *testing.F) {
 	tb = NewTable()
 	s, x := tb.Var("s", StringSort), tb.Var("x", IntSort)
 	tb.Lt(tb.Substring(tb.Concat(s, tb.Str("é\\'")), x, tb.Length(s)), tb.CharAt(s, tb.UShr(x, tb.BitNot(x))))
+	f.Add(tb.AppendBinary(nil))
+	tb = NewTable()
+	d, i := tb.Var("d", RealSort), tb.Var("i", IntSort)
+	tb.Le(tb.Div(tb.Add(d, tb.ToReal(i)), tb.Rat(big.NewRat(1, 2))), tb.Neg(tb.Rat(big.NewRat(-3, 4))))
 	f.Add(tb.AppendBinary(nil))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, _, err := ReadTable(b)

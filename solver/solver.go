@@ -2,6 +2,7 @@ package solver
 
 import (
 	"errors"
+	"math/big"
 	"time"
 )
 
@@ -26,12 +27,14 @@ func (r Result) String() string {
 	return "unknown"
 }
 
-// Value is a variable's value in a model: the field of its sort holds it.
+// Value is a variable's value in a model: the field of its sort holds it
+// (Rat for RealSort).
 type Value struct {
 	Sort Sort
 	Int  int64
 	Bool bool
 	Str  string
+	Rat  *big.Rat
 }
 
 // ErrOutOfRange is returned for model values that a Value cannot hold: an

@@ -32,6 +32,7 @@ const (
 	IntSort Sort = iota + 1
 	BoolSort
 	StringSort
+	RealSort // exact rationals: the action language's decimals
 )
 
 func (s Sort) String() string {
@@ -42,6 +43,8 @@ func (s Sort) String() string {
 		return "bool"
 	case StringSort:
 		return "string"
+	case RealSort:
+		return "real"
 	}
 	return "invalid"
 }
@@ -85,6 +88,8 @@ const (
 	OpShl           // a << b
 	OpShr           // a >> b
 	OpUShr          // a >>> b
+	OpRat           // rational constant (RealSort)
+	OpToReal        // an int as a real
 )
 
 // Term is a hash-consed term: an index into its Table. Equal terms of one
@@ -96,7 +101,7 @@ type node struct {
 	sort    Sort
 	a, b, c Term
 	val     int64  // OpInt value, OpBool 0 or 1
-	name    string // OpVar's name, OpStr's value
+	name    string // OpVar's name, OpStr's value, OpRat's value (big.Rat's RatString)
 }
 
 // Table creates and stores terms. It is not safe for concurrent use.
@@ -160,7 +165,7 @@ func (t *Table) StringValue(x Term) (string, bool) {
 // IsConst reports whether x is a constant.
 func (t *Table) IsConst(x Term) bool {
 	op := t.nodes[x].op
-	return op == OpInt || op == OpBool || op == OpStr
+	return op == OpInt || op == OpBool || op == OpStr || op == OpRat
 }
 
 // Int returns the integer constant v.
@@ -190,6 +195,9 @@ func (t *Table) Var(name string, s Sort) Term { return t.intern(node{op: OpVar, 
 
 // Neg returns -x.
 func (t *Table) Neg(x Term) Term {
+	if t.Sort(x) == RealSort {
+		return t.realOp(OpNeg, x, 0)
+	}
 	if v, ok := t.IntValue(x); ok && v != math.MinInt64 {
 		return t.Int(-v)
 	}
@@ -201,6 +209,9 @@ func (t *Table) Neg(x Term) Term {
 
 // Add returns x + y.
 func (t *Table) Add(x, y Term) Term {
+	if t.Sort(x) == RealSort {
+		return t.realOp(OpAdd, x, y)
+	}
 	a, aok := t.IntValue(x)
 	b, bok := t.IntValue(y)
 	switch {
@@ -218,6 +229,9 @@ func (t *Table) Add(x, y Term) Term {
 
 // Sub returns x - y.
 func (t *Table) Sub(x, y Term) Term {
+	if t.Sort(x) == RealSort {
+		return t.realOp(OpSub, x, y)
+	}
 	a, aok := t.IntValue(x)
 	b, bok := t.IntValue(y)
 	switch {
@@ -235,6 +249,9 @@ func (t *Table) Sub(x, y Term) Term {
 
 // Mul returns x * y.
 func (t *Table) Mul(x, y Term) Term {
+	if t.Sort(x) == RealSort {
+		return t.realOp(OpMul, x, y)
+	}
 	a, aok := t.IntValue(x)
 	b, bok := t.IntValue(y)
 	switch {
@@ -263,8 +280,12 @@ func mulExact(a, b int64) (int64, bool) {
 	return p, true
 }
 
-// Div returns x / y with C semantics and x / 0 = 0.
+// Div returns x / y with C semantics and x / 0 = 0; on reals, the exact
+// quotient (x / 0 = 0 too).
 func (t *Table) Div(x, y Term) Term {
+	if t.Sort(x) == RealSort {
+		return t.realOp(OpDiv, x, y)
+	}
 	a, aok := t.IntValue(x)
 	b, bok := t.IntValue(y)
 	if bok {
@@ -313,7 +334,7 @@ func (t *Table) Eq(x, y Term) Term {
 // Ne returns x != y.
 func (t *Table) Ne(x, y Term) Term { return t.Not(t.Eq(x, y)) }
 
-// Lt returns x < y, on two ints or two strings.
+// Lt returns x < y, on two ints, two reals or two strings.
 func (t *Table) Lt(x, y Term) Term {
 	if c, ok := t.compare(x, y); ok {
 		return t.Bool(c < 0)
@@ -324,7 +345,7 @@ func (t *Table) Lt(x, y Term) Term {
 	return t.intern(node{op: OpLt, sort: BoolSort, a: x, b: y})
 }
 
-// Le returns x <= y, on two ints or two strings.
+// Le returns x <= y, on two ints, two reals or two strings.
 func (t *Table) Le(x, y Term) Term {
 	if c, ok := t.compare(x, y); ok {
 		return t.Bool(c <= 0)
@@ -349,6 +370,11 @@ func (t *Table) compare(x, y Term) (int, bool) {
 	if a, ok := t.StringValue(x); ok {
 		if b, ok := t.StringValue(y); ok {
 			return strings.Compare(a, b), true
+		}
+	}
+	if a, ok := t.RatValue(x); ok {
+		if b, ok := t.RatValue(y); ok {
+			return a.Cmp(b), true
 		}
 	}
 	return 0, false
@@ -440,7 +466,7 @@ func (t *Table) Vars(x Term) []Term {
 	switch n.op {
 	case OpVar:
 		out = []Term{x}
-	case OpInt, OpBool, OpStr:
+	case OpInt, OpBool, OpStr, OpRat:
 	default:
 		set := make(map[Term]bool)
 		for _, a := range []Term{n.a, n.b, n.c} {
@@ -494,7 +520,7 @@ func (t *Table) Subst(x Term, m map[Term]Term) Term {
 			if s, ok := m[x]; ok {
 				r = s
 			}
-		case OpInt, OpBool, OpStr:
+		case OpInt, OpBool, OpStr, OpRat:
 			r = x
 		default:
 			if len(t.Vars(x)) == 0 {
@@ -567,6 +593,8 @@ func (t *Table) rebuild(op Op, a, b, c Term) Term {
 		return t.BitNot(a)
 	case OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
 		return t.bitOp(op, a, b)
+	case OpToReal:
+		return t.ToReal(a)
 	}
 	panic(fmt.Sprintf("solver: rebuild of operator %d", op))
 }
@@ -587,6 +615,8 @@ func (t *Table) Import(src *Table, x Term, memo map[Term]Term) Term {
 		r = t.Bool(n.val != 0)
 	case OpStr:
 		r = t.Str(n.name)
+	case OpRat:
+		r = t.intern(n)
 	case OpVar:
 		r = t.Var(n.name, n.sort)
 	default:
@@ -612,6 +642,9 @@ func (t *Table) Import(src *Table, x Term, memo map[Term]Term) Term {
 // the arithmetic leaves the int64 range.
 func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 	n := &t.nodes[x]
+	if n.sort == RealSort && n.op != OpVar && n.op != OpIte {
+		return t.evalReal(x, val)
+	}
 	switch n.op {
 	case OpInt:
 		return Value{Sort: IntSort, Int: n.val}, true
@@ -675,16 +708,24 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 			return boolean(a.Bool == b.Bool)
 		case StringSort:
 			return boolean(a.Str == b.Str)
+		case RealSort:
+			return boolean(a.rat().Cmp(b.rat()) == 0)
 		}
 		return boolean(a.Int == b.Int)
 	case OpLt:
-		if a.Sort == StringSort {
+		switch a.Sort {
+		case StringSort:
 			return boolean(a.Str < b.Str) // code point order, as compare says
+		case RealSort:
+			return boolean(a.rat().Cmp(b.rat()) < 0)
 		}
 		return boolean(a.Int < b.Int)
 	case OpLe:
-		if a.Sort == StringSort {
+		switch a.Sort {
+		case StringSort:
 			return boolean(a.Str <= b.Str)
+		case RealSort:
+			return boolean(a.rat().Cmp(b.rat()) <= 0)
 		}
 		return boolean(a.Int <= b.Int)
 	case OpConcat:
@@ -768,6 +809,21 @@ func (t *Table) write(b *strings.Builder, x Term, top bool) {
 		b.WriteString(strconv.FormatBool(n.val != 0))
 	case OpStr:
 		quote(b, n.name)
+	case OpRat:
+		r, _ := t.RatValue(x)
+		text, ok := ecma.FormatDecimal(r)
+		if !ok {
+			// No literal writes it: a quotient of two.
+			text = "Number(" + r.Num().String() + ") / " + r.Denom().String()
+		}
+		if r.Sign() < 0 && !top || !ok {
+			text = "(" + text + ")"
+		}
+		b.WriteString(text)
+	case OpToReal:
+		b.WriteString("Number(")
+		t.write(b, n.a, true)
+		b.WriteString(")")
 	case OpVar:
 		b.WriteString(n.name)
 	case OpNeg:

@@ -2,7 +2,7 @@
 // language of guards and actions in every model format (ARCHITECTURE.md §3).
 // Its core is the subset on which ECMAScript and C agree, over mathematical
 // integers and booleans, plus raise/send statements; around it, the parts
-// of ECMAScript that statecharts use: strings and their common methods,
+// of ECMAScript that statecharts use: exact decimals, strings and their common methods,
 // undefined and null, typeof, 32-bit bit operators, _event's fields and
 // the SCXML system variables.
 //
@@ -11,7 +11,11 @@
 // not mutate the AST; rewriting functions return new trees.
 package lang
 
-import "github.com/setbot/setbot/model/source"
+import (
+	"math/big"
+
+	"github.com/setbot/setbot/model/source"
+)
 
 // Node is any AST node.
 type Node interface {
@@ -36,6 +40,24 @@ type (
 	IntLit struct {
 		ValuePos source.Pos
 		Value    int64
+	}
+
+	// DecLit is a decimal literal, 1.5 or 2e3: a number with a fraction or
+	// an exponent. Value is its exact value; Text is the literal as written
+	// ("" for one the lowering or folding made, printed from Value).
+	DecLit struct {
+		ValuePos source.Pos
+		Value    *big.Rat
+		Text     string
+	}
+
+	// ToDecimal is Number(X): the int or decimal X as a decimal. ECMAScript
+	// has one number type, so it is X itself there; in setbot it marks
+	// where an int meets a decimal, and the lowering writes it wherever one
+	// does.
+	ToDecimal struct {
+		Start source.Pos
+		X     Expr
 	}
 
 	// BoolLit is true or false.
@@ -300,6 +322,8 @@ type Arg struct {
 
 func (x *IntLit) Pos() source.Pos     { return x.ValuePos }
 func (x *StrLit) Pos() source.Pos     { return x.ValuePos }
+func (x *DecLit) Pos() source.Pos     { return x.ValuePos }
+func (x *ToDecimal) Pos() source.Pos  { return x.Start }
 func (x *Absent) Pos() source.Pos     { return x.ValuePos }
 func (x *TypeOf) Pos() source.Pos     { return x.OpPos }
 func (x *EventField) Pos() source.Pos { return x.Start }
@@ -337,6 +361,8 @@ func (s *Assume) Pos() source.Pos  { return s.AssumePos }
 
 func (*IntLit) exprNode()     {}
 func (*StrLit) exprNode()     {}
+func (*DecLit) exprNode()     {}
+func (*ToDecimal) exprNode()  {}
 func (*Absent) exprNode()     {}
 func (*TypeOf) exprNode()     {}
 func (*EventField) exprNode() {}

@@ -3,8 +3,10 @@ package lang
 import (
 	"fmt"
 	"maps"
+	"math/big"
 	"strings"
 
+	"github.com/setbot/setbot/model/lang/ecma"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -22,6 +24,12 @@ type Env struct {
 type Info struct {
 	Types map[Expr]Type // type of every expression checked
 	Args  map[*Arg]Type // type of the parameter each argument of a known event passes
+	// Inexact lists the decimal literals that no double holds exactly
+	// (0.1), and DecimalArith where arithmetic on decimals happens (+, -,
+	// *, / with a decimal operand or result, ++, --, += ...): CheckDecimals
+	// refuses the latter in a model that has the former.
+	Inexact      []*DecLit
+	DecimalArith []source.Pos
 }
 
 // CheckExpr type-checks e. want is the kind e must have, or Invalid for
@@ -105,6 +113,16 @@ func (c *checker) exprType(e Expr) Type {
 	switch x := e.(type) {
 	case *IntLit:
 		return IntType
+	case *DecLit:
+		if !ecma.IsDouble(x.Value) {
+			c.info.Inexact = append(c.info.Inexact, x)
+		}
+		return DecimalType
+	case *ToDecimal:
+		if k := c.value(x.X, "Number()", Invalid); k != Invalid && !k.IsNumber() {
+			c.errorf(x.X, "%s is %s: Number() of it is not modelled; setbot's Number() takes a number", ExprString(x.X), article(k))
+		}
+		return DecimalType
 	case *BoolLit:
 		return BoolType
 	case *StrLit:
@@ -224,6 +242,8 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 		return t
 	case t1.Kind == t2.Kind:
 		return Type{Kind: t1.Kind, Absent: absent}
+	case t1.Kind.IsNumber() && t2.Kind.IsNumber():
+		return Type{Kind: Decimal, Absent: absent}
 	}
 	if t1.Kind == Object && t2.Kind == Object {
 		c.errorAt(pos, "objects with different fields (%s and %s) in %s: give both the same fields", t1, t2, what)
@@ -423,9 +443,15 @@ func (c *checker) unary(x *Unary) Type {
 		c.cond(x.X)
 		return BoolType
 	}
-	if t := c.expr(x.X); t.MayBeAbsent() {
+	t := c.expr(x.X)
+	switch {
+	case t.MayBeAbsent():
 		c.absent(x.X, "operator "+x.Op.String())
-	} else if t.Kind != Invalid && t.Kind != Int {
+	case t.Kind == Decimal && x.Op == SUB:
+		return DecimalType // exact in doubles too
+	case t.Kind == Decimal:
+		c.errorAt(x.OpPos, "operator %s on a decimal is not modelled: ECMAScript's bit operators work on 32-bit ints; scale the value to an int", x.Op)
+	case t.Kind != Invalid && t.Kind != Int:
 		c.errorAt(x.OpPos, "operator %s needs an int operand, found %s", x.Op, t.Kind)
 	}
 	return IntType
@@ -435,6 +461,8 @@ func article(k Kind) string {
 	switch k {
 	case Int, Array, Object:
 		return "an " + k.String()
+	case Decimal:
+		return "a decimal"
 	case Undef:
 		return "undefined"
 	}
@@ -454,7 +482,7 @@ func (c *checker) binary(x *Binary) Type {
 			c.errorAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
 			return BoolType
 		}
-		if k1 != Invalid && k2 != Invalid && k1 != k2 && k1 != Undef && k2 != Undef {
+		if k1 != Invalid && k2 != Invalid && k1 != k2 && k1 != Undef && k2 != Undef && !(k1.IsNumber() && k2.IsNumber()) {
 			c.errorAt(x.OpPos, "mismatched types %s and %s for %s: compare values of one type", k1, k2, x.Op)
 		}
 		return BoolType
@@ -466,13 +494,13 @@ func (c *checker) binary(x *Binary) Type {
 		if k1 == String && k2 == String {
 			return StringType
 		}
-		if c.operands(x.OpPos, x.Op, Int, k1, k2) {
-			return IntType
+		if !c.operands(x.OpPos, x.Op, Int, k1, k2) {
+			return Type{}
 		}
-		return Type{}
+		return c.arith(x.OpPos, x.Op, k1, k2, x.Y)
 	case SUB, MUL, QUO, REM, AND, OR, XOR, SHL, SHR, USHR:
 		c.operands(x.OpPos, x.Op, Int, k1, k2)
-		return IntType
+		return c.arith(x.OpPos, x.Op, k1, k2, x.Y)
 	case LSS, GTR, LEQ, GEQ:
 		if k1 != String || k2 != String {
 			c.operands(x.OpPos, x.Op, Int, k1, k2)
@@ -483,9 +511,55 @@ func (c *checker) binary(x *Binary) Type {
 	return Type{}
 }
 
-// operands checks that the operands of op, of kinds k1 and k2, both have
-// kind want, and reports whether they do (or one is already in error).
+// arith returns the type of x op y, an arithmetic or bit operation on
+// numbers of kinds k1 and k2 (or already in error): an int, or a decimal
+// when either is one. On decimals, + - * are exact; / is exact where the
+// divisor y is a constant power of two, and refused elsewhere; % and the
+// bit operators are refused.
+func (c *checker) arith(pos source.Pos, op Token, k1, k2 Kind, y Expr) Type {
+	if k1 != Decimal && k2 != Decimal {
+		return IntType
+	}
+	if k1 == Invalid || k2 == Invalid {
+		return Type{}
+	}
+	switch op {
+	case ADD, SUB, MUL:
+	case QUO:
+		if !c.powerOfTwo(y) {
+			c.errorAt(pos, "division of a decimal by %s: setbot divides decimals exactly only by a power of two (2, 4, 0.5, ...), where ECMAScript's quotient is exact too; "+
+				"multiply instead (x * 0.5), or scale to ints and use integer division", ExprString(y))
+			return Type{}
+		}
+	case REM:
+		c.errorAt(pos, "operator %% on a decimal is not modelled: scale the values to ints (count tenths) and take the remainder of those")
+		return Type{}
+	default:
+		c.errorAt(pos, "operator %s on a decimal is not modelled: ECMAScript's bit operators work on 32-bit ints; scale the value to an int", op)
+		return Type{}
+	}
+	c.info.DecimalArith = append(c.info.DecimalArith, pos)
+	return DecimalType
+}
+
+// powerOfTwo reports whether e is a constant ±2^k (k may be negative).
+func (c *checker) powerOfTwo(e Expr) bool {
+	switch x := Simplify(e).(type) {
+	case *IntLit:
+		return x.Value != 0 && ecma.IsPowerOfTwo(new(big.Rat).SetInt64(x.Value))
+	case *DecLit:
+		return ecma.IsPowerOfTwo(x.Value)
+	}
+	return false
+}
+
+// operands checks that the operands of op, of kinds k1 and k2, are both
+// numbers (want is Int: an int or a decimal) or both of kind want, and
+// reports whether they are (or one is already in error).
 func (c *checker) operands(pos source.Pos, op Token, want, k1, k2 Kind) bool {
+	if want == Int && k1.IsNumber() && k2.IsNumber() {
+		return true
+	}
 	if k1 != Invalid && k2 != Invalid && (k1 != want || k2 != want) {
 		c.errorAt(pos, "operator %s needs %s operands, found %s and %s", op, want, k1, k2)
 		return false
@@ -521,9 +595,12 @@ func (c *checker) stmt(s Stmt) {
 		} else {
 			t = c.loc(x.Target, x.Path)
 		}
-		if t.MayBeAbsent() {
+		switch {
+		case t.MayBeAbsent():
 			c.absent(x.Target, "operator "+x.Op.String())
-		} else if t.Kind != Invalid && t.Kind != Int {
+		case t.Kind == Decimal:
+			c.info.DecimalArith = append(c.info.DecimalArith, x.OpPos)
+		case t.Kind != Invalid && t.Kind != Int:
 			c.errorAt(x.OpPos, "operator %s needs an int variable, found %s", x.Op, t.Kind)
 		}
 	case *Decl:
@@ -653,7 +730,13 @@ func (c *checker) assign(x *Assign) {
 		if x.Op == ADD_ASSIGN && k1 == String && k2 == String {
 			return
 		}
-		c.operands(x.OpPos, x.Op, Int, k1, k2)
+		if !c.operands(x.OpPos, x.Op, Int, k1, k2) {
+			return
+		}
+		if t := c.arith(x.OpPos, compoundOp[x.Op], k1, k2, x.Value); t.Kind == Decimal && k1 == Int {
+			name := locString(x.Target, x.Path)
+			c.errorf(x.Value, "%s is an int, and %s %s %s is a decimal: declare %s decimal (setbot:type=\"decimal\")", name, name, x.Op, ExprString(x.Value), name)
+		}
 		return
 	}
 	tt, vt := c.loc(x.Target, x.Path), c.expr(x.Value)
@@ -669,6 +752,9 @@ func (c *checker) assign(x *Assign) {
 		c.errorf(x.Value, "%s is %s and cannot hold %s: give %s the type %s (a <data> without expr has it)", name, tt, ExprString(x.Value), name, tt.OrAbsent())
 	case vt.MayBeAbsent() && !tt.MayBeAbsent():
 		c.errorf(x.Value, "%s may be undefined or null, and %s cannot be: give %s the type %s (a <data> without expr has it)", ExprString(x.Value), name, name, tt.OrAbsent())
+	case tt.Kind == Decimal && vt.Kind == Int:
+	case tt.Kind == Int && vt.Kind == Decimal && len(x.Path) == 0:
+		c.errorf(x.Value, "cannot use decimal value as int in assignment to %s: declare %s decimal (setbot:type=\"decimal\"), or scale the value to an int", name, name)
 	case vt.Kind != Undef && tt.Kind != vt.Kind:
 		c.errorf(x.Value, "cannot use %s value as %s in assignment to %s", vt.Kind, tt.Kind, name)
 	case vt.IsComposite():
@@ -748,6 +834,7 @@ func Assignable(tt, vt Type) string {
 		return ""
 	case vt.MayBeAbsent() && !tt.MayBeAbsent():
 		return fmt.Sprintf("the value may be undefined, and %s cannot be", tt)
+	case tt.Kind == Decimal && vt.Kind == Int:
 	case tt.Kind != vt.Kind:
 		return fmt.Sprintf("cannot use %s value as %s", vt.Kind, tt.Kind)
 	case tt.Kind == Array:
@@ -786,7 +873,7 @@ func (c *checker) decl(x *Decl) {
 		switch {
 		case t.Kind == Invalid:
 			t = Type{Kind: vt.Kind, Absent: vt.MayBeAbsent(), Comp: vt.Comp}
-		case vt.Kind != Invalid && vt.Kind != t.Kind:
+		case vt.Kind != Invalid && vt.Kind != t.Kind && !(t.Kind == Decimal && vt.Kind == Int):
 			c.errorf(x.Value, "cannot use %s value as %s in declaration of %s", vt.Kind, t.Kind, x.Name.Name)
 		}
 	}
@@ -829,7 +916,7 @@ func (c *checker) args(event string, args []*Arg) {
 			c.errorAt(a.NamePos, "event %s has no parameter %s", event, a.Name)
 		case t.Kind != Invalid && t.MayBeAbsent() && !pt.MayBeAbsent():
 			c.errorf(a.Value, "%s may be undefined or null, and parameter %s of event %s cannot be: give it a value first", ExprString(a.Value), a.Name, event)
-		case t.Kind != Invalid && t.Kind != Undef && t.Kind != pt.Kind:
+		case t.Kind != Invalid && t.Kind != Undef && t.Kind != pt.Kind && !(pt.Kind == Decimal && t.Kind == Int):
 			c.errorf(a.Value, "cannot use %s value as %s in argument %s of event %s", t.Kind, pt.Kind, a.Name, event)
 		case t.IsComposite():
 			if msg := Assignable(pt, t); msg != "" {

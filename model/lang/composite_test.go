@@ -186,10 +186,10 @@ func TestParseCompositeType(t *testing.T) {
 		{"(int|undefined)[2]", "(int|undefined)[2]"},
 		{"(int)[2..3]", "int[3]"},
 		{"int[0..9][3..3]", "int[0..9][3]"},
-		{"(int)[3..2]", `malformed array bound in type "(int)[3..2]" (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
-		{"int[x]", `malformed array bound in type "int[x]" (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
-		{"int[1000]", `array bound 1000 above the largest, 256 in type "int[1000]" (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
-		{"{a: int, a: bool}", `field a declared twice in type "{a: int, a: bool}" (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
+		{"(int)[3..2]", `malformed array bound in type "(int)[3..2]" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
+		{"int[x]", `malformed array bound in type "int[x]" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
+		{"int[1000]", `array bound 1000 above the largest, 256 in type "int[1000]" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
+		{"{a: int, a: bool}", `field a declared twice in type "{a: int, a: bool}" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
 		{"int[3] x", `unexpected "x" after the type in "int[3] x"`},
 	}
 	for _, tt := range tests {

@@ -10,6 +10,12 @@ func Equal(a, b Node) bool {
 	case *IntLit:
 		y, ok := b.(*IntLit)
 		return ok && x.Value == y.Value
+	case *DecLit:
+		y, ok := b.(*DecLit)
+		return ok && x.Value.Cmp(y.Value) == 0
+	case *ToDecimal:
+		y, ok := b.(*ToDecimal)
+		return ok && Equal(x.X, y.X)
 	case *BoolLit:
 		y, ok := b.(*BoolLit)
 		return ok && x.Value == y.Value

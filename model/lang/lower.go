@@ -1,9 +1,14 @@
 package lang
 
-import "github.com/setbot/setbot/model/source"
+import (
+	"math/big"
+
+	"github.com/setbot/setbot/model/source"
+)
 
 // Lowering rewrites checked code into the form the executors run, in which
-// every value is an int, a bool or a string and every condition is a bool:
+// every value is an int, a decimal, a bool or a string and every condition
+// is a bool:
 //
 //   - A condition of another kind is ECMAScript's truthiness made explicit:
 //     0, "" and undefined and null are false (NaN is not modelled).
@@ -16,6 +21,9 @@ import "github.com/setbot/setbot/model/source"
 //     === and !== compare the tags strictly; between two values of one kind
 //     they are == and !=.
 //   - typeof becomes a string that the tag selects.
+//   - Where an int meets a decimal (an operand, a ?: branch, a value
+//     assigned or passed), it is converted: Number(i), folded for a
+//     literal. Operations therefore have operands of one kind.
 //
 // The executors therefore never see Absent, TypeOf, === or !==.
 
@@ -43,6 +51,8 @@ func ZeroValue(k Kind, pos source.Pos) Expr {
 		return &BoolLit{ValuePos: pos}
 	case String:
 		return &StrLit{ValuePos: pos}
+	case Decimal:
+		return &DecLit{ValuePos: pos, Value: new(big.Rat)}
 	}
 	return &IntLit{ValuePos: pos}
 }
@@ -90,7 +100,7 @@ func (l *lowerer) cond(e Expr) Expr {
 // truthy is ECMAScript's ToBoolean of v, of kind k, as a bool expression.
 func truthy(v Expr, k Kind) Expr {
 	switch k {
-	case Int, String:
+	case Int, Decimal, String:
 		return &Binary{X: v, OpPos: v.Pos(), Op: NEQ, Y: ZeroValue(k, v.Pos())}
 	case Undef:
 		return &BoolLit{ValuePos: v.Pos()}
@@ -145,6 +155,13 @@ func (l *lowerer) pair(e Expr) (val, tag Expr) {
 		if l.typ(x.Else).Kind == Undef {
 			v2 = ZeroValue(t.Kind, pos)
 		}
+		// An int branch of a decimal ?: is converted.
+		if t.Kind == Decimal && l.typ(x.Then).Kind == Int {
+			v1 = &ToDecimal{Start: v1.Pos(), X: v1}
+		}
+		if t.Kind == Decimal && l.typ(x.Else).Kind == Int {
+			v2 = &ToDecimal{Start: v2.Pos(), X: v2}
+		}
 		return &Cond{Cond: c, Question: x.Question, Then: v1, Else: v2},
 			&Cond{Cond: c, Question: x.Question, Then: t1, Else: t2}
 	}
@@ -173,9 +190,11 @@ func (l *lowerer) value(e Expr) Expr {
 		case EQL, NEQ, SEQL, SNEQ:
 			return l.equality(x)
 		}
-		return &Binary{X: l.value(x.X), OpPos: x.OpPos, Op: x.Op, Y: l.value(x.Y)}
+		k := l.numberKind(x.X, x.Y)
+		return &Binary{X: l.as(x.X, k), OpPos: x.OpPos, Op: x.Op, Y: l.as(x.Y, k)}
 	case *Cond:
-		return &Cond{Cond: l.cond(x.Cond), Question: x.Question, Then: l.value(x.Then), Else: l.value(x.Else)}
+		k := l.typ(x).Kind
+		return &Cond{Cond: l.cond(x.Cond), Question: x.Question, Then: l.as(x.Then, k), Else: l.as(x.Else, k)}
 	case *Method:
 		m := &Method{X: l.value(x.X), DotPos: x.DotPos, Name: x.Name, Call: x.Call}
 		for _, a := range x.Args {
@@ -184,6 +203,26 @@ func (l *lowerer) value(e Expr) Expr {
 		return m
 	}
 	return RewriteExpr(e, func(e Expr) Expr { return e })
+}
+
+// numberKind returns Decimal when x and y are numbers of which one is a
+// decimal, and Invalid otherwise: the kind both are converted to.
+func (l *lowerer) numberKind(x, y Expr) Kind {
+	k1, k2 := l.typ(x).Kind, l.typ(y).Kind
+	if k1.IsNumber() && k2.IsNumber() && k1 != k2 {
+		return Decimal
+	}
+	return Invalid
+}
+
+// as lowers e, which has a value, to a value of kind k: an int is
+// converted where k is Decimal. Any other k leaves it as it is.
+func (l *lowerer) as(e Expr, k Kind) Expr {
+	v := l.value(e)
+	if k == Decimal && l.typ(e).Kind == Int {
+		return &ToDecimal{Start: e.Pos(), X: v}
+	}
+	return v
 }
 
 // typeOf lowers typeof x to the string its kind and tag give.
@@ -200,7 +239,7 @@ func (l *lowerer) typeOf(x *TypeOf) Expr {
 }
 
 // typeofName is what typeof gives for a value of each kind.
-var typeofName = map[Kind]string{Int: "number", Bool: "boolean", String: "string", Undef: "undefined", Array: "object", Object: "object"}
+var typeofName = map[Kind]string{Int: "number", Decimal: "number", Bool: "boolean", String: "string", Undef: "undefined", Array: "object", Object: "object"}
 
 // equality lowers ==, !=, === and !==.
 func (l *lowerer) equality(x *Binary) Expr {
@@ -212,13 +251,23 @@ func (l *lowerer) equality(x *Binary) Expr {
 		if negate {
 			op = NEQ
 		}
-		return &Binary{X: l.value(x.X), OpPos: x.OpPos, Op: op, Y: l.value(x.Y)}
+		k := l.numberKind(x.X, x.Y)
+		return &Binary{X: l.as(x.X, k), OpPos: x.OpPos, Op: op, Y: l.as(x.Y, k)}
 	}
 	v1, g1 := l.pair(x.X)
 	v2, g2 := l.pair(x.Y)
-	// The values compare only when both have one of the same kind.
+	// The values compare only when both have one of the same kind (or
+	// both are numbers).
 	var values Expr = &BoolLit{ValuePos: x.OpPos}
-	if t1.Kind == t2.Kind && t1.Kind != Undef {
+	switch {
+	case t1.Kind == t2.Kind && t1.Kind != Undef:
+		values = &Binary{X: v1, OpPos: x.OpPos, Op: EQL, Y: v2}
+	case t1.Kind.IsNumber() && t2.Kind.IsNumber():
+		if t1.Kind == Int {
+			v1 = &ToDecimal{Start: v1.Pos(), X: v1}
+		} else {
+			v2 = &ToDecimal{Start: v2.Pos(), X: v2}
+		}
 		values = &Binary{X: v1, OpPos: x.OpPos, Op: EQL, Y: v2}
 	}
 	var r Expr
@@ -259,7 +308,7 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 		if x.Op == ASSIGN && (tt.MayBeAbsent() || tt.IsComposite()) {
 			return assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
 		}
-		return []Stmt{&Assign{Target: &Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.value(x.Value))}}
+		return []Stmt{&Assign{Target: &Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
 	case *IncDec:
 		return []Stmt{&IncDec{Target: &Ident{NamePos: x.Target.NamePos, Name: pathName(x.Target, x.Path)}, OpPos: x.OpPos, Op: x.Op}}
 	case *ForEach:
@@ -346,7 +395,7 @@ func (l *lowerer) args(args []*Arg) []*Arg {
 			t = l.typ(a.Value)
 		}
 		if !t.MayBeAbsent() && !t.IsComposite() {
-			out = append(out, &Arg{NamePos: a.NamePos, Name: a.Name, Value: Simplify(l.value(a.Value))})
+			out = append(out, &Arg{NamePos: a.NamePos, Name: a.Name, Value: Simplify(l.as(a.Value, t.Kind))})
 			continue
 		}
 		vs := l.vec(a.Value, t)

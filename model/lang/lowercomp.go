@@ -84,7 +84,7 @@ func LowerValue(init Expr, info *Info, t Type) []Expr {
 	for i, v := range vec {
 		v = Simplify(v)
 		switch v.(type) {
-		case *IntLit, *BoolLit, *StrLit:
+		case *IntLit, *DecLit, *BoolLit, *StrLit:
 		default:
 			return nil
 		}
@@ -244,6 +244,8 @@ func (l *lowerer) align(ps []part, t Type, pos source.Pos) []Expr {
 		switch {
 		case ok && (p.leaf.Type.Kind == f.Type.Kind || f.Tag):
 			out = append(out, p.x)
+		case ok && f.Type.Kind == Decimal && p.leaf.Type.Kind == Int:
+			out = append(out, &ToDecimal{Start: p.x.Pos(), X: p.x})
 		case f.Tag:
 			if _, value := have[key{f.Suffix, false}]; value {
 				out = append(out, &IntLit{ValuePos: pos, Value: AbsentValue})

@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 
 	"github.com/setbot/setbot/model/source"
@@ -146,7 +147,7 @@ func (p *parser) found() string {
 		return "end of input"
 	case STRING:
 		return "string literal"
-	case IDENT, INT, ILLEGAL:
+	case IDENT, INT, DECIMAL, ILLEGAL:
 		return "'" + p.lit + "'"
 	}
 	return "'" + p.tok.String() + "'"
@@ -325,6 +326,15 @@ func (p *parser) parsePrimary() Expr {
 		}
 		p.next()
 		return &IntLit{ValuePos: p.pos(off), Value: v}
+	case DECIMAL:
+		v, err := ParseDecimal(p.lit)
+		if err != nil {
+			p.error("%v", err)
+			v = new(big.Rat)
+		}
+		lit := p.lit
+		p.next()
+		return &DecLit{ValuePos: p.pos(off), Value: v, Text: lit}
 	case TRUE, FALSE:
 		v := p.tok == TRUE
 		p.next()
@@ -458,6 +468,16 @@ func (p *parser) parseOperand() Expr {
 	case LPAREN:
 		if name == "In" {
 			return p.parseIn(off)
+		}
+		if name == "Number" {
+			p.next()
+			x := p.parseValue()
+			mark := len(p.errs)
+			p.closeParen()
+			if len(p.errs) > mark {
+				return p.bad(off)
+			}
+			return &ToDecimal{Start: p.pos(off), X: x}
 		}
 		p.errorAt(off, callMsg(p.dotted(name)))
 		p.skipGroup(0, false)
@@ -607,7 +627,7 @@ func isAssignOp(t Token) bool { return ASSIGN <= t && t <= REM_ASSIGN }
 // another one.
 func startsOperand(t Token) bool {
 	switch t {
-	case IDENT, INT, STRING, TRUE, FALSE:
+	case IDENT, INT, DECIMAL, STRING, TRUE, FALSE:
 		return true
 	}
 	return false
@@ -615,7 +635,7 @@ func startsOperand(t Token) bool {
 
 func startsExpr(t Token) bool {
 	switch t {
-	case IDENT, INT, STRING, TRUE, FALSE, LPAREN, NOT, SUB, ADD:
+	case IDENT, INT, DECIMAL, STRING, TRUE, FALSE, LPAREN, NOT, SUB, ADD:
 		return true
 	}
 	return false

@@ -77,6 +77,10 @@ func prec(e Expr) int {
 		if x.Value < 0 {
 			return unaryPrec
 		}
+	case *DecLit:
+		if x.Value.Sign() < 0 {
+			return unaryPrec
+		}
 	}
 	return atomPrec
 }
@@ -100,6 +104,12 @@ func (p *printer) expr(e Expr) {
 			return
 		}
 		p.str(strconv.FormatInt(x.Value, 10))
+	case *DecLit:
+		p.str(DecimalText(x))
+	case *ToDecimal:
+		p.str("Number(")
+		p.expr(x.X)
+		p.str(")")
 	case *BoolLit:
 		p.str(strconv.FormatBool(x.Value))
 	case *Ident:
@@ -207,6 +217,9 @@ func (p *printer) location(target *Ident, path []*Sel) {
 // isNegLit reports whether e is a negative literal that prints without its
 // own parentheses.
 func isNegLit(e Expr) bool {
+	if d, ok := e.(*DecLit); ok {
+		return d.Value.Sign() < 0
+	}
 	x, ok := e.(*IntLit)
 	return ok && x.Value < 0 && x.Value != math.MinInt64
 }

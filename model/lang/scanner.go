@@ -108,28 +108,33 @@ func (s *scanner) skipSpace() (nl bool) {
 	return nl
 }
 
-// scanNumber scans a decimal integer literal. Floating-point literals,
-// other bases and leading zeros are scanned whole and reported, so that the
-// parser sees one ILLEGAL token.
+// scanNumber scans a number literal: a decimal integer (INT), or one with
+// a fraction or an exponent (DECIMAL: 1.5, 2e3, 2.5E-1). Other bases and
+// leading zeros are scanned whole and reported, so that the parser sees one
+// ILLEGAL token.
 func (s *scanner) scanNumber() (Token, string) {
 	start := s.off
 	s.scanWhile(isDigit)
-	isFloat := false
+	isDecimal := false
 	if s.peek(0) == '.' && isDigit(s.peek(1)) {
-		isFloat = true
+		isDecimal = true
 		s.off++
 		s.scanWhile(isDigit)
 	}
 	if c := s.peek(0); (c == 'e' || c == 'E') && (isDigit(s.peek(1)) || (s.peek(1) == '+' || s.peek(1) == '-') && isDigit(s.peek(2))) {
-		isFloat = true
+		isDecimal = true
 		s.off += 2
 		s.scanWhile(isDigit)
 	}
 	s.scanWhile(isIdentChar)
 	lit := s.text[start:s.off]
 	switch {
-	case isFloat && strings.Trim(lit, "0123456789.eE+-") == "":
-		s.error(start, "floating-point literal %s: decimals are not supported yet; scale the value to an int, e.g. count tenths", lit)
+	case isDecimal && strings.Trim(lit, "0123456789.eE+-") != "":
+		s.error(start, "invalid number literal %s: write decimals as 1.5 or 2e3", lit)
+	case isDecimal && len(lit) > 1 && lit[0] == '0' && isDigit(lit[1]):
+		s.error(start, "invalid number literal %s: write it without leading zeros", lit)
+	case isDecimal:
+		return DECIMAL, lit
 	case strings.Trim(lit, "0123456789") != "":
 		s.error(start, "invalid integer literal %s: write integers in decimal", lit)
 	case len(lit) > 1 && lit[0] == '0':

@@ -23,8 +23,23 @@ func fold(e Expr) Expr {
 		return foldBinary(x)
 	case *Cond:
 		return foldCond(x)
+	case *ToDecimal:
+		if r, ok := ratValue(x.X); ok {
+			return &DecLit{ValuePos: x.Start, Value: r}
+		}
 	}
 	return e
+}
+
+// ratValue returns the value of an int or decimal literal as a rational.
+func ratValue(e Expr) (*big.Rat, bool) {
+	switch x := e.(type) {
+	case *IntLit:
+		return new(big.Rat).SetInt64(x.Value), true
+	case *DecLit:
+		return x.Value, true
+	}
+	return nil, false
 }
 
 // foldCond folds ?: with a constant condition, and one whose branches are
@@ -54,7 +69,7 @@ func foldCond(x *Cond) Expr {
 // literal reports whether e is a literal.
 func literal(e Expr) bool {
 	switch e.(type) {
-	case *IntLit, *BoolLit, *StrLit:
+	case *IntLit, *DecLit, *BoolLit, *StrLit:
 		return true
 	}
 	return false
@@ -90,6 +105,10 @@ func foldUnary(x *Unary) Expr {
 		if x.Op == SUB && y.Value != math.MinInt64 {
 			return &IntLit{ValuePos: x.OpPos, Value: -y.Value}
 		}
+	case *DecLit:
+		if x.Op == SUB {
+			return &DecLit{ValuePos: x.OpPos, Value: new(big.Rat).Neg(y.Value)}
+		}
 	case *Unary:
 		if x.Op == NOT && y.Op == NOT {
 			return y.X
@@ -119,6 +138,11 @@ func foldBinary(x *Binary) Expr {
 		if b, ok := x.Y.(*StrLit); ok {
 			return foldStrings(x, a.Value, b.Value)
 		}
+	}
+	_, dec1 := x.X.(*DecLit)
+	_, dec2 := x.Y.(*DecLit)
+	if dec1 || dec2 {
+		return foldDecimals(x)
 	}
 	a, ok1 := x.X.(*IntLit)
 	b, ok2 := x.Y.(*IntLit)
@@ -206,4 +230,31 @@ func foldStrings(x *Binary, a, b string) Expr {
 		return &BoolLit{ValuePos: x.Pos(), Value: v}
 	}
 	return x
+}
+
+// foldDecimals folds an operation on two number literals of which one is a
+// decimal, exactly: comparisons, + - *, and / by a divisor other than 0.
+func foldDecimals(x *Binary) Expr {
+	a, ok1 := ratValue(x.X)
+	b, ok2 := ratValue(x.Y)
+	if !ok1 || !ok2 {
+		return x
+	}
+	if v, ok := compare(x.Op, int64(a.Cmp(b)), 0); ok {
+		return &BoolLit{ValuePos: x.Pos(), Value: v}
+	}
+	r := new(big.Rat)
+	switch {
+	case x.Op == ADD:
+		r.Add(a, b)
+	case x.Op == SUB:
+		r.Sub(a, b)
+	case x.Op == MUL:
+		r.Mul(a, b)
+	case x.Op == QUO && b.Sign() != 0:
+		r.Quo(a, b)
+	default:
+		return x
+	}
+	return &DecLit{ValuePos: x.Pos(), Value: r}
 }

@@ -8,9 +8,10 @@ const (
 	ILLEGAL Token = iota
 	EOF
 
-	IDENT  // a, _event
-	INT    // 42
-	STRING // 'S1' or "out"
+	IDENT   // a, _event
+	INT     // 42
+	STRING  // 'S1' or "out"
+	DECIMAL // 1.5, 2e3
 
 	ADD // +
 	SUB // -
@@ -81,7 +82,7 @@ const (
 )
 
 var tokenText = [...]string{
-	ILLEGAL: "ILLEGAL", EOF: "EOF", IDENT: "IDENT", INT: "INT", STRING: "STRING",
+	ILLEGAL: "ILLEGAL", EOF: "EOF", IDENT: "IDENT", INT: "INT", STRING: "STRING", DECIMAL: "DECIMAL",
 	ADD: "+", SUB: "-", MUL: "*", QUO: "/", REM: "%",
 	LAND: "&&", LOR: "||", NOT: "!",
 	AND: "&", OR: "|", XOR: "^", TILD: "~", SHL: "<<", SHR: ">>", USHR: ">>>",
@@ -153,3 +154,6 @@ func (t Token) Precedence() int {
 // IsBitOp reports whether t is one of ECMAScript's binary bit operators,
 // which work on 32-bit integers.
 func (t Token) IsBitOp() bool { return AND <= t && t <= USHR && t != TILD }
+
+// compoundOp maps a compound assignment operator to its binary operator.
+var compoundOp = map[Token]Token{ADD_ASSIGN: ADD, SUB_ASSIGN: SUB, MUL_ASSIGN: MUL, QUO_ASSIGN: QUO, REM_ASSIGN: REM}

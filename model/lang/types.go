@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,8 +21,9 @@ const (
 	Bool
 	String
 	Undef
-	Array  // a bounded array: Type.Comp gives its elements and bound
-	Object // an object with a fixed set of fields: Type.Comp gives them
+	Array   // a bounded array: Type.Comp gives its elements and bound
+	Object  // an object with a fixed set of fields: Type.Comp gives them
+	Decimal // an exact rational number, ECMAScript's number with a fraction
 )
 
 func (k Kind) String() string {
@@ -38,11 +40,18 @@ func (k Kind) String() string {
 		return "array"
 	case Object:
 		return "object"
+	case Decimal:
+		return "decimal"
 	}
 	return "invalid"
 }
 
-// Type is int, int[Lo..Hi], bool or string, undefined alone, or a bounded
+// IsNumber reports whether k is a kind of number: int or decimal. An int
+// meets a decimal as the decimal of its value.
+func (k Kind) IsNumber() bool { return k == Int || k == Decimal }
+
+// Type is int, int[Lo..Hi], decimal, decimal[Lo..Hi], bool or string,
+// undefined alone, or a bounded
 // array or an object of those. Absent marks a type whose values also
 // include undefined and null (ECMAScript's "no value"); a variable may hold
 // those and one other kind.
@@ -51,7 +60,7 @@ func (k Kind) String() string {
 // (Comp is a pointer); Identical compares them by structure.
 type Type struct {
 	Kind   Kind
-	Ranged bool // Int only: values lie in [Lo, Hi]
+	Ranged bool // Int and Decimal only: values lie in [Lo, Hi]
 	Lo, Hi int64
 	Absent bool
 	Comp   *Composite // Array and Object only
@@ -128,10 +137,11 @@ func Identical(t, u Type) bool {
 
 // Predeclared types.
 var (
-	IntType    = Type{Kind: Int}
-	BoolType   = Type{Kind: Bool}
-	StringType = Type{Kind: String}
-	UndefType  = Type{Kind: Undef, Absent: true}
+	IntType     = Type{Kind: Int}
+	DecimalType = Type{Kind: Decimal}
+	BoolType    = Type{Kind: Bool}
+	StringType  = Type{Kind: String}
+	UndefType   = Type{Kind: Undef, Absent: true}
 )
 
 // MayBeAbsent reports whether a value of t may be undefined or null.
@@ -148,8 +158,8 @@ func RangeType(lo, hi int64) Type { return Type{Kind: Int, Ranged: true, Lo: lo,
 func (t Type) String() string {
 	s := t.Kind.String()
 	switch {
-	case t.Kind == Int && t.Ranged:
-		s = fmt.Sprintf("int[%d..%d]", t.Lo, t.Hi)
+	case t.Kind.IsNumber() && t.Ranged:
+		s = fmt.Sprintf("%s[%d..%d]", t.Kind, t.Lo, t.Hi)
 	case t.Kind == Array:
 		e := t.Comp.Elem.String()
 		if t.Comp.Elem.Absent {
@@ -179,10 +189,16 @@ func (t Type) Contains(v int64) bool {
 	return t.Kind == Int && (!t.Ranged || (t.Lo <= v && v <= t.Hi))
 }
 
+// ContainsDecimal reports whether the rational v is a value of t, a
+// decimal type.
+func (t Type) ContainsDecimal(v *big.Rat) bool {
+	return t.Kind == Decimal && (!t.Ranged || (new(big.Rat).SetInt64(t.Lo).Cmp(v) <= 0 && v.Cmp(new(big.Rat).SetInt64(t.Hi)) <= 0))
+}
+
 // ParseType parses a type:
 //
 //	type   = base { "[" [ M ".." ] N "]" } [ "|undefined" ]
-//	base   = "int" [ "[" lo ".." hi "]" ] | "bool" | "string" | "(" type ")"
+//	base   = ("int" | "decimal") [ "[" lo ".." hi "]" ] | "bool" | "string" | "(" type ")"
 //	       | "{" name ":" type { "," name ":" type } "}"
 //
 // where base[N] is an array of at most N elements of base, and base[M..N]
@@ -191,7 +207,8 @@ func (t Type) Contains(v int64) bool {
 // each; {x: int, ok: bool}[8], of up to 8 objects; string[2..2], of
 // exactly 2 strings. A bracket directly after int that holds ".." is a
 // range of values, never of lengths: an array of 2 or 3 ints is
-// (int)[2..3]. Spaces are allowed between the parts.
+// (int)[2..3]. The same holds for decimal, whose range has integer bounds:
+// decimal[0..100]. Spaces are allowed between the parts.
 func ParseType(s string) (Type, error) {
 	p := typeParser{s: s}
 	t, err := p.typ()
@@ -241,7 +258,7 @@ func (p *typeParser) word() string {
 }
 
 func (p *typeParser) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s in type %q (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)", fmt.Sprintf(format, args...), p.s)
+	return fmt.Errorf("%s in type %q (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)", fmt.Sprintf(format, args...), p.s)
 }
 
 func (p *typeParser) typ() (Type, error) {
@@ -309,31 +326,38 @@ func (p *typeParser) base() (Type, error) {
 		return BoolType, nil
 	case "string":
 		return StringType, nil
-	case "int":
+	case "int", "decimal":
+		k := Int
+		if w == "decimal" {
+			k = Decimal
+		}
 		save := p.i
 		if !p.eat("[") {
-			return IntType, nil
+			return Type{Kind: k}, nil
 		}
 		inner, _, ok := strings.Cut(p.s[p.i:], "]")
 		if !ok || !strings.Contains(inner, "..") {
 			p.i = save // an array bound
-			return IntType, nil
+			return Type{Kind: k}, nil
 		}
 		p.i += len(inner) + 1
 		lo, hi, _ := strings.Cut(inner, "..")
 		l, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
 		h, err2 := strconv.ParseInt(strings.TrimSpace(hi), 10, 64)
 		if err1 != nil || err2 != nil {
+			if k == Decimal {
+				return Type{}, fmt.Errorf("malformed range bounds in %q: the bounds of a decimal range are integers", p.s)
+			}
 			return Type{}, fmt.Errorf("malformed range bounds in %q", p.s)
 		}
 		if l > h {
 			return Type{}, fmt.Errorf("empty range in %q: %d > %d", p.s, l, h)
 		}
-		return RangeType(l, h), nil
+		return Type{Kind: k, Ranged: true, Lo: l, Hi: h}, nil
 	case "":
 		return Type{}, p.errorf("missing type")
 	default:
-		return Type{}, fmt.Errorf("unknown type %q in %q (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)", w, p.s)
+		return Type{}, fmt.Errorf("unknown type %q in %q (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)", w, p.s)
 	}
 }
 

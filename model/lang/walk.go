@@ -10,8 +10,10 @@ func Inspect(n Node, f func(Node) bool) {
 		return
 	}
 	switch x := n.(type) {
-	case *IntLit, *BoolLit, *StrLit, *Absent, *EventField, *SysVar, *Ident, *EventParam, *InState:
+	case *IntLit, *DecLit, *BoolLit, *StrLit, *Absent, *EventField, *SysVar, *Ident, *EventParam, *InState:
 	case *TypeOf:
+		Inspect(x.X, f)
+	case *ToDecimal:
 		Inspect(x.X, f)
 	case *Method:
 		Inspect(x.X, f)
@@ -127,6 +129,9 @@ func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
 	case *IntLit:
 		y := *x
 		c = &y
+	case *DecLit:
+		y := *x
+		c = &y
 	case *BoolLit:
 		y := *x
 		c = &y
@@ -153,6 +158,8 @@ func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
 		c = &y
 	case *TypeOf:
 		c = &TypeOf{OpPos: x.OpPos, X: RewriteExpr(x.X, f)}
+	case *ToDecimal:
+		c = &ToDecimal{Start: x.Start, X: RewriteExpr(x.X, f)}
 	case *Method:
 		m := &Method{X: RewriteExpr(x.X, f), DotPos: x.DotPos, Name: x.Name, Call: x.Call}
 		for _, a := range x.Args {

@@ -116,6 +116,7 @@ func (b *builder) checkCode() {
 			b.checkArgs(c.body)
 		}
 	}
+	b.errs = append(b.errs, lang.CheckDecimals(b.fset, append(slices.Clip(b.dataInfos), infos...))...)
 	b.checkIDs()
 	if len(b.errs) == 0 {
 		b.lowerValues(all, infos)

@@ -561,11 +561,14 @@ func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int
 	}
 	if e, errs := lang.ParseExpr(b.snippet(t.Value, t.Offsets)); len(errs) == 0 {
 		switch x := e.(type) {
-		case *lang.IntLit, *lang.BoolLit, *lang.StrLit:
+		case *lang.IntLit, *lang.DecLit, *lang.BoolLit, *lang.StrLit:
 			return e, "", 0
 		case *lang.Unary:
-			if _, ok := x.X.(*lang.IntLit); ok && x.Op == lang.SUB {
-				return e, "", 0
+			switch x.X.(type) {
+			case *lang.IntLit, *lang.DecLit:
+				if x.Op == lang.SUB {
+					return e, "", 0
+				}
 			}
 		}
 	}

@@ -68,6 +68,7 @@ func (b *builder) readData() {
 		if init != nil {
 			info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, lang.Invalid)
 			b.errs = append(b.errs, errs...)
+			b.dataInfos = append(b.dataInfos, info)
 			if len(errs) > 0 {
 				continue
 			}
@@ -94,6 +95,13 @@ func (b *builder) readData() {
 				continue
 			case v.Type.Kind == lang.Undef:
 				typ = typ.OrAbsent()
+			case typ.Kind == lang.Decimal && v.Type.Kind == lang.Int:
+				// An int initial value of a decimal: the decimal of its value.
+				if runtime[name] {
+					v.Init = lang.ZeroValue(lang.Decimal, v.Init.Pos())
+				} else {
+					v.Init = lang.Simplify(&lang.ToDecimal{Start: v.Init.Pos(), X: v.Init})
+				}
 			case typ.Kind != v.Type.Kind:
 				b.errorf(a.Offsets0(), "variable %q is declared %s but its initial value is %s", name, typ, v.Type)
 				continue
@@ -105,6 +113,10 @@ func (b *builder) readData() {
 			}
 			if lit, ok := v.Init.(*lang.IntLit); ok && !runtime[name] && !typ.Contains(lit.Value) {
 				b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
+				continue
+			}
+			if lit, ok := v.Init.(*lang.DecLit); ok && !runtime[name] && !typ.ContainsDecimal(lit.Value) {
+				b.errorf(a.Offsets0(), "initial value %s of %q is outside %s", lang.DecimalText(lit), name, typ)
 				continue
 			}
 			if v.Type.MayBeAbsent() {
@@ -150,7 +162,7 @@ func (b *builder) constant(e lang.Expr, runtime map[string]bool) lang.Expr {
 // of such.
 func isConstant(e lang.Expr) bool {
 	switch x := e.(type) {
-	case *lang.IntLit, *lang.BoolLit, *lang.StrLit, *lang.Absent:
+	case *lang.IntLit, *lang.DecLit, *lang.BoolLit, *lang.StrLit, *lang.Absent:
 		return true
 	case *lang.ArrayLit:
 		for _, el := range x.Elems {

@@ -64,7 +64,7 @@ func TestErrors(t *testing.T) {
 		{"range excludes initial value", head + "<datamodel>\n<data id=\"x\" expr=\"500\" setbot:type=\"int[0..200]\"/></datamodel><state id=\"a\"/></scxml>",
 			[]string{"m.scxml:2:38: initial value 500 of \"x\" is outside int[0..200]"}},
 		{"bad type annotation", head + "<setbot:event name=\"e\">\n<setbot:param name=\"p\" type=\"float\"/></setbot:event><state id=\"a\"/></scxml>",
-			[]string{"m.scxml:2:30: unknown type \"float\" in \"float\" (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)"}},
+			[]string{"m.scxml:2:30: unknown type \"float\" in \"float\" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)"}},
 		{"dynamic send", head + "<state id=\"a\"><onentry>\n<send event=\"x\" targetexpr=\"t\"/></onentry></state></scxml>",
 			[]string{"m.scxml:2:17: targetexpr on <send> is not supported: write a fixed target=\"...\" (one <send> per target, under <if> where it varies)"}},
 		{"delayed external send", head + "<state id=\"a\"><onentry>\n<send event=\"x\" target=\"#_parent\" delay=\"1s\"/></onentry></state></scxml>",

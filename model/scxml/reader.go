@@ -130,6 +130,9 @@ type builder struct {
 	m     *model.Model
 	errs  source.ErrorList
 	warns source.ErrorList
+	// dataInfos are the checker's results for the <data> values, which
+	// the rule for decimals (lang.CheckDecimals) takes in with the code's.
+	dataInfos []*lang.Info
 
 	// failed holds the raises of error.execution that stand for elements
 	// that fail when they run (fail); declared the names of the data model

@@ -31,6 +31,12 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 			if v == nil || v.Type.Kind != lang.Undef || t.Kind == lang.Invalid || t.Kind == lang.Undef {
 				return
 			}
+			if f, ok := seen[v.Name]; ok && f.typ.Kind.IsNumber() && t.Kind.IsNumber() {
+				if t.Kind == lang.Decimal {
+					seen[v.Name] = first{lang.DecimalType, f.pos} // an int and a decimal: a decimal
+				}
+				return
+			}
 			if f, ok := seen[v.Name]; ok && f.typ.Kind != t.Kind {
 				b.errs.Add(b.fset.Position(pos), "%s is given a %s value here and a %s value at %s: a variable may hold undefined and one other type; "+
 					"use one variable per type", v.Name, t.Kind, f.typ.Kind, b.fset.Position(f.pos))

@@ -32,6 +32,7 @@ type Solver struct {
 	ctx      *context // nil once closed
 	intSort  ast
 	boolSort ast
+	realSort ast
 	zero     ast
 	slv      solverObj
 	memo     map[solver.Term]ast // translated terms, one reference each
@@ -69,6 +70,8 @@ func New(tab *solver.Table) (*Solver, error) {
 	ctx.incRef(s.intSort)
 	s.boolSort = ctx.boolSort()
 	ctx.incRef(s.boolSort)
+	s.realSort = ctx.realSort()
+	ctx.incRef(s.realSort)
 	if s.zero, err = ctx.mkInt(0, s.intSort); err != nil {
 		s.Close()
 		return nil, err
@@ -123,12 +126,12 @@ func (s *Solver) Close() {
 		return
 	}
 	s.release()
-	for _, a := range []ast{s.zero, s.boolSort, s.intSort} {
+	for _, a := range []ast{s.zero, s.boolSort, s.intSort, s.realSort} {
 		if a != nil {
 			s.ctx.decRef(a)
 		}
 	}
-	s.zero, s.boolSort, s.intSort = nil, nil, nil
+	s.zero, s.boolSort, s.intSort, s.realSort = nil, nil, nil, nil
 	s.ctx.del()
 	s.ctx = nil
 }
@@ -347,6 +350,12 @@ func (s *Solver) values(vars []solver.Term) (map[solver.Term]solver.Value, error
 				return nil, err
 			}
 			out[v] = solver.Value{Sort: srt, Bool: b}
+		case solver.RealSort:
+			r, err := s.ctx.evalRat(m, a)
+			if err != nil {
+				return nil, err
+			}
+			out[v] = solver.Value{Sort: srt, Rat: r}
 		default:
 			return nil, fmt.Errorf("z3: %s has invalid sort", s.tab.String(v))
 		}

@@ -61,6 +61,9 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 		return nil, fmt.Errorf("z3: invalid term %d", x)
 	}
 	op := tab.Op(x)
+	if a, ok, err := s.buildReal(x); ok {
+		return a, err
+	}
 	switch op {
 	case solver.OpInt:
 		v, _ := tab.IntValue(x)
@@ -103,6 +106,9 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 	case solver.OpMul:
 		return s.mk(kMul, a, b)
 	case solver.OpDiv:
+		if tab.Sort(x) == solver.RealSort {
+			return s.realDiv(a, b, a1)
+		}
 		return s.divRem(true, a, b, a1)
 	case solver.OpRem:
 		return s.divRem(false, a, b, a1)
@@ -139,7 +145,16 @@ func (s *Solver) checkSorts(x solver.Term) error {
 		}
 		return nil
 	}
-	I, B := solver.IntSort, solver.BoolSort
+	I, B, R := solver.IntSort, solver.BoolSort, solver.RealSort
+	isReal := tab.Sort(x) == R || tab.Op(x) == solver.OpLt || tab.Op(x) == solver.OpLe
+	if isReal && int(a) > 0 && int(a) <= tab.Len() && tab.Sort(a) == R {
+		switch tab.Op(x) {
+		case solver.OpNeg:
+			return want([]solver.Term{a}, R)
+		case solver.OpAdd, solver.OpSub, solver.OpMul, solver.OpDiv, solver.OpLt, solver.OpLe:
+			return want([]solver.Term{a, b}, R, R)
+		}
+	}
 	switch tab.Op(x) {
 	case solver.OpNeg:
 		return want([]solver.Term{a}, I)

@@ -1,0 +1,38 @@
+package ecma
+
+import (
+	"math/big"
+	"testing"
+)
+
+func TestFormatDecimal(t *testing.T) {
+	tests := []struct {
+		rat  string
+		want string
+		ok   bool
+	}{
+		{"3/2", "1.5", true}, {"-1/4", "-0.25", true}, {"3", "3.0", true}, {"1/10", "0.1", true},
+		{"2000", "2000.0", true}, {"1/3", "0.33333333333333333333...", false}, {"1/80", "0.0125", true},
+	}
+	for _, tt := range tests {
+		r, _ := new(big.Rat).SetString(tt.rat)
+		if got, ok := FormatDecimal(r); got != tt.want || ok != tt.ok {
+			t.Errorf("FormatDecimal(%s) = %s, %v; want %s, %v", tt.rat, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestIsDoubleAndPowerOfTwo(t *testing.T) {
+	for lit, want := range map[string]bool{"0.5": true, "2.25": true, "1e3": true, "0.1": false, "0.2": false, "1e300": false} {
+		r, _ := new(big.Rat).SetString(lit)
+		if IsDouble(r) != want {
+			t.Errorf("IsDouble(%s) = %v, want %v", lit, !want, want)
+		}
+	}
+	for rat, want := range map[string]bool{"2": true, "1/4": true, "-8": true, "3": false, "3/4": false, "0": false, "1": true} {
+		r, _ := new(big.Rat).SetString(rat)
+		if IsPowerOfTwo(r) != want {
+			t.Errorf("IsPowerOfTwo(%s) = %v, want %v", rat, !want, want)
+		}
+	}
+}
