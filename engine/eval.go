@@ -19,6 +19,10 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 		switch e := e.(type) {
 		case *lang.IntLit:
 			return tab.Int(e.Value)
+		case *lang.DecLit:
+			return tab.Rat(e.Value)
+		case *lang.ToDecimal:
+			return tab.ToReal(walk(e.X))
 		case *lang.BoolLit:
 			return tab.Bool(e.Value)
 		case *lang.StrLit:

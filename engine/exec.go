@@ -141,6 +141,14 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 	switch e := e.(type) {
 	case *lang.IntLit:
 		return []valued{{r, x.tab.Int(e.Value)}}
+	case *lang.DecLit:
+		return []valued{{r, x.tab.Rat(e.Value)}}
+	case *lang.ToDecimal:
+		out := x.eval(r, e.X)
+		for i := range out {
+			out[i].v = x.tab.ToReal(out[i].v)
+		}
+		return out
 	case *lang.BoolLit:
 		return []valued{{r, x.tab.Bool(e.Value)}}
 	case *lang.StrLit:
@@ -280,6 +288,16 @@ func (x *executor) unary(op lang.Token, a solver.Term) solver.Term {
 
 func (x *executor) binary(op lang.Token, a, b solver.Term) solver.Term {
 	t := x.tab
+	// Lowered code converts an int that meets a decimal; an invariant,
+	// which is not lowered, may leave it to here.
+	if sa, sb := t.Sort(a), t.Sort(b); sa != sb && (sa == solver.RealSort || sb == solver.RealSort) {
+		if sa == solver.IntSort {
+			a = t.ToReal(a)
+		}
+		if sb == solver.IntSort {
+			b = t.ToReal(b)
+		}
+	}
 	switch op {
 	case lang.ADD:
 		if t.Sort(a) == solver.StringSort {
@@ -414,6 +432,9 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 		if s.Op == lang.DEC {
 			delta = x.tab.Int(-1)
 		}
+		if x.tab.Sort(x.lookup(r, s.Target.Name)) == solver.RealSort {
+			delta = x.tab.ToReal(delta)
+		}
 		x.store(r, s.Target.Name, x.tab.Add(x.lookup(r, s.Target.Name), delta))
 		return []*run{r}
 	case *lang.Decl:
@@ -424,6 +445,8 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 				zero = x.tab.Bool(false)
 			case lang.String:
 				zero = x.tab.Str("")
+			case lang.Decimal:
+				zero = x.tab.ToReal(zero)
 			}
 			r.scopes[len(r.scopes)-1][s.Name.Name] = zero
 			return []*run{r}

@@ -219,6 +219,8 @@ func (e *explorer) constant(v *model.Var) solver.Term {
 		return e.x.tab.Bool(lit.Value)
 	case *lang.StrLit:
 		return e.x.tab.Str(lit.Value)
+	case *lang.DecLit:
+		return e.x.tab.Rat(lit.Value)
 	}
 	e.x.fail("initial value of %s is not a literal", v.Name)
 	return e.x.tab.Int(0)
@@ -283,9 +285,7 @@ func (e *explorer) expand(n *Node, inputs []input) {
 			for _, p := range in.event.Params {
 				v := x.tab.Var(fmt.Sprintf("%s@%d", p.Name, depth), SortOf(p.Type))
 				edge.Args = append(edge.Args, Arg{Name: p.Name, Value: v})
-				if p.Type.Ranged {
-					base.pc = append(base.pc, x.tab.Le(x.tab.Int(p.Type.Lo), v), x.tab.Le(v, x.tab.Int(p.Type.Hi)))
-				}
+				base.pc = append(base.pc, RangeOf(x.tab, p.Type, v)...)
 			}
 		}
 		runs := e.process(base, edge.Event, edge.Args, in.timer != nil)
@@ -357,8 +357,23 @@ func SortOf(t lang.Type) solver.Sort {
 		return solver.BoolSort
 	case lang.String:
 		return solver.StringSort
+	case lang.Decimal:
+		return solver.RealSort
 	}
 	return solver.IntSort
+}
+
+// RangeOf returns the conditions that keep v, of type t, within t's range
+// (none when t has no range).
+func RangeOf(tab *solver.Table, t lang.Type, v solver.Term) []solver.Term {
+	if !t.Ranged {
+		return nil
+	}
+	lo, hi := tab.Int(t.Lo), tab.Int(t.Hi)
+	if t.Kind == lang.Decimal {
+		lo, hi = tab.ToReal(lo), tab.ToReal(hi)
+	}
+	return []solver.Term{tab.Le(lo, v), tab.Le(v, hi)}
 }
 
 // removeTimer removes the oldest pending timer of the event.

@@ -183,3 +183,22 @@ func TestExploreTransientJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreDecimals explores the decimal feature model: every state is
+// reached, with witnesses whose decimal arguments read as the language
+// writes them, and the range of the decimal variable holds.
+func TestExploreDecimals(t *testing.T) {
+	code, out, errs := runCLI(t, "explore", "../../model/mlm/testdata/features/decimals.scxml", "--depth", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"output fan to #_parent: first after 1 events (reading(t=21.5))",
+		"invariant 0 <= speed && speed <= 3 (range of speed: decimal[0..3]): holds in every state explored"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "unreachable") {
+		t.Errorf("a state is unreachable:\n%s", out)
+	}
+}

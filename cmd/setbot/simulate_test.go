@@ -389,3 +389,32 @@ func TestSimulateReferenceModelError(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing and %q", code, out, errs, want)
 	}
 }
+
+// TestSimulateDecimals runs the decimal feature model: decimal arguments
+// as the language writes them (an int argument of a decimal parameter is
+// its decimal), outputs with decimal data, and a decimal out of range.
+func TestSimulateDecimals(t *testing.T) {
+	model := "../../model/mlm/testdata/features/decimals.scxml"
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "reading(t=31)", "boost(steps=1)", "reading(t=-2.5)"}
+		if ref {
+			args = append(args, "--reference")
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK || errs != "" {
+			t.Fatalf("reference %v: exit %d, stderr %q", ref, code, errs)
+		}
+		for _, want := range []string{"> reading(t=31.0)", "fan(speed=1.5) to #_parent", "> reading(t=-2.5)"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("reference %v: output lacks %q:\n%s", ref, want, out)
+			}
+		}
+	}
+	code, out, _ := runSimulate(t, model, "--format", "json", "reading(t=21.5)")
+	if code != exitOK || !strings.Contains(out, `"t": 21.5`) || !strings.Contains(out, `"speed": 0.5`) {
+		t.Errorf("json: exit %d, output lacks the decimals as JSON numbers:\n%s", code, out)
+	}
+	if code, _, errs := runSimulate(t, model, "reading(t=99.5)"); code != exitFindings || !strings.Contains(errs, "argument t=99.5 of event reading is out of range decimal[-40..60]") {
+		t.Errorf("out of range: exit %d, stderr %q", code, errs)
+	}
+}

@@ -108,9 +108,7 @@ func (a *analyzer) nondeterminism(r *Report) error {
 			for _, p := range ev.Params {
 				v := tab.Var(p.Name+"@next", engine.SortOf(p.Type))
 				params[p.Name] = v
-				if p.Type.Ranged {
-					pc = append(pc, tab.Le(tab.Int(p.Type.Lo), v), tab.Le(v, tab.Int(p.Type.Hi)))
-				}
+				pc = append(pc, engine.RangeOf(tab, p.Type, v)...)
 			}
 			for _, id := range n.State.Atomic {
 				var cands []*model.Transition

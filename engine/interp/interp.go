@@ -219,14 +219,15 @@ func modelError(m *model.Model, s *model.State, format string, args ...any) erro
 // takes is discarded and the step says why. On error the machine is left
 // as it was.
 func (in *Interp) Step(ev sim.Event) (Step, error) {
-	input := sim.Event{Name: ev.Name, Args: copyArgs(ev.Args)}
+	ev.Args = copyArgs(ev.Args) // accept converts ints for decimal parameters in it
 	if in.cur.halted {
-		return in.discard(input, fmt.Sprintf("the machine has stopped (in final state %s)", strings.Join(in.cur.stopped, ","))), nil
+		return in.discard(ev, fmt.Sprintf("the machine has stopped (in final state %s)", strings.Join(in.cur.stopped, ","))), nil
 	}
 	timer, why, err := in.accept(ev)
 	if err != nil {
 		return Step{}, err
 	}
+	input := sim.Event{Name: ev.Name, Args: copyArgs(ev.Args)}
 	if why != "" {
 		return in.discard(input, why), nil
 	}

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"math/big"
 
 	"github.com/setbot/setbot/model/lang"
 )
@@ -13,6 +14,11 @@ func (x *Executor) Eval(e lang.Expr) (Value, error) {
 	switch n := e.(type) {
 	case *lang.IntLit:
 		return IntValue(n.Value), nil
+	case *lang.DecLit:
+		return DecimalValue(n.Value), nil
+	case *lang.ToDecimal:
+		i, err := x.evalInt(n.X)
+		return DecimalValue(new(big.Rat).SetInt64(i)), err
 	case *lang.BoolLit:
 		return BoolValue(n.Value), nil
 	case *lang.StrLit:
@@ -113,6 +119,9 @@ func (x *Executor) unary(n *lang.Unary) (Value, error) {
 		b, err := x.EvalBool(n.X)
 		return BoolValue(!b), err
 	case lang.SUB:
+		if d, err := x.Eval(n.X); err == nil && d.Kind == lang.Decimal {
+			return DecimalValue(new(big.Rat).Neg(d.Rat)), nil
+		}
 		v, err := x.evalInt(n.X)
 		if err != nil {
 			return Value{}, err
@@ -152,7 +161,7 @@ func (x *Executor) binary(n *lang.Binary) (Value, error) {
 		if l.Kind != r.Kind {
 			return Value{}, x.errorf(n, "%s compares %s with %s", lang.ExprString(n), l.Kind, r.Kind)
 		}
-		return BoolValue((l == r) == (n.Op == lang.EQL)), nil
+		return BoolValue(l.Equal(r) == (n.Op == lang.EQL)), nil
 	}
 	lv, err := x.Eval(n.X)
 	if err != nil {
@@ -160,6 +169,9 @@ func (x *Executor) binary(n *lang.Binary) (Value, error) {
 	}
 	if lv.Kind == lang.String {
 		return x.stringBinary(n, lv.Str)
+	}
+	if lv.Kind == lang.Decimal {
+		return x.decimalBinary(n, lv.Rat)
 	}
 	l, err := x.evalInt(n.X)
 	if err != nil {

@@ -2,20 +2,23 @@ package sim
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ecma"
 )
 
-// Value is a concrete value of the action language: an int, a bool or a
-// string.
+// Value is a concrete value of the action language: an int, a decimal, a
+// bool or a string. Compare values with Equal.
 type Value struct {
-	Kind lang.Kind // lang.Int, lang.Bool or lang.String
+	Kind lang.Kind // lang.Int, lang.Decimal, lang.Bool or lang.String
 	Int  int64
 	Bool bool
 	Str  string
+	Rat  *big.Rat // lang.Decimal
 }
 
 // IntValue returns the int value v.
@@ -27,16 +30,55 @@ func BoolValue(b bool) Value { return Value{Kind: lang.Bool, Bool: b} }
 // StringValue returns the string value s.
 func StringValue(s string) Value { return Value{Kind: lang.String, Str: s} }
 
-// Plain returns v as a plain Go value, int64, bool or string, as tests
-// and JSON carry it.
+// Plain returns v as a plain Go value, int64, bool, string or Decimal, as
+// tests and JSON carry it.
 func (v Value) Plain() any {
 	switch v.Kind {
 	case lang.Bool:
 		return v.Bool
 	case lang.String:
 		return v.Str
+	case lang.Decimal:
+		return Decimal(v.String())
 	}
 	return v.Int
+}
+
+// Decimal is a decimal value as tests carry it: its text as the language
+// writes it ("1.5", "-0.25", "3.0"), which is also its JSON: a number.
+type Decimal string
+
+// MarshalJSON writes d as a JSON number.
+func (d Decimal) MarshalJSON() ([]byte, error) {
+	if _, err := d.Rat(); err != nil {
+		return nil, err
+	}
+	return []byte(d), nil
+}
+
+// Rat returns d's exact value.
+func (d Decimal) Rat() (*big.Rat, error) {
+	s := string(d)
+	neg := strings.HasPrefix(s, "-")
+	r, err := lang.ParseDecimal(strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+"))
+	if err != nil || !strings.ContainsAny(s, ".eE") {
+		return nil, fmt.Errorf("decimal %q: write it as 1.5 or 2e3", s)
+	}
+	if neg {
+		r.Neg(r)
+	}
+	return r, nil
+}
+
+// DecimalOf returns r as tests carry it, or an error when r has no finite
+// decimal expansion (1/3): ECMAScript would round such a value, and no
+// test may carry it rounded silently.
+func DecimalOf(r *big.Rat) (Decimal, error) {
+	s, ok := ecma.FormatDecimal(r)
+	if !ok {
+		return "", fmt.Errorf("%s is %s, which no decimal writes: ECMAScript would round it", r.RatString(), s)
+	}
+	return Decimal(s), nil
 }
 
 // PlainArgs returns argument values as plain Go values (see Plain).
@@ -61,19 +103,29 @@ func ArgsOf(args map[string]any) (map[string]Value, error) {
 			out[name] = BoolValue(v)
 		case string:
 			out[name] = StringValue(v)
+		case Decimal:
+			r, err := v.Rat()
+			if err != nil {
+				return nil, fmt.Errorf("argument %s: %w", name, err)
+			}
+			out[name] = DecimalValue(r)
 		default:
-			return nil, fmt.Errorf("argument %s is %v (%T), not an int64, a bool or a string", name, v, v)
+			return nil, fmt.Errorf("argument %s is %v (%T), not an int64, a Decimal, a bool or a string", name, v, v)
 		}
 	}
 	return out, nil
 }
 
-// String returns the value as the language writes it: "3", "-2", "true",
-// "'on'".
+// String returns the value as the language writes it: "3", "-2", "1.5",
+// "true", "'on'" (a decimal without a finite expansion, which the checker's
+// rules keep out of reach, ends in "...").
 func (v Value) String() string {
 	switch v.Kind {
 	case lang.Int:
 		return strconv.FormatInt(v.Int, 10)
+	case lang.Decimal:
+		s, _ := ecma.FormatDecimal(v.Rat)
+		return s
 	case lang.Bool:
 		return strconv.FormatBool(v.Bool)
 	case lang.String:
@@ -138,8 +190,8 @@ func copyArgs(args map[string]Value) map[string]Value {
 
 // ParseEvent reads an event as written on a command line: "name",
 // "name()" or "name(x=3, ok=true, y=-2, s='on')". Names may be dotted
-// ("done.state.S1"); values are decimal integers (with an optional sign),
-// true/false or quoted strings without commas; "p: 3" is accepted for
+// ("done.state.S1"); values are integers (with an optional sign),
+// decimals (1.5, -0.25, 2e3), true/false or quoted strings without commas; "p: 3" is accepted for
 // "p=3", as the action language writes arguments. The argument map is
 // never nil.
 func ParseEvent(text string) (Event, error) {
@@ -220,6 +272,13 @@ func parseArg(item string) (string, Value, error) {
 			return "", Value{}, fmt.Errorf("argument %s: string %s has no closing %c", name, text, q)
 		}
 		return name, StringValue(text[1 : len(text)-1]), nil
+	}
+	if unsigned := strings.TrimLeft(text, "+-"); strings.ContainsAny(text, ".eE") && unsigned != "" && strings.IndexByte("0123456789.", unsigned[0]) >= 0 {
+		r, err := Decimal(text).Rat()
+		if err != nil {
+			return "", Value{}, fmt.Errorf("argument %s: %v", name, err)
+		}
+		return name, DecimalValue(r), nil
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math/big"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
@@ -152,12 +153,19 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		if err != nil {
 			return err
 		}
-		if old.Kind != lang.Int {
-			return x.errorf(s, "%s%s needs an int", s.Target.Name, s.Op)
-		}
 		op := lang.ADD
 		if s.Op == lang.DEC {
 			op = lang.SUB
+		}
+		if old.Kind == lang.Decimal {
+			v, err := x.decimalBinary(&lang.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &lang.DecLit{Value: big.NewRat(1, 1)}}, old.Rat)
+			if err != nil {
+				return err
+			}
+			return x.store(s.Target, v)
+		}
+		if old.Kind != lang.Int {
+			return x.errorf(s, "%s%s needs an int", s.Target.Name, s.Op)
 		}
 		n, ok, _ := arith(op, old.Int, 1)
 		if !ok {
@@ -238,6 +246,13 @@ func (x *Executor) assign(s *lang.Assign) error {
 	if op == lang.ADD && old.Kind == lang.String && v.Kind == lang.String {
 		return x.store(s.Target, StringValue(old.Str+v.Str))
 	}
+	if old.Kind == lang.Decimal && v.Kind == lang.Decimal {
+		r, err := x.decimalBinary(&lang.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &lang.DecLit{ValuePos: s.Value.Pos(), Value: v.Rat}}, old.Rat)
+		if err != nil {
+			return err
+		}
+		return x.store(s.Target, r)
+	}
 	if old.Kind != lang.Int || v.Kind != lang.Int {
 		return x.errorf(s, "%s needs int operands", s.Op)
 	}
@@ -264,6 +279,8 @@ func (x *Executor) decl(s *lang.Decl) error {
 		v = BoolValue(false)
 	case s.Type.Kind == lang.String:
 		v = StringValue("")
+	case s.Type.Kind == lang.Decimal:
+		v = DecimalValue(new(big.Rat))
 	default:
 		return x.errorf(s, "declaration of %s has neither a type nor a value", s.Name.Name)
 	}

@@ -33,6 +33,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math/big"
 	"slices"
 	"sort"
 
@@ -177,6 +178,7 @@ func New(m *mlm.Machine, opts Options) (*Sim, Step, error) {
 // the machine stopped) is discarded and the step says why. On error the
 // machine is left as it was.
 func (s *Sim) Step(ev Event) (Step, error) {
+	ev.Args = copyArgs(ev.Args) // accept converts ints for decimal parameters in it
 	if s.cur.halted {
 		return s.discard(ev, fmt.Sprintf("the machine has stopped (in final state %s)", s.cur.state.Name)), nil
 	}
@@ -256,13 +258,22 @@ func (s *Sim) accept(ev Event) (timer bool, err error) {
 }
 
 // CheckArgs checks an input's arguments against the event's parameters:
-// the same names, the declared types, ints within their ranges.
+// the same names, the declared types, numbers within their ranges. An int
+// argument of a decimal parameter is converted in args to the decimal of
+// its value.
 func CheckArgs(e *model.Event, args map[string]Value) error {
 	for _, name := range sortedNames(args) {
 		v := args[name]
 		p, ok := e.Param(name)
 		if !ok {
 			return fmt.Errorf("event %s has no parameter %s", e.Name, name)
+		}
+		if v.Kind == lang.Int && p.Type.Kind == lang.Decimal {
+			v = DecimalValue(new(big.Rat).SetInt64(v.Int))
+			args[name] = v
+		}
+		if v.Kind == lang.Decimal && !p.Type.ContainsDecimal(v.Rat) && p.Type.Kind == lang.Decimal {
+			return fmt.Errorf("argument %s=%s of event %s is out of range %s", name, v, e.Name, p.Type)
 		}
 		if v.Kind != p.Type.Kind {
 			return fmt.Errorf("argument %s of event %s must be %s, not %s", name, e.Name, p.Type, v)

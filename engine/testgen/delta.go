@@ -7,7 +7,6 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
 )
 
@@ -173,7 +172,7 @@ func sameOutputs(got []sim.Output, want []Output) bool {
 		}
 		for name, v := range g.Args {
 			x, ok := w.Args[name]
-			if !ok || (v.Kind == lang.Bool && x != v.Bool) || (v.Kind != lang.Bool && x != v.Int) {
+			if !ok || x != v.Plain() {
 				return false
 			}
 		}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/sim"
 )
 
 // storedTest is a test with the tree node it drives to, by ID.
@@ -42,11 +44,11 @@ func DecodeSuite(set *engine.SET, data []byte) ([]*Test, error) {
 		}
 		for j := range s.Test.Steps {
 			st := &s.Test.Steps[j]
-			if err := integers(st.Args); err != nil {
+			if err := numbers(st.Args); err != nil {
 				return nil, fmt.Errorf("decoding test %s: %w", s.Test.ID, err)
 			}
 			for _, o := range st.Outputs {
-				if err := integers(o.Args); err != nil {
+				if err := numbers(o.Args); err != nil {
 					return nil, fmt.Errorf("decoding test %s: %w", s.Test.ID, err)
 				}
 			}
@@ -57,10 +59,21 @@ func DecodeSuite(set *engine.SET, data []byte) ([]*Test, error) {
 	return out, nil
 }
 
-// integers turns the JSON numbers of decoded arguments back into the int64
-// values tests carry, so a decoded test equals the test that was encoded.
-func integers(args map[string]any) error {
+// numbers turns the JSON numbers of decoded arguments back into the
+// values tests carry, int64 or (written with a point or an exponent)
+// sim.Decimal, so a decoded test equals the test that was encoded.
+func numbers(args map[string]any) error {
 	for k, v := range args {
+		if n, ok := v.(json.Number); ok && strings.ContainsAny(string(n), ".eE") {
+			r, err := sim.Decimal(n).Rat()
+			if err != nil {
+				return fmt.Errorf("argument %s: %w", k, err)
+			}
+			if args[k], err = sim.DecimalOf(r); err != nil {
+				return fmt.Errorf("argument %s: %w", k, err)
+			}
+			continue
+		}
 		if n, ok := v.(json.Number); ok {
 			i, err := n.Int64()
 			if err != nil {

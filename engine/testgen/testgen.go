@@ -14,10 +14,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/solver"
 )
@@ -198,7 +200,9 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 		}
 		for _, p := range params {
 			if v, ok := model[g.memo[p]]; ok {
-				vals[p] = plain(v)
+				if vals[p], err = plain(v); err != nil {
+					return nil, fmt.Errorf("parameter %s on the path to state %s: %w", src.Name(p), n.State.Name, err)
+				}
 			}
 		}
 	}
@@ -242,13 +246,21 @@ func isRange(tab *solver.Table, c, v solver.Term, t lang.Type) bool {
 		return false
 	}
 	a, b, _ := tab.Args(c)
-	if lo, ok := tab.IntValue(a); ok && b == v {
-		return lo == t.Lo
+	if lo, ok := intOrRat(tab, a); ok && b == v {
+		return lo.Cmp(big.NewRat(t.Lo, 1)) == 0
 	}
-	if hi, ok := tab.IntValue(b); ok && a == v {
-		return hi == t.Hi
+	if hi, ok := intOrRat(tab, b); ok && a == v {
+		return hi.Cmp(big.NewRat(t.Hi, 1)) == 0
 	}
 	return false
+}
+
+// intOrRat returns the value of an int or a rational constant.
+func intOrRat(tab *solver.Table, x solver.Term) (*big.Rat, bool) {
+	if i, ok := tab.IntValue(x); ok {
+		return big.NewRat(i, 1), true
+	}
+	return tab.RatValue(x)
 }
 
 func fallback(s solver.Sort, t lang.Type) any {
@@ -257,6 +269,12 @@ func fallback(s solver.Sort, t lang.Type) any {
 		return false
 	case solver.StringSort:
 		return ""
+	case solver.RealSort:
+		d, _ := sim.DecimalOf(big.NewRat(0, 1))
+		if t.Ranged && (t.Lo > 0 || t.Hi < 0) {
+			d, _ = sim.DecimalOf(big.NewRat(t.Lo, 1))
+		}
+		return d
 	}
 	if t.Ranged && !t.Contains(0) {
 		return t.Lo
@@ -264,16 +282,18 @@ func fallback(s solver.Sort, t lang.Type) any {
 	return int64(0)
 }
 
-// plain is a solver value as tests carry it: an int64, a bool or a
-// string.
-func plain(v solver.Value) any {
+// plain is a solver value as tests carry it: an int64, a bool, a string or
+// a sim.Decimal; a rational without a finite decimal expansion is an error.
+func plain(v solver.Value) (any, error) {
 	switch v.Sort {
 	case solver.BoolSort:
-		return v.Bool
+		return v.Bool, nil
 	case solver.StringSort:
-		return v.Str
+		return v.Str, nil
+	case solver.RealSort:
+		return sim.DecimalOf(v.Rat)
 	}
-	return v.Int
+	return v.Int, nil
 }
 
 // valueOf is the inverse of plain.
@@ -285,6 +305,9 @@ func valueOf(v any) (solver.Value, bool) {
 		return solver.Value{Sort: solver.BoolSort, Bool: x}, true
 	case string:
 		return solver.Value{Sort: solver.StringSort, Str: x}, true
+	case sim.Decimal:
+		r, err := x.Rat()
+		return solver.Value{Sort: solver.RealSort, Rat: r}, err == nil
 	}
 	return solver.Value{}, false
 }
@@ -305,6 +328,12 @@ func (g *Generator) value(x solver.Term, vals map[solver.Term]any) (any, error) 
 			sub[g.tab.Import(src, v, g.memo)] = g.tab.Int(val)
 		case string:
 			sub[g.tab.Import(src, v, g.memo)] = g.tab.Str(val)
+		case sim.Decimal:
+			r, err := val.Rat()
+			if err != nil {
+				return nil, err
+			}
+			sub[g.tab.Import(src, v, g.memo)] = g.tab.Rat(r)
 		}
 	}
 	r := g.tab.Subst(g.tab.Import(src, x, g.memo), sub)
@@ -316,6 +345,9 @@ func (g *Generator) value(x solver.Term, vals map[solver.Term]any) (any, error) 
 	}
 	if s, ok := g.tab.StringValue(r); ok {
 		return s, nil
+	}
+	if q, ok := g.tab.RatValue(r); ok {
+		return sim.DecimalOf(q)
 	}
 	return nil, fmt.Errorf("%s does not fit in 64 bits", g.tab.String(r))
 }

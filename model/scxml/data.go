@@ -84,6 +84,7 @@ func (b *builder) readData() {
 			}
 		}
 		if a, ok := b.setbotAttr(d, "type"); ok {
+			b.annotated[name] = true
 			typ, err := lang.ParseType(a.Value)
 			if err != nil {
 				b.errorf(a.Offsets0(), "%v", err)

@@ -132,7 +132,7 @@ func TestRefusalHints(t *testing.T) {
 			"m.scxml:2:11: return is a statement, not a value: write an expression"},
 		{"duplicate parameter", onentry(`<send event="e"><param name="p" expr="1"/><param name="p" expr="2"/></send>`),
 			"m.scxml:2:43: duplicate argument p: pass each parameter once"},
-		{"decimal into an int", onentry(`<assign location="x" expr="1.5"/>`),
+		{"decimal into an int", head + `<datamodel><data id="x" expr="0" setbot:type="int"/></datamodel><state id="a"><onentry>` + "\n" + `<assign location="x" expr="1.5"/></onentry></state></scxml>`,
 			"m.scxml:2:28: cannot use decimal value as int in assignment to x: declare x decimal (setbot:type=\"decimal\"), or scale the value to an int"},
 		{"decimal division", onentry(`<script>var d = 1.5; d = d / 3</script>`),
 			"m.scxml:2:28: division of a decimal by 3: setbot divides decimals exactly only by a power of two (2, 4, 0.5, ...), where ECMAScript's quotient is exact too; multiply instead (x * 0.5), or scale to ints and use integer division"},

@@ -112,7 +112,7 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	if perr != nil {
 		return nil, source.ErrorList{perr}
 	}
-	b := &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool)}
+	b := &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool), annotated: make(map[string]bool)}
 	m := b.build(root)
 	b.errs.Sort()
 	if len(b.errs) > 0 {
@@ -133,6 +133,8 @@ type builder struct {
 	// dataInfos are the checker's results for the <data> values, which
 	// the rule for decimals (lang.CheckDecimals) takes in with the code's.
 	dataInfos []*lang.Info
+	// annotated holds the variables whose type a setbot:type gives.
+	annotated map[string]bool
 
 	// failed holds the raises of error.execution that stand for elements
 	// that fail when they run (fail); declared the names of the data model

@@ -16,7 +16,10 @@ const SessionID = "setbot-session"
 // undefined alone) the type of the values the code assigns to it (a
 // <foreach> assigns its item and index), and reports whether it learnt
 // anything. A variable may hold undefined and one other kind: assignments
-// of two kinds are an error at the second one.
+// of two kinds are an error at the second one. A variable whose initial
+// value is an int and that the code gives a decimal, without a setbot:type,
+// is a decimal: ECMAScript has one number type, and speed = 0 followed by
+// speed = 0.5 is common.
 func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[string]lang.Type) bool {
 	learnt := false
 	type first struct {
@@ -28,6 +31,15 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
 		assigned := func(name string, t lang.Type, pos source.Pos) {
 			v := b.m.Var(name)
+			if v != nil && v.Type.Kind == lang.Int && t.Kind == lang.Decimal && !b.annotated[name] {
+				v.Type.Kind = lang.Decimal
+				if lit, ok := v.Init.(*lang.IntLit); ok { // the value, or the placeholder of one computed at start
+					v.Init = lang.Simplify(&lang.ToDecimal{Start: lit.ValuePos, X: lit})
+				}
+				vars[v.Name] = v.Type
+				learnt = true
+				return
+			}
 			if v == nil || v.Type.Kind != lang.Undef || t.Kind == lang.Invalid || t.Kind == lang.Undef {
 				return
 			}
@@ -50,7 +62,7 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 		lang.Inspect(c.body, func(n lang.Node) bool {
 			switch a := n.(type) {
 			case *lang.Assign:
-				if a.Op == lang.ASSIGN && len(a.Path) == 0 {
+				if a.Op == lang.ASSIGN && len(a.Path) == 0 || a.Op != lang.REM_ASSIGN && len(a.Path) == 0 && info.Types[a.Value].Kind == lang.Decimal {
 					assigned(a.Target.Name, info.Types[a.Value], a.Value.Pos())
 				}
 			case *lang.ForEach:

@@ -1,0 +1,77 @@
+package sim
+
+import (
+	"math/big"
+
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ecma"
+)
+
+// DecimalValue returns the decimal value r.
+func DecimalValue(r *big.Rat) Value { return Value{Kind: lang.Decimal, Rat: r} }
+
+// Equal reports whether v and w are the same value (decimals compared by
+// value).
+func (v Value) Equal(w Value) bool {
+	if v.Kind == lang.Decimal && w.Kind == lang.Decimal {
+		return v.Rat.Cmp(w.Rat) == 0
+	}
+	return v.Kind == w.Kind && v.Int == w.Int && v.Bool == w.Bool && v.Str == w.Str
+}
+
+// evalDecimal evaluates e, which must be a decimal.
+func (x *Executor) evalDecimal(e lang.Expr) (*big.Rat, error) {
+	v, err := x.Eval(e)
+	if err != nil {
+		return nil, err
+	}
+	if v.Kind != lang.Decimal {
+		return nil, x.errorf(e, "%s is %s, not decimal", lang.ExprString(e), v.Kind)
+	}
+	return v.Rat, nil
+}
+
+// decimalBinary evaluates a comparison or an arithmetic operation on
+// decimals; l is the value of the left operand.
+func (x *Executor) decimalBinary(n *lang.Binary, l *big.Rat) (Value, error) {
+	r, err := x.evalDecimal(n.Y)
+	if err != nil {
+		return Value{}, err
+	}
+	c := l.Cmp(r)
+	switch n.Op {
+	case lang.LSS:
+		return BoolValue(c < 0), nil
+	case lang.GTR:
+		return BoolValue(c > 0), nil
+	case lang.LEQ:
+		return BoolValue(c <= 0), nil
+	case lang.GEQ:
+		return BoolValue(c >= 0), nil
+	}
+	v := new(big.Rat)
+	switch n.Op {
+	case lang.ADD:
+		v.Add(l, r)
+	case lang.SUB:
+		v.Sub(l, r)
+	case lang.MUL:
+		v.Mul(l, r)
+	case lang.QUO:
+		v = ecma.Quo(l, r)
+	default:
+		return Value{}, x.errorf(n, "unsupported operator %s on decimals", n.Op)
+	}
+	return x.exact(n, l, r, v)
+}
+
+// exact returns the result v of an operation on a and b, or an error where
+// ECMAScript, computing with doubles, would round it: both operands are
+// doubles and the exact result is not one.
+func (x *Executor) exact(n *lang.Binary, a, b, v *big.Rat) (Value, error) {
+	if ecma.IsDouble(a) && ecma.IsDouble(b) && !ecma.IsDouble(v) {
+		text, _ := ecma.FormatDecimal(v)
+		return Value{}, x.errorf(n, "%s is %s exactly, which no double holds: ECMAScript would round it, and setbot does not model that", lang.ExprString(n), text)
+	}
+	return DecimalValue(v), nil
+}
