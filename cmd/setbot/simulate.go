@@ -38,8 +38,9 @@ configuration reached. The two must agree (a differential test keeps them
 so); the reference runs models the flattener refuses, too.
 
 An EVENT is written name, name() or name(x=3, ok=true, y=-2): a dotted name is
-allowed (done.state.S1), values are decimal integers or true/false, and "p: 3"
-may stand for "p=3". Quote events that have parentheses or spaces, e.g.
+allowed (done.state.S1), values are integers, decimals (1.5, -0.25; an integer
+is the decimal of its value where the parameter is a decimal), true/false or
+quoted strings, and "p: 3" may stand for "p=3". Quote events that have parentheses or spaces, e.g.
   setbot simulate examples/triangle.scxml 'setTriangleSides(x=3, y=4, z=5)' checkPositiveSides
 
 The environment may send:
