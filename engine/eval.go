@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/solver"
 )
@@ -10,7 +11,8 @@ import (
 // Eval evaluates a pure expression on n's valuation, to one term (&& and
 // || become terms rather than forks). Event parameters come from params,
 // In('s') from active; a name that is neither a machine variable nor
-// provided is an error.
+// provided is an error. The event, when params is not nil, is an input:
+// _event's fields that may be undefined are an input's.
 func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active map[string]bool) (solver.Term, error) {
 	tab := s.Terms
 	var err error
@@ -35,6 +37,20 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			err = fmt.Errorf("no event parameter %s here", e.Name)
 		case *lang.InState:
 			return tab.Bool(active[e.State])
+		case *lang.EventField:
+			// The event is an input: _event is bound when params is, and
+			// the fields that may be undefined are an input's (the zero
+			// model.Meta).
+			field, tag := lang.AbsentOf(e.Field)
+			switch _, has := (model.Meta{}).Field(field); {
+			case e.Field == "":
+				return tab.Bool(params != nil)
+			case tag && lang.EventFields[field] && field != "name" && has:
+				return tab.Int(lang.AbsentValue)
+			case tag && lang.EventFields[field] && field != "name":
+				return tab.Int(lang.AbsentUndefined)
+			}
+			err = fmt.Errorf("_event.%s is a string, which the symbolic engine does not model yet", field)
 		case *lang.Unary:
 			if e.Op == lang.NOT {
 				return tab.Not(walk(e.X))

@@ -31,6 +31,14 @@ func CheckExpr(env *Env, fset *source.FileSet, e Expr, want Kind) (*Info, source
 	return c.info, c.errs
 }
 
+// CheckCond type-checks e used as a condition (a guard): a value of any
+// kind, or _event itself. A nil env is an empty one.
+func CheckCond(env *Env, fset *source.FileSet, e Expr) (*Info, source.ErrorList) {
+	c := newChecker(env, fset)
+	c.cond(e)
+	return c.info, c.errs
+}
+
 // CheckBlock type-checks a statement list; b is a scope of its own. A nil
 // env is an empty one.
 func CheckBlock(env *Env, fset *source.FileSet, b *Block) (*Info, source.ErrorList) {
@@ -108,11 +116,7 @@ func (c *checker) exprType(e Expr) Type {
 		c.expr(x.X)
 		return StringType
 	case *EventField:
-		if x.Field != "name" {
-			c.errorf(x, "_event.%s is not modelled yet: test the event's name, _event.name, instead", x.Field)
-			return Type{}
-		}
-		return StringType
+		return c.eventField(x)
 	case *SysVar:
 		return StringType
 	case *Method:
@@ -143,6 +147,26 @@ func (c *checker) exprType(e Expr) Type {
 		return c.join(x.Question, "?: branches", c.expr(x.Then), c.expr(x.Else))
 	}
 	panic(fmt.Sprintf("lang: unexpected expression %T", e))
+}
+
+// eventField returns the type of a field of _event (SCXML §5.10.1): name
+// and type are strings; sendid, origin and origintype strings where the
+// event has them and undefined otherwise; invokeid is always undefined, as
+// setbot has no <invoke>. _event itself is read only as a condition (cond).
+func (c *checker) eventField(x *EventField) Type {
+	switch x.Field {
+	case "":
+		c.errorf(x, "%s", eventValueMsg)
+		return Type{}
+	case "name", "type":
+		return StringType
+	case "sendid", "origin", "origintype":
+		return StringType.OrAbsent()
+	case "invokeid":
+		return UndefType
+	}
+	c.errorf(x, "%s", memberMsg("_event."+x.Field))
+	return Type{}
 }
 
 // join returns the type of a value that is either a of t1 or of t2: their
@@ -292,7 +316,15 @@ func (c *checker) operands(pos source.Pos, op Token, want, k1, k2 Kind) bool {
 // cond checks a condition. As in ECMAScript, a value of any kind is a
 // condition: false, 0, "" and undefined and null are false, every other
 // value true.
-func (c *checker) cond(e Expr) { c.expr(e) }
+func (c *checker) cond(e Expr) {
+	if x, ok := e.(*EventField); ok && x.Field == "" {
+		// _event is an object once an event has been processed, and
+		// undefined before: as a condition, whether there is one.
+		c.info.Types[e] = BoolType
+		return
+	}
+	c.expr(e)
+}
 
 // ---- Statements
 
@@ -311,6 +343,9 @@ func (c *checker) stmt(s Stmt) {
 	case *Assign:
 		c.assign(x)
 	case *IncDec:
+		if c.systemVariable(x.Target) {
+			return
+		}
 		if t := c.expr(x.Target); t.MayBeAbsent() {
 			c.absent(x.Target, "operator "+x.Op.String())
 		} else if t.Kind != Invalid && t.Kind != Int {
@@ -355,7 +390,21 @@ func (c *checker) stmt(s Stmt) {
 	}
 }
 
+// systemVariable reports an assignment to a system variable, which SCXML
+// forbids, and reports whether target is one.
+func (c *checker) systemVariable(target *Ident) bool {
+	if _, local := c.lookup(target.Name); local || !IsSystemVariable(target.Name) {
+		return false
+	}
+	c.errorf(target, "%s", readOnlyMsg(target.Name))
+	return true
+}
+
 func (c *checker) assign(x *Assign) {
+	if c.systemVariable(x.Target) {
+		c.expr(x.Value)
+		return
+	}
 	if x.Op != ASSIGN {
 		what := "operator " + x.Op.String()
 		k1, k2 := c.value(x.Target, what, Invalid), c.value(x.Value, what, Invalid)

@@ -293,8 +293,12 @@ func (p *parser) target(x Expr, start, mark int) *Ident {
 	if len(p.errs) > mark {
 		return nil
 	}
-	if id, ok := x.(*Ident); ok {
-		return id
+	switch x := x.(type) {
+	case *Ident:
+		return x
+	case *SysVar, *EventField, *EventParam:
+		p.errorAt(start, readOnlyMsg(ExprString(x)))
+		return nil
 	}
 	p.errorAt(start, fmt.Sprintf("cannot assign to %s: only variables can be assigned", ExprString(x)))
 	return nil
@@ -332,6 +336,10 @@ func (p *parser) parseRaise() Stmt {
 	p.next()
 	s.Event = p.parseEventName()
 	s.Args = p.parseArgs()
+	if p.tok == IDENT && p.lit == "id" && !p.nl {
+		p.next()
+		s.ID = p.parseString()
+	}
 	return s
 }
 
@@ -348,7 +356,7 @@ func (p *parser) parseSend() Stmt {
 		p.next()
 		s.Delay = p.parseString()
 	}
-	if p.tok == IDENT && p.lit == "id" {
+	if p.tok == IDENT && p.lit == "id" && !p.nl {
 		p.next()
 		s.ID = p.parseString()
 	}

@@ -80,9 +80,9 @@ func (f *flattener) microstep(b *branch, ts []*model.Transition) {
 			b.halted = true
 			continue
 		}
-		b.stmts = append(b.stmts, &lang.Raise{RaisePos: s.Pos, Event: "done.state." + parent.ID})
+		b.stmts = append(b.stmts, &lang.Raise{RaisePos: s.Pos, Event: "done.state." + parent.ID, Platform: true})
 		if gp := parent.Parent; gp != nil && gp.Kind == model.Parallel && c.inFinal(gp) {
-			b.stmts = append(b.stmts, &lang.Raise{RaisePos: s.Pos, Event: "done.state." + gp.ID})
+			b.stmts = append(b.stmts, &lang.Raise{RaisePos: s.Pos, Event: "done.state." + gp.ID, Platform: true})
 		}
 	}
 	if b.halted {

@@ -178,7 +178,7 @@ func (f *flattener) foldCond(e lang.Expr, c *config, known map[string]lang.Expr)
 				return v
 			}
 		case *lang.EventField:
-			return f.eventName(x)
+			return f.eventField(x)
 		}
 		return x
 	}))

@@ -3,11 +3,9 @@ package scxml
 import (
 	"strings"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 )
-
-// defaultSendType is the only event I/O processor setbot understands.
-const defaultSendType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
 
 // unsupportedElements are SCXML elements setbot does not read, with what
 // to write instead.
@@ -250,7 +248,7 @@ func (b *builder) send(c *element) lang.Stmt {
 			b.errorf(a.NameOff, "%s on <send> is not supported: %s", dyn.attr, dyn.hint)
 		}
 	}
-	if a, ok := c.attr("type"); ok && a.Value != defaultSendType && a.Value != "scxml" {
+	if a, ok := c.attr("type"); ok && !lang.IsSCXMLProcessor(a.Value) {
 		b.errorf(a.Offsets0(), "send type %q is not supported: omit type (only the SCXML event processor is)", a.Value)
 	}
 	name, ok := b.eventName(c)
@@ -261,6 +259,10 @@ func (b *builder) send(c *element) lang.Stmt {
 	var target, delay, id string
 	if a, ok := c.attr("target"); ok {
 		target = strings.TrimSpace(a.Value)
+	}
+	if target == model.SessionLocation {
+		// The machine's own session: its external queue, as with no target.
+		target = ""
 	}
 	if a, ok := c.attr("delay"); ok {
 		delay = strings.TrimSpace(a.Value)
@@ -285,15 +287,18 @@ func (b *builder) send(c *element) lang.Stmt {
 		if delay != "" {
 			b.errorf(c.Start, "a delayed <send> cannot target #_internal: remove the delay or the target")
 		}
-		return &lang.Raise{RaisePos: pos, Event: name, Args: args}
+		return &lang.Raise{RaisePos: pos, Event: name, Args: args, ID: id}
 	case delay != "" && sendError(target) == errorExecution:
 		// The target is refused when the send executes, delay or not.
 	case target != "" && delay != "":
 		b.errorf(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 		return nil
 	}
-	if delay == "" {
-		// Only a pending timer can be cancelled: the id names nothing else.
+	if target != "" && sendError(target) == "" {
+		// An output's send id is nothing the machine can observe. Otherwise
+		// it names a pending timer for <cancel>, and it is the sendid of
+		// the event the machine receives: the one it sent itself, or the
+		// error that a failed send raises.
 		id = ""
 	}
 	return &lang.Send{SendPos: pos, Event: name, Args: args, Target: target, Delay: delay, ID: id}

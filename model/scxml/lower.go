@@ -72,11 +72,12 @@ func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
 	for i, s := range stmts {
 		switch x := s.(type) {
 		case *lang.Send:
+			// The error is the platform's, and its sendid the send's id.
 			switch sendError(x.Target) {
 			case errorExecution:
-				return append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorExecution})
+				return append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorExecution, ID: x.ID, Platform: true})
 			case errorCommunication:
-				out = append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorCommunication})
+				out = append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorCommunication, ID: x.ID, Platform: true})
 				continue
 			}
 		case *lang.If:
