@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // AppendBinary appends the table's terms to b, in creation order, so that
@@ -15,7 +16,7 @@ func (t *Table) AppendBinary(b []byte) []byte {
 		switch n.op {
 		case OpInt, OpBool:
 			b = binary.AppendVarint(b, n.val)
-		case OpVar:
+		case OpVar, OpStr:
 			b = binary.AppendUvarint(b, uint64(len(n.name)))
 			b = append(b, n.name...)
 		default:
@@ -32,8 +33,9 @@ var errTable = errors.New("malformed term table")
 
 // ReadTable decodes a table written by AppendBinary from the front of b and
 // returns the rest of b. It checks what it reads (operators, sorts, operands
-// that refer to earlier terms of the right sort, no duplicates) so that a
-// damaged encoding is an error, never a table that breaks later.
+// that refer to earlier terms of the right sort, string constants in UTF-8,
+// no duplicates) so that a damaged encoding is an error, never a table that
+// breaks later.
 func ReadTable(b []byte) (*Table, []byte, error) {
 	count, k := binary.Uvarint(b)
 	if k <= 0 || count > uint64(len(b)) {
@@ -42,17 +44,13 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 	b = b[k:]
 	t := NewTable()
 	t.nodes = make([]node, 1, count+1)
-	operand := func(want Sort) (Term, error) {
+	operand := func() (Term, error) {
 		v, k := binary.Uvarint(b)
 		if k <= 0 || v >= uint64(len(t.nodes)) {
 			return 0, fmt.Errorf("%w: operand out of range at term %d", errTable, len(t.nodes))
 		}
 		b = b[k:]
-		x := Term(v)
-		if want != 0 && (x == 0 || t.nodes[x].sort != want) {
-			return 0, fmt.Errorf("%w: operand of the wrong sort at term %d", errTable, len(t.nodes))
-		}
-		return x, nil
+		return Term(v), nil
 	}
 	for i := uint64(0); i < count; i++ {
 		if len(b) < 2 {
@@ -60,7 +58,7 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 		}
 		n := node{op: Op(b[0]), sort: Sort(b[1])}
 		b = b[2:]
-		if n.sort != IntSort && n.sort != BoolSort {
+		if n.sort != IntSort && n.sort != BoolSort && n.sort != StringSort {
 			return nil, nil, fmt.Errorf("%w: bad sort at term %d", errTable, i+1)
 		}
 		var err error
@@ -71,24 +69,28 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 				return nil, nil, fmt.Errorf("%w: truncated constant at term %d", errTable, i+1)
 			}
 			b, n.val = b[k:], v
-		case OpVar:
+			if !(n.op == OpInt && n.sort == IntSort || n.op == OpBool && n.sort == BoolSort && n.val&^1 == 0) {
+				err = fmt.Errorf("%w: bad constant at term %d", errTable, i+1)
+			}
+		case OpVar, OpStr:
 			l, k := binary.Uvarint(b)
 			if k <= 0 || l > uint64(len(b)-k) {
-				return nil, nil, fmt.Errorf("%w: truncated name at term %d", errTable, i+1)
+				return nil, nil, fmt.Errorf("%w: truncated text at term %d", errTable, i+1)
 			}
 			n.name = string(b[k : k+int(l)])
 			b = b[k+int(l):]
-		case OpNeg, OpAdd, OpSub, OpMul, OpDiv, OpRem, OpEq, OpLt, OpLe, OpNot, OpAnd, OpOr, OpIte:
-			if n.a, err = operand(0); err == nil {
-				if n.b, err = operand(0); err == nil {
-					n.c, err = operand(0)
-				}
-			}
-			if err == nil && n.a == 0 {
-				err = fmt.Errorf("%w: missing operand at term %d", errTable, i+1)
+			if n.op == OpStr && (n.sort != StringSort || !utf8.ValidString(n.name)) {
+				err = fmt.Errorf("%w: bad string constant at term %d", errTable, i+1)
 			}
 		default:
-			err = fmt.Errorf("%w: bad operator %d at term %d", errTable, n.op, i+1)
+			if n.a, err = operand(); err == nil {
+				if n.b, err = operand(); err == nil {
+					n.c, err = operand()
+				}
+			}
+			if err == nil && !t.wellSorted(n) {
+				err = fmt.Errorf("%w: unknown operator %d or operands of the wrong sorts at term %d", errTable, n.op, i+1)
+			}
 		}
 		if err != nil {
 			return nil, nil, err
@@ -100,4 +102,41 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 		t.nodes = append(t.nodes, n)
 	}
 	return t, b, nil
+}
+
+// wellSorted reports whether n's operator is known and n has its operands
+// (the unused ones 0) of the sorts it takes, and its result sort.
+func (t *Table) wellSorted(n node) bool {
+	a, b, c := t.nodes[n.a].sort, t.nodes[n.b].sort, t.nodes[n.c].sort // 0 for no operand
+	is := func(result, x, y, z Sort) bool { return n.sort == result && a == x && b == y && c == z }
+	I, B, S := IntSort, BoolSort, StringSort
+	switch n.op {
+	case OpNeg, OpBitNot:
+		return is(I, I, 0, 0)
+	case OpAdd, OpSub, OpMul, OpDiv, OpRem, OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
+		return is(I, I, I, 0)
+	case OpEq:
+		return a != 0 && is(B, a, a, 0)
+	case OpLt, OpLe:
+		return (a == I || a == S) && is(B, a, a, 0)
+	case OpNot:
+		return is(B, B, 0, 0)
+	case OpAnd, OpOr:
+		return is(B, B, B, 0)
+	case OpIte:
+		return b != 0 && is(b, B, b, b)
+	case OpConcat:
+		return is(S, S, S, 0)
+	case OpLength:
+		return is(I, S, 0, 0)
+	case OpIndexOf:
+		return is(I, S, S, 0)
+	case OpStartsWith, OpEndsWith, OpIncludes:
+		return is(B, S, S, 0)
+	case OpSubstring:
+		return is(S, S, I, I)
+	case OpCharAt:
+		return is(S, S, I, 0)
+	}
+	return false
 }

@@ -9,10 +9,16 @@ func TestTableRoundTrip(t *testing.T) {
 	tb := NewTable()
 	x, y := tb.Var("x", IntSort), tb.Var("y@1", IntSort)
 	b := tb.Var("b", BoolSort)
+	s := tb.Var("s", StringSort)
 	terms := []Term{
 		tb.Ite(b, tb.Add(x, tb.Int(-3)), tb.Div(y, tb.Int(7))),
 		tb.And(tb.Lt(x, y), tb.Not(tb.Eq(tb.Rem(x, y), tb.Int(1<<40)))),
 		tb.Or(b, tb.Le(tb.Neg(x), tb.Mul(x, y))),
+		tb.Eq(tb.Concat(s, tb.Str("")), tb.Str("é日本 'q' \"\\ \x00")),
+		tb.Lt(tb.Substring(tb.Concat(tb.Str("a\\b"), s), x, tb.IndexOf(s, tb.Str("日"))), tb.CharAt(s, y)),
+		tb.And(tb.StartsWith(s, tb.Str("'")), tb.Or(tb.EndsWith(s, tb.Str("\"")), tb.Includes(s, tb.Str("")))),
+		tb.Le(tb.Length(s), tb.BitXor(tb.BitOr(tb.BitAnd(x, y), tb.BitNot(x)), tb.Shl(tb.Shr(x, y), tb.UShr(y, x)))),
+		tb.Eq(tb.Ite(b, s, tb.Str("")), tb.Str("x")),
 	}
 	enc := tb.AppendBinary([]byte("prefix"))
 	got, rest, err := ReadTable(append(enc[len("prefix"):], "tail"...))
@@ -56,8 +62,30 @@ func TestReadTableRejectsDamage(t *testing.T) {
 			_, _, _ = ReadTable(bad)
 		}
 	}
-	if _, _, err := ReadTable([]byte{1, byte(OpAdd), byte(IntSort), 5, 0, 0}); err == nil {
-		t.Error("forward operand accepted")
+	// Each: one integer constant 1 as term 1, then a damaged term 2.
+	one := []byte{byte(OpInt), byte(IntSort), 2}
+	bad := []struct {
+		name string
+		term []byte
+	}{
+		{"forward operand", []byte{byte(OpAdd), byte(IntSort), 5, 0, 0}},
+		{"missing operand", []byte{byte(OpAdd), byte(IntSort), 1, 0, 0}},
+		{"extra operand", []byte{byte(OpNeg), byte(IntSort), 1, 1, 0}},
+		{"wrong operand sort", []byte{byte(OpLength), byte(IntSort), 1, 0, 0}},
+		{"wrong result sort", []byte{byte(OpAdd), byte(BoolSort), 1, 1, 0}},
+		{"comparison without operands", []byte{byte(OpLt), byte(BoolSort), 0, 0, 0}},
+		{"unknown operator", []byte{byte(OpUShr) + 1, byte(IntSort), 1, 1, 0}},
+		{"string constant of sort int", []byte{byte(OpStr), byte(IntSort), 1, 'a'}},
+		{"string constant not UTF-8", []byte{byte(OpStr), byte(StringSort), 1, 0xff}},
+		{"int constant of sort bool", []byte{byte(OpInt), byte(BoolSort), 4}},
+		{"bool constant 2", []byte{byte(OpBool), byte(BoolSort), 4}},
+		{"bad sort", []byte{byte(OpVar), byte(StringSort) + 1, 1, 'v'}},
+	}
+	for _, tc := range bad {
+		enc := append(append([]byte{2}, one...), tc.term...)
+		if _, _, err := ReadTable(enc); err == nil {
+			t.Errorf("%s: accepted", tc.name)
+		}
 	}
 }
 
@@ -65,11 +93,17 @@ func FuzzReadTable(f *testing.F) {
 	tb := NewTable()
 	tb.Ite(tb.Var("c", BoolSort), tb.Int(1), tb.Var("x", IntSort))
 	f.Add(tb.AppendBinary(nil))
+	tb = NewTable()
+	s, x := tb.Var("s", StringSort), tb.Var("x", IntSort)
+	tb.Lt(tb.Substring(tb.Concat(s, tb.Str("é\\'")), x, tb.Length(s)), tb.CharAt(s, tb.UShr(x, tb.BitNot(x))))
+	f.Add(tb.AppendBinary(nil))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, _, err := ReadTable(b)
 		if err == nil {
+			zero := func(v Term) (Value, bool) { return Value{Sort: got.Sort(v)}, true }
 			for i := 1; i <= got.Len(); i++ {
 				_ = got.String(Term(i))
+				_, _ = got.Eval(Term(i), zero)
 			}
 		}
 	})

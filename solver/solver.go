@@ -26,15 +26,18 @@ func (r Result) String() string {
 	return "unknown"
 }
 
-// Value is a variable's value in a model.
+// Value is a variable's value in a model: the field of its sort holds it.
 type Value struct {
 	Sort Sort
 	Int  int64
 	Bool bool
+	Str  string
 }
 
-// ErrOutOfRange is returned for model values that do not fit in an int64.
-var ErrOutOfRange = errors.New("model value does not fit in 64 bits")
+// ErrOutOfRange is returned for model values that a Value cannot hold: an
+// integer beyond 64 bits, a string with a character that is no Unicode
+// scalar value (a UTF-16 surrogate).
+var ErrOutOfRange = errors.New("model value out of range")
 
 // Solver decides conjunctions of boolean terms of one Table. Each check is
 // independent: the conjunction passed is all that is assumed (an

@@ -6,14 +6,22 @@
 // is truncated toward zero and the remainder takes the dividend's sign;
 // division by zero is defined as x / 0 = 0 and x % 0 = x, so that every
 // expression has a value (the simulator uses the same definition).
+//
+// Strings are sequences of Unicode code points, as Z3's string theory counts
+// them. The string methods and ECMAScript's 32-bit bit operators have the
+// semantics of package ecma, which folding and Eval compute with.
 package solver
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/setbot/setbot/model/lang/ecma"
 )
 
 // Sort is the type of a term.
@@ -23,6 +31,7 @@ type Sort uint8
 const (
 	IntSort Sort = iota + 1
 	BoolSort
+	StringSort
 )
 
 func (s Sort) String() string {
@@ -31,6 +40,8 @@ func (s Sort) String() string {
 		return "int"
 	case BoolSort:
 		return "bool"
+	case StringSort:
+		return "string"
 	}
 	return "invalid"
 }
@@ -39,24 +50,41 @@ func (s Sort) String() string {
 type Op uint8
 
 // The operators. Comparisons are normalised to Eq, Lt and Le; != is Not(Eq).
+// New operators go at the end: the binary encoding stores their numbers.
 const (
-	OpInvalid Op = iota
-	OpInt        // integer constant
-	OpBool       // boolean constant
-	OpVar        // free variable
-	OpNeg        // -a
-	OpAdd        // a + b
-	OpSub        // a - b
-	OpMul        // a * b
-	OpDiv        // a / b (C semantics, x/0 = 0)
-	OpRem        // a % b (C semantics, x%0 = x)
-	OpEq         // a == b (int or bool)
-	OpLt         // a < b
-	OpLe         // a <= b
-	OpNot        // !a
-	OpAnd        // a && b
-	OpOr         // a || b
-	OpIte        // a ? b : c
+	OpInvalid    Op = iota
+	OpInt           // integer constant
+	OpBool          // boolean constant
+	OpVar           // free variable
+	OpNeg           // -a
+	OpAdd           // a + b
+	OpSub           // a - b
+	OpMul           // a * b
+	OpDiv           // a / b (C semantics, x/0 = 0)
+	OpRem           // a % b (C semantics, x%0 = x)
+	OpEq            // a == b (any sort)
+	OpLt            // a < b (int or string)
+	OpLe            // a <= b (int or string)
+	OpNot           // !a
+	OpAnd           // a && b
+	OpOr            // a || b
+	OpIte           // a ? b : c
+	OpStr           // string constant
+	OpConcat        // a + b on strings
+	OpLength        // a.length
+	OpIndexOf       // a.indexOf(b)
+	OpStartsWith    // a.startsWith(b)
+	OpEndsWith      // a.endsWith(b)
+	OpIncludes      // a.includes(b)
+	OpSubstring     // a.substring(b, c)
+	OpCharAt        // a.charAt(b)
+	OpBitAnd        // a & b (ECMAScript's 32-bit operators)
+	OpBitOr         // a | b
+	OpBitXor        // a ^ b
+	OpBitNot        // ~a
+	OpShl           // a << b
+	OpShr           // a >> b
+	OpUShr          // a >>> b
 )
 
 // Term is a hash-consed term: an index into its Table. Equal terms of one
@@ -68,7 +96,7 @@ type node struct {
 	sort    Sort
 	a, b, c Term
 	val     int64  // OpInt value, OpBool 0 or 1
-	name    string // OpVar
+	name    string // OpVar's name, OpStr's value
 }
 
 // Table creates and stores terms. It is not safe for concurrent use.
@@ -120,8 +148,20 @@ func (t *Table) BoolValue(x Term) (bool, bool) {
 	return n.val != 0, n.op == OpBool
 }
 
+// StringValue returns the value of a string constant.
+func (t *Table) StringValue(x Term) (string, bool) {
+	n := &t.nodes[x]
+	if n.op != OpStr {
+		return "", false
+	}
+	return n.name, true
+}
+
 // IsConst reports whether x is a constant.
-func (t *Table) IsConst(x Term) bool { op := t.nodes[x].op; return op == OpInt || op == OpBool }
+func (t *Table) IsConst(x Term) bool {
+	op := t.nodes[x].op
+	return op == OpInt || op == OpBool || op == OpStr
+}
 
 // Int returns the integer constant v.
 func (t *Table) Int(v int64) Term { return t.intern(node{op: OpInt, sort: IntSort, val: v}) }
@@ -133,6 +173,16 @@ func (t *Table) Bool(v bool) Term {
 		n = 1
 	}
 	return t.intern(node{op: OpBool, sort: BoolSort, val: n})
+}
+
+// Str returns the string constant s. s is read as UTF-8, each invalid byte
+// standing for U+FFFD as in a conversion to []rune, so that equal sequences
+// of code points are one constant.
+func (t *Table) Str(s string) Term {
+	if !utf8.ValidString(s) {
+		s = string([]rune(s))
+	}
+	return t.intern(node{op: OpStr, sort: StringSort, name: s})
 }
 
 // Var returns the variable of the given name and sort.
@@ -247,7 +297,7 @@ func (t *Table) Rem(x, y Term) Term {
 	return t.intern(node{op: OpRem, sort: IntSort, a: x, b: y})
 }
 
-// Eq returns x == y (both int or both bool).
+// Eq returns x == y (operands of one sort).
 func (t *Table) Eq(x, y Term) Term {
 	if x == y {
 		return t.Bool(true)
@@ -263,30 +313,45 @@ func (t *Table) Eq(x, y Term) Term {
 // Ne returns x != y.
 func (t *Table) Ne(x, y Term) Term { return t.Not(t.Eq(x, y)) }
 
-// Lt returns x < y.
+// Lt returns x < y, on two ints or two strings.
 func (t *Table) Lt(x, y Term) Term {
-	if a, ok := t.IntValue(x); ok {
-		if b, ok := t.IntValue(y); ok {
-			return t.Bool(a < b)
-		}
+	if c, ok := t.compare(x, y); ok {
+		return t.Bool(c < 0)
 	}
-	if x == y {
+	if s, ok := t.StringValue(y); (ok && s == "") || x == y {
 		return t.Bool(false)
 	}
 	return t.intern(node{op: OpLt, sort: BoolSort, a: x, b: y})
 }
 
-// Le returns x <= y.
+// Le returns x <= y, on two ints or two strings.
 func (t *Table) Le(x, y Term) Term {
-	if a, ok := t.IntValue(x); ok {
-		if b, ok := t.IntValue(y); ok {
-			return t.Bool(a <= b)
-		}
+	if c, ok := t.compare(x, y); ok {
+		return t.Bool(c <= 0)
 	}
-	if x == y {
+	if s, ok := t.StringValue(x); (ok && s == "") || x == y {
 		return t.Bool(true)
 	}
 	return t.intern(node{op: OpLe, sort: BoolSort, a: x, b: y})
+}
+
+// compare compares two constants of one ordered sort: integers by value,
+// strings lexicographically by code point (Go compares the UTF-8 bytes,
+// which is the same order). ECMAScript compares strings by UTF-16 code
+// unit: on text within the Basic Multilingual Plane that is the same order
+// too.
+func (t *Table) compare(x, y Term) (int, bool) {
+	if a, ok := t.IntValue(x); ok {
+		if b, ok := t.IntValue(y); ok {
+			return cmp.Compare(a, b), true
+		}
+	}
+	if a, ok := t.StringValue(x); ok {
+		if b, ok := t.StringValue(y); ok {
+			return strings.Compare(a, b), true
+		}
+	}
+	return 0, false
 }
 
 // Gt returns x > y, as y < x.
@@ -375,7 +440,7 @@ func (t *Table) Vars(x Term) []Term {
 	switch n.op {
 	case OpVar:
 		out = []Term{x}
-	case OpInt, OpBool:
+	case OpInt, OpBool, OpStr:
 	default:
 		set := make(map[Term]bool)
 		for _, a := range []Term{n.a, n.b, n.c} {
@@ -429,7 +494,7 @@ func (t *Table) Subst(x Term, m map[Term]Term) Term {
 			if s, ok := m[x]; ok {
 				r = s
 			}
-		case OpInt, OpBool:
+		case OpInt, OpBool, OpStr:
 			r = x
 		default:
 			if len(t.Vars(x)) == 0 {
@@ -482,6 +547,26 @@ func (t *Table) rebuild(op Op, a, b, c Term) Term {
 		return t.Or(a, b)
 	case OpIte:
 		return t.Ite(a, b, c)
+	case OpConcat:
+		return t.Concat(a, b)
+	case OpLength:
+		return t.Length(a)
+	case OpIndexOf:
+		return t.IndexOf(a, b)
+	case OpStartsWith:
+		return t.StartsWith(a, b)
+	case OpEndsWith:
+		return t.EndsWith(a, b)
+	case OpIncludes:
+		return t.Includes(a, b)
+	case OpSubstring:
+		return t.Substring(a, b, c)
+	case OpCharAt:
+		return t.CharAt(a, b)
+	case OpBitNot:
+		return t.BitNot(a)
+	case OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
+		return t.bitOp(op, a, b)
 	}
 	panic(fmt.Sprintf("solver: rebuild of operator %d", op))
 }
@@ -500,6 +585,8 @@ func (t *Table) Import(src *Table, x Term, memo map[Term]Term) Term {
 		r = t.Int(n.val)
 	case OpBool:
 		r = t.Bool(n.val != 0)
+	case OpStr:
+		r = t.Str(n.name)
 	case OpVar:
 		r = t.Var(n.name, n.sort)
 	default:
@@ -520,8 +607,9 @@ func (t *Table) Import(src *Table, x Term, memo map[Term]Term) Term {
 }
 
 // Eval computes x's value with the variables' values from val, with the
-// same C semantics the constructors fold with; ok is false when a
-// variable has no value or the arithmetic leaves the int64 range.
+// same semantics the constructors fold with (C arithmetic, package ecma's
+// string and bit operations); ok is false when a variable has no value or
+// the arithmetic leaves the int64 range.
 func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 	n := &t.nodes[x]
 	switch n.op {
@@ -529,6 +617,8 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 		return Value{Sort: IntSort, Int: n.val}, true
 	case OpBool:
 		return Value{Sort: BoolSort, Bool: n.val != 0}, true
+	case OpStr:
+		return Value{Sort: StringSort, Str: n.name}, true
 	case OpVar:
 		return val(x)
 	case OpIte:
@@ -558,6 +648,17 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 			return Value{}, false
 		}
 		return Value{Sort: IntSort, Int: -a.Int}, true
+	case OpBitNot:
+		a, ok := t.Eval(n.a, val)
+		return Value{Sort: IntSort, Int: ecma.BitNot(a.Int)}, ok
+	case OpLength:
+		a, ok := t.Eval(n.a, val)
+		return Value{Sort: IntSort, Int: ecma.Length(a.Str)}, ok
+	case OpSubstring:
+		a, ok1 := t.Eval(n.a, val)
+		b, ok2 := t.Eval(n.b, val)
+		c, ok3 := t.Eval(n.c, val)
+		return Value{Sort: StringSort, Str: ecma.Substring(a.Str, b.Int, c.Int)}, ok1 && ok2 && ok3
 	}
 	a, ok1 := t.Eval(n.a, val)
 	b, ok2 := t.Eval(n.b, val)
@@ -566,16 +667,40 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 	}
 	boolean := func(v bool) (Value, bool) { return Value{Sort: BoolSort, Bool: v}, true }
 	integer := func(v int64, ok bool) (Value, bool) { return Value{Sort: IntSort, Int: v}, ok }
+	str := func(v string) (Value, bool) { return Value{Sort: StringSort, Str: v}, true }
 	switch n.op {
 	case OpEq:
-		if a.Sort == BoolSort {
+		switch a.Sort {
+		case BoolSort:
 			return boolean(a.Bool == b.Bool)
+		case StringSort:
+			return boolean(a.Str == b.Str)
 		}
 		return boolean(a.Int == b.Int)
 	case OpLt:
+		if a.Sort == StringSort {
+			return boolean(a.Str < b.Str) // code point order, as compare says
+		}
 		return boolean(a.Int < b.Int)
 	case OpLe:
+		if a.Sort == StringSort {
+			return boolean(a.Str <= b.Str)
+		}
 		return boolean(a.Int <= b.Int)
+	case OpConcat:
+		return str(a.Str + b.Str)
+	case OpIndexOf:
+		return integer(ecma.IndexOf(a.Str, b.Str), true)
+	case OpStartsWith:
+		return boolean(ecma.StartsWith(a.Str, b.Str))
+	case OpEndsWith:
+		return boolean(ecma.EndsWith(a.Str, b.Str))
+	case OpIncludes:
+		return boolean(ecma.Includes(a.Str, b.Str))
+	case OpCharAt:
+		return str(ecma.CharAt(a.Str, b.Int))
+	case OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
+		return integer(bitFuncs[n.op](a.Int, b.Int), true)
 	case OpAdd:
 		s := a.Int + b.Int
 		return integer(s, (s > a.Int) == (b.Int > 0) || b.Int == 0)
@@ -613,7 +738,12 @@ func (t *Table) String(x Term) string {
 }
 
 var opText = map[Op]string{OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/", OpRem: "%",
-	OpEq: "==", OpLt: "<", OpLe: "<=", OpAnd: "&&", OpOr: "||"}
+	OpEq: "==", OpLt: "<", OpLe: "<=", OpAnd: "&&", OpOr: "||", OpConcat: "+",
+	OpBitAnd: "&", OpBitOr: "|", OpBitXor: "^", OpShl: "<<", OpShr: ">>", OpUShr: ">>>"}
+
+// methodName names the operators printed as string methods.
+var methodName = map[Op]string{OpIndexOf: "indexOf", OpStartsWith: "startsWith",
+	OpEndsWith: "endsWith", OpIncludes: "includes", OpSubstring: "substring", OpCharAt: "charAt"}
 
 func (t *Table) write(b *strings.Builder, x Term, top bool) {
 	n := t.nodes[x]
@@ -636,11 +766,28 @@ func (t *Table) write(b *strings.Builder, x Term, top bool) {
 		b.WriteString(strconv.FormatInt(n.val, 10))
 	case OpBool:
 		b.WriteString(strconv.FormatBool(n.val != 0))
+	case OpStr:
+		quote(b, n.name)
 	case OpVar:
 		b.WriteString(n.name)
 	case OpNeg:
 		b.WriteByte('-')
 		t.write(b, n.a, false)
+	case OpBitNot:
+		b.WriteByte('~')
+		t.write(b, n.a, false)
+	case OpLength:
+		t.write(b, n.a, false)
+		b.WriteString(".length")
+	case OpIndexOf, OpStartsWith, OpEndsWith, OpIncludes, OpSubstring, OpCharAt:
+		t.write(b, n.a, false)
+		b.WriteString("." + methodName[n.op] + "(")
+		t.write(b, n.b, true)
+		if n.c != 0 {
+			b.WriteString(", ")
+			t.write(b, n.c, true)
+		}
+		b.WriteByte(')')
 	case OpNot:
 		if t.Op(n.a) == OpEq {
 			a, c, _ := t.Args(n.a)
@@ -668,4 +815,24 @@ func (t *Table) write(b *strings.Builder, x Term, top bool) {
 		t.write(b, n.b, false)
 		closeP()
 	}
+}
+
+// quote writes s as a string literal of the action language, escaped as its
+// scanner reads it back.
+func quote(b *strings.Builder, s string) {
+	b.WriteByte('\'')
+	for _, r := range s {
+		switch r {
+		case '\\', '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('\'')
 }

@@ -1,52 +1,12 @@
 package sim
 
 import (
-	"strings"
-	"unicode/utf8"
-
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ecma"
 )
 
-// The string operations of the action language, on strings as sequences
-// of Unicode code points, as the solver's string theory counts them
-// (ECMAScript counts UTF-16 code units: the two agree on text without
-// characters beyond the Basic Multilingual Plane).
-
-// strLen is s.length.
-func strLen(s string) int64 { return int64(utf8.RuneCountInString(s)) }
-
-// indexOf is s.indexOf(t): the index of the first occurrence of t, -1 when
-// there is none.
-func indexOf(s, t string) int64 {
-	i := strings.Index(s, t)
-	if i < 0 {
-		return -1
-	}
-	return int64(utf8.RuneCountInString(s[:i]))
-}
-
-// substring is s.substring(start, end): the indexes are clamped to
-// [0, length] and swapped when start > end.
-func substring(s string, start, end int64) string {
-	r := []rune(s)
-	n := int64(len(r))
-	start, end = min(max(start, 0), n), min(max(end, 0), n)
-	if start > end {
-		start, end = end, start
-	}
-	return string(r[start:end])
-}
-
-// charAt is s.charAt(i): the character at i, "" when i is out of range.
-func charAt(s string, i int64) string {
-	r := []rune(s)
-	if i < 0 || i >= int64(len(r)) {
-		return ""
-	}
-	return string(r[i])
-}
-
-// method evaluates a string property or method.
+// method evaluates a string property or method, with the operations of
+// package ecma (the solver folds with the same ones).
 func (x *Executor) method(n *lang.Method) (Value, error) {
 	recv, err := x.evalString(n.X)
 	if err != nil {
@@ -60,23 +20,23 @@ func (x *Executor) method(n *lang.Method) (Value, error) {
 	}
 	switch n.Name {
 	case "length":
-		return IntValue(strLen(recv)), nil
+		return IntValue(ecma.Length(recv)), nil
 	case "indexOf":
-		return IntValue(indexOf(recv, args[0].Str)), nil
+		return IntValue(ecma.IndexOf(recv, args[0].Str)), nil
 	case "startsWith":
-		return BoolValue(strings.HasPrefix(recv, args[0].Str)), nil
+		return BoolValue(ecma.StartsWith(recv, args[0].Str)), nil
 	case "endsWith":
-		return BoolValue(strings.HasSuffix(recv, args[0].Str)), nil
+		return BoolValue(ecma.EndsWith(recv, args[0].Str)), nil
 	case "includes":
-		return BoolValue(strings.Contains(recv, args[0].Str)), nil
+		return BoolValue(ecma.Includes(recv, args[0].Str)), nil
 	case "charAt":
-		return StringValue(charAt(recv, args[0].Int)), nil
+		return StringValue(ecma.CharAt(recv, args[0].Int)), nil
 	case "substring":
-		end := strLen(recv)
+		end := ecma.Length(recv)
 		if len(args) > 1 {
 			end = args[1].Int
 		}
-		return StringValue(substring(recv, args[0].Int, end)), nil
+		return StringValue(ecma.Substring(recv, args[0].Int, end)), nil
 	}
 	return Value{}, x.errorf(n, "unsupported string method %s", n.Name)
 }
@@ -92,25 +52,22 @@ func (x *Executor) evalString(e lang.Expr) (string, error) {
 	return v.Str, nil
 }
 
-// bitOp applies one of ECMAScript's 32-bit bit operators: the operands go
-// through ToInt32 (>>>'s left one through ToUint32), a shift count is taken
-// modulo 32, and the result is a signed 32-bit integer (unsigned for >>>).
+// bitOp applies one of ECMAScript's 32-bit bit operators (package ecma
+// says how).
 func bitOp(op lang.Token, a, b int64) int64 {
-	x, y := int32(a), int32(b)
-	s := uint32(b) & 31
 	switch op {
 	case lang.AND:
-		return int64(x & y)
+		return ecma.BitAnd(a, b)
 	case lang.OR:
-		return int64(x | y)
+		return ecma.BitOr(a, b)
 	case lang.XOR:
-		return int64(x ^ y)
+		return ecma.BitXor(a, b)
 	case lang.SHL:
-		return int64(x << s)
+		return ecma.Shl(a, b)
 	case lang.SHR:
-		return int64(x >> s)
+		return ecma.Shr(a, b)
 	case lang.USHR:
-		return int64(uint32(a) >> s)
+		return ecma.UShr(a, b)
 	}
 	panic("sim: not a bit operator: " + op.String())
 }
