@@ -42,15 +42,18 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			// the fields that may be undefined are an input's (the zero
 			// model.Meta).
 			field, tag := lang.AbsentOf(e.Field)
-			switch _, has := (model.Meta{}).Field(field); {
+			switch v, has := (model.Meta{}).Field(field); {
 			case e.Field == "":
 				return tab.Bool(params != nil)
-			case tag && lang.EventFields[field] && field != "name" && has:
+			case !lang.EventFields[field] || field == "name":
+				err = fmt.Errorf("_event.%s cannot be evaluated here", e.Field)
+			case !tag:
+				return tab.Str(v)
+			case has:
 				return tab.Int(lang.AbsentValue)
-			case tag && lang.EventFields[field] && field != "name":
+			default:
 				return tab.Int(lang.AbsentUndefined)
 			}
-			err = fmt.Errorf("_event.%s is a string, which the symbolic engine does not model yet", field)
 		case *lang.Unary:
 			if e.Op == lang.NOT {
 				return tab.Not(walk(e.X))

@@ -284,13 +284,12 @@ func (x *executor) term(r *run, e lang.Expr) solver.Term {
 // constant.
 func (x *executor) eventField(r *run, e *lang.EventField) solver.Term {
 	field, tag := lang.AbsentOf(e.Field)
-	_, has := r.meta.Field(field)
+	v, has := r.meta.Field(field)
 	switch {
 	case e.Field == "" || field == "name" || !lang.EventFields[field]:
 		x.fail("%s: _event.%s left in a flattened machine", x.m.Source.Position(e.Start), e.Field)
 	case !tag:
-		x.fail("%s: _event.%s is a string that differs between the ways the event arrives, and the symbolic engine has no strings yet",
-			x.m.Source.Position(e.Start), field)
+		return x.tab.Str(v)
 	case has:
 		return x.tab.Int(lang.AbsentValue)
 	default:
