@@ -45,6 +45,10 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			switch v, has := (model.Meta{}).Field(field); {
 			case e.Field == "":
 				return tab.Bool(params != nil)
+			case field == "data" && tag && len(params) > 0:
+				return tab.Int(lang.AbsentValue)
+			case field == "data" && tag:
+				return tab.Int(lang.AbsentUndefined)
 			case !lang.EventFields[field] || field == "name":
 				err = fmt.Errorf("_event.%s cannot be evaluated here", e.Field)
 			case !tag:

@@ -286,16 +286,18 @@ func (x *executor) eventField(r *run, e *lang.EventField) solver.Term {
 	field, tag := lang.AbsentOf(e.Field)
 	v, has := r.meta.Field(field)
 	switch {
-	case e.Field == "" || field == "name" || !lang.EventFields[field]:
+	case field == "data" && tag:
+		has = len(r.args) > 0 // _event.data is undefined when the event carries none
+	case e.Field == "" || field == "name" || field == "data" || !lang.EventFields[field]:
 		x.fail("%s: _event.%s left in a flattened machine", x.m.Source.Position(e.Start), e.Field)
+		return x.tab.Int(0)
 	case !tag:
 		return x.tab.Str(v)
-	case has:
-		return x.tab.Int(lang.AbsentValue)
-	default:
-		return x.tab.Int(lang.AbsentUndefined)
 	}
-	return x.tab.Int(0)
+	if has {
+		return x.tab.Int(lang.AbsentValue)
+	}
+	return x.tab.Int(lang.AbsentUndefined)
 }
 
 // timerMeta is how a timer's event arrives: sent by the machine to

@@ -63,11 +63,12 @@ type (
 		X     Expr
 	}
 
-	// EventField is a field of the event being processed other than its
-	// data: _event.Field with Field one of EventFields. An empty Field is
-	// _event itself, which the language reads only as a condition (whether
-	// an event has been processed). Lowered code also reads the tag of a
-	// field that may be undefined, AbsentName(Field).
+	// EventField is a field of the event being processed: _event.Field
+	// with Field one of EventFields, or "data" for _event.data as a whole
+	// (its parameters are EventParam). An empty Field is _event itself,
+	// which the language reads only as a condition (whether an event has
+	// been processed). Lowered code also reads the tag of a field that may
+	// be undefined, AbsentName(Field).
 	EventField struct {
 		Start source.Pos
 		Field string

@@ -87,8 +87,6 @@ func memberMsg(path string) string {
 	switch {
 	case systemVariables[root]:
 		return systemVariableMsg(root)
-	case path == "_event.data":
-		return "member access _event.data: read one parameter, _event.data.NAME"
 	case strings.HasPrefix(path, "_event.data."):
 		param, _, _ := strings.Cut(strings.TrimPrefix(path, "_event.data."), ".")
 		return "member access " + path + ": parameters are ints, bools and strings; read _event.data." + param

@@ -431,7 +431,7 @@ func (p *parser) parseEvent(off int) Expr {
 		p.errorAt(off, indexMsg("_event.data"))
 		p.skipGroup(1, false)
 		return p.bad(off)
-	case EventFields[field]:
+	case EventFields[field] || field == "data":
 		return &EventField{Start: p.pos(off), Field: field}
 	case p.tok == LBRACK:
 		p.errorAt(off, indexMsg("_event."+field))

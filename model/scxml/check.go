@@ -61,6 +61,7 @@ func (b *builder) checkCode() {
 		return &lang.Env{
 			Vars:  vars,
 			Param: b.paramLookup(c.trans),
+			Data:  b.dataLookup(c.trans),
 			State: func(id string) bool { return b.m.State(id) != nil }, // a history state is never active: In() of it is false
 			Event: func(name string) (map[string]lang.Type, bool) {
 				ev := b.m.EventByName(name)
@@ -131,6 +132,22 @@ func (b *builder) paramLookup(t *model.Transition) func(string) (lang.Type, bool
 			}
 		}
 		return lang.Type{}, false
+	}
+}
+
+// dataLookup reports whether code on t may process an event that carries
+// data, as paramLookup scopes events; nil when it processes none.
+func (b *builder) dataLookup(t *model.Transition) func() bool {
+	if t != nil && t == t.Source.Initial {
+		return nil
+	}
+	return func() bool {
+		for _, ev := range b.m.Events {
+			if (t == nil || t.Eventless() || t.Matches(ev.Name)) && len(ev.Params) > 0 {
+				return true
+			}
+		}
+		return false
 	}
 }
 

@@ -2,6 +2,7 @@ package scxml_test
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/model/scxml"
@@ -104,8 +105,9 @@ func TestRefusalHints(t *testing.T) {
 			"m.scxml:2:29: _ioprocessors as a value is not supported yet: read the SCXML event processor's location, _ioprocessors['scxml'].location"},
 		{"_event as a value", cond(`_event == undefined`),
 			"m.scxml:2:29: _event as a value is not supported yet: test it as a condition (whether an event has been processed), or read a field such as _event.name or _event.data.NAME"},
-		{"_event.data as a whole", cond(`_event.data == 1`),
-			"m.scxml:2:29: member access _event.data: read one parameter, _event.data.NAME"},
+		{"_event.data as a whole", strings.Replace(cond(`_event.data == undefined`), "<datamodel>",
+			`<setbot:event name="e"><setbot:param name="p" type="int"/></setbot:event><datamodel>`, 1),
+			"m.scxml:2:29: _event.data as a whole value is supported only where no event carries data (it is undefined then): read a parameter, _event.data.NAME"},
 		{"an unknown _event field", cond(`_event.origin_type == 'x'`),
 			"m.scxml:2:29: member access _event.origin_type: _event has the fields name, type, sendid, origin, origintype, invokeid and data.NAME; read one of those"},
 		{"arithmetic on undefined", cond(`undefined + 1 == 1`),
