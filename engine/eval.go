@@ -23,6 +23,15 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			return tab.Int(e.Value)
 		case *lang.BoolLit:
 			return tab.Bool(e.Value)
+		case *lang.StrLit:
+			return tab.Str(e.Value)
+		case *lang.Method:
+			args := make([]solver.Term, len(e.Args))
+			for i, a := range e.Args {
+				args[i] = walk(a)
+			}
+			x := &executor{tab: tab, m: s.Machine}
+			return x.stringOp(e, walk(e.X), args)
 		case *lang.Ident:
 			for i, v := range s.Machine.Vars {
 				if v.Name == e.Name {
@@ -45,10 +54,6 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			switch v, has := (model.Meta{}).Field(field); {
 			case e.Field == "":
 				return tab.Bool(params != nil)
-			case field == "data" && tag && len(params) > 0:
-				return tab.Int(lang.AbsentValue)
-			case field == "data" && tag:
-				return tab.Int(lang.AbsentUndefined)
 			case !lang.EventFields[field] || field == "name":
 				err = fmt.Errorf("_event.%s cannot be evaluated here", e.Field)
 			case !tag:
@@ -59,10 +64,8 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 				return tab.Int(lang.AbsentUndefined)
 			}
 		case *lang.Unary:
-			if e.Op == lang.NOT {
-				return tab.Not(walk(e.X))
-			}
-			return tab.Neg(walk(e.X))
+			x := &executor{tab: tab}
+			return x.unary(e.Op, walk(e.X))
 		case *lang.Cond:
 			return tab.Ite(walk(e.Cond), walk(e.Then), walk(e.Else))
 		case *lang.Binary:

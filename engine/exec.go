@@ -146,6 +146,10 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 		return []valued{{r, x.tab.Int(e.Value)}}
 	case *lang.BoolLit:
 		return []valued{{r, x.tab.Bool(e.Value)}}
+	case *lang.StrLit:
+		return []valued{{r, x.tab.Str(e.Value)}}
+	case *lang.Method:
+		return x.method(r, e)
 	case *lang.Ident:
 		return []valued{{r, x.lookup(r, e.Name)}}
 	case *lang.EventField:
@@ -163,11 +167,7 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 	case *lang.Unary:
 		out := x.eval(r, e.X)
 		for i := range out {
-			if e.Op == lang.NOT {
-				out[i].v = x.tab.Not(out[i].v)
-			} else {
-				out[i].v = x.tab.Neg(out[i].v)
-			}
+			out[i].v = x.unary(e.Op, out[i].v)
 		}
 		return out
 	case *lang.Binary:
@@ -223,11 +223,86 @@ func (x *executor) logical(r *run, e *lang.Binary) []valued {
 	return out
 }
 
+// method evaluates a string property or method (lang.StringMethods).
+func (x *executor) method(r *run, e *lang.Method) []valued {
+	var out []valued
+	for _, recv := range x.eval(r, e.X) {
+		parts := []valued{recv}
+		args := make([][]solver.Term, 1)
+		for _, a := range e.Args {
+			var next []valued
+			var nargs [][]solver.Term
+			for i, p := range parts {
+				for _, v := range x.eval(p.r, a) {
+					next = append(next, valued{v.r, p.v})
+					nargs = append(nargs, append(slices.Clip(args[i]), v.v))
+				}
+			}
+			parts, args = next, nargs
+		}
+		for i, p := range parts {
+			out = append(out, valued{p.r, x.stringOp(e, p.v, args[i])})
+		}
+	}
+	return out
+}
+
+// stringOp applies the string method of e to recv and its arguments.
+func (x *executor) stringOp(e *lang.Method, recv solver.Term, args []solver.Term) solver.Term {
+	t := x.tab
+	switch e.Name {
+	case "length":
+		return t.Length(recv)
+	case "indexOf":
+		return t.IndexOf(recv, args[0])
+	case "startsWith":
+		return t.StartsWith(recv, args[0])
+	case "endsWith":
+		return t.EndsWith(recv, args[0])
+	case "includes":
+		return t.Includes(recv, args[0])
+	case "charAt":
+		return t.CharAt(recv, args[0])
+	case "substring":
+		if len(args) == 1 {
+			return t.Substring(recv, args[0], t.Length(recv))
+		}
+		return t.Substring(recv, args[0], args[1])
+	}
+	x.fail("%s: unexpected string method %s", x.m.Source.Position(e.DotPos), e.Name)
+	return recv
+}
+
+func (x *executor) unary(op lang.Token, a solver.Term) solver.Term {
+	switch op {
+	case lang.NOT:
+		return x.tab.Not(a)
+	case lang.TILD:
+		return x.tab.BitNot(a)
+	}
+	return x.tab.Neg(a)
+}
+
 func (x *executor) binary(op lang.Token, a, b solver.Term) solver.Term {
 	t := x.tab
 	switch op {
 	case lang.ADD:
+		if t.Sort(a) == solver.StringSort {
+			return t.Concat(a, b)
+		}
 		return t.Add(a, b)
+	case lang.AND:
+		return t.BitAnd(a, b)
+	case lang.OR:
+		return t.BitOr(a, b)
+	case lang.XOR:
+		return t.BitXor(a, b)
+	case lang.SHL:
+		return t.Shl(a, b)
+	case lang.SHR:
+		return t.Shr(a, b)
+	case lang.USHR:
+		return t.UShr(a, b)
 	case lang.SUB:
 		return t.Sub(a, b)
 	case lang.MUL:
@@ -267,11 +342,7 @@ func (x *executor) term(r *run, e lang.Expr) solver.Term {
 		}
 		return x.binary(e.Op, a, b)
 	case *lang.Unary:
-		a := x.term(r, e.X)
-		if e.Op == lang.NOT {
-			return x.tab.Not(a)
-		}
-		return x.tab.Neg(a)
+		return x.unary(e.Op, x.term(r, e.X))
 	case *lang.Cond:
 		return x.tab.Ite(x.term(r, e.Cond), x.term(r, e.Then), x.term(r, e.Else))
 	}
@@ -286,9 +357,7 @@ func (x *executor) eventField(r *run, e *lang.EventField) solver.Term {
 	field, tag := lang.AbsentOf(e.Field)
 	v, has := r.meta.Field(field)
 	switch {
-	case field == "data" && tag:
-		has = len(r.args) > 0 // _event.data is undefined when the event carries none
-	case e.Field == "" || field == "name" || field == "data" || !lang.EventFields[field]:
+	case e.Field == "" || field == "name" || !lang.EventFields[field]:
 		x.fail("%s: _event.%s left in a flattened machine", x.m.Source.Position(e.Start), e.Field)
 		return x.tab.Int(0)
 	case !tag:
@@ -379,8 +448,11 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 	case *lang.Decl:
 		if s.Value == nil {
 			zero := x.tab.Int(0)
-			if s.Type.Kind == lang.Bool {
+			switch s.Type.Kind {
+			case lang.Bool:
 				zero = x.tab.Bool(false)
+			case lang.String:
+				zero = x.tab.Str("")
 			}
 			r.scopes[len(r.scopes)-1][s.Name.Name] = zero
 			return []*run{r}

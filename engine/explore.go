@@ -217,6 +217,8 @@ func (e *explorer) constant(v *model.Var) solver.Term {
 		return e.x.tab.Int(lit.Value)
 	case *lang.BoolLit:
 		return e.x.tab.Bool(lit.Value)
+	case *lang.StrLit:
+		return e.x.tab.Str(lit.Value)
 	}
 	e.x.fail("initial value of %s is not a literal", v.Name)
 	return e.x.tab.Int(0)
@@ -281,7 +283,7 @@ func (e *explorer) expand(n *Node, inputs []input) {
 		} else {
 			edge.Event = in.event.Name
 			for _, p := range in.event.Params {
-				v := x.tab.Var(fmt.Sprintf("%s@%d", p.Name, depth), sortOf(p.Type))
+				v := x.tab.Var(fmt.Sprintf("%s@%d", p.Name, depth), SortOf(p.Type))
 				edge.Args = append(edge.Args, Arg{Name: p.Name, Value: v})
 				if p.Type.Ranged {
 					base.pc = append(base.pc, x.tab.Le(x.tab.Int(p.Type.Lo), v), x.tab.Le(v, x.tab.Int(p.Type.Hi)))
@@ -350,9 +352,13 @@ func compareFired(a, b []Fired) int {
 	return len(a) - len(b)
 }
 
-func sortOf(t lang.Type) solver.Sort {
-	if t.Kind == lang.Bool {
+// SortOf is the solver's sort for values of type t.
+func SortOf(t lang.Type) solver.Sort {
+	switch t.Kind {
+	case lang.Bool:
 		return solver.BoolSort
+	case lang.String:
+		return solver.StringSort
 	}
 	return solver.IntSort
 }

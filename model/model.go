@@ -37,6 +37,14 @@ type Model struct {
 	Vars   []*Var   // document order
 	Events []*Event // every event the model names, sorted by name
 
+	// Warnings are the places where the model does what the SCXML
+	// specification makes an error at run time (an expression that is no
+	// ECMAScript, an assignment to a system variable, a send to a type of
+	// I/O processor there is none of): the model loads and raises
+	// error.execution there, as the specification requires, and the
+	// warning says so, so that the author's mistake is not hidden.
+	Warnings source.ErrorList
+
 	states map[string]*State
 	events map[string]*Event
 }
@@ -118,6 +126,17 @@ type State struct {
 	// Deep is set for a deep history state; its default transition is
 	// Transitions[0].
 	Deep bool
+
+	// DoneData are the arguments of the done.state event that entering a
+	// <final> state raises (its <donedata>); nil for none.
+	DoneData []*lang.Arg
+}
+
+// DoneRaise returns the raise of the done.state event that entering the
+// final state s generates (unless s's parent is the root): done.state.P
+// for s's parent P, with s's DoneData.
+func (s *State) DoneRaise() *lang.Raise {
+	return &lang.Raise{RaisePos: s.Pos, Event: "done.state." + s.Parent.ID, Args: s.DoneData, Platform: true}
 }
 
 // IsCompound reports whether s has child states that one of is active at a

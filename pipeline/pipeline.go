@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	pathpkg "path"
 	"slices"
 	"sort"
 	"time"
@@ -307,10 +308,14 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 
 // load reads and flattens a model at a commit. A model that does not load
 // gives diagnostics (a finding); a file that cannot be read is an error.
+// The files its src attributes name are read at the same commit.
 func (r *runner) load(path, rev string, opts load.Options) (*mlm.Machine, []byte, []report.Diagnostic, error) {
 	data, err := r.repo.ReadFile(rev, path)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	opts.Read.ReadFile = func(rel string) ([]byte, error) {
+		return r.repo.ReadFile(rev, pathpkg.Join(pathpkg.Dir(path), rel))
 	}
 	if !utf8.Valid(data) {
 		return nil, data, []report.Diagnostic{{Path: path, Message: "not UTF-8 text: is it a model?"}}, nil

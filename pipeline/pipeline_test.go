@@ -497,3 +497,38 @@ func TestModelThatCannotStart(t *testing.T) {
 		t.Fatalf("fixed model: %+v; want it analysed as a new model", b.Models)
 	}
 }
+
+// TestSrcReadAtTheCommit: a <data src> is read from the same commit as the
+// model, never from the work tree.
+func TestSrcReadAtTheCommit(t *testing.T) {
+	model := func(src string) string {
+		return `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a"><datamodel><data id="x" src="` + src + `"/></datamodel>` +
+			`<state id="a"><transition event="go" cond="x == 2" target="b"/></state><state id="b"/></scxml>`
+	}
+	tri, _ := os.ReadFile("../examples/triangle.scxml")
+	dir, commit := newGitRepo(t)
+	c0 := commit(map[string]string{"m/t.scxml": string(tri)})
+	c1 := commit(map[string]string{"m/t.scxml": model("file:v.txt"), "m/v.txt": "2"})
+	if err := os.WriteFile(filepath.Join(dir, "m", "w.txt"), []byte("2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c2 := commit(map[string]string{"m/t.scxml": model("w.txt")})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Analyze(context.Background(), repo, c0, c1, Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Models) != 1 || len(a.Models[0].Errors) != 0 {
+		t.Fatalf("models %+v; want m/t.scxml loaded with its v.txt", a.Models)
+	}
+	b, err := Analyze(context.Background(), repo, c1, c2, Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Models) != 1 || len(b.Models[0].Errors) == 0 || !strings.Contains(b.Models[0].Errors[0].Message, `<data src> "w.txt": cannot read the file`) {
+		t.Fatalf("errors %+v; want the uncommitted w.txt unread", b.Models[0].Errors)
+	}
+}

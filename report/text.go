@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"html"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -91,16 +90,7 @@ func call(event string, args map[string]any) string {
 	if len(args) == 0 {
 		return event
 	}
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%v", k, args[k])
-	}
-	return event + "(" + strings.Join(parts, ", ") + ")"
+	return event + "(" + testgen.FormatArgs(args) + ")"
 }
 
 // inputs spells a test's input sequence on one line.

@@ -38,7 +38,11 @@ its initial macrostep and the events that raises (an eventless loop, a raise
 loop in onentry or a loop in the action code that does not end within
 --loop-bound iterations is an error at the loop's position; run-to-completion
 is bounded at 100 queued events, as explore bounds it). It prints one line per error, as file:line:col: message,
-and exits 1 when there is any error, 0 otherwise.`,
+and exits 1 when there is any error, 0 otherwise. It also prints, as
+file:line:col: warning: message, every place where the model does what SCXML
+makes an error at run time (an expression that is no ECMAScript, an assignment
+to a system variable, ...): setbot raises error.execution there, as the
+specification requires; warnings alone leave the exit status 0.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			failed := false
@@ -50,6 +54,9 @@ and exits 1 when there is any error, 0 otherwise.`,
 						fmt.Fprintln(cmd.OutOrStdout(), e)
 					}
 					continue
+				}
+				for _, w := range m.Source.Warnings {
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: warning: %s\n", w.Pos, w.Msg)
 				}
 				if err := engine.CheckStart(m, engine.Options{LoopBound: loopBound}, newZ3); err != nil {
 					failed = true

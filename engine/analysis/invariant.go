@@ -106,7 +106,7 @@ func (a *analyzer) nondeterminism(r *Report) error {
 			params := make(map[string]solver.Term)
 			var pc []solver.Term
 			for _, p := range ev.Params {
-				v := tab.Var(p.Name+"@next", sortOf(p.Type))
+				v := tab.Var(p.Name+"@next", engine.SortOf(p.Type))
 				params[p.Name] = v
 				if p.Type.Ranged {
 					pc = append(pc, tab.Le(tab.Int(p.Type.Lo), v), tab.Le(v, tab.Int(p.Type.Hi)))
@@ -127,7 +127,7 @@ func (a *analyzer) nondeterminism(r *Report) error {
 						if seen[key] {
 							continue
 						}
-						both, err := a.together(n, cands[i], cands[j], params, active, pc)
+						both, err := a.together(n, ev.Name, cands[i], cands[j], params, active, pc)
 						if err != nil {
 							return err
 						}
@@ -149,14 +149,14 @@ func (a *analyzer) nondeterminism(r *Report) error {
 	return nil
 }
 
-func (a *analyzer) together(n *engine.Node, t1, t2 *model.Transition, params map[string]solver.Term,
+func (a *analyzer) together(n *engine.Node, ev string, t1, t2 *model.Transition, params map[string]solver.Term,
 	active map[string]bool, pc []solver.Term) (bool, error) {
 	tab := a.set.Terms
 	cond := func(t *model.Transition) (solver.Term, error) {
 		if t.Cond == nil {
 			return tab.Bool(true), nil
 		}
-		return a.set.Eval(n, t.Cond, params, active)
+		return a.set.Eval(n, lang.WithEventName(t.Cond, ev), params, active)
 	}
 	c1, err := cond(t1)
 	if err != nil {
@@ -167,11 +167,4 @@ func (a *analyzer) together(n *engine.Node, t1, t2 *model.Transition, params map
 		return false, err
 	}
 	return a.possible(append(append([]solver.Term(nil), n.PC...), pc...), tab.And(c1, c2))
-}
-
-func sortOf(t lang.Type) solver.Sort {
-	if t.Kind == lang.Bool {
-		return solver.BoolSort
-	}
-	return solver.IntSort
 }

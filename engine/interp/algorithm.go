@@ -386,7 +386,9 @@ func (r *run) enterStates(ts []*model.Transition) error {
 			r.c.halted = true
 			continue
 		}
-		r.c.internal = append(r.c.internal, sim.Event{Name: "done.state." + parent.ID, Args: map[string]sim.Value{}, Meta: model.Meta{Type: model.TypePlatform}})
+		if err := r.exec(&lang.Block{Stmts: []lang.Stmt{s.DoneRaise()}}, s.Pos); err != nil {
+			return fmt.Errorf("donedata of %s: %w", s.ID, err)
+		}
 		if gp := parent.Parent; gp != nil && gp.Kind == model.Parallel && r.inFinal(gp) {
 			r.c.internal = append(r.c.internal, sim.Event{Name: "done.state." + gp.ID, Args: map[string]sim.Value{}, Meta: model.Meta{Type: model.TypePlatform}})
 		}

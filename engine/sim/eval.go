@@ -98,12 +98,6 @@ func (x *Executor) eventField(n *lang.EventField) (Value, error) {
 	}
 	field, tag := lang.AbsentOf(n.Field)
 	switch {
-	case field == "data" && tag && x.Event != nil:
-		// _event.data is undefined when the event carries none.
-		if len(x.Event.Args) > 0 {
-			return IntValue(lang.AbsentValue), nil
-		}
-		return IntValue(lang.AbsentUndefined), nil
 	case !lang.EventFields[field]:
 		return Value{}, x.errorf(n, "_event has no field %s", n.Field)
 	case x.Event == nil:

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/setbot/setbot/model/lang"
 	"io"
 	"sort"
 	"strings"
@@ -99,10 +100,10 @@ func writeJUnit(w io.Writer, machine string, tests []*Test) error {
 		for i, s := range t.Steps {
 			fmt.Fprintf(&b, "%d. %s", i+1, s.Event)
 			if len(s.Args) > 0 {
-				fmt.Fprintf(&b, "(%s)", formatArgs(s.Args))
+				fmt.Fprintf(&b, "(%s)", FormatArgs(s.Args))
 			}
 			for _, o := range s.Outputs {
-				fmt.Fprintf(&b, " -> %s(%s) to %s", o.Event, formatArgs(o.Args), o.Target)
+				fmt.Fprintf(&b, " -> %s(%s) to %s", o.Event, FormatArgs(o.Args), o.Target)
 			}
 			fmt.Fprintf(&b, " => %s\n", strings.Join(s.Config, ","))
 		}
@@ -121,7 +122,9 @@ func writeJUnit(w io.Writer, machine string, tests []*Test) error {
 	return err
 }
 
-func formatArgs(args map[string]any) string {
+// FormatArgs spells event arguments as the language writes them, sorted
+// by name: "n=3, ok=true, s='on'".
+func FormatArgs(args map[string]any) string {
 	keys := make([]string, 0, len(args))
 	for k := range args {
 		keys = append(keys, k)
@@ -129,7 +132,11 @@ func formatArgs(args map[string]any) string {
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%v", k, args[k])
+		v := fmt.Sprint(args[k])
+		if s, ok := args[k].(string); ok {
+			v = lang.ExprString(&lang.StrLit{Value: s})
+		}
+		parts[i] = k + "=" + v
 	}
 	return strings.Join(parts, ", ")
 }

@@ -252,8 +252,11 @@ func isRange(tab *solver.Table, c, v solver.Term, t lang.Type) bool {
 }
 
 func fallback(s solver.Sort, t lang.Type) any {
-	if s == solver.BoolSort {
+	switch s {
+	case solver.BoolSort:
 		return false
+	case solver.StringSort:
+		return ""
 	}
 	if t.Ranged && !t.Contains(0) {
 		return t.Lo
@@ -261,11 +264,29 @@ func fallback(s solver.Sort, t lang.Type) any {
 	return int64(0)
 }
 
+// plain is a solver value as tests carry it: an int64, a bool or a
+// string.
 func plain(v solver.Value) any {
-	if v.Sort == solver.BoolSort {
+	switch v.Sort {
+	case solver.BoolSort:
 		return v.Bool
+	case solver.StringSort:
+		return v.Str
 	}
 	return v.Int
+}
+
+// valueOf is the inverse of plain.
+func valueOf(v any) (solver.Value, bool) {
+	switch x := v.(type) {
+	case int64:
+		return solver.Value{Sort: solver.IntSort, Int: x}, true
+	case bool:
+		return solver.Value{Sort: solver.BoolSort, Bool: x}, true
+	case string:
+		return solver.Value{Sort: solver.StringSort, Str: x}, true
+	}
+	return solver.Value{}, false
 }
 
 // value evaluates a term of the tree under the parameter values.
@@ -282,6 +303,8 @@ func (g *Generator) value(x solver.Term, vals map[solver.Term]any) (any, error) 
 			sub[g.tab.Import(src, v, g.memo)] = g.tab.Bool(val)
 		case int64:
 			sub[g.tab.Import(src, v, g.memo)] = g.tab.Int(val)
+		case string:
+			sub[g.tab.Import(src, v, g.memo)] = g.tab.Str(val)
 		}
 	}
 	r := g.tab.Subst(g.tab.Import(src, x, g.memo), sub)
@@ -290,6 +313,9 @@ func (g *Generator) value(x solver.Term, vals map[solver.Term]any) (any, error) 
 	}
 	if i, ok := g.tab.IntValue(r); ok {
 		return i, nil
+	}
+	if s, ok := g.tab.StringValue(r); ok {
+		return s, nil
 	}
 	return nil, fmt.Errorf("%s does not fit in 64 bits", g.tab.String(r))
 }
@@ -388,18 +414,10 @@ func cover(leaves []*engine.Node, items func(*engine.Node) []string) []*engine.N
 }
 
 // holds reports whether every condition is true under the parameter values
-// vals (int64 or bool, by parameter term); a condition that reads a term
+// vals (int64, bool or string, by parameter term); a condition that reads a term
 // without a value is not.
 func holds(tab *solver.Table, vals map[solver.Term]any, conds ...[]solver.Term) bool {
-	lookup := func(v solver.Term) (solver.Value, bool) {
-		switch x := vals[v].(type) {
-		case int64:
-			return solver.Value{Sort: solver.IntSort, Int: x}, true
-		case bool:
-			return solver.Value{Sort: solver.BoolSort, Bool: x}, true
-		}
-		return solver.Value{}, false
-	}
+	lookup := func(v solver.Term) (solver.Value, bool) { return valueOf(vals[v]) }
 	for _, cs := range conds {
 		for _, c := range cs {
 			if v, ok := tab.Eval(c, lookup); !ok || !v.Bool {

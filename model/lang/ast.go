@@ -63,12 +63,11 @@ type (
 		X     Expr
 	}
 
-	// EventField is a field of the event being processed: _event.Field
-	// with Field one of EventFields, or "data" for _event.data as a whole
-	// (its parameters are EventParam). An empty Field is _event itself,
-	// which the language reads only as a condition (whether an event has
-	// been processed). Lowered code also reads the tag of a field that may
-	// be undefined, AbsentName(Field).
+	// EventField is a field of the event being processed other than its
+	// data: _event.Field with Field one of EventFields. An empty Field is
+	// _event itself, which the language reads only as a condition (whether
+	// an event has been processed). Lowered code also reads the tag of a
+	// field that may be undefined, AbsentName(Field).
 	EventField struct {
 		Start source.Pos
 		Field string
@@ -101,7 +100,7 @@ type (
 	}
 
 	// EventParam is _event.data.Name: a parameter of the event being
-	// processed.
+	// processed; with Name DataParam, _event.data as a whole.
 	EventParam struct {
 		Start source.Pos
 		Name  string
@@ -310,6 +309,12 @@ func (*Raise) stmtNode()  {}
 func (*Send) stmtNode()   {}
 func (*Cancel) stmtNode() {}
 func (*Assume) stmtNode() {}
+
+// DataParam is the name of the parameter that carries an event's data as
+// a whole, _event.data, when it is one value rather than named parameters
+// (the <content> of an SCXML <send> or <donedata>). SCXML reserves names
+// that start with an underscore for the platform.
+const DataParam = "_data"
 
 // EventFields are the fields of _event besides data (SCXML §5.10.1), each
 // a string (or undefined where the event has none).

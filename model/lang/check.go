@@ -8,12 +8,8 @@ import (
 
 // Env is what the checker knows about the names around a snippet.
 type Env struct {
-	Vars  map[string]Type                // machine variables
-	Param func(name string) (Type, bool) // type of _event.data.name; nil = no parameters in scope
-	// Data reports whether an event the code may process carries data (has
-	// parameters); nil: none does. _event.data as a whole is undefined
-	// where none does, and is not modelled elsewhere.
-	Data  func() bool
+	Vars  map[string]Type                           // machine variables
+	Param func(name string) (Type, bool)            // type of _event.data.name; nil = no parameters in scope
 	State func(id string) bool                      // In('id') validity; nil = accept any
 	Event func(name string) (map[string]Type, bool) // declared parameters of an event for raise/send args; ok=false: unknown, do not check args
 	// AllowAssume allows assume(...), which only flattened machines use.
@@ -133,7 +129,9 @@ func (c *checker) exprType(e Expr) Type {
 			return Type{}
 		}
 		t, ok := c.env.Param(x.Name)
-		if !ok {
+		if !ok && x.Name == DataParam {
+			c.errorf(x, "_event.data as a whole is an object here (the event has named parameters): objects are not supported yet; read one parameter, _event.data.NAME")
+		} else if !ok {
 			c.errorf(x, "event parameter %s is not declared: declare it with a <setbot:param> of the event, or pass it in every send", x.Name)
 		}
 		return t
@@ -156,8 +154,8 @@ func (c *checker) exprType(e Expr) Type {
 // eventField returns the type of a field of _event (SCXML §5.10.1): name
 // and type are strings; sendid, origin and origintype strings where the
 // event has them and undefined otherwise; invokeid is always undefined, as
-// setbot has no <invoke>; data as a whole is undefined where no event
-// carries data. _event itself is read only as a condition (cond).
+// setbot has no <invoke>. _event itself is read only as a condition
+// (cond).
 func (c *checker) eventField(x *EventField) Type {
 	switch x.Field {
 	case "":
@@ -168,12 +166,6 @@ func (c *checker) eventField(x *EventField) Type {
 	case "sendid", "origin", "origintype":
 		return StringType.OrAbsent()
 	case "invokeid":
-		return UndefType
-	case "data":
-		if c.env.Data != nil && c.env.Data() {
-			c.errorf(x, "_event.data as a whole value is supported only where no event carries data (it is undefined then): read a parameter, _event.data.NAME")
-			return Type{}
-		}
 		return UndefType
 	}
 	c.errorf(x, "%s", memberMsg("_event."+x.Field))

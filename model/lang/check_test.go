@@ -58,8 +58,6 @@ func TestCheckExpr(t *testing.T) {
 	noParams.Param = nil
 	anyState := testEnv()
 	anyState.State = nil
-	withData := testEnv()
-	withData.Data = func() bool { return true }
 	tests := []struct {
 		env  *Env
 		src  string
@@ -121,8 +119,6 @@ func TestCheckExpr(t *testing.T) {
 		{nil, "_event == undefined", Bool, "t.scxml:1:1: _event as a value is not supported yet: test it as a condition (whether an event has been processed), or read a field such as _event.name or _event.data.NAME"},
 		{nil, "!_event || _event && b", Bool, ""},
 		{nil, "_ioprocessors['scxml'].location + _sessionid", String, ""},
-		{nil, "typeof _event.data == 'undefined' && _event.data === undefined && !_event.data", Bool, ""},
-		{withData, "_event.data == undefined", Bool, "t.scxml:1:1: _event.data as a whole value is supported only where no event carries data (it is undefined then): read a parameter, _event.data.NAME"},
 	}
 	for _, tt := range tests {
 		env := tt.env

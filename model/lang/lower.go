@@ -132,6 +132,11 @@ func (l *lowerer) pair(e Expr) (val, tag Expr) {
 	case *Ident:
 		return &Ident{NamePos: pos, Name: x.Name}, &Ident{NamePos: pos, Name: AbsentName(x.Name)}
 	case *EventParam:
+		if t.Kind == Undef {
+			// The events carry no such parameter: _event.data of an event
+			// without data.
+			return ZeroValue(Int, pos), &IntLit{ValuePos: pos, Value: AbsentUndefined}
+		}
 		return &EventParam{Start: pos, Name: x.Name}, &EventParam{Start: pos, Name: AbsentName(x.Name)}
 	case *EventField:
 		var v Expr = &EventField{Start: pos, Field: x.Field}

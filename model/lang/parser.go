@@ -408,6 +408,8 @@ func (p *parser) parseEvent(off int) Expr {
 	field := p.lit
 	p.next()
 	switch {
+	case field == "data" && p.tok != PERIOD && p.tok != LBRACK:
+		return &EventParam{Start: p.pos(off), Name: DataParam}
 	case field == "data" && p.tok == PERIOD:
 		p.next()
 		if !p.isName() {
@@ -431,7 +433,7 @@ func (p *parser) parseEvent(off int) Expr {
 		p.errorAt(off, indexMsg("_event.data"))
 		p.skipGroup(1, false)
 		return p.bad(off)
-	case EventFields[field] || field == "data":
+	case EventFields[field]:
 		return &EventField{Start: p.pos(off), Field: field}
 	case p.tok == LBRACK:
 		p.errorAt(off, indexMsg("_event."+field))

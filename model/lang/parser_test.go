@@ -233,6 +233,7 @@ func TestParseExprErrors(t *testing.T) {
 		{"a.b", "t.scxml:1:1: member access a.b: objects are not supported yet; of strings, length and the methods indexOf, startsWith, endsWith, includes, substring and charAt are; use a variable per field"},
 		{"_event.foo", "t.scxml:1:1: member access _event.foo: _event has the fields name, type, sendid, origin, origintype, invokeid and data.NAME; read one of those"},
 		{"_event.data", ""}, // the checker decides
+		{"_event.data[0]", "t.scxml:1:1: index expression _event.data[...]: read a parameter as _event.data.NAME"},
 		{"_event.data.x.y", "t.scxml:1:1: member access _event.data.x.y: parameters are ints, bools and strings; read _event.data.x"},
 		{"a.", "t.scxml:1:3: expected name after '.', found end of input"},
 		{"foo(1, 2) + 1", "t.scxml:1:1: unsupported call foo(...): only In('state') can be called; write what it computes with operators and ?:"},
@@ -391,5 +392,27 @@ func TestParseLimits(t *testing.T) {
 	_, errs := parseStmts(strings.Repeat("a = ;\n", 200))
 	if len(errs) != maxErrors {
 		t.Errorf("%d errors, want the cap %d", len(errs), maxErrors)
+	}
+}
+
+func TestIllegalExpr(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		word string
+	}{
+		{"return", "return"},
+		{" return 1", "return"},
+		{"if (x) 1", "if"},
+		{"var x = 1", "var"},
+		{"returned", ""},
+		{"x + 1", ""},
+		{"function () {}", ""},
+		{"'return'", ""},
+		{"", ""},
+	} {
+		word, ok := IllegalExpr(tc.text)
+		if word != tc.word || ok != (tc.word != "") {
+			t.Errorf("IllegalExpr(%q) = %q, %v; want %q", tc.text, word, ok, tc.word)
+		}
 	}
 }

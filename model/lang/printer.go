@@ -105,6 +105,10 @@ func (p *printer) expr(e Expr) {
 	case *Ident:
 		p.str(x.Name)
 	case *EventParam:
+		if x.Name == DataParam {
+			p.str("_event.data")
+			break
+		}
 		p.str("_event.data." + x.Name)
 	case *StrLit:
 		p.str(quote(x.Value, '\''))

@@ -205,3 +205,14 @@ func rewriteArgs(args []*Arg, f func(Expr) Expr) []*Arg {
 	}
 	return c
 }
+
+// WithEventName returns e with _event.name replaced by the name of the
+// event being processed.
+func WithEventName(e Expr, name string) Expr {
+	return RewriteExpr(e, func(x Expr) Expr {
+		if f, ok := x.(*EventField); ok && f.Field == "name" {
+			return &StrLit{ValuePos: f.Start, Value: name}
+		}
+		return x
+	})
+}

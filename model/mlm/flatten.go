@@ -409,17 +409,8 @@ func (f *flattener) eventField(x lang.Expr) lang.Expr {
 		return x // checkParams reports it, unless it is dead code
 	}
 	field, tag := lang.AbsentOf(n.Field)
-	switch {
-	case field == "name":
+	if field == "name" {
 		return &lang.StrLit{ValuePos: n.Start, Value: f.event.Name}
-	case field == "data" && tag:
-		// Every raise and send passes all of an event's parameters: it
-		// carries data exactly when it has some.
-		t := int64(lang.AbsentUndefined)
-		if len(f.event.Params) > 0 {
-			t = lang.AbsentValue
-		}
-		return &lang.IntLit{ValuePos: n.Start, Value: t}
 	}
 	arrivals := f.arrivals[f.event.Name]
 	if len(arrivals) == 0 {

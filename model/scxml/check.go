@@ -44,6 +44,13 @@ func (b *builder) allCode() []code {
 		for _, t := range s.Transitions {
 			all = append(all, code{cond: t.Cond, body: t.Body, trans: t, set: func(cond lang.Expr, body *lang.Block) { t.Cond, t.Body = cond, body }})
 		}
+		if s.Kind == model.Final && s.Parent.Kind != model.Root && hasDoneData(s.Parent) {
+			// The done.state event's data is checked and lowered as the
+			// arguments of the raise that entering s runs.
+			all = append(all, code{body: &lang.Block{Stmts: []lang.Stmt{s.DoneRaise()}}, set: func(_ lang.Expr, body *lang.Block) {
+				s.DoneData = body.Stmts[0].(*lang.Raise).Args
+			}})
+		}
 	}
 	return all
 }
@@ -61,7 +68,6 @@ func (b *builder) checkCode() {
 		return &lang.Env{
 			Vars:  vars,
 			Param: b.paramLookup(c.trans),
-			Data:  b.dataLookup(c.trans),
 			State: func(id string) bool { return b.m.State(id) != nil }, // a history state is never active: In() of it is false
 			Event: func(name string) (map[string]lang.Type, bool) {
 				ev := b.m.EventByName(name)
@@ -115,6 +121,18 @@ func (b *builder) checkCode() {
 	}
 }
 
+// hasDoneData reports whether a final child of s has <donedata>: then
+// every final child's done.state event is checked, so that all of them
+// pass the same parameters.
+func hasDoneData(s *model.State) bool {
+	for _, c := range s.Children {
+		if c.Kind == model.Final && c.DoneData != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // paramLookup returns the parameter types code on t may read: those of the
 // events t's descriptors match, or, for eventless and entry/exit code, of
 // any event (it runs after whichever event started the macrostep).
@@ -123,6 +141,7 @@ func (b *builder) paramLookup(t *model.Transition) func(string) (lang.Type, bool
 		return nil
 	}
 	return func(name string) (lang.Type, bool) {
+		named := false
 		for _, ev := range b.m.Events {
 			if t != nil && !t.Eventless() && !t.Matches(ev.Name) {
 				continue
@@ -130,24 +149,13 @@ func (b *builder) paramLookup(t *model.Transition) func(string) (lang.Type, bool
 			if p, ok := ev.Param(name); ok {
 				return p.Type, true
 			}
+			named = named || len(ev.Params) > 0
+		}
+		if name == lang.DataParam && !named {
+			// _event.data of events that carry no data is undefined.
+			return lang.UndefType, true
 		}
 		return lang.Type{}, false
-	}
-}
-
-// dataLookup reports whether code on t may process an event that carries
-// data, as paramLookup scopes events; nil when it processes none.
-func (b *builder) dataLookup(t *model.Transition) func() bool {
-	if t != nil && t == t.Source.Initial {
-		return nil
-	}
-	return func() bool {
-		for _, ev := range b.m.Events {
-			if (t == nil || t.Eventless() || t.Matches(ev.Name)) && len(ev.Params) > 0 {
-				return true
-			}
-		}
-		return false
 	}
 }
 

@@ -1,19 +1,24 @@
 package scxml
 
 import (
+	"encoding/xml"
+	"fmt"
 	"strings"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 )
 
+// basicHTTP are the names of the Basic HTTP event I/O processor, which
+// SCXML defines but setbot does not model: a model that names it means it,
+// so it is refused rather than read as a type no processor supports.
+var basicHTTP = map[string]bool{"http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor": true, "basichttp": true}
+
 // unsupportedElements are SCXML elements setbot does not read, with what
 // to write instead.
 var unsupportedElements = map[string]string{
 	"invoke":   "remove it, or model the invoked machine as a region of a <parallel> state",
-	"donedata": "remove it; done.state events carry no data, so assign the values to variables in the <final> state's <onentry>",
 	"foreach":  "arrays are not modelled; unroll the loop, one action per element",
-	"content":  "pass the values as <param name=\"...\" expr=\"...\"/>",
 	"finalize": "remove it; it belongs to <invoke>, which is not supported either",
 }
 
@@ -105,8 +110,12 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			if s := b.cancel(c); s != nil {
 				out = append(out, s)
 			}
-		case "foreach", "invoke", "donedata", "content", "finalize":
+		case "foreach", "invoke", "finalize":
 			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
+		case "donedata":
+			b.errorf(c.Start, "<donedata> is not allowed in executable content: move it into a <final>")
+		case "content":
+			b.errorf(c.Start, "<content> is not allowed in executable content: move it into a <send> or a <donedata>")
 		case "param":
 			b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
 		case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
@@ -128,25 +137,82 @@ func (b *builder) assign(c *element) lang.Stmt {
 		b.errorf(c.Start, "<assign> needs a location")
 		return nil
 	}
-	if !ok2 {
-		if strings.TrimSpace(c.content().Value) != "" || len(c.Children) > 0 {
-			b.errorf(c.Start, "<assign> with its value as content is not supported: write the value in expr")
-		} else {
-			b.errorf(c.Start, "<assign> needs an expr")
+	t := c.content()
+	hasContent := strings.TrimSpace(t.Value) != ""
+	for _, k := range c.Children {
+		if !isForeign(k.Name.Space) || !hasContent {
+			b.errorf(k.Start, "<assign> holding markup is not supported: write the value in expr or as text")
+			return nil
 		}
+	}
+	switch {
+	case ok2 && hasContent:
+		b.errorf(c.Start, "<assign> with both expr and content: keep one")
+		return nil
+	case !ok2 && !hasContent:
+		b.errorf(c.Start, "<assign> needs an expr")
+		return nil
+	case !ok2:
+		// The value written as the element's content, as for <data>.
+		ex = attribute{Name: xml.Name{Local: "content"}, NameOff: c.Start, Value: t.Value, Offsets: t.Offsets}
+	}
+	name, off, fail := b.location(loc, "<assign>")
+	switch {
+	case fail != nil:
+		return fail
+	case name == "":
 		return nil
 	}
-	name := strings.TrimSpace(loc.Value)
-	if !isIdent(name) {
-		b.errorf(loc.Offsets0(), "unsupported assign location %q: write a variable name (objects and arrays are not supported yet)", loc.Value)
-		return nil
+	if word, bad := lang.IllegalExpr(ex.Value); bad {
+		return b.fail(ex.Offsets0(), fmt.Sprintf("<assign> %s %q is no ECMAScript expression (it begins with %s)", ex.Name.Local, strings.TrimSpace(ex.Value), word))
 	}
 	v := b.expr(ex)
 	if v == nil {
 		return nil
 	}
-	off := loc.Offsets0() + strings.Index(loc.Value, name)
 	return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
+}
+
+// systemVariables are SCXML's system variables, which no location names.
+var systemVariables = map[string]bool{"_sessionid": true, "_name": true, "_event": true, "_ioprocessors": true, "_x": true}
+
+// location reads a location attribute of elem: the variable it names and
+// the offset of the name. A location that names no place of the data model
+// is an error at run time in SCXML: an undeclared object (foo in
+// foo.bar.baz) or a system variable, which is read-only (§5.10, §B.2.2).
+// For those, location returns the raise of error.execution that stands
+// for the element (fail). Other locations setbot cannot write are refused,
+// and location returns "".
+func (b *builder) location(a attribute, elem string) (string, int, *lang.Raise) {
+	name, off, bad := b.locationOf(a, elem)
+	if bad != "" {
+		return "", off, b.fail(off, bad)
+	}
+	return name, off, nil
+}
+
+// locationOf is location, which says what is wrong with a location that
+// fails instead of failing the element.
+func (b *builder) locationOf(a attribute, elem string) (name string, off int, bad string) {
+	name = strings.TrimSpace(a.Value)
+	off = a.Offsets0()
+	if i := strings.Index(a.Value, name); i >= 0 && i < len(a.Offsets) {
+		off = a.Offsets[i]
+	}
+	root := name
+	if i := strings.IndexAny(name, ".["); i >= 0 {
+		root = strings.TrimSpace(name[:i])
+	}
+	switch {
+	case systemVariables[root]:
+		return "", off, fmt.Sprintf("%s to the system variable %s, which is read-only", elem, root)
+	case isIdent(name):
+		return name, off, ""
+	case isIdent(root) && !b.declared[root]:
+		return "", off, fmt.Sprintf("%s location %q names no place of the data model (no <data> declares %s)", elem, name, root)
+	}
+	b.errorf(a.Offsets0(), "unsupported %s location %q: write a variable name (objects and arrays are not supported yet)", strings.Trim(elem, "<>"), a.Value)
+	return "", off, ""
 }
 
 func isIdent(s string) bool {
@@ -248,15 +314,22 @@ func (b *builder) send(c *element) lang.Stmt {
 			b.errorf(a.NameOff, "%s on <send> is not supported: %s", dyn.attr, dyn.hint)
 		}
 	}
-	if a, ok := c.attr("type"); ok && !lang.IsSCXMLProcessor(a.Value) {
-		b.errorf(a.Offsets0(), "send type %q is not supported: omit type (only the SCXML event processor is)", a.Value)
-	}
 	name, ok := b.eventName(c)
 	if !ok {
 		return nil
 	}
-	pos := b.pos(c.Start)
 	var target, delay, id string
+	if a, ok := c.attr("id"); ok {
+		id = strings.TrimSpace(a.Value)
+	}
+	if a, ok := c.attr("type"); ok && basicHTTP[strings.TrimSpace(a.Value)] {
+		b.errorf(a.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", a.Value)
+		return nil
+	} else if ok && !lang.IsSCXMLProcessor(a.Value) {
+		// A type SCXML does not define: the processor supports none such.
+		return b.failSend(a.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", a.Value, lang.SCXMLProcessor), id)
+	}
+	pos := b.pos(c.Start)
 	if a, ok := c.attr("target"); ok {
 		target = strings.TrimSpace(a.Value)
 	}
@@ -278,10 +351,11 @@ func (b *builder) send(c *element) lang.Stmt {
 			b.errorf(a.Offsets0(), "empty delayexpr: write a delay, or omit it")
 		}
 	}
-	if a, ok := c.attr("id"); ok {
-		id = strings.TrimSpace(a.Value)
+	args, fail := b.sendArgs(c)
+	if fail != nil {
+		fail.ID = id // the error reports the send that failed
+		return fail
 	}
-	args := b.sendArgs(c)
 	switch {
 	case target == "#_internal":
 		if delay != "" {
@@ -324,14 +398,21 @@ func (b *builder) cancel(c *element) lang.Stmt {
 	return &lang.Cancel{CancelPos: b.pos(c.Start), SendID: id}
 }
 
-// sendArgs reads namelist and <param> children.
-func (b *builder) sendArgs(c *element) []*lang.Arg {
+// sendArgs reads namelist and <param> children. An argument that SCXML
+// makes an error when the send runs fails the send: the message is not
+// sent (§6.2), and sendArgs returns the raise of error.execution that
+// stands for the send.
+func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
 	var args []*lang.Arg
 	if a, ok := c.attr("namelist"); ok {
 		for _, f := range fieldsWithOffsets(a) {
 			if !isIdent(f.text) {
-				b.errorf(f.off, "invalid name %q in namelist: list variable names, separated by spaces", f.text)
-				continue
+				if strings.ContainsAny(f.text, ".[") {
+					b.errorf(f.off, "invalid name %q in namelist: list variable names, separated by spaces", f.text)
+					continue
+				}
+				// Not even a location: no data model has it.
+				return nil, b.fail(f.off, fmt.Sprintf("namelist entry %s is no location of the data model", f.text))
 			}
 			p := b.pos(f.off)
 			args = append(args, &lang.Arg{NamePos: p, Name: f.text, Value: &lang.Ident{NamePos: p, Name: f.text}})
@@ -343,10 +424,20 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 		}
 		switch {
 		case k.Name.Local == "content":
-			b.errorf(k.Start, "<content> in <send> is not supported: %s", unsupportedElements["content"])
-			continue
+			if _, ok := c.attr("namelist"); ok || len(c.Children) > 1 {
+				b.errorf(k.Start, "<content> in a <send> with namelist or <param>: keep one, the <content> or the named values")
+				return nil, nil
+			}
+			v, illegal, off := b.contentValue(k)
+			if illegal != "" {
+				return nil, b.fail(off, fmt.Sprintf("<content> expr is no ECMAScript expression (it begins with %s)", illegal))
+			}
+			if v == nil {
+				return nil, nil
+			}
+			return []*lang.Arg{{NamePos: b.pos(k.Start), Name: lang.DataParam, Value: v}}, nil
 		case k.Name.Local != "param":
-			b.errorf(k.Start, "unexpected <%s> in <send>: a <send> holds only <param>", k.Name.Local)
+			b.errorf(k.Start, "unexpected <%s> in <send>: a <send> holds only <param> or one <content>", k.Name.Local)
 			continue
 		}
 		b.checkAttrs(k, "name", "expr", "location")
@@ -357,14 +448,19 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 		}
 		var v lang.Expr
 		if e, ok := k.attr("expr"); ok {
+			if word, bad := lang.IllegalExpr(e.Value); bad {
+				return nil, b.fail(e.Offsets0(), fmt.Sprintf("<param> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(e.Value), word))
+			}
 			v = b.expr(e)
 		} else if l, ok := k.attr("location"); ok {
-			name := strings.TrimSpace(l.Value)
-			if !isIdent(name) {
-				b.errorf(l.Offsets0(), "unsupported param location %q: write a variable name (objects and arrays are not supported yet)", l.Value)
+			name, off, fail := b.location(l, "<param>")
+			if fail != nil {
+				return nil, fail
+			}
+			if name == "" {
 				continue
 			}
-			v = &lang.Ident{NamePos: b.pos(l.Offsets0()), Name: name}
+			v = &lang.Ident{NamePos: b.pos(off), Name: name}
 		} else {
 			b.errorf(k.Start, "<param> needs expr or location")
 			continue
@@ -374,7 +470,135 @@ func (b *builder) sendArgs(c *element) []*lang.Arg {
 		}
 		args = append(args, &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v})
 	}
-	return args
+	return args, nil
+}
+
+// contentValue reads a <content> element: the value of its expr, or of its
+// text. Text that is a literal of the language (a number, true or false, a
+// quoted string) is that value, as ECMAScript reads it; other text is a
+// string of the text, with its white space normalised, as SCXML says of a
+// <data> whose content is no expression (§B.2.2). An expr that is no
+// ECMAScript is returned as the word it begins with, at off; other errors
+// are reported, and contentValue returns nil.
+func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int) {
+	b.checkAttrs(k, "expr")
+	t := k.content()
+	text := strings.TrimSpace(t.Value)
+	for _, c := range k.Children {
+		if !isForeign(c.Name.Space) || text == "" {
+			b.errorf(c.Start, "<content> holding markup is not supported: write the value in expr or as text")
+			return nil, "", 0
+		}
+	}
+	if a, ok := k.attr("expr"); ok {
+		if text != "" {
+			b.errorf(k.Start, "<content> with both expr and text: keep one")
+			return nil, "", 0
+		}
+		if word, bad := lang.IllegalExpr(a.Value); bad {
+			return nil, word, a.Offsets0()
+		}
+		return b.expr(a), "", 0
+	}
+	if text == "" {
+		b.errorf(k.Start, "empty <content>: write its value in expr or as text")
+		return nil, "", 0
+	}
+	start := k.Start
+	if i := strings.Index(t.Value, text); i >= 0 && i < len(t.Offsets) {
+		start = t.Offsets[i]
+	}
+	if e, errs := lang.ParseExpr(b.snippet(t.Value, t.Offsets)); len(errs) == 0 {
+		switch x := e.(type) {
+		case *lang.IntLit, *lang.BoolLit, *lang.StrLit:
+			return e, "", 0
+		case *lang.Unary:
+			if _, ok := x.X.(*lang.IntLit); ok && x.Op == lang.SUB {
+				return e, "", 0
+			}
+		}
+	}
+	if text[0] == '{' || text[0] == '[' {
+		b.errorf(start, "<content> holding an object or array is not supported yet: send the values as <param name=\"...\" expr=\"...\"/>")
+		return nil, "", 0
+	}
+	return &lang.StrLit{ValuePos: b.pos(start), Value: strings.Join(strings.Fields(text), " ")}, "", 0
+}
+
+// doneData reads the <donedata> of a final state s: its <param>s or its
+// <content>, the data of the done.state event that entering s raises. A
+// value that SCXML makes an error when it is evaluated leaves the
+// parameter out (§5.7) or the data empty, and raises error.execution
+// before the done.state event, with a warning.
+func (b *builder) doneData(s *model.State, el *element) {
+	b.checkAttrs(el)
+	if s.DoneData != nil {
+		b.errorf(el.Start, "<final> %q has more than one <donedata>: keep one", s.ID)
+		return
+	}
+	s.DoneData = []*lang.Arg{}
+	fail := func(off int, what string) {
+		b.warnf(off, "%s: setbot raises %s and leaves it out of the data of done.state.%s, as the SCXML specification requires", what, errorExecution, s.Parent.ID)
+		s.OnEntry = append(s.OnEntry, &lang.Block{Stmts: []lang.Stmt{&lang.Raise{RaisePos: b.pos(off), Event: errorExecution, Platform: true}}})
+	}
+	var content, params bool
+	for _, k := range el.Children {
+		if isForeign(k.Name.Space) {
+			continue
+		}
+		switch k.Name.Local {
+		case "content":
+			if content || params {
+				b.errorf(k.Start, "<donedata> holds one <content> or <param>s: keep one kind")
+				continue
+			}
+			content = true
+			v, illegal, off := b.contentValue(k)
+			if illegal != "" {
+				fail(off, fmt.Sprintf("<content> expr is no ECMAScript expression (it begins with %s)", illegal))
+			} else if v != nil {
+				s.DoneData = append(s.DoneData, &lang.Arg{NamePos: b.pos(k.Start), Name: lang.DataParam, Value: v})
+			}
+		case "param":
+			if content {
+				b.errorf(k.Start, "<donedata> holds one <content> or <param>s: keep one kind")
+				continue
+			}
+			params = true
+			b.checkAttrs(k, "name", "expr", "location")
+			n, ok := k.attr("name")
+			if !ok || !isIdent(strings.TrimSpace(n.Value)) {
+				b.errorf(k.Start, "<param> needs a name that is an identifier")
+				continue
+			}
+			var v lang.Expr
+			if e, ok := k.attr("expr"); ok {
+				if word, bad := lang.IllegalExpr(e.Value); bad {
+					fail(e.Offsets0(), fmt.Sprintf("<param> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(e.Value), word))
+					continue
+				}
+				v = b.expr(e)
+			} else if l, ok := k.attr("location"); ok {
+				name, off, bad := b.locationOf(l, "<param>")
+				if bad != "" {
+					fail(off, bad)
+					continue
+				}
+				if name == "" {
+					continue
+				}
+				v = &lang.Ident{NamePos: b.pos(off), Name: name}
+			} else {
+				b.errorf(k.Start, "<param> needs expr or location")
+				continue
+			}
+			if v != nil {
+				s.DoneData = append(s.DoneData, &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v})
+			}
+		default:
+			b.errorf(k.Start, "unexpected <%s> in <donedata>: a <donedata> holds <param>s or one <content>", k.Name.Local)
+		}
+	}
 }
 
 type field struct {
@@ -402,8 +626,20 @@ func fieldsWithOffsets(a attribute) []field {
 func (b *builder) script1(c *element) []lang.Stmt {
 	b.checkAttrs(c, "src")
 	if a, ok := c.attr("src"); ok {
-		b.errorf(a.NameOff, "<script src> is not supported: put the code inline")
-		return nil
+		if strings.TrimSpace(c.content().Value) != "" {
+			b.errorf(a.NameOff, "<script> with src and code: keep one")
+			return nil
+		}
+		f, text := b.src(a, "<script src>")
+		if f == nil {
+			return nil
+		}
+		blk, errs := lang.ParseStmts(lang.NewSnippet(f, text))
+		if len(errs) > 0 {
+			b.errs = append(b.errs, errs...)
+			return nil
+		}
+		return b.global(blk).Stmts
 	}
 	for _, k := range c.Children {
 		if !isForeign(k.Name.Space) {
@@ -419,5 +655,12 @@ func (b *builder) script1(c *element) []lang.Stmt {
 		b.errs = append(b.errs, errs...)
 		return nil
 	}
-	return blk.Stmts
+	return b.global(blk).Stmts
+}
+
+// global makes the top-level declarations of a script's variables of the
+// data model assignments: a script runs in the global scope
+// (lang.GlobalDecls).
+func (b *builder) global(blk *lang.Block) *lang.Block {
+	return lang.GlobalDecls(blk, func(name string) bool { return b.declared[name] })
 }

@@ -28,13 +28,32 @@ func (b *builder) readData() {
 			b.errorf(id.Offsets0(), "variable %q declared twice", name)
 			continue
 		}
-		if a, ok := d.attr("src"); ok {
-			b.errorf(a.NameOff, "<data src> is not supported: write the value in expr")
-			continue
-		}
 		var init lang.Expr
-		if a, ok := d.attr("expr"); ok {
-			if init = b.expr(a); init == nil {
+		if a, ok := d.attr("src"); ok {
+			if _, has := d.attr("expr"); has || strings.TrimSpace(d.content().Value) != "" {
+				b.errorf(a.NameOff, "<data> with src and a value: keep one")
+				continue
+			}
+			// The file holds the value, read as an expression, as the
+			// content of a <data> is.
+			f, text := b.src(a, "<data src>")
+			if f == nil {
+				continue
+			}
+			e, errs := lang.ParseExpr(lang.NewSnippet(f, text))
+			b.errs = append(b.errs, errs...)
+			if len(errs) > 0 {
+				continue
+			}
+			init = e
+		} else if a, ok := d.attr("expr"); ok {
+			if word, bad := lang.IllegalExpr(a.Value); bad {
+				// The variable stays undefined, and error.execution is
+				// raised where it would have been given its value.
+				b.warnf(a.Offsets0(), "<data> expr %q is no ECMAScript expression (it begins with %s): setbot leaves %s undefined and raises %s "+
+					"when the machine starts, as the SCXML specification requires", strings.TrimSpace(a.Value), word, name, errorExecution)
+				inits = append(inits, &lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: errorExecution, Platform: true})
+			} else if init = b.expr(a); init == nil {
 				continue
 			}
 		} else if t := d.content(); strings.TrimSpace(t.Value) != "" {
@@ -118,4 +137,41 @@ func (b *builder) constant(e lang.Expr, runtime map[string]bool) lang.Expr {
 		return x
 	}
 	return nil
+}
+
+// scriptVars (which runs before readData, whose start-up code comes first)
+// makes each top-level "var x = e" (or let) of the top-level
+// <script> that names no <data> a variable of the data model, as
+// ECMAScript's global scope does: it is undefined until the script assigns
+// it, when the machine starts.
+func (b *builder) scriptVars() {
+	if b.script == nil {
+		return
+	}
+	for i, s := range b.script.Stmts {
+		d, ok := s.(*lang.Decl)
+		if !ok || d.Type.Kind != lang.Invalid || d.Value == nil || b.declared[d.Name.Name] {
+			continue
+		}
+		b.declared[d.Name.Name] = true
+		b.m.Vars = append(b.m.Vars, &model.Var{Name: d.Name.Name, Pos: d.Name.NamePos, Type: lang.UndefType, Init: &lang.Absent{ValuePos: d.DeclPos}})
+		b.script.Stmts[i] = &lang.Assign{Target: d.Name, OpPos: d.DeclPos, Op: lang.ASSIGN, Value: d.Value}
+	}
+}
+
+// declare records the id of every <data> in the document, before any code
+// is read: whether a location names something of the data model does not
+// depend on where the code sits.
+func (b *builder) declare(el *element) {
+	for _, c := range el.Children {
+		if !isSCXML(c.Name.Space) {
+			continue
+		}
+		if c.Name.Local == "data" {
+			if a, ok := c.attr("id"); ok {
+				b.declared[strings.TrimSpace(a.Value)] = true
+			}
+		}
+		b.declare(c)
+	}
 }

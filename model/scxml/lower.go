@@ -43,23 +43,28 @@ func (b *builder) lowerBlock(stmts []lang.Stmt) []lang.Stmt {
 	b.lowerLeft = maxLowered
 	out := b.lowerSends(stmts)
 	if b.lowerLeft < 0 {
-		var f *lang.Send
+		var f lang.Stmt
 		for _, s := range stmts {
-			if f = failing(s); f != nil {
+			if f = b.failing(s); f != nil {
 				break
 			}
 		}
-		b.errorf(b.file.Offset(f.SendPos), "the sends to unsupported targets in this block raise %s under so many conditions that skipping "+
-			"the rest of the block takes more than %d statements to write: send to \"#_parent\" or \"#_name\" for an output, or end the block with the send",
-			errorExecution, maxLowered)
+		what, hint := "the sends to unsupported targets", "send to \"#_parent\" or \"#_name\" for an output, or end the block with the send"
+		if _, ok := f.(*lang.Send); !ok {
+			what, hint = "the elements", "fix the failing element, or end the block with it"
+		}
+		b.errorf(b.file.Offset(f.Pos()), "%s in this block raise %s under so many conditions that skipping "+
+			"the rest of the block takes more than %d statements to write: %s", what, errorExecution, maxLowered, hint)
 		return stmts
 	}
 	return out
 }
 
 // lowerSends replaces the sends of one block of executable content whose
-// target raises an error by a raise of that error. error.execution is an
-// error of the send element, so the rest of the block is skipped (§4.10):
+// target raises an error by a raise of that error, and skips what follows
+// every element that raises error.execution: such a send, and the raises
+// that stand for elements that fail (builder.fail). error.execution is an
+// error of the element, so the rest of the block is skipped (§4.10):
 // the statements after it are dropped, and those after an if that may
 // raise it move into the branches that do not. error.communication comes
 // from the delivery, which is asynchronous (§6.2.4), so the block goes on.
@@ -80,16 +85,20 @@ func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
 				out = append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorCommunication, ID: x.ID, Platform: true})
 				continue
 			}
+		case *lang.Raise:
+			if b.failed[x] {
+				return append(out, x)
+			}
 		case *lang.If:
-			if failing(x) != nil {
+			if b.failing(x) != nil {
 				return append(out, b.lowerIf(x, stmts[i+1:]))
 			}
 		case *lang.Block:
-			if f := failing(x); f != nil {
+			if f, ok := b.failing(x).(*lang.Send); ok {
 				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a nested block is not supported: it raises %s, which skips the rest of the block; move it out of the block", f.Target, errorExecution)
 			}
 		case *lang.While, *lang.For:
-			if f := failing(x); f != nil {
+			if f, ok := b.failing(x).(*lang.Send); ok {
 				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a loop is not supported: it raises %s, which ends the loop and skips the rest of the block; send to \"#_parent\" or \"#_name\" for an output", f.Target, errorExecution)
 			}
 		}
@@ -161,15 +170,49 @@ func (b *builder) lowerNested(s lang.Stmt) lang.Stmt {
 	return s
 }
 
-// failing returns the first send under n that raises error.execution, or
-// nil.
-func failing(n lang.Node) *lang.Send {
-	var f *lang.Send
+// failing returns the first statement under n that raises
+// error.execution as an error of its element, or nil: a send to a target
+// the SCXML event processor does not support, or the raise that stands for
+// an element that fails (builder.fail).
+func (b *builder) failing(n lang.Node) lang.Stmt {
+	var f lang.Stmt
 	lang.Inspect(n, func(n lang.Node) bool {
-		if s, ok := n.(*lang.Send); ok && f == nil && sendError(s.Target) == errorExecution {
-			f = s
+		switch s := n.(type) {
+		case *lang.Send:
+			if f == nil && sendError(s.Target) == errorExecution {
+				f = s
+			}
+		case *lang.Raise:
+			if f == nil && b.failed[s] {
+				f = s
+			}
 		}
 		return f == nil
 	})
 	return f
+}
+
+// fail reports, as a warning, an element that SCXML makes an error when it
+// runs, and returns the raise of error.execution that stands for it; the
+// lowering skips the rest of its block (lowerSends), as for any error of
+// executable content. what says what is wrong, in the manner of an error
+// message.
+func (b *builder) fail(off int, what string) *lang.Raise {
+	b.warnf(off, "%s: setbot raises %s here and skips the rest of the block, as the SCXML specification requires", what, errorExecution)
+	r := &lang.Raise{RaisePos: b.pos(off), Event: errorExecution, Platform: true}
+	b.failed[r] = true
+	return r
+}
+
+// failSend is fail for a <send> with the given id, which the error's
+// _event.sendid reports.
+func (b *builder) failSend(off int, what, id string) *lang.Raise {
+	r := b.fail(off, what)
+	r.ID = id
+	return r
+}
+
+// warnf reports a warning: the model loads, and the warning is kept in it.
+func (b *builder) warnf(off int, format string, args ...any) {
+	b.warns.Add(b.file.Position(b.file.Pos(off)), format, args...)
 }

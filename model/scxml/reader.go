@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -41,8 +43,15 @@ const (
 
 // Options bound what the reader accepts.
 type Options struct {
-	MaxBytes int // largest document; 0 means DefaultMaxBytes
+	MaxBytes int // largest document, and largest file a src names; 0 means DefaultMaxBytes
 	MaxDepth int // deepest element nesting; 0 means DefaultMaxDepth
+
+	// ReadFile returns the file at rel, a slash-separated path relative
+	// to the model's directory, for <data src> and <script src>. ReadFile
+	// (the function) reads from the file system; where a model is read
+	// from bytes (a file at a commit, say), the caller says where such
+	// files come from. Nil: a src is refused.
+	ReadFile func(rel string) ([]byte, error)
 }
 
 func (o Options) withDefaults() Options {
@@ -55,9 +64,14 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// ReadFile reads the SCXML document at path.
+// ReadFile reads the SCXML document at path; a src in it names a file
+// relative to path's directory, unless opts.ReadFile says otherwise.
 func ReadFile(fset *source.FileSet, path string, opts Options) (*model.Model, source.ErrorList) {
 	opts = opts.withDefaults()
+	if opts.ReadFile == nil {
+		dir := filepath.Dir(path)
+		opts.ReadFile = func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel))) }
+	}
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, readError(path, err)
@@ -98,20 +112,30 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	if perr != nil {
 		return nil, source.ErrorList{perr}
 	}
-	b := &builder{fset: fset, file: file}
+	b := &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool)}
 	m := b.build(root)
 	b.errs.Sort()
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
+	b.warns.Sort()
+	m.Warnings = b.warns
 	return m, nil
 }
 
 type builder struct {
-	fset *source.FileSet
-	file *source.File
-	m    *model.Model
-	errs source.ErrorList
+	fset  *source.FileSet
+	file  *source.File
+	opts  Options
+	m     *model.Model
+	errs  source.ErrorList
+	warns source.ErrorList
+
+	// failed holds the raises of error.execution that stand for elements
+	// that fail when they run (fail); declared the names of the data model
+	// (every <data> id, known before any code is read).
+	failed   map[*lang.Raise]bool
+	declared map[string]bool
 
 	order   int
 	pending []*pendingTransition
@@ -123,6 +147,36 @@ type builder struct {
 	// lowerLeft is how many more statements the lowering of the current
 	// block's failing sends may write (lowerBlock).
 	lowerLeft int
+}
+
+// src reads the file that a src attribute of elem names: a path relative
+// to the model, with or without the scheme file:. The file is added to the
+// file set under its path next to the model's, so that errors in it name
+// it. It reports an error and returns nil when there is no such file.
+func (b *builder) src(a attribute, elem string) (*source.File, string) {
+	rel := strings.TrimPrefix(strings.TrimSpace(a.Value), "file:")
+	switch {
+	case rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) || filepath.IsAbs(rel):
+		b.errorf(a.Offsets0(), "%s %q is not supported: name a file relative to the model (src=\"file:NAME\"), or write the value inline", elem, a.Value)
+		return nil, ""
+	case b.opts.ReadFile == nil:
+		b.errorf(a.Offsets0(), "%s %q cannot be read: the model was given without its directory; write the value inline", elem, a.Value)
+		return nil, ""
+	}
+	data, err := b.opts.ReadFile(rel)
+	switch {
+	case err != nil:
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		b.errorf(a.Offsets0(), "%s %q: cannot read the file: %v", elem, rel, err)
+		return nil, ""
+	case len(data) > b.opts.MaxBytes:
+		b.errorf(a.Offsets0(), "%s %q: the file is %d bytes, over the limit of %d", elem, rel, len(data), b.opts.MaxBytes)
+		return nil, ""
+	}
+	return b.fset.AddFile(path.Join(path.Dir(filepath.ToSlash(b.file.Name())), rel), data), string(data)
 }
 
 // pendingTransition is a transition whose targets and code are resolved
@@ -222,6 +276,7 @@ func (b *builder) build(root *element) *model.Model {
 	if a, ok := root.attr("name"); ok {
 		name = a.Value
 	}
+	b.declare(root)
 	rs := &model.State{ID: "", Kind: model.Root, Pos: b.pos(root.Start)}
 	b.m = model.New(name, b.fset, b.file, rs)
 	b.children(rs, root)
@@ -232,6 +287,7 @@ func (b *builder) build(root *element) *model.Model {
 		rs.Initial.Body = b.script
 	}
 	b.readEvents()
+	b.scriptVars()
 	b.readData()
 	for _, p := range b.pending {
 		b.resolve(p)
@@ -318,7 +374,13 @@ func (b *builder) children(s *model.State, el *element) {
 			} else {
 				b.script.Stmts = append(b.script.Stmts, blk.Stmts...)
 			}
-		case "invoke", "donedata":
+		case "donedata":
+			if s.Kind != model.Final {
+				b.errorf(c.Start, "<donedata> belongs in a <final>: move it there, or remove it")
+				continue
+			}
+			b.doneData(s, c)
+		case "invoke":
 			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
 		default:
 			b.errorf(c.Start, "unexpected <%s> in <%s>: %s", c.Name.Local, el.Name.Local, misplaced(c.Name.Local))
