@@ -33,8 +33,8 @@ var unsupportedStatements = map[string]string{
 // unsupportedPrefixes are keyword operators that ECMAScript writes before
 // an operand.
 var unsupportedPrefixes = map[string]string{
-	"new":    "objects are not supported yet; use a variable per field",
-	"delete": "objects are not supported yet; use a variable per field",
+	"new":    "write an object literal {name: value, ...} or an array literal [...]",
+	"delete": "an object keeps the fields of its initial value; assign the field a value instead",
 }
 
 // systemVariables are the SCXML system variables other than _event.
@@ -49,12 +49,6 @@ func systemVariableMsg(name string) string {
 
 // eventValueMsg is the error for _event used as a value.
 const eventValueMsg = "_event as a value is not supported yet: test it as a condition (whether an event has been processed), or read a field such as _event.name or _event.data.NAME"
-
-// IsSystemVariable reports whether name is one of the SCXML system
-// variables, which code reads but never assigns.
-func IsSystemVariable(name string) bool {
-	return systemVariables[name] || name == "_event" || name == "_sessionid" || name == "_name"
-}
 
 // readOnlyMsg is the error for an assignment to a system variable, or to
 // a part of one.
@@ -87,13 +81,12 @@ func memberMsg(path string) string {
 	switch {
 	case systemVariables[root]:
 		return systemVariableMsg(root)
-	case strings.HasPrefix(path, "_event.data."):
-		param, _, _ := strings.Cut(strings.TrimPrefix(path, "_event.data."), ".")
-		return "member access " + path + ": parameters are ints, bools and strings; read _event.data." + param
+	case path == "_event.data":
+		return "member access _event.data: read one parameter, _event.data.NAME"
 	case root == "_event":
 		return "member access " + path + ": _event has the fields name, type, sendid, origin, origintype, invokeid and data.NAME; read one of those"
 	}
-	return "member access " + path + ": objects are not supported yet; of strings, length and the methods indexOf, startsWith, endsWith, includes, substring and charAt are; use a variable per field"
+	return "member access " + path + ": read a field of an object, or of strings length and the methods indexOf, startsWith, endsWith, includes, substring and charAt"
 }
 
 // indexMsg is the error for an index expression.
@@ -103,9 +96,9 @@ func indexMsg(path string) string {
 	case systemVariables[root]:
 		return systemVariableMsg(root)
 	case path == "_event.data":
-		return "index expression _event.data[...]: read a parameter as _event.data.NAME"
+		return "index expression _event.data[...]: name the parameter in quotes, _event.data['NAME'], or read _event.data.NAME"
 	}
-	return "index expression " + path + "[...]: arrays are not supported yet; use a variable per element"
+	return "index expression " + path + "[...]: of _event, only data can be indexed, with a parameter's name in quotes"
 }
 
 // callMsg is the error for a call of anything but In.

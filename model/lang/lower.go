@@ -78,13 +78,19 @@ func LowerBlock(b *Block, info *Info) *Block {
 	return l.block(b)
 }
 
-type lowerer struct{ info *Info }
+type lowerer struct {
+	info  *Info
+	loops int // foreach loops lowered, to name their locals
+}
 
 func (l *lowerer) typ(e Expr) Type { return l.info.Types[e] }
 
 // cond lowers e used as a condition.
 func (l *lowerer) cond(e Expr) Expr {
 	t := l.typ(e)
+	if t.IsComposite() {
+		return &BoolLit{ValuePos: e.Pos(), Value: true} // objects are true
+	}
 	if t.MayBeAbsent() {
 		v, tag := l.pair(e)
 		has := eq(tag, AbsentValue)
@@ -144,6 +150,10 @@ func (l *lowerer) pair(e Expr) (val, tag Expr) {
 			v = ZeroValue(Undef, pos) // invokeid: never a value
 		}
 		return v, &EventField{Start: pos, Field: AbsentName(x.Field)}
+	case *Index, *Member, *Method:
+		if v, tag, ok := l.scalar(e); ok {
+			return v, tag
+		}
 	case *Cond:
 		c := l.cond(x.Cond)
 		v1, t1 := l.pair(x.Then)
@@ -166,6 +176,9 @@ func (l *lowerer) pair(e Expr) (val, tag Expr) {
 // value lowers e, which the checker proved has a value wherever it is used
 // as one (or which is a bool condition).
 func (l *lowerer) value(e Expr) Expr {
+	if v, _, ok := l.scalar(e); ok {
+		return v
+	}
 	switch x := e.(type) {
 	case *TypeOf:
 		return l.typeOf(x)
@@ -208,7 +221,7 @@ func (l *lowerer) typeOf(x *TypeOf) Expr {
 }
 
 // typeofName is what typeof gives for a value of each kind.
-var typeofName = map[Kind]string{Int: "number", Bool: "boolean", String: "string", Undef: "undefined"}
+var typeofName = map[Kind]string{Int: "number", Bool: "boolean", String: "string", Undef: "undefined", Array: "object", Object: "object"}
 
 // equality lowers ==, !=, === and !==.
 func (l *lowerer) equality(x *Binary) Expr {
@@ -262,19 +275,21 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 	case *Block:
 		return []Stmt{l.block(x)}
 	case *Assign:
-		if x.Op == ASSIGN && l.typ(x.Target).MayBeAbsent() {
-			v, tag := l.pair(x.Value)
-			if l.typ(x.Value).Kind == Undef {
-				v = ZeroValue(l.typ(x.Target).Kind, x.Value.Pos())
-			}
-			return []Stmt{
-				&Assign{Target: copyIdent(x.Target), OpPos: x.OpPos, Op: ASSIGN, Value: Simplify(v)},
-				&Assign{Target: &Ident{NamePos: x.Target.NamePos, Name: AbsentName(x.Target.Name)}, OpPos: x.OpPos, Op: ASSIGN, Value: Simplify(tag)},
-			}
+		name := pathName(x.Target, x.Path)
+		tt := locType(l.typ(x.Target), x.Path)
+		if x.Op == ASSIGN && (tt.MayBeAbsent() || tt.IsComposite()) {
+			return assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
 		}
-		return []Stmt{&Assign{Target: copyIdent(x.Target), OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.value(x.Value))}}
+		return []Stmt{&Assign{Target: &Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.value(x.Value))}}
+	case *IncDec:
+		return []Stmt{&IncDec{Target: &Ident{NamePos: x.Target.NamePos, Name: pathName(x.Target, x.Path)}, OpPos: x.OpPos, Op: x.Op}}
+	case *ForEach:
+		return l.forEach(x)
 	case *Decl:
 		t := l.typ(x.Name)
+		if t.IsComposite() {
+			return declLeaves(x.Name.Name, t, l.vec(x.Value, t), x.DeclPos)
+		}
 		if !t.MayBeAbsent() {
 			d := &Decl{DeclPos: x.DeclPos, Name: copyIdent(x.Name), Type: x.Type}
 			if x.Value != nil {
@@ -347,13 +362,18 @@ func (l *lowerer) elseStmt(s Stmt) Stmt {
 func (l *lowerer) args(args []*Arg) []*Arg {
 	var out []*Arg
 	for _, a := range args {
-		if !l.typ(a.Value).MayBeAbsent() {
+		t, known := l.info.Args[a]
+		if !known {
+			t = l.typ(a.Value)
+		}
+		if !t.MayBeAbsent() && !t.IsComposite() {
 			out = append(out, &Arg{NamePos: a.NamePos, Name: a.Name, Value: Simplify(l.value(a.Value))})
 			continue
 		}
-		v, tag := l.pair(a.Value)
-		out = append(out, &Arg{NamePos: a.NamePos, Name: a.Name, Value: Simplify(v)},
-			&Arg{NamePos: a.NamePos, Name: AbsentName(a.Name), Value: Simplify(tag)})
+		vs := l.vec(a.Value, t)
+		for i, f := range Leaves(t) {
+			out = append(out, &Arg{NamePos: a.NamePos, Name: f.Name(a.Name), Value: Simplify(vs[i])})
+		}
 	}
 	return out
 }

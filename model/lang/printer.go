@@ -167,6 +167,47 @@ func (p *printer) expr(e Expr) {
 		p.expr(x.Then)
 		p.str(" : ")
 		p.expr(x.Else)
+	case *ArrayLit:
+		p.str("[")
+		for i, e := range x.Elems {
+			if i > 0 {
+				p.str(", ")
+			}
+			p.expr(e)
+		}
+		p.str("]")
+	case *ObjectLit:
+		p.str("{")
+		for i, f := range x.Fields {
+			if i > 0 {
+				p.str(", ")
+			}
+			p.str(f.Name + ": ")
+			p.expr(f.Value)
+		}
+		p.str("}")
+	case *Index:
+		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
+		p.str("[")
+		p.expr(x.Index)
+		p.str("]")
+	case *Member:
+		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
+		p.str("." + x.Name)
+	}
+}
+
+// location prints an assignment's target and path.
+func (p *printer) location(target *Ident, path []*Sel) {
+	p.str(target.Name)
+	for _, s := range path {
+		if s.Index == nil {
+			p.str("." + s.Name)
+			continue
+		}
+		p.str("[")
+		p.expr(s.Index)
+		p.str("]")
 	}
 }
 
@@ -228,6 +269,15 @@ func (p *printer) stmt(s Stmt, depth int) {
 		p.expr(x.Cond)
 		p.str(") ")
 		p.block(x.Body, depth)
+	case *ForEach:
+		p.str("for (" + x.Item.Name)
+		if x.Index != nil {
+			p.str(", " + x.Index.Name)
+		}
+		p.str(" of ")
+		p.expr(x.Array)
+		p.str(") ")
+		p.block(x.Body, depth)
 	case *For:
 		p.str("for (")
 		if x.Init != nil {
@@ -255,10 +305,12 @@ func (p *printer) stmt(s Stmt, depth int) {
 func (p *printer) simple(s Stmt) {
 	switch x := s.(type) {
 	case *Assign:
-		p.str(x.Target.Name + " " + x.Op.String() + " ")
+		p.location(x.Target, x.Path)
+		p.str(" " + x.Op.String() + " ")
 		p.expr(x.Value)
 	case *IncDec:
-		p.str(x.Target.Name + x.Op.String())
+		p.location(x.Target, x.Path)
+		p.str(x.Op.String())
 	case *Decl:
 		// Ranges have no syntax in the language: int[0..5] prints as int.
 		if x.Type.Kind == Invalid {

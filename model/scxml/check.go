@@ -62,6 +62,7 @@ func (b *builder) allCode() []code {
 func (b *builder) checkCode() {
 	all := b.allCode()
 	b.collectEvents(all)
+	b.declareLoopVars(all)
 	vars := b.varTypes()
 	inferred := make(map[string]bool)
 	env := func(c code) *lang.Env {
@@ -250,7 +251,11 @@ func (b *builder) inferParams(body *lang.Block, info *lang.Info, inferred map[st
 		inferred[name] = true
 		learnt = true
 		for _, a := range args {
-			ev.Params = append(ev.Params, model.Param{Name: a.Name, Type: lang.Type{Kind: info.Types[a.Value].Kind}})
+			t := info.Types[a.Value]
+			if !t.IsComposite() {
+				t = lang.Type{Kind: t.Kind}
+			}
+			ev.Params = append(ev.Params, model.Param{Name: a.Name, Type: t})
 		}
 		sort.Slice(ev.Params, func(i, j int) bool { return ev.Params[i].Name < ev.Params[j].Name })
 		return true

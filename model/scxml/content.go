@@ -18,18 +18,12 @@ var basicHTTP = map[string]bool{"http://www.w3.org/TR/scxml/#BasicHTTPEventProce
 // to write instead.
 var unsupportedElements = map[string]string{
 	"invoke":   "remove it, or model the invoked machine as a region of a <parallel> state",
-	"foreach":  "arrays are not modelled; unroll the loop, one action per element",
 	"finalize": "remove it; it belongs to <invoke>, which is not supported either",
 }
 
-// notSupported is the error for an element of unsupportedElements; those
-// setbot plans to read say "yet".
+// notSupported is the error for an element of unsupportedElements.
 func notSupported(name string) string {
-	yet := ""
-	if name == "foreach" {
-		yet = " yet"
-	}
-	return "<" + name + "> is not supported" + yet + ": " + unsupportedElements[name]
+	return "<" + name + "> is not supported: " + unsupportedElements[name]
 }
 
 // misplaced says where an SCXML element found in the wrong place belongs.
@@ -110,7 +104,11 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			if s := b.cancel(c); s != nil {
 				out = append(out, s)
 			}
-		case "foreach", "invoke", "finalize":
+		case "foreach":
+			if s := b.forEach(c); s != nil {
+				out = append(out, s)
+			}
+		case "invoke", "finalize":
 			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
 		case "donedata":
 			b.errorf(c.Start, "<donedata> is not allowed in executable content: move it into a <final>")
@@ -119,7 +117,7 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 		case "param":
 			b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
 		case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
-			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" {
+			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" || parent == "foreach" {
 				b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
 			}
 		default:
@@ -170,7 +168,24 @@ func (b *builder) assign(c *element) lang.Stmt {
 	if v == nil {
 		return nil
 	}
-	return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
+	if isIdent(name) {
+		return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
+	}
+	target, path, errs := lang.ParseLocation(b.snippet(loc.Value, loc.Offsets))
+	b.errs = append(b.errs, errs...)
+	if target == nil {
+		return nil
+	}
+	return &lang.Assign{Target: target, Path: path, OpPos: target.NamePos, Op: lang.ASSIGN, Value: v}
+}
+
+// locationValue is the value read at a location attribute a that
+// locationOf accepted as name at off: a variable, or a part of one.
+func (b *builder) locationValue(a attribute, name string, off int) lang.Expr {
+	if isIdent(name) {
+		return &lang.Ident{NamePos: b.pos(off), Name: name}
+	}
+	return b.expr(a)
 }
 
 // systemVariables are SCXML's system variables, which no location names.
@@ -210,9 +225,50 @@ func (b *builder) locationOf(a attribute, elem string) (name string, off int, ba
 		return name, off, ""
 	case isIdent(root) && !b.declared[root]:
 		return "", off, fmt.Sprintf("%s location %q names no place of the data model (no <data> declares %s)", elem, name, root)
+	case isIdent(root):
+		return name, off, "" // a part of an array or object, which the checker resolves
 	}
-	b.errorf(a.Offsets0(), "unsupported %s location %q: write a variable name (objects and arrays are not supported yet)", strings.Trim(elem, "<>"), a.Value)
+	b.errorf(a.Offsets0(), "unsupported %s location %q: write a variable name, or a field or element of one (o.f, a[0])", strings.Trim(elem, "<>"), a.Value)
 	return "", off, ""
+}
+
+// forEach converts <foreach array item index>: its content runs once per
+// element of a shallow copy of the array (SCXML 2015, §4.6). An item or
+// index that is no variable name is an error of the element when it runs.
+func (b *builder) forEach(c *element) lang.Stmt {
+	b.checkAttrs(c, "array", "item", "index")
+	arr, ok1 := c.attr("array")
+	item, ok2 := c.attr("item")
+	if !ok1 || !ok2 {
+		b.errorf(c.Start, "<foreach> needs an array and an item: add array=\"...\" and item=\"...\"")
+		return nil
+	}
+	s := &lang.ForEach{ForPos: b.pos(c.Start)}
+	loopVar := func(a attribute) (*lang.Ident, *lang.Raise) {
+		name := strings.TrimSpace(a.Value)
+		off := a.Offsets0()
+		if i := strings.Index(a.Value, name); name != "" && i < len(a.Offsets) {
+			off = a.Offsets[i]
+		}
+		if !isIdent(name) || systemVariables[name] {
+			return nil, b.fail(off, fmt.Sprintf("<foreach> %s %q is no variable name", a.Name.Local, a.Value))
+		}
+		return &lang.Ident{NamePos: b.pos(off), Name: name}, nil
+	}
+	var fail *lang.Raise
+	if s.Item, fail = loopVar(item); fail != nil {
+		return fail
+	}
+	if a, ok := c.attr("index"); ok {
+		if s.Index, fail = loopVar(a); fail != nil {
+			return fail
+		}
+	}
+	if s.Array = b.expr(arr); s.Array == nil {
+		return nil
+	}
+	s.Body = &lang.Block{Lbrace: s.ForPos, Stmts: b.content(c.Children, "foreach")}
+	return s
 }
 
 func isIdent(s string) bool {
@@ -460,7 +516,7 @@ func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
 			if name == "" {
 				continue
 			}
-			v = &lang.Ident{NamePos: b.pos(off), Name: name}
+			v = b.locationValue(l, name, off)
 		} else {
 			b.errorf(k.Start, "<param> needs expr or location")
 			continue
@@ -587,7 +643,7 @@ func (b *builder) doneData(s *model.State, el *element) {
 				if name == "" {
 					continue
 				}
-				v = &lang.Ident{NamePos: b.pos(off), Name: name}
+				v = b.locationValue(l, name, off)
 			} else {
 				b.errorf(k.Start, "<param> needs expr or location")
 				continue

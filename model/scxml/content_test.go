@@ -162,7 +162,7 @@ func TestScriptGlobals(t *testing.T) {
 		t.Errorf("vars %s, want %s", got, want)
 	}
 	got := strings.Join(strings.Fields(lang.BlockString(m.Root.Initial.Body)), " ")
-	if want := `g = 1; _absent_g = 0; h = true; _absent_h = 0; if (_absent_g == 0 && g == 1) { var loc = 2; g = loc; _absent_g = 0; }`; got != want {
+	if want := `g = 1; _absent_g = 0; h = true; _absent_h = 0; if (g == 1) { var loc = 2; g = loc; _absent_g = 0; }`; got != want {
 		t.Errorf("start: got  %s\nwant %s", got, want)
 	}
 	if got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " "); got != `x = 2;` {

@@ -97,7 +97,10 @@ func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
 			if f, ok := b.failing(x).(*lang.Send); ok {
 				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a nested block is not supported: it raises %s, which skips the rest of the block; move it out of the block", f.Target, errorExecution)
 			}
-		case *lang.While, *lang.For:
+		case *lang.While, *lang.For, *lang.ForEach:
+			if r, ok := b.failing(x).(*lang.Raise); ok {
+				b.errorf(b.file.Offset(r.RaisePos), "an element inside a loop that raises %s is not supported: it ends the loop and skips the rest of the block; move it out of the <foreach>", errorExecution)
+			}
 			if f, ok := b.failing(x).(*lang.Send); ok {
 				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a loop is not supported: it raises %s, which ends the loop and skips the rest of the block; send to \"#_parent\" or \"#_name\" for an output", f.Target, errorExecution)
 			}
@@ -163,6 +166,10 @@ func (b *builder) lowerNested(s lang.Stmt) lang.Stmt {
 		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
 		return &y
 	case *lang.For:
+		y := *x
+		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
+		return &y
+	case *lang.ForEach:
 		y := *x
 		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
 		return &y
