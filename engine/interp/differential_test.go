@@ -240,15 +240,16 @@ func (s *subject) generated(depth int, n *counts) (int, string, error) {
 // genOptions varies the generator's features with the seed.
 func genOptions(seed int64) modelgen.Options {
 	return modelgen.Options{
-		States:     6 + int(seed%5),
-		Parallel:   seed%3 != 1,
-		History:    seed%2 == 0,
-		Internal:   seed%4 != 3,
-		Timers:     seed%3 == 0,
-		Loops:      seed%5 == 0,
-		SelfSends:  seed%3 != 0,
-		Halt:       seed%4 == 1,
-		Completion: seed%2 == 1,
+		States:      6 + int(seed%5),
+		Parallel:    seed%3 != 1,
+		History:     seed%2 == 0,
+		Internal:    seed%4 != 3,
+		Timers:      seed%3 == 0,
+		Loops:       seed%5 == 0,
+		SelfSends:   seed%3 != 0,
+		Halt:        seed%4 == 1,
+		Completion:  seed%2 == 1,
+		EventFields: seed%2 == 0,
 	}
 }
 

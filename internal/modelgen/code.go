@@ -54,6 +54,9 @@ func (g *gen) cond(c ctx) string {
 // atom returns a comparison over variables and event parameters, a bool
 // parameter, or an In() test.
 func (g *gen) atom(c ctx) string {
+	if g.opts.EventFields && g.intn(5) == 0 {
+		return g.eventAtom()
+	}
 	ints, bools := c.intParams(), c.boolParams()
 	for {
 		switch g.intn(7) {
@@ -83,6 +86,25 @@ func (g *gen) atom(c ctx) string {
 			return fmt.Sprintf("In('%s')", pick(g, leaves).id)
 		}
 	}
+}
+
+// eventAtom returns a test of how the event being processed arrived,
+// which reads nothing while the machine starts (_event is false then).
+func (g *gen) eventAtom() string {
+	return "(_event && " + pick(g, []string{
+		"_event.sendid == undefined",
+		"_event.sendid !== undefined",
+		"typeof _event.origin === 'undefined'",
+		"_event.origintype != null",
+	}) + ")"
+}
+
+// sendID gives a send to the machine an id at random, with EventFields.
+func (g *gen) sendID(s *elem) *elem {
+	if g.opts.EventFields && g.chance(0.5) {
+		s.set("id", pick(g, []string{"a", "b"}))
+	}
+	return s
 }
 
 // value returns an int expression whose value is in [0, 9] when the
@@ -179,7 +201,7 @@ func (g *gen) raise(e *event) *elem {
 	if len(e.params) == 0 {
 		return newElem("raise", "event", e.name)
 	}
-	s := newElem("send", "event", e.name, "target", "#_internal")
+	s := g.sendID(newElem("send", "event", e.name, "target", "#_internal"))
 	for _, p := range e.params {
 		s.add(newElem("param", "name", p.name, "expr", pick(g, g.vars)))
 	}
@@ -189,7 +211,7 @@ func (g *gen) raise(e *event) *elem {
 // selfSend returns a send of e to the machine's own external queue (no
 // target, no delay).
 func (g *gen) selfSend(e *event) *elem {
-	s := newElem("send", "event", e.name)
+	s := g.sendID(newElem("send", "event", e.name))
 	for _, p := range e.params {
 		s.add(newElem("param", "name", p.name, "expr", pick(g, g.vars)))
 	}
@@ -212,7 +234,7 @@ func (g *gen) output() *elem {
 
 // timer returns a delayed send of the named timer event to the machine.
 func (g *gen) timer(name string) *elem {
-	return newElem("send", "event", name, "delay", pick(g, []string{"100ms", "1s", "5s"}))
+	return g.sendID(newElem("send", "event", name, "delay", pick(g, []string{"100ms", "1s", "5s"})))
 }
 
 // script returns the lines of a <script> body.

@@ -65,6 +65,9 @@ type Options struct {
 	// Completion gives the regions of parallel states final states, and the
 	// parallel state a done.state handler, so that parallel states complete.
 	Completion bool
+	// EventFields gives sends to the machine ids at random and lets
+	// conditions test how the event arrived (_event.sendid, .origin).
+	EventFields bool
 }
 
 func (o Options) withDefaults() Options {
