@@ -204,6 +204,8 @@ func randomValue(r *rand.Rand, t lang.Type) sim.Value {
 	switch {
 	case t.Kind == lang.Bool:
 		return sim.BoolValue(r.IntN(2) == 1)
+	case t.Kind == lang.String:
+		return sim.StringValue([]string{"", "a", "ab", "b", "ba", "é"}[r.IntN(6)])
 	case t.Ranged:
 		return sim.IntValue(t.Lo + r.Int64N(t.Hi-t.Lo+1))
 	}
@@ -250,6 +252,7 @@ func genOptions(seed int64) modelgen.Options {
 		Halt:        seed%4 == 1,
 		Completion:  seed%2 == 1,
 		EventFields: seed%2 == 0,
+		Values:      seed%3 == 2,
 	}
 }
 
