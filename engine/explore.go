@@ -288,6 +288,9 @@ func (e *explorer) expand(n *Node, inputs []input) {
 				if p.Type.Ranged {
 					base.pc = append(base.pc, x.tab.Le(x.tab.Int(p.Type.Lo), v), x.tab.Le(v, x.tab.Int(p.Type.Hi)))
 				}
+				if p.Type.Kind == lang.String {
+					base.pc = append(base.pc, x.tab.Le(x.tab.Length(v), x.tab.Int(MaxInputString)))
+				}
 			}
 		}
 		runs := e.process(base, edge.Event, edge.Args, meta, in.timer != nil)
@@ -351,6 +354,12 @@ func compareFired(a, b []Fired) int {
 	}
 	return len(a) - len(b)
 }
+
+// MaxInputString is the most code points a string the environment sends
+// holds: part of the input domain, as a declared range is for an int. It
+// also keeps Z3's string solver from building huge strings, which its
+// timeout does not stop.
+const MaxInputString = 32
 
 // SortOf is the solver's sort for values of type t.
 func SortOf(t lang.Type) solver.Sort {

@@ -33,6 +33,11 @@ const (
 // AbsentType is the type of a tag.
 var AbsentType = RangeType(AbsentValue, AbsentNull)
 
+// Reserved reports whether name is one SCXML reserves for the platform
+// (it starts with an underscore): the names lowering gives the variables it
+// adds, which no conforming model declares.
+func Reserved(name string) bool { return strings.HasPrefix(name, "_") }
+
 // AbsentName is the name of the tag variable (or parameter, or local) that
 // says whether name holds a value, undefined or null. SCXML reserves names
 // that start with an underscore for the platform, so no conforming model
