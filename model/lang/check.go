@@ -610,6 +610,9 @@ func (c *checker) forEach(x *ForEach) {
 	at := c.expr(x.Array)
 	c.forget(x)
 	outer := c.saveValued()
+	if x.Cond != nil {
+		c.cond(x.Cond)
+	}
 	var elem Type
 	switch {
 	case at.Kind == Invalid:

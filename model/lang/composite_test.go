@@ -115,6 +115,7 @@ func TestCheckValued(t *testing.T) {
 		{"u = 1; while (b) { a = u; u = undefined }", "t.scxml:1:24: u may be undefined or null, and a cannot be: give a the type int|undefined (a <data> without expr has it)"},
 		{"for (u of xs) {} a = u + 1", "t.scxml:1:22: u may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
 		{"for (u of us) { a = u }", "t.scxml:1:21: u may be undefined or null, and a cannot be: give a the type int|undefined (a <data> without expr has it)"},
+		{"for (u of xs; a < u) {}", "t.scxml:1:19: u may be undefined or null, and operator < needs a value: give it one first (e.g. an expr on its <data>)"},
 	}
 	for _, tt := range tests {
 		_, _, errs := checkStmts(t, compEnv(), tt.src)
@@ -149,6 +150,7 @@ func TestLowerComposite(t *testing.T) {
 			"raise e(p.length: xs.length, p[0]: xs[0], p[1]: xs[1], p[2]: xs[2]); _foreach_index_1 = _foreach_index_1 + 1; } }"},
 		{"for (a of xs) { xs = [1, 2, 3] }", "{ int _foreach_array_1.length = xs.length; int _foreach_array_1[0] = xs[0]; int _foreach_array_1[1] = xs[1]; int _foreach_array_1[2] = xs[2]; int _foreach_index_1 = 0; " +
 			"while (_foreach_index_1 < _foreach_array_1.length) { a = _foreach_index_1 == 0 ? _foreach_array_1[0] : _foreach_index_1 == 1 ? _foreach_array_1[1] : _foreach_array_1[2]; xs.length = 3; xs[0] = 1; xs[1] = 2; xs[2] = 3; _foreach_index_1 = _foreach_index_1 + 1; } }"},
+		{"for (a of xs; !b) { b = a > 1 }", "{ int _foreach_index_1 = 0; while (_foreach_index_1 < xs.length && !b) { a = _foreach_index_1 == 0 ? xs[0] : _foreach_index_1 == 1 ? xs[1] : xs[2]; b = a > 1; _foreach_index_1 = _foreach_index_1 + 1; } }"},
 	}
 	for _, tt := range tests {
 		b, info, errs := checkStmts(t, compEnv(), tt.src)

@@ -361,9 +361,9 @@ func pathName(target *Ident, path []*Sel) string {
 	return name
 }
 
-// forEach lowers for (item, index of array) body to
+// forEach lowers for (item, index of array; cond) body to
 //
-//	{ var copy = array; var i = 0; while (i < copy.length) { item = copy[i]; index = i; body; i = i + 1 } }
+//	{ var copy = array; var i = 0; while (i < copy.length && cond) { item = copy[i]; index = i; body; i = i + 1 } }
 //
 // where the copy is left out when the body writes nothing the array
 // expression reads.
@@ -410,7 +410,11 @@ func (l *lowerer) forEach(x *ForEach) []Stmt {
 	body.Stmts = append(body.Stmts, l.block(x.Body).Stmts...)
 	body.Stmts = append(body.Stmts, &Assign{Target: copyIdent(i), OpPos: pos, Op: ASSIGN,
 		Value: &Binary{X: i, OpPos: pos, Op: ADD, Y: &IntLit{ValuePos: pos, Value: 1}}})
-	out = append(out, &While{WhilePos: pos, Cond: &Binary{X: i, OpPos: pos, Op: LSS, Y: length}, Body: body})
+	var cond Expr = &Binary{X: i, OpPos: pos, Op: LSS, Y: length}
+	if x.Cond != nil {
+		cond = &Binary{X: cond, OpPos: pos, Op: LAND, Y: l.cond(x.Cond)}
+	}
+	out = append(out, &While{WhilePos: pos, Cond: Simplify(cond), Body: body})
 	return []Stmt{&Block{Stmts: out}}
 }
 

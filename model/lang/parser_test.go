@@ -170,6 +170,7 @@ func TestParseStmts(t *testing.T) {
 		{"for (i = 0; ; i += 2) {}", "for (i = 0;; i += 2) {}"},
 		{"for (let i = 0; i < n;) ++i", "for (var i = 0; i < n;) { i++; }"},
 		{"for (; c;) {}", "for (; c;) {}"},
+		{"for (x of a; !done) s += x", "for (x of a; !done) { s += x; }"},
 		{"raise e()", "raise e();"},
 		{"raise a.b.c(x: 1, y: a + 1)", "raise a.b.c(x: 1, y: a + 1);"},
 		{"raise error.send()", "raise error.send();"},
