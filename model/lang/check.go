@@ -34,6 +34,14 @@ func CheckExpr(env *Env, fset *source.FileSet, e Expr, want Kind) (*Info, source
 	return c.info, c.errs
 }
 
+// CheckCond type-checks e used as a condition (a guard): a value of any
+// kind, or _event itself. A nil env is an empty one.
+func CheckCond(env *Env, fset *source.FileSet, e Expr) (*Info, source.ErrorList) {
+	c := newChecker(env, fset)
+	c.cond(e)
+	return c.info, c.errs
+}
+
 // CheckBlock type-checks a statement list; b is a scope of its own. A nil
 // env is an empty one.
 func CheckBlock(env *Env, fset *source.FileSet, b *Block) (*Info, source.ErrorList) {
@@ -115,11 +123,7 @@ func (c *checker) exprType(e Expr) Type {
 		c.expr(x.X)
 		return StringType
 	case *EventField:
-		if x.Field != "name" {
-			c.errorf(x, "_event.%s is not modelled yet: test the event's name, _event.name, instead", x.Field)
-			return Type{}
-		}
-		return StringType
+		return c.eventField(x)
 	case *SysVar:
 		return StringType
 	case *Method:
@@ -168,6 +172,27 @@ func (c *checker) exprType(e Expr) Type {
 		return c.member(x, x.X, c.expr(x.X), x.Name)
 	}
 	panic(fmt.Sprintf("lang: unexpected expression %T", e))
+}
+
+// eventField returns the type of a field of _event (SCXML §5.10.1): name
+// and type are strings; sendid, origin and origintype strings where the
+// event has them and undefined otherwise; invokeid is always undefined, as
+// setbot has no <invoke>. _event itself is read only as a condition
+// (cond).
+func (c *checker) eventField(x *EventField) Type {
+	switch x.Field {
+	case "":
+		c.errorf(x, "%s", eventValueMsg)
+		return Type{}
+	case "name", "type":
+		return StringType
+	case "sendid", "origin", "origintype":
+		return StringType.OrAbsent()
+	case "invokeid":
+		return UndefType
+	}
+	c.errorf(x, "%s", memberMsg("_event."+x.Field))
+	return Type{}
 }
 
 // join returns the type of a value that is either a of t1 or of t2: their
@@ -496,7 +521,15 @@ func (c *checker) operands(pos source.Pos, op Token, want, k1, k2 Kind) bool {
 // cond checks a condition. As in ECMAScript, a value of any kind is a
 // condition: false, 0, "" and undefined and null are false, every other
 // value true.
-func (c *checker) cond(e Expr) { c.expr(e) }
+func (c *checker) cond(e Expr) {
+	if x, ok := e.(*EventField); ok && x.Field == "" {
+		// _event is an object once an event has been processed, and
+		// undefined before: as a condition, whether there is one.
+		c.info.Types[e] = BoolType
+		return
+	}
+	c.expr(e)
+}
 
 // ---- Statements
 

@@ -33,7 +33,7 @@ func Equal(a, b Node) bool {
 		return ok && x.Field == y.Field
 	case *SysVar:
 		y, ok := b.(*SysVar)
-		return ok && x.Name == y.Name
+		return ok && x.Name == y.Name && x.Processor == y.Processor
 	case *TypeOf:
 		y, ok := b.(*TypeOf)
 		return ok && Equal(x.X, y.X)
@@ -113,7 +113,7 @@ func Equal(a, b Node) bool {
 			Equal(x.Post, y.Post) && blocksEqual(x.Body, y.Body)
 	case *Raise:
 		y, ok := b.(*Raise)
-		return ok && x.Event == y.Event && argsEqual(x.Args, y.Args)
+		return ok && x.Event == y.Event && x.ID == y.ID && x.Platform == y.Platform && argsEqual(x.Args, y.Args)
 	case *Send:
 		y, ok := b.(*Send)
 		return ok && x.Event == y.Event && x.Target == y.Target && x.Delay == y.Delay && x.ID == y.ID && argsEqual(x.Args, y.Args)

@@ -1,6 +1,10 @@
 package lang
 
-import "github.com/setbot/setbot/model/source"
+import (
+	"strings"
+
+	"github.com/setbot/setbot/model/source"
+)
 
 // Lowering rewrites checked code into the form the executors run, in which
 // every value is an int, a bool or a string and every condition is a bool:
@@ -29,11 +33,27 @@ const (
 // AbsentType is the type of a tag.
 var AbsentType = RangeType(AbsentValue, AbsentNull)
 
+// Reserved reports whether name is one SCXML reserves for the platform
+// (it starts with an underscore): the names lowering gives the variables it
+// adds, which no conforming model declares.
+func Reserved(name string) bool { return strings.HasPrefix(name, "_") }
+
 // AbsentName is the name of the tag variable (or parameter, or local) that
 // says whether name holds a value, undefined or null. SCXML reserves names
 // that start with an underscore for the platform, so no conforming model
 // declares one.
-func AbsentName(name string) string { return "_absent_" + name }
+func AbsentName(name string) string { return absentPrefix + name }
+
+const absentPrefix = "_absent_"
+
+// AbsentOf returns the name whose tag name is, and whether name is a tag
+// (AbsentName(of) == name); otherwise name itself.
+func AbsentOf(name string) (of string, tag bool) {
+	if of, tag = strings.CutPrefix(name, absentPrefix); tag {
+		return of, true
+	}
+	return name, false
+}
 
 // ZeroValue returns the literal that stands for the value of kind k where
 // there is none (Undef has none: its placeholder is the int 0).
@@ -129,6 +149,12 @@ func (l *lowerer) pair(e Expr) (val, tag Expr) {
 			return ZeroValue(Int, pos), &IntLit{ValuePos: pos, Value: AbsentUndefined}
 		}
 		return &EventParam{Start: pos, Name: x.Name}, &EventParam{Start: pos, Name: AbsentName(x.Name)}
+	case *EventField:
+		var v Expr = &EventField{Start: pos, Field: x.Field}
+		if t.Kind == Undef {
+			v = ZeroValue(Undef, pos) // invokeid: never a value
+		}
+		return v, &EventField{Start: pos, Field: AbsentName(x.Field)}
 	case *Index, *Member, *Method:
 		if v, tag, ok := l.scalar(e); ok {
 			return v, tag
@@ -320,7 +346,7 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 		body.Stmts = append(body.Stmts, post...)
 		return []Stmt{&Block{Stmts: append(init, &While{WhilePos: x.ForPos, Cond: cond, Body: body})}}
 	case *Raise:
-		return []Stmt{&Raise{RaisePos: x.RaisePos, Event: x.Event, Args: l.args(x.Args)}}
+		return []Stmt{&Raise{RaisePos: x.RaisePos, Event: x.Event, Args: l.args(x.Args), ID: x.ID, Platform: x.Platform}}
 	case *Send:
 		return []Stmt{&Send{SendPos: x.SendPos, Event: x.Event, Args: l.args(x.Args), Target: x.Target, Delay: x.Delay, ID: x.ID}}
 	case *Assume:

@@ -73,16 +73,17 @@ func (p *parser) skipUnsupported() {
 	p.next()
 	for p.tok != EOF && p.tok != SEMICOLON && p.tok != RBRACE && !p.nl {
 		if p.tok == LBRACE {
-			p.skipBraces()
+			p.skipBraces(0)
 			continue
 		}
 		p.next()
 	}
 }
 
-// skipBraces skips a '{' and everything up to and including its '}'.
-func (p *parser) skipBraces() {
-	depth := 0
+// skipBraces skips tokens up to and including the '}' that closes the
+// open braces already passed (0 when at a '{', 1 inside a block).
+func (p *parser) skipBraces(open int) {
+	depth := open
 	for p.tok != EOF {
 		switch p.tok {
 		case LBRACE:
@@ -348,8 +349,8 @@ func (p *parser) target(x Expr, start, mark int) (*Ident, []*Sel) {
 			path = append(path, &Sel{Pos: y.Lbrack, Index: y.Index})
 			x = y.X
 			continue
-		case *SysVar:
-			p.errorAt(start, fmt.Sprintf("cannot assign to %s: it is a system variable, which SCXML keeps read-only; assign a variable of your own", y.Name))
+		case *SysVar, *EventField, *EventParam:
+			p.errorAt(start, readOnlyMsg(ExprString(loc)))
 			return nil, nil
 		case *Method:
 			if !y.Call {
@@ -394,6 +395,10 @@ func (p *parser) parseRaise() Stmt {
 	p.next()
 	s.Event = p.parseEventName()
 	s.Args = p.parseArgs()
+	if p.tok == IDENT && p.lit == "id" && !p.nl {
+		p.next()
+		s.ID = p.parseString()
+	}
 	return s
 }
 
@@ -410,7 +415,7 @@ func (p *parser) parseSend() Stmt {
 		p.next()
 		s.Delay = p.parseString()
 	}
-	if p.tok == IDENT && p.lit == "id" {
+	if p.tok == IDENT && p.lit == "id" && !p.nl {
 		p.next()
 		s.ID = p.parseString()
 	}

@@ -234,7 +234,7 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 		return &For{ForPos: x.ForPos, Init: rewriteStmt(x.Init, f), Cond: RewriteExpr(x.Cond, f),
 			Post: rewriteStmt(x.Post, f), Body: RewriteBlock(x.Body, f)}
 	case *Raise:
-		return &Raise{RaisePos: x.RaisePos, Event: x.Event, Args: rewriteArgs(x.Args, f)}
+		return &Raise{RaisePos: x.RaisePos, Event: x.Event, Args: rewriteArgs(x.Args, f), ID: x.ID, Platform: x.Platform}
 	case *Send:
 		return &Send{SendPos: x.SendPos, Event: x.Event, Args: rewriteArgs(x.Args, f), Target: x.Target, Delay: x.Delay, ID: x.ID}
 	case *Cancel:

@@ -109,7 +109,7 @@ func (b *builder) checkCode() {
 	infos := make([]*lang.Info, 0, 2*len(all))
 	for _, c := range all {
 		if c.cond != nil {
-			info, errs := lang.CheckExpr(env(c), b.fset, c.cond, lang.Invalid)
+			info, errs := lang.CheckCond(env(c), b.fset, c.cond)
 			b.errs = append(b.errs, keep(errs)...)
 			infos = append(infos, info)
 		}

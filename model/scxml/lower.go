@@ -78,11 +78,12 @@ func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
 	for i, s := range stmts {
 		switch x := s.(type) {
 		case *lang.Send:
+			// The error is the platform's, and its sendid the send's id.
 			switch sendError(x.Target) {
 			case errorExecution:
-				return append(out, b.raiseFailure(&lang.Raise{RaisePos: x.SendPos, Event: errorExecution})...)
+				return append(out, b.raiseFailure(&lang.Raise{RaisePos: x.SendPos, Event: errorExecution, ID: x.ID, Platform: true})...)
 			case errorCommunication:
-				out = append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorCommunication})
+				out = append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorCommunication, ID: x.ID, Platform: true})
 				continue
 			}
 		case *lang.Raise:
@@ -248,8 +249,16 @@ func (b *builder) failing(n lang.Node) lang.Stmt {
 // message.
 func (b *builder) fail(off int, what string) *lang.Raise {
 	b.warnf(off, "%s: setbot raises %s here and skips the rest of the block, as the SCXML specification requires", what, errorExecution)
-	r := &lang.Raise{RaisePos: b.pos(off), Event: errorExecution}
+	r := &lang.Raise{RaisePos: b.pos(off), Event: errorExecution, Platform: true}
 	b.failed[r] = true
+	return r
+}
+
+// failSend is fail for a <send> with the given id, which the error's
+// _event.sendid reports.
+func (b *builder) failSend(off int, what, id string) *lang.Raise {
+	r := b.fail(off, what)
+	r.ID = id
 	return r
 }
 
