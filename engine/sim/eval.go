@@ -181,10 +181,12 @@ func (x *Executor) binary(n *lang.Binary) (Value, error) {
 	if lv.Kind == lang.String {
 		return x.stringBinary(n, lv.Str)
 	}
-	l, err := x.evalInt(n.X)
-	if err != nil {
-		return Value{}, err
+	// The left operand is evaluated once: its branching points are
+	// recorded once.
+	if lv.Kind != lang.Int {
+		return Value{}, x.errorf(n.X, "%s is %s, not int", lang.ExprString(n.X), lv.Kind)
 	}
+	l := lv.Int
 	r, err := x.evalInt(n.Y)
 	if err != nil {
 		return Value{}, err

@@ -249,12 +249,17 @@ type (
 	// Item set to the element and Index (nil for none) to its index:
 	// for (item, index of array) body, SCXML's <foreach>. It iterates over
 	// a shallow copy: assignments to the array in Body do not change what
-	// it iterates over. Lowered code has no ForEach.
+	// it iterates over. Cond, when not nil, is tested before each
+	// iteration and ends the loop when false: for (item, index of array;
+	// cond) body. The SCXML reader sets it where an element of the body
+	// raises error.execution, which ends the loop (SCXML §4.6). Lowered
+	// code has no ForEach.
 	ForEach struct {
 		ForPos source.Pos
 		Item   *Ident
 		Index  *Ident
 		Array  Expr
+		Cond   Expr
 		Body   *Block
 	}
 

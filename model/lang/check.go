@@ -403,6 +403,8 @@ func (c *checker) method(x *Method) Type {
 	what := "." + x.Name
 	t := c.expr(x.X)
 	switch {
+	case x.Call && t.Kind == Array:
+		return c.arrayMethod(x, t)
 	case x.Call:
 	case t.Kind == Object:
 		return c.member(x, x.X, t, x.Name) // a field called length
@@ -438,6 +440,41 @@ func (c *checker) method(x *Method) Type {
 		return IntType
 	case "substring", "charAt":
 		return StringType
+	}
+	return BoolType
+}
+
+// arrayMethods are the methods of arrays that guards use: they compare
+// the elements with their argument as === does.
+var arrayMethods = map[string]bool{"indexOf": true, "includes": true}
+
+// arrayMethod checks a.indexOf(v) and a.includes(v) on an array a of type
+// t. Elements that are arrays or objects would compare by identity, which
+// is not modelled.
+func (c *checker) arrayMethod(x *Method, t Type) Type {
+	what := "." + x.Name
+	for _, a := range x.Args {
+		c.expr(a)
+	}
+	if !arrayMethods[x.Name] {
+		c.errorAt(x.DotPos, "%s is not an array method setbot models: of the array methods, indexOf and includes are; write what it computes with a <foreach>", what)
+		return Type{}
+	}
+	if len(x.Args) != 1 {
+		c.errorAt(x.DotPos, "%s on an array takes 1 argument, found %d: a start index is not supported; compare the elements you need with ===", what, len(x.Args))
+		return Type{}
+	}
+	elem, vt := t.Comp.Elem, c.info.Types[x.Args[0]]
+	switch {
+	case elem.IsComposite() || vt.IsComposite():
+		c.errorAt(x.DotPos, "%s over %s compares arrays or objects by identity, which is not modelled: compare a field or an element with ===", what, t)
+		return Type{}
+	case vt.Kind != Invalid && vt.Kind != Undef && elem.Kind != Undef && vt.Kind != elem.Kind:
+		c.errorAt(x.DotPos, "%s looks for %s value among the elements of %s, which are %s: it never finds one; look for %s value",
+			what, article(vt.Kind), ExprString(x.X), t.Comp.Elem, article(elem.Kind))
+	}
+	if x.Name == "indexOf" {
+		return RangeType(-1, int64(t.Comp.Len)-1)
 	}
 	return BoolType
 }
@@ -643,6 +680,9 @@ func (c *checker) forEach(x *ForEach) {
 	at := c.expr(x.Array)
 	c.forget(x)
 	outer := c.saveValued()
+	if x.Cond != nil {
+		c.cond(x.Cond)
+	}
 	var elem Type
 	switch {
 	case at.Kind == Invalid:

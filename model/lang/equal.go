@@ -97,7 +97,7 @@ func Equal(a, b Node) bool {
 	case *ForEach:
 		y, ok := b.(*ForEach)
 		return ok && x.Item.Name == y.Item.Name && (x.Index == nil) == (y.Index == nil) &&
-			(x.Index == nil || x.Index.Name == y.Index.Name) && Equal(x.Array, y.Array) && blocksEqual(x.Body, y.Body)
+			(x.Index == nil || x.Index.Name == y.Index.Name) && Equal(x.Array, y.Array) && Equal(x.Cond, y.Cond) && blocksEqual(x.Body, y.Body)
 	case *Decl:
 		y, ok := b.(*Decl)
 		return ok && x.Name.Name == y.Name.Name && x.Type == y.Type && Equal(x.Value, y.Value)

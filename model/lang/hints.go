@@ -106,5 +106,12 @@ func callMsg(path string) string {
 	if path == "function" {
 		return "function expression: functions are not supported yet; write the body where it is called"
 	}
+	if i := strings.LastIndexByte(path, '.'); i >= 0 && growingMethods[path[i+1:]] {
+		return "unsupported call " + path + "(...): an array that grows past the bound of its type is not modelled; " +
+			"assign an array literal (a = [a[0], a[1], x]) to a variable with room for it (setbot:type=\"int[N]\")"
+	}
 	return "unsupported call " + path + "(...): only In('state') can be called; write what it computes with operators and ?:"
 }
+
+// growingMethods are the array methods that make an array longer.
+var growingMethods = map[string]bool{"concat": true, "push": true, "unshift": true, "splice": true}

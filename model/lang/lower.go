@@ -203,6 +203,9 @@ func (l *lowerer) value(e Expr) Expr {
 	case *Cond:
 		return &Cond{Cond: l.cond(x.Cond), Question: x.Question, Then: l.value(x.Then), Else: l.value(x.Else)}
 	case *Method:
+		if l.typ(x.X).Kind == Array {
+			return l.arrayMethod(x)
+		}
 		m := &Method{X: l.value(x.X), DotPos: x.DotPos, Name: x.Name, Call: x.Call}
 		for _, a := range x.Args {
 			m.Args = append(m.Args, l.value(a))
@@ -242,17 +245,11 @@ func (l *lowerer) equality(x *Binary) Expr {
 	}
 	v1, g1 := l.pair(x.X)
 	v2, g2 := l.pair(x.Y)
-	// The values compare only when both have one of the same kind.
-	var values Expr = &BoolLit{ValuePos: x.OpPos}
-	if t1.Kind == t2.Kind && t1.Kind != Undef {
-		values = &Binary{X: v1, OpPos: x.OpPos, Op: EQL, Y: v2}
-	}
 	var r Expr
 	if strict {
-		// Same tag, and the same value when the tag says there is one.
-		sameTag := &Binary{X: g1, OpPos: x.OpPos, Op: EQL, Y: g2}
-		r = and(sameTag, or(not(eq(g1, AbsentValue)), values))
+		r = strictEqual(x.OpPos, v1, g1, t1.Kind, v2, g2, t2.Kind)
 	} else {
+		values := sameValues(x.OpPos, v1, t1.Kind, v2, t2.Kind)
 		bothValues := and(eq(g1, AbsentValue), eq(g2, AbsentValue))
 		neither := and(not(eq(g1, AbsentValue)), not(eq(g2, AbsentValue)))
 		r = or(neither, and(bothValues, values))
@@ -261,6 +258,23 @@ func (l *lowerer) equality(x *Binary) Expr {
 		return not(r)
 	}
 	return r
+}
+
+// strictEqual is v1 === v2 for lowered values v1 and v2 of kinds k1 and
+// k2 with the tags g1 and g2: the same tag, and the same value when the
+// tag says there is one.
+func strictEqual(pos source.Pos, v1, g1 Expr, k1 Kind, v2, g2 Expr, k2 Kind) Expr {
+	sameTag := &Binary{X: g1, OpPos: pos, Op: EQL, Y: g2}
+	return and(sameTag, or(not(eq(g1, AbsentValue)), sameValues(pos, v1, k1, v2, k2)))
+}
+
+// sameValues compares two lowered values, which are equal only when both
+// are of the same kind.
+func sameValues(pos source.Pos, v1 Expr, k1 Kind, v2 Expr, k2 Kind) Expr {
+	if k1 == k2 && k1 != Undef {
+		return &Binary{X: v1, OpPos: pos, Op: EQL, Y: v2}
+	}
+	return &BoolLit{ValuePos: pos}
 }
 
 func (l *lowerer) block(b *Block) *Block {

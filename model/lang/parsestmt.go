@@ -234,6 +234,10 @@ func (p *parser) parseForEach(pos source.Pos) Stmt {
 	}
 	p.next()
 	s.Array = p.parseValue()
+	if p.tok == SEMICOLON {
+		p.next()
+		s.Cond = p.parseValue()
+	}
 	p.closeParen()
 	s.Body = p.parseBody()
 	return s

@@ -276,6 +276,10 @@ func (p *printer) stmt(s Stmt, depth int) {
 		}
 		p.str(" of ")
 		p.expr(x.Array)
+		if x.Cond != nil {
+			p.str("; ")
+			p.expr(x.Cond)
+		}
 		p.str(") ")
 		p.block(x.Body, depth)
 	case *For:

@@ -57,6 +57,9 @@ func Inspect(n Node, f func(Node) bool) {
 			Inspect(x.Index, f)
 		}
 		Inspect(x.Array, f)
+		if x.Cond != nil {
+			Inspect(x.Cond, f)
+		}
 		inspectBlock(x.Body, f)
 	case *Decl:
 		Inspect(x.Name, f)
@@ -220,7 +223,7 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 		if x.Index != nil {
 			index = copyIdent(x.Index)
 		}
-		return &ForEach{ForPos: x.ForPos, Item: copyIdent(x.Item), Index: index, Array: RewriteExpr(x.Array, f), Body: RewriteBlock(x.Body, f)}
+		return &ForEach{ForPos: x.ForPos, Item: copyIdent(x.Item), Index: index, Array: RewriteExpr(x.Array, f), Cond: RewriteExpr(x.Cond, f), Body: RewriteBlock(x.Body, f)}
 	case *Decl:
 		return &Decl{DeclPos: x.DeclPos, Name: copyIdent(x.Name), Type: x.Type, Value: RewriteExpr(x.Value, f)}
 	case *If:

@@ -61,7 +61,10 @@ func (b *builder) expr(a attribute) lang.Expr {
 // block converts the executable content inside el into statements, with
 // the sends that raise an error lowered (lowerBlock).
 func (b *builder) block(el *element) *lang.Block {
-	return &lang.Block{Stmts: b.lowerBlock(b.content(el.Children, el.Name.Local))}
+	stmts := b.content(el.Children, el.Name.Local)
+	blk := &lang.Block{Stmts: b.lowerBlock(stmts)}
+	b.source[blk] = stmts
+	return blk
 }
 
 // content converts a run of executable-content elements.
