@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ecma"
 )
@@ -135,10 +136,13 @@ func (v Value) String() string {
 }
 
 // Event is a named event with argument values: an input the environment
-// sends, or an event the machine raises or sends itself.
+// sends, or an event the machine raises or sends itself. Meta says how it
+// arrived (what _event.type, .sendid, .origin and .origintype read); the
+// zero Meta is an input's.
 type Event struct {
 	Name string
 	Args map[string]Value
+	Meta model.Meta
 }
 
 // String returns the event as ParseEvent reads it, arguments sorted by

@@ -86,17 +86,23 @@ type (
 	}
 
 	// EventField is a field of the event being processed other than its
-	// data: _event.Field with Field one of EventFields.
+	// data: _event.Field with Field one of EventFields. An empty Field is
+	// _event itself, which the language reads only as a condition (whether
+	// an event has been processed). Lowered code also reads the tag of a
+	// field that may be undefined, AbsentName(Field).
 	EventField struct {
 		Start source.Pos
 		Field string
 	}
 
-	// SysVar is an SCXML system variable that holds a string: _sessionid
-	// or _name.
+	// SysVar is an SCXML system variable that holds a string: _sessionid,
+	// _name, or the location of an event I/O processor,
+	// _ioprocessors['Processor'].location (Name "_ioprocessors"), where
+	// Processor is the key as written.
 	SysVar struct {
-		NamePos source.Pos
-		Name    string
+		NamePos   source.Pos
+		Name      string
+		Processor string
 	}
 
 	// Method is a string property or method: X.length (Call false, no
@@ -265,20 +271,32 @@ type (
 	// Item set to the element and Index (nil for none) to its index:
 	// for (item, index of array) body, SCXML's <foreach>. It iterates over
 	// a shallow copy: assignments to the array in Body do not change what
-	// it iterates over. Lowered code has no ForEach.
+	// it iterates over. Cond, when not nil, is tested before each
+	// iteration and ends the loop when false: for (item, index of array;
+	// cond) body. The SCXML reader sets it where an element of the body
+	// raises error.execution, which ends the loop (SCXML §4.6). Lowered
+	// code has no ForEach.
 	ForEach struct {
 		ForPos source.Pos
 		Item   *Ident
 		Index  *Ident
 		Array  Expr
+		Cond   Expr
 		Body   *Block
 	}
 
-	// Raise puts Event on the internal queue: raise e(p: v, ...).
+	// Raise puts Event on the internal queue: raise e(p: v, ...) [id "id"].
+	// ID is the send id of a <send target="#_internal" id="...">, which
+	// _event.sendid reads. Platform marks an event the platform raises
+	// (_event.type "platform"): an error a failed send reports (with that
+	// send's id) or a done.state event; no source code writes one, the
+	// readers and the flattener do, and it prints as "raise platform e()".
 	Raise struct {
 		RaisePos source.Pos
 		Event    string
 		Args     []*Arg
+		ID       string
+		Platform bool
 	}
 
 	// Send sends Event: send e(p: v, ...) [to "target"] [after "delay"] [id "id"].

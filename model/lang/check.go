@@ -42,6 +42,14 @@ func CheckExpr(env *Env, fset *source.FileSet, e Expr, want Kind) (*Info, source
 	return c.info, c.errs
 }
 
+// CheckCond type-checks e used as a condition (a guard): a value of any
+// kind, or _event itself. A nil env is an empty one.
+func CheckCond(env *Env, fset *source.FileSet, e Expr) (*Info, source.ErrorList) {
+	c := newChecker(env, fset)
+	c.cond(e)
+	return c.info, c.errs
+}
+
 // CheckBlock type-checks a statement list; b is a scope of its own. A nil
 // env is an empty one.
 func CheckBlock(env *Env, fset *source.FileSet, b *Block) (*Info, source.ErrorList) {
@@ -133,11 +141,7 @@ func (c *checker) exprType(e Expr) Type {
 		c.expr(x.X)
 		return StringType
 	case *EventField:
-		if x.Field != "name" {
-			c.errorf(x, "_event.%s is not modelled yet: test the event's name, _event.name, instead", x.Field)
-			return Type{}
-		}
-		return StringType
+		return c.eventField(x)
 	case *SysVar:
 		return StringType
 	case *Method:
@@ -186,6 +190,27 @@ func (c *checker) exprType(e Expr) Type {
 		return c.member(x, x.X, c.expr(x.X), x.Name)
 	}
 	panic(fmt.Sprintf("lang: unexpected expression %T", e))
+}
+
+// eventField returns the type of a field of _event (SCXML §5.10.1): name
+// and type are strings; sendid, origin and origintype strings where the
+// event has them and undefined otherwise; invokeid is always undefined, as
+// setbot has no <invoke>. _event itself is read only as a condition
+// (cond).
+func (c *checker) eventField(x *EventField) Type {
+	switch x.Field {
+	case "":
+		c.errorf(x, "%s", eventValueMsg)
+		return Type{}
+	case "name", "type":
+		return StringType
+	case "sendid", "origin", "origintype":
+		return StringType.OrAbsent()
+	case "invokeid":
+		return UndefType
+	}
+	c.errorf(x, "%s", memberMsg("_event."+x.Field))
+	return Type{}
 }
 
 // join returns the type of a value that is either a of t1 or of t2: their
@@ -398,6 +423,8 @@ func (c *checker) method(x *Method) Type {
 	what := "." + x.Name
 	t := c.expr(x.X)
 	switch {
+	case x.Call && t.Kind == Array:
+		return c.arrayMethod(x, t)
 	case x.Call:
 	case t.Kind == Object:
 		return c.member(x, x.X, t, x.Name) // a field called length
@@ -433,6 +460,41 @@ func (c *checker) method(x *Method) Type {
 		return IntType
 	case "substring", "charAt":
 		return StringType
+	}
+	return BoolType
+}
+
+// arrayMethods are the methods of arrays that guards use: they compare
+// the elements with their argument as === does.
+var arrayMethods = map[string]bool{"indexOf": true, "includes": true}
+
+// arrayMethod checks a.indexOf(v) and a.includes(v) on an array a of type
+// t. Elements that are arrays or objects would compare by identity, which
+// is not modelled.
+func (c *checker) arrayMethod(x *Method, t Type) Type {
+	what := "." + x.Name
+	for _, a := range x.Args {
+		c.expr(a)
+	}
+	if !arrayMethods[x.Name] {
+		c.errorAt(x.DotPos, "%s is not an array method setbot models: of the array methods, indexOf and includes are; write what it computes with a <foreach>", what)
+		return Type{}
+	}
+	if len(x.Args) != 1 {
+		c.errorAt(x.DotPos, "%s on an array takes 1 argument, found %d: a start index is not supported; compare the elements you need with ===", what, len(x.Args))
+		return Type{}
+	}
+	elem, vt := t.Comp.Elem, c.info.Types[x.Args[0]]
+	switch {
+	case elem.IsComposite() || vt.IsComposite():
+		c.errorAt(x.DotPos, "%s over %s compares arrays or objects by identity, which is not modelled: compare a field or an element with ===", what, t)
+		return Type{}
+	case vt.Kind != Invalid && vt.Kind != Undef && elem.Kind != Undef && vt.Kind != elem.Kind:
+		c.errorAt(x.DotPos, "%s looks for %s value among the elements of %s, which are %s: it never finds one; look for %s value",
+			what, article(vt.Kind), ExprString(x.X), t.Comp.Elem, article(elem.Kind))
+	}
+	if x.Name == "indexOf" {
+		return RangeType(-1, int64(t.Comp.Len)-1)
 	}
 	return BoolType
 }
@@ -570,7 +632,15 @@ func (c *checker) operands(pos source.Pos, op Token, want, k1, k2 Kind) bool {
 // cond checks a condition. As in ECMAScript, a value of any kind is a
 // condition: false, 0, "" and undefined and null are false, every other
 // value true.
-func (c *checker) cond(e Expr) { c.expr(e) }
+func (c *checker) cond(e Expr) {
+	if x, ok := e.(*EventField); ok && x.Field == "" {
+		// _event is an object once an event has been processed, and
+		// undefined before: as a condition, whether there is one.
+		c.info.Types[e] = BoolType
+		return
+	}
+	c.expr(e)
+}
 
 // ---- Statements
 
@@ -687,6 +757,9 @@ func (c *checker) forEach(x *ForEach) {
 	at := c.expr(x.Array)
 	c.forget(x)
 	outer := c.saveValued()
+	if x.Cond != nil {
+		c.cond(x.Cond)
+	}
 	var elem Type
 	switch {
 	case at.Kind == Invalid:

@@ -54,6 +54,8 @@ func TestCheckComposite(t *testing.T) {
 		{"[[2], []]", "int[1][2]"},
 		{"b ? [] : [1]", "int[1]"},
 		{"typeof o", "string"},
+		{"xs.indexOf(a)", "int[-1..2]"},
+		{"us.includes(undefined)", "bool"},
 	}
 	for _, tt := range tests {
 		e, info, errs := checkExpr(t, compEnv(), tt.src, Invalid)
@@ -93,6 +95,10 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"var z = b ? xs : undefined", "t.scxml:1:11: an array or object that may be undefined is not modelled (in ?: branches): give it a value in every case, e.g. []"},
 		{"raise e(p: [1, 2, 3, 4])", "t.scxml:1:12: cannot pass [1, 2, 3, 4] as parameter p of event e: it holds at most 3 elements and the value up to 4; declare a larger bound, e.g. setbot:type=\"int[4]\""},
 		{"a = xs.length + o.f + m[0][1] + os[0].v", "t.scxml:1:31: operator + needs int operands, found int and bool"},
+		{"b = xs.includes('a')", "t.scxml:1:7: .includes looks for a string value among the elements of xs, which are int: it never finds one; look for an int value"},
+		{"b = m.includes(xs)", "t.scxml:1:6: .includes over int[2][2] compares arrays or objects by identity, which is not modelled: compare a field or an element with ==="},
+		{"a = xs.indexOf(1, 2)", "t.scxml:1:7: .indexOf on an array takes 1 argument, found 2: a start index is not supported; compare the elements you need with ==="},
+		{"b = xs.startsWith(1)", "t.scxml:1:7: .startsWith is not an array method setbot models: of the array methods, indexOf and includes are; write what it computes with a <foreach>"},
 	}
 	for _, tt := range tests {
 		_, _, errs := checkStmts(t, compEnv(), tt.src)
@@ -115,6 +121,7 @@ func TestCheckValued(t *testing.T) {
 		{"u = 1; while (b) { a = u; u = undefined }", "t.scxml:1:24: u may be undefined or null, and a cannot be: give a the type int|undefined (a <data> without expr has it)"},
 		{"for (u of xs) {} a = u + 1", "t.scxml:1:22: u may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
 		{"for (u of us) { a = u }", "t.scxml:1:21: u may be undefined or null, and a cannot be: give a the type int|undefined (a <data> without expr has it)"},
+		{"for (u of xs; a < u) {}", "t.scxml:1:19: u may be undefined or null, and operator < needs a value: give it one first (e.g. an expr on its <data>)"},
 	}
 	for _, tt := range tests {
 		_, _, errs := checkStmts(t, compEnv(), tt.src)
@@ -145,10 +152,14 @@ func TestLowerComposite(t *testing.T) {
 		{"o = b ? {f: 1, s: ''} : o", "o.f = b ? 1 : o.f; o.s = b ? '' : o.s;"},
 		{"raise e(p: [1])", "raise e(p.length: 1, p[0]: 1, p[1]: 0, p[2]: 0);"},
 		{"if (xs) { a = 1 }", "if (true) { a = 1; }"},
+		{"a = xs.indexOf(a + 1)", "a = 0 < xs.length && xs[0] == a + 1 ? 0 : 1 < xs.length && xs[1] == a + 1 ? 1 : 2 < xs.length && xs[2] == a + 1 ? 2 : -1;"},
+		{"b = us.includes(w)", "b = 0 < us.length && (_absent_us[0] == _absent_w && (!(_absent_us[0] == 0) || us[0] == w)) || 1 < us.length && (_absent_us[1] == _absent_w && (!(_absent_us[1] == 0) || us[1] == w));"},
+		{"b = us.includes(undefined)", "b = 0 < us.length && (_absent_us[0] == 1 && !(_absent_us[0] == 0)) || 1 < us.length && (_absent_us[1] == 1 && !(_absent_us[1] == 0));"},
 		{"for (u, a of xs) { raise e(p: xs) }", "{ int _foreach_index_1 = 0; while (_foreach_index_1 < xs.length) { u = _foreach_index_1 == 0 ? xs[0] : _foreach_index_1 == 1 ? xs[1] : xs[2]; _absent_u = 0; a = _foreach_index_1; " +
 			"raise e(p.length: xs.length, p[0]: xs[0], p[1]: xs[1], p[2]: xs[2]); _foreach_index_1 = _foreach_index_1 + 1; } }"},
 		{"for (a of xs) { xs = [1, 2, 3] }", "{ int _foreach_array_1.length = xs.length; int _foreach_array_1[0] = xs[0]; int _foreach_array_1[1] = xs[1]; int _foreach_array_1[2] = xs[2]; int _foreach_index_1 = 0; " +
 			"while (_foreach_index_1 < _foreach_array_1.length) { a = _foreach_index_1 == 0 ? _foreach_array_1[0] : _foreach_index_1 == 1 ? _foreach_array_1[1] : _foreach_array_1[2]; xs.length = 3; xs[0] = 1; xs[1] = 2; xs[2] = 3; _foreach_index_1 = _foreach_index_1 + 1; } }"},
+		{"for (a of xs; !b) { b = a > 1 }", "{ int _foreach_index_1 = 0; while (_foreach_index_1 < xs.length && !b) { a = _foreach_index_1 == 0 ? xs[0] : _foreach_index_1 == 1 ? xs[1] : xs[2]; b = a > 1; _foreach_index_1 = _foreach_index_1 + 1; } }"},
 	}
 	for _, tt := range tests {
 		b, info, errs := checkStmts(t, compEnv(), tt.src)

@@ -64,7 +64,7 @@ func TestCheckDecimalTypes(t *testing.T) {
 			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
 			continue
 		}
-		if got := info.Types[e]; !Identical(got, tt.want) {
+		if got := info.Types[e]; got.String() != tt.want.String() {
 			t.Errorf("CheckExpr(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}

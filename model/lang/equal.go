@@ -39,7 +39,7 @@ func Equal(a, b Node) bool {
 		return ok && x.Field == y.Field
 	case *SysVar:
 		y, ok := b.(*SysVar)
-		return ok && x.Name == y.Name
+		return ok && x.Name == y.Name && x.Processor == y.Processor
 	case *TypeOf:
 		y, ok := b.(*TypeOf)
 		return ok && Equal(x.X, y.X)
@@ -103,7 +103,7 @@ func Equal(a, b Node) bool {
 	case *ForEach:
 		y, ok := b.(*ForEach)
 		return ok && x.Item.Name == y.Item.Name && (x.Index == nil) == (y.Index == nil) &&
-			(x.Index == nil || x.Index.Name == y.Index.Name) && Equal(x.Array, y.Array) && blocksEqual(x.Body, y.Body)
+			(x.Index == nil || x.Index.Name == y.Index.Name) && Equal(x.Array, y.Array) && Equal(x.Cond, y.Cond) && blocksEqual(x.Body, y.Body)
 	case *Decl:
 		y, ok := b.(*Decl)
 		return ok && x.Name.Name == y.Name.Name && x.Type == y.Type && Equal(x.Value, y.Value)
@@ -119,7 +119,7 @@ func Equal(a, b Node) bool {
 			Equal(x.Post, y.Post) && blocksEqual(x.Body, y.Body)
 	case *Raise:
 		y, ok := b.(*Raise)
-		return ok && x.Event == y.Event && argsEqual(x.Args, y.Args)
+		return ok && x.Event == y.Event && x.ID == y.ID && x.Platform == y.Platform && argsEqual(x.Args, y.Args)
 	case *Send:
 		y, ok := b.(*Send)
 		return ok && x.Event == y.Event && x.Target == y.Target && x.Delay == y.Delay && x.ID == y.ID && argsEqual(x.Args, y.Args)

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"math/big"
+	"strings"
 
 	"github.com/setbot/setbot/model/source"
 )
@@ -37,11 +38,27 @@ const (
 // AbsentType is the type of a tag.
 var AbsentType = RangeType(AbsentValue, AbsentNull)
 
+// Reserved reports whether name is one SCXML reserves for the platform
+// (it starts with an underscore): the names lowering gives the variables it
+// adds, which no conforming model declares.
+func Reserved(name string) bool { return strings.HasPrefix(name, "_") }
+
 // AbsentName is the name of the tag variable (or parameter, or local) that
 // says whether name holds a value, undefined or null. SCXML reserves names
 // that start with an underscore for the platform, so no conforming model
 // declares one.
-func AbsentName(name string) string { return "_absent_" + name }
+func AbsentName(name string) string { return absentPrefix + name }
+
+const absentPrefix = "_absent_"
+
+// AbsentOf returns the name whose tag name is, and whether name is a tag
+// (AbsentName(of) == name); otherwise name itself.
+func AbsentOf(name string) (of string, tag bool) {
+	if of, tag = strings.CutPrefix(name, absentPrefix); tag {
+		return of, true
+	}
+	return name, false
+}
 
 // ZeroValue returns the literal that stands for the value of kind k where
 // there is none (Undef has none: its placeholder is the int 0).
@@ -139,6 +156,12 @@ func (l *lowerer) pair(e Expr) (val, tag Expr) {
 			return ZeroValue(Int, pos), &IntLit{ValuePos: pos, Value: AbsentUndefined}
 		}
 		return &EventParam{Start: pos, Name: x.Name}, &EventParam{Start: pos, Name: AbsentName(x.Name)}
+	case *EventField:
+		var v Expr = &EventField{Start: pos, Field: x.Field}
+		if t.Kind == Undef {
+			v = ZeroValue(Undef, pos) // invokeid: never a value
+		}
+		return v, &EventField{Start: pos, Field: AbsentName(x.Field)}
 	case *Index, *Member, *Method:
 		if v, tag, ok := l.scalar(e); ok {
 			return v, tag
@@ -196,6 +219,9 @@ func (l *lowerer) value(e Expr) Expr {
 		k := l.typ(x).Kind
 		return &Cond{Cond: l.cond(x.Cond), Question: x.Question, Then: l.as(x.Then, k), Else: l.as(x.Else, k)}
 	case *Method:
+		if l.typ(x.X).Kind == Array {
+			return l.arrayMethod(x)
+		}
 		m := &Method{X: l.value(x.X), DotPos: x.DotPos, Name: x.Name, Call: x.Call}
 		for _, a := range x.Args {
 			m.Args = append(m.Args, l.value(a))
@@ -256,26 +282,11 @@ func (l *lowerer) equality(x *Binary) Expr {
 	}
 	v1, g1 := l.pair(x.X)
 	v2, g2 := l.pair(x.Y)
-	// The values compare only when both have one of the same kind (or
-	// both are numbers).
-	var values Expr = &BoolLit{ValuePos: x.OpPos}
-	switch {
-	case t1.Kind == t2.Kind && t1.Kind != Undef:
-		values = &Binary{X: v1, OpPos: x.OpPos, Op: EQL, Y: v2}
-	case t1.Kind.IsNumber() && t2.Kind.IsNumber():
-		if t1.Kind == Int {
-			v1 = &ToDecimal{Start: v1.Pos(), X: v1}
-		} else {
-			v2 = &ToDecimal{Start: v2.Pos(), X: v2}
-		}
-		values = &Binary{X: v1, OpPos: x.OpPos, Op: EQL, Y: v2}
-	}
 	var r Expr
 	if strict {
-		// Same tag, and the same value when the tag says there is one.
-		sameTag := &Binary{X: g1, OpPos: x.OpPos, Op: EQL, Y: g2}
-		r = and(sameTag, or(not(eq(g1, AbsentValue)), values))
+		r = strictEqual(x.OpPos, v1, g1, t1.Kind, v2, g2, t2.Kind)
 	} else {
+		values := sameValues(x.OpPos, v1, t1.Kind, v2, t2.Kind)
 		bothValues := and(eq(g1, AbsentValue), eq(g2, AbsentValue))
 		neither := and(not(eq(g1, AbsentValue)), not(eq(g2, AbsentValue)))
 		r = or(neither, and(bothValues, values))
@@ -284,6 +295,32 @@ func (l *lowerer) equality(x *Binary) Expr {
 		return not(r)
 	}
 	return r
+}
+
+// strictEqual is v1 === v2 for lowered values v1 and v2 of kinds k1 and
+// k2 with the tags g1 and g2: the same tag, and the same value when the
+// tag says there is one.
+func strictEqual(pos source.Pos, v1, g1 Expr, k1 Kind, v2, g2 Expr, k2 Kind) Expr {
+	sameTag := &Binary{X: g1, OpPos: pos, Op: EQL, Y: g2}
+	return and(sameTag, or(not(eq(g1, AbsentValue)), sameValues(pos, v1, k1, v2, k2)))
+}
+
+// sameValues compares two lowered values, which are equal only when both
+// are of the same kind, or both numbers (an int as the decimal of its
+// value: ECMAScript's 1 === 1.0).
+func sameValues(pos source.Pos, v1 Expr, k1 Kind, v2 Expr, k2 Kind) Expr {
+	if k1 == k2 && k1 != Undef {
+		return &Binary{X: v1, OpPos: pos, Op: EQL, Y: v2}
+	}
+	if k1.IsNumber() && k2.IsNumber() {
+		if k1 == Int {
+			v1 = &ToDecimal{Start: v1.Pos(), X: v1}
+		} else {
+			v2 = &ToDecimal{Start: v2.Pos(), X: v2}
+		}
+		return &Binary{X: v1, OpPos: pos, Op: EQL, Y: v2}
+	}
+	return &BoolLit{ValuePos: pos}
 }
 
 func (l *lowerer) block(b *Block) *Block {
@@ -369,7 +406,7 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 		body.Stmts = append(body.Stmts, post...)
 		return []Stmt{&Block{Stmts: append(init, &While{WhilePos: x.ForPos, Cond: cond, Body: body})}}
 	case *Raise:
-		return []Stmt{&Raise{RaisePos: x.RaisePos, Event: x.Event, Args: l.args(x.Args)}}
+		return []Stmt{&Raise{RaisePos: x.RaisePos, Event: x.Event, Args: l.args(x.Args), ID: x.ID, Platform: x.Platform}}
 	case *Send:
 		return []Stmt{&Send{SendPos: x.SendPos, Event: x.Event, Args: l.args(x.Args), Target: x.Target, Delay: x.Delay, ID: x.ID}}
 	case *Assume:

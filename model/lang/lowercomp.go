@@ -363,9 +363,9 @@ func pathName(target *Ident, path []*Sel) string {
 	return name
 }
 
-// forEach lowers for (item, index of array) body to
+// forEach lowers for (item, index of array; cond) body to
 //
-//	{ var copy = array; var i = 0; while (i < copy.length) { item = copy[i]; index = i; body; i = i + 1 } }
+//	{ var copy = array; var i = 0; while (i < copy.length && cond) { item = copy[i]; index = i; body; i = i + 1 } }
 //
 // where the copy is left out when the body writes nothing the array
 // expression reads.
@@ -412,7 +412,11 @@ func (l *lowerer) forEach(x *ForEach) []Stmt {
 	body.Stmts = append(body.Stmts, l.block(x.Body).Stmts...)
 	body.Stmts = append(body.Stmts, &Assign{Target: copyIdent(i), OpPos: pos, Op: ASSIGN,
 		Value: &Binary{X: i, OpPos: pos, Op: ADD, Y: &IntLit{ValuePos: pos, Value: 1}}})
-	out = append(out, &While{WhilePos: pos, Cond: &Binary{X: i, OpPos: pos, Op: LSS, Y: length}, Body: body})
+	var cond Expr = &Binary{X: i, OpPos: pos, Op: LSS, Y: length}
+	if x.Cond != nil {
+		cond = &Binary{X: cond, OpPos: pos, Op: LAND, Y: l.cond(x.Cond)}
+	}
+	out = append(out, &While{WhilePos: pos, Cond: Simplify(cond), Body: body})
 	return []Stmt{&Block{Stmts: out}}
 }
 
@@ -469,4 +473,44 @@ func (l *lowerer) scalar(e Expr) (val, tag Expr, ok bool) {
 		tag = &IntLit{ValuePos: e.Pos(), Value: AbsentValue}
 	}
 	return val, tag, true
+}
+
+// arrayMethod lowers a.indexOf(v) and a.includes(v) to a chain over the
+// array's bound: the first index below the length whose element is v, as
+// === compares (-1 for none), or whether there is one.
+func (l *lowerer) arrayMethod(x *Method) Expr {
+	pos := x.DotPos
+	at := l.typ(x.X)
+	ps := l.parts(x.X)
+	var length Expr
+	for _, p := range ps {
+		if p.leaf.Suffix == ".length" {
+			length = p.x
+		}
+	}
+	vt := l.typ(x.Args[0])
+	v, g := l.pair(x.Args[0])
+	if vt.Kind == Undef {
+		v = ZeroValue(Int, pos)
+	}
+	elem := at.Comp.Elem
+	var out Expr = &BoolLit{ValuePos: pos}
+	if x.Name == "indexOf" {
+		out = &IntLit{ValuePos: pos, Value: -1}
+	}
+	for k := at.Comp.Len - 1; k >= 0; k-- {
+		leaves := l.align(below(ps, "["+strconv.Itoa(k)+"]"), elem, pos)
+		var gk Expr = &IntLit{ValuePos: pos, Value: AbsentValue}
+		if len(leaves) > 1 {
+			gk = leaves[1]
+		}
+		in := &Binary{X: &IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: LSS, Y: length}
+		hit := and(in, strictEqual(pos, leaves[0], gk, elem.Kind, v, g, vt.Kind))
+		if x.Name == "indexOf" {
+			out = &Cond{Cond: hit, Question: pos, Then: &IntLit{ValuePos: pos, Value: int64(k)}, Else: out}
+		} else {
+			out = or(hit, out)
+		}
+	}
+	return Simplify(out)
 }

@@ -455,6 +455,8 @@ func (p *parser) parseOperand() Expr {
 		return &SysVar{NamePos: p.pos(off), Name: name}
 	case "_event":
 		return p.parseEvent(off)
+	case "_ioprocessors":
+		return p.parseProcessors(off)
 	}
 	if systemVariables[name] {
 		p.errorAt(off, systemVariableMsg(name))
@@ -505,9 +507,14 @@ func (p *parser) dotted(name string) string {
 // parseEvent parses what follows _event: .data.NAME or .FIELD; off is the
 // offset of _event.
 func (p *parser) parseEvent(off int) Expr {
-	if p.tok != PERIOD {
-		p.errorAt(off, undeclaredMsg("_event"))
+	switch p.tok {
+	case LBRACK:
+		p.errorAt(off, indexMsg("_event"))
+		p.skipGroup(0, false)
 		return p.bad(off)
+	case PERIOD:
+	default:
+		return &EventField{Start: p.pos(off)}
 	}
 	p.next()
 	if !p.isName() {
@@ -550,6 +557,65 @@ func (p *parser) parseEvent(off int) Expr {
 	p.errorAt(off, memberMsg("_event."+field))
 	return p.bad(off)
 }
+
+// parseProcessors parses what follows _ioprocessors: the location of the
+// SCXML event processor, _ioprocessors['KEY'].location or
+// _ioprocessors.scxml.location, where KEY is its type or its short name;
+// off is the offset of _ioprocessors.
+func (p *parser) parseProcessors(off int) Expr {
+	key := ""
+	switch p.tok {
+	case LBRACK:
+		p.next()
+		if p.tok != STRING {
+			p.errorAt(off, systemVariableMsg("_ioprocessors"))
+			p.skipGroup(1, false)
+			return p.bad(off)
+		}
+		key = p.lit
+		p.next()
+		p.expect(RBRACK)
+	case PERIOD:
+		p.next()
+		if !p.isName() {
+			p.errorExpected("name after '.'")
+			return p.bad(off)
+		}
+		key = p.lit
+		p.next()
+	default:
+		p.errorAt(off, systemVariableMsg("_ioprocessors"))
+		return p.bad(off)
+	}
+	if !IsSCXMLProcessor(key) {
+		p.errorAt(off, "_ioprocessors["+quote(key, '\'')+"]: setbot has only the SCXML event processor; read _ioprocessors['scxml'].location")
+		p.dotted("")
+		return p.bad(off)
+	}
+	if p.tok != PERIOD {
+		p.errorAt(off, systemVariableMsg("_ioprocessors"))
+		return p.bad(off)
+	}
+	p.next()
+	if !p.isName() || p.lit != "location" {
+		p.errorAt(off, systemVariableMsg("_ioprocessors"))
+		if p.isName() {
+			p.next()
+			p.dotted("")
+		}
+		return p.bad(off)
+	}
+	p.next()
+	return &SysVar{NamePos: p.pos(off), Name: "_ioprocessors", Processor: key}
+}
+
+// SCXMLProcessor is the type of the SCXML event I/O processor, the only one
+// setbot has.
+const SCXMLProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
+
+// IsSCXMLProcessor reports whether key names the SCXML event I/O processor
+// in _ioprocessors and in a <send>'s type: its type or its short name.
+func IsSCXMLProcessor(key string) bool { return key == SCXMLProcessor || key == "scxml" }
 
 // parsePostfix parses the member accesses, index expressions and string
 // methods applied to x, which starts at off: x.f, x[i], x.length,

@@ -234,6 +234,10 @@ func (p *parser) parseForEach(pos source.Pos) Stmt {
 	}
 	p.next()
 	s.Array = p.parseValue()
+	if p.tok == SEMICOLON {
+		p.next()
+		s.Cond = p.parseValue()
+	}
 	p.closeParen()
 	s.Body = p.parseBody()
 	return s
@@ -345,8 +349,8 @@ func (p *parser) target(x Expr, start, mark int) (*Ident, []*Sel) {
 			path = append(path, &Sel{Pos: y.Lbrack, Index: y.Index})
 			x = y.X
 			continue
-		case *SysVar:
-			p.errorAt(start, fmt.Sprintf("cannot assign to %s: it is a system variable, which SCXML keeps read-only; assign a variable of your own", y.Name))
+		case *SysVar, *EventField, *EventParam:
+			p.errorAt(start, readOnlyMsg(ExprString(loc)))
 			return nil, nil
 		case *Method:
 			if !y.Call {
@@ -391,6 +395,10 @@ func (p *parser) parseRaise() Stmt {
 	p.next()
 	s.Event = p.parseEventName()
 	s.Args = p.parseArgs()
+	if p.tok == IDENT && p.lit == "id" && !p.nl {
+		p.next()
+		s.ID = p.parseString()
+	}
 	return s
 }
 
@@ -407,7 +415,7 @@ func (p *parser) parseSend() Stmt {
 		p.next()
 		s.Delay = p.parseString()
 	}
-	if p.tok == IDENT && p.lit == "id" {
+	if p.tok == IDENT && p.lit == "id" && !p.nl {
 		p.next()
 		s.ID = p.parseString()
 	}

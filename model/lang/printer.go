@@ -129,9 +129,16 @@ func (p *printer) expr(e Expr) {
 			p.str("undefined")
 		}
 	case *EventField:
-		p.str("_event." + x.Field)
+		if x.Field == "" {
+			p.str("_event")
+		} else {
+			p.str("_event." + x.Field)
+		}
 	case *SysVar:
 		p.str(x.Name)
+		if x.Processor != "" {
+			p.str("[" + quote(x.Processor, '\'') + "].location")
+		}
 	case *TypeOf:
 		p.str("typeof ")
 		p.paren(x.X, prec(x.X) < unaryPrec || isNegLit(x.X))
@@ -282,6 +289,10 @@ func (p *printer) stmt(s Stmt, depth int) {
 		}
 		p.str(" of ")
 		p.expr(x.Array)
+		if x.Cond != nil {
+			p.str("; ")
+			p.expr(x.Cond)
+		}
 		p.str(") ")
 		p.block(x.Body, depth)
 	case *For:
@@ -330,8 +341,15 @@ func (p *printer) simple(s Stmt) {
 			p.expr(x.Value)
 		}
 	case *Raise:
-		p.str("raise " + eventName(x.Event))
+		p.str("raise ")
+		if x.Platform {
+			p.str("platform ")
+		}
+		p.str(eventName(x.Event))
 		p.args(x.Args)
+		if x.ID != "" {
+			p.str(" id " + quote(x.ID, '"'))
+		}
 	case *Send:
 		p.str("send " + eventName(x.Event))
 		p.args(x.Args)

@@ -112,29 +112,6 @@ func (t Type) Field(name string) (Type, bool) {
 // IsComposite reports whether t is an array or an object type.
 func (t Type) IsComposite() bool { return t.Kind == Array || t.Kind == Object }
 
-// Identical reports whether t and u are the same type, composite types
-// compared by structure.
-func Identical(t, u Type) bool {
-	if t.Kind != u.Kind || t.Absent != u.Absent || t.Ranged != u.Ranged || t.Lo != u.Lo || t.Hi != u.Hi {
-		return false
-	}
-	switch t.Kind {
-	case Array:
-		return t.Comp.MinLen == u.Comp.MinLen && t.Comp.Len == u.Comp.Len && Identical(t.Comp.Elem, u.Comp.Elem)
-	case Object:
-		if len(t.Comp.Fields) != len(u.Comp.Fields) {
-			return false
-		}
-		for i, f := range t.Comp.Fields {
-			g := u.Comp.Fields[i]
-			if f.Name != g.Name || !Identical(f.Type, g.Type) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // Predeclared types.
 var (
 	IntType     = Type{Kind: Int}

@@ -108,6 +108,9 @@ func (v *varRefs) stmt(s Stmt) {
 		v.def(x.Target.Name)
 	case *ForEach:
 		v.expr(x.Array)
+		if x.Cond != nil {
+			v.expr(x.Cond)
+		}
 		v.def(x.Item.Name)
 		if x.Index != nil {
 			v.def(x.Index.Name)

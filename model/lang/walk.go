@@ -59,6 +59,9 @@ func Inspect(n Node, f func(Node) bool) {
 			Inspect(x.Index, f)
 		}
 		Inspect(x.Array, f)
+		if x.Cond != nil {
+			Inspect(x.Cond, f)
+		}
 		inspectBlock(x.Body, f)
 	case *Decl:
 		Inspect(x.Name, f)
@@ -227,7 +230,7 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 		if x.Index != nil {
 			index = copyIdent(x.Index)
 		}
-		return &ForEach{ForPos: x.ForPos, Item: copyIdent(x.Item), Index: index, Array: RewriteExpr(x.Array, f), Body: RewriteBlock(x.Body, f)}
+		return &ForEach{ForPos: x.ForPos, Item: copyIdent(x.Item), Index: index, Array: RewriteExpr(x.Array, f), Cond: RewriteExpr(x.Cond, f), Body: RewriteBlock(x.Body, f)}
 	case *Decl:
 		return &Decl{DeclPos: x.DeclPos, Name: copyIdent(x.Name), Type: x.Type, Value: RewriteExpr(x.Value, f)}
 	case *If:
@@ -238,7 +241,7 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 		return &For{ForPos: x.ForPos, Init: rewriteStmt(x.Init, f), Cond: RewriteExpr(x.Cond, f),
 			Post: rewriteStmt(x.Post, f), Body: RewriteBlock(x.Body, f)}
 	case *Raise:
-		return &Raise{RaisePos: x.RaisePos, Event: x.Event, Args: rewriteArgs(x.Args, f)}
+		return &Raise{RaisePos: x.RaisePos, Event: x.Event, Args: rewriteArgs(x.Args, f), ID: x.ID, Platform: x.Platform}
 	case *Send:
 		return &Send{SendPos: x.SendPos, Event: x.Event, Args: rewriteArgs(x.Args, f), Target: x.Target, Delay: x.Delay, ID: x.ID}
 	case *Cancel:

@@ -9,9 +9,6 @@ import (
 	"github.com/setbot/setbot/model/lang"
 )
 
-// defaultSendType is the only event I/O processor setbot understands.
-const defaultSendType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
-
 // basicHTTP are the names of the Basic HTTP event I/O processor, which
 // SCXML defines but setbot does not model: a model that names it means it,
 // so it is refused rather than read as a type no processor supports.
@@ -64,7 +61,10 @@ func (b *builder) expr(a attribute) lang.Expr {
 // block converts the executable content inside el into statements, with
 // the sends that raise an error lowered (lowerBlock).
 func (b *builder) block(el *element) *lang.Block {
-	return &lang.Block{Stmts: b.lowerBlock(b.content(el.Children, el.Name.Local))}
+	stmts := b.content(el.Children, el.Name.Local)
+	blk := &lang.Block{Stmts: b.lowerBlock(stmts)}
+	b.source[blk] = stmts
+	return blk
 }
 
 // content converts a run of executable-content elements.
@@ -377,17 +377,24 @@ func (b *builder) send(c *element) lang.Stmt {
 	if !ok {
 		return nil
 	}
+	var target, delay, id string
+	if a, ok := c.attr("id"); ok {
+		id = strings.TrimSpace(a.Value)
+	}
 	if a, ok := c.attr("type"); ok && basicHTTP[strings.TrimSpace(a.Value)] {
 		b.errorf(a.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", a.Value)
 		return nil
-	} else if ok && a.Value != defaultSendType && a.Value != "scxml" {
+	} else if ok && !lang.IsSCXMLProcessor(a.Value) {
 		// A type SCXML does not define: the processor supports none such.
-		return b.fail(a.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", a.Value, defaultSendType))
+		return b.failSend(a.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", a.Value, lang.SCXMLProcessor), id)
 	}
 	pos := b.pos(c.Start)
-	var target, delay, id string
 	if a, ok := c.attr("target"); ok {
 		target = strings.TrimSpace(a.Value)
+	}
+	if target == model.SessionLocation {
+		// The machine's own session: its external queue, as with no target.
+		target = ""
 	}
 	if a, ok := c.attr("delay"); ok {
 		delay = strings.TrimSpace(a.Value)
@@ -403,11 +410,9 @@ func (b *builder) send(c *element) lang.Stmt {
 			b.errorf(a.Offsets0(), "empty delayexpr: write a delay, or omit it")
 		}
 	}
-	if a, ok := c.attr("id"); ok {
-		id = strings.TrimSpace(a.Value)
-	}
 	args, fail := b.sendArgs(c)
 	if fail != nil {
+		fail.ID = id // the error reports the send that failed
 		return fail
 	}
 	switch {
@@ -415,15 +420,18 @@ func (b *builder) send(c *element) lang.Stmt {
 		if delay != "" {
 			b.errorf(c.Start, "a delayed <send> cannot target #_internal: remove the delay or the target")
 		}
-		return &lang.Raise{RaisePos: pos, Event: name, Args: args}
+		return &lang.Raise{RaisePos: pos, Event: name, Args: args, ID: id}
 	case delay != "" && sendError(target) == errorExecution:
 		// The target is refused when the send executes, delay or not.
 	case target != "" && delay != "":
 		b.errorf(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 		return nil
 	}
-	if delay == "" {
-		// Only a pending timer can be cancelled: the id names nothing else.
+	if target != "" && sendError(target) == "" {
+		// An output's send id is nothing the machine can observe. Otherwise
+		// it names a pending timer for <cancel>, and it is the sendid of
+		// the event the machine receives: the one it sent itself, or the
+		// error that a failed send raises.
 		id = ""
 	}
 	return &lang.Send{SendPos: pos, Event: name, Args: args, Target: target, Delay: delay, ID: id}
@@ -593,7 +601,7 @@ func (b *builder) doneData(s *model.State, el *element) {
 	s.DoneData = []*lang.Arg{}
 	fail := func(off int, what string) {
 		b.warnf(off, "%s: setbot raises %s and leaves it out of the data of done.state.%s, as the SCXML specification requires", what, errorExecution, s.Parent.ID)
-		s.OnEntry = append(s.OnEntry, &lang.Block{Stmts: []lang.Stmt{&lang.Raise{RaisePos: b.pos(off), Event: errorExecution}}})
+		s.OnEntry = append(s.OnEntry, &lang.Block{Stmts: []lang.Stmt{&lang.Raise{RaisePos: b.pos(off), Event: errorExecution, Platform: true}}})
 	}
 	var content, params bool
 	for _, k := range el.Children {

@@ -52,7 +52,7 @@ func (b *builder) readData() {
 				// raised where it would have been given its value.
 				b.warnf(a.Offsets0(), "<data> expr %q is no ECMAScript expression (it begins with %s): setbot leaves %s undefined and raises %s "+
 					"when the machine starts, as the SCXML specification requires", strings.TrimSpace(a.Value), word, name, errorExecution)
-				inits = append(inits, &lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: errorExecution})
+				inits = append(inits, &lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: errorExecution, Platform: true})
 			} else if init = b.expr(a); init == nil {
 				continue
 			}

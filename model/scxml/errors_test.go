@@ -83,9 +83,9 @@ func TestErrors(t *testing.T) {
 			[]string{"m.scxml:2:1: raise of \"r\" does not pass parameter \"n\""}},
 		{"unknown state in In", head + "<state id=\"a\"><transition event=\"e\" cond=\"In('zz')\"/></state></scxml>",
 			[]string{"m.scxml:1:130: unknown state 'zz' in In()"}},
-		{"unsupported expression", head + "<state id=\"a\"><transition event=\"e\" cond=\"_event.sendid == 'x' || 'x' == 1\"/></state></scxml>",
-			[]string{"m.scxml:1:130: _event.sendid is not modelled yet: test the event's name, _event.name, instead",
-				"m.scxml:1:158: mismatched types string and int for ==: compare values of one type"}},
+		{"unsupported expression", head + "<state id=\"a\"><transition event=\"e\" cond=\"_event.sendid.length == 1 || 'x' == 1\"/></state></scxml>",
+			[]string{"m.scxml:1:130: _event.sendid may be undefined or null, and .length needs a value: give it one first (e.g. an expr on its <data>)",
+				"m.scxml:1:163: mismatched types string and int for ==: compare values of one type"}},
 		{"errors keep coming", head + "<datamodel><data id=\"x\" expr=\"1\"/></datamodel>\n" +
 			"<state id=\"a\"><transition event=\"e\" cond=\"x &gt;\"/>\n<transition event=\"f\" cond=\"y\"/></state></scxml>",
 			[]string{"m.scxml:2:46: expected expression, found end of input", "m.scxml:3:29: undeclared name y"}},

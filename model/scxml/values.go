@@ -8,10 +8,6 @@ import (
 	"github.com/setbot/setbot/model/source"
 )
 
-// SessionID is the value of _sessionid: setbot runs one session of each
-// machine, so any fixed string serves.
-const SessionID = "setbot-session"
-
 // inferVarTypes gives each variable declared without a value (of type
 // undefined alone) the type of the values the code assigns to it (a
 // <foreach> assigns its item and index), and reports whether it learnt
@@ -117,18 +113,20 @@ func (b *builder) declareLoopVars(all []code) {
 
 // lowerValues rewrites every guard and action, checked with infos (in the
 // order of all, a guard's before its action's), into what the flattener
-// and the executors run (lang.LowerExpr): a variable or event parameter
-// that may be undefined or null becomes a value and a tag (lang.AbsentName),
-// and the system variables their values. Every consumer of the IR then
+// and the executors run (lang.LowerExpr): a variable, event parameter or
+// field of _event that may be undefined or null becomes a value and a tag
+// (lang.AbsentName), and the system variables their values. Every consumer of the IR then
 // sees the same lowered code.
 func (b *builder) lowerValues(all []code, infos []*lang.Info) {
 	sys := func(e lang.Expr) lang.Expr {
 		if x, ok := e.(*lang.SysVar); ok {
 			switch x.Name {
 			case "_sessionid":
-				return &lang.StrLit{ValuePos: x.NamePos, Value: SessionID}
+				return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionID}
 			case "_name":
 				return &lang.StrLit{ValuePos: x.NamePos, Value: b.m.Name}
+			case "_ioprocessors": // the parser accepts only the SCXML processor's location
+				return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionLocation}
 			}
 		}
 		return e

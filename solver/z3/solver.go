@@ -33,6 +33,8 @@ type Solver struct {
 	intSort  ast
 	boolSort ast
 	realSort ast
+	strSort  ast
+	bvSort   ast // 32-bit vectors
 	zero     ast
 	slv      solverObj
 	memo     map[solver.Term]ast // translated terms, one reference each
@@ -72,6 +74,10 @@ func New(tab *solver.Table) (*Solver, error) {
 	ctx.incRef(s.boolSort)
 	s.realSort = ctx.realSort()
 	ctx.incRef(s.realSort)
+	s.strSort = ctx.stringSort()
+	ctx.incRef(s.strSort)
+	s.bvSort = ctx.bv32Sort()
+	ctx.incRef(s.bvSort)
 	if s.zero, err = ctx.mkInt(0, s.intSort); err != nil {
 		s.Close()
 		return nil, err
@@ -126,12 +132,12 @@ func (s *Solver) Close() {
 		return
 	}
 	s.release()
-	for _, a := range []ast{s.zero, s.boolSort, s.intSort, s.realSort} {
+	for _, a := range []ast{s.zero, s.bvSort, s.strSort, s.boolSort, s.intSort, s.realSort} {
 		if a != nil {
 			s.ctx.decRef(a)
 		}
 	}
-	s.zero, s.boolSort, s.intSort, s.realSort = nil, nil, nil, nil
+	s.zero, s.bvSort, s.strSort, s.boolSort, s.intSort, s.realSort = nil, nil, nil, nil, nil, nil
 	s.ctx.del()
 	s.ctx = nil
 }
@@ -166,8 +172,9 @@ func (s *Solver) Check(conj []solver.Term) (solver.Result, error) {
 // Model decides the conjunction of conj and, when it is satisfiable,
 // returns the values of vars (usually variables; any term is evaluated) in
 // one model, with model completion: unconstrained variables get a value
-// too. An integer value that does not fit in an int64 gives an error
-// wrapping solver.ErrOutOfRange.
+// too. An integer value that does not fit in an int64, or a string holding
+// a UTF-16 surrogate (a character of Z3's that is no Unicode scalar
+// value), gives an error wrapping solver.ErrOutOfRange.
 func (s *Solver) Model(conj []solver.Term, vars []solver.Term) (solver.Result, map[solver.Term]solver.Value, error) {
 	return s.solve(conj, vars, true)
 }
@@ -212,7 +219,7 @@ func (s *Solver) solve(conj, vars []solver.Term, wantModel bool) (solver.Result,
 		onlyVars = onlyVars && tab.Op(v) == solver.OpVar
 	}
 	if len(s.lits) == 0 && onlyVars {
-		// Trivially satisfiable; model completion gives 0 and false.
+		// Trivially satisfiable; model completion gives 0, false and "".
 		if !wantModel {
 			return solver.Sat, nil, nil
 		}
@@ -356,6 +363,15 @@ func (s *Solver) values(vars []solver.Term) (map[solver.Term]solver.Value, error
 				return nil, err
 			}
 			out[v] = solver.Value{Sort: srt, Rat: r}
+		case solver.StringSort:
+			str, valid, err := s.ctx.evalString(m, a, s.intSort)
+			if err != nil {
+				return nil, err
+			}
+			if !valid {
+				return nil, fmt.Errorf("z3: value of %s: a character is a UTF-16 surrogate: %w", s.tab.String(v), solver.ErrOutOfRange)
+			}
+			out[v] = solver.Value{Sort: srt, Str: str}
 		default:
 			return nil, fmt.Errorf("z3: %s has invalid sort", s.tab.String(v))
 		}
