@@ -21,8 +21,15 @@ const (
 	Bool
 	String
 	Undef
-	Array   // a bounded array: Type.Comp gives its elements and bound
-	Object  // an object with a fixed set of fields: Type.Comp gives them
+	Array  // a bounded array: Type.Comp gives its elements and bound
+	Object // an object with a fixed set of fields: Type.Comp gives them
+	// EventRef and IOProcessorsRef are references to the platform's
+	// objects, which ECMAScript compares by identity: an _event object (a
+	// new one for every event processed) and _ioprocessors (one for the
+	// session). Their fields are read through _event and _ioprocessors,
+	// never through a stored reference.
+	EventRef
+	IOProcessorsRef
 	Decimal // an exact rational number, ECMAScript's number with a fraction
 )
 
@@ -40,11 +47,18 @@ func (k Kind) String() string {
 		return "array"
 	case Object:
 		return "object"
+	case EventRef:
+		return "_event"
+	case IOProcessorsRef:
+		return "_ioprocessors"
 	case Decimal:
 		return "decimal"
 	}
 	return "invalid"
 }
+
+// IsRef reports whether k is the kind of a reference to a platform object.
+func (k Kind) IsRef() bool { return k == EventRef || k == IOProcessorsRef }
 
 // IsNumber reports whether k is a kind of number: int or decimal. An int
 // meets a decimal as the decimal of its value.
@@ -119,6 +133,9 @@ var (
 	BoolType    = Type{Kind: Bool}
 	StringType  = Type{Kind: String}
 	UndefType   = Type{Kind: Undef, Absent: true}
+	// EventType is the type of _event: undefined until the first event.
+	EventType        = Type{Kind: EventRef, Absent: true}
+	IOProcessorsType = Type{Kind: IOProcessorsRef}
 )
 
 // MayBeAbsent reports whether a value of t may be undefined or null.
