@@ -112,7 +112,8 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	if perr != nil {
 		return nil, source.ErrorList{perr}
 	}
-	b := &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool)}
+	b := &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool),
+		dynSends: make(map[*lang.Send]*dynSend), dynCancels: make(map[*lang.Cancel]lang.Expr), idCount: make(map[string]int)}
 	m := b.build(root)
 	b.errs.Sort()
 	if len(b.errs) > 0 {
@@ -147,6 +148,14 @@ type builder struct {
 	// lowerLeft is how many more statements the lowering of the current
 	// block's failing sends may write (lowerBlock).
 	lowerLeft int
+
+	// The placeholders of sends and cancels with computed attributes, the
+	// blocks that hold them (expandDynamic), and how many sends of each
+	// idlocation have been read.
+	dynSends   map[*lang.Send]*dynSend
+	dynCancels map[*lang.Cancel]lang.Expr
+	deferred   []*lang.Block
+	idCount    map[string]int
 }
 
 // src reads the file that a src attribute of elem names: a path relative
@@ -220,7 +229,7 @@ func (b *builder) checkAttrs(el *element, allowed ...string) {
 
 // refusedAttrs are attributes the reader recognises only to refuse them
 // with a message of their own.
-var refusedAttrs = map[string]bool{"src": true, "eventexpr": true, "targetexpr": true, "typeexpr": true, "idlocation": true}
+var refusedAttrs = map[string]bool{"src": true}
 
 // takes says which of the allowed attributes an element takes, those in
 // setbot's namespace or the others.
@@ -292,6 +301,7 @@ func (b *builder) build(root *element) *model.Model {
 	for _, p := range b.pending {
 		b.resolve(p)
 	}
+	b.expandDynamic()
 	b.historyCycles()
 	b.assignIDs()
 	b.checkCode()
@@ -368,7 +378,8 @@ func (b *builder) children(s *model.State, el *element) {
 				b.errorf(c.Start, "<script> is only allowed in executable content or directly in <scxml>: move it into an <onentry>, <onexit> or <transition>")
 				continue
 			}
-			blk := b.block(&element{Name: el.Name, Start: c.Start, Children: []*element{c}})
+			// A script holds no <send> element: it is lowered at once.
+			blk := &lang.Block{Stmts: b.lowerBlock(b.content([]*element{c}, el.Name.Local))}
 			if b.script == nil {
 				b.script = blk
 			} else {
