@@ -7,6 +7,7 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
 )
 
 // defaultSendType is the only event I/O processor setbot understands.
@@ -243,7 +244,7 @@ func (b *builder) ifElement(c *element) lang.Stmt {
 		b.errorf(c.Start, "<if> needs a cond")
 		return nil
 	}
-	arms := []*arm{{el: c, cond: b.expr(a)}}
+	arms := []*arm{{el: c, cond: b.ifCond(a)}}
 	var elseArm *arm
 	for _, k := range c.Children {
 		if isSCXML(k.Name.Space) && (k.Name.Local == "elseif" || k.Name.Local == "else") {
@@ -262,7 +263,7 @@ func (b *builder) ifElement(c *element) lang.Stmt {
 				b.errorf(k.Start, "<elseif> needs a cond")
 				continue
 			}
-			arms = append(arms, &arm{el: k, cond: b.expr(ka)})
+			arms = append(arms, &arm{el: k, cond: b.ifCond(ka)})
 			continue
 		}
 		cur := arms[len(arms)-1]
@@ -278,12 +279,41 @@ func (b *builder) ifElement(c *element) lang.Stmt {
 	for i := len(arms) - 1; i >= 0; i-- {
 		ar := arms[i]
 		body := &lang.Block{Lbrace: b.pos(ar.el.Start), Stmts: b.content(ar.body, "if")}
+		if r, ok := ar.cond.(*failingCond); ok {
+			// False, with error.execution raised where it is evaluated;
+			// the <if> goes on with its next branch.
+			stmts := []lang.Stmt{&lang.Raise{RaisePos: r.pos, Event: errorExecution}}
+			if tail != nil {
+				stmts = append(stmts, tail)
+			}
+			tail = &lang.Block{Lbrace: r.pos, Stmts: stmts}
+			continue
+		}
 		if ar.cond == nil {
 			continue
 		}
 		tail = &lang.If{IfPos: b.pos(ar.el.Start), Cond: ar.cond, Then: body, Else: tail}
 	}
 	return tail
+}
+
+// failingCond stands, while an <if> is read, for a cond whose evaluation
+// is an error.
+type failingCond struct {
+	lang.BoolLit
+	pos source.Pos
+}
+
+// ifCond reads the cond of an <if> or <elseif>. One that is no ECMAScript
+// is false, and evaluating it raises error.execution (SCXML §5.9): it is
+// returned as a failingCond, with a warning.
+func (b *builder) ifCond(a attribute) lang.Expr {
+	if word, bad := lang.IllegalExpr(a.Value); bad {
+		b.warnf(a.Offsets0(), "cond %q is no ECMAScript expression (it begins with %s): setbot takes it as false and raises %s where it is evaluated, "+
+			"as the SCXML specification requires", strings.TrimSpace(a.Value), word, errorExecution)
+		return &failingCond{pos: b.pos(a.Offsets0())}
+	}
+	return b.expr(a)
 }
 
 // eventName reads and validates the event attribute of raise or send.

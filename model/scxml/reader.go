@@ -572,6 +572,10 @@ func (b *builder) transition(s *model.State, el *element) {
 	hasCond = hasCond && strings.TrimSpace(cond.Value) != ""
 	if s.Kind == model.History && (len(t.Events) > 0 || hasCond) {
 		b.errorf(el.Start, "the default transition of a <history> takes no event or cond: remove them")
+	} else if word, bad := lang.IllegalExpr(cond.Value); hasCond && bad {
+		b.warnf(cond.Offsets0(), "cond %q is no ECMAScript expression (it begins with %s): setbot takes it as false and raises %s each time it is evaluated, "+
+			"as the SCXML specification requires", strings.TrimSpace(cond.Value), word, errorExecution)
+		t.Cond, t.CondFails = &lang.BoolLit{ValuePos: b.pos(cond.Offsets0()), Value: false}, true
 	} else if hasCond {
 		t.Cond = b.expr(cond)
 	}
