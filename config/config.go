@@ -39,6 +39,7 @@ const (
 	RuleInvariantViolation = "invariant_violation" // an invariant fails on the head model
 	RuleBoundHit           = "bound_hit"           // a bound cut the head's tree
 	RuleModelError         = "model_error"         // the head model does not parse or flatten
+	RuleRuntimeError       = "runtime_error"       // head code that SCXML makes an error at run time
 )
 
 // Gate actions.
@@ -60,7 +61,7 @@ const (
 var (
 	strategies = []string{StrategyAuto, StrategyMSE, StrategyDSE, StrategyFull}
 	coverages  = []string{CoveragePath, CoverageTransition, CoverageState}
-	gateRules  = []string{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleBoundHit, RuleModelError}
+	gateRules  = []string{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleBoundHit, RuleModelError, RuleRuntimeError}
 	actions    = []string{ActionBlock, ActionWarn, ActionOff}
 )
 
@@ -138,6 +139,7 @@ func defaultGate() map[string]string {
 		RuleInvariantViolation: ActionBlock,
 		RuleBoundHit:           ActionWarn,
 		RuleModelError:         ActionBlock,
+		RuleRuntimeError:       ActionWarn,
 	}
 }
 

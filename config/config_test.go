@@ -18,6 +18,7 @@ func TestDefault(t *testing.T) {
 			"invariant_violation": "block",
 			"bound_hit":           "warn",
 			"model_error":         "block",
+			"runtime_error":       "warn",
 		},
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/solver"
 )
@@ -10,7 +11,8 @@ import (
 // Eval evaluates a pure expression on n's valuation, to one term (&& and
 // || become terms rather than forks). Event parameters come from params,
 // In('s') from active; a name that is neither a machine variable nor
-// provided is an error.
+// provided is an error. The event, when params is not nil, is an input:
+// _event's fields that may be undefined are an input's.
 func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active map[string]bool) (solver.Term, error) {
 	tab := s.Terms
 	var err error
@@ -44,6 +46,23 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			err = fmt.Errorf("no event parameter %s here", e.Name)
 		case *lang.InState:
 			return tab.Bool(active[e.State])
+		case *lang.EventField:
+			// The event is an input: _event is bound when params is, and
+			// the fields that may be undefined are an input's (the zero
+			// model.Meta).
+			field, tag := lang.AbsentOf(e.Field)
+			switch v, has := (model.Meta{}).Field(field); {
+			case e.Field == "":
+				return tab.Bool(params != nil)
+			case !lang.EventFields[field] || field == "name":
+				err = fmt.Errorf("_event.%s cannot be evaluated here", e.Field)
+			case !tag:
+				return tab.Str(v)
+			case has:
+				return tab.Int(lang.AbsentValue)
+			default:
+				return tab.Int(lang.AbsentUndefined)
+			}
 		case *lang.Unary:
 			x := &executor{tab: tab}
 			return x.unary(e.Op, walk(e.X))

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
@@ -27,6 +28,7 @@ type run struct {
 
 	// Per transition being fired.
 	args   map[string]solver.Term // _event.data
+	meta   model.Meta             // how the event arrived: _event's other fields
 	scopes []map[string]solver.Term
 	dec    []byte
 }
@@ -34,6 +36,7 @@ type run struct {
 type queued struct {
 	event string
 	args  []Arg
+	meta  model.Meta
 }
 
 func (r *run) clone() *run {
@@ -149,6 +152,8 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 		return x.method(r, e)
 	case *lang.Ident:
 		return []valued{{r, x.lookup(r, e.Name)}}
+	case *lang.EventField:
+		return []valued{{r, x.eventField(r, e)}}
 	case *lang.EventParam:
 		v, ok := r.args[e.Name]
 		if !ok {
@@ -344,6 +349,30 @@ func (x *executor) term(r *run, e lang.Expr) solver.Term {
 	return x.eval(r, e)[0].v
 }
 
+// eventField reads a field of _event that the flattener left, one that
+// differs between the ways the event arrives, or its tag (lang.AbsentOf):
+// the run knows how the event it processes arrived, so the value is a
+// constant.
+func (x *executor) eventField(r *run, e *lang.EventField) solver.Term {
+	field, tag := lang.AbsentOf(e.Field)
+	v, has := r.meta.Field(field)
+	switch {
+	case e.Field == "" || field == "name" || !lang.EventFields[field]:
+		x.fail("%s: _event.%s left in a flattened machine", x.m.Source.Position(e.Start), e.Field)
+		return x.tab.Int(0)
+	case !tag:
+		return x.tab.Str(v)
+	}
+	if has {
+		return x.tab.Int(lang.AbsentValue)
+	}
+	return x.tab.Int(lang.AbsentUndefined)
+}
+
+// timerMeta is how a timer's event arrives: sent by the machine to
+// itself, with the timer's send id.
+func timerMeta(t Timer) model.Meta { return model.Meta{SendID: t.ID, Self: true} }
+
 func (x *executor) lookup(r *run, name string) solver.Term {
 	for i := len(r.scopes) - 1; i >= 0; i-- {
 		if v, ok := r.scopes[i][name]; ok {
@@ -464,8 +493,12 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 		}
 		return rs
 	case *lang.Raise:
+		meta := model.Meta{Type: model.TypeInternal, SendID: s.ID}
+		if s.Platform {
+			meta.Type = model.TypePlatform
+		}
 		return x.withArgs(r, s.Args, func(r *run, args []Arg) {
-			r.inner = append(r.inner, queued{event: s.Event, args: args})
+			r.inner = append(r.inner, queued{event: s.Event, args: args, meta: meta})
 		})
 	case *lang.Send:
 		return x.withArgs(r, s.Args, func(r *run, args []Arg) {
@@ -473,9 +506,10 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 			case s.Target != "":
 				r.outputs = append(r.outputs, Output{Event: s.Event, Target: s.Target, Args: args})
 			case s.Delay != "":
+				// A timer's meta is its ID's (timerMeta).
 				r.timers = setTimer(r.timers, Timer{Event: s.Event, Args: args, ID: s.ID})
 			default:
-				r.self = append(r.self, queued{event: s.Event, args: args})
+				r.self = append(r.self, queued{event: s.Event, args: args, meta: model.Meta{SendID: s.ID, Self: true}})
 			}
 		})
 	case *lang.Cancel:

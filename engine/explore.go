@@ -135,7 +135,7 @@ func (e *explorer) run(start time.Time) error {
 	}
 	var starts []*run
 	for _, t := range m.Initial {
-		starts = append(starts, x.fire(init.clone(), t, nil)...)
+		starts = append(starts, x.fire(init.clone(), t, nil, model.Meta{})...)
 	}
 	starts = e.settle(starts)
 	if x.err != nil {
@@ -275,7 +275,9 @@ func (e *explorer) expand(n *Node, inputs []input) {
 		base := &run{state: n.State, vals: append([]solver.Term(nil), n.Vals...),
 			pc: append([]solver.Term(nil), n.PC...), timers: append([]Timer(nil), n.Timers...)}
 		edge := &Edge{}
+		var meta model.Meta // an input's
 		if in.timer != nil {
+			meta = timerMeta(*in.timer)
 			edge.Event, edge.Timer, edge.Args = in.timer.Event, true, in.timer.Args
 			base.timers = removeTimer(base.timers, in.timer.Event)
 		} else {
@@ -286,9 +288,12 @@ func (e *explorer) expand(n *Node, inputs []input) {
 				if p.Type.Ranged {
 					base.pc = append(base.pc, x.tab.Le(x.tab.Int(p.Type.Lo), v), x.tab.Le(v, x.tab.Int(p.Type.Hi)))
 				}
+				if p.Type.Kind == lang.String {
+					base.pc = append(base.pc, x.tab.Le(x.tab.Length(v), x.tab.Int(MaxInputString)))
+				}
 			}
 		}
-		runs := e.process(base, edge.Event, edge.Args, in.timer != nil)
+		runs := e.process(base, edge.Event, edge.Args, meta, in.timer != nil)
 		for _, r := range e.settle(runs) {
 			kids = append(kids, child{state: r.state, vals: r.vals, pc: r.pc, timers: r.timers, ord: ord,
 				edge: &Edge{Event: edge.Event, Timer: edge.Timer, Args: edge.Args,
@@ -350,6 +355,12 @@ func compareFired(a, b []Fired) int {
 	return len(a) - len(b)
 }
 
+// MaxInputString is the most code points a string the environment sends
+// holds: part of the input domain, as a declared range is for an int. It
+// also keeps Z3's string solver from building huge strings, which its
+// timeout does not stop.
+const MaxInputString = 32
+
 // SortOf is the solver's sort for values of type t.
 func SortOf(t lang.Type) solver.Sort {
 	switch t.Kind {
@@ -371,7 +382,7 @@ func removeTimer(ts []Timer, event string) []Timer {
 // For an input the step exists only where a transition fires; a queued
 // event that no transition takes is discarded and the step goes on. A
 // timer that fires where nothing takes it is consumed all the same.
-func (e *explorer) process(r *run, event string, args []Arg, keep bool) []*run {
+func (e *explorer) process(r *run, event string, args []Arg, meta model.Meta, keep bool) []*run {
 	x := e.x
 	pair := r.state.Name + "\x00" + event
 	r.trace = append(r.trace, pair)
@@ -382,12 +393,12 @@ func (e *explorer) process(r *run, event string, args []Arg, keep bool) []*run {
 	}
 	var out []*run
 	for _, t := range cands {
-		out = append(out, x.fire(r.clone(), t, argMap)...)
+		out = append(out, x.fire(r.clone(), t, argMap, meta)...)
 	}
 	if keep || len(cands) == 0 {
 		// Nothing fires where every guard is false.
 		none := r.clone()
-		none.args = argMap
+		none.args, none.meta = argMap, meta
 		var cond solver.Term = x.tab.Bool(true)
 		for _, t := range cands {
 			if t.Guard != nil {
@@ -397,7 +408,7 @@ func (e *explorer) process(r *run, event string, args []Arg, keep bool) []*run {
 			}
 		}
 		if kept := x.require(none, cond); kept != nil {
-			kept.args = nil
+			kept.args, kept.meta = nil, model.Meta{}
 			kept.trace[len(kept.trace)-1] += discarded
 			out = append(out, kept)
 		}
@@ -412,8 +423,8 @@ const discarded = "\x00-"
 // fire takes one MLM transition on r: its guard, then its action; one run
 // per feasible path, each with the transition and its decision path
 // recorded.
-func (x *executor) fire(r *run, t *mlm.Transition, args map[string]solver.Term) []*run {
-	r.args = args
+func (x *executor) fire(r *run, t *mlm.Transition, args map[string]solver.Term, meta model.Meta) []*run {
+	r.args, r.meta = args, meta
 	r.dec = nil
 	r.scopes = []map[string]solver.Term{{}}
 	rs := []*run{r}
@@ -429,7 +440,7 @@ func (x *executor) fire(r *run, t *mlm.Transition, args map[string]solver.Term) 
 	for _, r := range rs {
 		r.fired = append(r.fired, Fired{T: t, Path: string(r.dec)})
 		r.state = t.Target
-		r.args, r.scopes, r.dec = nil, nil, nil
+		r.args, r.meta, r.scopes, r.dec = nil, model.Meta{}, nil, nil
 	}
 	return rs
 }
@@ -466,7 +477,7 @@ func (e *explorer) settle(rs []*run) []*run {
 					"the machine keeps raising or sending itself events, the next being %s", e.x.opts.MaxMicrosteps, q.event)
 				continue
 			}
-			next = append(next, e.process(r, q.event, q.args, true)...)
+			next = append(next, e.process(r, q.event, q.args, q.meta, true)...)
 		}
 		rs = next
 	}

@@ -136,7 +136,7 @@ type State struct {
 // final state s generates (unless s's parent is the root): done.state.P
 // for s's parent P, with s's DoneData.
 func (s *State) DoneRaise() *lang.Raise {
-	return &lang.Raise{RaisePos: s.Pos, Event: "done.state." + s.Parent.ID, Args: s.DoneData}
+	return &lang.Raise{RaisePos: s.Pos, Event: "done.state." + s.Parent.ID, Args: s.DoneData, Platform: true}
 }
 
 // IsCompound reports whether s has child states that one of is active at a

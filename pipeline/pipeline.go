@@ -206,6 +206,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 		return out, nil
 	}
 	out.HeadMachine = head
+	out.Warnings = diagnostics(c.NewPath, head.Source.Warnings)
 	var base *mlm.Machine
 	var baseSrc []byte
 	if c.OldPath != "" {
@@ -373,7 +374,7 @@ func (r *runner) started(path string, m *mlm.Machine, eopts engine.Options) ([]r
 }
 
 func diagnostics(path string, errs source.ErrorList) []report.Diagnostic {
-	out := make([]report.Diagnostic, 0, len(errs))
+	var out []report.Diagnostic
 	for _, e := range errs {
 		out = append(out, report.Diagnostic{Path: path, Line: e.Pos.Line, Column: e.Pos.Column, Message: e.Msg})
 	}

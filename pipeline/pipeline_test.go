@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -530,5 +531,37 @@ func TestSrcReadAtTheCommit(t *testing.T) {
 	}
 	if len(b.Models) != 1 || len(b.Models[0].Errors) == 0 || !strings.Contains(b.Models[0].Errors[0].Message, `<data src> "w.txt": cannot read the file`) {
 		t.Fatalf("errors %+v; want the uncommitted w.txt unread", b.Models[0].Errors)
+	}
+}
+
+// TestRuntimeErrorWarns: code that SCXML makes an error at run time (here
+// an assignment to a system variable) loads and raises error.execution;
+// the analysis carries the place as a warning and the gate's runtime_error
+// rule makes the check neutral.
+func TestRuntimeErrorWarns(t *testing.T) {
+	doc := `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a">
+<state id="a"><transition event="go" target="b"><assign location="_sessionid" expr="'x'"/></transition></state>
+<state id="b"><transition event="error.execution" target="c"/></state><state id="c"/></scxml>`
+	tri, _ := os.ReadFile("../examples/triangle.scxml")
+	dir, commit := newGitRepo(t)
+	c0 := commit(map[string]string{"t.scxml": string(tri)})
+	c1 := commit(map[string]string{"m.scxml": doc})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Analyze(context.Background(), repo, c0, c1, Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Models) != 1 || len(a.Models[0].Warnings) != 1 || a.Models[0].Warnings[0].Line != 2 {
+		t.Fatalf("models %+v: want one with a warning at line 2", a.Models)
+	}
+	var rules []string
+	for _, f := range a.Gate.Findings {
+		rules = append(rules, f.Rule+":"+f.Level)
+	}
+	if a.Gate.Conclusion != report.Neutral || !slices.Contains(rules, "runtime_error:warn") {
+		t.Errorf("conclusion %s, findings %v; want neutral with runtime_error:warn", a.Gate.Conclusion, rules)
 	}
 }

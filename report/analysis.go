@@ -49,6 +49,10 @@ type Model struct {
 	// Errors are the reasons the model could not be analysed (it does not
 	// parse or flatten at head, or a bound made the analysis fail).
 	Errors []Diagnostic `json:"errors,omitempty"`
+	// Warnings are the places of the head model whose code SCXML makes an
+	// error at run time (an expression that is no ECMAScript, an assignment
+	// to a system variable): setbot raises error.execution there.
+	Warnings []Diagnostic `json:"warnings,omitempty"`
 
 	*incremental.Result
 
@@ -89,6 +93,7 @@ const (
 	RuleInvariantViolation = "invariant_violation" // an invariant fails on the head tree
 	RuleBoundHit           = "bound_hit"           // a bound cut the head tree
 	RuleModelError         = "model_error"         // the head model does not load or cannot be analysed
+	RuleRuntimeError       = "runtime_error"       // head code that SCXML makes an error at run time: it raises error.execution
 )
 
 // Rule actions.
@@ -109,6 +114,7 @@ var DefaultRules = Rules{
 	RuleInvariantViolation: Block,
 	RuleBoundHit:           Warn,
 	RuleModelError:         Block,
+	RuleRuntimeError:       Warn,
 }
 
 // Finding is one thing the gate looked at.

@@ -83,6 +83,10 @@ func findings(m *Model) []Finding {
 		out = append(out, Finding{Rule: RuleModelError, Path: m.Path, Line: d.Line, Subject: d.Message,
 			Message: "the model cannot be analysed: " + msg})
 	}
+	for _, d := range m.Warnings {
+		out = append(out, Finding{Rule: RuleRuntimeError, Path: m.Path, Line: d.Line, Subject: d.Message,
+			Message: "the code raises error.execution here whenever it runs: " + d.Message})
+	}
 	if m.Result != nil {
 		for _, s := range m.NewlyUnreachable {
 			f := Finding{Rule: RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,

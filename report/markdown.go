@@ -227,10 +227,11 @@ var ruleTitles = map[string][2]string{
 	RuleInvariantViolation: {"invariant violation", "invariant violations"},
 	RuleBoundHit:           {"bound hit", "bounds hit"},
 	RuleModelError:         {"model error", "model errors"},
+	RuleRuntimeError:       {"run-time error", "run-time errors"},
 }
 
 // ruleOrder is the order in which counts are given.
-var ruleOrder = []string{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleModelError, RuleBoundHit}
+var ruleOrder = []string{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleModelError, RuleRuntimeError, RuleBoundHit}
 
 // counts spells how many findings of each rule there are at a level ("" for
 // any level), e.g. "1 newly unreachable state, 2 bounds hit".

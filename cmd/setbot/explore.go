@@ -270,20 +270,7 @@ func stepText(s testgen.Step) string {
 	if len(s.Args) == 0 {
 		return s.Event
 	}
-	return s.Event + "(" + argText(s.Args) + ")"
-}
-
-func argText(args map[string]any) string {
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%v", k, args[k])
-	}
-	return strings.Join(parts, ", ")
+	return s.Event + "(" + testgen.FormatArgs(s.Args) + ")"
 }
 
 // writeTreeDOT draws the tree: a node per symbolic state, an edge per step.

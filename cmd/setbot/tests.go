@@ -2,15 +2,12 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/setbot/setbot/engine/testgen"
 )
-
-func sortStrings(s []string) { sort.Strings(s) }
 
 func newTestsCmd() *cobra.Command {
 	var fe frontEndFlags

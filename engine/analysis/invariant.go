@@ -33,8 +33,8 @@ func ParseInvariant(m *mlm.Machine, text string) (Invariant, error) {
 func RangeInvariants(m *mlm.Machine) []Invariant {
 	var out []Invariant
 	for _, v := range m.Vars {
-		if !v.Type.Ranged {
-			continue
+		if !v.Type.Ranged || lang.Reserved(v.Name) {
+			continue // a variable the lowering made holds a range by construction
 		}
 		id := &lang.Ident{Name: v.Name}
 		e := &lang.Binary{X: &lang.Binary{X: &lang.IntLit{Value: v.Type.Lo}, Op: lang.LEQ, Y: id},

@@ -396,7 +396,7 @@ func (r *run) enterStates(ts []*model.Transition) error {
 			return fmt.Errorf("donedata of %s: %w", s.ID, err)
 		}
 		if gp := parent.Parent; gp != nil && gp.Kind == model.Parallel && r.inFinal(gp) {
-			r.c.internal = append(r.c.internal, sim.Event{Name: "done.state." + gp.ID, Args: map[string]sim.Value{}})
+			r.c.internal = append(r.c.internal, sim.Event{Name: "done.state." + gp.ID, Args: map[string]sim.Value{}, Meta: model.Meta{Type: model.TypePlatform}})
 		}
 	}
 	return nil

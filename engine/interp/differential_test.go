@@ -204,6 +204,8 @@ func randomValue(r *rand.Rand, t lang.Type) sim.Value {
 	switch {
 	case t.Kind == lang.Bool:
 		return sim.BoolValue(r.IntN(2) == 1)
+	case t.Kind == lang.String:
+		return sim.StringValue([]string{"", "a", "ab", "b", "ba", "é"}[r.IntN(6)])
 	case t.Ranged:
 		return sim.IntValue(t.Lo + r.Int64N(t.Hi-t.Lo+1))
 	}
@@ -240,15 +242,17 @@ func (s *subject) generated(depth int, n *counts) (int, string, error) {
 // genOptions varies the generator's features with the seed.
 func genOptions(seed int64) modelgen.Options {
 	return modelgen.Options{
-		States:     6 + int(seed%5),
-		Parallel:   seed%3 != 1,
-		History:    seed%2 == 0,
-		Internal:   seed%4 != 3,
-		Timers:     seed%3 == 0,
-		Loops:      seed%5 == 0,
-		SelfSends:  seed%3 != 0,
-		Halt:       seed%4 == 1,
-		Completion: seed%2 == 1,
+		States:      6 + int(seed%5),
+		Parallel:    seed%3 != 1,
+		History:     seed%2 == 0,
+		Internal:    seed%4 != 3,
+		Timers:      seed%3 == 0,
+		Loops:       seed%5 == 0,
+		SelfSends:   seed%3 != 0,
+		Halt:        seed%4 == 1,
+		Completion:  seed%2 == 1,
+		EventFields: seed%2 == 0,
+		Values:      seed%3 == 2,
 	}
 }
 

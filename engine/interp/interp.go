@@ -260,9 +260,12 @@ func (in *Interp) Step(ev sim.Event) (Step, error) {
 // accept checks that the environment may send ev now. It reports whether
 // ev fires a pending timer, or why it is discarded without reaching the
 // machine's queue. An input is taken as one even when a timer of the same
-// name is pending.
+// name is pending, unless ev's Meta is Self, which stands for the timer.
 func (in *Interp) accept(ev sim.Event) (timer bool, discard string, err error) {
 	e := in.m.EventByName(ev.Name)
+	if ev.Meta.Self {
+		return true, "", sim.CheckTimer(ev, in.cur.timers)
+	}
 	if e == nil {
 		return false, "the machine has no such event", nil
 	}

@@ -18,13 +18,7 @@ func (x *Executor) Eval(e lang.Expr) (Value, error) {
 	case *lang.StrLit:
 		return StringValue(n.Value), nil
 	case *lang.EventField:
-		if x.Event == nil {
-			return Value{}, x.errorf(n, "_event.%s read where no event is being processed", n.Field)
-		}
-		if n.Field != "name" {
-			return Value{}, x.errorf(n, "_event.%s is not modelled", n.Field)
-		}
-		return StringValue(x.Event.Name), nil
+		return x.eventField(n)
 	case *lang.Method:
 		return x.method(n)
 	case *lang.Ident:
@@ -95,6 +89,32 @@ func (x *Executor) evalInt(e lang.Expr) (int64, error) {
 	return v.Int, nil
 }
 
+// eventField reads _event (whether an event is being processed), a field
+// of it, or the tag of a field that may be undefined (lang.AbsentOf), from
+// the event being processed and how it arrived.
+func (x *Executor) eventField(n *lang.EventField) (Value, error) {
+	if n.Field == "" {
+		return BoolValue(x.Event != nil), nil
+	}
+	field, tag := lang.AbsentOf(n.Field)
+	switch {
+	case !lang.EventFields[field]:
+		return Value{}, x.errorf(n, "_event has no field %s", n.Field)
+	case x.Event == nil:
+		return Value{}, x.errorf(n, "_event.%s read where no event is being processed", field)
+	case field == "name":
+		return StringValue(x.Event.Name), nil
+	}
+	v, has := x.Event.Meta.Field(field)
+	if !tag {
+		return StringValue(v), nil
+	}
+	if has {
+		return IntValue(lang.AbsentValue), nil
+	}
+	return IntValue(lang.AbsentUndefined), nil
+}
+
 // param reads _event.data.Name of the event being processed.
 func (x *Executor) param(n *lang.EventParam) (Value, error) {
 	if x.Event == nil {
@@ -161,10 +181,12 @@ func (x *Executor) binary(n *lang.Binary) (Value, error) {
 	if lv.Kind == lang.String {
 		return x.stringBinary(n, lv.Str)
 	}
-	l, err := x.evalInt(n.X)
-	if err != nil {
-		return Value{}, err
+	// The left operand is evaluated once: its branching points are
+	// recorded once.
+	if lv.Kind != lang.Int {
+		return Value{}, x.errorf(n.X, "%s is %s, not int", lang.ExprString(n.X), lv.Kind)
 	}
+	l := lv.Int
 	r, err := x.evalInt(n.Y)
 	if err != nil {
 		return Value{}, err

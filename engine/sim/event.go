@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 )
 
@@ -83,10 +84,13 @@ func (v Value) String() string {
 }
 
 // Event is a named event with argument values: an input the environment
-// sends, or an event the machine raises or sends itself.
+// sends, or an event the machine raises or sends itself. Meta says how it
+// arrived (what _event.type, .sendid, .origin and .origintype read); the
+// zero Meta is an input's.
 type Event struct {
 	Name string
 	Args map[string]Value
+	Meta model.Meta
 }
 
 // String returns the event as ParseEvent reads it, arguments sorted by
@@ -204,7 +208,7 @@ func parseArg(item string) (string, Value, error) {
 		return "", Value{}, fmt.Errorf("argument %q is not name=value", item)
 	}
 	name, text := strings.TrimSpace(item[:i]), strings.TrimSpace(item[i+1:])
-	if !isIdent(name) {
+	if !isLeafName(name) {
 		return "", Value{}, fmt.Errorf("malformed argument name %q", name)
 	}
 	switch text {
@@ -229,6 +233,41 @@ func parseArg(item string) (string, Value, error) {
 		return "", Value{}, fmt.Errorf("argument %s: %q is neither an integer nor true/false", name, text)
 	}
 	return name, IntValue(n), nil
+}
+
+// isLeafName accepts a parameter's name, or the name of a part of an
+// array or object parameter as lowering names it (lang.Leaves): xs.length,
+// xs[0], p.f, ps[1].f.
+func isLeafName(s string) bool {
+	i := strings.IndexAny(s, ".[")
+	if i < 0 {
+		return isIdent(s)
+	}
+	if !isIdent(s[:i]) {
+		return false
+	}
+	for rest := s[i:]; rest != ""; {
+		switch rest[0] {
+		case '.':
+			j := strings.IndexAny(rest[1:], ".[")
+			if j < 0 {
+				j = len(rest) - 1
+			}
+			if !isIdent(rest[1 : j+1]) {
+				return false
+			}
+			rest = rest[j+1:]
+		case '[':
+			j := strings.IndexByte(rest, ']')
+			if j < 2 || strings.Trim(rest[1:j], "0123456789") != "" {
+				return false
+			}
+			rest = rest[j+1:]
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func isIdent(s string) bool {

@@ -48,8 +48,9 @@ type Executor struct {
 	// In reports whether a state is active; its error is reported at the
 	// In() expression.
 	In func(state string) (bool, error)
-	// Emit receives each raised or sent event with its route, for an
-	// output its target, and for a timer its send id ("" when it has none).
+	// Emit receives each raised or sent event, with how it arrives (its
+	// Meta), with its route, for an output its target, and for a timer its
+	// send id ("" when it has none).
 	Emit func(r Route, ev Event, target, sendID string)
 	// Cancel receives the send id of each cancel: every pending timer sent
 	// with it is to be removed.
@@ -189,17 +190,22 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		}
 		return x.loop(s, s.Cond, s.Body, s.Post)
 	case *lang.Raise:
-		return x.emit(s, ToInternal, s.Event, s.Args, "", "")
+		meta := model.Meta{Type: model.TypeInternal, SendID: s.ID}
+		if s.Platform {
+			meta.Type = model.TypePlatform
+		}
+		return x.emit(s, ToInternal, Event{Name: s.Event, Meta: meta}, s.Args, "")
 	case *lang.Send:
 		// A delayed send to another target is refused by the reader; a
 		// target makes an output whatever the delay.
+		ev := Event{Name: s.Event, Meta: model.Meta{SendID: s.ID, Self: true}}
 		switch {
 		case s.Target != "":
-			return x.emit(s, ToOutput, s.Event, s.Args, s.Target, "")
+			return x.emit(s, ToOutput, Event{Name: s.Event}, s.Args, s.Target)
 		case s.Delay != "":
-			return x.emit(s, ToTimer, s.Event, s.Args, "", s.ID)
+			return x.emit(s, ToTimer, ev, s.Args, "")
 		}
-		return x.emit(s, ToSelf, s.Event, s.Args, "", "")
+		return x.emit(s, ToSelf, ev, s.Args, "")
 	case *lang.Cancel:
 		if x.Cancel == nil {
 			return x.errorf(s, "cancel %q where no timers are kept", s.SendID)
@@ -304,21 +310,21 @@ func (x *Executor) loop(n lang.Node, cond lang.Expr, body *lang.Block, post lang
 	}
 }
 
-// emit evaluates a raise's or send's arguments and hands the event to
+// emit evaluates a raise's or send's arguments and hands ev, with them, to
 // Emit. Every delayed send is its own event: an earlier one of the same
 // name stays pending.
-func (x *Executor) emit(n lang.Node, r Route, name string, list []*lang.Arg, target, sendID string) error {
-	args := make(map[string]Value, len(list))
+func (x *Executor) emit(n lang.Node, r Route, ev Event, list []*lang.Arg, target string) error {
+	ev.Args = make(map[string]Value, len(list))
 	for _, a := range list {
 		v, err := x.Eval(a.Value)
 		if err != nil {
 			return err
 		}
-		args[a.Name] = v
+		ev.Args[a.Name] = v
 	}
 	if x.Emit == nil {
-		return x.errorf(n, "event %s is sent where no queue receives it", name)
+		return x.errorf(n, "event %s is sent where no queue receives it", ev.Name)
 	}
-	x.Emit(r, Event{Name: name, Args: args}, target, sendID)
+	x.Emit(r, ev, target, ev.Meta.SendID)
 	return nil
 }

@@ -29,6 +29,7 @@ func TestExecutorHooks(t *testing.T) {
 			vars: "x=0", emits: "timer a() #t; cancel t; output b() o"},
 		{name: "In asks the hook", code: `if (In('S1')) { x = 1 } else { x = 2 }`, active: "S1", vars: "x=1", path: "t"},
 		{name: "In of an inactive state", code: `x = In('S2') ? 3 : 4`, active: "S1", vars: "x=4", path: "f"},
+		{name: "a comparison's operand branches once", code: `x = (In('S1') ? 1 : 2) > 1 ? 7 : 8`, active: "S1", vars: "x=8", path: "tf"},
 		{name: "In error", code: `x = In('nowhere') ? 3 : 4`, active: "S1", err: "no state nowhere"},
 		{name: "event data", code: `x = _event.data.p * 2`, event: &sim.Event{Name: "e", Args: map[string]sim.Value{"p": sim.IntValue(21)}},
 			vars: "x=42"},

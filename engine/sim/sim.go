@@ -171,7 +171,9 @@ func New(m *mlm.Machine, opts Options) (*Sim, Step, error) {
 
 // Step sends one event from the environment: an input event with exactly
 // its declared arguments, or a pending timer without arguments (the oldest
-// pending timer of that name fires, with the arguments it was set with).
+// pending timer of that name fires, with the arguments it was set with;
+// where the name is also an input's, an event whose Meta is Self stands for
+// the timer).
 // The event is processed, then run-to-completion. An event nothing takes
 // (no transition of the current state, an unknown event, any event after
 // the machine stopped) is discarded and the step says why. On error the
@@ -197,7 +199,7 @@ func (s *Sim) Step(ev Event) (Step, error) {
 	processed := in
 	if timer {
 		i := slices.IndexFunc(c.timers, func(t Timer) bool { return t.Name == ev.Name })
-		processed.Args = c.timers[i].Args
+		processed.Args, processed.Meta = c.timers[i].Args, c.timers[i].Meta
 		c.timers = slices.Delete(c.timers, i, i+1)
 	}
 	step := Step{Input: in}
@@ -227,11 +229,16 @@ func (s *Sim) discard(ev Event, why string) Step {
 
 // accept checks that the environment may send ev now and reports whether
 // it fires a pending timer. An event that is an input is taken as one even
-// when a timer of the same name is pending. An event the machine does not
-// know, or one that is not an input but that no transition of the current
-// state takes, is accepted: it will be discarded.
+// when a timer of the same name is pending, unless ev's Meta says it
+// arrives as the machine sent it to itself (Self): that is the pending
+// timer firing. An event the machine does not know, or one that is not an
+// input but that no transition of the current state takes, is accepted:
+// it will be discarded.
 func (s *Sim) accept(ev Event) (timer bool, err error) {
 	e := s.m.Event(ev.Name)
+	if ev.Meta.Self {
+		return true, CheckTimer(ev, s.cur.timers)
+	}
 	if e != nil && e.Kinds&model.Input != 0 {
 		return false, CheckArgs(e, ev.Args)
 	}
@@ -253,6 +260,18 @@ func (s *Sim) accept(ev Event) (timer bool, err error) {
 		return false, fmt.Errorf("event %s is one the machine sends itself, not an input", ev.Name)
 	}
 	return false, fmt.Errorf("event %s is not an input of the machine", ev.Name)
+}
+
+// CheckTimer checks that ev, which stands for a pending timer firing (its
+// Meta is Self), names a pending timer and carries no arguments.
+func CheckTimer(ev Event, pending []Timer) error {
+	switch {
+	case !slices.ContainsFunc(pending, func(t Timer) bool { return t.Name == ev.Name }):
+		return fmt.Errorf("timer %s is not pending: no delayed send has set it since it last fired", ev.Name)
+	case len(ev.Args) > 0:
+		return fmt.Errorf("timer %s takes no arguments: it fires with those it was set with", ev.Name)
+	}
+	return nil
 }
 
 // CheckArgs checks an input's arguments against the event's parameters:

@@ -121,10 +121,12 @@ func replay(m *mlm.Machine, t *Test) (*Test, error) {
 }
 
 // Input is what the environment sends for the step: the event with its
-// values, or a pending timer, which fires with the values it was set with.
+// values, or a pending timer, which fires with the values it was set with
+// (an event the machine sent itself: its Meta says so, which tells it from
+// an input of the same name).
 func (st Step) Input() (sim.Event, error) {
 	if st.Timer {
-		return sim.Event{Name: st.Event}, nil
+		return sim.Event{Name: st.Event, Meta: model.Meta{Self: true}}, nil
 	}
 	args, err := sim.ArgsOf(st.Args)
 	return sim.Event{Name: st.Event, Args: args}, err

@@ -17,7 +17,7 @@ func TestTestsReplayOnRandomModels(t *testing.T) {
 	total := 0
 	for seed := int64(1); seed <= int64(n); seed++ {
 		opts := modelgen.Options{Parallel: seed%3 == 0, History: seed%4 == 0, Internal: seed%2 == 0,
-			Timers: seed%5 == 0, Loops: seed%3 == 1}
+			Timers: seed%5 == 0, Loops: seed%3 == 1, Values: seed%4 == 3}
 		src := modelgen.Generate(seed, opts)
 		m, err := flatten(fmt.Sprintf("gen%d.scxml", seed), src)
 		if err != nil {

@@ -23,7 +23,18 @@ func (c ctx) intParams() []param {
 func (c ctx) boolParams() []param {
 	var out []param
 	for _, p := range c.params {
-		if !p.isInt() {
+		if p.isBool() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// strParams returns the string parameters c may read.
+func (c ctx) strParams() []param {
+	var out []param
+	for _, p := range c.params {
+		if !p.isInt() && !p.isBool() {
 			out = append(out, p)
 		}
 	}
@@ -54,6 +65,12 @@ func (g *gen) cond(c ctx) string {
 // atom returns a comparison over variables and event parameters, a bool
 // parameter, or an In() test.
 func (g *gen) atom(c ctx) string {
+	if g.opts.EventFields && g.intn(5) == 0 {
+		return g.eventAtom()
+	}
+	if g.opts.Values && g.chance(0.4) {
+		return g.valueAtom(c)
+	}
 	ints, bools := c.intParams(), c.boolParams()
 	for {
 		switch g.intn(7) {
@@ -81,6 +98,79 @@ func (g *gen) atom(c ctx) string {
 		case 6:
 			leaves := g.anyState(func(s *state) bool { return s.kind == atomic })
 			return fmt.Sprintf("In('%s')", pick(g, leaves).id)
+		}
+	}
+}
+
+// eventAtom returns a test of how the event being processed arrived,
+// which reads nothing while the machine starts (_event is false then).
+func (g *gen) eventAtom() string {
+	return "(_event && " + pick(g, []string{
+		"_event.sendid == undefined",
+		"_event.sendid !== undefined",
+		"typeof _event.origin === 'undefined'",
+		"_event.origintype != null",
+	}) + ")"
+}
+
+// sendID gives a send to the machine an id at random, with EventFields.
+func (g *gen) sendID(s *elem) *elem {
+	if g.opts.EventFields && g.chance(0.5) {
+		s.set("id", pick(g, []string{"a", "b"}))
+	}
+	return s
+}
+
+// strLits are the string literals of generated code.
+var strLits = []string{"''", "'a'", "'ab'", "'b'", "'é'"}
+
+// valueAtom returns a condition on the string variable s, the variable w
+// that may be undefined, a string parameter, or bits of an int variable.
+func (g *gen) valueAtom(c ctx) string {
+	strs := c.strParams()
+	for {
+		switch g.intn(8) {
+		case 0:
+			return fmt.Sprintf("s %s %s", pick(g, []string{"==", "!=", "<", ">="}), pick(g, strLits))
+		case 1:
+			return fmt.Sprintf("s.length %s %d", pick(g, comparisons), g.intn(4))
+		case 2:
+			return fmt.Sprintf("s.%s(%s)", pick(g, []string{"startsWith", "endsWith", "includes"}), pick(g, strLits))
+		case 3:
+			return pick(g, []string{"w === undefined", "w == null", "w !== undefined", "typeof w == 'number'", "w"})
+		case 4:
+			return fmt.Sprintf("(%s & %d) %s %d", pick(g, g.vars), g.between(1, 7), pick(g, []string{"==", "!="}), g.intn(4))
+		case 5, 6:
+			if len(strs) > 0 {
+				p := paramRef(pick(g, strs))
+				return pick(g, []string{p + " == " + pick(g, strLits), p + ".startsWith(" + pick(g, strLits) + ")",
+					p + ".length > " + fmt.Sprint(g.intn(3)), p + ".indexOf('b') == " + fmt.Sprint(g.intn(3)-1), "!" + p})
+			}
+		case 7:
+			return "s"
+		}
+	}
+}
+
+// valueAction returns an assignment of s, w or an int variable through a
+// string or bit operation.
+func (g *gen) valueAction(c ctx) *elem {
+	strs := c.strParams()
+	for {
+		switch g.intn(5) {
+		case 0:
+			return newElem("assign", "location", "s", "expr", "(s + "+pick(g, strLits)+").substring(0, 3)")
+		case 1:
+			if len(strs) > 0 {
+				return newElem("assign", "location", "s", "expr", paramRef(pick(g, strs))+".substring(0, 2)")
+			}
+		case 2:
+			return newElem("assign", "location", "w", "expr", pick(g, []string{"undefined", "null", g.value(c)}))
+		case 3:
+			v := pick(g, g.vars)
+			return newElem("assign", "location", v, "expr", fmt.Sprintf("(%s ^ %d) %% 10", v, g.between(1, 7)))
+		case 4:
+			return newElem("assign", "location", "s", "expr", "s.charAt("+fmt.Sprint(g.intn(2))+") + "+pick(g, strLits))
 		}
 	}
 }
@@ -131,6 +221,9 @@ func (g *gen) actions(c ctx, n int) []*elem {
 // action returns one piece of executable content; depth bounds the
 // nesting of <if>.
 func (g *gen) action(c ctx, depth int) *elem {
+	if g.opts.Values && g.chance(0.3) {
+		return g.valueAction(c)
+	}
 	for {
 		switch g.intn(9) {
 		case 0, 1:
@@ -179,7 +272,7 @@ func (g *gen) raise(e *event) *elem {
 	if len(e.params) == 0 {
 		return newElem("raise", "event", e.name)
 	}
-	s := newElem("send", "event", e.name, "target", "#_internal")
+	s := g.sendID(newElem("send", "event", e.name, "target", "#_internal"))
 	for _, p := range e.params {
 		s.add(newElem("param", "name", p.name, "expr", pick(g, g.vars)))
 	}
@@ -189,7 +282,7 @@ func (g *gen) raise(e *event) *elem {
 // selfSend returns a send of e to the machine's own external queue (no
 // target, no delay).
 func (g *gen) selfSend(e *event) *elem {
-	s := newElem("send", "event", e.name)
+	s := g.sendID(newElem("send", "event", e.name))
 	for _, p := range e.params {
 		s.add(newElem("param", "name", p.name, "expr", pick(g, g.vars)))
 	}
@@ -212,7 +305,7 @@ func (g *gen) output() *elem {
 
 // timer returns a delayed send of the named timer event to the machine.
 func (g *gen) timer(name string) *elem {
-	return newElem("send", "event", name, "delay", pick(g, []string{"100ms", "1s", "5s"}))
+	return g.sendID(newElem("send", "event", name, "delay", pick(g, []string{"100ms", "1s", "5s"})))
 }
 
 // script returns the lines of a <script> body.

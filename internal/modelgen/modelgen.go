@@ -65,6 +65,14 @@ type Options struct {
 	// Completion gives the regions of parallel states final states, and the
 	// parallel state a done.state handler, so that parallel states complete.
 	Completion bool
+	// EventFields gives sends to the machine ids at random and lets
+	// conditions test how the event arrived (_event.sendid, .origin).
+	EventFields bool
+	// Values adds ECMAScript's values to the code: a string variable s, a
+	// variable w declared without a value (undefined until assigned), a
+	// string parameter name on the first input event, string methods,
+	// undefined tests, typeof and bit operators.
+	Values bool
 }
 
 func (o Options) withDefaults() Options {
@@ -180,6 +188,9 @@ type param struct {
 // isInt reports whether p is an int parameter.
 func (p param) isInt() bool { return strings.HasPrefix(p.typ, "int") }
 
+// isBool reports whether p is a bool parameter.
+func (p param) isBool() bool { return p.typ == "bool" }
+
 // gen holds one model under construction and the random source that
 // decides it.
 type gen struct {
@@ -246,6 +257,9 @@ func (g *gen) declare() {
 		}
 		if g.chance(0.25) {
 			e.params = append(e.params, param{"ok", "bool"})
+		}
+		if g.opts.Values && i == 0 {
+			e.params = append(e.params, param{"name", "string"})
 		}
 		g.inputs = append(g.inputs, e)
 	}
@@ -748,6 +762,9 @@ func (g *gen) render(seed int64) []byte {
 	}
 	for i := range g.opts.Unused {
 		dm.add(newElem("data", "id", fmt.Sprintf("u%d", i), "expr", fmt.Sprint(g.intn(5))))
+	}
+	if g.opts.Values {
+		dm.add(newElem("data", "id", "s", "expr", "''"), newElem("data", "id", "w"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {

@@ -64,17 +64,23 @@ type (
 	}
 
 	// EventField is a field of the event being processed other than its
-	// data: _event.Field with Field one of EventFields.
+	// data: _event.Field with Field one of EventFields. An empty Field is
+	// _event itself, which the language reads only as a condition (whether
+	// an event has been processed). Lowered code also reads the tag of a
+	// field that may be undefined, AbsentName(Field).
 	EventField struct {
 		Start source.Pos
 		Field string
 	}
 
-	// SysVar is an SCXML system variable that holds a string: _sessionid
-	// or _name.
+	// SysVar is an SCXML system variable that holds a string: _sessionid,
+	// _name, or the location of an event I/O processor,
+	// _ioprocessors['Processor'].location (Name "_ioprocessors"), where
+	// Processor is the key as written.
 	SysVar struct {
-		NamePos source.Pos
-		Name    string
+		NamePos   source.Pos
+		Name      string
+		Processor string
 	}
 
 	// Method is a string property or method: X.length (Call false, no
@@ -130,7 +136,49 @@ type (
 		Then     Expr
 		Else     Expr
 	}
+
+	// ArrayLit is an array literal [Elems...].
+	ArrayLit struct {
+		Lbrack source.Pos
+		Elems  []Expr
+	}
+
+	// ObjectLit is an object literal {Name: Value, ...}.
+	ObjectLit struct {
+		Lbrace source.Pos
+		Fields []*FieldInit
+	}
+
+	// Index is X[Index]: an element of an array.
+	Index struct {
+		X      Expr
+		Lbrack source.Pos
+		Index  Expr
+	}
+
+	// Member is X.Name: a field of an object. (X.length and the string
+	// methods are Method.)
+	Member struct {
+		X      Expr
+		DotPos source.Pos
+		Name   string
+	}
 )
+
+// FieldInit is one field of an object literal: Name: Value.
+type FieldInit struct {
+	NamePos source.Pos
+	Name    string
+	Value   Expr
+}
+
+// Sel is one step of an assignment's location below its variable: the
+// field .Name, or the element [Index] when Index is not nil.
+type Sel struct {
+	Pos   source.Pos // of the '.' or the '['
+	Name  string
+	Index Expr
+}
 
 // Statements.
 type (
@@ -141,17 +189,22 @@ type (
 	}
 
 	// Assign is Target Op Value with Op one of ASSIGN, ADD_ASSIGN,
-	// SUB_ASSIGN, MUL_ASSIGN, QUO_ASSIGN, REM_ASSIGN.
+	// SUB_ASSIGN, MUL_ASSIGN, QUO_ASSIGN, REM_ASSIGN. Path, when not
+	// empty, makes the location a part of Target: a[i].f = v. Lowered
+	// code has no paths.
 	Assign struct {
 		Target *Ident
+		Path   []*Sel
 		OpPos  source.Pos
 		Op     Token
 		Value  Expr
 	}
 
-	// IncDec is Target++ or Target-- (Op is INC or DEC).
+	// IncDec is Target++ or Target-- (Op is INC or DEC), on a part of
+	// Target when Path is not empty.
 	IncDec struct {
 		Target *Ident
+		Path   []*Sel
 		OpPos  source.Pos
 		Op     Token
 	}
@@ -192,11 +245,36 @@ type (
 		Body   *Block
 	}
 
-	// Raise puts Event on the internal queue: raise e(p: v, ...).
+	// ForEach runs Body once for each element of Array, in order, with
+	// Item set to the element and Index (nil for none) to its index:
+	// for (item, index of array) body, SCXML's <foreach>. It iterates over
+	// a shallow copy: assignments to the array in Body do not change what
+	// it iterates over. Cond, when not nil, is tested before each
+	// iteration and ends the loop when false: for (item, index of array;
+	// cond) body. The SCXML reader sets it where an element of the body
+	// raises error.execution, which ends the loop (SCXML §4.6). Lowered
+	// code has no ForEach.
+	ForEach struct {
+		ForPos source.Pos
+		Item   *Ident
+		Index  *Ident
+		Array  Expr
+		Cond   Expr
+		Body   *Block
+	}
+
+	// Raise puts Event on the internal queue: raise e(p: v, ...) [id "id"].
+	// ID is the send id of a <send target="#_internal" id="...">, which
+	// _event.sendid reads. Platform marks an event the platform raises
+	// (_event.type "platform"): an error a failed send reports (with that
+	// send's id) or a done.state event; no source code writes one, the
+	// readers and the flattener do, and it prints as "raise platform e()".
 	Raise struct {
 		RaisePos source.Pos
 		Event    string
 		Args     []*Arg
+		ID       string
+		Platform bool
 	}
 
 	// Send sends Event: send e(p: v, ...) [to "target"] [after "delay"] [id "id"].
@@ -252,6 +330,10 @@ func (x *InState) Pos() source.Pos    { return x.Start }
 func (x *Unary) Pos() source.Pos      { return x.OpPos }
 func (x *Binary) Pos() source.Pos     { return x.X.Pos() }
 func (x *Cond) Pos() source.Pos       { return x.Cond.Pos() }
+func (x *ArrayLit) Pos() source.Pos   { return x.Lbrack }
+func (x *ObjectLit) Pos() source.Pos  { return x.Lbrace }
+func (x *Index) Pos() source.Pos      { return x.X.Pos() }
+func (x *Member) Pos() source.Pos     { return x.X.Pos() }
 
 func (s *Block) Pos() source.Pos {
 	if s.Lbrace.IsValid() || len(s.Stmts) == 0 {
@@ -259,16 +341,17 @@ func (s *Block) Pos() source.Pos {
 	}
 	return s.Stmts[0].Pos()
 }
-func (s *Assign) Pos() source.Pos { return s.Target.Pos() }
-func (s *IncDec) Pos() source.Pos { return s.Target.Pos() }
-func (s *Decl) Pos() source.Pos   { return s.DeclPos }
-func (s *If) Pos() source.Pos     { return s.IfPos }
-func (s *While) Pos() source.Pos  { return s.WhilePos }
-func (s *For) Pos() source.Pos    { return s.ForPos }
-func (s *Raise) Pos() source.Pos  { return s.RaisePos }
-func (s *Send) Pos() source.Pos   { return s.SendPos }
-func (s *Cancel) Pos() source.Pos { return s.CancelPos }
-func (s *Assume) Pos() source.Pos { return s.AssumePos }
+func (s *Assign) Pos() source.Pos  { return s.Target.Pos() }
+func (s *IncDec) Pos() source.Pos  { return s.Target.Pos() }
+func (s *Decl) Pos() source.Pos    { return s.DeclPos }
+func (s *If) Pos() source.Pos      { return s.IfPos }
+func (s *While) Pos() source.Pos   { return s.WhilePos }
+func (s *For) Pos() source.Pos     { return s.ForPos }
+func (s *ForEach) Pos() source.Pos { return s.ForPos }
+func (s *Raise) Pos() source.Pos   { return s.RaisePos }
+func (s *Send) Pos() source.Pos    { return s.SendPos }
+func (s *Cancel) Pos() source.Pos  { return s.CancelPos }
+func (s *Assume) Pos() source.Pos  { return s.AssumePos }
 
 func (*IntLit) exprNode()     {}
 func (*StrLit) exprNode()     {}
@@ -284,18 +367,23 @@ func (*InState) exprNode()    {}
 func (*Unary) exprNode()      {}
 func (*Binary) exprNode()     {}
 func (*Cond) exprNode()       {}
+func (*ArrayLit) exprNode()   {}
+func (*ObjectLit) exprNode()  {}
+func (*Index) exprNode()      {}
+func (*Member) exprNode()     {}
 
-func (*Block) stmtNode()  {}
-func (*Assign) stmtNode() {}
-func (*IncDec) stmtNode() {}
-func (*Decl) stmtNode()   {}
-func (*If) stmtNode()     {}
-func (*While) stmtNode()  {}
-func (*For) stmtNode()    {}
-func (*Raise) stmtNode()  {}
-func (*Send) stmtNode()   {}
-func (*Cancel) stmtNode() {}
-func (*Assume) stmtNode() {}
+func (*Block) stmtNode()   {}
+func (*Assign) stmtNode()  {}
+func (*IncDec) stmtNode()  {}
+func (*Decl) stmtNode()    {}
+func (*If) stmtNode()      {}
+func (*While) stmtNode()   {}
+func (*For) stmtNode()     {}
+func (*ForEach) stmtNode() {}
+func (*Raise) stmtNode()   {}
+func (*Send) stmtNode()    {}
+func (*Cancel) stmtNode()  {}
+func (*Assume) stmtNode()  {}
 
 // DataParam is the name of the parameter that carries an event's data as
 // a whole, _event.data, when it is one value rather than named parameters

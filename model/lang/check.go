@@ -2,6 +2,8 @@ package lang
 
 import (
 	"fmt"
+	"maps"
+	"strings"
 
 	"github.com/setbot/setbot/model/source"
 )
@@ -19,6 +21,7 @@ type Env struct {
 // Info records the results of checking.
 type Info struct {
 	Types map[Expr]Type // type of every expression checked
+	Args  map[*Arg]Type // type of the parameter each argument of a known event passes
 }
 
 // CheckExpr type-checks e. want is the kind e must have, or Invalid for
@@ -28,6 +31,14 @@ func CheckExpr(env *Env, fset *source.FileSet, e Expr, want Kind) (*Info, source
 	if t := c.expr(e); want != Invalid && t.Kind != Invalid && t.Kind != want {
 		c.errorf(e, "expression must be %s, found %s", want, t.Kind)
 	}
+	return c.info, c.errs
+}
+
+// CheckCond type-checks e used as a condition (a guard): a value of any
+// kind, or _event itself. A nil env is an empty one.
+func CheckCond(env *Env, fset *source.FileSet, e Expr) (*Info, source.ErrorList) {
+	c := newChecker(env, fset)
+	c.cond(e)
 	return c.info, c.errs
 }
 
@@ -46,6 +57,10 @@ type checker struct {
 	info  *Info
 	errs  source.ErrorList
 	scope *scope
+	// valued holds the variables and locals that may be undefined by
+	// their type but hold a value here: those assigned one earlier in the
+	// same straight-line code (a <foreach> item in its body, say).
+	valued map[string]bool
 }
 
 // A scope holds the locals of one block.
@@ -58,7 +73,7 @@ func newChecker(env *Env, fset *source.FileSet) *checker {
 	if env == nil {
 		env = &Env{}
 	}
-	return &checker{env: env, fset: fset, info: &Info{Types: make(map[Expr]Type)}}
+	return &checker{env: env, fset: fset, info: &Info{Types: make(map[Expr]Type), Args: make(map[*Arg]Type)}, valued: make(map[string]bool)}
 }
 
 func (c *checker) errorAt(pos source.Pos, format string, args ...any) {
@@ -108,11 +123,7 @@ func (c *checker) exprType(e Expr) Type {
 		c.expr(x.X)
 		return StringType
 	case *EventField:
-		if x.Field != "name" {
-			c.errorf(x, "_event.%s is not modelled yet: test the event's name, _event.name, instead", x.Field)
-			return Type{}
-		}
-		return StringType
+		return c.eventField(x)
 	case *SysVar:
 		return StringType
 	case *Method:
@@ -143,30 +154,225 @@ func (c *checker) exprType(e Expr) Type {
 	case *Cond:
 		c.cond(x.Cond)
 		return c.join(x.Question, "?: branches", c.expr(x.Then), c.expr(x.Else))
+	case *ArrayLit:
+		return c.arrayLit(x)
+	case *ObjectLit:
+		var fields []Field
+		for _, f := range x.Fields {
+			t := c.expr(f.Value)
+			if t.Kind == Invalid {
+				return Type{}
+			}
+			fields = append(fields, Field{Name: f.Name, Type: t})
+		}
+		return ObjectType(fields)
+	case *Index:
+		return c.index(x)
+	case *Member:
+		return c.member(x, x.X, c.expr(x.X), x.Name)
 	}
 	panic(fmt.Sprintf("lang: unexpected expression %T", e))
+}
+
+// eventField returns the type of a field of _event (SCXML §5.10.1): name
+// and type are strings; sendid, origin and origintype strings where the
+// event has them and undefined otherwise; invokeid is always undefined, as
+// setbot has no <invoke>. _event itself is read only as a condition
+// (cond).
+func (c *checker) eventField(x *EventField) Type {
+	switch x.Field {
+	case "":
+		c.errorf(x, "%s", eventValueMsg)
+		return Type{}
+	case "name", "type":
+		return StringType
+	case "sendid", "origin", "origintype":
+		return StringType.OrAbsent()
+	case "invokeid":
+		return UndefType
+	}
+	c.errorf(x, "%s", memberMsg("_event."+x.Field))
+	return Type{}
 }
 
 // join returns the type of a value that is either a of t1 or of t2: their
 // common kind, with undefined when either may be undefined.
 func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 	absent := t1.MayBeAbsent() || t2.MayBeAbsent()
+	if absent && (t1.IsComposite() || t2.IsComposite()) {
+		c.errorAt(pos, "an array or object that may be undefined is not modelled (in %s): give it a value in every case, e.g. []", what)
+		return Type{}
+	}
 	switch {
 	case t1.Kind == Invalid || t2.Kind == Invalid:
 		return Type{}
 	case t1.Kind == Undef:
 		return Type{Kind: t2.Kind, Absent: absent}
-	case t2.Kind == Undef || t1.Kind == t2.Kind:
+	case t2.Kind == Undef:
+		return Type{Kind: t1.Kind, Absent: absent, Comp: t1.Comp}
+	case t1.Kind == t2.Kind && t1.Kind == Array && (t1.Comp.Len == 0 || t2.Comp.Len == 0):
+		// An empty array has no elements to give a type.
+		e := t1.Comp.Elem
+		if t1.Comp.Len == 0 {
+			e = t2.Comp.Elem
+		}
+		t := ArrayType(e, min(t1.Comp.MinLen, t2.Comp.MinLen), max(t1.Comp.Len, t2.Comp.Len))
+		t.Absent = absent
+		return t
+	case t1.Kind == t2.Kind && t1.Kind == Array:
+		e := c.join(pos, what, t1.Comp.Elem, t2.Comp.Elem)
+		if e.Kind == Invalid && t1.Comp.Elem.Kind != Invalid && t2.Comp.Elem.Kind != Invalid {
+			return Type{}
+		}
+		t := ArrayType(e, min(t1.Comp.MinLen, t2.Comp.MinLen), max(t1.Comp.Len, t2.Comp.Len))
+		t.Absent = absent
+		return t
+	case t1.Kind == t2.Kind && t1.Kind == Object:
+		if len(t1.Comp.Fields) != len(t2.Comp.Fields) {
+			break
+		}
+		var fields []Field
+		for i, f := range t1.Comp.Fields {
+			g := t2.Comp.Fields[i]
+			if f.Name != g.Name {
+				c.errorAt(pos, "objects with different fields (%s and %s) in %s: give both the same fields", t1, t2, what)
+				return Type{}
+			}
+			ft := c.join(pos, what, f.Type, g.Type)
+			if ft.Kind == Invalid {
+				return Type{}
+			}
+			fields = append(fields, Field{Name: f.Name, Type: ft})
+		}
+		t := ObjectType(fields)
+		t.Absent = absent
+		return t
+	case t1.Kind == t2.Kind:
 		return Type{Kind: t1.Kind, Absent: absent}
+	}
+	if t1.Kind == Object && t2.Kind == Object {
+		c.errorAt(pos, "objects with different fields (%s and %s) in %s: give both the same fields", t1, t2, what)
+		return Type{}
 	}
 	c.errorAt(pos, "mismatched types %s and %s in %s", t1.Kind, t2.Kind, what)
 	return Type{}
+}
+
+// arrayLit types [e, ...]: its elements share one kind (undefined and null
+// aside), and the literal has exactly as many elements as it lists.
+func (c *checker) arrayLit(x *ArrayLit) Type {
+	if len(x.Elems) > MaxArrayLen {
+		c.errorf(x, "array literal of %d elements: at most %d are modelled; split the data", len(x.Elems), MaxArrayLen)
+		return Type{}
+	}
+	elem := UndefType // the element type of [], which any array takes
+	if len(x.Elems) == 0 {
+		elem = Type{Kind: Undef}
+	}
+	for i, e := range x.Elems {
+		t := c.expr(e)
+		if t.Kind == Invalid {
+			return Type{}
+		}
+		if i == 0 {
+			elem = t
+			continue
+		}
+		if j := c.joinElems(elem, t); j.Kind != Invalid {
+			elem = j
+			continue
+		}
+		c.errorf(e, "array elements of mixed types %s and %s: an array holds values of one type (and undefined); use one array per type", elem, t)
+		return Type{}
+	}
+	return ArrayType(elem, len(x.Elems), len(x.Elems))
+}
+
+// joinElems joins the types of two elements of one array, or returns the
+// invalid type, without reporting, where they do not join.
+func (c *checker) joinElems(t1, t2 Type) Type {
+	mark := len(c.errs)
+	j := c.join(source.NoPos, "", t1, t2)
+	if len(c.errs) > mark {
+		c.errs = c.errs[:mark]
+		return Type{}
+	}
+	return j
+}
+
+// index types X[I]: an element of an array, undefined where I may lie
+// outside it; o['f'] is o.f.
+func (c *checker) index(x *Index) Type {
+	t := c.expr(x.X)
+	if s, ok := x.Index.(*StrLit); ok && t.Kind == Object {
+		c.expr(x.Index)
+		return c.member(x, x.X, t, s.Value)
+	}
+	switch {
+	case t.Kind == Invalid:
+		c.expr(x.Index)
+		return Type{}
+	case t.MayBeAbsent():
+		c.expr(x.Index)
+		c.absent(x.X, "[...]")
+		return Type{}
+	case t.Kind == String:
+		c.expr(x.Index)
+		c.errorAt(x.Lbrack, "index into string %s: write %s.charAt(...)", ExprString(x.X), ExprString(x.X))
+		return Type{}
+	case t.Kind != Array:
+		c.expr(x.Index)
+		c.errorAt(x.Lbrack, "%s is %s, not an array: index an array, declared with an array literal such as [1, 2] as its initial value", ExprString(x.X), article(t.Kind))
+		return Type{}
+	}
+	if c.value(x.Index, "an index", Int) == Invalid {
+		return Type{}
+	}
+	elem := t.Comp.Elem
+	if k, ok := x.Index.(*IntLit); ok && k.Value >= 0 && k.Value < int64(t.Comp.MinLen) {
+		return elem
+	}
+	if elem.IsComposite() {
+		c.errorAt(x.Lbrack, "%s may lie past the end of %s, and an array or object that may be undefined is not modelled: index with a constant below its length (%d for certain)",
+			ExprString(x), ExprString(x.X), t.Comp.MinLen)
+		return Type{}
+	}
+	// ECMAScript reads undefined past the end.
+	return elem.OrAbsent()
+}
+
+// member types the field name of x, an object of type t (n is the access,
+// for positions).
+func (c *checker) member(n Node, x Expr, t Type, name string) Type {
+	switch {
+	case t.Kind == Invalid:
+		return Type{}
+	case t.MayBeAbsent():
+		c.absent(x, "."+name)
+		return Type{}
+	case t.Kind != Object:
+		c.errorf(n, "%s is %s, not an object: read .%s of an object, declared with an object literal such as {%s: ...} as its initial value", ExprString(x), article(t.Kind), name, name)
+		return Type{}
+	}
+	ft, ok := t.Field(name)
+	if !ok {
+		var names []string
+		for _, f := range t.Comp.Fields {
+			names = append(names, f.Name)
+		}
+		c.errorf(n, "%s has no field %s: its fields are %s; give every field in the object's initial value", ExprString(x), name, strings.Join(names, ", "))
+		return Type{}
+	}
+	return ft
 }
 
 func (c *checker) ident(x *Ident) Type {
 	t, ok := c.lookup(x.Name)
 	if !ok {
 		c.errorf(x, "%s", undeclaredMsg(x.Name))
+	}
+	if c.valued[x.Name] && t.Kind != Undef {
+		t.Absent = false
 	}
 	return t
 }
@@ -195,7 +401,23 @@ func (c *checker) absent(e Expr, what string) {
 
 func (c *checker) method(x *Method) Type {
 	what := "." + x.Name
-	c.value(x.X, what, String)
+	t := c.expr(x.X)
+	switch {
+	case x.Call && t.Kind == Array:
+		return c.arrayMethod(x, t)
+	case x.Call:
+	case t.Kind == Object:
+		return c.member(x, x.X, t, x.Name) // a field called length
+	case t.Kind == Array && !t.MayBeAbsent():
+		return RangeType(int64(t.Comp.MinLen), int64(t.Comp.Len))
+	}
+	switch {
+	case t.Kind == Invalid:
+	case t.MayBeAbsent():
+		c.absent(x.X, what)
+	case t.Kind != String:
+		c.errorf(x.X, "%s is %s: %s needs a string", ExprString(x.X), t.Kind, what)
+	}
 	if x.Name == "length" {
 		return IntType
 	}
@@ -222,6 +444,41 @@ func (c *checker) method(x *Method) Type {
 	return BoolType
 }
 
+// arrayMethods are the methods of arrays that guards use: they compare
+// the elements with their argument as === does.
+var arrayMethods = map[string]bool{"indexOf": true, "includes": true}
+
+// arrayMethod checks a.indexOf(v) and a.includes(v) on an array a of type
+// t. Elements that are arrays or objects would compare by identity, which
+// is not modelled.
+func (c *checker) arrayMethod(x *Method, t Type) Type {
+	what := "." + x.Name
+	for _, a := range x.Args {
+		c.expr(a)
+	}
+	if !arrayMethods[x.Name] {
+		c.errorAt(x.DotPos, "%s is not an array method setbot models: of the array methods, indexOf and includes are; write what it computes with a <foreach>", what)
+		return Type{}
+	}
+	if len(x.Args) != 1 {
+		c.errorAt(x.DotPos, "%s on an array takes 1 argument, found %d: a start index is not supported; compare the elements you need with ===", what, len(x.Args))
+		return Type{}
+	}
+	elem, vt := t.Comp.Elem, c.info.Types[x.Args[0]]
+	switch {
+	case elem.IsComposite() || vt.IsComposite():
+		c.errorAt(x.DotPos, "%s over %s compares arrays or objects by identity, which is not modelled: compare a field or an element with ===", what, t)
+		return Type{}
+	case vt.Kind != Invalid && vt.Kind != Undef && elem.Kind != Undef && vt.Kind != elem.Kind:
+		c.errorAt(x.DotPos, "%s looks for %s value among the elements of %s, which are %s: it never finds one; look for %s value",
+			what, article(vt.Kind), ExprString(x.X), t.Comp.Elem, article(elem.Kind))
+	}
+	if x.Name == "indexOf" {
+		return RangeType(-1, int64(t.Comp.Len)-1)
+	}
+	return BoolType
+}
+
 func (c *checker) unary(x *Unary) Type {
 	switch x.Op {
 	case NOT:
@@ -237,8 +494,11 @@ func (c *checker) unary(x *Unary) Type {
 }
 
 func article(k Kind) string {
-	if k == Int {
-		return "an int"
+	switch k {
+	case Int, Array, Object:
+		return "an " + k.String()
+	case Undef:
+		return "undefined"
 	}
 	return "a " + k.String()
 }
@@ -252,6 +512,10 @@ func (c *checker) binary(x *Binary) Type {
 	case EQL, NEQ, SEQL, SNEQ:
 		t1, t2 := c.expr(x.X), c.expr(x.Y)
 		k1, k2 := t1.Kind, t2.Kind
+		if t1.IsComposite() || t2.IsComposite() {
+			c.errorAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
+			return BoolType
+		}
 		if k1 != Invalid && k2 != Invalid && k1 != k2 && k1 != Undef && k2 != Undef {
 			c.errorAt(x.OpPos, "mismatched types %s and %s for %s: compare values of one type", k1, k2, x.Op)
 		}
@@ -294,7 +558,15 @@ func (c *checker) operands(pos source.Pos, op Token, want, k1, k2 Kind) bool {
 // cond checks a condition. As in ECMAScript, a value of any kind is a
 // condition: false, 0, "" and undefined and null are false, every other
 // value true.
-func (c *checker) cond(e Expr) { c.expr(e) }
+func (c *checker) cond(e Expr) {
+	if x, ok := e.(*EventField); ok && x.Field == "" {
+		// _event is an object once an event has been processed, and
+		// undefined before: as a condition, whether there is one.
+		c.info.Types[e] = BoolType
+		return
+	}
+	c.expr(e)
+}
 
 // ---- Statements
 
@@ -313,7 +585,13 @@ func (c *checker) stmt(s Stmt) {
 	case *Assign:
 		c.assign(x)
 	case *IncDec:
-		if t := c.expr(x.Target); t.MayBeAbsent() {
+		var t Type
+		if len(x.Path) == 0 {
+			t = c.expr(x.Target)
+		} else {
+			t = c.loc(x.Target, x.Path)
+		}
+		if t.MayBeAbsent() {
 			c.absent(x.Target, "operator "+x.Op.String())
 		} else if t.Kind != Invalid && t.Kind != Int {
 			c.errorAt(x.OpPos, "operator %s needs an int variable, found %s", x.Op, t.Kind)
@@ -322,18 +600,27 @@ func (c *checker) stmt(s Stmt) {
 		c.decl(x)
 	case *If:
 		c.cond(x.Cond)
+		before := c.saveValued()
 		c.block(x.Then)
+		then := c.saveValued()
+		c.valued = before
 		if x.Else != nil {
 			c.stmt(x.Else)
 		}
+		c.meetValued(then)
 	case *While:
+		c.forget(x)
+		outer := c.saveValued()
 		c.cond(x.Cond)
 		c.block(x.Body)
+		c.valued = outer
 	case *For:
 		c.push()
 		if x.Init != nil {
 			c.stmt(x.Init)
 		}
+		c.forget(x)
+		outer := c.saveValued()
 		if x.Cond != nil {
 			c.cond(x.Cond)
 		}
@@ -341,7 +628,10 @@ func (c *checker) stmt(s Stmt) {
 			c.stmt(x.Post)
 		}
 		c.block(x.Body)
+		c.valued = outer
 		c.pop()
+	case *ForEach:
+		c.forEach(x)
 	case *Raise:
 		c.args(x.Event, x.Args)
 	case *Send:
@@ -357,28 +647,209 @@ func (c *checker) stmt(s Stmt) {
 	}
 }
 
+// saveValued returns a copy of the set of names known to hold a value.
+func (c *checker) saveValued() map[string]bool { return maps.Clone(c.valued) }
+
+// meetValued keeps only the names that also hold a value in other: after
+// two branches, what both gave a value.
+func (c *checker) meetValued(other map[string]bool) {
+	maps.DeleteFunc(c.valued, func(name string, _ bool) bool { return !other[name] })
+}
+
+// forget drops what a loop writes from the names known to hold a value:
+// its body may run any number of times, so nothing it assigns is known.
+func (c *checker) forget(loop Stmt) {
+	for _, name := range Defs(loop) {
+		delete(c.valued, name)
+	}
+	Inspect(loop, func(n Node) bool {
+		if f, ok := n.(*ForEach); ok {
+			delete(c.valued, f.Item.Name)
+			if f.Index != nil {
+				delete(c.valued, f.Index.Name)
+			}
+		}
+		return true
+	})
+}
+
+// forEach checks for (item, index of array) body. Item and index are
+// assigned each time round, so the body sees them hold values (where the
+// elements are values).
+func (c *checker) forEach(x *ForEach) {
+	at := c.expr(x.Array)
+	c.forget(x)
+	outer := c.saveValued()
+	if x.Cond != nil {
+		c.cond(x.Cond)
+	}
+	var elem Type
+	switch {
+	case at.Kind == Invalid:
+	case at.MayBeAbsent():
+		c.absent(x.Array, "foreach")
+	case at.Kind != Array:
+		c.errorf(x.Array, "foreach over %s, which is %s: foreach needs an array", ExprString(x.Array), article(at.Kind))
+	default:
+		elem = at.Comp.Elem
+	}
+	if tt := c.loc(x.Item, nil); elem.Kind != Invalid && tt.Kind != Invalid {
+		if msg := Assignable(tt, elem); msg != "" {
+			c.errorf(x.Item, "foreach item %s cannot hold the elements of %s: %s", x.Item.Name, ExprString(x.Array), msg)
+		}
+	}
+	if x.Index != nil {
+		if tt := c.loc(x.Index, nil); tt.Kind != Invalid && tt.Kind != Int && tt.Kind != Undef {
+			c.errorf(x.Index, "foreach index %s is %s: the index is an int", x.Index.Name, tt)
+		}
+		c.valued[x.Index.Name] = true
+	}
+	if elem.Kind != Invalid && !elem.MayBeAbsent() {
+		c.valued[x.Item.Name] = true
+	}
+	c.block(x.Body)
+	c.valued = outer
+}
+
 func (c *checker) assign(x *Assign) {
 	if x.Op != ASSIGN {
 		what := "operator " + x.Op.String()
-		k1, k2 := c.value(x.Target, what, Invalid), c.value(x.Value, what, Invalid)
+		var k1 Kind
+		if len(x.Path) == 0 {
+			k1 = c.value(x.Target, what, Invalid)
+		} else if t := c.loc(x.Target, x.Path); t.MayBeAbsent() {
+			c.errorf(x.Target, "%s may be undefined or null, and %s needs a value: assign it with = first", locString(x.Target, x.Path), what)
+		} else {
+			k1 = t.Kind
+		}
+		k2 := c.value(x.Value, what, Invalid)
 		if x.Op == ADD_ASSIGN && k1 == String && k2 == String {
 			return
 		}
 		c.operands(x.OpPos, x.Op, Int, k1, k2)
 		return
 	}
-	tt, vt := c.expr(x.Target), c.expr(x.Value)
+	tt, vt := c.loc(x.Target, x.Path), c.expr(x.Value)
+	if len(x.Path) == 0 {
+		c.valued[x.Target.Name] = vt.Kind != Invalid && !vt.MayBeAbsent()
+	}
 	if tt.Kind == Invalid || vt.Kind == Invalid {
 		return
 	}
+	name := locString(x.Target, x.Path)
 	switch {
 	case vt.Kind == Undef && !tt.MayBeAbsent():
-		c.errorf(x.Value, "%s is %s and cannot hold %s: give %s the type %s (a <data> without expr has it)", x.Target.Name, tt, ExprString(x.Value), x.Target.Name, tt.OrAbsent())
+		c.errorf(x.Value, "%s is %s and cannot hold %s: give %s the type %s (a <data> without expr has it)", name, tt, ExprString(x.Value), name, tt.OrAbsent())
 	case vt.MayBeAbsent() && !tt.MayBeAbsent():
-		c.errorf(x.Value, "%s may be undefined or null, and %s cannot be: give %s the type %s (a <data> without expr has it)", ExprString(x.Value), x.Target.Name, x.Target.Name, tt.OrAbsent())
+		c.errorf(x.Value, "%s may be undefined or null, and %s cannot be: give %s the type %s (a <data> without expr has it)", ExprString(x.Value), name, name, tt.OrAbsent())
 	case vt.Kind != Undef && tt.Kind != vt.Kind:
-		c.errorf(x.Value, "cannot use %s value as %s in assignment to %s", vt.Kind, tt.Kind, x.Target.Name)
+		c.errorf(x.Value, "cannot use %s value as %s in assignment to %s", vt.Kind, tt.Kind, name)
+	case vt.IsComposite():
+		if msg := Assignable(tt, vt); msg != "" {
+			c.errorf(x.Value, "cannot assign %s to %s: %s", ExprString(x.Value), name, msg)
+		}
 	}
+}
+
+// loc checks the location target.path written by an assignment and
+// returns its declared type: what it may hold. An element is written only
+// where it lies within the array for certain.
+func (c *checker) loc(target *Ident, path []*Sel) Type {
+	t, ok := c.lookup(target.Name)
+	if !ok {
+		c.errorf(target, "%s", undeclaredMsg(target.Name))
+	}
+	c.info.Types[target] = t
+	for i, s := range path {
+		so := locString(target, path[:i])
+		if s.Index != nil {
+			if str, ok := s.Index.(*StrLit); ok && t.Kind == Object {
+				s = &Sel{Pos: s.Pos, Name: str.Value}
+			} else {
+				c.value(s.Index, "an index", Int)
+			}
+		}
+		switch {
+		case t.Kind == Invalid:
+			continue
+		case t.MayBeAbsent():
+			c.errorAt(s.Pos, "%s may be undefined or null: assign it a whole value before a part of it", so)
+			return Type{}
+		case s.Index != nil && t.Kind != Array:
+			c.errorAt(s.Pos, "%s is %s, not an array: index an array, declared with an array literal such as [1, 2] as its initial value", so, article(t.Kind))
+			return Type{}
+		case s.Index != nil:
+			if k, ok := s.Index.(*IntLit); !ok || k.Value < 0 || k.Value >= int64(t.Comp.MinLen) {
+				c.errorAt(s.Pos, "assignment to an element of %s that may lie past its end (it has %d elements for certain): "+
+					"index with a constant below that, or assign the whole array", so, t.Comp.MinLen)
+				return Type{}
+			}
+			t = t.Comp.Elem
+		case t.Kind != Object:
+			c.errorAt(s.Pos, "%s is %s, not an object: assign .%s of an object, declared with an object literal such as {%s: ...} as its initial value", so, article(t.Kind), s.Name, s.Name)
+			return Type{}
+		default:
+			ft, ok := t.Field(s.Name)
+			if !ok {
+				c.errorAt(s.Pos, "%s has no field %s: an object keeps the fields of its initial value; declare %s there", so, s.Name, s.Name)
+				return Type{}
+			}
+			t = ft
+		}
+	}
+	return t
+}
+
+// locString returns the text of target.path.
+func locString(target *Ident, path []*Sel) string {
+	var p printer
+	p.location(target, path)
+	return p.b.String()
+}
+
+// Assignable returns why a value of type vt cannot be stored where tt is
+// declared, or "" when it can. Arrays need a bound at least as large and
+// no fewer elements than the target keeps; objects the same fields.
+func Assignable(tt, vt Type) string {
+	switch {
+	case tt.Kind == Invalid || vt.Kind == Invalid || tt.Kind == Undef:
+		return ""
+	case vt.Kind == Undef:
+		if !tt.MayBeAbsent() {
+			return fmt.Sprintf("%s cannot be undefined", tt)
+		}
+		return ""
+	case vt.MayBeAbsent() && !tt.MayBeAbsent():
+		return fmt.Sprintf("the value may be undefined, and %s cannot be", tt)
+	case tt.Kind != vt.Kind:
+		return fmt.Sprintf("cannot use %s value as %s", vt.Kind, tt.Kind)
+	case tt.Kind == Array:
+		if msg := Assignable(tt.Comp.Elem, vt.Comp.Elem); msg != "" && vt.Comp.Len > 0 {
+			return "elements: " + msg
+		}
+		if vt.Comp.Len > tt.Comp.Len {
+			return fmt.Sprintf("it holds at most %d elements and the value up to %d; declare a larger bound, e.g. setbot:type=\"%s\"",
+				tt.Comp.Len, vt.Comp.Len, ArrayType(tt.Comp.Elem, 0, vt.Comp.Len))
+		}
+		if vt.Comp.MinLen < tt.Comp.MinLen {
+			return fmt.Sprintf("it has %d elements for certain and the value may have %d; declare its type, e.g. setbot:type=\"%s\", which allows fewer",
+				tt.Comp.MinLen, vt.Comp.MinLen, tt)
+		}
+	case tt.Kind == Object:
+		if len(tt.Comp.Fields) != len(vt.Comp.Fields) {
+			return fmt.Sprintf("the fields differ (%s and %s): an object keeps the fields of its initial value", tt, vt)
+		}
+		for i, f := range tt.Comp.Fields {
+			g := vt.Comp.Fields[i]
+			if f.Name != g.Name {
+				return fmt.Sprintf("the fields differ (%s and %s): an object keeps the fields of its initial value", tt, vt)
+			}
+			if msg := Assignable(f.Type, g.Type); msg != "" {
+				return "field " + f.Name + ": " + msg
+			}
+		}
+	}
+	return ""
 }
 
 func (c *checker) decl(x *Decl) {
@@ -387,12 +858,13 @@ func (c *checker) decl(x *Decl) {
 		vt := c.expr(x.Value)
 		switch {
 		case t.Kind == Invalid:
-			t = Type{Kind: vt.Kind, Absent: vt.MayBeAbsent()}
+			t = Type{Kind: vt.Kind, Absent: vt.MayBeAbsent(), Comp: vt.Comp}
 		case vt.Kind != Invalid && vt.Kind != t.Kind:
 			c.errorf(x.Value, "cannot use %s value as %s in declaration of %s", vt.Kind, t.Kind, x.Name.Name)
 		}
 	}
 	c.info.Types[x.Name] = t
+	delete(c.valued, x.Name.Name)
 	if _, global := c.env.Vars[x.Name.Name]; global {
 		// In an SCXML script "var x" would assign the datamodel's x; a
 		// local of the same name would silently mean something else.
@@ -432,6 +904,13 @@ func (c *checker) args(event string, args []*Arg) {
 			c.errorf(a.Value, "%s may be undefined or null, and parameter %s of event %s cannot be: give it a value first", ExprString(a.Value), a.Name, event)
 		case t.Kind != Invalid && t.Kind != Undef && t.Kind != pt.Kind:
 			c.errorf(a.Value, "cannot use %s value as %s in argument %s of event %s", t.Kind, pt.Kind, a.Name, event)
+		case t.IsComposite():
+			if msg := Assignable(pt, t); msg != "" {
+				c.errorf(a.Value, "cannot pass %s as parameter %s of event %s: %s", ExprString(a.Value), a.Name, event, msg)
+			}
+		}
+		if ok {
+			c.info.Args[a] = pt
 		}
 	}
 }

@@ -108,6 +108,17 @@ func TestCheckExpr(t *testing.T) {
 		{nil, "_name", String, ""},
 		{nil, "return", Invalid, "t.scxml:1:1: return is a statement, not a value: write an expression"},
 		{nil, "a == undefined", Bool, ""},
+		// _event's fields (SCXML §5.10.1).
+		{nil, "_event.type == 'internal' && _event.name != 'x'", Bool, ""},
+		{nil, "_event.sendid == undefined || _event.origin === null || typeof _event.origintype === 'undefined'", Bool, ""},
+		{nil, "typeof _event.invokeid === 'undefined' && _event.invokeid == undefined", Bool, ""},
+		{nil, "_event.sendid + 'x'", Invalid, "t.scxml:1:1: _event.sendid may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
+		{nil, "_event.origin.length", Invalid, "t.scxml:1:1: _event.origin may be undefined or null, and .length needs a value: give it one first (e.g. an expr on its <data>)"},
+		{nil, "_event.invokeid == 'x'", Bool, ""},
+		{nil, "_event", Invalid, "t.scxml:1:1: _event as a value is not supported yet: test it as a condition (whether an event has been processed), or read a field such as _event.name or _event.data.NAME"},
+		{nil, "_event == undefined", Bool, "t.scxml:1:1: _event as a value is not supported yet: test it as a condition (whether an event has been processed), or read a field such as _event.name or _event.data.NAME"},
+		{nil, "!_event || _event && b", Bool, ""},
+		{nil, "_ioprocessors['scxml'].location + _sessionid", String, ""},
 	}
 	for _, tt := range tests {
 		env := tt.env
@@ -175,6 +186,7 @@ func TestCheckBlock(t *testing.T) {
 		{nil, "send other(z: c)", "t.scxml:1:15: undeclared name c"},
 		{nil, "var x = c; x = 1; a = x; x++", "t.scxml:1:9: undeclared name c"},
 		{nil, "x = y", "t.scxml:1:1: undeclared name x\nt.scxml:1:5: undeclared name y"},
+		{nil, "if (_event) a = 1; while (!_event) {}", ""},
 	}
 	for _, tt := range tests {
 		env := tt.env

@@ -33,7 +33,7 @@ func Equal(a, b Node) bool {
 		return ok && x.Field == y.Field
 	case *SysVar:
 		y, ok := b.(*SysVar)
-		return ok && x.Name == y.Name
+		return ok && x.Name == y.Name && x.Processor == y.Processor
 	case *TypeOf:
 		y, ok := b.(*TypeOf)
 		return ok && Equal(x.X, y.X)
@@ -57,15 +57,47 @@ func Equal(a, b Node) bool {
 	case *Cond:
 		y, ok := b.(*Cond)
 		return ok && Equal(x.Cond, y.Cond) && Equal(x.Then, y.Then) && Equal(x.Else, y.Else)
+	case *ArrayLit:
+		y, ok := b.(*ArrayLit)
+		if !ok || len(x.Elems) != len(y.Elems) {
+			return false
+		}
+		for i := range x.Elems {
+			if !Equal(x.Elems[i], y.Elems[i]) {
+				return false
+			}
+		}
+		return true
+	case *ObjectLit:
+		y, ok := b.(*ObjectLit)
+		if !ok || len(x.Fields) != len(y.Fields) {
+			return false
+		}
+		for i, f := range x.Fields {
+			if f.Name != y.Fields[i].Name || !Equal(f.Value, y.Fields[i].Value) {
+				return false
+			}
+		}
+		return true
+	case *Index:
+		y, ok := b.(*Index)
+		return ok && Equal(x.X, y.X) && Equal(x.Index, y.Index)
+	case *Member:
+		y, ok := b.(*Member)
+		return ok && x.Name == y.Name && Equal(x.X, y.X)
 	case *Block:
 		y, ok := b.(*Block)
 		return ok && blocksEqual(x, y)
 	case *Assign:
 		y, ok := b.(*Assign)
-		return ok && x.Op == y.Op && x.Target.Name == y.Target.Name && Equal(x.Value, y.Value)
+		return ok && x.Op == y.Op && x.Target.Name == y.Target.Name && pathsEqual(x.Path, y.Path) && Equal(x.Value, y.Value)
 	case *IncDec:
 		y, ok := b.(*IncDec)
-		return ok && x.Op == y.Op && x.Target.Name == y.Target.Name
+		return ok && x.Op == y.Op && x.Target.Name == y.Target.Name && pathsEqual(x.Path, y.Path)
+	case *ForEach:
+		y, ok := b.(*ForEach)
+		return ok && x.Item.Name == y.Item.Name && (x.Index == nil) == (y.Index == nil) &&
+			(x.Index == nil || x.Index.Name == y.Index.Name) && Equal(x.Array, y.Array) && Equal(x.Cond, y.Cond) && blocksEqual(x.Body, y.Body)
 	case *Decl:
 		y, ok := b.(*Decl)
 		return ok && x.Name.Name == y.Name.Name && x.Type == y.Type && Equal(x.Value, y.Value)
@@ -81,7 +113,7 @@ func Equal(a, b Node) bool {
 			Equal(x.Post, y.Post) && blocksEqual(x.Body, y.Body)
 	case *Raise:
 		y, ok := b.(*Raise)
-		return ok && x.Event == y.Event && argsEqual(x.Args, y.Args)
+		return ok && x.Event == y.Event && x.ID == y.ID && x.Platform == y.Platform && argsEqual(x.Args, y.Args)
 	case *Send:
 		y, ok := b.(*Send)
 		return ok && x.Event == y.Event && x.Target == y.Target && x.Delay == y.Delay && x.ID == y.ID && argsEqual(x.Args, y.Args)
@@ -104,6 +136,19 @@ func blocksEqual(a, b *Block) bool {
 	}
 	for i := range a.Stmts {
 		if !Equal(a.Stmts[i], b.Stmts[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func pathsEqual(a, b []*Sel) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || (a[i].Index == nil) != (b[i].Index == nil) ||
+			a[i].Index != nil && !Equal(a[i].Index, b[i].Index) {
 			return false
 		}
 	}

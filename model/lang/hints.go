@@ -33,15 +33,32 @@ var unsupportedStatements = map[string]string{
 // unsupportedPrefixes are keyword operators that ECMAScript writes before
 // an operand.
 var unsupportedPrefixes = map[string]string{
-	"new":    "objects are not supported yet; use a variable per field",
-	"delete": "objects are not supported yet; use a variable per field",
+	"new":    "write an object literal {name: value, ...} or an array literal [...]",
+	"delete": "an object keeps the fields of its initial value; assign the field a value instead",
 }
 
 // systemVariables are the SCXML system variables other than _event.
 var systemVariables = map[string]bool{"_ioprocessors": true, "_x": true}
 
 func systemVariableMsg(name string) string {
-	return name + " is not supported yet: of the system variables, _sessionid, _name and _event are modelled; compare with those"
+	if name == "_ioprocessors" {
+		return "_ioprocessors as a value is not supported yet: read the SCXML event processor's location, _ioprocessors['scxml'].location"
+	}
+	return name + " is not supported yet: of the system variables, _sessionid, _name, _ioprocessors['scxml'].location and _event's fields are modelled; compare with those"
+}
+
+// eventValueMsg is the error for _event used as a value.
+const eventValueMsg = "_event as a value is not supported yet: test it as a condition (whether an event has been processed), or read a field such as _event.name or _event.data.NAME"
+
+// readOnlyMsg is the error for an assignment to a system variable, or to
+// a part of one.
+func readOnlyMsg(what string) string {
+	if i := strings.IndexAny(what, ".["); i > 0 {
+		what += " is part of the system variable " + what[:i]
+	} else {
+		what += " is a system variable"
+	}
+	return what + ", which cannot be assigned (SCXML raises error.execution): assign a variable of your own"
 }
 
 // undeclaredMsg is the error for a name that is neither a variable nor a
@@ -51,7 +68,7 @@ func undeclaredMsg(name string) string {
 	case systemVariables[name]:
 		return systemVariableMsg(name)
 	case name == "_event":
-		return "_event as a value is not supported yet: read a parameter as _event.data.NAME"
+		return eventValueMsg
 	case unsupportedStatements[name] != "":
 		return name + " is a statement, not a value: write an expression"
 	}
@@ -66,13 +83,10 @@ func memberMsg(path string) string {
 		return systemVariableMsg(root)
 	case path == "_event.data":
 		return "member access _event.data: read one parameter, _event.data.NAME"
-	case strings.HasPrefix(path, "_event.data."):
-		param, _, _ := strings.Cut(strings.TrimPrefix(path, "_event.data."), ".")
-		return "member access " + path + ": parameters are ints, bools and strings; read _event.data." + param
 	case root == "_event":
 		return "member access " + path + ": _event has the fields name, type, sendid, origin, origintype, invokeid and data.NAME; read one of those"
 	}
-	return "member access " + path + ": objects are not supported yet; of strings, length and the methods indexOf, startsWith, endsWith, includes, substring and charAt are; use a variable per field"
+	return "member access " + path + ": read a field of an object, or of strings length and the methods indexOf, startsWith, endsWith, includes, substring and charAt"
 }
 
 // indexMsg is the error for an index expression.
@@ -82,9 +96,9 @@ func indexMsg(path string) string {
 	case systemVariables[root]:
 		return systemVariableMsg(root)
 	case path == "_event.data":
-		return "index expression _event.data[...]: read a parameter as _event.data.NAME"
+		return "index expression _event.data[...]: name the parameter in quotes, _event.data['NAME'], or read _event.data.NAME"
 	}
-	return "index expression " + path + "[...]: arrays are not supported yet; use a variable per element"
+	return "index expression " + path + "[...]: of _event, only data can be indexed, with a parameter's name in quotes"
 }
 
 // callMsg is the error for a call of anything but In.
@@ -92,5 +106,12 @@ func callMsg(path string) string {
 	if path == "function" {
 		return "function expression: functions are not supported yet; write the body where it is called"
 	}
+	if i := strings.LastIndexByte(path, '.'); i >= 0 && growingMethods[path[i+1:]] {
+		return "unsupported call " + path + "(...): an array that grows past the bound of its type is not modelled; " +
+			"assign an array literal (a = [a[0], a[1], x]) to a variable with room for it (setbot:type=\"int[N]\")"
+	}
 	return "unsupported call " + path + "(...): only In('state') can be called; write what it computes with operators and ?:"
 }
+
+// growingMethods are the array methods that make an array longer.
+var growingMethods = map[string]bool{"concat": true, "push": true, "unshift": true, "splice": true}

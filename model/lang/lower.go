@@ -1,6 +1,10 @@
 package lang
 
-import "github.com/setbot/setbot/model/source"
+import (
+	"strings"
+
+	"github.com/setbot/setbot/model/source"
+)
 
 // Lowering rewrites checked code into the form the executors run, in which
 // every value is an int, a bool or a string and every condition is a bool:
@@ -29,11 +33,27 @@ const (
 // AbsentType is the type of a tag.
 var AbsentType = RangeType(AbsentValue, AbsentNull)
 
+// Reserved reports whether name is one SCXML reserves for the platform
+// (it starts with an underscore): the names lowering gives the variables it
+// adds, which no conforming model declares.
+func Reserved(name string) bool { return strings.HasPrefix(name, "_") }
+
 // AbsentName is the name of the tag variable (or parameter, or local) that
 // says whether name holds a value, undefined or null. SCXML reserves names
 // that start with an underscore for the platform, so no conforming model
 // declares one.
-func AbsentName(name string) string { return "_absent_" + name }
+func AbsentName(name string) string { return absentPrefix + name }
+
+const absentPrefix = "_absent_"
+
+// AbsentOf returns the name whose tag name is, and whether name is a tag
+// (AbsentName(of) == name); otherwise name itself.
+func AbsentOf(name string) (of string, tag bool) {
+	if of, tag = strings.CutPrefix(name, absentPrefix); tag {
+		return of, true
+	}
+	return name, false
+}
 
 // ZeroValue returns the literal that stands for the value of kind k where
 // there is none (Undef has none: its placeholder is the int 0).
@@ -63,13 +83,19 @@ func LowerBlock(b *Block, info *Info) *Block {
 	return l.block(b)
 }
 
-type lowerer struct{ info *Info }
+type lowerer struct {
+	info  *Info
+	loops int // foreach loops lowered, to name their locals
+}
 
 func (l *lowerer) typ(e Expr) Type { return l.info.Types[e] }
 
 // cond lowers e used as a condition.
 func (l *lowerer) cond(e Expr) Expr {
 	t := l.typ(e)
+	if t.IsComposite() {
+		return &BoolLit{ValuePos: e.Pos(), Value: true} // objects are true
+	}
 	if t.MayBeAbsent() {
 		v, tag := l.pair(e)
 		has := eq(tag, AbsentValue)
@@ -123,6 +149,16 @@ func (l *lowerer) pair(e Expr) (val, tag Expr) {
 			return ZeroValue(Int, pos), &IntLit{ValuePos: pos, Value: AbsentUndefined}
 		}
 		return &EventParam{Start: pos, Name: x.Name}, &EventParam{Start: pos, Name: AbsentName(x.Name)}
+	case *EventField:
+		var v Expr = &EventField{Start: pos, Field: x.Field}
+		if t.Kind == Undef {
+			v = ZeroValue(Undef, pos) // invokeid: never a value
+		}
+		return v, &EventField{Start: pos, Field: AbsentName(x.Field)}
+	case *Index, *Member, *Method:
+		if v, tag, ok := l.scalar(e); ok {
+			return v, tag
+		}
 	case *Cond:
 		c := l.cond(x.Cond)
 		v1, t1 := l.pair(x.Then)
@@ -145,6 +181,9 @@ func (l *lowerer) pair(e Expr) (val, tag Expr) {
 // value lowers e, which the checker proved has a value wherever it is used
 // as one (or which is a bool condition).
 func (l *lowerer) value(e Expr) Expr {
+	if v, _, ok := l.scalar(e); ok {
+		return v
+	}
 	switch x := e.(type) {
 	case *TypeOf:
 		return l.typeOf(x)
@@ -164,6 +203,9 @@ func (l *lowerer) value(e Expr) Expr {
 	case *Cond:
 		return &Cond{Cond: l.cond(x.Cond), Question: x.Question, Then: l.value(x.Then), Else: l.value(x.Else)}
 	case *Method:
+		if l.typ(x.X).Kind == Array {
+			return l.arrayMethod(x)
+		}
 		m := &Method{X: l.value(x.X), DotPos: x.DotPos, Name: x.Name, Call: x.Call}
 		for _, a := range x.Args {
 			m.Args = append(m.Args, l.value(a))
@@ -187,7 +229,7 @@ func (l *lowerer) typeOf(x *TypeOf) Expr {
 }
 
 // typeofName is what typeof gives for a value of each kind.
-var typeofName = map[Kind]string{Int: "number", Bool: "boolean", String: "string", Undef: "undefined"}
+var typeofName = map[Kind]string{Int: "number", Bool: "boolean", String: "string", Undef: "undefined", Array: "object", Object: "object"}
 
 // equality lowers ==, !=, === and !==.
 func (l *lowerer) equality(x *Binary) Expr {
@@ -203,17 +245,11 @@ func (l *lowerer) equality(x *Binary) Expr {
 	}
 	v1, g1 := l.pair(x.X)
 	v2, g2 := l.pair(x.Y)
-	// The values compare only when both have one of the same kind.
-	var values Expr = &BoolLit{ValuePos: x.OpPos}
-	if t1.Kind == t2.Kind && t1.Kind != Undef {
-		values = &Binary{X: v1, OpPos: x.OpPos, Op: EQL, Y: v2}
-	}
 	var r Expr
 	if strict {
-		// Same tag, and the same value when the tag says there is one.
-		sameTag := &Binary{X: g1, OpPos: x.OpPos, Op: EQL, Y: g2}
-		r = and(sameTag, or(not(eq(g1, AbsentValue)), values))
+		r = strictEqual(x.OpPos, v1, g1, t1.Kind, v2, g2, t2.Kind)
 	} else {
+		values := sameValues(x.OpPos, v1, t1.Kind, v2, t2.Kind)
 		bothValues := and(eq(g1, AbsentValue), eq(g2, AbsentValue))
 		neither := and(not(eq(g1, AbsentValue)), not(eq(g2, AbsentValue)))
 		r = or(neither, and(bothValues, values))
@@ -222,6 +258,23 @@ func (l *lowerer) equality(x *Binary) Expr {
 		return not(r)
 	}
 	return r
+}
+
+// strictEqual is v1 === v2 for lowered values v1 and v2 of kinds k1 and
+// k2 with the tags g1 and g2: the same tag, and the same value when the
+// tag says there is one.
+func strictEqual(pos source.Pos, v1, g1 Expr, k1 Kind, v2, g2 Expr, k2 Kind) Expr {
+	sameTag := &Binary{X: g1, OpPos: pos, Op: EQL, Y: g2}
+	return and(sameTag, or(not(eq(g1, AbsentValue)), sameValues(pos, v1, k1, v2, k2)))
+}
+
+// sameValues compares two lowered values, which are equal only when both
+// are of the same kind.
+func sameValues(pos source.Pos, v1 Expr, k1 Kind, v2 Expr, k2 Kind) Expr {
+	if k1 == k2 && k1 != Undef {
+		return &Binary{X: v1, OpPos: pos, Op: EQL, Y: v2}
+	}
+	return &BoolLit{ValuePos: pos}
 }
 
 func (l *lowerer) block(b *Block) *Block {
@@ -241,19 +294,21 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 	case *Block:
 		return []Stmt{l.block(x)}
 	case *Assign:
-		if x.Op == ASSIGN && l.typ(x.Target).MayBeAbsent() {
-			v, tag := l.pair(x.Value)
-			if l.typ(x.Value).Kind == Undef {
-				v = ZeroValue(l.typ(x.Target).Kind, x.Value.Pos())
-			}
-			return []Stmt{
-				&Assign{Target: copyIdent(x.Target), OpPos: x.OpPos, Op: ASSIGN, Value: Simplify(v)},
-				&Assign{Target: &Ident{NamePos: x.Target.NamePos, Name: AbsentName(x.Target.Name)}, OpPos: x.OpPos, Op: ASSIGN, Value: Simplify(tag)},
-			}
+		name := pathName(x.Target, x.Path)
+		tt := locType(l.typ(x.Target), x.Path)
+		if x.Op == ASSIGN && (tt.MayBeAbsent() || tt.IsComposite()) {
+			return assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
 		}
-		return []Stmt{&Assign{Target: copyIdent(x.Target), OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.value(x.Value))}}
+		return []Stmt{&Assign{Target: &Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.value(x.Value))}}
+	case *IncDec:
+		return []Stmt{&IncDec{Target: &Ident{NamePos: x.Target.NamePos, Name: pathName(x.Target, x.Path)}, OpPos: x.OpPos, Op: x.Op}}
+	case *ForEach:
+		return l.forEach(x)
 	case *Decl:
 		t := l.typ(x.Name)
+		if t.IsComposite() {
+			return declLeaves(x.Name.Name, t, l.vec(x.Value, t), x.DeclPos)
+		}
 		if !t.MayBeAbsent() {
 			d := &Decl{DeclPos: x.DeclPos, Name: copyIdent(x.Name), Type: x.Type}
 			if x.Value != nil {
@@ -305,7 +360,7 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 		body.Stmts = append(body.Stmts, post...)
 		return []Stmt{&Block{Stmts: append(init, &While{WhilePos: x.ForPos, Cond: cond, Body: body})}}
 	case *Raise:
-		return []Stmt{&Raise{RaisePos: x.RaisePos, Event: x.Event, Args: l.args(x.Args)}}
+		return []Stmt{&Raise{RaisePos: x.RaisePos, Event: x.Event, Args: l.args(x.Args), ID: x.ID, Platform: x.Platform}}
 	case *Send:
 		return []Stmt{&Send{SendPos: x.SendPos, Event: x.Event, Args: l.args(x.Args), Target: x.Target, Delay: x.Delay, ID: x.ID}}
 	case *Assume:
@@ -326,13 +381,18 @@ func (l *lowerer) elseStmt(s Stmt) Stmt {
 func (l *lowerer) args(args []*Arg) []*Arg {
 	var out []*Arg
 	for _, a := range args {
-		if !l.typ(a.Value).MayBeAbsent() {
+		t, known := l.info.Args[a]
+		if !known {
+			t = l.typ(a.Value)
+		}
+		if !t.MayBeAbsent() && !t.IsComposite() {
 			out = append(out, &Arg{NamePos: a.NamePos, Name: a.Name, Value: Simplify(l.value(a.Value))})
 			continue
 		}
-		v, tag := l.pair(a.Value)
-		out = append(out, &Arg{NamePos: a.NamePos, Name: a.Name, Value: Simplify(v)},
-			&Arg{NamePos: a.NamePos, Name: AbsentName(a.Name), Value: Simplify(tag)})
+		vs := l.vec(a.Value, t)
+		for i, f := range Leaves(t) {
+			out = append(out, &Arg{NamePos: a.NamePos, Name: f.Name(a.Name), Value: Simplify(vs[i])})
+		}
 	}
 	return out
 }

@@ -38,6 +38,14 @@ func TestLowerExpr(t *testing.T) {
 		{"typeof s == 'string'", "true"},
 		{"typeof u", "_absent_u == 1 ? 'undefined' : _absent_u == 2 ? 'object' : 'number'"},
 		{"typeof n", "_absent_n == 1 ? 'undefined' : _absent_n == 2 ? 'object' : 'undefined'"},
+		// _event's fields that may be undefined carry their tags.
+		{"_event.type == 'internal'", "_event.type == 'internal'"},
+		{"_event.sendid == 's1'", "_event._absent_sendid == 0 && _event.sendid == 's1'"},
+		{"typeof _event.origin === 'undefined'", "_event._absent_origin == 1"},
+		{"!_event.origintype", "!(_event._absent_origintype == 0 && _event.origintype != '')"},
+		{"_event.invokeid == undefined", "!(_event._absent_invokeid == 0)"},
+		{"_event.invokeid === 'x'", "_event._absent_invokeid == 0 && !(_event._absent_invokeid == 0)"},
+		{"_event && !_event", "_event && !_event"},
 	}
 	for _, tt := range tests {
 		e, info, errs := checkExpr(t, lowerEnv(), tt.src, Invalid)

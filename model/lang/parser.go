@@ -30,6 +30,25 @@ func ParseExpr(src Snippet) (Expr, source.ErrorList) {
 	return x, p.errs
 }
 
+// ParseLocation parses src as a location that can be assigned: a variable,
+// or a field or element of one (a, o.f, a[i].f). It returns the variable
+// and the path below it; on errors the variable is nil.
+func ParseLocation(src Snippet) (*Ident, []*Sel, source.ErrorList) {
+	p := newParser(src)
+	mark := len(p.errs)
+	x := p.parseValue()
+	if p.tok != EOF {
+		p.errorExpected("end of location")
+	}
+	var target *Ident
+	var path []*Sel
+	if len(p.errs) == mark {
+		target, path = p.target(x, 0, mark)
+	}
+	p.errs.Sort()
+	return target, path, p.errs
+}
+
 // ParseStmts parses src as a statement list. The returned Block has Lbrace
 // NoPos.
 //
@@ -83,6 +102,13 @@ func (p *parser) peek() Token {
 	sc := p.sc
 	sc.errh = func(int, string) {}
 	return sc.scan().tok
+}
+
+// peekLit returns the literal of the token after the current one.
+func (p *parser) peekLit() string {
+	sc := p.sc
+	sc.errh = func(int, string) {}
+	return sc.scan().lit
 }
 
 // stop ends parsing: from now on the current token is EOF and errors are
@@ -317,13 +343,87 @@ func (p *parser) parsePrimary() Expr {
 	}
 	switch p.tok {
 	case LBRACK:
-		p.error("array literal: arrays are not supported yet; use a variable per element")
+		return p.parseArrayLit()
 	case LBRACE:
-		p.error("object literal: objects are not supported yet; use a variable per field")
-	default:
-		p.errorExpected("expression")
+		return p.parseObjectLit()
 	}
+	p.errorExpected("expression")
 	return p.bad(off)
+}
+
+// parseArrayLit parses [e, ...]; a trailing comma is allowed.
+func (p *parser) parseArrayLit() Expr {
+	defer p.leave()
+	if !p.enter("expression") {
+		return p.bad(p.off)
+	}
+	x := &ArrayLit{Lbrack: p.pos(p.off)}
+	p.next()
+	for p.tok != RBRACK && p.tok != EOF {
+		if p.tok == COMMA {
+			p.error("hole in array literal: write undefined for a missing element")
+			p.skipGroup(1, false)
+			return x
+		}
+		x.Elems = append(x.Elems, p.parseValue())
+		if p.tok != COMMA {
+			break
+		}
+		p.next()
+	}
+	if p.tok != RBRACK {
+		p.errorExpected("',' or ']'")
+		p.skipGroup(1, false)
+		return x
+	}
+	p.next()
+	return x
+}
+
+// parseObjectLit parses {name: e, ...}; a name is an identifier, a keyword
+// or a string literal that is an identifier; a trailing comma is allowed.
+func (p *parser) parseObjectLit() Expr {
+	defer p.leave()
+	if !p.enter("expression") {
+		return p.bad(p.off)
+	}
+	x := &ObjectLit{Lbrace: p.pos(p.off)}
+	p.next()
+	seen := make(map[string]bool)
+	for p.tok != RBRACE && p.tok != EOF {
+		if !p.isName() && p.tok != STRING {
+			p.errorExpected("field name")
+			p.skipBraces(1)
+			return x
+		}
+		f := &FieldInit{NamePos: p.pos(p.off), Name: p.lit}
+		if p.tok == STRING && !isIdent(p.lit) {
+			p.error("field name %q: objects are modelled with identifiers as field names; rename the field", p.lit)
+		} else if seen[f.Name] {
+			p.error("duplicate field %s in object literal: give each field once", f.Name)
+		}
+		seen[f.Name] = true
+		p.next()
+		if p.tok != COLON {
+			p.errorExpected("':'")
+			p.skipBraces(1)
+			return x
+		}
+		p.next()
+		f.Value = p.parseValue()
+		x.Fields = append(x.Fields, f)
+		if p.tok != COMMA {
+			break
+		}
+		p.next()
+	}
+	if p.tok != RBRACE {
+		p.errorExpected("',' or '}'")
+		p.skipBraces(1)
+		return x
+	}
+	p.next()
+	return x
 }
 
 // parseOperand parses what starts with an identifier: a variable,
@@ -345,6 +445,8 @@ func (p *parser) parseOperand() Expr {
 		return &SysVar{NamePos: p.pos(off), Name: name}
 	case "_event":
 		return p.parseEvent(off)
+	case "_ioprocessors":
+		return p.parseProcessors(off)
 	}
 	if systemVariables[name] {
 		p.errorAt(off, systemVariableMsg(name))
@@ -362,12 +464,8 @@ func (p *parser) parseOperand() Expr {
 		p.errorAt(off, callMsg(p.dotted(name)))
 		p.skipGroup(0, false)
 		if name == "function" && p.tok == LBRACE {
-			p.skipBraces()
+			p.skipBraces(0)
 		}
-		return p.bad(off)
-	case LBRACK:
-		p.errorAt(off, indexMsg(name))
-		p.skipGroup(0, false)
 		return p.bad(off)
 	}
 	return &Ident{NamePos: p.pos(off), Name: name}
@@ -389,9 +487,14 @@ func (p *parser) dotted(name string) string {
 // parseEvent parses what follows _event: .data.NAME or .FIELD; off is the
 // offset of _event.
 func (p *parser) parseEvent(off int) Expr {
-	if p.tok != PERIOD {
-		p.errorAt(off, undeclaredMsg("_event"))
+	switch p.tok {
+	case LBRACK:
+		p.errorAt(off, indexMsg("_event"))
+		p.skipGroup(0, false)
 		return p.bad(off)
+	case PERIOD:
+	default:
+		return &EventField{Start: p.pos(off)}
 	}
 	p.next()
 	if !p.isName() {
@@ -414,6 +517,18 @@ func (p *parser) parseEvent(off int) Expr {
 		return &EventParam{Start: p.pos(off), Name: param}
 	case EventFields[field]:
 		return &EventField{Start: p.pos(off), Field: field}
+	case field == "data" && p.tok == LBRACK:
+		// _event.data['name'] is _event.data.name.
+		p.next()
+		if p.tok != STRING || p.peek() != RBRACK {
+			p.errorAt(off, indexMsg("_event.data"))
+			p.skipGroup(1, false)
+			return p.bad(off)
+		}
+		param := p.lit
+		p.next()
+		p.next()
+		return &EventParam{Start: p.pos(off), Name: param}
 	case p.tok == LBRACK:
 		p.errorAt(off, indexMsg("_event."+field))
 		p.skipGroup(0, false)
@@ -423,15 +538,82 @@ func (p *parser) parseEvent(off int) Expr {
 	return p.bad(off)
 }
 
-// parsePostfix parses the string properties and methods applied to x,
-// which starts at off: x.length, x.indexOf(y), ...; any other member, call
-// or index is reported at off.
+// parseProcessors parses what follows _ioprocessors: the location of the
+// SCXML event processor, _ioprocessors['KEY'].location or
+// _ioprocessors.scxml.location, where KEY is its type or its short name;
+// off is the offset of _ioprocessors.
+func (p *parser) parseProcessors(off int) Expr {
+	key := ""
+	switch p.tok {
+	case LBRACK:
+		p.next()
+		if p.tok != STRING {
+			p.errorAt(off, systemVariableMsg("_ioprocessors"))
+			p.skipGroup(1, false)
+			return p.bad(off)
+		}
+		key = p.lit
+		p.next()
+		p.expect(RBRACK)
+	case PERIOD:
+		p.next()
+		if !p.isName() {
+			p.errorExpected("name after '.'")
+			return p.bad(off)
+		}
+		key = p.lit
+		p.next()
+	default:
+		p.errorAt(off, systemVariableMsg("_ioprocessors"))
+		return p.bad(off)
+	}
+	if !IsSCXMLProcessor(key) {
+		p.errorAt(off, "_ioprocessors["+quote(key, '\'')+"]: setbot has only the SCXML event processor; read _ioprocessors['scxml'].location")
+		p.dotted("")
+		return p.bad(off)
+	}
+	if p.tok != PERIOD {
+		p.errorAt(off, systemVariableMsg("_ioprocessors"))
+		return p.bad(off)
+	}
+	p.next()
+	if !p.isName() || p.lit != "location" {
+		p.errorAt(off, systemVariableMsg("_ioprocessors"))
+		if p.isName() {
+			p.next()
+			p.dotted("")
+		}
+		return p.bad(off)
+	}
+	p.next()
+	return &SysVar{NamePos: p.pos(off), Name: "_ioprocessors", Processor: key}
+}
+
+// SCXMLProcessor is the type of the SCXML event I/O processor, the only one
+// setbot has.
+const SCXMLProcessor = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
+
+// IsSCXMLProcessor reports whether key names the SCXML event I/O processor
+// in _ioprocessors and in a <send>'s type: its type or its short name.
+func IsSCXMLProcessor(key string) bool { return key == SCXMLProcessor || key == "scxml" }
+
+// parsePostfix parses the member accesses, index expressions and string
+// methods applied to x, which starts at off: x.f, x[i], x.length,
+// x.indexOf(y), ...; any other call is reported at off.
 func (p *parser) parsePostfix(off int, x Expr) Expr {
 	for p.tok == PERIOD || p.tok == LBRACK {
 		if p.tok == LBRACK {
-			p.errorAt(off, indexMsg(ExprString(x)))
-			p.skipGroup(0, false)
-			return p.bad(p.off)
+			lb := p.off
+			p.next()
+			i := p.parseValue()
+			if p.tok != RBRACK {
+				p.errorExpected("']'")
+				p.skipGroup(1, false)
+				return p.bad(lb)
+			}
+			p.next()
+			x = &Index{X: x, Lbrack: p.pos(lb), Index: i}
+			continue
 		}
 		dot := p.off
 		p.next()
@@ -456,15 +638,12 @@ func (p *parser) parsePostfix(off int, x Expr) Expr {
 			}
 			p.closeParen()
 			x = &Method{X: x, DotPos: p.pos(dot), Name: name, Call: true, Args: args}
-		default:
-			path := p.dotted(ExprString(x) + "." + name)
-			if p.tok == LPAREN {
-				p.errorAt(off, callMsg(path))
-				p.skipGroup(0, false)
-			} else {
-				p.errorAt(off, memberMsg(path))
-			}
+		case p.tok == LPAREN:
+			p.errorAt(off, callMsg(ExprString(x)+"."+name))
+			p.skipGroup(0, false)
 			return p.bad(dot)
+		default:
+			x = &Member{X: x, DotPos: p.pos(dot), Name: name}
 		}
 	}
 	return x

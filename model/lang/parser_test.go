@@ -40,6 +40,22 @@ func sexpr(e Expr) string {
 		return "(" + x.Op.String() + " " + sexpr(x.X) + " " + sexpr(x.Y) + ")"
 	case *Cond:
 		return "(? " + sexpr(x.Cond) + " " + sexpr(x.Then) + " " + sexpr(x.Else) + ")"
+	case *Index:
+		return "([] " + sexpr(x.X) + " " + sexpr(x.Index) + ")"
+	case *Member:
+		return "(. " + sexpr(x.X) + " " + x.Name + ")"
+	case *ArrayLit:
+		s := "(array"
+		for _, e := range x.Elems {
+			s += " " + sexpr(e)
+		}
+		return s + ")"
+	case *ObjectLit:
+		s := "(object"
+		for _, f := range x.Fields {
+			s += " " + f.Name + ":" + sexpr(f.Value)
+		}
+		return s + ")"
 	case *StrLit, *Absent, *EventField, *SysVar, *TypeOf, *Method:
 		return ExprString(x)
 	}
@@ -92,6 +108,13 @@ func TestParseExpr(t *testing.T) {
 		{"_event.data.x + 1", "(+ _event.data.x 1)"},
 		{"_event . data . x", "_event.data.x"},
 		{"_event.data.if", "_event.data.if"},
+		{"_event.data['x'] + 1", "(+ _event.data.x 1)"},
+		{"!_event", "(! _event)"},
+		{"typeof _event.sendid === 'undefined'", "(=== typeof _event.sendid 'undefined')"},
+		{"_event.origin + _event.origintype + _event.invokeid", "(+ (+ _event.origin _event.origintype) _event.invokeid)"},
+		{"_ioprocessors.scxml.location", "_ioprocessors['scxml'].location"},
+		{"_ioprocessors['http://www.w3.org/TR/scxml/#SCXMLEventProcessor'].location == _sessionid",
+			"(== _ioprocessors['http://www.w3.org/TR/scxml/#SCXMLEventProcessor'].location _sessionid)"},
 
 		{"In('S1')", "In[S1]"},
 		{`In("S 2")`, "In[S 2]"},
@@ -101,6 +124,19 @@ func TestParseExpr(t *testing.T) {
 		{"a /* c */ + // c\n b", "(+ a b)"},
 		{"a\n+\nb", "(+ a b)"},
 		{"  a  ", "a"},
+		// Arrays and objects.
+		{"[1, 2, 3]", "(array 1 2 3)"},
+		{"[]", "(array)"},
+		{"[1, [2], ]", "(array 1 (array 2))"},
+		{"{a: 1, 'b': x, if: true,}", "(object a:1 b:x if:true)"},
+		{"{}", "(object)"},
+		{"a[i + 1]", "([] a (+ i 1))"},
+		{"a[0][1].f.g", "(. (. ([] ([] a 0) 1) f) g)"},
+		{"o.f + a.length", "(+ (. o f) a.length)"},
+		{"-a[0]", "(- ([] a 0))"},
+		{"[1, 2][0]", "([] (array 1 2) 0)"},
+		{"_event.data['p']", "_event.data.p"},
+		{"_event.data.p[0].q", "(. ([] _event.data.p 0) q)"},
 	}
 	for _, tt := range tests {
 		e, errs := parseExpr(tt.src)
@@ -141,6 +177,7 @@ func TestParseStmts(t *testing.T) {
 		{"for (i = 0; ; i += 2) {}", "for (i = 0;; i += 2) {}"},
 		{"for (let i = 0; i < n;) ++i", "for (var i = 0; i < n;) { i++; }"},
 		{"for (; c;) {}", "for (; c;) {}"},
+		{"for (x of a; !done) s += x", "for (x of a; !done) { s += x; }"},
 		{"raise e()", "raise e();"},
 		{"raise a.b.c(x: 1, y: a + 1)", "raise a.b.c(x: 1, y: a + 1);"},
 		{"raise error.send()", "raise error.send();"},
@@ -168,6 +205,9 @@ func TestParseStmts(t *testing.T) {
 		{"a = b\n++c", "a = b; c++;"},
 		{"if (a) x = 1\nelse x = 2", "if (a) { x = 1; } else { x = 2; }"},
 		{"raise e()\nsend f()", "raise e(); send f();"},
+		{`raise e() id "s1"`, `raise e() id "s1";`},
+		{"raise e()\nid = 1", "raise e(); id = 1;"},
+		{"send e()\nid = 1", "send e(); id = 1;"},
 	}
 	for _, tt := range tests {
 		b, errs := parseStmts(tt.src)
@@ -213,20 +253,29 @@ func TestParseExprErrors(t *testing.T) {
 		{"0x10", "t.scxml:1:1: invalid integer literal 0x10: write integers in decimal"},
 		{"12ab", "t.scxml:1:1: invalid integer literal 12ab: write integers in decimal"},
 		{"010", "t.scxml:1:1: invalid integer literal 010: write it without leading zeros"},
-		{"_event", "t.scxml:1:1: _event as a value is not supported yet: read a parameter as _event.data.NAME"},
+		{"_event", ""}, // a condition; the checker refuses it as a value
+		{"_event[0]", "t.scxml:1:1: index expression _event[...]: of _event, only data can be indexed, with a parameter's name in quotes"},
 		{"'abc'.foo()", "t.scxml:1:1: unsupported call 'abc'.foo(...): only In('state') can be called; write what it computes with operators and ?:"},
 		{"In('abc", "t.scxml:1:4: unterminated string literal"},
 		{"In('ab\nc')", "t.scxml:1:4: unterminated string literal\nt.scxml:2:2: unterminated string literal"},
 		{`In('a\qb')`, "t.scxml:1:6: unknown escape sequence \\q"},
 		{"a /* b", "t.scxml:1:3: unterminated comment"},
-		{"a.b", "t.scxml:1:1: member access a.b: objects are not supported yet; of strings, length and the methods indexOf, startsWith, endsWith, includes, substring and charAt are; use a variable per field"},
 		{"_event.foo", "t.scxml:1:1: member access _event.foo: _event has the fields name, type, sendid, origin, origintype, invokeid and data.NAME; read one of those"},
-		{"_event.data[0]", "t.scxml:1:1: index expression _event.data[...]: read a parameter as _event.data.NAME"},
-		{"_event.data.x.y", "t.scxml:1:1: member access _event.data.x.y: parameters are ints, bools and strings; read _event.data.x"},
+		{"_event.data", ""}, // the data parameter
+		{"_event.data[0]", "t.scxml:1:1: index expression _event.data[...]: name the parameter in quotes, _event.data['NAME'], or read _event.data.NAME"},
 		{"a.", "t.scxml:1:3: expected name after '.', found end of input"},
 		{"foo(1, 2) + 1", "t.scxml:1:1: unsupported call foo(...): only In('state') can be called; write what it computes with operators and ?:"},
 		{"Math.max(a, b)", "t.scxml:1:1: unsupported call Math.max(...): only In('state') can be called; write what it computes with operators and ?:"},
-		{"a[0]", "t.scxml:1:1: index expression a[...]: arrays are not supported yet; use a variable per element"},
+		{"a[0", "t.scxml:1:4: expected ']', found end of input"},
+		{"[1, , 2]", "t.scxml:1:5: hole in array literal: write undefined for a missing element"},
+		{"[1 2]", "t.scxml:1:4: expected ',' or ']', found '2'"},
+		{"{a 1}", "t.scxml:1:4: expected ':', found '1'"},
+		{"{1: 2}", "t.scxml:1:2: expected field name, found '1'"},
+		{"{'a b': 2}", "t.scxml:1:2: field name \"a b\": objects are modelled with identifiers as field names; rename the field"},
+		{"{a: 1, a: 2}", "t.scxml:1:8: duplicate field a in object literal: give each field once"},
+		{"a.f(1)", "t.scxml:1:1: unsupported call a.f(...): only In('state') can be called; write what it computes with operators and ?:"},
+		{"[].concat(a, [4])", "t.scxml:1:1: unsupported call [].concat(...): an array that grows past the bound of its type is not modelled; assign an array literal (a = [a[0], a[1], x]) to a variable with room for it (setbot:type=\"int[N]\")"},
+		{"_event.data[x]", "t.scxml:1:1: index expression _event.data[...]: name the parameter in quotes, _event.data['NAME'], or read _event.data.NAME"},
 		{"In(s)", "t.scxml:1:4: expected string literal in In(), found 's'"},
 		{"In('s', 't')", "t.scxml:1:7: expected ')', found ','"},
 		{"a ** 2", "t.scxml:1:3: unsupported operator '**': multiply it out, e.g. x * x"},
@@ -234,16 +283,23 @@ func TestParseExprErrors(t *testing.T) {
 		{"a # b", "t.scxml:1:3: invalid character '#'"},
 		{"a é", "t.scxml:1:3: invalid character 'é'"},
 		{"a..b", "t.scxml:1:2: expected end of expression, found '..'"},
-		{"[1, 2]", "t.scxml:1:1: array literal: arrays are not supported yet; use a variable per element"},
-		{"{a: 1}", "t.scxml:1:1: object literal: objects are not supported yet; use a variable per field"},
 		{"typeof _event.data.x", ""},
 		{"typeof\nx", ""},
 		{"typeof - 1", ""},
-		{"new Date()", "t.scxml:1:5: unsupported operator new: objects are not supported yet; use a variable per field"},
-		{"new Date()", "t.scxml:1:5: unsupported operator new: objects are not supported yet; use a variable per field"},
-		{"_ioprocessors['basichttp']", "t.scxml:1:1: _ioprocessors is not supported yet: of the system variables, _sessionid, _name and _event are modelled; compare with those"},
-		{"_x.sessionid", "t.scxml:1:1: _x is not supported yet: of the system variables, _sessionid, _name and _event are modelled; compare with those"},
-		{"_event.data['p']", "t.scxml:1:1: index expression _event.data[...]: read a parameter as _event.data.NAME"},
+		{"new Date()", "t.scxml:1:5: unsupported operator new: write an object literal {name: value, ...} or an array literal [...]"},
+		{"new Date()", "t.scxml:1:5: unsupported operator new: write an object literal {name: value, ...} or an array literal [...]"},
+		{"_ioprocessors['basichttp']", "t.scxml:1:1: _ioprocessors['basichttp']: setbot has only the SCXML event processor; read _ioprocessors['scxml'].location"},
+		{"_ioprocessors['basichttp'].location", "t.scxml:1:1: _ioprocessors['basichttp']: setbot has only the SCXML event processor; read _ioprocessors['scxml'].location"},
+		{"_ioprocessors", "t.scxml:1:1: _ioprocessors as a value is not supported yet: read the SCXML event processor's location, _ioprocessors['scxml'].location"},
+		{"_ioprocessors.scxml", "t.scxml:1:1: _ioprocessors as a value is not supported yet: read the SCXML event processor's location, _ioprocessors['scxml'].location"},
+		{"_ioprocessors.scxml.foo", "t.scxml:1:1: _ioprocessors as a value is not supported yet: read the SCXML event processor's location, _ioprocessors['scxml'].location"},
+		{"_ioprocessors[0].location", "t.scxml:1:1: _ioprocessors as a value is not supported yet: read the SCXML event processor's location, _ioprocessors['scxml'].location"},
+		{"_ioprocessors.scxml.location", ""},
+		{"_ioprocessors['http://www.w3.org/TR/scxml/#SCXMLEventProcessor'].location", ""},
+		{"_x.sessionid", "t.scxml:1:1: _x is not supported yet: of the system variables, _sessionid, _name, _ioprocessors['scxml'].location and _event's fields are modelled; compare with those"},
+		{"_event.data['p']", ""},
+		{"_event.data['p'] + 1", ""},
+		{"_event.data[p]", "t.scxml:1:1: index expression _event.data[...]: name the parameter in quotes, _event.data['NAME'], or read _event.data.NAME"},
 
 		{"function(x) { return x }", "t.scxml:1:1: function expression: functions are not supported yet; write the body where it is called"},
 		{"if", "t.scxml:1:1: expected expression, found 'if'"},
@@ -275,9 +331,17 @@ func TestParseStmtsErrors(t *testing.T) {
 		{"a + 1", "t.scxml:1:1: expected assignment, found expression a + 1"},
 		{"x\n++\ny", "t.scxml:1:1: expected assignment, found expression x"},
 		{"foo()", "t.scxml:1:1: unsupported call foo(...): only In('state') can be called; write what it computes with operators and ?:"},
-		{"_event.data.x = 1", "t.scxml:1:1: cannot assign to _event.data.x: only variables can be assigned"},
-		{"In('a')++", "t.scxml:1:1: cannot assign to In('a'): only variables can be assigned"},
-		{"++_event.data.x", "t.scxml:1:3: cannot assign to _event.data.x: only variables can be assigned"},
+		{"_sessionid = 'x'", "t.scxml:1:1: _sessionid is a system variable, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
+		{"_event.name += 'x'", "t.scxml:1:1: _event.name is part of the system variable _event, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
+		{"_event = 1", "t.scxml:1:1: _event is a system variable, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
+		{"_ioprocessors['http://www.w3.org/TR/scxml/#SCXMLEventProcessor'].location = 'x'", "t.scxml:1:1: _ioprocessors['http://www.w3.org/TR/scxml/#SCXMLEventProcessor'].location is part of the system variable _ioprocessors, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
+		{"_event.data.x = 1", "t.scxml:1:1: _event.data.x is part of the system variable _event, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
+		{"In('a')++", "t.scxml:1:1: cannot assign to In('a'): only variables, and their fields and elements, can be assigned"},
+		{"++_event.data.x", "t.scxml:1:3: _event.data.x is part of the system variable _event, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
+		{"a.length = 2", "t.scxml:1:1: cannot assign to a.length: the length of an array changes with its elements; assign a whole array instead"},
+		{"_event.data.x[0] = 1", "t.scxml:1:1: _event.data.x[0] is part of the system variable _event, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
+		{"for (x, 1 of a) {}", "t.scxml:1:9: expected index variable, found '1'"},
+		{"for (x, i in a) {}", "t.scxml:1:11: expected 'of', found 'in'"},
 		{"var x", "t.scxml:1:1: missing initial value in var declaration of x: write var x = 0, or = false"},
 		{"let x\ny = 1", "t.scxml:1:1: missing initial value in let declaration of x: write let x = 0, or = false"},
 		{"int 5 = 1", "t.scxml:1:5: expected variable name, found '5'"},
@@ -320,16 +384,16 @@ func TestParseStmtsErrors(t *testing.T) {
 // TestParseContinues checks that parsing goes on after errors, reporting
 // later ones and keeping the statements that parse.
 func TestParseContinues(t *testing.T) {
-	src := "a = 1 +;\nb = foo(1)\nif (c) { d = [1]; e = 2 }\nf = 3 g = 4\nh = 5"
+	src := "a = 1 +;\nb = foo(1)\nif (c) { d = [1 2]; e = 2 }\nf = 3 g = 4\nh = 5"
 	b, errs := parseStmts(src)
 	want := `t.scxml:1:8: expected expression, found ';'
 t.scxml:2:5: unsupported call foo(...): only In('state') can be called; write what it computes with operators and ?:
-t.scxml:3:14: array literal: arrays are not supported yet; use a variable per element
+t.scxml:3:17: expected ',' or ']', found '2'
 t.scxml:4:7: expected ';', found 'g'`
 	if got := errText(errs); got != want {
 		t.Errorf("errors:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := BlockString(b), "a = 1 + _; b = _; if (c) { d = _; e = 2; } f = 3; h = 5;"; got != want {
+	if got, want := BlockString(b), "a = 1 + _; b = _; if (c) { d = [1]; e = 2; } f = 3; h = 5;"; got != want {
 		t.Errorf("partial block = %s, want %s", got, want)
 	}
 }

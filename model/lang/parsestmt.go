@@ -2,7 +2,10 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/setbot/setbot/model/source"
 )
 
 // Statement parsing; see parser.go for the parser and expressions.
@@ -70,16 +73,17 @@ func (p *parser) skipUnsupported() {
 	p.next()
 	for p.tok != EOF && p.tok != SEMICOLON && p.tok != RBRACE && !p.nl {
 		if p.tok == LBRACE {
-			p.skipBraces()
+			p.skipBraces(0)
 			continue
 		}
 		p.next()
 	}
 }
 
-// skipBraces skips a '{' and everything up to and including its '}'.
-func (p *parser) skipBraces() {
-	depth := 0
+// skipBraces skips tokens up to and including the '}' that closes the
+// open braces already passed (0 when at a '{', 1 inside a block).
+func (p *parser) skipBraces(open int) {
+	depth := open
 	for p.tok != EOF {
 		switch p.tok {
 		case LBRACE:
@@ -188,10 +192,13 @@ func (p *parser) parseWhile() *While {
 	return s
 }
 
-func (p *parser) parseFor() *For {
+func (p *parser) parseFor() Stmt {
 	s := &For{ForPos: p.pos(p.off)}
 	p.next()
 	p.expect(LPAREN)
+	if p.tok == IDENT && (p.peek() == COMMA || p.peekLit() == "of") {
+		return p.parseForEach(s.ForPos)
+	}
 	mark := len(p.errs)
 	s.Init, s.Cond, s.Post = p.parseForHeader()
 	if len(p.errs) > mark {
@@ -199,6 +206,39 @@ func (p *parser) parseFor() *For {
 	} else {
 		p.expect(RPAREN)
 	}
+	s.Body = p.parseBody()
+	return s
+}
+
+// parseForEach parses the rest of for (item, index of array) body, the
+// language's form of SCXML's <foreach>, from the item.
+func (p *parser) parseForEach(pos source.Pos) Stmt {
+	s := &ForEach{ForPos: pos, Item: &Ident{NamePos: p.pos(p.off), Name: p.lit}}
+	p.next()
+	if p.tok == COMMA {
+		p.next()
+		if p.tok != IDENT {
+			p.errorExpected("index variable")
+			p.skipGroup(1, true)
+			p.parseBody()
+			return nil
+		}
+		s.Index = &Ident{NamePos: p.pos(p.off), Name: p.lit}
+		p.next()
+	}
+	if p.tok != IDENT || p.lit != "of" {
+		p.errorExpected("'of'")
+		p.skipGroup(1, true)
+		p.parseBody()
+		return nil
+	}
+	p.next()
+	s.Array = p.parseValue()
+	if p.tok == SEMICOLON {
+		p.next()
+		s.Cond = p.parseValue()
+	}
+	p.closeParen()
 	s.Body = p.parseBody()
 	return s
 }
@@ -246,8 +286,8 @@ func (p *parser) parseSimple() Stmt {
 		op, off := p.tok, p.off
 		p.next()
 		start, mark := p.off, len(p.errs)
-		if t := p.target(p.parseUnary(), start, mark); t != nil {
-			return &IncDec{Target: t, OpPos: p.pos(off), Op: op}
+		if t, path := p.target(p.parseUnary(), start, mark); t != nil {
+			return &IncDec{Target: t, Path: path, OpPos: p.pos(off), Op: op}
 		}
 		return nil
 	}
@@ -265,19 +305,19 @@ func (p *parser) parseSimple() Stmt {
 	case isAssignOp(p.tok):
 		// Check the target before the scanner reads on and may report
 		// an error in the value.
-		t := p.target(x, start, mark)
+		t, path := p.target(x, start, mark)
 		op, off := p.tok, p.off
 		p.next()
 		v := p.parseValue()
 		if t != nil {
-			return &Assign{Target: t, OpPos: p.pos(off), Op: op, Value: v}
+			return &Assign{Target: t, Path: path, OpPos: p.pos(off), Op: op, Value: v}
 		}
 	case (p.tok == INC || p.tok == DEC) && !p.nl:
-		t := p.target(x, start, mark)
+		t, path := p.target(x, start, mark)
 		op, off := p.tok, p.off
 		p.next()
 		if t != nil {
-			return &IncDec{Target: t, OpPos: p.pos(off), Op: op}
+			return &IncDec{Target: t, Path: path, OpPos: p.pos(off), Op: op}
 		}
 	default:
 		if len(p.errs) == mark {
@@ -288,16 +328,39 @@ func (p *parser) parseSimple() Stmt {
 }
 
 // target checks that x, parsed from offset start with mark errors before
-// it, can be assigned to.
-func (p *parser) target(x Expr, start, mark int) *Ident {
+// it, can be assigned to: a variable, or a field or element of one (a.f,
+// a[i], a[i].f, ...). It returns the variable and the path below it.
+func (p *parser) target(x Expr, start, mark int) (*Ident, []*Sel) {
 	if len(p.errs) > mark {
-		return nil
+		return nil, nil
 	}
-	if id, ok := x.(*Ident); ok {
-		return id
+	var path []*Sel
+	loc := x
+	for {
+		switch y := x.(type) {
+		case *Ident:
+			slices.Reverse(path)
+			return y, path
+		case *Member:
+			path = append(path, &Sel{Pos: y.DotPos, Name: y.Name})
+			x = y.X
+			continue
+		case *Index:
+			path = append(path, &Sel{Pos: y.Lbrack, Index: y.Index})
+			x = y.X
+			continue
+		case *SysVar, *EventField, *EventParam:
+			p.errorAt(start, readOnlyMsg(ExprString(loc)))
+			return nil, nil
+		case *Method:
+			if !y.Call {
+				p.errorAt(start, fmt.Sprintf("cannot assign to %s: the length of an array changes with its elements; assign a whole array instead", ExprString(loc)))
+				return nil, nil
+			}
+		}
+		p.errorAt(start, fmt.Sprintf("cannot assign to %s: only variables, and their fields and elements, can be assigned", ExprString(loc)))
+		return nil, nil
 	}
-	p.errorAt(start, fmt.Sprintf("cannot assign to %s: only variables can be assigned", ExprString(x)))
-	return nil
 }
 
 func (p *parser) parseDecl() Stmt {
@@ -332,6 +395,10 @@ func (p *parser) parseRaise() Stmt {
 	p.next()
 	s.Event = p.parseEventName()
 	s.Args = p.parseArgs()
+	if p.tok == IDENT && p.lit == "id" && !p.nl {
+		p.next()
+		s.ID = p.parseString()
+	}
 	return s
 }
 
@@ -348,7 +415,7 @@ func (p *parser) parseSend() Stmt {
 		p.next()
 		s.Delay = p.parseString()
 	}
-	if p.tok == IDENT && p.lit == "id" {
+	if p.tok == IDENT && p.lit == "id" && !p.nl {
 		p.next()
 		s.ID = p.parseString()
 	}

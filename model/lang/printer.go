@@ -119,9 +119,16 @@ func (p *printer) expr(e Expr) {
 			p.str("undefined")
 		}
 	case *EventField:
-		p.str("_event." + x.Field)
+		if x.Field == "" {
+			p.str("_event")
+		} else {
+			p.str("_event." + x.Field)
+		}
 	case *SysVar:
 		p.str(x.Name)
+		if x.Processor != "" {
+			p.str("[" + quote(x.Processor, '\'') + "].location")
+		}
 	case *TypeOf:
 		p.str("typeof ")
 		p.paren(x.X, prec(x.X) < unaryPrec || isNegLit(x.X))
@@ -160,6 +167,47 @@ func (p *printer) expr(e Expr) {
 		p.expr(x.Then)
 		p.str(" : ")
 		p.expr(x.Else)
+	case *ArrayLit:
+		p.str("[")
+		for i, e := range x.Elems {
+			if i > 0 {
+				p.str(", ")
+			}
+			p.expr(e)
+		}
+		p.str("]")
+	case *ObjectLit:
+		p.str("{")
+		for i, f := range x.Fields {
+			if i > 0 {
+				p.str(", ")
+			}
+			p.str(f.Name + ": ")
+			p.expr(f.Value)
+		}
+		p.str("}")
+	case *Index:
+		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
+		p.str("[")
+		p.expr(x.Index)
+		p.str("]")
+	case *Member:
+		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
+		p.str("." + x.Name)
+	}
+}
+
+// location prints an assignment's target and path.
+func (p *printer) location(target *Ident, path []*Sel) {
+	p.str(target.Name)
+	for _, s := range path {
+		if s.Index == nil {
+			p.str("." + s.Name)
+			continue
+		}
+		p.str("[")
+		p.expr(s.Index)
+		p.str("]")
 	}
 }
 
@@ -221,6 +269,19 @@ func (p *printer) stmt(s Stmt, depth int) {
 		p.expr(x.Cond)
 		p.str(") ")
 		p.block(x.Body, depth)
+	case *ForEach:
+		p.str("for (" + x.Item.Name)
+		if x.Index != nil {
+			p.str(", " + x.Index.Name)
+		}
+		p.str(" of ")
+		p.expr(x.Array)
+		if x.Cond != nil {
+			p.str("; ")
+			p.expr(x.Cond)
+		}
+		p.str(") ")
+		p.block(x.Body, depth)
 	case *For:
 		p.str("for (")
 		if x.Init != nil {
@@ -248,10 +309,12 @@ func (p *printer) stmt(s Stmt, depth int) {
 func (p *printer) simple(s Stmt) {
 	switch x := s.(type) {
 	case *Assign:
-		p.str(x.Target.Name + " " + x.Op.String() + " ")
+		p.location(x.Target, x.Path)
+		p.str(" " + x.Op.String() + " ")
 		p.expr(x.Value)
 	case *IncDec:
-		p.str(x.Target.Name + x.Op.String())
+		p.location(x.Target, x.Path)
+		p.str(x.Op.String())
 	case *Decl:
 		// Ranges have no syntax in the language: int[0..5] prints as int.
 		if x.Type.Kind == Invalid {
@@ -265,8 +328,15 @@ func (p *printer) simple(s Stmt) {
 			p.expr(x.Value)
 		}
 	case *Raise:
-		p.str("raise " + eventName(x.Event))
+		p.str("raise ")
+		if x.Platform {
+			p.str("platform ")
+		}
+		p.str(eventName(x.Event))
 		p.args(x.Args)
+		if x.ID != "" {
+			p.str(" id " + quote(x.ID, '"'))
+		}
 	case *Send:
 		p.str("send " + eventName(x.Event))
 		p.args(x.Args)

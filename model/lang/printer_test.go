@@ -141,6 +141,8 @@ var exprCorpus = []string{
 	"(a + b) * (c - d) / e % f", "a - (b + c)", "a - b + c", "a / (b * c)", "((a))",
 	"a == (b == c)", "(a == b) == c", "a < (b < c)", "a && (b || c)", "(a && b) && c", "a && (b && c)",
 	"x % 2 == 0 || !(y > 3) && In('S')", "a === b && c !== d",
+	"[1, 2, 3]", "[]", "[[1], [a + 1, -2]]", "{a: 1, b: 'x', if: [true]}", "{}", "a[i + 1][0].f.g", "(a ? b : c)[0]",
+	"[1, 2][0]", "-a[0]", "(-a)[0]", "a.length + o.length", "_event.data.p[0].q", "{a: {b: []}}.a",
 }
 
 var stmtCorpus = []string{
@@ -156,6 +158,9 @@ var stmtCorpus = []string{
 	`send e() after "2s" id "t1"`, `cancel "t1"`, `cancel = 1`,
 	"assume(a > 0)", "{ a = 1; { b = 2 } }", "{}", "{ {} }", "a = 1\nb = 2 // c\n/* d */ c = 3",
 	"a = b\n-c", "a = b\n++c", "a = - -b - -c", "x = _event.data.x ? In('S') : !b",
+	"a[0] = 1; o.f.g += 2; m[i][j]++; --a[1]; o['f'] = [1, {b: 2}]",
+	"for (x of a) s += x", "for (x, i of [1, 2]) { raise e(v: x, i: i) }", "for (of of of) {}", "for (x of a) for (y of x) {}",
+	"for (x, i of a; !stop) { stop = x > 2 }",
 }
 
 func TestRoundTripExpr(t *testing.T) {

@@ -14,6 +14,9 @@ import (
 // Division truncates toward zero, as in C.
 func Simplify(e Expr) Expr { return RewriteExpr(e, fold) }
 
+// SimplifyBlock returns a copy of b with every expression simplified.
+func SimplifyBlock(b *Block) *Block { return RewriteBlock(b, fold) }
+
 // fold simplifies one node whose children are already simplified.
 func fold(e Expr) Expr {
 	switch x := e.(type) {

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -19,6 +20,8 @@ const (
 	Bool
 	String
 	Undef
+	Array  // a bounded array: Type.Comp gives its elements and bound
+	Object // an object with a fixed set of fields: Type.Comp gives them
 )
 
 func (k Kind) String() string {
@@ -31,19 +34,74 @@ func (k Kind) String() string {
 		return "string"
 	case Undef:
 		return "undefined"
+	case Array:
+		return "array"
+	case Object:
+		return "object"
 	}
 	return "invalid"
 }
 
-// Type is int, int[Lo..Hi], bool or string, or undefined alone. Absent
-// marks a type whose values also include undefined and null (ECMAScript's
-// "no value"); a variable may hold those and one other kind.
+// Type is int, int[Lo..Hi], bool or string, undefined alone, or a bounded
+// array or an object of those. Absent marks a type whose values also
+// include undefined and null (ECMAScript's "no value"); a variable may hold
+// those and one other kind.
+//
+// Types are comparable with ==, which compares composite types by identity
+// (Comp is a pointer); Identical compares them by structure.
 type Type struct {
 	Kind   Kind
 	Ranged bool // Int only: values lie in [Lo, Hi]
 	Lo, Hi int64
 	Absent bool
+	Comp   *Composite // Array and Object only
 }
+
+// Composite describes an array or an object type.
+type Composite struct {
+	// Array: the elements' type, and the fewest and the most elements an
+	// array of the type holds.
+	Elem        Type
+	MinLen, Len int
+	// Object: the fields, sorted by name.
+	Fields []Field
+}
+
+// Field is one field of an object type.
+type Field struct {
+	Name string
+	Type Type
+}
+
+// ArrayType returns the type of arrays of elem with minLen to maxLen
+// elements.
+func ArrayType(elem Type, minLen, maxLen int) Type {
+	return Type{Kind: Array, Comp: &Composite{Elem: elem, MinLen: minLen, Len: maxLen}}
+}
+
+// ObjectType returns the type of objects with the given fields, which it
+// sorts by name.
+func ObjectType(fields []Field) Type {
+	fs := append([]Field(nil), fields...)
+	sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
+	return Type{Kind: Object, Comp: &Composite{Fields: fs}}
+}
+
+// Field returns the type of the named field of an object type.
+func (t Type) Field(name string) (Type, bool) {
+	if t.Kind != Object {
+		return Type{}, false
+	}
+	for _, f := range t.Comp.Fields {
+		if f.Name == name {
+			return f.Type, true
+		}
+	}
+	return Type{}, false
+}
+
+// IsComposite reports whether t is an array or an object type.
+func (t Type) IsComposite() bool { return t.Kind == Array || t.Kind == Object }
 
 // Predeclared types.
 var (
@@ -62,10 +120,30 @@ func (t Type) OrAbsent() Type { t.Absent = true; return t }
 // RangeType returns int[lo..hi].
 func RangeType(lo, hi int64) Type { return Type{Kind: Int, Ranged: true, Lo: lo, Hi: hi} }
 
+// String returns t in the syntax ParseType reads (an array type prints its
+// bound, not its fewest elements).
 func (t Type) String() string {
 	s := t.Kind.String()
-	if t.Kind == Int && t.Ranged {
+	switch {
+	case t.Kind == Int && t.Ranged:
 		s = fmt.Sprintf("int[%d..%d]", t.Lo, t.Hi)
+	case t.Kind == Array:
+		e := t.Comp.Elem.String()
+		if t.Comp.Elem.Absent {
+			e = "(" + e + ")"
+		}
+		s = fmt.Sprintf("%s[%d]", e, t.Comp.Len)
+	case t.Kind == Object:
+		var b strings.Builder
+		b.WriteString("{")
+		for i, f := range t.Comp.Fields {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f.Name + ": " + f.Type.String())
+		}
+		b.WriteString("}")
+		s = b.String()
 	}
 	if t.Absent && t.Kind != Undef {
 		s += "|undefined"
@@ -78,41 +156,164 @@ func (t Type) Contains(v int64) bool {
 	return t.Kind == Int && (!t.Ranged || (t.Lo <= v && v <= t.Hi))
 }
 
-// ParseType parses "int", "int[lo..hi]", "bool" or "string" (spaces
-// allowed around the bounds), optionally followed by "|undefined".
+// ParseType parses a type:
+//
+//	type   = base { "[" [ M ".." ] N "]" } [ "|undefined" ]
+//	base   = "int" [ "[" lo ".." hi "]" ] | "bool" | "string" | "(" type ")"
+//	       | "{" name ":" type { "," name ":" type } "}"
+//
+// where base[N] is an array of at most N elements of base, and base[M..N]
+// one of M to N elements: int[4], an array of up to 4 ints; int[0..9][4],
+// of up to 4 ints in 0..9; int[3][2], of up to 2 arrays of up to 3 ints
+// each; {x: int, ok: bool}[8], of up to 8 objects; string[2..2], of
+// exactly 2 strings. A bracket directly after int that holds ".." is a
+// range of values, never of lengths: an array of 2 or 3 ints is
+// (int)[2..3]. Spaces are allowed between the parts.
 func ParseType(s string) (Type, error) {
-	s = strings.TrimSpace(s)
-	if base, ok := strings.CutSuffix(s, "|undefined"); ok {
-		t, err := ParseType(base)
-		return t.OrAbsent(), err
+	p := typeParser{s: s}
+	t, err := p.typ()
+	if err == nil {
+		p.space()
+		if p.i < len(p.s) {
+			err = fmt.Errorf("unexpected %q after the type in %q", p.s[p.i:], s)
+		}
 	}
-	switch s {
-	case "int":
-		return IntType, nil
+	if err != nil {
+		return Type{}, err
+	}
+	return t, nil
+}
+
+// A typeParser reads the type syntax of ParseType.
+type typeParser struct {
+	s string
+	i int
+}
+
+func (p *typeParser) space() {
+	for p.i < len(p.s) && strings.ContainsRune(" \t\n\r", rune(p.s[p.i])) {
+		p.i++
+	}
+}
+
+// eat consumes tok (after spaces) if it comes next.
+func (p *typeParser) eat(tok string) bool {
+	p.space()
+	if strings.HasPrefix(p.s[p.i:], tok) {
+		p.i += len(tok)
+		return true
+	}
+	return false
+}
+
+func (p *typeParser) word() string {
+	p.space()
+	j := p.i
+	for j < len(p.s) && isIdentChar(p.s[j]) {
+		j++
+	}
+	w := p.s[p.i:j]
+	p.i = j
+	return w
+}
+
+func (p *typeParser) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s in type %q (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)", fmt.Sprintf(format, args...), p.s)
+}
+
+func (p *typeParser) typ() (Type, error) {
+	t, err := p.base()
+	if err != nil {
+		return t, err
+	}
+	for p.eat("[") {
+		fewest, bound := 0, -1
+		n, err := strconv.Atoi(p.word())
+		if err == nil && p.eat("..") {
+			fewest = n
+			n, err = strconv.Atoi(p.word())
+		}
+		if err == nil {
+			bound = n
+		}
+		if bound < 0 || fewest > bound || !p.eat("]") {
+			return Type{}, p.errorf("malformed array bound")
+		}
+		if bound > MaxArrayLen {
+			return Type{}, p.errorf("array bound %d above the largest, %d", bound, MaxArrayLen)
+		}
+		t = ArrayType(t, fewest, bound)
+	}
+	if p.eat("|undefined") {
+		t = t.OrAbsent()
+	}
+	return t, nil
+}
+
+func (p *typeParser) base() (Type, error) {
+	switch {
+	case p.eat("("):
+		t, err := p.typ()
+		if err == nil && !p.eat(")") {
+			err = p.errorf("missing )")
+		}
+		return t, err
+	case p.eat("{"):
+		var fields []Field
+		seen := make(map[string]bool)
+		for !p.eat("}") {
+			if len(fields) > 0 && !p.eat(",") {
+				return Type{}, p.errorf("expected , or }")
+			}
+			name := p.word()
+			if !isIdent(name) || !p.eat(":") {
+				return Type{}, p.errorf("malformed field")
+			}
+			if seen[name] {
+				return Type{}, p.errorf("field %s declared twice", name)
+			}
+			seen[name] = true
+			t, err := p.typ()
+			if err != nil {
+				return t, err
+			}
+			fields = append(fields, Field{Name: name, Type: t})
+		}
+		return ObjectType(fields), nil
+	}
+	switch w := p.word(); w {
 	case "bool", "boolean":
 		return BoolType, nil
 	case "string":
 		return StringType, nil
+	case "int":
+		save := p.i
+		if !p.eat("[") {
+			return IntType, nil
+		}
+		inner, _, ok := strings.Cut(p.s[p.i:], "]")
+		if !ok || !strings.Contains(inner, "..") {
+			p.i = save // an array bound
+			return IntType, nil
+		}
+		p.i += len(inner) + 1
+		lo, hi, _ := strings.Cut(inner, "..")
+		l, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
+		h, err2 := strconv.ParseInt(strings.TrimSpace(hi), 10, 64)
+		if err1 != nil || err2 != nil {
+			return Type{}, fmt.Errorf("malformed range bounds in %q", p.s)
+		}
+		if l > h {
+			return Type{}, fmt.Errorf("empty range in %q: %d > %d", p.s, l, h)
+		}
+		return RangeType(l, h), nil
+	case "":
+		return Type{}, p.errorf("missing type")
+	default:
+		return Type{}, fmt.Errorf("unknown type %q in %q (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)", w, p.s)
 	}
-	rest, ok := strings.CutPrefix(s, "int")
-	if !ok {
-		return Type{}, fmt.Errorf("unknown type %q (want int, int[lo..hi], bool or string, optionally with |undefined)", s)
-	}
-	rest = strings.TrimSpace(rest)
-	if !strings.HasPrefix(rest, "[") || !strings.HasSuffix(rest, "]") {
-		return Type{}, fmt.Errorf("malformed type %q (want int[lo..hi])", s)
-	}
-	lo, hi, ok := strings.Cut(rest[1:len(rest)-1], "..")
-	if !ok {
-		return Type{}, fmt.Errorf("malformed range in %q (want int[lo..hi])", s)
-	}
-	l, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
-	h, err2 := strconv.ParseInt(strings.TrimSpace(hi), 10, 64)
-	if err1 != nil || err2 != nil {
-		return Type{}, fmt.Errorf("malformed range bounds in %q", s)
-	}
-	if l > h {
-		return Type{}, fmt.Errorf("empty range in %q: %d > %d", s, l, h)
-	}
-	return RangeType(l, h), nil
 }
+
+// MaxArrayLen is the largest array bound: every element becomes variables
+// of its own, so a larger one would make models no one can analyse.
+const MaxArrayLen = 256

@@ -95,14 +95,27 @@ func (v *varRefs) stmt(s Stmt) {
 	case *Block:
 		v.block(x)
 	case *Assign:
-		if x.Op != ASSIGN {
+		// Writing a part of a variable keeps its other parts: a use.
+		if x.Op != ASSIGN || len(x.Path) > 0 {
 			v.use(x.Target.Name)
 		}
+		v.path(x.Path)
 		v.expr(x.Value)
 		v.def(x.Target.Name)
 	case *IncDec:
 		v.use(x.Target.Name)
+		v.path(x.Path)
 		v.def(x.Target.Name)
+	case *ForEach:
+		v.expr(x.Array)
+		if x.Cond != nil {
+			v.expr(x.Cond)
+		}
+		v.def(x.Item.Name)
+		if x.Index != nil {
+			v.def(x.Index.Name)
+		}
+		v.block(x.Body)
 	case *Decl:
 		if x.Value != nil {
 			v.expr(x.Value)
@@ -137,6 +150,14 @@ func (v *varRefs) stmt(s Stmt) {
 	case *Cancel:
 	case *Assume:
 		v.expr(x.Cond)
+	}
+}
+
+func (v *varRefs) path(path []*Sel) {
+	for _, s := range path {
+		if s.Index != nil {
+			v.expr(s.Index)
+		}
 	}
 }
 

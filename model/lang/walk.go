@@ -27,15 +27,40 @@ func Inspect(n Node, f func(Node) bool) {
 		Inspect(x.Cond, f)
 		Inspect(x.Then, f)
 		Inspect(x.Else, f)
+	case *ArrayLit:
+		for _, e := range x.Elems {
+			Inspect(e, f)
+		}
+	case *ObjectLit:
+		for _, fi := range x.Fields {
+			Inspect(fi.Value, f)
+		}
+	case *Index:
+		Inspect(x.X, f)
+		Inspect(x.Index, f)
+	case *Member:
+		Inspect(x.X, f)
 	case *Block:
 		for _, s := range x.Stmts {
 			Inspect(s, f)
 		}
 	case *Assign:
 		Inspect(x.Target, f)
+		inspectPath(x.Path, f)
 		Inspect(x.Value, f)
 	case *IncDec:
 		Inspect(x.Target, f)
+		inspectPath(x.Path, f)
+	case *ForEach:
+		Inspect(x.Item, f)
+		if x.Index != nil {
+			Inspect(x.Index, f)
+		}
+		Inspect(x.Array, f)
+		if x.Cond != nil {
+			Inspect(x.Cond, f)
+		}
+		inspectBlock(x.Body, f)
 	case *Decl:
 		Inspect(x.Name, f)
 		if x.Value != nil {
@@ -77,6 +102,14 @@ func Inspect(n Node, f func(Node) bool) {
 func inspectBlock(b *Block, f func(Node) bool) {
 	if b != nil {
 		Inspect(b, f)
+	}
+}
+
+func inspectPath(path []*Sel, f func(Node) bool) {
+	for _, s := range path {
+		if s.Index != nil {
+			Inspect(s.Index, f)
+		}
 	}
 }
 
@@ -135,6 +168,22 @@ func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
 		c = &Binary{X: RewriteExpr(x.X, f), OpPos: x.OpPos, Op: x.Op, Y: RewriteExpr(x.Y, f)}
 	case *Cond:
 		c = &Cond{Cond: RewriteExpr(x.Cond, f), Question: x.Question, Then: RewriteExpr(x.Then, f), Else: RewriteExpr(x.Else, f)}
+	case *ArrayLit:
+		a := &ArrayLit{Lbrack: x.Lbrack}
+		for _, e := range x.Elems {
+			a.Elems = append(a.Elems, RewriteExpr(e, f))
+		}
+		c = a
+	case *ObjectLit:
+		o := &ObjectLit{Lbrace: x.Lbrace}
+		for _, fi := range x.Fields {
+			o.Fields = append(o.Fields, &FieldInit{NamePos: fi.NamePos, Name: fi.Name, Value: RewriteExpr(fi.Value, f)})
+		}
+		c = o
+	case *Index:
+		c = &Index{X: RewriteExpr(x.X, f), Lbrack: x.Lbrack, Index: RewriteExpr(x.Index, f)}
+	case *Member:
+		c = &Member{X: RewriteExpr(x.X, f), DotPos: x.DotPos, Name: x.Name}
 	default:
 		panic(fmt.Sprintf("lang: unexpected expression %T", e))
 	}
@@ -166,9 +215,15 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 	case *Block:
 		return RewriteBlock(x, f)
 	case *Assign:
-		return &Assign{Target: copyIdent(x.Target), OpPos: x.OpPos, Op: x.Op, Value: RewriteExpr(x.Value, f)}
+		return &Assign{Target: copyIdent(x.Target), Path: rewritePath(x.Path, f), OpPos: x.OpPos, Op: x.Op, Value: RewriteExpr(x.Value, f)}
 	case *IncDec:
-		return &IncDec{Target: copyIdent(x.Target), OpPos: x.OpPos, Op: x.Op}
+		return &IncDec{Target: copyIdent(x.Target), Path: rewritePath(x.Path, f), OpPos: x.OpPos, Op: x.Op}
+	case *ForEach:
+		var index *Ident
+		if x.Index != nil {
+			index = copyIdent(x.Index)
+		}
+		return &ForEach{ForPos: x.ForPos, Item: copyIdent(x.Item), Index: index, Array: RewriteExpr(x.Array, f), Cond: RewriteExpr(x.Cond, f), Body: RewriteBlock(x.Body, f)}
 	case *Decl:
 		return &Decl{DeclPos: x.DeclPos, Name: copyIdent(x.Name), Type: x.Type, Value: RewriteExpr(x.Value, f)}
 	case *If:
@@ -179,7 +234,7 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 		return &For{ForPos: x.ForPos, Init: rewriteStmt(x.Init, f), Cond: RewriteExpr(x.Cond, f),
 			Post: rewriteStmt(x.Post, f), Body: RewriteBlock(x.Body, f)}
 	case *Raise:
-		return &Raise{RaisePos: x.RaisePos, Event: x.Event, Args: rewriteArgs(x.Args, f)}
+		return &Raise{RaisePos: x.RaisePos, Event: x.Event, Args: rewriteArgs(x.Args, f), ID: x.ID, Platform: x.Platform}
 	case *Send:
 		return &Send{SendPos: x.SendPos, Event: x.Event, Args: rewriteArgs(x.Args, f), Target: x.Target, Delay: x.Delay, ID: x.ID}
 	case *Cancel:
@@ -193,6 +248,18 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 func copyIdent(x *Ident) *Ident {
 	y := *x
 	return &y
+}
+
+// rewritePath rewrites the index expressions of an assignment's path.
+func rewritePath(path []*Sel, f func(Expr) Expr) []*Sel {
+	if path == nil {
+		return nil
+	}
+	c := make([]*Sel, len(path))
+	for i, s := range path {
+		c[i] = &Sel{Pos: s.Pos, Name: s.Name, Index: RewriteExpr(s.Index, f)}
+	}
+	return c
 }
 
 func rewriteArgs(args []*Arg, f func(Expr) Expr) []*Arg {

@@ -46,6 +46,10 @@ func TestFlattenErrors(t *testing.T) {
 			`<setbot:event name="go"><setbot:param name="n" type="int"/></setbot:event>
 <state id="A"><onentry><script>var k = _event.data.n;</script></onentry></state></scxml>`, mlm.Options{},
 			`f.scxml:2:40: _event.data.n is read while the machine starts, when there is no event`},
+		{"event field read while starting", head +
+			`<datamodel><data id="t" expr="''"/></datamodel>
+<state id="A"><onentry><if cond="_event"><assign location="t" expr="_event.type"/></if><assign location="t" expr="_event.name"/></onentry></state></scxml>`, mlm.Options{},
+			`f.scxml:2:115: _event.name is read while the machine starts, when there is no event`},
 		{"eventless loop", head + `<datamodel><data id="x" expr="0"/></datamodel>
 <state id="A"><transition target="B"><assign location="x" expr="x + 1"/></transition></state>
 <state id="B"><transition target="A"/></state></scxml>`, mlm.Options{MaxEventlessSteps: 8},

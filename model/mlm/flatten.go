@@ -53,6 +53,9 @@ type flattener struct {
 	// event is the event whose macrostep is being flattened (nil while
 	// the machine starts): _event.name within the macrostep is its name.
 	event *model.Event
+	// arrivals are the ways each event can reach the machine: a field of
+	// _event on which all of them agree is a constant of the macrostep.
+	arrivals map[string][]model.Meta
 
 	// readInside holds the history states that a transition from inside
 	// their parent can enter without exiting the parent: only for those can
@@ -97,6 +100,7 @@ func (f *flattener) run() (*Machine, error) {
 	f.cfgs = make(map[string]*config)
 	f.seen = make(map[source.Pos]bool)
 	f.readInside = historiesReadInside(f.m)
+	f.arrivals = f.m.Arrivals()
 	start := &branch{cfg: newConfig(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
 	for _, v := range f.m.Vars {
 		start.known[v.Name] = v.Init
@@ -321,7 +325,7 @@ func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos)
 	if err != nil {
 		return nil, err
 	}
-	t := &Transition{Source: src, Target: dst, Guard: f.eventName(conj(b.guard)), Action: lang.RewriteBlock(&lang.Block{Stmts: b.stmts}, f.eventName),
+	t := &Transition{Source: src, Target: dst, Guard: f.eventFields(conj(b.guard)), Action: f.eventFieldsBlock(&lang.Block{Stmts: b.stmts}),
 		Origins: b.origins, Entered: b.entered, Pos: pos}
 	srcName := "initial"
 	if src != nil {
@@ -373,29 +377,86 @@ func (f *flattener) intern(c *config) (*State, error) {
 	return s, nil
 }
 
-// eventName replaces _event.name in e by the name of the event whose
-// macrostep is flattened; a read while the machine starts is an error.
-func (f *flattener) eventName(e lang.Expr) lang.Expr {
-	if e == nil {
-		return nil
+// eventFields replaces the reads of _event in e that the macrostep being
+// flattened decides: _event itself (true, or false while the machine
+// starts), its name, and every other field on which all the arrivals of
+// the event agree (model.Model.Arrivals). The others stay for the
+// executors, which know how the event they process arrived. A read of a
+// field while the machine starts, when there is no event, is an error.
+func (f *flattener) eventFields(e lang.Expr) lang.Expr {
+	if e == nil || !readsEvent(e) {
+		return e
 	}
-	if f.event != nil {
-		return lang.WithEventName(e, f.event.Name)
+	return lang.Simplify(lang.RewriteExpr(e, f.eventField))
+}
+
+// eventFieldsBlock is eventFields for every expression of b.
+func (f *flattener) eventFieldsBlock(b *lang.Block) *lang.Block {
+	if !readsEvent(b) {
+		return lang.RewriteBlock(b, f.eventField) // a copy
 	}
-	lang.Inspect(e, func(n lang.Node) bool {
-		if x, ok := n.(*lang.EventField); ok && x.Field == "name" && !f.seen[x.Start] {
-			f.seen[x.Start] = true
-			f.errs.Add(f.m.Position(x.Start), "_event.name is read while the machine starts, when there is no event")
+	return lang.SimplifyBlock(lang.RewriteBlock(b, f.eventField))
+}
+
+// readsEvent reports whether n reads _event or one of its fields other
+// than data.
+func readsEvent(n lang.Node) bool {
+	reads := false
+	lang.Inspect(n, func(n lang.Node) bool {
+		if _, ok := n.(*lang.EventField); ok {
+			reads = true
 		}
-		return true
+		return !reads
 	})
-	return e
+	return reads
+}
+
+func (f *flattener) eventField(x lang.Expr) lang.Expr {
+	n, ok := x.(*lang.EventField)
+	if !ok {
+		return x
+	}
+	if n.Field == "" {
+		return &lang.BoolLit{ValuePos: n.Start, Value: f.event != nil}
+	}
+	if f.event == nil {
+		return x // checkParams reports it, unless it is dead code
+	}
+	field, tag := lang.AbsentOf(n.Field)
+	if field == "name" {
+		return &lang.StrLit{ValuePos: n.Start, Value: f.event.Name}
+	}
+	arrivals := f.arrivals[f.event.Name]
+	if len(arrivals) == 0 {
+		return x // an event that never arrives: the transition never fires
+	}
+	v, has := arrivals[0].Field(field)
+	for _, a := range arrivals[1:] {
+		if w, h := a.Field(field); w != v || h != has {
+			return x
+		}
+	}
+	if tag {
+		t := int64(lang.AbsentUndefined)
+		if has {
+			t = lang.AbsentValue
+		}
+		return &lang.IntLit{ValuePos: n.Start, Value: t}
+	}
+	return &lang.StrLit{ValuePos: n.Start, Value: v}
 }
 
 // checkParams reports _event.data reads that the transition's event does
-// not carry (an eventless or entry action reached by another event, say).
+// not carry (an eventless or entry action reached by another event, say),
+// and reads of _event's fields while the machine starts, where they are
+// not in code that the folded _event (false then) makes dead.
 func (f *flattener) checkParams(t *Transition, ev *model.Event) {
 	visit := func(n lang.Node) bool {
+		if x, ok := n.(*lang.EventField); ok && ev == nil && !f.seen[x.Start] {
+			f.seen[x.Start] = true
+			field, _ := lang.AbsentOf(x.Field)
+			f.errs.Add(f.m.Position(x.Start), "_event.%s is read while the machine starts, when there is no event", field)
+		}
 		p, ok := n.(*lang.EventParam)
 		if !ok || f.seen[p.Start] {
 			return true
@@ -415,7 +476,28 @@ func (f *flattener) checkParams(t *Transition, ev *model.Event) {
 	if t.Guard != nil {
 		lang.Inspect(t.Guard, visit)
 	}
-	lang.Inspect(t.Action, visit)
+	inspectLive(t.Action, visit)
+}
+
+// inspectLive is lang.Inspect without the branches of an if whose
+// condition is a constant that rules them out.
+func inspectLive(n lang.Node, visit func(lang.Node) bool) {
+	lang.Inspect(n, func(n lang.Node) bool {
+		x, ok := n.(*lang.If)
+		if !ok {
+			return visit(n)
+		}
+		c, ok := x.Cond.(*lang.BoolLit)
+		switch {
+		case !ok:
+			return visit(n)
+		case c.Value:
+			inspectLive(x.Then, visit)
+		case x.Else != nil:
+			inspectLive(x.Else, visit)
+		}
+		return false
+	})
 }
 
 // conj joins conditions with &&; nil when there are none.

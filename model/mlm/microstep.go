@@ -82,7 +82,7 @@ func (f *flattener) microstep(b *branch, ts []*model.Transition) {
 		}
 		f.exec(b, &lang.Block{Stmts: []lang.Stmt{s.DoneRaise()}})
 		if gp := parent.Parent; gp != nil && gp.Kind == model.Parallel && c.inFinal(gp) {
-			b.stmts = append(b.stmts, &lang.Raise{RaisePos: s.Pos, Event: "done.state." + gp.ID})
+			b.stmts = append(b.stmts, &lang.Raise{RaisePos: s.Pos, Event: "done.state." + gp.ID, Platform: true})
 		}
 	}
 	if b.halted {

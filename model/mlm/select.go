@@ -180,7 +180,7 @@ func (f *flattener) foldCond(e lang.Expr, c *config, known map[string]lang.Expr)
 	if e == nil {
 		return nil
 	}
-	e = lang.Simplify(lang.RewriteExpr(f.eventName(e), func(x lang.Expr) lang.Expr {
+	e = lang.Simplify(lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
 		switch x := x.(type) {
 		case *lang.InState:
 			return &lang.BoolLit{ValuePos: x.Start, Value: c.active[f.m.State(x.State)]}
@@ -188,6 +188,8 @@ func (f *flattener) foldCond(e lang.Expr, c *config, known map[string]lang.Expr)
 			if v, ok := known[x.Name]; ok {
 				return v
 			}
+		case *lang.EventField:
+			return f.eventField(x)
 		}
 		return x
 	}))

@@ -1,6 +1,7 @@
 package scxml
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -61,7 +62,11 @@ func (b *builder) allCode() []code {
 // a value. A model without errors is then lowered (lowerValues).
 func (b *builder) checkCode() {
 	all := b.allCode()
+	if b.failNonArrays(all) {
+		all = b.allCode()
+	}
 	b.collectEvents(all)
+	b.declareLoopVars(all)
 	vars := b.varTypes()
 	inferred := make(map[string]bool)
 	env := func(c code) *lang.Env {
@@ -104,7 +109,7 @@ func (b *builder) checkCode() {
 	infos := make([]*lang.Info, 0, 2*len(all))
 	for _, c := range all {
 		if c.cond != nil {
-			info, errs := lang.CheckExpr(env(c), b.fset, c.cond, lang.Invalid)
+			info, errs := lang.CheckCond(env(c), b.fset, c.cond)
 			b.errs = append(b.errs, keep(errs)...)
 			infos = append(infos, info)
 		}
@@ -255,7 +260,11 @@ func (b *builder) inferParams(body *lang.Block, info *lang.Info, inferred map[st
 		inferred[name] = true
 		learnt = true
 		for _, a := range args {
-			ev.Params = append(ev.Params, model.Param{Name: a.Name, Type: lang.Type{Kind: info.Types[a.Value].Kind}})
+			t := info.Types[a.Value]
+			if !t.IsComposite() {
+				t = lang.Type{Kind: t.Kind}
+			}
+			ev.Params = append(ev.Params, model.Param{Name: a.Name, Type: t})
 		}
 		sort.Slice(ev.Params, func(i, j int) bool { return ev.Params[i].Name < ev.Params[j].Name })
 		return true
@@ -317,4 +326,83 @@ func (b *builder) checkIDs() {
 			seen[t.ID] = t
 		}
 	}
+}
+
+// failNonArrays replaces every <foreach> whose array is no array (an int,
+// a string, an object) by the raise of error.execution it is when it runs
+// (SCXML 2015, §4.6), with a warning, and lowers its block again from the
+// statements as read. The type of the array is known only once the data
+// model has been read; an array whose type is not known yet (a variable
+// declared without a value, an inferred event parameter) is left to the
+// checker. It runs before the events are collected, so that they include
+// the error. It reports whether it replaced any foreach.
+func (b *builder) failNonArrays(all []code) bool {
+	changed := false
+	vars := b.varTypes()
+	for _, c := range all {
+		stmts, ok := b.source[c.body]
+		if !ok {
+			continue
+		}
+		env := &lang.Env{Vars: vars, Param: b.paramLookup(c.trans), State: func(string) bool { return true }}
+		info, _ := lang.CheckBlock(env, b.fset, c.body)
+		bad := make(map[source.Pos]*lang.Raise)
+		lang.Inspect(c.body, func(n lang.Node) bool {
+			if f, ok := n.(*lang.ForEach); ok && bad[f.ForPos] == nil {
+				if t := info.Types[f.Array]; t.Kind != lang.Invalid && t.Kind != lang.Undef && t.Kind != lang.Array {
+					bad[f.ForPos] = b.fail(b.file.Offset(f.Array.Pos()), fmt.Sprintf("<foreach> array %q is %s, not an array", lang.ExprString(f.Array), t))
+				}
+			}
+			return true
+		})
+		if len(bad) == 0 {
+			continue
+		}
+		stmts = replaceForEach(stmts, bad)
+		blk := &lang.Block{Lbrace: c.body.Lbrace, Stmts: b.lowerBlock(stmts)}
+		b.source[blk] = stmts
+		c.set(c.cond, blk)
+		changed = true
+	}
+	return changed
+}
+
+// replaceForEach returns stmts with every <foreach> that starts at a
+// position of with replaced by the statement there, at any depth.
+func replaceForEach(stmts []lang.Stmt, with map[source.Pos]*lang.Raise) []lang.Stmt {
+	out := make([]lang.Stmt, len(stmts))
+	block := func(x *lang.Block) *lang.Block {
+		return &lang.Block{Lbrace: x.Lbrace, Stmts: replaceForEach(x.Stmts, with)}
+	}
+	for i, s := range stmts {
+		switch x := s.(type) {
+		case *lang.ForEach:
+			if r := with[x.ForPos]; r != nil {
+				out[i] = r
+				continue
+			}
+			y := *x
+			y.Body = block(x.Body)
+			s = &y
+		case *lang.If:
+			y := *x
+			y.Then = block(x.Then)
+			if x.Else != nil {
+				y.Else = replaceForEach([]lang.Stmt{x.Else}, with)[0]
+			}
+			s = &y
+		case *lang.Block:
+			s = block(x)
+		case *lang.While:
+			y := *x
+			y.Body = block(x.Body)
+			s = &y
+		case *lang.For:
+			y := *x
+			y.Body = block(x.Body)
+			s = &y
+		}
+		out[i] = s
+	}
+	return out
 }

@@ -10,9 +10,6 @@ import (
 	"github.com/setbot/setbot/model/source"
 )
 
-// defaultSendType is the only event I/O processor setbot understands.
-const defaultSendType = "http://www.w3.org/TR/scxml/#SCXMLEventProcessor"
-
 // basicHTTP are the names of the Basic HTTP event I/O processor, which
 // SCXML defines but setbot does not model: a model that names it means it,
 // so it is refused rather than read as a type no processor supports.
@@ -22,18 +19,12 @@ var basicHTTP = map[string]bool{"http://www.w3.org/TR/scxml/#BasicHTTPEventProce
 // to write instead.
 var unsupportedElements = map[string]string{
 	"invoke":   "remove it, or model the invoked machine as a region of a <parallel> state",
-	"foreach":  "arrays are not modelled; unroll the loop, one action per element",
 	"finalize": "remove it; it belongs to <invoke>, which is not supported either",
 }
 
-// notSupported is the error for an element of unsupportedElements; those
-// setbot plans to read say "yet".
+// notSupported is the error for an element of unsupportedElements.
 func notSupported(name string) string {
-	yet := ""
-	if name == "foreach" {
-		yet = " yet"
-	}
-	return "<" + name + "> is not supported" + yet + ": " + unsupportedElements[name]
+	return "<" + name + "> is not supported: " + unsupportedElements[name]
 }
 
 // misplaced says where an SCXML element found in the wrong place belongs.
@@ -113,7 +104,11 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			if s := b.cancel(c); s != nil {
 				out = append(out, s)
 			}
-		case "foreach", "invoke", "finalize":
+		case "foreach":
+			if s := b.forEach(c); s != nil {
+				out = append(out, s)
+			}
+		case "invoke", "finalize":
 			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
 		case "donedata":
 			b.errorf(c.Start, "<donedata> is not allowed in executable content: move it into a <final>")
@@ -122,7 +117,7 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 		case "param":
 			b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
 		case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
-			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" {
+			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" || parent == "foreach" {
 				b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
 			}
 		default:
@@ -173,7 +168,24 @@ func (b *builder) assign(c *element) lang.Stmt {
 	if v == nil {
 		return nil
 	}
-	return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
+	if isIdent(name) {
+		return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
+	}
+	target, path, errs := lang.ParseLocation(b.snippet(loc.Value, loc.Offsets))
+	b.errs = append(b.errs, errs...)
+	if target == nil {
+		return nil
+	}
+	return &lang.Assign{Target: target, Path: path, OpPos: target.NamePos, Op: lang.ASSIGN, Value: v}
+}
+
+// locationValue is the value read at a location attribute a that
+// locationOf accepted as name at off: a variable, or a part of one.
+func (b *builder) locationValue(a attribute, name string, off int) lang.Expr {
+	if isIdent(name) {
+		return &lang.Ident{NamePos: b.pos(off), Name: name}
+	}
+	return b.expr(a)
 }
 
 // systemVariables are SCXML's system variables, which no location names.
@@ -213,9 +225,50 @@ func (b *builder) locationOf(a attribute, elem string) (name string, off int, ba
 		return name, off, ""
 	case isIdent(root) && !b.declared[root]:
 		return "", off, fmt.Sprintf("%s location %q names no place of the data model (no <data> declares %s)", elem, name, root)
+	case isIdent(root):
+		return name, off, "" // a part of an array or object, which the checker resolves
 	}
-	b.errorf(a.Offsets0(), "unsupported %s location %q: write a variable name (objects and arrays are not supported yet)", strings.Trim(elem, "<>"), a.Value)
+	b.errorf(a.Offsets0(), "unsupported %s location %q: write a variable name, or a field or element of one (o.f, a[0])", strings.Trim(elem, "<>"), a.Value)
 	return "", off, ""
+}
+
+// forEach converts <foreach array item index>: its content runs once per
+// element of a shallow copy of the array (SCXML 2015, §4.6). An item or
+// index that is no variable name is an error of the element when it runs.
+func (b *builder) forEach(c *element) lang.Stmt {
+	b.checkAttrs(c, "array", "item", "index")
+	arr, ok1 := c.attr("array")
+	item, ok2 := c.attr("item")
+	if !ok1 || !ok2 {
+		b.errorf(c.Start, "<foreach> needs an array and an item: add array=\"...\" and item=\"...\"")
+		return nil
+	}
+	s := &lang.ForEach{ForPos: b.pos(c.Start)}
+	loopVar := func(a attribute) (*lang.Ident, *lang.Raise) {
+		name := strings.TrimSpace(a.Value)
+		off := a.Offsets0()
+		if i := strings.Index(a.Value, name); name != "" && i < len(a.Offsets) {
+			off = a.Offsets[i]
+		}
+		if !isIdent(name) || systemVariables[name] {
+			return nil, b.fail(off, fmt.Sprintf("<foreach> %s %q is no variable name", a.Name.Local, a.Value))
+		}
+		return &lang.Ident{NamePos: b.pos(off), Name: name}, nil
+	}
+	var fail *lang.Raise
+	if s.Item, fail = loopVar(item); fail != nil {
+		return fail
+	}
+	if a, ok := c.attr("index"); ok {
+		if s.Index, fail = loopVar(a); fail != nil {
+			return fail
+		}
+	}
+	if s.Array = b.expr(arr); s.Array == nil {
+		return nil
+	}
+	s.Body = &lang.Block{Lbrace: s.ForPos, Stmts: b.content(c.Children, "foreach")}
+	return s
 }
 
 func isIdent(s string) bool {
@@ -377,12 +430,25 @@ func (b *builder) send(c *element) []lang.Stmt {
 		b.idCount[name]++
 		d.location, d.id = name, generatedID(name, b.idCount[name])
 	}
+	// stored prepends the storing of a generated id, which comes first
+	// even when the send fails.
+	stored := func(stmts ...lang.Stmt) []lang.Stmt {
+		if d.location == "" {
+			return stmts
+		}
+		return append([]lang.Stmt{&lang.Assign{Target: &lang.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: lang.ASSIGN,
+			Value: &lang.StrLit{ValuePos: d.pos, Value: d.id}}}, stmts...)
+	}
 	if basicHTTP[typ] {
 		b.errorf(typeAttr.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", typeAttr.Value)
 		return nil
-	} else if _, has := c.attr("type"); has && typeAttr.Value != defaultSendType && typeAttr.Value != "scxml" {
+	} else if _, has := c.attr("type"); has && !lang.IsSCXMLProcessor(typeAttr.Value) {
 		// A type SCXML does not define: the processor supports none such.
-		return []lang.Stmt{b.fail(typeAttr.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", typeAttr.Value, defaultSendType))}
+		return stored(b.failSend(typeAttr.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", typeAttr.Value, lang.SCXMLProcessor), d.id))
+	}
+	if d.target == model.SessionLocation {
+		// The machine's own session: its external queue, as with no target.
+		d.target = ""
 	}
 	if a, ok := c.attr("delay"); ok {
 		d.delay = strings.TrimSpace(a.Value)
@@ -405,12 +471,8 @@ func (b *builder) send(c *element) []lang.Stmt {
 	}
 	args, fail := b.sendArgs(c)
 	if fail != nil {
-		if d.location != "" {
-			// The id is generated, and stored, before the send fails.
-			return []lang.Stmt{&lang.Assign{Target: &lang.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: lang.ASSIGN,
-				Value: &lang.StrLit{ValuePos: d.pos, Value: d.id}}, fail}
-		}
-		return []lang.Stmt{fail}
+		fail.ID = d.id // the error reports the send that failed
+		return stored(fail)
 	}
 	d.args = args
 	if d.eventExpr != nil || d.targetExpr != nil || d.typeExpr != nil || d.location != "" {
@@ -425,15 +487,18 @@ func (b *builder) send(c *element) []lang.Stmt {
 		if delay != "" {
 			b.errorf(c.Start, "a delayed <send> cannot target #_internal: remove the delay or the target")
 		}
-		return []lang.Stmt{&lang.Raise{RaisePos: pos, Event: name, Args: args}}
+		return []lang.Stmt{&lang.Raise{RaisePos: pos, Event: name, Args: args, ID: id}}
 	case delay != "" && sendError(target) == errorExecution:
 		// The target is refused when the send executes, delay or not.
 	case target != "" && delay != "":
 		b.errorf(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 		return nil
 	}
-	if delay == "" {
-		// Only a pending timer can be cancelled: the id names nothing else.
+	if target != "" && sendError(target) == "" {
+		// An output's send id is nothing the machine can observe. Otherwise
+		// it names a pending timer for <cancel>, and it is the sendid of
+		// the event the machine receives: the one it sent itself, or the
+		// error that a failed send raises.
 		id = ""
 	}
 	return []lang.Stmt{&lang.Send{SendPos: pos, Event: name, Args: args, Target: target, Delay: delay, ID: id}}
@@ -532,7 +597,7 @@ func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
 			if name == "" {
 				continue
 			}
-			v = &lang.Ident{NamePos: b.pos(off), Name: name}
+			v = b.locationValue(l, name, off)
 		} else {
 			b.errorf(k.Start, "<param> needs expr or location")
 			continue
@@ -611,7 +676,7 @@ func (b *builder) doneData(s *model.State, el *element) {
 	s.DoneData = []*lang.Arg{}
 	fail := func(off int, what string) {
 		b.warnf(off, "%s: setbot raises %s and leaves it out of the data of done.state.%s, as the SCXML specification requires", what, errorExecution, s.Parent.ID)
-		s.OnEntry = append(s.OnEntry, &lang.Block{Stmts: []lang.Stmt{&lang.Raise{RaisePos: b.pos(off), Event: errorExecution}}})
+		s.OnEntry = append(s.OnEntry, &lang.Block{Stmts: []lang.Stmt{&lang.Raise{RaisePos: b.pos(off), Event: errorExecution, Platform: true}}})
 	}
 	var content, params bool
 	for _, k := range el.Children {
@@ -659,7 +724,7 @@ func (b *builder) doneData(s *model.State, el *element) {
 				if name == "" {
 					continue
 				}
-				v = &lang.Ident{NamePos: b.pos(off), Name: name}
+				v = b.locationValue(l, name, off)
 			} else {
 				b.errorf(k.Start, "<param> needs expr or location")
 				continue

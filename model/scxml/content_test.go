@@ -24,7 +24,7 @@ func TestSendContent(t *testing.T) {
 		{"other text", `<send event="e"><content> some
 		   text </content></send>`, `send e(_data: 'some text');`},
 		{"expr", `<send event="e"><content expr="x + 1"/></send>`, `send e(_data: x + 1);`},
-		{"illegal expr", `<send event="e"><content expr="return"/></send><assign location="x" expr="1"/>`, `raise error.execution();`},
+		{"illegal expr", `<send event="e"><content expr="return"/></send><assign location="x" expr="1"/>`, `raise platform error.execution();`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,7 +52,7 @@ func TestAssignContent(t *testing.T) {
 		t.Fatal(errs)
 	}
 	got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " ")
-	if want := `x = x + 123; raise error.execution();`; got != want {
+	if want := `x = x + 123; raise platform error.execution();`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 	if len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Msg, `<assign> content "return" is no ECMAScript expression`) {
@@ -69,8 +69,8 @@ func TestDoneData(t *testing.T) {
 	tests := []struct{ name, donedata, cond, want, entry string }{
 		{"params", `<param name="p" expr="x + 1"/><param name="q" location="x"/>`, `_event.data.p == 1`, `p: x + 1, q: x`, ``},
 		{"content", `<content expr="x == 0"/>`, `_event.data`, `_data: x == 0`, ``},
-		{"failing param", `<param name="p" location="a.b"/>`, `typeof _event.data === 'undefined'`, ``, `raise error.execution();`},
-		{"failing content", `<content expr="return"/>`, `typeof _event.data === 'undefined'`, ``, `raise error.execution();`},
+		{"failing param", `<param name="p" location="a.b"/>`, `typeof _event.data === 'undefined'`, ``, `raise platform error.execution();`},
+		{"failing content", `<content expr="return"/>`, `typeof _event.data === 'undefined'`, ``, `raise platform error.execution();`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -163,7 +163,7 @@ func TestScriptGlobals(t *testing.T) {
 		t.Errorf("vars %s, want %s", got, want)
 	}
 	got := strings.Join(strings.Fields(lang.BlockString(m.Root.Initial.Body)), " ")
-	if want := `g = 1; _absent_g = 0; h = true; _absent_h = 0; if (_absent_g == 0 && g == 1) { var loc = 2; g = loc; _absent_g = 0; }`; got != want {
+	if want := `g = 1; _absent_g = 0; h = true; _absent_h = 0; if (g == 1) { var loc = 2; g = loc; _absent_g = 0; }`; got != want {
 		t.Errorf("start: got  %s\nwant %s", got, want)
 	}
 	if got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " "); got != `x = 2;` {

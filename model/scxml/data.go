@@ -52,7 +52,7 @@ func (b *builder) readData() {
 				// raised where it would have been given its value.
 				b.warnf(a.Offsets0(), "<data> expr %q is no ECMAScript expression (it begins with %s): setbot leaves %s undefined and raises %s "+
 					"when the machine starts, as the SCXML specification requires", strings.TrimSpace(a.Value), word, name, errorExecution)
-				inits = append(inits, &lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: errorExecution})
+				inits = append(inits, &lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: errorExecution, Platform: true})
 			} else if init = b.expr(a); init == nil {
 				continue
 			}
@@ -76,7 +76,7 @@ func (b *builder) readData() {
 				v.Init = c
 			} else {
 				runtime[name] = true
-				if !v.Type.MayBeAbsent() {
+				if !v.Type.MayBeAbsent() && !v.Type.IsComposite() {
 					v.Init = lang.ZeroValue(v.Type.Kind, init.Pos())
 				}
 				inits = append(inits, &lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: name}, OpPos: v.Pos, Op: lang.ASSIGN, Value: init})
@@ -89,11 +89,19 @@ func (b *builder) readData() {
 				continue
 			}
 			switch {
+			case v.Type.Kind == lang.Undef && typ.IsComposite():
+				b.errorf(a.Offsets0(), "variable %q of type %s has no initial value, and an array or object that may be undefined is not modelled: give it one, e.g. expr=\"[]\"", name, typ)
+				continue
 			case v.Type.Kind == lang.Undef:
 				typ = typ.OrAbsent()
 			case typ.Kind != v.Type.Kind:
 				b.errorf(a.Offsets0(), "variable %q is declared %s but its initial value is %s", name, typ, v.Type)
 				continue
+			case typ.IsComposite():
+				if msg := lang.Assignable(typ, v.Type); msg != "" {
+					b.errorf(a.Offsets0(), "variable %q is declared %s, which cannot hold its initial value: %s", name, typ, msg)
+					continue
+				}
 			}
 			if lit, ok := v.Init.(*lang.IntLit); ok && !runtime[name] && !typ.Contains(lit.Value) {
 				b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
@@ -132,11 +140,34 @@ func (b *builder) constant(e lang.Expr, runtime map[string]bool) lang.Expr {
 	if !folds {
 		return nil
 	}
-	switch x := lang.Simplify(e).(type) {
-	case *lang.IntLit, *lang.BoolLit, *lang.StrLit, *lang.Absent:
+	if x := lang.Simplify(e); isConstant(x) {
 		return x
 	}
 	return nil
+}
+
+// isConstant reports whether e is a literal, or an array or object literal
+// of such.
+func isConstant(e lang.Expr) bool {
+	switch x := e.(type) {
+	case *lang.IntLit, *lang.BoolLit, *lang.StrLit, *lang.Absent:
+		return true
+	case *lang.ArrayLit:
+		for _, el := range x.Elems {
+			if !isConstant(el) {
+				return false
+			}
+		}
+		return true
+	case *lang.ObjectLit:
+		for _, f := range x.Fields {
+			if !isConstant(f.Value) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // scriptVars (which runs before readData, whose start-up code comes first)

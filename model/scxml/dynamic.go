@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
 )
@@ -76,6 +77,11 @@ func (b *builder) collectValues() *values {
 				}
 			case *lang.IncDec:
 				vs.opaque[s.Target.Name] = true
+			case *lang.ForEach:
+				vs.opaque[s.Item.Name] = true
+				if s.Index != nil {
+					vs.opaque[s.Index.Name] = true
+				}
 			case *lang.Send:
 				if d := b.dynSends[s]; d != nil && d.location != "" {
 					vs.assigns[d.location] = append(vs.assigns[d.location], &lang.StrLit{ValuePos: d.pos, Value: d.id})
@@ -111,7 +117,7 @@ func (vs *values) into(e lang.Expr, set map[string]bool, undef *bool, seen map[s
 	case *lang.SysVar:
 		switch x.Name {
 		case "_sessionid":
-			set[SessionID] = true
+			set[model.SessionID] = true
 			return true
 		case "_name":
 			set[vs.b.m.Name] = true
@@ -147,7 +153,9 @@ func (b *builder) expandDynamic() {
 	ids := b.timerIDs()
 	outputs := b.outputTargets()
 	for _, blk := range b.deferred {
-		blk.Stmts = b.lowerBlock(b.expandList(blk.Stmts, vs, ids, outputs))
+		stmts := b.expandList(blk.Stmts, vs, ids, outputs)
+		b.source[blk] = stmts
+		blk.Stmts = b.lowerBlock(stmts)
 	}
 }
 
@@ -219,6 +227,11 @@ func (b *builder) expandList(stmts []lang.Stmt, vs *values, ids, outputs []strin
 		case *lang.Block:
 			out = append(out, &lang.Block{Lbrace: x.Lbrace, Stmts: b.expandList(x.Stmts, vs, ids, outputs)})
 			continue
+		case *lang.ForEach:
+			y := *x
+			y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.expandList(x.Body.Stmts, vs, ids, outputs)}
+			out = append(out, &y)
+			continue
 		}
 		out = append(out, s)
 	}
@@ -228,8 +241,8 @@ func (b *builder) expandList(stmts []lang.Stmt, vs *values, ids, outputs []strin
 // failRaise is the raise of error.execution that stands for a <send> that
 // fails when it runs with a value it computed: the rest of its block is
 // skipped (lowerSends). No warning: the model may never compute it.
-func (b *builder) failRaise(pos source.Pos) *lang.Raise {
-	r := &lang.Raise{RaisePos: pos, Event: errorExecution}
+func (b *builder) failRaise(pos source.Pos, id string) *lang.Raise {
+	r := &lang.Raise{RaisePos: pos, Event: errorExecution, ID: id, Platform: true}
 	b.failed[r] = true
 	return r
 }
@@ -302,7 +315,7 @@ func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []lang.St
 		out = append(out, &lang.Assign{Target: &lang.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: lang.ASSIGN,
 			Value: &lang.StrLit{ValuePos: d.pos, Value: d.id}})
 	}
-	fail := func() []lang.Stmt { return []lang.Stmt{b.failRaise(d.pos)} }
+	fail := func() []lang.Stmt { return []lang.Stmt{b.failRaise(d.pos, d.id)} }
 	byTarget := func(event string) []lang.Stmt {
 		if d.targetExpr == nil {
 			return []lang.Stmt{b.fixedSend(d, event, d.target)}
@@ -314,7 +327,7 @@ func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []lang.St
 		// Not known from the model: a chain over the classes of targets
 		// (sendError), the outputs the model names, and the rest.
 		e := d.targetExpr
-		self := "#_scxml_" + SessionID
+		self := model.SessionLocation
 		arms := []arm{
 			{strictEq(e, "#_internal"), []lang.Stmt{b.fixedSend(d, event, "#_internal")}},
 			{strictEq(e, self), []lang.Stmt{b.fixedSend(d, event, self)}},
@@ -324,7 +337,7 @@ func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []lang.St
 			arms = append(arms, arm{strictEq(e, o), []lang.Stmt{b.fixedSend(d, event, o)}})
 		}
 		// An output channel the model does not name cannot be reached.
-		arms = append(arms, arm{startsWith(e, "#_"), []lang.Stmt{&lang.Raise{RaisePos: d.pos, Event: errorCommunication}}})
+		arms = append(arms, arm{startsWith(e, "#_"), []lang.Stmt{&lang.Raise{RaisePos: d.pos, Event: errorCommunication, ID: d.id, Platform: true}}})
 		return chain(d.pos, append(arms, arm{then: fail()}))
 	}
 	var body []lang.Stmt
@@ -346,7 +359,7 @@ func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []lang.St
 	}
 	if d.typeExpr != nil {
 		body = chain(d.pos, []arm{
-			{&lang.Binary{X: strictEq(d.typeExpr, defaultSendType), OpPos: d.pos, Op: lang.LOR, Y: strictEq(d.typeExpr, "scxml")}, body},
+			{&lang.Binary{X: strictEq(d.typeExpr, lang.SCXMLProcessor), OpPos: d.pos, Op: lang.LOR, Y: strictEq(d.typeExpr, "scxml")}, body},
 			{then: fail()},
 		})
 	}
@@ -363,16 +376,16 @@ func (b *builder) fixedSend(d *dynSend, event, target string) lang.Stmt {
 	id := d.id
 	switch {
 	case target == "#_internal" && d.delay == "":
-		return &lang.Raise{RaisePos: d.pos, Event: event, Args: d.args}
+		return &lang.Raise{RaisePos: d.pos, Event: event, Args: d.args, ID: id}
 	case target == "#_internal":
 		b.errorf(b.file.Offset(d.pos), "a delayed <send> whose target may be #_internal is not supported: remove the delay or the target")
-	case target == "#_scxml_"+SessionID:
+	case target == model.SessionLocation:
 		target = "" // the machine's own session: its external queue
 	case target != "" && d.delay != "" && sendError(target) == "":
 		b.errorf(b.file.Offset(d.pos), "a delayed <send> whose target may be the external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 	}
-	if d.delay == "" {
-		id = ""
+	if target != "" && sendError(target) == "" {
+		id = "" // an output's send id is nothing the machine can observe
 	}
 	return &lang.Send{SendPos: d.pos, Event: event, Args: d.args, Target: target, Delay: d.delay, ID: id}
 }

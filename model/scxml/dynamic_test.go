@@ -18,24 +18,24 @@ func TestDynamicSend(t *testing.T) {
 		{"event from assignments", `<data id="v" expr="'a'"/>`, `<assign location="v" expr="'b'"/><send eventexpr="v"/>`,
 			`v = 'b'; if (v == 'a') { send a(); } else { send b(); }`},
 		{"event maybe undefined", `<data id="v"/>`, `<assign location="v" expr="'b'"/><send eventexpr="v"/><raise event="after"/>`,
-			`v = 'b'; _absent_v = 0; if (_absent_v == 0 && (!(_absent_v == 0) || v == 'b')) { send b(); raise after(); } else { raise error.execution(); }`},
-		{"invalid event name", `<data id="v" expr="'a b'"/>`, `<send eventexpr="v"/>`, `raise error.execution();`},
+			`v = 'b'; _absent_v = 0; if (v == 'b') { send b(); raise after(); } else { raise platform error.execution(); }`},
+		{"invalid event name", `<data id="v" expr="'a b'"/>`, `<send eventexpr="v"/>`, `raise platform error.execution();`},
 		{"literal target", ``, `<send event="e" targetexpr="'#_internal'"/>`, `raise e();`},
 		{"own session", `<data id="v" expr="'#_scxml_setbot-session'"/>`, `<send event="e" targetexpr="v"/>`, `send e();`},
 		{"target by class", `<data id="v" expr="'#_'"/>`, `<assign location="v" expr="v + 'parent'"/><send event="e" targetexpr="v"/><raise event="after"/>`,
 			`v = v + 'parent'; if (v == '#_internal') { raise e(); raise after(); } ` +
 				`else if (v == '#_scxml_setbot-session') { send e(); raise after(); } ` +
-				`else if (v.startsWith('#_scxml_')) { raise error.communication(); raise after(); } ` +
+				`else if (v.startsWith('#_scxml_')) { raise platform error.communication(); raise after(); } ` +
 				`else if (v == '#_out') { send e() to "#_out"; raise after(); } ` +
 				`else if (v == '#_parent') { send e() to "#_parent"; raise after(); } ` +
-				`else if (v.startsWith('#_')) { raise error.communication(); raise after(); } ` +
-				`else { raise error.execution(); }`},
+				`else if (v.startsWith('#_')) { raise platform error.communication(); raise after(); } ` +
+				`else { raise platform error.execution(); }`},
 		{"typeexpr", `<data id="v" expr="'scxml'"/>`, `<send event="e" typeexpr="v"/>`,
-			`if (v == 'http://www.w3.org/TR/scxml/#SCXMLEventProcessor' || v == 'scxml') { send e(); } else { raise error.execution(); }`},
+			`if (v == 'http://www.w3.org/TR/scxml/#SCXMLEventProcessor' || v == 'scxml') { send e(); } else { raise platform error.execution(); }`},
 		{"delayexpr literal", ``, `<send event="e" delayexpr="'2s'"/>`, `send e() after "2s";`},
-		{"idlocation", `<data id="v"/>`, `<send event="e" idlocation="v"/>`, `v = '_send.v.1'; _absent_v = 0; send e();`},
+		{"idlocation", `<data id="v"/>`, `<send event="e" idlocation="v"/>`, `v = '_send.v.1'; _absent_v = 0; send e() id "_send.v.1";`},
 		{"idlocation of a failing send", `<data id="v"/>`, `<send event="e" target="baz" idlocation="v"/><raise event="after"/>`,
-			`v = '_send.v.1'; _absent_v = 0; raise error.execution();`},
+			`v = '_send.v.1'; _absent_v = 0; raise platform error.execution() id "_send.v.1";`},
 		{"sendidexpr", `<data id="v" expr="'t1'"/>`, `<send event="e" id="t1" delay="1s"/><send event="e" id="t2" delay="1s"/><cancel sendidexpr="v"/>`,
 			`send e() after "1s" id "t1"; send e() after "1s" id "t2"; if (v == 't1') { cancel "t1"; }`},
 		{"sendidexpr of a generated id", `<data id="v"/><data id="w" expr="'t1'"/>`,

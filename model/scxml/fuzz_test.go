@@ -13,7 +13,9 @@ import (
 // FuzzRead: no input makes the reader or the flattener panic or hang, and
 // every error has a position in the document.
 func FuzzRead(f *testing.F) {
-	for _, pattern := range []string{"../../examples/*.scxml", "../mlm/testdata/features/*.scxml"} {
+	// The W3C conformance tests, where present, seed the ECMAScript data
+	// model's constructs (they are read from ../shared, never copied here).
+	for _, pattern := range []string{"../../examples/*.scxml", "../mlm/testdata/features/*.scxml", "../../../shared/conformance/w3c-ecma/*.scxml"} {
 		paths, _ := filepath.Glob(pattern)
 		for _, p := range paths {
 			src, err := os.ReadFile(p)

@@ -1,6 +1,7 @@
 package scxml
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/setbot/setbot/model/lang"
@@ -77,20 +78,25 @@ func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
 	for i, s := range stmts {
 		switch x := s.(type) {
 		case *lang.Send:
+			// The error is the platform's, and its sendid the send's id.
 			switch sendError(x.Target) {
 			case errorExecution:
-				return append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorExecution})
+				return append(out, b.raiseFailure(&lang.Raise{RaisePos: x.SendPos, Event: errorExecution, ID: x.ID, Platform: true})...)
 			case errorCommunication:
-				out = append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorCommunication})
+				out = append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorCommunication, ID: x.ID, Platform: true})
 				continue
 			}
 		case *lang.Raise:
 			if b.failed[x] {
-				return append(out, x)
+				return append(out, b.raiseFailure(x)...)
 			}
 		case *lang.If:
 			if b.failing(x) != nil {
 				return append(out, b.lowerIf(x, stmts[i+1:]))
+			}
+		case *lang.ForEach:
+			if b.failing(x) != nil {
+				return append(out, b.lowerLoop(x, stmts[i+1:])...)
 			}
 		case *lang.Block:
 			if f, ok := b.failing(x).(*lang.Send); ok {
@@ -98,10 +104,51 @@ func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
 			}
 		case *lang.While, *lang.For:
 			if f, ok := b.failing(x).(*lang.Send); ok {
-				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a loop is not supported: it raises %s, which ends the loop and skips the rest of the block; send to \"#_parent\" or \"#_name\" for an output", f.Target, errorExecution)
+				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a script loop is not supported: it raises %s, which ends the loop and skips the rest of the block; send to \"#_parent\" or \"#_name\" for an output", f.Target, errorExecution)
 			}
 		}
 		out = append(out, b.lowerNested(s))
+	}
+	return out
+}
+
+// raiseFailure returns the raise of error.execution r, which ends the
+// block, and inside a <foreach> the assignment that ends the loop too.
+func (b *builder) raiseFailure(r *lang.Raise) []lang.Stmt {
+	if b.loopFailed == "" {
+		return []lang.Stmt{r}
+	}
+	flag := &lang.Ident{NamePos: r.RaisePos, Name: b.loopFailed}
+	return []lang.Stmt{r, &lang.Assign{Target: flag, OpPos: r.RaisePos, Op: lang.ASSIGN, Value: &lang.BoolLit{ValuePos: r.RaisePos, Value: true}}}
+}
+
+// lowerLoop lowers a <foreach> that may raise error.execution, followed by
+// rest. The error ends the loop and the block that holds it (§4.6), so a
+// local flag records it: the raise sets it, the loop runs while it is
+// false, and rest runs only if it stays false. A loop nested in the body
+// shares the flag, since its error ends every enclosing loop too.
+//
+//	{ bool failed = false; for (item, index of array; !failed) { ...; raise error.execution; failed = true }; if (!failed) { rest } }
+func (b *builder) lowerLoop(x *lang.ForEach, rest []lang.Stmt) []lang.Stmt {
+	pos := x.ForPos
+	var out []lang.Stmt
+	outer := b.loopFailed
+	if outer == "" {
+		b.loops++
+		b.loopFailed = "_foreach_failed_" + strconv.Itoa(b.loops)
+		out = append(out, &lang.Decl{DeclPos: pos, Name: &lang.Ident{NamePos: pos, Name: b.loopFailed}, Type: lang.BoolType, Value: &lang.BoolLit{ValuePos: pos}})
+	}
+	ok := &lang.Unary{OpPos: pos, Op: lang.NOT, X: &lang.Ident{NamePos: pos, Name: b.loopFailed}}
+	y := *x
+	y.Cond = ok
+	if x.Cond != nil {
+		y.Cond = &lang.Binary{X: x.Cond, OpPos: pos, Op: lang.LAND, Y: ok}
+	}
+	y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
+	out = append(out, &y)
+	b.loopFailed = outer
+	if len(rest) > 0 {
+		out = append(out, &lang.If{IfPos: pos, Cond: ok, Then: &lang.Block{Lbrace: pos, Stmts: b.lowerSends(rest)}})
 	}
 	return out
 }
@@ -165,6 +212,10 @@ func (b *builder) lowerNested(s lang.Stmt) lang.Stmt {
 		y := *x
 		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
 		return &y
+	case *lang.ForEach:
+		y := *x
+		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
+		return &y
 	}
 	return s
 }
@@ -198,8 +249,16 @@ func (b *builder) failing(n lang.Node) lang.Stmt {
 // message.
 func (b *builder) fail(off int, what string) *lang.Raise {
 	b.warnf(off, "%s: setbot raises %s here and skips the rest of the block, as the SCXML specification requires", what, errorExecution)
-	r := &lang.Raise{RaisePos: b.pos(off), Event: errorExecution}
+	r := &lang.Raise{RaisePos: b.pos(off), Event: errorExecution, Platform: true}
 	b.failed[r] = true
+	return r
+}
+
+// failSend is fail for a <send> with the given id, which the error's
+// _event.sendid reports.
+func (b *builder) failSend(off int, what, id string) *lang.Raise {
+	r := b.fail(off, what)
+	r.ID = id
 	return r
 }
 

@@ -113,7 +113,8 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 		return nil, source.ErrorList{perr}
 	}
 	b := &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool),
-		dynSends: make(map[*lang.Send]*dynSend), dynCancels: make(map[*lang.Cancel]lang.Expr), idCount: make(map[string]int)}
+		dynSends: make(map[*lang.Send]*dynSend), dynCancels: make(map[*lang.Cancel]lang.Expr), idCount: make(map[string]int),
+		source: make(map[*lang.Block][]lang.Stmt)}
 	m := b.build(root)
 	b.errs.Sort()
 	if len(b.errs) > 0 {
@@ -146,8 +147,17 @@ type builder struct {
 	anon    int
 
 	// lowerLeft is how many more statements the lowering of the current
-	// block's failing sends may write (lowerBlock).
-	lowerLeft int
+	// block's failing sends may write (lowerBlock); loopFailed names the
+	// flag that ends the <foreach> being lowered, if any (lowerLoop), and
+	// loops numbers the flags.
+	lowerLeft  int
+	loopFailed string
+	loops      int
+
+	// source holds the statements of every block of executable content
+	// as read, before lowerBlock, so that a block can be lowered again
+	// once the types show more of its elements to fail (failNonArrays).
+	source map[*lang.Block][]lang.Stmt
 
 	// The placeholders of sends and cancels with computed attributes, the
 	// blocks that hold them (expandDynamic), and how many sends of each

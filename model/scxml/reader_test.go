@@ -105,10 +105,11 @@ func TestInitialTransitionType(t *testing.T) {
 	}
 }
 
-// TestSendIDAndCancel: <send id> is kept on a delayed send to the machine
-// and dropped elsewhere (only a pending timer can be cancelled), so an id on
-// any other send changes neither the MLM nor its hash; <cancel sendid>
-// becomes a cancel statement.
+// TestSendIDAndCancel: <send id> is kept on a send to the machine, delayed
+// (a pending timer that <cancel> names) or not (the sendid of the event it
+// receives), and dropped on an output, where nothing can observe it, so an
+// id there changes neither the MLM nor its hash; <cancel sendid> becomes a
+// cancel statement.
 func TestSendIDAndCancel(t *testing.T) {
 	doc := func(id string) string {
 		return head + `<state id="a"><transition event="go" target="b">
@@ -117,13 +118,32 @@ func TestSendIDAndCancel(t *testing.T) {
 <state id="b"><transition event="stop" target="a"><cancel sendid=" t1 "/></transition><transition event="later me"/></state></scxml>`
 	}
 	got := flattenText(t, doc(` id="t1"`))
-	for _, want := range []string{`send later() after "1s" id "t1"; send me(); send out() to "#_parent";`, `cancel "t1";`} {
+	for _, want := range []string{`send later() after "1s" id "t1"; send me() id "t1"; send out() to "#_parent";`, `cancel "t1";`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("MLM does not contain %q:\n%s", want, got)
 		}
 	}
-	without := flattenText(t, strings.Replace(doc(""), `delay="1s"`, `delay="1s" id="t1"`, 1))
+	without := flattenText(t, strings.Replace(doc(` id="t1"`), `target="#_parent" id="t1"`, `target="#_parent"`, 1))
 	if without != got {
-		t.Errorf("ids on sends that are not timers changed the MLM:\n%s\nwant:\n%s", without, got)
+		t.Errorf("an id on an output changed the MLM:\n%s\nwant:\n%s", without, got)
+	}
+}
+
+// TestSendMetadata: the reader keeps what _event.sendid and _event.type
+// read: a send to #_internal is a raise with the send's id; a send the
+// SCXML event processor cannot deliver raises a platform error with the
+// send's id; a send to the machine's own session location is a send to
+// its external queue.
+func TestSendMetadata(t *testing.T) {
+	got := flattenText(t, head+`<state id="a"><transition event="go" target="b">
+<send event="in" target="#_internal" id="i1"/>
+<send event="x" target="#_scxml_other" id="c1"/>
+<send event="me" target="#_scxml_setbot-session" id="m1"/>
+<send event="y" target="baz" id="e1"/>
+</transition></state>
+<state id="b"><transition event="in x me"/></state></scxml>`)
+	want := `raise in() id "i1"; raise platform error.communication() id "c1"; send me() id "m1"; raise platform error.execution() id "e1";`
+	if !strings.Contains(got, want) {
+		t.Errorf("MLM does not contain %q:\n%s", want, got)
 	}
 }

@@ -8,48 +8,64 @@ import (
 	"github.com/setbot/setbot/model/source"
 )
 
-// SessionID is the value of _sessionid: setbot runs one session of each
-// machine, so any fixed string serves.
-const SessionID = "setbot-session"
-
 // inferVarTypes gives each variable declared without a value (of type
-// undefined alone) the kind of the values the code assigns to it, and
-// reports whether it learnt anything. A variable may hold undefined and one
-// other kind: assignments of two kinds are an error at the second one.
+// undefined alone) the type of the values the code assigns to it (a
+// <foreach> assigns its item and index), and reports whether it learnt
+// anything. A variable may hold undefined and one other kind: assignments
+// of two kinds are an error at the second one.
 func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[string]lang.Type) bool {
 	learnt := false
 	type first struct {
-		kind lang.Kind
-		pos  source.Pos
+		typ lang.Type
+		pos source.Pos
 	}
 	seen := make(map[string]first)
 	for _, c := range all {
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
+		assigned := func(name string, t lang.Type, pos source.Pos) {
+			v := b.m.Var(name)
+			if v == nil || v.Type.Kind != lang.Undef || t.Kind == lang.Invalid || t.Kind == lang.Undef {
+				return
+			}
+			if f, ok := seen[v.Name]; ok && f.typ.Kind != t.Kind {
+				b.errs.Add(b.fset.Position(pos), "%s is given a %s value here and a %s value at %s: a variable may hold undefined and one other type; "+
+					"use one variable per type", v.Name, t.Kind, f.typ.Kind, b.fset.Position(f.pos))
+				return
+			}
+			if _, ok := seen[v.Name]; !ok {
+				t.Absent, t.Ranged = false, false
+				seen[v.Name] = first{t, pos}
+			}
+		}
 		lang.Inspect(c.body, func(n lang.Node) bool {
-			a, ok := n.(*lang.Assign)
-			if !ok || a.Op != lang.ASSIGN {
-				return true
+			switch a := n.(type) {
+			case *lang.Assign:
+				if a.Op == lang.ASSIGN && len(a.Path) == 0 {
+					assigned(a.Target.Name, info.Types[a.Value], a.Value.Pos())
+				}
+			case *lang.ForEach:
+				if at := info.Types[a.Array]; at.Kind == lang.Array {
+					assigned(a.Item.Name, at.Comp.Elem, a.Item.NamePos)
+				}
+				if a.Index != nil {
+					assigned(a.Index.Name, lang.IntType, a.Index.NamePos)
+				}
 			}
-			v := b.m.Var(a.Target.Name)
-			if v == nil || v.Type.Kind != lang.Undef {
-				return true
-			}
-			k := info.Types[a.Value].Kind
-			if k == lang.Invalid || k == lang.Undef {
-				return true
-			}
-			if f, ok := seen[v.Name]; ok && f.kind != k {
-				b.errs.Add(b.fset.Position(a.Value.Pos()), "%s is given a %s value here and a %s value at %s: a variable may hold undefined and one other type; "+
-					"use one variable per type", v.Name, k, f.kind, b.fset.Position(f.pos))
-				return true
-			}
-			seen[v.Name] = first{k, a.Value.Pos()}
 			return true
 		})
 	}
 	for _, v := range b.m.Vars {
 		if f, ok := seen[v.Name]; ok && v.Type.Kind == lang.Undef {
-			v.Type = lang.Type{Kind: f.kind, Absent: true}
+			if f.typ.IsComposite() {
+				example := "[]"
+				if f.typ.Kind == lang.Object {
+					example = lang.ExprString(emptyObject(f.typ, f.pos))
+				}
+				b.errs.Add(b.fset.Position(f.pos), "%s has no initial value and is given %s here, and an array or object that may be undefined is not modelled: "+
+					"give %s an initial value, e.g. expr=\"%s\" with setbot:type=\"%s\"", v.Name, f.typ, v.Name, example, f.typ)
+				continue
+			}
+			v.Type = f.typ.OrAbsent()
 			vars[v.Name] = v.Type
 			learnt = true
 		}
@@ -57,20 +73,42 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 	return learnt
 }
 
+// declareLoopVars declares the items and indexes of <foreach> elements
+// that name no variable: SCXML declares them (§4.6). They are undefined
+// until the loop assigns them.
+func (b *builder) declareLoopVars(all []code) {
+	for _, c := range all {
+		lang.Inspect(c.body, func(n lang.Node) bool {
+			f, ok := n.(*lang.ForEach)
+			if !ok {
+				return true
+			}
+			for _, id := range []*lang.Ident{f.Item, f.Index} {
+				if id != nil && b.m.Var(id.Name) == nil {
+					b.m.Vars = append(b.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: lang.UndefType, Init: &lang.Absent{ValuePos: id.NamePos}})
+				}
+			}
+			return true
+		})
+	}
+}
+
 // lowerValues rewrites every guard and action, checked with infos (in the
 // order of all, a guard's before its action's), into what the flattener
-// and the executors run (lang.LowerExpr): a variable or event parameter
-// that may be undefined or null becomes a value and a tag (lang.AbsentName),
-// and the system variables their values. Every consumer of the IR then
+// and the executors run (lang.LowerExpr): a variable, event parameter or
+// field of _event that may be undefined or null becomes a value and a tag
+// (lang.AbsentName), and the system variables their values. Every consumer of the IR then
 // sees the same lowered code.
 func (b *builder) lowerValues(all []code, infos []*lang.Info) {
 	sys := func(e lang.Expr) lang.Expr {
 		if x, ok := e.(*lang.SysVar); ok {
 			switch x.Name {
 			case "_sessionid":
-				return &lang.StrLit{ValuePos: x.NamePos, Value: SessionID}
+				return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionID}
 			case "_name":
 				return &lang.StrLit{ValuePos: x.NamePos, Value: b.m.Name}
+			case "_ioprocessors": // the parser accepts only the SCXML processor's location
+				return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionLocation}
 			}
 		}
 		return e
@@ -87,44 +125,51 @@ func (b *builder) lowerValues(all []code, infos []*lang.Info) {
 	}
 	var vars []*model.Var
 	for _, v := range b.m.Vars {
-		if !v.Type.MayBeAbsent() {
+		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() {
 			vars = append(vars, v)
 			continue
 		}
-		tag := int64(lang.AbsentValue)
-		if a, ok := v.Init.(*lang.Absent); ok {
-			tag = lang.AbsentUndefined
-			if a.Null {
-				tag = lang.AbsentNull
-			}
+		info, _ := lang.CheckExpr(nil, b.fset, v.Init, lang.Invalid)
+		inits := lang.LowerValue(v.Init, info, v.Type)
+		if inits == nil {
+			inits = lang.ZeroLeaves(v.Type, v.Pos) // computed when the machine starts
 		}
-		kind := v.Type.Kind
-		if kind == lang.Undef {
-			kind = lang.Int // never given a value: the tag says all there is
+		for i, f := range lang.Leaves(v.Type) {
+			vars = append(vars, &model.Var{Name: f.Name(v.Name), Type: f.Type, Pos: v.Pos, Init: inits[i]})
 		}
-		if tag != lang.AbsentValue {
-			v.Init = lang.ZeroValue(kind, v.Init.Pos())
-		}
-		v.Type.Kind, v.Type.Absent = kind, false
-		vars = append(vars, v, &model.Var{Name: lang.AbsentName(v.Name), Type: lang.AbsentType, Pos: v.Pos,
-			Init: &lang.IntLit{ValuePos: v.Pos, Value: tag}})
 	}
 	b.m.Vars = vars
 	for _, ev := range b.m.Events {
 		var params []model.Param
 		for _, p := range ev.Params {
-			if !p.Type.MayBeAbsent() {
+			if !p.Type.MayBeAbsent() && !p.Type.IsComposite() {
 				params = append(params, p)
 				continue
 			}
-			kind := p.Type.Kind
-			if kind == lang.Undef {
-				kind = lang.Int
+			for _, f := range lang.Leaves(p.Type) {
+				params = append(params, model.Param{Name: f.Name(p.Name), Type: f.Type})
 			}
-			p.Type.Kind, p.Type.Absent = kind, false
-			params = append(params, p, model.Param{Name: lang.AbsentName(p.Name), Type: lang.AbsentType})
 		}
 		sort.Slice(params, func(i, j int) bool { return params[i].Name < params[j].Name })
 		ev.Params = params
 	}
+}
+
+// emptyObject returns a literal of object type t whose fields hold zero
+// values and empty arrays: an initial value to suggest.
+func emptyObject(t lang.Type, pos source.Pos) lang.Expr {
+	o := &lang.ObjectLit{Lbrace: pos}
+	for _, f := range t.Comp.Fields {
+		var v lang.Expr
+		switch f.Type.Kind {
+		case lang.Array:
+			v = &lang.ArrayLit{Lbrack: pos}
+		case lang.Object:
+			v = emptyObject(f.Type, pos)
+		default:
+			v = lang.ZeroValue(f.Type.Kind, pos)
+		}
+		o.Fields = append(o.Fields, &lang.FieldInit{NamePos: pos, Name: f.Name, Value: v})
+	}
+	return o
 }

@@ -98,9 +98,12 @@ func TestOperators(t *testing.T) {
 func show(tab *solver.Table, val valuation) string {
 	s := ""
 	for x, v := range val {
-		if v.Sort == solver.IntSort {
+		switch v.Sort {
+		case solver.IntSort:
 			s += fmt.Sprintf("%s=%d ", tab.Name(x), v.Int)
-		} else {
+		case solver.StringSort:
+			s += fmt.Sprintf("%s=%q ", tab.Name(x), v.Str)
+		default:
 			s += fmt.Sprintf("%s=%v ", tab.Name(x), v.Bool)
 		}
 	}

@@ -141,3 +141,31 @@ func TestLeakSolvers(t *testing.T) {
 	flat(t, "Z3 memory", z3Warm, z3End, 2*mb)
 	flat(t, "Go heap", heapWarm, heapEnd, 2*mb)
 }
+
+// TestLeakStringModels reads many string model values, escaped ones
+// character by character: the intermediate terms of the decoding must be
+// released. The strings are new ones (Z3 shares equal terms, which would
+// hide a leaked reference), and the memo is dropped now and then.
+func TestLeakStringModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	const warmup, total = 500, 2500
+	tab := solver.NewTable()
+	u := tab.Var("u", solver.StringSort)
+	s := newSolver(t, tab)
+	s.limit = 500
+	var z3Warm uint64
+	for i := 0; i < total; i++ {
+		if i == warmup {
+			z3Warm, _ = usage()
+		}
+		want := fmt.Sprintf("é\\%d日", i)
+		r, m, err := s.Model([]solver.Term{tab.Eq(u, tab.Str(want))}, []solver.Term{u})
+		if err != nil || r != solver.Sat || m[u].Str != want {
+			t.Fatalf("Model(u == %q) = %v, %v, %v", want, r, m, err)
+		}
+	}
+	z3End, _ := usage()
+	flat(t, "Z3 memory", z3Warm, z3End, mb)
+}

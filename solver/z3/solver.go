@@ -32,6 +32,8 @@ type Solver struct {
 	ctx      *context // nil once closed
 	intSort  ast
 	boolSort ast
+	strSort  ast
+	bvSort   ast // 32-bit vectors
 	zero     ast
 	slv      solverObj
 	memo     map[solver.Term]ast // translated terms, one reference each
@@ -69,6 +71,10 @@ func New(tab *solver.Table) (*Solver, error) {
 	ctx.incRef(s.intSort)
 	s.boolSort = ctx.boolSort()
 	ctx.incRef(s.boolSort)
+	s.strSort = ctx.stringSort()
+	ctx.incRef(s.strSort)
+	s.bvSort = ctx.bv32Sort()
+	ctx.incRef(s.bvSort)
 	if s.zero, err = ctx.mkInt(0, s.intSort); err != nil {
 		s.Close()
 		return nil, err
@@ -123,12 +129,12 @@ func (s *Solver) Close() {
 		return
 	}
 	s.release()
-	for _, a := range []ast{s.zero, s.boolSort, s.intSort} {
+	for _, a := range []ast{s.zero, s.bvSort, s.strSort, s.boolSort, s.intSort} {
 		if a != nil {
 			s.ctx.decRef(a)
 		}
 	}
-	s.zero, s.boolSort, s.intSort = nil, nil, nil
+	s.zero, s.bvSort, s.strSort, s.boolSort, s.intSort = nil, nil, nil, nil, nil
 	s.ctx.del()
 	s.ctx = nil
 }
@@ -163,8 +169,9 @@ func (s *Solver) Check(conj []solver.Term) (solver.Result, error) {
 // Model decides the conjunction of conj and, when it is satisfiable,
 // returns the values of vars (usually variables; any term is evaluated) in
 // one model, with model completion: unconstrained variables get a value
-// too. An integer value that does not fit in an int64 gives an error
-// wrapping solver.ErrOutOfRange.
+// too. An integer value that does not fit in an int64, or a string holding
+// a UTF-16 surrogate (a character of Z3's that is no Unicode scalar
+// value), gives an error wrapping solver.ErrOutOfRange.
 func (s *Solver) Model(conj []solver.Term, vars []solver.Term) (solver.Result, map[solver.Term]solver.Value, error) {
 	return s.solve(conj, vars, true)
 }
@@ -209,7 +216,7 @@ func (s *Solver) solve(conj, vars []solver.Term, wantModel bool) (solver.Result,
 		onlyVars = onlyVars && tab.Op(v) == solver.OpVar
 	}
 	if len(s.lits) == 0 && onlyVars {
-		// Trivially satisfiable; model completion gives 0 and false.
+		// Trivially satisfiable; model completion gives 0, false and "".
 		if !wantModel {
 			return solver.Sat, nil, nil
 		}
@@ -347,6 +354,15 @@ func (s *Solver) values(vars []solver.Term) (map[solver.Term]solver.Value, error
 				return nil, err
 			}
 			out[v] = solver.Value{Sort: srt, Bool: b}
+		case solver.StringSort:
+			str, valid, err := s.ctx.evalString(m, a, s.intSort)
+			if err != nil {
+				return nil, err
+			}
+			if !valid {
+				return nil, fmt.Errorf("z3: value of %s: a character is a UTF-16 surrogate: %w", s.tab.String(v), solver.ErrOutOfRange)
+			}
+			out[v] = solver.Value{Sort: srt, Str: str}
 		default:
 			return nil, fmt.Errorf("z3: %s has invalid sort", s.tab.String(v))
 		}

@@ -11,7 +11,11 @@ var opName = map[solver.Op]string{
 	solver.OpNeg: "-", solver.OpAdd: "+", solver.OpSub: "-", solver.OpMul: "*",
 	solver.OpDiv: "/", solver.OpRem: "%", solver.OpEq: "==", solver.OpLt: "<",
 	solver.OpLe: "<=", solver.OpNot: "!", solver.OpAnd: "&&", solver.OpOr: "||",
-	solver.OpIte: "?:",
+	solver.OpIte: "?:", solver.OpStr: "string", solver.OpConcat: "concat",
+	solver.OpLength: "length", solver.OpIndexOf: "indexOf", solver.OpStartsWith: "startsWith",
+	solver.OpEndsWith: "endsWith", solver.OpIncludes: "includes", solver.OpSubstring: "substring",
+	solver.OpCharAt: "charAt", solver.OpBitAnd: "&", solver.OpBitOr: "|", solver.OpBitXor: "^",
+	solver.OpBitNot: "~", solver.OpShl: "<<", solver.OpShr: ">>", solver.OpUShr: ">>>",
 }
 
 // translate returns x as a Z3 term, memoised: the result holds the
@@ -68,12 +72,17 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 	case solver.OpBool:
 		v, _ := tab.BoolValue(x)
 		return s.hold(s.ctx.mkBool(v))
+	case solver.OpStr:
+		v, _ := tab.StringValue(x)
+		return s.hold(s.ctx.mkString(v))
 	case solver.OpVar:
 		switch tab.Sort(x) {
 		case solver.IntSort:
 			return s.hold(s.ctx.mkVar(tab.Name(x), s.intSort))
 		case solver.BoolSort:
 			return s.hold(s.ctx.mkVar(tab.Name(x), s.boolSort))
+		case solver.StringSort:
+			return s.hold(s.ctx.mkVar(tab.Name(x), s.strSort))
 		}
 		return nil, fmt.Errorf("z3: variable %s has invalid sort", tab.Name(x))
 	}
@@ -109,8 +118,14 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 	case solver.OpEq:
 		return s.mk(kEq, a, b)
 	case solver.OpLt:
+		if tab.Sort(a0) == solver.StringSort {
+			return s.mk(kStrLt, a, b)
+		}
 		return s.mk(kLt, a, b)
 	case solver.OpLe:
+		if tab.Sort(a0) == solver.StringSort {
+			return s.mk(kStrLe, a, b)
+		}
 		return s.mk(kLe, a, b)
 	case solver.OpNot:
 		return s.mk(kNot, a)
@@ -120,6 +135,26 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 		return s.mk(kOr, a, b)
 	case solver.OpIte:
 		return s.mk(kIte, a, b, c)
+	case solver.OpConcat:
+		return s.mk(kConcat, a, b)
+	case solver.OpLength:
+		return s.mk(kLength, a)
+	case solver.OpIndexOf:
+		// SMT-LIB's str.indexof(a, b, 0) is indexOf, also for an empty b
+		// (z3_api.h says -1 when a is empty too; Z3 follows the standard).
+		return s.mk(kIndex, a, b, s.zero)
+	case solver.OpStartsWith:
+		return s.mk(kPrefix, b, a)
+	case solver.OpEndsWith:
+		return s.mk(kSuffix, b, a)
+	case solver.OpIncludes:
+		return s.mk(kContains, a, b)
+	case solver.OpSubstring:
+		return s.substring(a, b, c)
+	case solver.OpCharAt:
+		return s.mk(kAt, a, b) // "" out of range, as charAt
+	case solver.OpBitAnd, solver.OpBitOr, solver.OpBitXor, solver.OpBitNot, solver.OpShl, solver.OpShr, solver.OpUShr:
+		return s.bitOp(op, a, b)
 	}
 	return nil, fmt.Errorf("z3: term %d has invalid operator %d", x, op)
 }
@@ -139,12 +174,26 @@ func (s *Solver) checkSorts(x solver.Term) error {
 		}
 		return nil
 	}
-	I, B := solver.IntSort, solver.BoolSort
+	I, B, S := solver.IntSort, solver.BoolSort, solver.StringSort
 	switch tab.Op(x) {
-	case solver.OpNeg:
+	case solver.OpNeg, solver.OpBitNot:
 		return want([]solver.Term{a}, I)
-	case solver.OpAdd, solver.OpSub, solver.OpMul, solver.OpDiv, solver.OpRem, solver.OpLt, solver.OpLe:
+	case solver.OpAdd, solver.OpSub, solver.OpMul, solver.OpDiv, solver.OpRem,
+		solver.OpBitAnd, solver.OpBitOr, solver.OpBitXor, solver.OpShl, solver.OpShr, solver.OpUShr:
 		return want([]solver.Term{a, b}, I, I)
+	case solver.OpLt, solver.OpLe:
+		if int(a) > 0 && int(a) <= tab.Len() && tab.Sort(a) == S {
+			return want([]solver.Term{a, b}, S, S)
+		}
+		return want([]solver.Term{a, b}, I, I)
+	case solver.OpConcat, solver.OpIndexOf, solver.OpStartsWith, solver.OpEndsWith, solver.OpIncludes:
+		return want([]solver.Term{a, b}, S, S)
+	case solver.OpLength:
+		return want([]solver.Term{a}, S)
+	case solver.OpSubstring:
+		return want([]solver.Term{a, b, c}, S, I, I)
+	case solver.OpCharAt:
+		return want([]solver.Term{a, b}, S, I)
 	case solver.OpEq:
 		if int(a) > 0 && int(a) <= tab.Len() {
 			s := tab.Sort(a)
@@ -224,6 +273,52 @@ func (b *builder) divRemVar(div bool, x, y ast) ast {
 		byZero = x
 	}
 	return b.mk(kIte, b.mk(kEq, y, zero), byZero, b.mk(kIte, adjust, fixed, e))
+}
+
+// substring encodes x.substring(i, j): both indexes clamped to [0, n], n
+// the length of x, then the part from the lower to the higher one. Z3's
+// str.substr(x, lo, hi - lo) is that part for 0 <= lo <= hi <= n.
+func (s *Solver) substring(x, i, j ast) (ast, error) {
+	b := builder{s: s}
+	n := b.mk(kLength, x)
+	clamp := func(v ast) ast {
+		return b.mk(kIte, b.mk(kLt, v, s.zero), s.zero, b.mk(kIte, b.mk(kLt, n, v), n, v))
+	}
+	ci, cj := clamp(i), clamp(j)
+	ordered := b.mk(kLe, ci, cj)
+	lo := b.mk(kIte, ordered, ci, cj)
+	hi := b.mk(kIte, ordered, cj, ci)
+	r := b.mk(kExtract, x, lo, b.mk(kSub, hi, lo))
+	return r, b.err
+}
+
+// bitKinds maps the bit operators to their Z3 constructors on 32-bit
+// vectors.
+var bitKinds = map[solver.Op]kind{solver.OpBitAnd: kBVAnd, solver.OpBitOr: kBVOr, solver.OpBitXor: kBVXor,
+	solver.OpBitNot: kBVNot, solver.OpShl: kBVShl, solver.OpShr: kBVAShr, solver.OpUShr: kBVLShr}
+
+// bitOp encodes ECMAScript's bit operator op on x (and y, unless op is ~).
+// int2bv takes an integer modulo 2^32, which is ToInt32 and ToUint32 both
+// (they differ only in how the 32 bits are read back); a shift count is
+// masked to its low 5 bits; the result is read back signed, except for
+// >>>'s.
+func (s *Solver) bitOp(op solver.Op, x, y ast) (ast, error) {
+	b := builder{s: s}
+	args := []ast{b.mk(kToBV32, x)}
+	switch op {
+	case solver.OpBitNot:
+	case solver.OpShl, solver.OpShr, solver.OpUShr:
+		mask := b.hold(s.ctx.mkInt(31, s.bvSort))
+		args = append(args, b.mk(kBVAnd, b.mk(kToBV32, y), mask))
+	default:
+		args = append(args, b.mk(kToBV32, y))
+	}
+	back := kSigned
+	if op == solver.OpUShr {
+		back = kUnsigned
+	}
+	r := b.mk(back, b.mk(bitKinds[op], args...))
+	return r, b.err
 }
 
 // builder builds intermediate terms, held until their translate returns,

@@ -23,6 +23,8 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -86,8 +88,45 @@ func (x *context) boolSort() ast {
 	return C.Z3_sort_to_ast(x.c, C.Z3_mk_bool_sort(x.c))
 }
 
-func (x *context) mkInt(v int64, intSort ast) (ast, error) {
-	return x.result(C.Z3_mk_int64(x.c, C.int64_t(v), C.Z3_sort(unsafe.Pointer(intSort))), "integer constant")
+func (x *context) stringSort() ast {
+	return C.Z3_sort_to_ast(x.c, C.Z3_mk_string_sort(x.c))
+}
+
+// bv32Sort is the sort of 32-bit vectors, for ECMAScript's bit operators.
+func (x *context) bv32Sort() ast {
+	return C.Z3_sort_to_ast(x.c, C.Z3_mk_bv_sort(x.c, 32))
+}
+
+// mkInt returns the numeral v of the given sort (integer or bit-vector).
+func (x *context) mkInt(v int64, sort ast) (ast, error) {
+	return x.result(C.Z3_mk_int64(x.c, C.int64_t(v), C.Z3_sort(unsafe.Pointer(sort))), "integer constant")
+}
+
+// maxChar is the last character of Z3 4.8's strings (its default "unicode"
+// encoding): later code points have no Z3 character.
+const maxChar = 0x2FFFF
+
+// mkString returns the string constant s (valid UTF-8). Z3_mk_string reads
+// escapes \u{h} and, in 4.8, takes every other byte as a character of its
+// own (sign-extended beyond ASCII: "é" would become two bogus characters);
+// Z3_mk_lstring also takes bytes as characters. So every character but
+// printable ASCII, and the backslash that would start an escape, is written
+// as \u{h}.
+func (x *context) mkString(s string) (ast, error) {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r > maxChar:
+			return nil, fmt.Errorf("z3: string constant %q: character %U is beyond Z3's last, %U", s, r, maxChar)
+		case r < 0x20 || r > 0x7e || r == '\\':
+			fmt.Fprintf(&b, `\u{%x}`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	cs := C.CString(b.String())
+	defer C.free(unsafe.Pointer(cs))
+	return x.result(C.Z3_mk_string(x.c, cs), "string constant")
 }
 
 func (x *context) mkBool(v bool) (ast, error) {
@@ -125,10 +164,32 @@ const (
 	kAnd
 	kOr
 	kIte
+	kConcat
+	kLength
+	kIndex // first index of b in a from c
+	kPrefix
+	kSuffix
+	kContains
+	kExtract // the substring of a at b of length c
+	kAt
+	kStrLt
+	kStrLe
+	kToBV32 // integer to 32-bit vector, modulo 2^32
+	kSigned // 32-bit vector to integer, as two's complement
+	kUnsigned
+	kBVAnd
+	kBVOr
+	kBVXor
+	kBVNot
+	kBVShl
+	kBVAShr
+	kBVLShr
 )
 
 var kindName = [...]string{"neg", "not", "add", "sub", "mul", "div", "mod", "eq", "lt", "le",
-	"and", "or", "ite"}
+	"and", "or", "ite", "concat", "length", "index", "prefix", "suffix", "contains", "extract",
+	"at", "str.<", "str.<=", "int2bv", "signed bv2int", "unsigned bv2int", "bvand", "bvor", "bvxor", "bvnot",
+	"bvshl", "bvashr", "bvlshr"}
 
 // mk builds the term of the given kind from one, two or three operands.
 func (x *context) mk(k kind, args ...ast) (ast, error) {
@@ -161,6 +222,46 @@ func (x *context) mk(k kind, args ...ast) (ast, error) {
 		r = C.Z3_mk_or(c, 2, &args[0])
 	case kIte:
 		r = C.Z3_mk_ite(c, args[0], args[1], args[2])
+	case kConcat:
+		r = C.Z3_mk_seq_concat(c, 2, &args[0])
+	case kLength:
+		r = C.Z3_mk_seq_length(c, args[0])
+	case kIndex:
+		r = C.Z3_mk_seq_index(c, args[0], args[1], args[2])
+	case kPrefix:
+		r = C.Z3_mk_seq_prefix(c, args[0], args[1])
+	case kSuffix:
+		r = C.Z3_mk_seq_suffix(c, args[0], args[1])
+	case kContains:
+		r = C.Z3_mk_seq_contains(c, args[0], args[1])
+	case kExtract:
+		r = C.Z3_mk_seq_extract(c, args[0], args[1], args[2])
+	case kAt:
+		r = C.Z3_mk_seq_at(c, args[0], args[1])
+	case kStrLt:
+		r = C.Z3_mk_str_lt(c, args[0], args[1])
+	case kStrLe:
+		r = C.Z3_mk_str_le(c, args[0], args[1])
+	case kToBV32:
+		r = C.Z3_mk_int2bv(c, 32, args[0])
+	case kSigned:
+		r = C.Z3_mk_bv2int(c, args[0], true)
+	case kUnsigned:
+		r = C.Z3_mk_bv2int(c, args[0], false)
+	case kBVAnd:
+		r = C.Z3_mk_bvand(c, args[0], args[1])
+	case kBVOr:
+		r = C.Z3_mk_bvor(c, args[0], args[1])
+	case kBVXor:
+		r = C.Z3_mk_bvxor(c, args[0], args[1])
+	case kBVNot:
+		r = C.Z3_mk_bvnot(c, args[0])
+	case kBVShl:
+		r = C.Z3_mk_bvshl(c, args[0], args[1])
+	case kBVAShr:
+		r = C.Z3_mk_bvashr(c, args[0], args[1])
+	case kBVLShr:
+		r = C.Z3_mk_bvlshr(c, args[0], args[1])
 	default:
 		return nil, fmt.Errorf("z3: unknown constructor %d", k)
 	}
@@ -265,19 +366,35 @@ func (x *context) getModel(s solverObj) (model, error) {
 
 func (x *context) delModel(m model) { C.Z3_model_dec_ref(x.c, m.m) }
 
-// evalInt returns a's value in m (with model completion). fits is false
-// when the value is not a numeral that fits in an int64.
-func (x *context) evalInt(m model, a ast) (v int64, fits bool, err error) {
+// eval returns a's value in m (with model completion), holding a
+// reference the caller releases.
+func (x *context) eval(m model, a ast) (ast, error) {
 	var out ast
 	ok := C.Z3_model_eval(x.c, m.m, a, true, &out)
 	if err := x.err("eval"); err != nil {
-		return 0, false, err
+		return nil, err
 	}
 	if !ok || out == nil {
-		return 0, false, errors.New("z3: eval: no value")
+		return nil, errors.New("z3: eval: no value")
 	}
 	C.Z3_inc_ref(x.c, out)
+	return out, nil
+}
+
+// evalInt returns a's value in m (with model completion). fits is false
+// when the value is not a numeral that fits in an int64.
+func (x *context) evalInt(m model, a ast) (v int64, fits bool, err error) {
+	out, err := x.eval(m, a)
+	if err != nil {
+		return 0, false, err
+	}
 	defer C.Z3_dec_ref(x.c, out)
+	return x.numeral(out)
+}
+
+// numeral returns the value of the integer numeral a; fits is false when it
+// does not fit in an int64.
+func (x *context) numeral(out ast) (v int64, fits bool, err error) {
 	if !C.Z3_is_numeral_ast(x.c, out) {
 		return 0, false, errors.New("z3: eval: value is not a numeral")
 	}
@@ -290,15 +407,10 @@ func (x *context) evalInt(m model, a ast) (v int64, fits bool, err error) {
 
 // evalBool returns a's value in m (with model completion).
 func (x *context) evalBool(m model, a ast) (bool, error) {
-	var out ast
-	ok := C.Z3_model_eval(x.c, m.m, a, true, &out)
-	if err := x.err("eval"); err != nil {
+	out, err := x.eval(m, a)
+	if err != nil {
 		return false, err
 	}
-	if !ok || out == nil {
-		return false, errors.New("z3: eval: no value")
-	}
-	C.Z3_inc_ref(x.c, out)
 	defer C.Z3_dec_ref(x.c, out)
 	switch C.Z3_get_bool_value(x.c, out) {
 	case C.Z3_L_TRUE:
@@ -307,6 +419,98 @@ func (x *context) evalBool(m model, a ast) (bool, error) {
 		return false, nil
 	}
 	return false, errors.New("z3: eval: value is not a boolean constant")
+}
+
+// evalString returns a's value in m (with model completion). valid is false
+// when a character is no Unicode scalar value (Z3's characters include the
+// UTF-16 surrogates), which a Go string cannot hold.
+//
+// Z3_get_string prints the characters 0x20 to 0x7f as themselves and
+// every other one as \u{h}, but it does not escape the backslash: a string holding the six
+// characters \u{e9} prints like "é". Z3_get_lstring in 4.8 prints
+// characters beyond 255 in a garbled escape. So a printed string without a
+// backslash is read as it is, and any other one character by character,
+// where the length of the printed text tells a character from an escape.
+func (x *context) evalString(m model, a, intSort ast) (s string, valid bool, err error) {
+	out, err := x.eval(m, a)
+	if err != nil {
+		return "", false, err
+	}
+	defer C.Z3_dec_ref(x.c, out)
+	if !C.Z3_is_string(x.c, out) {
+		return "", false, errors.New("z3: eval: value is not a string constant")
+	}
+	text := C.GoString(C.Z3_get_string(x.c, out))
+	if !strings.Contains(text, `\`) {
+		return text, true, nil
+	}
+	l, err := x.simplify(C.Z3_mk_seq_length(x.c, out), "string length")
+	if err != nil {
+		return "", false, err
+	}
+	n, _, err := x.numeral(l)
+	C.Z3_dec_ref(x.c, l)
+	if err != nil {
+		return "", false, err
+	}
+	var b strings.Builder
+	valid = true
+	for i := int64(0); i < n; i++ {
+		idx, err := x.mkInt(i, intSort)
+		if err != nil {
+			return "", false, err
+		}
+		C.Z3_inc_ref(x.c, idx)
+		c, err := x.simplify(C.Z3_mk_seq_at(x.c, out, idx), "character")
+		C.Z3_dec_ref(x.c, idx)
+		if err != nil {
+			return "", false, err
+		}
+		r, err := x.char(c)
+		C.Z3_dec_ref(x.c, c)
+		if err != nil {
+			return "", false, err
+		}
+		valid = valid && (r < 0xD800 || r > 0xDFFF)
+		b.WriteRune(r)
+	}
+	return b.String(), valid, nil
+}
+
+// simplify returns a, just built by the caller and checked here,
+// simplified (to a constant, when a's operands are constants), holding a
+// reference the caller releases.
+func (x *context) simplify(a ast, what string) (ast, error) {
+	if _, err := x.result(a, what); err != nil {
+		return nil, err
+	}
+	C.Z3_inc_ref(x.c, a)
+	defer C.Z3_dec_ref(x.c, a)
+	v, err := x.result(C.Z3_simplify(x.c, a), "simplify "+what)
+	if err != nil {
+		return nil, err
+	}
+	C.Z3_inc_ref(x.c, v)
+	return v, nil
+}
+
+// char returns the character of the one-character string constant a.
+func (x *context) char(a ast) (rune, error) {
+	if !C.Z3_is_string(x.c, a) {
+		return 0, errors.New("z3: character: not a string constant")
+	}
+	text := C.GoString(C.Z3_get_string(x.c, a))
+	if len(text) == 1 {
+		return rune(text[0]), nil
+	}
+	if h, ok := strings.CutPrefix(text, `\u{`); ok {
+		if h, ok := strings.CutSuffix(h, "}"); ok {
+			if v, err := strconv.ParseUint(h, 16, 32); err == nil {
+				return rune(v), nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("z3: character: cannot read %q", text)
 }
 
 // allocSize returns Z3's estimate of the memory it has allocated (all

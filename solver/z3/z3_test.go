@@ -315,6 +315,7 @@ func TestErrors(t *testing.T) {
 	x := tab.Var("x", solver.IntSort)
 	b := tab.Var("b", solver.BoolSort)
 	xb := tab.Var("x", solver.BoolSort) // same name, other sort
+	u := tab.Var("u", solver.StringSort)
 	s := newSolver(t, tab)
 	tests := []struct {
 		name string
@@ -325,6 +326,10 @@ func TestErrors(t *testing.T) {
 		{"int operand of !", []solver.Term{tab.Not(tab.Add(x, x))}, "operand 1 is int"},
 		{"int conjunct", []solver.Term{tab.Add(x, x)}, "not boolean"},
 		{"mixed ==", []solver.Term{tab.Eq(x, b)}, "operand 2 is bool"},
+		{"int operand of length", []solver.Term{tab.Lt(tab.Length(x), tab.Int(3))}, "operand 1 is int, want string"},
+		{"string operand of &", []solver.Term{tab.Lt(tab.BitAnd(x, u), tab.Int(3))}, "operand 2 is string, want int"},
+		{"string < int", []solver.Term{tab.Lt(u, x)}, "operand 2 is int, want string"},
+		{"string index of charAt", []solver.Term{tab.Eq(tab.CharAt(u, u), u)}, "operand 2 is string, want int"},
 		{"zero term", []solver.Term{0}, "invalid term"},
 		{"unknown term", []solver.Term{solver.Term(tab.Len() + 100)}, "invalid term"},
 	}

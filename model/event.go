@@ -1,0 +1,127 @@
+package model
+
+import "github.com/setbot/setbot/model/lang"
+
+// SessionID is the value of _sessionid: setbot runs one session of each
+// machine, so any fixed string serves.
+const SessionID = "setbot-session"
+
+// SCXMLProcessor is the type of the SCXML event I/O processor, the only one
+// setbot has: the key of _ioprocessors and the _event.origintype of the
+// events the machine sends itself.
+const SCXMLProcessor = lang.SCXMLProcessor
+
+// SessionLocation is the machine's address at the SCXML event processor:
+// _ioprocessors[SCXMLProcessor].location, and the _event.origin of the
+// events the machine sends itself (SCXML §C.1).
+const SessionLocation = "#_scxml_" + SessionID
+
+// EventType is what _event.type says of an event (SCXML §5.10.1).
+type EventType uint8
+
+// The event types. The zero value is external: an input from the
+// environment, a send to the machine's own external queue, a timer.
+const (
+	TypeExternal EventType = iota
+	TypeInternal           // <raise>, <send target="#_internal">
+	TypePlatform           // raised by the platform: error.*, done.state.*
+)
+
+func (t EventType) String() string {
+	return [...]string{"external", "internal", "platform"}[t]
+}
+
+// Meta is how an event reached the machine, which _event's fields other
+// than name and data tell. It travels with every queued event and pending
+// timer, so that the executors agree on it wherever the same event name can
+// arrive in several ways. The zero Meta is an input from the environment:
+// external, with no send id and no origin.
+type Meta struct {
+	Type EventType
+	// SendID is the id of the <send> that sent the event, or of the send
+	// whose failure an error event reports; "" when it has none.
+	SendID string
+	// Self marks an event the machine sent to itself (a <send> without a
+	// target, delayed or not): its origin is SessionLocation and its
+	// origintype SCXMLProcessor.
+	Self bool
+}
+
+// Field returns _event.name's sibling field under m (type, sendid, origin,
+// origintype or invokeid): its value, or ok false when it is undefined.
+// setbot has no <invoke>, so invokeid is always undefined.
+func (m Meta) Field(name string) (value string, ok bool) {
+	switch name {
+	case "type":
+		return m.Type.String(), true
+	case "sendid":
+		return m.SendID, m.SendID != ""
+	case "origin":
+		if m.Self {
+			return SessionLocation, true
+		}
+	case "origintype":
+		if m.Self {
+			return SCXMLProcessor, true
+		}
+	}
+	return "", false
+}
+
+// Arrivals returns, for every event the machine can receive, the distinct
+// ways it arrives: as an input (the zero Meta), raised, sent to itself with
+// or without a delay, or raised by the platform (a done.state event, an
+// error of a send). The flattener folds a field of _event to a constant
+// where every arrival of the event agrees on it.
+func (m *Model) Arrivals() map[string][]Meta {
+	out := make(map[string][]Meta)
+	add := func(name string, meta Meta) {
+		for _, have := range out[name] {
+			if have == meta {
+				return
+			}
+		}
+		out[name] = append(out[name], meta)
+	}
+	for _, ev := range m.Events {
+		if ev.Kinds&Input != 0 {
+			add(ev.Name, Meta{})
+		}
+	}
+	visit := func(n lang.Node) bool {
+		switch s := n.(type) {
+		case *lang.Raise:
+			meta := Meta{Type: TypeInternal, SendID: s.ID}
+			if s.Platform {
+				meta.Type = TypePlatform
+			}
+			add(s.Event, meta)
+		case *lang.Send:
+			if s.Target == "" {
+				add(s.Event, Meta{SendID: s.ID, Self: true})
+			}
+		}
+		return true
+	}
+	for _, s := range m.States() {
+		var blocks []*lang.Block
+		blocks = append(blocks, s.OnEntry...)
+		blocks = append(blocks, s.OnExit...)
+		if s.Initial != nil {
+			blocks = append(blocks, s.Initial.Body)
+		}
+		for _, t := range s.Transitions {
+			blocks = append(blocks, t.Body)
+		}
+		for _, b := range blocks {
+			lang.Inspect(b, visit)
+		}
+		if s.Kind == Final && s.Parent != nil && s.Parent.Kind != Root {
+			add("done.state."+s.Parent.ID, Meta{Type: TypePlatform})
+			if gp := s.Parent.Parent; gp != nil && gp.Kind == Parallel {
+				add("done.state."+gp.ID, Meta{Type: TypePlatform})
+			}
+		}
+	}
+	return out
+}

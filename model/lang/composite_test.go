@@ -1,0 +1,216 @@
+package lang
+
+import (
+	"strings"
+	"testing"
+)
+
+// compEnv adds to lowerEnv w (int|undefined) and arrays and objects: xs (int[3], 3 elements for
+// certain), ys (int[4], possibly empty), us ((int|undefined)[2]), o
+// ({f: int, s: string}), m (int[2][2], 2 rows for certain) and os
+// ({v: bool}[2], 1 for certain); and event parameters l (int[2]) and
+// c ({n: int}).
+func compEnv() *Env {
+	env := lowerEnv()
+	env.Vars["w"] = IntType.OrAbsent()
+	env.Vars["xs"] = ArrayType(IntType, 3, 3)
+	env.Vars["ys"] = ArrayType(IntType, 0, 4)
+	env.Vars["us"] = ArrayType(IntType.OrAbsent(), 0, 2)
+	env.Vars["o"] = ObjectType([]Field{{Name: "s", Type: StringType}, {Name: "f", Type: IntType}})
+	env.Vars["m"] = ArrayType(ArrayType(IntType, 2, 2), 2, 2)
+	env.Vars["os"] = ArrayType(ObjectType([]Field{{Name: "v", Type: BoolType}}), 1, 2)
+	params := map[string]Type{"x": IntType, "y": BoolType, "l": ArrayType(IntType, 0, 2), "c": ObjectType([]Field{{Name: "n", Type: IntType}})}
+	env.Param = func(name string) (Type, bool) { t, ok := params[name]; return t, ok }
+	env.Event = func(name string) (map[string]Type, bool) {
+		if name == "e" {
+			return map[string]Type{"p": ArrayType(IntType, 0, 3)}, true
+		}
+		return nil, false
+	}
+	return env
+}
+
+func TestCheckComposite(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"[1, 2, 3]", "int[3]"},
+		{"[]", "undefined[0]"},
+		{"[1, undefined]", "(int|undefined)[2]"},
+		{"[[1], [2, 3]]", "int[2][2]"},
+		{"{a: 1, b: 'x'}", "{a: int, b: string}"},
+		{"[{a: 1}, {a: 2}]", "{a: int}[2]"},
+		{"xs[0]", "int"},
+		{"xs[3]", "int|undefined"},
+		{"xs[a]", "int|undefined"},
+		{"ys[0]", "int|undefined"},
+		{"xs.length", "int[3..3]"},
+		{"ys.length", "int[0..4]"},
+		{"o.f", "int"},
+		{"o['s']", "string"},
+		{"m[1][a]", "int|undefined"},
+		{"os[0].v", "bool"},
+		{"_event.data.l[1]", "int|undefined"},
+		{"_event.data.c.n", "int"},
+		{"b ? xs : ys", "int[4]"},
+		{"[[2], []]", "int[1][2]"},
+		{"b ? [] : [1]", "int[1]"},
+		{"typeof o", "string"},
+		{"xs.indexOf(a)", "int[-1..2]"},
+		{"us.includes(undefined)", "bool"},
+	}
+	for _, tt := range tests {
+		e, info, errs := checkExpr(t, compEnv(), tt.src, Invalid)
+		if errs != "" {
+			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
+			continue
+		}
+		if got := info.Types[e].String(); got != tt.want {
+			t.Errorf("type of %s = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestCheckCompositeErrors(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"var z = [1, 'a']", "t.scxml:1:13: array elements of mixed types int and string: an array holds values of one type (and undefined); use one array per type"},
+		{"a = a[0]", "t.scxml:1:6: a is an int, not an array: index an array, declared with an array literal such as [1, 2] as its initial value"},
+		{"a = s[0]", "t.scxml:1:6: index into string s: write s.charAt(...)"},
+		{"a = xs['1']", "t.scxml:1:8: '1' is string: an index needs an int"},
+		{"a = o.g", "t.scxml:1:5: o has no field g: its fields are f, s; give every field in the object's initial value"},
+		{"a = a.f", "t.scxml:1:5: a is an int, not an object: read .f of an object, declared with an object literal such as {f: ...} as its initial value"},
+		{"a = m[a][0]", "t.scxml:1:6: m[a] may lie past the end of m, and an array or object that may be undefined is not modelled: index with a constant below its length (2 for certain)"},
+		{"b = xs == ys", "t.scxml:1:8: == between arrays or objects compares identities, which are not modelled: compare their elements or fields"},
+		{"xs = [1, 2]", "t.scxml:1:6: cannot assign [1, 2] to xs: it has 3 elements for certain and the value may have 2; declare its type, e.g. setbot:type=\"int[3]\", which allows fewer"},
+		{"ys = [1, 2, 3, 4, 5]", "t.scxml:1:6: cannot assign [1, 2, 3, 4, 5] to ys: it holds at most 4 elements and the value up to 5; declare a larger bound, e.g. setbot:type=\"int[5]\""},
+		{"ys = us", "t.scxml:1:6: cannot assign us to ys: elements: the value may be undefined, and int cannot be"},
+		{"o = {f: 1}", "t.scxml:1:5: cannot assign {f: 1} to o: the fields differ ({f: int, s: string} and {f: int}): an object keeps the fields of its initial value"},
+		{"o.g = 1", "t.scxml:1:2: o has no field g: an object keeps the fields of its initial value; declare g there"},
+		{"ys[0] = 1", "t.scxml:1:3: assignment to an element of ys that may lie past its end (it has 0 elements for certain): index with a constant below that, or assign the whole array"},
+		{"xs[a] = 1", "t.scxml:1:3: assignment to an element of xs that may lie past its end (it has 3 elements for certain): index with a constant below that, or assign the whole array"},
+		{"xs[0] = 'a'", "t.scxml:1:9: cannot use string value as int in assignment to xs[0]"},
+		{"us[0] += 1", "t.scxml:1:3: assignment to an element of us that may lie past its end (it has 0 elements for certain): index with a constant below that, or assign the whole array"},
+		{"a = xs[a] + 1", "t.scxml:1:5: xs[a] may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
+		{"for (a of o) {}", "t.scxml:1:11: foreach over o, which is an object: foreach needs an array"},
+		{"for (b of xs) {}", "t.scxml:1:6: foreach item b cannot hold the elements of xs: cannot use int value as bool"},
+		{"for (u, b of xs) {}", "t.scxml:1:9: foreach index b is bool: the index is an int"},
+		{"var z = b ? xs : undefined", "t.scxml:1:11: an array or object that may be undefined is not modelled (in ?: branches): give it a value in every case, e.g. []"},
+		{"raise e(p: [1, 2, 3, 4])", "t.scxml:1:12: cannot pass [1, 2, 3, 4] as parameter p of event e: it holds at most 3 elements and the value up to 4; declare a larger bound, e.g. setbot:type=\"int[4]\""},
+		{"a = xs.length + o.f + m[0][1] + os[0].v", "t.scxml:1:31: operator + needs int operands, found int and bool"},
+		{"b = xs.includes('a')", "t.scxml:1:7: .includes looks for a string value among the elements of xs, which are int: it never finds one; look for an int value"},
+		{"b = m.includes(xs)", "t.scxml:1:6: .includes over int[2][2] compares arrays or objects by identity, which is not modelled: compare a field or an element with ==="},
+		{"a = xs.indexOf(1, 2)", "t.scxml:1:7: .indexOf on an array takes 1 argument, found 2: a start index is not supported; compare the elements you need with ==="},
+		{"b = xs.startsWith(1)", "t.scxml:1:7: .startsWith is not an array method setbot models: of the array methods, indexOf and includes are; write what it computes with a <foreach>"},
+	}
+	for _, tt := range tests {
+		_, _, errs := checkStmts(t, compEnv(), tt.src)
+		if errs != tt.want {
+			t.Errorf("CheckBlock(%q) errors:\n%s\nwant:\n%s", tt.src, errs, tt.want)
+		}
+	}
+}
+
+// TestCheckValued checks that a variable that may be undefined holds a
+// value where straight-line code assigned it one, and only there.
+func TestCheckValued(t *testing.T) {
+	tests := []struct{ src, errs string }{
+		{"u = 1; a = u + 1", ""},
+		{"for (u of xs) { a = a + u }", ""},
+		{"for (u, w of xs) { a = a + w }", ""},
+		{"if (b) { u = 1 } else { u = 2 } a = u + 1", ""},
+		{"if (b) { u = 1 } a = u + 1", "t.scxml:1:22: u may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
+		{"u = 1; u = undefined; a = u + 1", "t.scxml:1:27: u may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
+		{"u = 1; while (b) { a = u; u = undefined }", "t.scxml:1:24: u may be undefined or null, and a cannot be: give a the type int|undefined (a <data> without expr has it)"},
+		{"for (u of xs) {} a = u + 1", "t.scxml:1:22: u may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
+		{"for (u of us) { a = u }", "t.scxml:1:21: u may be undefined or null, and a cannot be: give a the type int|undefined (a <data> without expr has it)"},
+		{"for (u of xs; a < u) {}", "t.scxml:1:19: u may be undefined or null, and operator < needs a value: give it one first (e.g. an expr on its <data>)"},
+	}
+	for _, tt := range tests {
+		_, _, errs := checkStmts(t, compEnv(), tt.src)
+		if errs != tt.errs {
+			t.Errorf("CheckBlock(%q) errors:\n%s\nwant:\n%s", tt.src, errs, tt.errs)
+		}
+	}
+}
+
+func TestLowerComposite(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"a = xs[1]", "a = xs[1];"},
+		{"u = xs[a]", "u = a == 0 ? xs[0] : a == 1 ? xs[1] : a == 2 ? xs[2] : 0; _absent_u = a == 0 ? 0 < xs.length ? 0 : 1 : a == 1 ? 1 < xs.length ? 0 : 1 : a == 2 ? 2 < xs.length ? 0 : 1 : 1;"},
+		{"u = xs[7]", "u = 0; _absent_u = 1;"},
+		{"u = us[1]", "u = us[1]; _absent_u = 1 < us.length ? _absent_us[1] : 1;"},
+		{"a = xs.length + o.f", "a = xs.length + o.f;"},
+		{"a = m[1][0]", "a = m[1][0];"},
+		{"b = os[0].v && _event.data.c.n > 0", "b = os[0].v && _event.data.c.n > 0;"},
+		{"u = _event.data.l[0]", "u = _event.data.l[0]; _absent_u = 0 < _event.data.l.length ? 0 : 1;"},
+		{"xs = [4, 5, 6]", "xs.length = 3; xs[0] = 4; xs[1] = 5; xs[2] = 6;"},
+		{"ys = xs", "ys.length = xs.length; ys[0] = xs[0]; ys[1] = xs[1]; ys[2] = xs[2]; ys[3] = 0;"},
+		{"ys = []", "ys.length = 0; ys[0] = 0; ys[1] = 0; ys[2] = 0; ys[3] = 0;"},
+		{"us = [1]", "us.length = 1; us[0] = 1; _absent_us[0] = 0; us[1] = 0; _absent_us[1] = 1;"},
+		{"xs = [xs[2], xs[1], xs[0]]", "{ int _new_xs.length = 3; int _new_xs[0] = xs[2]; int _new_xs[1] = xs[1]; int _new_xs[2] = xs[0]; xs.length = _new_xs.length; xs[0] = _new_xs[0]; xs[1] = _new_xs[1]; xs[2] = _new_xs[2]; }"},
+		{"o = {s: 'x', f: a}", "o.f = a; o.s = 'x';"},
+		{"o.f = 2; o['s'] += 'y'; xs[2]++; m[0][1] = 3", "o.f = 2; o.s += 'y'; xs[2]++; m[0][1] = 3;"},
+		{"var z = [a, 2]; a = z[1]", "int z.length = 2; int z[0] = a; int z[1] = 2; a = z[1];"},
+		{"o = b ? {f: 1, s: ''} : o", "o.f = b ? 1 : o.f; o.s = b ? '' : o.s;"},
+		{"raise e(p: [1])", "raise e(p.length: 1, p[0]: 1, p[1]: 0, p[2]: 0);"},
+		{"if (xs) { a = 1 }", "if (true) { a = 1; }"},
+		{"a = xs.indexOf(a + 1)", "a = 0 < xs.length && xs[0] == a + 1 ? 0 : 1 < xs.length && xs[1] == a + 1 ? 1 : 2 < xs.length && xs[2] == a + 1 ? 2 : -1;"},
+		{"b = us.includes(w)", "b = 0 < us.length && (_absent_us[0] == _absent_w && (!(_absent_us[0] == 0) || us[0] == w)) || 1 < us.length && (_absent_us[1] == _absent_w && (!(_absent_us[1] == 0) || us[1] == w));"},
+		{"b = us.includes(undefined)", "b = 0 < us.length && (_absent_us[0] == 1 && !(_absent_us[0] == 0)) || 1 < us.length && (_absent_us[1] == 1 && !(_absent_us[1] == 0));"},
+		{"for (u, a of xs) { raise e(p: xs) }", "{ int _foreach_index_1 = 0; while (_foreach_index_1 < xs.length) { u = _foreach_index_1 == 0 ? xs[0] : _foreach_index_1 == 1 ? xs[1] : xs[2]; _absent_u = 0; a = _foreach_index_1; " +
+			"raise e(p.length: xs.length, p[0]: xs[0], p[1]: xs[1], p[2]: xs[2]); _foreach_index_1 = _foreach_index_1 + 1; } }"},
+		{"for (a of xs) { xs = [1, 2, 3] }", "{ int _foreach_array_1.length = xs.length; int _foreach_array_1[0] = xs[0]; int _foreach_array_1[1] = xs[1]; int _foreach_array_1[2] = xs[2]; int _foreach_index_1 = 0; " +
+			"while (_foreach_index_1 < _foreach_array_1.length) { a = _foreach_index_1 == 0 ? _foreach_array_1[0] : _foreach_index_1 == 1 ? _foreach_array_1[1] : _foreach_array_1[2]; xs.length = 3; xs[0] = 1; xs[1] = 2; xs[2] = 3; _foreach_index_1 = _foreach_index_1 + 1; } }"},
+		{"for (a of xs; !b) { b = a > 1 }", "{ int _foreach_index_1 = 0; while (_foreach_index_1 < xs.length && !b) { a = _foreach_index_1 == 0 ? xs[0] : _foreach_index_1 == 1 ? xs[1] : xs[2]; b = a > 1; _foreach_index_1 = _foreach_index_1 + 1; } }"},
+	}
+	for _, tt := range tests {
+		b, info, errs := checkStmts(t, compEnv(), tt.src)
+		if errs != "" {
+			t.Errorf("CheckBlock(%q): %s", tt.src, errs)
+			continue
+		}
+		if got := BlockString(LowerBlock(b, info)); got != tt.want {
+			t.Errorf("LowerBlock(%q) =\n%s\nwant\n%s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestLeaves(t *testing.T) {
+	typ, err := ParseType("{a: int[2], b: (bool|undefined)}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range Leaves(typ) {
+		names = append(names, f.Name("v")+":"+f.Type.String())
+	}
+	if got, want := strings.Join(names, " "), "v.a.length:int[0..2] v.a[0]:int v.a[1]:int v.b:bool _absent_v.b:int[0..2]"; got != want {
+		t.Errorf("leaves = %s, want %s", got, want)
+	}
+}
+
+func TestParseCompositeType(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"int[4]", "int[4]"},
+		{"int[0..9][4]", "int[0..9][4]"},
+		{"int [ 3 ] [2]", "int[3][2]"},
+		{"{x: int, ok: bool}[8]", "{ok: bool, x: int}[8]"},
+		{"{a: {b: string}}", "{a: {b: string}}"},
+		{"(int|undefined)[2]", "(int|undefined)[2]"},
+		{"(int)[2..3]", "int[3]"},
+		{"int[0..9][3..3]", "int[0..9][3]"},
+		{"(int)[3..2]", `malformed array bound in type "(int)[3..2]" (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
+		{"int[x]", `malformed array bound in type "int[x]" (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
+		{"int[1000]", `array bound 1000 above the largest, 256 in type "int[1000]" (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
+		{"{a: int, a: bool}", `field a declared twice in type "{a: int, a: bool}" (want int, int[lo..hi], bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
+		{"int[3] x", `unexpected "x" after the type in "int[3] x"`},
+	}
+	for _, tt := range tests {
+		typ, err := ParseType(tt.src)
+		got := typ.String()
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("ParseType(%q) = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}

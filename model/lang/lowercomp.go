@@ -1,0 +1,514 @@
+package lang
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/setbot/setbot/model/source"
+)
+
+// Arrays and objects are lowered to scalars, so that the executors see
+// ints, bools and strings only. A value of a composite type is a vector of
+// scalar leaves (Leaves):
+//
+//   - an array of at most N elements is its length, named NAME.length, and
+//     its N elements NAME[0] ... NAME[N-1] (each lowered in turn); an
+//     element at or past the length is meaningless;
+//   - an object is its fields NAME.f, in the order of their names;
+//   - a scalar that may be undefined is its value and its tag (AbsentName).
+//
+// The names hold '[' and '.', which no identifier does, so they cannot
+// collide with a user's names. Reading a[i] becomes a chain of ?: over the
+// indexes below the bound, undefined past the length, as ECMAScript reads
+// past the end of an array; an assignment of a whole array assigns every
+// leaf; for (item, index of array) becomes a loop over a copy of the
+// array (SCXML's <foreach> iterates over a shallow copy), which the
+// executors unroll up to their loop bound.
+
+// Leaf is one scalar part of a lowered value: Suffix names it below the
+// value's name ("" for a scalar, ".length", "[2]", "[2].f", ...), Tag marks
+// an undefined tag, and Type is its scalar type.
+type Leaf struct {
+	Suffix string
+	Tag    bool
+	Type   Type
+}
+
+// Name returns the name of the leaf of the value called name.
+func (f Leaf) Name(name string) string {
+	if f.Tag {
+		return AbsentName(name + f.Suffix)
+	}
+	return name + f.Suffix
+}
+
+// Leaves returns the scalar leaves of a value of type t, in a fixed order.
+// A type of kind Undef has an int placeholder for its value.
+func Leaves(t Type) []Leaf {
+	var out []Leaf
+	var walk func(prefix string, t Type)
+	walk = func(prefix string, t Type) {
+		switch t.Kind {
+		case Array:
+			out = append(out, Leaf{Suffix: prefix + ".length", Type: RangeType(int64(t.Comp.MinLen), int64(t.Comp.Len))})
+			for k := 0; k < t.Comp.Len; k++ {
+				walk(prefix+"["+strconv.Itoa(k)+"]", t.Comp.Elem)
+			}
+		case Object:
+			for _, f := range t.Comp.Fields {
+				walk(prefix+"."+f.Name, f.Type)
+			}
+		default:
+			v := t
+			v.Absent = false
+			if v.Kind == Undef || v.Kind == Invalid {
+				v = IntType
+			}
+			out = append(out, Leaf{Suffix: prefix, Type: v})
+			if t.MayBeAbsent() {
+				out = append(out, Leaf{Suffix: prefix, Tag: true, Type: AbsentType})
+			}
+		}
+	}
+	walk("", t)
+	return out
+}
+
+// LowerValue returns the leaves of a constant value of type t (a literal,
+// possibly an array or object literal), checked with info, as constants:
+// the initial values of a variable's leaves. It returns nil when init is
+// not a constant.
+func LowerValue(init Expr, info *Info, t Type) []Expr {
+	l := lowerer{info: info}
+	vec := l.vec(init, t)
+	for i, v := range vec {
+		v = Simplify(v)
+		switch v.(type) {
+		case *IntLit, *BoolLit, *StrLit:
+		default:
+			return nil
+		}
+		vec[i] = v
+	}
+	return vec
+}
+
+// ZeroLeaves returns the leaves of a value of type t that is undefined (a
+// scalar) or empty (an array of no elements, an object of such fields).
+func ZeroLeaves(t Type, pos source.Pos) []Expr {
+	var out []Expr
+	for _, f := range Leaves(t) {
+		out = append(out, zeroLeaf(f, pos))
+	}
+	return out
+}
+
+func zeroLeaf(f Leaf, pos source.Pos) Expr {
+	if f.Tag {
+		return &IntLit{ValuePos: pos, Value: AbsentUndefined}
+	}
+	if f.Type.Kind == Int && f.Type.Ranged && !f.Type.Contains(0) {
+		return &IntLit{ValuePos: pos, Value: f.Type.Lo}
+	}
+	return ZeroValue(f.Type.Kind, pos)
+}
+
+// part is one leaf of a lowered value and its expression.
+type part struct {
+	leaf Leaf
+	x    Expr
+}
+
+// parts lowers e to the leaves of its own type.
+func (l *lowerer) parts(e Expr) []part {
+	t := l.typ(e)
+	pos := e.Pos()
+	leaves := Leaves(t)
+	byName := func(name func(string) Expr, root string) []part {
+		out := make([]part, len(leaves))
+		for i, f := range leaves {
+			out[i] = part{f, name(f.Name(root))}
+		}
+		return out
+	}
+	if !t.IsComposite() {
+		if t.MayBeAbsent() {
+			v, tag := l.pair(e)
+			if t.Kind == Undef {
+				v = ZeroValue(Int, pos)
+			}
+			return []part{{leaves[0], v}, {leaves[1], tag}}
+		}
+		return []part{{leaves[0], l.value(e)}}
+	}
+	switch x := e.(type) {
+	case *Ident:
+		return byName(func(n string) Expr { return &Ident{NamePos: pos, Name: n} }, x.Name)
+	case *EventParam:
+		return byName(func(n string) Expr { return &EventParam{Start: pos, Name: n} }, x.Name)
+	case *ArrayLit:
+		elem := t.Comp.Elem
+		out := []part{{leaves[0], &IntLit{ValuePos: pos, Value: int64(len(x.Elems))}}}
+		for k, el := range x.Elems {
+			out = append(out, prefixed("["+strconv.Itoa(k)+"]", Leaves(elem), l.vec(el, elem))...)
+		}
+		return out
+	case *ObjectLit:
+		var out []part
+		for _, f := range t.Comp.Fields {
+			for _, fi := range x.Fields {
+				if fi.Name == f.Name {
+					out = append(out, prefixed("."+f.Name, Leaves(f.Type), l.vec(fi.Value, f.Type))...)
+				}
+			}
+		}
+		return out
+	case *Cond:
+		c := Simplify(l.cond(x.Cond))
+		a, b := l.vec(x.Then, t), l.vec(x.Else, t)
+		out := make([]part, len(leaves))
+		for i, f := range leaves {
+			out[i] = part{f, &Cond{Cond: c, Question: x.Question, Then: a[i], Else: b[i]}}
+		}
+		return out
+	case *Member:
+		return below(l.parts(x.X), "."+x.Name)
+	case *Method: // an object's field called length
+		return below(l.parts(x.X), ".length")
+	case *Index:
+		if s, ok := x.Index.(*StrLit); ok {
+			return below(l.parts(x.X), "."+s.Value)
+		}
+		// The checker allows a composite element only at a constant index
+		// within the array for certain.
+		return below(l.parts(x.X), "["+ExprString(x.Index)+"]")
+	}
+	panic(fmt.Sprintf("lang: lowering a composite value of unexpected form %s", ExprString(e)))
+}
+
+// prefixed pairs leaves, put below prefix, with their expressions.
+func prefixed(prefix string, leaves []Leaf, xs []Expr) []part {
+	out := make([]part, len(leaves))
+	for i, f := range leaves {
+		f.Suffix = prefix + f.Suffix
+		out[i] = part{f, xs[i]}
+	}
+	return out
+}
+
+// below returns the parts of ps under prefix, with the prefix removed.
+func below(ps []part, prefix string) []part {
+	var out []part
+	for _, p := range ps {
+		if rest, ok := cutPrefix(p.leaf.Suffix, prefix); ok {
+			p.leaf.Suffix = rest
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// cutPrefix cuts prefix from s where it ends a step of the path: "[1]" is
+// below "[1]" but not "[1" of "[12]", ".f" not of ".fg".
+func cutPrefix(s, prefix string) (string, bool) {
+	if len(s) < len(prefix) || s[:len(prefix)] != prefix {
+		return "", false
+	}
+	rest := s[len(prefix):]
+	if rest == "" || rest[0] == '.' || rest[0] == '[' {
+		return rest, true
+	}
+	return "", false
+}
+
+// vec lowers e to the leaves of type t, which its value is assignable to:
+// an array with a smaller bound is padded, a value without a tag gets one
+// that says it is a value.
+func (l *lowerer) vec(e Expr, t Type) []Expr {
+	return l.align(l.parts(e), t, e.Pos())
+}
+
+// align arranges ps as the leaves of type t.
+func (l *lowerer) align(ps []part, t Type, pos source.Pos) []Expr {
+	type key struct {
+		suffix string
+		tag    bool
+	}
+	have := make(map[key]part, len(ps))
+	for _, p := range ps {
+		have[key{p.leaf.Suffix, p.leaf.Tag}] = p
+	}
+	var out []Expr
+	for _, f := range Leaves(t) {
+		p, ok := have[key{f.Suffix, f.Tag}]
+		switch {
+		case ok && (p.leaf.Type.Kind == f.Type.Kind || f.Tag):
+			out = append(out, p.x)
+		case f.Tag:
+			if _, value := have[key{f.Suffix, false}]; value {
+				out = append(out, &IntLit{ValuePos: pos, Value: AbsentValue})
+				continue
+			}
+			out = append(out, zeroLeaf(f, pos))
+		default:
+			// Past the value's bound, or the placeholder of undefined.
+			out = append(out, zeroLeaf(f, pos))
+		}
+	}
+	return out
+}
+
+// element returns the parts of the element at index i of the array whose
+// parts are ps, of type t. Past the array's length the element is
+// undefined, unless inRange says i lies within it.
+func (l *lowerer) element(ps []part, t Type, i Expr, inRange bool) []part {
+	pos := i.Pos()
+	elem := t.Comp.Elem
+	var length Expr
+	for _, p := range ps {
+		if p.leaf.Suffix == ".length" {
+			length = p.x
+		}
+	}
+	// The element's leaves: an undefined element needs a tag even where
+	// the elements have none.
+	et := elem
+	if !inRange {
+		et = elem.OrAbsent()
+	}
+	leaves := Leaves(et)
+	out := make([]part, len(leaves))
+	for li, f := range leaves {
+		var chain Expr = zeroLeaf(f, pos)
+		if inRange && t.Comp.Len > 0 {
+			chain = nil
+		}
+		for k := t.Comp.Len - 1; k >= 0; k-- {
+			idx := "[" + strconv.Itoa(k) + "]"
+			kth := l.align(below(ps, idx), et, pos)[li]
+			if !inRange && f.Tag {
+				// Within the length the element's own tag, past it undefined.
+				in := &Binary{X: &IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: LSS, Y: length}
+				kth = &Cond{Cond: in, Question: pos, Then: kth, Else: &IntLit{ValuePos: pos, Value: AbsentUndefined}}
+			}
+			if chain == nil {
+				chain = kth // the last index: no test needed
+				continue
+			}
+			is := &Binary{X: i, OpPos: pos, Op: EQL, Y: &IntLit{ValuePos: pos, Value: int64(k)}}
+			chain = &Cond{Cond: is, Question: pos, Then: kth, Else: chain}
+		}
+		out[li] = part{f, Simplify(chain)}
+	}
+	return out
+}
+
+// assignLeaves assigns the leaves of the location called name, of type t,
+// their values vs. Where a value reads a leaf assigned before it (a = [a[1],
+// a[0]]), the values go through locals first, as ECMAScript evaluates the
+// whole right-hand side before it assigns.
+func assignLeaves(name string, t Type, vs []Expr, pos source.Pos) []Stmt {
+	leaves := Leaves(t)
+	written := make(map[string]bool, len(leaves))
+	clash := false
+	for i, f := range leaves {
+		for _, u := range Uses(vs[i]) {
+			if written[u] {
+				clash = true
+			}
+		}
+		written[f.Name(name)] = true
+	}
+	var out []Stmt
+	if !clash {
+		for i, f := range leaves {
+			out = append(out, &Assign{Target: &Ident{NamePos: pos, Name: f.Name(name)}, OpPos: pos, Op: ASSIGN, Value: Simplify(vs[i])})
+		}
+		return out
+	}
+	for i, f := range leaves {
+		out = append(out, &Decl{DeclPos: pos, Name: &Ident{NamePos: pos, Name: "_new_" + f.Name(name)}, Type: f.Type, Value: Simplify(vs[i])})
+	}
+	for _, f := range leaves {
+		out = append(out, &Assign{Target: &Ident{NamePos: pos, Name: f.Name(name)}, OpPos: pos, Op: ASSIGN, Value: &Ident{NamePos: pos, Name: "_new_" + f.Name(name)}})
+	}
+	return []Stmt{&Block{Stmts: out}}
+}
+
+// declLeaves declares a local of type t per leaf, with the values vs.
+func declLeaves(name string, t Type, vs []Expr, pos source.Pos) []Stmt {
+	var out []Stmt
+	for i, f := range Leaves(t) {
+		out = append(out, &Decl{DeclPos: pos, Name: &Ident{NamePos: pos, Name: f.Name(name)}, Type: f.Type, Value: Simplify(vs[i])})
+	}
+	return out
+}
+
+// pathName returns the name of the location target.path, whose indexes the
+// checker proved constant.
+func pathName(target *Ident, path []*Sel) string {
+	name := target.Name
+	for _, s := range path {
+		switch x := s.Index.(type) {
+		case nil:
+			name += "." + s.Name
+		case *StrLit:
+			name += "." + x.Value
+		default:
+			name += "[" + ExprString(s.Index) + "]"
+		}
+	}
+	return name
+}
+
+// forEach lowers for (item, index of array; cond) body to
+//
+//	{ var copy = array; var i = 0; while (i < copy.length && cond) { item = copy[i]; index = i; body; i = i + 1 } }
+//
+// where the copy is left out when the body writes nothing the array
+// expression reads.
+func (l *lowerer) forEach(x *ForEach) []Stmt {
+	l.loops++
+	n := strconv.Itoa(l.loops)
+	pos := x.ForPos
+	at := l.typ(x.Array)
+	var out []Stmt
+	ps := l.parts(x.Array)
+	written := make(map[string]bool)
+	for _, d := range Defs(x.Body) {
+		written[d] = true
+	}
+	written[x.Item.Name] = true
+	if x.Index != nil {
+		written[x.Index.Name] = true
+	}
+	copied := false
+	for _, u := range Uses(x.Array) {
+		copied = copied || written[u]
+	}
+	if copied {
+		name := "_foreach_array_" + n
+		out = append(out, declLeaves(name, at, l.align(ps, at, pos), pos)...)
+		ps = named(Leaves(at), func(f Leaf) Expr { return &Ident{NamePos: pos, Name: f.Name(name)} })
+	}
+	var length Expr
+	for _, p := range ps {
+		if p.leaf.Suffix == ".length" {
+			length = p.x
+		}
+	}
+	i := &Ident{NamePos: pos, Name: "_foreach_index_" + n}
+	out = append(out, &Decl{DeclPos: pos, Name: i, Type: RangeType(0, int64(at.Comp.Len)), Value: &IntLit{ValuePos: pos}})
+	body := &Block{Lbrace: x.Body.Lbrace}
+	elem := l.element(ps, at, i, true)
+	itemType := l.typ(x.Item)
+	body.Stmts = append(body.Stmts, assignLeaves(x.Item.Name, itemType, l.align(elem, itemType, pos), pos)...)
+	if x.Index != nil {
+		idxType := l.typ(x.Index)
+		body.Stmts = append(body.Stmts, assignLeaves(x.Index.Name, idxType, l.align([]part{{Leaf{Type: IntType}, i}}, idxType, pos), pos)...)
+	}
+	body.Stmts = append(body.Stmts, l.block(x.Body).Stmts...)
+	body.Stmts = append(body.Stmts, &Assign{Target: copyIdent(i), OpPos: pos, Op: ASSIGN,
+		Value: &Binary{X: i, OpPos: pos, Op: ADD, Y: &IntLit{ValuePos: pos, Value: 1}}})
+	var cond Expr = &Binary{X: i, OpPos: pos, Op: LSS, Y: length}
+	if x.Cond != nil {
+		cond = &Binary{X: cond, OpPos: pos, Op: LAND, Y: l.cond(x.Cond)}
+	}
+	out = append(out, &While{WhilePos: pos, Cond: Simplify(cond), Body: body})
+	return []Stmt{&Block{Stmts: out}}
+}
+
+// named pairs leaves with the expressions name gives them.
+func named(leaves []Leaf, name func(Leaf) Expr) []part {
+	out := make([]part, len(leaves))
+	for i, f := range leaves {
+		out[i] = part{f, name(f)}
+	}
+	return out
+}
+
+// locType returns the type of the part path of a value of type t.
+func locType(t Type, path []*Sel) Type {
+	for _, s := range path {
+		switch x := s.Index.(type) {
+		case nil:
+			t, _ = t.Field(s.Name)
+		case *StrLit:
+			t, _ = t.Field(x.Value)
+		default:
+			t = t.Comp.Elem
+		}
+	}
+	return t
+}
+
+// scalar lowers an index, member or array length read whose type is a
+// scalar: its value and, when the type may be undefined, its tag.
+func (l *lowerer) scalar(e Expr) (val, tag Expr, ok bool) {
+	var ps []part
+	switch x := e.(type) {
+	case *Index:
+		xt := l.typ(x.X)
+		if s, isStr := x.Index.(*StrLit); isStr && xt.Kind == Object {
+			ps = below(l.parts(x.X), "."+s.Value)
+			break
+		}
+		ps = l.element(l.parts(x.X), xt, Simplify(l.value(x.Index)), !l.typ(e).MayBeAbsent())
+	case *Member:
+		ps = below(l.parts(x.X), "."+x.Name)
+	case *Method:
+		if x.Call || !l.typ(x.X).IsComposite() {
+			return nil, nil, false
+		}
+		ps = below(l.parts(x.X), ".length")
+	default:
+		return nil, nil, false
+	}
+	val = ps[0].x
+	if len(ps) > 1 {
+		tag = ps[1].x
+	} else {
+		tag = &IntLit{ValuePos: e.Pos(), Value: AbsentValue}
+	}
+	return val, tag, true
+}
+
+// arrayMethod lowers a.indexOf(v) and a.includes(v) to a chain over the
+// array's bound: the first index below the length whose element is v, as
+// === compares (-1 for none), or whether there is one.
+func (l *lowerer) arrayMethod(x *Method) Expr {
+	pos := x.DotPos
+	at := l.typ(x.X)
+	ps := l.parts(x.X)
+	var length Expr
+	for _, p := range ps {
+		if p.leaf.Suffix == ".length" {
+			length = p.x
+		}
+	}
+	vt := l.typ(x.Args[0])
+	v, g := l.pair(x.Args[0])
+	if vt.Kind == Undef {
+		v = ZeroValue(Int, pos)
+	}
+	elem := at.Comp.Elem
+	var out Expr = &BoolLit{ValuePos: pos}
+	if x.Name == "indexOf" {
+		out = &IntLit{ValuePos: pos, Value: -1}
+	}
+	for k := at.Comp.Len - 1; k >= 0; k-- {
+		leaves := l.align(below(ps, "["+strconv.Itoa(k)+"]"), elem, pos)
+		var gk Expr = &IntLit{ValuePos: pos, Value: AbsentValue}
+		if len(leaves) > 1 {
+			gk = leaves[1]
+		}
+		in := &Binary{X: &IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: LSS, Y: length}
+		hit := and(in, strictEqual(pos, leaves[0], gk, elem.Kind, v, g, vt.Kind))
+		if x.Name == "indexOf" {
+			out = &Cond{Cond: hit, Question: pos, Then: &IntLit{ValuePos: pos, Value: int64(k)}, Else: out}
+		} else {
+			out = or(hit, out)
+		}
+	}
+	return Simplify(out)
+}
