@@ -259,6 +259,13 @@ type Var struct {
 	Type lang.Type
 	Init lang.Expr // a constant expression
 	Pos  source.Pos
+	// EventRef marks the identity of a stored _event (lang.EventCurrent
+	// while its event is processed): when the processing of an event ends,
+	// every executor sets it to lang.EventStale, so that the next event's
+	// _event differs from it (the flattener at the end of every
+	// transition that processes an event, the interpreter where it takes
+	// the next event or the macrostep ends).
+	EventRef bool
 }
 
 // EventKind records how an event reaches the machine.

@@ -75,6 +75,7 @@ func (r *run) macrostep() error {
 			return err
 		}
 		if len(ts) == 0 {
+			r.staleEvents()
 			if len(r.c.internal) == 0 {
 				return nil
 			}
@@ -91,7 +92,23 @@ func (r *run) macrostep() error {
 			}
 		}
 	}
+	r.staleEvents()
 	return nil
+}
+
+// staleEvents ends the processing of the event being processed for the
+// _event objects stored in variables: each becomes an earlier event's
+// (model.Var.EventRef), as the flattener has it at the end of every
+// transition that processes an event.
+func (r *run) staleEvents() {
+	if r.c.event == nil {
+		return
+	}
+	for _, v := range r.in.m.Vars {
+		if v.EventRef {
+			r.c.vars[v.Name] = sim.IntValue(lang.EventStale)
+		}
+	}
 }
 
 // selectTransitions is the algorithm's selectTransitions (event != "") or

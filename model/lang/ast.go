@@ -65,9 +65,10 @@ type (
 
 	// EventField is a field of the event being processed other than its
 	// data: _event.Field with Field one of EventFields. An empty Field is
-	// _event itself, which the language reads only as a condition (whether
-	// an event has been processed). Lowered code also reads the tag of a
-	// field that may be undefined, AbsentName(Field).
+	// _event itself: an object (undefined before the first event), and in
+	// lowered code only a condition (whether an event has been processed).
+	// Lowered code also reads the tag of a field that may be undefined,
+	// AbsentName(Field).
 	EventField struct {
 		Start source.Pos
 		Field string
@@ -76,7 +77,9 @@ type (
 	// SysVar is an SCXML system variable that holds a string: _sessionid,
 	// _name, or the location of an event I/O processor,
 	// _ioprocessors['Processor'].location (Name "_ioprocessors"), where
-	// Processor is the key as written.
+	// Processor is the key as written; or, with Name "_ioprocessors" and no
+	// Processor, the _ioprocessors object itself (which lowering replaces
+	// by its identity).
 	SysVar struct {
 		NamePos   source.Pos
 		Name      string

@@ -125,6 +125,9 @@ func (c *checker) exprType(e Expr) Type {
 	case *EventField:
 		return c.eventField(x)
 	case *SysVar:
+		if x.Name == "_ioprocessors" && x.Processor == "" {
+			return IOProcessorsType
+		}
 		return StringType
 	case *Method:
 		return c.method(x)
@@ -160,6 +163,10 @@ func (c *checker) exprType(e Expr) Type {
 		var fields []Field
 		for _, f := range x.Fields {
 			t := c.expr(f.Value)
+			if t.Kind.IsRef() {
+				c.errorf(f.Value, "%s", refPartMsg(t.Kind))
+				return Type{}
+			}
 			if t.Kind == Invalid {
 				return Type{}
 			}
@@ -177,13 +184,12 @@ func (c *checker) exprType(e Expr) Type {
 // eventField returns the type of a field of _event (SCXML §5.10.1): name
 // and type are strings; sendid, origin and origintype strings where the
 // event has them and undefined otherwise; invokeid is always undefined, as
-// setbot has no <invoke>. _event itself is read only as a condition
-// (cond).
+// setbot has no <invoke>. _event itself is an object, undefined before the
+// first event.
 func (c *checker) eventField(x *EventField) Type {
 	switch x.Field {
 	case "":
-		c.errorf(x, "%s", eventValueMsg)
-		return Type{}
+		return EventType
 	case "name", "type":
 		return StringType
 	case "sendid", "origin", "origintype":
@@ -271,6 +277,10 @@ func (c *checker) arrayLit(x *ArrayLit) Type {
 	}
 	for i, e := range x.Elems {
 		t := c.expr(e)
+		if t.Kind.IsRef() {
+			c.errorf(e, "%s", refPartMsg(t.Kind))
+			return Type{}
+		}
 		if t.Kind == Invalid {
 			return Type{}
 		}
@@ -316,6 +326,10 @@ func (c *checker) index(x *Index) Type {
 		c.expr(x.Index)
 		c.absent(x.X, "[...]")
 		return Type{}
+	case t.Kind.IsRef():
+		c.expr(x.Index)
+		c.errorf(x, "%s", refReadMsg(ExprString(x.X), t.Kind))
+		return Type{}
 	case t.Kind == String:
 		c.expr(x.Index)
 		c.errorAt(x.Lbrack, "index into string %s: write %s.charAt(...)", ExprString(x.X), ExprString(x.X))
@@ -346,6 +360,9 @@ func (c *checker) index(x *Index) Type {
 func (c *checker) member(n Node, x Expr, t Type, name string) Type {
 	switch {
 	case t.Kind == Invalid:
+		return Type{}
+	case t.Kind.IsRef():
+		c.errorf(n, "%s", refReadMsg(ExprString(x), t.Kind))
 		return Type{}
 	case t.MayBeAbsent():
 		c.absent(x, "."+name)
@@ -505,6 +522,9 @@ func article(k Kind) string {
 
 func (c *checker) binary(x *Binary) Type {
 	switch x.Op {
+	case IN:
+		c.in(x)
+		return BoolType
 	case LAND, LOR:
 		c.cond(x.X)
 		c.cond(x.Y)
@@ -515,6 +535,15 @@ func (c *checker) binary(x *Binary) Type {
 		if t1.IsComposite() || t2.IsComposite() {
 			c.errorAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
 			return BoolType
+		}
+		if k1 == EventRef && k2 == EventRef && !isEvent(x.X) && !isEvent(x.Y) {
+			// A stored _event is known to be the event being processed or
+			// an earlier one (lang.EventStale), not which earlier one.
+			c.errorAt(x.OpPos, "%s between two stored _event objects compares the events they were taken from, which is not modelled: compare each with _event, or compare their fields stored at the time (e.g. _event.name)", x.Op)
+			return BoolType
+		}
+		if k1.IsRef() && k2.IsRef() {
+			return BoolType // different platform objects are different
 		}
 		if k1 != Invalid && k2 != Invalid && k1 != k2 && k1 != Undef && k2 != Undef {
 			c.errorAt(x.OpPos, "mismatched types %s and %s for %s: compare values of one type", k1, k2, x.Op)
@@ -543,6 +572,52 @@ func (c *checker) binary(x *Binary) Type {
 	}
 	c.errorAt(x.OpPos, "unknown binary operator %s", x.Op)
 	return Type{}
+}
+
+// in checks 'f' in o: f is a field name in quotes, and o an object, which
+// has it or not by its type (an object keeps the fields of its initial
+// value), _event, whose fields SCXML fixes, or _ioprocessors, whose only
+// processor is SCXML's. The checker decides it; lowering folds it.
+func (c *checker) in(x *Binary) {
+	c.expr(x.X)
+	if _, ok := x.X.(*StrLit); !ok {
+		c.errorf(x.X, "the left of in is %s: name the field in quotes, e.g. 'name' in _event", ExprString(x.X))
+	}
+	if isEvent(x.Y) {
+		c.expr(x.Y) // read while an event is processed: where there is none, ECMAScript throws
+		return
+	}
+	t := c.expr(x.Y)
+	switch {
+	case t.Kind == Invalid:
+	case t.MayBeAbsent():
+		c.absent(x.Y, "in")
+	case t.Kind == Array:
+		c.errorAt(x.OpPos, "in on an array: compare the index with its length, i < %s.length", ExprString(x.Y))
+	case t.Kind != Object && !t.Kind.IsRef():
+		c.errorAt(x.OpPos, "in needs an object on its right, and %s is %s: test the field of an object, or of _event", ExprString(x.Y), article(t.Kind))
+	}
+}
+
+// HasField reports whether 'field' in a value of type t is true: t an
+// object type with that field, _event (an event has name, type, sendid,
+// origin, origintype, invokeid and data, SCXML §5.10.1), or _ioprocessors
+// (which holds the SCXML event processor).
+func HasField(t Type, field string) bool {
+	switch t.Kind {
+	case EventRef:
+		return EventFields[field] || field == "data"
+	case IOProcessorsRef:
+		return IsSCXMLProcessor(field)
+	}
+	_, ok := t.Field(field)
+	return ok
+}
+
+// isEvent reports whether e is _event itself.
+func isEvent(e Expr) bool {
+	x, ok := e.(*EventField)
+	return ok && x.Field == ""
 }
 
 // operands checks that the operands of op, of kinds k1 and k2, both have
@@ -738,6 +813,8 @@ func (c *checker) assign(x *Assign) {
 	}
 	name := locString(x.Target, x.Path)
 	switch {
+	case vt.Kind != Undef && tt.Kind != Undef && tt.Kind != vt.Kind && (vt.Kind.IsRef() || tt.Kind.IsRef()):
+		c.errorf(x.Value, "cannot use %s value as %s in assignment to %s", vt.Kind, tt.Kind, name)
 	case vt.Kind == Undef && !tt.MayBeAbsent():
 		c.errorf(x.Value, "%s is %s and cannot hold %s: give %s the type %s (a <data> without expr has it)", name, tt, ExprString(x.Value), name, tt.OrAbsent())
 	case vt.MayBeAbsent() && !tt.MayBeAbsent():
@@ -893,6 +970,10 @@ func (c *checker) args(event string, args []*Arg) {
 			continue
 		}
 		seen[a.Name] = true
+		if t.Kind.IsRef() {
+			c.errorf(a.Value, "%s", refPartMsg(t.Kind))
+			continue
+		}
 		if !known {
 			continue
 		}

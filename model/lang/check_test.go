@@ -115,8 +115,8 @@ func TestCheckExpr(t *testing.T) {
 		{nil, "_event.sendid + 'x'", Invalid, "t.scxml:1:1: _event.sendid may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
 		{nil, "_event.origin.length", Invalid, "t.scxml:1:1: _event.origin may be undefined or null, and .length needs a value: give it one first (e.g. an expr on its <data>)"},
 		{nil, "_event.invokeid == 'x'", Bool, ""},
-		{nil, "_event", Invalid, "t.scxml:1:1: _event as a value is not supported yet: test it as a condition (whether an event has been processed), or read a field such as _event.name or _event.data.NAME"},
-		{nil, "_event == undefined", Bool, "t.scxml:1:1: _event as a value is not supported yet: test it as a condition (whether an event has been processed), or read a field such as _event.name or _event.data.NAME"},
+		{nil, "_event", EventRef, ""},
+		{nil, "_event == undefined", Bool, ""},
 		{nil, "!_event || _event && b", Bool, ""},
 		{nil, "_ioprocessors['scxml'].location + _sessionid", String, ""},
 	}

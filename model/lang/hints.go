@@ -42,13 +42,28 @@ var systemVariables = map[string]bool{"_ioprocessors": true, "_x": true}
 
 func systemVariableMsg(name string) string {
 	if name == "_ioprocessors" {
-		return "_ioprocessors as a value is not supported yet: read the SCXML event processor's location, _ioprocessors['scxml'].location"
+		return "_ioprocessors: of its parts, the SCXML event processor's location is modelled; read _ioprocessors['scxml'].location"
 	}
 	return name + " is not supported yet: of the system variables, _sessionid, _name, _ioprocessors['scxml'].location and _event's fields are modelled; compare with those"
 }
 
-// eventValueMsg is the error for _event used as a value.
-const eventValueMsg = "_event as a value is not supported yet: test it as a condition (whether an event has been processed), or read a field such as _event.name or _event.data.NAME"
+// refReadMsg is the error for a part of a stored reference to a platform
+// object (x, of kind k) read through the reference.
+func refReadMsg(x string, k Kind) string {
+	if k == EventRef {
+		return x + " holds an _event object, whose fields are read only through _event: store the field you need while the event is processed, e.g. v = _event.name"
+	}
+	return x + " holds _ioprocessors, whose parts are read only through _ioprocessors: read _ioprocessors['scxml'].location"
+}
+
+// refPartMsg is the error for a reference to a platform object (of kind
+// k) put into an array, an object or an event's data.
+func refPartMsg(k Kind) string {
+	if k == EventRef {
+		return "_event as a part of an array, an object or an event's data is not modelled: put its fields there, e.g. _event.name"
+	}
+	return "_ioprocessors as a part of an array, an object or an event's data is not modelled: put its location there, _ioprocessors['scxml'].location"
+}
 
 // readOnlyMsg is the error for an assignment to a system variable, or to
 // a part of one.
@@ -67,8 +82,6 @@ func undeclaredMsg(name string) string {
 	switch {
 	case systemVariables[name]:
 		return systemVariableMsg(name)
-	case name == "_event":
-		return eventValueMsg
 	case unsupportedStatements[name] != "":
 		return name + " is a statement, not a value: write an expression"
 	}

@@ -20,8 +20,17 @@ import (
 //     === and !== compare the tags strictly; between two values of one kind
 //     they are == and !=.
 //   - typeof becomes a string that the tag selects.
+//   - A reference to a platform object (EventRef, IOProcessorsRef) is an
+//     int, its identity, which == compares: _ioprocessors is always
+//     IOProcessorsID; _event is EventCurrent (undefined before the first
+//     event), and a stored _event stays EventCurrent while its event is
+//     processed and becomes EventStale when that ends (model.Var.EventRef
+//     marks the variables the executors then reset). The checker refuses to
+//     compare two stored events, which this cannot tell apart.
+//   - 'f' in o is decided by o's type (HasField).
 //
-// The executors therefore never see Absent, TypeOf, === or !==.
+// The executors therefore never see Absent, TypeOf, ===, !==, in, or
+// _event and _ioprocessors as values.
 
 // The tags of a value that may be absent.
 const (
@@ -32,6 +41,13 @@ const (
 
 // AbsentType is the type of a tag.
 var AbsentType = RangeType(AbsentValue, AbsentNull)
+
+// The identities of references to platform objects.
+const (
+	EventStale     = 0 // an event whose processing has ended
+	EventCurrent   = 1 // the event being processed
+	IOProcessorsID = 0 // _ioprocessors, one object for the session
+)
 
 // Reserved reports whether name is one SCXML reserves for the platform
 // (it starts with an underscore): the names lowering gives the variables it
@@ -110,6 +126,8 @@ func (l *lowerer) cond(e Expr) Expr {
 // truthy is ECMAScript's ToBoolean of v, of kind k, as a bool expression.
 func truthy(v Expr, k Kind) Expr {
 	switch k {
+	case EventRef, IOProcessorsRef:
+		return &BoolLit{ValuePos: v.Pos(), Value: true} // objects are true
 	case Int, String:
 		return &Binary{X: v, OpPos: v.Pos(), Op: NEQ, Y: ZeroValue(k, v.Pos())}
 	case Undef:
@@ -150,6 +168,12 @@ func (l *lowerer) pair(e Expr) (val, tag Expr) {
 		}
 		return &EventParam{Start: pos, Name: x.Name}, &EventParam{Start: pos, Name: AbsentName(x.Name)}
 	case *EventField:
+		if x.Field == "" {
+			// _event is the event being processed; before the first, undefined.
+			has := &EventField{Start: pos}
+			return &Cond{Cond: has, Question: pos, Then: &IntLit{ValuePos: pos, Value: EventCurrent}, Else: &IntLit{ValuePos: pos, Value: EventStale}},
+				&Cond{Cond: has, Question: pos, Then: &IntLit{ValuePos: pos, Value: AbsentValue}, Else: &IntLit{ValuePos: pos, Value: AbsentUndefined}}
+		}
 		var v Expr = &EventField{Start: pos, Field: x.Field}
 		if t.Kind == Undef {
 			v = ZeroValue(Undef, pos) // invokeid: never a value
@@ -185,6 +209,10 @@ func (l *lowerer) value(e Expr) Expr {
 		return v
 	}
 	switch x := e.(type) {
+	case *SysVar:
+		if x.Name == "_ioprocessors" && x.Processor == "" {
+			return &IntLit{ValuePos: x.NamePos, Value: IOProcessorsID}
+		}
 	case *TypeOf:
 		return l.typeOf(x)
 	case *Unary:
@@ -198,6 +226,8 @@ func (l *lowerer) value(e Expr) Expr {
 			return &Binary{X: l.cond(x.X), OpPos: x.OpPos, Op: x.Op, Y: l.cond(x.Y)}
 		case EQL, NEQ, SEQL, SNEQ:
 			return l.equality(x)
+		case IN:
+			return l.in(x)
 		}
 		return &Binary{X: l.value(x.X), OpPos: x.OpPos, Op: x.Op, Y: l.value(x.Y)}
 	case *Cond:
@@ -229,13 +259,30 @@ func (l *lowerer) typeOf(x *TypeOf) Expr {
 }
 
 // typeofName is what typeof gives for a value of each kind.
-var typeofName = map[Kind]string{Int: "number", Bool: "boolean", String: "string", Undef: "undefined", Array: "object", Object: "object"}
+var typeofName = map[Kind]string{Int: "number", Bool: "boolean", String: "string", Undef: "undefined", Array: "object", Object: "object",
+	EventRef: "object", IOProcessorsRef: "object"}
+
+// in lowers 'f' in o, which o's type decides. Of _event it reads the
+// event's name, so that where no event is being processed (ECMAScript
+// throws there) the flattener reports it.
+func (l *lowerer) in(x *Binary) Expr {
+	f := x.X.(*StrLit).Value
+	has := HasField(l.typ(x.Y), f)
+	if isEvent(x.Y) && has {
+		name := &EventField{Start: x.Y.Pos(), Field: "name"}
+		return &Binary{X: name, OpPos: x.OpPos, Op: EQL, Y: &EventField{Start: x.Y.Pos(), Field: "name"}}
+	}
+	return &BoolLit{ValuePos: x.OpPos, Value: has}
+}
 
 // equality lowers ==, !=, === and !==.
 func (l *lowerer) equality(x *Binary) Expr {
 	t1, t2 := l.typ(x.X), l.typ(x.Y)
 	strict := x.Op == SEQL || x.Op == SNEQ
 	negate := x.Op == NEQ || x.Op == SNEQ
+	if t1.Kind != t2.Kind && t1.Kind.IsRef() && t2.Kind.IsRef() {
+		return &BoolLit{ValuePos: x.OpPos, Value: negate} // different platform objects
+	}
 	if !t1.MayBeAbsent() && !t2.MayBeAbsent() {
 		op := EQL
 		if negate {

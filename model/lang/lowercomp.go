@@ -61,8 +61,13 @@ func Leaves(t Type) []Leaf {
 		default:
 			v := t
 			v.Absent = false
-			if v.Kind == Undef || v.Kind == Invalid {
+			switch v.Kind {
+			case Undef, Invalid:
 				v = IntType
+			case EventRef:
+				v = RangeType(EventStale, EventCurrent)
+			case IOProcessorsRef:
+				v = RangeType(IOProcessorsID, IOProcessorsID)
 			}
 			out = append(out, Leaf{Suffix: prefix, Type: v})
 			if t.MayBeAbsent() {

@@ -267,6 +267,9 @@ func (p *parser) parseBinary(prec1 int) Expr {
 	x := p.parseUnary()
 	for {
 		op := p.tok
+		if op == IDENT && p.lit == "in" {
+			op = IN // ECMAScript reserves in: it is no name
+		}
 		prec := op.Precedence()
 		if prec < prec1 {
 			return x
@@ -538,10 +541,10 @@ func (p *parser) parseEvent(off int) Expr {
 	return p.bad(off)
 }
 
-// parseProcessors parses what follows _ioprocessors: the location of the
-// SCXML event processor, _ioprocessors['KEY'].location or
-// _ioprocessors.scxml.location, where KEY is its type or its short name;
-// off is the offset of _ioprocessors.
+// parseProcessors parses what follows _ioprocessors: nothing (the object
+// as a whole), or the location of the SCXML event processor,
+// _ioprocessors['KEY'].location or _ioprocessors.scxml.location, where KEY
+// is its type or its short name; off is the offset of _ioprocessors.
 func (p *parser) parseProcessors(off int) Expr {
 	key := ""
 	switch p.tok {
@@ -564,8 +567,7 @@ func (p *parser) parseProcessors(off int) Expr {
 		key = p.lit
 		p.next()
 	default:
-		p.errorAt(off, systemVariableMsg("_ioprocessors"))
-		return p.bad(off)
+		return &SysVar{NamePos: p.pos(off), Name: "_ioprocessors"} // the whole object
 	}
 	if !IsSCXMLProcessor(key) {
 		p.errorAt(off, "_ioprocessors["+quote(key, '\'')+"]: setbot has only the SCXML event processor; read _ioprocessors['scxml'].location")

@@ -38,6 +38,7 @@ const (
 	GTR  // >
 	LEQ  // <=
 	GEQ  // >=
+	IN   // in: whether an object has a field (scanned as IDENT "in")
 
 	ASSIGN     // =
 	ADD_ASSIGN // +=
@@ -85,7 +86,7 @@ var tokenText = [...]string{
 	ADD: "+", SUB: "-", MUL: "*", QUO: "/", REM: "%",
 	LAND: "&&", LOR: "||", NOT: "!",
 	AND: "&", OR: "|", XOR: "^", TILD: "~", SHL: "<<", SHR: ">>", USHR: ">>>",
-	EQL: "==", NEQ: "!=", SEQL: "===", SNEQ: "!==", LSS: "<", GTR: ">", LEQ: "<=", GEQ: ">=",
+	EQL: "==", NEQ: "!=", SEQL: "===", SNEQ: "!==", LSS: "<", GTR: ">", LEQ: "<=", GEQ: ">=", IN: "in",
 	ASSIGN: "=", ADD_ASSIGN: "+=", SUB_ASSIGN: "-=", MUL_ASSIGN: "*=", QUO_ASSIGN: "/=", REM_ASSIGN: "%=",
 	INC: "++", DEC: "--",
 	LPAREN: "(", RPAREN: ")", LBRACE: "{", RBRACE: "}", LBRACK: "[", RBRACK: "]",
@@ -138,7 +139,7 @@ func (t Token) Precedence() int {
 		return 5
 	case EQL, NEQ, SEQL, SNEQ:
 		return 6
-	case LSS, GTR, LEQ, GEQ:
+	case LSS, GTR, LEQ, GEQ, IN:
 		return 7
 	case SHL, SHR, USHR:
 		return 8

@@ -22,6 +22,13 @@ const (
 	Undef
 	Array  // a bounded array: Type.Comp gives its elements and bound
 	Object // an object with a fixed set of fields: Type.Comp gives them
+	// EventRef and IOProcessorsRef are references to the platform's
+	// objects, which ECMAScript compares by identity: an _event object (a
+	// new one for every event processed) and _ioprocessors (one for the
+	// session). Their fields are read through _event and _ioprocessors,
+	// never through a stored reference.
+	EventRef
+	IOProcessorsRef
 )
 
 func (k Kind) String() string {
@@ -38,9 +45,16 @@ func (k Kind) String() string {
 		return "array"
 	case Object:
 		return "object"
+	case EventRef:
+		return "_event"
+	case IOProcessorsRef:
+		return "_ioprocessors"
 	}
 	return "invalid"
 }
+
+// IsRef reports whether k is the kind of a reference to a platform object.
+func (k Kind) IsRef() bool { return k == EventRef || k == IOProcessorsRef }
 
 // Type is int, int[Lo..Hi], bool or string, undefined alone, or a bounded
 // array or an object of those. Absent marks a type whose values also
@@ -109,6 +123,9 @@ var (
 	BoolType   = Type{Kind: Bool}
 	StringType = Type{Kind: String}
 	UndefType  = Type{Kind: Undef, Absent: true}
+	// EventType is the type of _event: undefined until the first event.
+	EventType        = Type{Kind: EventRef, Absent: true}
+	IOProcessorsType = Type{Kind: IOProcessorsRef}
 )
 
 // MayBeAbsent reports whether a value of t may be undefined or null.

@@ -3,6 +3,7 @@ package mlm
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -325,7 +326,11 @@ func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos)
 	if err != nil {
 		return nil, err
 	}
-	t := &Transition{Source: src, Target: dst, Guard: f.eventFields(conj(b.guard)), Action: f.eventFieldsBlock(&lang.Block{Stmts: b.stmts}),
+	stmts := b.stmts
+	if src != nil {
+		stmts = append(slices.Clip(stmts), f.staleEvents()...)
+	}
+	t := &Transition{Source: src, Target: dst, Guard: f.eventFields(conj(b.guard)), Action: f.eventFieldsBlock(&lang.Block{Stmts: stmts}),
 		Origins: b.origins, Entered: b.entered, Pos: pos}
 	srcName := "initial"
 	if src != nil {
@@ -345,6 +350,20 @@ func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos)
 		f.trans = append(f.trans, t)
 	}
 	return t, nil
+}
+
+// staleEvents returns the assignments that end the processing of an event
+// for the _event objects stored in variables: each becomes an earlier
+// event's (model.Var.EventRef).
+func (f *flattener) staleEvents() []lang.Stmt {
+	var out []lang.Stmt
+	for _, v := range f.m.Vars {
+		if v.EventRef {
+			out = append(out, &lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: v.Name}, OpPos: v.Pos, Op: lang.ASSIGN,
+				Value: &lang.IntLit{ValuePos: v.Pos, Value: lang.EventStale}})
+		}
+	}
+	return out
 }
 
 // intern returns the MLM state of a configuration, queueing new ones.

@@ -107,7 +107,7 @@ func (b *builder) lowerValues(all []code, infos []*lang.Info) {
 				return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionID}
 			case "_name":
 				return &lang.StrLit{ValuePos: x.NamePos, Value: b.m.Name}
-			case "_ioprocessors": // the parser accepts only the SCXML processor's location
+			case "_ioprocessors": // lowering replaced the object itself; the parser accepts only the SCXML processor's location
 				return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionLocation}
 			}
 		}
@@ -125,7 +125,7 @@ func (b *builder) lowerValues(all []code, infos []*lang.Info) {
 	}
 	var vars []*model.Var
 	for _, v := range b.m.Vars {
-		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() {
+		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() && !v.Type.Kind.IsRef() {
 			vars = append(vars, v)
 			continue
 		}
@@ -135,7 +135,8 @@ func (b *builder) lowerValues(all []code, infos []*lang.Info) {
 			inits = lang.ZeroLeaves(v.Type, v.Pos) // computed when the machine starts
 		}
 		for i, f := range lang.Leaves(v.Type) {
-			vars = append(vars, &model.Var{Name: f.Name(v.Name), Type: f.Type, Pos: v.Pos, Init: inits[i]})
+			ref := v.Type.Kind == lang.EventRef && !f.Tag
+			vars = append(vars, &model.Var{Name: f.Name(v.Name), Type: f.Type, Pos: v.Pos, Init: inits[i], EventRef: ref})
 		}
 	}
 	b.m.Vars = vars
