@@ -95,7 +95,9 @@ func (b *builder) collectValues() *values {
 
 // of returns the string values e can take, sorted, and whether it may be
 // undefined; ok is false when they are not known from the model (e reads
-// an event's data, or a variable some code computes).
+// an event's data, or a variable some code computes). Literals,
+// _sessionid, _name, _event.origin and _event.origintype, c ? a : b and
+// variables whose every assignment is known are.
 func (vs *values) of(e lang.Expr) (vals []string, undef, ok bool) {
 	set := make(map[string]bool)
 	ok = vs.into(e, set, &undef, make(map[string]bool))
@@ -121,6 +123,17 @@ func (vs *values) into(e lang.Expr, set map[string]bool, undef *bool, seen map[s
 			return true
 		case "_name":
 			set[vs.b.m.Name] = true
+			return true
+		}
+	case *lang.EventField:
+		// The events the machine sends itself come from its own session
+		// through the SCXML processor; the others have no origin.
+		switch x.Field {
+		case "origin":
+			set[model.SessionLocation], *undef = true, true
+			return true
+		case "origintype":
+			set[lang.SCXMLProcessor], *undef = true, true
 			return true
 		}
 	case *lang.Cond:

@@ -32,6 +32,11 @@ func TestDynamicSend(t *testing.T) {
 				`else { raise platform error.execution(); }`},
 		{"typeexpr", `<data id="v" expr="'scxml'"/>`, `<send event="e" typeexpr="v"/>`,
 			`if (v == 'http://www.w3.org/TR/scxml/#SCXMLEventProcessor' || v == 'scxml') { send e(); } else { raise platform error.execution(); }`},
+		{"reply to the origin", ``, `<send event="e" targetexpr="_event.origin" typeexpr="_event.origintype"/>`,
+			`if (_event._absent_origintype == 0 && (!(_event._absent_origintype == 0) || _event.origintype == 'http://www.w3.org/TR/scxml/#SCXMLEventProcessor') || ` +
+				`_event._absent_origintype == 0 && (!(_event._absent_origintype == 0) || _event.origintype == 'scxml')) { ` +
+				`if (_event._absent_origin == 0 && (!(_event._absent_origin == 0) || _event.origin == '#_scxml_setbot-session')) { send e(); } else { raise platform error.execution(); } } ` +
+				`else { raise platform error.execution(); }`},
 		{"delayexpr literal", ``, `<send event="e" delayexpr="'2s'"/>`, `send e() after "2s";`},
 		{"idlocation", `<data id="v"/>`, `<send event="e" idlocation="v"/>`, `v = '_send.v.1'; _absent_v = 0; send e() id "_send.v.1";`},
 		{"idlocation of a failing send", `<data id="v"/>`, `<send event="e" target="baz" idlocation="v"/><raise event="after"/>`,
