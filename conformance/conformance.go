@@ -260,6 +260,9 @@ func checkFile(dir, uri string, opts Options) (res FileResult) {
 		return res
 	}
 	eopts := opts.Engine
+	// The tests are closed systems: an event no transition generates is
+	// never sent, rather than an input of the environment.
+	eopts.Closed = true
 	if eopts.Timeout <= 0 {
 		eopts.Timeout = DefaultTimeout
 	}

@@ -27,7 +27,7 @@ import (
 const SemanticsVersion = "setbot-semantics-1"
 
 // encodingMagic starts every encoded tree; the digit is the format version.
-const encodingMagic = "SET2"
+const encodingMagic = "SET3"
 
 // ErrEncoding is wrapped by every error decoding a tree.
 var ErrEncoding = errors.New("malformed encoded tree")
@@ -42,7 +42,11 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 	w.str(s.Machine.Hash)
 	w.b = s.Terms.AppendBinary(w.b)
 	o := s.Options
-	w.ints(o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, int(o.Timeout), int(o.SolverTimeout))
+	closed := 0
+	if o.Closed {
+		closed = 1
+	}
+	w.ints(o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, int(o.Timeout), int(o.SolverTimeout), closed)
 	st := s.Stats
 	w.ints(st.States, st.Paths, st.Depth, st.Subsumed, st.Reused, st.New, st.SolverCalls, st.Unknown, int(st.Ms))
 	w.uint(len(s.Bounds))
@@ -120,8 +124,8 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 		trans[t.Key] = t
 	}
 	r.trans = trans
-	o := r.ints(6)
-	s.Options = Options{MaxDepth: o[0], MaxStates: o[1], LoopBound: o[2], MaxMicrosteps: o[3], Timeout: time.Duration(o[4]), SolverTimeout: time.Duration(o[5])}
+	o := r.ints(7)
+	s.Options = Options{MaxDepth: o[0], MaxStates: o[1], LoopBound: o[2], MaxMicrosteps: o[3], Timeout: time.Duration(o[4]), SolverTimeout: time.Duration(o[5]), Closed: o[6] == 1}
 	st := r.ints(9)
 	s.Stats = Stats{States: st[0], Paths: st[1], Depth: st[2], Subsumed: st[3], Reused: st[4], New: st[5], SolverCalls: st[6], Unknown: st[7], Ms: int64(st[8])}
 	for i, k := 0, r.count(); i < k; i++ {

@@ -168,3 +168,19 @@ func TestStateAndTimeBounds(t *testing.T) {
 		t.Errorf("a 1ns budget did not cut the tree: %+v", timed.Bounds)
 	}
 }
+
+// TestClosed checks that a closed system gets no input: the go events of
+// twoticks.scxml set its timers, and without them the machine never moves,
+// though it is explored (and encoded) like any other.
+func TestClosed(t *testing.T) {
+	m := machine(t, "testdata/twoticks.scxml")
+	open := explore(t, m, engine.Options{MaxDepth: 4})
+	closed := explore(t, m, engine.Options{MaxDepth: 4, Closed: true})
+	if len(open.Nodes) < 2 {
+		t.Fatalf("the open machine takes no input: %d nodes", len(open.Nodes))
+	}
+	if len(closed.Nodes) != 1 {
+		t.Fatalf("the closed machine has %d nodes, want the root alone:\n%s", len(closed.Nodes), closed.Dump())
+	}
+	roundTrip(t, closed)
+}

@@ -233,12 +233,12 @@ type input struct {
 }
 
 // inputs lists, in order, the input events some transition of n's state
-// reacts to, then the pending timers: of the timers of one event the
+// reacts to (none in a closed system), then the pending timers: of the timers of one event the
 // oldest, which fires first.
 func (e *explorer) inputs(n *Node) []input {
 	var out []input
 	for _, ev := range e.set.Machine.Events {
-		if ev.Kinds&model.Input != 0 && len(e.cands[n.State.Name+"\x00"+ev.Name]) > 0 {
+		if ev.Kinds&model.Input != 0 && !e.x.opts.Closed && len(e.cands[n.State.Name+"\x00"+ev.Name]) > 0 {
 			out = append(out, input{event: ev})
 		}
 	}

@@ -40,6 +40,10 @@ type Options struct {
 	MaxMicrosteps int           // queued events processed in one input step
 	Timeout       time.Duration // wall-clock budget; 0 means none
 	SolverTimeout time.Duration // per query; 0 means none
+	// Closed runs the machine as a closed system: the environment sends
+	// it no input event, so only its timers and the events it raises or
+	// sends itself drive it (ARCHITECTURE.md §3), as in the W3C tests.
+	Closed bool
 	// Cancel, when closed, stops the exploration with ErrCanceled (a
 	// context's Done channel): a tree nobody waits for is not finished.
 	Cancel <-chan struct{}

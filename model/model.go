@@ -214,6 +214,11 @@ type Transition struct {
 	// only among transitions that share all three. It never depends on
 	// where the transition sits in the file.
 	ID string
+
+	// CondFails marks a cond whose evaluation is an error (SCXML §5.9): it
+	// is false (Cond is the literal false), and every evaluation of it
+	// places error.execution on the internal queue.
+	CondFails bool
 }
 
 // Eventless reports whether t fires without an event.

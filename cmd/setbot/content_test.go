@@ -18,6 +18,8 @@ func TestContentModels(t *testing.T) {
 	}{
 		{"error_execution.scxml", []string{"7:29", "11:25", "20:34"}, "done (halted)"},
 		{"donedata.scxml", nil, "done (halted)"},
+		{"dynamic_send.scxml", nil, "done (halted)"},
+		{"failing_cond.scxml", []string{"12:34", "17:17"}, "done (halted)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -153,10 +153,16 @@ func (r *run) atomic() []*model.State {
 	return out
 }
 
-// condition evaluates a transition's cond (none is true).
+// condition evaluates a transition's cond (none is true). A cond whose
+// evaluation fails is false and places error.execution on the internal
+// queue (SCXML §5.9).
 func (r *run) condition(t *model.Transition) (bool, error) {
 	if t.Cond == nil {
 		return true, nil
+	}
+	if t.CondFails {
+		r.c.internal = append(r.c.internal, sim.Event{Name: "error.execution", Args: map[string]sim.Value{}})
+		return false, nil
 	}
 	x := r.executor(t.Pos)
 	ok, err := x.EvalBool(t.Cond)

@@ -177,13 +177,14 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 		return err
 	}
 	for _, g := range groups {
-		if len(g.trans) == 0 && !f.rereadsEvent(cfg, ev) {
+		if len(g.trans) == 0 && len(g.fails) == 0 && !f.rereadsEvent(cfg, ev) {
 			continue
 		}
 		b := &branch{cfg: cfg.clone(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
 		if g.guard != nil {
 			b.guard = append(b.guard, g.guard)
 		}
+		raiseFails(b, g.fails)
 		pos := src.Pos
 		if len(g.trans) > 0 {
 			f.microstep(b, g.trans)
@@ -194,7 +195,7 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 			return err
 		}
 		for _, e := range ends {
-			if len(e.origins) == 0 {
+			if len(e.origins) == 0 && len(e.stmts) == 0 {
 				continue // nothing took the event and nothing followed: it is discarded
 			}
 			if _, err := f.emit(src, ev, e, pos); err != nil {
@@ -203,6 +204,15 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 		}
 	}
 	return nil
+}
+
+// raiseFails places error.execution on the internal queue once for each
+// failing cond the selection evaluated (model.Transition.CondFails), before
+// the microstep it selected runs.
+func raiseFails(b *branch, fails []*model.Transition) {
+	for _, t := range fails {
+		b.stmts = append(b.stmts, &lang.Raise{RaisePos: t.Cond.Pos(), Event: "error.execution"})
+	}
 }
 
 // rereadsEvent reports whether an event that no transition of c takes can
@@ -217,6 +227,9 @@ func (f *flattener) rereadsEvent(c *config, ev *model.Event) bool {
 	for _, a := range c.atomic() {
 		for s := a; s != nil; s = s.Parent {
 			for _, t := range s.Transitions {
+				if t.Eventless() && t.CondFails {
+					reads = true // evaluating it raises error.execution again
+				}
 				if !t.Eventless() || t.Cond == nil {
 					continue
 				}
@@ -272,6 +285,7 @@ func (f *flattener) settle(b *branch) ([]*branch, error) {
 					nb = cur.clone()
 				}
 				f.condition(nb, g.guard)
+				raiseFails(nb, g.fails)
 				if len(g.trans) == 0 {
 					done = append(done, nb)
 					continue

@@ -2,6 +2,7 @@ package mlm
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,6 +16,9 @@ import (
 type group struct {
 	trans []*model.Transition
 	guard lang.Expr
+	// fails are the transitions whose failing cond (CondFails) the
+	// selection evaluated, in order: each raises error.execution.
+	fails []*model.Transition
 }
 
 // literals is a conjunction of transition conditions, each required true
@@ -45,14 +49,15 @@ func (f *flattener) selection(c *config, event string, known map[string]lang.Exp
 	}
 	type outcome struct {
 		trans []*model.Transition
+		fails []*model.Transition
 		conjs []literals
 	}
 	outcomes := make(map[string]*outcome)
 	var order []string
 	count := 0
 	var overflow error
-	var enumerate func(i int, lits literals, enabled []*model.Transition)
-	enumerate = func(i int, lits literals, enabled []*model.Transition) {
+	var enumerate func(i int, lits literals, enabled, fails []*model.Transition)
+	enumerate = func(i int, lits literals, enabled, fails []*model.Transition) {
 		if overflow != nil {
 			return
 		}
@@ -64,10 +69,10 @@ func (f *flattener) selection(c *config, event string, known map[string]lang.Exp
 				return
 			}
 			sel := f.removeConflicts(dedup(enabled), c)
-			key := transKey(sel)
+			key := transKey(sel) + "!" + transKey(fails)
 			o, ok := outcomes[key]
 			if !ok {
-				o = &outcome{trans: sel}
+				o = &outcome{trans: sel, fails: fails}
 				outcomes[key] = o
 				order = append(order, key)
 			}
@@ -112,17 +117,23 @@ func (f *flattener) selection(c *config, event string, known map[string]lang.Exp
 			if k < len(cands[i]) {
 				en = append(append([]*model.Transition(nil), enabled...), cands[i][k])
 			}
-			enumerate(i+1, next, en)
+			fl := fails
+			for _, t := range cands[i][:min(k, len(cands[i]))] {
+				if t.CondFails {
+					fl = append(slices.Clip(fl), t)
+				}
+			}
+			enumerate(i+1, next, en, fl)
 		}
 	}
-	enumerate(0, literals{}, nil)
+	enumerate(0, literals{}, nil, nil)
 	if overflow != nil {
 		return nil, overflow
 	}
 	var out []group
 	for _, key := range order {
 		o := outcomes[key]
-		out = append(out, group{trans: o.trans, guard: disjunction(minimize(o.conjs), conds)})
+		out = append(out, group{trans: o.trans, fails: o.fails, guard: disjunction(minimize(o.conjs), conds)})
 	}
 	return out, nil
 }

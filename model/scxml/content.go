@@ -7,6 +7,7 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
 )
 
 // basicHTTP are the names of the Basic HTTP event I/O processor, which
@@ -58,13 +59,11 @@ func (b *builder) expr(a attribute) lang.Expr {
 	return e
 }
 
-// block converts the executable content inside el into statements, with
-// the sends that raise an error lowered (lowerBlock).
+// block converts the executable content inside el into statements; the
+// sends with computed attributes are expanded and those that raise an
+// error lowered once the whole model is read (expandDynamic).
 func (b *builder) block(el *element) *lang.Block {
-	stmts := b.content(el.Children, el.Name.Local)
-	blk := &lang.Block{Stmts: b.lowerBlock(stmts)}
-	b.source[blk] = stmts
-	return blk
+	return b.deferBlock(b.content(el.Children, el.Name.Local))
 }
 
 // content converts a run of executable-content elements.
@@ -94,9 +93,7 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 				out = append(out, &lang.Raise{RaisePos: b.pos(c.Start), Event: name})
 			}
 		case "send":
-			if s := b.send(c); s != nil {
-				out = append(out, s)
-			}
+			out = append(out, b.send(c)...)
 		case "script":
 			out = append(out, b.script1(c)...)
 		case "log":
@@ -300,7 +297,7 @@ func (b *builder) ifElement(c *element) lang.Stmt {
 		b.errorf(c.Start, "<if> needs a cond")
 		return nil
 	}
-	arms := []*arm{{el: c, cond: b.expr(a)}}
+	arms := []*arm{{el: c, cond: b.ifCond(a)}}
 	var elseArm *arm
 	for _, k := range c.Children {
 		if isSCXML(k.Name.Space) && (k.Name.Local == "elseif" || k.Name.Local == "else") {
@@ -319,7 +316,7 @@ func (b *builder) ifElement(c *element) lang.Stmt {
 				b.errorf(k.Start, "<elseif> needs a cond")
 				continue
 			}
-			arms = append(arms, &arm{el: k, cond: b.expr(ka)})
+			arms = append(arms, &arm{el: k, cond: b.ifCond(ka)})
 			continue
 		}
 		cur := arms[len(arms)-1]
@@ -335,6 +332,16 @@ func (b *builder) ifElement(c *element) lang.Stmt {
 	for i := len(arms) - 1; i >= 0; i-- {
 		ar := arms[i]
 		body := &lang.Block{Lbrace: b.pos(ar.el.Start), Stmts: b.content(ar.body, "if")}
+		if r, ok := ar.cond.(*failingCond); ok {
+			// False, with error.execution raised where it is evaluated;
+			// the <if> goes on with its next branch.
+			stmts := []lang.Stmt{&lang.Raise{RaisePos: r.pos, Event: errorExecution}}
+			if tail != nil {
+				stmts = append(stmts, tail)
+			}
+			tail = &lang.Block{Lbrace: r.pos, Stmts: stmts}
+			continue
+		}
 		if ar.cond == nil {
 			continue
 		}
@@ -343,15 +350,30 @@ func (b *builder) ifElement(c *element) lang.Stmt {
 	return tail
 }
 
+// failingCond stands, while an <if> is read, for a cond whose evaluation
+// is an error.
+type failingCond struct {
+	lang.BoolLit
+	pos source.Pos
+}
+
+// ifCond reads the cond of an <if> or <elseif>. One that is no ECMAScript
+// is false, and evaluating it raises error.execution (SCXML §5.9): it is
+// returned as a failingCond, with a warning.
+func (b *builder) ifCond(a attribute) lang.Expr {
+	if word, bad := lang.IllegalExpr(a.Value); bad {
+		b.warnf(a.Offsets0(), "cond %q is no ECMAScript expression (it begins with %s): setbot takes it as false and raises %s where it is evaluated, "+
+			"as the SCXML specification requires", strings.TrimSpace(a.Value), word, errorExecution)
+		return &failingCond{pos: b.pos(a.Offsets0())}
+	}
+	return b.expr(a)
+}
+
 // eventName reads and validates the event attribute of raise or send.
 func (b *builder) eventName(c *element) (string, bool) {
 	a, ok := c.attr("event")
 	if !ok {
-		if _, dyn := c.attr("eventexpr"); dyn {
-			b.errorf(c.Start, "eventexpr on <%s> is not supported: name the event in event=\"...\" (one <%s> per event, under <if> where it varies)", c.Name.Local, c.Name.Local)
-		} else {
-			b.errorf(c.Start, "<%s> needs an event: add event=\"...\"", c.Name.Local)
-		}
+		b.errorf(c.Start, "<%s> needs an event: add event=\"...\"", c.Name.Local)
 		return "", false
 	}
 	name := strings.TrimSpace(a.Value)
@@ -362,65 +384,110 @@ func (b *builder) eventName(c *element) (string, bool) {
 	return name, true
 }
 
-func (b *builder) send(c *element) lang.Stmt {
+func (b *builder) send(c *element) []lang.Stmt {
 	b.checkAttrs(c, "event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation", "delay", "delayexpr", "namelist")
-	for _, dyn := range []struct{ attr, hint string }{
-		{"targetexpr", "write a fixed target=\"...\" (one <send> per target, under <if> where it varies)"},
-		{"typeexpr", "remove it (the SCXML event processor is the only one)"},
-		{"idlocation", "remove it, or give the <send> a fixed id"},
-	} {
-		if a, ok := c.attr(dyn.attr); ok {
-			b.errorf(a.NameOff, "%s on <send> is not supported: %s", dyn.attr, dyn.hint)
+	d := &dynSend{pos: b.pos(c.Start)}
+	one := func(fixed, dyn string) (string, lang.Expr, attribute, bool) {
+		a, okF := c.attr(fixed)
+		x, okD := c.attr(dyn)
+		switch {
+		case okF && okD:
+			b.errorf(x.NameOff, "<send> has both %s and %s: keep one", fixed, dyn)
+			return "", nil, x, false
+		case okD:
+			if e := b.expr(x); e != nil {
+				return "", e, x, true
+			}
+			return "", nil, x, false
 		}
+		return strings.TrimSpace(a.Value), nil, a, true
 	}
-	name, ok := b.eventName(c)
-	if !ok {
+	var ok1, ok2, ok3, ok4 bool
+	var typeAttr attribute
+	var typ string
+	d.event, d.eventExpr, d.eventAttr, ok1 = one("event", "eventexpr")
+	d.target, d.targetExpr, _, ok2 = one("target", "targetexpr")
+	typ, d.typeExpr, typeAttr, ok3 = one("type", "typeexpr")
+	d.id, _, _, ok4 = one("id", "idlocation")
+	if !ok1 || !ok2 || !ok3 || !ok4 {
 		return nil
 	}
-	var target, delay, id string
-	if a, ok := c.attr("id"); ok {
-		id = strings.TrimSpace(a.Value)
+	if d.eventExpr == nil {
+		name, ok := b.eventName(c)
+		if !ok {
+			return nil
+		}
+		d.event = name
 	}
-	if a, ok := c.attr("type"); ok && basicHTTP[strings.TrimSpace(a.Value)] {
-		b.errorf(a.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", a.Value)
+	if a, ok := c.attr("idlocation"); ok {
+		name, _, fail := b.location(a, "<send> idlocation")
+		switch {
+		case fail != nil:
+			return []lang.Stmt{fail}
+		case name == "":
+			return nil
+		}
+		b.idCount[name]++
+		d.location, d.id = name, generatedID(name, b.idCount[name])
+	}
+	// stored prepends the storing of a generated id, which comes first
+	// even when the send fails.
+	stored := func(stmts ...lang.Stmt) []lang.Stmt {
+		if d.location == "" {
+			return stmts
+		}
+		return append([]lang.Stmt{&lang.Assign{Target: &lang.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: lang.ASSIGN,
+			Value: &lang.StrLit{ValuePos: d.pos, Value: d.id}}}, stmts...)
+	}
+	if basicHTTP[typ] {
+		b.errorf(typeAttr.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", typeAttr.Value)
 		return nil
-	} else if ok && !lang.IsSCXMLProcessor(a.Value) {
+	} else if _, has := c.attr("type"); has && !lang.IsSCXMLProcessor(typeAttr.Value) {
 		// A type SCXML does not define: the processor supports none such.
-		return b.failSend(a.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", a.Value, lang.SCXMLProcessor), id)
+		return stored(b.failSend(typeAttr.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", typeAttr.Value, lang.SCXMLProcessor), d.id))
 	}
-	pos := b.pos(c.Start)
-	if a, ok := c.attr("target"); ok {
-		target = strings.TrimSpace(a.Value)
-	}
-	if target == model.SessionLocation {
+	if d.target == model.SessionLocation {
 		// The machine's own session: its external queue, as with no target.
-		target = ""
+		d.target = ""
 	}
 	if a, ok := c.attr("delay"); ok {
-		delay = strings.TrimSpace(a.Value)
+		d.delay = strings.TrimSpace(a.Value)
 	}
 	if a, ok := c.attr("delayexpr"); ok {
-		if delay != "" {
+		if d.delay != "" {
 			b.errorf(a.NameOff, "<send> has both delay and delayexpr: keep one")
 		}
 		// The delay's value never matters to the analysis (a timer may fire
-		// at any point once set), so its expression is kept as text.
-		delay = strings.TrimSpace(a.Value)
-		if delay == "" {
+		// at any point once set), so its expression is kept as text, or as
+		// its value where it is a string literal.
+		d.delay = strings.TrimSpace(a.Value)
+		if d.delay == "" {
 			b.errorf(a.Offsets0(), "empty delayexpr: write a delay, or omit it")
+		} else if e, errs := lang.ParseExpr(b.snippet(a.Value, a.Offsets)); len(errs) == 0 {
+			if lit, ok := e.(*lang.StrLit); ok && strings.TrimSpace(lit.Value) != "" {
+				d.delay = strings.TrimSpace(lit.Value)
+			}
 		}
 	}
 	args, fail := b.sendArgs(c)
 	if fail != nil {
-		fail.ID = id // the error reports the send that failed
-		return fail
+		fail.ID = d.id // the error reports the send that failed
+		return stored(fail)
 	}
+	d.args = args
+	if d.eventExpr != nil || d.targetExpr != nil || d.typeExpr != nil || d.location != "" {
+		// Expanded once the whole model is read (expandDynamic).
+		ph := &lang.Send{SendPos: d.pos}
+		b.dynSends[ph] = d
+		return []lang.Stmt{ph}
+	}
+	target, delay, id, name, pos := d.target, d.delay, d.id, d.event, d.pos
 	switch {
 	case target == "#_internal":
 		if delay != "" {
 			b.errorf(c.Start, "a delayed <send> cannot target #_internal: remove the delay or the target")
 		}
-		return &lang.Raise{RaisePos: pos, Event: name, Args: args, ID: id}
+		return []lang.Stmt{&lang.Raise{RaisePos: pos, Event: name, Args: args, ID: id}}
 	case delay != "" && sendError(target) == errorExecution:
 		// The target is refused when the send executes, delay or not.
 	case target != "" && delay != "":
@@ -434,17 +501,28 @@ func (b *builder) send(c *element) lang.Stmt {
 		// error that a failed send raises.
 		id = ""
 	}
-	return &lang.Send{SendPos: pos, Event: name, Args: args, Target: target, Delay: delay, ID: id}
+	return []lang.Stmt{&lang.Send{SendPos: pos, Event: name, Args: args, Target: target, Delay: delay, ID: id}}
 }
 
-// cancel converts <cancel sendid="...">.
+// cancel converts <cancel sendid="..."> and <cancel sendidexpr="...">,
+// whose placeholder is expanded once the whole model is read
+// (expandDynamic).
 func (b *builder) cancel(c *element) lang.Stmt {
 	b.checkAttrs(c, "sendid", "sendidexpr")
-	if a, ok := c.attr("sendidexpr"); ok {
-		b.errorf(a.NameOff, "sendidexpr on <cancel> is not supported: write a fixed sendid=\"...\" (one <cancel> per id, under <if> where it varies)")
-		return nil
-	}
 	a, ok := c.attr("sendid")
+	if x, dyn := c.attr("sendidexpr"); dyn {
+		if ok {
+			b.errorf(x.NameOff, "<cancel> has both sendid and sendidexpr: keep one")
+			return nil
+		}
+		e := b.expr(x)
+		if e == nil {
+			return nil
+		}
+		ph := &lang.Cancel{CancelPos: b.pos(c.Start)}
+		b.dynCancels[ph] = e
+		return ph
+	}
 	if !ok {
 		b.errorf(c.Start, "<cancel> needs a sendid: add sendid=\"...\", the id of the <send> to cancel")
 		return nil

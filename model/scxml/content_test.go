@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -167,5 +168,50 @@ func TestScriptGlobals(t *testing.T) {
 	}
 	if got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " "); got != `x = 2;` {
 		t.Errorf("onentry: got %s, want x = 2;", got)
+	}
+}
+
+// TestFailingCond: a cond that is no ECMAScript is false and raises
+// error.execution where it is evaluated: a transition's is marked
+// (CondFails), for the flattener and the interpreter to raise the error;
+// an <if>'s raises it and goes on with the next branch. Both are warned of.
+func TestFailingCond(t *testing.T) {
+	tests := []struct{ name, content, want string }{
+		{"if", `<if cond="return"><raise event="a"/></if><raise event="z"/>`, `{ raise error.execution(); } raise z();`},
+		{"if else", `<if cond="return"><raise event="a"/><else/><raise event="b"/></if>`, `{ raise error.execution(); { raise b(); } }`},
+		{"elseif", `<if cond="x == 1"><raise event="a"/><elseif cond="return"/><raise event="b"/><else/><raise event="c"/></if>`,
+			`if (x == 1) { raise a(); } else { raise error.execution(); { raise c(); } }`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := head + `<datamodel><data id="x" expr="0"/></datamodel><state id="a"><onentry>` + tt.content +
+				`</onentry><transition event="*"/></state></scxml>`
+			m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " ")
+			if got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+			if len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Msg, `cond "return" is no ECMAScript expression`) {
+				t.Errorf("warnings %v", m.Warnings)
+			}
+		})
+	}
+	doc := head + `<state id="a"><transition event="e" cond=" return 1" target="b"/><transition event="e" target="b"/></state><state id="b"/></scxml>`
+	m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	tr := m.State("a").Transitions
+	if !tr[0].CondFails || lang.ExprString(tr[0].Cond) != "false" || tr[1].CondFails {
+		t.Errorf("transitions: cond %v fails %v, fails %v", tr[0].Cond, tr[0].CondFails, tr[1].CondFails)
+	}
+	if ev := m.EventByName("error.execution"); ev == nil || ev.Kinds&model.Internal == 0 {
+		t.Errorf("error.execution is not an internal event: %+v", ev)
+	}
+	if len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Msg, "each time it is evaluated") {
+		t.Errorf("warnings %v", m.Warnings)
 	}
 }

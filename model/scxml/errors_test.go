@@ -66,7 +66,7 @@ func TestErrors(t *testing.T) {
 		{"bad type annotation", head + "<setbot:event name=\"e\">\n<setbot:param name=\"p\" type=\"float\"/></setbot:event><state id=\"a\"/></scxml>",
 			[]string{"m.scxml:2:30: unknown type \"float\" in \"float\" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)"}},
 		{"dynamic send", head + "<state id=\"a\"><onentry>\n<send event=\"x\" targetexpr=\"t\"/></onentry></state></scxml>",
-			[]string{"m.scxml:2:17: targetexpr on <send> is not supported: write a fixed target=\"...\" (one <send> per target, under <if> where it varies)"}},
+			[]string{"m.scxml:2:29: undeclared name t"}},
 		{"delayed external send", head + "<state id=\"a\"><onentry>\n<send event=\"x\" target=\"#_parent\" delay=\"1s\"/></onentry></state></scxml>",
 			[]string{"m.scxml:2:1: a delayed <send> to external target \"#_parent\" is not supported: delay an event to the machine itself, and send to \"#_parent\" when it arrives"}},
 		{"assign to an expression", head + "<datamodel><data id=\"x\" expr=\"1\"/></datamodel><state id=\"a\"><onentry>\n<assign location=\"x.y\" expr=\"1\"/></onentry></state></scxml>",

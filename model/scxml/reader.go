@@ -113,6 +113,7 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 		return nil, source.ErrorList{perr}
 	}
 	b := &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool),
+		dynSends: make(map[*lang.Send]*dynSend), dynCancels: make(map[*lang.Cancel]lang.Expr), idCount: make(map[string]int),
 		source: make(map[*lang.Block][]lang.Stmt), annotated: make(map[string]bool)}
 	m := b.build(root)
 	b.errs.Sort()
@@ -162,6 +163,14 @@ type builder struct {
 	// as read, before lowerBlock, so that a block can be lowered again
 	// once the types show more of its elements to fail (failNonArrays).
 	source map[*lang.Block][]lang.Stmt
+
+	// The placeholders of sends and cancels with computed attributes, the
+	// blocks that hold them (expandDynamic), and how many sends of each
+	// idlocation have been read.
+	dynSends   map[*lang.Send]*dynSend
+	dynCancels map[*lang.Cancel]lang.Expr
+	deferred   []*lang.Block
+	idCount    map[string]int
 }
 
 // src reads the file that a src attribute of elem names: a path relative
@@ -235,7 +244,7 @@ func (b *builder) checkAttrs(el *element, allowed ...string) {
 
 // refusedAttrs are attributes the reader recognises only to refuse them
 // with a message of their own.
-var refusedAttrs = map[string]bool{"src": true, "eventexpr": true, "targetexpr": true, "typeexpr": true, "idlocation": true}
+var refusedAttrs = map[string]bool{"src": true}
 
 // takes says which of the allowed attributes an element takes, those in
 // setbot's namespace or the others.
@@ -307,6 +316,7 @@ func (b *builder) build(root *element) *model.Model {
 	for _, p := range b.pending {
 		b.resolve(p)
 	}
+	b.expandDynamic()
 	b.historyCycles()
 	b.assignIDs()
 	b.checkCode()
@@ -383,7 +393,8 @@ func (b *builder) children(s *model.State, el *element) {
 				b.errorf(c.Start, "<script> is only allowed in executable content or directly in <scxml>: move it into an <onentry>, <onexit> or <transition>")
 				continue
 			}
-			blk := b.block(&element{Name: el.Name, Start: c.Start, Children: []*element{c}})
+			// A script holds no <send> element: it is lowered at once.
+			blk := &lang.Block{Stmts: b.lowerBlock(b.content([]*element{c}, el.Name.Local))}
 			if b.script == nil {
 				b.script = blk
 			} else {
@@ -576,6 +587,10 @@ func (b *builder) transition(s *model.State, el *element) {
 	hasCond = hasCond && strings.TrimSpace(cond.Value) != ""
 	if s.Kind == model.History && (len(t.Events) > 0 || hasCond) {
 		b.errorf(el.Start, "the default transition of a <history> takes no event or cond: remove them")
+	} else if word, bad := lang.IllegalExpr(cond.Value); hasCond && bad {
+		b.warnf(cond.Offsets0(), "cond %q is no ECMAScript expression (it begins with %s): setbot takes it as false and raises %s each time it is evaluated, "+
+			"as the SCXML specification requires", strings.TrimSpace(cond.Value), word, errorExecution)
+		t.Cond, t.CondFails = &lang.BoolLit{ValuePos: b.pos(cond.Offsets0()), Value: false}, true
 	} else if hasCond {
 		t.Cond = b.expr(cond)
 	}

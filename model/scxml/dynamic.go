@@ -1,0 +1,418 @@
+package scxml
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
+)
+
+// A <send> whose event, target or type is an expression (eventexpr,
+// targetexpr, typeexpr), or whose id is generated (idlocation), and a
+// <cancel> whose id is an expression (sendidexpr), are read as
+// placeholders and expanded once every block of the model is read
+// (expandDynamic): which values an expression can take depends on the
+// assignments anywhere in the model. The expansion writes only what the
+// rest of setbot already runs: an if/else chain over the values, each
+// branch a <send> with fixed attributes, so the flattener, the executors
+// and the interpreter need nothing of their own for it.
+
+// dynSend is a <send> with an attribute computed when it runs.
+type dynSend struct {
+	pos                 source.Pos
+	event               string    // the event attribute, or ""
+	eventExpr           lang.Expr // eventexpr, or nil
+	eventAttr           attribute
+	target              string    // the target attribute, or ""
+	targetExpr          lang.Expr // targetexpr, or nil
+	typeExpr            lang.Expr // typeexpr, or nil
+	delay, id, location string    // location: the idlocation variable
+	args                []*lang.Arg
+}
+
+// generatedID is the send id setbot generates for the n-th <send> (in
+// reading order) whose idlocation is loc. It is one per <send> element,
+// not per execution: see the README.
+func generatedID(loc string, n int) string { return fmt.Sprintf("_send.%s.%d", loc, n) }
+
+// deferBlock makes a block whose statements are lowered (lowerBlock) once
+// the placeholders in it are expanded (expandDynamic).
+func (b *builder) deferBlock(stmts []lang.Stmt) *lang.Block {
+	blk := &lang.Block{Stmts: stmts}
+	b.deferred = append(b.deferred, blk)
+	return blk
+}
+
+// values is what the reader knows of the values of the variables: every
+// expression assigned to each (its initial value included), and the
+// variables written in ways it does not follow (opaque).
+type values struct {
+	b       *builder
+	assigns map[string][]lang.Expr
+	undef   map[string]bool // may hold undefined (a <data> without a value)
+	opaque  map[string]bool
+}
+
+func (b *builder) collectValues() *values {
+	vs := &values{b: b, assigns: make(map[string][]lang.Expr), undef: make(map[string]bool), opaque: make(map[string]bool)}
+	for _, v := range b.m.Vars {
+		if _, ok := v.Init.(*lang.Absent); ok {
+			vs.undef[v.Name] = true
+		} else if v.Init != nil {
+			vs.assigns[v.Name] = append(vs.assigns[v.Name], v.Init)
+		}
+	}
+	for _, c := range b.allCode() {
+		lang.Inspect(c.body, func(n lang.Node) bool {
+			switch s := n.(type) {
+			case *lang.Assign:
+				if s.Op == lang.ASSIGN {
+					vs.assigns[s.Target.Name] = append(vs.assigns[s.Target.Name], s.Value)
+				} else {
+					vs.opaque[s.Target.Name] = true
+				}
+			case *lang.IncDec:
+				vs.opaque[s.Target.Name] = true
+			case *lang.ForEach:
+				vs.opaque[s.Item.Name] = true
+				if s.Index != nil {
+					vs.opaque[s.Index.Name] = true
+				}
+			case *lang.Send:
+				if d := b.dynSends[s]; d != nil && d.location != "" {
+					vs.assigns[d.location] = append(vs.assigns[d.location], &lang.StrLit{ValuePos: d.pos, Value: d.id})
+				}
+			}
+			return true
+		})
+	}
+	return vs
+}
+
+// of returns the string values e can take, sorted, and whether it may be
+// undefined; ok is false when they are not known from the model (e reads
+// an event's data, or a variable some code computes). Literals,
+// _sessionid, _name, _event.origin and _event.origintype, c ? a : b and
+// variables whose every assignment is known are.
+func (vs *values) of(e lang.Expr) (vals []string, undef, ok bool) {
+	set := make(map[string]bool)
+	ok = vs.into(e, set, &undef, make(map[string]bool))
+	for v := range set {
+		vals = append(vals, v)
+	}
+	sort.Strings(vals)
+	return vals, undef, ok
+}
+
+func (vs *values) into(e lang.Expr, set map[string]bool, undef *bool, seen map[string]bool) bool {
+	switch x := e.(type) {
+	case *lang.StrLit:
+		set[x.Value] = true
+		return true
+	case *lang.Absent:
+		*undef = true
+		return true
+	case *lang.SysVar:
+		switch x.Name {
+		case "_sessionid":
+			set[model.SessionID] = true
+			return true
+		case "_name":
+			set[vs.b.m.Name] = true
+			return true
+		}
+	case *lang.EventField:
+		// The events the machine sends itself come from its own session
+		// through the SCXML processor; the others have no origin.
+		switch x.Field {
+		case "origin":
+			set[model.SessionLocation], *undef = true, true
+			return true
+		case "origintype":
+			set[lang.SCXMLProcessor], *undef = true, true
+			return true
+		}
+	case *lang.Cond:
+		return vs.into(x.Then, set, undef, seen) && vs.into(x.Else, set, undef, seen)
+	case *lang.Ident:
+		if vs.opaque[x.Name] || vs.b.m.Var(x.Name) == nil {
+			return false
+		}
+		if seen[x.Name] {
+			return true // its values are being collected
+		}
+		seen[x.Name] = true
+		if vs.undef[x.Name] {
+			*undef = true
+		}
+		for _, a := range vs.assigns[x.Name] {
+			if !vs.into(a, set, undef, seen) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// expandDynamic expands the placeholders of every deferred block and then
+// lowers it.
+func (b *builder) expandDynamic() {
+	vs := b.collectValues()
+	ids := b.timerIDs()
+	outputs := b.outputTargets()
+	for _, blk := range b.deferred {
+		stmts := b.expandList(blk.Stmts, vs, ids, outputs)
+		b.source[blk] = stmts
+		blk.Stmts = b.lowerBlock(stmts)
+	}
+}
+
+// timerIDs are the ids a <cancel> can name: those of the delayed sends.
+func (b *builder) timerIDs() []string {
+	set := make(map[string]bool)
+	for _, c := range b.allCode() {
+		lang.Inspect(c.body, func(n lang.Node) bool {
+			if s, ok := n.(*lang.Send); ok {
+				if d := b.dynSends[s]; d != nil && d.delay != "" && d.id != "" {
+					set[d.id] = true
+				} else if s.Delay != "" && s.ID != "" {
+					set[s.ID] = true
+				}
+			}
+			return true
+		})
+	}
+	var ids []string
+	for id := range set {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// outputTargets are the output channels the model names: #_parent and the
+// fixed #_NAME targets of its sends.
+func (b *builder) outputTargets() []string {
+	set := map[string]bool{"#_parent": true}
+	for _, c := range b.allCode() {
+		lang.Inspect(c.body, func(n lang.Node) bool {
+			if s, ok := n.(*lang.Send); ok && b.dynSends[s] == nil && strings.HasPrefix(s.Target, "#_") && sendError(s.Target) == "" && s.Target != "#_internal" {
+				set[s.Target] = true
+			}
+			return true
+		})
+	}
+	var out []string
+	for t := range set {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (b *builder) expandList(stmts []lang.Stmt, vs *values, ids, outputs []string) []lang.Stmt {
+	var out []lang.Stmt
+	for _, s := range stmts {
+		switch x := s.(type) {
+		case *lang.Send:
+			if d := b.dynSends[x]; d != nil {
+				out = append(out, b.expandSend(d, vs, outputs)...)
+				continue
+			}
+		case *lang.Cancel:
+			if e := b.dynCancels[x]; e != nil {
+				out = append(out, b.expandCancel(x, e, vs, ids)...)
+				continue
+			}
+		case *lang.If:
+			y := *x
+			y.Then = &lang.Block{Lbrace: x.Then.Lbrace, Stmts: b.expandList(x.Then.Stmts, vs, ids, outputs)}
+			if x.Else != nil {
+				y.Else = b.expandList([]lang.Stmt{x.Else}, vs, ids, outputs)[0]
+			}
+			out = append(out, &y)
+			continue
+		case *lang.Block:
+			out = append(out, &lang.Block{Lbrace: x.Lbrace, Stmts: b.expandList(x.Stmts, vs, ids, outputs)})
+			continue
+		case *lang.ForEach:
+			y := *x
+			y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.expandList(x.Body.Stmts, vs, ids, outputs)}
+			out = append(out, &y)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// failRaise is the raise of error.execution that stands for a <send> that
+// fails when it runs with a value it computed: the rest of its block is
+// skipped (lowerSends). No warning: the model may never compute it.
+func (b *builder) failRaise(pos source.Pos, id string) *lang.Raise {
+	r := &lang.Raise{RaisePos: pos, Event: errorExecution, ID: id, Platform: true}
+	b.failed[r] = true
+	return r
+}
+
+func strictEq(x lang.Expr, v string) lang.Expr {
+	return &lang.Binary{X: x, OpPos: x.Pos(), Op: lang.SEQL, Y: &lang.StrLit{ValuePos: x.Pos(), Value: v}}
+}
+
+func startsWith(x lang.Expr, prefix string) lang.Expr {
+	return &lang.Method{X: x, DotPos: x.Pos(), Name: "startsWith", Call: true, Args: []lang.Expr{&lang.StrLit{ValuePos: x.Pos(), Value: prefix}}}
+}
+
+// arm is one branch of a chain: taken when cond holds (nil: always).
+type arm struct {
+	cond lang.Expr
+	then []lang.Stmt
+}
+
+// chain writes if (c1) {…} else if (c2) {…} … for the arms; an arm without
+// a condition ends it.
+func chain(pos source.Pos, arms []arm) []lang.Stmt {
+	var tail lang.Stmt
+	for i := len(arms) - 1; i >= 0; i-- {
+		a := arms[i]
+		blk := &lang.Block{Lbrace: pos, Stmts: a.then}
+		if a.cond == nil {
+			tail = blk
+			continue
+		}
+		tail = &lang.If{IfPos: pos, Cond: a.cond, Then: blk, Else: tail}
+	}
+	switch t := tail.(type) {
+	case nil:
+		return nil
+	case *lang.Block:
+		return t.Stmts
+	}
+	return []lang.Stmt{tail}
+}
+
+// byValue writes a chain over the values an expression takes: one arm per
+// value, the last without a test unless the expression may also be
+// undefined, in which case undef is the last arm.
+func byValue(pos source.Pos, e lang.Expr, vals []string, undefined bool, arm1 func(v string) []lang.Stmt, undef []lang.Stmt) []lang.Stmt {
+	var arms []arm
+	for i, v := range vals {
+		a := arm{cond: strictEq(e, v), then: arm1(v)}
+		if i == len(vals)-1 && !undefined {
+			a.cond = nil
+		}
+		arms = append(arms, a)
+	}
+	if undefined {
+		arms = append(arms, arm{then: undef})
+	}
+	return chain(pos, arms)
+}
+
+// expandSend writes the <send> d as fixed sends: first the generated id
+// assigned to its idlocation (as the send starts, so that the id is there
+// even when the send fails), then a chain over its type, its event and its
+// target.
+func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []lang.Stmt {
+	var out []lang.Stmt
+	if v := b.m.Var(d.location); v != nil && v.Type.Kind != lang.Undef && v.Type.Kind != lang.String {
+		b.errorf(b.file.Offset(d.pos), "idlocation %s holds %s values, and a send id is a string: store the id in a variable of its own (a <data> without expr)", d.location, v.Type.Kind)
+		return nil
+	}
+	if d.location != "" {
+		out = append(out, &lang.Assign{Target: &lang.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: lang.ASSIGN,
+			Value: &lang.StrLit{ValuePos: d.pos, Value: d.id}})
+	}
+	fail := func() []lang.Stmt { return []lang.Stmt{b.failRaise(d.pos, d.id)} }
+	byTarget := func(event string) []lang.Stmt {
+		if d.targetExpr == nil {
+			return []lang.Stmt{b.fixedSend(d, event, d.target)}
+		}
+		vals, undef, ok := vs.of(d.targetExpr)
+		if ok {
+			return byValue(d.pos, d.targetExpr, vals, undef, func(t string) []lang.Stmt { return []lang.Stmt{b.fixedSend(d, event, t)} }, fail())
+		}
+		// Not known from the model: a chain over the classes of targets
+		// (sendError), the outputs the model names, and the rest.
+		e := d.targetExpr
+		self := model.SessionLocation
+		arms := []arm{
+			{strictEq(e, "#_internal"), []lang.Stmt{b.fixedSend(d, event, "#_internal")}},
+			{strictEq(e, self), []lang.Stmt{b.fixedSend(d, event, self)}},
+			{startsWith(e, "#_scxml_"), []lang.Stmt{b.fixedSend(d, event, "#_scxml_")}},
+		}
+		for _, o := range outputs {
+			arms = append(arms, arm{strictEq(e, o), []lang.Stmt{b.fixedSend(d, event, o)}})
+		}
+		// An output channel the model does not name cannot be reached.
+		arms = append(arms, arm{startsWith(e, "#_"), []lang.Stmt{&lang.Raise{RaisePos: d.pos, Event: errorCommunication, ID: d.id, Platform: true}}})
+		return chain(d.pos, append(arms, arm{then: fail()}))
+	}
+	var body []lang.Stmt
+	if d.eventExpr == nil {
+		body = byTarget(d.event)
+	} else {
+		vals, undef, ok := vs.of(d.eventExpr)
+		if !ok {
+			b.errorf(d.eventAttr.Offsets0(), "eventexpr %q: setbot cannot tell which events it names (the value is computed at run time); "+
+				"name the event in event=\"...\" (one <send> per event, under <if> where it varies), or assign the variable only string constants", strings.TrimSpace(d.eventAttr.Value))
+			return nil
+		}
+		body = byValue(d.pos, d.eventExpr, vals, undef, func(ev string) []lang.Stmt {
+			if !validEventName(ev) {
+				return fail()
+			}
+			return byTarget(ev)
+		}, fail())
+	}
+	if d.typeExpr != nil {
+		body = chain(d.pos, []arm{
+			{&lang.Binary{X: strictEq(d.typeExpr, lang.SCXMLProcessor), OpPos: d.pos, Op: lang.LOR, Y: strictEq(d.typeExpr, "scxml")}, body},
+			{then: fail()},
+		})
+	}
+	return append(out, body...)
+}
+
+func validEventName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, " \t\n*")
+}
+
+// fixedSend is d sent with a fixed event and target, as a <send> with
+// those attributes reads (send).
+func (b *builder) fixedSend(d *dynSend, event, target string) lang.Stmt {
+	id := d.id
+	switch {
+	case target == "#_internal" && d.delay == "":
+		return &lang.Raise{RaisePos: d.pos, Event: event, Args: d.args, ID: id}
+	case target == "#_internal":
+		b.errorf(b.file.Offset(d.pos), "a delayed <send> whose target may be #_internal is not supported: remove the delay or the target")
+	case target == model.SessionLocation:
+		target = "" // the machine's own session: its external queue
+	case target != "" && d.delay != "" && sendError(target) == "":
+		b.errorf(b.file.Offset(d.pos), "a delayed <send> whose target may be the external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
+	}
+	if target != "" && sendError(target) == "" {
+		id = "" // an output's send id is nothing the machine can observe
+	}
+	return &lang.Send{SendPos: d.pos, Event: event, Args: d.args, Target: target, Delay: d.delay, ID: id}
+}
+
+// expandCancel writes <cancel sendidexpr> as a chain of fixed cancels over
+// the ids of the model's delayed sends (a cancel of any other id changes
+// nothing), those the expression can take where they are known.
+func (b *builder) expandCancel(c *lang.Cancel, e lang.Expr, vs *values, ids []string) []lang.Stmt {
+	if vals, _, ok := vs.of(e); ok {
+		ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !slices.Contains(vals, id) })
+	}
+	var arms []arm
+	for _, id := range ids {
+		arms = append(arms, arm{strictEq(e, id), []lang.Stmt{&lang.Cancel{CancelPos: c.CancelPos, SendID: id}}})
+	}
+	return chain(c.CancelPos, arms)
+}
