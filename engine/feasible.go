@@ -16,7 +16,7 @@ type oracle struct {
 	tab     *solver.Table
 	slv     solver.Solver
 	cache   map[string]solver.Result
-	cex     []map[solver.Term]solver.Value // recent refutations of implications
+	cex     []counterexample // recent refutations of implications
 	calls   int
 	unknown int
 	err     error // the first solver error; exploration stops on it
@@ -130,7 +130,7 @@ func (o *oracle) implies(a, b []solver.Term) bool {
 	}
 	o.cache[key] = r
 	if r == solver.Sat {
-		o.cex = append(o.cex, model)
+		o.cex = append(o.cex, newCounterexample(model))
 		if len(o.cex) > maxCounterexamples {
 			o.cex = o.cex[1:]
 		}
@@ -141,11 +141,42 @@ func (o *oracle) implies(a, b []solver.Term) bool {
 // maxCounterexamples bounds the counterexample cache.
 const maxCounterexamples = 32
 
+// counterexample is a model the solver gave, with its int and bool values
+// also in the compact form EvalScalar reads.
+type counterexample struct {
+	all     map[solver.Term]solver.Value
+	scalars map[solver.Term]int64
+}
+
+func newCounterexample(m map[solver.Term]solver.Value) counterexample {
+	c := counterexample{all: m, scalars: make(map[solver.Term]int64, len(m))}
+	for v, x := range m {
+		switch x.Sort {
+		case solver.IntSort:
+			c.scalars[v] = x.Int
+		case solver.BoolSort:
+			if x.Bool {
+				c.scalars[v] = 1
+			} else {
+				c.scalars[v] = 0
+			}
+		}
+	}
+	return c
+}
+
 // holds reports whether every term of conj is true under the model; a term
 // the model does not decide counts as false.
-func (o *oracle) holds(m map[solver.Term]solver.Value, conj []solver.Term) bool {
-	val := func(v solver.Term) (solver.Value, bool) { x, ok := m[v]; return x, ok }
+func (o *oracle) holds(m counterexample, conj []solver.Term) bool {
+	scalar := func(v solver.Term) (int64, bool) { x, ok := m.scalars[v]; return x, ok }
+	val := func(v solver.Term) (solver.Value, bool) { x, ok := m.all[v]; return x, ok }
 	for _, c := range conj {
+		if o.tab.IsScalar(c) {
+			if v, ok := o.tab.EvalScalar(c, scalar); !ok || v == 0 {
+				return false
+			}
+			continue
+		}
 		if v, ok := o.tab.Eval(c, val); !ok || !v.Bool {
 			return false
 		}

@@ -104,6 +104,7 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 		}
 		t.index[n] = Term(len(t.nodes))
 		t.nodes = append(t.nodes, n)
+		t.scalar = append(t.scalar, t.scalarNode(n))
 	}
 	return t, b, nil
 }

@@ -106,14 +106,15 @@ type node struct {
 
 // Table creates and stores terms. It is not safe for concurrent use.
 type Table struct {
-	nodes []node
-	index map[node]Term
-	vars  map[Term][]Term // memoised free variables
+	nodes  []node
+	scalar []bool // by term: EvalScalar decides it (see scalarNode)
+	index  map[node]Term
+	vars   map[Term][]Term // memoised free variables
 }
 
 // NewTable returns an empty table.
 func NewTable() *Table {
-	return &Table{nodes: []node{{}}, index: make(map[node]Term), vars: make(map[Term][]Term)}
+	return &Table{nodes: []node{{}}, scalar: []bool{false}, index: make(map[node]Term), vars: make(map[Term][]Term)}
 }
 
 // Len returns the number of distinct terms created.
@@ -125,9 +126,30 @@ func (t *Table) intern(n node) Term {
 	}
 	id := Term(len(t.nodes))
 	t.nodes = append(t.nodes, n)
+	t.scalar = append(t.scalar, t.scalarNode(n))
 	t.index[n] = id
 	return id
 }
+
+// scalarNode reports whether a node and all its operands are ints and
+// bools under operators EvalScalar computes: the terms of models without
+// strings and decimals, and most terms of any model.
+func (t *Table) scalarNode(n node) bool {
+	switch n.op {
+	case OpInt, OpBool:
+		return true
+	case OpVar:
+		return n.sort == IntSort || n.sort == BoolSort
+	case OpNeg, OpNot, OpBitNot, OpAdd, OpSub, OpMul, OpDiv, OpRem, OpEq, OpLt, OpLe, OpAnd, OpOr, OpIte,
+		OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
+		return t.scalar[n.a] && (n.b == 0 || t.scalar[n.b]) && (n.c == 0 || t.scalar[n.c])
+	}
+	return false
+}
+
+// IsScalar reports whether EvalScalar can compute x: x and its subterms
+// are ints and bools.
+func (t *Table) IsScalar(x Term) bool { return t.scalar[x] }
 
 // Op returns x's operator.
 func (t *Table) Op(x Term) Op { return t.nodes[x].op }
@@ -740,32 +762,8 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 		return boolean(ecma.Includes(a.Str, b.Str))
 	case OpCharAt:
 		return str(ecma.CharAt(a.Str, b.Int))
-	case OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
-		return integer(bitFuncs[n.op](a.Int, b.Int), true)
-	case OpAdd:
-		s := a.Int + b.Int
-		return integer(s, (s > a.Int) == (b.Int > 0) || b.Int == 0)
-	case OpSub:
-		d := a.Int - b.Int
-		return integer(d, (d < a.Int) == (b.Int > 0) || b.Int == 0)
-	case OpMul:
-		return integer(mulExact(a.Int, b.Int))
-	case OpDiv:
-		switch {
-		case b.Int == 0:
-			return integer(0, true)
-		case a.Int == math.MinInt64 && b.Int == -1:
-			return Value{}, false
-		}
-		return integer(a.Int/b.Int, true)
-	case OpRem:
-		switch {
-		case b.Int == 0:
-			return integer(a.Int, true)
-		case b.Int == -1:
-			return integer(0, true)
-		}
-		return integer(a.Int%b.Int, true)
+	case OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr, OpAdd, OpSub, OpMul, OpDiv, OpRem:
+		return integer(intOp(n.op, a.Int, b.Int))
 	}
 	return Value{}, false
 }
@@ -891,4 +889,95 @@ func quote(b *strings.Builder, s string) {
 		}
 	}
 	b.WriteByte('\'')
+}
+
+// intOp computes a binary operator on two ints, as the constructors fold
+// it; ok is false when the result leaves the int64 range.
+func intOp(op Op, a, b int64) (int64, bool) {
+	switch op {
+	case OpAdd:
+		s := a + b
+		return s, (s > a) == (b > 0) || b == 0
+	case OpSub:
+		d := a - b
+		return d, (d < a) == (b > 0) || b == 0
+	case OpMul:
+		return mulExact(a, b)
+	case OpDiv:
+		switch {
+		case b == 0:
+			return 0, true
+		case a == math.MinInt64 && b == -1:
+			return 0, false
+		}
+		return a / b, true
+	case OpRem:
+		switch {
+		case b == 0:
+			return a, true
+		case b == -1:
+			return 0, true
+		}
+		return a % b, true
+	}
+	return bitFuncs[op](a, b), true
+}
+
+// EvalScalar is Eval for a term IsScalar accepts, on a compact valuation:
+// a bool is 0 or 1. It computes what Eval computes, without carrying the
+// values of the other sorts, which the counterexample checks of the
+// executor make hot.
+func (t *Table) EvalScalar(x Term, val func(Term) (int64, bool)) (int64, bool) {
+	n := &t.nodes[x]
+	switch n.op {
+	case OpInt, OpBool:
+		return n.val, true
+	case OpVar:
+		return val(x)
+	case OpIte:
+		c, ok := t.EvalScalar(n.a, val)
+		if !ok {
+			return 0, false
+		}
+		if c != 0 {
+			return t.EvalScalar(n.b, val)
+		}
+		return t.EvalScalar(n.c, val)
+	case OpAnd, OpOr:
+		a, ok := t.EvalScalar(n.a, val)
+		if !ok || (a != 0) == (n.op == OpOr) {
+			return a, ok
+		}
+		return t.EvalScalar(n.b, val)
+	case OpNot:
+		a, ok := t.EvalScalar(n.a, val)
+		return 1 - a, ok
+	case OpNeg:
+		a, ok := t.EvalScalar(n.a, val)
+		return -a, ok && a != math.MinInt64
+	case OpBitNot:
+		a, ok := t.EvalScalar(n.a, val)
+		return ecma.BitNot(a), ok
+	}
+	a, ok1 := t.EvalScalar(n.a, val)
+	b, ok2 := t.EvalScalar(n.b, val)
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	switch n.op {
+	case OpEq:
+		return b2i(a == b), true
+	case OpLt:
+		return b2i(a < b), true
+	case OpLe:
+		return b2i(a <= b), true
+	}
+	return intOp(n.op, a, b)
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
