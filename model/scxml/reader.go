@@ -137,6 +137,9 @@ type builder struct {
 	dataInfos []*lang.Info
 	// annotated holds the variables whose type a setbot:type gives.
 	annotated map[string]bool
+	// late is set by binding="late": the <data> of a state other than
+	// <scxml> is assigned when the state is first entered (readData).
+	late bool
 
 	// failed holds the raises of error.execution that stand for elements
 	// that fail when they run (fail); declared the names of the data model
@@ -146,7 +149,7 @@ type builder struct {
 
 	order   int
 	pending []*pendingTransition
-	data    []*element
+	data    []dataElem
 	events  []*element
 	script  *lang.Block // top-level <script>, run before the initial entry
 	anon    int
@@ -293,8 +296,14 @@ func (b *builder) build(root *element) *model.Model {
 	if a, ok := root.attr("datamodel"); ok && a.Value != "ecmascript" && a.Value != "null" {
 		b.errorf(a.Offsets0(), "datamodel %q is not supported: write datamodel=\"ecmascript\" or omit it (setbot reads ecmascript-style expressions)", a.Value)
 	}
-	if a, ok := root.attr("binding"); ok && a.Value != "early" {
-		b.errorf(a.Offsets0(), "binding %q is not supported: write binding=\"early\" or omit it (every <data> is set when the machine starts)", a.Value)
+	if a, ok := root.attr("binding"); ok {
+		switch a.Value {
+		case "early":
+		case "late":
+			b.late = true
+		default:
+			b.errorf(a.Offsets0(), "binding %q is no SCXML binding: write binding=\"early\" or binding=\"late\", or omit it (early)", a.Value)
+		}
 	}
 	name := "scxml"
 	if a, ok := root.attr("name"); ok {
@@ -386,7 +395,7 @@ func (b *builder) children(s *model.State, el *element) {
 					b.errorf(d.Start, "unexpected <%s> in <datamodel>: a <datamodel> holds only <data>", d.Name.Local)
 					continue
 				}
-				b.data = append(b.data, d)
+				b.data = append(b.data, dataElem{d, s})
 			}
 		case "script":
 			if s.Kind != model.Root {
