@@ -6,7 +6,16 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
 )
+
+// initValue is where the <data> value of a variable is, and whether it is
+// fixed: a constant the variable holds when the machine starts (not one
+// computed then, nor bound late).
+type initValue struct {
+	pos   source.Pos
+	fixed bool
+}
 
 // dataElem is a <data> element and the state whose <datamodel> holds it
 // (the root for the <datamodel> of <scxml>).
@@ -107,6 +116,13 @@ func (b *builder) readData() {
 				continue
 			}
 			v.Type = info.Types[init]
+			b.inits[name] = initValue{pos: init.Pos(), fixed: !bindLate}
+			lang.Inspect(init, func(n lang.Node) bool {
+				if x, ok := n.(*lang.Ident); ok && !b.dataReads[x.Name].IsValid() {
+					b.dataReads[x.Name] = x.NamePos
+				}
+				return true
+			})
 			if bindLate {
 				// Assigned when the state is entered, from the values
 				// of that moment: no other <data> folds it. Init is
@@ -122,6 +138,7 @@ func (b *builder) readData() {
 				v.Init = c
 			} else {
 				runtime[name], known = true, false
+				b.inits[name] = initValue{pos: init.Pos()}
 				if !v.Type.MayBeAbsent() && !v.Type.IsComposite() {
 					v.Init = lang.ZeroValue(v.Type.Kind, init.Pos())
 				}

@@ -100,3 +100,73 @@ func TestLateBindingErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestUnreadInitialValue: a variable that the code gives values of
+// another kind than its <data> value holds that kind, undefined at the
+// start, where no read can see the <data> value; otherwise the two kinds
+// are an error naming both places and the read that may see it.
+func TestUnreadInitialValue(t *testing.T) {
+	doc := func(data, states string) string {
+		return head + `<datamodel><data id="v" expr="27"/><data id="n" expr="0"/>` + data + "</datamodel>\n" + states + `<state id="z"/></scxml>`
+	}
+	tests := []struct {
+		name, doc string
+		want      string // the variable v, or the first error
+	}{
+		{"assigned before the send that reads it (W3C 173)",
+			doc("", `<state id="a"><onentry><assign location="v" expr="'#_internal'"/><send targetexpr="v" event="e"/></onentry><transition event="e" target="z"/></state>`),
+			"v: string = ''\n_absent_v: int[0..2] = 1"},
+		{"read in a nested if, and in another block that assigns it first",
+			doc("", `<state id="a"><onentry><assign location="v" expr="'a'"/><if cond="n == 0"><assign location="n" expr="v.length"/></if></onentry>`+
+				`<transition event="e" target="z"><assign location="v" expr="'bc'"/><assign location="n" expr="v.length"/></transition></state>`),
+			"v: string = ''\n_absent_v: int[0..2] = 1"},
+		{"assigned and read in the body of a foreach",
+			doc(`<data id="xs" expr="[1, 2]"/>`, `<state id="a"><onentry><foreach array="xs" item="i"><assign location="v" expr="'a'"/><assign location="n" expr="n + v.length"/></foreach></onentry></state>`),
+			"v: string = ''\n_absent_v: int[0..2] = 1"},
+		{"an int and a decimal are one kind",
+			doc("", `<state id="a"><onentry><assign location="n" expr="v"/><assign location="v" expr="0.5"/></onentry></state>`),
+			"v: decimal = 27.0"},
+		{"read in a guard",
+			doc("", `<state id="a"><onentry><assign location="v" expr="'a'"/></onentry>`+"\n"+`<transition event="e" cond="v == 'a'" target="z"/></state>`),
+			"m.scxml:2:51: v is given a string value here, and its initial value at m.scxml:1:118 is int: a variable may hold undefined and one other kind; " +
+				"use one variable per kind, or assign v before every read of it in the same block, so that no read can see its initial value (the read at m.scxml:3:29 may see it)"},
+		{"read before the assignment",
+			doc("", `<state id="a"><onentry>`+"\n"+`<assign location="n" expr="typeof v == 'number' ? 1 : 0"/><assign location="v" expr="'a'"/></onentry></state>`),
+			"(the read at m.scxml:3:35 may see it)"},
+		{"assigned in a branch, read after it",
+			doc("", `<state id="a"><onentry><if cond="n == 0"><assign location="v" expr="'a'"/></if>`+"\n"+`<assign location="n" expr="v.length"/></onentry></state>`),
+			"(the read at m.scxml:3:28 may see it)"},
+		{"a value that reads the variable",
+			doc("", `<state id="a"><onentry>`+"\n"+`<assign location="v" expr="v === 27 ? 'a' : 'b'"/><send targetexpr="v" event="e"/></onentry></state>`),
+			"(the read at m.scxml:3:28 may see it)"},
+		{"another <data> reads it",
+			doc(`<data id="w" expr="v"/>`, `<state id="a"><onentry><assign location="v" expr="'a'"/></onentry></state>`),
+			"(the read at m.scxml:1:165 may see it)"},
+		{"a value computed at the start",
+			head + `<datamodel><data id="v" expr="_sessionid.length"/></datamodel><state id="a"><onentry><assign location="v" expr="'a'"/></onentry></state></scxml>`,
+			"is int: a variable may hold undefined and one other kind; use one variable per kind"},
+		{"a declared type",
+			head + `<datamodel><data id="v" expr="27" setbot:type="int"/></datamodel><state id="a"><onentry><assign location="v" expr="'a'"/></onentry></state></scxml>`,
+			"cannot use string value as int in assignment to v"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(tc.doc), scxml.Options{})
+			got := ""
+			if len(errs) > 0 {
+				got = errs[0].Error()
+			} else {
+				var vs []string
+				for _, line := range strings.Split(varsOf(m), "\n") {
+					if strings.HasPrefix(line, "v:") || strings.HasPrefix(line, "_absent_v:") {
+						vs = append(vs, line)
+					}
+				}
+				got = strings.Join(vs, "\n")
+			}
+			if got != tc.want && !(len(errs) > 0 && strings.Contains(got, tc.want)) {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
