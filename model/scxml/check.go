@@ -94,10 +94,14 @@ func (b *builder) checkCode() {
 				progress = true
 			}
 		}
+		if b.dropUnreadInits(all, env, vars) {
+			progress = true
+		}
 		if b.inferVarTypes(all, env, vars) {
 			progress = true
 		}
 	}
+	b.reportMixedKinds(all, env)
 	// An assignment that inference already reported is not reported again.
 	reported := make(map[source.Position]bool)
 	for _, e := range b.errs {

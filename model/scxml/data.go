@@ -1,22 +1,60 @@
 package scxml
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
 )
 
-// readData reads every <data> element. Binding is early: every variable is
-// initialised before the machine starts, in document order. A <data>
-// without a value holds undefined until assigned; one whose value is a
-// constant starts with it, and any other value (one that reads a variable
-// set at run time, or a system variable, say) is computed by an assignment
-// that runs first when the machine starts, before the top-level <script>.
+// initValue is where the <data> value of a variable is, and whether it is
+// fixed: a constant the variable holds when the machine starts (not one
+// computed then, nor bound late).
+type initValue struct {
+	pos   source.Pos
+	fixed bool
+}
+
+// dataElem is a <data> element and the state whose <datamodel> holds it
+// (the root for the <datamodel> of <scxml>).
+type dataElem struct {
+	el    *element
+	state *model.State
+}
+
+// readData reads every <data> element. Binding is early by default: every
+// variable is initialised before the machine starts, in document order. A
+// <data> without a value holds undefined until assigned; one whose value is
+// a constant starts with it, and any other value (one that reads a
+// variable set at run time, or a system variable, say) is computed by an
+// assignment that runs first when the machine starts, before the top-level
+// <script>.
+//
+// With binding="late" the <data> of a state other than <scxml> holds
+// undefined until that state is first entered, when its value is assigned,
+// before the state's <onentry> and in document order (SCXML §5.3); later
+// entries assign nothing (bindLate). A <data> without a value is then
+// assigned undefined.
 func (b *builder) readData() {
 	var inits []lang.Stmt
-	runtime := make(map[string]bool) // variables whose initial value is computed
-	for _, d := range b.data {
+	late := make(map[*model.State][]lang.Stmt) // the bindings of each state's <data>, with binding="late"
+	var lateStates []*model.State              // document order
+	runtime := make(map[string]bool)           // variables whose initial value is computed
+	for _, de := range b.data {
+		d := de.el
+		bindLate := b.late && de.state.Kind != model.Root
+		bind := func(s lang.Stmt) {
+			if !bindLate {
+				inits = append(inits, s)
+				return
+			}
+			if late[de.state] == nil {
+				lateStates = append(lateStates, de.state)
+			}
+			late[de.state] = append(late[de.state], s)
+		}
 		b.checkAttrs(d, "id", "expr", "src", "setbot:type")
 		id, ok := d.attr("id")
 		if !ok || !isIdent(strings.TrimSpace(id.Value)) {
@@ -50,9 +88,13 @@ func (b *builder) readData() {
 			if word, bad := lang.IllegalExpr(a.Value); bad {
 				// The variable stays undefined, and error.execution is
 				// raised where it would have been given its value.
+				when := "when the machine starts"
+				if bindLate {
+					when = "when its state is first entered"
+				}
 				b.warnf(a.Offsets0(), "<data> expr %q is no ECMAScript expression (it begins with %s): setbot leaves %s undefined and raises %s "+
-					"when the machine starts, as the SCXML specification requires", strings.TrimSpace(a.Value), word, name, errorExecution)
-				inits = append(inits, &lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: errorExecution, Platform: true})
+					"%s, as the SCXML specification requires", strings.TrimSpace(a.Value), word, name, errorExecution, when)
+				bind(&lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: errorExecution, Platform: true})
 			} else if init = b.expr(a); init == nil {
 				continue
 			}
@@ -65,6 +107,7 @@ func (b *builder) readData() {
 			init = e
 		}
 		v := &model.Var{Name: name, Pos: b.pos(id.Offsets0()), Type: lang.UndefType, Init: &lang.Absent{ValuePos: b.pos(d.Start)}}
+		known := true // v.Init is the value, not a placeholder for one computed later
 		if init != nil {
 			info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, lang.Invalid)
 			b.errs = append(b.errs, errs...)
@@ -73,10 +116,29 @@ func (b *builder) readData() {
 				continue
 			}
 			v.Type = info.Types[init]
-			if c := b.constant(init, runtime); c != nil {
+			b.inits[name] = initValue{pos: init.Pos(), fixed: !bindLate}
+			lang.Inspect(init, func(n lang.Node) bool {
+				if x, ok := n.(*lang.Ident); ok && !b.dataReads[x.Name].IsValid() {
+					b.dataReads[x.Name] = x.NamePos
+				}
+				return true
+			})
+			if bindLate {
+				// Assigned when the state is entered, from the values
+				// of that moment: no other <data> folds it. Init is
+				// the value only for the checks of setbot:type below.
+				runtime[name] = true
+				v.Init, known = lang.ZeroValue(v.Type.Kind, init.Pos()), false
+				if len(lang.Uses(init)) == 0 {
+					if c := lang.Simplify(init); isConstant(c) {
+						v.Init, known = c, true
+					}
+				}
+			} else if c := b.constant(init, runtime); c != nil {
 				v.Init = c
 			} else {
-				runtime[name] = true
+				runtime[name], known = true, false
+				b.inits[name] = initValue{pos: init.Pos()}
 				if !v.Type.MayBeAbsent() && !v.Type.IsComposite() {
 					v.Init = lang.ZeroValue(v.Type.Kind, init.Pos())
 				}
@@ -98,13 +160,13 @@ func (b *builder) readData() {
 				typ = typ.OrAbsent()
 			case typ.Kind == lang.Decimal && v.Type.Kind == lang.Int:
 				// An int initial value of a decimal: the decimal of its value.
-				if runtime[name] {
+				if !known {
 					v.Init = lang.ZeroValue(lang.Decimal, v.Init.Pos())
 				} else {
 					v.Init = lang.Simplify(&lang.ToDecimal{Start: v.Init.Pos(), X: v.Init})
 				}
 			case typ.Kind != v.Type.Kind:
-				b.errorf(a.Offsets0(), "variable %q is declared %s but its initial value is %s", name, typ, v.Type)
+				b.errorf(a.Offsets0(), "variable %q is declared %s but its initial value is %s: give it an initial value of type %s, or none (it is then undefined until assigned)", name, typ, v.Type, typ.Kind)
 				continue
 			case typ.IsComposite():
 				if msg := lang.Assignable(typ, v.Type); msg != "" {
@@ -112,11 +174,11 @@ func (b *builder) readData() {
 					continue
 				}
 			}
-			if lit, ok := v.Init.(*lang.IntLit); ok && !runtime[name] && !typ.Contains(lit.Value) {
+			if lit, ok := v.Init.(*lang.IntLit); ok && known && !typ.Contains(lit.Value) {
 				b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
 				continue
 			}
-			if lit, ok := v.Init.(*lang.DecLit); ok && !runtime[name] && !typ.ContainsDecimal(lit.Value) {
+			if lit, ok := v.Init.(*lang.DecLit); ok && known && !typ.ContainsDecimal(lit.Value) {
 				b.errorf(a.Offsets0(), "initial value %s of %q is outside %s", lang.DecimalText(lit), name, typ)
 				continue
 			}
@@ -125,12 +187,62 @@ func (b *builder) readData() {
 			}
 			v.Type = typ
 		}
+		if bindLate {
+			if v.Type.IsComposite() {
+				b.errorf(d.Start, "%s is bound late, so it is undefined until its state is entered, and an array or object that may be undefined is not modelled: "+
+					"move its <data> into the <datamodel> of <scxml>, which is bound when the machine starts", name)
+				continue
+			}
+			if v.Type.Kind != lang.Undef {
+				v.Type = v.Type.OrAbsent()
+			}
+			v.Init = &lang.Absent{ValuePos: b.pos(d.Start)}
+			if init == nil {
+				init = &lang.Absent{ValuePos: b.pos(d.Start)} // no value: undefined
+			}
+			bind(&lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: name}, OpPos: v.Pos, Op: lang.ASSIGN, Value: init})
+		}
 		b.m.Vars = append(b.m.Vars, v)
 	}
 	if len(inits) > 0 && b.m.Root.Initial != nil {
 		init := b.m.Root.Initial
 		init.Body = &lang.Block{Lbrace: init.Body.Lbrace, Stmts: append(inits, init.Body.Stmts...)}
 	}
+	for _, s := range lateStates {
+		b.bindLate(s, late[s])
+	}
+}
+
+// bindLate makes the first entry of s run binds, the assignments of its
+// <data> with binding="late", before its <onentry>: a hidden bool variable
+// (SCXML reserves names that start with an underscore for the platform)
+// records that s has been entered, and the flattener, the simulator and
+// the interpreter all run the one block
+//
+//	if (!_bound_s) { _bound_s = true; x = 1; ... }
+//
+// The flag is set first, so that an error in a value, which skips the rest
+// of the block, does not bind the state's data again on the next entry.
+func (b *builder) bindLate(s *model.State, binds []lang.Stmt) {
+	base := "_bound_" + s.ID
+	if !isIdent(base) {
+		base = "_bound_" + strings.Map(func(r rune) rune {
+			if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return '_'
+		}, s.ID)
+	}
+	name := base
+	for i := 2; b.m.Var(name) != nil || b.declared[name]; i++ {
+		name = base + "_" + strconv.Itoa(i)
+	}
+	b.m.Vars = append(b.m.Vars, &model.Var{Name: name, Pos: s.Pos, Type: lang.BoolType, Init: &lang.BoolLit{ValuePos: s.Pos}})
+	flag := func() *lang.Ident { return &lang.Ident{NamePos: s.Pos, Name: name} }
+	set := &lang.Assign{Target: flag(), OpPos: s.Pos, Op: lang.ASSIGN, Value: &lang.BoolLit{ValuePos: s.Pos, Value: true}}
+	first := &lang.If{IfPos: s.Pos, Cond: &lang.Unary{OpPos: s.Pos, Op: lang.NOT, X: flag()},
+		Then: &lang.Block{Lbrace: s.Pos, Stmts: append([]lang.Stmt{set}, binds...)}}
+	s.OnEntry = append([]*lang.Block{{Lbrace: s.Pos, Stmts: []lang.Stmt{first}}}, s.OnEntry...)
 }
 
 // constant folds e, with earlier variables replaced by their initial values,

@@ -72,8 +72,16 @@ func TestRefusalHints(t *testing.T) {
 			"m.scxml:2:14: <script src> \"a.js\" cannot be read: the model was given without its directory; write the value inline"},
 		{"data src URL", head + "<datamodel>\n<data id=\"x\" src=\"http://example.com/x.json\"/></datamodel><state id=\"a\"/></scxml>",
 			"m.scxml:2:19: <data src> \"http://example.com/x.json\" is not supported: name a file relative to the model (src=\"file:NAME\"), or write the value inline"},
-		{"late binding", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"\n binding=\"late\"><state id=\"a\"/></scxml>",
-			"m.scxml:2:11: binding \"late\" is not supported: write binding=\"early\" or omit it (every <data> is set when the machine starts)"},
+		{"unknown binding", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"\n binding=\"lazy\"><state id=\"a\"/></scxml>",
+			"m.scxml:2:11: binding \"lazy\" is no SCXML binding: write binding=\"early\" or binding=\"late\", or omit it (early)"},
+		{"array bound late", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" binding=\"late\"><state id=\"a\"><datamodel>\n<data id=\"xs\" expr=\"[1]\"/></datamodel></state></scxml>",
+			"m.scxml:2:1: xs is bound late, so it is undefined until its state is entered, and an array or object that may be undefined is not modelled: " +
+				"move its <data> into the <datamodel> of <scxml>, which is bound when the machine starts"},
+		{"initial value of another kind than declared", head + "<datamodel>\n<data id=\"s\" expr=\"0\" setbot:type=\"string\"/></datamodel><state id=\"a\"/></scxml>",
+			"m.scxml:2:36: variable \"s\" is declared string but its initial value is int: give it an initial value of type string, or none (it is then undefined until assigned)"},
+		{"a variable of two kinds", cond(`x == 0`)[:len(cond(`x == 0`))-len("</state></scxml>")] + `<onentry><assign location="x" expr="'a'"/></onentry></state></scxml>`,
+			"m.scxml:2:74: x is given a string value here, and its initial value at m.scxml:1:118 is int: a variable may hold undefined and one other kind; " +
+				"use one variable per kind, or assign x before every read of it in the same block, so that no read can see its initial value (the read at m.scxml:2:29 may see it)"},
 		{"xpath data model", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"\n datamodel=\"xpath\"><state id=\"a\"/></scxml>",
 			"m.scxml:2:13: datamodel \"xpath\" is not supported: write datamodel=\"ecmascript\" or omit it (setbot reads ecmascript-style expressions)"},
 		{"unknown attribute", head + "\n<state id=\"a\" colour=\"red\"/></scxml>",

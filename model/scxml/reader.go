@@ -114,7 +114,7 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	}
 	b := &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool),
 		dynSends: make(map[*lang.Send]*dynSend), dynCancels: make(map[*lang.Cancel]lang.Expr), idCount: make(map[string]int),
-		source: make(map[*lang.Block][]lang.Stmt), annotated: make(map[string]bool)}
+		source: make(map[*lang.Block][]lang.Stmt), annotated: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
 	m := b.build(root)
 	b.errs.Sort()
 	if len(b.errs) > 0 {
@@ -137,6 +137,14 @@ type builder struct {
 	dataInfos []*lang.Info
 	// annotated holds the variables whose type a setbot:type gives.
 	annotated map[string]bool
+	// inits holds the <data> value of every variable whose type that
+	// value gives (setbot:type aside); dataReads the variables the <data>
+	// values read, each with the first place (dropUnreadInits).
+	inits     map[string]initValue
+	dataReads map[string]source.Pos
+	// late is set by binding="late": the <data> of a state other than
+	// <scxml> is assigned when the state is first entered (readData).
+	late bool
 
 	// failed holds the raises of error.execution that stand for elements
 	// that fail when they run (fail); declared the names of the data model
@@ -146,7 +154,7 @@ type builder struct {
 
 	order   int
 	pending []*pendingTransition
-	data    []*element
+	data    []dataElem
 	events  []*element
 	script  *lang.Block // top-level <script>, run before the initial entry
 	anon    int
@@ -293,8 +301,14 @@ func (b *builder) build(root *element) *model.Model {
 	if a, ok := root.attr("datamodel"); ok && a.Value != "ecmascript" && a.Value != "null" {
 		b.errorf(a.Offsets0(), "datamodel %q is not supported: write datamodel=\"ecmascript\" or omit it (setbot reads ecmascript-style expressions)", a.Value)
 	}
-	if a, ok := root.attr("binding"); ok && a.Value != "early" {
-		b.errorf(a.Offsets0(), "binding %q is not supported: write binding=\"early\" or omit it (every <data> is set when the machine starts)", a.Value)
+	if a, ok := root.attr("binding"); ok {
+		switch a.Value {
+		case "early":
+		case "late":
+			b.late = true
+		default:
+			b.errorf(a.Offsets0(), "binding %q is no SCXML binding: write binding=\"early\" or binding=\"late\", or omit it (early)", a.Value)
+		}
 	}
 	name := "scxml"
 	if a, ok := root.attr("name"); ok {
@@ -386,7 +400,7 @@ func (b *builder) children(s *model.State, el *element) {
 					b.errorf(d.Start, "unexpected <%s> in <datamodel>: a <datamodel> holds only <data>", d.Name.Local)
 					continue
 				}
-				b.data = append(b.data, d)
+				b.data = append(b.data, dataElem{d, s})
 			}
 		case "script":
 			if s.Kind != model.Root {

@@ -1,0 +1,207 @@
+package scxml
+
+import (
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
+)
+
+// A variable may hold undefined and one other kind. A <data> value gives
+// a variable its kind, but where nothing can ever read that value (the
+// code assigns the variable before every read of it), its kind does not
+// count: W3C tests start a variable at 27 and assign it a string before
+// the one send that reads it. Such a variable is read as one declared
+// without a value (undefined, which nothing reads, until assigned), and
+// its kind is the kind the code assigns (inferVarTypes). Where the reader
+// cannot prove that the value is never read, two kinds are an error that
+// names both places (reportMixedKinds).
+
+// mixed is an assignment of a value of another kind than the kind of the
+// variable's <data> value.
+type mixed struct {
+	v     *model.Var
+	value lang.Expr
+	kind  lang.Kind
+}
+
+// mixedKinds returns the assignments, in document order, of a whole
+// variable whose type its <data> value gives (without setbot:type) of a
+// value of another kind; an int and a decimal are one kind (numbers).
+func (b *builder) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
+	if len(b.inits) == 0 {
+		return nil
+	}
+	var out []mixed
+	for _, c := range all {
+		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
+		locals := make(map[string]bool) // an assignment to a local of the same name is the local's
+		lang.Inspect(c.body, func(n lang.Node) bool {
+			if d, ok := n.(*lang.Decl); ok {
+				locals[d.Name.Name] = true
+			}
+			return true
+		})
+		lang.Inspect(c.body, func(n lang.Node) bool {
+			a, ok := n.(*lang.Assign)
+			if !ok || a.Op != lang.ASSIGN || len(a.Path) > 0 || locals[a.Target.Name] || b.annotated[a.Target.Name] {
+				return true
+			}
+			v := b.m.Var(a.Target.Name)
+			if _, ok := b.inits[a.Target.Name]; !ok || v == nil {
+				return true
+			}
+			k, vk := info.Types[a.Value].Kind, v.Type.Kind
+			if k == lang.Invalid || k == lang.Undef || k == vk || k.IsNumber() && vk.IsNumber() {
+				return true
+			}
+			out = append(out, mixed{v, a.Value, k})
+			return true
+		})
+	}
+	return out
+}
+
+// dropUnreadInits makes every variable that the code assigns a value of
+// another kind than its <data> value's, where that value is a constant
+// that nothing can read (initRead), a variable declared without a value:
+// undefined, of the kind the code gives it. It reports whether it changed
+// any.
+func (b *builder) dropUnreadInits(all []code, env func(code) *lang.Env, vars map[string]lang.Type) bool {
+	changed := false
+	for _, x := range b.mixedKinds(all, env) {
+		init, ok := b.inits[x.v.Name]
+		if !ok || !init.fixed || b.initRead(all, x.v.Name).IsValid() {
+			continue
+		}
+		delete(b.inits, x.v.Name)
+		x.v.Type = lang.UndefType
+		x.v.Init = &lang.Absent{ValuePos: init.pos}
+		vars[x.v.Name] = x.v.Type
+		changed = true
+	}
+	return changed
+}
+
+// reportMixedKinds reports every assignment that gives a variable a value
+// of another kind than its <data> value's, naming both places. The
+// checker's own error at the assignment is then not reported again.
+func (b *builder) reportMixedKinds(all []code, env func(code) *lang.Env) {
+	seen := make(map[source.Pos]bool)
+	for _, x := range b.mixedKinds(all, env) {
+		if seen[x.value.Pos()] {
+			continue
+		}
+		seen[x.value.Pos()] = true
+		name, init := x.v.Name, b.inits[x.v.Name]
+		hint := "use one variable per kind"
+		if init.fixed {
+			hint += ", or assign " + name + " before every read of it in the same block, so that no read can see its initial value"
+			if p := b.initRead(all, name); p.IsValid() {
+				hint += " (the read at " + b.fset.Position(p).String() + " may see it)"
+			}
+		}
+		b.errs.Add(b.fset.Position(x.value.Pos()), "%s is given a %s value here, and its initial value at %s is %s: a variable may hold undefined and one other kind; %s",
+			name, x.kind, b.fset.Position(init.pos), x.v.Type.Kind, hint)
+	}
+}
+
+// initRead returns the first place where the initial value of variable
+// name may be read, or NoPos when none can be: no <data> value and no
+// guard reads it, and in every block a read follows an assignment of the
+// whole variable (whose value does not read it) in the same block or an
+// enclosing one, before the read. A read inside a loop other than a
+// <foreach> (whose body is a block of its own), or a local of the same
+// name, counts as one that may see it.
+func (b *builder) initRead(all []code, name string) source.Pos {
+	if p := b.dataReads[name]; p.IsValid() {
+		return p
+	}
+	for _, c := range all {
+		if c.cond != nil {
+			if p := readPos(c.cond, name); p.IsValid() {
+				return p
+			}
+		}
+		if p := firstRead(c.body.Stmts, name); p.IsValid() {
+			return p
+		}
+	}
+	return source.NoPos
+}
+
+// firstRead returns the first read of name in stmts that no assignment of
+// the whole variable in stmts precedes, or NoPos.
+func firstRead(stmts []lang.Stmt, name string) source.Pos {
+	for _, s := range stmts {
+		var p source.Pos
+		switch x := s.(type) {
+		case *lang.Assign:
+			if x.Op == lang.ASSIGN && len(x.Path) == 0 && x.Target.Name == name {
+				// What follows reads the value assigned here.
+				return readPos(x.Value, name)
+			}
+			p = readPos(x, name)
+		case *lang.If:
+			if p = readPos(x.Cond, name); !p.IsValid() {
+				p = firstRead(x.Then.Stmts, name)
+			}
+			if !p.IsValid() && x.Else != nil {
+				p = firstRead([]lang.Stmt{x.Else}, name)
+			}
+		case *lang.Block:
+			p = firstRead(x.Stmts, name)
+		case *lang.ForEach:
+			if p = readPos(x.Array, name); !p.IsValid() && x.Cond != nil {
+				p = readPos(x.Cond, name)
+			}
+			if !p.IsValid() {
+				p = firstRead(x.Body.Stmts, name)
+			}
+		default:
+			p = readPos(s, name)
+		}
+		if p.IsValid() {
+			return p
+		}
+	}
+	return source.NoPos
+}
+
+// readPos returns the first place in n that reads name, or declares a
+// local of that name, or NoPos. Assigning the whole variable, or the item
+// or index of a <foreach>, is no read.
+func readPos(n lang.Node, name string) source.Pos {
+	p := source.NoPos
+	var visit func(lang.Node) bool
+	visit = func(n lang.Node) bool {
+		if p.IsValid() {
+			return false
+		}
+		switch x := n.(type) {
+		case *lang.Ident:
+			if x.Name == name {
+				p = x.NamePos
+			}
+		case *lang.Decl:
+			if x.Name.Name == name {
+				p = x.DeclPos
+				return false
+			}
+		case *lang.Assign:
+			if x.Op == lang.ASSIGN && len(x.Path) == 0 && x.Target.Name == name {
+				lang.Inspect(x.Value, visit)
+				return false
+			}
+		case *lang.ForEach:
+			lang.Inspect(x.Array, visit)
+			if x.Cond != nil {
+				lang.Inspect(x.Cond, visit)
+			}
+			lang.Inspect(x.Body, visit)
+			return false
+		}
+		return true
+	}
+	lang.Inspect(n, visit)
+	return p
+}
