@@ -43,12 +43,16 @@ type (
 	}
 
 	// DecLit is a decimal literal, 1.5 or 2e3: a number with a fraction or
-	// an exponent. Value is its exact value; Text is the literal as written
-	// ("" for one the lowering or folding made, printed from Value).
+	// an exponent. Value is its value as ECMAScript reads it, the exact
+	// value of the nearest double (ParseDecimal); Text is the literal as
+	// written ("" for one the lowering or folding made, printed from
+	// Value). Rounded says that the written value is not exactly a double
+	// (0.1), so that Value is a rounding of it.
 	DecLit struct {
 		ValuePos source.Pos
 		Value    *big.Rat
 		Text     string
+		Rounded  bool
 	}
 
 	// ToDecimal is Number(X): the int or decimal X as a decimal. ECMAScript

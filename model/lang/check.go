@@ -24,8 +24,8 @@ type Env struct {
 type Info struct {
 	Types map[Expr]Type // type of every expression checked
 	Args  map[*Arg]Type // type of the parameter each argument of a known event passes
-	// Inexact lists the decimal literals that no double holds exactly
-	// (0.1), and DecimalArith where arithmetic on decimals happens (+, -,
+	// Inexact lists the decimal literals whose written value no double
+	// holds exactly (0.1, which ECMAScript rounds), and DecimalArith where arithmetic on decimals happens (+, -,
 	// *, / with a decimal operand or result, ++, --, += ...): CheckDecimals
 	// refuses the latter in a model that has the former.
 	Inexact      []*DecLit
@@ -122,7 +122,7 @@ func (c *checker) exprType(e Expr) Type {
 	case *IntLit:
 		return IntType
 	case *DecLit:
-		if !ecma.IsDouble(x.Value) {
+		if x.Rounded {
 			c.info.Inexact = append(c.info.Inexact, x)
 		}
 		return DecimalType

@@ -330,14 +330,14 @@ func (p *parser) parsePrimary() Expr {
 		p.next()
 		return &IntLit{ValuePos: p.pos(off), Value: v}
 	case DECIMAL:
-		v, err := ParseDecimal(p.lit)
+		v, exact, err := parseDecimal(p.lit)
 		if err != nil {
 			p.error("%v", err)
-			v = new(big.Rat)
+			v, exact = new(big.Rat), true
 		}
 		lit := p.lit
 		p.next()
-		return &DecLit{ValuePos: p.pos(off), Value: v, Text: lit}
+		return &DecLit{ValuePos: p.pos(off), Value: v, Text: lit, Rounded: !exact}
 	case TRUE, FALSE:
 		v := p.tok == TRUE
 		p.next()

@@ -1,0 +1,43 @@
+package engine_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/setbot/setbot/engine"
+)
+
+// modelFile writes an SCXML model with setbot's namespace to a file.
+func modelFile(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "m.scxml")
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A" datamodel="ecmascript">` + body + `</scxml>`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestDecimalVerdicts checks verdicts that ECMAScript's doubles decide: a
+// literal is the double nearest its text (node prints true for
+// 0.1 == 0.10000000000000001 and for 1e-400 == 0).
+func TestDecimalVerdicts(t *testing.T) {
+	tests := []struct {
+		name, body string
+		reachB     bool
+	}{
+		{"nearest double", `<state id="A"><transition cond="0.1 == 0.10000000000000001" target="B"/><transition target="C"/></state>
+			<final id="B"/><final id="C"/>`, true},
+		{"underflow to zero", `<setbot:event name="e"><setbot:param name="s" type="string"/></setbot:event>
+			<state id="A"><transition event="e" cond="1e-400 == 0" target="B"/></state><state id="B"/>`, true},
+		{"distinct doubles", `<state id="A"><transition cond="0.1 == 0.1000000000000001" target="B"/><transition target="C"/></state>
+			<final id="B"/><final id="C"/>`, false},
+	}
+	for _, tt := range tests {
+		set := explore(t, machine(t, modelFile(t, tt.body)), engine.Options{MaxDepth: 2})
+		if got := reached(set, "B"); got != tt.reachB {
+			t.Errorf("%s: B reached %v, want %v", tt.name, got, tt.reachB)
+		}
+	}
+}
