@@ -41,3 +41,29 @@ func TestDecimalVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// TestDecimalInputDomain checks that a decimal input lies on the grid of
+// the input domain: no double x gives x * 50 == 55 (1.1 * 50 is
+// 55.00000000000001), and the grid has no 1.1; x * 4 == 5 has 1.25. Below
+// 2^42 the grid's last value is 2^42 - 2^-10, the double that
+// 4398046511103.999 reads as.
+func TestDecimalInputDomain(t *testing.T) {
+	tests := []struct {
+		cond   string
+		reachB bool
+	}{
+		{"_event.data.x * 50 == 55", false},
+		{"_event.data.x * 4 == 5", true},
+		{"_event.data.x &gt; 4398046511104", false}, // 2^42
+		{"_event.data.x &gt; 4398046511103.999", false},
+		{"_event.data.x &gt; 4398046511103.5", true},
+	}
+	for _, tt := range tests {
+		path := modelFile(t, `<setbot:event name="e"><setbot:param name="x" type="decimal"/></setbot:event>
+			<state id="A"><transition event="e" cond="`+tt.cond+`" target="B"/></state><state id="B"/>`)
+		set := explore(t, machine(t, path), engine.Options{MaxDepth: 1})
+		if got := reached(set, "B"); got != tt.reachB {
+			t.Errorf("%s: B reached %v, want %v", tt.cond, got, tt.reachB)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 )
@@ -61,6 +62,14 @@ func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string
 	return set, nil
 }
 
+// inputDomainHelp says, on two lines with the second indented, what the
+// input domain admits beyond the parameters' types and ranges
+// (model.MaxInputString, model.DecimalInputScale).
+func inputDomainHelp(indent string) string {
+	return fmt.Sprintf("a string holds at most %d code points and a decimal is a multiple of\n%s2^-%d (1/%d) below 2^%d in magnitude (a double, as are the sums of two)",
+		model.MaxInputString, indent, model.DecimalInputScale, 1<<model.DecimalInputScale, model.DecimalInputBits)
+}
+
 func newExploreCmd() *cobra.Command {
 	var fe frontEndFlags
 	var ef engineFlags
@@ -85,6 +94,11 @@ symbolic execution tree, then reports:
   - outputs: which output events can be sent, and the shortest way to each;
   - nondeterminism: pairs of transitions that compete for an event and can
     both be enabled, where priority silently picks one.
+
+The environment sends every event of the input alphabet with any arguments of
+the input domain: values of the parameters' types and ranges, where
+` + inputDomainHelp("") + `.
+What is unreachable is unreachable for those inputs.
 
 Formats: text, json (stats {states, paths, depth, subsumed, solver_calls, ms},
 unreachable (never entered), transient (entered, never stable), bounds_hit and

@@ -44,8 +44,9 @@ quoted strings, and "p: 3" may stand for "p=3". Quote events that have parenthes
   setbot simulate examples/triangle.scxml 'setTriangleSides(x=3, y=4, z=5)' checkPositiveSides
 
 The environment may send:
-  - an input event, with exactly its declared parameters: an int argument
-    must lie in its parameter's range (int[0..50], say);
+  - an input event, with exactly its declared parameters: an argument must
+    lie in its parameter's range (int[0..50], say) and in the input domain,
+    where ` + inputDomainHelp("    ") + `;
   - a pending timer (an event the machine sent itself with a delay), without
     arguments: it fires with the arguments it was set with. Every delayed
     send is its own pending timer, so a timer set twice is pending twice; of

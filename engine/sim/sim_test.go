@@ -235,6 +235,39 @@ func TestRadio(t *testing.T) {
 	})
 }
 
+// TestInputDomain checks that inputs outside the input domain are refused,
+// as an int outside its range is: a decimal off the grid of 2^-10 or not
+// below 2^42 in magnitude, a string of more than 32 code points.
+func TestInputDomain(t *testing.T) {
+	m := loadString(t, "domain.scxml", `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A" datamodel="ecmascript">
+  <setbot:event name="d"><setbot:param name="x" type="decimal"/></setbot:event>
+  <setbot:event name="s"><setbot:param name="t" type="string"/></setbot:event>
+  <state id="A">
+    <transition event="d" cond="_event.data.x * 4 == 5" target="B"/>
+    <transition event="s" cond="_event.data.t.length &gt; 32" target="B"/>
+  </state>
+  <state id="B"/>
+</scxml>`)
+	long := strings.Repeat("é", 33)
+	decimalDomain := "is outside the input domain: a decimal input is a multiple of 2^-10 (1/1024) below 2^42 in magnitude"
+	replay(t, m, sim.Options{}, []want{
+		{state: "A"},
+		{ev: "d(x=1.1)", err: "argument x=1.1 of event d " + decimalDomain},
+		{ev: "d(x=0.0001)", err: "argument x=0.0001 of event d " + decimalDomain},
+		{ev: "d(x=4398046511104.0)", err: "argument x=4398046511104.0 of event d " + decimalDomain},
+		{ev: "d(x=-4398046511104.0)", err: decimalDomain},
+		{ev: "d(x=4398046511103.999)", state: "A", discarded: "every guard is false"},
+		{ev: "d(x=0.0009765625)", state: "A", discarded: "every guard is false"},
+		{ev: "d(x=3)", state: "A", discarded: "every guard is false"},
+		{ev: "d(x=1.25)", state: "B"},
+		{ev: "s(t='" + long + "')", err: "argument t='" + long + "' of event s is outside the input domain: a string input holds at most 32 code points, this one 33"},
+	})
+	replay(t, m, sim.Options{}, []want{
+		{state: "A"},
+		{ev: "s(t='" + long[2:] + "')", state: "A", discarded: "every guard is false"},
+	})
+}
+
 func feature(name string) string {
 	return filepath.Join("../../model/mlm/testdata/features", name+".scxml")
 }

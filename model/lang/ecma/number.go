@@ -1,8 +1,10 @@
 package ecma
 
 import (
+	"math"
 	"math/big"
 	"strconv"
+	"strings"
 )
 
 // Numbers: the action language's decimals are exact rationals, which agree
@@ -50,19 +52,27 @@ func FormatDecimal(r *big.Rat) (s string, ok bool) {
 	return s, true
 }
 
-// shortest returns the shortest text that reads back as the double r, when
-// r is one and that text's own value is not r (so the exact expansion is
-// longer, and the only faithful alternative).
+// shortest returns the shortest text that reads back as the double r, as
+// ECMAScript's Number::toString writes it (an exponent below 1e-7 and from
+// 1e21), when r is a double and that text's own value is not r (so the
+// exact expansion is longer).
 func shortest(r *big.Rat) (string, bool) {
 	f, exact := r.Float64()
 	if !exact {
 		return "", false
 	}
-	s := strconv.FormatFloat(f, 'g', -1, 64)
+	format := byte('f')
+	if a := math.Abs(f); a < 1e-7 || a >= 1e21 {
+		format = 'e'
+	}
+	s := strconv.FormatFloat(f, format, -1, 64)
 	if w, ok := new(big.Rat).SetString(s); ok && w.Cmp(r) == 0 {
 		return "", false
 	}
-	return s, true // an integer is its own text, so s has a point or an exponent
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0" // 2^60 is 1152921504606847000.0, a decimal
+	}
+	return s, true
 }
 
 // decimalDigits returns the digits after the point that a fraction with
