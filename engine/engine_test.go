@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model/load"
@@ -183,4 +184,16 @@ func TestClosed(t *testing.T) {
 		t.Fatalf("the closed machine has %d nodes, want the root alone:\n%s", len(closed.Nodes), closed.Dump())
 	}
 	roundTrip(t, closed)
+}
+
+// TestSolverTimeoutFromBudget: without a solver timeout of its own, one
+// query is bounded by the exploration's whole budget, which is otherwise
+// checked only between states.
+func TestSolverTimeoutFromBudget(t *testing.T) {
+	if got := (engine.Options{Timeout: 3 * time.Second}).WithDefaults().SolverTimeout; got != 3*time.Second {
+		t.Errorf("solver timeout %v, want the 3s budget", got)
+	}
+	if got := (engine.Options{Timeout: 3 * time.Second, SolverTimeout: time.Second}).WithDefaults().SolverTimeout; got != time.Second {
+		t.Errorf("solver timeout %v, want the 1s given", got)
+	}
 }

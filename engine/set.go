@@ -39,7 +39,7 @@ type Options struct {
 	LoopBound     int           // iterations of one loop execution
 	MaxMicrosteps int           // queued events processed in one input step
 	Timeout       time.Duration // wall-clock budget; 0 means none
-	SolverTimeout time.Duration // per query; 0 means none
+	SolverTimeout time.Duration // per query; 0 means the wall-clock budget, if there is one
 	// Closed runs the machine as a closed system: the environment sends
 	// it no input event, so only its timers and the events it raises or
 	// sends itself drive it (ARCHITECTURE.md §3), as in the W3C tests.
@@ -70,6 +70,12 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.LoopBound <= 0 {
 		o.LoopBound = DefaultLoopBound
+	}
+	if o.SolverTimeout <= 0 {
+		// One query cannot usefully outlast the whole budget; the budget is
+		// checked between states, so without this a query Z3 cannot decide
+		// (bit operators on unbounded ints, say) would ignore --timeout.
+		o.SolverTimeout = o.Timeout
 	}
 	if o.MaxMicrosteps <= 0 {
 		o.MaxMicrosteps = DefaultMaxMicrosteps

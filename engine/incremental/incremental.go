@@ -62,6 +62,10 @@ type Result struct {
 	ReusedStates     int              `json:"reused_states"`
 	NewStates        int              `json:"new_states"`
 	SolverCalls      int              `json:"solver_calls"`
+	// SolverUnknown counts the head tree's queries the solver could not
+	// decide within its time limit: the paths they could not rule out are
+	// kept, so what is reached only through them is not proven reachable.
+	SolverUnknown int `json:"solver_unknown,omitempty"`
 	Tests            Counts           `json:"tests"`
 	TestsPartial     bool             `json:"tests_partial,omitempty"` // DSE: obsolete is an upper bound
 	TestDelta        *testgen.Delta   `json:"test_delta"`
@@ -180,6 +184,7 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	}
 	r.Head = Size{States: headSet.Stats.States, Paths: headSet.Stats.Paths, Ms: time.Since(start).Milliseconds()}
 	r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.Reused, headSet.Stats.New, headSet.Stats.SolverCalls
+	r.SolverUnknown = headSet.Stats.Unknown
 	if strategy == Reuse || strategy == Cached {
 		r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.States, 0, 0
 	}
@@ -555,6 +560,7 @@ func New(head Version, opts Options) (*Result, error) {
 	r.HeadSet = set
 	r.Head = Size{States: set.Stats.States, Paths: set.Stats.Paths, Ms: time.Since(start).Milliseconds()}
 	r.NewStates, r.SolverCalls = set.Stats.New, set.Stats.SolverCalls
+	r.SolverUnknown = set.Stats.Unknown
 	if r.Strategy == Cached {
 		r.ReusedStates, r.NewStates, r.SolverCalls = set.Stats.States, 0, 0
 	}
