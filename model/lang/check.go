@@ -16,7 +16,8 @@ type Env struct {
 	Param func(name string) (Type, bool)            // type of _event.data.name; nil = no parameters in scope
 	State func(id string) bool                      // In('id') validity; nil = accept any
 	Event func(name string) (map[string]Type, bool) // declared parameters of an event for raise/send args; ok=false: unknown, do not check args
-	// AllowAssume allows assume(...), which only flattened machines use.
+	// AllowAssume allows assume(...) and bound, which only lowered code
+	// and flattened machines hold.
 	AllowAssume bool
 }
 
@@ -792,6 +793,11 @@ func (c *checker) stmt(s Stmt) {
 	case *Assume:
 		if !c.env.AllowAssume {
 			c.errorf(x, "assume is not allowed in models: remove it")
+		}
+		c.cond(x.Cond)
+	case *Bound:
+		if !c.env.AllowAssume {
+			c.errorf(x, "bound is not allowed in models: remove it")
 		}
 		c.cond(x.Cond)
 	default:

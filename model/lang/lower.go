@@ -458,6 +458,8 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 		return []Stmt{&Send{SendPos: x.SendPos, Event: x.Event, Args: l.args(x.Args), Target: x.Target, Delay: x.Delay, ID: x.ID}}
 	case *Assume:
 		return []Stmt{&Assume{AssumePos: x.AssumePos, Cond: Simplify(l.cond(x.Cond))}}
+	case *Bound:
+		return []Stmt{&Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: Simplify(l.cond(x.Cond))}}
 	}
 	return []Stmt{rewriteStmt(s, func(e Expr) Expr { return e })}
 }

@@ -358,3 +358,8 @@ func (p *typeParser) base() (Type, error) {
 // MaxArrayLen is the largest array bound: every element becomes variables
 // of its own, so a larger one would make models no one can analyse.
 const MaxArrayLen = 256
+
+// ArrayBound is the name of the bound that an array meets where a value
+// longer than its bound is assigned to it (a Bound statement), as the
+// executors report it beside depth, loop and the others.
+const ArrayBound = "array"
