@@ -390,7 +390,11 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 		name := pathName(x.Target, x.Path)
 		tt := locType(l.typ(x.Target), x.Path)
 		if x.Op == ASSIGN && (tt.MayBeAbsent() || tt.IsComposite()) {
-			return assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
+			out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
+			if Grows(tt, l.typ(x.Value)) {
+				out = append([]Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
+			}
+			return out
 		}
 		return []Stmt{&Assign{Target: &Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
 	case *IncDec:

@@ -276,7 +276,7 @@ func TestParseExprErrors(t *testing.T) {
 		{"{'a b': 2}", "t.scxml:1:2: field name \"a b\": objects are modelled with identifiers as field names; rename the field"},
 		{"{a: 1, a: 2}", "t.scxml:1:8: duplicate field a in object literal: give each field once"},
 		{"a.f(1)", "t.scxml:1:1: unsupported call a.f(...): only In('state') can be called; write what it computes with operators and ?:"},
-		{"[].concat(a, [4])", "t.scxml:1:1: unsupported call [].concat(...): an array that grows past the bound of its type is not modelled; assign an array literal (a = [a[0], a[1], x]) to a variable with room for it (setbot:type=\"int[N]\")"},
+		{"a.push(4)", "t.scxml:1:1: unsupported call a.push(...): an array that grows in place is not modelled; write a = a.concat([...]), which setbot models"},
 		{"_event.data[x]", "t.scxml:1:1: index expression _event.data[...]: name the parameter in quotes, _event.data['NAME'], or read _event.data.NAME"},
 		{"In(s)", "t.scxml:1:4: expected string literal in In(), found 's'"},
 		{"In('s', 't')", "t.scxml:1:7: expected ')', found ','"},
