@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -151,6 +152,25 @@ func TestLoopBound(t *testing.T) {
 	// n = 0..4 each give one path through the loop.
 	if got := len(set.Nodes[0].Children); got != 5 {
 		t.Errorf("%d paths through the loop within the bound, want 5", got)
+	}
+}
+
+// TestArrayBound: the fourth add outgrows log's declared bound of 3: that
+// path is cut and counted as a hit of the array bound, with the bound as
+// its limit, while the check after three adds still reaches end.
+func TestArrayBound(t *testing.T) {
+	set := explore(t, machine(t, "../model/mlm/testdata/features/growing_arrays.scxml"), engine.Options{MaxDepth: 6})
+	want := []engine.BoundHit{{Bound: "array", Limit: 3, Count: 1}}
+	if !reflect.DeepEqual(set.Bounds, want) {
+		t.Fatalf("bounds %+v, want %+v", set.Bounds, want)
+	}
+	if !reached(set, "end") {
+		t.Error("end not reached: the check after three adds")
+	}
+	for _, n := range set.Nodes {
+		if n.Depth > 4 {
+			t.Errorf("node %d at depth %d: a fourth add went past the array bound", n.ID, n.Depth)
+		}
 	}
 }
 

@@ -109,8 +109,8 @@ type Stats struct {
 
 // BoundHit says that a bound cut the tree, and how often.
 type BoundHit struct {
-	Bound string `json:"bound"` // depth, states, loop, microsteps, time
-	Limit int64  `json:"limit"`
+	Bound string `json:"bound"` // depth, states, loop, microsteps, time, array
+	Limit int64  `json:"limit"` // for array, the largest bound of an array that met it
 	Count int    `json:"count"` // paths cut
 }
 

@@ -122,8 +122,8 @@ type StateRef struct {
 	Line  int    `json:"line,omitempty"`
 	// Within is the depth bound the claim is qualified by (0: proven).
 	Within int `json:"within_depth,omitempty"`
-	// CutBy names a bound other than depth (states, time, loop,
-	// microsteps) that cut the head tree: the state was not reached before
+	// CutBy names a bound other than depth (states, time, loop, microsteps,
+	// array) that cut the head tree: the state was not reached before
 	// it did, which does not show that it cannot be.
 	CutBy string `json:"cut_by,omitempty"`
 }

@@ -100,6 +100,9 @@ func (b *builder) checkCode() {
 		if b.inferVarTypes(all, env, vars) {
 			progress = true
 		}
+		if b.growArrays(all, env, vars) {
+			progress = true
+		}
 	}
 	b.reportMixedKinds(all, env)
 	// An assignment that inference already reported is not reported again.
