@@ -53,24 +53,24 @@ type Options struct {
 
 // Result is what a change does.
 type Result struct {
-	Strategy         string           `json:"strategy"`
-	StrategyReason   string           `json:"strategy_reason"`
-	Changes          []diffmap.Change `json:"changes"`
-	Impact           Impact           `json:"impact"`
-	Base             Size             `json:"base"`
-	Head             Size             `json:"head"`
-	ReusedStates     int              `json:"reused_states"`
-	NewStates        int              `json:"new_states"`
-	SolverCalls      int              `json:"solver_calls"`
+	Strategy       string           `json:"strategy"`
+	StrategyReason string           `json:"strategy_reason"`
+	Changes        []diffmap.Change `json:"changes"`
+	Impact         Impact           `json:"impact"`
+	Base           Size             `json:"base"`
+	Head           Size             `json:"head"`
+	ReusedStates   int              `json:"reused_states"`
+	NewStates      int              `json:"new_states"`
+	SolverCalls    int              `json:"solver_calls"`
 	// SolverUnknown counts the head tree's queries the solver could not
 	// decide within its time limit: the paths they could not rule out are
 	// kept, so what is reached only through them is not proven reachable.
-	SolverUnknown int `json:"solver_unknown,omitempty"`
-	Tests            Counts           `json:"tests"`
-	TestsPartial     bool             `json:"tests_partial,omitempty"` // DSE: obsolete is an upper bound
-	TestDelta        *testgen.Delta   `json:"test_delta"`
-	NewlyUnreachable []StateRef       `json:"newly_unreachable"`
-	NewlyReachable   []StateRef       `json:"newly_reachable"`
+	SolverUnknown    int            `json:"solver_unknown,omitempty"`
+	Tests            Counts         `json:"tests"`
+	TestsPartial     bool           `json:"tests_partial,omitempty"` // DSE: obsolete is an upper bound
+	TestDelta        *testgen.Delta `json:"test_delta"`
+	NewlyUnreachable []StateRef     `json:"newly_unreachable"`
+	NewlyReachable   []StateRef     `json:"newly_reachable"`
 	// NewlyTransient lists the states the head enters but never rests in
 	// (a macrostep always leaves them again) where the base rested in them
 	// or did not enter them: the gate's transient_state rule.

@@ -205,7 +205,7 @@ func (b *builder) collectEvents(all []code) {
 	for _, s := range b.m.States() {
 		for _, t := range s.Transitions {
 			if t.CondFails {
-				ensure(errorExecution, t.Pos).Kinds |= model.Internal
+				ensure(model.ErrorExecution, t.Pos).Kinds |= model.Internal
 			}
 		}
 		if s.Kind != model.Final || s.Parent.Kind == model.Root {

@@ -605,7 +605,7 @@ func (b *builder) transition(s *model.State, el *element) {
 		b.errorf(el.Start, "the default transition of a <history> takes no event or cond: remove them")
 	} else if word, bad := lang.IllegalExpr(cond.Value); hasCond && bad {
 		b.warnf(cond.Offsets0(), "cond %q is no ECMAScript expression (it begins with %s): setbot takes it as false and raises %s each time it is evaluated, "+
-			"as the SCXML specification requires", strings.TrimSpace(cond.Value), word, errorExecution)
+			"as the SCXML specification requires", strings.TrimSpace(cond.Value), word, model.ErrorExecution)
 		t.Cond, t.CondFails = &lang.BoolLit{ValuePos: b.pos(cond.Offsets0()), Value: false}, true
 	} else if hasCond {
 		t.Cond = b.expr(cond)
