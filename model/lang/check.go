@@ -434,7 +434,18 @@ func (c *checker) value(e Expr, what string, want Kind) Kind {
 // absent reports e, which may be undefined or null, where what needs a
 // value. ECMAScript would compute NaN or throw; setbot models neither.
 func (c *checker) absent(e Expr, what string) {
-	c.errorf(e, "%s may be undefined or null, and %s needs a value: give it one first (e.g. an expr on its <data>)", ExprString(e), what)
+	var hint string
+	switch e.(type) {
+	case *Ident:
+		hint = "give it one first (e.g. an expr on its <data>)"
+	case *EventParam:
+		hint = "declare the parameter without |undefined, or give a variable its value and a default first"
+	case *Absent:
+		hint = "write a value instead"
+	default:
+		hint = "setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"
+	}
+	c.errorf(e, "%s may be undefined or null, and %s needs a value: %s", ExprString(e), what, hint)
 }
 
 func (c *checker) method(x *Method) Type {
@@ -465,8 +476,14 @@ func (c *checker) method(x *Method) Type {
 	if x.Name == "substring" {
 		lo = 1
 	}
-	if len(x.Args) < lo || len(x.Args) > hi {
+	switch {
+	case len(x.Args) > hi && hi == 1 && x.Name != "charAt":
+		// ECMAScript's position argument.
+		c.errorAt(x.DotPos, "%s with a position is not supported: search a substring instead, e.g. s.substring(p)%s(t)", what, what)
+		return Type{}
+	case len(x.Args) < lo || len(x.Args) > hi:
 		c.errorAt(x.DotPos, "%s takes %d argument(s), found %d", what, hi, len(x.Args))
+		return Type{}
 	}
 	arg := String
 	if x.Name == "substring" || x.Name == "charAt" {

@@ -100,7 +100,7 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"xs[a] = 1", "t.scxml:1:3: assignment to an element of xs that may lie past its end (it has 3 elements for certain): index with a constant below that, or assign the whole array"},
 		{"xs[0] = 'a'", "t.scxml:1:9: cannot use string value as int in assignment to xs[0]"},
 		{"us[0] += 1", "t.scxml:1:3: assignment to an element of us that may lie past its end (it has 0 elements for certain): index with a constant below that, or assign the whole array"},
-		{"a = xs[a] + 1", "t.scxml:1:5: xs[a] may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
+		{"a = xs[a] + 1", "t.scxml:1:5: xs[a] may be undefined or null, and operator + needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"},
 		{"for (a of o) {}", "t.scxml:1:11: foreach over o, which is an object: foreach needs an array"},
 		{"for (b of xs) {}", "t.scxml:1:6: foreach item b cannot hold the elements of xs: cannot use int value as bool"},
 		{"for (u, b of xs) {}", "t.scxml:1:9: foreach index b is bool: the index is an int"},
