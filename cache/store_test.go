@@ -228,7 +228,7 @@ func TestDamagedBlob(t *testing.T) {
 	mustPut(t, s, "set", "intact", payload("intact"))
 	for name, stmt := range damage {
 		mustPut(t, s, "set", name, payload(name))
-		if _, err := s.DB().ExecContext(ctx, stmt, name); err != nil {
+		if _, err := s.db.ExecContext(ctx, stmt, name); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		mustGet(t, s, "set", name, nil)
@@ -334,7 +334,7 @@ func TestConnectionSettings(t *testing.T) {
 		}
 	}()
 	for range maxOpenConns {
-		c, err := s.DB().Conn(ctx)
+		c, err := s.db.Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
