@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/bot/schedule"
@@ -130,5 +131,33 @@ func TestLegacyStore(t *testing.T) {
 	if !slices.Equal(got, wantLayout) {
 		t.Errorf("the converted store's layout differs from a new store's:\n%s\nwant\n%s",
 			strings.Join(got, "\n"), strings.Join(wantLayout, "\n"))
+	}
+}
+
+// TestRunsPrunedAtStart: the server deletes the runs older than its
+// run_retention when it starts (and daily after that).
+func TestRunsPrunedAtStart(t *testing.T) {
+	ctx := context.Background()
+	e := newEnv(t)
+	e.cfg.RunRetention = 30 * 24 * time.Hour
+	store, _, _ := openStores(t, e.dbPath)
+	for _, age := range []time.Duration{40 * 24 * time.Hour, 20 * 24 * time.Hour} {
+		if _, err := store.RecordRun(ctx, cache.Run{Repo: "octo/triangle", Head: age.String(), Created: time.Now().Add(-age)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store.Close()
+	e.start()
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(e.logs.String(), "old runs pruned"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no runs pruned at the start")
+		}
+	}
+	e.close()
+
+	store, _, _ = openStores(t, e.dbPath)
+	runs, err := store.Runs(ctx, "", 0)
+	if err != nil || len(runs) != 1 || runs[0].Head != (20*24*time.Hour).String() {
+		t.Errorf("runs after the start = %+v, %v; want only the one within the retention", runs, err)
 	}
 }

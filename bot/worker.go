@@ -10,6 +10,7 @@ import (
 
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/vcs"
 )
@@ -83,18 +84,26 @@ wait:
 	return nil
 }
 
-// pruneInterval is how often finished jobs and old delivery records are
-// deleted.
+// pruneInterval is how often finished jobs, old delivery records and old
+// runs are deleted.
 const pruneInterval = 24 * time.Hour
 
 func (b *Bot) prune(ctx context.Context) {
 	n, err := b.queue.Prune(ctx, queue.DefaultRetention)
 	if err != nil {
 		b.log.Warn("pruning old jobs", "err", err)
-		return
-	}
-	if n > 0 {
+	} else if n > 0 {
 		b.log.Info("old jobs pruned", "rows", n)
+	}
+	retention := b.cfg.RunRetention
+	if retention <= 0 {
+		retention = cache.DefaultRunRetention
+	}
+	n, err = b.store.PruneRuns(ctx, retention)
+	if err != nil {
+		b.log.Warn("pruning old runs", "err", err)
+	} else if n > 0 {
+		b.log.Info("old runs pruned", "rows", n, "retention", retention.String())
 	}
 }
 
