@@ -15,6 +15,7 @@ import (
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/bot/schedule"
 	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/vcs"
 )
 
 // openStores opens the store at path with the bot's parts of it, as New
@@ -159,5 +160,32 @@ func TestRunsPrunedAtStart(t *testing.T) {
 	runs, err := store.Runs(ctx, "", 0)
 	if err != nil || len(runs) != 1 || runs[0].Head != (20*24*time.Hour).String() {
 		t.Errorf("runs after the start = %+v, %v; want only the one within the retention", runs, err)
+	}
+}
+
+// TestClonesPrunedAtStart: the server deletes the clones no job used for
+// clone_max_age when it starts (and daily after that).
+func TestClonesPrunedAtStart(t *testing.T) {
+	e := newEnv(t)
+	repo, err := vcs.Clone(context.Background(), "file://"+filepath.ToSlash(e.remote), e.cfg.CloneDir, vcs.CloneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	repo.Close()
+	then := time.Now().Add(-vcs.DefaultCloneMaxAge - time.Hour)
+	for _, p := range []string{repo.Dir() + ".lock", repo.Dir(), filepath.Join(repo.Dir(), "objects", "pack")} {
+		if err := os.Chtimes(p, then, then); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.start()
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(e.logs.String(), "unused clones pruned"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no clone pruned at the start")
+		}
+	}
+	e.close()
+	if _, err := os.Stat(repo.Dir()); !os.IsNotExist(err) {
+		t.Errorf("the unused clone is still there (stat: %v)", err)
 	}
 }

@@ -84,8 +84,8 @@ wait:
 	return nil
 }
 
-// pruneInterval is how often finished jobs, old delivery records and old
-// runs are deleted.
+// pruneInterval is how often finished jobs, old delivery records, old runs
+// and unused clones are deleted.
 const pruneInterval = 24 * time.Hour
 
 func (b *Bot) prune(ctx context.Context) {
@@ -104,6 +104,17 @@ func (b *Bot) prune(ctx context.Context) {
 		b.log.Warn("pruning old runs", "err", err)
 	} else if n > 0 {
 		b.log.Info("old runs pruned", "rows", n, "retention", retention.String())
+	}
+	maxAge := b.cfg.CloneMaxAge
+	if maxAge <= 0 {
+		maxAge = vcs.DefaultCloneMaxAge
+	}
+	removed, err := vcs.PruneClones(b.cfg.CloneDir, maxAge)
+	if err != nil {
+		b.log.Warn("pruning unused clones", "err", err)
+	}
+	if len(removed) > 0 {
+		b.log.Info("unused clones pruned", "clones", len(removed), "max_age", maxAge.String())
 	}
 }
 
@@ -212,7 +223,8 @@ func (b *Bot) dispatch(ctx context.Context, log *slog.Logger, j *queue.Job) erro
 
 // checkout clones or fetches a job's repository and makes sure its head
 // commit is there (a pull request from a fork lives under refs/pull/N/head).
-func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (*vcs.Repo, error) {
+// The caller closes the repository.
+func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (_ *vcs.Repo, err error) {
 	token, err := c.GitToken(ctx)
 	if err != nil {
 		return nil, err
@@ -229,6 +241,11 @@ func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (*vcs.
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			repo.Close()
+		}
+	}()
 	if j.HeadSHA == "" {
 		return repo, nil
 	}
