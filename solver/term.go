@@ -15,13 +15,14 @@ package solver
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/setbot/setbot/model/lang/ecma"
+
+	"github.com/setbot/setbot/model/lang/arith"
 )
 
 // Sort is the type of a term.
@@ -220,8 +221,10 @@ func (t *Table) Neg(x Term) Term {
 	if t.Sort(x) == RealSort {
 		return t.realOp(OpNeg, x, 0)
 	}
-	if v, ok := t.IntValue(x); ok && v != math.MinInt64 {
-		return t.Int(-v)
+	if v, ok := t.IntValue(x); ok {
+		if n, ok := arith.Neg(v); ok {
+			return t.Int(n)
+		}
 	}
 	if t.Op(x) == OpNeg {
 		return t.nodes[x].a
@@ -238,7 +241,7 @@ func (t *Table) Add(x, y Term) Term {
 	b, bok := t.IntValue(y)
 	switch {
 	case aok && bok:
-		if s := a + b; (s > a) == (b > 0) {
+		if s, ok := arith.Add(a, b); ok {
 			return t.Int(s)
 		}
 	case aok && a == 0:
@@ -258,7 +261,7 @@ func (t *Table) Sub(x, y Term) Term {
 	b, bok := t.IntValue(y)
 	switch {
 	case aok && bok:
-		if d := a - b; (d < a) == (b > 0) {
+		if d, ok := arith.Sub(a, b); ok {
 			return t.Int(d)
 		}
 	case bok && b == 0:
@@ -278,7 +281,7 @@ func (t *Table) Mul(x, y Term) Term {
 	b, bok := t.IntValue(y)
 	switch {
 	case aok && bok:
-		if p, ok := mulExact(a, b); ok {
+		if p, ok := arith.Mul(a, b); ok {
 			return t.Int(p)
 		}
 	case aok && a == 0, bok && b == 0:
@@ -291,17 +294,6 @@ func (t *Table) Mul(x, y Term) Term {
 	return t.intern(node{op: OpMul, sort: IntSort, a: x, b: y})
 }
 
-func mulExact(a, b int64) (int64, bool) {
-	if a == 0 || b == 0 {
-		return 0, true
-	}
-	p := a * b
-	if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
-		return 0, false
-	}
-	return p, true
-}
-
 // Div returns x / y with C semantics and x / 0 = 0; on reals, the exact
 // quotient (x / 0 = 0 too).
 func (t *Table) Div(x, y Term) Term {
@@ -312,12 +304,14 @@ func (t *Table) Div(x, y Term) Term {
 	b, bok := t.IntValue(y)
 	if bok {
 		switch {
-		case b == 0:
-			return t.Int(0)
 		case b == 1:
 			return x
-		case aok && !(a == math.MinInt64 && b == -1):
-			return t.Int(a / b)
+		case aok:
+			if q, ok := arith.Quo(a, b); ok {
+				return t.Int(q)
+			}
+		case b == 0:
+			return t.Int(0) // x / 0 = 0
 		}
 	}
 	return t.intern(node{op: OpDiv, sort: IntSort, a: x, b: y})
@@ -330,11 +324,12 @@ func (t *Table) Rem(x, y Term) Term {
 	if bok {
 		switch {
 		case b == 0:
-			return x
+			return x // x % 0 = x
 		case b == 1 || b == -1:
 			return t.Int(0)
 		case aok:
-			return t.Int(a % b)
+			r, _ := arith.Rem(a, b) // defined for every b but 0
+			return t.Int(r)
 		}
 	}
 	return t.intern(node{op: OpRem, sort: IntSort, a: x, b: y})
@@ -699,10 +694,10 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 		return Value{Sort: BoolSort, Bool: !a.Bool}, ok
 	case OpNeg:
 		a, ok := t.Eval(n.a, val)
-		if !ok || a.Int == math.MinInt64 {
+		if !ok {
 			return Value{}, false
 		}
-		return Value{Sort: IntSort, Int: -a.Int}, true
+		return integerValue(arith.Neg(a.Int))
 	case OpBitNot:
 		a, ok := t.Eval(n.a, val)
 		return Value{Sort: IntSort, Int: ecma.BitNot(a.Int)}, ok
@@ -892,36 +887,24 @@ func quote(b *strings.Builder, s string) {
 }
 
 // intOp computes a binary operator on two ints, as the constructors fold
-// it; ok is false when the result leaves the int64 range.
+// it (package arith); ok is false when the result leaves the int64 range.
 func intOp(op Op, a, b int64) (int64, bool) {
 	switch op {
 	case OpAdd:
-		s := a + b
-		return s, (s > a) == (b > 0) || b == 0
+		return arith.Add(a, b)
 	case OpSub:
-		d := a - b
-		return d, (d < a) == (b > 0) || b == 0
+		return arith.Sub(a, b)
 	case OpMul:
-		return mulExact(a, b)
+		return arith.Mul(a, b)
 	case OpDiv:
-		switch {
-		case b == 0:
-			return 0, true
-		case a == math.MinInt64 && b == -1:
-			return 0, false
-		}
-		return a / b, true
+		return arith.Quo(a, b)
 	case OpRem:
-		switch {
-		case b == 0:
-			return a, true
-		case b == -1:
-			return 0, true
-		}
-		return a % b, true
+		return arith.Rem(a, b)
 	}
 	return bitFuncs[op](a, b), true
 }
+
+func integerValue(v int64, ok bool) (Value, bool) { return Value{Sort: IntSort, Int: v}, ok }
 
 // EvalScalar is Eval for a term IsScalar accepts, on a compact valuation:
 // a bool is 0 or 1. It computes what Eval computes, without carrying the
@@ -954,7 +937,10 @@ func (t *Table) EvalScalar(x Term, val func(Term) (int64, bool)) (int64, bool) {
 		return 1 - a, ok
 	case OpNeg:
 		a, ok := t.EvalScalar(n.a, val)
-		return -a, ok && a != math.MinInt64
+		if !ok {
+			return 0, false
+		}
+		return arith.Neg(a)
 	case OpBitNot:
 		a, ok := t.EvalScalar(n.a, val)
 		return ecma.BitNot(a), ok

@@ -53,20 +53,24 @@ type Options struct {
 
 // Result is what a change does.
 type Result struct {
-	Strategy         string           `json:"strategy"`
-	StrategyReason   string           `json:"strategy_reason"`
-	Changes          []diffmap.Change `json:"changes"`
-	Impact           Impact           `json:"impact"`
-	Base             Size             `json:"base"`
-	Head             Size             `json:"head"`
-	ReusedStates     int              `json:"reused_states"`
-	NewStates        int              `json:"new_states"`
-	SolverCalls      int              `json:"solver_calls"`
-	Tests            Counts           `json:"tests"`
-	TestsPartial     bool             `json:"tests_partial,omitempty"` // DSE: obsolete is an upper bound
-	TestDelta        *testgen.Delta   `json:"test_delta"`
-	NewlyUnreachable []StateRef       `json:"newly_unreachable"`
-	NewlyReachable   []StateRef       `json:"newly_reachable"`
+	Strategy       string           `json:"strategy"`
+	StrategyReason string           `json:"strategy_reason"`
+	Changes        []diffmap.Change `json:"changes"`
+	Impact         Impact           `json:"impact"`
+	Base           Size             `json:"base"`
+	Head           Size             `json:"head"`
+	ReusedStates   int              `json:"reused_states"`
+	NewStates      int              `json:"new_states"`
+	SolverCalls    int              `json:"solver_calls"`
+	// SolverUnknown counts the head tree's queries the solver could not
+	// decide within its time limit: the paths they could not rule out are
+	// kept, so what is reached only through them is not proven reachable.
+	SolverUnknown    int            `json:"solver_unknown,omitempty"`
+	Tests            Counts         `json:"tests"`
+	TestsPartial     bool           `json:"tests_partial,omitempty"` // DSE: obsolete is an upper bound
+	TestDelta        *testgen.Delta `json:"test_delta"`
+	NewlyUnreachable []StateRef     `json:"newly_unreachable"`
+	NewlyReachable   []StateRef     `json:"newly_reachable"`
 	// NewlyTransient lists the states the head enters but never rests in
 	// (a macrostep always leaves them again) where the base rested in them
 	// or did not enter them: the gate's transient_state rule.
@@ -118,8 +122,8 @@ type StateRef struct {
 	Line  int    `json:"line,omitempty"`
 	// Within is the depth bound the claim is qualified by (0: proven).
 	Within int `json:"within_depth,omitempty"`
-	// CutBy names a bound other than depth (states, time, loop,
-	// microsteps) that cut the head tree: the state was not reached before
+	// CutBy names a bound other than depth (states, time, loop, microsteps,
+	// array) that cut the head tree: the state was not reached before
 	// it did, which does not show that it cannot be.
 	CutBy string `json:"cut_by,omitempty"`
 }
@@ -181,6 +185,7 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	}
 	r.Head = Size{States: headSet.Stats.States, Paths: headSet.Stats.Paths, Ms: time.Since(start).Milliseconds()}
 	r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.Reused, headSet.Stats.New, headSet.Stats.SolverCalls
+	r.SolverUnknown = headSet.Stats.Unknown
 	if strategy == Reuse || strategy == Cached {
 		r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.States, 0, 0
 	}
@@ -561,6 +566,7 @@ func New(head Version, opts Options) (*Result, error) {
 	r.HeadSet = set
 	r.Head = Size{States: set.Stats.States, Paths: set.Stats.Paths, Ms: time.Since(start).Milliseconds()}
 	r.NewStates, r.SolverCalls = set.Stats.New, set.Stats.SolverCalls
+	r.SolverUnknown = set.Stats.Unknown
 	if r.Strategy == Cached {
 		r.ReusedStates, r.NewStates, r.SolverCalls = set.Stats.States, 0, 0
 	}

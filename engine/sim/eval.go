@@ -2,10 +2,11 @@ package sim
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 
 	"github.com/setbot/setbot/model/lang"
+	intarith "github.com/setbot/setbot/model/lang/arith"
+	"github.com/setbot/setbot/model/lang/ecma"
 )
 
 // Eval evaluates e with C/ECMAScript short-circuiting, recording the
@@ -139,20 +140,25 @@ func (x *Executor) unary(n *lang.Unary) (Value, error) {
 		b, err := x.EvalBool(n.X)
 		return BoolValue(!b), err
 	case lang.SUB:
-		if d, err := x.Eval(n.X); err == nil && d.Kind == lang.Decimal {
-			return DecimalValue(new(big.Rat).Neg(d.Rat)), nil
-		}
-		v, err := x.evalInt(n.X)
-		if err != nil {
+		// The operand is evaluated once: its branching points are recorded
+		// once.
+		v, err := x.Eval(n.X)
+		switch {
+		case err != nil:
 			return Value{}, err
+		case v.Kind == lang.Decimal:
+			return DecimalValue(new(big.Rat).Neg(v.Rat)), nil
+		case v.Kind != lang.Int:
+			return Value{}, x.errorf(n.X, "%s is %s, not int", lang.ExprString(n.X), v.Kind)
 		}
-		if v == math.MinInt64 {
+		neg, ok := intarith.Neg(v.Int)
+		if !ok {
 			return Value{}, x.overflow(n, lang.ExprString(n))
 		}
-		return IntValue(-v), nil
+		return IntValue(neg), nil
 	case lang.TILD:
 		v, err := x.evalInt(n.X)
-		return IntValue(int64(^int32(v))), err
+		return IntValue(ecma.BitNot(v)), err
 	}
 	return Value{}, x.errorf(n, "unsupported operator %s", n.Op)
 }
@@ -249,45 +255,19 @@ func (x *Executor) stringBinary(n *lang.Binary, l string) (Value, error) {
 }
 
 // arith applies an arithmetic operator (ADD, SUB, MUL, QUO, REM) to int64
-// operands. ok is false when the exact result does not fit int64; known is
-// false for any other operator. Division and remainder follow C (the
-// quotient truncates toward zero, the remainder has the dividend's sign),
-// with x / 0 = 0 and x % 0 = x, as the solver defines them.
+// operands, as package arith defines them: ok is false when the exact
+// result does not fit int64; known is false for any other operator.
 func arith(op lang.Token, a, b int64) (n int64, ok, known bool) {
-	switch op {
-	case lang.ADD:
-		n = a + b
-		return n, (a >= 0) != (b >= 0) || (n >= 0) == (a >= 0), true
-	case lang.SUB:
-		n = a - b
-		return n, (a >= 0) == (b >= 0) || (n >= 0) == (a >= 0), true
-	case lang.MUL:
-		if a == 0 || b == 0 {
-			return 0, true, true
-		}
-		n = a * b
-		if (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
-			return n, false, true
-		}
-		return n, n/b == a, true
-	case lang.QUO:
-		if b == 0 {
-			return 0, true, true
-		}
-		if a == math.MinInt64 && b == -1 {
-			return a, false, true
-		}
-		return a / b, true, true
-	case lang.REM:
-		if b == 0 {
-			return a, true, true
-		}
-		if b == -1 {
-			return 0, true, true
-		}
-		return a % b, true, true
+	f, known := arithOps[op]
+	if !known {
+		return 0, false, false
 	}
-	return 0, false, false
+	n, ok = f(a, b)
+	return n, ok, true
+}
+
+var arithOps = map[lang.Token]func(a, b int64) (int64, bool){
+	lang.ADD: intarith.Add, lang.SUB: intarith.Sub, lang.MUL: intarith.Mul, lang.QUO: intarith.Quo, lang.REM: intarith.Rem,
 }
 
 // assignOps maps compound assignment operators to their arithmetic.

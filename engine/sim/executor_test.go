@@ -30,6 +30,8 @@ func TestExecutorHooks(t *testing.T) {
 		{name: "In asks the hook", code: `if (In('S1')) { x = 1 } else { x = 2 }`, active: "S1", vars: "x=1", path: "t"},
 		{name: "In of an inactive state", code: `x = In('S2') ? 3 : 4`, active: "S1", vars: "x=4", path: "f"},
 		{name: "a comparison's operand branches once", code: `x = (In('S1') ? 1 : 2) > 1 ? 7 : 8`, active: "S1", vars: "x=8", path: "tf"},
+		{name: "a negation's operand branches once", code: `x = -(In('S1') ? 1 : 2)`, active: "S1", vars: "x=-1", path: "t"},
+		{name: "bitwise not", code: `x = ~(1 << 31)`, active: "S1", vars: "x=2147483647"},
 		{name: "In error", code: `x = In('nowhere') ? 3 : 4`, active: "S1", err: "no state nowhere"},
 		{name: "event data", code: `x = _event.data.p * 2`, event: &sim.Event{Name: "e", Args: map[string]sim.Value{"p": sim.IntValue(21)}},
 			vars: "x=42"},

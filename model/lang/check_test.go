@@ -178,6 +178,8 @@ func TestCheckBlock(t *testing.T) {
 		{nil, "var s = 'a'; s += 'b'; s = s + 1", "t.scxml:1:30: operator + needs int operands, found string and int"},
 		{nil, "assume(b)", "t.scxml:1:1: assume is not allowed in models: remove it"},
 		{assume, "assume(a)", ""},
+		{nil, "bound array 2 (b)", "t.scxml:1:1: bound is not allowed in models: remove it"},
+		{assume, "bound array 2 (a < 2)", ""},
 		{nil, "raise e(r: 1)", "t.scxml:1:9: event e has no parameter r"},
 		{nil, "raise e(p: true)", "t.scxml:1:12: cannot use bool value as int in argument p of event e"},
 		{nil, "send e(q: 1) to 'o'", "t.scxml:1:11: cannot use int value as bool in argument q of event e"},

@@ -120,11 +120,14 @@ func callMsg(path string) string {
 		return "function expression: functions are not supported yet; write the body where it is called"
 	}
 	if i := strings.LastIndexByte(path, '.'); i >= 0 && growingMethods[path[i+1:]] {
-		return "unsupported call " + path + "(...): an array that grows past the bound of its type is not modelled; " +
-			"assign an array literal (a = [a[0], a[1], x]) to a variable with room for it (setbot:type=\"int[N]\")"
+		a := path[:i]
+		return "unsupported call " + path + "(...): an array that grows in place is not modelled; " +
+			"write " + a + " = " + a + ".concat([...]), which setbot models"
 	}
 	return "unsupported call " + path + "(...): only In('state') can be called; write what it computes with operators and ?:"
 }
 
-// growingMethods are the array methods that make an array longer.
-var growingMethods = map[string]bool{"concat": true, "push": true, "unshift": true, "splice": true}
+// growingMethods are the array methods that make an array longer in
+// place, which setbot refuses (it models concat, which returns a new
+// array).
+var growingMethods = map[string]bool{"push": true, "unshift": true, "splice": true}

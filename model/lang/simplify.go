@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"strings"
+
+	intarith "github.com/setbot/setbot/model/lang/arith"
 )
 
 // Simplify returns a copy of e with constants folded: boolean identities
@@ -201,25 +203,22 @@ func compare(op Token, a, b int64) (v, ok bool) {
 }
 
 // arith computes a op b exactly and reports whether the result is an
-// int64.
+// int64 (package arith). A division or remainder by zero is left as it
+// is written: it is defined, but folding it would hide it from the reader.
 func arith(op Token, a, b int64) (int64, bool) {
-	x, y := big.NewInt(a), big.NewInt(b)
-	var r big.Int
 	switch {
 	case op == ADD:
-		r.Add(x, y)
+		return intarith.Add(a, b)
 	case op == SUB:
-		r.Sub(x, y)
+		return intarith.Sub(a, b)
 	case op == MUL:
-		r.Mul(x, y)
+		return intarith.Mul(a, b)
 	case op == QUO && b != 0:
-		r.Quo(x, y) // truncated, as in C and ECMAScript's Math.trunc(a / b)
+		return intarith.Quo(a, b)
 	case op == REM && b != 0:
-		r.Rem(x, y) // sign of the dividend, as in C and ECMAScript
-	default:
-		return 0, false
+		return intarith.Rem(a, b)
 	}
-	return r.Int64(), r.IsInt64()
+	return 0, false
 }
 
 // foldStrings folds an operation on two string literals: comparisons
