@@ -112,16 +112,13 @@ func New(cfg *config.Server, opts Options) (*Bot, error) {
 	}
 	b.metrics = newMetrics(b)
 	b.handlers = make(map[string]EventHandler)
-	for _, h := range []EventHandler{&PullRequest{b}, &Push{b}, &CheckRun{b}, &CheckSuite{b}, &MergeGroup{b}, &IssueComment{b}} {
+	for _, h := range []EventHandler{&PullRequest{}, &Push{}, &CheckRun{}, &CheckSuite{}, &MergeGroup{}, &IssueComment{}} {
 		for _, event := range h.Handles() {
 			b.handlers[event] = h
 		}
 	}
 	return b, nil
 }
-
-// Queue is the bot's job queue.
-func (b *Bot) Queue() *queue.Queue { return b.queue }
 
 // Metrics is the bot's Prometheus registry and collectors.
 func (b *Bot) Metrics() *Metrics { return b.metrics }

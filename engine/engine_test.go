@@ -16,7 +16,7 @@ import (
 
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
-func machine(t *testing.T, path string) *mlm.Machine {
+func machine(t testing.TB, path string) *mlm.Machine {
 	t.Helper()
 	m, errs := load.File(path, load.Options{})
 	if len(errs) > 0 {
@@ -25,7 +25,7 @@ func machine(t *testing.T, path string) *mlm.Machine {
 	return m
 }
 
-func explore(t *testing.T, m *mlm.Machine, opts engine.Options) *engine.SET {
+func explore(t testing.TB, m *mlm.Machine, opts engine.Options) *engine.SET {
 	t.Helper()
 	set, err := engine.Explore(m, opts, newZ3)
 	if err != nil {

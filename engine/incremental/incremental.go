@@ -165,8 +165,9 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	r.BaseSet = baseSet
 	r.Base.States, r.Base.Paths = baseSet.Stats.States, baseSet.Stats.Paths
 
-	interest := r.impact(d, base.Machine, head.Machine)
-	strategy, reason, err := choose(opts.Strategy, d, base.Machine, head.Machine, baseSet)
+	var interest map[string]bool
+	r.Impact, interest = ChangeImpact(d, base.Machine, head.Machine)
+	strategy, reason, err := Choose(opts.Strategy, d, base.Machine, head.Machine, baseSet)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +178,7 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	start := time.Now()
 	headSet := head.Set
 	if headSet == nil {
-		headSet, err = build(strategy, head.Machine, baseSet, d, interest, opts)
+		headSet, err = Build(strategy, head.Machine, baseSet, d, interest, opts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("exploring the head version (%s): %w", strategy, err)
@@ -194,8 +195,8 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	if strategy == DSE && len(r.NewlyUnreachable)+len(r.NewlyTransient) > 0 {
 		// A state DSE does not reach (or does not rest in) is only a
 		// candidate: confirm on the whole tree before saying it.
-		confirm, why, _ := choose(Auto, d, base.Machine, head.Machine, baseSet)
-		full, err := build(confirm, head.Machine, baseSet, d, nil, opts)
+		confirm, why, _ := Choose(Auto, d, base.Machine, head.Machine, baseSet)
+		full, err := Build(confirm, head.Machine, baseSet, d, nil, opts)
 		if err != nil {
 			return nil, fmt.Errorf("confirming unreachable states (%s): %w", confirm, err)
 		}
@@ -219,8 +220,9 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 // is calibrated on the versions in testdata/versions.
 const MinSurvival = 0.30
 
-// choose picks the strategy and says why (ARCHITECTURE.md §6).
-func choose(asked string, d *diffmap.Diff, base, head *mlm.Machine, baseSet *engine.SET) (string, string, error) {
+// Choose picks the strategy for the asked one (auto, or one of those a
+// user may ask for) and says why (ARCHITECTURE.md §6).
+func Choose(asked string, d *diffmap.Diff, base, head *mlm.Machine, baseSet *engine.SET) (string, string, error) {
 	switch asked {
 	case MSE, DSE, Full:
 		return asked, "requested", nil
@@ -302,7 +304,10 @@ func survival(set *engine.SET, d *diffmap.Diff) float64 {
 	return float64(kept) / float64(kept+redone)
 }
 
-func build(strategy string, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, interest map[string]bool, opts Options) (*engine.SET, error) {
+// Build explores m by strategy: Reuse returns base whole, MSE reuses it
+// for what d does not update, DSE explores the transitions of interest
+// fully (see ChangeImpact) and Full (any other) explores from scratch.
+func Build(strategy string, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, interest map[string]bool, opts Options) (*engine.SET, error) {
 	switch strategy {
 	case Reuse:
 		return base, nil
@@ -314,14 +319,15 @@ func build(strategy string, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, i
 	return engine.Explore(m, opts.Engine, opts.Solver)
 }
 
-// impact computes the impacted transitions and M1, M2; it returns the
-// transitions DSE explores fully. What a change impacts depends on what
+// ChangeImpact computes the impacted transitions and M1, M2 of the change
+// d from base to head; it returns with them the transitions DSE explores
+// fully. What a change impacts depends on what
 // changed: a changed action impacts the transitions that use what it
 // defines (before or after) and is impacted by those that define what it
 // uses; a changed guard or target impacts its control dependents and is
 // impacted by those that define what the guard reads; an added or removed
 // transition impacts and is impacted through every dependence.
-func (r *Result) impact(d *diffmap.Diff, base, head *mlm.Machine) map[string]bool {
+func ChangeImpact(d *diffmap.Diff, base, head *mlm.Machine) (Impact, map[string]bool) {
 	ha := depend.Analyze(head, depend.Options{})
 	ba := depend.Analyze(base, depend.Options{})
 	oldT, newT := byKey(base), byKey(head)
@@ -358,19 +364,19 @@ func (r *Result) impact(d *diffmap.Diff, base, head *mlm.Machine) map[string]boo
 		}
 	}
 	interest := make(map[string]bool)
-	r.Impact = Impact{Changed: sortedSet(d.Updated, nil), Impacted: []string{}}
+	im := Impact{Changed: sortedSet(d.Updated, nil), Impacted: []string{}}
 	for k := range d.Updated {
 		interest[k] = true
 	}
 	for k := range impacted {
 		if !d.Updated[k] && newT[k] != nil {
-			r.Impact.Impacted = append(r.Impact.Impacted, k)
+			im.Impacted = append(im.Impacted, k)
 			interest[k] = true
 		}
 	}
-	sort.Strings(r.Impact.Impacted)
-	r.Impact.M1, r.Impact.M2 = round(ha.M1(d.Updated)), round(ha.M2(d.Updated))
-	return enablers(ha, interest)
+	sort.Strings(im.Impacted)
+	im.M1, im.M2 = round(ha.M1(d.Updated)), round(ha.M2(d.Updated))
+	return im, enablers(ha, interest)
 }
 
 // enablers adds to the transitions DSE must explore fully those they
