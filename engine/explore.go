@@ -34,7 +34,7 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	defer slv.Close()
 	slv.SetTimeout(opts.SolverTimeout)
 	x := &executor{m: m, tab: tab, or: newOracle(tab, slv), opts: opts,
-		varIdx: make(map[string]int), bounds: make(map[string]int)}
+		varIdx: make(map[string]int), bounds: make(map[string]int), limits: make(map[string]int64)}
 	for i, v := range m.Vars {
 		x.varIdx[v.Name] = i
 	}
@@ -65,9 +65,13 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	s.Stats.SolverCalls = x.or.calls
 	s.Stats.Unknown = x.or.unknown
 	s.Stats.Ms = time.Since(start).Milliseconds()
-	for _, b := range []string{"depth", "states", "loop", "microsteps", "time"} {
+	for _, b := range []string{"depth", "states", "loop", "microsteps", "time", lang.ArrayBound} {
 		if n := x.bounds[b]; n > 0 {
-			s.Bounds = append(s.Bounds, BoundHit{Bound: b, Limit: limit(opts, b), Count: n})
+			l, ok := x.limits[b]
+			if !ok {
+				l = limit(opts, b)
+			}
+			s.Bounds = append(s.Bounds, BoundHit{Bound: b, Limit: l, Count: n})
 		}
 	}
 	return s, nil

@@ -208,6 +208,10 @@ func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 	for _, bh := range set.Bounds {
 		fmt.Fprintf(&b, "bound hit: %s (limit %d) cut %d paths\n", bh.Bound, bh.Limit, bh.Count)
 	}
+	if st.Unknown > 0 {
+		fmt.Fprintf(&b, "solver: %d queries undecided within the time limit; the paths they could not rule out are kept, "+
+			"so a state reached only through them is not proven reachable (raise --timeout)\n", st.Unknown)
+	}
 	q := qualifier(rep)
 	section := func(title string, list []analysis.Reach) {
 		var missing []string

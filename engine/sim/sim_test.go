@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -309,6 +310,14 @@ func TestFeatures(t *testing.T) {
 		{"order", []want{{state: "A1", vars: "trace=0"},
 			{ev: "go", state: "B1", vars: "trace=12345"},
 		}},
+		{"growing_arrays", []want{{state: "idle", vars: "count=2 seen.length=4 seen[2]=2 seen[3]=3"},
+			{ev: "add(v=5)", state: "idle", vars: "log.length=1 log[0]=5"},
+			{ev: "add(v=0)", discarded: "no transition of"},
+			{ev: "add(v=7)", state: "idle", vars: "log.length=2 log[1]=7"},
+			{ev: "add(v=3)", state: "idle", vars: "log.length=3 log[2]=3"},
+			// The fourth add outgrows log's bound: the run stops there.
+			{ev: "add(v=1)", err: "an array grows past its bound of 3 elements (the array bound; raise it with setbot:type)"},
+		}},
 		{"internal_transition", []want{{state: "C1", vars: "entries=1"},
 			{ev: "inner", state: "C2", vars: "entries=1"},
 			{ev: "outer", state: "C2", vars: "entries=2"},
@@ -317,6 +326,25 @@ func TestFeatures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.model, func(t *testing.T) { replay(t, loadFile(t, feature(tt.model)), sim.Options{}, tt.steps) })
+	}
+}
+
+// TestBoundError: where a path meets a bound of the model, the step fails
+// with a *sim.BoundError naming the bound.
+func TestBoundError(t *testing.T) {
+	s, _, err := sim.New(loadFile(t, feature("growing_arrays")), sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := s.Step(sim.Event{Name: "add", Args: map[string]sim.Value{"v": sim.IntValue(1)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = s.Step(sim.Event{Name: "add", Args: map[string]sim.Value{"v": sim.IntValue(1)}})
+	var be *sim.BoundError
+	if !errors.As(err, &be) || be.Bound != "array" || be.Limit != 3 || !strings.Contains(be.Pos, "growing_arrays.scxml:23:") {
+		t.Errorf("got %v (%#v), want a BoundError of the array bound 3 at line 23", err, be)
 	}
 }
 

@@ -648,7 +648,7 @@ func (p *parser) parsePostfix(off int, x Expr) Expr {
 		switch {
 		case name == "length" && p.tok != LPAREN:
 			x = &Method{X: x, DotPos: p.pos(dot), Name: name}
-		case StringMethods[name] > 0 && p.tok == LPAREN:
+		case (StringMethods[name] > 0 || name == "concat") && p.tok == LPAREN:
 			p.next()
 			var args []Expr
 			for p.tok != RPAREN && p.tok != EOF {
