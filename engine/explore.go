@@ -375,7 +375,7 @@ func SortOf(t lang.Type) solver.Sort {
 // model.DecimalInputScale): its range, the length of a string, the grid of
 // a decimal. Every analysis of inputs assumes exactly these.
 func InputDomain(tab *solver.Table, t lang.Type, v solver.Term) []solver.Term {
-	conds := RangeOf(tab, t, v)
+	conds := rangeOf(tab, t, v)
 	switch t.Kind {
 	case lang.String:
 		conds = append(conds, tab.Le(tab.Length(v), tab.Int(model.MaxInputString)))
@@ -390,9 +390,9 @@ func InputDomain(tab *solver.Table, t lang.Type, v solver.Term) []solver.Term {
 	return conds
 }
 
-// RangeOf returns the conditions that keep v, of type t, within t's range
+// rangeOf returns the conditions that keep v, of type t, within t's range
 // (none when t has no range).
-func RangeOf(tab *solver.Table, t lang.Type, v solver.Term) []solver.Term {
+func rangeOf(tab *solver.Table, t lang.Type, v solver.Term) []solver.Term {
 	if !t.Ranged {
 		return nil
 	}
