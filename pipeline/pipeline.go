@@ -250,7 +250,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 	var res *incremental.Result
 	if base == nil {
 		r.progress("%s: exploring the model (no base version)", c.Path())
-		res, err = incremental.New(hv, iopts)
+		res, err = incremental.AnalyzeNew(hv, iopts)
 	} else {
 		bv := r.version(base, baseKey, mc.Coverage)
 		out.BaseCached = bv.Set != nil
@@ -284,7 +284,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 		}
 		r.progress("%s: the base version does not finish starting (%s); analysing the head as a new model", c.OldPath, se.Msg)
 		out.BaseCached = false
-		res, err = incremental.New(hv, iopts)
+		res, err = incremental.AnalyzeNew(hv, iopts)
 	}
 	if err != nil {
 		return nil, err

@@ -67,7 +67,7 @@ func TestCachedTrees(t *testing.T) {
 func TestNewModel(t *testing.T) {
 	head := loadFile(t, "testdata/triangle_s2_off.scxml")
 	full := loadFile(t, "../../examples/triangle.scxml")
-	r, err := incremental.New(incremental.Version{Machine: head}, incremental.Options{Solver: newZ3})
+	r, err := incremental.AnalyzeNew(incremental.Version{Machine: head}, incremental.Options{Solver: newZ3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,14 +77,14 @@ func TestNewModel(t *testing.T) {
 	if len(r.NewlyUnreachable) == 0 || r.NewlyUnreachable[0].Line == 0 {
 		t.Errorf("newly unreachable %+v; want the state the change cut off, with its line", r.NewlyUnreachable)
 	}
-	whole, err := incremental.New(incremental.Version{Machine: full}, incremental.Options{Solver: newZ3})
+	whole, err := incremental.AnalyzeNew(incremental.Version{Machine: full}, incremental.Options{Solver: newZ3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(whole.NewlyUnreachable) != 0 || len(whole.NewlyReachable) == 0 {
 		t.Errorf("the triangle reaches every state; got unreachable %+v", whole.NewlyUnreachable)
 	}
-	again, err := incremental.New(incremental.Version{Machine: full, Set: whole.HeadSet, Tests: whole.HeadTests}, incremental.Options{Solver: newZ3})
+	again, err := incremental.AnalyzeNew(incremental.Version{Machine: full, Set: whole.HeadSet, Tests: whole.HeadTests}, incremental.Options{Solver: newZ3})
 	if err != nil {
 		t.Fatal(err)
 	}

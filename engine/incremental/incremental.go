@@ -539,14 +539,14 @@ func (r *Result) tests(bv, hv Version, base, head *engine.SET, opts Options) err
 	return nil
 }
 
-// New analyses a model that has no base version (a file added by the
+// AnalyzeNew analyses a model that has no base version (a file added by the
 // change, or one whose base does not load): everything in it is new. Its
 // tests are all new, the states it enters newly reachable, the states it
 // declares but never enters are listed in NewlyUnreachable (the change
 // introduces states no execution can enter; NoBase tells a report to call
 // them unreachable in a new model, since nothing was reachable before),
 // and those it enters but never rests in in NewlyTransient.
-func New(head Version, opts Options) (*Result, error) {
+func AnalyzeNew(head Version, opts Options) (*Result, error) {
 	r := &Result{
 		Strategy: Full, StrategyReason: "the model has no base version: its tree is built from scratch",
 		Changes: []diffmap.Change{}, Impact: Impact{Changed: []string{}, Impacted: []string{}},

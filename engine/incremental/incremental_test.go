@@ -196,7 +196,7 @@ func TestNewModelHasNoBase(t *testing.T) {
   <state id="C"/>
   <state id="Never"/>
 </scxml>`
-	res, err := incremental.New(incremental.Version{Machine: loadBytes(t, "new.scxml", []byte(doc))},
+	res, err := incremental.AnalyzeNew(incremental.Version{Machine: loadBytes(t, "new.scxml", []byte(doc))},
 		incremental.Options{Solver: newZ3})
 	if err != nil {
 		t.Fatal(err)
