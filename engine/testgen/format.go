@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/setbot/setbot/model/lang"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/setbot/setbot/engine/sim"
 )
 
 // Formats of a test suite.
@@ -122,21 +123,27 @@ func writeJUnit(w io.Writer, machine string, tests []*Test) error {
 	return err
 }
 
-// FormatArgs spells event arguments as the language writes them, sorted
-// by name: "n=3, ok=true, s='on'".
+// FormatArgs spells event arguments as setbot simulate reads them
+// (sim.FormatArgs): "n=3, ok=true, s='a\\'b, c'", s=undefined for a
+// parameter whose tag says so. A value that is not one tests carry
+// (sim.ValueOf) is written with %v.
 func FormatArgs(args map[string]any) string {
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		v := fmt.Sprint(args[k])
-		if s, ok := args[k].(string); ok {
-			v = lang.ExprString(&lang.StrLit{Value: s})
+	values := make(map[string]sim.Value, len(args))
+	var odd []string
+	for name, v := range args {
+		value, err := sim.ValueOf(v)
+		if err != nil {
+			odd = append(odd, fmt.Sprintf("%s=%v", name, v))
+			continue
 		}
-		parts[i] = k + "=" + v
+		values[name] = value
 	}
-	return strings.Join(parts, ", ")
+	if len(odd) == 0 {
+		return sim.FormatArgs(values)
+	}
+	sort.Strings(odd)
+	if len(values) > 0 {
+		odd = append([]string{sim.FormatArgs(values)}, odd...)
+	}
+	return strings.Join(odd, ", ")
 }
