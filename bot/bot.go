@@ -15,6 +15,7 @@ import (
 
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/bot/schedule"
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/engine"
@@ -48,15 +49,16 @@ type Options struct {
 
 // Bot is the webhook server's logic.
 type Bot struct {
-	cfg     *config.Server
-	store   *cache.Store
-	queue   *queue.Queue
-	github  GitHub
-	solver  engine.NewSolver
-	log     *slog.Logger
-	metrics *Metrics
-	rewrite func(string) string
-	poll    time.Duration
+	cfg       *config.Server
+	store     *cache.Store
+	queue     *queue.Queue
+	schedules *schedule.Store // the repositories' own schedules
+	github    GitHub
+	solver    engine.NewSolver
+	log       *slog.Logger
+	metrics   *Metrics
+	rewrite   func(string) string
+	poll      time.Duration
 
 	handlers map[string]EventHandler
 	reading  chan struct{} // a slot per webhook body being read
@@ -79,7 +81,7 @@ type runningJob struct {
 // errSuperseded cancels a run whose pull request got a newer head.
 var errSuperseded = errors.New("superseded by a newer commit")
 
-// New makes a Bot.
+// New makes a Bot, opening the queue and the schedules kept in the store.
 func New(cfg *config.Server, opts Options) (*Bot, error) {
 	if opts.Store == nil || opts.GitHub == nil || opts.Solver == nil {
 		return nil, errors.New("bot: a store, a GitHub client factory and a solver are required")
@@ -87,8 +89,17 @@ func New(cfg *config.Server, opts Options) (*Bot, error) {
 	if len(cfg.GitHub.WebhookSecret) == 0 {
 		return nil, errors.New("no webhook secret: set github.webhook_secret, github.webhook_secret_file or SETBOT_WEBHOOK_SECRET")
 	}
+	ctx := context.Background()
+	q, err := queue.Open(ctx, opts.Store)
+	if err != nil {
+		return nil, err
+	}
+	sched, err := schedule.Open(ctx, opts.Store)
+	if err != nil {
+		return nil, err
+	}
 	b := &Bot{
-		cfg: cfg, store: opts.Store, queue: queue.New(opts.Store), github: opts.GitHub, solver: opts.Solver,
+		cfg: cfg, store: opts.Store, queue: q, schedules: sched, github: opts.GitHub, solver: opts.Solver,
 		log: opts.Logger, rewrite: opts.RewriteCloneURL, poll: opts.PollInterval,
 		running: make(map[string]*runningJob), clients: make(map[int64]ghapi.Client),
 		reading: make(chan struct{}, MaxConcurrentReads),
@@ -101,16 +112,13 @@ func New(cfg *config.Server, opts Options) (*Bot, error) {
 	}
 	b.metrics = newMetrics(b)
 	b.handlers = make(map[string]EventHandler)
-	for _, h := range []EventHandler{&PullRequest{b}, &Push{b}, &CheckRun{b}, &CheckSuite{b}, &MergeGroup{b}, &IssueComment{b}} {
+	for _, h := range []EventHandler{&PullRequest{}, &Push{}, &CheckRun{}, &CheckSuite{}, &MergeGroup{}, &IssueComment{}} {
 		for _, event := range h.Handles() {
 			b.handlers[event] = h
 		}
 	}
 	return b, nil
 }
-
-// Queue is the bot's job queue.
-func (b *Bot) Queue() *queue.Queue { return b.queue }
 
 // Metrics is the bot's Prometheus registry and collectors.
 func (b *Bot) Metrics() *Metrics { return b.metrics }

@@ -872,8 +872,21 @@ func TestAbandonedJobClosesItsCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.DB().Exec("UPDATE jobs SET attempts = ?", queue.MaxAttempts); err != nil {
+	q, err := queue.Open(context.Background(), store)
+	if err != nil {
 		t.Fatal(err)
+	}
+	// Processes that died running it until its last attempt: the next start
+	// gives up on it.
+	for attempts := 0; attempts < queue.MaxAttempts; {
+		if _, err := q.Recover(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		j, err := q.Claim(context.Background())
+		if err != nil || j == nil {
+			t.Fatalf("claiming the interrupted job: %v, %v", j, err)
+		}
+		attempts = j.Attempts
 	}
 	store.Close()
 	e.start()

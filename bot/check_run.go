@@ -13,7 +13,7 @@ import (
 
 // CheckRun analyses again when someone asks GitHub to re-run setbot's
 // check run.
-type CheckRun struct{ b *Bot }
+type CheckRun struct{}
 
 var _ EventHandler = (*CheckRun)(nil)
 
@@ -40,7 +40,7 @@ func (h *CheckRun) Handle(_ context.Context, _, _ string, payload []byte) ([]que
 }
 
 // CheckSuite analyses again when someone re-runs the whole check suite.
-type CheckSuite struct{ b *Bot }
+type CheckSuite struct{}
 
 var _ EventHandler = (*CheckSuite)(nil)
 

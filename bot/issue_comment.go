@@ -21,7 +21,7 @@ const (
 // IssueComment obeys `/setbot rerun`, `/setbot full` and `/setbot help` on
 // pull requests. Whether the author may command setbot (write access) is
 // asked of GitHub by the worker, not here: the webhook is answered at once.
-type IssueComment struct{ b *Bot }
+type IssueComment struct{}
 
 var _ EventHandler = (*IssueComment)(nil)
 

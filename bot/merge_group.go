@@ -13,7 +13,7 @@ import (
 
 // MergeGroup runs the check on a merge queue's group, so that a required
 // setbot check does not hold the queue up.
-type MergeGroup struct{ b *Bot }
+type MergeGroup struct{}
 
 var _ EventHandler = (*MergeGroup)(nil)
 

@@ -61,6 +61,7 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 		}
 		return fail("setbot could not fetch the repository", err)
 	}
+	defer repo.Close()
 	base, gateFrom := j.BaseSHA, ""
 	if j.Kind == queue.KindPullRequest {
 		// Measure the change from where it left its base branch, as the
@@ -319,6 +320,7 @@ func (b *Bot) warm(ctx context.Context, log *slog.Logger, j *queue.Job) error {
 	if err != nil {
 		return err
 	}
+	defer repo.Close()
 	checks, err := pipeline.Warm(ctx, repo, j.HeadSHA, b.pipelineOptions(log, j))
 	if err != nil {
 		return err
@@ -358,6 +360,7 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 	if err != nil {
 		return err
 	}
+	defer repo.Close()
 	sha := j.HeadSHA
 	if sha == "" {
 		if sha, err = repo.Resolve("refs/heads/" + j.Branch); err != nil {

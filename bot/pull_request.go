@@ -12,7 +12,7 @@ import (
 
 // PullRequest analyses a pull request when it opens, gets new commits, is
 // reopened or leaves draft.
-type PullRequest struct{ b *Bot }
+type PullRequest struct{}
 
 var _ EventHandler = (*PullRequest)(nil)
 

@@ -13,7 +13,7 @@ import (
 
 // Push warms the cache when the default branch moves, so that pull
 // requests against it find their base trees cached.
-type Push struct{ b *Bot }
+type Push struct{}
 
 var _ EventHandler = (*Push)(nil)
 

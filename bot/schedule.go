@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"sync"
@@ -11,7 +10,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/setbot/setbot/bot/queue"
-	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/bot/schedule"
 	"github.com/setbot/setbot/config"
 )
 
@@ -20,25 +19,6 @@ import (
 // `.setbot.yml` `schedule:` for its default branch, learnt from every push
 // to that branch and kept in the database so that it survives a restart.
 // Where the server configures a repository and branch, its schedule wins.
-
-// repoSchedules is the table of the repositories' own schedules.
-var repoSchedules = cache.Migration{
-	Version: 110,
-	Name:    "repositories' own schedules",
-	SQL: `
-CREATE TABLE repo_schedules (
-	repo         TEXT NOT NULL,
-	branch       TEXT NOT NULL,
-	spec         TEXT NOT NULL,
-	installation INTEGER NOT NULL,
-	clone_url    TEXT NOT NULL,
-	updated      INTEGER NOT NULL, -- unix nanoseconds
-	PRIMARY KEY (repo, branch)
-) WITHOUT ROWID;
-`,
-}
-
-func init() { cache.Register(repoSchedules) }
 
 // schedules runs the cron entries.
 type schedules struct {
@@ -69,21 +49,12 @@ func (b *Bot) startSchedules(ctx context.Context) (func(), error) {
 		}
 		s.fixed[strings.ToLower(sc.Repo)+"@"+sc.Branch] = true
 	}
-	rows, err := b.store.DB().QueryContext(ctx, "SELECT repo, branch, spec, installation, clone_url FROM repo_schedules")
+	entries, err := b.schedules.List(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var repo, branch, spec, cloneURL string
-		var inst int64
-		if err := rows.Scan(&repo, &branch, &spec, &inst, &cloneURL); err != nil {
-			return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
-		}
-		s.set(repo, branch, spec, inst, cloneURL)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
+	for _, e := range entries {
+		s.set(e.Repo, e.Branch, e.Spec, e.Installation, e.CloneURL)
 	}
 	b.mu.Lock()
 	b.sched = s
@@ -170,18 +141,10 @@ func (b *Bot) learnSchedule(ctx context.Context, j *queue.Job, cfg *config.Confi
 	}
 	// Remembered first: a schedule running but not stored would be lost at
 	// the next restart, and the next push would see nothing to change.
-	err := b.store.Write(ctx, func(tx *sql.Tx) error {
-		if cfg.Schedule == "" {
-			_, err := tx.ExecContext(ctx, "DELETE FROM repo_schedules WHERE repo = ? AND branch = ?", j.Repo, j.Branch)
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO repo_schedules (repo, branch, spec, installation, clone_url, updated) VALUES (?, ?, ?, ?, ?, ?)
-ON CONFLICT (repo, branch) DO UPDATE SET spec = excluded.spec, installation = excluded.installation, clone_url = excluded.clone_url, updated = excluded.updated`,
-			j.Repo, j.Branch, cfg.Schedule, j.Installation, j.CloneURL, time.Now().UnixNano())
-		return err
-	})
+	err := b.schedules.Set(ctx, schedule.Entry{Repo: j.Repo, Branch: j.Branch, Spec: cfg.Schedule,
+		Installation: j.Installation, CloneURL: j.CloneURL})
 	if err != nil {
-		return fmt.Errorf("remembering the schedule of %s: %w", j.Repo, err)
+		return err
 	}
 	s.set(j.Repo, j.Branch, cfg.Schedule, j.Installation, j.CloneURL)
 	b.log.Info("repository schedule set", "repo", j.Repo, "branch", j.Branch, "schedule", cfg.Schedule)

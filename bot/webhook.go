@@ -161,14 +161,6 @@ func validSignature(secret, body []byte, header string) bool {
 	return hmac.Equal(got, mac.Sum(nil))
 }
 
-// Sign returns the X-Hub-Signature-256 header value of body (for tests and
-// tools that replay deliveries).
-func Sign(secret, body []byte) string {
-	mac := hmac.New(sha256.New, secret)
-	mac.Write(body)
-	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
-}
-
 // metricEvent bounds the event label to the events GitHub sends.
 func metricEvent(event string) string {
 	switch event {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/vcs"
 )
@@ -83,18 +84,37 @@ wait:
 	return nil
 }
 
-// pruneInterval is how often finished jobs and old delivery records are
-// deleted.
+// pruneInterval is how often finished jobs, old delivery records, old runs
+// and unused clones are deleted.
 const pruneInterval = 24 * time.Hour
 
 func (b *Bot) prune(ctx context.Context) {
 	n, err := b.queue.Prune(ctx, queue.DefaultRetention)
 	if err != nil {
 		b.log.Warn("pruning old jobs", "err", err)
-		return
-	}
-	if n > 0 {
+	} else if n > 0 {
 		b.log.Info("old jobs pruned", "rows", n)
+	}
+	retention := b.cfg.RunRetention
+	if retention <= 0 {
+		retention = cache.DefaultRunRetention
+	}
+	n, err = b.store.PruneRuns(ctx, retention)
+	if err != nil {
+		b.log.Warn("pruning old runs", "err", err)
+	} else if n > 0 {
+		b.log.Info("old runs pruned", "rows", n, "retention", retention.String())
+	}
+	maxAge := b.cfg.CloneMaxAge
+	if maxAge <= 0 {
+		maxAge = vcs.DefaultCloneMaxAge
+	}
+	removed, err := vcs.PruneClones(b.cfg.CloneDir, maxAge)
+	if err != nil {
+		b.log.Warn("pruning unused clones", "err", err)
+	}
+	if len(removed) > 0 {
+		b.log.Info("unused clones pruned", "clones", len(removed), "max_age", maxAge.String())
 	}
 }
 
@@ -203,7 +223,8 @@ func (b *Bot) dispatch(ctx context.Context, log *slog.Logger, j *queue.Job) erro
 
 // checkout clones or fetches a job's repository and makes sure its head
 // commit is there (a pull request from a fork lives under refs/pull/N/head).
-func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (*vcs.Repo, error) {
+// The caller closes the repository.
+func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (_ *vcs.Repo, err error) {
 	token, err := c.GitToken(ctx)
 	if err != nil {
 		return nil, err
@@ -220,6 +241,11 @@ func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (*vcs.
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			repo.Close()
+		}
+	}()
 	if j.HeadSHA == "" {
 		return repo, nil
 	}

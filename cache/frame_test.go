@@ -32,7 +32,7 @@ func TestMisfiledBlob(t *testing.T) {
 			var logs logBuffer
 			s := open(t, tempPath(t), Options{Logger: logs.logger()})
 			mustPut(t, s, "set", "a", payload("a"))
-			if _, err := s.DB().ExecContext(ctx, tc.stmt); err != nil {
+			if _, err := s.db.ExecContext(ctx, tc.stmt); err != nil {
 				t.Fatal(err)
 			}
 			mustGet(t, s, tc.readKind, tc.readKey, nil)
@@ -63,7 +63,7 @@ func TestBlobFormats(t *testing.T) {
 	s := open(t, tempPath(t), Options{Logger: logs.logger()})
 	insert := func(key string, data, sum []byte, size int) {
 		t.Helper()
-		_, err := s.DB().ExecContext(ctx, `INSERT INTO blobs (kind, key, data, size, stored, sum, written, last_used)
+		_, err := s.db.ExecContext(ctx, `INSERT INTO blobs (kind, key, data, size, stored, sum, written, last_used)
 			VALUES ('set', ?, ?, ?, ?, ?, 1, 1)`, key, data, size, len(data), sum)
 		if err != nil {
 			t.Fatal(err)
@@ -117,7 +117,7 @@ func TestFrameHeader(t *testing.T) {
 	}
 	for name, stmt := range damage {
 		mustPut(t, s, "set", name, payload(name))
-		if _, err := s.DB().ExecContext(ctx, stmt, name); err != nil {
+		if _, err := s.db.ExecContext(ctx, stmt, name); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		before := len(logs.String())

@@ -123,7 +123,7 @@ func mustGet(t *testing.T, s *Store, kind, key string, want []byte) {
 func userVersion(t *testing.T, s *Store) int {
 	t.Helper()
 	var v int
-	if err := s.DB().QueryRow("PRAGMA user_version").Scan(&v); err != nil {
+	if err := s.db.QueryRow("PRAGMA user_version").Scan(&v); err != nil {
 		t.Fatal(err)
 	}
 	return v

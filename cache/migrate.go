@@ -4,40 +4,67 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
-	"sync"
 	"time"
 )
 
-// Migration is one step of the store's schema. Versions form one sequence
-// shared by every package that keeps tables in the store, because a store
-// records the highest version applied (PRAGMA user_version): a new migration,
-// whoever owns it, takes a number above every version already released.
-// Open applies each pending migration in version order, in its own
-// transaction together with the new user_version, so SQL must be valid
+// Each package that keeps tables in a store owns a Schema: its migrations,
+// numbered 1, 2, 3, ... on their own, which it applies with Migrate when it
+// opens its part of the store (the cache applies its own in Open). The store
+// records every applied migration in schema_migrations under the schema's
+// name, so one package's migrations never need to know another's.
+//
+// PRAGMA user_version numbers the layout of that bookkeeping, not a
+// migration. Up to layoutVersion-1 it was the highest migration applied, in
+// one sequence all packages shared (cache 1, queue 100 and 101, schedules
+// 110); Open converts such a store in one transaction, keeping its
+// schema_migrations rows under the schema "" until the package that owns
+// them claims them by their Legacy number.
+const (
+	layoutVersion = 200
+	// cacheSchemaName keys the cache's own tables in schema_migrations.
+	cacheSchemaName = "cache"
+)
+
+// Schema is the tables one package keeps in a store, and the migrations
+// that build them.
+type Schema struct {
+	// Name identifies the schema in the store's bookkeeping; it never
+	// changes once released.
+	Name string
+	// Migrations are applied in order; the i-th has Version i+1.
+	Migrations []Migration
+}
+
+// Migration is one step of a Schema. Migrate applies each pending one in
+// its own transaction together with its bookkeeping, so SQL must be valid
 // inside a transaction (no VACUUM, no journal_mode).
 type Migration struct {
 	Version int
-	Name    string
-	SQL     string
+	// Name describes the step; it never changes once released, and Migrate
+	// refuses a store that applied another migration under its version.
+	Name string
+	SQL  string
+	// Legacy is the version the migration had in the sequence every schema
+	// shared before each had its own, for a migration released then; 0 for
+	// one added since.
+	Legacy int
 }
 
-// ownMigrations is the cache's part of the schema.
+// cacheSchema is the cache's part of the store.
 //
 // blobs.written and blobs.last_used are ticks of blob_clock, a counter that
 // only grows: unlike timestamps it cannot repeat or go back when the clock
 // is adjusted or two processes write in the same instant, so the order of
 // last_used is exactly the order of use. stored repeats length(data) so that
 // the index blobs_lru covers both the eviction walk and the total size.
-var ownMigrations = []Migration{{
+//
+// Migration 1 also created schema_migrations when it was the first step of
+// the shared sequence; the bookkeeping is now created with the layout.
+var cacheSchema = Schema{Name: cacheSchemaName, Migrations: []Migration{{
 	Version: 1,
 	Name:    "blobs and runs",
+	Legacy:  1,
 	SQL: `
-CREATE TABLE schema_migrations (
-	version INTEGER PRIMARY KEY,
-	name    TEXT NOT NULL,
-	applied INTEGER NOT NULL -- unix nanoseconds
-);
 CREATE TABLE blob_clock (
 	id INTEGER PRIMARY KEY CHECK (id = 1),
 	n  INTEGER NOT NULL
@@ -75,134 +102,157 @@ CREATE TABLE runs (
 CREATE INDEX runs_created ON runs (created, id);
 CREATE INDEX runs_repo_created ON runs (repo, created, id);
 `,
-}}
+}}}
 
-var registry struct {
-	sync.Mutex
-	extra []Migration
-}
+// bookkeeping creates the table of applied migrations, in the layout
+// layoutVersion names.
+const bookkeeping = `
+CREATE TABLE schema_migrations (
+	schema  TEXT NOT NULL,    -- Schema.Name; "" for a legacy row no schema has claimed
+	version INTEGER NOT NULL, -- Migration.Version; the legacy version while unclaimed
+	name    TEXT NOT NULL,
+	applied INTEGER NOT NULL, -- unix nanoseconds
+	PRIMARY KEY (schema, version)
+) WITHOUT ROWID;
+`
 
-// Register adds a migration for Open to apply; call it from an init
-// function, before any Open. It panics on a programming error: a version not
-// above the cache's own, a version already registered, or an empty name or
-// SQL.
-func Register(m Migration) {
-	registry.Lock()
-	defer registry.Unlock()
-	if own := ownMigrations[len(ownMigrations)-1].Version; m.Version <= own {
-		panic(fmt.Sprintf("cache.Register: migration %d (%s): versions up to %d belong to the cache", m.Version, m.Name, own))
+// convertLegacy moves the rows of the shared sequence's bookkeeping into
+// the current layout, unclaimed.
+const convertLegacy = `
+ALTER TABLE schema_migrations RENAME TO legacy_migrations;
+` + bookkeeping + `
+INSERT INTO schema_migrations (schema, version, name, applied)
+	SELECT '', version, name, applied FROM legacy_migrations;
+DROP TABLE legacy_migrations;
+`
+
+// validate checks sc for programming errors.
+func (sc Schema) validate() error {
+	if sc.Name == "" || len(sc.Migrations) == 0 {
+		return fmt.Errorf("a schema %q without a name or migrations", sc.Name)
 	}
-	if m.Name == "" || m.SQL == "" {
-		panic(fmt.Sprintf("cache.Register: migration %d has an empty name or SQL", m.Version))
-	}
-	for _, r := range registry.extra {
-		if r.Version == m.Version {
-			panic(fmt.Sprintf("cache.Register: migration %d (%s) is already registered as %q", m.Version, m.Name, r.Name))
+	legacy := map[int]bool{}
+	for i, m := range sc.Migrations {
+		if m.Version != i+1 {
+			return fmt.Errorf("schema %s: migration %q has version %d, want %d", sc.Name, m.Name, m.Version, i+1)
 		}
-	}
-	registry.extra = append(registry.extra, m)
-}
-
-// migrations returns every known migration in version order.
-func migrations() []Migration {
-	registry.Lock()
-	defer registry.Unlock()
-	all := slices.Concat(ownMigrations, registry.extra)
-	slices.SortFunc(all, func(a, b Migration) int { return a.Version - b.Version })
-	return all
-}
-
-// latestVersion is the highest schema version this binary knows.
-func latestVersion() int {
-	all := migrations()
-	return all[len(all)-1].Version
-}
-
-// migrate applies the pending migrations. Several processes may open a new
-// store at once; each migration rereads user_version inside its write
-// transaction, so exactly one of them applies it.
-func (s *Store) migrate(ctx context.Context) error {
-	all := migrations()
-	if err := s.checkSkipped(ctx, all); err != nil {
-		return err
-	}
-	for _, m := range all {
-		applied, err := s.apply(ctx, m)
-		if err != nil {
-			return fmt.Errorf("applying migration %d (%s) to cache %s: %w", m.Version, m.Name, s.path, err)
+		if m.Name == "" || m.SQL == "" {
+			return fmt.Errorf("schema %s: migration %d has an empty name or SQL", sc.Name, m.Version)
 		}
-		if applied {
-			s.log.Info("applied cache migration", "path", s.path, "version", m.Version, "name", m.Name)
+		if m.Legacy < 0 || m.Legacy >= layoutVersion || m.Legacy > 0 && legacy[m.Legacy] {
+			return fmt.Errorf("schema %s: migration %d has legacy version %d", sc.Name, m.Version, m.Legacy)
 		}
+		legacy[m.Legacy] = true
 	}
 	return nil
 }
 
-// checkSkipped refuses a store whose user_version is already past a known
-// migration that was never applied to it: that migration was numbered below
-// one released earlier, and Open would otherwise skip it silently.
-func (s *Store) checkSkipped(ctx context.Context, all []Migration) error {
-	var version int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
-		return fmt.Errorf("reading the schema version of cache %s: %w", s.path, err)
+// Migrate brings the tables of sc up to date: it applies each of its
+// migrations the store has not applied yet, in order, each in its own
+// transaction with its bookkeeping. Several processes may migrate a store
+// at once; each migration rereads the bookkeeping inside its write
+// transaction, so exactly one of them applies it. A store that applied more
+// of sc than sc has (a newer setbot wrote it) is an error wrapping
+// ErrNewerSchema, and is not changed.
+func (s *Store) Migrate(ctx context.Context, sc Schema) error {
+	if err := sc.validate(); err != nil {
+		return fmt.Errorf("migrating cache %s: %w", s.path, err)
 	}
-	if version == 0 {
-		return nil
-	}
-	rows, err := s.db.QueryContext(ctx, "SELECT version FROM schema_migrations")
-	if err != nil {
-		return fmt.Errorf("reading the applied migrations of cache %s: %w", s.path, err)
-	}
-	defer rows.Close()
-	applied := map[int]bool{}
-	for rows.Next() {
-		var v int
-		if err := rows.Scan(&v); err != nil {
-			return fmt.Errorf("reading the applied migrations of cache %s: %w", s.path, err)
+	for _, m := range sc.Migrations {
+		applied, err := s.apply(ctx, sc, m)
+		if err != nil {
+			return fmt.Errorf("applying migration %d (%s) of %s to cache %s: %w", m.Version, m.Name, sc.Name, s.path, err)
 		}
-		applied[v] = true
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("reading the applied migrations of cache %s: %w", s.path, err)
-	}
-	for _, m := range all {
-		if m.Version <= version && !applied[m.Version] {
-			return fmt.Errorf("opening cache %s: migration %d (%s) was never applied but the store is already at schema version %d; "+
-				"give the migration a version above every released one", s.path, m.Version, m.Name, version)
+		if applied {
+			s.log.Info("applied cache migration", "path", s.path, "schema", sc.Name, "version", m.Version, "name", m.Name)
 		}
 	}
 	return nil
 }
 
 // apply applies m unless the store already has it, and says whether it did.
-func (s *Store) apply(ctx context.Context, m Migration) (applied bool, err error) {
+func (s *Store) apply(ctx context.Context, sc Schema, m Migration) (applied bool, err error) {
 	err = s.Write(ctx, func(tx *sql.Tx) error {
-		var version int
-		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		if m.Legacy > 0 {
+			if _, err := tx.ExecContext(ctx, "UPDATE schema_migrations SET schema = ?, version = ? WHERE schema = '' AND version = ?",
+				sc.Name, m.Version, m.Legacy); err != nil {
+				return fmt.Errorf("claiming legacy migration %d: %w", m.Legacy, err)
+			}
+		}
+		var latest, n int
+		if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(version), 0), count(*) FROM schema_migrations WHERE schema = ?",
+			sc.Name).Scan(&latest, &n); err != nil {
 			return err
 		}
-		if version >= m.Version {
-			return nil
+		if latest != n {
+			return fmt.Errorf("the store applied %d migrations of %s, numbered up to %d: its bookkeeping is inconsistent", n, sc.Name, latest)
 		}
-		if version == 0 {
-			// Stamped in the same transaction as the first tables, so a
-			// file with tables and no stamp is never one of ours.
-			if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
+		if known := len(sc.Migrations); latest > known {
+			return fmt.Errorf("the store's %s schema is at version %d, newer than %d, the latest this setbot knows; "+
+				"a newer setbot owns the file, so upgrade setbot or use another cache path: %w", sc.Name, latest, known, ErrNewerSchema)
+		}
+		if latest >= m.Version {
+			var name string
+			if err := tx.QueryRowContext(ctx, "SELECT name FROM schema_migrations WHERE schema = ? AND version = ?",
+				sc.Name, m.Version).Scan(&name); err != nil {
 				return err
 			}
+			if name != m.Name {
+				return fmt.Errorf("the store applied %q as this version; were the migrations renumbered?", name)
+			}
+			return nil
 		}
 		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)",
-			m.Version, m.Name, time.Now().UnixNano()); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.Version)); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (schema, version, name, applied) VALUES (?, ?, ?, ?)",
+			sc.Name, m.Version, m.Name, time.Now().UnixNano()); err != nil {
 			return err
 		}
 		applied = true
 		return nil
 	})
 	return applied && err == nil, err
+}
+
+// setLayout creates the bookkeeping of a new store, or converts that of a
+// store written before each schema had its own migrations. Like a
+// migration, it rereads user_version inside its write transaction.
+func (s *Store) setLayout(ctx context.Context) error {
+	converted := 0
+	err := s.Write(ctx, func(tx *sql.Tx) error {
+		var version int
+		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+			return err
+		}
+		switch {
+		case version == layoutVersion:
+			return nil
+		case version > layoutVersion:
+			return fmt.Errorf("its schema version %d is newer than %d, the latest this setbot knows: %w", version, layoutVersion, ErrNewerSchema)
+		case version == 0:
+			// Stamped in the same transaction as the first table, so a
+			// file with tables and no stamp is never one of ours.
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, bookkeeping); err != nil {
+				return err
+			}
+		default:
+			if _, err := tx.ExecContext(ctx, convertLegacy); err != nil {
+				return err
+			}
+			converted = version
+		}
+		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", layoutVersion))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("setting up the schema bookkeeping of cache %s: %w", s.path, err)
+	}
+	if converted > 0 {
+		s.log.Info("converted cache to per-schema migrations", "path", s.path, "from_version", converted, "to_version", layoutVersion)
+	}
+	return nil
 }

@@ -99,7 +99,7 @@ func TestSIGKILL(t *testing.T) {
 		t.Fatalf("store rebuilt after SIGKILL: %s", s.Rebuilt())
 	}
 	var check string
-	if err := s.DB().QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+	if err := s.db.QueryRow("PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
 		t.Fatalf("integrity_check = %q, %v", check, err)
 	}
 	for _, key := range reported {
@@ -205,7 +205,7 @@ func TestTwoProcesses(t *testing.T) {
 	if len(runs) != 2*concurrentRounds {
 		t.Errorf("%d runs, want %d", len(runs), 2*concurrentRounds)
 	}
-	if v := userVersion(t, s); v != latestVersion() {
-		t.Errorf("user_version = %d, want %d", v, latestVersion())
+	if v := userVersion(t, s); v != layoutVersion {
+		t.Errorf("user_version = %d, want %d", v, layoutVersion)
 	}
 }

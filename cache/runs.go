@@ -7,6 +7,12 @@ import (
 	"time"
 )
 
+// DefaultRunRetention is how long PruneRuns keeps the runs log when the
+// server configures no retention: a quarter of timings and statistics, enough
+// to compare a model's analyses across releases, while the table stays small
+// (a row is about 200 bytes; a thousand runs a day keep it near 20 MB).
+const DefaultRunRetention = 90 * 24 * time.Hour
+
 // Run is one analysis of one model between two commits.
 type Run struct {
 	ID       int64 // assigned by RecordRun
@@ -84,4 +90,26 @@ func (s *Store) Runs(ctx context.Context, repo string, limit int) ([]Run, error)
 		return nil, fmt.Errorf("reading runs from cache %s: %w", s.path, err)
 	}
 	return runs, nil
+}
+
+// PruneRuns deletes the runs created before now-age and returns how many it
+// deleted. age must be positive.
+func (s *Store) PruneRuns(ctx context.Context, age time.Duration) (int, error) {
+	if age <= 0 {
+		return 0, fmt.Errorf("pruning runs in cache %s: age %v is not positive", s.path, age)
+	}
+	cutoff := time.Now().Add(-age).UnixNano()
+	var n int64
+	err := s.Write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "DELETE FROM runs WHERE created < ?", cutoff)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("pruning runs in cache %s: %w", s.path, err)
+	}
+	return int(n), nil
 }

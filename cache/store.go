@@ -2,8 +2,9 @@
 // test suites and analysis results as compressed, checksummed blobs under
 // keys the caller computes, each recording the key it was stored under so
 // that it is never returned for another, evicts the least recently used of
-// them beyond a size cap, and logs analysis runs. Other packages add their own tables
-// through Register.
+// them beyond a size cap, and logs analysis runs. Other packages keep their
+// own tables in the store: each applies its Schema with Migrate when it opens
+// its part, and reads and writes them with Query, QueryRow and Write.
 //
 // One file serves several goroutines and several processes at once: WAL
 // journaling, a busy timeout, and every write in a transaction that takes the
@@ -82,8 +83,8 @@ type Store struct {
 }
 
 // Open opens the store at path, creating it and its parent directories if
-// needed, and brings its schema up to date (the cache's migrations and those
-// registered with Register).
+// needed, and brings the cache's own tables up to date; other packages
+// migrate theirs with Migrate.
 //
 // A file at path that is not a SQLite database, belongs to another program,
 // or fails PRAGMA quick_check is moved aside with its -wal, -shm and -journal
@@ -169,12 +170,17 @@ func (s *Store) Rebuilt() string { return s.rebuilt }
 // Path is the absolute path of the database file.
 func (s *Store) Path() string { return s.path }
 
-// DB is the underlying pool, for packages that keep their own tables in the
-// store (see Register). Its transactions begin IMMEDIATE, that is they take
-// the write lock at once, so read with plain queries rather than in a
-// transaction. Do not call the Store's methods while holding a transaction:
-// they need connections and the write lock of their own.
-func (s *Store) DB() *sql.DB { return s.db }
+// Query runs a read-only query, for the packages that keep tables in the
+// store: reads are plain queries, since a transaction would take the write
+// lock (see Write).
+func (s *Store) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return s.db.QueryContext(ctx, query, args...)
+}
+
+// QueryRow is Query for at most one row.
+func (s *Store) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	return s.db.QueryRowContext(ctx, query, args...)
+}
 
 // dsn gives the per-connection settings, which must hold on every pooled
 // connection: the busy timeout; foreign keys; synchronous=NORMAL, which in
@@ -291,9 +297,9 @@ func checkTrust(ctx context.Context, db *sql.DB, path string) (why string, err e
 		}
 		return "", fmt.Errorf("reading the schema version of cache %s: %w", path, err)
 	}
-	if known := latestVersion(); version > known {
+	if version > layoutVersion {
 		return "", fmt.Errorf("opening cache %s: its schema version %d is newer than %d, the latest this setbot knows; "+
-			"a newer setbot owns the file, so upgrade setbot or use another cache path: %w", path, version, known, ErrNewerSchema)
+			"a newer setbot owns the file, so upgrade setbot or use another cache path: %w", path, version, layoutVersion, ErrNewerSchema)
 	}
 
 	problems, err := quickCheck(ctx, db)
@@ -376,12 +382,16 @@ func moveAside(path string) (string, error) {
 	return dst, nil
 }
 
-// init switches a trusted file to WAL and applies pending migrations.
+// init switches a trusted file to WAL, sets up the bookkeeping of
+// migrations and applies the cache's pending ones.
 func (s *Store) init(ctx context.Context, busy time.Duration) error {
 	if err := s.enableWAL(ctx, busy); err != nil {
 		return fmt.Errorf("enabling WAL on cache %s: %w", s.path, err)
 	}
-	return s.migrate(ctx)
+	if err := s.setLayout(ctx); err != nil {
+		return err
+	}
+	return s.Migrate(ctx, cacheSchema)
 }
 
 // walRetry is how long enableWAL waits between attempts.
@@ -414,7 +424,8 @@ func (s *Store) enableWAL(ctx context.Context, busy time.Duration) error {
 
 // Write runs f in one transaction, which begins IMMEDIATE (it takes the
 // write lock at once; see dsn), and commits it unless f fails: for the
-// packages that keep tables in the store.
+// packages that keep tables in the store. Do not call the Store's methods
+// from f: they need connections and the write lock of their own.
 func (s *Store) Write(ctx context.Context, f func(tx *sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {

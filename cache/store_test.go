@@ -151,6 +151,52 @@ func TestRuns(t *testing.T) {
 	}
 }
 
+func TestPruneRuns(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, tempPath(t), Options{})
+	now := time.Now()
+	for _, r := range []Run{
+		{Repo: "o/a", Head: "old", Created: now.Add(-100 * 24 * time.Hour)},
+		{Repo: "o/b", Head: "older", Created: now.Add(-400 * 24 * time.Hour)},
+		{Repo: "o/a", Head: "recent", Created: now.Add(-24 * time.Hour)},
+		{Repo: "o/b", Head: "now"},
+	} {
+		if _, err := s.RecordRun(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, step := range []struct {
+		age    time.Duration
+		pruned int
+		kept   []string // heads, newest first
+	}{
+		{DefaultRunRetention, 2, []string{"now", "recent"}},
+		{DefaultRunRetention, 0, []string{"now", "recent"}},
+		{time.Hour, 1, []string{"now"}},
+	} {
+		n, err := s.PruneRuns(ctx, step.age)
+		if err != nil || n != step.pruned {
+			t.Errorf("PruneRuns(%v) = %d, %v; want %d", step.age, n, err, step.pruned)
+		}
+		runs, err := s.Runs(ctx, "", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var heads []string
+		for _, r := range runs {
+			heads = append(heads, r.Head)
+		}
+		if !equal(heads, step.kept) {
+			t.Errorf("after PruneRuns(%v): runs %q, want %q", step.age, heads, step.kept)
+		}
+	}
+	for _, age := range []time.Duration{0, -time.Hour} {
+		if _, err := s.PruneRuns(ctx, age); err == nil {
+			t.Errorf("PruneRuns(%v): no error", age)
+		}
+	}
+}
+
 func TestEviction(t *testing.T) {
 	ctx := context.Background()
 	// 1000 incompressible bytes store as a little over 1000; three fit.
@@ -228,7 +274,7 @@ func TestDamagedBlob(t *testing.T) {
 	mustPut(t, s, "set", "intact", payload("intact"))
 	for name, stmt := range damage {
 		mustPut(t, s, "set", name, payload(name))
-		if _, err := s.DB().ExecContext(ctx, stmt, name); err != nil {
+		if _, err := s.db.ExecContext(ctx, stmt, name); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		mustGet(t, s, "set", name, nil)
@@ -334,7 +380,7 @@ func TestConnectionSettings(t *testing.T) {
 		}
 	}()
 	for range maxOpenConns {
-		c, err := s.DB().Conn(ctx)
+		c, err := s.db.Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

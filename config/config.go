@@ -181,19 +181,6 @@ func (c *Config) Rules() map[string]string {
 	return maps.Clone(c.Gate)
 }
 
-// WithGateFrom returns a copy of c whose gate is base's, or the default gate when base is nil.
-// A pull request is analysed with the head's settings but judged by the base's gate, so that it
-// cannot loosen its own gate.
-func (c *Config) WithGateFrom(base *Config) *Config {
-	out := *c
-	if base == nil {
-		out.Gate = defaultGate()
-	} else {
-		out.Gate = base.Rules()
-	}
-	return &out
-}
-
 func (o *BoundsOverride) apply(b *Bounds) {
 	set(&b.Depth, o.Depth)
 	set(&b.MaxStates, o.MaxStates)

@@ -149,31 +149,3 @@ func TestRulesIsACopy(t *testing.T) {
 		t.Error("Rules returned the gate itself")
 	}
 }
-
-func TestWithGateFrom(t *testing.T) {
-	base, err := Parse(FileName, []byte("gate: {bound_hit: block}\nbounds: {depth: 3}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, err := Parse(FileName, []byte("gate: {unreachable_state: off, bound_hit: off}\nbounds: {depth: 20}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := head.WithGateFrom(base)
-	if got.Bounds.Depth != 20 {
-		t.Errorf("depth = %d, want the head's 20", got.Bounds.Depth)
-	}
-	if !reflect.DeepEqual(got.Gate, base.Gate) {
-		t.Errorf("gate = %v, want the base's %v", got.Gate, base.Gate)
-	}
-	got.Gate[RuleModelError] = ActionOff
-	if base.Gate[RuleModelError] != ActionBlock {
-		t.Error("WithGateFrom shares the base's gate")
-	}
-	if head.Gate[RuleUnreachableState] != ActionOff {
-		t.Error("WithGateFrom changed the head")
-	}
-	if got := head.WithGateFrom(nil); !reflect.DeepEqual(got.Gate, Default().Gate) {
-		t.Errorf("WithGateFrom(nil) gate = %v, want the default", got.Gate)
-	}
-}

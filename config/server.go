@@ -48,7 +48,7 @@ const maxSecretFileBytes = 64 << 10
 
 // The keys of each mapping of the server's file, in documentation order.
 var (
-	serverKeys   = []string{"listen", "database", "clone_dir", "cache_max_bytes", "workers", "job_timeout", "shutdown_timeout", "max_body_bytes", "log_level", "log_format", "public_url", "github", "schedules"}
+	serverKeys   = []string{"listen", "database", "clone_dir", "cache_max_bytes", "workers", "job_timeout", "shutdown_timeout", "run_retention", "clone_max_age", "max_body_bytes", "log_level", "log_format", "public_url", "github", "schedules"}
 	githubKeys   = []string{"base_url", "app_id", "private_key_file", "private_key", "token", "webhook_secret", "webhook_secret_file"}
 	scheduleKeys = []string{"repo", "branch", "cron", "installation_id", "clone_url"}
 
@@ -93,6 +93,8 @@ type Server struct {
 	Workers         int    // concurrent analyses
 	JobTimeout      time.Duration
 	ShutdownTimeout time.Duration // the graceful drain on SIGTERM
+	RunRetention    time.Duration // how long the runs log is kept; 0 for cache.DefaultRunRetention
+	CloneMaxAge     time.Duration // how long an unused clone is kept; 0 for vcs.DefaultCloneMaxAge
 	MaxBodyBytes    int64         // the webhook body cap
 	LogLevel        string        // debug, info, warn or error
 	LogFormat       string        // json or text
@@ -332,6 +334,10 @@ func (l *loader) set(key string, g given) {
 		ok = l.duration(g, key, &s.JobTimeout)
 	case "shutdown_timeout":
 		ok = l.duration(g, key, &s.ShutdownTimeout)
+	case "run_retention":
+		ok = l.duration(g, key, &s.RunRetention)
+	case "clone_max_age":
+		ok = l.duration(g, key, &s.CloneMaxAge)
 	case "max_body_bytes":
 		ok = l.size(g, key, 1, &s.MaxBodyBytes)
 	case "log_level":

@@ -117,6 +117,8 @@ cache_max_bytes: 500MB
 workers: 8
 job_timeout: 1h
 shutdown_timeout: 2m30s
+run_retention: 720h
+clone_max_age: 48h
 max_body_bytes: 1048576
 log_level: debug
 log_format: text
@@ -152,6 +154,8 @@ schedules:
 		Workers:         8,
 		JobTimeout:      time.Hour,
 		ShutdownTimeout: 150 * time.Second,
+		RunRetention:    30 * 24 * time.Hour,
+		CloneMaxAge:     48 * time.Hour,
 		MaxBodyBytes:    1 << 20,
 		LogLevel:        "debug",
 		LogFormat:       "text",
@@ -210,7 +214,7 @@ func TestParseSize(t *testing.T) {
 func TestLoadServerErrors(t *testing.T) {
 	pkcs1, _ := rsaKeys()
 	keyFile := writeFile(t, "app.pem", pkcs1)
-	const known = " (known: listen, database, clone_dir, cache_max_bytes, workers, job_timeout, shutdown_timeout, max_body_bytes, log_level, log_format, public_url, github, schedules)"
+	const known = " (known: listen, database, clone_dir, cache_max_bytes, workers, job_timeout, shutdown_timeout, run_retention, clone_max_age, max_body_bytes, log_level, log_format, public_url, github, schedules)"
 	tests := []struct {
 		name, src string
 		env       []string // authEnv when nil

@@ -266,9 +266,6 @@ func checkFile(dir, uri string, opts Options) (res FileResult) {
 	if eopts.Timeout <= 0 {
 		eopts.Timeout = DefaultTimeout
 	}
-	if eopts.SolverTimeout <= 0 {
-		eopts.SolverTimeout = eopts.Timeout
-	}
 	if err := engine.CheckStart(m, eopts, opts.NewSolver); err != nil {
 		var se *engine.StartError
 		if errors.As(err, &se) {

@@ -24,7 +24,7 @@ import (
 // run go test ./engine -run TestSemanticsGolden -update and commit the
 // golden file with the change. A change it cannot see (say, to an analysis
 // only) needs the bump all the same.
-const SemanticsVersion = "setbot-semantics-1"
+const SemanticsVersion = "setbot-semantics-2"
 
 // encodingMagic starts every encoded tree; the digit is the format version.
 const encodingMagic = "SET3"
@@ -133,8 +133,16 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 		v := r.ints(2)
 		s.Bounds = append(s.Bounds, BoundHit{Bound: bound, Limit: int64(v[0]), Count: v[1]})
 	}
-	s.Start = r.edge()
+	// Every tree the engine builds has a start edge and a root; a damaged
+	// encoding that drops them would make the tree's readers dereference
+	// nil.
+	if s.Start = r.edge(); s.Start == nil {
+		r.fail("no start edge")
+	}
 	count := r.count()
+	if count == 0 {
+		r.fail("no root node")
+	}
 	s.Nodes = make([]*Node, 0, count)
 	for i := 0; i < count; i++ {
 		n := &Node{ID: i}
@@ -144,7 +152,9 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 			}
 			n.Parent = s.Nodes[p-1]
 			n.Parent.Children = append(n.Parent.Children, n)
-			n.In = r.edge()
+			if n.In = r.edge(); n.In == nil {
+				r.fail("node %d: no edge from its parent", i)
+			}
 		} else if i > 0 {
 			r.fail("node %d has no parent", i)
 		}

@@ -118,6 +118,32 @@ func TestDecodeRejects(t *testing.T) {
 	}
 }
 
+// TestDecodeRefusesIncompleteTrees: the encoding can say that a tree has
+// no start edge, no root, or a node without the edge from its parent; no
+// tree the engine builds is so, and decoding one made its readers
+// dereference nil (found by FuzzDecodeSET).
+func TestDecodeRefusesIncompleteTrees(t *testing.T) {
+	m := machine(t, "../examples/triangle.scxml")
+	for _, tc := range []struct {
+		name   string
+		damage func(*engine.SET)
+	}{
+		{"no start edge", func(s *engine.SET) { s.Start = nil }},
+		{"no nodes", func(s *engine.SET) { s.Nodes = nil }},
+		{"no edge into a node", func(s *engine.SET) { s.Nodes[3].In = nil }},
+	} {
+		set := explore(t, m, engine.Options{MaxDepth: 2})
+		tc.damage(set)
+		enc, err := set.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := engine.DecodeSET(m, enc); !errors.Is(err, engine.ErrEncoding) {
+			t.Errorf("%s: err = %v, want ErrEncoding", tc.name, err)
+		}
+	}
+}
+
 func TestCancel(t *testing.T) {
 	m := machine(t, "../testdata/bench/lgs.scxml")
 	done := make(chan struct{})

@@ -2,8 +2,10 @@ package engine_test
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model/load"
@@ -14,7 +16,7 @@ import (
 
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
-func machine(t *testing.T, path string) *mlm.Machine {
+func machine(t testing.TB, path string) *mlm.Machine {
 	t.Helper()
 	m, errs := load.File(path, load.Options{})
 	if len(errs) > 0 {
@@ -23,7 +25,7 @@ func machine(t *testing.T, path string) *mlm.Machine {
 	return m
 }
 
-func explore(t *testing.T, m *mlm.Machine, opts engine.Options) *engine.SET {
+func explore(t testing.TB, m *mlm.Machine, opts engine.Options) *engine.SET {
 	t.Helper()
 	set, err := engine.Explore(m, opts, newZ3)
 	if err != nil {
@@ -153,6 +155,25 @@ func TestLoopBound(t *testing.T) {
 	}
 }
 
+// TestArrayBound: the fourth add outgrows log's declared bound of 3: that
+// path is cut and counted as a hit of the array bound, with the bound as
+// its limit, while the check after three adds still reaches end.
+func TestArrayBound(t *testing.T) {
+	set := explore(t, machine(t, "../model/mlm/testdata/features/growing_arrays.scxml"), engine.Options{MaxDepth: 6})
+	want := []engine.BoundHit{{Bound: "array", Limit: 3, Count: 1}}
+	if !reflect.DeepEqual(set.Bounds, want) {
+		t.Fatalf("bounds %+v, want %+v", set.Bounds, want)
+	}
+	if !reached(set, "end") {
+		t.Error("end not reached: the check after three adds")
+	}
+	for _, n := range set.Nodes {
+		if n.Depth > 4 {
+			t.Errorf("node %d at depth %d: a fourth add went past the array bound", n.ID, n.Depth)
+		}
+	}
+}
+
 func TestStateAndTimeBounds(t *testing.T) {
 	m := machine(t, "../examples/crossing.scxml")
 	set := explore(t, m, engine.Options{MaxStates: 50})
@@ -183,4 +204,16 @@ func TestClosed(t *testing.T) {
 		t.Fatalf("the closed machine has %d nodes, want the root alone:\n%s", len(closed.Nodes), closed.Dump())
 	}
 	roundTrip(t, closed)
+}
+
+// TestSolverTimeoutFromBudget: without a solver timeout of its own, one
+// query is bounded by the exploration's whole budget, which is otherwise
+// checked only between states.
+func TestSolverTimeoutFromBudget(t *testing.T) {
+	if got := (engine.Options{Timeout: 3 * time.Second}).WithDefaults().SolverTimeout; got != 3*time.Second {
+		t.Errorf("solver timeout %v, want the 3s budget", got)
+	}
+	if got := (engine.Options{Timeout: 3 * time.Second, SolverTimeout: time.Second}).WithDefaults().SolverTimeout; got != time.Second {
+		t.Errorf("solver timeout %v, want the 1s given", got)
+	}
 }

@@ -69,7 +69,11 @@ type executor struct {
 	opts   Options
 	varIdx map[string]int
 	bounds map[string]int // cuts per bound
-	err    error          // the first runtime error (a flattener invariant broken)
+	// limits holds the limit of each bound the model sets (a Bound
+	// statement's), the largest one that cut a run: the options set the
+	// others.
+	limits map[string]int64
+	err    error // the first runtime error (a flattener invariant broken)
 
 	// lastCut says where and why a bound last cut a run, for an error
 	// that names the loop when the machine cannot even start.
@@ -542,6 +546,19 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 		var out []*run
 		for _, c := range x.eval(r, s.Cond) {
 			if t, _ := x.branch(c.r, c.v); t != nil {
+				out = append(out, t)
+			}
+		}
+		return out
+	case *lang.Bound:
+		var out []*run
+		for _, c := range x.eval(r, s.Cond) {
+			t, f := x.branch(c.r, c.v)
+			if f != nil {
+				x.limits[s.Name] = max(x.limits[s.Name], s.Limit)
+				x.cut(s.Name, s.BoundPos, "%s", s.What())
+			}
+			if t != nil {
 				out = append(out, t)
 			}
 		}

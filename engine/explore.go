@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/big"
 	"slices"
 	"sort"
 	"strings"
@@ -33,7 +34,7 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	defer slv.Close()
 	slv.SetTimeout(opts.SolverTimeout)
 	x := &executor{m: m, tab: tab, or: newOracle(tab, slv), opts: opts,
-		varIdx: make(map[string]int), bounds: make(map[string]int)}
+		varIdx: make(map[string]int), bounds: make(map[string]int), limits: make(map[string]int64)}
 	for i, v := range m.Vars {
 		x.varIdx[v.Name] = i
 	}
@@ -64,9 +65,13 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	s.Stats.SolverCalls = x.or.calls
 	s.Stats.Unknown = x.or.unknown
 	s.Stats.Ms = time.Since(start).Milliseconds()
-	for _, b := range []string{"depth", "states", "loop", "microsteps", "time"} {
+	for _, b := range []string{"depth", "states", "loop", "microsteps", "time", lang.ArrayBound} {
 		if n := x.bounds[b]; n > 0 {
-			s.Bounds = append(s.Bounds, BoundHit{Bound: b, Limit: limit(opts, b), Count: n})
+			l, ok := x.limits[b]
+			if !ok {
+				l = limit(opts, b)
+			}
+			s.Bounds = append(s.Bounds, BoundHit{Bound: b, Limit: l, Count: n})
 		}
 	}
 	return s, nil
@@ -287,10 +292,7 @@ func (e *explorer) expand(n *Node, inputs []input) {
 			for _, p := range in.event.Params {
 				v := x.tab.Var(fmt.Sprintf("%s@%d", p.Name, depth), SortOf(p.Type))
 				edge.Args = append(edge.Args, Arg{Name: p.Name, Value: v})
-				base.pc = append(base.pc, RangeOf(x.tab, p.Type, v)...)
-				if p.Type.Kind == lang.String {
-					base.pc = append(base.pc, x.tab.Le(x.tab.Length(v), x.tab.Int(MaxInputString)))
-				}
+				base.pc = append(base.pc, InputDomain(x.tab, p.Type, v)...)
 			}
 		}
 		runs := e.process(base, edge.Event, edge.Args, meta, in.timer != nil)
@@ -355,12 +357,6 @@ func compareFired(a, b []Fired) int {
 	return len(a) - len(b)
 }
 
-// MaxInputString is the most code points a string the environment sends
-// holds: part of the input domain, as a declared range is for an int. It
-// also keeps Z3's string solver from building huge strings, which its
-// timeout does not stop.
-const MaxInputString = 32
-
 // SortOf is the solver's sort for values of type t.
 func SortOf(t lang.Type) solver.Sort {
 	switch t.Kind {
@@ -374,9 +370,29 @@ func SortOf(t lang.Type) solver.Sort {
 	return solver.IntSort
 }
 
-// RangeOf returns the conditions that keep v, of type t, within t's range
+// InputDomain returns the conditions that keep v, an input parameter of
+// type t, within the input domain (model.MaxInputString,
+// model.DecimalInputScale): its range, the length of a string, the grid of
+// a decimal. Every analysis of inputs assumes exactly these.
+func InputDomain(tab *solver.Table, t lang.Type, v solver.Term) []solver.Term {
+	conds := rangeOf(tab, t, v)
+	switch t.Kind {
+	case lang.String:
+		conds = append(conds, tab.Le(tab.Length(v), tab.Int(model.MaxInputString)))
+	case lang.Decimal:
+		conds = append(conds, tab.IsInt(tab.Mul(v, tab.Rat(big.NewRat(1<<model.DecimalInputScale, 1)))))
+		const limit = 1 << model.DecimalInputBits
+		if !t.Ranged || t.Lo <= -limit || t.Hi >= limit {
+			// A range within the bound makes it redundant.
+			conds = append(conds, tab.Lt(tab.Rat(big.NewRat(-limit, 1)), v), tab.Lt(v, tab.Rat(big.NewRat(limit, 1))))
+		}
+	}
+	return conds
+}
+
+// rangeOf returns the conditions that keep v, of type t, within t's range
 // (none when t has no range).
-func RangeOf(tab *solver.Table, t lang.Type, v solver.Term) []solver.Term {
+func rangeOf(tab *solver.Table, t lang.Type, v solver.Term) []solver.Term {
 	if !t.Ranged {
 		return nil
 	}

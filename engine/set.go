@@ -39,7 +39,7 @@ type Options struct {
 	LoopBound     int           // iterations of one loop execution
 	MaxMicrosteps int           // queued events processed in one input step
 	Timeout       time.Duration // wall-clock budget; 0 means none
-	SolverTimeout time.Duration // per query; 0 means none
+	SolverTimeout time.Duration // per query; 0 means the wall-clock budget, if there is one
 	// Closed runs the machine as a closed system: the environment sends
 	// it no input event, so only its timers and the events it raises or
 	// sends itself drive it (ARCHITECTURE.md §3), as in the W3C tests.
@@ -70,6 +70,12 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.LoopBound <= 0 {
 		o.LoopBound = DefaultLoopBound
+	}
+	if o.SolverTimeout <= 0 {
+		// One query cannot usefully outlast the whole budget; the budget is
+		// checked between states, so without this a query Z3 cannot decide
+		// (bit operators on unbounded ints, say) would ignore --timeout.
+		o.SolverTimeout = o.Timeout
 	}
 	if o.MaxMicrosteps <= 0 {
 		o.MaxMicrosteps = DefaultMaxMicrosteps
@@ -103,8 +109,8 @@ type Stats struct {
 
 // BoundHit says that a bound cut the tree, and how often.
 type BoundHit struct {
-	Bound string `json:"bound"` // depth, states, loop, microsteps, time
-	Limit int64  `json:"limit"`
+	Bound string `json:"bound"` // depth, states, loop, microsteps, time, array
+	Limit int64  `json:"limit"` // for array, the largest bound of an array that met it
 	Count int    `json:"count"` // paths cut
 }
 

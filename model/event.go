@@ -11,10 +11,26 @@ const SessionID = "setbot-session"
 // events the machine sends itself.
 const SCXMLProcessor = lang.SCXMLProcessor
 
+// The error events of SCXML (§5.10.2): raised by the platform when
+// executable content fails, and when a send cannot be delivered.
+const (
+	ErrorExecution     = "error.execution"
+	ErrorCommunication = "error.communication"
+)
+
+// Send targets with a meaning of their own (SCXML §6.2.4): the internal
+// queue, the parent session (an output here, as setbot has no <invoke>),
+// and the prefix of a session's location.
+const (
+	TargetInternal      = "#_internal"
+	TargetParent        = "#_parent"
+	TargetSessionPrefix = "#_scxml_"
+)
+
 // SessionLocation is the machine's address at the SCXML event processor:
 // _ioprocessors[SCXMLProcessor].location, and the _event.origin of the
 // events the machine sends itself (SCXML §C.1).
-const SessionLocation = "#_scxml_" + SessionID
+const SessionLocation = TargetSessionPrefix + SessionID
 
 // EventType is what _event.type says of an event (SCXML §5.10.1).
 type EventType uint8

@@ -180,3 +180,14 @@ func TestNewModelMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestUndecidedQueriesMarkdown: queries the solver left undecided qualify
+// the head tree in the comment.
+func TestUndecidedQueriesMarkdown(t *testing.T) {
+	res := &incremental.Result{Strategy: incremental.Full, NoBase: true, NewStates: 2, SolverCalls: 3, SolverUnknown: 1,
+		Head: incremental.Size{States: 2, Paths: 1}, Changes: []diffmap.Change{}, TestDelta: &testgen.Delta{}}
+	body := Markdown(&Analysis{Models: []*Model{{Path: "m.scxml", Status: Added, Result: res}}}, Options{})
+	if want := "1 solver query undecided within the solver's time limit: a state reached only through them is not proven reachable"; !strings.Contains(body, want) {
+		t.Errorf("the comment lacks %q:\n%s", want, body)
+	}
+}

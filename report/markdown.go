@@ -496,13 +496,18 @@ func reuseLine(m *Model) string {
 	if m.ResultCached {
 		base, head = m.Computed.BaseCached, m.Computed.HeadCached
 	}
+	undecided := ""
+	if r.SolverUnknown > 0 {
+		undecided = fmt.Sprintf(" ⚠️ %s undecided within the solver's time limit: a state reached only through them is not proven reachable.",
+			plural(r.SolverUnknown, "solver query", "solver queries"))
+	}
 	if r.NoBase {
 		return fmt.Sprintf("No base version: executed %s, %s. Tree %s.",
-			plural(r.NewStates, "state", "states"), plural(r.SolverCalls, "solver call", "solver calls"), where(head))
+			plural(r.NewStates, "state", "states"), plural(r.SolverCalls, "solver call", "solver calls"), where(head)) + undecided
 	}
 	return fmt.Sprintf("Reused %s of the base tree, executed %s, %s. Base tree %s, head tree %s.",
 		plural(r.ReusedStates, "state", "states"), plural(r.NewStates, "new state", "new states"),
-		plural(r.SolverCalls, "solver call", "solver calls"), where(base), where(head))
+		plural(r.SolverCalls, "solver call", "solver calls"), where(base), where(head)) + undecided
 }
 
 // testRows lists the new and changed-oracle tests, new first.

@@ -35,6 +35,18 @@ func (t *Table) ToReal(x Term) Term {
 	return t.intern(node{op: OpToReal, sort: RealSort, a: x})
 }
 
+// IsInt returns whether the real x is an integer (ECMAScript's
+// Number.isInteger): with a scale, it says that a real lies on a grid.
+func (t *Table) IsInt(x Term) Term {
+	if r, ok := t.RatValue(x); ok {
+		return t.Bool(r.IsInt())
+	}
+	if t.Op(x) == OpToReal {
+		return t.Bool(true)
+	}
+	return t.intern(node{op: OpIsInt, sort: BoolSort, a: x})
+}
+
 // realOp returns the real operation op on x and y (y 0 for Neg), folded.
 func (t *Table) realOp(op Op, x, y Term) Term {
 	a, aok := t.RatValue(x)

@@ -30,6 +30,10 @@ func TestRealFolding(t *testing.T) {
 		{tb.Lt(half, three), "true"},
 		{tb.Eq(tb.Rat(big.NewRat(2, 4)), half), "true"},
 		{tb.Le(d, tb.Neg(half)), "d <= (-0.5)"},
+		{tb.IsInt(tb.Mul(d, tb.Rat(big.NewRat(1024, 1)))), "Number.isInteger(d * 1024.0)"},
+		{tb.IsInt(three), "true"},
+		{tb.IsInt(half), "false"},
+		{tb.IsInt(tb.ToReal(i)), "true"},
 	}
 	for _, tt := range tests {
 		if got := tb.String(tt.term); got != tt.want {
@@ -61,10 +65,18 @@ func TestRealEval(t *testing.T) {
 	if !c.Bool {
 		t.Errorf("Eval(d < Number(i)) = false")
 	}
+	var grids Term = tb.Bool(true)
+	for scale, want := range map[int64]bool{2: false, 4: true} {
+		grid := tb.IsInt(tb.Mul(d, tb.Rat(big.NewRat(scale, 1))))
+		if c, ok := tb.Eval(grid, val); !ok || c.Bool != want {
+			t.Errorf("Eval(%s) = %v, %v; want %v", tb.String(grid), c.Bool, ok, want)
+		}
+		grids = tb.And(grids, grid)
+	}
 	// Encoding round trip.
 	enc := tb.AppendBinary(nil)
 	got, _, err := ReadTable(enc)
-	if err != nil || got.String(e) != tb.String(e) {
+	if err != nil || got.String(e) != tb.String(e) || got.String(grids) != tb.String(grids) {
 		t.Errorf("round trip: %v, %s", err, got.String(e))
 	}
 }

@@ -91,6 +91,7 @@ const (
 	OpUShr          // a >>> b
 	OpRat           // rational constant (RealSort)
 	OpToReal        // an int as a real
+	OpIsInt         // whether the real a is an integer
 )
 
 // Term is a hash-consed term: an index into its Table. Equal terms of one
@@ -612,6 +613,8 @@ func (t *Table) rebuild(op Op, a, b, c Term) Term {
 		return t.bitOp(op, a, b)
 	case OpToReal:
 		return t.ToReal(a)
+	case OpIsInt:
+		return t.IsInt(a)
 	}
 	panic(fmt.Sprintf("solver: rebuild of operator %d", op))
 }
@@ -709,6 +712,9 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 		b, ok2 := t.Eval(n.b, val)
 		c, ok3 := t.Eval(n.c, val)
 		return Value{Sort: StringSort, Str: ecma.Substring(a.Str, b.Int, c.Int)}, ok1 && ok2 && ok3
+	case OpIsInt:
+		a, ok := t.Eval(n.a, val)
+		return Value{Sort: BoolSort, Bool: a.rat().IsInt()}, ok
 	}
 	a, ok1 := t.Eval(n.a, val)
 	b, ok2 := t.Eval(n.b, val)
@@ -815,6 +821,10 @@ func (t *Table) write(b *strings.Builder, x Term, top bool) {
 		b.WriteString(text)
 	case OpToReal:
 		b.WriteString("Number(")
+		t.write(b, n.a, true)
+		b.WriteString(")")
+	case OpIsInt:
+		b.WriteString("Number.isInteger(")
 		t.write(b, n.a, true)
 		b.WriteString(")")
 	case OpVar:

@@ -61,7 +61,7 @@ func OpenOrClone(ctx context.Context, spec, cacheDir string, opts CloneOptions) 
 // opts.Token is set) but are never written to disk; the clone's origin is the URL without them.
 // A failed clone leaves nothing behind: it is made in a temporary directory and renamed into
 // place when complete.
-func Clone(ctx context.Context, rawURL, cacheDir string, opts CloneOptions) (*Repo, error) {
+func Clone(ctx context.Context, rawURL, cacheDir string, opts CloneOptions) (_ *Repo, err error) {
 	rem, err := parseRemote(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("cloning %s: %w", redact(rawURL), err)
@@ -71,7 +71,12 @@ func Clone(ctx context.Context, rawURL, cacheDir string, opts CloneOptions) (*Re
 		return nil, fmt.Errorf("cloning %s: %w", rem.url, err)
 	}
 	dir := filepath.Join(cacheDir, rem.dirName())
-	s := sharedFor(dir)
+	s := acquire(dir)
+	defer func() {
+		if err != nil {
+			s.release()
+		}
+	}()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := &Repo{shared: s, auth: rem.auth}
@@ -84,11 +89,12 @@ func Clone(ctx context.Context, rawURL, cacheDir string, opts CloneOptions) (*Re
 		return nil, fmt.Errorf("cloning %s: %w", rem.url, err)
 	}
 	defer unlock()
+	markUsed(s.flock)
 
 	if _, err := os.Stat(dir); err == nil {
 		return r.fetchExisting(ctx, dir, opts)
 	}
-	tmp, err := os.MkdirTemp(cacheDir, "."+filepath.Base(dir)+".partial-")
+	tmp, err := os.MkdirTemp(cacheDir, "."+filepath.Base(dir)+partialMark)
 	if err != nil {
 		return nil, fmt.Errorf("cloning %s: %w", rem.url, err)
 	}
@@ -210,6 +216,7 @@ func (r *Repo) lockForFetch(ctx context.Context) (func(), error) {
 		r.unlock()
 		return nil, err
 	}
+	markUsed(r.flock)
 	r.refresh()
 	return func() { unlock(); r.unlock() }, nil
 }

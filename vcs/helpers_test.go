@@ -16,14 +16,14 @@ import (
 // fixture is a work tree built with go-git in a temporary directory. Commit times are fixed, so
 // the same steps always give the same SHAs.
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string
 	repo *git.Repository
 	wt   *git.Worktree
 	tick int
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	repo, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
@@ -142,7 +142,7 @@ func (f *fixture) open() *Repo {
 
 // runGit runs the git binary in dir, isolated from the user's and the system's configuration,
 // to cross-check go-git; the test is skipped when git is not installed.
-func runGit(t *testing.T, dir string, args ...string) (string, error) {
+func runGit(t testing.TB, dir string, args ...string) (string, error) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")

@@ -26,7 +26,7 @@ type history struct {
 	hexBranch         string
 }
 
-func newHistory(t *testing.T) history {
+func newHistory(t testing.TB) history {
 	f := newFixture(t)
 	h := history{f: f}
 	h.c1 = f.commit("c1", map[string]string{"models/a.scxml": "<scxml/>\n"})

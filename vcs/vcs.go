@@ -8,6 +8,7 @@
 package vcs
 
 import (
+	"container/list"
 	"errors"
 	"fmt"
 	"os"
@@ -29,13 +30,24 @@ var (
 	ErrPathNotFound = errors.New("path not found")
 )
 
-// Repo is an open git repository (a work tree or a bare clone).
+// maxIdleRepos bounds the repositories kept open in memory that no Repo holds. Keeping one
+// spares the next job on it re-reading its pack indexes, but each may hold go-git's object cache
+// (up to 96 MiB): a few, about the number of repositories a server's workers take turns on, are
+// worth it.
+const maxIdleRepos = 8
+
+// Repo is an open git repository (a work tree or a bare clone). Close it when done: a closed
+// Repo's repository may leave memory, and only a clone no Repo holds is pruned (PruneClones).
 type Repo struct {
 	*shared
 	// auth is the authentication taken from the userinfo of the URL the repository was cloned
 	// from; it is kept in memory only, never written to the clone's config.
-	auth transport.AuthMethod
+	auth   transport.AuthMethod
+	closer sync.Once
 }
+
+// Close releases the repository; r must not be used afterwards. Closing twice is harmless.
+func (r *Repo) Close() { r.closer.Do(r.release) }
 
 // shared is the state of one git directory, shared by every Repo opened on it in this process:
 // go-git indexes pack files once per storage, so a second storage would not see what a fetch
@@ -49,23 +61,59 @@ type shared struct {
 	// flock is the file other processes lock while they clone or fetch
 	// into this directory ("" for a repository setbot did not clone).
 	flock string
+
+	// Guarded by registry.mu.
+	key  string        // the git directory, registry.byDir's key
+	refs int           // the open Repos on it
+	idle *list.Element // its place in registry.idle while refs is 0
 }
 
-var (
-	registryMu sync.Mutex
-	registry   = map[string]*shared{}
-)
+// registry holds the state of every git directory an open Repo uses, which must stay unique
+// while it is used, and of the maxIdleRepos most recently closed ones.
+var registry = struct {
+	mu    sync.Mutex
+	byDir map[string]*shared
+	idle  *list.List // of *shared with refs 0, the most recently released first
+}{byDir: map[string]*shared{}, idle: list.New()}
 
-// sharedFor returns the state of the git directory gitDir (absolute and clean).
-func sharedFor(gitDir string) *shared {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	s := registry[gitDir]
+// acquire returns the state of the git directory gitDir (absolute and clean) for one more Repo.
+func acquire(gitDir string) *shared {
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	s := registry.byDir[gitDir]
 	if s == nil {
-		s = &shared{}
-		registry[gitDir] = s
+		s = &shared{key: gitDir}
+		registry.byDir[gitDir] = s
 	}
+	if s.idle != nil {
+		registry.idle.Remove(s.idle)
+		s.idle = nil
+	}
+	s.refs++
 	return s
+}
+
+// release undoes one acquire. Past maxIdleRepos idle states, the least recently used leave
+// the registry; nothing else holds them, so the garbage collector frees their storage.
+func (s *shared) release() {
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	if s.refs--; s.refs > 0 {
+		return
+	}
+	s.idle = registry.idle.PushFront(s)
+	for registry.idle.Len() > maxIdleRepos {
+		forget(registry.idle.Back().Value.(*shared))
+	}
+}
+
+// forget removes an idle state from the registry. The caller holds registry.mu.
+func forget(s *shared) {
+	registry.idle.Remove(s.idle)
+	s.idle = nil
+	if registry.byDir[s.key] == s {
+		delete(registry.byDir, s.key)
+	}
 }
 
 // lock locks the repository for one operation.
@@ -129,7 +177,7 @@ func open(dir string, detect bool) (*shared, error) {
 	if !ok {
 		return nil, fmt.Errorf("unexpected storage %T", repo.Storer)
 	}
-	s := sharedFor(filepath.Clean(st.Filesystem().Root()))
+	s := acquire(filepath.Clean(st.Filesystem().Root()))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.set(repo)

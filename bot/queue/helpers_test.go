@@ -46,7 +46,11 @@ func openQueue(t *testing.T, path string) (*cache.Store, *Queue) {
 		t.Fatalf("opening %s: %v", path, err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s, New(s)
+	q, err := Open(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, q
 }
 
 // clock is a settable time for the queue's now.
@@ -122,7 +126,7 @@ func wantState(t *testing.T, q *Queue, id int64, state string) *Job {
 func count(t *testing.T, s *cache.Store, query string) int {
 	t.Helper()
 	var n int
-	if err := s.DB().QueryRow(query).Scan(&n); err != nil {
+	if err := s.QueryRow(ctx, query).Scan(&n); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 	return n

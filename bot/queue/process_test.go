@@ -28,7 +28,11 @@ func helperEnqueuer() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	q := New(s)
+	q, err := Open(ctx, s)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	for i := 1; i <= enqueuerJobs; i++ {
 		id, dup, err := q.Enqueue(ctx, processJob(i))
 		if err != nil || dup {

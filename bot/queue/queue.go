@@ -22,7 +22,7 @@
 //  4. Finish the job.
 //
 // Every write is one transaction, which takes SQLite's write lock when it
-// begins (see cache.Store.DB), so several goroutines and processes can share
+// begins (see cache.Store.Write), so several goroutines and processes can share
 // one queue; reads are plain queries. Notify wakes idle workers of this
 // process; workers of other processes find jobs by polling.
 package queue
@@ -65,15 +65,17 @@ var errDuplicate = errors.New("duplicate delivery")
 // use.
 type Queue struct {
 	store *cache.Store
-	db    *sql.DB
 	wake  chan struct{}
 	now   func() time.Time // the clock, replaced in tests
 }
 
-// New returns the queue kept in store, which must be open; the queue's
-// tables are created when the store is opened (this package registers them).
-func New(store *cache.Store) *Queue {
-	return &Queue{store: store, db: store.DB(), wake: make(chan struct{}, 1), now: time.Now}
+// Open returns the queue kept in store, which must be open, creating or
+// updating its tables first.
+func Open(ctx context.Context, store *cache.Store) (*Queue, error) {
+	if err := store.Migrate(ctx, schema); err != nil {
+		return nil, fmt.Errorf("opening the job queue: %w", err)
+	}
+	return &Queue{store: store, wake: make(chan struct{}, 1), now: time.Now}, nil
 }
 
 // Notify returns a channel that receives a value (buffer 1, never blocking
@@ -315,7 +317,7 @@ func (q *Queue) Superseded(ctx context.Context, j *Job) (bool, error) {
 		return false, errors.New("checking whether a job is superseded: nil job")
 	}
 	var newer bool
-	err := q.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE key = ? AND id > ?)", j.Key(), j.ID).Scan(&newer)
+	err := q.store.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE key = ? AND id > ?)", j.Key(), j.ID).Scan(&newer)
 	if err != nil {
 		return false, fmt.Errorf("checking whether job %d of %s is superseded: %w", j.ID, j.Key(), err)
 	}
@@ -397,7 +399,7 @@ WHERE state = ?3`,
 // Depth is the number of queued jobs.
 func (q *Queue) Depth(ctx context.Context) (int, error) {
 	var n int
-	if err := q.db.QueryRowContext(ctx, "SELECT count(*) FROM jobs WHERE state = ?", Queued).Scan(&n); err != nil {
+	if err := q.store.QueryRow(ctx, "SELECT count(*) FROM jobs WHERE state = ?", Queued).Scan(&n); err != nil {
 		return 0, fmt.Errorf("counting queued jobs: %w", err)
 	}
 	return n, nil
@@ -406,7 +408,7 @@ func (q *Queue) Depth(ctx context.Context) (int, error) {
 // OldestQueued is how long the oldest queued job has waited, 0 if none.
 func (q *Queue) OldestQueued(ctx context.Context) (time.Duration, error) {
 	var oldest sql.NullInt64
-	if err := q.db.QueryRowContext(ctx, "SELECT min(created) FROM jobs WHERE state = ?", Queued).Scan(&oldest); err != nil {
+	if err := q.store.QueryRow(ctx, "SELECT min(created) FROM jobs WHERE state = ?", Queued).Scan(&oldest); err != nil {
 		return 0, fmt.Errorf("finding the oldest queued job: %w", err)
 	}
 	if !oldest.Valid {
@@ -418,7 +420,7 @@ func (q *Queue) OldestQueued(ctx context.Context) (time.Duration, error) {
 // Get returns the job with the given id; an unknown id is an error wrapping
 // ErrNotFound.
 func (q *Queue) Get(ctx context.Context, id int64) (*Job, error) {
-	j, err := scanJob(q.db.QueryRowContext(ctx, "SELECT "+jobColumns+" FROM jobs WHERE id = ?", id))
+	j, err := scanJob(q.store.QueryRow(ctx, "SELECT "+jobColumns+" FROM jobs WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
@@ -442,9 +444,9 @@ func (q *Queue) Jobs(ctx context.Context, state string, limit int) ([]*Job, erro
 		err  error
 	)
 	if state == "" {
-		rows, err = q.db.QueryContext(ctx, "SELECT "+jobColumns+" FROM jobs ORDER BY id DESC LIMIT ?", limit)
+		rows, err = q.store.Query(ctx, "SELECT "+jobColumns+" FROM jobs ORDER BY id DESC LIMIT ?", limit)
 	} else {
-		rows, err = q.db.QueryContext(ctx, "SELECT "+jobColumns+" FROM jobs WHERE state = ? ORDER BY id DESC LIMIT ?", state, limit)
+		rows, err = q.store.Query(ctx, "SELECT "+jobColumns+" FROM jobs WHERE state = ? ORDER BY id DESC LIMIT ?", state, limit)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("listing %s jobs: %w", stateOrAll(state), err)
@@ -533,7 +535,7 @@ func (q *Queue) SetCheck(ctx context.Context, id, checkRun int64, open bool) err
 // Recover) with their check still open on GitHub: the caller closes the
 // checks and records it with SetCheck.
 func (q *Queue) OpenChecks(ctx context.Context) ([]*Job, error) {
-	rows, err := q.db.QueryContext(ctx, "SELECT "+jobColumns+" FROM jobs WHERE check_open = 1 AND state IN (?, ?) ORDER BY id", Failed, Cancelled)
+	rows, err := q.store.Query(ctx, "SELECT "+jobColumns+" FROM jobs WHERE check_open = 1 AND state IN (?, ?) ORDER BY id", Failed, Cancelled)
 	if err != nil {
 		return nil, fmt.Errorf("listing jobs with open checks: %w", err)
 	}
@@ -553,7 +555,7 @@ func (q *Queue) OpenChecks(ctx context.Context) ([]*Job, error) {
 // head commit: it owns that commit's check from now on.
 func (q *Queue) NewerOnSameCommit(ctx context.Context, j *Job) (bool, error) {
 	var ok bool
-	err := q.db.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE key = ? AND id > ? AND head_sha = ?)", j.Key(), j.ID, j.HeadSHA).Scan(&ok)
+	err := q.store.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE key = ? AND id > ? AND head_sha = ?)", j.Key(), j.ID, j.HeadSHA).Scan(&ok)
 	if err != nil {
 		return false, fmt.Errorf("looking for newer jobs of %s: %w", j.Key(), err)
 	}

@@ -2,7 +2,7 @@ package queue
 
 import "github.com/setbot/setbot/cache"
 
-// migration adds the queue's tables to the cache store.
+// schema is the queue's tables in the cache store.
 //
 // Job ids come from AUTOINCREMENT so that they are never reused, even after
 // Prune deletes the newest rows: "a higher id is a newer job" is what
@@ -11,9 +11,10 @@ import "github.com/setbot/setbot/cache"
 // jobs_claim serves Claim and Depth (queued jobs in id order), jobs_key the
 // lookups by Key (a running job of the key, queued jobs to supersede, newer
 // jobs).
-var migration = cache.Migration{
-	Version: 100,
+var schema = cache.Schema{Name: "queue", Migrations: []cache.Migration{{
+	Version: 1,
 	Name:    "webhook deliveries and jobs",
+	Legacy:  100,
 	SQL: `
 CREATE TABLE deliveries (
 	id       TEXT PRIMARY KEY, -- X-GitHub-Delivery
@@ -51,22 +52,17 @@ CREATE TABLE published (
 	updated  INTEGER NOT NULL  -- unix nanoseconds
 ) WITHOUT ROWID;
 `,
-}
-
-// checkRuns remembers the check a job opened on GitHub (a check run id, or
-// -1 for a commit status), so that a later attempt reuses it and a job that
-// never comes back has its check closed instead of left in progress.
-var checkRuns = cache.Migration{
-	Version: 101,
+}, {
+	// Jobs remember the check they opened on GitHub (a check run id, or -1
+	// for a commit status), so that a later attempt reuses it and a job
+	// that never comes back has its check closed instead of left in
+	// progress.
+	Version: 2,
 	Name:    "jobs remember their checks",
+	Legacy:  101,
 	SQL: `
 ALTER TABLE jobs ADD COLUMN check_run INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN check_open INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX jobs_open_checks ON jobs (check_open) WHERE check_open = 1;
 `,
-}
-
-func init() {
-	cache.Register(migration)
-	cache.Register(checkRuns)
-}
+}}}

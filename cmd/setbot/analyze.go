@@ -142,6 +142,7 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	if err != nil {
 		return nil, err
 	}
+	defer repo.Close()
 	opts := pipeline.Options{Strategy: f.strategy, Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo)}
 	if progress != nil {
 		opts.Progress = progress

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/internal/evaluation"
 	"github.com/setbot/setbot/model/mlm"
 )
 
@@ -49,13 +50,13 @@ testdata/versions:
 			for _, p := range args[1:] {
 				names = append(names, strings.TrimSuffix(filepath.Base(p), ".scxml"))
 			}
-			rows, err := incremental.Evaluate(ms[0], names, ms[1:],
+			rows, err := evaluation.Evaluate(ms[0], names, ms[1:],
 				incremental.Options{Engine: ef.options(), Solver: newZ3}, runs, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
 			title := fmt.Sprintf("%s (%s): %d versions, depth %d, fastest of %d interleaved runs", ms[0].Name, args[0], len(rows), ef.depth, runs)
-			return incremental.WriteTable(cmd.OutOrStdout(), title, rows)
+			return evaluation.WriteTable(cmd.OutOrStdout(), title, rows)
 		},
 	}
 	cmd.Flags().IntVar(&runs, "runs", 3, "timed runs of each technique per version (the fastest is printed)")

@@ -13,6 +13,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 )
@@ -61,6 +62,14 @@ func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string
 	return set, nil
 }
 
+// inputDomainHelp says, on two lines with the second indented, what the
+// input domain admits beyond the parameters' types and ranges
+// (model.MaxInputString, model.DecimalInputScale).
+func inputDomainHelp(indent string) string {
+	return fmt.Sprintf("a string holds at most %d code points and a decimal is a multiple of\n%s2^-%d (1/%d) below 2^%d in magnitude (a double, as are the sums of two)",
+		model.MaxInputString, indent, model.DecimalInputScale, 1<<model.DecimalInputScale, model.DecimalInputBits)
+}
+
 func newExploreCmd() *cobra.Command {
 	var fe frontEndFlags
 	var ef engineFlags
@@ -85,6 +94,11 @@ symbolic execution tree, then reports:
   - outputs: which output events can be sent, and the shortest way to each;
   - nondeterminism: pairs of transitions that compete for an event and can
     both be enabled, where priority silently picks one.
+
+The environment sends every event of the input alphabet with any arguments of
+the input domain: values of the parameters' types and ranges, where
+` + inputDomainHelp("") + `.
+What is unreachable is unreachable for those inputs.
 
 Formats: text, json (stats {states, paths, depth, subsumed, solver_calls, ms},
 unreachable (never entered), transient (entered, never stable), bounds_hit and
@@ -193,6 +207,10 @@ func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 		set.Machine.Name, st.States, st.Paths, st.Depth, st.Subsumed, st.SolverCalls, st.Ms)
 	for _, bh := range set.Bounds {
 		fmt.Fprintf(&b, "bound hit: %s (limit %d) cut %d paths\n", bh.Bound, bh.Limit, bh.Count)
+	}
+	if st.Unknown > 0 {
+		fmt.Fprintf(&b, "solver: %d queries undecided within the time limit; the paths they could not rule out are kept, "+
+			"so a state reached only through them is not proven reachable (raise --timeout)\n", st.Unknown)
 	}
 	q := qualifier(rep)
 	section := func(title string, list []analysis.Reach) {

@@ -193,7 +193,7 @@ func TestExploreDecimals(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"output fan to #_parent: first after 1 events (reading(t=21.5))",
+	for _, want := range []string{"output fan to #_parent: first after 1 events (reading(t=21.0))",
 		"invariant 0 <= speed && speed <= 3 (range of speed: decimal[0..3]): holds in every state explored"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -262,5 +262,28 @@ func TestTestsSCIONData(t *testing.T) {
 		if !strings.Contains(junit, want) {
 			t.Errorf("junit lacks %q:\n%s", want, junit)
 		}
+	}
+}
+
+// TestExploreInputDomain checks that explore's verdicts and help are those
+// of the input domain: no decimal input x has x * 50 == 55 as a double
+// (1.1 * 50 is 55.00000000000001), and 1.1 is off the grid.
+func TestExploreInputDomain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "d.scxml")
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A" datamodel="ecmascript">
+  <setbot:event name="e"><setbot:param name="x" type="decimal"/></setbot:event>
+  <state id="A"><transition event="e" cond="_event.data.x * 50 == 55" target="B"/></state>
+  <state id="B"/>
+</scxml>`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "explore", path)
+	if code != 0 || !strings.Contains(out, "states unreachable:\n  B (line 4)") {
+		t.Errorf("exit %d, stderr %q, output:\n%s\nwant B unreachable", code, errs, out)
+	}
+	_, help, _ := runCLI(t, "explore", "--help")
+	if !strings.Contains(help, "a string holds at most 32 code points and a decimal is a multiple of\n2^-10 (1/1024) below 2^42 in magnitude") {
+		t.Errorf("explore --help does not state the input domain:\n%s", help)
 	}
 }

@@ -56,8 +56,9 @@ event can be sent again as it reads. Quote each EVENT for the shell, e.g.
   setbot simulate model.scxml "say(text='it\'s, \"ok\"', lang=undefined)"
 
 The environment may send:
-  - an input event, with exactly its declared parameters: an int argument
-    must lie in its parameter's range (int[0..50], say);
+  - an input event, with exactly its declared parameters: an argument must
+    lie in its parameter's range (int[0..50], say) and in the input domain,
+    where ` + inputDomainHelp("    ") + `;
   - a pending timer (an event the machine sent itself with a delay), without
     arguments: it fires with the arguments it was set with. Every delayed
     send is its own pending timer, so a timer set twice is pending twice; of

@@ -417,6 +417,14 @@ func TestSimulateDecimals(t *testing.T) {
 	if code, _, errs := runSimulate(t, model, "reading(t=99.5)"); code != exitFindings || !strings.Contains(errs, "argument t=99.5 of event reading is out of range decimal[-40..60]") {
 		t.Errorf("out of range: exit %d, stderr %q", code, errs)
 	}
+	// 21.3 is within the range but outside the input domain, as ECMAScript
+	// holds it only rounded.
+	for _, ref := range []string{"--reference=false", "--reference"} {
+		code, _, errs := runSimulate(t, model, ref, "reading(t=21.3)")
+		if want := "argument t=21.3 of event reading is outside the input domain: a decimal input is a multiple of 2^-10 (1/1024) below 2^42 in magnitude"; code != exitFindings || !strings.Contains(errs, want) {
+			t.Errorf("%s: off the grid: exit %d, stderr %q", ref, code, errs)
+		}
+	}
 }
 
 // TestSimulateEventText checks that simulate reads every string a

@@ -206,6 +206,34 @@ func TestRangeInvariantAndNondeterminism(t *testing.T) {
 	}
 }
 
+// TestNondeterminismInInputDomain checks that the conflicts reported are
+// those of inputs in the input domain: a string input holds at most 32
+// code points, so a guard on a longer one never fires and shadows nothing.
+func TestNondeterminismInInputDomain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "len.scxml")
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A" datamodel="ecmascript">
+  <setbot:event name="e"><setbot:param name="s" type="string"/><setbot:param name="x" type="decimal"/></setbot:event>
+  <state id="A">
+    <transition event="e" cond="_event.data.s.length &gt; 32" target="B"/>
+    <transition event="e" cond="_event.data.x * 10 == 1" target="B"/>
+    <transition event="e" cond="_event.data.x * 4 == 1" target="C"/>
+    <transition event="e"/>
+  </state>
+  <state id="B"/><state id="C"/>
+</scxml>`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, rep := analyze(t, path, engine.Options{MaxDepth: 2})
+	var got []string
+	for _, c := range rep.Nondeterminism {
+		got = append(got, c.Taken+" shadows "+c.Shadows)
+	}
+	if want := []string{"A:e>C shadows A:e>"}; !slices.Equal(got, want) {
+		t.Errorf("nondeterminism %q, want %q", got, want)
+	}
+}
+
 func TestParseInvariantErrors(t *testing.T) {
 	m, _ := analyze(t, "../../examples/triangle.scxml", engine.Options{MaxDepth: 1})
 	for _, text := range []string{"a +", "zz > 0", "a + 1", "_event.data.x > 0"} {

@@ -108,7 +108,7 @@ func (a *analyzer) nondeterminism(r *Report) error {
 			for _, p := range ev.Params {
 				v := tab.Var(p.Name+"@next", engine.SortOf(p.Type))
 				params[p.Name] = v
-				pc = append(pc, engine.RangeOf(tab, p.Type, v)...)
+				pc = append(pc, engine.InputDomain(tab, p.Type, v)...)
 			}
 			for _, id := range n.State.Atomic {
 				var cands []*model.Transition

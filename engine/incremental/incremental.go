@@ -53,20 +53,24 @@ type Options struct {
 
 // Result is what a change does.
 type Result struct {
-	Strategy         string           `json:"strategy"`
-	StrategyReason   string           `json:"strategy_reason"`
-	Changes          []diffmap.Change `json:"changes"`
-	Impact           Impact           `json:"impact"`
-	Base             Size             `json:"base"`
-	Head             Size             `json:"head"`
-	ReusedStates     int              `json:"reused_states"`
-	NewStates        int              `json:"new_states"`
-	SolverCalls      int              `json:"solver_calls"`
-	Tests            Counts           `json:"tests"`
-	TestsPartial     bool             `json:"tests_partial,omitempty"` // DSE: obsolete is an upper bound
-	TestDelta        *testgen.Delta   `json:"test_delta"`
-	NewlyUnreachable []StateRef       `json:"newly_unreachable"`
-	NewlyReachable   []StateRef       `json:"newly_reachable"`
+	Strategy       string           `json:"strategy"`
+	StrategyReason string           `json:"strategy_reason"`
+	Changes        []diffmap.Change `json:"changes"`
+	Impact         Impact           `json:"impact"`
+	Base           Size             `json:"base"`
+	Head           Size             `json:"head"`
+	ReusedStates   int              `json:"reused_states"`
+	NewStates      int              `json:"new_states"`
+	SolverCalls    int              `json:"solver_calls"`
+	// SolverUnknown counts the head tree's queries the solver could not
+	// decide within its time limit: the paths they could not rule out are
+	// kept, so what is reached only through them is not proven reachable.
+	SolverUnknown    int            `json:"solver_unknown,omitempty"`
+	Tests            Counts         `json:"tests"`
+	TestsPartial     bool           `json:"tests_partial,omitempty"` // DSE: obsolete is an upper bound
+	TestDelta        *testgen.Delta `json:"test_delta"`
+	NewlyUnreachable []StateRef     `json:"newly_unreachable"`
+	NewlyReachable   []StateRef     `json:"newly_reachable"`
 	// NewlyTransient lists the states the head enters but never rests in
 	// (a macrostep always leaves them again) where the base rested in them
 	// or did not enter them: the gate's transient_state rule.
@@ -118,8 +122,8 @@ type StateRef struct {
 	Line  int    `json:"line,omitempty"`
 	// Within is the depth bound the claim is qualified by (0: proven).
 	Within int `json:"within_depth,omitempty"`
-	// CutBy names a bound other than depth (states, time, loop,
-	// microsteps) that cut the head tree: the state was not reached before
+	// CutBy names a bound other than depth (states, time, loop, microsteps,
+	// array) that cut the head tree: the state was not reached before
 	// it did, which does not show that it cannot be.
 	CutBy string `json:"cut_by,omitempty"`
 }
@@ -161,8 +165,9 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	r.BaseSet = baseSet
 	r.Base.States, r.Base.Paths = baseSet.Stats.States, baseSet.Stats.Paths
 
-	interest := r.impact(d, base.Machine, head.Machine)
-	strategy, reason, err := choose(opts.Strategy, d, base.Machine, head.Machine, baseSet)
+	var interest map[string]bool
+	r.Impact, interest = ChangeImpact(d, base.Machine, head.Machine)
+	strategy, reason, err := Choose(opts.Strategy, d, base.Machine, head.Machine, baseSet)
 	if err != nil {
 		return nil, err
 	}
@@ -173,13 +178,14 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	start := time.Now()
 	headSet := head.Set
 	if headSet == nil {
-		headSet, err = build(strategy, head.Machine, baseSet, d, interest, opts)
+		headSet, err = Build(strategy, head.Machine, baseSet, d, interest, opts)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("exploring the head version (%s): %w", strategy, err)
 	}
 	r.Head = Size{States: headSet.Stats.States, Paths: headSet.Stats.Paths, Ms: time.Since(start).Milliseconds()}
 	r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.Reused, headSet.Stats.New, headSet.Stats.SolverCalls
+	r.SolverUnknown = headSet.Stats.Unknown
 	if strategy == Reuse || strategy == Cached {
 		r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.States, 0, 0
 	}
@@ -189,8 +195,8 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	if strategy == DSE && len(r.NewlyUnreachable)+len(r.NewlyTransient) > 0 {
 		// A state DSE does not reach (or does not rest in) is only a
 		// candidate: confirm on the whole tree before saying it.
-		confirm, why, _ := choose(Auto, d, base.Machine, head.Machine, baseSet)
-		full, err := build(confirm, head.Machine, baseSet, d, nil, opts)
+		confirm, why, _ := Choose(Auto, d, base.Machine, head.Machine, baseSet)
+		full, err := Build(confirm, head.Machine, baseSet, d, nil, opts)
 		if err != nil {
 			return nil, fmt.Errorf("confirming unreachable states (%s): %w", confirm, err)
 		}
@@ -214,8 +220,9 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 // is calibrated on the versions in testdata/versions.
 const MinSurvival = 0.30
 
-// choose picks the strategy and says why (ARCHITECTURE.md §6).
-func choose(asked string, d *diffmap.Diff, base, head *mlm.Machine, baseSet *engine.SET) (string, string, error) {
+// Choose picks the strategy for the asked one (auto, or one of those a
+// user may ask for) and says why (ARCHITECTURE.md §6).
+func Choose(asked string, d *diffmap.Diff, base, head *mlm.Machine, baseSet *engine.SET) (string, string, error) {
 	switch asked {
 	case MSE, DSE, Full:
 		return asked, "requested", nil
@@ -297,7 +304,10 @@ func survival(set *engine.SET, d *diffmap.Diff) float64 {
 	return float64(kept) / float64(kept+redone)
 }
 
-func build(strategy string, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, interest map[string]bool, opts Options) (*engine.SET, error) {
+// Build explores m by strategy: Reuse returns base whole, MSE reuses it
+// for what d does not update, DSE explores the transitions of interest
+// fully (see ChangeImpact) and Full (any other) explores from scratch.
+func Build(strategy string, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, interest map[string]bool, opts Options) (*engine.SET, error) {
 	switch strategy {
 	case Reuse:
 		return base, nil
@@ -309,14 +319,15 @@ func build(strategy string, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, i
 	return engine.Explore(m, opts.Engine, opts.Solver)
 }
 
-// impact computes the impacted transitions and M1, M2; it returns the
-// transitions DSE explores fully. What a change impacts depends on what
+// ChangeImpact computes the impacted transitions and M1, M2 of the change
+// d from base to head; it returns with them the transitions DSE explores
+// fully. What a change impacts depends on what
 // changed: a changed action impacts the transitions that use what it
 // defines (before or after) and is impacted by those that define what it
 // uses; a changed guard or target impacts its control dependents and is
 // impacted by those that define what the guard reads; an added or removed
 // transition impacts and is impacted through every dependence.
-func (r *Result) impact(d *diffmap.Diff, base, head *mlm.Machine) map[string]bool {
+func ChangeImpact(d *diffmap.Diff, base, head *mlm.Machine) (Impact, map[string]bool) {
 	ha := depend.Analyze(head, depend.Options{})
 	ba := depend.Analyze(base, depend.Options{})
 	oldT, newT := byKey(base), byKey(head)
@@ -353,19 +364,19 @@ func (r *Result) impact(d *diffmap.Diff, base, head *mlm.Machine) map[string]boo
 		}
 	}
 	interest := make(map[string]bool)
-	r.Impact = Impact{Changed: sortedSet(d.Updated, nil), Impacted: []string{}}
+	im := Impact{Changed: sortedSet(d.Updated, nil), Impacted: []string{}}
 	for k := range d.Updated {
 		interest[k] = true
 	}
 	for k := range impacted {
 		if !d.Updated[k] && newT[k] != nil {
-			r.Impact.Impacted = append(r.Impact.Impacted, k)
+			im.Impacted = append(im.Impacted, k)
 			interest[k] = true
 		}
 	}
-	sort.Strings(r.Impact.Impacted)
-	r.Impact.M1, r.Impact.M2 = round(ha.M1(d.Updated)), round(ha.M2(d.Updated))
-	return enablers(ha, interest)
+	sort.Strings(im.Impacted)
+	im.M1, im.M2 = round(ha.M1(d.Updated)), round(ha.M2(d.Updated))
+	return im, enablers(ha, interest)
 }
 
 // enablers adds to the transitions DSE must explore fully those they
@@ -555,6 +566,7 @@ func New(head Version, opts Options) (*Result, error) {
 	r.HeadSet = set
 	r.Head = Size{States: set.Stats.States, Paths: set.Stats.Paths, Ms: time.Since(start).Milliseconds()}
 	r.NewStates, r.SolverCalls = set.Stats.New, set.Stats.SolverCalls
+	r.SolverUnknown = set.Stats.Unknown
 	if r.Strategy == Cached {
 		r.ReusedStates, r.NewStates, r.SolverCalls = set.Stats.States, 0, 0
 	}

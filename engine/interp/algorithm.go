@@ -161,7 +161,7 @@ func (r *run) condition(t *model.Transition) (bool, error) {
 		return true, nil
 	}
 	if t.CondFails {
-		r.c.internal = append(r.c.internal, sim.Event{Name: "error.execution", Args: map[string]sim.Value{}})
+		r.c.internal = append(r.c.internal, sim.Event{Name: model.ErrorExecution, Args: map[string]sim.Value{}})
 		return false, nil
 	}
 	x := r.executor(t.Pos)

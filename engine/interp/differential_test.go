@@ -1,6 +1,7 @@
 package interp_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -72,6 +73,19 @@ func load(name string, src []byte) (*subject, string) {
 	return s, ""
 }
 
+// sameError reports whether the two sides' errors agree: neither fails,
+// or both do, and where one meets a bound of the model (an array that
+// grows past its bound) the other meets the same one. An error ends the
+// comparison of a run.
+func sameError(ierr, serr error) bool {
+	if (ierr == nil) != (serr == nil) {
+		return false
+	}
+	var ib, sb *sim.BoundError
+	ibound, sbound := errors.As(ierr, &ib), errors.As(serr, &sb)
+	return ibound == sbound && (!ibound || ib.Bound == sb.Bound && ib.Limit == sb.Limit)
+}
+
 // next chooses the input of step i (1-based) given the timers pending on
 // the flattened side; false ends the run.
 type next func(i int, pending []string) (sim.Event, bool)
@@ -92,7 +106,7 @@ func (s *subject) compare(inputs next, n *counts) string {
 		return fmt.Sprintf("%s: inputs [%s]: %s differs in %s:\n  reference interpreter: %v\n  flattened machine:     %v",
 			s.name, strings.Join(sent, ", "), step, what, ref, flat)
 	}
-	if (serr == nil) != (ierr == nil) {
+	if !sameError(ierr, serr) {
 		return report("the start", "error", ierr, serr)
 	}
 	if serr != nil {
@@ -111,7 +125,7 @@ func (s *subject) compare(inputs next, n *counts) string {
 		label := fmt.Sprintf("step %d (%s)", i, ev)
 		sst, serr := sm.Step(ev)
 		ist, ierr := im.Step(ev)
-		if (serr == nil) != (ierr == nil) {
+		if !sameError(ierr, serr) {
 			return report(label, "error", ierr, serr)
 		}
 		if serr != nil {

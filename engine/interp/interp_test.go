@@ -1,6 +1,7 @@
 package interp_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -482,5 +483,30 @@ func TestHistoryCycle(t *testing.T) {
 	_, _, err := interp.New(m, interp.Options{})
 	if want := "cycle.scxml:4:5: the default transitions of history states lead in a cycle: H1 -> H2 -> H1"; err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// TestBoundError: an array that grows past its bound stops the
+// interpreter, as it stops the simulator, with a *sim.BoundError naming
+// the bound (the symbolic executor cuts the path there).
+func TestBoundError(t *testing.T) {
+	m := readModel(t, "grow.scxml", `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="a">
+  <datamodel><data id="xs" expr="[]" setbot:type="int[2]"/></datamodel>
+  <state id="a"><transition event="add"><assign location="xs" expr="xs.concat(xs.length)"/></transition></state>
+</scxml>`)
+	in, _, err := interp.New(m, interp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := in.Step(sim.Event{Name: "add"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = in.Step(sim.Event{Name: "add"})
+	var be *sim.BoundError
+	want := "event add(): transition a:add>: grow.scxml:3:59: an array grows past its bound of 2 elements (the array bound; raise it with setbot:type)"
+	if !errors.As(err, &be) || be.Bound != "array" || be.Limit != 2 || err.Error() != want {
+		t.Errorf("got %v, want a BoundError: %s", err, want)
 	}
 }

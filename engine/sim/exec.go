@@ -14,6 +14,19 @@ import (
 // does not hold: the path is cut. Only the flattener emits assume.
 var ErrAssumeFailed = errors.New("assume failed")
 
+// BoundError is what Executor.Run returns where a bound statement does
+// not hold: the path meets a bound of the model (an array that grows past
+// its bound), where the symbolic executor cuts it and reports the hit. A
+// concrete run cannot go on there either.
+type BoundError struct {
+	Bound string // the bound's name, as the symbolic executor reports it
+	Limit int64
+	Pos   string // where the statement is
+	What  string
+}
+
+func (e *BoundError) Error() string { return e.Pos + ": " + e.What }
+
 // Route says where an event that code raises or sends goes.
 type Route int
 
@@ -227,6 +240,15 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		}
 		if !c {
 			return ErrAssumeFailed
+		}
+		return nil
+	case *lang.Bound:
+		c, err := x.cond(s.Cond)
+		if err != nil {
+			return err
+		}
+		if !c {
+			return &BoundError{Bound: s.Name, Limit: s.Limit, Pos: x.pos(s), What: s.What()}
 		}
 		return nil
 	}

@@ -7,7 +7,7 @@
 //   - Values are int64 and bool. Overflow of + - * / or negation is an
 //     error; division and remainder follow C with x / 0 = 0 and x % 0 = x.
 //     Variable ranges are not enforced; the arguments of input events must
-//     lie in their declared ranges (CheckArgs).
+//     lie in their declared ranges and the input domain (CheckArgs).
 //   - An event is processed by trying the transitions that leave the
 //     current state on it, in key order: the first whose guard holds and
 //     whose action runs to its end (no assume fails) is taken, on a copy of
@@ -277,7 +277,9 @@ func CheckTimer(ev Event, pending []Timer) error {
 }
 
 // CheckArgs checks an input's arguments against the event's parameters:
-// the same names, the declared types, numbers within their ranges. An int
+// the same names, the declared types, values within their ranges and the
+// input domain (a string of at most model.MaxInputString code points, a
+// decimal on the grid of model.DecimalInputScale). An int
 // argument of a decimal parameter is converted in args to the decimal of
 // its value.
 func CheckArgs(e *model.Event, args map[string]Value) error {
@@ -299,6 +301,16 @@ func CheckArgs(e *model.Event, args map[string]Value) error {
 		}
 		if v.Kind == lang.Int && !p.Type.Contains(v.Int) {
 			return fmt.Errorf("argument %s=%d of event %s is out of range %s", name, v.Int, e.Name, p.Type)
+		}
+		var err error
+		switch v.Kind {
+		case lang.Decimal:
+			err = model.CheckInputDecimal(v.Rat)
+		case lang.String:
+			err = model.CheckInputString(v.Str)
+		}
+		if err != nil {
+			return fmt.Errorf("argument %s=%s of event %s %w", name, v, e.Name, err)
 		}
 	}
 	for _, p := range e.Params {

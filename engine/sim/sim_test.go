@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -235,6 +236,39 @@ func TestRadio(t *testing.T) {
 	})
 }
 
+// TestInputDomain checks that inputs outside the input domain are refused,
+// as an int outside its range is: a decimal off the grid of 2^-10 or not
+// below 2^42 in magnitude, a string of more than 32 code points.
+func TestInputDomain(t *testing.T) {
+	m := loadString(t, "domain.scxml", `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A" datamodel="ecmascript">
+  <setbot:event name="d"><setbot:param name="x" type="decimal"/></setbot:event>
+  <setbot:event name="s"><setbot:param name="t" type="string"/></setbot:event>
+  <state id="A">
+    <transition event="d" cond="_event.data.x * 4 == 5" target="B"/>
+    <transition event="s" cond="_event.data.t.length &gt; 32" target="B"/>
+  </state>
+  <state id="B"/>
+</scxml>`)
+	long := strings.Repeat("é", 33)
+	decimalDomain := "is outside the input domain: a decimal input is a multiple of 2^-10 (1/1024) below 2^42 in magnitude"
+	replay(t, m, sim.Options{}, []want{
+		{state: "A"},
+		{ev: "d(x=1.1)", err: "argument x=1.1 of event d " + decimalDomain},
+		{ev: "d(x=0.0001)", err: "argument x=0.0001 of event d " + decimalDomain},
+		{ev: "d(x=4398046511104.0)", err: "argument x=4398046511104.0 of event d " + decimalDomain},
+		{ev: "d(x=-4398046511104.0)", err: decimalDomain},
+		{ev: "d(x=4398046511103.999)", state: "A", discarded: "every guard is false"},
+		{ev: "d(x=0.0009765625)", state: "A", discarded: "every guard is false"},
+		{ev: "d(x=3)", state: "A", discarded: "every guard is false"},
+		{ev: "d(x=1.25)", state: "B"},
+		{ev: "s(t='" + long + "')", err: "argument t='" + long + "' of event s is outside the input domain: a string input holds at most 32 code points, this one 33"},
+	})
+	replay(t, m, sim.Options{}, []want{
+		{state: "A"},
+		{ev: "s(t='" + long[2:] + "')", state: "A", discarded: "every guard is false"},
+	})
+}
+
 func feature(name string) string {
 	return filepath.Join("../../model/mlm/testdata/features", name+".scxml")
 }
@@ -276,6 +310,14 @@ func TestFeatures(t *testing.T) {
 		{"order", []want{{state: "A1", vars: "trace=0"},
 			{ev: "go", state: "B1", vars: "trace=12345"},
 		}},
+		{"growing_arrays", []want{{state: "idle", vars: "count=2 seen.length=4 seen[2]=2 seen[3]=3"},
+			{ev: "add(v=5)", state: "idle", vars: "log.length=1 log[0]=5"},
+			{ev: "add(v=0)", discarded: "no transition of"},
+			{ev: "add(v=7)", state: "idle", vars: "log.length=2 log[1]=7"},
+			{ev: "add(v=3)", state: "idle", vars: "log.length=3 log[2]=3"},
+			// The fourth add outgrows log's bound: the run stops there.
+			{ev: "add(v=1)", err: "an array grows past its bound of 3 elements (the array bound; raise it with setbot:type)"},
+		}},
 		{"internal_transition", []want{{state: "C1", vars: "entries=1"},
 			{ev: "inner", state: "C2", vars: "entries=1"},
 			{ev: "outer", state: "C2", vars: "entries=2"},
@@ -284,6 +326,25 @@ func TestFeatures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.model, func(t *testing.T) { replay(t, loadFile(t, feature(tt.model)), sim.Options{}, tt.steps) })
+	}
+}
+
+// TestBoundError: where a path meets a bound of the model, the step fails
+// with a *sim.BoundError naming the bound.
+func TestBoundError(t *testing.T) {
+	s, _, err := sim.New(loadFile(t, feature("growing_arrays")), sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := s.Step(sim.Event{Name: "add", Args: map[string]sim.Value{"v": sim.IntValue(1)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = s.Step(sim.Event{Name: "add", Args: map[string]sim.Value{"v": sim.IntValue(1)}})
+	var be *sim.BoundError
+	if !errors.As(err, &be) || be.Bound != "array" || be.Limit != 3 || !strings.Contains(be.Pos, "growing_arrays.scxml:23:") {
+		t.Errorf("got %v (%#v), want a BoundError of the array bound 3 at line 23", err, be)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -162,7 +163,7 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 	var conj []solver.Term
 	for _, c := range n.PC {
 		vs := src.Vars(c)
-		if len(vs) == 1 && isRange(src, c, vs[0], ranges[vs[0]]) {
+		if len(vs) == 1 && inDomain(src, c, vs[0], ranges[vs[0]]) {
 			continue
 		}
 		for _, v := range vs {
@@ -238,29 +239,12 @@ func (g *Generator) reuse(pc, extra, params []solver.Term, constrained map[solve
 	return nil
 }
 
-// isRange reports whether c is exactly one end of v's declared range,
-// lo <= v or v <= hi: what the explorer adds for a ranged parameter. Any
-// other condition on v (a guard) constrains it.
-func isRange(tab *solver.Table, c, v solver.Term, t lang.Type) bool {
-	if !t.Ranged || tab.Op(c) != solver.OpLe {
-		return false
-	}
-	a, b, _ := tab.Args(c)
-	if lo, ok := intOrRat(tab, a); ok && b == v {
-		return lo.Cmp(big.NewRat(t.Lo, 1)) == 0
-	}
-	if hi, ok := intOrRat(tab, b); ok && a == v {
-		return hi.Cmp(big.NewRat(t.Hi, 1)) == 0
-	}
-	return false
-}
-
-// intOrRat returns the value of an int or a rational constant.
-func intOrRat(tab *solver.Table, x solver.Term) (*big.Rat, bool) {
-	if i, ok := tab.IntValue(x); ok {
-		return big.NewRat(i, 1), true
-	}
-	return tab.RatValue(x)
+// inDomain reports whether c is one of the conditions that keep v, a
+// parameter of type t, in the input domain (engine.InputDomain): those
+// hold for the fallback values. Any other condition on v (a guard)
+// constrains it.
+func inDomain(tab *solver.Table, c, v solver.Term, t lang.Type) bool {
+	return slices.Contains(engine.InputDomain(tab, t, v), c)
 }
 
 func fallback(s solver.Sort, t lang.Type) any {

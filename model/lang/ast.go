@@ -12,6 +12,7 @@
 package lang
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/setbot/setbot/model/source"
@@ -43,12 +44,16 @@ type (
 	}
 
 	// DecLit is a decimal literal, 1.5 or 2e3: a number with a fraction or
-	// an exponent. Value is its exact value; Text is the literal as written
-	// ("" for one the lowering or folding made, printed from Value).
+	// an exponent. Value is its value as ECMAScript reads it, the exact
+	// value of the nearest double (ParseDecimal); Text is the literal as
+	// written ("" for one the lowering or folding made, printed from
+	// Value). Rounded says that the written value is not exactly a double
+	// (0.1), so that Value is a rounding of it.
 	DecLit struct {
 		ValuePos source.Pos
 		Value    *big.Rat
 		Text     string
+		Rounded  bool
 	}
 
 	// ToDecimal is Number(X): the int or decimal X as a decimal. ECMAScript
@@ -332,6 +337,19 @@ type (
 		AssumePos source.Pos
 		Cond      Expr
 	}
+
+	// Bound goes on only where Cond holds; where it does not, the path
+	// meets the bound Name, whose limit is Limit, and stops there: the
+	// symbolic executor cuts it and counts it as a hit of Name, the
+	// concrete executors stop with an error naming it. It does not occur
+	// in source models: the lowering emits it where a value may outgrow
+	// what a variable holds (ArrayBound).
+	Bound struct {
+		BoundPos source.Pos
+		Name     string
+		Limit    int64
+		Cond     Expr
+	}
 )
 
 // Arg is one named event argument: Name: Value.
@@ -379,6 +397,7 @@ func (s *Raise) Pos() source.Pos   { return s.RaisePos }
 func (s *Send) Pos() source.Pos    { return s.SendPos }
 func (s *Cancel) Pos() source.Pos  { return s.CancelPos }
 func (s *Assume) Pos() source.Pos  { return s.AssumePos }
+func (s *Bound) Pos() source.Pos   { return s.BoundPos }
 
 func (*IntLit) exprNode()     {}
 func (*StrLit) exprNode()     {}
@@ -413,6 +432,7 @@ func (*Raise) stmtNode()   {}
 func (*Send) stmtNode()    {}
 func (*Cancel) stmtNode()  {}
 func (*Assume) stmtNode()  {}
+func (*Bound) stmtNode()   {}
 
 // DataParam is the name of the parameter that carries an event's data as
 // a whole, _event.data, when it is one value rather than named parameters
@@ -427,3 +447,12 @@ var EventFields = map[string]bool{"name": true, "type": true, "sendid": true, "o
 // StringMethods are the string methods of the language and their number
 // of arguments: the ones guards use.
 var StringMethods = map[string]int{"indexOf": 1, "startsWith": 1, "endsWith": 1, "includes": 1, "substring": 2, "charAt": 1}
+
+// What says, in one line, what meeting the bound means: the message of
+// the executors that stop or cut a path there.
+func (s *Bound) What() string {
+	if s.Name == ArrayBound {
+		return fmt.Sprintf("an array grows past its bound of %d elements (the array bound; raise it with setbot:type)", s.Limit)
+	}
+	return fmt.Sprintf("a path meets the %s bound (%d)", s.Name, s.Limit)
+}

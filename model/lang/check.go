@@ -16,7 +16,8 @@ type Env struct {
 	Param func(name string) (Type, bool)            // type of _event.data.name; nil = no parameters in scope
 	State func(id string) bool                      // In('id') validity; nil = accept any
 	Event func(name string) (map[string]Type, bool) // declared parameters of an event for raise/send args; ok=false: unknown, do not check args
-	// AllowAssume allows assume(...), which only flattened machines use.
+	// AllowAssume allows assume(...) and bound, which only lowered code
+	// and flattened machines hold.
 	AllowAssume bool
 }
 
@@ -24,8 +25,8 @@ type Env struct {
 type Info struct {
 	Types map[Expr]Type // type of every expression checked
 	Args  map[*Arg]Type // type of the parameter each argument of a known event passes
-	// Inexact lists the decimal literals that no double holds exactly
-	// (0.1), and DecimalArith where arithmetic on decimals happens (+, -,
+	// Inexact lists the decimal literals whose written value no double
+	// holds exactly (0.1, which ECMAScript rounds), and DecimalArith where arithmetic on decimals happens (+, -,
 	// *, / with a decimal operand or result, ++, --, += ...): CheckDecimals
 	// refuses the latter in a model that has the former.
 	Inexact      []*DecLit
@@ -122,7 +123,7 @@ func (c *checker) exprType(e Expr) Type {
 	case *IntLit:
 		return IntType
 	case *DecLit:
-		if !ecma.IsDouble(x.Value) {
+		if x.Rounded {
 			c.info.Inexact = append(c.info.Inexact, x)
 		}
 		return DecimalType
@@ -433,13 +434,26 @@ func (c *checker) value(e Expr, what string, want Kind) Kind {
 // absent reports e, which may be undefined or null, where what needs a
 // value. ECMAScript would compute NaN or throw; setbot models neither.
 func (c *checker) absent(e Expr, what string) {
-	c.errorf(e, "%s may be undefined or null, and %s needs a value: give it one first (e.g. an expr on its <data>)", ExprString(e), what)
+	var hint string
+	switch e.(type) {
+	case *Ident:
+		hint = "give it one first (e.g. an expr on its <data>)"
+	case *EventParam:
+		hint = "declare the parameter without |undefined, or give a variable its value and a default first"
+	case *Absent:
+		hint = "write a value instead"
+	default:
+		hint = "setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"
+	}
+	c.errorf(e, "%s may be undefined or null, and %s needs a value: %s", ExprString(e), what, hint)
 }
 
 func (c *checker) method(x *Method) Type {
 	what := "." + x.Name
 	t := c.expr(x.X)
 	switch {
+	case x.Call && x.Name == "concat":
+		return c.concat(x, t)
 	case x.Call && t.Kind == Array:
 		return c.arrayMethod(x, t)
 	case x.Call:
@@ -462,8 +476,14 @@ func (c *checker) method(x *Method) Type {
 	if x.Name == "substring" {
 		lo = 1
 	}
-	if len(x.Args) < lo || len(x.Args) > hi {
+	switch {
+	case len(x.Args) > hi && hi == 1 && x.Name != "charAt":
+		// ECMAScript's position argument.
+		c.errorAt(x.DotPos, "%s with a position is not supported: search a substring instead, e.g. s.substring(p)%s(t)", what, what)
+		return Type{}
+	case len(x.Args) < lo || len(x.Args) > hi:
 		c.errorAt(x.DotPos, "%s takes %d argument(s), found %d", what, hi, len(x.Args))
+		return Type{}
 	}
 	arg := String
 	if x.Name == "substring" || x.Name == "charAt" {
@@ -481,6 +501,65 @@ func (c *checker) method(x *Method) Type {
 	return BoolType
 }
 
+// concat types a.concat(b, ...) on a of type t as ECMAScript computes it:
+// a new array of a's elements, then each argument's, where an argument
+// that is an array is spread and any other value is one element. Its
+// fewest elements and its bound are the sums of theirs; its elements share
+// one type, as every array's do.
+func (c *checker) concat(x *Method, t Type) Type {
+	for _, a := range x.Args {
+		c.expr(a)
+	}
+	switch {
+	case t.Kind == Invalid:
+		return Type{}
+	case t.Kind.IsRef():
+		c.errorf(x, "%s", refReadMsg(ExprString(x.X), t.Kind))
+		return Type{}
+	case t.MayBeAbsent():
+		c.absent(x.X, ".concat")
+		return Type{}
+	case t.Kind == String:
+		c.errorAt(x.DotPos, "concat on the string %s: write %s + ...", ExprString(x.X), ExprString(x.X))
+		return Type{}
+	case t.Kind != Array:
+		c.errorf(x.X, "%s is %s, not an array: .concat needs an array", ExprString(x.X), article(t.Kind))
+		return Type{}
+	}
+	elem, minLen, maxLen := t.Comp.Elem, t.Comp.MinLen, t.Comp.Len
+	for _, a := range x.Args {
+		at := c.info.Types[a]
+		et, lo, hi := at, 1, 1
+		switch {
+		case at.Kind == Invalid:
+			return Type{}
+		case at.Kind.IsRef():
+			c.errorf(a, "%s", refPartMsg(at.Kind))
+			return Type{}
+		case at.Kind == Array:
+			et, lo, hi = at.Comp.Elem, at.Comp.MinLen, at.Comp.Len
+		}
+		switch {
+		case hi == 0: // an empty array adds no elements, nor their type
+		case maxLen == 0:
+			elem = et
+		default:
+			j := c.joinElems(elem, et)
+			if j.Kind == Invalid {
+				c.errorf(a, "%s adds elements of type %s to an array of %s: an array holds values of one type (and undefined); use one array per type", ExprString(a), et, elem)
+				return Type{}
+			}
+			elem = j
+		}
+		minLen, maxLen = minLen+lo, maxLen+hi
+	}
+	if maxLen > MaxArrayLen {
+		c.errorf(x, "%s may have %d elements: at most %d are modelled; split the data", ExprString(x), maxLen, MaxArrayLen)
+		return Type{}
+	}
+	return ArrayType(elem, minLen, maxLen)
+}
+
 // arrayMethods are the methods of arrays that guards use: they compare
 // the elements with their argument as === does.
 var arrayMethods = map[string]bool{"indexOf": true, "includes": true}
@@ -494,7 +573,7 @@ func (c *checker) arrayMethod(x *Method, t Type) Type {
 		c.expr(a)
 	}
 	if !arrayMethods[x.Name] {
-		c.errorAt(x.DotPos, "%s is not an array method setbot models: of the array methods, indexOf and includes are; write what it computes with a <foreach>", what)
+		c.errorAt(x.DotPos, "%s is not an array method setbot models: of the array methods, indexOf, includes and concat are; write what it computes with a <foreach>", what)
 		return Type{}
 	}
 	if len(x.Args) != 1 {
@@ -794,6 +873,11 @@ func (c *checker) stmt(s Stmt) {
 			c.errorf(x, "assume is not allowed in models: remove it")
 		}
 		c.cond(x.Cond)
+	case *Bound:
+		if !c.env.AllowAssume {
+			c.errorf(x, "bound is not allowed in models: remove it")
+		}
+		c.cond(x.Cond)
 	default:
 		panic(fmt.Sprintf("lang: unexpected statement %T", s))
 	}
@@ -908,10 +992,32 @@ func (c *checker) assign(x *Assign) {
 	case vt.Kind != Undef && tt.Kind != vt.Kind:
 		c.errorf(x.Value, "cannot use %s value as %s in assignment to %s", vt.Kind, tt.Kind, name)
 	case vt.IsComposite():
-		if msg := Assignable(tt, vt); msg != "" {
+		if msg := assignableGrowing(tt, vt); msg != "" {
 			c.errorf(x.Value, "cannot assign %s to %s: %s", ExprString(x.Value), name, msg)
 		}
 	}
+}
+
+// assignableGrowing is Assignable for an assignment, where an array may
+// be given a value that may be longer than its bound (a = a.concat([x])):
+// the lowering checks the length where the assignment runs, and a path on
+// which it is longer meets the array bound (Grows). A value that is longer
+// on every path is an error.
+func assignableGrowing(tt, vt Type) string {
+	if !Grows(tt, vt) {
+		return Assignable(tt, vt)
+	}
+	if vt.Comp.MinLen > tt.Comp.Len {
+		return fmt.Sprintf("it holds at most %d elements and the value has at least %d; declare a larger bound, e.g. setbot:type=\"%s\"",
+			tt.Comp.Len, vt.Comp.MinLen, ArrayType(tt.Comp.Elem, 0, vt.Comp.MinLen))
+	}
+	return Assignable(tt, ArrayType(vt.Comp.Elem, vt.Comp.MinLen, tt.Comp.Len))
+}
+
+// Grows reports whether assigning a value of type vt to an array of type tt
+// may make it longer than its bound.
+func Grows(tt, vt Type) bool {
+	return tt.Kind == Array && vt.Kind == Array && !tt.MayBeAbsent() && vt.Comp.Len > tt.Comp.Len
 }
 
 // loc checks the location target.path written by an assignment and

@@ -56,6 +56,12 @@ func TestCheckComposite(t *testing.T) {
 		{"typeof o", "string"},
 		{"xs.indexOf(a)", "int[-1..2]"},
 		{"us.includes(undefined)", "bool"},
+		{"xs.concat(ys)", "int[7]"},
+		{"xs.concat(ys).length", "int[3..7]"},
+		{"[].concat(xs, [4]).length", "int[4..4]"},
+		{"ys.concat(5, undefined)", "(int|undefined)[6]"},
+		{"m.concat([[1, 2]])", "int[2][3]"},
+		{"[].concat([])", "undefined[0]"},
 	}
 	for _, tt := range tests {
 		e, info, errs := checkExpr(t, compEnv(), tt.src, Invalid)
@@ -80,7 +86,13 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"a = m[a][0]", "t.scxml:1:6: m[a] may lie past the end of m, and an array or object that may be undefined is not modelled: index with a constant below its length (2 for certain)"},
 		{"b = xs == ys", "t.scxml:1:8: == between arrays or objects compares identities, which are not modelled: compare their elements or fields"},
 		{"xs = [1, 2]", "t.scxml:1:6: cannot assign [1, 2] to xs: it has 3 elements for certain and the value may have 2; declare its type, e.g. setbot:type=\"int[3]\", which allows fewer"},
-		{"ys = [1, 2, 3, 4, 5]", "t.scxml:1:6: cannot assign [1, 2, 3, 4, 5] to ys: it holds at most 4 elements and the value up to 5; declare a larger bound, e.g. setbot:type=\"int[5]\""},
+		{"ys = [1, 2, 3, 4, 5]", "t.scxml:1:6: cannot assign [1, 2, 3, 4, 5] to ys: it holds at most 4 elements and the value has at least 5; declare a larger bound, e.g. setbot:type=\"int[5]\""},
+		{"ys = xs.concat(xs)", "t.scxml:1:6: cannot assign xs.concat(xs) to ys: it holds at most 4 elements and the value has at least 6; declare a larger bound, e.g. setbot:type=\"int[6]\""},
+		{"xs = xs.concat(['a'])", "t.scxml:1:16: ['a'] adds elements of type string to an array of int: an array holds values of one type (and undefined); use one array per type"},
+		{"xs = xs.concat([xs])", "t.scxml:1:16: [xs] adds elements of type int[3] to an array of int: an array holds values of one type (and undefined); use one array per type"},
+		{"var z = m.concat([1])", "t.scxml:1:18: [1] adds elements of type int to an array of int[2]: an array holds values of one type (and undefined); use one array per type"},
+		{"s = s.concat('a')", "t.scxml:1:6: concat on the string s: write s + ..."},
+		{"a = a.concat(1)", "t.scxml:1:5: a is an int, not an array: .concat needs an array"},
 		{"ys = us", "t.scxml:1:6: cannot assign us to ys: elements: the value may be undefined, and int cannot be"},
 		{"o = {f: 1}", "t.scxml:1:5: cannot assign {f: 1} to o: the fields differ ({f: int, s: string} and {f: int}): an object keeps the fields of its initial value"},
 		{"o.g = 1", "t.scxml:1:2: o has no field g: an object keeps the fields of its initial value; declare g there"},
@@ -88,7 +100,7 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"xs[a] = 1", "t.scxml:1:3: assignment to an element of xs that may lie past its end (it has 3 elements for certain): index with a constant below that, or assign the whole array"},
 		{"xs[0] = 'a'", "t.scxml:1:9: cannot use string value as int in assignment to xs[0]"},
 		{"us[0] += 1", "t.scxml:1:3: assignment to an element of us that may lie past its end (it has 0 elements for certain): index with a constant below that, or assign the whole array"},
-		{"a = xs[a] + 1", "t.scxml:1:5: xs[a] may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
+		{"a = xs[a] + 1", "t.scxml:1:5: xs[a] may be undefined or null, and operator + needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"},
 		{"for (a of o) {}", "t.scxml:1:11: foreach over o, which is an object: foreach needs an array"},
 		{"for (b of xs) {}", "t.scxml:1:6: foreach item b cannot hold the elements of xs: cannot use int value as bool"},
 		{"for (u, b of xs) {}", "t.scxml:1:9: foreach index b is bool: the index is an int"},
@@ -98,7 +110,7 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"b = xs.includes('a')", "t.scxml:1:7: .includes looks for a string value among the elements of xs, which are int: it never finds one; look for an int value"},
 		{"b = m.includes(xs)", "t.scxml:1:6: .includes over int[2][2] compares arrays or objects by identity, which is not modelled: compare a field or an element with ==="},
 		{"a = xs.indexOf(1, 2)", "t.scxml:1:7: .indexOf on an array takes 1 argument, found 2: a start index is not supported; compare the elements you need with ==="},
-		{"b = xs.startsWith(1)", "t.scxml:1:7: .startsWith is not an array method setbot models: of the array methods, indexOf and includes are; write what it computes with a <foreach>"},
+		{"b = xs.startsWith(1)", "t.scxml:1:7: .startsWith is not an array method setbot models: of the array methods, indexOf, includes and concat are; write what it computes with a <foreach>"},
 	}
 	for _, tt := range tests {
 		_, _, errs := checkStmts(t, compEnv(), tt.src)
@@ -159,6 +171,16 @@ func TestLowerComposite(t *testing.T) {
 			"raise e(p.length: xs.length, p[0]: xs[0], p[1]: xs[1], p[2]: xs[2]); _foreach_index_1 = _foreach_index_1 + 1; } }"},
 		{"for (a of xs) { xs = [1, 2, 3] }", "{ int _foreach_array_1.length = xs.length; int _foreach_array_1[0] = xs[0]; int _foreach_array_1[1] = xs[1]; int _foreach_array_1[2] = xs[2]; int _foreach_index_1 = 0; " +
 			"while (_foreach_index_1 < _foreach_array_1.length) { a = _foreach_index_1 == 0 ? _foreach_array_1[0] : _foreach_index_1 == 1 ? _foreach_array_1[1] : _foreach_array_1[2]; xs.length = 3; xs[0] = 1; xs[1] = 2; xs[2] = 3; _foreach_index_1 = _foreach_index_1 + 1; } }"},
+		// concat: the lengths summed, each element from the piece that holds it.
+		{"ys = xs.concat([a])", "ys.length = xs.length + 1; ys[0] = xs[0]; ys[1] = xs[1]; ys[2] = xs[2]; ys[3] = a;"},
+		// A value that may outgrow ys's bound: the array bound is checked first.
+		{"ys = ys.concat([a])", "bound array 4 (ys.length + 1 <= 4); { int _new_ys.length = ys.length + 1; " +
+			"int _new_ys[0] = ys.length <= 0 ? a : ys[0]; int _new_ys[1] = ys.length <= 1 ? a : ys[1]; int _new_ys[2] = ys.length <= 2 ? a : ys[2]; int _new_ys[3] = ys.length <= 3 ? a : ys[3]; " +
+			"ys.length = _new_ys.length; ys[0] = _new_ys[0]; ys[1] = _new_ys[1]; ys[2] = _new_ys[2]; ys[3] = _new_ys[3]; }"},
+		{"us = [].concat(us, 1)", "bound array 2 (us.length + 1 <= 2); { int _new_us.length = us.length + 1; " +
+			"int _new_us[0] = us.length <= 0 ? 1 : us[0]; int _new__absent_us[0] = us.length <= 0 ? 0 : _absent_us[0]; " +
+			"int _new_us[1] = us.length <= 1 ? 1 : us[1]; int _new__absent_us[1] = us.length <= 1 ? 0 : _absent_us[1]; " +
+			"us.length = _new_us.length; us[0] = _new_us[0]; _absent_us[0] = _new__absent_us[0]; us[1] = _new_us[1]; _absent_us[1] = _new__absent_us[1]; }"},
 		{"for (a of xs; !b) { b = a > 1 }", "{ int _foreach_index_1 = 0; while (_foreach_index_1 < xs.length && !b) { a = _foreach_index_1 == 0 ? xs[0] : _foreach_index_1 == 1 ? xs[1] : xs[2]; b = a > 1; _foreach_index_1 = _foreach_index_1 + 1; } }"},
 	}
 	for _, tt := range tests {

@@ -2,7 +2,9 @@ package lang
 
 import (
 	"fmt"
+	"math"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/setbot/setbot/model/lang/ecma"
@@ -11,34 +13,103 @@ import (
 
 // Decimals are exact rationals. ECMAScript computes with doubles, so the
 // two agree where every value is a double and every operation's exact
-// result is one too. The checker enforces a conservative rule that
-// guarantees it for literals (see CheckDecimals and the checker's division
-// rule); it assumes that results stay within the 53 bits of a double's
-// significand, as values of statecharts (speeds, temperatures, halves and
-// quarters) do.
+// result is one too. A literal's value is the double ECMAScript reads, so
+// comparisons agree whatever is written (0.1 == 0.10000000000000001); the
+// checker refuses arithmetic where a literal's written value is not a
+// double (see CheckDecimals and the checker's division rule), since there
+// the exact sum is not ECMAScript's, and it assumes that results stay
+// within the 53 bits of a double's significand, as values of statecharts
+// (speeds, temperatures, halves and quarters) do.
 
-// maxExponent bounds the exponent of a decimal literal: beyond it a double
-// is infinite or zero, and the exact value would take pages to write.
-const maxExponent = 400
-
-// ParseDecimal returns the exact value of a DECIMAL literal: 1.5, .5, 2e3,
-// 2.5E-1.
+// ParseDecimal returns the value of a DECIMAL literal (1.5, .5, 2e3,
+// 2.5E-1) as ECMAScript reads it: the exact value of the double nearest
+// the written one, ties to even (0.1 is 3602879701896397/36028797018963968,
+// 1e-400 is 0). A literal beyond the largest double, which ECMAScript
+// reads as Infinity, is an error.
 func ParseDecimal(lit string) (*big.Rat, error) {
-	mant, exp, hasExp := strings.Cut(strings.ToLower(lit), "e")
+	v, _, err := parseDecimal(lit)
+	return v, err
+}
+
+// parseDecimal is ParseDecimal, and reports whether the written value is
+// exactly the double (0.5, 2.25, 1e3), so that the literal means in setbot
+// what it says.
+func parseDecimal(lit string) (v *big.Rat, exact bool, err error) {
+	digits, exp, ok := splitDecimal(lit)
+	if !ok {
+		return nil, false, fmt.Errorf("malformed decimal literal %s", lit)
+	}
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return nil, false, fmt.Errorf("decimal literal %s is outside the range of ECMAScript's numbers", lit)
+	}
+	v = new(big.Rat).SetFloat64(f)
+	return v, writtenValueIs(digits, exp, v), nil
+}
+
+// splitDecimal reads a literal written digits[.digits][e[+-]digits] (the
+// integer part or the fraction may be empty, not both) as the integer of
+// its digits and the power of ten that scales it: 2.5e-1 is 25 and -2.
+// strconv.ParseFloat alone would also take 0x1p-2, inf and 1_0.5.
+func splitDecimal(lit string) (digits string, exp int, ok bool) {
+	mant, e, hasExp := strings.Cut(strings.ToLower(lit), "e")
+	whole, frac, _ := strings.Cut(mant, ".")
+	isDigits := func(s string) bool {
+		return strings.Trim(s, "0123456789") == ""
+	}
+	if whole+frac == "" || !isDigits(whole) || !isDigits(frac) {
+		return "", 0, false
+	}
 	if hasExp {
-		var e int
-		if _, err := fmt.Sscan(exp, &e); err != nil || e > maxExponent || e < -maxExponent {
-			return nil, fmt.Errorf("decimal literal %s is outside the range of ECMAScript's numbers", lit)
+		n := strings.TrimLeft(e, "+-")
+		if n == "" || len(e)-len(n) > 1 || !isDigits(n) {
+			return "", 0, false
 		}
+		x, err := strconv.Atoi(e)
+		if err != nil {
+			// Beyond any int: a nonzero value is 0 or Infinity to a double.
+			x = math.MaxInt32
+			if e[0] == '-' {
+				x = math.MinInt32
+			}
+		}
+		exp = x
 	}
-	r, ok := new(big.Rat).SetString(lit)
-	if !ok || mant == "" {
-		return nil, fmt.Errorf("malformed decimal literal %s", lit)
+	return whole + frac, exp - len(frac), true
+}
+
+// maxDoubleDigits bounds the power of ten of a double's exact decimal
+// expansion: a nonzero double is at least 2^-1074 (its expansion ends
+// within 1074 digits after the point) and below 2^1024 (309 digits).
+const maxDoubleDigits = 1100
+
+// writtenValueIs reports whether digits * 10^exp is exactly v.
+func writtenValueIs(digits string, exp int, v *big.Rat) bool {
+	digits = strings.TrimLeft(digits, "0")
+	if digits == "" {
+		return v.Sign() == 0
 	}
-	if f, _ := r.Float64(); f > 1.7976931348623157e308 {
-		return nil, fmt.Errorf("decimal literal %s is outside the range of ECMAScript's numbers", lit)
+	if exp+len(digits) < -maxDoubleDigits || exp > maxDoubleDigits {
+		// Below the least double, or beyond the largest: never exact, and
+		// not worth the big numbers.
+		return false
 	}
-	return r, nil
+	n, _ := new(big.Int).SetString(digits, 10)
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(exp))), nil)
+	w := new(big.Rat).SetInt(n)
+	if exp < 0 {
+		w.Quo(w, new(big.Rat).SetInt(scale))
+	} else {
+		w.Mul(w, new(big.Rat).SetInt(scale))
+	}
+	return w.Cmp(v) == 0
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // DecimalText returns the text of a decimal literal: as written, or from

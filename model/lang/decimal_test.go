@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"math/big"
+	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/model/source"
@@ -25,14 +27,68 @@ func decimalEnv() *Env {
 }
 
 func TestParseDecimal(t *testing.T) {
-	tests := []struct{ lit, want string }{
-		{"1.5", "3/2"}, {".5", "1/2"}, {"2e3", "2000"}, {"2.5E-1", "1/4"}, {"0.1", "1/10"}, {"1e+2", "100"},
+	// Values as ECMAScript reads the literal: the nearest double, ties to
+	// even; exact says whether the written value is that double.
+	tests := []struct {
+		lit, want string
+		exact     bool
+	}{
+		{"1.5", "3/2", true}, {".5", "1/2", true}, {"2e3", "2000", true}, {"2.5E-1", "1/4", true},
+		{"1e+2", "100", true}, {"0.0", "0", true}, {"0e999999999999", "0", true}, {"1.", "1", true},
+		{"0.1", "3602879701896397/36028797018963968", false},
+		{"0.10000000000000001", "3602879701896397/36028797018963968", false},
+		{"0.1000000000000000055511151231257827021181583404541015625", "3602879701896397/36028797018963968", true},
+		{"20.3", "5713942027226317/281474976710656", false},
+		{"1e-400", "0", false}, {"1e-99999999999999999999", "0", false},
+		{"5e-324", "1/" + new(big.Int).Lsh(big.NewInt(1), 1074).String(), false},
+		{"9007199254740993.0", "9007199254740992", false}, // a tie: to the even significand
+		{"9007199254740995.0", "9007199254740996", false},
+		{"1.7976931348623157e308", "179769313486231570814527423731704356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368", false},
 	}
 	for _, tt := range tests {
-		r, err := ParseDecimal(tt.lit)
-		if err != nil || r.RatString() != tt.want {
-			t.Errorf("ParseDecimal(%q) = %v, %v; want %s", tt.lit, r, err, tt.want)
+		r, exact, err := parseDecimal(tt.lit)
+		if err != nil || r.RatString() != tt.want || exact != tt.exact {
+			t.Errorf("parseDecimal(%q) = %v, %v, %v; want %s, %v", tt.lit, r, exact, err, tt.want, tt.exact)
 		}
+		if r2, err := ParseDecimal(tt.lit); err != nil || r2.Cmp(r) != 0 {
+			t.Errorf("ParseDecimal(%q) = %v, %v; want %s", tt.lit, r2, err, tt.want)
+		}
+	}
+	for _, lit := range []string{"1e309", "1.8e308", "1e99999999999999999999"} {
+		if _, err := ParseDecimal(lit); err == nil || !strings.Contains(err.Error(), "outside the range of ECMAScript's numbers") {
+			t.Errorf("ParseDecimal(%q): %v, want out of range", lit, err)
+		}
+	}
+	for _, lit := range []string{".", "e5", "0x1p-2", "inf", "1_0.5", "1e", "1e+-2", "1.5.5", ""} {
+		if _, err := ParseDecimal(lit); err == nil {
+			t.Errorf("ParseDecimal(%q) succeeded, want malformed", lit)
+		}
+	}
+}
+
+// A literal reads as ECMAScript reads it, and prints as written; one that
+// folding makes prints in the shortest form that reads back as it.
+func TestDecimalLiteralValues(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"0.1 == 0.10000000000000001", "true"},
+		{"1e-400 == 0", "true"},
+		{"0.1 < 0.1000000000000000055511151231257827021181583404541015625", "false"},
+		{"-0.1", "-0.1"},
+		{"Number(3)", "3.0"},
+		{"0.5 * 2.5", "1.25"},
+	}
+	for _, tt := range tests {
+		e, errs := parseExpr(tt.src)
+		if len(errs) > 0 {
+			t.Fatalf("ParseExpr(%q): %v", tt.src, errs)
+		}
+		if got := ExprString(Simplify(e)); got != tt.want {
+			t.Errorf("%s folds to %s, want %s", tt.src, got, tt.want)
+		}
+	}
+	e, _ := parseExpr("x > 0.1")
+	if got := ExprString(e); got != "x > 0.1" {
+		t.Errorf("x > 0.1 prints as %s", got)
 	}
 }
 
@@ -115,6 +171,9 @@ func TestCheckDecimals(t *testing.T) {
 		{[]string{"d + 0.5 > 2", "d == 0.1"}, "t0.scxml:1:3: arithmetic on decimals in a model with the literal 0.1 (at 1:6), which ECMAScript rounds in binary while setbot computes exactly (0.1 + 0.2 == 0.3 is false in ECMAScript): use halves, quarters, ... (0.5, 0.25) or scale to an int (count tenths)"},
 		{[]string{"0.1 + 0.2 == 0.3"}, "t0.scxml:1:5: arithmetic on decimals in a model with the literal 0.1 (at 1:1), which ECMAScript rounds in binary while setbot computes exactly (0.1 + 0.2 == 0.3 is false in ECMAScript): use halves, quarters, ... (0.5, 0.25) or scale to an int (count tenths)"},
 		{[]string{"a + 1 > 0", "d == 0.1"}, ""},
+		// The written value decides, not the double it reads as.
+		{[]string{"d + 1e-400 > 0"}, "t0.scxml:1:3: arithmetic on decimals in a model with the literal 1e-400 (at 1:5), which ECMAScript rounds in binary while setbot computes exactly (0.1 + 0.2 == 0.3 is false in ECMAScript): use halves, quarters, ... (0.5, 0.25) or scale to an int (count tenths)"},
+		{[]string{"d + 0.1000000000000000055511151231257827021181583404541015625 > 0"}, ""},
 	}
 	for _, tt := range tests {
 		fs := source.NewFileSet()

@@ -129,6 +129,9 @@ func Equal(a, b Node) bool {
 	case *Assume:
 		y, ok := b.(*Assume)
 		return ok && Equal(x.Cond, y.Cond)
+	case *Bound:
+		y, ok := b.(*Bound)
+		return ok && x.Name == y.Name && x.Limit == y.Limit && Equal(x.Cond, y.Cond)
 	}
 	return false
 }

@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Constructs of ECMAScript and C outside the language, recognised to refuse
 // them with a hint of what to write instead. Every message about one is
@@ -120,11 +123,41 @@ func callMsg(path string) string {
 		return "function expression: functions are not supported yet; write the body where it is called"
 	}
 	if i := strings.LastIndexByte(path, '.'); i >= 0 && growingMethods[path[i+1:]] {
-		return "unsupported call " + path + "(...): an array that grows past the bound of its type is not modelled; " +
-			"assign an array literal (a = [a[0], a[1], x]) to a variable with room for it (setbot:type=\"int[N]\")"
+		a := path[:i]
+		return "unsupported call " + path + "(...): an array that grows in place is not modelled; " +
+			"write " + a + " = " + a + ".concat([...]), which setbot models"
 	}
-	return "unsupported call " + path + "(...): only In('state') can be called; write what it computes with operators and ?:"
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		if alt, ok := stringAlternatives[path[i+1:]]; ok {
+			return "unsupported call " + path + "(...): " + alt
+		}
+	}
+	return "unsupported call " + path + "(...): setbot models In('state'), Number(x), the string methods (" + methodList() +
+		") and concat; write what it computes with those, operators and ?:"
 }
 
-// growingMethods are the array methods that make an array longer.
-var growingMethods = map[string]bool{"concat": true, "push": true, "unshift": true, "splice": true}
+// stringAlternatives say what to write for the string methods setbot does
+// not model.
+var stringAlternatives = map[string]string{
+	"substr":      "write s.substring(start, start + length)",
+	"slice":       "write s.substring(start, end) (with indexes that are not negative)",
+	"lastIndexOf": "setbot models indexOf, startsWith, endsWith and includes; test with those",
+	"toUpperCase": "case conversion is not modelled; compare with each spelling the string can have",
+	"toLowerCase": "case conversion is not modelled; compare with each spelling the string can have",
+	"trim":        "white space trimming is not modelled; compare with the trimmed value",
+}
+
+// methodList names the string methods of the language, sorted.
+func methodList() string {
+	names := make([]string, 0, len(StringMethods))
+	for m := range StringMethods {
+		names = append(names, m)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// growingMethods are the array methods that make an array longer in
+// place, which setbot refuses (it models concat, which returns a new
+// array).
+var growingMethods = map[string]bool{"push": true, "unshift": true, "splice": true}

@@ -390,7 +390,11 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 		name := pathName(x.Target, x.Path)
 		tt := locType(l.typ(x.Target), x.Path)
 		if x.Op == ASSIGN && (tt.MayBeAbsent() || tt.IsComposite()) {
-			return assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
+			out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
+			if Grows(tt, l.typ(x.Value)) {
+				out = append([]Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
+			}
+			return out
 		}
 		return []Stmt{&Assign{Target: &Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
 	case *IncDec:
@@ -458,6 +462,8 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 		return []Stmt{&Send{SendPos: x.SendPos, Event: x.Event, Args: l.args(x.Args), Target: x.Target, Delay: x.Delay, ID: x.ID}}
 	case *Assume:
 		return []Stmt{&Assume{AssumePos: x.AssumePos, Cond: Simplify(l.cond(x.Cond))}}
+	case *Bound:
+		return []Stmt{&Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: Simplify(l.cond(x.Cond))}}
 	}
 	return []Stmt{rewriteStmt(s, func(e Expr) Expr { return e })}
 }

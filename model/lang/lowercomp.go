@@ -301,8 +301,11 @@ func (l *lowerer) parts(e Expr) []part {
 		return out
 	case *Member:
 		return below(l.parts(x.X), "."+x.Name)
-	case *Method: // an object's field called length
-		return below(l.parts(x.X), ".length")
+	case *Method:
+		if x.Call { // concat: the one method whose value is composite
+			return l.concat(x, t)
+		}
+		return below(l.parts(x.X), ".length") // an object's field called length
 	case *Index:
 		if s, ok := x.Index.(*StrLit); ok {
 			return below(l.parts(x.X), "."+s.Value)
@@ -394,12 +397,7 @@ func (l *lowerer) align(ps []part, t Type, pos source.Pos) []Expr {
 func (l *lowerer) element(ps []part, t Type, i Expr, inRange bool) []part {
 	pos := i.Pos()
 	elem := t.Comp.Elem
-	var length Expr
-	for _, p := range ps {
-		if p.leaf.Suffix == ".length" {
-			length = p.x
-		}
-	}
+	length := lengthOf(ps)
 	// The element's leaves: an undefined element needs a tag even where
 	// the elements have none.
 	et := elem
@@ -521,12 +519,7 @@ func (l *lowerer) forEach(x *ForEach) []Stmt {
 		out = append(out, declLeaves(name, at, l.align(ps, at, pos), pos)...)
 		ps = named(Leaves(at), func(f Leaf) Expr { return &Ident{NamePos: pos, Name: f.Name(name)} })
 	}
-	var length Expr
-	for _, p := range ps {
-		if p.leaf.Suffix == ".length" {
-			length = p.x
-		}
-	}
+	length := lengthOf(ps)
 	i := &Ident{NamePos: pos, Name: "_foreach_index_" + n}
 	out = append(out, &Decl{DeclPos: pos, Name: i, Type: RangeType(0, int64(at.Comp.Len)), Value: &IntLit{ValuePos: pos}})
 	body := &Block{Lbrace: x.Body.Lbrace}
@@ -546,6 +539,25 @@ func (l *lowerer) forEach(x *ForEach) []Stmt {
 	}
 	out = append(out, &While{WhilePos: pos, Cond: Simplify(cond), Body: body})
 	return []Stmt{&Block{Stmts: out}}
+}
+
+// arrayBound returns the check that the array v, assigned to a location of
+// type tt whose bound it may exceed, fits: where it does not, the path
+// meets the array bound.
+func (l *lowerer) arrayBound(v Expr, tt Type, pos source.Pos) Stmt {
+	limit := int64(tt.Comp.Len)
+	fits := &Binary{X: lengthOf(l.parts(v)), OpPos: pos, Op: LEQ, Y: &IntLit{ValuePos: pos, Value: limit}}
+	return &Bound{BoundPos: pos, Name: ArrayBound, Limit: limit, Cond: Simplify(fits)}
+}
+
+// lengthOf returns the length among the parts of an array.
+func lengthOf(ps []part) Expr {
+	for _, p := range ps {
+		if p.leaf.Suffix == ".length" {
+			return p.x
+		}
+	}
+	panic("lang: an array without a length")
 }
 
 // named pairs leaves with the expressions name gives them.
@@ -610,12 +622,7 @@ func (l *lowerer) arrayMethod(x *Method) Expr {
 	pos := x.DotPos
 	at := l.typ(x.X)
 	ps := l.parts(x.X)
-	var length Expr
-	for _, p := range ps {
-		if p.leaf.Suffix == ".length" {
-			length = p.x
-		}
-	}
+	length := lengthOf(ps)
 	vt := l.typ(x.Args[0])
 	v, g := l.pair(x.Args[0])
 	if vt.Kind == Undef {
@@ -641,4 +648,82 @@ func (l *lowerer) arrayMethod(x *Method) Expr {
 		}
 	}
 	return Simplify(out)
+}
+
+// concat lowers a.concat(b, ...), of type t, to its parts: the sum of the
+// lengths, and at each index k below t's bound the element of the last
+// piece (a, or an argument) that starts at or before k, which is k's piece
+// wherever k lies within the result. An argument that is no array is one
+// element. The offsets are symbolic where a piece's length is, so each
+// element is a ?: chain over the pieces that can hold it.
+func (l *lowerer) concat(x *Method, t Type) []part {
+	pos := x.DotPos
+	elem := t.Comp.Elem
+	type piece struct {
+		off            Expr // where the piece starts in the result
+		minOff, maxOff int
+		typ            Type
+		ps             []part // an array's parts
+		one            Expr   // a value that is one element
+	}
+	var pieces []piece
+	var length Expr = &IntLit{ValuePos: pos}
+	plus := func(n Expr) {
+		if z, ok := length.(*IntLit); ok && z.Value == 0 {
+			length = n
+			return
+		}
+		length = Simplify(&Binary{X: length, OpPos: pos, Op: ADD, Y: n})
+	}
+	minOff, maxOff := 0, 0
+	for _, e := range append([]Expr{x.X}, x.Args...) {
+		p := piece{off: length, minOff: minOff, maxOff: maxOff, typ: l.typ(e)}
+		if p.typ.Kind == Array {
+			p.ps = l.parts(e)
+			plus(lengthOf(p.ps))
+			minOff, maxOff = minOff+p.typ.Comp.MinLen, maxOff+p.typ.Comp.Len
+		} else {
+			p.one = e
+			plus(&IntLit{ValuePos: pos, Value: 1})
+			minOff, maxOff = minOff+1, maxOff+1
+		}
+		pieces = append(pieces, p)
+	}
+	leaves := Leaves(elem)
+	out := []part{{Leaves(t)[0], length}}
+	for k := 0; k < t.Comp.Len; k++ {
+		var chain []Expr
+		for _, p := range pieces {
+			n := 1
+			if p.one == nil {
+				n = p.typ.Comp.Len
+			}
+			if n == 0 || p.minOff > k || p.maxOff+n <= k {
+				continue // the piece never holds index k
+			}
+			var vs []Expr
+			if p.one != nil {
+				vs = l.vec(p.one, elem)
+			} else {
+				i := Simplify(&Binary{X: &IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: SUB, Y: p.off})
+				vs = l.align(l.element(p.ps, p.typ, i, true), elem, pos)
+			}
+			if chain == nil {
+				chain = vs
+				continue
+			}
+			starts := &Binary{X: p.off, OpPos: pos, Op: LEQ, Y: &IntLit{ValuePos: pos, Value: int64(k)}}
+			for li := range chain {
+				chain[li] = Simplify(&Cond{Cond: starts, Question: pos, Then: vs[li], Else: chain[li]})
+			}
+		}
+		if chain == nil { // past every piece's reach: never within the length
+			chain = make([]Expr, len(leaves))
+			for li, f := range leaves {
+				chain[li] = zeroLeaf(f, pos)
+			}
+		}
+		out = append(out, prefixed("["+strconv.Itoa(k)+"]", leaves, chain)...)
+	}
+	return out
 }

@@ -330,14 +330,14 @@ func (p *parser) parsePrimary() Expr {
 		p.next()
 		return &IntLit{ValuePos: p.pos(off), Value: v}
 	case DECIMAL:
-		v, err := ParseDecimal(p.lit)
+		v, exact, err := parseDecimal(p.lit)
 		if err != nil {
 			p.error("%v", err)
-			v = new(big.Rat)
+			v, exact = new(big.Rat), true
 		}
 		lit := p.lit
 		p.next()
-		return &DecLit{ValuePos: p.pos(off), Value: v, Text: lit}
+		return &DecLit{ValuePos: p.pos(off), Value: v, Text: lit, Rounded: !exact}
 	case TRUE, FALSE:
 		v := p.tok == TRUE
 		p.next()
@@ -648,7 +648,7 @@ func (p *parser) parsePostfix(off int, x Expr) Expr {
 		switch {
 		case name == "length" && p.tok != LPAREN:
 			x = &Method{X: x, DotPos: p.pos(dot), Name: name}
-		case StringMethods[name] > 0 && p.tok == LPAREN:
+		case (StringMethods[name] > 0 || name == "concat") && p.tok == LPAREN:
 			p.next()
 			var args []Expr
 			for p.tok != RPAREN && p.tok != EOF {

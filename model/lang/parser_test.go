@@ -193,6 +193,8 @@ func TestParseStmts(t *testing.T) {
 		{"var id = 1; send e(id: id) after \"1s\" id \"id\"", `var id = 1; send e(id: id) after "1s" id "id";`},
 		{`send e(if: 1, to: true)`, `send e(if: 1, to: true);`},
 		{"assume(a > 0)", "assume(a > 0);"},
+		{"bound array 16 (a.length + 1 <= 16)", "bound array 16 (a.length + 1 <= 16);"},
+		{"bound = 1; bound++", "bound = 1; bound++;"},
 		{"{ a = 1; { b = 2 } }", "{ a = 1; { b = 2; } }"},
 		{";;a = 1;;", "a = 1;"},
 		{"{ a = 1 }", "{ a = 1; }"},
@@ -255,7 +257,7 @@ func TestParseExprErrors(t *testing.T) {
 		{"010", "t.scxml:1:1: invalid integer literal 010: write it without leading zeros"},
 		{"_event", ""}, // a condition; the checker refuses it as a value
 		{"_event[0]", "t.scxml:1:1: index expression _event[...]: of _event, only data can be indexed, with a parameter's name in quotes"},
-		{"'abc'.foo()", "t.scxml:1:1: unsupported call 'abc'.foo(...): only In('state') can be called; write what it computes with operators and ?:"},
+		{"'abc'.foo()", "t.scxml:1:1: unsupported call 'abc'.foo(...): setbot models In('state'), Number(x), the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:"},
 		{"In('abc", "t.scxml:1:4: unterminated string literal"},
 		{"In('ab\nc')", "t.scxml:1:4: unterminated string literal\nt.scxml:2:2: unterminated string literal"},
 		{`In('a\qb')`, "t.scxml:1:6: unknown escape sequence \\q"},
@@ -266,8 +268,10 @@ func TestParseExprErrors(t *testing.T) {
 		{"_event.data", ""}, // the data parameter
 		{"_event.data[0]", "t.scxml:1:1: index expression _event.data[...]: name the parameter in quotes, _event.data['NAME'], or read _event.data.NAME"},
 		{"a.", "t.scxml:1:3: expected name after '.', found end of input"},
-		{"foo(1, 2) + 1", "t.scxml:1:1: unsupported call foo(...): only In('state') can be called; write what it computes with operators and ?:"},
-		{"Math.max(a, b)", "t.scxml:1:1: unsupported call Math.max(...): only In('state') can be called; write what it computes with operators and ?:"},
+		{"foo(1, 2) + 1", "t.scxml:1:1: unsupported call foo(...): setbot models In('state'), Number(x), the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:"},
+		{"Math.max(a, b)", "t.scxml:1:1: unsupported call Math.max(...): setbot models In('state'), Number(x), the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:"},
+		{"s.substr(1)", "t.scxml:1:1: unsupported call s.substr(...): write s.substring(start, start + length)"},
+		{"s.toUpperCase()", "t.scxml:1:1: unsupported call s.toUpperCase(...): case conversion is not modelled; compare with each spelling the string can have"},
 		{"a[0", "t.scxml:1:4: expected ']', found end of input"},
 		{"[1, , 2]", "t.scxml:1:5: hole in array literal: write undefined for a missing element"},
 		{"[1 2]", "t.scxml:1:4: expected ',' or ']', found '2'"},
@@ -275,8 +279,8 @@ func TestParseExprErrors(t *testing.T) {
 		{"{1: 2}", "t.scxml:1:2: expected field name, found '1'"},
 		{"{'a b': 2}", "t.scxml:1:2: field name \"a b\": objects are modelled with identifiers as field names; rename the field"},
 		{"{a: 1, a: 2}", "t.scxml:1:8: duplicate field a in object literal: give each field once"},
-		{"a.f(1)", "t.scxml:1:1: unsupported call a.f(...): only In('state') can be called; write what it computes with operators and ?:"},
-		{"[].concat(a, [4])", "t.scxml:1:1: unsupported call [].concat(...): an array that grows past the bound of its type is not modelled; assign an array literal (a = [a[0], a[1], x]) to a variable with room for it (setbot:type=\"int[N]\")"},
+		{"a.f(1)", "t.scxml:1:1: unsupported call a.f(...): setbot models In('state'), Number(x), the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:"},
+		{"a.push(4)", "t.scxml:1:1: unsupported call a.push(...): an array that grows in place is not modelled; write a = a.concat([...]), which setbot models"},
 		{"_event.data[x]", "t.scxml:1:1: index expression _event.data[...]: name the parameter in quotes, _event.data['NAME'], or read _event.data.NAME"},
 		{"In(s)", "t.scxml:1:4: expected string literal in In(), found 's'"},
 		{"In('s', 't')", "t.scxml:1:7: expected ')', found ','"},
@@ -333,7 +337,7 @@ func TestParseStmtsErrors(t *testing.T) {
 		{"if (a = 1) {}", "t.scxml:1:7: assignment inside an expression: compare with ==, or assign in a statement of its own"},
 		{"a + 1", "t.scxml:1:1: expected assignment, found expression a + 1"},
 		{"x\n++\ny", "t.scxml:1:1: expected assignment, found expression x"},
-		{"foo()", "t.scxml:1:1: unsupported call foo(...): only In('state') can be called; write what it computes with operators and ?:"},
+		{"foo()", "t.scxml:1:1: unsupported call foo(...): setbot models In('state'), Number(x), the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:"},
 		{"_sessionid = 'x'", "t.scxml:1:1: _sessionid is a system variable, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
 		{"_event.name += 'x'", "t.scxml:1:1: _event.name is part of the system variable _event, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
 		{"_event = 1", "t.scxml:1:1: _event is a system variable, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
@@ -364,6 +368,7 @@ func TestParseStmtsErrors(t *testing.T) {
 		{"if a {}", "t.scxml:1:4: expected '(', found 'a'"},
 		{"while (a) ", "t.scxml:1:11: expected statement, found end of input"},
 		{"assume a", "t.scxml:1:8: expected '(', found 'a'"},
+		{"bound array (a)", "t.scxml:1:13: expected the bound's limit, found '('"},
 		{"for (i = 0, j = 0; ; ) {}", "t.scxml:1:11: expected ';', found ','"},
 		{"for (;; int i = 0) {}", "t.scxml:1:9: unexpected declaration in for post statement"},
 		{"for (a + 1;;) {}", "t.scxml:1:6: expected assignment, found expression a + 1"},
@@ -390,7 +395,7 @@ func TestParseContinues(t *testing.T) {
 	src := "a = 1 +;\nb = foo(1)\nif (c) { d = [1 2]; e = 2 }\nf = 3 g = 4\nh = 5"
 	b, errs := parseStmts(src)
 	want := `t.scxml:1:8: expected expression, found ';'
-t.scxml:2:5: unsupported call foo(...): only In('state') can be called; write what it computes with operators and ?:
+t.scxml:2:5: unsupported call foo(...): setbot models In('state'), Number(x), the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:
 t.scxml:3:17: expected ',' or ']', found '2'
 t.scxml:4:7: expected ';', found 'g'`
 	if got := errText(errs); got != want {

@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/setbot/setbot/model/source"
@@ -55,6 +56,8 @@ func (p *parser) parseStmt() Stmt {
 	default:
 		if p.tok == IDENT && p.lit == "cancel" && p.peek() == STRING {
 			s = p.parseCancel()
+		} else if p.tok == IDENT && p.lit == "bound" && p.peek() == IDENT {
+			s = p.parseBound()
 		} else if hint, ok := unsupportedStatements[p.lit]; p.tok == IDENT && ok {
 			p.error("unsupported statement %s: %s", p.lit, hint)
 			p.skipUnsupported()
@@ -433,6 +436,26 @@ func (p *parser) parseCancel() Stmt {
 
 func (p *parser) parseAssume() Stmt {
 	s := &Assume{AssumePos: p.pos(p.off)}
+	p.next()
+	s.Cond = p.parseCond()
+	return s
+}
+
+// parseBound parses bound NAME LIMIT (cond). bound is not a keyword: a
+// name after it decides, which no other statement has.
+func (p *parser) parseBound() Stmt {
+	off := p.off
+	s := &Bound{BoundPos: p.pos(off)}
+	p.next()
+	s.Name = p.lit
+	p.next()
+	n, err := strconv.ParseInt(p.lit, 10, 64)
+	if p.tok != INT || err != nil {
+		p.errorExpected("the bound's limit")
+		s.Cond = p.bad(off)
+		return s
+	}
+	s.Limit = n
 	p.next()
 	s.Cond = p.parseCond()
 	return s

@@ -385,6 +385,10 @@ func (p *printer) simple(s Stmt) {
 		p.str("assume(")
 		p.expr(x.Cond)
 		p.str(")")
+	case *Bound:
+		p.str("bound " + x.Name + " " + strconv.FormatInt(x.Limit, 10) + " (")
+		p.expr(x.Cond)
+		p.str(")")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	intarith "github.com/setbot/setbot/model/lang/arith"
+	"github.com/setbot/setbot/model/lang/ecma"
 )
 
 // Simplify returns a copy of e with constants folded: boolean identities
@@ -256,6 +257,11 @@ func foldDecimals(x *Binary) Expr {
 	case x.Op == QUO && b.Sign() != 0:
 		r.Quo(a, b)
 	default:
+		return x
+	}
+	if !ecma.IsDouble(r) {
+		// No literal reads back as this value (a literal is the double
+		// nearest its text): 1 / 1.1, 0.1 + 1. Leave it as written.
 		return x
 	}
 	return &DecLit{ValuePos: x.Pos(), Value: r}

@@ -150,6 +150,8 @@ func (v *varRefs) stmt(s Stmt) {
 	case *Cancel:
 	case *Assume:
 		v.expr(x.Cond)
+	case *Bound:
+		v.expr(x.Cond)
 	}
 }
 

@@ -95,6 +95,8 @@ func Inspect(n Node, f func(Node) bool) {
 	case *Cancel:
 	case *Assume:
 		Inspect(x.Cond, f)
+	case *Bound:
+		Inspect(x.Cond, f)
 	default:
 		panic(fmt.Sprintf("lang: unexpected node %T", n))
 	}
@@ -248,6 +250,8 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 		return &Cancel{CancelPos: x.CancelPos, SendID: x.SendID}
 	case *Assume:
 		return &Assume{AssumePos: x.AssumePos, Cond: RewriteExpr(x.Cond, f)}
+	case *Bound:
+		return &Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: RewriteExpr(x.Cond, f)}
 	}
 	panic(fmt.Sprintf("lang: unexpected statement %T", s))
 }

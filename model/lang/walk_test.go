@@ -103,7 +103,7 @@ func TestRewriteExpr(t *testing.T) {
 
 func TestRewriteBlock(t *testing.T) {
 	src := "a = b + 1; a++; int c = a; if (a > 0) { raise e(p: a) } else if (b) {} " +
-		"while (a < 3) a += 1; for (int i = a; i < a; i++) {} send f(q: a) to \"o\" after \"1s\" id \"t\"; cancel \"t\"; assume(a == a)"
+		"while (a < 3) a += 1; for (int i = a; i < a; i++) {} send f(q: a) to \"o\" after \"1s\" id \"t\"; cancel \"t\"; assume(a == a); bound array 2 (a <= 2)"
 	b := mustParseStmts(t, src)
 	snapshot := RewriteBlock(b, func(x Expr) Expr { return x })
 	if !reflect.DeepEqual(b, snapshot) {
@@ -117,7 +117,7 @@ func TestRewriteBlock(t *testing.T) {
 		return x
 	})
 	want := "a = b + 1; a++; int c = 7; if (7 > 0) { raise e(p: 7); } else if (b) {} " +
-		"while (7 < 3) { a += 1; } for (int i = 7; i < 7; i++) {} send f(q: 7) to \"o\" after \"1s\" id \"t\"; cancel \"t\"; assume(7 == 7);"
+		"while (7 < 3) { a += 1; } for (int i = 7; i < 7; i++) {} send f(q: 7) to \"o\" after \"1s\" id \"t\"; cancel \"t\"; assume(7 == 7); bound array 2 (7 <= 2);"
 	if s := BlockString(got); s != want {
 		t.Errorf("rewritten:\n%s\nwant:\n%s", s, want)
 	}
@@ -167,6 +167,10 @@ func TestEqual(t *testing.T) {
 		{"for (;; i++) {}", "for (;; i--) {}", false},
 		{"while (a) {}", "while (b) {}", false},
 		{"assume(a)", "assume(a)", true},
+		{"bound array 2 (a)", "bound array 2 (a)", true},
+		{"bound array 2 (a)", "bound array 3 (a)", false},
+		{"bound array 2 (a)", "bound loop 2 (a)", false},
+		{"bound array 2 (a)", "assume(a)", false},
 		{"x = In('A') && _event.data.p", "x = In(\"A\") && _event.data.p", true},
 		{"x = In('A')", "x = In('B')", false},
 		{"x = _event.data.p", "x = _event.data.q", false},
@@ -205,6 +209,7 @@ func TestUsesDefs(t *testing.T) {
 		{"while (k > 0) k--", "k", "k"},
 		{`raise e(p: a, q: b + 1); send f(r: c) to "o"`, "a b c", ""},
 		{"assume(z)", "z", ""},
+		{"bound array 2 (z)", "z", ""},
 		{"a = b; b = a", "a b", "a b"},
 	}
 	for _, tt := range tests {

@@ -211,7 +211,7 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 // the microstep it selected runs.
 func raiseFails(b *branch, fails []*model.Transition) {
 	for _, t := range fails {
-		b.stmts = append(b.stmts, &lang.Raise{RaisePos: t.Cond.Pos(), Event: "error.execution"})
+		b.stmts = append(b.stmts, &lang.Raise{RaisePos: t.Cond.Pos(), Event: model.ErrorExecution})
 	}
 }
 

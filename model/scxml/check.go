@@ -100,6 +100,9 @@ func (b *builder) checkCode() {
 		if b.inferVarTypes(all, env, vars) {
 			progress = true
 		}
+		if b.growArrays(all, env, vars) {
+			progress = true
+		}
 	}
 	b.reportMixedKinds(all, env)
 	// An assignment that inference already reported is not reported again.
@@ -202,7 +205,7 @@ func (b *builder) collectEvents(all []code) {
 	for _, s := range b.m.States() {
 		for _, t := range s.Transitions {
 			if t.CondFails {
-				ensure(errorExecution, t.Pos).Kinds |= model.Internal
+				ensure(model.ErrorExecution, t.Pos).Kinds |= model.Internal
 			}
 		}
 		if s.Kind != model.Final || s.Parent.Kind == model.Root {

@@ -191,6 +191,39 @@ func (b *builder) locationValue(a attribute, name string, off int) lang.Expr {
 // systemVariables are SCXML's system variables, which no location names.
 var systemVariables = map[string]bool{"_sessionid": true, "_name": true, "_event": true, "_ioprocessors": true, "_x": true}
 
+// param reads a <param> of a <send> or a <donedata>: its argument, or nil
+// after an error already reported (or for a location that names nothing to
+// read); bad says why the element fails at run time (SCXML makes a param
+// whose expr or location is illegal an error.execution), at off.
+func (b *builder) param(k *element) (arg *lang.Arg, off int, bad string) {
+	b.checkAttrs(k, "name", "expr", "location")
+	n, ok := k.attr("name")
+	if !ok || !isIdent(strings.TrimSpace(n.Value)) {
+		b.errorf(k.Start, "<param> needs a name that is an identifier")
+		return nil, 0, ""
+	}
+	var v lang.Expr
+	if e, ok := k.attr("expr"); ok {
+		if word, illegal := lang.IllegalExpr(e.Value); illegal {
+			return nil, e.Offsets0(), fmt.Sprintf("<param> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(e.Value), word)
+		}
+		v = b.expr(e)
+	} else if l, ok := k.attr("location"); ok {
+		name, off, bad := b.locationOf(l, "<param>")
+		if bad != "" || name == "" {
+			return nil, off, bad
+		}
+		v = b.locationValue(l, name, off)
+	} else {
+		b.errorf(k.Start, "<param> needs expr or location")
+		return nil, 0, ""
+	}
+	if v == nil {
+		return nil, 0, ""
+	}
+	return &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v}, 0, ""
+}
+
 // location reads a location attribute of elem: the variable it names and
 // the offset of the name. A location that names no place of the data model
 // is an error at run time in SCXML: an undeclared object (foo in
@@ -335,7 +368,7 @@ func (b *builder) ifElement(c *element) lang.Stmt {
 		if r, ok := ar.cond.(*failingCond); ok {
 			// False, with error.execution raised where it is evaluated;
 			// the <if> goes on with its next branch.
-			stmts := []lang.Stmt{&lang.Raise{RaisePos: r.pos, Event: errorExecution}}
+			stmts := []lang.Stmt{&lang.Raise{RaisePos: r.pos, Event: model.ErrorExecution}}
 			if tail != nil {
 				stmts = append(stmts, tail)
 			}
@@ -363,7 +396,7 @@ type failingCond struct {
 func (b *builder) ifCond(a attribute) lang.Expr {
 	if word, bad := lang.IllegalExpr(a.Value); bad {
 		b.warnf(a.Offsets0(), "cond %q is no ECMAScript expression (it begins with %s): setbot takes it as false and raises %s where it is evaluated, "+
-			"as the SCXML specification requires", strings.TrimSpace(a.Value), word, errorExecution)
+			"as the SCXML specification requires", strings.TrimSpace(a.Value), word, model.ErrorExecution)
 		return &failingCond{pos: b.pos(a.Offsets0())}
 	}
 	return b.expr(a)
@@ -483,12 +516,12 @@ func (b *builder) send(c *element) []lang.Stmt {
 	}
 	target, delay, id, name, pos := d.target, d.delay, d.id, d.event, d.pos
 	switch {
-	case target == "#_internal":
+	case target == model.TargetInternal:
 		if delay != "" {
 			b.errorf(c.Start, "a delayed <send> cannot target #_internal: remove the delay or the target")
 		}
 		return []lang.Stmt{&lang.Raise{RaisePos: pos, Event: name, Args: args, ID: id}}
-	case delay != "" && sendError(target) == errorExecution:
+	case delay != "" && sendError(target) == model.ErrorExecution:
 		// The target is refused when the send executes, delay or not.
 	case target != "" && delay != "":
 		b.errorf(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
@@ -577,35 +610,13 @@ func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
 			b.errorf(k.Start, "unexpected <%s> in <send>: a <send> holds only <param> or one <content>", k.Name.Local)
 			continue
 		}
-		b.checkAttrs(k, "name", "expr", "location")
-		n, ok := k.attr("name")
-		if !ok || !isIdent(strings.TrimSpace(n.Value)) {
-			b.errorf(k.Start, "<param> needs a name that is an identifier")
-			continue
+		arg, off, bad := b.param(k)
+		if bad != "" {
+			return nil, b.fail(off, bad)
 		}
-		var v lang.Expr
-		if e, ok := k.attr("expr"); ok {
-			if word, bad := lang.IllegalExpr(e.Value); bad {
-				return nil, b.fail(e.Offsets0(), fmt.Sprintf("<param> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(e.Value), word))
-			}
-			v = b.expr(e)
-		} else if l, ok := k.attr("location"); ok {
-			name, off, fail := b.location(l, "<param>")
-			if fail != nil {
-				return nil, fail
-			}
-			if name == "" {
-				continue
-			}
-			v = b.locationValue(l, name, off)
-		} else {
-			b.errorf(k.Start, "<param> needs expr or location")
-			continue
+		if arg != nil {
+			args = append(args, arg)
 		}
-		if v == nil {
-			continue
-		}
-		args = append(args, &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v})
 	}
 	return args, nil
 }
@@ -678,8 +689,8 @@ func (b *builder) doneData(s *model.State, el *element) {
 	}
 	s.DoneData = []*lang.Arg{}
 	fail := func(off int, what string) {
-		b.warnf(off, "%s: setbot raises %s and leaves it out of the data of done.state.%s, as the SCXML specification requires", what, errorExecution, s.Parent.ID)
-		s.OnEntry = append(s.OnEntry, &lang.Block{Stmts: []lang.Stmt{&lang.Raise{RaisePos: b.pos(off), Event: errorExecution, Platform: true}}})
+		b.warnf(off, "%s: setbot raises %s and leaves it out of the data of done.state.%s, as the SCXML specification requires", what, model.ErrorExecution, s.Parent.ID)
+		s.OnEntry = append(s.OnEntry, &lang.Block{Stmts: []lang.Stmt{&lang.Raise{RaisePos: b.pos(off), Event: model.ErrorExecution, Platform: true}}})
 	}
 	var content, params bool
 	for _, k := range el.Children {
@@ -705,35 +716,13 @@ func (b *builder) doneData(s *model.State, el *element) {
 				continue
 			}
 			params = true
-			b.checkAttrs(k, "name", "expr", "location")
-			n, ok := k.attr("name")
-			if !ok || !isIdent(strings.TrimSpace(n.Value)) {
-				b.errorf(k.Start, "<param> needs a name that is an identifier")
+			arg, off, bad := b.param(k)
+			if bad != "" {
+				fail(off, bad)
 				continue
 			}
-			var v lang.Expr
-			if e, ok := k.attr("expr"); ok {
-				if word, bad := lang.IllegalExpr(e.Value); bad {
-					fail(e.Offsets0(), fmt.Sprintf("<param> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(e.Value), word))
-					continue
-				}
-				v = b.expr(e)
-			} else if l, ok := k.attr("location"); ok {
-				name, off, bad := b.locationOf(l, "<param>")
-				if bad != "" {
-					fail(off, bad)
-					continue
-				}
-				if name == "" {
-					continue
-				}
-				v = b.locationValue(l, name, off)
-			} else {
-				b.errorf(k.Start, "<param> needs expr or location")
-				continue
-			}
-			if v != nil {
-				s.DoneData = append(s.DoneData, &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v})
+			if arg != nil {
+				s.DoneData = append(s.DoneData, arg)
 			}
 		default:
 			b.errorf(k.Start, "unexpected <%s> in <donedata>: a <donedata> holds <param>s or one <content>", k.Name.Local)

@@ -93,8 +93,8 @@ func (b *builder) readData() {
 					when = "when its state is first entered"
 				}
 				b.warnf(a.Offsets0(), "<data> expr %q is no ECMAScript expression (it begins with %s): setbot leaves %s undefined and raises %s "+
-					"%s, as the SCXML specification requires", strings.TrimSpace(a.Value), word, name, errorExecution, when)
-				bind(&lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: errorExecution, Platform: true})
+					"%s, as the SCXML specification requires", strings.TrimSpace(a.Value), word, name, model.ErrorExecution, when)
+				bind(&lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: model.ErrorExecution, Platform: true})
 			} else if init = b.expr(a); init == nil {
 				continue
 			}

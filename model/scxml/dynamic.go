@@ -198,10 +198,10 @@ func (b *builder) timerIDs() []string {
 // outputTargets are the output channels the model names: #_parent and the
 // fixed #_NAME targets of its sends.
 func (b *builder) outputTargets() []string {
-	set := map[string]bool{"#_parent": true}
+	set := map[string]bool{model.TargetParent: true}
 	for _, c := range b.allCode() {
 		lang.Inspect(c.body, func(n lang.Node) bool {
-			if s, ok := n.(*lang.Send); ok && b.dynSends[s] == nil && strings.HasPrefix(s.Target, "#_") && sendError(s.Target) == "" && s.Target != "#_internal" {
+			if s, ok := n.(*lang.Send); ok && b.dynSends[s] == nil && strings.HasPrefix(s.Target, "#_") && sendError(s.Target) == "" && s.Target != model.TargetInternal {
 				set[s.Target] = true
 			}
 			return true
@@ -255,7 +255,7 @@ func (b *builder) expandList(stmts []lang.Stmt, vs *values, ids, outputs []strin
 // fails when it runs with a value it computed: the rest of its block is
 // skipped (lowerSends). No warning: the model may never compute it.
 func (b *builder) failRaise(pos source.Pos, id string) *lang.Raise {
-	r := &lang.Raise{RaisePos: pos, Event: errorExecution, ID: id, Platform: true}
+	r := &lang.Raise{RaisePos: pos, Event: model.ErrorExecution, ID: id, Platform: true}
 	b.failed[r] = true
 	return r
 }
@@ -342,15 +342,15 @@ func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []lang.St
 		e := d.targetExpr
 		self := model.SessionLocation
 		arms := []arm{
-			{strictEq(e, "#_internal"), []lang.Stmt{b.fixedSend(d, event, "#_internal")}},
+			{strictEq(e, model.TargetInternal), []lang.Stmt{b.fixedSend(d, event, model.TargetInternal)}},
 			{strictEq(e, self), []lang.Stmt{b.fixedSend(d, event, self)}},
-			{startsWith(e, "#_scxml_"), []lang.Stmt{b.fixedSend(d, event, "#_scxml_")}},
+			{startsWith(e, model.TargetSessionPrefix), []lang.Stmt{b.fixedSend(d, event, model.TargetSessionPrefix)}},
 		}
 		for _, o := range outputs {
 			arms = append(arms, arm{strictEq(e, o), []lang.Stmt{b.fixedSend(d, event, o)}})
 		}
 		// An output channel the model does not name cannot be reached.
-		arms = append(arms, arm{startsWith(e, "#_"), []lang.Stmt{&lang.Raise{RaisePos: d.pos, Event: errorCommunication, ID: d.id, Platform: true}}})
+		arms = append(arms, arm{startsWith(e, "#_"), []lang.Stmt{&lang.Raise{RaisePos: d.pos, Event: model.ErrorCommunication, ID: d.id, Platform: true}}})
 		return chain(d.pos, append(arms, arm{then: fail()}))
 	}
 	var body []lang.Stmt
@@ -388,9 +388,9 @@ func validEventName(name string) bool {
 func (b *builder) fixedSend(d *dynSend, event, target string) lang.Stmt {
 	id := d.id
 	switch {
-	case target == "#_internal" && d.delay == "":
+	case target == model.TargetInternal && d.delay == "":
 		return &lang.Raise{RaisePos: d.pos, Event: event, Args: d.args, ID: id}
-	case target == "#_internal":
+	case target == model.TargetInternal:
 		b.errorf(b.file.Offset(d.pos), "a delayed <send> whose target may be #_internal is not supported: remove the delay or the target")
 	case target == model.SessionLocation:
 		target = "" // the machine's own session: its external queue

@@ -84,7 +84,7 @@ func TestErrors(t *testing.T) {
 		{"unknown state in In", head + "<state id=\"a\"><transition event=\"e\" cond=\"In('zz')\"/></state></scxml>",
 			[]string{"m.scxml:1:130: unknown state 'zz' in In()"}},
 		{"unsupported expression", head + "<state id=\"a\"><transition event=\"e\" cond=\"_event.sendid.length == 1 || 'x' == 1\"/></state></scxml>",
-			[]string{"m.scxml:1:130: _event.sendid may be undefined or null, and .length needs a value: give it one first (e.g. an expr on its <data>)",
+			[]string{"m.scxml:1:130: _event.sendid may be undefined or null, and .length needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it",
 				"m.scxml:1:163: mismatched types string and int for ==: compare values of one type"}},
 		{"errors keep coming", head + "<datamodel><data id=\"x\" expr=\"1\"/></datamodel>\n" +
 			"<state id=\"a\"><transition event=\"e\" cond=\"x &gt;\"/>\n<transition event=\"f\" cond=\"y\"/></state></scxml>",

@@ -4,14 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
-)
-
-// The error events the SCXML event processor raises for a send it cannot
-// deliver (SCXML 2015, §6.2.4 and §5.10.3).
-const (
-	errorExecution     = "error.execution"
-	errorCommunication = "error.communication"
 )
 
 // sendError names the error event a send to target raises, or "" when the
@@ -22,14 +16,14 @@ const (
 // event processor supports.
 func sendError(target string) string {
 	switch {
-	case target == "" || target == "#_internal":
+	case target == "" || target == model.TargetInternal:
 		return ""
-	case strings.HasPrefix(target, "#_scxml_"):
-		return errorCommunication
+	case strings.HasPrefix(target, model.TargetSessionPrefix):
+		return model.ErrorCommunication
 	case strings.HasPrefix(target, "#_") && len(target) > len("#_"):
 		return ""
 	}
-	return errorExecution
+	return model.ErrorExecution
 }
 
 // maxLowered bounds the statements the lowering of one block may write:
@@ -55,7 +49,7 @@ func (b *builder) lowerBlock(stmts []lang.Stmt) []lang.Stmt {
 			what, hint = "the elements", "fix the failing element, or end the block with it"
 		}
 		b.errorf(b.file.Offset(f.Pos()), "%s in this block raise %s under so many conditions that skipping "+
-			"the rest of the block takes more than %d statements to write: %s", what, errorExecution, maxLowered, hint)
+			"the rest of the block takes more than %d statements to write: %s", what, model.ErrorExecution, maxLowered, hint)
 		return stmts
 	}
 	return out
@@ -80,10 +74,10 @@ func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
 		case *lang.Send:
 			// The error is the platform's, and its sendid the send's id.
 			switch sendError(x.Target) {
-			case errorExecution:
-				return append(out, b.raiseFailure(&lang.Raise{RaisePos: x.SendPos, Event: errorExecution, ID: x.ID, Platform: true})...)
-			case errorCommunication:
-				out = append(out, &lang.Raise{RaisePos: x.SendPos, Event: errorCommunication, ID: x.ID, Platform: true})
+			case model.ErrorExecution:
+				return append(out, b.raiseFailure(&lang.Raise{RaisePos: x.SendPos, Event: model.ErrorExecution, ID: x.ID, Platform: true})...)
+			case model.ErrorCommunication:
+				out = append(out, &lang.Raise{RaisePos: x.SendPos, Event: model.ErrorCommunication, ID: x.ID, Platform: true})
 				continue
 			}
 		case *lang.Raise:
@@ -100,11 +94,11 @@ func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
 			}
 		case *lang.Block:
 			if f, ok := b.failing(x).(*lang.Send); ok {
-				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a nested block is not supported: it raises %s, which skips the rest of the block; move it out of the block", f.Target, errorExecution)
+				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a nested block is not supported: it raises %s, which skips the rest of the block; move it out of the block", f.Target, model.ErrorExecution)
 			}
 		case *lang.While, *lang.For:
 			if f, ok := b.failing(x).(*lang.Send); ok {
-				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a script loop is not supported: it raises %s, which ends the loop and skips the rest of the block; send to \"#_parent\" or \"#_name\" for an output", f.Target, errorExecution)
+				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a script loop is not supported: it raises %s, which ends the loop and skips the rest of the block; send to \"#_parent\" or \"#_name\" for an output", f.Target, model.ErrorExecution)
 			}
 		}
 		out = append(out, b.lowerNested(s))
@@ -185,7 +179,7 @@ func (b *builder) join(branch *lang.Block, rest []lang.Stmt) []lang.Stmt {
 	}
 	for _, s := range branch.Stmts {
 		if d, ok := s.(*lang.Decl); ok && used[d.Name.Name] {
-			b.errorf(b.file.Offset(d.DeclPos), "local %s is declared in a branch of an if that may raise %s, and used after the if: declare it before the if", d.Name.Name, errorExecution)
+			b.errorf(b.file.Offset(d.DeclPos), "local %s is declared in a branch of an if that may raise %s, and used after the if: declare it before the if", d.Name.Name, model.ErrorExecution)
 		}
 	}
 	return append(append([]lang.Stmt(nil), branch.Stmts...), rest...)
@@ -229,7 +223,7 @@ func (b *builder) failing(n lang.Node) lang.Stmt {
 	lang.Inspect(n, func(n lang.Node) bool {
 		switch s := n.(type) {
 		case *lang.Send:
-			if f == nil && sendError(s.Target) == errorExecution {
+			if f == nil && sendError(s.Target) == model.ErrorExecution {
 				f = s
 			}
 		case *lang.Raise:
@@ -248,8 +242,8 @@ func (b *builder) failing(n lang.Node) lang.Stmt {
 // executable content. what says what is wrong, in the manner of an error
 // message.
 func (b *builder) fail(off int, what string) *lang.Raise {
-	b.warnf(off, "%s: setbot raises %s here and skips the rest of the block, as the SCXML specification requires", what, errorExecution)
-	r := &lang.Raise{RaisePos: b.pos(off), Event: errorExecution, Platform: true}
+	b.warnf(off, "%s: setbot raises %s here and skips the rest of the block, as the SCXML specification requires", what, model.ErrorExecution)
+	r := &lang.Raise{RaisePos: b.pos(off), Event: model.ErrorExecution, Platform: true}
 	b.failed[r] = true
 	return r
 }

@@ -114,7 +114,7 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	}
 	b := &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool),
 		dynSends: make(map[*lang.Send]*dynSend), dynCancels: make(map[*lang.Cancel]lang.Expr), idCount: make(map[string]int),
-		source: make(map[*lang.Block][]lang.Stmt), annotated: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
+		source: make(map[*lang.Block][]lang.Stmt), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
 	m := b.build(root)
 	b.errs.Sort()
 	if len(b.errs) > 0 {
@@ -135,8 +135,10 @@ type builder struct {
 	// dataInfos are the checker's results for the <data> values, which
 	// the rule for decimals (lang.CheckDecimals) takes in with the code's.
 	dataInfos []*lang.Info
-	// annotated holds the variables whose type a setbot:type gives.
+	// annotated holds the variables whose type a setbot:type gives;
+	// grown the arrays without one that growArrays gave room to grow.
 	annotated map[string]bool
+	grown     map[string]bool
 	// inits holds the <data> value of every variable whose type that
 	// value gives (setbot:type aside); dataReads the variables the <data>
 	// values read, each with the first place (dropUnreadInits).
@@ -603,7 +605,7 @@ func (b *builder) transition(s *model.State, el *element) {
 		b.errorf(el.Start, "the default transition of a <history> takes no event or cond: remove them")
 	} else if word, bad := lang.IllegalExpr(cond.Value); hasCond && bad {
 		b.warnf(cond.Offsets0(), "cond %q is no ECMAScript expression (it begins with %s): setbot takes it as false and raises %s each time it is evaluated, "+
-			"as the SCXML specification requires", strings.TrimSpace(cond.Value), word, errorExecution)
+			"as the SCXML specification requires", strings.TrimSpace(cond.Value), word, model.ErrorExecution)
 		t.Cond, t.CondFails = &lang.BoolLit{ValuePos: b.pos(cond.Offsets0()), Value: false}, true
 	} else if hasCond {
 		t.Cond = b.expr(cond)

@@ -91,6 +91,50 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 	return learnt
 }
 
+// growArrays gives room to grow to each array variable without a
+// setbot:type that the code assigns a value that may be longer than its
+// initial value (a = a.concat([x])): the bound lang.GrowArrayLen, or the
+// longest such value's where that is longer, and where the initial value
+// is empty, the elements' type of the first such value. It reports whether
+// it grew any. A variable grows once: where a value longer still is
+// assigned to it, the lowering checks the length, and a path on which it
+// does not fit meets the array bound.
+func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[string]lang.Type) bool {
+	grow := make(map[string]lang.Type)
+	for _, c := range all {
+		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
+		lang.Inspect(c.body, func(n lang.Node) bool {
+			a, ok := n.(*lang.Assign)
+			if !ok || a.Op != lang.ASSIGN || len(a.Path) > 0 {
+				return true
+			}
+			v, vt := b.m.Var(a.Target.Name), info.Types[a.Value]
+			if v == nil || b.annotated[v.Name] || b.grown[v.Name] || !lang.Grows(v.Type, vt) {
+				return true
+			}
+			g, ok := grow[v.Name]
+			if !ok {
+				g = v.Type
+			}
+			elem := g.Comp.Elem
+			if g.Comp.Len == 0 {
+				elem = vt.Comp.Elem
+			}
+			bound := min(max(lang.GrowArrayLen, g.Comp.Len, vt.Comp.Len), lang.MaxArrayLen)
+			grow[v.Name] = lang.ArrayType(elem, v.Type.Comp.MinLen, bound)
+			return true
+		})
+	}
+	for _, v := range b.m.Vars {
+		if t, ok := grow[v.Name]; ok {
+			v.Type = t
+			vars[v.Name] = t
+			b.grown[v.Name] = true
+		}
+	}
+	return len(grow) > 0
+}
+
 // declareLoopVars declares the items and indexes of <foreach> elements
 // that name no variable: SCXML declares them (§4.6). They are undefined
 // until the loop assigns them.

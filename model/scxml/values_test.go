@@ -69,3 +69,49 @@ func TestEventName(t *testing.T) {
 		t.Fatal(errs)
 	}
 }
+
+// TestGrowingArrays: an array without a setbot:type that the code makes
+// longer gets room for lang.GrowArrayLen elements (an empty one the type
+// of the elements it is given); one with a setbot:type keeps its bound.
+// An assignment that may make an array longer than its bound is lowered
+// with a check of the array bound before it.
+func TestGrowingArrays(t *testing.T) {
+	tests := []struct {
+		name, data, code string
+		vars             string // the array's length and last element, or the error
+		first            string // the first statement of the code, lowered
+	}{
+		{"concat", `<data id="xs" expr="[1, 2]"/>`, `<assign location="xs" expr="xs.concat([3])"/>`,
+			"xs.length: int[2..16] xs[15]: int", "bound array 16 (xs.length + 1 <= 16);"},
+		{"a longer literal", `<data id="xs" expr="[1]"/>`, `<assign location="xs" expr="[1, 2, 3]"/>`,
+			"xs.length: int[1..16] xs[15]: int", "xs.length = 3;"},
+		{"empty at the start", `<data id="xs" expr="[]"/>`, `<assign location="xs" expr="[].concat(xs, 'a')"/>`,
+			"xs.length: int[0..16] xs[15]: string", "bound array 16 (xs.length + 1 <= 16);"},
+		{"declared", `<data id="xs" expr="[]" setbot:type="int[4]"/>`, `<assign location="xs" expr="xs.concat([1, 2])"/>`,
+			"xs.length: int[0..4] xs[3]: int", "bound array 4 (xs.length + 2 <= 4);"},
+		{"declared, always too long", `<data id="xs" expr="[]" setbot:type="int[1]"/>`, `<assign location="xs" expr="xs.concat([1, 2])"/>`,
+			"m.scxml:2:52: cannot assign xs.concat([1, 2]) to xs: it holds at most 1 elements and the value has at least 2; declare a larger bound, e.g. setbot:type=\"int[2]\"", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := head + `<datamodel>` + tt.data + "</datamodel>\n" + `<state id="a"><onentry>` + tt.code + `</onentry></state></scxml>`
+			m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+			if len(errs) > 0 {
+				if got := errs[0].Error(); got != tt.vars {
+					t.Errorf("error %s, want %s", got, tt.vars)
+				}
+				return
+			}
+			var vars []string
+			for _, v := range m.Vars {
+				vars = append(vars, v.Name+": "+v.Type.String())
+			}
+			if got := vars[0] + " " + vars[len(vars)-1]; got != tt.vars {
+				t.Errorf("variables %s, want %s", got, tt.vars)
+			}
+			if got := lang.StmtString(m.State("a").OnEntry[0].Stmts[0]); got != tt.first {
+				t.Errorf("first statement %s, want %s", got, tt.first)
+			}
+		})
+	}
+}

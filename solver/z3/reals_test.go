@@ -93,3 +93,23 @@ func TestRealModel(t *testing.T) {
 		t.Errorf("2x integral with 20.5 < x < 21: %v, %v, want unsat", r, err)
 	}
 }
+
+// TestIsInt checks Number.isInteger on reals: a real on the grid of
+// quarters between 20.3 and 20.6 is 20.5, and none lies between 20.55 and
+// 20.7 (the grid bounds the decimal inputs, engine.InputDomain).
+func TestIsInt(t *testing.T) {
+	tab := solver.NewTable()
+	s := newSolver(t, tab)
+	x := tab.Var("x", solver.RealSort)
+	onGrid := tab.IsInt(tab.Mul(x, tab.Rat(big.NewRat(4, 1))))
+	between := func(lo, hi *big.Rat) []solver.Term {
+		return []solver.Term{onGrid, tab.Lt(tab.Rat(lo), x), tab.Lt(x, tab.Rat(hi))}
+	}
+	r, m, err := s.Model(between(big.NewRat(203, 10), big.NewRat(206, 10)), []solver.Term{x})
+	if err != nil || r != solver.Sat || m[x].Rat.Cmp(big.NewRat(41, 2)) != 0 {
+		t.Fatalf("Model = %v, %v, %v; want x = 20.5", r, m[x].Rat, err)
+	}
+	if r, err := s.Check(between(big.NewRat(2055, 100), big.NewRat(207, 10))); err != nil || r != solver.Unsat {
+		t.Errorf("a quarter between 20.55 and 20.7: %v, %v, want unsat", r, err)
+	}
+}

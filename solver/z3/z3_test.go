@@ -258,6 +258,9 @@ func TestTimeout(t *testing.T) {
 	const p, q = 2147483647, 1000000007
 	hard := []solver.Term{tab.Gt(x, tab.Int(1)), tab.Gt(y, tab.Int(1)), tab.Eq(tab.Mul(x, y), tab.Int(p*q))}
 	s := newSolver(t, tab)
+	// A timeout that is not honoured leaves the check running until the
+	// test binary's own timeout stops it: no wall-clock bound is asserted
+	// here, since a loaded machine can be arbitrarily slow.
 	s.SetTimeout(50 * time.Millisecond)
 	start := time.Now()
 	r, m, err := s.Model(hard, []solver.Term{x, y})
@@ -273,9 +276,6 @@ func TestTimeout(t *testing.T) {
 		if m[x].Int*m[y].Int != p*q {
 			t.Errorf("wrong model %v", m)
 		}
-	}
-	if elapsed > 10*time.Second {
-		t.Errorf("timeout not honoured: %v", elapsed)
 	}
 	// The solver still works, and the timeout can be lifted.
 	if r, err := s.Check([]solver.Term{tab.Gt(x, tab.Int(1)), tab.Lt(x, tab.Int(3))}); r != solver.Sat || err != nil {

@@ -1,6 +1,11 @@
 package ecma
 
-import "math/big"
+import (
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
 
 // Numbers: the action language's decimals are exact rationals, which agree
 // with ECMAScript's doubles where every value is exactly a double (the
@@ -24,18 +29,48 @@ func IsPowerOfTwo(r *big.Rat) bool {
 	return pow2(r.Num()) && pow2(r.Denom())
 }
 
-// FormatDecimal writes r as a decimal literal: 1.5, -0.25, 3.0 (a decimal
-// always has a point, so that it reads back as one). ok is false when r has
-// no finite decimal expansion (1/3); the text is then an approximation
-// ending in "...".
+// FormatDecimal writes r as a decimal literal that ECMAScript reads as r:
+// 1.5, -0.25, 3.0 (a decimal always has a point or an exponent, so that it
+// reads back as one). A double whose exact expansion is longer than the
+// shortest text that reads back as it is written that way, as ECMAScript
+// prints numbers: the double nearest 0.1 is 0.1, not
+// 0.1000000000000000055511151231257827021181583404541015625. ok is false
+// when r has no finite decimal expansion (1/3); the text is then an
+// approximation ending in "...".
 func FormatDecimal(r *big.Rat) (s string, ok bool) {
 	n, finite := decimalDigits(r.Denom())
 	if !finite {
 		return r.FloatString(20) + "...", false
 	}
+	if short, ok := shortest(r); ok {
+		return short, true
+	}
 	s = r.FloatString(n)
 	if n == 0 {
 		s += ".0"
+	}
+	return s, true
+}
+
+// shortest returns the shortest text that reads back as the double r, as
+// ECMAScript's Number::toString writes it (an exponent below 1e-7 and from
+// 1e21), when r is a double and that text's own value is not r (so the
+// exact expansion is longer).
+func shortest(r *big.Rat) (string, bool) {
+	f, exact := r.Float64()
+	if !exact {
+		return "", false
+	}
+	format := byte('f')
+	if a := math.Abs(f); a < 1e-7 || a >= 1e21 {
+		format = 'e'
+	}
+	s := strconv.FormatFloat(f, format, -1, 64)
+	if w, ok := new(big.Rat).SetString(s); ok && w.Cmp(r) == 0 {
+		return "", false
+	}
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0" // 2^60 is 1152921504606847000.0, a decimal
 	}
 	return s, true
 }

@@ -1,4 +1,10 @@
-package incremental
+// Package evaluation repeats Khalil and Dingel's evaluation (seed 000 §6,
+// docs/evaluation.md) for versions of a model: it times full symbolic
+// execution, MSE, DSE and auto on each version and prints Tables 3-5. It
+// is the research harness behind setbot evaluate, kept out of the analysis
+// packages because fair timing needs what a library must not do (a
+// garbage collection before every timed run).
+package evaluation
 
 import (
 	"fmt"
@@ -11,6 +17,7 @@ import (
 
 	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/model/mlm"
 )
 
@@ -33,7 +40,7 @@ type Row struct {
 // that the machine's noise hits them alike. Each time is the fastest of its
 // runs: the best estimate of the work itself on a machine whose other load
 // only ever adds time.
-func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts Options, runs int, progress io.Writer) ([]Row, error) {
+func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts incremental.Options, runs int, progress io.Writer) ([]Row, error) {
 	baseSet, err := engine.Explore(base, opts.Engine, opts.Solver)
 	if err != nil {
 		return nil, fmt.Errorf("exploring the base: %w", err)
@@ -41,9 +48,8 @@ func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts O
 	var rows []Row
 	for i, head := range versions {
 		d := diffmap.Compute(base.Source, head.Source, base, head)
-		r := &Result{Diff: d}
-		interest := r.impact(d, base, head)
-		row := Row{Name: names[i], Changed: len(r.Impact.Changed), Impacted: len(r.Impact.Impacted), M1: r.Impact.M1, M2: r.Impact.M2}
+		impact, interest := incremental.ChangeImpact(d, base, head)
+		row := Row{Name: names[i], Changed: len(impact.Changed), Impacted: len(impact.Impacted), M1: impact.M1, M2: impact.M2}
 		var tf, tm, td, ta []time.Duration
 		var fullDump, mseDump string
 		for k := 0; k < runs; k++ {
@@ -91,11 +97,11 @@ func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts O
 			dse = nil
 			runtime.GC()
 			start = time.Now()
-			strategy, _, err := choose(Auto, d, base, head, baseSet)
+			strategy, _, err := incremental.Choose(incremental.Auto, d, base, head, baseSet)
 			if err != nil {
 				return nil, err
 			}
-			if _, err := build(strategy, head, baseSet, d, interest, opts); err != nil {
+			if _, err := incremental.Build(strategy, head, baseSet, d, interest, opts); err != nil {
 				return nil, err
 			}
 			ta = append(ta, time.Since(start))
