@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"os"
@@ -200,6 +201,67 @@ func TestExploreDecimals(t *testing.T) {
 	}
 	if strings.Contains(out, "unreachable") {
 		t.Errorf("a state is unreachable:\n%s", out)
+	}
+}
+
+// TestTestsSCIONData checks that the SCION traces carry an event's data as
+// ECMAScript holds it, not setbot's lowered parts: an array parameter as
+// an array of its length, undefined as a missing key, null as null; and
+// that the JUnit steps write undefined and null as simulate reads them.
+func TestTestsSCIONData(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.scxml")
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A" datamodel="ecmascript">
+  <setbot:event name="load"><setbot:param name="xs" type="(int)[0..2]"/></setbot:event>
+  <setbot:event name="e"><setbot:param name="s" type="string|undefined"/></setbot:event>
+  <state id="A">
+    <transition event="load" cond="_event.data.xs.length == 2 &amp;&amp; _event.data.xs[1] == 7" target="B"/>
+    <transition event="e" cond="_event.data.s === undefined" target="U"/>
+    <transition event="e" cond="_event.data.s === null" target="N"/>
+    <transition event="e" cond="_event.data.s === 'a,b'" target="S"/>
+  </state>
+  <state id="B"/><state id="U"/><state id="N"/><state id="S"/>
+</scxml>`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "tests", path, "--format", "scion")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var traces []struct {
+		Events []struct {
+			Event struct {
+				Name string          `json:"name"`
+				Data json.RawMessage `json:"data"`
+			} `json:"event"`
+			NextConfiguration []string `json:"nextConfiguration"`
+		} `json:"events"`
+	}
+	if err := json.Unmarshal([]byte(out), &traces); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, tr := range traces {
+		for _, e := range tr.Events {
+			var data bytes.Buffer
+			if len(e.Event.Data) > 0 {
+				if err := json.Compact(&data, e.Event.Data); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got[e.NextConfiguration[0]] = e.Event.Name + " " + data.String()
+		}
+	}
+	for state, want := range map[string]string{"B": `load {"xs":[0,7]}`, "U": `e {}`, "N": `e {"s":null}`, "S": `e {"s":"a,b"}`} {
+		if got[state] != want {
+			t.Errorf("the event that enters %s: %s, want %s", state, got[state], want)
+		}
+	}
+	_, junit, _ := runCLI(t, "tests", path, "--format", "junit")
+	for _, want := range []string{"e(s=undefined) =&gt; U", "e(s=null) =&gt; N", "e(s=&#39;a,b&#39;) =&gt; S"} {
+		if !strings.Contains(junit, want) {
+			t.Errorf("junit lacks %q:\n%s", want, junit)
+		}
 	}
 }
 

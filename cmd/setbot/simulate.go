@@ -37,11 +37,23 @@ microstep), the states exited and entered in order, the outputs and the
 configuration reached. The two must agree (a differential test keeps them
 so); the reference runs models the flattener refuses, too.
 
-An EVENT is written name, name() or name(x=3, ok=true, y=-2): a dotted name is
-allowed (done.state.S1), values are integers, decimals (1.5, -0.25; an integer
-is the decimal of its value where the parameter is a decimal), true/false or
-quoted strings, and "p: 3" may stand for "p=3". Quote events that have parentheses or spaces, e.g.
+An EVENT is written name, name() or name(ARG, ...): a dotted name is allowed
+(done.state.S1), and an ARG is NAME=VALUE (or NAME: VALUE, as the action
+language writes arguments). NAME is a parameter's, or a part of an array or
+object parameter, which is passed as its parts: xs.length, xs[0], p.f. A
+VALUE is
+  - an integer (3, -2) or a decimal (1.5, -0.25, 2e3; an integer is the
+    decimal of its value where the parameter is a decimal);
+  - true or false;
+  - a string literal of the action language, in single or double quotes:
+    it may hold commas and parentheses, and the escapes \\ \' \" \n \t
+    \r \u{1F600} \u00e9 (e(s='it\'s, ok') sends it's, ok);
+  - undefined or null, for a parameter that may hold them (s=undefined
+    stands for the pair setbot lowers it to, _absent_s=1 and an empty s).
+Each step is printed with its event written the same way, so a step's
+event can be sent again as it reads. Quote each EVENT for the shell, e.g.
   setbot simulate examples/triangle.scxml 'setTriangleSides(x=3, y=4, z=5)' checkPositiveSides
+  setbot simulate model.scxml "say(text='it\'s, \"ok\"', lang=undefined)"
 
 The environment may send:
   - an input event, with exactly its declared parameters: an argument must
@@ -106,6 +118,9 @@ say).`,
 				if len(errs) > 0 {
 					return modelErrors(cmd, errs)
 				}
+				if err := completeArgs(events, m.EventByName); err != nil {
+					return err
+				}
 				steps, err = simulateReference(m, interp.Options{LoopLimit: opts.LoopLimit, MaxMicrosteps: opts.MaxMicrosteps}, events)
 				var bad *source.Error
 				if errors.As(err, &bad) {
@@ -116,6 +131,9 @@ say).`,
 				m, errs := fe.load(path)
 				if len(errs) > 0 {
 					return modelErrors(cmd, errs)
+				}
+				if err := completeArgs(events, m.Event); err != nil {
+					return err
 				}
 				steps, err = simulate(m, opts, events)
 			}
@@ -139,6 +157,20 @@ say).`,
 			"(with --reference: more microsteps than this)")
 	fe.register(cmd)
 	return cmd
+}
+
+// completeArgs gives the events the lowered pairs of their parameters that
+// may be undefined (sim.Complete), so that s=undefined stands for
+// _absent_s=1 with s the empty string.
+func completeArgs(events []sim.Event, lookup func(string) *model.Event) error {
+	for _, ev := range events {
+		if e := lookup(ev.Name); e != nil {
+			if err := sim.Complete(e, ev.Args); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // modelErrors prints a model's errors and returns the exit code for them.

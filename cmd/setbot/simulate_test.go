@@ -426,3 +426,48 @@ func TestSimulateDecimals(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulateEventText checks that simulate reads every string a
+// generated test holds, written as the witnesses write it, and undefined
+// and null where a parameter may hold them, on both executors.
+func TestSimulateEventText(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "text.scxml")
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A" datamodel="ecmascript">
+  <setbot:event name="e"><setbot:param name="s" type="string"/></setbot:event>
+  <setbot:event name="u"><setbot:param name="s" type="string|undefined"/><setbot:param name="n" type="int|undefined"/></setbot:event>
+  <state id="A">
+    <transition event="e" cond="_event.data.s == &quot;a'b, c=1)&quot;"><send event="quote" target="#_parent"/></transition>
+    <transition event="e" cond="_event.data.s == 'x\n\u00e9'"><send event="escape" target="#_parent"/></transition>
+    <transition event="u" cond="_event.data.s === undefined &amp;&amp; _event.data.n === null"><send event="absent" target="#_parent"/></transition>
+    <transition event="u" cond="_event.data.s === '' &amp;&amp; _event.data.n === 0"><send event="present" target="#_parent"/></transition>
+  </state>
+</scxml>`
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, `e(s='a\'b, c=1)')`, `e(s="x\n\u{e9}")`, "u(s=undefined, n=null)", "u(s='', n: 0)"}
+		if ref {
+			args = append(args, "--reference")
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK || errs != "" {
+			t.Fatalf("reference %v: exit %d, stderr %q", ref, code, errs)
+		}
+		for _, want := range []string{
+			`> e(s='a\'b, c=1)')`, "quote() to #_parent",
+			`> e(s='x\né')`, "escape() to #_parent",
+			"> u(n=null, s=undefined)", "absent() to #_parent",
+			"> u(n=0, s='')", "present() to #_parent",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("reference %v: output lacks %q:\n%s", ref, want, out)
+			}
+		}
+	}
+	code, _, errs := runSimulate(t, model, "u(s=yes)")
+	if code != exitUsage || !strings.Contains(errs, `argument s: "yes" is no value: write an integer (-2), a decimal (1.5, 2e3), true, false, a string`) {
+		t.Errorf("a bad value: exit %d, stderr %q", code, errs)
+	}
+}

@@ -30,8 +30,12 @@ A test's id is derived from the sequence of (transition key, decision path)
 it takes, so the same behaviour keeps its id across versions of the model.
 
 Formats: json ({"tests": [{"id", "steps": [{"event", "args", "outputs"}],
-"final"}]}), junit (a test case per test), scion (SCION-style traces with
-the configuration after each event).`,
+"final"}]}, args named as setbot lowers parameters: xs.length, xs[0], p.f,
+and _absent_s (0 a value, 1 undefined, 2 null) beside s), junit (a test case
+per test, its steps written as simulate reads events: e(xs.length=1,
+xs[0]=4, s=undefined)), scion (SCION-style traces with the configuration
+after each event, and each event's data as ECMAScript holds it, for an SCXML
+harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !contains(testgen.Formats, format) {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ecma"
+	"github.com/setbot/setbot/model/source"
 )
 
 // Value is a concrete value of the action language: an int, a decimal, a
@@ -91,30 +93,47 @@ func PlainArgs(args map[string]Value) map[string]any {
 	return out
 }
 
-// ArgsOf returns plain argument values, int64, bool or string (as tests
-// and JSON carry them), as the simulator's values: the inverse of
-// PlainArgs.
+// ArgsOf returns plain argument values, int64, bool, string or Decimal (as
+// tests carry them), or json.Number (as JSON decoded with UseNumber does),
+// as the simulator's values: the inverse of PlainArgs.
 func ArgsOf(args map[string]any) (map[string]Value, error) {
 	out := make(map[string]Value, len(args))
 	for name, v := range args {
-		switch v := v.(type) {
-		case int64:
-			out[name] = IntValue(v)
-		case bool:
-			out[name] = BoolValue(v)
-		case string:
-			out[name] = StringValue(v)
-		case Decimal:
-			r, err := v.Rat()
-			if err != nil {
-				return nil, fmt.Errorf("argument %s: %w", name, err)
-			}
-			out[name] = DecimalValue(r)
-		default:
-			return nil, fmt.Errorf("argument %s is %v (%T), not an int64, a Decimal, a bool or a string", name, v, v)
+		value, err := ValueOf(v)
+		if err != nil {
+			return nil, fmt.Errorf("argument %s: %w", name, err)
 		}
+		out[name] = value
 	}
 	return out, nil
+}
+
+// ValueOf returns a plain value (see ArgsOf) as the simulator's value.
+func ValueOf(v any) (Value, error) {
+	switch v := v.(type) {
+	case int64:
+		return IntValue(v), nil
+	case bool:
+		return BoolValue(v), nil
+	case string:
+		return StringValue(v), nil
+	case json.Number:
+		if !strings.ContainsAny(string(v), ".eE") {
+			n, err := v.Int64()
+			if err != nil {
+				return Value{}, fmt.Errorf("%s does not fit a 64-bit integer", v)
+			}
+			return IntValue(n), nil
+		}
+		return ValueOf(Decimal(v))
+	case Decimal:
+		r, err := v.Rat()
+		if err != nil {
+			return Value{}, err
+		}
+		return DecimalValue(r), nil
+	}
+	return Value{}, fmt.Errorf("%v (%T) is not an int64, a Decimal, a bool or a string", v, v)
 }
 
 // String returns the value as the language writes it: "3", "-2", "1.5",
@@ -145,9 +164,9 @@ type Event struct {
 	Meta model.Meta
 }
 
-// String returns the event as ParseEvent reads it, arguments sorted by
-// name: "setTriangleSides(x=3, y=4, z=5)", "reset()".
-func (e Event) String() string { return e.Name + "(" + argsString(e.Args) + ")" }
+// String returns the event as ParseEvent reads it, arguments as FormatArgs
+// writes them: "setTriangleSides(x=3, y=4, z=5)", "reset()".
+func (e Event) String() string { return e.Name + "(" + FormatArgs(e.Args) + ")" }
 
 // Output is an event the machine sends to another target (an output of
 // the machine, the test oracle).
@@ -159,19 +178,60 @@ type Output struct {
 
 // String returns the output as "lights(color=1) to #_parent".
 func (o Output) String() string {
-	return o.Event + "(" + argsString(o.Args) + ") to " + o.Target
+	return o.Event + "(" + FormatArgs(o.Args) + ") to " + o.Target
 }
 
-// argsString returns "x=3, y=4" with the names sorted.
-func argsString(args map[string]Value) string {
+// FormatArgs returns arguments as ParseEvent reads them, sorted by name:
+// "n=3, ok=true, s='a\\'b, c'". A parameter that may be undefined is
+// written as the source writes it, not as its lowered pair: "s=undefined"
+// and "n=null" for a tag (lang.AbsentName) of 1 or 2 whose value is the
+// zero value or missing, and the value alone for a tag of 0 whose value is
+// given; ParseEvent and Complete give the pair back.
+func FormatArgs(args map[string]Value) string {
+	type arg struct{ name, text string }
+	parts := make([]arg, 0, len(args))
+	for name, v := range args {
+		text := v.String()
+		if of, tag := lang.AbsentOf(name); tag && v.Kind == lang.Int {
+			w, given := args[of]
+			switch {
+			case v.Int == lang.AbsentValue && given:
+				continue
+			case v.Int == lang.AbsentUndefined && (!given || w.isZero()):
+				name, text = of, "undefined"
+			case v.Int == lang.AbsentNull && (!given || w.isZero()):
+				name, text = of, "null"
+			}
+		} else if t, ok := args[lang.AbsentName(name)]; ok && t.Kind == lang.Int && (t.Int == lang.AbsentUndefined || t.Int == lang.AbsentNull) && v.isZero() {
+			continue // written as undefined or null, under its tag's name
+		}
+		parts = append(parts, arg{name, text})
+	}
+	sort.Slice(parts, func(i, j int) bool { return parts[i].name < parts[j].name })
 	var b strings.Builder
-	for i, name := range sortedNames(args) {
+	for i, p := range parts {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(name + "=" + args[name].String())
+		b.WriteString(p.name + "=" + p.text)
 	}
 	return b.String()
+}
+
+// isZero reports whether v is the zero value of its kind, the meaningless
+// value lowering pairs with an undefined or null tag (lang.ZeroValue).
+func (v Value) isZero() bool {
+	switch v.Kind {
+	case lang.Int:
+		return v.Int == 0
+	case lang.Bool:
+		return !v.Bool
+	case lang.String:
+		return v.Str == ""
+	case lang.Decimal:
+		return v.Rat.Sign() == 0
+	}
+	return false
 }
 
 func sortedNames(args map[string]Value) []string {
@@ -192,12 +252,19 @@ func copyArgs(args map[string]Value) map[string]Value {
 	return out
 }
 
+// ArgSyntax says what an argument of an event may be, for errors and help.
+const ArgSyntax = "an integer (-2), a decimal (1.5, 2e3), true, false, a string ('on', \"it's\", with the escapes \\\\ \\' \\\" \\n \\t \\r \\u{e9}), undefined or null"
+
 // ParseEvent reads an event as written on a command line: "name",
-// "name()" or "name(x=3, ok=true, y=-2, s='on')". Names may be dotted
-// ("done.state.S1"); values are integers (with an optional sign),
-// decimals (1.5, -0.25, 2e3), true/false or quoted strings without commas; "p: 3" is accepted for
-// "p=3", as the action language writes arguments. The argument map is
-// never nil.
+// "name()" or "name(x=3, ok=true, y=-2, s='a\\'b, c')". Names may be dotted
+// ("done.state.S1"); an argument is name=value, or name: value as the
+// action language writes arguments, and its name is a parameter's or one of
+// an array or object parameter's parts (xs.length, xs[0], p.f). A value is
+// one of ArgSyntax; a string is a literal of the action language, so it may
+// hold commas, parentheses and (escaped) quotes. undefined and null are
+// written as the lowered tag (lang.AbsentName): s=undefined gives
+// _absent_s=1 and no s, which Complete fills in. The argument map is never
+// nil.
 func ParseEvent(text string) (Event, error) {
 	ev := Event{Args: map[string]Value{}}
 	s := strings.TrimSpace(text)
@@ -217,17 +284,59 @@ func ParseEvent(text string) (Event, error) {
 	if strings.TrimSpace(body) == "" {
 		return ev, nil
 	}
-	for _, item := range strings.Split(body, ",") {
-		pname, val, err := parseArg(item)
+	given := map[string]bool{}
+	for {
+		pname, val, after, err := parseArg(body)
 		if err != nil {
 			return Event{}, fmt.Errorf("event %q: %v", text, err)
+		}
+		if given[pname] {
+			return Event{}, fmt.Errorf("event %q: argument %s given twice", text, pname)
+		}
+		given[pname] = true
+		if val.Kind == lang.Undef {
+			pname = lang.AbsentName(pname)
+			val = IntValue(val.Int)
 		}
 		if _, dup := ev.Args[pname]; dup {
 			return Event{}, fmt.Errorf("event %q: argument %s given twice", text, pname)
 		}
 		ev.Args[pname] = val
+		if after == "" {
+			return ev, nil
+		}
+		body = after
 	}
-	return ev, nil
+}
+
+// Complete fills in, for an input of event e, the pairs lowering makes of
+// the parameters that may be undefined (lang.AbsentName), as ParseEvent
+// leaves them to be written: the meaningless value (the zero value, as
+// lang.ZeroLeaves gives it) of a parameter given as undefined or null, and
+// the tag AbsentValue of one given a value. What e does not declare is left
+// for CheckArgs to report.
+func Complete(e *model.Event, args map[string]Value) error {
+	for _, p := range e.Params {
+		of, tag := lang.AbsentOf(p.Name)
+		if !tag {
+			continue
+		}
+		_, hasTag := args[p.Name]
+		_, hasValue := args[of]
+		value, declared := e.Param(of)
+		switch {
+		case !declared:
+		case hasTag && !hasValue:
+			zero, err := (&Executor{}).Eval(lang.ZeroLeaves(value.Type, source.NoPos)[0])
+			if err != nil {
+				return fmt.Errorf("argument %s of event %s: %w", of, e.Name, err)
+			}
+			args[of] = zero
+		case hasValue && !hasTag:
+			args[p.Name] = IntValue(lang.AbsentValue)
+		}
+	}
+	return nil
 }
 
 // checkEventName accepts dot-separated segments of letters, digits, '_',
@@ -249,49 +358,77 @@ func checkEventName(name string) error {
 	return nil
 }
 
-// parseArg reads one "name=value" (or "name: value").
-func parseArg(item string) (string, Value, error) {
-	item = strings.TrimSpace(item)
-	if item == "" {
-		return "", Value{}, fmt.Errorf("empty argument (a stray comma?)")
+// parseArg reads the "name=value" (or "name: value") that text starts
+// with, and returns the text after the comma that ends it ("" at the end).
+// undefined and null are values of kind lang.Undef whose Int is their tag.
+func parseArg(text string) (name string, v Value, rest string, err error) {
+	text = strings.TrimLeft(text, " \t")
+	i := strings.IndexAny(text, "=:,")
+	if i < 0 || text[i] == ',' {
+		item, _, _ := strings.Cut(text, ",")
+		if strings.TrimSpace(item) == "" {
+			return "", Value{}, "", fmt.Errorf("empty argument (a stray comma?)")
+		}
+		return "", Value{}, "", fmt.Errorf("argument %q is not name=value", strings.TrimSpace(item))
 	}
-	i := strings.IndexAny(item, "=:")
-	if i < 0 {
-		return "", Value{}, fmt.Errorf("argument %q is not name=value", item)
-	}
-	name, text := strings.TrimSpace(item[:i]), strings.TrimSpace(item[i+1:])
+	name, text = strings.TrimSpace(text[:i]), strings.TrimLeft(text[i+1:], " \t")
 	if !isLeafName(name) {
-		return "", Value{}, fmt.Errorf("malformed argument name %q", name)
+		return "", Value{}, "", fmt.Errorf("malformed argument name %q", name)
 	}
+	var value string
+	if text != "" && (text[0] == '\'' || text[0] == '"') {
+		str, after, err := lang.CutString(text)
+		if err != nil {
+			return "", Value{}, "", fmt.Errorf("argument %s: %v", name, err)
+		}
+		v = StringValue(str)
+		value, text = strings.TrimSpace(text[:len(text)-len(after)]), after
+		if t := strings.TrimLeft(text, " \t"); t != "" && t[0] != ',' {
+			return "", Value{}, "", fmt.Errorf("argument %s: %s is followed by %q: put a comma between arguments", name, value, t)
+		}
+	}
+	value2, after, more := strings.Cut(text, ",")
+	if v.Kind != lang.String {
+		v, err = parseValue(name, strings.TrimSpace(value2))
+		if err != nil {
+			return "", Value{}, "", err
+		}
+	}
+	if more && strings.TrimSpace(after) == "" {
+		return "", Value{}, "", fmt.Errorf("empty argument (a stray comma?)")
+	}
+	return name, v, after, nil
+}
+
+// parseValue reads a value other than a string.
+func parseValue(name, text string) (Value, error) {
 	switch text {
 	case "true":
-		return name, BoolValue(true), nil
+		return BoolValue(true), nil
 	case "false":
-		return name, BoolValue(false), nil
+		return BoolValue(false), nil
+	case "undefined":
+		return Value{Kind: lang.Undef, Int: lang.AbsentUndefined}, nil
+	case "null":
+		return Value{Kind: lang.Undef, Int: lang.AbsentNull}, nil
 	case "":
-		return "", Value{}, fmt.Errorf("argument %s has no value", name)
-	}
-	if q := text[0]; q == '\'' || q == '"' {
-		if len(text) < 2 || text[len(text)-1] != q {
-			return "", Value{}, fmt.Errorf("argument %s: string %s has no closing %c", name, text, q)
-		}
-		return name, StringValue(text[1 : len(text)-1]), nil
+		return Value{}, fmt.Errorf("argument %s has no value", name)
 	}
 	if unsigned := strings.TrimLeft(text, "+-"); strings.ContainsAny(text, ".eE") && unsigned != "" && strings.IndexByte("0123456789.", unsigned[0]) >= 0 {
 		r, err := Decimal(text).Rat()
 		if err != nil {
-			return "", Value{}, fmt.Errorf("argument %s: %v", name, err)
+			return Value{}, fmt.Errorf("argument %s: %v", name, err)
 		}
-		return name, DecimalValue(r), nil
+		return DecimalValue(r), nil
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return "", Value{}, fmt.Errorf("argument %s: %s does not fit a 64-bit integer", name, text)
+			return Value{}, fmt.Errorf("argument %s: %s does not fit a 64-bit integer", name, text)
 		}
-		return "", Value{}, fmt.Errorf("argument %s: %q is neither an integer nor true/false", name, text)
+		return Value{}, fmt.Errorf("argument %s: %q is no value: write %s", name, text, ArgSyntax)
 	}
-	return name, IntValue(n), nil
+	return IntValue(n), nil
 }
 
 // isLeafName accepts a parameter's name, or the name of a part of an

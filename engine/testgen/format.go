@@ -1,22 +1,27 @@
 package testgen
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"github.com/setbot/setbot/model/lang"
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/setbot/setbot/engine/sim"
+	"github.com/setbot/setbot/model/lang"
 )
 
 // Formats of a test suite.
 var Formats = []string{"json", "junit", "scion"}
 
-// Write writes tests in a format: json ({"tests": [...]}), junit (one test
-// case per test, its steps in system-out) or scion (SCION-style traces:
-// the initial configuration, then each event with the configuration it
-// leads to, so existing SCXML harnesses can run them).
+// Write writes tests in a format: json ({"tests": [...]}, the arguments
+// named as lowering names them), junit (one test case per test, its steps
+// in system-out, written as setbot simulate reads events) or scion
+// (SCION-style traces: the initial configuration, then each event, with
+// its data as ECMAScript holds it (lang.EventData), and the configuration
+// it leads to, so existing SCXML harnesses can run them).
 func Write(w io.Writer, format, machine string, initial []string, tests []*Test) error {
 	switch format {
 	case "json":
@@ -43,8 +48,8 @@ func writeJSON(w io.Writer, tests []*Test) error {
 
 type scionEvent struct {
 	Event struct {
-		Name string         `json:"name"`
-		Data map[string]any `json:"data,omitempty"`
+		Name string          `json:"name"`
+		Data json.RawMessage `json:"data,omitempty"` // absent where the event carries no data
 	} `json:"event"`
 	NextConfiguration []string `json:"nextConfiguration"`
 }
@@ -62,8 +67,12 @@ func writeSCION(w io.Writer, initial []string, tests []*Test) error {
 		for _, s := range t.Steps {
 			var e scionEvent
 			e.Event.Name = s.Event
-			if len(s.Args) > 0 {
-				e.Event.Data = s.Args
+			if data, ok := lang.EventData(s.Args); ok {
+				raw, err := marshalData(data)
+				if err != nil {
+					return fmt.Errorf("test %s: the data of %s: %w", t.ID, s.Event, err)
+				}
+				e.Event.Data = raw
 			}
 			e.NextConfiguration = s.Config
 			tr.Events = append(tr.Events, e)
@@ -74,6 +83,18 @@ func writeSCION(w io.Writer, initial []string, tests []*Test) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(traces)
+}
+
+// marshalData returns an event's data as JSON, as the traces write the
+// rest (no HTML escapes).
+func marshalData(data any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(data); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 type junitSuites struct {
@@ -122,21 +143,27 @@ func writeJUnit(w io.Writer, machine string, tests []*Test) error {
 	return err
 }
 
-// FormatArgs spells event arguments as the language writes them, sorted
-// by name: "n=3, ok=true, s='on'".
+// FormatArgs spells event arguments as setbot simulate reads them
+// (sim.FormatArgs): "n=3, ok=true, s='a\\'b, c'", s=undefined for a
+// parameter whose tag says so. A value that is not one tests carry
+// (sim.ValueOf) is written with %v.
 func FormatArgs(args map[string]any) string {
-	keys := make([]string, 0, len(args))
-	for k := range args {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		v := fmt.Sprint(args[k])
-		if s, ok := args[k].(string); ok {
-			v = lang.ExprString(&lang.StrLit{Value: s})
+	values := make(map[string]sim.Value, len(args))
+	var odd []string
+	for name, v := range args {
+		value, err := sim.ValueOf(v)
+		if err != nil {
+			odd = append(odd, fmt.Sprintf("%s=%v", name, v))
+			continue
 		}
-		parts[i] = k + "=" + v
+		values[name] = value
 	}
-	return strings.Join(parts, ", ")
+	if len(odd) == 0 {
+		return sim.FormatArgs(values)
+	}
+	sort.Strings(odd)
+	if len(values) > 0 {
+		odd = append([]string{sim.FormatArgs(values)}, odd...)
+	}
+	return strings.Join(odd, ", ")
 }

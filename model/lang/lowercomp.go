@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/setbot/setbot/model/source"
 )
@@ -77,6 +78,128 @@ func Leaves(t Type) []Leaf {
 	}
 	walk("", t)
 	return out
+}
+
+// Unlower rebuilds the values of parameters (or variables) from their
+// leaves, named as Leaf.Name names them, as encoding/json writes
+// ECMAScript's values and JSON.stringify would: an array (NAME.length and
+// NAME[k]) as a []any of its length, an object (NAME.f) as a
+// map[string]any, null as nil, and undefined as nothing (a missing key,
+// or nil as an element of an array, where JSON has no undefined). A leaf's
+// value is kept as it is given; a tag (AbsentName) and a length are
+// int64s. An object none of whose fields has a leaf has no name left to
+// find it by, and so is missing; a value with a length but no elements (an
+// array of bound 0) reads as an object with the field length.
+func Unlower(leaves map[string]any) map[string]any {
+	root := &unlowered{}
+	for name, v := range leaves {
+		of, tag := AbsentOf(name)
+		n := root
+		for _, seg := range splitLeafName(of) {
+			n = n.child(seg)
+		}
+		if tag {
+			n.tag, _ = v.(int64)
+		} else {
+			n.value, n.hasValue = v, true
+		}
+	}
+	out := make(map[string]any, len(root.fields))
+	for name, n := range root.fields {
+		if v, ok := n.build(); ok {
+			out[name] = v
+		}
+	}
+	return out
+}
+
+// EventData returns the data of an event, _event.data, rebuilt from its
+// arguments (Unlower): the value of DataParam where a <content> gives the
+// event its data, else the object of its parameters. It reports false
+// where the event carries no data (no arguments, or an undefined content).
+func EventData(args map[string]any) (any, bool) {
+	if len(args) == 0 {
+		return nil, false
+	}
+	values := Unlower(args)
+	if _, whole := args[DataParam]; whole {
+		v, ok := values[DataParam]
+		return v, ok
+	}
+	return values, true
+}
+
+// unlowered is a value Unlower rebuilds: a scalar (value, and tag), or an
+// array or object (fields, with elems for an array's elements).
+type unlowered struct {
+	value    any
+	hasValue bool
+	tag      int64
+	fields   map[string]*unlowered
+	elems    map[int]*unlowered
+}
+
+// child returns the part seg (".f" or "[k]") of n, made on first use.
+func (n *unlowered) child(seg string) *unlowered {
+	if k, err := strconv.Atoi(strings.Trim(seg, "[]")); err == nil && seg[0] == '[' {
+		if n.elems == nil {
+			n.elems = map[int]*unlowered{}
+		}
+		if n.elems[k] == nil {
+			n.elems[k] = &unlowered{}
+		}
+		return n.elems[k]
+	}
+	name := strings.TrimPrefix(seg, ".")
+	if n.fields == nil {
+		n.fields = map[string]*unlowered{}
+	}
+	if n.fields[name] == nil {
+		n.fields[name] = &unlowered{}
+	}
+	return n.fields[name]
+}
+
+// build returns the value n stands for, and false where it is undefined.
+func (n *unlowered) build() (any, bool) {
+	switch {
+	case n.elems != nil:
+		length, _ := n.fields["length"].value.(int64)
+		out := make([]any, length)
+		for k := range out {
+			if e := n.elems[k]; e != nil {
+				out[k], _ = e.build() // an undefined element is JSON's null
+			}
+		}
+		return out, true
+	case n.fields != nil:
+		out := make(map[string]any, len(n.fields))
+		for name, f := range n.fields {
+			if v, ok := f.build(); ok {
+				out[name] = v
+			}
+		}
+		return out, true
+	case n.tag == AbsentUndefined:
+		return nil, false
+	case n.tag == AbsentNull:
+		return nil, true
+	}
+	return n.value, n.hasValue
+}
+
+// splitLeafName splits a leaf's name into its root and its parts:
+// "ps[1].f" into "ps", "[1]", ".f".
+func splitLeafName(name string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(name); i++ {
+		if (name[i] == '.' || name[i] == '[') && i > start {
+			out = append(out, name[start:i])
+			start = i
+		}
+	}
+	return append(out, name[start:])
 }
 
 // LowerValue returns the leaves of a constant value of type t (a literal,

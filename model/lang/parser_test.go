@@ -261,6 +261,8 @@ func TestParseExprErrors(t *testing.T) {
 		{"In('abc", "t.scxml:1:4: unterminated string literal"},
 		{"In('ab\nc')", "t.scxml:1:4: unterminated string literal\nt.scxml:2:2: unterminated string literal"},
 		{`In('a\qb')`, "t.scxml:1:6: unknown escape sequence \\q"},
+		{`In('a\u12')`, "t.scxml:1:6: \\u12: write four hex digits, or \\u{h...}"},
+		{`In('\u{e9}\r')`, ""},
 		{"a /* b", "t.scxml:1:3: unterminated comment"},
 		{"_event.foo", "t.scxml:1:1: member access _event.foo: _event has the fields name, type, sendid, origin, origintype, invokeid and data.NAME; read one of those"},
 		{"_event.data", ""}, // the data parameter

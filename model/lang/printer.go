@@ -1,10 +1,13 @@
 package lang
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ExprString returns the canonical text of e, with the fewest parentheses
@@ -231,22 +234,36 @@ func isNegLit(e Expr) bool {
 	return ok && x.Value < 0 && x.Value != math.MinInt64
 }
 
-// quote returns s quoted with q, escaped as the scanner reads it back.
+// Quote returns s as a string literal of the action language, in single
+// quotes: what CutString and the scanner read back as s.
+func Quote(s string) string { return quote(s, '\'') }
+
+// quote returns s quoted with q, escaped as the scanner reads it back: a
+// line break, a tab and a character that does not print (a control
+// character, a format character such as U+200B) are escaped, so that a
+// printed literal stays on its line and says what it holds; bytes that are
+// not UTF-8 are kept as they are.
 func quote(s string, q byte) string {
 	var b strings.Builder
 	b.WriteByte(q)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\\', q:
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == rune(q):
 			b.WriteByte('\\')
-			b.WriteByte(c)
-		case '\n':
+			b.WriteRune(r)
+		case r == '\n':
 			b.WriteString(`\n`)
-		case '\t':
+		case r == '\t':
 			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == utf8.RuneError && n == 1, unicode.IsPrint(r):
+			b.WriteString(s[i : i+n])
 		default:
-			b.WriteByte(c)
+			fmt.Fprintf(&b, `\u{%x}`, r)
 		}
+		i += n
 	}
 	b.WriteByte(q)
 	return b.String()

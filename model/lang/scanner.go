@@ -1,7 +1,9 @@
 package lang
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -171,6 +173,16 @@ func (s *scanner) scanString(q byte) (Token, string) {
 				b.WriteByte('\n')
 			case 't':
 				b.WriteByte('\t')
+			case 'r':
+				b.WriteByte('\r')
+			case 'u':
+				r, n, msg := unicodeEscape(s.text[s.off+1:])
+				if msg != "" {
+					s.error(s.off-1, "%s", msg)
+				} else {
+					b.WriteRune(r)
+				}
+				s.off += n
 			default:
 				if r, _ := utf8.DecodeRuneInString(s.text[s.off:]); unicode.IsPrint(r) {
 					s.error(s.off-1, "unknown escape sequence \\%c", r)
@@ -184,6 +196,62 @@ func (s *scanner) scanString(q byte) (Token, string) {
 			b.WriteByte(c)
 		}
 	}
+}
+
+// unicodeEscape decodes what follows "\\u" in a string literal, as
+// ECMAScript writes a code point: {h...} (one to six hex digits, at most
+// 10FFFF) or exactly four hex digits. It returns the code point and how many
+// bytes it read, or a message saying what is wrong. A surrogate is refused:
+// strings are sequences of code points (write \u{1F600}, not a pair).
+func unicodeEscape(text string) (r rune, n int, msg string) {
+	hex := func(from, most int) int {
+		i := from
+		for i < len(text) && i-from < most && strings.IndexByte("0123456789abcdefABCDEF", text[i]) >= 0 {
+			i++
+		}
+		return i
+	}
+	var digits string
+	if strings.HasPrefix(text, "{") {
+		end := hex(1, 7)
+		if end == len(text) || text[end] != '}' || end == 1 || end > 7 {
+			return 0, end, `\u{` + text[1:end] + `: write \u{h...} with one to six hex digits`
+		}
+		digits, n = text[1:end], end+1
+	} else {
+		n = hex(0, 4)
+		if n < 4 {
+			return 0, n, `\u` + text[:n] + `: write four hex digits, or \u{h...}`
+		}
+		digits = text[:n]
+	}
+	v, _ := strconv.ParseUint(digits, 16, 32)
+	switch {
+	case v > unicode.MaxRune:
+		return 0, n, `\u` + text[:n] + ` is beyond the last code point, 10FFFF`
+	case 0xD800 <= v && v <= 0xDFFF:
+		return 0, n, `\u` + text[:n] + ` is a surrogate: write the code point itself, \u{h...}`
+	}
+	return rune(v), n, ""
+}
+
+// CutString decodes the string literal that text starts with (quoted with
+// ' or ", escaped as the action language escapes) and returns its value
+// and the text after it; Quote writes what it reads.
+func CutString(text string) (value, rest string, err error) {
+	if text == "" || text[0] != '\'' && text[0] != '"' {
+		return "", text, fmt.Errorf("no string literal at %q", text)
+	}
+	s := scanner{text: text, errh: func(_ int, msg string) {
+		if err == nil {
+			err = errors.New(msg)
+		}
+	}}
+	_, value = s.scanString(text[0])
+	if err != nil {
+		return "", text, fmt.Errorf("string %s: %w", text[:s.off], err)
+	}
+	return value, text[s.off:], nil
 }
 
 // operators maps operator texts to tokens, longest first within each
