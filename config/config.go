@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/setbot/setbot/vocab"
 )
 
 // FileName is the configuration file's name, at the root of the repository.
@@ -32,23 +34,6 @@ const (
 	CoverageState      = "state"
 )
 
-// Gate rules: the findings that can fail the check run.
-const (
-	RuleUnreachableState   = "unreachable_state"   // a state entered at base is never entered at head
-	RuleTransientState     = "transient_state"     // a state the head enters but never rests in
-	RuleInvariantViolation = "invariant_violation" // an invariant fails on the head model
-	RuleBoundHit           = "bound_hit"           // a bound cut the head's tree
-	RuleModelError         = "model_error"         // the head model does not parse or flatten
-	RuleRuntimeError       = "runtime_error"       // head code that SCXML makes an error at run time
-)
-
-// Gate actions.
-const (
-	ActionBlock = "block" // the check fails
-	ActionWarn  = "warn"  // the check is neutral
-	ActionOff   = "off"   // the finding is reported but does not affect the check
-)
-
 // Defaults of the exploration bounds.
 const (
 	DefaultDepth         = 10
@@ -61,8 +46,8 @@ const (
 var (
 	strategies = []string{StrategyAuto, StrategyMSE, StrategyDSE, StrategyFull}
 	coverages  = []string{CoveragePath, CoverageTransition, CoverageState}
-	gateRules  = []string{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleBoundHit, RuleModelError, RuleRuntimeError}
-	actions    = []string{ActionBlock, ActionWarn, ActionOff}
+	gateRules  = vocab.Names(vocab.Rules)
+	actions    = vocab.Names(vocab.Actions)
 )
 
 // Config is a repository's configuration.
@@ -74,7 +59,7 @@ type Config struct {
 	Bounds     Bounds
 	Invariants []string    // predicates over the machine variables, checked on every model
 	PerModel   []ModelRule // yaml: models_config; applied in order to each model they match
-	Gate       map[string]string
+	Gate       vocab.Gate
 	Schedule   string // cron spec of the scheduled full re-analysis; "" for none
 }
 
@@ -128,18 +113,7 @@ func Default() *Config {
 			LoopBound:     DefaultLoopBound,
 			MaxMicrosteps: DefaultMaxMicrosteps,
 		},
-		Gate: defaultGate(),
-	}
-}
-
-func defaultGate() map[string]string {
-	return map[string]string{
-		RuleUnreachableState:   ActionBlock,
-		RuleTransientState:     ActionOff,
-		RuleInvariantViolation: ActionBlock,
-		RuleBoundHit:           ActionWarn,
-		RuleModelError:         ActionBlock,
-		RuleRuntimeError:       ActionWarn,
+		Gate: vocab.DefaultGate(),
 	}
 }
 
@@ -177,7 +151,7 @@ func (c *Config) For(path string) ModelConfig {
 }
 
 // Rules returns a copy of the gate: rule -> action.
-func (c *Config) Rules() map[string]string {
+func (c *Config) Rules() vocab.Gate {
 	return maps.Clone(c.Gate)
 }
 

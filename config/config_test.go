@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/setbot/setbot/vocab"
 )
 
 func TestDefault(t *testing.T) {
@@ -12,7 +14,7 @@ func TestDefault(t *testing.T) {
 		Strategy: "auto",
 		Coverage: "path",
 		Bounds:   Bounds{Depth: 10, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
-		Gate: map[string]string{
+		Gate: vocab.Gate{
 			"unreachable_state":   "block",
 			"transient_state":     "off",
 			"invariant_violation": "block",
@@ -25,8 +27,8 @@ func TestDefault(t *testing.T) {
 		t.Errorf("Default() = %+v, want %+v", got, want)
 	}
 	// Each call is a fresh value: changing one does not change the next.
-	Default().Gate[RuleBoundHit] = ActionBlock
-	if got := Default().Gate[RuleBoundHit]; got != ActionWarn {
+	Default().Gate[vocab.RuleBoundHit] = vocab.ActionBlock
+	if got := Default().Gate[vocab.RuleBoundHit]; got != vocab.ActionWarn {
 		t.Errorf("Default() shares its gate: bound_hit = %q", got)
 	}
 }
@@ -144,8 +146,8 @@ func TestForDoesNotAlias(t *testing.T) {
 func TestRulesIsACopy(t *testing.T) {
 	c := Default()
 	r := c.Rules()
-	r[RuleModelError] = ActionOff
-	if c.Gate[RuleModelError] != ActionBlock {
+	r[vocab.RuleModelError] = vocab.ActionOff
+	if c.Gate[vocab.RuleModelError] != vocab.ActionBlock {
 		t.Error("Rules returned the gate itself")
 	}
 }

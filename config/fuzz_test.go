@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/setbot/setbot/vocab"
 )
 
 // FuzzParse checks that Parse never panics, that every error carries a position in the file, and
@@ -50,7 +52,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("gate %v does not hold every rule", c.Gate)
 		}
 		for _, a := range c.Gate {
-			if !slices.Contains(actions, a) {
+			if !slices.Contains(vocab.Actions, a) {
 				t.Fatalf("invalid action in %v", c.Gate)
 			}
 		}

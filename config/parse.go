@@ -15,6 +15,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/robfig/cron/v3"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/setbot/setbot/vocab"
 )
 
 // maxVisits bounds the values Parse walks. An alias lets a short file name a long list many
@@ -520,10 +522,10 @@ func (p *parser) match(n *yaml.Node, path string) []string {
 	return p.globs(n, path)
 }
 
-func (p *parser) gate(n *yaml.Node, path string, gate map[string]string) {
+func (p *parser) gate(n *yaml.Node, path string, gate vocab.Gate) {
 	p.fields(n, path, "rule", gateRules, func(rule string, v *yaml.Node) {
 		if a := p.choice(v, join(path, rule), "action", actions); a != "" {
-			gate[rule] = a
+			gate[vocab.Rule(rule)] = vocab.Action(a)
 		}
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/setbot/setbot/vocab"
 )
 
 func TestParseDefaults(t *testing.T) {
@@ -85,7 +87,7 @@ schedule: "0 3 * * *"
 			},
 			{Match: []string{"a.scxml", "b/**"}},
 		},
-		Gate: map[string]string{
+		Gate: vocab.Gate{
 			"unreachable_state":   "warn",
 			"transient_state":     "off",
 			"invariant_violation": "block",
@@ -115,7 +117,7 @@ func TestParseValid(t *testing.T) {
 		{"time zone", "schedule: 'CRON_TZ=UTC 30 2 * * 1-5'\n", func(c *Config) bool { return c.Schedule != "" }},
 		{"quoted keys", `"strategy": "full"` + "\n", func(c *Config) bool { return c.Strategy == "full" }},
 		{"flow style", "{strategy: mse, gate: {model_error: warn}}\n", func(c *Config) bool {
-			return c.Strategy == "mse" && c.Gate[RuleModelError] == "warn" && len(c.Gate) == len(gateRules)
+			return c.Strategy == "mse" && c.Gate[vocab.RuleModelError] == "warn" && len(c.Gate) == len(gateRules)
 		}},
 		{"alias", "bounds: &b {depth: 3}\nmodels_config: [{match: a, bounds: *b}, {match: b, bounds: *b}]\n", func(c *Config) bool {
 			return c.Bounds.Depth == 3 && *c.PerModel[1].Bounds.Depth == 3

@@ -132,7 +132,7 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 		out.Models = append(out.Models, m)
 	}
 	sort.Slice(out.Models, func(i, j int) bool { return out.Models[i].Path < out.Models[j].Path })
-	out.Gate = report.Evaluate(report.Rules(gateCfg.Rules()), out.Models)
+	out.Gate = report.Evaluate(gateCfg.Rules(), out.Models)
 	return out, nil
 }
 

@@ -559,7 +559,7 @@ func TestRuntimeErrorWarns(t *testing.T) {
 	}
 	var rules []string
 	for _, f := range a.Gate.Findings {
-		rules = append(rules, f.Rule+":"+f.Level)
+		rules = append(rules, string(f.Rule)+":"+string(f.Level))
 	}
 	if a.Gate.Conclusion != report.Neutral || !slices.Contains(rules, "runtime_error:warn") {
 		t.Errorf("conclusion %s, findings %v; want neutral with runtime_error:warn", a.Gate.Conclusion, rules)

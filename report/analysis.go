@@ -8,6 +8,7 @@ import (
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Analysis is one run of setbot over a pair of commits: what `setbot
@@ -86,45 +87,14 @@ type Gate struct {
 	Findings   []Finding `json:"findings"`
 }
 
-// Gate rules: the finding kinds a rule can be set for.
-const (
-	RuleUnreachableState   = "unreachable_state"   // a state entered at base is never entered at head
-	RuleTransientState     = "transient_state"     // a state the head enters but never rests in
-	RuleInvariantViolation = "invariant_violation" // an invariant fails on the head tree
-	RuleBoundHit           = "bound_hit"           // a bound cut the head tree
-	RuleModelError         = "model_error"         // the head model does not load or cannot be analysed
-	RuleRuntimeError       = "runtime_error"       // head code that SCXML makes an error at run time: it raises error.execution
-)
-
-// Rule actions.
-const (
-	Block = "block"
-	Warn  = "warn"
-	Off   = "off"
-)
-
-// Rules maps a rule name to its action (block, warn or off); a rule that is
-// absent takes its default (DefaultRules).
-type Rules map[string]string
-
-// DefaultRules are the gate's defaults.
-var DefaultRules = Rules{
-	RuleUnreachableState:   Block,
-	RuleTransientState:     Off,
-	RuleInvariantViolation: Block,
-	RuleBoundHit:           Warn,
-	RuleModelError:         Block,
-	RuleRuntimeError:       Warn,
-}
-
 // Finding is one thing the gate looked at.
 type Finding struct {
-	Rule    string `json:"rule"`
-	Level   string `json:"level"` // block or warn
-	Path    string `json:"path"`
-	Line    int    `json:"line,omitempty"`
-	Subject string `json:"subject,omitempty"` // the state, invariant or bound
-	Message string `json:"message"`
+	Rule    vocab.Rule   `json:"rule"`
+	Level   vocab.Action `json:"level"` // block or warn
+	Path    string       `json:"path"`
+	Line    int          `json:"line,omitempty"`
+	Subject string       `json:"subject,omitempty"` // the state, invariant or bound
+	Message string       `json:"message"`
 
 	// uncertain: a bound leaves the claim open, so it warns at most.
 	uncertain bool

@@ -1,6 +1,10 @@
 package report
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/setbot/setbot/vocab"
+)
 
 // Annotation levels, as GitHub names them.
 const (
@@ -50,7 +54,7 @@ func CheckRun(a *Analysis, opts Options) CheckRunOutput {
 	}
 	for _, f := range a.Gate.Findings {
 		level := LevelWarning
-		if f.Level == Block {
+		if f.Level == vocab.ActionBlock {
 			level = LevelFailure
 		}
 		line := max(f.Line, 1)

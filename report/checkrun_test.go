@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/setbot/setbot/vocab"
 )
 
 func TestCheckRun(t *testing.T) {
@@ -22,7 +24,7 @@ func TestCheckRun(t *testing.T) {
 	if comment := Markdown(a, Options{}); comment != Marker+"\n"+out.Summary {
 		t.Error("the summary is not the comment without its marker")
 	}
-	levels := map[string]string{Block: LevelFailure, Warn: LevelWarning}
+	levels := map[vocab.Action]string{vocab.ActionBlock: LevelFailure, vocab.ActionWarn: LevelWarning}
 	for i, f := range a.Gate.Findings {
 		an := out.Annotations[i]
 		wantLine := max(f.Line, 1)

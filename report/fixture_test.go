@@ -15,6 +15,7 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
+	"github.com/setbot/setbot/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -119,7 +120,7 @@ func buildFixture(t testing.TB) *Analysis {
 	models = append(models, bad, &Model{Path: "models/legacy.scxml", Status: Deleted})
 
 	return &Analysis{Repo: "acme/controllers", Base: baseSHA, Head: headSHA, Models: models,
-		Gate: Evaluate(Rules{RuleBoundHit: Warn}, models)}
+		Gate: Evaluate(vocab.Gate{vocab.RuleBoundHit: vocab.ActionWarn}, models)}
 }
 
 // golden compares got with testdata/name, or rewrites it under -update.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/analysis"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Evaluate applies the gate rules to what the models show (ARCHITECTURE.md
@@ -16,14 +17,14 @@ import (
 // validates the values), takes its default; off drops the finding. The
 // conclusion is failure when any finding blocks, neutral when any warns,
 // success otherwise. Findings are sorted by path, line, rule and subject.
-func Evaluate(rules Rules, models []*Model) Gate {
+func Evaluate(rules vocab.Gate, models []*Model) Gate {
 	g := Gate{Conclusion: Success, Findings: []Finding{}}
 	add := func(f Finding) {
-		f.Level = action(rules, f.Rule)
-		if f.uncertain && f.Level == Block {
-			f.Level = Warn // a claim a bound leaves open does not block
+		f.Level = rules.Action(f.Rule)
+		if f.uncertain && f.Level == vocab.ActionBlock {
+			f.Level = vocab.ActionWarn // a claim a bound leaves open does not block
 		}
-		if f.Level != Off {
+		if f.Level != vocab.ActionOff {
 			g.Findings = append(g.Findings, f)
 		}
 	}
@@ -35,22 +36,13 @@ func Evaluate(rules Rules, models []*Model) Gate {
 	sort.SliceStable(g.Findings, func(i, j int) bool { return lessFinding(g.Findings[i], g.Findings[j]) })
 	for _, f := range g.Findings {
 		switch {
-		case f.Level == Block:
+		case f.Level == vocab.ActionBlock:
 			g.Conclusion = Failure
-		case f.Level == Warn && g.Conclusion == Success:
+		case f.Level == vocab.ActionWarn && g.Conclusion == Success:
 			g.Conclusion = Neutral
 		}
 	}
 	return g
-}
-
-// action is the action of a rule.
-func action(rules Rules, rule string) string {
-	switch a := rules[rule]; a {
-	case Block, Warn, Off:
-		return a
-	}
-	return DefaultRules[rule]
 }
 
 func lessFinding(a, b Finding) bool {
@@ -80,16 +72,16 @@ func findings(m *Model) []Finding {
 				msg = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Message)
 			}
 		}
-		out = append(out, Finding{Rule: RuleModelError, Path: m.Path, Line: d.Line, Subject: d.Message,
+		out = append(out, Finding{Rule: vocab.RuleModelError, Path: m.Path, Line: d.Line, Subject: d.Message,
 			Message: "the model cannot be analysed: " + msg})
 	}
 	for _, d := range m.Warnings {
-		out = append(out, Finding{Rule: RuleRuntimeError, Path: m.Path, Line: d.Line, Subject: d.Message,
+		out = append(out, Finding{Rule: vocab.RuleRuntimeError, Path: m.Path, Line: d.Line, Subject: d.Message,
 			Message: "the code raises error.execution here whenever it runs: " + d.Message})
 	}
 	if m.Result != nil {
 		for _, s := range m.NewlyUnreachable {
-			f := Finding{Rule: RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
+			f := Finding{Rule: vocab.RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
 				Message: fmt.Sprintf("state %s was reachable at base; at head it is %s (no execution enters it)", s.State, unreachable(s.Within))}
 			if m.NoBase {
 				f.Message = fmt.Sprintf("state %s is %s in a new model (no execution enters it)", s.State, unreachable(s.Within))
@@ -101,7 +93,7 @@ func findings(m *Model) []Finding {
 			out = append(out, f)
 		}
 		for _, s := range m.NewlyTransient {
-			f := Finding{Rule: RuleTransientState, Path: m.Path, Line: s.Line, Subject: s.State,
+			f := Finding{Rule: vocab.RuleTransientState, Path: m.Path, Line: s.Line, Subject: s.State,
 				Message: fmt.Sprintf("state %s is entered but %s: every macrostep that enters it leaves it again", s.State, neverStable(s.Within))}
 			if s.CutBy != "" {
 				f.uncertain = true
@@ -110,14 +102,14 @@ func findings(m *Model) []Finding {
 			out = append(out, f)
 		}
 		for _, b := range m.BoundsHit {
-			out = append(out, Finding{Rule: RuleBoundHit, Path: m.Path, Subject: b.Bound, Message: boundText(b)})
+			out = append(out, Finding{Rule: vocab.RuleBoundHit, Path: m.Path, Subject: b.Bound, Message: boundText(b)})
 		}
 	}
 	for _, c := range m.Invariants {
 		if c.Holds {
 			continue
 		}
-		out = append(out, Finding{Rule: RuleInvariantViolation, Path: m.Path, Line: m.stateLine(c.State),
+		out = append(out, Finding{Rule: vocab.RuleInvariantViolation, Path: m.Path, Line: m.stateLine(c.State),
 			Subject: c.Invariant, Message: invariantText(c)})
 	}
 	return out

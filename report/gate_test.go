@@ -10,13 +10,14 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/vocab"
 )
 
 func TestEvaluate(t *testing.T) {
 	models := fixtureAnalysis(t).Models
-	allOff := Rules{RuleUnreachableState: Off, RuleInvariantViolation: Off, RuleBoundHit: Off, RuleModelError: Off}
-	with := func(rule, action string) Rules {
-		r := Rules{}
+	allOff := vocab.Gate{vocab.RuleUnreachableState: vocab.ActionOff, vocab.RuleInvariantViolation: vocab.ActionOff, vocab.RuleBoundHit: vocab.ActionOff, vocab.RuleModelError: vocab.ActionOff}
+	with := func(rule vocab.Rule, action vocab.Action) vocab.Gate {
+		r := vocab.Gate{}
 		for k, v := range allOff {
 			r[k] = v
 		}
@@ -25,25 +26,25 @@ func TestEvaluate(t *testing.T) {
 	}
 	tests := []struct {
 		name       string
-		rules      Rules
+		rules      vocab.Gate
 		conclusion string
-		levels     map[string]string // rule -> level of its findings; absent: none
+		levels     map[vocab.Rule]vocab.Action // rule -> level of its findings; absent: none
 	}{
-		{"defaults", nil, Failure, map[string]string{RuleUnreachableState: Block, RuleInvariantViolation: Block,
-			RuleBoundHit: Warn, RuleModelError: Block}},
+		{"defaults", nil, Failure, map[vocab.Rule]vocab.Action{vocab.RuleUnreachableState: vocab.ActionBlock, vocab.RuleInvariantViolation: vocab.ActionBlock,
+			vocab.RuleBoundHit: vocab.ActionWarn, vocab.RuleModelError: vocab.ActionBlock}},
 		{"all off", allOff, Success, nil},
-		{"unreachable blocks", with(RuleUnreachableState, Block), Failure, map[string]string{RuleUnreachableState: Block}},
-		{"unreachable warns", with(RuleUnreachableState, Warn), Neutral, map[string]string{RuleUnreachableState: Warn}},
-		{"invariant warns", with(RuleInvariantViolation, Warn), Neutral, map[string]string{RuleInvariantViolation: Warn}},
-		{"bound blocks", with(RuleBoundHit, Block), Failure, map[string]string{RuleBoundHit: Block}},
-		{"bound warns", with(RuleBoundHit, Warn), Neutral, map[string]string{RuleBoundHit: Warn}},
-		{"model error warns", with(RuleModelError, Warn), Neutral, map[string]string{RuleModelError: Warn}},
-		{"unknown action takes the default", Rules{RuleUnreachableState: "maybe", RuleInvariantViolation: Off,
-			RuleBoundHit: Off, RuleModelError: Off}, Failure, map[string]string{RuleUnreachableState: Block}},
-		{"a missing rule takes the default", Rules{RuleUnreachableState: Off, RuleInvariantViolation: Off,
-			RuleModelError: Off}, Neutral, map[string]string{RuleBoundHit: Warn}},
+		{"unreachable blocks", with(vocab.RuleUnreachableState, vocab.ActionBlock), Failure, map[vocab.Rule]vocab.Action{vocab.RuleUnreachableState: vocab.ActionBlock}},
+		{"unreachable warns", with(vocab.RuleUnreachableState, vocab.ActionWarn), Neutral, map[vocab.Rule]vocab.Action{vocab.RuleUnreachableState: vocab.ActionWarn}},
+		{"invariant warns", with(vocab.RuleInvariantViolation, vocab.ActionWarn), Neutral, map[vocab.Rule]vocab.Action{vocab.RuleInvariantViolation: vocab.ActionWarn}},
+		{"bound blocks", with(vocab.RuleBoundHit, vocab.ActionBlock), Failure, map[vocab.Rule]vocab.Action{vocab.RuleBoundHit: vocab.ActionBlock}},
+		{"bound warns", with(vocab.RuleBoundHit, vocab.ActionWarn), Neutral, map[vocab.Rule]vocab.Action{vocab.RuleBoundHit: vocab.ActionWarn}},
+		{"model error warns", with(vocab.RuleModelError, vocab.ActionWarn), Neutral, map[vocab.Rule]vocab.Action{vocab.RuleModelError: vocab.ActionWarn}},
+		{"unknown action takes the default", vocab.Gate{vocab.RuleUnreachableState: "maybe", vocab.RuleInvariantViolation: vocab.ActionOff,
+			vocab.RuleBoundHit: vocab.ActionOff, vocab.RuleModelError: vocab.ActionOff}, Failure, map[vocab.Rule]vocab.Action{vocab.RuleUnreachableState: vocab.ActionBlock}},
+		{"a missing rule takes the default", vocab.Gate{vocab.RuleUnreachableState: vocab.ActionOff, vocab.RuleInvariantViolation: vocab.ActionOff,
+			vocab.RuleModelError: vocab.ActionOff}, Neutral, map[vocab.Rule]vocab.Action{vocab.RuleBoundHit: vocab.ActionWarn}},
 	}
-	want := map[string]int{RuleUnreachableState: 1, RuleInvariantViolation: 1, RuleBoundHit: 1, RuleModelError: 3}
+	want := map[vocab.Rule]int{vocab.RuleUnreachableState: 1, vocab.RuleInvariantViolation: 1, vocab.RuleBoundHit: 1, vocab.RuleModelError: 3}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := Evaluate(tc.rules, models)
@@ -53,7 +54,7 @@ func TestEvaluate(t *testing.T) {
 			if g.Findings == nil {
 				t.Fatal("Findings is nil, want an empty list")
 			}
-			got := make(map[string]int)
+			got := make(map[vocab.Rule]int)
 			for _, f := range g.Findings {
 				got[f.Rule]++
 				if f.Level != tc.levels[f.Rule] {
@@ -74,7 +75,7 @@ func TestEvaluate(t *testing.T) {
 
 func TestEvaluateFindings(t *testing.T) {
 	g := Evaluate(nil, fixtureAnalysis(t).Models)
-	find := func(rule string) Finding {
+	find := func(rule vocab.Rule) Finding {
 		for _, f := range g.Findings {
 			if f.Rule == rule {
 				return f
@@ -83,23 +84,23 @@ func TestEvaluateFindings(t *testing.T) {
 		t.Fatalf("no %s finding in %+v", rule, g.Findings)
 		return Finding{}
 	}
-	u := find(RuleUnreachableState)
+	u := find(vocab.RuleUnreachableState)
 	if u.Path != "models/triangle.scxml" || u.Subject != "S1_S2" || u.Line != 63 ||
 		u.Message != "state S1_S2 was reachable at base; at head it is unreachable (no execution enters it)" {
 		t.Errorf("unreachable_state finding %+v", u)
 	}
-	inv := find(RuleInvariantViolation)
+	inv := find(vocab.RuleInvariantViolation)
 	if inv.Path != "models/radio.scxml" || inv.Subject != "volume != 7" || inv.Line == 0 ||
 		!strings.Contains(inv.Message, "setVolume(level=7)") || !strings.Contains(inv.Message, "Radio,Unmuted") {
 		t.Errorf("invariant_violation finding %+v", inv)
 	}
-	b := find(RuleBoundHit)
+	b := find(vocab.RuleBoundHit)
 	if b.Subject != "depth" || b.Line != 0 || !strings.Contains(b.Message, "depth bound (4) cut 7 paths") {
 		t.Errorf("bound_hit finding %+v", b)
 	}
 	var lines []int
 	for _, f := range g.Findings {
-		if f.Rule == RuleModelError {
+		if f.Rule == vocab.RuleModelError {
 			lines = append(lines, f.Line)
 		}
 	}
@@ -118,7 +119,7 @@ func TestEvaluateWithin(t *testing.T) {
 	g := Evaluate(nil, []*Model{m})
 	var got []string
 	for _, f := range g.Findings {
-		got = append(got, f.Rule+" "+f.Subject+": "+f.Message)
+		got = append(got, string(f.Rule)+" "+f.Subject+": "+f.Message)
 	}
 	want := []string{
 		"bound_hit states: the states bound (1000) cut 1 path of the head tree: its results hold only within it",
@@ -143,14 +144,14 @@ func TestTransientAndNewModel(t *testing.T) {
 		NewlyTransient:   []incremental.StateRef{{State: "Choice", Line: 4, Within: 10}}}
 	models := []*Model{{Path: "m.scxml", Status: Added, Result: res}}
 	g := Evaluate(nil, models)
-	if g.Conclusion != Failure || len(g.Findings) != 1 || g.Findings[0].Rule != RuleUnreachableState {
+	if g.Conclusion != Failure || len(g.Findings) != 1 || g.Findings[0].Rule != vocab.RuleUnreachableState {
 		t.Fatalf("defaults: %+v, want one blocking unreachable_state finding", g)
 	}
 	if msg := g.Findings[0].Message; msg != "state Never is unreachable in a new model (no execution enters it)" {
 		t.Errorf("message %q", msg)
 	}
-	g = Evaluate(Rules{RuleTransientState: Warn, RuleUnreachableState: Off}, models)
-	if g.Conclusion != Neutral || len(g.Findings) != 1 || g.Findings[0].Rule != RuleTransientState {
+	g = Evaluate(vocab.Gate{vocab.RuleTransientState: vocab.ActionWarn, vocab.RuleUnreachableState: vocab.ActionOff}, models)
+	if g.Conclusion != Neutral || len(g.Findings) != 1 || g.Findings[0].Rule != vocab.RuleTransientState {
 		t.Fatalf("transient_state: warn: %+v, want one warning", g)
 	}
 	if msg := g.Findings[0].Message; msg != "state Choice is entered but never stable within 10 events: every macrostep that enters it leaves it again" {

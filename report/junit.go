@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/vocab"
 )
 
 type junitSuites struct {
@@ -67,10 +68,10 @@ func WriteJUnit(w io.Writer, a *Analysis) error {
 			}
 		}
 		for _, f := range a.Gate.Findings {
-			if f.Path != m.Path || f.Level != Block {
+			if f.Path != m.Path || f.Level != vocab.ActionBlock {
 				continue
 			}
-			name := "gate: " + f.Rule
+			name := "gate: " + string(f.Rule)
 			if f.Subject != "" {
 				name += " " + f.Subject
 			}
@@ -79,7 +80,7 @@ func WriteJUnit(w io.Writer, a *Analysis) error {
 				body = fmt.Sprintf("%s:%d: %s", f.Path, f.Line, f.Message)
 			}
 			s.Cases = append(s.Cases, junitCase{Name: name, ClassName: m.Path,
-				Failure: &junitMessage{Message: f.Message, Type: f.Rule, Text: body}})
+				Failure: &junitMessage{Message: f.Message, Type: string(f.Rule), Text: body}})
 			s.Failures++
 		}
 		s.Tests = len(s.Cases)

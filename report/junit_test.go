@@ -5,6 +5,8 @@ import (
 	"encoding/xml"
 	"strings"
 	"testing"
+
+	"github.com/setbot/setbot/vocab"
 )
 
 type parsedSuites struct {
@@ -71,7 +73,7 @@ func TestJUnit(t *testing.T) {
 			wantSkipped = len(d.Obsolete)
 		}
 		for _, f := range a.Gate.Findings {
-			if f.Path == m.Path && f.Level == Block {
+			if f.Path == m.Path && f.Level == vocab.ActionBlock {
 				wantFailures++
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Marker is the hidden marker that identifies setbot's one comment on a
@@ -195,10 +196,10 @@ func assemble(header string, models []*Model, level []detail, section func(int, 
 }
 
 // worstLevels maps a path to its worst finding level.
-func worstLevels(fs []Finding) map[string]string {
-	out := make(map[string]string)
+func worstLevels(fs []Finding) map[string]vocab.Action {
+	out := make(map[string]vocab.Action)
 	for _, f := range fs {
-		if f.Level == Block || out[f.Path] == "" {
+		if f.Level == vocab.ActionBlock || out[f.Path] == "" {
 			out[f.Path] = f.Level
 		}
 	}
@@ -221,22 +222,22 @@ type headerView struct {
 type findingRow struct{ Icon, Text, Where string }
 
 // ruleTitles name the rules in prose, singular and plural.
-var ruleTitles = map[string][2]string{
-	RuleUnreachableState:   {"newly unreachable state", "newly unreachable states"},
-	RuleTransientState:     {"transient state", "transient states"},
-	RuleInvariantViolation: {"invariant violation", "invariant violations"},
-	RuleBoundHit:           {"bound hit", "bounds hit"},
-	RuleModelError:         {"model error", "model errors"},
-	RuleRuntimeError:       {"run-time error", "run-time errors"},
+var ruleTitles = map[vocab.Rule][2]string{
+	vocab.RuleUnreachableState:   {"newly unreachable state", "newly unreachable states"},
+	vocab.RuleTransientState:     {"transient state", "transient states"},
+	vocab.RuleInvariantViolation: {"invariant violation", "invariant violations"},
+	vocab.RuleBoundHit:           {"bound hit", "bounds hit"},
+	vocab.RuleModelError:         {"model error", "model errors"},
+	vocab.RuleRuntimeError:       {"run-time error", "run-time errors"},
 }
 
 // ruleOrder is the order in which counts are given.
-var ruleOrder = []string{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleModelError, RuleRuntimeError, RuleBoundHit}
+var ruleOrder = []vocab.Rule{vocab.RuleUnreachableState, vocab.RuleTransientState, vocab.RuleInvariantViolation, vocab.RuleModelError, vocab.RuleRuntimeError, vocab.RuleBoundHit}
 
 // counts spells how many findings of each rule there are at a level ("" for
 // any level), e.g. "1 newly unreachable state, 2 bounds hit".
-func counts(fs []Finding, level string) string {
-	n := make(map[string]int)
+func counts(fs []Finding, level vocab.Action) string {
+	n := make(map[vocab.Rule]int)
 	for _, f := range fs {
 		if level == "" || f.Level == level {
 			n[f.Rule]++
@@ -251,11 +252,11 @@ func counts(fs []Finding, level string) string {
 	return strings.Join(parts, ", ")
 }
 
-func levelIcon(level string) string {
+func levelIcon(level vocab.Action) string {
 	switch level {
-	case Block:
+	case vocab.ActionBlock:
 		return "❌"
-	case Warn:
+	case vocab.ActionWarn:
 		return "⚠️"
 	}
 	return "✅"
@@ -273,9 +274,9 @@ func newHeaderView(a *Analysis, models []*Model, rows int) headerView {
 	var blocks, warns int
 	for _, f := range a.Gate.Findings {
 		switch f.Level {
-		case Block:
+		case vocab.ActionBlock:
 			blocks++
-		case Warn:
+		case vocab.ActionWarn:
 			warns++
 		}
 	}
@@ -289,12 +290,12 @@ func newHeaderView(a *Analysis, models []*Model, rows int) headerView {
 	case blocks+warns == 0:
 		b.WriteString("no findings.")
 	case warns == 0:
-		fmt.Fprintf(&b, "%s (%s).", plural(blocks, "blocking finding", "blocking findings"), counts(a.Gate.Findings, Block))
+		fmt.Fprintf(&b, "%s (%s).", plural(blocks, "blocking finding", "blocking findings"), counts(a.Gate.Findings, vocab.ActionBlock))
 	case blocks == 0:
-		fmt.Fprintf(&b, "%s (%s).", plural(warns, "warning", "warnings"), counts(a.Gate.Findings, Warn))
+		fmt.Fprintf(&b, "%s (%s).", plural(warns, "warning", "warnings"), counts(a.Gate.Findings, vocab.ActionWarn))
 	default:
 		fmt.Fprintf(&b, "%s (%s) and %s (%s).", plural(blocks, "blocking finding", "blocking findings"),
-			counts(a.Gate.Findings, Block), plural(warns, "warning", "warnings"), counts(a.Gate.Findings, Warn))
+			counts(a.Gate.Findings, vocab.ActionBlock), plural(warns, "warning", "warnings"), counts(a.Gate.Findings, vocab.ActionWarn))
 	}
 	v.Summary = b.String()
 	if rows == 0 {
@@ -302,7 +303,7 @@ func newHeaderView(a *Analysis, models []*Model, rows int) headerView {
 	}
 	// Blocking findings first: they are what the table must not lose.
 	fs := slices.Clone(a.Gate.Findings)
-	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Level == Block && fs[j].Level != Block })
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Level == vocab.ActionBlock && fs[j].Level != vocab.ActionBlock })
 	for i, f := range fs {
 		if i == rows {
 			v.MoreFindings = len(fs) - i
@@ -347,7 +348,7 @@ type changeRow struct{ Kind, Subject, Line string }
 
 type testRow struct{ ID, What, Steps, Final string }
 
-func newModelView(m *Model, d detail, worst string, dg *diagramResult) modelView {
+func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) modelView {
 	v := modelView{R: m.Result, Brief: d == brief, ShowTables: d < noTables, ShowTests: d < noTests, Diagram: dg}
 	v.Heading = levelIcon(worst) + " " + code(m.Path)
 	if m.Status == Deleted {

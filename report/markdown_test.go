@@ -11,6 +11,7 @@ import (
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // checkBalanced fails when a Markdown or HTML construct is left open.
@@ -260,7 +261,7 @@ func TestCode(t *testing.T) {
 // table to fall back on.
 func TestMarkdownTruncationNoFindings(t *testing.T) {
 	huge := hugeAnalysis(t, 10)
-	huge.Gate = Evaluate(Rules{RuleUnreachableState: Off, RuleInvariantViolation: Off, RuleBoundHit: Off, RuleModelError: Off}, huge.Models)
+	huge.Gate = Evaluate(vocab.Gate{vocab.RuleUnreachableState: vocab.ActionOff, vocab.RuleInvariantViolation: vocab.ActionOff, vocab.RuleBoundHit: vocab.ActionOff, vocab.RuleModelError: vocab.ActionOff}, huge.Models)
 	for _, limit := range []int{5000, 700} {
 		body := Markdown(huge, Options{Limit: limit})
 		if n := utf8.RuneCountInString(body); n > limit {

@@ -1,0 +1,81 @@
+// Package vocab defines, once, the words that setbot's configuration, engine, reports and bot
+// share: the gate's rules and their actions, with the defaults.
+//
+// Each word is a string type whose values are the words users write in .setbot.yml and read in
+// the JSON report, so the types change neither. The package sits below every other package of
+// setbot and imports none of them, so any of them may use it without breaking the one-way data
+// flow (ARCHITECTURE.md §1).
+package vocab
+
+import (
+	"maps"
+	"slices"
+)
+
+// A Rule names a kind of finding the gate can act on: a key of the gate in .setbot.yml and the
+// rule of a finding in the report.
+type Rule string
+
+// The gate rules.
+const (
+	RuleUnreachableState   Rule = "unreachable_state"   // a state entered at base is never entered at head
+	RuleTransientState     Rule = "transient_state"     // a state the head enters but never rests in
+	RuleInvariantViolation Rule = "invariant_violation" // an invariant fails on the head tree
+	RuleBoundHit           Rule = "bound_hit"           // a bound cut the head tree
+	RuleModelError         Rule = "model_error"         // the head model does not load or cannot be analysed
+	RuleRuntimeError       Rule = "runtime_error"       // head code that SCXML makes an error at run time: it raises error.execution
+)
+
+// Rules lists the gate rules, in documentation order.
+var Rules = []Rule{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleBoundHit, RuleModelError, RuleRuntimeError}
+
+// An Action is what the gate does with the findings of a rule; a finding's level is the action
+// taken on it.
+type Action string
+
+// The gate actions.
+const (
+	ActionBlock Action = "block" // the check fails
+	ActionWarn  Action = "warn"  // the check is neutral
+	ActionOff   Action = "off"   // the finding is reported but does not affect the check
+)
+
+// Actions lists the gate actions, in documentation order.
+var Actions = []Action{ActionBlock, ActionWarn, ActionOff}
+
+// Gate maps each rule to its action.
+type Gate map[Rule]Action
+
+// defaults holds every rule's default action: what blocks a merge when .setbot.yml says nothing.
+var defaults = Gate{
+	RuleUnreachableState:   ActionBlock,
+	RuleTransientState:     ActionOff,
+	RuleInvariantViolation: ActionBlock,
+	RuleBoundHit:           ActionWarn,
+	RuleModelError:         ActionBlock,
+	RuleRuntimeError:       ActionWarn,
+}
+
+// DefaultGate returns a new gate holding every rule's default action: what blocks a merge when
+// .setbot.yml says nothing.
+func DefaultGate() Gate {
+	return maps.Clone(defaults)
+}
+
+// Action returns the action of rule r: the gate's when it holds a valid one, the default
+// otherwise.
+func (g Gate) Action(r Rule) Action {
+	if a := g[r]; slices.Contains(Actions, a) {
+		return a
+	}
+	return defaults[r]
+}
+
+// Names returns the words of ws as strings, in order: the choices an error message lists.
+func Names[T ~string](ws []T) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = string(w)
+	}
+	return out
+}

@@ -1,0 +1,41 @@
+package vocab
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestDefaultGate(t *testing.T) {
+	g := DefaultGate()
+	for _, r := range Rules {
+		if !slices.Contains(Actions, g[r]) {
+			t.Errorf("rule %s has no valid default action: %q", r, g[r])
+		}
+	}
+	if len(g) != len(Rules) {
+		t.Errorf("default gate %v holds rules that Rules does not list", g)
+	}
+	g[RuleBoundHit] = ActionBlock
+	if DefaultGate()[RuleBoundHit] != ActionWarn {
+		t.Error("DefaultGate shares its map")
+	}
+}
+
+func TestGateAction(t *testing.T) {
+	g := Gate{RuleUnreachableState: ActionWarn, RuleBoundHit: "maybe"}
+	for _, tc := range []struct {
+		rule Rule
+		want Action
+	}{
+		{RuleUnreachableState, ActionWarn}, // set
+		{RuleBoundHit, ActionWarn},         // invalid: the default
+		{RuleModelError, ActionBlock},      // absent: the default
+	} {
+		if got := g.Action(tc.rule); got != tc.want {
+			t.Errorf("Action(%s) = %q, want %q", tc.rule, got, tc.want)
+		}
+	}
+	if got := Gate(nil).Action(RuleTransientState); got != ActionOff {
+		t.Errorf("nil gate: Action(transient_state) = %q, want off", got)
+	}
+}
