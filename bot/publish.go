@@ -94,7 +94,7 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	}
 	for _, m := range a.Models {
 		if m.Result != nil && !m.ResultCached {
-			b.metrics.analysis.WithLabelValues(m.Strategy).Observe(float64(m.Base.Ms+m.Head.Ms) / 1000)
+			b.metrics.analysis.WithLabelValues(string(m.Strategy)).Observe(float64(m.Base.Ms+m.Head.Ms) / 1000)
 		}
 	}
 	// An older commit never overwrites a newer result.

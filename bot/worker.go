@@ -13,6 +13,7 @@ import (
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/vcs"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Defaults of the worker pool.
@@ -267,7 +268,7 @@ func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (_ *vc
 func (b *Bot) pipelineOptions(log *slog.Logger, j *queue.Job) pipeline.Options {
 	opts := pipeline.Options{Cache: b.store, Fresh: j.Fresh, Solver: b.solver, Logger: log, Repo: j.Repo}
 	if j.Fresh && (j.Kind == queue.KindPullRequest || j.Kind == queue.KindMergeGroup) {
-		opts.Strategy = "full" // `/setbot full`: from scratch, nothing reused
+		opts.Strategy = vocab.StrategyFull // `/setbot full`: from scratch, nothing reused
 	}
 	return opts
 }

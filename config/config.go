@@ -19,14 +19,6 @@ import (
 // FileName is the configuration file's name, at the root of the repository.
 const FileName = ".setbot.yml"
 
-// Strategies: how the engine gets the head's symbolic execution tree.
-const (
-	StrategyAuto = "auto" // choose per change
-	StrategyMSE  = "mse"  // memoized symbolic execution
-	StrategyDSE  = "dse"  // dependency-based symbolic execution
-	StrategyFull = "full" // explore from scratch
-)
-
 // Coverage criteria for the generated tests.
 const (
 	CoveragePath       = "path"
@@ -44,7 +36,7 @@ const (
 
 // The valid values, in documentation order.
 var (
-	strategies = []string{StrategyAuto, StrategyMSE, StrategyDSE, StrategyFull}
+	strategies = vocab.Names(vocab.Strategies)
 	coverages  = []string{CoveragePath, CoverageTransition, CoverageState}
 	gateRules  = vocab.Names(vocab.Rules)
 	actions    = vocab.Names(vocab.Actions)
@@ -54,7 +46,7 @@ var (
 type Config struct {
 	Models     []string // doublestar globs of model files, repository-relative slash paths
 	Ignore     []string // globs excluded even when they match Models
-	Strategy   string
+	Strategy   vocab.Strategy
 	Coverage   string
 	Bounds     Bounds
 	Invariants []string    // predicates over the machine variables, checked on every model
@@ -90,12 +82,12 @@ type ModelRule struct {
 	Bounds     *BoundsOverride // nil when the rule sets no bound
 	Invariants []string        // appended to the global ones
 	Coverage   string          // "" leaves it as it was
-	Strategy   string          // "" leaves it as it was
+	Strategy   vocab.Strategy  // "" leaves it as it was
 }
 
 // ModelConfig is the effective configuration of one model file.
 type ModelConfig struct {
-	Strategy   string
+	Strategy   vocab.Strategy
 	Coverage   string
 	Bounds     Bounds
 	Invariants []string
@@ -105,7 +97,7 @@ type ModelConfig struct {
 func Default() *Config {
 	return &Config{
 		Models:   []string{"**/*.scxml"},
-		Strategy: StrategyAuto,
+		Strategy: vocab.StrategyAuto,
 		Coverage: CoveragePath,
 		Bounds: Bounds{
 			Depth:         DefaultDepth,

@@ -496,7 +496,7 @@ func (p *parser) rules(n *yaml.Node, path string) []ModelRule {
 			case "coverage":
 				r.Coverage = p.choice(v, path, "coverage", coverages)
 			case "strategy":
-				r.Strategy = p.choice(v, path, "strategy", strategies)
+				r.Strategy = vocab.Strategy(p.choice(v, path, "strategy", strategies))
 			}
 		})
 		if ok && !matched {
@@ -568,7 +568,7 @@ func (p *parser) config(n *yaml.Node, c *Config) {
 		case "ignore":
 			c.Ignore = p.globs(v, key)
 		case "strategy":
-			c.Strategy = p.choice(v, key, "strategy", strategies)
+			c.Strategy = vocab.Strategy(p.choice(v, key, "strategy", strategies))
 		case "coverage":
 			c.Coverage = p.choice(v, key, "coverage", coverages)
 		case "bounds":

@@ -13,6 +13,7 @@ import (
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Cache kinds.
@@ -47,11 +48,11 @@ func suiteKey(set, coverage string) string {
 // resultKey is the key of the analysis of a change: the two trees, the
 // two files' contents (a result names source lines), and everything else
 // that shapes the result.
-func resultKey(base, head, baseFile, headFile, strategy, coverage string, invariants []string) string {
+func resultKey(base, head, baseFile, headFile string, strategy vocab.Strategy, coverage string, invariants []string) string {
 	inv := append([]string(nil), invariants...)
 	sort.Strings(inv)
 	return digest(engine.SemanticsVersion, resultVersion, buildVersion(), base, head, baseFile, headFile,
-		"strategy="+strategy, "coverage="+coverage, "invariants="+strings.Join(inv, "\x00"))
+		"strategy="+string(strategy), "coverage="+coverage, "invariants="+strings.Join(inv, "\x00"))
 }
 
 // buildVersion names the build of setbot: the commit it was built from

@@ -34,12 +34,13 @@ import (
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/report"
 	"github.com/setbot/setbot/vcs"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Options configure a run.
 type Options struct {
 	// Strategy overrides the configuration's strategy when not "".
-	Strategy string
+	Strategy vocab.Strategy
 	// Cache stores trees, suites and results; nil means no cache.
 	Cache *cache.Store
 	// Fresh ignores what the cache holds (every tree is explored again)
@@ -291,7 +292,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 	}
 	out.Result = res
 	switch {
-	case res.HeadSet == nil || res.Strategy == incremental.DSE:
+	case res.HeadSet == nil || res.Strategy == vocab.StrategyDSE:
 	case !out.HeadCached:
 		r.store(headKey, mc.Coverage, res.HeadSet, res.HeadTests)
 	case hv.Tests == nil:
@@ -402,7 +403,7 @@ func (r *runner) checkInvariants(res *incremental.Result, head *mlm.Machine, inv
 		return nil, nil
 	}
 	set := res.HeadSet
-	if res.Strategy == incremental.DSE {
+	if res.Strategy == vocab.StrategyDSE {
 		// A DSE tree is partial: an invariant holds only on the whole tree,
 		// the one DSE's candidates were confirmed on if there were any, or
 		// one MSE builds from the base tree at a fraction of the cost.

@@ -138,7 +138,7 @@ func (r *runner) record(m *report.Model, start time.Time) {
 		return
 	}
 	_, err := r.opts.Cache.RecordRun(r.ctx, cache.Run{
-		Repo: r.opts.Repo, Base: r.base, Head: r.head, Path: m.Path, Strategy: m.Strategy,
+		Repo: r.opts.Repo, Base: r.base, Head: r.head, Path: m.Path, Strategy: string(m.Strategy),
 		BaseCached: m.BaseCached, HeadCached: m.HeadCached,
 		BaseStates: m.Base.States, HeadStates: m.Head.States, ReusedStates: m.ReusedStates, SolverCalls: m.SolverCalls,
 		Ms: time.Since(start).Milliseconds(),

@@ -163,7 +163,7 @@ func TestTransientAndNewModel(t *testing.T) {
 // no base row, no reuse of a base tree, and its never-entered states as
 // unreachable in a new model.
 func TestNewModelMarkdown(t *testing.T) {
-	res := &incremental.Result{Strategy: incremental.Full, NoBase: true, NewStates: 6, SolverCalls: 3,
+	res := &incremental.Result{Strategy: vocab.StrategyFull, NoBase: true, NewStates: 6, SolverCalls: 3,
 		Head:             incremental.Size{States: 6, Paths: 3},
 		Changes:          []diffmap.Change{},
 		NewlyUnreachable: []incremental.StateRef{{State: "Never", Line: 7}},
@@ -185,7 +185,7 @@ func TestNewModelMarkdown(t *testing.T) {
 // TestUndecidedQueriesMarkdown: queries the solver left undecided qualify
 // the head tree in the comment.
 func TestUndecidedQueriesMarkdown(t *testing.T) {
-	res := &incremental.Result{Strategy: incremental.Full, NoBase: true, NewStates: 2, SolverCalls: 3, SolverUnknown: 1,
+	res := &incremental.Result{Strategy: vocab.StrategyFull, NoBase: true, NewStates: 2, SolverCalls: 3, SolverUnknown: 1,
 		Head: incremental.Size{States: 2, Paths: 1}, Changes: []diffmap.Change{}, TestDelta: &testgen.Delta{}}
 	body := Markdown(&Analysis{Models: []*Model{{Path: "m.scxml", Status: Added, Result: res}}}, Options{})
 	if want := "1 solver query undecided within the solver's time limit: a state reached only through them is not proven reachable"; !strings.Contains(body, want) {

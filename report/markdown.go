@@ -612,7 +612,7 @@ func invariantLine(c analysis.InvariantCheck) string {
 
 func briefLine(m *Model, failing int) string {
 	r := m.Result
-	parts := []string{code(r.Strategy), plural(len(r.Changes), "change", "changes")}
+	parts := []string{code(string(r.Strategy)), plural(len(r.Changes), "change", "changes")}
 	if n := len(r.NewlyUnreachable); n > 0 {
 		parts = append(parts, plural(n, "newly unreachable state", "newly unreachable states"))
 	}

@@ -1,5 +1,5 @@
 // Package vocab defines, once, the words that setbot's configuration, engine, reports and bot
-// share: the gate's rules and their actions, with the defaults.
+// share: the gate's rules and their actions, with the defaults, and the analysis strategies.
 //
 // Each word is a string type whose values are the words users write in .setbot.yml and read in
 // the JSON report, so the types change neither. The package sits below every other package of
@@ -69,6 +69,32 @@ func (g Gate) Action(r Rule) Action {
 		return a
 	}
 	return defaults[r]
+}
+
+// A Strategy is how the engine gets the head version's symbolic execution tree.
+type Strategy string
+
+// The strategies.
+const (
+	StrategyAuto  Strategy = "auto"  // choose per change
+	StrategyReuse Strategy = "reuse" // the base tree serves the head unchanged
+	StrategyMSE   Strategy = "mse"   // memoized symbolic execution
+	StrategyDSE   Strategy = "dse"   // dependency-based symbolic execution
+	StrategyFull  Strategy = "full"  // explore from scratch
+	// StrategyCached: the head tree was built before (by any strategy) and came from the
+	// cache; nothing was explored. It is reported, never asked for.
+	StrategyCached Strategy = "cached"
+)
+
+// Strategies lists the strategies a user may ask for, in documentation order.
+var Strategies = []Strategy{StrategyAuto, StrategyMSE, StrategyDSE, StrategyFull}
+
+// ParseStrategy returns the strategy a user may ask for named s, and whether there is one.
+func ParseStrategy(s string) (Strategy, bool) {
+	if slices.Contains(Strategies, Strategy(s)) {
+		return Strategy(s), true
+	}
+	return "", false
 }
 
 // Names returns the words of ws as strings, in order: the choices an error message lists.

@@ -15,10 +15,10 @@ import (
 
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/engine"
-	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/report"
 	"github.com/setbot/setbot/vcs"
+	"github.com/setbot/setbot/vocab"
 )
 
 // analyzeFlags are the flags of analyze (and of demo, which runs it).
@@ -118,8 +118,8 @@ func (f *analyzeFlags) check() error {
 	if !contains(analyzeFormats, f.format) {
 		return fmt.Errorf("unknown --format %q (want %s)", f.format, strings.Join(analyzeFormats, " or "))
 	}
-	if f.strategy != "" && !contains(incremental.Strategies, f.strategy) {
-		return fmt.Errorf("unknown --strategy %q (want %s)", f.strategy, strings.Join(incremental.Strategies, ", "))
+	if _, ok := vocab.ParseStrategy(f.strategy); f.strategy != "" && !ok {
+		return fmt.Errorf("unknown --strategy %q (want %s)", f.strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
 	}
 	return nil
 }
@@ -143,7 +143,7 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 		return nil, err
 	}
 	defer repo.Close()
-	opts := pipeline.Options{Strategy: f.strategy, Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo)}
+	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo)}
 	if progress != nil {
 		opts.Progress = progress
 	}

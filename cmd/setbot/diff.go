@@ -10,6 +10,7 @@ import (
 
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 func newDiffCmd() *cobra.Command {
@@ -49,8 +50,9 @@ themselves).`,
 			if format != "text" && format != "json" {
 				return fmt.Errorf("unknown --format %q (want text or json)", format)
 			}
-			if !contains(incremental.Strategies, strategy) {
-				return fmt.Errorf("unknown --strategy %q (want %s)", strategy, strings.Join(incremental.Strategies, ", "))
+			asked, ok := vocab.ParseStrategy(strategy)
+			if !ok {
+				return fmt.Errorf("unknown --strategy %q (want %s)", strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
 			}
 			var ms [2]*mlm.Machine
 			failed := false
@@ -66,7 +68,7 @@ themselves).`,
 				return exitError{code: exitFindings}
 			}
 			res, err := incremental.Analyze(incremental.Version{Machine: ms[0]}, incremental.Version{Machine: ms[1]},
-				incremental.Options{Strategy: strategy, Engine: ef.options(), Solver: newZ3})
+				incremental.Options{Strategy: asked, Engine: ef.options(), Solver: newZ3})
 			if err != nil {
 				return err
 			}
@@ -79,7 +81,7 @@ themselves).`,
 			return writeDiffText(cmd.OutOrStdout(), res)
 		},
 	}
-	cmd.Flags().StringVar(&strategy, "strategy", incremental.Auto, "auto, mse, dse or full")
+	cmd.Flags().StringVar(&strategy, "strategy", string(vocab.StrategyAuto), "auto, mse, dse or full")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	fe.register(cmd)
 	ef.register(cmd)

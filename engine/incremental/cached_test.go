@@ -7,6 +7,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
 )
 
 // TestCachedTrees checks that trees and suites handed in (as the cache
@@ -34,7 +35,7 @@ func TestCachedTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if second.Strategy != incremental.Cached || second.SolverCalls != 0 || second.NewStates != 0 {
+	if second.Strategy != vocab.StrategyCached || second.SolverCalls != 0 || second.NewStates != 0 {
 		t.Errorf("strategy %s, %d solver calls, %d new states; want cached, 0, 0", second.Strategy, second.SolverCalls, second.NewStates)
 	}
 	if second.HeadSet != first.HeadSet {
@@ -71,7 +72,7 @@ func TestNewModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Strategy != incremental.Full || r.Tests.New == 0 || r.Tests.New != len(r.HeadTests) || len(r.TestDelta.New) != r.Tests.New {
+	if r.Strategy != vocab.StrategyFull || r.Tests.New == 0 || r.Tests.New != len(r.HeadTests) || len(r.TestDelta.New) != r.Tests.New {
 		t.Errorf("strategy %s, %d new tests of %d", r.Strategy, r.Tests.New, len(r.HeadTests))
 	}
 	if len(r.NewlyUnreachable) == 0 || r.NewlyUnreachable[0].Line == 0 {
@@ -88,7 +89,7 @@ func TestNewModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Strategy != incremental.Cached || again.SolverCalls != 0 || again.Tests.New != whole.Tests.New {
+	if again.Strategy != vocab.StrategyCached || again.SolverCalls != 0 || again.Tests.New != whole.Tests.New {
 		t.Errorf("cached: strategy %s, %d solver calls, %d tests", again.Strategy, again.SolverCalls, again.Tests.New)
 	}
 }

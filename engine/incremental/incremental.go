@@ -17,22 +17,8 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
-
-// Strategies.
-const (
-	Auto  = "auto"
-	Reuse = "reuse"
-	MSE   = "mse"
-	DSE   = "dse"
-	Full  = "full"
-	// Cached: the head tree was built before (by any strategy) and came
-	// from the cache; nothing was explored.
-	Cached = "cached"
-)
-
-// Strategies lists the strategies a user may ask for.
-var Strategies = []string{Auto, MSE, DSE, Full}
 
 // Version is one version of a model; Set is its tree when one is at hand
 // (from a cache), built with the same engine options, and Tests the suite
@@ -45,7 +31,7 @@ type Version struct {
 
 // Options configure an analysis.
 type Options struct {
-	Strategy string
+	Strategy vocab.Strategy
 	Coverage string // the test suites' criterion (testgen); "" means path coverage
 	Engine   engine.Options
 	Solver   engine.NewSolver
@@ -53,7 +39,7 @@ type Options struct {
 
 // Result is what a change does.
 type Result struct {
-	Strategy       string           `json:"strategy"`
+	Strategy       vocab.Strategy   `json:"strategy"`
 	StrategyReason string           `json:"strategy_reason"`
 	Changes        []diffmap.Change `json:"changes"`
 	Impact         Impact           `json:"impact"`
@@ -144,7 +130,7 @@ func qualifiers(set *engine.SET) (within int, cutBy string) {
 // Analyze compares base and head.
 func Analyze(base, head Version, opts Options) (*Result, error) {
 	if opts.Strategy == "" {
-		opts.Strategy = Auto
+		opts.Strategy = vocab.StrategyAuto
 	}
 	r := &Result{NewlyUnreachable: []StateRef{}, NewlyReachable: []StateRef{}, NewlyTransient: []StateRef{}, BoundsHit: []engine.BoundHit{}}
 	d := diffmap.Compute(base.Machine.Source, head.Machine.Source, base.Machine, head.Machine)
@@ -171,8 +157,8 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if head.Set != nil && strategy != Reuse {
-		strategy, reason = Cached, "the head tree (machine "+head.Machine.Hash[:12]+") was built before with these options: it came from the cache"
+	if head.Set != nil && strategy != vocab.StrategyReuse {
+		strategy, reason = vocab.StrategyCached, "the head tree (machine "+head.Machine.Hash[:12]+") was built before with these options: it came from the cache"
 	}
 	r.Strategy, r.StrategyReason = strategy, reason
 	start := time.Now()
@@ -186,26 +172,26 @@ func Analyze(base, head Version, opts Options) (*Result, error) {
 	r.Head = Size{States: headSet.Stats.States, Paths: headSet.Stats.Paths, Ms: time.Since(start).Milliseconds()}
 	r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.Reused, headSet.Stats.New, headSet.Stats.SolverCalls
 	r.SolverUnknown = headSet.Stats.Unknown
-	if strategy == Reuse || strategy == Cached {
+	if strategy == vocab.StrategyReuse || strategy == vocab.StrategyCached {
 		r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.States, 0, 0
 	}
 	r.HeadSet = headSet
 
 	r.reachability(baseSet, headSet)
-	if strategy == DSE && len(r.NewlyUnreachable)+len(r.NewlyTransient) > 0 {
+	if strategy == vocab.StrategyDSE && len(r.NewlyUnreachable)+len(r.NewlyTransient) > 0 {
 		// A state DSE does not reach (or does not rest in) is only a
 		// candidate: confirm on the whole tree before saying it.
-		confirm, why, _ := Choose(Auto, d, base.Machine, head.Machine, baseSet)
+		confirm, why, _ := Choose(vocab.StrategyAuto, d, base.Machine, head.Machine, baseSet)
 		full, err := Build(confirm, head.Machine, baseSet, d, nil, opts)
 		if err != nil {
 			return nil, fmt.Errorf("confirming unreachable states (%s): %w", confirm, err)
 		}
-		r.ConfirmedBy = confirm + ": " + why
+		r.ConfirmedBy = string(confirm) + ": " + why
 		r.NewlyUnreachable, r.NewlyReachable, r.NewlyTransient = []StateRef{}, []StateRef{}, []StateRef{}
 		r.reachability(baseSet, full)
 		headSet, r.WholeSet = full, full
 	}
-	r.TestsPartial = strategy == DSE && r.ConfirmedBy == ""
+	r.TestsPartial = strategy == vocab.StrategyDSE && r.ConfirmedBy == ""
 	if err := r.tests(base, head, baseSet, headSet, opts); err != nil {
 		return nil, err
 	}
@@ -222,19 +208,19 @@ const MinSurvival = 0.30
 
 // Choose picks the strategy for the asked one (auto, or one of those a
 // user may ask for) and says why (ARCHITECTURE.md §6).
-func Choose(asked string, d *diffmap.Diff, base, head *mlm.Machine, baseSet *engine.SET) (string, string, error) {
+func Choose(asked vocab.Strategy, d *diffmap.Diff, base, head *mlm.Machine, baseSet *engine.SET) (vocab.Strategy, string, error) {
 	switch asked {
-	case MSE, DSE, Full:
+	case vocab.StrategyMSE, vocab.StrategyDSE, vocab.StrategyFull:
 		return asked, "requested", nil
-	case Auto:
+	case vocab.StrategyAuto:
 	default:
 		return "", "", fmt.Errorf("unknown strategy %q (want auto, mse, dse or full)", asked)
 	}
 	switch {
 	case base.Hash == head.Hash:
-		return Reuse, "the head machine is identical to the base (hash " + head.Hash[:12] + "): its tree is reused whole", nil
+		return vocab.StrategyReuse, "the head machine is identical to the base (hash " + head.Hash[:12] + "): its tree is reused whole", nil
 	case d.RootUpdated:
-		return Full, "the machine starts differently (variables, initial values or initial configuration changed): nothing of the base tree can be reused", nil
+		return vocab.StrategyFull, "the machine starts differently (variables, initial values or initial configuration changed): nothing of the base tree can be reused", nil
 	}
 	share := survival(baseSet, d)
 	// Updated counts transitions of both versions (a removed one is only
@@ -248,10 +234,10 @@ func Choose(asked string, d *diffmap.Diff, base, head *mlm.Machine, baseSet *eng
 	}
 	updated := fmt.Sprintf("%d of the %d flattened transitions of the two versions are updated", len(d.Updated), len(all))
 	if share < MinSurvival {
-		return Full, fmt.Sprintf("%s and only %.0f%% of what the base tree keeps avoids them: a full run is cheaper than reuse",
+		return vocab.StrategyFull, fmt.Sprintf("%s and only %.0f%% of what the base tree keeps avoids them: a full run is cheaper than reuse",
 			updated, 100*share), nil
 	}
-	return MSE, fmt.Sprintf("%s and %.0f%% of what the base tree keeps avoids them: reuse it", updated, 100*share), nil
+	return vocab.StrategyMSE, fmt.Sprintf("%s and %.0f%% of what the base tree keeps avoids them: reuse it", updated, 100*share), nil
 }
 
 // survival estimates the share of the head tree MSE can copy: of the base
@@ -307,13 +293,13 @@ func survival(set *engine.SET, d *diffmap.Diff) float64 {
 // Build explores m by strategy: Reuse returns base whole, MSE reuses it
 // for what d does not update, DSE explores the transitions of interest
 // fully (see ChangeImpact) and Full (any other) explores from scratch.
-func Build(strategy string, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, interest map[string]bool, opts Options) (*engine.SET, error) {
+func Build(strategy vocab.Strategy, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, interest map[string]bool, opts Options) (*engine.SET, error) {
 	switch strategy {
-	case Reuse:
+	case vocab.StrategyReuse:
 		return base, nil
-	case MSE:
+	case vocab.StrategyMSE:
 		return engine.ExploreMSE(m, base, d.Updated, opts.Engine, opts.Solver)
-	case DSE:
+	case vocab.StrategyDSE:
 		return engine.ExploreDSE(m, interest, opts.Engine, opts.Solver)
 	}
 	return engine.Explore(m, opts.Engine, opts.Solver)
@@ -548,7 +534,7 @@ func (r *Result) tests(bv, hv Version, base, head *engine.SET, opts Options) err
 // and those it enters but never rests in in NewlyTransient.
 func AnalyzeNew(head Version, opts Options) (*Result, error) {
 	r := &Result{
-		Strategy: Full, StrategyReason: "the model has no base version: its tree is built from scratch",
+		Strategy: vocab.StrategyFull, StrategyReason: "the model has no base version: its tree is built from scratch",
 		Changes: []diffmap.Change{}, Impact: Impact{Changed: []string{}, Impacted: []string{}},
 		NewlyUnreachable: []StateRef{}, NewlyReachable: []StateRef{}, NewlyTransient: []StateRef{}, BoundsHit: []engine.BoundHit{},
 		NoBase: true,
@@ -556,7 +542,7 @@ func AnalyzeNew(head Version, opts Options) (*Result, error) {
 	start := time.Now()
 	set := head.Set
 	if set != nil {
-		r.Strategy, r.StrategyReason = Cached, "the model has no base version; its tree (machine "+head.Machine.Hash[:12]+") came from the cache"
+		r.Strategy, r.StrategyReason = vocab.StrategyCached, "the model has no base version; its tree (machine "+head.Machine.Hash[:12]+") came from the cache"
 	} else {
 		var err error
 		if set, err = engine.Explore(head.Machine, opts.Engine, opts.Solver); err != nil {
@@ -567,7 +553,7 @@ func AnalyzeNew(head Version, opts Options) (*Result, error) {
 	r.Head = Size{States: set.Stats.States, Paths: set.Stats.Paths, Ms: time.Since(start).Milliseconds()}
 	r.NewStates, r.SolverCalls = set.Stats.New, set.Stats.SolverCalls
 	r.SolverUnknown = set.Stats.Unknown
-	if r.Strategy == Cached {
+	if r.Strategy == vocab.StrategyCached {
 		r.ReusedStates, r.NewStates, r.SolverCalls = set.Stats.States, 0, 0
 	}
 	for _, t := range head.Machine.Transitions {

@@ -14,6 +14,7 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
+	"github.com/setbot/setbot/vocab"
 )
 
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
@@ -56,7 +57,7 @@ func suiteJSON(t testing.TB, set *engine.SET) string {
 func sameAsFull(t testing.TB, name string, base, head *mlm.Machine, opts engine.Options) (*incremental.Result, bool) {
 	t.Helper()
 	res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
-		incremental.Options{Strategy: incremental.MSE, Engine: opts, Solver: newZ3})
+		incremental.Options{Strategy: vocab.StrategyMSE, Engine: opts, Solver: newZ3})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -96,7 +97,7 @@ func TestTriangleT2Action(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Strategy != incremental.MSE {
+	if res.Strategy != vocab.StrategyMSE {
 		t.Errorf("strategy %s (%s), want mse", res.Strategy, res.StrategyReason)
 	}
 	const t2 = "S1_S0 checkPositiveSides [S1_S0:checkPositiveSides>S1_S1] S1_S1"
@@ -110,7 +111,7 @@ func TestTriangleT2Action(t *testing.T) {
 		t.Errorf("tests %+v, want 4 retained (paths avoiding T2) and 10 with a changed oracle", res.Tests)
 	}
 	dse, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
-		incremental.Options{Strategy: incremental.DSE, Engine: engine.Options{}, Solver: newZ3})
+		incremental.Options{Strategy: vocab.StrategyDSE, Engine: engine.Options{}, Solver: newZ3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +130,7 @@ func TestIdenticalMachineIsReused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Strategy != incremental.Reuse || len(res.Changes) != 0 || res.Tests.Retained != 14 || res.NewStates != 0 {
+	if res.Strategy != vocab.StrategyReuse || len(res.Changes) != 0 || res.Tests.Retained != 14 || res.NewStates != 0 {
 		t.Errorf("%s, %d changes, tests %+v, %d new states", res.Strategy, len(res.Changes), res.Tests, res.NewStates)
 	}
 }
@@ -139,7 +140,7 @@ func TestIdenticalMachineIsReused(t *testing.T) {
 func TestNewlyUnreachable(t *testing.T) {
 	base := loadFile(t, "../../examples/triangle.scxml")
 	head := loadFile(t, "testdata/triangle_s2_off.scxml")
-	for _, strategy := range []string{incremental.Auto, incremental.DSE} {
+	for _, strategy := range []vocab.Strategy{vocab.StrategyAuto, vocab.StrategyDSE} {
 		res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
 			incremental.Options{Strategy: strategy, Engine: engine.Options{}, Solver: newZ3})
 		if err != nil {
@@ -148,7 +149,7 @@ func TestNewlyUnreachable(t *testing.T) {
 		if len(res.NewlyUnreachable) != 1 || res.NewlyUnreachable[0].State != "S1_S2" || res.NewlyUnreachable[0].Within != 0 {
 			t.Errorf("%s: newly unreachable %+v, want S1_S2, proven", strategy, res.NewlyUnreachable)
 		}
-		if strategy == incremental.DSE && res.ConfirmedBy == "" {
+		if strategy == vocab.StrategyDSE && res.ConfirmedBy == "" {
 			t.Errorf("DSE reported an unreachable state without confirming it")
 		}
 		if len(res.Changes) != 1 || res.Changes[0].Kind != "guard_changed" {
@@ -171,7 +172,7 @@ func TestEventlessRefactorIsTransient(t *testing.T) {
 	doc := strings.Replace(string(src), `<transition event="checkTriangleType" target="S1_S3">`, `<transition target="S1_S3">`, 1)
 	base := loadFile(t, "../../examples/triangle.scxml")
 	head := loadBytes(t, "eventless.scxml", []byte(doc))
-	for _, strategy := range []string{incremental.Auto, incremental.DSE, incremental.Full} {
+	for _, strategy := range []vocab.Strategy{vocab.StrategyAuto, vocab.StrategyDSE, vocab.StrategyFull} {
 		res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
 			incremental.Options{Strategy: strategy, Solver: newZ3})
 		if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Row is one version's line of seed 000's Tables 3-5, measured in one run.
@@ -27,7 +28,7 @@ type Row struct {
 	Changed, Impacted    int
 	M1, M2               float64
 	Full, MSE, DSE, Auto time.Duration // fastest of the runs
-	AutoStrategy         string
+	AutoStrategy         vocab.Strategy
 	States, Paths        int // full SE's tree
 	MSENewStates         int
 	MSENewPaths          int
@@ -97,7 +98,7 @@ func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts i
 			dse = nil
 			runtime.GC()
 			start = time.Now()
-			strategy, _, err := incremental.Choose(incremental.Auto, d, base, head, baseSet)
+			strategy, _, err := incremental.Choose(vocab.StrategyAuto, d, base, head, baseSet)
 			if err != nil {
 				return nil, err
 			}
