@@ -37,6 +37,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // DefaultTimeout is the wall-clock budget of one test document, so that
@@ -332,7 +333,7 @@ func bounds(hits []engine.BoundHit) string {
 	parts := make([]string, len(hits))
 	for i, h := range hits {
 		limit := strconv.FormatInt(h.Limit, 10)
-		if h.Bound == "time" {
+		if h.Bound == vocab.BoundTime {
 			limit = (time.Duration(h.Limit) * time.Millisecond).String()
 		}
 		parts[i] = fmt.Sprintf("%s %s cut %d paths", h.Bound, limit, h.Count)

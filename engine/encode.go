@@ -9,6 +9,7 @@ import (
 
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
 )
 
 // SemanticsVersion names what setbot computes from a model: the flattened
@@ -51,7 +52,7 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 	w.ints(st.States, st.Paths, st.Depth, st.Subsumed, st.Reused, st.New, st.SolverCalls, st.Unknown, int(st.Ms))
 	w.uint(len(s.Bounds))
 	for _, bh := range s.Bounds {
-		w.str(bh.Bound)
+		w.str(string(bh.Bound))
 		w.ints(int(bh.Limit), bh.Count)
 	}
 	w.edge(s.Start)
@@ -83,7 +84,7 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 			subsumed = n.Subsumed.ID + 1
 		}
 		w.uint(subsumed)
-		w.str(n.Cut)
+		w.str(string(n.Cut))
 		w.bools(n.Expanded, n.Reused)
 	}
 	return w.b, nil
@@ -131,7 +132,7 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 	for i, k := 0, r.count(); i < k; i++ {
 		bound := r.str()
 		v := r.ints(2)
-		s.Bounds = append(s.Bounds, BoundHit{Bound: bound, Limit: int64(v[0]), Count: v[1]})
+		s.Bounds = append(s.Bounds, BoundHit{Bound: vocab.Bound(bound), Limit: int64(v[0]), Count: v[1]})
 	}
 	// Every tree the engine builds has a start edge and a root; a damaged
 	// encoding that drops them would make the tree's readers dereference
@@ -177,7 +178,7 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 			}
 			n.Subsumed = s.Nodes[sub-1]
 		}
-		n.Cut = r.str()
+		n.Cut = vocab.Bound(r.str())
 		flags := r.ints(2)
 		n.Expanded, n.Reused = flags[0] != 0, flags[1] != 0
 		s.Nodes = append(s.Nodes, n)

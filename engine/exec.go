@@ -10,6 +10,7 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
 )
 
 // run is one path through an input step under construction: the machine's
@@ -68,11 +69,11 @@ type executor struct {
 	or     *oracle
 	opts   Options
 	varIdx map[string]int
-	bounds map[string]int // cuts per bound
+	bounds map[vocab.Bound]int // cuts per bound
 	// limits holds the limit of each bound the model sets (a Bound
 	// statement's), the largest one that cut a run: the options set the
 	// others.
-	limits map[string]int64
+	limits map[vocab.Bound]int64
 	err    error // the first runtime error (a flattener invariant broken)
 
 	// lastCut says where and why a bound last cut a run, for an error
@@ -82,7 +83,7 @@ type executor struct {
 
 // cut records that a bound cut a run, and why, with the position at
 // fault.
-func (x *executor) cut(bound string, pos source.Pos, format string, args ...any) {
+func (x *executor) cut(bound vocab.Bound, pos source.Pos, format string, args ...any) {
 	x.bounds[bound]++
 	x.lastCut = &StartError{Pos: x.m.Source.Position(pos), Msg: fmt.Sprintf(format, args...)}
 }
@@ -595,7 +596,7 @@ func (x *executor) loop(at source.Pos, rs []*run, cond lang.Expr, body *lang.Blo
 					continue
 				}
 				if iter >= x.opts.LoopBound {
-					x.cut("loop", at, "a loop runs more than %d iterations (the loop bound; raise it with --loop-bound or bounds.loop_bound if the loop ends)", x.opts.LoopBound)
+					x.cut(vocab.BoundLoop, at, "a loop runs more than %d iterations (the loop bound; raise it with --loop-bound or bounds.loop_bound if the loop ends)", x.opts.LoopBound)
 					continue
 				}
 				again = append(again, t)

@@ -13,6 +13,7 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
 )
 
 // NewSolver makes the solver for one exploration's terms.
@@ -34,7 +35,7 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	defer slv.Close()
 	slv.SetTimeout(opts.SolverTimeout)
 	x := &executor{m: m, tab: tab, or: newOracle(tab, slv), opts: opts,
-		varIdx: make(map[string]int), bounds: make(map[string]int), limits: make(map[string]int64)}
+		varIdx: make(map[string]int), bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
 	for i, v := range m.Vars {
 		x.varIdx[v.Name] = i
 	}
@@ -65,7 +66,7 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	s.Stats.SolverCalls = x.or.calls
 	s.Stats.Unknown = x.or.unknown
 	s.Stats.Ms = time.Since(start).Milliseconds()
-	for _, b := range []string{"depth", "states", "loop", "microsteps", "time", lang.ArrayBound} {
+	for _, b := range vocab.Bounds {
 		if n := x.bounds[b]; n > 0 {
 			l, ok := x.limits[b]
 			if !ok {
@@ -77,15 +78,15 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	return s, nil
 }
 
-func limit(o Options, bound string) int64 {
+func limit(o Options, bound vocab.Bound) int64 {
 	switch bound {
-	case "depth":
+	case vocab.BoundDepth:
 		return int64(o.MaxDepth)
-	case "states":
+	case vocab.BoundStates:
 		return int64(o.MaxStates)
-	case "loop":
+	case vocab.BoundLoop:
 		return int64(o.LoopBound)
-	case "microsteps":
+	case vocab.BoundMicrosteps:
 		return int64(o.MaxMicrosteps)
 	}
 	return o.Timeout.Milliseconds()
@@ -176,12 +177,12 @@ func (e *explorer) run(start time.Time) error {
 			continue
 		}
 		if n.Depth >= x.opts.MaxDepth {
-			n.Cut = "depth"
-			x.bounds["depth"]++
+			n.Cut = vocab.BoundDepth
+			x.bounds[vocab.BoundDepth]++
 			continue
 		}
 		if x.opts.Timeout > 0 && time.Since(start) > x.opts.Timeout {
-			e.cutRest(i, "time")
+			e.cutRest(i, vocab.BoundTime)
 			break
 		}
 		if x.opts.Cancel != nil {
@@ -192,7 +193,7 @@ func (e *explorer) run(start time.Time) error {
 			}
 		}
 		if len(e.set.Nodes) >= x.opts.MaxStates {
-			e.cutRest(i, "states")
+			e.cutRest(i, vocab.BoundStates)
 			break
 		}
 		e.expand(n, inputs)
@@ -207,7 +208,7 @@ func (e *explorer) run(start time.Time) error {
 }
 
 // cutRest marks every unexplored node from index i on as cut by bound.
-func (e *explorer) cutRest(i int, bound string) {
+func (e *explorer) cutRest(i int, bound vocab.Bound) {
 	for _, n := range e.set.Nodes[i:] {
 		if n.Subsumed == nil && !n.State.Final && len(n.Children) == 0 && len(e.inputs(n)) > 0 {
 			n.Cut = bound
@@ -504,7 +505,7 @@ func (e *explorer) settle(rs []*run) []*run {
 				if len(r.fired) > 0 {
 					at = r.fired[len(r.fired)-1].T.Pos
 				}
-				e.x.cut("microsteps", at, "run-to-completion processes more than %d queued events (the microsteps bound): "+
+				e.x.cut(vocab.BoundMicrosteps, at, "run-to-completion processes more than %d queued events (the microsteps bound): "+
 					"the machine keeps raising or sending itself events, the next being %s", e.x.opts.MaxMicrosteps, q.event)
 				continue
 			}

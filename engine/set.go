@@ -21,6 +21,7 @@ import (
 
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Defaults for Options.
@@ -109,9 +110,9 @@ type Stats struct {
 
 // BoundHit says that a bound cut the tree, and how often.
 type BoundHit struct {
-	Bound string `json:"bound"` // depth, states, loop, microsteps, time, array
-	Limit int64  `json:"limit"` // for array, the largest bound of an array that met it
-	Count int    `json:"count"` // paths cut
+	Bound vocab.Bound `json:"bound"` // depth, states, loop, microsteps, time, array
+	Limit int64       `json:"limit"` // for array, the largest bound of an array that met it
+	Count int         `json:"count"` // paths cut
 }
 
 // Node is a stable symbolic state.
@@ -126,10 +127,10 @@ type Node struct {
 	Timers   []Timer       // pending timers, sorted by event
 	Depth    int           // input events from the root
 
-	Subsumed *Node  // the earlier state that subsumes this one (a leaf)
-	Cut      string // the bound that stopped exploration here, if any
-	Expanded bool   // its inputs were explored (it may still have no children)
-	Reused   bool   // MSE: copied from the base tree rather than computed
+	Subsumed *Node       // the earlier state that subsumes this one (a leaf)
+	Cut      vocab.Bound // the bound that stopped exploration here, if any
+	Expanded bool        // its inputs were explored (it may still have no children)
+	Reused   bool        // MSE: copied from the base tree rather than computed
 }
 
 // Leaf reports whether n has no children.
@@ -216,7 +217,7 @@ func (s *SET) Dump() string {
 	for _, n := range s.Nodes {
 		fmt.Fprintf(&b, "%d %s d%d", n.ID, n.State.Name, n.Depth)
 		if n.Cut != "" {
-			b.WriteString(" cut:" + n.Cut)
+			b.WriteString(" cut:" + string(n.Cut))
 		}
 		if n.Parent != nil {
 			fmt.Fprintf(&b, " <- %d %s", n.Parent.ID, n.In.Event)

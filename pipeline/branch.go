@@ -11,6 +11,7 @@ import (
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vcs"
+	"github.com/setbot/setbot/vocab"
 )
 
 // ModelCheck is what a whole-branch pass did with one model file.
@@ -107,7 +108,7 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 		}
 		check.Explored, check.States = true, set.Stats.States
 		for _, b := range set.Bounds {
-			if b.Bound == "time" {
+			if b.Bound == vocab.BoundTime {
 				check.Inconclusive, check.Detail = true, fmt.Sprintf("the time bound (%s) cut the fresh tree", eopts.Timeout)
 			}
 		}

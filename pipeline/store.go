@@ -12,6 +12,7 @@ import (
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/report"
+	"github.com/setbot/setbot/vocab"
 )
 
 // The cache is an optimisation: a read that fails is a miss and a write
@@ -55,7 +56,7 @@ func (r *runner) store(key, coverage string, set *engine.SET, tests []*testgen.T
 		return
 	}
 	for _, b := range set.Bounds {
-		if b.Bound == "time" {
+		if b.Bound == vocab.BoundTime {
 			return
 		}
 	}
@@ -119,7 +120,7 @@ func (r *runner) storeResult(key string, m *report.Model) {
 		return
 	}
 	for _, b := range m.BoundsHit {
-		if b.Bound == "time" {
+		if b.Bound == vocab.BoundTime {
 			return
 		}
 	}

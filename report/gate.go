@@ -102,7 +102,7 @@ func findings(m *Model) []Finding {
 			out = append(out, f)
 		}
 		for _, b := range m.BoundsHit {
-			out = append(out, Finding{Rule: vocab.RuleBoundHit, Path: m.Path, Subject: b.Bound, Message: boundText(b)})
+			out = append(out, Finding{Rule: vocab.RuleBoundHit, Path: m.Path, Subject: string(b.Bound), Message: boundText(b)})
 		}
 	}
 	for _, c := range m.Invariants {

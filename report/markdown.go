@@ -454,7 +454,7 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 	}
 	for _, b := range r.BoundsHit {
 		v.Bounds = append(v.Bounds, fmt.Sprintf("⚠️ the %s bound (%d) cut %s of the head tree: its results hold only within it",
-			code(b.Bound), b.Limit, plural(b.Count, "path", "paths")))
+			code(string(b.Bound)), b.Limit, plural(b.Count, "path", "paths")))
 	}
 	return v
 }

@@ -1,5 +1,6 @@
 // Package vocab defines, once, the words that setbot's configuration, engine, reports and bot
-// share: the gate's rules and their actions, with the defaults, and the analysis strategies.
+// share: the gate's rules and their actions, with the defaults, the analysis strategies and
+// the bounds that cut an exploration.
 //
 // Each word is a string type whose values are the words users write in .setbot.yml and read in
 // the JSON report, so the types change neither. The package sits below every other package of
@@ -96,6 +97,23 @@ func ParseStrategy(s string) (Strategy, bool) {
 	}
 	return "", false
 }
+
+// A Bound names a limit that cuts the exploration of a tree: a path that meets it stops there,
+// and the results hold only within it. It names the bound in the report and on a cut node.
+type Bound string
+
+// The bounds.
+const (
+	BoundDepth      Bound = "depth"      // input events per path
+	BoundStates     Bound = "states"     // symbolic states per tree
+	BoundLoop       Bound = "loop"       // iterations of one loop
+	BoundMicrosteps Bound = "microsteps" // internal events per input step
+	BoundTime       Bound = "time"       // wall-clock time per tree
+	BoundArray      Bound = "array"      // elements of an array, as its type declares
+)
+
+// Bounds lists the bounds in the order the report gives them.
+var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray}
 
 // Names returns the words of ws as strings, in order: the choices an error message lists.
 func Names[T ~string](ws []T) []string {

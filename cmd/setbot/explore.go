@@ -306,7 +306,7 @@ func writeTreeDOT(w io.Writer, set *engine.SET) error {
 			label += fmt.Sprintf("\nsubsumed by %d", n.Subsumed.ID)
 			style = ", style=dashed"
 		case n.Cut != "":
-			label += "\ncut by " + n.Cut
+			label += "\ncut by " + string(n.Cut)
 			style = ", style=dotted"
 		}
 		fmt.Fprintf(&b, "  n%d [label=%s%s];\n", n.ID, dotString(label), style)

@@ -18,6 +18,7 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Report is everything the analyses found.
@@ -103,7 +104,7 @@ func Analyze(set *engine.SET, invariants []Invariant, newSolver engine.NewSolver
 	a := &analyzer{set: set, slv: slv, gen: gen, m: set.Machine, src: set.Machine.Source}
 	r := &Report{Proven: len(set.Bounds) == 0}
 	for _, b := range set.Bounds {
-		if b.Bound == "depth" {
+		if b.Bound == vocab.BoundDepth {
 			r.WithinDepth = int(b.Limit)
 		}
 	}

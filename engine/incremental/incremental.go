@@ -111,14 +111,14 @@ type StateRef struct {
 	// CutBy names a bound other than depth (states, time, loop, microsteps,
 	// array) that cut the head tree: the state was not reached before
 	// it did, which does not show that it cannot be.
-	CutBy string `json:"cut_by,omitempty"`
+	CutBy vocab.Bound `json:"cut_by,omitempty"`
 }
 
 // qualifiers returns what qualifies an unreachability claim on a tree: the
 // depth bound when it cut the tree, and the first other bound that did.
-func qualifiers(set *engine.SET) (within int, cutBy string) {
+func qualifiers(set *engine.SET) (within int, cutBy vocab.Bound) {
 	for _, bh := range set.Bounds {
-		if bh.Bound == "depth" {
+		if bh.Bound == vocab.BoundDepth {
 			within = int(bh.Limit)
 		} else if cutBy == "" {
 			cutBy = bh.Bound

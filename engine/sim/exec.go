@@ -8,6 +8,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // ErrAssumeFailed is what Executor.Run returns when an assume statement
@@ -19,7 +20,7 @@ var ErrAssumeFailed = errors.New("assume failed")
 // its bound), where the symbolic executor cuts it and reports the hit. A
 // concrete run cannot go on there either.
 type BoundError struct {
-	Bound string // the bound's name, as the symbolic executor reports it
+	Bound vocab.Bound // the bound's name, as the symbolic executor reports it
 	Limit int64
 	Pos   string // where the statement is
 	What  string

@@ -16,6 +16,7 @@ import (
 	"math/big"
 
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Node is any AST node.
@@ -343,10 +344,10 @@ type (
 	// symbolic executor cuts it and counts it as a hit of Name, the
 	// concrete executors stop with an error naming it. It does not occur
 	// in source models: the lowering emits it where a value may outgrow
-	// what a variable holds (ArrayBound).
+	// what a variable holds (vocab.BoundArray).
 	Bound struct {
 		BoundPos source.Pos
-		Name     string
+		Name     vocab.Bound
 		Limit    int64
 		Cond     Expr
 	}
@@ -451,7 +452,7 @@ var StringMethods = map[string]int{"indexOf": 1, "startsWith": 1, "endsWith": 1,
 // What says, in one line, what meeting the bound means: the message of
 // the executors that stop or cut a path there.
 func (s *Bound) What() string {
-	if s.Name == ArrayBound {
+	if s.Name == vocab.BoundArray {
 		return fmt.Sprintf("an array grows past its bound of %d elements (the array bound; raise it with setbot:type)", s.Limit)
 	}
 	return fmt.Sprintf("a path meets the %s bound (%d)", s.Name, s.Limit)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Arrays and objects are lowered to scalars, so that the executors see
@@ -547,7 +548,7 @@ func (l *lowerer) forEach(x *ForEach) []Stmt {
 func (l *lowerer) arrayBound(v Expr, tt Type, pos source.Pos) Stmt {
 	limit := int64(tt.Comp.Len)
 	fits := &Binary{X: lengthOf(l.parts(v)), OpPos: pos, Op: LEQ, Y: &IntLit{ValuePos: pos, Value: limit}}
-	return &Bound{BoundPos: pos, Name: ArrayBound, Limit: limit, Cond: Simplify(fits)}
+	return &Bound{BoundPos: pos, Name: vocab.BoundArray, Limit: limit, Cond: Simplify(fits)}
 }
 
 // lengthOf returns the length among the parts of an array.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Statement parsing; see parser.go for the parser and expressions.
@@ -447,7 +448,7 @@ func (p *parser) parseBound() Stmt {
 	off := p.off
 	s := &Bound{BoundPos: p.pos(off)}
 	p.next()
-	s.Name = p.lit
+	s.Name = vocab.Bound(p.lit)
 	p.next()
 	n, err := strconv.ParseInt(p.lit, 10, 64)
 	if p.tok != INT || err != nil {

@@ -386,7 +386,7 @@ func (p *printer) simple(s Stmt) {
 		p.expr(x.Cond)
 		p.str(")")
 	case *Bound:
-		p.str("bound " + x.Name + " " + strconv.FormatInt(x.Limit, 10) + " (")
+		p.str("bound " + string(x.Name) + " " + strconv.FormatInt(x.Limit, 10) + " (")
 		p.expr(x.Cond)
 		p.str(")")
 	}

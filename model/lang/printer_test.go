@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -114,7 +115,7 @@ func TestStmtString(t *testing.T) {
 		{&Send{Event: "e", Delay: "2s", ID: `t"1`}, `send e() after "2s" id "t\"1";`},
 		{&Cancel{SendID: "t1"}, `cancel "t1";`},
 		{&Assume{Cond: a}, "assume(a);"},
-		{&Bound{Name: ArrayBound, Limit: 4, Cond: a}, "bound array 4 (a);"},
+		{&Bound{Name: vocab.BoundArray, Limit: 4, Cond: a}, "bound array 4 (a);"},
 		{&Block{}, "{}"},
 		{&Block{Stmts: []Stmt{&IncDec{Target: x, Op: INC}, &Block{}}}, "{ x++; {} }"},
 		{&If{Cond: a, Then: &Block{}}, "if (a) {}"},

@@ -362,11 +362,6 @@ const MaxArrayLen = 256
 // GrowArrayLen is the bound of an array variable without a setbot:type
 // that the code makes longer than its initial value (a = a.concat([x])):
 // the readers give it room for this many elements, and a path on which it
-// grows further meets the array bound (ArrayBound). A setbot:type sets any
+// grows further meets the array bound (vocab.BoundArray). A setbot:type sets any
 // other bound up to MaxArrayLen.
 const GrowArrayLen = 16
-
-// ArrayBound is the name of the bound that an array meets where a value
-// longer than its bound is assigned to it (a Bound statement), as the
-// executors report it beside depth, loop and the others.
-const ArrayBound = "array"
