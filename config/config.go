@@ -13,6 +13,7 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -26,12 +27,14 @@ const (
 	CoverageState      = "state"
 )
 
-// Defaults of the exploration bounds.
+// Defaults of the exploration bounds: the engine's, which a tree is built
+// under when nothing sets them, so that a configuration that leaves a
+// bound out and one that spells the default build the same tree.
 const (
-	DefaultDepth         = 10
-	DefaultMaxStates     = 200000
-	DefaultLoopBound     = 10
-	DefaultMaxMicrosteps = 100
+	DefaultDepth         = engine.DefaultMaxDepth
+	DefaultMaxStates     = engine.DefaultMaxStates
+	DefaultLoopBound     = engine.DefaultLoopBound
+	DefaultMaxMicrosteps = engine.DefaultMaxMicrosteps
 )
 
 // The valid values, in documentation order.
