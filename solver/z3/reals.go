@@ -37,15 +37,10 @@ func (x *context) mkToReal(a ast) (ast, error) {
 
 // evalRat returns a's value in m (with model completion), a rational.
 func (x *context) evalRat(m model, a ast) (*big.Rat, error) {
-	var out ast
-	ok := C.Z3_model_eval(x.c, m.m, a, true, &out)
-	if err := x.err("eval"); err != nil {
+	out, err := x.eval(m, a)
+	if err != nil {
 		return nil, err
 	}
-	if !ok || out == nil {
-		return nil, errors.New("z3: eval: no value")
-	}
-	C.Z3_inc_ref(x.c, out)
 	defer C.Z3_dec_ref(x.c, out)
 	if !C.Z3_is_numeral_ast(x.c, out) {
 		// An irrational algebraic number: the language cannot write one.
