@@ -2,6 +2,7 @@ package scxml
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -174,45 +175,46 @@ func (b *builder) expandDynamic() {
 
 // timerIDs are the ids a <cancel> can name: those of the delayed sends.
 func (b *builder) timerIDs() []string {
-	set := make(map[string]bool)
-	for _, c := range b.allCode() {
-		lang.Inspect(c.body, func(n lang.Node) bool {
-			if s, ok := n.(*lang.Send); ok {
-				if d := b.dynSends[s]; d != nil && d.delay != "" && d.id != "" {
-					set[d.id] = true
-				} else if s.Delay != "" && s.ID != "" {
-					set[s.ID] = true
-				}
-			}
-			return true
-		})
-	}
-	var ids []string
-	for id := range set {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
+	return b.sendSet(nil, func(s *lang.Send) string {
+		if d := b.dynSends[s]; d != nil && d.delay != "" {
+			return d.id
+		}
+		if s.Delay != "" {
+			return s.ID
+		}
+		return ""
+	})
 }
 
 // outputTargets are the output channels the model names: #_parent and the
 // fixed #_NAME targets of its sends.
 func (b *builder) outputTargets() []string {
-	set := map[string]bool{model.TargetParent: true}
+	return b.sendSet([]string{model.TargetParent}, func(s *lang.Send) string {
+		if b.dynSends[s] == nil && strings.HasPrefix(s.Target, "#_") && sendError(s.Target) == "" && s.Target != model.TargetInternal {
+			return s.Target
+		}
+		return ""
+	})
+}
+
+// sendSet returns, sorted and without repeats, the given words and what
+// word says of each send of the model ("" for nothing).
+func (b *builder) sendSet(given []string, word func(*lang.Send) string) []string {
+	set := make(map[string]bool)
+	for _, w := range given {
+		set[w] = true
+	}
 	for _, c := range b.allCode() {
 		lang.Inspect(c.body, func(n lang.Node) bool {
-			if s, ok := n.(*lang.Send); ok && b.dynSends[s] == nil && strings.HasPrefix(s.Target, "#_") && sendError(s.Target) == "" && s.Target != model.TargetInternal {
-				set[s.Target] = true
+			if s, ok := n.(*lang.Send); ok {
+				if w := word(s); w != "" {
+					set[w] = true
+				}
 			}
 			return true
 		})
 	}
-	var out []string
-	for t := range set {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 func (b *builder) expandList(stmts []lang.Stmt, vs *values, ids, outputs []string) []lang.Stmt {
