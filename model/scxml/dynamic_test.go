@@ -1,12 +1,7 @@
 package scxml_test
 
 import (
-	"strings"
 	"testing"
-
-	"github.com/setbot/setbot/model/lang"
-	"github.com/setbot/setbot/model/scxml"
-	"github.com/setbot/setbot/model/source"
 )
 
 // TestDynamicSend: a <send> with eventexpr, targetexpr, typeexpr or
@@ -51,11 +46,7 @@ func TestDynamicSend(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := head + `<datamodel>` + tt.data + `</datamodel><state id="a"><onentry>` + tt.content +
 				`</onentry><transition event="*"/></state><state id="b"><onentry><send event="e" target="#_out"/></onentry></state></scxml>`
-			m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
-			if len(errs) > 0 {
-				t.Fatal(errs)
-			}
-			got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " ")
+			_, got := entryCode(t, doc)
 			if got != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}

@@ -44,11 +44,7 @@ func TestSendErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := head + `<datamodel><data id="x" expr="0"/></datamodel><state id="a"><onentry>` + tt.content +
 				`</onentry><transition event="e f g h error.*"/></state></scxml>`
-			m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
-			if len(errs) > 0 {
-				t.Fatal(errs)
-			}
-			got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " ")
+			_, got := entryCode(t, doc)
 			if got != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -66,6 +67,17 @@ func flattenText(t *testing.T, doc string) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// entryCode reads doc and returns the model and the code of the first
+// <onentry> of state a, as one line.
+func entryCode(t *testing.T, doc string) (*model.Model, string) {
+	t.Helper()
+	m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return m, strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " ")
 }
 
 // TestEmptyCond: cond="" (or only white space) is true, so the transition
