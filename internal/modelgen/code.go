@@ -9,32 +9,20 @@ type ctx struct {
 }
 
 // intParams returns the int parameters c may read.
-func (c ctx) intParams() []param {
-	var out []param
-	for _, p := range c.params {
-		if p.isInt() {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func (c ctx) intParams() []param { return c.paramsWhere(param.isInt) }
 
 // boolParams returns the bool parameters c may read.
-func (c ctx) boolParams() []param {
-	var out []param
-	for _, p := range c.params {
-		if p.isBool() {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func (c ctx) boolParams() []param { return c.paramsWhere(param.isBool) }
 
 // strParams returns the string parameters c may read.
 func (c ctx) strParams() []param {
+	return c.paramsWhere(func(p param) bool { return !p.isInt() && !p.isBool() })
+}
+
+func (c ctx) paramsWhere(keep func(param) bool) []param {
 	var out []param
 	for _, p := range c.params {
-		if !p.isInt() && !p.isBool() {
+		if keep(p) {
 			out = append(out, p)
 		}
 	}
