@@ -21,6 +21,8 @@ func TestDefault(t *testing.T) {
 			"bound_hit":           "warn",
 			"model_error":         "block",
 			"runtime_error":       "warn",
+			"output_lost":         "warn",
+			"nondeterminism":      "warn",
 		},
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {

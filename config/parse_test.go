@@ -94,6 +94,8 @@ schedule: "0 3 * * *"
 			"bound_hit":           "off",
 			"model_error":         "block",
 			"runtime_error":       "warn",
+			"output_lost":         "warn",
+			"nondeterminism":      "warn",
 		},
 		Schedule: "0 3 * * *",
 	}
@@ -157,7 +159,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown rule bounds key", "models_config:\n  - match: a\n    bounds: {timout: 1s}\n", []string{
 			`.setbot.yml:3:14: models_config[0].bounds: unknown key "timout", did you mean "timeout"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
 		{"unknown gate rule", "gate:\n  unreachable_states: warn\n", []string{
-			`.setbot.yml:2:3: gate: unknown rule "unreachable_states", did you mean "unreachable_state"? (known: unreachable_state, transient_state, invariant_violation, bound_hit, model_error, runtime_error)`}},
+			`.setbot.yml:2:3: gate: unknown rule "unreachable_states", did you mean "unreachable_state"? (known: unreachable_state, transient_state, invariant_violation, bound_hit, model_error, runtime_error, output_lost, nondeterminism)`}},
 		{"merge key", "bounds:\n  <<: {depth: 3}\n", []string{
 			`.setbot.yml:2:3: bounds: merge keys (<<) are not supported; alias the whole value instead`}},
 		{"non-scalar key", "? [a]\n: 1\n", []string{

@@ -78,11 +78,11 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 			out = append(out, check)
 			continue
 		}
-		key := setKey(m, eopts)
+		// The pass reads what the cache holds even when fresh (Verify
+		// compares with it).
+		trees := &cacheTrees{r: r, eopts: eopts, coverage: mc.Coverage, read: true}
 		var cached storedTree
-		if opts.Cache != nil {
-			cached = r.cachedTree(m, key, mc.Coverage)
-		}
+		cached.set, cached.tests = trees.Tree(m)
 		check.Cached = cached.set != nil
 		if check.Cached && !verify {
 			check.States = cached.set.Stats.States
@@ -93,7 +93,7 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 				if err != nil {
 					return nil, fmt.Errorf("tests of %s: %w", path, err)
 				}
-				r.storeSuite(key, mc.Coverage, tests)
+				trees.KeepSuite(m, tests)
 			}
 			out = append(out, check)
 			continue
@@ -116,7 +116,7 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 			check.Detail = compareTrees(cached.set, set, cached.tests, tests)
 			check.Differs = check.Detail != ""
 		}
-		r.store(key, mc.Coverage, set, tests)
+		trees.KeepTree(m, set, tests)
 		out = append(out, check)
 	}
 	if opts.Cache != nil {
@@ -141,14 +141,6 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 type storedTree struct {
 	set   *engine.SET
 	tests []*testgen.Test
-}
-
-func (r *runner) cachedTree(m *mlm.Machine, key, coverage string) storedTree {
-	fresh := r.opts.Fresh
-	r.opts.Fresh = false
-	defer func() { r.opts.Fresh = fresh }()
-	v := r.version(m, key, coverage)
-	return storedTree{set: v.Set, tests: v.Tests}
 }
 
 func coverageOr(c string) string {

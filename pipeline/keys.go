@@ -26,7 +26,7 @@ const (
 // resultVersion names the stored form of a model's analysis (its JSON); it
 // changes whenever what is stored under kindResult is encoded differently.
 // What the analysis computes is engine.SemanticsVersion's business.
-const resultVersion = "result-1"
+const resultVersion = "result-2"
 
 // Every key starts with engine.SemanticsVersion: trees, suites and results
 // computed under other semantics are never found.

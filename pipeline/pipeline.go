@@ -228,16 +228,16 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 		return out, nil
 	}
 
-	headKey := setKey(head, eopts)
+	trees := &cacheTrees{r: r, eopts: eopts, coverage: mc.Coverage}
 	baseKey := ""
 	if base != nil {
-		baseKey = setKey(base, eopts)
+		baseKey = trees.key(base)
 	}
 	// The trees are keyed by the canonical machines, but a result also
 	// speaks of source lines: it is keyed by the files' bytes too.
-	rkey := resultKey(baseKey, headKey, digest(string(baseSrc)), digest(string(headSrc)), strategy, mc.Coverage, mc.Invariants)
+	rkey := resultKey(baseKey, trees.key(head), digest(string(baseSrc)), digest(string(headSrc)), strategy, mc.Coverage, mc.Invariants)
 	if stored, ok := r.storedResult(rkey); ok {
-		out.Result, out.Invariants = stored.Result, stored.Invariants
+		out.Result = stored.Result
 		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true
 		out.Computed.BaseCached, out.Computed.HeadCached = stored.BaseCached, stored.HeadCached
 		r.progress("%s: served from the cache (%s)", c.Path(), out.Strategy)
@@ -245,62 +245,29 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 		return out, nil
 	}
 
-	iopts := incremental.Options{Strategy: strategy, Coverage: mc.Coverage, Engine: eopts, Solver: r.opts.Solver}
-	hv := r.version(head, headKey, mc.Coverage)
-	out.HeadCached = hv.Set != nil
-	var res *incremental.Result
-	if base == nil {
-		r.progress("%s: exploring the model (no base version)", c.Path())
-		res, err = incremental.AnalyzeNew(hv, iopts)
-	} else {
-		bv := r.version(base, baseKey, mc.Coverage)
-		out.BaseCached = bv.Set != nil
-		if bv.Set == nil {
-			r.progress("%s: exploring the base version", c.Path())
-		}
-		if hv.Set == nil {
-			r.progress("%s: exploring the head version (strategy %s)", c.Path(), strategy)
-		}
-		res, err = incremental.Analyze(bv, hv, iopts)
-		switch {
-		case err != nil:
-		case !out.BaseCached:
-			r.store(baseKey, mc.Coverage, res.BaseSet, res.BaseTests)
-		case bv.Tests == nil:
-			r.storeSuite(baseKey, mc.Coverage, res.BaseTests)
-		}
+	req := incremental.Request{
+		Strategy: strategy, Coverage: mc.Coverage, Engine: eopts, Solver: r.opts.Solver, Trees: trees,
+		Analyses: incremental.AllAnalyses, Invariants: invariants,
+		Progress: func(format string, args ...any) { r.progress(c.Path()+": "+format, args...) },
 	}
-	var se *engine.StartError
+	// A machine that cannot finish starting is a finding at its loop, like
+	// a model that does not load: the head's, or else the base's, whose
+	// head is then analysed as a new model.
+	res, err := incremental.Analyze(r.ctx, base, head, req)
+	var se *incremental.StartError
+	if errors.As(err, &se) && !se.Head {
+		r.progress("%s: the base version does not finish starting (%s); analysing the head as a new model", c.OldPath, se.Err.Msg)
+		res, err = incremental.Analyze(r.ctx, nil, head, req)
+	}
 	if errors.As(err, &se) {
-		// A machine that cannot finish starting is a finding at its loop,
-		// like a model that does not load: the head's, or else the base's,
-		// whose head is then analysed as a new model.
-		diags, serr := r.started(c.NewPath, head, eopts)
-		switch {
-		case serr != nil:
-			return nil, serr
-		case len(diags) > 0:
-			out.Errors = diags
-			return out, nil
-		}
-		r.progress("%s: the base version does not finish starting (%s); analysing the head as a new model", c.OldPath, se.Msg)
-		out.BaseCached = false
-		res, err = incremental.AnalyzeNew(hv, iopts)
+		out.Errors = []report.Diagnostic{{Path: c.NewPath, Line: se.Err.Pos.Line, Column: se.Err.Pos.Column, Message: se.Err.Msg}}
+		return out, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	out.Result = res
-	switch {
-	case res.HeadSet == nil || res.Strategy == vocab.StrategyDSE:
-	case !out.HeadCached:
-		r.store(headKey, mc.Coverage, res.HeadSet, res.HeadTests)
-	case hv.Tests == nil:
-		r.storeSuite(headKey, mc.Coverage, res.HeadTests)
-	}
-	if out.Invariants, err = r.checkInvariants(res, head, invariants, eopts); err != nil {
-		return nil, err
-	}
+	out.BaseCached, out.HeadCached = res.BaseCached, res.HeadCached
 	r.storeResult(rkey, out)
 	r.progress("%s: %s, head %d states (%d reused, %d new), %s", c.Path(), res.Strategy,
 		res.Head.States, res.ReusedStates, res.NewStates, time.Since(start).Round(time.Millisecond))
@@ -359,21 +326,6 @@ func (r *runner) settings(c vcs.Change) config.ModelConfig {
 	return mc
 }
 
-// started runs the start of a machine: one that cannot finish it (a raise
-// loop, a loop past the bound) gives a diagnostic at the loop, a finding
-// like a model that does not load.
-func (r *runner) started(path string, m *mlm.Machine, eopts engine.Options) ([]report.Diagnostic, error) {
-	err := engine.CheckStart(m, eopts, r.opts.Solver)
-	var se *engine.StartError
-	switch {
-	case errors.As(err, &se):
-		return []report.Diagnostic{{Path: path, Line: se.Pos.Line, Column: se.Pos.Column, Message: se.Msg}}, nil
-	case err != nil:
-		return nil, fmt.Errorf("starting %s: %w", path, err)
-	}
-	return nil, nil
-}
-
 func diagnostics(path string, errs source.ErrorList) []report.Diagnostic {
 	var out []report.Diagnostic
 	for _, e := range errs {
@@ -395,43 +347,7 @@ func invariantsFor(m *mlm.Machine, texts []string) ([]analysis.Invariant, []repo
 		}
 		out = append(out, inv)
 	}
-	return out, diags // analysis.Analyze adds those the declared ranges imply
-}
-
-func (r *runner) checkInvariants(res *incremental.Result, head *mlm.Machine, invs []analysis.Invariant, eopts engine.Options) ([]analysis.InvariantCheck, error) {
-	if res.HeadSet == nil || len(invs) == 0 && len(analysis.RangeInvariants(head)) == 0 {
-		return nil, nil
-	}
-	set := res.HeadSet
-	if res.Strategy == vocab.StrategyDSE {
-		// A DSE tree is partial: an invariant holds only on the whole tree,
-		// the one DSE's candidates were confirmed on if there were any, or
-		// one MSE builds from the base tree at a fraction of the cost.
-		set = res.WholeSet
-		if set == nil {
-			var err error
-			if res.BaseSet != nil {
-				set, err = engine.ExploreMSE(head, res.BaseSet, res.Diff.Updated, eopts, r.opts.Solver)
-			} else {
-				set, err = engine.Explore(head, eopts, r.opts.Solver)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("exploring the whole head tree for the invariants: %w", err)
-			}
-		}
-		// Its bounds qualify the verdicts (and keep a time-cut one out of
-		// the cache).
-		for _, b := range set.Bounds {
-			if !slices.ContainsFunc(res.BoundsHit, func(x engine.BoundHit) bool { return x.Bound == b.Bound }) {
-				res.BoundsHit = append(res.BoundsHit, b)
-			}
-		}
-	}
-	rep, err := analysis.Analyze(set, invs, r.opts.Solver)
-	if err != nil {
-		return nil, fmt.Errorf("checking invariants: %w", err)
-	}
-	return rep.Invariants, nil
+	return out, diags // the analysis adds those the declared ranges imply
 }
 
 // engineOptions turns configured bounds into engine options, with the

@@ -133,14 +133,15 @@ func TestTimeCutTreesNotStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &runner{ctx: context.Background(), opts: Options{Cache: store}}
+	trees := &cacheTrees{r: r}
 	set.Bounds = append(set.Bounds, engine.BoundHit{Bound: "time", Limit: 1, Count: 1})
-	r.store("k", "path", set, nil)
-	if _, ok, _ := store.Get(r.ctx, kindSET, "k"); ok {
+	trees.KeepTree(m, set, nil)
+	if _, ok, _ := store.Get(r.ctx, kindSET, trees.key(m)); ok {
 		t.Error("a time-cut tree was stored")
 	}
 	set.Bounds = nil
-	r.store("k", "path", set, nil)
-	if _, ok, _ := store.Get(r.ctx, kindSET, "k"); !ok {
+	trees.KeepTree(m, set, nil)
+	if _, ok, _ := store.Get(r.ctx, kindSET, trees.key(m)); !ok {
 		t.Error("a whole tree was not stored")
 	}
 }
@@ -563,5 +564,71 @@ func TestRuntimeErrorWarns(t *testing.T) {
 	}
 	if a.Gate.Conclusion != report.Neutral || !slices.Contains(rules, "runtime_error:warn") {
 		t.Errorf("conclusion %s, findings %v; want neutral with runtime_error:warn", a.Gate.Conclusion, rules)
+	}
+}
+
+// TestNewFindingsReachThePullRequest: a change that makes two transitions
+// compete for one event where both conditions can hold, and that stops
+// sending an output, shows both in the pull-request comment and in the
+// gate (rules nondeterminism and output_lost, warn by default); a conflict
+// the base already had is listed but not gated.
+func TestNewFindingsReachThePullRequest(t *testing.T) {
+	const base = `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="idle" datamodel="ecmascript">
+<datamodel><data id="n" expr="0"/></datamodel>
+<state id="idle">
+  <transition event="tick" cond="n &lt; 3" target="busy"><assign location="n" expr="n + 1"/></transition>
+  <transition event="old" target="busy"/>
+  <transition event="old" cond="n &gt; 0" target="idle"/>
+</state>
+<state id="busy">
+  <transition event="done" target="idle"><send event="finished" target="#_parent"/></transition>
+</state>
+</scxml>`
+	head := strings.Replace(base, `<transition event="done" target="idle"><send event="finished" target="#_parent"/></transition>`,
+		`<transition event="done" target="idle"/>`, 1)
+	head = strings.Replace(head, `<transition event="old" target="busy"/>`,
+		`<transition event="old" target="busy"/>
+  <transition event="tick" cond="n &gt; 1" target="idle"/>`, 1)
+	dir, commit := newGitRepo(t)
+	c0 := commit(map[string]string{"m.scxml": base})
+	c1 := commit(map[string]string{"m.scxml": head})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Analyze(context.Background(), repo, c0, c1, Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := a.Models[0]
+	var fresh, old []string
+	for _, c := range m.Nondeterminism {
+		pair := c.Event + ":" + c.Taken + "/" + c.Shadows
+		if c.AtBase {
+			old = append(old, pair)
+		} else {
+			fresh = append(fresh, pair)
+		}
+	}
+	if len(fresh) != 1 || !strings.HasPrefix(fresh[0], "tick:") || len(old) != 1 || !strings.HasPrefix(old[0], "old:") {
+		t.Errorf("conflicts: new %v, at base %v; want the new one on tick and the old one on old", fresh, old)
+	}
+	if len(m.OutputsLost) != 1 || m.OutputsLost[0].Output != "finished to #_parent" || m.OutputsLost[0].BaseWitness == nil {
+		t.Errorf("outputs lost %+v; want finished to #_parent with the base's witness", m.OutputsLost)
+	}
+	var rules []string
+	for _, f := range a.Gate.Findings {
+		rules = append(rules, string(f.Rule)+":"+string(f.Level))
+	}
+	slices.Sort(rules)
+	if want := []string{"nondeterminism:warn", "output_lost:warn"}; !slices.Equal(rules, want) || a.Gate.Conclusion != report.Neutral {
+		t.Errorf("conclusion %s, findings %v; want neutral with %v", a.Gate.Conclusion, rules, want)
+	}
+	md := report.Markdown(a, report.Options{})
+	for _, want := range []string{"**new nondeterministic choice**", "**lost output**", "**Nondeterministic choices**",
+		"1 choice of this kind was already in the base version", "**Outputs lost:**"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the comment does not show %q:\n%s", want, md)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/engine"
-	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/mlm"
@@ -19,40 +18,53 @@ import (
 // that fails is skipped, each said on the progress stream, and the
 // analysis goes on with what it computes itself.
 
-// version returns a model version with its tree and suite when the cache
-// holds them (and the run is not fresh).
-func (r *runner) version(m *mlm.Machine, key, coverage string) incremental.Version {
-	v := incremental.Version{Machine: m}
-	if r.opts.Cache == nil || r.opts.Fresh {
-		return v
+// cacheTrees gives the analysis the trees and suites the cache holds for
+// the run's engine options and coverage, and keeps those it builds.
+type cacheTrees struct {
+	r        *runner
+	eopts    engine.Options
+	coverage string
+	read     bool // read the cache even when the run is fresh
+}
+
+func (t *cacheTrees) key(m *mlm.Machine) string { return setKey(m, t.eopts) }
+
+// Tree returns m's tree with its suite when the cache holds them (and the
+// run is not fresh).
+func (t *cacheTrees) Tree(m *mlm.Machine) (*engine.SET, []*testgen.Test) {
+	r := t.r
+	if r.opts.Cache == nil || r.opts.Fresh && !t.read {
+		return nil, nil
 	}
+	key := t.key(m)
 	data, ok, err := r.opts.Cache.Get(r.ctx, kindSET, key)
 	if err != nil {
 		r.progress("cache: reading a tree: %v", err)
 	}
 	if !ok {
-		return v
+		return nil, nil
 	}
 	set, err := engine.DecodeSET(m, data)
 	if err != nil {
 		r.progress("cache: ignoring a stored tree: %v", err)
-		return v
+		return nil, nil
 	}
-	v.Set = set
-	if data, ok, _ := r.opts.Cache.Get(r.ctx, kindSuite, suiteKey(key, coverage)); ok {
-		if tests, err := testgen.DecodeSuite(set, data); err == nil {
-			v.Tests = tests
-		} else {
-			r.progress("cache: ignoring a stored test suite: %v", err)
-		}
+	data, ok, _ = r.opts.Cache.Get(r.ctx, kindSuite, suiteKey(key, t.coverage))
+	if !ok {
+		return set, nil
 	}
-	return v
+	tests, err := testgen.DecodeSuite(set, data)
+	if err != nil {
+		r.progress("cache: ignoring a stored test suite: %v", err)
+	}
+	return set, tests
 }
 
-// store keeps a tree and its suite. A tree the wall-clock budget cut is
+// KeepTree keeps a tree and its suite. A tree the wall-clock budget cut is
 // not kept: another run could get further.
-func (r *runner) store(key, coverage string, set *engine.SET, tests []*testgen.Test) {
-	if r.opts.Cache == nil || set == nil {
+func (t *cacheTrees) KeepTree(m *mlm.Machine, set *engine.SET, tests []*testgen.Test) {
+	r := t.r
+	if r.opts.Cache == nil {
 		return
 	}
 	for _, b := range set.Bounds {
@@ -62,24 +74,25 @@ func (r *runner) store(key, coverage string, set *engine.SET, tests []*testgen.T
 	}
 	data, err := set.MarshalBinary()
 	if err == nil {
-		err = r.opts.Cache.Put(r.ctx, kindSET, key, data)
+		err = r.opts.Cache.Put(r.ctx, kindSET, t.key(m), data)
 	}
 	if err != nil {
 		r.progress("cache: storing a tree: %v", err)
 		return
 	}
-	r.storeSuite(key, coverage, tests)
+	t.KeepSuite(m, tests)
 }
 
-// storeSuite keeps the suite of a stored tree (one whose suite was missing,
+// KeepSuite keeps the suite of a stored tree (one whose suite was missing,
 // say after a new build changed the suites' key).
-func (r *runner) storeSuite(key, coverage string, tests []*testgen.Test) {
+func (t *cacheTrees) KeepSuite(m *mlm.Machine, tests []*testgen.Test) {
+	r := t.r
 	if r.opts.Cache == nil || tests == nil {
 		return
 	}
 	suite, err := testgen.EncodeSuite(tests)
 	if err == nil {
-		err = r.opts.Cache.Put(r.ctx, kindSuite, suiteKey(key, coverage), suite)
+		err = r.opts.Cache.Put(r.ctx, kindSuite, suiteKey(t.key(m), t.coverage), suite)
 	}
 	if err != nil {
 		r.progress("cache: storing a test suite: %v", err)
@@ -88,10 +101,9 @@ func (r *runner) storeSuite(key, coverage string, tests []*testgen.Test) {
 
 // storedModel is what the cache keeps of a model's analysis.
 type storedModel struct {
-	Result     *incremental.Result       `json:"result"`
-	Invariants []analysis.InvariantCheck `json:"invariants"`
-	BaseCached bool                      `json:"base_cached"` // in the run that computed it
-	HeadCached bool                      `json:"head_cached"`
+	Result     *incremental.Result `json:"result"`
+	BaseCached bool                `json:"base_cached"` // in the run that computed it
+	HeadCached bool                `json:"head_cached"`
 }
 
 func (r *runner) storedResult(key string) (*storedModel, bool) {
@@ -124,7 +136,7 @@ func (r *runner) storeResult(key string, m *report.Model) {
 			return
 		}
 	}
-	data, err := json.Marshal(storedModel{Result: m.Result, Invariants: m.Invariants, BaseCached: m.BaseCached, HeadCached: m.HeadCached})
+	data, err := json.Marshal(storedModel{Result: m.Result, BaseCached: m.BaseCached, HeadCached: m.HeadCached})
 	if err == nil {
 		err = r.opts.Cache.Put(r.ctx, kindResult, key, data)
 	}

@@ -5,7 +5,6 @@
 package report
 
 import (
-	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
@@ -56,10 +55,6 @@ type Model struct {
 	Warnings []Diagnostic `json:"warnings,omitempty"`
 
 	*incremental.Result
-
-	// Invariants are the configured invariants and those implied by
-	// declared ranges, checked on the head tree.
-	Invariants []analysis.InvariantCheck `json:"invariants,omitempty"`
 
 	// HeadMachine is the flattened head model (nil when deleted or broken),
 	// for the diagram and source lines; it is not part of the JSON.

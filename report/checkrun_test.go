@@ -12,7 +12,7 @@ import (
 func TestCheckRun(t *testing.T) {
 	a := fixtureAnalysis(t)
 	out := CheckRun(a, Options{})
-	if want := "6 models analysed: 1 newly unreachable state, 1 invariant violation, 3 model errors, 1 bound hit"; out.Title != want {
+	if want := "6 models analysed: 1 newly unreachable state, 1 invariant violation, 4 lost outputs, 3 model errors, 1 bound hit"; out.Title != want {
 		t.Errorf("title %q, want %q", out.Title, want)
 	}
 	if strings.Contains(out.Summary, Marker) {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -42,8 +43,8 @@ func loadMachine(t testing.TB, path string) *mlm.Machine {
 func analyze(t testing.TB, basePath, headPath string, depth int) (*incremental.Result, *mlm.Machine) {
 	t.Helper()
 	base, head := loadMachine(t, basePath), loadMachine(t, headPath)
-	r, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
-		incremental.Options{Engine: engine.Options{MaxDepth: depth}, Solver: newZ3})
+	r, err := incremental.Analyze(context.Background(), base, head,
+		incremental.Request{Engine: engine.Options{MaxDepth: depth}, Solver: newZ3, Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism})
 	if err != nil {
 		t.Fatalf("analysing %s -> %s: %v", basePath, headPath, err)
 	}
@@ -102,8 +103,8 @@ func buildFixture(t testing.TB) *Analysis {
 	if err != nil {
 		t.Fatal(err)
 	}
-	models = append(models, &Model{Path: "models/radio.scxml", Status: Modified, Result: r,
-		Invariants: rep.Invariants, HeadMachine: head})
+	r.Invariants = rep.Invariants
+	models = append(models, &Model{Path: "models/radio.scxml", Status: Modified, Result: r, HeadMachine: head})
 
 	r, head = analyze(t, triangle, triangle, 10)
 	models = append(models, &Model{Path: "models/triangle_copy.scxml", Status: Modified, BaseCached: true, HeadCached: true,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/analysis"
+	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -104,13 +105,27 @@ func findings(m *Model) []Finding {
 		for _, b := range m.BoundsHit {
 			out = append(out, Finding{Rule: vocab.RuleBoundHit, Path: m.Path, Subject: string(b.Bound), Message: boundText(b)})
 		}
-	}
-	for _, c := range m.Invariants {
-		if c.Holds {
-			continue
+		for _, c := range m.Invariants {
+			if c.Holds {
+				continue
+			}
+			out = append(out, Finding{Rule: vocab.RuleInvariantViolation, Path: m.Path, Line: m.stateLine(c.State),
+				Subject: c.Invariant, Message: invariantText(c)})
 		}
-		out = append(out, Finding{Rule: vocab.RuleInvariantViolation, Path: m.Path, Line: m.stateLine(c.State),
-			Subject: c.Invariant, Message: invariantText(c)})
+		for _, o := range m.OutputsLost {
+			f := Finding{Rule: vocab.RuleOutputLost, Path: m.Path, Subject: o.Output, Message: outputLostText(o)}
+			if o.CutBy != "" {
+				f.uncertain = true
+			}
+			out = append(out, f)
+		}
+		for _, c := range m.Nondeterminism {
+			if c.AtBase {
+				continue // the change did not make it
+			}
+			out = append(out, Finding{Rule: vocab.RuleNondeterminism, Path: m.Path, Line: c.Line,
+				Subject: c.Taken + " / " + c.Shadows, Message: conflictText(c)})
+		}
 	}
 	return out
 }
@@ -134,6 +149,30 @@ func neverStable(within int) string {
 func boundText(b engine.BoundHit) string {
 	return fmt.Sprintf("the %s bound (%d) cut %s of the head tree: its results hold only within it",
 		b.Bound, b.Limit, plural(b.Count, "path", "paths"))
+}
+
+func outputLostText(o incremental.OutputRef) string {
+	if o.CutBy != "" {
+		return fmt.Sprintf("output %s, which the base sends, was not sent before the %s bound cut the head tree (it may still be: raise the bound to decide)", o.Output, o.CutBy)
+	}
+	never := "never sends it"
+	if o.Within > 0 {
+		never = fmt.Sprintf("does not send it within %d events", o.Within)
+	}
+	msg := fmt.Sprintf("output %s is lost: the head %s", o.Output, never)
+	if o.BaseWitness != nil {
+		msg += fmt.Sprintf("; the base sends it after the inputs %s", inputs(o.BaseWitness))
+	}
+	return msg
+}
+
+func conflictText(c incremental.Conflict) string {
+	msg := fmt.Sprintf("transitions %s and %s both take %s in state %s with conditions that can hold together: there, priority takes %s and %s does not fire",
+		c.Taken, c.Shadows, c.Event, c.State, c.Taken, c.Shadows)
+	if c.Witness != nil {
+		msg += fmt.Sprintf(" (reached by the inputs %s)", inputs(c.Witness))
+	}
+	return msg
 }
 
 func invariantText(c analysis.InvariantCheck) string {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -15,7 +16,7 @@ import (
 
 func TestEvaluate(t *testing.T) {
 	models := fixtureAnalysis(t).Models
-	allOff := vocab.Gate{vocab.RuleUnreachableState: vocab.ActionOff, vocab.RuleInvariantViolation: vocab.ActionOff, vocab.RuleBoundHit: vocab.ActionOff, vocab.RuleModelError: vocab.ActionOff}
+	allOff := allRulesOff()
 	with := func(rule vocab.Rule, action vocab.Action) vocab.Gate {
 		r := vocab.Gate{}
 		for k, v := range allOff {
@@ -31,7 +32,7 @@ func TestEvaluate(t *testing.T) {
 		levels     map[vocab.Rule]vocab.Action // rule -> level of its findings; absent: none
 	}{
 		{"defaults", nil, Failure, map[vocab.Rule]vocab.Action{vocab.RuleUnreachableState: vocab.ActionBlock, vocab.RuleInvariantViolation: vocab.ActionBlock,
-			vocab.RuleBoundHit: vocab.ActionWarn, vocab.RuleModelError: vocab.ActionBlock}},
+			vocab.RuleBoundHit: vocab.ActionWarn, vocab.RuleModelError: vocab.ActionBlock, vocab.RuleOutputLost: vocab.ActionWarn}},
 		{"all off", allOff, Success, nil},
 		{"unreachable blocks", with(vocab.RuleUnreachableState, vocab.ActionBlock), Failure, map[vocab.Rule]vocab.Action{vocab.RuleUnreachableState: vocab.ActionBlock}},
 		{"unreachable warns", with(vocab.RuleUnreachableState, vocab.ActionWarn), Neutral, map[vocab.Rule]vocab.Action{vocab.RuleUnreachableState: vocab.ActionWarn}},
@@ -39,12 +40,11 @@ func TestEvaluate(t *testing.T) {
 		{"bound blocks", with(vocab.RuleBoundHit, vocab.ActionBlock), Failure, map[vocab.Rule]vocab.Action{vocab.RuleBoundHit: vocab.ActionBlock}},
 		{"bound warns", with(vocab.RuleBoundHit, vocab.ActionWarn), Neutral, map[vocab.Rule]vocab.Action{vocab.RuleBoundHit: vocab.ActionWarn}},
 		{"model error warns", with(vocab.RuleModelError, vocab.ActionWarn), Neutral, map[vocab.Rule]vocab.Action{vocab.RuleModelError: vocab.ActionWarn}},
-		{"unknown action takes the default", vocab.Gate{vocab.RuleUnreachableState: "maybe", vocab.RuleInvariantViolation: vocab.ActionOff,
-			vocab.RuleBoundHit: vocab.ActionOff, vocab.RuleModelError: vocab.ActionOff}, Failure, map[vocab.Rule]vocab.Action{vocab.RuleUnreachableState: vocab.ActionBlock}},
-		{"a missing rule takes the default", vocab.Gate{vocab.RuleUnreachableState: vocab.ActionOff, vocab.RuleInvariantViolation: vocab.ActionOff,
-			vocab.RuleModelError: vocab.ActionOff}, Neutral, map[vocab.Rule]vocab.Action{vocab.RuleBoundHit: vocab.ActionWarn}},
+		{"output lost blocks", with(vocab.RuleOutputLost, vocab.ActionBlock), Failure, map[vocab.Rule]vocab.Action{vocab.RuleOutputLost: vocab.ActionBlock}},
+		{"unknown action takes the default", with(vocab.RuleUnreachableState, "maybe"), Failure, map[vocab.Rule]vocab.Action{vocab.RuleUnreachableState: vocab.ActionBlock}},
+		{"a missing rule takes the default", without(allOff, vocab.RuleBoundHit), Neutral, map[vocab.Rule]vocab.Action{vocab.RuleBoundHit: vocab.ActionWarn}},
 	}
-	want := map[vocab.Rule]int{vocab.RuleUnreachableState: 1, vocab.RuleInvariantViolation: 1, vocab.RuleBoundHit: 1, vocab.RuleModelError: 3}
+	want := map[vocab.Rule]int{vocab.RuleUnreachableState: 1, vocab.RuleInvariantViolation: 1, vocab.RuleBoundHit: 1, vocab.RuleModelError: 3, vocab.RuleOutputLost: 4}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := Evaluate(tc.rules, models)
@@ -191,4 +191,33 @@ func TestUndecidedQueriesMarkdown(t *testing.T) {
 	if want := "1 solver query undecided within the solver's time limit: a state reached only through them is not proven reachable"; !strings.Contains(body, want) {
 		t.Errorf("the comment lacks %q:\n%s", want, body)
 	}
+}
+
+// TestEveryRuleHasATitle checks that the comment can name every rule of
+// the gate, and counts it in the headline.
+func TestEveryRuleHasATitle(t *testing.T) {
+	for _, r := range vocab.Rules {
+		if ruleTitles[r][0] == "" || ruleTitles[r][1] == "" {
+			t.Errorf("rule %s has no title in the comment", r)
+		}
+		if !slices.Contains(ruleOrder, r) {
+			t.Errorf("rule %s is not counted in the headline", r)
+		}
+	}
+}
+
+// allRulesOff is a gate that turns every rule off.
+func allRulesOff() vocab.Gate {
+	g := vocab.Gate{}
+	for _, r := range vocab.Rules {
+		g[r] = vocab.ActionOff
+	}
+	return g
+}
+
+// without is g less rule r, which then takes its default.
+func without(g vocab.Gate, r vocab.Rule) vocab.Gate {
+	out := maps.Clone(g)
+	delete(out, r)
+	return out
 }

@@ -37,6 +37,8 @@ var docObjects = map[string]reflect.Type{
 	"output":           reflect.TypeFor[testgen.Output](),
 	"fired":            reflect.TypeFor[testgen.Fired](),
 	"state_ref":        reflect.TypeFor[incremental.StateRef](),
+	"output_ref":       reflect.TypeFor[incremental.OutputRef](),
+	"conflict":         reflect.TypeFor[incremental.Conflict](),
 	"bound_hit":        reflect.TypeFor[engine.BoundHit](),
 	"invariant_check":  reflect.TypeFor[analysis.InvariantCheck](),
 	"gate":             reflect.TypeFor[Gate](),

@@ -229,10 +229,13 @@ var ruleTitles = map[vocab.Rule][2]string{
 	vocab.RuleBoundHit:           {"bound hit", "bounds hit"},
 	vocab.RuleModelError:         {"model error", "model errors"},
 	vocab.RuleRuntimeError:       {"run-time error", "run-time errors"},
+	vocab.RuleOutputLost:         {"lost output", "lost outputs"},
+	vocab.RuleNondeterminism:     {"new nondeterministic choice", "new nondeterministic choices"},
 }
 
 // ruleOrder is the order in which counts are given.
-var ruleOrder = []vocab.Rule{vocab.RuleUnreachableState, vocab.RuleTransientState, vocab.RuleInvariantViolation, vocab.RuleModelError, vocab.RuleRuntimeError, vocab.RuleBoundHit}
+var ruleOrder = []vocab.Rule{vocab.RuleUnreachableState, vocab.RuleTransientState, vocab.RuleInvariantViolation, vocab.RuleOutputLost,
+	vocab.RuleNondeterminism, vocab.RuleModelError, vocab.RuleRuntimeError, vocab.RuleBoundHit}
 
 // counts spells how many findings of each rule there are at a level ("" for
 // any level), e.g. "1 newly unreachable state, 2 bounds hit".
@@ -341,6 +344,7 @@ type modelView struct {
 	MoreTests                          int
 
 	Reach, Invariants, Bounds []string
+	Outputs, Choices          []string
 	Diagram                   *diagramResult
 }
 
@@ -397,8 +401,10 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 			failing = append(failing, "❌ "+invariantLine(c))
 		}
 	}
+	v.Choices = choiceLines(r)
 	v.Unchanged = len(r.Changes) == 0 && !r.NoBase && len(m.Errors) == 0 && len(r.NewlyUnreachable) == 0 &&
-		len(r.NewlyReachable) == 0 && len(r.NewlyTransient) == 0 && len(failing) == 0 && len(r.BoundsHit) == 0
+		len(r.NewlyReachable) == 0 && len(r.NewlyTransient) == 0 && len(failing) == 0 && len(r.BoundsHit) == 0 &&
+		len(r.OutputsLost) == 0 && newConflicts(r) == 0
 	if v.Brief {
 		v.BriefLine = briefLine(m, len(failing))
 		return v
@@ -452,6 +458,10 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 	} else if held > 1 {
 		v.Invariants = append(v.Invariants, fmt.Sprintf("✅ the %d other invariants hold", held))
 	}
+	for _, o := range r.OutputsLost {
+		v.Outputs = append(v.Outputs, outputLine(o))
+	}
+	v.Outputs = capRows(v.Outputs)
 	for _, b := range r.BoundsHit {
 		v.Bounds = append(v.Bounds, fmt.Sprintf("⚠️ the %s bound (%d) cut %s of the head tree: its results hold only within it",
 			code(string(b.Bound)), b.Limit, plural(b.Count, "path", "paths")))
@@ -595,6 +605,57 @@ func lineSuffix(line int) string {
 	return ""
 }
 
+func outputLine(o incremental.OutputRef) string {
+	if o.CutBy != "" {
+		return fmt.Sprintf("⚠️ %s: sent at base, not sent before the %s bound cut the head tree (it may still be)", code(o.Output), o.CutBy)
+	}
+	never := "never sent at head"
+	if o.Within > 0 {
+		never = fmt.Sprintf("not sent at head within %d events", o.Within)
+	}
+	s := fmt.Sprintf("⚠️ %s: sent at base, %s", code(o.Output), never)
+	if o.BaseWitness != nil {
+		s += "; the base sends it after " + code(inputs(o.BaseWitness))
+	}
+	return s
+}
+
+// newConflicts counts the conflicts the change made.
+func newConflicts(r *incremental.Result) int {
+	n := 0
+	for _, c := range r.Nondeterminism {
+		if !c.AtBase {
+			n++
+		}
+	}
+	return n
+}
+
+// choiceLines lists the conflicts the change made, and counts those the
+// base has too.
+func choiceLines(r *incremental.Result) []string {
+	var out []string
+	for _, c := range r.Nondeterminism {
+		if c.AtBase {
+			continue
+		}
+		s := fmt.Sprintf("⚠️ on %s in %s, %s and %s%s can both fire: priority takes %s", code(c.Event), code(c.State),
+			code(c.Taken), code(c.Shadows), lineSuffix(c.Line), code(c.Taken))
+		if c.Witness != nil {
+			s += ", reached by " + code(inputs(c.Witness))
+		}
+		out = append(out, s)
+	}
+	out = capRows(out)
+	if old := len(r.Nondeterminism) - newConflicts(r); old > 0 {
+		out = append(out, plural(old, "choice of this kind was", "choices of this kind were")+" already in the base version")
+	}
+	if len(out) > 0 && r.NondeterminismPartial {
+		out = append(out, "looked for on a partial (DSE) tree: there may be more")
+	}
+	return out
+}
+
 func invariantLine(c analysis.InvariantCheck) string {
 	s := code(c.Invariant)
 	if c.Implied != "" {
@@ -624,6 +685,12 @@ func briefLine(m *Model, failing int) string {
 	}
 	if failing > 0 {
 		parts = append(parts, plural(failing, "invariant violated", "invariants violated"))
+	}
+	if n := len(r.OutputsLost); n > 0 {
+		parts = append(parts, plural(n, "lost output", "lost outputs"))
+	}
+	if n := newConflicts(r); n > 0 {
+		parts = append(parts, plural(n, "new nondeterministic choice", "new nondeterministic choices"))
 	}
 	if n := len(r.BoundsHit); n > 0 {
 		parts = append(parts, plural(n, "bound hit", "bounds hit"))

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -11,7 +12,6 @@ import (
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/vocab"
 )
 
 // checkBalanced fails when a Markdown or HTML construct is left open.
@@ -84,8 +84,8 @@ func bigChange(t testing.TB) *Model {
 	bigOnce.Do(func() {
 		base := loadBytes(t, "big.scxml", genSCXML(20, 8, false))
 		head := loadBytes(t, "big.scxml", genSCXML(20, 8, true))
-		r, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
-			incremental.Options{Engine: engine.Options{MaxDepth: 3}, Solver: newZ3})
+		r, err := incremental.Analyze(context.Background(), base, head,
+			incremental.Request{Engine: engine.Options{MaxDepth: 3}, Solver: newZ3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +261,7 @@ func TestCode(t *testing.T) {
 // table to fall back on.
 func TestMarkdownTruncationNoFindings(t *testing.T) {
 	huge := hugeAnalysis(t, 10)
-	huge.Gate = Evaluate(vocab.Gate{vocab.RuleUnreachableState: vocab.ActionOff, vocab.RuleInvariantViolation: vocab.ActionOff, vocab.RuleBoundHit: vocab.ActionOff, vocab.RuleModelError: vocab.ActionOff}, huge.Models)
+	huge.Gate = Evaluate(allRulesOff(), huge.Models)
 	for _, limit := range []int{5000, 700} {
 		body := Markdown(huge, Options{Limit: limit})
 		if n := utf8.RuneCountInString(body); n > limit {

@@ -25,10 +25,13 @@ const (
 	RuleBoundHit           Rule = "bound_hit"           // a bound cut the head tree
 	RuleModelError         Rule = "model_error"         // the head model does not load or cannot be analysed
 	RuleRuntimeError       Rule = "runtime_error"       // head code that SCXML makes an error at run time: it raises error.execution
+	RuleOutputLost         Rule = "output_lost"         // an output the base sends is never sent at head
+	RuleNondeterminism     Rule = "nondeterminism"      // the change makes two transitions compete for an event where both can fire
 )
 
 // Rules lists the gate rules, in documentation order.
-var Rules = []Rule{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleBoundHit, RuleModelError, RuleRuntimeError}
+var Rules = []Rule{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleBoundHit, RuleModelError, RuleRuntimeError,
+	RuleOutputLost, RuleNondeterminism}
 
 // An Action is what the gate does with the findings of a rule; a finding's level is the action
 // taken on it.
@@ -55,6 +58,8 @@ var defaults = Gate{
 	RuleBoundHit:           ActionWarn,
 	RuleModelError:         ActionBlock,
 	RuleRuntimeError:       ActionWarn,
+	RuleOutputLost:         ActionWarn,
+	RuleNondeterminism:     ActionWarn,
 }
 
 // DefaultGate returns a new gate holding every rule's default action: what blocks a merge when

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -29,8 +30,11 @@ transitions they update and those they impact, with Khalil & Dingel's (2015)
 measures M1 (share of maximal paths avoiding every change) and M2 (mean
 position of the first change on the others); the head version's symbolic
 execution tree; the test-suite delta (retained, changed oracle, obsolete,
-new); and the states that became unreachable (no execution enters them),
-transient (entered, but the machine never rests in them) or reachable.
+new); the states that became unreachable (no execution enters them),
+transient (entered, but the machine never rests in them) or reachable; the
+outputs the base sends and the head never does; and the pairs of
+transitions that take the same event where both conditions can hold, so that
+only priority decides (marked when the base had them too).
 
 Strategies: auto (the default) reuses the base tree whole when the machines
 are identical, uses MSE (memoized symbolic execution: executes only what the
@@ -38,13 +42,15 @@ change makes new, with a result identical to a full run) when the machine
 starts as before, and a full run otherwise; --strategy mse, dse or full
 overrides it. DSE (dependency-based) explores only the updated and impacted
 transitions fully, so its tree is partial: states it does not reach are
-confirmed by a full tree before they are reported unreachable.
+confirmed by a full tree before they are reported unreachable (and outputs it
+does not send before they are reported lost).
 
 Formats: text, json (strategy, strategy_reason, changes, impact {changed,
 impacted, m1, m2}, base and head {states, paths, ms}, reused_states,
 new_states, tests {retained, changed, obsolete, new}, newly_unreachable,
-newly_reachable, newly_transient, bounds_hit, and test_delta with the tests
-themselves).`,
+newly_reachable, newly_transient, bounds_hit, outputs_lost, nondeterminism,
+and test_delta with the tests themselves; docs/report-json.md describes
+each).`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
@@ -67,8 +73,9 @@ themselves).`,
 			if failed {
 				return exitError{code: exitFindings}
 			}
-			res, err := incremental.Analyze(incremental.Version{Machine: ms[0]}, incremental.Version{Machine: ms[1]},
-				incremental.Options{Strategy: asked, Engine: ef.options(), Solver: newZ3})
+			res, err := incremental.Analyze(context.Background(), ms[0], ms[1],
+				incremental.Request{Strategy: asked, Engine: ef.options(), Solver: newZ3,
+					Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism})
 			if err != nil {
 				return err
 			}
@@ -131,6 +138,27 @@ func writeDiffText(w io.Writer, r *incremental.Result) error {
 	}
 	for _, s := range r.NewlyReachable {
 		fmt.Fprintf(&b, "newly reachable: %s (line %d)\n", s.State, s.Line)
+	}
+	for _, o := range r.OutputsLost {
+		switch {
+		case o.CutBy != "":
+			fmt.Fprintf(&b, "output not sent: %s: sent at base, not before the %s bound cut the head tree (it may still be)\n", o.Output, o.CutBy)
+		case o.Within > 0:
+			fmt.Fprintf(&b, "OUTPUT LOST within %d events: %s\n", o.Within, o.Output)
+		default:
+			fmt.Fprintf(&b, "OUTPUT LOST: %s\n", o.Output)
+		}
+	}
+	for _, c := range r.Nondeterminism {
+		what := "NEW NONDETERMINISM"
+		if c.AtBase {
+			what = "nondeterminism (also at base)"
+		}
+		fmt.Fprintf(&b, "%s: on %s in %s, %s and %s (line %d) can both fire; priority takes %s\n",
+			what, c.Event, c.State, c.Taken, c.Shadows, c.Line, c.Taken)
+	}
+	if r.NondeterminismPartial && len(r.Nondeterminism) > 0 {
+		b.WriteString("  (looked for on DSE's partial tree: there may be more)\n")
 	}
 	for _, bh := range r.BoundsHit {
 		fmt.Fprintf(&b, "bound hit: %s (limit %d) cut %d paths\n", bh.Bound, bh.Limit, bh.Count)

@@ -51,7 +51,7 @@ testdata/versions:
 				names = append(names, strings.TrimSuffix(filepath.Base(p), ".scxml"))
 			}
 			rows, err := evaluation.Evaluate(ms[0], names, ms[1:],
-				incremental.Options{Engine: ef.options(), Solver: newZ3}, runs, cmd.ErrOrStderr())
+				incremental.Request{Engine: ef.options(), Solver: newZ3}, runs, cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -91,36 +92,36 @@ type Invariant struct {
 
 // Analyze runs every analysis on set.
 func Analyze(set *engine.SET, invariants []Invariant, newSolver engine.NewSolver) (*Report, error) {
-	slv, err := newSolver(set.Terms)
-	if err != nil {
-		return nil, fmt.Errorf("starting the solver: %w", err)
-	}
-	defer slv.Close()
-	gen, err := testgen.NewGenerator(set, newSolver)
+	a, err := New(set, newSolver)
 	if err != nil {
 		return nil, err
 	}
-	defer gen.Close()
-	a := &analyzer{set: set, slv: slv, gen: gen, m: set.Machine, src: set.Machine.Source}
+	defer a.Close()
 	r := &Report{Proven: len(set.Bounds) == 0}
 	for _, b := range set.Bounds {
 		if b.Bound == vocab.BoundDepth {
 			r.WithinDepth = int(b.Limit)
 		}
 	}
-	steps := []func(*Report) error{a.reach, a.outputs, a.nondeterminism}
-	for _, step := range steps {
-		if err := step(r); err != nil {
-			return nil, err
-		}
+	if err := a.reach(r); err != nil {
+		return nil, err
 	}
-	if r.Invariants, err = a.invariants(append(invariants, RangeInvariants(set.Machine)...)); err != nil {
+	if r.Outputs, err = a.Outputs(); err != nil {
+		return nil, err
+	}
+	if r.Nondeterminism, err = a.Nondeterminism(); err != nil {
+		return nil, err
+	}
+	if r.Invariants, err = a.Invariants(append(invariants, RangeInvariants(set.Machine)...)); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-type analyzer struct {
+// An Analyzer runs analyses on one tree, sharing one solver and one test
+// generator among them; Analyze runs them all, and a caller that wants
+// only some (the incremental analysis of a change) runs those.
+type Analyzer struct {
 	set *engine.SET
 	m   *mlm.Machine
 	src *model.Model
@@ -128,12 +129,33 @@ type analyzer struct {
 	gen *testgen.Generator
 }
 
-func (a *analyzer) witness(n *engine.Node) (*testgen.Test, error) { return a.gen.Test(n) }
+// New starts an analyzer of set; Close releases its solvers.
+func New(set *engine.SET, newSolver engine.NewSolver) (*Analyzer, error) {
+	slv, err := newSolver(set.Terms)
+	if err != nil {
+		return nil, fmt.Errorf("starting the solver: %w", err)
+	}
+	gen, err := testgen.NewGenerator(set, newSolver)
+	if err != nil {
+		slv.Close()
+		return nil, err
+	}
+	return &Analyzer{set: set, slv: slv, gen: gen, m: set.Machine, src: set.Machine.Source}, nil
+}
+
+// Close releases the analyzer's solvers.
+func (a *Analyzer) Close() {
+	a.gen.Close()
+	a.slv.Close()
+}
+
+// Witness is a shortest test that reaches n.
+func (a *Analyzer) Witness(n *engine.Node) (*testgen.Test, error) { return a.gen.Test(n) }
 
 // reach finds, breadth-first (so with a shortest witness), every MLM
 // state, statechart state (entered, and stable) and statechart transition
 // the tree reaches.
-func (a *analyzer) reach(r *Report) error {
+func (a *Analyzer) reach(r *Report) error {
 	firstMLM := make(map[string]*engine.Node)
 	firstTrans := make(map[string]*engine.Node)
 	for _, n := range a.set.Nodes {
@@ -181,7 +203,7 @@ func (a *analyzer) reach(r *Report) error {
 
 // state is one statechart state's reachability, with a witness for each
 // sense (one test when the same node shows both).
-func (a *analyzer) state(s *model.State, reach engine.Reachability) (StateReach, error) {
+func (a *Analyzer) state(s *model.State, reach engine.Reachability) (StateReach, error) {
 	list, err := a.add(nil, s.ID, a.lineOf(s.Pos), reach.Entered[s.ID])
 	if err != nil {
 		return StateReach{}, err
@@ -193,24 +215,24 @@ func (a *analyzer) state(s *model.State, reach engine.Reachability) (StateReach,
 	}
 	sr.Stable, sr.StableDepth, sr.StableWitness = true, n.Depth, sr.Witness
 	if n != reach.Entered[s.ID] {
-		if sr.StableWitness, err = a.witness(n); err != nil {
+		if sr.StableWitness, err = a.Witness(n); err != nil {
 			return StateReach{}, err
 		}
 	}
 	return sr, nil
 }
 
-func (a *analyzer) lineOf(p source.Pos) int {
+func (a *Analyzer) lineOf(p source.Pos) int {
 	if !p.IsValid() {
 		return 0
 	}
 	return a.src.Position(p).Line
 }
 
-func (a *analyzer) add(list []Reach, name string, line int, n *engine.Node) ([]Reach, error) {
+func (a *Analyzer) add(list []Reach, name string, line int, n *engine.Node) ([]Reach, error) {
 	r := Reach{Name: name, Line: line}
 	if n != nil {
-		t, err := a.witness(n)
+		t, err := a.Witness(n)
 		if err != nil {
 			return nil, err
 		}
@@ -219,43 +241,59 @@ func (a *analyzer) add(list []Reach, name string, line int, n *engine.Node) ([]R
 	return append(list, r), nil
 }
 
-// outputs finds the first step that sends each output event.
-func (a *analyzer) outputs(r *Report) error {
+// Sent maps each output a tree sends, as "EVENT to TARGET", to the first
+// node (breadth first, so with a shortest path) whose step sends it.
+func Sent(set *engine.SET) map[string]*engine.Node {
 	first := make(map[string]*engine.Node)
-	var order []string
-	for _, n := range a.set.Nodes {
+	for _, n := range set.Nodes {
 		e := n.In
 		if e == nil {
-			e = a.set.Start
+			e = set.Start
 		}
 		for _, o := range e.Outputs {
 			key := o.Event + " to " + o.Target
 			if _, ok := first[key]; !ok {
 				first[key] = n
-				order = append(order, key)
 			}
 		}
+	}
+	return first
+}
+
+// Outputs lists every output the tree sends, with a shortest witness,
+// and every declared output event it never sends, sorted by name.
+func (a *Analyzer) Outputs() ([]Reach, error) {
+	first := Sent(a.set)
+	order := make([]string, 0, len(first))
+	for key := range first {
+		order = append(order, key)
 	}
 	for _, ev := range a.m.Events {
 		if ev.Kinds&model.Output == 0 {
 			continue
 		}
-		found := false
-		for _, key := range order {
-			if strings.HasPrefix(key, ev.Name+" to ") {
-				found = true
-			}
-		}
-		if !found {
+		if !slices.ContainsFunc(order, func(key string) bool { return strings.HasPrefix(key, ev.Name+" to ") }) {
 			order = append(order, ev.Name)
 		}
 	}
 	sort.Strings(order)
+	var out []Reach
 	var err error
 	for _, key := range order {
-		if r.Outputs, err = a.add(r.Outputs, key, 0, first[key]); err != nil {
-			return err
+		if out, err = a.add(out, key, 0, first[key]); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	return out, nil
+}
+
+// possible reports whether pc ∧ c is satisfiable; a check the solver
+// cannot decide is not reported as a finding.
+func (a *Analyzer) possible(pc []solver.Term, c solver.Term) (bool, error) {
+	tab := a.set.Terms
+	if v, ok := tab.BoolValue(c); ok {
+		return v, nil
+	}
+	res, err := a.slv.Check(append(append([]solver.Term(nil), pc...), c))
+	return res == solver.Sat, err
 }

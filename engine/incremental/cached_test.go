@@ -1,11 +1,14 @@
 package incremental_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/vocab"
 )
@@ -16,8 +19,9 @@ import (
 func TestCachedTrees(t *testing.T) {
 	base := loadFile(t, "../../examples/triangle.scxml")
 	head := loadFile(t, "testdata/triangle_s2_off.scxml")
-	opts := incremental.Options{Engine: engine.Options{}, Solver: newZ3}
-	first, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head}, opts)
+	trees := memTrees{}
+	opts := incremental.Request{Engine: engine.Options{}, Solver: newZ3, Trees: trees}
+	first, err := incremental.Analyze(context.Background(), base, head, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,9 +33,10 @@ func TestCachedTrees(t *testing.T) {
 		explored++
 		return newZ3(tab)
 	}
-	second, err := incremental.Analyze(
-		incremental.Version{Machine: base, Set: first.BaseSet, Tests: first.BaseTests},
-		incremental.Version{Machine: head, Set: first.HeadSet, Tests: first.HeadTests}, opts)
+	if trees[base.Hash].set != first.BaseSet || trees[head.Hash].set != first.HeadSet || trees[head.Hash].tests == nil {
+		t.Fatal("the analysis did not keep the trees it built, with their suites")
+	}
+	second, err := incremental.Analyze(context.Background(), base, head, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +73,7 @@ func TestCachedTrees(t *testing.T) {
 func TestNewModel(t *testing.T) {
 	head := loadFile(t, "testdata/triangle_s2_off.scxml")
 	full := loadFile(t, "../../examples/triangle.scxml")
-	r, err := incremental.AnalyzeNew(incremental.Version{Machine: head}, incremental.Options{Solver: newZ3})
+	r, err := incremental.Analyze(context.Background(), nil, head, incremental.Request{Solver: newZ3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,18 +83,46 @@ func TestNewModel(t *testing.T) {
 	if len(r.NewlyUnreachable) == 0 || r.NewlyUnreachable[0].Line == 0 {
 		t.Errorf("newly unreachable %+v; want the state the change cut off, with its line", r.NewlyUnreachable)
 	}
-	whole, err := incremental.AnalyzeNew(incremental.Version{Machine: full}, incremental.Options{Solver: newZ3})
+	whole, err := incremental.Analyze(context.Background(), nil, full, incremental.Request{Solver: newZ3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(whole.NewlyUnreachable) != 0 || len(whole.NewlyReachable) == 0 {
 		t.Errorf("the triangle reaches every state; got unreachable %+v", whole.NewlyUnreachable)
 	}
-	again, err := incremental.AnalyzeNew(incremental.Version{Machine: full, Set: whole.HeadSet, Tests: whole.HeadTests}, incremental.Options{Solver: newZ3})
+	trees := memTrees{full.Hash: {whole.HeadSet, nil}}
+	again, err := incremental.Analyze(context.Background(), nil, full, incremental.Request{Solver: newZ3, Trees: trees})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again.Strategy != vocab.StrategyCached || again.SolverCalls != 0 || again.Tests.New != whole.Tests.New {
 		t.Errorf("cached: strategy %s, %d solver calls, %d tests", again.Strategy, again.SolverCalls, again.Tests.New)
 	}
+	if kept := trees[full.Hash]; kept.set != whole.HeadSet || len(kept.tests) != whole.Tests.New {
+		t.Errorf("the suite of a tree that came without one was not kept: %d tests", len(kept.tests))
+	}
+}
+
+// memTrees keeps trees in memory, by machine hash, as the cache does.
+type memTrees map[string]struct {
+	set   *engine.SET
+	tests []*testgen.Test
+}
+
+func (m memTrees) Tree(x *mlm.Machine) (*engine.SET, []*testgen.Test) {
+	t := m[x.Hash]
+	return t.set, t.tests
+}
+
+func (m memTrees) KeepTree(x *mlm.Machine, set *engine.SET, tests []*testgen.Test) {
+	m[x.Hash] = struct {
+		set   *engine.SET
+		tests []*testgen.Test
+	}{set, tests}
+}
+
+func (m memTrees) KeepSuite(x *mlm.Machine, tests []*testgen.Test) {
+	t := m[x.Hash]
+	t.tests = tests
+	m[x.Hash] = t
 }

@@ -8,34 +8,16 @@ package incremental
 import (
 	"fmt"
 	"sort"
-	"time"
 
 	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/depend"
 	"github.com/setbot/setbot/engine/testgen"
-	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
 )
-
-// Version is one version of a model; Set is its tree when one is at hand
-// (from a cache), built with the same engine options, and Tests the suite
-// of that tree for the options' coverage criterion when at hand too.
-type Version struct {
-	Machine *mlm.Machine
-	Set     *engine.SET
-	Tests   []*testgen.Test
-}
-
-// Options configure an analysis.
-type Options struct {
-	Strategy vocab.Strategy
-	Coverage string // the test suites' criterion (testgen); "" means path coverage
-	Engine   engine.Options
-	Solver   engine.NewSolver
-}
 
 // Result is what a change does.
 type Result struct {
@@ -67,6 +49,21 @@ type Result struct {
 	NoBase      bool              `json:"no_base,omitempty"`
 	ConfirmedBy string            `json:"confirmed_by,omitempty"` // the strategy that confirmed DSE's candidates
 	BoundsHit   []engine.BoundHit `json:"bounds_hit"`
+
+	// Invariants are the requested invariants and those the declared
+	// ranges imply, checked on the whole head tree.
+	Invariants []analysis.InvariantCheck `json:"invariants,omitempty"`
+	// OutputsLost lists the outputs the base sends and the head never does.
+	OutputsLost []OutputRef `json:"outputs_lost"`
+	// Nondeterminism lists the head's conflicts, those the change made
+	// and those the base has too (AtBase).
+	Nondeterminism []Conflict `json:"nondeterminism"`
+	// NondeterminismPartial: the conflicts were looked for on DSE's
+	// partial tree, so there may be more.
+	NondeterminismPartial bool `json:"nondeterminism_partial,omitempty"`
+
+	// BaseCached and HeadCached say the trees came from Request.Trees.
+	BaseCached, HeadCached bool `json:"-"`
 
 	Diff      *diffmap.Diff   `json:"-"`
 	BaseSet   *engine.SET     `json:"-"`
@@ -125,78 +122,6 @@ func qualifiers(set *engine.SET) (within int, cutBy vocab.Bound) {
 		}
 	}
 	return within, cutBy
-}
-
-// Analyze compares base and head.
-func Analyze(base, head Version, opts Options) (*Result, error) {
-	if opts.Strategy == "" {
-		opts.Strategy = vocab.StrategyAuto
-	}
-	r := &Result{NewlyUnreachable: []StateRef{}, NewlyReachable: []StateRef{}, NewlyTransient: []StateRef{}, BoundsHit: []engine.BoundHit{}}
-	d := diffmap.Compute(base.Machine.Source, head.Machine.Source, base.Machine, head.Machine)
-	r.Diff, r.Changes = d, d.Changes
-	if r.Changes == nil {
-		r.Changes = []diffmap.Change{}
-	}
-	baseSet := base.Set
-	if baseSet == nil {
-		start := time.Now()
-		s, err := engine.Explore(base.Machine, opts.Engine, opts.Solver)
-		if err != nil {
-			return nil, fmt.Errorf("exploring the base version: %w", err)
-		}
-		baseSet = s
-		r.Base.Ms = time.Since(start).Milliseconds()
-	}
-	r.BaseSet = baseSet
-	r.Base.States, r.Base.Paths = baseSet.Stats.States, baseSet.Stats.Paths
-
-	var interest map[string]bool
-	r.Impact, interest = ChangeImpact(d, base.Machine, head.Machine)
-	strategy, reason, err := Choose(opts.Strategy, d, base.Machine, head.Machine, baseSet)
-	if err != nil {
-		return nil, err
-	}
-	if head.Set != nil && strategy != vocab.StrategyReuse {
-		strategy, reason = vocab.StrategyCached, "the head tree (machine "+head.Machine.Hash[:12]+") was built before with these options: it came from the cache"
-	}
-	r.Strategy, r.StrategyReason = strategy, reason
-	start := time.Now()
-	headSet := head.Set
-	if headSet == nil {
-		headSet, err = Build(strategy, head.Machine, baseSet, d, interest, opts)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("exploring the head version (%s): %w", strategy, err)
-	}
-	r.Head = Size{States: headSet.Stats.States, Paths: headSet.Stats.Paths, Ms: time.Since(start).Milliseconds()}
-	r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.Reused, headSet.Stats.New, headSet.Stats.SolverCalls
-	r.SolverUnknown = headSet.Stats.Unknown
-	if strategy == vocab.StrategyReuse || strategy == vocab.StrategyCached {
-		r.ReusedStates, r.NewStates, r.SolverCalls = headSet.Stats.States, 0, 0
-	}
-	r.HeadSet = headSet
-
-	r.reachability(baseSet, headSet)
-	if strategy == vocab.StrategyDSE && len(r.NewlyUnreachable)+len(r.NewlyTransient) > 0 {
-		// A state DSE does not reach (or does not rest in) is only a
-		// candidate: confirm on the whole tree before saying it.
-		confirm, why, _ := Choose(vocab.StrategyAuto, d, base.Machine, head.Machine, baseSet)
-		full, err := Build(confirm, head.Machine, baseSet, d, nil, opts)
-		if err != nil {
-			return nil, fmt.Errorf("confirming unreachable states (%s): %w", confirm, err)
-		}
-		r.ConfirmedBy = string(confirm) + ": " + why
-		r.NewlyUnreachable, r.NewlyReachable, r.NewlyTransient = []StateRef{}, []StateRef{}, []StateRef{}
-		r.reachability(baseSet, full)
-		headSet, r.WholeSet = full, full
-	}
-	r.TestsPartial = strategy == vocab.StrategyDSE && r.ConfirmedBy == ""
-	if err := r.tests(base, head, baseSet, headSet, opts); err != nil {
-		return nil, err
-	}
-	r.BoundsHit = append(r.BoundsHit, headSet.Bounds...)
-	return r, nil
 }
 
 // MinSurvival is the share of the base tree that must survive a change
@@ -293,16 +218,16 @@ func survival(set *engine.SET, d *diffmap.Diff) float64 {
 // Build explores m by strategy: Reuse returns base whole, MSE reuses it
 // for what d does not update, DSE explores the transitions of interest
 // fully (see ChangeImpact) and Full (any other) explores from scratch.
-func Build(strategy vocab.Strategy, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, interest map[string]bool, opts Options) (*engine.SET, error) {
+func Build(strategy vocab.Strategy, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, interest map[string]bool, req Request) (*engine.SET, error) {
 	switch strategy {
 	case vocab.StrategyReuse:
 		return base, nil
 	case vocab.StrategyMSE:
-		return engine.ExploreMSE(m, base, d.Updated, opts.Engine, opts.Solver)
+		return engine.ExploreMSE(m, base, d.Updated, req.Engine, req.Solver)
 	case vocab.StrategyDSE:
-		return engine.ExploreDSE(m, interest, opts.Engine, opts.Solver)
+		return engine.ExploreDSE(m, interest, req.Engine, req.Solver)
 	}
-	return engine.Explore(m, opts.Engine, opts.Solver)
+	return engine.Explore(m, req.Engine, req.Solver)
 }
 
 // ChangeImpact computes the impacted transitions and M1, M2 of the change
@@ -491,108 +416,4 @@ func sortRefs(lists ...[]StateRef) {
 	for _, l := range lists {
 		sort.Slice(l, func(i, j int) bool { return l[i].State < l[j].State })
 	}
-}
-
-// tests computes the suites (unless they came with their trees) and the
-// delta between them.
-func (r *Result) tests(bv, hv Version, base, head *engine.SET, opts Options) error {
-	coverage := opts.Coverage
-	if coverage == "" {
-		coverage = testgen.PathCoverage
-	}
-	var err error
-	bt := bv.Tests
-	if bt == nil || bv.Set != base {
-		if bt, err = testgen.Suite(base, coverage, opts.Solver); err != nil {
-			return fmt.Errorf("tests of the base version: %w", err)
-		}
-	}
-	ht := hv.Tests
-	switch {
-	case head == base:
-		ht = bt
-	case ht == nil || hv.Set != head:
-		if ht, err = testgen.Suite(head, coverage, opts.Solver); err != nil {
-			return fmt.Errorf("tests of the head version: %w", err)
-		}
-	}
-	delta, err := testgen.Compare(bt, ht, head)
-	if err != nil {
-		return err
-	}
-	r.BaseTests, r.HeadTests, r.TestDelta = bt, ht, delta
-	r.Tests = Counts{Retained: len(delta.Retained), Changed: len(delta.Changed), Obsolete: len(delta.Obsolete), New: len(delta.New)}
-	return nil
-}
-
-// AnalyzeNew analyses a model that has no base version (a file added by the
-// change, or one whose base does not load): everything in it is new. Its
-// tests are all new, the states it enters newly reachable, the states it
-// declares but never enters are listed in NewlyUnreachable (the change
-// introduces states no execution can enter; NoBase tells a report to call
-// them unreachable in a new model, since nothing was reachable before),
-// and those it enters but never rests in in NewlyTransient.
-func AnalyzeNew(head Version, opts Options) (*Result, error) {
-	r := &Result{
-		Strategy: vocab.StrategyFull, StrategyReason: "the model has no base version: its tree is built from scratch",
-		Changes: []diffmap.Change{}, Impact: Impact{Changed: []string{}, Impacted: []string{}},
-		NewlyUnreachable: []StateRef{}, NewlyReachable: []StateRef{}, NewlyTransient: []StateRef{}, BoundsHit: []engine.BoundHit{},
-		NoBase: true,
-	}
-	start := time.Now()
-	set := head.Set
-	if set != nil {
-		r.Strategy, r.StrategyReason = vocab.StrategyCached, "the model has no base version; its tree (machine "+head.Machine.Hash[:12]+") came from the cache"
-	} else {
-		var err error
-		if set, err = engine.Explore(head.Machine, opts.Engine, opts.Solver); err != nil {
-			return nil, fmt.Errorf("exploring the model: %w", err)
-		}
-	}
-	r.HeadSet = set
-	r.Head = Size{States: set.Stats.States, Paths: set.Stats.Paths, Ms: time.Since(start).Milliseconds()}
-	r.NewStates, r.SolverCalls = set.Stats.New, set.Stats.SolverCalls
-	r.SolverUnknown = set.Stats.Unknown
-	if r.Strategy == vocab.StrategyCached {
-		r.ReusedStates, r.NewStates, r.SolverCalls = set.Stats.States, 0, 0
-	}
-	for _, t := range head.Machine.Transitions {
-		r.Impact.Changed = append(r.Impact.Changed, t.Key)
-	}
-	src := head.Machine.Source
-	h := set.Reachability()
-	within, cutBy := qualifiers(set)
-	for _, s := range src.States() {
-		if s.Kind == model.Root || s.Kind == model.History {
-			continue
-		}
-		ref := StateRef{State: s.ID, Line: src.Position(s.Pos).Line}
-		qualified := StateRef{State: s.ID, Line: ref.Line, Within: within, CutBy: cutBy}
-		switch {
-		case h.Entered[s.ID] == nil:
-			r.NewlyUnreachable = append(r.NewlyUnreachable, qualified)
-		case h.Stable[s.ID] == nil:
-			r.NewlyReachable = append(r.NewlyReachable, ref)
-			r.NewlyTransient = append(r.NewlyTransient, qualified)
-		default:
-			r.NewlyReachable = append(r.NewlyReachable, ref)
-		}
-	}
-	sortRefs(r.NewlyUnreachable, r.NewlyReachable, r.NewlyTransient)
-	tests := head.Tests
-	if tests == nil || head.Set != set {
-		coverage := opts.Coverage
-		if coverage == "" {
-			coverage = testgen.PathCoverage
-		}
-		var err error
-		if tests, err = testgen.Suite(set, coverage, opts.Solver); err != nil {
-			return nil, fmt.Errorf("tests of the model: %w", err)
-		}
-	}
-	r.HeadTests = tests
-	r.TestDelta = &testgen.Delta{Retained: []*testgen.Test{}, Changed: []*testgen.Test{}, Obsolete: []*testgen.Test{}, New: tests}
-	r.Tests = Counts{New: len(tests)}
-	r.BoundsHit = append(r.BoundsHit, set.Bounds...)
-	return r, nil
 }

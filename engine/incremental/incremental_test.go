@@ -1,6 +1,7 @@
 package incremental_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -56,8 +57,8 @@ func suiteJSON(t testing.TB, set *engine.SET) string {
 // are those of a full exploration of head.
 func sameAsFull(t testing.TB, name string, base, head *mlm.Machine, opts engine.Options) (*incremental.Result, bool) {
 	t.Helper()
-	res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
-		incremental.Options{Strategy: vocab.StrategyMSE, Engine: opts, Solver: newZ3})
+	res, err := incremental.Analyze(context.Background(), base, head,
+		incremental.Request{Strategy: vocab.StrategyMSE, Engine: opts, Solver: newZ3})
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -92,8 +93,8 @@ func firstDifference(a, b string) string {
 func TestTriangleT2Action(t *testing.T) {
 	base := loadFile(t, "../../examples/triangle.scxml")
 	head := loadFile(t, "testdata/triangle_t2_action.scxml")
-	res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
-		incremental.Options{Engine: engine.Options{}, Solver: newZ3})
+	res, err := incremental.Analyze(context.Background(), base, head,
+		incremental.Request{Engine: engine.Options{}, Solver: newZ3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +111,8 @@ func TestTriangleT2Action(t *testing.T) {
 	if res.Tests != (incremental.Counts{Retained: 4, Changed: 10}) {
 		t.Errorf("tests %+v, want 4 retained (paths avoiding T2) and 10 with a changed oracle", res.Tests)
 	}
-	dse, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
-		incremental.Options{Strategy: vocab.StrategyDSE, Engine: engine.Options{}, Solver: newZ3})
+	dse, err := incremental.Analyze(context.Background(), base, head,
+		incremental.Request{Strategy: vocab.StrategyDSE, Engine: engine.Options{}, Solver: newZ3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,8 +126,8 @@ func TestTriangleT2Action(t *testing.T) {
 // tree is reused whole.
 func TestIdenticalMachineIsReused(t *testing.T) {
 	base := loadFile(t, "../../examples/triangle.scxml")
-	res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: loadFile(t, "../../examples/triangle.scxml")},
-		incremental.Options{Engine: engine.Options{}, Solver: newZ3})
+	res, err := incremental.Analyze(context.Background(), base, loadFile(t, "../../examples/triangle.scxml"),
+		incremental.Request{Engine: engine.Options{}, Solver: newZ3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,8 +142,8 @@ func TestNewlyUnreachable(t *testing.T) {
 	base := loadFile(t, "../../examples/triangle.scxml")
 	head := loadFile(t, "testdata/triangle_s2_off.scxml")
 	for _, strategy := range []vocab.Strategy{vocab.StrategyAuto, vocab.StrategyDSE} {
-		res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
-			incremental.Options{Strategy: strategy, Engine: engine.Options{}, Solver: newZ3})
+		res, err := incremental.Analyze(context.Background(), base, head,
+			incremental.Request{Strategy: strategy, Engine: engine.Options{}, Solver: newZ3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,8 +174,8 @@ func TestEventlessRefactorIsTransient(t *testing.T) {
 	base := loadFile(t, "../../examples/triangle.scxml")
 	head := loadBytes(t, "eventless.scxml", []byte(doc))
 	for _, strategy := range []vocab.Strategy{vocab.StrategyAuto, vocab.StrategyDSE, vocab.StrategyFull} {
-		res, err := incremental.Analyze(incremental.Version{Machine: base}, incremental.Version{Machine: head},
-			incremental.Options{Strategy: strategy, Solver: newZ3})
+		res, err := incremental.Analyze(context.Background(), base, head,
+			incremental.Request{Strategy: strategy, Solver: newZ3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,8 +198,8 @@ func TestNewModelHasNoBase(t *testing.T) {
   <state id="C"/>
   <state id="Never"/>
 </scxml>`
-	res, err := incremental.AnalyzeNew(incremental.Version{Machine: loadBytes(t, "new.scxml", []byte(doc))},
-		incremental.Options{Solver: newZ3})
+	res, err := incremental.Analyze(context.Background(), nil, loadBytes(t, "new.scxml", []byte(doc)),
+		incremental.Request{Solver: newZ3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,8 +41,8 @@ type Row struct {
 // that the machine's noise hits them alike. Each time is the fastest of its
 // runs: the best estimate of the work itself on a machine whose other load
 // only ever adds time.
-func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts incremental.Options, runs int, progress io.Writer) ([]Row, error) {
-	baseSet, err := engine.Explore(base, opts.Engine, opts.Solver)
+func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, req incremental.Request, runs int, progress io.Writer) ([]Row, error) {
+	baseSet, err := engine.Explore(base, req.Engine, req.Solver)
 	if err != nil {
 		return nil, fmt.Errorf("exploring the base: %w", err)
 	}
@@ -60,7 +60,7 @@ func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts i
 			// another.
 			runtime.GC()
 			start := time.Now()
-			full, err := engine.Explore(head, opts.Engine, opts.Solver)
+			full, err := engine.Explore(head, req.Engine, req.Solver)
 			if err != nil {
 				return nil, err
 			}
@@ -72,7 +72,7 @@ func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts i
 			full = nil
 			runtime.GC()
 			start = time.Now()
-			mse, err := engine.ExploreMSE(head, baseSet, d.Updated, opts.Engine, opts.Solver)
+			mse, err := engine.ExploreMSE(head, baseSet, d.Updated, req.Engine, req.Solver)
 			if err != nil {
 				return nil, err
 			}
@@ -89,7 +89,7 @@ func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts i
 			mse = nil
 			runtime.GC()
 			start = time.Now()
-			dse, err := engine.ExploreDSE(head, interest, opts.Engine, opts.Solver)
+			dse, err := engine.ExploreDSE(head, interest, req.Engine, req.Solver)
 			if err != nil {
 				return nil, err
 			}
@@ -102,7 +102,7 @@ func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, opts i
 			if err != nil {
 				return nil, err
 			}
-			if _, err := incremental.Build(strategy, head, baseSet, d, interest, opts); err != nil {
+			if _, err := incremental.Build(strategy, head, baseSet, d, interest, req); err != nil {
 				return nil, err
 			}
 			ta = append(ta, time.Since(start))

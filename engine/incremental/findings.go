@@ -1,0 +1,172 @@
+package incremental
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/analysis"
+	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/vocab"
+)
+
+// OutputRef is an output the base version sends and the head never does.
+type OutputRef struct {
+	Output string `json:"output"` // "EVENT to TARGET"
+	// Within and CutBy qualify the claim as StateRef's do.
+	Within int         `json:"within_depth,omitempty"`
+	CutBy  vocab.Bound `json:"cut_by,omitempty"`
+	// BaseWitness is a shortest test after which the base sends it.
+	BaseWitness *testgen.Test `json:"base_witness,omitempty"`
+}
+
+// Conflict is a pair of transitions that compete for an event in a
+// configuration of the head where both conditions can hold: statechart
+// priority takes the first, which may not be what the author meant.
+type Conflict struct {
+	analysis.Conflict
+	// AtBase says the base has the same conflict: the change did not make
+	// it.
+	AtBase bool `json:"at_base,omitempty"`
+}
+
+// analyses runs the analyses of the head the request asks for, on the
+// tree each needs: invariants on the whole tree, outputs and
+// nondeterminism on the tree the reachability was read on.
+func (a *analyzer) analyses(r *Result) error {
+	asked := a.req.Analyses
+	r.OutputsLost, r.Nondeterminism = []OutputRef{}, []Conflict{}
+	if asked&CheckInvariants != 0 {
+		if err := a.invariants(r); err != nil {
+			return err
+		}
+	}
+	if asked&CheckOutputs != 0 && a.base != nil {
+		if err := a.ctx.Err(); err != nil {
+			return err
+		}
+		if err := a.outputs(r); err != nil {
+			return err
+		}
+	}
+	if asked&CheckNondeterminism != 0 {
+		if err := a.ctx.Err(); err != nil {
+			return err
+		}
+		if err := a.nondeterminism(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// invariants checks the requested invariants and those the declared
+// ranges imply on the whole head tree.
+func (a *analyzer) invariants(r *Result) error {
+	invs := append(append([]analysis.Invariant(nil), a.req.Invariants...), analysis.RangeInvariants(a.head.m)...)
+	if len(invs) == 0 {
+		return nil
+	}
+	set := a.whole
+	if set == nil {
+		var err error
+		if set, _, err = a.wholeTree(r); err != nil {
+			return fmt.Errorf("exploring the whole head tree for the invariants: %w", err)
+		}
+	}
+	a.progress("checking %d invariants", len(invs))
+	an, err := analysis.New(set, a.req.Solver)
+	if err != nil {
+		return err
+	}
+	defer an.Close()
+	if r.Invariants, err = an.Invariants(invs); err != nil {
+		return fmt.Errorf("checking invariants: %w", err)
+	}
+	return nil
+}
+
+// outputsLost lists the outputs base sends and head does not, sorted, with
+// the node of base that first sends each.
+func outputsLost(base, head *engine.SET) map[string]*engine.Node {
+	sent := analysis.Sent(head)
+	lost := make(map[string]*engine.Node)
+	for key, n := range analysis.Sent(base) {
+		if sent[key] == nil {
+			lost[key] = n
+		}
+	}
+	return lost
+}
+
+// outputs finds the outputs the base sends and the head never does, each
+// with the base's witness. A tree DSE pruned sends fewer than the whole
+// one, so change confirmed them on the whole tree when there were any.
+func (a *analyzer) outputs(r *Result) error {
+	lost := outputsLost(a.base.set, a.read)
+	if len(lost) == 0 {
+		return nil
+	}
+	an, err := analysis.New(a.base.set, a.req.Solver)
+	if err != nil {
+		return err
+	}
+	defer an.Close()
+	within, cutBy := qualifiers(a.read)
+	for key, n := range lost {
+		w, err := an.Witness(n)
+		if err != nil {
+			return fmt.Errorf("a test that sends %s at base: %w", key, err)
+		}
+		r.OutputsLost = append(r.OutputsLost, OutputRef{Output: key, Within: within, CutBy: cutBy, BaseWitness: w})
+	}
+	sort.Slice(r.OutputsLost, func(i, j int) bool { return r.OutputsLost[i].Output < r.OutputsLost[j].Output })
+	return nil
+}
+
+// nondeterminism finds the conflicts of the head and says which the base
+// has too. On DSE's partial tree the conflicts found are real but there
+// may be more: NondeterminismPartial says so.
+func (a *analyzer) nondeterminism(r *Result) error {
+	a.progress("looking for nondeterministic choices")
+	found, err := conflicts(a.read, a.req.Solver)
+	if err != nil || len(found) == 0 {
+		return err
+	}
+	var atBase map[string]bool
+	if a.base != nil {
+		// Only a head with conflicts needs the base's, to tell the new.
+		old, err := conflicts(a.base.set, a.req.Solver)
+		if err != nil {
+			return err
+		}
+		atBase = make(map[string]bool, len(old))
+		for _, c := range old {
+			atBase[conflictKey(c)] = true
+		}
+	}
+	for _, c := range found {
+		r.Nondeterminism = append(r.Nondeterminism, Conflict{Conflict: c, AtBase: atBase[conflictKey(c)]})
+	}
+	r.NondeterminismPartial = a.whole == nil
+	return nil
+}
+
+func conflicts(set *engine.SET, newSolver engine.NewSolver) ([]analysis.Conflict, error) {
+	an, err := analysis.New(set, newSolver)
+	if err != nil {
+		return nil, err
+	}
+	defer an.Close()
+	out, err := an.Nondeterminism()
+	if err != nil {
+		return nil, fmt.Errorf("looking for nondeterministic choices: %w", err)
+	}
+	return out, nil
+}
+
+// conflictKey names a conflict by its event and transitions, whose ids
+// are stable across versions, not by the flattened state it was found in.
+func conflictKey(c analysis.Conflict) string {
+	return c.Event + "\x00" + c.Taken + "\x00" + c.Shadows
+}
