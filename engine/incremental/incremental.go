@@ -306,48 +306,18 @@ func Build(strategy vocab.Strategy, m *mlm.Machine, base *engine.SET, d *diffmap
 
 // ChangeImpact computes seed 000's change impact of d from base to head:
 // T_updated, T_impacted (depend.Impacted) and M1, M2 on head's maximal
-// paths; it returns with them the transitions DSE explores fully.
+// paths; it returns with them the transitions DSE explores fully
+// (engine.DSEInterest).
 func ChangeImpact(d *diffmap.Diff, base, head *mlm.Machine) (Impact, map[string]bool) {
 	ha := depend.Analyze(head, depend.Options{})
 	ba := depend.Analyze(base, depend.Options{})
 	impacted := depend.Impacted(ba, ha, d.Updated)
 	im := Impact{Changed: sortedSet(d.Updated), Impacted: []string{}}
-	interest := make(map[string]bool)
-	for k := range d.Updated {
-		interest[k] = true
-	}
 	for _, t := range impacted {
 		im.Impacted = append(im.Impacted, t.Key)
-		interest[t.Key] = true
 	}
 	im.M1, im.M2 = round(ha.M1(d.Updated)), round(ha.M2(d.Updated))
-	return im, enablers(ha, interest)
-}
-
-// enablers adds to the transitions DSE must explore fully those they
-// depend on, transitively, by control or data: DSE keeps one path of every
-// other transition, and the one it keeps must not decide whether, or with
-// which values, a transition of interest is reached.
-func enablers(a *depend.Analysis, interest map[string]bool) map[string]bool {
-	into := make(map[string][]string)
-	for _, d := range append(append([]depend.Dep(nil), a.Control...), a.Data...) {
-		into[d.To.Key] = append(into[d.To.Key], d.From.Key)
-	}
-	var todo []string
-	for k := range interest {
-		todo = append(todo, k)
-	}
-	for len(todo) > 0 {
-		k := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		for _, from := range into[k] {
-			if !interest[from] {
-				interest[from] = true
-				todo = append(todo, from)
-			}
-		}
-	}
-	return interest
+	return im, engine.DSEInterest(ha, d.Updated, impacted)
 }
 
 // sortedSet returns the keys of m, sorted; never nil.
