@@ -60,8 +60,7 @@
 // along which no transition defines v. tk itself may define v, and tk may
 // be ti when a loop closes.
 //
-// A Dep is reported per pair and, for data dependence, per variable;
-// Analysis.DataPairs lists the distinct pairs.
+// A data dependence is reported per pair and per variable.
 //
 // T_impacted, the transitions that "have an impact on or are impacted by"
 // the updated ones T_updated (seed 000 §4.2; with T_updated, the
@@ -93,7 +92,6 @@ package depend
 import (
 	"cmp"
 	"slices"
-	"sync"
 
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
@@ -121,8 +119,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Analysis is the dependence analysis of one machine. Its methods are safe
-// for concurrent use.
+// Analysis is the dependence analysis of one machine. It is not modified
+// once Analyze returns it, so its methods are safe for concurrent use.
 type Analysis struct {
 	Machine   *mlm.Machine
 	Paths     [][]*mlm.Transition // the maximal paths from the initial state (Def. 1), depth first in key order
@@ -130,10 +128,8 @@ type Analysis struct {
 	Control   []Dep               // NTSCD (Def. 2), sorted
 	Data      []Dep               // data dependence (Def. 3), sorted; Var set
 
-	opts    Options
-	g       *graph
-	mu      sync.Mutex
-	maximal map[int]pathSet // memoised MaximalPaths, by state index
+	opts Options
+	g    *graph
 }
 
 // Dep is a dependence From -> To: To is control or data dependent on From.
@@ -152,49 +148,14 @@ type pathSet struct {
 // Analyze computes the maximal paths from the initial state and the
 // control and data dependences of m.
 func Analyze(m *mlm.Machine, opts Options) *Analysis {
-	a := &Analysis{
-		Machine: m,
-		opts:    opts.withDefaults(),
-		g:       newGraph(m),
-		maximal: make(map[int]pathSet),
-	}
+	a := &Analysis{Machine: m, opts: opts.withDefaults(), g: newGraph(m)}
 	if a.g.initial >= 0 {
 		ps := a.enumerate(a.g.initial)
-		a.maximal[a.g.initial] = ps
 		a.Paths, a.Truncated = ps.paths, ps.truncated
 	}
 	a.Control = a.g.control()
 	a.Data = a.g.data()
 	return a
-}
-
-// MaximalPaths returns the maximal paths from s (Def. 1), depth first in
-// key order, bounded as Paths is; MaximalPathsTruncated tells whether a
-// bound cut them. It returns nil for a state that is not the machine's.
-// The result is memoised and shared: do not modify it.
-func (a *Analysis) MaximalPaths(s *mlm.State) [][]*mlm.Transition {
-	return a.pathsFrom(s).paths
-}
-
-// MaximalPathsTruncated tells whether a bound of Options cut
-// MaximalPaths(s).
-func (a *Analysis) MaximalPathsTruncated(s *mlm.State) bool {
-	return a.pathsFrom(s).truncated
-}
-
-func (a *Analysis) pathsFrom(s *mlm.State) pathSet {
-	i, ok := a.g.index[s]
-	if !ok {
-		return pathSet{}
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	ps, ok := a.maximal[i]
-	if !ok {
-		ps = a.enumerate(i)
-		a.maximal[i] = ps
-	}
-	return ps
 }
 
 // enumerate lists the maximal paths from state s depth first.
@@ -242,18 +203,6 @@ func (a *Analysis) enumerate(s int) pathSet {
 	onPath[s] = true
 	visit(s)
 	return ps
-}
-
-// DataPairs returns the distinct pairs of Data, sorted, with Var "".
-func (a *Analysis) DataPairs() []Dep {
-	var out []Dep
-	for _, d := range a.Data {
-		p := Dep{From: d.From, To: d.To}
-		if len(out) == 0 || out[len(out)-1] != p {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 // graph is the machine's state graph, states by index.

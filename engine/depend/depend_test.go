@@ -199,43 +199,49 @@ func TestModels(t *testing.T) {
 			equal(t, "paths", n.paths(a.Paths), tc.paths)
 			equal(t, "control", n.deps(a.Control), tc.control)
 			equal(t, "data", n.deps(a.Data), tc.data)
-			equal(t, "data pairs", n.deps(a.DataPairs()), tc.pairs)
+			equal(t, "data pairs", n.deps(pairs(a.Data)), tc.pairs)
 		})
 	}
 }
 
+// pairs returns the distinct pairs of sorted data dependences, the way
+// seed 000 Example 1 lists them, with Var "".
+func pairs(deps []Dep) []Dep {
+	var out []Dep
+	for _, d := range deps {
+		p := Dep{From: d.From, To: d.To}
+		if len(out) == 0 || out[len(out)-1] != p {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// pathsFrom enumerates the maximal paths from s, as Analyze does from the
+// initial state.
+func pathsFrom(a *Analysis, s *mlm.State) pathSet { return a.enumerate(a.g.index[s]) }
+
 // TestEndStates checks the one empty path from a state without outgoing
-// transitions, and that a state of another machine has none.
+// transitions.
 func TestEndStates(t *testing.T) {
 	m := loadFile(t, "testdata/deadend.scxml")
 	a := Analyze(m, Options{})
 	for _, name := range []string{"Stuck", "Done"} {
-		ps := a.MaximalPaths(m.State(name))
+		ps := pathsFrom(a, m.State(name)).paths
 		if len(ps) != 1 || len(ps[0]) != 0 {
-			t.Errorf("MaximalPaths(%s) = %v, want one empty path", name, ps)
+			t.Errorf("maximal paths from %s = %v, want one empty path", name, ps)
 		}
-	}
-	other := loadFile(t, "testdata/cycle.scxml")
-	if ps := a.MaximalPaths(other.State("A")); ps != nil {
-		t.Errorf("MaximalPaths of a foreign state = %v, want nil", ps)
 	}
 }
 
-// TestMaximalPaths checks paths from states other than the initial one,
-// where the initial state ends a path, and the memo.
+// TestMaximalPaths checks paths from a state other than the initial one,
+// where the initial state ends a path.
 func TestMaximalPaths(t *testing.T) {
 	m := loadFile(t, "../../examples/triangle.scxml")
 	a := Analyze(m, Options{})
 	n := namer(triangleNames)
-	equal(t, "MaximalPaths(S1_S1)", n.paths(a.MaximalPaths(m.State("S1_S1"))),
+	equal(t, "maximal paths from S1_S1", n.paths(pathsFrom(a, m.State("S1_S1")).paths),
 		[]string{"[T5, T8, T10]", "[T5, T9]", "[T6, T10]", "[T7]"})
-	p1, p2 := a.MaximalPaths(m.State("S1_S1")), a.MaximalPaths(m.State("S1_S1"))
-	if &p1[0] != &p2[0] {
-		t.Error("MaximalPaths(S1_S1) is not memoised")
-	}
-	if p := a.MaximalPaths(m.State("S0")); &p[0] != &a.Paths[0] {
-		t.Error("MaximalPaths(S0) is not Paths")
-	}
 }
 
 // TestImpacted checks T_impacted on changes of the triangle: an added or
@@ -372,7 +378,7 @@ func TestTruncation(t *testing.T) {
 		if steps := countSteps(a.Paths); tc.opts.MaxSteps > 0 && steps > tc.opts.MaxSteps {
 			t.Errorf("%+v: %d steps", tc.opts, steps)
 		}
-		if a.Truncated != truncated || a.MaximalPathsTruncated(m.State("S0")) != truncated {
+		if a.Truncated != truncated {
 			t.Errorf("%+v: truncated %v, want %v", tc.opts, a.Truncated, truncated)
 		}
 		if !slices.EqualFunc(a.Paths, full.Paths[:len(a.Paths)], slices.Equal) {
@@ -409,16 +415,20 @@ func TestUnavoidable(t *testing.T) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			a := Analyze(loadFile(t, path), Options{})
 			g := a.g
+			from := make([]pathSet, len(g.states))
+			for s := range g.states {
+				from[s] = a.enumerate(s)
+			}
 			checked := 0
 			for v := range g.states {
 				always := g.unavoidable(v)
 				for s, st := range g.states {
 					want := s == v
 					if s != g.initial {
-						if a.MaximalPathsTruncated(st) {
+						if from[s].truncated {
 							continue
 						}
-						want = onAll(a.MaximalPaths(st), st, g.states[v])
+						want = onAll(from[s].paths, st, g.states[v])
 					}
 					if always[s] != want {
 						t.Errorf("every path from %s visits %s: got %v, want %v", st.Name, g.states[v].Name, always[s], want)
@@ -463,7 +473,7 @@ func TestBench(t *testing.T) {
 		}
 		t.Logf("%s: %d states, %d transitions; %d paths, %d control, %d data (%d pairs)",
 			filepath.Base(path), len(m.States), len(m.Transitions), len(a.Paths),
-			len(a.Control), len(a.Data), len(a.DataPairs()))
+			len(a.Control), len(a.Data), len(pairs(a.Data)))
 	}
 }
 
