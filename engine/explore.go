@@ -321,31 +321,6 @@ func (e *explorer) expand(n *Node, inputs []input) {
 	}
 }
 
-// representatives is DSE's pruning (seed 000 Alg. 3): a step that fires a
-// transition of interest keeps all its paths; of the others, only the first
-// path of each first transition is kept.
-func (e *explorer) representatives(kids []child) []child {
-	var out []child
-	seen := make(map[string]bool)
-	for _, k := range kids {
-		interesting := len(k.edge.Fired) == 0
-		for _, f := range k.edge.Fired {
-			if e.interest[f.T.Key] {
-				interesting = true
-			}
-		}
-		if !interesting {
-			first := k.edge.Event + "\x00" + k.edge.Fired[0].T.Key
-			if seen[first] {
-				continue
-			}
-			seen[first] = true
-		}
-		out = append(out, k)
-	}
-	return out
-}
-
 func compareFired(a, b []Fired) int {
 	for i := 0; i < len(a) && i < len(b); i++ {
 		if c := strings.Compare(a[i].T.Key, b[i].T.Key); c != 0 {

@@ -31,17 +31,6 @@ func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, opts Options
 	})
 }
 
-// ExploreDSE builds a partial SET of m (dependency-based symbolic
-// execution, seed 000 Alg. 3): steps through transitions of interest (the
-// updated and impacted ones) keep every path; of every other transition
-// one representative path is kept. A state the partial tree reaches is
-// reachable; one it does not reach may still be.
-func ExploreDSE(m *mlm.Machine, interest map[string]bool, opts Options, newSolver NewSolver) (*SET, error) {
-	return explore(m, opts, newSolver, func(e *explorer) {
-		e.interest = interest
-	})
-}
-
 // reuser takes children from a base tree.
 type reuser struct {
 	e           *explorer

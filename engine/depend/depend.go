@@ -1,7 +1,8 @@
 // Package depend is the dependence analysis of a Mealy-like machine (seed
 // 000 §2.4): its maximal paths, the control and data dependences between
-// its transitions, the transitions a change impacts, and the change impact
-// measures M1 and M2 of seed 000 §6.2.1.
+// its transitions, the transitions T_impacted that a change from one
+// version of a machine to another impacts (Impacted), and the change
+// impact measures M1 and M2 of seed 000 §6.2.1.
 //
 // The graph has the MLM states as nodes and the MLM transitions
 // (Machine.Transitions; Machine.Initial is not an edge) as edges. The
@@ -59,14 +60,38 @@
 // along which no transition defines v. tk itself may define v, and tk may
 // be ti when a loop closes.
 //
-// A Dep is reported per pair and, for data dependence, per variable;
-// Analysis.DataPairs lists the distinct pairs.
+// A data dependence is reported per pair and per variable.
+//
+// T_impacted, the transitions that "have an impact on or are impacted by"
+// the updated ones T_updated (seed 000 §4.2; with T_updated, the
+// transitions of interest Alg. 3 explores fully): seed 000 computes it by
+// a dependence analysis of the modified version and does not say which
+// dependences carry an impact. We read it as one control or data
+// dependence, in either direction, between an updated transition and
+// another, restricted to the dependences the change touches, and looked
+// for in both versions (a removed transition's dependences, and those a
+// change removes, are only in the base):
+//
+//   - a transition added or removed impacts, and is impacted by, every
+//     transition it has a dependence with (in head, or in base);
+//   - a changed guard, target or event impacts the transitions control
+//     dependent on the transition, and the transition is impacted by those
+//     it is data dependent on for a variable the guard reads, before or
+//     after the change;
+//   - a changed action impacts the transitions data dependent on the
+//     transition for a variable the action defines, before or after the
+//     change, and the transition is impacted by those it is data dependent
+//     on for a variable the action uses, before or after.
+//
+// T_impacted is the set of head's transitions so reached that are not
+// updated themselves. This gives §4.2's example: T2's action changes, no
+// other transition defines a variable T2 uses (nor uses one it defines),
+// and nothing is impacted.
 package depend
 
 import (
 	"cmp"
 	"slices"
-	"sync"
 
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
@@ -94,8 +119,8 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Analysis is the dependence analysis of one machine. Its methods are safe
-// for concurrent use.
+// Analysis is the dependence analysis of one machine. It is not modified
+// once Analyze returns it, so its methods are safe for concurrent use.
 type Analysis struct {
 	Machine   *mlm.Machine
 	Paths     [][]*mlm.Transition // the maximal paths from the initial state (Def. 1), depth first in key order
@@ -103,10 +128,8 @@ type Analysis struct {
 	Control   []Dep               // NTSCD (Def. 2), sorted
 	Data      []Dep               // data dependence (Def. 3), sorted; Var set
 
-	opts    Options
-	g       *graph
-	mu      sync.Mutex
-	maximal map[int]pathSet // memoised MaximalPaths, by state index
+	opts Options
+	g    *graph
 }
 
 // Dep is a dependence From -> To: To is control or data dependent on From.
@@ -125,49 +148,14 @@ type pathSet struct {
 // Analyze computes the maximal paths from the initial state and the
 // control and data dependences of m.
 func Analyze(m *mlm.Machine, opts Options) *Analysis {
-	a := &Analysis{
-		Machine: m,
-		opts:    opts.withDefaults(),
-		g:       newGraph(m),
-		maximal: make(map[int]pathSet),
-	}
+	a := &Analysis{Machine: m, opts: opts.withDefaults(), g: newGraph(m)}
 	if a.g.initial >= 0 {
 		ps := a.enumerate(a.g.initial)
-		a.maximal[a.g.initial] = ps
 		a.Paths, a.Truncated = ps.paths, ps.truncated
 	}
 	a.Control = a.g.control()
 	a.Data = a.g.data()
 	return a
-}
-
-// MaximalPaths returns the maximal paths from s (Def. 1), depth first in
-// key order, bounded as Paths is; MaximalPathsTruncated tells whether a
-// bound cut them. It returns nil for a state that is not the machine's.
-// The result is memoised and shared: do not modify it.
-func (a *Analysis) MaximalPaths(s *mlm.State) [][]*mlm.Transition {
-	return a.pathsFrom(s).paths
-}
-
-// MaximalPathsTruncated tells whether a bound of Options cut
-// MaximalPaths(s).
-func (a *Analysis) MaximalPathsTruncated(s *mlm.State) bool {
-	return a.pathsFrom(s).truncated
-}
-
-func (a *Analysis) pathsFrom(s *mlm.State) pathSet {
-	i, ok := a.g.index[s]
-	if !ok {
-		return pathSet{}
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	ps, ok := a.maximal[i]
-	if !ok {
-		ps = a.enumerate(i)
-		a.maximal[i] = ps
-	}
-	return ps
 }
 
 // enumerate lists the maximal paths from state s depth first.
@@ -215,80 +203,6 @@ func (a *Analysis) enumerate(s int) pathSet {
 	onPath[s] = true
 	visit(s)
 	return ps
-}
-
-// Impacted returns the transitions that impact or are impacted by an
-// updated one (updated holds transition keys) through one control or data
-// dependence, excluding the updated ones themselves; sorted by key.
-func (a *Analysis) Impacted(updated map[string]bool) []*mlm.Transition {
-	seen := make(map[*mlm.Transition]bool)
-	for _, deps := range [][]Dep{a.Control, a.Data} {
-		for _, d := range deps {
-			if updated[d.From.Key] && !updated[d.To.Key] {
-				seen[d.To] = true
-			}
-			if updated[d.To.Key] && !updated[d.From.Key] {
-				seen[d.From] = true
-			}
-		}
-	}
-	var out []*mlm.Transition
-	for _, t := range a.Machine.Transitions {
-		if seen[t] {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// DataPairs returns the distinct pairs of Data, sorted, with Var "".
-func (a *Analysis) DataPairs() []Dep {
-	var out []Dep
-	for _, d := range a.Data {
-		p := Dep{From: d.From, To: d.To}
-		if len(out) == 0 || out[len(out)-1] != p {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// M1 is the percentage (0-100) of Paths that contain no changed transition
-// (changed holds transition keys); 100 when there is no path.
-func (a *Analysis) M1(changed map[string]bool) float64 {
-	if len(a.Paths) == 0 {
-		return 100
-	}
-	n := 0
-	for _, p := range a.Paths {
-		if firstChanged(p, changed) < 0 {
-			n++
-		}
-	}
-	return 100 * float64(n) / float64(len(a.Paths))
-}
-
-// M2 is the mean, over the Paths that contain a changed transition
-// (changed holds transition keys), of the position of the first changed
-// transition on the path (1-based) divided by the path's length, times
-// 100; 100 when no path contains a changed transition.
-func (a *Analysis) M2(changed map[string]bool) float64 {
-	sum, n := 0.0, 0
-	for _, p := range a.Paths {
-		if i := firstChanged(p, changed); i >= 0 {
-			sum += 100 * float64(i+1) / float64(len(p))
-			n++
-		}
-	}
-	if n == 0 {
-		return 100
-	}
-	return sum / float64(n)
-}
-
-// firstChanged is the index of the first changed transition on p, or -1.
-func firstChanged(p []*mlm.Transition, changed map[string]bool) int {
-	return slices.IndexFunc(p, func(t *mlm.Transition) bool { return changed[t.Key] })
 }
 
 // graph is the machine's state graph, states by index.

@@ -3,6 +3,7 @@ package depend
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -198,66 +199,145 @@ func TestModels(t *testing.T) {
 			equal(t, "paths", n.paths(a.Paths), tc.paths)
 			equal(t, "control", n.deps(a.Control), tc.control)
 			equal(t, "data", n.deps(a.Data), tc.data)
-			equal(t, "data pairs", n.deps(a.DataPairs()), tc.pairs)
+			equal(t, "data pairs", n.deps(pairs(a.Data)), tc.pairs)
 		})
 	}
 }
 
+// pairs returns the distinct pairs of sorted data dependences, the way
+// seed 000 Example 1 lists them, with Var "".
+func pairs(deps []Dep) []Dep {
+	var out []Dep
+	for _, d := range deps {
+		p := Dep{From: d.From, To: d.To}
+		if len(out) == 0 || out[len(out)-1] != p {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// pathsFrom enumerates the maximal paths from s, as Analyze does from the
+// initial state.
+func pathsFrom(a *Analysis, s *mlm.State) pathSet { return a.enumerate(a.g.index[s]) }
+
 // TestEndStates checks the one empty path from a state without outgoing
-// transitions, and that a state of another machine has none.
+// transitions.
 func TestEndStates(t *testing.T) {
 	m := loadFile(t, "testdata/deadend.scxml")
 	a := Analyze(m, Options{})
 	for _, name := range []string{"Stuck", "Done"} {
-		ps := a.MaximalPaths(m.State(name))
+		ps := pathsFrom(a, m.State(name)).paths
 		if len(ps) != 1 || len(ps[0]) != 0 {
-			t.Errorf("MaximalPaths(%s) = %v, want one empty path", name, ps)
+			t.Errorf("maximal paths from %s = %v, want one empty path", name, ps)
 		}
-	}
-	other := loadFile(t, "testdata/cycle.scxml")
-	if ps := a.MaximalPaths(other.State("A")); ps != nil {
-		t.Errorf("MaximalPaths of a foreign state = %v, want nil", ps)
 	}
 }
 
-// TestMaximalPaths checks paths from states other than the initial one,
-// where the initial state ends a path, and the memo.
+// TestMaximalPaths checks paths from a state other than the initial one,
+// where the initial state ends a path.
 func TestMaximalPaths(t *testing.T) {
 	m := loadFile(t, "../../examples/triangle.scxml")
 	a := Analyze(m, Options{})
 	n := namer(triangleNames)
-	equal(t, "MaximalPaths(S1_S1)", n.paths(a.MaximalPaths(m.State("S1_S1"))),
+	equal(t, "maximal paths from S1_S1", n.paths(pathsFrom(a, m.State("S1_S1")).paths),
 		[]string{"[T5, T8, T10]", "[T5, T9]", "[T6, T10]", "[T7]"})
-	p1, p2 := a.MaximalPaths(m.State("S1_S1")), a.MaximalPaths(m.State("S1_S1"))
-	if &p1[0] != &p2[0] {
-		t.Error("MaximalPaths(S1_S1) is not memoised")
-	}
-	if p := a.MaximalPaths(m.State("S0")); &p[0] != &a.Paths[0] {
-		t.Error("MaximalPaths(S0) is not Paths")
+}
+
+// TestImpacted checks T_impacted on changes of the triangle: an added or
+// removed transition through every dependence it has, in the version that
+// has it; a changed guard through its control dependents and what defines
+// the variables it reads; a changed action through what uses the variables
+// it defines and what defines those it uses.
+func TestImpacted(t *testing.T) {
+	triangle := loadFile(t, "../../examples/triangle.scxml")
+	n := namer(triangleNames)
+	for _, tc := range []struct {
+		name       string
+		base, head *mlm.Machine
+		updated    []string
+		impacted   []string
+	}{
+		{"T2 added", without(t, triangle, "T2"), triangle, []string{"T2"}, []string{"T1", "T5", "T6", "T7"}},
+		{"T2 removed", triangle, without(t, triangle, "T2"), []string{"T2"}, []string{"T1", "T5", "T6", "T7"}},
+		{"T1 added", without(t, triangle, "T1"), triangle, []string{"T1"}, []string{"T2", "T3", "T5", "T6", "T8"}},
+		// T2 -> T5 is between updated transitions.
+		{"T2 and T5 added", without(t, triangle, "T2", "T5"), triangle, []string{"T2", "T5"}, []string{"T1", "T6", "T7", "T8", "T9"}},
+		{"T10 added", without(t, triangle, "T10"), triangle, []string{"T10"}, nil},
+		// Seed 000 §4.2: T2's new action neither defines nor uses a
+		// variable, and nothing is impacted.
+		{"T2 action", triangle, edit(t, `<send event="evValidInput" target="#_parent"/>`,
+			`<send event="evValidInput" target="#_parent"/><send event="evAudit" target="#_parent"/>`), []string{"T2"}, nil},
+		// T5 decides T8 and T9; T1 defines a, b and c, which the guard
+		// reads. T2, which decides T5, is not impacted by a new guard.
+		{"T5 guard", triangle, edit(t, `cond="a + b &gt; c &amp;&amp; a + c &gt; b &amp;&amp; b + c &gt; a"`,
+			`cond="a + b &gt; c &amp;&amp; a + b &lt; c"`), []string{"T5"}, []string{"T1", "T8", "T9"}},
+		// T8 decides nothing and defines nothing; T1 defines what it uses.
+		// T5, which decides T8, is not impacted by a new action.
+		{"T8 action", triangle, edit(t, `<send event="evScalene" target="#_parent"/>`, ``), []string{"T8"}, []string{"T1"}},
+		// T1's action defines a, b and c before and after the change:
+		// the transitions that use them are impacted.
+		{"T1 action", triangle, edit(t, `<assign location="a" expr="_event.data.x"/>`, `<assign location="a" expr="_event.data.x + 1"/>`),
+			[]string{"T1"}, []string{"T2", "T3", "T5", "T6", "T8"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			updated := n.keys(t, triangle, tc.updated...)
+			got := Impacted(Analyze(tc.base, Options{}), Analyze(tc.head, Options{}), updated)
+			equal(t, "Impacted", n.transitions(got), tc.impacted)
+			for _, x := range got {
+				if !slices.Contains(tc.head.Transitions, x) {
+					t.Errorf("%s is not a transition of head", n.name(x))
+				}
+			}
+		})
 	}
 }
 
-// TestImpactAndMeasures checks Impacted, M1 and M2 on the triangle.
-func TestImpactAndMeasures(t *testing.T) {
+// without returns a copy of m without the named transitions.
+func without(t *testing.T, m *mlm.Machine, names ...string) *mlm.Machine {
+	t.Helper()
+	drop := namer(triangleNames).keys(t, m, names...)
+	out := *m
+	out.Transitions = slices.DeleteFunc(slices.Clone(m.Transitions), func(x *mlm.Transition) bool { return drop[x.Key] })
+	return &out
+}
+
+// edit returns the triangle with one piece of its source replaced.
+func edit(t *testing.T, old, new string) *mlm.Machine {
+	t.Helper()
+	src, err := os.ReadFile("../../examples/triangle.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), old) {
+		t.Fatalf("the triangle has no %s", old)
+	}
+	m, errs := load.Bytes("triangle.scxml", []byte(strings.Replace(string(src), old, new, 1)), load.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return m
+}
+
+// TestMeasures checks M1 and M2 on the triangle.
+func TestMeasures(t *testing.T) {
 	m := loadFile(t, "../../examples/triangle.scxml")
 	a := Analyze(m, Options{})
 	n := namer(triangleNames)
 	for _, tc := range []struct {
-		changed  []string
-		impacted []string
-		m1, m2   float64
+		changed []string
+		m1, m2  float64
 	}{
-		{nil, nil, 100, 100},
+		{nil, 100, 100},
 		// T2 is on 4 of the 6 paths, second on paths of 5, 4, 4 and 3.
-		{[]string{"T2"}, []string{"T1", "T5", "T6", "T7"}, 100 * 2.0 / 6, 100 * (2.0/5 + 2.0/4 + 2.0/4 + 2.0/3) / 4},
-		{[]string{"T1"}, []string{"T2", "T3", "T5", "T6", "T8"}, 0, 100 * (1.0/5 + 1.0/4 + 1.0/4 + 1.0/3 + 1.0/3 + 1.0/2) / 6},
-		// Between T2 and T5, T5 is the first on its paths; T2 -> T5 is internal.
-		{[]string{"T2", "T5"}, []string{"T1", "T6", "T7", "T8", "T9"}, 100 * 2.0 / 6, 100 * (2.0/5 + 2.0/4 + 2.0/4 + 2.0/3) / 4},
-		{[]string{"T10"}, nil, 100 * 3.0 / 6, 100 * (5.0/5 + 4.0/4 + 3.0/3) / 3},
+		{[]string{"T2"}, 100 * 2.0 / 6, 100 * (2.0/5 + 2.0/4 + 2.0/4 + 2.0/3) / 4},
+		{[]string{"T1"}, 0, 100 * (1.0/5 + 1.0/4 + 1.0/4 + 1.0/3 + 1.0/3 + 1.0/2) / 6},
+		// Between T2 and T5, T2 is the first on their paths.
+		{[]string{"T2", "T5"}, 100 * 2.0 / 6, 100 * (2.0/5 + 2.0/4 + 2.0/4 + 2.0/3) / 4},
+		{[]string{"T10"}, 100 * 3.0 / 6, 100 * (5.0/5 + 4.0/4 + 3.0/3) / 3},
 	} {
 		t.Run(strings.Join(tc.changed, ","), func(t *testing.T) {
 			changed := n.keys(t, m, tc.changed...)
-			equal(t, "Impacted", n.transitions(a.Impacted(changed)), tc.impacted)
 			near(t, "M1", a.M1(changed), tc.m1)
 			near(t, "M2", a.M2(changed), tc.m2)
 		})
@@ -298,7 +378,7 @@ func TestTruncation(t *testing.T) {
 		if steps := countSteps(a.Paths); tc.opts.MaxSteps > 0 && steps > tc.opts.MaxSteps {
 			t.Errorf("%+v: %d steps", tc.opts, steps)
 		}
-		if a.Truncated != truncated || a.MaximalPathsTruncated(m.State("S0")) != truncated {
+		if a.Truncated != truncated {
 			t.Errorf("%+v: truncated %v, want %v", tc.opts, a.Truncated, truncated)
 		}
 		if !slices.EqualFunc(a.Paths, full.Paths[:len(a.Paths)], slices.Equal) {
@@ -335,16 +415,20 @@ func TestUnavoidable(t *testing.T) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			a := Analyze(loadFile(t, path), Options{})
 			g := a.g
+			from := make([]pathSet, len(g.states))
+			for s := range g.states {
+				from[s] = a.enumerate(s)
+			}
 			checked := 0
 			for v := range g.states {
 				always := g.unavoidable(v)
 				for s, st := range g.states {
 					want := s == v
 					if s != g.initial {
-						if a.MaximalPathsTruncated(st) {
+						if from[s].truncated {
 							continue
 						}
-						want = onAll(a.MaximalPaths(st), st, g.states[v])
+						want = onAll(from[s].paths, st, g.states[v])
 					}
 					if always[s] != want {
 						t.Errorf("every path from %s visits %s: got %v, want %v", st.Name, g.states[v].Name, always[s], want)
@@ -389,7 +473,7 @@ func TestBench(t *testing.T) {
 		}
 		t.Logf("%s: %d states, %d transitions; %d paths, %d control, %d data (%d pairs)",
 			filepath.Base(path), len(m.States), len(m.Transitions), len(a.Paths),
-			len(a.Control), len(a.Data), len(a.DataPairs()))
+			len(a.Control), len(a.Data), len(pairs(a.Data)))
 	}
 }
 
@@ -405,14 +489,18 @@ func BenchmarkAnalyze(b *testing.B) {
 	}
 }
 
-// ExampleAnalysis_M1 shows the measures of a change to T2 of the triangle.
-func ExampleAnalysis_M1() {
-	mach, _ := load.File("../../examples/triangle.scxml", load.Options{})
-	a := Analyze(mach, Options{})
+// ExampleImpacted shows the impact of a change to T2's guard on the
+// triangle, and the measures of the change.
+func ExampleImpacted() {
+	base, _ := load.File("../../examples/triangle.scxml", load.Options{})
+	src, _ := os.ReadFile("../../examples/triangle.scxml")
+	doc := strings.Replace(string(src), `cond="a &gt; 0 &amp;&amp; b &gt; 0 &amp;&amp; c &gt; 0"`, `cond="a &gt;= 1 &amp;&amp; b &gt;= 1 &amp;&amp; c &gt;= 1"`, 1)
+	head, _ := load.Bytes("triangle.scxml", []byte(doc), load.Options{})
+	ba, ha := Analyze(base, Options{}), Analyze(head, Options{})
 	t2 := "S1_S0 checkPositiveSides [S1_S0:checkPositiveSides>S1_S1] S1_S1"
-	changed := map[string]bool{t2: true}
-	fmt.Printf("%d paths, M1 %.2f, M2 %.2f\n", len(a.Paths), a.M1(changed), a.M2(changed))
-	for _, t := range a.Impacted(changed) {
+	updated := map[string]bool{t2: true}
+	fmt.Printf("%d paths, M1 %.2f, M2 %.2f\n", len(ha.Paths), ha.M1(updated), ha.M2(updated))
+	for _, t := range Impacted(ba, ha, updated) {
 		fmt.Println(t.Source.Name, t.Event, t.Target.Name)
 	}
 	// Output:

@@ -14,7 +14,6 @@ import (
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/depend"
 	"github.com/setbot/setbot/engine/testgen"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
 )
@@ -230,137 +229,27 @@ func Build(strategy vocab.Strategy, m *mlm.Machine, base *engine.SET, d *diffmap
 	return engine.Explore(m, req.Engine, req.Solver)
 }
 
-// ChangeImpact computes the impacted transitions and M1, M2 of the change
-// d from base to head; it returns with them the transitions DSE explores
-// fully. What a change impacts depends on what
-// changed: a changed action impacts the transitions that use what it
-// defines (before or after) and is impacted by those that define what it
-// uses; a changed guard or target impacts its control dependents and is
-// impacted by those that define what the guard reads; an added or removed
-// transition impacts and is impacted through every dependence.
+// ChangeImpact computes seed 000's change impact of d from base to head:
+// T_updated, T_impacted (depend.Impacted) and M1, M2 on head's maximal
+// paths; it returns with them the transitions DSE explores fully
+// (engine.DSEInterest).
 func ChangeImpact(d *diffmap.Diff, base, head *mlm.Machine) (Impact, map[string]bool) {
 	ha := depend.Analyze(head, depend.Options{})
 	ba := depend.Analyze(base, depend.Options{})
-	oldT, newT := byKey(base), byKey(head)
-	impacted := make(map[string]bool)
-	mark := func(a *depend.Analysis, key string, parts changed) {
-		for _, dep := range a.Control {
-			if dep.From.Key == key && (parts.control || parts.all) {
-				impacted[dep.To.Key] = true
-			}
-			if dep.To.Key == key && parts.all {
-				impacted[dep.From.Key] = true
-			}
-		}
-		for _, dep := range a.Data {
-			if dep.From.Key == key && (parts.all || parts.defs[dep.Var]) {
-				impacted[dep.To.Key] = true
-			}
-			if dep.To.Key == key && (parts.all || parts.uses[dep.Var]) {
-				impacted[dep.From.Key] = true
-			}
-		}
+	impacted := depend.Impacted(ba, ha, d.Updated)
+	im := Impact{Changed: sortedSet(d.Updated), Impacted: []string{}}
+	for _, t := range impacted {
+		im.Impacted = append(im.Impacted, t.Key)
 	}
-	for key := range d.Updated {
-		o, n := oldT[key], newT[key]
-		switch {
-		case o == nil:
-			mark(ha, key, changed{all: true})
-		case n == nil:
-			mark(ba, key, changed{all: true})
-		default:
-			parts := whatChanged(o, n)
-			mark(ha, key, parts)
-			mark(ba, key, parts)
-		}
-	}
-	interest := make(map[string]bool)
-	im := Impact{Changed: sortedSet(d.Updated, nil), Impacted: []string{}}
-	for k := range d.Updated {
-		interest[k] = true
-	}
-	for k := range impacted {
-		if !d.Updated[k] && newT[k] != nil {
-			im.Impacted = append(im.Impacted, k)
-			interest[k] = true
-		}
-	}
-	sort.Strings(im.Impacted)
 	im.M1, im.M2 = round(ha.M1(d.Updated)), round(ha.M2(d.Updated))
-	return im, enablers(ha, interest)
+	return im, engine.DSEInterest(ha, d.Updated, impacted)
 }
 
-// enablers adds to the transitions DSE must explore fully those they
-// depend on, transitively, by control or data: DSE keeps one path of every
-// other transition, and the one it keeps must not decide whether, or with
-// which values, a transition of interest is reached.
-func enablers(a *depend.Analysis, interest map[string]bool) map[string]bool {
-	into := make(map[string][]string)
-	for _, d := range append(append([]depend.Dep(nil), a.Control...), a.Data...) {
-		into[d.To.Key] = append(into[d.To.Key], d.From.Key)
-	}
-	var todo []string
-	for k := range interest {
-		todo = append(todo, k)
-	}
-	for len(todo) > 0 {
-		k := todo[len(todo)-1]
-		todo = todo[:len(todo)-1]
-		for _, from := range into[k] {
-			if !interest[from] {
-				interest[from] = true
-				todo = append(todo, from)
-			}
-		}
-	}
-	return interest
-}
-
-type changed struct {
-	all, control bool
-	defs, uses   map[string]bool
-}
-
-func whatChanged(o, n *mlm.Transition) changed {
-	c := changed{defs: make(map[string]bool), uses: make(map[string]bool)}
-	guardChanged := (o.Guard == nil) != (n.Guard == nil) || o.Guard != nil && !lang.Equal(o.Guard, n.Guard)
-	if guardChanged || o.Target.Name != n.Target.Name || o.Event != n.Event {
-		c.control = true
-		for _, g := range []lang.Expr{o.Guard, n.Guard} {
-			if g != nil {
-				for _, v := range lang.Uses(g) {
-					c.uses[v] = true
-				}
-			}
-		}
-	}
-	if !lang.Equal(o.Action, n.Action) {
-		for _, a := range []*lang.Block{o.Action, n.Action} {
-			for _, v := range lang.Defs(a) {
-				c.defs[v] = true
-			}
-			for _, v := range lang.Uses(a) {
-				c.uses[v] = true
-			}
-		}
-	}
-	return c
-}
-
-func byKey(m *mlm.Machine) map[string]*mlm.Transition {
-	out := make(map[string]*mlm.Transition, len(m.Transitions))
-	for _, t := range m.Transitions {
-		out[t.Key] = t
-	}
-	return out
-}
-
-func sortedSet(m map[string]bool, keep func(string) bool) []string {
+// sortedSet returns the keys of m, sorted; never nil.
+func sortedSet(m map[string]bool) []string {
 	out := []string{}
 	for k := range m {
-		if keep == nil || keep(k) {
-			out = append(out, k)
-		}
+		out = append(out, k)
 	}
 	sort.Strings(out)
 	return out

@@ -1,0 +1,139 @@
+package depend
+
+import (
+	"slices"
+
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/mlm"
+)
+
+// Impacted returns T_impacted of a change from the base version to the
+// head one (see the package doc): the transitions of head, not updated
+// themselves, that impact or are impacted by an updated one through a
+// dependence the change touches in either version. updated holds the keys
+// of T_updated: transitions added (only in head), removed (only in base)
+// or changed (in both). The result is in key order.
+func Impacted(base, head *Analysis, updated map[string]bool) []*mlm.Transition {
+	oldT, newT := byKey(base.Machine), byKey(head.Machine)
+	touched := make(map[string]touch, len(updated))
+	for key := range updated {
+		o, n := oldT[key], newT[key]
+		if o == nil || n == nil {
+			touched[key] = touch{all: true}
+		} else {
+			touched[key] = touchedBy(o, n)
+		}
+	}
+	// A transition added (removed) is only in head's (base's) dependences,
+	// so one table serves both versions.
+	impacted := make(map[string]bool)
+	for _, a := range []*Analysis{head, base} {
+		for _, d := range a.Control {
+			if t, ok := touched[d.From.Key]; ok && (t.all || t.control) {
+				impacted[d.To.Key] = true
+			}
+			if t, ok := touched[d.To.Key]; ok && t.all {
+				impacted[d.From.Key] = true
+			}
+		}
+		for _, d := range a.Data {
+			if t, ok := touched[d.From.Key]; ok && (t.all || t.defs[d.Var]) {
+				impacted[d.To.Key] = true
+			}
+			if t, ok := touched[d.To.Key]; ok && (t.all || t.uses[d.Var]) {
+				impacted[d.From.Key] = true
+			}
+		}
+	}
+	var out []*mlm.Transition
+	for _, t := range head.Machine.Transitions {
+		if impacted[t.Key] && !updated[t.Key] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// touch is what a change touched of one updated transition: its
+// dependences through the control it exerts, the variables it defines and
+// those it uses, or (all) every dependence it has.
+type touch struct {
+	all, control bool
+	defs, uses   map[string]bool
+}
+
+// touchedBy compares a transition in base (o) and in head (n). A changed
+// guard, target or event changes what the transition decides (its control
+// dependents) and what the guard reads, before and after; a changed action
+// changes what it defines and what it uses, before and after.
+func touchedBy(o, n *mlm.Transition) touch {
+	t := touch{defs: make(map[string]bool), uses: make(map[string]bool)}
+	guardChanged := (o.Guard == nil) != (n.Guard == nil) || o.Guard != nil && !lang.Equal(o.Guard, n.Guard)
+	if guardChanged || o.Target.Name != n.Target.Name || o.Event != n.Event {
+		t.control = true
+		for _, g := range []lang.Expr{o.Guard, n.Guard} {
+			if g != nil {
+				for _, v := range lang.Uses(g) {
+					t.uses[v] = true
+				}
+			}
+		}
+	}
+	if !lang.Equal(o.Action, n.Action) {
+		for _, a := range []*lang.Block{o.Action, n.Action} {
+			for _, v := range lang.Defs(a) {
+				t.defs[v] = true
+			}
+			for _, v := range lang.Uses(a) {
+				t.uses[v] = true
+			}
+		}
+	}
+	return t
+}
+
+func byKey(m *mlm.Machine) map[string]*mlm.Transition {
+	out := make(map[string]*mlm.Transition, len(m.Transitions))
+	for _, t := range m.Transitions {
+		out[t.Key] = t
+	}
+	return out
+}
+
+// M1 is the percentage (0-100) of Paths that contain no changed transition
+// (changed holds transition keys); 100 when there is no path.
+func (a *Analysis) M1(changed map[string]bool) float64 {
+	if len(a.Paths) == 0 {
+		return 100
+	}
+	n := 0
+	for _, p := range a.Paths {
+		if firstChanged(p, changed) < 0 {
+			n++
+		}
+	}
+	return 100 * float64(n) / float64(len(a.Paths))
+}
+
+// M2 is the mean, over the Paths that contain a changed transition
+// (changed holds transition keys), of the position of the first changed
+// transition on the path (1-based) divided by the path's length, times
+// 100; 100 when no path contains a changed transition.
+func (a *Analysis) M2(changed map[string]bool) float64 {
+	sum, n := 0.0, 0
+	for _, p := range a.Paths {
+		if i := firstChanged(p, changed); i >= 0 {
+			sum += 100 * float64(i+1) / float64(len(p))
+			n++
+		}
+	}
+	if n == 0 {
+		return 100
+	}
+	return sum / float64(n)
+}
+
+// firstChanged is the index of the first changed transition on p, or -1.
+func firstChanged(p []*mlm.Transition, changed map[string]bool) int {
+	return slices.IndexFunc(p, func(t *mlm.Transition) bool { return changed[t.Key] })
+}
