@@ -449,9 +449,6 @@ func (s *Sim) Vars() map[string]Value { return copyArgs(s.cur.vars) }
 // State returns the current MLM state.
 func (s *Sim) State() *mlm.State { return s.cur.state }
 
-// Halted reports whether the machine has stopped in a final state.
-func (s *Sim) Halted() bool { return s.cur.halted }
-
 // PendingTimers returns the names of the timers the environment may fire,
 // one per pending timer (a name twice when two are pending), sorted.
 func (s *Sim) PendingTimers() []string {
