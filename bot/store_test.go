@@ -180,8 +180,14 @@ func TestClonesPrunedAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo.Close()
+	// The clone is the one directory in clone_dir, beside its lock file.
+	locks, err := filepath.Glob(filepath.Join(e.cfg.CloneDir, "*.lock"))
+	if err != nil || len(locks) != 1 {
+		t.Fatalf("clone locks %v, %v; want one", locks, err)
+	}
+	dir := strings.TrimSuffix(locks[0], ".lock")
 	then := time.Now().Add(-vcs.DefaultCloneMaxAge - time.Hour)
-	for _, p := range []string{repo.Dir() + ".lock", repo.Dir(), filepath.Join(repo.Dir(), "objects", "pack")} {
+	for _, p := range []string{locks[0], dir, filepath.Join(dir, "objects", "pack")} {
 		if err := os.Chtimes(p, then, then); err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +199,7 @@ func TestClonesPrunedAtStart(t *testing.T) {
 		}
 	}
 	e.close()
-	if _, err := os.Stat(repo.Dir()); !os.IsNotExist(err) {
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("the unused clone is still there (stat: %v)", err)
 	}
 }
