@@ -105,14 +105,22 @@ func TestLegacyStore(t *testing.T) {
 	if why := store.Rebuilt(); why != "" {
 		t.Fatalf("the legacy store was moved aside: %s", why)
 	}
-	jobs, err := q.Jobs(ctx, queue.Queued, 0)
-	if err != nil {
-		t.Fatal(err)
+	// The legacy queue's two jobs are claimed in order, as a worker would.
+	var jobs []*queue.Job
+	for {
+		j, err := q.Claim(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j == nil {
+			break
+		}
+		jobs = append(jobs, j)
 	}
-	if len(jobs) != 2 || jobs[1].Repo != "octo/triangle" || jobs[1].CheckRun != 99 || !jobs[1].CheckOpen || jobs[0].Kind != queue.KindPush {
+	if len(jobs) != 2 || jobs[0].Repo != "octo/triangle" || jobs[0].CheckRun != 99 || !jobs[0].CheckOpen || jobs[1].Kind != queue.KindPush {
 		t.Errorf("legacy jobs: %+v", jobs)
 	}
-	if _, dup, err := q.Enqueue(ctx, queue.Job{Delivery: "d-1", Kind: queue.KindPush, Repo: "octo/square", CloneURL: "u", Branch: "main", HeadSHA: "h3"}); err != nil || !dup {
+	if _, dup, err := q.EnqueueAll(ctx, []queue.Job{{Delivery: "d-1", Kind: queue.KindPush, Repo: "octo/square", CloneURL: "u", Branch: "main", HeadSHA: "h3"}}); err != nil || !dup {
 		t.Errorf("a legacy delivery enqueued again: duplicate %v, %v", dup, err)
 	}
 	entries, err := sched.List(ctx)
@@ -172,8 +180,14 @@ func TestClonesPrunedAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo.Close()
+	// The clone is the one directory in clone_dir, beside its lock file.
+	locks, err := filepath.Glob(filepath.Join(e.cfg.CloneDir, "*.lock"))
+	if err != nil || len(locks) != 1 {
+		t.Fatalf("clone locks %v, %v; want one", locks, err)
+	}
+	dir := strings.TrimSuffix(locks[0], ".lock")
 	then := time.Now().Add(-vcs.DefaultCloneMaxAge - time.Hour)
-	for _, p := range []string{repo.Dir() + ".lock", repo.Dir(), filepath.Join(repo.Dir(), "objects", "pack")} {
+	for _, p := range []string{locks[0], dir, filepath.Join(dir, "objects", "pack")} {
 		if err := os.Chtimes(p, then, then); err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +199,7 @@ func TestClonesPrunedAtStart(t *testing.T) {
 		}
 	}
 	e.close()
-	if _, err := os.Stat(repo.Dir()); !os.IsNotExist(err) {
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("the unused clone is still there (stat: %v)", err)
 	}
 }

@@ -26,12 +26,6 @@ const (
 	blobFormat = 2
 )
 
-// Stats describes the blobs in the store.
-type Stats struct {
-	Entries int
-	Bytes   int64 // stored (compressed) size
-}
-
 // Get returns the blob stored under kind and key and marks it used, so
 // eviction keeps it longer. ok is false when there is none.
 //
@@ -141,21 +135,6 @@ RETURNING id`, kind, key, frame, len(data), len(frame), sum, now, now).Scan(&id)
 	return nil
 }
 
-// Delete removes the blob stored under kind and key, if any.
-func (s *Store) Delete(ctx context.Context, kind, key string) error {
-	if err := checkKey(kind, key); err != nil {
-		return fmt.Errorf("deleting from cache: %w", err)
-	}
-	err := s.Write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, "DELETE FROM blobs WHERE kind = ? AND key = ?", kind, key)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("deleting %s %q from cache %s: %w", kind, key, s.path, err)
-	}
-	return nil
-}
-
 // DeleteKind deletes every blob of a kind and returns how many there were:
 // for results that may rest on a tree found wrong.
 func (s *Store) DeleteKind(ctx context.Context, kind string) (int64, error) {
@@ -174,16 +153,6 @@ func (s *Store) DeleteKind(ctx context.Context, kind string) (int64, error) {
 		return 0, fmt.Errorf("deleting every %s from cache %s: %w", kind, s.path, err)
 	}
 	return n, nil
-}
-
-// Stats counts the blobs and their stored bytes.
-func (s *Store) Stats(ctx context.Context) (Stats, error) {
-	var st Stats
-	err := s.db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(stored), 0) FROM blobs").Scan(&st.Entries, &st.Bytes)
-	if err != nil {
-		return Stats{}, fmt.Errorf("reading cache statistics of %s: %w", s.path, err)
-	}
-	return st, nil
 }
 
 // evict deletes least recently used blobs other than keep until the stored

@@ -128,7 +128,7 @@ func TestUntrustedFiles(t *testing.T) {
 
 			mustPut(t, s, "set", "k", []byte("fresh"))
 			mustGet(t, s, "set", "k", []byte("fresh"))
-			if st, _ := s.Stats(context.Background()); st.Entries != 1 {
+			if st, _ := s.stats(context.Background()); st.Entries != 1 {
 				t.Errorf("rebuilt store has %d entries, want 1", st.Entries)
 			}
 			s.Close()

@@ -41,7 +41,7 @@ func TestMisfiledBlob(t *testing.T) {
 				!strings.Contains(log, "key="+tc.readKey) {
 				t.Errorf("the misfiled blob was not logged with both keys:\n%s", log)
 			}
-			if st, _ := s.Stats(ctx); st.Entries != tc.originals {
+			if st, _ := s.stats(ctx); st.Entries != tc.originals {
 				t.Errorf("%d entries left, want %d: the misfiled row is deleted, nothing else", st.Entries, tc.originals)
 			}
 			if tc.originals == 1 {
@@ -82,7 +82,7 @@ func TestBlobFormats(t *testing.T) {
 	if !strings.Contains(logs.String(), "older format") {
 		t.Errorf("the format 1 blob was not logged:\n%s", logs.String())
 	}
-	if st, _ := s.Stats(ctx); st.Entries != 0 {
+	if st, _ := s.stats(ctx); st.Entries != 0 {
 		t.Errorf("%d entries left, want the format 1 blob deleted", st.Entries)
 	}
 
@@ -97,7 +97,7 @@ func TestBlobFormats(t *testing.T) {
 	if !strings.Contains(logs.String(), "newer format") {
 		t.Errorf("the newer blob was not logged:\n%s", logs.String())
 	}
-	if st, _ := s.Stats(ctx); st.Entries != 1 {
+	if st, _ := s.stats(ctx); st.Entries != 1 {
 		t.Errorf("%d entries left, want the newer blob kept", st.Entries)
 	}
 }
@@ -126,7 +126,7 @@ func TestFrameHeader(t *testing.T) {
 			t.Errorf("%s: not logged as damage:\n%s", name, got)
 		}
 	}
-	if st, _ := s.Stats(ctx); st.Entries != 0 {
+	if st, _ := s.stats(ctx); st.Entries != 0 {
 		t.Errorf("%d entries left, want every damaged blob deleted", st.Entries)
 	}
 }

@@ -128,3 +128,16 @@ func userVersion(t *testing.T, s *Store) int {
 	}
 	return v
 }
+
+// blobStats describes the blobs in a store.
+type blobStats struct {
+	Entries int
+	Bytes   int64 // stored (compressed) size
+}
+
+// stats counts the blobs and their stored bytes.
+func (s *Store) stats(ctx context.Context) (blobStats, error) {
+	var st blobStats
+	err := s.db.QueryRowContext(ctx, "SELECT count(*), coalesce(sum(stored), 0) FROM blobs").Scan(&st.Entries, &st.Bytes)
+	return st, err
+}

@@ -150,7 +150,7 @@ func helperConcurrent() int {
 			return fail(err)
 		}
 		if i%10 == 0 {
-			if _, err := s.Stats(ctx); err != nil {
+			if _, err := s.stats(ctx); err != nil {
 				return fail(err)
 			}
 			if _, err := s.Runs(ctx, other, 5); err != nil {
@@ -191,7 +191,7 @@ func TestTwoProcesses(t *testing.T) {
 
 	ctx := context.Background()
 	s := open(t, path, Options{})
-	st, err := s.Stats(ctx)
+	st, err := s.stats(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -163,12 +163,9 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Rebuilt says why the file found at Path was not trusted and where it was
-// moved, or "" if it was fine (or there was none).
+// Rebuilt says why the database file Open found was not trusted and where
+// it was moved, or "" if it was fine (or there was none).
 func (s *Store) Rebuilt() string { return s.rebuilt }
-
-// Path is the absolute path of the database file.
-func (s *Store) Path() string { return s.path }
 
 // Query runs a read-only query, for the packages that keep tables in the
 // store: reads are plain queries, since a transaction would take the write

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"math"
 	"net"
 	"net/url"
@@ -104,7 +103,7 @@ type Server struct {
 }
 
 // GitHub says how to reach GitHub and how to check its webhooks. Exactly one of Token and
-// AppID+PrivateKey is set. Its String and LogValue never show a secret.
+// AppID+PrivateKey is set. It holds secrets: nothing prints or logs it.
 type GitHub struct {
 	BaseURL       string // "" for github.com; the API URL of a GitHub Enterprise Server
 	AppID         int64  // 0 with a token
@@ -137,30 +136,6 @@ func DefaultServer() *Server {
 		LogLevel:        DefaultLogLevel,
 		LogFormat:       DefaultLogFormat,
 	}
-}
-
-// String describes g with its secrets left out.
-func (g GitHub) String() string {
-	return fmt.Sprintf("{BaseURL:%s AppID:%d PrivateKey:%s Token:%s WebhookSecret:%s}",
-		g.BaseURL, g.AppID, redacted(len(g.PrivateKey)), redacted(len(g.Token)), redacted(len(g.WebhookSecret)))
-}
-
-// LogValue is g for log/slog, with its secrets left out.
-func (g GitHub) LogValue() slog.Value {
-	return slog.GroupValue(
-		slog.String("base_url", g.BaseURL),
-		slog.Int64("app_id", g.AppID),
-		slog.String("private_key", redacted(len(g.PrivateKey))),
-		slog.String("token", redacted(len(g.Token))),
-		slog.String("webhook_secret", redacted(len(g.WebhookSecret))),
-	)
-}
-
-func redacted(n int) string {
-	if n == 0 {
-		return "unset"
-	}
-	return "redacted"
 }
 
 // LoadServer reads the server's configuration file at path ("" for none: the defaults), applies

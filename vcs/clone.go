@@ -35,7 +35,7 @@ var cloneFetchSpecs = []config.RefSpec{
 	"+refs/heads/*:refs/remotes/" + remoteName + "/*",
 }
 
-// CloneOptions configure Clone and Fetch.
+// CloneOptions configure Clone and FetchRefs.
 type CloneOptions struct {
 	Token    string    // HTTP(S) token (GitHub installation token: user "x-access-token"); empty = anonymous
 	Progress io.Writer // optional, go-git's sideband progress
@@ -57,10 +57,10 @@ func OpenOrClone(ctx context.Context, spec, cacheDir string, opts CloneOptions) 
 // from the URL (stable, filesystem-safe, distinct for distinct URLs, credentials stripped from any
 // URL userinfo); when that directory already holds the clone, it opens it and fetches instead.
 //
-// Credentials in the URL's userinfo are used for this Clone and the returned Repo's Fetch (unless
-// opts.Token is set) but are never written to disk; the clone's origin is the URL without them.
-// A failed clone leaves nothing behind: it is made in a temporary directory and renamed into
-// place when complete.
+// Credentials in the URL's userinfo are used for this Clone and the returned Repo's FetchRefs
+// (unless opts.Token is set) but are never written to disk; the clone's origin is the URL
+// without them. A failed clone leaves nothing behind: it is made in a temporary directory and
+// renamed into place when complete.
 func Clone(ctx context.Context, rawURL, cacheDir string, opts CloneOptions) (_ *Repo, err error) {
 	rem, err := parseRemote(rawURL)
 	if err != nil {
@@ -189,20 +189,6 @@ func cloneInto(ctx context.Context, dir string, rem remote, opts CloneOptions) e
 	return nil
 }
 
-// Fetch updates every branch and tag of a clone from its origin (forced, so that rewritten
-// branches and moved tags follow; nothing is pruned, so every commit fetched before stays
-// resolvable). "Already up to date" is not an error. On a repository with no origin remote, such
-// as a local work tree, it is a no-op; on a work tree with one, it updates the remote-tracking
-// branches (origin/...) and the tags, never the local branches.
-func (r *Repo) Fetch(ctx context.Context, opts CloneOptions) error {
-	unlock, err := r.lockForFetch(ctx)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	return r.fetch(ctx, opts)
-}
-
 // lockForFetch locks the repository for a fetch: in this process, then,
 // if setbot made the clone, across processes; it then re-reads the packs,
 // which another process may have fetched while this one waited.
@@ -221,6 +207,10 @@ func (r *Repo) lockForFetch(ctx context.Context) (func(), error) {
 	return func() { unlock(); r.unlock() }, nil
 }
 
+// fetch updates every branch and tag of a clone from its origin (forced, so that rewritten
+// branches and moved tags follow; nothing is pruned, so every commit fetched before stays
+// resolvable). "Already up to date" is not an error, and a repository with no origin remote
+// has nothing to fetch. The caller holds the clone's locks.
 func (r *Repo) fetch(ctx context.Context, opts CloneOptions) error {
 	origin, err := r.repo.Remote(remoteName)
 	if errors.Is(err, git.ErrRemoteNotFound) {

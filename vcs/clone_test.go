@@ -32,10 +32,10 @@ func TestCloneAndFetch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Dir(first.Dir()) != cache {
-		t.Errorf("clone in %s, want a directory of %s", first.Dir(), cache)
+	if filepath.Dir(first.dir) != cache {
+		t.Errorf("clone in %s, want a directory of %s", first.dir, cache)
 	}
-	if _, err := os.Stat(filepath.Join(first.Dir(), "models")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(first.dir, "models")); !os.IsNotExist(err) {
 		t.Errorf("the clone has a checkout (stat models: %v)", err)
 	}
 	entries := clones(t, cache)
@@ -64,8 +64,8 @@ func TestCloneAndFetch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if second.Dir() != first.Dir() {
-		t.Errorf("second clone in %s, want %s", second.Dir(), first.Dir())
+	if second.dir != first.dir {
+		t.Errorf("second clone in %s, want %s", second.dir, first.dir)
 	}
 	latest := map[string]string{
 		"HEAD": c2, "main": c2, "origin/main": c2, "feature": f2, "origin/feature": f2,
@@ -80,23 +80,20 @@ func TestCloneAndFetch(t *testing.T) {
 		t.Errorf("ReadFile = %q, %v", data, err)
 	}
 
-	// Fetching when nothing changed is not an error, nor is cloning again.
-	if err := first.Fetch(ctx, CloneOptions{}); err != nil {
-		t.Errorf("Fetch when up to date: %v", err)
-	}
+	// Cloning again when nothing changed is not an error.
 	if _, err := Clone(ctx, url, cache, CloneOptions{}); err != nil {
 		t.Errorf("Clone when up to date: %v", err)
 	}
 
-	// Fetch on the Repo itself follows the origin too.
+	// A Repo kept open follows the origin when the clone is fetched again.
 	c3 := origin.commit("c3", nil)
-	if err := first.Fetch(ctx, CloneOptions{}); err != nil {
+	if _, err := Clone(ctx, url, cache, CloneOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	expect(t, first, map[string]string{"main": c3, "origin/main": c3})
 
 	// git itself reads the clone and finds it bare.
-	if out, err := runGit(t, first.Dir(), "rev-parse", "--is-bare-repository", "main"); err != nil || out != "true\n"+c3 {
+	if out, err := runGit(t, first.dir, "rev-parse", "--is-bare-repository", "main"); err != nil || out != "true\n"+c3 {
 		t.Errorf("git rev-parse in the clone: %q, %v", out, err)
 	}
 }
@@ -160,14 +157,10 @@ func TestOpen(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Open(%s): %v", dir, err)
 		}
-		if r.Dir() != f.dir {
-			t.Errorf("Open(%s).Dir() = %s, want %s", dir, r.Dir(), f.dir)
+		if r.dir != f.dir {
+			t.Errorf("Open(%s) is in %s, want %s", dir, r.dir, f.dir)
 		}
 		expect(t, r, map[string]string{"HEAD": sha})
-		// A work tree without a remote has nothing to fetch.
-		if err := r.Fetch(context.Background(), CloneOptions{}); err != nil {
-			t.Errorf("Fetch: %v", err)
-		}
 	}
 
 	// A bare repository, here inside a work tree as a cache directory may be.
@@ -179,8 +172,8 @@ func TestOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Dir() != bare {
-		t.Errorf("Open(%s).Dir() = %s", bare, r.Dir())
+	if r.dir != bare {
+		t.Errorf("Open(%s) is in %s", bare, r.dir)
 	}
 	expect(t, r, map[string]string{"HEAD": sha, "origin/main": sha})
 
@@ -205,16 +198,16 @@ func TestOpenOrClone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if local.Dir() != origin.dir {
-		t.Errorf("local Dir() = %s, want %s", local.Dir(), origin.dir)
+	if local.dir != origin.dir {
+		t.Errorf("the local repository is in %s, want %s", local.dir, origin.dir)
 	}
 	url := "file://" + filepath.ToSlash(origin.dir)
 	cloned, err := OpenOrClone(ctx, url, cache, CloneOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Dir(cloned.Dir()) != cache {
-		t.Errorf("cloned Dir() = %s, want one in %s", cloned.Dir(), cache)
+	if filepath.Dir(cloned.dir) != cache {
+		t.Errorf("the clone is in %s, want a directory of %s", cloned.dir, cache)
 	}
 	expect(t, cloned, map[string]string{"main": sha})
 

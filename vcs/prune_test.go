@@ -40,7 +40,7 @@ func TestRegistryBounded(t *testing.T) {
 		}
 	}
 	newest := closed[len(closed)-1]
-	again, err := Open(newest.Dir())
+	again, err := Open(newest.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestRegistryBounded(t *testing.T) {
 		t.Error("reopening a repository still in memory made a new state")
 	}
 	oldest := closed[0]
-	again, err = Open(oldest.Dir())
+	again, err = Open(oldest.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,24 +87,24 @@ func TestPruneClones(t *testing.T) {
 	recent.Close()
 	stale, _ := clone()
 	stale.Close()
-	age(t, stale.Dir(), 2*maxAge)
+	age(t, stale.dir, 2*maxAge)
 	open, _ := clone()
 	defer open.Close()
-	age(t, open.Dir(), 2*maxAge)
+	age(t, open.dir, 2*maxAge)
 	fetching, _ := clone()
 	fetching.Close()
-	age(t, fetching.Dir(), 2*maxAge)
+	age(t, fetching.dir, 2*maxAge)
 	// Another process cloning or fetching holds the lock (flock locks of two open files
 	// conflict within one process as well).
-	unlock, err := lockAcross(ctx, fetching.Dir()+".lock")
+	unlock, err := lockAcross(ctx, fetching.dir+".lock")
 	if err != nil {
 		t.Fatal(err)
 	}
 	leftovers := map[string]time.Duration{
-		".x-1234.partial-99": 0, // a clone that crashed: nobody holds x-1234.lock
-		"." + filepath.Base(fetching.Dir()) + ".partial-98": 0, // a clone in progress, which holds the lock
-		".z-1234.pruned-17":          0, // a prune that crashed
-		"not-a-clone-without-a-lock": 2 * maxAge,
+		".x-1234.partial-99":                              0, // a clone that crashed: nobody holds x-1234.lock
+		"." + filepath.Base(fetching.dir) + ".partial-98": 0, // a clone in progress, which holds the lock
+		".z-1234.pruned-17":                               0, // a prune that crashed
+		"not-a-clone-without-a-lock":                      2 * maxAge,
 	}
 	for name, d := range leftovers {
 		p := filepath.Join(cache, name)
@@ -121,12 +121,12 @@ func TestPruneClones(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{filepath.Join(cache, ".x-1234.partial-99"), filepath.Join(cache, ".z-1234.pruned-17"), stale.Dir()}
+	want := []string{filepath.Join(cache, ".x-1234.partial-99"), filepath.Join(cache, ".z-1234.pruned-17"), stale.dir}
 	slices.Sort(want)
 	if !slices.Equal(removed, want) {
 		t.Errorf("PruneClones removed %q, want %q", removed, want)
 	}
-	for _, dir := range []string{recent.Dir(), open.Dir(), fetching.Dir(), filepath.Join(cache, "."+filepath.Base(fetching.Dir())+".partial-98"), filepath.Join(cache, "not-a-clone-without-a-lock")} {
+	for _, dir := range []string{recent.dir, open.dir, fetching.dir, filepath.Join(cache, "."+filepath.Base(fetching.dir)+".partial-98"), filepath.Join(cache, "not-a-clone-without-a-lock")} {
 		if _, err := os.Stat(dir); err != nil {
 			t.Errorf("%s was pruned: %v", dir, err)
 		}
@@ -141,12 +141,12 @@ func TestPruneClones(t *testing.T) {
 	// Once the other process is done and the Repo closed, they go too.
 	unlock()
 	open.Close()
-	age(t, open.Dir(), 2*maxAge)
+	age(t, open.dir, 2*maxAge)
 	removed, err = PruneClones(cache, maxAge)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = []string{filepath.Join(cache, "."+filepath.Base(fetching.Dir())+".partial-98"), fetching.Dir(), open.Dir()}
+	want = []string{filepath.Join(cache, "."+filepath.Base(fetching.dir)+".partial-98"), fetching.dir, open.dir}
 	slices.Sort(want)
 	if !slices.Equal(removed, want) {
 		t.Errorf("the second PruneClones removed %q, want %q", removed, want)
@@ -175,7 +175,7 @@ func TestPruneClonesMarksUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close()
-	age(t, r.Dir(), 48*time.Hour)
+	age(t, r.dir, 48*time.Hour)
 	r, err = Clone(ctx, url, cache, CloneOptions{})
 	if err != nil {
 		t.Fatal(err)

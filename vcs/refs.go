@@ -12,7 +12,7 @@ import (
 
 // FetchRefs fetches particular references from origin into the same names,
 // forced: for example "refs/pull/12/head", where the head of a pull request
-// from a fork lives (Fetch brings branches and tags only). A reference that
+// from a fork lives (Clone brings branches and tags only). A reference that
 // origin does not have is an error naming it.
 func (r *Repo) FetchRefs(ctx context.Context, opts CloneOptions, refs ...string) error {
 	unlock, err := r.lockForFetch(ctx)

@@ -196,6 +196,3 @@ func (s *shared) set(repo *git.Repository) {
 		s.dir = filepath.Clean(wt.Filesystem.Root())
 	}
 }
-
-// Dir is the repository's directory: the work tree root, or the bare repository itself.
-func (r *Repo) Dir() string { return r.dir }

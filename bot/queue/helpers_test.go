@@ -2,6 +2,8 @@ package queue
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -78,11 +80,33 @@ func commandJob(repo string, pr int, comment int64) Job {
 		PR: pr, Command: "full", CommentID: comment, Requester: "alice"}
 }
 
+// enqueue is EnqueueAll for one job, as most tests enqueue.
+func (q *Queue) enqueue(ctx context.Context, j Job) (id int64, duplicate bool, err error) {
+	ids, duplicate, err := q.EnqueueAll(ctx, []Job{j})
+	if err != nil || duplicate {
+		return 0, duplicate, err
+	}
+	return ids[0], false, nil
+}
+
+// get reads the job with the given id as Claim would return it; an unknown
+// id is an error wrapping ErrNotFound.
+func (q *Queue) get(ctx context.Context, id int64) (*Job, error) {
+	j, err := scanJob(q.store.QueryRow(ctx, "SELECT "+jobColumns+" FROM jobs WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading job %d: %w", id, err)
+	}
+	return j, nil
+}
+
 func mustEnqueue(t *testing.T, q *Queue, j Job) int64 {
 	t.Helper()
-	id, dup, err := q.Enqueue(ctx, j)
+	id, dup, err := q.enqueue(ctx, j)
 	if err != nil || dup {
-		t.Fatalf("Enqueue(%s %s): id %d, duplicate %v, err %v", j.Kind, j.Key(), id, dup, err)
+		t.Fatalf("enqueue(%s %s): id %d, duplicate %v, err %v", j.Kind, j.Key(), id, dup, err)
 	}
 	return id
 }
@@ -107,9 +131,9 @@ func claimID(t *testing.T, q *Queue) int64 {
 
 func mustGet(t *testing.T, q *Queue, id int64) *Job {
 	t.Helper()
-	j, err := q.Get(ctx, id)
+	j, err := q.get(ctx, id)
 	if err != nil {
-		t.Fatalf("Get(%d): %v", id, err)
+		t.Fatalf("get(%d): %v", id, err)
 	}
 	return j
 }

@@ -27,7 +27,7 @@ const (
 	Cancelled = "cancelled"
 )
 
-// ErrInvalidJob is wrapped by the error Enqueue returns for a job it refuses
+// ErrInvalidJob is wrapped by the error EnqueueAll returns for a job it refuses
 // to store (no repository, an unknown kind, a pull request job without a
 // number, ...): the caller's input is wrong, not the store.
 var ErrInvalidJob = errors.New("invalid job")
@@ -74,7 +74,7 @@ func (j *Job) Key() string {
 	return j.Repo + "@" + j.Branch
 }
 
-// validate checks a job given to Enqueue. The fields the queue sets (ID,
+// validate checks a job given to EnqueueAll. The fields the queue sets (ID,
 // Attempts, Error, Created, Updated) are ignored.
 func (j *Job) validate() error {
 	owner, name, ok := strings.Cut(j.Repo, "/")
@@ -118,13 +118,4 @@ func (j *Job) validate() error {
 		return fmt.Errorf("%w: a new job is queued, not %q", ErrInvalidJob, j.State)
 	}
 	return nil
-}
-
-// knownState tells whether s is one of the job states.
-func knownState(s string) bool {
-	switch s {
-	case Queued, Running, Done, Failed, Cancelled:
-		return true
-	}
-	return false
 }

@@ -34,7 +34,7 @@ func helperEnqueuer() int {
 		return 1
 	}
 	for i := 1; i <= enqueuerJobs; i++ {
-		id, dup, err := q.Enqueue(ctx, processJob(i))
+		id, dup, err := q.enqueue(ctx, processJob(i))
 		if err != nil || dup {
 			fmt.Fprintln(os.Stderr, "enqueueing", i, dup, err)
 			return 1
@@ -116,7 +116,7 @@ func TestSIGKILL(t *testing.T) {
 	}
 	// And the child's deliveries are still recognised.
 	for i := range reported {
-		if _, dup, err := q.Enqueue(ctx, processJob(i)); err != nil || !dup {
+		if _, dup, err := q.enqueue(ctx, processJob(i)); err != nil || !dup {
 			t.Errorf("redelivery %s: duplicate %v, %v", processJob(i).Delivery, dup, err)
 		}
 	}

@@ -4,7 +4,7 @@
 //
 // A job is queued, then running, and ends done, failed or cancelled. Jobs
 // of one Key (a pull request, or a branch) are serialised: Claim never
-// starts a job while another of its Key runs, and Enqueue cancels the older
+// starts a job while another of its Key runs, and EnqueueAll cancels the older
 // jobs of the Key still queued, since the newer one supersedes them.
 //
 // Publishing a result follows this protocol, so that an older commit never
@@ -49,7 +49,7 @@ const (
 )
 
 var (
-	// ErrNotFound is wrapped by the errors of Get and Finish for an unknown id.
+	// ErrNotFound is wrapped by the error of Finish for an unknown id.
 	ErrNotFound = errors.New("job not found")
 	// ErrNotRunning is wrapped by the error of Finish for a job that is not
 	// running: it was never claimed, is already finished, or was requeued by
@@ -57,7 +57,7 @@ var (
 	ErrNotRunning = errors.New("job not running")
 )
 
-// errDuplicate makes Enqueue's transaction roll back when the delivery was
+// errDuplicate makes EnqueueAll's transaction roll back when the delivery was
 // seen before.
 var errDuplicate = errors.New("duplicate delivery")
 
@@ -79,7 +79,7 @@ func Open(ctx context.Context, store *cache.Store) (*Queue, error) {
 }
 
 // Notify returns a channel that receives a value (buffer 1, never blocking
-// the sender) when Enqueue, EnqueueAll, Finish or Recover commits a change
+// the sender) when EnqueueAll, Finish or Recover commits a change
 // that may let a job be claimed, and when Claim claims one (there may be
 // more, so the wake-up passes to the next idle worker). All workers share the
 // channel: an idle worker waits on it and on a ticker, then claims until
@@ -95,29 +95,19 @@ func (q *Queue) notify() {
 	}
 }
 
-// Enqueue records a job in one transaction and returns its id. The delivery
-// id is recorded for deduplication: a delivery id seen before (and not yet
-// pruned) returns duplicate=true and writes nothing; "" is never
-// deduplicated. Jobs of the same Key still queued are cancelled, superseded
-// by this one, which inherits what they asked for beyond it: it is Fresh if
-// one of them was, and a push job that supersedes a full one becomes a full
-// job, so a `/setbot full` or a scheduled re-analysis is not lost to a push
-// that follows it. The fields the queue sets (ID, State, Attempts, Error,
-// Created, Updated) are ignored, except that a State other than "" or Queued
-// is refused. Nothing is written when it returns an error.
-func (q *Queue) Enqueue(ctx context.Context, j Job) (id int64, duplicate bool, err error) {
-	ids, duplicate, err := q.EnqueueAll(ctx, []Job{j})
-	if err != nil || duplicate {
-		return 0, duplicate, err
-	}
-	return ids[0], false, nil
-}
-
-// EnqueueAll is Enqueue for the several jobs one delivery makes (a check
-// suite of several pull requests): they must all carry the same Delivery,
-// which is recorded once, and are enqueued together or not at all. A later
-// job of the list supersedes an earlier one of the same Key. It returns the
-// ids in the order of jobs.
+// EnqueueAll records the jobs one delivery makes (one job, or the several
+// pull requests of a check suite) in one transaction, all or none, and
+// returns their ids in the order of jobs. They must all carry the same
+// Delivery, which is recorded once for deduplication: a delivery id seen
+// before (and not yet pruned) returns duplicate=true and writes nothing; ""
+// is never deduplicated. Jobs of the same Key still queued are cancelled,
+// superseded by the new one, which inherits what they asked for beyond it:
+// it is Fresh if one of them was, and a push job that supersedes a full one
+// becomes a full job, so a `/setbot full` or a scheduled re-analysis is not
+// lost to a push that follows it. A later job of the list supersedes an
+// earlier one of the same Key. The fields the queue sets (ID, State,
+// Attempts, Error, Created, Updated) are ignored, except that a State other
+// than "" or Queued is refused. Nothing is written when it returns an error.
 func (q *Queue) EnqueueAll(ctx context.Context, jobs []Job) (ids []int64, duplicate bool, err error) {
 	if len(jobs) == 0 {
 		return nil, false, errors.New("enqueueing jobs: no jobs")
@@ -415,63 +405,6 @@ func (q *Queue) OldestQueued(ctx context.Context) (time.Duration, error) {
 		return 0, nil
 	}
 	return max(q.now().Sub(time.Unix(0, oldest.Int64)), 0), nil
-}
-
-// Get returns the job with the given id; an unknown id is an error wrapping
-// ErrNotFound.
-func (q *Queue) Get(ctx context.Context, id int64) (*Job, error) {
-	j, err := scanJob(q.store.QueryRow(ctx, "SELECT "+jobColumns+" FROM jobs WHERE id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		err = ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading job %d: %w", id, err)
-	}
-	return j, nil
-}
-
-// Jobs lists jobs newest first: those in state, or all for "", at most
-// limit of them (limit <= 0: all).
-func (q *Queue) Jobs(ctx context.Context, state string, limit int) ([]*Job, error) {
-	if state != "" && !knownState(state) {
-		return nil, fmt.Errorf("listing jobs: unknown state %q", state)
-	}
-	if limit <= 0 {
-		limit = -1 // SQLite: no limit
-	}
-	var (
-		rows *sql.Rows
-		err  error
-	)
-	if state == "" {
-		rows, err = q.store.Query(ctx, "SELECT "+jobColumns+" FROM jobs ORDER BY id DESC LIMIT ?", limit)
-	} else {
-		rows, err = q.store.Query(ctx, "SELECT "+jobColumns+" FROM jobs WHERE state = ? ORDER BY id DESC LIMIT ?", state, limit)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("listing %s jobs: %w", stateOrAll(state), err)
-	}
-	defer rows.Close()
-	var jobs []*Job
-	for rows.Next() {
-		j, err := scanJob(rows)
-		if err != nil {
-			return nil, fmt.Errorf("listing %s jobs: %w", stateOrAll(state), err)
-		}
-		jobs = append(jobs, j)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("listing %s jobs: %w", stateOrAll(state), err)
-	}
-	return jobs, nil
-}
-
-// stateOrAll names a state filter in messages.
-func stateOrAll(state string) string {
-	if state == "" {
-		return "all"
-	}
-	return state
 }
 
 // Prune deletes what is older than age (last changed before now-age):

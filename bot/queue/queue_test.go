@@ -40,7 +40,7 @@ func TestLifecycle(t *testing.T) {
 	want := in
 	want.ID, want.State, want.Created, want.Updated = id, Queued, c.t.UTC(), c.t.UTC()
 	if *got != want {
-		t.Errorf("Get(%d) =\n%+v\nwant\n%+v", id, *got, want)
+		t.Errorf("get(%d) =\n%+v\nwant\n%+v", id, *got, want)
 	}
 
 	c.advance(time.Second)
@@ -73,9 +73,6 @@ func TestLifecycle(t *testing.T) {
 	}
 	if err := q.Finish(ctx, 999, Done, ""); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Finish of an unknown job: %v, want ErrNotFound", err)
-	}
-	if _, err := q.Get(ctx, 999); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Get of an unknown job: %v, want ErrNotFound", err)
 	}
 	for _, state := range []string{"", Queued, Running, "finished"} {
 		if err := q.Finish(ctx, id, state, ""); err == nil || !strings.Contains(err.Error(), "not a final state") {
@@ -119,7 +116,7 @@ func TestInvalidJobs(t *testing.T) {
 			j := prJob("octo/models", 1, "h")
 			j.Delivery = "d-" + tt.name
 			tt.edit(&j)
-			id, dup, err := q.Enqueue(ctx, j)
+			id, dup, err := q.enqueue(ctx, j)
 			if !errors.Is(err, ErrInvalidJob) || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Enqueue = %d, %v, %v; want ErrInvalidJob saying %q", id, dup, err, tt.want)
 			}
@@ -132,9 +129,6 @@ func TestInvalidJobs(t *testing.T) {
 	// A full job may leave the head to be resolved when it runs.
 	mustEnqueue(t, q, branchJob(KindFull, "octo/models", "main", ""))
 
-	if _, err := q.Jobs(ctx, "paused", 0); err == nil {
-		t.Error("Jobs of an unknown state: no error")
-	}
 	if _, err := q.Superseded(ctx, nil); err == nil {
 		t.Error("Superseded(nil): no error")
 	}
@@ -163,7 +157,7 @@ func TestDeduplication(t *testing.T) {
 	// The redelivery even carries a newer head: it must not supersede.
 	again := j
 	again.HeadSHA = "h2"
-	if id, dup, err := q.Enqueue(ctx, again); err != nil || !dup || id != 0 {
+	if id, dup, err := q.enqueue(ctx, again); err != nil || !dup || id != 0 {
 		t.Fatalf("second Enqueue of a delivery = %d, %v, %v; want a duplicate", id, dup, err)
 	}
 	if woken(q) {
@@ -184,7 +178,7 @@ func TestDeduplication(t *testing.T) {
 	// Nor is a delivery forgotten by reopening the store.
 	s.Close()
 	s, q = openQueue(t, path)
-	if id, dup, err := q.Enqueue(ctx, again); err != nil || !dup {
+	if id, dup, err := q.enqueue(ctx, again); err != nil || !dup {
 		t.Fatalf("Enqueue of a delivery after reopening = %d, %v, %v; want a duplicate", id, dup, err)
 	}
 	if n := count(t, s, "SELECT count(*) FROM jobs"); n != 3 {
@@ -420,7 +414,7 @@ func TestRecoverSuperseded(t *testing.T) {
 
 func TestConcurrentClaim(t *testing.T) {
 	const jobs, workers = 200, 8
-	_, q := openQueue(t, tempPath(t))
+	s, q := openQueue(t, tempPath(t))
 	for i := 1; i <= jobs; i++ {
 		mustEnqueue(t, q, prJob("octo/models", i, "h"))
 	}
@@ -464,8 +458,8 @@ func TestConcurrentClaim(t *testing.T) {
 			t.Errorf("job %d claimed %d times", id, n)
 		}
 	}
-	if done, err := q.Jobs(ctx, Done, 0); err != nil || len(done) != jobs {
-		t.Errorf("Jobs(done) = %d jobs, %v; want %d", len(done), err, jobs)
+	if done := count(t, s, "SELECT count(*) FROM jobs WHERE state = 'done'"); done != jobs {
+		t.Errorf("%d jobs done, want %d", done, jobs)
 	}
 }
 
@@ -495,46 +489,6 @@ func TestDepthAndAge(t *testing.T) {
 	check(1, 0)
 	c.t = c.t.Add(-time.Hour) // a clock set back gives no negative age
 	check(1, 0)
-}
-
-func TestJobs(t *testing.T) {
-	_, q := openQueue(t, tempPath(t))
-	var ids []int64
-	for i := 1; i <= 5; i++ {
-		ids = append(ids, mustEnqueue(t, q, prJob("octo/models", i, "h")))
-	}
-	claimID(t, q)
-	tests := []struct {
-		state string
-		limit int
-		want  []int64
-	}{
-		{"", 0, []int64{ids[4], ids[3], ids[2], ids[1], ids[0]}},
-		{"", 2, []int64{ids[4], ids[3]}},
-		{Queued, 0, []int64{ids[4], ids[3], ids[2], ids[1]}},
-		{Running, 10, []int64{ids[0]}},
-		{Done, 0, nil},
-	}
-	for _, tt := range tests {
-		jobs, err := q.Jobs(ctx, tt.state, tt.limit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []int64
-		for _, j := range jobs {
-			got = append(got, j.ID)
-		}
-		if len(got) != len(tt.want) {
-			t.Errorf("Jobs(%q, %d) = %v, want %v", tt.state, tt.limit, got, tt.want)
-			continue
-		}
-		for i := range got {
-			if got[i] != tt.want[i] {
-				t.Errorf("Jobs(%q, %d) = %v, want %v", tt.state, tt.limit, got, tt.want)
-				break
-			}
-		}
-	}
 }
 
 func TestPrune(t *testing.T) {
@@ -600,8 +554,8 @@ func TestPrune(t *testing.T) {
 		t.Errorf("OpenChecks = %v, %v; want the failed job with its check open", js, err)
 	}
 	for _, id := range []int64{done, failed, cancelled} {
-		if _, err := q.Get(ctx, id); !errors.Is(err, ErrNotFound) {
-			t.Errorf("Get(%d) after Prune: %v, want ErrNotFound", id, err)
+		if _, err := q.get(ctx, id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("get(%d) after Prune: %v, want ErrNotFound", id, err)
 		}
 	}
 	wantState(t, q, running, Running)
@@ -615,16 +569,16 @@ func TestPrune(t *testing.T) {
 	}
 
 	// A pruned delivery is accepted again; a recent one is still a duplicate.
-	if _, dup, err := q.Enqueue(ctx, prJob("octo/models", 7, "h")); err != nil || dup {
+	if _, dup, err := q.enqueue(ctx, prJob("octo/models", 7, "h")); err != nil || dup {
 		t.Errorf("Enqueue without a delivery: %v, %v", dup, err)
 	}
 	j := prJob("octo/models", 8, "h")
 	j.Delivery = "d1"
-	if _, dup, err := q.Enqueue(ctx, j); err != nil || dup {
+	if _, dup, err := q.enqueue(ctx, j); err != nil || dup {
 		t.Errorf("Enqueue of a pruned delivery: duplicate %v, %v", dup, err)
 	}
 	j.Delivery = "d6"
-	if _, dup, err := q.Enqueue(ctx, j); err != nil || !dup {
+	if _, dup, err := q.enqueue(ctx, j); err != nil || !dup {
 		t.Errorf("Enqueue of a recent delivery: duplicate %v, %v; want a duplicate", dup, err)
 	}
 

@@ -328,13 +328,6 @@ func (in *Interp) Config() []string {
 
 func (in *Interp) configName() string { return strings.Join(in.Config(), ",") }
 
-// Vars returns a copy of the machine's variables.
-func (in *Interp) Vars() map[string]sim.Value { return copyArgs(in.cur.vars) }
-
-// Halted reports whether the machine has stopped in a top-level final
-// state.
-func (in *Interp) Halted() bool { return in.cur.halted }
-
 // PendingTimers returns the names of the timers the environment may fire,
 // one per pending timer (a name twice when two are pending), sorted.
 func (in *Interp) PendingTimers() []string {

@@ -443,14 +443,14 @@ func (f *frame) run() (bool, error) {
 	return true, nil
 }
 
-// Vars returns a copy of the machine's variables.
+// Vars returns a copy of the machine's variables. Nothing setbot runs
+// shows them; tests in other packages read them (the differential test
+// against the reference interpreter compares them after every step), so
+// it cannot move to a _test.go file.
 func (s *Sim) Vars() map[string]Value { return copyArgs(s.cur.vars) }
 
 // State returns the current MLM state.
 func (s *Sim) State() *mlm.State { return s.cur.state }
-
-// Halted reports whether the machine has stopped in a final state.
-func (s *Sim) Halted() bool { return s.cur.halted }
 
 // PendingTimers returns the names of the timers the environment may fire,
 // one per pending timer (a name twice when two are pending), sorted.

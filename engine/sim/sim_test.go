@@ -359,9 +359,12 @@ func TestHalted(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !st.Halted || !s.Halted() || s.State().Name != "End" || fmt.Sprint(st.Config) != "[End]" {
-		t.Errorf("step halted %v, machine halted %v in %s (config %v), want halted in End",
-			st.Halted, s.Halted(), s.State().Name, st.Config)
+	if !st.Halted || s.State().Name != "End" || fmt.Sprint(st.Config) != "[End]" {
+		t.Errorf("halted %v in %s (config %v), want halted in End", st.Halted, s.State().Name, st.Config)
+	}
+	// The machine stays halted: a later event is discarded.
+	if st, err = s.Step(sim.Event{Name: "parsed"}); err != nil || !st.Halted || st.Discarded == "" {
+		t.Errorf("an event after halting: %+v, %v; want it discarded by the halted machine", st, err)
 	}
 	if got := s.PendingTimers(); len(got) != 0 {
 		t.Errorf("pending timers %v after halting", got)

@@ -1,7 +1,6 @@
 package lang
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -68,9 +67,6 @@ func FuzzParseStmts(f *testing.F) {
 		}
 		checkErrors(t, errs)
 		BlockString(b)
-		if err := Fprint(&bytes.Buffer{}, b, "\t"); err != nil {
-			t.Fatal(err)
-		}
 		Uses(b)
 		Defs(b)
 		CheckBlock(testEnv(), nil, b)

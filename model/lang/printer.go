@@ -2,7 +2,6 @@ package lang
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -18,13 +17,6 @@ func ExprString(e Expr) string {
 	return p.b.String()
 }
 
-// StmtString returns the canonical single-line text of s.
-func StmtString(s Stmt) string {
-	var p printer
-	p.stmt(s, 0)
-	return p.b.String()
-}
-
 // BlockString returns the canonical single-line text of a statement list:
 // the statements separated by spaces, each simple statement ending with
 // ';'. An empty block gives "".
@@ -34,29 +26,14 @@ func BlockString(b *Block) string {
 		if i > 0 {
 			p.b.WriteByte(' ')
 		}
-		p.stmt(s, 0)
+		p.stmt(s)
 	}
 	return p.b.String()
 }
 
-// Fprint writes the statement list b to w, one statement per line, with
-// nested blocks indented by indent.
-func Fprint(w io.Writer, b *Block, indent string) error {
-	p := printer{multiline: true, indent: indent}
-	for _, s := range b.Stmts {
-		p.stmt(s, 0)
-		p.b.WriteByte('\n')
-	}
-	_, err := io.WriteString(w, p.b.String())
-	return err
-}
-
-// A printer accumulates text. In multi-line mode block contents go on
-// their own lines, indented.
+// A printer accumulates text.
 type printer struct {
-	b         strings.Builder
-	multiline bool
-	indent    string
+	b strings.Builder
 }
 
 func (p *printer) str(s string) { p.b.WriteString(s) }
@@ -234,10 +211,6 @@ func isNegLit(e Expr) bool {
 	return ok && x.Value < 0 && x.Value != math.MinInt64
 }
 
-// Quote returns s as a string literal of the action language, in single
-// quotes: what CutString and the scanner read back as s.
-func Quote(s string) string { return quote(s, '\'') }
-
 // quote returns s quoted with q, escaped as the scanner reads it back: a
 // line break, a tab and a character that does not print (a control
 // character, a format character such as U+200B) are escaped, so that a
@@ -280,25 +253,25 @@ func eventName(name string) string {
 	return name
 }
 
-// stmt prints s at nesting depth depth (used for indentation).
-func (p *printer) stmt(s Stmt, depth int) {
+// stmt prints s.
+func (p *printer) stmt(s Stmt) {
 	switch x := s.(type) {
 	case *Block:
-		p.block(x, depth)
+		p.block(x)
 	case *If:
 		p.str("if (")
 		p.expr(x.Cond)
 		p.str(") ")
-		p.block(x.Then, depth)
+		p.block(x.Then)
 		if x.Else != nil {
 			p.str(" else ")
-			p.stmt(x.Else, depth)
+			p.stmt(x.Else)
 		}
 	case *While:
 		p.str("while (")
 		p.expr(x.Cond)
 		p.str(") ")
-		p.block(x.Body, depth)
+		p.block(x.Body)
 	case *ForEach:
 		p.str("for (" + x.Item.Name)
 		if x.Index != nil {
@@ -311,7 +284,7 @@ func (p *printer) stmt(s Stmt, depth int) {
 			p.expr(x.Cond)
 		}
 		p.str(") ")
-		p.block(x.Body, depth)
+		p.block(x.Body)
 	case *For:
 		p.str("for (")
 		if x.Init != nil {
@@ -328,7 +301,7 @@ func (p *printer) stmt(s Stmt, depth int) {
 			p.simple(x.Post)
 		}
 		p.str(") ")
-		p.block(x.Body, depth)
+		p.block(x.Body)
 	default:
 		p.simple(s)
 		p.str(";")
@@ -405,26 +378,15 @@ func (p *printer) args(args []*Arg) {
 }
 
 // block prints { ... }; a nil or empty block prints as {}.
-func (p *printer) block(b *Block, depth int) {
+func (p *printer) block(b *Block) {
 	if b == nil || len(b.Stmts) == 0 {
 		p.str("{}")
 		return
 	}
 	p.str("{")
 	for _, s := range b.Stmts {
-		p.newline(depth + 1)
-		p.stmt(s, depth+1)
-	}
-	p.newline(depth)
-	p.str("}")
-}
-
-// newline separates statements inside a block: a space on a single line,
-// or a line break and indentation.
-func (p *printer) newline(depth int) {
-	if !p.multiline {
 		p.str(" ")
-		return
+		p.stmt(s)
 	}
-	p.str("\n" + strings.Repeat(p.indent, depth))
+	p.str(" }")
 }

@@ -48,13 +48,14 @@ func TestQuote(t *testing.T) {
 		{"\xff", "'\xff'"},
 	}
 	for _, tt := range tests {
-		if got := Quote(tt.in); got != tt.want {
-			t.Errorf("Quote(%q) = %s, want %s", tt.in, got, tt.want)
+		if got := ExprString(&StrLit{Value: tt.in}); got != tt.want {
+			t.Errorf("ExprString of the string %q = %s, want %s", tt.in, got, tt.want)
 		}
 	}
 }
 
-// TestQuoteRoundTrip checks that CutString reads back what Quote writes,
+// TestQuoteRoundTrip checks that CutString reads back what the printer
+// writes for a string,
 // for strings of quotes, commas, backslashes, controls and characters
 // beyond ASCII, and that the literal holds no line break.
 func TestQuoteRoundTrip(t *testing.T) {
@@ -66,13 +67,13 @@ func TestQuoteRoundTrip(t *testing.T) {
 			b.WriteRune(alphabet[rng.Intn(len(alphabet))])
 		}
 		s := b.String()
-		q := Quote(s)
+		q := ExprString(&StrLit{Value: s})
 		if strings.ContainsAny(q, "\n\r") || !utf8.ValidString(q) {
-			t.Fatalf("Quote(%q) = %q: a line break or invalid UTF-8", s, q)
+			t.Fatalf("the string %q prints as %q: a line break or invalid UTF-8", s, q)
 		}
 		got, rest, err := CutString(q + ", x")
 		if err != nil || got != s || rest != ", x" {
-			t.Fatalf("CutString(Quote(%q) = %s) = %q, %q, %v", s, q, got, rest, err)
+			t.Fatalf("CutString(%s, printed from %q) = %q, %q, %v", q, s, got, rest, err)
 		}
 	}
 }

@@ -109,7 +109,7 @@ func TestGrowingArrays(t *testing.T) {
 			if got := vars[0] + " " + vars[len(vars)-1]; got != tt.vars {
 				t.Errorf("variables %s, want %s", got, tt.vars)
 			}
-			if got := lang.StmtString(m.State("a").OnEntry[0].Stmts[0]); got != tt.first {
+			if got := lang.BlockString(&lang.Block{Stmts: m.State("a").OnEntry[0].Stmts[:1]}); got != tt.first {
 				t.Errorf("first statement %s, want %s", got, tt.first)
 			}
 		})

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/setbot/setbot/internal/z3mem"
 	"github.com/setbot/setbot/solver"
 )
 
@@ -15,7 +16,7 @@ func usage() (z3, heap uint64) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return allocSize(), ms.HeapAlloc
+	return z3mem.Allocated(), ms.HeapAlloc
 }
 
 const mb = 1 << 20

@@ -14,9 +14,6 @@ package z3
 #include <stdint.h>
 #include <stdlib.h>
 #include <z3.h>
-
-// Exported by libz3 but missing from the 4.8 headers.
-extern uint64_t Z3_get_estimated_alloc_size(void);
 */
 import "C"
 
@@ -515,8 +512,3 @@ func (x *context) char(a ast) (rune, error) {
 	}
 	return 0, fmt.Errorf("z3: character: cannot read %q", text)
 }
-
-// allocSize returns Z3's estimate of the memory it has allocated (all
-// contexts), in bytes. Only the leak tests call it (deadcode reports it):
-// it stays here because a test file cannot use cgo.
-func allocSize() uint64 { return uint64(C.Z3_get_estimated_alloc_size()) }
