@@ -444,3 +444,40 @@ func TestAnalyzeDegradesGracefully(t *testing.T) {
 		t.Errorf("exit %d, gate %q; want the default rules (unreachable_state: block)", code, a.Gate.Conclusion)
 	}
 }
+
+// TestRunsListsTheDemo: the runs the demo's analyses recorded are listed,
+// newest first, in both formats; a missing cache is an error, not a new
+// empty file.
+func TestRunsListsTheDemo(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	if code, _, errs := runCLI(t, "demo", "--dir", dir, "-q"); code != 0 {
+		t.Fatalf("demo: exit %d\n%s", code, errs)
+	}
+	db := filepath.Join(dir, ".git", "setbot-cache.db")
+	code, out, errs := runCLI(t, "runs", "--cache", db, "--format", "json")
+	if code != 0 {
+		t.Fatalf("runs: exit %d\n%s", code, errs)
+	}
+	var got struct {
+		Runs []struct {
+			Path, Strategy, Created string
+			HeadStates              int `json:"head_states"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(got.Runs) != 3 || got.Runs[0].Path != "models/triangle.scxml" || got.Runs[2].Strategy != "reuse" || got.Runs[0].HeadStates == 0 {
+		t.Errorf("runs %+v; want the demo's three analyses, newest first", got.Runs)
+	}
+	if code, out, _ := runCLI(t, "runs", "--cache", db, "--limit", "1"); code != 0 || strings.Count(out, "models/triangle.scxml") != 1 {
+		t.Errorf("text, limit 1: exit %d\n%s", code, out)
+	}
+	missing := filepath.Join(t.TempDir(), "none.db")
+	if code, _, errs := runCLI(t, "runs", "--cache", missing); code == 0 || !strings.Contains(errs, "no cache at") {
+		t.Errorf("missing cache: exit %d, %q", code, errs)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("runs created a cache file")
+	}
+}

@@ -56,6 +56,6 @@ machine, and analyses what a change does to every execution of the machine.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newCheckCmd(), newMLMCmd(), newExploreCmd(), newTestsCmd(), newSimulateCmd(), newBenchCmd(), newDiffCmd(), newEvaluateCmd(), newAnalyzeCmd(), newConformanceCmd(), newDemoCmd(), newServeCmd(), newHealthcheckCmd())
+	root.AddCommand(newCheckCmd(), newMLMCmd(), newExploreCmd(), newTestsCmd(), newSimulateCmd(), newBenchCmd(), newDiffCmd(), newEvaluateCmd(), newAnalyzeCmd(), newConformanceCmd(), newDemoCmd(), newRunsCmd(), newServeCmd(), newHealthcheckCmd())
 	return root
 }

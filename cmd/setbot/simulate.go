@@ -12,6 +12,7 @@ import (
 	"github.com/setbot/setbot/engine/interp"
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -20,7 +21,7 @@ import (
 func newSimulateCmd() *cobra.Command {
 	var fe frontEndFlags
 	var format string
-	var reference bool
+	var reference, vars bool
 	var opts sim.Options
 	cmd := &cobra.Command{
 		Use:   "simulate FILE [EVENT...]",
@@ -85,13 +86,18 @@ x % 0 = x. Variable ranges are not enforced.
 Formats: text (one block per step: the event, the outputs, the state, and why
 it was discarded) and json ({"steps": [{"event", "args", "fired": [{"key",
 "path"}], "entered", "outputs": [{"event", "target", "args"}], "state",
-"configuration", "halted", "timers", "discarded"}]}, with "error" when a step
-failed; "discarded" only when the event was). A fired transition's path has
+"configuration", "halted", "timers", "vars", "discarded"}]}, with "error" when a
+step failed; "discarded" only when the event was, "vars" only with --vars). A fired transition's path has
 one t or f per branching point its guard and action evaluated (&&, ||, ?:,
 if, each loop test, assume), in order; "entered" lists the statechart states
 the step entered, in order. With --reference the json steps are {"event",
 "args", "transitions", "exited", "entered", "outputs", "configuration",
-"halted", "timers", "discarded"}.
+"halted", "timers", "vars", "discarded"}.
+
+With --vars every step also lists the data model's variables after it (those
+the model declares, not the system variables), in the text written as
+arguments are (s=undefined), in the json as arguments are (the lowered pair
+_absent_s=1, s="").
 
 The steps before an error are printed; the error goes to stderr and the exit
 code is 1, as it is for a model that does not read or flatten (its errors go to
@@ -121,7 +127,7 @@ say).`,
 				if err := completeArgs(events, m.EventByName); err != nil {
 					return err
 				}
-				steps, err = simulateReference(m, interp.Options{LoopLimit: opts.LoopLimit, MaxMicrosteps: opts.MaxMicrosteps}, events)
+				steps, err = simulateReference(m, interp.Options{LoopLimit: opts.LoopLimit, MaxMicrosteps: opts.MaxMicrosteps}, events, vars)
 				var bad *source.Error
 				if errors.As(err, &bad) {
 					// A statechart the algorithm cannot run: a model error.
@@ -135,7 +141,7 @@ say).`,
 				if err := completeArgs(events, m.Event); err != nil {
 					return err
 				}
-				steps, err = simulate(m, opts, events)
+				steps, err = simulate(m, opts, events, vars)
 			}
 			if werr := simulateWriters[format](cmd.OutOrStdout(), steps, err); werr != nil {
 				return werr
@@ -150,6 +156,8 @@ say).`,
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	cmd.Flags().BoolVar(&reference, "reference", false,
 		"run the statechart on the reference interpreter (W3C SCXML algorithm) instead of the flattened machine")
+	cmd.Flags().BoolVar(&vars, "vars", false,
+		"print the data model's variables after every step")
 	cmd.Flags().IntVar(&opts.LoopLimit, "loop-limit", sim.DefaultLoopLimit,
 		"error when one execution of a loop runs more iterations than this")
 	cmd.Flags().IntVar(&opts.MaxMicrosteps, "max-microsteps", sim.DefaultMaxMicrosteps,
@@ -196,6 +204,7 @@ type simStep struct {
 	Halted      bool
 	Discarded   string
 	Timers      []string
+	Vars        map[string]sim.Value // with --vars: the variables after the step
 	reference   bool
 }
 
@@ -211,36 +220,62 @@ func referenceStep(st interp.Step, timers []string) simStep {
 
 // simulate runs the machine on events and returns the steps it completed,
 // the start step first, and the error that stopped it, if any.
-func simulate(m *mlm.Machine, opts sim.Options, events []sim.Event) ([]simStep, error) {
+func simulate(m *mlm.Machine, opts sim.Options, events []sim.Event, vars bool) ([]simStep, error) {
 	s, st, err := sim.New(m, opts)
 	if err != nil {
 		return nil, err
 	}
-	steps := []simStep{flattenedStep(st, s.PendingTimers())}
+	step := func(st sim.Step) simStep {
+		out := flattenedStep(st, s.PendingTimers())
+		if vars {
+			out.Vars = userVars(s.Vars())
+		}
+		return out
+	}
+	steps := []simStep{step(st)}
 	for i, ev := range events {
 		st, err := s.Step(ev)
 		if err != nil {
 			return steps, fmt.Errorf("event %d: %w", i+1, err)
 		}
-		steps = append(steps, flattenedStep(st, s.PendingTimers()))
+		steps = append(steps, step(st))
 	}
 	return steps, nil
 }
 
+// userVars keeps the variables the model declares, with the tags that say
+// which of them are undefined or null (lang.AbsentName), and drops the
+// system variables (their names start with _, which SCXML reserves).
+func userVars(vars map[string]sim.Value) map[string]sim.Value {
+	for name := range vars {
+		if _, tag := lang.AbsentOf(name); lang.Reserved(name) && !tag {
+			delete(vars, name)
+		}
+	}
+	return vars
+}
+
 // simulateReference runs the statechart on the reference interpreter, as
 // simulate runs the flattened machine.
-func simulateReference(m *model.Model, opts interp.Options, events []sim.Event) ([]simStep, error) {
+func simulateReference(m *model.Model, opts interp.Options, events []sim.Event, vars bool) ([]simStep, error) {
 	in, st, err := interp.New(m, opts)
 	if err != nil {
 		return nil, err
 	}
-	steps := []simStep{referenceStep(st, in.PendingTimers())}
+	step := func(st interp.Step) simStep {
+		out := referenceStep(st, in.PendingTimers())
+		if vars {
+			out.Vars = userVars(in.Vars())
+		}
+		return out
+	}
+	steps := []simStep{step(st)}
 	for i, ev := range events {
 		st, err := in.Step(ev)
 		if err != nil {
 			return steps, fmt.Errorf("event %d: %w", i+1, err)
 		}
-		steps = append(steps, referenceStep(st, in.PendingTimers()))
+		steps = append(steps, step(st))
 	}
 	return steps, nil
 }
@@ -287,6 +322,9 @@ func writeStepsText(w io.Writer, steps []simStep, _ error) error {
 		if len(st.Timers) > 0 {
 			fmt.Fprintf(&b, "  timers: %s\n", strings.Join(st.Timers, ", "))
 		}
+		if st.Vars != nil {
+			fmt.Fprintf(&b, "  vars: %s\n", sim.FormatArgs(st.Vars))
+		}
 		if st.Discarded != "" {
 			fmt.Fprintf(&b, "  discarded: %s\n", st.Discarded)
 		}
@@ -310,6 +348,7 @@ type jsonStep struct {
 	Config    []string       `json:"configuration"`
 	Halted    bool           `json:"halted"`
 	Timers    []string       `json:"timers"`
+	Vars      map[string]any `json:"vars,omitempty"`
 	Discarded string         `json:"discarded,omitempty"`
 }
 
@@ -323,6 +362,7 @@ type jsonReferenceStep struct {
 	Config      []string       `json:"configuration"`
 	Halted      bool           `json:"halted"`
 	Timers      []string       `json:"timers"`
+	Vars        map[string]any `json:"vars,omitempty"`
 	Discarded   string         `json:"discarded,omitempty"`
 }
 
@@ -335,6 +375,14 @@ type jsonOutput struct {
 	Event  string         `json:"event"`
 	Target string         `json:"target"`
 	Args   map[string]any `json:"args"`
+}
+
+// plainVars is the JSON of the variables, nil without --vars.
+func plainVars(vars map[string]sim.Value) map[string]any {
+	if vars == nil {
+		return nil
+	}
+	return sim.PlainArgs(vars)
 }
 
 func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
@@ -358,6 +406,7 @@ func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
 				Config:      append([]string{}, st.Config...),
 				Halted:      st.Halted,
 				Timers:      append([]string{}, st.Timers...),
+				Vars:        plainVars(st.Vars),
 				Discarded:   st.Discarded,
 			})
 			continue
@@ -372,6 +421,7 @@ func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
 			Config:    append([]string{}, st.Config...),
 			Halted:    st.Halted,
 			Timers:    append([]string{}, st.Timers...),
+			Vars:      plainVars(st.Vars),
 			Discarded: st.Discarded,
 		}
 		for _, f := range st.Fired {

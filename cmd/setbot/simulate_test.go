@@ -471,3 +471,51 @@ func TestSimulateEventText(t *testing.T) {
 		t.Errorf("a bad value: exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestSimulateVars: with --vars every step lists the declared variables,
+// the same on the flattened machine and the reference interpreter; the
+// parts setbot's lowering adds stay hidden; without it nothing is listed.
+func TestSimulateVars(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.scxml")
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a" datamodel="ecmascript">
+<datamodel><data id="n" expr="1"/><data id="s"/></datamodel>
+<state id="a"><transition event="go" target="b"><assign location="n" expr="n * 3"/><assign location="s" expr="'x'"/></transition></state>
+<state id="b"/></scxml>`
+	if err := os.WriteFile(model, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := func(args ...string) []string {
+		t.Helper()
+		code, out, errs := runSimulate(t, append(args, "--vars", "--format", "json", model, "go")...)
+		if code != exitOK {
+			t.Fatalf("exit %d, stderr %q", code, errs)
+		}
+		var got struct {
+			Steps []struct {
+				Vars map[string]any `json:"vars"`
+			} `json:"steps"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		var lines []string
+		for _, st := range got.Steps {
+			b, _ := json.Marshal(st.Vars)
+			lines = append(lines, string(b))
+		}
+		return lines
+	}
+	flat, ref := vars(), vars("--reference")
+	want := []string{`{"_absent_s":1,"n":1,"s":""}`, `{"_absent_s":0,"n":3,"s":"x"}`}
+	if strings.Join(flat, " ") != strings.Join(want, " ") || strings.Join(ref, " ") != strings.Join(want, " ") {
+		t.Errorf("vars: flattened %v, reference %v; want %v", flat, ref, want)
+	}
+	_, text, _ := runSimulate(t, "--vars", model, "go")
+	if !strings.Contains(text, "  vars: n=1, s=undefined\n") || !strings.Contains(text, "  vars: n=3, s='x'\n") {
+		t.Errorf("text output does not list the variables:\n%s", text)
+	}
+	if _, plain, _ := runSimulate(t, model, "go"); strings.Contains(plain, "vars") {
+		t.Errorf("variables listed without --vars:\n%s", plain)
+	}
+}

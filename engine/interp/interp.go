@@ -328,6 +328,10 @@ func (in *Interp) Config() []string {
 
 func (in *Interp) configName() string { return strings.Join(in.Config(), ",") }
 
+// Vars returns a copy of the machine's variables (setbot simulate --vars
+// prints them).
+func (in *Interp) Vars() map[string]sim.Value { return copyArgs(in.cur.vars) }
+
 // PendingTimers returns the names of the timers the environment may fire,
 // one per pending timer (a name twice when two are pending), sorted.
 func (in *Interp) PendingTimers() []string {

@@ -443,10 +443,8 @@ func (f *frame) run() (bool, error) {
 	return true, nil
 }
 
-// Vars returns a copy of the machine's variables. Nothing setbot runs
-// shows them; tests in other packages read them (the differential test
-// against the reference interpreter compares them after every step), so
-// it cannot move to a _test.go file.
+// Vars returns a copy of the machine's variables (setbot simulate --vars
+// prints them).
 func (s *Sim) Vars() map[string]Value { return copyArgs(s.cur.vars) }
 
 // State returns the current MLM state.
