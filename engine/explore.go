@@ -40,8 +40,9 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 		x.varIdx[v.Name] = i
 	}
 	e := &explorer{x: x, set: &SET{Machine: m, Terms: tab, Options: opts},
-		byKey: make(map[string][]*Node), canon: make(map[*Node][]solver.Term),
-		cands: candidates(m)}
+		byKey: make(map[string]*keyIndex), canonVars: make(map[canonKey]solver.Term),
+		renamed: make(map[renamedKey]solver.Term),
+		cands:   candidates(m)}
 	if configure != nil {
 		configure(e)
 	}
@@ -104,11 +105,12 @@ func candidates(m *mlm.Machine) map[string][]*mlm.Transition {
 }
 
 type explorer struct {
-	x     *executor
-	set   *SET
-	cands map[string][]*mlm.Transition
-	byKey map[string][]*Node      // non-subsumed nodes by canonical key
-	canon map[*Node][]solver.Term // their canonical path conditions
+	x         *executor
+	set       *SET
+	cands     map[string][]*mlm.Transition
+	byKey     map[string]*keyIndex // non-subsumed nodes by canonical key (subsume.go)
+	canonVars map[canonKey]solver.Term
+	renamed   map[renamedKey]solver.Term // canonical forms of terms, as renamed before
 
 	reuse     *reuser         // MSE: where children come from the base tree
 	interest  map[string]bool // DSE: transitions explored fully
@@ -501,96 +503,6 @@ func (e *explorer) add(parent *Node, k child) *Node {
 	}
 	e.set.Nodes = append(e.set.Nodes, n)
 	return n
-}
-
-// subsumed decides whether an earlier state subsumes n: same MLM state and
-// timers, equal valuation, and a path condition implied by n's, compared
-// on canonical forms (ARCHITECTURE.md §4). Otherwise n is indexed.
-func (e *explorer) subsumed(n *Node) {
-	key, pc := e.canonical(n)
-	if e.reuse != nil {
-		if b := e.reuse.counterpart[n]; b != nil {
-			if s, decided := e.likeBase(n, b, key, pc); decided {
-				if s != nil {
-					n.Subsumed = s
-					return
-				}
-				e.byKey[key] = append(e.byKey[key], n)
-				e.canon[n] = pc
-				return
-			}
-		}
-	}
-	for _, c := range e.byKey[key] {
-		if e.x.or.implies(pc, e.canon[c]) {
-			n.Subsumed = c
-			return
-		}
-	}
-	e.byKey[key] = append(e.byKey[key], n)
-	e.canon[n] = pc
-}
-
-// likeBase decides subsumption for a node identical to base node b, using
-// the base tree's decision: among the earlier candidates, those with a base
-// counterpart did not subsume b (they are identical, and come in the same
-// order), except b's own subsumer; only candidates new to this tree are
-// checked. decided is false when b's subsumer has no counterpart here: the
-// ordinary check then decides.
-func (e *explorer) likeBase(n, b *Node, key string, pc []solver.Term) (*Node, bool) {
-	for _, c := range e.byKey[key] {
-		if cb := e.reuse.counterpart[c]; cb != nil {
-			if b.Subsumed != nil && cb == b.Subsumed {
-				return c, true
-			}
-			continue
-		}
-		if e.x.or.implies(pc, e.canon[c]) {
-			return c, true
-		}
-	}
-	return nil, b.Subsumed == nil
-}
-
-// canonical renames n's variables in order of first occurrence (valuation,
-// then timers, then the path condition) and keeps only the conjuncts
-// connected to the valuation: loops that keep receiving inputs then close.
-func (e *explorer) canonical(n *Node) (string, []solver.Term) {
-	tab := e.x.tab
-	seen := make(map[solver.Term]bool)
-	var order []solver.Term
-	for _, v := range n.Vals {
-		order = tab.VarsInOrder(v, seen, order)
-	}
-	for _, t := range n.Timers {
-		for _, a := range t.Args {
-			order = tab.VarsInOrder(a.Value, seen, order)
-		}
-	}
-	rel := e.x.or.slice(n.PC, order)
-	for _, c := range rel {
-		order = tab.VarsInOrder(c, seen, order)
-	}
-	ren := make(map[solver.Term]solver.Term, len(order))
-	for i, v := range order {
-		ren[v] = tab.Var(fmt.Sprintf("#%d", i), tab.Sort(v))
-	}
-	var b strings.Builder
-	b.WriteString(n.State.Name)
-	for _, v := range n.Vals {
-		fmt.Fprintf(&b, "|%d", tab.Subst(v, ren))
-	}
-	for _, t := range n.Timers {
-		fmt.Fprintf(&b, "|%s#%q", t.Event, t.ID)
-		for _, a := range t.Args {
-			fmt.Fprintf(&b, ",%s=%d", a.Name, tab.Subst(a.Value, ren))
-		}
-	}
-	pc := make([]solver.Term, len(rel))
-	for i, c := range rel {
-		pc[i] = tab.Subst(c, ren)
-	}
-	return b.String(), pc
 }
 
 func sortArgs(args []Arg) {

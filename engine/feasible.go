@@ -47,40 +47,31 @@ func (o *oracle) sat(pc []solver.Term, c solver.Term) bool {
 	return o.check(append(rel, c)) != solver.Unsat
 }
 
-// implies reports whether a ⇒ b is proven (a is satisfiable).
-func (o *oracle) implies(a, b []solver.Term) bool {
+// implies reports whether p ⇒ b is proven (p is satisfiable).
+func (o *oracle) implies(p *premise, b []solver.Term) bool {
 	if len(b) == 0 {
 		return true
 	}
-	set := make(map[solver.Term]bool, len(a))
-	for _, x := range a {
-		set[x] = true
-	}
 	missing := b[:0:0]
 	for _, x := range b {
-		if !set[x] {
+		if !p.has(x) {
 			missing = append(missing, x)
 		}
 	}
 	if len(missing) == 0 {
 		return true
 	}
-	// A condition on a variable a says nothing about is not implied (the
+	// A condition on a variable p says nothing about is not implied (the
 	// conditions of feasible paths are never valid): declining costs at most
 	// a missed subsumption, and saves the solver call.
-	inA := make(map[solver.Term]bool)
-	for _, x := range a {
-		for _, v := range o.tab.Vars(x) {
-			inA[v] = true
-		}
-	}
 	for _, x := range missing {
 		for _, v := range o.tab.Vars(x) {
-			if !inA[v] {
+			if _, ok := p.variable(v); !ok {
 				return false
 			}
 		}
 	}
+	a := p.pc
 	var vars []solver.Term
 	for _, x := range missing {
 		vars = append(vars, o.tab.Vars(x)...)

@@ -105,6 +105,7 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 		t.index[n] = Term(len(t.nodes))
 		t.nodes = append(t.nodes, n)
 		t.scalar = append(t.scalar, t.scalarNode(n))
+		t.vars = append(t.vars, nil)
 	}
 	return t, b, nil
 }

@@ -3,6 +3,7 @@ package solver
 import (
 	"bytes"
 	"math/big"
+	"slices"
 	"testing"
 )
 
@@ -35,6 +36,9 @@ func TestTableRoundTrip(t *testing.T) {
 	for _, x := range terms {
 		if got.String(x) != tb.String(x) {
 			t.Errorf("term %d: %s, want %s", x, got.String(x), tb.String(x))
+		}
+		if gv, wv := got.Vars(x), tb.Vars(x); !slices.Equal(gv, wv) {
+			t.Errorf("term %d: variables %v, want %v", x, gv, wv)
 		}
 	}
 	// The decoded table keeps hash-consing: building a term again finds it.

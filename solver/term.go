@@ -111,12 +111,15 @@ type Table struct {
 	nodes  []node
 	scalar []bool // by term: EvalScalar decides it (see scalarNode)
 	index  map[node]Term
-	vars   map[Term][]Term // memoised free variables
+	vars   [][]Term // by term: its free variables once asked for (noVars when none), nil before
 }
+
+// noVars is the free variables of a term that has none, once computed.
+var noVars = []Term{}
 
 // NewTable returns an empty table.
 func NewTable() *Table {
-	return &Table{nodes: []node{{}}, scalar: []bool{false}, index: make(map[node]Term), vars: make(map[Term][]Term)}
+	return &Table{nodes: []node{{}}, scalar: []bool{false}, index: make(map[node]Term), vars: [][]Term{nil}}
 }
 
 // Len returns the number of distinct terms created.
@@ -129,6 +132,7 @@ func (t *Table) intern(n node) Term {
 	id := Term(len(t.nodes))
 	t.nodes = append(t.nodes, n)
 	t.scalar = append(t.scalar, t.scalarNode(n))
+	t.vars = append(t.vars, nil)
 	t.index[n] = id
 	return id
 }
@@ -476,7 +480,7 @@ func (t *Table) Ite(c, x, y Term) Term {
 
 // Vars returns the free variables of x, sorted by term index.
 func (t *Table) Vars(x Term) []Term {
-	if vs, ok := t.vars[x]; ok {
+	if vs := t.vars[x]; vs != nil {
 		return vs
 	}
 	n := t.nodes[x]
@@ -498,6 +502,9 @@ func (t *Table) Vars(x Term) []Term {
 			out = append(out, v)
 		}
 		sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	}
+	if out == nil {
+		out = noVars
 	}
 	t.vars[x] = out
 	return out
@@ -523,44 +530,56 @@ func (t *Table) VarsInOrder(x Term, seen map[Term]bool, out []Term) []Term {
 }
 
 // Subst replaces variables by terms, rebuilding (and refolding) x.
-func (t *Table) Subst(x Term, m map[Term]Term) Term {
-	memo := make(map[Term]Term)
-	var walk func(x Term) Term
-	walk = func(x Term) Term {
-		if r, ok := memo[x]; ok {
-			return r
-		}
-		n := t.nodes[x]
-		var r Term
-		switch n.op {
-		case OpVar:
-			r = x
-			if s, ok := m[x]; ok {
-				r = s
-			}
-		case OpInt, OpBool, OpStr, OpRat:
-			r = x
-		default:
-			if len(t.Vars(x)) == 0 {
-				r = x
-				break
-			}
-			a, b, c := n.a, n.b, n.c
-			if a != 0 {
-				a = walk(a)
-			}
-			if b != 0 {
-				b = walk(b)
-			}
-			if c != 0 {
-				c = walk(c)
-			}
-			r = t.rebuild(n.op, a, b, c)
-		}
-		memo[x] = r
+func (t *Table) Subst(x Term, m map[Term]Term) Term { return t.Substitution(m).Apply(x) }
+
+// A Substitution replaces variables by terms in any number of terms,
+// sharing the work on their common subterms.
+type Substitution struct {
+	t    *Table
+	m    map[Term]Term
+	memo map[Term]Term
+}
+
+// Substitution returns the substitution of the variables m maps.
+func (t *Table) Substitution(m map[Term]Term) *Substitution {
+	return &Substitution{t: t, m: m, memo: make(map[Term]Term)}
+}
+
+// Apply returns x with the variables replaced, rebuilt (and refolded).
+func (s *Substitution) Apply(x Term) Term {
+	if r, ok := s.memo[x]; ok {
 		return r
 	}
-	return walk(x)
+	t := s.t
+	n := t.nodes[x]
+	var r Term
+	switch n.op {
+	case OpVar:
+		r = x
+		if y, ok := s.m[x]; ok {
+			r = y
+		}
+	case OpInt, OpBool, OpStr, OpRat:
+		r = x
+	default:
+		if len(t.Vars(x)) == 0 {
+			r = x
+			break
+		}
+		a, b, c := n.a, n.b, n.c
+		if a != 0 {
+			a = s.Apply(a)
+		}
+		if b != 0 {
+			b = s.Apply(b)
+		}
+		if c != 0 {
+			c = s.Apply(c)
+		}
+		r = t.rebuild(n.op, a, b, c)
+	}
+	s.memo[x] = r
+	return r
 }
 
 func (t *Table) rebuild(op Op, a, b, c Term) Term {

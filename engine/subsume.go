@@ -1,0 +1,383 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/setbot/setbot/solver"
+)
+
+// Subsumption (ARCHITECTURE.md §4): a new symbolic state is subsumed by
+// an earlier one with the same MLM state, timers and valuation (compared
+// on canonical forms, so the same canonical key) whose path condition the
+// new one's implies; it is then not explored further. The new state is
+// checked against the earlier ones of its key in order, and the first
+// that it implies subsumes it, so that the tree does not depend on how the
+// check is made.
+//
+// Most candidates are refuted by interval reasoning: the new path
+// condition bounds a variable, and nothing else constrains it, to values
+// some of which the candidate's condition excludes. So the new state's
+// condition is prepared once (a premise: its conjuncts, and per variable
+// its interval and whether only bounds constrain it), every candidate's
+// bounds once when it is indexed, and a candidate the premise's intervals
+// refute costs a few comparisons; only the others go to the full check,
+// where the solver may be asked. The candidates of a key are indexed by
+// their bounds in a trie, so that a whole group of candidates with a bound
+// the premise refutes is passed over at once: the check costs what the
+// candidates that survive cost, not what all of them do.
+
+// candidate is a state that was not subsumed, under its canonical key,
+// with its canonical path condition and the bounds that condition puts on
+// single variables.
+type candidate struct {
+	n      *Node
+	pc     []solver.Term
+	bounds []varBound // one per variable: the intersection of its bounds in pc
+}
+
+// varBound is the interval a conjunction of bounds allows variable v.
+type varBound struct {
+	v  solver.Term
+	iv interval
+}
+
+// premise is a new state's canonical path condition, prepared for the
+// implications asked of it. Canonical conditions are short (the conjuncts
+// connected to the valuation), so it holds slices, searched in order.
+type premise struct {
+	pc []solver.Term
+	// vars holds every variable of pc with its interval (from the bound
+	// conjuncts on it alone) and whether only bounds constrain the
+	// variables connected to it (its component is pure): then pc's models,
+	// projected on the component, are exactly the box of its intervals.
+	vars []premiseVar
+}
+
+type premiseVar struct {
+	v    solver.Term
+	iv   interval
+	pure bool
+}
+
+// has reports whether x is a conjunct of the premise.
+func (p *premise) has(x solver.Term) bool { return slices.Contains(p.pc, x) }
+
+// variable returns what the premise says of v, and whether it mentions v.
+func (p *premise) variable(v solver.Term) (premiseVar, bool) {
+	for _, pv := range p.vars {
+		if pv.v == v {
+			return pv, true
+		}
+	}
+	return premiseVar{}, false
+}
+
+// subsumed decides whether an earlier state subsumes n (see above);
+// otherwise n becomes a candidate.
+func (e *explorer) subsumed(n *Node) {
+	key, pc := e.canonical(n)
+	p := e.x.or.prepare(pc)
+	if e.reuse != nil {
+		if b := e.reuse.counterpart[n]; b != nil {
+			if s, decided := e.likeBase(p, b, key); decided {
+				if s != nil {
+					n.Subsumed = s
+					return
+				}
+				e.index(key, n, pc)
+				return
+			}
+		}
+	}
+	for _, c := range e.byKey[key].survivors(p) {
+		if e.x.or.implies(p, c.pc) {
+			n.Subsumed = c.n
+			return
+		}
+	}
+	e.index(key, n, pc)
+}
+
+// index makes n a candidate under key.
+func (e *explorer) index(key string, n *Node, pc []solver.Term) {
+	cs := e.byKey[key]
+	if cs == nil {
+		cs = &keyIndex{}
+		e.byKey[key] = cs
+	}
+	cs.add(&candidate{n: n, pc: pc, bounds: bounds(e.x.tab, pc)})
+}
+
+// likeBase decides subsumption for a node identical to base node b, using
+// the base tree's decision: among the earlier candidates, those with a base
+// counterpart did not subsume b (they are identical, and come in the same
+// order), except b's own subsumer; only candidates new to this tree are
+// checked. decided is false when b's subsumer has no counterpart here: the
+// ordinary check then decides.
+func (e *explorer) likeBase(p *premise, b *Node, key string) (*Node, bool) {
+	// Candidates the premise's intervals refute are passed over: b's
+	// subsumer, identical to one that subsumes n, is never among them.
+	for _, c := range e.byKey[key].survivors(p) {
+		if cb := e.reuse.counterpart[c.n]; cb != nil {
+			if b.Subsumed != nil && cb == b.Subsumed {
+				return c.n, true
+			}
+			continue
+		}
+		if e.x.or.implies(p, c.pc) {
+			return c.n, true
+		}
+	}
+	return nil, b.Subsumed == nil
+}
+
+// canonical renames n's variables in order of first occurrence (valuation,
+// then timers, then the path condition) and keeps only the conjuncts
+// connected to the valuation: loops that keep receiving inputs then close.
+func (e *explorer) canonical(n *Node) (string, []solver.Term) {
+	tab := e.x.tab
+	seen := make(map[solver.Term]bool)
+	var order []solver.Term
+	for _, v := range n.Vals {
+		order = tab.VarsInOrder(v, seen, order)
+	}
+	for _, t := range n.Timers {
+		for _, a := range t.Args {
+			order = tab.VarsInOrder(a.Value, seen, order)
+		}
+	}
+	rel := e.x.or.slice(n.PC, order)
+	for _, c := range rel {
+		order = tab.VarsInOrder(c, seen, order)
+	}
+	ren := make(map[solver.Term]solver.Term, len(order))
+	for i, v := range order {
+		ren[v] = e.canonicalVar(i, tab.Sort(v))
+	}
+	var sub *solver.Substitution
+	apply := func(x solver.Term) solver.Term {
+		// Most terms have a variable or two, renamed as in many other
+		// states: the renamed term is looked up before it is built.
+		vs := tab.Vars(x)
+		if len(vs) == 0 {
+			return x
+		}
+		k := renamedKey{x: x}
+		switch len(vs) {
+		case 2:
+			k.r1 = ren[vs[1]]
+			fallthrough
+		case 1:
+			k.r0 = ren[vs[0]]
+		default:
+			if sub == nil {
+				sub = tab.Substitution(ren)
+			}
+			return sub.Apply(x)
+		}
+		r, ok := e.renamed[k]
+		if !ok {
+			if sub == nil {
+				sub = tab.Substitution(ren)
+			}
+			r = sub.Apply(x)
+			e.renamed[k] = r
+		}
+		return r
+	}
+	b := make([]byte, 0, 64)
+	b = append(b, n.State.Name...)
+	for _, v := range n.Vals {
+		b = append(b, '|')
+		b = strconv.AppendInt(b, int64(apply(v)), 10)
+	}
+	for _, t := range n.Timers {
+		b = fmt.Appendf(b, "|%s#%q", t.Event, t.ID)
+		for _, a := range t.Args {
+			b = fmt.Appendf(b, ",%s=%d", a.Name, apply(a.Value))
+		}
+	}
+	pc := make([]solver.Term, len(rel))
+	for i, c := range rel {
+		pc[i] = apply(c)
+	}
+	return string(b), pc
+}
+
+// renamedKey is a term with the canonical variables its one or two
+// variables are renamed to (in the order of Table.Vars).
+type renamedKey struct{ x, r0, r1 solver.Term }
+
+// canonicalVar is the i-th variable of a canonical form, of sort s.
+func (e *explorer) canonicalVar(i int, s solver.Sort) solver.Term {
+	k := canonKey{i, s}
+	v, ok := e.canonVars[k]
+	if !ok {
+		v = e.x.tab.Var(fmt.Sprintf("#%d", i), s)
+		e.canonVars[k] = v
+	}
+	return v
+}
+
+type canonKey struct {
+	i int
+	s solver.Sort
+}
+
+// bounds returns, per variable that a bound conjunct of pc constrains, the
+// intersection of those bounds, sorted by variable.
+func bounds(tab *solver.Table, pc []solver.Term) []varBound {
+	var out []varBound
+	for _, x := range pc {
+		v, iv, ok := bound(tab, x)
+		if !ok {
+			continue
+		}
+		i := 0
+		for i < len(out) && out[i].v != v {
+			i++
+		}
+		if i == len(out) {
+			out = append(out, varBound{v: v, iv: iv})
+			continue
+		}
+		out[i].iv.lo, out[i].iv.hi = max(out[i].iv.lo, iv.lo), min(out[i].iv.hi, iv.hi)
+	}
+	slices.SortFunc(out, func(a, b varBound) int { return cmp.Compare(a.v, b.v) })
+	return out
+}
+
+// prepare makes pc a premise: its variables with their intervals and
+// components.
+func (o *oracle) prepare(pc []solver.Term) *premise {
+	tab := o.tab
+	p := &premise{pc: pc}
+	// Union-find over the variables (by index in p.vars): a conjunct joins
+	// those it mentions.
+	var parent []int
+	var impure []bool // by variable; resolved to the roots below
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	at := func(v solver.Term) int {
+		for i := range p.vars {
+			if p.vars[i].v == v {
+				return i
+			}
+		}
+		p.vars = append(p.vars, premiseVar{v: v, iv: interval{math.MinInt64, math.MaxInt64}})
+		parent = append(parent, len(parent))
+		impure = append(impure, false)
+		return len(p.vars) - 1
+	}
+	for _, x := range pc {
+		vs := tab.Vars(x)
+		first := -1
+		for _, v := range vs {
+			i := at(v)
+			if first < 0 {
+				first = i
+			} else if a, b := find(first), find(i); a != b {
+				parent[b] = a
+			}
+		}
+		v, iv, ok := bound(tab, x)
+		if !ok {
+			for _, w := range vs {
+				impure[at(w)] = true
+			}
+			continue
+		}
+		pv := &p.vars[at(v)]
+		pv.iv.lo, pv.iv.hi = max(pv.iv.lo, iv.lo), min(pv.iv.hi, iv.hi)
+	}
+	impureRoot := make([]bool, len(p.vars))
+	for i, bad := range impure {
+		if bad {
+			impureRoot[find(i)] = true
+		}
+	}
+	for i := range p.vars {
+		p.vars[i].pure = !impureRoot[find(i)]
+	}
+	return p
+}
+
+// keyIndex holds the candidates of one key, in order, and a trie of their
+// bounds (sorted by variable): a candidate sits at the node its last bound
+// leads to.
+type keyIndex struct {
+	all  []*candidate
+	root trieNode
+}
+
+type trieNode struct {
+	edges []*trieEdge
+	next  map[varBound]*trieEdge // the same edges, to find one on insertion
+	here  []int                  // indexes in all of the candidates whose bounds end here
+}
+
+type trieEdge struct {
+	b    varBound
+	node trieNode
+}
+
+func (cs *keyIndex) add(c *candidate) {
+	i := len(cs.all)
+	cs.all = append(cs.all, c)
+	t := &cs.root
+	for _, b := range c.bounds {
+		e := t.next[b]
+		if e == nil {
+			e = &trieEdge{b: b}
+			if t.next == nil {
+				t.next = make(map[varBound]*trieEdge)
+			}
+			t.next[b] = e
+			t.edges = append(t.edges, e)
+		}
+		t = &e.node
+	}
+	t.here = append(t.here, i)
+}
+
+// survivors returns, in order, the candidates whose bounds the premise's
+// intervals do not refute: a candidate that bounds a variable the premise
+// does not mention is refuted (feasible conditions are never valid), and
+// so is one that bounds a variable whose component in the premise is pure
+// to an interval that does not contain the premise's (a value of the
+// premise's interval outside it extends to a model of the premise, the
+// other components being independent). The others may follow from the
+// premise; implies decides.
+func (cs *keyIndex) survivors(p *premise) []*candidate {
+	if cs == nil {
+		return nil
+	}
+	var idx []int
+	var walk func(t *trieNode)
+	walk = func(t *trieNode) {
+		idx = append(idx, t.here...)
+		for _, e := range t.edges {
+			pv, ok := p.variable(e.b.v)
+			if !ok || pv.pure && (pv.iv.lo < e.b.iv.lo || pv.iv.hi > e.b.iv.hi) {
+				continue
+			}
+			walk(&e.node)
+		}
+	}
+	walk(&cs.root)
+	slices.Sort(idx)
+	out := make([]*candidate, len(idx))
+	for i, j := range idx {
+		out[i] = cs.all[j]
+	}
+	return out
+}

@@ -1,0 +1,79 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/solver/z3"
+)
+
+// TestSubsumptionIsTheFirstImpliedCandidate checks the index against its
+// definition: every state is subsumed by the first earlier candidate of
+// its canonical key whose condition its own implies (asked of every
+// candidate, without the index), and becomes a candidate when there is
+// none; so the index changes the cost of a tree, never the tree.
+func TestSubsumptionIsTheFirstImpliedCandidate(t *testing.T) {
+	for _, tc := range []struct {
+		path  string
+		depth int
+	}{
+		{"../testdata/bench/aqs.scxml", 8},
+		{"../testdata/bench/accs.scxml", 8},
+		{"../testdata/bench/lgs.scxml", 9},
+		{"../examples/radio.scxml", 6},
+		{"../examples/triangle.scxml", 10},
+		{"testdata/impure.scxml", 3},
+	} {
+		m, errs := load.File(tc.path, load.Options{})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		set, err := Explore(m, Options{MaxDepth: tc.depth}, func(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		slv, err := z3.New(set.Terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		or := newOracle(set.Terms, slv)
+		e := &explorer{x: &executor{tab: set.Terms, or: or}, canonVars: make(map[canonKey]solver.Term), renamed: make(map[renamedKey]solver.Term)}
+		type cand struct {
+			n  *Node
+			pc []solver.Term
+		}
+		byKey := make(map[string][]cand)
+		subsumed := 0
+		for _, n := range set.Nodes { // in the order they were decided
+			key, pc := e.canonical(n)
+			p := or.prepare(pc)
+			var want *Node
+			for _, c := range byKey[key] {
+				if or.implies(p, c.pc) {
+					want = c.n
+					break
+				}
+			}
+			if n.Subsumed != want {
+				t.Fatalf("%s: node %d subsumed by %v, want %v", tc.path, n.ID, nodeID(n.Subsumed), nodeID(want))
+			}
+			if want == nil {
+				byKey[key] = append(byKey[key], cand{n, pc})
+			} else {
+				subsumed++
+			}
+		}
+		slv.Close()
+		if subsumed == 0 {
+			t.Errorf("%s: no state subsumed: the check checked nothing", tc.path)
+		}
+	}
+}
+
+func nodeID(n *Node) any {
+	if n == nil {
+		return "none"
+	}
+	return n.ID
+}
