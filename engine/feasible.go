@@ -16,7 +16,8 @@ type oracle struct {
 	tab     *solver.Table
 	slv     solver.Solver
 	cache   map[string]solver.Result
-	cex     []counterexample // recent refutations of implications
+	cex     []counterexample // recent refutations of implications, oldest first
+	cexSeq  uint64           // the id of the newest one (ids count from 1)
 	calls   int
 	unknown int
 	err     error // the first solver error; exploration stops on it
@@ -121,6 +122,7 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 	}
 	o.cache[key] = r
 	if r == solver.Sat {
+		o.cexSeq++
 		o.cex = append(o.cex, newCounterexample(model))
 		if len(o.cex) > maxCounterexamples {
 			o.cex = o.cex[1:]

@@ -51,15 +51,23 @@ type varBound struct {
 type premise struct {
 	pc []solver.Term
 	// vars holds every variable of pc with its interval (from the bound
-	// conjuncts on it alone) and whether only bounds constrain the
-	// variables connected to it (its component is pure): then pc's models,
-	// projected on the component, are exactly the box of its intervals.
+	// conjuncts on it alone), its component (the variables connected to it
+	// through conjuncts) and whether only bounds constrain the component
+	// (it is pure): then pc's models, projected on the component, are
+	// exactly the box of its intervals.
 	vars []premiseVar
+	// comps holds the component of each conjunct of pc, and sat, by
+	// counterexample slot, the components (at most 64) the counterexample
+	// satisfies.
+	comps []int
+	sat   [maxCounterexamples]uint64
+	seen  uint64 // the newest counterexample sat was computed for
 }
 
 type premiseVar struct {
 	v    solver.Term
 	iv   interval
+	comp int
 	pure bool
 }
 
@@ -94,7 +102,7 @@ func (e *explorer) subsumed(n *Node) {
 		}
 	}
 	for _, c := range e.byKey[key].survivors(p) {
-		if e.x.or.implies(p, c.pc) {
+		if !e.x.or.refutedByModel(p, c) && e.x.or.implies(p, c.pc) {
 			n.Subsumed = c.n
 			return
 		}
@@ -128,7 +136,7 @@ func (e *explorer) likeBase(p *premise, b *Node, key string) (*Node, bool) {
 			}
 			continue
 		}
-		if e.x.or.implies(p, c.pc) {
+		if !e.x.or.refutedByModel(p, c) && e.x.or.implies(p, c.pc) {
 			return c.n, true
 		}
 	}
@@ -305,8 +313,20 @@ func (o *oracle) prepare(pc []solver.Term) *premise {
 			impureRoot[find(i)] = true
 		}
 	}
+	comp := make(map[int]int) // root -> component number
 	for i := range p.vars {
-		p.vars[i].pure = !impureRoot[find(i)]
+		r := find(i)
+		if _, ok := comp[r]; !ok {
+			comp[r] = len(comp)
+		}
+		p.vars[i].comp, p.vars[i].pure = comp[r], !impureRoot[r]
+	}
+	p.comps = make([]int, len(pc))
+	for i, x := range pc {
+		p.comps[i] = -1 // a conjunct without variables is true: pc is satisfiable
+		if vs := tab.Vars(x); len(vs) > 0 {
+			p.comps[i] = comp[find(at(vs[0]))]
+		}
 	}
 	return p
 }
@@ -380,4 +400,69 @@ func (cs *keyIndex) survivors(p *premise) []*candidate {
 		out[i] = cs.all[j]
 	}
 	return out
+}
+
+// refutedByModel reports whether a recent counterexample (a model the
+// solver gave, kept by the oracle) falsifies a conjunct of c's condition
+// that the premise lacks, and satisfies the components of the premise that
+// the variables of those conjuncts belong to: with a model of the premise's
+// other components (which are independent), it makes a model of the
+// premise that falsifies c's condition. implies would find the same
+// counterexample, but slices and evaluates the premise under every
+// counterexample for every candidate; here the premise is evaluated once
+// per counterexample.
+func (o *oracle) refutedByModel(p *premise, c *candidate) bool {
+	if len(o.cex) == 0 {
+		return false
+	}
+	var need uint64
+	missing := make([]solver.Term, 0, len(c.pc))
+	for _, x := range c.pc {
+		if p.has(x) {
+			continue
+		}
+		missing = append(missing, x)
+		for _, v := range o.tab.Vars(x) {
+			pv, ok := p.variable(v)
+			if !ok || pv.comp >= 64 {
+				return false // implies decides
+			}
+			need |= 1 << pv.comp
+		}
+	}
+	if len(missing) == 0 {
+		return false
+	}
+	o.eachNew(&p.seen, func(slot uint64, m counterexample) {
+		sat := ^uint64(0)
+		for i, x := range p.pc {
+			if k := p.comps[i]; k >= 0 && k < 64 && sat&(1<<k) != 0 && !o.holds(m, []solver.Term{x}) {
+				sat &^= 1 << k
+			}
+		}
+		p.sat[slot] = sat
+	})
+	oldest := o.cexSeq - uint64(len(o.cex)) + 1
+	for i, m := range o.cex {
+		if p.sat[(oldest+uint64(i))%maxCounterexamples]&need != need {
+			continue
+		}
+		for _, x := range missing {
+			if !o.holds(m, []solver.Term{x}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// eachNew calls f on each counterexample newer than *seen, with its slot
+// (its id modulo their number, which tells the kept ones apart, since they
+// are the newest), and records the newest as seen.
+func (o *oracle) eachNew(seen *uint64, f func(slot uint64, m counterexample)) {
+	oldest := o.cexSeq - uint64(len(o.cex)) + 1
+	for id := max(*seen+1, oldest); id <= o.cexSeq; id++ {
+		f(id%maxCounterexamples, o.cex[id-oldest])
+	}
+	*seen = o.cexSeq
 }
