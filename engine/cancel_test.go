@@ -1,8 +1,10 @@
 package engine_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/setbot/setbot/engine"
 )
@@ -61,4 +63,31 @@ func TestCancelRemovesPending(t *testing.T) {
 	}
 	// The encoding keeps the ids: the decoded tree dumps the same.
 	roundTrip(t, set)
+}
+
+// TestCancelInterruptsAHardQuery: an exploration stuck in a solver query
+// that would not end (engine/testdata/fermat.scxml) stops when it is
+// canceled, with ErrCanceled: the query is interrupted, not waited for.
+// The test asserts that it stops at all (within a minute, where the query
+// alone would run for ever) and logs how long stopping took.
+func TestCancelInterruptsAHardQuery(t *testing.T) {
+	m := machine(t, "testdata/fermat.scxml")
+	cancel := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := engine.Explore(m, engine.Options{MaxDepth: 1, Cancel: cancel}, newZ3)
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond) // into the query
+	canceled := time.Now()
+	close(cancel)
+	select {
+	case err := <-done:
+		if !errors.Is(err, engine.ErrCanceled) {
+			t.Errorf("err = %v, want ErrCanceled", err)
+		}
+		t.Logf("stopped %s after the cancel", time.Since(canceled).Round(time.Millisecond))
+	case <-time.After(time.Minute):
+		t.Fatal("the exploration did not stop within a minute of its cancel")
+	}
 }

@@ -34,6 +34,7 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	}
 	defer slv.Close()
 	slv.SetTimeout(opts.SolverTimeout)
+	slv.SetCancel(opts.Cancel)
 	x := &executor{m: m, tab: tab, or: newOracle(tab, slv), opts: opts,
 		varIdx: make(map[string]int), bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
 	for i, v := range m.Vars {
@@ -204,6 +205,15 @@ func (e *explorer) run(start time.Time) error {
 		}
 		if x.or.err != nil {
 			return fmt.Errorf("solver: %w", x.or.err)
+		}
+	}
+	if x.opts.Cancel != nil {
+		select {
+		case <-x.opts.Cancel:
+			// Checks made after it stopped ended Unknown: the tree is
+			// not the machine's.
+			return ErrCanceled
+		default:
 		}
 	}
 	return nil

@@ -30,6 +30,11 @@ const (
 	DefaultMaxStates     = 200000
 	DefaultLoopBound     = 10
 	DefaultMaxMicrosteps = 100
+	// DefaultSolverTimeout bounds one solver query when there is no
+	// wall-clock budget: a query Z3 cannot decide (nonlinear integer
+	// arithmetic, say) ends Unknown, counted in Stats.Unknown and reported
+	// as such, instead of holding the analysis for ever.
+	DefaultSolverTimeout = 10 * time.Second
 )
 
 // Options bound the exploration. Every bound that cuts the tree is
@@ -40,7 +45,7 @@ type Options struct {
 	LoopBound     int           // iterations of one loop execution
 	MaxMicrosteps int           // queued events processed in one input step
 	Timeout       time.Duration // wall-clock budget; 0 means none
-	SolverTimeout time.Duration // per query; 0 means the wall-clock budget, if there is one
+	SolverTimeout time.Duration // per query; 0 means the wall-clock budget, or DefaultSolverTimeout without one
 	// Closed runs the machine as a closed system: the environment sends
 	// it no input event, so only its timers and the events it raises or
 	// sends itself drive it (ARCHITECTURE.md §3), as in the W3C tests.
@@ -77,6 +82,9 @@ func (o Options) WithDefaults() Options {
 		// checked between states, so without this a query Z3 cannot decide
 		// (bit operators on unbounded ints, say) would ignore --timeout.
 		o.SolverTimeout = o.Timeout
+		if o.Timeout <= 0 {
+			o.SolverTimeout = DefaultSolverTimeout
+		}
 	}
 	if o.MaxMicrosteps <= 0 {
 		o.MaxMicrosteps = DefaultMaxMicrosteps

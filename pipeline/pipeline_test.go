@@ -632,3 +632,48 @@ func TestNewFindingsReachThePullRequest(t *testing.T) {
 		}
 	}
 }
+
+// TestSupersededRunStops: a run whose context ends while the solver is in
+// a query that would not end (engine/testdata/fermat.scxml) stops with the
+// context's error, and stores nothing. The test asserts that it stops at
+// all (within a minute) and logs how long it took.
+func TestSupersededRunStops(t *testing.T) {
+	hard, err := os.ReadFile("../engine/testdata/fermat.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tri, _ := os.ReadFile("../examples/triangle.scxml")
+	dir, commit := newGitRepo(t)
+	c0 := commit(map[string]string{"t.scxml": string(tri)})
+	c1 := commit(map[string]string{"hard.scxml": string(hard)})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, store := openDemo(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := Analyze(ctx, repo, c0, c1, Options{Solver: newZ3, Cache: store})
+		done <- err
+	}()
+	time.Sleep(300 * time.Millisecond)
+	canceled := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+		t.Logf("stopped %s after the cancel", time.Since(canceled).Round(time.Millisecond))
+	case <-time.After(time.Minute):
+		t.Fatal("the run did not stop within a minute of its cancel")
+	}
+	var n int
+	if err := store.QueryRow(context.Background(), "SELECT count(*) FROM blobs").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Errorf("%d entries stored by a run that was stopped", n)
+	}
+}

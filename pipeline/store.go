@@ -60,11 +60,12 @@ func (t *cacheTrees) Tree(m *mlm.Machine) (*engine.SET, []*testgen.Test) {
 	return set, tests
 }
 
-// KeepTree keeps a tree and its suite. A tree the wall-clock budget cut is
-// not kept: another run could get further.
+// KeepTree keeps a tree and its suite. A tree the wall-clock budget cut,
+// or with queries the solver left undecided, is not kept: another run
+// could get further.
 func (t *cacheTrees) KeepTree(m *mlm.Machine, set *engine.SET, tests []*testgen.Test) {
 	r := t.r
-	if r.opts.Cache == nil {
+	if r.opts.Cache == nil || set.Stats.Unknown > 0 {
 		return
 	}
 	for _, b := range set.Bounds {
@@ -130,6 +131,9 @@ func (r *runner) storedResult(key string) (*storedModel, bool) {
 func (r *runner) storeResult(key string, m *report.Model) {
 	if r.opts.Cache == nil {
 		return
+	}
+	if m.SolverUnknown > 0 {
+		return // another run could decide what this one's solver could not
 	}
 	for _, b := range m.BoundsHit {
 		if b.Bound == vocab.BoundTime {

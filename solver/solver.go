@@ -55,6 +55,10 @@ type Solver interface {
 	Model(conj []Term, vars []Term) (Result, map[Term]Value, error)
 	// SetTimeout bounds each check (0: no bound).
 	SetTimeout(d time.Duration)
+	// SetCancel makes the checks stop once done is closed (a context's
+	// Done channel): one running then, and every later one, ends Unknown.
+	// A nil done never stops them.
+	SetCancel(done <-chan struct{})
 	// Close releases the solver's resources.
 	Close()
 }

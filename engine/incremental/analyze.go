@@ -13,6 +13,7 @@ import (
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -97,6 +98,17 @@ func Analyze(ctx context.Context, base, head *mlm.Machine, req Request) (*Result
 	if req.Engine.Cancel == nil {
 		req.Engine.Cancel = ctx.Done()
 	}
+	if done, newSolver := ctx.Done(), req.Solver; done != nil {
+		// Every solver of the analysis (the trees', the tests', the
+		// analyses') stops its check when the context ends.
+		req.Solver = func(tab *solver.Table) (solver.Solver, error) {
+			slv, err := newSolver(tab)
+			if err == nil {
+				slv.SetCancel(done)
+			}
+			return slv, err
+		}
+	}
 	a := &analyzer{ctx: ctx, req: req}
 	a.head = a.version(head)
 	var r *Result
@@ -114,10 +126,15 @@ func Analyze(ctx context.Context, base, head *mlm.Machine, req Request) (*Result
 		// start that fails is the head's.
 		err = &StartError{Head: true, Err: se}
 	}
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = a.analyses(r)
 	}
-	if err := a.analyses(r); err != nil {
+	if ctx.Err() != nil {
+		// What failed, or was decided by checks that were stopped (ended
+		// Unknown), is what the end of the context stopped: no result.
+		return nil, fmt.Errorf("analysis stopped: %w", ctx.Err())
+	}
+	if err != nil {
 		return nil, err
 	}
 	a.keep(r)

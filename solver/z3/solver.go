@@ -44,6 +44,7 @@ type Solver struct {
 	lits     []solver.Term       // scratch: the non-constant conjuncts of a check
 	asts     []ast               // scratch: translations of new conjuncts (held by memo)
 	timeout  uint32              // milliseconds, 0 for none
+	cancel   <-chan struct{}     // closed: checks end Unknown
 	pending  error               // error of SetTimeout, reported by the next check
 	calls    int
 	age      int // checks made by the current Z3 solver
@@ -162,6 +163,42 @@ func (s *Solver) SetTimeout(d time.Duration) {
 	}
 }
 
+// SetCancel makes the checks stop once done is closed: a check running
+// then is interrupted (Z3_interrupt, from a goroutine that watches done
+// while it runs), and a later one is not started. Both end Unknown.
+func (s *Solver) SetCancel(done <-chan struct{}) { s.cancel = done }
+
+// canceled reports whether the checks were told to stop.
+func (s *Solver) canceled() bool {
+	select {
+	case <-s.cancel:
+		return true
+	default:
+		return false
+	}
+}
+
+// check runs the Z3 check, interrupted if the checks are told to stop
+// while it runs.
+func (s *Solver) check() (lbool, error) {
+	if s.cancel == nil {
+		return s.ctx.check(s.slv)
+	}
+	stop, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-s.cancel:
+			s.ctx.interrupt()
+		case <-stop:
+		}
+	}()
+	lb, err := s.ctx.check(s.slv)
+	close(stop)
+	<-watched // the context outlives the watcher
+	return lb, err
+}
+
 // Check decides the conjunction of the boolean terms conj. Constant
 // conjuncts and the empty conjunction are decided without Z3.
 func (s *Solver) Check(conj []solver.Term) (solver.Result, error) {
@@ -229,6 +266,9 @@ func (s *Solver) solve(conj, vars []solver.Term, wantModel bool) (solver.Result,
 		}
 		return solver.Sat, m, nil
 	}
+	if s.canceled() {
+		return solver.Unknown, nil, nil
+	}
 	var err error
 	switch {
 	case s.memo == nil || len(s.memo) > s.limit:
@@ -283,7 +323,7 @@ func (s *Solver) decide(vars []solver.Term, wantModel bool) (solver.Result, map[
 	}
 	s.calls++
 	s.age++
-	lb, err := s.ctx.check(s.slv)
+	lb, err := s.check()
 	if err != nil {
 		return solver.Unknown, nil, s.abandon(err)
 	}

@@ -339,6 +339,9 @@ func (x *context) pop(s solverObj, n int) error {
 }
 
 // check checks the solver's assertions.
+// interrupt stops the check running in the context, from any goroutine.
+func (x *context) interrupt() { C.Z3_interrupt(x.c) }
+
 func (x *context) check(s solverObj) (lbool, error) {
 	r := C.Z3_solver_check(x.c, s.s)
 	if err := x.err("check"); err != nil {
