@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -479,5 +480,31 @@ func TestRunsListsTheDemo(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); err == nil {
 		t.Error("runs created a cache file")
+	}
+}
+
+// TestBenchCurve runs the curve on the triangle and a change of it at small
+// depths: a row per depth, the first rate's share 1, and the analysis line
+// with its ratios.
+func TestBenchCurve(t *testing.T) {
+	code, out, errs := runCLI(t, "bench", "curve", "--depths", "3-4", "--analyze-depth", "4",
+		"../../examples/triangle.scxml:../../engine/incremental/testdata/triangle_s2_off.scxml")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^\s+3\s+\d+\s+\d+\s+\d+\s+1\.00$`),
+		regexp.MustCompile(`(?m)^\s+4\s+\d+\s+\d+\s+\d+\s+\d+\.\d\d$`),
+		regexp.MustCompile(`analysis at depth 4: MSE \d+ CPU ms, full \d+ CPU ms, MSE/full \d+\.\d\d; peak memory [\d.]+ KB per head state \(\d+ states\); setbot analyze cold \d+ CPU ms, fully cached \d+ CPU ms, cached/cold \d+\.\d\d`),
+	} {
+		if !want.MatchString(out) {
+			t.Errorf("the curve does not match %s:\n%s", want, out)
+		}
+	}
+	if strings.TrimSpace(errs) != "" {
+		t.Errorf("stderr: %s", errs)
+	}
+	if code, _, errs := runCLI(t, "bench", "curve", "--depths", "5-3"); code == 0 || !strings.Contains(errs, "--depths") {
+		t.Errorf("bad depths: exit %d, %q", code, errs)
 	}
 }

@@ -30,7 +30,10 @@ rate is a one-core rate; the collector may use another core, which the CPU
 time counts. The bundled benchmark models are in
 testdata/bench (see its README):
 
-  setbot bench testdata/bench/*.scxml`,
+  setbot bench testdata/bench/*.scxml
+
+setbot bench curve measures how exploration and analysis scale with the
+depth bound.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runs < 1 {
@@ -70,6 +73,7 @@ testdata/bench (see its README):
 		},
 	}
 	cmd.Flags().IntVar(&runs, "runs", 5, "timed runs per model (the medians are printed)")
+	cmd.AddCommand(newCurveCmd())
 	fe.register(cmd)
 	ef.register(cmd)
 	return cmd

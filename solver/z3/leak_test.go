@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/setbot/setbot/internal/z3mem"
 	"github.com/setbot/setbot/solver"
 )
 
@@ -16,7 +15,7 @@ func usage() (z3, heap uint64) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return z3mem.Allocated(), ms.HeapAlloc
+	return Allocated(), ms.HeapAlloc
 }
 
 const mb = 1 << 20

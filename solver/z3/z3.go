@@ -14,6 +14,9 @@ package z3
 #include <stdint.h>
 #include <stdlib.h>
 #include <z3.h>
+
+// Exported by libz3 but missing from the 4.8 headers.
+extern uint64_t Z3_get_estimated_alloc_size(void);
 */
 import "C"
 
@@ -24,6 +27,11 @@ import (
 	"strings"
 	"unsafe"
 )
+
+// Allocated returns Z3's estimate of the memory it has allocated, in bytes,
+// over every context of the process (setbot bench curve reports it with
+// the Go heap).
+func Allocated() uint64 { return uint64(C.Z3_get_estimated_alloc_size()) }
 
 // ast is a Z3 term (Z3_ast). Every ast the package keeps holds a reference.
 type ast = C.Z3_ast

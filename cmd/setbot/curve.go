@@ -1,0 +1,288 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/spf13/cobra"
+
+	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/pipeline"
+	"github.com/setbot/setbot/solver/z3"
+	"github.com/setbot/setbot/vcs"
+	"github.com/setbot/setbot/vocab"
+)
+
+// curvePairs are the bundled benchmark models with a one-guard change each,
+// as testdata/bench and testdata/versions hold them.
+var curvePairs = []string{
+	"testdata/bench/aqs.scxml:testdata/versions/aqs/k_guard_changed.scxml",
+	"testdata/bench/accs.scxml:testdata/versions/accs/k_guard_changed.scxml",
+}
+
+func newCurveCmd() *cobra.Command {
+	var fe frontEndFlags
+	var depths string
+	var analyzeDepth int
+	cmd := &cobra.Command{
+		Use:   "curve [MODEL:CHANGED...]",
+		Short: "Print how exploration and analysis scale with depth",
+		Long: `curve measures, in one run, how setbot's cost grows with the depth bound, for
+each MODEL and a CHANGED version of it (by default the bundled AQS and ACCS
+models with a one-guard change, from the repository's root):
+
+  - per depth (--depths, default 10-13): the states of MODEL's tree, the CPU
+    time of its exploration (the process's, so the garbage collector's
+    too), states per CPU-second, and that rate as a share of the first
+    depth's: 1 means exploration cost grows linearly with the tree;
+  - at --analyze-depth (default 12): the CPU time of the analysis of the
+    change (tree, tests, reachability, outputs, nondeterminism) with MSE
+    (memoized symbolic execution: the head tree built from the base tree)
+    over the same with a full exploration; the peak memory (Go heap and
+    Z3) of the full analysis per head state; and the CPU time of a fully
+    cached re-run of setbot analyze on a git repository holding the two
+    versions, over that of its first (cold) run.
+
+The exploration runs on one goroutine (one worker): there is no speed-up
+from more workers to report yet.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ds, err := parseDepths(depths)
+			if err != nil {
+				return err
+			}
+			if len(args) == 0 {
+				args = curvePairs
+			}
+			w := cmd.OutOrStdout()
+			for _, pair := range args {
+				basePath, headPath, ok := strings.Cut(pair, ":")
+				if !ok {
+					return fmt.Errorf("%q: want MODEL:CHANGED", pair)
+				}
+				var ms [2]*mlm.Machine
+				for i, path := range []string{basePath, headPath} {
+					m, errs := fe.load(path)
+					if len(errs) > 0 {
+						for _, e := range errs {
+							fmt.Fprintln(cmd.ErrOrStderr(), e)
+						}
+						return exitError{code: exitFindings}
+					}
+					ms[i] = m
+				}
+				if err := curve(w, ms[0], ms[1], basePath, headPath, ds, analyzeDepth); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&depths, "depths", "10-13", "the depth bounds, as FIRST-LAST or a comma-separated list")
+	cmd.Flags().IntVar(&analyzeDepth, "analyze-depth", 12, "the depth bound of the analysis measurements")
+	fe.register(cmd)
+	return cmd
+}
+
+func parseDepths(s string) ([]int, error) {
+	var out []int
+	if lo, hi, ok := strings.Cut(s, "-"); ok {
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if err1 != nil || err2 != nil || a < 1 || b < a {
+			return nil, fmt.Errorf("--depths %q: want FIRST-LAST with 1 <= FIRST <= LAST", s)
+		}
+		for d := a; d <= b; d++ {
+			out = append(out, d)
+		}
+		return out, nil
+	}
+	for _, f := range strings.Split(s, ",") {
+		d, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || d < 1 {
+			return nil, fmt.Errorf("--depths %q: %q is not a depth", s, f)
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// curve measures one model and its change, and prints the table.
+func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, depths []int, analyzeDepth int) error {
+	fmt.Fprintf(w, "%s (%s, changed: %s)\n", strings.TrimSuffix(base.Name, ".scxml"), basePath, headPath)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "depth\tstates\tCPU ms\tstates/CPU-s\tshare of first rate\t")
+	var first float64
+	for _, d := range depths {
+		runtime.GC()
+		start := cpuTime()
+		set, err := engine.Explore(base, engine.Options{MaxDepth: d}, newZ3)
+		if err != nil {
+			return fmt.Errorf("exploring %s at depth %d: %w", basePath, d, err)
+		}
+		cpu := cpuTime() - start
+		rate := float64(set.Stats.States) / cpu.Seconds()
+		if first == 0 {
+			first = rate
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%.0f\t%.2f\t\n", d, set.Stats.States, cpu.Milliseconds(), rate, rate/first)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	opts := engine.Options{MaxDepth: analyzeDepth}
+	analyze := func(s vocab.Strategy) (time.Duration, *incremental.Result, uint64, error) {
+		runtime.GC()
+		peak := watchMemory()
+		start := cpuTime()
+		r, err := incremental.Analyze(context.Background(), base, head, incremental.Request{Strategy: s, Engine: opts, Solver: newZ3,
+			Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism})
+		cpu := cpuTime() - start
+		return cpu, r, peak(), err
+	}
+	mse, _, _, err := analyze(vocab.StrategyMSE)
+	if err != nil {
+		return err
+	}
+	full, r, peak, err := analyze(vocab.StrategyFull)
+	if err != nil {
+		return err
+	}
+	cold, cached, err := cachedRerun(basePath, headPath, analyzeDepth)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "analysis at depth %d: MSE %d CPU ms, full %d CPU ms, MSE/full %.2f; peak memory %.1f KB per head state (%d states); "+
+		"setbot analyze cold %d CPU ms, fully cached %d CPU ms, cached/cold %.2f\n\n",
+		analyzeDepth, mse.Milliseconds(), full.Milliseconds(), mse.Seconds()/full.Seconds(),
+		float64(peak)/1024/float64(max(1, r.Head.States)), r.Head.States,
+		cold.Milliseconds(), cached.Milliseconds(), cached.Seconds()/cold.Seconds())
+	return nil
+}
+
+// watchMemory samples the live Go heap and Z3's memory until the returned
+// function is called, which returns the peak of their sum.
+func watchMemory() func() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 {
+		metrics.Read(sample)
+		return sample[0].Value.Uint64() + z3.Allocated()
+	}
+	var mu sync.Mutex
+	peak := read()
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				v := read()
+				mu.Lock()
+				peak = max(peak, v)
+				mu.Unlock()
+			}
+		}
+	}()
+	return func() uint64 {
+		close(stop)
+		<-done
+		return max(peak, read())
+	}
+}
+
+// cachedRerun runs setbot analyze twice on a repository whose two commits
+// hold the two versions, with a cache: the CPU time of the cold run and of
+// the fully cached one.
+func cachedRerun(basePath, headPath string, depth int) (cold, cached time.Duration, err error) {
+	dir, err := os.MkdirTemp("", "setbot-curve-")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer os.RemoveAll(dir)
+	repoDir := filepath.Join(dir, "repo")
+	shas, err := commitVersions(repoDir, depth, basePath, headPath)
+	if err != nil {
+		return 0, 0, err
+	}
+	repo, err := vcs.Open(repoDir)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer repo.Close()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	store, err := cache.Open(filepath.Join(dir, "cache.db"), cache.Options{Logger: quiet})
+	if err != nil {
+		return 0, 0, err
+	}
+	defer store.Close()
+	var times [2]time.Duration
+	for i := range times {
+		runtime.GC()
+		start := cpuTime()
+		if _, err := pipeline.Analyze(context.Background(), repo, shas[0], shas[1], pipeline.Options{Cache: store, Solver: newZ3}); err != nil {
+			return 0, 0, err
+		}
+		times[i] = cpuTime() - start
+	}
+	return times[0], times[1], nil
+}
+
+// commitVersions makes a repository in dir whose commits hold, as
+// model.scxml, each file in turn, with a configuration setting the depth.
+func commitVersions(dir string, depth int, files ...string) ([]string, error) {
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		return nil, err
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		return nil, err
+	}
+	cfg := fmt.Sprintf("models: [\"*.scxml\"]\nbounds:\n  depth: %d\n", depth)
+	if err := os.WriteFile(filepath.Join(dir, ".setbot.yml"), []byte(cfg), 0o644); err != nil {
+		return nil, err
+	}
+	var shas []string
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "model.scxml"), data, 0o644); err != nil {
+			return nil, err
+		}
+		for _, name := range []string{".setbot.yml", "model.scxml"} {
+			if _, err := wt.Add(name); err != nil {
+				return nil, err
+			}
+		}
+		sig := &object.Signature{Name: "setbot curve", Email: "curve@setbot.invalid", When: time.Date(2026, 1, 1, i, 0, 0, 0, time.UTC)}
+		h, err := wt.Commit(f, &git.CommitOptions{Author: sig})
+		if err != nil {
+			return nil, err
+		}
+		shas = append(shas, h.String())
+	}
+	return shas, nil
+}
