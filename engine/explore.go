@@ -112,6 +112,10 @@ type explorer struct {
 	byKey     map[string]*keyIndex // non-subsumed nodes by canonical key (subsume.go)
 	canonVars map[canonKey]solver.Term
 	renamed   map[renamedKey]solver.Term // canonical forms of terms, as renamed before
+	// canonical's scratch
+	seen  map[solver.Term]bool
+	ren   map[solver.Term]solver.Term
+	order []solver.Term
 
 	reuse     *reuser         // MSE: where children come from the base tree
 	interest  map[string]bool // DSE: transitions explored fully

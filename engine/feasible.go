@@ -16,8 +16,10 @@ type oracle struct {
 	tab     *solver.Table
 	slv     solver.Solver
 	cache   map[string]solver.Result
-	cex     []counterexample // recent refutations of implications, oldest first
-	cexSeq  uint64           // the id of the newest one (ids count from 1)
+	cex     []counterexample     // recent refutations of implications, oldest first
+	cexSeq  uint64               // the id of the newest one (ids count from 1)
+	reach   map[solver.Term]bool // slice's scratch
+	in      []bool               // slice's scratch
 	calls   int
 	unknown int
 	err     error // the first solver error; exploration stops on it
@@ -183,11 +185,19 @@ func (o *oracle) slice(pc []solver.Term, vars []solver.Term) []solver.Term {
 	if len(vars) == 0 || len(pc) == 0 {
 		return nil
 	}
-	reach := make(map[solver.Term]bool, len(vars))
+	if o.reach == nil {
+		o.reach = make(map[solver.Term]bool)
+	}
+	reach := o.reach // scratch, cleared for each call
+	clear(reach)
 	for _, v := range vars {
 		reach[v] = true
 	}
-	in := make([]bool, len(pc))
+	in := o.in[:0]
+	for range pc {
+		in = append(in, false)
+	}
+	o.in = in
 	for changed := true; changed; {
 		changed = false
 		for i, x := range pc {

@@ -148,8 +148,14 @@ func (e *explorer) likeBase(p *premise, b *Node, key string) (*Node, bool) {
 // connected to the valuation: loops that keep receiving inputs then close.
 func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 	tab := e.x.tab
-	seen := make(map[solver.Term]bool)
-	var order []solver.Term
+	if e.seen == nil {
+		e.seen, e.ren = make(map[solver.Term]bool), make(map[solver.Term]solver.Term)
+	}
+	seen, ren := e.seen, e.ren // scratch, cleared for each state
+	clear(seen)
+	clear(ren)
+	order := e.order[:0]
+	defer func() { e.order = order[:0] }()
 	for _, v := range n.Vals {
 		order = tab.VarsInOrder(v, seen, order)
 	}
@@ -162,7 +168,6 @@ func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 	for _, c := range rel {
 		order = tab.VarsInOrder(c, seen, order)
 	}
-	ren := make(map[solver.Term]solver.Term, len(order))
 	for i, v := range order {
 		ren[v] = e.canonicalVar(i, tab.Sort(v))
 	}
