@@ -1,11 +1,12 @@
 // Package report renders what an analysis found (ARCHITECTURE.md §8): the
 // pull-request comment in markdown with a Mermaid diagram, the stable JSON
 // document, JUnit XML of the tests, and the check run's summary and
-// annotations; and it applies the gate rules to the findings.
+// annotations, with the verdict of the gate (package gate).
 package report
 
 import (
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/gate"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
 )
@@ -69,14 +70,15 @@ type Diagnostic struct {
 	Message string `json:"message"`
 }
 
-// Gate conclusions, as GitHub's check runs name them.
+// The gate's conclusions (package gate), which are GitHub's check-run
+// conclusions.
 const (
-	Success = "success"
-	Neutral = "neutral"
-	Failure = "failure"
+	Success = gate.Success
+	Neutral = gate.Neutral
+	Failure = gate.Failure
 )
 
-// Gate is the verdict of the gate rules on the findings.
+// Gate is the verdict of the gate rules on the findings (package gate).
 type Gate struct {
 	Conclusion string    `json:"conclusion"` // success, neutral or failure
 	Findings   []Finding `json:"findings"`
@@ -90,7 +92,4 @@ type Finding struct {
 	Line    int          `json:"line,omitempty"`
 	Subject string       `json:"subject,omitempty"` // the state, invariant or bound
 	Message string       `json:"message"`
-
-	// uncertain: a bound leaves the claim open, so it warns at most.
-	uncertain bool
 }

@@ -88,7 +88,7 @@ func TestCheckRunLimits(t *testing.T) {
 
 func TestCheckRunTitle(t *testing.T) {
 	m := &Model{Path: "a.scxml", Status: Modified}
-	a := &Analysis{Models: []*Model{m}, Gate: Evaluate(nil, []*Model{m})}
+	a := &Analysis{Models: []*Model{m}, Gate: judge(nil, []*Model{m})}
 	if got := CheckRun(a, Options{}).Title; got != "1 model analysed: no findings" {
 		t.Errorf("title %q", got)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/gate"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
@@ -121,7 +122,24 @@ func buildFixture(t testing.TB) *Analysis {
 	models = append(models, bad, &Model{Path: "models/legacy.scxml", Status: Deleted})
 
 	return &Analysis{Repo: "acme/controllers", Base: baseSHA, Head: headSHA, Models: models,
-		Gate: Evaluate(vocab.Gate{vocab.RuleBoundHit: vocab.ActionWarn}, models)}
+		Gate: judge(vocab.Gate{vocab.RuleBoundHit: vocab.ActionWarn}, models)}
+}
+
+// judge is the gate's verdict on models, asked for as the pipeline asks
+// for it.
+func judge(rules vocab.Gate, models []*Model) Gate {
+	diags := func(ds []Diagnostic) []gate.Diagnostic {
+		var out []gate.Diagnostic
+		for _, d := range ds {
+			out = append(out, gate.Diagnostic{Line: d.Line, Column: d.Column, Message: d.Message})
+		}
+		return out
+	}
+	in := make([]gate.Model, len(models))
+	for i, m := range models {
+		in[i] = gate.Model{Path: m.Path, Errors: diags(m.Errors), Warnings: diags(m.Warnings), Result: m.Result, Head: m.HeadMachine}
+	}
+	return NewGate(gate.Evaluate(rules, in))
 }
 
 // golden compares got with testdata/name, or rewrites it under -update.
