@@ -254,7 +254,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	// speaks of source lines: it is keyed by the files' bytes too.
 	rkey := resultKey(baseKey, trees.key(head), digest(string(baseSrc)), digest(string(headSrc)), strategy, mc.Coverage, mc.Invariants)
 	if stored, ok := r.storedResult(rkey); ok {
-		out.Result = stored.Result
+		out.ChangeAnalysis = report.NewChangeAnalysis(stored.Result)
 		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true
 		out.Computed.BaseCached, out.Computed.HeadCached = stored.BaseCached, stored.HeadCached
 		r.progress("%s: served from the cache (%s)", c.Path(), out.Strategy)
@@ -283,9 +283,9 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	out.Result = res
+	out.ChangeAnalysis = report.NewChangeAnalysis(res)
 	out.BaseCached, out.HeadCached = res.BaseCached, res.HeadCached
-	r.storeResult(rkey, out)
+	r.storeResult(rkey, res)
 	r.progress("%s: %s, head %d states (%d reused, %d new), %s", c.Path(), res.Strategy,
 		res.Head.States, res.ReusedStates, res.NewStates, time.Since(start).Round(time.Millisecond))
 	r.record(out, start)

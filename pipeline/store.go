@@ -127,16 +127,16 @@ func (r *runner) storedResult(key string) (*storedModel, bool) {
 	return &s, true
 }
 
-func (r *runner) storeResult(key string, m *report.Model) {
+func (r *runner) storeResult(key string, res *incremental.Result) {
 	if r.opts.Cache == nil {
 		return
 	}
-	for _, b := range m.BoundsHit {
+	for _, b := range res.BoundsHit {
 		if b.Bound == vocab.BoundTime {
 			return
 		}
 	}
-	data, err := json.Marshal(storedModel{Result: m.Result, BaseCached: m.BaseCached, HeadCached: m.HeadCached})
+	data, err := json.Marshal(storedModel{Result: res, BaseCached: res.BaseCached, HeadCached: res.HeadCached})
 	if err == nil {
 		err = r.opts.Cache.Put(r.ctx, kindResult, key, data)
 	}
@@ -147,7 +147,7 @@ func (r *runner) storeResult(key string, m *report.Model) {
 
 // record logs the run of one model in the cache.
 func (r *runner) record(m *report.Model, start time.Time) {
-	if r.opts.Cache == nil || m.Result == nil {
+	if r.opts.Cache == nil || m.ChangeAnalysis == nil {
 		return
 	}
 	_, err := r.opts.Cache.RecordRun(r.ctx, cache.Run{

@@ -5,7 +5,6 @@
 package report
 
 import (
-	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/gate"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
@@ -29,9 +28,9 @@ const (
 	Deleted  = "deleted"
 )
 
-// Model is what happened to one model file. Its JSON is the `setbot diff`
-// object (the embedded Result, absent when the model was deleted or does
-// not load) plus the fields below.
+// Model is what happened to one model file. Its JSON is the fields below
+// and those of the `setbot diff` object (the embedded ChangeAnalysis,
+// absent when the model was deleted or does not load).
 type Model struct {
 	Path       string `json:"path"`               // at head; at base for a deleted model
 	OldPath    string `json:"old_path,omitempty"` // at base, for a renamed model
@@ -55,7 +54,9 @@ type Model struct {
 	// to a system variable): setbot raises error.execution there.
 	Warnings []Diagnostic `json:"warnings,omitempty"`
 
-	*incremental.Result
+	// ChangeAnalysis is what the change does to the model
+	// (NewChangeAnalysis); nil when there is no analysis.
+	*ChangeAnalysis
 
 	// HeadMachine is the flattened head model (nil when deleted or broken),
 	// for the diagram and source lines; it is not part of the JSON.

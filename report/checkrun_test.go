@@ -35,7 +35,7 @@ func TestCheckRun(t *testing.T) {
 	notices := out.Annotations[len(a.Gate.Findings):]
 	var want []string
 	for _, m := range sortedModels(a.Models) {
-		if m.Result != nil {
+		if m.ChangeAnalysis != nil {
 			for _, c := range m.Changes {
 				if c.New != nil {
 					want = append(want, fmt.Sprintf("%s:%d", m.Path, c.New.Line))

@@ -67,7 +67,7 @@ func TestJUnit(t *testing.T) {
 			continue
 		}
 		var wantTests, wantSkipped, wantFailures int
-		if m.Result != nil {
+		if m.ChangeAnalysis != nil {
 			d := m.TestDelta
 			wantTests = len(d.Retained) + len(d.Changed) + len(d.New) + len(d.Obsolete)
 			wantSkipped = len(d.Obsolete)

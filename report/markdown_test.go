@@ -94,7 +94,7 @@ func bigChange(t testing.TB) *Model {
 			t.Fatal(err)
 		}
 		r.Base.Ms, r.Head.Ms = 0, 0
-		bigModel = &Model{Path: "models/big.scxml", Status: Modified, Result: r, HeadMachine: head}
+		bigModel = withResult(&Model{Path: "models/big.scxml", Status: Modified, HeadMachine: head}, r)
 	})
 	if bigModel == nil {
 		t.Fatal("the generated model could not be analysed")
@@ -293,7 +293,7 @@ func TestNewModelMarkdown(t *testing.T) {
 		Changes:          []diffmap.Change{},
 		NewlyUnreachable: []incremental.StateRef{{State: "Never", Line: 7}},
 		TestDelta:        &testgen.Delta{}}
-	body := Markdown(&Analysis{Models: []*Model{{Path: "m.scxml", Status: Added, Result: res}}}, Options{})
+	body := Markdown(&Analysis{Models: []*Model{withResult(&Model{Path: "m.scxml", Status: Added}, res)}}, Options{})
 	for _, want := range []string{"the file was added: there is no base version", "| head | 6 | 3 |",
 		"No base version: executed 6 states, 3 solver calls. Tree computed.", "`Never` (line 7): unreachable in a new model"} {
 		if !strings.Contains(body, want) {
@@ -312,7 +312,7 @@ func TestNewModelMarkdown(t *testing.T) {
 func TestUndecidedQueriesMarkdown(t *testing.T) {
 	res := &incremental.Result{Strategy: vocab.StrategyFull, NoBase: true, NewStates: 2, SolverCalls: 3, SolverUnknown: 1,
 		Head: incremental.Size{States: 2, Paths: 1}, Changes: []diffmap.Change{}, TestDelta: &testgen.Delta{}}
-	body := Markdown(&Analysis{Models: []*Model{{Path: "m.scxml", Status: Added, Result: res}}}, Options{})
+	body := Markdown(&Analysis{Models: []*Model{withResult(&Model{Path: "m.scxml", Status: Added}, res)}}, Options{})
 	if want := "1 solver query undecided within the solver's time limit: a state reached only through them is not proven reachable"; !strings.Contains(body, want) {
 		t.Errorf("the comment lacks %q:\n%s", want, body)
 	}

@@ -89,7 +89,7 @@ func clip(s string, n int) string {
 func call(event string, args map[string]any) string { return testgen.FormatEvent(event, false, args) }
 
 // inputs spells a test's input sequence on one line.
-func inputs(t *testgen.Test) string {
+func inputs(t *Test) string {
 	parts := make([]string, len(t.Steps))
 	for i, s := range t.Steps {
 		parts[i] = stepInput(s)
@@ -100,7 +100,7 @@ func inputs(t *testgen.Test) string {
 	return strings.Join(parts, ", ")
 }
 
-func stepInput(s testgen.Step) string { return testgen.FormatEvent(s.Event, s.Timer, s.Args) }
+func stepInput(s Step) string { return testgen.FormatEvent(s.Event, s.Timer, s.Args) }
 
 // unreachable qualifies an unreachability claim by the depth bound, as the
 // gate's findings do.
