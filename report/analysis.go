@@ -13,11 +13,14 @@ import (
 // Analysis is one run of setbot over a pair of commits: what `setbot
 // analyze` prints and what the bot posts.
 type Analysis struct {
-	Repo   string   `json:"repo,omitempty"`
-	Base   string   `json:"base"` // full commit SHA
-	Head   string   `json:"head"`
-	Models []*Model `json:"models"` // sorted by Path
-	Gate   Gate     `json:"gate"`
+	// SchemaVersion is the version of the JSON document; WriteJSON writes
+	// SchemaVersion whatever it holds.
+	SchemaVersion int      `json:"schema_version"`
+	Repo          string   `json:"repo,omitempty"`
+	Base          string   `json:"base"` // full commit SHA
+	Head          string   `json:"head"`
+	Models        []*Model `json:"models"` // sorted by Path
+	Gate          Gate     `json:"gate"`
 }
 
 // Model statuses.

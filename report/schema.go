@@ -8,7 +8,15 @@ import (
 // The JSON document of docs/report-json.md is written from the types of
 // this file and of analysis.go, and from nothing else: the analysis core,
 // the tree and the test generator keep their own types, which change with
-// them, and NewChangeAnalysis converts.
+// them, and NewChangeAnalysis converts. A field may be added to these
+// types; none may be renamed, removed or given another meaning without a
+// new SchemaVersion.
+
+// SchemaVersion is the version of the JSON document, its schema_version.
+// It changes only when a field is removed, renamed or changes its type or
+// meaning, so that a reader written for one version can refuse another;
+// adding a field does not change it.
+const SchemaVersion = 1
 
 // ChangeAnalysis is what a change does to one model: the `setbot diff
 // --format json` object, and the part of a model's object from strategy
