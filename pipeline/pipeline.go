@@ -254,12 +254,12 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	// speaks of source lines: it is keyed by the files' bytes too.
 	rkey := resultKey(baseKey, trees.key(head), digest(string(baseSrc)), digest(string(headSrc)), strategy, mc.Coverage, mc.Invariants)
 	if stored, ok := r.storedResult(rkey); ok {
-		out.ChangeAnalysis = report.NewChangeAnalysis(stored.Result)
+		out.ChangeAnalysis = report.NewChangeAnalysis(stored)
 		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true
 		out.Computed.BaseCached, out.Computed.HeadCached = stored.BaseCached, stored.HeadCached
 		r.progress("%s: served from the cache (%s)", c.Path(), out.Strategy)
 		r.record(out, start)
-		return out, stored.Result, nil
+		return out, stored, nil
 	}
 
 	req := incremental.Request{

@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
-	"encoding/json"
 	"time"
 
 	"github.com/setbot/setbot/cache"
@@ -99,14 +97,9 @@ func (t *cacheTrees) KeepSuite(m *mlm.Machine, tests []*testgen.Test) {
 	}
 }
 
-// storedModel is what the cache keeps of a model's analysis.
-type storedModel struct {
-	Result     *incremental.Result `json:"result"`
-	BaseCached bool                `json:"base_cached"` // in the run that computed it
-	HeadCached bool                `json:"head_cached"`
-}
-
-func (r *runner) storedResult(key string) (*storedModel, bool) {
+// storedResult returns the analysis the cache holds under key (in the run
+// that computed it: its BaseCached and HeadCached are that run's).
+func (r *runner) storedResult(key string) (*incremental.Result, bool) {
 	if r.opts.Cache == nil || r.opts.Fresh {
 		return nil, false
 	}
@@ -117,16 +110,16 @@ func (r *runner) storedResult(key string) (*storedModel, bool) {
 	if !ok {
 		return nil, false
 	}
-	var s storedModel
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber() // test arguments are integers; keep them exact
-	if err := dec.Decode(&s); err != nil || s.Result == nil {
+	res, err := incremental.DecodeResult(data)
+	if err != nil {
 		r.progress("cache: ignoring a stored result: %v", err)
 		return nil, false
 	}
-	return &s, true
+	return res, true
 }
 
+// storeResult keeps an analysis, in the core's own encoding. One the
+// wall-clock budget cut is not kept: another run could get further.
 func (r *runner) storeResult(key string, res *incremental.Result) {
 	if r.opts.Cache == nil {
 		return
@@ -136,7 +129,7 @@ func (r *runner) storeResult(key string, res *incremental.Result) {
 			return
 		}
 	}
-	data, err := json.Marshal(storedModel{Result: res, BaseCached: res.BaseCached, HeadCached: res.HeadCached})
+	data, err := incremental.EncodeResult(res)
 	if err == nil {
 		err = r.opts.Cache.Put(r.ctx, kindResult, key, data)
 	}
