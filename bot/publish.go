@@ -93,7 +93,7 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 		return fail("setbot could not analyse this change", err)
 	}
 	for _, m := range a.Models {
-		if m.Result != nil && !m.ResultCached {
+		if m.ChangeAnalysis != nil && !m.ResultCached {
 			b.metrics.analysis.WithLabelValues(string(m.Strategy)).Observe(float64(m.Base.Ms+m.Head.Ms) / 1000)
 		}
 	}

@@ -23,10 +23,11 @@ const (
 	kindResult = "result" // the analysis of a pair of trees
 )
 
-// resultVersion names the stored form of a model's analysis (its JSON); it
-// changes whenever what is stored under kindResult is encoded differently.
-// What the analysis computes is engine.SemanticsVersion's business.
-const resultVersion = "result-2"
+// resultVersion names the stored form of a model's analysis
+// (incremental.EncodeResult); it changes whenever what is stored under
+// kindResult is encoded differently. What the analysis computes is
+// engine.SemanticsVersion's business.
+const resultVersion = "result-3"
 
 // Every key starts with engine.SemanticsVersion: trees, suites and results
 // computed under other semantics are never found.

@@ -29,6 +29,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/gate"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
@@ -120,21 +121,36 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 	}
 	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: headCfg, gate: gateCfg, base: baseSHA, head: headSHA}
 	out := &report.Analysis{Repo: opts.Repo, Base: baseSHA, Head: headSHA, Models: []*report.Model{}}
+	judged := make([]gate.Model, 0, len(changes))
 	for i, c := range changes {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		r.current = c.Path()
 		r.progress("[%d/%d] %s (%s)", i+1, len(changes), c.Path(), c.Status)
-		m, err := r.model(c)
+		m, res, err := r.model(c)
 		if err != nil {
 			return nil, fmt.Errorf("analysing %s: %w", c.Path(), err)
 		}
 		out.Models = append(out.Models, m)
+		judged = append(judged, gateModel(m, res))
 	}
 	sort.Slice(out.Models, func(i, j int) bool { return out.Models[i].Path < out.Models[j].Path })
-	out.Gate = report.Evaluate(gateCfg.Rules(), out.Models)
+	out.Gate = report.NewGate(gate.Evaluate(gateCfg.Rules(), judged))
 	return out, nil
+}
+
+// gateModel is what the gate judges of a model: what the report says of
+// it, and the analysis of its change (nil when there is none).
+func gateModel(m *report.Model, res *incremental.Result) gate.Model {
+	diags := func(ds []report.Diagnostic) []gate.Diagnostic {
+		out := make([]gate.Diagnostic, len(ds))
+		for i, d := range ds {
+			out[i] = gate.Diagnostic{Line: d.Line, Column: d.Column, Message: d.Message}
+		}
+		return out
+	}
+	return gate.Model{Path: m.Path, Errors: diags(m.Errors), Warnings: diags(m.Warnings), Result: res, Head: m.HeadMachine}
 }
 
 // ReadConfig reads the configuration at a commit; a repository without one
@@ -179,15 +195,16 @@ func (r *runner) progress(format string, args ...any) {
 	}
 }
 
-// model analyses one changed file.
-func (r *runner) model(c vcs.Change) (*report.Model, error) {
+// model analyses one changed file: what the report says of it, and the
+// analysis of the change when there is one.
+func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error) {
 	start := time.Now()
 	out := &report.Model{Path: c.Path(), Status: c.Status}
 	if c.Status == vcs.Renamed {
 		out.OldPath = c.OldPath
 	}
 	if c.Status == vcs.Deleted {
-		return out, nil
+		return out, nil, nil
 	}
 	mc := r.settings(c)
 	strategy := mc.Strategy
@@ -200,11 +217,11 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 
 	head, headSrc, diags, err := r.load(c.NewPath, r.head, lopts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(diags) > 0 {
 		out.Errors = diags
-		return out, nil
+		return out, nil, nil
 	}
 	out.HeadMachine = head
 	out.Warnings = diagnostics(c.NewPath, head.Source.Warnings)
@@ -214,7 +231,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 		b, src, diags, err := r.load(c.OldPath, r.base, lopts)
 		baseSrc = src
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(diags) == 0 {
 			base = b
@@ -225,7 +242,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 	invariants, diags := invariantsFor(head, mc.Invariants)
 	if len(diags) > 0 {
 		out.Errors = diags
-		return out, nil
+		return out, nil, nil
 	}
 
 	trees := &cacheTrees{r: r, eopts: eopts, coverage: mc.Coverage}
@@ -237,12 +254,12 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 	// speaks of source lines: it is keyed by the files' bytes too.
 	rkey := resultKey(baseKey, trees.key(head), digest(string(baseSrc)), digest(string(headSrc)), strategy, mc.Coverage, mc.Invariants)
 	if stored, ok := r.storedResult(rkey); ok {
-		out.Result = stored.Result
+		out.ChangeAnalysis = report.NewChangeAnalysis(stored)
 		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true
 		out.Computed.BaseCached, out.Computed.HeadCached = stored.BaseCached, stored.HeadCached
 		r.progress("%s: served from the cache (%s)", c.Path(), out.Strategy)
 		r.record(out, start)
-		return out, nil
+		return out, stored, nil
 	}
 
 	req := incremental.Request{
@@ -261,18 +278,18 @@ func (r *runner) model(c vcs.Change) (*report.Model, error) {
 	}
 	if errors.As(err, &se) {
 		out.Errors = []report.Diagnostic{{Path: c.NewPath, Line: se.Err.Pos.Line, Column: se.Err.Pos.Column, Message: se.Err.Msg}}
-		return out, nil
+		return out, nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out.Result = res
+	out.ChangeAnalysis = report.NewChangeAnalysis(res)
 	out.BaseCached, out.HeadCached = res.BaseCached, res.HeadCached
-	r.storeResult(rkey, out)
+	r.storeResult(rkey, res)
 	r.progress("%s: %s, head %d states (%d reused, %d new), %s", c.Path(), res.Strategy,
 		res.Head.States, res.ReusedStates, res.NewStates, time.Since(start).Round(time.Millisecond))
 	r.record(out, start)
-	return out, nil
+	return out, res, nil
 }
 
 // load reads and flattens a model at a commit. A model that does not load

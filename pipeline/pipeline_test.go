@@ -495,7 +495,7 @@ func TestModelThatCannotStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b.Models) != 1 || b.Models[0].Result == nil || !b.Models[0].NoBase || len(b.Models[0].Errors) != 0 {
+	if len(b.Models) != 1 || b.Models[0].ChangeAnalysis == nil || !b.Models[0].NoBase || len(b.Models[0].Errors) != 0 {
 		t.Fatalf("fixed model: %+v; want it analysed as a new model", b.Models)
 	}
 }

@@ -1,8 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
-	"encoding/json"
 	"time"
 
 	"github.com/setbot/setbot/cache"
@@ -100,14 +98,9 @@ func (t *cacheTrees) KeepSuite(m *mlm.Machine, tests []*testgen.Test) {
 	}
 }
 
-// storedModel is what the cache keeps of a model's analysis.
-type storedModel struct {
-	Result     *incremental.Result `json:"result"`
-	BaseCached bool                `json:"base_cached"` // in the run that computed it
-	HeadCached bool                `json:"head_cached"`
-}
-
-func (r *runner) storedResult(key string) (*storedModel, bool) {
+// storedResult returns the analysis the cache holds under key (in the run
+// that computed it: its BaseCached and HeadCached are that run's).
+func (r *runner) storedResult(key string) (*incremental.Result, bool) {
 	if r.opts.Cache == nil || r.opts.Fresh {
 		return nil, false
 	}
@@ -118,29 +111,29 @@ func (r *runner) storedResult(key string) (*storedModel, bool) {
 	if !ok {
 		return nil, false
 	}
-	var s storedModel
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber() // test arguments are integers; keep them exact
-	if err := dec.Decode(&s); err != nil || s.Result == nil {
+	res, err := incremental.DecodeResult(data)
+	if err != nil {
 		r.progress("cache: ignoring a stored result: %v", err)
 		return nil, false
 	}
-	return &s, true
+	return res, true
 }
 
-func (r *runner) storeResult(key string, m *report.Model) {
+// storeResult keeps an analysis, in the core's own encoding. One the
+// wall-clock budget cut is not kept: another run could get further.
+func (r *runner) storeResult(key string, res *incremental.Result) {
 	if r.opts.Cache == nil {
 		return
 	}
-	if m.SolverUnknown > 0 {
+	if res.SolverUnknown > 0 {
 		return // another run could decide what this one's solver could not
 	}
-	for _, b := range m.BoundsHit {
+	for _, b := range res.BoundsHit {
 		if b.Bound == vocab.BoundTime {
 			return
 		}
 	}
-	data, err := json.Marshal(storedModel{Result: m.Result, BaseCached: m.BaseCached, HeadCached: m.HeadCached})
+	data, err := incremental.EncodeResult(res)
 	if err == nil {
 		err = r.opts.Cache.Put(r.ctx, kindResult, key, data)
 	}
@@ -151,7 +144,7 @@ func (r *runner) storeResult(key string, m *report.Model) {
 
 // record logs the run of one model in the cache.
 func (r *runner) record(m *report.Model, start time.Time) {
-	if r.opts.Cache == nil || m.Result == nil {
+	if r.opts.Cache == nil || m.ChangeAnalysis == nil {
 		return
 	}
 	_, err := r.opts.Cache.RecordRun(r.ctx, cache.Run{

@@ -1,11 +1,11 @@
 // Package report renders what an analysis found (ARCHITECTURE.md §8): the
 // pull-request comment in markdown with a Mermaid diagram, the stable JSON
 // document, JUnit XML of the tests, and the check run's summary and
-// annotations; and it applies the gate rules to the findings.
+// annotations, with the verdict of the gate (package gate).
 package report
 
 import (
-	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/gate"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
 )
@@ -13,11 +13,14 @@ import (
 // Analysis is one run of setbot over a pair of commits: what `setbot
 // analyze` prints and what the bot posts.
 type Analysis struct {
-	Repo   string   `json:"repo,omitempty"`
-	Base   string   `json:"base"` // full commit SHA
-	Head   string   `json:"head"`
-	Models []*Model `json:"models"` // sorted by Path
-	Gate   Gate     `json:"gate"`
+	// SchemaVersion is the version of the JSON document; WriteJSON writes
+	// SchemaVersion whatever it holds.
+	SchemaVersion int      `json:"schema_version"`
+	Repo          string   `json:"repo,omitempty"`
+	Base          string   `json:"base"` // full commit SHA
+	Head          string   `json:"head"`
+	Models        []*Model `json:"models"` // sorted by Path
+	Gate          Gate     `json:"gate"`
 }
 
 // Model statuses.
@@ -28,9 +31,9 @@ const (
 	Deleted  = "deleted"
 )
 
-// Model is what happened to one model file. Its JSON is the `setbot diff`
-// object (the embedded Result, absent when the model was deleted or does
-// not load) plus the fields below.
+// Model is what happened to one model file. Its JSON is the fields below
+// and those of the `setbot diff` object (the embedded ChangeAnalysis,
+// absent when the model was deleted or does not load).
 type Model struct {
 	Path       string `json:"path"`               // at head; at base for a deleted model
 	OldPath    string `json:"old_path,omitempty"` // at base, for a renamed model
@@ -54,7 +57,9 @@ type Model struct {
 	// to a system variable): setbot raises error.execution there.
 	Warnings []Diagnostic `json:"warnings,omitempty"`
 
-	*incremental.Result
+	// ChangeAnalysis is what the change does to the model
+	// (NewChangeAnalysis); nil when there is no analysis.
+	*ChangeAnalysis
 
 	// HeadMachine is the flattened head model (nil when deleted or broken),
 	// for the diagram and source lines; it is not part of the JSON.
@@ -69,14 +74,15 @@ type Diagnostic struct {
 	Message string `json:"message"`
 }
 
-// Gate conclusions, as GitHub's check runs name them.
+// The gate's conclusions (package gate), which are GitHub's check-run
+// conclusions.
 const (
-	Success = "success"
-	Neutral = "neutral"
-	Failure = "failure"
+	Success = gate.Success
+	Neutral = gate.Neutral
+	Failure = gate.Failure
 )
 
-// Gate is the verdict of the gate rules on the findings.
+// Gate is the verdict of the gate rules on the findings (package gate).
 type Gate struct {
 	Conclusion string    `json:"conclusion"` // success, neutral or failure
 	Findings   []Finding `json:"findings"`
@@ -90,7 +96,4 @@ type Finding struct {
 	Line    int          `json:"line,omitempty"`
 	Subject string       `json:"subject,omitempty"` // the state, invariant or bound
 	Message string       `json:"message"`
-
-	// uncertain: a bound leaves the claim open, so it warns at most.
-	uncertain bool
 }

@@ -67,7 +67,7 @@ func CheckRun(a *Analysis, opts Options) CheckRunOutput {
 	}
 	notices := 0
 	for _, m := range sortedModels(a.Models) {
-		if m.Result == nil {
+		if m.ChangeAnalysis == nil {
 			continue
 		}
 		for _, c := range m.Changes {

@@ -35,7 +35,7 @@ func TestCheckRun(t *testing.T) {
 	notices := out.Annotations[len(a.Gate.Findings):]
 	var want []string
 	for _, m := range sortedModels(a.Models) {
-		if m.Result != nil {
+		if m.ChangeAnalysis != nil {
 			for _, c := range m.Changes {
 				if c.New != nil {
 					want = append(want, fmt.Sprintf("%s:%d", m.Path, c.New.Line))
@@ -88,7 +88,7 @@ func TestCheckRunLimits(t *testing.T) {
 
 func TestCheckRunTitle(t *testing.T) {
 	m := &Model{Path: "a.scxml", Status: Modified}
-	a := &Analysis{Models: []*Model{m}, Gate: Evaluate(nil, []*Model{m})}
+	a := &Analysis{Models: []*Model{m}, Gate: judge(nil, []*Model{m})}
 	if got := CheckRun(a, Options{}).Title; got != "1 model analysed: no findings" {
 		t.Errorf("title %q", got)
 	}

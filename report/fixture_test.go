@@ -12,6 +12,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/gate"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
@@ -64,7 +65,7 @@ const (
 // s2OffModel is the change that makes state S1_S2 unreachable.
 func s2OffModel(t testing.TB) *Model {
 	r, head := analyze(t, triangle, triangleS2Off, 10)
-	return &Model{Path: "models/triangle.scxml", Status: Modified, Result: r, HeadMachine: head}
+	return withResult(&Model{Path: "models/triangle.scxml", Status: Modified, HeadMachine: head}, r)
 }
 
 var (
@@ -91,8 +92,8 @@ func buildFixture(t testing.TB) *Analysis {
 	models = append(models, s2OffModel(t))
 
 	r, head := analyze(t, triangle, triangleAction, 10)
-	models = append(models, &Model{Path: "models/triangle_audit.scxml", OldPath: "models/old/triangle_audit.scxml",
-		Status: Renamed, Result: r, HeadMachine: head})
+	models = append(models, withResult(&Model{Path: "models/triangle_audit.scxml", OldPath: "models/old/triangle_audit.scxml",
+		Status: Renamed, HeadMachine: head}, r))
 
 	r, head = analyze(t, radio, radioHead, 4)
 	inv, err := analysis.ParseInvariant(head, "volume != 7")
@@ -104,11 +105,11 @@ func buildFixture(t testing.TB) *Analysis {
 		t.Fatal(err)
 	}
 	r.Invariants = rep.Invariants
-	models = append(models, &Model{Path: "models/radio.scxml", Status: Modified, Result: r, HeadMachine: head})
+	models = append(models, withResult(&Model{Path: "models/radio.scxml", Status: Modified, HeadMachine: head}, r))
 
 	r, head = analyze(t, triangle, triangle, 10)
-	models = append(models, &Model{Path: "models/triangle_copy.scxml", Status: Modified, BaseCached: true, HeadCached: true,
-		Result: r, HeadMachine: head})
+	models = append(models, withResult(&Model{Path: "models/triangle_copy.scxml", Status: Modified, BaseCached: true, HeadCached: true,
+		HeadMachine: head}, r))
 
 	_, errs := load.File(broken, load.Options{})
 	if len(errs) == 0 {
@@ -121,7 +122,35 @@ func buildFixture(t testing.TB) *Analysis {
 	models = append(models, bad, &Model{Path: "models/legacy.scxml", Status: Deleted})
 
 	return &Analysis{Repo: "acme/controllers", Base: baseSHA, Head: headSHA, Models: models,
-		Gate: Evaluate(vocab.Gate{vocab.RuleBoundHit: vocab.ActionWarn}, models)}
+		Gate: judge(vocab.Gate{vocab.RuleBoundHit: vocab.ActionWarn}, models)}
+}
+
+// results holds the core result of each model the tests build, for the
+// gate to judge: the report keeps only its own object.
+var results = map[*Model]*incremental.Result{}
+
+// withResult gives m the report's object for r and keeps r for judge.
+func withResult(m *Model, r *incremental.Result) *Model {
+	m.ChangeAnalysis = NewChangeAnalysis(r)
+	results[m] = r
+	return m
+}
+
+// judge is the gate's verdict on models, asked for as the pipeline asks
+// for it.
+func judge(rules vocab.Gate, models []*Model) Gate {
+	diags := func(ds []Diagnostic) []gate.Diagnostic {
+		var out []gate.Diagnostic
+		for _, d := range ds {
+			out = append(out, gate.Diagnostic{Line: d.Line, Column: d.Column, Message: d.Message})
+		}
+		return out
+	}
+	in := make([]gate.Model, len(models))
+	for i, m := range models {
+		in[i] = gate.Model{Path: m.Path, Errors: diags(m.Errors), Warnings: diags(m.Warnings), Result: results[m], Head: m.HeadMachine}
+	}
+	return NewGate(gate.Evaluate(rules, in))
 }
 
 // golden compares got with testdata/name, or rewrites it under -update.

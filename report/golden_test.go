@@ -46,6 +46,6 @@ func TestGolden(t *testing.T) {
 // unreachable, under the default rules.
 func TestGoldenS2Off(t *testing.T) {
 	m := s2OffModel(t)
-	a := &Analysis{Base: baseSHA, Head: headSHA, Models: []*Model{m}, Gate: Evaluate(nil, []*Model{m})}
+	a := &Analysis{Base: baseSHA, Head: headSHA, Models: []*Model{m}, Gate: judge(nil, []*Model{m})}
 	golden(t, "triangle_s2_off.md", []byte(Markdown(a, Options{})))
 }

@@ -17,10 +17,11 @@ func WriteJSON(w io.Writer, a *Analysis) error {
 	return enc.Encode(normalized(a))
 }
 
-// normalized returns a shallow copy of a whose lists are sorted and never
-// nil; a is not changed.
+// normalized returns a shallow copy of a with the schema version, whose
+// lists are sorted and never nil; a is not changed.
 func normalized(a *Analysis) *Analysis {
 	c := *a
+	c.SchemaVersion = SchemaVersion
 	c.Models = sortedModels(a.Models)
 	if c.Gate.Findings == nil {
 		c.Gate.Findings = []Finding{}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -51,17 +50,19 @@ func WriteJUnit(w io.Writer, a *Analysis) error {
 	doc := junitSuites{Name: "setbot"}
 	for _, m := range sortedModels(a.Models) {
 		s := junitSuite{Name: m.Path}
-		if m.Result != nil && m.TestDelta != nil {
+		if m.ChangeAnalysis != nil && m.TestDelta != nil {
 			d := m.TestDelta
 			for _, group := range []struct {
 				what  string
-				tests []*testgen.Test
+				tests []Test
 			}{{"retained", d.Retained}, {"changed oracle", d.Changed}, {"new", d.New}} {
-				for _, t := range group.tests {
+				for i := range group.tests {
+					t := &group.tests[i]
 					s.Cases = append(s.Cases, junitCase{Name: t.ID, ClassName: m.Path, SystemOut: steps(group.what, t)})
 				}
 			}
-			for _, t := range d.Obsolete {
+			for i := range d.Obsolete {
+				t := &d.Obsolete[i]
 				s.Cases = append(s.Cases, junitCase{Name: t.ID, ClassName: m.Path, SystemOut: steps("obsolete", t),
 					Skipped: &junitMessage{Message: "obsolete: the path it drove is gone at head"}})
 				s.Skipped++
@@ -103,7 +104,7 @@ func WriteJUnit(w io.Writer, a *Analysis) error {
 
 // steps spells a test for system-out: each input with the outputs it must
 // produce and the configuration it leads to, then the final configuration.
-func steps(what string, t *testgen.Test) string {
+func steps(what string, t *Test) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s test\n", what)
 	for i, s := range t.Steps {

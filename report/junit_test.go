@@ -67,7 +67,7 @@ func TestJUnit(t *testing.T) {
 			continue
 		}
 		var wantTests, wantSkipped, wantFailures int
-		if m.Result != nil {
+		if m.ChangeAnalysis != nil {
 			d := m.TestDelta
 			wantTests = len(d.Retained) + len(d.Changed) + len(d.New) + len(d.Obsolete)
 			wantSkipped = len(d.Obsolete)
@@ -120,7 +120,7 @@ func TestJUnit(t *testing.T) {
 func TestJUnitEscapes(t *testing.T) {
 	msg := "a <b> & \"c\" ]]> \x01 end"
 	m := &Model{Path: "models/a&b.scxml", Status: Modified, Errors: []Diagnostic{{Line: 1, Message: msg}}}
-	a := &Analysis{Models: []*Model{m}, Gate: Evaluate(nil, []*Model{m})}
+	a := &Analysis{Models: []*Model{m}, Gate: judge(nil, []*Model{m})}
 	got := parseJUnit(t, a)
 	if len(got.Suites) != 1 || got.Suites[0].Name != m.Path || len(got.Suites[0].Cases) != 1 {
 		t.Fatalf("parsed %+v", got)

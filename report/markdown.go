@@ -10,9 +10,6 @@ import (
 	"text/template"
 
 	"github.com/setbot/setbot/diffmap"
-	"github.com/setbot/setbot/engine/analysis"
-	"github.com/setbot/setbot/engine/incremental"
-	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -326,7 +323,7 @@ func newHeaderView(a *Analysis, models []*Model, rows int) headerView {
 type modelView struct {
 	Heading, Lead string
 	Errors        []string
-	R             *incremental.Result
+	R             *ChangeAnalysis
 
 	Brief, Unchanged      bool
 	ShowTables, ShowTests bool
@@ -353,7 +350,7 @@ type changeRow struct{ Kind, Subject, Line string }
 type testRow struct{ ID, What, Steps, Final string }
 
 func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) modelView {
-	v := modelView{R: m.Result, Brief: d == brief, ShowTables: d < noTables, ShowTests: d < noTests, Diagram: dg}
+	v := modelView{R: m.ChangeAnalysis, Brief: d == brief, ShowTables: d < noTables, ShowTests: d < noTests, Diagram: dg}
 	v.Heading = levelIcon(worst) + " " + code(m.Path)
 	if m.Status == Deleted {
 		v.Heading = "🗑️ " + code(m.Path)
@@ -383,10 +380,10 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 		}
 		v.Errors = append(v.Errors, "❌ "+where+text(e.Message))
 	}
-	if len(m.Errors) > 0 && m.Result == nil {
+	if len(m.Errors) > 0 && m.ChangeAnalysis == nil {
 		v.Lead = plural(len(m.Errors), "error stops", "errors stop") + " the head version from being analysed:"
 	}
-	r := m.Result
+	r := m.ChangeAnalysis
 	if r == nil {
 		return v
 	}
@@ -471,7 +468,7 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 
 func kindText(k diffmap.Kind) string { return strings.ReplaceAll(string(k), "_", " ") }
 
-func changeLine(c diffmap.Change) string {
+func changeLine(c Change) string {
 	switch {
 	case c.New != nil:
 		return fmt.Sprint(c.New.Line)
@@ -481,7 +478,7 @@ func changeLine(c diffmap.Change) string {
 	return ""
 }
 
-func changesLine(r *incremental.Result) string {
+func changesLine(r *ChangeAnalysis) string {
 	src := "none in the source"
 	if len(r.Changes) > 0 {
 		src = plural(len(r.Changes), "in the source", "in the source")
@@ -496,7 +493,7 @@ func percent(x float64) string {
 }
 
 func reuseLine(m *Model) string {
-	r := m.Result
+	r := m.ChangeAnalysis
 	where := func(cached bool) string {
 		if cached {
 			return "from the cache"
@@ -522,11 +519,11 @@ func reuseLine(m *Model) string {
 }
 
 // testRows lists the new and changed-oracle tests, new first.
-func testRows(d *testgen.Delta) (summary string, rows []testRow, more int) {
+func testRows(d *TestDelta) (summary string, rows []testRow, more int) {
 	if d == nil || len(d.New)+len(d.Changed) == 0 {
 		return "", nil, 0
 	}
-	add := func(what string, ts []*testgen.Test) {
+	add := func(what string, ts []Test) {
 		for _, t := range ts {
 			if len(rows) == maxTestRows {
 				more++
@@ -564,7 +561,7 @@ func testRows(d *testgen.Delta) (summary string, rows []testRow, more int) {
 }
 
 // reachLines lists the reachability changes, newly unreachable first.
-func reachLines(r *incremental.Result) []string {
+func reachLines(r *ChangeAnalysis) []string {
 	var out []string
 	for _, s := range r.NewlyUnreachable {
 		if s.CutBy != "" {
@@ -605,7 +602,7 @@ func lineSuffix(line int) string {
 	return ""
 }
 
-func outputLine(o incremental.OutputRef) string {
+func outputLine(o OutputRef) string {
 	if o.CutBy != "" {
 		return fmt.Sprintf("⚠️ %s: sent at base, not sent before the %s bound cut the head tree (it may still be)", code(o.Output), o.CutBy)
 	}
@@ -621,7 +618,7 @@ func outputLine(o incremental.OutputRef) string {
 }
 
 // newConflicts counts the conflicts the change made.
-func newConflicts(r *incremental.Result) int {
+func newConflicts(r *ChangeAnalysis) int {
 	n := 0
 	for _, c := range r.Nondeterminism {
 		if !c.AtBase {
@@ -633,7 +630,7 @@ func newConflicts(r *incremental.Result) int {
 
 // choiceLines lists the conflicts the change made, and counts those the
 // base has too.
-func choiceLines(r *incremental.Result) []string {
+func choiceLines(r *ChangeAnalysis) []string {
 	var out []string
 	for _, c := range r.Nondeterminism {
 		if c.AtBase {
@@ -656,7 +653,7 @@ func choiceLines(r *incremental.Result) []string {
 	return out
 }
 
-func invariantLine(c analysis.InvariantCheck) string {
+func invariantLine(c InvariantCheck) string {
 	s := code(c.Invariant)
 	if c.Implied != "" {
 		s += " (implied by " + code(c.Implied) + ")"
@@ -672,7 +669,7 @@ func invariantLine(c analysis.InvariantCheck) string {
 }
 
 func briefLine(m *Model, failing int) string {
-	r := m.Result
+	r := m.ChangeAnalysis
 	parts := []string{code(string(r.Strategy)), plural(len(r.Changes), "change", "changes")}
 	if n := len(r.NewlyUnreachable); n > 0 {
 		parts = append(parts, plural(n, "newly unreachable state", "newly unreachable states"))

@@ -3,15 +3,19 @@ package report
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // checkBalanced fails when a Markdown or HTML construct is left open.
@@ -90,7 +94,7 @@ func bigChange(t testing.TB) *Model {
 			t.Fatal(err)
 		}
 		r.Base.Ms, r.Head.Ms = 0, 0
-		bigModel = &Model{Path: "models/big.scxml", Status: Modified, Result: r, HeadMachine: head}
+		bigModel = withResult(&Model{Path: "models/big.scxml", Status: Modified, HeadMachine: head}, r)
 	})
 	if bigModel == nil {
 		t.Fatal("the generated model could not be analysed")
@@ -111,7 +115,7 @@ func hugeAnalysis(t testing.TB, n int) *Analysis {
 		}
 	}
 	models = append(models, bigChange(t))
-	return &Analysis{Base: baseSHA, Head: headSHA, Models: models, Gate: Evaluate(nil, models)}
+	return &Analysis{Base: baseSHA, Head: headSHA, Models: models, Gate: judge(nil, models)}
 }
 
 func TestMarkdownFits(t *testing.T) {
@@ -213,7 +217,7 @@ func TestMarkdownCountsRunes(t *testing.T) {
 
 func TestMarkdownBigModelDiagram(t *testing.T) {
 	m := bigChange(t)
-	a := &Analysis{Base: baseSHA, Head: headSHA, Models: []*Model{m}, Gate: Evaluate(nil, []*Model{m})}
+	a := &Analysis{Base: baseSHA, Head: headSHA, Models: []*Model{m}, Gate: judge(nil, []*Model{m})}
 	body := Markdown(a, Options{})
 	checkBalanced(t, body)
 	if !strings.Contains(body, fmt.Sprintf("%d transitions drawn, ", MaxDiagramEdges)) || !strings.Contains(body, "left out to keep the diagram legible") {
@@ -228,7 +232,7 @@ func TestMarkdownEscapes(t *testing.T) {
 	m := &Model{Path: "models/x|y.scxml", Status: Modified, Errors: []Diagnostic{
 		{Path: "models/x|y.scxml", Line: 2, Column: 1, Message: "bad <script>alert(1)</script> @octocat #12 *x* `t` | [a](b)"},
 	}}
-	a := &Analysis{Base: baseSHA, Head: headSHA, Models: []*Model{m}, Gate: Evaluate(nil, []*Model{m})}
+	a := &Analysis{Base: baseSHA, Head: headSHA, Models: []*Model{m}, Gate: judge(nil, []*Model{m})}
 	body := Markdown(a, Options{})
 	for _, bad := range []string{"<script>", " @octocat", " #12", "*x*", "[a](b)"} {
 		if strings.Contains(body, bad) {
@@ -261,7 +265,7 @@ func TestCode(t *testing.T) {
 // table to fall back on.
 func TestMarkdownTruncationNoFindings(t *testing.T) {
 	huge := hugeAnalysis(t, 10)
-	huge.Gate = Evaluate(allRulesOff(), huge.Models)
+	huge.Gate = judge(allRulesOff(), huge.Models)
 	for _, limit := range []int{5000, 700} {
 		body := Markdown(huge, Options{Limit: limit})
 		if n := utf8.RuneCountInString(body); n > limit {
@@ -278,4 +282,60 @@ func TestMarkdownTruncationNoFindings(t *testing.T) {
 	if body := Markdown(huge, Options{Limit: 500}); !strings.Contains(body, "The 61 model sections were left out for length.") {
 		t.Errorf("the report does not say that every section was left out:\n%s", body)
 	}
+}
+
+// TestNewModelMarkdown checks how the comment shows a model with no base:
+// no base row, no reuse of a base tree, and its never-entered states as
+// unreachable in a new model.
+func TestNewModelMarkdown(t *testing.T) {
+	res := &incremental.Result{Strategy: vocab.StrategyFull, NoBase: true, NewStates: 6, SolverCalls: 3,
+		Head:             incremental.Size{States: 6, Paths: 3},
+		Changes:          []diffmap.Change{},
+		NewlyUnreachable: []incremental.StateRef{{State: "Never", Line: 7}},
+		TestDelta:        &testgen.Delta{}}
+	body := Markdown(&Analysis{Models: []*Model{withResult(&Model{Path: "m.scxml", Status: Added}, res)}}, Options{})
+	for _, want := range []string{"the file was added: there is no base version", "| head | 6 | 3 |",
+		"No base version: executed 6 states, 3 solver calls. Tree computed.", "`Never` (line 7): unreachable in a new model"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the comment lacks %q:\n%s", want, body)
+		}
+	}
+	for _, bad := range []string{"| base |", "of the base tree", "newly unreachable`"} {
+		if strings.Contains(body, bad) {
+			t.Errorf("the comment has %q:\n%s", bad, body)
+		}
+	}
+}
+
+// TestUndecidedQueriesMarkdown: queries the solver left undecided qualify
+// the head tree in the comment.
+func TestUndecidedQueriesMarkdown(t *testing.T) {
+	res := &incremental.Result{Strategy: vocab.StrategyFull, NoBase: true, NewStates: 2, SolverCalls: 3, SolverUnknown: 1,
+		Head: incremental.Size{States: 2, Paths: 1}, Changes: []diffmap.Change{}, TestDelta: &testgen.Delta{}}
+	body := Markdown(&Analysis{Models: []*Model{withResult(&Model{Path: "m.scxml", Status: Added}, res)}}, Options{})
+	if want := "1 solver query undecided within the solver's time limit: a state reached only through them is not proven reachable"; !strings.Contains(body, want) {
+		t.Errorf("the comment lacks %q:\n%s", want, body)
+	}
+}
+
+// TestEveryRuleHasATitle checks that the comment can name every rule of
+// the gate, and counts it in the headline.
+func TestEveryRuleHasATitle(t *testing.T) {
+	for _, r := range vocab.Rules {
+		if ruleTitles[r][0] == "" || ruleTitles[r][1] == "" {
+			t.Errorf("rule %s has no title in the comment", r)
+		}
+		if !slices.Contains(ruleOrder, r) {
+			t.Errorf("rule %s is not counted in the headline", r)
+		}
+	}
+}
+
+// allRulesOff is a gate that turns every rule off.
+func allRulesOff() vocab.Gate {
+	g := vocab.Gate{}
+	for _, r := range vocab.Rules {
+		g[r] = vocab.ActionOff
+	}
+	return g
 }

@@ -120,7 +120,7 @@ func diagram(m *Model, maxEdges int) (diagramResult, bool) {
 	for _, s := range states {
 		d.ids.add(s)
 	}
-	if m.Result != nil {
+	if m.ChangeAnalysis != nil {
 		d.mark(m.Changes)
 		for _, s := range m.NewlyUnreachable {
 			d.unreachable[s.State] = true
@@ -143,7 +143,7 @@ type drawer struct {
 }
 
 // mark records what the source-level changes touch in the head model.
-func (d *drawer) mark(changes []diffmap.Change) {
+func (d *drawer) mark(changes []Change) {
 	for _, c := range changes {
 		switch c.Kind {
 		case diffmap.TransitionAdded, diffmap.TransitionRetargeted, diffmap.TriggerChanged,

@@ -64,13 +64,13 @@ const awkward = `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a.b">
 
 func awkwardModel(t *testing.T) *Model {
 	head := loadBytes(t, "awkward.scxml", []byte(awkward))
-	return &Model{Path: "awkward.scxml", Status: Modified, HeadMachine: head, Result: &incremental.Result{
+	return withResult(&Model{Path: "awkward.scxml", Status: Modified, HeadMachine: head}, &incremental.Result{
 		Changes: []diffmap.Change{
 			{Kind: diffmap.GuardChanged, Subject: head.Source.State("a.b").Transitions[0].ID},
 			{Kind: diffmap.StateAdded, Subject: "state"},
 		},
 		NewlyUnreachable: []incremental.StateRef{{State: "x.2", Line: 16}},
-	}}
+	})
 }
 
 func TestDiagram(t *testing.T) {

@@ -86,15 +86,10 @@ func clip(s string, n int) string {
 
 // call spells one input or output event with its arguments, as
 // name(a=1, b=true); args are sorted by name.
-func call(event string, args map[string]any) string {
-	if len(args) == 0 {
-		return event
-	}
-	return event + "(" + testgen.FormatArgs(args) + ")"
-}
+func call(event string, args map[string]any) string { return testgen.FormatEvent(event, false, args) }
 
 // inputs spells a test's input sequence on one line.
-func inputs(t *testgen.Test) string {
+func inputs(t *Test) string {
 	parts := make([]string, len(t.Steps))
 	for i, s := range t.Steps {
 		parts[i] = stepInput(s)
@@ -105,9 +100,21 @@ func inputs(t *testgen.Test) string {
 	return strings.Join(parts, ", ")
 }
 
-func stepInput(s testgen.Step) string {
-	if s.Timer {
-		return s.Event + " (timer)"
+func stepInput(s Step) string { return testgen.FormatEvent(s.Event, s.Timer, s.Args) }
+
+// unreachable qualifies an unreachability claim by the depth bound, as the
+// gate's findings do.
+func unreachable(within int) string {
+	if within > 0 {
+		return fmt.Sprintf("unreachable within %d events", within)
 	}
-	return call(s.Event, s.Args)
+	return "unreachable"
+}
+
+// neverStable qualifies a transience claim by the depth bound.
+func neverStable(within int) string {
+	if within > 0 {
+		return fmt.Sprintf("never stable within %d events", within)
+	}
+	return "never stable"
 }

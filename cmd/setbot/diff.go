@@ -11,6 +11,7 @@ import (
 
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/report"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -83,7 +84,7 @@ each).`,
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				enc.SetEscapeHTML(false)
-				return enc.Encode(res)
+				return enc.Encode(report.NewChangeAnalysis(res))
 			}
 			return writeDiffText(cmd.OutOrStdout(), res)
 		},

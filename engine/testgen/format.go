@@ -143,6 +143,19 @@ func writeJUnit(w io.Writer, machine string, tests []*Test) error {
 	return err
 }
 
+// FormatEvent spells an event of a test as reports show it: "e", "e(n=3)"
+// with its arguments, or "e (timer)" for a pending timer firing (it has
+// none).
+func FormatEvent(event string, timer bool, args map[string]any) string {
+	switch {
+	case timer:
+		return event + " (timer)"
+	case len(args) == 0:
+		return event
+	}
+	return event + "(" + FormatArgs(args) + ")"
+}
+
 // FormatArgs spells event arguments as setbot simulate reads them
 // (sim.FormatArgs): "n=3, ok=true, s='a\\'b, c'", s=undefined for a
 // parameter whose tag says so. A value that is not one tests carry

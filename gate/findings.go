@@ -1,0 +1,171 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/analysis"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/vocab"
+)
+
+// findings lists what one model shows, before the rules are applied.
+func findings(m Model) []Finding {
+	var out []Finding
+	for _, d := range m.Errors {
+		msg := d.Message
+		if d.Line > 0 {
+			msg = fmt.Sprintf("line %d: %s", d.Line, d.Message)
+			if d.Column > 0 {
+				msg = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Message)
+			}
+		}
+		out = append(out, Finding{Rule: vocab.RuleModelError, Path: m.Path, Line: d.Line, Subject: d.Message,
+			Message: "the model cannot be analysed: " + msg})
+	}
+	for _, d := range m.Warnings {
+		out = append(out, Finding{Rule: vocab.RuleRuntimeError, Path: m.Path, Line: d.Line, Subject: d.Message,
+			Message: "the code raises error.execution here whenever it runs: " + d.Message})
+	}
+	r := m.Result
+	if r == nil {
+		return out
+	}
+	for _, s := range r.NewlyUnreachable {
+		f := Finding{Rule: vocab.RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
+			Message: fmt.Sprintf("state %s was reachable at base; at head it is %s (no execution enters it)", s.State, unreachable(s.Within))}
+		if r.NoBase {
+			f.Message = fmt.Sprintf("state %s is %s in a new model (no execution enters it)", s.State, unreachable(s.Within))
+		}
+		if s.CutBy != "" {
+			f.uncertain = true
+			f.Message = fmt.Sprintf("state %s was not entered before the %s bound cut the head tree (it may still be reachable: raise the bound to decide)", s.State, s.CutBy)
+		}
+		out = append(out, f)
+	}
+	for _, s := range r.NewlyTransient {
+		f := Finding{Rule: vocab.RuleTransientState, Path: m.Path, Line: s.Line, Subject: s.State,
+			Message: fmt.Sprintf("state %s is entered but %s: every macrostep that enters it leaves it again", s.State, neverStable(s.Within))}
+		if s.CutBy != "" {
+			f.uncertain = true
+			f.Message = fmt.Sprintf("state %s is entered but was not stable before the %s bound cut the head tree", s.State, s.CutBy)
+		}
+		out = append(out, f)
+	}
+	for _, b := range r.BoundsHit {
+		out = append(out, Finding{Rule: vocab.RuleBoundHit, Path: m.Path, Subject: string(b.Bound), Message: boundText(b)})
+	}
+	for _, c := range r.Invariants {
+		if c.Holds {
+			continue
+		}
+		out = append(out, Finding{Rule: vocab.RuleInvariantViolation, Path: m.Path, Line: m.stateLine(c.State),
+			Subject: c.Invariant, Message: invariantText(c)})
+	}
+	for _, o := range r.OutputsLost {
+		out = append(out, Finding{Rule: vocab.RuleOutputLost, Path: m.Path, Subject: o.Output, Message: outputLostText(o),
+			uncertain: o.CutBy != ""})
+	}
+	for _, c := range r.Nondeterminism {
+		if c.AtBase {
+			continue // the change did not make it
+		}
+		out = append(out, Finding{Rule: vocab.RuleNondeterminism, Path: m.Path, Line: c.Line,
+			Subject: c.Taken + " / " + c.Shadows, Message: conflictText(c)})
+	}
+	return out
+}
+
+// unreachable qualifies an unreachability claim by the depth bound.
+func unreachable(within int) string {
+	if within > 0 {
+		return fmt.Sprintf("unreachable within %d events", within)
+	}
+	return "unreachable"
+}
+
+// neverStable qualifies a transience claim by the depth bound.
+func neverStable(within int) string {
+	if within > 0 {
+		return fmt.Sprintf("never stable within %d events", within)
+	}
+	return "never stable"
+}
+
+func boundText(b engine.BoundHit) string {
+	paths := fmt.Sprintf("%d paths", b.Count)
+	if b.Count == 1 {
+		paths = "1 path"
+	}
+	return fmt.Sprintf("the %s bound (%d) cut %s of the head tree: its results hold only within it", b.Bound, b.Limit, paths)
+}
+
+func outputLostText(o incremental.OutputRef) string {
+	if o.CutBy != "" {
+		return fmt.Sprintf("output %s, which the base sends, was not sent before the %s bound cut the head tree (it may still be: raise the bound to decide)", o.Output, o.CutBy)
+	}
+	never := "never sends it"
+	if o.Within > 0 {
+		never = fmt.Sprintf("does not send it within %d events", o.Within)
+	}
+	msg := fmt.Sprintf("output %s is lost: the head %s", o.Output, never)
+	if o.BaseWitness != nil {
+		msg += fmt.Sprintf("; the base sends it after the inputs %s", inputs(o.BaseWitness))
+	}
+	return msg
+}
+
+func conflictText(c incremental.Conflict) string {
+	msg := fmt.Sprintf("transitions %s and %s both take %s in state %s with conditions that can hold together: there, priority takes %s and %s does not fire",
+		c.Taken, c.Shadows, c.Event, c.State, c.Taken, c.Shadows)
+	if c.Witness != nil {
+		msg += fmt.Sprintf(" (reached by the inputs %s)", inputs(c.Witness))
+	}
+	return msg
+}
+
+func invariantText(c analysis.InvariantCheck) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "invariant %s", c.Invariant)
+	if c.Implied != "" {
+		fmt.Fprintf(&b, " (implied by %s)", c.Implied)
+	}
+	b.WriteString(" is violated")
+	if c.State != "" {
+		fmt.Fprintf(&b, " in state %s", c.State)
+	}
+	if c.Witness != nil {
+		fmt.Fprintf(&b, ", reached by the inputs %s", inputs(c.Witness))
+	}
+	return b.String()
+}
+
+// inputs spells a test's input sequence on one line.
+func inputs(t *testgen.Test) string {
+	if len(t.Steps) == 0 {
+		return "(no input)"
+	}
+	parts := make([]string, len(t.Steps))
+	for i, s := range t.Steps {
+		parts[i] = testgen.FormatEvent(s.Event, s.Timer, s.Args)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// stateLine is the head file line of a flattened state (its first active
+// atomic state), or 0 when unknown.
+func (m Model) stateLine(name string) int {
+	if m.Head == nil || name == "" {
+		return 0
+	}
+	src := m.Head.Source
+	if s := m.Head.State(name); s != nil && s.Pos.IsValid() {
+		return src.Position(s.Pos).Line
+	}
+	if s := src.State(name); s != nil && s.Pos.IsValid() {
+		return src.Position(s.Pos).Line
+	}
+	return 0
+}

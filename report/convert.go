@@ -1,0 +1,196 @@
+package report
+
+import (
+	"github.com/setbot/setbot/diffmap"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/engine/testgen"
+)
+
+// NewChangeAnalysis returns the report's object for r, the analysis core's
+// result. Lists r leaves nil are empty, never null. The object shares with
+// r what is plain data (strings, lists of strings, argument maps), so r
+// must not be changed after; the tests' steps, outputs and fired
+// transitions, which a test delta can hold hundreds of thousands of, are
+// carved out of three allocations.
+func NewChangeAnalysis(r *incremental.Result) *ChangeAnalysis {
+	c := newTestPool(r)
+	a := &ChangeAnalysis{
+		Strategy:       r.Strategy,
+		StrategyReason: r.StrategyReason,
+		Changes:        make([]Change, len(r.Changes)),
+		Impact: Impact{Changed: nonNil(r.Impact.Changed), Impacted: nonNil(r.Impact.Impacted),
+			M1: r.Impact.M1, M2: r.Impact.M2},
+		Base:                  Size{States: r.Base.States, Paths: r.Base.Paths, Ms: r.Base.Ms},
+		Head:                  Size{States: r.Head.States, Paths: r.Head.Paths, Ms: r.Head.Ms},
+		ReusedStates:          r.ReusedStates,
+		NewStates:             r.NewStates,
+		SolverCalls:           r.SolverCalls,
+		SolverUnknown:         r.SolverUnknown,
+		Tests:                 Counts{Retained: r.Tests.Retained, Changed: r.Tests.Changed, Obsolete: r.Tests.Obsolete, New: r.Tests.New},
+		TestsPartial:          r.TestsPartial,
+		NewlyUnreachable:      stateRefs(r.NewlyUnreachable),
+		NewlyReachable:        stateRefs(r.NewlyReachable),
+		NewlyTransient:        stateRefs(r.NewlyTransient),
+		NoBase:                r.NoBase,
+		ConfirmedBy:           r.ConfirmedBy,
+		BoundsHit:             make([]BoundHit, len(r.BoundsHit)),
+		OutputsLost:           make([]OutputRef, len(r.OutputsLost)),
+		Nondeterminism:        make([]Conflict, len(r.Nondeterminism)),
+		NondeterminismPartial: r.NondeterminismPartial,
+	}
+	for i, ch := range r.Changes {
+		a.Changes[i] = change(ch)
+	}
+	if d := r.TestDelta; d != nil {
+		a.TestDelta = &TestDelta{Retained: c.tests(d.Retained), Changed: c.tests(d.Changed),
+			Obsolete: c.tests(d.Obsolete), New: c.tests(d.New)}
+	}
+	for i, b := range r.BoundsHit {
+		a.BoundsHit[i] = BoundHit{Bound: b.Bound, Limit: b.Limit, Count: b.Count}
+	}
+	if len(r.Invariants) > 0 {
+		a.Invariants = make([]InvariantCheck, len(r.Invariants))
+		for i, inv := range r.Invariants {
+			a.Invariants[i] = InvariantCheck{Invariant: inv.Invariant, Implied: inv.Implied, Holds: inv.Holds,
+				State: inv.State, Witness: c.witness(inv.Witness)}
+		}
+	}
+	for i, o := range r.OutputsLost {
+		a.OutputsLost[i] = OutputRef{Output: o.Output, Within: o.Within, CutBy: o.CutBy, BaseWitness: c.witness(o.BaseWitness)}
+	}
+	for i, x := range r.Nondeterminism {
+		a.Nondeterminism[i] = Conflict{State: x.State, Event: x.Event, Taken: x.Taken, Shadows: x.Shadows, Line: x.Line,
+			Witness: c.witness(x.Witness), AtBase: x.AtBase}
+	}
+	return a
+}
+
+func change(c diffmap.Change) Change {
+	out := Change{Kind: c.Kind, Subject: c.Subject, Old: position(c.Old), New: position(c.New)}
+	if len(c.Transitions) > 0 {
+		out.Transitions = make([]TransitionPlace, len(c.Transitions))
+		for i, t := range c.Transitions {
+			out.Transitions[i] = TransitionPlace{ID: t.ID, Old: position(t.Old), New: position(t.New)}
+		}
+	}
+	return out
+}
+
+func position(p *diffmap.Position) *Position {
+	if p == nil {
+		return nil
+	}
+	return &Position{Line: p.Line, Column: p.Column}
+}
+
+func stateRefs(refs []incremental.StateRef) []StateRef {
+	out := make([]StateRef, len(refs))
+	for i, s := range refs {
+		out[i] = StateRef{State: s.State, Line: s.Line, Within: s.Within, CutBy: s.CutBy}
+	}
+	return out
+}
+
+// nonNil returns l, or an empty list for nil.
+func nonNil(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
+// argMap returns m, or an empty map for nil.
+func argMap(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+// testPool holds the steps, outputs and fired transitions of every test of
+// a result, allocated at once and handed out in turn.
+type testPool struct {
+	steps   []Step
+	outputs []Output
+	fired   []Fired
+}
+
+// newTestPool sizes the pool for the tests of r: its test delta and
+// witnesses.
+func newTestPool(r *incremental.Result) *testPool {
+	var steps, outputs, fired int
+	count := func(t *testgen.Test) {
+		if t == nil {
+			return
+		}
+		steps += len(t.Steps)
+		for _, s := range t.Steps {
+			outputs += len(s.Outputs)
+			fired += len(s.Fired)
+		}
+	}
+	if d := r.TestDelta; d != nil {
+		for _, ts := range [][]*testgen.Test{d.Retained, d.Changed, d.Obsolete, d.New} {
+			for _, t := range ts {
+				count(t)
+			}
+		}
+	}
+	for _, inv := range r.Invariants {
+		count(inv.Witness)
+	}
+	for _, o := range r.OutputsLost {
+		count(o.BaseWitness)
+	}
+	for _, x := range r.Nondeterminism {
+		count(x.Witness)
+	}
+	return &testPool{steps: make([]Step, steps), outputs: make([]Output, outputs), fired: make([]Fired, fired)}
+}
+
+// take hands out the next n elements of *pool as a list of its own
+// (appending to it cannot overwrite the next), never nil.
+func take[T any](pool *[]T, n int) []T {
+	if n == 0 {
+		return []T{}
+	}
+	if n > len(*pool) { // the pool was sized for other tests
+		return make([]T, n)
+	}
+	l := (*pool)[:n:n]
+	*pool = (*pool)[n:]
+	return l
+}
+
+func (c *testPool) tests(ts []*testgen.Test) []Test {
+	out := make([]Test, len(ts))
+	for i, t := range ts {
+		out[i] = c.test(t)
+	}
+	return out
+}
+
+func (c *testPool) witness(t *testgen.Test) *Test {
+	if t == nil {
+		return nil
+	}
+	w := c.test(t)
+	return &w
+}
+
+func (c *testPool) test(t *testgen.Test) Test {
+	steps := take(&c.steps, len(t.Steps))
+	for i, s := range t.Steps {
+		st := &steps[i]
+		st.Event, st.Timer, st.Args, st.Config = s.Event, s.Timer, argMap(s.Args), nonNil(s.Config)
+		st.Outputs = take(&c.outputs, len(s.Outputs))
+		for j, o := range s.Outputs {
+			st.Outputs[j] = Output{Event: o.Event, Target: o.Target, Args: argMap(o.Args)}
+		}
+		st.Fired = take(&c.fired, len(s.Fired))
+		for j, f := range s.Fired {
+			st.Fired[j] = Fired{Key: f.Key, Path: f.Path}
+		}
+	}
+	return Test{ID: t.ID, Identity: nonNil(t.Identity), Steps: steps, Final: nonNil(t.Final)}
+}

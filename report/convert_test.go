@@ -1,0 +1,76 @@
+package report
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/engine/analysis"
+	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/engine/testgen"
+)
+
+// TestNewChangeAnalysisNeverNull: lists the core leaves nil, as a result
+// decoded from the cache does and as a witness of the empty input sequence
+// has, are [] in the document, never null.
+func TestNewChangeAnalysisNeverNull(t *testing.T) {
+	empty := &testgen.Test{ID: "te3b0c44298fc", Final: []string{"off"}}
+	r := &incremental.Result{
+		TestDelta: &testgen.Delta{New: []*testgen.Test{{ID: "t1", Steps: []testgen.Step{{Event: "go"}}}}},
+		Nondeterminism: []incremental.Conflict{{Conflict: analysis.Conflict{State: "off", Event: "e", Taken: "a", Shadows: "b",
+			Witness: empty}}},
+	}
+	data, err := json.Marshal(NewChangeAnalysis(r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "null") {
+		t.Errorf("the document has a null:\n%s", data)
+	}
+	for _, want := range []string{`"witness":{"id":"te3b0c44298fc","identity":[],"steps":[],"final":["off"]}`,
+		`"steps":[{"event":"go","args":{},"outputs":[],"fired":[],"configuration":[]}]`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the document lacks %s:\n%s", want, data)
+		}
+	}
+}
+
+// TestNewChangeAnalysisTests: the tests of the delta and the witnesses get
+// their own steps, outputs and fired transitions, though they come from
+// one allocation.
+func TestNewChangeAnalysisTests(t *testing.T) {
+	r, _ := analyze(t, radio, radioHead, 4)
+	a := NewChangeAnalysis(r)
+	d, got := r.TestDelta, a.TestDelta
+	n := 0
+	for i, pair := range []struct {
+		core []*testgen.Test
+		rep  []Test
+	}{{d.Retained, got.Retained}, {d.Changed, got.Changed}, {d.Obsolete, got.Obsolete}, {d.New, got.New}} {
+		if len(pair.rep) != len(pair.core) {
+			t.Fatalf("list %d: %d tests, want %d", i, len(pair.rep), len(pair.core))
+		}
+		for j, h := range pair.core {
+			g := pair.rep[j]
+			if g.ID != h.ID || len(g.Steps) != len(h.Steps) || cap(g.Steps) != len(h.Steps) {
+				t.Fatalf("test %s: %d steps (capacity %d), want %d", h.ID, len(g.Steps), cap(g.Steps), len(h.Steps))
+			}
+			for k, s := range h.Steps {
+				n++
+				gs := g.Steps[k]
+				if gs.Event != s.Event || len(gs.Fired) != len(s.Fired) || cap(gs.Fired) != len(s.Fired) ||
+					len(gs.Outputs) != len(s.Outputs) || cap(gs.Outputs) != len(s.Outputs) {
+					t.Fatalf("test %s step %d: %+v, want %+v", h.ID, k, gs, s)
+				}
+				for m, f := range s.Fired {
+					if gs.Fired[m].Key != f.Key || gs.Fired[m].Path != f.Path {
+						t.Errorf("test %s step %d fires %+v, want %+v", h.ID, k, gs.Fired[m], f)
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("the change has no test with a step")
+	}
+}
