@@ -12,12 +12,12 @@ import (
 
 // OutputRef is an output the base version sends and the head never does.
 type OutputRef struct {
-	Output string `json:"output"` // "EVENT to TARGET"
+	Output string // "EVENT to TARGET"
 	// Within and CutBy qualify the claim as StateRef's do.
-	Within int         `json:"within_depth,omitempty"`
-	CutBy  vocab.Bound `json:"cut_by,omitempty"`
+	Within int
+	CutBy  vocab.Bound
 	// BaseWitness is a shortest test after which the base sends it.
-	BaseWitness *testgen.Test `json:"base_witness,omitempty"`
+	BaseWitness *testgen.Test
 }
 
 // Conflict is a pair of transitions that compete for an event in a
@@ -27,7 +27,7 @@ type Conflict struct {
 	analysis.Conflict
 	// AtBase says the base has the same conflict: the change did not make
 	// it.
-	AtBase bool `json:"at_base,omitempty"`
+	AtBase bool
 }
 
 // analyses runs the analyses of the head the request asks for, on the

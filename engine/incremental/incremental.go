@@ -20,94 +20,94 @@ import (
 
 // Result is what a change does.
 type Result struct {
-	Strategy       vocab.Strategy   `json:"strategy"`
-	StrategyReason string           `json:"strategy_reason"`
-	Changes        []diffmap.Change `json:"changes"`
-	Impact         Impact           `json:"impact"`
-	Base           Size             `json:"base"`
-	Head           Size             `json:"head"`
-	ReusedStates   int              `json:"reused_states"`
-	NewStates      int              `json:"new_states"`
-	SolverCalls    int              `json:"solver_calls"`
+	Strategy       vocab.Strategy
+	StrategyReason string
+	Changes        []diffmap.Change
+	Impact         Impact
+	Base           Size
+	Head           Size
+	ReusedStates   int
+	NewStates      int
+	SolverCalls    int
 	// SolverUnknown counts the head tree's queries the solver could not
 	// decide within its time limit: the paths they could not rule out are
 	// kept, so what is reached only through them is not proven reachable.
-	SolverUnknown    int            `json:"solver_unknown,omitempty"`
-	Tests            Counts         `json:"tests"`
-	TestsPartial     bool           `json:"tests_partial,omitempty"` // DSE: obsolete is an upper bound
-	TestDelta        *testgen.Delta `json:"test_delta"`
-	NewlyUnreachable []StateRef     `json:"newly_unreachable"`
-	NewlyReachable   []StateRef     `json:"newly_reachable"`
+	SolverUnknown    int
+	Tests            Counts
+	TestsPartial     bool // DSE: obsolete is an upper bound
+	TestDelta        *testgen.Delta
+	NewlyUnreachable []StateRef
+	NewlyReachable   []StateRef
 	// NewlyTransient lists the states the head enters but never rests in
 	// (a macrostep always leaves them again) where the base rested in them
 	// or did not enter them: the gate's transient_state rule.
-	NewlyTransient []StateRef `json:"newly_transient"`
+	NewlyTransient []StateRef
 	// NoBase says the model has no base version (the change adds it, or
 	// the base does not load): its unreachable states are unreachable in a
 	// new model, not newly so.
-	NoBase      bool              `json:"no_base,omitempty"`
-	ConfirmedBy string            `json:"confirmed_by,omitempty"` // the strategy that confirmed DSE's candidates
-	BoundsHit   []engine.BoundHit `json:"bounds_hit"`
+	NoBase      bool
+	ConfirmedBy string // the strategy that confirmed DSE's candidates
+	BoundsHit   []engine.BoundHit
 
 	// Invariants are the requested invariants and those the declared
 	// ranges imply, checked on the whole head tree.
-	Invariants []analysis.InvariantCheck `json:"invariants,omitempty"`
+	Invariants []analysis.InvariantCheck
 	// OutputsLost lists the outputs the base sends and the head never does.
-	OutputsLost []OutputRef `json:"outputs_lost"`
+	OutputsLost []OutputRef
 	// Nondeterminism lists the head's conflicts, those the change made
 	// and those the base has too (AtBase).
-	Nondeterminism []Conflict `json:"nondeterminism"`
+	Nondeterminism []Conflict
 	// NondeterminismPartial: the conflicts were looked for on DSE's
 	// partial tree, so there may be more.
-	NondeterminismPartial bool `json:"nondeterminism_partial,omitempty"`
+	NondeterminismPartial bool
 
 	// BaseCached and HeadCached say the trees came from Request.Trees.
-	BaseCached, HeadCached bool `json:"-"`
+	BaseCached, HeadCached bool
 
-	Diff      *diffmap.Diff   `json:"-"`
-	BaseSet   *engine.SET     `json:"-"`
-	HeadSet   *engine.SET     `json:"-"`
-	BaseTests []*testgen.Test `json:"-"` // the suites of BaseSet and HeadSet
-	HeadTests []*testgen.Test `json:"-"`
+	Diff      *diffmap.Diff
+	BaseSet   *engine.SET
+	HeadSet   *engine.SET
+	BaseTests []*testgen.Test // the suites of BaseSet and HeadSet
+	HeadTests []*testgen.Test
 	// WholeSet is the whole head tree DSE's unreachable candidates were
 	// confirmed on (HeadSet is DSE's partial one); nil otherwise.
-	WholeSet *engine.SET `json:"-"`
+	WholeSet *engine.SET
 }
 
 // Impact is seed 000's change impact: the updated and the impacted MLM
 // transitions, and the measures M1 and M2 (§6.2.1).
 type Impact struct {
-	Changed  []string `json:"changed"`
-	Impacted []string `json:"impacted"`
-	M1       float64  `json:"m1"`
-	M2       float64  `json:"m2"`
+	Changed  []string
+	Impacted []string
+	M1       float64
+	M2       float64
 }
 
 // Size is a tree's size and the time it took.
 type Size struct {
-	States int   `json:"states"`
-	Paths  int   `json:"paths"`
-	Ms     int64 `json:"ms"`
+	States int
+	Paths  int
+	Ms     int64
 }
 
 // Counts counts the test delta.
 type Counts struct {
-	Retained int `json:"retained"`
-	Changed  int `json:"changed"`
-	Obsolete int `json:"obsolete"`
-	New      int `json:"new"`
+	Retained int
+	Changed  int
+	Obsolete int
+	New      int
 }
 
 // StateRef names a statechart state.
 type StateRef struct {
-	State string `json:"state"`
-	Line  int    `json:"line,omitempty"`
+	State string
+	Line  int
 	// Within is the depth bound the claim is qualified by (0: proven).
-	Within int `json:"within_depth,omitempty"`
+	Within int
 	// CutBy names a bound other than depth (states, time, loop, microsteps,
 	// array) that cut the head tree: the state was not reached before
 	// it did, which does not show that it cannot be.
-	CutBy vocab.Bound `json:"cut_by,omitempty"`
+	CutBy vocab.Bound
 }
 
 // qualifiers returns what qualifies an unreachability claim on a tree: the
