@@ -11,7 +11,12 @@ import (
 // transitions that compete for an input event (one atomic state's
 // candidates, inner before outer, in document order) and whose conditions
 // can hold together: the first shadows the second there.
-func (a *Analyzer) Nondeterminism() ([]Conflict, error) {
+func (a *Analyzer) Nondeterminism() ([]Conflict, error) { return a.NondeterminismOf(nil) }
+
+// NondeterminismOf looks only for the conflicts want accepts (by event,
+// the transition taken and the one shadowed; nil accepts all): the
+// analysis of a change asks the base only about the head's conflicts.
+func (a *Analyzer) NondeterminismOf(want func(event, taken, shadows string) bool) ([]Conflict, error) {
 	var out []Conflict
 	seen := make(map[string]bool)
 	tab := a.set.Terms
@@ -45,7 +50,7 @@ func (a *Analyzer) Nondeterminism() ([]Conflict, error) {
 				for i := 0; i < len(cands); i++ {
 					for j := i + 1; j < len(cands); j++ {
 						key := cands[i].ID + "\x00" + cands[j].ID + "\x00" + ev.Name
-						if seen[key] {
+						if seen[key] || want != nil && !want(ev.Name, cands[i].ID, cands[j].ID) {
 							continue
 						}
 						both, err := a.together(n, ev.Name, cands[i], cands[j], params, active, pc)

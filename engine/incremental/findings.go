@@ -129,14 +129,21 @@ func (a *analyzer) outputs(r *Result) error {
 // may be more: NondeterminismPartial says so.
 func (a *analyzer) nondeterminism(r *Result) error {
 	a.progress("looking for nondeterministic choices")
-	found, err := conflicts(a.read, a.req.Solver)
+	found, err := conflicts(a.read, a.req.Solver, nil)
 	if err != nil || len(found) == 0 {
 		return err
 	}
 	var atBase map[string]bool
 	if a.base != nil {
-		// Only a head with conflicts needs the base's, to tell the new.
-		old, err := conflicts(a.base.set, a.req.Solver)
+		// Only a head with conflicts needs the base's, to tell the new,
+		// and only those.
+		asked := make(map[string]bool, len(found))
+		for _, c := range found {
+			asked[conflictKey(c)] = true
+		}
+		old, err := conflicts(a.base.set, a.req.Solver, func(event, taken, shadows string) bool {
+			return asked[conflictKey(analysis.Conflict{Event: event, Taken: taken, Shadows: shadows})]
+		})
 		if err != nil {
 			return err
 		}
@@ -152,13 +159,13 @@ func (a *analyzer) nondeterminism(r *Result) error {
 	return nil
 }
 
-func conflicts(set *engine.SET, newSolver engine.NewSolver) ([]analysis.Conflict, error) {
+func conflicts(set *engine.SET, newSolver engine.NewSolver, want func(event, taken, shadows string) bool) ([]analysis.Conflict, error) {
 	an, err := analysis.New(set, newSolver)
 	if err != nil {
 		return nil, err
 	}
 	defer an.Close()
-	out, err := an.Nondeterminism()
+	out, err := an.NondeterminismOf(want)
 	if err != nil {
 		return nil, fmt.Errorf("looking for nondeterministic choices: %w", err)
 	}
