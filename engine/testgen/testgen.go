@@ -25,7 +25,9 @@ import (
 	"github.com/setbot/setbot/solver"
 )
 
-// Test is one concrete test.
+// Test is one concrete test. The tests of a suite share what their paths
+// share (steps, with their arguments, outputs and fired transitions, and
+// identity strings): treat them as read-only.
 type Test struct {
 	ID       string       `json:"id"`
 	Identity []string     `json:"identity"` // per step: the fired "key#path"s
@@ -59,32 +61,78 @@ type Fired struct {
 
 // Generator solves paths of one tree.
 type Generator struct {
-	set  *engine.SET
-	tab  *solver.Table
-	slv  solver.Solver
-	memo map[solver.Term]solver.Term
+	set       *engine.SET
+	tab       *solver.Table
+	newSolver engine.NewSolver
+	slv       solver.Solver // started when a path first needs it
+	memo      map[solver.Term]solver.Term
 	// recent holds the parameter values of the last paths solved, most
 	// recent first: neighbouring leaves share most of their path, so a
 	// recent solution often satisfies the next path condition as it is,
 	// and checking that costs an evaluation instead of a solver call.
 	recent []map[solver.Term]any
+	// steps holds, by node ID, what the tests through a node share.
+	steps []*shared
 }
 
 // recentModels is how many recent solutions are tried before the solver.
 const recentModels = 16
 
+// shared is what the tests through one node share of its step: the
+// identity, the fired transitions, and the steps built so far with the
+// values they read. Tests are the tree's paths, so most of their steps
+// are steps of other tests too, and are held once.
+type shared struct {
+	identity string
+	fired    []Fired
+	reads    []solver.Term // the parameters the step's arguments and outputs read
+	built    []builtStep   // the most recent last
+}
+
+// builtStep is a step built under values of its node's reads.
+type builtStep struct {
+	vals []any
+	step Step
+}
+
+// stepVariants is how many steps built under different values a node
+// keeps for the next tests through it.
+const stepVariants = 4
+
 // NewGenerator returns a generator for set; Close releases its solver.
 func NewGenerator(set *engine.SET, newSolver engine.NewSolver) (*Generator, error) {
-	tab := solver.NewTable()
-	slv, err := newSolver(tab)
-	if err != nil {
-		return nil, fmt.Errorf("starting the solver: %w", err)
+	g := newGenerator(set, newSolver)
+	if err := g.start(); err != nil {
+		return nil, err
 	}
-	return &Generator{set: set, tab: tab, slv: slv, memo: make(map[solver.Term]solver.Term)}, nil
+	return g, nil
+}
+
+// newGenerator returns a generator whose solver starts when a path first
+// needs it.
+func newGenerator(set *engine.SET, newSolver engine.NewSolver) *Generator {
+	return &Generator{set: set, tab: solver.NewTable(), newSolver: newSolver,
+		memo: make(map[solver.Term]solver.Term), steps: make([]*shared, len(set.Nodes))}
+}
+
+func (g *Generator) start() error {
+	if g.slv != nil {
+		return nil
+	}
+	slv, err := g.newSolver(g.tab)
+	if err != nil {
+		return fmt.Errorf("starting the solver: %w", err)
+	}
+	g.slv = slv
+	return nil
 }
 
 // Close releases the solver.
-func (g *Generator) Close() { g.slv.Close() }
+func (g *Generator) Close() {
+	if g.slv != nil {
+		g.slv.Close()
+	}
+}
 
 // Test returns the test that drives the machine from its start to n.
 func (g *Generator) Test(n *engine.Node) (*Test, error) { return g.TestWhere(n, nil) }
@@ -93,51 +141,127 @@ func (g *Generator) Test(n *engine.Node) (*Test, error) { return g.TestWhere(n, 
 // values that also satisfy extra (terms of the tree's table): the witness
 // of an invariant violation solves the violation too.
 func (g *Generator) TestWhere(n *engine.Node, extra []solver.Term) (*Test, error) {
-	vals, err := g.solve(n, n.Path(), extra)
+	path := n.Path()
+	vals, err := g.solve(n, path, extra)
 	if err != nil {
 		return nil, err
 	}
-	return g.build(n, vals)
+	return g.build(n, path, vals)
 }
 
 // build assembles the test of the path to n under the parameter values.
-func (g *Generator) build(n *engine.Node, vals map[solver.Term]any) (*Test, error) {
-	path := n.Path()
-	t := &Test{Final: n.State.Atomic, Leaf: n}
+func (g *Generator) build(n *engine.Node, path []*engine.Node, vals map[solver.Term]any) (*Test, error) {
+	t := &Test{Final: n.State.Atomic, Leaf: n,
+		Identity: make([]string, 0, len(path)-1), Steps: make([]Step, 0, len(path)-1)}
 	for _, x := range path[1:] {
-		e := x.In
-		st := Step{Event: e.Event, Timer: e.Timer, Args: map[string]any{}, Config: x.State.Atomic,
-			Outputs: []Output{}, Fired: []Fired{}}
-		if !e.Timer {
-			for _, a := range e.Args {
-				st.Args[a.Name] = vals[a.Value]
-			}
+		sh := g.shared(x)
+		st, err := g.step(x, sh, vals, len(t.Steps)+1)
+		if err != nil {
+			return nil, err
 		}
-		for _, o := range e.Outputs {
-			out := Output{Event: o.Event, Target: o.Target, Args: map[string]any{}}
-			for _, a := range o.Args {
-				v, err := g.value(a.Value, vals)
-				if err != nil {
-					return nil, fmt.Errorf("output %s of step %d: %w", o.Event, len(t.Steps)+1, err)
-				}
-				out.Args[a.Name] = v
-			}
-			st.Outputs = append(st.Outputs, out)
-		}
-		var id []string
-		for _, f := range e.Fired {
-			st.Fired = append(st.Fired, Fired{Key: f.T.Key, Path: f.Path})
-			id = append(id, f.T.Key+"#"+f.Path)
-		}
-		if len(id) == 0 {
-			id = []string{"(" + e.Event + " taken by no transition)"}
-		}
-		t.Identity = append(t.Identity, strings.Join(id, ", "))
+		t.Identity = append(t.Identity, sh.identity)
 		t.Steps = append(t.Steps, st)
 	}
-	sum := sha256.Sum256([]byte(strings.Join(t.Identity, "\n")))
-	t.ID = "t" + hex.EncodeToString(sum[:6])
+	t.ID = testID(t.Identity)
 	return t, nil
+}
+
+// testID names a test by its identity.
+func testID(identity []string) string {
+	sum := sha256.Sum256([]byte(strings.Join(identity, "\n")))
+	return "t" + hex.EncodeToString(sum[:6])
+}
+
+// shared returns what the tests through x share of its step.
+func (g *Generator) shared(x *engine.Node) *shared {
+	if sh := g.steps[x.ID]; sh != nil {
+		return sh
+	}
+	e, src := x.In, g.set.Terms
+	sh := &shared{fired: make([]Fired, 0, len(e.Fired))}
+	var id []string
+	for _, f := range e.Fired {
+		sh.fired = append(sh.fired, Fired{Key: f.T.Key, Path: f.Path})
+		id = append(id, f.T.Key+"#"+f.Path)
+	}
+	if len(id) == 0 {
+		id = []string{"(" + e.Event + " taken by no transition)"}
+	}
+	sh.identity = strings.Join(id, ", ")
+	read := func(v solver.Term) {
+		if !slices.Contains(sh.reads, v) {
+			sh.reads = append(sh.reads, v)
+		}
+	}
+	if !e.Timer {
+		for _, a := range e.Args {
+			read(a.Value)
+		}
+	}
+	for _, o := range e.Outputs {
+		for _, a := range o.Args {
+			for _, v := range src.Vars(a.Value) {
+				read(v)
+			}
+		}
+	}
+	g.steps[x.ID] = sh
+	return sh
+}
+
+// step returns the step into x, the i-th of its path, under the
+// parameter values: one built before under the same values of what it
+// reads, or a new one.
+func (g *Generator) step(x *engine.Node, sh *shared, vals map[solver.Term]any, i int) (Step, error) {
+	for k := len(sh.built) - 1; k >= 0; k-- {
+		b := sh.built[k]
+		same := true
+		for j, v := range sh.reads {
+			if b.vals[j] != vals[v] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return b.step, nil
+		}
+	}
+	e := x.In
+	st := Step{Event: e.Event, Timer: e.Timer, Args: make(map[string]any, len(e.Args)), Config: x.State.Atomic,
+		Outputs: make([]Output, 0, len(e.Outputs)), Fired: sh.fired}
+	if !e.Timer {
+		for _, a := range e.Args {
+			st.Args[a.Name] = vals[a.Value]
+		}
+	}
+	for _, o := range e.Outputs {
+		out := Output{Event: o.Event, Target: o.Target, Args: make(map[string]any, len(o.Args))}
+		for _, a := range o.Args {
+			v, err := g.value(a.Value, vals)
+			if err != nil {
+				return Step{}, fmt.Errorf("output %s of step %d: %w", o.Event, i, err)
+			}
+			out.Args[a.Name] = v
+		}
+		st.Outputs = append(st.Outputs, out)
+	}
+	b := builtStep{vals: make([]any, len(sh.reads)), step: st}
+	for j, v := range sh.reads {
+		b.vals[j] = vals[v]
+	}
+	if len(sh.built) == stepVariants {
+		sh.built = append(sh.built[:0], sh.built[1:]...)
+	}
+	sh.built = append(sh.built, b)
+	return st, nil
+}
+
+// remember makes vals the most recent solution.
+func (g *Generator) remember(vals map[solver.Term]any) {
+	g.recent = append([]map[solver.Term]any{vals}, g.recent...)
+	if len(g.recent) > recentModels {
+		g.recent = g.recent[:recentModels]
+	}
 }
 
 // solve finds values for the parameters received along the path: from a
@@ -160,7 +284,6 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 		}
 	}
 	constrained := make(map[solver.Term]bool)
-	var conj []solver.Term
 	for _, c := range n.PC {
 		vs := src.Vars(c)
 		if len(vs) == 1 && inDomain(src, c, vs[0], ranges[vs[0]]) {
@@ -175,13 +298,10 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 			constrained[v] = true
 		}
 	}
-	for _, c := range append(append([]solver.Term(nil), n.PC...), extra...) {
-		conj = append(conj, g.tab.Import(src, c, g.memo))
-	}
 	var asked []solver.Term
 	for _, p := range params {
 		if constrained[p] {
-			asked = append(asked, g.tab.Import(src, p, g.memo))
+			asked = append(asked, p)
 		}
 	}
 	vals := make(map[solver.Term]any, len(params))
@@ -192,6 +312,16 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 		}
 	}
 	if len(asked) > 0 {
+		if err := g.start(); err != nil {
+			return nil, err
+		}
+		var conj []solver.Term
+		for _, c := range append(append([]solver.Term(nil), n.PC...), extra...) {
+			conj = append(conj, g.tab.Import(src, c, g.memo))
+		}
+		for i, p := range asked {
+			asked[i] = g.tab.Import(src, p, g.memo)
+		}
 		res, model, err := g.slv.Model(conj, asked)
 		if err != nil {
 			return nil, err
@@ -212,10 +342,7 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 			vals[p] = fallback(src.Sort(p), ranges[p])
 		}
 	}
-	g.recent = append([]map[solver.Term]any{vals}, g.recent...)
-	if len(g.recent) > recentModels {
-		g.recent = g.recent[:recentModels]
-	}
+	g.remember(vals)
 	return vals, nil
 }
 
@@ -366,10 +493,7 @@ func Suite(set *engine.SET, coverage string, newSolver engine.NewSolver) ([]*Tes
 	default:
 		return nil, fmt.Errorf("unknown coverage %q (want path, transition or state)", coverage)
 	}
-	g, err := NewGenerator(set, newSolver)
-	if err != nil {
-		return nil, err
-	}
+	g := newGenerator(set, newSolver)
 	defer g.Close()
 	tests := make([]*Test, 0, len(chosen))
 	for _, n := range chosen {
