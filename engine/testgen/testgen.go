@@ -71,6 +71,9 @@ type Generator struct {
 	// recent solution often satisfies the next path condition as it is,
 	// and checking that costs an evaluation instead of a solver call.
 	recent []map[solver.Term]any
+	// base holds the previous version's tests by ID: a path with the
+	// identity of one keeps its values while they satisfy the path.
+	base map[string][]*Test
 	// steps holds, by node ID, what the tests through a node share.
 	steps []*shared
 }
@@ -142,9 +145,15 @@ func (g *Generator) Test(n *engine.Node) (*Test, error) { return g.TestWhere(n, 
 // of an invariant violation solves the violation too.
 func (g *Generator) TestWhere(n *engine.Node, extra []solver.Term) (*Test, error) {
 	path := n.Path()
-	vals, err := g.solve(n, path, extra)
-	if err != nil {
-		return nil, err
+	var vals map[solver.Term]any
+	if len(extra) == 0 {
+		vals = g.inherited(n, path)
+	}
+	if vals == nil {
+		var err error
+		if vals, err = g.solve(n, path, extra); err != nil {
+			return nil, err
+		}
 	}
 	return g.build(n, path, vals)
 }
@@ -254,6 +263,52 @@ func (g *Generator) step(x *engine.Node, sh *shared, vals map[solver.Term]any, i
 	}
 	sh.built = append(sh.built, b)
 	return st, nil
+}
+
+// inherited returns the values of the base test with the identity of the
+// path to n when they satisfy its path condition (evaluated, no solver),
+// or nil: a test keeps its values across versions while they still
+// satisfy its path (ARCHITECTURE.md §5). Every parameter of the path
+// needs a value of its sort; the test's values for parameters the path no
+// longer has are dropped.
+func (g *Generator) inherited(n *engine.Node, path []*engine.Node) map[solver.Term]any {
+	if len(g.base) == 0 {
+		return nil
+	}
+	identity := make([]string, len(path)-1)
+	for i, x := range path[1:] {
+		identity[i] = g.shared(x).identity
+	}
+	src := g.set.Terms
+	for _, b := range g.base[testID(identity)] {
+		if !slices.Equal(b.Identity, identity) || len(b.Steps) != len(identity) {
+			continue
+		}
+		vals := make(map[solver.Term]any)
+		ok := true
+		for i, x := range path[1:] {
+			if x.In.Timer {
+				continue
+			}
+			for _, a := range x.In.Args {
+				v, has := b.Steps[i].Args[a.Name]
+				value, known := valueOf(v)
+				if !has || !known || value.Sort != src.Sort(a.Value) {
+					ok = false
+					break
+				}
+				vals[a.Value] = v
+			}
+			if !ok {
+				break
+			}
+		}
+		if ok && holds(src, vals, n.PC) {
+			g.remember(vals)
+			return vals
+		}
+	}
+	return nil
 }
 
 // remember makes vals the most recent solution.
@@ -473,28 +528,29 @@ const (
 // Suite returns the tests for a coverage criterion: one per leaf for path
 // coverage; for transition and state coverage, a smallest-first greedy
 // choice of leaves that covers every MLM transition (or state) the tree
-// reaches.
+// reaches. Only the chosen leaves are solved.
 func Suite(set *engine.SET, coverage string, newSolver engine.NewSolver) ([]*Test, error) {
-	leaves := set.Leaves()
-	var chosen []*engine.Node
-	switch coverage {
-	case PathCoverage, "":
-		chosen = leaves
-	case TransitionCoverage:
-		chosen = cover(leaves, func(n *engine.Node) []string {
-			var out []string
-			for _, f := range n.In.Fired {
-				out = append(out, f.T.Key)
-			}
-			return out
-		})
-	case StateCoverage:
-		chosen = cover(leaves, func(n *engine.Node) []string { return []string{n.State.Name} })
-	default:
-		return nil, fmt.Errorf("unknown coverage %q (want path, transition or state)", coverage)
+	return SuiteFrom(set, coverage, newSolver, nil)
+}
+
+// SuiteFrom returns the suite of set that follows base, a suite of the
+// version before (ARCHITECTURE.md §5): a chosen leaf whose identity is
+// that of a base test, and whose path condition that test's values still
+// satisfy, keeps the values; only the other leaves are solved. With the
+// same base, the same tree gives the same suite, however it was built.
+func SuiteFrom(set *engine.SET, coverage string, newSolver engine.NewSolver, base []*Test) ([]*Test, error) {
+	chosen, err := choose(set.Leaves(), coverage)
+	if err != nil {
+		return nil, err
 	}
 	g := newGenerator(set, newSolver)
 	defer g.Close()
+	if len(base) > 0 {
+		g.base = make(map[string][]*Test, len(base))
+		for _, b := range base {
+			g.base[b.ID] = append(g.base[b.ID], b)
+		}
+	}
 	tests := make([]*Test, 0, len(chosen))
 	for _, n := range chosen {
 		t, err := g.Test(n)
@@ -504,6 +560,25 @@ func Suite(set *engine.SET, coverage string, newSolver engine.NewSolver) ([]*Tes
 		tests = append(tests, t)
 	}
 	return tests, nil
+}
+
+// choose returns the leaves a coverage criterion keeps, in tree order.
+func choose(leaves []*engine.Node, coverage string) ([]*engine.Node, error) {
+	switch coverage {
+	case PathCoverage, "":
+		return leaves, nil
+	case TransitionCoverage:
+		return cover(leaves, func(n *engine.Node) []string {
+			var out []string
+			for _, f := range n.In.Fired {
+				out = append(out, f.T.Key)
+			}
+			return out
+		}), nil
+	case StateCoverage:
+		return cover(leaves, func(n *engine.Node) []string { return []string{n.State.Name} }), nil
+	}
+	return nil, fmt.Errorf("unknown coverage %q (want path, transition or state)", coverage)
 }
 
 // cover picks leaves greedily: each time the one whose path covers the
