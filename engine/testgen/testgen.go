@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"iter"
 	"math/big"
 	"slices"
 	"sort"
@@ -539,27 +540,46 @@ func Suite(set *engine.SET, coverage string, newSolver engine.NewSolver) ([]*Tes
 // satisfy, keeps the values; only the other leaves are solved. With the
 // same base, the same tree gives the same suite, however it was built.
 func SuiteFrom(set *engine.SET, coverage string, newSolver engine.NewSolver, base []*Test) ([]*Test, error) {
-	chosen, err := choose(set.Leaves(), coverage)
+	n, seq, err := Tests(set, coverage, newSolver, base)
 	if err != nil {
 		return nil, err
 	}
-	g := newGenerator(set, newSolver)
-	defer g.Close()
-	if len(base) > 0 {
-		g.base = make(map[string][]*Test, len(base))
-		for _, b := range base {
-			g.base[b.ID] = append(g.base[b.ID], b)
-		}
-	}
-	tests := make([]*Test, 0, len(chosen))
-	for _, n := range chosen {
-		t, err := g.Test(n)
+	tests := make([]*Test, 0, n)
+	for t, err := range seq {
 		if err != nil {
 			return nil, err
 		}
 		tests = append(tests, t)
 	}
 	return tests, nil
+}
+
+// Tests returns how many tests the suite SuiteFrom returns holds, and a
+// sequence that makes them one at a time, in order, holding none of them:
+// a writer can stream a suite (Write). The sequence ends at the first
+// error.
+func Tests(set *engine.SET, coverage string, newSolver engine.NewSolver, base []*Test) (int, iter.Seq2[*Test, error], error) {
+	chosen, err := choose(set.Leaves(), coverage)
+	if err != nil {
+		return 0, nil, err
+	}
+	seq := func(yield func(*Test, error) bool) {
+		g := newGenerator(set, newSolver)
+		defer g.Close()
+		if len(base) > 0 {
+			g.base = make(map[string][]*Test, len(base))
+			for _, b := range base {
+				g.base[b.ID] = append(g.base[b.ID], b)
+			}
+		}
+		for _, n := range chosen {
+			t, err := g.Test(n)
+			if !yield(t, err) || err != nil {
+				return
+			}
+		}
+	}
+	return len(chosen), seq, nil
 }
 
 // choose returns the leaves a coverage criterion keeps, in tree order.
