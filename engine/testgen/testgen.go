@@ -77,6 +77,8 @@ type Generator struct {
 	base map[string][]*Test
 	// steps holds, by node ID, what the tests through a node share.
 	steps []*shared
+	// domains holds the input domain conditions of parameters (inDomain).
+	domains map[domainKey][]solver.Term
 }
 
 // recentModels is how many recent solutions are tried before the solver.
@@ -116,7 +118,8 @@ func NewGenerator(set *engine.SET, newSolver engine.NewSolver) (*Generator, erro
 // needs it.
 func newGenerator(set *engine.SET, newSolver engine.NewSolver) *Generator {
 	return &Generator{set: set, tab: solver.NewTable(), newSolver: newSolver,
-		memo: make(map[solver.Term]solver.Term), steps: make([]*shared, len(set.Nodes))}
+		memo: make(map[solver.Term]solver.Term), steps: make([]*shared, len(set.Nodes)),
+		domains: make(map[domainKey][]solver.Term)}
 }
 
 func (g *Generator) start() error {
@@ -342,7 +345,7 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 	constrained := make(map[solver.Term]bool)
 	for _, c := range n.PC {
 		vs := src.Vars(c)
-		if len(vs) == 1 && inDomain(src, c, vs[0], ranges[vs[0]]) {
+		if len(vs) == 1 && g.inDomain(c, vs[0], ranges[vs[0]]) {
 			continue
 		}
 		for _, v := range vs {
@@ -422,12 +425,27 @@ func (g *Generator) reuse(pc, extra, params []solver.Term, constrained map[solve
 	return nil
 }
 
+// domainKey is a parameter with its type: the parameters of one name and
+// sort received at one depth share a term (name@depth), whatever range
+// their events give them.
+type domainKey struct {
+	v solver.Term
+	t lang.Type
+}
+
 // inDomain reports whether c is one of the conditions that keep v, a
 // parameter of type t, in the input domain (engine.InputDomain): those
 // hold for the fallback values. Any other condition on v (a guard)
-// constrains it.
-func inDomain(tab *solver.Table, c, v solver.Term, t lang.Type) bool {
-	return slices.Contains(engine.InputDomain(tab, t, v), c)
+// constrains it. A parameter's conditions are built once: every path
+// through its node asks for them.
+func (g *Generator) inDomain(c, v solver.Term, t lang.Type) bool {
+	key := domainKey{v, t}
+	conds, ok := g.domains[key]
+	if !ok {
+		conds = engine.InputDomain(g.set.Terms, t, v)
+		g.domains[key] = conds
+	}
+	return slices.Contains(conds, c)
 }
 
 func fallback(s solver.Sort, t lang.Type) any {
