@@ -45,7 +45,7 @@ harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
 			if err != nil {
 				return err
 			}
-			tests, err := testgen.Suite(set, coverage, newZ3)
+			n, tests, err := testgen.Tests(set, coverage, newZ3, nil)
 			if err != nil {
 				return fmt.Errorf("generating tests for %s: %w", args[0], err)
 			}
@@ -53,7 +53,11 @@ harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "setbot: bound hit: %s (limit %d) cut %d paths; the suite covers the tree within it\n",
 					b.Bound, b.Limit, b.Count)
 			}
-			return testgen.Write(cmd.OutOrStdout(), format, set.Machine.Name, set.Nodes[0].State.Atomic, tests)
+			// The suite is written as it is made, never held whole.
+			if err := testgen.Write(cmd.OutOrStdout(), format, set.Machine.Name, set.Nodes[0].State.Atomic, n, tests); err != nil {
+				return fmt.Errorf("writing the tests of %s: %w", args[0], err)
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&coverage, "coverage", testgen.PathCoverage, "coverage criterion: path, transition or state")

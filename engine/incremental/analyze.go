@@ -357,7 +357,7 @@ func (a *analyzer) fresh() (*Result, error) {
 		}
 	}
 	sortRefs(r.NewlyUnreachable, r.NewlyReachable, r.NewlyTransient)
-	if err := a.suite(head); err != nil {
+	if err := a.suite(head, nil); err != nil {
 		return nil, fmt.Errorf("tests of the model: %w", err)
 	}
 	r.HeadTests = head.tests
@@ -367,8 +367,10 @@ func (a *analyzer) fresh() (*Result, error) {
 	return r, nil
 }
 
-// suite computes the suite of v's tree unless it came with it.
-func (a *analyzer) suite(v *version) error {
+// suite computes the suite of v's tree unless it came with it; the tests
+// of base, the suite of the version before, keep their values where they
+// still satisfy their paths.
+func (a *analyzer) suite(v *version, base []*testgen.Test) error {
 	if v.tests != nil {
 		return nil
 	}
@@ -376,7 +378,7 @@ func (a *analyzer) suite(v *version) error {
 	if coverage == "" {
 		coverage = testgen.PathCoverage
 	}
-	tests, err := testgen.Suite(v.set, coverage, a.req.Solver)
+	tests, err := testgen.SuiteFrom(v.set, coverage, a.req.Solver, base)
 	v.tests = tests
 	return err
 }
@@ -385,7 +387,7 @@ func (a *analyzer) suite(v *version) error {
 // delta between them; head is the head tree the delta is read on.
 func (a *analyzer) tests(r *Result, head *engine.SET) error {
 	bv, hv := a.base, a.head
-	if err := a.suite(bv); err != nil {
+	if err := a.suite(bv, nil); err != nil {
 		return fmt.Errorf("tests of the base version: %w", err)
 	}
 	switch {
@@ -394,11 +396,11 @@ func (a *analyzer) tests(r *Result, head *engine.SET) error {
 	case hv.set != head:
 		// The whole tree DSE's candidates were confirmed on.
 		hv = &version{m: hv.m, set: head}
-		if err := a.suite(hv); err != nil {
+		if err := a.suite(hv, bv.tests); err != nil {
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 	default:
-		if err := a.suite(hv); err != nil {
+		if err := a.suite(hv, bv.tests); err != nil {
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 	}

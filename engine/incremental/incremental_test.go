@@ -40,12 +40,19 @@ func loadFile(t testing.TB, path string) *mlm.Machine {
 
 func dump(set *engine.SET) string { return set.Dump() }
 
-func suiteJSON(t testing.TB, set *engine.SET) string {
+// suiteJSON is the path-coverage suite of set that follows base (nil:
+// none), as JSON.
+func suiteJSON(t testing.TB, set *engine.SET, base []*testgen.Test) string {
 	t.Helper()
-	tests, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+	tests, err := testgen.SuiteFrom(set, testgen.PathCoverage, newZ3, base)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return testsJSON(t, tests)
+}
+
+func testsJSON(t testing.TB, tests []*testgen.Test) string {
+	t.Helper()
 	b, err := json.Marshal(tests)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +61,9 @@ func suiteJSON(t testing.TB, set *engine.SET) string {
 }
 
 // sameAsFull checks that MSE's tree and tests for head, from base's tree,
-// are those of a full exploration of head.
+// are those of a full exploration of head: the head tests, which follow
+// the base suite, are those that follow it on the full tree, and so are
+// the suites without a base.
 func sameAsFull(t testing.TB, name string, base, head *mlm.Machine, opts engine.Options) (*incremental.Result, bool) {
 	t.Helper()
 	res, err := incremental.Analyze(context.Background(), base, head,
@@ -70,8 +79,12 @@ func sameAsFull(t testing.TB, name string, base, head *mlm.Machine, opts engine.
 		t.Errorf("%s: MSE's tree differs from full SE's:\n%s", name, firstDifference(a, b))
 		return res, false
 	}
-	if a, b := suiteJSON(t, res.HeadSet), suiteJSON(t, full); a != b {
+	if a, b := testsJSON(t, res.HeadTests), suiteJSON(t, full, res.BaseTests); a != b {
 		t.Errorf("%s: MSE's tests differ from full SE's", name)
+		return res, false
+	}
+	if a, b := suiteJSON(t, res.HeadSet, nil), suiteJSON(t, full, nil); a != b {
+		t.Errorf("%s: MSE's tests without a base suite differ from full SE's", name)
 		return res, false
 	}
 	return res, true
@@ -137,15 +150,23 @@ func TestIdenticalMachineIsReused(t *testing.T) {
 }
 
 // TestNewlyUnreachable: T5's guard can no longer hold, so S1_S2 is newly
-// unreachable; MSE says so, and DSE says so only after confirming it.
+// unreachable; MSE says so, and DSE says so only after confirming it. The
+// head tests, which follow the base suite, are the same whichever strategy
+// built the tree they are read on.
 func TestNewlyUnreachable(t *testing.T) {
 	base := loadFile(t, "../../examples/triangle.scxml")
 	head := loadFile(t, "testdata/triangle_s2_off.scxml")
-	for _, strategy := range []vocab.Strategy{vocab.StrategyAuto, vocab.StrategyDSE} {
+	var tests string
+	for _, strategy := range []vocab.Strategy{vocab.StrategyAuto, vocab.StrategyDSE, vocab.StrategyFull} {
 		res, err := incremental.Analyze(context.Background(), base, head,
 			incremental.Request{Strategy: strategy, Engine: engine.Options{}, Solver: newZ3})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if got := testsJSON(t, res.HeadTests) + testsJSON(t, res.TestDelta.New); tests == "" {
+			tests = got
+		} else if got != tests {
+			t.Errorf("%s: the head tests differ from auto's", strategy)
 		}
 		if len(res.NewlyUnreachable) != 1 || res.NewlyUnreachable[0].State != "S1_S2" || res.NewlyUnreachable[0].Within != 0 {
 			t.Errorf("%s: newly unreachable %+v, want S1_S2, proven", strategy, res.NewlyUnreachable)

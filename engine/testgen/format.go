@@ -1,12 +1,15 @@
 package testgen
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
+	"iter"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/setbot/setbot/engine/sim"
@@ -16,34 +19,75 @@ import (
 // Formats of a test suite.
 var Formats = []string{"json", "junit", "scion"}
 
-// Write writes tests in a format: json ({"tests": [...]}, the arguments
-// named as lowering names them), junit (one test case per test, its steps
-// in system-out, written as setbot simulate reads events) or scion
-// (SCION-style traces: the initial configuration, then each event, with
-// its data as ECMAScript holds it (lang.EventData), and the configuration
-// it leads to, so existing SCXML harnesses can run them).
-func Write(w io.Writer, format, machine string, initial []string, tests []*Test) error {
+// Write writes n tests in a format, each as tests yields it, so that a
+// suite is streamed rather than held whole: json ({"tests": [...]}, the
+// arguments named as lowering names them), junit (one test case per test,
+// its steps in system-out, written as setbot simulate reads events) or
+// scion (SCION-style traces: the initial configuration, then each event,
+// with its data as ECMAScript holds it (lang.EventData), and the
+// configuration it leads to, so existing SCXML harnesses can run them).
+// The output is that of the whole suite encoded at once. An error of tests
+// stops the output where it is.
+func Write(w io.Writer, format, machine string, initial []string, n int, tests iter.Seq2[*Test, error]) error {
+	bw := bufio.NewWriter(w)
+	var err error
 	switch format {
 	case "json":
-		return writeJSON(w, tests)
+		err = writeJSON(bw, tests)
 	case "junit":
-		return writeJUnit(w, machine, tests)
+		err = writeJUnit(bw, machine, n, tests)
 	case "scion":
-		return writeSCION(w, initial, tests)
+		err = writeSCION(bw, initial, tests)
+	default:
+		return fmt.Errorf("unknown test format %q (want %s)", format, strings.Join(Formats, ", "))
 	}
-	return fmt.Errorf("unknown test format %q (want %s)", format, strings.Join(Formats, ", "))
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
-func writeJSON(w io.Writer, tests []*Test) error {
-	if tests == nil {
-		tests = []*Test{}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+// jsonArray writes the values of seq as the elements of a JSON array at
+// the given depth of a document indented by two spaces, as
+// json.Encoder.SetIndent("", "  ") writes the whole array, without HTML
+// escapes.
+func jsonArray[T any](w *bufio.Writer, depth int, seq iter.Seq2[T, error]) error {
+	indent := strings.Repeat("  ", depth)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent(indent+"  ", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(struct {
-		Tests []*Test `json:"tests"`
-	}{tests})
+	w.WriteString("[")
+	i := 0
+	for v, err := range seq {
+		if err != nil {
+			return err
+		}
+		buf.Reset()
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		if i > 0 {
+			w.WriteString(",")
+		}
+		w.WriteString("\n" + indent + "  ")
+		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		i++
+	}
+	if i > 0 {
+		w.WriteString("\n" + indent)
+	}
+	_, err := w.WriteString("]")
+	return err
+}
+
+func writeJSON(w *bufio.Writer, tests iter.Seq2[*Test, error]) error {
+	w.WriteString("{\n  \"tests\": ")
+	if err := jsonArray(w, 1, tests); err != nil {
+		return err
+	}
+	_, err := w.WriteString("\n}\n")
+	return err
 }
 
 type scionEvent struct {
@@ -60,29 +104,43 @@ type scionTrace struct {
 	Events               []scionEvent `json:"events"`
 }
 
-func writeSCION(w io.Writer, initial []string, tests []*Test) error {
-	traces := make([]scionTrace, 0, len(tests))
-	for _, t := range tests {
-		tr := scionTrace{Name: t.ID, InitialConfiguration: initial, Events: []scionEvent{}}
-		for _, s := range t.Steps {
-			var e scionEvent
-			e.Event.Name = s.Event
-			if data, ok := lang.EventData(s.Args); ok {
-				raw, err := marshalData(data)
-				if err != nil {
-					return fmt.Errorf("test %s: the data of %s: %w", t.ID, s.Event, err)
-				}
-				e.Event.Data = raw
+func writeSCION(w *bufio.Writer, initial []string, tests iter.Seq2[*Test, error]) error {
+	traces := func(yield func(scionTrace, error) bool) {
+		for t, err := range tests {
+			if err != nil {
+				yield(scionTrace{}, err)
+				return
 			}
-			e.NextConfiguration = s.Config
-			tr.Events = append(tr.Events, e)
+			tr, err := trace(initial, t)
+			if !yield(tr, err) || err != nil {
+				return
+			}
 		}
-		traces = append(traces, tr)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(traces)
+	if err := jsonArray(w, 0, traces); err != nil {
+		return err
+	}
+	_, err := w.WriteString("\n")
+	return err
+}
+
+// trace is the SCION-style trace of t.
+func trace(initial []string, t *Test) (scionTrace, error) {
+	tr := scionTrace{Name: t.ID, InitialConfiguration: initial, Events: []scionEvent{}}
+	for _, s := range t.Steps {
+		var e scionEvent
+		e.Event.Name = s.Event
+		if data, ok := lang.EventData(s.Args); ok {
+			raw, err := marshalData(data)
+			if err != nil {
+				return scionTrace{}, fmt.Errorf("test %s: the data of %s: %w", t.ID, s.Event, err)
+			}
+			e.Event.Data = raw
+		}
+		e.NextConfiguration = s.Config
+		tr.Events = append(tr.Events, e)
+	}
+	return tr, nil
 }
 
 // marshalData returns an event's data as JSON, as the traces write the
@@ -97,26 +155,32 @@ func marshalData(data any) (json.RawMessage, error) {
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
-type junitSuites struct {
-	XMLName xml.Name     `xml:"testsuites"`
-	Suites  []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name  string      `xml:"name,attr"`
-	Tests int         `xml:"tests,attr"`
-	Cases []junitCase `xml:"testcase"`
-}
-
 type junitCase struct {
 	Name      string `xml:"name,attr"`
 	ClassName string `xml:"classname,attr"`
 	SystemOut string `xml:"system-out"`
 }
 
-func writeJUnit(w io.Writer, machine string, tests []*Test) error {
-	suite := junitSuite{Name: machine, Tests: len(tests)}
-	for _, t := range tests {
+// writeJUnit writes <testsuites><testsuite name tests> and a test case per
+// test, indented by two spaces.
+func writeJUnit(w *bufio.Writer, machine string, n int, tests iter.Seq2[*Test, error]) error {
+	w.WriteString(xml.Header)
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"}}
+	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
+		{Name: xml.Name{Local: "name"}, Value: machine}, {Name: xml.Name{Local: "tests"}, Value: strconv.Itoa(n)}}}
+	if err := enc.EncodeToken(suites); err != nil {
+		return err
+	}
+	if err := enc.EncodeToken(suite); err != nil {
+		return err
+	}
+	testcase := xml.StartElement{Name: xml.Name{Local: "testcase"}}
+	for t, err := range tests {
+		if err != nil {
+			return err
+		}
 		var b strings.Builder
 		for i, s := range t.Steps {
 			fmt.Fprintf(&b, "%d. %s", i+1, s.Event)
@@ -129,17 +193,20 @@ func writeJUnit(w io.Writer, machine string, tests []*Test) error {
 			fmt.Fprintf(&b, " => %s\n", strings.Join(s.Config, ","))
 		}
 		fmt.Fprintf(&b, "final: %s\n", strings.Join(t.Final, ","))
-		suite.Cases = append(suite.Cases, junitCase{Name: t.ID, ClassName: machine, SystemOut: b.String()})
+		if err := enc.EncodeElement(junitCase{Name: t.ID, ClassName: machine, SystemOut: b.String()}, testcase); err != nil {
+			return err
+		}
 	}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
+	if err := enc.EncodeToken(suite.End()); err != nil {
 		return err
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(junitSuites{Suites: []junitSuite{suite}}); err != nil {
+	if err := enc.EncodeToken(suites.End()); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, "\n")
+	if err := enc.Flush(); err != nil {
+		return err
+	}
+	_, err := w.WriteString("\n")
 	return err
 }
 

@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"iter"
 	"math/big"
 	"slices"
 	"sort"
@@ -25,7 +26,9 @@ import (
 	"github.com/setbot/setbot/solver"
 )
 
-// Test is one concrete test.
+// Test is one concrete test. The tests of a suite share what their paths
+// share (steps, with their arguments, outputs and fired transitions, and
+// identity strings): treat them as read-only.
 type Test struct {
 	ID       string       `json:"id"`
 	Identity []string     `json:"identity"` // per step: the fired "key#path"s
@@ -59,32 +62,84 @@ type Fired struct {
 
 // Generator solves paths of one tree.
 type Generator struct {
-	set  *engine.SET
-	tab  *solver.Table
-	slv  solver.Solver
-	memo map[solver.Term]solver.Term
+	set       *engine.SET
+	tab       *solver.Table
+	newSolver engine.NewSolver
+	slv       solver.Solver // started when a path first needs it
+	memo      map[solver.Term]solver.Term
 	// recent holds the parameter values of the last paths solved, most
 	// recent first: neighbouring leaves share most of their path, so a
 	// recent solution often satisfies the next path condition as it is,
 	// and checking that costs an evaluation instead of a solver call.
 	recent []map[solver.Term]any
+	// base holds the previous version's tests by ID: a path with the
+	// identity of one keeps its values while they satisfy the path.
+	base map[string][]*Test
+	// steps holds, by node ID, what the tests through a node share.
+	steps []*shared
+	// domains holds the input domain conditions of parameters (inDomain).
+	domains map[domainKey][]solver.Term
 }
 
 // recentModels is how many recent solutions are tried before the solver.
 const recentModels = 16
 
+// shared is what the tests through one node share of its step: the
+// identity, the fired transitions, and the steps built so far with the
+// values they read. Tests are the tree's paths, so most of their steps
+// are steps of other tests too, and are held once.
+type shared struct {
+	identity string
+	fired    []Fired
+	reads    []solver.Term // the parameters the step's arguments and outputs read
+	built    []builtStep   // the most recent last
+}
+
+// builtStep is a step built under values of its node's reads.
+type builtStep struct {
+	vals []any
+	step Step
+}
+
+// stepVariants is how many steps built under different values a node
+// keeps for the next tests through it.
+const stepVariants = 4
+
 // NewGenerator returns a generator for set; Close releases its solver.
 func NewGenerator(set *engine.SET, newSolver engine.NewSolver) (*Generator, error) {
-	tab := solver.NewTable()
-	slv, err := newSolver(tab)
-	if err != nil {
-		return nil, fmt.Errorf("starting the solver: %w", err)
+	g := newGenerator(set, newSolver)
+	if err := g.start(); err != nil {
+		return nil, err
 	}
-	return &Generator{set: set, tab: tab, slv: slv, memo: make(map[solver.Term]solver.Term)}, nil
+	return g, nil
+}
+
+// newGenerator returns a generator whose solver starts when a path first
+// needs it.
+func newGenerator(set *engine.SET, newSolver engine.NewSolver) *Generator {
+	return &Generator{set: set, tab: solver.NewTable(), newSolver: newSolver,
+		memo: make(map[solver.Term]solver.Term), steps: make([]*shared, len(set.Nodes)),
+		domains: make(map[domainKey][]solver.Term)}
+}
+
+func (g *Generator) start() error {
+	if g.slv != nil {
+		return nil
+	}
+	slv, err := g.newSolver(g.tab)
+	if err != nil {
+		return fmt.Errorf("starting the solver: %w", err)
+	}
+	g.slv = slv
+	return nil
 }
 
 // Close releases the solver.
-func (g *Generator) Close() { g.slv.Close() }
+func (g *Generator) Close() {
+	if g.slv != nil {
+		g.slv.Close()
+	}
+}
 
 // Test returns the test that drives the machine from its start to n.
 func (g *Generator) Test(n *engine.Node) (*Test, error) { return g.TestWhere(n, nil) }
@@ -93,51 +148,179 @@ func (g *Generator) Test(n *engine.Node) (*Test, error) { return g.TestWhere(n, 
 // values that also satisfy extra (terms of the tree's table): the witness
 // of an invariant violation solves the violation too.
 func (g *Generator) TestWhere(n *engine.Node, extra []solver.Term) (*Test, error) {
-	vals, err := g.solve(n, n.Path(), extra)
-	if err != nil {
-		return nil, err
+	path := n.Path()
+	var vals map[solver.Term]any
+	if len(extra) == 0 {
+		vals = g.inherited(n, path)
 	}
-	return g.build(n, vals)
+	if vals == nil {
+		var err error
+		if vals, err = g.solve(n, path, extra); err != nil {
+			return nil, err
+		}
+	}
+	return g.build(n, path, vals)
 }
 
 // build assembles the test of the path to n under the parameter values.
-func (g *Generator) build(n *engine.Node, vals map[solver.Term]any) (*Test, error) {
-	path := n.Path()
-	t := &Test{Final: n.State.Atomic, Leaf: n}
+func (g *Generator) build(n *engine.Node, path []*engine.Node, vals map[solver.Term]any) (*Test, error) {
+	t := &Test{Final: n.State.Atomic, Leaf: n,
+		Identity: make([]string, 0, len(path)-1), Steps: make([]Step, 0, len(path)-1)}
 	for _, x := range path[1:] {
-		e := x.In
-		st := Step{Event: e.Event, Timer: e.Timer, Args: map[string]any{}, Config: x.State.Atomic,
-			Outputs: []Output{}, Fired: []Fired{}}
-		if !e.Timer {
-			for _, a := range e.Args {
-				st.Args[a.Name] = vals[a.Value]
-			}
+		sh := g.shared(x)
+		st, err := g.step(x, sh, vals, len(t.Steps)+1)
+		if err != nil {
+			return nil, err
 		}
-		for _, o := range e.Outputs {
-			out := Output{Event: o.Event, Target: o.Target, Args: map[string]any{}}
-			for _, a := range o.Args {
-				v, err := g.value(a.Value, vals)
-				if err != nil {
-					return nil, fmt.Errorf("output %s of step %d: %w", o.Event, len(t.Steps)+1, err)
-				}
-				out.Args[a.Name] = v
-			}
-			st.Outputs = append(st.Outputs, out)
-		}
-		var id []string
-		for _, f := range e.Fired {
-			st.Fired = append(st.Fired, Fired{Key: f.T.Key, Path: f.Path})
-			id = append(id, f.T.Key+"#"+f.Path)
-		}
-		if len(id) == 0 {
-			id = []string{"(" + e.Event + " taken by no transition)"}
-		}
-		t.Identity = append(t.Identity, strings.Join(id, ", "))
+		t.Identity = append(t.Identity, sh.identity)
 		t.Steps = append(t.Steps, st)
 	}
-	sum := sha256.Sum256([]byte(strings.Join(t.Identity, "\n")))
-	t.ID = "t" + hex.EncodeToString(sum[:6])
+	t.ID = testID(t.Identity)
 	return t, nil
+}
+
+// testID names a test by its identity.
+func testID(identity []string) string {
+	sum := sha256.Sum256([]byte(strings.Join(identity, "\n")))
+	return "t" + hex.EncodeToString(sum[:6])
+}
+
+// shared returns what the tests through x share of its step.
+func (g *Generator) shared(x *engine.Node) *shared {
+	if sh := g.steps[x.ID]; sh != nil {
+		return sh
+	}
+	e, src := x.In, g.set.Terms
+	sh := &shared{fired: make([]Fired, 0, len(e.Fired))}
+	var id []string
+	for _, f := range e.Fired {
+		sh.fired = append(sh.fired, Fired{Key: f.T.Key, Path: f.Path})
+		id = append(id, f.T.Key+"#"+f.Path)
+	}
+	if len(id) == 0 {
+		id = []string{"(" + e.Event + " taken by no transition)"}
+	}
+	sh.identity = strings.Join(id, ", ")
+	read := func(v solver.Term) {
+		if !slices.Contains(sh.reads, v) {
+			sh.reads = append(sh.reads, v)
+		}
+	}
+	if !e.Timer {
+		for _, a := range e.Args {
+			read(a.Value)
+		}
+	}
+	for _, o := range e.Outputs {
+		for _, a := range o.Args {
+			for _, v := range src.Vars(a.Value) {
+				read(v)
+			}
+		}
+	}
+	g.steps[x.ID] = sh
+	return sh
+}
+
+// step returns the step into x, the i-th of its path, under the
+// parameter values: one built before under the same values of what it
+// reads, or a new one.
+func (g *Generator) step(x *engine.Node, sh *shared, vals map[solver.Term]any, i int) (Step, error) {
+	for k := len(sh.built) - 1; k >= 0; k-- {
+		b := sh.built[k]
+		same := true
+		for j, v := range sh.reads {
+			if b.vals[j] != vals[v] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return b.step, nil
+		}
+	}
+	e := x.In
+	st := Step{Event: e.Event, Timer: e.Timer, Args: make(map[string]any, len(e.Args)), Config: x.State.Atomic,
+		Outputs: make([]Output, 0, len(e.Outputs)), Fired: sh.fired}
+	if !e.Timer {
+		for _, a := range e.Args {
+			st.Args[a.Name] = vals[a.Value]
+		}
+	}
+	for _, o := range e.Outputs {
+		out := Output{Event: o.Event, Target: o.Target, Args: make(map[string]any, len(o.Args))}
+		for _, a := range o.Args {
+			v, err := g.value(a.Value, vals)
+			if err != nil {
+				return Step{}, fmt.Errorf("output %s of step %d: %w", o.Event, i, err)
+			}
+			out.Args[a.Name] = v
+		}
+		st.Outputs = append(st.Outputs, out)
+	}
+	b := builtStep{vals: make([]any, len(sh.reads)), step: st}
+	for j, v := range sh.reads {
+		b.vals[j] = vals[v]
+	}
+	if len(sh.built) == stepVariants {
+		sh.built = append(sh.built[:0], sh.built[1:]...)
+	}
+	sh.built = append(sh.built, b)
+	return st, nil
+}
+
+// inherited returns the values of the base test with the identity of the
+// path to n when they satisfy its path condition (evaluated, no solver),
+// or nil: a test keeps its values across versions while they still
+// satisfy its path (ARCHITECTURE.md §5). Every parameter of the path
+// needs a value of its sort; the test's values for parameters the path no
+// longer has are dropped.
+func (g *Generator) inherited(n *engine.Node, path []*engine.Node) map[solver.Term]any {
+	if len(g.base) == 0 {
+		return nil
+	}
+	identity := make([]string, len(path)-1)
+	for i, x := range path[1:] {
+		identity[i] = g.shared(x).identity
+	}
+	src := g.set.Terms
+	for _, b := range g.base[testID(identity)] {
+		if !slices.Equal(b.Identity, identity) || len(b.Steps) != len(identity) {
+			continue
+		}
+		vals := make(map[solver.Term]any)
+		ok := true
+		for i, x := range path[1:] {
+			if x.In.Timer {
+				continue
+			}
+			for _, a := range x.In.Args {
+				v, has := b.Steps[i].Args[a.Name]
+				value, known := valueOf(v)
+				if !has || !known || value.Sort != src.Sort(a.Value) {
+					ok = false
+					break
+				}
+				vals[a.Value] = v
+			}
+			if !ok {
+				break
+			}
+		}
+		if ok && holds(src, vals, n.PC) {
+			g.remember(vals)
+			return vals
+		}
+	}
+	return nil
+}
+
+// remember makes vals the most recent solution.
+func (g *Generator) remember(vals map[solver.Term]any) {
+	g.recent = append([]map[solver.Term]any{vals}, g.recent...)
+	if len(g.recent) > recentModels {
+		g.recent = g.recent[:recentModels]
+	}
 }
 
 // solve finds values for the parameters received along the path: from a
@@ -160,10 +343,9 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 		}
 	}
 	constrained := make(map[solver.Term]bool)
-	var conj []solver.Term
 	for _, c := range n.PC {
 		vs := src.Vars(c)
-		if len(vs) == 1 && inDomain(src, c, vs[0], ranges[vs[0]]) {
+		if len(vs) == 1 && g.inDomain(c, vs[0], ranges[vs[0]]) {
 			continue
 		}
 		for _, v := range vs {
@@ -175,13 +357,10 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 			constrained[v] = true
 		}
 	}
-	for _, c := range append(append([]solver.Term(nil), n.PC...), extra...) {
-		conj = append(conj, g.tab.Import(src, c, g.memo))
-	}
 	var asked []solver.Term
 	for _, p := range params {
 		if constrained[p] {
-			asked = append(asked, g.tab.Import(src, p, g.memo))
+			asked = append(asked, p)
 		}
 	}
 	vals := make(map[solver.Term]any, len(params))
@@ -192,6 +371,16 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 		}
 	}
 	if len(asked) > 0 {
+		if err := g.start(); err != nil {
+			return nil, err
+		}
+		var conj []solver.Term
+		for _, c := range append(append([]solver.Term(nil), n.PC...), extra...) {
+			conj = append(conj, g.tab.Import(src, c, g.memo))
+		}
+		for i, p := range asked {
+			asked[i] = g.tab.Import(src, p, g.memo)
+		}
 		res, model, err := g.slv.Model(conj, asked)
 		if err != nil {
 			return nil, err
@@ -212,10 +401,7 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 			vals[p] = fallback(src.Sort(p), ranges[p])
 		}
 	}
-	g.recent = append([]map[solver.Term]any{vals}, g.recent...)
-	if len(g.recent) > recentModels {
-		g.recent = g.recent[:recentModels]
-	}
+	g.remember(vals)
 	return vals, nil
 }
 
@@ -239,12 +425,27 @@ func (g *Generator) reuse(pc, extra, params []solver.Term, constrained map[solve
 	return nil
 }
 
+// domainKey is a parameter with its type: the parameters of one name and
+// sort received at one depth share a term (name@depth), whatever range
+// their events give them.
+type domainKey struct {
+	v solver.Term
+	t lang.Type
+}
+
 // inDomain reports whether c is one of the conditions that keep v, a
 // parameter of type t, in the input domain (engine.InputDomain): those
 // hold for the fallback values. Any other condition on v (a guard)
-// constrains it.
-func inDomain(tab *solver.Table, c, v solver.Term, t lang.Type) bool {
-	return slices.Contains(engine.InputDomain(tab, t, v), c)
+// constrains it. A parameter's conditions are built once: every path
+// through its node asks for them.
+func (g *Generator) inDomain(c, v solver.Term, t lang.Type) bool {
+	key := domainKey{v, t}
+	conds, ok := g.domains[key]
+	if !ok {
+		conds = engine.InputDomain(g.set.Terms, t, v)
+		g.domains[key] = conds
+	}
+	return slices.Contains(conds, c)
 }
 
 func fallback(s solver.Sort, t lang.Type) any {
@@ -346,40 +547,76 @@ const (
 // Suite returns the tests for a coverage criterion: one per leaf for path
 // coverage; for transition and state coverage, a smallest-first greedy
 // choice of leaves that covers every MLM transition (or state) the tree
-// reaches.
+// reaches. Only the chosen leaves are solved.
 func Suite(set *engine.SET, coverage string, newSolver engine.NewSolver) ([]*Test, error) {
-	leaves := set.Leaves()
-	var chosen []*engine.Node
-	switch coverage {
-	case PathCoverage, "":
-		chosen = leaves
-	case TransitionCoverage:
-		chosen = cover(leaves, func(n *engine.Node) []string {
-			var out []string
-			for _, f := range n.In.Fired {
-				out = append(out, f.T.Key)
-			}
-			return out
-		})
-	case StateCoverage:
-		chosen = cover(leaves, func(n *engine.Node) []string { return []string{n.State.Name} })
-	default:
-		return nil, fmt.Errorf("unknown coverage %q (want path, transition or state)", coverage)
-	}
-	g, err := NewGenerator(set, newSolver)
+	return SuiteFrom(set, coverage, newSolver, nil)
+}
+
+// SuiteFrom returns the suite of set that follows base, a suite of the
+// version before (ARCHITECTURE.md §5): a chosen leaf whose identity is
+// that of a base test, and whose path condition that test's values still
+// satisfy, keeps the values; only the other leaves are solved. With the
+// same base, the same tree gives the same suite, however it was built.
+func SuiteFrom(set *engine.SET, coverage string, newSolver engine.NewSolver, base []*Test) ([]*Test, error) {
+	n, seq, err := Tests(set, coverage, newSolver, base)
 	if err != nil {
 		return nil, err
 	}
-	defer g.Close()
-	tests := make([]*Test, 0, len(chosen))
-	for _, n := range chosen {
-		t, err := g.Test(n)
+	tests := make([]*Test, 0, n)
+	for t, err := range seq {
 		if err != nil {
 			return nil, err
 		}
 		tests = append(tests, t)
 	}
 	return tests, nil
+}
+
+// Tests returns how many tests the suite SuiteFrom returns holds, and a
+// sequence that makes them one at a time, in order, holding none of them:
+// a writer can stream a suite (Write). The sequence ends at the first
+// error.
+func Tests(set *engine.SET, coverage string, newSolver engine.NewSolver, base []*Test) (int, iter.Seq2[*Test, error], error) {
+	chosen, err := choose(set.Leaves(), coverage)
+	if err != nil {
+		return 0, nil, err
+	}
+	seq := func(yield func(*Test, error) bool) {
+		g := newGenerator(set, newSolver)
+		defer g.Close()
+		if len(base) > 0 {
+			g.base = make(map[string][]*Test, len(base))
+			for _, b := range base {
+				g.base[b.ID] = append(g.base[b.ID], b)
+			}
+		}
+		for _, n := range chosen {
+			t, err := g.Test(n)
+			if !yield(t, err) || err != nil {
+				return
+			}
+		}
+	}
+	return len(chosen), seq, nil
+}
+
+// choose returns the leaves a coverage criterion keeps, in tree order.
+func choose(leaves []*engine.Node, coverage string) ([]*engine.Node, error) {
+	switch coverage {
+	case PathCoverage, "":
+		return leaves, nil
+	case TransitionCoverage:
+		return cover(leaves, func(n *engine.Node) []string {
+			var out []string
+			for _, f := range n.In.Fired {
+				out = append(out, f.T.Key)
+			}
+			return out
+		}), nil
+	case StateCoverage:
+		return cover(leaves, func(n *engine.Node) []string { return []string{n.State.Name} }), nil
+	}
+	return nil, fmt.Errorf("unknown coverage %q (want path, transition or state)", coverage)
 }
 
 // cover picks leaves greedily: each time the one whose path covers the

@@ -1,0 +1,170 @@
+package testgen_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"iter"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/load"
+)
+
+// values yields the tests of a slice.
+func values(tests []*testgen.Test) iter.Seq2[*testgen.Test, error] {
+	return func(yield func(*testgen.Test, error) bool) {
+		for _, t := range tests {
+			if !yield(t, nil) {
+				return
+			}
+		}
+	}
+}
+
+// TestWriteStreamsTheWholeSuite checks that writing a suite test by test
+// gives, in every format, the bytes of the whole suite encoded at once
+// (whole, below), for no test, one, and many.
+func TestWriteStreamsTheWholeSuite(t *testing.T) {
+	for _, path := range []string{"../../examples/crossing.scxml", "../../model/mlm/testdata/features/decimals.scxml",
+		"../../model/mlm/testdata/features/strings.scxml", "../../model/mlm/testdata/features/objects.scxml", "../../model/mlm/testdata/features/arrays.scxml"} {
+		m, errs := load.File(path, load.Options{})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		set, err := engine.Explore(m, engine.Options{MaxDepth: 4}, newZ3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		initial := set.Nodes[0].State.Atomic
+		for _, tests := range [][]*testgen.Test{nil, all[:1], all} {
+			for _, format := range testgen.Formats {
+				var got bytes.Buffer
+				if err := testgen.Write(&got, format, m.Name, initial, len(tests), values(tests)); err != nil {
+					t.Fatal(err)
+				}
+				want, err := whole(format, m.Name, initial, tests)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.String() != want {
+					t.Errorf("%s, %d tests, %s: streamed\n%s\nwhole\n%s", path, len(tests), format, got.String(), want)
+				}
+			}
+		}
+	}
+}
+
+// TestWriteStopsAtAnError checks that an error of the sequence is Write's.
+func TestWriteStopsAtAnError(t *testing.T) {
+	failing := func(yield func(*testgen.Test, error) bool) { yield(nil, errors.New("no model")) }
+	for _, format := range testgen.Formats {
+		if err := testgen.Write(&bytes.Buffer{}, format, "m", nil, 1, failing); err == nil || err.Error() != "no model" {
+			t.Errorf("%s: error %v, want the sequence's", format, err)
+		}
+	}
+}
+
+// whole encodes a suite at once, as setbot wrote suites before they were
+// streamed.
+func whole(format, machine string, initial []string, tests []*testgen.Test) (string, error) {
+	var b bytes.Buffer
+	switch format {
+	case "json":
+		if tests == nil {
+			tests = []*testgen.Test{}
+		}
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		err := enc.Encode(struct {
+			Tests []*testgen.Test `json:"tests"`
+		}{tests})
+		return b.String(), err
+	case "scion":
+		type event struct {
+			Event struct {
+				Name string          `json:"name"`
+				Data json.RawMessage `json:"data,omitempty"`
+			} `json:"event"`
+			NextConfiguration []string `json:"nextConfiguration"`
+		}
+		type trace struct {
+			Name                 string   `json:"name"`
+			InitialConfiguration []string `json:"initialConfiguration"`
+			Events               []event  `json:"events"`
+		}
+		traces := []trace{}
+		for _, t := range tests {
+			tr := trace{Name: t.ID, InitialConfiguration: initial, Events: []event{}}
+			for _, s := range t.Steps {
+				var e event
+				e.Event.Name = s.Event
+				if data, ok := lang.EventData(s.Args); ok {
+					var d bytes.Buffer
+					enc := json.NewEncoder(&d)
+					enc.SetEscapeHTML(false)
+					if err := enc.Encode(data); err != nil {
+						return "", err
+					}
+					e.Event.Data = bytes.TrimSuffix(d.Bytes(), []byte("\n"))
+				}
+				e.NextConfiguration = s.Config
+				tr.Events = append(tr.Events, e)
+			}
+			traces = append(traces, tr)
+		}
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		err := enc.Encode(traces)
+		return b.String(), err
+	}
+	type testcase struct {
+		Name      string `xml:"name,attr"`
+		ClassName string `xml:"classname,attr"`
+		SystemOut string `xml:"system-out"`
+	}
+	type testsuite struct {
+		Name  string     `xml:"name,attr"`
+		Tests int        `xml:"tests,attr"`
+		Cases []testcase `xml:"testcase"`
+	}
+	type testsuites struct {
+		XMLName xml.Name    `xml:"testsuites"`
+		Suites  []testsuite `xml:"testsuite"`
+	}
+	suite := testsuite{Name: machine, Tests: len(tests)}
+	for _, t := range tests {
+		var out strings.Builder
+		for i, s := range t.Steps {
+			fmt.Fprintf(&out, "%d. %s", i+1, s.Event)
+			if len(s.Args) > 0 {
+				fmt.Fprintf(&out, "(%s)", testgen.FormatArgs(s.Args))
+			}
+			for _, o := range s.Outputs {
+				fmt.Fprintf(&out, " -> %s(%s) to %s", o.Event, testgen.FormatArgs(o.Args), o.Target)
+			}
+			fmt.Fprintf(&out, " => %s\n", strings.Join(s.Config, ","))
+		}
+		fmt.Fprintf(&out, "final: %s\n", strings.Join(t.Final, ","))
+		suite.Cases = append(suite.Cases, testcase{Name: t.ID, ClassName: machine, SystemOut: out.String()})
+	}
+	b.WriteString(xml.Header)
+	enc := xml.NewEncoder(&b)
+	enc.Indent("", "  ")
+	if err := enc.Encode(testsuites{Suites: []testsuite{suite}}); err != nil {
+		return "", err
+	}
+	b.WriteString("\n")
+	return b.String(), nil
+}
