@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -165,10 +164,18 @@ func compareTrees(old, fresh *engine.SET, oldTests, freshTests []*testgen.Test) 
 	if oldTests == nil {
 		return ""
 	}
-	a, errA := testgen.EncodeSuite(oldTests)
-	b, errB := testgen.EncodeSuite(freshTests)
-	if errA != nil || errB != nil || !bytes.Equal(a, b) {
-		return fmt.Sprintf("tests differ: cached %d tests, fresh %d", len(oldTests), len(freshTests))
+	// A suite may keep the values of an earlier version's tests where they
+	// still drive the same path (testgen.SuiteFrom), so its values need not
+	// be a fresh suite's: it agrees when it holds the same tests (by
+	// identity) and each still meets its own oracle on the machine.
+	d, err := testgen.Compare(oldTests, freshTests, fresh)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("tests differ: a cached test does not replay: %v", err)
+	case len(d.Changed)+len(d.Obsolete) > 0:
+		return fmt.Sprintf("tests differ: %d cached tests no longer meet their oracle, %d no longer follow their path", len(d.Changed), len(d.Obsolete))
+	case len(d.New) > 0 || len(oldTests) != len(freshTests):
+		return fmt.Sprintf("tests differ: cached %d tests, fresh %d, %d of them not cached", len(oldTests), len(freshTests), len(d.New))
 	}
 	return ""
 }

@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -675,5 +677,63 @@ func TestSupersededRunStops(t *testing.T) {
 	}
 	if n != 0 {
 		t.Errorf("%d entries stored by a run that was stopped", n)
+	}
+}
+
+// TestVerifyAcceptsDerivedSuites: a suite that kept an earlier version's
+// values where they still drive the same paths (as the analysis of a change
+// stores it) is not a difference, though its values are not a fresh
+// suite's; a test whose values no longer drive its path is one.
+func TestVerifyAcceptsDerivedSuites(t *testing.T) {
+	load2 := func(path string) *engine.SET {
+		m, errs := load.File(path, load.Options{})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		set, err := engine.Explore(m, engine.Options{MaxDepth: 8}, newZ3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return set
+	}
+	base, head := load2("../testdata/bench/accs.scxml"), load2("../testdata/versions/accs/k_state_removed.scxml")
+	baseTests, err := testgen.Suite(base, testgen.PathCoverage, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	derived, err := testgen.SuiteFrom(head, testgen.PathCoverage, newZ3, baseTests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := testgen.Suite(head, testgen.PathCoverage, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := testgen.EncodeSuite(derived)
+	b, _ := testgen.EncodeSuite(fresh)
+	if bytes.Equal(a, b) {
+		t.Fatal("the derived suite has a fresh suite's values: the test shows nothing")
+	}
+	if d := compareTrees(head, head, derived, fresh); d != "" {
+		t.Errorf("a valid derived suite is reported: %s", d)
+	}
+	// Damage the tests: values their paths exclude.
+	bad := make([]*testgen.Test, len(derived))
+	for i, tc := range derived {
+		c := *tc
+		c.Steps = slices.Clone(tc.Steps)
+		for j := range c.Steps {
+			args := maps.Clone(c.Steps[j].Args)
+			for k, v := range args {
+				if _, ok := v.(int64); ok {
+					args[k] = int64(1 << 40)
+				}
+			}
+			c.Steps[j].Args = args
+		}
+		bad[i] = &c
+	}
+	if d := compareTrees(head, head, bad, fresh); !strings.Contains(d, "tests differ") {
+		t.Errorf("a damaged suite is not reported: %q", d)
 	}
 }
