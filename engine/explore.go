@@ -116,6 +116,7 @@ type explorer struct {
 	seen  map[solver.Term]bool
 	ren   map[solver.Term]solver.Term
 	order []solver.Term
+	sub   *solver.Substitution
 
 	reuse     *reuser         // MSE: where children come from the base tree
 	interest  map[string]bool // DSE: transitions explored fully

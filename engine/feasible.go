@@ -13,16 +13,20 @@ import (
 // and its cache cannot decide. Path conditions it is given are
 // satisfiable (every path was checked as it grew).
 type oracle struct {
-	tab     *solver.Table
-	slv     solver.Solver
-	cache   map[string]solver.Result
-	cex     []counterexample     // recent refutations of implications, oldest first
-	cexSeq  uint64               // the id of the newest one (ids count from 1)
-	reach   map[solver.Term]bool // slice's scratch
-	in      []bool               // slice's scratch
-	calls   int
-	unknown int
-	err     error // the first solver error; exploration stops on it
+	tab    *solver.Table
+	slv    solver.Solver
+	cache  map[string]solver.Result
+	cex    []counterexample     // recent refutations of implications, oldest first
+	cexSeq uint64               // the id of the newest one (ids count from 1)
+	reach  map[solver.Term]bool // slice's scratch
+	in     []bool               // slice's scratch
+	// prepare's: the premise it returns, and scratch
+	premise      premise
+	parent, comp []int
+	impure       []bool
+	calls        int
+	unknown      int
+	err          error // the first solver error; exploration stops on it
 }
 
 func newOracle(tab *solver.Table, slv solver.Solver) *oracle {

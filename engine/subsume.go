@@ -171,7 +171,7 @@ func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 	for i, v := range order {
 		ren[v] = e.canonicalVar(i, tab.Sort(v))
 	}
-	var sub *solver.Substitution
+	var sub *solver.Substitution // e.sub, reset for this state on first use
 	apply := func(x solver.Term) solver.Term {
 		// Most terms have a variable or two, renamed as in many other
 		// states: the renamed term is looked up before it is built.
@@ -188,14 +188,14 @@ func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 			k.r0 = ren[vs[0]]
 		default:
 			if sub == nil {
-				sub = tab.Substitution(ren)
+				sub = e.substitution(ren)
 			}
 			return sub.Apply(x)
 		}
 		r, ok := e.renamed[k]
 		if !ok {
 			if sub == nil {
-				sub = tab.Substitution(ren)
+				sub = e.substitution(ren)
 			}
 			r = sub.Apply(x)
 			e.renamed[k] = r
@@ -224,6 +224,16 @@ func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 // renamedKey is a term with the canonical variables its one or two
 // variables are renamed to (in the order of Table.Vars).
 type renamedKey struct{ x, r0, r1 solver.Term }
+
+// substitution returns the explorer's substitution, reset to ren.
+func (e *explorer) substitution(ren map[solver.Term]solver.Term) *solver.Substitution {
+	if e.sub == nil {
+		e.sub = e.x.tab.Substitution(ren)
+	} else {
+		e.sub.Reset(ren)
+	}
+	return e.sub
+}
 
 // canonicalVar is the i-th variable of a canonical form, of sort s.
 func (e *explorer) canonicalVar(i int, s solver.Sort) solver.Term {
@@ -265,14 +275,16 @@ func bounds(tab *solver.Table, pc []solver.Term) []varBound {
 }
 
 // prepare makes pc a premise: its variables with their intervals and
-// components.
+// components. The premise is the oracle's, overwritten by the next call:
+// it serves one state's subsumption.
 func (o *oracle) prepare(pc []solver.Term) *premise {
 	tab := o.tab
-	p := &premise{pc: pc}
+	p := &o.premise
+	*p = premise{pc: pc, vars: p.vars[:0], comps: p.comps[:0]}
 	// Union-find over the variables (by index in p.vars): a conjunct joins
 	// those it mentions.
-	var parent []int
-	var impure []bool // by variable; resolved to the roots below
+	parent, impure := o.parent[:0], o.impure[:0] // impure by variable; resolved to the roots below
+	defer func() { o.parent, o.impure = parent, impure }()
 	find := func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
@@ -312,26 +324,33 @@ func (o *oracle) prepare(pc []solver.Term) *premise {
 		pv := &p.vars[at(v)]
 		pv.iv.lo, pv.iv.hi = max(pv.iv.lo, iv.lo), min(pv.iv.hi, iv.hi)
 	}
-	impureRoot := make([]bool, len(p.vars))
+	// A root's component number, and whether it is impure, are kept in
+	// the slices by root index: comp[r] is 1 + the number, 0 for none yet.
+	comp := o.comp[:0]
+	for range p.vars {
+		comp = append(comp, 0)
+	}
+	o.comp = comp
 	for i, bad := range impure {
 		if bad {
-			impureRoot[find(i)] = true
+			impure[find(i)] = true
 		}
 	}
-	comp := make(map[int]int) // root -> component number
+	n := 0
 	for i := range p.vars {
 		r := find(i)
-		if _, ok := comp[r]; !ok {
-			comp[r] = len(comp)
+		if comp[r] == 0 {
+			n++
+			comp[r] = n
 		}
-		p.vars[i].comp, p.vars[i].pure = comp[r], !impureRoot[r]
+		p.vars[i].comp, p.vars[i].pure = comp[r]-1, !impure[r]
 	}
-	p.comps = make([]int, len(pc))
-	for i, x := range pc {
-		p.comps[i] = -1 // a conjunct without variables is true: pc is satisfiable
+	for _, x := range pc {
+		k := -1 // a conjunct without variables is true: pc is satisfiable
 		if vs := tab.Vars(x); len(vs) > 0 {
-			p.comps[i] = comp[find(at(vs[0]))]
+			k = comp[find(at(vs[0]))] - 1
 		}
+		p.comps = append(p.comps, k)
 	}
 	return p
 }

@@ -545,6 +545,13 @@ func (t *Table) Substitution(m map[Term]Term) *Substitution {
 	return &Substitution{t: t, m: m, memo: make(map[Term]Term)}
 }
 
+// Reset makes s the substitution of the variables m maps, keeping its
+// memory for the new work.
+func (s *Substitution) Reset(m map[Term]Term) {
+	s.m = m
+	clear(s.memo)
+}
+
 // Apply returns x with the variables replaced, rebuilt (and refolded).
 func (s *Substitution) Apply(x Term) Term {
 	if r, ok := s.memo[x]; ok {
