@@ -79,14 +79,16 @@ func TestDifferential(t *testing.T) {
 }
 
 // checkDSE: every updated or impacted transition that full SE fires, DSE
-// fires too.
+// fires too, DSE exploring fully what production gives it (those and the
+// transitions they depend on).
 func checkDSE(t *testing.T, name string, res *incremental.Result, head interface{}, opts engine.Options) {
 	t.Helper()
 	interest := make(map[string]bool)
 	for _, k := range append(append([]string(nil), res.Impact.Changed...), res.Impact.Impacted...) {
 		interest[k] = true
 	}
-	dse, err := engine.ExploreDSE(res.HeadSet.Machine, interest, opts, newZ3)
+	_, explored := incremental.ChangeImpact(res.Diff, res.BaseSet.Machine, res.HeadSet.Machine)
+	dse, err := engine.ExploreDSE(res.HeadSet.Machine, explored, opts, newZ3)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
