@@ -58,8 +58,9 @@ The cache (--cache, default in the user cache directory) keeps every tree and
 its tests, keyed by the canonical machine, the bounds and the semantics version,
 and every analysis, keyed by the two files' contents too: a base tree analysed
 before is not explored again, and the same pair analysed twice does no symbolic
-execution. A damaged cache file is moved aside and rebuilt; one that cannot be
-opened is done without. --fresh recomputes everything and refreshes the cache.
+execution. A file at --cache that is not a setbot cache (a model, say) is
+refused and left alone (exit 2); a damaged setbot cache is moved aside and
+rebuilt; one that cannot be opened is done without. --fresh recomputes everything and refreshes the cache.
 
 Configuration comes from .setbot.yml at the head commit, except the gate rules,
 which come from the base commit, so that a change cannot loosen its own gate
@@ -138,23 +139,22 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	if f.quiet {
 		progress = nil
 	}
-	repo, err := vcs.OpenOrClone(ctx, f.repo, f.cloneDir, vcs.CloneOptions{})
-	if err != nil {
-		return nil, err
-	}
-	defer repo.Close()
 	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo)}
 	if progress != nil {
 		opts.Progress = progress
 	}
+	// The cache is opened first, so that a mistyped --cache is refused
+	// before a clone or any analysis.
 	if !f.noCache {
 		// The cache's own warnings repeat what Rebuilt says below; its
 		// errors (a damaged entry, dropped) are worth seeing.
 		logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 		store, err := cache.Open(f.cacheFile, cache.Options{Logger: logger})
 		switch {
-		case errors.Is(err, cache.ErrNewerSchema):
-			return nil, err // a newer setbot's cache: not ours to ignore or rebuild
+		case errors.Is(err, cache.ErrNewerSchema), errors.Is(err, cache.ErrNotStore):
+			// A newer setbot's cache, or no cache at all (a model file,
+			// say): not ours to ignore, rebuild or overwrite.
+			return nil, err
 		case err != nil:
 			// The cache only saves time: the analysis goes on without it.
 			fmt.Fprintf(stderr, "setbot: warning: %v; analysing without a cache\n", err)
@@ -166,6 +166,11 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 			opts.Cache = store
 		}
 	}
+	repo, err := vcs.OpenOrClone(ctx, f.repo, f.cloneDir, vcs.CloneOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer repo.Close()
 	a, err := pipeline.Analyze(ctx, repo, f.base, f.head, opts)
 	var ce *pipeline.ConfigError
 	if errors.As(err, &ce) {

@@ -158,8 +158,31 @@ func TestAnalyzeDemoHistory(t *testing.T) {
 		t.Errorf("second run differs: %+v\nfirst: %+v", m, first)
 	}
 
+	// A file that is no setbot cache (the model, mistyped for the cache
+	// path) is refused before any work, and left as it was.
+	model := filepath.Join(dir, demo.ModelPath)
+	orig, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	solvers.Store(0)
+	code, _, errs = analyzeRun(t, "--repo", dir, "--cache", model, "--base", commits[2].SHA, "--head", commits[3].SHA)
+	if code != 2 || !strings.Contains(errs, "not a setbot cache") || solvers.Load() != 0 {
+		t.Errorf("--cache on a model: exit %d, %d solvers\n%s", code, solvers.Load(), errs)
+	}
+	if now, _ := os.ReadFile(model); string(now) != string(orig) {
+		t.Error("--cache changed the model file")
+	}
+	if aside, _ := filepath.Glob(model + "*"); len(aside) != 1 {
+		t.Errorf("files beside the model: %v", aside)
+	}
+
 	// A damaged cache is moved aside and rebuilt, and the answer is the same.
-	if err := os.WriteFile(cacheFile, []byte(strings.Repeat("not a database ", 500)), 0o644); err != nil {
+	db, err := os.ReadFile(cacheFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cacheFile, db[:len(db)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	os.Remove(cacheFile + "-wal")
