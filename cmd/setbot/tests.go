@@ -41,6 +41,9 @@ harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
 			if !contains(testgen.Formats, format) {
 				return fmt.Errorf("unknown --format %q (want %s)", format, strings.Join(testgen.Formats, ", "))
 			}
+			if !contains(testgen.Coverages, coverage) {
+				return fmt.Errorf("unknown --coverage %q (want %s)", coverage, strings.Join(testgen.Coverages, ", "))
+			}
 			set, err := explore(cmd, &fe, &ef, args[0])
 			if err != nil {
 				return err
