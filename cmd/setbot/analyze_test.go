@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/setbot/setbot/internal/demo"
+	"github.com/setbot/setbot/internal/xmltest"
 	"github.com/setbot/setbot/solver"
 )
 
@@ -224,6 +225,7 @@ func TestAnalyzeMarkdownAndJUnit(t *testing.T) {
 	if err != nil || !strings.Contains(string(x), "<failure") {
 		t.Errorf("JUnit file (err %v) has no failing gate test case:\n%s", err, x)
 	}
+	xmltest.Validate(t, x)
 }
 
 // testRepo is a git repository built commit by commit in a test.
