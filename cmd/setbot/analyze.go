@@ -29,11 +29,11 @@ type analyzeFlags struct {
 	noCache, fresh   bool
 	cloneDir         string
 	strategy         string
-	junit            string
+	junit, sarif     string
 	quiet            bool
 }
 
-var analyzeFormats = []string{"markdown", "json"}
+var analyzeFormats = []string{"markdown", "json", "sarif"}
 
 // analysisSolver creates the solvers of analyze and demo (a variable so
 // that tests can count them).
@@ -48,7 +48,9 @@ func newAnalyzeCmd() *cobra.Command {
 changed between them (by the globs of .setbot.yml, default **/*.scxml; renames
 followed) is read at both commits, flattened and analysed incrementally (see
 setbot diff), and the report is printed: the pull-request comment in markdown
-(the default), or the JSON document described in docs/report-json.md.
+(the default), the JSON document described in docs/report-json.md, or SARIF
+2.1.0 (--format sarif): one result per gate finding at its model line, for
+code scanning. --junit and --sarif write those formats to files as well.
 
 Revisions are SHAs (full or abbreviated), branches, tags, HEAD, and suffixes
 ~n and ^. --repo is a local repository (default: the current directory) or a
@@ -97,12 +99,13 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 		_ = cmd.MarkFlagRequired("base")
 		fl.StringVar(&f.cloneDir, "clone-dir", defaultPath("repos"), "where URLs are cloned")
 	}
-	fl.StringVar(&f.format, "format", "markdown", "report format: markdown or json")
+	fl.StringVar(&f.format, "format", "markdown", "report format: markdown, json or sarif (SARIF 2.1.0, for code scanning)")
 	fl.StringVar(&f.cacheFile, "cache", defaultPath("cache.db"), "the SQLite cache file")
 	fl.BoolVar(&f.noCache, "no-cache", false, "use no cache at all")
 	fl.BoolVar(&f.fresh, "fresh", false, "ignore what the cache holds, recompute everything, refresh the cache")
 	fl.StringVar(&f.strategy, "strategy", "", "auto, mse, dse or full (default: .setbot.yml's strategy, else auto)")
 	fl.StringVar(&f.junit, "junit", "", "also write the tests and the gate as JUnit XML to this file")
+	fl.StringVar(&f.sarif, "sarif", "", "also write the gate's findings as SARIF 2.1.0 to this file (for code scanning)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress on stderr")
 }
 
@@ -117,7 +120,7 @@ func defaultPath(name string) string {
 
 func (f *analyzeFlags) check() error {
 	if !contains(analyzeFormats, f.format) {
-		return fmt.Errorf("unknown --format %q (want %s)", f.format, strings.Join(analyzeFormats, " or "))
+		return fmt.Errorf("unknown --format %q (want %s)", f.format, strings.Join(analyzeFormats, ", "))
 	}
 	if _, ok := vocab.ParseStrategy(f.strategy); f.strategy != "" && !ok {
 		return fmt.Errorf("unknown --strategy %q (want %s)", f.strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
@@ -180,24 +183,41 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	return a, err
 }
 
-// write prints the report and writes the JUnit file if asked.
+// write prints the report and writes the JUnit and SARIF files if asked.
 func (f *analyzeFlags) write(w io.Writer, a *report.Analysis) error {
-	if f.junit != "" {
-		out, err := os.Create(f.junit)
-		if err != nil {
+	for _, file := range []struct {
+		path  string
+		write func(io.Writer, *report.Analysis) error
+	}{{f.junit, report.WriteJUnit}, {f.sarif, report.WriteSARIF}} {
+		if file.path == "" {
+			continue
+		}
+		if err := writeFile(file.path, func(out io.Writer) error { return file.write(out, a) }); err != nil {
 			return err
 		}
-		if err := report.WriteJUnit(out, a); err != nil {
-			out.Close()
-			return fmt.Errorf("writing %s: %w", f.junit, err)
-		}
-		if err := out.Close(); err != nil {
-			return fmt.Errorf("writing %s: %w", f.junit, err)
-		}
 	}
-	if f.format == "json" {
+	switch f.format {
+	case "json":
 		return report.WriteJSON(w, a)
+	case "sarif":
+		return report.WriteSARIF(w, a)
 	}
 	_, err := io.WriteString(w, report.Markdown(a, report.Options{}))
 	return err
+}
+
+// writeFile creates path and writes it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(out); err != nil {
+		out.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/setbot/setbot/internal/demo"
-	"github.com/setbot/setbot/internal/xmltest"
 	"github.com/setbot/setbot/solver"
 )
 
@@ -211,7 +210,8 @@ func TestAnalyzeMarkdownAndJUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	junit := filepath.Join(t.TempDir(), "tests.xml")
-	code, out, errs := runCLI(t, "analyze", "--repo", dir, "--base", "HEAD~1", "--no-cache", "--junit", junit, "-q")
+	sarif := filepath.Join(t.TempDir(), "setbot.sarif")
+	code, out, errs := runCLI(t, "analyze", "--repo", dir, "--base", "HEAD~1", "--no-cache", "--junit", junit, "--sarif", sarif, "-q")
 	if code != 1 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -225,7 +225,44 @@ func TestAnalyzeMarkdownAndJUnit(t *testing.T) {
 	if err != nil || !strings.Contains(string(x), "<failure") {
 		t.Errorf("JUnit file (err %v) has no failing gate test case:\n%s", err, x)
 	}
-	xmltest.Validate(t, x)
+
+	// The SARIF file and --format sarif: the same log, a result at the line
+	// of the state the change made unreachable.
+	file, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runCLI(t, "analyze", "--repo", dir, "--base", "HEAD~1", "--no-cache", "--format", "sarif", "-q")
+	if code != 1 || out != string(file) {
+		t.Errorf("--format sarif: exit %d, differs from --sarif's file\n%s", code, errs)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Level     string `json:"level"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }    `json:"artifactLocation"`
+						Region           struct{ StartLine int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(file, &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("SARIF (err %v):\n%s", err, file)
+	}
+	found := false
+	for _, r := range log.Runs[0].Results {
+		loc := r.Locations[0].PhysicalLocation
+		if r.RuleID == "unreachable_state" && r.Level == "error" && loc.ArtifactLocation.URI == demo.ModelPath && loc.Region.StartLine > 0 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no error result for the unreachable state at its line:\n%s", file)
+	}
 }
 
 // testRepo is a git repository built commit by commit in a test.
