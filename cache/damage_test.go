@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,13 +53,14 @@ func foreignDB(t *testing.T, path string, stmts ...string) {
 	}
 }
 
-// TestUntrustedFiles checks that each kind of bad file is moved aside
-// byte for byte and replaced by a working store.
-func TestUntrustedFiles(t *testing.T) {
+// TestForeignFilesUntouched checks that a file that is not a setbot store,
+// say a model passed to --cache by mistake, is refused and left byte for
+// byte as it was, with nothing moved or created beside it.
+func TestForeignFilesUntouched(t *testing.T) {
 	cases := []struct {
 		name string
 		make func(t *testing.T, path string)
-		why  string // in Rebuilt()
+		why  string // in the error
 	}{
 		{"random bytes", func(t *testing.T, path string) {
 			b := make([]byte, 64<<10)
@@ -68,12 +70,59 @@ func TestUntrustedFiles(t *testing.T) {
 		{"short text", func(t *testing.T, path string) {
 			writeFile(t, path, []byte("hello\n"))
 		}, "not a SQLite database"},
+		{"a statechart model", func(t *testing.T, path string) {
+			writeFile(t, path, []byte(`<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a">`+
+				strings.Repeat(`<state id="a"><transition event="go" target="a"/></state>`, 10)+`</scxml>`))
+		}, "not a SQLite database"},
 		{"SQLite header then garbage", func(t *testing.T, path string) {
 			b := make([]byte, 8192)
 			rand.Read(b)
 			copy(b, sqliteMagic)
 			writeFile(t, path, b)
 		}, "not a SQLite database (damaged header)"},
+		{"another program's database", func(t *testing.T, path string) {
+			foreignDB(t, path,
+				"CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)",
+				"INSERT INTO users (name) VALUES ('ada'), ('grace')")
+		}, "another program (tables but no setbot application_id)"},
+		{"another program's stamped database", func(t *testing.T, path string) {
+			foreignDB(t, path, "PRAGMA application_id = 1234", "CREATE TABLE t (x)")
+		}, "another program (application_id 0x000004d2)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "file")
+			tc.make(t, path)
+			orig := readFile(t, path)
+			before, _ := os.ReadDir(dir)
+
+			s, err := Open(path, Options{Logger: quiet()})
+			if err == nil {
+				s.Close()
+				t.Fatal("Open accepted a file that is not a setbot store")
+			}
+			if !errors.Is(err, ErrNotStore) || !strings.Contains(err.Error(), tc.why) {
+				t.Errorf("error %q, want ErrNotStore saying %q", err, tc.why)
+			}
+			if !bytes.Equal(readFile(t, path), orig) {
+				t.Error("the file was changed")
+			}
+			if after, _ := os.ReadDir(dir); len(after) != len(before) {
+				t.Errorf("files beside it: %v, want %v", after, before)
+			}
+		})
+	}
+}
+
+// TestDamagedStores checks that each kind of damaged setbot store is moved
+// aside byte for byte and replaced by a working store.
+func TestDamagedStores(t *testing.T) {
+	cases := []struct {
+		name string
+		make func(t *testing.T, path string)
+		why  string // in Rebuilt()
+	}{
 		{"SQLite header then garbage pages", func(t *testing.T, path string) {
 			full := filepath.Join(t.TempDir(), "full.db")
 			filledStore(t, full, 2)
@@ -88,14 +137,13 @@ func TestUntrustedFiles(t *testing.T) {
 			b := readFile(t, full)
 			writeFile(t, path, b[:len(b)/2])
 		}, "SQLite database"},
-		{"another program's database", func(t *testing.T, path string) {
-			foreignDB(t, path,
-				"CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)",
-				"INSERT INTO users (name) VALUES ('ada'), ('grace')")
-		}, "another program (tables but no setbot application_id)"},
-		{"another program's stamped database", func(t *testing.T, path string) {
-			foreignDB(t, path, "PRAGMA application_id = 1234", "CREATE TABLE t (x)")
-		}, "another program (application_id 0x000004d2)"},
+		{"damaged header", func(t *testing.T, path string) {
+			full := filepath.Join(t.TempDir(), "full.db")
+			filledStore(t, full, 2)
+			b := readFile(t, full)
+			b[21] = 0 // a payload fraction no SQLite file has
+			writeFile(t, path, b)
+		}, "not a SQLite database (damaged header)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

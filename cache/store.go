@@ -8,9 +8,10 @@
 //
 // One file serves several goroutines and several processes at once: WAL
 // journaling, a busy timeout, and every write in a transaction that takes the
-// write lock when it begins. A file that is not a setbot store, or fails
-// SQLite's quick check, is never deleted: Open moves it aside and starts a
-// new store, and Rebuilt says so.
+// write lock when it begins. A file that is not a setbot store is never
+// touched: Open refuses it with ErrNotStore. A setbot store that SQLite cannot
+// read or that fails its quick check is never deleted either: Open moves it
+// aside and starts a new store, and Rebuilt says so.
 package cache
 
 import (
@@ -59,6 +60,11 @@ const (
 // binary knows: a newer setbot owns it, so Open leaves it alone.
 var ErrNewerSchema = errors.New("schema version newer than this setbot knows")
 
+// ErrNotStore reports a file that is not a setbot store (a model, a text
+// file, another program's database): Open leaves it exactly as it was,
+// since the path was most likely mistyped.
+var ErrNotStore = errors.New("not a setbot cache")
+
 // Options configures Open. The zero value gives the defaults.
 type Options struct {
 	// MaxBytes caps the total stored (compressed) blob bytes: 0 means
@@ -86,11 +92,15 @@ type Store struct {
 // needed, and brings the cache's own tables up to date; other packages
 // migrate theirs with Migrate.
 //
-// A file at path that is not a SQLite database, belongs to another program,
-// or fails PRAGMA quick_check is moved aside with its -wal, -shm and -journal
-// files to path+".damaged-<unix nanoseconds>" and a new store is created in
-// its place; Rebuilt reports it. A store whose schema version is newer than
-// this binary knows is an error wrapping ErrNewerSchema, and is not touched.
+// A non-empty file at path that does not carry setbot's application_id (in
+// its header or as SQLite reads it) is an error wrapping ErrNotStore, and is
+// not touched: not a SQLite database, another program's database, an empty
+// SQLite database is fine (it is initialised). A setbot store that SQLite
+// cannot read or that fails PRAGMA quick_check is moved aside with its -wal,
+// -shm and -journal files to path+".damaged-<unix nanoseconds>" and a new
+// store is created in its place; Rebuilt reports it. A store whose schema
+// version is newer than this binary knows is an error wrapping
+// ErrNewerSchema, and is not touched.
 func Open(path string, opts Options) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("opening cache: empty path")
@@ -121,6 +131,9 @@ func Open(path string, opts Options) (*Store, error) {
 	db, why, err := openChecked(ctx, abs, busy)
 	if err != nil {
 		return nil, err
+	}
+	if why != "" && !ownedBySetbot(abs) {
+		return nil, fmt.Errorf("opening cache %s: %s, so setbot leaves it alone (is the path right?): %w", abs, why, ErrNotStore)
 	}
 	if why != "" {
 		dst, err := moveAside(abs)
@@ -216,6 +229,34 @@ func openChecked(ctx context.Context, path string, busy time.Duration) (db *sql.
 		return nil, why, err
 	}
 	return db, "", nil
+}
+
+// ownedBySetbot tells whether a file openChecked did not trust is a damaged
+// setbot store, which may be moved aside: its header carries setbot's
+// application_id, or its -wal file does (a store that crashed before its
+// first checkpoint).
+func ownedBySetbot(path string) bool {
+	if headerID(path, 0) == applicationID {
+		return true
+	}
+	// A WAL frame holding page 1 starts after the 32-byte WAL header and a
+	// 24-byte frame header; only the first frame is looked at.
+	return headerID(path+"-wal", 32+24) == applicationID
+}
+
+// headerID reads the application_id field of a database header that starts
+// at offset off of the file at path, or 0 if there is none.
+func headerID(path string, off int64) uint32 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	var h [100]byte
+	if _, err := f.ReadAt(h[:], off); err != nil || string(h[:len(sqliteMagic)]) != sqliteMagic {
+		return 0
+	}
+	return binary.BigEndian.Uint32(h[68:72])
 }
 
 // sqliteMagic starts every SQLite database file.

@@ -483,8 +483,13 @@ func changesLine(r *ChangeAnalysis) string {
 	if len(r.Changes) > 0 {
 		src = plural(len(r.Changes), "in the source", "in the source")
 	}
-	return fmt.Sprintf("%s; %s updated, %s impacted; M1 %s (share of maximal paths that avoid every change), M2 %s (mean position of the first change on the others).",
-		src, plural(len(r.Impact.Changed), "flattened transition", "flattened transitions"),
+	// The impact measures in a reviewer's words (docs/background.md): M1 is
+	// how much behaviour the change leaves alone, M2 how late in a run it
+	// comes.
+	return fmt.Sprintf("%s; %s of the flattened machine (one per configuration and event) updated, %s impacted "+
+		"(their behaviour depends on an updated one); %s of the machine's complete runs avoid every change (M1), "+
+		"and the others meet their first change %s of the way along on average (M2).",
+		src, plural(len(r.Impact.Changed), "transition", "transitions"),
 		plural(len(r.Impact.Impacted), "transition", "transitions"), percent(r.Impact.M1), percent(r.Impact.M2))
 }
 

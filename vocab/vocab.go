@@ -33,6 +33,39 @@ const (
 var Rules = []Rule{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleBoundHit, RuleModelError, RuleRuntimeError,
 	RuleOutputLost, RuleNondeterminism}
 
+// ruleHelp says, in a reviewer's words, what each rule's findings mean: a
+// one-line summary and what to do about one. The SARIF report's rules carry
+// them, so code scanning explains a finding where it shows it.
+var ruleHelp = map[Rule][2]string{
+	RuleUnreachableState: {"A state that some execution entered before the change is entered by none after it.",
+		"Some sequence of inputs reached this state at the base commit; at the head no sequence within the analysis bounds does. " +
+			"Check the guards and targets of the transitions into it that the change touched, or remove the state if it is meant to go."},
+	RuleTransientState: {"A state the machine enters but never rests in.",
+		"Every step that enters this state leaves it again before the next input, as a choice point does. " +
+			"If the machine should be able to wait in it, check its eventless transitions and their conditions."},
+	RuleInvariantViolation: {"An invariant declared in .setbot.yml fails in some reachable state.",
+		"The report gives the shortest sequence of inputs that reaches a state where the predicate is false."},
+	RuleBoundHit: {"A bound cut the analysis, so its claims hold only within that bound.",
+		"Paths longer than the depth bound, or beyond the state, loop or time bounds, were not explored. " +
+			"Raise the bound named in the message (for example --depth or .setbot.yml's depth) if the claims must reach further."},
+	RuleModelError: {"The model does not read, flatten or start, so it cannot be analysed.",
+		"Fix the error at the position given; setbot check prints the same errors locally."},
+	RuleRuntimeError: {"Code that SCXML makes an error at run time: the machine raises error.execution there.",
+		"The model loads, but this expression or assignment fails when it runs (an expression that is no ECMAScript, " +
+			"an assignment to a system variable, ...); setbot check prints these places as warnings."},
+	RuleOutputLost: {"An output that some execution sent before the change is sent by none after it.",
+		"An event sent to another component (a <send> with a target) at the base commit is never sent at the head within the bounds."},
+	RuleNondeterminism: {"Two transitions can both fire on the same event and only document order decides which.",
+		"The change lets two transitions take the same event in one configuration where both conditions can hold; " +
+			"make the conditions exclusive if the choice matters."},
+}
+
+// Summary says in one sentence what a finding of rule r means.
+func (r Rule) Summary() string { return ruleHelp[r][0] }
+
+// Help says what a finding of rule r means and what to do about it.
+func (r Rule) Help() string { return ruleHelp[r][1] }
+
 // An Action is what the gate does with the findings of a rule; a finding's level is the action
 // taken on it.
 type Action string

@@ -39,3 +39,12 @@ func TestGateAction(t *testing.T) {
 		t.Errorf("nil gate: Action(transient_state) = %q, want off", got)
 	}
 }
+
+// TestEveryRuleHasHelp checks that every rule explains itself.
+func TestEveryRuleHasHelp(t *testing.T) {
+	for _, r := range Rules {
+		if r.Summary() == "" || r.Help() == "" {
+			t.Errorf("rule %s has no summary or help", r)
+		}
+	}
+}

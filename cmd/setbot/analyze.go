@@ -29,11 +29,11 @@ type analyzeFlags struct {
 	noCache, fresh   bool
 	cloneDir         string
 	strategy         string
-	junit            string
+	junit, sarif     string
 	quiet            bool
 }
 
-var analyzeFormats = []string{"markdown", "json"}
+var analyzeFormats = []string{"markdown", "json", "sarif"}
 
 // analysisSolver creates the solvers of analyze and demo (a variable so
 // that tests can count them).
@@ -48,7 +48,9 @@ func newAnalyzeCmd() *cobra.Command {
 changed between them (by the globs of .setbot.yml, default **/*.scxml; renames
 followed) is read at both commits, flattened and analysed incrementally (see
 setbot diff), and the report is printed: the pull-request comment in markdown
-(the default), or the JSON document described in docs/report-json.md.
+(the default), the JSON document described in docs/report-json.md, or SARIF
+2.1.0 (--format sarif): one result per gate finding at its model line, for
+code scanning. --junit and --sarif write those formats to files as well.
 
 Revisions are SHAs (full or abbreviated), branches, tags, HEAD, and suffixes
 ~n and ^. --repo is a local repository (default: the current directory) or a
@@ -58,8 +60,9 @@ The cache (--cache, default in the user cache directory) keeps every tree and
 its tests, keyed by the canonical machine, the bounds and the semantics version,
 and every analysis, keyed by the two files' contents too: a base tree analysed
 before is not explored again, and the same pair analysed twice does no symbolic
-execution. A damaged cache file is moved aside and rebuilt; one that cannot be
-opened is done without. --fresh recomputes everything and refreshes the cache.
+execution. A file at --cache that is not a setbot cache (a model, say) is
+refused and left alone (exit 2); a damaged setbot cache is moved aside and
+rebuilt; one that cannot be opened is done without. --fresh recomputes everything and refreshes the cache.
 
 Configuration comes from .setbot.yml at the head commit, except the gate rules,
 which come from the base commit, so that a change cannot loosen its own gate
@@ -96,12 +99,13 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 		_ = cmd.MarkFlagRequired("base")
 		fl.StringVar(&f.cloneDir, "clone-dir", defaultPath("repos"), "where URLs are cloned")
 	}
-	fl.StringVar(&f.format, "format", "markdown", "report format: markdown or json")
+	fl.StringVar(&f.format, "format", "markdown", "report format: markdown, json or sarif (SARIF 2.1.0, for code scanning)")
 	fl.StringVar(&f.cacheFile, "cache", defaultPath("cache.db"), "the SQLite cache file")
 	fl.BoolVar(&f.noCache, "no-cache", false, "use no cache at all")
 	fl.BoolVar(&f.fresh, "fresh", false, "ignore what the cache holds, recompute everything, refresh the cache")
 	fl.StringVar(&f.strategy, "strategy", "", "auto, mse, dse or full (default: .setbot.yml's strategy, else auto)")
 	fl.StringVar(&f.junit, "junit", "", "also write the tests and the gate as JUnit XML to this file")
+	fl.StringVar(&f.sarif, "sarif", "", "also write the gate's findings as SARIF 2.1.0 to this file (for code scanning)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress on stderr")
 }
 
@@ -116,7 +120,7 @@ func defaultPath(name string) string {
 
 func (f *analyzeFlags) check() error {
 	if !contains(analyzeFormats, f.format) {
-		return fmt.Errorf("unknown --format %q (want %s)", f.format, strings.Join(analyzeFormats, " or "))
+		return fmt.Errorf("unknown --format %q (want %s)", f.format, strings.Join(analyzeFormats, ", "))
 	}
 	if _, ok := vocab.ParseStrategy(f.strategy); f.strategy != "" && !ok {
 		return fmt.Errorf("unknown --strategy %q (want %s)", f.strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
@@ -138,23 +142,22 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	if f.quiet {
 		progress = nil
 	}
-	repo, err := vcs.OpenOrClone(ctx, f.repo, f.cloneDir, vcs.CloneOptions{})
-	if err != nil {
-		return nil, err
-	}
-	defer repo.Close()
 	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo)}
 	if progress != nil {
 		opts.Progress = progress
 	}
+	// The cache is opened first, so that a mistyped --cache is refused
+	// before a clone or any analysis.
 	if !f.noCache {
 		// The cache's own warnings repeat what Rebuilt says below; its
 		// errors (a damaged entry, dropped) are worth seeing.
 		logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 		store, err := cache.Open(f.cacheFile, cache.Options{Logger: logger})
 		switch {
-		case errors.Is(err, cache.ErrNewerSchema):
-			return nil, err // a newer setbot's cache: not ours to ignore or rebuild
+		case errors.Is(err, cache.ErrNewerSchema), errors.Is(err, cache.ErrNotStore):
+			// A newer setbot's cache, or no cache at all (a model file,
+			// say): not ours to ignore, rebuild or overwrite.
+			return nil, err
 		case err != nil:
 			// The cache only saves time: the analysis goes on without it.
 			fmt.Fprintf(stderr, "setbot: warning: %v; analysing without a cache\n", err)
@@ -166,6 +169,11 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 			opts.Cache = store
 		}
 	}
+	repo, err := vcs.OpenOrClone(ctx, f.repo, f.cloneDir, vcs.CloneOptions{})
+	if err != nil {
+		return nil, err
+	}
+	defer repo.Close()
 	a, err := pipeline.Analyze(ctx, repo, f.base, f.head, opts)
 	var ce *pipeline.ConfigError
 	if errors.As(err, &ce) {
@@ -175,24 +183,41 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	return a, err
 }
 
-// write prints the report and writes the JUnit file if asked.
+// write prints the report and writes the JUnit and SARIF files if asked.
 func (f *analyzeFlags) write(w io.Writer, a *report.Analysis) error {
-	if f.junit != "" {
-		out, err := os.Create(f.junit)
-		if err != nil {
+	for _, file := range []struct {
+		path  string
+		write func(io.Writer, *report.Analysis) error
+	}{{f.junit, report.WriteJUnit}, {f.sarif, report.WriteSARIF}} {
+		if file.path == "" {
+			continue
+		}
+		if err := writeFile(file.path, func(out io.Writer) error { return file.write(out, a) }); err != nil {
 			return err
 		}
-		if err := report.WriteJUnit(out, a); err != nil {
-			out.Close()
-			return fmt.Errorf("writing %s: %w", f.junit, err)
-		}
-		if err := out.Close(); err != nil {
-			return fmt.Errorf("writing %s: %w", f.junit, err)
-		}
 	}
-	if f.format == "json" {
+	switch f.format {
+	case "json":
 		return report.WriteJSON(w, a)
+	case "sarif":
+		return report.WriteSARIF(w, a)
 	}
 	_, err := io.WriteString(w, report.Markdown(a, report.Options{}))
 	return err
+}
+
+// writeFile creates path and writes it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(out); err != nil {
+		out.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }

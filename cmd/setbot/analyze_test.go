@@ -158,8 +158,31 @@ func TestAnalyzeDemoHistory(t *testing.T) {
 		t.Errorf("second run differs: %+v\nfirst: %+v", m, first)
 	}
 
+	// A file that is no setbot cache (the model, mistyped for the cache
+	// path) is refused before any work, and left as it was.
+	model := filepath.Join(dir, demo.ModelPath)
+	orig, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	solvers.Store(0)
+	code, _, errs = analyzeRun(t, "--repo", dir, "--cache", model, "--base", commits[2].SHA, "--head", commits[3].SHA)
+	if code != 2 || !strings.Contains(errs, "not a setbot cache") || solvers.Load() != 0 {
+		t.Errorf("--cache on a model: exit %d, %d solvers\n%s", code, solvers.Load(), errs)
+	}
+	if now, _ := os.ReadFile(model); string(now) != string(orig) {
+		t.Error("--cache changed the model file")
+	}
+	if aside, _ := filepath.Glob(model + "*"); len(aside) != 1 {
+		t.Errorf("files beside the model: %v", aside)
+	}
+
 	// A damaged cache is moved aside and rebuilt, and the answer is the same.
-	if err := os.WriteFile(cacheFile, []byte(strings.Repeat("not a database ", 500)), 0o644); err != nil {
+	db, err := os.ReadFile(cacheFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cacheFile, db[:len(db)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	os.Remove(cacheFile + "-wal")
@@ -187,7 +210,8 @@ func TestAnalyzeMarkdownAndJUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	junit := filepath.Join(t.TempDir(), "tests.xml")
-	code, out, errs := runCLI(t, "analyze", "--repo", dir, "--base", "HEAD~1", "--no-cache", "--junit", junit, "-q")
+	sarif := filepath.Join(t.TempDir(), "setbot.sarif")
+	code, out, errs := runCLI(t, "analyze", "--repo", dir, "--base", "HEAD~1", "--no-cache", "--junit", junit, "--sarif", sarif, "-q")
 	if code != 1 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
@@ -200,6 +224,44 @@ func TestAnalyzeMarkdownAndJUnit(t *testing.T) {
 	x, err := os.ReadFile(junit)
 	if err != nil || !strings.Contains(string(x), "<failure") {
 		t.Errorf("JUnit file (err %v) has no failing gate test case:\n%s", err, x)
+	}
+
+	// The SARIF file and --format sarif: the same log, a result at the line
+	// of the state the change made unreachable.
+	file, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runCLI(t, "analyze", "--repo", dir, "--base", "HEAD~1", "--no-cache", "--format", "sarif", "-q")
+	if code != 1 || out != string(file) {
+		t.Errorf("--format sarif: exit %d, differs from --sarif's file\n%s", code, errs)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Level     string `json:"level"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }    `json:"artifactLocation"`
+						Region           struct{ StartLine int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(file, &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("SARIF (err %v):\n%s", err, file)
+	}
+	found := false
+	for _, r := range log.Runs[0].Results {
+		loc := r.Locations[0].PhysicalLocation
+		if r.RuleID == "unreachable_state" && r.Level == "error" && loc.ArtifactLocation.URI == demo.ModelPath && loc.Region.StartLine > 0 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no error result for the unreachable state at its line:\n%s", file)
 	}
 }
 

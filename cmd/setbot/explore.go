@@ -276,19 +276,9 @@ func inputs(t *testgen.Test) string {
 	}
 	var parts []string
 	for _, s := range t.Steps {
-		parts = append(parts, stepText(s))
+		parts = append(parts, testgen.FormatEvent(s.Event, s.Timer, s.Args))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func stepText(s testgen.Step) string {
-	if s.Timer {
-		return s.Event + " (timer)"
-	}
-	if len(s.Args) == 0 {
-		return s.Event
-	}
-	return s.Event + "(" + testgen.FormatArgs(s.Args) + ")"
 }
 
 // writeTreeDOT draws the tree: a node per symbolic state, an edge per step.

@@ -107,11 +107,17 @@ func TestTestsFormats(t *testing.T) {
 	var js struct {
 		Suites []struct {
 			Tests int `xml:"tests,attr"`
+			Cases []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"testcase"`
 		} `xml:"testsuite"`
 	}
 	if err := xml.Unmarshal([]byte(junit), &js); err != nil || len(js.Suites) != 1 || js.Suites[0].Tests != 14 {
 		t.Errorf("junit: %+v %v", js, err)
+	} else if name := js.Suites[0].Cases[0].Name; !regexp.MustCompile(`^\w.*, .* \[t[0-9a-f]+\]$`).MatchString(name) {
+		t.Errorf("junit test name %q is not its inputs then its id", name)
 	}
+
 	_, scion, _ := runCLI(t, "tests", "../../examples/triangle.scxml", "--format", "scion")
 	var traces []struct {
 		InitialConfiguration []string `json:"initialConfiguration"`

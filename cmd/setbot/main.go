@@ -53,8 +53,9 @@ func newRootCmd() *cobra.Command {
 		Short: "Regression analysis for statechart models kept in git",
 		Long: `setbot reads statechart models (W3C SCXML), flattens them into a Mealy-like
 machine, and analyses what a change does to every execution of the machine.`,
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		PersistentPreRunE: checkFlags,
 	}
 	root.AddCommand(newCheckCmd(), newMLMCmd(), newExploreCmd(), newTestsCmd(), newSimulateCmd(), newBenchCmd(), newDiffCmd(), newEvaluateCmd(), newAnalyzeCmd(), newConformanceCmd(), newDemoCmd(), newRunsCmd(), newServeCmd(), newHealthcheckCmd())
 	return root

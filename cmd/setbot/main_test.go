@@ -169,3 +169,32 @@ func TestCheckLoopBound(t *testing.T) {
 		t.Errorf("--loop-bound 30: exit %d, output %q; want 0 and nothing", code, out)
 	}
 }
+
+// TestFlagRanges checks that bad flag values are refused with exit 2 and
+// the allowed range before any work: the model path does not exist, so an
+// error about it would mean the command had started.
+func TestFlagRanges(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.scxml")
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explore", missing, "--depth", "0"}, "--depth 0 is out of range: it must be at least 1"},
+		{[]string{"explore", missing, "--depth", "-1"}, "--depth -1 is out of range: it must be at least 1"},
+		{[]string{"tests", missing, "--max-states", "0"}, "--max-states 0 is out of range: it must be at least 1"},
+		{[]string{"explore", missing, "--loop-bound", "-3"}, "--loop-bound -3 is out of range: it must be at least 1"},
+		{[]string{"check", missing, "--loop-bound", "0"}, "--loop-bound 0 is out of range"},
+		{[]string{"explore", missing, "--timeout", "-5s"}, "--timeout -5s is out of range: it must be at least 0s"},
+		{[]string{"mlm", missing, "--max-mlm-states", "-1"}, "--max-mlm-states -1 is out of range: it must be at least 1"},
+		{[]string{"tests", missing, "--coverage", "bogus"}, `unknown --coverage "bogus" (want path, transition, state)`},
+		{[]string{"diff", missing, missing, "--depth", "0"}, "--depth 0 is out of range"},
+		{[]string{"simulate", missing, "--max-microsteps", "0"}, "--max-microsteps 0 is out of range"},
+		{[]string{"runs", "--limit", "-1"}, "--limit -1 is out of range: it must be at least 0"},
+	}
+	for _, tc := range cases {
+		code, out, errs := runCLI(t, tc.args...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, tc.want) || strings.Contains(errs, "missing.scxml") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}

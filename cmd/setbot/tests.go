@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -31,8 +32,9 @@ it takes, so the same behaviour keeps its id across versions of the model.
 
 Formats: json ({"tests": [{"id", "steps": [{"event", "args", "outputs"}],
 "final"}]}, args named as setbot lowers parameters: xs.length, xs[0], p.f,
-and _absent_s (0 a value, 1 undefined, 2 null) beside s), junit (a test case
-per test, its steps written as simulate reads events: e(xs.length=1,
+and _absent_s (0 a value, 1 undefined, 2 null) beside s), junit (Jenkins'
+JUnit schema: a test case per test, named by its inputs in order, shortened,
+then its id, its steps written as simulate reads events: e(xs.length=1,
 xs[0]=4, s=undefined)), scion (SCION-style traces with the configuration
 after each event, and each event's data as ECMAScript holds it, for an SCXML
 harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
@@ -40,6 +42,9 @@ harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !contains(testgen.Formats, format) {
 				return fmt.Errorf("unknown --format %q (want %s)", format, strings.Join(testgen.Formats, ", "))
+			}
+			if !contains(testgen.Coverages, coverage) {
+				return fmt.Errorf("unknown --coverage %q (want %s)", coverage, strings.Join(testgen.Coverages, ", "))
 			}
 			set, err := explore(cmd, &fe, &ef, args[0])
 			if err != nil {
@@ -54,7 +59,9 @@ harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
 					b.Bound, b.Limit, b.Count)
 			}
 			// The suite is written as it is made, never held whole.
-			if err := testgen.Write(cmd.OutOrStdout(), format, set.Machine.Name, set.Nodes[0].State.Atomic, n, tests); err != nil {
+			if err := testgen.Write(cmd.OutOrStdout(), format, testgen.SuiteInfo{
+				Machine: set.Machine.Name, Initial: set.Nodes[0].State.Atomic, N: n,
+				Elapsed: time.Duration(set.Stats.Ms) * time.Millisecond}, tests); err != nil {
 				return fmt.Errorf("writing the tests of %s: %w", args[0], err)
 			}
 			return nil

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model/lang"
@@ -28,16 +29,16 @@ var Formats = []string{"json", "junit", "scion"}
 // configuration it leads to, so existing SCXML harnesses can run them).
 // The output is that of the whole suite encoded at once. An error of tests
 // stops the output where it is.
-func Write(w io.Writer, format, machine string, initial []string, n int, tests iter.Seq2[*Test, error]) error {
+func Write(w io.Writer, format string, s SuiteInfo, tests iter.Seq2[*Test, error]) error {
 	bw := bufio.NewWriter(w)
 	var err error
 	switch format {
 	case "json":
 		err = writeJSON(bw, tests)
 	case "junit":
-		err = writeJUnit(bw, machine, n, tests)
+		err = writeJUnit(bw, s, tests)
 	case "scion":
-		err = writeSCION(bw, initial, tests)
+		err = writeSCION(bw, s.Initial, tests)
 	default:
 		return fmt.Errorf("unknown test format %q (want %s)", format, strings.Join(Formats, ", "))
 	}
@@ -45,6 +46,14 @@ func Write(w io.Writer, format, machine string, initial []string, n int, tests i
 		err = ferr
 	}
 	return err
+}
+
+// SuiteInfo is what Write needs to know of a suite besides its tests.
+type SuiteInfo struct {
+	Machine string        // the machine's name
+	Initial []string      // the initial configuration
+	N       int           // how many tests there are
+	Elapsed time.Duration // how long the tree took (the tests are written as they are made)
 }
 
 // jsonArray writes the values of seq as the elements of a JSON array at
@@ -158,18 +167,24 @@ func marshalData(data any) (json.RawMessage, error) {
 type junitCase struct {
 	Name      string `xml:"name,attr"`
 	ClassName string `xml:"classname,attr"`
+	Time      string `xml:"time,attr"`
 	SystemOut string `xml:"system-out"`
 }
 
-// writeJUnit writes <testsuites><testsuite name tests> and a test case per
-// test, indented by two spaces.
-func writeJUnit(w *bufio.Writer, machine string, n int, tests iter.Seq2[*Test, error]) error {
+// writeJUnit writes <testsuites><testsuite name tests failures errors time>
+// and a test case per test, indented by two spaces, as Jenkins' JUnit schema
+// wants it. A generated test has not run, so its time is 0; the suite's is
+// the time the tree took.
+func writeJUnit(w *bufio.Writer, s SuiteInfo, tests iter.Seq2[*Test, error]) error {
 	w.WriteString(xml.Header)
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")
-	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"}}
+	attr := func(name, value string) xml.Attr { return xml.Attr{Name: xml.Name{Local: name}, Value: value} }
+	n, secs := strconv.Itoa(s.N), Seconds(s.Elapsed)
+	suites := xml.StartElement{Name: xml.Name{Local: "testsuites"}, Attr: []xml.Attr{
+		attr("name", "setbot"), attr("tests", n), attr("failures", "0"), attr("errors", "0"), attr("time", secs)}}
 	suite := xml.StartElement{Name: xml.Name{Local: "testsuite"}, Attr: []xml.Attr{
-		{Name: xml.Name{Local: "name"}, Value: machine}, {Name: xml.Name{Local: "tests"}, Value: strconv.Itoa(n)}}}
+		attr("name", s.Machine), attr("tests", n), attr("failures", "0"), attr("errors", "0"), attr("time", secs)}}
 	if err := enc.EncodeToken(suites); err != nil {
 		return err
 	}
@@ -181,19 +196,19 @@ func writeJUnit(w *bufio.Writer, machine string, n int, tests iter.Seq2[*Test, e
 		if err != nil {
 			return err
 		}
+		inputs := make([]string, len(t.Steps))
 		var b strings.Builder
-		for i, s := range t.Steps {
-			fmt.Fprintf(&b, "%d. %s", i+1, s.Event)
-			if len(s.Args) > 0 {
-				fmt.Fprintf(&b, "(%s)", FormatArgs(s.Args))
+		for i, st := range t.Steps {
+			inputs[i] = FormatEvent(st.Event, st.Timer, st.Args)
+			outputs := make([]string, len(st.Outputs))
+			for j, o := range st.Outputs {
+				outputs[j] = FormatOutput(o.Event, o.Target, o.Args)
 			}
-			for _, o := range s.Outputs {
-				fmt.Fprintf(&b, " -> %s(%s) to %s", o.Event, FormatArgs(o.Args), o.Target)
-			}
-			fmt.Fprintf(&b, " => %s\n", strings.Join(s.Config, ","))
+			b.WriteString(StepLine(i+1, inputs[i], outputs, st.Config))
 		}
 		fmt.Fprintf(&b, "final: %s\n", strings.Join(t.Final, ","))
-		if err := enc.EncodeElement(junitCase{Name: t.ID, ClassName: machine, SystemOut: b.String()}, testcase); err != nil {
+		c := junitCase{Name: Name(t.ID, inputs), ClassName: s.Machine, Time: Seconds(0), SystemOut: b.String()}
+		if err := enc.EncodeElement(c, testcase); err != nil {
 			return err
 		}
 	}
@@ -208,6 +223,59 @@ func writeJUnit(w *bufio.Writer, machine string, n int, tests iter.Seq2[*Test, e
 	}
 	_, err := w.WriteString("\n")
 	return err
+}
+
+// Seconds spells a duration as JUnit's time attribute wants it: seconds
+// with three decimals.
+func Seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', 3, 64) }
+
+// maxNameInputs is about how many characters of inputs a test's name spells
+// before it is shortened.
+const maxNameInputs = 80
+
+// Name is a test's name where CI lists it: its inputs in order, as
+// FormatEvent spells them, shortened to about maxNameInputs characters with
+// a count of the ones left out, then its id in brackets, which keeps two
+// tests apart whose shortened inputs agree and keeps the name the same
+// across commits while the test is.
+func Name(id string, inputs []string) string {
+	if len(inputs) == 0 {
+		return "(no input) [" + id + "]"
+	}
+	var b strings.Builder
+	for i, in := range inputs {
+		if i > 0 && b.Len()+len(in) > maxNameInputs {
+			fmt.Fprintf(&b, ", … %d more", len(inputs)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if len(in) > maxNameInputs {
+			in = string([]rune(in)[:min(len([]rune(in)), maxNameInputs)]) + "…"
+		}
+		b.WriteString(in)
+	}
+	return b.String() + " [" + id + "]"
+}
+
+// FormatOutput spells an expected output as reports show it: "e(n=1) to
+// #_parent".
+func FormatOutput(event, target string, args map[string]any) string {
+	return FormatEvent(event, false, args) + " to " + target
+}
+
+// StepLine spells step i (from 1) of a test, everywhere setbot writes one
+// out: the input, each output it must send, and the configuration it leads
+// to: "2. coin(x=3) -> ok to #_parent => idle\n".
+func StepLine(i int, input string, outputs []string, config []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d. %s", i, input)
+	for _, o := range outputs {
+		b.WriteString(" -> " + o)
+	}
+	fmt.Fprintf(&b, " => %s\n", strings.Join(config, ","))
+	return b.String()
 }
 
 // FormatEvent spells an event of a test as reports show it: "e", "e(n=3)"

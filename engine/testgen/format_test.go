@@ -49,7 +49,7 @@ func TestWriteStreamsTheWholeSuite(t *testing.T) {
 		for _, tests := range [][]*testgen.Test{nil, all[:1], all} {
 			for _, format := range testgen.Formats {
 				var got bytes.Buffer
-				if err := testgen.Write(&got, format, m.Name, initial, len(tests), values(tests)); err != nil {
+				if err := testgen.Write(&got, format, testgen.SuiteInfo{Machine: m.Name, Initial: initial, N: len(tests)}, values(tests)); err != nil {
 					t.Fatal(err)
 				}
 				want, err := whole(format, m.Name, initial, tests)
@@ -68,7 +68,7 @@ func TestWriteStreamsTheWholeSuite(t *testing.T) {
 func TestWriteStopsAtAnError(t *testing.T) {
 	failing := func(yield func(*testgen.Test, error) bool) { yield(nil, errors.New("no model")) }
 	for _, format := range testgen.Formats {
-		if err := testgen.Write(&bytes.Buffer{}, format, "m", nil, 1, failing); err == nil || err.Error() != "no model" {
+		if err := testgen.Write(&bytes.Buffer{}, format, testgen.SuiteInfo{Machine: "m", N: 1}, failing); err == nil || err.Error() != "no model" {
 			t.Errorf("%s: error %v, want the sequence's", format, err)
 		}
 	}
@@ -132,39 +132,70 @@ func whole(format, machine string, initial []string, tests []*testgen.Test) (str
 	type testcase struct {
 		Name      string `xml:"name,attr"`
 		ClassName string `xml:"classname,attr"`
+		Time      string `xml:"time,attr"`
 		SystemOut string `xml:"system-out"`
 	}
 	type testsuite struct {
-		Name  string     `xml:"name,attr"`
-		Tests int        `xml:"tests,attr"`
-		Cases []testcase `xml:"testcase"`
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Errors   int        `xml:"errors,attr"`
+		Time     string     `xml:"time,attr"`
+		Cases    []testcase `xml:"testcase"`
 	}
 	type testsuites struct {
-		XMLName xml.Name    `xml:"testsuites"`
-		Suites  []testsuite `xml:"testsuite"`
+		XMLName  xml.Name    `xml:"testsuites"`
+		Name     string      `xml:"name,attr"`
+		Tests    int         `xml:"tests,attr"`
+		Failures int         `xml:"failures,attr"`
+		Errors   int         `xml:"errors,attr"`
+		Time     string      `xml:"time,attr"`
+		Suites   []testsuite `xml:"testsuite"`
 	}
-	suite := testsuite{Name: machine, Tests: len(tests)}
+	suite := testsuite{Name: machine, Tests: len(tests), Time: "0.000"}
 	for _, t := range tests {
 		var out strings.Builder
+		var inputs []string
 		for i, s := range t.Steps {
-			fmt.Fprintf(&out, "%d. %s", i+1, s.Event)
-			if len(s.Args) > 0 {
-				fmt.Fprintf(&out, "(%s)", testgen.FormatArgs(s.Args))
-			}
+			in := testgen.FormatEvent(s.Event, s.Timer, s.Args)
+			inputs = append(inputs, in)
+			fmt.Fprintf(&out, "%d. %s", i+1, in)
 			for _, o := range s.Outputs {
-				fmt.Fprintf(&out, " -> %s(%s) to %s", o.Event, testgen.FormatArgs(o.Args), o.Target)
+				fmt.Fprintf(&out, " -> %s to %s", testgen.FormatEvent(o.Event, false, o.Args), o.Target)
 			}
 			fmt.Fprintf(&out, " => %s\n", strings.Join(s.Config, ","))
 		}
 		fmt.Fprintf(&out, "final: %s\n", strings.Join(t.Final, ","))
-		suite.Cases = append(suite.Cases, testcase{Name: t.ID, ClassName: machine, SystemOut: out.String()})
+		suite.Cases = append(suite.Cases, testcase{Name: testgen.Name(t.ID, inputs), ClassName: machine, Time: "0.000", SystemOut: out.String()})
 	}
 	b.WriteString(xml.Header)
 	enc := xml.NewEncoder(&b)
 	enc.Indent("", "  ")
-	if err := enc.Encode(testsuites{Suites: []testsuite{suite}}); err != nil {
+	if err := enc.Encode(testsuites{Name: "setbot", Tests: len(tests), Time: "0.000", Suites: []testsuite{suite}}); err != nil {
 		return "", err
 	}
 	b.WriteString("\n")
 	return b.String(), nil
+}
+
+// TestName checks that a test's name is its inputs in order, shortened,
+// then its id.
+func TestName(t *testing.T) {
+	long := make([]string, 30)
+	for i := range long {
+		long[i] = fmt.Sprintf("tick(n=%d)", i)
+	}
+	for _, tc := range []struct {
+		inputs []string
+		want   string
+	}{
+		{nil, "(no input) [t1]"},
+		{[]string{"power", "setVolume(level=0)"}, "power, setVolume(level=0) [t1]"},
+		{long, "tick(n=0), tick(n=1), tick(n=2), tick(n=3), tick(n=4), tick(n=5), tick(n=6), … 23 more [t1]"},
+		{[]string{strings.Repeat("x", 200)}, strings.Repeat("x", 80) + "… [t1]"},
+	} {
+		if got := testgen.Name("t1", tc.inputs); got != tc.want {
+			t.Errorf("Name(%q) = %q, want %q", tc.inputs, got, tc.want)
+		}
+	}
 }

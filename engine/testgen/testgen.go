@@ -544,6 +544,9 @@ const (
 	StateCoverage      = "state"
 )
 
+// Coverages lists the coverage criteria Suite accepts.
+var Coverages = []string{PathCoverage, TransitionCoverage, StateCoverage}
+
 // Suite returns the tests for a coverage criterion: one per leaf for path
 // coverage; for transition and state coverage, a smallest-first greedy
 // choice of leaves that covers every MLM transition (or state) the tree
