@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -419,6 +420,20 @@ func TestDocs(t *testing.T) {
 			if !strings.Contains(string(doc), "`"+w+"`") {
 				t.Errorf("docs/config.md does not mention `%s`", w)
 			}
+		}
+	}
+}
+
+// TestBoundSettingsNameTheKeys: where a finding tells the user to raise a
+// bound, it names a key this package reads.
+func TestBoundSettingsNameTheKeys(t *testing.T) {
+	for _, b := range vocab.Bounds {
+		if b == vocab.BoundArray {
+			continue // declared on the array itself
+		}
+		s := b.Setting()
+		if !slices.ContainsFunc(boundsKeys, func(k string) bool { return strings.Contains(s, "bounds."+k+" ") }) {
+			t.Errorf("bound %s: setting %q names no key of bounds", b, s)
 		}
 	}
 }

@@ -119,7 +119,7 @@ type Stats struct {
 // BoundHit says that a bound cut the tree, and how often.
 type BoundHit struct {
 	Bound vocab.Bound `json:"bound"` // depth, states, loop, microsteps, time, array
-	Limit int64       `json:"limit"` // for array, the largest bound of an array that met it
+	Limit int64       `json:"limit"` // milliseconds for time; for array, the largest bound of an array that met it
 	Count int         `json:"count"` // paths cut
 }
 

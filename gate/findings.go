@@ -41,7 +41,7 @@ func findings(m Model) []Finding {
 		}
 		if s.CutBy != "" {
 			f.uncertain = true
-			f.Message = fmt.Sprintf("state %s was not entered before the %s bound cut the head tree (it may still be reachable: raise the bound to decide)", s.State, s.CutBy)
+			f.Message = fmt.Sprintf("state %s was not entered before the %s bound cut the head tree (it may still be reachable: raise the bound, %s, to decide)", s.State, s.CutBy, s.CutBy.Setting())
 		}
 		out = append(out, f)
 	}
@@ -99,12 +99,12 @@ func boundText(b engine.BoundHit) string {
 	if b.Count == 1 {
 		paths = "1 path"
 	}
-	return fmt.Sprintf("the %s bound (%d) cut %s of the head tree: its results hold only within it", b.Bound, b.Limit, paths)
+	return fmt.Sprintf("the %s bound (%s) cut %s of the head tree: its results hold only within it (raise it with %s)", b.Bound, b.Bound.FormatLimit(b.Limit), paths, b.Bound.Setting())
 }
 
 func outputLostText(o incremental.OutputRef) string {
 	if o.CutBy != "" {
-		return fmt.Sprintf("output %s, which the base sends, was not sent before the %s bound cut the head tree (it may still be: raise the bound to decide)", o.Output, o.CutBy)
+		return fmt.Sprintf("output %s, which the base sends, was not sent before the %s bound cut the head tree (it may still be: raise the bound, %s, to decide)", o.Output, o.CutBy, o.CutBy.Setting())
 	}
 	never := "never sends it"
 	if o.Within > 0 {

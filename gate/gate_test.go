@@ -207,7 +207,7 @@ func TestEvaluateWithin(t *testing.T) {
 		got = append(got, string(f.Rule)+" "+f.Subject+": "+f.Message)
 	}
 	want := []string{
-		"bound_hit states: the states bound (1000) cut 1 path of the head tree: its results hold only within it",
+		"bound_hit states: the states bound (1000) cut 1 path of the head tree: its results hold only within it (raise it with bounds.max_states in .setbot.yml, --max-states on the command line)",
 		"unreachable_state A: state A was reachable at base; at head it is unreachable (no execution enters it)",
 		"unreachable_state B: state B was reachable at base; at head it is unreachable within 12 events (no execution enters it)",
 	}

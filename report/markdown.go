@@ -460,8 +460,8 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 	}
 	v.Outputs = capRows(v.Outputs)
 	for _, b := range r.BoundsHit {
-		v.Bounds = append(v.Bounds, fmt.Sprintf("⚠️ the %s bound (%d) cut %s of the head tree: its results hold only within it",
-			code(string(b.Bound)), b.Limit, plural(b.Count, "path", "paths")))
+		v.Bounds = append(v.Bounds, fmt.Sprintf("⚠️ the %s bound (%s) cut %s of the head tree: its results hold only within it (raise it with %s)",
+			code(string(b.Bound)), b.Bound.FormatLimit(b.Limit), plural(b.Count, "path", "paths"), b.Bound.Setting()))
 	}
 	return v
 }

@@ -11,6 +11,8 @@ package vocab
 import (
 	"maps"
 	"slices"
+	"strconv"
+	"time"
 )
 
 // A Rule names a kind of finding the gate can act on: a key of the gate in .setbot.yml and the
@@ -149,6 +151,36 @@ const (
 	BoundTime       Bound = "time"       // wall-clock time per tree
 	BoundArray      Bound = "array"      // elements of an array, as its type declares
 )
+
+// Setting says where a user raises the bound: the key under bounds in .setbot.yml and the
+// command-line flag, or, for array, the array's declared size. (The config package's keys and
+// the commands' flags are checked against these in their tests.)
+func (b Bound) Setting() string {
+	switch b {
+	case BoundDepth:
+		return "bounds.depth in .setbot.yml, --depth on the command line"
+	case BoundStates:
+		return "bounds.max_states in .setbot.yml, --max-states on the command line"
+	case BoundLoop:
+		return "bounds.loop_bound in .setbot.yml, --loop-bound on the command line"
+	case BoundMicrosteps:
+		return "bounds.max_microsteps in .setbot.yml, --max-microsteps on the command line"
+	case BoundTime:
+		return "bounds.timeout in .setbot.yml, --timeout on the command line"
+	case BoundArray:
+		return "the array's declared size (its type, such as int[32])"
+	}
+	return ""
+}
+
+// FormatLimit writes a limit of the bound with its unit, as a user reads it: the time bound's
+// limit is in milliseconds and reads "1m30s"; the others are counts.
+func (b Bound) FormatLimit(limit int64) string {
+	if b == BoundTime {
+		return (time.Duration(limit) * time.Millisecond).String()
+	}
+	return strconv.FormatInt(limit, 10)
+}
 
 // Bounds lists the bounds in the order the report gives them.
 var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray}

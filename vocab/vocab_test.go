@@ -48,3 +48,17 @@ func TestEveryRuleHasHelp(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatLimit(t *testing.T) {
+	if got := BoundTime.FormatLimit(90000); got != "1m30s" {
+		t.Errorf("time limit 90000 ms = %q, want 1m30s", got)
+	}
+	if got := BoundDepth.FormatLimit(12); got != "12" {
+		t.Errorf("depth limit = %q, want 12", got)
+	}
+	for _, b := range Bounds {
+		if b.Setting() == "" {
+			t.Errorf("bound %s says nowhere how to raise it", b)
+		}
+	}
+}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/setbot/setbot/internal/demo"
 	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
 )
 
 // analyzeJSON is the part of analyze's JSON the tests read.
@@ -568,5 +569,21 @@ func TestBenchCurve(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "bench", "curve", "--depths", "5-3"); code == 0 || !strings.Contains(errs, "--depths") {
 		t.Errorf("bad depths: exit %d, %q", code, errs)
+	}
+}
+
+// TestBoundSettingsNameTheFlags: where a finding tells the user to raise a
+// bound, the flag it names exists.
+func TestBoundSettingsNameTheFlags(t *testing.T) {
+	cmd := newExploreCmd()
+	for _, b := range vocab.Bounds {
+		if b == vocab.BoundArray {
+			continue
+		}
+		_, after, ok := strings.Cut(b.Setting(), "--")
+		name, _, _ := strings.Cut(after, " ")
+		if !ok || cmd.Flags().Lookup(name) == nil {
+			t.Errorf("bound %s: setting %q names no flag of explore", b, b.Setting())
+		}
 	}
 }

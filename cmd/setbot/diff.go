@@ -162,7 +162,7 @@ func writeDiffText(w io.Writer, r *incremental.Result) error {
 		b.WriteString("  (looked for on DSE's partial tree: there may be more)\n")
 	}
 	for _, bh := range r.BoundsHit {
-		fmt.Fprintf(&b, "bound hit: %s (limit %d) cut %d paths\n", bh.Bound, bh.Limit, bh.Count)
+		fmt.Fprintf(&b, "bound hit: %s (limit %s) cut %d paths\n", bh.Bound, bh.Bound.FormatLimit(bh.Limit), bh.Count)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -23,9 +23,9 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 // engineFlags are the bounds of symbolic execution.
 type engineFlags struct {
-	depth, maxStates, loopBound int
-	timeout                     time.Duration
-	invariants                  []string
+	depth, maxStates, loopBound, maxMicrosteps int
+	timeout                                    time.Duration
+	invariants                                 []string
 }
 
 func (f *engineFlags) register(cmd *cobra.Command) {
@@ -33,11 +33,12 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.depth, "depth", engine.DefaultMaxDepth, "explore paths of at most this many input events")
 	fl.IntVar(&f.maxStates, "max-states", engine.DefaultMaxStates, "stop exploring after this many symbolic states")
 	fl.IntVar(&f.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop of the action code at most this many times")
+	fl.IntVar(&f.maxMicrosteps, "max-microsteps", engine.DefaultMaxMicrosteps, "process at most this many internal events in one input step")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop exploring after this long (for example 30s; 0 means no limit)")
 }
 
 func (f *engineFlags) options() engine.Options {
-	return engine.Options{MaxDepth: f.depth, MaxStates: f.maxStates, LoopBound: f.loopBound, Timeout: f.timeout}
+	return engine.Options{MaxDepth: f.depth, MaxStates: f.maxStates, LoopBound: f.loopBound, MaxMicrosteps: f.maxMicrosteps, Timeout: f.timeout}
 }
 
 // explore loads a model and builds its tree.
@@ -206,7 +207,7 @@ func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 	fmt.Fprintf(&b, "%s: %d symbolic states, %d paths, depth %d, %d subsumed, %d solver calls, %d ms\n",
 		set.Machine.Name, st.States, st.Paths, st.Depth, st.Subsumed, st.SolverCalls, st.Ms)
 	for _, bh := range set.Bounds {
-		fmt.Fprintf(&b, "bound hit: %s (limit %d) cut %d paths\n", bh.Bound, bh.Limit, bh.Count)
+		fmt.Fprintf(&b, "bound hit: %s (limit %s) cut %d paths\n", bh.Bound, bh.Bound.FormatLimit(bh.Limit), bh.Count)
 	}
 	if st.Unknown > 0 {
 		fmt.Fprintf(&b, "solver: %d queries undecided within the time limit; the paths they could not rule out are kept, "+

@@ -55,8 +55,8 @@ harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
 				return fmt.Errorf("generating tests for %s: %w", args[0], err)
 			}
 			for _, b := range set.Bounds {
-				fmt.Fprintf(cmd.ErrOrStderr(), "setbot: bound hit: %s (limit %d) cut %d paths; the suite covers the tree within it\n",
-					b.Bound, b.Limit, b.Count)
+				fmt.Fprintf(cmd.ErrOrStderr(), "setbot: bound hit: %s (limit %s) cut %d paths; the suite covers the tree within it\n",
+					b.Bound, b.Bound.FormatLimit(b.Limit), b.Count)
 			}
 			// The suite is written as it is made, never held whole.
 			if err := testgen.Write(cmd.OutOrStdout(), format, testgen.SuiteInfo{
