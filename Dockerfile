@@ -28,8 +28,9 @@ RUN groupadd --system --gid 10001 setbot \
  && chown 10001:10001 /var/lib/setbot
 COPY --from=build /out/setbot /usr/local/bin/setbot
 
-# The database and the clones live on the volume. The configuration file is optional: without
-# one, run "serve" and give every setting as a SETBOT_* variable.
+# The database and the clones live on the volume. The default command reads the configuration
+# file /etc/setbot/setbot.yml, which must then be mounted there; to run without a file, give
+# "serve" alone as the command and every setting as a SETBOT_* variable (docs/github-app.md).
 ENV SETBOT_DATABASE=/var/lib/setbot/setbot.db \
     SETBOT_CLONE_DIR=/var/lib/setbot/repos
 USER 10001:10001

@@ -52,6 +52,11 @@ func (r *Repo) resolve(rev string) (plumbing.Hash, error) {
 		h, err = r.applySuffix(h, suffix)
 	}
 	if err != nil {
+		if shallow, _ := r.storage.Shallow(); len(shallow) > 0 && errors.Is(err, ErrRevisionNotFound) {
+			// A CI checkout often fetches one commit: the base is not there.
+			return plumbing.ZeroHash, fmt.Errorf("resolving %q: %w (the repository is a shallow clone, "+
+				"which may lack it: fetch more history, with git fetch --unshallow, or fetch-depth: 0 in actions/checkout)", rev, err)
+		}
 		return plumbing.ZeroHash, fmt.Errorf("resolving %q: %w", rev, err)
 	}
 	return h, nil

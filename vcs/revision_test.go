@@ -3,6 +3,7 @@ package vcs
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -228,4 +229,27 @@ func TestResolveEmptyRepository(t *testing.T) {
 	r := newFixture(t).open()
 	_, err := r.Resolve("HEAD")
 	checkErr(t, err, ErrRevisionNotFound, `resolving "HEAD": revision not found`)
+}
+
+// TestShallowCloneHint: a revision a shallow clone lacks is an error that
+// says the clone is shallow and how to fetch more, as a CI checkout of one
+// commit needs.
+func TestShallowCloneHint(t *testing.T) {
+	f := newFixture(t)
+	first := f.commit("first", map[string]string{"a.txt": "1"})
+	f.commit("second", map[string]string{"a.txt": "2"})
+	dir := t.TempDir()
+	if _, err := runGit(t, dir, "clone", "-q", "--depth", "1", "file://"+f.dir, "c"); err != nil {
+		t.Skipf("git cannot make a shallow clone here: %v", err)
+	}
+	r, err := Open(filepath.Join(dir, "c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	_, err = r.Resolve(first)
+	checkErr(t, err, ErrRevisionNotFound, "...shallow clone")
+	if _, err := r.Resolve("HEAD"); err != nil {
+		t.Errorf("HEAD of the shallow clone: %v", err)
+	}
 }

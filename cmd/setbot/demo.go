@@ -76,5 +76,8 @@ Try, for example:
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "build the repository here (must not exist or be empty; default: a new temporary directory)")
 	f.register(cmd, false)
+	// The demo's cache is the repository's, not the user's.
+	c := cmd.Flags().Lookup("cache")
+	c.DefValue, c.Usage = "", "the SQLite cache file (default: setbot-cache.db in the demo repository's .git directory)"
 	return cmd
 }
