@@ -20,13 +20,6 @@ import (
 // FileName is the configuration file's name, at the root of the repository.
 const FileName = ".setbot.yml"
 
-// Coverage criteria for the generated tests.
-const (
-	CoveragePath       = "path"
-	CoverageTransition = "transition"
-	CoverageState      = "state"
-)
-
 // Defaults of the exploration bounds: the engine's, which a tree is built
 // under when nothing sets them, so that a configuration that leaves a
 // bound out and one that spells the default build the same tree.
@@ -40,7 +33,7 @@ const (
 // The valid values, in documentation order.
 var (
 	strategies = vocab.Names(vocab.Strategies)
-	coverages  = []string{CoveragePath, CoverageTransition, CoverageState}
+	coverages  = vocab.Names(vocab.Coverages)
 	gateRules  = vocab.Names(vocab.Rules)
 	actions    = vocab.Names(vocab.Actions)
 )
@@ -50,7 +43,7 @@ type Config struct {
 	Models     []string // doublestar globs of model files, repository-relative slash paths
 	Ignore     []string // globs excluded even when they match Models
 	Strategy   vocab.Strategy
-	Coverage   string
+	Coverage   vocab.Coverage
 	Bounds     Bounds
 	Invariants []string    // predicates over the machine variables, checked on every model
 	PerModel   []ModelRule // yaml: models_config; applied in order to each model they match
@@ -84,14 +77,14 @@ type ModelRule struct {
 	Match      []string
 	Bounds     *BoundsOverride // nil when the rule sets no bound
 	Invariants []string        // appended to the global ones
-	Coverage   string          // "" leaves it as it was
+	Coverage   vocab.Coverage  // "" leaves it as it was
 	Strategy   vocab.Strategy  // "" leaves it as it was
 }
 
 // ModelConfig is the effective configuration of one model file.
 type ModelConfig struct {
 	Strategy   vocab.Strategy
-	Coverage   string
+	Coverage   vocab.Coverage
 	Bounds     Bounds
 	Invariants []string
 }
@@ -101,7 +94,7 @@ func Default() *Config {
 	return &Config{
 		Models:   []string{"**/*.scxml"},
 		Strategy: vocab.StrategyAuto,
-		Coverage: CoveragePath,
+		Coverage: vocab.CoveragePath,
 		Bounds: Bounds{
 			Depth:         DefaultDepth,
 			MaxStates:     DefaultMaxStates,

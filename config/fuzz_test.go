@@ -46,7 +46,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		switch {
-		case !slices.Contains(vocab.Strategies, c.Strategy), !slices.Contains(coverages, c.Coverage):
+		case !slices.Contains(vocab.Strategies, c.Strategy), !slices.Contains(vocab.Coverages, c.Coverage):
 			t.Fatalf("invalid choice in %+v", c)
 		case len(c.Gate) != len(gateRules):
 			t.Fatalf("gate %v does not hold every rule", c.Gate)

@@ -494,7 +494,7 @@ func (p *parser) rules(n *yaml.Node, path string) []ModelRule {
 			case "invariants":
 				r.Invariants = p.invariants(v, path)
 			case "coverage":
-				r.Coverage = p.choice(v, path, "coverage", coverages)
+				r.Coverage = vocab.Coverage(p.choice(v, path, "coverage", coverages))
 			case "strategy":
 				r.Strategy = vocab.Strategy(p.choice(v, path, "strategy", strategies))
 			}
@@ -570,7 +570,7 @@ func (p *parser) config(n *yaml.Node, c *Config) {
 		case "strategy":
 			c.Strategy = vocab.Strategy(p.choice(v, key, "strategy", strategies))
 		case "coverage":
-			c.Coverage = p.choice(v, key, "coverage", coverages)
+			c.Coverage = vocab.Coverage(p.choice(v, key, "coverage", coverages))
 		case "bounds":
 			p.bounds(v, key).apply(&c.Bounds)
 		case "invariants":

@@ -17,6 +17,7 @@ import (
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/vocab"
 )
 
 var updateSemantics = flag.Bool("update", false, "rewrite testdata/semantics.golden (after bumping engine.SemanticsVersion)")
@@ -126,7 +127,7 @@ func semanticsOf(t *testing.T, path string) semanticsRecord {
 	t.Helper()
 	m := machine(t, path)
 	set := explore(t, m, engine.Options{})
-	tests, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+	tests, err := testgen.Suite(set, vocab.CoveragePath, newZ3)
 	if err != nil {
 		t.Fatalf("generating the tests of %s: %v", path, err)
 	}

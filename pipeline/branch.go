@@ -142,9 +142,9 @@ type storedTree struct {
 	tests []*testgen.Test
 }
 
-func coverageOr(c string) string {
+func coverageOr(c vocab.Coverage) vocab.Coverage {
 	if c == "" {
-		return testgen.PathCoverage
+		return vocab.CoveragePath
 	}
 	return c
 }

@@ -42,18 +42,18 @@ func setKey(m *mlm.Machine, o engine.Options) string {
 }
 
 // suiteKey is the key of a tree's test suite.
-func suiteKey(set, coverage string) string {
-	return digest(engine.SemanticsVersion, set, buildVersion(), "coverage="+coverage)
+func suiteKey(set string, coverage vocab.Coverage) string {
+	return digest(engine.SemanticsVersion, set, buildVersion(), "coverage="+string(coverage))
 }
 
 // resultKey is the key of the analysis of a change: the two trees, the
 // two files' contents (a result names source lines), and everything else
 // that shapes the result.
-func resultKey(base, head, baseFile, headFile string, strategy vocab.Strategy, coverage string, invariants []string) string {
+func resultKey(base, head, baseFile, headFile string, strategy vocab.Strategy, coverage vocab.Coverage, invariants []string) string {
 	inv := append([]string(nil), invariants...)
 	sort.Strings(inv)
 	return digest(engine.SemanticsVersion, resultVersion, buildVersion(), base, head, baseFile, headFile,
-		"strategy="+string(strategy), "coverage="+coverage, "invariants="+strings.Join(inv, "\x00"))
+		"strategy="+string(strategy), "coverage="+string(coverage), "invariants="+strings.Join(inv, "\x00"))
 }
 
 // buildVersion names the build of setbot: the commit it was built from

@@ -26,6 +26,7 @@ import (
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 	"github.com/setbot/setbot/vcs"
+	"github.com/setbot/setbot/vocab"
 )
 
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
@@ -697,15 +698,15 @@ func TestVerifyAcceptsDerivedSuites(t *testing.T) {
 		return set
 	}
 	base, head := load2("../testdata/bench/accs.scxml"), load2("../testdata/versions/accs/k_state_removed.scxml")
-	baseTests, err := testgen.Suite(base, testgen.PathCoverage, newZ3)
+	baseTests, err := testgen.Suite(base, vocab.CoveragePath, newZ3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	derived, err := testgen.SuiteFrom(head, testgen.PathCoverage, newZ3, baseTests)
+	derived, err := testgen.SuiteFrom(head, vocab.CoveragePath, newZ3, baseTests)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := testgen.Suite(head, testgen.PathCoverage, newZ3)
+	fresh, err := testgen.Suite(head, vocab.CoveragePath, newZ3)
 	if err != nil {
 		t.Fatal(err)
 	}

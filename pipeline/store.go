@@ -21,7 +21,7 @@ import (
 type cacheTrees struct {
 	r        *runner
 	eopts    engine.Options
-	coverage string
+	coverage vocab.Coverage
 	read     bool // read the cache even when the run is fresh
 }
 

@@ -185,6 +185,28 @@ func (b Bound) FormatLimit(limit int64) string {
 // Bounds lists the bounds in the order the report gives them.
 var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray}
 
+// A Coverage is the criterion that chooses a tree's tests: a key of .setbot.yml, a flag's value,
+// and the tests' criterion in the report.
+type Coverage string
+
+// The coverage criteria.
+const (
+	CoveragePath       Coverage = "path"       // one test per path of the tree (per leaf)
+	CoverageTransition Coverage = "transition" // few paths that together fire every transition the tree fires
+	CoverageState      Coverage = "state"      // few paths that together reach every state the tree reaches
+)
+
+// Coverages lists the coverage criteria, in documentation order.
+var Coverages = []Coverage{CoveragePath, CoverageTransition, CoverageState}
+
+// ParseCoverage returns the coverage criterion named s, and whether there is one.
+func ParseCoverage(s string) (Coverage, bool) {
+	if slices.Contains(Coverages, Coverage(s)) {
+		return Coverage(s), true
+	}
+	return "", false
+}
+
 // Names returns the words of ws as strings, in order: the choices an error message lists.
 func Names[T ~string](ws []T) []string {
 	out := make([]string, len(ws))

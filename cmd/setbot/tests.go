@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/setbot/setbot/engine/testgen"
+	"github.com/setbot/setbot/vocab"
 )
 
 func newTestsCmd() *cobra.Command {
@@ -43,14 +44,15 @@ harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
 			if !contains(testgen.Formats, format) {
 				return fmt.Errorf("unknown --format %q (want %s)", format, strings.Join(testgen.Formats, ", "))
 			}
-			if !contains(testgen.Coverages, coverage) {
-				return fmt.Errorf("unknown --coverage %q (want %s)", coverage, strings.Join(testgen.Coverages, ", "))
+			criterion, ok := vocab.ParseCoverage(coverage)
+			if !ok {
+				return fmt.Errorf("unknown --coverage %q (want %s)", coverage, strings.Join(vocab.Names(vocab.Coverages), ", "))
 			}
 			set, err := explore(cmd, &fe, &ef, args[0])
 			if err != nil {
 				return err
 			}
-			n, tests, err := testgen.Tests(set, coverage, newZ3, nil)
+			n, tests, err := testgen.Tests(set, criterion, newZ3, nil)
 			if err != nil {
 				return fmt.Errorf("generating tests for %s: %w", args[0], err)
 			}
@@ -67,7 +69,7 @@ harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&coverage, "coverage", testgen.PathCoverage, "coverage criterion: path, transition or state")
+	cmd.Flags().StringVar(&coverage, "coverage", string(vocab.CoveragePath), "coverage criterion: path, transition or state")
 	cmd.Flags().StringVar(&format, "format", "json", "output format: json, junit or scion")
 	fe.register(cmd)
 	ef.register(cmd)

@@ -20,7 +20,7 @@ import (
 // Request says what to analyse and how.
 type Request struct {
 	Strategy vocab.Strategy // "" means auto
-	Coverage string         // the test suites' criterion (testgen); "" means path coverage
+	Coverage vocab.Coverage // the test suites' criterion (testgen); "" means path coverage
 	Engine   engine.Options
 	Solver   engine.NewSolver
 	// Trees gives the versions' trees and suites where they are at hand
@@ -376,7 +376,7 @@ func (a *analyzer) suite(v *version, base []*testgen.Test) error {
 	}
 	coverage := a.req.Coverage
 	if coverage == "" {
-		coverage = testgen.PathCoverage
+		coverage = vocab.CoveragePath
 	}
 	tests, err := testgen.SuiteFrom(v.set, coverage, a.req.Solver, base)
 	v.tests = tests

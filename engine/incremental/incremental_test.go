@@ -44,7 +44,7 @@ func dump(set *engine.SET) string { return set.Dump() }
 // none), as JSON.
 func suiteJSON(t testing.TB, set *engine.SET, base []*testgen.Test) string {
 	t.Helper()
-	tests, err := testgen.SuiteFrom(set, testgen.PathCoverage, newZ3, base)
+	tests, err := testgen.SuiteFrom(set, vocab.CoveragePath, newZ3, base)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
+	"github.com/setbot/setbot/vocab"
 )
 
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
@@ -233,7 +234,7 @@ func (s *subject) generated(depth int, n *counts) (int, string, error) {
 	if err != nil {
 		return 0, "", fmt.Errorf("exploring: %w", err)
 	}
-	tests, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+	tests, err := testgen.Suite(set, vocab.CoveragePath, newZ3)
 	if err != nil {
 		return 0, "", fmt.Errorf("generating tests: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
+	"github.com/setbot/setbot/vocab"
 )
 
 // BenchmarkSuite generates the path-coverage suite of each benchmark
@@ -28,7 +29,7 @@ func BenchmarkSuite(b *testing.B) {
 		}
 		b.Run(strings.TrimSuffix(filepath.Base(path), ".scxml"), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				tests, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+				tests, err := testgen.Suite(set, vocab.CoveragePath, newZ3)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/vocab"
 )
 
 // BenchmarkCompare computes the test-suite delta from each benchmark
@@ -51,7 +52,7 @@ func benchSuite(b testing.TB, path string) (*engine.SET, []*testgen.Test) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tests, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+	tests, err := testgen.Suite(set, vocab.CoveragePath, newZ3)
 	if err != nil {
 		b.Fatal(err)
 	}

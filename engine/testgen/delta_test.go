@@ -13,6 +13,7 @@ import (
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Transition keys of examples/triangle.scxml.
@@ -307,7 +308,7 @@ func suiteOf(t *testing.T, name string, src []byte, depth int) (*mlm.Machine, *e
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+	tests, err := testgen.Suite(set, vocab.CoveragePath, newZ3)
 	if err != nil {
 		t.Fatal(err)
 	}

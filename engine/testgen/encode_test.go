@@ -9,6 +9,7 @@ import (
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
+	"github.com/setbot/setbot/vocab"
 )
 
 func TestSuiteRoundTrip(t *testing.T) {
@@ -22,7 +23,7 @@ func TestSuiteRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tests, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+		tests, err := testgen.Suite(set, vocab.CoveragePath, newZ3)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/vocab"
 )
 
 // values yields the tests of a slice.
@@ -41,7 +42,7 @@ func TestWriteStreamsTheWholeSuite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		all, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+		all, err := testgen.Suite(set, vocab.CoveragePath, newZ3)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/vocab"
 )
 
 // FuzzDecodeSuite checks that DecodeSuite never panics or hangs, given the
@@ -32,7 +33,7 @@ func FuzzDecodeSuite(f *testing.F) {
 			f.Fatal(err)
 		}
 		sets = append(sets, set)
-		for _, coverage := range []string{testgen.PathCoverage, testgen.StateCoverage} {
+		for _, coverage := range []vocab.Coverage{vocab.CoveragePath, vocab.CoverageState} {
 			tests, err := testgen.Suite(set, coverage, newZ3)
 			if err != nil {
 				f.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
 )
 
 // counting returns a solver constructor that counts the models asked of
@@ -77,7 +78,7 @@ func TestSuiteFromKeepsValues(t *testing.T) {
 	edited = withArgs(t, edited, stale.ID, map[string]any{"x": int64(-1), "y": int64(2), "z": int64(2)})
 
 	models := 0
-	tests, err := testgen.SuiteFrom(set, testgen.PathCoverage, counting(&models), edited)
+	tests, err := testgen.SuiteFrom(set, vocab.CoveragePath, counting(&models), edited)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestSuiteFromChangedGuard(t *testing.T) {
 	head := apply(t, src, []edit{{`b + c &gt; a" target="S1_S2"`, `b + c &gt; a + a" target="S1_S2"`}})
 	hm, hset, fresh := suiteOf(t, "head.scxml", head, 6)
 	models := 0
-	tests, err := testgen.SuiteFrom(hset, testgen.PathCoverage, counting(&models), base)
+	tests, err := testgen.SuiteFrom(hset, vocab.CoveragePath, counting(&models), base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +178,7 @@ func TestCoverageSolvesOnlyChosen(t *testing.T) {
 	for _, tc := range all {
 		byID[tc.ID] = true
 	}
-	for _, coverage := range []string{testgen.StateCoverage, testgen.TransitionCoverage} {
+	for _, coverage := range []vocab.Coverage{vocab.CoverageState, vocab.CoverageTransition} {
 		models := 0
 		tests, err := testgen.Suite(set, coverage, counting(&models))
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
+	"github.com/setbot/setbot/vocab"
 )
 
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
@@ -81,7 +82,7 @@ func checkSuite(t *testing.T, name string, m *mlm.Machine, opts engine.Options) 
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	tests, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+	tests, err := testgen.Suite(set, vocab.CoveragePath, newZ3)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

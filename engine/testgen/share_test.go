@@ -8,6 +8,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/vocab"
 )
 
 // TestStepsAreShared checks that a suite holds each step once per node and
@@ -25,7 +26,7 @@ func TestStepsAreShared(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tests, err := testgen.Suite(set, testgen.PathCoverage, newZ3)
+		tests, err := testgen.Suite(set, vocab.CoveragePath, newZ3)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -24,6 +24,7 @@ import (
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Test is one concrete test. The tests of a suite share what their paths
@@ -537,21 +538,11 @@ func (g *Generator) value(x solver.Term, vals map[solver.Term]any) (any, error) 
 	return nil, fmt.Errorf("%s does not fit in 64 bits", g.tab.String(r))
 }
 
-// Coverage criteria.
-const (
-	PathCoverage       = "path"
-	TransitionCoverage = "transition"
-	StateCoverage      = "state"
-)
-
-// Coverages lists the coverage criteria Suite accepts.
-var Coverages = []string{PathCoverage, TransitionCoverage, StateCoverage}
-
 // Suite returns the tests for a coverage criterion: one per leaf for path
 // coverage; for transition and state coverage, a smallest-first greedy
 // choice of leaves that covers every MLM transition (or state) the tree
 // reaches. Only the chosen leaves are solved.
-func Suite(set *engine.SET, coverage string, newSolver engine.NewSolver) ([]*Test, error) {
+func Suite(set *engine.SET, coverage vocab.Coverage, newSolver engine.NewSolver) ([]*Test, error) {
 	return SuiteFrom(set, coverage, newSolver, nil)
 }
 
@@ -560,7 +551,7 @@ func Suite(set *engine.SET, coverage string, newSolver engine.NewSolver) ([]*Tes
 // that of a base test, and whose path condition that test's values still
 // satisfy, keeps the values; only the other leaves are solved. With the
 // same base, the same tree gives the same suite, however it was built.
-func SuiteFrom(set *engine.SET, coverage string, newSolver engine.NewSolver, base []*Test) ([]*Test, error) {
+func SuiteFrom(set *engine.SET, coverage vocab.Coverage, newSolver engine.NewSolver, base []*Test) ([]*Test, error) {
 	n, seq, err := Tests(set, coverage, newSolver, base)
 	if err != nil {
 		return nil, err
@@ -579,7 +570,7 @@ func SuiteFrom(set *engine.SET, coverage string, newSolver engine.NewSolver, bas
 // sequence that makes them one at a time, in order, holding none of them:
 // a writer can stream a suite (Write). The sequence ends at the first
 // error.
-func Tests(set *engine.SET, coverage string, newSolver engine.NewSolver, base []*Test) (int, iter.Seq2[*Test, error], error) {
+func Tests(set *engine.SET, coverage vocab.Coverage, newSolver engine.NewSolver, base []*Test) (int, iter.Seq2[*Test, error], error) {
 	chosen, err := choose(set.Leaves(), coverage)
 	if err != nil {
 		return 0, nil, err
@@ -604,11 +595,11 @@ func Tests(set *engine.SET, coverage string, newSolver engine.NewSolver, base []
 }
 
 // choose returns the leaves a coverage criterion keeps, in tree order.
-func choose(leaves []*engine.Node, coverage string) ([]*engine.Node, error) {
+func choose(leaves []*engine.Node, coverage vocab.Coverage) ([]*engine.Node, error) {
 	switch coverage {
-	case PathCoverage, "":
+	case vocab.CoveragePath, "":
 		return leaves, nil
-	case TransitionCoverage:
+	case vocab.CoverageTransition:
 		return cover(leaves, func(n *engine.Node) []string {
 			var out []string
 			for _, f := range n.In.Fired {
@@ -616,7 +607,7 @@ func choose(leaves []*engine.Node, coverage string) ([]*engine.Node, error) {
 			}
 			return out
 		}), nil
-	case StateCoverage:
+	case vocab.CoverageState:
 		return cover(leaves, func(n *engine.Node) []string { return []string{n.State.Name} }), nil
 	}
 	return nil, fmt.Errorf("unknown coverage %q (want path, transition or state)", coverage)
