@@ -12,7 +12,7 @@ func TestDefault(t *testing.T) {
 	want := &Config{
 		Models:   []string{"**/*.scxml"},
 		Strategy: "auto",
-		Coverage: "path",
+		Coverage: "transition",
 		Bounds:   Bounds{Depth: 10, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
 		Gate: vocab.Gate{
 			"unreachable_state":   "block",
@@ -81,7 +81,7 @@ models_config:
   - match: "models/radio*.scxml"
     bounds: {depth: 12, loop_bound: 3}
     invariants: ["volume <= 10"]
-    coverage: transition
+    coverage: state
   - match: ["models/radio_fm.scxml", "legacy/**"]
     bounds: {depth: 1, timeout: 0}
     invariants: ["band != 0"]
@@ -100,21 +100,21 @@ models_config:
 		want ModelConfig
 	}{
 		{"other.scxml", ModelConfig{
-			Strategy: "mse", Coverage: "path", Bounds: base,
+			Strategy: "mse", Coverage: "transition", Bounds: base,
 			Invariants: []string{"x >= 0"},
 		}},
 		{"models/radio_am.scxml", ModelConfig{ // rules 0 and 2
-			Strategy: "mse", Coverage: "transition",
+			Strategy: "mse", Coverage: "state",
 			Bounds:     Bounds{Depth: 12, MaxStates: 200000, LoopBound: 3, MaxMicrosteps: 100, Timeout: 30 * time.Second},
 			Invariants: []string{"x >= 0", "volume <= 10", "true"},
 		}},
 		{"models/radio_fm.scxml", ModelConfig{ // rules 0, 1 and 2: explicit zeros override, absent keys do not
-			Strategy: "full", Coverage: "transition",
+			Strategy: "full", Coverage: "state",
 			Bounds:     Bounds{Depth: 1, MaxStates: 200000, LoopBound: 3, MaxMicrosteps: 100, Timeout: 0},
 			Invariants: []string{"x >= 0", "volume <= 10", "band != 0", "true"},
 		}},
 		{"legacy/a/b.scxml", ModelConfig{ // rule 1 by its second glob
-			Strategy: "full", Coverage: "path",
+			Strategy: "full", Coverage: "transition",
 			Bounds:     Bounds{Depth: 1, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
 			Invariants: []string{"x >= 0", "band != 0"},
 		}},

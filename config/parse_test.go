@@ -26,7 +26,7 @@ func TestParseDefaults(t *testing.T) {
 		"models:\nignore:\nstrategy:\ncoverage: ~\nbounds:\ninvariants:\nmodels_config:\ngate:\nschedule: null\n",
 		"bounds: {depth: ~, timeout: }\ngate: {bound_hit: }\n",
 		// the defaults written out
-		"models: ['**/*.scxml']\nstrategy: auto\ncoverage: path\nbounds: {depth: 10, max_states: 200000, loop_bound: 10, max_microsteps: 100, max_mlm_states: 0, timeout: 0}\nschedule: ''\n",
+		"models: ['**/*.scxml']\nstrategy: auto\ncoverage: transition\nbounds: {depth: 10, max_states: 200000, loop_bound: 10, max_microsteps: 100, max_mlm_states: 0, timeout: 0}\nschedule: ''\n",
 	} {
 		c, err := Parse(FileName, []byte(src))
 		if err != nil {

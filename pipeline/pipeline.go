@@ -42,6 +42,8 @@ import (
 type Options struct {
 	// Strategy overrides the configuration's strategy when not "".
 	Strategy vocab.Strategy
+	// Coverage overrides the configuration's coverage criterion when not "".
+	Coverage vocab.Coverage
 	// Cache stores trees, suites and results; nil means no cache.
 	Cache *cache.Store
 	// Fresh ignores what the cache holds (every tree is explored again)
@@ -210,6 +212,9 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	strategy := mc.Strategy
 	if r.opts.Strategy != "" {
 		strategy = r.opts.Strategy
+	}
+	if r.opts.Coverage != "" {
+		mc.Coverage = r.opts.Coverage
 	}
 	eopts := engineOptions(mc.Bounds)
 	eopts.Cancel = r.ctx.Done()

@@ -196,7 +196,7 @@ func TestWarmAndVerify(t *testing.T) {
 		t.Fatal(errs)
 	}
 	key := setKey(m, engineOptions(config.Bounds{Depth: 8}))
-	skey := suiteKey(key, "path")
+	skey := suiteKey(key, vocab.CoverageTransition)
 	data, ok, err := store.Get(ctx, kindSuite, skey)
 	if err != nil || !ok {
 		t.Fatalf("the suite is not stored under the expected key (err %v)", err)
@@ -461,7 +461,7 @@ func TestMissingSuitesStoredAgain(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
-		if _, ok, _ := store.Get(ctx, kindSuite, suiteKey(setKey(m, eopts), "path")); !ok {
+		if _, ok, _ := store.Get(ctx, kindSuite, suiteKey(setKey(m, eopts), vocab.CoverageTransition)); !ok {
 			t.Errorf("the suite of the tree at %.7s was not stored again", sha)
 		}
 	}

@@ -29,6 +29,7 @@ type analyzeFlags struct {
 	noCache, fresh   bool
 	cloneDir         string
 	strategy         string
+	coverage         string
 	junit, sarif     string
 	quiet            bool
 }
@@ -104,6 +105,7 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	fl.BoolVar(&f.noCache, "no-cache", false, "use no cache at all")
 	fl.BoolVar(&f.fresh, "fresh", false, "ignore what the cache holds, recompute everything, refresh the cache")
 	fl.StringVar(&f.strategy, "strategy", "", "auto, mse, dse or full (default: .setbot.yml's strategy, else auto)")
+	fl.StringVar(&f.coverage, "coverage", "", "the tests' coverage criterion: path, transition or state (default: .setbot.yml's, else transition)")
 	fl.StringVar(&f.junit, "junit", "", "also write the tests and the gate as JUnit XML to this file")
 	fl.StringVar(&f.sarif, "sarif", "", "also write the gate's findings as SARIF 2.1.0 to this file (for code scanning)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress on stderr")
@@ -121,6 +123,9 @@ func defaultPath(name string) string {
 func (f *analyzeFlags) check() error {
 	if !contains(analyzeFormats, f.format) {
 		return fmt.Errorf("unknown --format %q (want %s)", f.format, strings.Join(analyzeFormats, ", "))
+	}
+	if _, ok := vocab.ParseCoverage(f.coverage); f.coverage != "" && !ok {
+		return fmt.Errorf("unknown --coverage %q (want %s)", f.coverage, strings.Join(vocab.Names(vocab.Coverages), ", "))
 	}
 	if _, ok := vocab.ParseStrategy(f.strategy); f.strategy != "" && !ok {
 		return fmt.Errorf("unknown --strategy %q (want %s)", f.strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
@@ -142,7 +147,7 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	if f.quiet {
 		progress = nil
 	}
-	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo)}
+	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: vocab.Coverage(f.coverage), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo)}
 	if progress != nil {
 		opts.Progress = progress
 	}

@@ -106,7 +106,7 @@ func TestAnalyzeDemoHistory(t *testing.T) {
 	}
 	m := a.Models[0]
 	if m.Path != demo.ModelPath || m.Status != "modified" || m.Strategy != "reuse" || len(m.Changes) != 0 ||
-		m.Tests.Retained != 14 || m.Tests.New+m.Tests.Obsolete+m.Tests.Changed != 0 {
+		m.Tests.Retained != 6 || m.Tests.New+m.Tests.Obsolete+m.Tests.Changed != 0 {
 		t.Errorf("harmless edit: %+v", m)
 	}
 
@@ -116,7 +116,7 @@ func TestAnalyzeDemoHistory(t *testing.T) {
 		t.Fatalf("new behaviour: exit %d, gate %q\n%s", code, a.Gate.Conclusion, errs)
 	}
 	m = a.Models[0]
-	if m.Strategy != "mse" || !m.BaseCached || m.HeadCached || m.Tests.New == 0 || m.Tests.Retained != 14 ||
+	if m.Strategy != "mse" || !m.BaseCached || m.HeadCached || m.Tests.New == 0 || m.Tests.Retained != 6 ||
 		len(m.Changes) != 1 || m.Changes[0].Kind != "transition_added" {
 		t.Errorf("new behaviour: %+v", m)
 	}
@@ -585,5 +585,25 @@ func TestBoundSettingsNameTheFlags(t *testing.T) {
 		if !ok || cmd.Flags().Lookup(name) == nil {
 			t.Errorf("bound %s: setting %q names no flag of explore", b, b.Setting())
 		}
+	}
+}
+
+// TestAnalyzeCoverage: a pull request's tests default to transition
+// coverage; --coverage path asks for every path, and a criterion that does
+// not exist is refused before any work.
+func TestAnalyzeCoverage(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "demo")
+	commits, err := demo.Build(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	common := []string{"--repo", dir, "--no-cache", "--base", commits[0].SHA, "--head", commits[1].SHA}
+	_, byDefault, _ := analyzeRun(t, common...)
+	_, path, _ := analyzeRun(t, append(common, "--coverage", "path")...)
+	if n, p := byDefault.Models[0].Tests.Retained, path.Models[0].Tests.Retained; n == 0 || p <= n {
+		t.Errorf("retained tests: %d by default (transition coverage), %d with path coverage; want fewer by default", n, p)
+	}
+	if code, _, errs := runCLI(t, append([]string{"analyze", "--coverage", "paths"}, common...)...); code != exitUsage || !strings.Contains(errs, "--coverage") {
+		t.Errorf("--coverage paths: exit %d, %q", code, errs)
 	}
 }
