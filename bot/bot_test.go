@@ -86,7 +86,29 @@ type env struct {
 	stop     context.CancelFunc
 	done     chan struct{}
 	logs     *syncBuffer
+	clock    *fakeClock    // nil: the real clock
+	sweep    time.Duration // the sweep interval; 0: the default
 }
+
+// fakeClock is a clock the test moves, shared by the bot, its GitHub client
+// and the fake GitHub.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
@@ -121,11 +143,18 @@ func (e *env) open() {
 		e.t.Fatal(err)
 	}
 	e.store = store
-	var b *Bot
+	var (
+		b   *Bot
+		now func() time.Time
+	)
+	if e.clock != nil {
+		now = e.clock.Now
+	}
 	factory, err := ghapi.NewFactory(ghapi.Config{
 		BaseURL: e.cfg.GitHub.BaseURL, Token: e.cfg.GitHub.Token, AppID: e.cfg.GitHub.AppID, PrivateKey: e.cfg.GitHub.PrivateKey,
 		Sleep:   func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 		Metrics: func(event string) { b.Metrics().GitHubEvent(event) },
+		Now:     now,
 	})
 	if err != nil {
 		e.t.Fatal(err)
@@ -136,6 +165,8 @@ func (e *env) open() {
 		Logger:          log,
 		RewriteCloneURL: func(u string) string { return strings.Replace(u, cloneURL, "file://"+e.remote, 1) },
 		PollInterval:    50 * time.Millisecond,
+		SweepInterval:   e.sweep,
+		Now:             now,
 	})
 	if err != nil {
 		e.t.Fatal(err)
@@ -807,11 +838,12 @@ func TestOutOfOrderDeliveries(t *testing.T) {
 }
 
 // TestCommentFailureKeepsTheGate: when the comment cannot be posted, the
-// check still carries the gate's verdict (a missing permission or a GitHub
-// outage must not fail a required check), and the job is marked failed.
+// check still carries the gate's verdict (a missing permission must not
+// fail a required check), and the job is marked failed. (A GitHub outage
+// queues the job again: TestServerErrorsRequeue.)
 func TestCommentFailureKeepsTheGate(t *testing.T) {
 	e := newEnv(t)
-	e.gh.fail["POST /repos/octo/triangle/issues/7/comments"] = 100
+	e.gh.forbid["POST /repos/octo/triangle/issues/7/comments"] = true
 	e.start()
 	e.send("pull_request.opened", "d-f1")
 	e.idle()
