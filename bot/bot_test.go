@@ -109,6 +109,13 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
+// useFakeClock makes the bot and the fake GitHub tell time by a clock the
+// test moves, starting now.
+func (e *env) useFakeClock() *fakeClock {
+	e.clock = &fakeClock{t: time.Now()}
+	e.gh.now = e.clock.Now
+	return e.clock
+}
 
 func newEnv(t *testing.T) *env {
 	t.Helper()

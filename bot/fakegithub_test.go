@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -38,7 +39,8 @@ type fakeGitHub struct {
 	// What the tests set to make GitHub misbehave.
 	now           func() time.Time   // GitHub's clock
 	limits        map[string]limit   // "METHOD path-prefix" -> a rate limit in force
-	tokenFails    int                // installation token requests still to refuse (403)
+	tokenFails    int                // installation token requests still to refuse
+	tokenStatus   int                // how they are refused (0: 403)
 	createDelay   time.Duration      // how long a check run creation takes to answer
 	lostCreates   int                // check run creations still to answer 502 after creating the run
 	installations map[int64][]string // the App's installations and their repositories
@@ -127,8 +129,8 @@ func (f *fakeGitHub) answer(w http.ResponseWriter, r *http.Request) (delay time.
 		w.Header().Set("Content-Type", "application/json")
 		if f.tokenFails > 0 {
 			f.tokenFails--
-			w.WriteHeader(http.StatusForbidden)
-			fmt.Fprint(w, `{"message":"Forbidden"}`)
+			w.WriteHeader(cmp.Or(f.tokenStatus, http.StatusForbidden))
+			fmt.Fprint(w, `{"message":"refused"}`)
 			return 0
 		}
 		w.WriteHeader(http.StatusCreated)
