@@ -73,8 +73,8 @@ type Bot struct {
 	now       func() time.Time
 
 	handlers map[string]EventHandler
-	reading  chan struct{} // a slot per webhook body being read
-	sched    *schedules    // set while running
+	reading  *budget    // bytes of webhook bodies being read
+	sched    *schedules // set while running
 
 	mu       sync.Mutex
 	running  map[string]*runningJob // by job key
@@ -114,7 +114,7 @@ func New(cfg *config.Server, opts Options) (*Bot, error) {
 		cfg: cfg, store: opts.Store, queue: q, schedules: sched, github: opts.GitHub, solver: opts.Solver,
 		log: opts.Logger, rewrite: opts.RewriteCloneURL, poll: opts.PollInterval, sweep: opts.SweepInterval, now: opts.Now,
 		running: make(map[string]*runningJob), clients: make(map[int64]ghapi.Client),
-		reading: make(chan struct{}, MaxConcurrentReads),
+		reading: newBudget(MaxConcurrentReads * maxBody(cfg)),
 	}
 	if b.log == nil {
 		b.log = slog.Default()

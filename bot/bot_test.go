@@ -241,6 +241,16 @@ func fixture(t *testing.T, name string) ([]byte, string) {
 // pull request, as GitHub's state changes before it sends the event.
 func (e *env) post(event, delivery string, body []byte, sig string) (int, webhookAnswer) {
 	e.t.Helper()
+	code, a, err := e.postTo(e.http.URL, event, delivery, body, sig)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return code, a
+}
+
+// postTo is post to the server at base.
+func (e *env) postTo(base, event, delivery string, body []byte, sig string) (int, webhookAnswer, error) {
+	e.t.Helper()
 	if event == "pull_request" && !e.frozenPR {
 		var p struct {
 			PullRequest struct {
@@ -253,7 +263,7 @@ func (e *env) post(event, delivery string, body []byte, sig string) (int, webhoo
 			e.gh.addPR(p.PullRequest.Number, p.PullRequest.Base.Ref, p.PullRequest.Base.SHA, p.PullRequest.Head.SHA)
 		}
 	}
-	req, _ := http.NewRequest(http.MethodPost, e.http.URL+"/webhook", bytes.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
 	req.Header.Set("X-GitHub-Event", event)
 	req.Header.Set("X-GitHub-Delivery", delivery)
 	if sig != "" {
@@ -261,12 +271,12 @@ func (e *env) post(event, delivery string, body []byte, sig string) (int, webhoo
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		e.t.Fatal(err)
+		return 0, webhookAnswer{}, err
 	}
 	defer resp.Body.Close()
 	var a webhookAnswer
 	_ = json.NewDecoder(resp.Body).Decode(&a)
-	return resp.StatusCode, a
+	return resp.StatusCode, a, nil
 }
 
 // send delivers a signed fixture; the event is the name up to the dot.

@@ -21,6 +21,7 @@ type Metrics struct {
 	analysis    *prometheus.HistogramVec
 	apiErrors   *prometheus.CounterVec
 	tokenErrors *prometheus.CounterVec
+	reading     prometheus.Gauge
 }
 
 func newMetrics(b *Bot) *Metrics {
@@ -38,6 +39,9 @@ func newMetrics(b *Bot) *Metrics {
 	m.tokenErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "setbot_installation_token_errors_total", Help: "Job runs that could not get their installation's token, by outcome (requeued, failed).",
 	}, []string{"outcome"})
+	m.reading = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "setbot_webhook_bodies_reading", Help: "Webhook bodies being read now.",
+	})
 	m.analysis = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "setbot_analysis_seconds", Help: "Time to analyse one changed model (base and head trees), by strategy.",
 		Buckets: prometheus.ExponentialBuckets(0.01, 4, 9),
@@ -70,7 +74,7 @@ func newMetrics(b *Bot) *Metrics {
 	rate := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "setbot_github_rate_remaining", Help: "Remaining GitHub core rate limit last seen (-1 before any response).",
 	}, func() float64 { return float64(b.rateRemaining()) })
-	m.registry.MustRegister(m.webhooks, m.jobs, m.jobSeconds, m.analysis, m.apiErrors, m.tokenErrors, queueDepth, jobAge, rate,
+	m.registry.MustRegister(m.webhooks, m.jobs, m.jobSeconds, m.analysis, m.apiErrors, m.tokenErrors, m.reading, queueDepth, jobAge, rate,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
