@@ -212,6 +212,11 @@ func (e *env) close() {
 		e.store.Close()
 		e.store = nil
 	}
+	for _, line := range strings.Split(e.logs.String(), "\n") {
+		if dups := duplicateKeys(line); len(dups) > 0 {
+			e.t.Errorf("log line with keys %q more than once: %s", dups, line)
+		}
+	}
 	if e.t.Failed() {
 		e.t.Logf("bot logs:\n%s", e.logs.String())
 	}
@@ -327,6 +332,33 @@ func (e *env) jobs(state string) []storedJob {
 		e.t.Fatal(err)
 	}
 	return js
+}
+
+// duplicateKeys lists the keys a JSON log line has more than once (at its
+// top level: slog's groups are objects of their own).
+func duplicateKeys(line string) []string {
+	dec := json.NewDecoder(strings.NewReader(line))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	seen := map[string]bool{}
+	var dups []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return dups
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			dups = append(dups, key)
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return dups
+		}
+	}
+	return dups
 }
 
 type syncBuffer struct {
@@ -663,6 +695,16 @@ func TestScheduledFullReanalysis(t *testing.T) {
 			r := runs[0]
 			if r.Name != fullCheckName || r.Conclusion != "success" || !strings.Contains(r.Summary, modelPath) {
 				t.Errorf("full re-analysis check run: %+v", r)
+			}
+			// Nothing was cached: there was nothing to agree with.
+			if want := "1 model re-analysed from scratch: 1 not cached before, nothing to compare (stored now)"; r.Title != want {
+				t.Errorf("title %q, want %q", r.Title, want)
+			}
+			for !strings.Contains(e.logs.String(), "full re-analysis done") {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if !hasLogLine(e.logs.String(), `"msg":"full re-analysis done"`, `"sha":"`+c1+`"`) {
+				t.Errorf("the full re-analysis's log lines lack its commit:\n%s", e.logs.String())
 			}
 			return
 		}

@@ -450,7 +450,7 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 // verifyTitle titles a full re-analysis in which no model differs from the
 // cache: it says the cache agrees only about the models it held.
 func verifyTitle(models, agree, uncached, broken, inconclusive int) string {
-	title := fmt.Sprintf("%d models re-analysed from scratch", models)
+	title := fmt.Sprintf("%d model%s re-analysed from scratch", models, map[bool]string{true: "s"}[models != 1])
 	switch {
 	case models == 0:
 		return "No models to re-analyse"
@@ -462,13 +462,13 @@ func verifyTitle(models, agree, uncached, broken, inconclusive int) string {
 		parts = append(parts, fmt.Sprintf("the cache agrees on %d", agree))
 	}
 	if uncached > 0 {
-		parts = append(parts, fmt.Sprintf("%d were not cached, nothing to compare (stored now)", uncached))
+		parts = append(parts, fmt.Sprintf("%d not cached before, nothing to compare (stored now)", uncached))
 	}
 	if inconclusive > 0 {
 		parts = append(parts, fmt.Sprintf("%d inconclusive", inconclusive))
 	}
 	if broken > 0 {
-		parts = append(parts, fmt.Sprintf("%d do not load", broken))
+		parts = append(parts, fmt.Sprintf("%d not loaded", broken))
 	}
 	return title + ": " + strings.Join(parts, "; ")
 }
