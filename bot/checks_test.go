@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"os"
 	"strings"
 	"testing"
@@ -75,5 +76,24 @@ func TestLostDatabase(t *testing.T) {
 	}
 	if !strings.Contains(e.logs.String(), "left in progress by a lost database") {
 		t.Error("no log line says why the pull request was queued again")
+	}
+}
+
+// TestSweepGivesUpOnRefusal: a commit whose check runs GitHub refuses to
+// list for good is not asked about again (nor holds up the others).
+func TestSweepGivesUpOnRefusal(t *testing.T) {
+	e := newEnv(t)
+	e.gh.forbid["GET /repos/octo/triangle/commits/"] = true
+	e.sweep = 20 * time.Millisecond
+	e.start()
+	e.send("pull_request.opened", "d-refused")
+	e.idle()
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(e.logs.String(), "given up"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the sweep did not give up on the refused commit")
+		}
+	}
+	if heads, err := e.bot.queue.EndedHeads(context.Background(), 10); err != nil || len(heads) != 0 {
+		t.Errorf("heads still to sweep: %+v, %v", heads, err)
 	}
 }

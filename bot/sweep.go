@@ -2,9 +2,12 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"slices"
 	"time"
+
+	"github.com/google/go-github/v60/github"
 
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
@@ -124,8 +127,17 @@ func (b *Bot) sweepHeads(ctx context.Context) {
 		log := b.log.With("repo", h.Repo, "sha", h.SHA)
 		if !b.statuses() {
 			if err := b.closeOrphans(ctx, log, h); err != nil {
-				log.Warn("sweeping the check runs of an analysed commit; again at the next sweep", "err", err)
-				continue
+				var (
+					later   *ghapi.RetryLaterError
+					refusal *github.ErrorResponse
+				)
+				if errors.As(err, &later) || !errors.As(err, &refusal) {
+					log.Warn("sweeping the check runs of an analysed commit; again at the next sweep", "err", err)
+					continue
+				}
+				// GitHub refuses for good (the repository is gone, say):
+				// asking again would only keep the commits behind it waiting.
+				log.Warn("sweeping the check runs of an analysed commit; given up", "err", err)
 			}
 		}
 		if err := b.queue.MarkSwept(ctx, h); err != nil {
