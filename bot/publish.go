@@ -450,11 +450,14 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 // verifyTitle titles a full re-analysis in which no model differs from the
 // cache: it says the cache agrees only about the models it held.
 func verifyTitle(models, agree, uncached, broken, inconclusive int) string {
-	title := fmt.Sprintf("%d model%s re-analysed from scratch", models, map[bool]string{true: "s"}[models != 1])
-	switch {
-	case models == 0:
+	title := fmt.Sprintf("%d models re-analysed from scratch", models)
+	switch models {
+	case 0:
 		return "No models to re-analyse"
-	case agree == models:
+	case 1:
+		title = "1 model re-analysed from scratch"
+	}
+	if agree == models {
 		return title + ": the cache agrees"
 	}
 	var parts []string
