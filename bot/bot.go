@@ -26,12 +26,17 @@ const (
 	// DefaultPollInterval is how often an idle worker looks for jobs that
 	// no notification announced (jobs of another process, requeued ones).
 	DefaultPollInterval = 2 * time.Second
+	// DefaultSweepInterval is how often check runs left in progress are
+	// looked for and closed.
+	DefaultSweepInterval = 2 * time.Minute
 )
 
-// GitHub makes the client of an installation (0 with a plain token);
-// ghapi.Factory is one.
+// GitHub makes the client of an installation (0 with a plain token) and
+// lists the App's installations (none with a plain token); ghapi.Factory
+// is one.
 type GitHub interface {
 	Client(installationID int64) (ghapi.Client, error)
+	Installations(ctx context.Context) ([]int64, error)
 }
 
 // Options are what a Bot needs besides its configuration.
@@ -45,6 +50,11 @@ type Options struct {
 	RewriteCloneURL func(string) string
 	// PollInterval overrides DefaultPollInterval.
 	PollInterval time.Duration
+	// SweepInterval overrides DefaultSweepInterval.
+	SweepInterval time.Duration
+	// Now is the clock of the queue and of retry times; nil means
+	// time.Now. Tests replace it to cross long waits at once.
+	Now func() time.Time
 }
 
 // Bot is the webhook server's logic.
@@ -59,10 +69,12 @@ type Bot struct {
 	metrics   *Metrics
 	rewrite   func(string) string
 	poll      time.Duration
+	sweep     time.Duration
+	now       func() time.Time
 
 	handlers map[string]EventHandler
-	reading  chan struct{} // a slot per webhook body being read
-	sched    *schedules    // set while running
+	reading  *budget    // bytes of webhook bodies being read
+	sched    *schedules // set while running
 
 	mu       sync.Mutex
 	running  map[string]*runningJob // by job key
@@ -100,9 +112,9 @@ func New(cfg *config.Server, opts Options) (*Bot, error) {
 	}
 	b := &Bot{
 		cfg: cfg, store: opts.Store, queue: q, schedules: sched, github: opts.GitHub, solver: opts.Solver,
-		log: opts.Logger, rewrite: opts.RewriteCloneURL, poll: opts.PollInterval,
+		log: opts.Logger, rewrite: opts.RewriteCloneURL, poll: opts.PollInterval, sweep: opts.SweepInterval, now: opts.Now,
 		running: make(map[string]*runningJob), clients: make(map[int64]ghapi.Client),
-		reading: make(chan struct{}, MaxConcurrentReads),
+		reading: newBudget(MaxConcurrentReads * maxBody(cfg)),
 	}
 	if b.log == nil {
 		b.log = slog.Default()
@@ -110,7 +122,17 @@ func New(cfg *config.Server, opts Options) (*Bot, error) {
 	if b.poll <= 0 {
 		b.poll = DefaultPollInterval
 	}
+	if b.sweep <= 0 {
+		b.sweep = DefaultSweepInterval
+	}
+	if b.now == nil {
+		b.now = time.Now
+	}
 	b.metrics = newMetrics(b)
+	q.SetClock(b.now)
+	// Jobs the queue cancels while they wait were superseded as much as
+	// those a worker stops.
+	q.OnCancel(func(kind string) { b.metrics.jobs.WithLabelValues(kind, "superseded").Inc() })
 	b.handlers = make(map[string]EventHandler)
 	for _, h := range []EventHandler{&PullRequest{}, &Push{}, &CheckRun{}, &CheckSuite{}, &MergeGroup{}, &IssueComment{}} {
 		for _, event := range h.Handles() {

@@ -86,6 +86,35 @@ type env struct {
 	stop     context.CancelFunc
 	done     chan struct{}
 	logs     *syncBuffer
+	clock    *fakeClock    // nil: the real clock
+	sweep    time.Duration // the sweep interval; 0: the default
+}
+
+// fakeClock is a clock the test moves, shared by the bot, its GitHub client
+// and the fake GitHub.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// useFakeClock makes the bot and the fake GitHub tell time by a clock the
+// test moves, starting now.
+func (e *env) useFakeClock() *fakeClock {
+	e.clock = &fakeClock{t: time.Now()}
+	e.gh.now = e.clock.Now
+	return e.clock
 }
 
 func newEnv(t *testing.T) *env {
@@ -121,11 +150,18 @@ func (e *env) open() {
 		e.t.Fatal(err)
 	}
 	e.store = store
-	var b *Bot
+	var (
+		b   *Bot
+		now func() time.Time
+	)
+	if e.clock != nil {
+		now = e.clock.Now
+	}
 	factory, err := ghapi.NewFactory(ghapi.Config{
 		BaseURL: e.cfg.GitHub.BaseURL, Token: e.cfg.GitHub.Token, AppID: e.cfg.GitHub.AppID, PrivateKey: e.cfg.GitHub.PrivateKey,
 		Sleep:   func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 		Metrics: func(event string) { b.Metrics().GitHubEvent(event) },
+		Now:     now,
 	})
 	if err != nil {
 		e.t.Fatal(err)
@@ -136,6 +172,8 @@ func (e *env) open() {
 		Logger:          log,
 		RewriteCloneURL: func(u string) string { return strings.Replace(u, cloneURL, "file://"+e.remote, 1) },
 		PollInterval:    50 * time.Millisecond,
+		SweepInterval:   e.sweep,
+		Now:             now,
 	})
 	if err != nil {
 		e.t.Fatal(err)
@@ -174,6 +212,11 @@ func (e *env) close() {
 		e.store.Close()
 		e.store = nil
 	}
+	for _, line := range strings.Split(e.logs.String(), "\n") {
+		if dups := duplicateKeys(line); len(dups) > 0 {
+			e.t.Errorf("log line with keys %q more than once: %s", dups, line)
+		}
+	}
 	if e.t.Failed() {
 		e.t.Logf("bot logs:\n%s", e.logs.String())
 	}
@@ -203,6 +246,16 @@ func fixture(t *testing.T, name string) ([]byte, string) {
 // pull request, as GitHub's state changes before it sends the event.
 func (e *env) post(event, delivery string, body []byte, sig string) (int, webhookAnswer) {
 	e.t.Helper()
+	code, a, err := e.postTo(e.http.URL, event, delivery, body, sig)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return code, a
+}
+
+// postTo is post to the server at base.
+func (e *env) postTo(base, event, delivery string, body []byte, sig string) (int, webhookAnswer, error) {
+	e.t.Helper()
 	if event == "pull_request" && !e.frozenPR {
 		var p struct {
 			PullRequest struct {
@@ -215,7 +268,7 @@ func (e *env) post(event, delivery string, body []byte, sig string) (int, webhoo
 			e.gh.addPR(p.PullRequest.Number, p.PullRequest.Base.Ref, p.PullRequest.Base.SHA, p.PullRequest.Head.SHA)
 		}
 	}
-	req, _ := http.NewRequest(http.MethodPost, e.http.URL+"/webhook", bytes.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))
 	req.Header.Set("X-GitHub-Event", event)
 	req.Header.Set("X-GitHub-Delivery", delivery)
 	if sig != "" {
@@ -223,12 +276,12 @@ func (e *env) post(event, delivery string, body []byte, sig string) (int, webhoo
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		e.t.Fatal(err)
+		return 0, webhookAnswer{}, err
 	}
 	defer resp.Body.Close()
 	var a webhookAnswer
 	_ = json.NewDecoder(resp.Body).Decode(&a)
-	return resp.StatusCode, a
+	return resp.StatusCode, a, nil
 }
 
 // send delivers a signed fixture; the event is the name up to the dot.
@@ -279,6 +332,33 @@ func (e *env) jobs(state string) []storedJob {
 		e.t.Fatal(err)
 	}
 	return js
+}
+
+// duplicateKeys lists the keys a JSON log line has more than once (at its
+// top level: slog's groups are objects of their own).
+func duplicateKeys(line string) []string {
+	dec := json.NewDecoder(strings.NewReader(line))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	seen := map[string]bool{}
+	var dups []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return dups
+		}
+		key, _ := tok.(string)
+		if seen[key] {
+			dups = append(dups, key)
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return dups
+		}
+	}
+	return dups
 }
 
 type syncBuffer struct {
@@ -616,6 +696,16 @@ func TestScheduledFullReanalysis(t *testing.T) {
 			if r.Name != fullCheckName || r.Conclusion != "success" || !strings.Contains(r.Summary, modelPath) {
 				t.Errorf("full re-analysis check run: %+v", r)
 			}
+			// Nothing was cached: there was nothing to agree with.
+			if want := "1 model re-analysed from scratch: 1 not cached before, nothing to compare (stored now)"; r.Title != want {
+				t.Errorf("title %q, want %q", r.Title, want)
+			}
+			for !strings.Contains(e.logs.String(), "full re-analysis done") {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if !hasLogLine(e.logs.String(), `"msg":"full re-analysis done"`, `"sha":"`+c1+`"`) {
+				t.Errorf("the full re-analysis's log lines lack its commit:\n%s", e.logs.String())
+			}
 			return
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -807,11 +897,12 @@ func TestOutOfOrderDeliveries(t *testing.T) {
 }
 
 // TestCommentFailureKeepsTheGate: when the comment cannot be posted, the
-// check still carries the gate's verdict (a missing permission or a GitHub
-// outage must not fail a required check), and the job is marked failed.
+// check still carries the gate's verdict (a missing permission must not
+// fail a required check), and the job is marked failed. (A GitHub outage
+// queues the job again: TestServerErrorsRequeue.)
 func TestCommentFailureKeepsTheGate(t *testing.T) {
 	e := newEnv(t)
-	e.gh.fail["POST /repos/octo/triangle/issues/7/comments"] = 100
+	e.gh.forbid["POST /repos/octo/triangle/issues/7/comments"] = true
 	e.start()
 	e.send("pull_request.opened", "d-f1")
 	e.idle()

@@ -1,11 +1,14 @@
 package bot
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,12 +33,31 @@ type fakeGitHub struct {
 	statuses    map[string][]map[string]any // sha -> statuses posted
 	permissions map[string]string           // user -> role name
 	defaultRef  string
-	fail        map[string]int // "METHOD path-prefix" -> number of 502s still to answer
+	fail        map[string]int  // "METHOD path-prefix" -> number of 502s still to answer
+	forbid      map[string]bool // "METHOD path-prefix" -> refused for good (403)
+
+	// What the tests set to make GitHub misbehave.
+	now           func() time.Time   // GitHub's clock
+	limits        map[string]limit   // "METHOD path-prefix" -> a rate limit in force
+	tokenFails    int                // installation token requests still to refuse
+	tokenStatus   int                // how they are refused (0: 403)
+	createDelay   time.Duration      // how long a check run creation takes to answer
+	lostCreates   int                // check run creations still to answer 502 after creating the run
+	installations map[int64][]string // the App's installations and their repositories
+	cloneURLs     map[string]string  // repository -> clone URL, for the installations' lists
+}
+
+// limit is a rate limit GitHub answers a route with until a time.
+type limit struct {
+	until  time.Time
+	header http.Header // the headers of the answer besides the rate-limit ones
+	status int
 }
 
 type call struct {
 	Method, Path string
 	Body         map[string]any
+	At           time.Time // by GitHub's clock
 }
 
 type fakeComment struct {
@@ -61,7 +83,8 @@ func newFakeGitHub(t *testing.T) *fakeGitHub {
 	f := &fakeGitHub{
 		t: t, prs: map[int]map[string]any{}, comments: map[int][]*fakeComment{}, nextID: 1000,
 		checkRuns: map[int64]*fakeCheckRun{}, statuses: map[string][]map[string]any{}, reactions: map[int64][]string{}, permissions: map[string]string{},
-		defaultRef: "master", fail: map[string]int{},
+		defaultRef: "master", fail: map[string]int{}, forbid: map[string]bool{},
+		now: time.Now, limits: map[string]limit{}, installations: map[int64][]string{}, cloneURLs: map[string]string{},
 	}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
@@ -72,6 +95,21 @@ func newFakeGitHub(t *testing.T) *fakeGitHub {
 func (f *fakeGitHub) URL() string { return f.srv.URL + "/api/v3/" }
 
 func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
+	// The answer is made under the lock and sent after it, so that a slow
+	// answer (createDelay) holds up no other request.
+	rec := httptest.NewRecorder()
+	delay := f.answer(rec, r)
+	time.Sleep(delay)
+	for k, v := range rec.Header() {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(rec.Code)
+	_, _ = w.Write(rec.Body.Bytes())
+}
+
+// answer writes the answer to r into w and says how long to wait before
+// sending it.
+func (f *fakeGitHub) answer(w http.ResponseWriter, r *http.Request) (delay time.Duration) {
 	body, _ := io.ReadAll(r.Body)
 	var parsed map[string]any
 	if len(body) > 0 {
@@ -82,17 +120,34 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimPrefix(r.URL.Path, "/api/v3")
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	now := f.now()
 	if r.Method == "POST" && strings.HasPrefix(path, "/app/installations/") && strings.HasSuffix(path, "/access_tokens") {
 		// The App's installation token (ghinstallation asks with the App's JWT).
 		if !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
 			f.t.Errorf("fake GitHub: token request without the App's JWT")
 		}
 		w.Header().Set("Content-Type", "application/json")
+		if f.tokenFails > 0 {
+			f.tokenFails--
+			w.WriteHeader(cmp.Or(f.tokenStatus, http.StatusForbidden))
+			fmt.Fprint(w, `{"message":"refused"}`)
+			return 0
+		}
 		w.WriteHeader(http.StatusCreated)
 		fmt.Fprintf(w, `{"token":"test-token","expires_at":%q}`, time.Now().Add(time.Hour).UTC().Format(time.RFC3339))
-		return
+		return 0
 	}
-	f.calls = append(f.calls, call{Method: r.Method, Path: path, Body: parsed})
+	if r.Method == "GET" && path == "/app/installations" {
+		// The App's own call, with its JWT.
+		var out []map[string]any
+		for id := range f.installations {
+			out = append(out, map[string]any{"id": id})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(out)
+		return 0
+	}
+	f.calls = append(f.calls, call{Method: r.Method, Path: path, Body: parsed, At: now})
 	if got := r.Header.Get("Authorization"); got != "Bearer test-token" && got != "token test-token" {
 		f.t.Errorf("fake GitHub: %s %s with Authorization %q", r.Method, path, got)
 	}
@@ -100,7 +155,24 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 		if n > 0 && strings.HasPrefix(r.Method+" "+path, prefix) {
 			f.fail[prefix] = n - 1
 			http.Error(w, `{"message":"bad gateway"}`, http.StatusBadGateway)
-			return
+			return 0
+		}
+	}
+	for prefix := range f.forbid {
+		if strings.HasPrefix(r.Method+" "+path, prefix) {
+			http.Error(w, `{"message":"Resource not accessible by integration"}`, http.StatusForbidden)
+			return 0
+		}
+	}
+	for prefix, l := range f.limits {
+		if strings.HasPrefix(r.Method+" "+path, prefix) && now.Before(l.until) {
+			for k, v := range l.header {
+				w.Header()[k] = v
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(l.status)
+			fmt.Fprint(w, `{"message":"API rate limit exceeded"}`)
+			return 0
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -117,12 +189,41 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(code)
 		_ = json.NewEncoder(w).Encode(v)
 	}
+	if r.Method == "GET" && path == "/installation/repositories" {
+		var repos []map[string]any
+		for _, names := range f.installations {
+			for _, name := range names {
+				owner, repo, _ := strings.Cut(name, "/")
+				repos = append(repos, map[string]any{"name": repo, "full_name": name, "owner": map[string]any{"login": owner}, "clone_url": f.cloneURLs[name]})
+			}
+		}
+		reply(200, map[string]any{"total_count": len(repos), "repositories": repos})
+		return 0
+	}
 	if len(parts) < 3 || parts[0] != "repos" {
 		reply(http.StatusNotFound, map[string]string{"message": "Not Found"})
-		return
+		return 0
 	}
 	rest := parts[3:]
 	switch {
+	case r.Method == "GET" && len(rest) == 1 && rest[0] == "pulls":
+		var out []map[string]any
+		for _, n := range slices.Sorted(maps.Keys(f.prs)) {
+			if f.prs[n]["state"] == "open" {
+				out = append(out, f.prs[n])
+			}
+		}
+		reply(200, out)
+	case r.Method == "GET" && len(rest) == 3 && rest[0] == "commits" && rest[2] == "check-runs":
+		q := r.URL.Query()
+		runs := []map[string]any{}
+		for _, id := range slices.Sorted(maps.Keys(f.checkRuns)) {
+			run := f.checkRuns[id]
+			if run.HeadSHA == rest[1] && (q.Get("check_name") == "" || run.Name == q.Get("check_name")) && (q.Get("status") == "" || run.Status == q.Get("status")) {
+				runs = append(runs, map[string]any{"id": run.ID, "name": run.Name, "status": run.Status, "head_sha": run.HeadSHA})
+			}
+		}
+		reply(200, map[string]any{"total_count": len(runs), "check_runs": runs})
 	case r.Method == "GET" && len(rest) == 0:
 		reply(200, map[string]any{"default_branch": f.defaultRef, "full_name": parts[1] + "/" + parts[2]})
 	case r.Method == "GET" && len(rest) == 2 && rest[0] == "pulls":
@@ -130,7 +231,7 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 		pr, ok := f.prs[n]
 		if !ok {
 			reply(404, map[string]string{"message": "Not Found"})
-			return
+			return 0
 		}
 		reply(200, pr)
 	case r.Method == "GET" && len(rest) == 3 && rest[0] == "issues" && rest[2] == "comments":
@@ -159,7 +260,7 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 				if c.ID == id {
 					c.Body = fmt.Sprint(parsed["body"])
 					reply(200, map[string]any{"id": c.ID, "body": c.Body})
-					return
+					return 0
 				}
 			}
 		}
@@ -186,13 +287,20 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 		run := &fakeCheckRun{ID: f.nextID}
 		f.applyCheckRun(run, parsed)
 		f.checkRuns[run.ID] = run
+		if f.lostCreates > 0 {
+			// Created, but the answer is lost on the way.
+			f.lostCreates--
+			http.Error(w, `{"message":"bad gateway"}`, http.StatusBadGateway)
+			return 0
+		}
 		reply(201, map[string]any{"id": run.ID, "name": run.Name, "head_sha": run.HeadSHA, "status": run.Status})
+		return f.createDelay
 	case r.Method == "PATCH" && len(rest) == 2 && rest[0] == "check-runs":
 		id, _ := strconv.ParseInt(rest[1], 10, 64)
 		run := f.checkRuns[id]
 		if run == nil {
 			reply(404, map[string]string{"message": "Not Found"})
-			return
+			return 0
 		}
 		run.Updates++
 		f.applyCheckRun(run, parsed)
@@ -201,6 +309,7 @@ func (f *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 		f.t.Errorf("fake GitHub: unexpected %s %s", r.Method, path)
 		reply(404, map[string]string{"message": "Not Found"})
 	}
+	return 0
 }
 
 func (f *fakeGitHub) applyCheckRun(run *fakeCheckRun, body map[string]any) {
@@ -250,6 +359,29 @@ func (f *fakeGitHub) addPR(number int, baseRef, baseSHA, headSHA string) {
 		"base": map[string]any{"ref": baseRef, "sha": baseSHA},
 		"head": map[string]any{"ref": "feature", "sha": headSHA},
 	}
+}
+
+// addCheckRun adds a setbot check run in progress on sha, as an earlier
+// process would have left it, and returns its id.
+func (f *fakeGitHub) addCheckRun(sha string) int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.nextID++
+	f.checkRuns[f.nextID] = &fakeCheckRun{ID: f.nextID, Name: "setbot", HeadSHA: sha, Status: "in_progress"}
+	return f.nextID
+}
+
+// inProgress lists the check runs in progress, on any commit.
+func (f *fakeGitHub) inProgress() []fakeCheckRun {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []fakeCheckRun
+	for _, r := range f.checkRuns {
+		if r.Status != "completed" {
+			out = append(out, *r)
+		}
+	}
+	return out
 }
 
 // snapshot returns copies of what the fake holds.

@@ -14,11 +14,14 @@ import (
 
 // Metrics are the bot's Prometheus metrics, in a registry of their own.
 type Metrics struct {
-	registry  *prometheus.Registry
-	webhooks  *prometheus.CounterVec
-	jobs      *prometheus.CounterVec
-	analysis  *prometheus.HistogramVec
-	apiErrors *prometheus.CounterVec
+	registry    *prometheus.Registry
+	webhooks    *prometheus.CounterVec
+	jobs        *prometheus.CounterVec
+	jobSeconds  *prometheus.HistogramVec
+	analysis    *prometheus.HistogramVec
+	apiErrors   *prometheus.CounterVec
+	tokenErrors *prometheus.CounterVec
+	reading     prometheus.Gauge
 }
 
 func newMetrics(b *Bot) *Metrics {
@@ -27,8 +30,18 @@ func newMetrics(b *Bot) *Metrics {
 		Name: "setbot_webhooks_total", Help: "Webhook deliveries by event and outcome (queued, duplicate, ignored, error).",
 	}, []string{"event", "outcome"})
 	m.jobs = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "setbot_jobs_total", Help: "Jobs ended, by kind and outcome (done, failed, superseded, interrupted).",
+		Name: "setbot_jobs_total", Help: "Jobs ended, by kind and outcome (done, failed, superseded, interrupted, requeued); superseded counts jobs cancelled while queued too.",
 	}, []string{"kind", "outcome"})
+	m.jobSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "setbot_job_duration_seconds", Help: "Time a worker spent on one run of a job, by kind and outcome.",
+		Buckets: prometheus.ExponentialBuckets(0.05, 3, 11),
+	}, []string{"kind", "outcome"})
+	m.tokenErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "setbot_installation_token_errors_total", Help: "Job runs that could not get their installation's token, by outcome (requeued, failed).",
+	}, []string{"outcome"})
+	m.reading = prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "setbot_webhook_bodies_reading", Help: "Webhook bodies being read now.",
+	})
 	m.analysis = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "setbot_analysis_seconds", Help: "Time to analyse one changed model (base and head trees), by strategy.",
 		Buckets: prometheus.ExponentialBuckets(0.01, 4, 9),
@@ -61,7 +74,7 @@ func newMetrics(b *Bot) *Metrics {
 	rate := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "setbot_github_rate_remaining", Help: "Remaining GitHub core rate limit last seen (-1 before any response).",
 	}, func() float64 { return float64(b.rateRemaining()) })
-	m.registry.MustRegister(m.webhooks, m.jobs, m.analysis, m.apiErrors, queueDepth, jobAge, rate,
+	m.registry.MustRegister(m.webhooks, m.jobs, m.jobSeconds, m.analysis, m.apiErrors, m.tokenErrors, m.reading, queueDepth, jobAge, rate,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

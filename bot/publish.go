@@ -23,7 +23,9 @@ const (
 
 // analyseChange runs a pull request (or merge group) job: a check run in
 // progress, the pipeline from the merge base to the head, then the comment
-// and the completed check run, unless a newer commit got there first.
+// and the completed check run, unless a newer commit got there first. An
+// attempt after one that completed the check (and then met a rate limit,
+// say) only writes the comment.
 func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job) (err error) {
 	c, r, err := b.repoClient(j)
 	if err != nil {
@@ -31,18 +33,27 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	}
 	g := b.newGate(c, r, j.HeadSHA, checkName)
 	g.job = j
-	if err := g.start(ctx, "Analysing the models", "setbot is analysing what this change does to every execution of the models."); err != nil {
-		return err
+	if j.CheckRun != 0 && !j.CheckOpen {
+		g.done = true
+		g.id = max(j.CheckRun, 0)
+	} else {
+		if ctx.Err() != nil {
+			return context.Cause(ctx) // superseded before it opened a check
+		}
+		if err := g.start(ctx, "Analysing the models", "setbot is analysing what this change does to every execution of the models."); err != nil {
+			return err
+		}
 	}
-	// Whatever happens from here, the check does not stay in progress
-	// (except at shutdown: the job runs again at the next start).
+	// Whatever happens from here, the check does not stay in progress,
+	// except when the job runs again: after a shutdown, or later when
+	// GitHub turned it away.
 	defer func() {
 		p := recover()
 		if p != nil {
 			err = fmt.Errorf("panic: %v", p)
 		}
-		if !g.done && err != nil && !errors.Is(context.Cause(ctx), errShutdown) {
-			g.complete(log, ghapi.CheckRun{Conclusion: report.Failure, Title: "setbot could not finish",
+		if !g.done && err != nil && !errors.Is(context.Cause(ctx), errShutdown) && !retryable(j, err) {
+			g.complete(ctx, log, ghapi.CheckRun{Conclusion: report.Failure, Title: "setbot could not finish",
 				Summary: "```\n" + err.Error() + "\n```\n\nComment `/setbot rerun` to try again."})
 		}
 		if p != nil {
@@ -50,7 +61,10 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 		}
 	}()
 	fail := func(title string, err error) error {
-		g.complete(log, ghapi.CheckRun{Conclusion: report.Failure, Title: title,
+		if retryable(j, err) {
+			return err
+		}
+		g.complete(ctx, log, ghapi.CheckRun{Conclusion: report.Failure, Title: title,
 			Summary: "```\n" + err.Error() + "\n```\n\nComment `/setbot rerun` to try again."})
 		return err
 	}
@@ -112,9 +126,11 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	runURL := g.url()
 	// The check first: it is the gate, and a comment that cannot be
 	// posted must not turn it into a failure.
-	out := report.CheckRun(a, report.Options{CheckRunURL: runURL})
-	if err := g.finish(ctx, ghapi.CheckRun{Conclusion: a.Gate.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations)}); err != nil {
-		return err
+	if !g.done {
+		out := report.CheckRun(a, report.Options{CheckRunURL: runURL})
+		if err := g.finish(ctx, ghapi.CheckRun{Conclusion: a.Gate.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations)}); err != nil {
+			return err
+		}
 	}
 	if j.PR == 0 {
 		return nil
@@ -144,19 +160,24 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 }
 
 // stopped completes the check of a job that a newer commit superseded or
-// that ran out of time, and returns why it stopped.
+// that ran out of time, unless it is completed already, and returns why it
+// stopped.
 func (b *Bot) stopped(ctx context.Context, log *slog.Logger, g *gate) error {
 	cause := context.Cause(ctx)
 	switch {
 	case errors.Is(cause, errShutdown):
 		return cause // the check stays in progress: the job runs again at the next start
 	case errors.Is(cause, context.DeadlineExceeded):
-		g.complete(log, ghapi.CheckRun{Conclusion: "timed_out", Title: "The analysis took longer than the job timeout",
-			Summary: fmt.Sprintf("setbot stopped after %s (the server's job_timeout). Lower the bounds in .setbot.yml or raise job_timeout, then comment `/setbot rerun`.", b.jobTimeout())})
+		if !g.done {
+			g.complete(ctx, log, ghapi.CheckRun{Conclusion: "timed_out", Title: "The analysis took longer than the job timeout",
+				Summary: fmt.Sprintf("setbot stopped after %s (the server's job_timeout). Lower the bounds in .setbot.yml or raise job_timeout, then comment `/setbot rerun`.", b.jobTimeout())})
+		}
 		return cause
 	}
-	g.complete(log, ghapi.CheckRun{Conclusion: "cancelled", Title: "Superseded",
-		Summary: "A newer commit of this pull request is being analysed instead."})
+	if !g.done {
+		g.complete(ctx, log, ghapi.CheckRun{Conclusion: "cancelled", Title: "Superseded",
+			Summary: "A newer commit of this pull request is being analysed instead."})
+	}
 	return errSuperseded
 }
 
@@ -194,11 +215,26 @@ type gate struct {
 }
 
 func (b *Bot) newGate(c ghapi.Client, r ghapi.Repo, sha, name string) *gate {
-	return &gate{b: b, c: c, r: r, sha: sha, name: name, statuses: b.cfg.GitHub.AppID == 0}
+	return &gate{b: b, c: c, r: r, sha: sha, name: name, statuses: b.statuses()}
 }
 
-// start marks the commit's check in progress.
+// checkCallTimeout bounds the calls that open and close a check. They do
+// not follow the job's context: a request cancelled in flight (by a newer
+// head, the job timeout or a shutdown) may still take effect on GitHub,
+// and a check run created so, its id never seen, would stay in progress.
+const checkCallTimeout = 2 * time.Minute
+
+// detached is ctx, with its values, but not its cancellation: its own
+// timeout instead.
+func detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), checkCallTimeout)
+}
+
+// start marks the commit's check in progress, and records at once the
+// check run it opened.
 func (g *gate) start(ctx context.Context, title, summary string) error {
+	ctx, cancel := detached(ctx)
+	defer cancel()
 	if g.statuses {
 		err := g.c.SetStatus(ctx, g.r, g.sha, ghapi.Status{State: "pending", Context: g.name, Description: title, TargetURL: g.b.cfg.PublicURL})
 		if err == nil {
@@ -209,13 +245,14 @@ func (g *gate) start(ctx context.Context, title, summary string) error {
 	run := ghapi.CheckRun{Name: g.name, HeadSHA: g.sha, Status: "in_progress", Title: title, Summary: summary}
 	var err error
 	if g.job != nil && g.job.CheckRun > 0 {
-		// An earlier attempt opened it (then the server stopped): reuse it.
+		// An earlier attempt opened it (then the server stopped, or GitHub
+		// turned the job away), or a lost database left it: reuse it.
 		g.id = g.job.CheckRun
 		err = g.c.UpdateCheckRun(ctx, g.r, g.id, run)
 	} else {
 		g.id, err = g.c.CreateCheckRun(ctx, g.r, run)
 	}
-	if err == nil {
+	if g.id != 0 {
 		g.remember(ctx, true)
 	}
 	return err
@@ -238,6 +275,8 @@ func (g *gate) remember(ctx context.Context, open bool) {
 
 // finish completes the check with run's conclusion and output.
 func (g *gate) finish(ctx context.Context, run ghapi.CheckRun) error {
+	ctx, cancel := detached(ctx)
+	defer cancel()
 	run.Name, run.HeadSHA, run.Status = g.name, g.sha, "completed"
 	if g.statuses {
 		state, desc := "error", run.Title
@@ -262,7 +301,8 @@ func (g *gate) finish(ctx context.Context, run ghapi.CheckRun) error {
 	} else {
 		err = g.c.UpdateCheckRun(ctx, g.r, g.id, run)
 	}
-	if err != nil && g.id != 0 && len(run.Annotations) > 0 {
+	var later *ghapi.RetryLaterError
+	if err != nil && g.id != 0 && len(run.Annotations) > 0 && !errors.As(err, &later) {
 		// GitHub refused the annotations (a line past the end of a file, say):
 		// the conclusion matters more.
 		run.Annotations = nil
@@ -277,10 +317,8 @@ func (g *gate) finish(ctx context.Context, run ghapi.CheckRun) error {
 }
 
 // complete finishes the check on a path where the job's own context may
-// be gone.
-func (g *gate) complete(log *slog.Logger, run ghapi.CheckRun) {
-	ctx, cancel := context.WithTimeout(context.Background(), ghapi.DefaultTimeout)
-	defer cancel()
+// be gone (finish does not depend on it).
+func (g *gate) complete(ctx context.Context, log *slog.Logger, run ghapi.CheckRun) {
 	if err := g.finish(ctx, run); err != nil {
 		log.Error("completing the check", "err", err)
 	}
@@ -367,20 +405,25 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 			return err
 		}
 	}
-	log = log.With("sha", sha, "branch", j.Branch)
+	log = log.With("branch", j.Branch)
+	if j.HeadSHA == "" {
+		log = log.With("sha", sha) // the job's logger had no commit yet
+	}
 	checks, err := pipeline.Verify(ctx, repo, sha, b.pipelineOptions(log, j))
 	if err != nil {
 		return err
 	}
 	var b2 strings.Builder
-	differ := 0
+	var agree, differ, uncached, broken, inconclusive int
 	b2.WriteString("| Model | States | Cached | Result |\n|---|---:|---|---|\n")
 	for _, ch := range checks {
 		result := "agrees with the cache"
 		switch {
 		case ch.Error != "":
+			broken++
 			result = "does not load: " + ch.Error
 		case ch.Inconclusive:
+			inconclusive++
 			result = "inconclusive: " + ch.Detail
 			log.Warn("full re-analysis inconclusive", "model", ch.Path, "detail", ch.Detail)
 		case ch.Differs:
@@ -388,17 +431,49 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 			result = "**differs**: " + ch.Detail
 			log.Warn("cached result differs from a fresh run", "model", ch.Path, "detail", ch.Detail)
 		case !ch.Cached:
+			uncached++
 			result = "was not cached; stored now"
+		default:
+			agree++
 		}
 		fmt.Fprintf(&b2, "| `%s` | %d | %v | %s |\n", ch.Path, ch.States, ch.Cached, strings.ReplaceAll(result, "|", "\\|"))
 	}
-	conclusion, title := report.Success, fmt.Sprintf("%d models re-analysed from scratch: the cache agrees", len(checks))
+	conclusion, title := report.Success, verifyTitle(len(checks), agree, uncached, broken, inconclusive)
 	if differ > 0 {
 		conclusion, title = report.Failure, fmt.Sprintf("%d of %d models differ from what the cache held (now refreshed)", differ, len(checks))
 	}
-	log.Info("full re-analysis done", "models", len(checks), "differ", differ)
+	log.Info("full re-analysis done", "models", len(checks), "agree", agree, "differ", differ, "uncached", uncached)
 	return b.newGate(c, r, sha, fullCheckName).finish(ctx, ghapi.CheckRun{Conclusion: conclusion, Title: title,
 		Summary: "Scheduled full re-analysis of `" + j.Branch + "`: every model recomputed without the cache and compared with it.\n\n" + b2.String()})
+}
+
+// verifyTitle titles a full re-analysis in which no model differs from the
+// cache: it says the cache agrees only about the models it held.
+func verifyTitle(models, agree, uncached, broken, inconclusive int) string {
+	title := fmt.Sprintf("%d models re-analysed from scratch", models)
+	switch models {
+	case 0:
+		return "No models to re-analyse"
+	case 1:
+		title = "1 model re-analysed from scratch"
+	}
+	if agree == models {
+		return title + ": the cache agrees"
+	}
+	var parts []string
+	if agree > 0 {
+		parts = append(parts, fmt.Sprintf("the cache agrees on %d", agree))
+	}
+	if uncached > 0 {
+		parts = append(parts, fmt.Sprintf("%d not cached before, nothing to compare (stored now)", uncached))
+	}
+	if inconclusive > 0 {
+		parts = append(parts, fmt.Sprintf("%d inconclusive", inconclusive))
+	}
+	if broken > 0 {
+		parts = append(parts, fmt.Sprintf("%d not loaded", broken))
+	}
+	return title + ": " + strings.Join(parts, "; ")
 }
 
 // helpText answers `/setbot help`.
@@ -449,79 +524,6 @@ func (b *Bot) command(ctx context.Context, log *slog.Logger, j *queue.Job) error
 	}
 	log.Info("command obeyed", "command", j.Command, "user", j.Requester, "queued", ids[0])
 	return nil
-}
-
-// sweepInterval is how often checks left open by jobs that ended without
-// closing them are looked for.
-const sweepInterval = 2 * time.Minute
-
-// sweepAbandoned closes abandoned checks now and every sweepInterval until
-// ctx is done; it runs beside the workers, so GitHub's delays never hold
-// them up.
-func (b *Bot) sweepAbandoned(ctx context.Context) {
-	t := time.NewTicker(sweepInterval)
-	defer t.Stop()
-	for {
-		b.closeAbandoned(ctx)
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-// closeAbandoned completes the checks of jobs that ended without closing
-// them (the process stopped too often, a newer commit superseded them while
-// queued, or GitHub refused the completion), so that no check stays in
-// progress forever.
-func (b *Bot) closeAbandoned(ctx context.Context) {
-	jobs, err := b.queue.OpenChecks(ctx)
-	if err != nil {
-		if ctx.Err() == nil {
-			b.log.Error("listing abandoned checks", "err", err)
-		}
-		return
-	}
-	for _, j := range jobs {
-		if ctx.Err() != nil {
-			return
-		}
-		b.closeCheck(ctx, j)
-	}
-}
-
-func (b *Bot) closeCheck(parent context.Context, j *queue.Job) {
-	ctx, cancel := context.WithTimeout(parent, time.Minute)
-	defer cancel()
-	log := b.log.With("job", j.ID, "repo", j.Repo, "pr", j.PR, "sha", j.HeadSHA)
-	c, r, err := b.repoClient(j)
-	if err != nil {
-		log.Error("closing an abandoned check", "err", err)
-		return
-	}
-	g := b.newGate(c, r, j.HeadSHA, checkName)
-	g.job, g.id = j, j.CheckRun
-	if g.statuses {
-		// A commit has one status per name: a newer job of the same commit
-		// owns it now, and closing this one would overwrite its verdict.
-		if newer, err := b.queue.NewerOnSameCommit(ctx, j); err != nil || newer {
-			if err == nil {
-				g.remember(ctx, false)
-			}
-			return
-		}
-	}
-	run := ghapi.CheckRun{Conclusion: report.Failure, Title: "setbot could not finish",
-		Summary: "The analysis was interrupted: " + j.Error + ".\n\nComment `/setbot rerun` to try again."}
-	if j.State == queue.Cancelled {
-		run = ghapi.CheckRun{Conclusion: "cancelled", Title: "Superseded", Summary: "A newer commit of this pull request is analysed instead."}
-	}
-	if err := g.finish(ctx, run); err != nil {
-		log.Error("closing an abandoned check", "err", err)
-		return
-	}
-	log.Info("abandoned check closed", "state", j.State)
 }
 
 // repoClient returns the GitHub client of a job's installation and its

@@ -10,11 +10,18 @@ import (
 	"time"
 )
 
-// HTTP server timeouts: webhooks are small and answered at once.
+// HTTP server limits, per connection: webhooks are small and answered at
+// once. A request's headers must arrive within readHeaderTimeout (a
+// webhook's body then has bodyReadTimeout); readTimeout bounds any request
+// whole, and an idle keep-alive connection is closed after idleTimeout.
+// Requests still in flight when the drain ends get httpShutdownTimeout.
 const (
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = 60 * time.Second
-	writeTimeout      = 60 * time.Second
+	readHeaderTimeout   = 10 * time.Second
+	readTimeout         = readHeaderTimeout + bodyReadTimeout
+	writeTimeout        = 60 * time.Second
+	idleTimeout         = 2 * time.Minute
+	maxHeaderBytes      = 64 << 10
+	httpShutdownTimeout = bodyReadTimeout + 5*time.Second
 )
 
 // Handler routes the bot's endpoints: POST /webhook, GET /healthz
@@ -31,11 +38,14 @@ func (b *Bot) Handler() http.Handler {
 	return mux
 }
 
-func (b *Bot) serveReady(w http.ResponseWriter, r *http.Request) {
+func (b *Bot) isDraining() bool {
 	b.mu.Lock()
-	draining := b.draining
-	b.mu.Unlock()
-	if draining {
+	defer b.mu.Unlock()
+	return b.draining
+}
+
+func (b *Bot) serveReady(w http.ResponseWriter, r *http.Request) {
+	if b.isDraining() {
 		writeStatus(w, http.StatusServiceUnavailable, "draining", "the server is shutting down")
 		return
 	}
@@ -55,12 +65,16 @@ func writeStatus(w http.ResponseWriter, code int, status, message string) {
 }
 
 // Serve answers HTTP on ln and runs the workers until ctx is done; then it
-// shuts down gracefully: /readyz turns 503, intake stops (requests in
-// flight finish), running jobs get the shutdown timeout to finish, and it
-// returns. The caller closes the store afterwards.
+// shuts down gracefully. First the drain: running jobs get the shutdown
+// timeout to finish while the server still answers, /readyz with 503 and
+// deliveries with 503 (GitHub shows them as failed, to redeliver), so that
+// no delivery meets a closed connection. Then the listener closes, the
+// requests in flight finish, and it returns. The caller closes the store
+// afterwards.
 func (b *Bot) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler: b.Handler(), ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, WriteTimeout: writeTimeout,
+		IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes,
 		ErrorLog: slog.NewLogLogger(b.log.Handler(), slog.LevelWarn),
 	}
 	// Run stops with ctx, or when the listener fails.
@@ -83,20 +97,17 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener) error {
 	b.mu.Lock()
 	b.draining = true
 	b.mu.Unlock()
-	timeout := b.cfg.ShutdownTimeout
-	if timeout <= 0 {
-		timeout = DefaultShutdownTimeout
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	if serr := srv.Shutdown(sctx); serr != nil && err == nil {
-		err = serr
-	}
+	b.log.Info("draining: running jobs finish, new deliveries are refused")
 	stopRun()
 	if !runDone {
 		if rerr := <-ran; rerr != nil && err == nil {
 			err = rerr
 		}
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), httpShutdownTimeout)
+	defer cancel()
+	if serr := srv.Shutdown(sctx); serr != nil && err == nil {
+		err = serr
 	}
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil

@@ -11,20 +11,79 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/config"
 )
 
-// MaxConcurrentReads bounds the webhook bodies read at once; a delivery
-// waits up to readSlotWait for a slot.
+// Intake limits. Bodies are read into memory before their signature can be
+// checked, so the bytes read at once are bounded: MaxConcurrentReads bodies
+// of max_body_bytes. A delivery reserves the length it declares only once
+// its headers are in, so a client that is slow or idle before then holds
+// nothing, and one that is slow with its body holds what it declared (a few
+// KiB for GitHub's deliveries), never a slot a genuine delivery waits for.
+// A delivery waits up to readSlotWait for room, then is refused 503; its
+// body must arrive within bodyReadTimeout of its headers.
 const (
 	MaxConcurrentReads = 32
 	readSlotWait       = 5 * time.Second
+	bodyReadTimeout    = 10 * time.Second
 )
 
 // DefaultMaxBodyBytes caps a webhook body: GitHub sends at most 25 MiB.
 const DefaultMaxBodyBytes = 25 << 20
+
+// maxBody is the configured cap on a webhook body.
+func maxBody(cfg *config.Server) int64 {
+	if cfg.MaxBodyBytes <= 0 {
+		return DefaultMaxBodyBytes
+	}
+	return cfg.MaxBodyBytes
+}
+
+// budget is a number of bytes shared by the bodies being read.
+type budget struct {
+	mu      sync.Mutex
+	free    int64
+	size    int64
+	changed chan struct{} // closed when bytes are released
+}
+
+func newBudget(size int64) *budget {
+	return &budget{free: size, size: size, changed: make(chan struct{})}
+}
+
+// acquire takes n bytes (at most the whole budget), waiting until they are
+// free or ctx is done; it reports whether it took them.
+func (b *budget) acquire(ctx context.Context, n int64) bool {
+	n = min(n, b.size)
+	for {
+		b.mu.Lock()
+		if b.free >= n {
+			b.free -= n
+			b.mu.Unlock()
+			return true
+		}
+		changed := b.changed
+		b.mu.Unlock()
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// release gives back n bytes acquire took.
+func (b *budget) release(n int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.free += min(n, b.size)
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
 
 // EventHandler turns one kind of webhook event into jobs. Handle returns
 // the jobs to enqueue, or none and the reason the event is ignored; an
@@ -46,6 +105,8 @@ type webhookAnswer struct {
 // constant time) on a body of bounded size, and writes the event's jobs to
 // the queue before answering 202. A bad signature is 401 and nothing is
 // queued; a delivery seen before is acknowledged and not queued again.
+// While the server drains it answers 503, which GitHub lists as a failed
+// delivery to redeliver.
 func (b *Bot) ServeWebhook(w http.ResponseWriter, r *http.Request) {
 	event := r.Header.Get("X-GitHub-Event")
 	delivery := r.Header.Get("X-GitHub-Delivery")
@@ -61,31 +122,45 @@ func (b *Bot) ServeWebhook(w http.ResponseWriter, r *http.Request) {
 		answer(http.StatusMethodNotAllowed, webhookAnswer{Status: "error", Message: "webhooks are POSTed"})
 		return
 	}
-	// Bodies are read before the signature can be checked: bound how many
-	// are read at once, so unsigned traffic cannot exhaust memory.
-	// GitHub does not redeliver on its own, so wait a little for a slot
-	// before refusing.
-	wait := time.NewTimer(readSlotWait)
-	defer wait.Stop()
-	select {
-	case b.reading <- struct{}{}:
-		defer func() { <-b.reading }()
-	case <-r.Context().Done():
+	if b.isDraining() {
+		answer(http.StatusServiceUnavailable, webhookAnswer{Status: "error", Message: "the server is shutting down; redeliver this delivery"})
 		return
-	case <-wait.C:
+	}
+	limit := maxBody(b.cfg)
+	tooBig := func() {
+		log.Warn("webhook body over the cap", "limit", limit)
+		answer(http.StatusRequestEntityTooLarge, webhookAnswer{Status: "error", Message: fmt.Sprintf("body over %d bytes", limit)})
+	}
+	if r.ContentLength > limit {
+		tooBig()
+		return
+	}
+	// Bodies are read before the signature can be checked: bound the bytes
+	// read at once, so unsigned traffic cannot exhaust memory. GitHub does
+	// not redeliver on its own, so wait a little for room before refusing.
+	need := limit
+	if r.ContentLength >= 0 {
+		need = r.ContentLength
+	}
+	wctx, cancel := context.WithTimeout(r.Context(), readSlotWait)
+	ok := b.reading.acquire(wctx, need)
+	cancel()
+	if !ok {
+		if r.Context().Err() != nil {
+			return
+		}
 		w.Header().Set("Retry-After", "1")
 		answer(http.StatusServiceUnavailable, webhookAnswer{Status: "error", Message: "too many deliveries at once; retry"})
 		return
 	}
-	limit := b.cfg.MaxBodyBytes
-	if limit <= 0 {
-		limit = DefaultMaxBodyBytes
-	}
+	defer b.reading.release(need)
+	b.metrics.reading.Inc()
+	defer b.metrics.reading.Dec()
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyReadTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		log.Warn("webhook body over the cap", "limit", limit)
-		answer(http.StatusRequestEntityTooLarge, webhookAnswer{Status: "error", Message: fmt.Sprintf("body over %d bytes", limit)})
+	var over *http.MaxBytesError
+	if errors.As(err, &over) {
+		tooBig()
 		return
 	}
 	if err != nil {

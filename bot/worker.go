@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"runtime/debug"
 	"time"
 
@@ -38,7 +39,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	if n > 0 {
 		b.log.Info("jobs of a previous run queued again", "jobs", n)
 	}
-	go b.sweepAbandoned(ctx)
+	go b.sweepChecks(ctx, b.queue.Fresh())
 	b.prune(ctx)
 	stopSchedules, err := b.startSchedules(ctx)
 	if err != nil {
@@ -142,9 +143,57 @@ func (b *Bot) worker(ctx, jobsCtx context.Context) {
 	}
 }
 
+// Retries of a job GitHub turned away (ghapi.RetryLaterError): when GitHub
+// names no time, the job waits retryBackoffBase, doubling with each retry
+// up to retryBackoffMax, plus up to half as much again so that the jobs of
+// one installation do not all come back at once. After maxJobRetries the
+// job fails (about a day of trying).
+const (
+	maxJobRetries    = 30
+	retryBackoffBase = time.Minute
+	retryBackoffMax  = time.Hour
+)
+
+// retryable reports whether j ended with err is to be queued again for
+// later rather than failed.
+func retryable(j *queue.Job, err error) bool {
+	var later *ghapi.RetryLaterError
+	return errors.As(err, &later) && j.Retries < maxJobRetries
+}
+
+// retryAt is when a job that ended with a RetryLaterError may run again.
+func (b *Bot) retryAt(j *queue.Job, err error) time.Time {
+	now := b.now()
+	var later *ghapi.RetryLaterError
+	if errors.As(err, &later) && !later.At.IsZero() {
+		return later.At
+	}
+	d := retryBackoffMax
+	if j.Retries < 6 {
+		d = min(retryBackoffBase<<j.Retries, retryBackoffMax)
+	}
+	return now.Add(d + rand.N(d/2+1))
+}
+
+// jobLogger is a logger carrying what a job is about, each key once and
+// only when known.
+func (b *Bot) jobLogger(j *queue.Job) *slog.Logger {
+	attrs := []any{"job", j.ID, "kind", j.Kind, "repo", j.Repo}
+	if j.PR > 0 {
+		attrs = append(attrs, "pr", j.PR)
+	}
+	if j.HeadSHA != "" {
+		attrs = append(attrs, "sha", j.HeadSHA)
+	}
+	if j.Delivery != "" {
+		attrs = append(attrs, "delivery", j.Delivery)
+	}
+	return b.log.With(attrs...)
+}
+
 // runJob runs one job and records how it ended.
 func (b *Bot) runJob(parent context.Context, j *queue.Job) {
-	log := b.log.With("job", j.ID, "kind", j.Kind, "repo", j.Repo, "pr", j.PR, "sha", j.HeadSHA, "delivery", j.Delivery)
+	log := b.jobLogger(j)
 	ctx, cancel := context.WithCancelCause(parent)
 	ctx, stopTimer := context.WithTimeout(ctx, b.jobTimeout())
 	defer stopTimer()
@@ -161,7 +210,7 @@ func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 	}()
 
 	start := time.Now()
-	log.Info("job started", "attempt", j.Attempts)
+	log.Info("job started", "attempt", j.Attempts, "retries", j.Retries)
 	// A newer job of the key may have been queued between the claim and
 	// the registration above, where it could not cancel this one: then it
 	// does not run (a check an earlier attempt left open is swept closed).
@@ -174,26 +223,49 @@ func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 	}
 	cause := context.Cause(ctx)
 	outcome, state, text := "done", queue.Done, ""
+	var retryAt time.Time
 	switch {
 	case errors.Is(cause, errShutdown):
-		log.Warn("job interrupted by shutdown; it will run again")
-		b.metrics.jobs.WithLabelValues(j.Kind, "interrupted").Inc()
-		return
+		outcome = "interrupted"
 	case errors.Is(err, errSuperseded) || errors.Is(cause, errSuperseded):
 		outcome, state, text = "superseded", queue.Cancelled, errSuperseded.Error()
+	case err != nil && retryable(j, err):
+		outcome, retryAt = "requeued", b.retryAt(j, err)
+		text = "GitHub turned it away; again at " + retryAt.UTC().Format(time.RFC3339) + ": " + err.Error()
 	case err != nil:
 		outcome, state, text = "failed", queue.Failed, err.Error()
 	}
+	seconds := time.Since(start).Seconds()
+	b.metrics.jobs.WithLabelValues(j.Kind, outcome).Inc()
+	b.metrics.jobSeconds.WithLabelValues(j.Kind, outcome).Observe(seconds)
 	// The job's end is recorded even when its context is gone.
-	if ferr := b.queue.Finish(context.WithoutCancel(ctx), j.ID, state, text); ferr != nil {
+	var ferr error
+	switch outcome {
+	case "interrupted":
+		log.Warn("job interrupted by shutdown; it will run again")
+		return
+	case "requeued":
+		ferr = b.queue.Requeue(context.WithoutCancel(ctx), j.ID, retryAt, text)
+	default:
+		ferr = b.queue.Finish(context.WithoutCancel(ctx), j.ID, state, text)
+	}
+	if ferr != nil {
 		log.Error("recording the end of a job", "err", ferr)
 	}
-	b.metrics.jobs.WithLabelValues(j.Kind, outcome).Inc()
-	if err != nil && outcome == "failed" {
-		log.Error("job failed", "err", err, "seconds", time.Since(start).Seconds())
-		return
+	switch {
+	case ghapi.IsTokenError(err):
+		// The App cannot act for this installation (suspended, uninstalled,
+		// or GitHub refuses its tokens for now): the delivery produces
+		// nothing until that changes, which an operator must know.
+		b.metrics.tokenErrors.WithLabelValues(outcome).Inc()
+		log.Error("no token for the installation", "installation", j.Installation, "outcome", outcome, "retry_at", retryAt, "err", err, "seconds", seconds)
+	case outcome == "requeued":
+		log.Warn("job queued again for later", "retry_at", retryAt, "err", err, "seconds", seconds)
+	case outcome == "failed":
+		log.Error("job failed", "err", err, "seconds", seconds)
+	default:
+		log.Info("job ended", "outcome", outcome, "seconds", seconds)
 	}
-	log.Info("job ended", "outcome", outcome, "seconds", time.Since(start).Seconds())
 }
 
 // safeDispatch runs a job, turning a panic (a bug) into the job's failure

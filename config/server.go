@@ -458,6 +458,12 @@ func (l *loader) readSecret(k secretKeys) ([]byte, bool) {
 		return nil, false
 	}
 	if v, ok := l.raw[k.inline]; ok && v != "" {
+		if strings.TrimSpace(v) == "" {
+			// Spaces are no secret: a value mangled on its way here.
+			l.report(l.origin[k.inline], k.inline, "the secret is only white space")
+			l.bad[k.inline] = true
+			return nil, false
+		}
 		return []byte(v), true
 	}
 	name := l.raw[k.file]
@@ -466,8 +472,12 @@ func (l *loader) readSecret(k secretKeys) ([]byte, bool) {
 	}
 	o := l.origin[k.file]
 	data, err := readSecretFile(name)
-	if err == nil && len(data) == 0 {
+	switch {
+	case err != nil:
+	case len(data) == 0:
 		err = fmt.Errorf("%s is empty", name)
+	case len(bytes.TrimSpace(data)) == 0:
+		err = fmt.Errorf("%s holds only white space, not a secret", name)
 	}
 	if err != nil {
 		l.report(o, k.file, "%v", err)

@@ -597,6 +597,19 @@ func TestSecretFiles(t *testing.T) {
 	if want := "SETBOT_WEBHOOK_SECRET_FILE: " + empty + " is empty"; err == nil || err.Error() != want {
 		t.Errorf("err = %v, want %s", err, want)
 	}
+	spaces := writeFile(t, "spaces", []byte("   \t \n"))
+	_, err = LoadServer("", []string{"SETBOT_GITHUB_TOKEN=t", "SETBOT_WEBHOOK_SECRET_FILE=" + spaces})
+	if want := "SETBOT_WEBHOOK_SECRET_FILE: " + spaces + " holds only white space, not a secret"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+	_, err = LoadServer("", []string{"SETBOT_GITHUB_TOKEN=t", "SETBOT_WEBHOOK_SECRET=   "})
+	if want := "SETBOT_WEBHOOK_SECRET: the secret is only white space"; err == nil || err.Error() != want {
+		t.Errorf("err = %v, want %s", err, want)
+	}
+	padded := writeFile(t, "padded", []byte(" s3cret \n"))
+	if s, err := LoadServer("", []string{"SETBOT_GITHUB_TOKEN=t", "SETBOT_WEBHOOK_SECRET_FILE=" + padded}); err != nil || string(s.GitHub.WebhookSecret) != " s3cret " {
+		t.Errorf("a secret with spaces in it: %q, %v; want it as written", s.GitHub.WebhookSecret, err)
+	}
 	huge := writeFile(t, "huge", bytes.Repeat([]byte("x"), maxSecretFileBytes+1))
 	_, err = LoadServer("", []string{"SETBOT_GITHUB_TOKEN=t", "SETBOT_WEBHOOK_SECRET_FILE=" + huge})
 	if want := "SETBOT_WEBHOOK_SECRET_FILE: " + huge + " is larger than 64 KiB: not a secret"; err == nil || err.Error() != want {

@@ -385,3 +385,106 @@ func (c *client) GitToken(ctx context.Context) (string, error) {
 }
 
 func (c *client) RateRemaining() int { return int(c.remaining.Load()) }
+
+// listPerPage is the page size of the lists (GitHub's maximum).
+const listPerPage = 100
+
+func (c *client) Repositories(ctx context.Context) ([]Repository, error) {
+	if c.itr == nil {
+		return nil, nil
+	}
+	var out []Repository
+	opts := &github.ListOptions{PerPage: listPerPage, Page: 1}
+	for {
+		var (
+			list *github.ListRepositories
+			next int
+		)
+		o := op{what: fmt.Sprintf("listing the repositories of installation %d (page %d)", c.installationID, opts.Page)}
+		err := c.do(ctx, o, func(ctx context.Context, gh *github.Client) (resp *github.Response, err error) {
+			list, resp, err = gh.Apps.ListRepos(ctx, opts)
+			if resp != nil {
+				next = resp.NextPage
+			}
+			return resp, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range list.Repositories {
+			out = append(out, Repository{Repo: Repo{Owner: r.GetOwner().GetLogin(), Name: r.GetName()}, CloneURL: r.GetCloneURL()})
+		}
+		if next == 0 {
+			return out, nil
+		}
+		opts.Page = next
+	}
+}
+
+func (c *client) OpenPullRequests(ctx context.Context, r Repo) ([]PullRequest, error) {
+	var out []PullRequest
+	opts := &github.PullRequestListOptions{State: "open", ListOptions: github.ListOptions{PerPage: listPerPage, Page: 1}}
+	for {
+		var (
+			prs  []*github.PullRequest
+			next int
+		)
+		o := op{what: fmt.Sprintf("listing the open pull requests of %s (page %d)", r, opts.Page), repo: r}
+		err := c.do(ctx, o, func(ctx context.Context, gh *github.Client) (resp *github.Response, err error) {
+			prs, resp, err = gh.PullRequests.List(ctx, r.Owner, r.Name, opts)
+			if resp != nil {
+				next = resp.NextPage
+			}
+			return resp, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, pr := range prs {
+			out = append(out, PullRequest{
+				Number: pr.GetNumber(), BaseRef: pr.GetBase().GetRef(), BaseSHA: pr.GetBase().GetSHA(),
+				HeadRef: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA(), Draft: pr.GetDraft(),
+				State: pr.GetState(), HTMLURL: pr.GetHTMLURL(),
+			})
+		}
+		if next == 0 {
+			return out, nil
+		}
+		opts.Page = next
+	}
+}
+
+func (c *client) InProgressCheckRuns(ctx context.Context, r Repo, sha, name string) ([]int64, error) {
+	var out []int64
+	opts := &github.ListCheckRunsOptions{
+		CheckName: github.String(name), Status: github.String("in_progress"), Filter: github.String("all"),
+		ListOptions: github.ListOptions{PerPage: listPerPage, Page: 1},
+	}
+	for {
+		var (
+			list *github.ListCheckRunsResults
+			next int
+		)
+		o := op{what: fmt.Sprintf("listing check runs %s in progress on %s at %s (page %d)", name, r, shortSHA(sha), opts.Page), repo: r, retryNotFound: true}
+		err := c.do(ctx, o, func(ctx context.Context, gh *github.Client) (resp *github.Response, err error) {
+			list, resp, err = gh.Checks.ListCheckRunsForRef(ctx, r.Owner, r.Name, sha, opts)
+			if resp != nil {
+				next = resp.NextPage
+			}
+			return resp, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, run := range list.CheckRuns {
+			// The filters are GitHub's; a run that does not match them is not ours to touch.
+			if run.GetName() == name && run.GetStatus() == "in_progress" {
+				out = append(out, run.GetID())
+			}
+		}
+		if next == 0 {
+			return out, nil
+		}
+		opts.Page = next
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -165,6 +166,28 @@ func TestRequests(t *testing.T) {
 			call:   func(c Client) (any, error) { return c.BranchHead(ctx, repo, "release/1.0") },
 			want:   "c0ffee",
 		},
+		{
+			name:   "OpenPullRequests",
+			route:  "GET /api/v3/repos/octo/models/pulls",
+			status: 200,
+			resp:   `[{"number":12,"state":"open","base":{"ref":"main","sha":"b0"},"head":{"ref":"f","sha":"h1"}}]`,
+			call:   func(c Client) (any, error) { return c.OpenPullRequests(ctx, repo) },
+			want:   []PullRequest{{Number: 12, BaseRef: "main", BaseSHA: "b0", HeadRef: "f", HeadSHA: "h1", State: "open"}},
+		},
+		{
+			name:   "InProgressCheckRuns",
+			route:  "GET /api/v3/repos/octo/models/commits/h1/check-runs",
+			status: 200,
+			resp:   `{"total_count":2,"check_runs":[{"id":5,"name":"setbot","status":"in_progress"},{"id":6,"name":"setbot","status":"completed"}]}`,
+			call:   func(c Client) (any, error) { return c.InProgressCheckRuns(ctx, repo, "h1", "setbot") },
+			want:   []int64{5},
+		},
+		{
+			name:  "Repositories with a token",
+			route: "",
+			call:  func(c Client) (any, error) { return c.Repositories(ctx) },
+			want:  []Repository(nil),
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,6 +202,12 @@ func TestRequests(t *testing.T) {
 				t.Errorf("got %#v, want %#v", got, tt.want)
 			}
 			reqs := f.requests()
+			if tt.route == "" {
+				if len(reqs) != 0 {
+					t.Errorf("requests %+v, want none", reqs)
+				}
+				return
+			}
 			if len(reqs) != 1 {
 				t.Fatalf("got %d requests, want 1: %+v", len(reqs), reqs)
 			}
@@ -377,5 +406,20 @@ func TestRateRemaining(t *testing.T) {
 		if got := c.RateRemaining(); got != 4321 {
 			t.Errorf("RateRemaining() = %d, want 4321", got)
 		}
+	}
+}
+
+// TestInProgressCheckRunsQuery: the list asks GitHub for every run of the name in progress,
+// not only the latest of each suite.
+func TestInProgressCheckRunsQuery(t *testing.T) {
+	f := newFake(t)
+	f.handle("GET /api/v3/repos/octo/models/commits/h1/check-runs", answer(200, `{"total_count":0,"check_runs":[]}`))
+	c, _ := newTestClient(t, f)
+	if _, err := c.InProgressCheckRuns(context.Background(), repo, "h1", "setbot"); err != nil {
+		t.Fatal(err)
+	}
+	q, err := url.ParseQuery(f.requests()[0].RawQuery)
+	if err != nil || q.Get("check_name") != "setbot" || q.Get("status") != "in_progress" || q.Get("filter") != "all" {
+		t.Errorf("query %q, %v", f.requests()[0].RawQuery, err)
 	}
 }

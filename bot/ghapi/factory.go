@@ -43,6 +43,8 @@ type Config struct {
 	HTTPClient *http.Client       // optional base client; its Transport carries every request
 	// Sleep waits for d or until ctx is done; nil means a timer. Tests replace it.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock rate-limit resets are measured against; nil means time.Now.
+	Now func() time.Time
 }
 
 // Factory makes a Client per installation. It caches clients, and so the installation
@@ -58,6 +60,7 @@ type Factory struct {
 
 	mu      sync.Mutex
 	clients map[int64]*client
+	app     *client // the App itself (JWT), for the calls about its installations
 }
 
 // NewFactory checks cfg and returns a Factory. Exactly one of Token and AppID+PrivateKey must be
@@ -91,6 +94,9 @@ func NewFactory(cfg Config) (*Factory, error) {
 	}
 	if cfg.Sleep == nil {
 		cfg.Sleep = sleep
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
 	f := &Factory{cfg: cfg, base: http.DefaultTransport, clients: make(map[int64]*client)}
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
@@ -193,6 +199,58 @@ func (f *Factory) Client(installationID int64) (Client, error) {
 	c.http = hc
 	f.clients[installationID] = c
 	return c, nil
+}
+
+// Installations lists the ids of the App's installations that are not suspended (all pages);
+// with a plain token, none.
+func (f *Factory) Installations(ctx context.Context) ([]int64, error) {
+	if f.key == nil {
+		return nil, nil
+	}
+	f.mu.Lock()
+	if f.app == nil {
+		atr := ghinstallation.NewAppsTransportFromPrivateKey(f.base, f.cfg.AppID, f.key)
+		if f.appsBaseURL != "" {
+			atr.BaseURL = f.appsBaseURL
+		}
+		hc := &http.Client{}
+		if f.cfg.HTTPClient != nil {
+			*hc = *f.cfg.HTTPClient
+		}
+		hc.Transport = atr
+		f.app = &client{cfg: f.cfg, baseURL: f.baseURL, uploadURL: f.uploadURL, http: hc}
+		f.app.remaining.Store(-1)
+	}
+	app := f.app
+	f.mu.Unlock()
+	var out []int64
+	opts := &github.ListOptions{PerPage: listPerPage, Page: 1}
+	for {
+		var (
+			insts []*github.Installation
+			next  int
+		)
+		o := op{what: fmt.Sprintf("listing the App's installations (page %d)", opts.Page)}
+		err := app.do(ctx, o, func(ctx context.Context, gh *github.Client) (resp *github.Response, err error) {
+			insts, resp, err = gh.Apps.ListInstallations(ctx, opts)
+			if resp != nil {
+				next = resp.NextPage
+			}
+			return resp, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range insts {
+			if in.SuspendedAt == nil {
+				out = append(out, in.GetID())
+			}
+		}
+		if next == 0 {
+			return out, nil
+		}
+		opts.Page = next
+	}
 }
 
 // bearerTransport authenticates requests with a plain token, as go-github's WithAuthToken does.

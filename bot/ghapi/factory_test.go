@@ -143,6 +143,48 @@ func TestAppAuth(t *testing.T) {
 	}
 }
 
+// TestInstallations: the App lists its installations with its JWT, and an installation its
+// repositories with its token.
+func TestInstallations(t *testing.T) {
+	f := newFake(t)
+	serveTokens(t, f, 42)
+	f.handle("GET /api/v3/app/installations", func(w http.ResponseWriter, r *http.Request, _ int) {
+		checkAppJWT(t, r.Header.Get("Authorization"))
+		reply(w, 200, `[{"id":42},{"id":43,"suspended_at":"2026-01-01T00:00:00Z"}]`)
+	})
+	f.handle("GET /api/v3/installation/repositories", func(w http.ResponseWriter, r *http.Request, _ int) {
+		if r.Header.Get("Authorization") != "token ghs_42" {
+			t.Errorf("repositories listed with %q", r.Header.Get("Authorization"))
+		}
+		reply(w, 200, `{"total_count":1,"repositories":[{"name":"models","owner":{"login":"octo"},"clone_url":"https://github.com/octo/models.git"}]}`)
+	})
+	fac, err := NewFactory(appConfig(f, &recorder{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := fac.Installations(context.Background())
+	if err != nil || !reflect.DeepEqual(ids, []int64{42}) {
+		t.Fatalf("Installations() = %v, %v; want [42] (43 is suspended)", ids, err)
+	}
+	c, err := fac.Client(42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repos, err := c.Repositories(context.Background())
+	want := []Repository{{Repo: repo, CloneURL: "https://github.com/octo/models.git"}}
+	if err != nil || !reflect.DeepEqual(repos, want) {
+		t.Errorf("Repositories() = %+v, %v; want %+v", repos, err, want)
+	}
+
+	tok, err := NewFactory(testConfig(f, &recorder{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids, err := tok.Installations(context.Background()); err != nil || ids != nil {
+		t.Errorf("Installations() with a token = %v, %v; want none", ids, err)
+	}
+}
+
 func TestAppTokenErrors(t *testing.T) {
 	t.Run("401 not retried", func(t *testing.T) {
 		f := newFake(t)
@@ -151,11 +193,49 @@ func TestAppTokenErrors(t *testing.T) {
 		c := clientFor(t, appConfig(f, rec), 42)
 		_, err := c.PullRequest(context.Background(), repo, 12)
 		var httpErr *ghinstallation.HTTPError
-		if !errors.As(err, &httpErr) {
+		if !errors.As(err, &httpErr) || !IsTokenError(err) {
 			t.Fatalf("err = %v, want ghinstallation's HTTPError", err)
+		}
+		var later *RetryLaterError
+		if errors.As(err, &later) {
+			t.Errorf("a refused App is retried later: %v", err)
 		}
 		if len(f.requests()) != 1 || len(rec.sleeps()) != 0 {
 			t.Errorf("%d requests, waits %v; want one request and no retry", len(f.requests()), rec.sleeps())
+		}
+	})
+
+	t.Run("403 left for later", func(t *testing.T) {
+		f := newFake(t)
+		f.handle("POST /api/v3/app/installations/42/access_tokens", answer(403, `{"message":"Forbidden"}`))
+		rec := &recorder{}
+		c := clientFor(t, appConfig(f, rec), 42)
+		_, err := c.GitToken(context.Background())
+		var later *RetryLaterError
+		if !errors.As(err, &later) || !later.At.IsZero() || !IsTokenError(err) {
+			t.Fatalf("err = %#v, want a token error to retry later", err)
+		}
+		if len(rec.sleeps()) != 0 {
+			t.Errorf("waits %v, want none in place", rec.sleeps())
+		}
+	})
+
+	t.Run("403 with a reset", func(t *testing.T) {
+		now := time.Unix(1_800_000_000, 0)
+		f := newFake(t)
+		f.handle("POST /api/v3/app/installations/42/access_tokens", func(w http.ResponseWriter, r *http.Request, _ int) {
+			w.Header().Set("X-RateLimit-Remaining", "0")
+			w.Header().Set("X-RateLimit-Reset", fmt.Sprint(now.Add(20*time.Minute).Unix()))
+			reply(w, 403, `{"message":"API rate limit exceeded"}`)
+		})
+		rec := &recorder{}
+		cfg := appConfig(f, rec)
+		cfg.Now = func() time.Time { return now }
+		c := clientFor(t, cfg, 42)
+		_, err := c.PullRequest(context.Background(), repo, 12)
+		var later *RetryLaterError
+		if !errors.As(err, &later) || !later.At.Equal(now.Add(20*time.Minute+rateLimitSlack)) || !IsTokenError(err) {
+			t.Fatalf("err = %#v, want a token error to retry at the reset", err)
 		}
 	})
 

@@ -89,9 +89,23 @@ type Client interface {
 	// GitToken returns a token git can fetch with over HTTPS (user "x-access-token"); for a
 	// plain token, the token itself.
 	GitToken(ctx context.Context) (string, error)
+	// Repositories lists the repositories of an App installation (all pages); with a plain
+	// token, none.
+	Repositories(ctx context.Context) ([]Repository, error)
+	// OpenPullRequests lists the open pull requests of a repository (all pages).
+	OpenPullRequests(ctx context.Context, r Repo) ([]PullRequest, error)
+	// InProgressCheckRuns returns the ids of the check runs named name that are in progress
+	// on the commit sha, whichever suite or attempt made them.
+	InProgressCheckRuns(ctx context.Context, r Repo, sha, name string) ([]int64, error)
 	// RateRemaining returns the remaining core rate limit last seen in a response (-1 before
 	// any response).
 	RateRemaining() int
+}
+
+// Repository is a repository an App installation may access.
+type Repository struct {
+	Repo
+	CloneURL string
 }
 
 // Status is a commit status.

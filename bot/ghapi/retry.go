@@ -23,13 +23,12 @@ const (
 	// notFoundRetries bounds the retries of a 404 for calls that may run before GitHub shows a
 	// pull request or commit that was just pushed.
 	notFoundRetries = 3
-	// maxRateLimitWait is the longest wait for a rate limit to reset; a limit that resets
-	// later fails the call, since retrying sooner would only meet the same limit.
-	maxRateLimitWait = 15 * time.Minute
+	// maxWait is the longest a call waits in place for a rate limit to reset (or for the time a
+	// secondary limit names). A call that would wait longer returns a RetryLaterError at once,
+	// so that a worker is not held for minutes: the bot queues its job again for that time.
+	maxWait = time.Minute
 	// rateLimitSlack is added to the reset time against clock skew between us and GitHub.
 	rateLimitSlack = time.Second
-	// defaultAbuseWait is the wait after a secondary rate limit without Retry-After.
-	defaultAbuseWait = time.Minute
 )
 
 // Metrics events.
@@ -39,6 +38,26 @@ const (
 	EventRateLimited  = "rate_limited"  // a call waits for the primary rate limit to reset
 	EventAbuseLimited = "abuse_limited" // a call waits out a secondary rate limit
 )
+
+// RetryLaterError is a call GitHub turned away for now: a rate limit that resets later than a
+// call waits in place, a secondary rate limit that names no time, or server or network errors
+// (also on the installation token) that outlasted the retries. The call may be made again at
+// At; when At is zero GitHub named no time, and the caller backs off from a minute, as GitHub
+// advises for secondary limits. Err says which call failed and why.
+type RetryLaterError struct {
+	At  time.Time
+	Err error
+}
+
+func (e *RetryLaterError) Error() string { return e.Err.Error() }
+func (e *RetryLaterError) Unwrap() error { return e.Err }
+
+// IsTokenError reports whether err is a failure to get an installation's token (the App's
+// access to the installation), rather than a failure of the call itself.
+func IsTokenError(err error) bool {
+	var tokenErr *ghinstallation.HTTPError
+	return errors.As(err, &tokenErr)
+}
 
 // op describes one call for retries, logs and errors.
 type op struct {
@@ -50,10 +69,21 @@ type op struct {
 // attempt is one try of a call with a fresh go-github client.
 type attempt func(ctx context.Context, gh *github.Client) (*github.Response, error)
 
+// trouble classes a failed attempt.
+type trouble int
+
+const (
+	permanent trouble = iota // not worth retrying
+	transient                // a server or network error: back off and retry, later when retries run out
+	missing                  // a 404 that may be GitHub catching up: a few retries
+	limited                  // a rate limit: wait for the time GitHub names, in place or later
+)
+
 // do runs fn until it succeeds, fails with an error that is not worth retrying, or runs out of
 // retries. Each attempt gets its own timeout; an attempt that times out is not retried, because
 // the timeout already bounds how long a caller waits on an unresponsive GitHub and a write that
-// timed out may have taken effect.
+// timed out may have taken effect. Rate limits that reset within maxWait are waited out in
+// place; later ones, and server errors that outlast the retries, are a RetryLaterError.
 func (c *client) do(ctx context.Context, o op, fn attempt) error {
 	notFound := 0
 	for n := 0; ; n++ {
@@ -73,22 +103,45 @@ func (c *client) do(ctx context.Context, o op, fn attempt) error {
 			return fmt.Errorf("%s: no response within %v: %w", o.what, c.cfg.Timeout, err)
 		}
 
-		wait, event := retryAfter(err, n)
-		if isNotFound(err) {
+		now := c.cfg.Now()
+		kind, wait, event := retryAfter(err, n, now)
+		if kind == missing {
 			if !o.retryNotFound || notFound == notFoundRetries {
-				event = ""
+				kind = permanent
 			}
 			notFound++
 		}
-		if event == "" || n >= c.cfg.MaxRetries {
+		log := LoggerFrom(ctx, nil)
+		if log == nil {
+			// A job's logger already names the repository.
+			log = c.cfg.Logger
+			if o.repo != (Repo{}) {
+				log = log.With("repo", o.repo.String())
+			}
+		}
+		log = log.With("op", o.what, "attempt", n+1, "err", err)
+		switch {
+		case kind == permanent, kind == missing && n >= c.cfg.MaxRetries:
 			c.cfg.Metrics(EventAPIError)
 			return fmt.Errorf("%s: %w", o.what, err)
+		case kind == limited && (wait < 0 || wait > maxWait):
+			c.cfg.Metrics(event)
+			later := &RetryLaterError{Err: fmt.Errorf("%s: %w", o.what, err)}
+			if wait > 0 {
+				later.At = now.Add(wait)
+			}
+			log.Warn("GitHub rate limit hit; the call is left for later", "limit", event, "until", later.At)
+			return later
+		case n >= c.cfg.MaxRetries:
+			c.cfg.Metrics(EventAPIError)
+			later := &RetryLaterError{Err: fmt.Errorf("%s: %d retries: %w", o.what, n, err)}
+			if kind == limited {
+				later.At = now.Add(wait)
+			}
+			return later
 		}
 		c.cfg.Metrics(event)
-		log := LoggerFrom(ctx, c.cfg.Logger).With("op", o.what, "wait", wait, "attempt", n+1, "err", err)
-		if o.repo != (Repo{}) {
-			log = log.With("repo", o.repo.String())
-		}
+		log = log.With("wait", wait)
 		if event == EventRetry {
 			log.Debug("retrying GitHub call")
 		} else {
@@ -100,9 +153,9 @@ func (c *client) do(ctx context.Context, o op, fn attempt) error {
 	}
 }
 
-// retryAfter says how long to wait before retrying after err on attempt n (from 0), and which
-// metrics event the retry is; event "" means err is not worth retrying.
-func retryAfter(err error, n int) (time.Duration, string) {
+// retryAfter classes err on attempt n (from 0) at time now, and says how long to wait before
+// retrying (-1 for a rate limit that names no time) and which metrics event a retry is.
+func retryAfter(err error, n int, now time.Time) (trouble, time.Duration, string) {
 	var (
 		rateErr  *github.RateLimitError
 		abuseErr *github.AbuseRateLimitError
@@ -113,59 +166,57 @@ func retryAfter(err error, n int) (time.Duration, string) {
 	)
 	switch {
 	case errors.As(err, &rateErr):
-		wait := time.Until(rateErr.Rate.Reset.Time) + rateLimitSlack
-		if wait > maxRateLimitWait {
-			return 0, ""
-		}
-		return max(wait, rateLimitSlack), EventRateLimited
+		return limited, max(rateErr.Rate.Reset.Sub(now)+rateLimitSlack, rateLimitSlack), EventRateLimited
 	case errors.As(err, &abuseErr):
-		wait := defaultAbuseWait
-		if abuseErr.RetryAfter != nil {
-			wait = max(*abuseErr.RetryAfter, rateLimitSlack)
-		}
-		if wait > maxRateLimitWait {
-			return 0, ""
-		}
-		return wait, EventAbuseLimited
+		return limited, namedWait(abuseErr.Response, now), EventAbuseLimited
 	case errors.As(err, &respErr):
 		if respErr.Response == nil {
-			return 0, ""
+			return permanent, 0, ""
 		}
 		switch s := respErr.Response.StatusCode; {
 		case s == http.StatusTooManyRequests:
 			// go-github types only 403s as rate limit errors; GitHub also answers 429.
-			return tooManyRequestsWait(respErr.Response)
-		case s >= 500 || s == http.StatusNotFound || isUnknownCommit(respErr):
-			return backoff(n), EventRetry
+			return limited, namedWait(respErr.Response, now), EventRateLimited
+		case s >= 500:
+			return transient, backoff(n), EventRetry
+		case s == http.StatusNotFound || isUnknownCommit(respErr):
+			return missing, backoff(n), EventRetry
 		}
-		return 0, ""
+		return permanent, 0, ""
 	case errors.As(err, &tokenErr):
-		// Getting an installation token failed: retry server and network errors only.
-		if tokenErr.Response != nil && tokenErr.Response.StatusCode < 500 {
-			return 0, ""
+		// Getting an installation token failed: GitHub's own trouble and its limits pass; a
+		// refused App or a vanished installation does not.
+		switch r := tokenErr.Response; {
+		case r == nil || r.StatusCode >= 500:
+			return transient, backoff(n), EventRetry
+		case r.StatusCode == http.StatusForbidden || r.StatusCode == http.StatusTooManyRequests:
+			return limited, namedWait(r, now), EventRateLimited
 		}
-		return backoff(n), EventRetry
+		return permanent, 0, ""
 	case errors.As(err, &certErr):
-		return 0, ""
+		return permanent, 0, ""
 	case errors.As(err, &urlErr), errors.Is(err, io.ErrUnexpectedEOF):
-		return backoff(n), EventRetry
+		return transient, backoff(n), EventRetry
 	}
-	return 0, ""
+	return permanent, 0, ""
 }
 
-// tooManyRequestsWait reads how long to wait from a 429 response: Retry-After, else the rate
-// limit reset, else defaultAbuseWait.
-func tooManyRequestsWait(resp *http.Response) (time.Duration, string) {
-	wait := defaultAbuseWait
-	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
-		wait = time.Duration(s) * time.Second
-	} else if r, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
-		wait = time.Until(time.Unix(r, 0)) + rateLimitSlack
+// namedWait reads from a rate-limited response how long GitHub asks to wait: Retry-After, else
+// until X-RateLimit-Reset when no requests remain; -1 when it names no time (GitHub's advice is
+// then to wait a minute at least, and longer each time).
+func namedWait(resp *http.Response, now time.Time) time.Duration {
+	if resp == nil {
+		return -1
 	}
-	if wait > maxRateLimitWait {
-		return 0, ""
+	if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && s >= 0 {
+		return max(time.Duration(s)*time.Second, rateLimitSlack)
 	}
-	return max(wait, rateLimitSlack), EventRateLimited
+	if resp.Header.Get("X-RateLimit-Remaining") == "0" {
+		if r, err := strconv.ParseInt(resp.Header.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+			return max(time.Unix(r, 0).Sub(now)+rateLimitSlack, rateLimitSlack)
+		}
+	}
+	return -1
 }
 
 // isUnknownCommit reports GitHub's 422 "No commit found for SHA", its answer
@@ -173,12 +224,6 @@ func tooManyRequestsWait(resp *http.Response) (time.Duration, string) {
 // a push): as transient as the 404s after a pull request opens.
 func isUnknownCommit(e *github.ErrorResponse) bool {
 	return e.Response.StatusCode == http.StatusUnprocessableEntity && strings.Contains(e.Message, "No commit found")
-}
-
-// isNotFound reports whether err is GitHub's 404.
-func isNotFound(err error) bool {
-	var respErr *github.ErrorResponse
-	return errors.As(err, &respErr) && respErr.Response != nil && (respErr.Response.StatusCode == http.StatusNotFound || isUnknownCommit(respErr))
 }
 
 // backoff returns the wait before retry n (from 0): 1s, 2s, 4s, 8s, 8s, ..., each with "equal

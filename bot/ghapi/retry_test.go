@@ -69,6 +69,11 @@ func TestRetriesRunOut(t *testing.T) {
 	if !errors.As(err, &respErr) || respErr.Response.StatusCode != 503 {
 		t.Fatalf("err = %v, want the 503", err)
 	}
+	// Server errors pass: the caller is told to come back later, at a time of its choosing.
+	var later *RetryLaterError
+	if !errors.As(err, &later) || !later.At.IsZero() {
+		t.Errorf("err = %#v, want a RetryLaterError naming no time", err)
+	}
 	if n := len(f.requests()); n != 3 {
 		t.Errorf("%d requests, want 1 + MaxRetries = 3", n)
 	}
@@ -172,7 +177,7 @@ func TestNoRetryOnClientError(t *testing.T) {
 
 func TestRateLimit(t *testing.T) {
 	t.Run("primary", func(t *testing.T) {
-		reset := time.Now().Add(90 * time.Second).Truncate(time.Second)
+		reset := time.Now().Add(30 * time.Second).Truncate(time.Second)
 		f := newFake(t)
 		f.handle(prRoute, failThen(1, http.StatusForbidden, `{"message":"API rate limit exceeded"}`, http.Header{
 			"X-Ratelimit-Limit":     {"5000"},
@@ -212,21 +217,32 @@ func TestRateLimit(t *testing.T) {
 		}
 	})
 
-	t.Run("reset too far away", func(t *testing.T) {
-		reset := time.Now().Add(50 * time.Minute)
+	t.Run("reset later than a call waits", func(t *testing.T) {
+		now := time.Unix(1_800_000_000, 0)
+		reset := now.Add(20 * time.Minute)
 		f := newFake(t)
 		f.handle(prRoute, failThen(1, http.StatusForbidden, `{"message":"API rate limit exceeded"}`, http.Header{
 			"X-Ratelimit-Remaining": {"0"},
 			"X-Ratelimit-Reset":     {strconv.FormatInt(reset.Unix(), 10)},
 		}))
-		c, rec := newTestClient(t, f)
+		rec := &recorder{}
+		cfg := testConfig(f, rec)
+		cfg.Now = func() time.Time { return now }
+		c := clientFor(t, cfg, 0)
 		_, err := c.PullRequest(context.Background(), repo, 12)
 		var rateErr *github.RateLimitError
 		if !errors.As(err, &rateErr) {
 			t.Fatalf("err = %v, want a RateLimitError", err)
 		}
+		var later *RetryLaterError
+		if !errors.As(err, &later) || !later.At.Equal(reset.Add(rateLimitSlack)) {
+			t.Errorf("err = %#v, want a RetryLaterError at the reset, %v", err, reset.Add(rateLimitSlack))
+		}
 		if waits := rec.sleeps(); len(waits) != 0 {
 			t.Errorf("waited %v, want no wait", waits)
+		}
+		if got, want := rec.metrics(), []string{EventRateLimited}; !reflect.DeepEqual(got, want) {
+			t.Errorf("metrics %q, want %q", got, want)
 		}
 	})
 
@@ -241,6 +257,37 @@ func TestRateLimit(t *testing.T) {
 			t.Errorf("waits %v, want %v", got, want)
 		}
 	})
+
+	// A 429 names its time in Retry-After, or in X-RateLimit-Reset when no requests remain; a
+	// reset time beside remaining requests is the primary limit's, not this one's.
+	now := time.Unix(1_800_000_000, 0)
+	farReset := strconv.FormatInt(now.Add(40*time.Minute).Unix(), 10)
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+		at     time.Time // zero: no time named
+	}{
+		{"429 without Retry-After", http.Header{"X-Ratelimit-Remaining": {"4000"}, "X-Ratelimit-Reset": {farReset}}, time.Time{}},
+		{"429 with Retry-After", http.Header{"Retry-After": {"300"}, "X-Ratelimit-Reset": {farReset}}, now.Add(5 * time.Minute)},
+		{"429 with no requests left", http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {farReset}}, now.Add(40*time.Minute + rateLimitSlack)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t)
+			f.handle(prRoute, failThen(1, http.StatusTooManyRequests, `{"message":"slow down"}`, tc.header))
+			rec := &recorder{}
+			cfg := testConfig(f, rec)
+			cfg.Now = func() time.Time { return now }
+			c := clientFor(t, cfg, 0)
+			_, err := c.PullRequest(context.Background(), repo, 12)
+			var later *RetryLaterError
+			if !errors.As(err, &later) || !later.At.Equal(tc.at) {
+				t.Fatalf("err = %#v, want a RetryLaterError at %v", err, tc.at)
+			}
+			if waits := rec.sleeps(); len(waits) != 0 {
+				t.Errorf("waited %v in place", waits)
+			}
+		})
+	}
 }
 
 func TestAbuseRateLimit(t *testing.T) {
@@ -252,7 +299,6 @@ func TestAbuseRateLimit(t *testing.T) {
 		want   time.Duration
 	}{
 		{"Retry-After", http.Header{"Retry-After": {"7"}}, 7 * time.Second},
-		{"no Retry-After", nil, defaultAbuseWait},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -281,6 +327,26 @@ func TestAbuseRateLimit(t *testing.T) {
 				t.Errorf("no log line with the repo:\n%s", rec.logged())
 			}
 		})
+	}
+}
+
+// TestAbuseRateLimitNoTime: a secondary limit that names no time is not waited out in place
+// (GitHub asks for a minute at least, and more each time): the caller comes back later.
+func TestAbuseRateLimitNoTime(t *testing.T) {
+	f := newFake(t)
+	f.handle("POST /api/v3/repos/octo/models/issues/12/comments", answer(http.StatusForbidden,
+		`{"message":"You have exceeded a secondary rate limit.","documentation_url":"https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"}`))
+	c, rec := newTestClient(t, f)
+	_, err := c.CreateComment(context.Background(), repo, 12, "x")
+	var later *RetryLaterError
+	if !errors.As(err, &later) || !later.At.IsZero() {
+		t.Fatalf("err = %#v, want a RetryLaterError naming no time", err)
+	}
+	if waits := rec.sleeps(); len(waits) != 0 {
+		t.Errorf("waited %v in place", waits)
+	}
+	if got, want := rec.metrics(), []string{EventAbuseLimited}; !reflect.DeepEqual(got, want) {
+		t.Errorf("metrics %q, want %q", got, want)
 	}
 }
 

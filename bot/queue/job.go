@@ -51,7 +51,9 @@ type Job struct {
 	CheckRun     int64  // the check run an attempt opened (SetCheck); 0 if none, -1 for a commit status
 	CheckOpen    bool   // that check was left in progress
 	State        string
-	Attempts     int
+	Attempts     int       // times a worker started it
+	Retries      int       // times it was queued again for later (Requeue)
+	NotBefore    time.Time // not claimed before this time (zero: at once)
 	Error        string
 	Created      time.Time
 	Updated      time.Time
@@ -75,7 +77,7 @@ func (j *Job) Key() string {
 }
 
 // validate checks a job given to EnqueueAll. The fields the queue sets (ID,
-// Attempts, Error, Created, Updated) are ignored.
+// Attempts, Retries, NotBefore, Error, Created, Updated) are ignored.
 func (j *Job) validate() error {
 	owner, name, ok := strings.Cut(j.Repo, "/")
 	if !ok || owner == "" || name == "" || strings.ContainsAny(name, "/#@") || strings.ContainsAny(owner, "#@") {
@@ -116,6 +118,9 @@ func (j *Job) validate() error {
 	}
 	if j.State != "" && j.State != Queued {
 		return fmt.Errorf("%w: a new job is queued, not %q", ErrInvalidJob, j.State)
+	}
+	if j.CheckRun < 0 || j.CheckRun > 0 && j.Kind != KindPullRequest && j.Kind != KindMergeGroup {
+		return fmt.Errorf("%w: a %s job cannot take over check run %d", ErrInvalidJob, j.Kind, j.CheckRun)
 	}
 	return nil
 }

@@ -21,6 +21,12 @@
 //     record that only stops jobs older than this one.
 //  4. Finish the job.
 //
+// A job GitHub turned away for now is not failed: Requeue queues it again
+// with a time before which Claim does not take it (NotBefore), and counts
+// the retry. Attempts counts the starts of a job; a start that ended in
+// Requeue did not end in a crash, so Recover gives up on a job after
+// MaxAttempts starts that ended neither way.
+//
 // Every write is one transaction, which takes SQLite's write lock when it
 // begins (see cache.Store.Write), so several goroutines and processes can share
 // one queue; reads are plain queries. Notify wakes idle workers of this
@@ -62,21 +68,42 @@ var (
 var errDuplicate = errors.New("duplicate delivery")
 
 // Queue is the job queue in one store. Its methods are safe for concurrent
-// use.
+// use, once SetClock and OnCancel have been called (before any other).
 type Queue struct {
-	store *cache.Store
-	wake  chan struct{}
-	now   func() time.Time // the clock, replaced in tests
+	store    *cache.Store
+	wake     chan struct{}
+	now      func() time.Time // the clock
+	fresh    bool
+	onCancel func(kind string)
 }
 
 // Open returns the queue kept in store, which must be open, creating or
 // updating its tables first.
 func Open(ctx context.Context, store *cache.Store) (*Queue, error) {
+	var tables int
+	if err := store.QueryRow(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'jobs'").Scan(&tables); err != nil {
+		return nil, fmt.Errorf("opening the job queue: %w", err)
+	}
 	if err := store.Migrate(ctx, schema); err != nil {
 		return nil, fmt.Errorf("opening the job queue: %w", err)
 	}
-	return &Queue{store: store, wake: make(chan struct{}, 1), now: time.Now}, nil
+	return &Queue{store: store, wake: make(chan struct{}, 1), now: time.Now, fresh: tables == 0, onCancel: func(string) {}}, nil
 }
+
+// Fresh reports whether Open created the queue's tables: the store is new,
+// was rebuilt, or its file was lost, so whatever jobs were in flight before
+// are unknown.
+func (q *Queue) Fresh() bool { return q.fresh }
+
+// SetClock replaces the clock that stamps jobs and decides whether a job's
+// NotBefore has come (time.Now by default).
+func (q *Queue) SetClock(now func() time.Time) { q.now = now }
+
+// OnCancel sets a function called with the kind of every job the queue
+// cancels by itself, after the change commits: queued jobs a newer job
+// supersedes (EnqueueAll) and running jobs Recover finds superseded. Jobs a
+// worker finishes as Cancelled are the worker's to count.
+func (q *Queue) OnCancel(f func(kind string)) { q.onCancel = f }
 
 // Notify returns a channel that receives a value (buffer 1, never blocking
 // the sender) when EnqueueAll, Finish or Recover commits a change
@@ -106,8 +133,12 @@ func (q *Queue) notify() {
 // becomes a full job, so a `/setbot full` or a scheduled re-analysis is not
 // lost to a push that follows it. A later job of the list supersedes an
 // earlier one of the same Key. The fields the queue sets (ID, State,
-// Attempts, Error, Created, Updated) are ignored, except that a State other
-// than "" or Queued is refused. Nothing is written when it returns an error.
+// Attempts, Retries, NotBefore, Error, Created, Updated) are ignored, except
+// that a State other than "" or Queued is refused. A pull request or merge
+// group job may carry the CheckRun it is to complete, a check run in
+// progress that no job of the queue knows (see Fresh): its first attempt
+// takes it over instead of creating one. Nothing is written when it returns
+// an error.
 func (q *Queue) EnqueueAll(ctx context.Context, jobs []Job) (ids []int64, duplicate bool, err error) {
 	if len(jobs) == 0 {
 		return nil, false, errors.New("enqueueing jobs: no jobs")
@@ -122,8 +153,9 @@ func (q *Queue) EnqueueAll(ctx context.Context, jobs []Job) (ids []int64, duplic
 		}
 	}
 	now := q.now().UnixNano()
+	var cancelled []string
 	err = q.store.Write(ctx, func(tx *sql.Tx) error {
-		ids = ids[:0]
+		ids, cancelled = ids[:0], cancelled[:0]
 		if delivery != "" {
 			res, err := tx.ExecContext(ctx,
 				"INSERT INTO deliveries (id, received) VALUES (?, ?) ON CONFLICT (id) DO NOTHING", delivery, now)
@@ -137,11 +169,12 @@ func (q *Queue) EnqueueAll(ctx context.Context, jobs []Job) (ids []int64, duplic
 			}
 		}
 		for _, j := range jobs {
-			id, err := insert(ctx, tx, j, now)
+			id, kinds, err := insert(ctx, tx, j, now)
 			if err != nil {
 				return fmt.Errorf("storing the %s job of %s: %w", j.Kind, j.Key(), err)
 			}
 			ids = append(ids, id)
+			cancelled = append(cancelled, kinds...)
 		}
 		return nil
 	})
@@ -150,6 +183,9 @@ func (q *Queue) EnqueueAll(ctx context.Context, jobs []Job) (ids []int64, duplic
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("enqueueing %s: %w", describe(jobs), err)
+	}
+	for _, kind := range cancelled {
+		q.onCancel(kind)
 	}
 	q.notify()
 	return ids, false, nil
@@ -167,14 +203,15 @@ func describe(jobs []Job) string {
 	return what
 }
 
-// insert adds j as a queued job and cancels the queued jobs it supersedes.
-func insert(ctx context.Context, tx *sql.Tx, j Job, now int64) (int64, error) {
+// insert adds j as a queued job and cancels the queued jobs it supersedes,
+// whose kinds it returns.
+func insert(ctx context.Context, tx *sql.Tx, j Job, now int64) (int64, []string, error) {
 	key := j.Key()
 	rows, err := tx.QueryContext(ctx, "SELECT kind, fresh FROM jobs WHERE key = ? AND state = ?", key, Queued)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	superseding := false
+	var superseded []string
 	for rows.Next() {
 		var (
 			kind  string
@@ -182,9 +219,9 @@ func insert(ctx context.Context, tx *sql.Tx, j Job, now int64) (int64, error) {
 		)
 		if err := rows.Scan(&kind, &fresh); err != nil {
 			rows.Close()
-			return 0, err
+			return 0, nil, err
 		}
-		superseding = true
+		superseded = append(superseded, kind)
 		j.Fresh = j.Fresh || fresh
 		if kind == KindFull && j.Kind == KindPush {
 			j.Kind = KindFull
@@ -192,49 +229,57 @@ func insert(ctx context.Context, tx *sql.Tx, j Job, now int64) (int64, error) {
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return 0, err
+		return 0, nil, err
 	}
+	// Only the heads of jobs that open check runs are swept when they end.
+	swept := j.Kind != KindPullRequest && j.Kind != KindMergeGroup
 	var id int64
 	err = tx.QueryRowContext(ctx, `
 INSERT INTO jobs (delivery, kind, installation, repo, clone_url, pr, branch, base_sha, head_sha,
-	fresh, requester, command, comment_id, key, state, attempts, error, created, updated)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '', ?, ?)
+	fresh, requester, command, comment_id, key, state, attempts, error, created, updated, check_run, check_open, swept)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, '', ?, ?, ?, ?, ?)
 RETURNING id`,
 		j.Delivery, j.Kind, j.Installation, j.Repo, j.CloneURL, j.PR, j.Branch, j.BaseSHA, j.HeadSHA,
-		j.Fresh, j.Requester, j.Command, j.CommentID, key, Queued, now, now).Scan(&id)
+		j.Fresh, j.Requester, j.Command, j.CommentID, key, Queued, now, now, j.CheckRun, j.CheckRun > 0, swept).Scan(&id)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	if superseding {
+	if len(superseded) > 0 {
 		if _, err := tx.ExecContext(ctx, "UPDATE jobs SET state = ?, error = ?, updated = ? WHERE key = ? AND state = ? AND id < ?",
 			Cancelled, fmt.Sprintf("superseded by job %d", id), now, key, Queued, id); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 	}
-	return id, nil
+	return id, superseded, nil
 }
 
 // jobColumns are the columns scanJob reads, in its order.
 const jobColumns = `id, delivery, kind, installation, repo, clone_url, pr, branch, base_sha, head_sha,
-	fresh, requester, command, comment_id, state, attempts, error, created, updated, check_run, check_open`
+	fresh, requester, command, comment_id, state, attempts, error, created, updated, check_run, check_open,
+	retries, not_before`
 
 // scanJob reads a row of jobColumns.
 func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
 	var (
-		j                Job
-		created, updated int64
+		j                           Job
+		created, updated, notBefore int64
 	)
 	if err := row.Scan(&j.ID, &j.Delivery, &j.Kind, &j.Installation, &j.Repo, &j.CloneURL, &j.PR, &j.Branch,
-		&j.BaseSHA, &j.HeadSHA, &j.Fresh, &j.Requester, &j.Command, &j.CommentID, &j.State, &j.Attempts, &j.Error, &created, &updated, &j.CheckRun, &j.CheckOpen); err != nil {
+		&j.BaseSHA, &j.HeadSHA, &j.Fresh, &j.Requester, &j.Command, &j.CommentID, &j.State, &j.Attempts, &j.Error, &created, &updated, &j.CheckRun, &j.CheckOpen,
+		&j.Retries, &notBefore); err != nil {
 		return nil, err
 	}
 	j.Created = time.Unix(0, created).UTC()
 	j.Updated = time.Unix(0, updated).UTC()
+	if notBefore > 0 {
+		j.NotBefore = time.Unix(0, notBefore).UTC()
+	}
 	return &j, nil
 }
 
-// Claim marks the oldest queued job whose Key has no running job as running
-// (one more attempt) and returns it, or nil when there is none. It is one
+// Claim marks the oldest queued job whose NotBefore has come and whose Key
+// has no running job as running (one more attempt) and returns it, or nil
+// when there is none. It is one
 // transaction, so any number of goroutines and processes may claim at once
 // and each job goes to one of them.
 func (q *Queue) Claim(ctx context.Context) (*Job, error) {
@@ -244,7 +289,7 @@ func (q *Queue) Claim(ctx context.Context) (*Job, error) {
 UPDATE jobs SET state = ?1, attempts = attempts + 1, updated = ?2
 WHERE id = (
 	SELECT c.id FROM jobs c
-	WHERE c.state = ?3
+	WHERE c.state = ?3 AND c.not_before <= ?2
 	AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.key = c.key AND r.state = ?1)
 	ORDER BY c.id
 	LIMIT 1)
@@ -299,6 +344,38 @@ func (q *Queue) Finish(ctx context.Context, id int64, state, errText string) err
 	return nil
 }
 
+// Requeue queues a running job again, to be claimed at notBefore or later,
+// with one more retry; why says what it waits for (its Error until it
+// ends). It keeps the job's check (SetCheck) for the next attempt. A job
+// that is not running is an error wrapping ErrNotRunning (ErrNotFound for
+// an unknown id), and is left as it is.
+func (q *Queue) Requeue(ctx context.Context, id int64, notBefore time.Time, why string) error {
+	err := q.store.Write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "UPDATE jobs SET state = ?, not_before = ?, retries = retries + 1, error = ?, updated = ? WHERE id = ? AND state = ?",
+			Queued, notBefore.UnixNano(), why, q.now().UnixNano(), id, Running)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 1 {
+			return err
+		}
+		var current string
+		err = tx.QueryRowContext(ctx, "SELECT state FROM jobs WHERE id = ?", id).Scan(&current)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("it is %s: %w", current, ErrNotRunning)
+	})
+	if err != nil {
+		return fmt.Errorf("queueing job %d again for %s: %w", id, notBefore.UTC().Format(time.RFC3339), err)
+	}
+	q.notify()
+	return nil
+}
+
 // Superseded reports whether a newer job (higher id) of j's Key exists, in
 // any state: j's result must then not be published, since the newer job's
 // would replace it (and an older commit never overwrites a newer result).
@@ -348,22 +425,42 @@ WHERE published.job <= excluded.job`,
 // Recover deals with the jobs a process that died left running; call it
 // once at start-up, before workers start, and only where no other process
 // is running jobs from the same store (one replica, ARCHITECTURE.md §9).
-// A job a newer job of its Key supersedes is cancelled; one that was
-// attempted MaxAttempts times is marked failed; the others are queued again
-// (their Error says so until they finish). It returns how many it requeued.
+// A job a newer job of its Key supersedes is cancelled; one whose process
+// stopped MaxAttempts times while running it is marked failed; the others
+// are queued again (their Error says so until they finish). It returns how
+// many it requeued.
 func (q *Queue) Recover(ctx context.Context) (int, error) {
-	var requeued int64
+	var (
+		requeued  int64
+		cancelled []string
+	)
 	err := q.store.Write(ctx, func(tx *sql.Tx) error {
+		cancelled = cancelled[:0]
 		now := q.now().UnixNano()
-		if _, err := tx.ExecContext(ctx, `
+		rows, err := tx.QueryContext(ctx, `
 UPDATE jobs SET state = ?1, error = 'superseded by job ' || (SELECT max(n.id) FROM jobs n WHERE n.key = jobs.key), updated = ?2
-WHERE state = ?3 AND EXISTS (SELECT 1 FROM jobs n WHERE n.key = jobs.key AND n.id > jobs.id)`,
-			Cancelled, now, Running); err != nil {
+WHERE state = ?3 AND EXISTS (SELECT 1 FROM jobs n WHERE n.key = jobs.key AND n.id > jobs.id)
+RETURNING kind`,
+			Cancelled, now, Running)
+		if err != nil {
 			return err
 		}
+		for rows.Next() {
+			var kind string
+			if err := rows.Scan(&kind); err != nil {
+				rows.Close()
+				return err
+			}
+			cancelled = append(cancelled, kind)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		// Starts that ended in Requeue were not stopped by their process.
 		if _, err := tx.ExecContext(ctx, `
-UPDATE jobs SET state = ?1, error = 'abandoned after ' || attempts || ' attempts: the process running it stopped each time', updated = ?2
-WHERE state = ?3 AND attempts >= ?4`,
+UPDATE jobs SET state = ?1, error = 'abandoned after ' || (attempts - retries) || ' attempts: the process running it stopped each time', updated = ?2
+WHERE state = ?3 AND attempts - retries >= ?4`,
 			Failed, now, Running, MaxAttempts); err != nil {
 			return err
 		}
@@ -379,6 +476,9 @@ WHERE state = ?3`,
 	})
 	if err != nil {
 		return 0, fmt.Errorf("recovering interrupted jobs: %w", err)
+	}
+	for _, kind := range cancelled {
+		q.onCancel(kind)
 	}
 	if requeued > 0 {
 		q.notify()
@@ -491,6 +591,76 @@ func (q *Queue) NewerOnSameCommit(ctx context.Context, j *Job) (bool, error) {
 	err := q.store.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE key = ? AND id > ? AND head_sha = ?)", j.Key(), j.ID, j.HeadSHA).Scan(&ok)
 	if err != nil {
 		return false, fmt.Errorf("looking for newer jobs of %s: %w", j.Key(), err)
+	}
+	return ok, nil
+}
+
+// Head is a commit of a repository that check runs were opened on.
+type Head struct {
+	Installation int64
+	Repo         string
+	SHA          string
+}
+
+// EndedHeads lists up to limit heads of ended pull request and merge group
+// jobs not yet swept (MarkSwept) on which no job is queued or running: the
+// check runs left in progress there, if any, belong to no analysis.
+func (q *Queue) EndedHeads(ctx context.Context, limit int) ([]Head, error) {
+	rows, err := q.store.Query(ctx, `
+SELECT max(installation), repo, head_sha FROM jobs j
+WHERE swept = 0 AND head_sha != '' AND state IN (?, ?, ?)
+AND NOT EXISTS (SELECT 1 FROM jobs a WHERE a.repo = j.repo AND a.head_sha = j.head_sha AND a.state IN (?, ?))
+GROUP BY repo, head_sha
+ORDER BY max(updated)
+LIMIT ?`, Done, Failed, Cancelled, Queued, Running, limit)
+	if err != nil {
+		return nil, fmt.Errorf("listing the heads of ended jobs: %w", err)
+	}
+	defer rows.Close()
+	var out []Head
+	for rows.Next() {
+		var h Head
+		if err := rows.Scan(&h.Installation, &h.Repo, &h.SHA); err != nil {
+			return nil, fmt.Errorf("listing the heads of ended jobs: %w", err)
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// MarkSwept records that the check runs on h were swept after the jobs on
+// it that have ended so far.
+func (q *Queue) MarkSwept(ctx context.Context, h Head) error {
+	err := q.store.Write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, "UPDATE jobs SET swept = 1 WHERE repo = ? AND head_sha = ? AND state IN (?, ?, ?)",
+			h.Repo, h.SHA, Done, Failed, Cancelled)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("recording the sweep of %s at %s: %w", h.Repo, h.SHA, err)
+	}
+	return nil
+}
+
+// Analysing reports whether a job on the commit sha of repo is queued or
+// running.
+func (q *Queue) Analysing(ctx context.Context, repo, sha string) (bool, error) {
+	var ok bool
+	err := q.store.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE repo = ? AND head_sha = ? AND state IN (?, ?))",
+		repo, sha, Queued, Running).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("looking for jobs on %s at %s: %w", repo, sha, err)
+	}
+	return ok, nil
+}
+
+// KnowsCheckRun reports whether a job of repo recorded the check run id as
+// its own (SetCheck, or taken over at EnqueueAll).
+func (q *Queue) KnowsCheckRun(ctx context.Context, repo string, id int64) (bool, error) {
+	var ok bool
+	err := q.store.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE repo = ? AND check_run = ?)", repo, id).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("looking for the job of check run %d of %s: %w", id, repo, err)
 	}
 	return ok, nil
 }

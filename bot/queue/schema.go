@@ -65,4 +65,20 @@ ALTER TABLE jobs ADD COLUMN check_run INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN check_open INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX jobs_open_checks ON jobs (check_open) WHERE check_open = 1;
 `,
+}, {
+	// A job GitHub turned away for now (a rate limit, server errors) is
+	// queued again with a time before which it is not claimed, and counts
+	// its retries; both survive a restart. A pull request's head is swept
+	// for check runs left in progress once its jobs end: swept records that
+	// it was, and jobs that ended before this migration count as swept.
+	Version: 3,
+	Name:    "retries at a later time; heads swept",
+	SQL: `
+ALTER TABLE jobs ADD COLUMN not_before INTEGER NOT NULL DEFAULT 0; -- unix nanoseconds
+ALTER TABLE jobs ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN swept INTEGER NOT NULL DEFAULT 0;
+UPDATE jobs SET swept = 1 WHERE state IN ('done', 'failed', 'cancelled') OR kind NOT IN ('pull_request', 'merge_group');
+CREATE INDEX jobs_unswept ON jobs (repo, head_sha) WHERE swept = 0;
+CREATE INDEX jobs_head ON jobs (repo, head_sha, state);
+`,
 }}}

@@ -41,8 +41,10 @@ Scheduled full re-analyses (schedules in the configuration) recompute every
 model without the cache and report any difference as a check run.
 
 Other endpoints: GET /healthz, GET /readyz (database ping), GET /metrics
-(Prometheus). SIGTERM or SIGINT stops intake, lets running jobs finish within
-shutdown_timeout, and closes the database; queued jobs run after a restart.
+(Prometheus). SIGTERM or SIGINT drains: running jobs get shutdown_timeout to
+finish while /readyz and new deliveries answer 503, then the server stops and
+closes the database; queued jobs run after a restart. Jobs GitHub turns away
+(rate limits, outages) are queued again for later rather than failed.
 
 The configuration file (YAML, strict) is optional: the listen address, paths,
 workers, timeouts, logging and GitHub credentials also come from SETBOT_*
