@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -52,7 +53,7 @@ func roundTrip(t *testing.T, set *engine.SET) {
 	if got.Dump() != set.Dump() {
 		t.Fatalf("decoded tree differs:\n%s\nwant\n%s", got.Dump(), set.Dump())
 	}
-	if got.Stats != set.Stats || got.Options != set.Options || len(got.Bounds) != len(set.Bounds) {
+	if got.Stats != set.Stats || !reflect.DeepEqual(got.Options, set.Options) || len(got.Bounds) != len(set.Bounds) {
 		t.Fatalf("decoded stats %+v options %+v bounds %v, want %+v %+v %v", got.Stats, got.Options, got.Bounds, set.Stats, set.Options, set.Bounds)
 	}
 	again, err := got.MarshalBinary()

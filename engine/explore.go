@@ -34,7 +34,7 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	}
 	defer slv.Close()
 	slv.SetTimeout(opts.SolverTimeout)
-	slv.SetCancel(opts.Cancel)
+	slv.SetCancel(opts.Cancel) // an interrupt lets the running query end: the tree is exact up to its cut
 	x := &executor{m: m, tab: tab, or: newOracle(tab, slv), opts: opts,
 		varIdx: make(map[string]int), bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
 	for i, v := range m.Vars {
@@ -200,6 +200,14 @@ func (e *explorer) run(start time.Time) error {
 			default:
 			}
 		}
+		if closed(x.opts.Interrupt) {
+			x.limits[vocab.BoundInterrupt] = time.Since(start).Milliseconds()
+			e.cutRest(i, vocab.BoundInterrupt)
+			break
+		}
+		if x.opts.Progress != nil && i%256 == 0 {
+			x.opts.Progress(Progress{States: len(e.set.Nodes), Depth: n.Depth, Elapsed: time.Since(start)})
+		}
 		if len(e.set.Nodes) >= x.opts.MaxStates {
 			e.cutRest(i, vocab.BoundStates)
 			break
@@ -222,6 +230,16 @@ func (e *explorer) run(start time.Time) error {
 		}
 	}
 	return nil
+}
+
+// closed reports whether c is closed (a nil c never is).
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return c != nil
+	default:
+		return false
+	}
 }
 
 // cutRest marks every unexplored node from index i on as cut by bound.

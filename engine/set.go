@@ -53,13 +53,33 @@ type Options struct {
 	// Cancel, when closed, stops the exploration with ErrCanceled (a
 	// context's Done channel): a tree nobody waits for is not finished.
 	Cancel <-chan struct{}
+	// Interrupt, when closed, stops the exploration as a bound does: the
+	// tree so far is returned, cut by vocab.BoundInterrupt (a user's
+	// Ctrl-C, who wants to see what was found).
+	Interrupt <-chan struct{}
+	// Progress, when set, is called every few hundred states with the
+	// exploration's progress.
+	Progress func(Progress)
+}
+
+// Progress is how far an exploration has got.
+type Progress struct {
+	States  int           // symbolic states so far
+	Depth   int           // depth of the state being expanded
+	Elapsed time.Duration // since the exploration started
 }
 
 // shape is what of the options shapes a whole tree: the bounds. The
-// wall-clock budgets and cancellation only decide whether it is whole.
-func (o Options) shape() Options {
-	o.Timeout, o.SolverTimeout, o.Cancel = 0, 0, nil
-	return o
+// wall-clock budgets, cancellation, interruption and progress only decide
+// whether it is whole, or what is shown while it is built.
+func (o Options) shape() treeShape {
+	return treeShape{o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, o.Closed}
+}
+
+// treeShape holds the options that shape a tree.
+type treeShape struct {
+	depth, states, loop, microsteps int
+	closed                          bool
 }
 
 // ErrCanceled is returned by an exploration stopped through Options.Cancel.

@@ -150,6 +150,7 @@ const (
 	BoundMicrosteps Bound = "microsteps" // internal events per input step
 	BoundTime       Bound = "time"       // wall-clock time per tree
 	BoundArray      Bound = "array"      // elements of an array, as its type declares
+	BoundInterrupt  Bound = "interrupt"  // the user stopped the exploration (Ctrl-C)
 )
 
 // Setting says where a user raises the bound: the key under bounds in .setbot.yml and the
@@ -169,21 +170,24 @@ func (b Bound) Setting() string {
 		return "bounds.timeout in .setbot.yml, --timeout on the command line"
 	case BoundArray:
 		return "the array's declared size (its type, such as int[32])"
+	case BoundInterrupt:
+		return "a run that is not interrupted"
 	}
 	return ""
 }
 
 // FormatLimit writes a limit of the bound with its unit, as a user reads it: the time bound's
-// limit is in milliseconds and reads "1m30s"; the others are counts.
+// limit (and the interrupt's, when it came) is in milliseconds and reads "1m30s"; the others
+// are counts.
 func (b Bound) FormatLimit(limit int64) string {
-	if b == BoundTime {
+	if b == BoundTime || b == BoundInterrupt {
 		return (time.Duration(limit) * time.Millisecond).String()
 	}
 	return strconv.FormatInt(limit, 10)
 }
 
 // Bounds lists the bounds in the order the report gives them.
-var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray}
+var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray, BoundInterrupt}
 
 // A Coverage is the criterion that chooses a tree's tests: a key of .setbot.yml, a flag's value,
 // and the tests' criterion in the report.

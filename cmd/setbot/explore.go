@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/analysis"
@@ -16,6 +21,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
+	"github.com/setbot/setbot/vocab"
 )
 
 // newZ3 is the solver every command uses.
@@ -25,6 +31,7 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 type engineFlags struct {
 	depth, maxStates, loopBound, maxMicrosteps int
 	timeout                                    time.Duration
+	progress                                   bool
 	invariants                                 []string
 }
 
@@ -35,6 +42,7 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop of the action code at most this many times")
 	fl.IntVar(&f.maxMicrosteps, "max-microsteps", engine.DefaultMaxMicrosteps, "process at most this many internal events in one input step")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop exploring after this long (for example 30s; 0 means no limit)")
+	fl.BoolVar(&f.progress, "progress", false, "show the exploration's progress on stderr even when it is not a terminal")
 }
 
 func (f *engineFlags) options() engine.Options {
@@ -50,7 +58,20 @@ func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string
 		}
 		return nil, exitError{code: exitFindings}
 	}
-	set, err := engine.Explore(m, ef.options(), newZ3)
+	// Ctrl-C stops the exploration as a bound does: what it found is
+	// shown, cut by the interrupt. A second Ctrl-C ends the process.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	opts := ef.options()
+	opts.Interrupt = ctx.Done()
+	p := newProgress(cmd.ErrOrStderr(), ef.progress)
+	if p != nil {
+		opts.Progress = p.show
+	}
+	set, err := engine.Explore(m, opts, newZ3)
+	stop()
+	if p != nil {
+		p.done()
+	}
 	var start *engine.StartError
 	switch {
 	case errors.As(err, &start):
@@ -61,6 +82,44 @@ func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string
 		return nil, fmt.Errorf("exploring %s: %w", path, err)
 	}
 	return set, nil
+}
+
+// interrupted reports whether Ctrl-C cut the tree.
+func interrupted(set *engine.SET) bool {
+	return slices.ContainsFunc(set.Bounds, func(b engine.BoundHit) bool { return b.Bound == vocab.BoundInterrupt })
+}
+
+// progress shows an exploration's progress on one line of a terminal.
+type progress struct {
+	w     io.Writer
+	last  time.Time
+	shown bool
+}
+
+// newProgress returns a progress line on w when w is a terminal, or when
+// asked; nil otherwise.
+func newProgress(w io.Writer, asked bool) *progress {
+	if f, ok := w.(*os.File); !asked && (!ok || !term.IsTerminal(int(f.Fd()))) {
+		return nil
+	}
+	return &progress{w: w}
+}
+
+func (p *progress) show(s engine.Progress) {
+	if time.Since(p.last) < 200*time.Millisecond {
+		return
+	}
+	p.last, p.shown = time.Now(), true
+	rate := float64(s.States) / max(s.Elapsed.Seconds(), 1e-3)
+	fmt.Fprintf(p.w, "\rsetbot: exploring: %d states, depth %d, %.0f states/s, %s (Ctrl-C stops and shows what was found)\x1b[K",
+		s.States, s.Depth, rate, s.Elapsed.Round(100*time.Millisecond))
+}
+
+// done clears the progress line.
+func (p *progress) done() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
 }
 
 // inputDomainHelp says, on two lines with the second indented, what the
@@ -105,7 +164,13 @@ Formats: text, json (stats {states, paths, depth, subsumed, solver_calls, ms},
 unreachable (never entered), transient (entered, never stable), bounds_hit and
 the full report, whose states each have reached and stable), dot (the tree,
 for Graphviz).
-Exit code 0, or 1 when the model has errors or an invariant is violated.`,
+On a terminal (or with --progress) the exploration shows its progress on
+stderr. Ctrl-C stops it as a bound does: what it found is printed, with the
+tree cut by the interrupt ("bound hit: interrupt"), and the exit code is 130;
+a second Ctrl-C ends setbot at once.
+
+Exit code 0, or 1 when the model has errors or an invariant is violated, 130
+when interrupted.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" && format != "dot" {
@@ -116,7 +181,10 @@ Exit code 0, or 1 when the model has errors or an invariant is violated.`,
 				return err
 			}
 			if format == "dot" {
-				return writeTreeDOT(cmd.OutOrStdout(), set)
+				if err := writeTreeDOT(cmd.OutOrStdout(), set); err != nil || !interrupted(set) {
+					return err
+				}
+				return exitError{code: exitInterrupted}
 			}
 			var invs []analysis.Invariant
 			for _, text := range ef.invariants {
@@ -138,6 +206,9 @@ Exit code 0, or 1 when the model has errors or an invariant is violated.`,
 			}
 			if err != nil {
 				return err
+			}
+			if interrupted(set) {
+				return exitError{code: exitInterrupted}
 			}
 			for _, inv := range rep.Invariants {
 				if !inv.Holds {

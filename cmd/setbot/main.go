@@ -16,6 +16,9 @@ const (
 	exitOK       = 0
 	exitFindings = 1 // the models have errors (or, later, a gate tripped)
 	exitUsage    = 2 // the command line is wrong, or a file cannot be read
+	// exitInterrupted: Ctrl-C stopped the work; what it had found was
+	// printed, cut by the interrupt (128 + SIGINT, as shells report it).
+	exitInterrupted = 130
 )
 
 // exitError carries an exit code through cobra; its message, if any, has

@@ -66,6 +66,9 @@ harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
 				Elapsed: time.Duration(set.Stats.Ms) * time.Millisecond}, tests); err != nil {
 				return fmt.Errorf("writing the tests of %s: %w", args[0], err)
 			}
+			if interrupted(set) {
+				return exitError{code: exitInterrupted} // the suite of the tree so far was written
+			}
 			return nil
 		},
 	}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// TestMain lets a test run this binary as setbot itself (SETBOT_TEST_MAIN=1),
+// as a user's terminal runs it.
+func TestMain(m *testing.M) {
+	if os.Getenv("SETBOT_TEST_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestExploreInterruptOnATerminal: explore on a terminal shows its
+// progress, and Ctrl-C (SIGINT) stops it with what it found, cut by the
+// interrupt, and exit status 130.
+func TestExploreInterruptOnATerminal(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "explore", "--depth", "13", "../../testdata/bench/accs.scxml")
+	cmd.Env = append(os.Environ(), "SETBOT_TEST_MAIN=1")
+	tty, err := pty.Start(cmd)
+	if err != nil {
+		t.Skipf("no pseudo-terminal here: %v", err)
+	}
+	defer tty.Close()
+	var mu sync.Mutex
+	var out bytes.Buffer
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := tty.Read(buf)
+			mu.Lock()
+			out.Write(buf[:n])
+			mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	text := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return out.String()
+	}
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(text(), "setbot: exploring:") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no progress shown within a minute:\n%s", text())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+		t.Errorf("exit: %v, want status %d", err, exitInterrupted)
+	}
+	time.Sleep(100 * time.Millisecond) // the rest of the output
+	got := text()
+	for _, want := range []string{"symbolic states", "bound hit: interrupt"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the output does not say %q:\n%s", want, got)
+		}
+	}
+}
