@@ -71,7 +71,9 @@ which come from the base commit, so that a change cannot loosen its own gate
 1 when a blocking rule trips (for example unreachable_state: block and a
 change makes a state that some execution entered at base entered by none at
 head; transient_state, off by default, concerns states entered but never
-rested in), 2 on usage, configuration or repository errors. Progress goes to stderr (--quiet silences it).`,
+rested in), 2 on usage, configuration or repository errors, 130 when Ctrl-C
+stops it (what was finished is cached). Progress goes to stderr (--quiet
+silences it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a, err := f.run(cmd.Context(), cmd.ErrOrStderr())
@@ -181,9 +183,15 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	defer repo.Close()
 	a, err := pipeline.Analyze(ctx, repo, f.base, f.head, opts)
 	var ce *pipeline.ConfigError
-	if errors.As(err, &ce) {
+	switch {
+	case errors.As(err, &ce):
 		fmt.Fprintf(stderr, "setbot: %v\n", err)
 		return nil, exitError{code: exitUsage}
+	case err != nil && ctx.Err() != nil:
+		// Ctrl-C: the trees and results finished before it are in the
+		// cache, so running the command again goes on from there.
+		fmt.Fprintln(stderr, "setbot: interrupted; what was finished is cached, and running the command again goes on from there")
+		return nil, exitError{code: exitInterrupted}
 	}
 	return a, err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -79,4 +80,66 @@ func TestExploreInterruptOnATerminal(t *testing.T) {
 			t.Errorf("the output does not say %q:\n%s", want, got)
 		}
 	}
+}
+
+// TestAnalyzeInterrupt: Ctrl-C (SIGINT) stops analyze in the middle of a
+// solver query with exit status 130 and says so.
+func TestAnalyzeInterrupt(t *testing.T) {
+	repo, commits, env := ciEnv(t)
+	hard, err := os.ReadFile("../../engine/testdata/fermat.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "models", "hard.scxml"), hard, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"add", "models/hard.scxml"}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "hard"}} {
+		if out, err := exec.Command("git", append([]string{"-C", repo}, args...)...).CombinedOutput(); err != nil {
+			t.Skipf("git: %v\n%s", err, out)
+		}
+	}
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "analyze", "--repo", repo, "--no-cache", "--base", commits[3].SHA, "--head", "HEAD")
+	cmd.Env = append(env, "SETBOT_TEST_MAIN=1")
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Once it says it explores the hard model, it is in (or near) the
+	// query that does not end.
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(stderr.String(), "hard.scxml: exploring") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("analyze did not start on the model within a minute:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted || !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("exit: %v, want status %d with a message; stderr:\n%s", err, exitInterrupted, stderr.String())
+	}
+}
+
+// syncBuffer is a buffer a process writes to while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
