@@ -97,3 +97,22 @@ func TestSweepGivesUpOnRefusal(t *testing.T) {
 		t.Errorf("heads still to sweep: %+v, %v", heads, err)
 	}
 }
+
+// TestAbandonedCheckGivesUpOnRefusal: a check run GitHub refuses for good
+// to close (403) is given up by the sweep, not asked again at every sweep.
+func TestAbandonedCheckGivesUpOnRefusal(t *testing.T) {
+	e := newEnv(t)
+	e.gh.forbid["PATCH /repos/octo/triangle/check-runs/"] = true
+	e.sweep = 20 * time.Millisecond
+	e.start()
+	e.send("pull_request.opened", "d-unclosable")
+	e.idle()
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(e.logs.String(), "closing an abandoned check; given up"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the sweep did not give up on the check it cannot close:\n%s", e.logs.String())
+		}
+	}
+	if open, err := e.bot.queue.OpenChecks(context.Background()); err != nil || len(open) != 0 {
+		t.Errorf("checks still to close: %d, %v", len(open), err)
+	}
+}

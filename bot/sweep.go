@@ -103,7 +103,18 @@ func (b *Bot) closeCheck(parent context.Context, j *queue.Job) {
 		run = ghapi.CheckRun{Conclusion: "cancelled", Title: "Superseded", Summary: "A newer commit of this pull request is analysed instead."}
 	}
 	if err := g.finish(ctx, run); err != nil {
-		log.Error("closing an abandoned check", "err", err)
+		var (
+			later   *ghapi.RetryLaterError
+			refusal *github.ErrorResponse
+		)
+		if errors.As(err, &later) || !errors.As(err, &refusal) {
+			log.Error("closing an abandoned check; again at the next sweep", "err", err)
+			return
+		}
+		// GitHub refuses for good (the run or the repository is gone, say):
+		// asking again at every sweep would never end.
+		log.Error("closing an abandoned check; given up", "err", err)
+		g.remember(ctx, false)
 		return
 	}
 	log.Info("abandoned check closed", "state", j.State)

@@ -217,6 +217,9 @@ func (e *explorer) run(start time.Time) error {
 			return x.err
 		}
 		if x.or.err != nil {
+			if closed(x.opts.Cancel) {
+				return ErrCanceled // a check the cancel interrupted as it ended
+			}
 			return fmt.Errorf("solver: %w", x.or.err)
 		}
 	}

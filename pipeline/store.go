@@ -125,8 +125,10 @@ func (r *runner) storeResult(key string, res *incremental.Result) {
 	if r.opts.Cache == nil {
 		return
 	}
-	if res.SolverUnknown > 0 {
-		return // another run could decide what this one's solver could not
+	for _, set := range []*engine.SET{res.BaseSet, res.HeadSet, res.WholeSet} {
+		if set != nil && set.Stats.Unknown > 0 {
+			return // another run could decide what this one's solver could not
+		}
 	}
 	for _, b := range res.BoundsHit {
 		if b.Bound == vocab.BoundTime {

@@ -600,6 +600,11 @@ type Head struct {
 	Installation int64
 	Repo         string
 	SHA          string
+	// Until is the newest ended job on the head when it was listed:
+	// MarkSwept marks that one and the older ones, so that a job that ends
+	// after the listing (whose check run the sweep did not see) is swept
+	// again.
+	Until int64
 }
 
 // EndedHeads lists up to limit heads of ended pull request and merge group
@@ -607,7 +612,7 @@ type Head struct {
 // check runs left in progress there, if any, belong to no analysis.
 func (q *Queue) EndedHeads(ctx context.Context, limit int) ([]Head, error) {
 	rows, err := q.store.Query(ctx, `
-SELECT max(installation), repo, head_sha FROM jobs j
+SELECT max(installation), repo, head_sha, max(id) FROM jobs j
 WHERE swept = 0 AND head_sha != '' AND state IN (?, ?, ?)
 AND NOT EXISTS (SELECT 1 FROM jobs a WHERE a.repo = j.repo AND a.head_sha = j.head_sha AND a.state IN (?, ?))
 GROUP BY repo, head_sha
@@ -620,7 +625,7 @@ LIMIT ?`, Done, Failed, Cancelled, Queued, Running, limit)
 	var out []Head
 	for rows.Next() {
 		var h Head
-		if err := rows.Scan(&h.Installation, &h.Repo, &h.SHA); err != nil {
+		if err := rows.Scan(&h.Installation, &h.Repo, &h.SHA, &h.Until); err != nil {
 			return nil, fmt.Errorf("listing the heads of ended jobs: %w", err)
 		}
 		out = append(out, h)
@@ -629,11 +634,11 @@ LIMIT ?`, Done, Failed, Cancelled, Queued, Running, limit)
 }
 
 // MarkSwept records that the check runs on h were swept after the jobs on
-// it that have ended so far.
+// it that had ended when it was listed (up to h.Until).
 func (q *Queue) MarkSwept(ctx context.Context, h Head) error {
 	err := q.store.Write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, "UPDATE jobs SET swept = 1 WHERE repo = ? AND head_sha = ? AND state IN (?, ?, ?)",
-			h.Repo, h.SHA, Done, Failed, Cancelled)
+		_, err := tx.ExecContext(ctx, "UPDATE jobs SET swept = 1 WHERE repo = ? AND head_sha = ? AND id <= ? AND state IN (?, ?, ?)",
+			h.Repo, h.SHA, h.Until, Done, Failed, Cancelled)
 		return err
 	})
 	if err != nil {

@@ -177,7 +177,7 @@ func TestHeads(t *testing.T) {
 	if err := q.Finish(ctx, b, Cancelled, "superseded"); err != nil {
 		t.Fatal(err)
 	}
-	want := []Head{{Installation: 7, Repo: "octo/models", SHA: "h1"}}
+	want := []Head{{Installation: 7, Repo: "octo/models", SHA: "h1", Until: b}}
 	hs, err := q.EndedHeads(ctx, 10)
 	if err != nil || !slices.Equal(hs, want) {
 		t.Errorf("EndedHeads = %+v, %v; want %+v (push jobs open no check)", hs, err, want)
@@ -187,6 +187,20 @@ func TestHeads(t *testing.T) {
 	}
 	if ok, err := q.KnowsCheckRun(ctx, "octo/models", 43); err != nil || ok {
 		t.Errorf("KnowsCheckRun(43) = %v, %v", ok, err)
+	}
+	// A job that ends on the commit after the listing was not seen by the
+	// sweep: it is swept again.
+	c := mustEnqueue(t, q, prJob("octo/models", 3, "h1"))
+	claimID(t, q)
+	if err := q.Finish(ctx, c, Done, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.MarkSwept(ctx, hs[0]); err != nil {
+		t.Fatal(err)
+	}
+	hs, err = q.EndedHeads(ctx, 10)
+	if err != nil || len(hs) != 1 || hs[0].Until != c {
+		t.Fatalf("EndedHeads after a sweep that did not see job %d = %+v, %v", c, hs, err)
 	}
 	if err := q.MarkSwept(ctx, hs[0]); err != nil {
 		t.Fatal(err)

@@ -145,6 +145,7 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
+	go func() { <-ctx.Done(); stop() }() // the first Ctrl-C stops the analysis; the next one, setbot
 	progress := stderr
 	if f.quiet {
 		progress = nil

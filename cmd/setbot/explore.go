@@ -61,6 +61,7 @@ func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string
 	// Ctrl-C stops the exploration as a bound does: what it found is
 	// shown, cut by the interrupt. A second Ctrl-C ends the process.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	go func() { <-ctx.Done(); stop() }() // the first Ctrl-C is ours; the next one, the default's
 	opts := ef.options()
 	opts.Interrupt = ctx.Done()
 	p := newProgress(cmd.ErrOrStderr(), ef.progress)

@@ -129,7 +129,13 @@ func (a *analyzer) outputs(r *Result) error {
 // may be more: NondeterminismPartial says so.
 func (a *analyzer) nondeterminism(r *Result) error {
 	a.progress("looking for nondeterministic choices")
-	found, err := conflicts(a.read, a.req.Solver, nil)
+	// The whole tree when there is one (the invariants may have built it
+	// after the reachability was read on DSE's partial one).
+	set := a.whole
+	if set == nil {
+		set = a.read
+	}
+	found, err := conflicts(set, a.req.Solver, nil)
 	if err != nil || len(found) == 0 {
 		return err
 	}
@@ -155,7 +161,7 @@ func (a *analyzer) nondeterminism(r *Result) error {
 	for _, c := range found {
 		r.Nondeterminism = append(r.Nondeterminism, Conflict{Conflict: c, AtBase: atBase[conflictKey(c)]})
 	}
-	r.NondeterminismPartial = a.whole == nil
+	r.NondeterminismPartial = set != a.whole
 	return nil
 }
 

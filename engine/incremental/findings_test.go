@@ -155,3 +155,31 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestNondeterminismOnTheWholeTreeWhenThereIsOne: when DSE's whole tree is
+// built anyway (here for an invariant), the conflicts are looked for on it,
+// as a full run finds them, and are not marked partial.
+func TestNondeterminismOnTheWholeTreeWhenThereIsOne(t *testing.T) {
+	base := loadBytes(t, "base.scxml", []byte(conflictsBase))
+	head := loadBytes(t, "head.scxml", []byte(strings.Replace(conflictsBase, `cond="n &gt; 5"`, `cond="n &gt; 0"`, 1)))
+	inv, err := analysis.ParseInvariant(head, "n >= 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range []vocab.Strategy{vocab.StrategyFull, vocab.StrategyDSE} {
+		r, err := incremental.Analyze(context.Background(), base, head, incremental.Request{
+			Strategy: s, Solver: newZ3, Analyses: incremental.CheckInvariants | incremental.CheckNondeterminism,
+			Invariants: []analysis.Invariant{inv}, Engine: engine.Options{MaxDepth: 4}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.NondeterminismPartial {
+			t.Errorf("%s: conflicts marked partial though the whole tree was built", s)
+		}
+		got = append(got, mustJSON(t, r.Nondeterminism))
+	}
+	if got[0] != got[1] {
+		t.Errorf("conflicts: full %s, DSE %s", got[0], got[1])
+	}
+}
