@@ -20,8 +20,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/solver/z3"
@@ -52,9 +54,11 @@ models with a one-guard change, from the repository's root):
     too), states per CPU-second, and that rate as a share of the first
     depth's: 1 means exploration cost grows linearly with the tree;
   - at --analyze-depth (default 12): the CPU time of the analysis of the
-    change (tree, tests, reachability, outputs, nondeterminism) with MSE
+    change (tree, tests under analyze's default coverage, reachability,
+    outputs, nondeterminism) with MSE
     (memoized symbolic execution: the head tree built from the base tree)
-    over the same with a full exploration; the peak memory (Go heap and
+    over the same with a full exploration, cold and with the base's tree
+    and tests cached (as the bot has them once a push warmed its cache); the peak memory (Go heap and
     Z3) of the full analysis per head state; and the CPU time of a fully
     cached re-run of setbot analyze on a git repository holding the two
     versions, over that of its first (cold) run.
@@ -147,20 +151,31 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 	}
 
 	opts := engine.Options{MaxDepth: analyzeDepth}
-	analyze := func(s vocab.Strategy) (time.Duration, *incremental.Result, uint64, error) {
+	analyze := func(s vocab.Strategy, trees incremental.Trees) (time.Duration, *incremental.Result, uint64, error) {
 		runtime.GC()
 		peak := watchMemory()
 		start := cpuTime()
 		r, err := incremental.Analyze(context.Background(), base, head, incremental.Request{Strategy: s, Engine: opts, Solver: newZ3,
-			Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism})
+			Coverage: config.Default().Coverage, Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism, Trees: trees})
 		cpu := cpuTime() - start
 		return cpu, r, peak(), err
 	}
-	mse, _, _, err := analyze(vocab.StrategyMSE)
+	mse, r, _, err := analyze(vocab.StrategyMSE, nil)
 	if err != nil {
 		return err
 	}
-	full, r, peak, err := analyze(vocab.StrategyFull)
+	// The bot's usual case: the base's tree and tests are cached (a push
+	// to the default branch warmed them).
+	warm := &baseTrees{m: base, set: r.BaseSet, tests: r.BaseTests}
+	warmMSE, _, _, err := analyze(vocab.StrategyMSE, warm)
+	if err != nil {
+		return err
+	}
+	warmFull, _, _, err := analyze(vocab.StrategyFull, warm)
+	if err != nil {
+		return err
+	}
+	full, r, peak, err := analyze(vocab.StrategyFull, nil)
 	if err != nil {
 		return err
 	}
@@ -168,13 +183,33 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "analysis at depth %d: MSE %d CPU ms, full %d CPU ms, MSE/full %.2f; peak memory %.1f KB per head state (%d states); "+
-		"setbot analyze cold %d CPU ms, fully cached %d CPU ms, cached/cold %.2f\n\n",
+	fmt.Fprintf(w, "analysis at depth %d: MSE %d CPU ms, full %d CPU ms, MSE/full %.2f; with the base cached: MSE %d, full %d, MSE/full %.2f; "+
+		"peak memory %.1f KB per head state (%d states); setbot analyze cold %d CPU ms, fully cached %d CPU ms, cached/cold %.2f\n\n",
 		analyzeDepth, mse.Milliseconds(), full.Milliseconds(), mse.Seconds()/full.Seconds(),
+		warmMSE.Milliseconds(), warmFull.Milliseconds(), warmMSE.Seconds()/warmFull.Seconds(),
 		float64(peak)/1024/float64(max(1, r.Head.States)), r.Head.States,
 		cold.Milliseconds(), cached.Milliseconds(), cached.Seconds()/cold.Seconds())
 	return nil
 }
+
+// baseTrees holds the base version's tree and tests, as a warm cache
+// does, and keeps nothing.
+type baseTrees struct {
+	m     *mlm.Machine
+	set   *engine.SET
+	tests []*testgen.Test
+}
+
+func (b *baseTrees) Tree(m *mlm.Machine) (*engine.SET, []*testgen.Test) {
+	if m.Hash == b.m.Hash {
+		return b.set, b.tests
+	}
+	return nil, nil
+}
+
+func (b *baseTrees) KeepTree(*mlm.Machine, *engine.SET, []*testgen.Test) {}
+
+func (b *baseTrees) KeepSuite(*mlm.Machine, []*testgen.Test) {}
 
 // watchMemory samples the live Go heap and Z3's memory until the returned
 // function is called, which returns the peak of their sum.

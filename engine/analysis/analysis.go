@@ -294,6 +294,9 @@ func (a *Analyzer) possible(pc []solver.Term, c solver.Term) (bool, error) {
 	if v, ok := tab.BoolValue(c); ok {
 		return v, nil
 	}
+	if engine.BoundsContradict(tab, c) {
+		return false, nil // two guards that bound one value apart, say
+	}
 	res, err := a.slv.Check(append(append([]solver.Term(nil), pc...), c))
 	return res == solver.Sat, err
 }
