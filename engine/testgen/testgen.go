@@ -617,28 +617,53 @@ func choose(leaves []*engine.Node, coverage vocab.Coverage) ([]*engine.Node, err
 // most items not yet covered (the earliest, so the shortest, on a tie),
 // until nothing new can be covered. The result keeps tree order.
 func cover(leaves []*engine.Node, items func(*engine.Node) []string) []*engine.Node {
-	sets := make([]map[string]bool, len(leaves))
+	// Leaves whose paths cover the same items are one candidate, the first
+	// of them: the greedy choice below takes the first of equal gains, so
+	// it never takes a later one. Items are numbered for speed.
+	ids := make(map[string]int)
+	type candidate struct {
+		leaf  int
+		items []int
+	}
+	var cands []candidate
+	seen := make(map[string]bool)
 	for i, l := range leaves {
-		sets[i] = make(map[string]bool)
+		set := make(map[int]bool)
 		for _, x := range l.Path()[1:] {
 			for _, it := range items(x) {
-				sets[i][it] = true
+				id, ok := ids[it]
+				if !ok {
+					id = len(ids)
+					ids[it] = id
+				}
+				set[id] = true
 			}
 		}
+		list := make([]int, 0, len(set))
+		for id := range set {
+			list = append(list, id)
+		}
+		sort.Ints(list)
+		key := fmt.Sprint(list)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		cands = append(cands, candidate{i, list})
 	}
-	covered := make(map[string]bool)
+	covered := make([]bool, len(ids))
 	var picked []int
 	for {
 		best, gain := -1, 0
-		for i, s := range sets {
+		for c, cand := range cands {
 			n := 0
-			for it := range s {
+			for _, it := range cand.items {
 				if !covered[it] {
 					n++
 				}
 			}
 			if n > gain {
-				best, gain = i, n
+				best, gain = c, n
 			}
 		}
 		if best < 0 {
@@ -647,10 +672,10 @@ func cover(leaves []*engine.Node, items func(*engine.Node) []string) []*engine.N
 			}
 			break
 		}
-		for it := range sets[best] {
+		for _, it := range cands[best].items {
 			covered[it] = true
 		}
-		picked = append(picked, best)
+		picked = append(picked, cands[best].leaf)
 	}
 	sort.Ints(picked)
 	out := make([]*engine.Node, len(picked))
