@@ -3,6 +3,7 @@ package incremental
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/analysis"
@@ -147,15 +148,18 @@ func (a *analyzer) nondeterminism(r *Result) error {
 		for _, c := range found {
 			asked[conflictKey(c)] = true
 		}
+		// The base's transitions are named as at head: a state the change
+		// renamed renames them too.
+		ren := func(id string) string { return renameTransition(id, a.d.Renamed) }
 		old, err := conflicts(a.base.set, a.req.Solver, func(event, taken, shadows string) bool {
-			return asked[conflictKey(analysis.Conflict{Event: event, Taken: taken, Shadows: shadows})]
+			return asked[conflictKey(analysis.Conflict{Event: event, Taken: ren(taken), Shadows: ren(shadows)})]
 		})
 		if err != nil {
 			return err
 		}
 		atBase = make(map[string]bool, len(old))
 		for _, c := range old {
-			atBase[conflictKey(c)] = true
+			atBase[conflictKey(analysis.Conflict{Event: c.Event, Taken: ren(c.Taken), Shadows: ren(c.Shadows)})] = true
 		}
 	}
 	for _, c := range found {
@@ -182,4 +186,37 @@ func conflicts(set *engine.SET, newSolver engine.NewSolver, want func(event, tak
 // are stable across versions, not by the flattened state it was found in.
 func conflictKey(c analysis.Conflict) string {
 	return c.Event + "\x00" + c.Taken + "\x00" + c.Shadows
+}
+
+// renameTransition returns a transition's identity (SOURCE:EVENTS>TARGETS,
+// maybe with #N; model.Transition.ID) with the states renamed (old id to
+// new); an explicit setbot:id, or one that names no renamed state, is
+// returned as it is.
+func renameTransition(id string, renamed map[string]string) string {
+	if len(renamed) == 0 {
+		return id
+	}
+	src, rest, ok := strings.Cut(id, ":")
+	if !ok {
+		return id
+	}
+	events, targets, ok := strings.Cut(rest, ">")
+	if !ok {
+		return id
+	}
+	suffix := ""
+	if i := strings.LastIndex(targets, "#"); i >= 0 {
+		targets, suffix = targets[:i], targets[i:]
+	}
+	state := func(s string) string {
+		if to, ok := renamed[s]; ok {
+			return to
+		}
+		return s
+	}
+	ts := strings.Fields(targets)
+	for i, t := range ts {
+		ts[i] = state(t)
+	}
+	return state(src) + ":" + events + ">" + strings.Join(ts, " ") + suffix
 }

@@ -183,3 +183,28 @@ func TestNondeterminismOnTheWholeTreeWhenThereIsOne(t *testing.T) {
 		t.Errorf("conflicts: full %s, DSE %s", got[0], got[1])
 	}
 }
+
+// TestConflictThroughARename: a conflict the base has is not new because
+// the change renamed the state its transitions leave.
+func TestConflictThroughARename(t *testing.T) {
+	base := loadBytes(t, "base.scxml", []byte(conflictsBase))
+	renamed := strings.NewReplacer(`initial="a"`, `initial="start"`, `<state id="a">`, `<state id="start">`,
+		`target="a"`, `target="start"`).Replace(conflictsBase)
+	head := loadBytes(t, "head.scxml", []byte(renamed))
+	r, err := incremental.Analyze(context.Background(), base, head, incremental.Request{
+		Solver: newZ3, Analyses: incremental.CheckNondeterminism, Engine: engine.Options{MaxDepth: 4}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if to := r.Diff.Renamed["a"]; to != "start" {
+		t.Fatalf("diffmap does not see the rename: %v", r.Diff.Renamed)
+	}
+	if len(r.Nondeterminism) == 0 {
+		t.Fatal("no conflict found at head")
+	}
+	for _, c := range r.Nondeterminism {
+		if !c.AtBase {
+			t.Errorf("conflict %s / %s on %s reported new, though the base has it under the old name", c.Taken, c.Shadows, c.Event)
+		}
+	}
+}
