@@ -103,11 +103,7 @@ func (b *Bot) closeCheck(parent context.Context, j *queue.Job) {
 		run = ghapi.CheckRun{Conclusion: "cancelled", Title: "Superseded", Summary: "A newer commit of this pull request is analysed instead."}
 	}
 	if err := g.finish(ctx, run); err != nil {
-		var (
-			later   *ghapi.RetryLaterError
-			refusal *github.ErrorResponse
-		)
-		if errors.As(err, &later) || !errors.As(err, &refusal) {
+		if !refusedForGood(err) {
 			log.Error("closing an abandoned check; again at the next sweep", "err", err)
 			return
 		}
@@ -138,11 +134,7 @@ func (b *Bot) sweepHeads(ctx context.Context) {
 		log := b.log.With("repo", h.Repo, "sha", h.SHA)
 		if !b.statuses() {
 			if err := b.closeOrphans(ctx, log, h); err != nil {
-				var (
-					later   *ghapi.RetryLaterError
-					refusal *github.ErrorResponse
-				)
-				if errors.As(err, &later) || !errors.As(err, &refusal) {
+				if !refusedForGood(err) {
 					log.Warn("sweeping the check runs of an analysed commit; again at the next sweep", "err", err)
 					continue
 				}
@@ -273,3 +265,14 @@ func (b *Bot) requeueLost(ctx context.Context, log *slog.Logger, c ghapi.Client,
 // statuses reports whether the gate is a commit status (a plain token)
 // rather than a check run (an App).
 func (b *Bot) statuses() bool { return b.cfg.GitHub.AppID == 0 }
+
+// refusedForGood reports whether GitHub refused a request in a way asking
+// again would not change (the repository is gone, say), as opposed to a
+// rate limit or an outage that a later sweep outlives.
+func refusedForGood(err error) bool {
+	var (
+		later   *ghapi.RetryLaterError
+		refusal *github.ErrorResponse
+	)
+	return !errors.As(err, &later) && errors.As(err, &refusal)
+}

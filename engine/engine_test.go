@@ -216,4 +216,7 @@ func TestSolverTimeoutFromBudget(t *testing.T) {
 	if got := (engine.Options{Timeout: 3 * time.Second, SolverTimeout: time.Second}).WithDefaults().SolverTimeout; got != time.Second {
 		t.Errorf("solver timeout %v, want the 1s given", got)
 	}
+	if got := (engine.Options{}).WithDefaults().SolverTimeout; got != engine.DefaultSolverTimeout {
+		t.Errorf("solver timeout without a budget %v, want the default %v", got, engine.DefaultSolverTimeout)
+	}
 }

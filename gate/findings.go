@@ -35,9 +35,9 @@ func findings(m Model) []Finding {
 	}
 	for _, s := range r.NewlyUnreachable {
 		f := Finding{Rule: vocab.RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
-			Message: fmt.Sprintf("state %s was reachable at base; at head it is %s (no execution enters it)", s.State, unreachable(s.Within))}
+			Message: fmt.Sprintf("state %s was reachable at base; at head it is %s (no execution enters it)", s.State, Unreachable(s.Within))}
 		if r.NoBase {
-			f.Message = fmt.Sprintf("state %s is %s in a new model (no execution enters it)", s.State, unreachable(s.Within))
+			f.Message = fmt.Sprintf("state %s is %s in a new model (no execution enters it)", s.State, Unreachable(s.Within))
 		}
 		if s.CutBy != "" {
 			f.uncertain = true
@@ -47,7 +47,7 @@ func findings(m Model) []Finding {
 	}
 	for _, s := range r.NewlyTransient {
 		f := Finding{Rule: vocab.RuleTransientState, Path: m.Path, Line: s.Line, Subject: s.State,
-			Message: fmt.Sprintf("state %s is entered but %s: every macrostep that enters it leaves it again", s.State, neverStable(s.Within))}
+			Message: fmt.Sprintf("state %s is entered but %s: every macrostep that enters it leaves it again", s.State, NeverStable(s.Within))}
 		if s.CutBy != "" {
 			f.uncertain = true
 			f.Message = fmt.Sprintf("state %s is entered but was not stable before the %s bound cut the head tree", s.State, s.CutBy)
@@ -78,16 +78,17 @@ func findings(m Model) []Finding {
 	return out
 }
 
-// unreachable qualifies an unreachability claim by the depth bound.
-func unreachable(within int) string {
+// Unreachable qualifies an unreachability claim by the depth bound, as
+// the findings and the report say it.
+func Unreachable(within int) string {
 	if within > 0 {
 		return fmt.Sprintf("unreachable within %d events", within)
 	}
 	return "unreachable"
 }
 
-// neverStable qualifies a transience claim by the depth bound.
-func neverStable(within int) string {
+// NeverStable qualifies a transience claim by the depth bound.
+func NeverStable(within int) string {
 	if within > 0 {
 		return fmt.Sprintf("never stable within %d events", within)
 	}

@@ -143,6 +143,12 @@ func TestTimeCutTreesNotStored(t *testing.T) {
 		t.Error("a time-cut tree was stored")
 	}
 	set.Bounds = nil
+	set.Stats.Unknown = 1
+	trees.KeepTree(m, set, nil)
+	if _, ok, _ := store.Get(r.ctx, kindSET, trees.key(m)); ok {
+		t.Error("a tree with an undecided query was stored")
+	}
+	set.Stats.Unknown = 0
 	trees.KeepTree(m, set, nil)
 	if _, ok, _ := store.Get(r.ctx, kindSET, trees.key(m)); !ok {
 		t.Error("a whole tree was not stored")

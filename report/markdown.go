@@ -10,6 +10,7 @@ import (
 	"text/template"
 
 	"github.com/setbot/setbot/diffmap"
+	"github.com/setbot/setbot/gate"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -574,14 +575,14 @@ func reachLines(r *ChangeAnalysis) []string {
 			continue
 		}
 		if r.NoBase {
-			out = append(out, fmt.Sprintf("❌ %s%s: %s in a new model", code(s.State), lineSuffix(s.Line), unreachable(s.Within)))
+			out = append(out, fmt.Sprintf("❌ %s%s: %s in a new model", code(s.State), lineSuffix(s.Line), gate.Unreachable(s.Within)))
 			continue
 		}
-		out = append(out, fmt.Sprintf("❌ %s%s: newly %s", code(s.State), lineSuffix(s.Line), unreachable(s.Within)))
+		out = append(out, fmt.Sprintf("❌ %s%s: newly %s", code(s.State), lineSuffix(s.Line), gate.Unreachable(s.Within)))
 	}
 	for _, s := range r.NewlyTransient {
 		out = append(out, fmt.Sprintf("↪️ %s%s: entered but %s (transient: the machine only passes through it)",
-			code(s.State), lineSuffix(s.Line), neverStable(s.Within)))
+			code(s.State), lineSuffix(s.Line), gate.NeverStable(s.Within)))
 	}
 	if r.NoBase {
 		return capRows(out)

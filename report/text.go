@@ -101,20 +101,3 @@ func inputs(t *Test) string {
 }
 
 func stepInput(s Step) string { return testgen.FormatEvent(s.Event, s.Timer, s.Args) }
-
-// unreachable qualifies an unreachability claim by the depth bound, as the
-// gate's findings do.
-func unreachable(within int) string {
-	if within > 0 {
-		return fmt.Sprintf("unreachable within %d events", within)
-	}
-	return "unreachable"
-}
-
-// neverStable qualifies a transience claim by the depth bound.
-func neverStable(within int) string {
-	if within > 0 {
-		return fmt.Sprintf("never stable within %d events", within)
-	}
-	return "never stable"
-}

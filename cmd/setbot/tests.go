@@ -38,7 +38,11 @@ JUnit schema: a test case per test, named by its inputs in order, shortened,
 then its id, its steps written as simulate reads events: e(xs.length=1,
 xs[0]=4, s=undefined)), scion (SCION-style traces with the configuration
 after each event, and each event's data as ECMAScript holds it, for an SCXML
-harness: {"xs": [4]}, with an undefined parameter left out, null as null).`,
+harness: {"xs": [4]}, with an undefined parameter left out, null as null).
+
+As with explore, a terminal (or --progress) shows the exploration's progress,
+and Ctrl-C stops it: the tests of the tree so far are written, and the exit
+code is 130.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !contains(testgen.Formats, format) {
