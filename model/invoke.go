@@ -29,7 +29,7 @@ type Invoke struct {
 	State *State
 	Pos   source.Pos
 	Order int // document order among the model's invokes
-	// Src is the file the child was read from, relative to the model, or
+	// Src is the file the child was read from, relative to the top model, or
 	// "" for a child given inline in <content>.
 	Src   string
 	Child *Model

@@ -193,6 +193,7 @@ func (b *builder) readInvokes() {
 		case p.content != nil:
 			cb := newBuilder(b.fset, b.file, b.opts)
 			cb.passed, cb.srcs, cb.invoked = passed, b.srcs, true
+			cb.dir, cb.topName = b.dir, b.topName
 			child = cb.build(p.content)
 			b.errs = append(b.errs, cb.errs...)
 			b.warns = append(b.warns, cb.warns...)
@@ -208,19 +209,22 @@ func (b *builder) readInvokes() {
 	}
 }
 
-// readChild reads the machine of an <invoke src>.
+// readChild reads the machine of an <invoke src>: a file relative to the
+// invoking document, read as the model's other src files are (the caller's
+// ReadFile: at the same commit, in a repository).
 func (b *builder) readChild(p pendingInvoke, passed map[string]passedParam) *model.Model {
-	rel := path.Clean(strings.TrimPrefix(strings.TrimSpace(p.src.Value), "file:"))
-	if strings.HasPrefix(rel, "../") || rel == ".." {
-		b.errorf(p.src.Offsets0(), "<invoke> src %q is outside the model's directory: setbot reads invoked machines from the "+
-			"model's directory or below it, at the same commit", p.src.Value)
+	rel := strings.TrimPrefix(strings.TrimSpace(p.src.Value), "file:")
+	if rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) {
+		b.errorf(p.src.Offsets0(), "<invoke> src %q is not supported: name a file relative to the model (src=\"file:NAME.scxml\"), "+
+			"or write the child <scxml> inside <content>", p.src.Value)
 		return nil
 	}
-	self := path.Base(b.file.Name())
-	if rel == self || slices.Contains(b.srcs, rel) {
+	key := path.Join(b.dir, rel) // relative to the top model
+	top := path.Base(b.topName)
+	if key == top || slices.Contains(b.srcs, key) {
 		b.errorf(p.src.Offsets0(), "<invoke> src %q invokes a machine that is already running in this chain of invokes "+
 			"(%s): setbot composes a fixed set of machines, so a machine cannot invoke itself", p.src.Value,
-			strings.Join(append(append([]string{self}, b.srcs...), rel), " -> "))
+			strings.Join(append(append([]string{top}, b.srcs...), key), " -> "))
 		return nil
 	}
 	file, data := b.src(p.src, "<invoke> src")
@@ -232,9 +236,12 @@ func (b *builder) readChild(p pendingInvoke, passed map[string]passedParam) *mod
 		b.errs = append(b.errs, perr)
 		return nil
 	}
-	cb := newBuilder(b.fset, file, b.opts)
-	cb.passed, cb.srcs, cb.invoked = passed, append(slices.Clip(b.srcs), rel), true
-	p.inv.Src = rel
+	opts := b.opts
+	opts.ReadFile = func(name string) ([]byte, error) { return b.opts.ReadFile(path.Join(path.Dir(rel), name)) }
+	cb := newBuilder(b.fset, file, opts)
+	cb.passed, cb.srcs, cb.invoked = passed, append(slices.Clip(b.srcs), key), true
+	cb.dir, cb.topName = path.Dir(key), b.topName
+	p.inv.Src = key
 	child := cb.build(root)
 	b.errs = append(b.errs, cb.errs...)
 	b.warns = append(b.warns, cb.warns...)

@@ -113,6 +113,7 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 		return nil, source.ErrorList{perr}
 	}
 	b := newBuilder(fset, file, opts)
+	b.dir, b.topName = ".", name
 	m := b.build(root)
 	b.errs.Sort()
 	if len(b.errs) > 0 {
@@ -194,6 +195,9 @@ type builder struct {
 	// set while reading an invoked machine, which has a parent to send to.
 	invokes []pendingInvoke
 	invoked bool
+	// dir is the directory of this document relative to the top model's
+	// (src files are read relative to it), topName the top model's name.
+	dir, topName string
 	passed  map[string]passedParam
 	srcs    []string
 }
