@@ -3,8 +3,8 @@ package pipeline
 import (
 	"errors"
 	pathpkg "path"
-	"strings"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/setbot/setbot/model/scxml"

@@ -194,12 +194,13 @@ type builder struct {
 	// led to this document, which it must not invoke again. invoked is
 	// set while reading an invoked machine, which has a parent to send to.
 	invokes []pendingInvoke
+	passed  map[string]passedParam
+	srcs    []string
 	invoked bool
+
 	// dir is the directory of this document relative to the top model's
 	// (src files are read relative to it), topName the top model's name.
 	dir, topName string
-	passed  map[string]passedParam
-	srcs    []string
 }
 
 // src reads the file that a src attribute of elem names: a path relative
