@@ -1,6 +1,8 @@
 package model
 
 import (
+	"strings"
+
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
 )
@@ -92,4 +94,86 @@ func (m *Model) Blocks() []*lang.Block {
 		}
 	}
 	return out
+}
+
+// Scoped is a state of a model or of a machine it invokes, with the id
+// reports give it: its own id in the model, the invoke id, a dot and its
+// id in an invoked machine (sub.s0), and so on down the invokes.
+type Scoped struct {
+	ID string
+	*State
+}
+
+// ScopedStates returns the model's states in document order, the root
+// first, then those of each machine it invokes, in document order of the
+// invokes, without their roots.
+func (m *Model) ScopedStates() []Scoped {
+	var out []Scoped
+	for _, s := range m.States() {
+		out = append(out, Scoped{s.ID, s})
+	}
+	for _, inv := range m.Invokes() {
+		if inv.Child == nil {
+			continue
+		}
+		for _, s := range inv.Child.ScopedStates() {
+			if s.Kind != Root {
+				out = append(out, Scoped{inv.ID + "." + s.ID, s.State})
+			}
+		}
+	}
+	return out
+}
+
+// Lookup returns the state a report's id names (ScopedStates), or nil: a
+// state of the model, or of a machine it invokes.
+func (m *Model) Lookup(id string) *State {
+	if s := m.State(id); s != nil {
+		return s
+	}
+	for _, inv := range m.Invokes() {
+		if rest, ok := strings.CutPrefix(id, inv.ID+"."); ok && inv.Child != nil {
+			if s := inv.Child.Lookup(rest); s != nil {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// Ancestors returns the ids, as reports give them, of the state id names
+// and of its ancestors up to the root of its machine (excluded), innermost
+// first.
+func (m *Model) Ancestors(id string) []string {
+	if s := m.State(id); s != nil {
+		var out []string
+		for ; s != nil && s.Kind != Root; s = s.Parent {
+			out = append(out, s.ID)
+		}
+		return out
+	}
+	for _, inv := range m.Invokes() {
+		if rest, ok := strings.CutPrefix(id, inv.ID+"."); ok && inv.Child != nil {
+			if in := inv.Child.Ancestors(rest); in != nil {
+				for i := range in {
+					in[i] = inv.ID + "." + in[i]
+				}
+				return in
+			}
+		}
+	}
+	return nil
+}
+
+// Line is the line of p in the model's own file, or 0 when p is in
+// another file (a machine it invokes through src).
+func (m *Model) Line(p source.Pos) int {
+	if !p.IsValid() {
+		return 0
+	}
+	pos := m.Position(p)
+	if m.File != nil && pos.Filename != m.File.Name() {
+		return 0
+	}
+	return pos.Line
 }

@@ -555,7 +555,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 				stmts = append(stmts, c.done(s))
 			}
 			keys = append(keys, inv.ID+": "+ch.t.Key)
-			origins = append(origins, prefixAll(inv.ID+"/", ch.t.Origins)...)
+			origins = append(origins, prefixAll(inv.ID+".", ch.t.Origins)...)
 			entered = append(entered, prefixAll(inv.ID+".", ch.t.Entered)...)
 		}
 		if err := c.emit(ps, src, model.InvokeEvent, strings.Join(keys, " ; "), to, nil, stmts, origins, entered, src.Pos); err != nil {
@@ -589,7 +589,7 @@ func (c *composer) childSteps(src *State, ps *pstate, k int) error {
 			guard = c.embedExpr(t.Guard, s)
 		}
 		if err := c.emit(ps, src, event, s.inv.ID+": "+t.Key, to, guard, stmts,
-			prefixAll(s.inv.ID+"/", t.Origins), prefixAll(s.inv.ID+".", t.Entered), t.Pos); err != nil {
+			prefixAll(s.inv.ID+".", t.Origins), prefixAll(s.inv.ID+".", t.Entered), t.Pos); err != nil {
 			return err
 		}
 	}
