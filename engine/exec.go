@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
@@ -541,7 +542,7 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 			}
 		})
 	case *lang.Cancel:
-		r.timers = cancelTimers(r.timers, s.SendID)
+		r.timers = cancelTimers(r.timers, s.SendID, s.Prefix)
 		return []*run{r}
 	case *lang.Assume:
 		var out []*run
@@ -650,8 +651,9 @@ func setTimer(ts []Timer, t Timer) []Timer {
 	return slices.Insert(slices.Clip(ts), i, t)
 }
 
-// cancelTimers removes every pending timer sent with the id; an id with
-// nothing pending changes nothing.
-func cancelTimers(ts []Timer, id string) []Timer {
-	return slices.DeleteFunc(slices.Clone(ts), func(t Timer) bool { return t.ID == id })
+// cancelTimers removes every pending timer sent with the id (or, with
+// prefix, with an id that begins with it); an id with nothing pending
+// changes nothing.
+func cancelTimers(ts []Timer, id string, prefix bool) []Timer {
+	return slices.DeleteFunc(slices.Clone(ts), func(t Timer) bool { return t.ID == id || prefix && strings.HasPrefix(t.ID, id) })
 }

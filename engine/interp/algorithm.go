@@ -16,31 +16,45 @@ import (
 // run is one step in progress: the procedures of SCXML Appendix D over a
 // copy of the machine, recording what the step did.
 type run struct {
-	in         *Interp
-	c          *machine
-	step       Step
-	microsteps int
+	in *Interp
+	c  *machine // the session whose procedures run
+	st *stepState
 }
 
-// start is the algorithm's interpret(): the root's initial transition,
-// which carries the top-level script, enters the initial states; then the
-// machine runs to completion.
+// stepState is what the sessions of one step share: the step's record and
+// the microsteps counted so far.
+type stepState struct {
+	step       Step
+	microsteps int
+	// forwarded is set when an input was forwarded to a child (autoforward):
+	// then it is not discarded.
+	forwarded bool
+}
+
+// at is the run of the same step in session c.
+func (r *run) at(c *machine) *run { return &run{in: r.in, c: c, st: r.st} }
+
+// start is the algorithm's interpret() for the session: the root's
+// initial transition, which carries the top-level script, enters the
+// initial states; then the initial macrostep runs. The top session then
+// runs to completion (New).
 func (r *run) start() error {
-	if err := r.microstep([]*model.Transition{r.in.m.Root.Initial}); err != nil {
+	if err := r.microstep([]*model.Transition{r.c.m.Root.Initial}); err != nil {
 		return err
 	}
-	if err := r.macrostep(); err != nil {
-		return err
-	}
-	return r.selfQueue()
+	return r.macrostep()
 }
 
 // external processes one event from outside the internal queue (the
-// environment's, or one the machine sent itself): its transitions, then
-// the rest of its macrostep. It reports whether a transition took the
-// event.
-func (r *run) external(ev sim.Event) (bool, error) {
+// environment's, one the machine sent itself, or one from a child
+// session, from): the invoke's finalize and autoforwarding, its
+// transitions, then the rest of its macrostep. It reports whether a
+// transition took the event.
+func (r *run) external(ev sim.Event, from *machine) (bool, error) {
 	r.c.event = &ev
+	if err := r.beforeTransitions(ev, from); err != nil {
+		return false, err
+	}
 	ts, err := r.selectTransitions(ev.Name)
 	if err != nil {
 		return false, err
@@ -53,14 +67,20 @@ func (r *run) external(ev sim.Event) (bool, error) {
 	return len(ts) > 0, r.macrostep()
 }
 
-// selfQueue processes the events the machine sent itself, each as an
-// external event with its own macrostep, until none is left.
+// selfQueue processes the events the sessions sent (themselves, their
+// parent or their children), each as an external event of its session with
+// its own macrostep, until none is left. The sessions share one queue, in
+// the order the events were sent (sessionsQueue).
 func (r *run) selfQueue() error {
-	for !r.c.halted && len(r.c.self) > 0 {
-		ev := r.c.self[0]
-		r.c.self = r.c.self[1:]
-		if _, err := r.external(ev); err != nil {
-			return fmt.Errorf("self-sent event %s: %w", ev, err)
+	top := r.c.root()
+	for !top.halted && len(top.queue) > 0 {
+		d := top.queue[0]
+		top.queue = top.queue[1:]
+		if !d.to.live() || d.from != nil && d.from.cancelled {
+			continue // a session that ended takes nothing; a cancelled child's events are dropped
+		}
+		if _, err := r.at(d.to).external(d.ev, d.from); err != nil {
+			return fmt.Errorf("%s event %s: %w", d.kind(), d.ev, err)
 		}
 	}
 	return nil
@@ -77,7 +97,9 @@ func (r *run) macrostep() error {
 		if len(ts) == 0 {
 			r.staleEvents()
 			if len(r.c.internal) == 0 {
-				return nil
+				// The macrostep ends: the children of the states it
+				// entered and did not leave start.
+				return r.invokePending()
 			}
 			ev := r.c.internal[0]
 			r.c.internal = r.c.internal[1:]
@@ -104,7 +126,7 @@ func (r *run) staleEvents() {
 	if r.c.event == nil {
 		return
 	}
-	for _, v := range r.in.m.Vars {
+	for _, v := range r.c.m.Vars {
 		if v.EventRef {
 			r.c.vars[v.Name] = sim.IntValue(lang.EventStale)
 		}
@@ -212,16 +234,16 @@ func intersects(a, b []*model.State) bool {
 // microstep exits the exit set (recording history first), runs the
 // transitions' content in selection order, and enters the entry set.
 func (r *run) microstep(ts []*model.Transition) error {
-	r.microsteps++
+	r.st.microsteps++
 	ids := make([]string, len(ts))
 	for i, t := range ts {
-		ids[i] = t.ID
+		ids[i] = r.c.prefix + t.ID
 	}
 	taken := strings.Join(ids, "+")
-	if r.microsteps > r.in.opts.MaxMicrosteps {
+	if r.st.microsteps > r.in.opts.MaxMicrosteps {
 		return fmt.Errorf("the step did not settle within %d microsteps (next: %s)", r.in.opts.MaxMicrosteps, taken)
 	}
-	r.step.Transitions = append(r.step.Transitions, taken)
+	r.st.step.Transitions = append(r.st.step.Transitions, taken)
 	if err := r.exitStates(ts); err != nil {
 		return err
 	}
@@ -272,7 +294,8 @@ func (r *run) exitState(s *model.State) error {
 		}
 	}
 	delete(r.c.active, s)
-	r.step.Exited = append(r.step.Exited, s.ID)
+	r.st.step.Exited = append(r.st.step.Exited, r.c.prefix+s.ID)
+	r.cancelInvokes(s)
 	return nil
 }
 
@@ -385,7 +408,10 @@ func (r *run) enterStates(ts []*model.Transition) error {
 	byDocument(e.enter)
 	for _, s := range e.enter {
 		r.c.active[s] = true
-		r.step.Entered = append(r.step.Entered, s.ID)
+		r.st.step.Entered = append(r.st.step.Entered, r.c.prefix+s.ID)
+		if len(s.Invokes) > 0 {
+			r.c.invoking[s] = true
+		}
 		for _, b := range s.OnEntry {
 			if err := r.exec(b, s.Pos); err != nil {
 				return fmt.Errorf("onentry of %s: %w", s.ID, err)
@@ -506,8 +532,8 @@ func (r *run) exitInterpreter() error {
 			return err
 		}
 	}
-	r.c.internal, r.c.self, r.c.timers = nil, nil, nil
-	return nil
+	r.c.internal, r.c.queue, r.c.timers, r.c.relays = nil, nil, nil, nil
+	return r.ended()
 }
 
 // executor returns the action language's executor over the machine, with
@@ -521,7 +547,7 @@ func (r *run) executor(fallback source.Pos) *sim.Executor {
 		Emit:      r.emit,
 		Cancel:    r.cancel,
 		LoopLimit: r.in.opts.LoopLimit,
-		Source:    r.in.m,
+		Source:    r.c.m,
 		Fallback:  fallback,
 	}
 }
@@ -536,7 +562,7 @@ func (r *run) exec(b *lang.Block, fallback source.Pos) error {
 }
 
 func (r *run) isActive(id string) (bool, error) {
-	s := r.in.m.State(id)
+	s := r.c.m.State(id)
 	if s == nil {
 		return false, fmt.Errorf("In('%s'): no such state", id)
 	}
@@ -544,20 +570,29 @@ func (r *run) isActive(id string) (bool, error) {
 }
 
 func (r *run) emit(route sim.Route, ev sim.Event, target, sendID string) {
-	switch route {
-	case sim.ToInternal:
+	switch {
+	case route == sim.ToInternal:
 		r.c.internal = append(r.c.internal, ev)
-	case sim.ToSelf:
-		r.c.self = append(r.c.self, ev)
-	case sim.ToTimer:
+	case route == sim.ToSelf:
+		r.c.root().deliver(r.c, ev, nil)
+	case route == sim.ToTimer && target == model.TargetParent:
+		r.c.relays = append(r.c.relays, sim.Timer{Event: ev, ID: sendID})
+	case route == sim.ToTimer:
 		r.c.timers = append(r.c.timers, sim.Timer{Event: ev, ID: sendID})
-	case sim.ToOutput:
-		r.step.Outputs = append(r.step.Outputs, sim.Output{Event: ev.Name, Target: target, Args: ev.Args})
+	case target == model.TargetParent && r.c.parent != nil:
+		r.c.root().deliver(r.c.parent, fromChild(r.c, ev), r.c)
+	case r.c.invoke(target) >= 0:
+		r.sendToChild(r.c.invoke(target), ev)
+	default:
+		r.st.step.Outputs = append(r.st.step.Outputs, sim.Output{Event: ev.Name, Target: target, Args: ev.Args})
 	}
 }
 
 // cancel removes the pending timers sent with the id (SCXML's <cancel>).
-func (r *run) cancel(sendID string) { r.c.timers = sim.CancelTimers(r.c.timers, sendID) }
+func (r *run) cancel(sendID string, prefix bool) {
+	r.c.timers = sim.CancelTimers(r.c.timers, sendID, prefix)
+	r.c.relays = sim.CancelTimers(r.c.relays, sendID, prefix)
+}
 
 // byDocument sorts states in document order.
 func byDocument(list []*model.State) {

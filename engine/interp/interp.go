@@ -31,7 +31,10 @@
 //   - Entering a top-level final state stops the machine: the remaining
 //     states run their exit actions (innermost first) and the queues and
 //     timers are dropped.
-//   - Sends to any other target are the machine's outputs.
+//   - Sends to any other target are the machine's outputs, but for those
+//     to #_parent in an invoked machine and to #_ID of an invoke.
+//   - The machines the statechart invokes run as sessions of their own
+//     (session.go), in the order model/mlm's composed machine fixes.
 //
 // Errors in code (an integer overflow, a loop past its bound) and steps
 // that do not settle within a bound of microsteps are errors, after which
@@ -100,22 +103,64 @@ type Interp struct {
 	cur  *machine
 }
 
-// machine is the interpreter's whole state, copied for each step so that
-// a failed step leaves it as it was.
+// machine is one session's state: the top machine's, or that of a machine
+// it invokes (session.go). The top machine's, with every session below it,
+// is copied for each step so that a failed step leaves it as it was.
 type machine struct {
 	active   map[*model.State]bool           // the configuration; the root is implicit
 	hist     map[*model.State][]*model.State // historyValue, by history state
 	vars     map[string]sim.Value
 	event    *sim.Event // _event: the event processed last
 	internal []sim.Event
-	self     []sim.Event // the machine's own external queue
 	timers   []sim.Timer // pending, in the order they were set
 	halted   bool
 	stopped  []string // the atomic states the machine stopped in
+
+	// queue, in the top session only, holds the events the sessions sent
+	// to their own external queues, their parent's or a child's, in the
+	// order they were sent.
+	queue []delivery
+
+	m        *model.Model
+	inv      *model.Invoke // the invoke that started the session; nil for the top one
+	parent   *machine
+	prefix   string     // of its states and variables in reports: "" at the top, "sub." for child sub
+	kids     []*machine // the child session of each of m's invokes (m.Invokes()), nil where none runs
+	invoking map[*model.State]bool
+	// relays are the pending delayed sends to the parent, a timer of this
+	// session.
+	relays []sim.Timer
+	// done is set when the session reached a top-level final state,
+	// cancelled when its parent left the invoking state while it ran.
+	done, cancelled bool
 }
 
+// newMachine is a session of m, before it starts.
+func newMachine(m *model.Model) *machine {
+	return &machine{m: m, active: make(map[*model.State]bool), hist: make(map[*model.State][]*model.State),
+		vars: make(map[string]sim.Value), kids: make([]*machine, len(m.Invokes())), invoking: make(map[*model.State]bool)}
+}
+
+// clone copies the session tree below c (the top session), with the
+// sessions its queue names.
 func (c *machine) clone() *machine {
+	memo := make(map[*machine]*machine)
+	d := c.copyInto(memo)
+	for i, q := range d.queue {
+		d.queue[i].to = q.to.copyInto(memo)
+		if q.from != nil {
+			d.queue[i].from = q.from.copyInto(memo)
+		}
+	}
+	return d
+}
+
+func (c *machine) copyInto(memo map[*machine]*machine) *machine {
+	if d, ok := memo[c]; ok {
+		return d
+	}
 	d := *c
+	memo[c] = &d
 	d.active = make(map[*model.State]bool, len(c.active))
 	for s := range c.active {
 		d.active[s] = true
@@ -128,9 +173,23 @@ func (c *machine) clone() *machine {
 	for k, v := range c.vars {
 		d.vars[k] = v
 	}
+	d.invoking = make(map[*model.State]bool, len(c.invoking))
+	for s := range c.invoking {
+		d.invoking[s] = true
+	}
 	d.internal = slices.Clone(c.internal)
-	d.self = slices.Clone(c.self)
+	d.queue = slices.Clone(c.queue)
 	d.timers = slices.Clone(c.timers)
+	d.relays = slices.Clone(c.relays)
+	if c.parent != nil {
+		d.parent = c.parent.copyInto(memo)
+	}
+	d.kids = make([]*machine, len(c.kids))
+	for i, k := range c.kids {
+		if k != nil {
+			d.kids[i] = k.copyInto(memo)
+		}
+	}
 	return &d
 }
 
@@ -139,25 +198,35 @@ func (c *machine) clone() *machine {
 // to completion. It returns the interpreter and the start step.
 func New(m *model.Model, opts Options) (*Interp, Step, error) {
 	in := &Interp{m: m, opts: opts.withDefaults()}
-	c := &machine{active: make(map[*model.State]bool), hist: make(map[*model.State][]*model.State),
-		vars: make(map[string]sim.Value)}
-	init := &sim.Executor{Vars: map[string]sim.Value{}, Source: m}
-	for _, v := range m.Vars {
-		val, err := init.Eval(v.Init)
-		if err != nil {
-			return nil, Step{}, fmt.Errorf("initial value of %s: %w", v.Name, err)
-		}
-		c.vars[v.Name] = val
+	c := newMachine(m)
+	if err := initVars(c); err != nil {
+		return nil, Step{}, err
 	}
 	if err := check(m); err != nil {
 		return nil, Step{}, err
 	}
-	r := &run{in: in, c: c}
+	r := &run{in: in, c: c, st: &stepState{}}
 	if err := r.start(); err != nil {
 		return nil, Step{}, fmt.Errorf("starting the machine: %w", err)
 	}
+	if err := r.selfQueue(); err != nil {
+		return nil, Step{}, fmt.Errorf("starting the machine: %w", err)
+	}
 	in.cur = c
-	return in, in.finish(r.step), nil
+	return in, in.finish(r.st.step), nil
+}
+
+// initVars gives a session's variables their initial values.
+func initVars(c *machine) error {
+	init := &sim.Executor{Vars: map[string]sim.Value{}, Source: c.m}
+	for _, v := range c.m.Vars {
+		val, err := init.Eval(v.Init)
+		if err != nil {
+			return fmt.Errorf("initial value of %s%s: %w", c.prefix, v.Name, err)
+		}
+		c.vars[v.Name] = val
+	}
+	return nil
 }
 
 // check refuses the statecharts the algorithm cannot run: no initial
@@ -168,6 +237,11 @@ func New(m *model.Model, opts Options) (*Interp, Step, error) {
 func check(m *model.Model) error {
 	if m.Root == nil || m.Root.Initial == nil {
 		return fmt.Errorf("the machine has no initial state")
+	}
+	for _, inv := range m.Invokes() {
+		if err := check(inv.Child); err != nil {
+			return err
+		}
 	}
 	for _, s := range m.States() {
 		switch {
@@ -232,30 +306,40 @@ func (in *Interp) Step(ev sim.Event) (Step, error) {
 		return in.discard(input, why), nil
 	}
 	c := in.cur.clone()
-	processed := input
-	if timer {
-		i := slices.IndexFunc(c.timers, func(t sim.Timer) bool { return t.Name == ev.Name })
-		processed = c.timers[i].Event
-		c.timers = slices.Delete(c.timers, i, i+1)
+	r := &run{in: in, c: c, st: &stepState{step: Step{Input: input}}}
+	var taken bool
+	if s, i, relay := c.timer(ev.Name); timer && s != nil {
+		// A timer: of the session that set it; one to the parent is
+		// relayed to it.
+		if relay {
+			t := s.relays[i]
+			s.relays = slices.Delete(s.relays, i, i+1)
+			c.deliver(s.parent, fromChild(s, t.Event), s)
+			taken = true
+		} else {
+			t := s.timers[i]
+			s.timers = slices.Delete(s.timers, i, i+1)
+			taken, err = r.at(s).external(t.Event, nil)
+		}
+	} else {
+		taken, err = r.external(input, nil)
 	}
-	r := &run{in: in, c: c, step: Step{Input: input}}
-	taken, err := r.external(processed)
 	if err != nil {
 		return Step{}, fmt.Errorf("event %s: %w", input, err)
 	}
-	if !taken && len(r.step.Transitions) == 0 {
+	if !taken && len(r.st.step.Transitions) == 0 && !r.st.forwarded {
 		// A matching transition exists (accept saw to it for events that are
 		// not inputs), but no condition held.
-		r.step.Discarded = "no transition of " + in.configName() + " takes it"
+		r.st.step.Discarded = "no transition of " + in.configName() + " takes it"
 		if in.matched(ev.Name) {
-			r.step.Discarded += " (every condition is false)"
+			r.st.step.Discarded += " (every condition is false)"
 		}
 	}
 	if err := r.selfQueue(); err != nil {
 		return Step{}, fmt.Errorf("event %s: %w", input, err)
 	}
 	in.cur = c
-	return in.finish(r.step), nil
+	return in.finish(r.st.step), nil
 }
 
 // accept checks that the environment may send ev now. It reports whether
@@ -266,6 +350,12 @@ func (in *Interp) accept(ev sim.Event) (timer bool, discard string, err error) {
 	e := in.m.EventByName(ev.Name)
 	if ev.Meta.Self {
 		return true, "", sim.CheckTimer(ev, in.cur.timers)
+	}
+	if s, _, _ := in.cur.timer(ev.Name); s != nil && s != in.cur {
+		if len(ev.Args) > 0 {
+			return false, "", fmt.Errorf("timer %s takes no arguments: it fires with those it was set with", ev.Name)
+		}
+		return true, "", nil // a timer of a child session
 	}
 	if e == nil {
 		return false, "the machine has no such event", nil
@@ -317,28 +407,52 @@ func (in *Interp) finish(step Step) Step {
 	return step
 }
 
-// Config returns the active atomic states, sorted; once the machine has
-// stopped, those it stopped in.
+// Config returns the active atomic states, sorted, with those of the
+// running child sessions under their scoped ids (sub.s0); once the machine
+// has stopped, those it stopped in.
 func (in *Interp) Config() []string {
 	if in.cur.halted {
 		return slices.Clone(in.cur.stopped)
 	}
-	return atomicIDs(in.cur.active)
+	var out []string
+	in.cur.walk(func(c *machine) {
+		for _, id := range atomicIDs(c.active) {
+			out = append(out, c.prefix+id)
+		}
+	})
+	sort.Strings(out)
+	return out
 }
 
 func (in *Interp) configName() string { return strings.Join(in.Config(), ",") }
 
 // Vars returns a copy of the machine's variables (setbot simulate --vars
-// prints them).
-func (in *Interp) Vars() map[string]sim.Value { return copyArgs(in.cur.vars) }
+// prints them), with those of the running child sessions under their
+// scoped names (sub.x).
+func (in *Interp) Vars() map[string]sim.Value {
+	out := make(map[string]sim.Value)
+	in.cur.walk(func(c *machine) {
+		for k, v := range c.vars {
+			out[c.prefix+k] = v
+		}
+	})
+	return out
+}
 
 // PendingTimers returns the names of the timers the environment may fire,
-// one per pending timer (a name twice when two are pending), sorted.
+// one per pending timer (a name twice when two are pending), sorted: a
+// child session's under its invoke id (sub/e), and its delayed sends to its
+// parent as sub/#_parent/e.
 func (in *Interp) PendingTimers() []string {
-	names := make([]string, 0, len(in.cur.timers))
-	for _, t := range in.cur.timers {
-		names = append(names, t.Name)
-	}
+	var names []string
+	in.cur.walk(func(c *machine) {
+		for _, t := range c.timers {
+			names = append(names, c.timerPrefix()+t.Name)
+		}
+		for _, t := range c.relays {
+			names = append(names, c.timerPrefix()+model.TargetParent+"/"+t.Name)
+		}
+	})
 	sort.Strings(names)
 	return names
 }

@@ -68,8 +68,9 @@ type Executor struct {
 	// send id ("" when it has none).
 	Emit func(r Route, ev Event, target, sendID string)
 	// Cancel receives the send id of each cancel: every pending timer sent
-	// with it is to be removed.
-	Cancel func(sendID string)
+	// with it (with prefix, with an id that begins with it) is to be
+	// removed.
+	Cancel func(sendID string, prefix bool)
 	// LoopLimit bounds the iterations of one execution of one loop
 	// (DefaultLoopLimit when zero or negative).
 	LoopLimit int
@@ -218,21 +219,22 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		}
 		return x.emit(s, ToInternal, Event{Name: s.Event, Meta: meta}, s.Args, "")
 	case *lang.Send:
-		// A delayed send to another target is refused by the reader; a
-		// target makes an output whatever the delay.
+		// The reader refuses a delayed send to another target than the
+		// machine itself, but for #_parent in an invoked machine: a timer
+		// with that target.
 		ev := Event{Name: s.Event, Meta: model.SendMeta(s)}
 		switch {
-		case s.Target != "":
-			return x.emit(s, ToOutput, Event{Name: s.Event}, s.Args, s.Target)
 		case s.Delay != "":
-			return x.emit(s, ToTimer, ev, s.Args, "")
+			return x.emit(s, ToTimer, ev, s.Args, s.Target)
+		case s.Target != "":
+			return x.emit(s, ToOutput, Event{Name: s.Event, Meta: model.Meta{SendID: s.ID}}, s.Args, s.Target)
 		}
 		return x.emit(s, ToSelf, ev, s.Args, "")
 	case *lang.Cancel:
 		if x.Cancel == nil {
 			return x.errorf(s, "cancel %q where no timers are kept", s.SendID)
 		}
-		x.Cancel(s.SendID)
+		x.Cancel(s.SendID, s.Prefix)
 		return nil
 	case *lang.Assume:
 		c, err := x.cond(s.Cond)

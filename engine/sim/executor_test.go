@@ -58,7 +58,7 @@ func TestExecutorHooks(t *testing.T) {
 					}
 					emits = append(emits, strings.TrimSpace(fmt.Sprintf("%s %s %s", route, ev, target)))
 				},
-				Cancel:    func(sendID string) { emits = append(emits, "cancel "+sendID) },
+				Cancel:    func(sendID string, _ bool) { emits = append(emits, "cancel "+sendID) },
 				LoopLimit: 3,
 			}
 			err := x.Run(parseStmts(t, tt.code))

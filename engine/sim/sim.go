@@ -36,6 +36,7 @@ import (
 	"math/big"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
@@ -111,11 +112,12 @@ type Timer struct {
 	ID string
 }
 
-// CancelTimers removes from ts every timer sent with the id, keeping the
-// order of the others (in place: ts is the caller's to give); an id with
-// nothing pending changes nothing.
-func CancelTimers(ts []Timer, id string) []Timer {
-	return slices.DeleteFunc(ts, func(t Timer) bool { return t.ID == id })
+// CancelTimers removes from ts every timer sent with the id (with prefix,
+// every one whose id begins with it: the delayed sends of a child session
+// that ends), keeping the order of the others (in place: ts is the
+// caller's to give); an id with nothing pending changes nothing.
+func CancelTimers(ts []Timer, id string, prefix bool) []Timer {
+	return slices.DeleteFunc(ts, func(t Timer) bool { return t.ID == id || prefix && strings.HasPrefix(t.ID, id) })
 }
 
 func (c *config) clone() *config {
@@ -426,7 +428,7 @@ func (f *frame) emit(r Route, ev Event, target, sendID string) {
 	}
 }
 
-func (f *frame) cancel(sendID string) { f.timers = CancelTimers(f.timers, sendID) }
+func (f *frame) cancel(sendID string, prefix bool) { f.timers = CancelTimers(f.timers, sendID, prefix) }
 
 // run evaluates the transition's guard and, when it holds, its action. It
 // reports whether the transition completes: false when the guard is false

@@ -333,6 +333,10 @@ type (
 	Cancel struct {
 		CancelPos source.Pos
 		SendID    string
+		// Prefix, set only in a composed machine (model/compose), cancels
+		// every timer whose send id begins with SendID: the delayed sends
+		// of a child session that ends.
+		Prefix bool
 	}
 
 	// Assume cuts the path unless Cond holds. It does not occur in source

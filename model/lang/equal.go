@@ -125,7 +125,7 @@ func Equal(a, b Node) bool {
 		return ok && x.Event == y.Event && x.Target == y.Target && x.Delay == y.Delay && x.ID == y.ID && x.From == y.From && argsEqual(x.Args, y.Args)
 	case *Cancel:
 		y, ok := b.(*Cancel)
-		return ok && x.SendID == y.SendID
+		return ok && x.SendID == y.SendID && x.Prefix == y.Prefix
 	case *Assume:
 		y, ok := b.(*Assume)
 		return ok && Equal(x.Cond, y.Cond)

@@ -354,6 +354,9 @@ func (p *printer) simple(s Stmt) {
 		}
 	case *Cancel:
 		p.str("cancel " + quote(x.SendID, '"'))
+		if x.Prefix {
+			p.str(" prefix")
+		}
 	case *Assume:
 		p.str("assume(")
 		p.expr(x.Cond)

@@ -247,7 +247,7 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 	case *Send:
 		return &Send{SendPos: x.SendPos, Event: x.Event, Args: rewriteArgs(x.Args, f), Target: x.Target, Delay: x.Delay, ID: x.ID, From: x.From}
 	case *Cancel:
-		return &Cancel{CancelPos: x.CancelPos, SendID: x.SendID}
+		return &Cancel{CancelPos: x.CancelPos, SendID: x.SendID, Prefix: x.Prefix}
 	case *Assume:
 		return &Assume{AssumePos: x.AssumePos, Cond: RewriteExpr(x.Cond, f)}
 	case *Bound:

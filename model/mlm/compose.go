@@ -34,11 +34,11 @@ import (
 //     model.InvokeEvent, when the internal queue is empty): the idlocation
 //     is assigned, the child's variables get their initial values and then
 //     the <param> values, and the child's initial macrostep runs;
-//   - a child is cancelled when its state is exited: it stops at once and
-//     the events it sent that are still queued are discarded, as are its
-//     pending timers when they fire (a delayed send to the parent is a
-//     timer of the child, relayed when it fires while the child runs); the
-//     queued events of a child that finished before are still taken;
+//   - a child is cancelled when its state is exited: it stops at once, its
+//     pending timers are cancelled (a delayed send to the parent is a timer
+//     of the child, relayed when it fires) and the events it sent that are
+//     still queued are discarded; the queued events of a child that
+//     finished before are still taken;
 //   - an event from a child runs the invoke's <finalize> before the
 //     parent selects transitions (their conditions see what it wrote);
 //   - with autoforward, every external event the parent takes is sent on
@@ -254,6 +254,7 @@ func (c *composer) intern(ps *pstate) (*State, error) {
 			s.History = append(s.History, HistoryValue{History: sl.inv.ID + "." + h.History, States: states})
 		}
 	}
+	sort.Strings(s.Atomic)
 	c.byName[name] = s
 	c.info[name] = ps
 	c.queue = append(c.queue, name)
@@ -305,6 +306,18 @@ func (c *composer) after(from *pstate, t *Transition) *pstate {
 		}
 	}
 	return to
+}
+
+// cancelled returns the ends of the sessions that run in from and not in
+// to: the parent left their states.
+func (c *composer) cancelled(from, to *pstate) []lang.Stmt {
+	var out []lang.Stmt
+	for k, s := range c.slots {
+		if from.running(k) && !to.running(k) {
+			out = append(out, endSession(s))
+		}
+	}
+	return out
 }
 
 // running reports whether slot k's child runs in ps (not finished).
@@ -399,6 +412,7 @@ func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int,
 			guard = nil
 		}
 		stmts = append(stmts, c.parentAction(ps, t.Action).Stmts...)
+		stmts = append(stmts, c.cancelled(ps, to)...)
 		if err := c.emit(ps, src, event, t.Key, to, guard, stmts, t.Origins, t.Entered, t.Pos); err != nil {
 			return err
 		}
@@ -552,7 +566,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 			to.kids[ch.k] = ch.t.Target.Name
 			if ch.t.Target.Final {
 				to.kids[ch.k] = finished
-				stmts = append(stmts, c.done(s))
+				stmts = append(stmts, c.done(s), endSession(s))
 			}
 			keys = append(keys, inv.ID+": "+ch.t.Key)
 			origins = append(origins, prefixAll(inv.ID+".", ch.t.Origins)...)
@@ -582,7 +596,7 @@ func (c *composer) childSteps(src *State, ps *pstate, k int) error {
 		stmts := c.embed(t.Action, s).Stmts
 		if t.Target.Final {
 			to.kids[k] = finished
-			stmts = append(slices.Clip(stmts), c.done(s))
+			stmts = append(slices.Clip(stmts), c.done(s), endSession(s))
 		}
 		var guard lang.Expr
 		if t.Guard != nil {
@@ -656,6 +670,18 @@ func (c *composer) rename(x lang.Expr, s *slot) lang.Expr {
 	return x
 }
 
+// timerScope is the prefix of the send ids of the timers of the child
+// invokeID: its sends keep their ids behind it, so that a cancel of the
+// child cancels no timer of the parent's, and the end of the session
+// cancels every one of its own (endSession).
+func timerScope(invokeID string) string { return invokeID + "/" }
+
+// endSession cancels the pending delayed sends of the child of s, which
+// ends: it finished, or its parent cancelled it.
+func endSession(s *slot) lang.Stmt {
+	return &lang.Cancel{CancelPos: s.inv.Pos, SendID: timerScope(s.inv.ID), Prefix: true}
+}
+
 // embed is a child's action in the composition: its variables renamed, its
 // raises and sends to itself addressed to its session, its sends to
 // #_parent to the parent's queue from the child, its send ids prefixed so
@@ -666,7 +692,7 @@ func (c *composer) embed(b *lang.Block, s *slot) *lang.Block {
 		if x == "" {
 			return ""
 		}
-		return id + "." + x
+		return timerScope(id) + x
 	}
 	copied := lang.RewriteBlock(b, func(x lang.Expr) lang.Expr { return c.rename(x, s) })
 	return &lang.Block{Stmts: rewriteStmts(copied.Stmts, func(st lang.Stmt) lang.Stmt {
@@ -686,17 +712,22 @@ func (c *composer) embed(b *lang.Block, s *slot) *lang.Block {
 		case *lang.Raise:
 			x.Event = id + "/" + x.Event
 		case *lang.Cancel:
-			x.SendID = prefixID(x.SendID)
+			x.SendID = timerScope(id) + x.SendID // a prefix cancel of a grandchild's stays one
 		case *lang.Send:
 			switch x.Target {
 			case "":
 				x.Event, x.ID = id+"/"+x.Event, prefixID(x.ID)
 			case model.TargetParent:
 				if x.Delay != "" {
-					x.Event, x.Target, x.ID = relay(id, x.Event), "", prefixID(x.ID)
+					x.Event, x.Target = relay(id, x.Event), ""
 					break
 				}
 				x.Event, x.Target, x.From, x.ID = x.Event+"@"+id, "", id, prefixID(x.ID)
+			}
+			if x.Delay != "" {
+				// Every timer of the child has an id in its scope, so that
+				// the end of the session cancels them all.
+				x.ID = timerScope(id) + x.ID
 			}
 		}
 		return st

@@ -53,7 +53,7 @@ func TestComposeStates(t *testing.T) {
 	if s := mach.State("on | invoking kid"); !s.Invoking || !slices.Equal(s.Atomic, []string{"on"}) {
 		t.Errorf("%s: invoking %v atomic %v", s.Name, s.Invoking, s.Atomic)
 	}
-	if s := mach.State("on | kid:a"); s.Invoking || !slices.Equal(s.Atomic, []string{"on", "kid.a"}) {
+	if s := mach.State("on | kid:a"); s.Invoking || !slices.Equal(s.Atomic, []string{"kid.a", "on"}) {
 		t.Errorf("%s: invoking %v atomic %v; want the child's a as kid.a", s.Name, s.Invoking, s.Atomic)
 	}
 	if !slices.ContainsFunc(mach.Vars, func(v *model.Var) bool { return v.Name == "kid.x" }) {
