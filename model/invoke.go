@@ -46,6 +46,13 @@ type Invoke struct {
 	// child; nil for none.
 	Finalize    *lang.Block
 	Autoforward bool
+	// OK is nil, or the condition under which the invoke starts its
+	// child when it runs: a typeexpr that names the SCXML type (false for
+	// arguments that always fail, a namelist entry that names no
+	// variable, say). Where it does not hold, the invoke places
+	// error.execution on the internal queue and starts nothing (SCXML
+	// §6.4).
+	OK lang.Expr
 }
 
 // ToParent returns the sends by which the child reaches its parent

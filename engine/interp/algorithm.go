@@ -98,8 +98,12 @@ func (r *run) macrostep() error {
 			r.staleEvents()
 			if len(r.c.internal) == 0 {
 				// The macrostep ends: the children of the states it
-				// entered and did not leave start.
-				return r.invokePending()
+				// entered and did not leave start; an invoke that fails
+				// raises error.execution, and the macrostep goes on.
+				if err := r.invokePending(); err != nil || len(r.c.internal) == 0 {
+					return err
+				}
+				continue
 			}
 			ev := r.c.internal[0]
 			r.c.internal = r.c.internal[1:]

@@ -205,6 +205,19 @@ func (r *run) invokePending() error {
 // startChild starts the child session of invoke k.
 func (r *run) startChild(k int) error {
 	inv := r.c.m.Invokes()[k]
+	if inv.OK != nil {
+		ok, err := r.executor(inv.Pos).EvalBool(inv.OK)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			// The invoke fails (a type that is no SCXML type, arguments
+			// that fail): error.execution, and no child.
+			r.c.internal = append(r.c.internal, sim.Event{Name: model.ErrorExecution, Args: map[string]sim.Value{},
+				Meta: model.Meta{Type: model.TypePlatform}})
+			return nil
+		}
+	}
 	if err := r.exec(inv.Start, inv.Pos); err != nil {
 		return err
 	}

@@ -514,65 +514,66 @@ func (c *composer) parentAction(ps *pstate, b *lang.Block) *lang.Block {
 	})}
 }
 
-// start emits the step that starts the waiting children of ps, in
-// document order; one per combination of their initial macrosteps.
+// start emits the step that starts the first waiting child of ps (in
+// document order; the next step starts the next, once the internal queue
+// is empty again, so that each child's initial macrostep ends before the
+// next child starts): one per initial macrostep of the child, and one
+// where the invoke fails (its OK does not hold) and raises error.execution.
 func (c *composer) start(src *State, ps *pstate) error {
-	type choice struct {
-		k int
-		t *Transition
+	k := slices.Index(ps.pending, true)
+	s := c.slots[k]
+	inv := s.inv
+	lit, isLit := inv.OK.(*lang.BoolLit)
+	var choices []*Transition // nil: the invoke fails
+	if !isLit || lit.Value {
+		choices = append(choices, s.mach.Initial...)
 	}
-	combos := [][]choice{nil}
-	for k, s := range c.slots {
-		if !ps.pending[k] {
+	if inv.OK != nil && !(isLit && lit.Value) {
+		choices = append(choices, nil)
+	}
+	for _, t := range choices {
+		to := &pstate{p: ps.p, kids: slices.Clone(ps.kids), pending: slices.Clone(ps.pending)}
+		to.pending[k] = false
+		var stmts []lang.Stmt
+		if t == nil {
+			if !isLit {
+				stmts = append(stmts, &lang.Assume{AssumePos: inv.Pos, Cond: &lang.Unary{OpPos: inv.Pos, Op: lang.NOT, X: inv.OK}})
+			}
+			stmts = append(stmts, &lang.Raise{RaisePos: inv.Pos, Event: model.ErrorExecution, Platform: true})
+			if err := c.emit(ps, src, model.InvokeEvent, inv.ID+": fails", to, nil, stmts, nil, nil, inv.Pos); err != nil {
+				return err
+			}
 			continue
 		}
-		var next [][]choice
-		for _, combo := range combos {
-			for _, t := range s.mach.Initial {
-				next = append(next, append(slices.Clip(combo), choice{k, t}))
+		if inv.OK != nil && !isLit {
+			stmts = append(stmts, &lang.Assume{AssumePos: inv.Pos, Cond: inv.OK})
+		}
+		stmts = append(stmts, inv.Start.Stmts...)
+		for _, v := range s.mach.Vars {
+			if v.Init != nil {
+				stmts = append(stmts, assign(inv.ID+"."+v.Name, c.embedExpr(v.Init, s), inv.Pos))
 			}
 		}
-		combos = next
-		if len(combos) > c.opts.MaxCombinations {
-			return fmt.Errorf("starting the invoked machines of %s takes more than %d combinations of their initial steps", ps.p.Name, c.opts.MaxCombinations)
+		for _, p := range inv.Params {
+			if s.vars[p.Name] {
+				stmts = append(stmts, assign(inv.ID+"."+p.Name, p.Value, p.NamePos))
+			}
+			if tag := lang.AbsentName(p.Name); s.vars[tag] {
+				// A variable that may be undefined now has a value.
+				stmts = append(stmts, assign(inv.ID+"."+tag, &lang.IntLit{ValuePos: p.NamePos, Value: lang.AbsentValue}, p.NamePos))
+			}
 		}
-	}
-	for _, combo := range combos {
-		to := &pstate{p: ps.p, kids: slices.Clone(ps.kids), pending: make([]bool, len(c.slots))}
-		var stmts []lang.Stmt
-		var keys, origins, entered []string
-		for _, ch := range combo {
-			s := c.slots[ch.k]
-			inv := s.inv
-			stmts = append(stmts, inv.Start.Stmts...)
-			for _, v := range s.mach.Vars {
-				if v.Init != nil {
-					stmts = append(stmts, assign(inv.ID+"."+v.Name, c.embedExpr(v.Init, s), inv.Pos))
-				}
-			}
-			for _, p := range inv.Params {
-				if s.vars[p.Name] {
-					stmts = append(stmts, assign(inv.ID+"."+p.Name, p.Value, p.NamePos))
-				}
-				if tag := lang.AbsentName(p.Name); s.vars[tag] {
-					// A variable that may be undefined now has a value.
-					stmts = append(stmts, assign(inv.ID+"."+tag, &lang.IntLit{ValuePos: p.NamePos, Value: lang.AbsentValue}, p.NamePos))
-				}
-			}
-			if ch.t.Guard != nil {
-				stmts = append(stmts, &lang.Assume{AssumePos: ch.t.Guard.Pos(), Cond: c.embedExpr(ch.t.Guard, s)})
-			}
-			stmts = append(stmts, c.embed(ch.t.Action, s).Stmts...)
-			to.kids[ch.k] = ch.t.Target.Name
-			if ch.t.Target.Final {
-				to.kids[ch.k] = finished
-				stmts = append(stmts, c.done(s), endSession(s))
-			}
-			keys = append(keys, inv.ID+": "+ch.t.Key)
-			origins = append(origins, prefixAll(inv.ID+".", ch.t.Origins)...)
-			entered = append(entered, prefixAll(inv.ID+".", ch.t.Entered)...)
+		if t.Guard != nil {
+			stmts = append(stmts, &lang.Assume{AssumePos: t.Guard.Pos(), Cond: c.embedExpr(t.Guard, s)})
 		}
-		if err := c.emit(ps, src, model.InvokeEvent, strings.Join(keys, " ; "), to, nil, stmts, origins, entered, src.Pos); err != nil {
+		stmts = append(stmts, c.embed(t.Action, s).Stmts...)
+		to.kids[k] = t.Target.Name
+		if t.Target.Final {
+			to.kids[k] = finished
+			stmts = append(stmts, c.done(s), endSession(s))
+		}
+		if err := c.emit(ps, src, model.InvokeEvent, inv.ID+": "+t.Key, to, nil, stmts,
+			prefixAll(inv.ID+".", t.Origins), prefixAll(inv.ID+".", t.Entered), src.Pos); err != nil {
 			return err
 		}
 	}

@@ -46,6 +46,9 @@ func (b *builder) allCode() []code {
 			all = append(all, code{cond: t.Cond, body: t.Body, trans: t, set: func(cond lang.Expr, body *lang.Block) { t.Cond, t.Body = cond, body }})
 		}
 		for _, inv := range s.Invokes {
+			if inv.OK != nil {
+				all = append(all, code{cond: inv.OK, body: &lang.Block{}, set: func(cond lang.Expr, _ *lang.Block) { inv.OK = cond }})
+			}
 			all = append(all, code{body: inv.Start, set: func(_ lang.Expr, body *lang.Block) { inv.Start = body }})
 			if inv.Finalize != nil {
 				all = append(all, code{body: inv.Finalize, set: func(_ lang.Expr, body *lang.Block) { inv.Finalize = body }})
@@ -212,6 +215,11 @@ func (b *builder) collectEvents(all []code) {
 		for _, t := range s.Transitions {
 			if t.CondFails {
 				ensure(model.ErrorExecution, t.Pos).Kinds |= model.Internal
+			}
+		}
+		for _, inv := range s.Invokes {
+			if inv.OK != nil {
+				ensure(model.ErrorExecution, inv.Pos).Kinds |= model.Internal
 			}
 		}
 		if s.Kind != model.Final || s.Parent.Kind == model.Root {

@@ -19,6 +19,8 @@ type pendingInvoke struct {
 	src     attribute // the src attribute, if hasSrc
 	hasSrc  bool
 	content *element // the <scxml> inside <content>, if any
+	// namelist holds the params that come from the namelist.
+	namelist []*lang.Arg
 }
 
 // passedParam is a variable of an invoked machine that a <param> of its
@@ -36,10 +38,22 @@ func (b *builder) invoke(s *model.State, el *element) {
 	b.checkAttrs(el, "type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist", "autoforward")
 	inv := &model.Invoke{State: s, Pos: b.pos(el.Start), Start: &lang.Block{}, Order: len(b.invokes)}
 	p := pendingInvoke{inv: inv, el: el}
-	for _, name := range []string{"typeexpr", "srcexpr"} {
-		if a, ok := el.attr(name); ok {
-			b.errorf(a.NameOff, "<invoke %s> is not supported: setbot composes the machines a model invokes before it runs, "+
-				"so it must know them from the document; write %s=\"...\" with a constant", name, strings.TrimSuffix(name, "expr"))
+	if a, ok := el.attr("srcexpr"); ok {
+		b.errorf(a.NameOff, "<invoke srcexpr> is not supported: setbot composes the machines a model invokes before it runs, "+
+			"so it must know them from the document; write src=\"...\" with a constant")
+	}
+	if a, ok := el.attr("typeexpr"); ok {
+		// The type is known when the invoke runs: where it names no SCXML
+		// type, the invoke fails.
+		if e := b.expr(a); e != nil {
+			for _, t := range model.InvokeTypes {
+				is := &lang.Binary{X: e, OpPos: e.Pos(), Op: lang.EQL, Y: &lang.StrLit{ValuePos: e.Pos(), Value: t}}
+				if inv.OK == nil {
+					inv.OK = is
+				} else {
+					inv.OK = &lang.Binary{X: inv.OK, OpPos: e.Pos(), Op: lang.LOR, Y: is}
+				}
+			}
 		}
 	}
 	if a, ok := el.attr("type"); ok && !slices.Contains(model.InvokeTypes, strings.TrimSpace(a.Value)) {
@@ -87,11 +101,16 @@ func (b *builder) invoke(s *model.State, el *element) {
 	if a, ok := el.attr("namelist"); ok {
 		for _, f := range fieldsWithOffsets(a) {
 			if !isIdent(f.text) {
-				b.errorf(f.off, "namelist entry %q is no variable name", f.text)
+				// SCXML: the invoke's arguments fail when it runs.
+				b.warnf(f.off, "namelist entry %q names no variable of the data model: the invoke raises %s when it runs, "+
+					"and starts nothing", f.text, model.ErrorExecution)
+				inv.OK = &lang.BoolLit{ValuePos: b.pos(f.off), Value: false}
 				continue
 			}
 			at := b.pos(f.off)
-			inv.Params = append(inv.Params, &lang.Arg{NamePos: at, Name: f.text, Value: &lang.Ident{NamePos: at, Name: f.text}})
+			arg := &lang.Arg{NamePos: at, Name: f.text, Value: &lang.Ident{NamePos: at, Name: f.text}}
+			inv.Params = append(inv.Params, arg)
+			p.namelist = append(p.namelist, arg)
 		}
 	}
 	p.src, p.hasSrc = el.attr("src")
@@ -171,6 +190,15 @@ func (b *builder) readInvokes() {
 	for _, p := range b.invokes {
 		inv := p.inv
 		passed := make(map[string]passedParam)
+		inv.Params = slices.DeleteFunc(inv.Params, func(a *lang.Arg) bool {
+			if !slices.Contains(p.namelist, a) || b.m.Var(a.Name) != nil {
+				return false
+			}
+			b.warnf(b.file.Offset(a.NamePos), "namelist entry %q names no variable of the data model: the invoke raises %s "+
+				"when it runs, and starts nothing", a.Name, model.ErrorExecution)
+			inv.OK = &lang.BoolLit{ValuePos: a.NamePos, Value: false}
+			return true
+		})
 		for _, a := range inv.Params {
 			info, errs := lang.CheckExpr(&lang.Env{Vars: vars}, b.fset, a.Value, lang.Invalid)
 			if len(errs) > 0 {

@@ -69,6 +69,33 @@ func TestInvokeRead(t *testing.T) {
 	}
 }
 
+// TestInvokeFails: an invoke whose type is computed starts its child only
+// where the value names the SCXML type, and one whose namelist names no
+// variable always fails when it runs, which the model says as a warning.
+func TestInvokeFails(t *testing.T) {
+	doc := head + `<datamodel><data id="ty" expr="'scxml'"/></datamodel><state id="s">
+<invoke typeexpr="ty"><content><scxml><final id="f"/></scxml></content></invoke>
+<invoke namelist="nothing"><content><scxml><final id="g"/></scxml></content></invoke></state></scxml>`
+	m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	invs := m.Invokes()
+	if got := lang.ExprString(invs[0].OK); !strings.Contains(got, "ty == 'scxml'") {
+		t.Errorf("typeexpr: OK is %s; want a test of ty against the SCXML types", got)
+	}
+	if lit, ok := invs[1].OK.(*lang.BoolLit); !ok || lit.Value || len(invs[1].Params) != 0 {
+		t.Errorf("namelist of nothing: OK %v params %v; want false and no param", invs[1].OK, invs[1].Params)
+	}
+	want := `m.scxml:3:19: namelist entry "nothing" names no variable of the data model: the invoke raises error.execution when it runs, and starts nothing`
+	if len(m.Warnings) != 1 || m.Warnings[0].Error() != want {
+		t.Errorf("warnings %v, want %s", m.Warnings, want)
+	}
+	if ev := m.EventByName(model.ErrorExecution); ev == nil || ev.Kinds&model.Internal == 0 {
+		t.Errorf("error.execution is %+v; want an internal event of the parent", ev)
+	}
+}
+
 // TestInvokeErrors: what setbot does not invoke is refused at its position
 // with what to write instead.
 func TestInvokeErrors(t *testing.T) {
@@ -89,8 +116,10 @@ func TestInvokeErrors(t *testing.T) {
 			`m.scxml:2:14: <invoke> src "file:m.scxml" invokes a machine that is already running in this chain of invokes (m.scxml -> m.scxml): setbot composes a fixed set of machines, so a machine cannot invoke itself`},
 		{"through another", state(`<invoke src="a.scxml"/>`), map[string]string{"a.scxml": state(`<invoke src="m.scxml"/>`)},
 			`a.scxml:2:14: <invoke> src "m.scxml" invokes a machine that is already running in this chain of invokes (m.scxml -> a.scxml -> m.scxml): setbot composes a fixed set of machines, so a machine cannot invoke itself`},
-		{"typeexpr", state(`<invoke typeexpr="t"><content><scxml><final id="f"/></scxml></content></invoke>`), nil,
-			`m.scxml:2:9: <invoke typeexpr> is not supported: setbot composes the machines a model invokes before it runs, so it must know them from the document; write type="..." with a constant`},
+		{"srcexpr", state(`<invoke srcexpr="t"/>`), nil,
+			`m.scxml:2:9: <invoke srcexpr> is not supported: setbot composes the machines a model invokes before it runs, so it must know them from the document; write src="..." with a constant`},
+		{"typeexpr of nothing", state(`<invoke typeexpr="t"><content><scxml><final id="f"/></scxml></content></invoke>`), nil,
+			`m.scxml:2:19: undeclared name t`},
 		{"id and idlocation", head + `<datamodel><data id="v"/></datamodel><state id="s">` + "\n" + `<invoke id="a" idlocation="v"><content><scxml><final id="f"/></scxml></content></invoke></state></scxml>`, nil,
 			`m.scxml:2:16: <invoke> has both id and idlocation: keep one (SCXML §6.4.1)`},
 		{"no machine", state(`<invoke/>`), nil,
