@@ -42,6 +42,11 @@ func TestInvoke(t *testing.T) {
 	if n := r.Stable["counter.over"]; n != nil {
 		t.Errorf("the child's final state is stable after %q: the child ends there", path(n))
 	}
+	// The child's donedata reaches the parent with done.invoke.
+	dd := explore(t, machine(t, "testdata/donedata.scxml"), engine.Options{}).Reachability()
+	if dd.Entered["pass"] == nil || dd.Entered["fail"] != nil {
+		t.Errorf("donedata: pass entered %v, fail entered %v; want the child's answer 42 in done.invoke.kid", dd.Entered["pass"] != nil, dd.Entered["fail"] != nil)
+	}
 	// Before the parent started it, the child is not running: a go is
 	// nobody's input.
 	for _, n := range set.Nodes {

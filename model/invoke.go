@@ -17,6 +17,11 @@ var InvokeTypes = []string{"scxml", "http://www.w3.org/TR/scxml/", "http://www.w
 // event name has a '#'.
 const InvokeEvent = "#invoke"
 
+// DoneData is the name under which an invoked machine's reader checks the
+// <donedata> of its top-level final states, the data of the done.invoke
+// event its parent receives (no SCXML name has a '#').
+const DoneData = "#donedata"
+
 // DoneInvoke is the name of the event a child session's parent receives
 // when the child reaches a top-level final state.
 func DoneInvoke(invokeID string) string { return "done.invoke." + invokeID }

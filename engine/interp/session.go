@@ -257,14 +257,24 @@ func (r *run) cancelInvokes(s *model.State) {
 }
 
 // ended follows the exit of the session's interpreter: a child tells its
-// parent done.invoke.ID (without data: setbot does not pass the child's
-// <donedata>).
+// parent done.invoke.ID, with the <donedata> of the final state it
+// reached (returnDoneEvent).
 func (r *run) ended() error {
 	if r.c.parent == nil {
 		return nil
 	}
 	r.c.done = true
 	done := sim.Event{Name: model.DoneInvoke(r.c.inv.ID), Args: map[string]sim.Value{}, Meta: model.Meta{InvokeID: r.c.inv.ID}}
+	if f := r.c.m.State(r.c.stopped[0]); f != nil {
+		x := r.executor(f.Pos)
+		for _, a := range f.DoneData {
+			v, err := x.Eval(a.Value)
+			if err != nil {
+				return fmt.Errorf("donedata of %s: %w", f.ID, err)
+			}
+			done.Args[a.Name] = v
+		}
+	}
 	r.c.root().deliver(r.c.parent, done, r.c)
 	return nil
 }

@@ -570,7 +570,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 		to.kids[k] = t.Target.Name
 		if t.Target.Final {
 			to.kids[k] = finished
-			stmts = append(stmts, c.done(s), endSession(s))
+			stmts = append(stmts, c.done(s, t.Target), endSession(s))
 		}
 		if err := c.emit(ps, src, model.InvokeEvent, inv.ID+": "+t.Key, to, nil, stmts,
 			prefixAll(inv.ID+".", t.Origins), prefixAll(inv.ID+".", t.Entered), src.Pos); err != nil {
@@ -597,7 +597,7 @@ func (c *composer) childSteps(src *State, ps *pstate, k int) error {
 		stmts := c.embed(t.Action, s).Stmts
 		if t.Target.Final {
 			to.kids[k] = finished
-			stmts = append(slices.Clip(stmts), c.done(s), endSession(s))
+			stmts = append(slices.Clip(stmts), c.done(s, t.Target), endSession(s))
 		}
 		var guard lang.Expr
 		if t.Guard != nil {
@@ -635,11 +635,17 @@ func (c *composer) relaySteps(src *State, ps *pstate, k int) error {
 	return nil
 }
 
-// done is the send of done.invoke.ID with which a finished child tells its
-// parent.
-func (c *composer) done(s *slot) lang.Stmt {
+// done is the send of done.invoke.ID with which a child that reached the
+// final state of end tells its parent, with the state's <donedata>.
+func (c *composer) done(s *slot, end *State) lang.Stmt {
 	name := model.DoneInvoke(s.inv.ID)
-	return &lang.Send{SendPos: s.inv.Pos, Event: name + "@" + s.inv.ID, From: s.inv.ID}
+	var args []*lang.Arg
+	if f := s.inv.Child.State(end.Atomic[0]); f != nil {
+		for _, a := range f.DoneData {
+			args = append(args, &lang.Arg{NamePos: a.NamePos, Name: a.Name, Value: c.embedExpr(a.Value, s)})
+		}
+	}
+	return &lang.Send{SendPos: s.inv.Pos, Event: name + "@" + s.inv.ID, Args: args, From: s.inv.ID}
 }
 
 func assign(name string, v lang.Expr, pos source.Pos) lang.Stmt {

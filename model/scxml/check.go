@@ -54,6 +54,13 @@ func (b *builder) allCode() []code {
 				all = append(all, code{body: inv.Finalize, set: func(_ lang.Expr, body *lang.Block) { inv.Finalize = body }})
 			}
 		}
+		if s.Kind == model.Final && s.Parent.Kind == model.Root && b.invoked && hasDoneData(s.Parent) {
+			// The data of the done.invoke event the parent receives.
+			done := &lang.Send{SendPos: s.Pos, Event: model.DoneData, Target: model.TargetParent, Args: s.DoneData}
+			all = append(all, code{body: &lang.Block{Stmts: []lang.Stmt{done}}, set: func(_ lang.Expr, body *lang.Block) {
+				s.DoneData = body.Stmts[0].(*lang.Send).Args
+			}})
+		}
 		if s.Kind == model.Final && s.Parent.Kind != model.Root && hasDoneData(s.Parent) {
 			// The done.state event's data is checked and lowered as the
 			// arguments of the raise that entering s runs.

@@ -294,7 +294,11 @@ func (b *builder) parentEvents(inv *model.Invoke) {
 		}
 		add(s.Event, params, s.SendPos)
 	}
-	add(model.DoneInvoke(inv.ID), nil, inv.Pos)
+	var data []model.Param
+	if ev := inv.Child.EventByName(model.DoneData); ev != nil {
+		data = ev.Params
+	}
+	add(model.DoneInvoke(inv.ID), data, inv.Pos)
 }
 
 // passedCode is the code that stands, for the type checker, for the
