@@ -88,14 +88,7 @@ type Diff struct {
 // Compute compares two versions of a model and of their flattened machines.
 func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 	d := &Diff{Renamed: make(map[string]string), Updated: make(map[string]bool)}
-	c := &comparer{d: d, o: oldM, n: newM}
-	c.states()
-	c.transitions()
-	c.moves()
-	c.priorities()
-	c.variables()
-	c.params()
-	c.initials()
+	compareModels(d, oldM, newM, "", true)
 	sort.SliceStable(d.Changes, func(i, j int) bool {
 		a, b := d.Changes[i], d.Changes[j]
 		if a.Kind != b.Kind {
@@ -105,6 +98,48 @@ func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 	})
 	mapTransitions(d, oldMLM, newMLM)
 	return d
+}
+
+// compareModels classifies the source-level changes from o to n, then
+// those of each machine they both invoke under the same id, with the
+// subjects and renames scoped by the invoke id (sub.s0, as reports name the
+// states of invoked machines). Positions are kept where the code is in the
+// model's own file (sameFile): an invoke's src file is another.
+func compareModels(d *Diff, o, n *model.Model, scope string, sameFile bool) {
+	sub := d
+	if scope != "" {
+		sub = &Diff{Renamed: make(map[string]string), Updated: make(map[string]bool)}
+	}
+	c := &comparer{d: sub, o: o, n: n}
+	c.states()
+	c.transitions()
+	c.moves()
+	c.priorities()
+	c.variables()
+	c.params()
+	c.initials()
+	if scope != "" {
+		for _, ch := range sub.Changes {
+			ch.Subject = scope + ch.Subject
+			if !sameFile {
+				ch.Old, ch.New = nil, nil
+				for i := range ch.Transitions {
+					ch.Transitions[i].Old, ch.Transitions[i].New = nil, nil
+				}
+			}
+			d.Changes = append(d.Changes, ch)
+		}
+		for from, to := range sub.Renamed {
+			d.Renamed[scope+from] = scope + to
+		}
+	}
+	for _, ni := range n.Invokes() {
+		for _, oi := range o.Invokes() {
+			if oi.ID == ni.ID && oi.Child != nil && ni.Child != nil {
+				compareModels(d, oi.Child, ni.Child, scope+ni.ID+".", sameFile && ni.Src == "" && oi.Src == "")
+			}
+		}
+	}
 }
 
 type comparer struct {

@@ -791,6 +791,13 @@ func TestInvokedChildChange(t *testing.T) {
 	if m.ChangeAnalysis == nil || m.TestDelta == nil {
 		t.Fatal("no change analysis")
 	}
+	// The child's change is listed under the invoke id, without a line of
+	// the parent's file.
+	if !slices.ContainsFunc(m.Changes, func(c report.Change) bool {
+		return c.Kind == "entry_changed" && c.Subject == "worker.w" && c.Old == nil && c.New == nil
+	}) {
+		t.Errorf("changes %+v; want the child's entry action change as worker.w, without a position", m.Changes)
+	}
 	d := m.TestDelta
 	if len(d.Changed)+len(d.Obsolete)+len(d.New) == 0 {
 		t.Errorf("test delta %+v: the child now answers failed, so a test of the parent must change", d)

@@ -2,6 +2,7 @@ package incremental_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,11 +20,11 @@ func TestInvokedChildChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := loadBytes(t, "base.scxml", src)
-	changes := []struct{ name, old, new string }{
-		{"child's guard", `cond="n + 1 &lt; limit"`, `cond="n + 2 &lt; limit"`},
-		{"child's reply", `<param name="c" expr="n"/>`, `<param name="c" expr="n * 2"/>`},
-		{"param the parent passes", `<param name="limit" expr="3"/>`, `<param name="limit" expr="2"/>`},
-		{"parent's finalize", `expr="_event.data.c"`, `expr="_event.data.c + 1"`},
+	changes := []struct{ name, old, new, kind string }{
+		{"child's guard", `cond="n + 1 &lt; limit"`, `cond="n + 2 &lt; limit"`, "guard_changed counter.counting:go"},
+		{"child's reply", `<param name="c" expr="n"/>`, `<param name="c" expr="n * 2"/>`, "action_changed counter.counting:go"},
+		{"param the parent passes", `<param name="limit" expr="3"/>`, `<param name="limit" expr="2"/>`, ""},
+		{"parent's finalize", `expr="_event.data.c"`, `expr="_event.data.c + 1"`, ""},
 	}
 	opts := engine.Options{MaxDepth: 6}
 	for _, c := range changes {
@@ -37,6 +38,13 @@ func TestInvokedChildChanges(t *testing.T) {
 		}
 		if len(res.Diff.Updated) == 0 {
 			t.Errorf("%s: no transition of the composed machine is updated", c.name)
+		}
+		var kinds []string
+		for _, ch := range res.Changes {
+			kinds = append(kinds, string(ch.Kind)+" "+ch.Subject)
+		}
+		if c.kind != "" && !slices.ContainsFunc(kinds, func(k string) bool { return strings.HasPrefix(k, c.kind) }) {
+			t.Errorf("%s: source-level changes %q; want one %s... (the child's, scoped by the invoke id)", c.name, kinds, c.kind)
 		}
 	}
 }
