@@ -47,6 +47,13 @@ func TestInvoke(t *testing.T) {
 	if dd.Entered["pass"] == nil || dd.Entered["fail"] != nil {
 		t.Errorf("donedata: pass entered %v, fail entered %v; want the child's answer 42 in done.invoke.kid", dd.Entered["pass"] != nil, dd.Entered["fail"] != nil)
 	}
+	// A machine the child invokes runs as well, two deep.
+	nested := explore(t, machine(t, "testdata/nested_invoke.scxml"), engine.Options{}).Reachability()
+	for _, id := range []string{"mid.leaf.lf", "mid.mf", "pass"} {
+		if nested.Entered[id] == nil {
+			t.Errorf("nested invokes: %s never entered", id)
+		}
+	}
 	// Before the parent started it, the child is not running: a go is
 	// nobody's input.
 	for _, n := range set.Nodes {
