@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/model/load"
 )
 
 // TestInvoke explores a parent and the counter it invokes as one system:
@@ -53,6 +54,16 @@ func TestInvoke(t *testing.T) {
 		if nested.Entered[id] == nil {
 			t.Errorf("nested invokes: %s never entered", id)
 		}
+	}
+	// Read on its own, a machine's delayed send to its parent is an
+	// output, whose delay it does not observe.
+	alone, errs := load.Bytes("child.scxml", []byte(`<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a">`+
+		`<state id="a"><onentry><send target="#_parent" event="later" delay="1s"/></onentry></state></scxml>`), load.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if out := explore(t, alone, engine.Options{}).Start.Outputs; len(out) != 1 || out[0].Event != "later" || out[0].Target != "#_parent" {
+		t.Errorf("standalone delayed send to #_parent: outputs %+v, want later to #_parent", out)
 	}
 	// Before the parent started it, the child is not running: a go is
 	// nobody's input.

@@ -579,8 +579,12 @@ func (r *run) emit(route sim.Route, ev sim.Event, target, sendID string) {
 		r.c.internal = append(r.c.internal, ev)
 	case route == sim.ToSelf:
 		r.c.root().deliver(r.c, ev, nil)
-	case route == sim.ToTimer && target == model.TargetParent:
+	case route == sim.ToTimer && target == model.TargetParent && r.c.parent != nil:
 		r.c.relays = append(r.c.relays, sim.Timer{Event: ev, ID: sendID})
+	case route == sim.ToTimer && target != "":
+		// A machine nobody invokes: an output, whose delay it does not
+		// observe.
+		r.st.step.Outputs = append(r.st.step.Outputs, sim.Output{Event: ev.Name, Target: target, Args: ev.Args})
 	case route == sim.ToTimer:
 		r.c.timers = append(r.c.timers, sim.Timer{Event: ev, ID: sendID})
 	case target == model.TargetParent && r.c.parent != nil:

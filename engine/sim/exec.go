@@ -220,8 +220,9 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		return x.emit(s, ToInternal, Event{Name: s.Event, Meta: meta}, s.Args, "")
 	case *lang.Send:
 		// The reader refuses a delayed send to another target than the
-		// machine itself, but for #_parent in an invoked machine: a timer
-		// with that target.
+		// machine itself, but for #_parent: a timer with that target, which
+		// the executor's owner relays to the parent (or makes an output of,
+		// in a machine nobody invokes).
 		ev := Event{Name: s.Event, Meta: model.SendMeta(s)}
 		switch {
 		case s.Delay != "":

@@ -422,6 +422,12 @@ func (f *frame) emit(r Route, ev Event, target, sendID string) {
 	case ToSelf:
 		f.selfSent = append(f.selfSent, ev)
 	case ToTimer:
+		if target != "" {
+			// A delayed send to #_parent of a machine nobody invokes: an
+			// output, whose delay the machine does not observe.
+			f.outputs = append(f.outputs, Output{Event: ev.Name, Target: target, Args: ev.Args})
+			return
+		}
 		f.timers = append(f.timers, Timer{Event: ev, ID: sendID})
 	case ToOutput:
 		f.outputs = append(f.outputs, Output{Event: ev.Name, Target: target, Args: ev.Args})

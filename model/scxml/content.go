@@ -513,7 +513,7 @@ func (b *builder) send(c *element) []lang.Stmt {
 		return []lang.Stmt{&lang.Raise{RaisePos: pos, Event: name, Args: args, ID: id}}
 	case delay != "" && sendError(target) == model.ErrorExecution:
 		// The target is refused when the send executes, delay or not.
-	case target != "" && delay != "" && !(b.invoked && target == model.TargetParent):
+	case target != "" && delay != "" && target != model.TargetParent:
 		b.errorf(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 		return nil
 	}

@@ -192,7 +192,7 @@ type builder struct {
 	// the variables of a child that its parent's <param>s set, with the
 	// type of each value; srcs the files of the chain of invokes that
 	// led to this document, which it must not invoke again. invoked is
-	// set while reading an invoked machine, which has a parent to send to.
+	// set while reading an invoked machine (its donedata is its parent's).
 	invokes []pendingInvoke
 	passed  map[string]passedParam
 	srcs    []string
