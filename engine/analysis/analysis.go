@@ -178,6 +178,11 @@ func (a *Analyzer) reach(r *Report) error {
 	}
 	var err error
 	for _, s := range a.m.States {
+		if s.Invoking {
+			// A composed machine passes through it within a step, by
+			// construction: the tree never rests there.
+			continue
+		}
 		if r.MLMStates, err = a.add(r.MLMStates, s.Name, a.lineOf(s.Pos), firstMLM[s.Name]); err != nil {
 			return err
 		}
