@@ -825,4 +825,14 @@ func TestInvokedChildChange(t *testing.T) {
 	if b := back.Models[0]; b.ResultCached || !reached(b.NewlyReachable, "done") {
 		t.Errorf("child changed back: result cached %v, newly reachable %+v; want a new result with done reachable", b.ResultCached, b.NewlyReachable)
 	}
+	// A src that leaves the repository is an error at its position.
+	c3 := commit(map[string]string{"models/parent.scxml": strings.Replace(parent, "../machines/child.scxml", "../../child.scxml", 1)})
+	out, err := Analyze(context.Background(), repo, c2, c3, Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<invoke> src "../../child.scxml": cannot read the file: the file is outside the repository`
+	if errs := out.Models[0].Errors; len(errs) != 1 || errs[0].Message != want || errs[0].Line != 4 {
+		t.Errorf("errors %+v; want %q at line 4", errs, want)
+	}
 }
