@@ -24,7 +24,7 @@ func TestInvokedChildChanges(t *testing.T) {
 		{"child's guard", `cond="n + 1 &lt; limit"`, `cond="n + 2 &lt; limit"`, "guard_changed counter.counting:go"},
 		{"child's reply", `<param name="c" expr="n"/>`, `<param name="c" expr="n * 2"/>`, "action_changed counter.counting:go"},
 		{"param the parent passes", `<param name="limit" expr="3"/>`, `<param name="limit" expr="2"/>`, ""},
-		{"parent's finalize", `expr="_event.data.c"`, `expr="_event.data.c + 1"`, ""},
+		{"parent's finalize", `_event.data.c : -1"`, `_event.data.c + 1 : -1"`, ""},
 	}
 	opts := engine.Options{MaxDepth: 6}
 	for _, c := range changes {

@@ -397,7 +397,7 @@ func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int,
 	if from >= 0 {
 		event = ev.Name + "@" + c.slots[from].inv.ID
 		if f := c.slots[from].inv.Finalize; f != nil && len(f.Stmts) > 0 && carries(ev, f) {
-			fin = []lang.Stmt{lang.RewriteBlock(f, func(x lang.Expr) lang.Expr { return x })}
+			fin = []lang.Stmt{lang.RewriteBlock(f, c.resolver(ps, ev.Name))}
 		}
 	}
 	fwd := c.forward(ps, ev, from >= 0)
@@ -441,6 +441,25 @@ func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int,
 	}
 	stmts = append(stmts, fwd...)
 	return c.emit(ps, src, event, "no transition", ps, none, stmts, nil, nil, c.m.Root.Pos)
+}
+
+// resolver decides, in code of the parent that the flattener did not fold
+// (a finalize, a param's value, a typeexpr), what the composed state
+// decides: In() of the parent's states, and _event.name of the event being
+// processed (event; "" for none).
+func (c *composer) resolver(ps *pstate, event string) func(lang.Expr) lang.Expr {
+	active := c.active(ps.p)
+	return func(x lang.Expr) lang.Expr {
+		switch x := x.(type) {
+		case *lang.InState:
+			return &lang.BoolLit{ValuePos: x.Start, Value: active[x.State]}
+		case *lang.EventField:
+			if x.Field == "name" && event != "" {
+				return &lang.StrLit{ValuePos: x.Start, Value: event}
+			}
+		}
+		return x
+	}
 }
 
 // carries reports whether ev has every parameter that code reads. The
@@ -537,7 +556,8 @@ func (c *composer) start(src *State, ps *pstate) error {
 		var stmts []lang.Stmt
 		if t == nil {
 			if !isLit {
-				stmts = append(stmts, &lang.Assume{AssumePos: inv.Pos, Cond: &lang.Unary{OpPos: inv.Pos, Op: lang.NOT, X: inv.OK}})
+				not := &lang.Unary{OpPos: inv.Pos, Op: lang.NOT, X: lang.RewriteExpr(inv.OK, c.resolver(ps, ""))}
+				stmts = append(stmts, &lang.Assume{AssumePos: inv.Pos, Cond: not})
 			}
 			stmts = append(stmts, &lang.Raise{RaisePos: inv.Pos, Event: model.ErrorExecution, Platform: true})
 			if err := c.emit(ps, src, model.InvokeEvent, inv.ID+": fails", to, nil, stmts, nil, nil, inv.Pos); err != nil {
@@ -545,8 +565,9 @@ func (c *composer) start(src *State, ps *pstate) error {
 			}
 			continue
 		}
+		resolve := c.resolver(ps, "")
 		if inv.OK != nil && !isLit {
-			stmts = append(stmts, &lang.Assume{AssumePos: inv.Pos, Cond: inv.OK})
+			stmts = append(stmts, &lang.Assume{AssumePos: inv.Pos, Cond: lang.RewriteExpr(inv.OK, resolve)})
 		}
 		stmts = append(stmts, inv.Start.Stmts...)
 		for _, v := range s.mach.Vars {
@@ -556,7 +577,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 		}
 		for _, p := range inv.Params {
 			if s.vars[p.Name] {
-				stmts = append(stmts, assign(inv.ID+"."+p.Name, p.Value, p.NamePos))
+				stmts = append(stmts, assign(inv.ID+"."+p.Name, lang.RewriteExpr(p.Value, resolve), p.NamePos))
 			}
 			if tag := lang.AbsentName(p.Name); s.vars[tag] {
 				// A variable that may be undefined now has a value.
