@@ -164,7 +164,7 @@ func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 			order = tab.VarsInOrder(a.Value, seen, order)
 		}
 	}
-	rel := e.x.or.slice(n.PC, order)
+	rel := e.x.or.Slice(n.PC, order)
 	for _, c := range rel {
 		order = tab.VarsInOrder(c, seen, order)
 	}
