@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"slices"
 	"sort"
@@ -274,11 +275,13 @@ func (e *explorer) constant(v *model.Var) solver.Term {
 type input struct {
 	event *model.Event
 	timer *Timer
+	slot  int // the timer's index among the pending ones
 }
 
 // inputs lists, in order, the input events some transition of n's state
-// reacts to (none in a closed system), then the pending timers: of the timers of one event the
-// oldest, which fires first.
+// reacts to (none in a closed system), then the pending timers. Untimed,
+// of the timers of one event the oldest, which fires first; timed, every
+// timer, of which the deadlines decide the one that fires next.
 func (e *explorer) inputs(n *Node) []input {
 	var out []input
 	for _, ev := range e.set.Machine.Events {
@@ -287,11 +290,151 @@ func (e *explorer) inputs(n *Node) []input {
 		}
 	}
 	for i := range n.Timers {
-		if i == 0 || n.Timers[i-1].Event != n.Timers[i].Event {
-			out = append(out, input{timer: &n.Timers[i]})
+		if e.x.opts.Time != vocab.TimeUntimed || i == 0 || n.Timers[i-1].Event != n.Timers[i].Event {
+			out = append(out, input{timer: &n.Timers[i], slot: i})
 		}
 	}
 	return out
+}
+
+// elapse moves the timers of base forward in time (timed semantics): to
+// the deadline of the timer in slot, which fires, or, for an input (slot
+// -1), by a fresh elapsed time no later than any deadline. It returns the
+// time elapsed (0 when untimed, or for an input with nothing pending), and
+// false when the timer cannot be the next to fire.
+func (e *explorer) elapse(base *run, slot, depth int) (solver.Term, bool) {
+	x, tab := e.x, e.x.tab
+	if x.opts.Time == vocab.TimeUntimed || len(base.timers) == 0 {
+		return 0, true
+	}
+	var dt solver.Term
+	if slot >= 0 {
+		// The timer fires first: strictly before the timers set before
+		// it, no later than those set after it (ties in setting order).
+		dt = base.timers[slot].Due
+		var order []solver.Term
+		for j, t := range base.timers {
+			var c solver.Term
+			switch {
+			case j < slot:
+				c = tab.Lt(dt, t.Due)
+			case j > slot:
+				c = tab.Le(dt, t.Due)
+			default:
+				continue
+			}
+			if v, ok := tab.BoolValue(c); ok && !v {
+				return 0, false
+			} else if !ok {
+				order = append(order, c)
+			}
+		}
+		if len(order) > 0 {
+			all := order[0]
+			for _, c := range order[1:] {
+				all = tab.And(all, c)
+			}
+			if !x.or.sat(base.pc, all) {
+				return 0, false
+			}
+			base.pc = append(base.pc, order...)
+		}
+		base.timers = slices.Delete(base.timers, slot, slot+1)
+	} else {
+		// An input comes at some time from now on, no later than the next
+		// deadline (at a deadline, before or after that timer).
+		if dt, ok := e.shift(base, depth); ok {
+			return dt, true
+		}
+		dt = tab.Var(fmt.Sprintf("dt@%d", depth), solver.IntSort)
+		base.pc = append(base.pc, tab.Le(tab.Int(0), dt))
+		for _, t := range base.timers {
+			base.pc = append(base.pc, tab.Le(dt, t.Due))
+		}
+	}
+	for j := range base.timers {
+		base.timers[j].Due = tab.Sub(base.timers[j].Due, dt)
+	}
+	return dt, true
+}
+
+// shift moves the pending timers of base past an input when their dues
+// are one quantity plus constants (timers set at one moment, or while
+// nothing else was pending): the time left to the earliest is then any
+// value from 0 to its largest, whatever the history, and is written as a
+// fresh variable with those bounds. States that differ only in how time
+// went by are then alike, and subsumption closes loops that receive
+// inputs while a timer runs, as it does untimed. It returns the time
+// elapsed, and false when the dues are not of that form (the caller then
+// subtracts a fresh elapsed time from each, which is as exact but keeps
+// the history).
+func (e *explorer) shift(base *run, depth int) (solver.Term, bool) {
+	tab := e.x.tab
+	var f solver.Term // the common quantity; 0 while only constants were met
+	offs := make([]int64, len(base.timers))
+	for j, t := range base.timers {
+		v, c, ok := varPlusConst(tab, t.Due)
+		if !ok || v != 0 && f != 0 && v != f {
+			return 0, false
+		}
+		if v != 0 {
+			f = v
+		}
+		offs[j] = c
+	}
+	hi := int64(0) // the largest value of f
+	if f != 0 {
+		var ok bool
+		if hi, ok = upperBound(tab, base.pc, f); !ok {
+			return 0, false
+		}
+	}
+	first := slices.Min(offs)
+	// Before the input, the earliest timer is due in f + first, at most
+	// hi + first; after it, in g, anywhere from 0 to that.
+	g := tab.Var(fmt.Sprintf("due@%d", depth), solver.IntSort)
+	base.pc = append(base.pc, tab.Le(tab.Int(0), g), tab.Le(g, tab.Int(hi+first)))
+	for j := range base.timers {
+		base.timers[j].Due = tab.Add(g, tab.Int(offs[j]-first))
+	}
+	earliest := tab.Int(first)
+	if f != 0 {
+		earliest = tab.Add(f, earliest)
+	}
+	return tab.Sub(earliest, g), true
+}
+
+// varPlusConst splits x into v + c, with v an integer variable (0 when x
+// is a constant) and c a constant.
+func varPlusConst(tab *solver.Table, x solver.Term) (solver.Term, int64, bool) {
+	if c, ok := tab.IntValue(x); ok {
+		return 0, c, true
+	}
+	if tab.Op(x) == solver.OpVar {
+		return x, 0, true
+	}
+	if tab.Op(x) == solver.OpAdd {
+		a, b, _ := tab.Args(x)
+		if c, ok := tab.IntValue(b); ok && tab.Op(a) == solver.OpVar {
+			return a, c, true
+		}
+		if c, ok := tab.IntValue(a); ok && tab.Op(b) == solver.OpVar {
+			return b, c, true
+		}
+	}
+	return 0, 0, false
+}
+
+// upperBound returns the least upper bound that pc's bound conjuncts give
+// v, if any.
+func upperBound(tab *solver.Table, pc []solver.Term, v solver.Term) (int64, bool) {
+	hi, found := int64(math.MaxInt64), false
+	for _, x := range pc {
+		if w, iv, ok := bound(tab, x); ok && w == v && iv.hi != math.MaxInt64 {
+			hi, found = min(hi, iv.hi), true
+		}
+	}
+	return hi, found
 }
 
 // child is a node about to be added.
@@ -322,10 +465,20 @@ func (e *explorer) expand(n *Node, inputs []input) {
 			pc: append([]solver.Term(nil), n.PC...), timers: append([]Timer(nil), n.Timers...)}
 		edge := &Edge{}
 		var meta model.Meta // an input's
+		slot := -1
+		if in.timer != nil {
+			slot = in.slot
+		}
+		elapsed, ok := e.elapse(base, slot, depth)
+		if !ok {
+			continue
+		}
 		if in.timer != nil {
 			meta = timerMeta(*in.timer)
 			edge.Event, edge.Timer, edge.Args = in.timer.Event, true, in.timer.Args
-			base.timers = removeTimer(base.timers, in.timer.Event)
+			if x.opts.Time == vocab.TimeUntimed {
+				base.timers = removeTimer(base.timers, in.timer.Event)
+			}
 		} else {
 			edge.Event = in.event.Name
 			for _, p := range in.event.Params {
@@ -338,7 +491,7 @@ func (e *explorer) expand(n *Node, inputs []input) {
 		for _, r := range e.settle(runs) {
 			kids = append(kids, child{state: r.state, vals: r.vals, pc: r.pc, timers: r.timers, ord: ord,
 				edge: &Edge{Event: edge.Event, Timer: edge.Timer, Args: edge.Args,
-					Fired: r.fired, Outputs: r.outputs, Trace: r.trace}})
+					Fired: r.fired, Outputs: r.outputs, Trace: r.trace, Elapsed: elapsed, Slot: slot}})
 		}
 	}
 	sort.SliceStable(kids, func(i, j int) bool {

@@ -163,6 +163,9 @@ func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 		for _, a := range t.Args {
 			order = tab.VarsInOrder(a.Value, seen, order)
 		}
+		if t.Due != 0 {
+			order = tab.VarsInOrder(t.Due, seen, order)
+		}
 	}
 	rel := e.x.or.Slice(n.PC, order)
 	for _, c := range rel {
@@ -212,6 +215,9 @@ func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 		b = fmt.Appendf(b, "|%s#%q", t.Event, t.ID)
 		for _, a := range t.Args {
 			b = fmt.Appendf(b, ",%s=%d", a.Name, apply(a.Value))
+		}
+		if t.Due != 0 {
+			b = fmt.Appendf(b, "@%d", apply(t.Due))
 		}
 	}
 	pc := make([]solver.Term, len(rel))

@@ -224,7 +224,7 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		switch {
 		case s.Target != "":
 			return x.emit(s, ToOutput, Event{Name: s.Event}, s.Args, s.Target)
-		case s.Delay != "":
+		case s.Delay != nil:
 			return x.emit(s, ToTimer, ev, s.Args, "")
 		}
 		return x.emit(s, ToSelf, ev, s.Args, "")
