@@ -540,7 +540,7 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 				// A timer's meta is its ID's (timerMeta).
 				r.timers = setTimer(r.timers, Timer{Event: s.Event, Args: args, ID: s.ID})
 			default:
-				r.self = append(r.self, queued{event: s.Event, args: args, meta: model.Meta{SendID: s.ID, Self: true}})
+				r.self = append(r.self, queued{event: s.Event, args: args, meta: model.SendMeta(s)})
 			}
 		})
 	case *lang.Cancel:

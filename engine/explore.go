@@ -659,6 +659,9 @@ func (e *explorer) settle(rs []*run) []*run {
 			switch {
 			case len(r.inner) > 0:
 				q, r.inner = r.inner[0], r.inner[1:]
+			case r.state.Invoking:
+				// The macrostep ends: the children it invoked start.
+				q = queued{event: model.InvokeEvent, meta: model.Meta{Type: model.TypePlatform}}
 			case len(r.self) > 0:
 				q, r.self = r.self[0], r.self[1:]
 			default:

@@ -1,7 +1,5 @@
 package engine
 
-import "github.com/setbot/setbot/model"
-
 // Reachability says which statechart states a tree reaches, in the two
 // senses a statechart has (ARCHITECTURE.md §5):
 //
@@ -37,9 +35,10 @@ func (s *SET) Reachability() Reachability {
 			}
 		}
 		for _, id := range n.State.Atomic {
-			for st := src.State(id); st != nil && st.Kind != model.Root; st = st.Parent {
-				if _, ok := r.Stable[st.ID]; !ok {
-					r.Stable[st.ID] = n
+			// The ids of an invoked machine's states are scoped (sub.s0).
+			for _, anc := range src.Ancestors(id) {
+				if _, ok := r.Stable[anc]; !ok {
+					r.Stable[anc] = n
 				}
 			}
 		}

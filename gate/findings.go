@@ -165,8 +165,8 @@ func (m Model) stateLine(name string) int {
 	if s := m.Head.State(name); s != nil && s.Pos.IsValid() {
 		return src.Position(s.Pos).Line
 	}
-	if s := src.State(name); s != nil && s.Pos.IsValid() {
-		return src.Position(s.Pos).Line
+	if s := src.Lookup(name); s != nil && s.Pos.IsValid() {
+		return src.Line(s.Pos)
 	}
 	return 0
 }

@@ -19,8 +19,8 @@ const (
 )
 
 // Send targets with a meaning of their own (SCXML §6.2.4): the internal
-// queue, the parent session (an output here, as setbot has no <invoke>),
-// and the prefix of a session's location.
+// queue, the parent session (an output of a machine that no other
+// invokes), and the prefix of a session's location.
 const (
 	TargetInternal      = "#_internal"
 	TargetParent        = "#_parent"
@@ -61,23 +61,43 @@ type Meta struct {
 	// target, delayed or not): its origin is SessionLocation and its
 	// origintype SCXMLProcessor.
 	Self bool
+	// InvokeID is the invoke id of the child session that sent the event
+	// to its parent (#_parent, or done.invoke.ID when it finished); ""
+	// for every other event.
+	InvokeID string
 }
+
+// SendMeta is how the event of a <send> to the machine's external queue
+// arrives: sent to itself, or, for a send an invoked child makes to its
+// parent (lang.Send.From), from that child.
+func SendMeta(s *lang.Send) Meta {
+	return Meta{SendID: s.ID, Self: s.From == "", InvokeID: s.From}
+}
+
+// ChildLocation is the address of the child session an invoke id names:
+// the _event.origin of the events the child sends its parent.
+func ChildLocation(invokeID string) string { return SessionLocation + "." + invokeID }
 
 // Field returns _event.name's sibling field under m (type, sendid, origin,
 // origintype or invokeid): its value, or ok false when it is undefined.
-// setbot has no <invoke>, so invokeid is always undefined.
+// invokeid is defined for the events a child session sends its parent.
 func (m Meta) Field(name string) (value string, ok bool) {
 	switch name {
+	case "invokeid":
+		return m.InvokeID, m.InvokeID != ""
 	case "type":
 		return m.Type.String(), true
 	case "sendid":
 		return m.SendID, m.SendID != ""
 	case "origin":
+		if m.InvokeID != "" {
+			return ChildLocation(m.InvokeID), true
+		}
 		if m.Self {
 			return SessionLocation, true
 		}
 	case "origintype":
-		if m.Self {
+		if m.Self || m.InvokeID != "" {
 			return SCXMLProcessor, true
 		}
 	}
@@ -100,7 +120,10 @@ func (m *Model) Arrivals() map[string][]Meta {
 		out[name] = append(out[name], meta)
 	}
 	for _, ev := range m.Events {
-		if ev.Kinds&Input != 0 {
+		switch {
+		case ev.Kinds&Input != 0 && m.Invoked:
+			add(ev.Name, Meta{Self: true}) // from the parent, an SCXML session
+		case ev.Kinds&Input != 0:
 			add(ev.Name, Meta{})
 		}
 	}
@@ -114,29 +137,26 @@ func (m *Model) Arrivals() map[string][]Meta {
 			add(s.Event, meta)
 		case *lang.Send:
 			if s.Target == "" {
-				add(s.Event, Meta{SendID: s.ID, Self: true})
+				add(s.Event, SendMeta(s))
 			}
 		}
 		return true
 	}
+	for _, b := range m.Blocks() {
+		lang.Inspect(b, visit)
+	}
 	for _, s := range m.States() {
-		var blocks []*lang.Block
-		blocks = append(blocks, s.OnEntry...)
-		blocks = append(blocks, s.OnExit...)
-		if s.Initial != nil {
-			blocks = append(blocks, s.Initial.Body)
-		}
-		for _, t := range s.Transitions {
-			blocks = append(blocks, t.Body)
-		}
-		for _, b := range blocks {
-			lang.Inspect(b, visit)
-		}
 		if s.Kind == Final && s.Parent != nil && s.Parent.Kind != Root {
 			add("done.state."+s.Parent.ID, Meta{Type: TypePlatform})
 			if gp := s.Parent.Parent; gp != nil && gp.Kind == Parallel {
 				add("done.state."+gp.ID, Meta{Type: TypePlatform})
 			}
+		}
+		for _, inv := range s.Invokes {
+			for _, send := range inv.ToParent() {
+				add(send.Event, Meta{SendID: send.ID, InvokeID: inv.ID})
+			}
+			add(DoneInvoke(inv.ID), Meta{InvokeID: inv.ID})
 		}
 	}
 	return out

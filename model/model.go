@@ -45,6 +45,10 @@ type Model struct {
 	// warning says so, so that the author's mistake is not hidden.
 	Warnings source.ErrorList
 
+	// Invoked is set for a machine that another invokes: its inputs are
+	// the events its parent sends it, whose origin is the parent.
+	Invoked bool
+
 	states map[string]*State
 	events map[string]*Event
 }
@@ -130,6 +134,10 @@ type State struct {
 	// DoneData are the arguments of the done.state event that entering a
 	// <final> state raises (its <donedata>); nil for none.
 	DoneData []*lang.Arg
+
+	// Invokes are the child sessions the state runs while it is active,
+	// in document order.
+	Invokes []*Invoke
 }
 
 // DoneRaise returns the raise of the done.state event that entering the
@@ -266,6 +274,10 @@ type Var struct {
 	// transition that processes an event, the interpreter where it takes
 	// the next event or the macrostep ends).
 	EventRef bool
+	// Passed marks a variable of an invoked machine that an invoke's
+	// <param> or namelist may set when the machine starts: its initial
+	// value is no constant of the start.
+	Passed bool
 }
 
 // EventKind records how an event reaches the machine.
@@ -281,6 +293,9 @@ const (
 	Self
 	Timer
 	Output
+	// Invoked events come from a child session the machine invokes: sent
+	// to #_parent, or its done.invoke event.
+	Invoked
 )
 
 // Event is a named event with typed parameters.

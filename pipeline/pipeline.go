@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	pathpkg "path"
 	"slices"
 	"sort"
 	"time"
@@ -123,7 +122,14 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: headCfg, gate: gateCfg, base: baseSHA, head: headSHA}
+	// A model whose file did not change changes all the same when a file
+	// it reads did: a machine it invokes, its data or scripts.
+	through, why, err := throughChanges(repo, baseSHA, headSHA, isModel, changes)
+	if err != nil {
+		return nil, err
+	}
+	changes = append(changes, through...)
+	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: headCfg, gate: gateCfg, base: baseSHA, head: headSHA, through: why}
 	out := &report.Analysis{Repo: opts.Repo, Base: baseSHA, Head: headSHA, Models: []*report.Model{}}
 	judged := make([]gate.Model, 0, len(changes))
 	for i, c := range changes {
@@ -188,6 +194,9 @@ type runner struct {
 	gate       *config.Config // the base's: the gate, and invariants a change cannot drop
 	base, head string
 	current    string // the model being analysed, for logs
+	// through holds, for a model analysed because files it reads changed
+	// (and not the model's file), those files.
+	through map[string][]string
 }
 
 func (r *runner) progress(format string, args ...any) {
@@ -203,7 +212,7 @@ func (r *runner) progress(format string, args ...any) {
 // analysis of the change when there is one.
 func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error) {
 	start := time.Now()
-	out := &report.Model{Path: c.Path(), Status: c.Status}
+	out := &report.Model{Path: c.Path(), Status: c.Status, Through: r.through[c.Path()]}
 	if c.Status == vcs.Renamed {
 		out.OldPath = c.OldPath
 	}
@@ -236,7 +245,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	out.HeadMachine = head
 	out.Warnings = diagnostics(c.NewPath, head.Source.Warnings)
 	var base *mlm.Machine
-	var baseSrc []byte
+	var baseSrc []string
 	if c.OldPath != "" {
 		b, src, diags, err := r.load(c.OldPath, r.base, lopts)
 		baseSrc = src
@@ -262,7 +271,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	}
 	// The trees are keyed by the canonical machines, but a result also
 	// speaks of source lines: it is keyed by the files' bytes too.
-	rkey := resultKey(baseKey, trees.key(head), digest(string(baseSrc)), digest(string(headSrc)), strategy, mc.Coverage, mc.Invariants)
+	rkey := resultKey(baseKey, trees.key(head), digest(baseSrc...), digest(headSrc...), strategy, mc.Coverage, mc.Invariants)
 	if stored, ok := r.storedResult(rkey); ok {
 		out.ChangeAnalysis = report.NewChangeAnalysis(stored)
 		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true
@@ -304,23 +313,34 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 
 // load reads and flattens a model at a commit. A model that does not load
 // gives diagnostics (a finding); a file that cannot be read is an error.
-// The files its src attributes name are read at the same commit.
-func (r *runner) load(path, rev string, opts load.Options) (*mlm.Machine, []byte, []report.Diagnostic, error) {
+// The files its src attributes name (machines it invokes, data, scripts)
+// are read at the same commit. It also returns what a result about the
+// model depends on: the model's text, then each file it read, by name and
+// text in the order read.
+func (r *runner) load(path, rev string, opts load.Options) (*mlm.Machine, []string, []report.Diagnostic, error) {
 	data, err := r.repo.ReadFile(rev, path)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	texts := []string{string(data)}
+	var read []string
+	readFile := readAt(r.repo, rev, path, &read)
 	opts.Read.ReadFile = func(rel string) ([]byte, error) {
-		return r.repo.ReadFile(rev, pathpkg.Join(pathpkg.Dir(path), rel))
+		n := len(read)
+		b, err := readFile(rel)
+		if len(read) > n {
+			texts = append(texts, read[n], string(b))
+		}
+		return b, err
 	}
 	if !utf8.Valid(data) {
-		return nil, data, []report.Diagnostic{{Path: path, Message: "not UTF-8 text: is it a model?"}}, nil
+		return nil, texts, []report.Diagnostic{{Path: path, Message: "not UTF-8 text: is it a model?"}}, nil
 	}
 	m, errs := load.Bytes(path, data, opts)
 	if len(errs) == 0 {
-		return m, data, nil, nil
+		return m, texts, nil, nil
 	}
-	return nil, data, diagnostics(path, errs), nil
+	return nil, texts, diagnostics(path, errs), nil
 }
 
 // settings are a model's effective settings: the head's configuration,

@@ -749,3 +749,78 @@ func TestVerifyAcceptsDerivedSuites(t *testing.T) {
 		t.Errorf("a damaged suite is not reported: %q", d)
 	}
 }
+
+// TestInvokedChildChange: a pull request that changes only a machine that
+// another invokes (through src) re-analyses the invoking model, at the
+// same commit, and reports the tests the change affects; the result and
+// the trees are keyed by the child's text too.
+func TestInvokedChildChange(t *testing.T) {
+	const parent = `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="idle" datamodel="ecmascript">
+  <state id="idle"><transition event="start" target="busy"/></state>
+  <state id="busy">
+    <invoke id="worker" src="file:../machines/child.scxml"/>
+    <transition event="ok" target="done"/>
+    <transition event="failed" target="broken"/>
+  </state>
+  <state id="done"/>
+  <state id="broken"/>
+</scxml>`
+	child := func(reply string) string {
+		return `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="w" datamodel="ecmascript">
+  <state id="w"><onentry><send target="#_parent" event="` + reply + `"/></onentry></state>
+</scxml>`
+	}
+	dir, commit := newGitRepo(t)
+	c0 := commit(map[string]string{".setbot.yml": "models:\n  - \"models/**\"\n", "models/parent.scxml": parent, "machines/child.scxml": child("ok")})
+	c1 := commit(map[string]string{"machines/child.scxml": child("failed")})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := cache.Open(filepath.Join(t.TempDir(), "c.db"), cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	a, err := Analyze(context.Background(), repo, c0, c1, Options{Cache: store, Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Models) != 1 {
+		t.Fatalf("models %+v; want models/parent.scxml alone (machines/ holds no model)", a.Models)
+	}
+	m := a.Models[0]
+	if m.Path != "models/parent.scxml" || !slices.Equal(m.Through, []string{"machines/child.scxml"}) || len(m.Errors) > 0 {
+		t.Fatalf("model %s through %v errors %v; want models/parent.scxml through machines/child.scxml", m.Path, m.Through, m.Errors)
+	}
+	if m.ChangeAnalysis == nil || m.TestDelta == nil {
+		t.Fatal("no change analysis")
+	}
+	d := m.TestDelta
+	if len(d.Changed)+len(d.Obsolete)+len(d.New) == 0 {
+		t.Errorf("test delta %+v: the child now answers failed, so a test of the parent must change", d)
+	}
+	reached := func(refs []report.StateRef, name string) bool {
+		return slices.ContainsFunc(refs, func(r report.StateRef) bool { return r.State == name })
+	}
+	if !reached(m.NewlyUnreachable, "done") || !reached(m.NewlyReachable, "broken") {
+		t.Errorf("newly unreachable %+v, newly reachable %+v; want done lost and broken gained", m.NewlyUnreachable, m.NewlyReachable)
+	}
+	if md := report.Markdown(a, report.Options{}); !strings.Contains(md, "`machines/child.scxml`") {
+		t.Errorf("the comment does not say the change reaches the model through machines/child.scxml:\n%s", md)
+	}
+	// The same pair again is served whole from the cache; a change of the
+	// child alone changes the result.
+	again, err := Analyze(context.Background(), repo, c0, c1, Options{Cache: store, Solver: newZ3})
+	if err != nil || !again.Models[0].ResultCached {
+		t.Errorf("second run: err %v, result cached %v", err, again.Models[0].ResultCached)
+	}
+	c2 := commit(map[string]string{"machines/child.scxml": child("ok")})
+	back, err := Analyze(context.Background(), repo, c1, c2, Options{Cache: store, Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := back.Models[0]; b.ResultCached || !reached(b.NewlyReachable, "done") {
+		t.Errorf("child changed back: result cached %v, newly reachable %+v; want a new result with done reachable", b.ResultCached, b.NewlyReachable)
+	}
+}

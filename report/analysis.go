@@ -35,11 +35,15 @@ const (
 // and those of the `setbot diff` object (the embedded ChangeAnalysis,
 // absent when the model was deleted or does not load).
 type Model struct {
-	Path       string `json:"path"`               // at head; at base for a deleted model
-	OldPath    string `json:"old_path,omitempty"` // at base, for a renamed model
-	Status     string `json:"status"`             // added, modified, renamed, deleted
-	BaseCached bool   `json:"base_cached"`        // the base SET came from the cache
-	HeadCached bool   `json:"head_cached"`        // the head SET came from the cache
+	Path    string `json:"path"`               // at head; at base for a deleted model
+	OldPath string `json:"old_path,omitempty"` // at base, for a renamed model
+	Status  string `json:"status"`             // added, modified, renamed, deleted
+	// Through lists, for a model whose own file did not change, the files
+	// it reads that did (a machine it invokes, its data or scripts): the
+	// change reaches it through them.
+	Through    []string `json:"through,omitempty"`
+	BaseCached bool     `json:"base_cached"` // the base SET came from the cache
+	HeadCached bool     `json:"head_cached"` // the head SET came from the cache
 	// ResultCached: the whole analysis of this pair came from the cache and
 	// nothing was executed in this run; the statistics are those of the run
 	// that computed it.

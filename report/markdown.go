@@ -366,6 +366,14 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 	if m.Status == Deleted {
 		v.Lead = "The model was deleted: nothing is left to analyse, and its tests are gone with it."
 	}
+	if len(m.Through) > 0 {
+		files := make([]string, len(m.Through))
+		for i, f := range m.Through {
+			files[i] = code(f)
+		}
+		v.Lead = "The model's file is unchanged; it reads " + strings.Join(files, ", ") +
+			" (a machine it invokes, its data or scripts), which the change modified."
+	}
 	for i, e := range m.Errors {
 		if i == maxErrorRows {
 			v.Errors = append(v.Errors, fmt.Sprintf("… and %d more", len(m.Errors)-i))

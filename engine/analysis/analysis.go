@@ -188,7 +188,7 @@ func (a *Analyzer) reach(r *Report) error {
 		}
 	}
 	reach := a.set.Reachability()
-	for _, s := range a.src.States() {
+	for _, s := range a.src.ScopedStates() {
 		if s.Kind == model.Root || s.Kind == model.History {
 			continue
 		}
@@ -197,8 +197,9 @@ func (a *Analyzer) reach(r *Report) error {
 			return err
 		}
 		r.States = append(r.States, sr)
+		scope := strings.TrimSuffix(s.ID, s.State.ID) // "sub." in a machine the model invokes
 		for _, t := range s.Transitions {
-			if r.Transitions, err = a.add(r.Transitions, t.ID, a.lineOf(t.Pos), firstTrans[t.ID]); err != nil {
+			if r.Transitions, err = a.add(r.Transitions, scope+t.ID, a.lineOf(t.Pos), firstTrans[scope+t.ID]); err != nil {
 				return err
 			}
 		}
@@ -208,7 +209,7 @@ func (a *Analyzer) reach(r *Report) error {
 
 // state is one statechart state's reachability, with a witness for each
 // sense (one test when the same node shows both).
-func (a *Analyzer) state(s *model.State, reach engine.Reachability) (StateReach, error) {
+func (a *Analyzer) state(s model.Scoped, reach engine.Reachability) (StateReach, error) {
 	list, err := a.add(nil, s.ID, a.lineOf(s.Pos), reach.Entered[s.ID])
 	if err != nil {
 		return StateReach{}, err
@@ -227,12 +228,9 @@ func (a *Analyzer) state(s *model.State, reach engine.Reachability) (StateReach,
 	return sr, nil
 }
 
-func (a *Analyzer) lineOf(p source.Pos) int {
-	if !p.IsValid() {
-		return 0
-	}
-	return a.src.Position(p).Line
-}
+// lineOf is the line of p in the model's file; 0 in another file (a
+// machine the model invokes through src).
+func (a *Analyzer) lineOf(p source.Pos) int { return a.src.Line(p) }
 
 func (a *Analyzer) add(list []Reach, name string, line int, n *engine.Node) ([]Reach, error) {
 	r := Reach{Name: name, Line: line}

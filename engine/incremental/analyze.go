@@ -340,11 +340,11 @@ func (a *analyzer) fresh() (*Result, error) {
 	src := head.m.Source
 	h := set.Reachability()
 	within, cutBy := qualifiers(set)
-	for _, s := range src.States() {
+	for _, s := range src.ScopedStates() {
 		if s.Kind == model.Root || s.Kind == model.History {
 			continue
 		}
-		ref := StateRef{State: s.ID, Line: src.Position(s.Pos).Line}
+		ref := StateRef{State: s.ID, Line: src.Line(s.Pos)}
 		qualified := StateRef{State: s.ID, Line: ref.Line, Within: within, CutBy: cutBy}
 		switch {
 		case h.Entered[s.ID] == nil:

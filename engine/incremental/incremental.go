@@ -268,8 +268,8 @@ func (r *Result) reachability(base, head *engine.SET) {
 	renamed := r.Diff.Renamed
 	src := head.Machine.Source
 	line := func(id string) int {
-		if s := src.State(id); s != nil {
-			return src.Position(s.Pos).Line
+		if s := src.Lookup(id); s != nil {
+			return src.Line(s.Pos)
 		}
 		return 0
 	}
@@ -282,7 +282,7 @@ func (r *Result) reachability(base, head *engine.SET) {
 		if to, ok := renamed[id]; ok {
 			nid = to
 		}
-		if src.State(nid) != nil && h.Entered[nid] == nil {
+		if src.Lookup(nid) != nil && h.Entered[nid] == nil {
 			r.NewlyUnreachable = append(r.NewlyUnreachable, StateRef{State: nid, Line: line(nid), Within: within, CutBy: cutBy})
 		}
 	}

@@ -53,10 +53,18 @@ type subject struct {
 
 // load reads a model twice, once for each side. When setbot refuses it
 // (reading or flattening) it returns nil and the reason.
+// errInvokes is why load leaves out a model that invokes other machines.
+const errInvokes = "the model invokes machines, which the reference interpreter does not run"
+
 func load(name string, src []byte) (*subject, string) {
 	chart, errs := scxml.Read(source.NewFileSet(), name, src, scxml.Options{})
 	if len(errs) > 0 {
 		return nil, errs.Error()
+	}
+	if len(chart.Invokes()) > 0 {
+		// The reference interpreter runs one session: it does not run
+		// invoked machines, which only the composed machine does.
+		return nil, errInvokes
 	}
 	flat, errs := scxml.Read(source.NewFileSet(), name, src, scxml.Options{})
 	if len(errs) > 0 {

@@ -220,7 +220,7 @@ func (x *Executor) stmt(st lang.Stmt) error {
 	case *lang.Send:
 		// A delayed send to another target is refused by the reader; a
 		// target makes an output whatever the delay.
-		ev := Event{Name: s.Event, Meta: model.Meta{SendID: s.ID, Self: true}}
+		ev := Event{Name: s.Event, Meta: model.SendMeta(s)}
 		switch {
 		case s.Target != "":
 			return x.emit(s, ToOutput, Event{Name: s.Event}, s.Args, s.Target)

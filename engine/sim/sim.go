@@ -352,8 +352,9 @@ func (s *Sim) take(c *config, candidates []*mlm.Transition, ev *Event, step *Ste
 	return false, nil
 }
 
-// runToCompletion processes the internal queue, then the self queue, until
-// both are empty or the machine halts.
+// runToCompletion processes the internal queue, then (in a composed
+// machine) starts the children a macrostep invoked, then the self queue,
+// until all are done or the machine halts.
 func (s *Sim) runToCompletion(c *config, step *Step) error {
 	for n := 0; !c.halted; n++ {
 		var ev Event
@@ -361,6 +362,9 @@ func (s *Sim) runToCompletion(c *config, step *Step) error {
 		switch {
 		case len(c.internal) > 0:
 			ev, c.internal, kind = c.internal[0], c.internal[1:], "internal event"
+		case c.state.Invoking:
+			// The macrostep ends: the children it invoked start.
+			ev, kind = Event{Name: model.InvokeEvent, Meta: model.Meta{Type: model.TypePlatform}}, "start of invoked machines"
 		case len(c.self) > 0:
 			ev, c.self, kind = c.self[0], c.self[1:], "self-sent event"
 		default:

@@ -324,6 +324,10 @@ type (
 		Target  string
 		Delay   Expr // nil: no delay
 		ID      string
+		// From is set only in a composed machine (model/compose): the
+		// invoke id of the child session whose send to its parent this
+		// is, which the event carries as _event.invokeid.
+		From string
 	}
 
 	// Cancel removes every pending timer sent with SendID: cancel "id".

@@ -202,19 +202,17 @@ func (c *checker) exprType(e Expr) Type {
 
 // eventField returns the type of a field of _event (SCXML §5.10.1): name
 // and type are strings; sendid, origin and origintype strings where the
-// event has them and undefined otherwise; invokeid is always undefined, as
-// setbot has no <invoke>. _event itself is an object, undefined before the
-// first event.
+// event has them and undefined otherwise, as is invokeid (defined for the
+// events an invoked child sends its parent). _event itself is an object,
+// undefined before the first event.
 func (c *checker) eventField(x *EventField) Type {
 	switch x.Field {
 	case "":
 		return EventType
 	case "name", "type":
 		return StringType
-	case "sendid", "origin", "origintype":
+	case "sendid", "origin", "origintype", "invokeid":
 		return StringType.OrAbsent()
-	case "invokeid":
-		return UndefType
 	}
 	c.errorf(x, "%s", memberMsg("_event."+x.Field))
 	return Type{}

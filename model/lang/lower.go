@@ -181,11 +181,7 @@ func (l *lowerer) pair(e Expr) (val, tag Expr) {
 			return &Cond{Cond: has, Question: pos, Then: &IntLit{ValuePos: pos, Value: EventCurrent}, Else: &IntLit{ValuePos: pos, Value: EventStale}},
 				&Cond{Cond: has, Question: pos, Then: &IntLit{ValuePos: pos, Value: AbsentValue}, Else: &IntLit{ValuePos: pos, Value: AbsentUndefined}}
 		}
-		var v Expr = &EventField{Start: pos, Field: x.Field}
-		if t.Kind == Undef {
-			v = ZeroValue(Undef, pos) // invokeid: never a value
-		}
-		return v, &EventField{Start: pos, Field: AbsentName(x.Field)}
+		return &EventField{Start: pos, Field: x.Field}, &EventField{Start: pos, Field: AbsentName(x.Field)}
 	case *Index, *Member, *Method:
 		if v, tag, ok := l.scalar(e); ok {
 			return v, tag

@@ -44,7 +44,7 @@ func TestLowerExpr(t *testing.T) {
 		{"typeof _event.origin === 'undefined'", "_event._absent_origin == 1"},
 		{"!_event.origintype", "!(_event._absent_origintype == 0 && _event.origintype != '')"},
 		{"_event.invokeid == undefined", "!(_event._absent_invokeid == 0)"},
-		{"_event.invokeid === 'x'", "_event._absent_invokeid == 0 && !(_event._absent_invokeid == 0)"},
+		{"_event.invokeid === 'x'", "_event._absent_invokeid == 0 && (!(_event._absent_invokeid == 0) || _event.invokeid == 'x')"},
 		{"_event && !_event", "_event && !_event"},
 	}
 	for _, tt := range tests {

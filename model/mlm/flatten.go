@@ -14,8 +14,18 @@ import (
 
 // Flatten builds the MLM of a statechart. It fails, with the size reached,
 // when the machine outgrows the bounds in opts, and with positions when a
-// folded macrostep reads an event parameter the event does not carry.
+// folded macrostep reads an event parameter the event does not carry. A
+// statechart that invokes other machines is flattened with its children
+// into one composed machine (compose).
 func Flatten(m *model.Model, opts Options) (*Machine, source.ErrorList) {
+	if len(m.Invokes()) > 0 {
+		return compose(m, opts)
+	}
+	return flattenOne(m, opts)
+}
+
+// flattenOne flattens one statechart, ignoring its invokes.
+func flattenOne(m *model.Model, opts Options) (*Machine, source.ErrorList) {
 	f := &flattener{m: m, opts: opts.withDefaults(), byName: make(map[string]*State)}
 	mach, err := f.run()
 	if err != nil {
@@ -103,8 +113,16 @@ func (f *flattener) run() (*Machine, error) {
 	f.readInside = historiesReadInside(f.m)
 	f.arrivals = f.m.Arrivals()
 	start := &branch{cfg: newConfig(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
+	passed := make(map[string]bool)
 	for _, v := range f.m.Vars {
-		start.known[v.Name] = v.Init
+		if v.Passed {
+			passed[v.Name] = true
+		}
+	}
+	for _, v := range f.m.Vars {
+		if of, tag := lang.AbsentOf(v.Name); !passed[v.Name] && !(tag && passed[of]) {
+			start.known[v.Name] = v.Init
+		}
 	}
 	if f.m.Root.Initial == nil {
 		return nil, fmt.Errorf("the machine has no initial state")
@@ -160,7 +178,7 @@ func (f *flattener) run() (*Machine, error) {
 func (f *flattener) processable() []*model.Event {
 	var out []*model.Event
 	for _, e := range f.m.Events {
-		if e.Kinds&(model.Input|model.Internal|model.Self|model.Timer) != 0 {
+		if e.Kinds&(model.Input|model.Internal|model.Self|model.Timer|model.Invoked) != 0 {
 			out = append(out, e)
 		}
 	}

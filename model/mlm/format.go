@@ -36,7 +36,7 @@ func KindNames(k model.EventKind) []string {
 	for _, kn := range []struct {
 		k    model.EventKind
 		name string
-	}{{model.Input, "input"}, {model.Internal, "internal"}, {model.Self, "self"}, {model.Timer, "timer"}, {model.Output, "output"}} {
+	}{{model.Input, "input"}, {model.Internal, "internal"}, {model.Self, "self"}, {model.Timer, "timer"}, {model.Output, "output"}, {model.Invoked, "invoked"}} {
 		if k&kn.k != 0 {
 			out = append(out, kn.name)
 		}

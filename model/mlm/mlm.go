@@ -74,6 +74,10 @@ type State struct {
 	History []HistoryValue // recorded history, sorted by history state id
 	Final   bool           // a top-level final state: the machine has stopped
 	Pos     source.Pos
+	// Invoking marks a state of a composed machine in which child
+	// sessions wait to start: the executors take model.InvokeEvent in it
+	// as soon as the internal queue is empty (the end of the macrostep).
+	Invoking bool
 }
 
 // HistoryValue is what one history state recorded.

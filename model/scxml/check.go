@@ -45,6 +45,12 @@ func (b *builder) allCode() []code {
 		for _, t := range s.Transitions {
 			all = append(all, code{cond: t.Cond, body: t.Body, trans: t, set: func(cond lang.Expr, body *lang.Block) { t.Cond, t.Body = cond, body }})
 		}
+		for _, inv := range s.Invokes {
+			all = append(all, code{body: inv.Start, set: func(_ lang.Expr, body *lang.Block) { inv.Start = body }})
+			if inv.Finalize != nil {
+				all = append(all, code{body: inv.Finalize, set: func(_ lang.Expr, body *lang.Block) { inv.Finalize = body }})
+			}
+		}
 		if s.Kind == model.Final && s.Parent.Kind != model.Root && hasDoneData(s.Parent) {
 			// The done.state event's data is checked and lowered as the
 			// arguments of the raise that entering s runs.
@@ -53,7 +59,7 @@ func (b *builder) allCode() []code {
 			}})
 		}
 	}
-	return all
+	return append(all, b.passedCode()...)
 }
 
 // checkCode collects the events, then type-checks every guard and action in
@@ -216,7 +222,7 @@ func (b *builder) collectEvents(all []code) {
 			ensure("done.state."+gp.ID, gp.Pos).Kinds |= model.Internal
 		}
 	}
-	generated := model.Internal | model.Self | model.Timer
+	generated := model.Internal | model.Self | model.Timer | model.Invoked
 	named := make(map[string]bool)
 	// A descriptor names an event of its own only when it matches no event
 	// the model declares or generates: "grp.*" with grp.on and grp.off

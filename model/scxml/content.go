@@ -15,18 +15,6 @@ import (
 // so it is refused rather than read as a type no processor supports.
 var basicHTTP = map[string]bool{"http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor": true, "basichttp": true}
 
-// unsupportedElements are SCXML elements setbot does not read, with what
-// to write instead.
-var unsupportedElements = map[string]string{
-	"invoke":   "remove it, or model the invoked machine as a region of a <parallel> state",
-	"finalize": "remove it; it belongs to <invoke>, which is not supported either",
-}
-
-// notSupported is the error for an element of unsupportedElements.
-func notSupported(name string) string {
-	return "<" + name + "> is not supported: " + unsupportedElements[name]
-}
-
 // misplaced says where an SCXML element found in the wrong place belongs.
 func misplaced(name string) string {
 	switch name {
@@ -108,8 +96,10 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			if s := b.forEach(c); s != nil {
 				out = append(out, s)
 			}
-		case "invoke", "finalize":
-			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
+		case "invoke":
+			b.errorf(c.Start, "<invoke> is not executable content: move it into the <state> or <parallel> whose child session it is")
+		case "finalize":
+			b.errorf(c.Start, "<finalize> belongs in an <invoke>: move it there")
 		case "donedata":
 			b.errorf(c.Start, "<donedata> is not allowed in executable content: move it into a <final>")
 		case "content":
@@ -524,7 +514,7 @@ func (b *builder) send(c *element) []lang.Stmt {
 		return []lang.Stmt{&lang.Raise{RaisePos: pos, Event: name, Args: args, ID: id}}
 	case delay != nil && sendError(target) == model.ErrorExecution:
 		// The target is refused when the send executes, delay or not.
-	case target != "" && delay != nil:
+	case target != "" && delay != nil && !(b.invoked && target == model.TargetParent):
 		b.errorf(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 		return nil
 	}

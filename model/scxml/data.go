@@ -320,8 +320,8 @@ func (b *builder) scriptVars() {
 // depend on where the code sits.
 func (b *builder) declare(el *element) {
 	for _, c := range el.Children {
-		if !isSCXML(c.Name.Space) {
-			continue
+		if !isSCXML(c.Name.Space) || c.Name.Local == "invoke" {
+			continue // an invoked machine has a data model of its own
 		}
 		if c.Name.Local == "data" {
 			if a, ok := c.attr("id"); ok {

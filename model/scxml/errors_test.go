@@ -27,7 +27,7 @@ func TestErrors(t *testing.T) {
 		{"no states", head + `</scxml>`,
 			[]string{"m.scxml:1:1: <scxml> has no states: add a <state>"}},
 		{"invoke", head + "\n<state id=\"a\">\n  <invoke type=\"x\"/>\n</state></scxml>",
-			[]string{"m.scxml:3:3: <invoke> is not supported: remove it, or model the invoked machine as a region of a <parallel> state"}},
+			[]string{"m.scxml:3:17: <invoke type=\"x\"> is not supported: setbot invokes SCXML machines only (type=\"scxml\" or \"http://www.w3.org/TR/scxml/\"); model another kind of service as the environment, through outputs and input events"}},
 		{"foreach without item", head + "<state id=\"a\"><onentry>\n<foreach array=\"x\"/></onentry></state></scxml>",
 			[]string{"m.scxml:2:1: <foreach> needs an array and an item: add array=\"...\" and item=\"...\""}},
 		{"donedata outside final", head + "<state id=\"f\">\n <donedata/></state></scxml>",

@@ -29,9 +29,9 @@ func TestRefusalHints(t *testing.T) {
 		want      string
 	}{
 		{"invoke", head + "<state id=\"a\">\n<invoke type=\"scxml\" src=\"child.scxml\"/></state></scxml>",
-			"m.scxml:2:1: <invoke> is not supported: remove it, or model the invoked machine as a region of a <parallel> state"},
+			"m.scxml:2:27: <invoke> src \"child.scxml\" cannot be read: the model was given without its directory; write the value inline"},
 		{"invoke in executable content", onentry(`<invoke/>`),
-			"m.scxml:2:1: <invoke> is not supported: remove it, or model the invoked machine as a region of a <parallel> state"},
+			"m.scxml:2:1: <invoke> is not executable content: move it into the <state> or <parallel> whose child session it is"},
 		{"donedata object", head + "<state id=\"a\"><final id=\"f\"><donedata>\n<content>{\"p\": 1}</content></donedata></final></state></scxml>",
 			"m.scxml:2:10: <content> holding an object or array is not supported yet: send the values as <param name=\"...\" expr=\"...\"/>"},
 		{"sendid and sendidexpr", onentry(`<cancel sendid="a" sendidexpr="'a'"/>`),
@@ -41,7 +41,7 @@ func TestRefusalHints(t *testing.T) {
 		{"content outside send", onentry(`<content>1</content>`),
 			"m.scxml:2:1: <content> is not allowed in executable content: move it into a <send> or a <donedata>"},
 		{"finalize", onentry(`<finalize/>`),
-			"m.scxml:2:1: <finalize> is not supported: remove it; it belongs to <invoke>, which is not supported either"},
+			"m.scxml:2:1: <finalize> belongs in an <invoke>: move it there"},
 		{"param outside send", onentry(`<param name="p" expr="1"/>`),
 			"m.scxml:2:1: <param> is not allowed in executable content: move it into a <send>"},
 		{"content and param in send", onentry(`<send event="e"><param name="p" expr="1"/><content>123</content></send>`),

@@ -112,9 +112,8 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	if perr != nil {
 		return nil, source.ErrorList{perr}
 	}
-	b := &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool),
-		dynSends: make(map[*lang.Send]*dynSend), dynCancels: make(map[*lang.Cancel]lang.Expr), idCount: make(map[string]int),
-		source: make(map[*lang.Block][]lang.Stmt), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
+	b := newBuilder(fset, file, opts)
+	b.dir, b.topName = ".", name
 	m := b.build(root)
 	b.errs.Sort()
 	if len(b.errs) > 0 {
@@ -123,6 +122,12 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	b.warns.Sort()
 	m.Warnings = b.warns
 	return m, nil
+}
+
+func newBuilder(fset *source.FileSet, file *source.File, opts Options) *builder {
+	return &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool),
+		dynSends: make(map[*lang.Send]*dynSend), dynCancels: make(map[*lang.Cancel]lang.Expr), idCount: make(map[string]int),
+		source: make(map[*lang.Block][]lang.Stmt), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
 }
 
 type builder struct {
@@ -181,6 +186,21 @@ type builder struct {
 	dynCancels map[*lang.Cancel]lang.Expr
 	deferred   []*lang.Block
 	idCount    map[string]int
+
+	// invokes are the <invoke> elements read, whose children are read
+	// once the parent's variables are known (readInvokes); passed are
+	// the variables of a child that its parent's <param>s set, with the
+	// type of each value; srcs the files of the chain of invokes that
+	// led to this document, which it must not invoke again. invoked is
+	// set while reading an invoked machine, which has a parent to send to.
+	invokes []pendingInvoke
+	passed  map[string]passedParam
+	srcs    []string
+	invoked bool
+
+	// dir is the directory of this document relative to the top model's
+	// (src files are read relative to it), topName the top model's name.
+	dir, topName string
 }
 
 // src reads the file that a src attribute of elem names: a path relative
@@ -329,6 +349,7 @@ func (b *builder) build(root *element) *model.Model {
 	b.readEvents()
 	b.scriptVars()
 	b.readData()
+	b.readInvokes()
 	for _, p := range b.pending {
 		b.resolve(p)
 	}
@@ -423,7 +444,11 @@ func (b *builder) children(s *model.State, el *element) {
 			}
 			b.doneData(s, c)
 		case "invoke":
-			b.errorf(c.Start, "%s", notSupported(c.Name.Local))
+			if s.Kind == model.Root || s.Kind == model.Final {
+				b.errorf(c.Start, "<invoke> belongs in a <state> or <parallel>: move it there")
+				continue
+			}
+			b.invoke(s, c)
 		default:
 			b.errorf(c.Start, "unexpected <%s> in <%s>: %s", c.Name.Local, el.Name.Local, misplaced(c.Name.Local))
 		}

@@ -198,7 +198,7 @@ func (b *builder) lowerValues(all []code, infos []*lang.Info) {
 		}
 		for i, f := range lang.Leaves(v.Type) {
 			ref := v.Type.Kind == lang.EventRef && !f.Tag
-			vars = append(vars, &model.Var{Name: f.Name(v.Name), Type: f.Type, Pos: v.Pos, Init: inits[i], EventRef: ref})
+			vars = append(vars, &model.Var{Name: f.Name(v.Name), Type: f.Type, Pos: v.Pos, Init: inits[i], EventRef: ref, Passed: v.Passed})
 		}
 	}
 	b.m.Vars = vars

@@ -1,0 +1,744 @@
+package mlm
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
+)
+
+// Composition. A statechart that invokes SCXML machines is one system for
+// the executors: its own MLM and the MLM of each invoked child (flattened
+// separately, and composed in turn when it invokes) are combined into one
+// machine whose state holds the parent's configuration and, for every
+// invoke, whether its child session runs and in which configuration.
+//
+// The child's variables, states and events are prefixed by the invoke id:
+// variable x of child sub is sub.x, its state s0 is reported as sub.s0,
+// an event e for it is sub/e, and an event e it sends its parent is e@sub
+// (no SCXML name has a '/' or an '@', so none of them clashes with the
+// parent's). All sessions share one FIFO of external events (the
+// executors' self queue): each session takes its own events in the order
+// they were sent, and a session's macrostep is never interleaved with
+// another's, which is one of the schedules the SCXML specification
+// allows for concurrently running sessions. Everything the children do
+// happens before the environment's next input or timer.
+//
+// Following the algorithm of the specification (Appendix D):
+//   - a child starts at the end of the macrostep that entered its state and
+//     did not leave it (the machine is Invoking until the executors take
+//     model.InvokeEvent, when the internal queue is empty): the idlocation
+//     is assigned, the child's variables get their initial values and then
+//     the <param> values, and the child's initial macrostep runs;
+//   - a child is cancelled when its state is exited: it stops at once and
+//     the events it sent that are still queued are discarded, as are its
+//     pending timers when they fire (a delayed send to the parent is a
+//     timer of the child, relayed when it fires while the child runs); the
+//     queued events of a child that finished before are still taken;
+//   - an event from a child runs the invoke's <finalize> before the
+//     parent selects transitions (their conditions see what it wrote);
+//   - with autoforward, every external event the parent takes is sent on
+//     to the child, whether or not a transition of the parent takes it;
+//   - a child that reaches a top-level final state runs its exit actions,
+//     sends done.invoke.ID to its parent and stops; a send to a child that
+//     is not running raises error.communication.
+
+// Session states of an invoke other than a configuration of the child.
+const (
+	idle     = ""      // not started, or cancelled
+	finished = "#done" // reached a top-level final state
+)
+
+// slot is one invoke of a composed machine.
+type slot struct {
+	inv      *model.Invoke
+	mach     *Machine
+	vars     map[string]bool // the child machine's variables, unprefixed
+	toParent map[string]bool // the events it sends its parent, done.invoke included
+	delayed  []string        // those it sends with a delay, in document order
+	bySource map[string][]*Transition
+}
+
+// pstate is a state of the composition.
+type pstate struct {
+	p       *State
+	kids    []string // per slot: idle, finished or the child's MLM state
+	pending []bool   // per slot: waiting to start
+}
+
+type composer struct {
+	m        *model.Model
+	opts     Options
+	parent   *Machine
+	slots    []*slot
+	bySource map[string][]*Transition // the parent's transitions by source state
+	byName   map[string]*State
+	info     map[string]*pstate
+	queue    []string
+	trans    []*Transition
+}
+
+// compose flattens m and the machines it invokes into one machine.
+func compose(m *model.Model, opts Options) (*Machine, source.ErrorList) {
+	opts = opts.withDefaults()
+	parent, errs := flattenOne(m, opts)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	c := &composer{m: m, opts: opts, parent: parent, bySource: bySource(parent), byName: make(map[string]*State),
+		info: make(map[string]*pstate)}
+	for _, inv := range m.Invokes() {
+		child, errs := Flatten(inv.Child, opts)
+		if len(errs) > 0 {
+			return nil, errs
+		}
+		s := &slot{inv: inv, mach: child, vars: make(map[string]bool), toParent: map[string]bool{model.DoneInvoke(inv.ID): true},
+			bySource: bySource(child)}
+		for _, v := range child.Vars {
+			s.vars[v.Name] = true
+		}
+		for _, send := range inv.ToParent() {
+			s.toParent[send.Event] = true
+			if send.Delay != nil && !slices.Contains(s.delayed, send.Event) {
+				s.delayed = append(s.delayed, send.Event)
+			}
+		}
+		c.slots = append(c.slots, s)
+	}
+	mach, err := c.run()
+	if err != nil {
+		return nil, source.ErrorList{{Pos: m.Position(m.Root.Pos), Msg: err.Error()}}
+	}
+	return mach, nil
+}
+
+func bySource(m *Machine) map[string][]*Transition {
+	out := make(map[string][]*Transition)
+	for _, t := range m.Transitions {
+		out[t.Source.Name] = append(out[t.Source.Name], t)
+	}
+	return out
+}
+
+func (c *composer) run() (*Machine, error) {
+	var initial []*Transition
+	for _, t := range c.parent.Initial {
+		from := &pstate{kids: make([]string, len(c.slots)), pending: make([]bool, len(c.slots))}
+		to, err := c.intern(c.after(from, t))
+		if err != nil {
+			return nil, err
+		}
+		initial = append(initial, &Transition{Key: t.Key, Target: to, Guard: t.Guard, Action: c.parentAction(from, t.Action),
+			Origins: t.Origins, Entered: t.Entered, Pos: t.Pos})
+	}
+	for len(c.queue) > 0 {
+		name := c.queue[0]
+		c.queue = c.queue[1:]
+		if err := c.expand(c.byName[name], c.info[name]); err != nil {
+			return nil, err
+		}
+	}
+	mach := &Machine{Name: c.parent.Name, Source: c.m, Vars: c.vars(), Events: c.events(), Initial: initial,
+		Transitions: c.trans, byName: c.byName}
+	for _, s := range c.byName {
+		mach.States = append(mach.States, s)
+	}
+	sort.Slice(mach.States, func(i, j int) bool { return mach.States[i].Name < mach.States[j].Name })
+	sort.Slice(mach.Initial, func(i, j int) bool { return mach.Initial[i].Key < mach.Initial[j].Key })
+	sort.Slice(mach.Transitions, func(i, j int) bool { return mach.Transitions[i].Key < mach.Transitions[j].Key })
+	for i := 1; i < len(mach.Transitions); i++ {
+		if mach.Transitions[i].Key == mach.Transitions[i-1].Key {
+			return nil, fmt.Errorf("internal error: two composed transitions share the key %q", mach.Transitions[i].Key)
+		}
+	}
+	mach.Hash = Hash(mach)
+	return mach, nil
+}
+
+// vars are the parent's variables, then each child's, prefixed.
+func (c *composer) vars() []*model.Var {
+	out := append([]*model.Var(nil), c.parent.Vars...)
+	for _, s := range c.slots {
+		for _, v := range s.mach.Vars {
+			w := *v
+			w.Name = s.inv.ID + "." + v.Name
+			out = append(out, &w)
+		}
+	}
+	return out
+}
+
+// events are the parent's events, the events of each child (sub/e), those
+// each child sends its parent (e@sub), and model.InvokeEvent, by name.
+func (c *composer) events() []*model.Event {
+	out := append([]*model.Event(nil), c.parent.Events...)
+	for _, s := range c.slots {
+		for _, e := range s.mach.Events {
+			kinds := e.Kinds &^ (model.Output | model.Input)
+			if e.Kinds&model.Input != 0 {
+				kinds |= model.Self // from the parent
+			}
+			if kinds != 0 {
+				out = append(out, &model.Event{Name: s.inv.ID + "/" + e.Name, Params: e.Params, Kinds: kinds, Pos: e.Pos})
+			}
+		}
+		for _, name := range s.delayed {
+			var params []model.Param
+			if pe := c.parent.Event(name); pe != nil {
+				params = pe.Params
+			}
+			out = append(out, &model.Event{Name: relay(s.inv.ID, name), Params: params, Kinds: model.Timer, Pos: s.inv.Pos})
+		}
+		for name := range s.toParent {
+			ev := &model.Event{Name: name + "@" + s.inv.ID, Kinds: model.Self, Pos: s.inv.Pos}
+			if pe := c.parent.Event(name); pe != nil {
+				ev.Params = pe.Params
+			}
+			out = append(out, ev)
+		}
+	}
+	out = append(out, &model.Event{Name: model.InvokeEvent, Kinds: model.Internal, Pos: c.m.Root.Pos})
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// name is a composed state's name: the parent's, then each session that
+// runs or finished, then the invokes waiting to start.
+func (c *composer) name(ps *pstate) string {
+	var b strings.Builder
+	b.WriteString(ps.p.Name)
+	var starting []string
+	for k, s := range c.slots {
+		if ps.kids[k] != idle {
+			fmt.Fprintf(&b, " | %s:%s", s.inv.ID, ps.kids[k])
+		}
+		if ps.pending[k] {
+			starting = append(starting, s.inv.ID)
+		}
+	}
+	if len(starting) > 0 {
+		b.WriteString(" | invoking " + strings.Join(starting, ","))
+	}
+	return b.String()
+}
+
+// intern returns the composed state, queueing a new one.
+func (c *composer) intern(ps *pstate) (*State, error) {
+	name := c.name(ps)
+	if s, ok := c.byName[name]; ok {
+		return s, nil
+	}
+	if len(c.byName) >= c.opts.MaxStates {
+		return nil, fmt.Errorf("composing the invoked machines exceeds %d MLM states; raise the bound or split the model", c.opts.MaxStates)
+	}
+	s := &State{Name: name, Atomic: slices.Clone(ps.p.Atomic), History: slices.Clone(ps.p.History), Final: ps.p.Final, Pos: ps.p.Pos}
+	for k, sl := range c.slots {
+		s.Invoking = s.Invoking || ps.pending[k]
+		cs := sl.mach.State(ps.kids[k])
+		if cs == nil {
+			continue
+		}
+		s.Invoking = s.Invoking || cs.Invoking
+		for _, a := range cs.Atomic {
+			s.Atomic = append(s.Atomic, sl.inv.ID+"."+a)
+		}
+		for _, h := range cs.History {
+			states := make([]string, len(h.States))
+			for i, x := range h.States {
+				states[i] = sl.inv.ID + "." + x
+			}
+			s.History = append(s.History, HistoryValue{History: sl.inv.ID + "." + h.History, States: states})
+		}
+	}
+	c.byName[name] = s
+	c.info[name] = ps
+	c.queue = append(c.queue, name)
+	return s, nil
+}
+
+// active returns the statechart states of an MLM state of the parent: its
+// atomic states and their ancestors.
+func (c *composer) active(s *State) map[string]bool {
+	out := make(map[string]bool)
+	if s == nil {
+		return out
+	}
+	for _, a := range s.Atomic {
+		for st := c.m.State(a); st != nil; st = st.Parent {
+			out[st.ID] = true
+		}
+	}
+	return out
+}
+
+// after is the composed state a transition t of the parent leads to from
+// from: the sessions of the states it exits are cancelled, and the invokes
+// of the states it enters and leaves active wait to start.
+func (c *composer) after(from *pstate, t *Transition) *pstate {
+	to := &pstate{p: t.Target, kids: slices.Clone(from.kids), pending: slices.Clone(from.pending)}
+	if t.Target.Final {
+		clear(to.kids)
+		clear(to.pending)
+		return to
+	}
+	was, is := c.active(from.p), c.active(t.Target)
+	entered := make(map[string]bool, len(t.Entered))
+	for _, e := range t.Entered {
+		entered[e] = true
+	}
+	for k, s := range c.slots {
+		st := s.inv.State.ID
+		if was[st] && (!is[st] || entered[st]) {
+			// A running child is cancelled; the events of one that
+			// finished, still queued, are taken all the same.
+			to.pending[k] = false
+			if to.kids[k] != finished {
+				to.kids[k] = idle
+			}
+		}
+		if entered[st] && is[st] {
+			to.pending[k] = true
+		}
+	}
+	return to
+}
+
+// running reports whether slot k's child runs in ps (not finished).
+func (ps *pstate) running(k int) bool { return ps.kids[k] != idle && ps.kids[k] != finished }
+
+func (c *composer) emit(from *pstate, src *State, event, key string, to *pstate, guard lang.Expr, stmts []lang.Stmt,
+	origins, entered []string, pos source.Pos) error {
+	dst, err := c.intern(to)
+	if err != nil {
+		return err
+	}
+	if len(c.trans) >= c.opts.MaxTransitions {
+		return fmt.Errorf("composing the invoked machines exceeds %d MLM transitions; raise the bound or split the model", c.opts.MaxTransitions)
+	}
+	c.trans = append(c.trans, &Transition{Key: fmt.Sprintf("%s %s [%s] %s", src.Name, event, key, dst.Name), Source: src, Target: dst,
+		Event: event, Guard: guard, Action: &lang.Block{Stmts: stmts}, Origins: origins, Entered: entered, Pos: pos})
+	return nil
+}
+
+// expand emits the transitions of a composed state.
+func (c *composer) expand(src *State, ps *pstate) error {
+	if src.Final {
+		return nil
+	}
+	if slices.Contains(ps.pending, true) {
+		if err := c.start(src, ps); err != nil {
+			return err
+		}
+	}
+	if err := c.parentSteps(src, ps); err != nil {
+		return err
+	}
+	for k := range c.slots {
+		if ps.running(k) {
+			if err := c.childSteps(src, ps, k); err != nil {
+				return err
+			}
+			if err := c.relaySteps(src, ps, k); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// parentSteps emits the parent's macrosteps: on each event it can take,
+// as it arrives from the environment, the parent itself or a child.
+func (c *composer) parentSteps(src *State, ps *pstate) error {
+	cands := make(map[string][]*Transition)
+	for _, t := range c.bySource[ps.p.Name] {
+		cands[t.Event] = append(cands[t.Event], t)
+	}
+	for _, ev := range c.parent.Events {
+		if ev.Kinds&(model.Input|model.Internal|model.Self|model.Timer) != 0 {
+			if err := c.parentStep(src, ps, ev, -1, cands[ev.Name]); err != nil {
+				return err
+			}
+		}
+		for k, s := range c.slots {
+			if s.toParent[ev.Name] && ps.kids[k] != idle {
+				if err := c.parentStep(src, ps, ev, k, cands[ev.Name]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// parentStep emits the parent's transitions on ev, sent by the child of
+// slot from (or not by a child, when from is -1), with the invoke's
+// finalize first and the autoforwarding of the event, and, when either
+// applies, a step for the case where no transition takes the event.
+func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int, ts []*Transition) error {
+	event := ev.Name
+	var fin []lang.Stmt
+	if from >= 0 {
+		event = ev.Name + "@" + c.slots[from].inv.ID
+		if f := c.slots[from].inv.Finalize; f != nil && len(f.Stmts) > 0 && carries(ev, f) {
+			fin = []lang.Stmt{lang.RewriteBlock(f, func(x lang.Expr) lang.Expr { return x })}
+		}
+	}
+	fwd := c.forward(ps, ev, from >= 0)
+	if fin == nil && fwd == nil && len(ts) == 0 {
+		return nil
+	}
+	for _, t := range ts {
+		to := c.after(ps, t)
+		guard, stmts := t.Guard, append(slices.Clip(fin), fwd...)
+		if fin != nil && guard != nil {
+			stmts = append(stmts, &lang.Assume{AssumePos: guard.Pos(), Cond: guard})
+			guard = nil
+		}
+		stmts = append(stmts, c.parentAction(ps, t.Action).Stmts...)
+		if err := c.emit(ps, src, event, t.Key, to, guard, stmts, t.Origins, t.Entered, t.Pos); err != nil {
+			return err
+		}
+	}
+	if fin == nil && fwd == nil {
+		return nil
+	}
+	// No transition takes the event: finalize and forwarding happen all
+	// the same.
+	var none lang.Expr
+	for _, t := range ts {
+		if t.Guard == nil {
+			return nil
+		}
+		not := &lang.Unary{OpPos: t.Guard.Pos(), Op: lang.NOT, X: t.Guard}
+		if none == nil {
+			none = not
+		} else {
+			none = &lang.Binary{X: none, OpPos: t.Guard.Pos(), Op: lang.LAND, Y: not}
+		}
+	}
+	stmts := slices.Clip(fin)
+	if fin != nil && none != nil {
+		stmts = append(stmts, &lang.Assume{AssumePos: none.Pos(), Cond: none})
+		none = nil
+	}
+	stmts = append(stmts, fwd...)
+	return c.emit(ps, src, event, "no transition", ps, none, stmts, nil, nil, c.m.Root.Pos)
+}
+
+// carries reports whether ev has every parameter that code reads. The
+// finalize of an invoke runs only for the events from the child that carry
+// what it reads: setbot's typed data model has no undefined parameter to
+// read instead (ECMAScript would read undefined).
+func carries(ev *model.Event, code *lang.Block) bool {
+	ok := true
+	lang.Inspect(code, func(n lang.Node) bool {
+		if p, is := n.(*lang.EventParam); is {
+			if _, has := ev.Param(p.Name); !has {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// forward returns the sends of an event the parent takes to the children
+// that run with autoforward: only external events are forwarded, which
+// an event from a child always is.
+func (c *composer) forward(ps *pstate, ev *model.Event, fromChild bool) []lang.Stmt {
+	if !fromChild && ev.Kinds&(model.Input|model.Self|model.Timer) == 0 {
+		return nil
+	}
+	var out []lang.Stmt
+	for k, s := range c.slots {
+		if !s.inv.Autoforward || !ps.running(k) {
+			continue
+		}
+		var args []*lang.Arg
+		for _, p := range ev.Params {
+			args = append(args, &lang.Arg{NamePos: s.inv.Pos, Name: p.Name, Value: &lang.EventParam{Start: s.inv.Pos, Name: p.Name}})
+		}
+		out = append(out, &lang.Send{SendPos: s.inv.Pos, Event: s.inv.ID + "/" + ev.Name, Args: args})
+	}
+	if len(out) == 0 || fromChild || ev.Kinds&model.Internal == 0 {
+		return out
+	}
+	// The event may also be raised: forward it only when it is external.
+	pos := c.slots[0].inv.Pos
+	external := &lang.Binary{X: &lang.EventField{Start: pos, Field: "type"}, OpPos: pos, Op: lang.EQL,
+		Y: &lang.StrLit{ValuePos: pos, Value: model.TypeExternal.String()}}
+	return []lang.Stmt{&lang.If{IfPos: pos, Cond: external, Then: &lang.Block{Stmts: out}}}
+}
+
+// parentAction is a parent's action in the composition: its sends to a
+// child (#_ID) go to the child's queue when the child runs and raise
+// error.communication when it does not.
+func (c *composer) parentAction(ps *pstate, b *lang.Block) *lang.Block {
+	ids := make(map[string]int, len(c.slots))
+	for k, s := range c.slots {
+		ids["#_"+s.inv.ID] = k
+	}
+	return &lang.Block{Stmts: rewriteStmts(b.Stmts, func(s lang.Stmt) lang.Stmt {
+		send, ok := s.(*lang.Send)
+		if !ok {
+			return s
+		}
+		k, ok := ids[send.Target]
+		switch {
+		case !ok:
+			return send
+		case ps.running(k):
+			out := *send
+			out.Event, out.Target = c.slots[k].inv.ID+"/"+send.Event, ""
+			return &out
+		}
+		return &lang.Raise{RaisePos: send.SendPos, Event: model.ErrorCommunication, ID: send.ID, Platform: true}
+	})}
+}
+
+// start emits the step that starts the waiting children of ps, in
+// document order; one per combination of their initial macrosteps.
+func (c *composer) start(src *State, ps *pstate) error {
+	type choice struct {
+		k int
+		t *Transition
+	}
+	combos := [][]choice{nil}
+	for k, s := range c.slots {
+		if !ps.pending[k] {
+			continue
+		}
+		var next [][]choice
+		for _, combo := range combos {
+			for _, t := range s.mach.Initial {
+				next = append(next, append(slices.Clip(combo), choice{k, t}))
+			}
+		}
+		combos = next
+		if len(combos) > c.opts.MaxCombinations {
+			return fmt.Errorf("starting the invoked machines of %s takes more than %d combinations of their initial steps", ps.p.Name, c.opts.MaxCombinations)
+		}
+	}
+	for _, combo := range combos {
+		to := &pstate{p: ps.p, kids: slices.Clone(ps.kids), pending: make([]bool, len(c.slots))}
+		var stmts []lang.Stmt
+		var keys, origins, entered []string
+		for _, ch := range combo {
+			s := c.slots[ch.k]
+			inv := s.inv
+			stmts = append(stmts, inv.Start.Stmts...)
+			for _, v := range s.mach.Vars {
+				if v.Init != nil {
+					stmts = append(stmts, assign(inv.ID+"."+v.Name, c.embedExpr(v.Init, s), inv.Pos))
+				}
+			}
+			for _, p := range inv.Params {
+				if s.vars[p.Name] {
+					stmts = append(stmts, assign(inv.ID+"."+p.Name, p.Value, p.NamePos))
+				}
+				if tag := lang.AbsentName(p.Name); s.vars[tag] {
+					// A variable that may be undefined now has a value.
+					stmts = append(stmts, assign(inv.ID+"."+tag, &lang.IntLit{ValuePos: p.NamePos, Value: lang.AbsentValue}, p.NamePos))
+				}
+			}
+			if ch.t.Guard != nil {
+				stmts = append(stmts, &lang.Assume{AssumePos: ch.t.Guard.Pos(), Cond: c.embedExpr(ch.t.Guard, s)})
+			}
+			stmts = append(stmts, c.embed(ch.t.Action, s).Stmts...)
+			to.kids[ch.k] = ch.t.Target.Name
+			if ch.t.Target.Final {
+				to.kids[ch.k] = finished
+				stmts = append(stmts, c.done(s))
+			}
+			keys = append(keys, inv.ID+": "+ch.t.Key)
+			origins = append(origins, prefixAll(inv.ID+".", ch.t.Origins)...)
+			entered = append(entered, prefixAll(inv.ID+".", ch.t.Entered)...)
+		}
+		if err := c.emit(ps, src, model.InvokeEvent, strings.Join(keys, " ; "), to, nil, stmts, origins, entered, src.Pos); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// childSteps emits the macrosteps of the running child of slot k.
+func (c *composer) childSteps(src *State, ps *pstate, k int) error {
+	s := c.slots[k]
+	parentStarts := slices.Contains(ps.pending, true)
+	for _, t := range s.bySource[ps.kids[k]] {
+		event := s.inv.ID + "/" + t.Event
+		if t.Event == model.InvokeEvent {
+			if parentStarts {
+				continue // the parent's children start first; the next step starts this child's
+			}
+			event = model.InvokeEvent
+		}
+		to := &pstate{p: ps.p, kids: slices.Clone(ps.kids), pending: slices.Clone(ps.pending)}
+		to.kids[k] = t.Target.Name
+		stmts := c.embed(t.Action, s).Stmts
+		if t.Target.Final {
+			to.kids[k] = finished
+			stmts = append(slices.Clip(stmts), c.done(s))
+		}
+		var guard lang.Expr
+		if t.Guard != nil {
+			guard = c.embedExpr(t.Guard, s)
+		}
+		if err := c.emit(ps, src, event, s.inv.ID+": "+t.Key, to, guard, stmts,
+			prefixAll(s.inv.ID+".", t.Origins), prefixAll(s.inv.ID+".", t.Entered), t.Pos); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relay names the timer of a delayed send of event by the child invokeID
+// to its parent: a timer of the child, which the child relays to its
+// parent when it fires while the child runs (a session that ended cancels
+// its delayed sends).
+func relay(invokeID, event string) string { return invokeID + "/" + model.TargetParent + "/" + event }
+
+// relaySteps emits the relays of the running child of slot k.
+func (c *composer) relaySteps(src *State, ps *pstate, k int) error {
+	s := c.slots[k]
+	for _, ev := range s.delayed {
+		var args []*lang.Arg
+		if pe := c.parent.Event(ev); pe != nil {
+			for _, p := range pe.Params {
+				args = append(args, &lang.Arg{NamePos: s.inv.Pos, Name: p.Name, Value: &lang.EventParam{Start: s.inv.Pos, Name: p.Name}})
+			}
+		}
+		send := &lang.Send{SendPos: s.inv.Pos, Event: ev + "@" + s.inv.ID, Args: args, From: s.inv.ID}
+		if err := c.emit(ps, src, relay(s.inv.ID, ev), s.inv.ID+": relay "+ev, ps, nil, []lang.Stmt{send}, nil, nil, s.inv.Pos); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// done is the send of done.invoke.ID with which a finished child tells its
+// parent.
+func (c *composer) done(s *slot) lang.Stmt {
+	name := model.DoneInvoke(s.inv.ID)
+	return &lang.Send{SendPos: s.inv.Pos, Event: name + "@" + s.inv.ID, From: s.inv.ID}
+}
+
+func assign(name string, v lang.Expr, pos source.Pos) lang.Stmt {
+	return &lang.Assign{Target: &lang.Ident{NamePos: pos, Name: name}, OpPos: pos, Op: lang.ASSIGN, Value: v}
+}
+
+// prefixAll prefixes every name, and every part of a '+'-joined one.
+func prefixAll(prefix string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		parts := strings.Split(n, "+")
+		for j := range parts {
+			parts[j] = prefix + parts[j]
+		}
+		out[i] = strings.Join(parts, "+")
+	}
+	return out
+}
+
+// embedExpr renames the child's variables in e.
+func (c *composer) embedExpr(e lang.Expr, s *slot) lang.Expr {
+	return lang.RewriteExpr(e, func(x lang.Expr) lang.Expr { return c.rename(x, s) })
+}
+
+func (c *composer) rename(x lang.Expr, s *slot) lang.Expr {
+	if id, ok := x.(*lang.Ident); ok && s.vars[id.Name] {
+		id.Name = s.inv.ID + "." + id.Name
+	}
+	return x
+}
+
+// embed is a child's action in the composition: its variables renamed, its
+// raises and sends to itself addressed to its session, its sends to
+// #_parent to the parent's queue from the child, its send ids prefixed so
+// that neither cancels the other's timers.
+func (c *composer) embed(b *lang.Block, s *slot) *lang.Block {
+	id := s.inv.ID
+	prefixID := func(x string) string {
+		if x == "" {
+			return ""
+		}
+		return id + "." + x
+	}
+	copied := lang.RewriteBlock(b, func(x lang.Expr) lang.Expr { return c.rename(x, s) })
+	return &lang.Block{Stmts: rewriteStmts(copied.Stmts, func(st lang.Stmt) lang.Stmt {
+		switch x := st.(type) {
+		case *lang.Assign:
+			if s.vars[x.Target.Name] {
+				x.Target.Name = id + "." + x.Target.Name
+			}
+		case *lang.IncDec:
+			if s.vars[x.Target.Name] {
+				x.Target.Name = id + "." + x.Target.Name
+			}
+		case *lang.Decl:
+			if s.vars[x.Name.Name] {
+				x.Name.Name = id + "." + x.Name.Name
+			}
+		case *lang.Raise:
+			x.Event = id + "/" + x.Event
+		case *lang.Cancel:
+			x.SendID = prefixID(x.SendID)
+		case *lang.Send:
+			switch x.Target {
+			case "":
+				x.Event, x.ID = id+"/"+x.Event, prefixID(x.ID)
+			case model.TargetParent:
+				if x.Delay != nil {
+					x.Event, x.Target, x.ID = relay(id, x.Event), "", prefixID(x.ID)
+					break
+				}
+				x.Event, x.Target, x.From, x.ID = x.Event+"@"+id, "", id, prefixID(x.ID)
+			}
+		}
+		return st
+	})}
+}
+
+// rewriteStmts applies f to every statement, nested ones included, and
+// returns the list of what f returns; f may change a statement in place
+// (those of a copy).
+func rewriteStmts(stmts []lang.Stmt, f func(lang.Stmt) lang.Stmt) []lang.Stmt {
+	out := make([]lang.Stmt, len(stmts))
+	for i, s := range stmts {
+		out[i] = rewriteStmt(s, f)
+	}
+	return out
+}
+
+func rewriteStmt(s lang.Stmt, f func(lang.Stmt) lang.Stmt) lang.Stmt {
+	switch x := s.(type) {
+	case *lang.Block:
+		return &lang.Block{Lbrace: x.Lbrace, Stmts: rewriteStmts(x.Stmts, f)}
+	case *lang.If:
+		y := *x
+		y.Then = &lang.Block{Lbrace: x.Then.Lbrace, Stmts: rewriteStmts(x.Then.Stmts, f)}
+		if x.Else != nil {
+			y.Else = rewriteStmt(x.Else, f)
+		}
+		return &y
+	case *lang.While:
+		y := *x
+		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: rewriteStmts(x.Body.Stmts, f)}
+		return &y
+	case *lang.For:
+		y := *x
+		if x.Init != nil {
+			y.Init = rewriteStmt(x.Init, f)
+		}
+		if x.Post != nil {
+			y.Post = rewriteStmt(x.Post, f)
+		}
+		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: rewriteStmts(x.Body.Stmts, f)}
+		return &y
+	}
+	return f(s)
+}

@@ -1,0 +1,101 @@
+package mlm_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+)
+
+func compose(t *testing.T, doc string) *mlm.Machine {
+	t.Helper()
+	m, errs := scxml.Read(source.NewFileSet(), "p.scxml", []byte(doc), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	mach, errs := mlm.Flatten(m, mlm.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return mach
+}
+
+// parentDoc invokes a child in state on, whose transitions come in the
+// given order.
+func parentDoc(childTransitions string) string {
+	return `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="off">
+<state id="off"><transition event="on" target="on"/></state>
+<state id="on"><invoke id="kid"><content><scxml initial="a">
+<datamodel><data id="x" expr="0"/></datamodel>
+<state id="a">` + childTransitions + `</state><state id="b"/></scxml></content></invoke>
+<transition event="off" target="off"/><transition event="poke"><send target="#_kid" event="p"/></transition></state></scxml>`
+}
+
+// TestComposeStates: the composed machine's states carry the child's
+// configuration under the invoke id; entering the invoking state waits for
+// the child to start (Invoking), leaving it cancels the child, and a send
+// to #_kid goes to the child's queue only while it runs.
+func TestComposeStates(t *testing.T) {
+	mach := compose(t, parentDoc(`<transition event="p" cond="x == 0" target="b"><assign location="x" expr="1"/></transition>`))
+	var names []string
+	for _, s := range mach.States {
+		names = append(names, s.Name)
+	}
+	want := []string{"off", "on | invoking kid", "on | kid:a", "on | kid:b"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("states %q, want %q", names, want)
+	}
+	if s := mach.State("on | invoking kid"); !s.Invoking || !slices.Equal(s.Atomic, []string{"on"}) {
+		t.Errorf("%s: invoking %v atomic %v", s.Name, s.Invoking, s.Atomic)
+	}
+	if s := mach.State("on | kid:a"); s.Invoking || !slices.Equal(s.Atomic, []string{"on", "kid.a"}) {
+		t.Errorf("%s: invoking %v atomic %v; want the child's a as kid.a", s.Name, s.Invoking, s.Atomic)
+	}
+	if !slices.ContainsFunc(mach.Vars, func(v *model.Var) bool { return v.Name == "kid.x" }) {
+		t.Error("no variable kid.x")
+	}
+	for _, tr := range mach.Transitions {
+		switch {
+		case tr.Event == "off" && tr.Target.Name != "off":
+			t.Errorf("%s: off leads to %s; leaving on cancels the child", tr.Key, tr.Target.Name)
+		case tr.Event == "kid/p":
+			if tr.Source.Name != "on | kid:a" || !strings.Contains(mlm.GuardString(tr.Guard), "kid.x == 0") || !strings.Contains(lang.BlockString(tr.Action), "kid.x = 1") {
+				t.Errorf("%s: guard %s action %s; want the child's step with its variable renamed", tr.Key, mlm.GuardString(tr.Guard), lang.BlockString(tr.Action))
+			}
+		case tr.Event == "poke":
+			action := lang.BlockString(tr.Action)
+			if running := strings.Contains(tr.Source.Name, "kid:"); running != strings.Contains(action, `send "kid/p"`) || !running && !strings.Contains(action, "error.communication") {
+				t.Errorf("%s: %s; want the send to reach the running child, and error.communication otherwise", tr.Key, action)
+			}
+		}
+	}
+}
+
+// TestComposeStableKeys: the keys and the hash of a composed machine do
+// not depend on the order of the child's transitions in the file.
+func TestComposeStableKeys(t *testing.T) {
+	t1 := `<transition event="p" target="b"/>`
+	t2 := `<transition event="q" target="b"><assign location="x" expr="2"/></transition>`
+	one, two := compose(t, parentDoc(t1+t2)), compose(t, parentDoc(t2+"\n\n"+t1))
+	if one.Hash != two.Hash {
+		t.Errorf("reordering the child's transitions changes the hash")
+	}
+	keys := func(m *mlm.Machine) []string {
+		var out []string
+		for _, tr := range m.Transitions {
+			out = append(out, tr.Key)
+		}
+		return out
+	}
+	if !slices.Equal(keys(one), keys(two)) {
+		t.Errorf("keys differ:\n%q\n%q", keys(one), keys(two))
+	}
+	if !slices.Contains(keys(one), "on | kid:a kid/q [kid: a q [a:q>b] b] on | kid:b") {
+		t.Errorf("no key of the child's q within the invoke: %q", keys(one))
+	}
+}

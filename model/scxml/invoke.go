@@ -1,0 +1,294 @@
+package scxml
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
+)
+
+// pendingInvoke is an <invoke> whose child is read once the parent's
+// variables are known (readInvokes).
+type pendingInvoke struct {
+	inv     *model.Invoke
+	el      *element
+	src     attribute // the src attribute, if hasSrc
+	hasSrc  bool
+	content *element // the <scxml> inside <content>, if any
+}
+
+// passedParam is a variable of an invoked machine that a <param> of its
+// parent sets, with the type of the value and where the param is.
+type passedParam struct {
+	typ lang.Type
+	pos source.Pos
+}
+
+// invoke reads an <invoke> of state s. Only SCXML machines are invoked:
+// the child is read from the file src names (relative to the model) or
+// from the <scxml> inside <content>, once the parent's variables are
+// known.
+func (b *builder) invoke(s *model.State, el *element) {
+	b.checkAttrs(el, "type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist", "autoforward")
+	inv := &model.Invoke{State: s, Pos: b.pos(el.Start), Start: &lang.Block{}, Order: len(b.invokes)}
+	p := pendingInvoke{inv: inv, el: el}
+	for _, name := range []string{"typeexpr", "srcexpr"} {
+		if a, ok := el.attr(name); ok {
+			b.errorf(a.NameOff, "<invoke %s> is not supported: setbot composes the machines a model invokes before it runs, "+
+				"so it must know them from the document; write %s=\"...\" with a constant", name, strings.TrimSuffix(name, "expr"))
+		}
+	}
+	if a, ok := el.attr("type"); ok && !slices.Contains(model.InvokeTypes, strings.TrimSpace(a.Value)) {
+		b.errorf(a.Offsets0(), "<invoke type=%q> is not supported: setbot invokes SCXML machines only (type=\"scxml\" or "+
+			"\"http://www.w3.org/TR/scxml/\"); model another kind of service as the environment, through outputs and input events", a.Value)
+	}
+	id, hasID := el.attr("id")
+	loc, hasLoc := el.attr("idlocation")
+	switch {
+	case hasID && hasLoc:
+		b.errorf(loc.NameOff, "<invoke> has both id and idlocation: keep one (SCXML §6.4.1)")
+	case hasID && !isInvokeID(strings.TrimSpace(id.Value)):
+		b.errorf(id.Offsets0(), "invoke id %q is no name: write letters, digits, '_', '-' and '.'", id.Value)
+	case hasID:
+		inv.ID = strings.TrimSpace(id.Value)
+	default:
+		n := 0
+		for _, q := range b.invokes {
+			if q.inv.State == s {
+				n++
+			}
+		}
+		inv.ID = fmt.Sprintf("%s.%d", s.ID, n)
+	}
+	if hasLoc {
+		name, off, bad := b.locationOf(loc, "<invoke> idlocation")
+		switch {
+		case bad != "":
+			b.errorf(off, "%s", bad)
+		case name != "":
+			at := b.pos(off)
+			inv.Start.Stmts = append(inv.Start.Stmts, &lang.Assign{Target: &lang.Ident{NamePos: at, Name: name}, OpPos: at,
+				Op: lang.ASSIGN, Value: &lang.StrLit{ValuePos: at, Value: inv.ID}})
+		}
+	}
+	if a, ok := el.attr("autoforward"); ok {
+		switch strings.TrimSpace(a.Value) {
+		case "true":
+			inv.Autoforward = true
+		case "false":
+		default:
+			b.errorf(a.Offsets0(), "autoforward=%q: write true or false", a.Value)
+		}
+	}
+	if a, ok := el.attr("namelist"); ok {
+		for _, f := range fieldsWithOffsets(a) {
+			if !isIdent(f.text) {
+				b.errorf(f.off, "namelist entry %q is no variable name", f.text)
+				continue
+			}
+			at := b.pos(f.off)
+			inv.Params = append(inv.Params, &lang.Arg{NamePos: at, Name: f.text, Value: &lang.Ident{NamePos: at, Name: f.text}})
+		}
+	}
+	p.src, p.hasSrc = el.attr("src")
+	for _, c := range el.Children {
+		if isForeign(c.Name.Space) {
+			continue
+		}
+		switch c.Name.Local {
+		case "param":
+			if arg, off, bad := b.param(c); bad != "" {
+				b.errorf(off, "%s", bad)
+			} else if arg != nil {
+				inv.Params = append(inv.Params, arg)
+			}
+		case "finalize":
+			b.checkAttrs(c)
+			if inv.Finalize != nil {
+				b.errorf(c.Start, "a second <finalize>: an <invoke> has at most one")
+				continue
+			}
+			inv.Finalize = b.block(c)
+		case "content":
+			b.checkAttrs(c, "expr")
+			if a, ok := c.attr("expr"); ok {
+				b.errorf(a.NameOff, "<content expr> in <invoke> is not supported: write the child <scxml> inside <content>, or name its file in src")
+				continue
+			}
+			for _, k := range c.Children {
+				if isSCXML(k.Name.Space) && k.Name.Local == "scxml" && p.content == nil {
+					p.content = k
+				} else if !isForeign(k.Name.Space) {
+					b.errorf(k.Start, "<content> of an <invoke> holds one <scxml> element: the child machine")
+				}
+			}
+			if p.content == nil {
+				b.errorf(c.Start, "empty <content> in <invoke>: write the child <scxml> inside it")
+			}
+		default:
+			b.errorf(c.Start, "unexpected <%s> in <invoke>: an <invoke> holds <param>, <finalize> and <content>", c.Name.Local)
+		}
+	}
+	switch {
+	case p.hasSrc && p.content != nil:
+		b.errorf(p.src.NameOff, "<invoke> has both src and <content>: keep one")
+	case !p.hasSrc && p.content == nil && len(b.errs) == 0:
+		b.errorf(el.Start, "<invoke> names no machine: write src=\"file:NAME.scxml\" or the child <scxml> inside <content>")
+	}
+	for _, q := range b.invokes {
+		if q.inv.ID == inv.ID {
+			b.errorf(el.Start, "duplicate invoke id %q: give each <invoke> its own id", inv.ID)
+		}
+	}
+	s.Invokes = append(s.Invokes, inv)
+	b.invokes = append(b.invokes, p)
+}
+
+// isInvokeID reports whether s can be an invoke id: a name that prefixes
+// the child's states and events in reports.
+func isInvokeID(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// readInvokes reads the child machine of every <invoke>, now that the
+// parent's variables are known (the values of params are typed in the
+// parent), and makes the events each child sends its parent, and its
+// done.invoke event, events of the parent.
+func (b *builder) readInvokes() {
+	vars := b.varTypes()
+	for _, p := range b.invokes {
+		inv := p.inv
+		passed := make(map[string]passedParam)
+		for _, a := range inv.Params {
+			info, errs := lang.CheckExpr(&lang.Env{Vars: vars}, b.fset, a.Value, lang.Invalid)
+			if len(errs) > 0 {
+				b.errs = append(b.errs, errs...)
+				continue
+			}
+			t := info.Types[a.Value]
+			switch t.Kind {
+			case lang.Int, lang.Bool, lang.String, lang.Decimal:
+			default:
+				b.errorf(b.file.Offset(a.NamePos), "the value of %s passed to the invoked machine is %s: setbot passes numbers, "+
+					"strings and booleans whose type the parent's <data> gives", a.Name, t.Kind)
+				continue
+			}
+			a.Value = lang.LowerExpr(a.Value, info, false)
+			passed[a.Name] = passedParam{typ: t, pos: a.NamePos}
+		}
+		var child *model.Model
+		switch {
+		case p.content != nil:
+			cb := newBuilder(b.fset, b.file, b.opts)
+			cb.passed, cb.srcs, cb.invoked = passed, b.srcs, true
+			cb.dir, cb.topName = b.dir, b.topName
+			child = cb.build(p.content)
+			b.errs = append(b.errs, cb.errs...)
+			b.warns = append(b.warns, cb.warns...)
+		case p.hasSrc:
+			child = b.readChild(p, passed)
+		}
+		if child == nil {
+			continue
+		}
+		child.Name, child.Invoked = inv.ID, true
+		inv.Child = child
+		b.parentEvents(inv)
+	}
+}
+
+// readChild reads the machine of an <invoke src>: a file relative to the
+// invoking document, read as the model's other src files are (the caller's
+// ReadFile: at the same commit, in a repository).
+func (b *builder) readChild(p pendingInvoke, passed map[string]passedParam) *model.Model {
+	rel := strings.TrimPrefix(strings.TrimSpace(p.src.Value), "file:")
+	if rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) {
+		b.errorf(p.src.Offsets0(), "<invoke> src %q is not supported: name a file relative to the model (src=\"file:NAME.scxml\"), "+
+			"or write the child <scxml> inside <content>", p.src.Value)
+		return nil
+	}
+	key := path.Join(b.dir, rel) // relative to the top model
+	top := path.Base(b.topName)
+	if key == top || slices.Contains(b.srcs, key) {
+		b.errorf(p.src.Offsets0(), "<invoke> src %q invokes a machine that is already running in this chain of invokes "+
+			"(%s): setbot composes a fixed set of machines, so a machine cannot invoke itself", p.src.Value,
+			strings.Join(append(append([]string{top}, b.srcs...), key), " -> "))
+		return nil
+	}
+	file, data := b.src(p.src, "<invoke> src")
+	if file == nil {
+		return nil
+	}
+	root, perr := parseDOM(file, []byte(data), b.opts.MaxDepth)
+	if perr != nil {
+		b.errs = append(b.errs, perr)
+		return nil
+	}
+	opts := b.opts
+	opts.ReadFile = func(name string) ([]byte, error) { return b.opts.ReadFile(path.Join(path.Dir(rel), name)) }
+	cb := newBuilder(b.fset, file, opts)
+	cb.passed, cb.srcs, cb.invoked = passed, append(slices.Clip(b.srcs), key), true
+	cb.dir, cb.topName = path.Dir(key), b.topName
+	p.inv.Src = key
+	child := cb.build(root)
+	b.errs = append(b.errs, cb.errs...)
+	b.warns = append(b.warns, cb.warns...)
+	return child
+}
+
+// parentEvents registers in the parent the events the child of inv sends
+// it (with the child's parameter types) and its done.invoke event.
+func (b *builder) parentEvents(inv *model.Invoke) {
+	add := func(name string, params []model.Param, pos source.Pos) {
+		ev := b.m.EventByName(name)
+		if ev == nil {
+			ev = &model.Event{Name: name, Declared: true, Params: params, Pos: pos}
+			b.m.AddEvent(ev)
+		}
+		ev.Kinds |= model.Invoked
+	}
+	for _, s := range inv.ToParent() {
+		var params []model.Param
+		if ev := inv.Child.EventByName(s.Event); ev != nil {
+			params = ev.Params
+		}
+		add(s.Event, params, s.SendPos)
+	}
+	add(model.DoneInvoke(inv.ID), nil, inv.Pos)
+}
+
+// passedCode is the code that stands, for the type checker, for the
+// values the parent's <param>s give the variables of this invoked machine:
+// an assignment of a value of each param's type.
+func (b *builder) passedCode() []code {
+	var out []code
+	names := make([]string, 0, len(b.passed))
+	for name := range b.passed {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		p := b.passed[name]
+		v := b.m.Var(name)
+		if v == nil {
+			continue // SCXML: a param that names no <data> of the child sets nothing
+		}
+		v.Passed = true
+		blk := &lang.Block{Stmts: []lang.Stmt{&lang.Assign{Target: &lang.Ident{NamePos: p.pos, Name: name}, OpPos: p.pos,
+			Op: lang.ASSIGN, Value: lang.ZeroValue(p.typ.Kind, p.pos)}}}
+		out = append(out, code{body: blk, set: func(lang.Expr, *lang.Block) {}})
+	}
+	return out
+}
