@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 	"slices"
 	"sort"
@@ -302,139 +301,181 @@ func (e *explorer) inputs(n *Node) []input {
 // -1), by a fresh elapsed time no later than any deadline. It returns the
 // time elapsed (0 when untimed, or for an input with nothing pending), and
 // false when the timer cannot be the next to fire.
+//
+// The dues after the step are new variables (or constants, where only one
+// value is possible), tied to the old dues through the elapsed time
+// ("dt@N = ..." conjuncts, which testgen solves to give each step its
+// time) and bounded by the zone of the values they can take together
+// (zone.go). Subsumption compares states by their zones and leaves the
+// ties out (canonical), so states that differ only in how time went by
+// are alike, and loops that receive inputs while a timer runs close.
 func (e *explorer) elapse(base *run, slot, depth int) (solver.Term, bool) {
 	x, tab := e.x, e.x.tab
 	if x.opts.Time == vocab.TimeUntimed || len(base.timers) == 0 {
 		return 0, true
 	}
-	var dt solver.Term
+	z, ok := e.zoneOf(base)
+	if !ok {
+		return 0, false
+	}
+	old := make([]solver.Term, len(base.timers))
+	allConst := true
+	for j, t := range base.timers {
+		old[j] = t.Due
+		_, c := tab.IntValue(t.Due)
+		allConst = allConst && c
+	}
+	var fired solver.Term // the due of the timer that fires
 	if slot >= 0 {
-		// The timer fires first: strictly before the timers set before
-		// it, no later than those set after it (ties in setting order).
-		dt = base.timers[slot].Due
-		var order []solver.Term
-		for j, t := range base.timers {
-			var c solver.Term
+		if !z.first(slot) {
+			return 0, false
+		}
+		due := old[slot]
+		fired = due
+		for j, d := range old {
 			switch {
 			case j < slot:
-				c = tab.Lt(dt, t.Due)
+				base.pc = appendUnlessTrue(tab, base.pc, tab.Lt(due, d))
 			case j > slot:
-				c = tab.Le(dt, t.Due)
-			default:
-				continue
-			}
-			if v, ok := tab.BoolValue(c); ok && !v {
-				return 0, false
-			} else if !ok {
-				order = append(order, c)
+				base.pc = appendUnlessTrue(tab, base.pc, tab.Le(due, d))
 			}
 		}
-		if len(order) > 0 {
-			all := order[0]
-			for _, c := range order[1:] {
-				all = tab.And(all, c)
-			}
-			if !x.or.sat(base.pc, all) {
-				return 0, false
-			}
-			base.pc = append(base.pc, order...)
-		}
+		z = z.fire(slot)
 		base.timers = slices.Delete(base.timers, slot, slot+1)
+		old = slices.Delete(old, slot, slot+1)
+		if allConst {
+			c, _ := tab.IntValue(due)
+			for j := range base.timers {
+				base.timers[j].Due = tab.Sub(base.timers[j].Due, due)
+			}
+			return tab.Int(c), true
+		}
 	} else {
-		// An input comes at some time from now on, no later than the next
-		// deadline (at a deadline, before or after that timer).
-		if dt, ok := e.shift(base, depth); ok {
-			return dt, true
-		}
-		dt = tab.Var(fmt.Sprintf("dt@%d", depth), solver.IntSort)
-		base.pc = append(base.pc, tab.Le(tab.Int(0), dt))
-		for _, t := range base.timers {
-			base.pc = append(base.pc, tab.Le(dt, t.Due))
-		}
+		z.elapse()
 	}
+	dt := tab.Var(fmt.Sprintf("%s%d", elapsedPrefix, depth), solver.IntSort)
+	if slot >= 0 {
+		base.pc = append(base.pc, tab.Eq(dt, fired))
+	} else {
+		base.pc = append(base.pc, tab.Le(tab.Int(0), dt))
+	}
+	vars := make([]solver.Term, len(base.timers)) // the new dues that are variables, by timer
 	for j := range base.timers {
-		base.timers[j].Due = tab.Sub(base.timers[j].Due, dt)
+		var due solver.Term
+		if c, ok := z.exact(j); ok {
+			due = tab.Int(c)
+		} else {
+			due = tab.Var(fmt.Sprintf("due@%d#%d", depth, j), solver.IntSort)
+			vars[j] = due
+		}
+		base.timers[j].Due = due
+		base.pc = append(base.pc, tab.Eq(due, tab.Sub(old[j], dt)))
+	}
+	// The zone, on the new variables: bounds, and differences between two.
+	for i, v := range vars {
+		if v == 0 {
+			continue
+		}
+		base.pc = append(base.pc, tab.Le(tab.Int(-z.bound(0, i+1)), v))
+		if hi := z.bound(i+1, 0); hi != unbounded {
+			base.pc = append(base.pc, tab.Le(v, tab.Int(hi)))
+		}
+		for j, w := range vars {
+			if j != i && w != 0 {
+				if c := z.bound(i+1, j+1); c != unbounded && c < z.bound(i+1, 0)-(-z.bound(0, j+1)) {
+					// (only where the bounds alone do not imply it)
+					base.pc = append(base.pc, tab.Le(tab.Sub(v, w), tab.Int(c)))
+				}
+			}
+		}
 	}
 	return dt, true
 }
 
-// shift moves the pending timers of base past an input when their dues
-// are one quantity plus constants (timers set at one moment, or while
-// nothing else was pending): the time left to the earliest is then any
-// value from 0 to its largest, whatever the history, and is written as a
-// fresh variable with those bounds. States that differ only in how time
-// went by are then alike, and subsumption closes loops that receive
-// inputs while a timer runs, as it does untimed. It returns the time
-// elapsed, and false when the dues are not of that form (the caller then
-// subtracts a fresh elapsed time from each, which is as exact but keeps
-// the history).
-func (e *explorer) shift(base *run, depth int) (solver.Term, bool) {
+func appendUnlessTrue(tab *solver.Table, pc []solver.Term, c solver.Term) []solver.Term {
+	if v, ok := tab.BoolValue(c); ok && v {
+		return pc
+	}
+	return append(pc, c)
+}
+
+// zoneOf reads the zone of r's pending dues: a constant due is exact; a
+// variable one is bounded by the conjuncts of r's path condition on dues
+// alone (those elapse wrote, and the order of timers that fired). It
+// returns false when they leave the dues no value.
+func (e *explorer) zoneOf(r *run) (*zone, bool) {
 	tab := e.x.tab
-	var f solver.Term // the common quantity; 0 while only constants were met
-	offs := make([]int64, len(base.timers))
-	for j, t := range base.timers {
-		v, c, ok := varPlusConst(tab, t.Due)
-		if !ok || v != 0 && f != 0 && v != f {
-			return 0, false
-		}
-		if v != 0 {
-			f = v
-		}
-		offs[j] = c
-	}
-	hi := int64(0) // the largest value of f
-	if f != 0 {
-		var ok bool
-		if hi, ok = upperBound(tab, base.pc, f); !ok {
-			return 0, false
+	z := newZone(len(r.timers))
+	index := make(map[solver.Term]int, len(r.timers)) // a variable due's index in z
+	for j, t := range r.timers {
+		if c, ok := tab.IntValue(t.Due); ok {
+			z.tighten(j+1, 0, c)
+			z.tighten(0, j+1, -c)
+		} else if tab.Op(t.Due) == solver.OpVar {
+			index[t.Due] = j + 1
+		} else {
+			e.x.fail("timer %s is due in %s, not a constant or a variable", t.Event, tab.String(t.Due))
+			return z, false
 		}
 	}
-	first := slices.Min(offs)
-	// Before the input, the earliest timer is due in f + first, at most
-	// hi + first; after it, in g, anywhere from 0 to that.
-	g := tab.Var(fmt.Sprintf("due@%d", depth), solver.IntSort)
-	base.pc = append(base.pc, tab.Le(tab.Int(0), g), tab.Le(g, tab.Int(hi+first)))
-	for j := range base.timers {
-		base.timers[j].Due = tab.Add(g, tab.Int(offs[j]-first))
+	if len(index) > 0 {
+		for _, c := range r.pc {
+			e.constrain(z, index, c)
+		}
 	}
-	earliest := tab.Int(first)
-	if f != 0 {
-		earliest = tab.Add(f, earliest)
-	}
-	return tab.Sub(earliest, g), true
+	return z, z.close()
 }
 
-// varPlusConst splits x into v + c, with v an integer variable (0 when x
-// is a constant) and c a constant.
-func varPlusConst(tab *solver.Table, x solver.Term) (solver.Term, int64, bool) {
-	if c, ok := tab.IntValue(x); ok {
-		return 0, c, true
+// constrain adds to z the conjunct c when it bounds dues alone (indexed
+// in z by index): x ≤ k, k ≤ x, x - y ≤ k, x < y or x ≤ y, with constants
+// standing for index 0.
+func (e *explorer) constrain(z *zone, index map[solver.Term]int, c solver.Term) {
+	tab := e.x.tab
+	vs := tab.Vars(c)
+	if len(vs) == 0 {
+		return
 	}
-	if tab.Op(x) == solver.OpVar {
-		return x, 0, true
-	}
-	if tab.Op(x) == solver.OpAdd {
-		a, b, _ := tab.Args(x)
-		if c, ok := tab.IntValue(b); ok && tab.Op(a) == solver.OpVar {
-			return a, c, true
-		}
-		if c, ok := tab.IntValue(a); ok && tab.Op(b) == solver.OpVar {
-			return b, c, true
+	for _, v := range vs {
+		if index[v] == 0 {
+			return // about other variables, or dues no longer pending
 		}
 	}
-	return 0, 0, false
-}
-
-// upperBound returns the least upper bound that pc's bound conjuncts give
-// v, if any.
-func upperBound(tab *solver.Table, pc []solver.Term, v solver.Term) (int64, bool) {
-	hi, found := int64(math.MaxInt64), false
-	for _, x := range pc {
-		if w, iv, ok := bound(tab, x); ok && w == v && iv.hi != math.MaxInt64 {
-			hi, found = min(hi, iv.hi), true
+	op := tab.Op(c)
+	a, b, _ := tab.Args(c)
+	strict := int64(0)
+	if op == solver.OpLt {
+		strict = 1
+	}
+	// side returns x's index and constant part: a due, a constant, or
+	// the difference of two dues.
+	side := func(x solver.Term) (i, j int, k int64, ok bool) {
+		if v, isConst := tab.IntValue(x); isConst {
+			return 0, 0, v, true
+		}
+		if i := index[x]; i > 0 {
+			return i, 0, 0, true
+		}
+		if tab.Op(x) == solver.OpSub {
+			p, q, _ := tab.Args(x)
+			if index[p] > 0 && index[q] > 0 {
+				return index[p], index[q], 0, true
+			}
+		}
+		return 0, 0, 0, false
+	}
+	ai, aj, ak, okA := side(a)
+	bi, bj, bk, okB := side(b)
+	if (op == solver.OpLe || op == solver.OpLt) && okA && okB {
+		switch {
+		case aj == 0 && bj == 0: // x_ai + ak < or ≤ x_bi + bk
+			z.tighten(ai, bi, bk-ak-strict)
+			return
+		case bi == 0 && bj == 0: // x_ai - x_aj < or ≤ bk
+			z.tighten(ai, aj, bk-strict)
+			return
 		}
 	}
-	return hi, found
+	e.x.fail("a condition on timers' dues of unexpected form: %s", tab.String(c))
 }
 
 // child is a node about to be added.
