@@ -34,6 +34,7 @@ const (
 var (
 	strategies = vocab.Names(vocab.Strategies)
 	coverages  = vocab.Names(vocab.Coverages)
+	times      = vocab.Names(vocab.Times)
 	gateRules  = vocab.Names(vocab.Rules)
 	actions    = vocab.Names(vocab.Actions)
 )
@@ -44,6 +45,7 @@ type Config struct {
 	Ignore     []string // globs excluded even when they match Models
 	Strategy   vocab.Strategy
 	Coverage   vocab.Coverage
+	Time       vocab.Time // how delays are read
 	Bounds     Bounds
 	Invariants []string    // predicates over the machine variables, checked on every model
 	PerModel   []ModelRule // yaml: models_config; applied in order to each model they match
@@ -79,12 +81,14 @@ type ModelRule struct {
 	Invariants []string        // appended to the global ones
 	Coverage   vocab.Coverage  // "" leaves it as it was
 	Strategy   vocab.Strategy  // "" leaves it as it was
+	Time       vocab.Time      // "" leaves it as it was
 }
 
 // ModelConfig is the effective configuration of one model file.
 type ModelConfig struct {
 	Strategy   vocab.Strategy
 	Coverage   vocab.Coverage
+	Time       vocab.Time
 	Bounds     Bounds
 	Invariants []string
 }
@@ -98,6 +102,7 @@ func Default() *Config {
 		// them to the few that fire every transition, where path
 		// coverage gives thousands on the benchmark models.
 		Coverage: vocab.CoverageTransition,
+		Time:     vocab.TimeTimed,
 		Bounds: Bounds{
 			Depth:         DefaultDepth,
 			MaxStates:     DefaultMaxStates,
@@ -120,6 +125,7 @@ func (c *Config) For(path string) ModelConfig {
 	mc := ModelConfig{
 		Strategy:   c.Strategy,
 		Coverage:   c.Coverage,
+		Time:       c.Time,
 		Bounds:     c.Bounds,
 		Invariants: slices.Clone(c.Invariants),
 	}
@@ -136,6 +142,9 @@ func (c *Config) For(path string) ModelConfig {
 		}
 		if r.Strategy != "" {
 			mc.Strategy = r.Strategy
+		}
+		if r.Time != "" {
+			mc.Time = r.Time
 		}
 	}
 	return mc

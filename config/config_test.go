@@ -13,6 +13,7 @@ func TestDefault(t *testing.T) {
 		Models:   []string{"**/*.scxml"},
 		Strategy: "auto",
 		Coverage: "transition",
+		Time:     "timed",
 		Bounds:   Bounds{Depth: 10, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
 		Gate: vocab.Gate{
 			"unreachable_state":   "block",
@@ -86,6 +87,7 @@ models_config:
     bounds: {depth: 1, timeout: 0}
     invariants: ["band != 0"]
     strategy: full
+    time: untimed
   - match: "models/**"
     bounds: {}
     invariants: [true]
@@ -100,21 +102,21 @@ models_config:
 		want ModelConfig
 	}{
 		{"other.scxml", ModelConfig{
-			Strategy: "mse", Coverage: "transition", Bounds: base,
+			Strategy: "mse", Coverage: "transition", Time: "timed", Bounds: base,
 			Invariants: []string{"x >= 0"},
 		}},
 		{"models/radio_am.scxml", ModelConfig{ // rules 0 and 2
-			Strategy: "mse", Coverage: "state",
+			Strategy: "mse", Coverage: "state", Time: "timed",
 			Bounds:     Bounds{Depth: 12, MaxStates: 200000, LoopBound: 3, MaxMicrosteps: 100, Timeout: 30 * time.Second},
 			Invariants: []string{"x >= 0", "volume <= 10", "true"},
 		}},
 		{"models/radio_fm.scxml", ModelConfig{ // rules 0, 1 and 2: explicit zeros override, absent keys do not
-			Strategy: "full", Coverage: "state",
+			Strategy: "full", Coverage: "state", Time: "untimed",
 			Bounds:     Bounds{Depth: 1, MaxStates: 200000, LoopBound: 3, MaxMicrosteps: 100, Timeout: 0},
 			Invariants: []string{"x >= 0", "volume <= 10", "band != 0", "true"},
 		}},
 		{"legacy/a/b.scxml", ModelConfig{ // rule 1 by its second glob
-			Strategy: "full", Coverage: "transition",
+			Strategy: "full", Coverage: "transition", Time: "untimed",
 			Bounds:     Bounds{Depth: 1, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
 			Invariants: []string{"x >= 0", "band != 0"},
 		}},

@@ -26,9 +26,9 @@ const maxVisits = 1 << 20
 
 // The keys of each mapping, in documentation order (which is also the order of "known: ...").
 var (
-	topKeys    = []string{"models", "ignore", "strategy", "coverage", "bounds", "invariants", "models_config", "gate", "schedule"}
+	topKeys    = []string{"models", "ignore", "strategy", "coverage", "time", "bounds", "invariants", "models_config", "gate", "schedule"}
 	boundsKeys = []string{"depth", "max_states", "loop_bound", "max_microsteps", "max_mlm_states", "timeout"}
-	ruleKeys   = []string{"match", "bounds", "invariants", "coverage", "strategy"}
+	ruleKeys   = []string{"match", "bounds", "invariants", "coverage", "strategy", "time"}
 )
 
 // Parse reads a configuration file. filename is used only in error messages. Empty data, or a
@@ -497,6 +497,8 @@ func (p *parser) rules(n *yaml.Node, path string) []ModelRule {
 				r.Coverage = vocab.Coverage(p.choice(v, path, "coverage", coverages))
 			case "strategy":
 				r.Strategy = vocab.Strategy(p.choice(v, path, "strategy", strategies))
+			case "time":
+				r.Time = vocab.Time(p.choice(v, path, "time", times))
 			}
 		})
 		if ok && !matched {
@@ -571,6 +573,8 @@ func (p *parser) config(n *yaml.Node, c *Config) {
 			c.Strategy = vocab.Strategy(p.choice(v, key, "strategy", strategies))
 		case "coverage":
 			c.Coverage = vocab.Coverage(p.choice(v, key, "coverage", coverages))
+		case "time":
+			c.Time = vocab.Time(p.choice(v, key, "time", times))
 		case "bounds":
 			p.bounds(v, key).apply(&c.Bounds)
 		case "invariants":

@@ -45,6 +45,7 @@ models: ["models/**/*.scxml", "charts/*.scxml"]
 ignore: ["**/testdata/**"]
 strategy: dse
 coverage: state
+time: untimed
 bounds:
   depth: 12
   max_states: 0x10000
@@ -73,6 +74,7 @@ schedule: "0 3 * * *"
 		Ignore:   []string{"**/testdata/**"},
 		Strategy: "dse",
 		Coverage: "state",
+		Time:     "untimed",
 		Bounds: Bounds{
 			Depth: 12, MaxStates: 65536, LoopBound: 1000, MaxMicrosteps: 50, MaxMLMStates: 5000,
 			Timeout: 90 * time.Second,
@@ -143,7 +145,7 @@ func TestParseValid(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	const known = " (known: models, ignore, strategy, coverage, bounds, invariants, models_config, gate, schedule)"
+	const known = " (known: models, ignore, strategy, coverage, time, bounds, invariants, models_config, gate, schedule)"
 	tests := []struct {
 		name, src string
 		want      []string // every error, in order
@@ -156,7 +158,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown bounds key", "bounds:\n  dpeth: 3\n", []string{
 			`.setbot.yml:2:3: bounds: unknown key "dpeth", did you mean "depth"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
 		{"unknown rule key", "models_config:\n  - match: a\n    invariant: [x]\n", []string{
-			`.setbot.yml:3:5: models_config[0]: unknown key "invariant", did you mean "invariants"? (known: match, bounds, invariants, coverage, strategy)`}},
+			`.setbot.yml:3:5: models_config[0]: unknown key "invariant", did you mean "invariants"? (known: match, bounds, invariants, coverage, strategy, time)`}},
 		{"unknown rule bounds key", "models_config:\n  - match: a\n    bounds: {timout: 1s}\n", []string{
 			`.setbot.yml:3:14: models_config[0].bounds: unknown key "timout", did you mean "timeout"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
 		{"unknown gate rule", "gate:\n  unreachable_states: warn\n", []string{
@@ -415,7 +417,7 @@ func TestDocs(t *testing.T) {
 			t.Errorf("For(models/radio_fm.scxml) = %+v, not as docs/config.md says", got)
 		}
 	}
-	for _, words := range [][]string{topKeys, boundsKeys, ruleKeys, gateRules, actions, strategies, coverages} {
+	for _, words := range [][]string{topKeys, boundsKeys, ruleKeys, gateRules, actions, strategies, coverages, times} {
 		for _, w := range words {
 			if !strings.Contains(string(doc), "`"+w+"`") {
 				t.Errorf("docs/config.md does not mention `%s`", w)

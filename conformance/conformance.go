@@ -11,8 +11,8 @@
 //     the tree: fail was not entered within it);
 //   - wrong: fail entered by some execution, or pass never entered though
 //     no bound cut the tree;
-//   - needs timed semantics: wrong, in a test that uses delayed sends.
-//     setbot's untimed abstraction lets timers of different names fire in
+//   - needs timed semantics: under --time untimed only, wrong in a test
+//     that uses delayed sends. The untimed abstraction lets timers fire in
 //     any order, where the tests rely on their deadlines, so such a verdict
 //     says nothing either way;
 //   - refused: setbot does not read, flatten or start the model;
@@ -283,7 +283,7 @@ func checkFile(dir, uri string, opts Options) (res FileResult) {
 	}
 	res.Bounds = set.Bounds
 	res.Verdict, res.Reason = judge(set)
-	if res.Verdict == Wrong && usesTimers(m) {
+	if res.Verdict == Wrong && eopts.Time == vocab.TimeUntimed && usesTimers(m) {
 		res.Verdict = NeedsTime
 		res.Reason += "; the test uses delayed sends, whose deadlines setbot's untimed abstraction does not order"
 	}

@@ -11,8 +11,10 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/conformance"
+	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
+	"github.com/setbot/setbot/vocab"
 )
 
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
@@ -25,12 +27,19 @@ const irp = "testdata/irp"
 // its test159 is wrong on purpose.
 var fixtureKnownWrong = map[string]string{"159": "a fixture known to be wrong"}
 
+// run judges the tests of dir untimed, where every verdict of irp's occurs
+// (timedVerdicts checks those that timed semantics changes).
 func run(t *testing.T, dir string, all bool) *conformance.Report {
+	t.Helper()
+	return runWith(t, dir, all, vocab.TimeUntimed)
+}
+
+func runWith(t *testing.T, dir string, all bool, tm vocab.Time) *conformance.Report {
 	t.Helper()
 	if dir == irp {
 		conformance.SetKnownWrong(t, fixtureKnownWrong)
 	}
-	rep, err := conformance.Run(dir, conformance.Options{All: all, NewSolver: newZ3})
+	rep, err := conformance.Run(dir, conformance.Options{All: all, NewSolver: newZ3, Engine: engine.Options{Time: tm}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,6 +48,25 @@ func run(t *testing.T, dir string, all bool) *conformance.Report {
 
 // position matches a file:line:col, which no reason keeps.
 var position = regexp.MustCompile(`\.scxml:\d+`)
+
+// TestTimedVerdicts checks the tests whose timers decide: under timed
+// semantics the timers fire in deadline order, so test 6's fail (entered
+// only when its second timer fires before its first) is never entered,
+// and test 7's ticks end in done within the bounds.
+func TestTimedVerdicts(t *testing.T) {
+	rep := runWith(t, irp, true, vocab.TimeTimed)
+	for _, r := range rep.Results {
+		switch r.ID {
+		case "6", "7":
+			if r.Verdict != conformance.Right || !strings.Contains(r.Reason, "fail never entered") {
+				t.Errorf("test %s: %s %q, want RIGHT with fail never entered", r.ID, r.Verdict, r.Reason)
+			}
+		}
+	}
+	if c := rep.Counts(); c.NeedsTime != 0 {
+		t.Errorf("%d tests need timed semantics under timed semantics", c.NeedsTime)
+	}
+}
 
 func TestVerdicts(t *testing.T) {
 	rep := run(t, irp, true)

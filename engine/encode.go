@@ -25,10 +25,10 @@ import (
 // run go test ./engine -run TestSemanticsGolden -update and commit the
 // golden file with the change. A change it cannot see (say, to an analysis
 // only) needs the bump all the same.
-const SemanticsVersion = "setbot-semantics-2"
+const SemanticsVersion = "setbot-semantics-4"
 
 // encodingMagic starts every encoded tree; the digit is the format version.
-const encodingMagic = "SET3"
+const encodingMagic = "SET4"
 
 // ErrEncoding is wrapped by every error decoding a tree.
 var ErrEncoding = errors.New("malformed encoded tree")
@@ -48,6 +48,7 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 		closed = 1
 	}
 	w.ints(o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, int(o.Timeout), int(o.SolverTimeout), closed)
+	w.str(string(o.Time))
 	st := s.Stats
 	w.ints(st.States, st.Paths, st.Depth, st.Subsumed, st.Reused, st.New, st.SolverCalls, st.Unknown, int(st.Ms))
 	w.uint(len(s.Bounds))
@@ -77,6 +78,7 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 			w.str(tm.Event)
 			w.args(tm.Args)
 			w.str(tm.ID)
+			w.uint(int(tm.Due))
 		}
 		w.uint(n.Depth)
 		subsumed := 0
@@ -126,7 +128,7 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 	}
 	r.trans = trans
 	o := r.ints(7)
-	s.Options = Options{MaxDepth: o[0], MaxStates: o[1], LoopBound: o[2], MaxMicrosteps: o[3], Timeout: time.Duration(o[4]), SolverTimeout: time.Duration(o[5]), Closed: o[6] == 1}
+	s.Options = Options{MaxDepth: o[0], MaxStates: o[1], LoopBound: o[2], MaxMicrosteps: o[3], Timeout: time.Duration(o[4]), SolverTimeout: time.Duration(o[5]), Closed: o[6] == 1, Time: vocab.Time(r.str())}
 	st := r.ints(9)
 	s.Stats = Stats{States: st[0], Paths: st[1], Depth: st[2], Subsumed: st[3], Reused: st[4], New: st[5], SolverCalls: st[6], Unknown: st[7], Ms: int64(st[8])}
 	for i, k := 0, r.count(); i < k; i++ {
@@ -169,7 +171,7 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 		}
 		n.PC = r.terms()
 		for j, k := 0, r.count(); j < k; j++ {
-			n.Timers = append(n.Timers, Timer{Event: r.str(), Args: r.args(), ID: r.str()})
+			n.Timers = append(n.Timers, Timer{Event: r.str(), Args: r.args(), ID: r.str(), Due: r.optTerm()})
 		}
 		n.Depth = r.uint()
 		if sub := r.uint(); sub > 0 {
@@ -253,6 +255,8 @@ func (w *writer) edge(e *Edge) {
 	for _, t := range e.Trace {
 		w.str(t)
 	}
+	w.uint(int(e.Elapsed))
+	w.uint(e.Slot + 1)
 }
 
 // decodeError carries a decoding failure to DecodeSET's recover.
@@ -313,6 +317,16 @@ func (r *reader) term() solver.Term {
 	return solver.Term(v)
 }
 
+// optTerm reads a term or 0, none.
+func (r *reader) optTerm() solver.Term {
+	if v := r.uint(); v > r.nterms {
+		r.fail("term %d out of range", v)
+	} else if v > 0 {
+		return solver.Term(v)
+	}
+	return 0
+}
+
 func (r *reader) terms() []solver.Term {
 	n := r.count()
 	if n == 0 {
@@ -356,5 +370,7 @@ func (r *reader) edge() *Edge {
 	for i, k := 0, r.count(); i < k; i++ {
 		e.Trace = append(e.Trace, r.str())
 	}
+	e.Elapsed = r.optTerm()
+	e.Slot = r.uint() - 1
 	return e
 }

@@ -530,11 +530,14 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 			r.inner = append(r.inner, queued{event: s.Event, args: args, meta: meta})
 		})
 	case *lang.Send:
+		if s.Delay != nil && s.Target == "" && x.opts.Time != vocab.TimeUntimed {
+			return x.setTimed(r, s)
+		}
 		return x.withArgs(r, s.Args, func(r *run, args []Arg) {
 			switch {
 			case s.Target != "":
 				r.outputs = append(r.outputs, Output{Event: s.Event, Target: s.Target, Args: args})
-			case s.Delay != "":
+			case s.Delay != nil:
 				// A timer's meta is its ID's (timerMeta).
 				r.timers = setTimer(r.timers, Timer{Event: s.Event, Args: args, ID: s.ID})
 			default:
@@ -638,6 +641,38 @@ func (x *executor) withArgs(r *run, args []*lang.Arg, use func(*run, []Arg)) []*
 		sortArgs(p.vals)
 		use(p.r, p.vals)
 		out[i] = p.r
+	}
+	return out
+}
+
+// setTimed executes a delayed send under timed semantics: the delay is
+// evaluated when the send executes (after its arguments, as SCXML does),
+// and the timer joins the pending ones after those set before it.
+func (x *executor) setTimed(r *run, s *lang.Send) []*run {
+	type sent struct {
+		r    *run
+		args []Arg
+	}
+	var sends []sent
+	x.withArgs(r, s.Args, func(r *run, args []Arg) { sends = append(sends, sent{r, args}) })
+	var out []*run
+	for _, sn := range sends {
+		args := sn.args
+		for _, d := range x.eval(sn.r, s.Delay) {
+			text, ok := x.tab.StringValue(d.v)
+			if !ok {
+				x.fail("%s: the delay %s depends on the inputs: setbot needs a delay it can compute (or --time untimed)",
+					x.m.Source.Position(s.SendPos), lang.ExprString(s.Delay))
+				continue
+			}
+			ms, err := model.ParseDelay(text)
+			if err != nil {
+				x.fail("%s: %v", x.m.Source.Position(s.SendPos), err)
+				continue
+			}
+			d.r.timers = append(slices.Clip(d.r.timers), Timer{Event: s.Event, Args: args, ID: s.ID, Due: x.tab.Int(ms)})
+			out = append(out, d.r)
+		}
 	}
 	return out
 }

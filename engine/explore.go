@@ -274,11 +274,13 @@ func (e *explorer) constant(v *model.Var) solver.Term {
 type input struct {
 	event *model.Event
 	timer *Timer
+	slot  int // the timer's index among the pending ones
 }
 
 // inputs lists, in order, the input events some transition of n's state
-// reacts to (none in a closed system), then the pending timers: of the timers of one event the
-// oldest, which fires first.
+// reacts to (none in a closed system), then the pending timers. Untimed,
+// of the timers of one event the oldest, which fires first; timed, every
+// timer, of which the deadlines decide the one that fires next.
 func (e *explorer) inputs(n *Node) []input {
 	var out []input
 	for _, ev := range e.set.Machine.Events {
@@ -287,11 +289,193 @@ func (e *explorer) inputs(n *Node) []input {
 		}
 	}
 	for i := range n.Timers {
-		if i == 0 || n.Timers[i-1].Event != n.Timers[i].Event {
-			out = append(out, input{timer: &n.Timers[i]})
+		if e.x.opts.Time != vocab.TimeUntimed || i == 0 || n.Timers[i-1].Event != n.Timers[i].Event {
+			out = append(out, input{timer: &n.Timers[i], slot: i})
 		}
 	}
 	return out
+}
+
+// elapse moves the timers of base forward in time (timed semantics): to
+// the deadline of the timer in slot, which fires, or, for an input (slot
+// -1), by a fresh elapsed time no later than any deadline. It returns the
+// time elapsed (0 when untimed, or for an input with nothing pending), and
+// false when the timer cannot be the next to fire.
+//
+// The dues after the step are new variables (or constants, where only one
+// value is possible), tied to the old dues through the elapsed time
+// ("dt@N = ..." conjuncts, which testgen solves to give each step its
+// time) and bounded by the zone of the values they can take together
+// (zone.go). Subsumption compares states by their zones and leaves the
+// ties out (canonical), so states that differ only in how time went by
+// are alike, and loops that receive inputs while a timer runs close.
+func (e *explorer) elapse(base *run, slot, depth int) (solver.Term, bool) {
+	x, tab := e.x, e.x.tab
+	if x.opts.Time == vocab.TimeUntimed || len(base.timers) == 0 {
+		return 0, true
+	}
+	z, ok := e.zoneOf(base)
+	if !ok {
+		return 0, false
+	}
+	old := make([]solver.Term, len(base.timers))
+	allConst := true
+	for j, t := range base.timers {
+		old[j] = t.Due
+		_, c := tab.IntValue(t.Due)
+		allConst = allConst && c
+	}
+	var fired solver.Term // the due of the timer that fires
+	if slot >= 0 {
+		if !z.first(slot) {
+			return 0, false
+		}
+		due := old[slot]
+		fired = due
+		for j, d := range old {
+			switch {
+			case j < slot:
+				base.pc = appendUnlessTrue(tab, base.pc, tab.Lt(due, d))
+			case j > slot:
+				base.pc = appendUnlessTrue(tab, base.pc, tab.Le(due, d))
+			}
+		}
+		z = z.fire(slot)
+		base.timers = slices.Delete(base.timers, slot, slot+1)
+		old = slices.Delete(old, slot, slot+1)
+		if allConst {
+			c, _ := tab.IntValue(due)
+			for j := range base.timers {
+				base.timers[j].Due = tab.Sub(base.timers[j].Due, due)
+			}
+			return tab.Int(c), true
+		}
+	} else {
+		z.elapse()
+	}
+	dt := tab.Var(fmt.Sprintf("%s%d", elapsedPrefix, depth), solver.IntSort)
+	if slot >= 0 {
+		base.pc = append(base.pc, tab.Eq(dt, fired))
+	} else {
+		base.pc = append(base.pc, tab.Le(tab.Int(0), dt))
+	}
+	vars := make([]solver.Term, len(base.timers)) // the new dues that are variables, by timer
+	for j := range base.timers {
+		var due solver.Term
+		if c, ok := z.exact(j); ok {
+			due = tab.Int(c)
+		} else {
+			due = tab.Var(fmt.Sprintf("due@%d#%d", depth, j), solver.IntSort)
+			vars[j] = due
+		}
+		base.timers[j].Due = due
+		base.pc = append(base.pc, tab.Eq(due, tab.Sub(old[j], dt)))
+	}
+	// The zone, on the new variables: bounds, and differences between two.
+	for i, v := range vars {
+		if v == 0 {
+			continue
+		}
+		base.pc = append(base.pc, tab.Le(tab.Int(-z.bound(0, i+1)), v))
+		if hi := z.bound(i+1, 0); hi != unbounded {
+			base.pc = append(base.pc, tab.Le(v, tab.Int(hi)))
+		}
+		for j, w := range vars {
+			if j != i && w != 0 {
+				if c := z.bound(i+1, j+1); c != unbounded && c < z.bound(i+1, 0)-(-z.bound(0, j+1)) {
+					// (only where the bounds alone do not imply it)
+					base.pc = append(base.pc, tab.Le(tab.Sub(v, w), tab.Int(c)))
+				}
+			}
+		}
+	}
+	return dt, true
+}
+
+func appendUnlessTrue(tab *solver.Table, pc []solver.Term, c solver.Term) []solver.Term {
+	if v, ok := tab.BoolValue(c); ok && v {
+		return pc
+	}
+	return append(pc, c)
+}
+
+// zoneOf reads the zone of r's pending dues: a constant due is exact; a
+// variable one is bounded by the conjuncts of r's path condition on dues
+// alone (those elapse wrote, and the order of timers that fired). It
+// returns false when they leave the dues no value.
+func (e *explorer) zoneOf(r *run) (*zone, bool) {
+	tab := e.x.tab
+	z := newZone(len(r.timers))
+	index := make(map[solver.Term]int, len(r.timers)) // a variable due's index in z
+	for j, t := range r.timers {
+		if c, ok := tab.IntValue(t.Due); ok {
+			z.tighten(j+1, 0, c)
+			z.tighten(0, j+1, -c)
+		} else if tab.Op(t.Due) == solver.OpVar {
+			index[t.Due] = j + 1
+		} else {
+			e.x.fail("timer %s is due in %s, not a constant or a variable", t.Event, tab.String(t.Due))
+			return z, false
+		}
+	}
+	if len(index) > 0 {
+		for _, c := range r.pc {
+			e.constrain(z, index, c)
+		}
+	}
+	return z, z.close()
+}
+
+// constrain adds to z the conjunct c when it bounds dues alone (indexed
+// in z by index): x ≤ k, k ≤ x, x - y ≤ k, x < y or x ≤ y, with constants
+// standing for index 0.
+func (e *explorer) constrain(z *zone, index map[solver.Term]int, c solver.Term) {
+	tab := e.x.tab
+	vs := tab.Vars(c)
+	if len(vs) == 0 {
+		return
+	}
+	for _, v := range vs {
+		if index[v] == 0 {
+			return // about other variables, or dues no longer pending
+		}
+	}
+	op := tab.Op(c)
+	a, b, _ := tab.Args(c)
+	strict := int64(0)
+	if op == solver.OpLt {
+		strict = 1
+	}
+	// side returns x's index and constant part: a due, a constant, or
+	// the difference of two dues.
+	side := func(x solver.Term) (i, j int, k int64, ok bool) {
+		if v, isConst := tab.IntValue(x); isConst {
+			return 0, 0, v, true
+		}
+		if i := index[x]; i > 0 {
+			return i, 0, 0, true
+		}
+		if tab.Op(x) == solver.OpSub {
+			p, q, _ := tab.Args(x)
+			if index[p] > 0 && index[q] > 0 {
+				return index[p], index[q], 0, true
+			}
+		}
+		return 0, 0, 0, false
+	}
+	ai, aj, ak, okA := side(a)
+	bi, bj, bk, okB := side(b)
+	if (op == solver.OpLe || op == solver.OpLt) && okA && okB {
+		switch {
+		case aj == 0 && bj == 0: // x_ai + ak < or ≤ x_bi + bk
+			z.tighten(ai, bi, bk-ak-strict)
+			return
+		case bi == 0 && bj == 0: // x_ai - x_aj < or ≤ bk
+			z.tighten(ai, aj, bk-strict)
+			return
+		}
+	}
+	e.x.fail("a condition on timers' dues of unexpected form: %s", tab.String(c))
 }
 
 // child is a node about to be added.
@@ -322,10 +506,20 @@ func (e *explorer) expand(n *Node, inputs []input) {
 			pc: append([]solver.Term(nil), n.PC...), timers: append([]Timer(nil), n.Timers...)}
 		edge := &Edge{}
 		var meta model.Meta // an input's
+		slot := -1
+		if in.timer != nil {
+			slot = in.slot
+		}
+		elapsed, ok := e.elapse(base, slot, depth)
+		if !ok {
+			continue
+		}
 		if in.timer != nil {
 			meta = timerMeta(*in.timer)
 			edge.Event, edge.Timer, edge.Args = in.timer.Event, true, in.timer.Args
-			base.timers = removeTimer(base.timers, in.timer.Event)
+			if x.opts.Time == vocab.TimeUntimed {
+				base.timers = removeTimer(base.timers, in.timer.Event)
+			}
 		} else {
 			edge.Event = in.event.Name
 			for _, p := range in.event.Params {
@@ -338,7 +532,7 @@ func (e *explorer) expand(n *Node, inputs []input) {
 		for _, r := range e.settle(runs) {
 			kids = append(kids, child{state: r.state, vals: r.vals, pc: r.pc, timers: r.timers, ord: ord,
 				edge: &Edge{Event: edge.Event, Timer: edge.Timer, Args: edge.Args,
-					Fired: r.fired, Outputs: r.outputs, Trace: r.trace}})
+					Fired: r.fired, Outputs: r.outputs, Trace: r.trace, Elapsed: elapsed, Slot: slot}})
 		}
 	}
 	sort.SliceStable(kids, func(i, j int) bool {

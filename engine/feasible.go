@@ -1,10 +1,6 @@
 package engine
 
 import (
-	"slices"
-	"strconv"
-	"strings"
-
 	"github.com/setbot/setbot/solver"
 )
 
@@ -16,10 +12,9 @@ type oracle struct {
 	tab    *solver.Table
 	slv    solver.Solver
 	cache  map[string]solver.Result
-	cex    []counterexample     // recent refutations of implications, oldest first
-	cexSeq uint64               // the id of the newest one (ids count from 1)
-	reach  map[solver.Term]bool // slice's scratch
-	in     []bool               // slice's scratch
+	cex    []counterexample // recent refutations of implications, oldest first
+	cexSeq uint64           // the id of the newest one (ids count from 1)
+	Slicer
 	// prepare's: the premise it returns, and scratch
 	premise      premise
 	parent, comp []int
@@ -30,7 +25,7 @@ type oracle struct {
 }
 
 func newOracle(tab *solver.Table, slv solver.Solver) *oracle {
-	return &oracle{tab: tab, slv: slv, cache: make(map[string]solver.Result)}
+	return &oracle{tab: tab, slv: slv, cache: make(map[string]solver.Result), Slicer: Slicer{tab: tab}}
 }
 
 // sat reports whether pc ∧ c may hold: Unknown counts as possible, since
@@ -50,7 +45,7 @@ func (o *oracle) sat(pc []solver.Term, c solver.Term) bool {
 	}
 	// Only the conjuncts that share variables with c (transitively) can
 	// make it infeasible, since pc alone is satisfiable.
-	rel := o.slice(pc, o.tab.Vars(c))
+	rel := o.Slice(pc, o.tab.Vars(c))
 	return o.check(append(rel, c)) != solver.Unsat
 }
 
@@ -83,7 +78,7 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 	for _, x := range missing {
 		vars = append(vars, o.tab.Vars(x)...)
 	}
-	rel := o.slice(a, vars)
+	rel := o.Slice(a, vars)
 	undecided := missing[:0:0]
 	for _, x := range missing {
 		implied, refuted := byIntervals(o.tab, rel, x)
@@ -109,7 +104,7 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 		}
 	}
 	query := append(rel, o.tab.Not(goal))
-	key := conjKey(query)
+	key := ConjKey(query)
 	if r, ok := o.cache[key]; ok {
 		return r == solver.Unsat
 	}
@@ -183,60 +178,9 @@ func (o *oracle) holds(m counterexample, conj []solver.Term) bool {
 	return true
 }
 
-// slice returns the conjuncts of pc connected to vars through shared
-// variables, in pc's order.
-func (o *oracle) slice(pc []solver.Term, vars []solver.Term) []solver.Term {
-	if len(vars) == 0 || len(pc) == 0 {
-		return nil
-	}
-	if o.reach == nil {
-		o.reach = make(map[solver.Term]bool)
-	}
-	reach := o.reach // scratch, cleared for each call
-	clear(reach)
-	for _, v := range vars {
-		reach[v] = true
-	}
-	in := o.in[:0]
-	for range pc {
-		in = append(in, false)
-	}
-	o.in = in
-	for changed := true; changed; {
-		changed = false
-		for i, x := range pc {
-			if in[i] {
-				continue
-			}
-			vs := o.tab.Vars(x)
-			touches := false
-			for _, v := range vs {
-				if reach[v] {
-					touches = true
-					break
-				}
-			}
-			if touches {
-				in[i] = true
-				changed = true
-				for _, v := range vs {
-					reach[v] = true
-				}
-			}
-		}
-	}
-	var out []solver.Term
-	for i, x := range pc {
-		if in[i] {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // check asks the solver, through the cache.
 func (o *oracle) check(conj []solver.Term) solver.Result {
-	key := conjKey(conj)
+	key := ConjKey(conj)
 	if r, ok := o.cache[key]; ok {
 		return r
 	}
@@ -250,22 +194,4 @@ func (o *oracle) check(conj []solver.Term) solver.Result {
 	}
 	o.cache[key] = r
 	return r
-}
-
-// conjKey identifies a conjunction as a set.
-func conjKey(conj []solver.Term) string {
-	ids := make([]int, len(conj))
-	for i, x := range conj {
-		ids[i] = int(x)
-	}
-	slices.Sort(ids)
-	var b strings.Builder
-	for i, id := range ids {
-		if i > 0 && id == ids[i-1] {
-			continue
-		}
-		b.WriteString(strconv.Itoa(id))
-		b.WriteByte(',')
-	}
-	return b.String()
 }

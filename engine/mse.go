@@ -139,7 +139,7 @@ func (r *reuser) children(n *Node, in input, ord int) ([]child, bool) {
 	}
 	var picked []*Node
 	for _, c := range b.Children {
-		if c.In.Event != event || c.In.Timer != timer {
+		if c.In.Event != event || c.In.Timer != timer || timer && c.In.Slot != in.slot {
 			continue
 		}
 		for _, p := range c.In.Trace {
@@ -175,11 +175,18 @@ func (r *reuser) copy(c *Node, ord int) child {
 		}
 		return out
 	}
+	opt := func(x solver.Term) solver.Term { // 0 is no term
+		if x == 0 {
+			return 0
+		}
+		return imp(x)
+	}
 	timers := make([]Timer, len(c.Timers))
 	for i, t := range c.Timers {
-		timers[i] = Timer{Event: t.Event, Args: args(t.Args), ID: t.ID}
+		timers[i] = Timer{Event: t.Event, Args: args(t.Args), ID: t.ID, Due: opt(t.Due)}
 	}
-	edge := &Edge{Event: c.In.Event, Timer: c.In.Timer, Args: args(c.In.Args), Trace: c.In.Trace}
+	edge := &Edge{Event: c.In.Event, Timer: c.In.Timer, Args: args(c.In.Args), Trace: c.In.Trace,
+		Elapsed: opt(c.In.Elapsed), Slot: c.In.Slot}
 	for _, f := range c.In.Fired {
 		edge.Fired = append(edge.Fired, Fired{T: r.trans[f.T.Key], Path: f.Path})
 	}

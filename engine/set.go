@@ -50,6 +50,8 @@ type Options struct {
 	// it no input event, so only its timers and the events it raises or
 	// sends itself drive it (ARCHITECTURE.md §3), as in the W3C tests.
 	Closed bool
+	// Time is how delays are read: timed (the default) or untimed.
+	Time vocab.Time
 	// Cancel, when closed, stops the exploration with ErrCanceled (a
 	// context's Done channel): a tree nobody waits for is not finished.
 	Cancel <-chan struct{}
@@ -73,13 +75,14 @@ type Progress struct {
 // wall-clock budgets, cancellation, interruption and progress only decide
 // whether it is whole, or what is shown while it is built.
 func (o Options) shape() treeShape {
-	return treeShape{o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, o.Closed}
+	return treeShape{o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, o.Closed, o.Time}
 }
 
 // treeShape holds the options that shape a tree.
 type treeShape struct {
 	depth, states, loop, microsteps int
 	closed                          bool
+	time                            vocab.Time
 }
 
 // ErrCanceled is returned by an exploration stopped through Options.Cancel.
@@ -108,6 +111,9 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.MaxMicrosteps <= 0 {
 		o.MaxMicrosteps = DefaultMaxMicrosteps
+	}
+	if o.Time == "" {
+		o.Time = vocab.TimeTimed
 	}
 	return o
 }
@@ -177,11 +183,15 @@ func (n *Node) Path() []*Node {
 }
 
 // Timer is a pending delayed send to the machine. ID is its send id, which
-// a cancel names ("" when the send has none).
+// a cancel names ("" when the send has none). Under timed semantics Due is
+// the time left until it fires, in milliseconds (an integer term, relative
+// to the node's moment, so that states that differ only in when they
+// happen are alike); untimed, it is 0 (no term).
 type Timer struct {
 	Event string
 	Args  []Arg
 	ID    string
+	Due   solver.Term
 }
 
 // Arg is a named symbolic value.
@@ -197,6 +207,14 @@ type Edge struct {
 	Args    []Arg   // fresh parameters of an input, or the timer's stored values
 	Fired   []Fired // MLM transitions taken: the input's, then run-to-completion
 	Outputs []Output
+	// Elapsed is the time from the parent's moment to this step, in
+	// milliseconds (an integer term): a fresh variable for an input while
+	// timers are pending, the timer's Due for a timer. 0 (no term) when
+	// untimed, or for an input with nothing pending (it comes at once).
+	Elapsed solver.Term
+	// Slot is, for a timer, its index among the parent's pending timers
+	// (which of several of one event fired); -1 for an input.
+	Slot int
 
 	// Trace lists every (state, event) the step processed, in order, as
 	// "state\x00event", with "\x00-" appended where no transition took the
@@ -250,7 +268,10 @@ func (s *SET) Dump() string {
 		if n.Parent != nil {
 			fmt.Fprintf(&b, " <- %d %s", n.Parent.ID, n.In.Event)
 			if n.In.Timer {
-				b.WriteString("(timer)")
+				fmt.Fprintf(&b, "(timer %d)", n.In.Slot)
+			}
+			if n.In.Elapsed != 0 {
+				b.WriteString(" after " + t.String(n.In.Elapsed) + "ms")
 			}
 			args(n.In.Args)
 			for _, f := range n.In.Fired {
@@ -275,6 +296,9 @@ func (s *SET) Dump() string {
 				b.WriteString("#" + tm.ID)
 			}
 			args(tm.Args)
+			if tm.Due != 0 {
+				b.WriteString(" due " + t.String(tm.Due) + "ms")
+			}
 		}
 		if n.Subsumed != nil {
 			fmt.Fprintf(&b, " subsumed-by %d", n.Subsumed.ID)

@@ -6,8 +6,10 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Subsumption (ARCHITECTURE.md §4): a new symbolic state is subsumed by
@@ -163,8 +165,11 @@ func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 		for _, a := range t.Args {
 			order = tab.VarsInOrder(a.Value, seen, order)
 		}
+		if t.Due != 0 {
+			order = tab.VarsInOrder(t.Due, seen, order)
+		}
 	}
-	rel := e.x.or.slice(n.PC, order)
+	rel := e.x.or.Slice(e.present(n), order)
 	for _, c := range rel {
 		order = tab.VarsInOrder(c, seen, order)
 	}
@@ -213,12 +218,40 @@ func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 		for _, a := range t.Args {
 			b = fmt.Appendf(b, ",%s=%d", a.Name, apply(a.Value))
 		}
+		if t.Due != 0 {
+			b = fmt.Appendf(b, "@%d", apply(t.Due))
+		}
 	}
 	pc := make([]solver.Term, len(rel))
 	for i, c := range rel {
 		pc[i] = apply(c)
 	}
 	return string(b), pc
+}
+
+// present returns n's path condition without the conjuncts that tie its
+// timers' dues to the past (those on an elapsed time, elapse's "dt@N"):
+// the zone conjuncts on the dues say all the future depends on, so states
+// reached at different times compare alike.
+func (e *explorer) present(n *Node) []solver.Term {
+	if len(n.Timers) == 0 || e.x.opts.Time == vocab.TimeUntimed {
+		return n.PC // with no timer pending the ties touch nothing the state holds
+	}
+	tab := e.x.tab
+	out := make([]solver.Term, 0, len(n.PC))
+	for _, c := range n.PC {
+		tie := false
+		for _, v := range tab.Vars(c) {
+			if strings.HasPrefix(tab.Name(v), elapsedPrefix) {
+				tie = true
+				break
+			}
+		}
+		if !tie {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // renamedKey is a term with the canonical variables its one or two

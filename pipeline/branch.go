@@ -65,7 +65,7 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 		r.current = path
 		r.progress("[%d/%d] %s", i+1, len(paths), path)
 		mc := cfg.For(path)
-		eopts := engineOptions(mc.Bounds)
+		eopts := engineOptions(mc)
 		eopts.Cancel = ctx.Done()
 		m, _, diags, err := r.load(path, sha, load.Options{Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}})
 		if err != nil {

@@ -27,7 +27,7 @@ const (
 // (incremental.EncodeResult); it changes whenever what is stored under
 // kindResult is encoded differently. What the analysis computes is
 // engine.SemanticsVersion's business.
-const resultVersion = "result-3"
+const resultVersion = "result-4"
 
 // Every key starts with engine.SemanticsVersion: trees, suites and results
 // computed under other semantics are never found.
@@ -38,7 +38,7 @@ const resultVersion = "result-3"
 // tree under any budget, and a tree it cut is never stored.
 func setKey(m *mlm.Machine, o engine.Options) string {
 	return digest(engine.SemanticsVersion, m.Hash,
-		fmt.Sprintf("depth=%d states=%d loop=%d micro=%d", o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps))
+		fmt.Sprintf("depth=%d states=%d loop=%d micro=%d time=%s", o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, o.Time))
 }
 
 // suiteKey is the key of a tree's test suite.

@@ -43,6 +43,8 @@ type Options struct {
 	Strategy vocab.Strategy
 	// Coverage overrides the configuration's coverage criterion when not "".
 	Coverage vocab.Coverage
+	// Time, when set, overrides the configured time semantics.
+	Time vocab.Time
 	// Cache stores trees, suites and results; nil means no cache.
 	Cache *cache.Store
 	// Fresh ignores what the cache holds (every tree is explored again)
@@ -225,7 +227,10 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	if r.opts.Coverage != "" {
 		mc.Coverage = r.opts.Coverage
 	}
-	eopts := engineOptions(mc.Bounds)
+	if r.opts.Time != "" {
+		mc.Time = r.opts.Time
+	}
+	eopts := engineOptions(mc)
 	eopts.Cancel = r.ctx.Done()
 	lopts := load.Options{Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}}
 
@@ -394,6 +399,8 @@ func invariantsFor(m *mlm.Machine, texts []string) ([]analysis.Invariant, []repo
 
 // engineOptions turns configured bounds into engine options, with the
 // engine's defaults for what is unset, so equal trees get equal keys.
-func engineOptions(b config.Bounds) engine.Options {
-	return engine.Options{MaxDepth: b.Depth, MaxStates: b.MaxStates, LoopBound: b.LoopBound, MaxMicrosteps: b.MaxMicrosteps, Timeout: b.Timeout}.WithDefaults()
+func engineOptions(mc config.ModelConfig) engine.Options {
+	b := mc.Bounds
+	return engine.Options{MaxDepth: b.Depth, MaxStates: b.MaxStates, LoopBound: b.LoopBound, MaxMicrosteps: b.MaxMicrosteps, Timeout: b.Timeout,
+		Time: mc.Time}.WithDefaults()
 }

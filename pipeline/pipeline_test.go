@@ -36,10 +36,15 @@ func TestKeys(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	o := engineOptions(config.Bounds{})
+	o := engineOptions(config.ModelConfig{})
 	k := setKey(m, o)
-	if k != setKey(m, engineOptions(config.Bounds{Depth: engine.DefaultMaxDepth})) {
-		t.Error("an unset depth and the default depth give different keys")
+	if k != setKey(m, engineOptions(config.ModelConfig{Bounds: config.Bounds{Depth: engine.DefaultMaxDepth}, Time: vocab.TimeTimed})) {
+		t.Error("an unset depth and time and the defaults give different keys")
+	}
+	untimed := o
+	untimed.Time = vocab.TimeUntimed
+	if k == setKey(m, untimed) {
+		t.Error("the time semantics is not part of the key")
 	}
 	deeper := o
 	deeper.MaxDepth++
@@ -201,7 +206,7 @@ func TestWarmAndVerify(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	key := setKey(m, engineOptions(config.Bounds{Depth: 8}))
+	key := setKey(m, engineOptions(config.ModelConfig{Bounds: config.Bounds{Depth: 8}}))
 	skey := suiteKey(key, vocab.CoverageTransition)
 	data, ok, err := store.Get(ctx, kindSuite, skey)
 	if err != nil || !ok {
@@ -461,7 +466,7 @@ func TestMissingSuitesStoredAgain(t *testing.T) {
 	if m := a.Models[0]; !m.BaseCached || !m.HeadCached || m.ResultCached {
 		t.Fatalf("base_cached %v head_cached %v result_cached %v; want both trees from the cache", m.BaseCached, m.HeadCached, m.ResultCached)
 	}
-	eopts := engineOptions(config.Bounds{Depth: 8})
+	eopts := engineOptions(config.ModelConfig{Bounds: config.Bounds{Depth: 8}})
 	for _, sha := range []string{commits[2].SHA, commits[3].SHA} {
 		m, errs := load.Bytes(demo.ModelPath, mustRead(t, repo, sha), load.Options{})
 		if len(errs) > 0 {

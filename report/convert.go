@@ -182,7 +182,7 @@ func (c *testPool) test(t *testgen.Test) Test {
 	steps := take(&c.steps, len(t.Steps))
 	for i, s := range t.Steps {
 		st := &steps[i]
-		st.Event, st.Timer, st.Args, st.Config = s.Event, s.Timer, argMap(s.Args), nonNil(s.Config)
+		st.Event, st.Timer, st.At, st.Args, st.Config = s.Event, s.Timer, s.At, argMap(s.Args), nonNil(s.Config)
 		st.Outputs = take(&c.outputs, len(s.Outputs))
 		for j, o := range s.Outputs {
 			st.Outputs[j] = Output{Event: o.Event, Target: o.Target, Args: argMap(o.Args)}

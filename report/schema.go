@@ -123,6 +123,9 @@ type Test struct {
 type Step struct {
 	Event string `json:"event"`
 	Timer bool   `json:"timer,omitempty"` // a pending timer fires (no arguments)
+	// At is when the step happens, in milliseconds from the start (timed
+	// semantics only).
+	At *int64 `json:"at,omitempty"`
 	// Args holds int64, bool, string or sim.Decimal values (a decimal is
 	// written as a JSON number with a point).
 	Args    map[string]any `json:"args"`

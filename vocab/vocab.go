@@ -219,3 +219,20 @@ func Names[T ~string](ws []T) []string {
 	}
 	return out
 }
+
+// A Time is how an exploration reads the delays of timers (delayed sends): a key of .setbot.yml
+// and a flag's value.
+type Time string
+
+// The time semantics.
+const (
+	// TimeTimed: a timer fires at its deadline, timers in deadline order (ties in the order they
+	// were set), and inputs happen at non-decreasing times between them.
+	TimeTimed Time = "timed"
+	// TimeUntimed: a timer may fire at any moment after it is set, before or after the others (an
+	// over-approximation, which reports as reachable what only impossible timings reach).
+	TimeUntimed Time = "untimed"
+)
+
+// Times lists the time semantics, the default first.
+var Times = []Time{TimeTimed, TimeUntimed}

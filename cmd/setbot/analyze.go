@@ -30,6 +30,7 @@ type analyzeFlags struct {
 	cloneDir         string
 	strategy         string
 	coverage         string
+	time             string
 	junit, sarif     string
 	quiet            bool
 }
@@ -107,6 +108,7 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	fl.BoolVar(&f.noCache, "no-cache", false, "use no cache at all")
 	fl.BoolVar(&f.fresh, "fresh", false, "ignore what the cache holds, recompute everything, refresh the cache")
 	fl.StringVar(&f.strategy, "strategy", "", "auto, mse, dse or full (default: .setbot.yml's strategy, else auto)")
+	fl.StringVar(&f.time, "time", "", timeUsage+" (default: .setbot.yml's, else timed)")
 	fl.StringVar(&f.coverage, "coverage", "", "the tests' coverage criterion: path, transition or state (default: .setbot.yml's, else transition)")
 	fl.StringVar(&f.junit, "junit", "", "also write the tests and the gate as JUnit XML to this file")
 	fl.StringVar(&f.sarif, "sarif", "", "also write the gate's findings as SARIF 2.1.0 to this file (for code scanning)")
@@ -150,7 +152,7 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	if f.quiet {
 		progress = nil
 	}
-	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: vocab.Coverage(f.coverage), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo)}
+	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: vocab.Coverage(f.coverage), Time: vocab.Time(f.time), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo)}
 	if progress != nil {
 		opts.Progress = progress
 	}

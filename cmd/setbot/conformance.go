@@ -8,11 +8,12 @@ import (
 
 	"github.com/setbot/setbot/conformance"
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/vocab"
 )
 
 func newConformanceCmd() *cobra.Command {
 	var all bool
-	var format, baseline string
+	var format, baseline, timeSem string
 	var timeout time.Duration
 	var jobs int
 	cmd := &cobra.Command{
@@ -80,7 +81,7 @@ lists is no longer right; 2 when DIR, its manifest or FILE cannot be read.`,
 			}
 			rep, err := conformance.Run(args[0], conformance.Options{
 				All:       all,
-				Engine:    engine.Options{Timeout: timeout},
+				Engine:    engine.Options{Timeout: timeout, Time: vocab.Time(timeSem)},
 				Workers:   jobs,
 				NewSolver: newZ3,
 			})
@@ -109,5 +110,6 @@ lists is no longer right; 2 when DIR, its manifest or FILE cannot be read.`,
 	fl.StringVar(&baseline, "baseline", "", "exit 1 when tests this file lists as right are no longer right")
 	fl.DurationVar(&timeout, "timeout", conformance.DefaultTimeout, "wall-clock budget of each test document")
 	fl.IntVar(&jobs, "jobs", 0, "documents checked at once (0: one per CPU)")
+	fl.StringVar(&timeSem, "time", string(vocab.TimeTimed), timeUsage)
 	return cmd
 }

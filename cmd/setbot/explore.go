@@ -24,6 +24,9 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
+// timeUsage is the --time flag's help.
+const timeUsage = "how delayed sends are read: timed (each timer fires at its deadline, in deadline order, inputs come between) or untimed (a timer may fire at any moment after it is set)"
+
 // newZ3 is the solver every command uses.
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
@@ -31,6 +34,7 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 type engineFlags struct {
 	depth, maxStates, loopBound, maxMicrosteps int
 	timeout                                    time.Duration
+	time                                       string
 	progress                                   bool
 	invariants                                 []string
 }
@@ -42,11 +46,13 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&f.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop of the action code at most this many times")
 	fl.IntVar(&f.maxMicrosteps, "max-microsteps", engine.DefaultMaxMicrosteps, "process at most this many internal events in one input step")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop exploring after this long (for example 30s; 0 means no limit)")
+	fl.StringVar(&f.time, "time", string(vocab.TimeTimed), timeUsage)
 	fl.BoolVar(&f.progress, "progress", false, "show the exploration's progress on stderr even when it is not a terminal")
 }
 
 func (f *engineFlags) options() engine.Options {
-	return engine.Options{MaxDepth: f.depth, MaxStates: f.maxStates, LoopBound: f.loopBound, MaxMicrosteps: f.maxMicrosteps, Timeout: f.timeout}
+	return engine.Options{MaxDepth: f.depth, MaxStates: f.maxStates, LoopBound: f.loopBound, MaxMicrosteps: f.maxMicrosteps, Timeout: f.timeout,
+		Time: vocab.Time(f.time)}
 }
 
 // explore loads a model and builds its tree.

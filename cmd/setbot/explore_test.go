@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -291,5 +292,43 @@ func TestExploreInputDomain(t *testing.T) {
 	_, help, _ := runCLI(t, "explore", "--help")
 	if !strings.Contains(help, "a string holds at most 32 code points and a decimal is a multiple of\n2^-10 (1/1024) below 2^42 in magnitude") {
 		t.Errorf("explore --help does not state the input domain:\n%s", help)
+	}
+}
+
+// TestExploreTimedTimers is issue 16's two-timer model: timeout after 2 s,
+// go after 1 s. Timed, the state entered only when timeout fires first is
+// unreachable (and the claim is unqualified: no bound cut the tree);
+// untimed, a timer may fire at any moment, so it is reachable.
+func TestExploreTimedTimers(t *testing.T) {
+	unreachable := func(args ...string) []string {
+		t.Helper()
+		code, out, errs := runCLI(t, append([]string{"explore", "../../engine/testdata/two_timers.scxml", "--format", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var r struct {
+			Unreachable []struct{ State string } `json:"unreachable"`
+			BoundsHit   []any                    `json:"bounds_hit"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if len(r.BoundsHit) != 0 {
+			t.Errorf("%v: bounds hit %v", args, r.BoundsHit)
+		}
+		var states []string
+		for _, u := range r.Unreachable {
+			states = append(states, u.State)
+		}
+		return states
+	}
+	if got := unreachable(); !slices.Equal(got, []string{"Early"}) {
+		t.Errorf("timed (the default): unreachable %v, want [Early]", got)
+	}
+	if got := unreachable("--time", "timed"); !slices.Equal(got, []string{"Early"}) {
+		t.Errorf("--time timed: unreachable %v, want [Early]", got)
+	}
+	if got := unreachable("--time", "untimed"); len(got) != 0 {
+		t.Errorf("--time untimed: unreachable %v, want none", got)
 	}
 }

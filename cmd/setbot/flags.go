@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/setbot/setbot/vocab"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -22,6 +25,12 @@ var intRanges = map[string]struct{ min, max int }{
 	"limit":          {0, 0},
 	"loop-limit":     {1, 0},
 	"max-microsteps": {1, 0},
+}
+
+// choices are the allowed values of the string flags that name a word of
+// the domain, whichever command has them.
+var choices = map[string][]string{
+	"time": vocab.Names(vocab.Times),
 }
 
 // durationMins are the smallest allowed values of the duration flags.
@@ -45,6 +54,10 @@ func checkFlags(cmd *cobra.Command, _ []string) error {
 			case r.max != 0 && (n < r.min || n > r.max):
 				err = fmt.Errorf("--%s %d is out of range: it must be from %d to %d", f.Name, n, r.min, r.max)
 			}
+		}
+		// An empty default means "as configured": empty stays allowed.
+		if want, ok := choices[f.Name]; ok && !slices.Contains(want, f.Value.String()) && (f.DefValue != "" || f.Value.String() != "") {
+			err = fmt.Errorf("unknown --%s %q (want %s)", f.Name, f.Value, strings.Join(want, " or "))
 		}
 		if lo, ok := durationMins[f.Name]; ok && f.Value.Type() == "duration" {
 			d, _ := time.ParseDuration(f.Value.String())

@@ -127,6 +127,10 @@ type Analyzer struct {
 	src *model.Model
 	slv solver.Solver
 	gen *testgen.Generator
+	// possible's: the path condition cut to the condition's variables, and
+	// the answers for those cuts, which many nodes share.
+	slicer  *engine.Slicer
+	answers map[string]bool
 }
 
 // New starts an analyzer of set; Close releases its solvers.
@@ -140,7 +144,8 @@ func New(set *engine.SET, newSolver engine.NewSolver) (*Analyzer, error) {
 		slv.Close()
 		return nil, err
 	}
-	return &Analyzer{set: set, slv: slv, gen: gen, m: set.Machine, src: set.Machine.Source}, nil
+	return &Analyzer{set: set, slv: slv, gen: gen, m: set.Machine, src: set.Machine.Source,
+		slicer: engine.NewSlicer(set.Terms), answers: make(map[string]bool)}, nil
 }
 
 // Close releases the analyzer's solvers.
@@ -290,7 +295,8 @@ func (a *Analyzer) Outputs() ([]Reach, error) {
 	return out, nil
 }
 
-// possible reports whether pc ∧ c is satisfiable; a check the solver
+// possible reports whether pc ∧ c is satisfiable, for a satisfiable pc (a
+// node's, maybe with the domain of fresh inputs); a check the solver
 // cannot decide is not reported as a finding.
 func (a *Analyzer) possible(pc []solver.Term, c solver.Term) (bool, error) {
 	tab := a.set.Terms
@@ -300,6 +306,15 @@ func (a *Analyzer) possible(pc []solver.Term, c solver.Term) (bool, error) {
 	if engine.BoundsContradict(tab, c) {
 		return false, nil // two guards that bound one value apart, say
 	}
-	res, err := a.slv.Check(append(append([]solver.Term(nil), pc...), c))
-	return res == solver.Sat, err
+	query := append(a.slicer.Slice(pc, tab.Vars(c)), c)
+	key := engine.ConjKey(query)
+	if v, ok := a.answers[key]; ok {
+		return v, nil
+	}
+	res, err := a.slv.Check(query)
+	if err != nil {
+		return false, err
+	}
+	a.answers[key] = res == solver.Sat
+	return res == solver.Sat, nil
 }

@@ -242,3 +242,40 @@ func TestParseInvariantErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestNondeterminismPerPathCondition checks that two nodes with the same
+// valuation and the same competing conditions are decided each under its
+// own path condition: the answer of one is not reused for the other.
+func TestNondeterminismPerPathCondition(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pc.scxml")
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A" datamodel="ecmascript">
+  <setbot:event name="a"><setbot:param name="v" type="int"/></setbot:event>
+  <setbot:event name="b"><setbot:param name="v" type="int"/></setbot:event>
+  <setbot:event name="go"><setbot:param name="p" type="int"/></setbot:event>
+  <datamodel><data id="x" expr="0"/></datamodel>
+  <state id="A">
+    <transition event="a" cond="_event.data.v &gt; 100" target="B"><assign location="x" expr="_event.data.v"/></transition>
+    <transition event="b" cond="_event.data.v &lt; 3" target="B"><assign location="x" expr="_event.data.v"/></transition>
+  </state>
+  <state id="B">
+    <transition event="go" cond="_event.data.p &gt; x" target="C"/>
+    <transition event="go" cond="_event.data.p &lt; 5" target="D"/>
+  </state>
+  <state id="C"/><state id="D"/>
+</scxml>`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, rep := analyze(t, path, engine.Options{MaxDepth: 1})
+	if len(rep.Nondeterminism) != 1 {
+		t.Fatalf("nondeterminism %+v, want the go pair after b", rep.Nondeterminism)
+	}
+	c := rep.Nondeterminism[0]
+	if c.Taken != "B:go>C" || c.Shadows != "B:go>D" {
+		t.Errorf("conflict %s shadows %s, want B:go>C shadows B:go>D", c.Taken, c.Shadows)
+	}
+	if len(c.Witness.Steps) != 1 || c.Witness.Steps[0].Event != "b" {
+		t.Errorf("witness %+v, want the step b (after a, x > 100 leaves go no choice)", c.Witness.Steps)
+	}
+	replayWitness(t, m, c.Witness)
+}

@@ -4,6 +4,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 )
 
@@ -20,59 +21,98 @@ func (a *Analyzer) NondeterminismOf(want func(event, taken, shadows string) bool
 	var out []Conflict
 	seen := make(map[string]bool)
 	tab := a.set.Terms
+	// An input's next parameters and their domain are the same in every
+	// node, and so are a flattened state's competing pairs.
+	var inputs []nextInput
+	for _, ev := range a.m.InputEvents() {
+		in := nextInput{ev: ev, params: make(map[string]solver.Term)}
+		for _, p := range ev.Params {
+			v := tab.Var(p.Name+"@next", engine.SortOf(p.Type))
+			in.params[p.Name] = v
+			in.pc = append(in.pc, engine.InputDomain(tab, p.Type, v)...)
+		}
+		inputs = append(inputs, in)
+	}
+	byState := make(map[string]*competition)
+	var pc []solver.Term // scratch
 	for _, n := range a.set.Nodes {
 		if n.Subsumed != nil {
 			continue
 		}
-		active := make(map[string]bool)
-		for _, id := range n.State.Atomic {
-			for s := a.src.State(id); s != nil; s = s.Parent {
-				active[s.ID] = true
-			}
+		cs := byState[n.State.Name]
+		if cs == nil {
+			cs = a.competition(n.State, inputs)
+			byState[n.State.Name] = cs
 		}
-		for _, ev := range a.m.InputEvents() {
-			params := make(map[string]solver.Term)
-			var pc []solver.Term
-			for _, p := range ev.Params {
-				v := tab.Var(p.Name+"@next", engine.SortOf(p.Type))
-				params[p.Name] = v
-				pc = append(pc, engine.InputDomain(tab, p.Type, v)...)
-			}
-			for _, id := range n.State.Atomic {
-				var cands []*model.Transition
-				for s := a.src.State(id); s != nil; s = s.Parent {
-					for _, t := range s.Transitions {
-						if !t.Eventless() && t.Matches(ev.Name) {
-							cands = append(cands, t)
-						}
-					}
+		for i, in := range inputs {
+			for _, p := range cs.pairs[i] {
+				key := p.taken.ID + "\x00" + p.shadows.ID + "\x00" + in.ev.Name
+				if seen[key] || want != nil && !want(in.ev.Name, p.taken.ID, p.shadows.ID) {
+					continue
 				}
-				for i := 0; i < len(cands); i++ {
-					for j := i + 1; j < len(cands); j++ {
-						key := cands[i].ID + "\x00" + cands[j].ID + "\x00" + ev.Name
-						if seen[key] || want != nil && !want(ev.Name, cands[i].ID, cands[j].ID) {
-							continue
-						}
-						both, err := a.together(n, ev.Name, cands[i], cands[j], params, active, pc)
-						if err != nil {
-							return nil, err
-						}
-						if !both {
-							continue
-						}
-						seen[key] = true
-						w, err := a.Witness(n)
-						if err != nil {
-							return nil, err
-						}
-						out = append(out, Conflict{State: n.State.Name, Event: ev.Name,
-							Taken: cands[i].ID, Shadows: cands[j].ID, Line: a.lineOf(cands[j].Pos), Witness: w})
-					}
+				pc = append(append(pc[:0], n.PC...), in.pc...)
+				both, err := a.together(n, in.ev.Name, p.taken, p.shadows, in.params, cs.active, pc)
+				if err != nil {
+					return nil, err
 				}
+				if !both {
+					continue
+				}
+				seen[key] = true
+				w, err := a.Witness(n)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, Conflict{State: n.State.Name, Event: in.ev.Name,
+					Taken: p.taken.ID, Shadows: p.shadows.ID, Line: a.lineOf(p.shadows.Pos), Witness: w})
 			}
 		}
 	}
 	return out, nil
+}
+
+// nextInput is an input event with fresh parameters and their domain.
+type nextInput struct {
+	ev     *model.Event
+	params map[string]solver.Term
+	pc     []solver.Term
+}
+
+// competition is what competes for each input in one flattened state.
+type competition struct {
+	active map[string]bool // the statechart states active there
+	pairs  [][]rivals      // by input: transitions of one atomic state, the first shadowing the second
+}
+
+type rivals struct{ taken, shadows *model.Transition }
+
+// competition finds, for each input, the pairs of candidates of one
+// atomic state of st (inner before outer, in document order).
+func (a *Analyzer) competition(st *mlm.State, inputs []nextInput) *competition {
+	c := &competition{active: make(map[string]bool), pairs: make([][]rivals, len(inputs))}
+	for _, id := range st.Atomic {
+		for s := a.src.State(id); s != nil; s = s.Parent {
+			c.active[s.ID] = true
+		}
+	}
+	for i, in := range inputs {
+		for _, id := range st.Atomic {
+			var cands []*model.Transition
+			for s := a.src.State(id); s != nil; s = s.Parent {
+				for _, t := range s.Transitions {
+					if !t.Eventless() && t.Matches(in.ev.Name) {
+						cands = append(cands, t)
+					}
+				}
+			}
+			for j := range cands {
+				for k := j + 1; k < len(cands); k++ {
+					c.pairs[i] = append(c.pairs[i], rivals{cands[j], cands[k]})
+				}
+			}
+		}
+	}
+	return c
 }
 
 func (a *Analyzer) together(n *engine.Node, ev string, t1, t2 *model.Transition, params map[string]solver.Term,

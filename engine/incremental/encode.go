@@ -100,6 +100,7 @@ type storedTest struct {
 type storedStep struct {
 	Event   string
 	Timer   bool
+	At      []int64 // the time, or none (gob would drop a pointer to 0)
 	Args    []storedArg
 	Outputs []storedOutput
 	Fired   []testgen.Fired
@@ -212,6 +213,9 @@ func storeTest(t *testgen.Test) (storedTest, error) {
 		}
 		s.Steps[i] = storedStep{Event: st.Event, Timer: st.Timer, Args: args, Fired: st.Fired, Config: st.Config,
 			Outputs: make([]storedOutput, len(st.Outputs))}
+		if st.At != nil {
+			s.Steps[i].At = []int64{*st.At}
+		}
 		for j, o := range st.Outputs {
 			args, err := storeArgs(o.Args)
 			if err != nil {
@@ -342,6 +346,10 @@ func loadTest(t *testgen.Test, s storedTest) error {
 		}
 		t.Steps[i] = testgen.Step{Event: st.Event, Timer: st.Timer, Args: args, Fired: st.Fired, Config: st.Config,
 			Outputs: make([]testgen.Output, len(st.Outputs))}
+		if len(st.At) == 1 {
+			at := st.At[0]
+			t.Steps[i].At = &at
+		}
 		for j, o := range st.Outputs {
 			args, err := loadArgs(o.Args)
 			if err != nil {

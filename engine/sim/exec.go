@@ -225,7 +225,7 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		// in a machine nobody invokes).
 		ev := Event{Name: s.Event, Meta: model.SendMeta(s)}
 		switch {
-		case s.Delay != "":
+		case s.Delay != nil:
 			return x.emit(s, ToTimer, ev, s.Args, s.Target)
 		case s.Target != "":
 			return x.emit(s, ToOutput, Event{Name: s.Event, Meta: model.Meta{SendID: s.ID}}, s.Args, s.Target)

@@ -40,8 +40,12 @@ type Test struct {
 
 // Step is one input and what it must produce.
 type Step struct {
-	Event   string         `json:"event"`
-	Timer   bool           `json:"timer,omitempty"` // a pending timer fires (no arguments)
+	Event string `json:"event"`
+	Timer bool   `json:"timer,omitempty"` // a pending timer fires (no arguments)
+	// At is when the step happens, in milliseconds from the start, under
+	// timed semantics (nil untimed): an input is sent then, a timer fires
+	// then.
+	At      *int64         `json:"at,omitempty"`
 	Args    map[string]any `json:"args"`
 	Outputs []Output       `json:"outputs"`
 	Fired   []Fired        `json:"fired"`
@@ -167,11 +171,28 @@ func (g *Generator) TestWhere(n *engine.Node, extra []solver.Term) (*Test, error
 func (g *Generator) build(n *engine.Node, path []*engine.Node, vals map[solver.Term]any) (*Test, error) {
 	t := &Test{Final: n.State.Atomic, Leaf: n,
 		Identity: make([]string, 0, len(path)-1), Steps: make([]Step, 0, len(path)-1)}
+	timed := g.set.Options.Time == vocab.TimeTimed
+	var now int64
 	for _, x := range path[1:] {
 		sh := g.shared(x)
 		st, err := g.step(x, sh, vals, len(t.Steps)+1)
 		if err != nil {
 			return nil, err
+		}
+		if timed {
+			if x.In.Elapsed != 0 {
+				v, err := g.value(x.In.Elapsed, vals)
+				if err != nil {
+					return nil, fmt.Errorf("the time of step %d: %w", len(t.Steps)+1, err)
+				}
+				dt, ok := v.(int64)
+				if !ok {
+					return nil, fmt.Errorf("the time of step %d is %v, not a number of milliseconds", len(t.Steps)+1, v)
+				}
+				now += dt
+			}
+			at := now
+			st.At = &at
 		}
 		t.Identity = append(t.Identity, sh.identity)
 		t.Steps = append(t.Steps, st)
@@ -281,10 +302,13 @@ func (g *Generator) inherited(n *engine.Node, path []*engine.Node) map[solver.Te
 		return nil
 	}
 	identity := make([]string, len(path)-1)
+	src := g.set.Terms
 	for i, x := range path[1:] {
 		identity[i] = g.shared(x).identity
+		if x.In.Elapsed != 0 && len(src.Vars(x.In.Elapsed)) > 0 {
+			return nil // the path's times are solved afresh
+		}
 	}
-	src := g.set.Terms
 	for _, b := range g.base[testID(identity)] {
 		if !slices.Equal(b.Identity, identity) || len(b.Steps) != len(identity) {
 			continue
@@ -332,6 +356,14 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 	var params []solver.Term
 	ranges := make(map[solver.Term]lang.Type)
 	for _, x := range path[1:] {
+		// The times steps come at are found with the parameters.
+		if x.In.Elapsed != 0 {
+			for _, v := range src.Vars(x.In.Elapsed) {
+				if !slices.Contains(params, v) {
+					params = append(params, v)
+				}
+			}
+		}
 		if x.In.Timer {
 			continue
 		}

@@ -127,7 +127,7 @@ func inspect(m *model.Model) features {
 				switch {
 				case s.Target == "#_internal":
 					f["raise"]++
-				case s.Delay != "":
+				case s.Delay != nil:
 					f["delayed send"]++
 				case s.Target == "#_parent":
 					f["output"]++

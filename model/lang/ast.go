@@ -314,14 +314,15 @@ type (
 	// (The SCXML reader lowers a send to a target the SCXML event processor
 	// cannot deliver to into a raise of error.execution or
 	// error.communication, so such a Send never reaches the IR.)
-	// A non-empty Delay makes it a timer; its text is kept, not interpreted.
+	// A Delay makes it a timer: a string expression whose value is a CSS2
+	// duration ("500ms", "2s", "1.5s"; model.ParseDelay reads it).
 	// ID is the send id that a Cancel names; it matters only for a timer.
 	Send struct {
 		SendPos source.Pos
 		Event   string
 		Args    []*Arg
 		Target  string
-		Delay   string
+		Delay   Expr // nil: no delay
 		ID      string
 		// From is set only in a composed machine (model/compose): the
 		// invoke id of the child session whose send to its parent this

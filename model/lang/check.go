@@ -865,6 +865,9 @@ func (c *checker) stmt(s Stmt) {
 		c.args(x.Event, x.Args)
 	case *Send:
 		c.args(x.Event, x.Args)
+		if x.Delay != nil {
+			c.value(x.Delay, "a delay", String)
+		}
 	case *Cancel:
 	case *Assume:
 		if !c.env.AllowAssume {

@@ -122,7 +122,7 @@ func Equal(a, b Node) bool {
 		return ok && x.Event == y.Event && x.ID == y.ID && x.Platform == y.Platform && argsEqual(x.Args, y.Args)
 	case *Send:
 		y, ok := b.(*Send)
-		return ok && x.Event == y.Event && x.Target == y.Target && x.Delay == y.Delay && x.ID == y.ID && x.From == y.From && argsEqual(x.Args, y.Args)
+		return ok && x.Event == y.Event && x.Target == y.Target && Equal(x.Delay, y.Delay) && x.ID == y.ID && x.From == y.From && argsEqual(x.Args, y.Args)
 	case *Cancel:
 		y, ok := b.(*Cancel)
 		return ok && x.SendID == y.SendID && x.Prefix == y.Prefix

@@ -455,7 +455,11 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 	case *Raise:
 		return []Stmt{&Raise{RaisePos: x.RaisePos, Event: x.Event, Args: l.args(x.Args), ID: x.ID, Platform: x.Platform}}
 	case *Send:
-		return []Stmt{&Send{SendPos: x.SendPos, Event: x.Event, Args: l.args(x.Args), Target: x.Target, Delay: x.Delay, ID: x.ID}}
+		var delay Expr
+		if x.Delay != nil {
+			delay = l.value(x.Delay)
+		}
+		return []Stmt{&Send{SendPos: x.SendPos, Event: x.Event, Args: l.args(x.Args), Target: x.Target, Delay: delay, ID: x.ID}}
 	case *Assume:
 		return []Stmt{&Assume{AssumePos: x.AssumePos, Cond: Simplify(l.cond(x.Cond))}}
 	case *Bound:

@@ -417,7 +417,7 @@ func (p *parser) parseSend() Stmt {
 	}
 	if p.tok == AFTER {
 		p.next()
-		s.Delay = p.parseString()
+		s.Delay = p.parseExpr()
 	}
 	if p.tok == IDENT && p.lit == "id" && !p.nl {
 		p.next()

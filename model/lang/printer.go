@@ -346,8 +346,9 @@ func (p *printer) simple(s Stmt) {
 		if x.Target != "" {
 			p.str(" to " + quote(x.Target, '"'))
 		}
-		if x.Delay != "" {
-			p.str(" after " + quote(x.Delay, '"'))
+		if x.Delay != nil {
+			p.str(" after ")
+			p.expr(x.Delay)
 		}
 		if x.ID != "" {
 			p.str(" id " + quote(x.ID, '"'))

@@ -92,6 +92,9 @@ func Inspect(n Node, f func(Node) bool) {
 		inspectArgs(x.Args, f)
 	case *Send:
 		inspectArgs(x.Args, f)
+		if x.Delay != nil {
+			Inspect(x.Delay, f)
+		}
 	case *Cancel:
 	case *Assume:
 		Inspect(x.Cond, f)
@@ -245,7 +248,7 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 	case *Raise:
 		return &Raise{RaisePos: x.RaisePos, Event: x.Event, Args: rewriteArgs(x.Args, f), ID: x.ID, Platform: x.Platform}
 	case *Send:
-		return &Send{SendPos: x.SendPos, Event: x.Event, Args: rewriteArgs(x.Args, f), Target: x.Target, Delay: x.Delay, ID: x.ID, From: x.From}
+		return &Send{SendPos: x.SendPos, Event: x.Event, Args: rewriteArgs(x.Args, f), Target: x.Target, Delay: RewriteExpr(x.Delay, f), ID: x.ID, From: x.From}
 	case *Cancel:
 		return &Cancel{CancelPos: x.CancelPos, SendID: x.SendID, Prefix: x.Prefix}
 	case *Assume:

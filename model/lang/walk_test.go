@@ -117,7 +117,7 @@ func TestRewriteBlock(t *testing.T) {
 		return x
 	})
 	want := "a = b + 1; a++; int c = 7; if (7 > 0) { raise e(p: 7); } else if (b) {} " +
-		"while (7 < 3) { a += 1; } for (int i = 7; i < 7; i++) {} send f(q: 7) to \"o\" after \"1s\" id \"t\"; cancel \"t\"; assume(7 == 7); bound array 2 (7 <= 2);"
+		"while (7 < 3) { a += 1; } for (int i = 7; i < 7; i++) {} send f(q: 7) to \"o\" after '1s' id \"t\"; cancel \"t\"; assume(7 == 7); bound array 2 (7 <= 2);"
 	if s := BlockString(got); s != want {
 		t.Errorf("rewritten:\n%s\nwant:\n%s", s, want)
 	}

@@ -103,7 +103,7 @@ func compose(m *model.Model, opts Options) (*Machine, source.ErrorList) {
 		}
 		for _, send := range inv.ToParent() {
 			s.toParent[send.Event] = true
-			if send.Delay != "" && !slices.Contains(s.delayed, send.Event) {
+			if send.Delay != nil && !slices.Contains(s.delayed, send.Event) {
 				s.delayed = append(s.delayed, send.Event)
 			}
 		}
@@ -746,13 +746,13 @@ func (c *composer) embed(b *lang.Block, s *slot) *lang.Block {
 			case "":
 				x.Event, x.ID = id+"/"+x.Event, prefixID(x.ID)
 			case model.TargetParent:
-				if x.Delay != "" {
+				if x.Delay != nil {
 					x.Event, x.Target = relay(id, x.Event), ""
 					break
 				}
 				x.Event, x.Target, x.From, x.ID = x.Event+"@"+id, "", id, prefixID(x.ID)
 			}
-			if x.Delay != "" {
+			if x.Delay != nil {
 				// Every timer of the child has an id in its scope, so that
 				// the end of the session cancels them all.
 				x.ID = timerScope(id) + x.ID

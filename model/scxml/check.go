@@ -209,7 +209,7 @@ func (b *builder) collectEvents(all []code) {
 				switch {
 				case s.Target != "":
 					ev.Kinds |= model.Output
-				case s.Delay != "":
+				case s.Delay != nil:
 					ev.Kinds |= model.Timer
 				default:
 					ev.Kinds |= model.Self

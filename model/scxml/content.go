@@ -474,21 +474,22 @@ func (b *builder) send(c *element) []lang.Stmt {
 		d.target = ""
 	}
 	if a, ok := c.attr("delay"); ok {
-		d.delay = strings.TrimSpace(a.Value)
+		// A CSS2 duration, read now so that a wrong one is an error here.
+		if _, err := model.ParseDelay(a.Value); err != nil {
+			b.errorf(a.Offsets0(), "%v", err)
+		} else {
+			d.delay = &lang.StrLit{ValuePos: b.pos(a.Offsets0()), Value: strings.TrimSpace(a.Value)}
+		}
 	}
 	if a, ok := c.attr("delayexpr"); ok {
-		if d.delay != "" {
+		if d.delay != nil {
 			b.errorf(a.NameOff, "<send> has both delay and delayexpr: keep one")
 		}
-		// The delay's value never matters to the analysis (a timer may fire
-		// at any point once set), so its expression is kept as text, or as
-		// its value where it is a string literal.
-		d.delay = strings.TrimSpace(a.Value)
-		if d.delay == "" {
-			b.errorf(a.Offsets0(), "empty delayexpr: write a delay, or omit it")
-		} else if e, errs := lang.ParseExpr(b.snippet(a.Value, a.Offsets)); len(errs) == 0 {
-			if lit, ok := e.(*lang.StrLit); ok && strings.TrimSpace(lit.Value) != "" {
-				d.delay = strings.TrimSpace(lit.Value)
+		// A string expression, evaluated when the send executes.
+		d.delay = b.expr(a)
+		if lit, ok := d.delay.(*lang.StrLit); ok {
+			if _, err := model.ParseDelay(lit.Value); err != nil {
+				b.errorf(a.Offsets0(), "%v", err)
 			}
 		}
 	}
@@ -507,13 +508,13 @@ func (b *builder) send(c *element) []lang.Stmt {
 	target, delay, id, name, pos := d.target, d.delay, d.id, d.event, d.pos
 	switch {
 	case target == model.TargetInternal:
-		if delay != "" {
+		if delay != nil {
 			b.errorf(c.Start, "a delayed <send> cannot target #_internal: remove the delay or the target")
 		}
 		return []lang.Stmt{&lang.Raise{RaisePos: pos, Event: name, Args: args, ID: id}}
-	case delay != "" && sendError(target) == model.ErrorExecution:
+	case delay != nil && sendError(target) == model.ErrorExecution:
 		// The target is refused when the send executes, delay or not.
-	case target != "" && delay != "" && target != model.TargetParent:
+	case target != "" && delay != nil && target != model.TargetParent:
 		b.errorf(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 		return nil
 	}

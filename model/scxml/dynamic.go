@@ -24,15 +24,16 @@ import (
 
 // dynSend is a <send> with an attribute computed when it runs.
 type dynSend struct {
-	pos                 source.Pos
-	event               string    // the event attribute, or ""
-	eventExpr           lang.Expr // eventexpr, or nil
-	eventAttr           attribute
-	target              string    // the target attribute, or ""
-	targetExpr          lang.Expr // targetexpr, or nil
-	typeExpr            lang.Expr // typeexpr, or nil
-	delay, id, location string    // location: the idlocation variable
-	args                []*lang.Arg
+	pos          source.Pos
+	event        string    // the event attribute, or ""
+	eventExpr    lang.Expr // eventexpr, or nil
+	eventAttr    attribute
+	target       string    // the target attribute, or ""
+	targetExpr   lang.Expr // targetexpr, or nil
+	typeExpr     lang.Expr // typeexpr, or nil
+	delay        lang.Expr // delay or delayexpr, or nil
+	id, location string    // location: the idlocation variable
+	args         []*lang.Arg
 }
 
 // generatedID is the send id setbot generates for the n-th <send> (in
@@ -176,10 +177,10 @@ func (b *builder) expandDynamic() {
 // timerIDs are the ids a <cancel> can name: those of the delayed sends.
 func (b *builder) timerIDs() []string {
 	return b.sendSet(nil, func(s *lang.Send) string {
-		if d := b.dynSends[s]; d != nil && d.delay != "" {
+		if d := b.dynSends[s]; d != nil && d.delay != nil {
 			return d.id
 		}
-		if s.Delay != "" {
+		if s.Delay != nil {
 			return s.ID
 		}
 		return ""
@@ -390,13 +391,13 @@ func validEventName(name string) bool {
 func (b *builder) fixedSend(d *dynSend, event, target string) lang.Stmt {
 	id := d.id
 	switch {
-	case target == model.TargetInternal && d.delay == "":
+	case target == model.TargetInternal && d.delay == nil:
 		return &lang.Raise{RaisePos: d.pos, Event: event, Args: d.args, ID: id}
 	case target == model.TargetInternal:
 		b.errorf(b.file.Offset(d.pos), "a delayed <send> whose target may be #_internal is not supported: remove the delay or the target")
 	case target == model.SessionLocation:
 		target = "" // the machine's own session: its external queue
-	case target != "" && d.delay != "" && sendError(target) == "":
+	case target != "" && d.delay != nil && sendError(target) == "":
 		b.errorf(b.file.Offset(d.pos), "a delayed <send> whose target may be the external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 	}
 	if target != "" && sendError(target) == "" {

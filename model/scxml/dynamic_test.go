@@ -32,15 +32,15 @@ func TestDynamicSend(t *testing.T) {
 				`_event._absent_origintype == 0 && (!(_event._absent_origintype == 0) || _event.origintype == 'scxml')) { ` +
 				`if (_event._absent_origin == 0 && (!(_event._absent_origin == 0) || _event.origin == '#_scxml_setbot-session')) { send e(); } else { raise platform error.execution(); } } ` +
 				`else { raise platform error.execution(); }`},
-		{"delayexpr literal", ``, `<send event="e" delayexpr="'2s'"/>`, `send e() after "2s";`},
+		{"delayexpr literal", ``, `<send event="e" delayexpr="'2s'"/>`, `send e() after '2s';`},
 		{"idlocation", `<data id="v"/>`, `<send event="e" idlocation="v"/>`, `v = '_send.v.1'; _absent_v = 0; send e() id "_send.v.1";`},
 		{"idlocation of a failing send", `<data id="v"/>`, `<send event="e" target="baz" idlocation="v"/><raise event="after"/>`,
 			`v = '_send.v.1'; _absent_v = 0; raise platform error.execution() id "_send.v.1";`},
 		{"sendidexpr", `<data id="v" expr="'t1'"/>`, `<send event="e" id="t1" delay="1s"/><send event="e" id="t2" delay="1s"/><cancel sendidexpr="v"/>`,
-			`send e() after "1s" id "t1"; send e() after "1s" id "t2"; if (v == 't1') { cancel "t1"; }`},
+			`send e() after '1s' id "t1"; send e() after '1s' id "t2"; if (v == 't1') { cancel "t1"; }`},
 		{"sendidexpr of a generated id", `<data id="v"/><data id="w" expr="'t1'"/>`,
 			`<send event="e" delay="1s" idlocation="v"/><assign location="w" expr="w + ''"/><cancel sendidexpr="w"/>`,
-			`v = '_send.v.1'; _absent_v = 0; send e() after "1s" id "_send.v.1"; w = w + ''; if (w == '_send.v.1') { cancel "_send.v.1"; }`},
+			`v = '_send.v.1'; _absent_v = 0; send e() after '1s' id "_send.v.1"; w = w + ''; if (w == '_send.v.1') { cancel "_send.v.1"; }`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -130,7 +130,7 @@ func TestSendIDAndCancel(t *testing.T) {
 <state id="b"><transition event="stop" target="a"><cancel sendid=" t1 "/></transition><transition event="later me"/></state></scxml>`
 	}
 	got := flattenText(t, doc(` id="t1"`))
-	for _, want := range []string{`send later() after "1s" id "t1"; send me() id "t1"; send out() to "#_parent";`, `cancel "t1";`} {
+	for _, want := range []string{`send later() after '1s' id "t1"; send me() id "t1"; send out() to "#_parent";`, `cancel "t1";`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("MLM does not contain %q:\n%s", want, got)
 		}

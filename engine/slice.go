@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/setbot/setbot/solver"
+)
+
+// Slicer cuts a path condition down to what matters for some variables.
+// When pc is satisfiable, as a node's is, pc ∧ c is satisfiable exactly
+// when Slice(pc, vars of c) ∧ c is: the conjuncts left out share no
+// variable with c, directly or through others. A smaller conjunction is
+// cheaper to decide, and many nodes share it, so its answer can be reused.
+type Slicer struct {
+	tab   *solver.Table
+	reach map[solver.Term]bool // scratch, cleared for each call
+	in    []bool               // scratch
+}
+
+// NewSlicer returns a Slicer over tab's terms.
+func NewSlicer(tab *solver.Table) *Slicer { return &Slicer{tab: tab} }
+
+// Slice returns the conjuncts of pc connected to vars through shared
+// variables, in pc's order.
+func (s *Slicer) Slice(pc []solver.Term, vars []solver.Term) []solver.Term {
+	if len(vars) == 0 || len(pc) == 0 {
+		return nil
+	}
+	if s.reach == nil {
+		s.reach = make(map[solver.Term]bool)
+	}
+	reach := s.reach
+	clear(reach)
+	for _, v := range vars {
+		reach[v] = true
+	}
+	in := s.in[:0]
+	for range pc {
+		in = append(in, false)
+	}
+	s.in = in
+	for changed := true; changed; {
+		changed = false
+		for i, x := range pc {
+			if in[i] {
+				continue
+			}
+			vs := s.tab.Vars(x)
+			touches := false
+			for _, v := range vs {
+				if reach[v] {
+					touches = true
+					break
+				}
+			}
+			if touches {
+				in[i] = true
+				changed = true
+				for _, v := range vs {
+					reach[v] = true
+				}
+			}
+		}
+	}
+	var out []solver.Term
+	for i, x := range pc {
+		if in[i] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// ConjKey identifies a conjunction as a set of terms, for a cache of
+// answers: the order and repetitions of conj do not matter.
+func ConjKey(conj []solver.Term) string {
+	ids := make([]int, len(conj))
+	for i, x := range conj {
+		ids[i] = int(x)
+	}
+	slices.Sort(ids)
+	var b strings.Builder
+	for i, id := range ids {
+		if i > 0 && id == ids[i-1] {
+			continue
+		}
+		b.WriteString(strconv.Itoa(id))
+		b.WriteByte(',')
+	}
+	return b.String()
+}
