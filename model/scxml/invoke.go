@@ -21,6 +21,9 @@ type pendingInvoke struct {
 	content *element // the <scxml> inside <content>, if any
 	// namelist holds the params that come from the namelist.
 	namelist []*lang.Arg
+	// srcExpr is the srcexpr, read in srcAttr.
+	srcExpr lang.Expr
+	srcAttr attribute
 }
 
 // passedParam is a variable of an invoked machine that a <param> of its
@@ -39,8 +42,7 @@ func (b *builder) invoke(s *model.State, el *element) {
 	inv := &model.Invoke{State: s, Pos: b.pos(el.Start), Start: &lang.Block{}, Order: len(b.invokes)}
 	p := pendingInvoke{inv: inv, el: el}
 	if a, ok := el.attr("srcexpr"); ok {
-		b.errorf(a.NameOff, "<invoke srcexpr> is not supported: setbot composes the machines a model invokes before it runs, "+
-			"so it must know them from the document; write src=\"...\" with a constant")
+		p.srcExpr, p.srcAttr = b.expr(a), a
 	}
 	if a, ok := el.attr("typeexpr"); ok {
 		// The type is known when the invoke runs: where it names no SCXML
@@ -155,7 +157,9 @@ func (b *builder) invoke(s *model.State, el *element) {
 	switch {
 	case p.hasSrc && p.content != nil:
 		b.errorf(p.src.NameOff, "<invoke> has both src and <content>: keep one")
-	case !p.hasSrc && p.content == nil && len(b.errs) == 0:
+	case p.srcExpr != nil && (p.hasSrc || p.content != nil):
+		b.errorf(p.srcAttr.NameOff, "<invoke> has srcexpr and also src or <content>: keep one")
+	case !p.hasSrc && p.content == nil && p.srcExpr == nil && len(b.errs) == 0:
 		b.errorf(el.Start, "<invoke> names no machine: write src=\"file:NAME.scxml\" or the child <scxml> inside <content>")
 	}
 	for _, q := range b.invokes {
@@ -187,8 +191,17 @@ func isInvokeID(s string) bool {
 // done.invoke event, events of the parent.
 func (b *builder) readInvokes() {
 	vars := b.varTypes()
+	var vs *values
 	for _, p := range b.invokes {
 		inv := p.inv
+		if p.srcExpr != nil {
+			if vs == nil {
+				vs = b.collectValues()
+			}
+			if !b.srcFromExpr(&p, vs) {
+				continue
+			}
+		}
 		passed := make(map[string]passedParam)
 		inv.Params = slices.DeleteFunc(inv.Params, func(a *lang.Arg) bool {
 			if !slices.Contains(p.namelist, a) || b.m.Var(a.Name) != nil {
@@ -235,6 +248,58 @@ func (b *builder) readInvokes() {
 		inv.Child = child
 		b.parentEvents(inv)
 	}
+}
+
+// srcFromExpr reads an <invoke srcexpr> as the src it can name: setbot
+// composes the machines a model invokes before it runs, so it reads the
+// values the expression can take (the string constants assigned to a
+// variable, say); of those, exactly one must name a file that can be read.
+// The invoke then starts that file's machine where the expression has that
+// value when the invoke runs, and fails (error.execution) otherwise.
+func (b *builder) srcFromExpr(p *pendingInvoke, vs *values) bool {
+	vals, _, ok := vs.of(p.srcExpr)
+	if !ok {
+		b.errorf(p.srcAttr.Offsets0(), "<invoke srcexpr> %q: setbot cannot tell which files it names (the value is computed at run time); "+
+			"write src=\"file:NAME.scxml\", or assign the variable only string constants", p.srcAttr.Value)
+		return false
+	}
+	var readable []string
+	for _, v := range vals {
+		rel := strings.TrimPrefix(v, "file:")
+		if rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) || b.opts.ReadFile == nil {
+			continue
+		}
+		if _, err := b.opts.ReadFile(rel); err == nil {
+			readable = append(readable, v)
+		}
+	}
+	switch len(readable) {
+	case 0:
+		b.errorf(p.srcAttr.Offsets0(), "<invoke srcexpr> %q names no file setbot can read (its values: %s)", p.srcAttr.Value, quoteAll(vals))
+		return false
+	case 1:
+	default:
+		b.errorf(p.srcAttr.Offsets0(), "<invoke srcexpr> %q may name %d machines (%s): setbot composes one machine per invoke; "+
+			"write one <invoke src> per machine, in states that tell them apart", p.srcAttr.Value, len(readable), quoteAll(readable))
+		return false
+	}
+	p.src, p.hasSrc = p.srcAttr, true
+	p.src.Value = readable[0]
+	is := &lang.Binary{X: p.srcExpr, OpPos: p.srcExpr.Pos(), Op: lang.EQL, Y: &lang.StrLit{ValuePos: p.srcExpr.Pos(), Value: readable[0]}}
+	if p.inv.OK == nil {
+		p.inv.OK = is
+	} else {
+		p.inv.OK = &lang.Binary{X: p.inv.OK, OpPos: is.OpPos, Op: lang.LAND, Y: is}
+	}
+	return true
+}
+
+func quoteAll(vals []string) string {
+	q := make([]string, len(vals))
+	for i, v := range vals {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
 }
 
 // readChild reads the machine of an <invoke src>: a file relative to the

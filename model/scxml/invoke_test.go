@@ -91,6 +91,17 @@ func TestInvokeFails(t *testing.T) {
 	if len(m.Warnings) != 1 || m.Warnings[0].Error() != want {
 		t.Errorf("warnings %v, want %s", m.Warnings, want)
 	}
+	// A srcexpr whose values name one file that exists invokes it where it
+	// has that value.
+	doc = head + `<datamodel><data id="f" expr="'nothing'"/></datamodel><state id="s"><onentry><assign location="f" expr="'file:c.scxml'"/></onentry>
+<invoke srcexpr="f"/></state></scxml>`
+	m2, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{ReadFile: files(map[string]string{"c.scxml": child})})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if inv := m2.Invokes()[0]; inv.Src != "c.scxml" || inv.Child == nil || lang.ExprString(inv.OK) != "f == 'file:c.scxml'" {
+		t.Errorf("srcexpr: src %q OK %s; want c.scxml where f == 'file:c.scxml'", inv.Src, lang.ExprString(inv.OK))
+	}
 	if ev := m.EventByName(model.ErrorExecution); ev == nil || ev.Kinds&model.Internal == 0 {
 		t.Errorf("error.execution is %+v; want an internal event of the parent", ev)
 	}
@@ -116,8 +127,13 @@ func TestInvokeErrors(t *testing.T) {
 			`m.scxml:2:14: <invoke> src "file:m.scxml" invokes a machine that is already running in this chain of invokes (m.scxml -> m.scxml): setbot composes a fixed set of machines, so a machine cannot invoke itself`},
 		{"through another", state(`<invoke src="a.scxml"/>`), map[string]string{"a.scxml": state(`<invoke src="m.scxml"/>`)},
 			`a.scxml:2:14: <invoke> src "m.scxml" invokes a machine that is already running in this chain of invokes (m.scxml -> a.scxml -> m.scxml): setbot composes a fixed set of machines, so a machine cannot invoke itself`},
-		{"srcexpr", state(`<invoke srcexpr="t"/>`), nil,
-			`m.scxml:2:9: <invoke srcexpr> is not supported: setbot composes the machines a model invokes before it runs, so it must know them from the document; write src="..." with a constant`},
+		{"srcexpr of two files", head + `<datamodel><data id="f" expr="'a.scxml'"/></datamodel><state id="s">` + "\n" +
+			`<transition event="e"><assign location="f" expr="'b.scxml'"/></transition><invoke srcexpr="f"/></state></scxml>`,
+			map[string]string{"a.scxml": child, "b.scxml": child},
+			`m.scxml:2:92: <invoke srcexpr> "f" may name 2 machines ("a.scxml", "b.scxml"): setbot composes one machine per invoke; write one <invoke src> per machine, in states that tell them apart`},
+		{"srcexpr computed", head + `<datamodel><data id="n" expr="1"/></datamodel><state id="s">` + "\n" +
+			`<invoke srcexpr="'c' + n + '.scxml'"/></state></scxml>`, map[string]string{},
+			`m.scxml:2:18: <invoke srcexpr> "'c' + n + '.scxml'": setbot cannot tell which files it names (the value is computed at run time); write src="file:NAME.scxml", or assign the variable only string constants`},
 		{"typeexpr of nothing", state(`<invoke typeexpr="t"><content><scxml><final id="f"/></scxml></content></invoke>`), nil,
 			`m.scxml:2:19: undeclared name t`},
 		{"id and idlocation", head + `<datamodel><data id="v"/></datamodel><state id="s">` + "\n" + `<invoke id="a" idlocation="v"><content><scxml><final id="f"/></scxml></content></invoke></state></scxml>`, nil,
