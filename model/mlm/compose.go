@@ -33,19 +33,26 @@ import (
 //     did not leave it (the machine is Invoking until the executors take
 //     model.InvokeEvent, when the internal queue is empty): the idlocation
 //     is assigned, the child's variables get their initial values and then
-//     the <param> values, and the child's initial macrostep runs;
+//     the <param> values, and the child's initial macrostep runs, one child
+//     after the other in document order; where the invoke fails (Invoke.OK
+//     does not hold) it raises error.execution instead;
 //   - a child is cancelled when its state is exited: it stops at once, its
 //     pending timers are cancelled (a delayed send to the parent is a timer
 //     of the child, relayed when it fires) and the events it sent that are
 //     still queued are discarded; the queued events of a child that
 //     finished before are still taken;
 //   - an event from a child runs the invoke's <finalize> before the
-//     parent selects transitions (their conditions see what it wrote);
+//     parent selects transitions (their conditions see what it wrote), if
+//     the event carries every _event.data field the finalize reads;
 //   - with autoforward, every external event the parent takes is sent on
 //     to the child, whether or not a transition of the parent takes it;
 //   - a child that reaches a top-level final state runs its exit actions,
-//     sends done.invoke.ID to its parent and stops; a send to a child that
-//     is not running raises error.communication.
+//     sends done.invoke.ID to its parent (with the state's <donedata>) and
+//     stops; a send to a child that is not running raises
+//     error.communication.
+//
+// The interpreter of engine/interp runs the same system as separate
+// sessions, and a differential test keeps the two equal.
 
 // Session states of an invoke other than a configuration of the child.
 const (
@@ -323,7 +330,10 @@ func (c *composer) cancelled(from, to *pstate) []lang.Stmt {
 // running reports whether slot k's child runs in ps (not finished).
 func (ps *pstate) running(k int) bool { return ps.kids[k] != idle && ps.kids[k] != finished }
 
-func (c *composer) emit(from *pstate, src *State, event, key string, to *pstate, guard lang.Expr, stmts []lang.Stmt,
+// emit adds the transition from src on event to the composed state to; key
+// names what it does within src and event (the component transitions'
+// keys), so that its key is stable.
+func (c *composer) emit(src *State, event, key string, to *pstate, guard lang.Expr, stmts []lang.Stmt,
 	origins, entered []string, pos source.Pos) error {
 	dst, err := c.intern(to)
 	if err != nil {
@@ -413,7 +423,7 @@ func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int,
 		}
 		stmts = append(stmts, c.parentAction(ps, t.Action).Stmts...)
 		stmts = append(stmts, c.cancelled(ps, to)...)
-		if err := c.emit(ps, src, event, t.Key, to, guard, stmts, t.Origins, t.Entered, t.Pos); err != nil {
+		if err := c.emit(src, event, t.Key, to, guard, stmts, t.Origins, t.Entered, t.Pos); err != nil {
 			return err
 		}
 	}
@@ -440,7 +450,7 @@ func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int,
 		none = nil
 	}
 	stmts = append(stmts, fwd...)
-	return c.emit(ps, src, event, "no transition", ps, none, stmts, nil, nil, c.m.Root.Pos)
+	return c.emit(src, event, "no transition", ps, none, stmts, nil, nil, c.m.Root.Pos)
 }
 
 // resolver decides, in code of the parent that the flattener did not fold
@@ -560,7 +570,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 				stmts = append(stmts, &lang.Assume{AssumePos: inv.Pos, Cond: not})
 			}
 			stmts = append(stmts, &lang.Raise{RaisePos: inv.Pos, Event: model.ErrorExecution, Platform: true})
-			if err := c.emit(ps, src, model.InvokeEvent, inv.ID+": fails", to, nil, stmts, nil, nil, inv.Pos); err != nil {
+			if err := c.emit(src, model.InvokeEvent, inv.ID+": fails", to, nil, stmts, nil, nil, inv.Pos); err != nil {
 				return err
 			}
 			continue
@@ -593,7 +603,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 			to.kids[k] = finished
 			stmts = append(stmts, c.done(s, t.Target), endSession(s))
 		}
-		if err := c.emit(ps, src, model.InvokeEvent, inv.ID+": "+t.Key, to, nil, stmts,
+		if err := c.emit(src, model.InvokeEvent, inv.ID+": "+t.Key, to, nil, stmts,
 			prefixAll(inv.ID+".", t.Origins), prefixAll(inv.ID+".", t.Entered), src.Pos); err != nil {
 			return err
 		}
@@ -624,7 +634,7 @@ func (c *composer) childSteps(src *State, ps *pstate, k int) error {
 		if t.Guard != nil {
 			guard = c.embedExpr(t.Guard, s)
 		}
-		if err := c.emit(ps, src, event, s.inv.ID+": "+t.Key, to, guard, stmts,
+		if err := c.emit(src, event, s.inv.ID+": "+t.Key, to, guard, stmts,
 			prefixAll(s.inv.ID+".", t.Origins), prefixAll(s.inv.ID+".", t.Entered), t.Pos); err != nil {
 			return err
 		}
@@ -649,7 +659,7 @@ func (c *composer) relaySteps(src *State, ps *pstate, k int) error {
 			}
 		}
 		send := &lang.Send{SendPos: s.inv.Pos, Event: ev + "@" + s.inv.ID, Args: args, From: s.inv.ID}
-		if err := c.emit(ps, src, relay(s.inv.ID, ev), s.inv.ID+": relay "+ev, ps, nil, []lang.Stmt{send}, nil, nil, s.inv.Pos); err != nil {
+		if err := c.emit(src, relay(s.inv.ID, ev), s.inv.ID+": relay "+ev, ps, nil, []lang.Stmt{send}, nil, nil, s.inv.Pos); err != nil {
 			return err
 		}
 	}
