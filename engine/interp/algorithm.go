@@ -11,6 +11,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // run is one step in progress: the procedures of SCXML Appendix D over a
@@ -521,6 +522,7 @@ func (r *run) executor(fallback source.Pos) *sim.Executor {
 		Emit:      r.emit,
 		Cancel:    r.cancel,
 		LoopLimit: r.in.opts.LoopLimit,
+		Timed:     r.in.opts.Time != vocab.TimeUntimed,
 		Source:    r.in.m,
 		Fallback:  fallback,
 	}
@@ -543,14 +545,14 @@ func (r *run) isActive(id string) (bool, error) {
 	return r.c.active[s], nil
 }
 
-func (r *run) emit(route sim.Route, ev sim.Event, target, sendID string) {
+func (r *run) emit(route sim.Route, ev sim.Event, target, sendID string, delay int64) {
 	switch route {
 	case sim.ToInternal:
 		r.c.internal = append(r.c.internal, ev)
 	case sim.ToSelf:
 		r.c.self = append(r.c.self, ev)
 	case sim.ToTimer:
-		r.c.timers = append(r.c.timers, sim.Timer{Event: ev, ID: sendID})
+		r.c.timers = append(r.c.timers, sim.Timer{Event: ev, ID: sendID, Due: r.c.now + delay})
 	case sim.ToOutput:
 		r.step.Outputs = append(r.step.Outputs, sim.Output{Event: ev.Name, Target: target, Args: ev.Args})
 	}

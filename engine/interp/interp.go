@@ -47,6 +47,7 @@ import (
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Defaults for Options.
@@ -59,6 +60,9 @@ const (
 type Options struct {
 	LoopLimit     int // iterations of one execution of one loop
 	MaxMicrosteps int // microsteps in one step (its macrosteps together)
+	// Time is how delays are read: timed (the default, "": a timer fires at
+	// its deadline, in deadline order) or untimed.
+	Time vocab.Time
 }
 
 func (o Options) withDefaults() Options {
@@ -91,6 +95,7 @@ type Step struct {
 	// nothing followed (no eventless transition its _event enabled);
 	// empty otherwise.
 	Discarded string
+	At        int64 // when the step happened, in ms since the start (timed)
 }
 
 // Interp is a running statechart.
@@ -110,6 +115,7 @@ type machine struct {
 	internal []sim.Event
 	self     []sim.Event // the machine's own external queue
 	timers   []sim.Timer // pending, in the order they were set
+	now      int64       // ms since the start (timed)
 	halted   bool
 	stopped  []string // the atomic states the machine stopped in
 }
@@ -213,12 +219,13 @@ func modelError(m *model.Model, s *model.State, format string, args ...any) erro
 	return &source.Error{Pos: m.Position(s.Pos), Msg: fmt.Sprintf(format, args...)}
 }
 
-// Step sends one event from the environment: an input event with exactly
-// its declared arguments, or a pending timer without arguments. The event
-// is processed, then the machine runs to completion. An event nothing
-// takes is discarded and the step says why. On error the machine is left
-// as it was.
-func (in *Interp) Step(ev sim.Event) (Step, error) {
+// StepAt sends one event from the environment: an input event with
+// exactly its declared arguments, or a pending timer without arguments.
+// The event is processed, then the machine runs to completion. An event
+// nothing takes is discarded and the step says why. On error the machine
+// is left as it was. at is when the event comes, in ms since the start, by
+// the rules of sim.When (timed; nil: at once); untimed, at is not read.
+func (in *Interp) StepAt(ev sim.Event, at *int64) (Step, error) {
 	ev.Args = copyArgs(ev.Args) // accept converts ints for decimal parameters in it
 	if in.cur.halted {
 		return in.discard(ev, fmt.Sprintf("the machine has stopped (in final state %s)", strings.Join(in.cur.stopped, ","))), nil
@@ -231,10 +238,20 @@ func (in *Interp) Step(ev sim.Event) (Step, error) {
 	if why != "" {
 		return in.discard(input, why), nil
 	}
+	now, next := in.cur.now, -1
+	if in.opts.Time != vocab.TimeUntimed {
+		if now, next, err = sim.When(in.cur.timers, in.cur.now, ev.Name, timer, at); err != nil {
+			return Step{}, err
+		}
+	}
 	c := in.cur.clone()
+	c.now = now
 	processed := input
 	if timer {
-		i := slices.IndexFunc(c.timers, func(t sim.Timer) bool { return t.Name == ev.Name })
+		i := next
+		if i < 0 { // untimed: the oldest of that name
+			i = slices.IndexFunc(c.timers, func(t sim.Timer) bool { return t.Name == ev.Name })
+		}
 		processed = c.timers[i].Event
 		c.timers = slices.Delete(c.timers, i, i+1)
 	}
@@ -314,6 +331,7 @@ func (in *Interp) discard(ev sim.Event, why string) Step {
 func (in *Interp) finish(step Step) Step {
 	step.Config = in.Config()
 	step.Halted = in.cur.halted
+	step.At = in.cur.now
 	return step
 }
 
@@ -341,6 +359,15 @@ func (in *Interp) PendingTimers() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// NextTimer returns the timer that fires next, timed: the one due first,
+// the earliest set among equals; false when none is pending.
+func (in *Interp) NextTimer() (sim.Timer, bool) {
+	if i := sim.Next(in.cur.timers); i >= 0 {
+		return in.cur.timers[i], true
+	}
+	return sim.Timer{}, false
 }
 
 // atomicIDs returns the ids of the atomic states in a configuration,
