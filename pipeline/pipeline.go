@@ -45,7 +45,7 @@ type Options struct {
 	// Coverage overrides the configuration's coverage criterion when not "".
 	Coverage vocab.Coverage
 	// Cache stores trees, suites and results; nil means no cache.
-	Cache *cache.Store
+	Cache cache.Backend
 	// Fresh ignores what the cache holds (every tree is explored again)
 	// but still refreshes it: `/setbot full` and scheduled re-analyses.
 	Fresh bool
