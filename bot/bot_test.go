@@ -145,10 +145,7 @@ func newEnv(t *testing.T) *env {
 // open opens the store and makes the bot (not yet running).
 func (e *env) open() {
 	e.t.Helper()
-	store, err := cache.Open(e.dbPath, cache.Options{})
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	store, q, sched := openStores(e.t, e.dbPath)
 	e.store = store
 	var (
 		b   *Bot
@@ -168,7 +165,7 @@ func (e *env) open() {
 	}
 	log := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	b, err = New(e.cfg, Options{
-		Store: store, GitHub: factory, Solver: func(tab *solver.Table) (solver.Solver, error) { return e.solver(tab) },
+		Store: store, Queue: q, Schedules: sched, GitHub: factory, Solver: func(tab *solver.Table) (solver.Solver, error) { return e.solver(tab) },
 		Logger:          log,
 		RewriteCloneURL: func(u string) string { return strings.Replace(u, cloneURL, "file://"+e.remote, 1) },
 		PollInterval:    50 * time.Millisecond,
@@ -545,12 +542,8 @@ func TestWebhookRefusals(t *testing.T) {
 func TestNoSecretNoStart(t *testing.T) {
 	e := newEnv(t)
 	e.cfg.GitHub.WebhookSecret = nil
-	store, err := cache.Open(e.dbPath, cache.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	if _, err := New(e.cfg, Options{Store: store, GitHub: &ghapi.Factory{}, Solver: newZ3}); err == nil || !strings.Contains(err.Error(), "webhook secret") {
+	store, q, sched := openStores(t, e.dbPath)
+	if _, err := New(e.cfg, Options{Store: store, Queue: q, Schedules: sched, GitHub: &ghapi.Factory{}, Solver: newZ3}); err == nil || !strings.Contains(err.Error(), "webhook secret") {
 		t.Errorf("New without a secret: %v", err)
 	}
 }

@@ -18,9 +18,10 @@ type Backend interface {
 	// superseded. A delivery seen before is ErrDuplicate, with nothing
 	// written.
 	Enqueue(ctx context.Context, jobs []Job, now time.Time) (ids []int64, superseded []string, err error)
-	// Claim is Queue.Claim; with leases, it also takes over the jobs of a
-	// lease that expired (see Recover) before it looks for a job.
-	Claim(ctx context.Context, now time.Time) (*Job, error)
+	// Claim is Queue.Claim. With leases, it first deals with the jobs of
+	// leases that expired, as Recover does, and returns the kinds of those
+	// it cancelled as superseded.
+	Claim(ctx context.Context, now time.Time) (j *Job, cancelled []string, err error)
 	// Finish ends a running job this process holds; ErrNotFound or
 	// ErrNotRunning (wrapped) when there is none.
 	Finish(ctx context.Context, id int64, state, errText string, now time.Time) error
@@ -76,7 +77,8 @@ type Checks interface {
 // ErrDuplicate is what Backend.Enqueue returns for a delivery seen before.
 var ErrDuplicate = errors.New("duplicate delivery")
 
-// Event is news of the queue from any server sharing it.
+// Event is news of the queue from any server sharing it. The zero Event
+// says that something changed: idle workers look for jobs.
 type Event struct {
 	// Key and ID name a job just queued: the running job of Key older
 	// than ID, if this process runs it, is superseded.
@@ -91,5 +93,5 @@ type Event struct {
 // the others do (and this process's own enqueues) until ctx is done, and
 // keeps the leases of the jobs this process claimed.
 type Watcher interface {
-	Watch(ctx context.Context, f func(Event)) error
+	Watch(ctx context.Context, f func(Event))
 }

@@ -152,6 +152,23 @@ func (q *Queue) EnqueueAll(ctx context.Context, jobs []Job) (ids []int64, duplic
 	return ids, false, nil
 }
 
+// Watch passes f the news of a queue that several servers share (see
+// Watcher and Event), waking idle workers as Notify does, and keeps the
+// leases of the jobs this process claimed, until ctx is done. It returns at
+// once for a queue that only this process uses.
+func (q *Queue) Watch(ctx context.Context, f func(Event)) {
+	w, ok := q.b.(Watcher)
+	if !ok {
+		return
+	}
+	w.Watch(ctx, func(e Event) {
+		if e.Lost == 0 {
+			q.notify()
+		}
+		f(e)
+	})
+}
+
 // describe names the jobs of one EnqueueAll call in messages.
 func describe(jobs []Job) string {
 	what := "a job"
@@ -170,7 +187,10 @@ func describe(jobs []Job) string {
 // transaction, so any number of goroutines and processes may claim at once
 // and each job goes to one of them.
 func (q *Queue) Claim(ctx context.Context) (*Job, error) {
-	j, err := q.b.Claim(ctx, q.now())
+	j, cancelled, err := q.b.Claim(ctx, q.now())
+	for _, kind := range cancelled {
+		q.onCancel(kind)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("claiming a job: %w", err)
 	}

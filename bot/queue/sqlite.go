@@ -129,7 +129,7 @@ func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
 	return &j, nil
 }
 
-func (s *sqliteQueue) Claim(ctx context.Context, now time.Time) (*Job, error) {
+func (s *sqliteQueue) Claim(ctx context.Context, now time.Time) (*Job, []string, error) {
 	var j *Job
 	err := s.store.Write(ctx, func(tx *sql.Tx) error {
 		row := tx.QueryRowContext(ctx, `
@@ -150,7 +150,7 @@ RETURNING `+jobColumns,
 		}
 		return err
 	})
-	return j, err
+	return j, nil, err
 }
 
 // notRunning is the error for a job that a change of a running job did not
