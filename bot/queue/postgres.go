@@ -520,18 +520,19 @@ func (s *pgQueue) Watch(ctx context.Context, f func(Event)) {
 // listen passes f what arrives on notifyChannel until the connection fails
 // or ctx is done.
 func (s *pgQueue) listen(ctx context.Context, f func(Event)) {
-	conn, err := s.pool.Acquire(ctx)
+	pooled, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return
 	}
 	// A connection that listened is not given back to the pool.
-	defer conn.Hijack().Close(context.WithoutCancel(ctx))
+	conn := pooled.Hijack()
+	defer conn.Close(context.WithoutCancel(ctx))
 	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
 		return
 	}
 	f(Event{})
 	for {
-		n, err := conn.Conn().WaitForNotification(ctx)
+		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return
 		}
