@@ -557,10 +557,6 @@ func (l *loader) check() {
 	if l.broken {
 		return
 	}
-	if _, db := l.origin["database"]; db && l.s.Store != "" {
-		l.report(l.origin["store"], "store", "a PostgreSQL store and a SQLite database (%s) are both set: use one",
-			l.origin["database"].describe("database"))
-	}
 	gh := &l.s.GitHub
 	if len(gh.WebhookSecret) == 0 && !l.bad[webhookSecretKeys.inline] && !l.bad[webhookSecretKeys.file] {
 		l.report(origin{}, "", "no webhook secret: set github.webhook_secret, github.webhook_secret_file or SETBOT_WEBHOOK_SECRET")

@@ -333,8 +333,6 @@ func TestLoadServerErrors(t *testing.T) {
 			`setbot.yml:1:8: store: invalid URL, not shown as it may hold a password (want postgres://user:password@host:5432/database)`}},
 		{"store without host", "store: 'postgres:///setbot'\n", nil, []string{
 			`setbot.yml:1:8: store: the PostgreSQL URL names no host (want postgres://user:password@host:5432/database)`}},
-		{"store and database", "database: /var/lib/setbot.db\n", []string{"SETBOT_DATABASE_URL=postgres://db/setbot", "SETBOT_WEBHOOK_SECRET=x", "SETBOT_GITHUB_TOKEN=t"}, []string{
-			`SETBOT_DATABASE_URL: a PostgreSQL store and a SQLite database (database at setbot.yml:1:11) are both set: use one`}},
 		{"lease", "job_lease: 0s\nsweep_interval: often\n", nil, []string{
 			`setbot.yml:1:12: job_lease: duration 0s is not positive`,
 			`setbot.yml:2:17: sweep_interval: invalid duration "often" (want a Go duration such as 30m or 90s)`}},

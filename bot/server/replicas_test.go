@@ -135,7 +135,7 @@ func TestReplicas(t *testing.T) {
 		sent     atomic.Int64
 		killed   atomic.Bool
 		killedAt atomic.Int64 // unix nanoseconds
-		wg     sync.WaitGroup
+		wg       sync.WaitGroup
 	)
 	victim := replicas[0]
 	killDone := make(chan struct{})
