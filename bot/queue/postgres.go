@@ -35,6 +35,9 @@ import (
 //     at most (a newer one cancels the older), Claim takes no job whose Key
 //     has a running one, and a unique index on the Key of running jobs
 //     makes the database refuse a second one whatever happens.
+//   - Ids grow in the order jobs of a Key commit (the advisory lock is taken
+//     before the id is drawn), so "a higher id is a newer job" holds across
+//     replicas as it does in SQLite.
 //   - A newer job supersedes a running one on whichever replica holds it:
 //     Enqueue sends the new job's id and Key with NOTIFY on commit, and
 //     every replica's Watch hears it and stops its run of the Key.

@@ -183,9 +183,11 @@ func describe(jobs []Job) string {
 
 // Claim marks the oldest queued job whose NotBefore has come and whose Key
 // has no running job as running (one more attempt) and returns it, or nil
-// when there is none. It is one
-// transaction, so any number of goroutines and processes may claim at once
-// and each job goes to one of them.
+// when there is none. It is one transaction, so any number of goroutines
+// and processes may claim at once and each job goes to one of them. With
+// PostgreSQL the job is claimed with FOR UPDATE SKIP LOCKED under a lease
+// that Watch renews, and the jobs of expired leases are dealt with first
+// (see Recover).
 func (q *Queue) Claim(ctx context.Context) (*Job, error) {
 	j, cancelled, err := q.b.Claim(ctx, q.now())
 	for _, kind := range cancelled {

@@ -265,6 +265,27 @@ func TestReplicas(t *testing.T) {
 			t.Errorf("scheduled ticks %s and %s are %s apart, want 2s: a tick fired twice or was lost", ticks[i-1], ticks[i], d)
 		}
 	}
+	// The survivors' metrics count the jobs they ended, and the shared
+	// queue holds nothing but, at most, the schedule's latest tick.
+	var done int
+	for _, r := range replicas[1:] {
+		depth := -1
+		for _, line := range strings.Split(r.get(t, "/metrics"), "\n") {
+			if v, ok := strings.CutPrefix(line, `setbot_jobs_total{kind="pull_request",outcome="done"} `); ok {
+				k, _ := strconv.Atoi(v)
+				done += k
+			}
+			if v, ok := strings.CutPrefix(line, "setbot_queue_depth "); ok {
+				depth, _ = strconv.Atoi(v)
+			}
+		}
+		if depth < 0 || depth > 1 {
+			t.Errorf("replica %s reports a queue depth of %d, want 0 or 1", r.url, depth)
+		}
+	}
+	if done == 0 {
+		t.Error("the survivors' metrics count no pull request job done")
+	}
 	for _, r := range replicas[1:] {
 		r.stop(t)
 	}
@@ -381,6 +402,21 @@ func (r *replica) waitReady(t *testing.T) {
 		}
 	}
 	t.Fatalf("replica %s not ready:\n%s", r.url, r.logs(t))
+}
+
+// get returns the body of a GET of path, which must answer 200.
+func (r *replica) get(t *testing.T, path string) string {
+	t.Helper()
+	resp, err := http.Get(r.url + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s%s: %s, %v", r.url, path, resp.Status, err)
+	}
+	return string(body)
 }
 
 func (r *replica) kill(t *testing.T) {
