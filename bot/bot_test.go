@@ -1083,3 +1083,53 @@ func (e *env) blockFirstSolver() (entered, release chan struct{}) {
 	}
 	return entered, release
 }
+
+// TestNewsFromOtherServers: what other servers sharing the queue report
+// (the queue.Events the PostgreSQL backend's Watch passes on) stops this
+// server's runs. A newer job of the pull request queued elsewhere
+// supersedes the run; a job another server took over is dropped here,
+// neither finished nor published.
+func TestNewsFromOtherServers(t *testing.T) {
+	t.Run("superseded", func(t *testing.T) {
+		e := newEnv(t)
+		entered, release := e.blockFirstSolver()
+		e.start()
+		e.send("pull_request.opened", "d-n1")
+		<-entered
+		id := e.jobs(queue.Running)[0].ID
+		// Another pull request's job, and no newer one, stop nothing.
+		e.bot.queueEvent(queue.Event{Key: "octo/triangle#8", ID: id + 10})
+		e.bot.queueEvent(queue.Event{Key: "octo/triangle#7", ID: id})
+		e.bot.queueEvent(queue.Event{Key: "octo/triangle#7", ID: id + 1})
+		close(release)
+		e.idle()
+		if got := e.jobs(queue.Cancelled); len(got) != 1 || got[0].ID != id || got[0].Error != errSuperseded.Error() {
+			t.Errorf("cancelled jobs %+v; want job %d, superseded", got, id)
+		}
+		if n := len(e.gh.commentsOf(7)); n != 0 {
+			t.Errorf("%d comments posted by a superseded run", n)
+		}
+	})
+	t.Run("taken over", func(t *testing.T) {
+		e := newEnv(t)
+		entered, release := e.blockFirstSolver()
+		e.start()
+		e.send("pull_request.opened", "d-n1")
+		<-entered
+		id := e.jobs(queue.Running)[0].ID
+		e.bot.queueEvent(queue.Event{Lost: id + 1})
+		e.bot.queueEvent(queue.Event{Lost: id})
+		close(release)
+		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(e.logs.String(), "job taken over by another server"); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the run of a job taken over did not stop")
+			}
+		}
+		if got := e.jobs(queue.Running); len(got) != 1 || got[0].ID != id {
+			t.Errorf("running jobs %+v; the job is the other server's to finish", got)
+		}
+		if n := len(e.gh.commentsOf(7)); n != 0 {
+			t.Errorf("%d comments posted by a run taken over", n)
+		}
+	})
+}
