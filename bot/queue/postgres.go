@@ -296,14 +296,15 @@ RETURNING `+pgJobColumns,
 
 // reap deals with the running jobs whose lease expired (their replica
 // stopped or stalled), as Recover does with one server's jobs, in one
-// transaction.
+// transaction: "expired" is judged at its start (now()), so its three
+// statements see the same jobs expired.
 func (s *pgQueue) reap(ctx context.Context, at time.Time) (requeued int, cancelled []string, err error) {
 	now := at.UnixNano()
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `
 UPDATE jobs SET state = $1, error = 'superseded by job ' || (SELECT max(n.id) FROM jobs n WHERE n.key = jobs.key),
 	updated = $2, lease_owner = '', lease_until = NULL
-WHERE state = $3 AND lease_until < clock_timestamp() AND EXISTS (SELECT 1 FROM jobs n WHERE n.key = jobs.key AND n.id > jobs.id)
+WHERE state = $3 AND lease_until < now() AND EXISTS (SELECT 1 FROM jobs n WHERE n.key = jobs.key AND n.id > jobs.id)
 RETURNING kind`, Cancelled, now, Running)
 		if err != nil {
 			return err
@@ -316,13 +317,13 @@ RETURNING kind`, Cancelled, now, Running)
 		if _, err := tx.Exec(ctx, `
 UPDATE jobs SET state = $1, error = 'abandoned after ' || (attempts - retries) || ' attempts: the server running it stopped each time',
 	updated = $2, lease_owner = '', lease_until = NULL
-WHERE state = $3 AND lease_until < clock_timestamp() AND attempts - retries >= $4`, Failed, now, Running, MaxAttempts); err != nil {
+WHERE state = $3 AND lease_until < now() AND attempts - retries >= $4`, Failed, now, Running, MaxAttempts); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `
 UPDATE jobs SET state = $1, error = 'requeued: the server running attempt ' || attempts || ' stopped', updated = $2,
 	lease_owner = '', lease_until = NULL
-WHERE state = $3 AND lease_until < clock_timestamp()`, Queued, now, Running)
+WHERE state = $3 AND lease_until < now()`, Queued, now, Running)
 		if err != nil {
 			return err
 		}
