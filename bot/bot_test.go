@@ -29,6 +29,7 @@ import (
 
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/bot/schedule"
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/internal/demo"
@@ -1132,4 +1133,38 @@ func TestNewsFromOtherServers(t *testing.T) {
 			t.Errorf("%d comments posted by a run taken over", n)
 		}
 	})
+}
+
+// TestScheduleLearntElsewhere: a repository's schedule that another server
+// sharing the database learnt (or dropped) is run (or stopped) here once
+// the schedules are read again.
+func TestScheduleLearntElsewhere(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	for started := false; !started; time.Sleep(10 * time.Millisecond) {
+		e.bot.mu.Lock()
+		started = e.bot.sched != nil
+		e.bot.mu.Unlock()
+	}
+	ctx := context.Background()
+	entry := schedule.Entry{Repo: "octo/triangle", Branch: "master", Spec: "@every 1s", Installation: 77, CloneURL: cloneURL}
+	if err := e.bot.schedules.Set(ctx, entry); err != nil {
+		t.Fatal(err)
+	}
+	e.bot.syncSchedules(ctx)
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(e.logs.String(), "scheduled re-analysis queued"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the schedule learnt elsewhere never fired\n%s", e.logs.String())
+		}
+	}
+	if err := e.bot.schedules.Set(ctx, schedule.Entry{Repo: entry.Repo, Branch: entry.Branch}); err != nil {
+		t.Fatal(err)
+	}
+	e.bot.syncSchedules(ctx)
+	e.bot.sched.mu.Lock()
+	left := len(e.bot.sched.repo)
+	e.bot.sched.mu.Unlock()
+	if left != 0 || !strings.Contains(e.logs.String(), `"msg":"repositories' schedules read again","changed":1`) {
+		t.Errorf("%d repository schedules still run after another server dropped it", left)
+	}
 }

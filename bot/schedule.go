@@ -163,6 +163,54 @@ func (s *schedules) set(repo, branch, spec string, installation int64, cloneURL 
 	return true
 }
 
+// sync makes the running cron run the repositories' schedules of entries
+// (all the database remembers) and no other, and says how many it changed:
+// another server sharing the database may have learnt or dropped one since
+// this one started.
+func (s *schedules) sync(entries []schedule.Entry) int {
+	changed := 0
+	keep := map[string]bool{}
+	for _, e := range entries {
+		keep[strings.ToLower(e.Repo)+"@"+e.Branch] = true
+		if s.set(e.Repo, e.Branch, e.Spec, e.Installation, e.CloneURL) {
+			changed++
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for key, rs := range s.repo {
+		if !keep[key] {
+			s.cron.Remove(rs.id)
+			delete(s.repo, key)
+			changed++
+		}
+	}
+	return changed
+}
+
+// scheduleSyncInterval is how often a server reads the repositories'
+// schedules again (see syncSchedules).
+const scheduleSyncInterval = time.Minute
+
+// syncSchedules brings the running repositories' schedules in line with
+// the database's.
+func (b *Bot) syncSchedules(ctx context.Context) {
+	b.mu.Lock()
+	s := b.sched
+	b.mu.Unlock()
+	if s == nil {
+		return // not started
+	}
+	entries, err := b.schedules.List(ctx)
+	if err != nil {
+		b.log.Warn("reading the repositories' schedules again", "err", err)
+		return
+	}
+	if n := s.sync(entries); n > 0 {
+		b.log.Info("repositories' schedules read again", "changed", n)
+	}
+}
+
 // changes reports whether setting spec for a repository's branch would
 // change what runs.
 func (s *schedules) changes(repo, branch, spec string) bool {

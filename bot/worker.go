@@ -69,6 +69,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	prune := time.NewTicker(pruneInterval)
 	defer prune.Stop()
+	resync := time.NewTicker(scheduleSyncInterval)
+	defer resync.Stop()
 wait:
 	for {
 		select {
@@ -76,6 +78,8 @@ wait:
 			break wait
 		case <-prune.C:
 			b.prune(ctx)
+		case <-resync.C:
+			b.syncSchedules(ctx)
 		}
 	}
 	stopSchedules()
