@@ -149,7 +149,11 @@ func startCluster() *cluster {
 }
 
 func (c *cluster) init(initdb string) error {
-	dir, err := os.MkdirTemp("", "setbot-pgtest-")
+	parent := os.TempDir()
+	if os.Geteuid() == 0 && !traversable(parent) {
+		parent = "/tmp" // the unprivileged user must reach the data directory
+	}
+	dir, err := os.MkdirTemp(parent, "setbot-pgtest-")
 	if err != nil {
 		return err
 	}
@@ -238,6 +242,20 @@ func unprivileged() (*syscall.Credential, error) {
 		return nil, fmt.Errorf("user nobody: %w", err)
 	}
 	return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
+}
+
+// traversable reports whether every directory from dir up to the root
+// lets other users through.
+func traversable(dir string) bool {
+	for p := dir; ; p = filepath.Dir(p) {
+		fi, err := os.Stat(p)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if p == filepath.Dir(p) {
+			return true
+		}
+	}
 }
 
 // freePort asks the kernel for a loopback port no one listens on.
