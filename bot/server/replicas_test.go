@@ -57,6 +57,15 @@ func replicaMain() int {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A replica outlives no test: when the test binary is gone (killed by
+	// a timeout, say), it is reparented, and exits.
+	go func(parent int) {
+		for range time.Tick(200 * time.Millisecond) {
+			if os.Getppid() != parent {
+				os.Exit(3)
+			}
+		}
+	}(os.Getppid())
 	err = Run(ctx, cfg, Options{Solver: func(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }, LogOut: os.Stderr})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
