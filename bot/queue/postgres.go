@@ -167,6 +167,9 @@ func replicaID() (string, error) {
 
 func (s *pgQueue) Fresh() bool { return s.fresh }
 
+// reapLock is the advisory lock of reap ("SETR").
+const reapLock = 0x53455452
+
 // keyLock is the advisory lock of a Key.
 const keyLock = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
 
@@ -297,10 +300,21 @@ RETURNING `+pgJobColumns,
 // reap deals with the running jobs whose lease expired (their replica
 // stopped or stalled), as Recover does with one server's jobs, in one
 // transaction: "expired" is judged at its start (now()), so its three
-// statements see the same jobs expired.
+// statements see the same jobs expired. One replica reaps at a time (the
+// others find the lock taken and go on), so that two reaps never lock the
+// same rows in different orders.
 func (s *pgQueue) reap(ctx context.Context, at time.Time) (requeued int, cancelled []string, err error) {
 	now := at.UnixNano()
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var expired bool
+		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE state = $1 AND lease_until < now())",
+			Running).Scan(&expired); err != nil || !expired {
+			return err
+		}
+		var locked bool
+		if err := tx.QueryRow(ctx, "SELECT pg_try_advisory_xact_lock($1)", int64(reapLock)).Scan(&locked); err != nil || !locked {
+			return err
+		}
 		rows, err := tx.Query(ctx, `
 UPDATE jobs SET state = $1, error = 'superseded by job ' || (SELECT max(n.id) FROM jobs n WHERE n.key = jobs.key),
 	updated = $2, lease_owner = '', lease_until = NULL
