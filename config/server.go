@@ -36,7 +36,8 @@ const (
 	MaxWorkers             = 64
 	DefaultJobTimeout      = 30 * time.Minute
 	DefaultShutdownTimeout = 60 * time.Second
-	DefaultMaxBodyBytes    = 25 << 20 // GitHub's largest webhook payload
+	DefaultMaxBodyBytes    = 25 << 20    // GitHub's largest webhook payload
+	MinJobLease            = time.Second // queue.MinLease
 	DefaultLogLevel        = "info"
 	DefaultLogFormat       = "json"
 )
@@ -306,7 +307,10 @@ func (l *loader) set(key string, g given) {
 	case "store":
 		ok = l.store(g, key, &s.Store)
 	case "job_lease":
-		ok = l.duration(g, key, &s.JobLease)
+		if ok = l.duration(g, key, &s.JobLease); ok && s.JobLease < MinJobLease {
+			l.fail(g, key, "a lease of %v is shorter than %v: a replica renews it every third", s.JobLease, MinJobLease)
+			ok = false
+		}
 	case "sweep_interval":
 		ok = l.duration(g, key, &s.SweepInterval)
 	case "clone_dir":

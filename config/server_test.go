@@ -336,6 +336,8 @@ func TestLoadServerErrors(t *testing.T) {
 		{"lease", "job_lease: 0s\nsweep_interval: often\n", nil, []string{
 			`setbot.yml:1:12: job_lease: duration 0s is not positive`,
 			`setbot.yml:2:17: sweep_interval: invalid duration "often" (want a Go duration such as 30m or 90s)`}},
+		{"short lease", "job_lease: 500ms\n", nil, []string{
+			`setbot.yml:1:12: job_lease: a lease of 500ms is shorter than 1s: a replica renews it every third`}},
 
 		// authentication
 		{"no webhook secret", "", []string{"SETBOT_GITHUB_TOKEN=t"}, []string{

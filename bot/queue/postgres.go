@@ -31,10 +31,11 @@ import (
 //     Recover does with one server: cancelled if a newer job of its Key
 //     exists, failed after MaxAttempts, queued again otherwise.
 //   - One job per Key runs at a time across replicas: Enqueue serialises
-//     the jobs of a Key with an advisory lock, so a Key has one queued job
-//     at most (a newer one cancels the older), Claim takes no job whose Key
-//     has a running one, and a unique index on the Key of running jobs
-//     makes the database refuse a second one whatever happens.
+//     the jobs of a Key with an advisory lock, so each new job sees and
+//     cancels the older queued ones; Claim takes no job whose Key has a
+//     running one; and a unique index on the Key of running jobs makes the
+//     database refuse a second one whatever the races (the claim that loses
+//     finds no job, and its worker looks again later).
 //   - Ids grow in the order jobs of a Key commit (the advisory lock is taken
 //     before the id is drawn), so "a higher id is a newer job" holds across
 //     replicas as it does in SQLite.
@@ -49,8 +50,12 @@ import (
 //     stalled past it) cannot end a job another replica now runs.
 
 // DefaultLease is how long a replica's claim on a running job lasts
-// without renewal; a lease is renewed every third of it.
-const DefaultLease = 30 * time.Second
+// without renewal; a lease is renewed every third of it. MinLease is the
+// shortest accepted.
+const (
+	DefaultLease = 30 * time.Second
+	MinLease     = time.Second
+)
 
 // notifyChannel carries the queue's news between replicas: "" for a
 // change that may let a job be claimed, "ID KEY" for a job just queued.
@@ -134,8 +139,8 @@ type pgQueue struct {
 // tables first. lease is how long a claim lasts without renewal (0 means
 // DefaultLease); Watch renews them.
 func OpenPostgres(ctx context.Context, db *cache.Postgres, lease time.Duration) (*Queue, error) {
-	if lease < 0 {
-		return nil, fmt.Errorf("opening the job queue: negative lease %v", lease)
+	if lease < 0 || lease > 0 && lease < MinLease {
+		return nil, fmt.Errorf("opening the job queue: a lease of %v is shorter than %v", lease, MinLease)
 	}
 	if lease == 0 {
 		lease = DefaultLease
