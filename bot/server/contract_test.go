@@ -682,3 +682,32 @@ func TestOpenRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchReconnects: a replica whose listening connection dies listens
+// again, wakes its workers (it may have missed news), and hears the next
+// job queued elsewhere.
+func TestWatchReconnects(t *testing.T) {
+	b := &backend{name: "postgres", cfg: &config.Server{Store: postgresURL(t), JobLease: testLease}}
+	s, other := b.open(t), b.open(t).Queue
+	events := make(chan queue.Event, 16)
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); s.Queue.Watch(watchCtx, func(e queue.Event) { events <- e }) }()
+	defer func() { stopWatch(); <-done }()
+	zero := func(e queue.Event) bool { return e == queue.Event{} }
+	if !waitEvent(events, zero) {
+		t.Fatal("no wake-up when the watch started listening")
+	}
+	var killed int
+	queryRow(t, s, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN setbot_queue'", nil, &killed)
+	if killed != 1 {
+		t.Fatalf("%d listening connections terminated, want 1", killed)
+	}
+	if !waitEvent(events, zero) {
+		t.Fatal("no wake-up after listening again")
+	}
+	id := enqueue(t, other, prJob(5, "h1", "d-5"))
+	if !waitEvent(events, func(e queue.Event) bool { return e.ID == id }) {
+		t.Errorf("job %d queued elsewhere was not heard after the reconnection", id)
+	}
+}
