@@ -9,7 +9,7 @@ package server
 // a SIGKILL), so a cluster is never left running.
 //
 // Where no PostgreSQL binaries exist, the tests that need one are skipped
-// with a message, unless SETBOT_REQUIRE_POSTGRES is set (.ci/run sets it):
+// with a message, unless REQUIRE_POSTGRES_TESTS is set (.ci/run sets it):
 // then they fail.
 
 import (
@@ -35,7 +35,7 @@ import (
 
 // requirePostgres names the environment variable that turns a missing
 // PostgreSQL into a failure instead of a skip.
-const requirePostgres = "SETBOT_REQUIRE_POSTGRES"
+const requirePostgres = "REQUIRE_POSTGRES_TESTS"
 
 // pgStartTimeout bounds the start of the cluster.
 const pgStartTimeout = 60 * time.Second

@@ -46,10 +46,8 @@ const replicaEnv = "SETBOT_REPLICA_CONFIG"
 
 // replicaMain is a replica's main: it serves until SIGTERM or SIGINT.
 func replicaMain() int {
-	// The test's own variables are not the server's.
-	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {
-		return strings.HasPrefix(kv, replicaEnv+"=") || strings.HasPrefix(kv, requirePostgres+"=")
-	})
+	// The test's own variable is not the server's (whose SETBOT_* it would be).
+	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, replicaEnv+"=") })
 	cfg, err := config.LoadServer(os.Getenv(replicaEnv), env)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
