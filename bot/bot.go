@@ -41,10 +41,16 @@ type GitHub interface {
 
 // Options are what a Bot needs besides its configuration.
 type Options struct {
-	Store  *cache.Store
-	GitHub GitHub
-	Solver engine.NewSolver
-	Logger *slog.Logger
+	// Store, Queue and Schedules keep the bot's state: all three in one
+	// SQLite file (cache.Open, queue.Open, schedule.Open), or in one
+	// PostgreSQL database that several servers share (the OpenPostgres
+	// functions of each package).
+	Store     cache.Backend
+	Queue     *queue.Queue
+	Schedules schedule.Backend
+	GitHub    GitHub
+	Solver    engine.NewSolver
+	Logger    *slog.Logger
 	// RewriteCloneURL, when set, maps a repository's clone URL before
 	// cloning (tests clone local repositories in place of github.com).
 	RewriteCloneURL func(string) string
@@ -60,9 +66,9 @@ type Options struct {
 // Bot is the webhook server's logic.
 type Bot struct {
 	cfg       *config.Server
-	store     *cache.Store
+	store     cache.Backend
 	queue     *queue.Queue
-	schedules *schedule.Store // the repositories' own schedules
+	schedules schedule.Backend // the repositories' own schedules
 	github    GitHub
 	solver    engine.NewSolver
 	log       *slog.Logger
@@ -90,28 +96,25 @@ type runningJob struct {
 	cancel context.CancelCauseFunc
 }
 
-// errSuperseded cancels a run whose pull request got a newer head.
-var errSuperseded = errors.New("superseded by a newer commit")
+var (
+	// errSuperseded cancels a run whose pull request got a newer head.
+	errSuperseded = errors.New("superseded by a newer commit")
+	// errLeaseLost cancels a run that another server took over: this one
+	// stalled past its lease, and the job is no longer its own.
+	errLeaseLost = errors.New("taken over by another server")
+)
 
-// New makes a Bot, opening the queue and the schedules kept in the store.
+// New makes a Bot.
 func New(cfg *config.Server, opts Options) (*Bot, error) {
-	if opts.Store == nil || opts.GitHub == nil || opts.Solver == nil {
-		return nil, errors.New("bot: a store, a GitHub client factory and a solver are required")
+	if opts.Store == nil || opts.Queue == nil || opts.Schedules == nil || opts.GitHub == nil || opts.Solver == nil {
+		return nil, errors.New("bot: a store, a queue, schedules, a GitHub client factory and a solver are required")
 	}
 	if len(cfg.GitHub.WebhookSecret) == 0 {
 		return nil, errors.New("no webhook secret: set github.webhook_secret, github.webhook_secret_file or SETBOT_WEBHOOK_SECRET")
 	}
-	ctx := context.Background()
-	q, err := queue.Open(ctx, opts.Store)
-	if err != nil {
-		return nil, err
-	}
-	sched, err := schedule.Open(ctx, opts.Store)
-	if err != nil {
-		return nil, err
-	}
+	q := opts.Queue
 	b := &Bot{
-		cfg: cfg, store: opts.Store, queue: q, schedules: sched, github: opts.GitHub, solver: opts.Solver,
+		cfg: cfg, store: opts.Store, queue: q, schedules: opts.Schedules, github: opts.GitHub, solver: opts.Solver,
 		log: opts.Logger, rewrite: opts.RewriteCloneURL, poll: opts.PollInterval, sweep: opts.SweepInterval, now: opts.Now,
 		running: make(map[string]*runningJob), clients: make(map[int64]ghapi.Client),
 		reading: newBudget(MaxConcurrentReads * maxBody(cfg)),
@@ -152,15 +155,38 @@ func (b *Bot) enqueue(ctx context.Context, jobs ...queue.Job) ([]int64, bool, er
 	if err != nil || dup {
 		return ids, dup, err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	for i, j := range jobs {
-		// A full re-analysis is never cut short: the newer job waits.
-		if r := b.running[j.Key()]; r != nil && r.id < ids[i] && r.kind != queue.KindFull {
-			r.cancel(errSuperseded)
-		}
+		b.supersede(j.Key(), ids[i])
 	}
 	return ids, false, nil
+}
+
+// supersede stops this server's run of key older than the job id, if any.
+// A full re-analysis is never cut short: the newer job waits.
+func (b *Bot) supersede(key string, id int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r := b.running[key]; r != nil && r.id < id && r.kind != queue.KindFull {
+		r.cancel(errSuperseded)
+	}
+}
+
+// queueEvent acts on news from the servers that share the queue: a job
+// one of them queued supersedes this server's run of its key, and a job
+// another server took over stops here.
+func (b *Bot) queueEvent(e queue.Event) {
+	switch {
+	case e.ID > 0:
+		b.supersede(e.Key, e.ID)
+	case e.Lost > 0:
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for _, r := range b.running {
+			if r.id == e.Lost {
+				r.cancel(errLeaseLost)
+			}
+		}
+	}
 }
 
 // client returns the GitHub client of a job's installation.

@@ -29,6 +29,7 @@ import (
 
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/bot/schedule"
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/internal/demo"
@@ -145,10 +146,7 @@ func newEnv(t *testing.T) *env {
 // open opens the store and makes the bot (not yet running).
 func (e *env) open() {
 	e.t.Helper()
-	store, err := cache.Open(e.dbPath, cache.Options{})
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	store, q, sched := openStores(e.t, e.dbPath)
 	e.store = store
 	var (
 		b   *Bot
@@ -168,7 +166,7 @@ func (e *env) open() {
 	}
 	log := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	b, err = New(e.cfg, Options{
-		Store: store, GitHub: factory, Solver: func(tab *solver.Table) (solver.Solver, error) { return e.solver(tab) },
+		Store: store, Queue: q, Schedules: sched, GitHub: factory, Solver: func(tab *solver.Table) (solver.Solver, error) { return e.solver(tab) },
 		Logger:          log,
 		RewriteCloneURL: func(u string) string { return strings.Replace(u, cloneURL, "file://"+e.remote, 1) },
 		PollInterval:    50 * time.Millisecond,
@@ -545,12 +543,8 @@ func TestWebhookRefusals(t *testing.T) {
 func TestNoSecretNoStart(t *testing.T) {
 	e := newEnv(t)
 	e.cfg.GitHub.WebhookSecret = nil
-	store, err := cache.Open(e.dbPath, cache.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	if _, err := New(e.cfg, Options{Store: store, GitHub: &ghapi.Factory{}, Solver: newZ3}); err == nil || !strings.Contains(err.Error(), "webhook secret") {
+	store, q, sched := openStores(t, e.dbPath)
+	if _, err := New(e.cfg, Options{Store: store, Queue: q, Schedules: sched, GitHub: &ghapi.Factory{}, Solver: newZ3}); err == nil || !strings.Contains(err.Error(), "webhook secret") {
 		t.Errorf("New without a secret: %v", err)
 	}
 }
@@ -1089,4 +1083,88 @@ func (e *env) blockFirstSolver() (entered, release chan struct{}) {
 		return newZ3(tab)
 	}
 	return entered, release
+}
+
+// TestNewsFromOtherServers: what other servers sharing the queue report
+// (the queue.Events the PostgreSQL backend's Watch passes on) stops this
+// server's runs. A newer job of the pull request queued elsewhere
+// supersedes the run; a job another server took over is dropped here,
+// neither finished nor published.
+func TestNewsFromOtherServers(t *testing.T) {
+	t.Run("superseded", func(t *testing.T) {
+		e := newEnv(t)
+		entered, release := e.blockFirstSolver()
+		e.start()
+		e.send("pull_request.opened", "d-n1")
+		<-entered
+		id := e.jobs(queue.Running)[0].ID
+		// Another pull request's job, and no newer one, stop nothing.
+		e.bot.queueEvent(queue.Event{Key: "octo/triangle#8", ID: id + 10})
+		e.bot.queueEvent(queue.Event{Key: "octo/triangle#7", ID: id})
+		e.bot.queueEvent(queue.Event{Key: "octo/triangle#7", ID: id + 1})
+		close(release)
+		e.idle()
+		if got := e.jobs(queue.Cancelled); len(got) != 1 || got[0].ID != id || got[0].Error != errSuperseded.Error() {
+			t.Errorf("cancelled jobs %+v; want job %d, superseded", got, id)
+		}
+		if n := len(e.gh.commentsOf(7)); n != 0 {
+			t.Errorf("%d comments posted by a superseded run", n)
+		}
+	})
+	t.Run("taken over", func(t *testing.T) {
+		e := newEnv(t)
+		entered, release := e.blockFirstSolver()
+		e.start()
+		e.send("pull_request.opened", "d-n1")
+		<-entered
+		id := e.jobs(queue.Running)[0].ID
+		e.bot.queueEvent(queue.Event{Lost: id + 1})
+		e.bot.queueEvent(queue.Event{Lost: id})
+		close(release)
+		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(e.logs.String(), "job taken over by another server"); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the run of a job taken over did not stop")
+			}
+		}
+		if got := e.jobs(queue.Running); len(got) != 1 || got[0].ID != id {
+			t.Errorf("running jobs %+v; the job is the other server's to finish", got)
+		}
+		if n := len(e.gh.commentsOf(7)); n != 0 {
+			t.Errorf("%d comments posted by a run taken over", n)
+		}
+	})
+}
+
+// TestScheduleLearntElsewhere: a repository's schedule that another server
+// sharing the database learnt (or dropped) is run (or stopped) here once
+// the schedules are read again.
+func TestScheduleLearntElsewhere(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	for started := false; !started; time.Sleep(10 * time.Millisecond) {
+		e.bot.mu.Lock()
+		started = e.bot.sched != nil
+		e.bot.mu.Unlock()
+	}
+	ctx := context.Background()
+	entry := schedule.Entry{Repo: "octo/triangle", Branch: "master", Spec: "@every 1s", Installation: 77, CloneURL: cloneURL}
+	if err := e.bot.schedules.Set(ctx, entry); err != nil {
+		t.Fatal(err)
+	}
+	e.bot.syncSchedules(ctx)
+	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(e.logs.String(), "scheduled re-analysis queued"); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the schedule learnt elsewhere never fired\n%s", e.logs.String())
+		}
+	}
+	if err := e.bot.schedules.Set(ctx, schedule.Entry{Repo: entry.Repo, Branch: entry.Branch}); err != nil {
+		t.Fatal(err)
+	}
+	e.bot.syncSchedules(ctx)
+	e.bot.sched.mu.Lock()
+	left := len(e.bot.sched.repo)
+	e.bot.sched.mu.Unlock()
+	if left != 0 || !strings.Contains(e.logs.String(), `"msg":"repositories' schedules read again","changed":1`) {
+		t.Errorf("%d repository schedules still run after another server dropped it", left)
+	}
 }

@@ -30,7 +30,7 @@ func newMetrics(b *Bot) *Metrics {
 		Name: "setbot_webhooks_total", Help: "Webhook deliveries by event and outcome (queued, duplicate, ignored, error).",
 	}, []string{"event", "outcome"})
 	m.jobs = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "setbot_jobs_total", Help: "Jobs ended, by kind and outcome (done, failed, superseded, interrupted, requeued); superseded counts jobs cancelled while queued too.",
+		Name: "setbot_jobs_total", Help: "Jobs ended, by kind and outcome (done, failed, superseded, interrupted, requeued, lost: taken over by another replica); superseded counts jobs cancelled while queued too.",
 	}, []string{"kind", "outcome"})
 	m.jobSeconds = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "setbot_job_duration_seconds", Help: "Time a worker spent on one run of a job, by kind and outcome.",

@@ -19,6 +19,13 @@ import (
 // `.setbot.yml` `schedule:` for its default branch, learnt from every push
 // to that branch and kept in the database so that it survives a restart.
 // Where the server configures a repository and branch, its schedule wins.
+//
+// Every server that shares the queue runs every schedule, and each tick is
+// queued once: the job's delivery names the schedule and the time of the
+// tick, which all servers compute alike (cron times are wall-clock times,
+// and an @every interval counts from the Unix epoch here rather than from
+// the server's start), so the queue takes the first and finds the others
+// duplicates.
 
 // schedules runs the cron entries.
 type schedules struct {
@@ -44,7 +51,7 @@ func (b *Bot) startSchedules(ctx context.Context) (func(), error) {
 		if cloneURL == "" {
 			cloneURL = b.defaultCloneURL(sc.Repo)
 		}
-		if _, err := s.cron.AddFunc(sc.Cron, s.fire(sc.Repo, sc.Branch, sc.InstallationID, cloneURL)); err != nil {
+		if _, err := s.add(sc.Cron, sc.Repo, sc.Branch, sc.InstallationID, cloneURL); err != nil {
 			return nil, fmt.Errorf("schedule %q of %s: %w", sc.Cron, sc.Repo, err)
 		}
 		s.fixed[strings.ToLower(sc.Repo)+"@"+sc.Branch] = true
@@ -63,28 +70,66 @@ func (b *Bot) startSchedules(ctx context.Context) (func(), error) {
 	return func() { <-s.cron.Stop().Done() }, nil
 }
 
-// fire returns the function a schedule runs: it queues a full job (the
-// worker resolves the branch head when it runs).
-func (s *schedules) fire(repo, branch string, installation int64, cloneURL string) func() {
-	b := s.b
-	return func() {
-		br := branch
-		if br == "" {
-			// The default branch, asked now: it may have been renamed.
-			var err error
-			if br, err = b.defaultBranch(installation, repo); err != nil {
-				b.log.Error("scheduled re-analysis: finding the default branch", "repo", repo, "err", err)
-				return
-			}
+// add runs a schedule's spec in the cron.
+func (s *schedules) add(spec, repo, branch string, installation int64, cloneURL string) (cron.EntryID, error) {
+	sched, err := cron.ParseStandard(spec)
+	if err != nil {
+		return 0, err
+	}
+	if every, ok := sched.(cron.ConstantDelaySchedule); ok {
+		sched = alignedEvery(every.Delay)
+	}
+	var (
+		mu sync.Mutex
+		id cron.EntryID
+	)
+	mu.Lock()
+	defer mu.Unlock()
+	id = s.cron.Schedule(sched, cron.FuncJob(func() {
+		mu.Lock()
+		own := id
+		mu.Unlock()
+		// The entry's Prev is the time this run was due; none if the
+		// schedule was removed meanwhile.
+		if due := s.cron.Entry(own).Prev; !due.IsZero() {
+			s.fire(repo, branch, installation, cloneURL, due)
 		}
-		j := queue.Job{Kind: queue.KindFull, Installation: installation, Repo: repo, CloneURL: cloneURL,
-			Branch: br, Fresh: true, Requester: "schedule"}
-		ids, _, err := b.enqueue(context.Background(), j)
-		if err != nil {
-			b.log.Error("queueing a scheduled re-analysis", "repo", repo, "branch", br, "err", err)
+	}))
+	return id, nil
+}
+
+// alignedEvery is an @every schedule whose ticks are the multiples of its
+// interval since the Unix epoch, the same on every server.
+type alignedEvery time.Duration
+
+func (a alignedEvery) Next(t time.Time) time.Time {
+	return t.Truncate(time.Duration(a)).Add(time.Duration(a))
+}
+
+// fire queues the full job of a schedule's tick (the worker resolves the
+// branch head when it runs), unless another server sharing the queue did.
+func (s *schedules) fire(repo, branch string, installation int64, cloneURL string, tick time.Time) {
+	b := s.b
+	br := branch
+	if br == "" {
+		// The default branch, asked now: it may have been renamed.
+		var err error
+		if br, err = b.defaultBranch(installation, repo); err != nil {
+			b.log.Error("scheduled re-analysis: finding the default branch", "repo", repo, "err", err)
 			return
 		}
-		b.log.Info("scheduled re-analysis queued", "repo", repo, "branch", br, "job", ids[0])
+	}
+	delivery := fmt.Sprintf("schedule:%s@%s:%s", repo, branch, tick.UTC().Format(time.RFC3339Nano))
+	j := queue.Job{Delivery: delivery, Kind: queue.KindFull, Installation: installation, Repo: repo, CloneURL: cloneURL,
+		Branch: br, Fresh: true, Requester: "schedule"}
+	ids, dup, err := b.enqueue(context.Background(), j)
+	switch {
+	case err != nil:
+		b.log.Error("queueing a scheduled re-analysis", "repo", repo, "branch", br, "err", err)
+	case dup:
+		b.log.Debug("scheduled re-analysis already queued by another server", "repo", repo, "branch", br, "delivery", delivery)
+	default:
+		b.log.Info("scheduled re-analysis queued", "repo", repo, "branch", br, "job", ids[0], "delivery", delivery)
 	}
 }
 
@@ -108,7 +153,7 @@ func (s *schedules) set(repo, branch, spec string, installation int64, cloneURL 
 	if spec == "" {
 		return had
 	}
-	id, err := s.cron.AddFunc(spec, s.fire(repo, branch, installation, cloneURL))
+	id, err := s.add(spec, repo, branch, installation, cloneURL)
 	if err != nil {
 		// config.Parse validated it; a spec that fails here is logged, not fatal.
 		s.b.log.Error("a repository's schedule does not parse", "repo", repo, "spec", spec, "err", err)
@@ -116,6 +161,54 @@ func (s *schedules) set(repo, branch, spec string, installation int64, cloneURL 
 	}
 	s.repo[key] = repoSchedule{spec: spec, id: id}
 	return true
+}
+
+// sync makes the running cron run the repositories' schedules of entries
+// (all the database remembers) and no other, and says how many it changed:
+// another server sharing the database may have learnt or dropped one since
+// this one started.
+func (s *schedules) sync(entries []schedule.Entry) int {
+	changed := 0
+	keep := map[string]bool{}
+	for _, e := range entries {
+		keep[strings.ToLower(e.Repo)+"@"+e.Branch] = true
+		if s.set(e.Repo, e.Branch, e.Spec, e.Installation, e.CloneURL) {
+			changed++
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for key, rs := range s.repo {
+		if !keep[key] {
+			s.cron.Remove(rs.id)
+			delete(s.repo, key)
+			changed++
+		}
+	}
+	return changed
+}
+
+// scheduleSyncInterval is how often a server reads the repositories'
+// schedules again (see syncSchedules).
+const scheduleSyncInterval = time.Minute
+
+// syncSchedules brings the running repositories' schedules in line with
+// the database's.
+func (b *Bot) syncSchedules(ctx context.Context) {
+	b.mu.Lock()
+	s := b.sched
+	b.mu.Unlock()
+	if s == nil {
+		return // not started
+	}
+	entries, err := b.schedules.List(ctx)
+	if err != nil {
+		b.log.Warn("reading the repositories' schedules again", "err", err)
+		return
+	}
+	if n := s.sync(entries); n > 0 {
+		b.log.Info("repositories' schedules read again", "changed", n)
+	}
 }
 
 // changes reports whether setting spec for a repository's branch would

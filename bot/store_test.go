@@ -20,7 +20,7 @@ import (
 
 // openStores opens the store at path with the bot's parts of it, as New
 // does; the store closes when the test ends.
-func openStores(t *testing.T, path string) (*cache.Store, *queue.Queue, *schedule.Store) {
+func openStores(t *testing.T, path string) (*cache.Store, *queue.Queue, schedule.Backend) {
 	t.Helper()
 	ctx := context.Background()
 	store, err := cache.Open(path, cache.Options{Logger: slog.New(slog.DiscardHandler)})

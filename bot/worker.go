@@ -54,12 +54,23 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	jobsCtx, stopJobs := context.WithCancelCause(context.Background())
 	defer stopJobs(nil)
+	// The other servers' news is heard, and the leases of running jobs
+	// kept, until the last job has ended.
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		b.queue.Watch(watchCtx, b.queueEvent)
+	}()
+	defer func() { stopWatch(); <-watched }()
 	for i := 0; i < workers; i++ {
 		b.wg.Add(1)
 		go b.worker(ctx, jobsCtx)
 	}
 	prune := time.NewTicker(pruneInterval)
 	defer prune.Stop()
+	resync := time.NewTicker(scheduleSyncInterval)
+	defer resync.Stop()
 wait:
 	for {
 		select {
@@ -67,6 +78,8 @@ wait:
 			break wait
 		case <-prune.C:
 			b.prune(ctx)
+		case <-resync.C:
+			b.syncSchedules(ctx)
 		}
 	}
 	stopSchedules()
@@ -227,6 +240,8 @@ func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 	switch {
 	case errors.Is(cause, errShutdown):
 		outcome = "interrupted"
+	case errors.Is(cause, errLeaseLost):
+		outcome = "lost"
 	case errors.Is(err, errSuperseded) || errors.Is(cause, errSuperseded):
 		outcome, state, text = "superseded", queue.Cancelled, errSuperseded.Error()
 	case err != nil && retryable(j, err):
@@ -243,6 +258,9 @@ func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 	switch outcome {
 	case "interrupted":
 		log.Warn("job interrupted by shutdown; it will run again")
+		return
+	case "lost":
+		log.Warn("job taken over by another server; its run here is dropped")
 		return
 	case "requeued":
 		ferr = b.queue.Requeue(context.WithoutCancel(ctx), j.ID, retryAt, text)

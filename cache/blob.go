@@ -56,22 +56,9 @@ func (s *Store) Get(ctx context.Context, kind, key string) (data []byte, ok bool
 	}
 	data, err = unpack(kind, key, frame, size, sum)
 	if err != nil {
-		var level slog.Level
-		var msg string
-		var misfiled *misfiledError
-		switch {
-		case errors.Is(err, errNewerFormat):
-			s.log.Debug("cache blob of a newer format: kept for the setbot that wrote it, reporting a miss",
-				"path", s.path, "kind", kind, "key", key, "err", err)
+		if !unusable(ctx, s.log, "path", s.path, kind, key, err) {
 			return nil, false, nil
-		case errors.Is(err, errOlderFormat):
-			level, msg = slog.LevelInfo, "cache blob of an older format: deleted, reporting a miss"
-		case errors.As(err, &misfiled):
-			level, msg = slog.LevelWarn, "cache blob stored under another key: deleted, reporting a miss"
-		default:
-			level, msg = slog.LevelError, "cache blob damaged: deleted, reporting a miss"
 		}
-		s.log.Log(ctx, level, msg, "path", s.path, "kind", kind, "key", key, "err", err)
 		// Only the version read: a concurrent Put may have replaced it.
 		if err := s.Write(ctx, func(tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, "DELETE FROM blobs WHERE id = ? AND written = ?", id, written)
@@ -92,6 +79,30 @@ func (s *Store) Get(ctx context.Context, kind, key string) (data []byte, ok bool
 		s.log.Warn("marking cache blob used", "path", s.path, "kind", kind, "key", key, "err", err)
 	}
 	return data, true, nil
+}
+
+// unusable logs why a blob read under kind and key could not be used, and
+// says whether to delete it: every such blob but one of a newer format,
+// which is left for the setbot that wrote it. where names the store
+// (placeKey is "path" or "database").
+func unusable(ctx context.Context, log *slog.Logger, placeKey, where, kind, key string, err error) bool {
+	var level slog.Level
+	var msg string
+	var misfiled *misfiledError
+	switch {
+	case errors.Is(err, errNewerFormat):
+		log.Debug("cache blob of a newer format: kept for the setbot that wrote it, reporting a miss",
+			placeKey, where, "kind", kind, "key", key, "err", err)
+		return false
+	case errors.Is(err, errOlderFormat):
+		level, msg = slog.LevelInfo, "cache blob of an older format: deleted, reporting a miss"
+	case errors.As(err, &misfiled):
+		level, msg = slog.LevelWarn, "cache blob stored under another key: deleted, reporting a miss"
+	default:
+		level, msg = slog.LevelError, "cache blob damaged: deleted, reporting a miss"
+	}
+	log.Log(ctx, level, msg, placeKey, where, "kind", kind, "key", key, "err", err)
+	return true
 }
 
 // Put stores data under kind and key, replacing any blob there, in one

@@ -1,10 +1,13 @@
-// Package cache is setbot's SQLite store. It keeps symbolic execution trees,
-// test suites and analysis results as compressed, checksummed blobs under
-// keys the caller computes, each recording the key it was stored under so
-// that it is never returned for another, evicts the least recently used of
-// them beyond a size cap, and logs analysis runs. Other packages keep their
-// own tables in the store: each applies its Schema with Migrate when it opens
-// its part, and reads and writes them with Query, QueryRow and Write.
+// Package cache is setbot's store: a SQLite file (Store), the embedded
+// default, or a PostgreSQL database that several servers share (Postgres),
+// both behind Backend. It keeps symbolic execution trees, test suites and
+// analysis results as compressed, checksummed blobs under keys the caller
+// computes, each recording the key it was stored under so that it is never
+// returned for another, evicts the least recently used of them beyond a size
+// cap, and logs analysis runs. Other packages keep their own tables in the
+// store: each applies its Schema for the backend with Migrate when it opens
+// its part, and reads and writes them with Query, QueryRow and Write
+// (SQLite) or through Pool (PostgreSQL).
 //
 // One file serves several goroutines and several processes at once: WAL
 // journaling, a busy timeout, and every write in a transaction that takes the

@@ -36,7 +36,8 @@ const (
 	MaxWorkers             = 64
 	DefaultJobTimeout      = 30 * time.Minute
 	DefaultShutdownTimeout = 60 * time.Second
-	DefaultMaxBodyBytes    = 25 << 20 // GitHub's largest webhook payload
+	DefaultMaxBodyBytes    = 25 << 20    // GitHub's largest webhook payload
+	MinJobLease            = time.Second // queue.MinLease
 	DefaultLogLevel        = "info"
 	DefaultLogFormat       = "json"
 )
@@ -47,7 +48,7 @@ const maxSecretFileBytes = 64 << 10
 
 // The keys of each mapping of the server's file, in documentation order.
 var (
-	serverKeys   = []string{"listen", "database", "clone_dir", "cache_max_bytes", "workers", "job_timeout", "shutdown_timeout", "run_retention", "clone_max_age", "max_body_bytes", "log_level", "log_format", "public_url", "github", "schedules"}
+	serverKeys   = []string{"listen", "database", "store", "clone_dir", "cache_max_bytes", "workers", "job_timeout", "shutdown_timeout", "run_retention", "clone_max_age", "max_body_bytes", "job_lease", "sweep_interval", "log_level", "log_format", "public_url", "github", "schedules"}
 	githubKeys   = []string{"base_url", "app_id", "private_key_file", "private_key", "token", "webhook_secret", "webhook_secret_file"}
 	scheduleKeys = []string{"repo", "branch", "cron", "installation_id", "clone_url"}
 
@@ -59,6 +60,7 @@ var (
 var serverEnv = []struct{ name, key string }{
 	{"SETBOT_LISTEN", "listen"},
 	{"SETBOT_DATABASE", "database"},
+	{"SETBOT_DATABASE_URL", "store"},
 	{"SETBOT_CLONE_DIR", "clone_dir"},
 	{"SETBOT_WORKERS", "workers"},
 	{"SETBOT_JOB_TIMEOUT", "job_timeout"},
@@ -86,7 +88,8 @@ var (
 // environment.
 type Server struct {
 	Listen          string // the HTTP address of /webhook, /healthz, /readyz and /metrics
-	Database        string // the SQLite file: cache and job queue
+	Database        string // the SQLite file: cache and job queue (when Store is "")
+	Store           string // a postgres:// URL: the PostgreSQL database that replicas share; "" for the SQLite Database. It may hold a password: nothing prints or logs it
 	CloneDir        string // the bare clones of the repositories
 	CacheMaxBytes   int64  // the cache's size cap; 0 for none
 	Workers         int    // concurrent analyses
@@ -95,6 +98,8 @@ type Server struct {
 	RunRetention    time.Duration // how long the runs log is kept; 0 for cache.DefaultRunRetention
 	CloneMaxAge     time.Duration // how long an unused clone is kept; 0 for vcs.DefaultCloneMaxAge
 	MaxBodyBytes    int64         // the webhook body cap
+	JobLease        time.Duration // with Store: how long a replica's claim on a running job lasts unrenewed; 0 for queue.DefaultLease
+	SweepInterval   time.Duration // how often checks left in progress are looked for; 0 for bot.DefaultSweepInterval
 	LogLevel        string        // debug, info, warn or error
 	LogFormat       string        // json or text
 	PublicURL       string        // this server's URL, for links; "" when not known
@@ -299,6 +304,15 @@ func (l *loader) set(key string, g given) {
 		ok = l.address(g, key, &s.Listen)
 	case "database":
 		ok = l.path(g, key, &s.Database)
+	case "store":
+		ok = l.store(g, key, &s.Store)
+	case "job_lease":
+		if ok = l.duration(g, key, &s.JobLease); ok && s.JobLease < MinJobLease {
+			l.fail(g, key, "a lease of %v is shorter than %v: a replica renews it every third", s.JobLease, MinJobLease)
+			ok = false
+		}
+	case "sweep_interval":
+		ok = l.duration(g, key, &s.SweepInterval)
 	case "clone_dir":
 		ok = l.path(g, key, &s.CloneDir)
 	case "cache_max_bytes":
@@ -747,6 +761,29 @@ func (l *loader) url(g given, path string, schemes []string, example string, dst
 		*dst = s
 		return true
 	}
+	return false
+}
+
+// store accepts the URL of a PostgreSQL database. It may hold a password,
+// so no error quotes it.
+func (l *loader) store(g given, path string, dst *string) bool {
+	if !l.secret(g, path, dst) || *dst == "" {
+		return *dst == ""
+	}
+	u, err := url.Parse(*dst)
+	switch {
+	case err != nil:
+		l.fail(g, path, "invalid URL, not shown as it may hold a password (want postgres://user:password@host:5432/database)")
+	case u.Scheme == "":
+		l.fail(g, path, "the store is a PostgreSQL URL such as postgres://user:password@host:5432/database, not a path (for a SQLite file, set database)")
+	case u.Scheme != "postgres" && u.Scheme != "postgresql":
+		l.fail(g, path, "the store is a PostgreSQL URL such as postgres://user:password@host:5432/database, not a %s URL", quote(u.Scheme))
+	case u.Host == "" || u.Opaque != "":
+		l.fail(g, path, "the PostgreSQL URL names no host (want postgres://user:password@host:5432/database)")
+	default:
+		return true
+	}
+	*dst = ""
 	return false
 }
 

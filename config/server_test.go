@@ -213,7 +213,7 @@ func TestParseSize(t *testing.T) {
 func TestLoadServerErrors(t *testing.T) {
 	pkcs1, _ := rsaKeys()
 	keyFile := writeFile(t, "app.pem", pkcs1)
-	const known = " (known: listen, database, clone_dir, cache_max_bytes, workers, job_timeout, shutdown_timeout, run_retention, clone_max_age, max_body_bytes, log_level, log_format, public_url, github, schedules)"
+	const known = " (known: listen, database, store, clone_dir, cache_max_bytes, workers, job_timeout, shutdown_timeout, run_retention, clone_max_age, max_body_bytes, job_lease, sweep_interval, log_level, log_format, public_url, github, schedules)"
 	tests := []struct {
 		name, src string
 		env       []string // authEnv when nil
@@ -323,6 +323,21 @@ func TestLoadServerErrors(t *testing.T) {
 		{"clone url", "schedules:\n  - {repo: o/r, cron: '@daily', clone_url: 'git@github.com:o/r.git'}\n  - {repo: o/s, cron: '@daily', clone_url: 'ssh://github.com/o/s.git'}\n", nil, []string{
 			`setbot.yml:2:44: schedules[0].clone_url: invalid URL, not shown as it may hold credentials (want an absolute https, http or file URL, such as https://github.com/owner/name.git)`,
 			`setbot.yml:3:44: schedules[1].clone_url: invalid URL "ssh://github.com/o/s.git" (want an absolute https, http or file URL, such as https://github.com/owner/name.git)`}},
+
+		// the PostgreSQL store: its URL may hold a password, which no error shows
+		{"store", "store: 'mysql://u:hunter2@db/setbot'\n", nil, []string{
+			`setbot.yml:1:8: store: the store is a PostgreSQL URL such as postgres://user:password@host:5432/database, not a "mysql" URL`}},
+		{"store path", "store: /var/lib/setbot.db\n", nil, []string{
+			`setbot.yml:1:8: store: the store is a PostgreSQL URL such as postgres://user:password@host:5432/database, not a path (for a SQLite file, set database)`}},
+		{"store malformed", "store: 'postgres://u:hunter2@db:port/x'\n", nil, []string{
+			`setbot.yml:1:8: store: invalid URL, not shown as it may hold a password (want postgres://user:password@host:5432/database)`}},
+		{"store without host", "store: 'postgres:///setbot'\n", nil, []string{
+			`setbot.yml:1:8: store: the PostgreSQL URL names no host (want postgres://user:password@host:5432/database)`}},
+		{"lease", "job_lease: 0s\nsweep_interval: often\n", nil, []string{
+			`setbot.yml:1:12: job_lease: duration 0s is not positive`,
+			`setbot.yml:2:17: sweep_interval: invalid duration "often" (want a Go duration such as 30m or 90s)`}},
+		{"short lease", "job_lease: 500ms\n", nil, []string{
+			`setbot.yml:1:12: job_lease: a lease of 500ms is shorter than 1s: a replica renews it every third`}},
 
 		// authentication
 		{"no webhook secret", "", []string{"SETBOT_GITHUB_TOKEN=t"}, []string{
@@ -783,4 +798,18 @@ func FuzzLoadServer(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestStoreFromTheEnvironment: SETBOT_DATABASE_URL overrides the file's
+// store, and the replicas' settings are read.
+func TestStoreFromTheEnvironment(t *testing.T) {
+	src := "store: postgres://file-host/setbot\njob_lease: 10s\nsweep_interval: 30s\n"
+	env := append([]string{"SETBOT_DATABASE_URL=postgresql://setbot:pw@db.internal:5433/setbot?sslmode=require"}, authEnv...)
+	s, err := loadServer(ServerFileName, []byte(src), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Store != "postgresql://setbot:pw@db.internal:5433/setbot?sslmode=require" || s.JobLease != 10*time.Second || s.SweepInterval != 30*time.Second {
+		t.Errorf("store %q, lease %v, sweep %v", s.Store, s.JobLease, s.SweepInterval)
+	}
 }

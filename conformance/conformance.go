@@ -34,9 +34,7 @@ import (
 	"time"
 
 	"github.com/setbot/setbot/engine"
-	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/load"
-	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -283,7 +281,7 @@ func checkFile(dir, uri string, opts Options) (res FileResult) {
 	}
 	res.Bounds = set.Bounds
 	res.Verdict, res.Reason = judge(set)
-	if res.Verdict == Wrong && eopts.Time == vocab.TimeUntimed && usesTimers(m) {
+	if res.Verdict == Wrong && eopts.Time == vocab.TimeUntimed && m.SetsTimers() {
 		res.Verdict = NeedsTime
 		res.Reason += "; the test uses delayed sends, whose deadlines setbot's untimed abstraction does not order"
 	}
@@ -339,11 +337,6 @@ func bounds(hits []engine.BoundHit) string {
 		parts[i] = fmt.Sprintf("%s %s cut %d paths", h.Bound, limit, h.Count)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// usesTimers reports whether a machine has delayed sends to itself.
-func usesTimers(m *mlm.Machine) bool {
-	return slices.ContainsFunc(m.Source.Events, func(e *model.Event) bool { return e.Kinds&model.Timer != 0 })
 }
 
 // oneLine keeps the first line of a message.

@@ -46,7 +46,7 @@ type Options struct {
 	// Time, when set, overrides the configured time semantics.
 	Time vocab.Time
 	// Cache stores trees, suites and results; nil means no cache.
-	Cache *cache.Store
+	Cache cache.Backend
 	// Fresh ignores what the cache holds (every tree is explored again)
 	// but still refreshes it: `/setbot full` and scheduled re-analyses.
 	Fresh bool

@@ -124,3 +124,26 @@ func (j *Job) validate() error {
 	}
 	return nil
 }
+
+// opensChecks reports whether j's runs open a check on GitHub: only the
+// heads of such jobs are swept when they end.
+func (j *Job) opensChecks() bool { return j.Kind == KindPullRequest || j.Kind == KindMergeGroup }
+
+// inherit makes j, which supersedes a queued job of kind that was fresh or
+// not, keep what that job asked for beyond j (see Queue.EnqueueAll).
+func inherit(j *Job, kind string, fresh bool) {
+	j.Fresh = j.Fresh || fresh
+	if kind == KindFull && j.Kind == KindPush {
+		j.Kind = KindFull
+	}
+}
+
+// setTimes sets the times of a job read from a backend, stored as unix
+// nanoseconds (0 for no NotBefore).
+func (j *Job) setTimes(created, updated, notBefore int64) {
+	j.Created = time.Unix(0, created).UTC()
+	j.Updated = time.Unix(0, updated).UTC()
+	if notBefore > 0 {
+		j.NotBefore = time.Unix(0, notBefore).UTC()
+	}
+}

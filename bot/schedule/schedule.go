@@ -1,7 +1,8 @@
 // Package schedule keeps the repositories' own schedules of full
 // re-analysis (the `schedule:` of a repository's `.setbot.yml`, learnt from
-// its default branch) in the cache store, so that they survive a restart.
-// The bot runs them; this package only remembers them.
+// its default branch) in the cache store (SQLite or PostgreSQL), so that
+// they survive a restart. The bot runs them; this package only remembers
+// them.
 package schedule
 
 import (
@@ -9,6 +10,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/setbot/setbot/cache"
 )
@@ -40,23 +43,36 @@ type Entry struct {
 	CloneURL     string
 }
 
-// Store is the schedules kept in one cache store. Its methods are safe for
+// Backend is the schedules kept in one store. Its methods are safe for
 // concurrent use.
-type Store struct {
+type Backend interface {
+	// List returns every remembered schedule, by repository and branch.
+	List(ctx context.Context) ([]Entry, error)
+	// Set remembers e, replacing the schedule of its repository and branch;
+	// an empty Spec forgets it.
+	Set(ctx context.Context, e Entry) error
+}
+
+var (
+	_ Backend = (*sqliteStore)(nil)
+	_ Backend = (*pgStore)(nil)
+)
+
+// sqliteStore is the schedules in a SQLite store.
+type sqliteStore struct {
 	store *cache.Store
 }
 
 // Open returns the schedules kept in store, which must be open, creating or
 // updating their table first.
-func Open(ctx context.Context, store *cache.Store) (*Store, error) {
+func Open(ctx context.Context, store *cache.Store) (Backend, error) {
 	if err := store.Migrate(ctx, schema); err != nil {
 		return nil, fmt.Errorf("opening the repositories' schedules: %w", err)
 	}
-	return &Store{store: store}, nil
+	return &sqliteStore{store: store}, nil
 }
 
-// List returns every remembered schedule, by repository and branch.
-func (s *Store) List(ctx context.Context) ([]Entry, error) {
+func (s *sqliteStore) List(ctx context.Context) ([]Entry, error) {
 	rows, err := s.store.Query(ctx, "SELECT repo, branch, spec, installation, clone_url FROM repo_schedules ORDER BY repo, branch")
 	if err != nil {
 		return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
@@ -76,9 +92,7 @@ func (s *Store) List(ctx context.Context) ([]Entry, error) {
 	return entries, nil
 }
 
-// Set remembers e, replacing the schedule of its repository and branch; an
-// empty Spec forgets it.
-func (s *Store) Set(ctx context.Context, e Entry) error {
+func (s *sqliteStore) Set(ctx context.Context, e Entry) error {
 	err := s.store.Write(ctx, func(tx *sql.Tx) error {
 		if e.Spec == "" {
 			_, err := tx.ExecContext(ctx, "DELETE FROM repo_schedules WHERE repo = ? AND branch = ?", e.Repo, e.Branch)
@@ -89,6 +103,68 @@ ON CONFLICT (repo, branch) DO UPDATE SET spec = excluded.spec, installation = ex
 			e.Repo, e.Branch, e.Spec, e.Installation, e.CloneURL, time.Now().UnixNano())
 		return err
 	})
+	if err != nil {
+		return fmt.Errorf("remembering the schedule of %s@%s: %w", e.Repo, e.Branch, err)
+	}
+	return nil
+}
+
+// pgSchema is the package's table in a PostgreSQL store.
+var pgSchema = cache.Schema{Name: "schedules", Migrations: []cache.Migration{{
+	Version: 1,
+	Name:    "repositories' own schedules",
+	SQL: `
+CREATE TABLE repo_schedules (
+	repo         text NOT NULL,
+	branch       text NOT NULL,
+	spec         text NOT NULL,
+	installation bigint NOT NULL,
+	clone_url    text NOT NULL,
+	updated      bigint NOT NULL, -- unix nanoseconds
+	PRIMARY KEY (repo, branch)
+);
+`,
+}}}
+
+// pgStore is the schedules in a PostgreSQL store.
+type pgStore struct {
+	db *cache.Postgres
+}
+
+// OpenPostgres returns the schedules kept in db, creating or updating
+// their table first.
+func OpenPostgres(ctx context.Context, db *cache.Postgres) (Backend, error) {
+	if err := db.Migrate(ctx, pgSchema); err != nil {
+		return nil, fmt.Errorf("opening the repositories' schedules: %w", err)
+	}
+	return &pgStore{db: db}, nil
+}
+
+func (s *pgStore) List(ctx context.Context) ([]Entry, error) {
+	rows, err := s.db.Pool().Query(ctx, "SELECT repo, branch, spec, installation, clone_url FROM repo_schedules ORDER BY repo, branch")
+	if err != nil {
+		return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
+	}
+	entries, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Entry, error) {
+		var e Entry
+		err := row.Scan(&e.Repo, &e.Branch, &e.Spec, &e.Installation, &e.CloneURL)
+		return e, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
+	}
+	return entries, nil
+}
+
+func (s *pgStore) Set(ctx context.Context, e Entry) error {
+	var err error
+	if e.Spec == "" {
+		_, err = s.db.Pool().Exec(ctx, "DELETE FROM repo_schedules WHERE repo = $1 AND branch = $2", e.Repo, e.Branch)
+	} else {
+		_, err = s.db.Pool().Exec(ctx, `INSERT INTO repo_schedules (repo, branch, spec, installation, clone_url, updated) VALUES ($1, $2, $3, $4, $5, $6)
+ON CONFLICT (repo, branch) DO UPDATE SET spec = excluded.spec, installation = excluded.installation, clone_url = excluded.clone_url, updated = excluded.updated`,
+			e.Repo, e.Branch, e.Spec, e.Installation, e.CloneURL, time.Now().UnixNano())
+	}
 	if err != nil {
 		return fmt.Errorf("remembering the schedule of %s@%s: %w", e.Repo, e.Branch, err)
 	}

@@ -13,7 +13,7 @@ import (
 func TestSetAndList(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "cache.db")
-	open := func() (*cache.Store, *Store) {
+	open := func() (*cache.Store, Backend) {
 		store, err := cache.Open(path, cache.Options{Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)

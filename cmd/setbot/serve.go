@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -14,9 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/setbot/setbot/bot"
-	"github.com/setbot/setbot/bot/ghapi"
-	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/bot/server"
 	"github.com/setbot/setbot/config"
 )
 
@@ -26,8 +21,9 @@ func newServeCmd() *cobra.Command {
 		Use:   "serve [--config FILE]",
 		Short: "Run the GitHub bot: webhooks in, PR comments and check runs out",
 		Long: `serve runs setbot as a GitHub App (or with a plain token): it receives webhooks on
-POST /webhook, verifies their HMAC SHA-256 signature, writes a job to the SQLite
-database before answering 202, and a bounded pool of workers analyses each pull
+POST /webhook, verifies their HMAC SHA-256 signature, writes a job to the
+database before answering 202 (a SQLite file, or with store: postgres://... a
+PostgreSQL database that several replicas share behind one webhook URL), and a bounded pool of workers analyses each pull
 request as setbot analyze does: one comment per pull request, edited in place,
 and a check run named "setbot" whose conclusion is the gate's (failure blocks
 the merge when the check is required). Gate rules come from .setbot.yml on the
@@ -43,13 +39,14 @@ model without the cache and report any difference as a check run.
 Other endpoints: GET /healthz, GET /readyz (database ping), GET /metrics
 (Prometheus). SIGTERM or SIGINT drains: running jobs get shutdown_timeout to
 finish while /readyz and new deliveries answer 503, then the server stops and
-closes the database; queued jobs run after a restart. Jobs GitHub turns away
+closes the database; queued jobs run after a restart (or on another replica). Jobs GitHub turns away
 (rate limits, outages) are queued again for later rather than failed.
 
 The configuration file (YAML, strict) is optional: the listen address, paths,
-workers, timeouts, logging and GitHub credentials also come from SETBOT_*
-environment variables, which override the file (cache_max_bytes,
-shutdown_timeout, max_body_bytes and schedules are set in the file only). A webhook secret
+the PostgreSQL store (SETBOT_DATABASE_URL), workers, timeouts, logging and
+GitHub credentials also come from SETBOT_* environment variables, which
+override the file (cache_max_bytes, shutdown_timeout, max_body_bytes,
+job_lease, sweep_interval and schedules are set in the file only). A webhook secret
 is required. See docs/server.md for every setting and docs/github-app.md for
 creating and installing the GitHub App.`,
 		Args: cobra.NoArgs,
@@ -61,54 +58,11 @@ creating and installing the GitHub App.`,
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return serve(ctx, cfg, cmd.ErrOrStderr())
+			return server.Run(ctx, cfg, server.Options{Solver: newZ3, LogOut: cmd.ErrOrStderr()})
 		},
 	}
 	cmd.Flags().StringVar(&configFile, "config", "", "the server configuration file (YAML); default: none, settings from the environment")
 	return cmd
-}
-
-// serve runs the bot until ctx is done.
-func serve(ctx context.Context, cfg *config.Server, logOut io.Writer) error {
-	log := newLogger(cfg, logOut)
-	store, err := cache.Open(cfg.Database, cache.Options{MaxBytes: cfg.CacheMaxBytes, Logger: log})
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	if why := store.Rebuilt(); why != "" {
-		log.Warn("database rebuilt", "reason", why)
-	}
-	var b *bot.Bot
-	factory, err := ghapi.NewFactory(ghapi.Config{
-		BaseURL: cfg.GitHub.BaseURL, Token: cfg.GitHub.Token, AppID: cfg.GitHub.AppID, PrivateKey: cfg.GitHub.PrivateKey,
-		Logger:  log,
-		Metrics: func(event string) { b.Metrics().GitHubEvent(event) },
-	})
-	if err != nil {
-		return err
-	}
-	b, err = bot.New(cfg, bot.Options{Store: store, GitHub: factory, Solver: newZ3, Logger: log})
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		return fmt.Errorf("listening on %s: %w", cfg.Listen, err)
-	}
-	return b.Serve(ctx, ln)
-}
-
-func newLogger(cfg *config.Server, w io.Writer) *slog.Logger {
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
-		level = slog.LevelInfo
-	}
-	opts := &slog.HandlerOptions{Level: level}
-	if cfg.LogFormat == "text" {
-		return slog.New(slog.NewTextHandler(w, opts))
-	}
-	return slog.New(slog.NewJSONHandler(w, opts))
 }
 
 func newHealthcheckCmd() *cobra.Command {

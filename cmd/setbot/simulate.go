@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,12 +17,14 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 func newSimulateCmd() *cobra.Command {
 	var fe frontEndFlags
 	var format string
 	var reference, vars bool
+	var timeSem string
 	var opts sim.Options
 	cmd := &cobra.Command{
 		Use:   "simulate FILE [EVENT...]",
@@ -62,11 +65,20 @@ The environment may send:
     where ` + inputDomainHelp("    ") + `;
   - a pending timer (an event the machine sent itself with a delay), without
     arguments: it fires with the arguments it was set with. Every delayed
-    send is its own pending timer, so a timer set twice is pending twice; of
-    the pending timers of one name the oldest fires. A timer stays pending
-    when the state that set it is left. The text format lists the pending
-    timers after each step.
+    send is its own pending timer, so a timer set twice is pending twice. A
+    timer stays pending when the state that set it is left. The text format
+    lists the pending timers after each step.
 An event that is both an input and a timer is sent as the input.
+
+Time (--time timed, the default): the machine starts at 0s; a timer is due
+its delay after the step that set it, and only the timer due first (the
+earliest set among equals) may fire, at its deadline. An EVENT may end in
+@TIME, a CSS2 duration from the start: go@1.5s, tick@500ms. An input comes at
+that time (without one, at once: when the last step came), no earlier than the
+last step and no later than the next deadline; a timer's time, when given,
+must be its deadline. Every step says when it happened. With --time untimed a
+timer may fire whenever it is pending (of those of one name the oldest), and
+times are not read.
 
 Each event is processed by the first of the current state's transitions on it
 (in key order) whose guard holds and whose action runs to its end. Then the
@@ -86,13 +98,13 @@ x % 0 = x. Variable ranges are not enforced.
 Formats: text (one block per step: the event, the outputs, the state, and why
 it was discarded) and json ({"steps": [{"event", "args", "fired": [{"key",
 "path"}], "entered", "outputs": [{"event", "target", "args"}], "state",
-"configuration", "halted", "timers", "vars", "discarded"}]}, with "error" when a
+"configuration", "halted", "timers", "at", "next", "vars", "discarded"}]}, with "error" when a
 step failed; "discarded" only when the event was, "vars" only with --vars). A fired transition's path has
 one t or f per branching point its guard and action evaluated (&&, ||, ?:,
 if, each loop test, assume), in order; "entered" lists the statechart states
 the step entered, in order. With --reference the json steps are {"event",
 "args", "transitions", "exited", "entered", "outputs", "configuration",
-"halted", "timers", "vars", "discarded"}.
+"halted", "timers", "at", "next", "vars", "discarded"}; "at" (ms) and "next" ({"event", "at"}) only for a machine with timers, timed.
 
 With --vars every step also lists the data model's variables after it (those
 the model declares, not the system variables), in the text written as
@@ -110,13 +122,20 @@ say).`,
 			}
 			path := args[0]
 			events := make([]sim.Event, 0, len(args)-1)
+			times := make([]*int64, 0, len(args)-1)
 			for _, text := range args[1:] {
+				text, at, err := splitTime(text)
+				if err != nil {
+					return err
+				}
 				ev, err := sim.ParseEvent(text)
 				if err != nil {
 					return err
 				}
 				events = append(events, ev)
+				times = append(times, at)
 			}
+			opts.Time = vocab.Time(timeSem)
 			var steps []simStep
 			var err error
 			if reference {
@@ -127,7 +146,7 @@ say).`,
 				if err := completeArgs(events, m.EventByName); err != nil {
 					return err
 				}
-				steps, err = simulateReference(m, interp.Options{LoopLimit: opts.LoopLimit, MaxMicrosteps: opts.MaxMicrosteps}, events, vars)
+				steps, err = simulateReference(m, interp.Options{LoopLimit: opts.LoopLimit, MaxMicrosteps: opts.MaxMicrosteps, Time: opts.Time}, events, times, vars)
 				var bad *source.Error
 				if errors.As(err, &bad) {
 					// A statechart the algorithm cannot run: a model error.
@@ -141,7 +160,7 @@ say).`,
 				if err := completeArgs(events, m.Event); err != nil {
 					return err
 				}
-				steps, err = simulate(m, opts, events, vars)
+				steps, err = simulate(m, opts, events, times, vars)
 			}
 			if werr := simulateWriters[format](cmd.OutOrStdout(), steps, err); werr != nil {
 				return werr
@@ -154,6 +173,7 @@ say).`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&timeSem, "time", string(vocab.TimeTimed), timeUsage)
 	cmd.Flags().BoolVar(&reference, "reference", false,
 		"run the statechart on the reference interpreter (W3C SCXML algorithm) instead of the flattened machine")
 	cmd.Flags().BoolVar(&vars, "vars", false,
@@ -205,6 +225,8 @@ type simStep struct {
 	Discarded   string
 	Timers      []string
 	Vars        map[string]sim.Value // with --vars: the variables after the step
+	At          *int64               // timed: when the step happened, in ms
+	Next        *sim.Timer           // timed: the timer that fires next
 	reference   bool
 }
 
@@ -220,7 +242,7 @@ func referenceStep(st interp.Step, timers []string) simStep {
 
 // simulate runs the machine on events and returns the steps it completed,
 // the start step first, and the error that stopped it, if any.
-func simulate(m *mlm.Machine, opts sim.Options, events []sim.Event, vars bool) ([]simStep, error) {
+func simulate(m *mlm.Machine, opts sim.Options, events []sim.Event, times []*int64, vars bool) ([]simStep, error) {
 	s, st, err := sim.New(m, opts)
 	if err != nil {
 		return nil, err
@@ -230,11 +252,17 @@ func simulate(m *mlm.Machine, opts sim.Options, events []sim.Event, vars bool) (
 		if vars {
 			out.Vars = userVars(s.Vars())
 		}
+		if opts.Time != vocab.TimeUntimed && m.SetsTimers() {
+			out.At = &st.At
+			if next, ok := s.NextTimer(); ok {
+				out.Next = &next
+			}
+		}
 		return out
 	}
 	steps := []simStep{step(st)}
 	for i, ev := range events {
-		st, err := s.Step(ev)
+		st, err := s.StepAt(ev, times[i])
 		if err != nil {
 			return steps, fmt.Errorf("event %d: %w", i+1, err)
 		}
@@ -257,7 +285,7 @@ func userVars(vars map[string]sim.Value) map[string]sim.Value {
 
 // simulateReference runs the statechart on the reference interpreter, as
 // simulate runs the flattened machine.
-func simulateReference(m *model.Model, opts interp.Options, events []sim.Event, vars bool) ([]simStep, error) {
+func simulateReference(m *model.Model, opts interp.Options, events []sim.Event, times []*int64, vars bool) ([]simStep, error) {
 	in, st, err := interp.New(m, opts)
 	if err != nil {
 		return nil, err
@@ -267,11 +295,17 @@ func simulateReference(m *model.Model, opts interp.Options, events []sim.Event, 
 		if vars {
 			out.Vars = userVars(in.Vars())
 		}
+		if opts.Time != vocab.TimeUntimed && slices.ContainsFunc(m.Events, func(e *model.Event) bool { return e.Kinds&model.Timer != 0 }) {
+			out.At = &st.At
+			if next, ok := in.NextTimer(); ok {
+				out.Next = &next
+			}
+		}
 		return out
 	}
 	steps := []simStep{step(st)}
 	for i, ev := range events {
-		st, err := in.Step(ev)
+		st, err := in.StepAt(ev, times[i])
 		if err != nil {
 			return steps, fmt.Errorf("event %d: %w", i+1, err)
 		}
@@ -294,10 +328,14 @@ func writeStepsText(w io.Writer, steps []simStep, _ error) error {
 		fmt.Fprintf(&b, "  %s: %s\n", label, strings.Join(items, sep))
 	}
 	for _, st := range steps {
+		at := ""
+		if st.At != nil {
+			at = " @" + sim.FormatTime(*st.At)
+		}
 		if st.Input.Name == "" {
-			b.WriteString("(start)\n")
+			b.WriteString("(start)" + at + "\n")
 		} else {
-			fmt.Fprintf(&b, "> %s\n", st.Input)
+			fmt.Fprintf(&b, "> %s%s\n", st.Input, at)
 		}
 		if st.reference {
 			for _, t := range st.Transitions {
@@ -321,6 +359,9 @@ func writeStepsText(w io.Writer, steps []simStep, _ error) error {
 		fmt.Fprintf(&b, "  %s\n", where)
 		if len(st.Timers) > 0 {
 			fmt.Fprintf(&b, "  timers: %s\n", strings.Join(st.Timers, ", "))
+		}
+		if st.Next != nil {
+			fmt.Fprintf(&b, "  next: %s at %s\n", st.Next.Name, sim.FormatTime(st.Next.Due))
 		}
 		if st.Vars != nil {
 			fmt.Fprintf(&b, "  vars: %s\n", sim.FormatArgs(st.Vars))
@@ -348,6 +389,8 @@ type jsonStep struct {
 	Config    []string       `json:"configuration"`
 	Halted    bool           `json:"halted"`
 	Timers    []string       `json:"timers"`
+	At        *int64         `json:"at,omitempty"`
+	Next      *jsonNext      `json:"next,omitempty"`
 	Vars      map[string]any `json:"vars,omitempty"`
 	Discarded string         `json:"discarded,omitempty"`
 }
@@ -362,8 +405,24 @@ type jsonReferenceStep struct {
 	Config      []string       `json:"configuration"`
 	Halted      bool           `json:"halted"`
 	Timers      []string       `json:"timers"`
+	At          *int64         `json:"at,omitempty"`
+	Next        *jsonNext      `json:"next,omitempty"`
 	Vars        map[string]any `json:"vars,omitempty"`
 	Discarded   string         `json:"discarded,omitempty"`
+}
+
+// jsonNext is the timer that fires next: its event and when, in ms.
+type jsonNext struct {
+	Event string `json:"event"`
+	At    int64  `json:"at"`
+}
+
+// nextJSON is the JSON of the timer that fires next, nil for none.
+func nextJSON(t *sim.Timer) *jsonNext {
+	if t == nil {
+		return nil
+	}
+	return &jsonNext{Event: t.Name, At: t.Due}
 }
 
 type jsonFired struct {
@@ -406,6 +465,8 @@ func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
 				Config:      append([]string{}, st.Config...),
 				Halted:      st.Halted,
 				Timers:      append([]string{}, st.Timers...),
+				At:          st.At,
+				Next:        nextJSON(st.Next),
 				Vars:        plainVars(st.Vars),
 				Discarded:   st.Discarded,
 			})
@@ -421,6 +482,8 @@ func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
 			Config:    append([]string{}, st.Config...),
 			Halted:    st.Halted,
 			Timers:    append([]string{}, st.Timers...),
+			At:        st.At,
+			Next:      nextJSON(st.Next),
 			Vars:      plainVars(st.Vars),
 			Discarded: st.Discarded,
 		}
@@ -433,4 +496,19 @@ func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(out)
+}
+
+// splitTime splits EVENT@TIME into the event and its time in ms (nil when
+// the event has none): TIME is a CSS2 duration after the last @, once the
+// event's arguments are closed.
+func splitTime(text string) (string, *int64, error) {
+	i := strings.LastIndex(text, "@")
+	if i < 0 || strings.LastIndex(text, ")") > i {
+		return text, nil, nil
+	}
+	ms, err := model.ParseDelay(text[i+1:])
+	if err != nil {
+		return "", nil, fmt.Errorf("event %q: the time after @: %v", text, err)
+	}
+	return text[:i], &ms, nil
 }

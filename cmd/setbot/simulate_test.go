@@ -65,7 +65,7 @@ func TestSimulateText(t *testing.T) {
 		},
 		{
 			name: "timers",
-			args: []string{"../../examples/crossing.scxml", "carsWithin(n=5)", "press", "waitingTimeout", "lightsTimeout"},
+			args: []string{"--time", "untimed", "../../examples/crossing.scxml", "carsWithin(n=5)", "press", "waitingTimeout", "lightsTimeout"},
 			out: `(start)
   outputs: none
   state: NoWalking
@@ -106,7 +106,7 @@ func TestSimulateText(t *testing.T) {
 		},
 		{
 			name: "events nothing takes are discarded",
-			args: []string{"../../examples/crossing.scxml", "waitingTimeout", "nosuch", "press", "press"},
+			args: []string{"--time", "untimed", "../../examples/crossing.scxml", "waitingTimeout", "nosuch", "press", "press"},
 			out: `(start)
   outputs: none
   state: NoWalking
@@ -130,8 +130,61 @@ func TestSimulateText(t *testing.T) {
 `,
 		},
 		{
+			// Timed (the default): each step at its time; go is due before
+			// timeout, so timeout cannot fire first.
+			name: "timed",
+			args: []string{"../../engine/testdata/two_timers.scxml", "go", "timeout@2s"},
+			out: `(start) @0s
+  outputs: none
+  state: Armed
+  timers: go, timeout
+  next: go at 1s
+> go() @1s
+  outputs: none
+  state: Going
+  timers: timeout
+  next: timeout at 2s
+> timeout() @2s
+  outputs: none
+  state: Done (halted)
+`,
+		},
+		{
+			name: "a timer due later cannot fire first",
+			args: []string{"../../engine/testdata/two_timers.scxml", "timeout"},
+			out: `(start) @0s
+  outputs: none
+  state: Armed
+  timers: go, timeout
+  next: go at 1s
+`,
+			code: exitFindings,
+			err:  "../../engine/testdata/two_timers.scxml: event 1: timer timeout cannot fire yet: go is due first (at 1s)\n",
+		},
+		{
+			name: "an input after a deadline",
+			args: []string{"../../examples/crossing.scxml", "press@1s", "failed@11.5s"},
+			out: `(start) @0s
+  outputs: none
+  state: NoWalking
+> press() @1s
+  outputs: none
+  state: Waiting
+  timers: waitingTimeout
+  next: waitingTimeout at 11s
+`,
+			code: exitFindings,
+			err:  "../../examples/crossing.scxml: event 2: event failed at 11.5s comes after timer waitingTimeout fires (at 11s): fire the timer first\n",
+		},
+		{
+			name: "a time that is no duration",
+			args: []string{"../../examples/crossing.scxml", "press@1"},
+			code: exitUsage,
+			err:  `event "press@1": the time after @: delay "1" is not a CSS2 duration: write a number followed by s or ms, such as "2s" or "500ms"`,
+		},
+		{
 			name: "a timer set twice is pending twice",
-			args: []string{"../../examples/crossing.scxml", "press", "failed", "repaired", "press", "waitingTimeout", "waitingTimeout"},
+			args: []string{"--time", "untimed", "../../examples/crossing.scxml", "press", "failed", "repaired", "press", "waitingTimeout", "waitingTimeout"},
 			out: `(start)
   outputs: none
   state: NoWalking
@@ -164,7 +217,7 @@ func TestSimulateText(t *testing.T) {
 		},
 		{
 			name: "an argument out of range",
-			args: []string{"../../examples/crossing.scxml", "carsWithin(n=51)"},
+			args: []string{"--time", "untimed", "../../examples/crossing.scxml", "carsWithin(n=51)"},
 			code: exitFindings,
 			out:  "(start)\n  outputs: none\n  state: NoWalking\n",
 			err:  "../../examples/crossing.scxml: event 1: argument n=51 of event carsWithin is out of range int[0..50]\n",
@@ -201,7 +254,7 @@ func TestSimulateText(t *testing.T) {
 		},
 		{
 			name: "reference error",
-			args: []string{"--reference", "../../examples/crossing.scxml", "carsWithin(n=51)"},
+			args: []string{"--time", "untimed", "--reference", "../../examples/crossing.scxml", "carsWithin(n=51)"},
 			code: exitFindings,
 			out: `(start)
   transition: scxml:initial>Operating

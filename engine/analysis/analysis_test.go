@@ -81,7 +81,7 @@ func replayWitness(t *testing.T, m *mlm.Machine, w *testgen.Test) (*sim.Sim, sim
 		if err != nil {
 			t.Fatal(err)
 		}
-		if last, err = s.Step(ev); err != nil {
+		if last, err = s.StepAt(ev, st.At); err != nil {
 			t.Fatalf("witness step %s: %v", st.Event, err)
 		}
 	}

@@ -157,7 +157,7 @@ func replayOn(m *mlm.Machine, tc *testgen.Test) (off, oracle string) {
 			}
 			ev.Args = simArgs(st.Args)
 		}
-		got, err := s.Step(ev)
+		got, err := s.StepAt(ev, st.At)
 		if err != nil {
 			return fmt.Sprintf("step %d: %v", i+1, err), ""
 		}

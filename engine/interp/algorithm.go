@@ -11,6 +11,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // run is one step in progress: the procedures of SCXML Appendix D over a
@@ -536,7 +537,7 @@ func (r *run) exitInterpreter() error {
 			return err
 		}
 	}
-	r.c.internal, r.c.queue, r.c.timers, r.c.relays = nil, nil, nil, nil
+	r.c.internal, r.c.queue, r.c.timers = nil, nil, nil
 	return r.ended()
 }
 
@@ -551,6 +552,7 @@ func (r *run) executor(fallback source.Pos) *sim.Executor {
 		Emit:      r.emit,
 		Cancel:    r.cancel,
 		LoopLimit: r.in.opts.LoopLimit,
+		Timed:     r.in.opts.Time != vocab.TimeUntimed,
 		Source:    r.c.m,
 		Fallback:  fallback,
 	}
@@ -573,20 +575,20 @@ func (r *run) isActive(id string) (bool, error) {
 	return r.c.active[s], nil
 }
 
-func (r *run) emit(route sim.Route, ev sim.Event, target, sendID string) {
+func (r *run) emit(route sim.Route, ev sim.Event, target, sendID string, delay int64) {
 	switch {
 	case route == sim.ToInternal:
 		r.c.internal = append(r.c.internal, ev)
 	case route == sim.ToSelf:
 		r.c.root().deliver(r.c, ev, nil)
 	case route == sim.ToTimer && target == model.TargetParent && r.c.parent != nil:
-		r.c.relays = append(r.c.relays, sim.Timer{Event: ev, ID: sendID})
+		r.c.setTimer(model.TargetParent+"/", ev, sendID, delay)
 	case route == sim.ToTimer && target != "":
 		// A machine nobody invokes: an output, whose delay it does not
 		// observe.
 		r.st.step.Outputs = append(r.st.step.Outputs, sim.Output{Event: ev.Name, Target: target, Args: ev.Args})
 	case route == sim.ToTimer:
-		r.c.timers = append(r.c.timers, sim.Timer{Event: ev, ID: sendID})
+		r.c.setTimer("", ev, sendID, delay)
 	case target == model.TargetParent && r.c.parent != nil:
 		r.c.root().deliver(r.c.parent, fromChild(r.c, ev), r.c)
 	case r.c.invoke(target) >= 0:
@@ -598,8 +600,8 @@ func (r *run) emit(route sim.Route, ev sim.Event, target, sendID string) {
 
 // cancel removes the pending timers sent with the id (SCXML's <cancel>).
 func (r *run) cancel(sendID string, prefix bool) {
-	r.c.timers = sim.CancelTimers(r.c.timers, sendID, prefix)
-	r.c.relays = sim.CancelTimers(r.c.relays, sendID, prefix)
+	top := r.c.root()
+	top.timers = sim.CancelTimers(top.timers, r.c.timerPrefix()+sendID, prefix)
 }
 
 // byDocument sorts states in document order.

@@ -120,14 +120,18 @@ func (s *subject) compare(inputs next, n *counts) string {
 	}
 	n.steps.Add(1)
 	for i := 1; ; i++ {
-		ev, ok := inputs(i, sm.PendingTimers())
+		var due []string // the timer that can fire (timed semantics)
+		if next, ok := sm.NextTimer(); ok {
+			due = []string{next.Name}
+		}
+		ev, ok := inputs(i, due)
 		if !ok {
 			return ""
 		}
 		sent = append(sent, ev.String())
 		label := fmt.Sprintf("step %d (%s)", i, ev)
-		sst, serr := sm.Step(ev)
-		ist, ierr := im.Step(ev)
+		sst, serr := sm.StepAt(ev, nil)
+		ist, ierr := im.StepAt(ev, nil)
 		if !sameError(ierr, serr) {
 			return report(label, "error", ierr, serr)
 		}

@@ -50,6 +50,7 @@ import (
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Defaults for Options.
@@ -62,6 +63,9 @@ const (
 type Options struct {
 	LoopLimit     int // iterations of one execution of one loop
 	MaxMicrosteps int // microsteps in one step (its macrosteps together)
+	// Time is how delays are read: timed (the default, "": a timer fires at
+	// its deadline, in deadline order) or untimed.
+	Time vocab.Time
 }
 
 func (o Options) withDefaults() Options {
@@ -94,6 +98,7 @@ type Step struct {
 	// nothing followed (no eventless transition its _event enabled);
 	// empty otherwise.
 	Discarded string
+	At        int64 // when the step happened, in ms since the start (timed)
 }
 
 // Interp is a running statechart.
@@ -113,6 +118,7 @@ type machine struct {
 	event    *sim.Event // _event: the event processed last
 	internal []sim.Event
 	timers   []sim.Timer // pending, in the order they were set
+	now      int64       // ms since the start (timed)
 	halted   bool
 	stopped  []string // the atomic states the machine stopped in
 
@@ -127,9 +133,6 @@ type machine struct {
 	prefix   string     // of its states and variables in reports: "" at the top, "sub." for child sub
 	kids     []*machine // the child session of each of m's invokes (m.Invokes()), nil where none runs
 	invoking map[*model.State]bool
-	// relays are the pending delayed sends to the parent, a timer of this
-	// session.
-	relays []sim.Timer
 	// done is set when the session reached a top-level final state,
 	// cancelled when its parent left the invoking state while it ran.
 	done, cancelled bool
@@ -180,7 +183,6 @@ func (c *machine) copyInto(memo map[*machine]*machine) *machine {
 	d.internal = slices.Clone(c.internal)
 	d.queue = slices.Clone(c.queue)
 	d.timers = slices.Clone(c.timers)
-	d.relays = slices.Clone(c.relays)
 	if c.parent != nil {
 		d.parent = c.parent.copyInto(memo)
 	}
@@ -287,12 +289,13 @@ func modelError(m *model.Model, s *model.State, format string, args ...any) erro
 	return &source.Error{Pos: m.Position(s.Pos), Msg: fmt.Sprintf(format, args...)}
 }
 
-// Step sends one event from the environment: an input event with exactly
-// its declared arguments, or a pending timer without arguments. The event
-// is processed, then the machine runs to completion. An event nothing
-// takes is discarded and the step says why. On error the machine is left
-// as it was.
-func (in *Interp) Step(ev sim.Event) (Step, error) {
+// StepAt sends one event from the environment: an input event with
+// exactly its declared arguments, or a pending timer without arguments.
+// The event is processed, then the machine runs to completion. An event
+// nothing takes is discarded and the step says why. On error the machine
+// is left as it was. at is when the event comes, in ms since the start, by
+// the rules of sim.When (timed; nil: at once); untimed, at is not read.
+func (in *Interp) StepAt(ev sim.Event, at *int64) (Step, error) {
 	ev.Args = copyArgs(ev.Args) // accept converts ints for decimal parameters in it
 	if in.cur.halted {
 		return in.discard(ev, fmt.Sprintf("the machine has stopped (in final state %s)", strings.Join(in.cur.stopped, ","))), nil
@@ -305,22 +308,24 @@ func (in *Interp) Step(ev sim.Event) (Step, error) {
 	if why != "" {
 		return in.discard(input, why), nil
 	}
+	now, next := in.cur.now, -1
+	if in.opts.Time != vocab.TimeUntimed {
+		if now, next, err = sim.When(in.cur.timers, in.cur.now, ev.Name, timer, at); err != nil {
+			return Step{}, err
+		}
+	}
 	c := in.cur.clone()
+	c.now = now
 	r := &run{in: in, c: c, st: &stepState{step: Step{Input: input}}}
 	var taken bool
-	if s, i, relay := c.timer(ev.Name); timer && s != nil {
-		// A timer: of the session that set it; one to the parent is
-		// relayed to it.
-		if relay {
-			t := s.relays[i]
-			s.relays = slices.Delete(s.relays, i, i+1)
-			c.deliver(s.parent, fromChild(s, t.Event), s)
-			taken = true
-		} else {
-			t := s.timers[i]
-			s.timers = slices.Delete(s.timers, i, i+1)
-			taken, err = r.at(s).external(t.Event, nil)
+	if timer {
+		i := next
+		if i < 0 { // untimed: the oldest of that name
+			i = slices.IndexFunc(c.timers, func(t sim.Timer) bool { return t.Name == ev.Name })
 		}
+		t := c.timers[i]
+		c.timers = slices.Delete(c.timers, i, i+1)
+		taken, err = r.fire(t)
 	} else {
 		taken, err = r.external(input, nil)
 	}
@@ -351,7 +356,7 @@ func (in *Interp) accept(ev sim.Event) (timer bool, discard string, err error) {
 	if ev.Meta.Self {
 		return true, "", sim.CheckTimer(ev, in.cur.timers)
 	}
-	if s, _, _ := in.cur.timer(ev.Name); s != nil && s != in.cur {
+	if e == nil && slices.ContainsFunc(in.cur.timers, func(t sim.Timer) bool { return t.Name == ev.Name }) {
 		if len(ev.Args) > 0 {
 			return false, "", fmt.Errorf("timer %s takes no arguments: it fires with those it was set with", ev.Name)
 		}
@@ -404,6 +409,7 @@ func (in *Interp) discard(ev sim.Event, why string) Step {
 func (in *Interp) finish(step Step) Step {
 	step.Config = in.Config()
 	step.Halted = in.cur.halted
+	step.At = in.cur.now
 	return step
 }
 
@@ -442,19 +448,24 @@ func (in *Interp) Vars() map[string]sim.Value {
 // PendingTimers returns the names of the timers the environment may fire,
 // one per pending timer (a name twice when two are pending), sorted: a
 // child session's under its invoke id (sub/e), and its delayed sends to its
-// parent as sub/#_parent/e.
+// parent as sub/#_parent/e. The top session holds the timers of every
+// session, in the order they were set.
 func (in *Interp) PendingTimers() []string {
-	var names []string
-	in.cur.walk(func(c *machine) {
-		for _, t := range c.timers {
-			names = append(names, c.timerPrefix()+t.Name)
-		}
-		for _, t := range c.relays {
-			names = append(names, c.timerPrefix()+model.TargetParent+"/"+t.Name)
-		}
-	})
+	names := make([]string, 0, len(in.cur.timers))
+	for _, t := range in.cur.timers {
+		names = append(names, t.Name)
+	}
 	sort.Strings(names)
 	return names
+}
+
+// NextTimer returns the timer that fires next, timed: the one due first,
+// the earliest set among equals; false when none is pending.
+func (in *Interp) NextTimer() (sim.Timer, bool) {
+	if i := sim.Next(in.cur.timers); i >= 0 {
+		return in.cur.timers[i], true
+	}
+	return sim.Timer{}, false
 }
 
 // atomicIDs returns the ids of the atomic states in a configuration,

@@ -390,7 +390,7 @@ func TestSemantics(t *testing.T) {
 					t.Fatal(perr)
 				}
 				events = append(events, ev)
-				st, err := in.Step(ev)
+				st, err := in.StepAt(ev, nil)
 				checkStep(t, w.ev, st, err, in, w)
 			}
 			// Where setbot flattens the model, the flattened machine agrees.
@@ -499,11 +499,11 @@ func TestBoundError(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if _, err := in.Step(sim.Event{Name: "add"}); err != nil {
+		if _, err := in.StepAt(sim.Event{Name: "add"}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, err = in.Step(sim.Event{Name: "add"})
+	_, err = in.StepAt(sim.Event{Name: "add"}, nil)
 	var be *sim.BoundError
 	want := "event add(): transition a:add>: grow.scxml:3:59: an array grows past its bound of 2 elements (the array bound; raise it with setbot:type)"
 	if !errors.As(err, &be) || be.Bound != "array" || be.Limit != 2 || err.Error() != want {

@@ -88,26 +88,41 @@ func (c *machine) timerPrefix() string {
 	return c.parent.timerPrefix() + c.inv.ID + "/"
 }
 
-// timer finds the pending timer PendingTimers names name: the session
-// that holds it, its index, and whether it is a delayed send to the
-// session's parent. The session is nil when no such timer is pending.
-func (c *machine) timer(name string) (s *machine, index int, relay bool) {
-	c.walk(func(m *machine) {
-		rest, ok := strings.CutPrefix(name, m.timerPrefix())
-		if !ok || s != nil {
-			return
-		}
-		if ev, ok := strings.CutPrefix(rest, model.TargetParent+"/"); ok && m.parent != nil {
-			if i := slices.IndexFunc(m.relays, func(t sim.Timer) bool { return t.Name == ev }); i >= 0 {
-				s, index, relay = m, i, true
-			}
-			return
-		}
-		if i := slices.IndexFunc(m.timers, func(t sim.Timer) bool { return t.Name == rest }); i >= 0 {
-			s, index = m, i
+// setTimer sets a timer of session c, which the top session holds with the
+// timers of every session, in the order they were set: its name and id are
+// scoped by c's timerPrefix (then, for a delayed send to the parent, by
+// "#_parent/"), as the composed machine names them.
+func (c *machine) setTimer(scope string, ev sim.Event, sendID string, delay int64) {
+	top := c.root()
+	ev.Name = c.timerPrefix() + scope + ev.Name
+	top.timers = append(top.timers, sim.Timer{Event: ev, ID: c.timerPrefix() + sendID, Due: top.now + delay})
+}
+
+// fire processes timer t, which has fired: the session that set it takes
+// its event, or, for a delayed send to the parent, the parent does. It
+// reports whether a transition took the event.
+func (r *run) fire(t sim.Timer) (bool, error) {
+	owner := r.c
+	owner.walk(func(m *machine) {
+		if strings.HasPrefix(t.Name, m.timerPrefix()) && len(m.timerPrefix()) > len(owner.timerPrefix()) {
+			owner = m
 		}
 	})
-	return s, index, relay
+	ev := t.Event
+	ev.Name = strings.TrimPrefix(t.Name, owner.timerPrefix())
+	if name, ok := strings.CutPrefix(ev.Name, model.TargetParent+"/"); ok && owner.parent != nil {
+		ev.Name = name
+		r.c.deliver(owner.parent, fromChild(owner, ev), owner)
+		return true, nil // the relay is a step of its own
+	}
+	return r.at(owner).external(ev, nil)
+}
+
+// endTimers cancels the pending timers of session c and of the sessions
+// below it, which end.
+func (c *machine) endTimers() {
+	top := c.root()
+	top.timers = sim.CancelTimers(top.timers, c.timerPrefix(), true)
 }
 
 // invoke returns the index of the invoke a send target #_ID names, or -1.
@@ -251,6 +266,7 @@ func (r *run) cancelInvokes(s *model.State) {
 		k := slices.Index(invs, inv)
 		if kid := r.c.kids[k]; kid != nil {
 			kid.cancelled = kid.live()
+			kid.endTimers()
 			r.c.kids[k] = nil
 		}
 	}
@@ -264,6 +280,7 @@ func (r *run) ended() error {
 		return nil
 	}
 	r.c.done = true
+	r.c.endTimers()
 	done := sim.Event{Name: model.DoneInvoke(r.c.inv.ID), Args: map[string]sim.Value{}, Meta: model.Meta{InvokeID: r.c.inv.ID}}
 	if f := r.c.m.State(r.c.stopped[0]); f != nil {
 		x := r.executor(f.Pos)

@@ -7,6 +7,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // codeModel exercises the action language: one targetless transition per
@@ -121,7 +122,7 @@ const cancelModel = `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="S">
 // changes nothing; and that an action's sends and cancels apply in order.
 func TestCancel(t *testing.T) {
 	m := loadString(t, "cancel.scxml", cancelModel)
-	replay(t, m, sim.Options{}, []want{
+	replay(t, m, sim.Options{Time: vocab.TimeUntimed}, []want{ // untimed: the timers fire in the order the test chooses
 		{state: "S", vars: "x=0", timers: "none"},
 		{ev: "arm", timers: "tick tock"},
 		{ev: "arm", timers: "tick tick tock tock"},
@@ -226,7 +227,7 @@ func TestHandBuilt(t *testing.T) {
 			if v := s.Vars()["x"]; tt.vars != "" && "x="+v.String() != tt.vars {
 				t.Errorf("x=%v, want %s", v, tt.vars)
 			}
-			st, err = s.Step(sim.Event{Name: "go"})
+			st, err = s.StepAt(sim.Event{Name: "go"}, nil)
 			if tt.stepErr != "" {
 				if err == nil || err.Error() != tt.stepErr {
 					t.Fatalf("go: got error %v, want %q", err, tt.stepErr)

@@ -64,7 +64,7 @@ func TestEmitMeta(t *testing.T) {
 	b := parseStmts(t, `raise a() id "r"; send b() id "s"; send c() after "1s" id "t"; send d() to "#_parent"; send f()`)
 	b.Stmts = append(b.Stmts, &lang.Raise{Event: "error.execution", ID: "e1", Platform: true})
 	var got []model.Meta
-	x := &sim.Executor{Emit: func(_ sim.Route, ev sim.Event, _, _ string) { got = append(got, ev.Meta) }}
+	x := &sim.Executor{Emit: func(_ sim.Route, ev sim.Event, _, _ string, _ int64) { got = append(got, ev.Meta) }}
 	if err := x.Run(b); err != nil {
 		t.Fatal(err)
 	}

@@ -65,8 +65,11 @@ type Executor struct {
 	In func(state string) (bool, error)
 	// Emit receives each raised or sent event, with how it arrives (its
 	// Meta), with its route, for an output its target, and for a timer its
-	// send id ("" when it has none).
-	Emit func(r Route, ev Event, target, sendID string)
+	// send id ("" when it has none) and, timed, its delay in ms.
+	Emit func(r Route, ev Event, target, sendID string, delay int64)
+	// Timed makes delayed sends read their delay (a CSS2 duration) for
+	// Emit.
+	Timed bool
 	// Cancel receives the send id of each cancel: every pending timer sent
 	// with it (with prefix, with an id that begins with it) is to be
 	// removed.
@@ -217,7 +220,7 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		if s.Platform {
 			meta.Type = model.TypePlatform
 		}
-		return x.emit(s, ToInternal, Event{Name: s.Event, Meta: meta}, s.Args, "")
+		return x.emit(s, ToInternal, Event{Name: s.Event, Meta: meta}, s.Args, "", 0)
 	case *lang.Send:
 		// The reader refuses a delayed send to another target than the
 		// machine itself, but for #_parent: a timer with that target, which
@@ -226,11 +229,24 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		ev := Event{Name: s.Event, Meta: model.SendMeta(s)}
 		switch {
 		case s.Delay != nil:
-			return x.emit(s, ToTimer, ev, s.Args, s.Target)
+			var delay int64
+			if x.Timed {
+				d, err := x.Eval(s.Delay)
+				if err != nil {
+					return err
+				}
+				if d.Kind != lang.String {
+					return x.errorf(s, "the delay is %s, not a duration", d)
+				}
+				if delay, err = model.ParseDelay(d.Str); err != nil {
+					return x.errorf(s, "%v", err)
+				}
+			}
+			return x.emit(s, ToTimer, ev, s.Args, s.Target, delay)
 		case s.Target != "":
-			return x.emit(s, ToOutput, Event{Name: s.Event, Meta: model.Meta{SendID: s.ID}}, s.Args, s.Target)
+			return x.emit(s, ToOutput, Event{Name: s.Event, Meta: model.Meta{SendID: s.ID}}, s.Args, s.Target, 0)
 		}
-		return x.emit(s, ToSelf, ev, s.Args, "")
+		return x.emit(s, ToSelf, ev, s.Args, "", 0)
 	case *lang.Cancel:
 		if x.Cancel == nil {
 			return x.errorf(s, "cancel %q where no timers are kept", s.SendID)
@@ -356,7 +372,7 @@ func (x *Executor) loop(n lang.Node, cond lang.Expr, body *lang.Block, post lang
 // emit evaluates a raise's or send's arguments and hands ev, with them, to
 // Emit. Every delayed send is its own event: an earlier one of the same
 // name stays pending.
-func (x *Executor) emit(n lang.Node, r Route, ev Event, list []*lang.Arg, target string) error {
+func (x *Executor) emit(n lang.Node, r Route, ev Event, list []*lang.Arg, target string, delay int64) error {
 	ev.Args = make(map[string]Value, len(list))
 	for _, a := range list {
 		v, err := x.Eval(a.Value)
@@ -368,6 +384,6 @@ func (x *Executor) emit(n lang.Node, r Route, ev Event, list []*lang.Arg, target
 	if x.Emit == nil {
 		return x.errorf(n, "event %s is sent where no queue receives it", ev.Name)
 	}
-	x.Emit(r, ev, target, ev.Meta.SendID)
+	x.Emit(r, ev, target, ev.Meta.SendID, delay)
 	return nil
 }

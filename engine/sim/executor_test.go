@@ -51,7 +51,7 @@ func TestExecutorHooks(t *testing.T) {
 					}
 					return state == tt.active, nil
 				},
-				Emit: func(r sim.Route, ev sim.Event, target, sendID string) {
+				Emit: func(r sim.Route, ev sim.Event, target, sendID string, _ int64) {
 					route := map[sim.Route]string{sim.ToInternal: "internal", sim.ToSelf: "self", sim.ToTimer: "timer", sim.ToOutput: "output"}[r]
 					if sendID != "" {
 						target += "#" + sendID

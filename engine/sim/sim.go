@@ -41,6 +41,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Defaults for Options.
@@ -53,6 +54,9 @@ const (
 type Options struct {
 	LoopLimit     int // iterations of one execution of one loop
 	MaxMicrosteps int // queued events processed by run-to-completion in one step
+	// Time is how delays are read, as by the symbolic executor: timed
+	// (the default, "") or untimed.
+	Time vocab.Time
 }
 
 func (o Options) withDefaults() Options {
@@ -81,6 +85,7 @@ type Step struct {
 	State   string   // MLM state after the step
 	Config  []string // its active atomic states
 	Halted  bool     // the machine reached a final state
+	At      int64    // when the step happened, in ms since the start (timed)
 	// Discarded says why the input was discarded (no transition took it,
 	// the event is unknown, the machine has stopped); empty when it was
 	// taken.
@@ -103,13 +108,15 @@ type config struct {
 	self     []Event // self queue
 	timers   []Timer // pending, in the order they were set
 	halted   bool
+	now      int64 // ms since the start (timed)
 }
 
 // Timer is a pending delayed send: the event it will deliver and the send
 // id a cancel names ("" when the send has none).
 type Timer struct {
 	Event
-	ID string
+	ID  string
+	Due int64 // when it fires, in ms since the start (timed)
 }
 
 // CancelTimers removes from ts every timer sent with the id (with prefix,
@@ -172,16 +179,21 @@ func New(m *mlm.Machine, opts Options) (*Sim, Step, error) {
 	return s, s.finish(step), nil
 }
 
-// Step sends one event from the environment: an input event with exactly
-// its declared arguments, or a pending timer without arguments (the oldest
-// pending timer of that name fires, with the arguments it was set with;
-// where the name is also an input's, an event whose Meta is Self stands for
-// the timer).
+// StepAt sends one event from the environment: an input event with
+// exactly its declared arguments, or a pending timer without arguments (it
+// fires with the arguments it was set with; where the name is also an
+// input's, an event whose Meta is Self stands for the timer).
 // The event is processed, then run-to-completion. An event nothing takes
 // (no transition of the current state, an unknown event, any event after
 // the machine stopped) is discarded and the step says why. On error the
 // machine is left as it was.
-func (s *Sim) Step(ev Event) (Step, error) {
+//
+// at is when the event comes, in ms since the start: timed, an input comes
+// at that time (nil: at once, when the last step came), no earlier than
+// the last step and no later than the next deadline, and a timer fires only
+// when it is the next due (ties in the order they were set), at its
+// deadline (which at, when given, must be). Untimed, at is not read.
+func (s *Sim) StepAt(ev Event, at *int64) (Step, error) {
 	ev.Args = copyArgs(ev.Args) // accept converts ints for decimal parameters in it
 	if s.cur.halted {
 		return s.discard(ev, fmt.Sprintf("the machine has stopped (in final state %s)", s.cur.state.Name)), nil
@@ -190,8 +202,16 @@ func (s *Sim) Step(ev Event) (Step, error) {
 	if err != nil {
 		return Step{}, err
 	}
+	now, next, err := s.when(ev, timer, at)
+	if err != nil {
+		return Step{}, err
+	}
 	candidates := s.index[s.cur.state.Name][ev.Name]
 	if !timer && len(candidates) == 0 {
+		if now != s.cur.now { // time passed all the same
+			s.cur = s.cur.clone()
+			s.cur.now = now
+		}
 		why := "no transition of " + s.cur.state.Name + " takes it"
 		if s.m.Event(ev.Name) == nil {
 			why = "the machine has no such event"
@@ -199,10 +219,14 @@ func (s *Sim) Step(ev Event) (Step, error) {
 		return s.discard(ev, why), nil
 	}
 	c := s.cur.clone()
+	c.now = now
 	in := Event{Name: ev.Name, Args: copyArgs(ev.Args)}
 	processed := in
 	if timer {
-		i := slices.IndexFunc(c.timers, func(t Timer) bool { return t.Name == ev.Name })
+		i := next
+		if i < 0 { // untimed: the oldest of that name
+			i = slices.IndexFunc(c.timers, func(t Timer) bool { return t.Name == ev.Name })
+		}
 		processed.Args, processed.Meta = c.timers[i].Args, c.timers[i].Meta
 		c.timers = slices.Delete(c.timers, i, i+1)
 	}
@@ -223,6 +247,68 @@ func (s *Sim) Step(ev Event) (Step, error) {
 	}
 	s.cur = c
 	return s.finish(step), nil
+}
+
+// when checks the time of ev (a timer when timer is set) and returns it,
+// with the index of the timer that fires (-1 untimed, or for an input).
+func (s *Sim) when(ev Event, timer bool, at *int64) (now int64, next int, err error) {
+	if s.opts.Time == vocab.TimeUntimed {
+		return s.cur.now, -1, nil
+	}
+	return When(s.cur.timers, s.cur.now, ev.Name, timer, at)
+}
+
+// When applies the timed semantics to the environment's next step, for the
+// simulator and the reference interpreter alike: an input named name
+// comes at at (nil: at now), no earlier than now and no later than the
+// first deadline of timers; a timer fires only when it is the first due
+// (the earliest set among equals), at its deadline (which at, when given,
+// must be). It returns the step's time and, for a timer, its index in
+// timers (-1 for an input).
+func When(timers []Timer, now int64, name string, timer bool, at *int64) (int64, int, error) {
+	next := Next(timers)
+	if timer {
+		t := timers[next]
+		switch {
+		case t.Name != name:
+			return 0, 0, fmt.Errorf("timer %s cannot fire yet: %s is due first (at %s)", name, t.Name, FormatTime(t.Due))
+		case at != nil && *at != t.Due:
+			return 0, 0, fmt.Errorf("timer %s fires at %s, not at %s", name, FormatTime(t.Due), FormatTime(*at))
+		}
+		return t.Due, next, nil
+	}
+	when := now
+	if at != nil {
+		when = *at
+	}
+	switch {
+	case when < now:
+		return 0, 0, fmt.Errorf("event %s at %s comes before the last step (at %s)", name, FormatTime(when), FormatTime(now))
+	case next >= 0 && when > timers[next].Due:
+		return 0, 0, fmt.Errorf("event %s at %s comes after timer %s fires (at %s): fire the timer first", name, FormatTime(when), timers[next].Name, FormatTime(timers[next].Due))
+	}
+	return when, -1, nil
+}
+
+// Next returns the index of the timer due first, the earliest set among
+// equals (timed semantics), or -1 when none is pending.
+func Next(timers []Timer) int {
+	next := -1
+	for i, t := range timers {
+		if next < 0 || t.Due < timers[next].Due {
+			next = i
+		}
+	}
+	return next
+}
+
+// FormatTime writes a time in ms as a CSS2 duration, in seconds where
+// that is exact ("1.5s", "0s", "0.001s").
+func FormatTime(ms int64) string {
+	if ms%1000 == 0 {
+		return fmt.Sprintf("%ds", ms/1000)
+	}
+	return strings.TrimRight(fmt.Sprintf("%d.%03d", ms/1000, ms%1000), "0") + "s"
 }
 
 // discard is the step of an event nothing takes: the machine stays as it
@@ -386,6 +472,7 @@ func (s *Sim) finish(step Step) Step {
 	step.State = s.cur.state.Name
 	step.Config = append([]string(nil), s.cur.state.Atomic...)
 	step.Halted = s.cur.halted
+	step.At = s.cur.now
 	return step
 }
 
@@ -399,12 +486,13 @@ type frame struct {
 	selfSent []Event // to the self queue
 	timers   []Timer // the pending timers as the action leaves them
 	outputs  []Output
+	now      int64
 }
 
 func newFrame(s *Sim, tr *mlm.Transition, ev *Event, c *config) *frame {
-	f := &frame{tr: tr, timers: slices.Clone(c.timers)}
+	f := &frame{tr: tr, timers: slices.Clone(c.timers), now: c.now}
 	f.x = Executor{Vars: copyArgs(c.vars), Event: ev, In: unresolvedIn, Emit: f.emit, Cancel: f.cancel,
-		LoopLimit: s.opts.LoopLimit, Source: s.m.Source, Fallback: tr.Pos}
+		LoopLimit: s.opts.LoopLimit, Source: s.m.Source, Fallback: tr.Pos, Timed: s.opts.Time != vocab.TimeUntimed}
 	return f
 }
 
@@ -415,7 +503,7 @@ func unresolvedIn(state string) (bool, error) {
 	return false, fmt.Errorf("In('%s') was not resolved by the flattener", state)
 }
 
-func (f *frame) emit(r Route, ev Event, target, sendID string) {
+func (f *frame) emit(r Route, ev Event, target, sendID string, delay int64) {
 	switch r {
 	case ToInternal:
 		f.raised = append(f.raised, ev)
@@ -428,7 +516,7 @@ func (f *frame) emit(r Route, ev Event, target, sendID string) {
 			f.outputs = append(f.outputs, Output{Event: ev.Name, Target: target, Args: ev.Args})
 			return
 		}
-		f.timers = append(f.timers, Timer{Event: ev, ID: sendID})
+		f.timers = append(f.timers, Timer{Event: ev, ID: sendID, Due: f.now + delay})
 	case ToOutput:
 		f.outputs = append(f.outputs, Output{Event: ev.Name, Target: target, Args: ev.Args})
 	}
@@ -462,8 +550,18 @@ func (s *Sim) Vars() map[string]Value { return copyArgs(s.cur.vars) }
 // State returns the current MLM state.
 func (s *Sim) State() *mlm.State { return s.cur.state }
 
-// PendingTimers returns the names of the timers the environment may fire,
-// one per pending timer (a name twice when two are pending), sorted.
+// NextTimer returns the timer that fires next, timed: the one due first,
+// the earliest set among equals; false when none is pending.
+func (s *Sim) NextTimer() (Timer, bool) {
+	if i := Next(s.cur.timers); i >= 0 {
+		return s.cur.timers[i], true
+	}
+	return Timer{}, false
+}
+
+// PendingTimers returns the names of the pending timers, one per timer (a
+// name twice when two are pending), sorted; untimed, the environment may
+// fire any of them.
 func (s *Sim) PendingTimers() []string {
 	names := make([]string, 0, len(s.cur.timers))
 	for _, t := range s.cur.timers {

@@ -61,7 +61,7 @@ func replay(t *testing.T, m *mlm.Machine, opts sim.Options, steps []want) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := s.Step(ev)
+		st, err := s.StepAt(ev, nil)
 		if w.err != "" {
 			if err == nil || !strings.Contains(err.Error(), w.err) {
 				t.Errorf("%s: got error %v, want one containing %q", w.ev, err, w.err)
@@ -337,11 +337,11 @@ func TestBoundError(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 3 {
-		if _, err := s.Step(sim.Event{Name: "add", Args: map[string]sim.Value{"v": sim.IntValue(1)}}); err != nil {
+		if _, err := s.StepAt(sim.Event{Name: "add", Args: map[string]sim.Value{"v": sim.IntValue(1)}}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, err = s.Step(sim.Event{Name: "add", Args: map[string]sim.Value{"v": sim.IntValue(1)}})
+	_, err = s.StepAt(sim.Event{Name: "add", Args: map[string]sim.Value{"v": sim.IntValue(1)}}, nil)
 	var be *sim.BoundError
 	if !errors.As(err, &be) || be.Bound != "array" || be.Limit != 3 || !strings.Contains(be.Pos, "growing_arrays.scxml:23:") {
 		t.Errorf("got %v (%#v), want a BoundError of the array bound 3 at line 23", err, be)
@@ -355,7 +355,7 @@ func TestHalted(t *testing.T) {
 	}
 	var st sim.Step
 	for _, ev := range []string{"parsed", "fetched"} {
-		if st, err = s.Step(sim.Event{Name: ev}); err != nil {
+		if st, err = s.StepAt(sim.Event{Name: ev}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -363,7 +363,7 @@ func TestHalted(t *testing.T) {
 		t.Errorf("halted %v in %s (config %v), want halted in End", st.Halted, s.State().Name, st.Config)
 	}
 	// The machine stays halted: a later event is discarded.
-	if st, err = s.Step(sim.Event{Name: "parsed"}); err != nil || !st.Halted || st.Discarded == "" {
+	if st, err = s.StepAt(sim.Event{Name: "parsed"}, nil); err != nil || !st.Halted || st.Discarded == "" {
 		t.Errorf("an event after halting: %+v, %v; want it discarded by the halted machine", st, err)
 	}
 	if got := s.PendingTimers(); len(got) != 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Delta is how a test suite changed between two versions (seed 003). Every
@@ -73,7 +74,11 @@ func Compare(base, head []*Test, headSet *engine.SET) (*Delta, error) {
 // of t with the oracle m gives it (outputs, configurations). An error is a
 // test no machine could run, or a machine that does not start.
 func replay(m *mlm.Machine, t *Test) (*Test, error) {
-	s, _, err := sim.New(m, sim.Options{})
+	opts := sim.Options{Time: vocab.TimeUntimed}
+	if len(t.Steps) > 0 && t.Steps[0].At != nil {
+		opts.Time = vocab.TimeTimed // a test of a timed tree: each step at its time
+	}
+	s, _, err := sim.New(m, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +91,7 @@ func replay(m *mlm.Machine, t *Test) (*Test, error) {
 		if err != nil {
 			return nil, fmt.Errorf("step %d (%s): %w", i+1, st.Event, err)
 		}
-		got, err := s.Step(ev)
+		got, err := s.StepAt(ev, st.At)
 		if err != nil || (got.Discarded != "" && len(st.Fired) > 0) || !sameFired(got.Fired, st.Fired) {
 			return nil, nil
 		}

@@ -265,7 +265,7 @@ func follows(m *mlm.Machine, tc *testgen.Test) string {
 				return fmt.Sprintf("step %d: %s is not an input", i+1, st.Event)
 			}
 		}
-		got, err := s.Step(ev)
+		got, err := s.StepAt(ev, st.At)
 		if err != nil {
 			return fmt.Sprintf("step %d: %v", i+1, err)
 		}

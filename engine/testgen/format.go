@@ -25,8 +25,9 @@ var Formats = []string{"json", "junit", "scion"}
 // arguments named as lowering names them), junit (one test case per test,
 // its steps in system-out, written as setbot simulate reads events) or
 // scion (SCION-style traces: the initial configuration, then each event,
-// with its data as ECMAScript holds it (lang.EventData), and the
-// configuration it leads to, so existing SCXML harnesses can run them).
+// with its data as ECMAScript holds it (lang.EventData), the configuration
+// it leads to and, timed, how long to wait before it, so existing SCXML
+// harnesses can run them).
 // The output is that of the whole suite encoded at once. An error of tests
 // stops the output where it is.
 func Write(w io.Writer, format string, s SuiteInfo, tests iter.Seq2[*Test, error]) error {
@@ -105,6 +106,9 @@ type scionEvent struct {
 		Data json.RawMessage `json:"data,omitempty"` // absent where the event carries no data
 	} `json:"event"`
 	NextConfiguration []string `json:"nextConfiguration"`
+	// After is how long the harness waits, in ms, from the event before
+	// (or the start) until this one (timed semantics only).
+	After *int64 `json:"after,omitempty"`
 }
 
 type scionTrace struct {
@@ -136,8 +140,13 @@ func writeSCION(w *bufio.Writer, initial []string, tests iter.Seq2[*Test, error]
 // trace is the SCION-style trace of t.
 func trace(initial []string, t *Test) (scionTrace, error) {
 	tr := scionTrace{Name: t.ID, InitialConfiguration: initial, Events: []scionEvent{}}
+	var last int64
 	for _, s := range t.Steps {
 		var e scionEvent
+		if s.At != nil {
+			after := *s.At - last
+			e.After, last = &after, *s.At
+		}
 		e.Event.Name = s.Event
 		if data, ok := lang.EventData(s.Args); ok {
 			raw, err := marshalData(data)
@@ -204,7 +213,14 @@ func writeJUnit(w *bufio.Writer, s SuiteInfo, tests iter.Seq2[*Test, error]) err
 			for j, o := range st.Outputs {
 				outputs[j] = FormatOutput(o.Event, o.Target, o.Args)
 			}
-			b.WriteString(StepLine(i+1, inputs[i], outputs, st.Config))
+			in := inputs[i]
+			if st.At != nil { // as setbot simulate reads it: go@1.5s
+				in = FormatEvent(st.Event, false, st.Args) + "@" + sim.FormatTime(*st.At)
+				if st.Timer {
+					in += " (timer)"
+				}
+			}
+			b.WriteString(StepLine(i+1, in, outputs, st.Config))
 		}
 		fmt.Fprintf(&b, "final: %s\n", strings.Join(t.Final, ","))
 		c := junitCase{Name: Name(t.ID, inputs), ClassName: s.Machine, Time: Seconds(0), SystemOut: b.String()}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/load"
@@ -98,6 +99,7 @@ func whole(format, machine string, initial []string, tests []*testgen.Test) (str
 				Data json.RawMessage `json:"data,omitempty"`
 			} `json:"event"`
 			NextConfiguration []string `json:"nextConfiguration"`
+			After             *int64   `json:"after,omitempty"` // ms since the event before
 		}
 		type trace struct {
 			Name                 string   `json:"name"`
@@ -107,8 +109,13 @@ func whole(format, machine string, initial []string, tests []*testgen.Test) (str
 		traces := []trace{}
 		for _, t := range tests {
 			tr := trace{Name: t.ID, InitialConfiguration: initial, Events: []event{}}
+			var before int64
 			for _, s := range t.Steps {
 				var e event
+				if s.At != nil {
+					wait := *s.At - before
+					e.After, before = &wait, *s.At
+				}
 				e.Event.Name = s.Event
 				if data, ok := lang.EventData(s.Args); ok {
 					var d bytes.Buffer
@@ -160,6 +167,12 @@ func whole(format, machine string, initial []string, tests []*testgen.Test) (str
 		for i, s := range t.Steps {
 			in := testgen.FormatEvent(s.Event, s.Timer, s.Args)
 			inputs = append(inputs, in)
+			if s.At != nil {
+				in = fmt.Sprintf("%s@%s", testgen.FormatEvent(s.Event, false, s.Args), sim.FormatTime(*s.At))
+				if s.Timer {
+					in += " (timer)"
+				}
+			}
 			fmt.Fprintf(&out, "%d. %s", i+1, in)
 			for _, o := range s.Outputs {
 				fmt.Fprintf(&out, " -> %s to %s", testgen.FormatEvent(o.Event, false, o.Args), o.Target)

@@ -46,7 +46,7 @@ func replay(m *mlm.Machine, tc *testgen.Test) error {
 		if err != nil {
 			return fmt.Errorf("step %d %s: %w", i+1, st.Event, err)
 		}
-		got, err := s.Step(ev)
+		got, err := s.StepAt(ev, st.At)
 		if err != nil {
 			return fmt.Errorf("step %d %s: %w", i+1, st.Event, err)
 		}

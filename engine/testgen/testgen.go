@@ -43,8 +43,8 @@ type Step struct {
 	Event string `json:"event"`
 	Timer bool   `json:"timer,omitempty"` // a pending timer fires (no arguments)
 	// At is when the step happens, in milliseconds from the start, under
-	// timed semantics (nil untimed): an input is sent then, a timer fires
-	// then.
+	// timed semantics for a machine that sets timers (nil otherwise): an
+	// input is sent then, a timer fires then.
 	At      *int64         `json:"at,omitempty"`
 	Args    map[string]any `json:"args"`
 	Outputs []Output       `json:"outputs"`
@@ -171,7 +171,7 @@ func (g *Generator) TestWhere(n *engine.Node, extra []solver.Term) (*Test, error
 func (g *Generator) build(n *engine.Node, path []*engine.Node, vals map[solver.Term]any) (*Test, error) {
 	t := &Test{Final: n.State.Atomic, Leaf: n,
 		Identity: make([]string, 0, len(path)-1), Steps: make([]Step, 0, len(path)-1)}
-	timed := g.set.Options.Time == vocab.TimeTimed
+	timed := g.set.Options.Time == vocab.TimeTimed && g.set.Machine.SetsTimers()
 	var now int64
 	for _, x := range path[1:] {
 		sh := g.shared(x)

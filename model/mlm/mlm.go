@@ -14,6 +14,8 @@
 package mlm
 
 import (
+	"slices"
+
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
@@ -116,6 +118,12 @@ func (m *Machine) Event(name string) *model.Event {
 		}
 	}
 	return nil
+}
+
+// SetsTimers reports whether the machine has delayed sends to itself:
+// only then does time matter to it.
+func (m *Machine) SetsTimers() bool {
+	return slices.ContainsFunc(m.Events, func(e *model.Event) bool { return e.Kinds&model.Timer != 0 })
 }
 
 // InputEvents returns the input alphabet: the events the environment may

@@ -1,0 +1,713 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/bot/schedule"
+	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/config"
+)
+
+// The contract of the stores, run against both backends: what the bot
+// relies on is the same in SQLite and in PostgreSQL.
+
+func TestMain(m *testing.M) {
+	if os.Getenv(replicaEnv) != "" {
+		os.Exit(replicaMain())
+	}
+	code := m.Run()
+	stopPostgres()
+	os.Exit(code)
+}
+
+var ctx = context.Background()
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// testLease is the lease of the PostgreSQL queues the contract opens: short,
+// so that a takeover is seen within the test.
+const testLease = time.Second
+
+// backend opens stores of one kind; the stores of one backend value share
+// one database, as replicas (or restarts of one server) do.
+type backend struct {
+	name string
+	cfg  *config.Server
+}
+
+func eachBackend(t *testing.T, f func(t *testing.T, b *backend)) {
+	t.Run("sqlite", func(t *testing.T) {
+		f(t, &backend{name: "sqlite", cfg: &config.Server{Database: filepath.Join(t.TempDir(), "setbot.db")}})
+	})
+	t.Run("postgres", func(t *testing.T) {
+		f(t, &backend{name: "postgres", cfg: &config.Server{Store: postgresURL(t), JobLease: testLease}})
+	})
+}
+
+// open opens the backend's stores; they close when the test ends.
+func (b *backend) open(t *testing.T) *Stores {
+	t.Helper()
+	s, err := Open(ctx, b.cfg, quiet())
+	if err != nil {
+		t.Fatalf("opening the %s stores: %v", b.name, err)
+	}
+	t.Cleanup(func() { s.Cache.Close() })
+	return s
+}
+
+// execSQL runs SQL written for SQLite (? placeholders) on the stores, in
+// either backend, as a test reaches into them.
+func execSQL(t *testing.T, s *Stores, query string, args ...any) {
+	t.Helper()
+	var err error
+	switch db := s.Cache.(type) {
+	case *cache.Store:
+		err = db.Write(ctx, func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, query, args...)
+			return err
+		})
+	case *cache.Postgres:
+		_, err = db.Pool().Exec(ctx, dollars(query), args...)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
+// queryRow reads one row of SQL written for SQLite.
+func queryRow(t *testing.T, s *Stores, query string, args []any, dst ...any) {
+	t.Helper()
+	var err error
+	switch db := s.Cache.(type) {
+	case *cache.Store:
+		err = db.QueryRow(ctx, query, args...).Scan(dst...)
+	case *cache.Postgres:
+		err = db.Pool().QueryRow(ctx, dollars(query), args...).Scan(dst...)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+}
+
+// dollars numbers the ? placeholders of a query for PostgreSQL.
+func dollars(query string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func jobState(t *testing.T, s *Stores, id int64) string {
+	t.Helper()
+	var state string
+	queryRow(t, s, "SELECT state FROM jobs WHERE id = ?", []any{id}, &state)
+	return state
+}
+
+func prJob(pr int, head, delivery string) queue.Job {
+	return queue.Job{Delivery: delivery, Kind: queue.KindPullRequest, Repo: "octo/models", CloneURL: "https://github.com/octo/models.git",
+		PR: pr, Branch: "main", BaseSHA: "base", HeadSHA: head, Installation: 7}
+}
+
+func enqueue(t *testing.T, q *queue.Queue, j queue.Job) int64 {
+	t.Helper()
+	ids, dup, err := q.EnqueueAll(ctx, []queue.Job{j})
+	if err != nil || dup {
+		t.Fatalf("enqueueing %s at %s: duplicate %v, %v", j.Key(), j.HeadSHA, dup, err)
+	}
+	return ids[0]
+}
+
+func claim(t *testing.T, q *queue.Queue) *queue.Job {
+	t.Helper()
+	j, err := q.Claim(ctx)
+	if err != nil {
+		t.Fatalf("Claim: %v", err)
+	}
+	return j
+}
+
+func TestQueueLifecycle(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		s := b.open(t)
+		q := s.Queue
+		if !q.Fresh() {
+			t.Error("a new database's queue is not fresh")
+		}
+		id := enqueue(t, q, prJob(1, "h1", "d-1"))
+		if n, err := q.Depth(ctx); err != nil || n != 1 {
+			t.Errorf("Depth = %d, %v; want 1", n, err)
+		}
+		j := claim(t, q)
+		if j == nil || j.ID != id || j.State != queue.Running || j.Attempts != 1 || j.HeadSHA != "h1" || j.Installation != 7 || j.Created.IsZero() {
+			t.Fatalf("claimed %+v; want job %d running, attempt 1", j, id)
+		}
+		if again := claim(t, q); again != nil {
+			t.Errorf("claimed job %d twice", again.ID)
+		}
+		if err := q.Finish(ctx, id, queue.Done, ""); err != nil {
+			t.Fatal(err)
+		}
+		if got := jobState(t, s, id); got != queue.Done {
+			t.Errorf("job is %s, want done", got)
+		}
+		if err := q.Finish(ctx, id, queue.Done, ""); !errors.Is(err, queue.ErrNotRunning) {
+			t.Errorf("finishing a finished job: %v; want ErrNotRunning", err)
+		}
+		if err := q.Finish(ctx, 9999, queue.Done, ""); !errors.Is(err, queue.ErrNotFound) {
+			t.Errorf("finishing an unknown job: %v; want ErrNotFound", err)
+		}
+		if n, err := q.Depth(ctx); err != nil || n != 0 {
+			t.Errorf("Depth = %d, %v; want 0", n, err)
+		}
+		// Reopened, the queue is not fresh and its jobs are there.
+		if again := b.open(t); again.Queue.Fresh() || jobState(t, again, id) != queue.Done {
+			t.Error("the reopened queue is fresh or lost its job")
+		}
+	})
+}
+
+func TestQueueDeduplication(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		q := b.open(t).Queue
+		other := b.open(t).Queue // another server on the same database
+		enqueue(t, q, prJob(1, "h1", "d-1"))
+		for _, qq := range []*queue.Queue{q, other} {
+			if ids, dup, err := qq.EnqueueAll(ctx, []queue.Job{prJob(1, "h2", "d-1")}); err != nil || !dup || ids != nil {
+				t.Errorf("a delivery seen before: ids %v, duplicate %v, %v", ids, dup, err)
+			}
+		}
+		// Jobs born of no webhook are never duplicates.
+		enqueue(t, q, prJob(2, "h1", ""))
+		enqueue(t, other, prJob(3, "h1", ""))
+		if n, _ := q.Depth(ctx); n != 3 {
+			t.Errorf("Depth = %d, want 3", n)
+		}
+	})
+}
+
+func TestQueueSupersession(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		s := b.open(t)
+		q := s.Queue
+		var cancelled []string
+		q.OnCancel(func(kind string) { cancelled = append(cancelled, kind) })
+		first := enqueue(t, q, prJob(1, "h1", "d-1"))
+		second := enqueue(t, q, prJob(1, "h2", "d-2"))
+		if got := jobState(t, s, first); got != queue.Cancelled || !slices.Equal(cancelled, []string{queue.KindPullRequest}) {
+			t.Errorf("the superseded queued job is %s, cancellations %v", got, cancelled)
+		}
+		j := claim(t, q)
+		if j == nil || j.ID != second {
+			t.Fatalf("claimed %+v, want job %d", j, second)
+		}
+		// A newer head while the job runs: it waits, and the running one
+		// learns it is superseded.
+		third := enqueue(t, q, prJob(1, "h3", "d-3"))
+		if sup, err := q.Superseded(ctx, j); err != nil || !sup {
+			t.Errorf("Superseded = %v, %v; want true", sup, err)
+		}
+		other := enqueue(t, q, prJob(2, "h1", "d-4"))
+		if k := claim(t, q); k == nil || k.ID != other {
+			t.Errorf("claimed %+v while #1 runs; want job %d of #2", k, other)
+		}
+		if k := claim(t, q); k != nil {
+			t.Errorf("claimed job %d of %s while a job of its pull request runs", k.ID, k.Key())
+		}
+		if err := q.Finish(ctx, second, queue.Cancelled, "superseded"); err != nil {
+			t.Fatal(err)
+		}
+		if k := claim(t, q); k == nil || k.ID != third {
+			t.Errorf("claimed %+v, want job %d", k, third)
+		}
+		// An older commit never overwrites a newer result.
+		if ok, err := q.Published(ctx, &queue.Job{ID: third, Kind: queue.KindPullRequest, Repo: "octo/models", PR: 1, HeadSHA: "h3"}); err != nil || !ok {
+			t.Errorf("Published(newest) = %v, %v", ok, err)
+		}
+		if ok, err := q.Published(ctx, j); err != nil || ok {
+			t.Errorf("Published(older) = %v, %v; want false", ok, err)
+		}
+	})
+}
+
+func TestQueueInheritance(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		q := b.open(t).Queue
+		full := queue.Job{Kind: queue.KindFull, Repo: "octo/models", CloneURL: "u", Branch: "main", Fresh: true, Requester: "schedule"}
+		push := queue.Job{Kind: queue.KindPush, Repo: "octo/models", CloneURL: "u", Branch: "main", HeadSHA: "h9"}
+		enqueue(t, q, full)
+		enqueue(t, q, push)
+		j := claim(t, q)
+		if j == nil || j.Kind != queue.KindFull || !j.Fresh || j.HeadSHA != "h9" {
+			t.Errorf("claimed %+v; want the push's head as a fresh full job", j)
+		}
+	})
+}
+
+func TestQueueRequeueLater(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		q := b.open(t).Queue
+		now := time.Now()
+		q.SetClock(func() time.Time { return now })
+		id := enqueue(t, q, prJob(1, "h1", "d-1"))
+		claim(t, q)
+		if err := q.Requeue(ctx, id, now.Add(time.Hour), "rate limited"); err != nil {
+			t.Fatal(err)
+		}
+		if j := claim(t, q); j != nil {
+			t.Errorf("claimed job %d before its time", j.ID)
+		}
+		if age, err := q.OldestQueued(ctx); err != nil || age != 0 {
+			t.Errorf("OldestQueued = %v, %v; want 0 (created now)", age, err)
+		}
+		now = now.Add(time.Hour)
+		j := claim(t, q)
+		if j == nil || j.ID != id || j.Retries != 1 || j.Attempts != 2 || j.Error != "rate limited" || !j.NotBefore.Equal(now.Truncate(0).UTC()) {
+			t.Errorf("claimed %+v; want job %d, retry 1, attempt 2", j, id)
+		}
+		if age, err := q.OldestQueued(ctx); err != nil || age != 0 {
+			t.Errorf("OldestQueued = %v, %v with nothing queued", age, err)
+		}
+		if err := q.Requeue(ctx, 4242, now, "x"); !errors.Is(err, queue.ErrNotFound) {
+			t.Errorf("requeueing an unknown job: %v", err)
+		}
+	})
+}
+
+// TestQueueRecover: the jobs of a server that stopped are queued again by
+// the next one (SQLite: at its start; PostgreSQL: once their lease
+// expired), cancelled if superseded, failed after MaxAttempts.
+func TestQueueRecover(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		dead := b.open(t)
+		var cancelled []string
+		kept := enqueue(t, dead.Queue, prJob(1, "h1", "d-1"))
+		gone := enqueue(t, dead.Queue, prJob(2, "h1", "d-2"))
+		for range 2 {
+			claim(t, dead.Queue)
+		}
+		enqueue(t, dead.Queue, prJob(2, "h2", "d-3")) // supersedes the running job of #2
+		time.Sleep(testLease + 200*time.Millisecond)
+
+		next := b.open(t)
+		next.Queue.OnCancel(func(kind string) { cancelled = append(cancelled, kind) })
+		n, err := next.Queue.Recover(ctx)
+		if err != nil || n != 1 {
+			t.Fatalf("Recover = %d, %v; want 1 job queued again", n, err)
+		}
+		if got := jobState(t, next, gone); got != queue.Cancelled || !slices.Equal(cancelled, []string{queue.KindPullRequest}) {
+			t.Errorf("the superseded running job is %s, cancellations %v", got, cancelled)
+		}
+		for attempt := 2; attempt <= queue.MaxAttempts; attempt++ {
+			j := claim(t, next.Queue)
+			for j != nil && j.ID != kept {
+				j = claim(t, next.Queue)
+			}
+			if j == nil || j.Attempts != attempt {
+				t.Fatalf("attempt %d: claimed %+v", attempt, j)
+			}
+			time.Sleep(testLease + 200*time.Millisecond)
+			if _, err := b.open(t).Queue.Recover(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := jobState(t, next, kept); got != queue.Failed {
+			t.Errorf("a job whose server stopped %d times is %s, want failed", queue.MaxAttempts, got)
+		}
+	})
+}
+
+// TestQueueChecks: the bookkeeping of the checks jobs open on GitHub.
+func TestQueueChecks(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		q := b.open(t).Queue
+		id := enqueue(t, q, prJob(1, "h1", "d-1"))
+		j := claim(t, q)
+		if busy, err := q.Analysing(ctx, "octo/models", "h1"); err != nil || !busy {
+			t.Errorf("Analysing = %v, %v while the job runs", busy, err)
+		}
+		if err := q.SetCheck(ctx, id, 555, true); err != nil {
+			t.Fatal(err)
+		}
+		if known, err := q.KnowsCheckRun(ctx, "octo/models", 555); err != nil || !known {
+			t.Errorf("KnowsCheckRun = %v, %v", known, err)
+		}
+		if heads, err := q.EndedHeads(ctx, 10); err != nil || len(heads) != 0 {
+			t.Errorf("EndedHeads while the job runs = %+v, %v", heads, err)
+		}
+		if err := q.Finish(ctx, id, queue.Failed, "boom"); err != nil {
+			t.Fatal(err)
+		}
+		open, err := q.OpenChecks(ctx)
+		if err != nil || len(open) != 1 || open[0].ID != id || open[0].CheckRun != 555 || !open[0].CheckOpen || open[0].Error != "boom" {
+			t.Fatalf("OpenChecks = %+v, %v", open, err)
+		}
+		if newer, err := q.NewerOnSameCommit(ctx, j); err != nil || newer {
+			t.Errorf("NewerOnSameCommit = %v, %v", newer, err)
+		}
+		enqueue(t, q, prJob(1, "h1", "d-2"))
+		if newer, err := q.NewerOnSameCommit(ctx, j); err != nil || !newer {
+			t.Errorf("NewerOnSameCommit = %v, %v after a rerun", newer, err)
+		}
+		if err := q.SetCheck(ctx, id, 555, false); err != nil {
+			t.Fatal(err)
+		}
+		if open, err := q.OpenChecks(ctx); err != nil || len(open) != 0 {
+			t.Errorf("OpenChecks after closing = %+v, %v", open, err)
+		}
+		rerun := claim(t, q)
+		if err := q.Finish(ctx, rerun.ID, queue.Done, ""); err != nil {
+			t.Fatal(err)
+		}
+		heads, err := q.EndedHeads(ctx, 10)
+		want := []queue.Head{{Installation: 7, Repo: "octo/models", SHA: "h1", Until: rerun.ID}}
+		if err != nil || !slices.Equal(heads, want) {
+			t.Fatalf("EndedHeads = %+v, %v; want %+v", heads, err, want)
+		}
+		if err := q.MarkSwept(ctx, heads[0]); err != nil {
+			t.Fatal(err)
+		}
+		if heads, err := q.EndedHeads(ctx, 10); err != nil || len(heads) != 0 {
+			t.Errorf("EndedHeads after the sweep = %+v, %v", heads, err)
+		}
+	})
+}
+
+func TestQueuePrune(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		q := b.open(t).Queue
+		now := time.Now()
+		q.SetClock(func() time.Time { return now })
+		old := enqueue(t, q, prJob(1, "h1", "d-1"))
+		claim(t, q)
+		if err := q.Finish(ctx, old, queue.Done, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := q.Published(ctx, &queue.Job{ID: old, Kind: queue.KindPullRequest, Repo: "octo/models", PR: 1, HeadSHA: "h1"}); err != nil {
+			t.Fatal(err)
+		}
+		queued := enqueue(t, q, prJob(2, "h1", "d-2"))
+		now = now.Add(queue.DefaultRetention + time.Hour)
+		n, err := q.Prune(ctx, queue.DefaultRetention)
+		if err != nil || n != 4 { // job 1, both deliveries, the publication
+			t.Errorf("Prune = %d, %v; want 4 records", n, err)
+		}
+		if _, dup, err := q.EnqueueAll(ctx, []queue.Job{prJob(1, "h1", "d-1")}); err != nil || dup {
+			t.Errorf("a pruned delivery again: duplicate %v, %v", dup, err)
+		}
+		if j := claim(t, q); j == nil || j.ID != queued {
+			t.Errorf("the queued job did not survive the prune: claimed %+v", j)
+		}
+	})
+}
+
+// TestQueueConcurrentClaims: servers claiming at once from one database
+// take each job once, and never two jobs of one pull request together.
+func TestQueueConcurrentClaims(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		const servers, prs = 3, 12
+		var qs []*queue.Queue
+		for range servers {
+			qs = append(qs, b.open(t).Queue)
+		}
+		for pr := 1; pr <= prs; pr++ {
+			enqueue(t, qs[pr%servers], prJob(pr, "h1", ""))
+			enqueue(t, qs[(pr+1)%servers], prJob(pr, "h2", "")) // supersedes h1
+		}
+		var (
+			mu      sync.Mutex
+			claimed = map[int64]int{}
+			running = map[string]bool{}
+			wg      sync.WaitGroup
+		)
+		for i := range servers * 2 {
+			q := qs[i%servers]
+			wg.Go(func() {
+				for {
+					j, err := q.Claim(ctx)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if j == nil {
+						return
+					}
+					mu.Lock()
+					claimed[j.ID]++
+					if running[j.Key()] {
+						t.Errorf("two jobs of %s running at once", j.Key())
+					}
+					running[j.Key()] = true
+					mu.Unlock()
+					time.Sleep(time.Millisecond)
+					mu.Lock()
+					running[j.Key()] = false
+					mu.Unlock()
+					if err := q.Finish(ctx, j.ID, queue.Done, ""); err != nil {
+						t.Error(err)
+					}
+				}
+			})
+		}
+		wg.Wait()
+		if len(claimed) != prs {
+			t.Errorf("%d jobs claimed, want %d (the newest of each pull request)", len(claimed), prs)
+		}
+		for id, n := range claimed {
+			if n != 1 {
+				t.Errorf("job %d claimed %d times", id, n)
+			}
+		}
+	})
+}
+
+// TestLeaseTakeover: a PostgreSQL replica that stops renewing its lease
+// loses the job to the next claim elsewhere, cannot finish it any more,
+// and hears that it lost it once it watches again.
+func TestLeaseTakeover(t *testing.T) {
+	b := &backend{name: "postgres", cfg: &config.Server{Store: postgresURL(t), JobLease: testLease}}
+	a, other := b.open(t).Queue, b.open(t).Queue
+	id := enqueue(t, a, prJob(1, "h1", "d-1"))
+	if j := claim(t, a); j == nil || j.ID != id {
+		t.Fatalf("claimed %+v", j)
+	}
+	// While a watches, it renews its lease: nobody takes the job.
+	events := make(chan queue.Event, 16)
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); a.Watch(watchCtx, func(e queue.Event) { events <- e }) }()
+	time.Sleep(2 * testLease)
+	if j := claim(t, other); j != nil {
+		t.Fatalf("job %d taken over while its lease was renewed", j.ID)
+	}
+	// A newer head queued by the other replica reaches a's watch.
+	newer := enqueue(t, other, prJob(1, "h2", "d-2"))
+	if !waitEvent(events, func(e queue.Event) bool { return e.ID == newer && e.Key == "octo/models#1" }) {
+		t.Errorf("a did not hear of job %d", newer)
+	}
+	stopWatch()
+	<-done
+
+	// a stalls past its lease: the next claim cancels its superseded job and
+	// runs the newer one.
+	time.Sleep(testLease + 200*time.Millisecond)
+	if j := claim(t, other); j == nil || j.ID != newer {
+		t.Fatalf("claimed %+v after the lease expired; want job %d", j, newer)
+	}
+	if err := a.Finish(ctx, id, queue.Done, ""); !errors.Is(err, queue.ErrNotRunning) {
+		t.Errorf("the stalled replica finished a job it lost: %v", err)
+	}
+	if err := other.Finish(ctx, newer, queue.Done, ""); err != nil {
+		t.Fatal(err)
+	}
+
+	// A running job taken over while its replica still runs it: the
+	// replica hears it lost it when it next renews.
+	id3 := enqueue(t, a, prJob(3, "h1", "d-3"))
+	if j := claim(t, a); j == nil || j.ID != id3 {
+		t.Fatalf("claimed %+v", j)
+	}
+	time.Sleep(testLease + 200*time.Millisecond)
+	if j := claim(t, other); j == nil || j.ID != id3 || j.Attempts != 2 {
+		t.Fatalf("claimed %+v; want job %d taken over, attempt 2", j, id3)
+	}
+	watchCtx, stopWatch = context.WithCancel(ctx)
+	done = make(chan struct{})
+	go func() { defer close(done); a.Watch(watchCtx, func(e queue.Event) { events <- e }) }()
+	if !waitEvent(events, func(e queue.Event) bool { return e.Lost == id3 }) {
+		t.Errorf("a did not hear that it lost job %d", id3)
+	}
+	if err := a.SetCheck(ctx, id3, 77, true); err != nil {
+		t.Fatal(err)
+	}
+	if known, _ := other.KnowsCheckRun(ctx, "octo/models", 77); known {
+		t.Error("the replica that lost the job recorded its check")
+	}
+	stopWatch()
+	<-done
+}
+
+func waitEvent(events <-chan queue.Event, ok func(queue.Event) bool) bool {
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case e := <-events:
+			if ok(e) {
+				return true
+			}
+		case <-deadline:
+			return false
+		}
+	}
+}
+
+func TestCache(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		b.cfg.CacheMaxBytes = 3000
+		s := b.open(t)
+		c := s.Cache
+		if _, ok, err := c.Get(ctx, "set", "k1"); ok || err != nil {
+			t.Errorf("Get of nothing: ok %v, %v", ok, err)
+		}
+		blob := func(seed byte) []byte { // incompressible enough to count
+			d := make([]byte, 1200)
+			x := uint32(seed) + 1
+			for i := range d {
+				x = x*1664525 + 1013904223
+				d[i] = byte(x >> 24)
+			}
+			return d
+		}
+		for i, key := range []string{"k1", "k2"} {
+			if err := c.Put(ctx, "set", key, blob(byte(i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, ok, err := c.Get(ctx, "set", "k1"); !ok || err != nil || !slices.Equal(got, blob(0)) {
+			t.Fatalf("Get(k1): ok %v, %v", ok, err)
+		}
+		// k1 was used last: the third blob evicts k2.
+		if err := c.Put(ctx, "set", "k3", blob(2)); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, _ := c.Get(ctx, "set", "k2"); ok {
+			t.Error("the least recently used blob was not evicted")
+		}
+		if _, ok, _ := c.Get(ctx, "set", "k1"); !ok {
+			t.Error("a recently used blob was evicted")
+		}
+		// A blob copied under another key answers another question: a miss.
+		execSQL(t, s, "UPDATE blobs SET key = 'k9' WHERE key = 'k3'")
+		if _, ok, err := c.Get(ctx, "set", "k9"); ok || err != nil {
+			t.Errorf("a misfiled blob: ok %v, %v", ok, err)
+		}
+		var n int
+		queryRow(t, s, "SELECT count(*) FROM blobs WHERE key = ?", []any{"k9"}, &n)
+		if n != 0 {
+			t.Error("the misfiled blob was kept")
+		}
+		if err := c.Put(ctx, "result", "r1", []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := c.DeleteKind(ctx, "result"); err != nil || n != 1 {
+			t.Errorf("DeleteKind = %d, %v", n, err)
+		}
+		if err := c.Put(ctx, "set", "", []byte("x")); err == nil {
+			t.Error("Put with an empty key")
+		}
+
+		old := cache.Run{Repo: "octo/models", Base: "b", Head: "h1", Path: "m.scxml", Strategy: "mse", HeadCached: true, HeadStates: 12, Ms: 40,
+			Created: time.Now().Add(-48 * time.Hour)}
+		if _, err := c.RecordRun(ctx, old); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.RecordRun(ctx, cache.Run{Repo: "octo/other", Head: "h2", Path: "n.scxml", Strategy: "full"}); err != nil {
+			t.Fatal(err)
+		}
+		runs, err := c.Runs(ctx, "octo/models", 0)
+		if err != nil || len(runs) != 1 || runs[0].Strategy != "mse" || !runs[0].HeadCached || runs[0].HeadStates != 12 || !runs[0].Created.Equal(old.Created.Truncate(0).UTC()) {
+			t.Errorf("Runs = %+v, %v", runs, err)
+		}
+		if runs, err := c.Runs(ctx, "", 1); err != nil || len(runs) != 1 || runs[0].Repo != "octo/other" {
+			t.Errorf("the newest run = %+v, %v", runs, err)
+		}
+		if n, err := c.PruneRuns(ctx, 24*time.Hour); err != nil || n != 1 {
+			t.Errorf("PruneRuns = %d, %v", n, err)
+		}
+		if err := c.Ping(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+func TestSchedules(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		s := b.open(t).Schedules
+		tri := schedule.Entry{Repo: "octo/triangle", Branch: "main", Spec: "0 3 * * *", Installation: 7, CloneURL: "https://github.com/octo/triangle.git"}
+		sq := schedule.Entry{Repo: "octo/square", Branch: "trunk", Spec: "@daily", Installation: 8, CloneURL: "https://github.com/octo/square.git"}
+		for _, e := range []schedule.Entry{tri, sq} {
+			if err := s.Set(ctx, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tri.Spec = "@hourly"
+		if err := s.Set(ctx, tri); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Set(ctx, schedule.Entry{Repo: sq.Repo, Branch: sq.Branch}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.open(t).Schedules.List(ctx)
+		if err != nil || !slices.Equal(got, []schedule.Entry{tri}) {
+			t.Errorf("List = %+v, %v; want %+v", got, err, tri)
+		}
+	})
+}
+
+// TestOpenRefusals: a database that cannot be reached, or a URL that is no
+// PostgreSQL URL, is a clear error that never shows the password.
+func TestOpenRefusals(t *testing.T) {
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ url, want string }{
+		{"postgres://setbot:hunter2@127.0.0.1:" + strconv.Itoa(port) + "/setbot?connect_timeout=2", "connecting to PostgreSQL 127.0.0.1:" + strconv.Itoa(port) + "/setbot"},
+		{"postgres://setbot:hunter2@127.0.0.1:99999/setbot", "reading the PostgreSQL URL"},
+		{"postgres://setbot:hunter2@127.0.0.1/setbot?sslmode=sometimes", "reading the PostgreSQL URL"},
+	} {
+		_, err := Open(ctx, &config.Server{Store: tt.url}, quiet())
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("Open(%s): %v; want an error with %q and no password", tt.url, err, tt.want)
+		}
+	}
+}
+
+// TestWatchReconnects: a replica whose listening connection dies listens
+// again, wakes its workers (it may have missed news), and hears the next
+// job queued elsewhere.
+func TestWatchReconnects(t *testing.T) {
+	b := &backend{name: "postgres", cfg: &config.Server{Store: postgresURL(t), JobLease: testLease}}
+	s, other := b.open(t), b.open(t).Queue
+	events := make(chan queue.Event, 16)
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); s.Queue.Watch(watchCtx, func(e queue.Event) { events <- e }) }()
+	defer func() { stopWatch(); <-done }()
+	zero := func(e queue.Event) bool { return e == queue.Event{} }
+	if !waitEvent(events, zero) {
+		t.Fatal("no wake-up when the watch started listening")
+	}
+	var killed int
+	queryRow(t, s, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN setbot_queue'", nil, &killed)
+	if killed != 1 {
+		t.Fatalf("%d listening connections terminated, want 1", killed)
+	}
+	if !waitEvent(events, zero) {
+		t.Fatal("no wake-up after listening again")
+	}
+	id := enqueue(t, other, prJob(5, "h1", "d-5"))
+	if !waitEvent(events, func(e queue.Event) bool { return e.ID == id }) {
+		t.Errorf("job %d queued elsewhere was not heard after the reconnection", id)
+	}
+}
