@@ -11,6 +11,14 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
+// file is the file d is in: its own, or the model's.
+func (d Diagnostic) file(model string) string {
+	if d.Path != "" {
+		return d.Path
+	}
+	return model
+}
+
 // findings lists what one model shows, before the rules are applied.
 func findings(m Model) []Finding {
 	var out []Finding
@@ -22,11 +30,14 @@ func findings(m Model) []Finding {
 				msg = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Message)
 			}
 		}
-		out = append(out, Finding{Rule: vocab.RuleModelError, Path: m.Path, Line: d.Line, Subject: d.Message,
+		if d.Path != "" {
+			msg = d.Path + ", " + msg
+		}
+		out = append(out, Finding{Rule: vocab.RuleModelError, Path: d.file(m.Path), Line: d.Line, Subject: d.Message,
 			Message: "the model cannot be analysed: " + msg})
 	}
 	for _, d := range m.Warnings {
-		out = append(out, Finding{Rule: vocab.RuleRuntimeError, Path: m.Path, Line: d.Line, Subject: d.Message,
+		out = append(out, Finding{Rule: vocab.RuleRuntimeError, Path: d.file(m.Path), Line: d.Line, Subject: d.Message,
 			Message: "the code raises error.execution here whenever it runs: " + d.Message})
 	}
 	r := m.Result

@@ -37,6 +37,9 @@ type Model struct {
 
 // Diagnostic is a message about a place in a model file.
 type Diagnostic struct {
+	// Path is the file, when it is not the model's own (a machine the
+	// model invokes through src); "" for the model's.
+	Path         string
 	Line, Column int // 0 when unknown
 	Message      string
 }

@@ -157,6 +157,9 @@ func gateModel(m *report.Model, res *incremental.Result) gate.Model {
 		out := make([]gate.Diagnostic, len(ds))
 		for i, d := range ds {
 			out[i] = gate.Diagnostic{Line: d.Line, Column: d.Column, Message: d.Message}
+			if d.Path != m.Path {
+				out[i].Path = d.Path // a machine the model invokes
+			}
 		}
 		return out
 	}
@@ -373,10 +376,16 @@ func (r *runner) settings(c vcs.Change) config.ModelConfig {
 	return mc
 }
 
+// diagnostics are a model's errors, each in the file it is in: the model's,
+// or a file it reads (a machine it invokes through src).
 func diagnostics(path string, errs source.ErrorList) []report.Diagnostic {
 	var out []report.Diagnostic
 	for _, e := range errs {
-		out = append(out, report.Diagnostic{Path: path, Line: e.Pos.Line, Column: e.Pos.Column, Message: e.Msg})
+		file := path
+		if e.Pos.Filename != "" {
+			file = e.Pos.Filename
+		}
+		out = append(out, report.Diagnostic{Path: file, Line: e.Pos.Line, Column: e.Pos.Column, Message: e.Msg})
 	}
 	return out
 }

@@ -837,7 +837,19 @@ func TestInvokedChildChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `<invoke> src "../../child.scxml": cannot read the file: the file is outside the repository`
-	if errs := out.Models[0].Errors; len(errs) != 1 || errs[0].Message != want || errs[0].Line != 4 {
-		t.Errorf("errors %+v; want %q at line 4", errs, want)
+	if errs := out.Models[0].Errors; len(errs) != 1 || errs[0].Message != want || errs[0].Line != 4 || errs[0].Path != "models/parent.scxml" {
+		t.Errorf("errors %+v; want %q at models/parent.scxml line 4", errs, want)
+	}
+	// An error in the invoked file is reported in that file.
+	c4 := commit(map[string]string{"models/parent.scxml": parent, "machines/child.scxml": strings.Replace(child("ok"), `event="ok"`, `event="ok" cond="nope"`, 1)})
+	out, err = Analyze(context.Background(), repo, c3, c4, Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := out.Models[0].Errors; len(errs) == 0 || errs[0].Path != "machines/child.scxml" || errs[0].Line != 2 {
+		t.Errorf("errors %+v; want one in machines/child.scxml at line 2", errs)
+	}
+	if f := out.Gate.Findings; len(f) == 0 || f[0].Path != "machines/child.scxml" || f[0].Line != 2 {
+		t.Errorf("findings %+v; want the error annotated on machines/child.scxml line 2", f)
 	}
 }

@@ -387,6 +387,9 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 			}
 			where = "**" + where + "**: "
 		}
+		if e.Path != "" && e.Path != m.Path {
+			where = code(e.Path) + " " + where // a machine the model invokes
+		}
 		v.Errors = append(v.Errors, "❌ "+where+text(e.Message))
 	}
 	if len(m.Errors) > 0 && m.ChangeAnalysis == nil {
