@@ -130,8 +130,9 @@ type machine struct {
 	m        *model.Model
 	inv      *model.Invoke // the invoke that started the session; nil for the top one
 	parent   *machine
-	prefix   string     // of its states and variables in reports: "" at the top, "sub." for child sub
-	kids     []*machine // the child session of each of m's invokes (m.Invokes()), nil where none runs
+	prefix   string          // of its states and variables in reports: "" at the top, "sub." for child sub
+	invs     []*model.Invoke // m.Invokes()
+	kids     []*machine      // the child session of each of invs, nil where none runs
 	invoking map[*model.State]bool
 	// done is set when the session reached a top-level final state,
 	// cancelled when its parent left the invoking state while it ran.
@@ -141,7 +142,7 @@ type machine struct {
 // newMachine is a session of m, before it starts.
 func newMachine(m *model.Model) *machine {
 	return &machine{m: m, active: make(map[*model.State]bool), hist: make(map[*model.State][]*model.State),
-		vars: make(map[string]sim.Value), kids: make([]*machine, len(m.Invokes())), invoking: make(map[*model.State]bool)}
+		vars: make(map[string]sim.Value), invs: m.Invokes(), kids: make([]*machine, len(m.Invokes())), invoking: make(map[*model.State]bool)}
 }
 
 // clone copies the session tree below c (the top session), with the

@@ -131,7 +131,7 @@ func (c *machine) invoke(target string) int {
 	if !ok {
 		return -1
 	}
-	return slices.IndexFunc(c.m.Invokes(), func(inv *model.Invoke) bool { return inv.ID == id })
+	return slices.IndexFunc(c.invs, func(inv *model.Invoke) bool { return inv.ID == id })
 }
 
 // fromChild is ev as the parent of session c receives it.
@@ -170,7 +170,7 @@ func (r *run) beforeTransitions(ev sim.Event, from *machine) error {
 	if ev.Meta.Type != model.TypeExternal {
 		return nil
 	}
-	invs := r.c.m.Invokes()
+	invs := r.c.invs
 	for k, kid := range r.c.kids {
 		if kid != nil && kid.live() && invs[k].Autoforward {
 			r.c.root().deliver(kid, sim.Event{Name: ev.Name, Args: copyArgs(ev.Args), Meta: model.Meta{Self: true}}, nil)
@@ -206,7 +206,7 @@ func (r *run) invokePending() error {
 	}
 	sort.Slice(states, func(i, j int) bool { return states[i].Order < states[j].Order })
 	clear(r.c.invoking)
-	invs := r.c.m.Invokes()
+	invs := r.c.invs
 	for _, s := range states {
 		for _, inv := range s.Invokes {
 			if err := r.startChild(slices.Index(invs, inv)); err != nil {
@@ -219,7 +219,7 @@ func (r *run) invokePending() error {
 
 // startChild starts the child session of invoke k.
 func (r *run) startChild(k int) error {
-	inv := r.c.m.Invokes()[k]
+	inv := r.c.invs[k]
 	if inv.OK != nil {
 		ok, err := r.executor(inv.Pos).EvalBool(inv.OK)
 		if err != nil {
@@ -261,7 +261,7 @@ func (r *run) startChild(k int) error {
 // cancelInvokes cancels the children of a state being exited.
 func (r *run) cancelInvokes(s *model.State) {
 	delete(r.c.invoking, s)
-	invs := r.c.m.Invokes()
+	invs := r.c.invs
 	for _, inv := range s.Invokes {
 		k := slices.Index(invs, inv)
 		if kid := r.c.kids[k]; kid != nil {
