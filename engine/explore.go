@@ -307,13 +307,38 @@ type child struct {
 
 // expand adds n's children: every feasible input step, in order.
 func (e *explorer) expand(n *Node, inputs []input) {
-	x := e.x
+	var base *Node
+	if e.reuse != nil {
+		base = e.reuse.counterpart[n]
+	}
+	kids := e.step(n, inputs, base)
 	n.Expanded = true
+	for _, k := range kids {
+		e.subsumed(e.attach(n, k))
+	}
+}
+
+// attach adds the child k of n to the tree.
+func (e *explorer) attach(n *Node, k child) *Node {
+	c := e.add(n, k)
+	if e.reuse != nil {
+		e.reuse.link(n, c, k)
+	}
+	return c
+}
+
+// step computes n's children, sorted (and, for DSE, pruned): every
+// feasible input step. For MSE, base is n's counterpart in the base tree
+// (nil for none). It reads n and the machine and writes only the
+// explorer's own state, so that workers can step nodes of one level at
+// once (parallel.go).
+func (e *explorer) step(n *Node, inputs []input, base *Node) []child {
+	x := e.x
 	var kids []child
 	depth := n.Depth + 1
 	for ord, in := range inputs {
 		if e.reuse != nil {
-			if copied, ok := e.reuse.children(n, in, ord); ok {
+			if copied, ok := e.reuse.children(base, n, in, ord); ok {
 				kids = append(kids, copied...)
 				continue
 			}
@@ -350,13 +375,7 @@ func (e *explorer) expand(n *Node, inputs []input) {
 	if e.interest != nil {
 		kids = e.representatives(kids)
 	}
-	for _, k := range kids {
-		c := e.add(n, k)
-		if e.reuse != nil {
-			e.reuse.link(n, c, k)
-		}
-		e.subsumed(c)
-	}
+	return kids
 }
 
 func compareFired(a, b []Fired) int {
