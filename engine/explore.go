@@ -37,6 +37,16 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	slv.SetCancel(opts.Cancel) // an interrupt lets the running query end: the tree is exact up to its cut
 	x := &executor{m: m, tab: tab, or: newOracle(tab, slv), opts: opts,
 		varIdx: make(map[string]int), bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
+	x.or.newModels = func() (solver.Solver, error) {
+		s, err := newSolver(tab)
+		if err != nil {
+			return nil, fmt.Errorf("starting the solver of implications: %w", err)
+		}
+		s.SetTimeout(opts.SolverTimeout)
+		s.SetCancel(opts.Cancel)
+		return s, nil
+	}
+	defer x.or.close()
 	for i, v := range m.Vars {
 		x.varIdx[v.Name] = i
 	}
@@ -46,6 +56,10 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 		cands:   candidates(m)}
 	if configure != nil {
 		configure(e)
+	}
+	if opts.Jobs > 1 {
+		e.pool = newPool(e, opts.Jobs, newSolver)
+		defer e.pool.close()
 	}
 	if err := e.run(start); err != nil {
 		return nil, err
@@ -121,6 +135,7 @@ type explorer struct {
 	reuse     *reuser         // MSE: where children come from the base tree
 	interest  map[string]bool // DSE: transitions explored fully
 	startOnly bool            // CheckStart: stop once the machine has started
+	pool      *pool           // Options.Jobs > 1: the workers (parallel.go)
 }
 
 // StartError says why a machine cannot complete its start (its initial
@@ -177,6 +192,11 @@ func (e *explorer) run(start time.Time) error {
 
 	for i := 0; i < len(e.set.Nodes); i++ {
 		n := e.set.Nodes[i]
+		if e.pool != nil && n.Depth != e.pool.depth {
+			if err := e.pool.level(i); err != nil {
+				return err
+			}
+		}
 		if n.Subsumed != nil || n.State.Final {
 			continue
 		}
@@ -212,7 +232,13 @@ func (e *explorer) run(start time.Time) error {
 			e.cutRest(i, vocab.BoundStates)
 			break
 		}
-		e.expand(n, inputs)
+		if t := e.pool.task(i); t != nil {
+			if err := e.merge(n, t); err != nil {
+				return err
+			}
+		} else {
+			e.expand(n, inputs)
+		}
 		if x.err != nil {
 			return x.err
 		}

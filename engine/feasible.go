@@ -13,8 +13,16 @@ import (
 // and its cache cannot decide. Path conditions it is given are
 // satisfiable (every path was checked as it grew).
 type oracle struct {
-	tab    *solver.Table
-	slv    solver.Solver
+	tab *solver.Table
+	slv solver.Solver
+	// models, made by newModels when first needed (slv without it), gives
+	// the models of refuted implications. The values of a model depend on
+	// the checks its solver made before, so implications have a solver of
+	// their own: the counterexamples kept, and with them which checks are
+	// made and which terms built, are the same whether the feasibility
+	// checks run here or on workers (parallel.go).
+	models    solver.Solver
+	newModels func() (solver.Solver, error)
 	cache  map[string]solver.Result
 	cex    []counterexample     // recent refutations of implications, oldest first
 	cexSeq uint64               // the id of the newest one (ids count from 1)
@@ -27,6 +35,18 @@ type oracle struct {
 	calls        int
 	unknown      int
 	err          error // the first solver error; exploration stops on it
+
+	// A worker's oracle (parallel.go) records in asked the checks the
+	// exploration's oracle may not have seen: those its cache did not
+	// answer, or answered with what it learnt at this level (fresh).
+	fresh map[string]bool
+	asked []asked
+}
+
+// asked is a check a worker's oracle made, and its result.
+type asked struct {
+	conj []solver.Term
+	r    solver.Result
 }
 
 func newOracle(tab *solver.Table, slv solver.Solver) *oracle {
@@ -118,8 +138,21 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 	for _, c := range query {
 		all = o.tab.VarsInOrder(c, seen, all)
 	}
+	if o.models == nil {
+		o.models = o.slv
+		if o.newModels != nil {
+			s, err := o.newModels()
+			if err != nil {
+				if o.err == nil {
+					o.err = err
+				}
+				return false
+			}
+			o.models = s
+		}
+	}
 	o.calls++
-	r, model, err := o.slv.Model(query, all)
+	r, model, err := o.models.Model(query, all)
 	if err != nil && o.err == nil {
 		o.err = err
 	}
@@ -135,6 +168,13 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 		}
 	}
 	return r == solver.Unsat
+}
+
+// close releases the solver of implications, when it has one of its own.
+func (o *oracle) close() {
+	if o.models != nil && o.models != o.slv {
+		o.models.Close()
+	}
 }
 
 // maxCounterexamples bounds the counterexample cache.
@@ -238,6 +278,9 @@ func (o *oracle) slice(pc []solver.Term, vars []solver.Term) []solver.Term {
 func (o *oracle) check(conj []solver.Term) solver.Result {
 	key := conjKey(conj)
 	if r, ok := o.cache[key]; ok {
+		if o.fresh[key] {
+			o.asked = append(o.asked, asked{slices.Clone(conj), r})
+		}
 		return r
 	}
 	o.calls++
@@ -249,7 +292,34 @@ func (o *oracle) check(conj []solver.Term) solver.Result {
 		o.unknown++
 	}
 	o.cache[key] = r
+	if o.fresh != nil {
+		o.fresh[key] = true
+		o.asked = append(o.asked, asked{slices.Clone(conj), r})
+	}
 	return r
+}
+
+// replay counts, for the checks a worker made (in its terms; to maps them
+// to o's), the solver calls and unknown results o would have had making
+// them itself, and caches their results: the statistics and the cache of
+// an exploration do not depend on how many workers it had.
+func (o *oracle) replay(qs []asked, to []solver.Term) {
+	var conj []solver.Term
+	for _, q := range qs {
+		conj = conj[:0]
+		for _, x := range q.conj {
+			conj = append(conj, to[x])
+		}
+		key := conjKey(conj)
+		if _, ok := o.cache[key]; ok {
+			continue
+		}
+		o.calls++
+		if q.r == solver.Unknown {
+			o.unknown++
+		}
+		o.cache[key] = q.r
+	}
 }
 
 // conjKey identifies a conjunction as a set.
