@@ -41,6 +41,9 @@ type oracle struct {
 	// answer, or answered with what it learnt at this level (fresh).
 	fresh map[string]bool
 	asked []asked
+	// common, for a worker's oracle, is the workers' cache of checks.
+	common *commonChecks
+	toCommon []solver.Term // the terms of tab in common's table (0: not there yet)
 }
 
 // asked is a check a worker's oracle made, and its result.
@@ -283,8 +286,14 @@ func (o *oracle) check(conj []solver.Term) solver.Result {
 		}
 		return r
 	}
-	o.calls++
-	r, err := o.slv.Check(conj)
+	var r solver.Result
+	var err error
+	if o.common != nil {
+		r, err = o.common.check(o, conj)
+	} else {
+		o.calls++
+		r, err = o.slv.Check(conj)
+	}
 	if err != nil && o.err == nil {
 		o.err = err
 	}

@@ -54,10 +54,13 @@ type pool struct {
 	next  atomic.Int64
 	stop  atomic.Bool
 	wg    sync.WaitGroup
+
+	common *commonChecks
 }
 
 func newPool(e *explorer, jobs int, newSolver NewSolver) *pool {
-	return &pool{e: e, jobs: jobs, newSolver: newSolver, depth: -1}
+	return &pool{e: e, jobs: jobs, newSolver: newSolver, depth: -1,
+		common: &commonChecks{tab: solver.NewTable(), results: make(map[string]*commonCheck)}}
 }
 
 // worker expands nodes on its own goroutine.
@@ -185,7 +188,7 @@ func (p *pool) newWorker() (*worker, error) {
 	slv.SetTimeout(e.x.opts.SolverTimeout)
 	slv.SetCancel(e.x.opts.Cancel)
 	or := newOracle(tab, slv)
-	or.fresh = make(map[string]bool)
+	or.fresh, or.common = make(map[string]bool), p.common
 	x := &executor{m: e.x.m, tab: tab, or: or, opts: e.x.opts, varIdx: e.x.varIdx,
 		bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
 	we := &explorer{x: x, set: &SET{Machine: e.set.Machine, Terms: tab, Options: e.set.Options},
@@ -356,4 +359,61 @@ func mapTimers(ts []Timer, to []solver.Term) []Timer {
 		out[i] = Timer{Event: t.Event, Args: mapArgs(t.Args, to), ID: t.ID}
 	}
 	return out
+}
+
+// commonChecks is the checks the workers made, so that one worker asks the
+// solver what another learnt: the nodes of a level share most of their
+// checks. Its keys are of terms of a table of its own, into which the
+// workers' terms are adopted.
+type commonChecks struct {
+	mu      sync.Mutex
+	tab     *solver.Table
+	results map[string]*commonCheck
+}
+
+// commonCheck is a check's result, once done is closed.
+type commonCheck struct {
+	done chan struct{}
+	r    solver.Result
+	err  error
+}
+
+// check decides conj, of o's terms, with the result another worker found
+// or is finding, or else with o's solver.
+func (c *commonChecks) check(o *oracle, conj []solver.Term) (solver.Result, error) {
+	c.mu.Lock()
+	ids := make([]solver.Term, len(conj))
+	for i, x := range conj {
+		ids[i] = c.adopt(o, x)
+	}
+	key := conjKey(ids)
+	if k, ok := c.results[key]; ok {
+		c.mu.Unlock()
+		<-k.done
+		return k.r, k.err
+	}
+	k := &commonCheck{done: make(chan struct{})}
+	c.results[key] = k
+	c.mu.Unlock()
+	k.r, k.err = o.slv.Check(conj)
+	close(k.done)
+	return k.r, k.err
+}
+
+// adopt returns x, a term of o's table, in c's.
+func (c *commonChecks) adopt(o *oracle, x solver.Term) solver.Term {
+	if int(x) < len(o.toCommon) && o.toCommon[x] != 0 {
+		return o.toCommon[x]
+	}
+	a, b, d := o.tab.Args(x)
+	for _, y := range []solver.Term{a, b, d} {
+		if y != 0 {
+			c.adopt(o, y)
+		}
+	}
+	for len(o.toCommon) <= int(x) {
+		o.toCommon = append(o.toCommon, 0)
+	}
+	o.toCommon[x] = c.tab.Adopt(o.tab.Tail(x), 0, o.toCommon)
+	return o.toCommon[x]
 }
