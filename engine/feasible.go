@@ -23,11 +23,11 @@ type oracle struct {
 	// checks run here or on workers (parallel.go).
 	models    solver.Solver
 	newModels func() (solver.Solver, error)
-	cache  map[string]solver.Result
-	cex    []counterexample     // recent refutations of implications, oldest first
-	cexSeq uint64               // the id of the newest one (ids count from 1)
-	reach  map[solver.Term]bool // slice's scratch
-	in     []bool               // slice's scratch
+	cache     map[string]solver.Result
+	cex       []counterexample     // recent refutations of implications, oldest first
+	cexSeq    uint64               // the id of the newest one (ids count from 1)
+	reach     map[solver.Term]bool // slice's scratch
+	in        []bool               // slice's scratch
 	// prepare's: the premise it returns, and scratch
 	premise      premise
 	parent, comp []int
@@ -42,7 +42,7 @@ type oracle struct {
 	fresh map[string]bool
 	asked []asked
 	// common, for a worker's oracle, is the workers' cache of checks.
-	common *commonChecks
+	common   *commonChecks
 	toCommon []solver.Term // the terms of tab in common's table (0: not there yet)
 }
 

@@ -22,6 +22,7 @@ var intRanges = map[string]struct{ min, max int }{
 	"limit":          {0, 0},
 	"loop-limit":     {1, 0},
 	"max-microsteps": {1, 0},
+	"jobs":           {0, 0}, // 0: one per CPU
 }
 
 // durationMins are the smallest allowed values of the duration flags.
