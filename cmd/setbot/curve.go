@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,8 +66,12 @@ models with a one-guard change, from the repository's root):
     cached re-run of setbot analyze on a git repository holding the two
     versions, over that of its first (cold) run.
 
-The exploration runs on one goroutine (one worker): there is no speed-up
-from more workers to report yet.`,
+  - at the deepest depth: the wall-clock time of the exploration with two
+    workers (--jobs 2) and with one, the best of three runs of each taken
+    in turn, and the speed-up, their ratio; the two trees must be the same
+    tree, byte for byte.
+
+Every other measurement explores with one worker.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ds, err := parseDepths(depths)
 			if err != nil {
@@ -149,6 +156,13 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	deepest := slices.Max(depths)
+	one, two, states, err := speedUp(base, deepest, speedUpRuns)
+	if err != nil {
+		return fmt.Errorf("exploring %s at depth %d: %w", basePath, deepest, err)
+	}
+	fmt.Fprintf(w, "2 workers at depth %d: %d ms, 1 worker %d ms (wall clock, best of %d): speed-up %.2f, the same tree (%d states)\n",
+		deepest, two.Milliseconds(), one.Milliseconds(), speedUpRuns, one.Seconds()/two.Seconds(), states)
 
 	opts := engine.Options{MaxDepth: analyzeDepth}
 	analyze := func(s vocab.Strategy, trees incremental.Trees) (time.Duration, *incremental.Result, uint64, error) {
@@ -190,6 +204,46 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 		float64(peak)/1024/float64(max(1, r.Head.States)), r.Head.States,
 		cold.Milliseconds(), cached.Milliseconds(), cached.Seconds()/cold.Seconds())
 	return nil
+}
+
+// speedUpRuns is how many times speedUp explores with each number of
+// workers.
+const speedUpRuns = 3
+
+// speedUp explores m to depth d with one worker and with two, in turn,
+// runs times each, and returns the shortest wall-clock time of each (the
+// least disturbed by whatever else the machine runs) and the number of
+// states. The trees must be the same, but for the time they took.
+func speedUp(m *mlm.Machine, d, runs int) (one, two time.Duration, states int, err error) {
+	best := map[int]time.Duration{}
+	trees := map[int][]byte{}
+	for i := 0; i < runs; i++ {
+		for _, jobs := range []int{1, 2} {
+			runtime.GC()
+			start := time.Now()
+			set, err := engine.Explore(m, engine.Options{MaxDepth: d, Jobs: jobs}, newZ3)
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			took := time.Since(start)
+			if b, ok := best[jobs]; !ok || took < b {
+				best[jobs] = took
+			}
+			set.Stats.Ms = 0
+			enc, err := set.MarshalBinary()
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			if trees[jobs] == nil {
+				trees[jobs] = enc
+			}
+			states = set.Stats.States
+		}
+	}
+	if !bytes.Equal(trees[1], trees[2]) {
+		return 0, 0, 0, errors.New("two workers built another tree than one")
+	}
+	return best[1], best[2], states, nil
 }
 
 // baseTrees holds the base version's tree and tests, as a warm cache
