@@ -36,10 +36,10 @@ type oracle struct {
 	unknown      int
 	err          error // the first solver error; exploration stops on it
 
-	// A worker's oracle (parallel.go) records in asked the checks the
-	// exploration's oracle may not have seen: those its cache did not
-	// answer, or answered with what it learnt at this level (fresh).
-	fresh map[string]bool
+	// A worker's oracle (parallel.go) records in asked, when it is not
+	// nil, the checks its cache did not answer: the exploration's oracle
+	// may not know them yet, while it knows every check the worker made
+	// for an earlier node.
 	asked []asked
 	// common, for a worker's oracle, is the workers' cache of checks.
 	common   *commonChecks
@@ -281,9 +281,6 @@ func (o *oracle) slice(pc []solver.Term, vars []solver.Term) []solver.Term {
 func (o *oracle) check(conj []solver.Term) solver.Result {
 	key := conjKey(conj)
 	if r, ok := o.cache[key]; ok {
-		if o.fresh[key] {
-			o.asked = append(o.asked, asked{slices.Clone(conj), r})
-		}
 		return r
 	}
 	var r solver.Result
@@ -301,8 +298,7 @@ func (o *oracle) check(conj []solver.Term) solver.Result {
 		o.unknown++
 	}
 	o.cache[key] = r
-	if o.fresh != nil {
-		o.fresh[key] = true
+	if o.common != nil {
 		o.asked = append(o.asked, asked{slices.Clone(conj), r})
 	}
 	return r

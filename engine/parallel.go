@@ -108,8 +108,9 @@ func (p *pool) level(i int) error {
 	var todo []*task
 	for j := i; j < hi; j++ {
 		n := nodes[j]
-		// The nodes the walk expands (run's tests).
-		if n.Subsumed != nil || n.State.Final || n.Depth >= e.x.opts.MaxDepth || len(e.inputs(n)) == 0 {
+		// The nodes the walk may expand (run's tests, but for inputs: a
+		// worker finds none where the walk skips the node).
+		if n.Subsumed != nil || n.State.Final || n.Depth >= e.x.opts.MaxDepth {
 			continue
 		}
 		t := &task{n: n, done: make(chan struct{})}
@@ -188,7 +189,7 @@ func (p *pool) newWorker() (*worker, error) {
 	slv.SetTimeout(e.x.opts.SolverTimeout)
 	slv.SetCancel(e.x.opts.Cancel)
 	or := newOracle(tab, slv)
-	or.fresh, or.common = make(map[string]bool), p.common
+	or.common = p.common
 	x := &executor{m: e.x.m, tab: tab, or: or, opts: e.x.opts, varIdx: e.x.varIdx,
 		bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
 	we := &explorer{x: x, set: &SET{Machine: e.set.Machine, Terms: tab, Options: e.set.Options},
@@ -217,7 +218,6 @@ func (w *worker) sync(tab *solver.Table) {
 			w.toShared = append(w.toShared, tl.First()+solver.Term(i))
 		}
 	}
-	clear(w.e.x.or.fresh)
 }
 
 // expand computes, on the worker's goroutine, t's node's children and
@@ -233,7 +233,8 @@ func (w *worker) expand(t *task) {
 	if e.reuse != nil {
 		reused = e.reuse.reused
 	}
-	n := &Node{State: t.n.State, Vals: mapTerms(t.n.Vals, w.fromShared), PC: mapTerms(t.n.PC, w.fromShared),
+	var buf []solver.Term
+	n := &Node{State: t.n.State, Vals: mapTerms(&buf, t.n.Vals, w.fromShared), PC: mapTerms(&buf, t.n.PC, w.fromShared),
 		Timers: mapTimers(t.n.Timers, w.fromShared), Depth: t.n.Depth}
 	kids := e.step(n, e.inputs(n), t.base)
 	t.marks = append(t.marks, tab.Len()+1-int(first))
@@ -292,11 +293,16 @@ func (e *explorer) merge(n *Node, t *task) error {
 		e.reuse.reused += t.reused
 	}
 	n.Expanded = true
+	size := 0
+	for j, k := range t.kids {
+		size += len(k.vals) + len(k.pc) + len(t.canon[j].terms) + len(t.canon[j].pc)
+	}
+	buf := make([]solver.Term, 0, size) // one allocation for the children's terms
 	for j, k := range t.kids {
 		w.adopt(tab, t.terms, t.marks[j], t.marks[j+1])
-		c := e.attach(n, w.shared(k))
+		c := e.attach(n, w.shared(k, &buf))
 		cf := t.canon[j]
-		e.subsumedAs(c, canonicalKey(c, mapTerms(cf.terms, w.toShared)), mapTerms(cf.pc, w.toShared))
+		e.subsumedAs(c, canonicalKey(c, mapTerms(&buf, cf.terms, w.toShared)), mapTerms(&buf, cf.pc, w.toShared))
 	}
 	return nil
 }
@@ -311,10 +317,11 @@ func (w *worker) adopt(tab *solver.Table, tl solver.Tail, from, to int) {
 	}
 }
 
-// shared returns the worker's child k in the tree's terms.
-func (w *worker) shared(k child) child {
+// shared returns the worker's child k in the tree's terms, its valuation
+// and path condition appended to *buf.
+func (w *worker) shared(k child, buf *[]solver.Term) child {
 	to := w.toShared
-	k.vals, k.pc, k.timers = mapTerms(k.vals, to), mapTerms(k.pc, to), mapTimers(k.timers, to)
+	k.vals, k.pc, k.timers = mapTerms(buf, k.vals, to), mapTerms(buf, k.pc, to), mapTimers(k.timers, to)
 	edge := *k.edge
 	edge.Args = mapArgs(edge.Args, to)
 	if edge.Outputs != nil {
@@ -327,16 +334,17 @@ func (w *worker) shared(k child) child {
 	return k
 }
 
-// mapTerms returns xs with each term x replaced by to[x].
-func mapTerms(xs, to []solver.Term) []solver.Term {
+// mapTerms appends xs to *buf, each term x replaced by to[x], and returns
+// them (nil for nil xs; appending to them never writes *buf).
+func mapTerms(buf *[]solver.Term, xs, to []solver.Term) []solver.Term {
 	if xs == nil {
 		return nil
 	}
-	out := make([]solver.Term, len(xs))
-	for i, x := range xs {
-		out[i] = to[x]
+	start := len(*buf)
+	for _, x := range xs {
+		*buf = append(*buf, to[x])
 	}
-	return out
+	return (*buf)[start:len(*buf):len(*buf)]
 }
 
 func mapArgs(as []Arg, to []solver.Term) []Arg {
