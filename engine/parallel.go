@@ -270,7 +270,8 @@ func (e *explorer) merge(n *Node, t *task) error {
 	} else {
 		<-t.done
 	}
-	e.pool.tasks[n.ID-e.pool.lo] = nil // the task's results are not kept
+	e.pool.tasks[n.ID-e.pool.lo] = nil
+	defer func() { *t = task{} }() // the level's tasks stay listed until it ends; their results need not
 	if t.err != nil {
 		return t.err
 	}
