@@ -162,9 +162,8 @@ func (tl Tail) Len() int { return len(tl.nodes) }
 // t (to is indexed by the terms of tl's table, and holds every term before
 // tl.First()+i), and returns it. The term is not refolded: its table's
 // constructors built it from operands of the same shape, and folding looks
-// only at their shape, so it is the term t's constructors would build. Two
-// tables that adopt each other's terms in their creation order hold them in
-// the same order.
+// only at their shape, so it is the term t's constructors would build.
+// Adopting a tail's terms in order creates those t lacks, in that order.
 func (t *Table) Adopt(tl Tail, i int, to []Term) Term {
 	n := tl.nodes[i]
 	if n.a != 0 {
