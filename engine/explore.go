@@ -37,6 +37,16 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	slv.SetCancel(opts.Cancel) // an interrupt lets the running query end: the tree is exact up to its cut
 	x := &executor{m: m, tab: tab, or: newOracle(tab, slv), opts: opts,
 		varIdx: make(map[string]int), bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
+	x.or.newModels = func() (solver.Solver, error) {
+		s, err := newSolver(tab)
+		if err != nil {
+			return nil, fmt.Errorf("starting the solver of implications: %w", err)
+		}
+		s.SetTimeout(opts.SolverTimeout)
+		s.SetCancel(opts.Cancel)
+		return s, nil
+	}
+	defer x.or.close()
 	for i, v := range m.Vars {
 		x.varIdx[v.Name] = i
 	}
@@ -46,6 +56,10 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 		cands:   candidates(m)}
 	if configure != nil {
 		configure(e)
+	}
+	if opts.Jobs > 1 {
+		e.pool = newPool(e, opts.Jobs, newSolver)
+		defer e.pool.close()
 	}
 	if err := e.run(start); err != nil {
 		return nil, err
@@ -121,6 +135,7 @@ type explorer struct {
 	reuse     *reuser         // MSE: where children come from the base tree
 	interest  map[string]bool // DSE: transitions explored fully
 	startOnly bool            // CheckStart: stop once the machine has started
+	pool      *pool           // Options.Jobs > 1: the workers (parallel.go)
 }
 
 // StartError says why a machine cannot complete its start (its initial
@@ -177,6 +192,11 @@ func (e *explorer) run(start time.Time) error {
 
 	for i := 0; i < len(e.set.Nodes); i++ {
 		n := e.set.Nodes[i]
+		if e.pool != nil && n.Depth != e.pool.depth {
+			if err := e.pool.level(i); err != nil {
+				return err
+			}
+		}
 		if n.Subsumed != nil || n.State.Final {
 			continue
 		}
@@ -212,7 +232,13 @@ func (e *explorer) run(start time.Time) error {
 			e.cutRest(i, vocab.BoundStates)
 			break
 		}
-		e.expand(n, inputs)
+		if t := e.pool.task(i); t != nil {
+			if err := e.merge(n, t); err != nil {
+				return err
+			}
+		} else {
+			e.expand(n, inputs)
+		}
 		if x.err != nil {
 			return x.err
 		}
@@ -491,13 +517,38 @@ type child struct {
 
 // expand adds n's children: every feasible input step, in order.
 func (e *explorer) expand(n *Node, inputs []input) {
-	x := e.x
+	var base *Node
+	if e.reuse != nil {
+		base = e.reuse.counterpart[n]
+	}
+	kids := e.step(n, inputs, base)
 	n.Expanded = true
+	for _, k := range kids {
+		e.subsumed(e.attach(n, k))
+	}
+}
+
+// attach adds the child k of n to the tree.
+func (e *explorer) attach(n *Node, k child) *Node {
+	c := e.add(n, k)
+	if e.reuse != nil {
+		e.reuse.link(n, c, k)
+	}
+	return c
+}
+
+// step computes n's children, sorted (and, for DSE, pruned): every
+// feasible input step. For MSE, base is n's counterpart in the base tree
+// (nil for none). It reads n and the machine and writes only the
+// explorer's own state, so that workers can step nodes of one level at
+// once (parallel.go).
+func (e *explorer) step(n *Node, inputs []input, base *Node) []child {
+	x := e.x
 	var kids []child
 	depth := n.Depth + 1
 	for ord, in := range inputs {
 		if e.reuse != nil {
-			if copied, ok := e.reuse.children(n, in, ord); ok {
+			if copied, ok := e.reuse.children(base, n, in, ord); ok {
 				kids = append(kids, copied...)
 				continue
 			}
@@ -544,13 +595,7 @@ func (e *explorer) expand(n *Node, inputs []input) {
 	if e.interest != nil {
 		kids = e.representatives(kids)
 	}
-	for _, k := range kids {
-		c := e.add(n, k)
-		if e.reuse != nil {
-			e.reuse.link(n, c, k)
-		}
-		e.subsumed(c)
-	}
+	return kids
 }
 
 func compareFired(a, b []Fired) int {

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"slices"
+
 	"github.com/setbot/setbot/solver"
 )
 
@@ -9,11 +11,19 @@ import (
 // and its cache cannot decide. Path conditions it is given are
 // satisfiable (every path was checked as it grew).
 type oracle struct {
-	tab    *solver.Table
-	slv    solver.Solver
-	cache  map[string]solver.Result
-	cex    []counterexample // recent refutations of implications, oldest first
-	cexSeq uint64           // the id of the newest one (ids count from 1)
+	tab *solver.Table
+	slv solver.Solver
+	// models, made by newModels when first needed (slv without it), gives
+	// the models of refuted implications. The values of a model depend on
+	// the checks its solver made before, so implications have a solver of
+	// their own: the counterexamples kept, and with them which checks are
+	// made and which terms built, are the same whether the feasibility
+	// checks run here or on workers (parallel.go).
+	models    solver.Solver
+	newModels func() (solver.Solver, error)
+	cache     map[string]solver.Result
+	cex       []counterexample // recent refutations of implications, oldest first
+	cexSeq    uint64           // the id of the newest one (ids count from 1)
 	Slicer
 	// prepare's: the premise it returns, and scratch
 	premise      premise
@@ -22,6 +32,21 @@ type oracle struct {
 	calls        int
 	unknown      int
 	err          error // the first solver error; exploration stops on it
+
+	// A worker's oracle (parallel.go) records in asked, when it is not
+	// nil, the checks its cache did not answer: the exploration's oracle
+	// may not know them yet, while it knows every check the worker made
+	// for an earlier node.
+	asked []asked
+	// common, for a worker's oracle, is the workers' cache of checks.
+	common   *commonChecks
+	toCommon []solver.Term // the terms of tab in common's table (0: not there yet)
+}
+
+// asked is a check a worker's oracle made, and its result.
+type asked struct {
+	conj []solver.Term
+	r    solver.Result
 }
 
 func newOracle(tab *solver.Table, slv solver.Solver) *oracle {
@@ -113,8 +138,21 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 	for _, c := range query {
 		all = o.tab.VarsInOrder(c, seen, all)
 	}
+	if o.models == nil {
+		o.models = o.slv
+		if o.newModels != nil {
+			s, err := o.newModels()
+			if err != nil {
+				if o.err == nil {
+					o.err = err
+				}
+				return false
+			}
+			o.models = s
+		}
+	}
 	o.calls++
-	r, model, err := o.slv.Model(query, all)
+	r, model, err := o.models.Model(query, all)
 	if err != nil && o.err == nil {
 		o.err = err
 	}
@@ -130,6 +168,13 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 		}
 	}
 	return r == solver.Unsat
+}
+
+// close releases the solver of implications, when it has one of its own.
+func (o *oracle) close() {
+	if o.models != nil && o.models != o.slv {
+		o.models.Close()
+	}
 }
 
 // maxCounterexamples bounds the counterexample cache.
@@ -184,8 +229,14 @@ func (o *oracle) check(conj []solver.Term) solver.Result {
 	if r, ok := o.cache[key]; ok {
 		return r
 	}
-	o.calls++
-	r, err := o.slv.Check(conj)
+	var r solver.Result
+	var err error
+	if o.common != nil {
+		r, err = o.common.check(o, conj)
+	} else {
+		o.calls++
+		r, err = o.slv.Check(conj)
+	}
 	if err != nil && o.err == nil {
 		o.err = err
 	}
@@ -193,5 +244,31 @@ func (o *oracle) check(conj []solver.Term) solver.Result {
 		o.unknown++
 	}
 	o.cache[key] = r
+	if o.common != nil {
+		o.asked = append(o.asked, asked{slices.Clone(conj), r})
+	}
 	return r
+}
+
+// replay counts, for the checks a worker made (in its terms; to maps them
+// to o's), the solver calls and unknown results o would have had making
+// them itself, and caches their results: the statistics and the cache of
+// an exploration do not depend on how many workers it had.
+func (o *oracle) replay(qs []asked, to []solver.Term) {
+	var conj []solver.Term
+	for _, q := range qs {
+		conj = conj[:0]
+		for _, x := range q.conj {
+			conj = append(conj, to[x])
+		}
+		key := ConjKey(conj)
+		if _, ok := o.cache[key]; ok {
+			continue
+		}
+		o.calls++
+		if q.r == solver.Unknown {
+			o.unknown++
+		}
+		o.cache[key] = q.r
+	}
 }

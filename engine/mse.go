@@ -120,11 +120,10 @@ func sameEvent(a, b *model.Event) bool {
 }
 
 // children returns n's children for one input copied from the base tree,
-// when that is safe: n's counterpart was expanded there, and every pair the
-// input's steps processed there is clean (so executing it here would
+// when that is safe: n's counterpart b was expanded there, and every pair
+// the input's steps processed there is clean (so executing it here would
 // repeat exactly the same computation).
-func (r *reuser) children(n *Node, in input, ord int) ([]child, bool) {
-	b := r.counterpart[n]
+func (r *reuser) children(b, n *Node, in input, ord int) ([]child, bool) {
 	if b == nil || !b.Expanded {
 		return nil, false
 	}

@@ -62,6 +62,11 @@ type Options struct {
 	// Progress, when set, is called every few hundred states with the
 	// exploration's progress.
 	Progress func(Progress)
+	// Jobs is how many workers expand the nodes of a level at once, each
+	// with its own solver (parallel.go); 0 or 1 means the exploring
+	// goroutine expands them alone. The tree is the same for any number:
+	// only the time it takes depends on it.
+	Jobs int
 }
 
 // Progress is how far an exploration has got.
@@ -73,7 +78,8 @@ type Progress struct {
 
 // shape is what of the options shapes a whole tree: the bounds. The
 // wall-clock budgets, cancellation, interruption and progress only decide
-// whether it is whole, or what is shown while it is built.
+// whether it is whole, or what is shown while it is built; the number of
+// jobs, how fast.
 func (o Options) shape() treeShape {
 	return treeShape{o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, o.Closed, o.Time}
 }

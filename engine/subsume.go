@@ -89,7 +89,13 @@ func (p *premise) variable(v solver.Term) (premiseVar, bool) {
 // subsumed decides whether an earlier state subsumes n (see above);
 // otherwise n becomes a candidate.
 func (e *explorer) subsumed(n *Node) {
-	key, pc := e.canonical(n)
+	terms, pc := e.canonical(n)
+	e.subsumedAs(n, canonicalKey(n, terms), pc)
+}
+
+// subsumedAs is subsumed for n of the canonical key and path condition
+// given.
+func (e *explorer) subsumedAs(n *Node, key string, pc []solver.Term) {
 	p := e.x.or.prepare(pc)
 	if e.reuse != nil {
 		if b := e.reuse.counterpart[n]; b != nil {
@@ -148,7 +154,11 @@ func (e *explorer) likeBase(p *premise, b *Node, key string) (*Node, bool) {
 // canonical renames n's variables in order of first occurrence (valuation,
 // then timers, then the path condition) and keeps only the conjuncts
 // connected to the valuation: loops that keep receiving inputs then close.
-func (e *explorer) canonical(n *Node) (string, []solver.Term) {
+// It returns the renamed valuation and timer arguments and dues, in that order (the
+// terms of n's canonical key, see canonicalKey), and the renamed
+// conjuncts. It reads of n only its state, valuation, timers and path
+// condition.
+func (e *explorer) canonical(n *Node) (terms, pc []solver.Term) {
 	tab := e.x.tab
 	if e.seen == nil {
 		e.seen, e.ren = make(map[solver.Term]bool), make(map[solver.Term]solver.Term)
@@ -207,26 +217,48 @@ func (e *explorer) canonical(n *Node) (string, []solver.Term) {
 		}
 		return r
 	}
-	b := make([]byte, 0, 64)
-	b = append(b, n.State.Name...)
+	terms = make([]solver.Term, 0, len(n.Vals))
 	for _, v := range n.Vals {
-		b = append(b, '|')
-		b = strconv.AppendInt(b, int64(apply(v)), 10)
+		terms = append(terms, apply(v))
 	}
 	for _, t := range n.Timers {
-		b = fmt.Appendf(b, "|%s#%q", t.Event, t.ID)
 		for _, a := range t.Args {
-			b = fmt.Appendf(b, ",%s=%d", a.Name, apply(a.Value))
+			terms = append(terms, apply(a.Value))
 		}
 		if t.Due != 0 {
-			b = fmt.Appendf(b, "@%d", apply(t.Due))
+			terms = append(terms, apply(t.Due))
 		}
 	}
-	pc := make([]solver.Term, len(rel))
+	pc = make([]solver.Term, len(rel))
 	for i, c := range rel {
 		pc[i] = apply(c)
 	}
-	return string(b), pc
+	return terms, pc
+}
+
+// canonicalKey is n's canonical key: its state, its renamed valuation and
+// its timers with their renamed arguments and dues (terms, as canonical
+// returns them).
+func canonicalKey(n *Node, terms []solver.Term) string {
+	b := make([]byte, 0, 64)
+	b = append(b, n.State.Name...)
+	for _, v := range terms[:len(n.Vals)] {
+		b = append(b, '|')
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	terms = terms[len(n.Vals):]
+	for _, t := range n.Timers {
+		b = fmt.Appendf(b, "|%s#%q", t.Event, t.ID)
+		for _, a := range t.Args {
+			b = fmt.Appendf(b, ",%s=%d", a.Name, terms[0])
+			terms = terms[1:]
+		}
+		if t.Due != 0 {
+			b = fmt.Appendf(b, "@%d", terms[0])
+			terms = terms[1:]
+		}
+	}
+	return string(b)
 }
 
 // present returns n's path condition without the conjuncts that tie its

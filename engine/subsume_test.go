@@ -46,7 +46,8 @@ func TestSubsumptionIsTheFirstImpliedCandidate(t *testing.T) {
 		byKey := make(map[string][]cand)
 		subsumed := 0
 		for _, n := range set.Nodes { // in the order they were decided
-			key, pc := e.canonical(n)
+			terms, pc := e.canonical(n)
+			key := canonicalKey(n, terms)
 			p := or.prepare(pc)
 			var want *Node
 			for _, c := range byKey[key] {

@@ -52,6 +52,9 @@ type Options struct {
 	Fresh bool
 	// Solver creates the decision procedure.
 	Solver engine.NewSolver
+	// Jobs is the number of workers of each exploration
+	// (engine.Options.Jobs); the results do not depend on it.
+	Jobs int
 	// Progress receives one line per step of a long run; nil means none.
 	Progress io.Writer
 	// Logger, when set, receives the same steps as debug records with the
@@ -234,7 +237,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 		mc.Time = r.opts.Time
 	}
 	eopts := engineOptions(mc)
-	eopts.Cancel = r.ctx.Done()
+	eopts.Cancel, eopts.Jobs = r.ctx.Done(), r.opts.Jobs
 	lopts := load.Options{Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}}
 
 	head, headSrc, diags, err := r.load(c.NewPath, r.head, lopts)

@@ -137,6 +137,47 @@ func (t *Table) intern(n node) Term {
 	return id
 }
 
+// A Tail is the terms a table created from one term on, in creation order,
+// detached from the table: terms it creates later are not in it. It is how
+// terms built in one table reach another (Table.Adopt), and may be read on
+// another goroutine than the table's once handed over.
+type Tail struct {
+	first Term
+	nodes []node
+}
+
+// Tail returns the terms t created from first on.
+func (t *Table) Tail(first Term) Tail {
+	n := len(t.nodes)
+	return Tail{first: first, nodes: t.nodes[first:n:n]}
+}
+
+// First returns the first term of tl, in its table.
+func (tl Tail) First() Term { return tl.first }
+
+// Len returns the number of terms in tl.
+func (tl Tail) Len() int { return len(tl.nodes) }
+
+// Adopt makes in t the i-th term of tl, whose operands to maps to terms of
+// t (to is indexed by the terms of tl's table, and holds every term before
+// tl.First()+i), and returns it. The term is not refolded: its table's
+// constructors built it from operands of the same shape, and folding looks
+// only at their shape, so it is the term t's constructors would build.
+// Adopting a tail's terms in order creates those t lacks, in that order.
+func (t *Table) Adopt(tl Tail, i int, to []Term) Term {
+	n := tl.nodes[i]
+	if n.a != 0 {
+		n.a = to[n.a]
+	}
+	if n.b != 0 {
+		n.b = to[n.b]
+	}
+	if n.c != 0 {
+		n.c = to[n.c]
+	}
+	return t.intern(n)
+}
+
 // scalarNode reports whether a node and all its operands are ints and
 // bools under operators EvalScalar computes: the terms of models without
 // strings and decimals, and most terms of any model.

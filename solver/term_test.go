@@ -2,6 +2,7 @@ package solver
 
 import (
 	"math"
+	"math/big"
 	"reflect"
 	"testing"
 )
@@ -401,5 +402,63 @@ func TestString(t *testing.T) {
 		if got := tab.String(tc.term); got != tc.want {
 			t.Errorf("String = %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// TestAdoptInCreationOrder builds the same terms in two tables that already
+// hold different ones, then makes a third table, which holds the first
+// one's terms, adopt the second's new terms in their creation order: it
+// gains exactly the terms the first table gained, in the same order, and
+// every adopted term is the term built in the first table.
+func TestAdoptInCreationOrder(t *testing.T) {
+	build := func(tab *Table) []Term {
+		x, y := tab.Var("x@1", IntSort), tab.Var("y@1", IntSort)
+		s, r := tab.Var("s@1", StringSort), tab.Var("r", RealSort)
+		return []Term{
+			tab.And(tab.Lt(x, tab.Int(3)), tab.Not(tab.Eq(tab.Add(x, y), tab.Int(0)))),
+			tab.Ite(tab.Le(y, x), tab.Sub(x, tab.Int(1)), tab.Mul(x, y)),
+			tab.Includes(tab.Concat(s, tab.Str("é")), tab.Str("a")),
+			tab.Lt(r, tab.Rat(big.NewRat(1, 3))),
+		}
+	}
+	first, second, third := NewTable(), NewTable(), NewTable()
+	first.Var("x@1", IntSort)
+	first.Int(3)
+	second.Str("unrelated")
+	second.Var("y@1", IntSort)
+	third.Var("x@1", IntSort)
+	third.Int(3)
+	before := first.Len()
+	want := build(first)
+	from := Term(second.Len() + 1)
+	got := build(second)
+
+	tl := second.Tail(from)
+	to := make([]Term, from) // second's terms before the tail, in third
+	to[second.Var("y@1", IntSort)] = third.Var("y@1", IntSort)
+	for i := 0; i < tl.Len(); i++ {
+		to = append(to, third.Adopt(tl, i, to))
+	}
+	if third.Len() != first.Len() {
+		t.Fatalf("third has %d terms, want %d", third.Len(), first.Len())
+	}
+	for i, x := range got {
+		if a, b := third.String(to[x]), first.String(want[i]); a != b {
+			t.Errorf("term %d adopted as %s, want %s", i, a, b)
+		}
+	}
+	// The terms first gained, but y@1 (which third held), are the terms
+	// third gained, in the same order.
+	var gained, adopted []string
+	for x := Term(before + 1); int(x) <= first.Len(); x++ {
+		if first.String(x) != "y@1" {
+			gained = append(gained, first.String(x))
+		}
+	}
+	for x := Term(4); int(x) <= third.Len(); x++ {
+		adopted = append(adopted, third.String(x))
+	}
+	if !reflect.DeepEqual(adopted, gained) {
+		t.Errorf("third gained\n%q\nwant\n%q", adopted, gained)
 	}
 }

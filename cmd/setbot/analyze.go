@@ -33,6 +33,7 @@ type analyzeFlags struct {
 	time             string
 	junit, sarif     string
 	quiet            bool
+	jobs             int
 }
 
 var analyzeFormats = []string{"markdown", "json", "sarif"}
@@ -113,6 +114,7 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	fl.StringVar(&f.junit, "junit", "", "also write the tests and the gate as JUnit XML to this file")
 	fl.StringVar(&f.sarif, "sarif", "", "also write the gate's findings as SARIF 2.1.0 to this file (for code scanning)")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress on stderr")
+	jobsFlag(cmd, &f.jobs)
 }
 
 // defaultPath is a file in setbot's user cache directory.
@@ -152,7 +154,8 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	if f.quiet {
 		progress = nil
 	}
-	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: vocab.Coverage(f.coverage), Time: vocab.Time(f.time), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo)}
+	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: vocab.Coverage(f.coverage), Time: vocab.Time(f.time), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo),
+		Jobs: explorationJobs(f.jobs)}
 	if progress != nil {
 		opts.Progress = progress
 	}

@@ -25,15 +25,15 @@ func newBenchCmd() *cobra.Command {
 model, the tree's size, the median wall time and the median CPU time of the
 process (the exploration's goroutine and the garbage collector's): states,
 paths, solver calls, milliseconds, CPU milliseconds, and symbolic states per
-second and per CPU-second. The exploration runs on one goroutine, so the
-rate is a one-core rate; the collector may use another core, which the CPU
-time counts. The bundled benchmark models are in
+second and per CPU-second. The exploration has --jobs workers (default one
+per CPU); --jobs 1 gives a one-core rate, though the collector may use
+another core, which the CPU time counts. The bundled benchmark models are in
 testdata/bench (see its README):
 
   setbot bench testdata/bench/*.scxml
 
 setbot bench curve measures how exploration and analysis scale with the
-depth bound.`,
+depth bound, and what a second worker gains.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runs < 1 {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -63,8 +66,15 @@ models with a one-guard change, from the repository's root):
     cached re-run of setbot analyze on a git repository holding the two
     versions, over that of its first (cold) run.
 
-The exploration runs on one goroutine (one worker): there is no speed-up
-from more workers to report yet.`,
+  - at the deepest depth: the wall-clock time of the exploration with two
+    workers (--jobs 2) and with one, the best of three runs of each taken
+    in turn, and the speed-up, their ratio (the two trees must be the same
+    tree, byte for byte); and, as the bound on that speed-up this machine
+    sets, the time of two 1-worker explorations run at once, as a
+    throughput relative to one's (2 on a machine where they do not slow
+    each other down);
+
+Every other measurement explores with one worker.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ds, err := parseDepths(depths)
 			if err != nil {
@@ -149,6 +159,15 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	deepest := slices.Max(depths)
+	t, states, err := speedUp(base, deepest, speedUpRuns)
+	if err != nil {
+		return fmt.Errorf("exploring %s at depth %d: %w", basePath, deepest, err)
+	}
+	fmt.Fprintf(w, "2 workers at depth %d: %d ms, 1 worker %d ms (wall clock, best of %d): speed-up %.2f, the same tree (%d states); "+
+		"two 1-worker explorations at once: %d ms, %.2f times one's throughput\n",
+		deepest, t.two.Milliseconds(), t.one.Milliseconds(), speedUpRuns, t.one.Seconds()/t.two.Seconds(), states,
+		t.pair.Milliseconds(), 2*t.one.Seconds()/t.pair.Seconds())
 
 	opts := engine.Options{MaxDepth: analyzeDepth}
 	analyze := func(s vocab.Strategy, trees incremental.Trees) (time.Duration, *incremental.Result, uint64, error) {
@@ -190,6 +209,71 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 		float64(peak)/1024/float64(max(1, r.Head.States)), r.Head.States,
 		cold.Milliseconds(), cached.Milliseconds(), cached.Seconds()/cold.Seconds())
 	return nil
+}
+
+// speedUpRuns is how many times speedUp explores each way.
+const speedUpRuns = 3
+
+// speedUpTimes are the shortest wall-clock times of one exploration (the
+// least disturbed by whatever else the machine runs).
+type speedUpTimes struct {
+	one  time.Duration // one worker
+	two  time.Duration // two workers
+	pair time.Duration // two explorations with one worker each, at once
+}
+
+// speedUp explores m to depth d with one worker, with two, and twice at
+// once with one worker each, in turn, runs times each way, and returns the
+// shortest times and the number of states. The pair bounds what two
+// workers can gain on this machine: two explorations that share nothing
+// but the machine (its caches, its memory, the garbage collector) do not
+// run twice as fast as one. The trees of one and two workers must be the
+// same, but for the time they took.
+func speedUp(m *mlm.Machine, d, runs int) (speedUpTimes, int, error) {
+	var best speedUpTimes
+	keep := func(b *time.Duration, took time.Duration) {
+		if *b == 0 || took < *b {
+			*b = took
+		}
+	}
+	var trees [2][]byte
+	states := 0
+	for i := 0; i < runs; i++ {
+		for j, jobs := range []int{1, 2} {
+			runtime.GC()
+			start := time.Now()
+			set, err := engine.Explore(m, engine.Options{MaxDepth: d, Jobs: jobs}, newZ3)
+			if err != nil {
+				return best, 0, err
+			}
+			keep([]*time.Duration{&best.one, &best.two}[j], time.Since(start))
+			set.Stats.Ms = 0
+			if trees[j], err = set.MarshalBinary(); err != nil {
+				return best, 0, err
+			}
+			states = set.Stats.States
+		}
+		runtime.GC()
+		start := time.Now()
+		var wg sync.WaitGroup
+		var errs [2]error
+		for k := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[k] = engine.Explore(m, engine.Options{MaxDepth: d, Jobs: 1}, newZ3)
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs[:]...); err != nil {
+			return best, 0, err
+		}
+		keep(&best.pair, time.Since(start))
+		if !bytes.Equal(trees[0], trees[1]) {
+			return best, 0, errors.New("two workers built another tree than one")
+		}
+	}
+	return best, states, nil
 }
 
 // baseTrees holds the base version's tree and tests, as a warm cache

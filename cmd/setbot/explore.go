@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -30,9 +31,10 @@ const timeUsage = "how delayed sends are read: timed (each timer fires at its de
 // newZ3 is the solver every command uses.
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
-// engineFlags are the bounds of symbolic execution.
+// engineFlags are the bounds of symbolic execution, and its workers.
 type engineFlags struct {
 	depth, maxStates, loopBound, maxMicrosteps int
+	jobs                                       int
 	timeout                                    time.Duration
 	time                                       string
 	progress                                   bool
@@ -48,11 +50,25 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop exploring after this long (for example 30s; 0 means no limit)")
 	fl.StringVar(&f.time, "time", string(vocab.TimeTimed), timeUsage)
 	fl.BoolVar(&f.progress, "progress", false, "show the exploration's progress on stderr even when it is not a terminal")
+	jobsFlag(cmd, &f.jobs)
 }
 
 func (f *engineFlags) options() engine.Options {
 	return engine.Options{MaxDepth: f.depth, MaxStates: f.maxStates, LoopBound: f.loopBound, MaxMicrosteps: f.maxMicrosteps, Timeout: f.timeout,
-		Time: vocab.Time(f.time)}
+		Time: vocab.Time(f.time), Jobs: explorationJobs(f.jobs)}
+}
+
+// jobsFlag registers --jobs, the workers of an exploration.
+func jobsFlag(cmd *cobra.Command, jobs *int) {
+	cmd.Flags().IntVar(jobs, "jobs", 0, "explore with this many workers, one solver each (0: one per CPU); the results are the same for any number")
+}
+
+// explorationJobs is the number of workers --jobs asks for.
+func explorationJobs(jobs int) int {
+	if jobs == 0 {
+		return runtime.NumCPU()
+	}
+	return jobs
 }
 
 // explore loads a model and builds its tree.

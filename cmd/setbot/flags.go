@@ -25,6 +25,7 @@ var intRanges = map[string]struct{ min, max int }{
 	"limit":          {0, 0},
 	"loop-limit":     {1, 0},
 	"max-microsteps": {1, 0},
+	"jobs":           {0, 0}, // 0: one per CPU
 }
 
 // choices are the allowed values of the string flags that name a word of

@@ -190,6 +190,8 @@ func TestFlagRanges(t *testing.T) {
 		{[]string{"diff", missing, missing, "--depth", "0"}, "--depth 0 is out of range"},
 		{[]string{"simulate", missing, "--max-microsteps", "0"}, "--max-microsteps 0 is out of range"},
 		{[]string{"runs", "--limit", "-1"}, "--limit -1 is out of range: it must be at least 0"},
+		{[]string{"explore", missing, "--jobs", "-2"}, "--jobs -2 is out of range: it must be at least 0"},
+		{[]string{"analyze", "--base", "HEAD~1", "--jobs", "-1"}, "--jobs -1 is out of range: it must be at least 0"},
 	}
 	for _, tc := range cases {
 		code, out, errs := runCLI(t, tc.args...)
