@@ -139,7 +139,8 @@ func (c *composer) run() (*Machine, error) {
 		if err != nil {
 			return nil, err
 		}
-		initial = append(initial, &Transition{Key: t.Key, Target: to, Guard: t.Guard, Action: c.parentAction(from, t.Action),
+		code, _ := c.parentCode(from, t.Action.Stmts) // no child runs yet
+		initial = append(initial, &Transition{Key: t.Key, Target: to, Guard: t.Guard, Action: &lang.Block{Stmts: code},
 			Origins: t.Origins, Entered: t.Entered, Pos: t.Pos})
 	}
 	for len(c.queue) > 0 {
@@ -243,6 +244,7 @@ func (c *composer) intern(ps *pstate) (*State, error) {
 		return nil, fmt.Errorf("composing the invoked machines exceeds %d MLM states; raise the bound or split the model", c.opts.MaxStates)
 	}
 	s := &State{Name: name, Atomic: slices.Clone(ps.p.Atomic), History: slices.Clone(ps.p.History), Final: ps.p.Final, Pos: ps.p.Pos}
+	s.stop, _ = c.parentCode(ps, ps.p.stop)
 	for k, sl := range c.slots {
 		s.Invoking = s.Invoking || ps.pending[k]
 		cs := sl.mach.State(ps.kids[k])
@@ -313,18 +315,6 @@ func (c *composer) after(from *pstate, t *Transition) *pstate {
 		}
 	}
 	return to
-}
-
-// cancelled returns the ends of the sessions that run in from and not in
-// to: the parent left their states.
-func (c *composer) cancelled(from, to *pstate) []lang.Stmt {
-	var out []lang.Stmt
-	for k, s := range c.slots {
-		if from.running(k) && !to.running(k) {
-			out = append(out, endSession(s))
-		}
-	}
-	return out
 }
 
 // running reports whether slot k's child runs in ps (not finished).
@@ -421,8 +411,13 @@ func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int,
 			stmts = append(stmts, &lang.Assume{AssumePos: guard.Pos(), Cond: guard})
 			guard = nil
 		}
-		stmts = append(stmts, c.parentAction(ps, t.Action).Stmts...)
-		stmts = append(stmts, c.cancelled(ps, to)...)
+		code, running := c.parentCode(ps, t.Action.Stmts)
+		for k, s := range c.slots {
+			if running[k] && !to.running(k) {
+				return fmt.Errorf("internal error: transition %q cancels invoke %s without exiting its state", t.Key, s.inv.ID)
+			}
+		}
+		stmts = append(stmts, code...)
 		if err := c.emit(src, event, t.Key, to, guard, stmts, t.Origins, t.Entered, t.Pos); err != nil {
 			return err
 		}
@@ -517,30 +512,90 @@ func (c *composer) forward(ps *pstate, ev *model.Event, fromChild bool) []lang.S
 	return []lang.Stmt{&lang.If{IfPos: pos, Cond: external, Then: &lang.Block{Stmts: out}}}
 }
 
-// parentAction is a parent's action in the composition: its sends to a
-// child (#_ID) go to the child's queue when the child runs and raise
-// error.communication when it does not.
-func (c *composer) parentAction(ps *pstate, b *lang.Block) *lang.Block {
+// parentCode is code of the parent in the composition, run from the
+// composed state ps: its sends to a child (#_ID) go to the child's queue
+// while the child runs and raise error.communication when it does not, and
+// where the exit of the invoking state cancels a running child (the
+// flattener's mark, after the state's exit actions), the child stops
+// (stop). It returns the code and, per slot, whether the child still runs
+// after it.
+func (c *composer) parentCode(ps *pstate, stmts []lang.Stmt) ([]lang.Stmt, []bool) {
 	ids := make(map[string]int, len(c.slots))
+	running := make([]bool, len(c.slots))
 	for k, s := range c.slots {
-		ids["#_"+s.inv.ID] = k
+		ids[s.inv.ID] = k
+		running[k] = ps.running(k)
 	}
-	return &lang.Block{Stmts: rewriteStmts(b.Stmts, func(s lang.Stmt) lang.Stmt {
-		send, ok := s.(*lang.Send)
-		if !ok {
-			return s
+	out := rewriteStmts(stmts, func(st lang.Stmt) lang.Stmt {
+		if id, ok := markOf(st); ok {
+			k, ok := ids[id]
+			if !ok || !running[k] {
+				return &lang.Block{} // an invoke that did not start, or one of a grandchild
+			}
+			running[k] = false
+			return &lang.Block{Stmts: c.stop(ps, k)}
 		}
-		k, ok := ids[send.Target]
+		send, ok := st.(*lang.Send)
+		if !ok {
+			return st
+		}
+		k, ok := ids[strings.TrimPrefix(send.Target, "#_")]
 		switch {
-		case !ok:
+		case !ok || !strings.HasPrefix(send.Target, "#_"):
 			return send
-		case ps.running(k):
+		case running[k]:
 			out := *send
 			out.Event, out.Target = c.slots[k].inv.ID+"/"+send.Event, ""
 			return &out
 		}
 		return &lang.Raise{RaisePos: send.SendPos, Event: model.ErrorCommunication, ID: send.ID, Platform: true}
-	})}
+	})
+	return dropEmpty(out), running
+}
+
+// stop is what cancelling the running child of slot k in ps does: the
+// child's exit actions for its configuration (exitInterpreter), of which
+// only the effects outside the session remain (assignments, which nobody
+// reads afterwards, and sends to external targets, outputs of the
+// machine): its raises and its sends to itself, to its parent and to its
+// own children (which its composition made sends to itself) are not
+// processed by anyone. Then its timers are cancelled.
+func (c *composer) stop(ps *pstate, k int) []lang.Stmt {
+	s := c.slots[k]
+	var out []lang.Stmt
+	if cs := s.mach.State(ps.kids[k]); cs != nil {
+		quiet := rewriteStmts(cs.stop, func(st lang.Stmt) lang.Stmt {
+			switch x := st.(type) {
+			case *lang.Raise:
+				return &lang.Block{}
+			case *lang.Send:
+				if x.Target == "" || x.Target == model.TargetParent {
+					return &lang.Block{}
+				}
+			}
+			return st
+		})
+		out = c.embed(&lang.Block{Stmts: dropEmpty(quiet)}, s).Stmts
+	}
+	return append(out, endSession(s))
+}
+
+// dropEmpty removes the empty blocks of a list of statements, and inlines
+// the others that declare nothing.
+func dropEmpty(stmts []lang.Stmt) []lang.Stmt {
+	out := stmts[:0:0]
+	for _, st := range stmts {
+		b, ok := st.(*lang.Block)
+		switch {
+		case !ok:
+			out = append(out, st)
+		case !slices.ContainsFunc(b.Stmts, func(x lang.Stmt) bool { _, decl := x.(*lang.Decl); return decl }):
+			out = append(out, dropEmpty(b.Stmts)...)
+		default:
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 // start emits the step that starts the first waiting child of ps (in

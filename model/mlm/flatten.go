@@ -403,7 +403,7 @@ func (f *flattener) intern(c *config) (*State, error) {
 			"raise the bound or split the model", f.opts.MaxStates)
 	}
 	atomic := c.atomic()
-	s := &State{Name: name, Atomic: ids(atomic), History: c.histories()}
+	s := &State{Name: name, Atomic: ids(atomic), History: c.histories(), stop: f.stopCode(c)}
 	if len(atomic) > 0 {
 		s.Pos = atomic[0].Pos
 		s.Final = len(atomic) == 1 && atomic[0].Kind == model.Final && atomic[0].Parent.Kind == model.Root

@@ -80,6 +80,13 @@ type State struct {
 	// sessions wait to start: the executors take model.InvokeEvent in it
 	// as soon as the internal queue is empty (the end of the macrostep).
 	Invoking bool
+
+	// stop is what the machine does when its parent cancels it in this
+	// state (SCXML's exitInterpreter): the exit actions of the active
+	// states, innermost first, each state's invokes cancelled after them.
+	// The flattener marks the cancels (cancelMark); the composer replaces
+	// them.
+	stop []lang.Stmt
 }
 
 // HistoryValue is what one history state recorded.
