@@ -75,6 +75,21 @@ type pstate struct {
 	p       *State
 	kids    []string // per slot: idle, finished or the child's MLM state
 	pending []bool   // per slot: waiting to start
+	// ends holds, per slot, the ends of its sessions whose marks are
+	// still queued, in the order they were sent: endCancelled or
+	// endFinished (see endMark).
+	ends []string
+}
+
+// clone copies ps, in the parent's state p.
+func (ps *pstate) clone(p *State) *pstate {
+	return &pstate{p: p, kids: slices.Clone(ps.kids), pending: slices.Clone(ps.pending), ends: slices.Clone(ps.ends)}
+}
+
+// ending reports whether a mark of a session's end is queued in ps: the
+// machine passes through such a state within a step.
+func (ps *pstate) ending() bool {
+	return slices.ContainsFunc(ps.ends, func(e string) bool { return e != "" })
 }
 
 type composer struct {
@@ -134,7 +149,7 @@ func bySource(m *Machine) map[string][]*Transition {
 func (c *composer) run() (*Machine, error) {
 	var initial []*Transition
 	for _, t := range c.parent.Initial {
-		from := &pstate{kids: make([]string, len(c.slots)), pending: make([]bool, len(c.slots))}
+		from := &pstate{kids: make([]string, len(c.slots)), pending: make([]bool, len(c.slots)), ends: make([]string, len(c.slots))}
 		to, err := c.intern(c.after(from, t))
 		if err != nil {
 			return nil, err
@@ -201,6 +216,9 @@ func (c *composer) events() []*model.Event {
 			}
 			out = append(out, &model.Event{Name: relay(s.inv.ID, name), Params: params, Kinds: model.Timer, Pos: s.inv.Pos})
 		}
+		for _, end := range []byte{endCancelled, endFinished} {
+			out = append(out, &model.Event{Name: endMark(s.inv.ID, end), Kinds: model.Self, Pos: s.inv.Pos})
+		}
 		for name := range s.toParent {
 			ev := &model.Event{Name: name + "@" + s.inv.ID, Kinds: model.Self, Pos: s.inv.Pos}
 			if pe := c.parent.Event(name); pe != nil {
@@ -227,6 +245,9 @@ func (c *composer) name(ps *pstate) string {
 		if ps.pending[k] {
 			starting = append(starting, s.inv.ID)
 		}
+		if ps.ends[k] != "" {
+			fmt.Fprintf(&b, " | %s ending %s", s.inv.ID, ps.ends[k])
+		}
 	}
 	if len(starting) > 0 {
 		b.WriteString(" | invoking " + strings.Join(starting, ","))
@@ -245,6 +266,7 @@ func (c *composer) intern(ps *pstate) (*State, error) {
 	}
 	s := &State{Name: name, Atomic: slices.Clone(ps.p.Atomic), History: slices.Clone(ps.p.History), Final: ps.p.Final, Pos: ps.p.Pos}
 	s.stop, _ = c.parentCode(ps, ps.p.stop)
+	s.Ending = ps.ending()
 	for k, sl := range c.slots {
 		s.Invoking = s.Invoking || ps.pending[k]
 		cs := sl.mach.State(ps.kids[k])
@@ -289,10 +311,11 @@ func (c *composer) active(s *State) map[string]bool {
 // from: the sessions of the states it exits are cancelled, and the invokes
 // of the states it enters and leaves active wait to start.
 func (c *composer) after(from *pstate, t *Transition) *pstate {
-	to := &pstate{p: t.Target, kids: slices.Clone(from.kids), pending: slices.Clone(from.pending)}
+	to := from.clone(t.Target)
 	if t.Target.Final {
 		clear(to.kids)
 		clear(to.pending)
+		clear(to.ends)
 		return to
 	}
 	was, is := c.active(from.p), c.active(t.Target)
@@ -359,8 +382,57 @@ func (c *composer) expand(src *State, ps *pstate) error {
 				return err
 			}
 		}
+		if ps.ends[k] != "" {
+			to := ps.clone(ps.p)
+			to.ends[k] = ps.ends[k][1:]
+			s := c.slots[k]
+			if err := c.emit(src, endMark(s.inv.ID, ps.ends[k][0]), s.inv.ID+": end of a session", to, nil, nil, nil, nil, s.inv.Pos); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// The ends of sessions. The executors keep one queue for all sessions and
+// the composed machine names the events of a child by its invoke, not by
+// its session: when the invoking state is left and entered again in one
+// step, the events of the old session may still be queued when the new
+// one starts. The spec has neither session take the other's: the events
+// sent to a session that ended are delivered to no later one, and those
+// a cancelled session sent are not processed. So a session's end (its
+// cancel, or its reaching a final state) queues a mark, and until the mark
+// has been taken the composed state knows that the events of the invoke
+// it takes were queued before that end: an event for the child is
+// dropped (but for those the new session raises itself, internal events),
+// and an event from the child is dropped when the first end still queued
+// is a cancel. An end while maxEnds marks are queued queues none (setbot's
+// limit: the events of more sessions ended in one step are not told apart).
+const (
+	endCancelled = 'c'
+	endFinished  = 'f'
+	maxEnds      = 3
+)
+
+// endMark is the event that marks, in the queue, an end of a session of
+// invokeID: no event of the child has a '/' (nor does one of the
+// grandchildren's start with one).
+func endMark(invokeID string, end byte) string {
+	if end == endCancelled {
+		return invokeID + "//cancelled"
+	}
+	return invokeID + "//finished"
+}
+
+// ended records an end of the session of slot k in to, and returns the
+// send of its mark; nil when maxEnds marks are queued already.
+func (c *composer) ended(to *pstate, k int, end byte) []lang.Stmt {
+	if len(to.ends[k]) >= maxEnds {
+		return nil
+	}
+	to.ends[k] += string(end)
+	s := c.slots[k]
+	return []lang.Stmt{&lang.Send{SendPos: s.inv.Pos, Event: endMark(s.inv.ID, end)}}
 }
 
 // parentSteps emits the parent's macrosteps: on each event it can take,
@@ -371,13 +443,13 @@ func (c *composer) parentSteps(src *State, ps *pstate) error {
 		cands[t.Event] = append(cands[t.Event], t)
 	}
 	for _, ev := range c.parent.Events {
-		if ev.Kinds&(model.Input|model.Internal|model.Self|model.Timer) != 0 {
+		if ev.Kinds&(model.Input|model.Internal|model.Self|model.Timer) != 0 && (!ps.ending() || queued(ev)) {
 			if err := c.parentStep(src, ps, ev, -1, cands[ev.Name]); err != nil {
 				return err
 			}
 		}
 		for k, s := range c.slots {
-			if s.toParent[ev.Name] && ps.kids[k] != idle {
+			if s.toParent[ev.Name] && ps.kids[k] != idle && !strings.HasPrefix(ps.ends[k], string(endCancelled)) {
 				if err := c.parentStep(src, ps, ev, k, cands[ev.Name]); err != nil {
 					return err
 				}
@@ -412,12 +484,17 @@ func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int,
 			guard = nil
 		}
 		code, running := c.parentCode(ps, t.Action.Stmts)
+		stmts = append(stmts, code...)
 		for k, s := range c.slots {
 			if running[k] && !to.running(k) {
 				return fmt.Errorf("internal error: transition %q cancels invoke %s without exiting its state", t.Key, s.inv.ID)
 			}
+			if ps.running(k) && !running[k] && !t.Target.Final {
+				// After the cancel, the transition sends the child nothing
+				// more (error.communication), so its end is marked here.
+				stmts = append(stmts, c.ended(to, k, endCancelled)...)
+			}
 		}
-		stmts = append(stmts, code...)
 		if err := c.emit(src, event, t.Key, to, guard, stmts, t.Origins, t.Entered, t.Pos); err != nil {
 			return err
 		}
@@ -616,7 +693,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 		choices = append(choices, nil)
 	}
 	for _, t := range choices {
-		to := &pstate{p: ps.p, kids: slices.Clone(ps.kids), pending: slices.Clone(ps.pending)}
+		to := ps.clone(ps.p)
 		to.pending[k] = false
 		var stmts []lang.Stmt
 		if t == nil {
@@ -657,6 +734,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 		if t.Target.Final {
 			to.kids[k] = finished
 			stmts = append(stmts, c.done(s, t.Target), endSession(s))
+			stmts = append(stmts, c.ended(to, k, endFinished)...)
 		}
 		if err := c.emit(src, model.InvokeEvent, inv.ID+": "+t.Key, to, nil, stmts,
 			prefixAll(inv.ID+".", t.Origins), prefixAll(inv.ID+".", t.Entered), src.Pos); err != nil {
@@ -678,16 +756,28 @@ func (c *composer) childSteps(src *State, ps *pstate, k int) error {
 			}
 			event = model.InvokeEvent
 		}
-		to := &pstate{p: ps.p, kids: slices.Clone(ps.kids), pending: slices.Clone(ps.pending)}
+		var guard lang.Expr
+		if t.Guard != nil {
+			guard = c.embedExpr(t.Guard, s)
+		}
+		if ps.ends[k] != "" && t.Event != model.InvokeEvent {
+			// The external events queued before an end of a session were
+			// sent to one that ended: only the new session's own raises
+			// (and the platform's errors) are for it.
+			switch ev := s.mach.Event(t.Event); {
+			case ev == nil || !queued(ev):
+				continue
+			case ev.Kinds != model.Internal:
+				guard = and(guard, notExternal(t.Pos))
+			}
+		}
+		to := ps.clone(ps.p)
 		to.kids[k] = t.Target.Name
 		stmts := c.embed(t.Action, s).Stmts
 		if t.Target.Final {
 			to.kids[k] = finished
 			stmts = append(slices.Clip(stmts), c.done(s, t.Target), endSession(s))
-		}
-		var guard lang.Expr
-		if t.Guard != nil {
-			guard = c.embedExpr(t.Guard, s)
+			stmts = append(stmts, c.ended(to, k, endFinished)...)
 		}
 		if err := c.emit(src, event, s.inv.ID+": "+t.Key, to, guard, stmts,
 			prefixAll(s.inv.ID+".", t.Origins), prefixAll(s.inv.ID+".", t.Entered), t.Pos); err != nil {
@@ -703,8 +793,12 @@ func (c *composer) childSteps(src *State, ps *pstate, k int) error {
 // its delayed sends).
 func relay(invokeID, event string) string { return invokeID + "/" + model.TargetParent + "/" + event }
 
-// relaySteps emits the relays of the running child of slot k.
+// relaySteps emits the relays of the running child of slot k (timers,
+// which fire between steps).
 func (c *composer) relaySteps(src *State, ps *pstate, k int) error {
+	if ps.ending() {
+		return nil
+	}
 	s := c.slots[k]
 	for _, ev := range s.delayed {
 		var args []*lang.Arg
@@ -732,6 +826,29 @@ func (c *composer) done(s *slot, end *State) lang.Stmt {
 		}
 	}
 	return &lang.Send{SendPos: s.inv.Pos, Event: name + "@" + s.inv.ID, Args: args, From: s.inv.ID}
+}
+
+// queued reports whether ev can be taken within a step, from a queue:
+// raised or sent to the machine, or an error the composition raises (the
+// reader, which does not know it, may have it as an input). The
+// environment's inputs and the timers come between steps.
+func queued(ev *model.Event) bool {
+	return ev.Kinds&(model.Internal|model.Self) != 0 || ev.Name == model.ErrorCommunication || ev.Name == model.ErrorExecution
+}
+
+// and is x && y, where x may be nil (true).
+func and(x, y lang.Expr) lang.Expr {
+	if x == nil {
+		return y
+	}
+	return &lang.Binary{X: x, OpPos: y.Pos(), Op: lang.LAND, Y: y}
+}
+
+// notExternal holds for an event that was not sent (raised, or raised by
+// the platform).
+func notExternal(pos source.Pos) lang.Expr {
+	return &lang.Binary{X: &lang.EventField{Start: pos, Field: "type"}, OpPos: pos, Op: lang.NEQ,
+		Y: &lang.StrLit{ValuePos: pos, Value: model.TypeExternal.String()}}
 }
 
 func assign(name string, v lang.Expr, pos source.Pos) lang.Stmt {

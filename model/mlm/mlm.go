@@ -80,6 +80,10 @@ type State struct {
 	// sessions wait to start: the executors take model.InvokeEvent in it
 	// as soon as the internal queue is empty (the end of the macrostep).
 	Invoking bool
+	// Ending marks a state of a composed machine in which the end of a
+	// child session is still queued: the machine passes through it within
+	// a step, as it takes the events queued before that end.
+	Ending bool
 
 	// stop is what the machine does when its parent cancels it in this
 	// state (SCXML's exitInterpreter): the exit actions of the active
