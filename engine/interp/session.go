@@ -20,8 +20,12 @@ import (
 //     the child's data model is initialised, then the params set, and the
 //     child runs its initial macrostep (and starts its own children);
 //   - exiting a state cancels its running children, after its exit
-//     actions: a cancelled child does nothing more, its timers are gone, and
-//     its events still queued are not processed;
+//     actions: a cancelled child exits its states, running their exit
+//     actions (their outputs happen; the events they send are not
+//     processed), then does nothing more, its timers are gone, and its
+//     events still queued are not processed;
+//   - the events queued for a session that ended go to no later session
+//     of the same invoke (a delivery names its session);
 //   - an event from a child runs the invoke's finalize before its parent
 //     selects transitions, and every external event a session takes is
 //     forwarded to its children that run with autoforward;

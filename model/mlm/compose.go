@@ -36,11 +36,19 @@ import (
 //     the <param> values, and the child's initial macrostep runs, one child
 //     after the other in document order; where the invoke fails (Invoke.OK
 //     does not hold) it raises error.execution instead;
-//   - a child is cancelled when its state is exited: it stops at once, its
-//     pending timers are cancelled (a delayed send to the parent is a timer
-//     of the child, relayed when it fires) and the events it sent that are
-//     still queued are discarded; the queued events of a child that
-//     finished before are still taken;
+//   - a child is cancelled when its state is exited, right after the
+//     state's exit actions (where the flattener marks it): the child's
+//     exit actions for its configuration run, innermost first
+//     (exitInterpreter, State.stop), with only their effects outside the
+//     session (outputs, assignments; not its events to its parent or
+//     itself), then its pending timers are cancelled (a delayed send to
+//     the parent is a timer of the child, relayed when it fires); a send
+//     to the child after the mark raises error.communication;
+//   - the events of a session that ended are taken by no later session:
+//     each end queues a mark (ended), and until it is taken the events
+//     queued for the child are dropped, and so are those from it while
+//     the first end queued is a cancel (the queued events of a child that
+//     finished are still taken);
 //   - an event from a child runs the invoke's <finalize> before the
 //     parent selects transitions (their conditions see what it wrote), if
 //     the event carries every _event.data field the finalize reads;
