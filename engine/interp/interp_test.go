@@ -390,6 +390,29 @@ func TestSemantics(t *testing.T) {
 			},
 		},
 		{
+			name: "a cancelled child cancels its own child after the exit actions of the invoking state",
+			model: head + `initial="on">
+  <state id="on">
+    <invoke id="mid"><content><scxml initial="m">
+      <state id="m">
+        <invoke id="leaf"><content><scxml initial="l">
+          <state id="l"><onexit><send target="#_log" event="leafbye"/><send target="#_parent" event="lb"/></onexit></state>
+        </scxml></content></invoke>
+        <onexit><send target="#_log" event="midbye"/><send target="#_leaf" event="x"/></onexit>
+        <transition event="lb" target="bad"/>
+      </state>
+      <state id="bad"/>
+    </scxml></content></invoke>
+    <transition event="re" target="on"/>
+  </state>
+</scxml>`,
+			steps: []step{
+				{config: "mid.leaf.l mid.m on"},
+				{ev: "re", exited: "on mid.m mid.leaf.l", entered: "on mid.m mid.leaf.l", config: "mid.leaf.l mid.m on",
+					out: "midbye() to #_log; leafbye() to #_log"},
+			},
+		},
+		{
 			name: "a send to the child in the transition that leaves the invoking state raises error.communication",
 			model: head + `initial="on">
   <setbot:event name="off" input="true"/>
