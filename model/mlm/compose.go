@@ -103,6 +103,7 @@ func (ps *pstate) ending() bool {
 type composer struct {
 	m        *model.Model
 	opts     Options
+	invoked  bool // the machine is a child: its states need State.stop
 	parent   *Machine
 	slots    []*slot
 	bySource map[string][]*Transition // the parent's transitions by source state
@@ -113,16 +114,16 @@ type composer struct {
 }
 
 // compose flattens m and the machines it invokes into one machine.
-func compose(m *model.Model, opts Options) (*Machine, source.ErrorList) {
+func compose(m *model.Model, opts Options, invoked bool) (*Machine, source.ErrorList) {
 	opts = opts.withDefaults()
-	parent, errs := flattenOne(m, opts)
+	parent, errs := flattenOne(m, opts, invoked)
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	c := &composer{m: m, opts: opts, parent: parent, bySource: bySource(parent), byName: make(map[string]*State),
+	c := &composer{m: m, opts: opts, invoked: invoked, parent: parent, bySource: bySource(parent), byName: make(map[string]*State),
 		info: make(map[string]*pstate)}
 	for _, inv := range m.Invokes() {
-		child, errs := Flatten(inv.Child, opts)
+		child, errs := flatten(inv.Child, opts, true)
 		if len(errs) > 0 {
 			return nil, errs
 		}
@@ -273,7 +274,9 @@ func (c *composer) intern(ps *pstate) (*State, error) {
 		return nil, fmt.Errorf("composing the invoked machines exceeds %d MLM states; raise the bound or split the model", c.opts.MaxStates)
 	}
 	s := &State{Name: name, Atomic: slices.Clone(ps.p.Atomic), History: slices.Clone(ps.p.History), Final: ps.p.Final, Pos: ps.p.Pos}
-	s.stop, _ = c.parentCode(ps, ps.p.stop)
+	if c.invoked {
+		s.stop, _ = c.parentCode(ps, ps.p.stop)
+	}
 	s.Ending = ps.ending()
 	for k, sl := range c.slots {
 		s.Invoking = s.Invoking || ps.pending[k]
@@ -615,7 +618,7 @@ func (c *composer) parentCode(ps *pstate, stmts []lang.Stmt) ([]lang.Stmt, []boo
 		if id, ok := markOf(st); ok {
 			k, ok := ids[id]
 			if !ok || !running[k] {
-				return &lang.Block{} // an invoke that did not start, or one of a grandchild
+				return &lang.Block{} // an invoke that did not start, or whose child stopped
 			}
 			running[k] = false
 			return &lang.Block{Stmts: c.stop(ps, k)}

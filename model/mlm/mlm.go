@@ -88,8 +88,8 @@ type State struct {
 	// stop is what the machine does when its parent cancels it in this
 	// state (SCXML's exitInterpreter): the exit actions of the active
 	// states, innermost first, each state's invokes cancelled after them.
-	// The flattener marks the cancels (cancelMark); the composer replaces
-	// them.
+	// Set in a machine another invokes; the flattener marks the cancels
+	// (cancelMarks), the composer replaces them.
 	stop []lang.Stmt
 }
 
