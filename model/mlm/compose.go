@@ -76,6 +76,11 @@ type slot struct {
 	toParent map[string]bool // the events it sends its parent, done.invoke included
 	delayed  []string        // those it sends with a delay, in document order
 	bySource map[string][]*Transition
+	// hears: the child takes events from the queue (sent by its parent,
+	// forwarded, or sent by itself); speaks: it sends its parent events
+	// other than done.invoke. A session's end needs no mark where
+	// neither can leave an event of it queued (see ended).
+	hears, speaks bool
 }
 
 // pstate is a state of the composition.
@@ -132,6 +137,10 @@ func compose(m *model.Model, opts Options, invoked bool) (*Machine, source.Error
 		for _, v := range child.Vars {
 			s.vars[v.Name] = true
 		}
+		for _, e := range child.Events {
+			s.hears = s.hears || e.Kinds&(model.Input|model.Self) != 0
+		}
+		s.speaks = len(inv.ToParent()) > 0
 		for _, send := range inv.ToParent() {
 			s.toParent[send.Event] = true
 			if send.Delay != nil && !slices.Contains(s.delayed, send.Event) {
@@ -436,13 +445,16 @@ func endMark(invokeID string, end byte) string {
 }
 
 // ended records an end of the session of slot k in to, and returns the
-// send of its mark; nil when maxEnds marks are queued already.
+// send of its mark; nil when maxEnds marks are queued already, or when no
+// event the mark would set apart can be queued: none for the child where
+// it takes none from the queue, none from a cancelled child where it
+// sends its parent none either.
 func (c *composer) ended(to *pstate, k int, end byte) []lang.Stmt {
-	if len(to.ends[k]) >= maxEnds {
+	s := c.slots[k]
+	if len(to.ends[k]) >= maxEnds || !s.hears && (end == endFinished || !s.speaks) {
 		return nil
 	}
 	to.ends[k] += string(end)
-	s := c.slots[k]
 	return []lang.Stmt{&lang.Send{SendPos: s.inv.Pos, Event: endMark(s.inv.ID, end)}}
 }
 

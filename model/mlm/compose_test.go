@@ -159,4 +159,12 @@ func TestComposeEnding(t *testing.T) {
 	if want := []string{"kid//cancelled -> off"}; !slices.Equal(events, want) {
 		t.Errorf("transitions of %s: %q, want %q (no input is taken within a step)", s.Name, events, want)
 	}
+	// A child that takes no event from the queue and sends its parent
+	// none leaves nothing of its session queued: its end needs no mark.
+	mute := compose(t, parentDoc(`<transition cond="x == 1" target="b"/>`))
+	for _, s := range mute.States {
+		if s.Ending {
+			t.Errorf("%s: a mark for a child that neither hears nor speaks", s.Name)
+		}
+	}
 }
