@@ -55,6 +55,31 @@ func TestInvoke(t *testing.T) {
 			t.Errorf("nested invokes: %s never entered", id)
 		}
 	}
+	// Cancelling the child runs its exit actions (their outputs happen),
+	// and no session takes the events queued for another: the poke sent
+	// as the parent leaves the invoking state, and the late one sent after
+	// the cancel (error.communication), never reach a child.
+	cancel := explore(t, machine(t, "testdata/cancel_invoke.scxml"), engine.Options{MaxDepth: 3})
+	cr := cancel.Reachability()
+	if cr.Entered["kid.poked"] != nil {
+		t.Errorf("cancel_invoke: kid.poked entered after %q; poke and late reach no session", path(cr.Entered["kid.poked"]))
+	}
+	if cr.Entered["kid.gone"] == nil || cr.Entered["rest"] == nil {
+		t.Error("cancel_invoke: kid.gone or rest never entered")
+	}
+	byes := 0
+	for _, n := range cancel.Nodes {
+		if n.In != nil && n.In.Event == "stop" {
+			for _, o := range n.In.Outputs {
+				if o.Event == "innerbye" || o.Event == "outerbye" {
+					byes++
+				}
+			}
+		}
+	}
+	if byes == 0 {
+		t.Error("cancel_invoke: stop cancels the child without its exit actions' outputs")
+	}
 	// Read on its own, a machine's delayed send to its parent is an
 	// output, whose delay it does not observe.
 	alone, errs := load.Bytes("child.scxml", []byte(`<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a">`+

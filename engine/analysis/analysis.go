@@ -183,7 +183,7 @@ func (a *Analyzer) reach(r *Report) error {
 	}
 	var err error
 	for _, s := range a.m.States {
-		if s.Invoking {
+		if s.Invoking || s.Ending {
 			// A composed machine passes through it within a step, by
 			// construction: the tree never rests there.
 			continue

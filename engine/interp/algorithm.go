@@ -300,8 +300,7 @@ func (r *run) exitState(s *model.State) error {
 	}
 	delete(r.c.active, s)
 	r.st.step.Exited = append(r.st.step.Exited, r.c.prefix+s.ID)
-	r.cancelInvokes(s)
-	return nil
+	return r.cancelInvokes(s)
 }
 
 // exitSet is computeExitSet: the active states below each transition's
@@ -527,17 +526,10 @@ func (r *run) inFinal(s *model.State) bool {
 // dropped.
 func (r *run) exitInterpreter() error {
 	r.c.stopped = atomicIDs(r.c.active)
-	rest := make([]*model.State, 0, len(r.c.active))
-	for s := range r.c.active {
-		rest = append(rest, s)
+	if err := r.stop(); err != nil {
+		return err
 	}
-	sort.Slice(rest, func(i, j int) bool { return rest[i].Order > rest[j].Order })
-	for _, s := range rest {
-		if err := r.exitState(s); err != nil {
-			return err
-		}
-	}
-	r.c.internal, r.c.queue, r.c.timers = nil, nil, nil
+	r.c.queue, r.c.timers = nil, nil
 	return r.ended()
 }
 

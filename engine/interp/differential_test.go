@@ -359,7 +359,8 @@ func TestDifferentialExamples(t *testing.T) {
 	paths, _ := filepath.Glob("../../examples/*.scxml")
 	features, _ := filepath.Glob("../../model/mlm/testdata/features/*.scxml")
 	paths = append(paths, features...)
-	paths = append(paths, "../testdata/invoke.scxml", "../testdata/donedata.scxml", "../testdata/nested_invoke.scxml") // models that invoke machines
+	paths = append(paths, "../testdata/invoke.scxml", "../testdata/donedata.scxml", "../testdata/nested_invoke.scxml",
+		"../testdata/cancel_invoke.scxml") // models that invoke machines
 	if len(paths) == 0 {
 		t.Fatal("no example models found")
 	}

@@ -360,6 +360,103 @@ func TestSemantics(t *testing.T) {
 			},
 		},
 		{
+			// SCXML §6.4, W3C tests 250 and 252.
+			name: "a cancelled child exits its states: its outputs happen, its events to the parent are not processed",
+			model: head + `initial="on">
+  <state id="on">
+    <invoke id="kid"><content><scxml initial="a">
+      <datamodel><data id="n" expr="0"/></datamodel>
+      <state id="p" initial="a">
+        <onexit><send event="pbye" target="#_log"><param name="n" expr="n"/></send></onexit>
+        <state id="a">
+          <onexit>
+            <assign location="n" expr="n + 1"/>
+            <send event="bye" target="#_parent"/>
+            <send event="abye" target="#_log"/>
+          </onexit>
+        </state>
+      </state>
+    </scxml></content></invoke>
+    <onexit><send event="onbye" target="#_log"/></onexit>
+    <transition event="off" target="off"/>
+  </state>
+  <state id="off"><transition event="bye" target="wrong"/></state>
+  <state id="wrong"/>
+</scxml>`,
+			steps: []step{
+				{config: "kid.a on"},
+				{ev: "off", transitions: "on:off>off", exited: "on kid.a kid.p", entered: "off", config: "off",
+					out: "onbye() to #_log; abye() to #_log; pbye(n=1) to #_log"},
+			},
+		},
+		{
+			name: "a cancelled child cancels its own child after the exit actions of the invoking state",
+			model: head + `initial="on">
+  <state id="on">
+    <invoke id="mid"><content><scxml initial="m">
+      <state id="m">
+        <invoke id="leaf"><content><scxml initial="l">
+          <state id="l"><onexit><send target="#_log" event="leafbye"/><send target="#_parent" event="lb"/></onexit></state>
+        </scxml></content></invoke>
+        <onexit><send target="#_log" event="midbye"/><send target="#_leaf" event="x"/></onexit>
+        <transition event="lb" target="bad"/>
+      </state>
+      <state id="bad"/>
+    </scxml></content></invoke>
+    <transition event="re" target="on"/>
+  </state>
+</scxml>`,
+			steps: []step{
+				{config: "mid.leaf.l mid.m on"},
+				{ev: "re", exited: "on mid.m mid.leaf.l", entered: "on mid.m mid.leaf.l", config: "mid.leaf.l mid.m on",
+					out: "midbye() to #_log; leafbye() to #_log"},
+			},
+		},
+		{
+			name: "a send to the child in the transition that leaves the invoking state raises error.communication",
+			model: head + `initial="on">
+  <setbot:event name="off" input="true"/>
+  <datamodel><data id="errs" expr="0"/></datamodel>
+  <state id="on">
+    <invoke id="kid"><content><scxml initial="a"><state id="a"><transition event="late" target="b"/></state><state id="b"/></scxml></content></invoke>
+    <onexit><send event="early" target="#_kid"/></onexit>
+    <transition event="off" target="on"><send event="late" target="#_kid"/></transition>
+    <transition event="error.communication"><assign location="errs" expr="errs + 1"/></transition>
+  </state>
+</scxml>`,
+			steps: []step{
+				{config: "kid.a on"},
+				// early reaches the old session, which is cancelled before
+				// it takes it; late finds no session: error.communication.
+				{ev: "off", transitions: "on:off>on ; on:error.communication> ; kid.scxml:initial>a", config: "kid.a on", vars: "errs=1"},
+			},
+		},
+		{
+			name: "a new session takes no event sent to the old one, and the parent none the cancelled one sent",
+			model: head + `initial="on">
+  <setbot:event name="both" input="true"/>
+  <datamodel><data id="acks" expr="0"/></datamodel>
+  <state id="on">
+    <invoke id="kid"><content><scxml initial="a">
+      <state id="a">
+        <transition event="tick"><send event="ack" target="#_parent"/></transition>
+        <transition event="tock" target="b"/>
+      </state>
+      <state id="b"/>
+    </scxml></content></invoke>
+    <transition event="both"><send event="tick" target="#_kid"/><send event="again"/><send event="tock" target="#_kid"/></transition>
+    <transition event="again" target="on"/>
+    <transition event="ack"><assign location="acks" expr="acks + 1"/></transition>
+  </state>
+</scxml>`,
+			steps: []step{
+				{config: "kid.a on"},
+				// The old session takes tick and acks; again starts a new
+				// session while ack and tock are queued: neither is taken.
+				{ev: "both", transitions: "on:both> ; kid.a:tick> ; on:again>on ; kid.scxml:initial>a", config: "kid.a on", vars: "acks=0"},
+			},
+		},
+		{
 			name:  "a step that does not settle is an error, not a hang",
 			opts:  interp.Options{MaxMicrosteps: 50},
 			model: head + `initial="A"><state id="A"><transition target="B"/></state><state id="B"><transition target="A"/></state></scxml>`,

@@ -20,8 +20,12 @@ import (
 //     the child's data model is initialised, then the params set, and the
 //     child runs its initial macrostep (and starts its own children);
 //   - exiting a state cancels its running children, after its exit
-//     actions: a cancelled child does nothing more, its timers are gone, and
-//     its events still queued are not processed;
+//     actions: a cancelled child exits its states, running their exit
+//     actions (their outputs happen; the events they send are not
+//     processed), then does nothing more, its timers are gone, and its
+//     events still queued are not processed;
+//   - the events queued for a session that ended go to no later session
+//     of the same invoke (a delivery names its session);
 //   - an event from a child runs the invoke's finalize before its parent
 //     selects transitions, and every external event a session takes is
 //     forwarded to its children that run with autoforward;
@@ -258,18 +262,49 @@ func (r *run) startChild(k int) error {
 	return r.at(kid).start()
 }
 
-// cancelInvokes cancels the children of a state being exited.
-func (r *run) cancelInvokes(s *model.State) {
+// cancelInvokes cancels the children of a state being exited (after its
+// exit actions). A cancelled child's processor exits its interpreter: its
+// active states exit, innermost first, running their exit actions (and
+// cancelling its own children); the events it sends from then on are not
+// processed (its parent drops them, and it takes none itself), but its
+// outputs happen. Then its timers are gone.
+func (r *run) cancelInvokes(s *model.State) error {
 	delete(r.c.invoking, s)
 	invs := r.c.invs
 	for _, inv := range s.Invokes {
 		k := slices.Index(invs, inv)
-		if kid := r.c.kids[k]; kid != nil {
-			kid.cancelled = kid.live()
-			kid.endTimers()
-			r.c.kids[k] = nil
+		kid := r.c.kids[k]
+		if kid == nil {
+			continue
+		}
+		if kid.live() {
+			kid.cancelled = true
+			if err := r.at(kid).stop(); err != nil {
+				return fmt.Errorf("cancelling invoke %s: %w", inv.ID, err)
+			}
+		}
+		kid.endTimers()
+		r.c.kids[k] = nil
+	}
+	return nil
+}
+
+// stop exits every active state of a session its parent cancels,
+// innermost first (exitInterpreter, which sends no done event: the session
+// did not reach a final state).
+func (r *run) stop() error {
+	rest := make([]*model.State, 0, len(r.c.active))
+	for s := range r.c.active {
+		rest = append(rest, s)
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i].Order > rest[j].Order })
+	for _, s := range rest {
+		if err := r.exitState(s); err != nil {
+			return err
 		}
 	}
+	r.c.internal = nil
+	return nil
 }
 
 // ended follows the exit of the session's interpreter: a child tells its

@@ -36,11 +36,19 @@ import (
 //     the <param> values, and the child's initial macrostep runs, one child
 //     after the other in document order; where the invoke fails (Invoke.OK
 //     does not hold) it raises error.execution instead;
-//   - a child is cancelled when its state is exited: it stops at once, its
-//     pending timers are cancelled (a delayed send to the parent is a timer
-//     of the child, relayed when it fires) and the events it sent that are
-//     still queued are discarded; the queued events of a child that
-//     finished before are still taken;
+//   - a child is cancelled when its state is exited, right after the
+//     state's exit actions (where the flattener marks it): the child's
+//     exit actions for its configuration run, innermost first
+//     (exitInterpreter, State.stop), with only their effects outside the
+//     session (outputs, assignments; not its events to its parent or
+//     itself), then its pending timers are cancelled (a delayed send to
+//     the parent is a timer of the child, relayed when it fires); a send
+//     to the child after the mark raises error.communication;
+//   - the events of a session that ended are taken by no later session:
+//     each end queues a mark (ended), and until it is taken the events
+//     queued for the child are dropped, and so are those from it while
+//     the first end queued is a cancel (the queued events of a child that
+//     finished are still taken);
 //   - an event from a child runs the invoke's <finalize> before the
 //     parent selects transitions (their conditions see what it wrote), if
 //     the event carries every _event.data field the finalize reads;
@@ -68,6 +76,11 @@ type slot struct {
 	toParent map[string]bool // the events it sends its parent, done.invoke included
 	delayed  []string        // those it sends with a delay, in document order
 	bySource map[string][]*Transition
+	// hears: the child takes events from the queue (sent by its parent,
+	// forwarded, or sent by itself); speaks: it sends its parent events
+	// other than done.invoke. A session's end needs no mark where
+	// neither can leave an event of it queued (see ended).
+	hears, speaks bool
 }
 
 // pstate is a state of the composition.
@@ -75,11 +88,27 @@ type pstate struct {
 	p       *State
 	kids    []string // per slot: idle, finished or the child's MLM state
 	pending []bool   // per slot: waiting to start
+	// ends holds, per slot, the ends of its sessions whose marks are
+	// still queued, in the order they were sent: endCancelled or
+	// endFinished (see endMark).
+	ends []string
+}
+
+// clone copies ps, in the parent's state p.
+func (ps *pstate) clone(p *State) *pstate {
+	return &pstate{p: p, kids: slices.Clone(ps.kids), pending: slices.Clone(ps.pending), ends: slices.Clone(ps.ends)}
+}
+
+// ending reports whether a mark of a session's end is queued in ps: the
+// machine passes through such a state within a step.
+func (ps *pstate) ending() bool {
+	return slices.ContainsFunc(ps.ends, func(e string) bool { return e != "" })
 }
 
 type composer struct {
 	m        *model.Model
 	opts     Options
+	invoked  bool // the machine is a child: its states need State.stop
 	parent   *Machine
 	slots    []*slot
 	bySource map[string][]*Transition // the parent's transitions by source state
@@ -90,16 +119,16 @@ type composer struct {
 }
 
 // compose flattens m and the machines it invokes into one machine.
-func compose(m *model.Model, opts Options) (*Machine, source.ErrorList) {
+func compose(m *model.Model, opts Options, invoked bool) (*Machine, source.ErrorList) {
 	opts = opts.withDefaults()
-	parent, errs := flattenOne(m, opts)
+	parent, errs := flattenOne(m, opts, invoked)
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	c := &composer{m: m, opts: opts, parent: parent, bySource: bySource(parent), byName: make(map[string]*State),
+	c := &composer{m: m, opts: opts, invoked: invoked, parent: parent, bySource: bySource(parent), byName: make(map[string]*State),
 		info: make(map[string]*pstate)}
 	for _, inv := range m.Invokes() {
-		child, errs := Flatten(inv.Child, opts)
+		child, errs := flatten(inv.Child, opts, true)
 		if len(errs) > 0 {
 			return nil, errs
 		}
@@ -108,6 +137,10 @@ func compose(m *model.Model, opts Options) (*Machine, source.ErrorList) {
 		for _, v := range child.Vars {
 			s.vars[v.Name] = true
 		}
+		for _, e := range child.Events {
+			s.hears = s.hears || e.Kinds&(model.Input|model.Self) != 0
+		}
+		s.speaks = len(inv.ToParent()) > 0
 		for _, send := range inv.ToParent() {
 			s.toParent[send.Event] = true
 			if send.Delay != nil && !slices.Contains(s.delayed, send.Event) {
@@ -134,12 +167,13 @@ func bySource(m *Machine) map[string][]*Transition {
 func (c *composer) run() (*Machine, error) {
 	var initial []*Transition
 	for _, t := range c.parent.Initial {
-		from := &pstate{kids: make([]string, len(c.slots)), pending: make([]bool, len(c.slots))}
+		from := &pstate{kids: make([]string, len(c.slots)), pending: make([]bool, len(c.slots)), ends: make([]string, len(c.slots))}
 		to, err := c.intern(c.after(from, t))
 		if err != nil {
 			return nil, err
 		}
-		initial = append(initial, &Transition{Key: t.Key, Target: to, Guard: t.Guard, Action: c.parentAction(from, t.Action),
+		code, _ := c.parentCode(from, t.Action.Stmts) // no child runs yet
+		initial = append(initial, &Transition{Key: t.Key, Target: to, Guard: t.Guard, Action: &lang.Block{Stmts: code},
 			Origins: t.Origins, Entered: t.Entered, Pos: t.Pos})
 	}
 	for len(c.queue) > 0 {
@@ -200,6 +234,9 @@ func (c *composer) events() []*model.Event {
 			}
 			out = append(out, &model.Event{Name: relay(s.inv.ID, name), Params: params, Kinds: model.Timer, Pos: s.inv.Pos})
 		}
+		for _, end := range []byte{endCancelled, endFinished} {
+			out = append(out, &model.Event{Name: endMark(s.inv.ID, end), Kinds: model.Self, Pos: s.inv.Pos})
+		}
 		for name := range s.toParent {
 			ev := &model.Event{Name: name + "@" + s.inv.ID, Kinds: model.Self, Pos: s.inv.Pos}
 			if pe := c.parent.Event(name); pe != nil {
@@ -226,6 +263,9 @@ func (c *composer) name(ps *pstate) string {
 		if ps.pending[k] {
 			starting = append(starting, s.inv.ID)
 		}
+		if ps.ends[k] != "" {
+			fmt.Fprintf(&b, " | %s ending %s", s.inv.ID, ps.ends[k])
+		}
 	}
 	if len(starting) > 0 {
 		b.WriteString(" | invoking " + strings.Join(starting, ","))
@@ -243,6 +283,10 @@ func (c *composer) intern(ps *pstate) (*State, error) {
 		return nil, fmt.Errorf("composing the invoked machines exceeds %d MLM states; raise the bound or split the model", c.opts.MaxStates)
 	}
 	s := &State{Name: name, Atomic: slices.Clone(ps.p.Atomic), History: slices.Clone(ps.p.History), Final: ps.p.Final, Pos: ps.p.Pos}
+	if c.invoked {
+		s.stop, _ = c.parentCode(ps, ps.p.stop)
+	}
+	s.Ending = ps.ending()
 	for k, sl := range c.slots {
 		s.Invoking = s.Invoking || ps.pending[k]
 		cs := sl.mach.State(ps.kids[k])
@@ -287,10 +331,11 @@ func (c *composer) active(s *State) map[string]bool {
 // from: the sessions of the states it exits are cancelled, and the invokes
 // of the states it enters and leaves active wait to start.
 func (c *composer) after(from *pstate, t *Transition) *pstate {
-	to := &pstate{p: t.Target, kids: slices.Clone(from.kids), pending: slices.Clone(from.pending)}
+	to := from.clone(t.Target)
 	if t.Target.Final {
 		clear(to.kids)
 		clear(to.pending)
+		clear(to.ends)
 		return to
 	}
 	was, is := c.active(from.p), c.active(t.Target)
@@ -313,18 +358,6 @@ func (c *composer) after(from *pstate, t *Transition) *pstate {
 		}
 	}
 	return to
-}
-
-// cancelled returns the ends of the sessions that run in from and not in
-// to: the parent left their states.
-func (c *composer) cancelled(from, to *pstate) []lang.Stmt {
-	var out []lang.Stmt
-	for k, s := range c.slots {
-		if from.running(k) && !to.running(k) {
-			out = append(out, endSession(s))
-		}
-	}
-	return out
 }
 
 // running reports whether slot k's child runs in ps (not finished).
@@ -369,8 +402,60 @@ func (c *composer) expand(src *State, ps *pstate) error {
 				return err
 			}
 		}
+		if ps.ends[k] != "" {
+			to := ps.clone(ps.p)
+			to.ends[k] = ps.ends[k][1:]
+			s := c.slots[k]
+			if err := c.emit(src, endMark(s.inv.ID, ps.ends[k][0]), s.inv.ID+": end of a session", to, nil, nil, nil, nil, s.inv.Pos); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// The ends of sessions. The executors keep one queue for all sessions and
+// the composed machine names the events of a child by its invoke, not by
+// its session: when the invoking state is left and entered again in one
+// step, the events of the old session may still be queued when the new
+// one starts. The spec has neither session take the other's: the events
+// sent to a session that ended are delivered to no later one, and those
+// a cancelled session sent are not processed. So a session's end (its
+// cancel, or its reaching a final state) queues a mark, and until the mark
+// has been taken the composed state knows that the events of the invoke
+// it takes were queued before that end: an event for the child is
+// dropped (but for those the new session raises itself, internal events),
+// and an event from the child is dropped when the first end still queued
+// is a cancel. An end while maxEnds marks are queued queues none (setbot's
+// limit: the events of more sessions ended in one step are not told apart).
+const (
+	endCancelled = 'c'
+	endFinished  = 'f'
+	maxEnds      = 3
+)
+
+// endMark is the event that marks, in the queue, an end of a session of
+// invokeID: no event of the child has a '/' (nor does one of the
+// grandchildren's start with one).
+func endMark(invokeID string, end byte) string {
+	if end == endCancelled {
+		return invokeID + "//cancelled"
+	}
+	return invokeID + "//finished"
+}
+
+// ended records an end of the session of slot k in to, and returns the
+// send of its mark; nil when maxEnds marks are queued already, or when no
+// event the mark would set apart can be queued: none for the child where
+// it takes none from the queue, none from a cancelled child where it
+// sends its parent none either.
+func (c *composer) ended(to *pstate, k int, end byte) []lang.Stmt {
+	s := c.slots[k]
+	if len(to.ends[k]) >= maxEnds || !s.hears && (end == endFinished || !s.speaks) {
+		return nil
+	}
+	to.ends[k] += string(end)
+	return []lang.Stmt{&lang.Send{SendPos: s.inv.Pos, Event: endMark(s.inv.ID, end)}}
 }
 
 // parentSteps emits the parent's macrosteps: on each event it can take,
@@ -381,13 +466,13 @@ func (c *composer) parentSteps(src *State, ps *pstate) error {
 		cands[t.Event] = append(cands[t.Event], t)
 	}
 	for _, ev := range c.parent.Events {
-		if ev.Kinds&(model.Input|model.Internal|model.Self|model.Timer) != 0 {
+		if ev.Kinds&(model.Input|model.Internal|model.Self|model.Timer) != 0 && (!ps.ending() || queued(ev)) {
 			if err := c.parentStep(src, ps, ev, -1, cands[ev.Name]); err != nil {
 				return err
 			}
 		}
 		for k, s := range c.slots {
-			if s.toParent[ev.Name] && ps.kids[k] != idle {
+			if s.toParent[ev.Name] && ps.kids[k] != idle && !strings.HasPrefix(ps.ends[k], string(endCancelled)) {
 				if err := c.parentStep(src, ps, ev, k, cands[ev.Name]); err != nil {
 					return err
 				}
@@ -421,8 +506,18 @@ func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int,
 			stmts = append(stmts, &lang.Assume{AssumePos: guard.Pos(), Cond: guard})
 			guard = nil
 		}
-		stmts = append(stmts, c.parentAction(ps, t.Action).Stmts...)
-		stmts = append(stmts, c.cancelled(ps, to)...)
+		code, running := c.parentCode(ps, t.Action.Stmts)
+		stmts = append(stmts, code...)
+		for k, s := range c.slots {
+			if running[k] && !to.running(k) {
+				return fmt.Errorf("internal error: transition %q cancels invoke %s without exiting its state", t.Key, s.inv.ID)
+			}
+			if ps.running(k) && !running[k] && !t.Target.Final {
+				// After the cancel, the transition sends the child nothing
+				// more (error.communication), so its end is marked here.
+				stmts = append(stmts, c.ended(to, k, endCancelled)...)
+			}
+		}
 		if err := c.emit(src, event, t.Key, to, guard, stmts, t.Origins, t.Entered, t.Pos); err != nil {
 			return err
 		}
@@ -517,30 +612,90 @@ func (c *composer) forward(ps *pstate, ev *model.Event, fromChild bool) []lang.S
 	return []lang.Stmt{&lang.If{IfPos: pos, Cond: external, Then: &lang.Block{Stmts: out}}}
 }
 
-// parentAction is a parent's action in the composition: its sends to a
-// child (#_ID) go to the child's queue when the child runs and raise
-// error.communication when it does not.
-func (c *composer) parentAction(ps *pstate, b *lang.Block) *lang.Block {
+// parentCode is code of the parent in the composition, run from the
+// composed state ps: its sends to a child (#_ID) go to the child's queue
+// while the child runs and raise error.communication when it does not, and
+// where the exit of the invoking state cancels a running child (the
+// flattener's mark, after the state's exit actions), the child stops
+// (stop). It returns the code and, per slot, whether the child still runs
+// after it.
+func (c *composer) parentCode(ps *pstate, stmts []lang.Stmt) ([]lang.Stmt, []bool) {
 	ids := make(map[string]int, len(c.slots))
+	running := make([]bool, len(c.slots))
 	for k, s := range c.slots {
-		ids["#_"+s.inv.ID] = k
+		ids[s.inv.ID] = k
+		running[k] = ps.running(k)
 	}
-	return &lang.Block{Stmts: rewriteStmts(b.Stmts, func(s lang.Stmt) lang.Stmt {
-		send, ok := s.(*lang.Send)
-		if !ok {
-			return s
+	out := rewriteStmts(stmts, func(st lang.Stmt) lang.Stmt {
+		if id, ok := markOf(st); ok {
+			k, ok := ids[id]
+			if !ok || !running[k] {
+				return &lang.Block{} // an invoke that did not start, or whose child stopped
+			}
+			running[k] = false
+			return &lang.Block{Stmts: c.stop(ps, k)}
 		}
-		k, ok := ids[send.Target]
+		send, ok := st.(*lang.Send)
+		if !ok {
+			return st
+		}
+		k, ok := ids[strings.TrimPrefix(send.Target, "#_")]
 		switch {
-		case !ok:
+		case !ok || !strings.HasPrefix(send.Target, "#_"):
 			return send
-		case ps.running(k):
+		case running[k]:
 			out := *send
 			out.Event, out.Target = c.slots[k].inv.ID+"/"+send.Event, ""
 			return &out
 		}
 		return &lang.Raise{RaisePos: send.SendPos, Event: model.ErrorCommunication, ID: send.ID, Platform: true}
-	})}
+	})
+	return dropEmpty(out), running
+}
+
+// stop is what cancelling the running child of slot k in ps does: the
+// child's exit actions for its configuration (exitInterpreter), of which
+// only the effects outside the session remain (assignments, which nobody
+// reads afterwards, and sends to external targets, outputs of the
+// machine): its raises and its sends to itself, to its parent and to its
+// own children (which its composition made sends to itself) are not
+// processed by anyone. Then its timers are cancelled.
+func (c *composer) stop(ps *pstate, k int) []lang.Stmt {
+	s := c.slots[k]
+	var out []lang.Stmt
+	if cs := s.mach.State(ps.kids[k]); cs != nil {
+		quiet := rewriteStmts(cs.stop, func(st lang.Stmt) lang.Stmt {
+			switch x := st.(type) {
+			case *lang.Raise:
+				return &lang.Block{}
+			case *lang.Send:
+				if x.Target == "" || x.Target == model.TargetParent {
+					return &lang.Block{}
+				}
+			}
+			return st
+		})
+		out = c.embed(&lang.Block{Stmts: dropEmpty(quiet)}, s).Stmts
+	}
+	return append(out, endSession(s))
+}
+
+// dropEmpty removes the empty blocks of a list of statements, and inlines
+// the others that declare nothing.
+func dropEmpty(stmts []lang.Stmt) []lang.Stmt {
+	out := stmts[:0:0]
+	for _, st := range stmts {
+		b, ok := st.(*lang.Block)
+		switch {
+		case !ok:
+			out = append(out, st)
+		case !slices.ContainsFunc(b.Stmts, func(x lang.Stmt) bool { _, decl := x.(*lang.Decl); return decl }):
+			out = append(out, dropEmpty(b.Stmts)...)
+		default:
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
 // start emits the step that starts the first waiting child of ps (in
@@ -561,7 +716,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 		choices = append(choices, nil)
 	}
 	for _, t := range choices {
-		to := &pstate{p: ps.p, kids: slices.Clone(ps.kids), pending: slices.Clone(ps.pending)}
+		to := ps.clone(ps.p)
 		to.pending[k] = false
 		var stmts []lang.Stmt
 		if t == nil {
@@ -602,6 +757,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 		if t.Target.Final {
 			to.kids[k] = finished
 			stmts = append(stmts, c.done(s, t.Target), endSession(s))
+			stmts = append(stmts, c.ended(to, k, endFinished)...)
 		}
 		if err := c.emit(src, model.InvokeEvent, inv.ID+": "+t.Key, to, nil, stmts,
 			prefixAll(inv.ID+".", t.Origins), prefixAll(inv.ID+".", t.Entered), src.Pos); err != nil {
@@ -623,16 +779,28 @@ func (c *composer) childSteps(src *State, ps *pstate, k int) error {
 			}
 			event = model.InvokeEvent
 		}
-		to := &pstate{p: ps.p, kids: slices.Clone(ps.kids), pending: slices.Clone(ps.pending)}
+		var guard lang.Expr
+		if t.Guard != nil {
+			guard = c.embedExpr(t.Guard, s)
+		}
+		if ps.ends[k] != "" && t.Event != model.InvokeEvent {
+			// The external events queued before an end of a session were
+			// sent to one that ended: only the new session's own raises
+			// (and the platform's errors) are for it.
+			switch ev := s.mach.Event(t.Event); {
+			case ev == nil || !queued(ev):
+				continue
+			case ev.Kinds != model.Internal:
+				guard = and(guard, notExternal(t.Pos))
+			}
+		}
+		to := ps.clone(ps.p)
 		to.kids[k] = t.Target.Name
 		stmts := c.embed(t.Action, s).Stmts
 		if t.Target.Final {
 			to.kids[k] = finished
 			stmts = append(slices.Clip(stmts), c.done(s, t.Target), endSession(s))
-		}
-		var guard lang.Expr
-		if t.Guard != nil {
-			guard = c.embedExpr(t.Guard, s)
+			stmts = append(stmts, c.ended(to, k, endFinished)...)
 		}
 		if err := c.emit(src, event, s.inv.ID+": "+t.Key, to, guard, stmts,
 			prefixAll(s.inv.ID+".", t.Origins), prefixAll(s.inv.ID+".", t.Entered), t.Pos); err != nil {
@@ -648,8 +816,12 @@ func (c *composer) childSteps(src *State, ps *pstate, k int) error {
 // its delayed sends).
 func relay(invokeID, event string) string { return invokeID + "/" + model.TargetParent + "/" + event }
 
-// relaySteps emits the relays of the running child of slot k.
+// relaySteps emits the relays of the running child of slot k (timers,
+// which fire between steps).
 func (c *composer) relaySteps(src *State, ps *pstate, k int) error {
+	if ps.ending() {
+		return nil
+	}
 	s := c.slots[k]
 	for _, ev := range s.delayed {
 		var args []*lang.Arg
@@ -677,6 +849,29 @@ func (c *composer) done(s *slot, end *State) lang.Stmt {
 		}
 	}
 	return &lang.Send{SendPos: s.inv.Pos, Event: name + "@" + s.inv.ID, Args: args, From: s.inv.ID}
+}
+
+// queued reports whether ev can be taken within a step, from a queue:
+// raised or sent to the machine, or an error the composition raises (the
+// reader, which does not know it, may have it as an input). The
+// environment's inputs and the timers come between steps.
+func queued(ev *model.Event) bool {
+	return ev.Kinds&(model.Internal|model.Self) != 0 || ev.Name == model.ErrorCommunication || ev.Name == model.ErrorExecution
+}
+
+// and is x && y, where x may be nil (true).
+func and(x, y lang.Expr) lang.Expr {
+	if x == nil {
+		return y
+	}
+	return &lang.Binary{X: x, OpPos: y.Pos(), Op: lang.LAND, Y: y}
+}
+
+// notExternal holds for an event that was not sent (raised, or raised by
+// the platform).
+func notExternal(pos source.Pos) lang.Expr {
+	return &lang.Binary{X: &lang.EventField{Start: pos, Field: "type"}, OpPos: pos, Op: lang.NEQ,
+		Y: &lang.StrLit{ValuePos: pos, Value: model.TypeExternal.String()}}
 }
 
 func assign(name string, v lang.Expr, pos source.Pos) lang.Stmt {

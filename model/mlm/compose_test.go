@@ -46,7 +46,9 @@ func TestComposeStates(t *testing.T) {
 	for _, s := range mach.States {
 		names = append(names, s.Name)
 	}
-	want := []string{"off", "on | invoking kid", "on | kid:a", "on | kid:b"}
+	// off is reached within the step that leaves on with the child's
+	// cancel queued, and then without it (see TestComposeEnding).
+	want := []string{"off", "off | kid ending c", "on | invoking kid", "on | kid:a", "on | kid:b"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("states %q, want %q", names, want)
 	}
@@ -61,8 +63,8 @@ func TestComposeStates(t *testing.T) {
 	}
 	for _, tr := range mach.Transitions {
 		switch {
-		case tr.Event == "off" && tr.Target.Name != "off":
-			t.Errorf("%s: off leads to %s; leaving on cancels the child", tr.Key, tr.Target.Name)
+		case tr.Event == "off" && strings.Contains(tr.Source.Name, "kid:") != (tr.Target.Name == "off | kid ending c"):
+			t.Errorf("%s: off leads to %s; leaving on cancels the child, which runs in kid:", tr.Key, tr.Target.Name)
 		case tr.Event == "kid/p":
 			if tr.Source.Name != "on | kid:a" || !strings.Contains(mlm.GuardString(tr.Guard), "kid.x == 0") || !strings.Contains(lang.BlockString(tr.Action), "kid.x = 1") {
 				t.Errorf("%s: guard %s action %s; want the child's step with its variable renamed", tr.Key, mlm.GuardString(tr.Guard), lang.BlockString(tr.Action))
@@ -97,5 +99,72 @@ func TestComposeStableKeys(t *testing.T) {
 	}
 	if !slices.Contains(keys(one), "on | kid:a kid/q [kid: a q [a:q>b] b] on | kid:b") {
 		t.Errorf("no key of the child's q within the invoke: %q", keys(one))
+	}
+}
+
+// TestComposeCancel: the transition that leaves the invoking state runs,
+// after the state's exit actions, the exit actions of the child's
+// configuration, innermost first, keeping only what leaves the session
+// (its outputs and assignments, not its event to the parent), then ends
+// the child's timers and marks its end in the queue; a send to the child
+// after that raises error.communication.
+func TestComposeCancel(t *testing.T) {
+	mach := compose(t, `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="on">
+<state id="on"><invoke id="kid"><content><scxml initial="a">
+<datamodel><data id="x" expr="0"/></datamodel>
+<state id="p" initial="a"><onexit><send target="#_log" event="pbye"/></onexit>
+<state id="a"><onexit><assign location="x" expr="1"/><send target="#_parent" event="bye"/><send target="#_log" event="abye"/></onexit></state>
+</state></scxml></content></invoke>
+<onexit><send target="#_kid" event="early"/><send target="#_log" event="onbye"/></onexit>
+<transition event="off" target="off"><send target="#_kid" event="late"/></transition></state>
+<state id="off"/></scxml>`)
+	var action string
+	for _, tr := range mach.Transitions {
+		if tr.Source.Name == "on | kid:a" && tr.Event == "off" {
+			action = lang.BlockString(tr.Action)
+			if tr.Target.Name != "off | kid ending c" {
+				t.Errorf("%s: target %s, want the state with the cancel queued", tr.Key, tr.Target.Name)
+			}
+		}
+	}
+	order := []string{`send "kid/early"`, `onbye()`, `kid.x = 1`, `abye()`, `pbye()`, `cancel "kid/" prefix`, `raise platform error.communication`, `send "kid//cancelled"`}
+	at := 0
+	for _, want := range order {
+		i := strings.Index(action[at:], want)
+		if i < 0 {
+			t.Fatalf("off from on | kid:a: %s\nwant, in order, %q (missing or out of order: %s)", action, order, want)
+		}
+		at += i + len(want)
+	}
+	if strings.Contains(action, "bye@kid") || strings.Contains(action, "late") && !strings.Contains(action, "error.communication") {
+		t.Errorf("off from on | kid:a: %s\nthe cancelled child's event to its parent is sent, or late reaches the child", action)
+	}
+}
+
+// TestComposeEnding: while a session's end is queued, the composed machine
+// is in a state it passes through within the step (Ending): it takes no
+// input, and the mark leads to the state without it.
+func TestComposeEnding(t *testing.T) {
+	mach := compose(t, parentDoc(`<transition event="p" target="b"/>`))
+	s := mach.State("off | kid ending c")
+	if s == nil || !s.Ending || mach.State("off").Ending {
+		t.Fatalf("off | kid ending c: %+v; want a state marked Ending, and off not", s)
+	}
+	var events []string
+	for _, tr := range mach.Transitions {
+		if tr.Source == s {
+			events = append(events, tr.Event+" -> "+tr.Target.Name)
+		}
+	}
+	if want := []string{"kid//cancelled -> off"}; !slices.Equal(events, want) {
+		t.Errorf("transitions of %s: %q, want %q (no input is taken within a step)", s.Name, events, want)
+	}
+	// A child that takes no event from the queue and sends its parent
+	// none leaves nothing of its session queued: its end needs no mark.
+	mute := compose(t, parentDoc(`<transition cond="x == 1" target="b"/>`))
+	for _, s := range mute.States {
+		if s.Ending {
+			t.Errorf("%s: a mark for a child that neither hears nor speaks", s.Name)
+		}
 	}
 }

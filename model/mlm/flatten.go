@@ -18,15 +18,21 @@ import (
 // statechart that invokes other machines is flattened with its children
 // into one composed machine (compose).
 func Flatten(m *model.Model, opts Options) (*Machine, source.ErrorList) {
+	return flatten(m, opts, false)
+}
+
+// flatten flattens m; invoked, for a machine another invokes, gives its
+// states the code its cancel runs (State.stop).
+func flatten(m *model.Model, opts Options, invoked bool) (*Machine, source.ErrorList) {
 	if len(m.Invokes()) > 0 {
-		return compose(m, opts)
+		return compose(m, opts, invoked)
 	}
-	return flattenOne(m, opts)
+	return flattenOne(m, opts, invoked)
 }
 
 // flattenOne flattens one statechart, ignoring its invokes.
-func flattenOne(m *model.Model, opts Options) (*Machine, source.ErrorList) {
-	f := &flattener{m: m, opts: opts.withDefaults(), byName: make(map[string]*State)}
+func flattenOne(m *model.Model, opts Options, invoked bool) (*Machine, source.ErrorList) {
+	f := &flattener{m: m, opts: opts.withDefaults(), byName: make(map[string]*State), invoked: invoked}
 	mach, err := f.run()
 	if err != nil {
 		pos := m.Root.Pos
@@ -60,6 +66,8 @@ type flattener struct {
 	trans  []*Transition
 	errs   source.ErrorList
 	seen   map[source.Pos]bool // event-parameter errors already reported
+	// invoked: the machine is a child, whose states need State.stop.
+	invoked bool
 
 	// event is the event whose macrostep is being flattened (nil while
 	// the machine starts): _event.name within the macrostep is its name.
@@ -404,6 +412,9 @@ func (f *flattener) intern(c *config) (*State, error) {
 	}
 	atomic := c.atomic()
 	s := &State{Name: name, Atomic: ids(atomic), History: c.histories()}
+	if f.invoked {
+		s.stop = f.stopCode(c)
+	}
 	if len(atomic) > 0 {
 		s.Pos = atomic[0].Pos
 		s.Final = len(atomic) == 1 && atomic[0].Kind == model.Final && atomic[0].Parent.Kind == model.Root

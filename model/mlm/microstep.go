@@ -2,6 +2,7 @@ package mlm
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
@@ -34,6 +35,7 @@ func (f *flattener) microstep(b *branch, ts []*model.Transition) {
 	for _, s := range exitOrder {
 		f.exec(b, s.OnExit...)
 		delete(c.active, s)
+		b.stmts = append(b.stmts, cancelMarks(s)...)
 	}
 	origin := ""
 	for i, t := range ts {
@@ -91,8 +93,46 @@ func (f *flattener) microstep(b *branch, ts []*model.Transition) {
 		rest := c.states()
 		for i := len(rest) - 1; i >= 0; i-- {
 			f.exec(b, rest[i].OnExit...)
+			b.stmts = append(b.stmts, cancelMarks(rest[i])...)
 		}
 	}
+}
+
+// stopCode is exitInterpreter in configuration c, for a parent that cancels
+// the machine: every active state exits, innermost first, running its exit
+// actions (In() resolved as the states leave) and cancelling its invokes.
+func (f *flattener) stopCode(c *config) []lang.Stmt {
+	b := &branch{cfg: c.clone(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
+	rest := b.cfg.states()
+	for i := len(rest) - 1; i >= 0; i-- {
+		f.exec(b, rest[i].OnExit...)
+		delete(b.cfg.active, rest[i])
+		b.stmts = append(b.stmts, cancelMarks(rest[i])...)
+	}
+	return b.stmts
+}
+
+// markPrefix begins the send id of a cancel mark: no send of a model has
+// a NUL in its id, so a mark left in place would cancel nothing.
+const markPrefix = "\x00invoke "
+
+// cancelMarks marks where the exit of s cancels its invokes, after its
+// exit actions. The composer replaces each mark with what cancelling the
+// child does, or drops it where the child does not run.
+func cancelMarks(s *model.State) []lang.Stmt {
+	var out []lang.Stmt
+	for _, inv := range s.Invokes {
+		out = append(out, &lang.Cancel{CancelPos: inv.Pos, SendID: markPrefix + inv.ID})
+	}
+	return out
+}
+
+// markOf returns the invoke id a cancel mark names, if st is one.
+func markOf(st lang.Stmt) (string, bool) {
+	if c, ok := st.(*lang.Cancel); ok && !c.Prefix {
+		return strings.CutPrefix(c.SendID, markPrefix)
+	}
+	return "", false
 }
 
 // exec appends code to the branch. A block that declares locals keeps its

@@ -80,6 +80,17 @@ type State struct {
 	// sessions wait to start: the executors take model.InvokeEvent in it
 	// as soon as the internal queue is empty (the end of the macrostep).
 	Invoking bool
+	// Ending marks a state of a composed machine in which the end of a
+	// child session is still queued: the machine passes through it within
+	// a step, as it takes the events queued before that end.
+	Ending bool
+
+	// stop is what the machine does when its parent cancels it in this
+	// state (SCXML's exitInterpreter): the exit actions of the active
+	// states, innermost first, each state's invokes cancelled after them.
+	// Set in a machine another invokes; the flattener marks the cancels
+	// (cancelMarks), the composer replaces them.
+	stop []lang.Stmt
 }
 
 // HistoryValue is what one history state recorded.
