@@ -151,6 +151,9 @@ const (
 	BoundTime       Bound = "time"       // wall-clock time per tree
 	BoundArray      Bound = "array"      // elements of an array, as its type declares
 	BoundInterrupt  Bound = "interrupt"  // the user stopped the exploration (Ctrl-C)
+	// BoundCall: calls of a function declared in a <script> nested in one another, and
+	// iterations of a loop inside such a function, which setbot inlines to a fixed depth.
+	BoundCall Bound = "call"
 )
 
 // Setting says where a user raises the bound: the key under bounds in .setbot.yml and the
@@ -172,6 +175,8 @@ func (b Bound) Setting() string {
 		return "the array's declared size (its type, such as int[32])"
 	case BoundInterrupt:
 		return "a run that is not interrupted"
+	case BoundCall:
+		return "fixed: setbot inlines nested calls and loops inside a function 10 deep (rewrite deeper recursion as a loop of the machine)"
 	}
 	return ""
 }
@@ -187,7 +192,7 @@ func (b Bound) FormatLimit(limit int64) string {
 }
 
 // Bounds lists the bounds in the order the report gives them.
-var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray, BoundInterrupt}
+var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray, BoundCall, BoundInterrupt}
 
 // A Coverage is the criterion that chooses a tree's tests: a key of .setbot.yml, a flag's value,
 // and the tests' criterion in the report.

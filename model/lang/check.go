@@ -8,6 +8,7 @@ import (
 
 	"github.com/setbot/setbot/model/lang/ecma"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Env is what the checker knows about the names around a snippet.
@@ -196,6 +197,13 @@ func (c *checker) exprType(e Expr) Type {
 		return c.index(x)
 	case *Member:
 		return c.member(x, x.X, c.expr(x.X), x.Name)
+	case *Call:
+		return c.call(x)
+	case *External:
+		for _, a := range x.Args {
+			c.value(a, x.Fun+"()", Invalid)
+		}
+		return x.Result
 	}
 	panic(fmt.Sprintf("lang: unexpected expression %T", e))
 }
@@ -874,8 +882,12 @@ func (c *checker) stmt(s Stmt) {
 			c.errorf(x, "assume is not allowed in models: remove it")
 		}
 		c.cond(x.Cond)
+	case *FuncDecl:
+		c.errorf(x, "function %s is declared inside a block: declare functions at the top of a <script>", x.Name.Name)
+	case *Return:
+		c.errorf(x, "return outside a function: %s", unsupportedStatements["return"])
 	case *Bound:
-		if !c.env.AllowAssume {
+		if !c.env.AllowAssume && x.Name != vocab.BoundCall { // the inliner's
 			c.errorf(x, "bound is not allowed in models: remove it")
 		}
 		c.cond(x.Cond)
@@ -1188,4 +1200,23 @@ func (c *checker) args(event string, args []*Arg) {
 			c.info.Args[a] = pt
 		}
 	}
+}
+
+// call checks a call the inliner left: a rounding built-in on an int (the
+// int itself), or a call of something setbot does not model.
+func (c *checker) call(x *Call) Type {
+	if Rounding[x.Fun] && len(x.Args) == 1 {
+		switch k := c.value(x.Args[0], x.Fun+"()", Invalid); k {
+		case Int, Invalid:
+			return IntType
+		default:
+			c.errorf(x, "rounding %s with %s is not modelled: setbot rounds only ints (where it is the int itself); scale the value to an int", article(k), x.Fun)
+			return Type{}
+		}
+	}
+	for _, a := range x.Args {
+		c.expr(a)
+	}
+	c.errorf(x, "%s", callMsg(x.Fun))
+	return Type{}
 }

@@ -164,7 +164,11 @@ type builder struct {
 	data    []dataElem
 	events  []*element
 	script  *lang.Block // top-level <script>, run before the initial entry
-	anon    int
+	// funcs are the functions the scripts declare, externals the black-box
+	// functions declared with setbot:function.
+	funcs     map[string]*lang.FuncDecl
+	externals map[string]*lang.Signature
+	anon      int
 
 	// lowerLeft is how many more statements the lowering of the current
 	// block's failing sends may write (lowerBlock); loopFailed names the
@@ -356,6 +360,7 @@ func (b *builder) build(root *element) *model.Model {
 	b.expandDynamic()
 	b.historyCycles()
 	b.assignIDs()
+	b.inlineCalls()
 	b.checkCode()
 	return b.m
 }

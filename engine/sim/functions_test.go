@@ -1,0 +1,34 @@
+package sim_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/setbot/setbot/engine/sim"
+)
+
+// TestFunctions runs the inlined functions and built-ins of the feature
+// model concretely: the values are ECMAScript's, and a recursion deeper
+// than the inliner unfolds stops with the call bound.
+func TestFunctions(t *testing.T) {
+	src, err := os.ReadFile("../../model/mlm/testdata/features/functions.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := loadString(t, "functions.scxml", string(src))
+	replay(t, m, sim.Options{}, []want{
+		{state: "Idle", vars: "level=0 area=0 f=0"},
+		// triangle(7) = 28, fact(7) = 5040; 28 % 2 is 0, so Boolean() is false.
+		{ev: "set(v=7)", state: "Small", vars: "area=28 f=5040"},
+		{ev: "set(v=1)", state: "Small", discarded: "every guard is false"},
+	})
+	replay(t, m, sim.Options{}, []want{
+		{state: "Idle"},
+		// Math.abs(-15) >= 10; max(clamp(-15, -12, 12), min(0, 3)) = 0;
+		// pow(sign(-15), 2) + floor(0) = 1.
+		{ev: "set(v=-15)", state: "Big", vars: "level=0 area=1"},
+		{ev: "set(v=10)", state: "Idle", vars: "f=3628800"},
+		{ev: "set(v=15)", state: "Big", vars: "level=12 area=13"},
+		{ev: "set(v=11)", err: "call"},
+	})
+}
