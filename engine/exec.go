@@ -163,6 +163,8 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 		return []valued{{r, x.tab.Str(e.Value)}}
 	case *lang.Method:
 		return x.method(r, e)
+	case *lang.External:
+		return x.external(r, e)
 	case *lang.Ident:
 		return []valued{{r, x.lookup(r, e.Name)}}
 	case *lang.EventField:
@@ -368,6 +370,8 @@ func (x *executor) term(r *run, e lang.Expr) solver.Term {
 		return x.unary(e.Op, x.term(r, e.X))
 	case *lang.Cond:
 		return x.tab.Ite(x.term(r, e.Cond), x.term(r, e.Then), x.term(r, e.Else))
+	case *lang.External:
+		return x.externalTerm(r, e)
 	}
 	return x.eval(r, e)[0].v
 }

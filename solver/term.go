@@ -111,7 +111,8 @@ type Table struct {
 	nodes  []node
 	scalar []bool // by term: EvalScalar decides it (see scalarNode)
 	index  map[node]Term
-	vars   [][]Term // by term: its free variables once asked for (noVars when none), nil before
+	vars   [][]Term       // by term: its free variables once asked for (noVars when none), nil before
+	calls  map[Term]*Call // the variables that are black-box calls (Apply)
 }
 
 // noVars is the free variables of a term that has none, once computed.
@@ -665,6 +666,13 @@ func (t *Table) Import(src *Table, x Term, memo map[Term]Term) Term {
 		r = t.intern(n)
 	case OpVar:
 		r = t.Var(n.name, n.sort)
+		if c, ok := src.calls[x]; ok {
+			args := make([]Term, len(c.Args))
+			for i, a := range c.Args {
+				args[i] = t.Import(src, a, memo)
+			}
+			r = t.Apply(c.Fun, n.sort, args)
+		}
 	default:
 		a, b, c := n.a, n.b, n.c
 		if a != 0 {

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"path/filepath"
+
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/setbot/setbot/internal/blackbox"
 	"io"
 	"os"
 	"os/signal"
@@ -37,6 +40,12 @@ type engineFlags struct {
 	time                                       string
 	progress                                   bool
 	invariants                                 []string
+	// growTables is the number of rounds of SolveTab that may add rows to
+	// black-box functions' tables by running their commands from repo;
+	// saveTables writes the rows back.
+	growTables int
+	repo       string
+	saveTables bool
 }
 
 func (f *engineFlags) register(cmd *cobra.Command) {
@@ -48,6 +57,9 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop exploring after this long (for example 30s; 0 means no limit)")
 	fl.StringVar(&f.time, "time", string(vocab.TimeTimed), timeUsage)
 	fl.BoolVar(&f.progress, "progress", false, "show the exploration's progress on stderr even when it is not a terminal")
+	fl.IntVar(&f.growTables, "grow-tables", 0, "let black-box functions' commands compute new rows of their tables, in at most this many rounds (0: the tables as they are)")
+	fl.StringVar(&f.repo, "repo", ".", "the repository root that black-box functions' commands are relative to, and run in")
+	fl.BoolVar(&f.saveTables, "save-tables", false, "append the rows --grow-tables computed to the functions' tables")
 }
 
 func (f *engineFlags) options() engine.Options {
@@ -73,6 +85,20 @@ func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string
 	p := newProgress(cmd.ErrOrStderr(), ef.progress)
 	if p != nil {
 		opts.Progress = p.show
+	}
+	if ef.growTables > 0 && len(m.Source.Functions) > 0 {
+		if _, err := engine.GrowTables(m, opts, newZ3, ef.growTables, blackbox.Command(ef.repo, blackbox.DefaultTimeout)); err != nil {
+			stop()
+			return nil, fmt.Errorf("growing the tables of %s: %w", path, err)
+		}
+		if ef.saveTables {
+			n, err := blackbox.SaveRows(filepath.Dir(path), m.Source.Functions)
+			if err != nil {
+				stop()
+				return nil, err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "setbot: %d computed rows appended to the tables\n", n)
+		}
 	}
 	set, err := engine.Explore(m, opts, newZ3)
 	stop()
@@ -285,8 +311,13 @@ func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 	fmt.Fprintf(&b, "%s: %d symbolic states, %d paths, depth %d, %d subsumed, %d solver calls, %d ms\n",
 		set.Machine.Name, st.States, st.Paths, st.Depth, st.Subsumed, st.SolverCalls, st.Ms)
 	for _, bh := range set.Bounds {
+		if bh.Bound == vocab.BoundTable {
+			fmt.Fprintf(&b, "summaries: %d calls of black-box functions read through their tables (the largest has %d rows); what the tree does not reach, it does not reach up to the tables\n", bh.Count, bh.Limit)
+			continue
+		}
 		fmt.Fprintf(&b, "bound hit: %s (limit %s) cut %d paths\n", bh.Bound, bh.Bound.FormatLimit(bh.Limit), bh.Count)
 	}
+	writeFunctions(&b, set.Machine.Source.Functions)
 	if st.Unknown > 0 {
 		fmt.Fprintf(&b, "solver: %d queries undecided within the time limit; the paths they could not rule out are kept, "+
 			"so a state reached only through them is not proven reachable (raise --timeout)\n", st.Unknown)
@@ -390,4 +421,39 @@ func writeTreeDOT(w io.Writer, set *engine.SET) error {
 
 func dotString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\l`).Replace(s) + `\l"`
+}
+
+// writeFunctions lists the black-box functions, how the tree read them
+// and the rows computed for them.
+func writeFunctions(b *strings.Builder, fs []*model.Function) {
+	if len(fs) == 0 {
+		return
+	}
+	b.WriteString("black-box functions (function summaries: Boudhiba, Gaston, Le Gall and Prevosto, TAP 2017):\n")
+	for _, f := range fs {
+		var params []string
+		for _, p := range f.Params {
+			params = append(params, p.String())
+		}
+		fmt.Fprintf(b, "  %s(%s) -> %s: ", f.Name, strings.Join(params, ", "), f.Result)
+		if !f.Summarised() {
+			b.WriteString("no table: every call is an unconstrained value\n")
+			continue
+		}
+		var grown []string
+		for _, r := range f.Rows {
+			if r.Grown {
+				var in []string
+				for _, e := range r.In {
+					in = append(in, model.FormatValue(e))
+				}
+				grown = append(grown, fmt.Sprintf("%s(%s) = %s", f.Name, strings.Join(in, ", "), model.FormatValue(r.Out)))
+			}
+		}
+		fmt.Fprintf(b, "summarised by %s, %d rows", f.Table, len(f.Rows))
+		if len(grown) > 0 {
+			fmt.Fprintf(b, ", of which %d computed by %s: %s", len(grown), f.Command, strings.Join(grown, "; "))
+		}
+		b.WriteString("\n")
+	}
 }

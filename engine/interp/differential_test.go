@@ -57,7 +57,10 @@ type subject struct {
 const errInvokes = "the model invokes machines, which the reference interpreter does not run"
 
 func load(name string, src []byte) (*subject, string) {
-	chart, errs := scxml.Read(source.NewFileSet(), name, src, scxml.Options{})
+	// Files next to the model (a black-box function's table) are read
+	// from its directory.
+	opts := scxml.Options{ReadFile: func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(filepath.Dir(name), rel)) }}
+	chart, errs := scxml.Read(source.NewFileSet(), name, src, opts)
 	if len(errs) > 0 {
 		return nil, errs.Error()
 	}
@@ -66,7 +69,7 @@ func load(name string, src []byte) (*subject, string) {
 		// invoked machines, which only the composed machine does.
 		return nil, errInvokes
 	}
-	flat, errs := scxml.Read(source.NewFileSet(), name, src, scxml.Options{})
+	flat, errs := scxml.Read(source.NewFileSet(), name, src, opts)
 	if len(errs) > 0 {
 		return nil, errs.Error()
 	}

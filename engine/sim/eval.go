@@ -28,6 +28,8 @@ func (x *Executor) Eval(e lang.Expr) (Value, error) {
 		return x.eventField(n)
 	case *lang.Method:
 		return x.method(n)
+	case *lang.External:
+		return x.call(n)
 	case *lang.Ident:
 		if v, ok := x.lookup(n.Name); ok {
 			return v, nil

@@ -537,6 +537,15 @@ func (g *Generator) value(x solver.Term, vals map[solver.Term]any) (any, error) 
 	for _, v := range src.Vars(x) {
 		val, ok := vals[v]
 		if !ok {
+			if c, call := src.Applied(v); call {
+				var err error
+				if val, err = g.called(c, vals); err != nil {
+					return nil, err
+				}
+				ok = true
+			}
+		}
+		if !ok {
 			return nil, fmt.Errorf("value of %s unknown", src.Name(v))
 		}
 		switch val := val.(type) {
@@ -730,4 +739,42 @@ func holds(tab *solver.Table, vals map[solver.Term]any, conds ...[]solver.Term) 
 		}
 	}
 	return true
+}
+
+// called computes the result of a black-box call under the parameter
+// values: the row of the function's table for its arguments' values.
+func (g *Generator) called(c *solver.Call, vals map[solver.Term]any) (any, error) {
+	f := g.set.Machine.Source.Function(c.Fun)
+	if f == nil {
+		return nil, fmt.Errorf("unknown function %s", c.Fun)
+	}
+	args := make([]sim.Value, len(c.Args))
+	for i, a := range c.Args {
+		v, err := g.value(a, vals)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = simValue(v)
+	}
+	out, ok := sim.Lookup(f, args)
+	if !ok {
+		return nil, fmt.Errorf("%s has no row for the inputs the test takes, so the test's oracle is unknown", c.Fun)
+	}
+	return out.Plain(), nil
+}
+
+// simValue is a plain test value as the simulator holds it.
+func simValue(v any) sim.Value {
+	switch v := v.(type) {
+	case bool:
+		return sim.BoolValue(v)
+	case string:
+		return sim.StringValue(v)
+	case sim.Decimal:
+		r, _ := v.Rat()
+		return sim.DecimalValue(r)
+	case int64:
+		return sim.IntValue(v)
+	}
+	return sim.Value{}
 }

@@ -200,8 +200,11 @@ func (c *checker) exprType(e Expr) Type {
 	case *Call:
 		return c.call(x)
 	case *External:
-		for _, a := range x.Args {
-			c.value(a, x.Fun+"()", Invalid)
+		for i, a := range x.Args {
+			k, want := c.value(a, x.Fun+"()", Invalid), x.Params[i].Kind
+			if k != Invalid && k != want && !(k == Int && want == Decimal) {
+				c.errorf(a, "argument %d of %s is %s: its setbot:function declares %s", i+1, x.Fun, article(k), x.Params[i])
+			}
 		}
 		return x.Result
 	}
