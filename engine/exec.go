@@ -107,6 +107,11 @@ func (x *executor) branch(r *run, c solver.Term) (t, f *run) {
 	}
 	canT := x.or.sat(r.pc, c)
 	canF := !canT || x.or.sat(r.pc, x.tab.Not(c))
+	if canT && canF && x.or.undecided(r.pc, c) {
+		if t, f, ok := x.concolic(r, c); ok {
+			return t, f
+		}
+	}
 	switch {
 	case canT && canF:
 		f = r.clone()

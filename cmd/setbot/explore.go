@@ -311,6 +311,10 @@ func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 	fmt.Fprintf(&b, "%s: %d symbolic states, %d paths, depth %d, %d subsumed, %d solver calls, %d ms\n",
 		set.Machine.Name, st.States, st.Paths, st.Depth, st.Subsumed, st.SolverCalls, st.Ms)
 	for _, bh := range set.Bounds {
+		if bh.Bound == vocab.BoundConcretised {
+			fmt.Fprintf(&b, "concolic: %d branches the solver could not decide were taken with concrete values from a model of the path (Ahmadi and Dingel, ESEC/FSE 2019); what the tree does not reach is not reached, not shown unreachable\n", bh.Count)
+			continue
+		}
 		if bh.Bound == vocab.BoundTable {
 			fmt.Fprintf(&b, "summaries: %d calls of black-box functions read through their tables (the largest has %d rows); what the tree does not reach, it does not reach up to the tables\n", bh.Count, bh.Limit)
 			continue
@@ -323,6 +327,9 @@ func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 			"so a state reached only through them is not proven reachable (raise --timeout)\n", st.Unknown)
 	}
 	q := qualifier(rep)
+	if slices.ContainsFunc(set.Bounds, func(b engine.BoundHit) bool { return b.Bound == vocab.BoundConcretised }) {
+		q = "not reached (a branch was concretised, so this is no proof)"
+	}
 	section := func(title string, list []analysis.Reach) {
 		var missing []string
 		for _, r := range list {
