@@ -22,6 +22,7 @@ import (
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/sim"
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/vocab"
@@ -31,11 +32,15 @@ import (
 // share (steps, with their arguments, outputs and fired transitions, and
 // identity strings): treat them as read-only.
 type Test struct {
-	ID       string       `json:"id"`
-	Identity []string     `json:"identity"` // per step: the fired "key#path"s
-	Steps    []Step       `json:"steps"`
-	Final    []string     `json:"final"` // the expected final configuration
-	Leaf     *engine.Node `json:"-"`
+	ID       string   `json:"id"`
+	Identity []string `json:"identity"` // per step: the fired "key#path"s
+	Steps    []Step   `json:"steps"`
+	Final    []string `json:"final"` // the expected final configuration
+	// Rows are the rows of black-box functions' tables the test relies
+	// on, "f(1, 2) = 3 (table.csv:4:1)": its path exists for the function
+	// only if the function gives those results.
+	Rows []string     `json:"rows,omitempty"`
+	Leaf *engine.Node `json:"-"`
 }
 
 // Step is one input and what it must produce.
@@ -198,7 +203,48 @@ func (g *Generator) build(n *engine.Node, path []*engine.Node, vals map[solver.T
 		t.Steps = append(t.Steps, st)
 	}
 	t.ID = testID(t.Identity)
+	rows, err := g.rows(n, vals)
+	if err != nil {
+		return nil, err
+	}
+	t.Rows = rows
 	return t, nil
+}
+
+// rows returns the table rows the path to n relies on.
+func (g *Generator) rows(n *engine.Node, vals map[solver.Term]any) ([]string, error) {
+	m := g.set.Machine.Source
+	var out []string
+	for _, c := range g.set.Terms.Calls(n.PC...) {
+		f := m.Function(c.Fun)
+		if f == nil || !f.Summarised() {
+			continue
+		}
+		args := make([]sim.Value, len(c.Args))
+		var text []string
+		for i, a := range c.Args {
+			v, err := g.value(a, vals)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = simValue(v)
+			text = append(text, args[i].String())
+		}
+		for _, row := range f.Rows {
+			if !sim.RowMatches(row, args) {
+				continue
+			}
+			where := "computed by " + f.Command
+			if !row.Grown {
+				where = m.Fset.Position(row.Pos).String()
+			}
+			r := fmt.Sprintf("%s(%s) = %s (%s)", f.Name, strings.Join(text, ", "), model.FormatValue(row.Out), where)
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
 }
 
 // testID names a test by its identity.
