@@ -194,9 +194,20 @@ the input domain: values of the parameters' types and ranges, where
 What is unreachable is unreachable for those inputs.
 
 Formats: text, json (stats {states, paths, depth, subsumed, solver_calls, ms},
-unreachable (never entered), transient (entered, never stable), bounds_hit and
-the full report, whose states each have reached and stable), dot (the tree,
-for Graphviz).
+unreachable (never entered), transient (entered, never stable), bounds_hit,
+functions (black-box functions: signature, table, rows, those computed by
+--grow-tables marked) and the full report, whose states each have reached and
+stable), dot (the tree, for Graphviz).
+
+Black-box functions (setbot:function) are read through their tables'
+summaries (Boudhiba, Gaston, Le Gall and Prevosto, "Symbolic execution of
+transition systems with function summaries", TAP 2017): a call's result must
+be one of the table's rows, so what the tree does not reach, it does not
+reach up to the tables. --grow-tables N runs the functions' commands (from
+--repo, no shell, with a timeout) on inputs the tables lack, in at most N
+rounds of the paper's SolveTab. Where the solver cannot decide a branch, it
+is taken with concrete values (concolic execution, Ahmadi and Dingel,
+ESEC/FSE 2019), and a state not reached is "not reached", not unreachable.
 On a terminal (or with --progress) the exploration shows its progress on
 stderr. Ctrl-C stops it as a bound does: what it found is printed, with the
 tree cut by the interrupt ("bound hit: interrupt"), and the exit code is 130;
@@ -286,8 +297,9 @@ func writeExploreJSON(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 		Unreachable []unreachableJSON `json:"unreachable"`
 		Transient   []unreachableJSON `json:"transient"`
 		BoundsHit   []engine.BoundHit `json:"bounds_hit"`
+		Functions   []functionJSON    `json:"functions,omitempty"`
 		Report      *analysis.Report  `json:"report"`
-	}{set.Stats, unreachable, transient, bounds, rep}
+	}{set.Stats, unreachable, transient, bounds, functionsJSON(set.Machine.Source.Functions), rep}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -463,4 +475,40 @@ func writeFunctions(b *strings.Builder, fs []*model.Function) {
 		}
 		b.WriteString("\n")
 	}
+}
+
+// functionJSON is a black-box function in explore's JSON: its signature,
+// its table and the rows of it, those computed by its command marked.
+type functionJSON struct {
+	Name    string    `json:"name"`
+	Params  []string  `json:"params"`
+	Returns string    `json:"returns"`
+	Table   string    `json:"table,omitempty"`
+	Command string    `json:"command,omitempty"`
+	Rows    []rowJSON `json:"rows,omitempty"`
+}
+
+type rowJSON struct {
+	In       []string `json:"in"`
+	Out      string   `json:"out"`
+	Computed bool     `json:"computed,omitempty"`
+}
+
+func functionsJSON(fs []*model.Function) []functionJSON {
+	var out []functionJSON
+	for _, f := range fs {
+		j := functionJSON{Name: f.Name, Params: []string{}, Returns: f.Result.String(), Table: f.Table, Command: f.Command}
+		for _, p := range f.Params {
+			j.Params = append(j.Params, p.String())
+		}
+		for _, r := range f.Rows {
+			row := rowJSON{In: []string{}, Out: model.FormatValue(r.Out), Computed: r.Grown}
+			for _, e := range r.In {
+				row.In = append(row.In, model.FormatValue(e))
+			}
+			j.Rows = append(j.Rows, row)
+		}
+		out = append(out, j)
+	}
+	return out
 }
