@@ -170,6 +170,12 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 		return x.method(r, e)
 	case *lang.External:
 		return x.external(r, e)
+	case *lang.Floor:
+		out := x.eval(r, e.X)
+		for i := range out {
+			out[i].v = x.tab.Floor(out[i].v)
+		}
+		return out
 	case *lang.Ident:
 		return []valued{{r, x.lookup(r, e.Name)}}
 	case *lang.EventField:

@@ -129,6 +129,8 @@ func (t *Table) wellSorted(n node) bool {
 		return is(R, I, 0, 0)
 	case OpIsInt:
 		return is(B, R, 0, 0)
+	case OpFloor:
+		return is(I, R, 0, 0)
 	case OpEq:
 		return a != 0 && is(B, a, a, 0)
 	case OpLt, OpLe:

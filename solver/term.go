@@ -92,6 +92,7 @@ const (
 	OpRat           // rational constant (RealSort)
 	OpToReal        // an int as a real
 	OpIsInt         // whether the real a is an integer
+	OpFloor         // the greatest int not above the real a (Math.floor)
 )
 
 // Term is a hash-consed term: an index into its Table. Equal terms of one
@@ -642,6 +643,8 @@ func (t *Table) rebuild(op Op, a, b, c Term) Term {
 		return t.ToReal(a)
 	case OpIsInt:
 		return t.IsInt(a)
+	case OpFloor:
+		return t.Floor(a)
 	}
 	panic(fmt.Sprintf("solver: rebuild of operator %d", op))
 }
@@ -749,6 +752,13 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 	case OpIsInt:
 		a, ok := t.Eval(n.a, val)
 		return Value{Sort: BoolSort, Bool: a.rat().IsInt()}, ok
+	case OpFloor:
+		a, ok := t.Eval(n.a, val)
+		if !ok {
+			return Value{}, false
+		}
+		f, fits := floorRat(a.rat())
+		return Value{Sort: IntSort, Int: f}, fits
 	}
 	a, ok1 := t.Eval(n.a, val)
 	b, ok2 := t.Eval(n.b, val)
@@ -859,6 +869,10 @@ func (t *Table) write(b *strings.Builder, x Term, top bool) {
 		b.WriteString(")")
 	case OpIsInt:
 		b.WriteString("Number.isInteger(")
+		t.write(b, n.a, true)
+		b.WriteString(")")
+	case OpFloor:
+		b.WriteString("Math.floor(")
 		t.write(b, n.a, true)
 		b.WriteString(")")
 	case OpVar:

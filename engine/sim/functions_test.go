@@ -31,4 +31,12 @@ func TestFunctions(t *testing.T) {
 		{ev: "set(v=15)", state: "Big", vars: "level=12 area=13"},
 		{ev: "set(v=11)", err: "call"},
 	})
+	// Rounding decimals: floor, ceil, round (halves up) and trunc.
+	replay(t, m, sim.Options{}, []want{
+		{state: "Idle"},
+		{ev: "scale(d=1.5)", vars: "rounded=1221"},
+		{ev: "scale(d=-2.75)", vars: "rounded=-3232"},
+		// round(-2.5) is -2, as trunc: the guard is false.
+		{ev: "scale(d=-2.5)", discarded: "every guard is false"},
+	})
 }

@@ -195,6 +195,14 @@ type (
 		Name   string
 	}
 
+	// Floor is the greatest int not above the decimal X: Math.floor of a
+	// decimal, which the lowering writes (and builds Math.ceil, round and
+	// trunc of a decimal from). It prints as Math.floor(X).
+	Floor struct {
+		Start source.Pos
+		X     Expr
+	}
+
 	// Call is Fun(Args...): a call of a function declared in a <script>,
 	// of a built-in (Math.max, parseInt, ...; Fun is the dotted name) or
 	// of a black-box function declared with setbot:function. The SCXML
@@ -430,6 +438,7 @@ func (x *ObjectLit) Pos() source.Pos  { return x.Lbrace }
 func (x *Index) Pos() source.Pos      { return x.X.Pos() }
 func (x *Member) Pos() source.Pos     { return x.X.Pos() }
 func (x *Call) Pos() source.Pos       { return x.FunPos }
+func (x *Floor) Pos() source.Pos      { return x.Start }
 func (x *External) Pos() source.Pos   { return x.FunPos }
 
 func (s *Block) Pos() source.Pos {
@@ -474,6 +483,7 @@ func (*ObjectLit) exprNode()  {}
 func (*Index) exprNode()      {}
 func (*Member) exprNode()     {}
 func (*Call) exprNode()       {}
+func (*Floor) exprNode()      {}
 func (*External) exprNode()   {}
 
 func (*Block) stmtNode()    {}

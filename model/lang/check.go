@@ -199,6 +199,9 @@ func (c *checker) exprType(e Expr) Type {
 		return c.member(x, x.X, c.expr(x.X), x.Name)
 	case *Call:
 		return c.call(x)
+	case *Floor:
+		c.value(x.X, "Math.floor()", Decimal)
+		return IntType
 	case *External:
 		for i, a := range x.Args {
 			k, want := c.value(a, x.Fun+"()", Invalid), x.Params[i].Kind
@@ -1210,10 +1213,10 @@ func (c *checker) args(event string, args []*Arg) {
 func (c *checker) call(x *Call) Type {
 	if Rounding[x.Fun] && len(x.Args) == 1 {
 		switch k := c.value(x.Args[0], x.Fun+"()", Invalid); k {
-		case Int, Invalid:
+		case Int, Decimal, Invalid:
 			return IntType
 		default:
-			c.errorf(x, "rounding %s with %s is not modelled: setbot rounds only ints (where it is the int itself); scale the value to an int", article(k), x.Fun)
+			c.errorf(x, "rounding %s with %s is not modelled: setbot rounds numbers; convert the value first", article(k), x.Fun)
 			return Type{}
 		}
 	}

@@ -132,6 +132,9 @@ func Equal(a, b Node) bool {
 	case *Bound:
 		y, ok := b.(*Bound)
 		return ok && x.Name == y.Name && x.Limit == y.Limit && Equal(x.Cond, y.Cond)
+	case *Floor:
+		y, ok := b.(*Floor)
+		return ok && Equal(x.X, y.X)
 	case *Call:
 		y, ok := b.(*Call)
 		return ok && x.Fun == y.Fun && exprsEqual(x.Args, y.Args)

@@ -331,6 +331,8 @@ func mapChildren(e Expr, g func(Expr) Expr) Expr {
 		return &Index{X: g(x.X), Lbrack: x.Lbrack, Index: g(x.Index)}
 	case *Member:
 		return &Member{X: g(x.X), DotPos: x.DotPos, Name: x.Name}
+	case *Floor:
+		return &Floor{Start: x.Start, X: g(x.X)}
 	case *Call:
 		c := &Call{FunPos: x.FunPos, Fun: x.Fun}
 		for _, a := range x.Args {

@@ -253,8 +253,12 @@ func (l *lowerer) value(e Expr) Expr {
 			m.Args = append(m.Args, l.value(a))
 		}
 		return m
-	case *Call: // a rounding built-in on an int (the checker refuses the rest)
-		return l.value(x.Args[0])
+	case *Call: // a rounding built-in (the checker refuses the rest)
+		v := l.value(x.Args[0])
+		if l.typ(x.Args[0]).Kind != Decimal {
+			return v // an int is its own rounding
+		}
+		return rounding(x.Fun, v, x.FunPos)
 	case *External:
 		c := &External{FunPos: x.FunPos, Fun: x.Fun, Params: x.Params, Result: x.Result}
 		for i, a := range x.Args {
@@ -502,4 +506,25 @@ func (l *lowerer) args(args []*Arg) []*Arg {
 		}
 	}
 	return out
+}
+
+// rounding writes the rounding built-in fun of the decimal v with Floor:
+// Math.ceil(x) = -floor(-x), Math.round(x) = floor(x + 1/2) (ECMAScript
+// rounds halves up), Math.trunc(x) = x < 0 ? ceil(x) : floor(x). v is
+// copied where it occurs twice.
+func rounding(fun string, v Expr, pos source.Pos) Expr {
+	floor := func(e Expr) Expr { return &Floor{Start: pos, X: e} }
+	neg := func(e Expr) Expr { return &Unary{OpPos: pos, Op: SUB, X: e} }
+	ceil := func(e Expr) Expr { return neg(floor(neg(e))) }
+	switch fun {
+	case "Math.ceil":
+		return ceil(v)
+	case "Math.round":
+		return floor(&Binary{X: v, OpPos: pos, Op: ADD, Y: &DecLit{ValuePos: pos, Value: big.NewRat(1, 2)}})
+	case "Math.trunc":
+		w := RewriteExpr(v, func(e Expr) Expr { return e })
+		return &Cond{Cond: &Binary{X: v, OpPos: pos, Op: LSS, Y: &DecLit{ValuePos: pos, Value: new(big.Rat)}}, Question: pos,
+			Then: ceil(RewriteExpr(v, func(e Expr) Expr { return e })), Else: floor(w)}
+	}
+	return floor(v)
 }

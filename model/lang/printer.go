@@ -184,6 +184,8 @@ func (p *printer) expr(e Expr) {
 	case *Member:
 		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
 		p.str("." + x.Name)
+	case *Floor:
+		p.call("Math.floor", []Expr{x.X})
 	case *Call:
 		p.call(x.Fun, x.Args)
 	case *External:
