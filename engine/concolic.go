@@ -58,6 +58,7 @@ func (x *executor) concolic(r *run, c solver.Term) (t, f *run, ok bool) {
 			pin = x.tab.And(pin, x.tab.Eq(v, valueTerm(x.tab, model[v])))
 		}
 		exclude = append(exclude, x.tab.Not(pin))
+		x.tab.Concretise(pin)
 		switch {
 		case b.Bool && t == nil:
 			t = r.clone()
@@ -77,6 +78,17 @@ func (x *executor) concolic(r *run, c solver.Term) (t, f *run, ok bool) {
 	}
 	x.bounds[vocab.BoundConcretised]++
 	return t, f, true
+}
+
+// Concretised reports whether the path to n took a branch with concrete
+// values (its path condition holds a pin).
+func Concretised(set *SET, n *Node) bool {
+	for _, c := range n.PC {
+		if set.Terms.Concretised(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // valueTerm is the constant term of a model's value.

@@ -93,3 +93,31 @@ func TestCollisionAvoidanceDecided(t *testing.T) {
 		t.Errorf("outputs %v", got)
 	}
 }
+
+// TestConcretisedPathsAreMarked: the paths below a concretised branch say
+// so, and only those.
+func TestConcretisedPathsAreMarked(t *testing.T) {
+	m := machine(t, "testdata/collision/collision.scxml")
+	set, err := engine.Explore(m, engine.Options{MaxDepth: 3}, undecidingZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked, mitigate := 0, 0
+	for _, n := range set.Nodes {
+		if n.State.Name == "Mitigate" {
+			mitigate++
+			if !engine.Concretised(set, n) {
+				t.Errorf("node %d reaches Mitigate through the non-linear guard but is not marked concretised", n.ID)
+			}
+		}
+		if engine.Concretised(set, n) {
+			marked++
+		}
+		if n.Depth <= 1 && engine.Concretised(set, n) {
+			t.Errorf("node %d at depth %d is marked, but no branch above it is non-linear", n.ID, n.Depth)
+		}
+	}
+	if mitigate == 0 || marked == 0 {
+		t.Errorf("%d nodes in Mitigate, %d marked", mitigate, marked)
+	}
+}

@@ -45,6 +45,18 @@ func (t *Table) Applied(x Term) (*Call, bool) {
 	return c, ok
 }
 
+// Concretise marks x, a conjunct that pins variables to concrete values
+// where the solver could not decide a branch (concolic execution).
+func (t *Table) Concretise(x Term) {
+	if t.pins == nil {
+		t.pins = make(map[Term]bool)
+	}
+	t.pins[x] = true
+}
+
+// Concretised reports whether x is a conjunct Concretise marked.
+func (t *Table) Concretised(x Term) bool { return t.pins[x] }
+
 // Calls returns the calls that occur in the terms xs, innermost first
 // (the calls an argument makes come before the call), each once.
 func (t *Table) Calls(xs ...Term) []*Call {

@@ -114,6 +114,7 @@ type Table struct {
 	index  map[node]Term
 	vars   [][]Term       // by term: its free variables once asked for (noVars when none), nil before
 	calls  map[Term]*Call // the variables that are black-box calls (Apply)
+	pins   map[Term]bool  // the conjuncts that concretise a path (Concretise)
 }
 
 // noVars is the free variables of a term that has none, once computed.
@@ -688,6 +689,9 @@ func (t *Table) Import(src *Table, x Term, memo map[Term]Term) Term {
 			c = t.Import(src, c, memo)
 		}
 		r = t.rebuild(n.op, a, b, c)
+	}
+	if src.pins[x] {
+		t.Concretise(r)
 	}
 	memo[x] = r
 	return r

@@ -325,6 +325,7 @@ func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 	for _, bh := range set.Bounds {
 		if bh.Bound == vocab.BoundConcretised {
 			fmt.Fprintf(&b, "concolic: %d branches the solver could not decide were taken with concrete values from a model of the path (Ahmadi and Dingel, ESEC/FSE 2019); what the tree does not reach is not reached, not shown unreachable\n", bh.Count)
+			writeConcretised(&b, set)
 			continue
 		}
 		if bh.Bound == vocab.BoundTable {
@@ -511,4 +512,22 @@ func functionsJSON(fs []*model.Function) []functionJSON {
 		out = append(out, j)
 	}
 	return out
+}
+
+// writeConcretised lists the paths that took a branch with concrete values:
+// how many, and the flattened states they end in.
+func writeConcretised(b *strings.Builder, set *engine.SET) {
+	n, leaves := 0, 0
+	var ends []string
+	for _, x := range set.Leaves() {
+		leaves++
+		if engine.Concretised(set, x) {
+			n++
+			if !slices.Contains(ends, x.State.Name) {
+				ends = append(ends, x.State.Name)
+			}
+		}
+	}
+	slices.Sort(ends)
+	fmt.Fprintf(b, "  concretised paths: %d of %d, ending in %s\n", n, leaves, strings.Join(ends, ", "))
 }
