@@ -87,3 +87,25 @@ func TestBlackBoxTables(t *testing.T) {
 		})
 	}
 }
+
+// TestFunctionsInData: a <data> initial value may call script functions
+// and built-ins, which are inlined there too; a black box it may not call
+// (an initial value is computed before any input).
+func TestFunctionsInData(t *testing.T) {
+	doc := `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="a">
+<setbot:function name="rise" params="int" returns="int"/>
+<script>function sq(n) { return n * n; }</script>
+<datamodel><data id="x" expr="Math.max(sq(3), 4)"/></datamodel>
+<state id="a"/></scxml>`
+	m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got := lang.ExprString(lang.Simplify(m.Var("x").Init)); got != "9" {
+		t.Errorf("x's initial value folds to %s, want 9", got)
+	}
+	bad := strings.Replace(doc, "Math.max(sq(3), 4)", "rise(1)", 1)
+	if _, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(bad), scxml.Options{}); len(errs) == 0 || !strings.Contains(errs[0].Error(), "unsupported call rise(...)") {
+		t.Errorf("a black box in a <data>: %v", errs)
+	}
+}
