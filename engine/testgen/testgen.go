@@ -217,7 +217,7 @@ func (g *Generator) rows(n *engine.Node, vals map[solver.Term]any) ([]string, er
 	var out []string
 	for _, c := range g.set.Terms.Calls(n.PC...) {
 		f := m.Function(c.Fun)
-		if f == nil || !f.Summarised() {
+		if f == nil {
 			continue
 		}
 		args := make([]sim.Value, len(c.Args))
@@ -229,6 +229,17 @@ func (g *Generator) rows(n *engine.Node, vals map[solver.Term]any) ([]string, er
 			}
 			args[i] = simValue(v)
 			text = append(text, args[i].String())
+		}
+		if !f.Summarised() {
+			v, err := g.value(c.Result, vals)
+			if err != nil {
+				return nil, err
+			}
+			r := fmt.Sprintf("%s(%s) = %s (assumed: %s has no table)", f.Name, strings.Join(text, ", "), simValue(v).String(), f.Name)
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+			continue
 		}
 		for _, row := range f.Rows {
 			if !sim.RowMatches(row, args) {
@@ -419,6 +430,13 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 			if p, ok := ev.Param(a.Name); ok {
 				ranges[a.Value] = p.Type
 			}
+		}
+	}
+	// The results of black-box calls without a table are values the
+	// solver picks, as parameters are (the test assumes them).
+	for _, c := range src.Calls(n.PC...) {
+		if f := g.set.Machine.Source.Function(c.Fun); f != nil && !f.Summarised() && !slices.Contains(params, c.Result) {
+			params = append(params, c.Result)
 		}
 	}
 	constrained := make(map[solver.Term]bool)
@@ -793,6 +811,11 @@ func (g *Generator) called(c *solver.Call, vals map[solver.Term]any) (any, error
 	f := g.set.Machine.Source.Function(c.Fun)
 	if f == nil {
 		return nil, fmt.Errorf("unknown function %s", c.Fun)
+	}
+	if !f.Summarised() {
+		// No table: the path constrains the result nowhere, and any
+		// value is one the tree allows.
+		return fallback(g.set.Terms.Sort(c.Result), f.Result), nil
 	}
 	args := make([]sim.Value, len(c.Args))
 	for i, a := range c.Args {
