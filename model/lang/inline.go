@@ -41,15 +41,38 @@ type Inliner struct {
 	Fset      *source.FileSet
 	Errs      source.ErrorList
 
-	over  []Expr // conditions under which the code being inlined meets CallBound
-	depth int    // user calls being inlined
-	fn    string // the function whose body is being translated, "" outside
+	over   []Expr // conditions under which the code being inlined meets CallBound
+	depth  int    // user calls being inlined
+	fn     string // the function whose body is being translated, "" outside
+	copied int    // nodes copied for the expression being inlined (MaxInlined)
+	big    bool   // it outgrew MaxInlined (reported)
+}
+
+// MaxInlined bounds the nodes the inliner copies for one expression: a
+// function that uses its parameters several times, nested in itself, grows
+// exponentially; past the bound the call is refused rather than let the
+// model grow without end.
+const MaxInlined = 200000
+
+// dup returns a copy of e, counting its nodes against MaxInlined.
+func (in *Inliner) dup(e Expr, pos source.Pos) Expr {
+	if in.big {
+		return &IntLit{ValuePos: pos}
+	}
+	n := 0
+	Inspect(e, func(Node) bool { n++; return n <= MaxInlined })
+	if in.copied += n; in.copied > MaxInlined {
+		in.big = true
+		in.errorf(pos, "the calls here expand to more than %d nodes when inlined: compute the value in steps, in locals", MaxInlined)
+		return &IntLit{ValuePos: pos}
+	}
+	return RewriteExpr(e, func(e Expr) Expr { return e })
 }
 
 // Expr returns e with its calls inlined, and the condition under which
 // evaluating it meets CallBound (nil: never).
 func (in *Inliner) Expr(e Expr) (Expr, Expr) {
-	in.over = nil
+	in.over, in.copied, in.big = nil, 0, false
 	v := in.expr(e, nil, nil)
 	return v, in.overCond()
 }
@@ -269,7 +292,7 @@ func (in *Inliner) expr(e Expr, env map[string]Expr, pc Expr) Expr {
 		return nil
 	case *Ident:
 		if v, ok := env[x.Name]; ok {
-			return RewriteExpr(v, func(e Expr) Expr { return e })
+			return in.dup(v, x.NamePos)
 		}
 		return x
 	case *Cond:
@@ -521,6 +544,15 @@ func bodyOf(s Stmt) []Stmt {
 func (in *Inliner) run(stmts []Stmt, env map[string]Expr, pc Expr) Expr {
 	for i, s := range stmts {
 		rest := stmts[i+1:]
+		// Every path through the body is translated on its own: count
+		// the statements against MaxInlined too.
+		if in.copied++; in.copied > MaxInlined && !in.big {
+			in.big = true
+			in.errorf(s.Pos(), "function %s has too many paths to inline (more than %d statements translated): split it, or compute in steps", in.fn, MaxInlined)
+		}
+		if in.big {
+			return &IntLit{ValuePos: s.Pos()}
+		}
 		if !hasReturnOrLoop(s) {
 			in.exec(s, env, pc)
 			continue
@@ -661,7 +693,7 @@ var Rounding = map[string]bool{"Math.floor": true, "Math.ceil": true, "Math.roun
 // the arguments args, and whether x is one the inliner expands.
 func (in *Inliner) builtin(x *Call, args []Expr) (Expr, bool) {
 	pos := x.FunPos
-	dup := func(e Expr) Expr { return RewriteExpr(e, func(e Expr) Expr { return e }) }
+	dup := func(e Expr) Expr { return in.dup(e, pos) }
 	arity := func(n int) bool {
 		if len(args) != n {
 			in.errorf(pos, "call of %s with %d arguments: setbot models it with %d", x.Fun, len(args), n)

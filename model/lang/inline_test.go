@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/model/source"
@@ -91,6 +92,29 @@ function loop(n) { return loop(n); }
 		}
 		if got := in.Errs[0].Error(); len(got) < len(want) || got[:len(want)] != want {
 			t.Errorf("%s: %s, want %s...", call, got, want)
+		}
+	}
+}
+
+// TestInlineGrowthBounded: nested built-ins that copy their arguments, and
+// a function that uses its parameter twice nested in itself, would grow
+// exponentially; the inliner stops with an error instead.
+func TestInlineGrowthBounded(t *testing.T) {
+	paths := "function paths(a) {" + strings.Repeat(" if (a > 1) { a = a - 1; } else { a = a + 1; } if (a == 7) { return 1; }", 30) + " return a; }"
+	in := inliner(t, "function twice(a) { return a + a; }\n"+paths)
+	for _, call := range []string{
+		"paths(x)",
+		strings.Repeat("Math.max(", 40) + "x" + strings.Repeat(", 1)", 40),
+		strings.Repeat("twice(", 40) + "x" + strings.Repeat(")", 40),
+	} {
+		in.Errs = nil
+		e, errs := ParseExpr(NewSnippet(in.Fset.AddFile("e.js", []byte(call)), call))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		in.Expr(e)
+		if len(in.Errs) != 1 || !strings.Contains(in.Errs[0].Msg, "more than") {
+			t.Errorf("%.20s...: errors %v", call, in.Errs)
 		}
 	}
 }
