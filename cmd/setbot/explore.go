@@ -22,6 +22,7 @@ import (
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 	"github.com/setbot/setbot/vocab"
@@ -91,6 +92,7 @@ func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string
 			stop()
 			return nil, fmt.Errorf("growing the tables of %s: %w", path, err)
 		}
+		m.Hash = mlm.Hash(m) // the rows are part of the machine
 		if ef.saveTables {
 			n, err := blackbox.SaveRows(filepath.Dir(path), m.Source.Functions)
 			if err != nil {
