@@ -27,6 +27,8 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			return tab.ToReal(walk(e.X))
 		case *lang.Floor:
 			return tab.Floor(walk(e.X))
+		case *lang.Digits:
+			return tab.Digits(walk(e.X))
 		case *lang.BoolLit:
 			return tab.Bool(e.Value)
 		case *lang.StrLit:

@@ -176,6 +176,12 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 			out[i].v = x.tab.Floor(out[i].v)
 		}
 		return out
+	case *lang.Digits:
+		out := x.eval(r, e.X)
+		for i := range out {
+			out[i].v = x.tab.Digits(out[i].v)
+		}
+		return out
 	case *lang.Ident:
 		return []valued{{r, x.lookup(r, e.Name)}}
 	case *lang.EventField:

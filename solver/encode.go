@@ -131,6 +131,8 @@ func (t *Table) wellSorted(n node) bool {
 		return is(B, R, 0, 0)
 	case OpFloor:
 		return is(I, R, 0, 0)
+	case OpDigits:
+		return is(S, I, 0, 0)
 	case OpEq:
 		return a != 0 && is(B, a, a, 0)
 	case OpLt, OpLe:

@@ -79,7 +79,7 @@ func TestReadTableRejectsDamage(t *testing.T) {
 		{"wrong operand sort", []byte{byte(OpLength), byte(IntSort), 1, 0, 0}},
 		{"wrong result sort", []byte{byte(OpAdd), byte(BoolSort), 1, 1, 0}},
 		{"comparison without operands", []byte{byte(OpLt), byte(BoolSort), 0, 0, 0}},
-		{"unknown operator", []byte{byte(OpFloor) + 1, byte(IntSort), 1, 1, 0}},
+		{"unknown operator", []byte{byte(OpDigits) + 1, byte(IntSort), 1, 1, 0}},
 		{"rational constant not canonical", []byte{byte(OpRat), byte(RealSort), 3, '2', '/', '4'}},
 		{"rational constant of sort int", []byte{byte(OpRat), byte(IntSort), 1, '2'}},
 		{"real operation on an int", []byte{byte(OpAdd), byte(RealSort), 1, 1, 0}},

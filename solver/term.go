@@ -93,6 +93,7 @@ const (
 	OpToReal        // an int as a real
 	OpIsInt         // whether the real a is an integer
 	OpFloor         // the greatest int not above the real a (Math.floor)
+	OpDigits        // the decimal digits of the int a >= 0 ("" for a < 0: SMT-LIB's str.from_int)
 )
 
 // Term is a hash-consed term: an index into its Table. Equal terms of one
@@ -646,6 +647,8 @@ func (t *Table) rebuild(op Op, a, b, c Term) Term {
 		return t.IsInt(a)
 	case OpFloor:
 		return t.Floor(a)
+	case OpDigits:
+		return t.Digits(a)
 	}
 	panic(fmt.Sprintf("solver: rebuild of operator %d", op))
 }
@@ -756,6 +759,9 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 	case OpIsInt:
 		a, ok := t.Eval(n.a, val)
 		return Value{Sort: BoolSort, Bool: a.rat().IsInt()}, ok
+	case OpDigits:
+		a, ok := t.Eval(n.a, val)
+		return Value{Sort: StringSort, Str: digits(a.Int)}, ok
 	case OpFloor:
 		a, ok := t.Eval(n.a, val)
 		if !ok {
@@ -877,6 +883,10 @@ func (t *Table) write(b *strings.Builder, x Term, top bool) {
 		b.WriteString(")")
 	case OpFloor:
 		b.WriteString("Math.floor(")
+		t.write(b, n.a, true)
+		b.WriteString(")")
+	case OpDigits:
+		b.WriteString("String(")
 		t.write(b, n.a, true)
 		b.WriteString(")")
 	case OpVar:

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 
 	"github.com/setbot/setbot/model/lang"
 	intarith "github.com/setbot/setbot/model/lang/arith"
@@ -30,6 +31,12 @@ func (x *Executor) Eval(e lang.Expr) (Value, error) {
 		return x.method(n)
 	case *lang.External:
 		return x.call(n)
+	case *lang.Digits:
+		i, err := x.evalInt(n.X)
+		if err != nil || i < 0 {
+			return StringValue(""), err // never negative: the lowering tests the sign
+		}
+		return StringValue(strconv.FormatInt(i, 10)), nil
 	case *lang.Floor:
 		v, err := x.Eval(n.X)
 		if err != nil {

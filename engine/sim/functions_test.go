@@ -31,6 +31,13 @@ func TestFunctions(t *testing.T) {
 		{ev: "set(v=15)", state: "Big", vars: "level=12 area=13"},
 		{ev: "set(v=11)", err: "call"},
 	})
+	// String of an int, a bool and a string.
+	replay(t, m, sim.Options{}, []want{
+		{state: "Idle"},
+		{ev: "label(n=-15)", vars: "name='n-15!'"},
+		{ev: "label(n=15)", discarded: "every guard is false"},
+		{ev: "label(n=-1)", discarded: "every guard is false"},
+	})
 	// Rounding decimals: floor, ceil, round (halves up) and trunc.
 	replay(t, m, sim.Options{}, []want{
 		{state: "Idle"},

@@ -203,6 +203,14 @@ type (
 		X     Expr
 	}
 
+	// Digits is the decimal digits of the int X, which is not negative:
+	// String(X) for X >= 0, which the lowering writes (String of an int
+	// puts a '-' before the digits of -X). It prints as String(X).
+	Digits struct {
+		Start source.Pos
+		X     Expr
+	}
+
 	// Call is Fun(Args...): a call of a function declared in a <script>,
 	// of a built-in (Math.max, parseInt, ...; Fun is the dotted name) or
 	// of a black-box function declared with setbot:function. The SCXML
@@ -439,6 +447,7 @@ func (x *Index) Pos() source.Pos      { return x.X.Pos() }
 func (x *Member) Pos() source.Pos     { return x.X.Pos() }
 func (x *Call) Pos() source.Pos       { return x.FunPos }
 func (x *Floor) Pos() source.Pos      { return x.Start }
+func (x *Digits) Pos() source.Pos     { return x.Start }
 func (x *External) Pos() source.Pos   { return x.FunPos }
 
 func (s *Block) Pos() source.Pos {
@@ -484,6 +493,7 @@ func (*Index) exprNode()      {}
 func (*Member) exprNode()     {}
 func (*Call) exprNode()       {}
 func (*Floor) exprNode()      {}
+func (*Digits) exprNode()     {}
 func (*External) exprNode()   {}
 
 func (*Block) stmtNode()    {}

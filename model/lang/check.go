@@ -202,6 +202,9 @@ func (c *checker) exprType(e Expr) Type {
 	case *Floor:
 		c.value(x.X, "Math.floor()", Decimal)
 		return IntType
+	case *Digits:
+		c.value(x.X, "String()", Int)
+		return StringType
 	case *External:
 		for i, a := range x.Args {
 			k, want := c.value(a, x.Fun+"()", Invalid), x.Params[i].Kind
@@ -1217,6 +1220,15 @@ func (c *checker) call(x *Call) Type {
 			return IntType
 		default:
 			c.errorf(x, "rounding %s with %s is not modelled: setbot rounds numbers; convert the value first", article(k), x.Fun)
+			return Type{}
+		}
+	}
+	if x.Fun == "String" && len(x.Args) == 1 {
+		switch k := c.value(x.Args[0], "String()", Invalid); k {
+		case Int, Bool, String, Invalid:
+			return StringType
+		default:
+			c.errorf(x, "String of %s is not modelled: ECMAScript's formatting of numbers with a fraction is not; format an int (scaled) instead", article(k))
 			return Type{}
 		}
 	}

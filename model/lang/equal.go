@@ -135,6 +135,9 @@ func Equal(a, b Node) bool {
 	case *Floor:
 		y, ok := b.(*Floor)
 		return ok && Equal(x.X, y.X)
+	case *Digits:
+		y, ok := b.(*Digits)
+		return ok && Equal(x.X, y.X)
 	case *Call:
 		y, ok := b.(*Call)
 		return ok && x.Fun == y.Fun && exprsEqual(x.Args, y.Args)

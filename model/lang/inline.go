@@ -356,6 +356,8 @@ func mapChildren(e Expr, g func(Expr) Expr) Expr {
 		return &Member{X: g(x.X), DotPos: x.DotPos, Name: x.Name}
 	case *Floor:
 		return &Floor{Start: x.Start, X: g(x.X)}
+	case *Digits:
+		return &Digits{Start: x.Start, X: g(x.X)}
 	case *Call:
 		c := &Call{FunPos: x.FunPos, Fun: x.Fun}
 		for _, a := range x.Args {

@@ -253,8 +253,11 @@ func (l *lowerer) value(e Expr) Expr {
 			m.Args = append(m.Args, l.value(a))
 		}
 		return m
-	case *Call: // a rounding built-in (the checker refuses the rest)
+	case *Call: // a rounding built-in or String (the checker refuses the rest)
 		v := l.value(x.Args[0])
+		if x.Fun == "String" {
+			return toString(v, l.typ(x.Args[0]).Kind, x.FunPos)
+		}
 		if l.typ(x.Args[0]).Kind != Decimal {
 			return v // an int is its own rounding
 		}
@@ -527,4 +530,21 @@ func rounding(fun string, v Expr, pos source.Pos) Expr {
 			Then: ceil(RewriteExpr(v, func(e Expr) Expr { return e })), Else: floor(w)}
 	}
 	return floor(v)
+}
+
+// toString writes String(v) for v of kind k: an int's digits, with a '-'
+// before those of its negation when it is negative; 'true' or 'false'; a
+// string itself.
+func toString(v Expr, k Kind, pos source.Pos) Expr {
+	switch k {
+	case Bool:
+		return &Cond{Cond: v, Question: pos, Then: &StrLit{ValuePos: pos, Value: "true"}, Else: &StrLit{ValuePos: pos, Value: "false"}}
+	case Int:
+		w := RewriteExpr(v, func(e Expr) Expr { return e })
+		u := RewriteExpr(v, func(e Expr) Expr { return e })
+		return &Cond{Cond: &Binary{X: v, OpPos: pos, Op: GEQ, Y: &IntLit{ValuePos: pos}}, Question: pos,
+			Then: &Digits{Start: pos, X: w},
+			Else: &Binary{X: &StrLit{ValuePos: pos, Value: "-"}, OpPos: pos, Op: ADD, Y: &Digits{Start: pos, X: &Unary{OpPos: pos, Op: SUB, X: u}}}}
+	}
+	return v
 }

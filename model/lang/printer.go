@@ -186,6 +186,8 @@ func (p *printer) expr(e Expr) {
 		p.str("." + x.Name)
 	case *Floor:
 		p.call("Math.floor", []Expr{x.X})
+	case *Digits:
+		p.call("String", []Expr{x.X})
 	case *Call:
 		p.call(x.Fun, x.Args)
 	case *External:

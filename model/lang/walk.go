@@ -44,6 +44,8 @@ func Inspect(n Node, f func(Node) bool) {
 		Inspect(x.X, f)
 	case *Floor:
 		Inspect(x.X, f)
+	case *Digits:
+		Inspect(x.X, f)
 	case *Call:
 		for _, a := range x.Args {
 			Inspect(a, f)
@@ -218,6 +220,8 @@ func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
 		c = &Member{X: RewriteExpr(x.X, f), DotPos: x.DotPos, Name: x.Name}
 	case *Floor:
 		c = &Floor{Start: x.Start, X: RewriteExpr(x.X, f)}
+	case *Digits:
+		c = &Digits{Start: x.Start, X: RewriteExpr(x.X, f)}
 	case *Call:
 		c = &Call{FunPos: x.FunPos, Fun: x.Fun, Args: rewriteExprs(x.Args, f)}
 	case *External:
