@@ -28,7 +28,7 @@ import (
 const SemanticsVersion = "setbot-semantics-5"
 
 // encodingMagic starts every encoded tree; the digit is the format version.
-const encodingMagic = "SET4"
+const encodingMagic = "SET5"
 
 // ErrEncoding is wrapped by every error decoding a tree.
 var ErrEncoding = errors.New("malformed encoded tree")

@@ -10,8 +10,10 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/vocab"
 )
 
 // The microgrid controller of Boudhiba, Gaston, Le Gall and Prevosto,
@@ -235,5 +237,34 @@ func TestMicrogridTable3(t *testing.T) {
 	}
 	if got, want := outputsOf(set), []string{"mReq", "out('alarm')", "out('ok')"}; !slices.Equal(got, want) {
 		t.Errorf("outputs %v, want %v", got, want)
+	}
+}
+
+// TestMicrogridCachedTree: a tree through black boxes read back from its
+// encoding (the cache) still knows its calls: its tests name their rows.
+func TestMicrogridCachedTree(t *testing.T) {
+	m := machine(t, microgrid)
+	set := explore(t, m, engine.Options{MaxDepth: 4})
+	data, err := set.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := engine.DecodeSET(m, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Dump() != set.Dump() {
+		t.Fatal("the decoded tree differs")
+	}
+	tests, err := testgen.Suite(back, vocab.CoveragePath, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, tc := range tests {
+		rows = append(rows, tc.Rows...)
+	}
+	if !slices.Contains(rows, "RISE(300) = 2.42 (testdata/microgrid/rise.csv:3:1)") {
+		t.Errorf("rows %v", rows)
 	}
 }

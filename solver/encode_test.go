@@ -120,3 +120,24 @@ func FuzzReadTable(f *testing.F) {
 		}
 	})
 }
+
+// TestTableKeepsCallsAndPins: the black-box calls and the concretising
+// conjuncts a table remembers survive encoding.
+func TestTableKeepsCallsAndPins(t *testing.T) {
+	tb := NewTable()
+	x := tb.Var("x@1", IntSort)
+	r := tb.Apply("rise", IntSort, []Term{tb.Add(x, tb.Int(1))})
+	pin := tb.Eq(x, tb.Int(4))
+	tb.Concretise(pin)
+	got, rest, err := ReadTable(tb.AppendBinary(nil))
+	if err != nil || len(rest) != 0 {
+		t.Fatalf("%v, %d bytes left", err, len(rest))
+	}
+	c, ok := got.Applied(r)
+	if !ok || c.Fun != "rise" || len(c.Args) != 1 || got.String(c.Args[0]) != "x@1 + 1" {
+		t.Errorf("call %+v, %v", c, ok)
+	}
+	if !got.Concretised(pin) || got.Concretised(x) {
+		t.Error("the pin is not kept")
+	}
+}
