@@ -25,7 +25,7 @@ import (
 // run go test ./engine -run TestSemanticsGolden -update and commit the
 // golden file with the change. A change it cannot see (say, to an analysis
 // only) needs the bump all the same.
-const SemanticsVersion = "setbot-semantics-5"
+const SemanticsVersion = "setbot-semantics-6"
 
 // encodingMagic starts every encoded tree; the digit is the format version.
 const encodingMagic = "SET5"
