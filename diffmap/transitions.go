@@ -226,6 +226,20 @@ func mapTransitions(d *Diff, o, n *mlm.Machine) {
 			d.Removed = append(d.Removed, t.Key)
 		}
 	}
+	// A transition that calls a black-box function whose signature or
+	// table changed is changed too: its summary is another.
+	changed := changedFunctions(o, n)
+	rootCalls := false
+	if len(changed) > 0 {
+		for _, t := range n.Transitions {
+			if _, ok := olds[t.Key]; ok && content(olds[t.Key]) == content(t) && callsAny(t, changed) {
+				d.Changed = append(d.Changed, t.Key)
+			}
+		}
+		for _, t := range n.Initial {
+			rootCalls = rootCalls || callsAny(t, changed)
+		}
+	}
 	for _, list := range [][]string{d.Added, d.Removed, d.Changed} {
 		for _, k := range list {
 			d.Updated[k] = true
@@ -239,6 +253,7 @@ func mapTransitions(d *Diff, o, n *mlm.Machine) {
 		a, b := o.Vars[i], n.Vars[i]
 		d.RootUpdated = a.Name != b.Name || a.Type != b.Type || !lang.Equal(a.Init, b.Init)
 	}
+	d.RootUpdated = d.RootUpdated || rootCalls
 	if !d.RootUpdated {
 		for _, e := range n.Events {
 			if oe := o.Event(e.Name); oe == nil || !slices.Equal(oe.Params, e.Params) || oe.Kinds != e.Kinds {
@@ -253,6 +268,43 @@ func mapTransitions(d *Diff, o, n *mlm.Machine) {
 			}
 		}
 	}
+}
+
+// changedFunctions returns the black-box functions of n that o declares
+// otherwise, or not at all.
+func changedFunctions(o, n *mlm.Machine) map[string]bool {
+	out := make(map[string]bool)
+	if n.Source == nil {
+		return out
+	}
+	for _, f := range n.Source.Functions {
+		var of *model.Function
+		if o.Source != nil {
+			of = o.Source.Function(f.Name)
+		}
+		if of == nil || mlm.FunctionString(of) != mlm.FunctionString(f) {
+			out[f.Name] = true
+		}
+	}
+	return out
+}
+
+// callsAny reports whether t's guard or action calls one of the functions.
+func callsAny(t *mlm.Transition, fs map[string]bool) bool {
+	found := false
+	visit := func(n lang.Node) bool {
+		if x, ok := n.(*lang.External); ok && fs[x.Fun] {
+			found = true
+		}
+		return !found
+	}
+	if t.Guard != nil {
+		lang.Inspect(t.Guard, visit)
+	}
+	if t.Action != nil {
+		lang.Inspect(t.Action, visit)
+	}
+	return found
 }
 
 func content(t *mlm.Transition) string {

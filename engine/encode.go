@@ -25,10 +25,10 @@ import (
 // run go test ./engine -run TestSemanticsGolden -update and commit the
 // golden file with the change. A change it cannot see (say, to an analysis
 // only) needs the bump all the same.
-const SemanticsVersion = "setbot-semantics-5"
+const SemanticsVersion = "setbot-semantics-6"
 
 // encodingMagic starts every encoded tree; the digit is the format version.
-const encodingMagic = "SET4"
+const encodingMagic = "SET5"
 
 // ErrEncoding is wrapped by every error decoding a tree.
 var ErrEncoding = errors.New("malformed encoded tree")

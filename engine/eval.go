@@ -25,6 +25,10 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			return tab.Rat(e.Value)
 		case *lang.ToDecimal:
 			return tab.ToReal(walk(e.X))
+		case *lang.Floor:
+			return tab.Floor(walk(e.X))
+		case *lang.Digits:
+			return tab.Digits(walk(e.X))
 		case *lang.BoolLit:
 			return tab.Bool(e.Value)
 		case *lang.StrLit:
@@ -72,6 +76,12 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			return x.unary(e.Op, walk(e.X))
 		case *lang.Cond:
 			return tab.Ite(walk(e.Cond), walk(e.Then), walk(e.Else))
+		case *lang.External:
+			args := make([]solver.Term, len(e.Args))
+			for i, a := range e.Args {
+				args[i] = walk(a)
+			}
+			return tab.Apply(e.Fun, SortOf(e.Result), args)
 		case *lang.Binary:
 			a, b := walk(e.X), walk(e.Y)
 			switch e.Op {

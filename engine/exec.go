@@ -108,6 +108,11 @@ func (x *executor) branch(r *run, c solver.Term) (t, f *run) {
 	}
 	canT := x.or.sat(r.pc, c)
 	canF := !canT || x.or.sat(r.pc, x.tab.Not(c))
+	if canT && canF && x.or.undecided(r.pc, c) {
+		if t, f, ok := x.concolic(r, c); ok {
+			return t, f
+		}
+	}
 	switch {
 	case canT && canF:
 		f = r.clone()
@@ -164,6 +169,20 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 		return []valued{{r, x.tab.Str(e.Value)}}
 	case *lang.Method:
 		return x.method(r, e)
+	case *lang.External:
+		return x.external(r, e)
+	case *lang.Floor:
+		out := x.eval(r, e.X)
+		for i := range out {
+			out[i].v = x.tab.Floor(out[i].v)
+		}
+		return out
+	case *lang.Digits:
+		out := x.eval(r, e.X)
+		for i := range out {
+			out[i].v = x.tab.Digits(out[i].v)
+		}
+		return out
 	case *lang.Ident:
 		return []valued{{r, x.lookup(r, e.Name)}}
 	case *lang.EventField:
@@ -369,6 +388,8 @@ func (x *executor) term(r *run, e lang.Expr) solver.Term {
 		return x.unary(e.Op, x.term(r, e.X))
 	case *lang.Cond:
 		return x.tab.Ite(x.term(r, e.Cond), x.term(r, e.Then), x.term(r, e.Else))
+	case *lang.External:
+		return x.externalTerm(r, e)
 	}
 	return x.eval(r, e)[0].v
 }

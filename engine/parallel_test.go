@@ -44,6 +44,9 @@ func TestJobsGiveTheSameTree(t *testing.T) {
 		{"../model/mlm/testdata/features/cancel.scxml", engine.Options{MaxDepth: 6}},
 		{"../model/mlm/testdata/features/strings.scxml", engine.Options{MaxDepth: 4}},
 		{"../model/mlm/testdata/features/decimals.scxml", engine.Options{MaxDepth: 4}},
+		{"../model/mlm/testdata/features/functions.scxml", engine.Options{MaxDepth: 5}},
+		{"../model/mlm/testdata/features/blackbox.scxml", engine.Options{MaxDepth: 5}},
+		{"testdata/cancel_invoke.scxml", engine.Options{}},
 	} {
 		m := machine(t, tc.path)
 		one := explore(t, m, tc.opts)

@@ -36,6 +36,8 @@ type Model struct {
 	Root   *State
 	Vars   []*Var   // document order
 	Events []*Event // every event the model names, sorted by name
+	// Functions are the black-box functions it declares, in document order.
+	Functions []*Function
 
 	// Warnings are the places where the model does what the SCXML
 	// specification makes an error at run time (an expression that is no

@@ -192,5 +192,5 @@ func (c *testPool) test(t *testgen.Test) Test {
 			st.Fired[j] = Fired{Key: f.Key, Path: f.Path}
 		}
 	}
-	return Test{ID: t.ID, Identity: nonNil(t.Identity), Steps: steps, Final: nonNil(t.Final)}
+	return Test{ID: t.ID, Identity: nonNil(t.Identity), Steps: steps, Final: nonNil(t.Final), Rows: t.Rows}
 }

@@ -117,6 +117,8 @@ type Test struct {
 	Identity []string `json:"identity"` // per step: the fired "key#path"s
 	Steps    []Step   `json:"steps"`
 	Final    []string `json:"final"` // the expected final configuration
+	// Rows are the black-box functions' table rows the test relies on.
+	Rows []string `json:"rows,omitempty"`
 }
 
 // Step is one input of a test and what it must produce.

@@ -9,8 +9,39 @@ import (
 )
 
 // AppendBinary appends the table's terms to b, in creation order, so that
-// ReadTable rebuilds a table whose terms have the same indexes.
+// ReadTable rebuilds a table whose terms have the same indexes; then the
+// black-box calls (Apply) and the concretising conjuncts (Concretise) it
+// remembers, in term order.
 func (t *Table) AppendBinary(b []byte) []byte {
+	b = t.appendTerms(b)
+	var calls, pins []Term
+	for x := Term(1); int(x) < len(t.nodes); x++ {
+		if _, ok := t.calls[x]; ok {
+			calls = append(calls, x)
+		}
+		if t.pins[x] {
+			pins = append(pins, x)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(calls)))
+	for _, x := range calls {
+		c := t.calls[x]
+		b = binary.AppendUvarint(b, uint64(x))
+		b = binary.AppendUvarint(b, uint64(len(c.Fun)))
+		b = append(b, c.Fun...)
+		b = binary.AppendUvarint(b, uint64(len(c.Args)))
+		for _, a := range c.Args {
+			b = binary.AppendUvarint(b, uint64(a))
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(pins)))
+	for _, x := range pins {
+		b = binary.AppendUvarint(b, uint64(x))
+	}
+	return b
+}
+
+func (t *Table) appendTerms(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(len(t.nodes)-1))
 	for _, n := range t.nodes[1:] {
 		b = append(b, byte(n.op), byte(n.sort))
@@ -107,6 +138,57 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 		t.scalar = append(t.scalar, t.scalarNode(n))
 		t.vars = append(t.vars, nil)
 	}
+	number := func(what string) (uint64, error) {
+		v, k := binary.Uvarint(b)
+		if k <= 0 || v > uint64(len(b)) {
+			return 0, fmt.Errorf("%w: bad %s", errTable, what)
+		}
+		b = b[k:]
+		return v, nil
+	}
+	calls, err := number("call count")
+	if err != nil {
+		return nil, nil, err
+	}
+	for range calls {
+		x, err := operand()
+		if err != nil || x == 0 || t.nodes[x].op != OpVar {
+			return nil, nil, fmt.Errorf("%w: a call's result is no variable", errTable)
+		}
+		l, err := number("function name")
+		if err != nil || l > uint64(len(b)) {
+			return nil, nil, fmt.Errorf("%w: truncated function name", errTable)
+		}
+		fun := string(b[:l])
+		b = b[l:]
+		nargs, err := number("argument count")
+		if err != nil {
+			return nil, nil, err
+		}
+		c := &Call{Fun: fun, Result: x}
+		for range nargs {
+			a, err := operand()
+			if err != nil || a == 0 {
+				return nil, nil, fmt.Errorf("%w: bad call argument", errTable)
+			}
+			c.Args = append(c.Args, a)
+		}
+		if t.calls == nil {
+			t.calls = make(map[Term]*Call)
+		}
+		t.calls[x] = c
+	}
+	pins, err := number("pin count")
+	if err != nil {
+		return nil, nil, err
+	}
+	for range pins {
+		x, err := operand()
+		if err != nil || x == 0 || t.nodes[x].sort != BoolSort {
+			return nil, nil, fmt.Errorf("%w: bad concretising conjunct", errTable)
+		}
+		t.Concretise(x)
+	}
 	return t, b, nil
 }
 
@@ -129,6 +211,10 @@ func (t *Table) wellSorted(n node) bool {
 		return is(R, I, 0, 0)
 	case OpIsInt:
 		return is(B, R, 0, 0)
+	case OpFloor:
+		return is(I, R, 0, 0)
+	case OpDigits:
+		return is(S, I, 0, 0)
 	case OpEq:
 		return a != 0 && is(B, a, a, 0)
 	case OpLt, OpLe:

@@ -79,7 +79,7 @@ func TestReadTableRejectsDamage(t *testing.T) {
 		{"wrong operand sort", []byte{byte(OpLength), byte(IntSort), 1, 0, 0}},
 		{"wrong result sort", []byte{byte(OpAdd), byte(BoolSort), 1, 1, 0}},
 		{"comparison without operands", []byte{byte(OpLt), byte(BoolSort), 0, 0, 0}},
-		{"unknown operator", []byte{byte(OpIsInt) + 1, byte(IntSort), 1, 1, 0}},
+		{"unknown operator", []byte{byte(OpDigits) + 1, byte(IntSort), 1, 1, 0}},
 		{"rational constant not canonical", []byte{byte(OpRat), byte(RealSort), 3, '2', '/', '4'}},
 		{"rational constant of sort int", []byte{byte(OpRat), byte(IntSort), 1, '2'}},
 		{"real operation on an int", []byte{byte(OpAdd), byte(RealSort), 1, 1, 0}},
@@ -119,4 +119,25 @@ func FuzzReadTable(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTableKeepsCallsAndPins: the black-box calls and the concretising
+// conjuncts a table remembers survive encoding.
+func TestTableKeepsCallsAndPins(t *testing.T) {
+	tb := NewTable()
+	x := tb.Var("x@1", IntSort)
+	r := tb.Apply("rise", IntSort, []Term{tb.Add(x, tb.Int(1))})
+	pin := tb.Eq(x, tb.Int(4))
+	tb.Concretise(pin)
+	got, rest, err := ReadTable(tb.AppendBinary(nil))
+	if err != nil || len(rest) != 0 {
+		t.Fatalf("%v, %d bytes left", err, len(rest))
+	}
+	c, ok := got.Applied(r)
+	if !ok || c.Fun != "rise" || len(c.Args) != 1 || got.String(c.Args[0]) != "x@1 + 1" {
+		t.Errorf("call %+v, %v", c, ok)
+	}
+	if !got.Concretised(pin) || got.Concretised(x) {
+		t.Error("the pin is not kept")
+	}
 }

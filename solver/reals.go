@@ -47,6 +47,26 @@ func (t *Table) IsInt(x Term) Term {
 	return t.intern(node{op: OpIsInt, sort: BoolSort, a: x})
 }
 
+// Floor returns the greatest int not above the real x.
+func (t *Table) Floor(x Term) Term {
+	if r, ok := t.RatValue(x); ok {
+		if f, fits := floorRat(r); fits {
+			return t.Int(f)
+		}
+	}
+	if t.Op(x) == OpToReal {
+		return t.nodes[x].a
+	}
+	return t.intern(node{op: OpFloor, sort: IntSort, a: x})
+}
+
+// floorRat returns the greatest integer not above r, and whether it fits
+// an int64.
+func floorRat(r *big.Rat) (int64, bool) {
+	q := new(big.Int).Div(r.Num(), r.Denom()) // Euclidean: rounds toward -inf for a positive divisor
+	return q.Int64(), q.IsInt64()
+}
+
 // realOp returns the real operation op on x and y (y 0 for Neg), folded.
 func (t *Table) realOp(op Op, x, y Term) Term {
 	a, aok := t.RatValue(x)

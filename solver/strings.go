@@ -1,6 +1,10 @@
 package solver
 
-import "github.com/setbot/setbot/model/lang/ecma"
+import (
+	"strconv"
+
+	"github.com/setbot/setbot/model/lang/ecma"
+)
 
 // The string operations. Each folds to a constant when its operands are
 // constants, with the semantics of package ecma.
@@ -35,6 +39,22 @@ func (t *Table) Length(x Term) Term {
 		return t.Int(ecma.Length(s))
 	}
 	return t.intern(node{op: OpLength, sort: IntSort, a: x})
+}
+
+// Digits returns the decimal digits of the int x, which is not negative
+// ("" when it is, as SMT-LIB's str.from_int): String(x) for x >= 0.
+func (t *Table) Digits(x Term) Term {
+	if v, ok := t.IntValue(x); ok {
+		return t.Str(digits(v))
+	}
+	return t.intern(node{op: OpDigits, sort: StringSort, a: x})
+}
+
+func digits(v int64) string {
+	if v < 0 {
+		return ""
+	}
+	return strconv.FormatInt(v, 10)
 }
 
 // IndexOf returns x.indexOf(y): the index of y's first occurrence in x,

@@ -92,6 +92,8 @@ const (
 	OpRat           // rational constant (RealSort)
 	OpToReal        // an int as a real
 	OpIsInt         // whether the real a is an integer
+	OpFloor         // the greatest int not above the real a (Math.floor)
+	OpDigits        // the decimal digits of the int a >= 0 ("" for a < 0: SMT-LIB's str.from_int)
 )
 
 // Term is a hash-consed term: an index into its Table. Equal terms of one
@@ -111,7 +113,9 @@ type Table struct {
 	nodes  []node
 	scalar []bool // by term: EvalScalar decides it (see scalarNode)
 	index  map[node]Term
-	vars   [][]Term // by term: its free variables once asked for (noVars when none), nil before
+	vars   [][]Term       // by term: its free variables once asked for (noVars when none), nil before
+	calls  map[Term]*Call // the variables that are black-box calls (Apply)
+	pins   map[Term]bool  // the conjuncts that concretise a path (Concretise)
 }
 
 // noVars is the free variables of a term that has none, once computed.
@@ -682,6 +686,10 @@ func (t *Table) rebuild(op Op, a, b, c Term) Term {
 		return t.ToReal(a)
 	case OpIsInt:
 		return t.IsInt(a)
+	case OpFloor:
+		return t.Floor(a)
+	case OpDigits:
+		return t.Digits(a)
 	}
 	panic(fmt.Sprintf("solver: rebuild of operator %d", op))
 }
@@ -706,6 +714,13 @@ func (t *Table) Import(src *Table, x Term, memo map[Term]Term) Term {
 		r = t.intern(n)
 	case OpVar:
 		r = t.Var(n.name, n.sort)
+		if c, ok := src.calls[x]; ok {
+			args := make([]Term, len(c.Args))
+			for i, a := range c.Args {
+				args[i] = t.Import(src, a, memo)
+			}
+			r = t.Apply(c.Fun, n.sort, args)
+		}
 	default:
 		a, b, c := n.a, n.b, n.c
 		if a != 0 {
@@ -718,6 +733,9 @@ func (t *Table) Import(src *Table, x Term, memo map[Term]Term) Term {
 			c = t.Import(src, c, memo)
 		}
 		r = t.rebuild(n.op, a, b, c)
+	}
+	if src.pins[x] {
+		t.Concretise(r)
 	}
 	memo[x] = r
 	return r
@@ -782,6 +800,16 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 	case OpIsInt:
 		a, ok := t.Eval(n.a, val)
 		return Value{Sort: BoolSort, Bool: a.rat().IsInt()}, ok
+	case OpDigits:
+		a, ok := t.Eval(n.a, val)
+		return Value{Sort: StringSort, Str: digits(a.Int)}, ok
+	case OpFloor:
+		a, ok := t.Eval(n.a, val)
+		if !ok {
+			return Value{}, false
+		}
+		f, fits := floorRat(a.rat())
+		return Value{Sort: IntSort, Int: f}, fits
 	}
 	a, ok1 := t.Eval(n.a, val)
 	b, ok2 := t.Eval(n.b, val)
@@ -892,6 +920,14 @@ func (t *Table) write(b *strings.Builder, x Term, top bool) {
 		b.WriteString(")")
 	case OpIsInt:
 		b.WriteString("Number.isInteger(")
+		t.write(b, n.a, true)
+		b.WriteString(")")
+	case OpFloor:
+		b.WriteString("Math.floor(")
+		t.write(b, n.a, true)
+		b.WriteString(")")
+	case OpDigits:
+		b.WriteString("String(")
 		t.write(b, n.a, true)
 		b.WriteString(")")
 	case OpVar:

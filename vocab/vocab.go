@@ -151,6 +151,16 @@ const (
 	BoundTime       Bound = "time"       // wall-clock time per tree
 	BoundArray      Bound = "array"      // elements of an array, as its type declares
 	BoundInterrupt  Bound = "interrupt"  // the user stopped the exploration (Ctrl-C)
+	// BoundCall: calls of a function declared in a <script> nested in one another, and
+	// iterations of a loop inside such a function, which setbot inlines to a fixed depth.
+	BoundCall Bound = "call"
+	// BoundTable: calls of a black-box function that no row of its table answers (its
+	// summary, after Boudhiba et al., TAP 2017): a path that needs another row stops there.
+	BoundTable Bound = "table"
+	// BoundConcretised: branches the solver could not decide, taken with concrete values
+	// (concolic execution, after Ahmadi and Dingel, ESEC/FSE 2019): what the tree does not
+	// reach below them is "not reached", never "unreachable".
+	BoundConcretised Bound = "concretised"
 )
 
 // Setting says where a user raises the bound: the key under bounds in .setbot.yml and the
@@ -172,6 +182,12 @@ func (b Bound) Setting() string {
 		return "the array's declared size (its type, such as int[32])"
 	case BoundInterrupt:
 		return "a run that is not interrupted"
+	case BoundConcretised:
+		return "a solver that decides the branch: simplify its non-linear arithmetic, or raise --timeout"
+	case BoundTable:
+		return "the rows of the black-box function's table (setbot:function table=...); --grow-tables adds rows computed by its command"
+	case BoundCall:
+		return "fixed: setbot inlines nested calls and loops inside a function 10 deep (rewrite deeper recursion as a loop of the machine)"
 	}
 	return ""
 }
@@ -187,7 +203,7 @@ func (b Bound) FormatLimit(limit int64) string {
 }
 
 // Bounds lists the bounds in the order the report gives them.
-var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray, BoundInterrupt}
+var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray, BoundCall, BoundTable, BoundConcretised, BoundInterrupt}
 
 // A Coverage is the criterion that chooses a tree's tests: a key of .setbot.yml, a flag's value,
 // and the tests' criterion in the report.

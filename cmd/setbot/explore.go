@@ -1,10 +1,13 @@
 package main
 
 import (
+	"path/filepath"
+
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/setbot/setbot/internal/blackbox"
 	"io"
 	"os"
 	"os/signal"
@@ -20,6 +23,7 @@ import (
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 	"github.com/setbot/setbot/vocab"
@@ -39,6 +43,12 @@ type engineFlags struct {
 	time                                       string
 	progress                                   bool
 	invariants                                 []string
+	// growTables is the number of rounds of SolveTab that may add rows to
+	// black-box functions' tables by running their commands from repo;
+	// saveTables writes the rows back.
+	growTables int
+	repo       string
+	saveTables bool
 }
 
 func (f *engineFlags) register(cmd *cobra.Command) {
@@ -51,6 +61,9 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.time, "time", string(vocab.TimeTimed), timeUsage)
 	fl.BoolVar(&f.progress, "progress", false, "show the exploration's progress on stderr even when it is not a terminal")
 	jobsFlag(cmd, &f.jobs)
+	fl.IntVar(&f.growTables, "grow-tables", 0, "let black-box functions' commands compute new rows of their tables, in at most this many rounds (0: the tables as they are)")
+	fl.StringVar(&f.repo, "repo", ".", "the repository root that black-box functions' commands are relative to, and run in")
+	fl.BoolVar(&f.saveTables, "save-tables", false, "append the rows --grow-tables computed to the functions' tables")
 }
 
 func (f *engineFlags) options() engine.Options {
@@ -89,6 +102,21 @@ func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string
 	p := newProgress(cmd.ErrOrStderr(), ef.progress)
 	if p != nil {
 		opts.Progress = p.show
+	}
+	if ef.growTables > 0 && len(m.Source.Functions) > 0 {
+		if _, err := engine.GrowTables(m, opts, newZ3, ef.growTables, blackbox.Command(ef.repo, blackbox.DefaultTimeout)); err != nil {
+			stop()
+			return nil, fmt.Errorf("growing the tables of %s: %w", path, err)
+		}
+		m.Hash = mlm.Hash(m) // the rows are part of the machine
+		if ef.saveTables {
+			n, err := blackbox.SaveRows(filepath.Dir(path), m.Source.Functions)
+			if err != nil {
+				stop()
+				return nil, err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "setbot: %d computed rows appended to the tables\n", n)
+		}
 	}
 	set, err := engine.Explore(m, opts, newZ3)
 	stop()
@@ -184,9 +212,20 @@ the input domain: values of the parameters' types and ranges, where
 What is unreachable is unreachable for those inputs.
 
 Formats: text, json (stats {states, paths, depth, subsumed, solver_calls, ms},
-unreachable (never entered), transient (entered, never stable), bounds_hit and
-the full report, whose states each have reached and stable), dot (the tree,
-for Graphviz).
+unreachable (never entered), transient (entered, never stable), bounds_hit,
+functions (black-box functions: signature, table, rows, those computed by
+--grow-tables marked) and the full report, whose states each have reached and
+stable), dot (the tree, for Graphviz).
+
+Black-box functions (setbot:function) are read through their tables'
+summaries (Boudhiba, Gaston, Le Gall and Prevosto, "Symbolic execution of
+transition systems with function summaries", TAP 2017): a call's result must
+be one of the table's rows, so what the tree does not reach, it does not
+reach up to the tables. --grow-tables N runs the functions' commands (from
+--repo, no shell, with a timeout) on inputs the tables lack, in at most N
+rounds of the paper's SolveTab. Where the solver cannot decide a branch, it
+is taken with concrete values (concolic execution, Ahmadi and Dingel,
+ESEC/FSE 2019), and a state not reached is "not reached", not unreachable.
 On a terminal (or with --progress) the exploration shows its progress on
 stderr. Ctrl-C stops it as a bound does: what it found is printed, with the
 tree cut by the interrupt ("bound hit: interrupt"), and the exit code is 130;
@@ -276,8 +315,9 @@ func writeExploreJSON(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 		Unreachable []unreachableJSON `json:"unreachable"`
 		Transient   []unreachableJSON `json:"transient"`
 		BoundsHit   []engine.BoundHit `json:"bounds_hit"`
+		Functions   []functionJSON    `json:"functions,omitempty"`
 		Report      *analysis.Report  `json:"report"`
-	}{set.Stats, unreachable, transient, bounds, rep}
+	}{set.Stats, unreachable, transient, bounds, functionsJSON(set.Machine.Source.Functions), rep}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -301,13 +341,26 @@ func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 	fmt.Fprintf(&b, "%s: %d symbolic states, %d paths, depth %d, %d subsumed, %d solver calls, %d ms\n",
 		set.Machine.Name, st.States, st.Paths, st.Depth, st.Subsumed, st.SolverCalls, st.Ms)
 	for _, bh := range set.Bounds {
+		if bh.Bound == vocab.BoundConcretised {
+			fmt.Fprintf(&b, "concolic: %d branches the solver could not decide were taken with concrete values from a model of the path (Ahmadi and Dingel, ESEC/FSE 2019); what the tree does not reach is not reached, not shown unreachable\n", bh.Count)
+			writeConcretised(&b, set)
+			continue
+		}
+		if bh.Bound == vocab.BoundTable {
+			fmt.Fprintf(&b, "summaries: %d calls of black-box functions read through their tables (the largest has %d rows); what the tree does not reach, it does not reach up to the tables\n", bh.Count, bh.Limit)
+			continue
+		}
 		fmt.Fprintf(&b, "bound hit: %s (limit %s) cut %d paths\n", bh.Bound, bh.Bound.FormatLimit(bh.Limit), bh.Count)
 	}
+	writeFunctions(&b, set.Machine.Source.Functions)
 	if st.Unknown > 0 {
 		fmt.Fprintf(&b, "solver: %d queries undecided within the time limit; the paths they could not rule out are kept, "+
 			"so a state reached only through them is not proven reachable (raise --timeout)\n", st.Unknown)
 	}
 	q := qualifier(rep)
+	if slices.ContainsFunc(set.Bounds, func(b engine.BoundHit) bool { return b.Bound == vocab.BoundConcretised }) {
+		q = "not reached (a branch was concretised, so this is no proof)"
+	}
 	section := func(title string, list []analysis.Reach) {
 		var missing []string
 		for _, r := range list {
@@ -406,4 +459,93 @@ func writeTreeDOT(w io.Writer, set *engine.SET) error {
 
 func dotString(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\l`).Replace(s) + `\l"`
+}
+
+// writeFunctions lists the black-box functions, how the tree read them
+// and the rows computed for them.
+func writeFunctions(b *strings.Builder, fs []*model.Function) {
+	if len(fs) == 0 {
+		return
+	}
+	b.WriteString("black-box functions (function summaries: Boudhiba, Gaston, Le Gall and Prevosto, TAP 2017):\n")
+	for _, f := range fs {
+		var params []string
+		for _, p := range f.Params {
+			params = append(params, p.String())
+		}
+		fmt.Fprintf(b, "  %s(%s) -> %s: ", f.Name, strings.Join(params, ", "), f.Result)
+		if !f.Summarised() {
+			b.WriteString("no table: every call is an unconstrained value\n")
+			continue
+		}
+		var grown []string
+		for _, r := range f.Rows {
+			if r.Grown {
+				var in []string
+				for _, e := range r.In {
+					in = append(in, model.FormatValue(e))
+				}
+				grown = append(grown, fmt.Sprintf("%s(%s) = %s", f.Name, strings.Join(in, ", "), model.FormatValue(r.Out)))
+			}
+		}
+		fmt.Fprintf(b, "summarised by %s, %d rows", f.Table, len(f.Rows))
+		if len(grown) > 0 {
+			fmt.Fprintf(b, ", of which %d computed by %s: %s", len(grown), f.Command, strings.Join(grown, "; "))
+		}
+		b.WriteString("\n")
+	}
+}
+
+// functionJSON is a black-box function in explore's JSON: its signature,
+// its table and the rows of it, those computed by its command marked.
+type functionJSON struct {
+	Name    string    `json:"name"`
+	Params  []string  `json:"params"`
+	Returns string    `json:"returns"`
+	Table   string    `json:"table,omitempty"`
+	Command string    `json:"command,omitempty"`
+	Rows    []rowJSON `json:"rows,omitempty"`
+}
+
+type rowJSON struct {
+	In       []string `json:"in"`
+	Out      string   `json:"out"`
+	Computed bool     `json:"computed,omitempty"`
+}
+
+func functionsJSON(fs []*model.Function) []functionJSON {
+	var out []functionJSON
+	for _, f := range fs {
+		j := functionJSON{Name: f.Name, Params: []string{}, Returns: f.Result.String(), Table: f.Table, Command: f.Command}
+		for _, p := range f.Params {
+			j.Params = append(j.Params, p.String())
+		}
+		for _, r := range f.Rows {
+			row := rowJSON{In: []string{}, Out: model.FormatValue(r.Out), Computed: r.Grown}
+			for _, e := range r.In {
+				row.In = append(row.In, model.FormatValue(e))
+			}
+			j.Rows = append(j.Rows, row)
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// writeConcretised lists the paths that took a branch with concrete values:
+// how many, and the flattened states they end in.
+func writeConcretised(b *strings.Builder, set *engine.SET) {
+	n, leaves := 0, 0
+	var ends []string
+	for _, x := range set.Leaves() {
+		leaves++
+		if engine.Concretised(set, x) {
+			n++
+			if !slices.Contains(ends, x.State.Name) {
+				ends = append(ends, x.State.Name)
+			}
+		}
+	}
+	slices.Sort(ends)
+	fmt.Fprintf(b, "  concretised paths: %d of %d, ending in %s\n", n, leaves, strings.Join(ends, ", "))
 }

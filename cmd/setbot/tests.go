@@ -61,8 +61,15 @@ code is 130.`,
 				return fmt.Errorf("generating tests for %s: %w", args[0], err)
 			}
 			for _, b := range set.Bounds {
-				fmt.Fprintf(cmd.ErrOrStderr(), "setbot: bound hit: %s (limit %s) cut %d paths; the suite covers the tree within it\n",
-					b.Bound, b.Bound.FormatLimit(b.Limit), b.Count)
+				switch b.Bound {
+				case vocab.BoundTable:
+					fmt.Fprintf(cmd.ErrOrStderr(), "setbot: black-box functions were read through their tables (%d calls); a test that relies on a row lists it under rows\n", b.Count)
+				case vocab.BoundConcretised:
+					fmt.Fprintf(cmd.ErrOrStderr(), "setbot: %d branches the solver could not decide were taken with concrete values; the suite covers what they reached\n", b.Count)
+				default:
+					fmt.Fprintf(cmd.ErrOrStderr(), "setbot: bound hit: %s (limit %s) cut %d paths; the suite covers the tree within it\n",
+						b.Bound, b.Bound.FormatLimit(b.Limit), b.Count)
+				}
 			}
 			// The suite is written as it is made, never held whole.
 			if err := testgen.Write(cmd.OutOrStdout(), format, testgen.SuiteInfo{

@@ -95,6 +95,7 @@ type storedTest struct {
 	Identity []string
 	Steps    []storedStep
 	Final    []string
+	Rows     []string
 }
 
 type storedStep struct {
@@ -205,7 +206,7 @@ func storeWitness(t *testgen.Test) (*storedTest, error) {
 }
 
 func storeTest(t *testgen.Test) (storedTest, error) {
-	s := storedTest{ID: t.ID, Identity: t.Identity, Final: t.Final, Steps: make([]storedStep, len(t.Steps))}
+	s := storedTest{ID: t.ID, Identity: t.Identity, Final: t.Final, Rows: t.Rows, Steps: make([]storedStep, len(t.Steps))}
 	for i, st := range t.Steps {
 		args, err := storeArgs(st.Args)
 		if err != nil {
@@ -338,7 +339,7 @@ func loadWitness(s *storedTest) (*testgen.Test, error) {
 }
 
 func loadTest(t *testgen.Test, s storedTest) error {
-	*t = testgen.Test{ID: s.ID, Identity: s.Identity, Final: s.Final, Steps: make([]testgen.Step, len(s.Steps))}
+	*t = testgen.Test{ID: s.ID, Identity: s.Identity, Final: s.Final, Rows: s.Rows, Steps: make([]testgen.Step, len(s.Steps))}
 	for i, st := range s.Steps {
 		args, err := loadArgs(st.Args)
 		if err != nil {

@@ -54,7 +54,8 @@ type subject struct {
 // load reads a model twice, once for each side. When setbot refuses it
 // (reading or flattening) it returns nil and the reason.
 func load(name string, src []byte) (*subject, string) {
-	// The files a src names (a machine it invokes, say) are next to it.
+	// The files a src names (a machine it invokes, say) and a black-box
+	// function's table are read from the model's directory.
 	opts := scxml.Options{ReadFile: func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(filepath.Dir(name), rel)) }}
 	chart, errs := scxml.Read(source.NewFileSet(), name, src, opts)
 	if len(errs) > 0 {

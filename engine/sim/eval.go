@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/big"
+	"strconv"
 
 	"github.com/setbot/setbot/model/lang"
 	intarith "github.com/setbot/setbot/model/lang/arith"
@@ -28,6 +29,27 @@ func (x *Executor) Eval(e lang.Expr) (Value, error) {
 		return x.eventField(n)
 	case *lang.Method:
 		return x.method(n)
+	case *lang.External:
+		return x.call(n)
+	case *lang.Digits:
+		i, err := x.evalInt(n.X)
+		if err != nil || i < 0 {
+			return StringValue(""), err // never negative: the lowering tests the sign
+		}
+		return StringValue(strconv.FormatInt(i, 10)), nil
+	case *lang.Floor:
+		v, err := x.Eval(n.X)
+		if err != nil {
+			return Value{}, err
+		}
+		if v.Kind != lang.Decimal {
+			return Value{}, x.errorf(n, "Math.floor of %s, not a decimal", v.Kind)
+		}
+		q := new(big.Int).Div(v.Rat.Num(), v.Rat.Denom()) // Euclidean division: toward -inf
+		if !q.IsInt64() {
+			return Value{}, x.errorf(n, "Math.floor(%s) is beyond the 64-bit integers", v)
+		}
+		return IntValue(q.Int64()), nil
 	case *lang.Ident:
 		if v, ok := x.lookup(n.Name); ok {
 			return v, nil

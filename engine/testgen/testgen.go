@@ -22,6 +22,7 @@ import (
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/sim"
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/vocab"
@@ -31,11 +32,15 @@ import (
 // share (steps, with their arguments, outputs and fired transitions, and
 // identity strings): treat them as read-only.
 type Test struct {
-	ID       string       `json:"id"`
-	Identity []string     `json:"identity"` // per step: the fired "key#path"s
-	Steps    []Step       `json:"steps"`
-	Final    []string     `json:"final"` // the expected final configuration
-	Leaf     *engine.Node `json:"-"`
+	ID       string   `json:"id"`
+	Identity []string `json:"identity"` // per step: the fired "key#path"s
+	Steps    []Step   `json:"steps"`
+	Final    []string `json:"final"` // the expected final configuration
+	// Rows are the rows of black-box functions' tables the test relies
+	// on, "f(1, 2) = 3 (table.csv:4:1)": its path exists for the function
+	// only if the function gives those results.
+	Rows []string     `json:"rows,omitempty"`
+	Leaf *engine.Node `json:"-"`
 }
 
 // Step is one input and what it must produce.
@@ -198,7 +203,59 @@ func (g *Generator) build(n *engine.Node, path []*engine.Node, vals map[solver.T
 		t.Steps = append(t.Steps, st)
 	}
 	t.ID = testID(t.Identity)
+	rows, err := g.rows(n, vals)
+	if err != nil {
+		return nil, err
+	}
+	t.Rows = rows
 	return t, nil
+}
+
+// rows returns the table rows the path to n relies on.
+func (g *Generator) rows(n *engine.Node, vals map[solver.Term]any) ([]string, error) {
+	m := g.set.Machine.Source
+	var out []string
+	for _, c := range g.set.Terms.Calls(n.PC...) {
+		f := m.Function(c.Fun)
+		if f == nil {
+			continue
+		}
+		args := make([]sim.Value, len(c.Args))
+		var text []string
+		for i, a := range c.Args {
+			v, err := g.value(a, vals)
+			if err != nil {
+				return nil, err
+			}
+			args[i] = simValue(v)
+			text = append(text, args[i].String())
+		}
+		if !f.Summarised() {
+			v, err := g.value(c.Result, vals)
+			if err != nil {
+				return nil, err
+			}
+			r := fmt.Sprintf("%s(%s) = %s (assumed: %s has no table)", f.Name, strings.Join(text, ", "), simValue(v).String(), f.Name)
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+			continue
+		}
+		for _, row := range f.Rows {
+			if !sim.RowMatches(row, args) {
+				continue
+			}
+			where := "computed by " + f.Command
+			if !row.Grown {
+				where = m.Fset.Position(row.Pos).String()
+			}
+			r := fmt.Sprintf("%s(%s) = %s (%s)", f.Name, strings.Join(text, ", "), model.FormatValue(row.Out), where)
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
 }
 
 // testID names a test by its identity.
@@ -375,6 +432,13 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 			}
 		}
 	}
+	// The results of black-box calls without a table are values the
+	// solver picks, as parameters are (the test assumes them).
+	for _, c := range src.Calls(n.PC...) {
+		if f := g.set.Machine.Source.Function(c.Fun); f != nil && !f.Summarised() && !slices.Contains(params, c.Result) {
+			params = append(params, c.Result)
+		}
+	}
 	constrained := make(map[solver.Term]bool)
 	for _, c := range n.PC {
 		vs := src.Vars(c)
@@ -536,6 +600,15 @@ func (g *Generator) value(x solver.Term, vals map[solver.Term]any) (any, error) 
 	sub := make(map[solver.Term]solver.Term)
 	for _, v := range src.Vars(x) {
 		val, ok := vals[v]
+		if !ok {
+			if c, call := src.Applied(v); call {
+				var err error
+				if val, err = g.called(c, vals); err != nil {
+					return nil, err
+				}
+				ok = true
+			}
+		}
 		if !ok {
 			return nil, fmt.Errorf("value of %s unknown", src.Name(v))
 		}
@@ -730,4 +803,47 @@ func holds(tab *solver.Table, vals map[solver.Term]any, conds ...[]solver.Term) 
 		}
 	}
 	return true
+}
+
+// called computes the result of a black-box call under the parameter
+// values: the row of the function's table for its arguments' values.
+func (g *Generator) called(c *solver.Call, vals map[solver.Term]any) (any, error) {
+	f := g.set.Machine.Source.Function(c.Fun)
+	if f == nil {
+		return nil, fmt.Errorf("unknown function %s", c.Fun)
+	}
+	if !f.Summarised() {
+		// No table: the path constrains the result nowhere, and any
+		// value is one the tree allows.
+		return fallback(g.set.Terms.Sort(c.Result), f.Result), nil
+	}
+	args := make([]sim.Value, len(c.Args))
+	for i, a := range c.Args {
+		v, err := g.value(a, vals)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = simValue(v)
+	}
+	out, ok := sim.Lookup(f, args)
+	if !ok {
+		return nil, fmt.Errorf("%s has no row for the inputs the test takes, so the test's oracle is unknown", c.Fun)
+	}
+	return out.Plain(), nil
+}
+
+// simValue is a plain test value as the simulator holds it.
+func simValue(v any) sim.Value {
+	switch v := v.(type) {
+	case bool:
+		return sim.BoolValue(v)
+	case string:
+		return sim.StringValue(v)
+	case sim.Decimal:
+		r, _ := v.Rat()
+		return sim.DecimalValue(r)
+	case int64:
+		return sim.IntValue(v)
+	}
+	return sim.Value{}
 }

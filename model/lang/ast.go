@@ -194,6 +194,49 @@ type (
 		DotPos source.Pos
 		Name   string
 	}
+
+	// Floor is the greatest int not above the decimal X: Math.floor of a
+	// decimal, which the lowering writes (and builds Math.ceil, round and
+	// trunc of a decimal from). It prints as Math.floor(X).
+	Floor struct {
+		Start source.Pos
+		X     Expr
+	}
+
+	// Digits is the decimal digits of the int X, which is not negative:
+	// String(X) for X >= 0, which the lowering writes (String of an int
+	// puts a '-' before the digits of -X). It prints as String(X).
+	Digits struct {
+		Start source.Pos
+		X     Expr
+	}
+
+	// Call is Fun(Args...): a call of a function declared in a <script>,
+	// of a built-in (Math.max, parseInt, ...; Fun is the dotted name) or
+	// of a black-box function declared with setbot:function. The SCXML
+	// reader inlines the first two before checking (Inliner), so only a
+	// black box reaches the checker, which makes it an External; any other
+	// Call the checker refuses.
+	Call struct {
+		FunPos source.Pos
+		Fun    string
+		Args   []Expr
+	}
+
+	// External is a call of a black-box function, one whose code the model
+	// does not hold (setbot:function): the executors answer it from the
+	// function's summary, its table of input/output rows (Boudhiba, Gaston,
+	// Le Gall and Prevosto, "Symbolic execution of transition systems with
+	// function summaries", TAP 2017), or with a fresh value per call.
+	// Params are its parameters' types, Result its result's: ints,
+	// decimals, bools or strings.
+	External struct {
+		FunPos source.Pos
+		Fun    string
+		Args   []Expr
+		Params []Type
+		Result Type
+	}
 )
 
 // FieldInit is one field of an object literal: Name: Value.
@@ -360,6 +403,23 @@ type (
 		Limit    int64
 		Cond     Expr
 	}
+
+	// FuncDecl is function Name(Params...) Body, a function declared in a
+	// <script>. The SCXML reader takes it out of the script and inlines
+	// its calls (Inliner); no other code holds one.
+	FuncDecl struct {
+		FuncPos source.Pos
+		Name    *Ident
+		Params  []*Ident
+		Body    *Block
+	}
+
+	// Return ends a function with the value Value (undefined when nil).
+	// It occurs only in a FuncDecl's body.
+	Return struct {
+		ReturnPos source.Pos
+		Value     Expr
+	}
 )
 
 // Arg is one named event argument: Name: Value.
@@ -389,6 +449,10 @@ func (x *ArrayLit) Pos() source.Pos   { return x.Lbrack }
 func (x *ObjectLit) Pos() source.Pos  { return x.Lbrace }
 func (x *Index) Pos() source.Pos      { return x.X.Pos() }
 func (x *Member) Pos() source.Pos     { return x.X.Pos() }
+func (x *Call) Pos() source.Pos       { return x.FunPos }
+func (x *Floor) Pos() source.Pos      { return x.Start }
+func (x *Digits) Pos() source.Pos     { return x.Start }
+func (x *External) Pos() source.Pos   { return x.FunPos }
 
 func (s *Block) Pos() source.Pos {
 	if s.Lbrace.IsValid() || len(s.Stmts) == 0 {
@@ -396,18 +460,20 @@ func (s *Block) Pos() source.Pos {
 	}
 	return s.Stmts[0].Pos()
 }
-func (s *Assign) Pos() source.Pos  { return s.Target.Pos() }
-func (s *IncDec) Pos() source.Pos  { return s.Target.Pos() }
-func (s *Decl) Pos() source.Pos    { return s.DeclPos }
-func (s *If) Pos() source.Pos      { return s.IfPos }
-func (s *While) Pos() source.Pos   { return s.WhilePos }
-func (s *For) Pos() source.Pos     { return s.ForPos }
-func (s *ForEach) Pos() source.Pos { return s.ForPos }
-func (s *Raise) Pos() source.Pos   { return s.RaisePos }
-func (s *Send) Pos() source.Pos    { return s.SendPos }
-func (s *Cancel) Pos() source.Pos  { return s.CancelPos }
-func (s *Assume) Pos() source.Pos  { return s.AssumePos }
-func (s *Bound) Pos() source.Pos   { return s.BoundPos }
+func (s *Assign) Pos() source.Pos   { return s.Target.Pos() }
+func (s *IncDec) Pos() source.Pos   { return s.Target.Pos() }
+func (s *Decl) Pos() source.Pos     { return s.DeclPos }
+func (s *If) Pos() source.Pos       { return s.IfPos }
+func (s *While) Pos() source.Pos    { return s.WhilePos }
+func (s *For) Pos() source.Pos      { return s.ForPos }
+func (s *ForEach) Pos() source.Pos  { return s.ForPos }
+func (s *Raise) Pos() source.Pos    { return s.RaisePos }
+func (s *Send) Pos() source.Pos     { return s.SendPos }
+func (s *Cancel) Pos() source.Pos   { return s.CancelPos }
+func (s *Assume) Pos() source.Pos   { return s.AssumePos }
+func (s *Bound) Pos() source.Pos    { return s.BoundPos }
+func (s *FuncDecl) Pos() source.Pos { return s.FuncPos }
+func (s *Return) Pos() source.Pos   { return s.ReturnPos }
 
 func (*IntLit) exprNode()     {}
 func (*StrLit) exprNode()     {}
@@ -429,20 +495,26 @@ func (*ArrayLit) exprNode()   {}
 func (*ObjectLit) exprNode()  {}
 func (*Index) exprNode()      {}
 func (*Member) exprNode()     {}
+func (*Call) exprNode()       {}
+func (*Floor) exprNode()      {}
+func (*Digits) exprNode()     {}
+func (*External) exprNode()   {}
 
-func (*Block) stmtNode()   {}
-func (*Assign) stmtNode()  {}
-func (*IncDec) stmtNode()  {}
-func (*Decl) stmtNode()    {}
-func (*If) stmtNode()      {}
-func (*While) stmtNode()   {}
-func (*For) stmtNode()     {}
-func (*ForEach) stmtNode() {}
-func (*Raise) stmtNode()   {}
-func (*Send) stmtNode()    {}
-func (*Cancel) stmtNode()  {}
-func (*Assume) stmtNode()  {}
-func (*Bound) stmtNode()   {}
+func (*Block) stmtNode()    {}
+func (*Assign) stmtNode()   {}
+func (*IncDec) stmtNode()   {}
+func (*Decl) stmtNode()     {}
+func (*If) stmtNode()       {}
+func (*While) stmtNode()    {}
+func (*For) stmtNode()      {}
+func (*ForEach) stmtNode()  {}
+func (*Raise) stmtNode()    {}
+func (*Send) stmtNode()     {}
+func (*Cancel) stmtNode()   {}
+func (*Assume) stmtNode()   {}
+func (*Bound) stmtNode()    {}
+func (*FuncDecl) stmtNode() {}
+func (*Return) stmtNode()   {}
 
 // DataParam is the name of the parameter that carries an event's data as
 // a whole, _event.data, when it is one value rather than named parameters

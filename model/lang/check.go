@@ -8,6 +8,7 @@ import (
 
 	"github.com/setbot/setbot/model/lang/ecma"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Env is what the checker knows about the names around a snippet.
@@ -196,6 +197,22 @@ func (c *checker) exprType(e Expr) Type {
 		return c.index(x)
 	case *Member:
 		return c.member(x, x.X, c.expr(x.X), x.Name)
+	case *Call:
+		return c.call(x)
+	case *Floor:
+		c.value(x.X, "Math.floor()", Decimal)
+		return IntType
+	case *Digits:
+		c.value(x.X, "String()", Int)
+		return StringType
+	case *External:
+		for i, a := range x.Args {
+			k, want := c.value(a, x.Fun+"()", Invalid), x.Params[i].Kind
+			if k != Invalid && k != want && !(k == Int && want == Decimal) {
+				c.errorf(a, "argument %d of %s is %s: its setbot:function declares %s", i+1, x.Fun, article(k), x.Params[i])
+			}
+		}
+		return x.Result
 	}
 	panic(fmt.Sprintf("lang: unexpected expression %T", e))
 }
@@ -874,8 +891,12 @@ func (c *checker) stmt(s Stmt) {
 			c.errorf(x, "assume is not allowed in models: remove it")
 		}
 		c.cond(x.Cond)
+	case *FuncDecl:
+		c.errorf(x, "function %s is declared inside a block: declare functions at the top of a <script>", x.Name.Name)
+	case *Return:
+		c.errorf(x, "return outside a function: %s", unsupportedStatements["return"])
 	case *Bound:
-		if !c.env.AllowAssume {
+		if !c.env.AllowAssume && x.Name != vocab.BoundCall { // the inliner's
 			c.errorf(x, "bound is not allowed in models: remove it")
 		}
 		c.cond(x.Cond)
@@ -1188,4 +1209,32 @@ func (c *checker) args(event string, args []*Arg) {
 			c.info.Args[a] = pt
 		}
 	}
+}
+
+// call checks a call the inliner left: a rounding built-in on an int (the
+// int itself), or a call of something setbot does not model.
+func (c *checker) call(x *Call) Type {
+	if Rounding[x.Fun] && len(x.Args) == 1 {
+		switch k := c.value(x.Args[0], x.Fun+"()", Invalid); k {
+		case Int, Decimal, Invalid:
+			return IntType
+		default:
+			c.errorf(x, "rounding %s with %s is not modelled: setbot rounds numbers; convert the value first", article(k), x.Fun)
+			return Type{}
+		}
+	}
+	if x.Fun == "String" && len(x.Args) == 1 {
+		switch k := c.value(x.Args[0], "String()", Invalid); k {
+		case Int, Bool, String, Invalid:
+			return StringType
+		default:
+			c.errorf(x, "String of %s is not modelled: ECMAScript's formatting of numbers with a fraction is not; format an int (scaled) instead", article(k))
+			return Type{}
+		}
+	}
+	for _, a := range x.Args {
+		c.expr(a)
+	}
+	c.errorf(x, "%s", callMsg(x.Fun))
+	return Type{}
 }

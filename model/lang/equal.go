@@ -132,8 +132,46 @@ func Equal(a, b Node) bool {
 	case *Bound:
 		y, ok := b.(*Bound)
 		return ok && x.Name == y.Name && x.Limit == y.Limit && Equal(x.Cond, y.Cond)
+	case *Floor:
+		y, ok := b.(*Floor)
+		return ok && Equal(x.X, y.X)
+	case *Digits:
+		y, ok := b.(*Digits)
+		return ok && Equal(x.X, y.X)
+	case *Call:
+		y, ok := b.(*Call)
+		return ok && x.Fun == y.Fun && exprsEqual(x.Args, y.Args)
+	case *External:
+		y, ok := b.(*External)
+		return ok && x.Fun == y.Fun && x.Result == y.Result && exprsEqual(x.Args, y.Args)
+	case *FuncDecl:
+		y, ok := b.(*FuncDecl)
+		if !ok || x.Name.Name != y.Name.Name || len(x.Params) != len(y.Params) {
+			return false
+		}
+		for i := range x.Params {
+			if x.Params[i].Name != y.Params[i].Name {
+				return false
+			}
+		}
+		return blocksEqual(x.Body, y.Body)
+	case *Return:
+		y, ok := b.(*Return)
+		return ok && Equal(x.Value, y.Value)
 	}
 	return false
+}
+
+func exprsEqual(a, b []Expr) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func blocksEqual(a, b *Block) bool {

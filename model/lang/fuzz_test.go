@@ -57,7 +57,9 @@ func FuzzParseStmts(f *testing.F) {
 	for _, src := range stmtCorpus {
 		f.Add(src)
 	}
-	for _, src := range []string{"a = 1 b = 2", "if (a) {", "for (;;", "raise e(1)", "x = 'a", "}", "var x"} {
+	for _, src := range []string{"a = 1 b = 2", "if (a) {", "for (;;", "raise e(1)", "x = 'a", "}", "var x",
+		"function f(a, b) { if (a) { return b; } var i = 0; while (i < a) { i++; } return i; } x = f(1, 2)",
+		"function g(n) { return n <= 1 ? 1 : n * g(n - 1); } y = g(x) + Math.max(1, x)", "return", "x = Math.pow(x, 3)"} {
 		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
@@ -69,6 +71,14 @@ func FuzzParseStmts(f *testing.F) {
 		BlockString(b)
 		Uses(b)
 		Defs(b)
+		// The functions the code declares, inlined into it.
+		in := &Inliner{Funcs: map[string]*FuncDecl{}, Fset: source.NewFileSet()}
+		for _, s := range b.Stmts {
+			if fd, ok := s.(*FuncDecl); ok {
+				in.Funcs[fd.Name.Name] = fd
+			}
+		}
+		CheckBlock(testEnv(), nil, in.Block(b))
 		CheckBlock(testEnv(), nil, b)
 		RewriteBlock(b, Simplify)
 		if len(errs) == 0 {

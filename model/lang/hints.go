@@ -24,10 +24,10 @@ var unsupportedOperators = []struct{ op, hint string }{
 var unsupportedStatements = map[string]string{
 	"break":    "end the loop through its condition",
 	"continue": "skip the rest of the body with if",
-	"return":   "code runs to its end; put what follows under if",
+	"return":   "return is allowed only in a function; elsewhere code runs to its end, so put what follows under if",
 	"do":       "write a while loop",
 	"switch":   "write if and else if",
-	"function": "functions are not supported yet; write the body where it is called",
+	"function": "declare a function by name at the top of a <script>: function f(a, b) { return a + b; }",
 	"const":    "declare it with var or let",
 	"throw":    "error events are not supported yet; remove it",
 	"try":      "error events are not supported yet; write the body without it",
@@ -120,7 +120,7 @@ func indexMsg(path string) string {
 // callMsg is the error for a call of anything but In.
 func callMsg(path string) string {
 	if path == "function" {
-		return "function expression: functions are not supported yet; write the body where it is called"
+		return "function expression: a function is not a value in setbot; declare it by name at the top of a <script>: function f(a) { ... }"
 	}
 	if i := strings.LastIndexByte(path, '.'); i >= 0 && growingMethods[path[i+1:]] {
 		a := path[:i]
@@ -132,7 +132,8 @@ func callMsg(path string) string {
 			return "unsupported call " + path + "(...): " + alt
 		}
 	}
-	return "unsupported call " + path + "(...): setbot models In('state'), Number(x), the string methods (" + methodList() +
+	return "unsupported call " + path + "(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), " +
+		"Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (" + methodList() +
 		") and concat; write what it computes with those, operators and ?:"
 }
 

@@ -253,6 +253,21 @@ func (l *lowerer) value(e Expr) Expr {
 			m.Args = append(m.Args, l.value(a))
 		}
 		return m
+	case *Call: // a rounding built-in or String (the checker refuses the rest)
+		v := l.value(x.Args[0])
+		if x.Fun == "String" {
+			return toString(v, l.typ(x.Args[0]).Kind, x.FunPos)
+		}
+		if l.typ(x.Args[0]).Kind != Decimal {
+			return v // an int is its own rounding
+		}
+		return rounding(x.Fun, v, x.FunPos)
+	case *External:
+		c := &External{FunPos: x.FunPos, Fun: x.Fun, Params: x.Params, Result: x.Result}
+		for i, a := range x.Args {
+			c.Args = append(c.Args, l.as(a, x.Params[i].Kind))
+		}
+		return c
 	}
 	return RewriteExpr(e, func(e Expr) Expr { return e })
 }
@@ -494,4 +509,42 @@ func (l *lowerer) args(args []*Arg) []*Arg {
 		}
 	}
 	return out
+}
+
+// rounding writes the rounding built-in fun of the decimal v with Floor:
+// Math.ceil(x) = -floor(-x), Math.round(x) = floor(x + 1/2) (ECMAScript
+// rounds halves up), Math.trunc(x) = x < 0 ? ceil(x) : floor(x). v is
+// copied where it occurs twice.
+func rounding(fun string, v Expr, pos source.Pos) Expr {
+	floor := func(e Expr) Expr { return &Floor{Start: pos, X: e} }
+	neg := func(e Expr) Expr { return &Unary{OpPos: pos, Op: SUB, X: e} }
+	ceil := func(e Expr) Expr { return neg(floor(neg(e))) }
+	switch fun {
+	case "Math.ceil":
+		return ceil(v)
+	case "Math.round":
+		return floor(&Binary{X: v, OpPos: pos, Op: ADD, Y: &DecLit{ValuePos: pos, Value: big.NewRat(1, 2)}})
+	case "Math.trunc":
+		w := RewriteExpr(v, func(e Expr) Expr { return e })
+		return &Cond{Cond: &Binary{X: v, OpPos: pos, Op: LSS, Y: &DecLit{ValuePos: pos, Value: new(big.Rat)}}, Question: pos,
+			Then: ceil(RewriteExpr(v, func(e Expr) Expr { return e })), Else: floor(w)}
+	}
+	return floor(v)
+}
+
+// toString writes String(v) for v of kind k: an int's digits, with a '-'
+// before those of its negation when it is negative; 'true' or 'false'; a
+// string itself.
+func toString(v Expr, k Kind, pos source.Pos) Expr {
+	switch k {
+	case Bool:
+		return &Cond{Cond: v, Question: pos, Then: &StrLit{ValuePos: pos, Value: "true"}, Else: &StrLit{ValuePos: pos, Value: "false"}}
+	case Int:
+		w := RewriteExpr(v, func(e Expr) Expr { return e })
+		u := RewriteExpr(v, func(e Expr) Expr { return e })
+		return &Cond{Cond: &Binary{X: v, OpPos: pos, Op: GEQ, Y: &IntLit{ValuePos: pos}}, Question: pos,
+			Then: &Digits{Start: pos, X: w},
+			Else: &Binary{X: &StrLit{ValuePos: pos, Value: "-"}, OpPos: pos, Op: ADD, Y: &Digits{Start: pos, X: &Unary{OpPos: pos, Op: SUB, X: u}}}}
+	}
+	return v
 }

@@ -484,14 +484,38 @@ func (p *parser) parseOperand() Expr {
 			}
 			return &ToDecimal{Start: p.pos(off), X: x}
 		}
-		p.errorAt(off, callMsg(p.dotted(name)))
-		p.skipGroup(0, false)
-		if name == "function" && p.tok == LBRACE {
-			p.skipBraces(0)
+		if name == "function" {
+			p.errorAt(off, callMsg(name))
+			p.skipGroup(0, false)
+			if p.tok == LBRACE {
+				p.skipBraces(0)
+			}
+			return p.bad(off)
 		}
-		return p.bad(off)
+		return p.parseCall(off, name)
 	}
 	return &Ident{NamePos: p.pos(off), Name: name}
+}
+
+// parseCall parses the arguments of a call of fun from the '('; off is
+// the offset of the function's name. Which functions exist is the
+// checker's and the inliner's business.
+func (p *parser) parseCall(off int, fun string) Expr {
+	p.next()
+	var args []Expr
+	for p.tok != RPAREN && p.tok != EOF {
+		args = append(args, p.parseValue())
+		if p.tok != COMMA {
+			break
+		}
+		p.next()
+	}
+	mark := len(p.errs)
+	p.closeParen()
+	if len(p.errs) > mark {
+		return p.bad(off)
+	}
+	return &Call{FunPos: p.pos(off), Fun: fun, Args: args}
 }
 
 // dotted extends name with the .NAME segments that follow, for messages.
@@ -661,6 +685,10 @@ func (p *parser) parsePostfix(off int, x Expr) Expr {
 			p.closeParen()
 			x = &Method{X: x, DotPos: p.pos(dot), Name: name, Call: true, Args: args}
 		case p.tok == LPAREN:
+			if id, ok := x.(*Ident); ok && id.Name == "Math" {
+				x = p.parseCall(off, "Math."+name)
+				continue
+			}
 			p.errorAt(off, callMsg(ExprString(x)+"."+name))
 			p.skipGroup(0, false)
 			return p.bad(dot)

@@ -59,6 +59,10 @@ func (p *parser) parseStmt() Stmt {
 			s = p.parseCancel()
 		} else if p.tok == IDENT && p.lit == "bound" && p.peek() == IDENT {
 			s = p.parseBound()
+		} else if p.tok == IDENT && p.lit == "function" && p.peek() == IDENT {
+			return p.parseFuncDecl()
+		} else if p.tok == IDENT && p.lit == "return" {
+			s = p.parseReturn()
 		} else if hint, ok := unsupportedStatements[p.lit]; p.tok == IDENT && ok {
 			p.error("unsupported statement %s: %s", p.lit, hint)
 			p.skipUnsupported()
@@ -432,6 +436,46 @@ func (p *parser) parseCancel() Stmt {
 	s := &Cancel{CancelPos: p.pos(p.off)}
 	p.next()
 	s.SendID = p.parseString()
+	return s
+}
+
+// parseFuncDecl parses function NAME(PARAMS...) { BODY }.
+func (p *parser) parseFuncDecl() Stmt {
+	s := &FuncDecl{FuncPos: p.pos(p.off)}
+	p.next()
+	s.Name = &Ident{NamePos: p.pos(p.off), Name: p.lit}
+	p.next()
+	p.expect(LPAREN)
+	for p.tok != RPAREN && p.tok != EOF {
+		if p.tok != IDENT {
+			p.errorExpected("parameter name")
+			p.skipGroup(1, false)
+			return nil
+		}
+		s.Params = append(s.Params, &Ident{NamePos: p.pos(p.off), Name: p.lit})
+		p.next()
+		if p.tok != COMMA {
+			break
+		}
+		p.next()
+	}
+	p.expect(RPAREN)
+	if p.tok != LBRACE {
+		p.errorExpected("'{'")
+		return nil
+	}
+	s.Body = p.parseBlock()
+	return s
+}
+
+// parseReturn parses return [value]. As in ECMAScript, a value starts on
+// the line of the return.
+func (p *parser) parseReturn() Stmt {
+	s := &Return{ReturnPos: p.pos(p.off)}
+	p.next()
+	if !p.nl && startsExpr(p.tok) {
+		s.Value = p.parseValue()
+	}
 	return s
 }
 

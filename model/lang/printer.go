@@ -184,7 +184,27 @@ func (p *printer) expr(e Expr) {
 	case *Member:
 		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
 		p.str("." + x.Name)
+	case *Floor:
+		p.call("Math.floor", []Expr{x.X})
+	case *Digits:
+		p.call("String", []Expr{x.X})
+	case *Call:
+		p.call(x.Fun, x.Args)
+	case *External:
+		p.call(x.Fun, x.Args)
 	}
+}
+
+// call prints fun(args...).
+func (p *printer) call(fun string, args []Expr) {
+	p.str(fun + "(")
+	for i, a := range args {
+		if i > 0 {
+			p.str(", ")
+		}
+		p.expr(a)
+	}
+	p.str(")")
 }
 
 // location prints an assignment's target and path.
@@ -302,6 +322,16 @@ func (p *printer) stmt(s Stmt) {
 		}
 		p.str(") ")
 		p.block(x.Body)
+	case *FuncDecl:
+		p.str("function " + x.Name.Name + "(")
+		for i, a := range x.Params {
+			if i > 0 {
+				p.str(", ")
+			}
+			p.str(a.Name)
+		}
+		p.str(") ")
+		p.block(x.Body)
 	default:
 		p.simple(s)
 		p.str(";")
@@ -366,6 +396,12 @@ func (p *printer) simple(s Stmt) {
 		p.str("bound " + string(x.Name) + " " + strconv.FormatInt(x.Limit, 10) + " (")
 		p.expr(x.Cond)
 		p.str(")")
+	case *Return:
+		p.str("return")
+		if x.Value != nil {
+			p.str(" ")
+			p.expr(x.Value)
+		}
 	}
 }
 

@@ -42,6 +42,18 @@ func Inspect(n Node, f func(Node) bool) {
 		Inspect(x.Index, f)
 	case *Member:
 		Inspect(x.X, f)
+	case *Floor:
+		Inspect(x.X, f)
+	case *Digits:
+		Inspect(x.X, f)
+	case *Call:
+		for _, a := range x.Args {
+			Inspect(a, f)
+		}
+	case *External:
+		for _, a := range x.Args {
+			Inspect(a, f)
+		}
 	case *Block:
 		for _, s := range x.Stmts {
 			Inspect(s, f)
@@ -100,6 +112,16 @@ func Inspect(n Node, f func(Node) bool) {
 		Inspect(x.Cond, f)
 	case *Bound:
 		Inspect(x.Cond, f)
+	case *FuncDecl:
+		Inspect(x.Name, f)
+		for _, p := range x.Params {
+			Inspect(p, f)
+		}
+		inspectBlock(x.Body, f)
+	case *Return:
+		if x.Value != nil {
+			Inspect(x.Value, f)
+		}
 	default:
 		panic(fmt.Sprintf("lang: unexpected node %T", n))
 	}
@@ -196,6 +218,14 @@ func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
 		c = &Index{X: RewriteExpr(x.X, f), Lbrack: x.Lbrack, Index: RewriteExpr(x.Index, f)}
 	case *Member:
 		c = &Member{X: RewriteExpr(x.X, f), DotPos: x.DotPos, Name: x.Name}
+	case *Floor:
+		c = &Floor{Start: x.Start, X: RewriteExpr(x.X, f)}
+	case *Digits:
+		c = &Digits{Start: x.Start, X: RewriteExpr(x.X, f)}
+	case *Call:
+		c = &Call{FunPos: x.FunPos, Fun: x.Fun, Args: rewriteExprs(x.Args, f)}
+	case *External:
+		c = &External{FunPos: x.FunPos, Fun: x.Fun, Args: rewriteExprs(x.Args, f), Params: x.Params, Result: x.Result}
 	default:
 		panic(fmt.Sprintf("lang: unexpected expression %T", e))
 	}
@@ -255,8 +285,27 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 		return &Assume{AssumePos: x.AssumePos, Cond: RewriteExpr(x.Cond, f)}
 	case *Bound:
 		return &Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: RewriteExpr(x.Cond, f)}
+	case *FuncDecl:
+		params := make([]*Ident, len(x.Params))
+		for i, p := range x.Params {
+			params[i] = copyIdent(p)
+		}
+		return &FuncDecl{FuncPos: x.FuncPos, Name: copyIdent(x.Name), Params: params, Body: RewriteBlock(x.Body, f)}
+	case *Return:
+		return &Return{ReturnPos: x.ReturnPos, Value: RewriteExpr(x.Value, f)}
 	}
 	panic(fmt.Sprintf("lang: unexpected statement %T", s))
+}
+
+func rewriteExprs(es []Expr, f func(Expr) Expr) []Expr {
+	if es == nil {
+		return nil
+	}
+	c := make([]Expr, len(es))
+	for i, e := range es {
+		c[i] = RewriteExpr(e, f)
+	}
+	return c
 }
 
 func copyIdent(x *Ident) *Ident {

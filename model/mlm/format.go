@@ -63,6 +63,15 @@ func canonical(m *Machine) string {
 	for _, e := range m.Events {
 		fmt.Fprintf(&b, "event %s(%s) %s\n", e.Name, paramList(e.Params), strings.Join(KindNames(e.Kinds), ","))
 	}
+	// Black-box functions and their tables: a changed row changes what
+	// the tree under the summaries is.
+	if m.Source != nil {
+		fs := append([]*model.Function(nil), m.Source.Functions...)
+		sort.Slice(fs, func(i, j int) bool { return fs[i].Name < fs[j].Name })
+		for _, f := range fs {
+			b.WriteString(FunctionString(f) + "\n")
+		}
+	}
 	for _, s := range m.States {
 		kind := "state"
 		if s.Final {
@@ -87,6 +96,29 @@ func canonical(m *Machine) string {
 		write(t)
 	}
 	return b.String()
+}
+
+// FunctionString is the canonical form of a black-box function: its
+// signature and, summarised, its rows, sorted.
+func FunctionString(f *model.Function) string {
+	params := make([]string, len(f.Params))
+	for i, p := range f.Params {
+		params[i] = p.String()
+	}
+	s := fmt.Sprintf("function %s(%s) %s", f.Name, strings.Join(params, ", "), f.Result)
+	if f.Summarised() {
+		rows := make([]string, len(f.Rows))
+		for i, r := range f.Rows {
+			vs := make([]string, 0, len(r.In)+1)
+			for _, e := range append(append([]lang.Expr(nil), r.In...), r.Out) {
+				vs = append(vs, lang.ExprString(e))
+			}
+			rows[i] = strings.Join(vs, ",")
+		}
+		sort.Strings(rows)
+		s += " table " + strings.Join(rows, " ")
+	}
+	return s
 }
 
 // WriteText writes the machine in setbot's text form: a header, then the

@@ -14,6 +14,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
 )
 
 // xnode is a raw XML element: names keep their prefixes, so the document can
@@ -168,7 +169,11 @@ func shuffle(n *xnode, r *rand.Rand) {
 
 func machineOf(t *testing.T, name string, src []byte) *mlm.Machine {
 	t.Helper()
-	mach, errs := load.Bytes(name, src, load.Options{})
+	// Files the model names (a black-box function's table) are read from
+	// the directory of the file it came from.
+	dir := filepath.Dir(strings.Split(name, "#")[0])
+	read := func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, rel)) }
+	mach, errs := load.Bytes(name, src, load.Options{Read: scxml.Options{ReadFile: read}})
 	if len(errs) > 0 {
 		t.Fatalf("loading %s:\n%v\n%s", name, errs, src)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // basicHTTP are the names of the Basic HTTP event I/O processor, which
@@ -782,5 +783,58 @@ func (b *builder) script1(c *element) []lang.Stmt {
 // data model assignments: a script runs in the global scope
 // (lang.GlobalDecls).
 func (b *builder) global(blk *lang.Block) *lang.Block {
-	return lang.GlobalDecls(blk, func(name string) bool { return b.declared[name] })
+	return lang.GlobalDecls(b.functions(blk), func(name string) bool { return b.declared[name] })
+}
+
+// functions takes the function declarations out of the top level of a
+// script's code: ECMAScript declares them in the global scope, and setbot
+// inlines their calls everywhere (inlineCalls).
+func (b *builder) functions(blk *lang.Block) *lang.Block {
+	out := &lang.Block{Lbrace: blk.Lbrace}
+	for _, s := range blk.Stmts {
+		f, ok := s.(*lang.FuncDecl)
+		if !ok {
+			out.Stmts = append(out.Stmts, s)
+			continue
+		}
+		if prev, dup := b.funcs[f.Name.Name]; dup {
+			b.errs.Add(b.fset.Position(f.FuncPos), "function %s declared twice (first at %s): rename one", f.Name.Name, b.fset.Position(prev.FuncPos))
+			continue
+		}
+		if b.funcs == nil {
+			b.funcs = make(map[string]*lang.FuncDecl)
+		}
+		b.funcs[f.Name.Name] = f
+	}
+	return out
+}
+
+// inlineCalls inlines the calls of script functions and built-ins in every
+// guard and action (lang.Inliner), and makes the calls of black-box
+// functions lang.External. A guard whose calls may nest deeper than
+// lang.CallBound enables its transition where they do, and the transition's
+// action then begins with the bound that cuts the path there, so that the
+// cut is reported rather than taken for a false guard.
+func (b *builder) inlineCalls() {
+	in := &lang.Inliner{Funcs: b.funcs, Externals: b.externals, Fset: b.fset}
+	for _, c := range b.allCode() {
+		if !lang.HasCalls(c.body) && (c.cond == nil || !lang.HasCalls(c.cond)) {
+			continue
+		}
+		body := in.Block(c.body)
+		var cond lang.Expr
+		if c.cond != nil {
+			var over lang.Expr
+			cond, over = in.Expr(c.cond)
+			if over != nil {
+				pos := c.cond.Pos()
+				cond = &lang.Binary{X: cond, OpPos: pos, Op: lang.LOR, Y: over}
+				bound := &lang.Bound{BoundPos: pos, Name: vocab.BoundCall, Limit: lang.CallBound, Cond: &lang.Unary{OpPos: pos, Op: lang.NOT, X: over}}
+				body = &lang.Block{Lbrace: body.Lbrace, Stmts: append([]lang.Stmt{bound}, body.Stmts...)}
+			}
+		}
+		c.set(cond, body)
+	}
+	in.Declared()
+	b.errs = append(b.errs, in.Errs...)
 }

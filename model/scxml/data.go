@@ -106,6 +106,19 @@ func (b *builder) readData() {
 			}
 			init = e
 		}
+		if init != nil && lang.HasCalls(init) {
+			// Script functions and built-ins are inlined as everywhere;
+			// a black box's call is left for the checker to refuse (an
+			// initial value is computed before any input).
+			in := &lang.Inliner{Funcs: b.funcs, Fset: b.fset}
+			e, over := in.Expr(init)
+			b.errs = append(b.errs, in.Errs...)
+			if over != nil {
+				b.errorf(d.Start, "<data id=%q> calls functions nested deeper than %d: compute the value in a <script>", name, lang.CallBound)
+				continue
+			}
+			init = e
+		}
 		v := &model.Var{Name: name, Pos: b.pos(id.Offsets0()), Type: lang.UndefType, Init: &lang.Absent{ValuePos: b.pos(d.Start)}}
 		known := true // v.Init is the value, not a placeholder for one computed later
 		if init != nil {

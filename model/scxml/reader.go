@@ -164,7 +164,12 @@ type builder struct {
 	data    []dataElem
 	events  []*element
 	script  *lang.Block // top-level <script>, run before the initial entry
-	anon    int
+	// funcs are the functions the scripts declare, externals the black-box
+	// functions declared with setbot:function.
+	funcs     map[string]*lang.FuncDecl
+	externals map[string]*lang.Signature
+	funcEls   []*element
+	anon      int
 
 	// lowerLeft is how many more statements the lowering of the current
 	// block's failing sends may write (lowerBlock); loopFailed names the
@@ -347,6 +352,7 @@ func (b *builder) build(root *element) *model.Model {
 		rs.Initial.Body = b.script
 	}
 	b.readEvents()
+	b.readFunctions()
 	b.scriptVars()
 	b.readData()
 	b.readInvokes()
@@ -356,6 +362,7 @@ func (b *builder) build(root *element) *model.Model {
 	b.expandDynamic()
 	b.historyCycles()
 	b.assignIDs()
+	b.inlineCalls()
 	b.checkCode()
 	return b.m
 }
@@ -367,10 +374,13 @@ func (b *builder) children(s *model.State, el *element) {
 			continue
 		}
 		if isSetbot(c.Name.Space) {
-			if c.Name.Local == "event" && s.Kind == model.Root {
+			switch {
+			case c.Name.Local == "event" && s.Kind == model.Root:
 				b.events = append(b.events, c)
-			} else {
-				b.errorf(c.Start, "unknown or misplaced setbot element <%s>: the one setbot element here is <setbot:event>, directly in <scxml>", c.Name.Local)
+			case c.Name.Local == "function" && s.Kind == model.Root:
+				b.funcEls = append(b.funcEls, c)
+			default:
+				b.errorf(c.Start, "unknown or misplaced setbot element <%s>: the setbot elements here are <setbot:event> and <setbot:function>, directly in <scxml>", c.Name.Local)
 			}
 			continue
 		}

@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
+)
+
+// Black-box functions (model.Function) are executed through their
+// summaries (Boudhiba, Gaston, Le Gall and Prevosto, "Symbolic execution of
+// transition systems with function summaries", TAP 2017, §3): a call is a
+// variable named by the call (solver.Table.Apply), and where the function
+// has a table the path condition gains the call's summary, the disjunction
+// of the table's rows: the arguments equal a row's inputs and the result
+// its output. A path that no row fits is infeasible "up to the table";
+// GrowTables adds rows where the function's command can compute them.
+// Without a table a call is an unconstrained value (an over-approximation).
+
+// external evaluates a call of a black-box function on r, forking where
+// its arguments do.
+func (x *executor) external(r *run, e *lang.External) []valued {
+	type partial struct {
+		r    *run
+		args []solver.Term
+	}
+	ps := []partial{{r: r}}
+	for _, a := range e.Args {
+		var next []partial
+		for _, p := range ps {
+			for _, v := range x.eval(p.r, a) {
+				next = append(next, partial{v.r, append(append([]solver.Term(nil), p.args...), v.v)})
+			}
+		}
+		ps = next
+	}
+	var out []valued
+	for _, p := range ps {
+		v := x.tab.Apply(e.Fun, SortOf(e.Result), p.args)
+		f := x.function(e.Fun)
+		if f != nil && f.Summarised() {
+			x.summarised(f)
+			if p.r = x.require(p.r, Summary(x.tab, f, p.args, v)); p.r == nil {
+				continue
+			}
+		}
+		out = append(out, valued{p.r, v})
+	}
+	return out
+}
+
+// externalTerm is external without forking, for term: the summary goes
+// into r's path condition unchecked (the next check decides it).
+func (x *executor) externalTerm(r *run, e *lang.External) solver.Term {
+	args := make([]solver.Term, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = x.term(r, a)
+	}
+	v := x.tab.Apply(e.Fun, SortOf(e.Result), args)
+	if f := x.function(e.Fun); f != nil && f.Summarised() {
+		x.summarised(f)
+		r.pc = append(r.pc, Summary(x.tab, f, args, v))
+	}
+	return v
+}
+
+// summarised records that a call was read through f's table: the tree is
+// then what the tables allow, and its claims hold up to them, which the
+// bound vocab.BoundTable says (its count is the calls so read, its limit
+// the largest table's rows).
+func (x *executor) summarised(f *model.Function) {
+	x.bounds[vocab.BoundTable]++
+	x.limits[vocab.BoundTable] = max(x.limits[vocab.BoundTable], int64(len(f.Rows)))
+}
+
+func (x *executor) function(name string) *model.Function {
+	if x.m == nil || x.m.Source == nil {
+		return nil
+	}
+	return x.m.Source.Function(name)
+}
+
+// Summary returns the summary of the call of f with the arguments args
+// and the result v: the disjunction of f's rows (false for an empty table).
+func Summary(tab *solver.Table, f *model.Function, args []solver.Term, v solver.Term) solver.Term {
+	sum := tab.Bool(false)
+	for _, row := range f.Rows {
+		c := tab.Eq(v, LiteralTerm(tab, row.Out))
+		for i, in := range row.In {
+			c = tab.And(tab.Eq(args[i], LiteralTerm(tab, in)), c)
+		}
+		sum = tab.Or(sum, c)
+	}
+	return sum
+}
+
+// LiteralTerm returns the constant term of a literal of a table.
+func LiteralTerm(tab *solver.Table, e lang.Expr) solver.Term {
+	switch e := e.(type) {
+	case *lang.IntLit:
+		return tab.Int(e.Value)
+	case *lang.DecLit:
+		return tab.Rat(e.Value)
+	case *lang.BoolLit:
+		return tab.Bool(e.Value)
+	case *lang.StrLit:
+		return tab.Str(e.Value)
+	}
+	panic("engine: a table holds literals")
+}

@@ -1,0 +1,127 @@
+// Package blackbox runs the commands of black-box functions
+// (setbot:function command=...), which compute new rows of their tables,
+// and writes the rows an analysis computed back to the tables. It is I/O
+// at the edge: the engine only calls the engine.Runner it is given.
+package blackbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+)
+
+// DefaultTimeout bounds one run of a command.
+const DefaultTimeout = 10 * time.Second
+
+// Command returns a Runner that runs a function's command, a path relative
+// to the repository root root, with the inputs as its arguments (no shell
+// reads them), root as its working directory and timeout as its limit, and
+// reads the result from the first line of its standard output.
+func Command(root string, timeout time.Duration) engine.Runner {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	return func(f *model.Function, in []lang.Expr) (lang.Expr, error) {
+		path, err := resolve(root, f.Command)
+		if err != nil {
+			return nil, err
+		}
+		args := make([]string, len(in))
+		for i, e := range in {
+			args[i] = model.FormatValue(e)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, path, args...)
+		cmd.Dir = root
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("running %s %s: no answer within %v", f.Command, strings.Join(args, " "), timeout)
+			}
+			return nil, fmt.Errorf("running %s %s: %w: %s", f.Command, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		}
+		line, _, _ := strings.Cut(stdout.String(), "\n")
+		v, err := model.ParseValue(strings.TrimSpace(line), f.Result)
+		if err != nil {
+			return nil, fmt.Errorf("running %s %s: output %q: %w", f.Command, strings.Join(args, " "), line, err)
+		}
+		return v, nil
+	}
+}
+
+// resolve returns the command's path, refusing one outside root (through
+// .. or a symbolic link).
+func resolve(root, command string) (string, error) {
+	if command == "" {
+		return "", errors.New("the function has no command")
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	if realRoot, err := filepath.EvalSymlinks(absRoot); err == nil {
+		absRoot = realRoot
+	}
+	p := filepath.Join(absRoot, filepath.FromSlash(command))
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	if rel, err := filepath.Rel(absRoot, p); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(command) {
+		return "", fmt.Errorf("command %s is outside the repository %s: name an executable inside it", command, root)
+	}
+	return p, nil
+}
+
+// SaveRows appends the rows an analysis computed (model.Row.Grown) to
+// their functions' tables, in the directory of the model that declares
+// them, and reports how many it wrote.
+func SaveRows(modelDir string, fs []*model.Function) (int, error) {
+	n := 0
+	for _, f := range fs {
+		var b strings.Builder
+		for _, r := range f.Rows {
+			if !r.Grown {
+				continue
+			}
+			for _, in := range r.In {
+				b.WriteString(csvField(model.FormatValue(in)) + ",")
+			}
+			b.WriteString(csvField(model.FormatValue(r.Out)) + "\n")
+			n++
+		}
+		if b.Len() == 0 || f.Table == "" {
+			continue
+		}
+		path := filepath.Join(modelDir, filepath.FromSlash(f.Table))
+		old, err := os.ReadFile(path)
+		if err != nil {
+			return n, err
+		}
+		if len(old) > 0 && old[len(old)-1] != '\n' {
+			old = append(old, '\n')
+		}
+		if err := os.WriteFile(path, append(old, b.String()...), 0o644); err != nil {
+			return n, fmt.Errorf("writing the table of %s: %w", f.Name, err)
+		}
+	}
+	return n, nil
+}
+
+func csvField(s string) string {
+	if strings.ContainsAny(s, ",\"\n\r") || strings.TrimSpace(s) != s || strings.HasPrefix(s, "#") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}
