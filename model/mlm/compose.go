@@ -183,21 +183,8 @@ func (c *composer) run() (*Machine, error) {
 			return nil, err
 		}
 	}
-	mach := &Machine{Name: c.parent.Name, Source: c.m, Vars: c.vars(), Events: c.events(), Initial: initial,
-		Transitions: c.trans, byName: c.byName}
-	for _, s := range c.byName {
-		mach.States = append(mach.States, s)
-	}
-	sort.Slice(mach.States, func(i, j int) bool { return mach.States[i].Name < mach.States[j].Name })
-	sort.Slice(mach.Initial, func(i, j int) bool { return mach.Initial[i].Key < mach.Initial[j].Key })
-	sort.Slice(mach.Transitions, func(i, j int) bool { return mach.Transitions[i].Key < mach.Transitions[j].Key })
-	for i := 1; i < len(mach.Transitions); i++ {
-		if mach.Transitions[i].Key == mach.Transitions[i-1].Key {
-			return nil, fmt.Errorf("internal error: two composed transitions share the key %q", mach.Transitions[i].Key)
-		}
-	}
-	mach.Hash = Hash(mach)
-	return mach, nil
+	return finish(&Machine{Name: c.parent.Name, Source: c.m, Vars: c.vars(), Events: c.events(), Initial: initial,
+		Transitions: c.trans, byName: c.byName})
 }
 
 // vars are the parent's variables, then each child's, prefixed.

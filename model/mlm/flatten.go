@@ -164,9 +164,15 @@ func (f *flattener) run() (*Machine, error) {
 			}
 		}
 	}
-	mach := &Machine{Name: f.m.Name, Source: f.m, Vars: f.m.Vars, Events: f.m.Events,
-		Initial: initial, Transitions: f.trans, byName: f.byName}
-	for _, s := range f.byName {
+	return finish(&Machine{Name: f.m.Name, Source: f.m, Vars: f.m.Vars, Events: f.m.Events,
+		Initial: initial, Transitions: f.trans, byName: f.byName})
+}
+
+// finish lists mach's states and orders its states and transitions by
+// name and key, checks that no two transitions share a key, and hashes
+// it: the last steps of flattening and of composition alike.
+func finish(mach *Machine) (*Machine, error) {
+	for _, s := range mach.byName {
 		mach.States = append(mach.States, s)
 	}
 	sort.Slice(mach.States, func(i, j int) bool { return mach.States[i].Name < mach.States[j].Name })
