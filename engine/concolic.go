@@ -41,9 +41,22 @@ func (o *oracle) undecided(pc []solver.Term, c solver.Term) bool {
 func (x *executor) concolic(r *run, c solver.Term) (t, f *run, ok bool) {
 	vars := x.tab.Vars(c)
 	base := x.or.Slice(r.pc, vars)
+	// The values of a model depend on the checks its solver made before,
+	// which differ on a worker (parallel.go): the models come from a solver
+	// of their own, so that the pinned values do not depend on --jobs.
+	slv := x.or.slv
+	if x.or.newModels != nil {
+		s, err := x.or.newModels()
+		if err != nil {
+			x.fail("%v", err)
+			return nil, nil, false
+		}
+		defer s.Close()
+		slv = s
+	}
 	var exclude []solver.Term
 	for range concolicTries {
-		res, model, err := x.or.slv.Model(append(append([]solver.Term(nil), base...), exclude...), vars)
+		res, model, err := slv.Model(append(append([]solver.Term(nil), base...), exclude...), vars)
 		x.or.calls++
 		if err != nil || res != solver.Sat {
 			break

@@ -190,6 +190,15 @@ func (p *pool) newWorker() (*worker, error) {
 	slv.SetCancel(e.x.opts.Cancel)
 	or := newOracle(tab, slv)
 	or.common = p.common
+	or.newModels = func() (solver.Solver, error) {
+		s, err := p.newSolver(tab)
+		if err != nil {
+			return nil, fmt.Errorf("starting a worker's solver of models: %w", err)
+		}
+		s.SetTimeout(e.x.opts.SolverTimeout)
+		s.SetCancel(e.x.opts.Cancel)
+		return s, nil
+	}
 	x := &executor{m: e.x.m, tab: tab, or: or, opts: e.x.opts, varIdx: e.x.varIdx,
 		bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
 	we := &explorer{x: x, set: &SET{Machine: e.set.Machine, Terms: tab, Options: e.set.Options},

@@ -47,6 +47,7 @@ func TestJobsGiveTheSameTree(t *testing.T) {
 		{"../model/mlm/testdata/features/functions.scxml", engine.Options{MaxDepth: 5}},
 		{"../model/mlm/testdata/features/blackbox.scxml", engine.Options{MaxDepth: 5}},
 		{"testdata/cancel_invoke.scxml", engine.Options{}},
+		{"testdata/wide_blackbox/wide_blackbox.scxml", engine.Options{MaxDepth: 3}},
 	} {
 		m := machine(t, tc.path)
 		one := explore(t, m, tc.opts)

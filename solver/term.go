@@ -148,12 +148,34 @@ func (t *Table) intern(n node) Term {
 type Tail struct {
 	first Term
 	nodes []node
+	// What the table knows of them besides their nodes, by index in nodes
+	// (nil when none has it): the black-box call a variable stands for,
+	// and the conjuncts that concretise a path.
+	calls []*Call
+	pins  []bool
 }
 
 // Tail returns the terms t created from first on.
 func (t *Table) Tail(first Term) Tail {
 	n := len(t.nodes)
-	return Tail{first: first, nodes: t.nodes[first:n:n]}
+	tl := Tail{first: first, nodes: t.nodes[first:n:n]}
+	if len(t.calls) > 0 || len(t.pins) > 0 {
+		for x := first; int(x) < n; x++ {
+			if c, ok := t.calls[x]; ok {
+				if tl.calls == nil {
+					tl.calls = make([]*Call, n-int(first))
+				}
+				tl.calls[x-first] = c
+			}
+			if t.pins[x] {
+				if tl.pins == nil {
+					tl.pins = make([]bool, n-int(first))
+				}
+				tl.pins[x-first] = true
+			}
+		}
+	}
+	return tl
 }
 
 // First returns the first term of tl, in its table.
@@ -168,6 +190,10 @@ func (tl Tail) Len() int { return len(tl.nodes) }
 // constructors built it from operands of the same shape, and folding looks
 // only at their shape, so it is the term t's constructors would build.
 // Adopting a tail's terms in order creates those t lacks, in that order.
+//
+// A variable that stands for a black-box call stays one (with its
+// arguments mapped), and a conjunct that concretised a path stays marked,
+// as Import keeps them.
 func (t *Table) Adopt(tl Tail, i int, to []Term) Term {
 	n := tl.nodes[i]
 	if n.a != 0 {
@@ -179,7 +205,24 @@ func (t *Table) Adopt(tl Tail, i int, to []Term) Term {
 	if n.c != 0 {
 		n.c = to[n.c]
 	}
-	return t.intern(n)
+	x := t.intern(n)
+	if tl.calls != nil && tl.calls[i] != nil {
+		if _, ok := t.calls[x]; !ok {
+			c := tl.calls[i]
+			args := make([]Term, len(c.Args))
+			for j, a := range c.Args {
+				args[j] = to[a]
+			}
+			if t.calls == nil {
+				t.calls = make(map[Term]*Call)
+			}
+			t.calls[x] = &Call{Fun: c.Fun, Args: args, Result: x}
+		}
+	}
+	if tl.pins != nil && tl.pins[i] {
+		t.Concretise(x)
+	}
+	return x
 }
 
 // scalarNode reports whether a node and all its operands are ints and
