@@ -36,3 +36,14 @@ func TestParseDelay(t *testing.T) {
 		}
 	}
 }
+
+// TestParseTime checks that a time since the start reads as a delay does
+// and may exceed the longest delay: a test's times add up its delays.
+func TestParseTime(t *testing.T) {
+	if ms, err := ParseTime("63072000s"); err != nil || ms != 63072000000 {
+		t.Errorf("ParseTime(63072000s) = %d, %v; want two years in ms", ms, err)
+	}
+	if _, err := ParseTime("1"); err == nil || !strings.HasPrefix(err.Error(), `time "1" is not a CSS2 duration`) {
+		t.Errorf("ParseTime(1): %v", err)
+	}
+}

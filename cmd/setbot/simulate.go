@@ -506,7 +506,7 @@ func splitTime(text string) (string, *int64, error) {
 	if i < 0 || strings.LastIndex(text, ")") > i {
 		return text, nil, nil
 	}
-	ms, err := model.ParseDelay(text[i+1:])
+	ms, err := model.ParseTime(text[i+1:])
 	if err != nil {
 		return "", nil, fmt.Errorf("event %q: the time after @: %v", text, err)
 	}

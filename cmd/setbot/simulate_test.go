@@ -180,7 +180,7 @@ func TestSimulateText(t *testing.T) {
 			name: "a time that is no duration",
 			args: []string{"../../examples/crossing.scxml", "press@1"},
 			code: exitUsage,
-			err:  `event "press@1": the time after @: delay "1" is not a CSS2 duration: write a number followed by s or ms, such as "2s" or "500ms"`,
+			err:  `event "press@1": the time after @: time "1" is not a CSS2 duration: write a number followed by s or ms, such as "2s" or "500ms"`,
 		},
 		{
 			name: "a timer set twice is pending twice",
