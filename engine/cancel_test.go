@@ -71,11 +71,18 @@ func TestCancelRemovesPending(t *testing.T) {
 // The test asserts that it stops at all (within a minute, where the query
 // alone would run for ever) and logs how long stopping took.
 func TestCancelInterruptsAHardQuery(t *testing.T) {
-	m := machine(t, "testdata/fermat.scxml")
+	cancelHardQuery(t, "testdata/fermat.scxml", engine.Options{MaxDepth: 1})
+}
+
+// cancelHardQuery explores the model at path, whose queries do not end,
+// and checks that a cancel stops it with ErrCanceled.
+func cancelHardQuery(t *testing.T, path string, opts engine.Options) {
+	m := machine(t, path)
 	cancel := make(chan struct{})
+	opts.Cancel = cancel
 	done := make(chan error, 1)
 	go func() {
-		_, err := engine.Explore(m, engine.Options{MaxDepth: 1, Cancel: cancel}, newZ3)
+		_, err := engine.Explore(m, opts, newZ3)
 		done <- err
 	}()
 	time.Sleep(300 * time.Millisecond) // into the query

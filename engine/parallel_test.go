@@ -2,9 +2,7 @@ package engine_test
 
 import (
 	"bytes"
-	"errors"
 	"testing"
-	"time"
 
 	"github.com/setbot/setbot/engine"
 )
@@ -72,23 +70,5 @@ func TestJobsGiveTheSameTree(t *testing.T) {
 // query on a worker: the exploration stops when canceled, with
 // ErrCanceled.
 func TestJobsCancelAHardQuery(t *testing.T) {
-	m := machine(t, "testdata/fermat_wide.scxml")
-	cancel := make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		_, err := engine.Explore(m, engine.Options{MaxDepth: 2, Cancel: cancel, Jobs: 2}, newZ3)
-		done <- err
-	}()
-	time.Sleep(300 * time.Millisecond) // into the queries
-	canceled := time.Now()
-	close(cancel)
-	select {
-	case err := <-done:
-		if !errors.Is(err, engine.ErrCanceled) {
-			t.Errorf("err = %v, want ErrCanceled", err)
-		}
-		t.Logf("stopped %s after the cancel", time.Since(canceled).Round(time.Millisecond))
-	case <-time.After(time.Minute):
-		t.Fatal("the exploration did not stop within a minute of its cancel")
-	}
+	cancelHardQuery(t, "testdata/fermat_wide.scxml", engine.Options{MaxDepth: 2, Jobs: 2})
 }

@@ -209,7 +209,11 @@ symbolic execution tree, then reports:
 The environment sends every event of the input alphabet with any arguments of
 the input domain: values of the parameters' types and ranges, where
 ` + inputDomainHelp("") + `.
-What is unreachable is unreachable for those inputs.
+What is unreachable is unreachable for those inputs. A delayed send is a
+timer: by default (--time timed) it fires at its deadline, timers in
+deadline order (ties in the order they were set), and the environment's
+inputs come at any times between them; --time untimed lets a timer fire at
+any moment after it is set, an over-approximation.
 
 Formats: text, json (stats {states, paths, depth, subsumed, solver_calls, ms},
 unreachable (never entered), transient (entered, never stable), bounds_hit,

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/setbot/setbot/model/source"
@@ -566,12 +567,12 @@ func (in *Inliner) run(stmts []Stmt, env map[string]Expr, pc Expr) Expr {
 			}
 			return in.expr(x.Value, env, pc)
 		case *Block:
-			return in.run(append(slicesClone(x.Stmts), rest...), env, pc)
+			return in.run(append(slices.Clone(x.Stmts), rest...), env, pc)
 		case *If:
 			c := in.expr(x.Cond, env, pc)
 			t := truth(c)
-			then := in.run(append(slicesClone(x.Then.Stmts), rest...), copyEnv(env), andPC(pc, t))
-			els := in.run(append(slicesClone(bodyOf(x.Else)), rest...), copyEnv(env), andPC(pc, not(t)))
+			then := in.run(append(slices.Clone(x.Then.Stmts), rest...), copyEnv(env), andPC(pc, t))
+			els := in.run(append(slices.Clone(bodyOf(x.Else)), rest...), copyEnv(env), andPC(pc, not(t)))
 			return &Cond{Cond: c, Question: x.IfPos, Then: then, Else: els}
 		case *While:
 			return in.run(append([]Stmt{&loop{pos: x.WhilePos, cond: x.Cond, body: x.Body.Stmts}}, rest...), env, pc)
@@ -593,7 +594,7 @@ func (in *Inliner) run(stmts []Stmt, env map[string]Expr, pc Expr) Expr {
 				return in.run(rest, env, pc)
 			}
 			next := &loop{pos: x.pos, cond: x.cond, body: x.body, post: x.post, iter: x.iter + 1}
-			body := append(slicesClone(x.body), bodyOf(x.post)...)
+			body := append(slices.Clone(x.body), bodyOf(x.post)...)
 			then := in.run(append(append(body, next), rest...), copyEnv(env), andPC(pc, c))
 			els := in.run(rest, copyEnv(env), andPC(pc, not(c)))
 			return &Cond{Cond: c, Question: x.pos, Then: then, Else: els}
@@ -608,8 +609,6 @@ func (in *Inliner) run(stmts []Stmt, env map[string]Expr, pc Expr) Expr {
 	}
 	return &Absent{ValuePos: pos}
 }
-
-func slicesClone(ss []Stmt) []Stmt { return append([]Stmt(nil), ss...) }
 
 // exec translates s, a statement of a function body without return or
 // loop, into its effect on env.
