@@ -28,14 +28,15 @@ import (
 const SemanticsVersion = "setbot-semantics-6"
 
 // encodingMagic starts every encoded tree; the digit is the format version.
-const encodingMagic = "SET5"
+const encodingMagic = "SET6"
 
 // ErrEncoding is wrapped by every error decoding a tree.
 var ErrEncoding = errors.New("malformed encoded tree")
 
 // MarshalBinary encodes the tree: its term table in creation order, then
-// the nodes in breadth-first order with their edges, MLM states and
-// transitions named by key. DecodeSET rebuilds an identical tree (its Dump
+// the nodes in breadth-first order with their edges, MLM states,
+// transitions named by key, and canonical forms (which MSE imports when it
+// copies a node). DecodeSET rebuilds an identical tree (its Dump
 // is byte-for-byte the same) given the same machine.
 func (s *SET) MarshalBinary() ([]byte, error) {
 	w := &writer{}
@@ -87,7 +88,11 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 		}
 		w.uint(subsumed)
 		w.str(string(n.Cut))
-		w.bools(n.Expanded, n.Reused)
+		w.bools(n.Expanded, n.Reused, n.canon != nil)
+		if n.canon != nil {
+			w.terms(n.canon.terms)
+			w.terms(n.canon.pc)
+		}
 	}
 	return w.b, nil
 }
@@ -181,8 +186,14 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 			n.Subsumed = s.Nodes[sub-1]
 		}
 		n.Cut = vocab.Bound(r.str())
-		flags := r.ints(2)
+		flags := r.ints(3)
 		n.Expanded, n.Reused = flags[0] != 0, flags[1] != 0
+		if flags[2] != 0 {
+			n.canon = &canonForm{terms: r.terms(), pc: r.terms()}
+			if len(n.canon.terms) != canonicalTerms(n) {
+				r.fail("node %d: a canonical form of %d terms for %d", i, len(n.canon.terms), canonicalTerms(n))
+			}
+		}
 		s.Nodes = append(s.Nodes, n)
 	}
 	if len(r.b) != 0 {

@@ -31,6 +31,12 @@ func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, opts Options
 	})
 }
 
+// indexed is a candidate of subsumption and its canonical key.
+type indexed struct {
+	n   *Node
+	key string
+}
+
 // reuser takes children from a base tree.
 type reuser struct {
 	e           *explorer
@@ -38,7 +44,9 @@ type reuser struct {
 	updated     map[string]bool
 	clean       map[string]bool // (state, event) pair -> unchanged
 	counterpart map[*Node]*Node
+	candidate   map[*Node]indexed           // base node -> the first candidate of subsumption here it is the counterpart of
 	memo        map[solver.Term]solver.Term // base term -> new term
+	dense       []solver.Term               // the same, by base term, 0 for not yet
 	trans       map[string]*mlm.Transition  // new machine's transitions by key
 	baseCands   map[string][]*mlm.Transition
 	reused      int
@@ -46,8 +54,9 @@ type reuser struct {
 
 func newReuser(e *explorer, base *SET, updated map[string]bool) *reuser {
 	r := &reuser{e: e, base: base, updated: updated, clean: make(map[string]bool),
-		counterpart: make(map[*Node]*Node), memo: make(map[solver.Term]solver.Term),
-		trans: make(map[string]*mlm.Transition), baseCands: candidates(base.Machine)}
+		counterpart: make(map[*Node]*Node), candidate: make(map[*Node]indexed), memo: make(map[solver.Term]solver.Term),
+		trans: make(map[string]*mlm.Transition), baseCands: candidates(base.Machine),
+		dense: make([]solver.Term, base.Terms.Len()+1)}
 	for _, t := range e.set.Machine.Transitions {
 		r.trans[t.Key] = t
 	}
@@ -150,23 +159,16 @@ func (r *reuser) children(b, n *Node, in input, ord int) ([]child, bool) {
 	}
 	out := make([]child, 0, len(picked))
 	for _, c := range picked {
-		out = append(out, r.copy(c, ord))
+		out = append(out, r.copy(c, ord, n))
 	}
 	r.reused += len(out)
 	return out, true
 }
 
-// copy imports a base node into the new tree's terms and machine.
-func (r *reuser) copy(c *Node, ord int) child {
-	tab, src := r.e.x.tab, r.base.Terms
-	imp := func(x solver.Term) solver.Term { return tab.Import(src, x, r.memo) }
-	imps := func(xs []solver.Term) []solver.Term {
-		out := make([]solver.Term, len(xs))
-		for i, x := range xs {
-			out[i] = imp(x)
-		}
-		return out
-	}
+// copy imports a base node into the new tree's terms and machine; n is the
+// node it becomes a child of.
+func (r *reuser) copy(c *Node, ord int, n *Node) child {
+	imp := r.imp
 	args := func(as []Arg) []Arg {
 		out := make([]Arg, len(as))
 		for i, a := range as {
@@ -192,8 +194,60 @@ func (r *reuser) copy(c *Node, ord int) child {
 	for _, o := range c.In.Outputs {
 		edge.Outputs = append(edge.Outputs, Output{Event: o.Event, Target: o.Target, Args: args(o.Args)})
 	}
-	return child{state: r.e.set.Machine.State(c.State.Name), vals: imps(c.Vals), pc: imps(c.PC),
+	vals, pc := r.fromParent(c, n)
+	return child{state: r.e.set.Machine.State(c.State.Name), vals: vals, pc: pc,
 		timers: timers, edge: edge, ord: ord, base: c}
+}
+
+// imp imports a term of the base tree.
+func (r *reuser) imp(x solver.Term) solver.Term {
+	if y := r.dense[x]; y != 0 {
+		return y
+	}
+	y := r.e.x.tab.Import(r.base.Terms, x, r.memo)
+	r.dense[x] = y
+	return y
+}
+
+// fromParent imports the valuation and path condition of c, a base node,
+// to become a child of n. When n was copied from c's parent, what c shares
+// with its parent (the path condition's prefix, the values a step left
+// alone) is n's already: only the rest is imported. Either way the terms
+// are the imports of c's, and the table gains the same terms in the same
+// order, since a term imported before creates nothing.
+func (r *reuser) fromParent(c, n *Node) (vals, pc []solver.Term) {
+	vals, pc = make([]solver.Term, len(c.Vals)), make([]solver.Term, len(c.PC))
+	b := c.Parent
+	shared := n.Reused && len(n.PC) == len(b.PC) && len(n.Vals) == len(b.Vals) && len(c.PC) >= len(b.PC)
+	for i, x := range c.Vals {
+		if shared && x == b.Vals[i] {
+			vals[i] = n.Vals[i]
+		} else {
+			vals[i] = r.imp(x)
+		}
+	}
+	i := 0
+	if shared && slices.Equal(c.PC[:len(b.PC)], b.PC) {
+		i = copy(pc, n.PC)
+	}
+	for ; i < len(c.PC); i++ {
+		pc[i] = r.imp(c.PC[i])
+	}
+	return vals, pc
+}
+
+// importCanon imports the canonical form of a base node: renaming commutes
+// with importing (both follow the terms' structure, never their numbers),
+// so it is the canonical form of the node copied from it.
+func (r *reuser) importCanon(cf *canonForm) canonForm {
+	out := canonForm{terms: make([]solver.Term, len(cf.terms)), pc: make([]solver.Term, len(cf.pc))}
+	for i, x := range cf.terms {
+		out.terms[i] = r.imp(x)
+	}
+	for i, x := range cf.pc {
+		out.pc[i] = r.imp(x)
+	}
+	return out
 }
 
 // link records the base counterpart of a new node: the node it was copied

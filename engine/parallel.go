@@ -90,9 +90,6 @@ type task struct {
 	slvErr error // the oracle's
 }
 
-// canonForm is what canonical returns.
-type canonForm struct{ terms, pc []solver.Term }
-
 // level prepares the level whose first node is at index i: when it is big
 // enough, the workers start expanding its nodes.
 func (p *pool) level(i int) error {
@@ -244,13 +241,18 @@ func (w *worker) expand(t *task) {
 	}
 	var buf []solver.Term
 	n := &Node{State: t.n.State, Vals: mapTerms(&buf, t.n.Vals, w.fromShared), PC: mapTerms(&buf, t.n.PC, w.fromShared),
-		Timers: mapTimers(t.n.Timers, w.fromShared), Depth: t.n.Depth}
+		Timers: mapTimers(t.n.Timers, w.fromShared), Depth: t.n.Depth, Reused: t.n.Reused}
 	kids := e.step(n, e.inputs(n), t.base)
 	t.marks = append(t.marks, tab.Len()+1-int(first))
 	if x.err == nil && x.or.err == nil {
 		for _, k := range kids {
-			terms, pc := e.canonical(&Node{State: k.state, Vals: k.vals, PC: k.pc, Timers: k.timers})
-			t.canon = append(t.canon, canonForm{terms, pc})
+			var cf canonForm
+			if k.base != nil && k.base.canon != nil {
+				cf = e.reuse.importCanon(k.base.canon)
+			} else {
+				cf.terms, cf.pc = e.canonical(&Node{State: k.state, Vals: k.vals, PC: k.pc, Timers: k.timers})
+			}
+			t.canon = append(t.canon, cf)
 			t.marks = append(t.marks, tab.Len()+1-int(first))
 		}
 	}
@@ -312,7 +314,7 @@ func (e *explorer) merge(n *Node, t *task) error {
 		w.adopt(tab, t.terms, t.marks[j], t.marks[j+1])
 		c := e.attach(n, w.shared(k, &buf))
 		cf := t.canon[j]
-		e.subsumedAs(c, canonicalKey(c, mapTerms(&buf, cf.terms, w.toShared)), mapTerms(&buf, cf.pc, w.toShared))
+		e.subsumedAs(c, canonForm{mapTerms(&buf, cf.terms, w.toShared), mapTerms(&buf, cf.pc, w.toShared)})
 	}
 	return nil
 }

@@ -171,6 +171,11 @@ type Node struct {
 	Cut      vocab.Bound // the bound that stopped exploration here, if any
 	Expanded bool        // its inputs were explored (it may still have no children)
 	Reused   bool        // MSE: copied from the base tree rather than computed
+
+	// canon is the node's canonical form (subsume.go), kept with the tree
+	// so that MSE imports it for a node it copies instead of computing it
+	// again; nil when subsumption never saw the node.
+	canon *canonForm
 }
 
 // Leaf reports whether n has no children.

@@ -41,6 +41,9 @@ type candidate struct {
 	bounds []varBound // one per variable: the intersection of its bounds in pc
 }
 
+// canonForm is a state's canonical form, what canonical returns.
+type canonForm struct{ terms, pc []solver.Term }
+
 // varBound is the interval a conjunction of bounds allows variable v.
 type varBound struct {
 	v  solver.Term
@@ -89,17 +92,31 @@ func (p *premise) variable(v solver.Term) (premiseVar, bool) {
 // subsumed decides whether an earlier state subsumes n (see above);
 // otherwise n becomes a candidate.
 func (e *explorer) subsumed(n *Node) {
-	terms, pc := e.canonical(n)
-	e.subsumedAs(n, canonicalKey(n, terms), pc)
+	var cf canonForm
+	if b := e.copiedFrom(n); b != nil && b.canon != nil {
+		cf = e.reuse.importCanon(b.canon)
+	} else {
+		cf.terms, cf.pc = e.canonical(n)
+	}
+	e.subsumedAs(n, cf)
 }
 
-// subsumedAs is subsumed for n of the canonical key and path condition
-// given.
-func (e *explorer) subsumedAs(n *Node, key string, pc []solver.Term) {
-	p := e.x.or.prepare(pc)
+// copiedFrom is the base node MSE copied n from, nil for a node computed
+// here.
+func (e *explorer) copiedFrom(n *Node) *Node {
+	if e.reuse == nil || !n.Reused {
+		return nil
+	}
+	return e.reuse.counterpart[n]
+}
+
+// subsumedAs is subsumed for n of the canonical form given.
+func (e *explorer) subsumedAs(n *Node, cf canonForm) {
+	n.canon = &cf
+	key, pc := canonicalKey(n, cf.terms), cf.pc
 	if e.reuse != nil {
 		if b := e.reuse.counterpart[n]; b != nil {
-			if s, decided := e.likeBase(p, b, key); decided {
+			if s, decided := e.likeBase(b, key, pc); decided {
 				if s != nil {
 					n.Subsumed = s
 					return
@@ -109,6 +126,7 @@ func (e *explorer) subsumedAs(n *Node, key string, pc []solver.Term) {
 			}
 		}
 	}
+	p := e.x.or.prepare(pc)
 	for _, c := range e.byKey[key].survivors(p) {
 		if !e.x.or.refutedByModel(p, c) && e.x.or.implies(p, c.pc) {
 			n.Subsumed = c.n
@@ -126,18 +144,43 @@ func (e *explorer) index(key string, n *Node, pc []solver.Term) {
 		e.byKey[key] = cs
 	}
 	cs.add(&candidate{n: n, pc: pc, bounds: bounds(e.x.tab, pc)})
+	if e.reuse != nil {
+		if b := e.reuse.counterpart[n]; b != nil {
+			if _, ok := e.reuse.candidate[b]; !ok { // the first, as likeBase's walk finds it
+				e.reuse.candidate[b] = indexed{n, key}
+			}
+			return
+		}
+	}
+	cs.fresh++
 }
 
-// likeBase decides subsumption for a node identical to base node b, using
-// the base tree's decision: among the earlier candidates, those with a base
-// counterpart did not subsume b (they are identical, and come in the same
-// order), except b's own subsumer; only candidates new to this tree are
-// checked. decided is false when b's subsumer has no counterpart here: the
-// ordinary check then decides.
-func (e *explorer) likeBase(p *premise, b *Node, key string) (*Node, bool) {
+// likeBase decides subsumption for a node identical to base node b, of
+// canonical key and path condition pc, using the base tree's decision:
+// among the earlier candidates, those with a base counterpart did not
+// subsume b (they are identical, and come in the same order), except b's
+// own subsumer; only candidates new to this tree are checked. decided is
+// false when b's subsumer has no counterpart here: the ordinary check then
+// decides.
+func (e *explorer) likeBase(b *Node, key string, pc []solver.Term) (*Node, bool) {
+	cs := e.byKey[key]
+	if cs == nil || cs.fresh == 0 {
+		// No candidate is new: the answer is the base's. b's subsumer,
+		// when it has a counterpart, is a candidate of the same key (it
+		// is identical, and its condition follows from n's).
+		if b.Subsumed == nil {
+			return nil, true
+		}
+		s, ok := e.reuse.candidate[b.Subsumed]
+		if !ok || s.key != key {
+			return nil, false
+		}
+		return s.n, true
+	}
 	// Candidates the premise's intervals refute are passed over: b's
 	// subsumer, identical to one that subsumes n, is never among them.
-	for _, c := range e.byKey[key].survivors(p) {
+	p := e.x.or.prepare(pc)
+	for _, c := range cs.survivors(p) {
 		if cb := e.reuse.counterpart[c.n]; cb != nil {
 			if b.Subsumed != nil && cb == b.Subsumed {
 				return c.n, true
@@ -259,6 +302,18 @@ func canonicalKey(n *Node, terms []solver.Term) string {
 		}
 	}
 	return string(b)
+}
+
+// canonicalTerms is the number of terms of n's canonical key.
+func canonicalTerms(n *Node) int {
+	k := len(n.Vals)
+	for _, t := range n.Timers {
+		k += len(t.Args)
+		if t.Due != 0 {
+			k++
+		}
+	}
+	return k
 }
 
 // present returns n's path condition without the conjuncts that tie its
@@ -424,8 +479,9 @@ func (o *oracle) prepare(pc []solver.Term) *premise {
 // bounds (sorted by variable): a candidate sits at the node its last bound
 // leads to.
 type keyIndex struct {
-	all  []*candidate
-	root trieNode
+	all   []*candidate
+	root  trieNode
+	fresh int // candidates without a base counterpart (MSE), all of them otherwise
 }
 
 type trieNode struct {

@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 )
@@ -96,4 +98,79 @@ func TestBoundsContradict(t *testing.T) {
 			t.Errorf("BoundsContradict(%s) = %v, want %v", tab.String(tc.c), got, tc.want)
 		}
 	}
+}
+
+// TestCopiedCanonicalForms checks what MSE relies on to import a copied
+// node's canonical form rather than compute it: renaming commutes with
+// importing. Every node MSE copies from a base tree (decoded, as from the
+// cache) has the canonical form its own terms give, on one worker or two.
+func TestCopiedCanonicalForms(t *testing.T) {
+	newZ3 := func(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
+	for _, tc := range []struct {
+		base, head string
+		depth      int
+	}{
+		{"../testdata/bench/aqs.scxml", "../testdata/versions/aqs/k_guard_changed.scxml", 8},
+		{"../testdata/bench/accs.scxml", "../testdata/versions/accs/k_guard_changed.scxml", 7},
+		{"testdata/two_timers.scxml", "testdata/two_timers.scxml", 6},
+		{"../examples/crossing.scxml", "../examples/crossing.scxml", 8},
+	} {
+		base, head := loadFile(t, tc.base), loadFile(t, tc.head)
+		updated := map[string]bool{}
+		old := map[string]*mlm.Transition{}
+		for _, tr := range base.Transitions {
+			old[tr.Key] = tr
+		}
+		for _, tr := range head.Transitions {
+			if o := old[tr.Key]; o == nil || !sameTransition(tr, o) {
+				updated[tr.Key] = true
+			}
+		}
+		set, err := Explore(base, Options{MaxDepth: tc.depth}, newZ3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := set.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		decoded, err := DecodeSET(base, enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, jobs := range []int{1, 2} {
+			mse, err := ExploreMSE(head, decoded, updated, Options{MaxDepth: tc.depth, Jobs: jobs}, newZ3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := &explorer{x: &executor{tab: mse.Terms, opts: mse.Options}, canonVars: make(map[canonKey]solver.Term), renamed: make(map[renamedKey]solver.Term)}
+			e.x.or = newOracle(mse.Terms, nil)
+			copied := 0
+			for _, n := range mse.Nodes {
+				if n.canon == nil {
+					t.Fatalf("%s, %d workers: node %d has no canonical form", tc.head, jobs, n.ID)
+				}
+				terms, pc := e.canonical(n)
+				if !slices.Equal(terms, n.canon.terms) || !slices.Equal(pc, n.canon.pc) {
+					t.Fatalf("%s, %d workers: node %d (reused %v) has canonical form %v %v, computed %v %v",
+						tc.head, jobs, n.ID, n.Reused, n.canon.terms, n.canon.pc, terms, pc)
+				}
+				if n.Reused {
+					copied++
+				}
+			}
+			if copied < len(mse.Nodes)/2 {
+				t.Errorf("%s, %d workers: only %d of %d nodes copied: the check checked little", tc.head, jobs, copied, len(mse.Nodes))
+			}
+		}
+	}
+}
+
+func loadFile(t *testing.T, path string) *mlm.Machine {
+	t.Helper()
+	m, errs := load.File(path, load.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return m
 }
