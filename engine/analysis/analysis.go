@@ -252,20 +252,25 @@ func (a *Analyzer) add(list []Reach, name string, line int, n *engine.Node) ([]R
 // Sent maps each output a tree sends, as "EVENT to TARGET", to the first
 // node (breadth first, so with a shortest path) whose step sends it.
 func Sent(set *engine.SET) map[string]*engine.Node {
-	first := make(map[string]*engine.Node)
+	type output struct{ event, target string }
+	first := make(map[output]*engine.Node)
 	for _, n := range set.Nodes {
 		e := n.In
 		if e == nil {
 			e = set.Start
 		}
 		for _, o := range e.Outputs {
-			key := o.Event + " to " + o.Target
-			if _, ok := first[key]; !ok {
-				first[key] = n
+			k := output{o.Event, o.Target}
+			if _, ok := first[k]; !ok {
+				first[k] = n
 			}
 		}
 	}
-	return first
+	out := make(map[string]*engine.Node, len(first))
+	for k, n := range first {
+		out[k.event+" to "+k.target] = n
+	}
+	return out
 }
 
 // Outputs lists every output the tree sends, with a shortest witness,

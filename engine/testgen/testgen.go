@@ -11,11 +11,14 @@
 package testgen
 
 import (
+	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"iter"
 	"math/big"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -724,7 +727,8 @@ func choose(leaves []*engine.Node, coverage vocab.Coverage) ([]*engine.Node, err
 func cover(leaves []*engine.Node, items func(*engine.Node) []string) []*engine.Node {
 	// Leaves whose paths cover the same items are one candidate, the first
 	// of them: the greedy choice below takes the first of equal gains, so
-	// it never takes a later one. Items are numbered for speed.
+	// it never takes a later one. Items are numbered for speed, and a
+	// path's items are a bit set, whose words name it.
 	ids := make(map[string]int)
 	type candidate struct {
 		leaf  int
@@ -732,28 +736,38 @@ func cover(leaves []*engine.Node, items func(*engine.Node) []string) []*engine.N
 	}
 	var cands []candidate
 	seen := make(map[string]bool)
+	var set []uint64
+	var key []byte
 	for i, l := range leaves {
-		set := make(map[int]bool)
-		for _, x := range l.Path()[1:] {
+		clear(set)
+		for x := l; x.Parent != nil; x = x.Parent {
 			for _, it := range items(x) {
 				id, ok := ids[it]
 				if !ok {
 					id = len(ids)
 					ids[it] = id
 				}
-				set[id] = true
+				for id/64 >= len(set) {
+					set = append(set, 0)
+				}
+				set[id/64] |= 1 << (id % 64)
 			}
 		}
-		list := make([]int, 0, len(set))
-		for id := range set {
-			list = append(list, id)
+		key = key[:0]
+		for _, w := range set {
+			key = binary.LittleEndian.AppendUint64(key, w)
 		}
-		sort.Ints(list)
-		key := fmt.Sprint(list)
-		if seen[key] {
+		key = bytes.TrimRight(key, "\x00") // the same set, however many words it was given
+		if seen[string(key)] {
 			continue
 		}
-		seen[key] = true
+		seen[string(key)] = true
+		var list []int
+		for k, w := range set {
+			for ; w != 0; w &= w - 1 {
+				list = append(list, k*64+bits.TrailingZeros64(w))
+			}
+		}
 		cands = append(cands, candidate{i, list})
 	}
 	covered := make([]bool, len(ids))
