@@ -27,8 +27,10 @@ import (
 // only) needs the bump all the same.
 const SemanticsVersion = "setbot-semantics-6"
 
-// encodingMagic starts every encoded tree; the digit is the format version.
-const encodingMagic = "SET6"
+// EncodingVersion starts every encoded tree; the digit is the format
+// version. Cache keys of trees include it, so that a tree stored in another
+// format is not even looked up.
+const EncodingVersion = "SET6"
 
 // ErrEncoding is wrapped by every error decoding a tree.
 var ErrEncoding = errors.New("malformed encoded tree")
@@ -40,7 +42,7 @@ var ErrEncoding = errors.New("malformed encoded tree")
 // is byte-for-byte the same) given the same machine.
 func (s *SET) MarshalBinary() ([]byte, error) {
 	w := &writer{}
-	w.b = append(w.b, encodingMagic...)
+	w.b = append(w.b, EncodingVersion...)
 	w.str(s.Machine.Hash)
 	w.b = s.Terms.AppendBinary(w.b)
 	o := s.Options
@@ -111,10 +113,10 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 			set, err = nil, fmt.Errorf("%w: %s", ErrEncoding, string(e))
 		}
 	}()
-	if len(data) < len(encodingMagic) || string(data[:len(encodingMagic)]) != encodingMagic {
+	if len(data) < len(EncodingVersion) || string(data[:len(EncodingVersion)]) != EncodingVersion {
 		return nil, fmt.Errorf("%w: not an encoded tree of this version", ErrEncoding)
 	}
-	r.b = r.b[len(encodingMagic):]
+	r.b = r.b[len(EncodingVersion):]
 	if h := r.str(); h != m.Hash {
 		return nil, fmt.Errorf("%w: the tree is of machine %.12s, not %.12s", ErrEncoding, h, m.Hash)
 	}

@@ -33,11 +33,11 @@ const resultVersion = "result-4"
 // computed under other semantics are never found.
 
 // setKey is a tree's cache key (ARCHITECTURE.md §7): the semantics version,
-// the canonical machine hash, and the engine options that shape the tree.
+// the tree's encoding, the canonical machine hash, and the engine options that shape the tree.
 // The wall-clock budget is left out: a tree it did not cut is the same
 // tree under any budget, and a tree it cut is never stored.
 func setKey(m *mlm.Machine, o engine.Options) string {
-	return digest(engine.SemanticsVersion, m.Hash,
+	return digest(engine.SemanticsVersion, engine.EncodingVersion, m.Hash,
 		fmt.Sprintf("depth=%d states=%d loop=%d micro=%d time=%s", o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, o.Time))
 }
 
