@@ -25,7 +25,7 @@ import (
 // some of which the candidate's condition excludes. So the new state's
 // condition is prepared once (a premise: its conjuncts, and per variable
 // its interval and whether only bounds constrain it), every candidate's
-// bounds once when it is indexed, and a candidate the premise's intervals
+// bounds once when it joins the index, and a candidate the premise's intervals
 // refute costs a few comparisons; only the others go to the full check,
 // where the solver may be asked. The candidates of a key are indexed by
 // their bounds in a trie, so that a whole group of candidates with a bound
@@ -33,12 +33,10 @@ import (
 // candidates that survive cost, not what all of them do.
 
 // candidate is a state that was not subsumed, under its canonical key,
-// with its canonical path condition and the bounds that condition puts on
-// single variables.
+// with its canonical path condition.
 type candidate struct {
-	n      *Node
-	pc     []solver.Term
-	bounds []varBound // one per variable: the intersection of its bounds in pc
+	n  *Node
+	pc []solver.Term
 }
 
 // canonForm is a state's canonical form, what canonical returns.
@@ -140,10 +138,10 @@ func (e *explorer) subsumedAs(n *Node, cf canonForm) {
 func (e *explorer) index(key string, n *Node, pc []solver.Term) {
 	cs := e.byKey[key]
 	if cs == nil {
-		cs = &keyIndex{}
+		cs = &keyIndex{tab: e.x.tab}
 		e.byKey[key] = cs
 	}
-	cs.add(&candidate{n: n, pc: pc, bounds: bounds(e.x.tab, pc)})
+	cs.add(&candidate{n: n, pc: pc})
 	if e.reuse != nil {
 		if b := e.reuse.counterpart[n]; b != nil {
 			if _, ok := e.reuse.candidate[b]; !ok { // the first, as likeBase's walk finds it
@@ -477,9 +475,12 @@ func (o *oracle) prepare(pc []solver.Term) *premise {
 
 // keyIndex holds the candidates of one key, in order, and a trie of their
 // bounds (sorted by variable): a candidate sits at the node its last bound
-// leads to.
+// leads to. Candidates join the trie when it is next searched: under MSE,
+// most keys never are (likeBase decides their nodes as the base did).
 type keyIndex struct {
+	tab   *solver.Table
 	all   []*candidate
+	tried int // candidates all[:tried] are in the trie
 	root  trieNode
 	fresh int // candidates without a base counterpart (MSE), all of them otherwise
 }
@@ -495,11 +496,12 @@ type trieEdge struct {
 	node trieNode
 }
 
-func (cs *keyIndex) add(c *candidate) {
-	i := len(cs.all)
-	cs.all = append(cs.all, c)
+func (cs *keyIndex) add(c *candidate) { cs.all = append(cs.all, c) }
+
+// try puts the candidate at index i, the next, in the trie.
+func (cs *keyIndex) try(i int) {
 	t := &cs.root
-	for _, b := range c.bounds {
+	for _, b := range bounds(cs.tab, cs.all[i].pc) {
 		e := t.next[b]
 		if e == nil {
 			e = &trieEdge{b: b}
@@ -525,6 +527,9 @@ func (cs *keyIndex) add(c *candidate) {
 func (cs *keyIndex) survivors(p *premise) []*candidate {
 	if cs == nil {
 		return nil
+	}
+	for ; cs.tried < len(cs.all); cs.tried++ {
+		cs.try(cs.tried)
 	}
 	var idx []int
 	var walk func(t *trieNode)
