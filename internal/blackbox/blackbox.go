@@ -114,10 +114,7 @@ func SaveRows(modelDir string, fs []*model.Function) (int, error) {
 			if !r.Grown {
 				continue
 			}
-			for _, in := range r.In {
-				b.WriteString(csvField(model.FormatValue(in)) + ",")
-			}
-			b.WriteString(csvField(model.FormatValue(r.Out)) + "\n")
+			b.WriteString(CSVLine(r) + "\n")
 			n++
 		}
 		if b.Len() == 0 || f.Table == "" {
@@ -136,6 +133,16 @@ func SaveRows(modelDir string, fs []*model.Function) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// CSVLine is a row as a line of its table: the inputs, then the output.
+func CSVLine(r *model.Row) string {
+	var b strings.Builder
+	for _, in := range r.In {
+		b.WriteString(csvField(model.FormatValue(in)) + ",")
+	}
+	b.WriteString(csvField(model.FormatValue(r.Out)))
+	return b.String()
 }
 
 func csvField(s string) string {
