@@ -111,7 +111,7 @@ func (r *runner) growTables(path string, head, base *mlm.Machine, eopts engine.O
 			base.Hash = mlm.Hash(base)
 		}
 	}
-	r.progress("%s: %d rows computed", path, len(g.Rows))
+	r.progress("%s: rows computed: %d", path, len(g.Rows))
 	return g, nil
 }
 
