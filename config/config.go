@@ -30,6 +30,15 @@ const (
 	DefaultMaxMicrosteps = engine.DefaultMaxMicrosteps
 )
 
+// Defaults of functions: growing black-box functions' tables.
+const (
+	// DefaultGrowRounds is the rounds of SolveTab (the paper's m) when
+	// functions.run_commands allows commands and grow_rounds is absent.
+	DefaultGrowRounds = 2
+	// DefaultCommandTimeout bounds one run of a command.
+	DefaultCommandTimeout = 10 * time.Second
+)
+
 // The valid values, in documentation order.
 var (
 	strategies = vocab.Names(vocab.Strategies)
@@ -51,6 +60,20 @@ type Config struct {
 	PerModel   []ModelRule // yaml: models_config; applied in order to each model they match
 	Gate       vocab.Gate
 	Schedule   string // cron spec of the scheduled full re-analysis; "" for none
+	Functions  Functions
+}
+
+// Functions says whether and how an analysis runs the commands of black-box
+// functions (setbot:function command=...) to grow their tables (SolveTab,
+// Boudhiba et al., TAP 2017). A command is code from the repository: an
+// analysis runs it only when RunCommands is true both in the
+// configuration it analyses (the head's) and in the one its gate comes
+// from (the base's), so that a pull request cannot allow itself to run
+// code in the analysis.
+type Functions struct {
+	RunCommands bool          // yaml: run_commands
+	GrowRounds  int           // yaml: grow_rounds, the paper's m
+	Timeout     time.Duration // yaml: timeout, of one run of a command
 }
 
 // Bounds bound one exploration.
@@ -109,7 +132,8 @@ func Default() *Config {
 			LoopBound:     DefaultLoopBound,
 			MaxMicrosteps: DefaultMaxMicrosteps,
 		},
-		Gate: vocab.DefaultGate(),
+		Gate:      vocab.DefaultGate(),
+		Functions: Functions{GrowRounds: DefaultGrowRounds, Timeout: DefaultCommandTimeout},
 	}
 }
 

@@ -25,6 +25,7 @@ func TestDefault(t *testing.T) {
 			"output_lost":         "warn",
 			"nondeterminism":      "warn",
 		},
+		Functions: Functions{GrowRounds: 2, Timeout: 10 * time.Second},
 	}
 	if got := Default(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Default() = %+v, want %+v", got, want)

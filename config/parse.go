@@ -26,9 +26,10 @@ const maxVisits = 1 << 20
 
 // The keys of each mapping, in documentation order (which is also the order of "known: ...").
 var (
-	topKeys    = []string{"models", "ignore", "strategy", "coverage", "time", "bounds", "invariants", "models_config", "gate", "schedule"}
+	topKeys    = []string{"models", "ignore", "strategy", "coverage", "time", "bounds", "invariants", "models_config", "gate", "schedule", "functions"}
 	boundsKeys = []string{"depth", "max_states", "loop_bound", "max_microsteps", "max_mlm_states", "timeout"}
 	ruleKeys   = []string{"match", "bounds", "invariants", "coverage", "strategy", "time"}
+	funcKeys   = []string{"run_commands", "grow_rounds", "timeout"}
 )
 
 // Parse reads a configuration file. filename is used only in error messages. Empty data, or a
@@ -585,8 +586,45 @@ func (p *parser) config(n *yaml.Node, c *Config) {
 			p.gate(v, key, c.Gate)
 		case "schedule":
 			c.Schedule = p.schedule(v, key)
+		case "functions":
+			p.functions(v, key, &c.Functions)
 		}
 	})
+}
+
+func (p *parser) functions(n *yaml.Node, path string, f *Functions) {
+	p.fields(n, path, "key", funcKeys, func(key string, v *yaml.Node) {
+		path := join(path, key)
+		switch key {
+		case "run_commands":
+			if b, ok := p.boolean(v, path); ok {
+				f.RunCommands = b
+			}
+		case "grow_rounds":
+			set(&f.GrowRounds, p.count(v, path, 1))
+		case "timeout":
+			d := p.duration(v, path)
+			if d != nil && *d == 0 {
+				p.errorf(v, path, "a command needs a time limit: want a duration such as 10s")
+				d = nil
+			}
+			set(&f.Timeout, d)
+		}
+	})
+}
+
+// boolean returns the boolean n holds.
+func (p *parser) boolean(n *yaml.Node, path string) (bool, bool) {
+	if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+		p.errorf(n, path, "expected true or false, found %s", describe(n))
+		return false, false
+	}
+	var b bool
+	if err := n.Decode(&b); err != nil {
+		p.errorf(n, path, "expected true or false, found %s", describe(n))
+		return false, false
+	}
+	return b, true
 }
 
 // didYouMean returns `, did you mean "x"?` for the known word closest to s, when it is close

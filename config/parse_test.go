@@ -26,7 +26,9 @@ func TestParseDefaults(t *testing.T) {
 		"models:\nignore:\nstrategy:\ncoverage: ~\nbounds:\ninvariants:\nmodels_config:\ngate:\nschedule: null\n",
 		"bounds: {depth: ~, timeout: }\ngate: {bound_hit: }\n",
 		// the defaults written out
-		"models: ['**/*.scxml']\nstrategy: auto\ncoverage: transition\nbounds: {depth: 10, max_states: 200000, loop_bound: 10, max_microsteps: 100, max_mlm_states: 0, timeout: 0}\nschedule: ''\n",
+		"models: ['**/*.scxml']\nstrategy: auto\ncoverage: transition\nbounds: {depth: 10, max_states: 200000, loop_bound: 10, max_microsteps: 100, max_mlm_states: 0, timeout: 0}\nschedule: ''\n" +
+			"functions: {run_commands: false, grow_rounds: 2, timeout: 10s}\n",
+		"functions:\n", "functions: {run_commands: }\n",
 	} {
 		c, err := Parse(FileName, []byte(src))
 		if err != nil {
@@ -67,6 +69,10 @@ gate:
   unreachable_state: warn
   bound_hit: off
 schedule: "0 3 * * *"
+functions:
+  run_commands: true
+  grow_rounds: 5
+  timeout: 3s
 `
 	one, twoMin := 1, 2*time.Minute
 	want := &Config{
@@ -100,7 +106,8 @@ schedule: "0 3 * * *"
 			"output_lost":         "warn",
 			"nondeterminism":      "warn",
 		},
-		Schedule: "0 3 * * *",
+		Schedule:  "0 3 * * *",
+		Functions: Functions{RunCommands: true, GrowRounds: 5, Timeout: 3 * time.Second},
 	}
 	c, err := Parse(FileName, []byte(src))
 	if err != nil {
@@ -145,7 +152,7 @@ func TestParseValid(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	const known = " (known: models, ignore, strategy, coverage, time, bounds, invariants, models_config, gate, schedule)"
+	const known = " (known: models, ignore, strategy, coverage, time, bounds, invariants, models_config, gate, schedule, functions)"
 	tests := []struct {
 		name, src string
 		want      []string // every error, in order
@@ -163,6 +170,15 @@ func TestParseErrors(t *testing.T) {
 			`.setbot.yml:3:14: models_config[0].bounds: unknown key "timout", did you mean "timeout"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
 		{"unknown gate rule", "gate:\n  unreachable_states: warn\n", []string{
 			`.setbot.yml:2:3: gate: unknown rule "unreachable_states", did you mean "unreachable_state"? (known: unreachable_state, transient_state, invariant_violation, bound_hit, model_error, runtime_error, output_lost, nondeterminism)`}},
+		{"unknown functions key", "functions:\n  run_command: true\n  rounds: 3\n", []string{
+			`.setbot.yml:2:3: functions: unknown key "run_command", did you mean "run_commands"? (known: run_commands, grow_rounds, timeout)`,
+			`.setbot.yml:3:3: functions: unknown key "rounds" (known: run_commands, grow_rounds, timeout)`}},
+		{"functions of the wrong types", "functions:\n  run_commands: yes\n  grow_rounds: 0\n  timeout: 0s\n", []string{
+			`.setbot.yml:2:17: functions.run_commands: expected true or false, found the string "yes"`,
+			`.setbot.yml:3:16: functions.grow_rounds: bound 0 too small (want 1 or more)`,
+			`.setbot.yml:4:12: functions.timeout: a command needs a time limit: want a duration such as 10s`}},
+		{"functions not a mapping", "functions: true\n", []string{
+			`.setbot.yml:1:12: functions: expected a mapping, found the boolean true`}},
 		{"merge key", "bounds:\n  <<: {depth: 3}\n", []string{
 			`.setbot.yml:2:3: bounds: merge keys (<<) are not supported; alias the whole value instead`}},
 		{"non-scalar key", "? [a]\n: 1\n", []string{
@@ -417,7 +433,7 @@ func TestDocs(t *testing.T) {
 			t.Errorf("For(models/radio_fm.scxml) = %+v, not as docs/config.md says", got)
 		}
 	}
-	for _, words := range [][]string{topKeys, boundsKeys, ruleKeys, gateRules, actions, strategies, coverages, times} {
+	for _, words := range [][]string{topKeys, boundsKeys, ruleKeys, funcKeys, gateRules, actions, strategies, coverages, times} {
 		for _, w := range words {
 			if !strings.Contains(string(doc), "`"+w+"`") {
 				t.Errorf("docs/config.md does not mention `%s`", w)

@@ -48,12 +48,13 @@ func suiteKey(set string, coverage vocab.Coverage) string {
 
 // resultKey is the key of the analysis of a change: the two trees, the
 // two files' contents (a result names source lines), and everything else
-// that shapes the result.
-func resultKey(base, head, baseFile, headFile string, strategy vocab.Strategy, coverage vocab.Coverage, invariants []string) string {
+// that shapes the result, growth saying whether black-box functions'
+// commands ran and what they computed (growthKey).
+func resultKey(base, head, baseFile, headFile string, strategy vocab.Strategy, coverage vocab.Coverage, invariants []string, growth string) string {
 	inv := append([]string(nil), invariants...)
 	sort.Strings(inv)
 	return digest(engine.SemanticsVersion, resultVersion, buildVersion(), base, head, baseFile, headFile,
-		"strategy="+string(strategy), "coverage="+string(coverage), "invariants="+strings.Join(inv, "\x00"))
+		"strategy="+string(strategy), "coverage="+string(coverage), "invariants="+strings.Join(inv, "\x00"), growth)
 }
 
 // buildVersion names the build of setbot: the commit it was built from

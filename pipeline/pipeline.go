@@ -66,6 +66,11 @@ type Options struct {
 	// "" means the base. The bot gives the tip of the pull request's target
 	// branch, where the base is the merge base.
 	GateFrom string
+	// RunCommands lets black-box functions' commands grow their tables
+	// whatever the configuration says (`analyze --run-commands`). Without
+	// it they run only when functions.run_commands is true both at the
+	// head and at the gate's revision.
+	RunCommands bool
 }
 
 // ConfigError is a configuration file that does not parse: the run cannot
@@ -132,7 +137,9 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 		return nil, err
 	}
 	changes = append(changes, through...)
-	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: headCfg, gate: gateCfg, base: baseSHA, head: headSHA, through: why}
+	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: headCfg, gate: gateCfg, base: baseSHA, head: headSHA, through: why,
+		commands: commandsAllowed(opts, headCfg, gateCfg)}
+	defer r.removeCheckout()
 	out := &report.Analysis{Repo: opts.Repo, Base: baseSHA, Head: headSHA, Models: []*report.Model{}}
 	judged := make([]gate.Model, 0, len(changes))
 	for i, c := range changes {
@@ -203,6 +210,10 @@ type runner struct {
 	// through holds, for a model analysed because files it reads changed
 	// (and not the model's file), those files.
 	through map[string][]string
+	// commands says whether black-box functions' commands may run;
+	// checkoutDir holds the head's files for them once written.
+	commands    bool
+	checkoutDir string
 }
 
 func (r *runner) progress(format string, args ...any) {
@@ -264,6 +275,11 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 			r.progress("%s: the base version does not load (%s); analysing the head as a new model", c.OldPath, diags[0].Message)
 		}
 	}
+	if r.commands && hasCommands(head) {
+		if out.TableGrowth, err = r.growTables(c.NewPath, head, base, eopts, r.cfg.Functions); err != nil {
+			return nil, nil, err
+		}
+	}
 	invariants, diags := invariantsFor(head, mc.Invariants)
 	if len(diags) > 0 {
 		out.Errors = diags
@@ -277,7 +293,8 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	}
 	// The trees are keyed by the canonical machines, but a result also
 	// speaks of source lines: it is keyed by the files' bytes too.
-	rkey := resultKey(baseKey, trees.key(head), digest(baseSrc...), digest(headSrc...), strategy, mc.Coverage, mc.Invariants)
+	rkey := resultKey(baseKey, trees.key(head), digest(baseSrc...), digest(headSrc...), strategy, mc.Coverage, mc.Invariants,
+		growthKey(out.TableGrowth, r.cfg.Functions))
 	if stored, ok := r.storedResult(rkey); ok {
 		out.ChangeAnalysis = report.NewChangeAnalysis(stored)
 		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true

@@ -56,13 +56,13 @@ func TestKeys(t *testing.T) {
 	if k != setKey(m, timed) {
 		t.Error("the wall-clock budget changes the key")
 	}
-	if resultKey("a", "b", "fa", "fb", "auto", "path", []string{"x > 0", "y > 0"}) != resultKey("a", "b", "fa", "fb", "auto", "path", []string{"y > 0", "x > 0"}) {
+	if resultKey("a", "b", "fa", "fb", "auto", "path", []string{"x > 0", "y > 0"}, "") != resultKey("a", "b", "fa", "fb", "auto", "path", []string{"y > 0", "x > 0"}, "") {
 		t.Error("the order of invariants changes the result key")
 	}
-	if resultKey("a", "b", "fa", "fb", "auto", "path", nil) == resultKey("a", "b", "fa", "fb", "mse", "path", nil) {
+	if resultKey("a", "b", "fa", "fb", "auto", "path", nil, "") == resultKey("a", "b", "fa", "fb", "mse", "path", nil, "") {
 		t.Error("the strategy is not part of the result key")
 	}
-	if resultKey("a", "b", "fa", "fb", "auto", "path", nil) == resultKey("a", "b", "fa", "fc", "auto", "path", nil) {
+	if resultKey("a", "b", "fa", "fb", "auto", "path", nil, "") == resultKey("a", "b", "fa", "fc", "auto", "path", nil, "") {
 		t.Error("the head file's bytes are not part of the result key (a result names source lines)")
 	}
 }

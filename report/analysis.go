@@ -61,6 +61,10 @@ type Model struct {
 	// to a system variable): setbot raises error.execution there.
 	Warnings []Diagnostic `json:"warnings,omitempty"`
 
+	// TableGrowth is what running black-box functions' commands added to
+	// the head's tables before the analysis; nil when no command ran.
+	TableGrowth *TableGrowth `json:"table_growth,omitempty"`
+
 	// ChangeAnalysis is what the change does to the model
 	// (NewChangeAnalysis); nil when there is no analysis.
 	*ChangeAnalysis
@@ -68,6 +72,28 @@ type Model struct {
 	// HeadMachine is the flattened head model (nil when deleted or broken),
 	// for the diagram and source lines; it is not part of the JSON.
 	HeadMachine *mlm.Machine `json:"-"`
+}
+
+// TableGrowth is what the commands of the head's black-box functions
+// computed (SolveTab, Boudhiba et al., TAP 2017), when the configuration
+// lets them run (functions.run_commands). The analysis read the tables
+// with these rows; the repository's table files do not hold them.
+type TableGrowth struct {
+	Rounds int        `json:"rounds"` // SolveTab rounds used
+	Rows   []GrownRow `json:"rows"`
+	// Errors say why growing stopped early: a command that failed, timed
+	// out or printed no value of its type. The analysis went on with the
+	// rows it had.
+	Errors []string `json:"errors"`
+}
+
+// GrownRow is one row a command computed.
+type GrownRow struct {
+	Function string   `json:"function"`
+	Table    string   `json:"table"` // the table's file, repository-relative
+	In       []string `json:"in"`
+	Out      string   `json:"out"`
+	CSV      string   `json:"csv"` // the line to append to the table
 }
 
 // Diagnostic is an error located in a model file.

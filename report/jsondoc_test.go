@@ -19,6 +19,8 @@ var docObjects = map[string]reflect.Type{
 	"analysis":         reflect.TypeFor[Analysis](),
 	"model":            reflect.TypeFor[Model](),
 	"diagnostic":       reflect.TypeFor[Diagnostic](),
+	"table_growth":     reflect.TypeFor[TableGrowth](),
+	"grown_row":        reflect.TypeFor[GrownRow](),
 	"change":           reflect.TypeFor[Change](),
 	"position":         reflect.TypeFor[Position](),
 	"transition_place": reflect.TypeFor[TransitionPlace](),

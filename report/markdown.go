@@ -344,7 +344,15 @@ type modelView struct {
 	Reach, Invariants, Bounds []string
 	Outputs, Choices          []string
 	Diagram                   *diagramResult
+
+	// Growth says what the black-box functions' commands computed;
+	// GrownTables holds the rows to commit, by table.
+	Growth      []string
+	GrownTables []grownTable
 }
+
+// grownTable is the rows to append to one table file, as a fenced block.
+type grownTable struct{ Table, Fence, Lines string }
 
 type changeRow struct{ Kind, Subject, Line string }
 
@@ -392,6 +400,7 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 		}
 		v.Errors = append(v.Errors, "❌ "+where+text(e.Message))
 	}
+	v.Growth, v.GrownTables = growthView(m.TableGrowth)
 	if len(m.Errors) > 0 && m.ChangeAnalysis == nil {
 		v.Lead = plural(len(m.Errors), "error stops", "errors stop") + " the head version from being analysed:"
 	}
@@ -411,7 +420,7 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 		}
 	}
 	v.Choices = choiceLines(r)
-	v.Unchanged = len(r.Changes) == 0 && !r.NoBase && len(m.Errors) == 0 && len(r.NewlyUnreachable) == 0 &&
+	v.Unchanged = len(r.Changes) == 0 && !r.NoBase && len(m.Errors) == 0 && len(v.GrownTables) == 0 && len(r.NewlyUnreachable) == 0 &&
 		len(r.NewlyReachable) == 0 && len(r.NewlyTransient) == 0 && len(failing) == 0 && len(r.BoundsHit) == 0 &&
 		len(r.OutputsLost) == 0 && newConflicts(r) == 0
 	if v.Brief {
@@ -476,6 +485,63 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 			code(string(b.Bound)), b.Bound.FormatLimit(b.Limit), plural(b.Count, "path", "paths"), b.Bound.Setting()))
 	}
 	return v
+}
+
+// growthView says what the commands of black-box functions computed and
+// which rows to commit, by table, at most maxTestRows of them.
+func growthView(g *TableGrowth) ([]string, []grownTable) {
+	if g == nil {
+		return nil, nil
+	}
+	var lines []string
+	switch len(g.Rows) {
+	case 0:
+		lines = append(lines, "The black-box functions' commands were allowed to run and computed no row.")
+	default:
+		them := "them"
+		if len(g.Rows) == 1 {
+			them = "it"
+		}
+		lines = append(lines, fmt.Sprintf("The black-box functions' commands computed %s, which the analysis used "+
+			"(a test that relies on a row lists it among its rows). The repository's tables do not hold %s yet: append the lines below to commit %s.",
+			plural(len(g.Rows), "row", "rows"), them, them))
+	}
+	for _, e := range g.Errors {
+		lines = append(lines, "⚠️ "+text(e)+"; the analysis went on with the rows it had")
+	}
+	var tables []grownTable
+	index := map[string]int{}
+	for i, row := range g.Rows {
+		if i == maxTestRows {
+			lines = append(lines, fmt.Sprintf("… and %d more rows in the JSON report", len(g.Rows)-i))
+			break
+		}
+		j, ok := index[row.Table]
+		if !ok {
+			j = len(tables)
+			index[row.Table] = j
+			tables = append(tables, grownTable{Table: code(row.Table)})
+		}
+		tables[j].Lines += row.CSV + "\n"
+	}
+	for i := range tables {
+		tables[i].Fence = fence(tables[i].Lines)
+	}
+	return lines, tables
+}
+
+// fence is a code fence longer than any run of backticks in s.
+func fence(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
 }
 
 func kindText(k diffmap.Kind) string { return strings.ReplaceAll(string(k), "_", " ") }

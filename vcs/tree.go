@@ -150,16 +150,7 @@ func (r *Repo) readEntry(tree *object.Tree, p string) ([]byte, error) {
 	case filemode.Submodule:
 		return nil, errors.New("is a submodule")
 	}
-	blob, err := object.GetBlob(r.storage, e.Hash)
-	if err != nil {
-		return nil, err
-	}
-	rd, err := blob.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer rd.Close()
-	return io.ReadAll(rd)
+	return r.blob(&e)
 }
 
 // findEntry looks p up one component at a time, so that a path that runs through a file is not

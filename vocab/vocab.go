@@ -185,7 +185,7 @@ func (b Bound) Setting() string {
 	case BoundConcretised:
 		return "a solver that decides the branch: simplify its non-linear arithmetic, or raise --timeout"
 	case BoundTable:
-		return "the rows of the black-box function's table (setbot:function table=...); --grow-tables adds rows computed by its command"
+		return "the rows of the black-box function's table (setbot:function table=...); its command computes more with functions.run_commands in .setbot.yml, --run-commands for analyze, --grow-tables for explore"
 	case BoundCall:
 		return "fixed: setbot inlines nested calls and loops inside a function 10 deep (rewrite deeper recursion as a loop of the machine)"
 	}

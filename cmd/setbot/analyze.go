@@ -34,6 +34,9 @@ type analyzeFlags struct {
 	junit, sarif     string
 	quiet            bool
 	jobs             int
+	// runCommands lets black-box functions' commands grow their tables
+	// whatever .setbot.yml says.
+	runCommands bool
 }
 
 var analyzeFormats = []string{"markdown", "json", "sarif"}
@@ -69,7 +72,17 @@ rebuilt; one that cannot be opened is done without. --fresh recomputes everythin
 
 Configuration comes from .setbot.yml at the head commit, except the gate rules,
 which come from the base commit, so that a change cannot loosen its own gate
-(docs/config.md). Exit status: 0 when the gate passes (success or neutral),
+(docs/config.md).
+
+Black-box functions (setbot:function) are read through their tables. When
+functions.run_commands is true in .setbot.yml at both the head and the base
+(or with --run-commands), their commands compute the rows the head's tables
+lack first (SolveTab, Boudhiba et al., TAP 2017: at most functions.grow_rounds
+rounds, each run with the call's arguments, no shell, a time limit, in a
+checkout of the head with none of setbot's environment but PATH); the head
+is analysed with those rows, and the report lists them as CSV lines to
+append to the tables, which do not hold them yet. A command that fails is
+reported and the analysis goes on with the rows it has. Exit status: 0 when the gate passes (success or neutral),
 1 when a blocking rule trips (for example unreachable_state: block and a
 change makes a state that some execution entered at base entered by none at
 head; transient_state, off by default, concerns states entered but never
@@ -103,6 +116,7 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 		fl.StringVar(&f.head, "head", "HEAD", "the head revision")
 		_ = cmd.MarkFlagRequired("base")
 		fl.StringVar(&f.cloneDir, "clone-dir", defaultPath("repos"), "where URLs are cloned")
+		fl.BoolVar(&f.runCommands, "run-commands", false, "run black-box functions' commands to grow their tables, whatever .setbot.yml's functions.run_commands says (the commands are the head's code)")
 	}
 	fl.StringVar(&f.format, "format", "markdown", "report format: markdown, json or sarif (SARIF 2.1.0, for code scanning)")
 	fl.StringVar(&f.cacheFile, "cache", defaultPath("cache.db"), "the SQLite cache file")
@@ -155,7 +169,7 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 		progress = nil
 	}
 	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: vocab.Coverage(f.coverage), Time: vocab.Time(f.time), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo),
-		Jobs: explorationJobs(f.jobs)}
+		Jobs: explorationJobs(f.jobs), RunCommands: f.runCommands}
 	if progress != nil {
 		opts.Progress = progress
 	}

@@ -607,3 +607,57 @@ func TestAnalyzeCoverage(t *testing.T) {
 		t.Errorf("--coverage paths: exit %d, %q", code, errs)
 	}
 }
+
+// TestAnalyzeRunCommands: --run-commands lets a black-box function's
+// command grow its table where .setbot.yml does not; without it, and
+// without the configuration, the command does not run.
+func TestAnalyzeRunCommands(t *testing.T) {
+	const model = `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="Idle" name="gauge">
+  <setbot:event name="read"><setbot:param name="v" type="int[0..3]"/></setbot:event>
+  <setbot:function name="SCALE" params="int" returns="int" table="scale.csv" command="bin/scale"/>
+  <datamodel><data id="x" expr="0"/></datamodel>
+  <state id="Idle">
+    <transition event="read" cond="SCALE(_event.data.v) &gt; 10" target="High"/>
+  </state>
+  <state id="High"/>
+</scxml>
+`
+	r := newTestRepo(t)
+	base := r.commit("readme", map[string][]byte{"README": []byte("gauge\n")})
+	marker := filepath.Join(t.TempDir(), "ran")
+	script := []byte("#!/bin/sh\ntouch '" + marker + "'\necho $(($1 * 10))\n")
+	// The commit keeps the mode of a file that exists: executable.
+	if err := os.MkdirAll(filepath.Join(r.dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(r.dir, "bin", "scale"), script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	head := r.commit("gauge", map[string][]byte{"m/gauge.scxml": []byte(model), "m/scale.csv": []byte("0,0\n1,5\n"), "bin/scale": script})
+	for _, tt := range []struct {
+		flags []string
+		rows  bool
+	}{{nil, false}, {[]string{"--run-commands"}, true}} {
+		args := append([]string{"analyze", "--repo", r.dir, "--base", base, "--head", head, "--format", "json", "--no-cache", "--quiet"}, tt.flags...)
+		_, out, errs := runCLI(t, args...)
+		var doc struct {
+			Models []struct {
+				Unreachable []struct{ State string } `json:"newly_unreachable"`
+				Growth      *struct {
+					Rows []struct{ CSV string } `json:"rows"`
+				} `json:"table_growth"`
+			} `json:"models"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Models) != 1 {
+			t.Fatalf("%v: %v\n%s%s", tt.flags, err, out, errs)
+		}
+		m := doc.Models[0]
+		_, err := os.Stat(marker)
+		if ran := err == nil; ran != tt.rows || (m.Growth != nil) != tt.rows || (len(m.Unreachable) == 0) != tt.rows {
+			t.Errorf("%v: command ran %v, growth %+v, newly unreachable %+v", tt.flags, ran, m.Growth, m.Unreachable)
+		}
+		if tt.rows && (len(m.Growth.Rows) != 1 || m.Growth.Rows[0].CSV != "2,20" && m.Growth.Rows[0].CSV != "3,30") {
+			t.Errorf("%v: rows %+v, want SCALE(2) or SCALE(3)", tt.flags, m.Growth.Rows)
+		}
+	}
+}

@@ -23,11 +23,29 @@ import (
 // DefaultTimeout bounds one run of a command.
 const DefaultTimeout = 10 * time.Second
 
+// waitDelay is how long a command's output is waited for after it ended
+// or was killed: a child it left running may hold its standard output.
+const waitDelay = time.Second
+
 // Command returns a Runner that runs a function's command, a path relative
 // to the repository root root, with the inputs as its arguments (no shell
-// reads them), root as its working directory and timeout as its limit, and
-// reads the result from the first line of its standard output.
+// reads them), root as its working directory, setbot's environment and
+// timeout as its limit, and reads the result from the first line of its
+// standard output.
 func Command(root string, timeout time.Duration) engine.Runner {
+	return runner(root, timeout, nil)
+}
+
+// Confined returns a Runner as Command does, except that the command gets
+// none of setbot's environment but PATH, and root as its HOME: an analysis
+// runs a repository's code, which has no business reading the server's
+// variables (tokens, secrets).
+func Confined(root string, timeout time.Duration) engine.Runner {
+	return runner(root, timeout, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root})
+}
+
+// runner is Command with the environment env (nil: setbot's).
+func runner(root string, timeout time.Duration, env []string) engine.Runner {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
@@ -43,7 +61,8 @@ func Command(root string, timeout time.Duration) engine.Runner {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, path, args...)
-		cmd.Dir = root
+		cmd.Dir, cmd.Env, cmd.WaitDelay = root, env, waitDelay
+		killGroup(cmd)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
@@ -95,10 +114,7 @@ func SaveRows(modelDir string, fs []*model.Function) (int, error) {
 			if !r.Grown {
 				continue
 			}
-			for _, in := range r.In {
-				b.WriteString(csvField(model.FormatValue(in)) + ",")
-			}
-			b.WriteString(csvField(model.FormatValue(r.Out)) + "\n")
+			b.WriteString(CSVLine(r) + "\n")
 			n++
 		}
 		if b.Len() == 0 || f.Table == "" {
@@ -117,6 +133,16 @@ func SaveRows(modelDir string, fs []*model.Function) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// CSVLine is a row as a line of its table: the inputs, then the output.
+func CSVLine(r *model.Row) string {
+	var b strings.Builder
+	for _, in := range r.In {
+		b.WriteString(csvField(model.FormatValue(in)) + ",")
+	}
+	b.WriteString(csvField(model.FormatValue(r.Out)))
+	return b.String()
 }
 
 func csvField(s string) string {

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 )
@@ -62,5 +64,49 @@ func TestSaveRows(t *testing.T) {
 	got, _ := os.ReadFile(filepath.Join(dir, "t.csv"))
 	if want := "# in, out\n1,2\n5,\"a,b\"\n"; string(got) != want {
 		t.Errorf("table %q, want %q", got, want)
+	}
+}
+
+// script writes an executable script named name into dir.
+func script(t *testing.T, dir, name, body string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCommandTimeoutKillsItsChildren(t *testing.T) {
+	dir := t.TempDir()
+	// The child keeps the standard output open after the script is killed.
+	script(t, dir, "slow", "sleep 30\necho 1\n")
+	f := &model.Function{Name: "slow", Result: lang.IntType, Command: "slow"}
+	start := time.Now()
+	_, err := Command(dir, 200*time.Millisecond)(f, nil)
+	if err == nil || !strings.Contains(err.Error(), "no answer within 200ms") {
+		t.Errorf("error %v, want a timeout", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the timeout took %v: the command's child was waited for", d)
+	}
+}
+
+func TestConfinedHidesTheEnvironment(t *testing.T) {
+	t.Setenv("SETBOT_TEST_SECRET", "hunter2")
+	dir := t.TempDir()
+	// The length of the variable, then whether HOME is the root.
+	script(t, dir, "env", `if [ "$HOME" = "$PWD" ]; then h=1; else h=0; fi; echo "${#SETBOT_TEST_SECRET}$h"`+"\n")
+	f := &model.Function{Name: "env", Result: lang.IntType, Command: "env"}
+	for _, tt := range []struct {
+		name string
+		run  func(string, time.Duration) engine.Runner
+		want string
+	}{{"Command", Command, "70"}, {"Confined", Confined, "1"}} {
+		got, err := tt.run(dir, 0)(f, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if s := lang.ExprString(got); s != tt.want {
+			t.Errorf("%s: the command printed %s, want %s", tt.name, s, tt.want)
+		}
 	}
 }

@@ -1,0 +1,122 @@
+package bot
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// gaugeModel takes the machine to High only through a row of SCALE's table
+// that the table lacks and the command computes (10 times its argument).
+const gaugeModel = `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="Idle" name="gauge">
+  <setbot:event name="read"><setbot:param name="v" type="int[0..3]"/></setbot:event>
+  <setbot:function name="SCALE" params="int" returns="int" table="scale.csv" command="bin/scale"/>
+  <state id="Idle">
+    <transition event="read" cond="SCALE(_event.data.v) &gt; 10" target="High"/>
+  </state>
+  <state id="High"/>
+</scxml>
+`
+
+// commitFiles commits files (a script under bin/ executable) on top of
+// parent in the remote and points branch at the commit.
+func (e *env) commitFiles(parent, branch string, files map[string]string) string {
+	e.t.Helper()
+	r, err := git.PlainOpen(e.remote)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	wt, err := r.Worktree()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := wt.Checkout(&git.CheckoutOptions{Hash: plumbing.NewHash(parent), Force: true}); err != nil {
+		e.t.Fatal(err)
+	}
+	for name, data := range files {
+		p := filepath.Join(e.remote, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			e.t.Fatal(err)
+		}
+		mode := os.FileMode(0o644)
+		if strings.HasPrefix(name, "bin/") {
+			mode = 0o755
+		}
+		if err := os.WriteFile(p, []byte(data), mode); err != nil {
+			e.t.Fatal(err)
+		}
+		if _, err := wt.Add(name); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Date(2026, 2, 2, 0, 0, 0, 0, time.UTC)}
+	h, err := wt.Commit("gauge", &git.CommitOptions{Author: sig, Committer: sig})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if err := r.Storer.SetReference(plumbing.NewHashReference(plumbing.NewBranchReferenceName(branch), h)); err != nil {
+		e.t.Fatal(err)
+	}
+	return h.String()
+}
+
+// TestPullRequestGrowsTables: a webhook job on a repository whose
+// configuration allows it runs a black-box function's command in a
+// checkout of the head (the bot's clone is bare), analyses the head with
+// the row it computed, and the comment offers the row to commit.
+func TestPullRequestGrowsTables(t *testing.T) {
+	e := newEnv(t)
+	allow := "functions:\n  run_commands: true\n"
+	base := e.commitFiles(c1, "master", map[string]string{".setbot.yml": allow})
+	marker := filepath.Join(t.TempDir(), "ran")
+	script := "#!/bin/sh\necho \"$1 $HOME\" >> '" + marker + "'\necho $(($1 * 10))\n"
+	head := e.commitFiles(base, "gauge", map[string]string{
+		"models/gauge/gauge.scxml": gaugeModel, "models/gauge/scale.csv": "0,0\n1,5\n", "bin/scale": script,
+	})
+	e.start()
+
+	body, _ := fixture(t, "pull_request.opened")
+	body = []byte(strings.NewReplacer(`"sha": "`+c1+`"`, `"sha": "`+base+`"`, `"sha": "`+c2+`"`, `"sha": "`+head+`"`).Replace(string(body)))
+	if !strings.Contains(string(body), head) || !strings.Contains(string(body), base) {
+		t.Fatal("the fixture's base and head are not c1 and c2")
+	}
+	if code, a := e.post("pull_request", "d-gauge", body, Sign([]byte(testSecret), body)); code != 202 {
+		t.Fatalf("opened: %d %+v", code, a)
+	}
+	e.idle()
+
+	ran, err := os.ReadFile(marker)
+	if err != nil {
+		t.Fatalf("the command did not run: %v", err)
+	}
+	// It ran in a checkout that is gone after the job, not in the clone.
+	for _, line := range strings.Split(strings.TrimSpace(string(ran)), "\n") {
+		_, home, _ := strings.Cut(line, " ")
+		if home == "" || strings.HasPrefix(home, e.cfg.CloneDir) {
+			t.Errorf("the command ran in %q", home)
+		} else if _, err := os.Stat(home); !os.IsNotExist(err) {
+			t.Errorf("the checkout %s is still there: %v", home, err)
+		}
+	}
+	comments := e.gh.commentsOf(7)
+	if len(comments) != 1 {
+		t.Fatalf("%d comments", len(comments))
+	}
+	c := comments[0].Body
+	if !strings.Contains(c, "Black-box tables") || !strings.Contains(c, "`models/gauge/scale.csv`") ||
+		!strings.Contains(c, "2,20") && !strings.Contains(c, "3,30") {
+		t.Errorf("the comment does not offer the grown row:\n%s", c)
+	}
+	if strings.Contains(c, "`High` (line") {
+		t.Errorf("the comment reports High not reached, which the grown row reaches:\n%s", c)
+	}
+	if runs := e.gh.runsFor(head); len(runs) != 1 || runs[0].Status != "completed" {
+		t.Errorf("check runs on the head: %+v", runs)
+	}
+}
