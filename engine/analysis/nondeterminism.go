@@ -46,7 +46,7 @@ func (a *Analyzer) NondeterminismOf(want func(event, taken, shadows string) bool
 		}
 		for i, in := range inputs {
 			for _, p := range cs.pairs[i] {
-				key := p.taken.ID + "\x00" + p.shadows.ID + "\x00" + in.ev.Name
+				key := p.key
 				if seen[key] || want != nil && !want(in.ev.Name, p.taken.ID, p.shadows.ID) {
 					continue
 				}
@@ -84,7 +84,12 @@ type competition struct {
 	pairs  [][]rivals      // by input: transitions of one atomic state, the first shadowing the second
 }
 
-type rivals struct{ taken, shadows *model.Transition }
+// rivals are two transitions competing for an input; key names them and
+// the input, for the conflicts already found.
+type rivals struct {
+	taken, shadows *model.Transition
+	key            string
+}
 
 // competition finds, for each input, the pairs of candidates of one
 // atomic state of st (inner before outer, in document order).
@@ -107,7 +112,8 @@ func (a *Analyzer) competition(st *mlm.State, inputs []nextInput) *competition {
 			}
 			for j := range cands {
 				for k := j + 1; k < len(cands); k++ {
-					c.pairs[i] = append(c.pairs[i], rivals{cands[j], cands[k]})
+					key := cands[j].ID + "\x00" + cands[k].ID + "\x00" + in.ev.Name
+					c.pairs[i] = append(c.pairs[i], rivals{cands[j], cands[k], key})
 				}
 			}
 		}
@@ -132,5 +138,5 @@ func (a *Analyzer) together(n *engine.Node, ev string, t1, t2 *model.Transition,
 	if err != nil {
 		return false, err
 	}
-	return a.possible(append(append([]solver.Term(nil), n.PC...), pc...), tab.And(c1, c2))
+	return a.possible(append([]solver.Term(nil), pc...), tab.And(c1, c2)) // pc holds n's path condition
 }

@@ -736,12 +736,21 @@ func cover(leaves []*engine.Node, items func(*engine.Node) []string) []*engine.N
 	}
 	var cands []candidate
 	seen := make(map[string]bool)
-	var set []uint64
-	var key []byte
-	for i, l := range leaves {
-		clear(set)
-		for x := l; x.Parent != nil; x = x.Parent {
-			for _, it := range items(x) {
+	// A node's path's items, a bit set shared with its parent's when the
+	// node adds none; each node's items are asked for once.
+	paths := make(map[*engine.Node][]uint64)
+	var path func(n *engine.Node) []uint64
+	path = func(n *engine.Node) []uint64 {
+		if n.Parent == nil {
+			return nil // the root's step is the start, which every test takes
+		}
+		if set, ok := paths[n]; ok {
+			return set
+		}
+		set := path(n.Parent)
+		if its := items(n); len(its) > 0 {
+			set = slices.Clone(set)
+			for _, it := range its {
 				id, ok := ids[it]
 				if !ok {
 					id = len(ids)
@@ -753,6 +762,12 @@ func cover(leaves []*engine.Node, items func(*engine.Node) []string) []*engine.N
 				set[id/64] |= 1 << (id % 64)
 			}
 		}
+		paths[n] = set
+		return set
+	}
+	var key []byte
+	for i, l := range leaves {
+		set := path(l)
 		key = key[:0]
 		for _, w := range set {
 			key = binary.LittleEndian.AppendUint64(key, w)
