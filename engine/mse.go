@@ -31,6 +31,9 @@ func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, opts Options
 	})
 }
 
+// stateEvent is an MLM state and an event.
+type stateEvent struct{ state, event string }
+
 // indexed is a candidate of subsumption and its canonical key.
 type indexed struct {
 	n   *Node
@@ -44,10 +47,11 @@ type reuser struct {
 	updated     map[string]bool
 	clean       map[string]bool // (state, event) pair -> unchanged
 	counterpart map[*Node]*Node
-	candidate   map[*Node]indexed           // base node -> the first candidate of subsumption here it is the counterpart of
-	memo        map[solver.Term]solver.Term // base term -> new term
-	dense       []solver.Term               // the same, by base term, 0 for not yet
-	trans       map[string]*mlm.Transition  // new machine's transitions by key
+	candidate   map[*Node]indexed                   // base node -> the first candidate of subsumption here it is the counterpart of
+	memo        map[solver.Term]solver.Term         // base term -> new term
+	dense       []solver.Term                       // the same, by base term, 0 for not yet
+	trans       map[*mlm.Transition]*mlm.Transition // base machine's transitions -> new machine's of the same key
+	stateClean  map[stateEvent]bool                 // pairClean by state and event
 	baseCands   map[string][]*mlm.Transition
 	reused      int
 }
@@ -55,10 +59,14 @@ type reuser struct {
 func newReuser(e *explorer, base *SET, updated map[string]bool) *reuser {
 	r := &reuser{e: e, base: base, updated: updated, clean: make(map[string]bool),
 		counterpart: make(map[*Node]*Node), candidate: make(map[*Node]indexed), memo: make(map[solver.Term]solver.Term),
-		trans: make(map[string]*mlm.Transition), baseCands: candidates(base.Machine),
+		trans: make(map[*mlm.Transition]*mlm.Transition), stateClean: make(map[stateEvent]bool), baseCands: candidates(base.Machine),
 		dense: make([]solver.Term, base.Terms.Len()+1)}
+	byKey := make(map[string]*mlm.Transition, len(e.set.Machine.Transitions))
 	for _, t := range e.set.Machine.Transitions {
-		r.trans[t.Key] = t
+		byKey[t.Key] = t
+	}
+	for _, t := range base.Machine.Transitions {
+		r.trans[t] = byKey[t.Key]
 	}
 	return r
 }
@@ -142,7 +150,13 @@ func (r *reuser) children(b, n *Node, in input, ord int) ([]child, bool) {
 	} else {
 		event = in.event.Name
 	}
-	if !r.pairClean(n.State.Name + "\x00" + event) {
+	se := stateEvent{n.State.Name, event}
+	clean, ok := r.stateClean[se]
+	if !ok {
+		clean = r.pairClean(se.state + "\x00" + se.event)
+		r.stateClean[se] = clean
+	}
+	if !clean {
 		return nil, false
 	}
 	var picked []*Node
@@ -189,7 +203,7 @@ func (r *reuser) copy(c *Node, ord int, n *Node) child {
 	edge := &Edge{Event: c.In.Event, Timer: c.In.Timer, Args: args(c.In.Args), Trace: c.In.Trace,
 		Elapsed: opt(c.In.Elapsed), Slot: c.In.Slot}
 	for _, f := range c.In.Fired {
-		edge.Fired = append(edge.Fired, Fired{T: r.trans[f.T.Key], Path: f.Path})
+		edge.Fired = append(edge.Fired, Fired{T: r.trans[f.T], Path: f.Path})
 	}
 	for _, o := range c.In.Outputs {
 		edge.Outputs = append(edge.Outputs, Output{Event: o.Event, Target: o.Target, Args: args(o.Args)})
@@ -216,7 +230,8 @@ func (r *reuser) imp(x solver.Term) solver.Term {
 // are the imports of c's, and the table gains the same terms in the same
 // order, since a term imported before creates nothing.
 func (r *reuser) fromParent(c, n *Node) (vals, pc []solver.Term) {
-	vals, pc = make([]solver.Term, len(c.Vals)), make([]solver.Term, len(c.PC))
+	buf := make([]solver.Term, len(c.Vals)+len(c.PC)) // one allocation
+	vals, pc = buf[:len(c.Vals):len(c.Vals)], buf[len(c.Vals):]
 	b := c.Parent
 	shared := n.Reused && len(n.PC) == len(b.PC) && len(n.Vals) == len(b.Vals) && len(c.PC) >= len(b.PC)
 	for i, x := range c.Vals {
@@ -240,7 +255,8 @@ func (r *reuser) fromParent(c, n *Node) (vals, pc []solver.Term) {
 // with importing (both follow the terms' structure, never their numbers),
 // so it is the canonical form of the node copied from it.
 func (r *reuser) importCanon(cf *canonForm) canonForm {
-	out := canonForm{terms: make([]solver.Term, len(cf.terms)), pc: make([]solver.Term, len(cf.pc))}
+	buf := make([]solver.Term, len(cf.terms)+len(cf.pc)) // one allocation
+	out := canonForm{terms: buf[:len(cf.terms):len(cf.terms)], pc: buf[len(cf.terms):]}
 	for i, x := range cf.terms {
 		out.terms[i] = r.imp(x)
 	}

@@ -92,10 +92,7 @@ type Invariant struct {
 
 // Analyze runs every analysis on set.
 func Analyze(set *engine.SET, invariants []Invariant, newSolver engine.NewSolver) (*Report, error) {
-	a, err := New(set, newSolver)
-	if err != nil {
-		return nil, err
-	}
+	a := New(set, newSolver)
 	defer a.Close()
 	r := &Report{Proven: len(set.Bounds) == 0}
 	for _, b := range set.Bounds {
@@ -103,7 +100,8 @@ func Analyze(set *engine.SET, invariants []Invariant, newSolver engine.NewSolver
 			r.WithinDepth = int(b.Limit)
 		}
 	}
-	if err := a.reach(r); err != nil {
+	err := a.reach(r)
+	if err != nil {
 		return nil, err
 	}
 	if r.Outputs, err = a.Outputs(); err != nil {
@@ -122,40 +120,67 @@ func Analyze(set *engine.SET, invariants []Invariant, newSolver engine.NewSolver
 // generator among them; Analyze runs them all, and a caller that wants
 // only some (the incremental analysis of a change) runs those.
 type Analyzer struct {
-	set *engine.SET
-	m   *mlm.Machine
-	src *model.Model
-	slv solver.Solver
-	gen *testgen.Generator
+	set       *engine.SET
+	m         *mlm.Machine
+	src       *model.Model
+	newSolver engine.NewSolver
+	slv       solver.Solver      // started when first asked (solver)
+	gen       *testgen.Generator // started when first asked (generator)
 	// possible's: the path condition cut to the condition's variables, and
 	// the answers for those cuts, which many nodes share.
 	slicer  *engine.Slicer
 	answers map[string]bool
 }
 
-// New starts an analyzer of set; Close releases its solvers.
-func New(set *engine.SET, newSolver engine.NewSolver) (*Analyzer, error) {
-	slv, err := newSolver(set.Terms)
-	if err != nil {
-		return nil, fmt.Errorf("starting the solver: %w", err)
-	}
-	gen, err := testgen.NewGenerator(set, newSolver)
-	if err != nil {
-		slv.Close()
-		return nil, err
-	}
-	return &Analyzer{set: set, slv: slv, gen: gen, m: set.Machine, src: set.Machine.Source,
-		slicer: engine.NewSlicer(set.Terms), answers: make(map[string]bool)}, nil
+// New starts an analyzer of set; Close releases its solvers. The solvers
+// start when an analysis first needs them: many need none, or only one.
+func New(set *engine.SET, newSolver engine.NewSolver) *Analyzer {
+	return &Analyzer{set: set, newSolver: newSolver, m: set.Machine, src: set.Machine.Source,
+		slicer: engine.NewSlicer(set.Terms), answers: make(map[string]bool)}
 }
 
 // Close releases the analyzer's solvers.
 func (a *Analyzer) Close() {
-	a.gen.Close()
-	a.slv.Close()
+	if a.gen != nil {
+		a.gen.Close()
+	}
+	if a.slv != nil {
+		a.slv.Close()
+	}
+}
+
+// solver returns the analyzer's solver, started on first use.
+func (a *Analyzer) solver() (solver.Solver, error) {
+	if a.slv == nil {
+		slv, err := a.newSolver(a.set.Terms)
+		if err != nil {
+			return nil, fmt.Errorf("starting the solver: %w", err)
+		}
+		a.slv = slv
+	}
+	return a.slv, nil
+}
+
+// generator returns the analyzer's test generator, started on first use.
+func (a *Analyzer) generator() (*testgen.Generator, error) {
+	if a.gen == nil {
+		gen, err := testgen.NewGenerator(a.set, a.newSolver)
+		if err != nil {
+			return nil, err
+		}
+		a.gen = gen
+	}
+	return a.gen, nil
 }
 
 // Witness is a shortest test that reaches n.
-func (a *Analyzer) Witness(n *engine.Node) (*testgen.Test, error) { return a.gen.Test(n) }
+func (a *Analyzer) Witness(n *engine.Node) (*testgen.Test, error) {
+	gen, err := a.generator()
+	if err != nil {
+		return nil, err
+	}
+	return gen.Test(n)
+}
 
 // reach finds, breadth-first (so with a shortest witness), every MLM
 // state, statechart state (entered, and stable) and statechart transition
@@ -316,7 +341,11 @@ func (a *Analyzer) possible(pc []solver.Term, c solver.Term) (bool, error) {
 	if v, ok := a.answers[key]; ok {
 		return v, nil
 	}
-	res, err := a.slv.Check(query)
+	slv, err := a.solver()
+	if err != nil {
+		return false, err
+	}
+	res, err := slv.Check(query)
 	if err != nil {
 		return false, err
 	}

@@ -60,7 +60,11 @@ func (a *Analyzer) Invariants(invs []Invariant) ([]InvariantCheck, error) {
 			if !bad {
 				continue
 			}
-			w, err := a.gen.TestWhere(n, []solver.Term{a.set.Terms.Not(t)})
+			gen, err := a.generator()
+			if err != nil {
+				return nil, err
+			}
+			w, err := gen.TestWhere(n, []solver.Term{a.set.Terms.Not(t)})
 			if err != nil {
 				return nil, err
 			}

@@ -76,11 +76,9 @@ func (a *analyzer) invariants(r *Result) error {
 		}
 	}
 	a.progress("checking %d invariants", len(invs))
-	an, err := analysis.New(set, a.req.Solver)
-	if err != nil {
-		return err
-	}
+	an := analysis.New(set, a.req.Solver)
 	defer an.Close()
+	var err error
 	if r.Invariants, err = an.Invariants(invs); err != nil {
 		return fmt.Errorf("checking invariants: %w", err)
 	}
@@ -108,10 +106,7 @@ func (a *analyzer) outputs(r *Result) error {
 	if len(lost) == 0 {
 		return nil
 	}
-	an, err := analysis.New(a.base.set, a.req.Solver)
-	if err != nil {
-		return err
-	}
+	an := analysis.New(a.base.set, a.req.Solver)
 	defer an.Close()
 	within, cutBy := qualifiers(a.read)
 	for key, n := range lost {
@@ -170,10 +165,7 @@ func (a *analyzer) nondeterminism(r *Result) error {
 }
 
 func conflicts(set *engine.SET, newSolver engine.NewSolver, want func(event, taken, shadows string) bool) ([]analysis.Conflict, error) {
-	an, err := analysis.New(set, newSolver)
-	if err != nil {
-		return nil, err
-	}
+	an := analysis.New(set, newSolver)
 	defer an.Close()
 	out, err := an.NondeterminismOf(want)
 	if err != nil {
