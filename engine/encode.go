@@ -92,8 +92,7 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 		w.str(string(n.Cut))
 		w.bools(n.Expanded, n.Reused, n.canon != nil)
 		if n.canon != nil {
-			w.terms(n.canon.terms)
-			w.terms(n.canon.pc)
+			w.terms(n.canon)
 		}
 	}
 	return w.b, nil
@@ -191,9 +190,11 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 		flags := r.ints(3)
 		n.Expanded, n.Reused = flags[0] != 0, flags[1] != 0
 		if flags[2] != 0 {
-			n.canon = &canonForm{terms: r.terms(), pc: r.terms()}
-			if len(n.canon.terms) != canonicalTerms(n) {
-				r.fail("node %d: a canonical form of %d terms for %d", i, len(n.canon.terms), canonicalTerms(n))
+			if n.canon = r.terms(); n.canon == nil {
+				n.canon = []solver.Term{} // known, if empty
+			}
+			if len(n.canon) < canonicalTerms(n) {
+				r.fail("node %d: a canonical form of %d terms, fewer than the %d of its key", i, len(n.canon), canonicalTerms(n))
 			}
 		}
 		s.Nodes = append(s.Nodes, n)

@@ -254,14 +254,10 @@ func (r *reuser) fromParent(c, n *Node) (vals, pc []solver.Term) {
 // importCanon imports the canonical form of a base node: renaming commutes
 // with importing (both follow the terms' structure, never their numbers),
 // so it is the canonical form of the node copied from it.
-func (r *reuser) importCanon(cf *canonForm) canonForm {
-	buf := make([]solver.Term, len(cf.terms)+len(cf.pc)) // one allocation
-	out := canonForm{terms: buf[:len(cf.terms):len(cf.terms)], pc: buf[len(cf.terms):]}
-	for i, x := range cf.terms {
-		out.terms[i] = r.imp(x)
-	}
-	for i, x := range cf.pc {
-		out.pc[i] = r.imp(x)
+func (r *reuser) importCanon(canon []solver.Term) []solver.Term {
+	out := make([]solver.Term, len(canon))
+	for i, x := range canon {
+		out[i] = r.imp(x)
 	}
 	return out
 }

@@ -81,7 +81,7 @@ type task struct {
 	terms  solver.Tail // the terms it created, in order
 	marks  []int       // how many of terms the step created, then the canonical form of each child
 	kids   []child
-	canon  []canonForm // by child
+	canon  [][]solver.Term // by child: its canonical form (canonicalForm)
 	asked  []asked
 	bounds map[vocab.Bound]int
 	limits map[vocab.Bound]int64
@@ -246,13 +246,13 @@ func (w *worker) expand(t *task) {
 	t.marks = append(t.marks, tab.Len()+1-int(first))
 	if x.err == nil && x.or.err == nil {
 		for _, k := range kids {
-			var cf canonForm
+			var canon []solver.Term
 			if k.base != nil && k.base.canon != nil {
-				cf = e.reuse.importCanon(k.base.canon)
+				canon = e.reuse.importCanon(k.base.canon)
 			} else {
-				cf.terms, cf.pc = e.canonical(&Node{State: k.state, Vals: k.vals, PC: k.pc, Timers: k.timers})
+				canon = e.canonicalForm(&Node{State: k.state, Vals: k.vals, PC: k.pc, Timers: k.timers})
 			}
-			t.canon = append(t.canon, cf)
+			t.canon = append(t.canon, canon)
 			t.marks = append(t.marks, tab.Len()+1-int(first))
 		}
 	}
@@ -307,14 +307,13 @@ func (e *explorer) merge(n *Node, t *task) error {
 	n.Expanded = true
 	size := 0
 	for j, k := range t.kids {
-		size += len(k.vals) + len(k.pc) + len(t.canon[j].terms) + len(t.canon[j].pc)
+		size += len(k.vals) + len(k.pc) + len(t.canon[j])
 	}
 	buf := make([]solver.Term, 0, size) // one allocation for the children's terms
 	for j, k := range t.kids {
 		w.adopt(tab, t.terms, t.marks[j], t.marks[j+1])
 		c := e.attach(n, w.shared(k, &buf))
-		cf := t.canon[j]
-		e.subsumedAs(c, canonForm{mapTerms(&buf, cf.terms, w.toShared), mapTerms(&buf, cf.pc, w.toShared)})
+		e.subsumedAs(c, mapTerms(&buf, t.canon[j], w.toShared))
 	}
 	return nil
 }

@@ -172,10 +172,10 @@ type Node struct {
 	Expanded bool        // its inputs were explored (it may still have no children)
 	Reused   bool        // MSE: copied from the base tree rather than computed
 
-	// canon is the node's canonical form (subsume.go), kept with the tree
-	// so that MSE imports it for a node it copies instead of computing it
-	// again; nil when subsumption never saw the node.
-	canon *canonForm
+	// canon is the node's canonical form (subsume.go), its terms then its
+	// path condition, kept with the tree so that MSE imports it for a node
+	// it copies instead of computing it again; nil when unknown.
+	canon []solver.Term
 }
 
 // Leaf reports whether n has no children.

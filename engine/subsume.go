@@ -39,9 +39,6 @@ type candidate struct {
 	pc []solver.Term
 }
 
-// canonForm is a state's canonical form, what canonical returns.
-type canonForm struct{ terms, pc []solver.Term }
-
 // varBound is the interval a conjunction of bounds allows variable v.
 type varBound struct {
 	v  solver.Term
@@ -90,13 +87,20 @@ func (p *premise) variable(v solver.Term) (premiseVar, bool) {
 // subsumed decides whether an earlier state subsumes n (see above);
 // otherwise n becomes a candidate.
 func (e *explorer) subsumed(n *Node) {
-	var cf canonForm
+	var canon []solver.Term
 	if b := e.copiedFrom(n); b != nil && b.canon != nil {
-		cf = e.reuse.importCanon(b.canon)
+		canon = e.reuse.importCanon(b.canon)
 	} else {
-		cf.terms, cf.pc = e.canonical(n)
+		canon = e.canonicalForm(n)
 	}
-	e.subsumedAs(n, cf)
+	e.subsumedAs(n, canon)
+}
+
+// canonicalForm is n's canonical form as a node keeps it: canonical's
+// terms, then its path condition.
+func (e *explorer) canonicalForm(n *Node) []solver.Term {
+	terms, pc := e.canonical(n)
+	return append(slices.Grow(terms[:len(terms):len(terms)], len(pc)), pc...)
 }
 
 // copiedFrom is the base node MSE copied n from, nil for a node computed
@@ -108,10 +112,12 @@ func (e *explorer) copiedFrom(n *Node) *Node {
 	return e.reuse.counterpart[n]
 }
 
-// subsumedAs is subsumed for n of the canonical form given.
-func (e *explorer) subsumedAs(n *Node, cf canonForm) {
-	n.canon = &cf
-	key, pc := canonicalKey(n, cf.terms), cf.pc
+// subsumedAs is subsumed for n of the canonical form given (as
+// canonicalForm returns it).
+func (e *explorer) subsumedAs(n *Node, canon []solver.Term) {
+	n.canon = canon
+	k := canonicalTerms(n)
+	key, pc := canonicalKey(n, canon[:k]), canon[k:len(canon):len(canon)]
 	if e.reuse != nil {
 		if b := e.reuse.counterpart[n]; b != nil {
 			if s, decided := e.likeBase(b, key, pc); decided {
