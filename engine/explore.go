@@ -131,6 +131,7 @@ type explorer struct {
 	ren   map[solver.Term]solver.Term
 	order []solver.Term
 	sub   *solver.Substitution
+	slab  []Node // nodes not yet handed out, allocated many at once
 
 	reuse     *reuser         // MSE: where children come from the base tree
 	interest  map[string]bool // DSE: transitions explored fully
@@ -773,7 +774,12 @@ func (e *explorer) settle(rs []*run) []*run {
 
 // add creates the node for k under parent (nil for the root).
 func (e *explorer) add(parent *Node, k child) *Node {
-	n := &Node{ID: len(e.set.Nodes), Parent: parent, In: k.edge, State: k.state, Vals: k.vals, PC: k.pc, Timers: k.timers,
+	if len(e.slab) == 0 {
+		e.slab = make([]Node, 256) // fewer, larger allocations: trees hold all their nodes to the end
+	}
+	n := &e.slab[0]
+	e.slab = e.slab[1:]
+	*n = Node{ID: len(e.set.Nodes), Parent: parent, In: k.edge, State: k.state, Vals: k.vals, PC: k.pc, Timers: k.timers,
 		Reused: k.base != nil}
 	if parent != nil {
 		n.Depth = parent.Depth + 1
