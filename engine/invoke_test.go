@@ -6,6 +6,7 @@ import (
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/vocab"
 )
 
 // TestInvoke explores a parent and the counter it invokes as one system:
@@ -96,5 +97,25 @@ func TestInvoke(t *testing.T) {
 		if n.Depth == 1 && n.In.Event == "go" {
 			t.Errorf("go is taken in %s before the child runs", n.Parent.State.Name)
 		}
+	}
+}
+
+// TestSessionsBound: the composed machine tells apart the events of three
+// sessions of one invoke that end within a step. In many_sessions.scxml
+// one input ends four (the reference interpreter reaches done, W3C-style):
+// the step is cut by the sessions bound and done is reported not reached,
+// qualified by that bound, where ending the sessions' events silently would
+// have let a later session take an earlier one's.
+func TestSessionsBound(t *testing.T) {
+	set := explore(t, machine(t, "testdata/many_sessions.scxml"), engine.Options{MaxDepth: 3})
+	hit := false
+	for _, b := range set.Bounds {
+		hit = hit || b.Bound == vocab.BoundSessions && b.Limit == 3 && b.Count > 0
+	}
+	if !hit {
+		t.Fatalf("bounds hit %+v, want the sessions bound", set.Bounds)
+	}
+	if reached(set, "done") {
+		t.Error("done reached past the sessions bound")
 	}
 }

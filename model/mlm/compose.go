@@ -9,6 +9,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Composition. A statechart that invokes SCXML machines is one system for
@@ -413,8 +414,10 @@ func (c *composer) expand(src *State, ps *pstate) error {
 // it takes were queued before that end: an event for the child is
 // dropped (but for those the new session raises itself, internal events),
 // and an event from the child is dropped when the first end still queued
-// is a cancel. An end while maxEnds marks are queued queues none (setbot's
-// limit: the events of more sessions ended in one step are not told apart).
+// is a cancel. An end while maxEnds marks are queued would need another,
+// which the composed state has no room for: the path stops there, cut by
+// the sessions bound, so that the events of more sessions ended in one step
+// are never confused and what is not reached beyond is qualified.
 const (
 	endCancelled = 'c'
 	endFinished  = 'f'
@@ -432,14 +435,17 @@ func endMark(invokeID string, end byte) string {
 }
 
 // ended records an end of the session of slot k in to, and returns the
-// send of its mark; nil when maxEnds marks are queued already, or when no
-// event the mark would set apart can be queued: none for the child where
-// it takes none from the queue, none from a cancelled child where it
-// sends its parent none either.
+// send of its mark; nil when no event the mark would set apart can be
+// queued: none for the child where it takes none from the queue, none from
+// a cancelled child where it sends its parent none either. When maxEnds
+// marks are queued already, it returns a cut by the sessions bound.
 func (c *composer) ended(to *pstate, k int, end byte) []lang.Stmt {
 	s := c.slots[k]
-	if len(to.ends[k]) >= maxEnds || !s.hears && (end == endFinished || !s.speaks) {
+	if !s.hears && (end == endFinished || !s.speaks) {
 		return nil
+	}
+	if len(to.ends[k]) >= maxEnds {
+		return []lang.Stmt{&lang.Bound{BoundPos: s.inv.Pos, Name: vocab.BoundSessions, Limit: maxEnds, Cond: &lang.BoolLit{ValuePos: s.inv.Pos}}}
 	}
 	to.ends[k] += string(end)
 	return []lang.Stmt{&lang.Send{SendPos: s.inv.Pos, Event: endMark(s.inv.ID, end)}}
