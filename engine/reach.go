@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/setbot/setbot/model/mlm"
+
 // Reachability says which statechart states a tree reaches, in the two
 // senses a statechart has (ARCHITECTURE.md §5):
 //
@@ -22,18 +24,31 @@ type Reachability struct {
 func (s *SET) Reachability() Reachability {
 	r := Reachability{Entered: make(map[string]*Node), Stable: make(map[string]*Node)}
 	src := s.Machine.Source
+	// A transition's entered states, an MLM state's stable ones, are first
+	// reached where the transition first fires, the state is first reached:
+	// each is read once.
+	fired := make(map[*mlm.Transition]bool)
+	rested := make(map[*mlm.State]bool)
 	for _, n := range s.Nodes {
 		in := n.In
 		if in == nil {
 			in = s.Start
 		}
 		for _, f := range in.Fired {
+			if fired[f.T] {
+				continue
+			}
+			fired[f.T] = true
 			for _, id := range f.T.Entered {
 				if _, ok := r.Entered[id]; !ok {
 					r.Entered[id] = n
 				}
 			}
 		}
+		if rested[n.State] {
+			continue
+		}
+		rested[n.State] = true
 		for _, id := range n.State.Atomic {
 			// The ids of an invoked machine's states are scoped (sub.s0).
 			for _, anc := range src.Ancestors(id) {
