@@ -123,7 +123,8 @@ type explorer struct {
 	x         *executor
 	set       *SET
 	cands     map[string][]*mlm.Transition
-	byKey     map[string]*keyIndex // non-subsumed nodes by canonical key (subsume.go)
+	events    map[*mlm.State][]input // the input events of a state (inputs)
+	byKey     map[string]*keyIndex   // non-subsumed nodes by canonical key (subsume.go)
 	canonVars map[canonKey]solver.Term
 	renamed   map[renamedKey]solver.Term // canonical forms of terms, as renamed before
 	// canonical's scratch
@@ -309,12 +310,22 @@ type input struct {
 // of the timers of one event the oldest, which fires first; timed, every
 // timer, of which the deadlines decide the one that fires next.
 func (e *explorer) inputs(n *Node) []input {
-	var out []input
-	for _, ev := range e.set.Machine.Events {
-		if ev.Kinds&model.Input != 0 && !e.x.opts.Closed && len(e.cands[n.State.Name+"\x00"+ev.Name]) > 0 {
-			out = append(out, input{event: ev})
+	events, ok := e.events[n.State]
+	if !ok {
+		for _, ev := range e.set.Machine.Events {
+			if ev.Kinds&model.Input != 0 && !e.x.opts.Closed && len(e.cands[n.State.Name+"\x00"+ev.Name]) > 0 {
+				events = append(events, input{event: ev})
+			}
 		}
+		if e.events == nil {
+			e.events = make(map[*mlm.State][]input)
+		}
+		e.events[n.State] = events
 	}
+	if len(n.Timers) == 0 {
+		return events // shared: the caller reads it
+	}
+	out := slices.Clone(events)
 	for i := range n.Timers {
 		if e.x.opts.Time != vocab.TimeUntimed || i == 0 || n.Timers[i-1].Event != n.Timers[i].Event {
 			out = append(out, input{timer: &n.Timers[i], slot: i})
@@ -549,8 +560,8 @@ func (e *explorer) step(n *Node, inputs []input, base *Node) []child {
 	depth := n.Depth + 1
 	for ord, in := range inputs {
 		if e.reuse != nil {
-			if copied, ok := e.reuse.children(base, n, in, ord); ok {
-				kids = append(kids, copied...)
+			var copied bool
+			if kids, copied = e.reuse.children(kids, base, n, in, ord); copied {
 				continue
 			}
 		}

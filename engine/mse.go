@@ -136,13 +136,14 @@ func sameEvent(a, b *model.Event) bool {
 	return a.Kinds == b.Kinds && slices.Equal(a.Params, b.Params)
 }
 
-// children returns n's children for one input copied from the base tree,
-// when that is safe: n's counterpart b was expanded there, and every pair
-// the input's steps processed there is clean (so executing it here would
-// repeat exactly the same computation).
-func (r *reuser) children(b, n *Node, in input, ord int) ([]child, bool) {
+// children appends to kids n's children for one input copied from the
+// base tree, when that is safe: n's counterpart b was expanded there, and
+// every pair the input's steps processed there is clean (so executing it
+// here would repeat exactly the same computation). It reports whether it
+// did; kids is returned unchanged when not.
+func (r *reuser) children(kids []child, b, n *Node, in input, ord int) ([]child, bool) {
 	if b == nil || !b.Expanded {
-		return nil, false
+		return kids, false
 	}
 	event, timer := "", in.timer != nil
 	if timer {
@@ -157,26 +158,28 @@ func (r *reuser) children(b, n *Node, in input, ord int) ([]child, bool) {
 		r.stateClean[se] = clean
 	}
 	if !clean {
-		return nil, false
+		return kids, false
 	}
-	var picked []*Node
+	picked := func(c *Node) bool {
+		return c.In.Event == event && c.In.Timer == timer && (!timer || c.In.Slot == in.slot)
+	}
 	for _, c := range b.Children {
-		if c.In.Event != event || c.In.Timer != timer || timer && c.In.Slot != in.slot {
+		if !picked(c) {
 			continue
 		}
 		for _, p := range c.In.Trace {
 			if !r.pairClean(p) {
-				return nil, false
+				return kids, false
 			}
 		}
-		picked = append(picked, c)
 	}
-	out := make([]child, 0, len(picked))
-	for _, c := range picked {
-		out = append(out, r.copy(c, ord, n))
+	for _, c := range b.Children {
+		if picked(c) {
+			kids = append(kids, r.copy(c, ord, n))
+			r.reused++
+		}
 	}
-	r.reused += len(out)
-	return out, true
+	return kids, true
 }
 
 // copy imports a base node into the new tree's terms and machine; n is the
