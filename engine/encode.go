@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/setbot/setbot/model/mlm"
@@ -74,8 +75,12 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 			w.edge(n.In)
 		}
 		w.str(n.State.Name)
-		w.terms(n.Vals)
-		w.terms(n.PC)
+		var pv, ppc []solver.Term
+		if n.Parent != nil {
+			pv, ppc = n.Parent.Vals, n.Parent.PC
+		}
+		w.termsLike(n.Vals, pv)
+		w.termsLike(n.PC, ppc)
 		w.uint(len(n.Timers))
 		for _, tm := range n.Timers {
 			w.str(tm.Event)
@@ -171,11 +176,15 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 		if n.State = m.State(name); n.State == nil {
 			r.fail("node %d: no MLM state %q", i, name)
 		}
-		n.Vals = r.terms()
+		var pv, ppc []solver.Term
+		if n.Parent != nil {
+			pv, ppc = n.Parent.Vals, n.Parent.PC
+		}
+		n.Vals = r.termsLike(pv)
 		if len(n.Vals) != len(m.Vars) {
 			r.fail("node %d: %d values for %d variables", i, len(n.Vals), len(m.Vars))
 		}
-		n.PC = r.terms()
+		n.PC = r.termsLike(ppc)
 		for j, k := 0, r.count(); j < k; j++ {
 			n.Timers = append(n.Timers, Timer{Event: r.str(), Args: r.args(), ID: r.str(), Due: r.optTerm()})
 		}
@@ -232,6 +241,19 @@ func (w *writer) str(s string) {
 
 func (w *writer) terms(ts []solver.Term) {
 	w.uint(len(ts))
+	for _, t := range ts {
+		w.uint(int(t))
+	}
+}
+
+// termsLike writes ts, or only that they are the parent's, like, which
+// the decoded node then shares (as the explorer's do).
+func (w *writer) termsLike(ts, like []solver.Term) {
+	if like != nil && slices.Equal(ts, like) {
+		w.uint(0)
+		return
+	}
+	w.uint(len(ts) + 1)
 	for _, t := range ts {
 		w.uint(int(t))
 	}
@@ -347,6 +369,25 @@ func (r *reader) terms() []solver.Term {
 		return nil
 	}
 	out := make([]solver.Term, n)
+	for i := range out {
+		out[i] = r.term()
+	}
+	return out
+}
+
+// termsLike reads what writer.termsLike wrote.
+func (r *reader) termsLike(like []solver.Term) []solver.Term {
+	n := r.count()
+	if n == 0 {
+		if like == nil {
+			r.fail("the parent's terms, for a node without a parent")
+		}
+		return like
+	}
+	if n == 1 {
+		return nil
+	}
+	out := make([]solver.Term, n-1)
 	for i := range out {
 		out[i] = r.term()
 	}

@@ -795,6 +795,14 @@ func (e *explorer) add(parent *Node, k child) *Node {
 	if parent != nil {
 		n.Depth = parent.Depth + 1
 		parent.Children = append(parent.Children, n)
+		// A step that added no condition, or changed no value, leaves
+		// the parent's: the node shares them (nodes never change theirs).
+		if slices.Equal(n.PC, parent.PC) {
+			n.PC = parent.PC
+		}
+		if slices.Equal(n.Vals, parent.Vals) {
+			n.Vals = parent.Vals
+		}
 	}
 	e.set.Nodes = append(e.set.Nodes, n)
 	return n
