@@ -47,6 +47,7 @@ type reuser struct {
 	updated     map[string]bool
 	clean       map[string]bool // (state, event) pair -> unchanged
 	counterpart map[*Node]*Node
+	paired      map[*Node]bool                      // base nodes that are a node's counterpart
 	candidate   map[*Node]indexed                   // base node -> the first candidate of subsumption here it is the counterpart of
 	memo        map[solver.Term]solver.Term         // base term -> new term
 	dense       []solver.Term                       // the same, by base term, 0 for not yet
@@ -58,7 +59,7 @@ type reuser struct {
 
 func newReuser(e *explorer, base *SET, updated map[string]bool) *reuser {
 	r := &reuser{e: e, base: base, updated: updated, clean: make(map[string]bool),
-		counterpart: make(map[*Node]*Node), candidate: make(map[*Node]indexed), memo: make(map[solver.Term]solver.Term),
+		counterpart: make(map[*Node]*Node), paired: make(map[*Node]bool), candidate: make(map[*Node]indexed), memo: make(map[solver.Term]solver.Term),
 		trans: make(map[*mlm.Transition]*mlm.Transition), stateClean: make(map[stateEvent]bool), baseCands: candidates(base.Machine),
 		dense: make([]solver.Term, base.Terms.Len()+1)}
 	byKey := make(map[string]*mlm.Transition, len(e.set.Machine.Transitions))
@@ -89,7 +90,7 @@ func (r *reuser) linkRoot(root *Node) {
 			return
 		}
 	}
-	r.counterpart[root] = r.base.Nodes[0]
+	r.pair(root, r.base.Nodes[0])
 }
 
 func sameTransition(a, b *mlm.Transition) bool {
@@ -266,11 +267,14 @@ func (r *reuser) importCanon(canon []solver.Term) []solver.Term {
 }
 
 // link records the base counterpart of a new node: the node it was copied
-// from, or, for an executed step, the base child reached by the same
-// transitions and decisions when those were all unchanged.
+// from, or, for an executed step, the base child reached by the same input
+// (the same timer, where several of one event are pending), transitions
+// and decisions when those were all unchanged. A base node is the
+// counterpart of one node at most: subsumption (likeBase) reads the base's
+// decisions through the pairing.
 func (r *reuser) link(parent, c *Node, k child) {
 	if k.base != nil {
-		r.counterpart[c] = k.base
+		r.pair(c, k.base)
 		return
 	}
 	pb := r.counterpart[parent]
@@ -291,9 +295,19 @@ func (r *reuser) link(parent, c *Node, k child) {
 		}
 	}
 	for _, bc := range pb.Children {
-		if bc.In.Event == k.edge.Event && bc.In.Timer == k.edge.Timer && compareFired(bc.In.Fired, k.edge.Fired) == 0 {
-			r.counterpart[c] = bc
+		if bc.In.Event == k.edge.Event && bc.In.Timer == k.edge.Timer && (!k.edge.Timer || bc.In.Slot == k.edge.Slot) &&
+			compareFired(bc.In.Fired, k.edge.Fired) == 0 {
+			r.pair(c, bc)
 			return
 		}
 	}
+}
+
+// pair makes b the counterpart of c, unless b is another node's already.
+func (r *reuser) pair(c, b *Node) {
+	if r.paired[b] {
+		return
+	}
+	r.paired[b] = true
+	r.counterpart[c] = b
 }

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/model/load"
@@ -116,16 +118,7 @@ func TestCopiedCanonicalForms(t *testing.T) {
 		{"../examples/crossing.scxml", "../examples/crossing.scxml", 8},
 	} {
 		base, head := loadFile(t, tc.base), loadFile(t, tc.head)
-		updated := map[string]bool{}
-		old := map[string]*mlm.Transition{}
-		for _, tr := range base.Transitions {
-			old[tr.Key] = tr
-		}
-		for _, tr := range head.Transitions {
-			if o := old[tr.Key]; o == nil || !sameTransition(tr, o) {
-				updated[tr.Key] = true
-			}
-		}
+		updated := updatedBetween(base, head)
 		set, err := Explore(base, Options{MaxDepth: tc.depth}, newZ3)
 		if err != nil {
 			t.Fatal(err)
@@ -163,6 +156,66 @@ func TestCopiedCanonicalForms(t *testing.T) {
 			}
 		}
 	}
+}
+
+// updatedBetween is the keys of head's transitions that base lacks or has
+// otherwise.
+func updatedBetween(base, head *mlm.Machine) map[string]bool {
+	updated := map[string]bool{}
+	old := map[string]*mlm.Transition{}
+	for _, tr := range base.Transitions {
+		old[tr.Key] = tr
+	}
+	for _, tr := range head.Transitions {
+		if o := old[tr.Key]; o == nil || !sameTransition(tr, o) {
+			updated[tr.Key] = true
+		}
+	}
+	return updated
+}
+
+// TestMSETimerSlots: where two timers of one event are pending, a step
+// has a child per timer that can fire next. MSE executes the step when
+// the change touches it, and must take each child's counterpart from the
+// base child of the same timer slot: copying below the other one's gave
+// the tree another path condition than a full exploration's.
+func TestMSETimerSlots(t *testing.T) {
+	newZ3 := func(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
+	base := loadFile(t, "testdata/mse/two_ticks_base.scxml")
+	head := loadFile(t, "testdata/mse/two_ticks_head.scxml")
+	opts := Options{MaxDepth: 6}
+	full, err := Explore(head, opts, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := Explore(base, opts, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, jobs := range []int{1, 2} {
+		opts.Jobs = jobs
+		mse, err := ExploreMSE(head, set, updatedBetween(base, head), opts, newZ3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mse.Stats.Reused == 0 {
+			t.Fatalf("%d workers: nothing copied: the test tests nothing", jobs)
+		}
+		if got, want := mse.Dump(), full.Dump(); got != want {
+			t.Errorf("%d workers: MSE's tree differs from a full exploration's:\n%s", jobs, firstDiff(got, want))
+		}
+	}
+}
+
+// firstDiff shows the first line where got and want differ.
+func firstDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	for i := range min(len(g), len(w)) {
+		if g[i] != w[i] {
+			return fmt.Sprintf("line %d:\n  got:  %s\n  want: %s", i+1, g[i], w[i])
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(g), len(w))
 }
 
 func loadFile(t *testing.T, path string) *mlm.Machine {

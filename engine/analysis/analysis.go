@@ -293,7 +293,12 @@ func Sent(set *engine.SET) map[string]*engine.Node {
 	}
 	out := make(map[string]*engine.Node, len(first))
 	for k, n := range first {
-		out[k.event+" to "+k.target] = n
+		// Two outputs may read alike ("a to b" to c, a to "b to c"): the
+		// first node still wins, whatever the map's order.
+		key := k.event + " to " + k.target
+		if m, ok := out[key]; !ok || n.ID < m.ID {
+			out[key] = n
+		}
 	}
 	return out
 }
