@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -29,10 +30,19 @@ type run struct {
 	micro   int      // queued events processed in this step
 
 	// Per transition being fired.
-	args   map[string]solver.Term // _event.data
-	meta   model.Meta             // how the event arrived: _event's other fields
-	scopes []map[string]solver.Term
+	args   map[string]solver.Term   // _event.data
+	meta   model.Meta               // how the event arrived: _event's other fields
+	scopes []map[string]solver.Term // innermost last; a scope's map is made by its first declaration
 	dec    []byte
+}
+
+// declare declares the local name, of value v, in the innermost scope.
+func (r *run) declare(name string, v solver.Term) {
+	top := &r.scopes[len(r.scopes)-1]
+	if *top == nil {
+		*top = make(map[string]solver.Term)
+	}
+	(*top)[name] = v
 }
 
 type queued struct {
@@ -54,11 +64,7 @@ func (r *run) clone() *run {
 	n.dec = append([]byte(nil), r.dec...)
 	n.scopes = make([]map[string]solver.Term, len(r.scopes))
 	for i, s := range r.scopes {
-		c := make(map[string]solver.Term, len(s))
-		for k, v := range s {
-			c[k] = v
-		}
-		n.scopes[i] = c
+		n.scopes[i] = maps.Clone(s) // nil for a scope with no local yet
 	}
 	return &n
 }
@@ -459,7 +465,7 @@ func (x *executor) execList(rs []*run, stmts []lang.Stmt) []*run {
 
 func (x *executor) block(rs []*run, b *lang.Block) []*run {
 	for _, r := range rs {
-		r.scopes = append(r.scopes, map[string]solver.Term{})
+		r.scopes = append(r.scopes, nil)
 	}
 	rs = x.execList(rs, b.Stmts)
 	for _, r := range rs {
@@ -504,12 +510,12 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 			case lang.Decimal:
 				zero = x.tab.ToReal(zero)
 			}
-			r.scopes[len(r.scopes)-1][s.Name.Name] = zero
+			r.declare(s.Name.Name, zero)
 			return []*run{r}
 		}
 		var out []*run
 		for _, v := range x.eval(r, s.Value) {
-			v.r.scopes[len(v.r.scopes)-1][s.Name.Name] = v.v
+			v.r.declare(s.Name.Name, v.v)
 			out = append(out, v.r)
 		}
 		return out
@@ -532,7 +538,7 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 	case *lang.While:
 		return x.loop(s.Pos(), []*run{r}, s.Cond, s.Body, nil)
 	case *lang.For:
-		r.scopes = append(r.scopes, map[string]solver.Term{})
+		r.scopes = append(r.scopes, nil)
 		rs := []*run{r}
 		if s.Init != nil {
 			rs = x.exec(r, s.Init)

@@ -722,7 +722,7 @@ const discarded = "\x00-"
 func (x *executor) fire(r *run, t *mlm.Transition, args map[string]solver.Term, meta model.Meta) []*run {
 	r.args, r.meta = args, meta
 	r.dec = nil
-	r.scopes = []map[string]solver.Term{{}}
+	r.scopes = []map[string]solver.Term{nil}
 	rs := []*run{r}
 	if t.Guard != nil {
 		rs = nil

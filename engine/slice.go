@@ -1,9 +1,8 @@
 package engine
 
 import (
+	"encoding/binary"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/setbot/setbot/solver"
 )
@@ -64,7 +63,16 @@ func (s *Slicer) Slice(pc []solver.Term, vars []solver.Term) []solver.Term {
 			}
 		}
 	}
-	var out []solver.Term
+	k := 0
+	for _, ok := range in {
+		if ok {
+			k++
+		}
+	}
+	if k == 0 {
+		return nil
+	}
+	out := make([]solver.Term, 0, k)
 	for i, x := range pc {
 		if in[i] {
 			out = append(out, x)
@@ -76,18 +84,16 @@ func (s *Slicer) Slice(pc []solver.Term, vars []solver.Term) []solver.Term {
 // ConjKey identifies a conjunction as a set of terms, for a cache of
 // answers: the order and repetitions of conj do not matter.
 func ConjKey(conj []solver.Term) string {
-	ids := make([]int, len(conj))
-	for i, x := range conj {
-		ids[i] = int(x)
-	}
-	slices.Sort(ids)
-	var b strings.Builder
-	for i, id := range ids {
-		if i > 0 && id == ids[i-1] {
+	var ids [16]solver.Term // most conjunctions fit: no allocation but the key's
+	sorted := append(ids[:0], conj...)
+	slices.Sort(sorted)
+	var key [64]byte
+	b := key[:0]
+	for i, id := range sorted {
+		if i > 0 && id == sorted[i-1] {
 			continue
 		}
-		b.WriteString(strconv.Itoa(id))
-		b.WriteByte(',')
+		b = binary.AppendUvarint(b, uint64(uint32(id))) // prefix-free: the ids can be told apart
 	}
-	return b.String()
+	return string(b)
 }

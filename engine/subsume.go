@@ -493,8 +493,41 @@ type keyIndex struct {
 
 type trieNode struct {
 	edges []*trieEdge
-	next  map[varBound]*trieEdge // the same edges, to find one on insertion
+	next  map[varBound]*trieEdge // the same edges, to find one on insertion, once they are many
 	here  []int                  // indexes in all of the candidates whose bounds end here
+}
+
+// manyEdges is the number of edges beyond which a trie node finds one by a
+// map rather than by a walk.
+const manyEdges = 8
+
+// edge returns t's edge of bound b, nil for none.
+func (t *trieNode) edge(b varBound) *trieEdge {
+	if t.next != nil {
+		return t.next[b]
+	}
+	for _, e := range t.edges {
+		if e.b == b {
+			return e
+		}
+	}
+	return nil
+}
+
+// add adds an edge of bound b to t.
+func (t *trieNode) add(b varBound) *trieEdge {
+	e := &trieEdge{b: b}
+	t.edges = append(t.edges, e)
+	switch {
+	case t.next != nil:
+		t.next[b] = e
+	case len(t.edges) > manyEdges:
+		t.next = make(map[varBound]*trieEdge, 2*len(t.edges))
+		for _, e := range t.edges {
+			t.next[e.b] = e
+		}
+	}
+	return e
 }
 
 type trieEdge struct {
@@ -508,14 +541,9 @@ func (cs *keyIndex) add(c *candidate) { cs.all = append(cs.all, c) }
 func (cs *keyIndex) try(i int) {
 	t := &cs.root
 	for _, b := range bounds(cs.tab, cs.all[i].pc) {
-		e := t.next[b]
+		e := t.edge(b)
 		if e == nil {
-			e = &trieEdge{b: b}
-			if t.next == nil {
-				t.next = make(map[varBound]*trieEdge)
-			}
-			t.next[b] = e
-			t.edges = append(t.edges, e)
+			e = t.add(b)
 		}
 		t = &e.node
 	}
