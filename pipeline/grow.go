@@ -84,7 +84,7 @@ func (r *runner) growTables(path string, head, base *mlm.Machine, eopts engine.O
 	}
 	r.progress("%s: running the black-box functions' commands to grow their tables (at most %d rounds)", path, fc.GrowRounds)
 	g := &report.TableGrowth{Rows: []report.GrownRow{}, Errors: []string{}}
-	res, err := engine.GrowTables(head, eopts, r.opts.Solver, fc.GrowRounds, blackbox.Confined(dir, fc.Timeout))
+	res, err := engine.GrowTables(head, eopts, r.opts.Solver, fc.GrowRounds, blackbox.Confined(r.ctx, dir, fc.Timeout))
 	if err := r.ctx.Err(); err != nil {
 		return nil, err
 	}
