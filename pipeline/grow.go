@@ -34,6 +34,17 @@ func commandsAllowed(opts Options, head, gate *config.Config) bool {
 	return opts.RunCommands || head.Functions.RunCommands && gate.Functions.RunCommands
 }
 
+// commandLimits are the rounds and the time limit the commands get: the
+// smaller of the head's and the gate's, so that a pull request cannot
+// give its own commands more time than its base allows.
+func commandLimits(head, gate *config.Config) config.Functions {
+	return config.Functions{
+		RunCommands: head.Functions.RunCommands && gate.Functions.RunCommands,
+		GrowRounds:  min(head.Functions.GrowRounds, gate.Functions.GrowRounds),
+		Timeout:     min(head.Functions.Timeout, gate.Functions.Timeout),
+	}
+}
+
 // hasCommands reports whether m reads a black-box function through a table
 // that a command can grow.
 func hasCommands(m *mlm.Machine) bool {

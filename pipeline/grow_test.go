@@ -251,3 +251,19 @@ func TestGrownRowsShared(t *testing.T) {
 		t.Errorf("strategy %s (%s), want reuse: the two machines are the same", m.Strategy, m.StrategyReason)
 	}
 }
+
+// TestCommandLimitsFromTheGate: a pull request cannot give its commands
+// more time than its base does; the smaller limit applies.
+func TestCommandLimitsFromTheGate(t *testing.T) {
+	slow := "#!/bin/sh\nsleep 5\necho $(($1 * 10))\n"
+	repo, base, _, _, later := gaugeRepo(t, "functions: {run_commands: true, timeout: 1s}\n",
+		"functions: {run_commands: true, timeout: 10m, grow_rounds: 100}\n", false, map[string]string{"bin/scale": slow})
+	a, err := Analyze(context.Background(), repo, base, later[0], Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := a.Models[0].TableGrowth
+	if g == nil || len(g.Rows) != 0 || len(g.Errors) != 1 || !strings.Contains(g.Errors[0], "no answer within 1s") {
+		t.Errorf("growth %+v, want the gate's time limit of 1s to stop the command", g)
+	}
+}

@@ -138,7 +138,7 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 	}
 	changes = append(changes, through...)
 	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: headCfg, gate: gateCfg, base: baseSHA, head: headSHA, through: why,
-		commands: commandsAllowed(opts, headCfg, gateCfg)}
+		commands: commandsAllowed(opts, headCfg, gateCfg), limits: commandLimits(headCfg, gateCfg)}
 	defer r.removeCheckout()
 	out := &report.Analysis{Repo: opts.Repo, Base: baseSHA, Head: headSHA, Models: []*report.Model{}}
 	judged := make([]gate.Model, 0, len(changes))
@@ -213,6 +213,7 @@ type runner struct {
 	// commands says whether black-box functions' commands may run;
 	// checkoutDir holds the head's files for them once written.
 	commands    bool
+	limits      config.Functions // how long and how many rounds they may run
 	checkoutDir string
 }
 
@@ -276,7 +277,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 		}
 	}
 	if r.commands && hasCommands(head) {
-		if out.TableGrowth, err = r.growTables(c.NewPath, head, base, eopts, r.cfg.Functions); err != nil {
+		if out.TableGrowth, err = r.growTables(c.NewPath, head, base, eopts, r.limits); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -294,7 +295,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	// The trees are keyed by the canonical machines, but a result also
 	// speaks of source lines: it is keyed by the files' bytes too.
 	rkey := resultKey(baseKey, trees.key(head), digest(baseSrc...), digest(headSrc...), strategy, mc.Coverage, mc.Invariants,
-		growthKey(out.TableGrowth, r.cfg.Functions))
+		growthKey(out.TableGrowth, r.limits))
 	if stored, ok := r.storedResult(rkey); ok {
 		out.ChangeAnalysis = report.NewChangeAnalysis(stored)
 		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true
