@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -118,7 +119,7 @@ func (r *runner) growTables(path string, head, base *mlm.Machine, eopts engine.O
 	}
 	if len(g.Rows) > 0 {
 		head.Hash = mlm.Hash(head) // the rows are part of the machine
-		if base != nil && shareRows(base, head) {
+		if base != nil && shareRows(base, head, r.sameCommand) {
 			base.Hash = mlm.Hash(base)
 		}
 	}
@@ -140,14 +141,28 @@ func grownRow(f *model.Function, table string, row *model.Row) report.GrownRow {
 	return report.GrownRow{Function: f.Name, Table: table, In: in, Out: model.FormatValue(row.Out), CSV: blackbox.CSVLine(row)}
 }
 
+// sameCommand reports whether the command's file (a path relative to
+// the repository root) has the same bytes at the base and at the head:
+// rows a changed script computes are the change's, not the base's.
+func (r *runner) sameCommand(command string) bool {
+	b, err := r.repo.ReadFile(r.base, command)
+	if err != nil {
+		return false
+	}
+	h, err := r.repo.ReadFile(r.head, command)
+	return err == nil && bytes.Equal(b, h)
+}
+
 // shareRows adds the rows grown for head's functions to base's functions
-// of the same name, signature, table and command that lack a row for the
-// same inputs, and reports whether it added any.
-func shareRows(base, head *mlm.Machine) bool {
+// of the same name, signature, table and command, whose file same says is
+// unchanged, that lack a row for the same inputs, and reports whether it
+// added any. (Only the command's own file is compared: a script that
+// reads other files of the repository is trusted to change with them.)
+func shareRows(base, head *mlm.Machine, same func(command string) bool) bool {
 	added := false
 	for _, f := range head.Source.Functions {
 		bf := base.Source.Function(f.Name)
-		if bf == nil || signature(bf) != signature(f) || bf.Table == "" || bf.Table != f.Table || bf.Command != f.Command {
+		if bf == nil || signature(bf) != signature(f) || bf.Table == "" || bf.Table != f.Table || bf.Command != f.Command || !same(f.Command) {
 			continue
 		}
 		for _, row := range f.Rows {

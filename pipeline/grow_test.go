@@ -267,3 +267,23 @@ func TestCommandLimitsFromTheGate(t *testing.T) {
 		t.Errorf("growth %+v, want the gate's time limit of 1s to stop the command", g)
 	}
 }
+
+// TestGrownRowsNotSharedWhenTheScriptChanged: rows computed by a script
+// the change edits are the change's: the base does not get them, so the
+// comparison shows what the new rows make reachable.
+func TestGrownRowsNotSharedWhenTheScriptChanged(t *testing.T) {
+	commented := strings.Replace(gaugeModel, "<state id=\"High\"/>", "<!-- the alarm --><state id=\"High\"/>", 1)
+	repo, _, before, _, later := gaugeRepo(t, allow, allow, false,
+		map[string]string{"models/gauge.scxml": commented, "bin/scale": "#!/bin/sh\n# version 2\necho $(($1 * 10))\n"})
+	a, err := Analyze(context.Background(), repo, before, later[0], Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := a.Models[0]
+	if m.TableGrowth == nil || len(m.TableGrowth.Rows) == 0 {
+		t.Fatalf("no rows grown: %+v", m.TableGrowth)
+	}
+	if !slices.ContainsFunc(m.NewlyReachable, func(s report.StateRef) bool { return s.State == "High" }) {
+		t.Errorf("High is not newly reachable: the base got the rows of the changed script; newly reachable %+v, strategy %s", m.NewlyReachable, m.Strategy)
+	}
+}
