@@ -105,7 +105,7 @@ func (r *runner) growTables(path string, head, base *mlm.Machine, eopts engine.O
 	case errors.As(err, &start):
 		// The analysis reports a machine that does not finish starting.
 	case err != nil:
-		g.Errors = append(g.Errors, "growing the tables: "+err.Error())
+		g.AddError("growing the tables: " + err.Error())
 	default:
 		g.Rounds = res.Attempts
 	}

@@ -507,7 +507,7 @@ func growthView(g *TableGrowth) ([]string, []grownTable) {
 			plural(len(g.Rows), "row", "rows"), them, them))
 	}
 	for _, e := range g.Errors {
-		lines = append(lines, "⚠️ "+text(e)+"; the analysis went on with the rows it had")
+		lines = append(lines, "⚠️ "+text(truncate(e, MaxGrowthError))+"; the analysis went on with the rows it had")
 	}
 	var tables []grownTable
 	index := map[string]int{}
