@@ -287,3 +287,66 @@ func TestGrownRowsNotSharedWhenTheScriptChanged(t *testing.T) {
 		t.Errorf("High is not newly reachable: the base got the rows of the changed script; newly reachable %+v, strategy %s", m.NewlyReachable, m.Strategy)
 	}
 }
+
+// TestCommittedRowsNameTheirTable: once a user commits the rows an
+// analysis computed, the tree is the same (the rows' values are), but its
+// tests name the rows by their table's line, not by the command: the
+// suite stored when the rows were computed is not served.
+func TestCommittedRowsNameTheirTable(t *testing.T) {
+	store, err := cache.Open(filepath.Join(t.TempDir(), "c.db"), cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	rows := func(m *report.Model) []string {
+		var out []string
+		for _, test := range m.TestDelta.New {
+			for _, r := range test.Rows {
+				if strings.HasPrefix(r, "SCALE(2)") || strings.HasPrefix(r, "SCALE(3)") {
+					out = append(out, r)
+				}
+			}
+		}
+		return out
+	}
+	repo, base, head, _, _ := gaugeRepo(t, allow, allow, false)
+	a, err := Analyze(ctx, repo, base, head, Options{Solver: newZ3, Cache: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := a.Models[0]
+	if m.TableGrowth == nil || len(m.TableGrowth.Rows) == 0 {
+		t.Fatalf("no rows grown: %+v", m.TableGrowth)
+	}
+	if got := rows(m); len(got) == 0 || !strings.Contains(got[0], "computed by bin/scale") {
+		t.Fatalf("the grown rows' tests say %q, want them computed by bin/scale", got)
+	}
+	table := gaugeTable
+	for _, row := range m.TableGrowth.Rows {
+		table += row.CSV + "\n"
+	}
+	// The same model, with the rows committed, in another repository that
+	// shares the cache.
+	repo, base, _, _, later := gaugeRepo(t, allow, allow, false, map[string]string{"models/scale.csv": table})
+	a, err = Analyze(ctx, repo, base, later[0], Options{Solver: newZ3, Cache: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = a.Models[0]
+	if m.TableGrowth == nil || len(m.TableGrowth.Rows) != 0 {
+		t.Fatalf("rows grown although the table holds them: %+v", m.TableGrowth)
+	}
+	if !m.HeadCached {
+		t.Errorf("the head's tree was not served from the cache: the rows' values are the same")
+	}
+	got := rows(m)
+	if len(got) == 0 {
+		t.Fatal("no test relies on the committed rows")
+	}
+	for _, r := range got {
+		if strings.Contains(r, "computed by") || !strings.Contains(r, "scale.csv:") {
+			t.Errorf("a test names a committed row %q, want its table's line", r)
+		}
+	}
+}
