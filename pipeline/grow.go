@@ -46,6 +46,19 @@ func commandLimits(head, gate *config.Config) config.Functions {
 	}
 }
 
+// refusal is why the run's commands may not run, "" if they may
+// (Options.RefuseCommands, asked once).
+func (r *runner) refusal() string {
+	if r.refused == nil {
+		why := ""
+		if r.opts.RefuseCommands != nil {
+			why = r.opts.RefuseCommands(r.ctx)
+		}
+		r.refused = &why
+	}
+	return *r.refused
+}
+
 // hasCommands reports whether m reads a black-box function through a table
 // that a command can grow.
 func hasCommands(m *mlm.Machine) bool {
@@ -192,8 +205,8 @@ func sameInputs(a, b []lang.Expr) bool {
 // key covers them too), so that a result computed without running the
 // commands is never served to a run that runs them, nor the other way.
 func growthKey(g *report.TableGrowth, fc config.Functions) string {
-	if g == nil {
-		return "commands=no"
+	if g == nil || g.Refused != "" {
+		return "commands=no" // a refusal computes what no commands do
 	}
 	rows := make([]string, len(g.Rows))
 	for i, row := range g.Rows {

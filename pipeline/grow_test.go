@@ -350,3 +350,26 @@ func TestCommittedRowsNameTheirTable(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandsRefused: a caller's refusal (the bot's, for a fork) keeps
+// the commands from running although both configurations allow them; the
+// report says why, and the analysis is the one without commands.
+func TestCommandsRefused(t *testing.T) {
+	repo, base, head, marker, _ := gaugeRepo(t, allow, allow, false)
+	asked := 0
+	refuse := func(context.Context) string { asked++; return "the pull request comes from a fork" }
+	a, err := Analyze(context.Background(), repo, base, head, Options{Solver: newZ3, RefuseCommands: refuse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Errorf("the command ran (marker: %v)", err)
+	}
+	m := a.Models[0]
+	if g := m.TableGrowth; g == nil || g.Refused != "the pull request comes from a fork" || len(g.Rows) != 0 || asked != 1 {
+		t.Errorf("growth %+v, asked %d times; want the refusal, asked once", g, asked)
+	}
+	if !slices.Contains(unreachable(m), "High") || !hitTable(m) {
+		t.Errorf("High should be reported not reached up to the table: unreachable %v, bounds %+v", unreachable(m), m.BoundsHit)
+	}
+}

@@ -71,6 +71,11 @@ type Options struct {
 	// it they run only when functions.run_commands is true both at the
 	// head and at the gate's revision.
 	RunCommands bool
+	// RefuseCommands, when set, is asked once, before the first command
+	// of a run would run: a non-empty answer is why none may (the bot's:
+	// the pull request comes from a fork), and the run goes on with the
+	// committed tables, each model's report saying why.
+	RefuseCommands func(ctx context.Context) string
 }
 
 // ConfigError is a configuration file that does not parse: the run cannot
@@ -214,6 +219,7 @@ type runner struct {
 	// checkoutDir holds the head's files for them once written.
 	commands    bool
 	limits      config.Functions // how long and how many rounds they may run
+	refused     *string          // Options.RefuseCommands's answer, once asked
 	checkoutDir string
 }
 
@@ -277,7 +283,10 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 		}
 	}
 	if r.commands && hasCommands(head) {
-		if out.TableGrowth, err = r.growTables(c.NewPath, head, base, eopts, r.limits); err != nil {
+		if why := r.refusal(); why != "" {
+			r.progress("%s: the black-box functions' commands do not run: %s", c.NewPath, why)
+			out.TableGrowth = &report.TableGrowth{Rows: []report.GrownRow{}, Errors: []string{}, Refused: why}
+		} else if out.TableGrowth, err = r.growTables(c.NewPath, head, base, eopts, r.limits); err != nil {
 			return nil, nil, err
 		}
 	}

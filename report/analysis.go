@@ -87,6 +87,10 @@ type TableGrowth struct {
 	// out or printed no value of its type. The analysis went on with the
 	// rows it had.
 	Errors []string `json:"errors"`
+	// Refused, when not "", says why the commands, which the
+	// configuration allows, did not run (the server runs none for a pull
+	// request from a fork): the analysis used the committed tables.
+	Refused string `json:"refused,omitempty"`
 }
 
 // MaxGrowthError bounds one of TableGrowth.Errors, in bytes: an error

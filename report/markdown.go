@@ -494,8 +494,11 @@ func growthView(g *TableGrowth) ([]string, []grownTable) {
 		return nil, nil
 	}
 	var lines []string
-	switch len(g.Rows) {
-	case 0:
+	switch {
+	case g.Refused != "":
+		lines = append(lines, "The black-box functions' commands did not run: "+text(truncate(g.Refused, MaxGrowthError))+
+			". The analysis used the rows the tables hold.")
+	case len(g.Rows) == 0:
 		lines = append(lines, "The black-box functions' commands were allowed to run and computed no row.")
 	default:
 		them := "them"
