@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
@@ -259,11 +260,17 @@ func (e *env) postTo(base, event, delivery string, body []byte, sig string) (int
 			PullRequest struct {
 				Number int
 				Base   struct{ Ref, SHA string }
-				Head   struct{ SHA string }
+				Head   struct {
+					SHA  string
+					Repo struct {
+						FullName string `json:"full_name"`
+					}
+				}
 			} `json:"pull_request"`
 		}
 		if json.Unmarshal(body, &p) == nil && p.PullRequest.Number > 0 {
-			e.gh.addPR(p.PullRequest.Number, p.PullRequest.Base.Ref, p.PullRequest.Base.SHA, p.PullRequest.Head.SHA)
+			pr := p.PullRequest
+			e.gh.addPRFrom(pr.Number, pr.Base.Ref, pr.Base.SHA, pr.Head.SHA, cmp.Or(pr.Head.Repo.FullName, "octo/triangle"))
 		}
 	}
 	req, _ := http.NewRequest(http.MethodPost, base+"/webhook", bytes.NewReader(body))

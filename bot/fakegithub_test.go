@@ -350,14 +350,21 @@ func (f *fakeGitHub) addComment(pr int, user, body string) {
 	f.comments[pr] = append(f.comments[pr], &fakeComment{ID: f.nextID, Body: body, User: user, Type: "User"})
 }
 
-// addPR registers a pull request the API can return.
+// addPR registers a pull request the API can return, from a branch of
+// octo/triangle.
 func (f *fakeGitHub) addPR(number int, baseRef, baseSHA, headSHA string) {
+	f.addPRFrom(number, baseRef, baseSHA, headSHA, "octo/triangle")
+}
+
+// addPRFrom registers a pull request whose head is in the repository
+// headRepo: a fork when it is not octo/triangle.
+func (f *fakeGitHub) addPRFrom(number int, baseRef, baseSHA, headSHA, headRepo string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.prs[number] = map[string]any{
 		"number": number, "state": "open",
-		"base": map[string]any{"ref": baseRef, "sha": baseSHA},
-		"head": map[string]any{"ref": "feature", "sha": headSHA},
+		"base": map[string]any{"ref": baseRef, "sha": baseSHA, "repo": map[string]any{"full_name": "octo/triangle"}},
+		"head": map[string]any{"ref": "feature", "sha": headSHA, "repo": map[string]any{"full_name": headRepo}},
 	}
 }
 

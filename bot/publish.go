@@ -95,6 +95,9 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	}
 	opts := b.pipelineOptions(log, j)
 	opts.GateFrom = gateFrom
+	if j.Kind == queue.KindPullRequest && !b.cfg.AllowForkCommands {
+		opts.RefuseCommands = func(ctx context.Context) string { return forkRefusal(ctx, c, r, j) }
+	}
 	a, err := pipeline.Analyze(ctx, repo, base, j.HeadSHA, opts)
 	if ctx.Err() != nil {
 		return b.stopped(ctx, log, g)
@@ -535,4 +538,21 @@ func (b *Bot) repoClient(j *queue.Job) (ghapi.Client, ghapi.Repo, error) {
 	}
 	c, err := b.client(j.Installation)
 	return c, r, err
+}
+
+// forkRefusal says why the commands of a pull request's black-box
+// functions may not run on this server: its head is in another repository
+// (a fork), whose code the base's permission to run commands does not
+// cover. Not knowing where the head is refuses too.
+func forkRefusal(ctx context.Context, c ghapi.Client, r ghapi.Repo, j *queue.Job) string {
+	pr, err := c.PullRequest(ctx, r, j.PR)
+	switch {
+	case err != nil:
+		return "setbot could not tell whether the pull request comes from a fork: " + err.Error()
+	case pr.HeadRepo == "":
+		return "the pull request's head repository is gone; the server runs no command of a fork's pull request (allow_fork_commands)"
+	case !strings.EqualFold(pr.HeadRepo, j.Repo):
+		return "the pull request comes from " + pr.HeadRepo + ", a fork; the server runs no command of a fork's pull request (allow_fork_commands)"
+	}
+	return ""
 }

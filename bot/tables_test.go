@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,5 +119,77 @@ func TestPullRequestGrowsTables(t *testing.T) {
 	}
 	if runs := e.gh.runsFor(head); len(runs) != 1 || runs[0].Status != "completed" {
 		t.Errorf("check runs on the head: %+v", runs)
+	}
+}
+
+// openGaugePR commits a base that allows commands and a head with the
+// gauge model, starts the bot and posts the pull request's opening, its
+// head in the repository headRepo, and waits for the job. It returns the
+// head and the file the command appends to when it runs.
+func openGaugePR(t *testing.T, e *env, headRepo string) (head, marker string) {
+	t.Helper()
+	base := e.commitFiles(c1, "master", map[string]string{".setbot.yml": "functions:\n  run_commands: true\n"})
+	marker = filepath.Join(t.TempDir(), "ran")
+	script := "#!/bin/sh\necho \"$1\" >> '" + marker + "'\necho $(($1 * 10))\n"
+	head = e.commitFiles(base, "gauge", map[string]string{
+		"models/gauge/gauge.scxml": gaugeModel, "models/gauge/scale.csv": "0,0\n1,5\n", "bin/scale": script,
+	})
+	e.start()
+	body, _ := fixture(t, "pull_request.opened")
+	var event map[string]any
+	if err := json.Unmarshal(body, &event); err != nil {
+		t.Fatal(err)
+	}
+	pr := event["pull_request"].(map[string]any)
+	pr["base"].(map[string]any)["sha"] = base
+	pr["head"].(map[string]any)["sha"] = head
+	pr["head"].(map[string]any)["repo"].(map[string]any)["full_name"] = headRepo
+	body, err := json.Marshal(event)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, a := e.post("pull_request", "d-gauge", body, Sign([]byte(testSecret), body)); code != 202 {
+		t.Fatalf("opened: %d %+v", code, a)
+	}
+	e.idle()
+	return head, marker
+}
+
+// TestForkPullRequestRunsNoCommand: the base's permission to run commands
+// does not reach a pull request from a fork, whose head is someone else's
+// code: the analysis uses the committed table, and the comment says why.
+func TestForkPullRequestRunsNoCommand(t *testing.T) {
+	e := newEnv(t)
+	head, marker := openGaugePR(t, e, "mallory/triangle")
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Errorf("the fork's command ran (marker: %v)", err)
+	}
+	comments := e.gh.commentsOf(7)
+	if len(comments) != 1 {
+		t.Fatalf("%d comments", len(comments))
+	}
+	c := comments[0].Body
+	if !strings.Contains(c, "did not run") || !strings.Contains(c, "mallory/triangle, a fork") || !strings.Contains(c, "allow\\_fork\\_commands") {
+		t.Errorf("the comment does not say why the commands did not run:\n%s", c)
+	}
+	if !strings.Contains(c, "`High` (line") {
+		t.Errorf("the comment does not report High unreached up to the committed table:\n%s", c)
+	}
+	if runs := e.gh.runsFor(head); len(runs) != 1 || runs[0].Status != "completed" {
+		t.Errorf("check runs on the head: %+v", runs)
+	}
+}
+
+// TestForkCommandsWhenTheServerAllows: allow_fork_commands lets a fork's
+// pull request run its commands as one from a branch of the repository.
+func TestForkCommandsWhenTheServerAllows(t *testing.T) {
+	e := newEnv(t)
+	e.cfg.AllowForkCommands = true
+	_, marker := openGaugePR(t, e, "mallory/triangle")
+	if _, err := os.Stat(marker); err != nil {
+		t.Errorf("the command did not run: %v", err)
+	}
+	if c := e.gh.commentsOf(7); len(c) != 1 || strings.Contains(c[0].Body, "did not run") {
+		t.Errorf("comments %+v", c)
 	}
 }

@@ -37,6 +37,11 @@ const (
 	DefaultGrowRounds = 2
 	// DefaultCommandTimeout bounds one run of a command.
 	DefaultCommandTimeout = 10 * time.Second
+	// MaxGrowRounds and MaxCommandTimeout are the most a configuration
+	// may ask for: the settings come from the commit under analysis, and
+	// a job must end.
+	MaxGrowRounds     = 100
+	MaxCommandTimeout = 10 * time.Minute
 )
 
 // The valid values, in documentation order.

@@ -601,11 +601,21 @@ func (p *parser) functions(n *yaml.Node, path string, f *Functions) {
 				f.RunCommands = b
 			}
 		case "grow_rounds":
-			set(&f.GrowRounds, p.count(v, path, 1))
+			n := p.count(v, path, 1)
+			if n != nil && *n > MaxGrowRounds {
+				p.errorf(v, path, "%d rounds are too many (want at most %d)", *n, MaxGrowRounds)
+				n = nil
+			}
+			set(&f.GrowRounds, n)
 		case "timeout":
 			d := p.duration(v, path)
-			if d != nil && *d == 0 {
+			switch {
+			case d == nil:
+			case *d == 0:
 				p.errorf(v, path, "a command needs a time limit: want a duration such as 10s")
+				d = nil
+			case *d > MaxCommandTimeout:
+				p.errorf(v, path, "a command's time limit of %v is too long (want at most %v)", *d, MaxCommandTimeout)
 				d = nil
 			}
 			set(&f.Timeout, d)

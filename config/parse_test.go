@@ -177,6 +177,9 @@ func TestParseErrors(t *testing.T) {
 			`.setbot.yml:2:17: functions.run_commands: expected true or false, found the string "yes"`,
 			`.setbot.yml:3:16: functions.grow_rounds: bound 0 too small (want 1 or more)`,
 			`.setbot.yml:4:12: functions.timeout: a command needs a time limit: want a duration such as 10s`}},
+		{"functions beyond their caps", "functions:\n  grow_rounds: 101\n  timeout: 11m\n", []string{
+			`.setbot.yml:2:16: functions.grow_rounds: 101 rounds are too many (want at most 100)`,
+			`.setbot.yml:3:12: functions.timeout: a command's time limit of 11m0s is too long (want at most 10m0s)`}},
 		{"functions not a mapping", "functions: true\n", []string{
 			`.setbot.yml:1:12: functions: expected a mapping, found the boolean true`}},
 		{"merge key", "bounds:\n  <<: {depth: 3}\n", []string{

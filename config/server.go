@@ -48,7 +48,7 @@ const maxSecretFileBytes = 64 << 10
 
 // The keys of each mapping of the server's file, in documentation order.
 var (
-	serverKeys   = []string{"listen", "database", "store", "clone_dir", "cache_max_bytes", "workers", "job_timeout", "shutdown_timeout", "run_retention", "clone_max_age", "max_body_bytes", "job_lease", "sweep_interval", "log_level", "log_format", "public_url", "github", "schedules"}
+	serverKeys   = []string{"listen", "database", "store", "clone_dir", "cache_max_bytes", "workers", "job_timeout", "shutdown_timeout", "run_retention", "clone_max_age", "max_body_bytes", "job_lease", "sweep_interval", "log_level", "log_format", "public_url", "allow_fork_commands", "github", "schedules"}
 	githubKeys   = []string{"base_url", "app_id", "private_key_file", "private_key", "token", "webhook_secret", "webhook_secret_file"}
 	scheduleKeys = []string{"repo", "branch", "cron", "installation_id", "clone_url"}
 
@@ -103,8 +103,13 @@ type Server struct {
 	LogLevel        string        // debug, info, warn or error
 	LogFormat       string        // json or text
 	PublicURL       string        // this server's URL, for links; "" when not known
-	GitHub          GitHub
-	Schedules       []Schedule
+	// AllowForkCommands lets black-box functions' commands run for a pull
+	// request whose head is in another repository (a fork). Without it,
+	// only a pull request from a branch of the repository runs them, when
+	// the repository's configuration allows commands at all.
+	AllowForkCommands bool
+	GitHub            GitHub
+	Schedules         []Schedule
 }
 
 // GitHub says how to reach GitHub and how to check its webhooks. Exactly one of Token and
@@ -333,6 +338,8 @@ func (l *loader) set(key string, g given) {
 		ok = l.choice(g, key, "log level", logLevels, &s.LogLevel)
 	case "log_format":
 		ok = l.choice(g, key, "log format", logFormats, &s.LogFormat)
+	case "allow_fork_commands":
+		ok = l.boolean(g, key, &s.AllowForkCommands)
 	case "public_url":
 		ok = l.url(g, key, []string{"http", "https"}, "https://setbot.example.com", &s.PublicURL)
 	case "github.base_url":
@@ -870,6 +877,21 @@ func parseSize(s string) (int64, error) {
 		return 0, errors.New("too large")
 	}
 	return n * unit, nil
+}
+
+// boolean accepts true or false.
+func (l *loader) boolean(g given, path string, dst *bool) bool {
+	if n := g.node; n != nil && (n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool") {
+		l.fail(g, path, "expected true or false, found %s", describe(n))
+		return false
+	}
+	b, err := strconv.ParseBool(g.text)
+	if err != nil {
+		l.fail(g, path, "expected true or false, found %s", quote(g.text))
+		return false
+	}
+	*dst = b
+	return true
 }
 
 // duration accepts a positive Go duration.

@@ -122,6 +122,7 @@ max_body_bytes: 1048576
 log_level: debug
 log_format: text
 public_url: https://setbot.example.com
+allow_fork_commands: true
 github:
   base_url: https://ghe.example.com/api/v3/
   app_id: 12345
@@ -146,19 +147,20 @@ schedules:
 		t.Fatal(err)
 	}
 	want := &Server{
-		Listen:          "127.0.0.1:9090",
-		Database:        "/var/lib/setbot/setbot.db",
-		CloneDir:        "/var/lib/setbot/repos",
-		CacheMaxBytes:   500_000_000,
-		Workers:         8,
-		JobTimeout:      time.Hour,
-		ShutdownTimeout: 150 * time.Second,
-		RunRetention:    30 * 24 * time.Hour,
-		CloneMaxAge:     48 * time.Hour,
-		MaxBodyBytes:    1 << 20,
-		LogLevel:        "debug",
-		LogFormat:       "text",
-		PublicURL:       "https://setbot.example.com",
+		Listen:            "127.0.0.1:9090",
+		Database:          "/var/lib/setbot/setbot.db",
+		CloneDir:          "/var/lib/setbot/repos",
+		CacheMaxBytes:     500_000_000,
+		Workers:           8,
+		JobTimeout:        time.Hour,
+		ShutdownTimeout:   150 * time.Second,
+		RunRetention:      30 * 24 * time.Hour,
+		CloneMaxAge:       48 * time.Hour,
+		MaxBodyBytes:      1 << 20,
+		LogLevel:          "debug",
+		LogFormat:         "text",
+		PublicURL:         "https://setbot.example.com",
+		AllowForkCommands: true,
 		GitHub: GitHub{
 			BaseURL:       "https://ghe.example.com/api/v3/",
 			AppID:         12345,
@@ -213,7 +215,7 @@ func TestParseSize(t *testing.T) {
 func TestLoadServerErrors(t *testing.T) {
 	pkcs1, _ := rsaKeys()
 	keyFile := writeFile(t, "app.pem", pkcs1)
-	const known = " (known: listen, database, store, clone_dir, cache_max_bytes, workers, job_timeout, shutdown_timeout, run_retention, clone_max_age, max_body_bytes, job_lease, sweep_interval, log_level, log_format, public_url, github, schedules)"
+	const known = " (known: listen, database, store, clone_dir, cache_max_bytes, workers, job_timeout, shutdown_timeout, run_retention, clone_max_age, max_body_bytes, job_lease, sweep_interval, log_level, log_format, public_url, allow_fork_commands, github, schedules)"
 	tests := []struct {
 		name, src string
 		env       []string // authEnv when nil
@@ -274,6 +276,8 @@ func TestLoadServerErrors(t *testing.T) {
 		{"log level and format", "log_level: INFO\nlog_format: yaml\n", nil, []string{
 			`setbot.yml:1:12: log_level: unknown log level "INFO", did you mean "info"? (want debug, info, warn or error)`,
 			`setbot.yml:2:13: log_format: unknown log format "yaml" (want json or text)`}},
+		{"allow_fork_commands type", "allow_fork_commands: yes\n", nil, []string{
+			`setbot.yml:1:22: allow_fork_commands: expected true or false, found the string "yes"`}},
 		{"log level type", "log_level: 1\n", nil, []string{
 			`setbot.yml:1:12: log_level: expected debug, info, warn or error, found the integer 1`}},
 		{"urls", "public_url: setbot.example.com\ngithub:\n  base_url: ftp://ghe.example.com/\n", nil, []string{

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -32,6 +33,30 @@ import (
 // itself to run code.
 func commandsAllowed(opts Options, head, gate *config.Config) bool {
 	return opts.RunCommands || head.Functions.RunCommands && gate.Functions.RunCommands
+}
+
+// commandLimits are the rounds and the time limit the commands get: the
+// smaller of the head's and the gate's, so that a pull request cannot
+// give its own commands more time than its base allows.
+func commandLimits(head, gate *config.Config) config.Functions {
+	return config.Functions{
+		RunCommands: head.Functions.RunCommands && gate.Functions.RunCommands,
+		GrowRounds:  min(head.Functions.GrowRounds, gate.Functions.GrowRounds),
+		Timeout:     min(head.Functions.Timeout, gate.Functions.Timeout),
+	}
+}
+
+// refusal is why the run's commands may not run, "" if they may
+// (Options.RefuseCommands, asked once).
+func (r *runner) refusal() string {
+	if r.refused == nil {
+		why := ""
+		if r.opts.RefuseCommands != nil {
+			why = r.opts.RefuseCommands(r.ctx)
+		}
+		r.refused = &why
+	}
+	return *r.refused
 }
 
 // hasCommands reports whether m reads a black-box function through a table
@@ -84,7 +109,7 @@ func (r *runner) growTables(path string, head, base *mlm.Machine, eopts engine.O
 	}
 	r.progress("%s: running the black-box functions' commands to grow their tables (at most %d rounds)", path, fc.GrowRounds)
 	g := &report.TableGrowth{Rows: []report.GrownRow{}, Errors: []string{}}
-	res, err := engine.GrowTables(head, eopts, r.opts.Solver, fc.GrowRounds, blackbox.Confined(dir, fc.Timeout))
+	res, err := engine.GrowTables(head, eopts, r.opts.Solver, fc.GrowRounds, blackbox.Confined(r.ctx, dir, fc.Timeout))
 	if err := r.ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -93,7 +118,7 @@ func (r *runner) growTables(path string, head, base *mlm.Machine, eopts engine.O
 	case errors.As(err, &start):
 		// The analysis reports a machine that does not finish starting.
 	case err != nil:
-		g.Errors = append(g.Errors, "growing the tables: "+err.Error())
+		g.AddError("growing the tables: " + err.Error())
 	default:
 		g.Rounds = res.Attempts
 	}
@@ -107,7 +132,7 @@ func (r *runner) growTables(path string, head, base *mlm.Machine, eopts engine.O
 	}
 	if len(g.Rows) > 0 {
 		head.Hash = mlm.Hash(head) // the rows are part of the machine
-		if base != nil && shareRows(base, head) {
+		if base != nil && shareRows(base, head, r.sameCommand) {
 			base.Hash = mlm.Hash(base)
 		}
 	}
@@ -129,14 +154,28 @@ func grownRow(f *model.Function, table string, row *model.Row) report.GrownRow {
 	return report.GrownRow{Function: f.Name, Table: table, In: in, Out: model.FormatValue(row.Out), CSV: blackbox.CSVLine(row)}
 }
 
+// sameCommand reports whether the command's file (a path relative to
+// the repository root) has the same bytes at the base and at the head:
+// rows a changed script computes are the change's, not the base's.
+func (r *runner) sameCommand(command string) bool {
+	b, err := r.repo.ReadFile(r.base, command)
+	if err != nil {
+		return false
+	}
+	h, err := r.repo.ReadFile(r.head, command)
+	return err == nil && bytes.Equal(b, h)
+}
+
 // shareRows adds the rows grown for head's functions to base's functions
-// of the same name, signature, table and command that lack a row for the
-// same inputs, and reports whether it added any.
-func shareRows(base, head *mlm.Machine) bool {
+// of the same name, signature, table and command, whose file same says is
+// unchanged, that lack a row for the same inputs, and reports whether it
+// added any. (Only the command's own file is compared: a script that
+// reads other files of the repository is trusted to change with them.)
+func shareRows(base, head *mlm.Machine, same func(command string) bool) bool {
 	added := false
 	for _, f := range head.Source.Functions {
 		bf := base.Source.Function(f.Name)
-		if bf == nil || signature(bf) != signature(f) || bf.Table == "" || bf.Table != f.Table || bf.Command != f.Command {
+		if bf == nil || signature(bf) != signature(f) || bf.Table == "" || bf.Table != f.Table || bf.Command != f.Command || !same(f.Command) {
 			continue
 		}
 		for _, row := range f.Rows {
@@ -166,8 +205,8 @@ func sameInputs(a, b []lang.Expr) bool {
 // key covers them too), so that a result computed without running the
 // commands is never served to a run that runs them, nor the other way.
 func growthKey(g *report.TableGrowth, fc config.Functions) string {
-	if g == nil {
-		return "commands=no"
+	if g == nil || g.Refused != "" {
+		return "commands=no" // a refusal computes what no commands do
 	}
 	rows := make([]string, len(g.Rows))
 	for i, row := range g.Rows {

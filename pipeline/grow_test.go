@@ -251,3 +251,125 @@ func TestGrownRowsShared(t *testing.T) {
 		t.Errorf("strategy %s (%s), want reuse: the two machines are the same", m.Strategy, m.StrategyReason)
 	}
 }
+
+// TestCommandLimitsFromTheGate: a pull request cannot give its commands
+// more time than its base does; the smaller limit applies.
+func TestCommandLimitsFromTheGate(t *testing.T) {
+	slow := "#!/bin/sh\nsleep 5\necho $(($1 * 10))\n"
+	repo, base, _, _, later := gaugeRepo(t, "functions: {run_commands: true, timeout: 1s}\n",
+		"functions: {run_commands: true, timeout: 10m, grow_rounds: 100}\n", false, map[string]string{"bin/scale": slow})
+	a, err := Analyze(context.Background(), repo, base, later[0], Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := a.Models[0].TableGrowth
+	if g == nil || len(g.Rows) != 0 || len(g.Errors) != 1 || !strings.Contains(g.Errors[0], "no answer within 1s") {
+		t.Errorf("growth %+v, want the gate's time limit of 1s to stop the command", g)
+	}
+}
+
+// TestGrownRowsNotSharedWhenTheScriptChanged: rows computed by a script
+// the change edits are the change's: the base does not get them, so the
+// comparison shows what the new rows make reachable.
+func TestGrownRowsNotSharedWhenTheScriptChanged(t *testing.T) {
+	commented := strings.Replace(gaugeModel, "<state id=\"High\"/>", "<!-- the alarm --><state id=\"High\"/>", 1)
+	repo, _, before, _, later := gaugeRepo(t, allow, allow, false,
+		map[string]string{"models/gauge.scxml": commented, "bin/scale": "#!/bin/sh\n# version 2\necho $(($1 * 10))\n"})
+	a, err := Analyze(context.Background(), repo, before, later[0], Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := a.Models[0]
+	if m.TableGrowth == nil || len(m.TableGrowth.Rows) == 0 {
+		t.Fatalf("no rows grown: %+v", m.TableGrowth)
+	}
+	if !slices.ContainsFunc(m.NewlyReachable, func(s report.StateRef) bool { return s.State == "High" }) {
+		t.Errorf("High is not newly reachable: the base got the rows of the changed script; newly reachable %+v, strategy %s", m.NewlyReachable, m.Strategy)
+	}
+}
+
+// TestCommittedRowsNameTheirTable: once a user commits the rows an
+// analysis computed, the tree is the same (the rows' values are), but its
+// tests name the rows by their table's line, not by the command: the
+// suite stored when the rows were computed is not served.
+func TestCommittedRowsNameTheirTable(t *testing.T) {
+	store, err := cache.Open(filepath.Join(t.TempDir(), "c.db"), cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	rows := func(m *report.Model) []string {
+		var out []string
+		for _, test := range m.TestDelta.New {
+			for _, r := range test.Rows {
+				if strings.HasPrefix(r, "SCALE(2)") || strings.HasPrefix(r, "SCALE(3)") {
+					out = append(out, r)
+				}
+			}
+		}
+		return out
+	}
+	repo, base, head, _, _ := gaugeRepo(t, allow, allow, false)
+	a, err := Analyze(ctx, repo, base, head, Options{Solver: newZ3, Cache: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := a.Models[0]
+	if m.TableGrowth == nil || len(m.TableGrowth.Rows) == 0 {
+		t.Fatalf("no rows grown: %+v", m.TableGrowth)
+	}
+	if got := rows(m); len(got) == 0 || !strings.Contains(got[0], "computed by bin/scale") {
+		t.Fatalf("the grown rows' tests say %q, want them computed by bin/scale", got)
+	}
+	table := gaugeTable
+	for _, row := range m.TableGrowth.Rows {
+		table += row.CSV + "\n"
+	}
+	// The same model, with the rows committed, in another repository that
+	// shares the cache.
+	repo, base, _, _, later := gaugeRepo(t, allow, allow, false, map[string]string{"models/scale.csv": table})
+	a, err = Analyze(ctx, repo, base, later[0], Options{Solver: newZ3, Cache: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = a.Models[0]
+	if m.TableGrowth == nil || len(m.TableGrowth.Rows) != 0 {
+		t.Fatalf("rows grown although the table holds them: %+v", m.TableGrowth)
+	}
+	if !m.HeadCached {
+		t.Errorf("the head's tree was not served from the cache: the rows' values are the same")
+	}
+	got := rows(m)
+	if len(got) == 0 {
+		t.Fatal("no test relies on the committed rows")
+	}
+	for _, r := range got {
+		if strings.Contains(r, "computed by") || !strings.Contains(r, "scale.csv:") {
+			t.Errorf("a test names a committed row %q, want its table's line", r)
+		}
+	}
+}
+
+// TestCommandsRefused: a caller's refusal (the bot's, for a fork) keeps
+// the commands from running although both configurations allow them; the
+// report says why, and the analysis is the one without commands.
+func TestCommandsRefused(t *testing.T) {
+	repo, base, head, marker, _ := gaugeRepo(t, allow, allow, false)
+	asked := 0
+	refuse := func(context.Context) string { asked++; return "the pull request comes from a fork" }
+	a, err := Analyze(context.Background(), repo, base, head, Options{Solver: newZ3, RefuseCommands: refuse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); !os.IsNotExist(err) {
+		t.Errorf("the command ran (marker: %v)", err)
+	}
+	m := a.Models[0]
+	if g := m.TableGrowth; g == nil || g.Refused != "the pull request comes from a fork" || len(g.Rows) != 0 || asked != 1 {
+		t.Errorf("growth %+v, asked %d times; want the refusal, asked once", g, asked)
+	}
+	if !slices.Contains(unreachable(m), "High") || !hitTable(m) {
+		t.Errorf("High should be reported not reached up to the table: unreachable %v, bounds %+v", unreachable(m), m.BoundsHit)
+	}
+}

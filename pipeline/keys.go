@@ -41,9 +41,34 @@ func setKey(m *mlm.Machine, o engine.Options) string {
 		fmt.Sprintf("depth=%d states=%d loop=%d micro=%d time=%s", o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, o.Time))
 }
 
-// suiteKey is the key of a tree's test suite.
-func suiteKey(set string, coverage vocab.Coverage) string {
-	return digest(engine.SemanticsVersion, set, buildVersion(), "coverage="+string(coverage))
+// suiteKey is the key of a tree's test suite, rows the origin of the
+// machine's rows (rowsOrigin).
+func suiteKey(set string, coverage vocab.Coverage, rows string) string {
+	return digest(engine.SemanticsVersion, set, buildVersion(), "coverage="+string(coverage), "rows="+rows)
+}
+
+// rowsOrigin says where each row of m's tables comes from: its table's
+// file, line and column, or the command that computed it. A test names
+// the rows it relies on with their origin (testgen), but the tree's key
+// covers only their values: once a user commits the rows an analysis
+// computed, the tree is the same and its suite must not be.
+func rowsOrigin(m *mlm.Machine) string {
+	if m.Source == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, f := range m.Source.Functions {
+		for _, row := range f.Rows {
+			b.WriteString(f.Name + ":")
+			if row.Grown {
+				b.WriteString("computed by " + f.Command)
+			} else {
+				b.WriteString(m.Source.Position(row.Pos).String())
+			}
+			b.WriteString("\x00")
+		}
+	}
+	return b.String()
 }
 
 // resultKey is the key of the analysis of a change: the two trees, the

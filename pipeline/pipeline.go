@@ -71,6 +71,11 @@ type Options struct {
 	// it they run only when functions.run_commands is true both at the
 	// head and at the gate's revision.
 	RunCommands bool
+	// RefuseCommands, when set, is asked once, before the first command
+	// of a run would run: a non-empty answer is why none may (the bot's:
+	// the pull request comes from a fork), and the run goes on with the
+	// committed tables, each model's report saying why.
+	RefuseCommands func(ctx context.Context) string
 }
 
 // ConfigError is a configuration file that does not parse: the run cannot
@@ -138,7 +143,7 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 	}
 	changes = append(changes, through...)
 	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: headCfg, gate: gateCfg, base: baseSHA, head: headSHA, through: why,
-		commands: commandsAllowed(opts, headCfg, gateCfg)}
+		commands: commandsAllowed(opts, headCfg, gateCfg), limits: commandLimits(headCfg, gateCfg)}
 	defer r.removeCheckout()
 	out := &report.Analysis{Repo: opts.Repo, Base: baseSHA, Head: headSHA, Models: []*report.Model{}}
 	judged := make([]gate.Model, 0, len(changes))
@@ -213,6 +218,8 @@ type runner struct {
 	// commands says whether black-box functions' commands may run;
 	// checkoutDir holds the head's files for them once written.
 	commands    bool
+	limits      config.Functions // how long and how many rounds they may run
+	refused     *string          // Options.RefuseCommands's answer, once asked
 	checkoutDir string
 }
 
@@ -276,7 +283,10 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 		}
 	}
 	if r.commands && hasCommands(head) {
-		if out.TableGrowth, err = r.growTables(c.NewPath, head, base, eopts, r.cfg.Functions); err != nil {
+		if why := r.refusal(); why != "" {
+			r.progress("%s: the black-box functions' commands do not run: %s", c.NewPath, why)
+			out.TableGrowth = &report.TableGrowth{Rows: []report.GrownRow{}, Errors: []string{}, Refused: why}
+		} else if out.TableGrowth, err = r.growTables(c.NewPath, head, base, eopts, r.limits); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -294,7 +304,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	// The trees are keyed by the canonical machines, but a result also
 	// speaks of source lines: it is keyed by the files' bytes too.
 	rkey := resultKey(baseKey, trees.key(head), digest(baseSrc...), digest(headSrc...), strategy, mc.Coverage, mc.Invariants,
-		growthKey(out.TableGrowth, r.cfg.Functions))
+		growthKey(out.TableGrowth, r.limits))
 	if stored, ok := r.storedResult(rkey); ok {
 		out.ChangeAnalysis = report.NewChangeAnalysis(stored)
 		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true

@@ -207,7 +207,7 @@ func TestWarmAndVerify(t *testing.T) {
 		t.Fatal(errs)
 	}
 	key := setKey(m, engineOptions(config.ModelConfig{Bounds: config.Bounds{Depth: 8}}))
-	skey := suiteKey(key, vocab.CoverageTransition)
+	skey := suiteKey(key, vocab.CoverageTransition, rowsOrigin(m))
 	data, ok, err := store.Get(ctx, kindSuite, skey)
 	if err != nil || !ok {
 		t.Fatalf("the suite is not stored under the expected key (err %v)", err)
@@ -472,7 +472,7 @@ func TestMissingSuitesStoredAgain(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
-		if _, ok, _ := store.Get(ctx, kindSuite, suiteKey(setKey(m, eopts), vocab.CoverageTransition)); !ok {
+		if _, ok, _ := store.Get(ctx, kindSuite, suiteKey(setKey(m, eopts), vocab.CoverageTransition, rowsOrigin(m))); !ok {
 			t.Errorf("the suite of the tree at %.7s was not stored again", sha)
 		}
 	}

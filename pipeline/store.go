@@ -47,7 +47,7 @@ func (t *cacheTrees) Tree(m *mlm.Machine) (*engine.SET, []*testgen.Test) {
 		r.progress("cache: ignoring a stored tree: %v", err)
 		return nil, nil
 	}
-	data, ok, _ = r.opts.Cache.Get(r.ctx, kindSuite, suiteKey(key, t.coverage))
+	data, ok, _ = r.opts.Cache.Get(r.ctx, kindSuite, suiteKey(key, t.coverage, rowsOrigin(m)))
 	if !ok {
 		return set, nil
 	}
@@ -91,7 +91,7 @@ func (t *cacheTrees) KeepSuite(m *mlm.Machine, tests []*testgen.Test) {
 	}
 	suite, err := testgen.EncodeSuite(tests)
 	if err == nil {
-		err = r.opts.Cache.Put(r.ctx, kindSuite, suiteKey(t.key(m), t.coverage), suite)
+		err = r.opts.Cache.Put(r.ctx, kindSuite, suiteKey(t.key(m), t.coverage, rowsOrigin(m)), suite)
 	}
 	if err != nil {
 		r.progress("cache: storing a test suite: %v", err)

@@ -5,6 +5,8 @@
 package report
 
 import (
+	"unicode/utf8"
+
 	"github.com/setbot/setbot/gate"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
@@ -85,6 +87,31 @@ type TableGrowth struct {
 	// out or printed no value of its type. The analysis went on with the
 	// rows it had.
 	Errors []string `json:"errors"`
+	// Refused, when not "", says why the commands, which the
+	// configuration allows, did not run (the server runs none for a pull
+	// request from a fork): the analysis used the committed tables.
+	Refused string `json:"refused,omitempty"`
+}
+
+// MaxGrowthError bounds one of TableGrowth.Errors, in bytes: an error
+// quotes a command's arguments and standard error, which the repository's
+// code chose, and it is shown in the pull request's comment.
+const MaxGrowthError = 3000
+
+// AddError adds an error to g, cut to MaxGrowthError bytes.
+func (g *TableGrowth) AddError(msg string) {
+	g.Errors = append(g.Errors, truncate(msg, MaxGrowthError))
+}
+
+// truncate cuts s to at most n bytes and a mark, on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + " … (cut)"
 }
 
 // GrownRow is one row a command computed.

@@ -494,8 +494,11 @@ func growthView(g *TableGrowth) ([]string, []grownTable) {
 		return nil, nil
 	}
 	var lines []string
-	switch len(g.Rows) {
-	case 0:
+	switch {
+	case g.Refused != "":
+		lines = append(lines, "The black-box functions' commands did not run: "+text(truncate(g.Refused, MaxGrowthError))+
+			". The analysis used the rows the tables hold.")
+	case len(g.Rows) == 0:
 		lines = append(lines, "The black-box functions' commands were allowed to run and computed no row.")
 	default:
 		them := "them"
@@ -507,7 +510,7 @@ func growthView(g *TableGrowth) ([]string, []grownTable) {
 			plural(len(g.Rows), "row", "rows"), them, them))
 	}
 	for _, e := range g.Errors {
-		lines = append(lines, "⚠️ "+text(e)+"; the analysis went on with the rows it had")
+		lines = append(lines, "⚠️ "+text(truncate(e, MaxGrowthError))+"; the analysis went on with the rows it had")
 	}
 	var tables []grownTable
 	index := map[string]int{}

@@ -339,3 +339,26 @@ func allRulesOff() vocab.Gate {
 	}
 	return g
 }
+
+// TestGrowthErrorsAreCut: an error of a black-box command, which quotes
+// what the repository's code printed, takes a bounded part of the
+// comment and of the JSON.
+func TestGrowthErrorsAreCut(t *testing.T) {
+	res := &incremental.Result{Strategy: vocab.StrategyFull, NoBase: true, NewStates: 2,
+		Head: incremental.Size{States: 2, Paths: 1}, Changes: []diffmap.Change{}, TestDelta: &testgen.Delta{}}
+	long := "growing the tables: running bin/scale 2: exit status 3: " + strings.Repeat("é", 10000)
+	g := &TableGrowth{Rows: []GrownRow{}, Errors: []string{}}
+	g.AddError(long)
+	if n := len(g.Errors[0]); n > MaxGrowthError+20 || !strings.HasSuffix(g.Errors[0], "(cut)") || !utf8.ValidString(g.Errors[0]) {
+		t.Errorf("AddError kept %d bytes, want at most %d and a mark of the cut", n, MaxGrowthError)
+	}
+	m := withResult(&Model{Path: "m.scxml", Status: Added}, res)
+	m.TableGrowth = &TableGrowth{Rows: []GrownRow{}, Errors: []string{long}}
+	body := Markdown(&Analysis{Models: []*Model{m}}, Options{})
+	if !strings.Contains(body, "running bin/scale 2") {
+		t.Fatalf("the comment lacks the error:\n%s", body)
+	}
+	if n := strings.Count(body, "é"); n > MaxGrowthError/2 {
+		t.Errorf("the comment quotes %d characters of the command's error", n)
+	}
+}

@@ -53,14 +53,15 @@ func (c *client) PullRequest(ctx context.Context, r Repo, number int) (*PullRequ
 		return nil, err
 	}
 	return &PullRequest{
-		Number:  pr.GetNumber(),
-		BaseRef: pr.GetBase().GetRef(),
-		BaseSHA: pr.GetBase().GetSHA(),
-		HeadRef: pr.GetHead().GetRef(),
-		HeadSHA: pr.GetHead().GetSHA(),
-		Draft:   pr.GetDraft(),
-		State:   pr.GetState(),
-		HTMLURL: pr.GetHTMLURL(),
+		Number:   pr.GetNumber(),
+		BaseRef:  pr.GetBase().GetRef(),
+		BaseSHA:  pr.GetBase().GetSHA(),
+		HeadRef:  pr.GetHead().GetRef(),
+		HeadSHA:  pr.GetHead().GetSHA(),
+		HeadRepo: pr.GetHead().GetRepo().GetFullName(),
+		Draft:    pr.GetDraft(),
+		State:    pr.GetState(),
+		HTMLURL:  pr.GetHTMLURL(),
 	}, nil
 }
 
@@ -443,7 +444,7 @@ func (c *client) OpenPullRequests(ctx context.Context, r Repo) ([]PullRequest, e
 		for _, pr := range prs {
 			out = append(out, PullRequest{
 				Number: pr.GetNumber(), BaseRef: pr.GetBase().GetRef(), BaseSHA: pr.GetBase().GetSHA(),
-				HeadRef: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA(), Draft: pr.GetDraft(),
+				HeadRef: pr.GetHead().GetRef(), HeadSHA: pr.GetHead().GetSHA(), HeadRepo: pr.GetHead().GetRepo().GetFullName(), Draft: pr.GetDraft(),
 				State: pr.GetState(), HTMLURL: pr.GetHTMLURL(),
 			})
 		}

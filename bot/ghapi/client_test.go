@@ -35,9 +35,9 @@ func TestRequests(t *testing.T) {
 			route:  "GET /api/v3/repos/octo/models/pulls/12",
 			status: 200,
 			resp: `{"number":12,"state":"open","draft":true,"html_url":"https://github.com/octo/models/pull/12",
-				"base":{"ref":"main","sha":"b0"},"head":{"ref":"feature","sha":"h1"}}`,
+				"base":{"ref":"main","sha":"b0"},"head":{"ref":"feature","sha":"h1","repo":{"full_name":"mallory/models"}}}`,
 			call: func(c Client) (any, error) { return c.PullRequest(ctx, repo, 12) },
-			want: &PullRequest{Number: 12, BaseRef: "main", BaseSHA: "b0", HeadRef: "feature", HeadSHA: "h1",
+			want: &PullRequest{Number: 12, BaseRef: "main", BaseSHA: "b0", HeadRef: "feature", HeadSHA: "h1", HeadRepo: "mallory/models",
 				Draft: true, State: "open", HTMLURL: "https://github.com/octo/models/pull/12"},
 		},
 		{

@@ -52,9 +52,13 @@ type PullRequest struct {
 	Number           int
 	BaseRef, BaseSHA string
 	HeadRef, HeadSHA string
-	Draft            bool
-	State            string // "open" or "closed"
-	HTMLURL          string
+	// HeadRepo is the repository the head branch is in, "owner/name": not
+	// the pull request's own for a pull request from a fork, and "" when
+	// that fork was deleted.
+	HeadRepo string
+	Draft    bool
+	State    string // "open" or "closed"
+	HTMLURL  string
 }
 
 // Client is GitHub for one installation (or one token).

@@ -104,7 +104,7 @@ func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string
 		opts.Progress = p.show
 	}
 	if ef.growTables > 0 && len(m.Source.Functions) > 0 {
-		if _, err := engine.GrowTables(m, opts, newZ3, ef.growTables, blackbox.Command(ef.repo, blackbox.DefaultTimeout)); err != nil {
+		if _, err := engine.GrowTables(m, opts, newZ3, ef.growTables, blackbox.Command(ctx, ef.repo, blackbox.DefaultTimeout)); err != nil {
 			stop()
 			return nil, fmt.Errorf("growing the tables of %s: %w", path, err)
 		}

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model"
@@ -27,25 +28,36 @@ const DefaultTimeout = 10 * time.Second
 // or was killed: a child it left running may hold its standard output.
 const waitDelay = time.Second
 
+// MaxOutput bounds a command's standard output: a row's value is one
+// line, and a command that prints more is wrong (or hostile), so the run
+// fails rather than holding it all in memory.
+const MaxOutput = 64 << 10
+
+// MaxStderr bounds what an error keeps of a command's standard error;
+// the rest is dropped. The error reaches the report, a pull request
+// comment.
+const MaxStderr = 2 << 10
+
 // Command returns a Runner that runs a function's command, a path relative
 // to the repository root root, with the inputs as its arguments (no shell
 // reads them), root as its working directory, setbot's environment and
 // timeout as its limit, and reads the result from the first line of its
-// standard output.
-func Command(root string, timeout time.Duration) engine.Runner {
-	return runner(root, timeout, nil)
+// standard output. When ctx is done, a running command is killed with its
+// process group, and every run after fails at once.
+func Command(ctx context.Context, root string, timeout time.Duration) engine.Runner {
+	return runner(ctx, root, timeout, nil)
 }
 
 // Confined returns a Runner as Command does, except that the command gets
 // none of setbot's environment but PATH, and root as its HOME: an analysis
 // runs a repository's code, which has no business reading the server's
 // variables (tokens, secrets).
-func Confined(root string, timeout time.Duration) engine.Runner {
-	return runner(root, timeout, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root})
+func Confined(ctx context.Context, root string, timeout time.Duration) engine.Runner {
+	return runner(ctx, root, timeout, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root})
 }
 
 // runner is Command with the environment env (nil: setbot's).
-func runner(root string, timeout time.Duration, env []string) engine.Runner {
+func runner(parent context.Context, root string, timeout time.Duration, env []string) engine.Runner {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
@@ -58,26 +70,82 @@ func runner(root string, timeout time.Duration, env []string) engine.Runner {
 		for i, e := range in {
 			args[i] = model.FormatValue(e)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		call := strings.Join(append([]string{f.Command}, args...), " ")
+		if err := parent.Err(); err != nil {
+			return nil, fmt.Errorf("running %s: %w", call, err)
+		}
+		ctx, cancel := context.WithTimeout(parent, timeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, path, args...)
 		cmd.Dir, cmd.Env, cmd.WaitDelay = root, env, waitDelay
 		killGroup(cmd)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Run(); err != nil {
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("running %s %s: no answer within %v", f.Command, strings.Join(args, " "), timeout)
-			}
-			return nil, fmt.Errorf("running %s %s: %w: %s", f.Command, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		stdout := &capped{max: MaxOutput, fail: true}
+		stderr := &capped{max: MaxStderr}
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		if err = cmd.Start(); err == nil {
+			err = wait(cmd)
 		}
-		line, _, _ := strings.Cut(stdout.String(), "\n")
+		switch {
+		case parent.Err() != nil:
+			return nil, fmt.Errorf("running %s: %w", call, parent.Err())
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("running %s: no answer within %v", call, timeout)
+		case stdout.over:
+			return nil, fmt.Errorf("running %s: more than %d bytes of output; a row's value is one line", call, MaxOutput)
+		case err != nil:
+			return nil, fmt.Errorf("running %s: %w: %s", call, err, stderr.text())
+		}
+		line, _, _ := strings.Cut(stdout.buf.String(), "\n")
 		v, err := model.ParseValue(strings.TrimSpace(line), f.Result)
 		if err != nil {
-			return nil, fmt.Errorf("running %s %s: output %q: %w", f.Command, strings.Join(args, " "), line, err)
+			return nil, fmt.Errorf("running %s: output %q: %w", call, truncate(line, MaxStderr), err)
 		}
 		return v, nil
 	}
+}
+
+// capped is an io.Writer that keeps the first max bytes written to it and
+// drops the rest. With fail, a write beyond max fails, which stops the
+// copying from the command's pipe; the command then dies of a broken pipe.
+type capped struct {
+	buf  bytes.Buffer
+	max  int
+	fail bool
+	over bool
+}
+
+var errTooMuchOutput = errors.New("too much output")
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.buf.Len(); len(p) > room {
+		c.buf.Write(p[:max(room, 0)])
+		c.over = true
+		if c.fail {
+			return 0, errTooMuchOutput
+		}
+		return len(p), nil
+	}
+	return c.buf.Write(p)
+}
+
+// text is what was kept, trimmed, with a note when some was dropped.
+func (c *capped) text() string {
+	s := strings.TrimSpace(strings.ToValidUTF8(c.buf.String(), "\uFFFD"))
+	if c.over {
+		s += " … (standard error cut at " + fmt.Sprint(c.max) + " bytes)"
+	}
+	return s
+}
+
+// truncate cuts s to at most n bytes, on a rune boundary, marking the cut.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // resolve returns the command's path, refusing one outside root (through

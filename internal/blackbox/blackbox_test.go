@@ -1,6 +1,7 @@
 package blackbox
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 const root = "../.."
 
 func TestCommandComputesARow(t *testing.T) {
-	run := Command(root, 0)
+	run := Command(context.Background(), root, 0)
 	f := &model.Function{Name: "RISE", Params: []lang.Type{lang.IntType}, Result: lang.DecimalType, Command: "engine/testdata/microgrid/rise"}
 	got, err := run(f, []lang.Expr{&lang.IntLit{Value: 228}})
 	if err != nil {
@@ -28,7 +29,7 @@ func TestCommandComputesARow(t *testing.T) {
 }
 
 func TestCommandOutsideTheRepository(t *testing.T) {
-	run := Command(root, 0)
+	run := Command(context.Background(), root, 0)
 	for _, cmd := range []string{"../x", "/bin/echo", "engine/../../x"} {
 		f := &model.Function{Name: "f", Result: lang.IntType, Command: cmd}
 		if _, err := run(f, nil); err == nil || !strings.Contains(err.Error(), "outside the repository") {
@@ -43,7 +44,7 @@ func TestCommandOutputOfTheWrongType(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := &model.Function{Name: "f", Result: lang.IntType, Command: "f"}
-	if _, err := Command(dir, 0)(f, nil); err == nil || !strings.Contains(err.Error(), `output "hello"`) {
+	if _, err := Command(context.Background(), dir, 0)(f, nil); err == nil || !strings.Contains(err.Error(), `output "hello"`) {
 		t.Errorf("error %v", err)
 	}
 }
@@ -81,7 +82,7 @@ func TestCommandTimeoutKillsItsChildren(t *testing.T) {
 	script(t, dir, "slow", "sleep 30\necho 1\n")
 	f := &model.Function{Name: "slow", Result: lang.IntType, Command: "slow"}
 	start := time.Now()
-	_, err := Command(dir, 200*time.Millisecond)(f, nil)
+	_, err := Command(context.Background(), dir, 200*time.Millisecond)(f, nil)
 	if err == nil || !strings.Contains(err.Error(), "no answer within 200ms") {
 		t.Errorf("error %v, want a timeout", err)
 	}
@@ -98,15 +99,37 @@ func TestConfinedHidesTheEnvironment(t *testing.T) {
 	f := &model.Function{Name: "env", Result: lang.IntType, Command: "env"}
 	for _, tt := range []struct {
 		name string
-		run  func(string, time.Duration) engine.Runner
+		run  func(context.Context, string, time.Duration) engine.Runner
 		want string
 	}{{"Command", Command, "70"}, {"Confined", Confined, "1"}} {
-		got, err := tt.run(dir, 0)(f, nil)
+		got, err := tt.run(context.Background(), dir, 0)(f, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		if s := lang.ExprString(got); s != tt.want {
 			t.Errorf("%s: the command printed %s, want %s", tt.name, s, tt.want)
 		}
+	}
+}
+
+func TestCommandOutputIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	script(t, dir, "chatty", "echo 1\nhead -c 100000 /dev/zero | tr '\\0' x\n")
+	f := &model.Function{Name: "chatty", Result: lang.IntType, Command: "chatty"}
+	if _, err := Command(context.Background(), dir, 0)(f, nil); err == nil || !strings.Contains(err.Error(), "more than 65536 bytes of output") {
+		t.Errorf("error %v, want one about the output's size", err)
+	}
+}
+
+func TestCommandStderrIsCut(t *testing.T) {
+	dir := t.TempDir()
+	script(t, dir, "noisy", "head -c 100000 /dev/zero | tr '\\0' e >&2\nexit 3\n")
+	f := &model.Function{Name: "noisy", Result: lang.IntType, Command: "noisy"}
+	_, err := Command(context.Background(), dir, 0)(f, nil)
+	if err == nil || !strings.Contains(err.Error(), "exit status 3") || !strings.Contains(err.Error(), "cut at 2048 bytes") {
+		t.Fatalf("error %v", err)
+	}
+	if n := len(err.Error()); n > MaxStderr+200 {
+		t.Errorf("the error has %d bytes, want the standard error cut to %d", n, MaxStderr)
 	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // killGroup has the command run in a process group of its own, which a
-// timeout kills whole: a script's children go with it.
+// timeout or a cancelled run kills whole: a script's children go with it.
 func killGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
