@@ -558,7 +558,7 @@ func TestBenchCurve(t *testing.T) {
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^\s+3\s+\d+\s+\d+\s+\d+\s+1\.00$`),
 		regexp.MustCompile(`(?m)^\s+4\s+\d+\s+\d+\s+\d+\s+\d+\.\d\d$`),
-		regexp.MustCompile(`analysis at depth 4: MSE \d+ CPU ms, full \d+ CPU ms, MSE/full \d+\.\d\d; with the base cached: MSE \d+, full \d+, MSE/full \d+\.\d\d; peak memory [\d.]+ KB per head state \(\d+ states\); setbot analyze cold \d+ CPU ms, fully cached \d+ CPU ms, cached/cold \d+\.\d\d`),
+		regexp.MustCompile(`analysis at depth 4: MSE \d+ CPU ms, full \d+ CPU ms, MSE/full \d+\.\d\d; with the base cached \(medians of \d+ runs\): MSE \d+, full \d+, MSE/full \d+\.\d\d; peak memory [\d.]+ KB per head state \(\d+ states\); setbot analyze cold \d+ CPU ms, fully cached \d+ CPU ms, cached/cold \d+\.\d\d`),
 	} {
 		if !want.MatchString(out) {
 			t.Errorf("the curve does not match %s:\n%s", want, out)

@@ -61,7 +61,8 @@ models with a one-guard change, from the repository's root):
     outputs, nondeterminism) with MSE
     (memoized symbolic execution: the head tree built from the base tree)
     over the same with a full exploration, cold and with the base's tree
-    and tests cached (as the bot has them once a push warmed its cache); the peak memory (Go heap and
+    and tests cached (as the bot has them once a push warmed its cache;
+    the medians of five runs each); the peak memory (Go heap and
     Z3) of the full analysis per head state; and the CPU time of a fully
     cached re-run of setbot analyze on a git repository holding the two
     versions, over that of its first (cold) run.
@@ -186,14 +187,22 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 	// The bot's usual case: the base's tree and tests are cached (a push
 	// to the default branch warmed them).
 	warm := &baseTrees{m: base, set: r.BaseSet, tests: r.BaseTests}
-	warmMSE, _, _, err := analyze(vocab.StrategyMSE, warm)
-	if err != nil {
-		return err
+	// Each is the median of a few runs, taken in turn: one analysis of a
+	// tree this size takes a few hundred milliseconds, which another
+	// process or a garbage collection shifts by a tenth.
+	var mses, fulls []time.Duration
+	for range warmRuns {
+		cpu, _, _, err := analyze(vocab.StrategyMSE, warm)
+		if err != nil {
+			return err
+		}
+		mses = append(mses, cpu)
+		if cpu, _, _, err = analyze(vocab.StrategyFull, warm); err != nil {
+			return err
+		}
+		fulls = append(fulls, cpu)
 	}
-	warmFull, _, _, err := analyze(vocab.StrategyFull, warm)
-	if err != nil {
-		return err
-	}
+	warmMSE, warmFull := median(mses), median(fulls)
 	full, r, peak, err := analyze(vocab.StrategyFull, nil)
 	if err != nil {
 		return err
@@ -202,14 +211,18 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "analysis at depth %d: MSE %d CPU ms, full %d CPU ms, MSE/full %.2f; with the base cached: MSE %d, full %d, MSE/full %.2f; "+
+	fmt.Fprintf(w, "analysis at depth %d: MSE %d CPU ms, full %d CPU ms, MSE/full %.2f; with the base cached (medians of %d runs): MSE %d, full %d, MSE/full %.2f; "+
 		"peak memory %.1f KB per head state (%d states); setbot analyze cold %d CPU ms, fully cached %d CPU ms, cached/cold %.2f\n\n",
 		analyzeDepth, mse.Milliseconds(), full.Milliseconds(), mse.Seconds()/full.Seconds(),
-		warmMSE.Milliseconds(), warmFull.Milliseconds(), warmMSE.Seconds()/warmFull.Seconds(),
+		warmRuns, warmMSE.Milliseconds(), warmFull.Milliseconds(), warmMSE.Seconds()/warmFull.Seconds(),
 		float64(peak)/1024/float64(max(1, r.Head.States)), r.Head.States,
 		cold.Milliseconds(), cached.Milliseconds(), cached.Seconds()/cold.Seconds())
 	return nil
 }
+
+// warmRuns is how many times the analyses with the base cached run each
+// way; the curve reports their medians.
+const warmRuns = 5
 
 // speedUpRuns is how many times speedUp explores each way.
 const speedUpRuns = 3
