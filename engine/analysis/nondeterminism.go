@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
@@ -12,12 +13,14 @@ import (
 // transitions that compete for an input event (one atomic state's
 // candidates, inner before outer, in document order) and whose conditions
 // can hold together: the first shadows the second there.
-func (a *Analyzer) Nondeterminism() ([]Conflict, error) { return a.NondeterminismOf(nil) }
+func (a *Analyzer) Nondeterminism() ([]Conflict, error) { return a.NondeterminismOf(nil, true) }
 
 // NondeterminismOf looks only for the conflicts want accepts (by event,
 // the transition taken and the one shadowed; nil accepts all): the
 // analysis of a change asks the base only about the head's conflicts.
-func (a *Analyzer) NondeterminismOf(want func(event, taken, shadows string) bool) ([]Conflict, error) {
+// Without witnesses, the conflicts come without a test that reaches them
+// (the base's are only told apart from the new ones).
+func (a *Analyzer) NondeterminismOf(want func(event, taken, shadows string) bool, witnesses bool) ([]Conflict, error) {
 	var out []Conflict
 	seen := make(map[string]bool)
 	tab := a.set.Terms
@@ -59,9 +62,11 @@ func (a *Analyzer) NondeterminismOf(want func(event, taken, shadows string) bool
 					continue
 				}
 				seen[key] = true
-				w, err := a.Witness(n)
-				if err != nil {
-					return nil, err
+				var w *testgen.Test
+				if witnesses {
+					if w, err = a.Witness(n); err != nil {
+						return nil, err
+					}
 				}
 				out = append(out, Conflict{State: n.State.Name, Event: in.ev.Name,
 					Taken: p.taken.ID, Shadows: p.shadows.ID, Line: a.lineOf(p.shadows.Pos), Witness: w})

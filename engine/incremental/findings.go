@@ -131,7 +131,7 @@ func (a *analyzer) nondeterminism(r *Result) error {
 	if set == nil {
 		set = a.read
 	}
-	found, err := conflicts(set, a.req.Solver, nil)
+	found, err := conflicts(set, a.req.Solver, nil, true)
 	if err != nil || len(found) == 0 {
 		return err
 	}
@@ -148,7 +148,7 @@ func (a *analyzer) nondeterminism(r *Result) error {
 		ren := func(id string) string { return renameTransition(id, a.d.Renamed) }
 		old, err := conflicts(a.base.set, a.req.Solver, func(event, taken, shadows string) bool {
 			return asked[conflictKey(analysis.Conflict{Event: event, Taken: ren(taken), Shadows: ren(shadows)})]
-		})
+		}, false)
 		if err != nil {
 			return err
 		}
@@ -164,10 +164,12 @@ func (a *analyzer) nondeterminism(r *Result) error {
 	return nil
 }
 
-func conflicts(set *engine.SET, newSolver engine.NewSolver, want func(event, taken, shadows string) bool) ([]analysis.Conflict, error) {
+// conflicts finds the conflicts of set that want accepts (nil: all), with
+// a witness each when witnesses is set.
+func conflicts(set *engine.SET, newSolver engine.NewSolver, want func(event, taken, shadows string) bool, witnesses bool) ([]analysis.Conflict, error) {
 	an := analysis.New(set, newSolver)
 	defer an.Close()
-	out, err := an.NondeterminismOf(want)
+	out, err := an.NondeterminismOf(want, witnesses)
 	if err != nil {
 		return nil, fmt.Errorf("looking for nondeterministic choices: %w", err)
 	}
