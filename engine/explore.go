@@ -132,7 +132,8 @@ type explorer struct {
 	ren   map[solver.Term]solver.Term
 	order []solver.Term
 	sub   *solver.Substitution
-	slab  []Node // nodes not yet handed out, allocated many at once
+	slab  []Node  // nodes not yet handed out, allocated many at once
+	kids  []child // expand's scratch
 
 	reuse     *reuser         // MSE: where children come from the base tree
 	interest  map[string]bool // DSE: transitions explored fully
@@ -533,11 +534,13 @@ func (e *explorer) expand(n *Node, inputs []input) {
 	if e.reuse != nil {
 		base = e.reuse.counterpart[n]
 	}
-	kids := e.step(n, inputs, base)
+	kids := e.step(n, inputs, base, e.kids[:0])
 	n.Expanded = true
 	for _, k := range kids {
 		e.subsumed(e.attach(n, k))
 	}
+	clear(kids) // the scratch keeps no node's terms alive
+	e.kids = kids[:0]
 }
 
 // attach adds the child k of n to the tree.
@@ -550,13 +553,12 @@ func (e *explorer) attach(n *Node, k child) *Node {
 }
 
 // step computes n's children, sorted (and, for DSE, pruned): every
-// feasible input step. For MSE, base is n's counterpart in the base tree
+// feasible input step, appended to kids (a scratch, or nil). For MSE, base is n's counterpart in the base tree
 // (nil for none). It reads n and the machine and writes only the
 // explorer's own state, so that workers can step nodes of one level at
 // once (parallel.go).
-func (e *explorer) step(n *Node, inputs []input, base *Node) []child {
+func (e *explorer) step(n *Node, inputs []input, base *Node, kids []child) []child {
 	x := e.x
-	var kids []child
 	depth := n.Depth + 1
 	for ord, in := range inputs {
 		if e.reuse != nil {

@@ -59,7 +59,7 @@ type reuser struct {
 
 func newReuser(e *explorer, base *SET, updated map[string]bool) *reuser {
 	r := &reuser{e: e, base: base, updated: updated, clean: make(map[string]bool),
-		counterpart: make(map[*Node]*Node), paired: make(map[*Node]bool), candidate: make(map[*Node]indexed), memo: make(map[solver.Term]solver.Term),
+		counterpart: make(map[*Node]*Node, len(base.Nodes)), paired: make(map[*Node]bool, len(base.Nodes)), candidate: make(map[*Node]indexed), memo: make(map[solver.Term]solver.Term),
 		trans: make(map[*mlm.Transition]*mlm.Transition), stateClean: make(map[stateEvent]bool), baseCands: candidates(base.Machine),
 		dense: make([]solver.Term, base.Terms.Len()+1)}
 	byKey := make(map[string]*mlm.Transition, len(e.set.Machine.Transitions))
@@ -234,19 +234,38 @@ func (r *reuser) imp(x solver.Term) solver.Term {
 // are the imports of c's, and the table gains the same terms in the same
 // order, since a term imported before creates nothing.
 func (r *reuser) fromParent(c, n *Node) (vals, pc []solver.Term) {
-	buf := make([]solver.Term, len(c.Vals)+len(c.PC)) // one allocation
-	vals, pc = buf[:len(c.Vals):len(c.Vals)], buf[len(c.Vals):]
 	b := c.Parent
 	shared := n.Reused && len(n.PC) == len(b.PC) && len(n.Vals) == len(b.Vals) && len(c.PC) >= len(b.PC)
-	for i, x := range c.Vals {
-		if shared && x == b.Vals[i] {
-			vals[i] = n.Vals[i]
-		} else {
-			vals[i] = r.imp(x)
+	prefix := shared && slices.Equal(c.PC[:len(b.PC)], b.PC)
+	// Where c's step left its parent's values or condition whole, c takes
+	// n's, as the explorer shares them (explorer.add): no copy.
+	sameVals, samePC := shared && slices.Equal(c.Vals, b.Vals), prefix && len(c.PC) == len(b.PC)
+	size := 0
+	if !sameVals {
+		size += len(c.Vals)
+	}
+	if !samePC {
+		size += len(c.PC)
+	}
+	buf := make([]solver.Term, size) // one allocation
+	if sameVals {
+		vals = n.Vals
+	} else {
+		vals, buf = buf[:len(c.Vals):len(c.Vals)], buf[len(c.Vals):]
+		for i, x := range c.Vals {
+			if shared && x == b.Vals[i] {
+				vals[i] = n.Vals[i]
+			} else {
+				vals[i] = r.imp(x)
+			}
 		}
 	}
+	if samePC {
+		return vals, n.PC
+	}
+	pc = buf
 	i := 0
-	if shared && slices.Equal(c.PC[:len(b.PC)], b.PC) {
+	if prefix {
 		i = copy(pc, n.PC)
 	}
 	for ; i < len(c.PC); i++ {

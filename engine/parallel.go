@@ -242,7 +242,7 @@ func (w *worker) expand(t *task) {
 	var buf []solver.Term
 	n := &Node{State: t.n.State, Vals: mapTerms(&buf, t.n.Vals, w.fromShared), PC: mapTerms(&buf, t.n.PC, w.fromShared),
 		Timers: mapTimers(t.n.Timers, w.fromShared), Depth: t.n.Depth, Reused: t.n.Reused}
-	kids := e.step(n, e.inputs(n), t.base)
+	kids := e.step(n, e.inputs(n), t.base, nil) // the task keeps them until the walk merges them
 	t.marks = append(t.marks, tab.Len()+1-int(first))
 	if x.err == nil && x.or.err == nil {
 		for _, k := range kids {
