@@ -1,0 +1,156 @@
+package solver
+
+import (
+	"math/big"
+
+	"github.com/setbot/setbot/model/lang/ecma"
+)
+
+// Conversions between strings and numbers (parseInt, Number of a string,
+// String of a decimal), written with the string, int and real operators as
+// a case split on the number of white space characters, digits and
+// fraction digits: package ecma's exact range. Each returns the value and
+// the condition under which it is ECMAScript's: where the condition is
+// false ECMAScript's value is NaN or beyond the range, the value is
+// meaningless, and the executors cut the path (vocab.BoundNumber). On
+// constants they fold to package ecma's results.
+
+// ParseInt returns parseInt(x) of the string x, with radix 10.
+func (t *Table) ParseInt(x Term) (v, ok Term) {
+	if s, isConst := t.StringValue(x); isConst {
+		n, good := ecma.ParseInt(s)
+		return t.Int(n), t.Bool(good)
+	}
+	lead := t.spaces(x, false)
+	rest := t.Substring(x, lead, t.Length(x))
+	neg, u := t.sign(rest)
+	n, val := t.digitRun(u, ecma.MaxDigits)
+	ok = t.And(t.Le(lead, t.Int(ecma.MaxSpaces)), t.And(t.Lt(t.Int(0), n), t.Le(n, t.Int(ecma.MaxDigits))))
+	return t.Ite(neg, t.Neg(val), val), ok
+}
+
+// ParseIntReal returns parseInt(x) of the real x: x truncated toward zero,
+// exact for 0 and 10^-6 <= |x| < 10^21 (ecma.ParseIntDecimal).
+func (t *Table) ParseIntReal(x Term) (v, ok Term) {
+	if r, isConst := t.RatValue(x); isConst {
+		n, good := ecma.ParseIntDecimal(r)
+		if !good {
+			return t.Int(0), t.Bool(false)
+		}
+		if n.IsInt64() {
+			return t.Int(n.Int64()), t.Bool(true)
+		}
+	}
+	zero := t.Rat(new(big.Rat))
+	neg := t.Lt(x, zero)
+	a := t.Ite(neg, t.Neg(x), x)
+	whole := t.Floor(a)
+	ok = t.Or(t.Eq(x, zero), t.And(t.Le(t.Rat(big.NewRat(1, 1000000)), a), t.Lt(a, t.Rat(new(big.Rat).SetInt(pow10(21))))))
+	return t.Ite(neg, t.Neg(whole), whole), ok
+}
+
+// Number returns Number(x) of the string x, a real.
+func (t *Table) Number(x Term) (v, ok Term) {
+	if s, isConst := t.StringValue(x); isConst {
+		r, good := ecma.Number(s)
+		if !good {
+			r = new(big.Rat)
+		}
+		return t.Rat(r), t.Bool(good)
+	}
+	lead, trail := t.spaces(x, false), t.spaces(x, true)
+	blank := t.Eq(lead, t.Length(x))
+	body := t.Substring(x, lead, t.Sub(t.Length(x), trail))
+	neg, u := t.sign(body)
+	a, whole := t.digitRun(u, ecma.MaxDigits)
+	rest := t.Substring(u, a, t.Length(u))
+	fracText := t.Substring(rest, t.Int(1), t.Length(rest))
+	b, frac := t.digitRun(fracText, ecma.MaxFraction)
+	point := t.And(t.Eq(t.CharAt(rest, t.Int(0)), t.Str(".")), t.Eq(b, t.Length(fracText)))
+	digits := t.Add(a, b)
+	numeral := t.And(t.Or(t.Eq(rest, t.Str("")), point),
+		t.And(t.Le(t.Int(1), digits), t.And(t.Le(digits, t.Int(ecma.MaxDigits)), t.Le(b, t.Int(ecma.MaxFraction)))))
+	mag := t.Rat(new(big.Rat))
+	for k := ecma.MaxFraction; k >= 0; k-- {
+		p := pow10(k)
+		scaled := t.Add(t.Mul(whole, t.Int(p.Int64())), frac)
+		mag = t.Ite(t.Eq(b, t.Int(int64(k))), t.Mul(t.ToReal(scaled), t.Rat(new(big.Rat).SetFrac(big.NewInt(1), p))), mag)
+	}
+	double := t.IsInt(t.Mul(mag, t.Rat(big.NewRat(1<<ecma.MaxFraction, 1))))
+	ok = t.And(t.Le(lead, t.Int(ecma.MaxSpaces)), t.Or(blank, t.And(t.Le(trail, t.Int(ecma.MaxSpaces)), t.And(numeral, double))))
+	return t.Ite(blank, t.Rat(new(big.Rat)), t.Ite(neg, t.Neg(mag), mag)), ok
+}
+
+// NumberString returns String(x) of the real x (ECMAScript's
+// Number::toString), exact where x is m / 10^f with f <= ecma.MaxFraction
+// and |m| < 10^ecma.MaxDigits: there it is x's decimal expansion, with no
+// point for an integer. A constant folds to ecma.NumberString, exact for
+// every double.
+func (t *Table) NumberString(x Term) (v, ok Term) {
+	if r, isConst := t.RatValue(x); isConst {
+		return t.Str(ecma.NumberString(r)), t.Bool(true)
+	}
+	zero := t.Rat(new(big.Rat))
+	neg := t.Lt(x, zero)
+	a := t.Ite(neg, t.Neg(x), x)
+	whole := t.Floor(a)
+	wholeText := t.Digits(whole)
+	v, ok = t.Str(""), t.Bool(false)
+	for f := ecma.MaxFraction; f >= 0; f-- {
+		p := pow10(f)
+		scaled := t.Mul(a, t.Rat(new(big.Rat).SetInt(p)))
+		text := wholeText
+		if f > 0 {
+			// The fraction's digits, with their leading zeros: those of
+			// 10^f + fraction after its '1'.
+			fraction := t.Sub(t.Floor(scaled), t.Mul(whole, t.Int(p.Int64())))
+			padded := t.Digits(t.Add(fraction, t.Int(p.Int64())))
+			text = t.Concat(wholeText, t.Concat(t.Str("."), t.Substring(padded, t.Int(1), t.Int(int64(f+1)))))
+		}
+		exact := t.IsInt(scaled)
+		v = t.Ite(exact, text, v)
+		ok = t.Ite(exact, t.Lt(scaled, t.Rat(new(big.Rat).SetInt(pow10(ecma.MaxDigits)))), ok)
+	}
+	return t.Concat(t.Ite(neg, t.Str("-"), t.Str("")), v), ok
+}
+
+func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
+
+// spaces returns how many white space characters x begins with (or, with
+// end, ends with), up to ecma.MaxSpaces + 1.
+func (t *Table) spaces(x Term, end bool) Term {
+	n := t.Int(ecma.MaxSpaces + 1)
+	for i := ecma.MaxSpaces; i >= 0; i-- {
+		at := t.Int(int64(i))
+		if end {
+			at = t.Sub(t.Length(x), t.Int(int64(i+1)))
+		}
+		c := t.CharAt(x, at)
+		space := t.Bool(false)
+		for _, r := range ecma.Spaces {
+			space = t.Or(space, t.Eq(c, t.Str(string(r))))
+		}
+		n = t.Ite(space, n, t.Int(int64(i)))
+	}
+	return n
+}
+
+// sign reads an optional sign at the start of x: whether it is '-', and
+// the rest of x.
+func (t *Table) sign(x Term) (neg, rest Term) {
+	c := t.CharAt(x, t.Int(0))
+	neg = t.Eq(c, t.Str("-"))
+	signed := t.Or(neg, t.Eq(c, t.Str("+")))
+	return neg, t.Substring(x, t.Ite(signed, t.Int(1), t.Int(0)), t.Length(x))
+}
+
+// digitRun returns how many decimal digits x begins with, up to max + 1,
+// and, where that is at most max, the int they write (0 for none).
+func (t *Table) digitRun(x Term, max int) (n, val Term) {
+	n = t.Int(int64(max + 1))
+	for i := max; i >= 0; i-- {
+		isDigit := t.Le(t.Int(0), t.Numeral(t.CharAt(x, t.Int(int64(i)))))
+		n = t.Ite(isDigit, n, t.Int(int64(i)))
+	}
+	return n, t.Ite(t.Eq(n, t.Int(0)), t.Int(0), t.Numeral(t.Substring(x, t.Int(0), n)))
+}
