@@ -29,6 +29,13 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			return tab.Floor(walk(e.X))
 		case *lang.Digits:
 			return tab.Digits(walk(e.X))
+		case *lang.Convert:
+			x := &executor{tab: tab, m: s.Machine}
+			v, exact := x.convert(e, walk(e.X))
+			if c, ok := tab.BoolValue(exact); !ok || !c {
+				err = fmt.Errorf("%s may be NaN or beyond the range setbot computes exactly: convert where the value is known to be exact", lang.ExprString(e))
+			}
+			return v
 		case *lang.BoolLit:
 			return tab.Bool(e.Value)
 		case *lang.StrLit:

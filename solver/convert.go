@@ -21,12 +21,26 @@ func (t *Table) ParseInt(x Term) (v, ok Term) {
 		n, good := ecma.ParseInt(s)
 		return t.Int(n), t.Bool(good)
 	}
-	lead := t.spaces(x, false)
-	rest := t.Substring(x, lead, t.Length(x))
-	neg, u := t.sign(rest)
-	n, val := t.digitRun(u, ecma.MaxDigits)
-	ok = t.And(t.Le(lead, t.Int(ecma.MaxSpaces)), t.And(t.Lt(t.Int(0), n), t.Le(n, t.Int(ecma.MaxDigits))))
-	return t.Ite(neg, t.Neg(val), val), ok
+	// A case split on where the digits start, after w white space
+	// characters and a sign, so that every character is read at a
+	// constant index (which the solver's string theory handles far better
+	// than a computed one).
+	at := func(i int) Term { return t.CharAt(x, t.Int(int64(i))) }
+	v, ok = t.Int(0), t.Bool(false)
+	for w := ecma.MaxSpaces; w >= 0; w-- {
+		lead := t.Not(t.isSpace(at(w)))
+		for i := 0; i < w; i++ {
+			lead = t.And(t.isSpace(at(i)), lead)
+		}
+		c := at(w)
+		neg, plus := t.Eq(c, t.Str("-")), t.Eq(c, t.Str("+"))
+		n0, v0 := t.digitsAt(x, w, ecma.MaxDigits)
+		n1, v1 := t.digitsAt(x, w+1, ecma.MaxDigits)
+		exact := func(n Term) Term { return t.And(t.Lt(t.Int(0), n), t.Le(n, t.Int(ecma.MaxDigits))) }
+		v = t.Ite(lead, t.Ite(neg, t.Neg(v1), t.Ite(plus, v1, v0)), v)
+		ok = t.Ite(lead, t.Ite(t.Or(neg, plus), exact(n1), exact(n0)), ok)
+	}
+	return v, ok
 }
 
 // ParseIntReal returns parseInt(x) of the real x: x truncated toward zero,
@@ -116,6 +130,27 @@ func (t *Table) NumberString(x Term) (v, ok Term) {
 
 func pow10(n int) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil) }
 
+// isSpace is whether c is one white space character.
+func (t *Table) isSpace(c Term) Term {
+	space := t.Bool(false)
+	for _, r := range ecma.Spaces {
+		space = t.Or(space, t.Eq(c, t.Str(string(r))))
+	}
+	return space
+}
+
+// digitsAt returns how many decimal digits x has from index p on, up to
+// max + 1, and, where that is at most max, the int they write (0 for
+// none).
+func (t *Table) digitsAt(x Term, p, max int) (n, val Term) {
+	n = t.Int(int64(max + 1))
+	for i := max; i >= 0; i-- {
+		isDigit := t.Le(t.Int(0), t.Numeral(t.CharAt(x, t.Int(int64(p+i)))))
+		n = t.Ite(isDigit, n, t.Int(int64(i)))
+	}
+	return n, t.Ite(t.Eq(n, t.Int(0)), t.Int(0), t.Numeral(t.Substring(x, t.Int(int64(p)), t.Add(t.Int(int64(p)), n))))
+}
+
 // spaces returns how many white space characters x begins with (or, with
 // end, ends with), up to ecma.MaxSpaces + 1.
 func (t *Table) spaces(x Term, end bool) Term {
@@ -125,12 +160,7 @@ func (t *Table) spaces(x Term, end bool) Term {
 		if end {
 			at = t.Sub(t.Length(x), t.Int(int64(i+1)))
 		}
-		c := t.CharAt(x, at)
-		space := t.Bool(false)
-		for _, r := range ecma.Spaces {
-			space = t.Or(space, t.Eq(c, t.Str(string(r))))
-		}
-		n = t.Ite(space, n, t.Int(int64(i)))
+		n = t.Ite(t.isSpace(t.CharAt(x, at)), n, t.Int(int64(i)))
 	}
 	return n
 }

@@ -161,6 +161,10 @@ const (
 	// (concolic execution, after Ahmadi and Dingel, ESEC/FSE 2019): what the tree does not
 	// reach below them is "not reached", never "unreachable".
 	BoundConcretised Bound = "concretised"
+	// BoundNumber: conversions between strings and numbers (parseInt, Number of a string,
+	// String of a decimal) where ECMAScript's value is NaN, which setbot does not model, or
+	// beyond the range setbot computes exactly (README, "Functions"): a path stops there.
+	BoundNumber Bound = "number"
 )
 
 // Setting says where a user raises the bound: the key under bounds in .setbot.yml and the
@@ -186,6 +190,8 @@ func (b Bound) Setting() string {
 		return "a solver that decides the branch: simplify its non-linear arithmetic, or raise --timeout"
 	case BoundTable:
 		return "the rows of the black-box function's table (setbot:function table=...); --grow-tables adds rows computed by its command"
+	case BoundNumber:
+		return "values in the exact range of parseInt, Number and String (README, \"Functions\"): test a string before converting it"
 	case BoundCall:
 		return "fixed: setbot inlines nested calls and loops inside a function 10 deep (rewrite deeper recursion as a loop of the machine)"
 	}
@@ -203,7 +209,7 @@ func (b Bound) FormatLimit(limit int64) string {
 }
 
 // Bounds lists the bounds in the order the report gives them.
-var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray, BoundCall, BoundTable, BoundConcretised, BoundInterrupt}
+var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray, BoundCall, BoundTable, BoundNumber, BoundConcretised, BoundInterrupt}
 
 // A Coverage is the criterion that chooses a tree's tests: a key of .setbot.yml, a flag's value,
 // and the tests' criterion in the report.

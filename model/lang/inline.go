@@ -359,6 +359,8 @@ func mapChildren(e Expr, g func(Expr) Expr) Expr {
 		return &Floor{Start: x.Start, X: g(x.X)}
 	case *Digits:
 		return &Digits{Start: x.Start, X: g(x.X)}
+	case *Convert:
+		return &Convert{Start: x.Start, Fun: x.Fun, X: g(x.X)}
 	case *Call:
 		c := &Call{FunPos: x.FunPos, Fun: x.Fun}
 		for _, a := range x.Args {
