@@ -152,7 +152,8 @@ const (
 	BoundArray      Bound = "array"      // elements of an array, as its type declares
 	BoundInterrupt  Bound = "interrupt"  // the user stopped the exploration (Ctrl-C)
 	// BoundCall: calls of a function declared in a <script> nested in one another, and
-	// iterations of a loop inside such a function, which setbot inlines to a fixed depth.
+	// iterations of a loop inside such a function, which setbot inlines as deep as the loop
+	// bound.
 	BoundCall Bound = "call"
 	// BoundTable: calls of a black-box function that no row of its table answers (its
 	// summary, after Boudhiba et al., TAP 2017): a path that needs another row stops there.
@@ -193,7 +194,7 @@ func (b Bound) Setting() string {
 	case BoundNumber:
 		return "values in the exact range of parseInt, Number and String (README, \"Functions\"): test a string before converting it"
 	case BoundCall:
-		return "fixed: setbot inlines nested calls and loops inside a function 10 deep (rewrite deeper recursion as a loop of the machine)"
+		return "bounds.loop_bound in .setbot.yml, --loop-bound on the command line (setbot inlines nested calls and loops inside a function as deep as the loop bound)"
 	}
 	return ""
 }
