@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/vocab"
 )
 
 // modelFile writes an SCXML model with setbot's namespace to a file.
@@ -64,6 +65,31 @@ func TestDecimalInputDomain(t *testing.T) {
 		set := explore(t, machine(t, path), engine.Options{MaxDepth: 1})
 		if got := reached(set, "B"); got != tt.reachB {
 			t.Errorf("%s: B reached %v, want %v", tt.cond, got, tt.reachB)
+		}
+	}
+}
+
+// TestConversions explores the conversions feature model: the solver
+// finds the string whose parseInt is 45 and the decimal whose parseInt is
+// -1, and parseInt('abc') cuts every path through it with the number
+// bound, reported.
+func TestConversions(t *testing.T) {
+	set := explore(t, machine(t, "../model/mlm/testdata/features/conversions.scxml"), engine.Options{MaxDepth: 3})
+	for _, s := range []string{"Parsed", "Minus"} {
+		if !reached(set, s) {
+			t.Errorf("%s not reached", s)
+		}
+	}
+	cut := false
+	for _, b := range set.Bounds {
+		cut = cut || b.Bound == vocab.BoundNumber && b.Count > 0
+	}
+	if !cut {
+		t.Errorf("bounds %v: want the number bound hit", set.Bounds)
+	}
+	for _, n := range set.Nodes {
+		if n.Parent != nil && n.Parent.State.Name == "Minus" && n.State.Name == "Idle" {
+			t.Errorf("Minus fires to Idle, through parseInt('abc')")
 		}
 	}
 }

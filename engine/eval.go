@@ -11,11 +11,16 @@ import (
 // Eval evaluates a pure expression on n's valuation, to one term (&& and
 // || become terms rather than forks). Event parameters come from params,
 // In('s') from active; a name that is neither a machine variable nor
-// provided is an error. The event, when params is not nil, is an input:
+// provided is an error. A bool is false where a conversion it makes is
+// not exact. The event, when params is not nil, is an input:
 // _event's fields that may be undefined are an input's.
 func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active map[string]bool) (solver.Term, error) {
 	tab := s.Terms
 	var err error
+	// A condition holds only where the conversions it makes are exact:
+	// elsewhere the executors cut the path (vocab.BoundNumber), and an
+	// analysis claims nothing of those values.
+	exact := tab.Bool(true)
 	var walk func(e lang.Expr) solver.Term
 	walk = func(e lang.Expr) solver.Term {
 		switch e := e.(type) {
@@ -29,6 +34,11 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 			return tab.Floor(walk(e.X))
 		case *lang.Digits:
 			return tab.Digits(walk(e.X))
+		case *lang.Convert:
+			x := &executor{tab: tab, m: s.Machine}
+			v, ok := x.convert(e, walk(e.X))
+			exact = tab.And(exact, ok)
+			return v
 		case *lang.BoolLit:
 			return tab.Bool(e.Value)
 		case *lang.StrLit:
@@ -98,5 +108,8 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 		return tab.Int(0)
 	}
 	t := walk(e)
+	if tab.Sort(t) == solver.BoolSort {
+		t = tab.And(t, exact)
+	}
 	return t, err
 }

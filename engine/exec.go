@@ -9,6 +9,7 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ecma"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
@@ -189,6 +190,21 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 			out[i].v = x.tab.Digits(out[i].v)
 		}
 		return out
+	case *lang.Convert:
+		var out []valued
+		for _, a := range x.eval(r, e.X) {
+			v, exact := x.convert(e, a.v)
+			// Not a decision: the simulator stops where the value is not
+			// exact, as the path is cut here.
+			if c, known := x.tab.BoolValue(exact); !known && x.or.sat(a.r.pc, x.tab.Not(exact)) || known && !c {
+				x.limits[vocab.BoundNumber] = ecma.MaxDigits
+				x.cut(vocab.BoundNumber, e.Start, "%s", convertWhat(e))
+			}
+			if t := x.require(a.r, exact); t != nil {
+				out = append(out, valued{t, v})
+			}
+		}
+		return out
 	case *lang.Ident:
 		return []valued{{r, x.lookup(r, e.Name)}}
 	case *lang.EventField:
@@ -235,6 +251,27 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 	}
 	x.fail("unexpected expression %T", e)
 	return []valued{{r, x.tab.Bool(false)}}
+}
+
+// convert computes the conversion e of the value a, and the condition
+// under which it is ECMAScript's.
+func (x *executor) convert(e *lang.Convert, a solver.Term) (v, exact solver.Term) {
+	str := x.tab.Sort(a) == solver.StringSort
+	switch {
+	case e.Fun == "parseInt" && str:
+		return x.tab.ParseInt(a)
+	case e.Fun == "parseInt":
+		return x.tab.ParseIntReal(a)
+	case e.Fun == "Number":
+		return x.tab.Number(a)
+	}
+	return x.tab.NumberString(a)
+}
+
+// convertWhat says why a conversion cuts a path, as the simulator's
+// error does.
+func convertWhat(e *lang.Convert) string {
+	return fmt.Sprintf("%s is NaN or beyond the range setbot computes exactly (the number bound)", lang.ExprString(e))
 }
 
 // logical evaluates && and || with C's short circuit: the left operand is
@@ -378,24 +415,57 @@ func (x *executor) binary(op lang.Token, a, b solver.Term) solver.Term {
 }
 
 // term evaluates a pure expression to one term, without forking (&& and ||
-// become terms): used for the condition that no transition fires.
+// become terms): used for the condition that no transition fires. A
+// condition is also true where a conversion it evaluates is not exact:
+// there firing the transition cuts the path (eval), so the path where no
+// transition fires must leave those values out too.
 func (x *executor) term(r *run, e lang.Expr) solver.Term {
+	var cuts []solver.Term
+	v := x.termIn(r, e, x.tab.Bool(true), &cuts)
+	if x.tab.Sort(v) == solver.BoolSort {
+		for _, c := range cuts {
+			v = x.tab.Or(v, c)
+		}
+	}
+	return v
+}
+
+// termIn is term of e evaluated where at holds; it adds to cuts the
+// conditions under which a conversion is not exact.
+func (x *executor) termIn(r *run, e lang.Expr, at solver.Term, cuts *[]solver.Term) solver.Term {
 	switch e := e.(type) {
 	case *lang.Binary:
-		a, b := x.term(r, e.X), x.term(r, e.Y)
+		a := x.termIn(r, e.X, at, cuts)
 		switch e.Op {
 		case lang.LAND:
-			return x.tab.And(a, b)
+			return x.tab.And(a, x.termIn(r, e.Y, x.tab.And(at, a), cuts))
 		case lang.LOR:
-			return x.tab.Or(a, b)
+			return x.tab.Or(a, x.termIn(r, e.Y, x.tab.And(at, x.tab.Not(a)), cuts))
 		}
-		return x.binary(e.Op, a, b)
+		return x.binary(e.Op, a, x.termIn(r, e.Y, at, cuts))
 	case *lang.Unary:
-		return x.unary(e.Op, x.term(r, e.X))
+		return x.unary(e.Op, x.termIn(r, e.X, at, cuts))
 	case *lang.Cond:
-		return x.tab.Ite(x.term(r, e.Cond), x.term(r, e.Then), x.term(r, e.Else))
+		c := x.termIn(r, e.Cond, at, cuts)
+		return x.tab.Ite(c, x.termIn(r, e.Then, x.tab.And(at, c), cuts), x.termIn(r, e.Else, x.tab.And(at, x.tab.Not(c)), cuts))
 	case *lang.External:
 		return x.externalTerm(r, e)
+	case *lang.Convert:
+		v, exact := x.convert(e, x.termIn(r, e.X, at, cuts))
+		*cuts = append(*cuts, x.tab.And(at, x.tab.Not(exact)))
+		return v
+	case *lang.Floor:
+		return x.tab.Floor(x.termIn(r, e.X, at, cuts))
+	case *lang.Digits:
+		return x.tab.Digits(x.termIn(r, e.X, at, cuts))
+	case *lang.ToDecimal:
+		return x.tab.ToReal(x.termIn(r, e.X, at, cuts))
+	case *lang.Method:
+		args := make([]solver.Term, len(e.Args))
+		for i, a := range e.Args {
+			args[i] = x.termIn(r, a, at, cuts)
+		}
+		return x.stringOp(e, x.termIn(r, e.X, at, cuts), args)
 	}
 	return x.eval(r, e)[0].v
 }

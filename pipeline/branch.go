@@ -9,6 +9,7 @@ import (
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/vcs"
 	"github.com/setbot/setbot/vocab"
 )
@@ -67,7 +68,7 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 		mc := cfg.For(path)
 		eopts := engineOptions(mc)
 		eopts.Cancel, eopts.Jobs = ctx.Done(), opts.Jobs
-		m, _, diags, err := r.load(path, sha, load.Options{Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}})
+		m, _, diags, err := r.load(path, sha, load.Options{Read: scxml.Options{CallDepth: mc.Bounds.LoopBound}, Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}})
 		if err != nil {
 			return nil, err
 		}

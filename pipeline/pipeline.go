@@ -31,6 +31,7 @@ import (
 	"github.com/setbot/setbot/gate"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/report"
 	"github.com/setbot/setbot/vcs"
@@ -256,7 +257,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	}
 	eopts := engineOptions(mc)
 	eopts.Cancel, eopts.Jobs = r.ctx.Done(), r.opts.Jobs
-	lopts := load.Options{Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}}
+	lopts := load.Options{Read: scxml.Options{CallDepth: mc.Bounds.LoopBound}, Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}}
 
 	head, headSrc, diags, err := r.load(c.NewPath, r.head, lopts)
 	if err != nil {

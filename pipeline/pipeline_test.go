@@ -853,3 +853,42 @@ func TestInvokedChildChange(t *testing.T) {
 		t.Errorf("findings %+v; want the error annotated on machines/child.scxml line 2", f)
 	}
 }
+
+// TestLoopBoundSetsCallDepth: bounds.loop_bound in .setbot.yml is how deep
+// calls of script functions are inlined. Deep needs 13 nested calls: with
+// the default it is not reached, and the claim is qualified by the call
+// bound; with loop_bound 13 it is reached.
+func TestLoopBoundSetsCallDepth(t *testing.T) {
+	tri, _ := os.ReadFile("../examples/triangle.scxml")
+	deep, _ := os.ReadFile("../engine/testdata/recursion12.scxml")
+	dir, commit := newGitRepo(t)
+	c0 := commit(map[string]string{"t.scxml": string(tri), ".setbot.yml": "bounds: {depth: 2}\n"})
+	c1 := commit(map[string]string{"deep.scxml": string(deep)})
+	c2 := commit(map[string]string{".setbot.yml": "bounds: {depth: 2, loop_bound: 13}\n"})
+	c3 := commit(map[string]string{"deeper.scxml": string(deep)})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		base, head string
+		reached    bool
+	}{{c0, c1, false}, {c2, c3, true}} {
+		// The configuration is read at the base.
+		a, err := Analyze(context.Background(), repo, tt.base, tt.head, Options{Solver: newZ3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a.Models) != 1 || a.Models[0].ChangeAnalysis == nil {
+			t.Fatalf("models %+v: want the new model analysed", a.Models)
+		}
+		r := a.Models[0].ChangeAnalysis
+		var unreached []string
+		for _, s := range r.NewlyUnreachable {
+			unreached = append(unreached, fmt.Sprintf("%s cut by %s", s.State, s.CutBy))
+		}
+		if got := !slices.Contains(unreached, "Deep cut by call"); got != tt.reached {
+			t.Errorf("loop bound of %s: newly unreachable %v; Deep reached %v, want %v", tt.base[:7], unreached, got, tt.reached)
+		}
+	}
+}

@@ -215,6 +215,8 @@ func (t *Table) wellSorted(n node) bool {
 		return is(I, R, 0, 0)
 	case OpDigits:
 		return is(S, I, 0, 0)
+	case OpNumeral:
+		return is(I, S, 0, 0)
 	case OpEq:
 		return a != 0 && is(B, a, a, 0)
 	case OpLt, OpLe:

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/setbot/setbot/model/lang/ecma"
 )
@@ -48,6 +49,27 @@ func (t *Table) Digits(x Term) Term {
 		return t.Str(digits(v))
 	}
 	return t.intern(node{op: OpDigits, sort: StringSort, a: x})
+}
+
+// Numeral returns the int the string x writes in decimal digits, -1 when
+// x is empty or holds another character (SMT-LIB's str.to_int): with a
+// length, it reads the digits of a numeral.
+func (t *Table) Numeral(x Term) Term {
+	if s, ok := t.StringValue(x); ok {
+		if v, fits := numeral(s); fits {
+			return t.Int(v)
+		}
+	}
+	return t.intern(node{op: OpNumeral, sort: IntSort, a: x})
+}
+
+// numeral is Numeral of a constant, and whether it fits an int64.
+func numeral(s string) (int64, bool) {
+	if s == "" || strings.Trim(s, ecma.Decimal) != "" {
+		return -1, true
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	return v, err == nil
 }
 
 func digits(v int64) string {

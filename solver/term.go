@@ -94,6 +94,7 @@ const (
 	OpIsInt         // whether the real a is an integer
 	OpFloor         // the greatest int not above the real a (Math.floor)
 	OpDigits        // the decimal digits of the int a >= 0 ("" for a < 0: SMT-LIB's str.from_int)
+	OpNumeral       // the int the string a writes in decimal digits (-1 for "" or another character: SMT-LIB's str.to_int)
 )
 
 // Term is a hash-consed term: an index into its Table. Equal terms of one
@@ -733,6 +734,8 @@ func (t *Table) rebuild(op Op, a, b, c Term) Term {
 		return t.Floor(a)
 	case OpDigits:
 		return t.Digits(a)
+	case OpNumeral:
+		return t.Numeral(a)
 	}
 	panic(fmt.Sprintf("solver: rebuild of operator %d", op))
 }
@@ -846,6 +849,10 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 	case OpDigits:
 		a, ok := t.Eval(n.a, val)
 		return Value{Sort: StringSort, Str: digits(a.Int)}, ok
+	case OpNumeral:
+		a, ok := t.Eval(n.a, val)
+		v, fits := numeral(a.Str)
+		return Value{Sort: IntSort, Int: v}, ok && fits
 	case OpFloor:
 		a, ok := t.Eval(n.a, val)
 		if !ok {
@@ -971,6 +978,10 @@ func (t *Table) write(b *strings.Builder, x Term, top bool) {
 		b.WriteString(")")
 	case OpDigits:
 		b.WriteString("String(")
+		t.write(b, n.a, true)
+		b.WriteString(")")
+	case OpNumeral:
+		b.WriteString("str.to_int(")
 		t.write(b, n.a, true)
 		b.WriteString(")")
 	case OpVar:

@@ -152,7 +152,8 @@ const (
 	BoundArray      Bound = "array"      // elements of an array, as its type declares
 	BoundInterrupt  Bound = "interrupt"  // the user stopped the exploration (Ctrl-C)
 	// BoundCall: calls of a function declared in a <script> nested in one another, and
-	// iterations of a loop inside such a function, which setbot inlines to a fixed depth.
+	// iterations of a loop inside such a function, which setbot inlines as deep as the loop
+	// bound.
 	BoundCall Bound = "call"
 	// BoundTable: calls of a black-box function that no row of its table answers (its
 	// summary, after Boudhiba et al., TAP 2017): a path that needs another row stops there.
@@ -165,6 +166,10 @@ const (
 	// one step, whose events setbot tells apart up to a fixed number: a path on which more end
 	// stops there.
 	BoundSessions Bound = "sessions"
+	// BoundNumber: conversions between strings and numbers (parseInt, Number of a string,
+	// String of a decimal) where ECMAScript's value is NaN, which setbot does not model, or
+	// beyond the range setbot computes exactly (README, "Functions"): a path stops there.
+	BoundNumber Bound = "number"
 )
 
 // Setting says where a user raises the bound: the key under bounds in .setbot.yml and the
@@ -192,8 +197,10 @@ func (b Bound) Setting() string {
 		return "the rows of the black-box function's table (setbot:function table=...); its command computes more with functions.run_commands in .setbot.yml, --run-commands for analyze, --grow-tables for explore"
 	case BoundSessions:
 		return "fixed: setbot tells apart the events of 3 sessions of one invoke that end within one step (end fewer sessions per input event)"
+	case BoundNumber:
+		return "values in the exact range of parseInt, Number and String (README, \"Functions\"): test a string before converting it"
 	case BoundCall:
-		return "fixed: setbot inlines nested calls and loops inside a function 10 deep (rewrite deeper recursion as a loop of the machine)"
+		return "bounds.loop_bound in .setbot.yml, --loop-bound on the command line (setbot inlines nested calls and loops inside a function as deep as the loop bound)"
 	}
 	return ""
 }
@@ -209,7 +216,7 @@ func (b Bound) FormatLimit(limit int64) string {
 }
 
 // Bounds lists the bounds in the order the report gives them.
-var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray, BoundCall, BoundTable, BoundConcretised, BoundSessions, BoundInterrupt}
+var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray, BoundCall, BoundTable, BoundNumber, BoundConcretised, BoundSessions, BoundInterrupt}
 
 // A Coverage is the criterion that chooses a tree's tests: a key of .setbot.yml, a flag's value,
 // and the tests' criterion in the report.

@@ -577,7 +577,7 @@ func TestBenchCurve(t *testing.T) {
 func TestBoundSettingsNameTheFlags(t *testing.T) {
 	cmd := newExploreCmd()
 	for _, b := range vocab.Bounds {
-		if b == vocab.BoundArray || b == vocab.BoundInterrupt || b == vocab.BoundCall || b == vocab.BoundTable || b == vocab.BoundConcretised || b == vocab.BoundSessions {
+		if b == vocab.BoundArray || b == vocab.BoundInterrupt || b == vocab.BoundTable || b == vocab.BoundConcretised || b == vocab.BoundNumber || b == vocab.BoundSessions {
 			continue // declared on the array itself, or fixed; no setting
 		}
 		_, after, ok := strings.Cut(b.Setting(), "--")

@@ -42,7 +42,7 @@ depth bound, and what a second worker gains.`,
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "model\tMLM states\tMLM transitions\tdepth\tstates\tpaths\tsubsumed\tsolver calls\tms\tCPU ms\tstates/s\tstates/CPU-s\t")
 			for _, path := range args {
-				m, errs := fe.load(path)
+				m, errs := fe.load(path, ef.loopBound)
 				if len(errs) > 0 {
 					for _, e := range errs {
 						fmt.Fprintln(cmd.ErrOrStderr(), e)

@@ -92,7 +92,7 @@ Every other measurement explores with one worker.`,
 				}
 				var ms [2]*mlm.Machine
 				for i, path := range []string{basePath, headPath} {
-					m, errs := fe.load(path)
+					m, errs := fe.load(path, 0)
 					if len(errs) > 0 {
 						for _, e := range errs {
 							fmt.Fprintln(cmd.ErrOrStderr(), e)

@@ -64,7 +64,7 @@ each).`,
 			var ms [2]*mlm.Machine
 			failed := false
 			for i, path := range args {
-				m, errs := fe.load(path)
+				m, errs := fe.load(path, ef.loopBound)
 				for _, e := range errs {
 					fmt.Fprintln(cmd.ErrOrStderr(), e)
 					failed = true

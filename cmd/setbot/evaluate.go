@@ -37,7 +37,7 @@ testdata/versions:
 			}
 			var ms []*mlm.Machine
 			for _, path := range args {
-				m, errs := fe.load(path)
+				m, errs := fe.load(path, ef.loopBound)
 				if len(errs) > 0 {
 					for _, e := range errs {
 						fmt.Fprintln(cmd.ErrOrStderr(), e)

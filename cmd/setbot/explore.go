@@ -55,7 +55,7 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.depth, "depth", engine.DefaultMaxDepth, "explore paths of at most this many input events")
 	fl.IntVar(&f.maxStates, "max-states", engine.DefaultMaxStates, "stop exploring after this many symbolic states")
-	fl.IntVar(&f.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop of the action code at most this many times")
+	fl.IntVar(&f.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop of the action code at most this many times, and inline calls of script functions this deep")
 	fl.IntVar(&f.maxMicrosteps, "max-microsteps", engine.DefaultMaxMicrosteps, "process at most this many internal events in one input step")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop exploring after this long (for example 30s; 0 means no limit)")
 	fl.StringVar(&f.time, "time", string(vocab.TimeTimed), timeUsage)
@@ -86,7 +86,7 @@ func explorationJobs(jobs int) int {
 
 // explore loads a model and builds its tree.
 func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string) (*engine.SET, error) {
-	m, errs := fe.load(path)
+	m, errs := fe.load(path, ef.loopBound)
 	if len(errs) > 0 {
 		for _, e := range errs {
 			fmt.Fprintln(cmd.ErrOrStderr(), e)
@@ -230,6 +230,10 @@ reach up to the tables. --grow-tables N runs the functions' commands (from
 rounds of the paper's SolveTab. Where the solver cannot decide a branch, it
 is taken with concrete values (concolic execution, Ahmadi and Dingel,
 ESEC/FSE 2019), and a state not reached is "not reached", not unreachable.
+Calls of script functions are inlined as deep as --loop-bound (deeper
+nesting meets "bound hit: call"); parseInt, Number of a string and String of
+a decimal stop a path where ECMAScript's value is NaN or beyond the range
+setbot computes exactly ("bound hit: number"; README, "Functions").
 On a terminal (or with --progress) the exploration shows its progress on
 stderr. Ctrl-C stops it as a bound does: what it found is printed, with the
 tree cut by the interrupt ("bound hit: interrupt"), and the exit code is 130;

@@ -335,3 +335,30 @@ func TestExploreTimedTimers(t *testing.T) {
 		t.Errorf("--time untimed: unreachable %v, want none", got)
 	}
 }
+
+// TestRecursionFollowsLoopBound: calls of script functions are inlined as
+// deep as the loop bound. Deep needs 13 nested calls: the default bound
+// (10) and 12 cut that path with the call bound, 13 reaches Deep.
+func TestRecursionFollowsLoopBound(t *testing.T) {
+	const model = "../../engine/testdata/recursion12.scxml"
+	for _, tt := range []struct {
+		args  []string
+		limit string
+		deep  bool
+	}{
+		{nil, "10", false},
+		{[]string{"--loop-bound", "12"}, "12", false},
+		{[]string{"--loop-bound", "13"}, "13", true},
+	} {
+		code, out, errs := runCLI(t, append([]string{"explore", model, "--depth", "2"}, tt.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tt.args, code, errs)
+		}
+		if !strings.Contains(out, "bound hit: call (limit "+tt.limit+")") {
+			t.Errorf("%v: no call bound of %s hit in\n%s", tt.args, tt.limit, out)
+		}
+		if unreached := strings.Contains(out, "states unreachable within the bounds:\n  Deep"); unreached == tt.deep {
+			t.Errorf("%v: Deep reached %v, want %v:\n%s", tt.args, !unreached, tt.deep, out)
+		}
+	}
+}

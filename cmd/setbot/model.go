@@ -9,6 +9,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -22,9 +23,10 @@ func (f *frontEndFlags) register(cmd *cobra.Command) {
 		"refuse models whose flattened machine has more states than this")
 }
 
-// load reads and flattens one model file.
-func (f *frontEndFlags) load(path string) (*mlm.Machine, source.ErrorList) {
-	return load.File(path, load.Options{Flatten: mlm.Options{MaxStates: f.maxStates}})
+// load reads and flattens one model file; calls of script functions are
+// inlined as deep as loopBound (0: the default).
+func (f *frontEndFlags) load(path string, loopBound int) (*mlm.Machine, source.ErrorList) {
+	return load.File(path, load.Options{Read: scxml.Options{CallDepth: loopBound}, Flatten: mlm.Options{MaxStates: f.maxStates}})
 }
 
 func newCheckCmd() *cobra.Command {
@@ -47,7 +49,7 @@ specification requires; warnings alone leave the exit status 0.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			failed := false
 			for _, path := range args {
-				m, errs := fe.load(path)
+				m, errs := fe.load(path, loopBound)
 				if len(errs) > 0 {
 					failed = true
 					for _, e := range errs {
@@ -70,7 +72,7 @@ specification requires; warnings alone leave the exit status 0.`,
 		},
 	}
 	fe.register(cmd)
-	cmd.Flags().IntVar(&loopBound, "loop-bound", engine.DefaultLoopBound, "run each loop of the start's action code at most this many times")
+	cmd.Flags().IntVar(&loopBound, "loop-bound", engine.DefaultLoopBound, "run each loop of the start's action code at most this many times, and inline calls of script functions this deep")
 	return cmd
 }
 
@@ -99,7 +101,7 @@ with key/source/target/event/guard/action, hash), dot (Graphviz), mermaid.`,
 			if !ok {
 				return fmt.Errorf("unknown --format %q (want text, json, dot or mermaid)", format)
 			}
-			m, errs := fe.load(args[0])
+			m, errs := fe.load(args[0], 0)
 			if len(errs) > 0 {
 				for _, e := range errs {
 					fmt.Fprintln(cmd.ErrOrStderr(), e)

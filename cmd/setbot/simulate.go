@@ -153,7 +153,7 @@ say).`,
 					return modelErrors(cmd, source.ErrorList{bad})
 				}
 			} else {
-				m, errs := fe.load(path)
+				m, errs := fe.load(path, 0)
 				if len(errs) > 0 {
 					return modelErrors(cmd, errs)
 				}

@@ -251,12 +251,18 @@ func random(r *rand.Rand, alphabet []*model.Event, n int) next {
 	}
 }
 
+// randomStrings are the string inputs: short words, and the edge cases
+// of parseInt and Number (white space, signs, leading zeros, a fraction,
+// NaN, beyond the exact range).
+var randomStrings = []string{"", "a", "ab", "b", "ba", "é", "  -12abc", "+7", "007", "1.50", "-0.5", "45", " 45 ",
+	"\u00a045", "-.", "1234567890123456", "2.25"}
+
 func randomValue(r *rand.Rand, t lang.Type) sim.Value {
 	switch {
 	case t.Kind == lang.Bool:
 		return sim.BoolValue(r.IntN(2) == 1)
 	case t.Kind == lang.String:
-		return sim.StringValue([]string{"", "a", "ab", "b", "ba", "é"}[r.IntN(6)])
+		return sim.StringValue(randomStrings[r.IntN(len(randomStrings))])
 	case t.Ranged:
 		return sim.IntValue(t.Lo + r.Int64N(t.Hi-t.Lo+1))
 	}

@@ -1,10 +1,12 @@
 package sim
 
 import (
+	"fmt"
 	"math/big"
 
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ecma"
+	"github.com/setbot/setbot/vocab"
 )
 
 // DecimalValue returns the decimal value r.
@@ -17,6 +19,45 @@ func (v Value) Equal(w Value) bool {
 		return v.Rat.Cmp(w.Rat) == 0
 	}
 	return v.Kind == w.Kind && v.Int == w.Int && v.Bool == w.Bool && v.Str == w.Str
+}
+
+// convert computes a conversion between strings and numbers with package
+// ecma. Where ECMAScript's value is NaN or beyond the exact range, the run
+// stops with the bound the symbolic executor cuts the path with.
+func (x *Executor) convert(n *lang.Convert) (Value, error) {
+	v, err := x.Eval(n.X)
+	if err != nil {
+		return Value{}, err
+	}
+	exact := true
+	var out Value
+	switch {
+	case n.Fun == "String" && v.Kind == lang.Decimal:
+		return StringValue(ecma.NumberString(v.Rat)), nil
+	case n.Fun == "Number" && v.Kind == lang.String:
+		var r *big.Rat
+		r, exact = ecma.Number(v.Str)
+		out = DecimalValue(r)
+	case n.Fun == "parseInt" && v.Kind == lang.String:
+		var i int64
+		i, exact = ecma.ParseInt(v.Str)
+		out = IntValue(i)
+	case n.Fun == "parseInt" && v.Kind == lang.Decimal:
+		var i *big.Int
+		if i, exact = ecma.ParseIntDecimal(v.Rat); exact && !i.IsInt64() {
+			return Value{}, x.errorf(n, "%s is beyond the 64-bit integers", lang.ExprString(n))
+		}
+		if exact {
+			out = IntValue(i.Int64())
+		}
+	default:
+		return Value{}, x.errorf(n, "%s of %s", n.Fun, v.Kind)
+	}
+	if !exact {
+		return Value{}, &BoundError{Bound: vocab.BoundNumber, Limit: ecma.MaxDigits, Pos: x.pos(n),
+			What: fmt.Sprintf("%s of %s is NaN or beyond the range setbot computes exactly (the number bound)", n.Fun, v)}
+	}
+	return out, nil
 }
 
 // evalDecimal evaluates e, which must be a decimal.

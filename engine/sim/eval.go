@@ -37,6 +37,8 @@ func (x *Executor) Eval(e lang.Expr) (Value, error) {
 			return StringValue(""), err // never negative: the lowering tests the sign
 		}
 		return StringValue(strconv.FormatInt(i, 10)), nil
+	case *lang.Convert:
+		return x.convert(n)
 	case *lang.Floor:
 		v, err := x.Eval(n.X)
 		if err != nil {

@@ -47,3 +47,28 @@ func TestFunctions(t *testing.T) {
 		{ev: "scale(d=-2.5)", discarded: "every guard is false"},
 	})
 }
+
+// TestConversions runs parseInt, Number of a string and String of a
+// decimal concretely: ECMAScript's values, and the number bound where
+// ECMAScript's value is NaN (or beyond the exact range).
+func TestConversions(t *testing.T) {
+	src, err := os.ReadFile("../../model/mlm/testdata/features/conversions.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := loadString(t, "conversions.scxml", string(src))
+	// n = -12 + 7 + 7 + 3; x = 1.5 + 0 - 0.5 + 2.25.
+	start := want{state: "Idle", vars: "n=5 x=3.25 label='2.5/3/-0.5/1.125' t=0"}
+	replay(t, m, sim.Options{}, []want{start, {ev: "text(s='  +45.9x')", state: "Parsed"}})
+	replay(t, m, sim.Options{}, []want{start, {ev: "text(s='0045')", state: "Parsed"}})
+	replay(t, m, sim.Options{}, []want{start, {ev: "text(s='-45')", state: "Idle", vars: "t=1"}})
+	replay(t, m, sim.Options{}, []want{start, {ev: "text(s='abc')", err: "parseInt of 'abc' is NaN or beyond the range setbot computes exactly (the number bound)"}})
+	replay(t, m, sim.Options{}, []want{start, {ev: "text(s='')", err: "number bound"}})
+	replay(t, m, sim.Options{}, []want{start, {ev: "text(s='1234567890123456')", err: "number bound"}})
+	replay(t, m, sim.Options{}, []want{start,
+		{ev: "amount(d=-1.75)", state: "Minus", vars: "label='-1.75'"},
+		{ev: "amount(d=0)", err: "conversions.scxml:27:34: parseInt of 'abc' is NaN"},
+	})
+	replay(t, m, sim.Options{}, []want{start, {ev: "amount(d=-0.5)", state: "Idle", discarded: "every guard is false"}})
+
+}

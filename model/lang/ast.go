@@ -211,6 +211,19 @@ type (
 		X     Expr
 	}
 
+	// Convert is a conversion between strings and numbers whose value
+	// ECMAScript may leave undefined (NaN) or setbot computes exactly only
+	// on a range (package ecma): parseInt of a string or a decimal (Fun
+	// "parseInt", an int), Number of a string ("Number", a decimal) and
+	// String of a decimal ("String", a string). The lowering writes it;
+	// the executors cut the path with the bound vocab.BoundNumber where
+	// the value is not exact. It prints as Fun(X).
+	Convert struct {
+		Start source.Pos
+		Fun   string
+		X     Expr
+	}
+
 	// Call is Fun(Args...): a call of a function declared in a <script>,
 	// of a built-in (Math.max, parseInt, ...; Fun is the dotted name) or
 	// of a black-box function declared with setbot:function. The SCXML
@@ -452,6 +465,7 @@ func (x *Member) Pos() source.Pos     { return x.X.Pos() }
 func (x *Call) Pos() source.Pos       { return x.FunPos }
 func (x *Floor) Pos() source.Pos      { return x.Start }
 func (x *Digits) Pos() source.Pos     { return x.Start }
+func (x *Convert) Pos() source.Pos    { return x.Start }
 func (x *External) Pos() source.Pos   { return x.FunPos }
 
 func (s *Block) Pos() source.Pos {
@@ -498,6 +512,7 @@ func (*Member) exprNode()     {}
 func (*Call) exprNode()       {}
 func (*Floor) exprNode()      {}
 func (*Digits) exprNode()     {}
+func (*Convert) exprNode()    {}
 func (*External) exprNode()   {}
 
 func (*Block) stmtNode()    {}

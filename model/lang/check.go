@@ -129,8 +129,8 @@ func (c *checker) exprType(e Expr) Type {
 		}
 		return DecimalType
 	case *ToDecimal:
-		if k := c.value(x.X, "Number()", Invalid); k != Invalid && !k.IsNumber() {
-			c.errorf(x.X, "%s is %s: Number() of it is not modelled; setbot's Number() takes a number", ExprString(x.X), article(k))
+		if k := c.value(x.X, "Number()", Invalid); k != Invalid && !k.IsNumber() && k != String {
+			c.errorf(x.X, "%s is %s: Number() of it is not modelled; setbot's Number() takes a number or a string", ExprString(x.X), article(k))
 		}
 		return DecimalType
 	case *BoolLit:
@@ -204,6 +204,17 @@ func (c *checker) exprType(e Expr) Type {
 		return IntType
 	case *Digits:
 		c.value(x.X, "String()", Int)
+		return StringType
+	case *Convert:
+		switch x.Fun {
+		case "parseInt":
+			c.value(x.X, "parseInt()", Invalid)
+			return IntType
+		case "Number":
+			c.value(x.X, "Number()", String)
+			return DecimalType
+		}
+		c.value(x.X, "String()", Decimal)
 		return StringType
 	case *External:
 		for i, a := range x.Args {
@@ -1225,15 +1236,35 @@ func (c *checker) call(x *Call) Type {
 	}
 	if x.Fun == "String" && len(x.Args) == 1 {
 		switch k := c.value(x.Args[0], "String()", Invalid); k {
-		case Int, Bool, String, Invalid:
+		case Int, Decimal, Bool, String, Invalid:
 			return StringType
 		default:
-			c.errorf(x, "String of %s is not modelled: ECMAScript's formatting of numbers with a fraction is not; format an int (scaled) instead", article(k))
+			c.errorf(x, "String of %s is not modelled: setbot formats numbers, bools and strings", article(k))
+			return Type{}
+		}
+	}
+	if x.Fun == "parseInt" && (len(x.Args) == 1 || len(x.Args) == 2) {
+		if len(x.Args) == 2 {
+			c.value(x.Args[1], "parseInt()", Invalid)
+			if r, ok := Simplify(x.Args[1]).(*IntLit); !ok || r.Value != 10 {
+				c.errorf(x.Args[1], "parseInt with radix %s: setbot models radix 10 only; leave the radix out or write 10", ExprString(x.Args[1]))
+				return Type{}
+			}
+		}
+		switch k := c.value(x.Args[0], "parseInt()", Invalid); k {
+		case Int, Decimal, String, Invalid:
+			return IntType
+		default:
+			c.errorf(x, "parseInt of %s is not modelled: setbot parses strings and truncates numbers", article(k))
 			return Type{}
 		}
 	}
 	for _, a := range x.Args {
 		c.expr(a)
+	}
+	if x.Fun == "parseInt" {
+		c.errorf(x, "call of parseInt with %d arguments: setbot models parseInt(s) and parseInt(s, 10)", len(x.Args))
+		return Type{}
 	}
 	c.errorf(x, "%s", callMsg(x.Fun))
 	return Type{}

@@ -113,6 +113,8 @@ func TestCheckDecimalTypes(t *testing.T) {
 		{"1.5", DecimalType}, {"d + 1", DecimalType}, {"1 * d", DecimalType}, {"-d", DecimalType},
 		{"d / 2", DecimalType}, {"d / 0.25", DecimalType}, {"a / 2", IntType}, {"b ? a : d", DecimalType},
 		{"d > 20.5", BoolType}, {"a == 1.0", BoolType}, {"Number(a)", DecimalType}, {"typeof d", StringType},
+		{"Number(s)", DecimalType}, {"String(d)", StringType}, {"parseInt(s)", IntType}, {"parseInt(d)", IntType},
+		{"parseInt(a)", IntType}, {"parseInt(s, 10)", IntType}, {"parseInt(s, 5 + 5)", IntType},
 	}
 	for _, tt := range tests {
 		e, info, errs := checkExpr(t, decimalEnv(), tt.src, Invalid)
@@ -135,7 +137,11 @@ func TestCheckDecimalErrors(t *testing.T) {
 		{"~d", "t.scxml:1:1: operator ~ on a decimal is not modelled: ECMAScript's bit operators work on 32-bit ints; scale the value to an int"},
 		{"d == 's'", "t.scxml:1:3: mismatched types decimal and string for ==: compare values of one type"},
 		{"du + 1", "t.scxml:1:1: du may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
-		{"Number(s)", "t.scxml:1:8: s is a string: Number() of it is not modelled; setbot's Number() takes a number"},
+		{"Number(b)", "t.scxml:1:8: b is a bool: Number() of it is not modelled; setbot's Number() takes a number or a string"},
+		{"parseInt(s, 16)", "t.scxml:1:13: parseInt with radix 16: setbot models radix 10 only; leave the radix out or write 10"},
+		{"parseInt(s, a)", "t.scxml:1:13: parseInt with radix a: setbot models radix 10 only; leave the radix out or write 10"},
+		{"parseInt(b)", "t.scxml:1:1: parseInt of a bool is not modelled: setbot parses strings and truncates numbers"},
+		{"parseInt(s, 10, 1)", "t.scxml:1:1: call of parseInt with 3 arguments: setbot models parseInt(s) and parseInt(s, 10)"},
 		{"s.charAt(1.5)", "t.scxml:1:10: 1.5 is decimal: an argument of .charAt needs an int"},
 	}
 	for _, tt := range tests {

@@ -138,6 +138,9 @@ func Equal(a, b Node) bool {
 	case *Digits:
 		y, ok := b.(*Digits)
 		return ok && Equal(x.X, y.X)
+	case *Convert:
+		y, ok := b.(*Convert)
+		return ok && x.Fun == y.Fun && Equal(x.X, y.X)
 	case *Call:
 		y, ok := b.(*Call)
 		return ok && x.Fun == y.Fun && exprsEqual(x.Args, y.Args)

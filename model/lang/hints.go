@@ -132,7 +132,7 @@ func callMsg(path string) string {
 			return "unsupported call " + path + "(...): " + alt
 		}
 	}
-	return "unsupported call " + path + "(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), " +
+	return "unsupported call " + path + "(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), " +
 		"Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (" + methodList() +
 		") and concat; write what it computes with those, operators and ?:"
 }

@@ -17,7 +17,7 @@ import (
 // notion of a call. A function body is translated into an expression:
 // locals and parameters are substituted, if/else becomes ?:, a return
 // ends the translation of its path, and loops and recursion are unfolded
-// up to CallBound. A path that would go deeper meets the bound
+// up to Limit. A path that would go deeper meets the bound
 // vocab.BoundCall: the inliner puts a Bound statement before the code
 // that would, which cuts the path there and reports it (never a silent
 // cut). A function body may read machine variables but assign only its
@@ -25,7 +25,9 @@ import (
 // its return value.
 
 // CallBound is how many times the inliner unfolds a recursive call, and
-// a loop inside a function.
+// a loop inside a function, unless Inliner.Depth says otherwise: the
+// readers pass the loop bound (engine.DefaultLoopBound is 10 too), so that
+// --loop-bound raises both.
 const CallBound = 10
 
 // A Signature is a black-box function's: its parameters' and its result's
@@ -41,6 +43,10 @@ type Inliner struct {
 	Externals map[string]*Signature // black-box functions (setbot:function)
 	Fset      *source.FileSet
 	Errs      source.ErrorList
+	// Depth is how deep calls nest, and how many times a loop inside a
+	// function runs, before the bound vocab.BoundCall cuts the path (0:
+	// CallBound).
+	Depth int
 
 	over   []Expr // conditions under which the code being inlined meets CallBound
 	depth  int    // user calls being inlined
@@ -124,7 +130,16 @@ func (in *Inliner) bound(pos source.Pos, over Expr) []Stmt {
 	if over == nil {
 		return nil
 	}
-	return []Stmt{&Bound{BoundPos: pos, Name: vocab.BoundCall, Limit: CallBound, Cond: not(over)}}
+	return []Stmt{&Bound{BoundPos: pos, Name: vocab.BoundCall, Limit: int64(in.Limit()), Cond: not(over)}}
+}
+
+// Limit is the depth the inliner unfolds calls and loops to: Depth, or
+// CallBound.
+func (in *Inliner) Limit() int {
+	if in.Depth > 0 {
+		return in.Depth
+	}
+	return CallBound
 }
 
 // value inlines the calls of e, a part of statement s, and collects the
@@ -359,6 +374,8 @@ func mapChildren(e Expr, g func(Expr) Expr) Expr {
 		return &Floor{Start: x.Start, X: g(x.X)}
 	case *Digits:
 		return &Digits{Start: x.Start, X: g(x.X)}
+	case *Convert:
+		return &Convert{Start: x.Start, Fun: x.Fun, X: g(x.X)}
 	case *Call:
 		c := &Call{FunPos: x.FunPos, Fun: x.Fun}
 		for _, a := range x.Args {
@@ -407,7 +424,7 @@ func (in *Inliner) call(x *Call, args []Expr, pc Expr) Expr {
 			env[p.Name] = &Absent{ValuePos: x.FunPos} // a missing argument is undefined
 		}
 	}
-	if in.depth >= CallBound {
+	if in.depth >= in.Limit() {
 		// Deeper calls meet the bound: the path is cut here; the value
 		// stands in so that the code type-checks, and is never used.
 		in.over = append(in.over, truthOr(pc))
@@ -441,7 +458,7 @@ func (in *Inliner) baseCase(f *FuncDecl, env map[string]Expr, pos source.Pos) Ex
 		return v == nil
 	})
 	if v == nil {
-		in.errorf(f.FuncPos, "function %s never returns without calling a function: setbot inlines calls %d deep; give it a base case", f.Name.Name, CallBound)
+		in.errorf(f.FuncPos, "function %s never returns without calling a function: setbot inlines calls %d deep; give it a base case", f.Name.Name, in.Limit())
 		return &IntLit{ValuePos: pos}
 	}
 	return RewriteExpr(v, func(e Expr) Expr {
@@ -589,7 +606,7 @@ func (in *Inliner) run(stmts []Stmt, env map[string]Expr, pc Expr) Expr {
 			if b, ok := Simplify(c).(*BoolLit); ok && !b.Value {
 				return in.run(rest, env, pc)
 			}
-			if x.iter >= CallBound {
+			if x.iter >= in.Limit() {
 				in.over = append(in.over, andPC(pc, c))
 				return in.run(rest, env, pc)
 			}

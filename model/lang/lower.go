@@ -253,10 +253,23 @@ func (l *lowerer) value(e Expr) Expr {
 			m.Args = append(m.Args, l.value(a))
 		}
 		return m
-	case *Call: // a rounding built-in or String (the checker refuses the rest)
+	case *ToDecimal:
+		if l.typ(x.X).Kind == String {
+			return &Convert{Start: x.Start, Fun: "Number", X: l.value(x.X)}
+		}
+		return &ToDecimal{Start: x.Start, X: l.value(x.X)}
+	case *Call: // a rounding built-in, String or parseInt (the checker refuses the rest)
 		v := l.value(x.Args[0])
-		if x.Fun == "String" {
-			return toString(v, l.typ(x.Args[0]).Kind, x.FunPos)
+		k := l.typ(x.Args[0]).Kind
+		switch {
+		case x.Fun == "String" && k == Decimal:
+			return &Convert{Start: x.FunPos, Fun: "String", X: v}
+		case x.Fun == "String":
+			return toString(v, k, x.FunPos)
+		case x.Fun == "parseInt" && k == Int:
+			return v
+		case x.Fun == "parseInt":
+			return &Convert{Start: x.FunPos, Fun: "parseInt", X: v}
 		}
 		if l.typ(x.Args[0]).Kind != Decimal {
 			return v // an int is its own rounding

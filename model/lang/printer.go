@@ -188,6 +188,8 @@ func (p *printer) expr(e Expr) {
 		p.call("Math.floor", []Expr{x.X})
 	case *Digits:
 		p.call("String", []Expr{x.X})
+	case *Convert:
+		p.call(x.Fun, []Expr{x.X})
 	case *Call:
 		p.call(x.Fun, x.Args)
 	case *External:

@@ -46,6 +46,8 @@ func Inspect(n Node, f func(Node) bool) {
 		Inspect(x.X, f)
 	case *Digits:
 		Inspect(x.X, f)
+	case *Convert:
+		Inspect(x.X, f)
 	case *Call:
 		for _, a := range x.Args {
 			Inspect(a, f)
@@ -222,6 +224,8 @@ func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
 		c = &Floor{Start: x.Start, X: RewriteExpr(x.X, f)}
 	case *Digits:
 		c = &Digits{Start: x.Start, X: RewriteExpr(x.X, f)}
+	case *Convert:
+		c = &Convert{Start: x.Start, Fun: x.Fun, X: RewriteExpr(x.X, f)}
 	case *Call:
 		c = &Call{FunPos: x.FunPos, Fun: x.Fun, Args: rewriteExprs(x.Args, f)}
 	case *External:

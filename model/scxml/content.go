@@ -812,11 +812,11 @@ func (b *builder) functions(blk *lang.Block) *lang.Block {
 // inlineCalls inlines the calls of script functions and built-ins in every
 // guard and action (lang.Inliner), and makes the calls of black-box
 // functions lang.External. A guard whose calls may nest deeper than
-// lang.CallBound enables its transition where they do, and the transition's
+// the inliner's limit (Options.CallDepth) enables its transition where they do, and the transition's
 // action then begins with the bound that cuts the path there, so that the
 // cut is reported rather than taken for a false guard.
 func (b *builder) inlineCalls() {
-	in := &lang.Inliner{Funcs: b.funcs, Externals: b.externals, Fset: b.fset}
+	in := &lang.Inliner{Funcs: b.funcs, Externals: b.externals, Fset: b.fset, Depth: b.opts.CallDepth}
 	for _, c := range b.allCode() {
 		if !lang.HasCalls(c.body) && (c.cond == nil || !lang.HasCalls(c.cond)) {
 			continue
@@ -829,7 +829,7 @@ func (b *builder) inlineCalls() {
 			if over != nil {
 				pos := c.cond.Pos()
 				cond = &lang.Binary{X: cond, OpPos: pos, Op: lang.LOR, Y: over}
-				bound := &lang.Bound{BoundPos: pos, Name: vocab.BoundCall, Limit: lang.CallBound, Cond: &lang.Unary{OpPos: pos, Op: lang.NOT, X: over}}
+				bound := &lang.Bound{BoundPos: pos, Name: vocab.BoundCall, Limit: int64(in.Limit()), Cond: &lang.Unary{OpPos: pos, Op: lang.NOT, X: over}}
 				body = &lang.Block{Lbrace: body.Lbrace, Stmts: append([]lang.Stmt{bound}, body.Stmts...)}
 			}
 		}

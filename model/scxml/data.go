@@ -110,11 +110,11 @@ func (b *builder) readData() {
 			// Script functions and built-ins are inlined as everywhere;
 			// a black box's call is left for the checker to refuse (an
 			// initial value is computed before any input).
-			in := &lang.Inliner{Funcs: b.funcs, Fset: b.fset}
+			in := &lang.Inliner{Funcs: b.funcs, Fset: b.fset, Depth: b.opts.CallDepth}
 			e, over := in.Expr(init)
 			b.errs = append(b.errs, in.Errs...)
 			if over != nil {
-				b.errorf(d.Start, "<data id=%q> calls functions nested deeper than %d: compute the value in a <script>", name, lang.CallBound)
+				b.errorf(d.Start, "<data id=%q> calls functions nested deeper than %d: compute the value in a <script>", name, in.Limit())
 				continue
 			}
 			init = e

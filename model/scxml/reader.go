@@ -45,6 +45,10 @@ const (
 type Options struct {
 	MaxBytes int // largest document, and largest file a src names; 0 means DefaultMaxBytes
 	MaxDepth int // deepest element nesting; 0 means DefaultMaxDepth
+	// CallDepth is how deep calls of script functions nest, and how many
+	// times a loop inside one runs, when they are inlined (lang.Inliner);
+	// the commands pass the loop bound. 0 means lang.CallBound.
+	CallDepth int
 
 	// ReadFile returns the file at rel, a slash-separated path relative
 	// to the model's directory, for <data src> and <script src>. ReadFile

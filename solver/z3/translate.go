@@ -16,7 +16,7 @@ var opName = map[solver.Op]string{
 	solver.OpEndsWith: "endsWith", solver.OpIncludes: "includes", solver.OpSubstring: "substring",
 	solver.OpCharAt: "charAt", solver.OpBitAnd: "&", solver.OpBitOr: "|", solver.OpBitXor: "^",
 	solver.OpBitNot: "~", solver.OpShl: "<<", solver.OpShr: ">>", solver.OpUShr: ">>>",
-	solver.OpIsInt: "Number.isInteger", solver.OpFloor: "Math.floor", solver.OpDigits: "String",
+	solver.OpIsInt: "Number.isInteger", solver.OpFloor: "Math.floor", solver.OpDigits: "String", solver.OpNumeral: "str.to_int",
 }
 
 // translate returns x as a Z3 term, memoised: the result holds the
@@ -152,6 +152,8 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 		return s.mk(kFloor, a)
 	case solver.OpDigits:
 		return s.mk(kDigits, a)
+	case solver.OpNumeral:
+		return s.mk(kNumeral, a)
 	case solver.OpIndexOf:
 		// SMT-LIB's str.indexof(a, b, 0) is indexOf, also for an empty b
 		// (z3_api.h says -1 when a is empty too; Z3 follows the standard).
@@ -216,6 +218,8 @@ func (s *Solver) checkSorts(x solver.Term) error {
 		return want([]solver.Term{a}, R)
 	case solver.OpDigits:
 		return want([]solver.Term{a}, I)
+	case solver.OpNumeral:
+		return want([]solver.Term{a}, S)
 	case solver.OpSubstring:
 		return want([]solver.Term{a, b, c}, S, I, I)
 	case solver.OpCharAt:

@@ -192,12 +192,13 @@ const (
 	kIsInt
 	kFloor
 	kDigits
+	kNumeral
 )
 
 var kindName = [...]string{"neg", "not", "add", "sub", "mul", "div", "mod", "eq", "lt", "le",
 	"and", "or", "ite", "concat", "length", "index", "prefix", "suffix", "contains", "extract",
 	"at", "str.<", "str.<=", "int2bv", "signed bv2int", "unsigned bv2int", "bvand", "bvor", "bvxor", "bvnot",
-	"bvshl", "bvashr", "bvlshr", "is_int", "to_int", "str.from_int"}
+	"bvshl", "bvashr", "bvlshr", "is_int", "to_int", "str.from_int", "str.to_int"}
 
 // mk builds the term of the given kind from one, two or three operands.
 func (x *context) mk(k kind, args ...ast) (ast, error) {
@@ -214,6 +215,8 @@ func (x *context) mk(k kind, args ...ast) (ast, error) {
 		r = C.Z3_mk_real2int(c, args[0])
 	case kDigits:
 		r = C.Z3_mk_int_to_str(c, args[0])
+	case kNumeral:
+		r = C.Z3_mk_str_to_int(c, args[0])
 	case kAdd:
 		r = C.Z3_mk_add(c, 2, &args[0])
 	case kSub:
