@@ -15,12 +15,23 @@ import (
 // not exact. The event, when params is not nil, is an input:
 // _event's fields that may be undefined are an input's.
 func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active map[string]bool) (solver.Term, error) {
+	t, exact, err := s.EvalExact(n, e, params, active)
+	if s.Terms.Sort(t) == solver.BoolSort {
+		t = s.Terms.And(t, exact)
+	}
+	return t, err
+}
+
+// EvalExact is Eval with the condition under which the conversions the
+// expression makes are exact (true when it makes none) apart: a bool is
+// not conjoined with it, so that an analysis can tell a value it claims
+// nothing of (a NaN, in ECMAScript) from a false one.
+func (s *SET) EvalExact(n *Node, e lang.Expr, params map[string]solver.Term, active map[string]bool) (t, exact solver.Term, err error) {
 	tab := s.Terms
-	var err error
 	// A condition holds only where the conversions it makes are exact:
 	// elsewhere the executors cut the path (vocab.BoundNumber), and an
 	// analysis claims nothing of those values.
-	exact := tab.Bool(true)
+	exact = tab.Bool(true)
 	var walk func(e lang.Expr) solver.Term
 	walk = func(e lang.Expr) solver.Term {
 		switch e := e.(type) {
@@ -107,9 +118,6 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 		}
 		return tab.Int(0)
 	}
-	t := walk(e)
-	if tab.Sort(t) == solver.BoolSort {
-		t = tab.And(t, exact)
-	}
-	return t, err
+	t = walk(e) // before exact and err are read: walk sets them
+	return t, exact, err
 }

@@ -52,7 +52,7 @@ func NewChangeAnalysis(r *incremental.Result) *ChangeAnalysis {
 		a.Invariants = make([]InvariantCheck, len(r.Invariants))
 		for i, inv := range r.Invariants {
 			a.Invariants[i] = InvariantCheck{Invariant: inv.Invariant, Implied: inv.Implied, Holds: inv.Holds,
-				State: inv.State, Witness: c.witness(inv.Witness)}
+				State: inv.State, Witness: c.witness(inv.Witness), CutBy: inv.CutBy}
 		}
 	}
 	for i, o := range r.OutputsLost {

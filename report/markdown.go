@@ -476,6 +476,11 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 	} else if held > 1 {
 		v.Invariants = append(v.Invariants, fmt.Sprintf("✅ the %d other invariants hold", held))
 	}
+	for _, c := range m.Invariants {
+		if c.Holds && c.CutBy != "" {
+			v.Invariants = append(v.Invariants, "⚠️ "+code(c.Invariant)+" holds only where the conversions it makes are exact (the "+code(string(c.CutBy))+" bound): it claims nothing of values such as a NaN")
+		}
+	}
 	for _, o := range r.OutputsLost {
 		v.Outputs = append(v.Outputs, outputLine(o))
 	}

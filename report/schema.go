@@ -193,4 +193,7 @@ type InvariantCheck struct {
 	Holds     bool   `json:"holds"`
 	State     string `json:"state,omitempty"` // where it is first violated
 	Witness   *Test  `json:"witness,omitempty"`
+	// CutBy qualifies an invariant that holds: "number" when it holds
+	// only where the conversions it makes are exact.
+	CutBy vocab.Bound `json:"cut_by,omitempty"`
 }

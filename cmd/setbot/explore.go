@@ -411,9 +411,12 @@ func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 		if inv.Implied != "" {
 			name += " (range of " + inv.Implied + ")"
 		}
-		if inv.Holds {
+		switch {
+		case inv.Holds && inv.CutBy != "":
+			fmt.Fprintf(&b, "invariant %s: holds in every state explored where the conversions it makes are exact (the %s bound: it claims nothing of a NaN)\n", name, inv.CutBy)
+		case inv.Holds:
 			fmt.Fprintf(&b, "invariant %s: holds in every state explored\n", name)
-		} else {
+		default:
 			fmt.Fprintf(&b, "invariant %s: VIOLATED in %s after %s\n", name, inv.State, inputs(inv.Witness))
 		}
 	}

@@ -69,6 +69,9 @@ type InvariantCheck struct {
 	Holds     bool          `json:"holds"`
 	State     string        `json:"state,omitempty"` // where it is first violated
 	Witness   *testgen.Test `json:"witness,omitempty"`
+	// CutBy qualifies an invariant that holds: vocab.BoundNumber when it
+	// holds only where the conversions it makes are exact.
+	CutBy vocab.Bound `json:"cut_by,omitempty"`
 }
 
 // Conflict is a pair of statechart transitions that compete for one event

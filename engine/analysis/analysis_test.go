@@ -15,6 +15,7 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
+	"github.com/setbot/setbot/vocab"
 )
 
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
@@ -278,4 +279,35 @@ func TestNondeterminismPerPathCondition(t *testing.T) {
 		t.Errorf("witness %+v, want the step b (after a, x > 100 leaves go no choice)", c.Witness.Steps)
 	}
 	replayWitness(t, m, c.Witness)
+}
+
+// TestInvariantOverConversions: a violation is a value an invariant is
+// false at where the conversions it makes are exact; where one is not (a
+// NaN), an invariant that holds elsewhere holds qualified by the number
+// bound, and no witness with that value is given as a violation.
+func TestInvariantOverConversions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "codes.scxml")
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="A" datamodel="ecmascript">
+<datamodel><data id="code" expr="'7'"/></datamodel>
+<state id="A">
+  <transition event="junk" target="A"><assign location="code" expr="'abc'"/></transition>
+  <transition event="neg" target="A"><assign location="code" expr="'-3'"/></transition>
+</state></scxml>`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, rep := analyze(t, path, engine.Options{MaxDepth: 2}, "parseInt(code) > -10", "parseInt(code) >= 0")
+	if len(rep.Invariants) != 2 {
+		t.Fatalf("%d invariant results", len(rep.Invariants))
+	}
+	nan, neg := rep.Invariants[0], rep.Invariants[1]
+	if !nan.Holds || nan.CutBy != vocab.BoundNumber {
+		t.Errorf("parseInt(code) > -10: holds %v, cut by %q; want it to hold, cut by the number bound (parseInt('abc') is NaN)", nan.Holds, nan.CutBy)
+	}
+	if neg.Holds || neg.Witness == nil || neg.CutBy != "" {
+		t.Fatalf("parseInt(code) >= 0: %+v, want a violation", neg)
+	}
+	if code := run(t, m, neg.Witness).Vars()["code"]; code.Str != "-3" {
+		t.Errorf("the witness ends with code = %v, want -3", code)
+	}
 }

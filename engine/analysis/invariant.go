@@ -7,6 +7,7 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
+	"github.com/setbot/setbot/vocab"
 )
 
 // ParseInvariant reads a predicate over the machine's variables.
@@ -21,10 +22,13 @@ func ParseInvariant(m *mlm.Machine, text string) (Invariant, error) {
 	for _, v := range m.Vars {
 		vars[v.Name] = v.Type
 	}
-	if _, errs := lang.CheckExpr(&lang.Env{Vars: vars}, fset, e, lang.Bool); len(errs) > 0 {
+	info, errs := lang.CheckExpr(&lang.Env{Vars: vars}, fset, e, lang.Bool)
+	if len(errs) > 0 {
 		return Invariant{}, fmt.Errorf("invariant %q: %v", text, errs[0].Msg)
 	}
-	return Invariant{Text: lang.ExprString(e), Expr: e}, nil
+	// Lowered as a guard is: conversions, mixed arithmetic and the like
+	// become what the executors evaluate.
+	return Invariant{Text: lang.ExprString(e), Expr: lang.LowerExpr(e, info, true)}, nil
 }
 
 // RangeInvariants are the invariants a variable's declared range implies.
@@ -43,32 +47,47 @@ func RangeInvariants(m *mlm.Machine) []Invariant {
 }
 
 // Invariants checks each invariant in every state of the tree, in
-// breadth-first order, so a violation comes with a shortest witness.
+// breadth-first order, so a violation comes with a shortest witness. A
+// violation is a value the invariant is false at where the conversions it
+// makes are exact; where a state allows a value that a conversion of it
+// does not compute exactly (a NaN, in ECMAScript), an invariant found to
+// hold holds only where they are, and says so (cut by the number bound).
 func (a *Analyzer) Invariants(invs []Invariant) ([]InvariantCheck, error) {
+	tab := a.set.Terms
 	out := make([]InvariantCheck, 0, len(invs))
 	for _, inv := range invs {
 		c := InvariantCheck{Invariant: inv.Text, Implied: inv.Implied, Holds: true}
 		for _, n := range a.set.Nodes {
-			t, err := a.set.Eval(n, inv.Expr, nil, nil)
+			t, exact, err := a.set.EvalExact(n, inv.Expr, nil, nil)
 			if err != nil {
 				return nil, fmt.Errorf("invariant %s: %w", inv.Text, err)
 			}
-			bad, err := a.possible(n.PC, a.set.Terms.Not(t))
+			violated := tab.And(exact, tab.Not(t))
+			bad, err := a.possible(n.PC, violated)
 			if err != nil {
 				return nil, err
 			}
 			if !bad {
+				if c.CutBy == "" {
+					inexact, err := a.possible(n.PC, tab.Not(exact))
+					if err != nil {
+						return nil, err
+					}
+					if inexact {
+						c.CutBy = vocab.BoundNumber
+					}
+				}
 				continue
 			}
 			gen, err := a.generator()
 			if err != nil {
 				return nil, err
 			}
-			w, err := gen.TestWhere(n, []solver.Term{a.set.Terms.Not(t)})
+			w, err := gen.TestWhere(n, []solver.Term{violated})
 			if err != nil {
 				return nil, err
 			}
-			c.Holds, c.State, c.Witness = false, n.State.Name, w
+			c.Holds, c.State, c.Witness, c.CutBy = false, n.State.Name, w, ""
 			break
 		}
 		out = append(out, c)

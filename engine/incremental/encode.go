@@ -74,6 +74,7 @@ type storedInvariant struct {
 	Holds              bool
 	State              string
 	Witness            *storedTest
+	CutBy              vocab.Bound
 }
 
 type storedOutputRef struct {
@@ -160,7 +161,7 @@ func EncodeResult(r *Result) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.Invariants = append(s.Invariants, storedInvariant{Invariant: c.Invariant, Implied: c.Implied, Holds: c.Holds, State: c.State, Witness: w})
+		s.Invariants = append(s.Invariants, storedInvariant{Invariant: c.Invariant, Implied: c.Implied, Holds: c.Holds, State: c.State, Witness: w, CutBy: c.CutBy})
 	}
 	for _, o := range r.OutputsLost {
 		w, err := storeWitness(o.BaseWitness)
@@ -295,7 +296,7 @@ func DecodeResult(data []byte) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Invariants = append(r.Invariants, analysis.InvariantCheck{Invariant: c.Invariant, Implied: c.Implied, Holds: c.Holds, State: c.State, Witness: w})
+		r.Invariants = append(r.Invariants, analysis.InvariantCheck{Invariant: c.Invariant, Implied: c.Implied, Holds: c.Holds, State: c.State, Witness: w, CutBy: c.CutBy})
 	}
 	for _, o := range s.OutputsLost {
 		w, err := loadWitness(o.BaseWitness)
