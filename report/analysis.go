@@ -5,9 +5,8 @@
 package report
 
 import (
-	"unicode/utf8"
-
 	"github.com/setbot/setbot/gate"
+	"github.com/setbot/setbot/internal/clip"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
 )
@@ -100,18 +99,7 @@ const MaxGrowthError = 3000
 
 // AddError adds an error to g, cut to MaxGrowthError bytes.
 func (g *TableGrowth) AddError(msg string) {
-	g.Errors = append(g.Errors, truncate(msg, MaxGrowthError))
-}
-
-// truncate cuts s to at most n bytes and a mark, on a rune boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + " … (cut)"
+	g.Errors = append(g.Errors, clip.Cut(msg, MaxGrowthError, " … (cut)"))
 }
 
 // GrownRow is one row a command computed.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/gate"
+	"github.com/setbot/setbot/internal/clip"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -501,7 +502,7 @@ func growthView(g *TableGrowth) ([]string, []grownTable) {
 	var lines []string
 	switch {
 	case g.Refused != "":
-		lines = append(lines, "The black-box functions' commands did not run: "+text(truncate(g.Refused, MaxGrowthError))+
+		lines = append(lines, "The black-box functions' commands did not run: "+text(clip.Cut(g.Refused, MaxGrowthError, " … (cut)"))+
 			". The analysis used the rows the tables hold.")
 	case len(g.Rows) == 0:
 		lines = append(lines, "The black-box functions' commands were allowed to run and computed no row.")
@@ -515,7 +516,7 @@ func growthView(g *TableGrowth) ([]string, []grownTable) {
 			plural(len(g.Rows), "row", "rows"), them, them))
 	}
 	for _, e := range g.Errors {
-		lines = append(lines, "⚠️ "+text(truncate(e, MaxGrowthError))+"; the analysis went on with the rows it had")
+		lines = append(lines, "⚠️ "+text(clip.Cut(e, MaxGrowthError, " … (cut)"))+"; the analysis went on with the rows it had")
 	}
 	var tables []grownTable
 	index := map[string]int{}
@@ -540,16 +541,7 @@ func growthView(g *TableGrowth) ([]string, []grownTable) {
 
 // fence is a code fence longer than any run of backticks in s.
 func fence(s string) string {
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", max(3, longest+1))
+	return strings.Repeat("`", max(3, longestRun(s, '`')+1))
 }
 
 func kindText(k diffmap.Kind) string { return strings.ReplaceAll(string(k), "_", " ") }

@@ -168,7 +168,7 @@ func (d *drawer) collect() {
 			if t.Cond != nil {
 				label = strings.TrimSpace(label + " [" + lang.ExprString(t.Cond) + "]")
 			}
-			label = clip(label, maxLabel)
+			label = shorten(label, maxLabel)
 			changed := d.changedT[t.ID]
 			if changed {
 				label = strings.TrimSpace("⚠ " + label)

@@ -23,16 +23,7 @@ func code(s string) string {
 	if s == "" {
 		return "` `"
 	}
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
+	fence := strings.Repeat("`", longestRun(s, '`')+1)
 	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
 		s = " " + s + " "
 	}
@@ -67,6 +58,20 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// longestRun is the length of the longest run of r in s.
+func longestRun(s string, r rune) int {
+	longest, run := 0, 0
+	for _, c := range s {
+		if c == r {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return longest
+}
+
 // short returns the abbreviated form of a commit SHA.
 func short(sha string) string {
 	if len(sha) > 7 {
@@ -75,8 +80,8 @@ func short(sha string) string {
 	return sha
 }
 
-// clip shortens s to at most n characters, marking the cut.
-func clip(s string, n int) string {
+// shorten shortens s to at most n characters, marking the cut.
+func shorten(s string, n int) string {
 	if runes(s) <= n {
 		return s
 	}

@@ -14,9 +14,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/internal/clip"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 )
@@ -98,7 +98,7 @@ func runner(parent context.Context, root string, timeout time.Duration, env []st
 		line, _, _ := strings.Cut(stdout.buf.String(), "\n")
 		v, err := model.ParseValue(strings.TrimSpace(line), f.Result)
 		if err != nil {
-			return nil, fmt.Errorf("running %s: output %q: %w", call, truncate(line, MaxStderr), err)
+			return nil, fmt.Errorf("running %s: output %q: %w", call, clip.Cut(line, MaxStderr, "…"), err)
 		}
 		return v, nil
 	}
@@ -135,17 +135,6 @@ func (c *capped) text() string {
 		s += " … (standard error cut at " + fmt.Sprint(c.max) + " bytes)"
 	}
 	return s
-}
-
-// truncate cuts s to at most n bytes, on a rune boundary, marking the cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // resolve returns the command's path, refusing one outside root (through
