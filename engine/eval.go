@@ -32,6 +32,16 @@ func (s *SET) EvalExact(n *Node, e lang.Expr, params map[string]solver.Term, act
 	// elsewhere the executors cut the path (vocab.BoundNumber), and an
 	// analysis claims nothing of those values.
 	exact = tab.Bool(true)
+	// at is the condition under which the subexpression being walked is
+	// evaluated at all: && and || short-circuit, ?: evaluates one branch,
+	// and a conversion that is not evaluated is no cut.
+	at := tab.Bool(true)
+	under := func(c solver.Term, f func() solver.Term) solver.Term {
+		saved := at
+		at = tab.And(at, c)
+		defer func() { at = saved }()
+		return f()
+	}
 	var walk func(e lang.Expr) solver.Term
 	walk = func(e lang.Expr) solver.Term {
 		switch e := e.(type) {
@@ -48,7 +58,7 @@ func (s *SET) EvalExact(n *Node, e lang.Expr, params map[string]solver.Term, act
 		case *lang.Convert:
 			x := &executor{tab: tab, m: s.Machine}
 			v, ok := x.convert(e, walk(e.X))
-			exact = tab.And(exact, ok)
+			exact = tab.And(exact, tab.Or(tab.Not(at), ok))
 			return v
 		case *lang.BoolLit:
 			return tab.Bool(e.Value)
@@ -96,7 +106,9 @@ func (s *SET) EvalExact(n *Node, e lang.Expr, params map[string]solver.Term, act
 			x := &executor{tab: tab}
 			return x.unary(e.Op, walk(e.X))
 		case *lang.Cond:
-			return tab.Ite(walk(e.Cond), walk(e.Then), walk(e.Else))
+			c := walk(e.Cond)
+			then := under(c, func() solver.Term { return walk(e.Then) })
+			return tab.Ite(c, then, under(tab.Not(c), func() solver.Term { return walk(e.Else) }))
 		case *lang.External:
 			args := make([]solver.Term, len(e.Args))
 			for i, a := range e.Args {
@@ -104,13 +116,14 @@ func (s *SET) EvalExact(n *Node, e lang.Expr, params map[string]solver.Term, act
 			}
 			return tab.Apply(e.Fun, SortOf(e.Result), args)
 		case *lang.Binary:
-			a, b := walk(e.X), walk(e.Y)
+			a := walk(e.X)
 			switch e.Op {
 			case lang.LAND:
-				return tab.And(a, b)
+				return tab.And(a, under(a, func() solver.Term { return walk(e.Y) }))
 			case lang.LOR:
-				return tab.Or(a, b)
+				return tab.Or(a, under(tab.Not(a), func() solver.Term { return walk(e.Y) }))
 			}
+			b := walk(e.Y)
 			x := &executor{tab: tab}
 			return x.binary(e.Op, a, b)
 		default:

@@ -469,19 +469,25 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 	v.ReuseLine = reuseLine(m)
 	v.TestsSummary, v.TestRows, v.MoreTests = testRows(r.TestDelta)
 	v.Reach = reachLines(r)
-	v.Invariants = failing
-	if len(failing) == 0 && len(m.Invariants) > 0 {
-		v.Invariants = []string{"✅ " + plural(len(m.Invariants), "invariant holds", "invariants hold") + " in every state explored"}
-	} else if held := len(m.Invariants) - len(failing); held == 1 {
-		v.Invariants = append(v.Invariants, "✅ the other invariant holds")
-	} else if held > 1 {
-		v.Invariants = append(v.Invariants, fmt.Sprintf("✅ the %d other invariants hold", held))
-	}
+	// An invariant that holds only where its conversions are exact is
+	// told apart from those that hold outright.
+	var qualified []string
 	for _, c := range m.Invariants {
 		if c.Holds && c.CutBy != "" {
-			v.Invariants = append(v.Invariants, "⚠️ "+code(c.Invariant)+" holds only where the conversions it makes are exact (the "+code(string(c.CutBy))+" bound): it claims nothing of values such as a NaN")
+			qualified = append(qualified, "⚠️ "+code(c.Invariant)+" holds only where the conversions it makes are exact (the "+code(string(c.CutBy))+" bound): it claims nothing of values such as a NaN")
 		}
 	}
+	v.Invariants = failing
+	held := len(m.Invariants) - len(failing) - len(qualified)
+	switch {
+	case held > 0 && len(failing)+len(qualified) == 0:
+		v.Invariants = []string{"✅ " + plural(held, "invariant holds", "invariants hold") + " in every state explored"}
+	case held == 1:
+		v.Invariants = append(v.Invariants, "✅ the other invariant holds")
+	case held > 1:
+		v.Invariants = append(v.Invariants, fmt.Sprintf("✅ the %d other invariants hold", held))
+	}
+	v.Invariants = append(v.Invariants, qualified...)
 	for _, o := range r.OutputsLost {
 		v.Outputs = append(v.Outputs, outputLine(o))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/load"
@@ -360,5 +361,25 @@ func TestGrowthErrorsAreCut(t *testing.T) {
 	}
 	if n := strings.Count(body, "é"); n > MaxGrowthError/2 {
 		t.Errorf("the comment quotes %d characters of the command's error", n)
+	}
+}
+
+// TestQualifiedInvariantMarkdown: an invariant that holds only where the
+// conversions it makes are exact is not counted with those that hold.
+func TestQualifiedInvariantMarkdown(t *testing.T) {
+	res := &incremental.Result{Strategy: vocab.StrategyFull, NoBase: true, NewStates: 2,
+		Head: incremental.Size{States: 2, Paths: 1}, Changes: []diffmap.Change{}, TestDelta: &testgen.Delta{},
+		Invariants: []analysis.InvariantCheck{
+			{Invariant: "x >= 0", Holds: true},
+			{Invariant: "parseInt(s) > 0", Holds: true, CutBy: vocab.BoundNumber},
+		}}
+	body := Markdown(&Analysis{Models: []*Model{withResult(&Model{Path: "m.scxml", Status: Added}, res)}}, Options{})
+	for _, want := range []string{"✅ the other invariant holds", "`parseInt(s) > 0` holds only where the conversions it makes are exact"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the comment lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "2 invariants hold") {
+		t.Errorf("the qualified invariant is counted with those that hold:\n%s", body)
 	}
 }

@@ -132,14 +132,14 @@ type Analyzer struct {
 	// possible's: the path condition cut to the condition's variables, and
 	// the answers for those cuts, which many nodes share.
 	slicer  *engine.Slicer
-	answers map[string]bool
+	answers map[string]solver.Result
 }
 
 // New starts an analyzer of set; Close releases its solvers. The solvers
 // start when an analysis first needs them: many need none, or only one.
 func New(set *engine.SET, newSolver engine.NewSolver) *Analyzer {
 	return &Analyzer{set: set, newSolver: newSolver, m: set.Machine, src: set.Machine.Source,
-		slicer: engine.NewSlicer(set.Terms), answers: make(map[string]bool)}
+		slicer: engine.NewSlicer(set.Terms), answers: make(map[string]solver.Result)}
 }
 
 // Close releases the analyzer's solvers.
@@ -337,26 +337,35 @@ func (a *Analyzer) Outputs() ([]Reach, error) {
 // node's, maybe with the domain of fresh inputs); a check the solver
 // cannot decide is not reported as a finding.
 func (a *Analyzer) possible(pc []solver.Term, c solver.Term) (bool, error) {
+	res, err := a.check(pc, c)
+	return res == solver.Sat, err
+}
+
+// check decides pc ∧ c, for a satisfiable pc.
+func (a *Analyzer) check(pc []solver.Term, c solver.Term) (solver.Result, error) {
 	tab := a.set.Terms
 	if v, ok := tab.BoolValue(c); ok {
-		return v, nil
+		if v {
+			return solver.Sat, nil
+		}
+		return solver.Unsat, nil
 	}
 	if engine.BoundsContradict(tab, c) {
-		return false, nil // two guards that bound one value apart, say
+		return solver.Unsat, nil // two guards that bound one value apart, say
 	}
 	query := append(a.slicer.Slice(pc, tab.Vars(c)), c)
 	key := engine.ConjKey(query)
-	if v, ok := a.answers[key]; ok {
-		return v, nil
+	if res, ok := a.answers[key]; ok {
+		return res, nil
 	}
 	slv, err := a.solver()
 	if err != nil {
-		return false, err
+		return solver.Unknown, err
 	}
 	res, err := slv.Check(query)
 	if err != nil {
-		return false, err
+		return solver.Unknown, err
 	}
-	a.answers[key] = res == solver.Sat
-	return res == solver.Sat, nil
+	a.answers[key] = res
+	return res, nil
 }

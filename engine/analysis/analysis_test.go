@@ -292,15 +292,28 @@ func TestInvariantOverConversions(t *testing.T) {
 <state id="A">
   <transition event="junk" target="A"><assign location="code" expr="'abc'"/></transition>
   <transition event="neg" target="A"><assign location="code" expr="'-3'"/></transition>
-</state></scxml>`
+  <transition event="clear" target="A"><assign location="code" expr="''"/></transition>
+  <transition event="check" cond="code == '' || parseInt(code) &gt; 100" target="B"/>
+  <transition event="check" cond="code.length == 0" target="C"/>
+</state>
+<state id="B"/><state id="C"/></scxml>`
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	m, rep := analyze(t, path, engine.Options{MaxDepth: 2}, "parseInt(code) > -10", "parseInt(code) >= 0")
-	if len(rep.Invariants) != 2 {
+	m, rep := analyze(t, path, engine.Options{MaxDepth: 2}, "code == '' || parseInt(code) > -10", "parseInt(code) >= 0", "code != '' && parseInt(code) > -10")
+	if len(rep.Invariants) != 3 {
 		t.Fatalf("%d invariant results", len(rep.Invariants))
 	}
-	nan, neg := rep.Invariants[0], rep.Invariants[1]
+	nan, neg, guarded := rep.Invariants[0], rep.Invariants[1], rep.Invariants[2]
+	// A conversion && or || does not evaluate is no cut: at code == '' the
+	// third is false, with no conversion made (and true elsewhere).
+	if guarded.Holds {
+		t.Errorf("code != '' && parseInt(code) > -10: %+v, want a violation at code == ''", guarded)
+	}
+	// Nor does it hide a conflict: at code == '' both checks are enabled.
+	if len(rep.Nondeterminism) != 1 {
+		t.Errorf("conflicts %+v, want the two check transitions at code == ''", rep.Nondeterminism)
+	}
 	if !nan.Holds || nan.CutBy != vocab.BoundNumber {
 		t.Errorf("parseInt(code) > -10: holds %v, cut by %q; want it to hold, cut by the number bound (parseInt('abc') is NaN)", nan.Holds, nan.CutBy)
 	}

@@ -63,17 +63,20 @@ func (a *Analyzer) Invariants(invs []Invariant) ([]InvariantCheck, error) {
 				return nil, fmt.Errorf("invariant %s: %w", inv.Text, err)
 			}
 			violated := tab.And(exact, tab.Not(t))
-			bad, err := a.possible(n.PC, violated)
+			bad, err := a.check(n.PC, violated)
 			if err != nil {
 				return nil, err
 			}
-			if !bad {
-				if c.CutBy == "" {
-					inexact, err := a.possible(n.PC, tab.Not(exact))
+			if bad != solver.Sat {
+				// Where the conversions may be inexact, or the solver
+				// cannot tell whether they are or whether the invariant
+				// fails (string theory), the invariant holds qualified.
+				if always, known := tab.BoolValue(exact); c.CutBy == "" && !(known && always) {
+					inexact, err := a.check(n.PC, tab.Not(exact))
 					if err != nil {
 						return nil, err
 					}
-					if inexact {
+					if inexact != solver.Unsat || bad == solver.Unknown {
 						c.CutBy = vocab.BoundNumber
 					}
 				}
