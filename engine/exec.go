@@ -259,7 +259,7 @@ func (x *executor) convert(e *lang.Convert, a solver.Term) (v, exact solver.Term
 	str := x.tab.Sort(a) == solver.StringSort
 	switch {
 	case e.Fun == "parseInt" && str:
-		return x.tab.ParseInt(a)
+		return x.tab.ParseInt(a, e.Radix10)
 	case e.Fun == "parseInt":
 		return x.tab.ParseIntReal(a)
 	case e.Fun == "Number":
