@@ -259,7 +259,7 @@ func (x *executor) convert(e *lang.Convert, a solver.Term) (v, exact solver.Term
 	str := x.tab.Sort(a) == solver.StringSort
 	switch {
 	case e.Fun == "parseInt" && str:
-		return x.tab.ParseInt(a)
+		return x.tab.ParseInt(a, e.Radix10)
 	case e.Fun == "parseInt":
 		return x.tab.ParseIntReal(a)
 	case e.Fun == "Number":
@@ -449,7 +449,7 @@ func (x *executor) termIn(r *run, e lang.Expr, at solver.Term, cuts *[]solver.Te
 		c := x.termIn(r, e.Cond, at, cuts)
 		return x.tab.Ite(c, x.termIn(r, e.Then, x.tab.And(at, c), cuts), x.termIn(r, e.Else, x.tab.And(at, x.tab.Not(c)), cuts))
 	case *lang.External:
-		return x.externalTerm(r, e)
+		return x.externalTerm(r, e, at, cuts)
 	case *lang.Convert:
 		v, exact := x.convert(e, x.termIn(r, e.X, at, cuts))
 		*cuts = append(*cuts, x.tab.And(at, x.tab.Not(exact)))

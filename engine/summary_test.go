@@ -3,10 +3,13 @@ package engine_test
 import (
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/sim"
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/solver"
 )
 
 // TestBlackBoxSubsumption: subsumption renames the results of black-box
@@ -52,5 +55,48 @@ func TestBlackBoxSubsumption(t *testing.T) {
 	}
 	if !concrete["goal"] || !concrete["low"] {
 		t.Errorf("the simulator reaches %v: the model does not test what it says", slices.Sorted(maps.Keys(concrete)))
+	}
+}
+
+// TestBlackBoxArgumentConversionCut: a conversion in a black-box call's
+// argument, in a guard, cuts the path where it is not exact, as one outside
+// the call does. The node where no transition takes chk (B) must leave out
+// the strings whose parseInt is NaN or beyond the exact range: the
+// simulator stops there, so a test from such a path would not replay.
+func TestBlackBoxArgumentConversionCut(t *testing.T) {
+	for _, guard := range []string{"g(parseInt(v)) > 0", "parseInt(v) > 0"} {
+		path := modelFile(t, `<setbot:event name="e"><setbot:param name="s" type="string"/></setbot:event>
+			<setbot:function name="g" params="int" returns="int"/>
+			<datamodel><data id="v" expr="''"/></datamodel>
+			<state id="A"><transition event="e" target="B"><assign location="v" expr="_event.data.s"/><raise event="chk"/></transition></state>
+			<state id="B"><transition event="chk" cond="`+strings.ReplaceAll(guard, ">", "&gt;")+`" target="C"/></state>
+			<state id="C"/>`)
+		set := explore(t, machine(t, path), engine.Options{MaxDepth: 1})
+		vi := slices.IndexFunc(set.Machine.Vars, func(v *model.Var) bool { return v.Name == "v" })
+		if vi < 0 {
+			t.Fatalf("%s: no variable v in %v", guard, set.Machine.Vars)
+		}
+		s, err := newZ3(set.Terms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, n := range set.Nodes {
+			if n.Parent == nil || n.State.Name != "B" {
+				continue
+			}
+			found = true
+			_, exact := set.Terms.ParseInt(n.Vals[vi], false)
+			r, err := s.Check(append(slices.Clone(n.PC), set.Terms.Not(exact)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r != solver.Unsat {
+				t.Errorf("%s: the node where chk is discarded allows parseInt(v) not exact (%v): a path the simulator cannot replay", guard, r)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no node where chk is discarded", guard)
+		}
 	}
 }

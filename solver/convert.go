@@ -15,10 +15,12 @@ import (
 // meaningless, and the executors cut the path (vocab.BoundNumber). On
 // constants they fold to package ecma's results.
 
-// ParseInt returns parseInt(x) of the string x, with radix 10.
-func (t *Table) ParseInt(x Term) (v, ok Term) {
+// ParseInt returns parseInt(x) of the string x, with radix 10 where
+// radix10 is set and without a radix otherwise (ecma.ParseInt): without
+// one, a "0x" or "0X" after the white space and sign is not exact.
+func (t *Table) ParseInt(x Term, radix10 bool) (v, ok Term) {
 	if s, isConst := t.StringValue(x); isConst {
-		n, good := ecma.ParseInt(s)
+		n, good := ecma.ParseInt(s, radix10)
 		return t.Int(n), t.Bool(good)
 	}
 	// A case split on where the digits start, after w white space
@@ -36,9 +38,18 @@ func (t *Table) ParseInt(x Term) (v, ok Term) {
 		neg, plus := t.Eq(c, t.Str("-")), t.Eq(c, t.Str("+"))
 		n0, v0 := t.digitsAt(x, w, ecma.MaxDigits)
 		n1, v1 := t.digitsAt(x, w+1, ecma.MaxDigits)
-		exact := func(n Term) Term { return t.And(t.Lt(t.Int(0), n), t.Le(n, t.Int(ecma.MaxDigits))) }
+		// exact is whether the n digits from index p are in the range
+		// (and, without a radix, do not start a hexadecimal prefix).
+		exact := func(n Term, p int) Term {
+			e := t.And(t.Lt(t.Int(0), n), t.Le(n, t.Int(ecma.MaxDigits)))
+			if radix10 {
+				return e
+			}
+			hex := t.And(t.Eq(at(p), t.Str("0")), t.Or(t.Eq(at(p+1), t.Str("x")), t.Eq(at(p+1), t.Str("X"))))
+			return t.And(e, t.Not(hex))
+		}
 		v = t.Ite(lead, t.Ite(neg, t.Neg(v1), t.Ite(plus, v1, v0)), v)
-		ok = t.Ite(lead, t.Ite(t.Or(neg, plus), exact(n1), exact(n0)), ok)
+		ok = t.Ite(lead, t.Ite(t.Or(neg, plus), exact(n1, w+1), exact(n0, w)), ok)
 	}
 	return v, ok
 }

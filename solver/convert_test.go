@@ -14,7 +14,7 @@ var convertStrings = []string{
 	"-.", "+.5", "1e3", "0x1A", "Infinity", " 12 ", "12    ", "12     ", "\t\n12\u3000", "\u00a0-3", "1 2", "1..2",
 	"123456789012345", "1234567890123456", "-999999999999999", "0000000000000001", "12345678901234.5", "1.125",
 	"1.1", "0.1", "2.25", "0.015625", "0.0078125", "3.000000", "3.0000000", "  +0.25x", "--1", "+-1", "12abc34",
-	"     7", "    7", "١٢", "٣",
+	"     7", "    7", "١٢", "٣", "-0x10", " 0X1f", "+0x5", "0x", "0X", "0", "0y", "00x1", "    0x1", "     0x1", "x1",
 }
 
 // TestConversionsAgainstECMA checks the terms the conversions build over a
@@ -27,20 +27,22 @@ func TestConversionsAgainstECMA(t *testing.T) {
 	pin := func(v Value) func(Term) (Value, bool) {
 		return func(x Term) (Value, bool) { return v, x == s || tab.Name(x) == "d" }
 	}
-	pv, pok := tab.ParseInt(s)
 	if _, nok := tab.Number(s); nok != tab.Bool(false) {
 		t.Errorf("Number of a string variable is exact under %s; want never (the path is cut)", tab.String(nok))
 	}
 	for _, str := range convertStrings {
 		val := pin(Value{Sort: StringSort, Str: str})
-		gotOK, ok1 := tab.Eval(pok, val)
-		got, ok2 := tab.Eval(pv, val)
-		want, wantOK := ecma.ParseInt(str)
-		if !ok1 || !ok2 || gotOK.Bool != wantOK || wantOK && got.Int != want {
-			t.Errorf("parseInt(%q): terms give %v (exact %v), ecma %d (exact %v)", str, got.Int, gotOK.Bool, want, wantOK)
-		}
-		if fold, foldOK := tab.ParseInt(tab.Str(str)); fold != tab.Int(want) && wantOK || foldOK != tab.Bool(wantOK) {
-			t.Errorf("parseInt(%q) folds to %s (exact %s)", str, tab.String(fold), tab.String(foldOK))
+		for _, radix10 := range []bool{false, true} {
+			pv, pok := tab.ParseInt(s, radix10)
+			gotOK, ok1 := tab.Eval(pok, val)
+			got, ok2 := tab.Eval(pv, val)
+			want, wantOK := ecma.ParseInt(str, radix10)
+			if !ok1 || !ok2 || gotOK.Bool != wantOK || wantOK && got.Int != want {
+				t.Errorf("parseInt(%q) (radix10 %v): terms give %v (exact %v), ecma %d (exact %v)", str, radix10, got.Int, gotOK.Bool, want, wantOK)
+			}
+			if fold, foldOK := tab.ParseInt(tab.Str(str), radix10); fold != tab.Int(want) && wantOK || foldOK != tab.Bool(wantOK) {
+				t.Errorf("parseInt(%q) (radix10 %v) folds to %s (exact %s)", str, radix10, tab.String(fold), tab.String(foldOK))
+			}
 		}
 		r, wantOK := ecma.Number(str)
 		if fold, foldOK := tab.Number(tab.Str(str)); foldOK != tab.Bool(wantOK) || wantOK && fold != tab.Rat(r) {

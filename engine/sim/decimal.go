@@ -40,7 +40,7 @@ func (x *Executor) convert(n *lang.Convert) (Value, error) {
 		out = DecimalValue(r)
 	case n.Fun == "parseInt" && v.Kind == lang.String:
 		var i int64
-		i, exact = ecma.ParseInt(v.Str)
+		i, exact = ecma.ParseInt(v.Str, n.Radix10)
 		out = IntValue(i)
 	case n.Fun == "parseInt" && v.Kind == lang.Decimal:
 		var i *big.Int

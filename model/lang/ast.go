@@ -217,11 +217,17 @@ type (
 	// "parseInt", an int), Number of a string ("Number", a decimal) and
 	// String of a decimal ("String", a string). The lowering writes it;
 	// the executors cut the path with the bound vocab.BoundNumber where
-	// the value is not exact. It prints as Fun(X).
+	// the value is not exact. It prints as Fun(X), or parseInt(X, 10)
+	// where Radix10 is set.
+	//
+	// Radix10 is whether a parseInt call gave the radix 10: without it,
+	// ECMAScript reads a "0x" or "0X" prefix (after the white space and
+	// sign) as base 16, which setbot leaves beyond the exact range.
 	Convert struct {
-		Start source.Pos
-		Fun   string
-		X     Expr
+		Start   source.Pos
+		Fun     string
+		X       Expr
+		Radix10 bool
 	}
 
 	// Call is Fun(Args...): a call of a function declared in a <script>,

@@ -212,6 +212,11 @@ func TestLowerDecimals(t *testing.T) {
 		{"u == d", "_absent_u == 0 && Number(u) == d"},
 		{"typeof d", "'number'"},
 		{"1 + 0.5 == 1.5", "true"},
+		// parseInt keeps whether it had the radix 10: without one, a "0x"
+		// prefix is base 16, so the two forms differ.
+		{"parseInt(s) > 0", "parseInt(s) > 0"},
+		{"parseInt(s, 10) > 0", "parseInt(s, 10) > 0"},
+		{"parseInt(s, 5 + 5) > 0", "parseInt(s, 10) > 0"},
 	}
 	for _, tt := range exprs {
 		e, info, errs := checkExpr(t, decimalEnv(), tt.src, Invalid)

@@ -140,7 +140,7 @@ func Equal(a, b Node) bool {
 		return ok && Equal(x.X, y.X)
 	case *Convert:
 		y, ok := b.(*Convert)
-		return ok && x.Fun == y.Fun && Equal(x.X, y.X)
+		return ok && x.Fun == y.Fun && x.Radix10 == y.Radix10 && Equal(x.X, y.X)
 	case *Call:
 		y, ok := b.(*Call)
 		return ok && x.Fun == y.Fun && exprsEqual(x.Args, y.Args)

@@ -375,7 +375,7 @@ func mapChildren(e Expr, g func(Expr) Expr) Expr {
 	case *Digits:
 		return &Digits{Start: x.Start, X: g(x.X)}
 	case *Convert:
-		return &Convert{Start: x.Start, Fun: x.Fun, X: g(x.X)}
+		return &Convert{Start: x.Start, Fun: x.Fun, X: g(x.X), Radix10: x.Radix10}
 	case *Call:
 		c := &Call{FunPos: x.FunPos, Fun: x.Fun}
 		for _, a := range x.Args {

@@ -269,7 +269,7 @@ func (l *lowerer) value(e Expr) Expr {
 		case x.Fun == "parseInt" && k == Int:
 			return v
 		case x.Fun == "parseInt":
-			return &Convert{Start: x.FunPos, Fun: "parseInt", X: v}
+			return &Convert{Start: x.FunPos, Fun: "parseInt", X: v, Radix10: len(x.Args) == 2}
 		}
 		if l.typ(x.Args[0]).Kind != Decimal {
 			return v // an int is its own rounding

@@ -189,6 +189,10 @@ func (p *printer) expr(e Expr) {
 	case *Digits:
 		p.call("String", []Expr{x.X})
 	case *Convert:
+		if x.Radix10 {
+			p.call(x.Fun, []Expr{x.X, &IntLit{Value: 10}})
+			break
+		}
 		p.call(x.Fun, []Expr{x.X})
 	case *Call:
 		p.call(x.Fun, x.Args)

@@ -225,7 +225,7 @@ func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
 	case *Digits:
 		c = &Digits{Start: x.Start, X: RewriteExpr(x.X, f)}
 	case *Convert:
-		c = &Convert{Start: x.Start, Fun: x.Fun, X: RewriteExpr(x.X, f)}
+		c = &Convert{Start: x.Start, Fun: x.Fun, X: RewriteExpr(x.X, f), Radix10: x.Radix10}
 	case *Call:
 		c = &Call{FunPos: x.FunPos, Fun: x.Fun, Args: rewriteExprs(x.Args, f)}
 	case *External:

@@ -34,11 +34,14 @@ func isSpace(r rune) bool { return strings.ContainsRune(Spaces, r) }
 
 func isDigit(r rune) bool { return '0' <= r && r <= '9' }
 
-// ParseInt is parseInt(s) with radix 10: white space skipped, an optional
-// sign, and the longest run of decimal digits, whatever follows. ok is
-// false where ECMAScript's value is NaN (no digit) or beyond the exact
-// range (more than MaxSpaces white space characters or MaxDigits digits).
-func ParseInt(s string) (v int64, ok bool) {
+// ParseInt is parseInt(s), with radix 10 where radix10 is set and
+// without a radix otherwise: white space skipped, an optional sign, and
+// the longest run of decimal digits, whatever follows. ok is false where
+// ECMAScript's value is NaN (no digit) or beyond the exact range (more
+// than MaxSpaces white space characters or MaxDigits digits). Without a
+// radix, ECMAScript reads "0x" or "0X" after the sign as a hexadecimal
+// prefix (parseInt("0x1A") is 26), which is beyond the exact range too.
+func ParseInt(s string, radix10 bool) (v int64, ok bool) {
 	rs := []rune(s)
 	i := 0
 	for i < len(rs) && isSpace(rs[i]) {
@@ -51,6 +54,9 @@ func ParseInt(s string) (v int64, ok bool) {
 	if i < len(rs) && (rs[i] == '+' || rs[i] == '-') {
 		neg = rs[i] == '-'
 		i++
+	}
+	if !radix10 && i+1 < len(rs) && rs[i] == '0' && (rs[i+1] == 'x' || rs[i+1] == 'X') {
+		return 0, false
 	}
 	j := i
 	for j < len(rs) && isDigit(rs[j]) {
