@@ -31,15 +31,16 @@ const SemanticsVersion = "setbot-semantics-7"
 // EncodingVersion starts every encoded tree; the digit is the format
 // version. Cache keys of trees include it, so that a tree stored in another
 // format is not even looked up.
-const EncodingVersion = "SET6"
+const EncodingVersion = "SET7"
 
 // ErrEncoding is wrapped by every error decoding a tree.
 var ErrEncoding = errors.New("malformed encoded tree")
 
 // MarshalBinary encodes the tree: its term table in creation order, then
 // the nodes in breadth-first order with their edges, MLM states,
-// transitions named by key, and canonical forms (which MSE imports when it
-// copies a node). DecodeSET rebuilds an identical tree (its Dump
+// transitions named by key, canonical forms (which MSE imports when it
+// copies a node) and the bounds each input's step met (which keep MSE from
+// copying it). DecodeSET rebuilds an identical tree (its Dump
 // is byte-for-byte the same) given the same machine.
 func (s *SET) MarshalBinary() ([]byte, error) {
 	w := &writer{}
@@ -98,6 +99,13 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 		w.bools(n.Expanded, n.Reused, n.canon != nil)
 		if n.canon != nil {
 			w.terms(n.canon)
+		}
+		w.uint(len(n.steps))
+		for _, sb := range n.steps {
+			w.str(sb.Event)
+			w.str(string(sb.Bound))
+			w.bools(sb.Timer, sb.HasLimit)
+			w.ints(sb.Slot, sb.Count, int(sb.Limit))
 		}
 	}
 	return w.b, nil
@@ -205,6 +213,13 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 			if len(n.canon) < canonicalTerms(n) {
 				r.fail("node %d: a canonical form of %d terms, fewer than the %d of its key", i, len(n.canon), canonicalTerms(n))
 			}
+		}
+		for j, k := 0, r.count(); j < k; j++ {
+			sb := stepBound{Event: r.str(), Bound: vocab.Bound(r.str())}
+			flags := r.ints(2)
+			v := r.ints(3)
+			sb.Timer, sb.HasLimit, sb.Slot, sb.Count, sb.Limit = flags[0] != 0, flags[1] != 0, v[0], v[1], int64(v[2])
+			n.steps = append(n.steps, sb)
 		}
 		s.Nodes = append(s.Nodes, n)
 	}

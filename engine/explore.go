@@ -139,6 +139,9 @@ type explorer struct {
 	interest  map[string]bool // DSE: transitions explored fully
 	startOnly bool            // CheckStart: stop once the machine has started
 	pool      *pool           // Options.Jobs > 1: the workers (parallel.go)
+
+	inBounds map[vocab.Bound]int   // step's scratch: one input's cuts
+	inLimits map[vocab.Bound]int64 // and limits
 }
 
 // StartError says why a machine cannot complete its start (its initial
@@ -534,8 +537,8 @@ func (e *explorer) expand(n *Node, inputs []input) {
 	if e.reuse != nil {
 		base = e.reuse.counterpart[n]
 	}
-	kids := e.step(n, inputs, base, e.kids[:0])
-	n.Expanded = true
+	kids, steps := e.step(n, inputs, base, e.kids[:0])
+	n.Expanded, n.steps = true, steps
 	for _, k := range kids {
 		e.subsumed(e.attach(n, k))
 	}
@@ -557,47 +560,30 @@ func (e *explorer) attach(n *Node, k child) *Node {
 // (nil for none). It reads n and the machine and writes only the
 // explorer's own state, so that workers can step nodes of one level at
 // once (parallel.go).
-func (e *explorer) step(n *Node, inputs []input, base *Node, kids []child) []child {
+func (e *explorer) step(n *Node, inputs []input, base *Node, kids []child) ([]child, []stepBound) {
 	x := e.x
-	depth := n.Depth + 1
+	var steps []stepBound
+	if e.inBounds == nil {
+		e.inBounds, e.inLimits = make(map[vocab.Bound]int), make(map[vocab.Bound]int64)
+	}
 	for ord, in := range inputs {
-		if e.reuse != nil {
-			var copied bool
-			if kids, copied = e.reuse.children(kids, base, n, in, ord); copied {
-				continue
+		// The input's cuts are counted apart, recorded by input (Node.steps,
+		// which MSE adds where it copies the input's children), then added
+		// to the exploration's.
+		outB, outL := x.bounds, x.limits
+		clear(e.inBounds)
+		clear(e.inLimits)
+		x.bounds, x.limits = e.inBounds, e.inLimits
+		kids = e.stepInput(n, in, ord, base, kids)
+		x.bounds, x.limits = outB, outL
+		if len(e.inBounds) > 0 || len(e.inLimits) > 0 {
+			steps = appendSteps(steps, in, e.inBounds, e.inLimits)
+			for b, c := range e.inBounds {
+				outB[b] += c
 			}
-		}
-		base := &run{state: n.State, vals: append([]solver.Term(nil), n.Vals...),
-			pc: append([]solver.Term(nil), n.PC...), timers: append([]Timer(nil), n.Timers...)}
-		edge := &Edge{}
-		var meta model.Meta // an input's
-		slot := -1
-		if in.timer != nil {
-			slot = in.slot
-		}
-		elapsed, ok := e.elapse(base, slot, depth)
-		if !ok {
-			continue
-		}
-		if in.timer != nil {
-			meta = timerMeta(*in.timer)
-			edge.Event, edge.Timer, edge.Args = in.timer.Event, true, in.timer.Args
-			if x.opts.Time == vocab.TimeUntimed {
-				base.timers = removeTimer(base.timers, in.timer.Event)
+			for b, l := range e.inLimits {
+				outL[b] = max(outL[b], l)
 			}
-		} else {
-			edge.Event = in.event.Name
-			for _, p := range in.event.Params {
-				v := x.tab.Var(fmt.Sprintf("%s@%d", p.Name, depth), SortOf(p.Type))
-				edge.Args = append(edge.Args, Arg{Name: p.Name, Value: v})
-				base.pc = append(base.pc, InputDomain(x.tab, p.Type, v)...)
-			}
-		}
-		runs := e.process(base, edge.Event, edge.Args, meta, in.timer != nil)
-		for _, r := range e.settle(runs) {
-			kids = append(kids, child{state: r.state, vals: r.vals, pc: r.pc, timers: r.timers, ord: ord,
-				edge: &Edge{Event: edge.Event, Timer: edge.Timer, Args: edge.Args,
-					Fired: r.fired, Outputs: r.outputs, Trace: r.trace, Elapsed: elapsed, Slot: slot}})
 		}
 	}
 	sort.SliceStable(kids, func(i, j int) bool {
@@ -608,6 +594,81 @@ func (e *explorer) step(n *Node, inputs []input, base *Node, kids []child) []chi
 	})
 	if e.interest != nil {
 		kids = e.representatives(kids)
+	}
+	return kids, steps
+}
+
+// appendSteps appends to steps the cuts one input made: the counts and
+// limits, by bound, in the order of their names.
+func appendSteps(steps []stepBound, in input, bounds map[vocab.Bound]int, limits map[vocab.Bound]int64) []stepBound {
+	event, timer, slot := in.identity()
+	from := len(steps)
+	for b, c := range bounds {
+		l, ok := limits[b]
+		steps = append(steps, stepBound{Event: event, Timer: timer, Slot: slot, Bound: b, Count: c, Limit: l, HasLimit: ok})
+	}
+	for b, l := range limits {
+		if _, ok := bounds[b]; !ok {
+			steps = append(steps, stepBound{Event: event, Timer: timer, Slot: slot, Bound: b, Limit: l, HasLimit: true})
+		}
+	}
+	added := steps[from:]
+	sort.Slice(added, func(i, j int) bool { return added[i].Bound < added[j].Bound })
+	return steps
+}
+
+// identity is the input as a node's children record it: the event, whether
+// a timer fires it, and the timer's slot (0 for an input event).
+func (in input) identity() (event string, timer bool, slot int) {
+	if in.timer != nil {
+		return in.timer.Event, true, in.slot
+	}
+	return in.event.Name, false, 0
+}
+
+// stepInput appends to kids n's children for one input, the ord-th: copied
+// from its counterpart b in the base tree (MSE) where that is safe, else
+// executed.
+func (e *explorer) stepInput(n *Node, in input, ord int, b *Node, kids []child) []child {
+	x := e.x
+	depth := n.Depth + 1
+	if e.reuse != nil {
+		var copied bool
+		if kids, copied = e.reuse.children(kids, b, n, in, ord); copied {
+			return kids
+		}
+	}
+	base := &run{state: n.State, vals: append([]solver.Term(nil), n.Vals...),
+		pc: append([]solver.Term(nil), n.PC...), timers: append([]Timer(nil), n.Timers...)}
+	edge := &Edge{}
+	var meta model.Meta // an input's
+	slot := -1
+	if in.timer != nil {
+		slot = in.slot
+	}
+	elapsed, ok := e.elapse(base, slot, depth)
+	if !ok {
+		return kids
+	}
+	if in.timer != nil {
+		meta = timerMeta(*in.timer)
+		edge.Event, edge.Timer, edge.Args = in.timer.Event, true, in.timer.Args
+		if x.opts.Time == vocab.TimeUntimed {
+			base.timers = removeTimer(base.timers, in.timer.Event)
+		}
+	} else {
+		edge.Event = in.event.Name
+		for _, p := range in.event.Params {
+			v := x.tab.Var(fmt.Sprintf("%s@%d", p.Name, depth), SortOf(p.Type))
+			edge.Args = append(edge.Args, Arg{Name: p.Name, Value: v})
+			base.pc = append(base.pc, InputDomain(x.tab, p.Type, v)...)
+		}
+	}
+	runs := e.process(base, edge.Event, edge.Args, meta, in.timer != nil)
+	for _, r := range e.settle(runs) {
+		kids = append(kids, child{state: r.state, vals: r.vals, pc: r.pc, timers: r.timers, ord: ord,
+			edge: &Edge{Event: edge.Event, Timer: edge.Timer, Args: edge.Args,
+				Fired: r.fired, Outputs: r.outputs, Trace: r.trace, Elapsed: elapsed, Slot: slot}})
 	}
 	return kids
 }

@@ -18,7 +18,8 @@ import (
 // The result is identical to Explore(m) by construction: the exploration
 // is Explore's own breadth-first walk, except that where a node has a
 // counterpart in the base tree and an input step there can only involve
-// unchanged transitions, the step's children are copied from the base
+// unchanged transitions and met no bound (Node.steps), the step's
+// children are copied from the base
 // (their terms imported, no solver call) instead of executed. Subsumption
 // is decided afresh for every node, copied or not.
 func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, opts Options, newSolver NewSolver) (*SET, error) {
@@ -138,20 +139,16 @@ func sameEvent(a, b *model.Event) bool {
 }
 
 // children appends to kids n's children for one input copied from the
-// base tree, when that is safe: n's counterpart b was expanded there, and
-// every pair the input's steps processed there is clean (so executing it
-// here would repeat exactly the same computation). It reports whether it
-// did; kids is returned unchanged when not.
+// base tree, when that is safe: n's counterpart b was expanded there, no
+// bound cut the input's paths there, and every pair the input's steps
+// processed there is clean (so executing it here would repeat exactly the
+// same computation). It reports whether it did; kids is returned
+// unchanged when not.
 func (r *reuser) children(kids []child, b, n *Node, in input, ord int) ([]child, bool) {
 	if b == nil || !b.Expanded {
 		return kids, false
 	}
-	event, timer := "", in.timer != nil
-	if timer {
-		event = in.timer.Event
-	} else {
-		event = in.event.Name
-	}
+	event, timer, slot := in.identity()
 	se := stateEvent{n.State.Name, event}
 	clean, ok := r.stateClean[se]
 	if !ok {
@@ -161,8 +158,19 @@ func (r *reuser) children(kids []child, b, n *Node, in input, ord int) ([]child,
 	if !clean {
 		return kids, false
 	}
+	// Where executing the input cut paths in the base (or met any other
+	// bound), it is executed again: the cut paths left no child whose
+	// trace says which pairs they processed, so a copy could not tell
+	// whether they involved changed transitions (a cut path may be a
+	// child now); and executing counts the cuts as Explore does, which
+	// a copy would not (Node.steps).
+	for _, s := range b.steps {
+		if s.is(event, timer, slot) {
+			return kids, false
+		}
+	}
 	picked := func(c *Node) bool {
-		return c.In.Event == event && c.In.Timer == timer && (!timer || c.In.Slot == in.slot)
+		return c.In.Event == event && c.In.Timer == timer && (!timer || c.In.Slot == slot)
 	}
 	for _, c := range b.Children {
 		if !picked(c) {

@@ -81,6 +81,7 @@ type task struct {
 	terms  solver.Tail // the terms it created, in order
 	marks  []int       // how many of terms the step created, then the canonical form of each child
 	kids   []child
+	steps  []stepBound     // the node's, by input (Node.steps)
 	canon  [][]solver.Term // by child: its canonical form (canonicalForm)
 	asked  []asked
 	bounds map[vocab.Bound]int
@@ -242,7 +243,7 @@ func (w *worker) expand(t *task) {
 	var buf []solver.Term
 	n := &Node{State: t.n.State, Vals: mapTerms(&buf, t.n.Vals, w.fromShared), PC: mapTerms(&buf, t.n.PC, w.fromShared),
 		Timers: mapTimers(t.n.Timers, w.fromShared), Depth: t.n.Depth, Reused: t.n.Reused}
-	kids := e.step(n, e.inputs(n), t.base, nil) // the task keeps them until the walk merges them
+	kids, steps := e.step(n, e.inputs(n), t.base, nil) // the task keeps them until the walk merges them
 	t.marks = append(t.marks, tab.Len()+1-int(first))
 	if x.err == nil && x.or.err == nil {
 		for _, k := range kids {
@@ -256,7 +257,7 @@ func (w *worker) expand(t *task) {
 			t.marks = append(t.marks, tab.Len()+1-int(first))
 		}
 	}
-	t.w, t.terms, t.kids, t.asked = w, tab.Tail(first), kids, x.or.asked
+	t.w, t.terms, t.kids, t.steps, t.asked = w, tab.Tail(first), kids, steps, x.or.asked
 	t.err, t.slvErr = x.err, x.or.err
 	if len(x.bounds) > 0 {
 		t.bounds = maps.Clone(x.bounds)
@@ -304,7 +305,7 @@ func (e *explorer) merge(n *Node, t *task) error {
 	if e.reuse != nil {
 		e.reuse.reused += t.reused
 	}
-	n.Expanded = true
+	n.Expanded, n.steps = true, t.steps
 	size := 0
 	for j, k := range t.kids {
 		size += len(k.vals) + len(k.pc) + len(t.canon[j])

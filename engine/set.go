@@ -176,6 +176,32 @@ type Node struct {
 	// path condition, kept with the tree so that MSE imports it for a node
 	// it copies instead of computing it again; nil when unknown.
 	canon []solver.Term
+
+	// steps is what bounds cut computing the node's children, by input:
+	// MSE, copying an input's children from a base node instead of
+	// executing the input, counts the cuts executing it would have made
+	// (reuser.children). nil when no bound cut there.
+	steps []stepBound
+}
+
+// stepBound says that executing one input of a node (the input as
+// reuser.children matches it: the event, whether a timer fires it, and for
+// a timer its slot) cut Count paths by Bound, under Limit (the executor's
+// limit for the bound, where HasLimit; else the options').
+type stepBound struct {
+	Event    string
+	Timer    bool
+	Slot     int // for a timer; 0 for an input event
+	Bound    vocab.Bound
+	Count    int
+	Limit    int64
+	HasLimit bool
+}
+
+// is reports whether s is of the input with that event, timer flag and
+// slot.
+func (s stepBound) is(event string, timer bool, slot int) bool {
+	return s.Event == event && s.Timer == timer && (!timer || s.Slot == slot)
 }
 
 // Leaf reports whether n has no children.

@@ -226,3 +226,80 @@ func loadFile(t *testing.T, path string) *mlm.Machine {
 	}
 	return m
 }
+
+// TestMSEKeepsBounds: MSE's tree is the full exploration's, bounds
+// included. Where a bound cut paths inside a step (a loop, a call, a
+// conversion), copying the step's children from the base counted none of
+// the cuts, so the tree claimed more than it had explored; and the cut
+// paths left no child whose trace could show that they processed a
+// changed pair (cut_base.scxml: the step is cut wholly in the base, not
+// at all in the head). On one worker or two, over a base in memory or
+// decoded, and over an MSE tree as the base of another.
+func TestMSEKeepsBounds(t *testing.T) {
+	newZ3 := func(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
+	for _, tc := range []struct{ base, head string }{
+		{"../model/mlm/testdata/features/conversions.scxml", "../model/mlm/testdata/features/conversions.scxml"},
+		{"testdata/recursion12.scxml", "testdata/recursion12.scxml"},
+		{"testdata/mse/loop_back.scxml", "testdata/mse/loop_back.scxml"},
+		{"testdata/mse/cut_base.scxml", "testdata/mse/cut_head.scxml"},
+	} {
+		base, head := loadFile(t, tc.base), loadFile(t, tc.head)
+		updated := updatedBetween(base, head)
+		opts := Options{MaxDepth: 3}
+		full, err := Explore(head, opts, newZ3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantDump := sortedBounds(full), full.Dump()
+		set, err := Explore(base, opts, newZ3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := set.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		decoded, err := DecodeSET(base, enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(what string, got *SET) {
+			t.Helper()
+			if g := sortedBounds(got); !slices.Equal(g, want) {
+				t.Errorf("%s, %s: MSE's bounds %v, a full exploration's %v", tc.head, what, g, want)
+			}
+			if d := got.Dump(); d != wantDump {
+				t.Errorf("%s, %s: MSE's tree differs from a full exploration's:\n%s", tc.head, what, firstDiff(d, wantDump))
+			}
+		}
+		for _, jobs := range []int{1, 2} {
+			opts := opts
+			opts.Jobs = jobs
+			for _, b := range []struct {
+				name string
+				set  *SET
+			}{{"in memory", set}, {"decoded", decoded}} {
+				what := fmt.Sprintf("%d workers, base %s", jobs, b.name)
+				mse, err := ExploreMSE(head, b.set, updated, opts, newZ3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check(what, mse)
+				// The MSE tree as the base of another: the nodes it
+				// copied must say what bounds their steps met too.
+				again, err := ExploreMSE(head, mse, map[string]bool{}, opts, newZ3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				check(what+", then over that", again)
+				t.Logf("%s, %s: %d and %d of %d states copied", tc.head, what, mse.Stats.Reused, again.Stats.Reused, mse.Stats.States)
+			}
+		}
+	}
+}
+
+func sortedBounds(s *SET) []BoundHit {
+	out := slices.Clone(s.Bounds)
+	slices.SortFunc(out, func(a, b BoundHit) int { return strings.Compare(string(a.Bound), string(b.Bound)) })
+	return out
+}
