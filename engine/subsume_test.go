@@ -119,18 +119,7 @@ func TestCopiedCanonicalForms(t *testing.T) {
 	} {
 		base, head := loadFile(t, tc.base), loadFile(t, tc.head)
 		updated := updatedBetween(base, head)
-		set, err := Explore(base, Options{MaxDepth: tc.depth}, newZ3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		enc, err := set.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		decoded, err := DecodeSET(base, enc)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, decoded := exploreAndDecode(t, base, Options{MaxDepth: tc.depth})
 		for _, jobs := range []int{1, 2} {
 			mse, err := ExploreMSE(head, decoded, updated, Options{MaxDepth: tc.depth, Jobs: jobs}, newZ3)
 			if err != nil {
@@ -156,6 +145,24 @@ func TestCopiedCanonicalForms(t *testing.T) {
 			}
 		}
 	}
+}
+
+// exploreAndDecode explores m, and returns the tree and the tree its
+// encoding decodes to, as a cache gives it back.
+func exploreAndDecode(t *testing.T, m *mlm.Machine, opts Options) (set, decoded *SET) {
+	t.Helper()
+	set, err := Explore(m, opts, func(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := set.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if decoded, err = DecodeSET(m, enc); err != nil {
+		t.Fatal(err)
+	}
+	return set, decoded
 }
 
 // updatedBetween is the keys of head's transitions that base lacks or has
@@ -251,18 +258,7 @@ func TestMSEKeepsBounds(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, wantDump := sortedBounds(full), full.Dump()
-		set, err := Explore(base, opts, newZ3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		enc, err := set.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
-		}
-		decoded, err := DecodeSET(base, enc)
-		if err != nil {
-			t.Fatal(err)
-		}
+		set, decoded := exploreAndDecode(t, base, opts)
 		check := func(what string, got *SET) {
 			t.Helper()
 			if g := sortedBounds(got); !slices.Equal(g, want) {
