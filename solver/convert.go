@@ -55,7 +55,7 @@ func (t *Table) ParseInt(x Term, radix10 bool) (v, ok Term) {
 }
 
 // ParseIntReal returns parseInt(x) of the real x: x truncated toward zero,
-// exact for 0 and 10^-6 <= |x| < 10^21 (ecma.ParseIntDecimal).
+// exact for 0 and 10^-6 <= |x| < 2^63 (ecma.ParseIntDecimal).
 func (t *Table) ParseIntReal(x Term) (v, ok Term) {
 	if r, isConst := t.RatValue(x); isConst {
 		n, good := ecma.ParseIntDecimal(r)
@@ -70,7 +70,10 @@ func (t *Table) ParseIntReal(x Term) (v, ok Term) {
 	neg := t.Lt(x, zero)
 	a := t.Ite(neg, t.Neg(x), x)
 	whole := t.Floor(a)
-	ok = t.Or(t.Eq(x, zero), t.And(t.Le(t.Rat(big.NewRat(1, 1000000)), a), t.Lt(a, t.Rat(new(big.Rat).SetInt(pow10(21))))))
+	// Below 10^21 ECMAScript formats without an exponent; below 2^63 the
+	// result is one of setbot's ints.
+	limit := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 63))
+	ok = t.Or(t.Eq(x, zero), t.And(t.Le(t.Rat(big.NewRat(1, 1000000)), a), t.Lt(a, t.Rat(limit))))
 	return t.Ite(neg, t.Neg(whole), whole), ok
 }
 

@@ -44,10 +44,7 @@ func (x *Executor) convert(n *lang.Convert) (Value, error) {
 		out = IntValue(i)
 	case n.Fun == "parseInt" && v.Kind == lang.Decimal:
 		var i *big.Int
-		if i, exact = ecma.ParseIntDecimal(v.Rat); exact && !i.IsInt64() {
-			return Value{}, x.errorf(n, "%s is beyond the 64-bit integers", lang.ExprString(n))
-		}
-		if exact {
+		if i, exact = ecma.ParseIntDecimal(v.Rat); exact {
 			out = IntValue(i.Int64())
 		}
 	default:

@@ -75,12 +75,15 @@ func ParseInt(s string, radix10 bool) (v int64, ok bool) {
 // ParseIntDecimal is parseInt(d) of a number that is not an int:
 // ECMAScript formats it first, so that it is d truncated toward zero
 // where the format has no exponent, for 10^-6 <= |d| < 10^21, and 0; ok
-// is false elsewhere (parseInt(5e-7) is 5, which setbot does not model).
+// is false elsewhere (parseInt(5e-7) is 5, which setbot does not model),
+// and where the result is beyond setbot's 64-bit ints (|d| >= 2^63).
 func ParseIntDecimal(d *big.Rat) (v *big.Int, ok bool) {
 	if !intRange(d) {
 		return nil, false
 	}
-	return new(big.Int).Quo(d.Num(), d.Denom()), true // Quo truncates toward zero
+	v = new(big.Int).Quo(d.Num(), d.Denom()) // Quo truncates toward zero
+	limit := new(big.Rat).SetInt(new(big.Int).Lsh(big.NewInt(1), 63))
+	return v, new(big.Rat).Abs(d).Cmp(limit) < 0
 }
 
 // intRange reports whether parseInt of the number d is d truncated:
