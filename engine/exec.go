@@ -157,6 +157,15 @@ type valued struct {
 	v solver.Term
 }
 
+// evalThen evaluates e on r and applies f to each value.
+func (x *executor) evalThen(r *run, e lang.Expr, f func(solver.Term) solver.Term) []valued {
+	out := x.eval(r, e)
+	for i := range out {
+		out[i].v = f(out[i].v)
+	}
+	return out
+}
+
 // eval evaluates e on r, forking where && || ?: branch on a symbolic value.
 func (x *executor) eval(r *run, e lang.Expr) []valued {
 	switch e := e.(type) {
@@ -165,11 +174,7 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 	case *lang.DecLit:
 		return []valued{{r, x.tab.Rat(e.Value)}}
 	case *lang.ToDecimal:
-		out := x.eval(r, e.X)
-		for i := range out {
-			out[i].v = x.tab.ToReal(out[i].v)
-		}
-		return out
+		return x.evalThen(r, e.X, x.tab.ToReal)
 	case *lang.BoolLit:
 		return []valued{{r, x.tab.Bool(e.Value)}}
 	case *lang.StrLit:
@@ -179,17 +184,9 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 	case *lang.External:
 		return x.external(r, e)
 	case *lang.Floor:
-		out := x.eval(r, e.X)
-		for i := range out {
-			out[i].v = x.tab.Floor(out[i].v)
-		}
-		return out
+		return x.evalThen(r, e.X, x.tab.Floor)
 	case *lang.Digits:
-		out := x.eval(r, e.X)
-		for i := range out {
-			out[i].v = x.tab.Digits(out[i].v)
-		}
-		return out
+		return x.evalThen(r, e.X, x.tab.Digits)
 	case *lang.Convert:
 		var out []valued
 		for _, a := range x.eval(r, e.X) {
@@ -220,11 +217,7 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 		x.fail("%s: In() left in a flattened machine", x.m.Source.Position(e.Start))
 		return []valued{{r, x.tab.Bool(false)}}
 	case *lang.Unary:
-		out := x.eval(r, e.X)
-		for i := range out {
-			out[i].v = x.unary(e.Op, out[i].v)
-		}
-		return out
+		return x.evalThen(r, e.X, func(v solver.Term) solver.Term { return x.unary(e.Op, v) })
 	case *lang.Binary:
 		if e.Op == lang.LAND || e.Op == lang.LOR {
 			return x.logical(r, e)

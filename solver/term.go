@@ -926,6 +926,10 @@ var opText = map[Op]string{OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/", OpRem
 	OpEq: "==", OpLt: "<", OpLe: "<=", OpAnd: "&&", OpOr: "||", OpConcat: "+",
 	OpBitAnd: "&", OpBitOr: "|", OpBitXor: "^", OpShl: "<<", OpShr: ">>", OpUShr: ">>>"}
 
+// calledAs is how String writes the operators of one operand that read
+// as a call.
+var calledAs = map[Op]string{OpToReal: "Number", OpIsInt: "Number.isInteger", OpFloor: "Math.floor", OpDigits: "String", OpNumeral: "str.to_int"}
+
 // methodName names the operators printed as string methods.
 var methodName = map[Op]string{OpIndexOf: "indexOf", OpStartsWith: "startsWith",
 	OpEndsWith: "endsWith", OpIncludes: "includes", OpSubstring: "substring", OpCharAt: "charAt"}
@@ -964,24 +968,8 @@ func (t *Table) write(b *strings.Builder, x Term, top bool) {
 			text = "(" + text + ")"
 		}
 		b.WriteString(text)
-	case OpToReal:
-		b.WriteString("Number(")
-		t.write(b, n.a, true)
-		b.WriteString(")")
-	case OpIsInt:
-		b.WriteString("Number.isInteger(")
-		t.write(b, n.a, true)
-		b.WriteString(")")
-	case OpFloor:
-		b.WriteString("Math.floor(")
-		t.write(b, n.a, true)
-		b.WriteString(")")
-	case OpDigits:
-		b.WriteString("String(")
-		t.write(b, n.a, true)
-		b.WriteString(")")
-	case OpNumeral:
-		b.WriteString("str.to_int(")
+	case OpToReal, OpIsInt, OpFloor, OpDigits, OpNumeral:
+		b.WriteString(calledAs[n.op] + "(")
 		t.write(b, n.a, true)
 		b.WriteString(")")
 	case OpVar:
