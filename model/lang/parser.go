@@ -497,10 +497,9 @@ func (p *parser) parseOperand() Expr {
 	return &Ident{NamePos: p.pos(off), Name: name}
 }
 
-// parseCall parses the arguments of a call of fun from the '('; off is
-// the offset of the function's name. Which functions exist is the
-// checker's and the inliner's business.
-func (p *parser) parseCall(off int, fun string) Expr {
+// parseCallArgs parses a call's arguments from its '(' up to, not including,
+// its ')'.
+func (p *parser) parseCallArgs() []Expr {
 	p.next()
 	var args []Expr
 	for p.tok != RPAREN && p.tok != EOF {
@@ -510,6 +509,14 @@ func (p *parser) parseCall(off int, fun string) Expr {
 		}
 		p.next()
 	}
+	return args
+}
+
+// parseCall parses the arguments of a call of fun from the '('; off is
+// the offset of the function's name. Which functions exist is the
+// checker's and the inliner's business.
+func (p *parser) parseCall(off int, fun string) Expr {
+	args := p.parseCallArgs()
 	mark := len(p.errs)
 	p.closeParen()
 	if len(p.errs) > mark {
@@ -673,15 +680,7 @@ func (p *parser) parsePostfix(off int, x Expr) Expr {
 		case name == "length" && p.tok != LPAREN:
 			x = &Method{X: x, DotPos: p.pos(dot), Name: name}
 		case (StringMethods[name] > 0 || name == "concat") && p.tok == LPAREN:
-			p.next()
-			var args []Expr
-			for p.tok != RPAREN && p.tok != EOF {
-				args = append(args, p.parseValue())
-				if p.tok != COMMA {
-					break
-				}
-				p.next()
-			}
+			args := p.parseCallArgs()
 			p.closeParen()
 			x = &Method{X: x, DotPos: p.pos(dot), Name: name, Call: true, Args: args}
 		case p.tok == LPAREN:
