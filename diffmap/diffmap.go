@@ -75,6 +75,12 @@ type TransitionPlace struct {
 type Diff struct {
 	Changes []Change
 	Renamed map[string]string // old state id -> new
+	// Configs and Keys name the old machine's states and transitions (by
+	// name and key) as the new machine does where only renames tell them
+	// apart: a renamed state renames the configurations it is in and the
+	// transitions that leave, enter or pass through it. Only names a
+	// rename changes are here; see Config and Key.
+	Configs, Keys map[string]string
 
 	// The MLM transitions (by key) added, removed and changed; Updated is
 	// their union, as seed 000's T_updated.
@@ -88,7 +94,7 @@ type Diff struct {
 // Compute compares two versions of a model and of their flattened machines.
 func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 	d := &Diff{Renamed: make(map[string]string), Updated: make(map[string]bool)}
-	compareModels(d, oldM, newM, "", true)
+	ids := compareModels(d, oldM, newM, "", true)
 	sort.SliceStable(d.Changes, func(i, j int) bool {
 		a, b := d.Changes[i], d.Changes[j]
 		if a.Kind != b.Kind {
@@ -96,6 +102,7 @@ func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 		}
 		return a.Subject < b.Subject
 	})
+	rekey(d, oldMLM, newMLM, ids)
 	mapTransitions(d, oldMLM, newMLM)
 	return d
 }
@@ -104,8 +111,10 @@ func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 // those of each machine they both invoke under the same id, with the
 // subjects and renames scoped by the invoke id (sub.s0, as reports name the
 // states of invoked machines). Positions are kept where the code is in the
-// model's own file (sameFile): an invoke's src file is another.
-func compareModels(d *Diff, o, n *model.Model, scope string, sameFile bool) {
+// model's own file (sameFile): an invoke's src file is another. It
+// returns the old transitions' ids mapped to the new (transitionIDs) of
+// the models themselves.
+func compareModels(d *Diff, o, n *model.Model, scope string, sameFile bool) map[string]string {
 	sub := d
 	if scope != "" {
 		sub = &Diff{Renamed: make(map[string]string), Updated: make(map[string]bool)}
@@ -140,6 +149,7 @@ func compareModels(d *Diff, o, n *model.Model, scope string, sameFile bool) {
 			}
 		}
 	}
+	return c.transitionIDs()
 }
 
 type comparer struct {
