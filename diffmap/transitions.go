@@ -321,16 +321,7 @@ func content(t *mlm.Transition) string {
 // content is the content of an old transition named as the new version
 // names its event and target.
 func (d *Diff) content(t *mlm.Transition) string {
-	action := t.Action
-	if len(d.Renamed) > 0 {
-		// Entering a final state raises done.state.<id> of its parent.
-		action = lang.RewriteBlock(action, func(x lang.Expr) lang.Expr { return x }) // a copy
-		lang.Inspect(action, func(n lang.Node) bool {
-			if r, ok := n.(*lang.Raise); ok {
-				r.Event = d.Event(r.Event)
-			}
-			return true
-		})
-	}
+	// Entering a final state raises done.state.<id> of its parent.
+	action := mlm.RenameRaised(t.Action, d.Event)
 	return d.Event(t.Event) + "\x00" + mlm.GuardString(t.Guard) + "\x00" + lang.BlockString(action) + "\x00" + d.Config(t.Target.Name)
 }

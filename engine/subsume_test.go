@@ -169,12 +169,13 @@ func exploreAndDecode(t *testing.T, m *mlm.Machine, opts Options) (set, decoded 
 // otherwise.
 func updatedBetween(base, head *mlm.Machine) map[string]bool {
 	updated := map[string]bool{}
+	r := &reuser{}
 	old := map[string]*mlm.Transition{}
 	for _, tr := range base.Transitions {
 		old[tr.Key] = tr
 	}
 	for _, tr := range head.Transitions {
-		if o := old[tr.Key]; o == nil || !sameTransition(tr, o) {
+		if o := old[tr.Key]; o == nil || !r.same(tr, o) {
 			updated[tr.Key] = true
 		}
 	}
