@@ -1,0 +1,79 @@
+package incremental_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/diffmap"
+	"github.com/setbot/setbot/engine"
+)
+
+// TestRenameReused: renaming states (siblings that target one another, a
+// compound state with a final child and a deep history, In() and
+// done.state naming them) is only state_renamed changes; every base test
+// is retained, MSE copies the whole base tree but its root, and its tree
+// and tests are full SE's.
+func TestRenameReused(t *testing.T) {
+	triangle, err := os.ReadFile("../../examples/triangle.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lgs, err := os.ReadFile("../../testdata/bench/lgs.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		src     string
+		edits   []string // old, new, ...: every occurrence
+		depth   int
+		renamed int // states
+	}{
+		{"the four children of the triangle's S1", string(triangle),
+			[]string{`"S1_S0"`, `"Positive"`, `"S1_S1"`, `"Triangle"`, `"S1_S2"`, `"Kind"`, `"S1_S3"`, `"Done"`}, 6, 4},
+		{"a compound state, its child, In() and done.state", `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="A">
+<datamodel><data id="x" expr="0"/></datamodel>
+<state id="A"><transition event="go" cond="x &lt; 3" target="B"><assign location="x" expr="x + 1"/></transition></state>
+<state id="B" initial="B1">
+  <history id="h" type="deep"><transition target="B1"/></history>
+  <state id="B1"><transition event="next" target="B2"/></state>
+  <final id="B2"/>
+  <transition event="done.state.B" target="A"/>
+  <transition event="back" cond="In('B1')" target="A"/>
+  <transition event="again" target="h"/>
+</state>
+</scxml>`, []string{`"B"`, `"Bee"`, `done.state.B"`, `done.state.Bee"`, "B1", "First"}, 5, 2},
+		{"LGS: Departing", string(lgs), []string{`"Departing"`, `"DepartingRenamed"`}, 10, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			head := tc.src
+			for i := 0; i < len(tc.edits); i += 2 {
+				if !strings.Contains(head, tc.edits[i]) {
+					t.Fatalf("%q does not occur", tc.edits[i])
+				}
+				head = strings.ReplaceAll(head, tc.edits[i], tc.edits[i+1])
+			}
+			base, hm := loadBytes(t, "base.scxml", []byte(tc.src)), loadBytes(t, "head.scxml", []byte(head))
+			res, same := sameAsFull(t, tc.name, base, hm, engine.Options{MaxDepth: tc.depth})
+			if !same {
+				return
+			}
+			for _, c := range res.Changes {
+				if c.Kind != diffmap.StateRenamed {
+					t.Errorf("change %s %s, want only renames", c.Kind, c.Subject)
+				}
+			}
+			if len(res.Changes) != tc.renamed || len(res.Impact.Changed) != 0 {
+				t.Errorf("%d changes, %d transitions updated", len(res.Changes), len(res.Impact.Changed))
+			}
+			if res.Tests.Retained != len(res.BaseTests) || res.Tests.Retained == 0 || res.Tests.New != 0 {
+				t.Errorf("tests %+v of %d: want all retained", res.Tests, len(res.BaseTests))
+			}
+			if res.ReusedStates != res.Head.States-1 {
+				t.Errorf("MSE reused %d of %d states, want all but the root", res.ReusedStates, res.Head.States)
+			}
+		})
+	}
+}
