@@ -13,7 +13,9 @@ import (
 
 // ExploreMSE builds the SET of m reusing base, the tree of an earlier
 // version (memoized symbolic execution, seed 000 Alg. 2). updated holds the
-// keys of the MLM transitions added, removed or changed between the two.
+// keys of the MLM transitions added, removed or changed between the two,
+// and ren the names a rename changed (a transition re-keyed by a rename is
+// the same transition: its subtrees are copied under the new names).
 //
 // The result is identical to Explore(m) by construction: the exploration
 // is Explore's own breadth-first walk, except that where a node has a
@@ -22,8 +24,14 @@ import (
 // children are copied from the base
 // (their terms imported, no solver call) instead of executed. Subsumption
 // is decided afresh for every node, copied or not.
-func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, opts Options, newSolver NewSolver) (*SET, error) {
-	return ExploreMSERenamed(m, base, updated, Renames{}, opts, newSolver)
+func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, ren Renames, opts Options, newSolver NewSolver) (*SET, error) {
+	opts = opts.WithDefaults()
+	if base.Options.shape() != opts.shape() {
+		return nil, fmt.Errorf("the base tree was built with other options (%+v, want %+v)", base.Options, opts)
+	}
+	return explore(m, opts, newSolver, func(e *explorer) {
+		e.reuse = newReuser(e, base, updated, ren)
+	})
 }
 
 // Renames names the base machine's states, transitions and events as the
@@ -40,19 +48,6 @@ func rename(names map[string]string, s string) string {
 		return to
 	}
 	return s
-}
-
-// ExploreMSERenamed is ExploreMSE where the base tree names states,
-// transitions and events as ren says m renamed them: a transition re-keyed
-// by a rename is the same transition, and its subtrees are copied.
-func ExploreMSERenamed(m *mlm.Machine, base *SET, updated map[string]bool, ren Renames, opts Options, newSolver NewSolver) (*SET, error) {
-	opts = opts.WithDefaults()
-	if base.Options.shape() != opts.shape() {
-		return nil, fmt.Errorf("the base tree was built with other options (%+v, want %+v)", base.Options, opts)
-	}
-	return explore(m, opts, newSolver, func(e *explorer) {
-		e.reuse = newReuser(e, base, updated, ren)
-	})
 }
 
 // stateEvent is an MLM state and an event.

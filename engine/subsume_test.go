@@ -121,7 +121,7 @@ func TestCopiedCanonicalForms(t *testing.T) {
 		updated := updatedBetween(base, head)
 		_, decoded := exploreAndDecode(t, base, Options{MaxDepth: tc.depth})
 		for _, jobs := range []int{1, 2} {
-			mse, err := ExploreMSE(head, decoded, updated, Options{MaxDepth: tc.depth, Jobs: jobs}, newZ3)
+			mse, err := ExploreMSE(head, decoded, updated, Renames{}, Options{MaxDepth: tc.depth, Jobs: jobs}, newZ3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -202,7 +202,7 @@ func TestMSETimerSlots(t *testing.T) {
 	}
 	for _, jobs := range []int{1, 2} {
 		opts.Jobs = jobs
-		mse, err := ExploreMSE(head, set, updatedBetween(base, head), opts, newZ3)
+		mse, err := ExploreMSE(head, set, updatedBetween(base, head), Renames{}, opts, newZ3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -277,14 +277,14 @@ func TestMSEKeepsBounds(t *testing.T) {
 				set  *SET
 			}{{"in memory", set}, {"decoded", decoded}} {
 				what := fmt.Sprintf("%d workers, base %s", jobs, b.name)
-				mse, err := ExploreMSE(head, b.set, updated, opts, newZ3)
+				mse, err := ExploreMSE(head, b.set, updated, Renames{}, opts, newZ3)
 				if err != nil {
 					t.Fatal(err)
 				}
 				check(what, mse)
 				// The MSE tree as the base of another: the nodes it
 				// copied must say what bounds their steps met too.
-				again, err := ExploreMSE(head, mse, map[string]bool{}, opts, newZ3)
+				again, err := ExploreMSE(head, mse, map[string]bool{}, Renames{}, opts, newZ3)
 				if err != nil {
 					t.Fatal(err)
 				}

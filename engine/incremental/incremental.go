@@ -222,7 +222,7 @@ func Build(strategy vocab.Strategy, m *mlm.Machine, base *engine.SET, d *diffmap
 	case vocab.StrategyReuse:
 		return base, nil
 	case vocab.StrategyMSE:
-		return engine.ExploreMSERenamed(m, base, d.Updated, renames(d, base.Machine), req.Engine, req.Solver)
+		return engine.ExploreMSE(m, base, d.Updated, renames(d, base.Machine), req.Engine, req.Solver)
 	case vocab.StrategyDSE:
 		return engine.ExploreDSE(m, interest, req.Engine, req.Solver)
 	}
@@ -248,7 +248,7 @@ func renames(d *diffmap.Diff, base *mlm.Machine) engine.Renames {
 func ChangeImpact(d *diffmap.Diff, base, head *mlm.Machine) (Impact, map[string]bool) {
 	ha := depend.Analyze(head, depend.Options{})
 	ba := depend.Analyze(base, depend.Options{})
-	impacted := depend.Impacted(ba, ha, d.Updated)
+	impacted := depend.Impacted(ba, ha, d.Updated, d.Key)
 	im := Impact{Changed: sortedSet(d.Updated), Impacted: []string{}}
 	for _, t := range impacted {
 		im.Impacted = append(im.Impacted, t.Key)
