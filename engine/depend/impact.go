@@ -30,7 +30,7 @@ func Impacted(base, head *Analysis, updated map[string]bool, rekey func(string) 
 		if o == nil || n == nil {
 			touched[key] = touch{all: true}
 		} else {
-			touched[key] = touchedBy(o, n)
+			touched[key] = touchedBy(o, n, o.Key != key)
 		}
 	}
 	// A transition added (removed) is only in head's (base's) dependences,
@@ -78,11 +78,13 @@ type touch struct {
 // touchedBy compares a transition in base (o) and in head (n). A changed
 // guard, target or event changes what the transition decides (its control
 // dependents) and what the guard reads, before and after; a changed action
-// changes what it defines and what it uses, before and after.
-func touchedBy(o, n *mlm.Transition) touch {
+// changes what it defines and what it uses, before and after. A transition
+// renamed (its key renamed to n's) has n's target and event under their
+// new names: the key names them.
+func touchedBy(o, n *mlm.Transition, renamed bool) touch {
 	t := touch{defs: make(map[string]bool), uses: make(map[string]bool)}
 	guardChanged := (o.Guard == nil) != (n.Guard == nil) || o.Guard != nil && !lang.Equal(o.Guard, n.Guard)
-	if guardChanged || o.Target.Name != n.Target.Name || o.Event != n.Event {
+	if guardChanged || !renamed && (o.Target.Name != n.Target.Name || o.Event != n.Event) {
 		t.control = true
 		for _, g := range []lang.Expr{o.Guard, n.Guard} {
 			if g != nil {

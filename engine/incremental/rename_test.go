@@ -7,6 +7,7 @@ import (
 
 	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/incremental"
 )
 
 // TestRenameReused: renaming states (siblings that target one another, a
@@ -69,5 +70,41 @@ func TestRenameReused(t *testing.T) {
 				t.Errorf("MSE reused %d of %d states, want all but the root", res.ReusedStates, res.Head.States)
 			}
 		})
+	}
+}
+
+// TestRenameWithChange: a rename and a real change in one version (three
+// of the triangle's children renamed, T2, which enters one of them, sending
+// one more output). The change is what it is without the rename: T2
+// updated, nothing impacted, the tests through T2 with a changed oracle and
+// the others retained; MSE's tree and tests are full SE's. (A state renamed
+// and changed itself is no rename: it is removed and added.)
+func TestRenameWithChange(t *testing.T) {
+	src, err := os.ReadFile("testdata/triangle_t2_action.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.NewReplacer(`"S1_S1"`, `"Triangle"`, `"S1_S2"`, `"Kind"`, `"S1_S3"`, `"Done"`).Replace(string(src))
+	base, hm := loadFile(t, "../../examples/triangle.scxml"), loadBytes(t, "head.scxml", []byte(head))
+	res, same := sameAsFull(t, "renamed and T2 changed", base, hm, engine.Options{})
+	if !same {
+		return
+	}
+	var kinds []string
+	for _, c := range res.Changes {
+		kinds = append(kinds, string(c.Kind))
+	}
+	if got := strings.Join(kinds, " "); got != "action_changed state_renamed state_renamed state_renamed" {
+		t.Errorf("changes %s", got)
+	}
+	const t2 = "S1_S0 checkPositiveSides [S1_S0:checkPositiveSides>Triangle] Triangle"
+	if len(res.Impact.Changed) != 1 || res.Impact.Changed[0] != t2 || len(res.Impact.Impacted) != 0 {
+		t.Errorf("impact %+v, want T2 updated and nothing impacted", res.Impact)
+	}
+	if res.Tests != (incremental.Counts{Retained: 4, Changed: 10}) {
+		t.Errorf("tests %+v, want 4 retained (paths avoiding T2) and 10 with a changed oracle", res.Tests)
+	}
+	if res.ReusedStates == 0 {
+		t.Error("MSE copied nothing")
 	}
 }
