@@ -13,8 +13,8 @@ import (
 // TestRenameReused: renaming states (siblings that target one another, a
 // compound state with a final child and a deep history, In() and
 // done.state naming them) is only state_renamed changes; every base test
-// is retained, MSE copies the whole base tree but its root, and its tree
-// and tests are full SE's.
+// is retained, MSE copies the whole base tree but its root (one worker or
+// several), and its tree and tests are full SE's.
 func TestRenameReused(t *testing.T) {
 	triangle, err := os.ReadFile("../../examples/triangle.scxml")
 	if err != nil {
@@ -30,9 +30,10 @@ func TestRenameReused(t *testing.T) {
 		edits   []string // old, new, ...: every occurrence, at once
 		depth   int
 		renamed int // states
+		jobs    int // engine.Options.Jobs
 	}{
 		{"the four children of the triangle's S1", string(triangle),
-			[]string{`"S1_S0"`, `"Positive"`, `"S1_S1"`, `"Triangle"`, `"S1_S2"`, `"Kind"`, `"S1_S3"`, `"Done"`}, 6, 4},
+			[]string{`"S1_S0"`, `"Positive"`, `"S1_S1"`, `"Triangle"`, `"S1_S2"`, `"Kind"`, `"S1_S3"`, `"Done"`}, 6, 4, 0},
 		{"a compound state, its child, In() and done.state", `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="A">
 <datamodel><data id="x" expr="0"/></datamodel>
 <state id="A"><transition event="go" cond="x &lt; 3" target="B"><assign location="x" expr="x + 1"/></transition></state>
@@ -44,14 +45,14 @@ func TestRenameReused(t *testing.T) {
   <transition event="back" cond="In('B1')" target="A"/>
   <transition event="again" target="h"/>
 </state>
-</scxml>`, []string{`"B"`, `"Bee"`, `done.state.B"`, `done.state.Bee"`, "B1", "First"}, 5, 2},
-		{"LGS: Departing", string(lgs), []string{`"Departing"`, `"DepartingRenamed"`}, 10, 1},
+</scxml>`, []string{`"B"`, `"Bee"`, `done.state.B"`, `done.state.Bee"`, "B1", "First"}, 5, 2, 0},
+		{"LGS: Departing", string(lgs), []string{`"Departing"`, `"DepartingRenamed"`}, 10, 1, 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			head := strings.NewReplacer(tc.edits...).Replace(tc.src)
 			base, hm := loadBytes(t, "base.scxml", []byte(tc.src)), loadBytes(t, "head.scxml", []byte(head))
-			res, same := sameAsFull(t, tc.name, base, hm, engine.Options{MaxDepth: tc.depth})
+			res, same := sameAsFull(t, tc.name, base, hm, engine.Options{MaxDepth: tc.depth, Jobs: tc.jobs})
 			if !same {
 				return
 			}
