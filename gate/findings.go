@@ -181,3 +181,12 @@ func (m Model) stateLine(name string) int {
 	}
 	return 0
 }
+
+// rootLine is the head file line of the model's root element (<scxml>),
+// or 0 when unknown.
+func (m Model) rootLine() int {
+	if m.Head == nil || m.Head.Source == nil || m.Head.Source.Root == nil {
+		return 0
+	}
+	return m.Head.Source.Line(m.Head.Source.Root.Pos)
+}

@@ -180,8 +180,18 @@ func TestEvaluateFindings(t *testing.T) {
 		t.Errorf("invariant_violation finding %+v", inv)
 	}
 	b := find(vocab.RuleBoundHit)
-	if b.Subject != "depth" || b.Line != 0 || !strings.Contains(b.Message, "depth bound (4) cut 7 paths") {
+	// A claim about the whole model is at its <scxml> element: line 11 of
+	// radio_head.scxml.
+	if b.Subject != "depth" || b.Line != 11 || !strings.Contains(b.Message, "depth bound (4) cut 7 paths") {
 		t.Errorf("bound_hit finding %+v", b)
+	}
+	for _, f := range v.Findings {
+		if f.Rule == vocab.RuleOutputLost && (f.Path != "models/triangle_audit.scxml" && f.Path != "models/triangle.scxml" || f.Line != 8) {
+			t.Errorf("output_lost finding %+v, want it at the <scxml> element, line 8", f)
+		}
+		if f.Line == 0 && f.Path != "models/broken.scxml" {
+			t.Errorf("finding without a line in a model that loads: %+v", f)
+		}
 	}
 	var lines []int
 	for _, f := range v.Findings {
