@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -658,6 +659,49 @@ func TestAnalyzeRunCommands(t *testing.T) {
 		}
 		if tt.rows && (len(m.Growth.Rows) != 1 || m.Growth.Rows[0].CSV != "2,20" && m.Growth.Rows[0].CSV != "3,30") {
 			t.Errorf("%v: rows %+v, want SCALE(2) or SCALE(3)", tt.flags, m.Growth.Rows)
+		}
+	}
+}
+
+// TestAnalyzeSARIFAtEndOfFile checks that a model broken at its very end
+// (the XML parser's position is past the final newline, one line after
+// the last) gives a SARIF result on the file's last line, which code
+// scanning accepts, and that every result has a region.
+func TestAnalyzeSARIFAtEndOfFile(t *testing.T) {
+	tri := readFile(t, "../../examples/triangle.scxml")
+	cut := []byte(string(tri[:strings.LastIndex(string(tri), "</scxml>")]))
+	if cut[len(cut)-1] != '\n' {
+		t.Fatal("the cut file does not end with a newline")
+	}
+	lines := strings.Count(string(cut), "\n")
+	r := newTestRepo(t)
+	r.commit("model", map[string][]byte{"m.scxml": tri})
+	r.commit("cut its end", map[string][]byte{"m.scxml": cut})
+	sarif := filepath.Join(t.TempDir(), "setbot.sarif")
+	code, out, errs := runCLI(t, "analyze", "--repo", r.dir, "--base", "HEAD~1", "--no-cache", "-q", "--sarif", sarif)
+	if code != 1 || !strings.Contains(out, fmt.Sprintf("line %d", lines+1)) {
+		t.Fatalf("exit %d, want 1 with the parser's error at line %d\n%s%s", code, lines+1, out, errs)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						Region *struct{ StartLine int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	data := readFile(t, sarif)
+	if err := json.Unmarshal(data, &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) == 0 {
+		t.Fatalf("SARIF (err %v):\n%s", err, data)
+	}
+	for _, res := range log.Runs[0].Results {
+		region := res.Locations[0].PhysicalLocation.Region
+		if region == nil || region.StartLine < 1 || region.StartLine > lines {
+			t.Errorf("%s result at %+v, want a line of the %d-line file", res.RuleID, region, lines)
 		}
 	}
 }
