@@ -109,9 +109,8 @@ func sarifLevel(a vocab.Action) string {
 // past the end of its file. The rules' default levels are the default
 // gate's; a result's level is the gate's action on it, so a pull request's
 // code scanning shows the same verdict as the check. A result's
-// fingerprint is its rule, file and subject (the state, the output, ...),
-// not its line, so that code scanning knows a finding again when an edit
-// above it moves it.
+// fingerprint does not depend on its line (fingerprints), so that code
+// scanning knows a finding again when an edit above it moves it.
 func WriteSARIF(w io.Writer, a *Analysis) error {
 	defaults := vocab.DefaultGate()
 	index := make(map[vocab.Rule]int, len(vocab.Rules))
@@ -129,26 +128,17 @@ func WriteSARIF(w io.Writer, a *Analysis) error {
 		}
 	}
 	results := []sarifResult{}
-	seen := make(map[string]int) // fingerprints so far, to tell equal ones apart
-	for _, f := range a.Gate.Findings {
+	prints := fingerprints(a.Gate.Findings)
+	for k, f := range a.Gate.Findings {
 		i, ok := index[f.Rule]
 		if !ok {
 			return fmt.Errorf("writing SARIF: finding of unknown rule %q", f.Rule)
 		}
 		loc := sarifLocation{Physical: sarifPhysical{Artifact: sarifArtifact{URI: f.Path},
 			Region: sarifRegion{StartLine: a.findingLine(f)}}}
-		key := findingKey(f)
-		seen[key]++
-		if n := seen[key]; n > 1 {
-			// Two findings of one rule and subject in a file (the same
-			// error message twice): the second is the second, wherever
-			// the lines move.
-			key = fmt.Sprintf("%s\x00%d", key, n)
-		}
-		sum := sha256.Sum256([]byte(key))
 		results = append(results, sarifResult{RuleID: string(f.Rule), RuleIndex: i, Level: sarifLevel(f.Level),
 			Message: sarifText{f.Message}, Locations: []sarifLocation{loc},
-			PartialFingerprints: map[string]string{sarifFingerprint: hex.EncodeToString(sum[:16])}})
+			PartialFingerprints: map[string]string{sarifFingerprint: prints[k]}})
 	}
 	doc := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}}}
 	enc := json.NewEncoder(w)
@@ -160,9 +150,22 @@ func WriteSARIF(w io.Writer, a *Analysis) error {
 	return nil
 }
 
-// findingKey is what identifies a finding across commits: its rule, file
-// and subject, and not its line or message, which an unrelated edit can
-// change.
-func findingKey(f Finding) string {
-	return string(f.Rule) + "\x00" + f.Path + "\x00" + f.Subject
+// fingerprints identify findings across commits, for code scanning and
+// GitLab's code quality: a hash of a finding's rule, file and subject,
+// and not of its line or message, which an unrelated edit can change.
+// Findings of one rule and subject in a file (an error message twice) are
+// told apart by their order.
+func fingerprints(findings []Finding) []string {
+	out := make([]string, len(findings))
+	seen := make(map[string]int)
+	for i, f := range findings {
+		key := string(f.Rule) + "\x00" + f.Path + "\x00" + f.Subject
+		seen[key]++
+		if n := seen[key]; n > 1 {
+			key = fmt.Sprintf("%s\x00%d", key, n)
+		}
+		sum := sha256.Sum256([]byte(key))
+		out[i] = hex.EncodeToString(sum[:16])
+	}
+	return out
 }
