@@ -63,6 +63,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Repo names the repository in the runs recorded in the cache.
 	Repo string
+	// Local, for a local repository (Repo ""), is its directory: it names
+	// the repository in the runs recorded in the cache, so that `setbot
+	// runs --repo DIR` finds them, and the report does not show it.
+	Local string
 	// GateFrom is the revision whose configuration gives the gate rules;
 	// "" means the base. The bot gives the tip of the pull request's target
 	// branch, where the base is the merge base.

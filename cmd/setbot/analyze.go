@@ -207,6 +207,9 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 		return nil, err
 	}
 	defer repo.Close()
+	if opts.Repo == "" {
+		opts.Local = repo.Dir()
+	}
 	a, err := pipeline.Analyze(ctx, repo, f.base, f.head, opts)
 	var ce *pipeline.ConfigError
 	switch {

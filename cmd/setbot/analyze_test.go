@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -515,7 +516,8 @@ func TestAnalyzeDegradesGracefully(t *testing.T) {
 // empty file.
 func TestRunsListsTheDemo(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo")
-	if code, _, errs := runCLI(t, "demo", "--dir", dir, "-q"); code != 0 {
+	code, demoOut, errs := runCLI(t, "demo", "--dir", dir, "-q")
+	if code != 0 {
 		t.Fatalf("demo: exit %d\n%s", code, errs)
 	}
 	db := filepath.Join(dir, ".git", "setbot-cache.db")
@@ -537,6 +539,37 @@ func TestRunsListsTheDemo(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "runs", "--cache", db, "--limit", "1"); code != 0 || strings.Count(out, "models/triangle.scxml") != 1 {
 		t.Errorf("text, limit 1: exit %d\n%s", code, out)
+	}
+	// A local repository's runs are its directory's: --repo finds them by
+	// the directory, or one inside it, and not by another name.
+	for _, repo := range []string{dir, filepath.Join(dir, "models"), dir + string(filepath.Separator)} {
+		if code, out, errs := runCLI(t, "runs", "--cache", db, "--repo", repo, "--format", "json"); code != 0 || strings.Count(out, `"path": "models/triangle.scxml"`) != 3 {
+			t.Errorf("runs --repo %s: exit %d, want the three runs\n%s%s", repo, code, out, errs)
+		}
+	}
+	if code, out, _ := runCLI(t, "runs", "--cache", db, "--repo", "acme/controllers"); code != 0 || !strings.Contains(out, "no runs recorded") {
+		t.Errorf("runs --repo acme/controllers: exit %d\n%s", code, out)
+	}
+	// The command the demo suggests is served from the demo's cache: both
+	// trees come from it.
+	var suggested []string
+	for _, line := range strings.Split(demoOut, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "setbot" && f[1] == "analyze" && slices.Contains(f, "json") {
+			suggested = f[1:]
+		}
+	}
+	if !slices.Contains(suggested, db) {
+		t.Fatalf("the demo suggests %q, which does not name its cache %s", suggested, db)
+	}
+	code, out, errs = runCLI(t, append(suggested, "-q")...)
+	var a struct {
+		Models []struct {
+			BaseCached bool `json:"base_cached"`
+			HeadCached bool `json:"head_cached"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil || code == 2 || len(a.Models) != 1 || !a.Models[0].BaseCached || !a.Models[0].HeadCached {
+		t.Errorf("setbot %s: exit %d (%v), want both trees from the demo's cache\n%s%s", strings.Join(suggested, " "), code, err, out, errs)
 	}
 	missing := filepath.Join(t.TempDir(), "none.db")
 	if code, _, errs := runCLI(t, "runs", "--cache", missing); code == 0 || !strings.Contains(errs, "no cache at") {
