@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -51,10 +50,7 @@ func WriteCodeQuality(w io.Writer, a *Analysis) error {
 			Severity: codeQualitySeverity(f.Level),
 			Location: codeQualityLocation{Path: f.Path, Lines: codeQualityLines{Begin: a.findingLine(f)}}}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(issues); err != nil {
+	if err := encodeJSON(w, issues); err != nil {
 		return fmt.Errorf("writing the code quality report: %w", err)
 	}
 	return nil

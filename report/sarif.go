@@ -3,7 +3,6 @@ package report
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -141,10 +140,7 @@ func WriteSARIF(w io.Writer, a *Analysis) error {
 			PartialFingerprints: map[string]string{sarifFingerprint: prints[k]}})
 	}
 	doc := sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}}}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
+	if err := encodeJSON(w, doc); err != nil {
 		return fmt.Errorf("writing SARIF: %w", err)
 	}
 	return nil

@@ -13,45 +13,7 @@ import (
 // a rule with help per gate rule and a result per finding at its line.
 func TestSARIF(t *testing.T) {
 	a := fixtureAnalysis(t)
-	var b bytes.Buffer
-	if err := WriteSARIF(&b, a); err != nil {
-		t.Fatal(err)
-	}
-	validateSARIF(t, b.Bytes())
-
-	var got struct {
-		Version string `json:"version"`
-		Runs    []struct {
-			Tool struct {
-				Driver struct {
-					Rules []struct {
-						ID   string `json:"id"`
-						Help struct{ Text string }
-					} `json:"rules"`
-				} `json:"driver"`
-			} `json:"tool"`
-			Results []struct {
-				RuleID    string `json:"ruleId"`
-				RuleIndex int    `json:"ruleIndex"`
-				Level     string `json:"level"`
-				Locations []struct {
-					PhysicalLocation struct {
-						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
-						Region           *struct {
-							StartLine int `json:"startLine"`
-						} `json:"region"`
-					} `json:"physicalLocation"`
-				} `json:"locations"`
-			} `json:"results"`
-		} `json:"runs"`
-	}
-	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Version != "2.1.0" || len(got.Runs) != 1 {
-		t.Fatalf("version %q, %d runs", got.Version, len(got.Runs))
-	}
-	run := got.Runs[0]
+	run := writeSARIF(t, a).Runs[0]
 	rules := run.Tool.Driver.Rules
 	if len(rules) != len(vocab.Rules) {
 		t.Errorf("%d rules, want %d", len(rules), len(vocab.Rules))
@@ -79,16 +41,24 @@ func TestSARIF(t *testing.T) {
 	}
 }
 
-// sarifOut is what TestSARIFRegions looks at of a log.
+// sarifOut is what the tests read of a SARIF log.
 type sarifOut struct {
-	Runs []struct {
+	Version string `json:"version"`
+	Runs    []struct {
 		Tool struct {
 			Driver struct {
 				Version         string `json:"version"`
 				SemanticVersion string `json:"semanticVersion"`
+				Rules           []struct {
+					ID   string `json:"id"`
+					Help struct{ Text string }
+				} `json:"rules"`
 			} `json:"driver"`
 		} `json:"tool"`
 		Results []struct {
+			RuleID    string `json:"ruleId"`
+			RuleIndex int    `json:"ruleIndex"`
+			Level     string `json:"level"`
 			Locations []struct {
 				PhysicalLocation struct {
 					ArtifactLocation struct{ URI string } `json:"artifactLocation"`
@@ -110,7 +80,7 @@ func writeSARIF(t *testing.T, a *Analysis) sarifOut {
 	}
 	validateSARIF(t, b.Bytes())
 	var out sarifOut
-	if err := json.Unmarshal(b.Bytes(), &out); err != nil || len(out.Runs) != 1 {
+	if err := json.Unmarshal(b.Bytes(), &out); err != nil || out.Version != "2.1.0" || len(out.Runs) != 1 {
 		t.Fatalf("SARIF (err %v):\n%s", err, b.Bytes())
 	}
 	return out
