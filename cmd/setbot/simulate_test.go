@@ -637,3 +637,43 @@ func TestSimulateReadsEveryTestStep(t *testing.T) {
 		t.Fatalf("no test fires the child's timer: %s", out)
 	}
 }
+
+// TestMicrostepsBoundAgrees: explore, simulate and simulate --reference
+// stop a step at the same number of microsteps by default, and all reach
+// the state beyond it when the bound is raised: no command reaches a state
+// another calls unreachable within its bounds.
+func TestMicrostepsBoundAgrees(t *testing.T) {
+	const model = "testdata/microsteps.scxml"
+	for _, raise := range []bool{false, true} {
+		var extra []string
+		if raise {
+			extra = []string{"--max-microsteps", "200"}
+		}
+		code, out, errs := runCLI(t, append([]string{"explore", "--format", "json", model}, extra...)...)
+		if code != exitOK {
+			t.Fatalf("explore: exit %d: %s", code, errs)
+		}
+		var ex struct {
+			Unreachable []struct{ State string } `json:"unreachable"`
+		}
+		if err := json.Unmarshal([]byte(out), &ex); err != nil {
+			t.Fatal(err)
+		}
+		exploreReaches := true
+		for _, s := range ex.Unreachable {
+			exploreReaches = exploreReaches && s.State != "done"
+		}
+		for _, ref := range []bool{false, true} {
+			args := append([]string{model, "go"}, extra...)
+			if ref {
+				args = append([]string{"--reference"}, args...)
+			}
+			code, out, errs := runSimulate(t, args...)
+			simReaches := code == exitOK && strings.Contains(out, "done")
+			if simReaches != exploreReaches || simReaches != raise {
+				t.Errorf("max-microsteps raised %v, reference %v: simulate reaches done %v (exit %d: %s), explore %v",
+					raise, ref, simReaches, code, errs, exploreReaches)
+			}
+		}
+	}
+}
