@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -16,6 +17,78 @@ var asFullShapes = []struct{ name, why string }{
 	{"start_raise", "the start raises an event whose transition the change touched: MSE copied the stale steps below the root"},
 	{"start_timer", "the start sets a timer and runs a transition the change touched: the same through a timer"},
 	{"invoke_reorder", "two sibling states that each hold an invoke change places: composed states named sessions in document order"},
+	{"invoke_param", "an invoke's param changes: the change was printed as none"},
+	{"invoke_finalize", "an invoke's finalize changes: the change was printed as none"},
+	{"invoke_autoforward", "an invoke starts forwarding events: the change was printed as none"},
+}
+
+// TestEditsAreNamed: an edit of an invoke or of a black-box function's
+// table updates transitions, and setbot diff and analyze name it: neither
+// says there is no change.
+func TestEditsAreNamed(t *testing.T) {
+	for _, edit := range []struct{ shape, kind, subject string }{
+		{"invoke_param", "invoke_changed", "kid: param"},
+		{"invoke_finalize", "invoke_changed", "kid: finalize"},
+		{"invoke_autoforward", "invoke_changed", "kid: autoforward"},
+	} {
+		base := readFile(t, filepath.Join("testdata", "full", edit.shape+"_base.scxml"))
+		head := readFile(t, filepath.Join("testdata", "full", edit.shape+"_head.scxml"))
+		checkNamed(t, map[string][]byte{"m.scxml": base}, map[string][]byte{"m.scxml": head}, edit.kind, edit.subject)
+	}
+	table := []byte(`<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A">
+<setbot:event name="go"><setbot:param name="v" type="int"/></setbot:event>
+<setbot:function name="rise" params="int" returns="int" table="rise.csv"/>
+<state id="A"><transition event="go" cond="rise(_event.data.v) &gt; 1" target="B"/></state>
+<state id="B"/>
+</scxml>`)
+	checkNamed(t, map[string][]byte{"m.scxml": table, "rise.csv": []byte("1,1\n")}, map[string][]byte{"rise.csv": []byte("1,1\n2,5\n")},
+		"table_changed", "rise: rows")
+}
+
+// checkNamed commits base, then head over it, and checks that diff (of the
+// two checkouts of m.scxml) and analyze report the change kind with subject
+// and do not call it none.
+func checkNamed(t *testing.T, base, head map[string][]byte, kind, subject string) {
+	t.Helper()
+	write := func(files map[string][]byte) string {
+		dir := t.TempDir()
+		for name, data := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	merged := map[string][]byte{}
+	for name, data := range base {
+		merged[name] = data
+	}
+	for name, data := range head {
+		merged[name] = data
+	}
+	bdir, hdir := write(base), write(merged)
+	code, out, errs := runCLI(t, "diff", filepath.Join(bdir, "m.scxml"), filepath.Join(hdir, "m.scxml"))
+	if code > 1 || strings.Contains(out, "changes: none") || !strings.Contains(out, "change: "+kind+" "+subject) {
+		t.Errorf("diff: exit %d (%s), want the change %s %s:\n%s", code, errs, kind, subject, out)
+	}
+	r := newTestRepo(t)
+	r.commit("base", base)
+	r.commit("head", head)
+	code, a, errs := analyzeRun(t, "--repo", r.dir, "--base", "HEAD^", "--no-cache")
+	if code > 1 || len(a.Models) != 1 {
+		t.Fatalf("analyze: exit %d: %s", code, errs)
+	}
+	found := false
+	for _, c := range a.Models[0].Changes {
+		found = found || c.Kind == kind && c.Subject == subject
+	}
+	if !found {
+		t.Errorf("analyze: changes %+v, want %s %s", a.Models[0].Changes, kind, subject)
+	}
+	_, md, _ := runCLI(t, "analyze", "--repo", r.dir, "--base", "HEAD^", "--no-cache")
+	if strings.Contains(md, "No change in behaviour") || !strings.Contains(md, subject) {
+		t.Errorf("the comment does not name the change %s:\n%s", subject, md)
+	}
 }
 
 // TestInvokeReorderReuses: reordering sibling states that hold invokes
