@@ -53,6 +53,10 @@ type Options struct {
 	Fresh bool
 	// Solver creates the decision procedure.
 	Solver engine.NewSolver
+	// Bounds replace the bounds the head's configuration sets (the
+	// command's flags); the gate's configuration still sets the least
+	// of each (Options' settings).
+	Bounds config.BoundsOverride
 	// Jobs is the number of workers of each exploration
 	// (engine.Options.Jobs); the results do not depend on it.
 	Jobs int
@@ -403,6 +407,7 @@ func lineCounts(path string, texts []string) map[string]int {
 // less.
 func (r *runner) settings(c vcs.Change) config.ModelConfig {
 	mc := r.cfg.For(c.NewPath)
+	r.opts.Bounds.Apply(&mc.Bounds)
 	if r.gate == nil {
 		return mc
 	}

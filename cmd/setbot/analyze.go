@@ -10,10 +10,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/report"
@@ -39,6 +41,13 @@ type analyzeFlags struct {
 	// runCommands lets black-box functions' commands grow their tables
 	// whatever .setbot.yml says.
 	runCommands bool
+	// bounds are the bound flags; set says which were given, and only
+	// those replace .setbot.yml's.
+	bounds struct {
+		depth, maxStates, loopBound, maxMicrosteps int
+		timeout                                    time.Duration
+	}
+	set func(name string) bool
 }
 
 var analyzeFormats = []string{"markdown", "json", "sarif"}
@@ -135,6 +144,36 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	fl.StringVar(&f.codeQuality, "codequality", "", "also write the gate's findings as a GitLab Code Quality report to this file")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress on stderr")
 	jobsFlag(cmd, &f.jobs)
+	const asConfigured = "; without it .setbot.yml's bounds.%s, and never less than the base's"
+	fl.IntVar(&f.bounds.depth, "depth", engine.DefaultMaxDepth, "explore paths of at most this many input events"+fmt.Sprintf(asConfigured, "depth"))
+	fl.IntVar(&f.bounds.maxStates, "max-states", engine.DefaultMaxStates, "stop exploring a tree after this many symbolic states"+fmt.Sprintf(asConfigured, "max_states"))
+	fl.IntVar(&f.bounds.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop at most this many times, and inline calls of script functions this deep"+fmt.Sprintf(asConfigured, "loop_bound"))
+	fl.IntVar(&f.bounds.maxMicrosteps, "max-microsteps", engine.DefaultMaxMicrosteps, "process at most this many internal events in one input step"+fmt.Sprintf(asConfigured, "max_microsteps"))
+	fl.DurationVar(&f.bounds.timeout, "timeout", 0, "stop exploring a tree after this long (0: no limit); without it .setbot.yml's bounds.timeout, and never shorter than the base's")
+	f.set = fl.Changed
+}
+
+// boundsOverride is what the bound flags given replace in .setbot.yml's
+// bounds.
+func (f *analyzeFlags) boundsOverride() config.BoundsOverride {
+	var o config.BoundsOverride
+	given := func(name string) bool { return f.set != nil && f.set(name) }
+	if given("depth") {
+		o.Depth = &f.bounds.depth
+	}
+	if given("max-states") {
+		o.MaxStates = &f.bounds.maxStates
+	}
+	if given("loop-bound") {
+		o.LoopBound = &f.bounds.loopBound
+	}
+	if given("max-microsteps") {
+		o.MaxMicrosteps = &f.bounds.maxMicrosteps
+	}
+	if given("timeout") {
+		o.Timeout = &f.bounds.timeout
+	}
+	return o
 }
 
 // defaultPath is a file in setbot's user cache directory.
@@ -175,7 +214,7 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 		progress = nil
 	}
 	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: vocab.Coverage(f.coverage), Time: vocab.Time(f.time), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo),
-		Jobs: explorationJobs(f.jobs), RunCommands: f.runCommands}
+		Jobs: explorationJobs(f.jobs), RunCommands: f.runCommands, Bounds: f.boundsOverride()}
 	if progress != nil {
 		opts.Progress = progress
 	}

@@ -15,6 +15,7 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/spf13/cobra"
 
 	"github.com/setbot/setbot/internal/demo"
 	"github.com/setbot/setbot/solver"
@@ -609,16 +610,66 @@ func TestBenchCurve(t *testing.T) {
 // TestBoundSettingsNameTheFlags: where a finding tells the user to raise a
 // bound, the flag it names exists.
 func TestBoundSettingsNameTheFlags(t *testing.T) {
-	cmd := newExploreCmd()
-	for _, b := range vocab.Bounds {
-		if b == vocab.BoundArray || b == vocab.BoundInterrupt || b == vocab.BoundTable || b == vocab.BoundConcretised || b == vocab.BoundNumber || b == vocab.BoundSessions {
-			continue // declared on the array itself, or fixed; no setting
+	// The reports of analyze and diff advise raising a bound by its flag:
+	// each command that prints that advice has it.
+	for _, cmd := range []*cobra.Command{newExploreCmd(), newAnalyzeCmd(), newDiffCmd()} {
+		for _, b := range vocab.Bounds {
+			if b == vocab.BoundArray || b == vocab.BoundInterrupt || b == vocab.BoundTable || b == vocab.BoundConcretised || b == vocab.BoundNumber || b == vocab.BoundSessions {
+				continue // declared on the array itself, or fixed; no setting
+			}
+			_, after, ok := strings.Cut(b.Setting(), "--")
+			name, _, _ := strings.Cut(after, " ")
+			if !ok || cmd.Flags().Lookup(name) == nil {
+				t.Errorf("bound %s: setting %q names no flag of %s", b, b.Setting(), cmd.Name())
+			}
 		}
-		_, after, ok := strings.Cut(b.Setting(), "--")
-		name, _, _ := strings.Cut(after, " ")
-		if !ok || cmd.Flags().Lookup(name) == nil {
-			t.Errorf("bound %s: setting %q names no flag of explore", b, b.Setting())
+	}
+}
+
+// TestAnalyzeBoundFlags: analyze's bound flags replace the configuration's
+// bounds, and never go below the base's. The head removes a shortcut to
+// s11, whose chain is 11 events long: beyond the default depth (newly
+// unreachable), within --depth 11; and --depth 3 under a base whose
+// .setbot.yml sets depth 11 explores 11 deep all the same.
+func TestAnalyzeBoundFlags(t *testing.T) {
+	chain := func(shortcut bool) []byte {
+		var b strings.Builder
+		b.WriteString(`<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s0">` + "\n")
+		for i := 0; i < 11; i++ {
+			jump := ""
+			if i == 0 && shortcut {
+				jump = `<transition event="jump" target="s11"/>`
+			}
+			fmt.Fprintf(&b, "  <state id=\"s%d\"><transition event=\"e\" target=\"s%d\"/>%s</state>\n", i, i+1, jump)
 		}
+		b.WriteString("  <state id=\"s11\"/>\n</scxml>\n")
+		return []byte(b.String())
+	}
+	r := newTestRepo(t)
+	r.commit("base", map[string][]byte{"m.scxml": chain(true)})
+	r.commit("head", map[string][]byte{"m.scxml": chain(false)})
+	unreachable := func(args ...string) []string {
+		t.Helper()
+		code, a, errs := analyzeRun(t, append([]string{"--repo", r.dir, "--base", "HEAD^", "--no-cache"}, args...)...)
+		if code > 1 || len(a.Models) != 1 {
+			t.Fatalf("analyze %v: exit %d: %s", args, code, errs)
+		}
+		var out []string
+		for _, s := range a.Models[0].NewlyUnreachable {
+			out = append(out, s.State)
+		}
+		return out
+	}
+	if got := unreachable(); !slices.Equal(got, []string{"s11"}) {
+		t.Errorf("default depth: newly unreachable %v, want [s11]", got)
+	}
+	if got := unreachable("--depth", "11"); len(got) != 0 {
+		t.Errorf("--depth 11: newly unreachable %v, want none", got)
+	}
+	r.commit("a deep gate, and the shortcut back", map[string][]byte{".setbot.yml": []byte("bounds:\n  depth: 11\n"), "m.scxml": chain(true)})
+	r.commit("head again", map[string][]byte{"m.scxml": chain(false)})
+	if got := unreachable("--depth", "3"); len(got) != 0 {
+		t.Errorf("--depth 3 under a base that sets depth 11: newly unreachable %v, want none", got)
 	}
 }
 

@@ -15,6 +15,7 @@ const Devel = "(devel)"
 
 // Info is what a binary records of its own build.
 type Info struct {
+	Module   string // the main module's path, "" when the build recorded none
 	Version  string // the module version (v1.2.3, a pseudo-version) or Devel
 	Revision string // the VCS commit, "" when the build recorded none
 	Modified bool   // the working tree had uncommitted changes
@@ -30,7 +31,7 @@ func Read() Info {
 }
 
 func fromBuildInfo(bi *debug.BuildInfo) Info {
-	info := Info{Version: bi.Main.Version}
+	info := Info{Module: bi.Main.Path, Version: bi.Main.Version}
 	if info.Version == "" {
 		info.Version = Devel
 	}

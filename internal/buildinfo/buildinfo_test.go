@@ -17,7 +17,7 @@ func TestFromBuildInfo(t *testing.T) {
 			str: "v1.4.0", semver: "1.4.0"},
 		{name: "pseudo-version", bi: debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261128135331-8c31ebc0a1b2"}},
 			str: "v0.0.0-20261128135331-8c31ebc0a1b2", semver: "0.0.0-20261128135331-8c31ebc0a1b2"},
-		{name: "build in a checkout", bi: debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{name: "build in a checkout", bi: debug.BuildInfo{Main: debug.Module{Path: "github.com/setbot/setbot", Version: "(devel)"}, Settings: []debug.BuildSetting{
 			{Key: "vcs.revision", Value: "8c31ebc0a1b2c3d4e5f60718293a4b5c6d7e8f90"}, {Key: "vcs.modified", Value: "true"}}},
 			str: "(devel) 8c31ebc0a1b2, modified", wantRev: "8c31ebc0a1b2c3d4e5f60718293a4b5c6d7e8f90", wantModified: true},
 		{name: "nothing recorded", str: "(devel)"},
@@ -32,7 +32,7 @@ func TestFromBuildInfo(t *testing.T) {
 			if got := i.SemVer(); got != c.semver {
 				t.Errorf("SemVer() = %q, want %q", got, c.semver)
 			}
-			if i.Revision != c.wantRev || i.Modified != c.wantModified {
+			if i.Module != c.bi.Main.Path || i.Revision != c.wantRev || i.Modified != c.wantModified {
 				t.Errorf("revision %q modified %v, want %q %v", i.Revision, i.Modified, c.wantRev, c.wantModified)
 			}
 		})
