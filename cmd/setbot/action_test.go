@@ -591,3 +591,43 @@ func gitRun(t *testing.T, dir string, args ...string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestActionDocs checks the workflow docs/ci.md gives for the Action: it
+// parses, grants the permissions the Action needs, serves the events the
+// Action supports, and reads only outputs the Action declares.
+func TestActionDocs(t *testing.T) {
+	doc := string(readFile(t, "../../docs/ci.md"))
+	start := strings.Index(doc, "## GitHub Actions")
+	block := doc[start:]
+	block = block[strings.Index(block, "```yaml\n")+len("```yaml\n"):]
+	block = block[:strings.Index(block, "```")]
+	var wf struct {
+		On          map[string]any    `yaml:"on"`
+		Permissions map[string]string `yaml:"permissions"`
+		Jobs        map[string]struct {
+			Steps []struct {
+				ID   string `yaml:"id"`
+				Uses string `yaml:"uses"`
+			} `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal([]byte(block), &wf); err != nil {
+		t.Fatalf("the workflow in docs/ci.md: %v\n%s", err, block)
+	}
+	for scope, want := range map[string]string{"contents": "read", "security-events": "write", "actions": "read"} {
+		if wf.Permissions[scope] != want {
+			t.Errorf("permissions: %s is %q, want %q", scope, wf.Permissions[scope], want)
+		}
+	}
+	for _, event := range []string{"pull_request", "push", "workflow_dispatch"} {
+		if _, ok := wf.On[event]; !ok {
+			t.Errorf("the workflow does not run on %s", event)
+		}
+	}
+	declared := readAction(t).Outputs
+	for _, m := range regexp.MustCompile(`steps\.setbot\.outputs\.([a-z-]+)`).FindAllStringSubmatch(block, -1) {
+		if _, ok := declared[m[1]]; !ok {
+			t.Errorf("the workflow reads output %s, which action.yml does not declare", m[1])
+		}
+	}
+}
