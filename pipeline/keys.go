@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/internal/buildinfo"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
 )
@@ -103,19 +103,8 @@ var (
 )
 
 func readBuildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		var rev, dirty string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				dirty = s.Value
-			}
-		}
-		if rev != "" && dirty != "true" {
-			return bi.Main.Path + "@" + rev
-		}
+	if bi := buildinfo.Read(); bi.Revision != "" && !bi.Modified {
+		return bi.Module + "@" + bi.Revision
 	}
 	if sum, err := executableDigest(); err == nil {
 		return "exe:" + sum

@@ -34,6 +34,8 @@ type analyzeFlags struct {
 	coverage         string
 	time             string
 	junit, sarif     string
+	codeQuality      string
+	jsonFile         string
 	quiet            bool
 	jobs             int
 	// runCommands lets black-box functions' commands grow their tables
@@ -65,7 +67,9 @@ followed) is read at both commits, flattened and analysed incrementally (see
 setbot diff), and the report is printed: the pull-request comment in markdown
 (the default), the JSON document described in docs/report-json.md, or SARIF
 2.1.0 (--format sarif): one result per gate finding at its model line, for
-code scanning. --junit and --sarif write those formats to files as well.
+code scanning. --junit, --sarif, --json and --codequality (GitLab's Code
+Quality report: one issue per gate finding) write those formats to files as
+well.
 
 Revisions are SHAs (full or abbreviated), branches, tags, HEAD, and suffixes
 ~n and ^. --repo is a local repository (default: the current directory) or a
@@ -136,6 +140,8 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	fl.StringVar(&f.coverage, "coverage", "", "the tests' coverage criterion: path, transition or state (default: .setbot.yml's, else transition)")
 	fl.StringVar(&f.junit, "junit", "", "also write the tests and the gate as JUnit XML to this file")
 	fl.StringVar(&f.sarif, "sarif", "", "also write the gate's findings as SARIF 2.1.0 to this file (for code scanning)")
+	fl.StringVar(&f.jsonFile, "json", "", "also write the JSON document (docs/report-json.md) to this file")
+	fl.StringVar(&f.codeQuality, "codequality", "", "also write the gate's findings as a GitLab Code Quality report to this file")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress on stderr")
 	jobsFlag(cmd, &f.jobs)
 	const asConfigured = "; without it .setbot.yml's bounds.%s, and never less than the base's"
@@ -240,6 +246,9 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 		return nil, err
 	}
 	defer repo.Close()
+	if opts.Repo == "" {
+		opts.Local = repo.Dir()
+	}
 	a, err := pipeline.Analyze(ctx, repo, f.base, f.head, opts)
 	var ce *pipeline.ConfigError
 	switch {
@@ -255,12 +264,13 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	return a, err
 }
 
-// write prints the report and writes the JUnit and SARIF files if asked.
+// write prints the report and writes the JUnit, SARIF, JSON and Code
+// Quality files if asked.
 func (f *analyzeFlags) write(w io.Writer, a *report.Analysis) error {
 	for _, file := range []struct {
 		path  string
 		write func(io.Writer, *report.Analysis) error
-	}{{f.junit, report.WriteJUnit}, {f.sarif, report.WriteSARIF}} {
+	}{{f.junit, report.WriteJUnit}, {f.sarif, report.WriteSARIF}, {f.jsonFile, report.WriteJSON}, {f.codeQuality, report.WriteCodeQuality}} {
 		if file.path == "" {
 			continue
 		}

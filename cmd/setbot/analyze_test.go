@@ -517,7 +517,8 @@ func TestAnalyzeDegradesGracefully(t *testing.T) {
 // empty file.
 func TestRunsListsTheDemo(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo")
-	if code, _, errs := runCLI(t, "demo", "--dir", dir, "-q"); code != 0 {
+	code, demoOut, errs := runCLI(t, "demo", "--dir", dir, "-q")
+	if code != 0 {
 		t.Fatalf("demo: exit %d\n%s", code, errs)
 	}
 	db := filepath.Join(dir, ".git", "setbot-cache.db")
@@ -539,6 +540,37 @@ func TestRunsListsTheDemo(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "runs", "--cache", db, "--limit", "1"); code != 0 || strings.Count(out, "models/triangle.scxml") != 1 {
 		t.Errorf("text, limit 1: exit %d\n%s", code, out)
+	}
+	// A local repository's runs are its directory's: --repo finds them by
+	// the directory, or one inside it, and not by another name.
+	for _, repo := range []string{dir, filepath.Join(dir, "models"), dir + string(filepath.Separator)} {
+		if code, out, errs := runCLI(t, "runs", "--cache", db, "--repo", repo, "--format", "json"); code != 0 || strings.Count(out, `"path": "models/triangle.scxml"`) != 3 {
+			t.Errorf("runs --repo %s: exit %d, want the three runs\n%s%s", repo, code, out, errs)
+		}
+	}
+	if code, out, _ := runCLI(t, "runs", "--cache", db, "--repo", "acme/controllers"); code != 0 || !strings.Contains(out, "no runs recorded") {
+		t.Errorf("runs --repo acme/controllers: exit %d\n%s", code, out)
+	}
+	// The command the demo suggests is served from the demo's cache: both
+	// trees come from it.
+	var suggested []string
+	for _, line := range strings.Split(demoOut, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "setbot" && f[1] == "analyze" && slices.Contains(f, "json") {
+			suggested = f[1:]
+		}
+	}
+	if !slices.Contains(suggested, db) {
+		t.Fatalf("the demo suggests %q, which does not name its cache %s", suggested, db)
+	}
+	code, out, errs = runCLI(t, append(suggested, "-q")...)
+	var a struct {
+		Models []struct {
+			BaseCached bool `json:"base_cached"`
+			HeadCached bool `json:"head_cached"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil || code == 2 || len(a.Models) != 1 || !a.Models[0].BaseCached || !a.Models[0].HeadCached {
+		t.Errorf("setbot %s: exit %d (%v), want both trees from the demo's cache\n%s%s", strings.Join(suggested, " "), code, err, out, errs)
 	}
 	missing := filepath.Join(t.TempDir(), "none.db")
 	if code, _, errs := runCLI(t, "runs", "--cache", missing); code == 0 || !strings.Contains(errs, "no cache at") {
@@ -711,6 +743,49 @@ func TestAnalyzeRunCommands(t *testing.T) {
 		}
 		if tt.rows && (len(m.Growth.Rows) != 1 || m.Growth.Rows[0].CSV != "2,20" && m.Growth.Rows[0].CSV != "3,30") {
 			t.Errorf("%v: rows %+v, want SCALE(2) or SCALE(3)", tt.flags, m.Growth.Rows)
+		}
+	}
+}
+
+// TestAnalyzeSARIFAtEndOfFile checks that a model broken at its very end
+// (the XML parser's position is past the final newline, one line after
+// the last) gives a SARIF result on the file's last line, which code
+// scanning accepts, and that every result has a region.
+func TestAnalyzeSARIFAtEndOfFile(t *testing.T) {
+	tri := readFile(t, "../../examples/triangle.scxml")
+	cut := []byte(string(tri[:strings.LastIndex(string(tri), "</scxml>")]))
+	if cut[len(cut)-1] != '\n' {
+		t.Fatal("the cut file does not end with a newline")
+	}
+	lines := strings.Count(string(cut), "\n")
+	r := newTestRepo(t)
+	r.commit("model", map[string][]byte{"m.scxml": tri})
+	r.commit("cut its end", map[string][]byte{"m.scxml": cut})
+	sarif := filepath.Join(t.TempDir(), "setbot.sarif")
+	code, out, errs := runCLI(t, "analyze", "--repo", r.dir, "--base", "HEAD~1", "--no-cache", "-q", "--sarif", sarif)
+	if code != 1 || !strings.Contains(out, fmt.Sprintf("line %d", lines+1)) {
+		t.Fatalf("exit %d, want 1 with the parser's error at line %d\n%s%s", code, lines+1, out, errs)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						Region *struct{ StartLine int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	data := readFile(t, sarif)
+	if err := json.Unmarshal(data, &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) == 0 {
+		t.Fatalf("SARIF (err %v):\n%s", err, data)
+	}
+	for _, res := range log.Runs[0].Results {
+		region := res.Locations[0].PhysicalLocation.Region
+		if region == nil || region.StartLine < 1 || region.StartLine > lines {
+			t.Errorf("%s result at %+v, want a line of the %d-line file", res.RuleID, region, lines)
 		}
 	}
 }
