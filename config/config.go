@@ -163,7 +163,7 @@ func (c *Config) For(path string) ModelConfig {
 			continue
 		}
 		if r.Bounds != nil {
-			r.Bounds.apply(&mc.Bounds)
+			r.Bounds.Apply(&mc.Bounds)
 		}
 		mc.Invariants = append(mc.Invariants, r.Invariants...)
 		if r.Coverage != "" {
@@ -184,7 +184,8 @@ func (c *Config) Rules() vocab.Gate {
 	return maps.Clone(c.Gate)
 }
 
-func (o *BoundsOverride) apply(b *Bounds) {
+// Apply sets the bounds o sets in b.
+func (o *BoundsOverride) Apply(b *Bounds) {
 	set(&b.Depth, o.Depth)
 	set(&b.MaxStates, o.MaxStates)
 	set(&b.LoopBound, o.LoopBound)

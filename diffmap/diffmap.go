@@ -43,6 +43,18 @@ const (
 	// the document, or one moved between a state and its ancestor past the
 	// other. Their identities need not change; what they do does.
 	PriorityChanged Kind = "priority_changed"
+	// InvokeChanged is an <invoke> of a state that changed what it does:
+	// its id, src, params, finalize, autoforward or idlocation (the
+	// subject names which), or an invoke added to or removed from a state
+	// both versions have.
+	InvokeChanged Kind = "invoke_changed"
+	// TableChanged is a black-box function whose signature, table file,
+	// command or rows changed: its callers compute something else.
+	TableChanged Kind = "table_changed"
+	// MachineChanged stands for changes that update flattened transitions
+	// and that no other class names; its subject counts them. Without it a
+	// report would say "no change" of a change that has an effect.
+	MachineChanged Kind = "machine_changed"
 )
 
 // Position is a place in a file.
@@ -104,6 +116,9 @@ func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 	})
 	rekey(d, oldMLM, newMLM, ids)
 	mapTransitions(d, oldMLM, newMLM)
+	if len(d.Changes) == 0 && len(d.Updated) > 0 {
+		d.Changes = append(d.Changes, Change{Kind: MachineChanged, Subject: fmt.Sprintf("%d flattened transitions", len(d.Updated))})
+	}
 	return d
 }
 
@@ -127,6 +142,8 @@ func compareModels(d *Diff, o, n *model.Model, scope string, sameFile bool) map[
 	c.variables()
 	c.params()
 	c.initials()
+	c.invokes()
+	c.tables()
 	if scope != "" {
 		for _, ch := range sub.Changes {
 			ch.Subject = scope + ch.Subject

@@ -117,8 +117,18 @@ func (r *reuser) pairOf(p string) string {
 }
 
 // linkRoot pairs the roots when the machine starts as the base did: same
-// variables and initial values, same initial transitions.
-func (r *reuser) linkRoot(root *Node) {
+// variables and initial values, same initial transitions, and every
+// (state, event) pair the start processed in run-to-completion (trace: the
+// events its entry actions raised, sent to the machine itself or let an
+// eventless transition take) clean, so that the base's start computed
+// exactly what the head's did. A transition the start fires that the
+// change touched leaves the roots unpaired, and nothing below is copied.
+func (r *reuser) linkRoot(root *Node, trace []string) {
+	for _, p := range trace {
+		if !r.pairClean(p) {
+			return
+		}
+	}
 	old, cur := r.base.Machine, r.e.set.Machine
 	if len(old.Vars) != len(cur.Vars) || len(old.Initial) != len(cur.Initial) {
 		return

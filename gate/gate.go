@@ -55,7 +55,7 @@ type Finding struct {
 	Rule    vocab.Rule
 	Level   vocab.Action // block or warn
 	Path    string
-	Line    int    // in the head file; 0 when unknown
+	Line    int    // in the head file; the root element's when the finding is about the whole model; 0 when unknown
 	Subject string // the state, invariant or bound, ...
 	Message string
 
@@ -73,6 +73,12 @@ func Evaluate(rules vocab.Gate, models []Model) Verdict {
 	v := Verdict{Conclusion: Success, Findings: []Finding{}}
 	for _, m := range models {
 		for _, f := range findings(m) {
+			if f.Line == 0 && f.Path == m.Path {
+				// A claim about the whole model (a bound, a lost
+				// output) is at its root element, so that every
+				// finding has a place to annotate.
+				f.Line = m.rootLine()
+			}
 			f.Level = rules.Action(f.Rule)
 			if f.uncertain && f.Level == vocab.ActionBlock {
 				f.Level = vocab.ActionWarn

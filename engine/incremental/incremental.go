@@ -146,6 +146,9 @@ func Choose(asked vocab.Strategy, d *diffmap.Diff, base, head *mlm.Machine, base
 	case d.RootUpdated:
 		return vocab.StrategyFull, "the machine starts differently (variables, initial values or initial configuration changed): nothing of the base tree can be reused", nil
 	}
+	if key := startUpdated(baseSet, d); key != "" {
+		return vocab.StrategyFull, "the machine's start fires a changed transition (" + key + "): nothing of the base tree can be reused", nil
+	}
 	share := survival(baseSet, d)
 	// Updated counts transitions of both versions (a removed one is only
 	// in the base), so it is measured against both.
@@ -162,6 +165,23 @@ func Choose(asked vocab.Strategy, d *diffmap.Diff, base, head *mlm.Machine, base
 			updated, 100*share), nil
 	}
 	return vocab.StrategyMSE, fmt.Sprintf("%s and %.0f%% of what the base tree keeps avoids them: reuse it", updated, 100*share), nil
+}
+
+// startUpdated returns the key of an updated transition the base's start
+// fires (run-to-completion after the initial transitions: events raised or
+// sent on entry, eventless transitions), or "". A change there changes the
+// root, as a changed initial value does (engine.ExploreMSE then pairs
+// nothing).
+func startUpdated(set *engine.SET, d *diffmap.Diff) string {
+	if set.Start == nil {
+		return ""
+	}
+	for _, f := range set.Start.Fired {
+		if k := d.Key(f.T.Key); d.Updated[k] {
+			return k
+		}
+	}
+	return ""
 }
 
 // survival estimates the share of the head tree MSE can copy: of the base

@@ -1,6 +1,9 @@
 package testgen
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Renamed returns the tests of a suite named as a version that renamed
 // states names them: the fired transitions by key (the new key of an old
@@ -63,9 +66,12 @@ func renamedTest(t *Test, key, state func(string) string) *Test {
 	out.Final = final
 	if steps != nil {
 		out.Steps = steps
+		// What the identity says beyond the fired transitions (which
+		// of several timers fired) stays.
 		out.Identity = make([]string, len(steps))
 		for i, st := range steps {
-			out.Identity[i] = stepIdentity(st.Event, st.Fired)
+			old := t.Steps[i]
+			out.Identity[i] = stepIdentity(st.Event, st.Fired) + strings.TrimPrefix(t.Identity[i], stepIdentity(old.Event, old.Fired))
 		}
 		out.ID = testID(out.Identity)
 	}

@@ -261,6 +261,33 @@ func (g *Generator) rows(n *engine.Node, vals map[solver.Term]any) ([]string, er
 	return out, nil
 }
 
+// timerSlot tells apart, in a step's identity, which of several pending
+// timers of one event fired into x: " (timer 2 of 2)" for the second set of
+// two. Their steps may fire the same transitions, and the timer set (by
+// which step, so due when) is what makes them two paths. A step that fires
+// the only pending timer of its event says nothing, so that the identities
+// of every other test stay as they were.
+func timerSlot(x *engine.Node) string {
+	e := x.In
+	if !e.Timer || x.Parent == nil || e.Slot < 0 || e.Slot >= len(x.Parent.Timers) {
+		return ""
+	}
+	ord, of := 0, 0
+	for i, t := range x.Parent.Timers {
+		if t.Event != e.Event {
+			continue
+		}
+		if i < e.Slot {
+			ord++
+		}
+		of++
+	}
+	if of < 2 {
+		return ""
+	}
+	return fmt.Sprintf(" (timer %d of %d)", ord+1, of)
+}
+
 // testID names a test by its identity.
 func testID(identity []string) string {
 	sum := sha256.Sum256([]byte(strings.Join(identity, "\n")))
@@ -290,7 +317,7 @@ func (g *Generator) shared(x *engine.Node) *shared {
 	for _, f := range e.Fired {
 		sh.fired = append(sh.fired, Fired{Key: f.T.Key, Path: f.Path})
 	}
-	sh.identity = stepIdentity(e.Event, sh.fired)
+	sh.identity = stepIdentity(e.Event, sh.fired) + timerSlot(x)
 	read := func(v solver.Term) {
 		if !slices.Contains(sh.reads, v) {
 			sh.reads = append(sh.reads, v)
