@@ -154,7 +154,7 @@ func Choose(asked vocab.Strategy, d *diffmap.Diff, base, head *mlm.Machine, base
 	// in the base), so it is measured against both.
 	all := make(map[string]bool, len(base.Transitions)+len(head.Transitions))
 	for _, t := range base.Transitions {
-		all[t.Key] = true
+		all[d.Key(t.Key)] = true
 	}
 	for _, t := range head.Transitions {
 		all[t.Key] = true
@@ -177,8 +177,8 @@ func startUpdated(set *engine.SET, d *diffmap.Diff) string {
 		return ""
 	}
 	for _, f := range set.Start.Fired {
-		if d.Updated[f.T.Key] {
-			return f.T.Key
+		if k := d.Key(f.T.Key); d.Updated[k] {
+			return k
 		}
 	}
 	return ""
@@ -211,7 +211,7 @@ func survival(set *engine.SET, d *diffmap.Diff) float64 {
 		}
 		if s == clean && x.In != nil {
 			for _, f := range x.In.Fired {
-				if d.Updated[f.T.Key] {
+				if d.Updated[d.Key(f.T.Key)] {
 					s = recompute
 					if removed[f.T.Key] {
 						s = vanish
@@ -242,11 +242,23 @@ func Build(strategy vocab.Strategy, m *mlm.Machine, base *engine.SET, d *diffmap
 	case vocab.StrategyReuse:
 		return base, nil
 	case vocab.StrategyMSE:
-		return engine.ExploreMSE(m, base, d.Updated, req.Engine, req.Solver)
+		return engine.ExploreMSE(m, base, d.Updated, renames(d, base.Machine), req.Engine, req.Solver)
 	case vocab.StrategyDSE:
 		return engine.ExploreDSE(m, interest, req.Engine, req.Solver)
 	}
 	return engine.Explore(m, req.Engine, req.Solver)
+}
+
+// renames names the base machine's states, transitions and events as the
+// head names them (Diff.Configs, Diff.Keys, Diff.Event).
+func renames(d *diffmap.Diff, base *mlm.Machine) engine.Renames {
+	ren := engine.Renames{States: d.Configs, Keys: d.Keys, Events: make(map[string]string)}
+	for _, e := range base.Events {
+		if to := d.Event(e.Name); to != e.Name {
+			ren.Events[e.Name] = to
+		}
+	}
+	return ren
 }
 
 // ChangeImpact computes seed 000's change impact of d from base to head:
@@ -256,7 +268,7 @@ func Build(strategy vocab.Strategy, m *mlm.Machine, base *engine.SET, d *diffmap
 func ChangeImpact(d *diffmap.Diff, base, head *mlm.Machine) (Impact, map[string]bool) {
 	ha := depend.Analyze(head, depend.Options{})
 	ba := depend.Analyze(base, depend.Options{})
-	impacted := depend.Impacted(ba, ha, d.Updated)
+	impacted := depend.Impacted(ba, ha, d.Updated, d.Key)
 	im := Impact{Changed: sortedSet(d.Updated), Impacted: []string{}}
 	for _, t := range impacted {
 		im.Impacted = append(im.Impacted, t.Key)

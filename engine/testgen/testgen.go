@@ -294,6 +294,19 @@ func testID(identity []string) string {
 	return "t" + hex.EncodeToString(sum[:6])
 }
 
+// stepIdentity is a step's part of a test's identity: the transitions it
+// fires with their decision paths.
+func stepIdentity(event string, fired []Fired) string {
+	if len(fired) == 0 {
+		return "(" + event + " taken by no transition)"
+	}
+	id := make([]string, len(fired))
+	for i, f := range fired {
+		id[i] = f.Key + "#" + f.Path
+	}
+	return strings.Join(id, ", ")
+}
+
 // shared returns what the tests through x share of its step.
 func (g *Generator) shared(x *engine.Node) *shared {
 	if sh := g.steps[x.ID]; sh != nil {
@@ -301,15 +314,10 @@ func (g *Generator) shared(x *engine.Node) *shared {
 	}
 	e, src := x.In, g.set.Terms
 	sh := &shared{fired: make([]Fired, 0, len(e.Fired))}
-	var id []string
 	for _, f := range e.Fired {
 		sh.fired = append(sh.fired, Fired{Key: f.T.Key, Path: f.Path})
-		id = append(id, f.T.Key+"#"+f.Path)
 	}
-	if len(id) == 0 {
-		id = []string{"(" + e.Event + " taken by no transition)"}
-	}
-	sh.identity = strings.Join(id, ", ") + timerSlot(x)
+	sh.identity = stepIdentity(e.Event, sh.fired) + timerSlot(x)
 	read := func(v solver.Term) {
 		if !slices.Contains(sh.reads, v) {
 			sh.reads = append(sh.reads, v)
