@@ -110,14 +110,16 @@ func Analyze(ctx context.Context, base, head *mlm.Machine, req Request) (*Result
 		}
 	}
 	a := &analyzer{ctx: ctx, req: req}
-	a.head = a.version(head)
 	var r *Result
 	var err error
 	if base == nil {
+		a.head = a.version(head)
 		r, err = a.fresh()
 	} else {
 		a.base = a.version(base)
-		r, err = a.change()
+		if a.head, err = a.headOf(head); err == nil {
+			r, err = a.change()
+		}
 	}
 	var se *engine.StartError
 	var started *StartError
@@ -163,6 +165,9 @@ type version struct {
 	suiteCached bool
 	// built: set is a whole tree this analysis built, to keep.
 	built bool
+	// same: set is the base's tree bound to this machine, which equals
+	// the base's (engine.SET.Rebind): node for node the base tree.
+	same bool
 }
 
 func (a *analyzer) version(m *mlm.Machine) *version {
@@ -175,6 +180,27 @@ func (a *analyzer) version(m *mlm.Machine) *version {
 		}
 	}
 	return v
+}
+
+// headOf returns the head version. When its machine equals the base's
+// and the base's tree is at hand, Trees holds the head's under the same
+// key: the base's tree bound to the head machine is that tree, without
+// reading and decoding it again, and so is the base's suite where the
+// tests name the table rows alike (sameRows).
+func (a *analyzer) headOf(m *mlm.Machine) (*version, error) {
+	b := a.base
+	if b.set == nil || b.m.Hash != m.Hash {
+		return a.version(m), nil
+	}
+	set, err := b.set.Rebind(m)
+	if err != nil {
+		return nil, fmt.Errorf("binding the base tree to the head machine: %w", err)
+	}
+	v := &version{m: m, set: set, cached: true, same: true}
+	if b.tests != nil && sameRows(b.m, m) {
+		v.tests, v.suiteCached = rebound(b.tests, set), b.suiteCached
+	}
+	return v, nil
 }
 
 func (a *analyzer) progress(format string, args ...any) {
@@ -237,6 +263,7 @@ func (a *analyzer) change() (*Result, error) {
 			return nil, fmt.Errorf("exploring the head version (%s): %w", strategy, err)
 		}
 		head.set, head.built = set, strategy != vocab.StrategyDSE && strategy != vocab.StrategyReuse
+		head.same = strategy == vocab.StrategyReuse
 	}
 	headSet := head.set
 	if strategy != vocab.StrategyDSE {
@@ -390,9 +417,17 @@ func (a *analyzer) tests(r *Result, head *engine.SET) error {
 	if err := a.suite(bv, nil); err != nil {
 		return fmt.Errorf("tests of the base version: %w", err)
 	}
+	if hv.same && hv.set == head {
+		if hv.tests == nil && sameRows(bv.m, hv.m) {
+			hv.tests = rebound(bv.tests, head)
+		} else if err := a.suite(hv, bv.tests); err != nil {
+			return fmt.Errorf("tests of the head version: %w", err)
+		}
+		a.progress("the machine is the base's: its %d tests are all retained", len(bv.tests))
+		r.setDelta(bv.tests, hv.tests, unchanged(bv.tests, hv.tests, head))
+		return nil
+	}
 	switch {
-	case head == bv.set:
-		hv.tests = bv.tests
 	case hv.set != head:
 		// The whole tree DSE's candidates were confirmed on.
 		hv = &version{m: hv.m, set: head}
@@ -404,13 +439,73 @@ func (a *analyzer) tests(r *Result, head *engine.SET) error {
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 	}
+	a.progress("replaying the %d base tests on the head version", len(bv.tests))
 	delta, err := testgen.Compare(bv.tests, hv.tests, head)
 	if err != nil {
 		return err
 	}
-	r.BaseTests, r.HeadTests, r.TestDelta = bv.tests, hv.tests, delta
-	r.Tests = Counts{Retained: len(delta.Retained), Changed: len(delta.Changed), Obsolete: len(delta.Obsolete), New: len(delta.New)}
+	r.setDelta(bv.tests, hv.tests, delta)
 	return nil
+}
+
+// setDelta sets the suites and their delta.
+func (r *Result) setDelta(base, head []*testgen.Test, delta *testgen.Delta) {
+	r.BaseTests, r.HeadTests, r.TestDelta = base, head, delta
+	r.Tests = Counts{Retained: len(delta.Retained), Changed: len(delta.Changed), Obsolete: len(delta.Obsolete), New: len(delta.New)}
+}
+
+// unchanged is the delta from the suite base of a machine to the suite
+// head of an equal machine, whose tree headSet is the base's bound to it
+// (engine.SET.Rebind): what testgen.Compare computes, without replaying a
+// test. Compare runs each base test's inputs on the head machine (package
+// sim) and retains it when the run fires the test's transitions with
+// their decision paths and meets its oracle. The machines are equal (the
+// same hash: the same variables and initial values, events, tables,
+// states and transitions with their keys, guards and actions), and the
+// simulator reads nothing of a machine but these, so it runs a test on
+// the head exactly as on the base; and a base test is a run of the base
+// machine (testgen makes it from a path of the base tree, and the tree
+// and the simulator agree on every path: TestDifferential replays every
+// delta). So every base test is retained, as it is, its Leaf the node
+// of headSet with its leaf's ID (the node its path ends at: the trees are
+// the same node for node). The head suite is made from the same tree under
+// the same coverage keeping the base tests' values, which satisfy their
+// own paths: it holds the same tests, so none is new; head tests of
+// another ID are still listed as new, which costs a map.
+func unchanged(base, head []*testgen.Test, headSet *engine.SET) *testgen.Delta {
+	d := &testgen.Delta{Retained: rebound(base, headSet), Changed: []*testgen.Test{}, Obsolete: []*testgen.Test{}, New: []*testgen.Test{}}
+	ids := make(map[string]bool, len(base))
+	for _, b := range base {
+		ids[b.ID] = true
+	}
+	for _, h := range head {
+		if !ids[h.ID] {
+			d.New = append(d.New, h)
+		}
+	}
+	return d
+}
+
+// rebound returns copies of tests of a tree whose Leaf is the node of set
+// with the same ID: set is that tree rebound (engine.SET.Rebind).
+func rebound(tests []*testgen.Test, set *engine.SET) []*testgen.Test {
+	out := make([]*testgen.Test, len(tests))
+	copies := make([]testgen.Test, len(tests))
+	for i, t := range tests {
+		copies[i] = *t
+		if t.Leaf != nil {
+			copies[i].Leaf = set.Nodes[t.Leaf.ID]
+		}
+		out[i] = &copies[i]
+	}
+	return out
+}
+
+// sameRows reports whether the tests of two equal machines name the rows
+// of their black-box tables alike (testgen.RowOrigins): then a suite of
+// one is a suite of the other.
+func sameRows(a, b *mlm.Machine) bool {
+	return slices.Equal(testgen.RowOrigins(a.Source), testgen.RowOrigins(b.Source))
 }
 
 // keep gives Trees the whole trees the analysis built, and the suites of
@@ -432,6 +527,12 @@ func (a *analyzer) keep(r *Result) {
 	switch {
 	case v.built:
 		t.KeepTree(v.m, v.set, r.HeadTests)
+	case v.same:
+		// Its tree is the base's, kept under the same key; so is its
+		// suite, unless the tests name the table rows otherwise.
+		if !sameRows(a.base.m, v.m) {
+			t.KeepSuite(v.m, r.HeadTests)
+		}
 	case v.cached && !v.suiteCached && v.set == a.whole:
 		t.KeepSuite(v.m, r.HeadTests)
 	case !v.cached && r.WholeSet != nil:
