@@ -726,7 +726,7 @@ func TestVerifyAcceptsDerivedSuites(t *testing.T) {
 	if bytes.Equal(a, b) {
 		t.Fatal("the derived suite has a fresh suite's values: the test shows nothing")
 	}
-	if d := compareTrees(head, head, derived, fresh); d != "" {
+	if d := compareTrees(context.Background(), head, head, derived, fresh); d != "" {
 		t.Errorf("a valid derived suite is reported: %s", d)
 	}
 	// Damage the tests: values their paths exclude.
@@ -745,7 +745,7 @@ func TestVerifyAcceptsDerivedSuites(t *testing.T) {
 		}
 		bad[i] = &c
 	}
-	if d := compareTrees(head, head, bad, fresh); !strings.Contains(d, "tests differ") {
+	if d := compareTrees(context.Background(), head, head, bad, fresh); !strings.Contains(d, "tests differ") {
 		t.Errorf("a damaged suite is not reported: %q", d)
 	}
 }

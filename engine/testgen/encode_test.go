@@ -1,6 +1,7 @@
 package testgen_test
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -57,7 +58,7 @@ func TestSuiteRoundTrip(t *testing.T) {
 			}
 		}
 		// The delta of a suite against itself, one side decoded, keeps every test.
-		d, err := testgen.Compare(got, tests, set)
+		d, err := testgen.Compare(context.Background(), got, tests, set)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package testgen_test
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -72,6 +73,6 @@ func FuzzDecodeSuite(f *testing.F) {
 		if !reflect.DeepEqual(again, got) {
 			t.Fatalf("the suite changed when encoded again:\n%s", enc)
 		}
-		_, _ = testgen.Compare(got, nil, set)
+		_, _ = testgen.Compare(context.Background(), got, nil, set)
 	})
 }
