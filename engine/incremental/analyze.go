@@ -384,7 +384,7 @@ func (a *analyzer) fresh() (*Result, error) {
 		}
 	}
 	sortRefs(r.NewlyUnreachable, r.NewlyReachable, r.NewlyTransient)
-	if err := a.suite(head, nil); err != nil {
+	if err := a.suite(head, "the model", nil); err != nil {
 		return nil, fmt.Errorf("tests of the model: %w", err)
 	}
 	r.HeadTests = head.tests
@@ -396,8 +396,9 @@ func (a *analyzer) fresh() (*Result, error) {
 
 // suite computes the suite of v's tree unless it came with it; the tests
 // of base, the suite of the version before, keep their values where they
-// still satisfy their paths.
-func (a *analyzer) suite(v *version, base []*testgen.Test) error {
+// still satisfy their paths. It stops between two tests once the context
+// ends.
+func (a *analyzer) suite(v *version, what string, base []*testgen.Test) error {
 	if v.tests != nil {
 		return nil
 	}
@@ -405,22 +406,36 @@ func (a *analyzer) suite(v *version, base []*testgen.Test) error {
 	if coverage == "" {
 		coverage = vocab.CoveragePath
 	}
-	tests, err := testgen.SuiteFrom(v.set, coverage, a.req.Solver, base)
+	n, seq, err := testgen.Tests(v.set, coverage, a.req.Solver, base)
+	if err != nil {
+		return err
+	}
+	a.progress("making the %d tests of %s (%s coverage)", n, what, coverage)
+	tests := make([]*testgen.Test, 0, n)
+	for t, err := range seq {
+		if err == nil {
+			err = a.ctx.Err()
+		}
+		if err != nil {
+			return err
+		}
+		tests = append(tests, t)
+	}
 	v.tests = tests
-	return err
+	return nil
 }
 
 // tests computes the suites (unless they came with their trees) and the
 // delta between them; head is the head tree the delta is read on.
 func (a *analyzer) tests(r *Result, head *engine.SET) error {
 	bv, hv := a.base, a.head
-	if err := a.suite(bv, nil); err != nil {
+	if err := a.suite(bv, "the base version", nil); err != nil {
 		return fmt.Errorf("tests of the base version: %w", err)
 	}
 	if hv.same && hv.set == head {
 		if hv.tests == nil && sameRows(bv.m, hv.m) {
 			hv.tests = rebound(bv.tests, head)
-		} else if err := a.suite(hv, bv.tests); err != nil {
+		} else if err := a.suite(hv, "the head version", bv.tests); err != nil {
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 		a.progress("the machine is the base's: its %d tests are all retained", len(bv.tests))
@@ -431,16 +446,16 @@ func (a *analyzer) tests(r *Result, head *engine.SET) error {
 	case hv.set != head:
 		// The whole tree DSE's candidates were confirmed on.
 		hv = &version{m: hv.m, set: head}
-		if err := a.suite(hv, bv.tests); err != nil {
+		if err := a.suite(hv, "the head version", bv.tests); err != nil {
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 	default:
-		if err := a.suite(hv, bv.tests); err != nil {
+		if err := a.suite(hv, "the head version", bv.tests); err != nil {
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 	}
 	a.progress("replaying the %d base tests on the head version", len(bv.tests))
-	delta, err := testgen.Compare(bv.tests, hv.tests, head)
+	delta, err := testgen.Compare(a.ctx, bv.tests, hv.tests, head)
 	if err != nil {
 		return err
 	}
