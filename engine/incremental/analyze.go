@@ -460,6 +460,7 @@ func (a *analyzer) tests(r *Result, head *engine.SET) error {
 		return err
 	}
 	r.setDelta(bv.tests, hv.tests, delta)
+	a.progress("test delta: %d retained, %d changed, %d obsolete, %d new", r.Tests.Retained, r.Tests.Changed, r.Tests.Obsolete, r.Tests.New)
 	return nil
 }
 
