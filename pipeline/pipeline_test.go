@@ -217,11 +217,11 @@ func TestWarmAndVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests, err := testgen.DecodeSuite(set, data)
+	tests, err := testgen.DecodeSuite(context.Background(), set, data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	short, _ := testgen.EncodeSuite(tests[1:])
+	short, _ := testgen.EncodeSuite(context.Background(), tests[1:])
 	if err := store.Put(ctx, kindSuite, skey, short); err != nil {
 		t.Fatal(err)
 	}
@@ -721,8 +721,8 @@ func TestVerifyAcceptsDerivedSuites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := testgen.EncodeSuite(derived)
-	b, _ := testgen.EncodeSuite(fresh)
+	a, _ := testgen.EncodeSuite(context.Background(), derived)
+	b, _ := testgen.EncodeSuite(context.Background(), fresh)
 	if bytes.Equal(a, b) {
 		t.Fatal("the derived suite has a fresh suite's values: the test shows nothing")
 	}

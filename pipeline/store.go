@@ -51,7 +51,7 @@ func (t *cacheTrees) Tree(m *mlm.Machine) (*engine.SET, []*testgen.Test) {
 	if !ok {
 		return set, nil
 	}
-	tests, err := testgen.DecodeSuite(set, data)
+	tests, err := testgen.DecodeSuite(r.ctx, set, data)
 	if err != nil {
 		r.progress("cache: ignoring a stored test suite: %v", err)
 	}
@@ -89,7 +89,7 @@ func (t *cacheTrees) KeepSuite(m *mlm.Machine, tests []*testgen.Test) {
 	if r.opts.Cache == nil || tests == nil {
 		return
 	}
-	suite, err := testgen.EncodeSuite(tests)
+	suite, err := testgen.EncodeSuite(r.ctx, tests)
 	if err == nil {
 		err = r.opts.Cache.Put(r.ctx, kindSuite, suiteKey(t.key(m), t.coverage, rowsOrigin(m)), suite)
 	}

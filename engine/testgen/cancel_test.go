@@ -45,3 +45,26 @@ func TestCompareStops(t *testing.T) {
 		}
 	}
 }
+
+// TestSuiteCodingStops: encoding and decoding a suite for the cache stop
+// between two tests once the context ends.
+func TestSuiteCodingStops(t *testing.T) {
+	src, err := os.ReadFile("../../examples/triangle.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, set, tests := suiteOf(t, "m.scxml", src, 6)
+	data, err := testgen.EncodeSuite(context.Background(), tests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := testgen.DecodeSuite(context.Background(), set, data); err != nil || len(got) != len(tests) {
+		t.Fatalf("unstopped: %d tests, %v", len(got), err)
+	}
+	if _, err := testgen.EncodeSuite(&endsAfter{Context: context.Background(), n: 2}, tests); !errors.Is(err, context.Canceled) {
+		t.Errorf("encoding: %v, want the context's error", err)
+	}
+	if _, err := testgen.DecodeSuite(&endsAfter{Context: context.Background(), n: 2}, set, data); !errors.Is(err, context.Canceled) {
+		t.Errorf("decoding: %v, want the context's error", err)
+	}
+}

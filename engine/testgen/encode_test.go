@@ -28,7 +28,7 @@ func TestSuiteRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		enc, err := testgen.EncodeSuite(tests)
+		enc, err := testgen.EncodeSuite(context.Background(), tests)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +40,7 @@ func TestSuiteRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := testgen.DecodeSuite(decodedSet, enc)
+		got, err := testgen.DecodeSuite(context.Background(), decodedSet, enc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,10 +66,10 @@ func TestSuiteRoundTrip(t *testing.T) {
 			t.Errorf("%s: %d of %d tests retained against their decoded selves", path, len(d.Retained), len(tests))
 		}
 	}
-	if _, err := testgen.DecodeSuite(&engine.SET{}, []byte(`[{"id":"x","leaf":3}]`)); err == nil {
+	if _, err := testgen.DecodeSuite(context.Background(), &engine.SET{}, []byte(`[{"id":"x","leaf":3}]`)); err == nil {
 		t.Error("a test naming no node was accepted")
 	}
-	if _, err := testgen.DecodeSuite(&engine.SET{}, []byte(`{`)); err == nil {
+	if _, err := testgen.DecodeSuite(context.Background(), &engine.SET{}, []byte(`{`)); err == nil {
 		t.Error("broken JSON was accepted")
 	}
 }
