@@ -195,6 +195,10 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 		out.Models = append(out.Models, m)
 		judged = append(judged, gateModel(m, res))
 	}
+	if err := ctx.Err(); err != nil {
+		// Stopped while the last model's analysis was stored.
+		return nil, &Interrupted{Done: done, Err: err}
+	}
 	sort.Slice(out.Models, func(i, j int) bool { return out.Models[i].Path < out.Models[j].Path })
 	out.Gate = report.NewGate(gate.Evaluate(gateCfg.Rules(), judged))
 	return out, nil
@@ -383,6 +387,9 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	if errors.As(err, &se) {
 		out.Errors = []report.Diagnostic{{Path: c.NewPath, Line: se.Err.Pos.Line, Column: se.Err.Pos.Column, Message: se.Err.Msg}}
 		return out, nil, nil
+	}
+	if err == nil {
+		err = r.ctx.Err() // stopped while the trees were kept: no report
 	}
 	if err != nil {
 		return nil, nil, err
