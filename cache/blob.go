@@ -54,7 +54,10 @@ func (s *Store) Get(ctx context.Context, kind, key string) (data []byte, ok bool
 	if err != nil {
 		return nil, false, fmt.Errorf("reading %s %q from cache %s: %w", kind, key, s.path, err)
 	}
-	data, err = unpack(kind, key, frame, size, sum)
+	data, err = unpack(ctx, kind, key, frame, size, sum)
+	if err != nil && ctx.Err() != nil {
+		return nil, false, ctx.Err() // stopped, not damaged
+	}
 	if err != nil {
 		if !unusable(ctx, s.log, "path", s.path, kind, key, err) {
 			return nil, false, nil
@@ -113,7 +116,7 @@ func (s *Store) Put(ctx context.Context, kind, key string, data []byte) error {
 	if err := checkKey(kind, key); err != nil {
 		return fmt.Errorf("writing to cache: %w", err)
 	}
-	frame, sum, err := pack(kind, key, data)
+	frame, sum, err := pack(ctx, kind, key, data)
 	if err != nil {
 		return fmt.Errorf("compressing %s %q for cache: %w", kind, key, err)
 	}
@@ -242,29 +245,68 @@ func header(kind, key string) []byte {
 
 // checksum is the SHA-256 recorded with a blob: of its frame's header, then
 // the caller's bytes.
-func checksum(header, data []byte) []byte {
+func checksum(ctx context.Context, header, data []byte) ([]byte, error) {
 	h := sha256.New()
 	h.Write(header)
-	h.Write(data)
-	return h.Sum(nil)
+	if err := inChunks(ctx, data, h.Write); err != nil {
+		return nil, err
+	}
+	return h.Sum(nil), nil
+}
+
+// chunk is how much of a blob is compressed, decompressed or hashed
+// between two looks at the context: a blob of a large suite is tens of
+// megabytes, which take seconds.
+const chunk = 1 << 20
+
+// inChunks writes data with write a chunk at a time, and stops with the
+// context's error once it ends.
+func inChunks(ctx context.Context, data []byte, write func([]byte) (int, error)) error {
+	for len(data) > 0 {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n := min(chunk, len(data))
+		if _, err := write(data[:n]); err != nil {
+			return err
+		}
+		data = data[n:]
+	}
+	return nil
+}
+
+// ctxReader reads r, and fails with the context's error once it ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p[:min(len(p), chunk)])
 }
 
 // pack frames data stored under kind and key, and returns the frame and its
-// checksum.
-func pack(kind, key string, data []byte) (frame, sum []byte, err error) {
+// checksum. It stops with the context's error once the context ends.
+func pack(ctx context.Context, kind, key string, data []byte) (frame, sum []byte, err error) {
 	hdr := header(kind, key)
 	b := bytes.NewBuffer(bytes.Clone(hdr))
 	w, err := flate.NewWriter(b, flate.DefaultCompression)
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := w.Write(data); err != nil {
+	if err := inChunks(ctx, data, w.Write); err != nil {
 		return nil, nil, err
 	}
 	if err := w.Close(); err != nil {
 		return nil, nil, err
 	}
-	return b.Bytes(), checksum(hdr, data), nil
+	if sum, err = checksum(ctx, hdr, data); err != nil {
+		return nil, nil, err
+	}
+	return b.Bytes(), sum, nil
 }
 
 var (
@@ -284,7 +326,7 @@ func (e *misfiledError) Error() string {
 // and checks the result against the size and checksum recorded at Put. It
 // reads at most size+1 bytes, so a damaged stream cannot inflate without
 // bound.
-func unpack(kind, key string, frame []byte, size int64, sum []byte) ([]byte, error) {
+func unpack(ctx context.Context, kind, key string, frame []byte, size int64, sum []byte) ([]byte, error) {
 	hdrKind, hdrKey, hdrLen, err := readHeader(frame)
 	if err != nil {
 		return nil, err
@@ -292,14 +334,18 @@ func unpack(kind, key string, frame []byte, size int64, sum []byte) ([]byte, err
 	if size < 0 {
 		return nil, fmt.Errorf("recorded size %d is negative", size)
 	}
-	data, err := io.ReadAll(io.LimitReader(flate.NewReader(bytes.NewReader(frame[hdrLen:])), size+1))
+	data, err := io.ReadAll(io.LimitReader(ctxReader{ctx, flate.NewReader(bytes.NewReader(frame[hdrLen:]))}, size+1))
 	if err != nil {
 		return nil, fmt.Errorf("decompressing: %w", err)
 	}
 	if int64(len(data)) != size {
 		return nil, fmt.Errorf("decompressed to %d bytes, recorded size is %d", len(data), size)
 	}
-	if !bytes.Equal(checksum(frame[:hdrLen], data), sum) {
+	got, err := checksum(ctx, frame[:hdrLen], data)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(got, sum) {
 		return nil, errors.New("sha-256 of the header and decompressed bytes does not match the recorded one")
 	}
 	// The checksum vouches for the header: a different kind or key is not

@@ -221,7 +221,7 @@ func TestOverwrittenPages(t *testing.T) {
 			// Find a stretch of one blob's stored bytes well inside an
 			// overflow page (past its 4-byte next-page pointer) and flip it.
 			key := keys[len(keys)/2]
-			z, _, err := pack("set", key, stream(key, 20_000))
+			z, _, err := pack(context.Background(), "set", key, stream(key, 20_000))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -87,7 +87,7 @@ func TestBlobFormats(t *testing.T) {
 	}
 
 	// A newer format: kept.
-	frame, fsum, err := pack("set", "new", []byte("from the future"))
+	frame, fsum, err := pack(context.Background(), "set", "new", []byte("from the future"))
 	if err != nil {
 		t.Fatal(err)
 	}

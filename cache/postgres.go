@@ -238,7 +238,10 @@ func (p *Postgres) Get(ctx context.Context, kind, key string) (data []byte, ok b
 	if err != nil {
 		return nil, false, fmt.Errorf("reading %s %q from PostgreSQL %s: %w", kind, key, p.where, err)
 	}
-	data, err = unpack(kind, key, frame, size, sum)
+	data, err = unpack(ctx, kind, key, frame, size, sum)
+	if err != nil && ctx.Err() != nil {
+		return nil, false, ctx.Err() // stopped, not damaged
+	}
 	if err != nil {
 		if !unusable(ctx, p.log, "database", p.where, kind, key, err) {
 			return nil, false, nil
@@ -260,7 +263,7 @@ func (p *Postgres) Put(ctx context.Context, kind, key string, data []byte) error
 	if err := checkKey(kind, key); err != nil {
 		return fmt.Errorf("writing to cache: %w", err)
 	}
-	frame, sum, err := pack(kind, key, data)
+	frame, sum, err := pack(ctx, kind, key, data)
 	if err != nil {
 		return fmt.Errorf("compressing %s %q for cache: %w", kind, key, err)
 	}

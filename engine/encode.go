@@ -138,14 +138,7 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 	}
 	r.b, r.nterms = rest, terms.Len()
 	s := &SET{Machine: m, Terms: terms}
-	trans := make(map[string]*mlm.Transition, len(m.Transitions)+len(m.Initial))
-	for _, t := range m.Initial {
-		trans[t.Key] = t
-	}
-	for _, t := range m.Transitions {
-		trans[t.Key] = t
-	}
-	r.trans = trans
+	r.trans = transitionsByKey(m)
 	o := r.ints(7)
 	s.Options = Options{MaxDepth: o[0], MaxStates: o[1], LoopBound: o[2], MaxMicrosteps: o[3], Timeout: time.Duration(o[4]), SolverTimeout: time.Duration(o[5]), Closed: o[6] == 1, Time: vocab.Time(r.str())}
 	st := r.ints(9)

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"flag"
@@ -131,7 +132,7 @@ func semanticsOf(t *testing.T, path string) semanticsRecord {
 	if err != nil {
 		t.Fatalf("generating the tests of %s: %v", path, err)
 	}
-	suite, err := testgen.EncodeSuite(tests)
+	suite, err := testgen.EncodeSuite(context.Background(), tests)
 	if err != nil {
 		t.Fatalf("encoding the tests of %s: %v", path, err)
 	}

@@ -113,7 +113,10 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 			}
 		}
 		if verify && check.Cached && !check.Inconclusive {
-			check.Detail = compareTrees(cached.set, set, cached.tests, tests)
+			check.Detail = compareTrees(ctx, cached.set, set, cached.tests, tests)
+			if err := ctx.Err(); err != nil {
+				return nil, err // the comparison was stopped, not different
+			}
 			check.Differs = check.Detail != ""
 		}
 		trees.KeepTree(m, set, tests)
@@ -152,7 +155,7 @@ func coverageOr(c vocab.Coverage) vocab.Coverage {
 
 // compareTrees returns the first difference between a stored tree and
 // suite and fresh ones, or "".
-func compareTrees(old, fresh *engine.SET, oldTests, freshTests []*testgen.Test) string {
+func compareTrees(ctx context.Context, old, fresh *engine.SET, oldTests, freshTests []*testgen.Test) string {
 	if a, b := old.Dump(), fresh.Dump(); a != b {
 		al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
 		for i := 0; i < len(al) && i < len(bl); i++ {
@@ -169,7 +172,7 @@ func compareTrees(old, fresh *engine.SET, oldTests, freshTests []*testgen.Test) 
 	// still drive the same path (testgen.SuiteFrom), so its values need not
 	// be a fresh suite's: it agrees when it holds the same tests (by
 	// identity) and each still meets its own oracle on the machine.
-	d, err := testgen.Compare(oldTests, freshTests, fresh)
+	d, err := testgen.Compare(ctx, oldTests, freshTests, fresh)
 	switch {
 	case err != nil:
 		return fmt.Sprintf("tests differ: a cached test does not replay: %v", err)

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/internal/buildinfo"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
@@ -58,20 +59,9 @@ func suiteKey(set string, coverage vocab.Coverage, rows string) string {
 // covers only their values: once a user commits the rows an analysis
 // computed, the tree is the same and its suite must not be.
 func rowsOrigin(m *mlm.Machine) string {
-	if m.Source == nil {
-		return ""
-	}
 	var b strings.Builder
-	for _, f := range m.Source.Functions {
-		for _, row := range f.Rows {
-			b.WriteString(f.Name + ":")
-			if row.Grown {
-				b.WriteString("computed by " + f.Command)
-			} else {
-				b.WriteString(m.Source.Position(row.Pos).String())
-			}
-			b.WriteString("\x00")
-		}
+	for _, o := range testgen.RowOrigins(m.Source) {
+		b.WriteString(o + "\x00")
 	}
 	return b.String()
 }

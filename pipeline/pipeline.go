@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -100,6 +101,34 @@ func (e *ConfigError) Error() string {
 
 func (e *ConfigError) Unwrap() error { return e.Err }
 
+// Interrupted is the error of a run whose context ended (Ctrl-C, a newer
+// head): what it was doing, and what it had finished. The trees, suites and
+// results it finished are in the cache.
+type Interrupted struct {
+	// Model is the model it was analysing, Doing the step it had begun
+	// ("" before the first).
+	Model, Doing string
+	// Done lists the models analysed before, each with its outcome.
+	Done []string
+	Err  error // the context's
+}
+
+func (e *Interrupted) Error() string {
+	msg := "interrupted"
+	if e.Model != "" {
+		msg += " while analysing " + e.Model
+		if e.Doing != "" {
+			msg += " (last step: " + e.Doing + ")"
+		}
+	}
+	if len(e.Done) > 0 {
+		msg += "; finished before: " + strings.Join(e.Done, ", ")
+	}
+	return msg
+}
+
+func (e *Interrupted) Unwrap() error { return e.Err }
+
 // Analyze analyses every model file that changed between base and head.
 func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Options) (*report.Analysis, error) {
 	baseSHA, err := repo.Resolve(base)
@@ -156,22 +185,44 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 	defer r.removeCheckout()
 	out := &report.Analysis{Repo: opts.Repo, Base: baseSHA, Head: headSHA, Models: []*report.Model{}}
 	judged := make([]gate.Model, 0, len(changes))
+	var done []string
 	for i, c := range changes {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, &Interrupted{Done: done, Err: err}
 		}
-		r.current = c.Path()
+		r.current, r.doing = c.Path(), ""
 		r.progress("[%d/%d] %s (%s)", i+1, len(changes), c.Path(), c.Status)
 		m, res, err := r.model(c)
+		if err != nil && ctx.Err() != nil {
+			return nil, &Interrupted{Model: c.Path(), Doing: r.doing, Done: done, Err: ctx.Err()}
+		}
 		if err != nil {
 			return nil, fmt.Errorf("analysing %s: %w", c.Path(), err)
 		}
+		done = append(done, m.Path+" ("+outcome(m)+")")
 		out.Models = append(out.Models, m)
 		judged = append(judged, gateModel(m, res))
+	}
+	if err := ctx.Err(); err != nil {
+		// Stopped while the last model's analysis was stored.
+		return nil, &Interrupted{Done: done, Err: err}
 	}
 	sort.Slice(out.Models, func(i, j int) bool { return out.Models[i].Path < out.Models[j].Path })
 	out.Gate = report.NewGate(gate.Evaluate(gateCfg.Rules(), judged))
 	return out, nil
+}
+
+// outcome says in a few words what came of a model's analysis.
+func outcome(m *report.Model) string {
+	switch {
+	case m.Status == vcs.Deleted:
+		return "deleted"
+	case len(m.Errors) > 0:
+		return "does not load"
+	case m.ChangeAnalysis == nil:
+		return "not analysed"
+	}
+	return string(m.Strategy)
 }
 
 // gateModel is what the gate judges of a model: what the report says of
@@ -221,6 +272,7 @@ type runner struct {
 	gate       *config.Config // the base's: the gate, and invariants a change cannot drop
 	base, head string
 	current    string // the model being analysed, for logs
+	doing      string // the last step of its analysis begun, for Interrupted
 	// through holds, for a model analysed because files it reads changed
 	// (and not the model's file), those files.
 	through map[string][]string
@@ -327,7 +379,10 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	req := incremental.Request{
 		Strategy: strategy, Coverage: mc.Coverage, Engine: eopts, Solver: r.opts.Solver, Trees: trees,
 		Analyses: incremental.AllAnalyses, Invariants: invariants,
-		Progress: func(format string, args ...any) { r.progress(c.Path()+": "+format, args...) },
+		Progress: func(format string, args ...any) {
+			r.doing = fmt.Sprintf(format, args...)
+			r.progress(c.Path()+": "+format, args...)
+		},
 	}
 	// A machine that cannot finish starting is a finding at its loop, like
 	// a model that does not load: the head's, or else the base's, whose
@@ -341,6 +396,9 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	if errors.As(err, &se) {
 		out.Errors = []report.Diagnostic{{Path: c.NewPath, Line: se.Err.Pos.Line, Column: se.Err.Pos.Column, Message: se.Err.Msg}}
 		return out, nil, nil
+	}
+	if err == nil {
+		err = r.ctx.Err() // stopped while the trees were kept: no report
 	}
 	if err != nil {
 		return nil, nil, err

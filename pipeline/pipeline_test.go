@@ -217,11 +217,11 @@ func TestWarmAndVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests, err := testgen.DecodeSuite(set, data)
+	tests, err := testgen.DecodeSuite(context.Background(), set, data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	short, _ := testgen.EncodeSuite(tests[1:])
+	short, _ := testgen.EncodeSuite(context.Background(), tests[1:])
 	if err := store.Put(ctx, kindSuite, skey, short); err != nil {
 		t.Fatal(err)
 	}
@@ -721,12 +721,12 @@ func TestVerifyAcceptsDerivedSuites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := testgen.EncodeSuite(derived)
-	b, _ := testgen.EncodeSuite(fresh)
+	a, _ := testgen.EncodeSuite(context.Background(), derived)
+	b, _ := testgen.EncodeSuite(context.Background(), fresh)
 	if bytes.Equal(a, b) {
 		t.Fatal("the derived suite has a fresh suite's values: the test shows nothing")
 	}
-	if d := compareTrees(head, head, derived, fresh); d != "" {
+	if d := compareTrees(context.Background(), head, head, derived, fresh); d != "" {
 		t.Errorf("a valid derived suite is reported: %s", d)
 	}
 	// Damage the tests: values their paths exclude.
@@ -745,7 +745,7 @@ func TestVerifyAcceptsDerivedSuites(t *testing.T) {
 		}
 		bad[i] = &c
 	}
-	if d := compareTrees(head, head, bad, fresh); !strings.Contains(d, "tests differ") {
+	if d := compareTrees(context.Background(), head, head, bad, fresh); !strings.Contains(d, "tests differ") {
 		t.Errorf("a damaged suite is not reported: %q", d)
 	}
 }

@@ -51,7 +51,7 @@ func (t *cacheTrees) Tree(m *mlm.Machine) (*engine.SET, []*testgen.Test) {
 	if !ok {
 		return set, nil
 	}
-	tests, err := testgen.DecodeSuite(set, data)
+	tests, err := testgen.DecodeSuite(r.ctx, set, data)
 	if err != nil {
 		r.progress("cache: ignoring a stored test suite: %v", err)
 	}
@@ -63,7 +63,7 @@ func (t *cacheTrees) Tree(m *mlm.Machine) (*engine.SET, []*testgen.Test) {
 // could get further.
 func (t *cacheTrees) KeepTree(m *mlm.Machine, set *engine.SET, tests []*testgen.Test) {
 	r := t.r
-	if r.opts.Cache == nil || set.Stats.Unknown > 0 {
+	if r.opts.Cache == nil || set.Stats.Unknown > 0 || r.ctx.Err() != nil {
 		return
 	}
 	for _, b := range set.Bounds {
@@ -89,7 +89,7 @@ func (t *cacheTrees) KeepSuite(m *mlm.Machine, tests []*testgen.Test) {
 	if r.opts.Cache == nil || tests == nil {
 		return
 	}
-	suite, err := testgen.EncodeSuite(tests)
+	suite, err := testgen.EncodeSuite(r.ctx, tests)
 	if err == nil {
 		err = r.opts.Cache.Put(r.ctx, kindSuite, suiteKey(t.key(m), t.coverage, rowsOrigin(m)), suite)
 	}
@@ -122,8 +122,8 @@ func (r *runner) storedResult(key string) (*incremental.Result, bool) {
 // storeResult keeps an analysis, in the core's own encoding. One the
 // wall-clock budget cut is not kept: another run could get further.
 func (r *runner) storeResult(key string, res *incremental.Result) {
-	if r.opts.Cache == nil {
-		return
+	if r.opts.Cache == nil || r.ctx.Err() != nil {
+		return // nothing to keep it in, or no one waiting for it
 	}
 	for _, set := range []*engine.SET{res.BaseSet, res.HeadSet, res.WholeSet} {
 		if set != nil && set.Stats.Unknown > 0 {

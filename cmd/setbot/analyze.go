@@ -100,8 +100,9 @@ reported and the analysis goes on with the rows it has. Exit status: 0 when the 
 change makes a state that some execution entered at base entered by none at
 head; transient_state, off by default, concerns states entered but never
 rested in), 2 on usage, configuration or repository errors, 130 when Ctrl-C
-stops it (what was finished is cached). Progress goes to stderr (--quiet
-silences it).`,
+stops it: at any step, within a moment, saying the model and the step it
+stopped in and the models it finished (what was finished is cached). Progress
+goes to stderr (--quiet silences it).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a, err := f.run(cmd.Context(), cmd.ErrOrStderr())
@@ -258,7 +259,12 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	case err != nil && ctx.Err() != nil:
 		// Ctrl-C: the trees and results finished before it are in the
 		// cache, so running the command again goes on from there.
-		fmt.Fprintln(stderr, "setbot: interrupted; what was finished is cached, and running the command again goes on from there")
+		msg := "interrupted"
+		var in *pipeline.Interrupted
+		if errors.As(err, &in) {
+			msg = in.Error()
+		}
+		fmt.Fprintf(stderr, "setbot: %s; what was finished is cached, and running the command again goes on from there\n", msg)
 		return nil, exitError{code: exitInterrupted}
 	}
 	return a, err

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,6 +124,80 @@ func TestAnalyzeInterrupt(t *testing.T) {
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted || !strings.Contains(stderr.String(), "interrupted") {
 		t.Errorf("exit: %v, want status %d with a message; stderr:\n%s", err, exitInterrupted, stderr.String())
+	}
+}
+
+// TestAnalyzeInterruptInTheDelta: Ctrl-C while analyze replays the base
+// tests on the head (a loop with no solver to stop) ends it in that step:
+// exit status 130, no report, and a message that names the model and the
+// step it stopped in. The delta of the thousands of tests of a path-
+// coverage suite takes far longer than hearing the signal; the limit on
+// the wait only keeps a broken build from hanging the test.
+func TestAnalyzeInterruptInTheDelta(t *testing.T) {
+	repo := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...).CombinedOutput(); err != nil {
+			t.Skipf("git: %v\n%s", err, out)
+		}
+	}
+	git("init", "-q")
+	for i, version := range []string{"../../testdata/bench/aqs.scxml", "../../testdata/versions/aqs/v02.scxml"} {
+		data, err := os.ReadFile(version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(repo, "models"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(repo, "models", "aqs.scxml"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		git("add", "-A")
+		git("commit", "-q", "-m", fmt.Sprint("version ", i))
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "analyze", "--repo", repo, "--no-cache", "--base", "HEAD^", "--coverage", "path", "--format", "json")
+	cmd.Env = append(os.Environ(), "SETBOT_TEST_MAIN=1")
+	var stdout, stderr syncBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !strings.Contains(stderr.String(), "replaying the") {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the delta did not start within two minutes:\n%s", stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err = <-exited:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("still running 20 s after Ctrl-C:\n%s", stderr.String())
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+		t.Errorf("exit: %v, want status %d", err, exitInterrupted)
+	}
+	got := stderr.String()
+	// Had the delta gone on to the end, it would have said what came of
+	// it.
+	if want := "setbot: interrupted while analysing models/aqs.scxml (last step: replaying the "; !strings.Contains(got, want) || strings.Contains(got, "test delta:") {
+		t.Errorf("stderr does not say it stopped in the delta (%q):\n%s", want, got)
+	}
+	if stdout.String() != "" {
+		t.Errorf("a report was printed:\n%.300s", stdout.String())
 	}
 }
 

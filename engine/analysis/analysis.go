@@ -133,6 +133,8 @@ type Analyzer struct {
 	// the answers for those cuts, which many nodes share.
 	slicer  *engine.Slicer
 	answers map[string]solver.Result
+	// cancel, when closed, stops the analyses between two nodes.
+	cancel <-chan struct{}
 }
 
 // New starts an analyzer of set; Close releases its solvers. The solvers
@@ -140,6 +142,22 @@ type Analyzer struct {
 func New(set *engine.SET, newSolver engine.NewSolver) *Analyzer {
 	return &Analyzer{set: set, newSolver: newSolver, m: set.Machine, src: set.Machine.Source,
 		slicer: engine.NewSlicer(set.Terms), answers: make(map[string]solver.Result)}
+}
+
+// SetCancel makes the analyses stop with engine.ErrCanceled once done is
+// closed (a context's Done channel), between two nodes of the tree: a
+// long one stops at once instead of going on with solvers that answer
+// Unknown.
+func (a *Analyzer) SetCancel(done <-chan struct{}) { a.cancel = done }
+
+// canceled returns engine.ErrCanceled once the analyses are told to stop.
+func (a *Analyzer) canceled() error {
+	select {
+	case <-a.cancel:
+		return engine.ErrCanceled
+	default:
+		return nil
+	}
 }
 
 // Close releases the analyzer's solvers.
@@ -178,6 +196,9 @@ func (a *Analyzer) generator() (*testgen.Generator, error) {
 
 // Witness is a shortest test that reaches n.
 func (a *Analyzer) Witness(n *engine.Node) (*testgen.Test, error) {
+	if err := a.canceled(); err != nil {
+		return nil, err
+	}
 	gen, err := a.generator()
 	if err != nil {
 		return nil, err

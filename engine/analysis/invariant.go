@@ -58,6 +58,9 @@ func (a *Analyzer) Invariants(invs []Invariant) ([]InvariantCheck, error) {
 	for _, inv := range invs {
 		c := InvariantCheck{Invariant: inv.Text, Implied: inv.Implied, Holds: true}
 		for _, n := range a.set.Nodes {
+			if err := a.canceled(); err != nil {
+				return nil, err
+			}
 			t, exact, err := a.set.EvalExact(n, inv.Expr, nil, nil)
 			if err != nil {
 				return nil, fmt.Errorf("invariant %s: %w", inv.Text, err)

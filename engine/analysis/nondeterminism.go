@@ -42,6 +42,9 @@ func (a *Analyzer) NondeterminismOf(want func(event, taken, shadows string) bool
 		if n.Subsumed != nil {
 			continue
 		}
+		if err := a.canceled(); err != nil {
+			return nil, err
+		}
 		cs := byState[n.State.Name]
 		if cs == nil {
 			cs = a.competition(n.State, inputs)

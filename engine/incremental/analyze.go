@@ -110,14 +110,16 @@ func Analyze(ctx context.Context, base, head *mlm.Machine, req Request) (*Result
 		}
 	}
 	a := &analyzer{ctx: ctx, req: req}
-	a.head = a.version(head)
 	var r *Result
 	var err error
 	if base == nil {
+		a.head = a.version(head)
 		r, err = a.fresh()
 	} else {
 		a.base = a.version(base)
-		r, err = a.change()
+		if a.head, err = a.headOf(head); err == nil {
+			r, err = a.change()
+		}
 	}
 	var se *engine.StartError
 	var started *StartError
@@ -163,6 +165,9 @@ type version struct {
 	suiteCached bool
 	// built: set is a whole tree this analysis built, to keep.
 	built bool
+	// same: set is the base's tree bound to this machine, which equals
+	// the base's (engine.SET.Rebind): node for node the base tree.
+	same bool
 }
 
 func (a *analyzer) version(m *mlm.Machine) *version {
@@ -175,6 +180,27 @@ func (a *analyzer) version(m *mlm.Machine) *version {
 		}
 	}
 	return v
+}
+
+// headOf returns the head version. When its machine equals the base's
+// and the base's tree is at hand, Trees holds the head's under the same
+// key: the base's tree bound to the head machine is that tree, without
+// reading and decoding it again, and so is the base's suite where the
+// tests name the table rows alike (sameRows).
+func (a *analyzer) headOf(m *mlm.Machine) (*version, error) {
+	b := a.base
+	if b.set == nil || b.m.Hash != m.Hash {
+		return a.version(m), nil
+	}
+	set, err := b.set.Rebind(m)
+	if err != nil {
+		return nil, fmt.Errorf("binding the base tree to the head machine: %w", err)
+	}
+	v := &version{m: m, set: set, cached: true, same: true}
+	if b.tests != nil && sameRows(b.m, m) {
+		v.tests, v.suiteCached = rebound(b.tests, set), b.suiteCached
+	}
+	return v, nil
 }
 
 func (a *analyzer) progress(format string, args ...any) {
@@ -237,6 +263,7 @@ func (a *analyzer) change() (*Result, error) {
 			return nil, fmt.Errorf("exploring the head version (%s): %w", strategy, err)
 		}
 		head.set, head.built = set, strategy != vocab.StrategyDSE && strategy != vocab.StrategyReuse
+		head.same = strategy == vocab.StrategyReuse
 	}
 	headSet := head.set
 	if strategy != vocab.StrategyDSE {
@@ -357,7 +384,7 @@ func (a *analyzer) fresh() (*Result, error) {
 		}
 	}
 	sortRefs(r.NewlyUnreachable, r.NewlyReachable, r.NewlyTransient)
-	if err := a.suite(head, nil); err != nil {
+	if err := a.suite(head, "the model", nil); err != nil {
 		return nil, fmt.Errorf("tests of the model: %w", err)
 	}
 	r.HeadTests = head.tests
@@ -369,8 +396,9 @@ func (a *analyzer) fresh() (*Result, error) {
 
 // suite computes the suite of v's tree unless it came with it; the tests
 // of base, the suite of the version before, keep their values where they
-// still satisfy their paths.
-func (a *analyzer) suite(v *version, base []*testgen.Test) error {
+// still satisfy their paths. It stops between two tests once the context
+// ends.
+func (a *analyzer) suite(v *version, what string, base []*testgen.Test) error {
 	if v.tests != nil {
 		return nil
 	}
@@ -378,36 +406,59 @@ func (a *analyzer) suite(v *version, base []*testgen.Test) error {
 	if coverage == "" {
 		coverage = vocab.CoveragePath
 	}
-	tests, err := testgen.SuiteFrom(v.set, coverage, a.req.Solver, base)
+	n, seq, err := testgen.Tests(v.set, coverage, a.req.Solver, base)
+	if err != nil {
+		return err
+	}
+	a.progress("making the %d tests of %s (%s coverage)", n, what, coverage)
+	tests := make([]*testgen.Test, 0, n)
+	for t, err := range seq {
+		if err == nil {
+			err = a.ctx.Err()
+		}
+		if err != nil {
+			return err
+		}
+		tests = append(tests, t)
+	}
 	v.tests = tests
-	return err
+	return nil
 }
 
 // tests computes the suites (unless they came with their trees) and the
 // delta between them; head is the head tree the delta is read on.
 func (a *analyzer) tests(r *Result, head *engine.SET) error {
 	bv, hv := a.base, a.head
-	if err := a.suite(bv, nil); err != nil {
+	if err := a.suite(bv, "the base version", nil); err != nil {
 		return fmt.Errorf("tests of the base version: %w", err)
+	}
+	if hv.same && hv.set == head {
+		if hv.tests == nil && sameRows(bv.m, hv.m) {
+			hv.tests = rebound(bv.tests, head)
+		} else if err := a.suite(hv, "the head version", bv.tests); err != nil {
+			return fmt.Errorf("tests of the head version: %w", err)
+		}
+		a.progress("the machine is the base's: its %d tests are all retained", len(bv.tests))
+		r.setDelta(bv.tests, hv.tests, unchanged(bv.tests, hv.tests, head))
+		return nil
 	}
 	// The base tests named as at head: a test through a renamed state
 	// keeps its identity (and its values).
 	base := testgen.Renamed(bv.tests, a.d.Key, a.d.State)
 	switch {
-	case head == bv.set:
-		hv.tests = bv.tests
 	case hv.set != head:
 		// The whole tree DSE's candidates were confirmed on.
 		hv = &version{m: hv.m, set: head}
-		if err := a.suite(hv, base); err != nil {
+		if err := a.suite(hv, "the head version", base); err != nil {
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 	default:
-		if err := a.suite(hv, base); err != nil {
+		if err := a.suite(hv, "the head version", base); err != nil {
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 	}
-	delta, err := testgen.Compare(base, hv.tests, head)
+	a.progress("replaying the %d base tests on the head version", len(base))
+	delta, err := testgen.Compare(a.ctx, base, hv.tests, head)
 	if err != nil {
 		return err
 	}
@@ -423,9 +474,69 @@ func (a *analyzer) tests(r *Result, head *engine.SET) error {
 			delta.Obsolete[i] = b
 		}
 	}
-	r.BaseTests, r.HeadTests, r.TestDelta = bv.tests, hv.tests, delta
-	r.Tests = Counts{Retained: len(delta.Retained), Changed: len(delta.Changed), Obsolete: len(delta.Obsolete), New: len(delta.New)}
+	r.setDelta(bv.tests, hv.tests, delta)
+	a.progress("test delta: %d retained, %d changed, %d obsolete, %d new", r.Tests.Retained, r.Tests.Changed, r.Tests.Obsolete, r.Tests.New)
 	return nil
+}
+
+// setDelta sets the suites and their delta.
+func (r *Result) setDelta(base, head []*testgen.Test, delta *testgen.Delta) {
+	r.BaseTests, r.HeadTests, r.TestDelta = base, head, delta
+	r.Tests = Counts{Retained: len(delta.Retained), Changed: len(delta.Changed), Obsolete: len(delta.Obsolete), New: len(delta.New)}
+}
+
+// unchanged is the delta from the suite base of a machine to the suite
+// head of an equal machine, whose tree headSet is the base's bound to it
+// (engine.SET.Rebind): what testgen.Compare computes, without replaying a
+// test. Compare runs each base test's inputs on the head machine (package
+// sim) and retains it when the run fires the test's transitions with
+// their decision paths and meets its oracle. The machines are equal (the
+// same hash: the same variables and initial values, events, tables,
+// states and transitions with their keys, guards and actions), and the
+// simulator reads nothing of a machine but these, so it runs a test on
+// the head exactly as on the base; and a base test is a run of the base
+// machine (testgen makes it from a path of the base tree, and the tree
+// and the simulator agree on every path: TestDifferential replays every
+// delta). So every base test is retained, as it is, its Leaf the node
+// of headSet with its leaf's ID (the node its path ends at: the trees are
+// the same node for node). The head suite is made from the same tree under
+// the same coverage keeping the base tests' values, which satisfy their
+// own paths: it holds the same tests, so none is new; head tests of
+// another ID are still listed as new, which costs a map.
+func unchanged(base, head []*testgen.Test, headSet *engine.SET) *testgen.Delta {
+	d := &testgen.Delta{Retained: rebound(base, headSet), Changed: []*testgen.Test{}, Obsolete: []*testgen.Test{}, New: []*testgen.Test{}}
+	ids := make(map[string]bool, len(base))
+	for _, b := range base {
+		ids[b.ID] = true
+	}
+	for _, h := range head {
+		if !ids[h.ID] {
+			d.New = append(d.New, h)
+		}
+	}
+	return d
+}
+
+// rebound returns copies of tests of a tree whose Leaf is the node of set
+// with the same ID: set is that tree rebound (engine.SET.Rebind).
+func rebound(tests []*testgen.Test, set *engine.SET) []*testgen.Test {
+	out := make([]*testgen.Test, len(tests))
+	copies := make([]testgen.Test, len(tests))
+	for i, t := range tests {
+		copies[i] = *t
+		if t.Leaf != nil {
+			copies[i].Leaf = set.Nodes[t.Leaf.ID]
+		}
+		out[i] = &copies[i]
+	}
+	return out
+}
+
+// sameRows reports whether the tests of two equal machines name the rows
+// of their black-box tables alike (testgen.RowOrigins): then a suite of
+// one is a suite of the other.
+func sameRows(a, b *mlm.Machine) bool {
+	return slices.Equal(testgen.RowOrigins(a.Source), testgen.RowOrigins(b.Source))
 }
 
 // keep gives Trees the whole trees the analysis built, and the suites of
@@ -447,6 +558,12 @@ func (a *analyzer) keep(r *Result) {
 	switch {
 	case v.built:
 		t.KeepTree(v.m, v.set, r.HeadTests)
+	case v.same:
+		// Its tree is the base's, kept under the same key; so is its
+		// suite, unless the tests name the table rows otherwise.
+		if !sameRows(a.base.m, v.m) {
+			t.KeepSuite(v.m, r.HeadTests)
+		}
 	case v.cached && !v.suiteCached && v.set == a.whole:
 		t.KeepSuite(v.m, r.HeadTests)
 	case !v.cached && r.WholeSet != nil:

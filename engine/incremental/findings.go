@@ -76,7 +76,7 @@ func (a *analyzer) invariants(r *Result) error {
 		}
 	}
 	a.progress("checking %d invariants", len(invs))
-	an := analysis.New(set, a.req.Solver)
+	an := a.analyzer(set)
 	defer an.Close()
 	var err error
 	if r.Invariants, err = an.Invariants(invs); err != nil {
@@ -106,7 +106,7 @@ func (a *analyzer) outputs(r *Result) error {
 	if len(lost) == 0 {
 		return nil
 	}
-	an := analysis.New(a.base.set, a.req.Solver)
+	an := a.analyzer(a.base.set)
 	defer an.Close()
 	within, cutBy := qualifiers(a.read)
 	for key, n := range lost {
@@ -131,7 +131,7 @@ func (a *analyzer) nondeterminism(r *Result) error {
 	if set == nil {
 		set = a.read
 	}
-	found, err := conflicts(set, a.req.Solver, nil, true)
+	found, err := a.conflicts(set, nil, true)
 	if err != nil || len(found) == 0 {
 		return err
 	}
@@ -146,7 +146,7 @@ func (a *analyzer) nondeterminism(r *Result) error {
 		// The base's transitions are named as at head: a state the change
 		// renamed renames them too.
 		ren := func(id string) string { return renameTransition(id, a.d.Renamed) }
-		old, err := conflicts(a.base.set, a.req.Solver, func(event, taken, shadows string) bool {
+		old, err := a.conflicts(a.base.set, func(event, taken, shadows string) bool {
 			return asked[conflictKey(analysis.Conflict{Event: event, Taken: ren(taken), Shadows: ren(shadows)})]
 		}, false)
 		if err != nil {
@@ -164,10 +164,18 @@ func (a *analyzer) nondeterminism(r *Result) error {
 	return nil
 }
 
+// analyzer starts an analyzer of set that stops when the analysis's
+// context ends.
+func (a *analyzer) analyzer(set *engine.SET) *analysis.Analyzer {
+	an := analysis.New(set, a.req.Solver)
+	an.SetCancel(a.ctx.Done())
+	return an
+}
+
 // conflicts finds the conflicts of set that want accepts (nil: all), with
 // a witness each when witnesses is set.
-func conflicts(set *engine.SET, newSolver engine.NewSolver, want func(event, taken, shadows string) bool, witnesses bool) ([]analysis.Conflict, error) {
-	an := analysis.New(set, newSolver)
+func (a *analyzer) conflicts(set *engine.SET, want func(event, taken, shadows string) bool, witnesses bool) ([]analysis.Conflict, error) {
+	an := a.analyzer(set)
 	defer an.Close()
 	out, err := an.NondeterminismOf(want, witnesses)
 	if err != nil {

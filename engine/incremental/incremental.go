@@ -234,13 +234,15 @@ func survival(set *engine.SET, d *diffmap.Diff) float64 {
 	return float64(kept) / float64(kept+redone)
 }
 
-// Build explores m by strategy: Reuse returns base whole, MSE reuses it
+// Build explores m by strategy: Reuse returns base whole (bound to m), MSE reuses it
 // for what d does not update, DSE explores the transitions of interest
 // fully (see ChangeImpact) and Full (any other) explores from scratch.
 func Build(strategy vocab.Strategy, m *mlm.Machine, base *engine.SET, d *diffmap.Diff, interest map[string]bool, req Request) (*engine.SET, error) {
 	switch strategy {
 	case vocab.StrategyReuse:
-		return base, nil
+		// The base tree, bound to the head machine: what is read on it
+		// (lines, the statechart transitions that compete) is the head's.
+		return base.Rebind(m)
 	case vocab.StrategyMSE:
 		return engine.ExploreMSE(m, base, d.Updated, renames(d, base.Machine), req.Engine, req.Solver)
 	case vocab.StrategyDSE:

@@ -1,6 +1,7 @@
 package testgen
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -35,11 +36,15 @@ type Delta struct {
 // or changed test keeps its identity and values; its Leaf is the head
 // tree's node its path ends at, nil when the head tree stops before. An
 // obsolete test is the base test as it was.
-// Replaying is concrete: Compare asks no solver.
-func Compare(base, head []*Test, headSet *engine.SET) (*Delta, error) {
+// Replaying is concrete: Compare asks no solver. It stops with the
+// context's error once the context ends.
+func Compare(ctx context.Context, base, head []*Test, headSet *engine.SET) (*Delta, error) {
 	d := &Delta{Retained: []*Test{}, Changed: []*Test{}, Obsolete: []*Test{}, New: []*Test{}}
 	kept := make(map[string]bool)
 	for _, b := range base {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		h, err := replay(headSet.Machine, b)
 		switch {
 		case err != nil:

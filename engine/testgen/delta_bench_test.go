@@ -1,6 +1,7 @@
 package testgen_test
 
 import (
+	"context"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -26,7 +27,7 @@ func BenchmarkCompare(b *testing.B) {
 				var d *testgen.Delta
 				for i := 0; i < b.N; i++ {
 					var err error
-					if d, err = testgen.Compare(bt, ht, head); err != nil {
+					if d, err = testgen.Compare(context.Background(), bt, ht, head); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -1,6 +1,7 @@
 package testgen_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -124,7 +125,7 @@ func TestCompare(t *testing.T) {
 			}
 			_, bset, bt := suiteOf(t, "base.scxml", apply(t, src, tc.base), baseDepth)
 			hm, hset, ht := suiteOf(t, "head.scxml", apply(t, src, tc.head), tc.depth)
-			d, err := testgen.Compare(bt, ht, hset)
+			d, err := testgen.Compare(context.Background(), bt, ht, hset)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,7 @@ package testgen
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -17,28 +18,46 @@ type storedTest struct {
 }
 
 // EncodeSuite encodes a suite of tests of one tree, so that DecodeSuite,
-// given the same tree (decoded or not), returns the same suite.
-func EncodeSuite(tests []*Test) ([]byte, error) {
-	out := make([]storedTest, len(tests))
+// given the same tree (decoded or not), returns the same suite. It stops
+// between two tests once ctx ends.
+func EncodeSuite(ctx context.Context, tests []*Test) ([]byte, error) {
+	out := []byte{'['}
 	for i, t := range tests {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if t.Leaf == nil {
 			return nil, fmt.Errorf("encoding test %s: it has no tree node", t.ID)
 		}
-		out[i] = storedTest{Test: t, Leaf: t.Leaf.ID}
+		b, err := json.Marshal(storedTest{Test: t, Leaf: t.Leaf.ID})
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, b...)
 	}
-	return json.Marshal(out)
+	return append(out, ']'), nil
 }
 
-// DecodeSuite decodes a suite EncodeSuite wrote for set.
-func DecodeSuite(set *engine.SET, data []byte) ([]*Test, error) {
-	var in []storedTest
+// DecodeSuite decodes a suite EncodeSuite wrote for set. It stops between
+// two tests once ctx ends.
+func DecodeSuite(ctx context.Context, set *engine.SET, data []byte) ([]*Test, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	if err := dec.Decode(&in); err != nil {
-		return nil, fmt.Errorf("decoding a test suite: %w", err)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return nil, fmt.Errorf("decoding a test suite: not a list of tests")
 	}
-	out := make([]*Test, len(in))
-	for i, s := range in {
+	var out []*Test
+	for i := 0; dec.More(); i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var s storedTest
+		if err := dec.Decode(&s); err != nil {
+			return nil, fmt.Errorf("decoding a test suite: %w", err)
+		}
 		if s.Test == nil || s.Leaf < 0 || s.Leaf >= len(set.Nodes) {
 			return nil, fmt.Errorf("decoding a test suite: test %d names no node of the tree", i)
 		}
@@ -54,7 +73,13 @@ func DecodeSuite(set *engine.SET, data []byte) ([]*Test, error) {
 			}
 		}
 		s.Test.Leaf = set.Nodes[s.Leaf]
-		out[i] = s.Test
+		out = append(out, s.Test)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("decoding a test suite: %w", err)
+	}
+	if out == nil {
+		out = []*Test{}
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package testgen_test
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -27,7 +28,7 @@ func TestSuiteRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		enc, err := testgen.EncodeSuite(tests)
+		enc, err := testgen.EncodeSuite(context.Background(), tests)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +40,7 @@ func TestSuiteRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := testgen.DecodeSuite(decodedSet, enc)
+		got, err := testgen.DecodeSuite(context.Background(), decodedSet, enc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +58,7 @@ func TestSuiteRoundTrip(t *testing.T) {
 			}
 		}
 		// The delta of a suite against itself, one side decoded, keeps every test.
-		d, err := testgen.Compare(got, tests, set)
+		d, err := testgen.Compare(context.Background(), got, tests, set)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,10 +66,10 @@ func TestSuiteRoundTrip(t *testing.T) {
 			t.Errorf("%s: %d of %d tests retained against their decoded selves", path, len(d.Retained), len(tests))
 		}
 	}
-	if _, err := testgen.DecodeSuite(&engine.SET{}, []byte(`[{"id":"x","leaf":3}]`)); err == nil {
+	if _, err := testgen.DecodeSuite(context.Background(), &engine.SET{}, []byte(`[{"id":"x","leaf":3}]`)); err == nil {
 		t.Error("a test naming no node was accepted")
 	}
-	if _, err := testgen.DecodeSuite(&engine.SET{}, []byte(`{`)); err == nil {
+	if _, err := testgen.DecodeSuite(context.Background(), &engine.SET{}, []byte(`{`)); err == nil {
 		t.Error("broken JSON was accepted")
 	}
 }

@@ -1,6 +1,7 @@
 package testgen_test
 
 import (
+	"context"
 	"reflect"
 	"testing"
 
@@ -38,7 +39,7 @@ func FuzzDecodeSuite(f *testing.F) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			enc, err := testgen.EncodeSuite(tests)
+			enc, err := testgen.EncodeSuite(context.Background(), tests)
 			if err != nil {
 				f.Fatal(err)
 			}
@@ -52,7 +53,7 @@ func FuzzDecodeSuite(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		set := sets[int(which)%len(sets)]
-		got, err := testgen.DecodeSuite(set, data)
+		got, err := testgen.DecodeSuite(context.Background(), set, data)
 		if err != nil {
 			return
 		}
@@ -61,17 +62,17 @@ func FuzzDecodeSuite(f *testing.F) {
 				t.Fatalf("test %s names no node of the tree", tc.ID)
 			}
 		}
-		enc, err := testgen.EncodeSuite(got)
+		enc, err := testgen.EncodeSuite(context.Background(), got)
 		if err != nil {
 			t.Fatalf("encoding a decoded suite: %v", err)
 		}
-		again, err := testgen.DecodeSuite(set, enc)
+		again, err := testgen.DecodeSuite(context.Background(), set, enc)
 		if err != nil {
 			t.Fatalf("decoding a decoded suite's encoding: %v\n%s", err, enc)
 		}
 		if !reflect.DeepEqual(again, got) {
 			t.Fatalf("the suite changed when encoded again:\n%s", enc)
 		}
-		_, _ = testgen.Compare(got, nil, set)
+		_, _ = testgen.Compare(context.Background(), got, nil, set)
 	})
 }

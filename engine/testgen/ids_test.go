@@ -1,6 +1,7 @@
 package testgen_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,7 +74,7 @@ func TestDeltaKeysOnTimerSlots(t *testing.T) {
 	_, set, tests := suiteOf(t, "two_ticks.scxml", src, 6)
 	for i, missing := range tests {
 		base := append(append([]*testgen.Test{}, tests[:i]...), tests[i+1:]...)
-		d, err := testgen.Compare(base, tests, set)
+		d, err := testgen.Compare(context.Background(), base, tests, set)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package testgen_test
 
 import (
+	"context"
 	"os"
 	"slices"
 	"strings"
@@ -32,7 +33,7 @@ func TestCompareRenamed(t *testing.T) {
 		t.Fatalf("the rename is %+v, updated %v: want four state_renamed and nothing updated", d.Changes, d.Updated)
 	}
 
-	plain, err := testgen.Compare(bt, ht, hset)
+	plain, err := testgen.Compare(context.Background(), bt, ht, hset)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestCompareRenamed(t *testing.T) {
 	}
 
 	renamed := testgen.Renamed(bt, d.Key, d.State)
-	delta, err := testgen.Compare(renamed, ht, hset)
+	delta, err := testgen.Compare(context.Background(), renamed, ht, hset)
 	if err != nil {
 		t.Fatal(err)
 	}

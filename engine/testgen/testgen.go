@@ -248,11 +248,7 @@ func (g *Generator) rows(n *engine.Node, vals map[solver.Term]any) ([]string, er
 			if !sim.RowMatches(row, args) {
 				continue
 			}
-			where := "computed by " + f.Command
-			if !row.Grown {
-				where = m.Fset.Position(row.Pos).String()
-			}
-			r := fmt.Sprintf("%s(%s) = %s (%s)", f.Name, strings.Join(text, ", "), model.FormatValue(row.Out), where)
+			r := fmt.Sprintf("%s(%s) = %s (%s)", f.Name, strings.Join(text, ", "), model.FormatValue(row.Out), rowOrigin(m, f, row))
 			if !slices.Contains(out, r) {
 				out = append(out, r)
 			}
