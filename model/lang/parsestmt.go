@@ -64,7 +64,7 @@ func (p *parser) parseStmt() Stmt {
 		} else if p.tok == IDENT && p.lit == "return" {
 			s = p.parseReturn()
 		} else if hint, ok := unsupportedStatements[p.lit]; p.tok == IDENT && ok {
-			p.error("unsupported statement %s: %s", p.lit, hint)
+			p.refuse("unsupported statement %s: %s", p.lit, hint)
 			p.skipUnsupported()
 		} else {
 			s = p.parseSimple()

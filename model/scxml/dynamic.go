@@ -394,11 +394,11 @@ func (b *builder) fixedSend(d *dynSend, event, target string) lang.Stmt {
 	case target == model.TargetInternal && d.delay == nil:
 		return &lang.Raise{RaisePos: d.pos, Event: event, Args: d.args, ID: id}
 	case target == model.TargetInternal:
-		b.errorf(b.file.Offset(d.pos), "a delayed <send> whose target may be #_internal is not supported: remove the delay or the target")
+		b.refusef(b.file.Offset(d.pos), "a delayed <send> whose target may be #_internal is not supported: remove the delay or the target")
 	case target == model.SessionLocation:
 		target = "" // the machine's own session: its external queue
 	case target != "" && d.delay != nil && sendError(target) == "":
-		b.errorf(b.file.Offset(d.pos), "a delayed <send> whose target may be the external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
+		b.refusef(b.file.Offset(d.pos), "a delayed <send> whose target may be the external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 	}
 	if target != "" && sendError(target) == "" {
 		id = "" // an output's send id is nothing the machine can observe
