@@ -130,10 +130,15 @@ type ModelConfig struct {
 	ExpectUnreachable []string
 }
 
-// Expected reports whether the state id matches one of the globs of the
-// states meant to be unreachable.
-func (mc ModelConfig) Expected(id string) bool {
-	return matchAny(mc.ExpectUnreachable, id)
+// ExpectedBy returns the first of the globs of the states meant to be
+// unreachable that the state id matches, and whether there is one.
+func (mc ModelConfig) ExpectedBy(id string) (string, bool) {
+	for _, g := range mc.ExpectUnreachable {
+		if ok, _ := doublestar.Match(g, id); ok {
+			return g, true
+		}
+	}
+	return "", false
 }
 
 // Default returns the configuration of a repository without .setbot.yml.

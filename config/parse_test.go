@@ -105,6 +105,11 @@ functions:
 			"runtime_error":       "warn",
 			"output_lost":         "warn",
 			"nondeterminism":      "warn",
+
+			"model_refused":                "warn",
+			"expected_unreachable_reached": "block",
+			"new_model_unreachable":        "warn",
+			"new_model_error":              "warn",
 		},
 		Schedule:  "0 3 * * *",
 		Functions: Functions{RunCommands: true, GrowRounds: 5, Timeout: 3 * time.Second},
@@ -139,8 +144,12 @@ func TestParseValid(t *testing.T) {
 		{"integer zero timeout", "bounds: {timeout: 0}\n", func(c *Config) bool { return c.Bounds.Timeout == 0 }},
 		{"expected unreachable states", "expect_unreachable: [fail, '*.fail']\nmodels_config: [{match: 'w3c/**', expect_unreachable: ['err{1,2}']}]\n", func(c *Config) bool {
 			w3c, other := c.For("w3c/t1.scxml"), c.For("app.scxml")
-			return w3c.Expected("fail") && w3c.Expected("s1.fail") && w3c.Expected("err2") && !w3c.Expected("pass") && !w3c.Expected("failed") &&
-				other.Expected("fail") && !other.Expected("err1")
+			expected := func(mc ModelConfig, id, want string) bool {
+				g, ok := mc.ExpectedBy(id)
+				return g == want && ok == (want != "")
+			}
+			return expected(w3c, "fail", "fail") && expected(w3c, "s1.fail", "*.fail") && expected(w3c, "err2", "err{1,2}") &&
+				expected(w3c, "pass", "") && expected(w3c, "failed", "") && expected(other, "fail", "fail") && expected(other, "err1", "")
 		}},
 	}
 	for _, tt := range tests {
@@ -174,7 +183,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown rule bounds key", "models_config:\n  - match: a\n    bounds: {timout: 1s}\n", []string{
 			`.setbot.yml:3:14: models_config[0].bounds: unknown key "timout", did you mean "timeout"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
 		{"unknown gate rule", "gate:\n  unreachable_states: warn\n", []string{
-			`.setbot.yml:2:3: gate: unknown rule "unreachable_states", did you mean "unreachable_state"? (known: unreachable_state, transient_state, invariant_violation, bound_hit, model_error, runtime_error, output_lost, nondeterminism)`}},
+			`.setbot.yml:2:3: gate: unknown rule "unreachable_states", did you mean "unreachable_state"? (known: unreachable_state, transient_state, invariant_violation, bound_hit, model_error, model_refused, runtime_error, output_lost, nondeterminism, expected_unreachable_reached, new_model_unreachable, new_model_error)`}},
 		{"unknown functions key", "functions:\n  run_command: true\n  rounds: 3\n", []string{
 			`.setbot.yml:2:3: functions: unknown key "run_command", did you mean "run_commands"? (known: run_commands, grow_rounds, timeout)`,
 			`.setbot.yml:3:3: functions: unknown key "rounds" (known: run_commands, grow_rounds, timeout)`}},
