@@ -103,7 +103,6 @@ func findings(m Model) []Finding {
 		}
 		if old[i] {
 			f.Reason = vocab.ReasonAtBase
-			f.Message += " (the base version has the same error)"
 		} else if noBase == vocab.ReasonNoBase {
 			f.Message += "; " + m.baseUnread()
 		}

@@ -30,7 +30,7 @@ func TestRegressionsOnly(t *testing.T) {
 		{"an old error in a touched file, its line moved", Model{Path: "m.scxml",
 			Errors:     []Diagnostic{{Line: 9, Column: 3, Message: `unknown target state "x"`}},
 			BaseErrors: []Diagnostic{{Line: 8, Column: 3, Message: `unknown target state "x"`}}},
-			[]want{{vocab.RuleNewModelError, vocab.ActionOff, vocab.ReasonAtBase, "the base version has the same error"}}},
+			[]want{{vocab.RuleNewModelError, vocab.ActionOff, vocab.ReasonAtBase, `line 9, column 3: unknown target state "x"`}}},
 		{"an old error quoting a moved place, and a new one", Model{Path: "m.scxml",
 			Errors: []Diagnostic{{Line: 9, Message: `duplicate setbot:id "T" (first at m.scxml:4:2)`},
 				{Line: 12, Message: `unknown target state "y"`}},

@@ -277,8 +277,8 @@ var ruleTitles = map[vocab.Rule][2]string{
 	vocab.RuleNondeterminism:      {"new nondeterministic choice", "new nondeterministic choices"},
 	vocab.RuleModelRefused:        {"refused model", "refused models"},
 	vocab.RuleExpectedReached:     {"expected-unreachable state reached", "expected-unreachable states reached"},
-	vocab.RuleNewModelUnreachable: {"unreachable state in a new model", "unreachable states in new models"},
-	vocab.RuleNewModelError:       {"error in a new model", "errors in new models"},
+	vocab.RuleNewModelUnreachable: {"unreachable state (no base)", "unreachable states (no base)"},
+	vocab.RuleNewModelError:       {"model error (no base)", "model errors (no base)"},
 }
 
 // ruleOrder is the order in which counts are given.
@@ -505,7 +505,7 @@ func newModelView(m *Model, d detail, worst vocab.Action, states map[string]Find
 		}
 		switch {
 		case m.Status == Added:
-			v.Lead += "; the file is new, so none blocks unless the gate's new_model_error says so:"
+			v.Lead += "; the file is new, and its first version does not block unless the gate asks (new_model_error, model_refused):"
 		case len(m.BaseErrors) > 0:
 			v.Lead += "; the base version could not be read either (" + text(baseUnread(m)) + "), and errors it has too are not the change's:"
 		default:
@@ -578,7 +578,11 @@ func newModelView(m *Model, d detail, worst vocab.Action, states map[string]Find
 
 	v.ReuseLine = reuseLine(m)
 	v.TestsSummary, v.TestRows, v.MoreTests = testRows(r.TestDelta)
-	v.Reach = reachLines(r, states)
+	fresh := "in a new model"
+	if len(m.BaseErrors) > 0 {
+		fresh = "with no base version to compare with"
+	}
+	v.Reach = reachLines(r, states, fresh)
 	// An invariant that holds only where its conversions are exact is
 	// told apart from those that hold outright.
 	var qualified []string
@@ -761,8 +765,9 @@ func testRows(d *TestDelta) (summary string, rows []testRow, more int) {
 
 // reachLines lists the reachability changes, newly unreachable first.
 // The gate's finding about each state (states) gives its mark and why it
-// does not block.
-func reachLines(r *ChangeAnalysis, states map[string]Finding) []string {
+// does not block; fresh qualifies the unreachable states of a model with
+// no base version.
+func reachLines(r *ChangeAnalysis, states map[string]Finding, fresh string) []string {
 	var out []string
 	mark := func(state, icon string) (string, string) {
 		if f, ok := states[state]; ok {
@@ -777,7 +782,7 @@ func reachLines(r *ChangeAnalysis, states map[string]Finding) []string {
 		}
 		icon, why := mark(s.State, "❌")
 		if r.NoBase {
-			out = append(out, fmt.Sprintf("%s %s%s: %s in a new model%s", icon, code(s.State), lineSuffix(s.Line), gate.Unreachable(s.Within), why))
+			out = append(out, fmt.Sprintf("%s %s%s: %s %s%s", icon, code(s.State), lineSuffix(s.Line), gate.Unreachable(s.Within), fresh, why))
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s %s%s: newly %s%s", icon, code(s.State), lineSuffix(s.Line), gate.Unreachable(s.Within), why))
