@@ -152,3 +152,38 @@ func TestGateBlocksOnlyRegressions(t *testing.T) {
 		t.Errorf("analyze --format markdown: exit %d\n%s\n%s", code, md, errs)
 	}
 }
+
+// TestGateThroughRenamesAndExpectations: an error the base had stays old
+// when the change moves the file, and a state the model declares
+// unreachable blocks when the change makes it reachable.
+func TestGateThroughRenamesAndExpectations(t *testing.T) {
+	fixture := func(name string) []byte { return readFile(t, filepath.Join("testdata", "regressions", name)) }
+	expect := func(b []byte) []byte {
+		s := strings.Replace(string(b), `<scxml `, `<scxml xmlns:setbot="https://setbot.dev/scxml" `, 1)
+		return []byte(strings.Replace(s, `<final id="fail"/>`, `<final id="fail" setbot:expect="unreachable"/>`, 1))
+	}
+	r := newTestRepo(t)
+	c0 := r.commit("the models", map[string][]byte{"a/old_error.scxml": fixture("old_error.scxml"), "guarded.scxml": expect(fixture("guarded.scxml"))})
+	c1 := r.commit("rename and regress", map[string][]byte{"a/old_error.scxml": nil, "b/moved_error.scxml": fixture("old_error.scxml"),
+		"guarded.scxml": expect(fixture("guarded_regressed.scxml"))})
+	repo, err := vcs.Open(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := pipeline.Analyze(context.Background(), repo, c0, c1, pipeline.Options{Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range append(append([]report.Finding(nil), a.Gate.Findings...), a.Gate.NotGated...) {
+		got = append(got, fmt.Sprintf("%s %s %s %s %s", f.Path, f.Rule, f.Level, f.Reason, f.Subject))
+	}
+	want := []string{
+		"guarded.scxml unreachable_state block  pass",
+		"guarded.scxml expected_unreachable_reached block  fail",
+		`b/moved_error.scxml new_model_error off at_base unknown target state "nowhere"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
