@@ -95,7 +95,7 @@ type Action string
 const (
 	ActionBlock Action = "block" // the check fails
 	ActionWarn  Action = "warn"  // the check is neutral
-	ActionOff   Action = "off"   // the finding is reported but does not affect the check
+	ActionOff   Action = "off"   // the finding does not affect the check (the level of those the gate lists without counting)
 )
 
 // Actions lists the gate actions, in documentation order.
