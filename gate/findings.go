@@ -121,6 +121,9 @@ func findings(m Model) []Finding {
 	if r == nil {
 		return out
 	}
+	if r.NoBase && noBase == "" {
+		noBase = vocab.ReasonNewModel
+	}
 	for _, s := range r.NewlyUnreachable {
 		f := Finding{Rule: vocab.RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
 			Message: fmt.Sprintf("state %s was reachable at base; at head it is %s (no execution enters it)", s.State, Unreachable(s.Within))}
@@ -129,7 +132,7 @@ func findings(m Model) []Finding {
 			f.Rule, f.Reason = vocab.RuleNewModelUnreachable, noBase
 			f.Message = fmt.Sprintf("state %s is %s (no execution enters it); %s, so it is compared with nothing", s.State, Unreachable(s.Within), m.baseUnread())
 		case r.NoBase:
-			f.Rule, f.Reason = vocab.RuleNewModelUnreachable, vocab.ReasonNewModel
+			f.Rule, f.Reason = vocab.RuleNewModelUnreachable, noBase
 			f.Message = fmt.Sprintf("state %s is %s in a new model (no execution enters it)", s.State, Unreachable(s.Within))
 		}
 		if s.CutBy != "" {
