@@ -812,7 +812,8 @@ func (c *checker) operands(pos source.Pos, op Token, want, k1, k2 Kind) bool {
 		return true
 	}
 	if k1 != Invalid && k2 != Invalid && (k1 != want || k2 != want) {
-		c.errorAt(pos, "operator %s needs %s operands, found %s and %s", op, want, k1, k2)
+		// ECMAScript converts the operands; setbot's typed language does not.
+		c.refuseAt(pos, "operator %s needs %s operands, found %s and %s", op, want, k1, k2)
 		return false
 	}
 	return true

@@ -329,7 +329,8 @@ func (p *parser) parseSimple() Stmt {
 		}
 	default:
 		if len(p.errs) == mark {
-			p.errorAt(start, "expected assignment, found expression "+ExprString(x))
+			// Valid ECMAScript (an expression statement), outside the language.
+			p.refuseAt(start, "expected assignment, found expression "+ExprString(x))
 		}
 	}
 	return nil

@@ -362,7 +362,7 @@ func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []lang.St
 	} else {
 		vals, undef, ok := vs.of(d.eventExpr)
 		if !ok {
-			b.errorf(d.eventAttr.Offsets0(), "eventexpr %q: setbot cannot tell which events it names (the value is computed at run time); "+
+			b.refusef(d.eventAttr.Offsets0(), "eventexpr %q: setbot cannot tell which events it names (the value is computed at run time); "+
 				"name the event in event=\"...\" (one <send> per event, under <if> where it varies), or assign the variable only string constants", strings.TrimSpace(d.eventAttr.Value))
 			return nil
 		}

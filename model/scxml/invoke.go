@@ -259,7 +259,7 @@ func (b *builder) readInvokes() {
 func (b *builder) srcFromExpr(p *pendingInvoke, vs *values) bool {
 	vals, _, ok := vs.of(p.srcExpr)
 	if !ok {
-		b.errorf(p.srcAttr.Offsets0(), "<invoke srcexpr> %q: setbot cannot tell which files it names (the value is computed at run time); "+
+		b.refusef(p.srcAttr.Offsets0(), "<invoke srcexpr> %q: setbot cannot tell which files it names (the value is computed at run time); "+
 			"write src=\"file:NAME.scxml\", or assign the variable only string constants", p.srcAttr.Value)
 		return false
 	}
