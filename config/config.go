@@ -185,7 +185,7 @@ func (c *Config) For(path string) ModelConfig {
 			continue
 		}
 		if r.Bounds != nil {
-			r.Bounds.apply(&mc.Bounds)
+			r.Bounds.Apply(&mc.Bounds)
 		}
 		mc.Invariants = append(mc.Invariants, r.Invariants...)
 		mc.ExpectUnreachable = append(mc.ExpectUnreachable, r.ExpectUnreachable...)
@@ -207,7 +207,8 @@ func (c *Config) Rules() vocab.Gate {
 	return maps.Clone(c.Gate)
 }
 
-func (o *BoundsOverride) apply(b *Bounds) {
+// Apply sets the bounds o sets in b.
+func (o *BoundsOverride) Apply(b *Bounds) {
 	set(&b.Depth, o.Depth)
 	set(&b.MaxStates, o.MaxStates)
 	set(&b.LoopBound, o.LoopBound)

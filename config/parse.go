@@ -601,7 +601,7 @@ func (p *parser) config(n *yaml.Node, c *Config) {
 		case "time":
 			c.Time = vocab.Time(p.choice(v, key, "time", times))
 		case "bounds":
-			p.bounds(v, key).apply(&c.Bounds)
+			p.bounds(v, key).Apply(&c.Bounds)
 		case "invariants":
 			c.Invariants = p.invariants(v, key)
 		case "expect_unreachable":

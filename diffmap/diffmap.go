@@ -43,6 +43,18 @@ const (
 	// the document, or one moved between a state and its ancestor past the
 	// other. Their identities need not change; what they do does.
 	PriorityChanged Kind = "priority_changed"
+	// InvokeChanged is an <invoke> of a state that changed what it does:
+	// its id, src, params, finalize, autoforward or idlocation (the
+	// subject names which), or an invoke added to or removed from a state
+	// both versions have.
+	InvokeChanged Kind = "invoke_changed"
+	// TableChanged is a black-box function whose signature, table file,
+	// command or rows changed: its callers compute something else.
+	TableChanged Kind = "table_changed"
+	// MachineChanged stands for changes that update flattened transitions
+	// and that no other class names; its subject counts them. Without it a
+	// report would say "no change" of a change that has an effect.
+	MachineChanged Kind = "machine_changed"
 )
 
 // Position is a place in a file.
@@ -75,6 +87,12 @@ type TransitionPlace struct {
 type Diff struct {
 	Changes []Change
 	Renamed map[string]string // old state id -> new
+	// Configs and Keys name the old machine's states and transitions (by
+	// name and key) as the new machine does where only renames tell them
+	// apart: a renamed state renames the configurations it is in and the
+	// transitions that leave, enter or pass through it. Only names a
+	// rename changes are here; see Config and Key.
+	Configs, Keys map[string]string
 
 	// The MLM transitions (by key) added, removed and changed; Updated is
 	// their union, as seed 000's T_updated.
@@ -88,7 +106,7 @@ type Diff struct {
 // Compute compares two versions of a model and of their flattened machines.
 func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 	d := &Diff{Renamed: make(map[string]string), Updated: make(map[string]bool)}
-	compareModels(d, oldM, newM, "", true)
+	ids := compareModels(d, oldM, newM, "", true)
 	sort.SliceStable(d.Changes, func(i, j int) bool {
 		a, b := d.Changes[i], d.Changes[j]
 		if a.Kind != b.Kind {
@@ -96,7 +114,11 @@ func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 		}
 		return a.Subject < b.Subject
 	})
+	rekey(d, oldMLM, newMLM, ids)
 	mapTransitions(d, oldMLM, newMLM)
+	if len(d.Changes) == 0 && len(d.Updated) > 0 {
+		d.Changes = append(d.Changes, Change{Kind: MachineChanged, Subject: fmt.Sprintf("%d flattened transitions", len(d.Updated))})
+	}
 	return d
 }
 
@@ -104,8 +126,10 @@ func Compute(oldM, newM *model.Model, oldMLM, newMLM *mlm.Machine) *Diff {
 // those of each machine they both invoke under the same id, with the
 // subjects and renames scoped by the invoke id (sub.s0, as reports name the
 // states of invoked machines). Positions are kept where the code is in the
-// model's own file (sameFile): an invoke's src file is another.
-func compareModels(d *Diff, o, n *model.Model, scope string, sameFile bool) {
+// model's own file (sameFile): an invoke's src file is another. It
+// returns the old transitions' ids mapped to the new (transitionIDs) of
+// the models themselves.
+func compareModels(d *Diff, o, n *model.Model, scope string, sameFile bool) map[string]string {
 	sub := d
 	if scope != "" {
 		sub = &Diff{Renamed: make(map[string]string), Updated: make(map[string]bool)}
@@ -118,6 +142,8 @@ func compareModels(d *Diff, o, n *model.Model, scope string, sameFile bool) {
 	c.variables()
 	c.params()
 	c.initials()
+	c.invokes()
+	c.tables()
 	if scope != "" {
 		for _, ch := range sub.Changes {
 			ch.Subject = scope + ch.Subject
@@ -140,6 +166,7 @@ func compareModels(d *Diff, o, n *model.Model, scope string, sameFile bool) {
 			}
 		}
 	}
+	return c.transitionIDs()
 }
 
 type comparer struct {
@@ -220,24 +247,7 @@ func (c *comparer) states() {
 			born = append(born, news[id])
 		}
 	}
-	used := make(map[*model.State]bool)
-	for _, g := range gone {
-		var match *model.State
-		for _, b := range born {
-			if !used[b] && c.signature(g, c.o, g.ID) == c.signature(b, c.n, b.ID) {
-				if match != nil {
-					match = nil // ambiguous: not a rename
-					break
-				}
-				match = b
-			}
-		}
-		if match != nil {
-			used[match] = true
-			c.d.Renamed[g.ID] = match.ID
-			c.add(StateRenamed, g.ID+">"+match.ID, g.Pos, match.Pos)
-		}
-	}
+	used := c.renames(gone, born)
 	for _, g := range gone {
 		if _, ok := c.d.Renamed[g.ID]; !ok {
 			c.add(StateRemoved, g.ID, g.Pos, source.NoPos)
@@ -263,15 +273,93 @@ func (c *comparer) states() {
 	}
 }
 
+// renames pairs removed states with added ones whose signatures match,
+// records them in Renamed and reports them; it returns the added states
+// paired. States renamed together often name one another (siblings whose
+// transitions target each other, a parent and its children), so they are
+// paired in rounds: in each, a state not yet paired is named in a
+// signature by a placeholder, and a removed and an added state are paired
+// when each is the other's only match; the pairs found name their states
+// in the next round. A pair stays a rename only when the signatures are
+// equal with every state named (the placeholder may hide a difference);
+// pairs that are not are undone until those left are. States whose
+// signatures stay alike (a symmetric group) are not renames.
+func (c *comparer) renames(gone, born []*model.State) map[*model.State]bool {
+	used := make(map[*model.State]bool)
+	goneIDs := make(map[string]bool, len(gone))
+	for _, g := range gone {
+		goneIDs[g.ID] = true
+	}
+	bornIDs := make(map[string]*model.State, len(born))
+	for _, b := range born {
+		bornIDs[b.ID] = b
+	}
+	for {
+		// Unpaired states of either side are named "?".
+		unpairedOld := func(id string) bool { _, ok := c.d.Renamed[id]; return goneIDs[id] && !ok }
+		unpairedNew := func(id string) bool { b := bornIDs[id]; return b != nil && !used[b] }
+		olds := make(map[string][]*model.State)
+		for _, g := range gone {
+			if _, ok := c.d.Renamed[g.ID]; !ok {
+				k := c.signature(g, c.o, g.ID, unpairedOld)
+				olds[k] = append(olds[k], g)
+			}
+		}
+		news := make(map[string][]*model.State)
+		for _, b := range born {
+			if !used[b] {
+				k := c.signature(b, c.n, b.ID, unpairedNew)
+				news[k] = append(news[k], b)
+			}
+		}
+		found := false
+		for k, gs := range olds {
+			if bs := news[k]; len(gs) == 1 && len(bs) == 1 {
+				c.d.Renamed[gs[0].ID] = bs[0].ID
+				used[bs[0]] = true
+				found = true
+			}
+		}
+		if !found {
+			break
+		}
+	}
+	none := func(string) bool { return false }
+	for undone := true; undone; {
+		undone = false
+		for _, g := range gone {
+			to, ok := c.d.Renamed[g.ID]
+			if !ok {
+				continue
+			}
+			b := bornIDs[to]
+			if c.signature(g, c.o, g.ID, none) != c.signature(b, c.n, b.ID, none) {
+				delete(c.d.Renamed, g.ID)
+				delete(used, b)
+				undone = true
+			}
+		}
+	}
+	for _, g := range gone {
+		if to, ok := c.d.Renamed[g.ID]; ok {
+			c.add(StateRenamed, g.ID+">"+to, g.Pos, bornIDs[to].Pos)
+		}
+	}
+	return used
+}
+
 // signature describes a state without its id, so that a renamed state
 // matches its old self; ids of other states are written as they are in
-// the new version, and self stands for the state's own id.
-func (c *comparer) signature(s *model.State, m *model.Model, self string) string {
+// the new version, those unknown reports as "?", and self stands for the
+// state's own id.
+func (c *comparer) signature(s *model.State, m *model.Model, self string, unknown func(string) bool) string {
 	ref := func(id string) string {
-		if id == self {
+		switch {
+		case id == self:
 			return "@self"
-		}
-		if m == c.o {
+		case unknown(id):
+			return "?"
+		case m == c.o:
 			return c.mapped(id)
 		}
 		return id

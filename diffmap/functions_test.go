@@ -53,3 +53,74 @@ func TestTableChangeUpdatesItsCallers(t *testing.T) {
 		t.Errorf("an unchanged table updates %v", same.Updated)
 	}
 }
+
+// TestInvokeAndTableEditsAreNamed: every edit of an <invoke> that updates
+// flattened transitions, and an edit of a black-box function's table, is a
+// change of its own class naming what changed: none is "no change".
+func TestInvokeAndTableEditsAreNamed(t *testing.T) {
+	doc := `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s0" datamodel="ecmascript">
+  <datamodel><data id="n" expr="1"/><data id="got" expr="0"/></datamodel>
+  <state id="s0">
+    <invoke type="scxml" id="kid">
+      <param name="k" expr="n"/>
+      <finalize><assign location="got" expr="1"/></finalize>
+      <content>
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="c0" datamodel="ecmascript">
+          <datamodel><data id="k" expr="0"/></datamodel>
+          <state id="c0"><transition event="ping" cond="k == 1" target="c1"><send event="pong" target="#_parent"/></transition></state>
+          <final id="c1"/>
+        </scxml>
+      </content>
+    </invoke>
+    <transition event="pong" cond="got == 1" target="pass"/>
+    <transition event="go"><send event="ping" target="#_kid"/></transition>
+  </state>
+  <final id="pass"/>
+</scxml>`
+	load := func(src string) *mlm.Machine {
+		t.Helper()
+		m, errs := load.Bytes("m.scxml", []byte(src), load.Options{})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		return m
+	}
+	o := load(doc)
+	for _, tc := range []struct{ old, new, want string }{
+		{`expr="n"/>`, `expr="n + 1"/>`, "kid: param"},
+		{`expr="1"/></finalize>`, `expr="2"/></finalize>`, "kid: finalize"},
+		{`id="kid">`, `id="kid" autoforward="true">`, "kid: autoforward"},
+		{`<send event="ping" target="#_kid"/>`, `<send event="ping" target="#_kid"/><send event="ping" target="#_kid"/>`, ""},
+	} {
+		src := strings.Replace(doc, tc.old, tc.new, 1)
+		if src == doc {
+			t.Fatalf("%q is not in the model", tc.old)
+		}
+		n := load(src)
+		d := diffmap.Compute(o.Source, n.Source, o, n)
+		if len(d.Updated) == 0 {
+			t.Errorf("%s: no flattened transition updated", tc.want)
+		}
+		if tc.want == "" {
+			// An edit of the parent's own code: the invoke is as it was.
+			if slices.ContainsFunc(d.Changes, func(c diffmap.Change) bool { return c.Kind == diffmap.InvokeChanged }) {
+				t.Errorf("an edit outside the invoke: changes %+v name it", d.Changes)
+			}
+			continue
+		}
+		if !slices.ContainsFunc(d.Changes, func(c diffmap.Change) bool { return c.Kind == diffmap.InvokeChanged && c.Subject == tc.want }) {
+			t.Errorf("changes %+v, want invoke_changed %q", d.Changes, tc.want)
+		}
+	}
+	table := `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A">
+<setbot:event name="go"><setbot:param name="v" type="int"/></setbot:event>
+<setbot:function name="rise" params="int" returns="int" table="rise.csv"/>
+<state id="A"><transition event="go" cond="rise(_event.data.v) &gt; 1" target="B"/></state>
+<state id="B"/>
+</scxml>`
+	to, tn := withTable(t, table, "1,1\n"), withTable(t, table, "1,1\n2,5\n")
+	d := diffmap.Compute(to.Source, tn.Source, to, tn)
+	if len(d.Changes) != 1 || d.Changes[0].Kind != diffmap.TableChanged || d.Changes[0].Subject != "rise: rows" || d.Changes[0].New == nil {
+		t.Errorf("a table's new row: changes %+v, want table_changed \"rise: rows\" at the function", d.Changes)
+	}
+}

@@ -204,11 +204,13 @@ func (c *comparer) initials() {
 	}
 }
 
-// mapTransitions computes T_updated on the flattened machines.
+// mapTransitions computes T_updated on the flattened machines. An old
+// transition is compared with the new one of its key renamed (Diff.Key),
+// named as the new version names it.
 func mapTransitions(d *Diff, o, n *mlm.Machine) {
 	olds := make(map[string]*mlm.Transition)
 	for _, t := range o.Transitions {
-		olds[t.Key] = t
+		olds[d.Key(t.Key)] = t
 	}
 	seen := make(map[string]bool)
 	for _, t := range n.Transitions {
@@ -217,12 +219,12 @@ func mapTransitions(d *Diff, o, n *mlm.Machine) {
 		switch {
 		case !ok:
 			d.Added = append(d.Added, t.Key)
-		case content(ot) != content(t):
+		case d.content(ot) != content(t):
 			d.Changed = append(d.Changed, t.Key)
 		}
 	}
 	for _, t := range o.Transitions {
-		if !seen[t.Key] {
+		if !seen[d.Key(t.Key)] {
 			d.Removed = append(d.Removed, t.Key)
 		}
 	}
@@ -232,7 +234,7 @@ func mapTransitions(d *Diff, o, n *mlm.Machine) {
 	rootCalls := false
 	if len(changed) > 0 {
 		for _, t := range n.Transitions {
-			if _, ok := olds[t.Key]; ok && content(olds[t.Key]) == content(t) && callsAny(t, changed) {
+			if ot, ok := olds[t.Key]; ok && d.content(ot) == content(t) && callsAny(t, changed) {
 				d.Changed = append(d.Changed, t.Key)
 			}
 		}
@@ -246,8 +248,13 @@ func mapTransitions(d *Diff, o, n *mlm.Machine) {
 		}
 	}
 	d.RootUpdated = len(o.Initial) != len(n.Initial) || len(o.Vars) != len(n.Vars)
-	for i := 0; !d.RootUpdated && i < len(n.Initial); i++ {
-		d.RootUpdated = n.Initial[i].Key != o.Initial[i].Key || content(n.Initial[i]) != content(o.Initial[i])
+	inits := make(map[string]*mlm.Transition, len(n.Initial))
+	for _, t := range n.Initial {
+		inits[t.Key] = t
+	}
+	for i := 0; !d.RootUpdated && i < len(o.Initial); i++ {
+		t := inits[d.Key(o.Initial[i].Key)]
+		d.RootUpdated = t == nil || content(t) != d.content(o.Initial[i])
 	}
 	for i := 0; !d.RootUpdated && i < len(n.Vars); i++ {
 		a, b := o.Vars[i], n.Vars[i]
@@ -256,7 +263,7 @@ func mapTransitions(d *Diff, o, n *mlm.Machine) {
 	d.RootUpdated = d.RootUpdated || rootCalls
 	if !d.RootUpdated {
 		for _, e := range n.Events {
-			if oe := o.Event(e.Name); oe == nil || !slices.Equal(oe.Params, e.Params) || oe.Kinds != e.Kinds {
+			if oe := o.Event(d.oldEvent(e.Name)); oe == nil || !slices.Equal(oe.Params, e.Params) || oe.Kinds != e.Kinds {
 				// An input's parameters change the steps that receive it; the
 				// transitions on it are updated.
 				for _, t := range n.Transitions {
@@ -309,4 +316,12 @@ func callsAny(t *mlm.Transition, fs map[string]bool) bool {
 
 func content(t *mlm.Transition) string {
 	return t.Event + "\x00" + mlm.GuardString(t.Guard) + "\x00" + lang.BlockString(t.Action) + "\x00" + t.Target.Name
+}
+
+// content is the content of an old transition named as the new version
+// names its event and target.
+func (d *Diff) content(t *mlm.Transition) string {
+	// Entering a final state raises done.state.<id> of its parent.
+	action := mlm.RenameRaised(t.Action, d.Event)
+	return d.Event(t.Event) + "\x00" + mlm.GuardString(t.Guard) + "\x00" + lang.BlockString(action) + "\x00" + d.Config(t.Target.Name)
 }

@@ -83,11 +83,11 @@ func TestDecodeMSEBase(t *testing.T) {
 			updated[tr.Key] = true
 		}
 	}
-	want, err := engine.ExploreMSE(head, set, updated, engine.Options{}, newZ3)
+	want, err := engine.ExploreMSE(head, set, updated, engine.Renames{}, engine.Options{}, newZ3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := engine.ExploreMSE(head, decoded, updated, engine.Options{}, newZ3)
+	got, err := engine.ExploreMSE(head, decoded, updated, engine.Renames{}, engine.Options{}, newZ3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestCancel(t *testing.T) {
 		t.Errorf("Explore with a closed Cancel: err = %v, want ErrCanceled", err)
 	}
 	base := explore(t, m, engine.Options{MaxDepth: 3})
-	if _, err := engine.ExploreMSE(m, base, map[string]bool{}, engine.Options{MaxDepth: 3, Timeout: time.Hour, Cancel: done}, newZ3); !errors.Is(err, engine.ErrCanceled) {
+	if _, err := engine.ExploreMSE(m, base, map[string]bool{}, engine.Renames{}, engine.Options{MaxDepth: 3, Timeout: time.Hour, Cancel: done}, newZ3); !errors.Is(err, engine.ErrCanceled) {
 		t.Errorf("ExploreMSE with a closed Cancel: err = %v, want ErrCanceled", err)
 	}
 }

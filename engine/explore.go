@@ -192,7 +192,7 @@ func (e *explorer) run(start time.Time) error {
 	e.set.Start = &Edge{Fired: s0.fired, Outputs: s0.outputs}
 	root := e.add(nil, child{state: s0.state, vals: s0.vals, pc: s0.pc, timers: s0.timers})
 	if e.reuse != nil {
-		e.reuse.linkRoot(root)
+		e.reuse.linkRoot(root, s0.trace)
 	}
 	e.subsumed(root)
 

@@ -13,7 +13,9 @@ import (
 
 // ExploreMSE builds the SET of m reusing base, the tree of an earlier
 // version (memoized symbolic execution, seed 000 Alg. 2). updated holds the
-// keys of the MLM transitions added, removed or changed between the two.
+// keys of the MLM transitions added, removed or changed between the two,
+// and ren the names a rename changed (a transition re-keyed by a rename is
+// the same transition: its subtrees are copied under the new names).
 //
 // The result is identical to Explore(m) by construction: the exploration
 // is Explore's own breadth-first walk, except that where a node has a
@@ -22,14 +24,30 @@ import (
 // children are copied from the base
 // (their terms imported, no solver call) instead of executed. Subsumption
 // is decided afresh for every node, copied or not.
-func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, opts Options, newSolver NewSolver) (*SET, error) {
+func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, ren Renames, opts Options, newSolver NewSolver) (*SET, error) {
 	opts = opts.WithDefaults()
 	if base.Options.shape() != opts.shape() {
 		return nil, fmt.Errorf("the base tree was built with other options (%+v, want %+v)", base.Options, opts)
 	}
 	return explore(m, opts, newSolver, func(e *explorer) {
-		e.reuse = newReuser(e, base, updated)
+		e.reuse = newReuser(e, base, updated, ren)
 	})
+}
+
+// Renames names the base machine's states, transitions and events as the
+// machine MSE explores names them, where a change renamed statechart
+// states and nothing else tells them apart: by MLM state name, by
+// transition key, and by event (done.state.<id> is named after its state).
+// A name it does not list is the same in both.
+type Renames struct {
+	States, Keys, Events map[string]string
+}
+
+func rename(names map[string]string, s string) string {
+	if to, ok := names[s]; ok {
+		return to
+	}
+	return s
 }
 
 // stateEvent is an MLM state and an event.
@@ -56,10 +74,13 @@ type reuser struct {
 	stateClean  map[stateEvent]bool                 // pairClean by state and event
 	baseCands   map[string][]*mlm.Transition
 	reused      int
+	ren         Renames
+	// oldStates and oldEvents are ren's States and Events inverted.
+	oldStates, oldEvents map[string]string
 }
 
-func newReuser(e *explorer, base *SET, updated map[string]bool) *reuser {
-	r := &reuser{e: e, base: base, updated: updated, clean: make(map[string]bool),
+func newReuser(e *explorer, base *SET, updated map[string]bool, ren Renames) *reuser {
+	r := &reuser{e: e, base: base, updated: updated, ren: ren, clean: make(map[string]bool),
 		counterpart: make(map[*Node]*Node, len(base.Nodes)), paired: make(map[*Node]bool, len(base.Nodes)), candidate: make(map[*Node]indexed), memo: make(map[solver.Term]solver.Term),
 		trans: make(map[*mlm.Transition]*mlm.Transition), stateClean: make(map[stateEvent]bool), baseCands: candidates(base.Machine),
 		dense: make([]solver.Term, base.Terms.Len()+1)}
@@ -68,14 +89,46 @@ func newReuser(e *explorer, base *SET, updated map[string]bool) *reuser {
 		byKey[t.Key] = t
 	}
 	for _, t := range base.Machine.Transitions {
-		r.trans[t] = byKey[t.Key]
+		r.trans[t] = byKey[rename(ren.Keys, t.Key)]
+	}
+	r.oldStates, r.oldEvents = make(map[string]string, len(ren.States)), make(map[string]string, len(ren.Events))
+	for from, to := range ren.States {
+		r.oldStates[to] = from
+	}
+	for from, to := range ren.Events {
+		r.oldEvents[to] = from
 	}
 	return r
 }
 
+// pairOf names a (state, event) pair of the base tree (Edge.Trace) as the
+// new machine names it.
+func (r *reuser) pairOf(p string) string {
+	if len(r.ren.States) == 0 && len(r.ren.Events) == 0 {
+		return p
+	}
+	p, gone := strings.CutSuffix(p, discarded)
+	state, event, _ := strings.Cut(p, "\x00")
+	out := rename(r.ren.States, state) + "\x00" + rename(r.ren.Events, event)
+	if gone {
+		out += discarded
+	}
+	return out
+}
+
 // linkRoot pairs the roots when the machine starts as the base did: same
-// variables and initial values, same initial transitions.
-func (r *reuser) linkRoot(root *Node) {
+// variables and initial values, same initial transitions, and every
+// (state, event) pair the start processed in run-to-completion (trace: the
+// events its entry actions raised, sent to the machine itself or let an
+// eventless transition take) clean, so that the base's start computed
+// exactly what the head's did. A transition the start fires that the
+// change touched leaves the roots unpaired, and nothing below is copied.
+func (r *reuser) linkRoot(root *Node, trace []string) {
+	for _, p := range trace {
+		if !r.pairClean(p) {
+			return
+		}
+	}
 	old, cur := r.base.Machine, r.e.set.Machine
 	if len(old.Vars) != len(cur.Vars) || len(old.Initial) != len(cur.Initial) {
 		return
@@ -86,22 +139,33 @@ func (r *reuser) linkRoot(root *Node) {
 			return
 		}
 	}
-	for i, t := range cur.Initial {
-		if !sameTransition(t, old.Initial[i]) {
+	inits := make(map[string]*mlm.Transition, len(cur.Initial))
+	for _, t := range cur.Initial {
+		inits[t.Key] = t
+	}
+	for _, o := range old.Initial {
+		if t := inits[rename(r.ren.Keys, o.Key)]; t == nil || !r.same(t, o) {
 			return
 		}
 	}
 	r.pair(root, r.base.Nodes[0])
 }
 
-func sameTransition(a, b *mlm.Transition) bool {
-	if a.Key != b.Key || a.Target.Name != b.Target.Name || a.Event != b.Event {
+// same reports whether a, a transition of the new machine, is b, one of
+// the base machine, named as the new machine names it.
+func (r *reuser) same(a, b *mlm.Transition) bool {
+	if a.Key != rename(r.ren.Keys, b.Key) || a.Target.Name != rename(r.ren.States, b.Target.Name) ||
+		a.Event != rename(r.ren.Events, b.Event) {
 		return false
 	}
 	if (a.Guard == nil) != (b.Guard == nil) || a.Guard != nil && !lang.Equal(a.Guard, b.Guard) {
 		return false
 	}
-	return lang.Equal(a.Action, b.Action)
+	action := b.Action
+	if len(r.ren.Events) > 0 {
+		action = mlm.RenameRaised(action, func(e string) string { return rename(r.ren.Events, e) })
+	}
+	return lang.Equal(a.Action, action)
 }
 
 // pairClean reports whether processing event in state can only involve
@@ -118,17 +182,21 @@ func (r *reuser) pairClean(pair string) bool {
 }
 
 func (r *reuser) computeClean(pair string) bool {
-	old, cur := r.baseCands[pair], r.e.cands[pair]
+	state, event, _ := strings.Cut(pair, "\x00")
+	oldEvent := rename(r.oldEvents, event)
+	old, cur := r.baseCands[rename(r.oldStates, state)+"\x00"+oldEvent], r.e.cands[pair]
 	if len(old) != len(cur) {
 		return false
 	}
-	for i, t := range cur {
-		if t.Key != old[i].Key || r.updated[t.Key] || !sameTransition(t, old[i]) {
+	// A rename may order the candidates otherwise: each old one must be a
+	// new one (keys are one-to-one).
+	for _, o := range old {
+		t := r.trans[o]
+		if t == nil || r.updated[t.Key] || !slices.Contains(cur, t) || !r.same(t, o) {
 			return false
 		}
 	}
-	event := pair[slices.Index([]byte(pair), 0)+1:]
-	return sameEvent(r.base.Machine.Event(event), r.e.set.Machine.Event(event))
+	return sameEvent(r.base.Machine.Event(oldEvent), r.e.set.Machine.Event(event))
 }
 
 func sameEvent(a, b *model.Event) bool {
@@ -177,7 +245,7 @@ func (r *reuser) children(kids []child, b, n *Node, in input, ord int) ([]child,
 			continue
 		}
 		for _, p := range c.In.Trace {
-			if !r.pairClean(p) {
+			if !r.pairClean(r.pairOf(p)) {
 				return kids, false
 			}
 		}
@@ -212,7 +280,14 @@ func (r *reuser) copy(c *Node, ord int, n *Node) child {
 	for i, t := range c.Timers {
 		timers[i] = Timer{Event: t.Event, Args: args(t.Args), ID: t.ID, Due: opt(t.Due)}
 	}
-	edge := &Edge{Event: c.In.Event, Timer: c.In.Timer, Args: args(c.In.Args), Trace: c.In.Trace,
+	trace := c.In.Trace
+	if len(r.ren.States) > 0 || len(r.ren.Events) > 0 {
+		trace = make([]string, len(c.In.Trace))
+		for i, p := range c.In.Trace {
+			trace[i] = r.pairOf(p)
+		}
+	}
+	edge := &Edge{Event: c.In.Event, Timer: c.In.Timer, Args: args(c.In.Args), Trace: trace,
 		Elapsed: opt(c.In.Elapsed), Slot: c.In.Slot}
 	for _, f := range c.In.Fired {
 		edge.Fired = append(edge.Fired, Fired{T: r.trans[f.T], Path: f.Path})
@@ -221,7 +296,7 @@ func (r *reuser) copy(c *Node, ord int, n *Node) child {
 		edge.Outputs = append(edge.Outputs, Output{Event: o.Event, Target: o.Target, Args: args(o.Args)})
 	}
 	vals, pc := r.fromParent(c, n)
-	return child{state: r.e.set.Machine.State(c.State.Name), vals: vals, pc: pc,
+	return child{state: r.e.set.Machine.State(rename(r.ren.States, c.State.Name)), vals: vals, pc: pc,
 		timers: timers, edge: edge, ord: ord, base: c}
 }
 
@@ -323,7 +398,7 @@ func (r *reuser) link(parent, c *Node, k child) {
 	}
 	for _, bc := range pb.Children {
 		if bc.In.Event == k.edge.Event && bc.In.Timer == k.edge.Timer && (!k.edge.Timer || bc.In.Slot == k.edge.Slot) &&
-			compareFired(bc.In.Fired, k.edge.Fired) == 0 {
+			slices.EqualFunc(bc.In.Fired, k.edge.Fired, func(b, f Fired) bool { return r.trans[b.T] == f.T && b.Path == f.Path }) {
 			r.pair(c, bc)
 			return
 		}

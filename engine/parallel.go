@@ -203,7 +203,7 @@ func (p *pool) newWorker() (*worker, error) {
 		cands: e.cands, canonVars: make(map[canonKey]solver.Term), renamed: make(map[renamedKey]solver.Term),
 		interest: e.interest}
 	if e.reuse != nil {
-		we.reuse = newReuser(we, e.reuse.base, e.reuse.updated)
+		we.reuse = newReuser(we, e.reuse.base, e.reuse.updated, e.reuse.ren)
 	}
 	return &worker{e: we, fromShared: []solver.Term{0}, toShared: []solver.Term{0}}, nil
 }

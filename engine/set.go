@@ -29,7 +29,7 @@ const (
 	DefaultMaxDepth      = 10
 	DefaultMaxStates     = 200000
 	DefaultLoopBound     = 10
-	DefaultMaxMicrosteps = 100
+	DefaultMaxMicrosteps = vocab.DefaultMaxMicrosteps
 	// DefaultSolverTimeout bounds one solver query when there is no
 	// wall-clock budget: a query Z3 cannot decide (nonlinear integer
 	// arithmetic, say) ends Unknown, counted in Stats.Unknown and reported

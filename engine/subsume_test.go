@@ -121,7 +121,7 @@ func TestCopiedCanonicalForms(t *testing.T) {
 		updated := updatedBetween(base, head)
 		_, decoded := exploreAndDecode(t, base, Options{MaxDepth: tc.depth})
 		for _, jobs := range []int{1, 2} {
-			mse, err := ExploreMSE(head, decoded, updated, Options{MaxDepth: tc.depth, Jobs: jobs}, newZ3)
+			mse, err := ExploreMSE(head, decoded, updated, Renames{}, Options{MaxDepth: tc.depth, Jobs: jobs}, newZ3)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,12 +169,13 @@ func exploreAndDecode(t *testing.T, m *mlm.Machine, opts Options) (set, decoded 
 // otherwise.
 func updatedBetween(base, head *mlm.Machine) map[string]bool {
 	updated := map[string]bool{}
+	r := &reuser{}
 	old := map[string]*mlm.Transition{}
 	for _, tr := range base.Transitions {
 		old[tr.Key] = tr
 	}
 	for _, tr := range head.Transitions {
-		if o := old[tr.Key]; o == nil || !sameTransition(tr, o) {
+		if o := old[tr.Key]; o == nil || !r.same(tr, o) {
 			updated[tr.Key] = true
 		}
 	}
@@ -201,7 +202,7 @@ func TestMSETimerSlots(t *testing.T) {
 	}
 	for _, jobs := range []int{1, 2} {
 		opts.Jobs = jobs
-		mse, err := ExploreMSE(head, set, updatedBetween(base, head), opts, newZ3)
+		mse, err := ExploreMSE(head, set, updatedBetween(base, head), Renames{}, opts, newZ3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,14 +277,14 @@ func TestMSEKeepsBounds(t *testing.T) {
 				set  *SET
 			}{{"in memory", set}, {"decoded", decoded}} {
 				what := fmt.Sprintf("%d workers, base %s", jobs, b.name)
-				mse, err := ExploreMSE(head, b.set, updated, opts, newZ3)
+				mse, err := ExploreMSE(head, b.set, updated, Renames{}, opts, newZ3)
 				if err != nil {
 					t.Fatal(err)
 				}
 				check(what, mse)
 				// The MSE tree as the base of another: the nodes it
 				// copied must say what bounds their steps met too.
-				again, err := ExploreMSE(head, mse, map[string]bool{}, opts, newZ3)
+				again, err := ExploreMSE(head, mse, map[string]bool{}, Renames{}, opts, newZ3)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/setbot/setbot/engine"
@@ -182,7 +183,7 @@ func findings(m Model) []Finding {
 			Subject: c.Invariant, Message: invariantText(c)})
 	}
 	for _, o := range r.OutputsLost {
-		f := Finding{Rule: vocab.RuleOutputLost, Path: m.Path, Subject: o.Output, Message: outputLostText(o)}
+		f := Finding{Rule: vocab.RuleOutputLost, Path: m.Path, Line: m.senderLine(o), Subject: o.Output, Message: outputLostText(o)}
 		if o.CutBy != "" {
 			f.capped, f.Reason = true, vocab.ReasonBound
 		}
@@ -288,6 +289,35 @@ func (m Model) stateLine(name string) int {
 	}
 	if s := src.Lookup(name); s != nil && s.Pos.IsValid() {
 		return src.Line(s.Pos)
+	}
+	return 0
+}
+
+// rootLine is the head file line of the model's root element (<scxml>),
+// or 0 when unknown.
+func (m Model) rootLine() int {
+	if m.Head == nil || m.Head.Source == nil || m.Head.Source.Root == nil {
+		return 0
+	}
+	return m.Head.Source.Line(m.Head.Source.Root.Pos)
+}
+
+// senderLine is the head file line of the transition that sent a lost
+// output at base, when the head still has it (the same key): the last step
+// of the base's witness sends it, and of the transitions that step fired,
+// the first the head has is the line. 0 when the head has none of them.
+func (m Model) senderLine(o incremental.OutputRef) int {
+	if m.Head == nil || o.BaseWitness == nil || len(o.BaseWitness.Steps) == 0 {
+		return 0
+	}
+	last := o.BaseWitness.Steps[len(o.BaseWitness.Steps)-1]
+	for _, f := range last.Fired {
+		i, found := sort.Find(len(m.Head.Transitions), func(i int) int { return strings.Compare(f.Key, m.Head.Transitions[i].Key) })
+		if found {
+			if line := m.Head.Source.Line(m.Head.Transitions[i].Pos); line > 0 {
+				return line
+			}
+		}
 	}
 	return 0
 }

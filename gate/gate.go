@@ -73,7 +73,7 @@ type Finding struct {
 	Rule    vocab.Rule
 	Level   vocab.Action // block or warn; off in Verdict.NotGated
 	Path    string
-	Line    int    // in the head file; 0 when unknown
+	Line    int    // in the head file; the root element's when the finding is about the whole model; 0 when unknown
 	Subject string // the state, invariant or bound, ...
 	Message string
 	// Reason says why the finding does not block; "" when it does.
@@ -96,6 +96,12 @@ func Evaluate(rules vocab.Gate, models []Model) Verdict {
 	v := Verdict{Conclusion: Success, Findings: []Finding{}, NotGated: []Finding{}}
 	for _, m := range models {
 		for _, f := range findings(m) {
+			if f.Line == 0 && f.Path == m.Path {
+				// A claim about the whole model (a bound, a lost
+				// output) is at its root element, so that every
+				// finding has a place to annotate.
+				f.Line = m.rootLine()
+			}
 			f.Level = rules.Action(f.Rule)
 			switch {
 			case f.Level == vocab.ActionOff:

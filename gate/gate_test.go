@@ -12,6 +12,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/analysis"
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
@@ -159,7 +160,8 @@ func TestEvaluate(t *testing.T) {
 }
 
 func TestEvaluateFindings(t *testing.T) {
-	v := Evaluate(nil, fixtureModels(t))
+	models := fixtureModels(t)
+	v := Evaluate(nil, models)
 	find := func(rule vocab.Rule) Finding {
 		for _, f := range v.Findings {
 			if f.Rule == rule {
@@ -180,8 +182,34 @@ func TestEvaluateFindings(t *testing.T) {
 		t.Errorf("invariant_violation finding %+v", inv)
 	}
 	b := find(vocab.RuleBoundHit)
-	if b.Subject != "depth" || b.Line != 0 || !strings.Contains(b.Message, "depth bound (4) cut 7 paths") {
+	// A claim about the whole model is at its <scxml> element: line 11 of
+	// radio_head.scxml.
+	if b.Subject != "depth" || b.Line != 11 || !strings.Contains(b.Message, "depth bound (4) cut 7 paths") {
 		t.Errorf("bound_hit finding %+v", b)
+	}
+	// A lost output is at the transition that sent it at base, which the
+	// head still has: the guard the change broke (T5, line 54, sent
+	// evIsTriangle), or the transition out of the state it made
+	// unreachable (T8, line 65, sent the three kinds).
+	lost := map[string]int{}
+	for _, f := range v.Findings {
+		if f.Rule == vocab.RuleOutputLost && f.Path == "models/triangle.scxml" {
+			lost[strings.TrimSuffix(f.Subject, " to #_parent")] = f.Line
+		}
+		if f.Line == 0 && f.Path != "models/broken.scxml" {
+			t.Errorf("finding without a line in a model that loads: %+v", f)
+		}
+	}
+	if want := map[string]int{"evIsTriangle": 54, "evEquilateral": 65, "evIsosceles": 65, "evScalene": 65}; !maps.Equal(lost, want) {
+		t.Errorf("output_lost findings at %v, want %v", lost, want)
+	}
+	// When the head has none of the transitions that sent it, a lost
+	// output is at the model's <scxml> element.
+	head := models[0].Head
+	gone := Model{Path: "m.scxml", Head: head, Result: &incremental.Result{OutputsLost: []incremental.OutputRef{{Output: "evGone to #_parent",
+		BaseWitness: &testgen.Test{Steps: []testgen.Step{{Event: "go", Fired: []testgen.Fired{{Key: "no such transition"}}}}}}}}}
+	if f := Evaluate(nil, []Model{gone}).Findings; len(f) != 1 || f[0].Line != 8 {
+		t.Errorf("a lost output whose sender is gone: %+v, want one finding at line 8", f)
 	}
 	var lines []int
 	for _, f := range v.Findings {

@@ -1,17 +1,18 @@
 package pipeline
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/internal/buildinfo"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
 )
@@ -29,15 +30,19 @@ const (
 // engine.SemanticsVersion's business.
 const resultVersion = "result-4"
 
-// Every key starts with engine.SemanticsVersion: trees, suites and results
-// computed under other semantics are never found.
+// Every key starts with engine.SemanticsVersion and names the build that
+// computes the entry (buildVersion): trees, suites and results computed
+// under other semantics, or by other code, are never found. The version
+// alone is bumped by hand, and a change of semantics without a bump once
+// served a stale tree; the build's fingerprint cannot be forgotten.
 
 // setKey is a tree's cache key (ARCHITECTURE.md §7): the semantics version,
-// the tree's encoding, the canonical machine hash, and the engine options that shape the tree.
-// The wall-clock budget is left out: a tree it did not cut is the same
-// tree under any budget, and a tree it cut is never stored.
+// the build, the tree's encoding, the canonical machine hash, and the engine
+// options that shape the tree. The wall-clock budget is left out: a tree it
+// did not cut is the same tree under any budget, and a tree it cut is never
+// stored.
 func setKey(m *mlm.Machine, o engine.Options) string {
-	return digest(engine.SemanticsVersion, engine.EncodingVersion, m.Hash,
+	return digest(engine.SemanticsVersion, buildVersion(), engine.EncodingVersion, m.Hash,
 		fmt.Sprintf("depth=%d states=%d loop=%d micro=%d time=%s", o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, o.Time))
 }
 
@@ -82,10 +87,11 @@ func resultKey(base, head, baseFile, headFile string, strategy vocab.Strategy, c
 		"strategy="+string(strategy), "coverage="+string(coverage), "invariants="+strings.Join(inv, "\x00"), growth)
 }
 
-// buildVersion names the build of setbot: the commit it was built from
-// when the build recorded it, else a digest of the executable (a build from
-// a source archive, as in the container, records no commit). Results and
-// suites of another build are not trusted.
+// buildVersion names the build of setbot: its module and the commit it was
+// built from when the build recorded one (and the tree was clean), else a
+// digest of the executable (a build from a source archive, as in the
+// container, or a vendored one records no commit). It is computed once, at
+// the first key. Entries of another build are not trusted.
 func buildVersion() string {
 	buildOnce.Do(func() { build = readBuildVersion() })
 	return build
@@ -97,34 +103,33 @@ var (
 )
 
 func readBuildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		var rev, dirty string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				dirty = s.Value
-			}
-		}
-		if rev != "" && dirty != "true" {
-			return rev
-		}
+	if bi := buildinfo.Read(); bi.Revision != "" && !bi.Modified {
+		return bi.Module + "@" + bi.Revision
 	}
+	if sum, err := executableDigest(); err == nil {
+		return "exe:" + sum
+	}
+	// Nothing names this build: its entries are its own process's.
+	nonce := make([]byte, 16)
+	rand.Read(nonce)
+	return "unnamed:" + hex.EncodeToString(nonce)
+}
+
+func executableDigest() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return ""
+		return "", err
 	}
 	f, err := os.Open(exe)
 	if err != nil {
-		return ""
+		return "", err
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(h, f); err != nil {
-		return ""
+		return "", err
 	}
-	return "exe:" + hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func digest(parts ...string) string {

@@ -53,6 +53,10 @@ type Options struct {
 	Fresh bool
 	// Solver creates the decision procedure.
 	Solver engine.NewSolver
+	// Bounds replace the bounds the head's configuration sets (the
+	// command's flags); the gate's configuration still sets the least
+	// of each (Options' settings).
+	Bounds config.BoundsOverride
 	// Jobs is the number of workers of each exploration
 	// (engine.Options.Jobs); the results do not depend on it.
 	Jobs int
@@ -63,6 +67,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Repo names the repository in the runs recorded in the cache.
 	Repo string
+	// Local, for a local repository (Repo ""), is its directory: it names
+	// the repository in the runs recorded in the cache, so that `setbot
+	// runs --repo DIR` finds them, and the report does not show it.
+	Local string
 	// GateFrom is the revision whose configuration gives the gate rules;
 	// "" means the base. The bot gives the tip of the pull request's target
 	// branch, where the base is the merge base.
@@ -295,6 +303,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	if err != nil {
 		return nil, nil, err
 	}
+	out.Lines = lineCounts(c.NewPath, headSrc)
 	// The base is read whether the head loads or not: what the head shows
 	// is compared with it, errors included.
 	var base *mlm.Machine
@@ -421,6 +430,20 @@ func (r *runner) load(path, rev string, opts load.Options) (*mlm.Machine, []stri
 	return nil, texts, diagnostics(path, errs), nil
 }
 
+// lineCounts are the line counts of a model's files, from what load
+// returns of them: the model's text, then each file it read, by name and
+// text.
+func lineCounts(path string, texts []string) map[string]int {
+	out := map[string]int{}
+	if len(texts) > 0 {
+		out[path] = report.LineCount([]byte(texts[0]))
+	}
+	for i := 1; i+1 < len(texts); i += 2 {
+		out[texts[i]] = report.LineCount([]byte(texts[i+1]))
+	}
+	return out
+}
+
 // settings are a model's effective settings: the head's configuration,
 // with what the gate's (the base's) sets that a change may not weaken:
 // its invariants, under the file's old name too, and bounds at least as
@@ -428,6 +451,7 @@ func (r *runner) load(path, rev string, opts load.Options) (*mlm.Machine, []stri
 // less.
 func (r *runner) settings(c vcs.Change) config.ModelConfig {
 	mc := r.cfg.For(c.NewPath)
+	r.opts.Bounds.Apply(&mc.Bounds)
 	if r.gate == nil {
 		return mc
 	}

@@ -149,8 +149,12 @@ func (r *runner) record(m *report.Model, start time.Time) {
 	if r.opts.Cache == nil || m.ChangeAnalysis == nil {
 		return
 	}
+	repo := r.opts.Repo
+	if repo == "" {
+		repo = r.opts.Local
+	}
 	_, err := r.opts.Cache.RecordRun(r.ctx, cache.Run{
-		Repo: r.opts.Repo, Base: r.base, Head: r.head, Path: m.Path, Strategy: string(m.Strategy),
+		Repo: repo, Base: r.base, Head: r.head, Path: m.Path, Strategy: string(m.Strategy),
 		BaseCached: m.BaseCached, HeadCached: m.HeadCached,
 		BaseStates: m.Base.States, HeadStates: m.Head.States, ReusedStates: m.ReusedStates, SolverCalls: m.SolverCalls,
 		Ms: time.Since(start).Milliseconds(),

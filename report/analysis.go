@@ -5,6 +5,8 @@
 package report
 
 import (
+	"bytes"
+
 	"github.com/setbot/setbot/gate"
 	"github.com/setbot/setbot/internal/clip"
 	"github.com/setbot/setbot/model/mlm"
@@ -81,6 +83,34 @@ type Model struct {
 	// HeadMachine is the flattened head model (nil when deleted or broken),
 	// for the diagram and source lines; it is not part of the JSON.
 	HeadMachine *mlm.Machine `json:"-"`
+	// Lines is the number of lines of each head file the model's findings
+	// can be in (its own, the files it reads), by repository path, so that
+	// no report points past the end of one; not part of the JSON.
+	Lines map[string]int `json:"-"`
+}
+
+// LineCount is the number of lines of a text as an editor shows them: a
+// final newline ends the last line and starts none.
+func LineCount(text []byte) int {
+	n := bytes.Count(text, []byte{'\n'})
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// findingLine is the line to annotate for f: its own, moved back to the
+// last line of the file when it is past it (an error at the end of a file
+// that ends with a newline), and line 1 when it has none.
+func (a *Analysis) findingLine(f Finding) int {
+	line := f.Line
+	for _, m := range a.Models {
+		if n, ok := m.Lines[f.Path]; ok {
+			line = min(line, n)
+			break
+		}
+	}
+	return max(line, 1)
 }
 
 // TableGrowth is what the commands of the head's black-box functions

@@ -37,7 +37,8 @@ type CheckRunOutput struct {
 // CheckRun renders the check run's output: a title that counts the
 // findings, the same summary as the comment (without Marker, within
 // opts.Limit or MaxSummary), one annotation per finding (failure for a
-// blocking one, warning otherwise; on line 1 when the finding has no line),
+// blocking one, warning otherwise; on line 1 when the finding has no line,
+// never past the end of its file),
 // and notice annotations on the lines the pull request changed, at most
 // MaxNotices of them. GitHub takes 50 annotations per request: sending
 // them in batches is the caller's job.
@@ -57,7 +58,7 @@ func CheckRun(a *Analysis, opts Options) CheckRunOutput {
 		if f.Level == vocab.ActionBlock {
 			level = LevelFailure
 		}
-		line := max(f.Line, 1)
+		line := a.findingLine(f)
 		title := ruleTitles[f.Rule][0]
 		if f.Subject != "" {
 			title += ": " + f.Subject

@@ -11,10 +11,17 @@ import (
 // (docs/report-json.md): indented by two spaces, no HTML escaping, models
 // sorted by path, and empty lists as [] rather than null.
 func WriteJSON(w io.Writer, a *Analysis) error {
+	return encodeJSON(w, normalized(a))
+}
+
+// encodeJSON writes v as every JSON report of setbot is written: indented
+// by two spaces, without HTML escaping (a message quotes "<scxml>" and
+// "&&" as they are).
+func encodeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(normalized(a))
+	return enc.Encode(v)
 }
 
 // normalized returns a shallow copy of a with the schema version, whose

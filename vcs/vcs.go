@@ -49,6 +49,14 @@ type Repo struct {
 // Close releases the repository; r must not be used afterwards. Closing twice is harmless.
 func (r *Repo) Close() { r.closer.Do(r.release) }
 
+// Dir is the repository's directory: the work tree root, or the git directory of a bare
+// repository (a clone setbot keeps).
+func (r *Repo) Dir() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dir
+}
+
 // shared is the state of one git directory, shared by every Repo opened on it in this process:
 // go-git indexes pack files once per storage, so a second storage would not see what a fetch
 // through the first one brought, and go-git's storage is not safe for concurrent use.

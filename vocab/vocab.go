@@ -246,6 +246,13 @@ const (
 	BoundNumber Bound = "number"
 )
 
+// DefaultMaxMicrosteps is the microsteps bound's default in every executor: the symbolic
+// executor behind explore, tests, diff and analyze, the flattened machine's simulator and the
+// reference interpreter behind simulate, so that no command reaches a state another calls
+// unreachable within its bounds. It counts the events run-to-completion processes in one
+// step (the reference interpreter: its microsteps).
+const DefaultMaxMicrosteps = 100
+
 // Setting says where a user raises the bound: the key under bounds in .setbot.yml and the
 // command-line flag, or, for array, the array's declared size. (The config package's keys and
 // the commands' flags are checked against these in their tests.)

@@ -10,10 +10,12 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/report"
@@ -32,11 +34,20 @@ type analyzeFlags struct {
 	coverage         string
 	time             string
 	junit, sarif     string
+	codeQuality      string
+	jsonFile         string
 	quiet            bool
 	jobs             int
 	// runCommands lets black-box functions' commands grow their tables
 	// whatever .setbot.yml says.
 	runCommands bool
+	// bounds are the bound flags; set says which were given, and only
+	// those replace .setbot.yml's.
+	bounds struct {
+		depth, maxStates, loopBound, maxMicrosteps int
+		timeout                                    time.Duration
+	}
+	set func(name string) bool
 }
 
 var analyzeFormats = []string{"markdown", "json", "sarif"}
@@ -56,7 +67,9 @@ followed) is read at both commits, flattened and analysed incrementally (see
 setbot diff), and the report is printed: the pull-request comment in markdown
 (the default), the JSON document described in docs/report-json.md, or SARIF
 2.1.0 (--format sarif): one result per gate finding at its model line, for
-code scanning. --junit and --sarif write those formats to files as well.
+code scanning. --junit, --sarif, --json and --codequality (GitLab's Code
+Quality report: one issue per gate finding) write those formats to files as
+well.
 
 Revisions are SHAs (full or abbreviated), branches, tags, HEAD, and suffixes
 ~n and ^. --repo is a local repository (default: the current directory) or a
@@ -127,8 +140,40 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	fl.StringVar(&f.coverage, "coverage", "", "the tests' coverage criterion: path, transition or state (default: .setbot.yml's, else transition)")
 	fl.StringVar(&f.junit, "junit", "", "also write the tests and the gate as JUnit XML to this file")
 	fl.StringVar(&f.sarif, "sarif", "", "also write the gate's findings as SARIF 2.1.0 to this file (for code scanning)")
+	fl.StringVar(&f.jsonFile, "json", "", "also write the JSON document (docs/report-json.md) to this file")
+	fl.StringVar(&f.codeQuality, "codequality", "", "also write the gate's findings as a GitLab Code Quality report to this file")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress on stderr")
 	jobsFlag(cmd, &f.jobs)
+	const asConfigured = "; without it .setbot.yml's bounds.%s, and never less than the base's"
+	fl.IntVar(&f.bounds.depth, "depth", engine.DefaultMaxDepth, "explore paths of at most this many input events"+fmt.Sprintf(asConfigured, "depth"))
+	fl.IntVar(&f.bounds.maxStates, "max-states", engine.DefaultMaxStates, "stop exploring a tree after this many symbolic states"+fmt.Sprintf(asConfigured, "max_states"))
+	fl.IntVar(&f.bounds.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop at most this many times, and inline calls of script functions this deep"+fmt.Sprintf(asConfigured, "loop_bound"))
+	fl.IntVar(&f.bounds.maxMicrosteps, "max-microsteps", engine.DefaultMaxMicrosteps, "process at most this many internal events in one input step"+fmt.Sprintf(asConfigured, "max_microsteps"))
+	fl.DurationVar(&f.bounds.timeout, "timeout", 0, "stop exploring a tree after this long (0: no limit); without it .setbot.yml's bounds.timeout, and never shorter than the base's")
+	f.set = fl.Changed
+}
+
+// boundsOverride is what the bound flags given replace in .setbot.yml's
+// bounds.
+func (f *analyzeFlags) boundsOverride() config.BoundsOverride {
+	var o config.BoundsOverride
+	given := func(name string) bool { return f.set != nil && f.set(name) }
+	if given("depth") {
+		o.Depth = &f.bounds.depth
+	}
+	if given("max-states") {
+		o.MaxStates = &f.bounds.maxStates
+	}
+	if given("loop-bound") {
+		o.LoopBound = &f.bounds.loopBound
+	}
+	if given("max-microsteps") {
+		o.MaxMicrosteps = &f.bounds.maxMicrosteps
+	}
+	if given("timeout") {
+		o.Timeout = &f.bounds.timeout
+	}
+	return o
 }
 
 // defaultPath is a file in setbot's user cache directory.
@@ -169,7 +214,7 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 		progress = nil
 	}
 	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: vocab.Coverage(f.coverage), Time: vocab.Time(f.time), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo),
-		Jobs: explorationJobs(f.jobs), RunCommands: f.runCommands}
+		Jobs: explorationJobs(f.jobs), RunCommands: f.runCommands, Bounds: f.boundsOverride()}
 	if progress != nil {
 		opts.Progress = progress
 	}
@@ -201,6 +246,9 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 		return nil, err
 	}
 	defer repo.Close()
+	if opts.Repo == "" {
+		opts.Local = repo.Dir()
+	}
 	a, err := pipeline.Analyze(ctx, repo, f.base, f.head, opts)
 	var ce *pipeline.ConfigError
 	switch {
@@ -216,12 +264,13 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	return a, err
 }
 
-// write prints the report and writes the JUnit and SARIF files if asked.
+// write prints the report and writes the JUnit, SARIF, JSON and Code
+// Quality files if asked.
 func (f *analyzeFlags) write(w io.Writer, a *report.Analysis) error {
 	for _, file := range []struct {
 		path  string
 		write func(io.Writer, *report.Analysis) error
-	}{{f.junit, report.WriteJUnit}, {f.sarif, report.WriteSARIF}} {
+	}{{f.junit, report.WriteJUnit}, {f.sarif, report.WriteSARIF}, {f.jsonFile, report.WriteJSON}, {f.codeQuality, report.WriteCodeQuality}} {
 		if file.path == "" {
 			continue
 		}

@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -13,6 +15,7 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/spf13/cobra"
 
 	"github.com/setbot/setbot/internal/demo"
 	"github.com/setbot/setbot/solver"
@@ -518,7 +521,8 @@ func TestAnalyzeDegradesGracefully(t *testing.T) {
 // empty file.
 func TestRunsListsTheDemo(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "demo")
-	if code, _, errs := runCLI(t, "demo", "--dir", dir, "-q"); code != 0 {
+	code, demoOut, errs := runCLI(t, "demo", "--dir", dir, "-q")
+	if code != 0 {
 		t.Fatalf("demo: exit %d\n%s", code, errs)
 	}
 	db := filepath.Join(dir, ".git", "setbot-cache.db")
@@ -540,6 +544,37 @@ func TestRunsListsTheDemo(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "runs", "--cache", db, "--limit", "1"); code != 0 || strings.Count(out, "models/triangle.scxml") != 1 {
 		t.Errorf("text, limit 1: exit %d\n%s", code, out)
+	}
+	// A local repository's runs are its directory's: --repo finds them by
+	// the directory, or one inside it, and not by another name.
+	for _, repo := range []string{dir, filepath.Join(dir, "models"), dir + string(filepath.Separator)} {
+		if code, out, errs := runCLI(t, "runs", "--cache", db, "--repo", repo, "--format", "json"); code != 0 || strings.Count(out, `"path": "models/triangle.scxml"`) != 3 {
+			t.Errorf("runs --repo %s: exit %d, want the three runs\n%s%s", repo, code, out, errs)
+		}
+	}
+	if code, out, _ := runCLI(t, "runs", "--cache", db, "--repo", "acme/controllers"); code != 0 || !strings.Contains(out, "no runs recorded") {
+		t.Errorf("runs --repo acme/controllers: exit %d\n%s", code, out)
+	}
+	// The command the demo suggests is served from the demo's cache: both
+	// trees come from it.
+	var suggested []string
+	for _, line := range strings.Split(demoOut, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "setbot" && f[1] == "analyze" && slices.Contains(f, "json") {
+			suggested = f[1:]
+		}
+	}
+	if !slices.Contains(suggested, db) {
+		t.Fatalf("the demo suggests %q, which does not name its cache %s", suggested, db)
+	}
+	code, out, errs = runCLI(t, append(suggested, "-q")...)
+	var a struct {
+		Models []struct {
+			BaseCached bool `json:"base_cached"`
+			HeadCached bool `json:"head_cached"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil || code == 2 || len(a.Models) != 1 || !a.Models[0].BaseCached || !a.Models[0].HeadCached {
+		t.Errorf("setbot %s: exit %d (%v), want both trees from the demo's cache\n%s%s", strings.Join(suggested, " "), code, err, out, errs)
 	}
 	missing := filepath.Join(t.TempDir(), "none.db")
 	if code, _, errs := runCLI(t, "runs", "--cache", missing); code == 0 || !strings.Contains(errs, "no cache at") {
@@ -579,16 +614,66 @@ func TestBenchCurve(t *testing.T) {
 // TestBoundSettingsNameTheFlags: where a finding tells the user to raise a
 // bound, the flag it names exists.
 func TestBoundSettingsNameTheFlags(t *testing.T) {
-	cmd := newExploreCmd()
-	for _, b := range vocab.Bounds {
-		if b == vocab.BoundArray || b == vocab.BoundInterrupt || b == vocab.BoundTable || b == vocab.BoundConcretised || b == vocab.BoundNumber || b == vocab.BoundSessions {
-			continue // declared on the array itself, or fixed; no setting
+	// The reports of analyze and diff advise raising a bound by its flag:
+	// each command that prints that advice has it.
+	for _, cmd := range []*cobra.Command{newExploreCmd(), newAnalyzeCmd(), newDiffCmd()} {
+		for _, b := range vocab.Bounds {
+			if b == vocab.BoundArray || b == vocab.BoundInterrupt || b == vocab.BoundTable || b == vocab.BoundConcretised || b == vocab.BoundNumber || b == vocab.BoundSessions {
+				continue // declared on the array itself, or fixed; no setting
+			}
+			_, after, ok := strings.Cut(b.Setting(), "--")
+			name, _, _ := strings.Cut(after, " ")
+			if !ok || cmd.Flags().Lookup(name) == nil {
+				t.Errorf("bound %s: setting %q names no flag of %s", b, b.Setting(), cmd.Name())
+			}
 		}
-		_, after, ok := strings.Cut(b.Setting(), "--")
-		name, _, _ := strings.Cut(after, " ")
-		if !ok || cmd.Flags().Lookup(name) == nil {
-			t.Errorf("bound %s: setting %q names no flag of explore", b, b.Setting())
+	}
+}
+
+// TestAnalyzeBoundFlags: analyze's bound flags replace the configuration's
+// bounds, and never go below the base's. The head removes a shortcut to
+// s11, whose chain is 11 events long: beyond the default depth (newly
+// unreachable), within --depth 11; and --depth 3 under a base whose
+// .setbot.yml sets depth 11 explores 11 deep all the same.
+func TestAnalyzeBoundFlags(t *testing.T) {
+	chain := func(shortcut bool) []byte {
+		var b strings.Builder
+		b.WriteString(`<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s0">` + "\n")
+		for i := 0; i < 11; i++ {
+			jump := ""
+			if i == 0 && shortcut {
+				jump = `<transition event="jump" target="s11"/>`
+			}
+			fmt.Fprintf(&b, "  <state id=\"s%d\"><transition event=\"e\" target=\"s%d\"/>%s</state>\n", i, i+1, jump)
 		}
+		b.WriteString("  <state id=\"s11\"/>\n</scxml>\n")
+		return []byte(b.String())
+	}
+	r := newTestRepo(t)
+	r.commit("base", map[string][]byte{"m.scxml": chain(true)})
+	r.commit("head", map[string][]byte{"m.scxml": chain(false)})
+	unreachable := func(args ...string) []string {
+		t.Helper()
+		code, a, errs := analyzeRun(t, append([]string{"--repo", r.dir, "--base", "HEAD^", "--no-cache"}, args...)...)
+		if code > 1 || len(a.Models) != 1 {
+			t.Fatalf("analyze %v: exit %d: %s", args, code, errs)
+		}
+		var out []string
+		for _, s := range a.Models[0].NewlyUnreachable {
+			out = append(out, s.State)
+		}
+		return out
+	}
+	if got := unreachable(); !slices.Equal(got, []string{"s11"}) {
+		t.Errorf("default depth: newly unreachable %v, want [s11]", got)
+	}
+	if got := unreachable("--depth", "11"); len(got) != 0 {
+		t.Errorf("--depth 11: newly unreachable %v, want none", got)
+	}
+	r.commit("a deep gate, and the shortcut back", map[string][]byte{".setbot.yml": []byte("bounds:\n  depth: 11\n"), "m.scxml": chain(true)})
+	r.commit("head again", map[string][]byte{"m.scxml": chain(false)})
+	if got := unreachable("--depth", "3"); len(got) != 0 {
+		t.Errorf("--depth 3 under a base that sets depth 11: newly unreachable %v, want none", got)
 	}
 }
 
@@ -662,6 +747,49 @@ func TestAnalyzeRunCommands(t *testing.T) {
 		}
 		if tt.rows && (len(m.Growth.Rows) != 1 || m.Growth.Rows[0].CSV != "2,20" && m.Growth.Rows[0].CSV != "3,30") {
 			t.Errorf("%v: rows %+v, want SCALE(2) or SCALE(3)", tt.flags, m.Growth.Rows)
+		}
+	}
+}
+
+// TestAnalyzeSARIFAtEndOfFile checks that a model broken at its very end
+// (the XML parser's position is past the final newline, one line after
+// the last) gives a SARIF result on the file's last line, which code
+// scanning accepts, and that every result has a region.
+func TestAnalyzeSARIFAtEndOfFile(t *testing.T) {
+	tri := readFile(t, "../../examples/triangle.scxml")
+	cut := []byte(string(tri[:strings.LastIndex(string(tri), "</scxml>")]))
+	if cut[len(cut)-1] != '\n' {
+		t.Fatal("the cut file does not end with a newline")
+	}
+	lines := strings.Count(string(cut), "\n")
+	r := newTestRepo(t)
+	r.commit("model", map[string][]byte{"m.scxml": tri})
+	r.commit("cut its end", map[string][]byte{"m.scxml": cut})
+	sarif := filepath.Join(t.TempDir(), "setbot.sarif")
+	code, out, errs := runCLI(t, "analyze", "--repo", r.dir, "--base", "HEAD~1", "--no-cache", "-q", "--sarif", sarif)
+	if code != 1 || !strings.Contains(out, fmt.Sprintf("line %d", lines+1)) {
+		t.Fatalf("exit %d, want 1 with the parser's error at line %d\n%s%s", code, lines+1, out, errs)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						Region *struct{ StartLine int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	data := readFile(t, sarif)
+	if err := json.Unmarshal(data, &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) == 0 {
+		t.Fatalf("SARIF (err %v):\n%s", err, data)
+	}
+	for _, res := range log.Runs[0].Results {
+		region := res.Locations[0].PhysicalLocation.Region
+		if region == nil || region.StartLine < 1 || region.StartLine > lines {
+			t.Errorf("%s result at %+v, want a line of the %d-line file", res.RuleID, region, lines)
 		}
 	}
 }

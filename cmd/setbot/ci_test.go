@@ -117,7 +117,8 @@ func TestGitLabTemplate(t *testing.T) {
 		Script    []string `yaml:"script"`
 		Artifacts struct {
 			Reports struct {
-				JUnit string `yaml:"junit"`
+				JUnit       string `yaml:"junit"`
+				CodeQuality string `yaml:"codequality"`
 			} `yaml:"reports"`
 		} `yaml:"artifacts"`
 	}
@@ -138,6 +139,27 @@ func TestGitLabTemplate(t *testing.T) {
 		t.Errorf("the JUnit report GitLab reads: %v", err)
 	}
 	checkReports(t, filepath.Join(repo, filepath.Dir(job.Artifacts.Reports.JUnit)))
+	// GitLab's Code Quality report: an issue per finding, the blocking
+	// unreachable state among them at a line of the model.
+	var issues []struct {
+		CheckName string `json:"check_name"`
+		Severity  string `json:"severity"`
+		Location  struct {
+			Path  string              `json:"path"`
+			Lines struct{ Begin int } `json:"lines"`
+		} `json:"location"`
+	}
+	data, err = os.ReadFile(filepath.Join(repo, job.Artifacts.Reports.CodeQuality))
+	if err == nil {
+		err = json.Unmarshal(data, &issues)
+	}
+	found := false
+	for _, is := range issues {
+		found = found || is.CheckName == "unreachable_state" && is.Severity == "blocker" && is.Location.Path == demo.ModelPath && is.Location.Lines.Begin > 1
+	}
+	if err != nil || !found {
+		t.Errorf("the Code Quality report GitLab reads (%v) has no blocker for the unreachable state:\n%s", err, data)
+	}
 }
 
 // TestActionAndHook: the Action runs the script the tests run, and the

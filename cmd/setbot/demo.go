@@ -26,7 +26,8 @@ parent, prints the three reports, and says where the repository is, so you
 can try more commands on it. No network and no GitHub are needed.
 
 The demo's cache lives in the repository's .git directory unless --cache is
-given, so running analyze on the demo repository again is served from it.`,
+given; the commands the demo suggests at the end name it, so that running
+analyze on the demo repository again is served from it.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.check(); err != nil {
@@ -65,12 +66,19 @@ given, so running analyze on the demo repository again is served from it.`,
 				}
 				fmt.Fprintf(out, "\n(gate: %s; setbot analyze would exit with status %d)\n\n", a.Gate.Conclusion, status)
 			}
-			fmt.Fprintf(out, `The demo repository is %s (model: %s).
-Try, for example:
-  setbot analyze --repo %s --base HEAD~3 --head HEAD --format json
-  setbot analyze --repo %s --base HEAD~1 --fresh
-  cd %s && git log --stat
-`, dir, demo.ModelPath, dir, dir, dir)
+			// The commands name the demo's cache: without --cache, analyze
+			// would use the user's and explore everything again.
+			cache := "--cache " + f.cacheFile
+			if f.noCache {
+				cache = "--no-cache"
+			}
+			fmt.Fprintf(out, "The demo repository is %s (model: %s).\nTry, for example:\n", dir, demo.ModelPath)
+			fmt.Fprintf(out, "  setbot analyze --repo %s %s --base HEAD~3 --head HEAD --format json\n", dir, cache)
+			fmt.Fprintf(out, "  setbot analyze --repo %s %s --base HEAD~1 --fresh\n", dir, cache)
+			if !f.noCache {
+				fmt.Fprintf(out, "  setbot runs %s --repo %s\n", cache, dir)
+			}
+			fmt.Fprintf(out, "  cd %s && git log --stat\n", dir)
 			return nil
 		},
 	}

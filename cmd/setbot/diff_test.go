@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,5 +53,56 @@ func TestDiffJSON(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "diff", "a", "b", "--strategy", "fast"); code != 2 || !strings.Contains(errs, "unknown --strategy") {
 		t.Errorf("bad strategy: exit %d %s", code, errs)
+	}
+}
+
+// TestDiffRename: renaming the four children of the triangle's S1 is four
+// state_renamed changes, no flattened transition updated, and every test
+// retained; MSE copies the base tree.
+func TestDiffRename(t *testing.T) {
+	src, err := os.ReadFile("../../examples/triangle.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.NewReplacer(`"S1_S0"`, `"Positive"`, `"S1_S1"`, `"Triangle"`, `"S1_S2"`, `"Kind"`, `"S1_S3"`, `"Done"`).Replace(string(src))
+	dir := t.TempDir()
+	headPath := filepath.Join(dir, "triangle.scxml")
+	if err := os.WriteFile(headPath, []byte(head), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "diff", "../../examples/triangle.scxml", headPath, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var res struct {
+		Strategy string
+		Changes  []struct{ Kind, Subject string }
+		Impact   struct{ Changed []string }
+		Base     struct{ Paths int }
+		Head     struct{ States int }
+		Reused   int `json:"reused_states"`
+		Tests    struct{ Retained, Changed, Obsolete, New int }
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	var changes []string
+	for _, c := range res.Changes {
+		changes = append(changes, c.Kind+" "+c.Subject)
+	}
+	want := "state_renamed S1_S0>Positive, state_renamed S1_S1>Triangle, state_renamed S1_S2>Kind, state_renamed S1_S3>Done"
+	if got := strings.Join(changes, ", "); got != want {
+		t.Errorf("changes %s, want %s", got, want)
+	}
+	if len(res.Impact.Changed) != 0 || res.Strategy != "mse" || res.Reused != res.Head.States-1 {
+		t.Errorf("%d transitions updated, strategy %s, %d of %d states reused", len(res.Impact.Changed), res.Strategy, res.Reused, res.Head.States)
+	}
+	if res.Tests.Retained != res.Base.Paths || res.Tests.Changed+res.Tests.Obsolete+res.Tests.New != 0 {
+		t.Errorf("tests %+v, want the %d of the base retained", res.Tests, res.Base.Paths)
+	}
+	code, text, _ := runCLI(t, "diff", "../../examples/triangle.scxml", headPath)
+	if code != 0 || !strings.Contains(text, "change: state_renamed S1_S0>Positive") ||
+		!strings.Contains(text, fmt.Sprintf("tests: %d retained, 0 changed oracle, 0 obsolete, 0 new", res.Base.Paths)) {
+		t.Errorf("exit %d\n%s", code, text)
 	}
 }

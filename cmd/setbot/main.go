@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/setbot/setbot/internal/buildinfo"
 	"github.com/spf13/cobra"
 )
 
@@ -59,7 +60,25 @@ machine, and analyses what a change does to every execution of the machine.`,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
 		PersistentPreRunE: checkFlags,
+		Version:           buildinfo.Read().String(),
 	}
-	root.AddCommand(newCheckCmd(), newMLMCmd(), newExploreCmd(), newTestsCmd(), newSimulateCmd(), newBenchCmd(), newDiffCmd(), newEvaluateCmd(), newAnalyzeCmd(), newConformanceCmd(), newDemoCmd(), newRunsCmd(), newServeCmd(), newHealthcheckCmd())
+	root.SetVersionTemplate("setbot {{.Version}}\n")
+	root.AddCommand(newVersionCmd(), newCheckCmd(), newMLMCmd(), newExploreCmd(), newTestsCmd(), newSimulateCmd(), newBenchCmd(), newDiffCmd(), newEvaluateCmd(), newAnalyzeCmd(), newConformanceCmd(), newDemoCmd(), newRunsCmd(), newServeCmd(), newHealthcheckCmd())
 	return root
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print setbot's version and the commit it was built from (as --version does)",
+		Long: `version prints the module version setbot was installed at (go install
+github.com/setbot/setbot/cmd/setbot@v1.2.3 records v1.2.3), or "(devel)" for a build
+in a checkout, and the commit the build recorded, with ", modified" when the checkout
+had uncommitted changes.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintf(cmd.OutOrStdout(), "setbot %s\n", cmd.Root().Version)
+			return nil
+		},
+	}
 }

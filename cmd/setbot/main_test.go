@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/setbot/setbot/internal/buildinfo"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -198,5 +200,22 @@ func TestFlagRanges(t *testing.T) {
 		if code != exitUsage || out != "" || !strings.Contains(errs, tc.want) || strings.Contains(errs, "missing.scxml") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, out, errs, tc.want)
 		}
+	}
+}
+
+// TestVersion checks that --version and the version command print the
+// build's version, the same line.
+func TestVersion(t *testing.T) {
+	code, flag, errs := runCLI(t, "--version")
+	if code != 0 || errs != "" {
+		t.Fatalf("--version: exit %d: %s", code, errs)
+	}
+	want := "setbot " + buildinfo.Read().String() + "\n"
+	if flag != want {
+		t.Errorf("--version printed %q, want %q", flag, want)
+	}
+	code, cmd, errs := runCLI(t, "version")
+	if code != 0 || cmd != flag {
+		t.Errorf("version: exit %d, %q (%s), want %q", code, cmd, errs, flag)
 	}
 }

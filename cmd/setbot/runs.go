@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/vcs"
 )
 
 func newRunsCmd() *cobra.Command {
@@ -22,10 +23,12 @@ func newRunsCmd() *cobra.Command {
 		Use:   "runs",
 		Short: "List the analyses recorded in the cache",
 		Long: `runs lists the analyses of models that setbot analyze and setbot serve
-recorded in the cache, newest first: when, the repository, the two commits,
-the model file, the strategy that built the head tree, where the trees came
-from, the sizes of both trees, the states reused from the base tree, the
-solver calls and the wall time. The cache keeps them for its run retention
+recorded in the cache, newest first: when, the repository (owner/name for the
+bot, the URL for a repository analyze cloned, the directory of a local one),
+the two commits, the model file, the strategy that built the head tree, where
+the trees came from, the sizes of both trees, the states reused from the base
+tree, the solver calls and the wall time. --repo picks one repository's runs:
+give a local repository as a directory (., a path inside it). The cache keeps them for its run retention
 (90 days unless the server configures another).
 
 Formats: text (a table) and json ({"runs": [{"repo", "base", "head", "path",
@@ -44,7 +47,7 @@ Formats: text (a table) and json ({"runs": [{"repo", "base", "head", "path",
 				return err
 			}
 			defer store.Close()
-			runs, err := store.Runs(cmd.Context(), repo, limit)
+			runs, err := store.Runs(cmd.Context(), runsRepo(repo), limit)
 			if err != nil {
 				return err
 			}
@@ -55,10 +58,28 @@ Formats: text (a table) and json ({"runs": [{"repo", "base", "head", "path",
 		},
 	}
 	cmd.Flags().StringVar(&cacheFile, "cache", defaultPath("cache.db"), "the SQLite cache file")
-	cmd.Flags().StringVar(&repo, "repo", "", "only the runs of this repository (as the runs name it, e.g. owner/name)")
+	cmd.Flags().StringVar(&repo, "repo", "", "only the runs of this repository: owner/name, a URL, or a local repository's directory (or one inside it)")
 	cmd.Flags().IntVar(&limit, "limit", 50, "at most this many runs (0: all)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	return cmd
+}
+
+// runsRepo is the name the runs of a repository are recorded under: a
+// local repository's directory (analyze records its work tree root, so any
+// directory in it names it), or spec as given.
+func runsRepo(spec string) string {
+	if spec == "" {
+		return ""
+	}
+	if st, err := os.Stat(spec); err != nil || !st.IsDir() {
+		return spec
+	}
+	repo, err := vcs.Open(spec)
+	if err != nil {
+		return spec
+	}
+	defer repo.Close()
+	return repo.Dir()
 }
 
 func writeRunsText(w io.Writer, runs []cache.Run) error {

@@ -67,8 +67,10 @@ The environment may send:
     arguments: it fires with the arguments it was set with. Every delayed
     send is its own pending timer, so a timer set twice is pending twice. A
     timer stays pending when the state that set it is left. The text format
-    lists the pending timers after each step.
-An event that is both an input and a timer is sent as the input.
+    lists the pending timers after each step. A timer an invoked session
+    set is named by the invoke's id and its event: s0.0/timeout.
+An event that is both an input and a timer is sent as the input, unless it
+is written NAME (timer), as tests print a timer's step.
 
 Time (--time timed, the default): the machine starts at 0s; a timer is due
 its delay after the step that set it, and only the timer due first (the

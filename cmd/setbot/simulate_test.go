@@ -572,3 +572,108 @@ func TestSimulateVars(t *testing.T) {
 		t.Errorf("variables listed without --vars:\n%s", plain)
 	}
 }
+
+// TestSimulateReadsEveryTestStep: every step of every test setbot generates
+// reads back in simulate as printed, timers of invoked sessions (s0.0/timeout)
+// included, in the JSON's name and in the text's "name (timer)", and
+// simulate and the reference interpreter end where the test says.
+func TestSimulateReadsEveryTestStep(t *testing.T) {
+	const model = "../../engine/testdata/child_timer.scxml"
+	code, out, errs := runCLI(t, "tests", "--coverage", "path", "--format", "json", model)
+	if code != exitOK {
+		t.Fatalf("tests: exit %d: %s", code, errs)
+	}
+	var suite struct {
+		Tests []struct {
+			Steps []struct {
+				Event string `json:"event"`
+				Timer bool   `json:"timer"`
+			} `json:"steps"`
+			Final []string `json:"final"`
+		} `json:"tests"`
+	}
+	if err := json.Unmarshal([]byte(out), &suite); err != nil {
+		t.Fatal(err)
+	}
+	childTimers := 0
+	for _, tc := range suite.Tests {
+		var plain, marked []string
+		for _, s := range tc.Steps {
+			plain, marked = append(plain, s.Event), append(marked, s.Event)
+			if s.Timer {
+				marked[len(marked)-1] += " (timer)"
+				if strings.Contains(s.Event, "/") {
+					childTimers++
+				}
+			}
+		}
+		for _, events := range [][]string{plain, marked} {
+			for _, ref := range []bool{false, true} {
+				args := []string{"--format", "json", model}
+				if ref {
+					args = append([]string{"--reference"}, args...)
+				}
+				code, out, errs := runSimulate(t, append(args, events...)...)
+				if code != exitOK {
+					t.Errorf("simulate (reference %v) %q: exit %d: %s", ref, events, code, errs)
+					continue
+				}
+				var run struct {
+					Steps []struct {
+						Configuration []string `json:"configuration"`
+					} `json:"steps"`
+				}
+				if err := json.Unmarshal([]byte(out), &run); err != nil || len(run.Steps) != len(events)+1 {
+					t.Errorf("simulate (reference %v) %q: %d steps (%v)", ref, events, len(run.Steps), err)
+					continue
+				}
+				if got := run.Steps[len(events)].Configuration; !ref && strings.Join(got, " ") != strings.Join(tc.Final, " ") {
+					t.Errorf("simulate %q ends in %v, the test in %v", events, got, tc.Final)
+				}
+			}
+		}
+	}
+	if childTimers == 0 {
+		t.Fatalf("no test fires the child's timer: %s", out)
+	}
+}
+
+// TestMicrostepsBoundAgrees: explore, simulate and simulate --reference
+// stop a step at the same number of microsteps by default, and all reach
+// the state beyond it when the bound is raised: no command reaches a state
+// another calls unreachable within its bounds.
+func TestMicrostepsBoundAgrees(t *testing.T) {
+	const model = "testdata/microsteps.scxml"
+	for _, raise := range []bool{false, true} {
+		var extra []string
+		if raise {
+			extra = []string{"--max-microsteps", "200"}
+		}
+		code, out, errs := runCLI(t, append([]string{"explore", "--format", "json", model}, extra...)...)
+		if code != exitOK {
+			t.Fatalf("explore: exit %d: %s", code, errs)
+		}
+		var ex struct {
+			Unreachable []struct{ State string } `json:"unreachable"`
+		}
+		if err := json.Unmarshal([]byte(out), &ex); err != nil {
+			t.Fatal(err)
+		}
+		exploreReaches := true
+		for _, s := range ex.Unreachable {
+			exploreReaches = exploreReaches && s.State != "done"
+		}
+		for _, ref := range []bool{false, true} {
+			args := append([]string{model, "go"}, extra...)
+			if ref {
+				args = append([]string{"--reference"}, args...)
+			}
+			code, out, errs := runSimulate(t, args...)
+			simReaches := code == exitOK && strings.Contains(out, "done")
+			if simReaches != exploreReaches || simReaches != raise {
+				t.Errorf("max-microsteps raised %v, reference %v: simulate reaches done %v (exit %d: %s), explore %v",
+					raise, ref, simReaches, code, errs, exploreReaches)
+			}
+		}
+	}
+}

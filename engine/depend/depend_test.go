@@ -282,7 +282,7 @@ func TestImpacted(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			updated := n.keys(t, triangle, tc.updated...)
-			got := Impacted(Analyze(tc.base, Options{}), Analyze(tc.head, Options{}), updated)
+			got := Impacted(Analyze(tc.base, Options{}), Analyze(tc.head, Options{}), updated, nil)
 			equal(t, "Impacted", n.transitions(got), tc.impacted)
 			for _, x := range got {
 				if !slices.Contains(tc.head.Transitions, x) {
@@ -500,7 +500,7 @@ func ExampleImpacted() {
 	t2 := "S1_S0 checkPositiveSides [S1_S0:checkPositiveSides>S1_S1] S1_S1"
 	updated := map[string]bool{t2: true}
 	fmt.Printf("%d paths, M1 %.2f, M2 %.2f\n", len(ha.Paths), ha.M1(updated), ha.M2(updated))
-	for _, t := range Impacted(ba, ha, updated) {
+	for _, t := range Impacted(ba, ha, updated, nil) {
 		fmt.Println(t.Source.Name, t.Event, t.Target.Name)
 	}
 	// Output:

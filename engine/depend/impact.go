@@ -13,35 +13,48 @@ import (
 // dependence the change touches in either version. updated holds the keys
 // of T_updated: transitions added (only in head), removed (only in base)
 // or changed (in both). The result is in key order.
-func Impacted(base, head *Analysis, updated map[string]bool) []*mlm.Transition {
-	oldT, newT := byKey(base.Machine), byKey(head.Machine)
+//
+// rekey names base's transitions as head names them (a change that renamed
+// states re-keys the transitions through them); nil names them alike.
+func Impacted(base, head *Analysis, updated map[string]bool, rekey func(string) string) []*mlm.Transition {
+	if rekey == nil {
+		rekey = func(k string) string { return k }
+	}
+	oldT, newT := make(map[string]*mlm.Transition, len(base.Machine.Transitions)), byKey(head.Machine)
+	for _, t := range base.Machine.Transitions {
+		oldT[rekey(t.Key)] = t
+	}
 	touched := make(map[string]touch, len(updated))
 	for key := range updated {
 		o, n := oldT[key], newT[key]
 		if o == nil || n == nil {
 			touched[key] = touch{all: true}
 		} else {
-			touched[key] = touchedBy(o, n)
+			touched[key] = touchedBy(o, n, o.Key != key)
 		}
 	}
 	// A transition added (removed) is only in head's (base's) dependences,
 	// so one table serves both versions.
 	impacted := make(map[string]bool)
 	for _, a := range []*Analysis{head, base} {
+		key := func(t *mlm.Transition) string { return t.Key }
+		if a == base {
+			key = func(t *mlm.Transition) string { return rekey(t.Key) }
+		}
 		for _, d := range a.Control {
-			if t, ok := touched[d.From.Key]; ok && (t.all || t.control) {
-				impacted[d.To.Key] = true
+			if t, ok := touched[key(d.From)]; ok && (t.all || t.control) {
+				impacted[key(d.To)] = true
 			}
-			if t, ok := touched[d.To.Key]; ok && t.all {
-				impacted[d.From.Key] = true
+			if t, ok := touched[key(d.To)]; ok && t.all {
+				impacted[key(d.From)] = true
 			}
 		}
 		for _, d := range a.Data {
-			if t, ok := touched[d.From.Key]; ok && (t.all || t.defs[d.Var]) {
-				impacted[d.To.Key] = true
+			if t, ok := touched[key(d.From)]; ok && (t.all || t.defs[d.Var]) {
+				impacted[key(d.To)] = true
 			}
-			if t, ok := touched[d.To.Key]; ok && (t.all || t.uses[d.Var]) {
-				impacted[d.From.Key] = true
+			if t, ok := touched[key(d.To)]; ok && (t.all || t.uses[d.Var]) {
+				impacted[key(d.From)] = true
 			}
 		}
 	}
@@ -65,11 +78,13 @@ type touch struct {
 // touchedBy compares a transition in base (o) and in head (n). A changed
 // guard, target or event changes what the transition decides (its control
 // dependents) and what the guard reads, before and after; a changed action
-// changes what it defines and what it uses, before and after.
-func touchedBy(o, n *mlm.Transition) touch {
+// changes what it defines and what it uses, before and after. A transition
+// renamed (its key renamed to n's) has n's target and event under their
+// new names: the key names them.
+func touchedBy(o, n *mlm.Transition, renamed bool) touch {
 	t := touch{defs: make(map[string]bool), uses: make(map[string]bool)}
 	guardChanged := (o.Guard == nil) != (n.Guard == nil) || o.Guard != nil && !lang.Equal(o.Guard, n.Guard)
-	if guardChanged || o.Target.Name != n.Target.Name || o.Event != n.Event {
+	if guardChanged || !renamed && (o.Target.Name != n.Target.Name || o.Event != n.Event) {
 		t.control = true
 		for _, g := range []lang.Expr{o.Guard, n.Guard} {
 			if g != nil {

@@ -390,23 +390,38 @@ func (a *analyzer) tests(r *Result, head *engine.SET) error {
 	if err := a.suite(bv, nil); err != nil {
 		return fmt.Errorf("tests of the base version: %w", err)
 	}
+	// The base tests named as at head: a test through a renamed state
+	// keeps its identity (and its values).
+	base := testgen.Renamed(bv.tests, a.d.Key, a.d.State)
 	switch {
 	case head == bv.set:
 		hv.tests = bv.tests
 	case hv.set != head:
 		// The whole tree DSE's candidates were confirmed on.
 		hv = &version{m: hv.m, set: head}
-		if err := a.suite(hv, bv.tests); err != nil {
+		if err := a.suite(hv, base); err != nil {
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 	default:
-		if err := a.suite(hv, bv.tests); err != nil {
+		if err := a.suite(hv, base); err != nil {
 			return fmt.Errorf("tests of the head version: %w", err)
 		}
 	}
-	delta, err := testgen.Compare(bv.tests, hv.tests, head)
+	delta, err := testgen.Compare(base, hv.tests, head)
 	if err != nil {
 		return err
+	}
+	// An obsolete test is reported as the base has it.
+	asAtBase := make(map[*testgen.Test]*testgen.Test)
+	for i, t := range base {
+		if t != bv.tests[i] {
+			asAtBase[t] = bv.tests[i]
+		}
+	}
+	for i, t := range delta.Obsolete {
+		if b := asAtBase[t]; b != nil {
+			delta.Obsolete[i] = b
+		}
 	}
 	r.BaseTests, r.HeadTests, r.TestDelta = bv.tests, hv.tests, delta
 	r.Tests = Counts{Retained: len(delta.Retained), Changed: len(delta.Changed), Obsolete: len(delta.Obsolete), New: len(delta.New)}

@@ -146,12 +146,15 @@ func Choose(asked vocab.Strategy, d *diffmap.Diff, base, head *mlm.Machine, base
 	case d.RootUpdated:
 		return vocab.StrategyFull, "the machine starts differently (variables, initial values or initial configuration changed): nothing of the base tree can be reused", nil
 	}
+	if key := startUpdated(baseSet, d); key != "" {
+		return vocab.StrategyFull, "the machine's start fires a changed transition (" + key + "): nothing of the base tree can be reused", nil
+	}
 	share := survival(baseSet, d)
 	// Updated counts transitions of both versions (a removed one is only
 	// in the base), so it is measured against both.
 	all := make(map[string]bool, len(base.Transitions)+len(head.Transitions))
 	for _, t := range base.Transitions {
-		all[t.Key] = true
+		all[d.Key(t.Key)] = true
 	}
 	for _, t := range head.Transitions {
 		all[t.Key] = true
@@ -162,6 +165,23 @@ func Choose(asked vocab.Strategy, d *diffmap.Diff, base, head *mlm.Machine, base
 			updated, 100*share), nil
 	}
 	return vocab.StrategyMSE, fmt.Sprintf("%s and %.0f%% of what the base tree keeps avoids them: reuse it", updated, 100*share), nil
+}
+
+// startUpdated returns the key of an updated transition the base's start
+// fires (run-to-completion after the initial transitions: events raised or
+// sent on entry, eventless transitions), or "". A change there changes the
+// root, as a changed initial value does (engine.ExploreMSE then pairs
+// nothing).
+func startUpdated(set *engine.SET, d *diffmap.Diff) string {
+	if set.Start == nil {
+		return ""
+	}
+	for _, f := range set.Start.Fired {
+		if k := d.Key(f.T.Key); d.Updated[k] {
+			return k
+		}
+	}
+	return ""
 }
 
 // survival estimates the share of the head tree MSE can copy: of the base
@@ -191,7 +211,7 @@ func survival(set *engine.SET, d *diffmap.Diff) float64 {
 		}
 		if s == clean && x.In != nil {
 			for _, f := range x.In.Fired {
-				if d.Updated[f.T.Key] {
+				if d.Updated[d.Key(f.T.Key)] {
 					s = recompute
 					if removed[f.T.Key] {
 						s = vanish
@@ -222,11 +242,23 @@ func Build(strategy vocab.Strategy, m *mlm.Machine, base *engine.SET, d *diffmap
 	case vocab.StrategyReuse:
 		return base, nil
 	case vocab.StrategyMSE:
-		return engine.ExploreMSE(m, base, d.Updated, req.Engine, req.Solver)
+		return engine.ExploreMSE(m, base, d.Updated, renames(d, base.Machine), req.Engine, req.Solver)
 	case vocab.StrategyDSE:
 		return engine.ExploreDSE(m, interest, req.Engine, req.Solver)
 	}
 	return engine.Explore(m, req.Engine, req.Solver)
+}
+
+// renames names the base machine's states, transitions and events as the
+// head names them (Diff.Configs, Diff.Keys, Diff.Event).
+func renames(d *diffmap.Diff, base *mlm.Machine) engine.Renames {
+	ren := engine.Renames{States: d.Configs, Keys: d.Keys, Events: make(map[string]string)}
+	for _, e := range base.Events {
+		if to := d.Event(e.Name); to != e.Name {
+			ren.Events[e.Name] = to
+		}
+	}
+	return ren
 }
 
 // ChangeImpact computes seed 000's change impact of d from base to head:
@@ -236,7 +268,7 @@ func Build(strategy vocab.Strategy, m *mlm.Machine, base *engine.SET, d *diffmap
 func ChangeImpact(d *diffmap.Diff, base, head *mlm.Machine) (Impact, map[string]bool) {
 	ha := depend.Analyze(head, depend.Options{})
 	ba := depend.Analyze(base, depend.Options{})
-	impacted := depend.Impacted(ba, ha, d.Updated)
+	impacted := depend.Impacted(ba, ha, d.Updated, d.Key)
 	im := Impact{Changed: sortedSet(d.Updated), Impacted: []string{}}
 	for _, t := range impacted {
 		im.Impacted = append(im.Impacted, t.Key)

@@ -56,7 +56,7 @@ import (
 // Defaults for Options.
 const (
 	DefaultLoopLimit     = sim.DefaultLoopLimit
-	DefaultMaxMicrosteps = 10000
+	DefaultMaxMicrosteps = vocab.DefaultMaxMicrosteps
 )
 
 // Options bound a run; zero fields take the defaults.

@@ -265,9 +265,17 @@ const ArgSyntax = "an integer (-2), a decimal (1.5, 2e3), true, false, a string 
 // written as the lowered tag (lang.AbsentName): s=undefined gives
 // _absent_s=1 and no s, which Complete fills in. The argument map is never
 // nil.
+//
+// A test's step that fires a pending timer is printed "name (timer)"
+// (testgen.FormatEvent): that reads as the timer firing (its Meta is Self),
+// even where an input has the same name.
 func ParseEvent(text string) (Event, error) {
 	ev := Event{Args: map[string]Value{}}
 	s := strings.TrimSpace(text)
+	if name, ok := strings.CutSuffix(s, TimerMark); ok && strings.TrimRight(name, " \t") != name {
+		ev.Meta.Self = true
+		s = strings.TrimSpace(name)
+	}
 	name, rest, hasParen := strings.Cut(s, "(")
 	name = strings.TrimSpace(name)
 	if err := checkEventName(name); err != nil {
@@ -339,13 +347,32 @@ func Complete(e *model.Event, args map[string]Value) error {
 	return nil
 }
 
+// TimerMark marks a step that fires a pending timer, as tests print it
+// after the timer's name.
+const TimerMark = "(timer)"
+
 // checkEventName accepts dot-separated segments of letters, digits, '_',
-// '-' and ':'.
+// '-' and ':', and such names joined by '/': a timer of an invoked session
+// is named by the invoke's id, as in s0.0/timeout, and that is how every
+// step and test prints it.
 func checkEventName(name string) error {
 	if name == "" {
 		return fmt.Errorf("missing event name")
 	}
-	for _, seg := range strings.Split(name, ".") {
+	for _, part := range strings.Split(name, "/") {
+		if part == "" {
+			return fmt.Errorf("malformed event name %q (empty name around '/')", name)
+		}
+		if err := checkDottedName(name, part); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkDottedName checks one '/'-separated part of the event name.
+func checkDottedName(name, part string) error {
+	for _, seg := range strings.Split(part, ".") {
 		if seg == "" {
 			return fmt.Errorf("malformed event name %q (empty segment between dots)", name)
 		}

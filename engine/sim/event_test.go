@@ -12,6 +12,17 @@ import (
 	"github.com/setbot/setbot/model/lang"
 )
 
+// TestParseTimerMark: a step printed as a timer reads as the timer firing,
+// and only such a step does.
+func TestParseTimerMark(t *testing.T) {
+	for in, self := range map[string]bool{"s0.0/timeout (timer)": true, "tick  (timer)": true, "tick": false, "tick()": false} {
+		ev, err := sim.ParseEvent(in)
+		if err != nil || ev.Meta.Self != self {
+			t.Errorf("ParseEvent(%q): Self %v, %v; want Self %v", in, ev.Meta.Self, err, self)
+		}
+	}
+}
+
 func TestParseEvent(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -31,6 +42,12 @@ func TestParseEvent(t *testing.T) {
 		{"a..b", `event "a..b": malformed event name "a..b" (empty segment between dots)`},
 		{".a", `event ".a": malformed event name ".a" (empty segment between dots)`},
 		{"a b", `event "a b": malformed event name "a b" (unexpected ' ')`},
+		{"s0.0/timeout", "s0.0/timeout()"},
+		{"s0.0/c.1/tick", "s0.0/c.1/tick()"},
+		{"s0.0/timeout (timer)", "s0.0/timeout()"},
+		{"/timeout", `event "/timeout": malformed event name "/timeout" (empty name around '/')`},
+		{"s0.0//timeout", `event "s0.0//timeout": malformed event name "s0.0//timeout" (empty name around '/')`},
+		{"tick(timer)", `event "tick(timer)": argument "timer" is not name=value`},
 		{"set(x=1", `event "set(x=1": missing ')' at the end`},
 		{"set(x=1))", `event "set(x=1))": argument x: "1)" is no value: write ` + sim.ArgSyntax},
 		{"set(x=1,)", `event "set(x=1,)": empty argument (a stray comma?)`},

@@ -47,7 +47,7 @@ import (
 // Defaults for Options.
 const (
 	DefaultLoopLimit     = 10000
-	DefaultMaxMicrosteps = 1000
+	DefaultMaxMicrosteps = vocab.DefaultMaxMicrosteps
 )
 
 // Options bound a simulation; zero fields take the defaults.

@@ -300,7 +300,7 @@ func StepLine(i int, input string, outputs []string, config []string) string {
 func FormatEvent(event string, timer bool, args map[string]any) string {
 	switch {
 	case timer:
-		return event + " (timer)"
+		return event + " " + sim.TimerMark
 	case len(args) == 0:
 		return event
 	}

@@ -261,10 +261,50 @@ func (g *Generator) rows(n *engine.Node, vals map[solver.Term]any) ([]string, er
 	return out, nil
 }
 
+// timerSlot tells apart, in a step's identity, which of several pending
+// timers of one event fired into x: " (timer 2 of 2)" for the second set of
+// two. Their steps may fire the same transitions, and the timer set (by
+// which step, so due when) is what makes them two paths. A step that fires
+// the only pending timer of its event says nothing, so that the identities
+// of every other test stay as they were.
+func timerSlot(x *engine.Node) string {
+	e := x.In
+	if !e.Timer || x.Parent == nil || e.Slot < 0 || e.Slot >= len(x.Parent.Timers) {
+		return ""
+	}
+	ord, of := 0, 0
+	for i, t := range x.Parent.Timers {
+		if t.Event != e.Event {
+			continue
+		}
+		if i < e.Slot {
+			ord++
+		}
+		of++
+	}
+	if of < 2 {
+		return ""
+	}
+	return fmt.Sprintf(" (timer %d of %d)", ord+1, of)
+}
+
 // testID names a test by its identity.
 func testID(identity []string) string {
 	sum := sha256.Sum256([]byte(strings.Join(identity, "\n")))
 	return "t" + hex.EncodeToString(sum[:6])
+}
+
+// stepIdentity is a step's part of a test's identity: the transitions it
+// fires with their decision paths.
+func stepIdentity(event string, fired []Fired) string {
+	if len(fired) == 0 {
+		return "(" + event + " taken by no transition)"
+	}
+	id := make([]string, len(fired))
+	for i, f := range fired {
+		id[i] = f.Key + "#" + f.Path
+	}
+	return strings.Join(id, ", ")
 }
 
 // shared returns what the tests through x share of its step.
@@ -274,15 +314,10 @@ func (g *Generator) shared(x *engine.Node) *shared {
 	}
 	e, src := x.In, g.set.Terms
 	sh := &shared{fired: make([]Fired, 0, len(e.Fired))}
-	var id []string
 	for _, f := range e.Fired {
 		sh.fired = append(sh.fired, Fired{Key: f.T.Key, Path: f.Path})
-		id = append(id, f.T.Key+"#"+f.Path)
 	}
-	if len(id) == 0 {
-		id = []string{"(" + e.Event + " taken by no transition)"}
-	}
-	sh.identity = strings.Join(id, ", ")
+	sh.identity = stepIdentity(e.Event, sh.fired) + timerSlot(x)
 	read := func(v solver.Term) {
 		if !slices.Contains(sh.reads, v) {
 			sh.reads = append(sh.reads, v)

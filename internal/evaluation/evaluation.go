@@ -72,7 +72,7 @@ func Evaluate(base *mlm.Machine, names []string, versions []*mlm.Machine, req in
 			full = nil
 			runtime.GC()
 			start = time.Now()
-			mse, err := engine.ExploreMSE(head, baseSet, d.Updated, req.Engine, req.Solver)
+			mse, err := incremental.Build(vocab.StrategyMSE, head, baseSet, d, nil, req)
 			if err != nil {
 				return nil, err
 			}

@@ -111,7 +111,8 @@ type composer struct {
 	opts     Options
 	invoked  bool // the machine is a child: its states need State.stop
 	parent   *Machine
-	slots    []*slot
+	slots    []*slot                  // in document order
+	order    []int                    // the slots' indices by invoke id (byID)
 	bySource map[string][]*Transition // the parent's transitions by source state
 	byName   map[string]*State
 	info     map[string]*pstate
@@ -150,6 +151,7 @@ func compose(m *model.Model, opts Options, invoked bool) (*Machine, source.Error
 		}
 		c.slots = append(c.slots, s)
 	}
+	c.order = c.byID()
 	mach, err := c.run()
 	if err != nil {
 		return nil, source.ErrorList{{Pos: m.Position(m.Root.Pos), Msg: err.Error()}}
@@ -188,10 +190,26 @@ func (c *composer) run() (*Machine, error) {
 		Transitions: c.trans, byName: c.byName})
 }
 
-// vars are the parent's variables, then each child's, prefixed.
+// byID returns the slots in the order of their invoke ids: what names and
+// lists the sessions does not depend on the document order of the states
+// that hold them, so that reordering sibling states changes no state name,
+// variable order or hash. (Where order means something, as when several
+// children start in one step, the slots keep document order.)
+func (c *composer) byID() []int {
+	order := make([]int, len(c.slots))
+	for k := range order {
+		order[k] = k
+	}
+	sort.SliceStable(order, func(i, j int) bool { return c.slots[order[i]].inv.ID < c.slots[order[j]].inv.ID })
+	return order
+}
+
+// vars are the parent's variables, then each child's, prefixed, children
+// by invoke id.
 func (c *composer) vars() []*model.Var {
 	out := append([]*model.Var(nil), c.parent.Vars...)
-	for _, s := range c.slots {
+	for _, k := range c.byID() {
+		s := c.slots[k]
 		for _, v := range s.mach.Vars {
 			w := *v
 			w.Name = s.inv.ID + "." + v.Name
@@ -239,12 +257,14 @@ func (c *composer) events() []*model.Event {
 }
 
 // name is a composed state's name: the parent's, then each session that
-// runs or finished, then the invokes waiting to start.
+// runs or finished, then the invokes waiting to start, sessions by invoke
+// id.
 func (c *composer) name(ps *pstate) string {
 	var b strings.Builder
 	b.WriteString(ps.p.Name)
 	var starting []string
-	for k, s := range c.slots {
+	for _, k := range c.order {
+		s := c.slots[k]
 		if ps.kids[k] != idle {
 			fmt.Fprintf(&b, " | %s:%s", s.inv.ID, ps.kids[k])
 		}
@@ -275,7 +295,8 @@ func (c *composer) intern(ps *pstate) (*State, error) {
 		s.stop, _ = c.parentCode(ps, ps.p.stop)
 	}
 	s.Ending = ps.ending()
-	for k, sl := range c.slots {
+	for _, k := range c.order {
+		sl := c.slots[k]
 		s.Invoking = s.Invoking || ps.pending[k]
 		cs := sl.mach.State(ps.kids[k])
 		if cs == nil {

@@ -148,3 +148,27 @@ func (m *Machine) InputEvents() []*model.Event {
 	}
 	return out
 }
+
+// RenameRaised returns a copy of b whose raise statements raise event(e)
+// for their event e: how a version that renamed a state raises its
+// done.state.<id> (b itself when event renames none).
+func RenameRaised(b *lang.Block, event func(string) string) *lang.Block {
+	renames := false
+	lang.Inspect(b, func(n lang.Node) bool {
+		if r, ok := n.(*lang.Raise); ok && event(r.Event) != r.Event {
+			renames = true
+		}
+		return !renames
+	})
+	if !renames {
+		return b
+	}
+	out := lang.RewriteBlock(b, func(x lang.Expr) lang.Expr { return x }) // a copy
+	lang.Inspect(out, func(n lang.Node) bool {
+		if r, ok := n.(*lang.Raise); ok {
+			r.Event = event(r.Event)
+		}
+		return true
+	})
+	return out
+}
