@@ -61,11 +61,15 @@ type Config struct {
 	Coverage   vocab.Coverage
 	Time       vocab.Time // how delays are read
 	Bounds     Bounds
-	Invariants []string    // predicates over the machine variables, checked on every model
-	PerModel   []ModelRule // yaml: models_config; applied in order to each model they match
-	Gate       vocab.Gate
-	Schedule   string // cron spec of the scheduled full re-analysis; "" for none
-	Functions  Functions
+	Invariants []string // predicates over the machine variables, checked on every model
+	// ExpectUnreachable are globs of state ids that no execution is meant
+	// to enter (yaml: expect_unreachable), in every model: the gate
+	// reports them as expected, and gates them only when one is entered.
+	ExpectUnreachable []string
+	PerModel          []ModelRule // yaml: models_config; applied in order to each model they match
+	Gate              vocab.Gate
+	Schedule          string // cron spec of the scheduled full re-analysis; "" for none
+	Functions         Functions
 }
 
 // Functions says whether and how an analysis runs the commands of black-box
@@ -107,9 +111,11 @@ type ModelRule struct {
 	Match      []string
 	Bounds     *BoundsOverride // nil when the rule sets no bound
 	Invariants []string        // appended to the global ones
-	Coverage   vocab.Coverage  // "" leaves it as it was
-	Strategy   vocab.Strategy  // "" leaves it as it was
-	Time       vocab.Time      // "" leaves it as it was
+	// ExpectUnreachable are appended to the global ones.
+	ExpectUnreachable []string
+	Coverage          vocab.Coverage // "" leaves it as it was
+	Strategy          vocab.Strategy // "" leaves it as it was
+	Time              vocab.Time     // "" leaves it as it was
 }
 
 // ModelConfig is the effective configuration of one model file.
@@ -119,6 +125,20 @@ type ModelConfig struct {
 	Time       vocab.Time
 	Bounds     Bounds
 	Invariants []string
+	// ExpectUnreachable are the globs of the ids of the model's states
+	// that no execution is meant to enter.
+	ExpectUnreachable []string
+}
+
+// ExpectedBy returns the first of the globs of the states meant to be
+// unreachable that the state id matches, and whether there is one.
+func (mc ModelConfig) ExpectedBy(id string) (string, bool) {
+	for _, g := range mc.ExpectUnreachable {
+		if ok, _ := doublestar.Match(g, id); ok {
+			return g, true
+		}
+	}
+	return "", false
 }
 
 // Default returns the configuration of a repository without .setbot.yml.
@@ -157,6 +177,8 @@ func (c *Config) For(path string) ModelConfig {
 		Time:       c.Time,
 		Bounds:     c.Bounds,
 		Invariants: slices.Clone(c.Invariants),
+
+		ExpectUnreachable: slices.Clone(c.ExpectUnreachable),
 	}
 	for _, r := range c.PerModel {
 		if !matchAny(r.Match, path) {
@@ -166,6 +188,7 @@ func (c *Config) For(path string) ModelConfig {
 			r.Bounds.Apply(&mc.Bounds)
 		}
 		mc.Invariants = append(mc.Invariants, r.Invariants...)
+		mc.ExpectUnreachable = append(mc.ExpectUnreachable, r.ExpectUnreachable...)
 		if r.Coverage != "" {
 			mc.Coverage = r.Coverage
 		}

@@ -24,6 +24,11 @@ func TestDefault(t *testing.T) {
 			"runtime_error":       "warn",
 			"output_lost":         "warn",
 			"nondeterminism":      "warn",
+
+			"model_refused":                "warn",
+			"expected_unreachable_reached": "block",
+			"new_model_unreachable":        "warn",
+			"new_model_error":              "warn",
 		},
 		Functions: Functions{GrowRounds: 2, Timeout: 10 * time.Second},
 	}

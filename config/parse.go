@@ -26,9 +26,9 @@ const maxVisits = 1 << 20
 
 // The keys of each mapping, in documentation order (which is also the order of "known: ...").
 var (
-	topKeys    = []string{"models", "ignore", "strategy", "coverage", "time", "bounds", "invariants", "models_config", "gate", "schedule", "functions"}
+	topKeys    = []string{"models", "ignore", "strategy", "coverage", "time", "bounds", "invariants", "expect_unreachable", "models_config", "gate", "schedule", "functions"}
 	boundsKeys = []string{"depth", "max_states", "loop_bound", "max_microsteps", "max_mlm_states", "timeout"}
-	ruleKeys   = []string{"match", "bounds", "invariants", "coverage", "strategy", "time"}
+	ruleKeys   = []string{"match", "bounds", "invariants", "expect_unreachable", "coverage", "strategy", "time"}
 	funcKeys   = []string{"run_commands", "grow_rounds", "timeout"}
 )
 
@@ -353,6 +353,28 @@ func (p *parser) globs(n *yaml.Node, path string) []string {
 	return p.list(n, path, "globs", p.glob)
 }
 
+func (p *parser) stateGlobs(n *yaml.Node, path string) []string {
+	return p.list(n, path, "state-name globs", p.stateGlob)
+}
+
+// stateGlob accepts a glob of state ids: a state's id, or a pattern with
+// *, ?, [...] or {a,b}.
+func (p *parser) stateGlob(n *yaml.Node, path string) (string, bool) {
+	s, ok := p.str(n, path, "a state-name glob")
+	if !ok {
+		return "", false
+	}
+	switch {
+	case strings.TrimSpace(s) == "":
+		p.errorf(n, path, "empty state-name glob")
+	case !doublestar.ValidatePattern(s):
+		p.errorf(n, path, "invalid state-name glob %s (an unclosed [ or {, or a trailing \\)", quote(s))
+	default:
+		return s, true
+	}
+	return "", false
+}
+
 func (p *parser) glob(n *yaml.Node, path string) (string, bool) {
 	s, ok := p.str(n, path, "a glob")
 	if !ok {
@@ -494,6 +516,8 @@ func (p *parser) rules(n *yaml.Node, path string) []ModelRule {
 				r.Bounds = p.bounds(v, path)
 			case "invariants":
 				r.Invariants = p.invariants(v, path)
+			case "expect_unreachable":
+				r.ExpectUnreachable = p.stateGlobs(v, path)
 			case "coverage":
 				r.Coverage = vocab.Coverage(p.choice(v, path, "coverage", coverages))
 			case "strategy":
@@ -580,6 +604,8 @@ func (p *parser) config(n *yaml.Node, c *Config) {
 			p.bounds(v, key).Apply(&c.Bounds)
 		case "invariants":
 			c.Invariants = p.invariants(v, key)
+		case "expect_unreachable":
+			c.ExpectUnreachable = p.stateGlobs(v, key)
 		case "models_config":
 			c.PerModel = p.rules(v, key)
 		case "gate":

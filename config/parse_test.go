@@ -105,6 +105,11 @@ functions:
 			"runtime_error":       "warn",
 			"output_lost":         "warn",
 			"nondeterminism":      "warn",
+
+			"model_refused":                "warn",
+			"expected_unreachable_reached": "block",
+			"new_model_unreachable":        "warn",
+			"new_model_error":              "warn",
 		},
 		Schedule:  "0 3 * * *",
 		Functions: Functions{RunCommands: true, GrowRounds: 5, Timeout: 3 * time.Second},
@@ -137,6 +142,15 @@ func TestParseValid(t *testing.T) {
 		{"boolean invariant", "invariants: [false]\n", func(c *Config) bool { return c.Invariants[0] == "false" }},
 		{"crlf", "strategy: full\r\ncoverage: state\r\n", func(c *Config) bool { return c.Coverage == "state" }},
 		{"integer zero timeout", "bounds: {timeout: 0}\n", func(c *Config) bool { return c.Bounds.Timeout == 0 }},
+		{"expected unreachable states", "expect_unreachable: [fail, '*.fail']\nmodels_config: [{match: 'w3c/**', expect_unreachable: ['err{1,2}']}]\n", func(c *Config) bool {
+			w3c, other := c.For("w3c/t1.scxml"), c.For("app.scxml")
+			expected := func(mc ModelConfig, id, want string) bool {
+				g, ok := mc.ExpectedBy(id)
+				return g == want && ok == (want != "")
+			}
+			return expected(w3c, "fail", "fail") && expected(w3c, "s1.fail", "*.fail") && expected(w3c, "err2", "err{1,2}") &&
+				expected(w3c, "pass", "") && expected(w3c, "failed", "") && expected(other, "fail", "fail") && expected(other, "err1", "")
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,7 +166,7 @@ func TestParseValid(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
-	const known = " (known: models, ignore, strategy, coverage, time, bounds, invariants, models_config, gate, schedule, functions)"
+	const known = " (known: models, ignore, strategy, coverage, time, bounds, invariants, expect_unreachable, models_config, gate, schedule, functions)"
 	tests := []struct {
 		name, src string
 		want      []string // every error, in order
@@ -165,11 +179,11 @@ func TestParseErrors(t *testing.T) {
 		{"unknown bounds key", "bounds:\n  dpeth: 3\n", []string{
 			`.setbot.yml:2:3: bounds: unknown key "dpeth", did you mean "depth"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
 		{"unknown rule key", "models_config:\n  - match: a\n    invariant: [x]\n", []string{
-			`.setbot.yml:3:5: models_config[0]: unknown key "invariant", did you mean "invariants"? (known: match, bounds, invariants, coverage, strategy, time)`}},
+			`.setbot.yml:3:5: models_config[0]: unknown key "invariant", did you mean "invariants"? (known: match, bounds, invariants, expect_unreachable, coverage, strategy, time)`}},
 		{"unknown rule bounds key", "models_config:\n  - match: a\n    bounds: {timout: 1s}\n", []string{
 			`.setbot.yml:3:14: models_config[0].bounds: unknown key "timout", did you mean "timeout"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
 		{"unknown gate rule", "gate:\n  unreachable_states: warn\n", []string{
-			`.setbot.yml:2:3: gate: unknown rule "unreachable_states", did you mean "unreachable_state"? (known: unreachable_state, transient_state, invariant_violation, bound_hit, model_error, runtime_error, output_lost, nondeterminism)`}},
+			`.setbot.yml:2:3: gate: unknown rule "unreachable_states", did you mean "unreachable_state"? (known: unreachable_state, transient_state, invariant_violation, bound_hit, model_error, model_refused, runtime_error, output_lost, nondeterminism, expected_unreachable_reached, new_model_unreachable, new_model_error)`}},
 		{"unknown functions key", "functions:\n  run_command: true\n  rounds: 3\n", []string{
 			`.setbot.yml:2:3: functions: unknown key "run_command", did you mean "run_commands"? (known: run_commands, grow_rounds, timeout)`,
 			`.setbot.yml:3:3: functions: unknown key "rounds" (known: run_commands, grow_rounds, timeout)`}},
@@ -224,6 +238,10 @@ func TestParseErrors(t *testing.T) {
 			`.setbot.yml:1:19: bounds.timeout: negative duration -1s`}},
 		{"list duration", "bounds: {timeout: [1s]}\n", []string{
 			`.setbot.yml:1:19: bounds.timeout: expected a duration such as 90s or 5m, found a list`}},
+		{"bad expected unreachable states", "expect_unreachable: [fail, '', 'a[b', 3]\n", []string{
+			`.setbot.yml:1:28: expect_unreachable[1]: empty state-name glob`,
+			`.setbot.yml:1:32: expect_unreachable[2]: invalid state-name glob "a[b" (an unclosed [ or {, or a trailing \)`,
+			`.setbot.yml:1:39: expect_unreachable[3]: expected a state-name glob, found the integer 3`}},
 		{"invariants not a list", "invariants: x > 0\n", []string{
 			`.setbot.yml:1:13: invariants: expected a list of predicates, found the string "x > 0"; write ["x > 0"]`}},
 		{"bad invariants", "invariants: ['', '  ', 3, {a: b}, ~]\n", []string{

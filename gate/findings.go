@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -20,40 +21,145 @@ func (d Diagnostic) file(model string) string {
 	return model
 }
 
+// located writes a diagnostic with its place: "line 3, column 5: ...",
+// after the file when it is not the model's.
+func (d Diagnostic) located() string {
+	msg := d.Message
+	if d.Line > 0 {
+		msg = fmt.Sprintf("line %d: %s", d.Line, d.Message)
+		if d.Column > 0 {
+			msg = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Message)
+		}
+	}
+	if d.Path != "" {
+		msg = d.Path + ", " + msg
+	}
+	return msg
+}
+
+// places are the positions a message may quote ("m.scxml:3:7", "line 3"),
+// which move when lines are added above them.
+var places = regexp.MustCompile(`:\d+:\d+\b|\bline \d+`)
+
+// diagnosticKey is what tells a diagnostic the same at both versions: its
+// file (the model's under either name, or the one it reads), whether it is
+// a refusal, and its message with the positions it quotes left out. The
+// position itself is not part of it, so a line moved by an unrelated edit
+// keeps an old error old.
+func diagnosticKey(d Diagnostic) string {
+	return fmt.Sprintf("%s\x00%t\x00%s", d.Path, d.Refused, places.ReplaceAllString(d.Message, "#"))
+}
+
+// atBase returns, for each of head, whether base has the same diagnostic,
+// each of base matching at most one of head.
+func atBase(head, base []Diagnostic) []bool {
+	left := make(map[string]int, len(base))
+	for _, d := range base {
+		left[diagnosticKey(d)]++
+	}
+	out := make([]bool, len(head))
+	for i, d := range head {
+		if k := diagnosticKey(d); left[k] > 0 {
+			left[k]--
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// noBase says why a model has nothing to compare with, "" when it has.
+func (m Model) noBase() vocab.Reason {
+	switch {
+	case m.New:
+		return vocab.ReasonNewModel
+	case len(m.BaseErrors) > 0:
+		return vocab.ReasonNoBase
+	}
+	return ""
+}
+
+// baseUnread says why the base version could not be read: its first error.
+func (m Model) baseUnread() string {
+	msg := "the base version could not be read: " + m.BaseErrors[0].located()
+	if n := len(m.BaseErrors) - 1; n > 0 {
+		msg += fmt.Sprintf(" (and %d more)", n)
+	}
+	return msg
+}
+
 // findings lists what one model shows, before the rules are applied.
 func findings(m Model) []Finding {
 	var out []Finding
-	for _, d := range m.Errors {
-		msg := d.Message
-		if d.Line > 0 {
-			msg = fmt.Sprintf("line %d: %s", d.Line, d.Message)
-			if d.Column > 0 {
-				msg = fmt.Sprintf("line %d, column %d: %s", d.Line, d.Column, d.Message)
-			}
+	noBase := m.noBase()
+	old := atBase(m.Errors, m.BaseErrors)
+	for i, d := range m.Errors {
+		f := Finding{Rule: vocab.RuleModelError, Path: d.file(m.Path), Line: d.Line, Subject: d.Message,
+			Message: "the model cannot be analysed: " + d.located()}
+		switch {
+		case d.Refused:
+			f.Rule, f.Reason = vocab.RuleModelRefused, vocab.ReasonRefused
+			f.Message = "setbot does not support a construct the model uses, so it is not analysed: " + d.located()
+		case noBase != "":
+			f.Rule, f.Reason = vocab.RuleNewModelError, noBase
 		}
-		if d.Path != "" {
-			msg = d.Path + ", " + msg
+		if old[i] {
+			f.Reason = vocab.ReasonAtBase
+		} else if noBase == vocab.ReasonNoBase {
+			f.Message += "; " + m.baseUnread()
 		}
-		out = append(out, Finding{Rule: vocab.RuleModelError, Path: d.file(m.Path), Line: d.Line, Subject: d.Message,
-			Message: "the model cannot be analysed: " + msg})
+		out = append(out, f)
 	}
-	for _, d := range m.Warnings {
-		out = append(out, Finding{Rule: vocab.RuleRuntimeError, Path: d.file(m.Path), Line: d.Line, Subject: d.Message,
-			Message: "the code raises error.execution here whenever it runs: " + d.Message})
+	old = atBase(m.Warnings, m.BaseWarnings)
+	for i, d := range m.Warnings {
+		f := Finding{Rule: vocab.RuleRuntimeError, Path: d.file(m.Path), Line: d.Line, Subject: d.Message,
+			Message: "the code raises error.execution here whenever it runs: " + d.Message}
+		if old[i] {
+			f.Reason = vocab.ReasonAtBase
+		}
+		out = append(out, f)
 	}
 	r := m.Result
 	if r == nil {
 		return out
 	}
+	if r.NoBase && noBase == "" {
+		noBase = vocab.ReasonNewModel
+	}
 	for _, s := range r.NewlyUnreachable {
 		f := Finding{Rule: vocab.RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
 			Message: fmt.Sprintf("state %s was reachable at base; at head it is %s (no execution enters it)", s.State, Unreachable(s.Within))}
-		if r.NoBase {
+		switch {
+		case r.NoBase && noBase == vocab.ReasonNoBase:
+			f.Rule, f.Reason = vocab.RuleNewModelUnreachable, noBase
+			f.Message = fmt.Sprintf("state %s is %s (no execution enters it); %s, so it is compared with nothing", s.State, Unreachable(s.Within), m.baseUnread())
+		case r.NoBase:
+			f.Rule, f.Reason = vocab.RuleNewModelUnreachable, noBase
 			f.Message = fmt.Sprintf("state %s is %s in a new model (no execution enters it)", s.State, Unreachable(s.Within))
 		}
 		if s.CutBy != "" {
-			f.uncertain = true
+			f.capped = true
+			if f.Reason == "" {
+				f.Reason = vocab.ReasonBound
+			}
 			f.Message = fmt.Sprintf("state %s was not entered before the %s bound cut the head tree (it may still be reachable: raise the bound, %s, to decide)", s.State, s.CutBy, s.CutBy.Setting())
+		}
+		if why, ok := m.Expected[s.State]; ok {
+			f.Reason = vocab.ReasonExpected
+			f.Message = fmt.Sprintf("state %s is %s, as expected (%s)", s.State, Unreachable(s.Within), why)
+		}
+		out = append(out, f)
+	}
+	for _, s := range r.NewlyReachable {
+		why, ok := m.Expected[s.State]
+		if !ok {
+			continue
+		}
+		f := Finding{Rule: vocab.RuleExpectedReached, Path: m.Path, Line: s.Line, Subject: s.State,
+			Message: fmt.Sprintf("state %s is meant to be unreachable (%s), and some execution enters it: the base never did", s.State, why)}
+		if r.NoBase {
+			// A new model's first version warns at most.
+			f.Message = fmt.Sprintf("state %s is meant to be unreachable (%s), and some execution enters it", s.State, why)
+			f.capped, f.Reason = true, noBase
 		}
 		out = append(out, f)
 	}
@@ -61,7 +167,7 @@ func findings(m Model) []Finding {
 		f := Finding{Rule: vocab.RuleTransientState, Path: m.Path, Line: s.Line, Subject: s.State,
 			Message: fmt.Sprintf("state %s is entered but %s: every macrostep that enters it leaves it again", s.State, NeverStable(s.Within))}
 		if s.CutBy != "" {
-			f.uncertain = true
+			f.capped, f.Reason = true, vocab.ReasonBound
 			f.Message = fmt.Sprintf("state %s is entered but was not stable before the %s bound cut the head tree", s.State, s.CutBy)
 		}
 		out = append(out, f)
@@ -77,15 +183,19 @@ func findings(m Model) []Finding {
 			Subject: c.Invariant, Message: invariantText(c)})
 	}
 	for _, o := range r.OutputsLost {
-		out = append(out, Finding{Rule: vocab.RuleOutputLost, Path: m.Path, Line: m.senderLine(o), Subject: o.Output,
-			Message: outputLostText(o), uncertain: o.CutBy != ""})
+		f := Finding{Rule: vocab.RuleOutputLost, Path: m.Path, Line: m.senderLine(o), Subject: o.Output, Message: outputLostText(o)}
+		if o.CutBy != "" {
+			f.capped, f.Reason = true, vocab.ReasonBound
+		}
+		out = append(out, f)
 	}
 	for _, c := range r.Nondeterminism {
+		f := Finding{Rule: vocab.RuleNondeterminism, Path: m.Path, Line: c.Line,
+			Subject: c.Taken + " / " + c.Shadows, Message: conflictText(c)}
 		if c.AtBase {
-			continue // the change did not make it
+			f.Reason = vocab.ReasonAtBase // the change did not make it
 		}
-		out = append(out, Finding{Rule: vocab.RuleNondeterminism, Path: m.Path, Line: c.Line,
-			Subject: c.Taken + " / " + c.Shadows, Message: conflictText(c)})
+		out = append(out, f)
 	}
 	return out
 }

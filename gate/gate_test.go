@@ -250,20 +250,23 @@ func TestEvaluateWithin(t *testing.T) {
 // TestTransientAndNewModel checks the transient_state rule (off by
 // default, a finding when set) and that a model with no base calls its
 // unreachable states unreachable in a new model, never "reachable at
-// base".
+// base", under the new model's rule, which warns unless a team asks.
 func TestTransientAndNewModel(t *testing.T) {
 	res := &incremental.Result{NoBase: true,
 		NewlyUnreachable: []incremental.StateRef{{State: "Never", Line: 7}},
 		NewlyTransient:   []incremental.StateRef{{State: "Choice", Line: 4, Within: 10}}}
-	models := []Model{{Path: "m.scxml", Result: res}}
+	models := []Model{{Path: "m.scxml", New: true, Result: res}}
 	v := Evaluate(nil, models)
-	if v.Conclusion != Failure || len(v.Findings) != 1 || v.Findings[0].Rule != vocab.RuleUnreachableState {
-		t.Fatalf("defaults: %+v, want one blocking unreachable_state finding", v)
+	if v.Conclusion != Neutral || len(v.Findings) != 1 || v.Findings[0].Rule != vocab.RuleNewModelUnreachable || v.Findings[0].Reason != vocab.ReasonNewModel {
+		t.Fatalf("defaults: %+v, want one new_model_unreachable warning, for a new model", v)
 	}
 	if msg := v.Findings[0].Message; msg != "state Never is unreachable in a new model (no execution enters it)" {
 		t.Errorf("message %q", msg)
 	}
-	v = Evaluate(vocab.Gate{vocab.RuleTransientState: vocab.ActionWarn, vocab.RuleUnreachableState: vocab.ActionOff}, models)
+	if v := Evaluate(vocab.Gate{vocab.RuleNewModelUnreachable: vocab.ActionBlock}, models); v.Conclusion != Failure || v.Findings[0].Reason != "" {
+		t.Errorf("new_model_unreachable: block: %+v, want a blocking finding with no reason", v)
+	}
+	v = Evaluate(vocab.Gate{vocab.RuleTransientState: vocab.ActionWarn, vocab.RuleNewModelUnreachable: vocab.ActionOff}, models)
 	if v.Conclusion != Neutral || len(v.Findings) != 1 || v.Findings[0].Rule != vocab.RuleTransientState {
 		t.Fatalf("transient_state: warn: %+v, want one warning", v)
 	}

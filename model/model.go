@@ -140,6 +140,10 @@ type State struct {
 	// Invokes are the child sessions the state runs while it is active,
 	// in document order.
 	Invokes []*Invoke
+
+	// ExpectUnreachable says the model declares that no execution is
+	// meant to enter the state (setbot:expect="unreachable" in SCXML).
+	ExpectUnreachable bool
 }
 
 // DoneRaise returns the raise of the done.state event that entering the

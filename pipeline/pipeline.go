@@ -201,7 +201,7 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 		}
 		done = append(done, m.Path+" ("+outcome(m)+")")
 		out.Models = append(out.Models, m)
-		judged = append(judged, gateModel(m, res))
+		judged = append(judged, gateModel(m, res, r.expected(c, m.HeadMachine)))
 	}
 	if err := ctx.Err(); err != nil {
 		// Stopped while the last model's analysis was stored.
@@ -226,19 +226,51 @@ func outcome(m *report.Model) string {
 }
 
 // gateModel is what the gate judges of a model: what the report says of
-// it, and the analysis of its change (nil when there is none).
-func gateModel(m *report.Model, res *incremental.Result) gate.Model {
-	diags := func(ds []report.Diagnostic) []gate.Diagnostic {
+// it, the analysis of its change (nil when there is none), and the states
+// meant to be unreachable.
+func gateModel(m *report.Model, res *incremental.Result, expected map[string]string) gate.Model {
+	diags := func(ds []report.Diagnostic, own ...string) []gate.Diagnostic {
 		out := make([]gate.Diagnostic, len(ds))
 		for i, d := range ds {
-			out[i] = gate.Diagnostic{Line: d.Line, Column: d.Column, Message: d.Message}
-			if d.Path != m.Path {
+			out[i] = gate.Diagnostic{Line: d.Line, Column: d.Column, Message: d.Message, Refused: d.Refused}
+			if !slices.Contains(own, d.Path) {
 				out[i].Path = d.Path // a machine the model invokes
 			}
 		}
 		return out
 	}
-	return gate.Model{Path: m.Path, Errors: diags(m.Errors), Warnings: diags(m.Warnings), Result: res, Head: m.HeadMachine}
+	// The base's diagnostics in the model's own file are in it under
+	// either name.
+	base := []string{m.Path, m.OldPath}
+	return gate.Model{Path: m.Path, Errors: diags(m.Errors, m.Path), Warnings: diags(m.Warnings, m.Path), New: m.Status == report.Added,
+		BaseErrors: diags(m.BaseErrors, base...), BaseWarnings: diags(m.BaseWarnings, base...), Result: res, Head: m.HeadMachine, Expected: expected}
+}
+
+// expected maps the head's states that no execution is meant to enter to
+// what says so: the model's own setbot:expect annotations, read at head
+// (they are part of the change reviewers see), and the expect_unreachable
+// globs of the gate's configuration, under the file's old and new names
+// (a change cannot declare its own regressions expected there).
+func (r *runner) expected(c vcs.Change, head *mlm.Machine) map[string]string {
+	if head == nil {
+		return nil
+	}
+	var globs config.ModelConfig
+	for _, path := range []string{c.OldPath, c.NewPath} {
+		if path != "" {
+			globs.ExpectUnreachable = append(globs.ExpectUnreachable, r.gate.For(path).ExpectUnreachable...)
+		}
+	}
+	src := head.Source
+	out := make(map[string]string)
+	for _, s := range src.ScopedStates() {
+		if s.ExpectUnreachable {
+			out[s.ID] = fmt.Sprintf("setbot:expect=%q at line %d", scxml.ExpectUnreachable, src.Line(s.Pos))
+		} else if g, ok := globs.ExpectedBy(s.ID); ok {
+			out[s.ID] = fmt.Sprintf("expect_unreachable %q in the gate's %s", g, config.FileName)
+		}
+	}
+	return out
 }
 
 // ReadConfig reads the configuration at a commit; a repository without one
@@ -324,26 +356,32 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 		return nil, nil, err
 	}
 	out.Lines = lineCounts(c.NewPath, headSrc)
-	if len(diags) > 0 {
-		out.Errors = diags
-		return out, nil, nil
-	}
-	out.HeadMachine = head
-	out.Warnings = diagnostics(c.NewPath, head.Source.Warnings)
+	// The base is read whether the head loads or not: what the head shows
+	// is compared with it, errors included.
 	var base *mlm.Machine
 	var baseSrc []string
 	if c.OldPath != "" {
-		b, src, diags, err := r.load(c.OldPath, r.base, lopts)
+		b, src, bdiags, err := r.load(c.OldPath, r.base, lopts)
 		baseSrc = src
 		if err != nil {
 			return nil, nil, err
 		}
-		if len(diags) == 0 {
+		if len(bdiags) == 0 {
 			base = b
+			out.BaseWarnings = diagnostics(c.OldPath, b.Source.Warnings)
 		} else {
-			r.progress("%s: the base version does not load (%s); analysing the head as a new model", c.OldPath, diags[0].Message)
+			out.BaseErrors = bdiags
 		}
 	}
+	if len(diags) > 0 {
+		out.Errors = diags
+		return out, nil, nil
+	}
+	if len(out.BaseErrors) > 0 {
+		r.progress("%s: the base version could not be read (%s); the head is compared with nothing", c.OldPath, out.BaseErrors[0].Message)
+	}
+	out.HeadMachine = head
+	out.Warnings = diagnostics(c.NewPath, head.Source.Warnings)
 	if r.commands && hasCommands(head) {
 		if why := r.refusal(); why != "" {
 			r.progress("%s: the black-box functions' commands do not run: %s", c.NewPath, why)
@@ -368,6 +406,11 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	rkey := resultKey(baseKey, trees.key(head), digest(baseSrc...), digest(headSrc...), strategy, mc.Coverage, mc.Invariants,
 		growthKey(out.TableGrowth, r.limits))
 	if stored, ok := r.storedResult(rkey); ok {
+		if stored.NoBase && base != nil {
+			// The base loads but did not finish starting when the result
+			// was computed.
+			out.BaseErrors = []report.Diagnostic{{Path: c.OldPath, Message: "the base version does not finish starting"}}
+		}
 		out.ChangeAnalysis = report.NewChangeAnalysis(stored)
 		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true
 		out.Computed.BaseCached, out.Computed.HeadCached = stored.BaseCached, stored.HeadCached
@@ -386,11 +429,12 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	}
 	// A machine that cannot finish starting is a finding at its loop, like
 	// a model that does not load: the head's, or else the base's, whose
-	// head is then analysed as a new model.
+	// head is then compared with nothing.
 	res, err := incremental.Analyze(r.ctx, base, head, req)
 	var se *incremental.StartError
 	if errors.As(err, &se) && !se.Head {
-		r.progress("%s: the base version does not finish starting (%s); analysing the head as a new model", c.OldPath, se.Err.Msg)
+		r.progress("%s: the base version does not finish starting (%s); the head is compared with nothing", c.OldPath, se.Err.Msg)
+		out.BaseErrors = []report.Diagnostic{{Path: c.OldPath, Line: se.Err.Pos.Line, Column: se.Err.Pos.Column, Message: se.Err.Msg}}
 		res, err = incremental.Analyze(r.ctx, nil, head, req)
 	}
 	if errors.As(err, &se) {
@@ -498,7 +542,7 @@ func diagnostics(path string, errs source.ErrorList) []report.Diagnostic {
 		if e.Pos.Filename != "" {
 			file = e.Pos.Filename
 		}
-		out = append(out, report.Diagnostic{Path: file, Line: e.Pos.Line, Column: e.Pos.Column, Message: e.Msg})
+		out = append(out, report.Diagnostic{Path: file, Line: e.Pos.Line, Column: e.Pos.Column, Message: e.Msg, Refused: e.Refused})
 	}
 	return out
 }

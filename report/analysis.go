@@ -59,6 +59,14 @@ type Model struct {
 	// Errors are the reasons the model could not be analysed (it does not
 	// parse or flatten at head, or a bound made the analysis fail).
 	Errors []Diagnostic `json:"errors,omitempty"`
+	// BaseErrors are the reasons the base version could not be read (it
+	// does not load or does not finish starting): the head is compared
+	// with nothing, and the head's errors the base has too are not the
+	// change's.
+	BaseErrors []Diagnostic `json:"base_errors,omitempty"`
+	// BaseWarnings are the base's places whose code raises
+	// error.execution, to tell the head's new ones; not in the JSON.
+	BaseWarnings []Diagnostic `json:"-"`
 	// Warnings are the places of the head model whose code SCXML makes an
 	// error at run time (an expression that is no ECMAScript, an assignment
 	// to a system variable): setbot raises error.execution there.
@@ -147,6 +155,10 @@ type Diagnostic struct {
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
 	Message string `json:"message"`
+	// Refused: the error is about a construct setbot does not support
+	// (another data model, a feature outside the action language); the
+	// model is not broken.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // The gate's conclusions (package gate), which are GitHub's check-run
@@ -160,15 +172,21 @@ const (
 // Gate is the verdict of the gate rules on the findings (package gate).
 type Gate struct {
 	Conclusion string    `json:"conclusion"` // success, neutral or failure
-	Findings   []Finding `json:"findings"`
+	Findings   []Finding `json:"findings"`   // those the gate counted: block or warn
+	// NotGated are the findings the gate lists without counting them
+	// (level off): those the base already had, and states declared
+	// unreachable.
+	NotGated []Finding `json:"not_gated"`
 }
 
 // Finding is one thing the gate looked at.
 type Finding struct {
 	Rule    vocab.Rule   `json:"rule"`
-	Level   vocab.Action `json:"level"` // block or warn
+	Level   vocab.Action `json:"level"` // block or warn; off in not_gated
 	Path    string       `json:"path"`
 	Line    int          `json:"line,omitempty"`
 	Subject string       `json:"subject,omitempty"` // the state, invariant or bound
 	Message string       `json:"message"`
+	// Reason says why the finding does not block; absent when it does.
+	Reason vocab.Reason `json:"reason,omitempty"`
 }

@@ -4,9 +4,13 @@ import "github.com/setbot/setbot/gate"
 
 // NewGate is the report's object for the gate's verdict.
 func NewGate(v gate.Verdict) Gate {
-	g := Gate{Conclusion: v.Conclusion, Findings: make([]Finding, len(v.Findings))}
-	for i, f := range v.Findings {
-		g.Findings[i] = Finding{Rule: f.Rule, Level: f.Level, Path: f.Path, Line: f.Line, Subject: f.Subject, Message: f.Message}
+	return Gate{Conclusion: v.Conclusion, Findings: newFindings(v.Findings), NotGated: newFindings(v.NotGated)}
+}
+
+func newFindings(fs []gate.Finding) []Finding {
+	out := make([]Finding, len(fs))
+	for i, f := range fs {
+		out[i] = Finding{Rule: f.Rule, Level: f.Level, Path: f.Path, Line: f.Line, Subject: f.Subject, Message: f.Message, Reason: f.Reason}
 	}
-	return g
+	return out
 }

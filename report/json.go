@@ -33,6 +33,9 @@ func normalized(a *Analysis) *Analysis {
 	if c.Gate.Findings == nil {
 		c.Gate.Findings = []Finding{}
 	}
+	if c.Gate.NotGated == nil {
+		c.Gate.NotGated = []Finding{}
+	}
 	return &c
 }
 

@@ -106,6 +106,7 @@ const (
 func page(a *Analysis, prefix string, limit int, pointer string) string {
 	models := sortedModels(a.Models)
 	worst := worstLevels(a.Gate.Findings)
+	states := stateFindings(a.Gate)
 	memo := make([][levels]string, len(models))
 	diagrams := make([]*diagramResult, len(models))
 	section := func(i int, d detail) string {
@@ -121,7 +122,7 @@ func page(a *Analysis, prefix string, limit int, pointer string) string {
 			if d < noDiagram && diagrams[i].Source != "" {
 				dg = diagrams[i]
 			}
-			memo[i][d] = exec("model", newModelView(models[i], d, worst[models[i].Path], dg))
+			memo[i][d] = exec("model", newModelView(models[i], d, worst[models[i].Path], states[models[i].Path], dg))
 		}
 		return memo[i][d]
 	}
@@ -205,6 +206,50 @@ func worstLevels(fs []Finding) map[string]vocab.Action {
 	return out
 }
 
+// stateFindings maps a path and a state to the gate's finding about the
+// state's reachability, counted or not: the reachability lines say how the
+// gate took each.
+func stateFindings(g Gate) map[string]map[string]Finding {
+	out := make(map[string]map[string]Finding)
+	for _, fs := range [][]Finding{g.Findings, g.NotGated} {
+		for _, f := range fs {
+			switch f.Rule {
+			case vocab.RuleUnreachableState, vocab.RuleNewModelUnreachable, vocab.RuleExpectedReached:
+			default:
+				continue
+			}
+			if out[f.Path] == nil {
+				out[f.Path] = make(map[string]Finding)
+			}
+			out[f.Path][f.Subject] = f
+		}
+	}
+	return out
+}
+
+// findingIcon marks a finding by its level; one the gate did not count is
+// information.
+func findingIcon(f Finding) string {
+	if f.Level == vocab.ActionOff {
+		return "ℹ️"
+	}
+	return levelIcon(f.Level)
+}
+
+// whyNot says, after a finding, why it does not block; "" when it does.
+func whyNot(f Finding) string {
+	if f.Reason == "" {
+		return ""
+	}
+	switch {
+	case f.Level == vocab.ActionOff:
+		return " (not gated: " + f.Reason.Text() + ")"
+	case f.Reason == vocab.ReasonRule:
+		return " (not blocking: the gate's " + string(f.Rule) + " rule warns)"
+	}
+	return " (not blocking: " + f.Reason.Text() + ")"
+}
+
 // moreView says how many model sections were left out, and whether that
 // is all of them.
 type moreView struct {
@@ -222,19 +267,24 @@ type findingRow struct{ Icon, Text, Where string }
 
 // ruleTitles name the rules in prose, singular and plural.
 var ruleTitles = map[vocab.Rule][2]string{
-	vocab.RuleUnreachableState:   {"newly unreachable state", "newly unreachable states"},
-	vocab.RuleTransientState:     {"transient state", "transient states"},
-	vocab.RuleInvariantViolation: {"invariant violation", "invariant violations"},
-	vocab.RuleBoundHit:           {"bound hit", "bounds hit"},
-	vocab.RuleModelError:         {"model error", "model errors"},
-	vocab.RuleRuntimeError:       {"run-time error", "run-time errors"},
-	vocab.RuleOutputLost:         {"lost output", "lost outputs"},
-	vocab.RuleNondeterminism:     {"new nondeterministic choice", "new nondeterministic choices"},
+	vocab.RuleUnreachableState:    {"newly unreachable state", "newly unreachable states"},
+	vocab.RuleTransientState:      {"transient state", "transient states"},
+	vocab.RuleInvariantViolation:  {"invariant violation", "invariant violations"},
+	vocab.RuleBoundHit:            {"bound hit", "bounds hit"},
+	vocab.RuleModelError:          {"model error", "model errors"},
+	vocab.RuleRuntimeError:        {"run-time error", "run-time errors"},
+	vocab.RuleOutputLost:          {"lost output", "lost outputs"},
+	vocab.RuleNondeterminism:      {"new nondeterministic choice", "new nondeterministic choices"},
+	vocab.RuleModelRefused:        {"refused model", "refused models"},
+	vocab.RuleExpectedReached:     {"expected-unreachable state reached", "expected-unreachable states reached"},
+	vocab.RuleNewModelUnreachable: {"unreachable state (no base)", "unreachable states (no base)"},
+	vocab.RuleNewModelError:       {"model error (no base)", "model errors (no base)"},
 }
 
 // ruleOrder is the order in which counts are given.
-var ruleOrder = []vocab.Rule{vocab.RuleUnreachableState, vocab.RuleTransientState, vocab.RuleInvariantViolation, vocab.RuleOutputLost,
-	vocab.RuleNondeterminism, vocab.RuleModelError, vocab.RuleRuntimeError, vocab.RuleBoundHit}
+var ruleOrder = []vocab.Rule{vocab.RuleUnreachableState, vocab.RuleExpectedReached, vocab.RuleTransientState, vocab.RuleInvariantViolation,
+	vocab.RuleOutputLost, vocab.RuleNondeterminism, vocab.RuleModelError, vocab.RuleModelRefused, vocab.RuleRuntimeError,
+	vocab.RuleNewModelUnreachable, vocab.RuleNewModelError, vocab.RuleBoundHit}
 
 // counts spells how many findings of each rule there are at a level ("" for
 // any level), e.g. "1 newly unreachable state, 2 bounds hit".
@@ -299,13 +349,17 @@ func newHeaderView(a *Analysis, models []*Model, rows int) headerView {
 		fmt.Fprintf(&b, "%s (%s) and %s (%s).", plural(blocks, "blocking finding", "blocking findings"),
 			counts(a.Gate.Findings, vocab.ActionBlock), plural(warns, "warning", "warnings"), counts(a.Gate.Findings, vocab.ActionWarn))
 	}
+	if n := len(a.Gate.NotGated); n > 0 {
+		fmt.Fprintf(&b, " %s not gated (%s).", plural(n, "finding", "findings"), reasonCounts(a.Gate.NotGated))
+	}
 	v.Summary = b.String()
 	if rows == 0 {
 		return v
 	}
-	// Blocking findings first: they are what the table must not lose.
-	fs := slices.Clone(a.Gate.Findings)
-	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Level == vocab.ActionBlock && fs[j].Level != vocab.ActionBlock })
+	// Blocking findings first: they are what the table must not lose; those
+	// the gate did not count last.
+	fs := slices.Concat(a.Gate.Findings, a.Gate.NotGated)
+	sort.SliceStable(fs, func(i, j int) bool { return levelRank(fs[i].Level) < levelRank(fs[j].Level) })
 	for i, f := range fs {
 		if i == rows {
 			v.MoreFindings = len(fs) - i
@@ -315,11 +369,49 @@ func newHeaderView(a *Analysis, models []*Model, rows int) headerView {
 		if f.Line > 0 {
 			where = fmt.Sprintf("%s:%d", f.Path, f.Line)
 		}
-		v.Findings = append(v.Findings, findingRow{Icon: levelIcon(f.Level),
-			Text:  cell("**" + ruleTitles[f.Rule][0] + "**: " + text(f.Message)),
+		v.Findings = append(v.Findings, findingRow{Icon: findingIcon(f),
+			Text:  cell("**" + findingTitle(f) + "**: " + text(f.Message) + text(whyNot(f))),
 			Where: codeCell(where)})
 	}
 	return v
+}
+
+// findingTitle names a finding's rule; one the base already had is not
+// new.
+func findingTitle(f Finding) string {
+	if f.Reason == vocab.ReasonAtBase && f.Rule == vocab.RuleNondeterminism {
+		return "nondeterministic choice"
+	}
+	return ruleTitles[f.Rule][0]
+}
+
+// levelRank orders levels for the findings table: block, warn, off.
+func levelRank(l vocab.Action) int {
+	return slices.Index(vocab.Actions, l)
+}
+
+// reasonCounts spells how many findings there are for each reason, e.g.
+// "2 already at the base, 1 expected".
+func reasonCounts(fs []Finding) string {
+	n := make(map[vocab.Reason]int)
+	var order []vocab.Reason
+	for _, f := range fs {
+		if n[f.Reason] == 0 {
+			order = append(order, f.Reason)
+		}
+		n[f.Reason]++
+	}
+	parts := make([]string, len(order))
+	for i, r := range order {
+		parts[i] = fmt.Sprintf("%d %s", n[r], reasonShort[r])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// reasonShort names the reasons a finding is not gated for, after a count.
+var reasonShort = map[vocab.Reason]string{
+	vocab.ReasonAtBase:   "already at the base",
+	vocab.ReasonExpected: "expected unreachable",
 }
 
 type modelView struct {
@@ -359,7 +451,7 @@ type changeRow struct{ Kind, Subject, Line string }
 
 type testRow struct{ ID, What, Steps, Final string }
 
-func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) modelView {
+func newModelView(m *Model, d detail, worst vocab.Action, states map[string]Finding, dg *diagramResult) modelView {
 	v := modelView{R: m.ChangeAnalysis, Brief: d == brief, ShowTables: d < noTables, ShowTests: d < noTests, Diagram: dg}
 	v.Heading = levelIcon(worst) + " " + code(m.Path)
 	if m.Status == Deleted {
@@ -399,11 +491,26 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 		if e.Path != "" && e.Path != m.Path {
 			where = code(e.Path) + " " + where // a machine the model invokes
 		}
-		v.Errors = append(v.Errors, "❌ "+where+text(e.Message))
+		icon := "❌ "
+		if e.Refused {
+			icon = "🚫 "
+		}
+		v.Errors = append(v.Errors, icon+where+text(e.Message))
 	}
 	v.Growth, v.GrownTables = growthView(m.TableGrowth)
 	if len(m.Errors) > 0 && m.ChangeAnalysis == nil {
-		v.Lead = plural(len(m.Errors), "error stops", "errors stop") + " the head version from being analysed:"
+		v.Lead = plural(len(m.Errors), "error stops", "errors stop") + " the head version from being analysed"
+		if refused(m.Errors) {
+			v.Lead += " (🚫: a construct setbot does not support, which does not make the model broken)"
+		}
+		switch {
+		case m.Status == Added:
+			v.Lead += "; the file is new, and its first version does not block unless the gate asks (new_model_error, model_refused):"
+		case len(m.BaseErrors) > 0:
+			v.Lead += "; the base version could not be read either (" + text(baseUnread(m)) + "), and errors it has too are not the change's:"
+		default:
+			v.Lead += ":"
+		}
 	}
 	r := m.ChangeAnalysis
 	if r == nil {
@@ -434,11 +541,14 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 
 	v.ChangesLine = changesLine(r)
 	if r.NoBase {
-		why := "the base version does not load"
-		if m.Status == Added {
-			why = "the file was added"
+		why := "there is no base version"
+		switch {
+		case m.Status == Added:
+			why = "the file was added: " + why
+		case len(m.BaseErrors) > 0:
+			why = "the base version could not be read (" + text(baseUnread(m)) + "): it is compared with nothing"
 		}
-		v.ChangesLine = fmt.Sprintf("%s: there is no base version, so everything in it is new (%s).", why,
+		v.ChangesLine = fmt.Sprintf("%s, so everything in it is new (%s).", why,
 			plural(len(r.Impact.Changed), "flattened transition", "flattened transitions"))
 	}
 	for i, c := range r.Changes {
@@ -468,7 +578,11 @@ func newModelView(m *Model, d detail, worst vocab.Action, dg *diagramResult) mod
 
 	v.ReuseLine = reuseLine(m)
 	v.TestsSummary, v.TestRows, v.MoreTests = testRows(r.TestDelta)
-	v.Reach = reachLines(r)
+	fresh := "in a new model"
+	if len(m.BaseErrors) > 0 {
+		fresh = "with no base version to compare with"
+	}
+	v.Reach = reachLines(r, states, fresh)
 	// An invariant that holds only where its conversions are exact is
 	// told apart from those that hold outright.
 	var qualified []string
@@ -650,30 +764,68 @@ func testRows(d *TestDelta) (summary string, rows []testRow, more int) {
 }
 
 // reachLines lists the reachability changes, newly unreachable first.
-func reachLines(r *ChangeAnalysis) []string {
+// The gate's finding about each state (states) gives its mark and why it
+// does not block; fresh qualifies the unreachable states of a model with
+// no base version.
+func reachLines(r *ChangeAnalysis, states map[string]Finding, fresh string) []string {
 	var out []string
+	mark := func(state, icon string) (string, string) {
+		if f, ok := states[state]; ok {
+			return findingIcon(f), text(whyNot(f))
+		}
+		return icon, ""
+	}
 	for _, s := range r.NewlyUnreachable {
 		if s.CutBy != "" {
 			out = append(out, fmt.Sprintf("⚠️ %s%s: not reached before the %s bound cut the tree (it may still be reachable)", code(s.State), lineSuffix(s.Line), s.CutBy))
 			continue
 		}
+		icon, why := mark(s.State, "❌")
 		if r.NoBase {
-			out = append(out, fmt.Sprintf("❌ %s%s: %s in a new model", code(s.State), lineSuffix(s.Line), gate.Unreachable(s.Within)))
+			out = append(out, fmt.Sprintf("%s %s%s: %s %s%s", icon, code(s.State), lineSuffix(s.Line), gate.Unreachable(s.Within), fresh, why))
 			continue
 		}
-		out = append(out, fmt.Sprintf("❌ %s%s: newly %s", code(s.State), lineSuffix(s.Line), gate.Unreachable(s.Within)))
+		out = append(out, fmt.Sprintf("%s %s%s: newly %s%s", icon, code(s.State), lineSuffix(s.Line), gate.Unreachable(s.Within), why))
 	}
 	for _, s := range r.NewlyTransient {
 		out = append(out, fmt.Sprintf("↪️ %s%s: entered but %s (transient: the machine only passes through it)",
 			code(s.State), lineSuffix(s.Line), gate.NeverStable(s.Within)))
 	}
-	if r.NoBase {
-		return capRows(out)
-	}
 	for _, s := range r.NewlyReachable {
-		out = append(out, fmt.Sprintf("➕ %s%s: newly reachable", code(s.State), lineSuffix(s.Line)))
+		f, ok := states[s.State]
+		switch {
+		case ok:
+			out = append(out, fmt.Sprintf("%s %s%s: reachable, though declared unreachable%s", findingIcon(f), code(s.State), lineSuffix(s.Line), text(whyNot(f))))
+		case !r.NoBase:
+			out = append(out, fmt.Sprintf("➕ %s%s: newly reachable", code(s.State), lineSuffix(s.Line)))
+		}
 	}
 	return capRows(out)
+}
+
+// refused reports whether every one of a non-empty list of errors is a
+// refusal.
+func refused(ds []Diagnostic) bool {
+	for _, d := range ds {
+		if !d.Refused {
+			return false
+		}
+	}
+	return len(ds) > 0
+}
+
+// baseUnread says why a model's base version could not be read: its first
+// error, where it is.
+func baseUnread(m *Model) string {
+	e := m.BaseErrors[0]
+	msg := e.Message
+	if e.Line > 0 {
+		msg = fmt.Sprintf("line %d: %s", e.Line, msg)
+	}
+	if n := len(m.BaseErrors) - 1; n > 0 {
+		msg += fmt.Sprintf("; and %d more", n)
+	}
+	return msg
 }
 
 func capRows(out []string) []string {

@@ -25,15 +25,23 @@ const (
 	RuleTransientState     Rule = "transient_state"     // a state the head enters but never rests in
 	RuleInvariantViolation Rule = "invariant_violation" // an invariant fails on the head tree
 	RuleBoundHit           Rule = "bound_hit"           // a bound cut the head tree
-	RuleModelError         Rule = "model_error"         // the head model does not load or cannot be analysed
+	RuleModelError         Rule = "model_error"         // the head model does not load or cannot be analysed, where the base version did
+	RuleModelRefused       Rule = "model_refused"       // the head model uses a construct setbot does not support (another data model, ...)
 	RuleRuntimeError       Rule = "runtime_error"       // head code that SCXML makes an error at run time: it raises error.execution
 	RuleOutputLost         Rule = "output_lost"         // an output the base sends is never sent at head
 	RuleNondeterminism     Rule = "nondeterminism"      // the change makes two transitions compete for an event where both can fire
+	// RuleExpectedReached: a state meant to be unreachable (setbot:expect, expect_unreachable)
+	// is entered at head, where the base never entered it.
+	RuleExpectedReached Rule = "expected_unreachable_reached"
+	// The rules of a model with no base version to compare with: one the change adds, or one
+	// whose base version could not be read.
+	RuleNewModelUnreachable Rule = "new_model_unreachable" // a state no execution enters
+	RuleNewModelError       Rule = "new_model_error"       // the model does not load or cannot be analysed
 )
 
 // Rules lists the gate rules, in documentation order.
-var Rules = []Rule{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleBoundHit, RuleModelError, RuleRuntimeError,
-	RuleOutputLost, RuleNondeterminism}
+var Rules = []Rule{RuleUnreachableState, RuleTransientState, RuleInvariantViolation, RuleBoundHit, RuleModelError, RuleModelRefused,
+	RuleRuntimeError, RuleOutputLost, RuleNondeterminism, RuleExpectedReached, RuleNewModelUnreachable, RuleNewModelError}
 
 // ruleHelp says, in a reviewer's words, what each rule's findings mean: a
 // one-line summary and what to do about one. The SARIF report's rules carry
@@ -50,8 +58,11 @@ var ruleHelp = map[Rule][2]string{
 	RuleBoundHit: {"A bound cut the analysis, so its claims hold only within that bound.",
 		"Paths longer than the depth bound, or beyond the state, loop or time bounds, were not explored. " +
 			"Raise the bound named in the message (for example --depth or .setbot.yml's depth) if the claims must reach further."},
-	RuleModelError: {"The model does not read, flatten or start, so it cannot be analysed.",
+	RuleModelError: {"The model, which the base version could read, does not read, flatten or start, so it cannot be analysed.",
 		"Fix the error at the position given; setbot check prints the same errors locally."},
+	RuleModelRefused: {"The model uses a construct setbot does not support, so it is not analysed.",
+		"The model may be valid SCXML, for another data model (xpath, lua, ...) or with a feature outside setbot's action language: " +
+			"setbot refuses it rather than guess. Rewrite the construct as the message says if the model should be analysed."},
 	RuleRuntimeError: {"Code that SCXML makes an error at run time: the machine raises error.execution there.",
 		"The model loads, but this expression or assignment fails when it runs (an expression that is no ECMAScript, " +
 			"an assignment to a system variable, ...); setbot check prints these places as warnings."},
@@ -60,6 +71,14 @@ var ruleHelp = map[Rule][2]string{
 	RuleNondeterminism: {"Two transitions can both fire on the same event and only document order decides which.",
 		"The change lets two transitions take the same event in one configuration where both conditions can hold; " +
 			"make the conditions exclusive if the choice matters."},
+	RuleExpectedReached: {"A state meant to be unreachable is entered by some execution after the change.",
+		"The state is declared unreachable (setbot:expect=\"unreachable\" or expect_unreachable in .setbot.yml), the base never entered it, " +
+			"and the head does: the report gives the inputs. A W3C-style test that reaches its fail state is a failing test."},
+	RuleNewModelUnreachable: {"A state of a model with no base version (added by the change, or whose base could not be read) is entered by no execution.",
+		"Nothing is compared: this is the model's first analysable version. Mark states meant to be unreachable with setbot:expect=\"unreachable\" " +
+			"or expect_unreachable in .setbot.yml, or check the transitions into the state."},
+	RuleNewModelError: {"A model with no base version (added by the change, or whose base could not be read) does not read, flatten or start.",
+		"Fix the error at the position given if the file is meant to be a model; a fixture meant to be invalid can be left out with ignore in .setbot.yml."},
 }
 
 // Summary says in one sentence what a finding of rule r means.
@@ -76,7 +95,7 @@ type Action string
 const (
 	ActionBlock Action = "block" // the check fails
 	ActionWarn  Action = "warn"  // the check is neutral
-	ActionOff   Action = "off"   // the finding is reported but does not affect the check
+	ActionOff   Action = "off"   // the finding does not affect the check (the level of those the gate lists without counting)
 )
 
 // Actions lists the gate actions, in documentation order.
@@ -92,9 +111,15 @@ var defaults = Gate{
 	RuleInvariantViolation: ActionBlock,
 	RuleBoundHit:           ActionWarn,
 	RuleModelError:         ActionBlock,
+	RuleModelRefused:       ActionWarn,
 	RuleRuntimeError:       ActionWarn,
 	RuleOutputLost:         ActionWarn,
 	RuleNondeterminism:     ActionWarn,
+	// A state meant to be unreachable that the change makes reachable is a regression.
+	RuleExpectedReached: ActionBlock,
+	// Adding a model does not block on its first version unless a team asks.
+	RuleNewModelUnreachable: ActionWarn,
+	RuleNewModelError:       ActionWarn,
 }
 
 // DefaultGate returns a new gate holding every rule's default action: what blocks a merge when
@@ -110,6 +135,55 @@ func (g Gate) Action(r Rule) Action {
 		return a
 	}
 	return defaults[r]
+}
+
+// A Reason says why a finding does not block: the gate lists every finding it looked at, and
+// one that does not block says why, in the report and the PR comment.
+type Reason string
+
+// The reasons.
+const (
+	// ReasonAtBase: the base version has the same finding (matched through renames): the change
+	// did not make it, so the gate does not count it.
+	ReasonAtBase Reason = "at_base"
+	// ReasonExpected: the state is declared unreachable, so its unreachability is not counted.
+	ReasonExpected Reason = "expected"
+	// ReasonRefused: the model uses a construct setbot does not support; it is not broken.
+	ReasonRefused Reason = "refused"
+	// ReasonNewModel: the change adds the model; the rules of a new model judge its first version.
+	ReasonNewModel Reason = "new_model"
+	// ReasonNoBase: the base version could not be read, so nothing is compared; the rules of a
+	// new model apply.
+	ReasonNoBase Reason = "no_base"
+	// ReasonBound: a bound cut the head tree, so the claim is left open: it warns at most.
+	ReasonBound Reason = "bound"
+	// ReasonRule: the gate's rule for the finding is warn.
+	ReasonRule Reason = "rule"
+)
+
+// Counted reports whether the gate counts a finding not blocking for reason r: a finding the
+// base already had, or a state declared unreachable, is listed but never gated.
+func (r Reason) Counted() bool { return r != ReasonAtBase && r != ReasonExpected }
+
+// Text says the reason in a reviewer's words.
+func (r Reason) Text() string {
+	switch r {
+	case ReasonAtBase:
+		return "already at the base"
+	case ReasonExpected:
+		return "expected: the state is declared unreachable"
+	case ReasonRefused:
+		return "refused: setbot does not support a construct the model uses, which does not make it broken"
+	case ReasonNewModel:
+		return "new model: its first version does not block"
+	case ReasonNoBase:
+		return "the base version could not be read, so there is nothing to compare with"
+	case ReasonBound:
+		return "a bound leaves it open"
+	case ReasonRule:
+		return "the gate rule warns"
+	}
+	return ""
 }
 
 // A Strategy is how the engine gets the head version's symbolic execution tree.

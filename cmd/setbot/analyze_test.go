@@ -66,6 +66,10 @@ type analyzeJSON struct {
 			Path  string `json:"path"`
 			Line  int    `json:"line"`
 		} `json:"findings"`
+		NotGated []struct {
+			Rule   string `json:"rule"`
+			Reason string `json:"reason"`
+		} `json:"not_gated"`
 	} `json:"gate"`
 }
 

@@ -94,6 +94,15 @@ func (c *checker) errorf(n Node, format string, args ...any) {
 	c.errorAt(n.Pos(), format, args...)
 }
 
+// refuseAt reports a construct outside the language (source.Error.Refused).
+func (c *checker) refuseAt(pos source.Pos, format string, args ...any) {
+	c.errs.Refuse(c.fset.Position(pos), format, args...)
+}
+
+func (c *checker) refusef(n Node, format string, args ...any) {
+	c.refuseAt(n.Pos(), format, args...)
+}
+
 func (c *checker) push() { c.scope = &scope{parent: c.scope, names: make(map[string]Type)} }
 func (c *checker) pop()  { c.scope = c.scope.parent }
 
@@ -130,7 +139,7 @@ func (c *checker) exprType(e Expr) Type {
 		return DecimalType
 	case *ToDecimal:
 		if k := c.value(x.X, "Number()", Invalid); k != Invalid && !k.IsNumber() && k != String {
-			c.errorf(x.X, "%s is %s: Number() of it is not modelled; setbot's Number() takes a number or a string", ExprString(x.X), article(k))
+			c.refusef(x.X, "%s is %s: Number() of it is not modelled; setbot's Number() takes a number or a string", ExprString(x.X), article(k))
 		}
 		return DecimalType
 	case *BoolLit:
@@ -160,7 +169,7 @@ func (c *checker) exprType(e Expr) Type {
 		}
 		t, ok := c.env.Param(x.Name)
 		if !ok && x.Name == DataParam {
-			c.errorf(x, "_event.data as a whole is an object here (the event has named parameters): objects are not supported yet; read one parameter, _event.data.NAME")
+			c.refusef(x, "_event.data as a whole is an object here (the event has named parameters): objects are not supported yet; read one parameter, _event.data.NAME")
 		} else if !ok {
 			c.errorf(x, "event parameter %s is not declared: declare it with a <setbot:param> of the event, or pass it in every send", x.Name)
 		}
@@ -184,7 +193,7 @@ func (c *checker) exprType(e Expr) Type {
 		for _, f := range x.Fields {
 			t := c.expr(f.Value)
 			if t.Kind.IsRef() {
-				c.errorf(f.Value, "%s", refPartMsg(t.Kind))
+				c.refusef(f.Value, "%s", refPartMsg(t.Kind))
 				return Type{}
 			}
 			if t.Kind == Invalid {
@@ -251,7 +260,7 @@ func (c *checker) eventField(x *EventField) Type {
 func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 	absent := t1.MayBeAbsent() || t2.MayBeAbsent()
 	if absent && (t1.IsComposite() || t2.IsComposite()) {
-		c.errorAt(pos, "an array or object that may be undefined is not modelled (in %s): give it a value in every case, e.g. []", what)
+		c.refuseAt(pos, "an array or object that may be undefined is not modelled (in %s): give it a value in every case, e.g. []", what)
 		return Type{}
 	}
 	switch {
@@ -325,7 +334,7 @@ func (c *checker) arrayLit(x *ArrayLit) Type {
 	for i, e := range x.Elems {
 		t := c.expr(e)
 		if t.Kind.IsRef() {
-			c.errorf(e, "%s", refPartMsg(t.Kind))
+			c.refusef(e, "%s", refPartMsg(t.Kind))
 			return Type{}
 		}
 		if t.Kind == Invalid {
@@ -375,7 +384,7 @@ func (c *checker) index(x *Index) Type {
 		return Type{}
 	case t.Kind.IsRef():
 		c.expr(x.Index)
-		c.errorf(x, "%s", refReadMsg(ExprString(x.X), t.Kind))
+		c.refusef(x, "%s", refReadMsg(ExprString(x.X), t.Kind))
 		return Type{}
 	case t.Kind == String:
 		c.expr(x.Index)
@@ -394,7 +403,7 @@ func (c *checker) index(x *Index) Type {
 		return elem
 	}
 	if elem.IsComposite() {
-		c.errorAt(x.Lbrack, "%s may lie past the end of %s, and an array or object that may be undefined is not modelled: index with a constant below its length (%d for certain)",
+		c.refuseAt(x.Lbrack, "%s may lie past the end of %s, and an array or object that may be undefined is not modelled: index with a constant below its length (%d for certain)",
 			ExprString(x), ExprString(x.X), t.Comp.MinLen)
 		return Type{}
 	}
@@ -409,7 +418,7 @@ func (c *checker) member(n Node, x Expr, t Type, name string) Type {
 	case t.Kind == Invalid:
 		return Type{}
 	case t.Kind.IsRef():
-		c.errorf(n, "%s", refReadMsg(ExprString(x), t.Kind))
+		c.refusef(n, "%s", refReadMsg(ExprString(x), t.Kind))
 		return Type{}
 	case t.MayBeAbsent():
 		c.absent(x, "."+name)
@@ -505,7 +514,7 @@ func (c *checker) method(x *Method) Type {
 	switch {
 	case len(x.Args) > hi && hi == 1 && x.Name != "charAt":
 		// ECMAScript's position argument.
-		c.errorAt(x.DotPos, "%s with a position is not supported: search a substring instead, e.g. s.substring(p)%s(t)", what, what)
+		c.refuseAt(x.DotPos, "%s with a position is not supported: search a substring instead, e.g. s.substring(p)%s(t)", what, what)
 		return Type{}
 	case len(x.Args) < lo || len(x.Args) > hi:
 		c.errorAt(x.DotPos, "%s takes %d argument(s), found %d", what, hi, len(x.Args))
@@ -540,7 +549,7 @@ func (c *checker) concat(x *Method, t Type) Type {
 	case t.Kind == Invalid:
 		return Type{}
 	case t.Kind.IsRef():
-		c.errorf(x, "%s", refReadMsg(ExprString(x.X), t.Kind))
+		c.refusef(x, "%s", refReadMsg(ExprString(x.X), t.Kind))
 		return Type{}
 	case t.MayBeAbsent():
 		c.absent(x.X, ".concat")
@@ -560,7 +569,7 @@ func (c *checker) concat(x *Method, t Type) Type {
 		case at.Kind == Invalid:
 			return Type{}
 		case at.Kind.IsRef():
-			c.errorf(a, "%s", refPartMsg(at.Kind))
+			c.refusef(a, "%s", refPartMsg(at.Kind))
 			return Type{}
 		case at.Kind == Array:
 			et, lo, hi = at.Comp.Elem, at.Comp.MinLen, at.Comp.Len
@@ -603,13 +612,13 @@ func (c *checker) arrayMethod(x *Method, t Type) Type {
 		return Type{}
 	}
 	if len(x.Args) != 1 {
-		c.errorAt(x.DotPos, "%s on an array takes 1 argument, found %d: a start index is not supported; compare the elements you need with ===", what, len(x.Args))
+		c.refuseAt(x.DotPos, "%s on an array takes 1 argument, found %d: a start index is not supported; compare the elements you need with ===", what, len(x.Args))
 		return Type{}
 	}
 	elem, vt := t.Comp.Elem, c.info.Types[x.Args[0]]
 	switch {
 	case elem.IsComposite() || vt.IsComposite():
-		c.errorAt(x.DotPos, "%s over %s compares arrays or objects by identity, which is not modelled: compare a field or an element with ===", what, t)
+		c.refuseAt(x.DotPos, "%s over %s compares arrays or objects by identity, which is not modelled: compare a field or an element with ===", what, t)
 		return Type{}
 	case vt.Kind != Invalid && vt.Kind != Undef && elem.Kind != Undef && vt.Kind != elem.Kind:
 		c.errorAt(x.DotPos, "%s looks for %s value among the elements of %s, which are %s: it never finds one; look for %s value",
@@ -634,7 +643,7 @@ func (c *checker) unary(x *Unary) Type {
 	case t.Kind == Decimal && x.Op == SUB:
 		return DecimalType // exact in doubles too
 	case t.Kind == Decimal:
-		c.errorAt(x.OpPos, "operator %s on a decimal is not modelled: ECMAScript's bit operators work on 32-bit ints; scale the value to an int", x.Op)
+		c.refuseAt(x.OpPos, "operator %s on a decimal is not modelled: ECMAScript's bit operators work on 32-bit ints; scale the value to an int", x.Op)
 	case t.Kind != Invalid && t.Kind != Int:
 		c.errorAt(x.OpPos, "operator %s needs an int operand, found %s", x.Op, t.Kind)
 	}
@@ -666,13 +675,13 @@ func (c *checker) binary(x *Binary) Type {
 		t1, t2 := c.expr(x.X), c.expr(x.Y)
 		k1, k2 := t1.Kind, t2.Kind
 		if t1.IsComposite() || t2.IsComposite() {
-			c.errorAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
+			c.refuseAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
 			return BoolType
 		}
 		if k1 == EventRef && k2 == EventRef && !isEvent(x.X) && !isEvent(x.Y) {
 			// A stored _event is known to be the event being processed or
 			// an earlier one (lang.EventStale), not which earlier one.
-			c.errorAt(x.OpPos, "%s between two stored _event objects compares the events they were taken from, which is not modelled: compare each with _event, or compare their fields stored at the time (e.g. _event.name)", x.Op)
+			c.refuseAt(x.OpPos, "%s between two stored _event objects compares the events they were taken from, which is not modelled: compare each with _event, or compare their fields stored at the time (e.g. _event.name)", x.Op)
 			return BoolType
 		}
 		if k1.IsRef() && k2.IsRef() {
@@ -774,10 +783,10 @@ func (c *checker) arith(pos source.Pos, op Token, k1, k2 Kind, y Expr) Type {
 			return Type{}
 		}
 	case REM:
-		c.errorAt(pos, "operator %% on a decimal is not modelled: scale the values to ints (count tenths) and take the remainder of those")
+		c.refuseAt(pos, "operator %% on a decimal is not modelled: scale the values to ints (count tenths) and take the remainder of those")
 		return Type{}
 	default:
-		c.errorAt(pos, "operator %s on a decimal is not modelled: ECMAScript's bit operators work on 32-bit ints; scale the value to an int", op)
+		c.refuseAt(pos, "operator %s on a decimal is not modelled: ECMAScript's bit operators work on 32-bit ints; scale the value to an int", op)
 		return Type{}
 	}
 	c.info.DecimalArith = append(c.info.DecimalArith, pos)
@@ -803,7 +812,8 @@ func (c *checker) operands(pos source.Pos, op Token, want, k1, k2 Kind) bool {
 		return true
 	}
 	if k1 != Invalid && k2 != Invalid && (k1 != want || k2 != want) {
-		c.errorAt(pos, "operator %s needs %s operands, found %s and %s", op, want, k1, k2)
+		// ECMAScript converts the operands; setbot's typed language does not.
+		c.refuseAt(pos, "operator %s needs %s operands, found %s and %s", op, want, k1, k2)
 		return false
 	}
 	return true
@@ -1197,7 +1207,7 @@ func (c *checker) args(event string, args []*Arg) {
 		}
 		seen[a.Name] = true
 		if t.Kind.IsRef() {
-			c.errorf(a.Value, "%s", refPartMsg(t.Kind))
+			c.refusef(a.Value, "%s", refPartMsg(t.Kind))
 			continue
 		}
 		if !known {
@@ -1230,7 +1240,7 @@ func (c *checker) call(x *Call) Type {
 		case Int, Decimal, Invalid:
 			return IntType
 		default:
-			c.errorf(x, "rounding %s with %s is not modelled: setbot rounds numbers; convert the value first", article(k), x.Fun)
+			c.refusef(x, "rounding %s with %s is not modelled: setbot rounds numbers; convert the value first", article(k), x.Fun)
 			return Type{}
 		}
 	}
@@ -1239,7 +1249,7 @@ func (c *checker) call(x *Call) Type {
 		case Int, Decimal, Bool, String, Invalid:
 			return StringType
 		default:
-			c.errorf(x, "String of %s is not modelled: setbot formats numbers, bools and strings", article(k))
+			c.refusef(x, "String of %s is not modelled: setbot formats numbers, bools and strings", article(k))
 			return Type{}
 		}
 	}
@@ -1255,7 +1265,7 @@ func (c *checker) call(x *Call) Type {
 		case Int, Decimal, String, Invalid:
 			return IntType
 		default:
-			c.errorf(x, "parseInt of %s is not modelled: setbot parses strings and truncates numbers", article(k))
+			c.refusef(x, "parseInt of %s is not modelled: setbot parses strings and truncates numbers", article(k))
 			return Type{}
 		}
 	}
@@ -1266,6 +1276,6 @@ func (c *checker) call(x *Call) Type {
 		c.errorf(x, "call of parseInt with %d arguments: setbot models parseInt(s) and parseInt(s, 10)", len(x.Args))
 		return Type{}
 	}
-	c.errorf(x, "%s", callMsg(x.Fun))
+	c.refusef(x, "%s", callMsg(x.Fun))
 	return Type{}
 }

@@ -85,7 +85,7 @@ type parser struct {
 
 func newParser(src Snippet) *parser {
 	p := &parser{src: src, lastErr: -1}
-	p.sc = scanner{text: src.Text, errh: p.errorAt}
+	p.sc = scanner{text: src.Text, errh: p.errorAt, refh: p.refuseAt}
 	p.next()
 	return p
 }
@@ -121,12 +121,17 @@ func (p *parser) stop() {
 
 func (p *parser) pos(off int) source.Pos { return p.src.Pos(off) }
 
-func (p *parser) errorAt(off int, msg string) {
+func (p *parser) errorAt(off int, msg string) { p.report(off, msg, false) }
+
+// refuseAt reports a construct outside the language (source.Error.Refused).
+func (p *parser) refuseAt(off int, msg string) { p.report(off, msg, true) }
+
+func (p *parser) report(off int, msg string, refused bool) {
 	if p.stopped || off == p.lastErr {
 		return
 	}
 	p.lastErr = off
-	p.errs = append(p.errs, &source.Error{Pos: p.src.position(off), Msg: msg})
+	p.errs = append(p.errs, &source.Error{Pos: p.src.position(off), Msg: msg, Refused: refused})
 	if len(p.errs) >= maxErrors {
 		p.stop()
 	}
@@ -134,6 +139,10 @@ func (p *parser) errorAt(off int, msg string) {
 
 func (p *parser) error(format string, args ...any) {
 	p.errorAt(p.off, fmt.Sprintf(format, args...))
+}
+
+func (p *parser) refuse(format string, args ...any) {
+	p.refuseAt(p.off, fmt.Sprintf(format, args...))
 }
 
 func (p *parser) errorExpected(what string) {
@@ -447,7 +456,7 @@ func (p *parser) parseOperand() Expr {
 	p.next()
 	if hint, ok := unsupportedPrefixes[name]; ok && !p.nl && startsOperand(p.tok) {
 		// Reported at the operand, where "name operand" stops parsing.
-		p.error("unsupported operator %s: %s", name, hint)
+		p.refuse("unsupported operator %s: %s", name, hint)
 		p.parseUnary()
 		return p.bad(off)
 	}
@@ -462,7 +471,7 @@ func (p *parser) parseOperand() Expr {
 		return p.parseProcessors(off)
 	}
 	if systemVariables[name] {
-		p.errorAt(off, systemVariableMsg(name))
+		p.refuseAt(off, systemVariableMsg(name))
 		p.dotted(name)
 		if p.tok == LPAREN || p.tok == LBRACK {
 			p.skipGroup(0, false)
@@ -485,7 +494,7 @@ func (p *parser) parseOperand() Expr {
 			return &ToDecimal{Start: p.pos(off), X: x}
 		}
 		if name == "function" {
-			p.errorAt(off, callMsg(name))
+			p.refuseAt(off, callMsg(name))
 			p.skipGroup(0, false)
 			if p.tok == LBRACE {
 				p.skipBraces(0)
@@ -602,7 +611,7 @@ func (p *parser) parseProcessors(off int) Expr {
 	case LBRACK:
 		p.next()
 		if p.tok != STRING {
-			p.errorAt(off, systemVariableMsg("_ioprocessors"))
+			p.refuseAt(off, systemVariableMsg("_ioprocessors"))
 			p.skipGroup(1, false)
 			return p.bad(off)
 		}
@@ -626,12 +635,12 @@ func (p *parser) parseProcessors(off int) Expr {
 		return p.bad(off)
 	}
 	if p.tok != PERIOD {
-		p.errorAt(off, systemVariableMsg("_ioprocessors"))
+		p.refuseAt(off, systemVariableMsg("_ioprocessors"))
 		return p.bad(off)
 	}
 	p.next()
 	if !p.isName() || p.lit != "location" {
-		p.errorAt(off, systemVariableMsg("_ioprocessors"))
+		p.refuseAt(off, systemVariableMsg("_ioprocessors"))
 		if p.isName() {
 			p.next()
 			p.dotted("")
@@ -688,7 +697,7 @@ func (p *parser) parsePostfix(off int, x Expr) Expr {
 				x = p.parseCall(off, "Math."+name)
 				continue
 			}
-			p.errorAt(off, callMsg(ExprString(x)+"."+name))
+			p.refuseAt(off, callMsg(ExprString(x)+"."+name))
 			p.skipGroup(0, false)
 			return p.bad(dot)
 		default:

@@ -64,7 +64,7 @@ func (p *parser) parseStmt() Stmt {
 		} else if p.tok == IDENT && p.lit == "return" {
 			s = p.parseReturn()
 		} else if hint, ok := unsupportedStatements[p.lit]; p.tok == IDENT && ok {
-			p.error("unsupported statement %s: %s", p.lit, hint)
+			p.refuse("unsupported statement %s: %s", p.lit, hint)
 			p.skipUnsupported()
 		} else {
 			s = p.parseSimple()
@@ -329,7 +329,8 @@ func (p *parser) parseSimple() Stmt {
 		}
 	default:
 		if len(p.errs) == mark {
-			p.errorAt(start, "expected assignment, found expression "+ExprString(x))
+			// Valid ECMAScript (an expression statement), outside the language.
+			p.refuseAt(start, "expected assignment, found expression "+ExprString(x))
 		}
 	}
 	return nil

@@ -15,6 +15,9 @@ type scanner struct {
 	text string
 	off  int // offset of the next unread byte
 	errh func(off int, msg string)
+	// refh, when set, receives the errors about constructs outside the
+	// language (source.Error.Refused); errh does otherwise.
+	refh func(off int, msg string)
 }
 
 // A lexeme is one scanned token. lit is the identifier or keyword text, the
@@ -29,6 +32,15 @@ type lexeme struct {
 
 func (s *scanner) error(off int, format string, args ...any) {
 	s.errh(off, fmt.Sprintf(format, args...))
+}
+
+// refuse reports a construct outside the language.
+func (s *scanner) refuse(off int, format string, args ...any) {
+	if s.refh == nil {
+		s.error(off, format, args...)
+		return
+	}
+	s.refh(off, fmt.Sprintf(format, args...))
 }
 
 // scan returns the next token; at the end of the text it returns EOF, as
@@ -276,7 +288,7 @@ func (s *scanner) scanOperator() (Token, string) {
 	rest := s.text[s.off:]
 	for _, u := range unsupportedOperators {
 		if strings.HasPrefix(rest, u.op) {
-			s.error(s.off, "unsupported operator '%s': %s", u.op, u.hint)
+			s.refuse(s.off, "unsupported operator '%s': %s", u.op, u.hint)
 			s.off += len(u.op)
 			return ILLEGAL, u.op
 		}

@@ -130,7 +130,7 @@ func (b *builder) assign(c *element) lang.Stmt {
 	hasContent := strings.TrimSpace(t.Value) != ""
 	for _, k := range c.Children {
 		if !isForeign(k.Name.Space) || !hasContent {
-			b.errorf(k.Start, "<assign> holding markup is not supported: write the value in expr or as text")
+			b.refusef(k.Start, "<assign> holding markup is not supported: write the value in expr or as text")
 			return nil
 		}
 	}
@@ -464,7 +464,7 @@ func (b *builder) send(c *element) []lang.Stmt {
 			Value: &lang.StrLit{ValuePos: d.pos, Value: d.id}}}, stmts...)
 	}
 	if basicHTTP[typ] {
-		b.errorf(typeAttr.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", typeAttr.Value)
+		b.refusef(typeAttr.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", typeAttr.Value)
 		return nil
 	} else if _, has := c.attr("type"); has && !lang.IsSCXMLProcessor(typeAttr.Value) {
 		// A type SCXML does not define: the processor supports none such.
@@ -516,7 +516,7 @@ func (b *builder) send(c *element) []lang.Stmt {
 	case delay != nil && sendError(target) == model.ErrorExecution:
 		// The target is refused when the send executes, delay or not.
 	case target != "" && delay != nil && target != model.TargetParent:
-		b.errorf(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
+		b.refusef(c.Start, "a delayed <send> to external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 		return nil
 	}
 	if target != "" && sendError(target) == "" {
@@ -626,7 +626,7 @@ func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int
 	text := strings.TrimSpace(t.Value)
 	for _, c := range k.Children {
 		if !isForeign(c.Name.Space) || text == "" {
-			b.errorf(c.Start, "<content> holding markup is not supported: write the value in expr or as text")
+			b.refusef(c.Start, "<content> holding markup is not supported: write the value in expr or as text")
 			return nil, "", 0
 		}
 	}
@@ -662,7 +662,7 @@ func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int
 		}
 	}
 	if text[0] == '{' || text[0] == '[' {
-		b.errorf(start, "<content> holding an object or array is not supported yet: send the values as <param name=\"...\" expr=\"...\"/>")
+		b.refusef(start, "<content> holding an object or array is not supported yet: send the values as <param name=\"...\" expr=\"...\"/>")
 		return nil, "", 0
 	}
 	return &lang.StrLit{ValuePos: b.pos(start), Value: strings.Join(strings.Fields(text), " ")}, "", 0

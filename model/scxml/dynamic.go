@@ -362,7 +362,7 @@ func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []lang.St
 	} else {
 		vals, undef, ok := vs.of(d.eventExpr)
 		if !ok {
-			b.errorf(d.eventAttr.Offsets0(), "eventexpr %q: setbot cannot tell which events it names (the value is computed at run time); "+
+			b.refusef(d.eventAttr.Offsets0(), "eventexpr %q: setbot cannot tell which events it names (the value is computed at run time); "+
 				"name the event in event=\"...\" (one <send> per event, under <if> where it varies), or assign the variable only string constants", strings.TrimSpace(d.eventAttr.Value))
 			return nil
 		}
@@ -394,11 +394,11 @@ func (b *builder) fixedSend(d *dynSend, event, target string) lang.Stmt {
 	case target == model.TargetInternal && d.delay == nil:
 		return &lang.Raise{RaisePos: d.pos, Event: event, Args: d.args, ID: id}
 	case target == model.TargetInternal:
-		b.errorf(b.file.Offset(d.pos), "a delayed <send> whose target may be #_internal is not supported: remove the delay or the target")
+		b.refusef(b.file.Offset(d.pos), "a delayed <send> whose target may be #_internal is not supported: remove the delay or the target")
 	case target == model.SessionLocation:
 		target = "" // the machine's own session: its external queue
 	case target != "" && d.delay != nil && sendError(target) == "":
-		b.errorf(b.file.Offset(d.pos), "a delayed <send> whose target may be the external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
+		b.refusef(b.file.Offset(d.pos), "a delayed <send> whose target may be the external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 	}
 	if target != "" && sendError(target) == "" {
 		id = "" // an output's send id is nothing the machine can observe

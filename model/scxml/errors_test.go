@@ -37,7 +37,7 @@ func TestErrors(t *testing.T) {
 		{"unknown attribute", head + "<state id=\"a\" colour=\"red\"/></scxml>",
 			[]string{"m.scxml:1:102: unsupported attribute \"colour\" on <state> (it takes id and initial): remove it, or move it to a namespace of its own"}},
 		{"unknown setbot attribute", head + "<state id=\"a\" setbot:colour=\"red\"/></scxml>",
-			[]string{"m.scxml:1:102: unknown setbot attribute \"colour\" on <state> (it takes no setbot attribute): remove it"}},
+			[]string{"m.scxml:1:102: unknown setbot attribute \"colour\" on <state> (it takes setbot:expect): remove it"}},
 		{"foreign namespace ignored", `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:qt="http://theqtcompany.com/scxml/2015/06/">` +
 			`<qt:editorinfo x="1"/><state id="a" qt:color="red"/></scxml>`, nil},
 		{"duplicate id", head + "<state id=\"a\"/>\n<state id=\"a\"/></scxml>",

@@ -59,7 +59,7 @@ func (b *builder) invoke(s *model.State, el *element) {
 		}
 	}
 	if a, ok := el.attr("type"); ok && !slices.Contains(model.InvokeTypes, strings.TrimSpace(a.Value)) {
-		b.errorf(a.Offsets0(), "<invoke type=%q> is not supported: setbot invokes SCXML machines only (type=\"scxml\" or "+
+		b.refusef(a.Offsets0(), "<invoke type=%q> is not supported: setbot invokes SCXML machines only (type=\"scxml\" or "+
 			"\"http://www.w3.org/TR/scxml/\"); model another kind of service as the environment, through outputs and input events", a.Value)
 	}
 	id, hasID := el.attr("id")
@@ -137,7 +137,7 @@ func (b *builder) invoke(s *model.State, el *element) {
 		case "content":
 			b.checkAttrs(c, "expr")
 			if a, ok := c.attr("expr"); ok {
-				b.errorf(a.NameOff, "<content expr> in <invoke> is not supported: write the child <scxml> inside <content>, or name its file in src")
+				b.refusef(a.NameOff, "<content expr> in <invoke> is not supported: write the child <scxml> inside <content>, or name its file in src")
 				continue
 			}
 			for _, k := range c.Children {
@@ -259,7 +259,7 @@ func (b *builder) readInvokes() {
 func (b *builder) srcFromExpr(p *pendingInvoke, vs *values) bool {
 	vals, _, ok := vs.of(p.srcExpr)
 	if !ok {
-		b.errorf(p.srcAttr.Offsets0(), "<invoke srcexpr> %q: setbot cannot tell which files it names (the value is computed at run time); "+
+		b.refusef(p.srcAttr.Offsets0(), "<invoke srcexpr> %q: setbot cannot tell which files it names (the value is computed at run time); "+
 			"write src=\"file:NAME.scxml\", or assign the variable only string constants", p.srcAttr.Value)
 		return false
 	}
@@ -308,7 +308,7 @@ func quoteAll(vals []string) string {
 func (b *builder) readChild(p pendingInvoke, passed map[string]passedParam) *model.Model {
 	rel := strings.TrimPrefix(strings.TrimSpace(p.src.Value), "file:")
 	if rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) {
-		b.errorf(p.src.Offsets0(), "<invoke> src %q is not supported: name a file relative to the model (src=\"file:NAME.scxml\"), "+
+		b.refusef(p.src.Offsets0(), "<invoke> src %q is not supported: name a file relative to the model (src=\"file:NAME.scxml\"), "+
 			"or write the child <scxml> inside <content>", p.src.Value)
 		return nil
 	}

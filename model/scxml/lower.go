@@ -94,11 +94,11 @@ func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
 			}
 		case *lang.Block:
 			if f, ok := b.failing(x).(*lang.Send); ok {
-				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a nested block is not supported: it raises %s, which skips the rest of the block; move it out of the block", f.Target, model.ErrorExecution)
+				b.refusef(b.file.Offset(f.SendPos), "a send to target %q inside a nested block is not supported: it raises %s, which skips the rest of the block; move it out of the block", f.Target, model.ErrorExecution)
 			}
 		case *lang.While, *lang.For:
 			if f, ok := b.failing(x).(*lang.Send); ok {
-				b.errorf(b.file.Offset(f.SendPos), "a send to target %q inside a script loop is not supported: it raises %s, which ends the loop and skips the rest of the block; send to \"#_parent\" or \"#_name\" for an output", f.Target, model.ErrorExecution)
+				b.refusef(b.file.Offset(f.SendPos), "a send to target %q inside a script loop is not supported: it raises %s, which ends the loop and skips the rest of the block; send to \"#_parent\" or \"#_name\" for an output", f.Target, model.ErrorExecution)
 			}
 		}
 		out = append(out, b.lowerNested(s))

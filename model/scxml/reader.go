@@ -12,6 +12,7 @@
 //	  </setbot:event>
 //	  <datamodel><data id="speed" expr="0" setbot:type="int[0..200]"/></datamodel>
 //	  <transition event="go" setbot:id="T1" .../>
+//	  <final id="fail" setbot:expect="unreachable"/>
 package scxml
 
 import (
@@ -220,7 +221,7 @@ func (b *builder) src(a attribute, elem string) (*source.File, string) {
 	rel := strings.TrimPrefix(strings.TrimSpace(a.Value), "file:")
 	switch {
 	case rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) || filepath.IsAbs(rel):
-		b.errorf(a.Offsets0(), "%s %q is not supported: name a file relative to the model (src=\"file:NAME\"), or write the value inline", elem, a.Value)
+		b.refusef(a.Offsets0(), "%s %q is not supported: name a file relative to the model (src=\"file:NAME\"), or write the value inline", elem, a.Value)
 		return nil, ""
 	case b.opts.ReadFile == nil:
 		b.errorf(a.Offsets0(), "%s %q cannot be read: the model was given without its directory; write the value inline", elem, a.Value)
@@ -256,6 +257,12 @@ func (b *builder) pos(off int) source.Pos { return b.file.Pos(off) }
 
 func (b *builder) errorf(off int, format string, args ...any) {
 	b.errs.Add(b.file.Position(b.file.Pos(off)), format, args...)
+}
+
+// refusef reports, at an offset of the file being read, a construct that
+// is valid SCXML (or valid for another tool) which setbot does not support.
+func (b *builder) refusef(off int, format string, args ...any) {
+	b.errs.Refuse(b.file.Position(b.file.Pos(off)), format, args...)
 }
 
 func isSCXML(n string) bool   { return n == SCXMLNamespace || n == "" }
@@ -330,7 +337,7 @@ func (b *builder) build(root *element) *model.Model {
 	}
 	b.checkAttrs(root, "version", "initial", "name", "datamodel", "binding")
 	if a, ok := root.attr("datamodel"); ok && a.Value != "ecmascript" && a.Value != "null" {
-		b.errorf(a.Offsets0(), "datamodel %q is not supported: write datamodel=\"ecmascript\" or omit it (setbot reads ecmascript-style expressions)", a.Value)
+		b.refusef(a.Offsets0(), "datamodel %q is not supported: write datamodel=\"ecmascript\" or omit it (setbot reads ecmascript-style expressions)", a.Value)
 	}
 	if a, ok := root.attr("binding"); ok {
 		switch a.Value {
@@ -484,14 +491,26 @@ func (b *builder) newState(parent *model.State, el *element, kind model.StateKin
 	if !b.m.AddState(s) {
 		b.errorf(el.Start, "duplicate state id %q: give each state its own id", s.ID)
 	}
+	if a, ok := b.setbotAttr(el, "expect"); ok {
+		if strings.TrimSpace(a.Value) == ExpectUnreachable {
+			s.ExpectUnreachable = true
+		} else {
+			b.errorf(a.Offsets0(), "setbot:expect %q is not an expectation setbot knows: write setbot:expect=%q (no execution is meant to enter the state)", a.Value, ExpectUnreachable)
+		}
+	}
 	parent.Children = append(parent.Children, s)
 	return s
 }
 
+// ExpectUnreachable is the value of setbot:expect on a state that no
+// execution is meant to enter (a W3C test's fail state): the gate reports
+// it as expected, and gates it only when the machine comes to enter it.
+const ExpectUnreachable = "unreachable"
+
 func (b *builder) state(parent *model.State, el *element) {
 	switch el.Name.Local {
 	case "state":
-		b.checkAttrs(el, "id", "initial")
+		b.checkAttrs(el, "id", "initial", "setbot:expect")
 		kind := model.Atomic
 		for _, c := range el.Children {
 			if isSCXML(c.Name.Space) && (c.Name.Local == "state" || c.Name.Local == "parallel" || c.Name.Local == "final") {
@@ -506,14 +525,14 @@ func (b *builder) state(parent *model.State, el *element) {
 			b.errorf(a.Offsets0(), "initial attribute on atomic state %q: remove it, or give the state child states", s.ID)
 		}
 	case "parallel":
-		b.checkAttrs(el, "id")
+		b.checkAttrs(el, "id", "setbot:expect")
 		s := b.newState(parent, el, model.Parallel)
 		b.children(s, el)
 		if len(s.ChildStates()) == 0 {
 			b.errorf(el.Start, "<parallel> %q has no child states: give it some, or make it a <state>", s.ID)
 		}
 	case "final":
-		b.checkAttrs(el, "id")
+		b.checkAttrs(el, "id", "setbot:expect")
 		s := b.newState(parent, el, model.Final)
 		b.children(s, el)
 	}

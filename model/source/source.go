@@ -132,6 +132,11 @@ func (s *FileSet) Position(p Pos) Position {
 type Error struct {
 	Pos Position
 	Msg string
+	// Refused marks an error about a construct setbot does not support
+	// (another data model, a feature outside the action language), set
+	// where the construct is refused: the model may be valid for another
+	// tool, and it is not broken for being refused.
+	Refused bool
 }
 
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
@@ -142,6 +147,12 @@ type ErrorList []*Error
 // Add appends an error at pos.
 func (l *ErrorList) Add(pos Position, format string, args ...any) {
 	*l = append(*l, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Refuse appends an error at pos about a construct setbot does not
+// support (Error.Refused).
+func (l *ErrorList) Refuse(pos Position, format string, args ...any) {
+	*l = append(*l, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...), Refused: true})
 }
 
 // Sort orders the list by file, line and column, keeping the order of
