@@ -402,8 +402,10 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 		baseKey = trees.key(base)
 	}
 	// The trees are keyed by the canonical machines, but a result also
-	// speaks of source lines: it is keyed by the files' bytes too.
-	rkey := resultKey(baseKey, trees.key(head), digest(baseSrc...), digest(headSrc...), strategy, mc.Coverage, mc.Invariants,
+	// speaks of source lines and names files (a table row's origin): it is
+	// keyed by the files' paths and bytes too.
+	rkey := resultKey(baseKey, trees.key(head), digest(append([]string{c.OldPath}, baseSrc...)...),
+		digest(append([]string{c.NewPath}, headSrc...)...), strategy, mc.Coverage, mc.Invariants,
 		growthKey(out.TableGrowth, r.limits))
 	if stored, ok := r.storedResult(rkey); ok {
 		if stored.NoBase && base != nil {

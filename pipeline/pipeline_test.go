@@ -399,6 +399,38 @@ func TestResultKeyedBySource(t *testing.T) {
 	}
 }
 
+// TestResultKeyedByPath: the same change of the same bytes in another file
+// is analysed again: a result names its file (a table row's origin, say).
+func TestResultKeyedByPath(t *testing.T) {
+	tri, _ := os.ReadFile("../examples/triangle.scxml")
+	off, _ := os.ReadFile("../engine/incremental/testdata/triangle_s2_off.scxml")
+	dir, commit := newGitRepo(t)
+	c0 := commit(map[string]string{"a.scxml": string(tri)})
+	c1 := commit(map[string]string{"a.scxml": string(off)})
+	c2 := commit(map[string]string{"b.scxml": string(tri)})
+	c3 := commit(map[string]string{"b.scxml": string(off)})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := cache.Open(filepath.Join(t.TempDir(), "c.db"), cache.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	if _, err := Analyze(ctx, repo, c0, c1, Options{Cache: store, Solver: newZ3}); err != nil {
+		t.Fatal(err)
+	}
+	second, err := Analyze(ctx, repo, c2, c3, Options{Cache: store, Solver: newZ3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := second.Models[0]; m.Path != "b.scxml" || m.ResultCached || !m.BaseCached || !m.HeadCached {
+		t.Errorf("%s: result_cached %v, trees cached %v %v; want the trees reused and the result recomputed", m.Path, m.ResultCached, m.BaseCached, m.HeadCached)
+	}
+}
+
 // TestGateSettingsSurviveTheChange: a rename keeps the base's per-file
 // invariants, a head that lowers the depth is explored at the base's, and
 // DSE (asked by the head) still checks invariants on the whole tree.

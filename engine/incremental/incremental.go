@@ -18,7 +18,41 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-// Result is what a change does.
+// Result is what a change does. Whatever strategy built the head tree, and
+// whether it or the whole Result came from a cache, every field but the
+// strategy's own statistics (Strategy, StrategyReason, ReusedStates,
+// NewStates, SolverCalls, ConfirmedBy, Base.Ms, Head.Ms, the *Cached flags)
+// is what a full analysis of the two versions gives. What each may take
+// from the base, and why that is sound:
+//
+//   - full takes nothing: every field is read on the head tree, explored
+//     from the head machine.
+//   - mse copies subtrees of the base tree, never a field of the Result. A
+//     step is copied only where every (state, event) pair it processed,
+//     the start's run-to-completion included, has the same candidate
+//     transitions, unchanged, in both machines (engine.ExploreMSE), so the
+//     copy is what executing the step computes; subsumption is decided
+//     afresh. The tree is full's node for node, and every field is then
+//     read on it with the head machine: lines, witnesses, outputs,
+//     conflicts, invariants, transient states, tests.
+//   - dse explores a partial tree. What it reaches is reachable; what it
+//     does not (an unreachable or never-stable state, a lost output) is
+//     only a candidate, confirmed on the whole tree built as auto would
+//     (ConfirmedBy), on which invariants and conflicts are read too
+//     (NondeterminismPartial otherwise). TestsPartial says that the suite
+//     was generated on the partial tree.
+//   - reuse (the machines have one hash: the same variables, events,
+//     tables, states and transitions with their keys, guards and actions)
+//     takes the base tree bound to the head machine (engine.SET.Rebind), so
+//     lines, statechart transitions (a conflict with a transition document
+//     order shadows) and table rows are the head's; its tests are the
+//     base's, all retained without replaying (unchanged), since a test is a
+//     run of the machine and the machines are equal.
+//   - cached: a tree is keyed by the canonical machine, the bounds, the
+//     semantics version and the build, and decoded against the head
+//     machine; a whole Result is keyed by the paths and bytes of both files
+//     and of every file they read, so it is the Result of exactly those
+//     files.
 type Result struct {
 	Strategy       vocab.Strategy
 	StrategyReason string
