@@ -20,6 +20,9 @@
 //     A done.state handler stays (targetless) or leaves its compound or
 //     parallel state for a state whose entry enters no final state; "*"
 //     transitions, which match done.state events too, are targetless.
+//     The one exception is Options.Start's boot event, raised on entry to
+//     the state the machine starts in and handled there by a transition
+//     that never leaves it, so it too is handled once per entry.
 //   - A top-level final state (Halt) is never a default entry and never the
 //     target of an eventless transition.
 //   - Variables are ints in [0, 9]: every assignment is a parameter in
@@ -73,6 +76,10 @@ type Options struct {
 	// string parameter name on the first input event, string methods,
 	// undefined tests, typeof and bit operators.
 	Values bool
+	// Start gives the machine a start sequence (see addStart): the state it
+	// starts in assigns, raises boot and may set a timer on entry, and a
+	// transition on boot runs while the machine starts.
+	Start bool
 }
 
 func (o Options) withDefaults() Options {
@@ -107,6 +114,9 @@ func Generate(seed int64, opts Options) []byte {
 	g.complete()
 	g.addEntryExit()
 	g.chooseInitials()
+	if opts.Start {
+		g.addStart()
+	}
 	return g.render(seed)
 }
 
