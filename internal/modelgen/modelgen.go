@@ -80,6 +80,10 @@ type Options struct {
 	// starts in assigns, raises boot and may set a timer on entry, and a
 	// transition on boot runs while the machine starts.
 	Start bool
+	// Invoke gives one atomic state an <invoke> of an inline child machine
+	// (see addInvoke); Functions gives the machine a black-box function
+	// read through a table (see addFunction and Table).
+	Invoke, Functions bool
 }
 
 func (o Options) withDefaults() Options {
@@ -113,6 +117,12 @@ func Generate(seed int64, opts Options) []byte {
 	g.addEventless()
 	g.complete()
 	g.addEntryExit()
+	if opts.Invoke {
+		g.addInvoke()
+	}
+	if opts.Functions {
+		g.addFunction()
+	}
 	g.chooseInitials()
 	if opts.Start {
 		g.addStart()
@@ -149,6 +159,7 @@ type state struct {
 	initElem *elem
 	onentry  []*elem
 	onexit   []*elem
+	invoke   *elem
 	trans    []*transition
 }
 
@@ -755,6 +766,9 @@ func (g *gen) render(seed int64) []byte {
 	if g.root.deflt != nil {
 		doc.set("initial", g.root.deflt.id)
 	}
+	if g.opts.Functions {
+		doc.add(newElem("setbot:function", "name", FunctionName, "params", "int", "returns", "int", "table", TableFile))
+	}
 	for _, e := range g.inputs {
 		d := newElem("setbot:event", "name", e.name)
 		for _, p := range e.params {
@@ -825,6 +839,9 @@ func (g *gen) stateElem(s *state) *elem {
 	}
 	if len(s.onexit) > 0 {
 		e.add(newElem("onexit").add(s.onexit...))
+	}
+	if s.invoke != nil {
+		e.add(s.invoke)
 	}
 	for _, c := range s.children {
 		if c.kind == history {
