@@ -120,13 +120,17 @@ func Reshape(src []byte, seed int64) (out []byte, what string, ok bool) {
 
 // shadow adds a shadowed copy of a transition (with another target) right
 // after it and says so, or returns "" when there is no candidate: one with
-// a target, not of type internal, without a setbot:id.
+// an event and a target and no condition (the flattener cannot always show
+// that a copied condition and its negation never hold together), not of
+// type internal, without a setbot:id.
 func (m *mutator) shadow() string {
 	var cands []*trans
 	for _, t := range m.trans {
 		_, id := t.el.setbotAttr("id")
+		_, evented := t.el.attr("event")
+		_, cond := t.el.attr("cond")
 		typ, _ := t.el.attr("type")
-		if len(targets(t.el)) == 1 && !id && typ != "internal" && m.safe(t.source) {
+		if evented && !cond && len(targets(t.el)) == 1 && !id && typ != "internal" && m.safe(t.source) {
 			cands = append(cands, t)
 		}
 	}
