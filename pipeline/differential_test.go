@@ -55,12 +55,13 @@ const (
 // themselves, nest and run regions in parallel.
 //
 // For each pair, the report (report.ChangeAnalysis, as `setbot diff
-// --format json` writes it) of --strategy mse, dse and auto is compared
-// with that of --strategy full, all without a cache; then, with a cache
-// (the pipeline's cacheTrees over a SQLite store) that holds the base's
-// tree and suite as the analysis of the base commit leaves them, with one
-// of mse, dse and auto in turn, and again with auto, now with the head's
-// tree in the cache too. Every asFullEvery-th pair also goes through the
+// --format json` writes it) of --strategy dse, mse and auto is compared
+// with that of --strategy full: for every other pair without a cache, for
+// the others with a cache (the pipeline's cacheTrees over a SQLite store)
+// that holds the base's tree and suite as the analysis of the base commit
+// leaves them; then auto again with both trees in the cache, as a full run
+// leaves them. (Auto runs the analysis of the strategy it picks, so it is
+// run only where it picks reuse: its mse and full are those run anyway.) Every asFullEvery-th pair also goes through the
 // whole pipeline (git repository, configuration, result cache, gate):
 // dse, mse and auto from a warm cache, and auto again (served from the
 // result cache), against a full run without a cache, the gate's
@@ -112,7 +113,7 @@ func TestStrategiesAsFull(t *testing.T) {
 	eopts := engine.Options{MaxDepth: asFullDepth, MaxStates: asFullMaxStates}.WithDefaults()
 	direct := &runner{ctx: ctx, opts: Options{Cache: store, Solver: newZ3}}
 	runs, failed := 0, 0
-	known := make(map[string]int)
+	known := make(map[string]map[int]bool) // issue item -> pairs
 	byEdit := make(map[string]int)
 	for i := *asFullFrom; runs < n && i < *asFullFrom+4*n; i++ {
 		p, ok := makePair(i, edits)
@@ -132,7 +133,10 @@ func TestStrategiesAsFull(t *testing.T) {
 		}
 		for _, d := range ds {
 			if k := knownIssue(p, d); k != nil {
-				known[k.item]++
+				if known[k.item] == nil {
+					known[k.item] = make(map[int]bool)
+				}
+				known[k.item][p.n] = true
 				t.Logf("pair %d (%s): known issue (%s): %s: %s", p.n, p.what, k.item, d.run, d.diff)
 				continue
 			}
@@ -153,7 +157,10 @@ func TestStrategiesAsFull(t *testing.T) {
 			t.Errorf("no pair of edit %s", e.name)
 		}
 	}
-	t.Logf("%d (model, change) pairs, %d through the pipeline; per edit %v; known issues %v", runs, rig.pairs, byEdit, known)
+	t.Logf("%d (model, change) pairs, %d through the pipeline; per edit %v", runs, rig.pairs, byEdit)
+	for _, k := range knownDisagreements {
+		t.Logf("%d pairs disagree as %s", len(known[k.item]), k.item)
+	}
 }
 
 // asFullEdit is a way to make the head version of a pair from its base.
@@ -217,17 +224,15 @@ type asFullPair struct {
 func makePair(i int, edits []asFullEdit) (asFullPair, bool) {
 	seed := int64(i/len(edits) + 1)
 	e := edits[i%len(edits)]
-	// Regions multiply the configurations, and history and sessions
-	// multiply them again: a parallel model has neither.
+	// Small models, for a thousand pairs in about a minute: regions
+	// multiply the configurations, and history and sessions multiply them
+	// again, so a parallel model has neither.
 	parallel := seed%3 == 0
-	opts := modelgen.Options{States: 5, Events: 3, Parallel: parallel, History: seed%4 == 1 && !parallel, Internal: seed%2 == 0,
+	opts := modelgen.Options{States: 4, Events: 3, Parallel: parallel, History: seed%4 == 1 && !parallel, Internal: seed%2 == 0,
 		Timers: seed%5 == 0 || seed%5 == 3, Loops: seed%3 == 1, Unused: int(seed % 2),
 		SelfSends: seed%7 == 2, Start: seed%3 == 2, Invoke: seed%4 == 3 && !parallel, Functions: seed%5 == 1}
 	if e.needs != nil {
 		e.needs(&opts)
-	}
-	if opts.Parallel || opts.Invoke {
-		opts.States = 4
 	}
 	if opts.Invoke {
 		opts.Parallel = false
@@ -324,23 +329,30 @@ func (p asFullPair) direct(t *testing.T, base, head *mlm.Machine, eopts engine.O
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []vocab.Strategy{vocab.StrategyMSE, vocab.StrategyDSE, vocab.StrategyAuto} {
+	// Every other pair runs them with a cache that holds what the analysis
+	// of the base commit leaves in it: the base's tree and suite, which are
+	// full's (the suite of a tree without a base). The keys are the
+	// machines': a tree an earlier pair shared is there already.
+	trees := &cacheTrees{r: r, eopts: eopts, coverage: vocab.CoveragePath}
+	var with incremental.Trees
+	where := ""
+	cached := p.n%2 == 1
+	if cached {
+		trees.KeepTree(base, full.BaseSet, full.BaseTests)
+		with, where = trees, ", the base tree from the cache"
+	}
+	// DSE first: a whole tree MSE keeps would make DSE's head cached.
+	for _, s := range []vocab.Strategy{vocab.StrategyDSE, vocab.StrategyMSE, vocab.StrategyAuto} {
 		if s == vocab.StrategyAuto && auto != vocab.StrategyReuse {
 			continue
 		}
-		res, err := analyze(base, s, nil)
-		check("diff --strategy "+string(s), s, false, res, err)
+		res, err := analyze(base, s, with)
+		check("diff --strategy "+string(s)+where, s, cached, res, err)
 	}
-	// The cache as the analysis of the base commit leaves it: the base's
-	// tree and suite, which are full's (the suite of a tree without a
-	// base). The keys are the machines': a base an earlier pair shared is
-	// there already.
-	trees := &cacheTrees{r: r, eopts: eopts, coverage: vocab.CoveragePath}
+	// Then both trees from the cache, as a full run leaves them.
 	trees.KeepTree(base, full.BaseSet, full.BaseTests)
-	s := []vocab.Strategy{vocab.StrategyMSE, vocab.StrategyDSE, vocab.StrategyAuto}[p.n%3]
-	res, err := analyze(base, s, trees)
-	check("diff --strategy "+string(s)+", the base tree from the cache", s, true, res, err)
-	res, err = analyze(base, vocab.StrategyAuto, trees)
+	trees.KeepTree(head, full.HeadSet, full.HeadTests)
+	res, err := analyze(base, vocab.StrategyAuto, trees)
 	check("diff --strategy auto, both trees from the cache", vocab.StrategyAuto, true, res, err)
 	return out
 }
@@ -638,6 +650,18 @@ var knownDisagreements = []knownDisagreement{
 	{"issue 26 item 2: when the machines are equal, reuse returns the base's nondeterminism (conflicts, at_base, lines), for auto and for DSE's confirmation",
 		func(p asFullPair, d disagreement) bool {
 			return d.equal && (d.strategy == vocab.StrategyAuto || d.strategy == vocab.StrategyDSE) && d.field == "nondeterminism"
+		}},
+	// testdata/full/suite_rows_*.scxml: found by this check, not yet in
+	// issue 26's list. The suite of a tree keeps a base test's values only
+	// where they satisfy its path (engine/testgen, Generator's kept values:
+	// holds), and holds cannot evaluate a path condition that reads a
+	// black-box call's result, so on a model with a table the head's suite
+	// has other values than the base's for the same tree. A run that takes
+	// a suite from the cache (stored by an analysis with another base)
+	// then reports other test values than a full run.
+	{"issue 26, found by TestStrategiesAsFull: test values of a model with a table follow the cache's history (testgen keeps no base value through a black-box call)",
+		func(p asFullPair, d disagreement) bool {
+			return d.cached && p.base.table != nil && d.field == "test_delta"
 		}},
 }
 
