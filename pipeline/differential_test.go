@@ -10,13 +10,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/incremental"
+	"github.com/setbot/setbot/internal/jsondiff"
 	"github.com/setbot/setbot/internal/modelgen"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
@@ -436,7 +436,7 @@ func compareAnalyses(want, got any, dse bool) disagreement {
 	if d := compareReports(wm[0], gm[0], dse); d.diff != "" {
 		return d
 	}
-	return disagreement{diff: firstDifference("", withoutFields(w, "models"), withoutFields(g, "models")), field: "gate"}
+	return disagreement{diff: jsondiff.First(withoutFields(w, "models"), withoutFields(g, "models")), field: "gate"}
 }
 
 // strategyStatFields are what a report says of how it was computed, which
@@ -464,7 +464,7 @@ func reportJSON(t *testing.T, v any) any {
 func compareReports(full, got any, dse bool) disagreement {
 	f, g := full.(map[string]any), got.(map[string]any)
 	confirmed := g["confirmed_by"] != nil
-	f, g = withoutStats(f).(map[string]any), withoutStats(g).(map[string]any)
+	f, g = jsondiff.Without(f, strategyStatFields).(map[string]any), jsondiff.Without(g, strategyStatFields).(map[string]any)
 	if dse {
 		var drop []string
 		if g["tests_partial"] == true {
@@ -491,8 +491,8 @@ func compareReports(full, got any, dse bool) disagreement {
 		drop = append(drop, "head", "bounds_hit")
 		f, g = withoutFields(f, drop...), withoutFields(g, drop...)
 	}
-	d := firstDifference("", f, g)
-	field, _, _ := strings.Cut(strings.TrimPrefix(d, "."), ".")
+	d := jsondiff.First(f, g)
+	field, _, _ := strings.Cut(d, ".")
 	field, _, _ = strings.Cut(field, "[")
 	field, _, _ = strings.Cut(field, ":")
 	return disagreement{diff: d, field: field}
@@ -533,79 +533,6 @@ func withoutFields(m map[string]any, fields ...string) map[string]any {
 		}
 	}
 	return out
-}
-
-// withoutStats returns v without strategyStatFields, at every level.
-func withoutStats(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			if !strategyStatFields[k] {
-				out[k] = withoutStats(e)
-			}
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = withoutStats(e)
-		}
-		return out
-	}
-	return v
-}
-
-// firstDifference names the first place, in sorted key order, where two
-// decoded documents differ, with both values; "" when they are equal.
-func firstDifference(path string, want, got any) string {
-	switch x := want.(type) {
-	case map[string]any:
-		y, ok := got.(map[string]any)
-		if !ok {
-			break
-		}
-		keys := make([]string, 0, len(x)+len(y))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		for k := range y {
-			if _, ok := x[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			if d := firstDifference(path+"."+k, x[k], y[k]); d != "" {
-				return d
-			}
-		}
-		return ""
-	case []any:
-		y, ok := got.([]any)
-		if !ok || len(x) != len(y) {
-			break
-		}
-		for i := range x {
-			if d := firstDifference(fmt.Sprintf("%s[%d]", path, i), x[i], y[i]); d != "" {
-				return d
-			}
-		}
-		return ""
-	}
-	if reflect.DeepEqual(want, got) {
-		return ""
-	}
-	return fmt.Sprintf("%s: full %s, got %s", path, clipped(want), clipped(got))
-}
-
-// clipped is v as JSON, cut after 300 bytes.
-func clipped(v any) string {
-	b, _ := json.Marshal(v)
-	if len(b) > 300 {
-		return string(b[:300]) + "..."
-	}
-	return string(b)
 }
 
 // save writes the pair where -asfull-dir says and returns what to run to
