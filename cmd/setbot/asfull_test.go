@@ -2,12 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/setbot/setbot/internal/jsondiff"
 )
 
 // The shapes of change on which a strategy or the cache once gave another
@@ -131,7 +132,7 @@ func TestStrategiesReportWhatFullReports(t *testing.T) {
 					delete(got.(map[string]any), "nondeterminism_partial")
 				}
 				if !reflect.DeepEqual(got, full) {
-					t.Errorf("%s: diff --strategy %s reports otherwise than full:\n%s", shape.why, s, firstJSONDifference(full, got))
+					t.Errorf("%s: diff --strategy %s reports otherwise than full:\n%s", shape.why, s, jsondiff.First(full, got))
 				}
 			}
 			r := newTestRepo(t)
@@ -141,7 +142,7 @@ func TestStrategiesReportWhatFullReports(t *testing.T) {
 			cache := filepath.Join(t.TempDir(), "cache.db")
 			for _, run := range []string{"cold", "warm"} {
 				if got := analyzeReport(t, r.dir, "auto", cache); !reflect.DeepEqual(got, want) {
-					t.Errorf("%s: analyze (auto, %s cache) reports otherwise than full:\n%s", shape.why, run, firstJSONDifference(want, got))
+					t.Errorf("%s: analyze (auto, %s cache) reports otherwise than full:\n%s", shape.why, run, jsondiff.First(want, got))
 				}
 			}
 		})
@@ -195,67 +196,5 @@ func withoutStrategy(t *testing.T, doc string) any {
 	if err := json.Unmarshal([]byte(doc), &v); err != nil {
 		t.Fatalf("%v\n%s", err, doc)
 	}
-	var strip func(any) any
-	strip = func(v any) any {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				if strategyFields[k] {
-					delete(x, k)
-					continue
-				}
-				x[k] = strip(e)
-			}
-		case []any:
-			for i, e := range x {
-				x[i] = strip(e)
-			}
-		}
-		return v
-	}
-	return strip(v)
-}
-
-// firstJSONDifference names the first place where two decoded documents
-// differ.
-func firstJSONDifference(want, got any) string {
-	var walk func(path string, a, b any) string
-	walk = func(path string, a, b any) string {
-		switch x := a.(type) {
-		case map[string]any:
-			y, ok := b.(map[string]any)
-			if !ok {
-				break
-			}
-			for k := range x {
-				if d := walk(path+"."+k, x[k], y[k]); d != "" {
-					return d
-				}
-			}
-			for k := range y {
-				if _, ok := x[k]; !ok {
-					return fmt.Sprintf("%s.%s: only in the second: %v", path, k, y[k])
-				}
-			}
-			return ""
-		case []any:
-			y, ok := b.([]any)
-			if !ok || len(x) != len(y) {
-				break
-			}
-			for i := range x {
-				if d := walk(fmt.Sprintf("%s[%d]", path, i), x[i], y[i]); d != "" {
-					return d
-				}
-			}
-			return ""
-		}
-		if reflect.DeepEqual(a, b) {
-			return ""
-		}
-		aj, _ := json.Marshal(a)
-		bj, _ := json.Marshal(b)
-		return fmt.Sprintf("%s: full %s, got %s", strings.TrimPrefix(path, "."), aj, bj)
-	}
-	return walk("", want, got)
+	return jsondiff.Without(v, strategyFields)
 }

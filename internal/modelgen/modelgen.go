@@ -20,6 +20,9 @@
 //     A done.state handler stays (targetless) or leaves its compound or
 //     parallel state for a state whose entry enters no final state; "*"
 //     transitions, which match done.state events too, are targetless.
+//     The one exception is Options.Start's boot event, raised on entry to
+//     the state the machine starts in and handled there by a transition
+//     that never leaves it, so it too is handled once per entry.
 //   - A top-level final state (Halt) is never a default entry and never the
 //     target of an eventless transition.
 //   - Variables are ints in [0, 9]: every assignment is a parameter in
@@ -73,6 +76,14 @@ type Options struct {
 	// string parameter name on the first input event, string methods,
 	// undefined tests, typeof and bit operators.
 	Values bool
+	// Start gives the machine a start sequence (see addStart): the state it
+	// starts in assigns, raises boot and may set a timer on entry, and a
+	// transition on boot runs while the machine starts.
+	Start bool
+	// Invoke gives one atomic state an <invoke> of an inline child machine
+	// (see addInvoke); Functions gives the machine a black-box function
+	// read through a table (see addFunction and Table).
+	Invoke, Functions bool
 }
 
 func (o Options) withDefaults() Options {
@@ -106,7 +117,16 @@ func Generate(seed int64, opts Options) []byte {
 	g.addEventless()
 	g.complete()
 	g.addEntryExit()
+	if opts.Invoke {
+		g.addInvoke()
+	}
+	if opts.Functions {
+		g.addFunction()
+	}
 	g.chooseInitials()
+	if opts.Start {
+		g.addStart()
+	}
 	return g.render(seed)
 }
 
@@ -139,6 +159,7 @@ type state struct {
 	initElem *elem
 	onentry  []*elem
 	onexit   []*elem
+	invoke   *elem
 	trans    []*transition
 }
 
@@ -745,6 +766,9 @@ func (g *gen) render(seed int64) []byte {
 	if g.root.deflt != nil {
 		doc.set("initial", g.root.deflt.id)
 	}
+	if g.opts.Functions {
+		doc.add(newElem("setbot:function", "name", FunctionName, "params", "int", "returns", "int", "table", TableFile))
+	}
 	for _, e := range g.inputs {
 		d := newElem("setbot:event", "name", e.name)
 		for _, p := range e.params {
@@ -815,6 +839,9 @@ func (g *gen) stateElem(s *state) *elem {
 	}
 	if len(s.onexit) > 0 {
 		e.add(newElem("onexit").add(s.onexit...))
+	}
+	if s.invoke != nil {
+		e.add(s.invoke)
 	}
 	for _, c := range s.children {
 		if c.kind == history {

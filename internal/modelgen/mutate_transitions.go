@@ -267,7 +267,7 @@ var (
 func (m *mutator) newCondition() string {
 	var conds []string
 	m.root.walk(func(n *node) {
-		if !n.is("data") {
+		if !n.is("data") || inInvoke(n) {
 			return
 		}
 		id, _ := n.attr("id")
@@ -292,6 +292,17 @@ func (m *mutator) newCondition() string {
 		}
 	}
 	return choose(m, conds)
+}
+
+// inInvoke reports whether n is part of an <invoke> (its child machine's
+// variables are not the machine's).
+func inInvoke(n *node) bool {
+	for p := n.parent; p != nil; p = p.parent {
+		if p.is("invoke") {
+			return true
+		}
+	}
+	return false
 }
 
 // number matches an unsigned integer literal and what precedes it.

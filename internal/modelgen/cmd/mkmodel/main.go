@@ -8,7 +8,11 @@
 //
 // With -mutate KIND it writes, instead, the model changed by one change of
 // that kind (modelgen.Mutate with the same seed), as the incremental
-// differential test makes its pairs, and the change on stderr.
+// differential test makes its pairs, and the change on stderr; the kinds
+// start, invoke, table and reshape are modelgen's other edits
+// (MutateStart, MutateInvoke, MutateTable, Reshape). With -functions the
+// model calls a black-box function whose table mkmodel writes to -table
+// (changed, with -mutate table).
 package main
 
 import (
@@ -38,13 +42,29 @@ func main() {
 	flag.BoolVar(&opts.Completion, "completion", false, "let parallel states complete")
 	flag.BoolVar(&opts.EventFields, "event-fields", false, "let conditions test how an event arrived")
 	flag.BoolVar(&opts.Values, "values", false, "add strings, undefined, typeof and bit operators")
+	flag.BoolVar(&opts.Start, "start", false, "give the machine a start sequence (an event raised and a timer set on entry)")
+	flag.BoolVar(&opts.Invoke, "invoke", false, "give one state an <invoke> of an inline child machine")
+	flag.BoolVar(&opts.Functions, "functions", false, "call a black-box function read through a table")
+	tableFile := flag.String("table", modelgen.TableFile, "with -functions, where to write the function's table")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "mkmodel: unexpected arguments %q\n", flag.Args())
 		os.Exit(2)
 	}
 	src := modelgen.Generate(*seed, opts)
-	if *mutate != "" {
+	var table []byte
+	if opts.Functions {
+		table = modelgen.Table(*seed)
+	}
+	if edit, ok := otherEdits[*mutate]; ok {
+		var what string
+		src, table, what, ok = edit(src, table, *seed)
+		if !ok {
+			fmt.Fprintf(os.Stderr, "mkmodel: no %s edit applies to the model of seed %d\n", *mutate, *seed)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "mkmodel: %s\n", what)
+	} else if *mutate != "" {
 		kind := modelgen.Kind(*mutate)
 		if !slices.Contains(modelgen.Kinds, kind) {
 			fmt.Fprintf(os.Stderr, "mkmodel: unknown change kind %q (want one of %v)\n", *mutate, modelgen.Kinds)
@@ -58,5 +78,31 @@ func main() {
 		fmt.Fprintf(os.Stderr, "mkmodel: %s %s\n", ch.Kind, ch.Subject)
 		src = out
 	}
+	if table != nil {
+		if err := os.WriteFile(*tableFile, table, 0o644); err != nil {
+			fmt.Fprintf(os.Stderr, "mkmodel: %v\n", err)
+			os.Exit(1)
+		}
+	}
 	os.Stdout.Write(src)
+}
+
+// otherEdits are the edits of -mutate that are no change kind.
+var otherEdits = map[string]func(src, table []byte, seed int64) ([]byte, []byte, string, bool){
+	"start": func(src, table []byte, seed int64) ([]byte, []byte, string, bool) {
+		out, e, ok := modelgen.MutateStart(src, seed)
+		return out, table, e.Description, ok
+	},
+	"invoke": func(src, table []byte, seed int64) ([]byte, []byte, string, bool) {
+		out, what, ok := modelgen.MutateInvoke(src, seed)
+		return out, table, what, ok
+	},
+	"table": func(src, table []byte, seed int64) ([]byte, []byte, string, bool) {
+		out, what, ok := modelgen.MutateTable(table, seed)
+		return src, out, what, ok
+	},
+	"reshape": func(src, table []byte, seed int64) ([]byte, []byte, string, bool) {
+		out, what, ok := modelgen.Reshape(src, seed)
+		return out, table, what, ok
+	},
 }
