@@ -573,16 +573,9 @@ type knownDisagreement struct {
 	match func(p asFullPair, d disagreement) bool
 }
 
-// knownDisagreements are the disagreements issue 26 lists that are not
+// knownDisagreements are the disagreements the check found that are not
 // fixed yet.
 var knownDisagreements = []knownDisagreement{
-	// testdata/full/reuse_shadowed_*.scxml (auto) and
-	// dse_confirmed_by_reuse_*.scxml (dse: its candidates are confirmed on
-	// the tree auto would build, the base's).
-	{"issue 26 item 2: when the machines are equal, reuse returns the base's nondeterminism (conflicts, at_base, lines), for auto and for DSE's confirmation",
-		func(p asFullPair, d disagreement) bool {
-			return d.equal && (d.strategy == vocab.StrategyAuto || d.strategy == vocab.StrategyDSE) && d.field == "nondeterminism"
-		}},
 	// testdata/full/suite_rows_*.scxml: found by this check, not yet in
 	// issue 26's list. The suite of a tree keeps a base test's values only
 	// where they satisfy its path (engine/testgen, Generator's kept values:
