@@ -89,35 +89,8 @@ func (m Model) baseUnread() string {
 
 // findings lists what one model shows, before the rules are applied.
 func findings(m Model) []Finding {
-	var out []Finding
 	noBase := m.noBase()
-	old := atBase(m.Errors, m.BaseErrors)
-	for i, d := range m.Errors {
-		f := Finding{Rule: vocab.RuleModelError, Path: d.file(m.Path), Line: d.Line, Subject: d.Message,
-			Message: "the model cannot be analysed: " + d.located()}
-		switch {
-		case d.Refused:
-			f.Rule, f.Reason = vocab.RuleModelRefused, vocab.ReasonRefused
-			f.Message = "setbot does not support a construct the model uses, so it is not analysed: " + d.located()
-		case noBase != "":
-			f.Rule, f.Reason = vocab.RuleNewModelError, noBase
-		}
-		if old[i] {
-			f.Reason = vocab.ReasonAtBase
-		} else if noBase == vocab.ReasonNoBase {
-			f.Message += "; " + m.baseUnread()
-		}
-		out = append(out, f)
-	}
-	old = atBase(m.Warnings, m.BaseWarnings)
-	for i, d := range m.Warnings {
-		f := Finding{Rule: vocab.RuleRuntimeError, Path: d.file(m.Path), Line: d.Line, Subject: d.Message,
-			Message: "the code raises error.execution here whenever it runs: " + d.Message}
-		if old[i] {
-			f.Reason = vocab.ReasonAtBase
-		}
-		out = append(out, f)
-	}
+	out := m.diagnosticFindings(noBase)
 	r := m.Result
 	if r == nil {
 		return out
@@ -126,42 +99,12 @@ func findings(m Model) []Finding {
 		noBase = vocab.ReasonNewModel
 	}
 	for _, s := range r.NewlyUnreachable {
-		f := Finding{Rule: vocab.RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
-			Message: fmt.Sprintf("state %s was reachable at base; at head it is %s (no execution enters it)", s.State, Unreachable(s.Within))}
-		switch {
-		case r.NoBase && noBase == vocab.ReasonNoBase:
-			f.Rule, f.Reason = vocab.RuleNewModelUnreachable, noBase
-			f.Message = fmt.Sprintf("state %s is %s (no execution enters it); %s, so it is compared with nothing", s.State, Unreachable(s.Within), m.baseUnread())
-		case r.NoBase:
-			f.Rule, f.Reason = vocab.RuleNewModelUnreachable, noBase
-			f.Message = fmt.Sprintf("state %s is %s in a new model (no execution enters it)", s.State, Unreachable(s.Within))
-		}
-		if s.CutBy != "" {
-			f.capped = true
-			if f.Reason == "" {
-				f.Reason = vocab.ReasonBound
-			}
-			f.Message = fmt.Sprintf("state %s was not entered before the %s bound cut the head tree (it may still be reachable: raise the bound, %s, to decide)", s.State, s.CutBy, s.CutBy.Setting())
-		}
-		if why, ok := m.Expected[s.State]; ok {
-			f.Reason = vocab.ReasonExpected
-			f.Message = fmt.Sprintf("state %s is %s, as expected (%s)", s.State, Unreachable(s.Within), why)
-		}
-		out = append(out, f)
+		out = append(out, m.unreachableFinding(s, noBase))
 	}
 	for _, s := range r.NewlyReachable {
-		why, ok := m.Expected[s.State]
-		if !ok {
-			continue
+		if f, ok := m.expectedReached(s, noBase); ok {
+			out = append(out, f)
 		}
-		f := Finding{Rule: vocab.RuleExpectedReached, Path: m.Path, Line: s.Line, Subject: s.State,
-			Message: fmt.Sprintf("state %s is meant to be unreachable (%s), and some execution enters it: the base never did", s.State, why)}
-		if r.NoBase {
-			// A new model's first version warns at most.
-			f.Message = fmt.Sprintf("state %s is meant to be unreachable (%s), and some execution enters it", s.State, why)
-			f.capped, f.Reason = true, noBase
-		}
-		out = append(out, f)
 	}
 	for _, s := range r.NewlyTransient {
 		f := Finding{Rule: vocab.RuleTransientState, Path: m.Path, Line: s.Line, Subject: s.State,
@@ -198,6 +141,87 @@ func findings(m Model) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// diagnosticFindings are the findings of the model's errors and run-time
+// errors, each marked when the base had it too; noBase says why the model
+// has no base to compare with, if so.
+func (m Model) diagnosticFindings(noBase vocab.Reason) []Finding {
+	var out []Finding
+	old := atBase(m.Errors, m.BaseErrors)
+	for i, d := range m.Errors {
+		f := Finding{Rule: vocab.RuleModelError, Path: d.file(m.Path), Line: d.Line, Subject: d.Message,
+			Message: "the model cannot be analysed: " + d.located()}
+		switch {
+		case d.Refused:
+			f.Rule, f.Reason = vocab.RuleModelRefused, vocab.ReasonRefused
+			f.Message = "setbot does not support a construct the model uses, so it is not analysed: " + d.located()
+		case noBase != "":
+			f.Rule, f.Reason = vocab.RuleNewModelError, noBase
+		}
+		if old[i] {
+			f.Reason = vocab.ReasonAtBase
+		} else if noBase == vocab.ReasonNoBase {
+			f.Message += "; " + m.baseUnread()
+		}
+		out = append(out, f)
+	}
+	old = atBase(m.Warnings, m.BaseWarnings)
+	for i, d := range m.Warnings {
+		f := Finding{Rule: vocab.RuleRuntimeError, Path: d.file(m.Path), Line: d.Line, Subject: d.Message,
+			Message: "the code raises error.execution here whenever it runs: " + d.Message}
+		if old[i] {
+			f.Reason = vocab.ReasonAtBase
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// unreachableFinding is the finding of a state the head never enters: a
+// regression, a state of a model with nothing to compare with (noBase), a
+// claim a bound leaves open, or a state meant to be unreachable.
+func (m Model) unreachableFinding(s incremental.StateRef, noBase vocab.Reason) Finding {
+	r := m.Result
+	f := Finding{Rule: vocab.RuleUnreachableState, Path: m.Path, Line: s.Line, Subject: s.State,
+		Message: fmt.Sprintf("state %s was reachable at base; at head it is %s (no execution enters it)", s.State, Unreachable(s.Within))}
+	switch {
+	case r.NoBase && noBase == vocab.ReasonNoBase:
+		f.Rule, f.Reason = vocab.RuleNewModelUnreachable, noBase
+		f.Message = fmt.Sprintf("state %s is %s (no execution enters it); %s, so it is compared with nothing", s.State, Unreachable(s.Within), m.baseUnread())
+	case r.NoBase:
+		f.Rule, f.Reason = vocab.RuleNewModelUnreachable, noBase
+		f.Message = fmt.Sprintf("state %s is %s in a new model (no execution enters it)", s.State, Unreachable(s.Within))
+	}
+	if s.CutBy != "" {
+		f.capped = true
+		if f.Reason == "" {
+			f.Reason = vocab.ReasonBound
+		}
+		f.Message = fmt.Sprintf("state %s was not entered before the %s bound cut the head tree (it may still be reachable: raise the bound, %s, to decide)", s.State, s.CutBy, s.CutBy.Setting())
+	}
+	if why, ok := m.Expected[s.State]; ok {
+		f.Reason = vocab.ReasonExpected
+		f.Message = fmt.Sprintf("state %s is %s, as expected (%s)", s.State, Unreachable(s.Within), why)
+	}
+	return f
+}
+
+// expectedReached is the finding of a state meant to be unreachable that
+// the head enters, where the base did not; false for any other state.
+func (m Model) expectedReached(s incremental.StateRef, noBase vocab.Reason) (Finding, bool) {
+	why, ok := m.Expected[s.State]
+	if !ok {
+		return Finding{}, false
+	}
+	f := Finding{Rule: vocab.RuleExpectedReached, Path: m.Path, Line: s.Line, Subject: s.State,
+		Message: fmt.Sprintf("state %s is meant to be unreachable (%s), and some execution enters it: the base never did", s.State, why)}
+	if m.Result.NoBase {
+		// A new model's first version warns at most.
+		f.Message = fmt.Sprintf("state %s is meant to be unreachable (%s), and some execution enters it", s.State, why)
+		f.capped, f.Reason = true, noBase
+	}
+	return f, true
 }
 
 // Unreachable qualifies an unreachability claim by the depth bound, as
