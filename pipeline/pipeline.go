@@ -341,12 +341,6 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	if r.opts.Strategy != "" {
 		strategy = r.opts.Strategy
 	}
-	if r.opts.Coverage != "" {
-		mc.Coverage = r.opts.Coverage
-	}
-	if r.opts.Time != "" {
-		mc.Time = r.opts.Time
-	}
 	eopts := engineOptions(mc)
 	eopts.Cancel, eopts.Jobs = r.ctx.Done(), r.opts.Jobs
 	lopts := load.Options{Read: scxml.Options{CallDepth: mc.Bounds.LoopBound}, Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}}
@@ -356,22 +350,9 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 		return nil, nil, err
 	}
 	out.Lines = lineCounts(c.NewPath, headSrc)
-	// The base is read whether the head loads or not: what the head shows
-	// is compared with it, errors included.
-	var base *mlm.Machine
-	var baseSrc []string
-	if c.OldPath != "" {
-		b, src, bdiags, err := r.load(c.OldPath, r.base, lopts)
-		baseSrc = src
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(bdiags) == 0 {
-			base = b
-			out.BaseWarnings = diagnostics(c.OldPath, b.Source.Warnings)
-		} else {
-			out.BaseErrors = bdiags
-		}
+	base, baseSrc, err := r.loadBase(c, lopts, out)
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(diags) > 0 {
 		out.Errors = diags
@@ -408,15 +389,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 		digest(append([]string{c.NewPath}, headSrc...)...), strategy, mc.Coverage, mc.Invariants,
 		growthKey(out.TableGrowth, r.limits))
 	if stored, ok := r.storedResult(rkey); ok {
-		if stored.NoBase && base != nil {
-			// The base loads but did not finish starting when the result
-			// was computed.
-			out.BaseErrors = []report.Diagnostic{{Path: c.OldPath, Message: "the base version does not finish starting"}}
-		}
-		out.ChangeAnalysis = report.NewChangeAnalysis(stored)
-		out.BaseCached, out.HeadCached, out.ResultCached = base != nil, true, true
-		out.Computed.BaseCached, out.Computed.HeadCached = stored.BaseCached, stored.HeadCached
-		r.progress("%s: served from the cache (%s)", c.Path(), out.Strategy)
+		r.served(c, out, stored, base != nil)
 		r.record(out, start)
 		return out, stored, nil
 	}
@@ -429,9 +402,24 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 			r.progress(c.Path()+": "+format, args...)
 		},
 	}
-	// A machine that cannot finish starting is a finding at its loop, like
-	// a model that does not load: the head's, or else the base's, whose
-	// head is then compared with nothing.
+	res, err := r.analyze(c, out, base, head, req)
+	if err != nil || res == nil {
+		return out, nil, err
+	}
+	out.ChangeAnalysis = report.NewChangeAnalysis(res)
+	out.BaseCached, out.HeadCached = res.BaseCached, res.HeadCached
+	r.storeResult(rkey, res)
+	r.progress("%s: %s, head %d states (%d reused, %d new), %s", c.Path(), res.Strategy,
+		res.Head.States, res.ReusedStates, res.NewStates, time.Since(start).Round(time.Millisecond))
+	r.record(out, start)
+	return out, res, nil
+}
+
+// analyze analyses the change c from base to head. A machine that cannot
+// finish starting is a finding at its loop, like a model that does not
+// load: the head's (in out's Errors, and no result), or else the base's,
+// whose head is then compared with nothing.
+func (r *runner) analyze(c vcs.Change, out *report.Model, base, head *mlm.Machine, req incremental.Request) (*incremental.Result, error) {
 	res, err := incremental.Analyze(r.ctx, base, head, req)
 	var se *incremental.StartError
 	if errors.As(err, &se) && !se.Head {
@@ -441,21 +429,44 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	}
 	if errors.As(err, &se) {
 		out.Errors = []report.Diagnostic{{Path: c.NewPath, Line: se.Err.Pos.Line, Column: se.Err.Pos.Column, Message: se.Err.Msg}}
-		return out, nil, nil
+		return nil, nil
 	}
 	if err == nil {
 		err = r.ctx.Err() // stopped while the trees were kept: no report
 	}
-	if err != nil {
-		return nil, nil, err
+	return res, err
+}
+
+// served fills out with a result the cache held for the change c;
+// hasBase says the base version loads.
+func (r *runner) served(c vcs.Change, out *report.Model, stored *incremental.Result, hasBase bool) {
+	if stored.NoBase && hasBase {
+		// The base loads but did not finish starting when the result was
+		// computed.
+		out.BaseErrors = []report.Diagnostic{{Path: c.OldPath, Message: "the base version does not finish starting"}}
 	}
-	out.ChangeAnalysis = report.NewChangeAnalysis(res)
-	out.BaseCached, out.HeadCached = res.BaseCached, res.HeadCached
-	r.storeResult(rkey, res)
-	r.progress("%s: %s, head %d states (%d reused, %d new), %s", c.Path(), res.Strategy,
-		res.Head.States, res.ReusedStates, res.NewStates, time.Since(start).Round(time.Millisecond))
-	r.record(out, start)
-	return out, res, nil
+	out.ChangeAnalysis = report.NewChangeAnalysis(stored)
+	out.BaseCached, out.HeadCached, out.ResultCached = hasBase, true, true
+	out.Computed.BaseCached, out.Computed.HeadCached = stored.BaseCached, stored.HeadCached
+	r.progress("%s: served from the cache (%s)", c.Path(), out.Strategy)
+}
+
+// loadBase reads the base version of a changed model, whether the head
+// loads or not: what the head shows is compared with it, errors included.
+// A base that does not load is no machine, and its errors go to out's
+// BaseErrors; its run-time errors go to BaseWarnings. It also returns the
+// texts a result depends on (load).
+func (r *runner) loadBase(c vcs.Change, opts load.Options, out *report.Model) (*mlm.Machine, []string, error) {
+	if c.OldPath == "" {
+		return nil, nil, nil
+	}
+	b, src, diags, err := r.load(c.OldPath, r.base, opts)
+	if err != nil || len(diags) > 0 {
+		out.BaseErrors = diags
+		return nil, src, err
+	}
+	out.BaseWarnings = diagnostics(c.OldPath, b.Source.Warnings)
+	return b, src, nil
 }
 
 // load reads and flattens a model at a commit. A model that does not load
@@ -504,14 +515,21 @@ func lineCounts(path string, texts []string) map[string]int {
 	return out
 }
 
-// settings are a model's effective settings: the head's configuration,
-// with what the gate's (the base's) sets that a change may not weaken:
+// settings are a model's effective settings: the head's configuration as
+// the run's options (bounds, coverage, time) override it, with what the
+// gate's (the base's) sets that a change may not weaken:
 // its invariants, under the file's old name too, and bounds at least as
 // deep as the base's, so that a change cannot hide a finding by exploring
 // less.
 func (r *runner) settings(c vcs.Change) config.ModelConfig {
 	mc := r.cfg.For(c.NewPath)
 	r.opts.Bounds.Apply(&mc.Bounds)
+	if r.opts.Coverage != "" {
+		mc.Coverage = r.opts.Coverage
+	}
+	if r.opts.Time != "" {
+		mc.Time = r.opts.Time
+	}
 	if r.gate == nil {
 		return mc
 	}

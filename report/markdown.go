@@ -206,6 +206,51 @@ func worstLevels(fs []Finding) map[string]vocab.Action {
 	return out
 }
 
+// errorLines are the rows of a model's errors, refusals marked, at most
+// maxErrorRows of them.
+func errorLines(m *Model) []string {
+	var out []string
+	for i, e := range m.Errors {
+		if i == maxErrorRows {
+			out = append(out, fmt.Sprintf("… and %d more", len(m.Errors)-i))
+			break
+		}
+		where := ""
+		if e.Line > 0 {
+			where = fmt.Sprintf("line %d", e.Line)
+			if e.Column > 0 {
+				where += fmt.Sprintf(":%d", e.Column)
+			}
+			where = "**" + where + "**: "
+		}
+		if e.Path != "" && e.Path != m.Path {
+			where = code(e.Path) + " " + where // a machine the model invokes
+		}
+		icon := "❌ "
+		if e.Refused {
+			icon = "🚫 "
+		}
+		out = append(out, icon+where+text(e.Message))
+	}
+	return out
+}
+
+// errorsLead says that errors stop the head from being analysed, and why
+// they may not block: refusals, a new file, a base that could not be read.
+func errorsLead(m *Model) string {
+	lead := plural(len(m.Errors), "error stops", "errors stop") + " the head version from being analysed"
+	if refused(m.Errors) {
+		lead += " (🚫: a construct setbot does not support, which does not make the model broken)"
+	}
+	switch {
+	case m.Status == Added:
+		return lead + "; the file is new, and its first version does not block unless the gate asks (new_model_error, model_refused):"
+	case len(m.BaseErrors) > 0:
+		return lead + "; the base version could not be read either (" + text(baseUnread(m)) + "), and errors it has too are not the change's:"
+	}
+	return lead + ":"
+}
+
 // stateFindings maps a path and a state to the gate's finding about the
 // state's reachability, counted or not: the reachability lines say how the
 // gate took each.
@@ -475,42 +520,10 @@ func newModelView(m *Model, d detail, worst vocab.Action, states map[string]Find
 		v.Lead = "The model's file is unchanged; it reads " + strings.Join(files, ", ") +
 			" (a machine it invokes, its data or scripts), which the change modified."
 	}
-	for i, e := range m.Errors {
-		if i == maxErrorRows {
-			v.Errors = append(v.Errors, fmt.Sprintf("… and %d more", len(m.Errors)-i))
-			break
-		}
-		where := ""
-		if e.Line > 0 {
-			where = fmt.Sprintf("line %d", e.Line)
-			if e.Column > 0 {
-				where += fmt.Sprintf(":%d", e.Column)
-			}
-			where = "**" + where + "**: "
-		}
-		if e.Path != "" && e.Path != m.Path {
-			where = code(e.Path) + " " + where // a machine the model invokes
-		}
-		icon := "❌ "
-		if e.Refused {
-			icon = "🚫 "
-		}
-		v.Errors = append(v.Errors, icon+where+text(e.Message))
-	}
+	v.Errors = errorLines(m)
 	v.Growth, v.GrownTables = growthView(m.TableGrowth)
 	if len(m.Errors) > 0 && m.ChangeAnalysis == nil {
-		v.Lead = plural(len(m.Errors), "error stops", "errors stop") + " the head version from being analysed"
-		if refused(m.Errors) {
-			v.Lead += " (🚫: a construct setbot does not support, which does not make the model broken)"
-		}
-		switch {
-		case m.Status == Added:
-			v.Lead += "; the file is new, and its first version does not block unless the gate asks (new_model_error, model_refused):"
-		case len(m.BaseErrors) > 0:
-			v.Lead += "; the base version could not be read either (" + text(baseUnread(m)) + "), and errors it has too are not the change's:"
-		default:
-			v.Lead += ":"
-		}
+		v.Lead = errorsLead(m)
 	}
 	r := m.ChangeAnalysis
 	if r == nil {

@@ -134,7 +134,7 @@ func TestStrategiesReportWhatFullReports(t *testing.T) {
 					// marks partial, are not full's (the rule
 					// pipeline's TestStrategiesAsFull checks them by);
 					// everything else must be.
-					got, want = dsePromise(got, withoutStrategy(t, mustJSON(t, full)))
+					got, want = dsePromise(got, diffReport(t, base, head, "full"))
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("%s: diff --strategy %s reports otherwise than full:\n%s", shape.why, s, jsondiff.First(want, got))
@@ -172,15 +172,6 @@ func dsePromise(dse, full any) (any, any) {
 		delete(f, k)
 	}
 	return d, f
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // strategyFields are what a report says of how it was computed, which
