@@ -1,0 +1,91 @@
+// Package hostile generates the inputs a hostile pull request can send: models and
+// configurations whose size or nesting is chosen to crash, stall or exhaust whoever reads
+// them. Tests generate them at the size they need instead of committing megabytes, and
+// the note on each limit measures them at 1 MB.
+//
+// Every model is valid SCXML with the ECMAScript data model; what makes it hostile is only
+// its size or its depth.
+package hostile
+
+import (
+	"fmt"
+	"strings"
+)
+
+// head opens a model with one int variable x and one state s0 that stays on event e.
+const head = `<?xml version="1.0" encoding="UTF-8"?>
+<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="s0">
+  <datamodel><data id="x" expr="0"/></datamodel>
+`
+
+// guarded is a model whose one transition has the condition cond.
+func guarded(cond string) []byte {
+	var b strings.Builder
+	b.WriteString(head)
+	fmt.Fprintf(&b, "  <state id=\"s0\">\n    <transition event=\"e\" cond=\"%s\" target=\"s1\"/>\n  </state>\n  <state id=\"s1\"/>\n</scxml>\n", cond)
+	return []byte(b.String())
+}
+
+// Sum is a model whose condition is x + 1 + 1 ... > 0 with terms terms: a chain of
+// binary operators as deep as it is long (300,000 terms make a 1.2 MB file).
+func Sum(terms int) []byte {
+	return guarded("x" + strings.Repeat(" + 1", terms) + " &gt; 0")
+}
+
+// Parens is a model whose condition is x > 0 inside depth pairs of parentheses.
+func Parens(depth int) []byte {
+	return guarded(strings.Repeat("(", depth) + "x &gt; 0" + strings.Repeat(")", depth))
+}
+
+// Alternatives is a model whose condition is x == 0 || x == 1 || ... of about size
+// bytes: one long expression made of many small ones.
+func Alternatives(size int) []byte {
+	var c strings.Builder
+	c.WriteString("x == 0")
+	for i := 1; c.Len() < size; i++ {
+		fmt.Fprintf(&c, " || x == %d", i)
+	}
+	return guarded(c.String())
+}
+
+// Script is a model whose transition runs a <script> of statements statements.
+func Script(statements int) []byte {
+	var b strings.Builder
+	b.WriteString(head)
+	b.WriteString("  <state id=\"s0\">\n    <transition event=\"e\" target=\"s1\">\n      <script>")
+	for range statements {
+		b.WriteString("x = x + 1;\n")
+	}
+	b.WriteString("</script>\n    </transition>\n  </state>\n  <state id=\"s1\"/>\n</scxml>\n")
+	return []byte(b.String())
+}
+
+// Parallel is a model with one parallel state of regions regions, each with two states and
+// a transition between them on an event of its own (2,000 regions make a 340 KB file).
+func Parallel(regions int) []byte {
+	var b strings.Builder
+	b.WriteString(head)
+	b.WriteString("  <parallel id=\"s0\">\n")
+	for i := range regions {
+		fmt.Fprintf(&b, "    <state id=\"r%d\"><state id=\"r%da\"><transition event=\"e%d\" target=\"r%db\"/></state><state id=\"r%db\"/></state>\n", i, i, i, i, i)
+	}
+	b.WriteString("  </parallel>\n</scxml>\n")
+	return []byte(b.String())
+}
+
+// Counter is a model that counts without end: every event e adds 1 to x, so its tree is
+// as large as its bounds let it grow.
+func Counter() []byte {
+	return []byte(head + `  <state id="s0">
+    <transition event="e" target="s0"><assign location="x" expr="x + 1"/></transition>
+    <transition event="f" cond="x % 2 == 0" target="s0"><assign location="x" expr="x * 3"/></transition>
+  </state>
+</scxml>
+`)
+}
+
+// GreedyConfig is a .setbot.yml that asks for bounds no host can give: 10^12 states and
+// paths of 10^9 events.
+func GreedyConfig() []byte {
+	return []byte("depth: 1000000000\nmax_states: 1000000000000\nmax_mlm_states: 1000000000000\nloop_bound: 1000000000\n")
+}
