@@ -1,6 +1,7 @@
 package mlm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,26 +15,36 @@ import (
 
 // Flatten builds the MLM of a statechart. It fails, with the size reached,
 // when the machine outgrows the bounds in opts, and with positions when a
-// folded macrostep reads an event parameter the event does not carry. A
-// statechart that invokes other machines is flattened with its children
-// into one composed machine (compose).
-func Flatten(m *model.Model, opts Options) (*Machine, source.ErrorList) {
-	return flatten(m, opts, false)
+// folded macrostep reads an event parameter the event does not carry: those
+// errors are a source.ErrorList. A statechart that invokes other machines is
+// flattened with its children into one composed machine (compose).
+//
+// Flattening stops when ctx is done, within a few thousand macrosteps, and
+// returns ctx's error: the model may be fine, only its flattening was not
+// wanted any more.
+func Flatten(ctx context.Context, m *model.Model, opts Options) (*Machine, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return flatten(&stopper{ctx: ctx}, m, opts, false)
 }
 
 // flatten flattens m; invoked, for a machine another invokes, gives its
 // states the code its cancel runs (State.stop).
-func flatten(m *model.Model, opts Options, invoked bool) (*Machine, source.ErrorList) {
+func flatten(stop *stopper, m *model.Model, opts Options, invoked bool) (*Machine, error) {
 	if len(m.Invokes()) > 0 {
-		return compose(m, opts, invoked)
+		return compose(stop, m, opts, invoked)
 	}
-	return flattenOne(m, opts, invoked)
+	return flattenOne(stop, m, opts, invoked)
 }
 
 // flattenOne flattens one statechart, ignoring its invokes.
-func flattenOne(m *model.Model, opts Options, invoked bool) (*Machine, source.ErrorList) {
-	f := &flattener{m: m, opts: opts.withDefaults(), byName: make(map[string]*State), invoked: invoked}
+func flattenOne(stop *stopper, m *model.Model, opts Options, invoked bool) (*Machine, error) {
+	f := &flattener{m: m, opts: opts.withDefaults(), byName: make(map[string]*State), invoked: invoked, watch: stop}
 	mach, err := f.run()
+	if stop.stopped(err) {
+		return nil, err
+	}
 	if err != nil {
 		pos := m.Root.Pos
 		var pe *posError
@@ -47,6 +58,40 @@ func flattenOne(m *model.Model, opts Options, invoked bool) (*Machine, source.Er
 		return nil, f.errs
 	}
 	return mach, nil
+}
+
+// checkEvery is how many units of work (macrosteps flattened, composed
+// states expanded) pass between two looks at the context: often enough to
+// stop within a moment, rarely enough to cost nothing.
+const checkEvery = 1024
+
+// stopper tells a flattening, which may run long on a wide parallel state,
+// when its context is done.
+type stopper struct {
+	ctx  context.Context
+	work int
+}
+
+// checkHook, when set (by tests), runs at every look at the context.
+var checkHook func()
+
+// tick counts a unit of work and returns the context's error when it is
+// done, looking at it every checkEvery units.
+func (s *stopper) tick() error {
+	s.work++
+	if s.work%checkEvery != 0 {
+		return nil
+	}
+	if checkHook != nil {
+		checkHook()
+	}
+	return s.ctx.Err()
+}
+
+// stopped reports whether err is the context's: the flattening was
+// stopped, not refused.
+func (s *stopper) stopped(err error) bool {
+	return err != nil && s.ctx.Err() != nil && errors.Is(err, s.ctx.Err())
 }
 
 // posError is an error about one place in the model.
@@ -68,6 +113,7 @@ type flattener struct {
 	seen   map[source.Pos]bool // event-parameter errors already reported
 	// invoked: the machine is a child, whose states need State.stop.
 	invoked bool
+	watch   *stopper // stops it when the context is done
 
 	// event is the event whose macrostep is being flattened (nil while
 	// the machine starts): _event.name within the macrostep is its name.
@@ -159,6 +205,9 @@ func (f *flattener) run() (*Machine, error) {
 			continue
 		}
 		for _, ev := range events {
+			if err := f.watch.tick(); err != nil {
+				return nil, err
+			}
 			if err := f.step(src, ev); err != nil {
 				return nil, err
 			}
