@@ -223,8 +223,12 @@ func (f *flattener) run() (*Machine, error) {
 			}
 		}
 	}
+	byName, err := f.nameAll(initial)
+	if err != nil {
+		return nil, err
+	}
 	return finish(&Machine{Name: f.m.Name, Source: f.m, Vars: f.m.Vars, Events: f.m.Events,
-		Initial: initial, Transitions: f.trans, byName: f.nameAll(initial)})
+		Initial: initial, Transitions: f.trans, byName: byName})
 }
 
 // finish lists mach's states and orders its states and transitions by
@@ -511,9 +515,12 @@ func (f *flattener) intern(c *config) (*State, error) {
 // position, and every transition its key, once the machine is complete:
 // a wide machine that outgrows its bounds spends no time or memory on
 // names, which grow with its width. It returns the states by name.
-func (f *flattener) nameAll(initial []*Transition) map[string]*State {
+func (f *flattener) nameAll(initial []*Transition) (map[string]*State, error) {
 	byName := make(map[string]*State, len(f.cfgs))
 	for s, c := range f.cfgs {
+		if err := f.watch.tick(); err != nil {
+			return nil, err
+		}
 		atomic := c.atomic()
 		s.Name, s.Atomic, s.History = c.name(), c.ids(atomic), c.histories()
 		if len(atomic) > 0 {
@@ -527,7 +534,7 @@ func (f *flattener) nameAll(initial []*Transition) map[string]*State {
 	for _, t := range f.trans {
 		t.Key = transitionKey(t, t.Source.Name, t.Target.Name)
 	}
-	return byName
+	return byName, nil
 }
 
 // transitionKey is the key of t, from a source and a target named src and
