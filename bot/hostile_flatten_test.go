@@ -3,16 +3,11 @@ package bot
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/internal/hostile"
@@ -33,56 +28,19 @@ const (
 // as usual. It returns the head.
 func (e *env) openIdlePR() string {
 	e.t.Helper()
-	head := e.commitOnIdle(map[string]string{idlePath: string(hostile.Idle(idleStates, idleEvents))})
+	head := e.commitFiles(c1, "idle", map[string]string{idlePath: string(hostile.Idle(idleStates, idleEvents))})
 	e.sendPR("pull_request.opened", "d-idle", head)
 	e.send("pull_request.opened", "d-beside")
-	e.waitFlattening()
+	e.waitModel()
 	return head
 }
 
-// commitOnIdle commits files on the branch idle, which starts at master
-// (c1), and returns the commit.
-func (e *env) commitOnIdle(files map[string]string) string {
-	e.t.Helper()
-	r, err := git.PlainOpen(e.remote)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	wt, err := r.Worktree()
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	branch := plumbing.NewBranchReferenceName("idle")
-	_, err = r.Reference(branch, false)
-	opts := &git.CheckoutOptions{Branch: branch, Force: true}
-	if err != nil {
-		opts.Create, opts.Hash = true, plumbing.NewHash(c1)
-	}
-	if err := wt.Checkout(opts); err != nil {
-		e.t.Fatal(err)
-	}
-	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(e.remote, name), []byte(data), 0o644); err != nil {
-			e.t.Fatal(err)
-		}
-		if _, err := wt.Add(name); err != nil {
-			e.t.Fatal(err)
-		}
-	}
-	sig := &object.Signature{Name: "t", Email: "t@example.com", When: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)}
-	h, err := wt.Commit("idle", &git.CommitOptions{Author: sig, Committer: sig})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return h.String()
-}
-
-// sendPR delivers a pull_request fixture for pull request 8 with head as
-// its head.
+// sendPR delivers a pull_request fixture of pull request 7 as one of pull
+// request 8 with head as its head.
 func (e *env) sendPR(fixtureName, delivery, head string) {
 	e.t.Helper()
 	body, _ := fixture(e.t, fixtureName)
-	body = bytes.ReplaceAll(body, []byte(`"number": 7`), []byte(`"number": 8`))
+	body = bytes.ReplaceAll(body, []byte(`"number": 7`), []byte(fmt.Sprintf(`"number": %d`, idlePR)))
 	body = bytes.ReplaceAll(body, []byte(c2), []byte(head))
 	body = bytes.ReplaceAll(body, []byte(c3), []byte(head))
 	if code, a := e.post("pull_request", delivery, body, Sign([]byte(testSecret), body)); code != http.StatusAccepted {
@@ -90,9 +48,10 @@ func (e *env) sendPR(fixtureName, delivery, head string) {
 	}
 }
 
-// waitFlattening waits until the job of pull request 8 is analysing the
-// model (the pipeline's progress names it in the logs).
-func (e *env) waitFlattening() {
+// waitModel waits until the job of pull request 8 is analysing the
+// model (the pipeline's progress names it in the logs): reading it, then
+// flattening it.
+func (e *env) waitModel() {
 	e.t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for !strings.Contains(e.logs.String(), `"model":"`+idlePath+`"`) {
@@ -103,22 +62,21 @@ func (e *env) waitFlattening() {
 	}
 }
 
-// jobSeconds is how long the job of pull request pr took, from its
-// "job ended" or "job failed" log line.
-func (e *env) jobSeconds(pr int) float64 {
+// logged returns when the bot logged msg for the delivery.
+func (e *env) logged(msg, delivery string) time.Time {
 	e.t.Helper()
 	for _, line := range strings.Split(e.logs.String(), "\n") {
 		var l struct {
-			Msg     string
-			PR      int
-			Seconds float64
+			Time     time.Time
+			Msg      string
+			Delivery string
 		}
-		if json.Unmarshal([]byte(line), &l) == nil && l.PR == pr && (l.Msg == "job ended" || l.Msg == "job failed") {
-			return l.Seconds
+		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == msg && l.Delivery == delivery {
+			return l.Time
 		}
 	}
-	e.t.Fatalf("no end of pull request %d's job in the logs", pr)
-	return 0
+	e.t.Fatalf("no %q for delivery %s in the logs", msg, delivery)
+	return time.Time{}
 }
 
 // besideCompletes checks that pull request 7, analysed beside the long
@@ -152,7 +110,8 @@ func TestFlatteningEndsOnJobTimeout(t *testing.T) {
 		t.Errorf("%d jobs failed, want the timed-out one", n)
 	}
 	e.besideCompletes()
-	t.Logf("job_timeout %v: the job ended %.3f s after it", e.cfg.JobTimeout, e.jobSeconds(idlePR)-e.cfg.JobTimeout.Seconds())
+	timeout := e.logged("job started", "d-idle").Add(e.cfg.JobTimeout)
+	t.Logf("job_timeout %v: the job ended %v after it", e.cfg.JobTimeout, e.logged("job failed", "d-idle").Sub(timeout))
 }
 
 // TestFlatteningEndsOnNewerHead: a newer head of the pull request stops
@@ -163,16 +122,8 @@ func TestFlatteningEndsOnNewerHead(t *testing.T) {
 	e := newEnv(t)
 	e.start()
 	older := e.openIdlePR()
-	newer := e.commitOnIdle(map[string]string{idlePath: `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s0"><state id="s0"/></scxml>`})
-	start := time.Now()
+	newer := e.commitFiles(older, "idle", map[string]string{idlePath: `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s0"><state id="s0"/></scxml>`})
 	e.sendPR("pull_request.synchronize", "d-idle-2", newer)
-	for len(e.jobs(queue.Cancelled)) == 0 {
-		if time.Since(start) > 60*time.Second {
-			t.Fatalf("the older head's job still runs 60 s after the newer head came\n%s", e.logs.String())
-		}
-		time.Sleep(time.Millisecond)
-	}
-	stopped := time.Since(start)
 	e.idle()
 	runs := e.gh.runsFor(older)
 	if len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "cancelled" || runs[0].Title != "Superseded" {
@@ -181,9 +132,13 @@ func TestFlatteningEndsOnNewerHead(t *testing.T) {
 	if runs := e.gh.runsFor(newer); len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion == "cancelled" || runs[0].Conclusion == "timed_out" {
 		t.Errorf("check runs of the newer head: %+v; want its result", runs)
 	}
+	if n := len(e.jobs(queue.Cancelled)); n != 1 {
+		t.Errorf("%d jobs cancelled, want the older head's", n)
+	}
 	if comments := e.gh.commentsOf(idlePR); len(comments) != 1 {
 		t.Errorf("pull request %d's comments: %+v; want the newer head's report", idlePR, comments)
 	}
 	e.besideCompletes()
-	t.Logf("newer head: the older head's job ended %v after the synchronize event", stopped.Round(time.Millisecond))
+	// The newer job's queueing cancels the older one.
+	t.Logf("newer head: the older head's job ended %v after it was superseded", e.logged("job ended", "d-idle").Sub(e.logged("job queued", "d-idle-2")))
 }
