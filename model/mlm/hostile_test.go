@@ -3,6 +3,8 @@ package mlm_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -47,10 +49,25 @@ func TestWideParallelHitsTheBound(t *testing.T) {
 	}
 }
 
+// invoking is a model whose state on invokes a child of regions parallel
+// regions (hostile.Parallel's): flattened, then composed with its parent.
+func invoking(regions int) []byte {
+	var b strings.Builder
+	b.WriteString(`<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="off">
+<state id="off"><transition event="on" target="on"/></state>
+<state id="on"><transition event="off" target="off"/><invoke id="kid"><content><scxml initial="p"><parallel id="p">`)
+	for i := range regions {
+		fmt.Fprintf(&b, `<state id="r%d"><state id="r%da"><transition event="e%d" target="r%db"/></state><state id="r%db"/></state>`, i, i, i, i, i)
+	}
+	b.WriteString("</parallel></scxml></content></invoke></state></scxml>\n")
+	return []byte(b.String())
+}
+
 // TestFlattenStopsWhenCancelled: a flattening whose context is done
 // returns the context's error, not a model error, whether the context was
-// done before it started or ends while it runs. The models are within
-// the bounds: left alone, they flatten.
+// done before it started or ends while it runs, at its first look at the
+// context or at its last (in the composition, for a model that invokes
+// another). The models are within the bounds: left alone, they flatten.
 func TestFlattenStopsWhenCancelled(t *testing.T) {
 	models := []struct {
 		name string
@@ -58,6 +75,7 @@ func TestFlattenStopsWhenCancelled(t *testing.T) {
 	}{
 		{"Parallel(13), 8,192 states", hostile.Parallel(13)},
 		{"Idle(1000, 1000), a million macrosteps", hostile.Idle(1000, 1000)},
+		{"a child of 10 regions invoked", invoking(10)},
 	}
 	for _, tc := range models {
 		m := read(t, tc.src)
@@ -72,36 +90,52 @@ func TestFlattenStopsWhenCancelled(t *testing.T) {
 				}
 			}
 
+			// Left alone, the model flattens, looking at its context this
+			// many times.
+			looks := 0
+			defer mlm.SetCheckHook(func() { looks++ })()
+			if _, err := mlm.Flatten(t.Context(), m, mlm.Options{}); err != nil {
+				t.Fatalf("flattening without a cancel: %v", err)
+			}
+			all := looks
+			if all == 0 {
+				t.Fatal("the flattening never looked at its context")
+			}
+
 			// Cancelled from another goroutine at the flattener's first look
 			// at its context, which waits until it is.
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			started, done := make(chan struct{}), make(chan struct{})
 			var once sync.Once
-			looks := 0
-			defer mlm.SetCheckHook(func() {
+			looks = 0
+			mlm.SetCheckHook(func() {
 				looks++
 				once.Do(func() {
 					close(started)
 					<-done
 				})
-			})()
+			})
 			go func() {
 				<-started
 				cancel()
 				close(done)
 			}()
-			mach, err := mlm.Flatten(ctx, m, mlm.Options{})
-			if mach != nil || !errors.Is(err, context.Canceled) {
-				t.Errorf("cancelled while flattening: machine %v, error %v; want %v", mach != nil, err, context.Canceled)
-			}
-			if looks != 1 {
-				t.Errorf("the flattener looked at its context %d times; want it to stop at the first look after the cancel", looks)
+			if mach, err := mlm.Flatten(ctx, m, mlm.Options{}); mach != nil || !errors.Is(err, context.Canceled) || looks != 1 {
+				t.Errorf("cancelled at the first look: machine %v, error %v after %d looks; want %v at the first", mach != nil, err, looks, context.Canceled)
 			}
 
-			// Left alone, the model flattens.
-			if _, err := mlm.Flatten(t.Context(), m, mlm.Options{}); err != nil {
-				t.Errorf("flattening without a cancel: %v", err)
+			// Cancelled at the last look.
+			ctx, cancel = context.WithCancel(t.Context())
+			defer cancel()
+			looks = 0
+			mlm.SetCheckHook(func() {
+				if looks++; looks == all {
+					cancel()
+				}
+			})
+			if mach, err := mlm.Flatten(ctx, m, mlm.Options{}); mach != nil || !errors.Is(err, context.Canceled) {
+				t.Errorf("cancelled at the last of %d looks: machine %v, error %v; want %v", all, mach != nil, err, context.Canceled)
 			}
 		})
 	}
