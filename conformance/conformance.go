@@ -22,6 +22,7 @@ package conformance
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -35,6 +36,7 @@ import (
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -253,17 +255,25 @@ func checkFile(dir, uri string, opts Options) (res FileResult) {
 		res.Verdict, res.Reason = Missing, "no "+res.File+" in the directory (start "+uri+")"
 		return res
 	}
-	m, errs := load.File(path, load.Options{})
-	if len(errs) > 0 {
-		res.Verdict, res.Reason = Refused, oneLine(errs[0].Msg)
-		return res
-	}
 	eopts := opts.Engine
 	// The tests are closed systems: an event no transition generates is
 	// never sent, rather than an input of the environment.
 	eopts.Closed = true
 	if eopts.Timeout <= 0 {
 		eopts.Timeout = DefaultTimeout
+	}
+	// The document's budget bounds its flattening too.
+	ctx, cancel := context.WithTimeout(context.Background(), eopts.Timeout)
+	defer cancel()
+	m, err := load.File(ctx, path, load.Options{})
+	var errs source.ErrorList
+	switch {
+	case errors.As(err, &errs):
+		res.Verdict, res.Reason = Refused, oneLine(errs[0].Msg)
+		return res
+	case err != nil:
+		res.Verdict, res.Reason = Error, oneLine("flattening: "+err.Error())
+		return res
 	}
 	if err := engine.CheckStart(m, eopts, opts.NewSolver); err != nil {
 		var se *engine.StartError

@@ -1,6 +1,7 @@
 package diffmap_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -12,9 +13,9 @@ import (
 
 func machine(t *testing.T, doc string) *mlm.Machine {
 	t.Helper()
-	mach, errs := load.Bytes("m.scxml", []byte(doc), load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("%v\n%s", errs, doc)
+	mach, err := load.Bytes(context.Background(), "m.scxml", []byte(doc), load.Options{})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, doc)
 	}
 	return mach
 }

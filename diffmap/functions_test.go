@@ -1,6 +1,7 @@
 package diffmap_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -15,9 +16,9 @@ import (
 func withTable(t *testing.T, doc, table string) *mlm.Machine {
 	t.Helper()
 	read := func(string) ([]byte, error) { return []byte(table), nil }
-	m, errs := load.Bytes("m.scxml", []byte(doc), load.Options{Read: scxml.Options{ReadFile: read}})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	m, err := load.Bytes(context.Background(), "m.scxml", []byte(doc), load.Options{Read: scxml.Options{ReadFile: read}})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return m
 }
@@ -79,9 +80,9 @@ func TestInvokeAndTableEditsAreNamed(t *testing.T) {
 </scxml>`
 	load := func(src string) *mlm.Machine {
 		t.Helper()
-		m, errs := load.Bytes("m.scxml", []byte(src), load.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		m, err := load.Bytes(context.Background(), "m.scxml", []byte(src), load.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		return m
 	}

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math/rand"
 	"path/filepath"
@@ -32,9 +33,9 @@ func TestEncodeRoundTrip(t *testing.T) {
 	}
 	for seed := int64(1); seed <= 20; seed++ {
 		src := modelgen.Generate(seed, modelgen.Options{})
-		m, errs := load.Bytes("gen.scxml", src, load.Options{})
-		if len(errs) > 0 {
-			t.Fatalf("generated model %d: %v", seed, errs)
+		m, err := load.Bytes(context.Background(), "gen.scxml", src, load.Options{})
+		if err != nil {
+			t.Fatalf("generated model %d: %v", seed, err)
 		}
 		roundTrip(t, explore(t, m, engine.Options{MaxDepth: 4}))
 	}

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -18,9 +19,9 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 func machine(t testing.TB, path string) *mlm.Machine {
 	t.Helper()
-	m, errs := load.File(path, load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("loading %s: %v", path, errs)
+	m, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatalf("loading %s: %v", path, err)
 	}
 	return m
 }

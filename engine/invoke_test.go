@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -83,10 +84,10 @@ func TestInvoke(t *testing.T) {
 	}
 	// Read on its own, a machine's delayed send to its parent is an
 	// output, whose delay it does not observe.
-	alone, errs := load.Bytes("child.scxml", []byte(`<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a">`+
+	alone, err := load.Bytes(context.Background(), "child.scxml", []byte(`<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a">`+
 		`<state id="a"><onentry><send target="#_parent" event="later" delay="1s"/></onentry></state></scxml>`), load.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	if err != nil {
+		t.Fatal(err)
 	}
 	if out := explore(t, alone, engine.Options{}).Start.Outputs; len(out) != 1 || out[0].Event != "later" || out[0].Target != "#_parent" {
 		t.Errorf("standalone delayed send to #_parent: outputs %+v, want later to #_parent", out)

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"context"
 	"os"
 	"slices"
 	"strings"
@@ -22,9 +23,9 @@ func TestRebind(t *testing.T) {
 	base := machine(t, "../examples/crossing.scxml")
 	// Three lines more at the top: the same machine, other lines.
 	shifted := strings.Replace(string(data), "?>", "?>\n<!-- a -->\n<!-- b -->\n<!-- c -->", 1)
-	head, errs := load.Bytes("moved/crossing.scxml", []byte(shifted), load.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	head, err := load.Bytes(context.Background(), "moved/crossing.scxml", []byte(shifted), load.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if head.Hash != base.Hash {
 		t.Fatalf("the machines differ: %.12s, %.12s", base.Hash, head.Hash)

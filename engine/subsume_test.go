@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -29,9 +30,9 @@ func TestSubsumptionIsTheFirstImpliedCandidate(t *testing.T) {
 		{"../examples/triangle.scxml", 10},
 		{"testdata/impure.scxml", 3},
 	} {
-		m, errs := load.File(tc.path, load.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		m, err := load.File(context.Background(), tc.path, load.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		set, err := Explore(m, Options{MaxDepth: tc.depth}, func(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) })
 		if err != nil {
@@ -228,9 +229,9 @@ func firstDiff(got, want string) string {
 
 func loadFile(t *testing.T, path string) *mlm.Machine {
 	t.Helper()
-	m, errs := load.File(path, load.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	m, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return m
 }

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 	"github.com/setbot/setbot/vocab"
@@ -24,9 +26,9 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 func loadMachine(t testing.TB, path string) *mlm.Machine {
 	t.Helper()
-	m, errs := load.File(path, load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("loading %s: %v", path, errs)
+	m, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatalf("loading %s: %v", path, err)
 	}
 	return m
 }
@@ -92,9 +94,10 @@ func buildFixture(t testing.TB) []Model {
 	r, head = analyze(t, triangle, triangle, 10)
 	models = append(models, Model{Path: "models/triangle_copy.scxml", Result: r, Head: head})
 
-	_, errs := load.File(broken, load.Options{})
-	if len(errs) == 0 {
-		t.Fatalf("%s loads without error", broken)
+	_, err = load.File(context.Background(), broken, load.Options{})
+	var errs source.ErrorList
+	if !errors.As(err, &errs) {
+		t.Fatalf("%s loads without a model error (%v)", broken, err)
 	}
 	bad := Model{Path: "models/broken.scxml"}
 	for _, e := range errs {

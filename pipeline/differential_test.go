@@ -261,14 +261,14 @@ func (v version) files(dir string) map[string]string {
 
 // loadVersion reads and flattens a version, its table read from memory.
 func loadVersion(name string, v version) (*mlm.Machine, error) {
-	m, errs := load.Bytes(name, v.src, load.Options{Read: scxml.Options{ReadFile: func(rel string) ([]byte, error) {
+	m, err := load.Bytes(context.Background(), name, v.src, load.Options{Read: scxml.Options{ReadFile: func(rel string) ([]byte, error) {
 		if rel == modelgen.TableFile && v.table != nil {
 			return v.table, nil
 		}
 		return nil, os.ErrNotExist
 	}}})
-	if len(errs) > 0 {
-		return nil, errs
+	if err != nil {
+		return nil, err
 	}
 	return m, nil
 }

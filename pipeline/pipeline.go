@@ -470,7 +470,8 @@ func (r *runner) loadBase(c vcs.Change, opts load.Options, out *report.Model) (*
 }
 
 // load reads and flattens a model at a commit. A model that does not load
-// gives diagnostics (a finding); a file that cannot be read is an error.
+// gives diagnostics (a finding); a file that cannot be read, or a
+// flattening the run's context stopped, is an error.
 // The files its src attributes name (machines it invokes, data, scripts)
 // are read at the same commit. It also returns what a result about the
 // model depends on: the model's text, then each file it read, by name and
@@ -494,11 +495,15 @@ func (r *runner) load(path, rev string, opts load.Options) (*mlm.Machine, []stri
 	if !utf8.Valid(data) {
 		return nil, texts, []report.Diagnostic{{Path: path, Message: "not UTF-8 text: is it a model?"}}, nil
 	}
-	m, errs := load.Bytes(path, data, opts)
-	if len(errs) == 0 {
+	m, err := load.Bytes(r.ctx, path, data, opts)
+	var errs source.ErrorList
+	switch {
+	case err == nil:
 		return m, texts, nil, nil
+	case errors.As(err, &errs):
+		return nil, texts, diagnostics(path, errs), nil
 	}
-	return nil, texts, diagnostics(path, errs), nil
+	return nil, texts, nil, err // stopped: the job's context is done
 }
 
 // lineCounts are the line counts of a model's files, from what load

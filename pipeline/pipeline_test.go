@@ -32,9 +32,9 @@ import (
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 func TestKeys(t *testing.T) {
-	m, errs := load.File("../examples/triangle.scxml", load.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	m, err := load.File(context.Background(), "../examples/triangle.scxml", load.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	o := engineOptions(config.ModelConfig{})
 	k := setKey(m, o)
@@ -132,9 +132,9 @@ func TestBaseTreeFromCache(t *testing.T) {
 // is not cached: a later run with more time could get further.
 func TestTimeCutTreesNotStored(t *testing.T) {
 	_, _, store := openDemo(t)
-	m, errs := load.File("../examples/triangle.scxml", load.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	m, err := load.File(context.Background(), "../examples/triangle.scxml", load.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	set, err := engine.Explore(m, engine.Options{}, newZ3)
 	if err != nil {
@@ -202,9 +202,9 @@ func TestWarmAndVerify(t *testing.T) {
 	}
 
 	// Damage the stored suite: Verify must notice and put it right.
-	m, errs := load.Bytes(demo.ModelPath, mustRead(t, repo, head), load.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	m, err := load.Bytes(context.Background(), demo.ModelPath, mustRead(t, repo, head), load.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	key := setKey(m, engineOptions(config.ModelConfig{Bounds: config.Bounds{Depth: 8}}))
 	skey := suiteKey(key, vocab.CoverageTransition, rowsOrigin(m))
@@ -500,9 +500,9 @@ func TestMissingSuitesStoredAgain(t *testing.T) {
 	}
 	eopts := engineOptions(config.ModelConfig{Bounds: config.Bounds{Depth: 8}})
 	for _, sha := range []string{commits[2].SHA, commits[3].SHA} {
-		m, errs := load.Bytes(demo.ModelPath, mustRead(t, repo, sha), load.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		m, err := load.Bytes(context.Background(), demo.ModelPath, mustRead(t, repo, sha), load.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		if _, ok, _ := store.Get(ctx, kindSuite, suiteKey(setKey(m, eopts), vocab.CoverageTransition, rowsOrigin(m))); !ok {
 			t.Errorf("the suite of the tree at %.7s was not stored again", sha)
@@ -739,9 +739,9 @@ func TestSupersededRunStops(t *testing.T) {
 // suite's; a test whose values no longer drive its path is one.
 func TestVerifyAcceptsDerivedSuites(t *testing.T) {
 	load2 := func(path string) *engine.SET {
-		m, errs := load.File(path, load.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		m, err := load.File(context.Background(), path, load.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		set, err := engine.Explore(m, engine.Options{MaxDepth: 8}, newZ3)
 		if err != nil {

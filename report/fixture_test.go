@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/setbot/setbot/gate"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 	"github.com/setbot/setbot/vocab"
@@ -32,9 +34,9 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 func loadMachine(t testing.TB, path string) *mlm.Machine {
 	t.Helper()
-	m, errs := load.File(path, load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("loading %s: %v", path, errs)
+	m, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatalf("loading %s: %v", path, err)
 	}
 	return m
 }
@@ -111,9 +113,10 @@ func buildFixture(t testing.TB) *Analysis {
 	models = append(models, withResult(&Model{Path: "models/triangle_copy.scxml", Status: Modified, BaseCached: true, HeadCached: true,
 		HeadMachine: head}, r))
 
-	_, errs := load.File(broken, load.Options{})
-	if len(errs) == 0 {
-		t.Fatal("testdata/broken.scxml loads without error")
+	_, err = load.File(context.Background(), broken, load.Options{})
+	var errs source.ErrorList
+	if !errors.As(err, &errs) {
+		t.Fatalf("testdata/broken.scxml loads without a model error (%v)", err)
 	}
 	bad := &Model{Path: "models/broken.scxml", Status: Modified}
 	for _, e := range errs {

@@ -71,9 +71,9 @@ func genSCXML(groups, size int, variant bool) []byte {
 
 func loadBytes(t testing.TB, name string, src []byte) *mlm.Machine {
 	t.Helper()
-	m, errs := load.Bytes(name, src, load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("loading %s: %v", name, errs)
+	m, err := load.Bytes(context.Background(), name, src, load.Options{})
+	if err != nil {
+		t.Fatalf("loading %s: %v", name, err)
 	}
 	return m
 }

@@ -42,12 +42,9 @@ depth bound, and what a second worker gains.`,
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "model\tMLM states\tMLM transitions\tdepth\tstates\tpaths\tsubsumed\tsolver calls\tms\tCPU ms\tstates/s\tstates/CPU-s\t")
 			for _, path := range args {
-				m, errs := fe.load(path, ef.loopBound)
-				if len(errs) > 0 {
-					for _, e := range errs {
-						fmt.Fprintln(cmd.ErrOrStderr(), e)
-					}
-					return exitError{code: exitFindings}
+				m, err := fe.load(cmd.Context(), path, ef.loopBound)
+				if err != nil {
+					return modelErrors(cmd.ErrOrStderr(), err)
 				}
 				var times, cpus []time.Duration
 				var st engine.Stats

@@ -92,12 +92,9 @@ Every other measurement explores with one worker.`,
 				}
 				var ms [2]*mlm.Machine
 				for i, path := range []string{basePath, headPath} {
-					m, errs := fe.load(path, 0)
-					if len(errs) > 0 {
-						for _, e := range errs {
-							fmt.Fprintln(cmd.ErrOrStderr(), e)
-						}
-						return exitError{code: exitFindings}
+					m, err := fe.load(cmd.Context(), path, 0)
+					if err != nil {
+						return modelErrors(cmd.ErrOrStderr(), err)
 					}
 					ms[i] = m
 				}

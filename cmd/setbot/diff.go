@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -64,9 +65,11 @@ each).`,
 			var ms [2]*mlm.Machine
 			failed := false
 			for i, path := range args {
-				m, errs := fe.load(path, ef.loopBound)
-				for _, e := range errs {
-					fmt.Fprintln(cmd.ErrOrStderr(), e)
+				m, err := fe.load(cmd.Context(), path, ef.loopBound)
+				if err != nil {
+					if err := modelErrors(cmd.ErrOrStderr(), err); !errors.As(err, new(exitError)) {
+						return err
+					}
 					failed = true
 				}
 				ms[i] = m

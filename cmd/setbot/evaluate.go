@@ -37,12 +37,9 @@ testdata/versions:
 			}
 			var ms []*mlm.Machine
 			for _, path := range args {
-				m, errs := fe.load(path, ef.loopBound)
-				if len(errs) > 0 {
-					for _, e := range errs {
-						fmt.Fprintln(cmd.ErrOrStderr(), e)
-					}
-					return exitError{code: exitFindings}
+				m, err := fe.load(cmd.Context(), path, ef.loopBound)
+				if err != nil {
+					return modelErrors(cmd.ErrOrStderr(), err)
 				}
 				ms = append(ms, m)
 			}

@@ -86,12 +86,9 @@ func explorationJobs(jobs int) int {
 
 // explore loads a model and builds its tree.
 func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string) (*engine.SET, error) {
-	m, errs := fe.load(path, ef.loopBound)
-	if len(errs) > 0 {
-		for _, e := range errs {
-			fmt.Fprintln(cmd.ErrOrStderr(), e)
-		}
-		return nil, exitError{code: exitFindings}
+	m, err := fe.load(cmd.Context(), path, ef.loopBound)
+	if err != nil {
+		return nil, modelErrors(cmd.ErrOrStderr(), err)
 	}
 	// Ctrl-C stops the exploration as a bound does: what it found is
 	// shown, cut by the interrupt. A second Ctrl-C ends the process.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -24,9 +26,24 @@ func (f *frontEndFlags) register(cmd *cobra.Command) {
 }
 
 // load reads and flattens one model file; calls of script functions are
-// inlined as deep as loopBound (0: the default).
-func (f *frontEndFlags) load(path string, loopBound int) (*mlm.Machine, source.ErrorList) {
-	return load.File(path, load.Options{Read: scxml.Options{CallDepth: loopBound}, Flatten: mlm.Options{MaxStates: f.maxStates}})
+// inlined as deep as loopBound (0: the default). The model's errors are a
+// source.ErrorList (modelErrors prints them); ctx stops the flattening.
+func (f *frontEndFlags) load(ctx context.Context, path string, loopBound int) (*mlm.Machine, error) {
+	return load.File(ctx, path, load.Options{Read: scxml.Options{CallDepth: loopBound}, Flatten: mlm.Options{MaxStates: f.maxStates}})
+}
+
+// modelErrors prints a model's errors, one a line to w, and returns the
+// exit code for them; an error that is not about the model (a flattening
+// stopped) is returned as it is.
+func modelErrors(w io.Writer, err error) error {
+	var errs source.ErrorList
+	if !errors.As(err, &errs) {
+		return err
+	}
+	for _, e := range errs {
+		fmt.Fprintln(w, e)
+	}
+	return exitError{code: exitFindings}
 }
 
 func newCheckCmd() *cobra.Command {
@@ -49,12 +66,12 @@ specification requires; warnings alone leave the exit status 0.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			failed := false
 			for _, path := range args {
-				m, errs := fe.load(path, loopBound)
-				if len(errs) > 0 {
-					failed = true
-					for _, e := range errs {
-						fmt.Fprintln(cmd.OutOrStdout(), e)
+				m, err := fe.load(cmd.Context(), path, loopBound)
+				if err != nil {
+					if err := modelErrors(cmd.OutOrStdout(), err); !errors.As(err, new(exitError)) {
+						return err
 					}
+					failed = true
 					continue
 				}
 				for _, w := range m.Source.Warnings {
@@ -101,12 +118,9 @@ with key/source/target/event/guard/action, hash), dot (Graphviz), mermaid.`,
 			if !ok {
 				return fmt.Errorf("unknown --format %q (want text, json, dot or mermaid)", format)
 			}
-			m, errs := fe.load(args[0], 0)
-			if len(errs) > 0 {
-				for _, e := range errs {
-					fmt.Fprintln(cmd.ErrOrStderr(), e)
-				}
-				return exitError{code: exitFindings}
+			m, err := fe.load(cmd.Context(), args[0], 0)
+			if err != nil {
+				return modelErrors(cmd.ErrOrStderr(), err)
 			}
 			return write(cmd.OutOrStdout(), m)
 		},

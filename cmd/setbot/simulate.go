@@ -143,7 +143,7 @@ say).`,
 			if reference {
 				m, errs := scxml.ReadFile(source.NewFileSet(), path, scxml.Options{})
 				if len(errs) > 0 {
-					return modelErrors(cmd, errs)
+					return modelErrors(cmd.ErrOrStderr(), errs)
 				}
 				if err := completeArgs(events, m.EventByName); err != nil {
 					return err
@@ -152,12 +152,12 @@ say).`,
 				var bad *source.Error
 				if errors.As(err, &bad) {
 					// A statechart the algorithm cannot run: a model error.
-					return modelErrors(cmd, source.ErrorList{bad})
+					return modelErrors(cmd.ErrOrStderr(), source.ErrorList{bad})
 				}
 			} else {
-				m, errs := fe.load(path, 0)
-				if len(errs) > 0 {
-					return modelErrors(cmd, errs)
+				m, lerr := fe.load(cmd.Context(), path, 0)
+				if lerr != nil {
+					return modelErrors(cmd.ErrOrStderr(), lerr)
 				}
 				if err := completeArgs(events, m.Event); err != nil {
 					return err
@@ -201,14 +201,6 @@ func completeArgs(events []sim.Event, lookup func(string) *model.Event) error {
 		}
 	}
 	return nil
-}
-
-// modelErrors prints a model's errors and returns the exit code for them.
-func modelErrors(cmd *cobra.Command, errs source.ErrorList) error {
-	for _, e := range errs {
-		fmt.Fprintln(cmd.ErrOrStderr(), e)
-	}
-	return exitError{code: exitFindings}
 }
 
 // simStep is one step of either path, with the timers pending after it.

@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,9 +23,9 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 func analyze(t *testing.T, path string, opts engine.Options, invariants ...string) (*mlm.Machine, *analysis.Report) {
 	t.Helper()
-	mach, errs := load.File(path, load.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	mach, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	set, err := engine.Explore(mach, opts, newZ3)
 	if err != nil {

@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -12,9 +13,9 @@ import (
 // TestAnalysesStop: once told to stop, every analysis that walks the tree
 // returns engine.ErrCanceled instead of going on; until then they answer.
 func TestAnalysesStop(t *testing.T) {
-	m, errs := load.File("../../examples/crossing.scxml", load.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	m, err := load.File(context.Background(), "../../examples/crossing.scxml", load.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	set, err := engine.Explore(m, engine.Options{MaxDepth: 4}, newZ3)
 	if err != nil {

@@ -1,6 +1,7 @@
 package depend
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -16,9 +17,9 @@ import (
 // load reads and flattens one model, failing the test on any error.
 func loadFile(t testing.TB, path string) *mlm.Machine {
 	t.Helper()
-	mach, errs := load.File(path, load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("loading %s:\n%v", path, errs)
+	mach, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatalf("loading %s:\n%v", path, err)
 	}
 	return mach
 }
@@ -312,9 +313,9 @@ func edit(t *testing.T, old, new string) *mlm.Machine {
 	if !strings.Contains(string(src), old) {
 		t.Fatalf("the triangle has no %s", old)
 	}
-	m, errs := load.Bytes("triangle.scxml", []byte(strings.Replace(string(src), old, new, 1)), load.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	m, err := load.Bytes(context.Background(), "triangle.scxml", []byte(strings.Replace(string(src), old, new, 1)), load.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return m
 }
@@ -492,10 +493,10 @@ func BenchmarkAnalyze(b *testing.B) {
 // ExampleImpacted shows the impact of a change to T2's guard on the
 // triangle, and the measures of the change.
 func ExampleImpacted() {
-	base, _ := load.File("../../examples/triangle.scxml", load.Options{})
+	base, _ := load.File(context.Background(), "../../examples/triangle.scxml", load.Options{})
 	src, _ := os.ReadFile("../../examples/triangle.scxml")
 	doc := strings.Replace(string(src), `cond="a &gt; 0 &amp;&amp; b &gt; 0 &amp;&amp; c &gt; 0"`, `cond="a &gt;= 1 &amp;&amp; b &gt;= 1 &amp;&amp; c &gt;= 1"`, 1)
-	head, _ := load.Bytes("triangle.scxml", []byte(doc), load.Options{})
+	head, _ := load.Bytes(context.Background(), "triangle.scxml", []byte(doc), load.Options{})
 	ba, ha := Analyze(base, Options{}), Analyze(head, Options{})
 	t2 := "S1_S0 checkPositiveSides [S1_S0:checkPositiveSides>S1_S1] S1_S1"
 	updated := map[string]bool{t2: true}

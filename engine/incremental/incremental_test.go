@@ -22,18 +22,18 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 func loadBytes(t testing.TB, name string, src []byte) *mlm.Machine {
 	t.Helper()
-	m, errs := load.Bytes(name, src, load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("loading %s: %v", name, errs)
+	m, err := load.Bytes(context.Background(), name, src, load.Options{})
+	if err != nil {
+		t.Fatalf("loading %s: %v", name, err)
 	}
 	return m
 }
 
 func loadFile(t testing.TB, path string) *mlm.Machine {
 	t.Helper()
-	m, errs := load.File(path, load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("loading %s: %v", path, errs)
+	m, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatalf("loading %s: %v", path, err)
 	}
 	return m
 }

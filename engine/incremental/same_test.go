@@ -108,9 +108,9 @@ const gauge = `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="http
 // lines, as a full run does.
 func TestEqualMachinesRowsAtOtherLines(t *testing.T) {
 	version := func(table string) *mlm.Machine {
-		m, errs := load.Bytes("gauge.scxml", []byte(gauge), load.Options{Read: scxml.Options{ReadFile: func(string) ([]byte, error) { return []byte(table), nil }}})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		m, err := load.Bytes(context.Background(), "gauge.scxml", []byte(gauge), load.Options{Read: scxml.Options{ReadFile: func(string) ([]byte, error) { return []byte(table), nil }}})
+		if err != nil {
+			t.Fatal(err)
 		}
 		return m
 	}

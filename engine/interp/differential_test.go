@@ -1,6 +1,7 @@
 package interp_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -65,9 +66,9 @@ func load(name string, src []byte) (*subject, string) {
 	if len(errs) > 0 {
 		return nil, errs.Error()
 	}
-	mach, errs := mlm.Flatten(flat, mlm.Options{})
-	if len(errs) > 0 {
-		return nil, errs.Error()
+	mach, err := mlm.Flatten(context.Background(), flat, mlm.Options{})
+	if err != nil {
+		return nil, err.Error()
 	}
 	s := &subject{name: name, chart: chart, machine: mach, origins: make(map[string][]string),
 		inputs: mach.InputEvents()}

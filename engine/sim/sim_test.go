@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -15,9 +16,9 @@ import (
 // load reads and flattens a model file, failing the test on any error.
 func loadFile(t *testing.T, path string) *mlm.Machine {
 	t.Helper()
-	mach, errs := load.File(path, load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("loading %s:\n%v", path, errs)
+	mach, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatalf("loading %s:\n%v", path, err)
 	}
 	return mach
 }
@@ -25,9 +26,9 @@ func loadFile(t *testing.T, path string) *mlm.Machine {
 // loadString reads and flattens an SCXML document given as text.
 func loadString(t *testing.T, name, src string) *mlm.Machine {
 	t.Helper()
-	mach, errs := load.Bytes(name, []byte(src), load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("loading %s:\n%v", name, errs)
+	mach, err := load.Bytes(context.Background(), name, []byte(src), load.Options{})
+	if err != nil {
+		t.Fatalf("loading %s:\n%v", name, err)
 	}
 	return mach
 }

@@ -1,6 +1,7 @@
 package testgen_test
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,9 +20,9 @@ func BenchmarkSuite(b *testing.B) {
 	newZ3 := func(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 	paths, _ := filepath.Glob("../../testdata/bench/*.scxml")
 	for _, path := range paths {
-		m, errs := load.File(path, load.Options{})
-		if len(errs) > 0 {
-			b.Fatal(errs)
+		m, err := load.File(context.Background(), path, load.Options{})
+		if err != nil {
+			b.Fatal(err)
 		}
 		set, err := engine.Explore(m, engine.Options{}, newZ3)
 		if err != nil {

@@ -1,6 +1,7 @@
 package testgen
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -16,9 +17,9 @@ import (
 // leaves (the first of the largest gains each round): the same leaves.
 func TestCoverIsTheGreedyChoice(t *testing.T) {
 	for _, path := range []string{"../../testdata/bench/accs.scxml", "../../testdata/bench/aqs.scxml", "../../examples/radio.scxml"} {
-		m, errs := load.File(path, load.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		m, err := load.File(context.Background(), path, load.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		set, err := engine.Explore(m, engine.Options{MaxDepth: 7}, func(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) })
 		if err != nil {

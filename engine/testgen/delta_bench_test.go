@@ -45,9 +45,9 @@ func BenchmarkCompare(b *testing.B) {
 // returns its tree and path-coverage suite.
 func benchSuite(b testing.TB, path string) (*engine.SET, []*testgen.Test) {
 	b.Helper()
-	m, errs := load.File(path, load.Options{})
-	if len(errs) > 0 {
-		b.Fatal(errs)
+	m, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		b.Fatal(err)
 	}
 	set, err := engine.Explore(m, engine.Options{}, newZ3)
 	if err != nil {

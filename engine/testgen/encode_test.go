@@ -16,9 +16,9 @@ import (
 func TestSuiteRoundTrip(t *testing.T) {
 	newZ3 := func(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 	for _, path := range []string{"../../examples/triangle.scxml", "../../examples/radio.scxml", "../../examples/crossing.scxml", "../../model/mlm/testdata/features/decimals.scxml"} {
-		m, errs := load.File(path, load.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		m, err := load.File(context.Background(), path, load.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		set, err := engine.Explore(m, engine.Options{MaxDepth: 5}, newZ3)
 		if err != nil {

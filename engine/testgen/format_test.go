@@ -2,6 +2,7 @@ package testgen_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
@@ -35,9 +36,9 @@ func values(tests []*testgen.Test) iter.Seq2[*testgen.Test, error] {
 func TestWriteStreamsTheWholeSuite(t *testing.T) {
 	for _, path := range []string{"../../examples/crossing.scxml", "../../model/mlm/testdata/features/decimals.scxml",
 		"../../model/mlm/testdata/features/strings.scxml", "../../model/mlm/testdata/features/objects.scxml", "../../model/mlm/testdata/features/arrays.scxml"} {
-		m, errs := load.File(path, load.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		m, err := load.File(context.Background(), path, load.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		set, err := engine.Explore(m, engine.Options{MaxDepth: 4}, newZ3)
 		if err != nil {

@@ -25,9 +25,9 @@ func FuzzDecodeSuite(f *testing.F) {
 		"../../model/mlm/testdata/features/decimals.scxml",
 		"../../model/mlm/testdata/features/strings.scxml",
 	} {
-		m, errs := load.File(path, load.Options{})
-		if len(errs) > 0 {
-			f.Fatal(errs)
+		m, err := load.File(context.Background(), path, load.Options{})
+		if err != nil {
+			f.Fatal(err)
 		}
 		set, err := engine.Explore(m, engine.Options{MaxDepth: 3}, newZ3)
 		if err != nil {

@@ -1,6 +1,7 @@
 package testgen_test
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -20,8 +21,8 @@ import (
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 func flatten(name string, src []byte) (*mlm.Machine, error) {
-	m, errs := load.Bytes(name, src, load.Options{})
-	return m, errs.Err()
+	m, err := load.Bytes(context.Background(), name, src, load.Options{})
+	return m, err
 }
 
 // simArgs converts a test's values for the simulator; the tests only
@@ -104,9 +105,9 @@ func TestTestsReplayOnExamples(t *testing.T) {
 	paths, _ := filepath.Glob("../../examples/*.scxml")
 	features, _ := filepath.Glob("../../model/mlm/testdata/features/*.scxml")
 	for _, p := range append(paths, features...) {
-		mach, errs := load.File(p, load.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		mach, err := load.File(context.Background(), p, load.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		checkSuite(t, p, mach, engine.Options{MaxDepth: 6})
 	}

@@ -1,6 +1,7 @@
 package testgen_test
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -18,9 +19,9 @@ import (
 // most that many are checked.
 func TestStepsAreShared(t *testing.T) {
 	for _, path := range []string{"../../examples/triangle.scxml", "../../examples/radio.scxml"} {
-		m, errs := load.File(path, load.Options{})
-		if len(errs) > 0 {
-			t.Fatal(errs)
+		m, err := load.File(context.Background(), path, load.Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
 		set, err := engine.Explore(m, engine.Options{MaxDepth: 6}, newZ3)
 		if err != nil {

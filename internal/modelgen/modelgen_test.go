@@ -2,6 +2,7 @@ package modelgen_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"testing"
 
@@ -59,9 +60,9 @@ func TestGenerate(t *testing.T) {
 				if len(errs) > 0 {
 					t.Fatalf("seed %d: reading: %v\n%s", seed, errs, src)
 				}
-				mach, errs := mlm.Flatten(m, mlm.Options{})
-				if len(errs) > 0 {
-					t.Fatalf("seed %d: flattening: %v\n%s", seed, errs, src)
+				mach, err := mlm.Flatten(context.Background(), m, mlm.Options{})
+				if err != nil {
+					t.Fatalf("seed %d: flattening: %v\n%s", seed, err, src)
 				}
 				if n := len(mach.States); n > maxStates {
 					t.Errorf("seed %d: %d MLM states, want at most %d", seed, n, maxStates)

@@ -2,6 +2,7 @@ package modelgen_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -43,9 +44,9 @@ func load(name string, src []byte) (version, string) {
 	if len(errs) > 0 {
 		return version{}, fmt.Sprintf("reading: %v", errs)
 	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		return version{}, fmt.Sprintf("flattening: %v", errs)
+	mach, err := mlm.Flatten(context.Background(), m, mlm.Options{})
+	if err != nil {
+		return version{}, fmt.Sprintf("flattening: %v", err)
 	}
 	return version{m, mach}, ""
 }

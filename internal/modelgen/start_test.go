@@ -2,6 +2,7 @@ package modelgen_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"testing"
 
@@ -15,14 +16,14 @@ import (
 // table.
 func loadWith(t *testing.T, src, table []byte) *mlm.Machine {
 	t.Helper()
-	m, errs := mload.Bytes("m.scxml", src, mload.Options{Read: scxml.Options{ReadFile: func(rel string) ([]byte, error) {
+	m, err := mload.Bytes(context.Background(), "m.scxml", src, mload.Options{Read: scxml.Options{ReadFile: func(rel string) ([]byte, error) {
 		if rel == modelgen.TableFile {
 			return table, nil
 		}
 		return nil, os.ErrNotExist
 	}}})
-	if len(errs) > 0 {
-		t.Fatalf("%v\n%s", errs, src)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
 	}
 	return m
 }

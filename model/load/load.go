@@ -4,6 +4,8 @@
 package load
 
 import (
+	"context"
+
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -15,21 +17,23 @@ type Options struct {
 	Flatten mlm.Options
 }
 
-// File reads and flattens the model at path.
-func File(path string, opts Options) (*mlm.Machine, source.ErrorList) {
+// File reads and flattens the model at path. What is wrong with the model
+// is a source.ErrorList; a flattening that ctx stops returns ctx's error
+// (mlm.Flatten).
+func File(ctx context.Context, path string, opts Options) (*mlm.Machine, error) {
 	m, errs := scxml.ReadFile(source.NewFileSet(), path, opts.Read)
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	return mlm.Flatten(m, opts.Flatten)
+	return mlm.Flatten(ctx, m, opts.Flatten)
 }
 
 // Bytes reads and flattens a model held in memory (a file at a git
-// revision, say); name is used in positions.
-func Bytes(name string, src []byte, opts Options) (*mlm.Machine, source.ErrorList) {
+// revision, say); name is used in positions. Errors are File's.
+func Bytes(ctx context.Context, name string, src []byte, opts Options) (*mlm.Machine, error) {
 	m, errs := scxml.Read(source.NewFileSet(), name, src, opts.Read)
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	return mlm.Flatten(m, opts.Flatten)
+	return mlm.Flatten(ctx, m, opts.Flatten)
 }

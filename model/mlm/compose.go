@@ -109,7 +109,8 @@ func (ps *pstate) ending() bool {
 type composer struct {
 	m        *model.Model
 	opts     Options
-	invoked  bool // the machine is a child: its states need State.stop
+	invoked  bool     // the machine is a child: its states need State.stop
+	watch    *stopper // stops it when the context is done
 	parent   *Machine
 	slots    []*slot                  // in document order
 	order    []int                    // the slots' indices by invoke id (byID)
@@ -121,18 +122,18 @@ type composer struct {
 }
 
 // compose flattens m and the machines it invokes into one machine.
-func compose(m *model.Model, opts Options, invoked bool) (*Machine, source.ErrorList) {
+func compose(stop *stopper, m *model.Model, opts Options, invoked bool) (*Machine, error) {
 	opts = opts.withDefaults()
-	parent, errs := flattenOne(m, opts, invoked)
-	if len(errs) > 0 {
-		return nil, errs
+	parent, err := flattenOne(stop, m, opts, invoked)
+	if err != nil {
+		return nil, err
 	}
-	c := &composer{m: m, opts: opts, invoked: invoked, parent: parent, bySource: bySource(parent), byName: make(map[string]*State),
+	c := &composer{m: m, opts: opts, invoked: invoked, watch: stop, parent: parent, bySource: bySource(parent), byName: make(map[string]*State),
 		info: make(map[string]*pstate)}
 	for _, inv := range m.Invokes() {
-		child, errs := flatten(inv.Child, opts, true)
-		if len(errs) > 0 {
-			return nil, errs
+		child, err := flatten(stop, inv.Child, opts, true)
+		if err != nil {
+			return nil, err
 		}
 		s := &slot{inv: inv, mach: child, vars: make(map[string]bool), toParent: map[string]bool{model.DoneInvoke(inv.ID): true},
 			bySource: bySource(child)}
@@ -153,6 +154,9 @@ func compose(m *model.Model, opts Options, invoked bool) (*Machine, source.Error
 	}
 	c.order = c.byID()
 	mach, err := c.run()
+	if stop.stopped(err) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, source.ErrorList{{Pos: m.Position(m.Root.Pos), Msg: err.Error()}}
 	}
@@ -182,6 +186,9 @@ func (c *composer) run() (*Machine, error) {
 	for len(c.queue) > 0 {
 		name := c.queue[0]
 		c.queue = c.queue[1:]
+		if err := c.watch.tick(); err != nil {
+			return nil, err
+		}
 		if err := c.expand(c.byName[name], c.info[name]); err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package mlm_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -18,9 +19,9 @@ func compose(t *testing.T, doc string) *mlm.Machine {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	mach, err := mlm.Flatten(context.Background(), m, mlm.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return mach
 }

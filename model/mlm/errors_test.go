@@ -1,6 +1,7 @@
 package mlm_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -63,9 +64,9 @@ func TestFlattenErrors(t *testing.T) {
 			if len(errs) > 0 {
 				t.Fatalf("reading: %v", errs)
 			}
-			_, errs = mlm.Flatten(m, tc.opts)
-			if errs.Error() != tc.want {
-				t.Errorf("errors:\n%v\nwant:\n%s", errs, tc.want)
+			_, err := mlm.Flatten(context.Background(), m, tc.opts)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("errors:\n%v\nwant:\n%s", err, tc.want)
 			}
 		})
 	}

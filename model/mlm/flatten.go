@@ -1,6 +1,7 @@
 package mlm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -14,26 +15,36 @@ import (
 
 // Flatten builds the MLM of a statechart. It fails, with the size reached,
 // when the machine outgrows the bounds in opts, and with positions when a
-// folded macrostep reads an event parameter the event does not carry. A
-// statechart that invokes other machines is flattened with its children
-// into one composed machine (compose).
-func Flatten(m *model.Model, opts Options) (*Machine, source.ErrorList) {
-	return flatten(m, opts, false)
+// folded macrostep reads an event parameter the event does not carry: those
+// errors are a source.ErrorList. A statechart that invokes other machines is
+// flattened with its children into one composed machine (compose).
+//
+// Flattening stops when ctx is done, within a few thousand macrosteps, and
+// returns ctx's error: the model may be fine, only its flattening was not
+// wanted any more.
+func Flatten(ctx context.Context, m *model.Model, opts Options) (*Machine, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return flatten(&stopper{ctx: ctx}, m, opts, false)
 }
 
 // flatten flattens m; invoked, for a machine another invokes, gives its
 // states the code its cancel runs (State.stop).
-func flatten(m *model.Model, opts Options, invoked bool) (*Machine, source.ErrorList) {
+func flatten(stop *stopper, m *model.Model, opts Options, invoked bool) (*Machine, error) {
 	if len(m.Invokes()) > 0 {
-		return compose(m, opts, invoked)
+		return compose(stop, m, opts, invoked)
 	}
-	return flattenOne(m, opts, invoked)
+	return flattenOne(stop, m, opts, invoked)
 }
 
 // flattenOne flattens one statechart, ignoring its invokes.
-func flattenOne(m *model.Model, opts Options, invoked bool) (*Machine, source.ErrorList) {
-	f := &flattener{m: m, opts: opts.withDefaults(), byName: make(map[string]*State), invoked: invoked}
+func flattenOne(stop *stopper, m *model.Model, opts Options, invoked bool) (*Machine, error) {
+	f := &flattener{m: m, opts: opts.withDefaults(), invoked: invoked, watch: stop}
 	mach, err := f.run()
+	if stop.stopped(err) {
+		return nil, err
+	}
 	if err != nil {
 		pos := m.Root.Pos
 		var pe *posError
@@ -49,6 +60,40 @@ func flattenOne(m *model.Model, opts Options, invoked bool) (*Machine, source.Er
 	return mach, nil
 }
 
+// checkEvery is how many units of work (macrosteps flattened, composed
+// states expanded) pass between two looks at the context: often enough to
+// stop within a moment, rarely enough to cost nothing.
+const checkEvery = 1024
+
+// stopper tells a flattening, which may run long on a wide parallel state,
+// when its context is done.
+type stopper struct {
+	ctx  context.Context
+	work int
+}
+
+// checkHook, when set (by tests), runs at every look at the context.
+var checkHook func()
+
+// tick counts a unit of work and returns the context's error when it is
+// done, looking at it every checkEvery units.
+func (s *stopper) tick() error {
+	s.work++
+	if s.work%checkEvery != 0 {
+		return nil
+	}
+	if checkHook != nil {
+		checkHook()
+	}
+	return s.ctx.Err()
+}
+
+// stopped reports whether err is the context's: the flattening was
+// stopped, not refused.
+func (s *stopper) stopped(err error) bool {
+	return err != nil && s.ctx.Err() != nil && errors.Is(err, s.ctx.Err())
+}
+
 // posError is an error about one place in the model.
 type posError struct {
 	pos source.Pos
@@ -58,16 +103,24 @@ type posError struct {
 func (e *posError) Error() string { return e.msg }
 
 type flattener struct {
-	m      *model.Model
-	opts   Options
-	byName map[string]*State
-	cfgs   map[string]*config
-	queue  []string
-	trans  []*Transition
-	errs   source.ErrorList
-	seen   map[source.Pos]bool // event-parameter errors already reported
+	m    *model.Model
+	opts Options
+	lay  *layout
+	// byKey holds the states by configuration (config.key); a state gets
+	// its name only once the machine is complete (nameAll).
+	byKey    map[string]*State
+	cfgs     map[*State]*config
+	queue    []*State
+	trans    []*Transition
+	errs     source.ErrorList
+	seen     map[source.Pos]bool // event-parameter errors already reported
+	triggers *triggers
+	// rereaders are the eventless transitions that an event no transition
+	// takes can enable or make raise an error (rereadsEvent).
+	rereaders []*model.Transition
 	// invoked: the machine is a child, whose states need State.stop.
 	invoked bool
+	watch   *stopper // stops it when the context is done
 
 	// event is the event whose macrostep is being flattened (nil while
 	// the machine starts): _event.name within the macrostep is its name.
@@ -116,11 +169,15 @@ func (b *branch) clone() *branch {
 }
 
 func (f *flattener) run() (*Machine, error) {
-	f.cfgs = make(map[string]*config)
+	f.lay = newLayout(f.m)
+	f.byKey = make(map[string]*State)
+	f.cfgs = make(map[*State]*config)
 	f.seen = make(map[source.Pos]bool)
 	f.readInside = historiesReadInside(f.m)
 	f.arrivals = f.m.Arrivals()
-	start := &branch{cfg: newConfig(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
+	f.triggers = newTriggers(f.m, f.lay)
+	f.rereaders = rereaders(f.lay)
+	start := &branch{cfg: f.lay.newConfig(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
 	passed := make(map[string]bool)
 	for _, v := range f.m.Vars {
 		if v.Passed {
@@ -152,20 +209,26 @@ func (f *flattener) run() (*Machine, error) {
 	}
 	events := f.processable()
 	for len(f.queue) > 0 {
-		name := f.queue[0]
+		src := f.queue[0]
 		f.queue = f.queue[1:]
-		src := f.byName[name]
 		if src.Final {
 			continue
 		}
 		for _, ev := range events {
+			if err := f.watch.tick(); err != nil {
+				return nil, err
+			}
 			if err := f.step(src, ev); err != nil {
 				return nil, err
 			}
 		}
 	}
+	byName, err := f.nameAll(initial)
+	if err != nil {
+		return nil, err
+	}
 	return finish(&Machine{Name: f.m.Name, Source: f.m, Vars: f.m.Vars, Events: f.m.Events,
-		Initial: initial, Transitions: f.trans, byName: f.byName})
+		Initial: initial, Transitions: f.trans, byName: byName})
 }
 
 // finish lists mach's states and orders its states and transitions by
@@ -203,7 +266,7 @@ func (f *flattener) processable() []*model.Event {
 func (f *flattener) step(src *State, ev *model.Event) error {
 	f.event = ev
 	defer func() { f.event = nil }()
-	cfg := f.cfgs[src.Name]
+	cfg := f.cfgs[src]
 	groups, err := f.selection(cfg, ev.Name, nil)
 	if err != nil {
 		return err
@@ -256,35 +319,63 @@ func raiseFails(b *branch, fails []*model.Transition) {
 // action language has no undefined value.
 func (f *flattener) rereadsEvent(c *config, ev *model.Event) bool {
 	reads := false
-	for _, a := range c.atomic() {
-		for s := a; s != nil; s = s.Parent {
-			for _, t := range s.Transitions {
-				if t.Eventless() && t.CondFails {
-					reads = true // evaluating it raises error.execution again
-				}
-				if !t.Eventless() || t.Cond == nil {
-					continue
-				}
-				lang.Inspect(t.Cond, func(n lang.Node) bool {
-					if _, ok := n.(*lang.EventField); ok {
-						reads = true
-					}
-					p, ok := n.(*lang.EventParam)
-					if !ok {
-						return true
-					}
-					reads = true
-					if _, has := ev.Param(p.Name); !has && !f.seen[p.Start] {
-						f.seen[p.Start] = true
-						f.errs.Add(f.m.Position(p.Start), "_event.data.%s is read by an eventless condition of %s, which SCXML evaluates "+
-							"after every event, also after %q, which no transition of %s takes and which has no parameter %q",
-							p.Name, c.name(), ev.Name, c.name(), p.Name)
-					}
-					return true
-				})
+	for _, t := range f.rereaders {
+		if t.Source.Kind != model.Root && !c.has(t.Source) {
+			continue
+		}
+		if t.CondFails {
+			reads = true // evaluating it raises error.execution again
+		}
+		if t.Cond == nil {
+			continue
+		}
+		lang.Inspect(t.Cond, func(n lang.Node) bool {
+			if _, ok := n.(*lang.EventField); ok {
+				reads = true
+			}
+			p, ok := n.(*lang.EventParam)
+			if !ok {
+				return true
+			}
+			reads = true
+			if _, has := ev.Param(p.Name); !has && !f.seen[p.Start] {
+				f.seen[p.Start] = true
+				name := c.name()
+				f.errs.Add(f.m.Position(p.Start), "_event.data.%s is read by an eventless condition of %s, which SCXML evaluates "+
+					"after every event, also after %q, which no transition of %s takes and which has no parameter %q",
+					p.Name, name, ev.Name, name, p.Name)
+			}
+			return true
+		})
+	}
+	return reads
+}
+
+// rereaders returns the eventless transitions whose condition fails or
+// reads _event, in document order: those rereadsEvent looks at.
+func rereaders(lay *layout) []*model.Transition {
+	var out []*model.Transition
+	for _, s := range lay.states {
+		for _, t := range s.Transitions {
+			if t.Eventless() && (t.CondFails || t.Cond != nil && readsEventOrParam(t.Cond)) {
+				out = append(out, t)
 			}
 		}
 	}
+	return out
+}
+
+// readsEventOrParam reports whether e reads _event, one of its fields or
+// a parameter.
+func readsEventOrParam(e lang.Expr) bool {
+	reads := false
+	lang.Inspect(e, func(n lang.Node) bool {
+		switch n.(type) {
+		case *lang.EventField, *lang.EventParam:
+			reads = true
+		}
+		return !reads
+	})
 	return reads
 }
 
@@ -364,20 +455,14 @@ func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos)
 	}
 	t := &Transition{Source: src, Target: dst, Guard: f.eventFields(conj(b.guard)), Action: f.eventFieldsBlock(&lang.Block{Stmts: stmts}),
 		Origins: b.origins, Entered: b.entered, Pos: pos}
-	srcName := "initial"
 	if src != nil {
-		srcName = src.Name
 		t.Event = ev.Name
-	}
-	t.Key = fmt.Sprintf("%s %s [%s] %s", srcName, t.Event, strings.Join(b.origins, " ; "), dst.Name)
-	if src == nil {
-		t.Key = fmt.Sprintf("initial [%s] %s", strings.Join(b.origins, " ; "), dst.Name)
 	}
 	f.checkParams(t, ev)
 	if src != nil {
 		if len(f.trans) >= f.opts.MaxTransitions {
 			return nil, fmt.Errorf("flattening exceeds %d MLM transitions (at %d states; parallel regions multiply); "+
-				"raise the bound or split the model", f.opts.MaxTransitions, len(f.byName))
+				"raise the bound or split the model", f.opts.MaxTransitions, len(f.byKey))
 		}
 		f.trans = append(f.trans, t)
 	}
@@ -404,31 +489,71 @@ func (f *flattener) intern(c *config) (*State, error) {
 	// anything can read it (the parent exits first), unless it can be
 	// entered from inside: dropping it keeps equal behaviour in one state.
 	for h := range c.hist {
-		if c.active[h.Parent] && !f.readInside[h] {
+		if c.has(h.Parent) && !f.readInside[h] {
 			delete(c.hist, h)
 		}
 	}
-	name := c.name()
-	if s, ok := f.byName[name]; ok {
+	key := c.key()
+	if s, ok := f.byKey[key]; ok {
 		return s, nil
 	}
-	if len(f.byName) >= f.opts.MaxStates {
+	if len(f.byKey) >= f.opts.MaxStates {
 		return nil, fmt.Errorf("flattening exceeds %d MLM states (parallel regions multiply); "+
 			"raise the bound or split the model", f.opts.MaxStates)
 	}
-	atomic := c.atomic()
-	s := &State{Name: name, Atomic: ids(atomic), History: c.histories()}
+	s := &State{Final: c.final()}
 	if f.invoked {
 		s.stop = f.stopCode(c)
 	}
-	if len(atomic) > 0 {
-		s.Pos = atomic[0].Pos
-		s.Final = len(atomic) == 1 && atomic[0].Kind == model.Final && atomic[0].Parent.Kind == model.Root
-	}
-	f.byName[name] = s
-	f.cfgs[name] = c
-	f.queue = append(f.queue, name)
+	f.byKey[key] = s
+	f.cfgs[s] = c
+	f.queue = append(f.queue, s)
 	return s, nil
+}
+
+// nameAll gives every state its name, atomic states, history and
+// position, and every transition its key, once the machine is complete:
+// a wide machine that outgrows its bounds spends no time or memory on
+// names, which grow with its width. It returns the states by name.
+func (f *flattener) nameAll(initial []*Transition) (map[string]*State, error) {
+	byName := make(map[string]*State, len(f.cfgs))
+	for s, c := range f.cfgs {
+		if err := f.watch.tick(); err != nil {
+			return nil, err
+		}
+		atomic := c.atomic()
+		s.Name, s.Atomic, s.History = c.name(), c.ids(atomic), c.histories()
+		if len(atomic) > 0 {
+			s.Pos = atomic[0].Pos
+		}
+		byName[s.Name] = s
+	}
+	for _, t := range initial {
+		t.Key = transitionKey(t, "", t.Target.Name)
+	}
+	for _, t := range f.trans {
+		t.Key = transitionKey(t, t.Source.Name, t.Target.Name)
+	}
+	return byName, nil
+}
+
+// transitionKey is the key of t, from a source and a target named src and
+// dst: what it does (the statechart transitions of each microstep) from
+// where, on which event, to where.
+func transitionKey(t *Transition, src, dst string) string {
+	if t.Source == nil {
+		return fmt.Sprintf("initial [%s] %s", strings.Join(t.Origins, " ; "), dst)
+	}
+	return fmt.Sprintf("%s %s [%s] %s", src, t.Event, strings.Join(t.Origins, " ; "), dst)
+}
+
+// key is t's key before the states have names (nameAll), for messages.
+func (f *flattener) key(t *Transition) string {
+	src := ""
+	if t.Source != nil {
+		src = f.cfgs[t.Source].name()
+	}
+	return transitionKey(t, src, f.cfgs[t.Target].name())
 }
 
 // eventFields replaces the reads of _event in e that the macrostep being
@@ -523,7 +648,7 @@ func (f *flattener) checkParams(t *Transition, ev *model.Event) {
 		if _, has := ev.Param(p.Name); !has {
 			f.seen[p.Start] = true
 			f.errs.Add(f.m.Position(p.Start), "_event.data.%s is read on event %q, which has no parameter %q (MLM transition %s)",
-				p.Name, ev.Name, p.Name, t.Key)
+				p.Name, ev.Name, p.Name, f.key(t))
 		}
 		return true
 	}

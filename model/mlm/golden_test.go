@@ -2,6 +2,7 @@ package mlm_test
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -17,9 +18,9 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // flatten reads and flattens one file, failing the test on any error.
 func flatten(t *testing.T, path string) *mlm.Machine {
 	t.Helper()
-	mach, errs := load.File(path, load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("loading %s:\n%v", path, errs)
+	mach, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatalf("loading %s:\n%v", path, err)
 	}
 	return mach
 }

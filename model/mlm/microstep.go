@@ -34,7 +34,7 @@ func (f *flattener) microstep(b *branch, ts []*model.Transition) {
 	}
 	for _, s := range exitOrder {
 		f.exec(b, s.OnExit...)
-		delete(c.active, s)
+		c.set(s, false)
 		b.stmts = append(b.stmts, cancelMarks(s)...)
 	}
 	origin := ""
@@ -65,7 +65,7 @@ func (f *flattener) microstep(b *branch, ts []*model.Transition) {
 	}
 	byOrder(enterOrder)
 	for _, s := range enterOrder {
-		c.active[s] = true
+		c.set(s, true)
 		b.entered = append(b.entered, s.ID)
 		f.exec(b, s.OnEntry...)
 		if e.defaultEntry[s] && s.Initial != nil {
@@ -106,7 +106,7 @@ func (f *flattener) stopCode(c *config) []lang.Stmt {
 	rest := b.cfg.states()
 	for i := len(rest) - 1; i >= 0; i-- {
 		f.exec(b, rest[i].OnExit...)
-		delete(b.cfg.active, rest[i])
+		b.cfg.set(rest[i], false)
 		b.stmts = append(b.stmts, cancelMarks(rest[i])...)
 	}
 	return b.stmts
@@ -144,7 +144,7 @@ func (f *flattener) exec(b *branch, blocks ...*lang.Block) {
 		}
 		folded := lang.RewriteBlock(blk, func(x lang.Expr) lang.Expr {
 			if in, ok := x.(*lang.InState); ok {
-				return &lang.BoolLit{ValuePos: in.Start, Value: b.cfg.active[f.m.State(in.State)]}
+				return &lang.BoolLit{ValuePos: in.Start, Value: b.cfg.has(f.m.State(in.State))}
 			}
 			return x
 		})
@@ -174,10 +174,11 @@ func (f *flattener) exitSet(ts []*model.Transition, c *config) map[*model.State]
 			continue
 		}
 		dom := f.domain(t, c)
-		for s := range c.active {
-			if s.IsDescendant(dom) {
-				out[s] = true
-			}
+		if dom == nil {
+			continue
+		}
+		for _, s := range c.descendants(dom) {
+			out[s] = true
 		}
 	}
 	return out
@@ -312,15 +313,17 @@ func (e *entry) addAncestors(s, anc *model.State) {
 // enterRegions enters by default every region of a parallel state that no
 // state already chosen for entry lies in.
 func (e *entry) enterRegions(p *model.State) {
-	for _, child := range p.ChildStates() {
-		covered := false
-		for s := range e.enter {
-			if s == child || s.IsDescendant(child) {
-				covered = true
-				break
-			}
+	// The regions chosen already, found once: entering one region adds
+	// states to no other.
+	covered := make(map[*model.State]bool)
+	for s := range e.enter {
+		for s != nil && s.Parent != p {
+			s = s.Parent
 		}
-		if !covered {
+		covered[s] = true
+	}
+	for _, child := range p.ChildStates() {
+		if !covered[child] {
 			e.addDescendants(child)
 		}
 	}

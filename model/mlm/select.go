@@ -31,18 +31,21 @@ type literals map[*model.Transition]bool
 // itself outwards in document order, whose condition holds; the
 // combinations of conditions are enumerated, each resolved by
 // removeConflictingTransitions, and grouped by outcome.
+//
+// Only the atomic states with a candidate transition take part: one
+// without any adds nothing to the outcomes, and leaving it out keeps the
+// selection as cheap as the event is rare in a wide parallel state.
 func (f *flattener) selection(c *config, event string, known map[string]lang.Expr) ([]group, error) {
-	atomic := c.atomic()
+	from := f.triggers.matching(event)
+	atomic := c.under(from.sources)
 	cands := make([][]*model.Transition, len(atomic))
 	conds := make(map[*model.Transition]lang.Expr)
 	for i, a := range atomic {
 		for s := a; s != nil; s = s.Parent {
-			for _, t := range s.Transitions {
-				if event == "" && t.Eventless() || event != "" && !t.Eventless() && t.Matches(event) {
-					cands[i] = append(cands[i], t)
-					if _, ok := conds[t]; !ok {
-						conds[t] = f.foldCond(t.Cond, c, known)
-					}
+			for _, t := range from.bySource[s] {
+				cands[i] = append(cands[i], t)
+				if _, ok := conds[t]; !ok {
+					conds[t] = f.foldCond(t.Cond, c, known)
 				}
 			}
 		}
@@ -138,6 +141,78 @@ func (f *flattener) selection(c *config, event string, known map[string]lang.Exp
 	return out, nil
 }
 
+// triggers finds the transitions an event can take without matching
+// every transition of the model against it: a model with thousands of
+// events in thousands of parallel regions would pay that at every step.
+type triggers struct {
+	lay     *layout
+	byToken map[string][]*model.Transition // by the first token of a descriptor ("" for "*")
+	memo    map[string]*matches
+}
+
+// matches are the transitions that match one event (for "": the
+// eventless ones), by source state in document order.
+type matches struct {
+	bySource map[*model.State][]*model.Transition
+	sources  []int // the sources' numbers in the layout, ascending
+}
+
+func newTriggers(m *model.Model, lay *layout) *triggers {
+	tr := &triggers{lay: lay, byToken: make(map[string][]*model.Transition), memo: make(map[string]*matches)}
+	for _, s := range lay.states {
+		for _, t := range s.Transitions {
+			var tokens []string
+			for _, d := range t.Events {
+				tok, _, _ := strings.Cut(d, ".")
+				if d == "*" {
+					tok = ""
+				}
+				if !slices.Contains(tokens, tok) {
+					tokens = append(tokens, tok)
+				}
+			}
+			if t.Eventless() {
+				tokens = []string{"\x00"} // no event's first token
+			}
+			for _, tok := range tokens {
+				tr.byToken[tok] = append(tr.byToken[tok], t)
+			}
+		}
+	}
+	return tr
+}
+
+// matching returns the transitions that event matches, "" the eventless
+// ones. A descriptor matches an event whose first token is its own, or
+// every event when it is "*" (model.DescriptorMatches).
+func (tr *triggers) matching(event string) *matches {
+	if m, ok := tr.memo[event]; ok {
+		return m
+	}
+	var cands []*model.Transition
+	if event == "" {
+		cands = tr.byToken["\x00"]
+	} else {
+		tok, _, _ := strings.Cut(event, ".")
+		for _, t := range append(slices.Clip(tr.byToken[tok]), tr.byToken[""]...) {
+			if t.Matches(event) && !slices.Contains(cands, t) {
+				cands = append(cands, t)
+			}
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].Order < cands[j].Order })
+	m := &matches{bySource: make(map[*model.State][]*model.Transition)}
+	for _, t := range cands {
+		if len(m.bySource[t.Source]) == 0 {
+			m.sources = append(m.sources, tr.lay.index[t.Source])
+		}
+		m.bySource[t.Source] = append(m.bySource[t.Source], t)
+	}
+	slices.Sort(m.sources)
+	tr.memo[event] = m
+	return m
+}
+
 func eventLabel(event string) string {
 	if event == "" {
 		return "eventless transitions"
@@ -183,7 +258,7 @@ func (f *flattener) foldCond(e lang.Expr, c *config, known map[string]lang.Expr)
 	e = lang.Simplify(lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
 		switch x := x.(type) {
 		case *lang.InState:
-			return &lang.BoolLit{ValuePos: x.Start, Value: c.active[f.m.State(x.State)]}
+			return &lang.BoolLit{ValuePos: x.Start, Value: c.has(f.m.State(x.State))}
 		case *lang.Ident:
 			if v, ok := known[x.Name]; ok {
 				return v

@@ -2,6 +2,7 @@ package mlm_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -173,9 +174,9 @@ func machineOf(t *testing.T, name string, src []byte) *mlm.Machine {
 	// the directory of the file it came from.
 	dir := filepath.Dir(strings.Split(name, "#")[0])
 	read := func(rel string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, rel)) }
-	mach, errs := load.Bytes(name, src, load.Options{Read: scxml.Options{ReadFile: read}})
-	if len(errs) > 0 {
-		t.Fatalf("loading %s:\n%v\n%s", name, errs, src)
+	mach, err := load.Bytes(context.Background(), name, src, load.Options{Read: scxml.Options{ReadFile: read}})
+	if err != nil {
+		t.Fatalf("loading %s:\n%v\n%s", name, err, src)
 	}
 	return mach
 }

@@ -1,6 +1,7 @@
 package scxml_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,8 +39,8 @@ func FuzzRead(f *testing.F) {
 			}
 			return
 		}
-		mach, errs := mlm.Flatten(m, mlm.Options{MaxStates: 200, MaxTransitions: 2000, MaxCombinations: 256})
-		if mach == nil && len(errs) == 0 {
+		mach, err := mlm.Flatten(context.Background(), m, mlm.Options{MaxStates: 200, MaxTransitions: 2000, MaxCombinations: 256})
+		if mach == nil && err == nil {
 			t.Fatal("no machine and no error")
 		}
 	})

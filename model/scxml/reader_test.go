@@ -1,6 +1,7 @@
 package scxml_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -58,9 +59,9 @@ func flattenText(t *testing.T, doc string) string {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	mach, errs := mlm.Flatten(m, mlm.Options{})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	mach, err := mlm.Flatten(context.Background(), m, mlm.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
 	var b strings.Builder
 	if err := mlm.WriteText(&b, mach); err != nil {

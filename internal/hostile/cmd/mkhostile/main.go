@@ -13,8 +13,8 @@ import (
 )
 
 func main() {
-	shape := flag.String("shape", "", "sum, parens, alternatives, script, parallel, counter or greedy-config")
-	n := flag.Int("n", 1000, "the size: terms, depth, bytes, statements or regions, as the shape counts")
+	shape := flag.String("shape", "", "sum, parens, alternatives, script, parallel, idle, counter or greedy-config")
+	n := flag.Int("n", 1000, "the size: terms, depth, bytes, statements, regions or states and events, as the shape counts")
 	flag.Parse()
 	var out []byte
 	switch *shape {
@@ -28,6 +28,8 @@ func main() {
 		out = hostile.Script(*n)
 	case "parallel":
 		out = hostile.Parallel(*n)
+	case "idle":
+		out = hostile.Idle(*n, *n)
 	case "counter":
 		out = hostile.Counter()
 	case "greedy-config":

@@ -26,6 +26,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -197,11 +198,12 @@ func perKind(src []byte, k modelgen.Kind, earlier []file) ([]byte, modelgen.Edit
 // check reads and flattens a version, as setbot check does.
 func check(name string, src []byte) error {
 	m, errs := scxml.Read(source.NewFileSet(), name, src, scxml.Options{})
-	if len(errs) == 0 {
-		_, errs = mlm.Flatten(m, mlm.Options{})
+	err := errs.Err()
+	if err == nil {
+		_, err = mlm.Flatten(context.Background(), m, mlm.Options{})
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%s does not check: %v", name, errs)
+	if err != nil {
+		return fmt.Errorf("%s does not check: %v", name, err)
 	}
 	return nil
 }
