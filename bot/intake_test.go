@@ -31,6 +31,41 @@ func (e *env) serve() (base string, stop context.CancelFunc, served chan error) 
 	return "http://" + ln.Addr().String(), cancel, served
 }
 
+// served runs the bot's Serve as serve does, and returns the function that
+// stops it and checks what Serve returned.
+func (e *env) served() (base string, stop func()) {
+	e.t.Helper()
+	base, cancel, served := e.serve()
+	return base, func() {
+		cancel()
+		if err := <-served; err != nil {
+			e.t.Errorf("Serve: %v", err)
+		}
+	}
+}
+
+// closeAll closes the connections *conns (deferred before they are all
+// opened).
+func closeAll(conns *[]net.Conn) {
+	for _, c := range *conns {
+		c.Close()
+	}
+}
+
+// stillOpen checks that the server has neither answered nor closed any of
+// conns.
+func stillOpen(t *testing.T, conns []net.Conn) {
+	t.Helper()
+	for i, c := range conns {
+		_ = c.SetReadDeadline(time.Now().Add(time.Millisecond))
+		_, err := c.Read(make([]byte, 1))
+		var ne net.Error
+		if !errors.As(err, &ne) || !ne.Timeout() {
+			t.Errorf("slow connection %d: read %v, want it still open", i, err)
+		}
+	}
+}
+
 // deliver posts a signed fixture to the server at base; the event is the
 // name up to the dot.
 func (e *env) deliver(base, name, delivery string) (int, webhookAnswer, error) {
@@ -46,21 +81,12 @@ func TestSlowClients(t *testing.T) {
 	e := newEnv(t)
 	e.open()
 	defer e.close()
-	base, stop, served := e.serve()
-	defer func() {
-		stop()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	}()
+	base, stop := e.served()
+	defer stop()
 	addr := base[len("http://"):]
 	const slow = 100
 	var conns []net.Conn
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
+	defer closeAll(&conns)
 	for i := range slow {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
@@ -87,14 +113,7 @@ func TestSlowClients(t *testing.T) {
 		t.Fatalf("the genuine delivery beside %d slow connections: %d %+v %v", slow, code, a, err)
 	}
 	// Nothing made room for it: every slow connection is still open.
-	for i, c := range conns {
-		_ = c.SetReadDeadline(time.Now().Add(time.Millisecond))
-		_, err := c.Read(make([]byte, 1))
-		var ne net.Error
-		if !errors.As(err, &ne) || !ne.Timeout() {
-			t.Errorf("slow connection %d: read %v, want it still open", i, err)
-		}
-	}
+	stillOpen(t, conns)
 	e.idle()
 	if n := len(e.jobs(queue.Done)); n != 1 {
 		t.Errorf("%d jobs done, want the genuine delivery's", n)
@@ -213,20 +232,11 @@ func TestSlowLargeBodies(t *testing.T) {
 	e.intake = IntakeLimits{BodyGrace: 2 * time.Minute, BodyTimeout: 3 * time.Minute}
 	e.open()
 	defer e.close()
-	base, stop, served := e.serve()
-	defer func() {
-		stop()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	}()
+	base, stop := e.served()
+	defer stop()
 	const slow = 100
 	var conns []net.Conn
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
+	defer closeAll(&conns)
 	for i := range slow {
 		conns = append(conns, slowRequest(t, base[len("http://"):], i, DefaultMaxBodyBytes))
 	}
@@ -261,14 +271,7 @@ func TestSlowLargeBodies(t *testing.T) {
 			t.Errorf("a genuine delivery beside %d slow bodies: %d %+v %v; want 202 queued", slow, r.code, r.a, r.err)
 		}
 	}
-	for i, c := range conns {
-		_ = c.SetReadDeadline(time.Now().Add(time.Millisecond))
-		_, err := c.Read(make([]byte, 1))
-		var ne net.Error
-		if !errors.As(err, &ne) || !ne.Timeout() {
-			t.Errorf("slow connection %d: read %v, want it still open", i, err)
-		}
-	}
+	stillOpen(t, conns)
 	e.idle()
 }
 
@@ -280,13 +283,8 @@ func TestMinimumBodyRate(t *testing.T) {
 	e.intake = IntakeLimits{BodyGrace: 300 * time.Millisecond, MinBodyRate: 256, BodyTimeout: time.Minute}
 	e.open()
 	defer e.close()
-	base, stop, served := e.serve()
-	defer func() {
-		stop()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	}()
+	base, stop := e.served()
+	defer stop()
 	addr := base[len("http://"):]
 
 	slow := slowRequest(t, addr, 0, 100_000)

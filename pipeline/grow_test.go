@@ -375,17 +375,14 @@ func TestCommandsRefused(t *testing.T) {
 }
 
 // commandWritable is a directory a black-box command can write in
-// whatever user it runs as (nobody when the tests run as root, where
-// t.TempDir lets no other user in).
+// whatever user it runs as (nobody when the tests run as root), unlike
+// t.TempDir, whose parent lets no other user in.
 func commandWritable(t *testing.T) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "setbot-ran-")
-	if err == nil {
-		t.Cleanup(func() { os.RemoveAll(dir) })
-		err = os.Chmod(dir, 0o777)
-	}
-	if err != nil {
-		t.Fatal(err)
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dir
 }
