@@ -202,7 +202,8 @@ type webhookAnswer struct {
 
 // ServeWebhook answers POST /webhook: it checks the signature (HMAC SHA-256
 // of the body with the webhook secret, X-Hub-Signature-256, compared in
-// constant time) on a body of bounded size, and writes the event's jobs to
+// constant time) on a body of bounded size, read at the intake's pace
+// (408 when it falls behind; readBody), and writes the event's jobs to
 // the queue before answering 202. A bad signature is 401 and nothing is
 // queued; a delivery seen before is acknowledged and not queued again.
 // While the server drains it answers 503, which GitHub lists as a failed
