@@ -58,6 +58,9 @@ type Options struct {
 	PollInterval time.Duration
 	// SweepInterval overrides DefaultSweepInterval.
 	SweepInterval time.Duration
+	// Intake bounds how webhook requests are read; zero fields take the
+	// defaults.
+	Intake IntakeLimits
 	// Now is the clock of the queue and of retry times; nil means
 	// time.Now. Tests replace it to cross long waits at once.
 	Now func() time.Time
@@ -79,7 +82,8 @@ type Bot struct {
 	now       func() time.Time
 
 	handlers map[string]EventHandler
-	reading  *budget    // bytes of webhook bodies being read
+	intake   IntakeLimits
+	reading  *budget    // bytes of webhook bodies being read, beyond each one's own
 	sched    *schedules // set while running
 
 	mu       sync.Mutex
@@ -117,7 +121,7 @@ func New(cfg *config.Server, opts Options) (*Bot, error) {
 		cfg: cfg, store: opts.Store, queue: q, schedules: opts.Schedules, github: opts.GitHub, solver: opts.Solver,
 		log: opts.Logger, rewrite: opts.RewriteCloneURL, poll: opts.PollInterval, sweep: opts.SweepInterval, now: opts.Now,
 		running: make(map[string]*runningJob), clients: make(map[int64]ghapi.Client),
-		reading: newBudget(MaxConcurrentReads * maxBody(cfg)),
+		intake: opts.Intake.withDefaults(), reading: newBudget(MaxConcurrentReads * maxBody(cfg)),
 	}
 	if b.log == nil {
 		b.log = slog.Default()

@@ -90,6 +90,7 @@ type env struct {
 	logs     *syncBuffer
 	clock    *fakeClock    // nil: the real clock
 	sweep    time.Duration // the sweep interval; 0: the default
+	intake   IntakeLimits  // zero fields: the defaults
 }
 
 // fakeClock is a clock the test moves, shared by the bot, its GitHub client
@@ -172,6 +173,7 @@ func (e *env) open() {
 		RewriteCloneURL: func(u string) string { return strings.Replace(u, cloneURL, "file://"+e.remote, 1) },
 		PollInterval:    50 * time.Millisecond,
 		SweepInterval:   e.sweep,
+		Intake:          e.intake,
 		Now:             now,
 	})
 	if err != nil {

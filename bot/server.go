@@ -11,17 +11,16 @@ import (
 )
 
 // HTTP server limits, per connection: webhooks are small and answered at
-// once. A request's headers must arrive within readHeaderTimeout (a
-// webhook's body then has bodyReadTimeout); readTimeout bounds any request
-// whole, and an idle keep-alive connection is closed after idleTimeout.
-// Requests still in flight when the drain ends get httpShutdownTimeout.
+// once. A request's headers must arrive within the intake's HeaderTimeout
+// (its body then has the intake's pace, see IntakeLimits); the read
+// deadline of a whole request is the two timeouts together, and an idle
+// keep-alive connection is closed after idleTimeout. Requests still in
+// flight when the drain ends get a body's time and httpShutdownGrace.
 const (
-	readHeaderTimeout   = 10 * time.Second
-	readTimeout         = readHeaderTimeout + bodyReadTimeout
-	writeTimeout        = 60 * time.Second
-	idleTimeout         = 2 * time.Minute
-	maxHeaderBytes      = 64 << 10
-	httpShutdownTimeout = bodyReadTimeout + 5*time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 64 << 10
+	httpShutdownGrace = 5 * time.Second
 )
 
 // Handler routes the bot's endpoints: POST /webhook, GET /healthz
@@ -73,8 +72,8 @@ func writeStatus(w http.ResponseWriter, code int, status, message string) {
 // afterwards.
 func (b *Bot) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
-		Handler: b.Handler(), ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, WriteTimeout: writeTimeout,
-		IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes,
+		Handler: b.Handler(), ReadHeaderTimeout: b.intake.HeaderTimeout, ReadTimeout: b.intake.HeaderTimeout + b.intake.BodyTimeout,
+		WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, MaxHeaderBytes: maxHeaderBytes,
 		ErrorLog: slog.NewLogLogger(b.log.Handler(), slog.LevelWarn),
 	}
 	// Run stops with ctx, or when the listener fails.
@@ -104,7 +103,7 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener) error {
 			err = rerr
 		}
 	}
-	sctx, cancel := context.WithTimeout(context.Background(), httpShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), b.intake.BodyTimeout+httpShutdownGrace)
 	defer cancel()
 	if serr := srv.Shutdown(sctx); serr != nil && err == nil {
 		err = serr

@@ -75,7 +75,7 @@ func TestPullRequestGrowsTables(t *testing.T) {
 	e := newEnv(t)
 	allow := "functions:\n  run_commands: true\n"
 	base := e.commitFiles(c1, "master", map[string]string{".setbot.yml": allow})
-	marker := filepath.Join(t.TempDir(), "ran")
+	marker := filepath.Join(commandWritable(t), "ran")
 	script := "#!/bin/sh\necho \"$1 $HOME\" >> '" + marker + "'\necho $(($1 * 10))\n"
 	head := e.commitFiles(base, "gauge", map[string]string{
 		"models/gauge/gauge.scxml": gaugeModel, "models/gauge/scale.csv": "0,0\n1,5\n", "bin/scale": script,
@@ -129,7 +129,7 @@ func TestPullRequestGrowsTables(t *testing.T) {
 func openGaugePR(t *testing.T, e *env, headRepo string) (head, marker string) {
 	t.Helper()
 	base := e.commitFiles(c1, "master", map[string]string{".setbot.yml": "functions:\n  run_commands: true\n"})
-	marker = filepath.Join(t.TempDir(), "ran")
+	marker = filepath.Join(commandWritable(t), "ran")
 	script := "#!/bin/sh\necho \"$1\" >> '" + marker + "'\necho $(($1 * 10))\n"
 	head = e.commitFiles(base, "gauge", map[string]string{
 		"models/gauge/gauge.scxml": gaugeModel, "models/gauge/scale.csv": "0,0\n1,5\n", "bin/scale": script,
@@ -192,4 +192,17 @@ func TestForkCommandsWhenTheServerAllows(t *testing.T) {
 	if c := e.gh.commentsOf(7); len(c) != 1 || strings.Contains(c[0].Body, "did not run") {
 		t.Errorf("comments %+v", c)
 	}
+}
+
+// commandWritable is a directory a black-box command can write in
+// whatever user it runs as (nobody when the tests run as root), unlike
+// t.TempDir, whose parent lets no other user in.
+func commandWritable(t *testing.T) string {
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

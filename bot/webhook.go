@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -10,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -18,22 +21,63 @@ import (
 	"github.com/setbot/setbot/config"
 )
 
-// Intake limits. Bodies are read into memory before their signature can be
-// checked, so the bytes read at once are bounded: MaxConcurrentReads bodies
-// of max_body_bytes. A delivery reserves the length it declares only once
-// its headers are in, so a client that is slow or idle before then holds
-// nothing, and one that is slow with its body holds what it declared (a few
-// KiB for GitHub's deliveries), never a slot a genuine delivery waits for.
-// A delivery waits up to readSlotWait for room, then is refused 503; its
-// body must arrive within bodyReadTimeout of its headers.
+// Intake defaults. Anyone can open connections to /webhook, and a body is
+// read into memory before its signature can be checked, so what a
+// connection may hold is bounded by what it sends, not by what it
+// declares: its headers within DefaultHeaderTimeout; its body at
+// DefaultMinBodyRate or faster after a grace of DefaultBodyGrace, and
+// whole within DefaultBodyTimeout (GitHub itself gives up on a delivery
+// after 10 s). A client below the rate is cut, so a slow client holds a
+// connection for seconds, and nothing a genuine delivery waits for.
+const (
+	DefaultHeaderTimeout = 10 * time.Second
+	DefaultBodyTimeout   = 10 * time.Second
+	DefaultBodyGrace     = 2 * time.Second
+	DefaultMinBodyRate   = 4 << 10 // bytes per second
+)
+
+// Memory of the bodies being read. Each body reads its first freeBodyBytes
+// (more than GitHub's usual deliveries) on its own account; the bytes it
+// receives beyond them come, in chunks of bodyChunk as they arrive, from a
+// budget of MaxConcurrentReads bodies of max_body_bytes shared by all. A
+// body waits for room in it no longer than its rate allows, then is
+// answered 503. Nothing is taken for a length a client declares.
 const (
 	MaxConcurrentReads = 32
-	readSlotWait       = 5 * time.Second
-	bodyReadTimeout    = 10 * time.Second
+	freeBodyBytes      = 256 << 10
+	bodyChunk          = 64 << 10
 )
 
 // DefaultMaxBodyBytes caps a webhook body: GitHub sends at most 25 MiB.
 const DefaultMaxBodyBytes = 25 << 20
+
+// IntakeLimits bound how long a webhook request may take to arrive; a
+// zero field takes its default.
+type IntakeLimits struct {
+	HeaderTimeout time.Duration // the request's headers, from the connection's first byte or its last request
+	BodyTimeout   time.Duration // the whole body, from the headers
+	BodyGrace     time.Duration // before the minimum rate applies
+	MinBodyRate   int64         // bytes per second: by BodyGrace + n/MinBodyRate after the headers, more than n bytes have arrived
+}
+
+// withDefaults is l with its zero fields set to the defaults.
+func (l IntakeLimits) withDefaults() IntakeLimits {
+	l.HeaderTimeout = cmp.Or(l.HeaderTimeout, DefaultHeaderTimeout)
+	l.BodyTimeout = cmp.Or(l.BodyTimeout, DefaultBodyTimeout)
+	l.BodyGrace = cmp.Or(l.BodyGrace, DefaultBodyGrace)
+	l.MinBodyRate = cmp.Or(l.MinBodyRate, DefaultMinBodyRate)
+	return l
+}
+
+// deadline is when a body of which got bytes arrived since start must have
+// its next byte: it falls behind the minimum rate then, or its time is up.
+func (l IntakeLimits) deadline(start time.Time, got int64) time.Time {
+	behind := start.Add(l.BodyGrace + time.Duration(float64(got)/float64(l.MinBodyRate)*float64(time.Second)))
+	if end := start.Add(l.BodyTimeout); end.Before(behind) {
+		return end
+	}
+	return behind
+}
 
 // maxBody is the configured cap on a webhook body.
 func maxBody(cfg *config.Server) int64 {
@@ -85,6 +129,62 @@ func (b *budget) release(n int64) {
 	b.changed = make(chan struct{})
 }
 
+// Why a body was not read whole.
+var (
+	errSlowBody = errors.New("the body arrived too slowly")
+	errBusy     = errors.New("too many large bodies at once")
+)
+
+// readBody reads r's body, of at most limit bytes, at the pace the intake
+// limits ask for. It fails with an *http.MaxBytesError for a body over the
+// limit, errSlowBody for one that fell behind the minimum rate or the body
+// timeout, and errBusy when the shared budget had no room in time.
+func (b *Bot) readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	rc := http.NewResponseController(w)
+	start := time.Now()
+	in := http.MaxBytesReader(w, r.Body, limit)
+	var (
+		chunks [][]byte
+		got    int64 // bytes received
+		held   int64 // bytes taken from the shared budget
+	)
+	defer func() { b.reading.release(held) }()
+	for {
+		deadline := b.intake.deadline(start, got)
+		_ = rc.SetReadDeadline(deadline)
+		if len(chunks) == 0 || len(chunks[len(chunks)-1]) == cap(chunks[len(chunks)-1]) {
+			size := int64(bodyChunk)
+			if got == 0 && r.ContentLength >= 0 {
+				// One allocation for a small body; a large declared
+				// length is not trusted with memory before it arrives.
+				size = min(r.ContentLength+1, freeBodyBytes)
+			}
+			if got+size > freeBodyBytes {
+				ctx, cancel := context.WithDeadline(r.Context(), deadline)
+				ok := b.reading.acquire(ctx, size)
+				cancel()
+				if !ok {
+					return nil, errBusy
+				}
+				held += size
+			}
+			chunks = append(chunks, make([]byte, 0, size))
+		}
+		c := chunks[len(chunks)-1]
+		n, err := in.Read(c[len(c):cap(c)])
+		chunks[len(chunks)-1] = c[:len(c)+n]
+		got += int64(n)
+		switch {
+		case err == io.EOF:
+			return slices.Concat(chunks...), nil
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, errSlowBody
+		case err != nil:
+			return nil, err
+		}
+	}
+}
+
 // EventHandler turns one kind of webhook event into jobs. Handle returns
 // the jobs to enqueue, or none and the reason the event is ignored; an
 // error means the payload is malformed (the answer is 400).
@@ -102,7 +202,8 @@ type webhookAnswer struct {
 
 // ServeWebhook answers POST /webhook: it checks the signature (HMAC SHA-256
 // of the body with the webhook secret, X-Hub-Signature-256, compared in
-// constant time) on a body of bounded size, and writes the event's jobs to
+// constant time) on a body of bounded size, read at the intake's pace
+// (408 when it falls behind; readBody), and writes the event's jobs to
 // the queue before answering 202. A bad signature is 401 and nothing is
 // queued; a delivery seen before is acknowledged and not queued again.
 // While the server drains it answers 503, which GitHub lists as a failed
@@ -135,35 +236,24 @@ func (b *Bot) ServeWebhook(w http.ResponseWriter, r *http.Request) {
 		tooBig()
 		return
 	}
-	// Bodies are read before the signature can be checked: bound the bytes
-	// read at once, so unsigned traffic cannot exhaust memory. GitHub does
-	// not redeliver on its own, so wait a little for room before refusing.
-	need := limit
-	if r.ContentLength >= 0 {
-		need = r.ContentLength
-	}
-	wctx, cancel := context.WithTimeout(r.Context(), readSlotWait)
-	ok := b.reading.acquire(wctx, need)
-	cancel()
-	if !ok {
-		if r.Context().Err() != nil {
-			return
-		}
-		w.Header().Set("Retry-After", "1")
-		answer(http.StatusServiceUnavailable, webhookAnswer{Status: "error", Message: "too many deliveries at once; retry"})
-		return
-	}
-	defer b.reading.release(need)
 	b.metrics.reading.Inc()
-	defer b.metrics.reading.Dec()
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(bodyReadTimeout))
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	body, err := b.readBody(w, r, limit)
+	b.metrics.reading.Dec()
 	var over *http.MaxBytesError
-	if errors.As(err, &over) {
+	switch {
+	case errors.As(err, &over):
 		tooBig()
 		return
-	}
-	if err != nil {
+	case errors.Is(err, errSlowBody):
+		log.Warn("webhook body too slow", "remote", r.RemoteAddr)
+		answer(http.StatusRequestTimeout, webhookAnswer{Status: "error", Message: fmt.Sprintf("the body must arrive within %v, at %d bytes/s or more after the first %v",
+			b.intake.BodyTimeout, b.intake.MinBodyRate, b.intake.BodyGrace)})
+		return
+	case errors.Is(err, errBusy):
+		w.Header().Set("Retry-After", "1")
+		answer(http.StatusServiceUnavailable, webhookAnswer{Status: "error", Message: "too many large deliveries at once; retry"})
+		return
+	case err != nil:
 		answer(http.StatusBadRequest, webhookAnswer{Status: "error", Message: "reading the body: " + err.Error()})
 		return
 	}

@@ -25,7 +25,8 @@ import (
 // the tree reaches is what the functions allow and not only what the rows
 // written down so far do. The commands run in a checkout of the head
 // commit (the bot's clones are bare), made once per run and removed at its
-// end, with none of setbot's environment (blackbox.Confined).
+// end, with none of setbot's environment, and as another user when setbot
+// runs as root (blackbox.Confined and blackbox.Prepare).
 
 // commandsAllowed says whether a run may run commands: the user asked
 // for it on the command line, or both the head's configuration and the
@@ -78,6 +79,9 @@ func (r *runner) checkout() (string, error) {
 		return "", fmt.Errorf("checking out %.12s to run black-box commands: %w", r.head, err)
 	}
 	if err := r.repo.WriteTree(r.head, dir); err != nil {
+		return "", errors.Join(err, os.RemoveAll(dir))
+	}
+	if err := blackbox.Prepare(dir); err != nil {
 		return "", errors.Join(err, os.RemoveAll(dir))
 	}
 	r.checkoutDir = dir

@@ -44,7 +44,7 @@ const gaugeTable = "# v, SCALE(v)\n0,0\n1,5\n"
 func gaugeRepo(t *testing.T, baseCfg, headCfg string, failing bool, more ...map[string]string) (repo *vcs.Repo, base, head, marker string, later []string) {
 	t.Helper()
 	dir, commit := newGitRepo(t)
-	marker = filepath.Join(t.TempDir(), "ran")
+	marker = filepath.Join(commandWritable(t), "ran")
 	first := map[string]string{"README": "gauge\n"}
 	if baseCfg != "" {
 		first[config.FileName] = baseCfg
@@ -372,4 +372,17 @@ func TestCommandsRefused(t *testing.T) {
 	if !slices.Contains(unreachable(m), "High") || !hitTable(m) {
 		t.Errorf("High should be reported not reached up to the table: unreachable %v, bounds %+v", unreachable(m), m.BoundsHit)
 	}
+}
+
+// commandWritable is a directory a black-box command can write in
+// whatever user it runs as (nobody when the tests run as root), unlike
+// t.TempDir, whose parent lets no other user in.
+func commandWritable(t *testing.T) string {
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

@@ -10,6 +10,8 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
+	"strings"
 
 	"github.com/setbot/setbot/bot"
 	"github.com/setbot/setbot/bot/ghapi"
@@ -18,6 +20,7 @@ import (
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/internal/blackbox"
 )
 
 // Stores are the bot's state in one database.
@@ -77,8 +80,12 @@ type Options struct {
 }
 
 // Run serves the bot until ctx is done, then drains and closes the store.
+// The configuration holds the server's secrets by now: first Run removes
+// them from the process's environment and hides the environment it
+// started with (forgetSecrets).
 func Run(ctx context.Context, cfg *config.Server, opts Options) error {
 	log := newLogger(cfg, opts.LogOut)
+	forgetSecrets(log)
 	stores, err := Open(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -121,4 +128,20 @@ func newLogger(cfg *config.Server, w io.Writer) *slog.Logger {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
 	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// forgetSecrets removes every SETBOT_* variable from the process's
+// environment, so that no child inherits one, and makes the process
+// non-dumpable (blackbox.Protect), so that no child of its user reads them
+// in /proc/PID/environ, which keeps the environment the process started
+// with, or in its memory.
+func forgetSecrets(log *slog.Logger) {
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); strings.HasPrefix(strings.ToUpper(name), "SETBOT_") {
+			os.Unsetenv(name)
+		}
+	}
+	if err := blackbox.Protect(); err != nil {
+		log.Warn("the process stays dumpable: commands of its user can read its memory and first environment", "err", err)
+	}
 }

@@ -713,7 +713,7 @@ func TestAnalyzeRunCommands(t *testing.T) {
 `
 	r := newTestRepo(t)
 	base := r.commit("readme", map[string][]byte{"README": []byte("gauge\n")})
-	marker := filepath.Join(t.TempDir(), "ran")
+	marker := filepath.Join(commandWritable(t), "ran")
 	script := []byte("#!/bin/sh\ntouch '" + marker + "'\necho $(($1 * 10))\n")
 	// The commit keeps the mode of a file that exists: executable.
 	if err := os.MkdirAll(filepath.Join(r.dir, "bin"), 0o755); err != nil {
@@ -792,4 +792,17 @@ func TestAnalyzeSARIFAtEndOfFile(t *testing.T) {
 			t.Errorf("%s result at %+v, want a line of the %d-line file", res.RuleID, region, lines)
 		}
 	}
+}
+
+// commandWritable is a directory a black-box command can write in
+// whatever user it runs as (nobody when the tests run as root), unlike
+// t.TempDir, whose parent lets no other user in.
+func commandWritable(t *testing.T) string {
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

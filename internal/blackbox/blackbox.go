@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/setbot/setbot/engine"
@@ -42,29 +43,47 @@ const MaxStderr = 2 << 10
 // to the repository root root, with the inputs as its arguments (no shell
 // reads them), root as its working directory, setbot's environment and
 // timeout as its limit, and reads the result from the first line of its
-// standard output. When ctx is done, a running command is killed with its
-// process group, and every run after fails at once.
+// standard output. The command runs in a session and process group of
+// its own; when ctx is done, a running command is killed with its process
+// group, and every run after fails at once.
 func Command(ctx context.Context, root string, timeout time.Duration) engine.Runner {
-	return runner(ctx, root, timeout, nil)
+	return runner(ctx, root, timeout, nil, false)
 }
 
-// Confined returns a Runner as Command does, except that the command gets
-// none of setbot's environment but PATH, and root as its HOME: an analysis
-// runs a repository's code, which has no business reading the server's
-// variables (tokens, secrets).
+// Confined returns a Runner as Command does, for code that has no business
+// with anything of setbot's (a pull request's commands): the command gets
+// none of setbot's environment but PATH, and root as its HOME; before the
+// first command runs, setbot makes itself non-dumpable (Protect), so that
+// the command cannot read setbot's memory or the environment it started
+// with through /proc; and when setbot runs as root, the command runs as
+// CommandUser, with no supplementary groups. root must be a directory made
+// for the commands and given to them with Prepare.
 func Confined(ctx context.Context, root string, timeout time.Duration) engine.Runner {
-	return runner(ctx, root, timeout, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root})
+	return runner(ctx, root, timeout, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root}, true)
 }
 
-// runner is Command with the environment env (nil: setbot's).
-func runner(parent context.Context, root string, timeout time.Duration, env []string) engine.Runner {
+// protect is Protect, done once for every confined command.
+var protect = sync.OnceValue(Protect)
+
+// runner is Command with the environment env (nil: setbot's), confined
+// when confined is set.
+func runner(parent context.Context, root string, timeout time.Duration, env []string, confined bool) engine.Runner {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
+	}
+	cred := commandUser()
+	if !confined {
+		cred = nil
 	}
 	return func(f *model.Function, in []lang.Expr) (lang.Expr, error) {
 		path, err := resolve(root, f.Command)
 		if err != nil {
 			return nil, err
+		}
+		if confined {
+			if err := protect(); err != nil {
+				return nil, fmt.Errorf("making setbot's /proc entries unreadable before running %s: %w", f.Command, err)
+			}
 		}
 		args := make([]string, len(in))
 		for i, e := range in {
@@ -79,6 +98,7 @@ func runner(parent context.Context, root string, timeout time.Duration, env []st
 		cmd := exec.CommandContext(ctx, path, args...)
 		cmd.Dir, cmd.Env, cmd.WaitDelay = root, env, waitDelay
 		killGroup(cmd)
+		runAs(cmd, cred)
 		stdout := &capped{max: MaxOutput, fail: true}
 		stderr := &capped{max: MaxStderr}
 		cmd.Stdout, cmd.Stderr = stdout, stderr

@@ -76,6 +76,18 @@ func script(t *testing.T, dir, name, body string) {
 	}
 }
 
+// commandDir is a directory for confined commands that every user can
+// reach (t.TempDir's parent lets in no one but its owner).
+func commandDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "setbot-blackbox-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
 func TestCommandTimeoutKillsItsChildren(t *testing.T) {
 	dir := t.TempDir()
 	// The child keeps the standard output open after the script is killed.
@@ -93,9 +105,12 @@ func TestCommandTimeoutKillsItsChildren(t *testing.T) {
 
 func TestConfinedHidesTheEnvironment(t *testing.T) {
 	t.Setenv("SETBOT_TEST_SECRET", "hunter2")
-	dir := t.TempDir()
+	dir := commandDir(t)
 	// The length of the variable, then whether HOME is the root.
 	script(t, dir, "env", `if [ "$HOME" = "$PWD" ]; then h=1; else h=0; fi; echo "${#SETBOT_TEST_SECRET}$h"`+"\n")
+	if err := Prepare(dir); err != nil {
+		t.Fatal(err)
+	}
 	f := &model.Function{Name: "env", Result: lang.IntType, Command: "env"}
 	for _, tt := range []struct {
 		name string
