@@ -39,7 +39,8 @@ func (b *Bot) Run(ctx context.Context) error {
 		return fmt.Errorf("recovering jobs: %w", err)
 	}
 	if n > 0 {
-		b.log.Info("jobs of a previous run queued again", "jobs", n)
+		// Only a process that died without draining leaves jobs running.
+		b.log.Warn("jobs a stopped process left running queued again, each to run alone", "jobs", n)
 	}
 	go b.sweepChecks(ctx, b.queue.Fresh())
 	b.prune(ctx)

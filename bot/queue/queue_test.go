@@ -435,7 +435,7 @@ func TestCrashIsolation(t *testing.T) {
 		t.Fatalf("a claim beside a suspect took job %d", got)
 	}
 	s.Close() // it kills the process again, alone
-	s, q = openQueue(t, path)
+	_, q = openQueue(t, path)
 	if n, err := q.Recover(ctx); err != nil || n != 0 {
 		t.Fatalf("Recover = %d, %v; want the culprit failed, nothing requeued", n, err)
 	}
@@ -476,7 +476,7 @@ func TestSuspectWaitsForTheRunningJobs(t *testing.T) {
 	suspect := mustEnqueue(t, q, prJob("octo/models", 1, "h1"))
 	claimID(t, q)
 	s.Close()
-	s, q = openQueue(t, path)
+	_, q = openQueue(t, path)
 	c := withClock(q, start)
 	if _, err := q.Recover(ctx); err != nil {
 		t.Fatal(err)

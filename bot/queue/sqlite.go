@@ -171,10 +171,13 @@ func (s *sqliteQueue) notRunning(ctx context.Context, tx *sql.Tx, id int64) erro
 	return fmt.Errorf("it is %s: %w", current, ErrNotRunning)
 }
 
-func (s *sqliteQueue) Finish(ctx context.Context, id int64, state, errText string, now time.Time) error {
+// changeRunning runs update, a statement whose last two arguments are
+// Running and id, after args: it changes job id only if it is running.
+// It explains a change that
+// found no such job.
+func (s *sqliteQueue) changeRunning(ctx context.Context, id int64, update string, args ...any) error {
 	return s.store.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "UPDATE jobs SET state = ?, error = ?, updated = ? WHERE id = ? AND state = ?",
-			state, errText, now.UnixNano(), id, Running)
+		res, err := tx.ExecContext(ctx, update, append(args, Running, id)...)
 		if err != nil {
 			return err
 		}
@@ -183,34 +186,21 @@ func (s *sqliteQueue) Finish(ctx context.Context, id int64, state, errText strin
 		}
 		return s.notRunning(ctx, tx, id)
 	})
+}
+
+func (s *sqliteQueue) Finish(ctx context.Context, id int64, state, errText string, now time.Time) error {
+	return s.changeRunning(ctx, id, "UPDATE jobs SET state = ?, error = ?, updated = ? WHERE state = ? AND id = ?",
+		state, errText, now.UnixNano())
 }
 
 func (s *sqliteQueue) Requeue(ctx context.Context, id int64, notBefore time.Time, why string, now time.Time) error {
-	return s.store.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "UPDATE jobs SET state = ?, not_before = ?, retries = retries + 1, error = ?, updated = ? WHERE id = ? AND state = ?",
-			Queued, notBefore.UnixNano(), why, now.UnixNano(), id, Running)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 1 {
-			return err
-		}
-		return s.notRunning(ctx, tx, id)
-	})
+	return s.changeRunning(ctx, id, "UPDATE jobs SET state = ?, not_before = ?, retries = retries + 1, error = ?, updated = ? WHERE state = ? AND id = ?",
+		Queued, notBefore.UnixNano(), why, now.UnixNano())
 }
 
 func (s *sqliteQueue) Release(ctx context.Context, id int64, why string, now time.Time) error {
-	return s.store.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "UPDATE jobs SET state = ?, error = ?, updated = ? WHERE id = ? AND state = ?",
-			Queued, why, now.UnixNano(), id, Running)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 1 {
-			return err
-		}
-		return s.notRunning(ctx, tx, id)
-	})
+	return s.changeRunning(ctx, id, "UPDATE jobs SET state = ?, error = ?, updated = ? WHERE state = ? AND id = ?",
+		Queued, why, now.UnixNano())
 }
 
 func (s *sqliteQueue) Superseded(ctx context.Context, key string, id int64) (bool, error) {
