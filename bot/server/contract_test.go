@@ -294,6 +294,29 @@ func TestQueueRequeueLater(t *testing.T) {
 	})
 }
 
+// TestQueueRelease: a run a shutdown interrupted is queued again as it
+// was: no retry and no crash counted, its check kept for the next attempt.
+func TestQueueRelease(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		s := b.open(t)
+		id := enqueue(t, s.Queue, prJob(1, "h1", "d-1"))
+		claim(t, s.Queue)
+		if err := s.Queue.SetCheck(ctx, id, 77, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Queue.Release(ctx, id, "the server shut down"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Queue.Release(ctx, id, "again"); !errors.Is(err, queue.ErrNotRunning) {
+			t.Errorf("releasing a queued job: %v", err)
+		}
+		j := claim(t, s.Queue)
+		if j == nil || j.ID != id || j.Attempts != 2 || j.Retries != 0 || j.Crashes != 0 || j.CheckRun != 77 || !j.CheckOpen {
+			t.Errorf("the released job claimed again: %+v", j)
+		}
+	})
+}
+
 // TestQueueRecover: the jobs of a server that stopped are dealt with by
 // the next one (SQLite: at its start; PostgreSQL: once their lease
 // expired): cancelled if superseded, queued again otherwise as suspects,
