@@ -81,6 +81,7 @@ type Bot struct {
 	sweep     time.Duration
 	now       func() time.Time
 
+	drain    *ghapi.Drain // begins when Run stops taking jobs
 	handlers map[string]EventHandler
 	intake   IntakeLimits
 	reading  *budget    // bytes of webhook bodies being read, beyond each one's own
@@ -121,7 +122,7 @@ func New(cfg *config.Server, opts Options) (*Bot, error) {
 		cfg: cfg, store: opts.Store, queue: q, schedules: opts.Schedules, github: opts.GitHub, solver: opts.Solver,
 		log: opts.Logger, rewrite: opts.RewriteCloneURL, poll: opts.PollInterval, sweep: opts.SweepInterval, now: opts.Now,
 		running: make(map[string]*runningJob), clients: make(map[int64]ghapi.Client),
-		intake: opts.Intake.withDefaults(), reading: newBudget(MaxConcurrentReads * maxBody(cfg)),
+		intake: opts.Intake.withDefaults(), reading: newBudget(MaxConcurrentReads * maxBody(cfg)), drain: ghapi.NewDrain(),
 	}
 	if b.log == nil {
 		b.log = slog.Default()

@@ -91,6 +91,9 @@ type env struct {
 	clock    *fakeClock    // nil: the real clock
 	sweep    time.Duration // the sweep interval; 0: the default
 	intake   IntakeLimits  // zero fields: the defaults
+	// realSleep makes GitHub calls wait for real before a retry; by
+	// default they go on at once.
+	realSleep bool
 }
 
 // fakeClock is a clock the test moves, shared by the bot, its GitHub client
@@ -157,9 +160,13 @@ func (e *env) open() {
 	if e.clock != nil {
 		now = e.clock.Now
 	}
+	sleep := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+	if e.realSleep {
+		sleep = nil
+	}
 	factory, err := ghapi.NewFactory(ghapi.Config{
 		BaseURL: e.cfg.GitHub.BaseURL, Token: e.cfg.GitHub.Token, AppID: e.cfg.GitHub.AppID, PrivateKey: e.cfg.GitHub.PrivateKey,
-		Sleep:   func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
+		Sleep:   sleep,
 		Metrics: func(event string) { b.Metrics().GitHubEvent(event) },
 		Now:     now,
 	})
@@ -972,8 +979,9 @@ func TestInterruptedJobReusesItsCheck(t *testing.T) {
 	}
 }
 
-// TestAbandonedJobClosesItsCheck: a job whose process stopped too often is
-// given up, and its check is closed rather than left in progress.
+// TestAbandonedJobClosesItsCheck: a job whose analysis killed the server
+// twice, the second time alone, is given up, and its check is closed with
+// a message that says so rather than left in progress.
 func TestAbandonedJobClosesItsCheck(t *testing.T) {
 	e := newEnv(t)
 	interrupt(t, e)
@@ -985,9 +993,9 @@ func TestAbandonedJobClosesItsCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Processes that died running it until its last attempt: the next start
+	// Processes that died running it, MaxCrashes times: the next start
 	// gives up on it.
-	for attempts := 0; attempts < queue.MaxAttempts; {
+	for crashes := 0; crashes < queue.MaxCrashes; crashes++ {
 		if _, err := q.Recover(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -995,7 +1003,6 @@ func TestAbandonedJobClosesItsCheck(t *testing.T) {
 		if err != nil || j == nil {
 			t.Fatalf("claiming the interrupted job: %v, %v", j, err)
 		}
-		attempts = j.Attempts
 	}
 	store.Close()
 	e.start()
@@ -1007,7 +1014,7 @@ func TestAbandonedJobClosesItsCheck(t *testing.T) {
 			break
 		}
 	}
-	if len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "failure" || !strings.Contains(runs[0].Summary, "abandoned") {
+	if len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "failure" || !strings.Contains(runs[0].Summary, "crashed the server twice") {
 		t.Errorf("check runs of an abandoned job: %+v", runs)
 	}
 	if n := len(e.jobs(queue.Failed)); n != 1 {

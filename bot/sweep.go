@@ -18,9 +18,9 @@ import (
 // whatever happens to it; what it cannot close, a sweep beside the workers
 // does, every sweep interval:
 //
-//   - the checks of jobs that ended with their check still open (the
-//     process stopped too often, a newer commit superseded them while
-//     queued, or GitHub refused the completion): the queue knows them;
+//   - the checks of jobs that ended with their check still open (their
+//     analysis crashed the server twice, a newer commit superseded them
+//     while queued, or GitHub refused the completion): the queue knows them;
 //   - check runs named setbot still in progress on a commit no job is
 //     analysing any more, which no job knows: their creation took effect on
 //     GitHub but its answer was lost (a timeout, a connection reset, a 502
@@ -99,7 +99,13 @@ func (b *Bot) closeCheck(parent context.Context, j *queue.Job) {
 	}
 	run := ghapi.CheckRun{Conclusion: report.Failure, Title: "setbot could not finish",
 		Summary: "The analysis was interrupted: " + j.Error + ".\n\nComment `/setbot rerun` to try again."}
-	if j.State == queue.Cancelled {
+	switch {
+	case j.State == queue.Failed && j.Crashes >= queue.MaxCrashes:
+		run.Title = "The analysis crashed the server"
+		run.Summary = "setbot stopped: " + j.Error + ".\n\nThe server's process died (a fatal error, or out of memory) while " +
+			"analysing this commit, and again when the analysis ran with nothing beside it. It is not tried again, so that " +
+			"it cannot take the analyses of other pull requests down with it.\n\nComment `/setbot rerun` to try again."
+	case j.State == queue.Cancelled:
 		run = ghapi.CheckRun{Conclusion: "cancelled", Title: "Superseded", Summary: "A newer commit of this pull request is analysed instead."}
 	}
 	if err := g.finish(ctx, run); err != nil {

@@ -27,7 +27,7 @@ const (
 )
 
 // errShutdown stops runs that did not finish within the shutdown timeout;
-// they stay marked running and are queued again at the next start.
+// they are queued again as they were (queue.Release), for the next start.
 var errShutdown = errors.New("server shutting down")
 
 // Run recovers jobs a previous process left running, starts the workers
@@ -39,7 +39,8 @@ func (b *Bot) Run(ctx context.Context) error {
 		return fmt.Errorf("recovering jobs: %w", err)
 	}
 	if n > 0 {
-		b.log.Info("jobs of a previous run queued again", "jobs", n)
+		// Only a process that died without draining leaves jobs running.
+		b.log.Warn("jobs a stopped process left running queued again, each to run alone", "jobs", n)
 	}
 	go b.sweepChecks(ctx, b.queue.Fresh())
 	b.prune(ctx)
@@ -54,7 +55,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	if workers <= 0 {
 		workers = DefaultWorkers
 	}
-	jobsCtx, stopJobs := context.WithCancelCause(context.Background())
+	jobsCtx, stopJobs := context.WithCancelCause(ghapi.WithDrain(context.Background(), b.drain))
 	defer stopJobs(nil)
 	// The other servers' news is heard, and the leases of running jobs
 	// kept, until the last job has ended.
@@ -91,6 +92,9 @@ wait:
 	if timeout <= 0 {
 		timeout = DefaultShutdownTimeout
 	}
+	// A GitHub call that would wait past the timeout (on a rate limit, say)
+	// does not: its job is queued again for when GitHub said.
+	b.drain.Begin(time.Now().Add(timeout))
 	select {
 	case <-drained:
 	case <-time.After(timeout):
@@ -259,8 +263,7 @@ func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 	var ferr error
 	switch outcome {
 	case "interrupted":
-		log.Warn("job interrupted by shutdown; it will run again")
-		return
+		ferr = b.queue.Release(context.WithoutCancel(ctx), j.ID, fmt.Sprintf("requeued: the server shut down during attempt %d", j.Attempts))
 	case "lost":
 		log.Warn("job taken over by another server; its run here is dropped")
 		return
@@ -279,6 +282,8 @@ func (b *Bot) runJob(parent context.Context, j *queue.Job) {
 		// nothing until that changes, which an operator must know.
 		b.metrics.tokenErrors.WithLabelValues(outcome).Inc()
 		log.Error("no token for the installation", "installation", j.Installation, "outcome", outcome, "retry_at", retryAt, "err", err, "seconds", seconds)
+	case outcome == "interrupted":
+		log.Warn("job interrupted by shutdown; it will run again", "seconds", seconds)
 	case outcome == "requeued":
 		log.Warn("job queued again for later", "retry_at", retryAt, "err", err, "seconds", seconds)
 	case outcome == "failed":

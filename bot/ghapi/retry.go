@@ -80,7 +80,8 @@ const (
 )
 
 // do runs fn until it succeeds, fails with an error that is not worth retrying, or runs out of
-// retries. Each attempt gets its own timeout; an attempt that times out is not retried, because
+// retries, or until a Drain in ctx cuts its wait before a retry (a RetryLaterError). Each
+// attempt gets its own timeout; an attempt that times out is not retried, because
 // the timeout already bounds how long a caller waits on an unresponsive GitHub and a write that
 // timed out may have taken effect. Rate limits that reset within maxWait are waited out in
 // place; later ones, and server errors that outlast the retries, are a RetryLaterError.
@@ -147,8 +148,16 @@ func (c *client) do(ctx context.Context, o op, fn attempt) error {
 		} else {
 			log.Warn("GitHub rate limit hit; waiting", "limit", event)
 		}
-		if err := c.cfg.Sleep(ctx, wait); err != nil {
-			return fmt.Errorf("%s: waiting to retry: %w", o.what, err)
+		wctx, release := drainFrom(ctx).bound(ctx, wait)
+		serr := c.cfg.Sleep(wctx, wait)
+		drained := errors.Is(context.Cause(wctx), errDrained)
+		release()
+		if drained {
+			log.Warn("the server is shutting down; the call is left for later", "until", now.Add(wait))
+			return &RetryLaterError{At: now.Add(wait), Err: fmt.Errorf("%s: %w before the retry: %w", o.what, errDrained, err)}
+		}
+		if serr != nil {
+			return fmt.Errorf("%s: waiting to retry: %w", o.what, serr)
 		}
 	}
 }

@@ -18,9 +18,10 @@ type Backend interface {
 	// superseded. A delivery seen before is ErrDuplicate, with nothing
 	// written.
 	Enqueue(ctx context.Context, jobs []Job, now time.Time) (ids []int64, superseded []string, err error)
-	// Claim is Queue.Claim. With leases, it first deals with the jobs of
-	// leases that expired, as Recover does, and returns the kinds of those
-	// it cancelled as superseded.
+	// Claim is Queue.Claim, suspects alone (see Crashes in the package
+	// documentation). With leases, it first deals with the jobs of leases
+	// that expired, as Recover does, and returns the kinds of those it
+	// cancelled as superseded.
 	Claim(ctx context.Context, now time.Time) (j *Job, cancelled []string, err error)
 	// Finish ends a running job this process holds; ErrNotFound or
 	// ErrNotRunning (wrapped) when there is none.
@@ -28,6 +29,9 @@ type Backend interface {
 	// Requeue queues a running job this process holds again, as
 	// Queue.Requeue says.
 	Requeue(ctx context.Context, id int64, notBefore time.Time, why string, now time.Time) error
+	// Release queues a running job this process holds again, as
+	// Queue.Release says.
+	Release(ctx context.Context, id int64, why string, now time.Time) error
 	// Superseded reports whether a job of key newer than id exists.
 	Superseded(ctx context.Context, key string, id int64) (bool, error)
 	// Published records the publication of job id of key at headSHA unless

@@ -53,6 +53,7 @@ type Job struct {
 	State        string
 	Attempts     int       // times a worker started it
 	Retries      int       // times it was queued again for later (Requeue)
+	Crashes      int       // times its process died while running it (Recover): above 0 it runs alone
 	NotBefore    time.Time // not claimed before this time (zero: at once)
 	Error        string
 	Created      time.Time
@@ -77,7 +78,8 @@ func (j *Job) Key() string {
 }
 
 // validate checks a job given to EnqueueAll. The fields the queue sets (ID,
-// Attempts, Retries, NotBefore, Error, Created, Updated) are ignored.
+// Attempts, Retries, Crashes, NotBefore, Error, Created, Updated) are
+// ignored.
 func (j *Job) validate() error {
 	owner, name, ok := strings.Cut(j.Repo, "/")
 	if !ok || owner == "" || name == "" || strings.ContainsAny(name, "/#@") || strings.ContainsAny(owner, "#@") {

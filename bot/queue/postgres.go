@@ -29,7 +29,8 @@ import (
 //     the lease (Watch); a replica that dies stops renewing, and once the
 //     lease has expired the next Claim anywhere deals with the job as
 //     Recover does with one server: cancelled if a newer job of its Key
-//     exists, failed after MaxAttempts, queued again otherwise.
+//     exists, failed if it ran alone as a suspect, queued again as a
+//     suspect otherwise (see Crashes in the package documentation).
 //   - One job per Key runs at a time across replicas: Enqueue serialises
 //     the jobs of a Key with an advisory lock, so each new job sees and
 //     cancels the older queued ones; Claim takes no job whose Key has a
@@ -122,6 +123,13 @@ CREATE TABLE published (
 	updated  bigint NOT NULL   -- unix nanoseconds
 );
 `,
+}, {
+	Version: 2,
+	Name:    "jobs count the crashes of their replica",
+	SQL: `
+ALTER TABLE jobs ADD COLUMN crashes integer NOT NULL DEFAULT 0;
+CREATE INDEX jobs_suspects ON jobs (state) WHERE crashes > 0;
+`,
 }}}
 
 // pgQueue is the queue's Backend in PostgreSQL.
@@ -133,6 +141,10 @@ type pgQueue struct {
 
 	mu   sync.Mutex
 	held map[int64]bool // the running jobs whose lease this replica holds
+
+	// claiming serialises the claims of this replica's workers, so that
+	// each sees the jobs the others started: a suspect runs alone.
+	claiming sync.Mutex
 }
 
 // OpenPostgres returns the queue kept in db, creating or updating its
@@ -266,13 +278,16 @@ RETURNING id`,
 // pgJobColumns are the columns scanJob reads, in its order.
 const pgJobColumns = `jobs.id, delivery, kind, installation, repo, clone_url, pr, branch, base_sha, head_sha,
 	fresh, requester, command, comment_id, state, attempts, error, created, updated, check_run, check_open,
-	retries, not_before`
+	retries, not_before, crashes`
 
 func (s *pgQueue) Claim(ctx context.Context, now time.Time) (*Job, []string, error) {
 	_, cancelled, err := s.reap(ctx, now)
 	if err != nil {
 		return nil, nil, err
 	}
+	// A suspect runs alone in this replica; one waiting anywhere holds back
+	// the other claims until a replica is idle to take it.
+	s.claiming.Lock()
 	j, err := scanJob(s.pool.QueryRow(ctx, `
 UPDATE jobs SET state = $1, attempts = attempts + 1, updated = $2,
 	lease_owner = $3, lease_until = clock_timestamp() + $4::float8 * interval '1 millisecond'
@@ -280,11 +295,14 @@ WHERE id = (
 	SELECT c.id FROM jobs c
 	WHERE c.state = $5 AND c.not_before <= $2
 	AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.key = c.key AND r.state = $1)
+	AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.state = $1 AND r.lease_owner = $3 AND (r.crashes > 0 OR c.crashes > 0))
+	AND (c.crashes > 0 OR NOT EXISTS (SELECT 1 FROM jobs w WHERE w.state = $5 AND w.crashes > 0 AND w.not_before <= $2))
 	ORDER BY c.id
 	LIMIT 1
 	FOR UPDATE SKIP LOCKED)
 RETURNING `+pgJobColumns,
 		Running, now.UnixNano(), s.owner, s.lease.Milliseconds(), Queued))
+	s.claiming.Unlock()
 	var pe *pgconn.PgError
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
@@ -332,17 +350,15 @@ RETURNING kind`, Cancelled, now, Running)
 		if err != nil {
 			return err
 		}
-		// Starts that ended in Requeue were not stopped by their replica.
+		// As Recover in SQLite: the culprit fails, the others are suspects.
 		if _, err := tx.Exec(ctx, `
-UPDATE jobs SET state = $1, error = 'abandoned after ' || (attempts - retries) || ' attempts: the server running it stopped each time',
-	updated = $2, lease_owner = '', lease_until = NULL
-WHERE state = $3 AND lease_until < now() AND attempts - retries >= $4`, Failed, now, Running, MaxAttempts); err != nil {
+UPDATE jobs SET state = $1, crashes = crashes + 1, error = $2, updated = $3, lease_owner = '', lease_until = NULL
+WHERE state = $4 AND lease_until < now() AND crashes + 1 >= $5`, Failed, crashedError, now, Running, MaxCrashes); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `
-UPDATE jobs SET state = $1, error = 'requeued: the server running attempt ' || attempts || ' stopped', updated = $2,
-	lease_owner = '', lease_until = NULL
-WHERE state = $3 AND lease_until < now()`, Queued, now, Running)
+UPDATE jobs SET state = $1, crashes = crashes + 1, error = $2, updated = $3, lease_owner = '', lease_until = NULL
+WHERE state = $4 AND lease_until < now()`, Queued, suspectError, now, Running)
 		if err != nil {
 			return err
 		}
@@ -398,6 +414,14 @@ func (s *pgQueue) Requeue(ctx context.Context, id int64, notBefore time.Time, wh
 		tag, err := tx.Exec(ctx, `UPDATE jobs SET state = $1, not_before = $2, retries = retries + 1, error = $3, updated = $4,
 	lease_owner = '', lease_until = NULL
 WHERE id = $5 AND state = $6 AND lease_owner = $7`, Queued, notBefore.UnixNano(), why, now.UnixNano(), id, Running, s.owner)
+		return tag.RowsAffected(), err
+	})
+}
+
+func (s *pgQueue) Release(ctx context.Context, id int64, why string, now time.Time) error {
+	return s.changeHeld(ctx, id, func(tx pgx.Tx) (int64, error) {
+		tag, err := tx.Exec(ctx, `UPDATE jobs SET state = $1, error = $2, updated = $3, lease_owner = '', lease_until = NULL
+WHERE id = $4 AND state = $5 AND lease_owner = $6`, Queued, why, now.UnixNano(), id, Running, s.owner)
 		return tag.RowsAffected(), err
 	})
 }

@@ -24,9 +24,39 @@
 //
 // A job GitHub turned away for now is not failed: Requeue queues it again
 // with a time before which Claim does not take it (NotBefore), and counts
-// the retry. Attempts counts the starts of a job; a start that ended in
-// Requeue did not end in a crash, so Recover gives up on a job after
-// MaxAttempts starts that ended neither way.
+// the retry. A job a shutdown interrupted is not failed either: Release
+// queues it again as it was. Attempts counts the starts of a job; the claim
+// records one before the job runs, so that a process that dies running it
+// leaves the job running, and the next start knows.
+//
+// # Crashes
+//
+// A job whose analysis kills its process (a runtime fatal error such as a
+// stack overflow, the kernel's out-of-memory killer) must not take the
+// server down again and again, nor the jobs that ran beside it. The queue
+// cannot tell which of the jobs a dead process left running killed it, so
+// it tells them apart by running each again alone:
+//
+//  1. Recover (or, with PostgreSQL, the claim that finds a lease expired)
+//     marks every job its dead process left running a suspect: its Crashes
+//     count goes up by one and it is queued again, at once.
+//  2. A suspect runs alone: Claim starts it only when its server runs no
+//     other job, and starts no other job on that server while it runs.
+//     Suspects go first: while one waits, Claim starts no other job, so
+//     the server's running jobs end and the suspect starts.
+//  3. A suspect whose process dies again, running alone, is the culprit:
+//     Recover fails it (Crashes reaches MaxCrashes) with an error that says
+//     so, and the bot closes its check with it. A suspect that ends in any
+//     other way (done, failed, requeued for GitHub, released at a shutdown,
+//     cancelled) was not: the jobs that ran beside a crash lose nothing but
+//     the time of one run alone, and no attempt of theirs counts against
+//     them.
+//
+// "Alone" is per server: with PostgreSQL, a crash ends one replica, so a
+// suspect runs alone in its replica while the others go on with their
+// jobs (and a suspect waiting holds back the claims of every replica only
+// until one of them is idle and takes it). A replica's workers claim one
+// at a time, so two claims of one replica never miss each other.
 //
 // Every write is one transaction, so several goroutines and processes can
 // share one queue. Notify wakes idle workers of this process; with SQLite,
@@ -42,14 +72,22 @@ import (
 )
 
 const (
-	// MaxAttempts is how many times a job is started before Recover gives up
-	// on it: a job that took its process down that often would do it again.
-	MaxAttempts = 3
+	// MaxCrashes is how many times a job's process may die while running it
+	// before Recover gives up on it; every run after the first crash is
+	// alone (see Crashes in the package documentation), so the last crash
+	// is its own.
+	MaxCrashes = 2
 
 	// DefaultRetention is an age for Prune that outlasts GitHub's redelivery
 	// window (deliveries of the last three days can be redelivered), so that
 	// a redelivered webhook is still recognised as a duplicate.
 	DefaultRetention = 7 * 24 * time.Hour
+)
+
+// The errors Recover gives the jobs a dead process left running.
+const (
+	crashedError = "the analysis crashed the server twice; not retried: the server stopped while running it alone, as it had during an earlier attempt"
+	suspectError = "requeued to run alone: the server stopped while running it"
 )
 
 var (
@@ -183,7 +221,8 @@ func describe(jobs []Job) string {
 
 // Claim marks the oldest queued job whose NotBefore has come and whose Key
 // has no running job as running (one more attempt) and returns it, or nil
-// when there is none. It is one transaction, so any number of goroutines
+// when there is none; a suspect goes first, and runs alone (see Crashes in
+// the package documentation). It is one transaction, so any number of goroutines
 // and processes may claim at once and each job goes to one of them. With
 // PostgreSQL the job is claimed with FOR UPDATE SKIP LOCKED under a lease
 // that Watch renews, and the jobs of expired leases are dealt with first
@@ -231,6 +270,20 @@ func (q *Queue) Requeue(ctx context.Context, id int64, notBefore time.Time, why 
 	return nil
 }
 
+// Release queues a running job again as it was, to be claimed at once: the
+// run a shutdown interrupts is neither a retry nor a crash; why says what
+// happened (its Error until it ends). It keeps the job's check (SetCheck)
+// for the next attempt, and a suspect stays one. A job that is not running
+// is an error wrapping ErrNotRunning (ErrNotFound for an unknown id), and
+// is left as it is.
+func (q *Queue) Release(ctx context.Context, id int64, why string) error {
+	if err := q.b.Release(ctx, id, why, q.now()); err != nil {
+		return fmt.Errorf("queueing job %d again after a shutdown: %w", id, err)
+	}
+	q.notify()
+	return nil
+}
+
 // Superseded reports whether a newer job (higher id) of j's Key exists, in
 // any state: j's result must then not be published, since the newer job's
 // would replace it (and an older commit never overwrites a newer result).
@@ -269,10 +322,11 @@ func (q *Queue) Published(ctx context.Context, j *Job) (ok bool, err error) {
 // runs jobs from the same store (one replica, ARCHITECTURE.md §9), so every
 // running job is one a process that stopped left; with PostgreSQL, only
 // jobs whose lease expired are (Claim also takes those over).
-// A job a newer job of its Key supersedes is cancelled; one whose process
-// stopped MaxAttempts times while running it is marked failed; the others
-// are queued again (their Error says so until they finish). It returns how
-// many it requeued.
+// A job a newer job of its Key supersedes is cancelled; a suspect, which
+// ran alone, is failed as the one that crashed the server (MaxCrashes); the
+// others are queued again as suspects, to run alone (see Crashes in the
+// package documentation; their Error says so until they finish). It
+// returns how many it requeued.
 func (q *Queue) Recover(ctx context.Context) (int, error) {
 	requeued, cancelled, err := q.b.Recover(ctx, q.now())
 	if err != nil {

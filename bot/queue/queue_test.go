@@ -365,10 +365,12 @@ func TestRecover(t *testing.T) {
 	wantState(t, q, id, Queued)
 
 	// Each round: a worker claims the job and its process dies (the store is
-	// closed without Finish); the next start recovers it.
-	for attempt := 1; attempt <= MaxAttempts; attempt++ {
+	// closed without Finish); the next start recovers it. The first time it
+	// is queued again as a suspect; the second, when it ran alone, it is
+	// failed as the job that crashed the server.
+	for crash := 1; crash <= MaxCrashes; crash++ {
 		if got := claimID(t, q); got != id {
-			t.Fatalf("attempt %d: Claim = job %d, want %d", attempt, got, id)
+			t.Fatalf("attempt %d: Claim = job %d, want %d", crash, got, id)
 		}
 		s.Close()
 		s, q = openQueue(t, path)
@@ -378,21 +380,165 @@ func TestRecover(t *testing.T) {
 			t.Fatal(err)
 		}
 		j := mustGet(t, q, id)
-		if j.Attempts != attempt {
-			t.Errorf("attempts = %d, want %d", j.Attempts, attempt)
+		if j.Attempts != crash || j.Crashes != crash {
+			t.Errorf("attempts = %d, crashes = %d, want %d", j.Attempts, j.Crashes, crash)
 		}
-		if attempt < MaxAttempts {
-			if n != 1 || j.State != Queued || !woken(q) {
-				t.Errorf("attempt %d: Recover = %d, job %s; want 1 requeued, with a notification", attempt, n, j.State)
+		if crash < MaxCrashes {
+			if n != 1 || j.State != Queued || j.Error != suspectError || !woken(q) {
+				t.Errorf("crash %d: Recover = %d, job %s (%q); want 1 requeued to run alone, with a notification", crash, n, j.State, j.Error)
 			}
 			continue
 		}
-		if n != 0 || j.State != Failed || !strings.Contains(j.Error, "abandoned after 3 attempts") {
-			t.Errorf("after %d attempts: Recover = %d, job %s (%q); want it failed", attempt, n, j.State, j.Error)
+		if n != 0 || j.State != Failed || !strings.HasPrefix(j.Error, "the analysis crashed the server twice; not retried: ") {
+			t.Errorf("after %d crashes: Recover = %d, job %s (%q); want it failed", crash, n, j.State, j.Error)
 		}
 	}
 	if d, err := q.Depth(ctx); err != nil || d != 0 {
 		t.Errorf("Depth = %d, %v; want 0", d, err)
+	}
+}
+
+// TestCrashIsolation: the jobs a dead process left running each run again
+// alone, first; the one that kills the process again alone is failed, the
+// others end as they would have, and no other job ran beside a suspect.
+func TestCrashIsolation(t *testing.T) {
+	path := tempPath(t)
+	s, q := openQueue(t, path)
+	culprit := mustEnqueue(t, q, prJob("octo/models", 1, "h1"))
+	innocent := mustEnqueue(t, q, prJob("octo/models", 2, "h2"))
+	waiting := mustEnqueue(t, q, prJob("octo/models", 3, "h3"))
+	for _, want := range []int64{culprit, innocent} {
+		if got := claimID(t, q); got != want {
+			t.Fatalf("Claim = %d, want %d", got, want)
+		}
+	}
+	s.Close() // the process dies running both
+	s, q = openQueue(t, path)
+	if n, err := q.Recover(ctx); err != nil || n != 2 {
+		t.Fatalf("Recover = %d, %v; want both running jobs queued again", n, err)
+	}
+	for _, id := range []int64{culprit, innocent} {
+		if j := wantState(t, q, id, Queued); j.Crashes != 1 || j.Error != suspectError {
+			t.Errorf("job %d: crashes %d, error %q; want a suspect", id, j.Crashes, j.Error)
+		}
+	}
+	if j := mustGet(t, q, waiting); j.Crashes != 0 {
+		t.Errorf("the job that was not running has crashes %d", j.Crashes)
+	}
+
+	// The oldest suspect runs first, alone: not the other suspect, not the
+	// older-than-nothing queued job.
+	if got := claimID(t, q); got != culprit {
+		t.Fatalf("first claim after the crash = %d, want the oldest suspect %d", got, culprit)
+	}
+	if got := claimID(t, q); got != 0 {
+		t.Fatalf("a claim beside a suspect took job %d", got)
+	}
+	s.Close() // it kills the process again, alone
+	_, q = openQueue(t, path)
+	if n, err := q.Recover(ctx); err != nil || n != 0 {
+		t.Fatalf("Recover = %d, %v; want the culprit failed, nothing requeued", n, err)
+	}
+	if j := wantState(t, q, culprit, Failed); j.Crashes != MaxCrashes || j.Error != crashedError {
+		t.Errorf("culprit: crashes %d, error %q", j.Crashes, j.Error)
+	}
+
+	// The other suspect runs alone, and ends well: it was innocent.
+	if got := claimID(t, q); got != innocent {
+		t.Fatalf("claim = %d, want the other suspect %d", got, innocent)
+	}
+	if got := claimID(t, q); got != 0 {
+		t.Fatalf("a claim beside a suspect took job %d", got)
+	}
+	if err := q.Finish(ctx, innocent, Done, ""); err != nil {
+		t.Fatal(err)
+	}
+	if j := mustGet(t, q, innocent); j.Attempts != 2 || j.Crashes != 1 {
+		t.Errorf("innocent: attempts %d, crashes %d", j.Attempts, j.Crashes)
+	}
+
+	// With no suspect left, jobs run side by side again.
+	more := mustEnqueue(t, q, prJob("octo/models", 4, "h4"))
+	for _, want := range []int64{waiting, more} {
+		if got := claimID(t, q); got != want {
+			t.Errorf("Claim = %d, want %d", got, want)
+		}
+	}
+}
+
+// TestSuspectWaitsForTheRunningJobs: a suspect that becomes claimable
+// while other jobs run waits until they end, and no new job starts
+// meanwhile, so that it runs alone soon.
+func TestSuspectWaitsForTheRunningJobs(t *testing.T) {
+	path := tempPath(t)
+	s, q := openQueue(t, path)
+	start := time.Unix(1_700_000_000, 0)
+	suspect := mustEnqueue(t, q, prJob("octo/models", 1, "h1"))
+	claimID(t, q)
+	s.Close()
+	_, q = openQueue(t, path)
+	c := withClock(q, start)
+	if _, err := q.Recover(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := claimID(t, q); got != suspect {
+		t.Fatalf("Claim = %d, want the suspect %d", got, suspect)
+	}
+	// GitHub turns it away for a while: the others run meanwhile.
+	if err := q.Requeue(ctx, suspect, start.Add(time.Hour), "rate limited"); err != nil {
+		t.Fatal(err)
+	}
+	running := mustEnqueue(t, q, prJob("octo/models", 2, "h2"))
+	if got := claimID(t, q); got != running {
+		t.Fatalf("Claim = %d, want %d beside the waiting suspect", got, running)
+	}
+	c.advance(time.Hour)
+	held := mustEnqueue(t, q, prJob("octo/models", 3, "h3"))
+	if got := claimID(t, q); got != 0 {
+		t.Errorf("Claim = %d while a suspect waits for a running job, want none", got)
+	}
+	if err := q.Finish(ctx, running, Done, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := claimID(t, q); got != suspect {
+		t.Fatalf("Claim = %d, want the suspect %d", got, suspect)
+	}
+	if j := mustGet(t, q, suspect); j.Crashes != 1 {
+		t.Errorf("the suspect's crashes = %d after a retry, want 1", j.Crashes)
+	}
+	if err := q.Finish(ctx, suspect, Done, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := claimID(t, q); got != held {
+		t.Errorf("Claim = %d, want %d", got, held)
+	}
+}
+
+// TestRelease: a run a shutdown interrupted is queued again as it was: no
+// retry, no crash, the check kept, a suspect still one.
+func TestRelease(t *testing.T) {
+	_, q := openQueue(t, tempPath(t))
+	id := mustEnqueue(t, q, prJob("octo/models", 1, "h1"))
+	claimID(t, q)
+	if err := q.SetCheck(ctx, id, 99, true); err != nil {
+		t.Fatal(err)
+	}
+	woken(q)
+	if err := q.Release(ctx, id, "the server shut down"); err != nil {
+		t.Fatal(err)
+	}
+	j := wantState(t, q, id, Queued)
+	if j.Attempts != 1 || j.Retries != 0 || j.Crashes != 0 || j.CheckRun != 99 || !j.CheckOpen || j.Error != "the server shut down" || !woken(q) {
+		t.Errorf("released job = %+v", j)
+	}
+	if err := q.Release(ctx, id, "again"); !errors.Is(err, ErrNotRunning) {
+		t.Errorf("releasing a queued job: %v", err)
+	}
+	if err := q.Release(ctx, 4242, "x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("releasing an unknown job: %v", err)
+	}
+	if got := claimID(t, q); got != id {
+		t.Errorf("Claim = %d, want the released job at once", got)
 	}
 }
 

@@ -81,4 +81,13 @@ UPDATE jobs SET swept = 1 WHERE state IN ('done', 'failed', 'cancelled') OR kind
 CREATE INDEX jobs_unswept ON jobs (repo, head_sha) WHERE swept = 0;
 CREATE INDEX jobs_head ON jobs (repo, head_sha, state);
 `,
+}, {
+	// A job whose process died while running it is a suspect: it runs
+	// again alone, and is failed if its process dies again (see Recover).
+	Version: 4,
+	Name:    "jobs count the crashes of their process",
+	SQL: `
+ALTER TABLE jobs ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX jobs_suspects ON jobs (state) WHERE crashes > 0;
+`,
 }}}

@@ -112,7 +112,7 @@ RETURNING id`,
 // jobColumns are the columns scanJob reads, in its order.
 const jobColumns = `id, delivery, kind, installation, repo, clone_url, pr, branch, base_sha, head_sha,
 	fresh, requester, command, comment_id, state, attempts, error, created, updated, check_run, check_open,
-	retries, not_before`
+	retries, not_before, crashes`
 
 // scanJob reads a row of jobColumns.
 func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
@@ -122,7 +122,7 @@ func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
 	)
 	if err := row.Scan(&j.ID, &j.Delivery, &j.Kind, &j.Installation, &j.Repo, &j.CloneURL, &j.PR, &j.Branch,
 		&j.BaseSHA, &j.HeadSHA, &j.Fresh, &j.Requester, &j.Command, &j.CommentID, &j.State, &j.Attempts, &j.Error, &created, &updated, &j.CheckRun, &j.CheckOpen,
-		&j.Retries, &notBefore); err != nil {
+		&j.Retries, &notBefore, &j.Crashes); err != nil {
 		return nil, err
 	}
 	j.setTimes(created, updated, notBefore)
@@ -131,6 +131,8 @@ func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
 
 func (s *sqliteQueue) Claim(ctx context.Context, now time.Time) (*Job, []string, error) {
 	var j *Job
+	// One server runs the jobs of the file, so "alone" is among all running
+	// jobs; the write transaction serialises the claims of its workers.
 	err := s.store.Write(ctx, func(tx *sql.Tx) error {
 		row := tx.QueryRowContext(ctx, `
 UPDATE jobs SET state = ?1, attempts = attempts + 1, updated = ?2
@@ -138,6 +140,8 @@ WHERE id = (
 	SELECT c.id FROM jobs c
 	WHERE c.state = ?3 AND c.not_before <= ?2
 	AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.key = c.key AND r.state = ?1)
+	AND NOT EXISTS (SELECT 1 FROM jobs r WHERE r.state = ?1 AND (r.crashes > 0 OR c.crashes > 0))
+	AND (c.crashes > 0 OR NOT EXISTS (SELECT 1 FROM jobs w WHERE w.state = ?3 AND w.crashes > 0 AND w.not_before <= ?2))
 	ORDER BY c.id
 	LIMIT 1)
 RETURNING `+jobColumns,
@@ -167,10 +171,13 @@ func (s *sqliteQueue) notRunning(ctx context.Context, tx *sql.Tx, id int64) erro
 	return fmt.Errorf("it is %s: %w", current, ErrNotRunning)
 }
 
-func (s *sqliteQueue) Finish(ctx context.Context, id int64, state, errText string, now time.Time) error {
+// changeRunning runs update, a statement whose last two arguments are
+// Running and id, after args: it changes job id only if it is running.
+// It explains a change that
+// found no such job.
+func (s *sqliteQueue) changeRunning(ctx context.Context, id int64, update string, args ...any) error {
 	return s.store.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "UPDATE jobs SET state = ?, error = ?, updated = ? WHERE id = ? AND state = ?",
-			state, errText, now.UnixNano(), id, Running)
+		res, err := tx.ExecContext(ctx, update, append(args, Running, id)...)
 		if err != nil {
 			return err
 		}
@@ -181,18 +188,19 @@ func (s *sqliteQueue) Finish(ctx context.Context, id int64, state, errText strin
 	})
 }
 
+func (s *sqliteQueue) Finish(ctx context.Context, id int64, state, errText string, now time.Time) error {
+	return s.changeRunning(ctx, id, "UPDATE jobs SET state = ?, error = ?, updated = ? WHERE state = ? AND id = ?",
+		state, errText, now.UnixNano())
+}
+
 func (s *sqliteQueue) Requeue(ctx context.Context, id int64, notBefore time.Time, why string, now time.Time) error {
-	return s.store.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "UPDATE jobs SET state = ?, not_before = ?, retries = retries + 1, error = ?, updated = ? WHERE id = ? AND state = ?",
-			Queued, notBefore.UnixNano(), why, now.UnixNano(), id, Running)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 1 {
-			return err
-		}
-		return s.notRunning(ctx, tx, id)
-	})
+	return s.changeRunning(ctx, id, "UPDATE jobs SET state = ?, not_before = ?, retries = retries + 1, error = ?, updated = ? WHERE state = ? AND id = ?",
+		Queued, notBefore.UnixNano(), why, now.UnixNano())
+}
+
+func (s *sqliteQueue) Release(ctx context.Context, id int64, why string, now time.Time) error {
+	return s.changeRunning(ctx, id, "UPDATE jobs SET state = ?, error = ?, updated = ? WHERE state = ? AND id = ?",
+		Queued, why, now.UnixNano())
 }
 
 func (s *sqliteQueue) Superseded(ctx context.Context, key string, id int64) (bool, error) {
@@ -246,17 +254,10 @@ RETURNING kind`,
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		// Starts that ended in Requeue were not stopped by their process.
-		if _, err := tx.ExecContext(ctx, `
-UPDATE jobs SET state = ?1, error = 'abandoned after ' || (attempts - retries) || ' attempts: the process running it stopped each time', updated = ?2
-WHERE state = ?3 AND attempts - retries >= ?4`,
-			Failed, now, Running, MaxAttempts); err != nil {
+		if _, err := tx.ExecContext(ctx, crashedSQLite, Failed, crashedError, now, Running, MaxCrashes); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `
-UPDATE jobs SET state = ?1, error = 'requeued: the process running attempt ' || attempts || ' stopped', updated = ?2
-WHERE state = ?3`,
-			Queued, now, Running)
+		res, err := tx.ExecContext(ctx, suspectSQLite, Queued, suspectError, now, Running)
 		if err != nil {
 			return err
 		}
@@ -265,6 +266,15 @@ WHERE state = ?3`,
 	})
 	return int(requeued), cancelled, err
 }
+
+// The statements of Recover that deal with the jobs left running that no
+// newer job supersedes: a job whose process died for the MaxCrashes-th time
+// while it ran (the last time alone) is failed; the others are queued
+// again as suspects, to run alone.
+const (
+	crashedSQLite = `UPDATE jobs SET state = ?1, crashes = crashes + 1, error = ?2, updated = ?3 WHERE state = ?4 AND crashes + 1 >= ?5`
+	suspectSQLite = `UPDATE jobs SET state = ?1, crashes = crashes + 1, error = ?2, updated = ?3 WHERE state = ?4`
+)
 
 func (s *sqliteQueue) Depth(ctx context.Context) (int, error) {
 	var n int

@@ -294,9 +294,34 @@ func TestQueueRequeueLater(t *testing.T) {
 	})
 }
 
-// TestQueueRecover: the jobs of a server that stopped are queued again by
+// TestQueueRelease: a run a shutdown interrupted is queued again as it
+// was: no retry and no crash counted, its check kept for the next attempt.
+func TestQueueRelease(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		s := b.open(t)
+		id := enqueue(t, s.Queue, prJob(1, "h1", "d-1"))
+		claim(t, s.Queue)
+		if err := s.Queue.SetCheck(ctx, id, 77, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Queue.Release(ctx, id, "the server shut down"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Queue.Release(ctx, id, "again"); !errors.Is(err, queue.ErrNotRunning) {
+			t.Errorf("releasing a queued job: %v", err)
+		}
+		j := claim(t, s.Queue)
+		if j == nil || j.ID != id || j.Attempts != 2 || j.Retries != 0 || j.Crashes != 0 || j.CheckRun != 77 || !j.CheckOpen {
+			t.Errorf("the released job claimed again: %+v", j)
+		}
+	})
+}
+
+// TestQueueRecover: the jobs of a server that stopped are dealt with by
 // the next one (SQLite: at its start; PostgreSQL: once their lease
-// expired), cancelled if superseded, failed after MaxAttempts.
+// expired): cancelled if superseded, queued again otherwise as suspects,
+// which go first and run alone, and failed if the server stops again while
+// one runs alone. The jobs that did not run lose nothing.
 func TestQueueRecover(t *testing.T) {
 	eachBackend(t, func(t *testing.T, b *backend) {
 		dead := b.open(t)
@@ -306,7 +331,8 @@ func TestQueueRecover(t *testing.T) {
 		for range 2 {
 			claim(t, dead.Queue)
 		}
-		enqueue(t, dead.Queue, prJob(2, "h2", "d-3")) // supersedes the running job of #2
+		newer := enqueue(t, dead.Queue, prJob(2, "h2", "d-3")) // supersedes the running job of #2
+		other := enqueue(t, dead.Queue, prJob(3, "h1", "d-4"))
 		time.Sleep(testLease + 200*time.Millisecond)
 
 		next := b.open(t)
@@ -318,21 +344,39 @@ func TestQueueRecover(t *testing.T) {
 		if got := jobState(t, next, gone); got != queue.Cancelled || !slices.Equal(cancelled, []string{queue.KindPullRequest}) {
 			t.Errorf("the superseded running job is %s, cancellations %v", got, cancelled)
 		}
-		for attempt := 2; attempt <= queue.MaxAttempts; attempt++ {
-			j := claim(t, next.Queue)
-			for j != nil && j.ID != kept {
-				j = claim(t, next.Queue)
-			}
-			if j == nil || j.Attempts != attempt {
-				t.Fatalf("attempt %d: claimed %+v", attempt, j)
-			}
-			time.Sleep(testLease + 200*time.Millisecond)
-			if _, err := b.open(t).Queue.Recover(ctx); err != nil {
-				t.Fatal(err)
+		j := claim(t, next.Queue)
+		if j == nil || j.ID != kept || j.Crashes != 1 || j.Attempts != 2 {
+			t.Fatalf("first claim after the crash: %+v, want the suspect %d at its second attempt", j, kept)
+		}
+		if j := claim(t, next.Queue); j != nil {
+			t.Fatalf("job %d claimed beside a suspect on its server", j.ID)
+		}
+		// The server dies again while the suspect runs alone.
+		time.Sleep(testLease + 200*time.Millisecond)
+		last := b.open(t)
+		if n, err := last.Queue.Recover(ctx); err != nil || n != 0 {
+			t.Fatalf("Recover = %d, %v; want the suspect failed", n, err)
+		}
+		var (
+			state, text string
+			crashes     int
+		)
+		queryRow(t, last, "SELECT state, error, crashes FROM jobs WHERE id = ?", []any{kept}, &state, &text, &crashes)
+		if state != queue.Failed || crashes != queue.MaxCrashes || !strings.HasPrefix(text, "the analysis crashed the server twice; not retried") {
+			t.Errorf("the suspect that crashed alone is %s after %d crashes (%q), want failed", state, crashes, text)
+		}
+		// No suspect left: the jobs that waited run side by side.
+		var got []int64
+		for range 2 {
+			if j := claim(t, last.Queue); j != nil {
+				got = append(got, j.ID)
+				if j.Crashes != 0 || j.Attempts != 1 {
+					t.Errorf("job %d: crashes %d, attempts %d", j.ID, j.Crashes, j.Attempts)
+				}
 			}
 		}
-		if got := jobState(t, next, kept); got != queue.Failed {
-			t.Errorf("a job whose server stopped %d times is %s, want failed", queue.MaxAttempts, got)
+		if !slices.Equal(got, []int64{newer, other}) {
+			t.Errorf("claimed %v after the culprit failed, want %v", got, []int64{newer, other})
 		}
 	})
 }
@@ -477,6 +521,51 @@ func TestQueueConcurrentClaims(t *testing.T) {
 			if n != 1 {
 				t.Errorf("job %d claimed %d times", id, n)
 			}
+		}
+	})
+}
+
+// TestSuspectRunsAlone: workers claiming at once after a crash start the
+// suspect and nothing beside it on its server; with PostgreSQL another
+// replica goes on with the other jobs, since a crash there would not end
+// the suspect's process.
+func TestSuspectRunsAlone(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b *backend) {
+		dead := b.open(t)
+		suspect := enqueue(t, dead.Queue, prJob(1, "h1", "d-1"))
+		claim(t, dead.Queue)
+		for pr := 2; pr <= 9; pr++ {
+			enqueue(t, dead.Queue, prJob(pr, "h1", "d-"+strconv.Itoa(pr)))
+		}
+		time.Sleep(testLease + 200*time.Millisecond)
+		s := b.open(t)
+		if _, err := s.Queue.Recover(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var (
+			wg      sync.WaitGroup
+			mu      sync.Mutex
+			claimed []int64
+		)
+		for range 8 {
+			wg.Go(func() {
+				if j := claim(t, s.Queue); j != nil {
+					mu.Lock()
+					claimed = append(claimed, j.ID)
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		if !slices.Equal(claimed, []int64{suspect}) {
+			t.Fatalf("8 workers claiming at once took %v, want the suspect %d alone", claimed, suspect)
+		}
+		j := claim(t, b.open(t).Queue)
+		switch {
+		case b.name == "sqlite" && j != nil:
+			t.Errorf("job %d claimed beside the suspect of the only server", j.ID)
+		case b.name == "postgres" && j == nil:
+			t.Errorf("another replica claimed nothing while the suspect ran alone in its own")
 		}
 	})
 }
