@@ -305,6 +305,21 @@ func (e *env) send(name, delivery string) (int, webhookAnswer) {
 	return e.post(strings.SplitN(name, ".", 2)[0], delivery, body, sig)
 }
 
+// sendPR delivers a pull_request fixture renumbered as pull request pr,
+// with head as its head commit ("" keeps the fixture's).
+func (e *env) sendPR(fixtureName string, pr int, delivery, head string) {
+	e.t.Helper()
+	body, _ := fixture(e.t, fixtureName)
+	body = bytes.ReplaceAll(body, []byte(`"number": 7`), []byte(fmt.Sprintf(`"number": %d`, pr)))
+	if head != "" {
+		body = bytes.ReplaceAll(body, []byte(c2), []byte(head))
+		body = bytes.ReplaceAll(body, []byte(c3), []byte(head))
+	}
+	if code, a := e.post("pull_request", delivery, body, Sign([]byte(testSecret), body)); code != http.StatusAccepted {
+		e.t.Fatalf("%s for pull request %d: %d %+v", fixtureName, pr, code, a)
+	}
+}
+
 // idle waits until no job is queued or running.
 func (e *env) idle() {
 	e.t.Helper()

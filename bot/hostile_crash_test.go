@@ -1,10 +1,7 @@
 package bot
 
 import (
-	"bytes"
 	"context"
-	"fmt"
-	"net/http"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -52,16 +49,6 @@ func (f *fakeGitHub) checkRun(id int64) fakeCheckRun {
 	return fakeCheckRun{}
 }
 
-// sendPR delivers a pull_request fixture renumbered as pull request pr.
-func (e *env) sendPR(fixtureName string, pr int, delivery string) {
-	e.t.Helper()
-	body, _ := fixture(e.t, fixtureName)
-	body = bytes.ReplaceAll(body, []byte(`"number": 7`), []byte(fmt.Sprintf(`"number": %d`, pr)))
-	if code, a := e.post("pull_request", delivery, body, Sign([]byte(testSecret), body)); code != http.StatusAccepted {
-		e.t.Fatalf("pull request %d: %d %+v", pr, code, a)
-	}
-}
-
 // dying makes the analyses that reach the solver and for which hold
 // returns true wait, each sending on entered, until kill is closed; then
 // their goroutines end with nothing recorded, as their process's death
@@ -103,8 +90,8 @@ func TestCrashIsolation(t *testing.T) {
 	// The first server dies with both analyses running.
 	entered, kill := e.dying(func() bool { return true })
 	e.start()
-	e.sendPR("pull_request.opened", 8, "d-8")      // head c2: innocent
-	e.sendPR("pull_request.synchronize", 9, "d-9") // head c3: the culprit
+	e.sendPR("pull_request.opened", 8, "d-8", "")      // head c2: innocent
+	e.sendPR("pull_request.synchronize", 9, "d-9", "") // head c3: the culprit
 	e.waitEntered(entered, "the first analysis")
 	e.waitEntered(entered, "the second analysis")
 	running := e.jobs(queue.Running)
@@ -134,7 +121,7 @@ func TestCrashIsolation(t *testing.T) {
 		t.Errorf("the culprit: %+v, want running as a suspect", got)
 	}
 	// A pull request that arrives now waits: nothing runs beside a suspect.
-	e.sendPR("pull_request.opened", 10, "d-10")
+	e.sendPR("pull_request.opened", 10, "d-10", "")
 	later := e.jobs(queue.Queued)
 	if len(later) != 1 {
 		t.Fatalf("queued jobs: %+v, want the new pull request's", later)

@@ -29,23 +29,10 @@ const (
 func (e *env) openIdlePR() string {
 	e.t.Helper()
 	head := e.commitFiles(c1, "idle", map[string]string{idlePath: string(hostile.Idle(idleStates, idleEvents))})
-	e.sendPR("pull_request.opened", "d-idle", head)
+	e.sendPR("pull_request.opened", idlePR, "d-idle", head)
 	e.send("pull_request.opened", "d-beside")
 	e.waitModel()
 	return head
-}
-
-// sendPR delivers a pull_request fixture of pull request 7 as one of pull
-// request 8 with head as its head.
-func (e *env) sendPR(fixtureName, delivery, head string) {
-	e.t.Helper()
-	body, _ := fixture(e.t, fixtureName)
-	body = bytes.ReplaceAll(body, []byte(`"number": 7`), []byte(fmt.Sprintf(`"number": %d`, idlePR)))
-	body = bytes.ReplaceAll(body, []byte(c2), []byte(head))
-	body = bytes.ReplaceAll(body, []byte(c3), []byte(head))
-	if code, a := e.post("pull_request", delivery, body, Sign([]byte(testSecret), body)); code != http.StatusAccepted {
-		e.t.Fatalf("%s for pull request %d: %d %+v", fixtureName, idlePR, code, a)
-	}
 }
 
 // waitModel waits until the job of pull request 8 is analysing the
@@ -123,7 +110,7 @@ func TestFlatteningEndsOnNewerHead(t *testing.T) {
 	e.start()
 	older := e.openIdlePR()
 	newer := e.commitFiles(older, "idle", map[string]string{idlePath: `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s0"><state id="s0"/></scxml>`})
-	e.sendPR("pull_request.synchronize", "d-idle-2", newer)
+	e.sendPR("pull_request.synchronize", idlePR, "d-idle-2", newer)
 	e.idle()
 	runs := e.gh.runsFor(older)
 	if len(runs) != 1 || runs[0].Status != "completed" || runs[0].Conclusion != "cancelled" || runs[0].Title != "Superseded" {
