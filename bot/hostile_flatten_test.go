@@ -1,10 +1,7 @@
 package bot
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
