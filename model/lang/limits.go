@@ -1,9 +1,6 @@
 package lang
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // The limits on one expression and one script. Every pass over the tree
 // (checker, inliner, lowering, printer, simplifier, the executors and the
@@ -23,7 +20,7 @@ const (
 	// MaxNodes bounds the nodes of one expression (operators, operands
 	// and literals; an expression in a script is counted alone).
 	MaxNodes = 100000
-	// MaxStmts bounds the statements of one script.
+	// MaxStmts bounds the statements of one script, blocks aside.
 	MaxStmts = 10000
 )
 
@@ -42,22 +39,28 @@ func (e *limitError) String() string {
 	return e.msg + ": " + e.hint
 }
 
-// overLimit returns where the tree rooted at n first exceeds MaxDepth,
-// nodes nodes in one expression, or MaxStmts statements, or nil. It does
-// not recurse: the tree may be as deep as the text is long.
+// overLimit returns where the tree rooted at n first exceeds MaxDepth or
+// nodes nodes in one expression, or nil (the parser counts statements).
+// It does not recurse: the tree may be as deep as the text is long.
 func overLimit(n Node, nodes int) *limitError {
 	type item struct {
-		n     Node
-		depth int
-		expr  int // index in roots of the expression n is part of, -1 for a statement
+		n      Node
+		depth  int
+		inExpr bool // n is part of an expression, not its outermost node
 	}
 	var (
-		roots  []Node // the outermost expressions
-		counts []int  // their nodes so far
-		stmts  int
-		stack  = []item{{n: n, depth: 1, expr: -1}}
-		kids   []Node
+		// The walk is depth first: the nodes of an outermost expression
+		// come one after the other.
+		root  Node
+		count int
+		stack = []item{{n: n, depth: 1}}
+		kids  []Node
 	)
+	add := func(c Node) {
+		if c != nil {
+			kids = append(kids, c)
+		}
+	}
 	for len(stack) > 0 {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -69,30 +72,20 @@ func overLimit(n Node, nodes int) *limitError {
 			}
 			return &limitError{at: it.n, msg: fmt.Sprintf("%s nested more than %d deep", what, MaxDepth)}
 		}
-		switch _, isBlock := it.n.(*Block); {
-		case isExpr:
-			if it.expr < 0 {
-				it.expr = len(roots)
-				roots, counts = append(roots, it.n), append(counts, 0)
+		if isExpr {
+			if !it.inExpr {
+				root, count = it.n, 0
 			}
-			if counts[it.expr]++; counts[it.expr] > nodes {
-				return &limitError{roots[it.expr], fmt.Sprintf("expression of more than %d operators and operands", nodes), "compute it in steps, in locals"}
-			}
-		case !isBlock:
-			if stmts++; stmts > MaxStmts {
-				return &limitError{it.n, fmt.Sprintf("more than %d statements in one script", MaxStmts), "split it between transitions or states"}
+			if count++; count > nodes {
+				return &limitError{root, fmt.Sprintf("expression of more than %d operators and operands", nodes), "compute it in steps, in locals"}
 			}
 		}
 		kids = kids[:0]
-		eachChild(it.n, func(c Node) {
-			if c != nil {
-				kids = append(kids, c)
-			}
-		})
+		eachChild(it.n, add)
 		// Pushed last to first, so that the first child comes out first
 		// and the error is the first in the text.
-		for _, c := range slices.Backward(kids) {
-			stack = append(stack, item{n: c, depth: it.depth + 1, expr: it.expr})
+		for i := len(kids) - 1; i >= 0; i-- {
+			stack = append(stack, item{n: kids[i], depth: it.depth + 1, inExpr: isExpr})
 		}
 	}
 	return nil

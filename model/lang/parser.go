@@ -82,6 +82,7 @@ type parser struct {
 	lastErr int // offset of the last error, to drop errors cascading from it
 	lexeme      // the current lexeme
 	depth   int
+	stmts   int  // statements parsed (MaxStmts)
 	stopped bool // too many errors or too deep: the rest reads as EOF
 }
 
@@ -191,7 +192,7 @@ func (p *parser) enter(what string) bool {
 func (p *parser) leave() { p.depth-- }
 
 // withinLimits reports whether the tree n the parser built keeps to
-// MaxDepth, MaxNodes and MaxStmts, and reports where it does not: the
+// MaxDepth and MaxNodes, and reports where it does not: the
 // parser counts the nesting it recurses on (enter), but builds a chain of
 // operators or of member accesses in a loop, as deep as it is long. After
 // the parser stopped, the tree is replaced all the same, silently.
