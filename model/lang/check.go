@@ -37,7 +37,7 @@ type Info struct {
 // CheckExpr type-checks e. want is the kind e must have, or Invalid for
 // any. A nil env is an empty one.
 func CheckExpr(env *Env, fset *source.FileSet, e Expr, want Kind) (*Info, source.ErrorList) {
-	c := newChecker(env, fset)
+	c := newChecker(env, fset, e)
 	if t := c.expr(e); want != Invalid && t.Kind != Invalid && t.Kind != want {
 		c.errorf(e, "expression must be %s, found %s", want, t.Kind)
 	}
@@ -47,7 +47,7 @@ func CheckExpr(env *Env, fset *source.FileSet, e Expr, want Kind) (*Info, source
 // CheckCond type-checks e used as a condition (a guard): a value of any
 // kind, or _event itself. A nil env is an empty one.
 func CheckCond(env *Env, fset *source.FileSet, e Expr) (*Info, source.ErrorList) {
-	c := newChecker(env, fset)
+	c := newChecker(env, fset, e)
 	c.cond(e)
 	return c.info, c.errs
 }
@@ -55,7 +55,7 @@ func CheckCond(env *Env, fset *source.FileSet, e Expr) (*Info, source.ErrorList)
 // CheckBlock type-checks a statement list; b is a scope of its own. A nil
 // env is an empty one.
 func CheckBlock(env *Env, fset *source.FileSet, b *Block) (*Info, source.ErrorList) {
-	c := newChecker(env, fset)
+	c := newChecker(env, fset, b)
 	c.block(b)
 	return c.info, c.errs
 }
@@ -79,11 +79,20 @@ type scope struct {
 	names  map[string]Type
 }
 
-func newChecker(env *Env, fset *source.FileSet) *checker {
+// newChecker returns a checker of the tree n. Info.Types is made as large
+// as n has expressions: growing it would allocate about as much again.
+func newChecker(env *Env, fset *source.FileSet, n Node) *checker {
 	if env == nil {
 		env = &Env{}
 	}
-	return &checker{env: env, fset: fset, info: &Info{Types: make(map[Expr]Type), Args: make(map[*Arg]Type)}, valued: make(map[string]bool)}
+	exprs := 0
+	Inspect(n, func(n Node) bool {
+		if _, ok := n.(Expr); ok {
+			exprs++
+		}
+		return true
+	})
+	return &checker{env: env, fset: fset, info: &Info{Types: make(map[Expr]Type, exprs), Args: make(map[*Arg]Type)}, valued: make(map[string]bool)}
 }
 
 func (c *checker) errorAt(pos source.Pos, format string, args ...any) {

@@ -81,6 +81,13 @@ func (in *Inliner) dup(e Expr, pos source.Pos) Expr {
 func (in *Inliner) Expr(e Expr) (Expr, Expr) {
 	in.over, in.copied, in.big = nil, 0, false
 	v := in.expr(e, nil, nil)
+	if lim := overLimit(v, MaxInlined); lim != nil {
+		// A function's body nests in the call's place, and a loop's in
+		// itself: the result may be deeper than any text it comes from.
+		in.errorf(e.Pos(), "%s once its calls are inlined: compute the value in steps, in locals", lim.msg)
+		in.over = nil
+		return &IntLit{ValuePos: e.Pos()}, nil
+	}
 	return v, in.overCond()
 }
 

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -115,6 +116,39 @@ func TestInlineGrowthBounded(t *testing.T) {
 		in.Expr(e)
 		if len(in.Errs) != 1 || !strings.Contains(in.Errs[0].Msg, "more than") {
 			t.Errorf("%.20s...: errors %v", call, in.Errs)
+		}
+	}
+}
+
+// TestInlineDeepens: a function whose body is deep, called inside itself,
+// makes an expression deeper than any text of the model; the inliner
+// refuses it at the call with the depth limit's message.
+func TestInlineDeepens(t *testing.T) {
+	body := "a" + strings.Repeat(" + 1", MaxDepth*2/3)
+	in := inliner(t, "function f(a) { return "+body+"; }")
+	for _, tc := range []struct {
+		call string
+		err  bool
+	}{
+		{"f(x)", false},
+		{"f(f(x))", true},
+	} {
+		fset := source.NewFileSet()
+		in.Fset, in.Errs = fset, nil
+		e, errs := ParseExpr(NewSnippet(fset.AddFile("e.js", []byte(tc.call)), tc.call))
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		v, _ := in.Expr(e)
+		want := ""
+		if tc.err {
+			want = fmt.Sprintf("e.js:1:1: expression nested more than %d deep once its calls are inlined: compute the value in steps, in locals", MaxDepth)
+		}
+		if got := errText(in.Errs); got != want {
+			t.Errorf("%s: errors %q, want %q", tc.call, got, want)
+		}
+		if lim := overLimit(v, MaxInlined); lim != nil {
+			t.Errorf("%s: the inlined tree exceeds the limits: %s", tc.call, lim)
 		}
 	}
 }

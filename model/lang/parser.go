@@ -9,13 +9,8 @@ import (
 	"github.com/setbot/setbot/model/source"
 )
 
-const (
-	// maxDepth bounds the nesting of statements and expressions, so that no
-	// input can exhaust the stack.
-	maxDepth = 200
-	// maxErrors stops parsing after this many errors.
-	maxErrors = 50
-)
+// maxErrors stops parsing after this many errors.
+const maxErrors = 50
 
 // ParseExpr parses src as exactly one expression.
 //
@@ -26,6 +21,9 @@ func ParseExpr(src Snippet) (Expr, source.ErrorList) {
 	x := p.parseValue()
 	if p.tok != EOF {
 		p.errorExpected("end of expression")
+	}
+	if !p.withinLimits(x) {
+		x = p.bad(0)
 	}
 	p.errs.Sort()
 	return x, p.errs
@@ -43,7 +41,7 @@ func ParseLocation(src Snippet) (*Ident, []*Sel, source.ErrorList) {
 	}
 	var target *Ident
 	var path []*Sel
-	if len(p.errs) == mark {
+	if len(p.errs) == mark && p.withinLimits(x) {
 		target, path = p.target(x, 0, mark)
 	}
 	p.errs.Sort()
@@ -68,8 +66,12 @@ func ParseStmts(src Snippet) (*Block, source.ErrorList) {
 			p.next()
 		}
 	}
+	b := &Block{Stmts: list}
+	if !p.withinLimits(b) {
+		b.Stmts = nil
+	}
 	p.errs.Sort()
-	return &Block{Stmts: list}, p.errs
+	return b, p.errs
 }
 
 // A parser is a recursive-descent parser with one token of lookahead.
@@ -80,6 +82,7 @@ type parser struct {
 	lastErr int // offset of the last error, to drop errors cascading from it
 	lexeme      // the current lexeme
 	depth   int
+	stmts   int  // statements parsed (MaxStmts)
 	stopped bool // too many errors or too deep: the rest reads as EOF
 }
 
@@ -178,8 +181,8 @@ func (p *parser) expect(tok Token) int {
 // each call must be paired with leave.
 func (p *parser) enter(what string) bool {
 	p.depth++
-	if p.depth > maxDepth {
-		p.error("%s nested too deeply", what)
+	if p.depth > MaxDepth {
+		p.error("%s nested more than %d deep", what, MaxDepth)
 		p.stop()
 		return false
 	}
@@ -187,6 +190,22 @@ func (p *parser) enter(what string) bool {
 }
 
 func (p *parser) leave() { p.depth-- }
+
+// withinLimits reports whether the tree n the parser built keeps to
+// MaxDepth and MaxNodes, and reports where it does not: the
+// parser counts the nesting it recurses on (enter), but builds a chain of
+// operators or of member accesses in a loop, as deep as it is long. After
+// the parser stopped, the tree is replaced all the same, silently.
+func (p *parser) withinLimits(n Node) bool {
+	e := overLimit(n, MaxNodes)
+	if e == nil {
+		return true
+	}
+	if !p.stopped && len(p.errs) < maxErrors {
+		p.errs = append(p.errs, &source.Error{Pos: p.src.positionOf(e.at.Pos()), Msg: e.String()})
+	}
+	return false
+}
 
 // isName reports whether the current token can be a name after a '.', an
 // event name segment or an argument name: an identifier or a keyword.

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -402,31 +403,48 @@ t.scxml:4:7: expected ';', found 'g'`
 }
 
 func TestParseLimits(t *testing.T) {
+	deep := MaxDepth + 100
+	deepMsg := fmt.Sprintf("expression nested more than %d deep", MaxDepth)
+	stmtsMsg := fmt.Sprintf("statements nested more than %d deep", MaxDepth)
+	// An operator chain is parsed in a loop but nests in the tree: the
+	// error is at the chain's start, the position of its deepest operator.
 	tests := []struct {
-		name, src, want string
+		name  string
+		stmts bool
+		src   string
+		col   int
+		msg   string
 	}{
-		{"parens", strings.Repeat("(", 300) + "a" + strings.Repeat(")", 300),
-			"t.scxml:1:201: expression nested too deeply"},
-		{"unary", "a = " + strings.Repeat("!", 1000) + "a",
-			"t.scxml:1:203: expression nested too deeply"},
-		{"ternary", "a = " + strings.Repeat("a ? b : ", 1000) + "c",
-			"t.scxml:1:1593: expression nested too deeply"},
-		{"blocks", strings.Repeat("{", 300) + strings.Repeat("}", 300),
-			"t.scxml:1:201: statements nested too deeply"},
-		{"ifs", strings.Repeat("if (a) ", 300) + "b = 1",
-			"t.scxml:1:1398: expression nested too deeply"},
-		{"else ifs", "if (a) {}" + strings.Repeat(" else if (a) {}", 300),
-			"t.scxml:1:2990: expression nested too deeply"},
+		{"parens", false, strings.Repeat("(", deep) + "a" + strings.Repeat(")", deep), MaxDepth + 1, deepMsg},
+		{"unary", true, "a = " + strings.Repeat("!", deep) + "a", MaxDepth + 3, deepMsg},
+		{"ternary", true, "a = " + strings.Repeat("a ? b : ", deep) + "c", 7993, deepMsg},
+		{"blocks", true, strings.Repeat("{", deep) + strings.Repeat("}", deep), MaxDepth + 1, stmtsMsg},
+		{"ifs", true, strings.Repeat("if (a) ", deep) + "b = 1", 6998, deepMsg},
+		{"else ifs", true, "if (a) {}" + strings.Repeat(" else if (a) {}", deep), 14990, deepMsg},
+		{"sum", false, "x" + strings.Repeat(" + 1", deep), 1, deepMsg},
+		{"sum in a script", true, "y = 2;\nx = x" + strings.Repeat(" + 1", deep), 5, deepMsg},
+		{"members", false, "o" + strings.Repeat(".f", deep), 1, deepMsg},
+		{"indexes", false, "a" + strings.Repeat("[0]", deep), 1, deepMsg},
+		{"elements", false, "[" + strings.Repeat("0, ", MaxNodes) + "0]", 1,
+			fmt.Sprintf("expression of more than %d operators and operands: compute it in steps, in locals", MaxNodes)},
+		{"statements", true, strings.Repeat("x = 1; ", MaxStmts+1), 7*MaxStmts + 1,
+			fmt.Sprintf("more than %d statements in one script: split it between transitions or states", MaxStmts)},
 	}
 	for _, tt := range tests {
 		var errs source.ErrorList
-		if tt.name == "parens" {
-			_, errs = parseExpr(tt.src)
+		var tree Node
+		if tt.stmts {
+			tree, errs = parseStmts(tt.src)
 		} else {
-			_, errs = parseStmts(tt.src)
+			tree, errs = parseExpr(tt.src)
 		}
-		if got := errText(errs); got != tt.want {
-			t.Errorf("%s: errors:\n%s\nwant:\n%s", tt.name, got, tt.want)
+		if e := overLimit(tree, MaxNodes); e != nil {
+			t.Errorf("%s: the tree returned exceeds the limits: %s", tt.name, e)
+		}
+		line := 1 + strings.Count(tt.src, "\n")
+		want := fmt.Sprintf("t.scxml:%d:%d: %s", line, tt.col, tt.msg)
+		if got := errText(errs); got != want {
+			t.Errorf("%s: errors:\n%s\nwant:\n%s", tt.name, got, want)
 		}
 	}
 
@@ -434,6 +452,33 @@ func TestParseLimits(t *testing.T) {
 	if len(errs) != maxErrors {
 		t.Errorf("%d errors, want the cap %d", len(errs), maxErrors)
 	}
+}
+
+// TestParseWithinLimits: what is just within every limit parses, and the
+// passes after the parser (checker, printer, simplifier, inliner) take it.
+func TestParseWithinLimits(t *testing.T) {
+	for _, src := range []string{
+		"x" + strings.Repeat(" + 1", MaxDepth-3) + " > 0",
+		strings.Repeat("(", MaxDepth-2) + "x > 0" + strings.Repeat(")", MaxDepth-2),
+		"o" + strings.Repeat(".f", MaxDepth-1),
+	} {
+		e, errs := parseExpr(src)
+		if len(errs) > 0 {
+			t.Fatalf("%.40s...: %v", src, errs)
+		}
+		ExprString(e)
+		Simplify(e)
+		in := &Inliner{Fset: source.NewFileSet()}
+		CheckExpr(testEnv(), nil, e, Bool)
+		if _, _ = in.Expr(e); len(in.Errs) > 0 {
+			t.Errorf("%.40s...: inlining: %v", src, in.Errs)
+		}
+	}
+	b, errs := parseStmts(strings.Repeat("x = x + 1;\n", MaxStmts))
+	if len(errs) > 0 || len(b.Stmts) != MaxStmts {
+		t.Fatalf("%d statements: %d parsed, %v", MaxStmts, len(b.Stmts), errs)
+	}
+	CheckBlock(testEnv(), nil, b)
 }
 
 func TestIllegalExpr(t *testing.T) {

@@ -28,8 +28,22 @@ func (p *parser) parseStmtList() []Stmt {
 }
 
 // parseStmt parses one statement; it returns nil for an empty statement
-// and for one that could not be built.
+// and for one that could not be built. Past MaxStmts statements (blocks
+// aside) it reports the one that exceeds it and stops.
 func (p *parser) parseStmt() Stmt {
+	start := p.off
+	s := p.parseStmt1()
+	if _, ok := s.(*Block); s == nil || ok {
+		return s
+	}
+	if p.stmts++; p.stmts > MaxStmts {
+		p.errorAt(start, fmt.Sprintf("more than %d statements in one script: split it between transitions or states", MaxStmts))
+		p.stop()
+	}
+	return s
+}
+
+func (p *parser) parseStmt1() Stmt {
 	defer p.leave()
 	if !p.enter("statements") {
 		return nil

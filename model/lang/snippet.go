@@ -39,6 +39,15 @@ func (s Snippet) position(i int) source.Position {
 	return s.File.Position(s.Pos(i))
 }
 
+// positionOf resolves pos, a position in s. Without a File only the
+// offset of the snippet is known.
+func (s Snippet) positionOf(pos source.Pos) source.Position {
+	if s.File == nil {
+		return source.Position{Offset: s.offset(0)}
+	}
+	return s.File.Position(pos)
+}
+
 // offset returns the file offset of Text[i], tolerating an Offsets slice
 // shorter than Text.
 func (s Snippet) offset(i int) int {

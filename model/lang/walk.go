@@ -6,147 +6,157 @@ import "fmt"
 // go/ast.Inspect does: it calls f(n); if that returns true, it inspects
 // each child (argument values included) and then calls f(nil).
 func Inspect(n Node, f func(Node) bool) {
-	if n == nil || !f(n) {
-		return
+	var visit func(Node)
+	visit = func(n Node) {
+		if n == nil || !f(n) {
+			return
+		}
+		eachChild(n, visit)
+		f(nil)
 	}
+	visit(n)
+}
+
+// eachChild calls visit for each child of n, in order, skipping absent
+// ones (argument values included).
+func eachChild(n Node, visit func(Node)) {
 	switch x := n.(type) {
 	case *IntLit, *DecLit, *BoolLit, *StrLit, *Absent, *EventField, *SysVar, *Ident, *EventParam, *InState:
 	case *TypeOf:
-		Inspect(x.X, f)
+		visit(x.X)
 	case *ToDecimal:
-		Inspect(x.X, f)
+		visit(x.X)
 	case *Method:
-		Inspect(x.X, f)
+		visit(x.X)
 		for _, a := range x.Args {
-			Inspect(a, f)
+			visit(a)
 		}
 	case *Unary:
-		Inspect(x.X, f)
+		visit(x.X)
 	case *Binary:
-		Inspect(x.X, f)
-		Inspect(x.Y, f)
+		visit(x.X)
+		visit(x.Y)
 	case *Cond:
-		Inspect(x.Cond, f)
-		Inspect(x.Then, f)
-		Inspect(x.Else, f)
+		visit(x.Cond)
+		visit(x.Then)
+		visit(x.Else)
 	case *ArrayLit:
 		for _, e := range x.Elems {
-			Inspect(e, f)
+			visit(e)
 		}
 	case *ObjectLit:
 		for _, fi := range x.Fields {
-			Inspect(fi.Value, f)
+			visit(fi.Value)
 		}
 	case *Index:
-		Inspect(x.X, f)
-		Inspect(x.Index, f)
+		visit(x.X)
+		visit(x.Index)
 	case *Member:
-		Inspect(x.X, f)
+		visit(x.X)
 	case *Floor:
-		Inspect(x.X, f)
+		visit(x.X)
 	case *Digits:
-		Inspect(x.X, f)
+		visit(x.X)
 	case *Convert:
-		Inspect(x.X, f)
+		visit(x.X)
 	case *Call:
 		for _, a := range x.Args {
-			Inspect(a, f)
+			visit(a)
 		}
 	case *External:
 		for _, a := range x.Args {
-			Inspect(a, f)
+			visit(a)
 		}
 	case *Block:
 		for _, s := range x.Stmts {
-			Inspect(s, f)
+			visit(s)
 		}
 	case *Assign:
-		Inspect(x.Target, f)
-		inspectPath(x.Path, f)
-		Inspect(x.Value, f)
+		visit(x.Target)
+		inspectPath(x.Path, visit)
+		visit(x.Value)
 	case *IncDec:
-		Inspect(x.Target, f)
-		inspectPath(x.Path, f)
+		visit(x.Target)
+		inspectPath(x.Path, visit)
 	case *ForEach:
-		Inspect(x.Item, f)
+		visit(x.Item)
 		if x.Index != nil {
-			Inspect(x.Index, f)
+			visit(x.Index)
 		}
-		Inspect(x.Array, f)
+		visit(x.Array)
 		if x.Cond != nil {
-			Inspect(x.Cond, f)
+			visit(x.Cond)
 		}
-		inspectBlock(x.Body, f)
+		inspectBlock(x.Body, visit)
 	case *Decl:
-		Inspect(x.Name, f)
+		visit(x.Name)
 		if x.Value != nil {
-			Inspect(x.Value, f)
+			visit(x.Value)
 		}
 	case *If:
-		Inspect(x.Cond, f)
-		inspectBlock(x.Then, f)
+		visit(x.Cond)
+		inspectBlock(x.Then, visit)
 		if x.Else != nil {
-			Inspect(x.Else, f)
+			visit(x.Else)
 		}
 	case *While:
-		Inspect(x.Cond, f)
-		inspectBlock(x.Body, f)
+		visit(x.Cond)
+		inspectBlock(x.Body, visit)
 	case *For:
 		if x.Init != nil {
-			Inspect(x.Init, f)
+			visit(x.Init)
 		}
 		if x.Cond != nil {
-			Inspect(x.Cond, f)
+			visit(x.Cond)
 		}
 		if x.Post != nil {
-			Inspect(x.Post, f)
+			visit(x.Post)
 		}
-		inspectBlock(x.Body, f)
+		inspectBlock(x.Body, visit)
 	case *Raise:
-		inspectArgs(x.Args, f)
+		inspectArgs(x.Args, visit)
 	case *Send:
-		inspectArgs(x.Args, f)
+		inspectArgs(x.Args, visit)
 		if x.Delay != nil {
-			Inspect(x.Delay, f)
+			visit(x.Delay)
 		}
 	case *Cancel:
 	case *Assume:
-		Inspect(x.Cond, f)
+		visit(x.Cond)
 	case *Bound:
-		Inspect(x.Cond, f)
+		visit(x.Cond)
 	case *FuncDecl:
-		Inspect(x.Name, f)
+		visit(x.Name)
 		for _, p := range x.Params {
-			Inspect(p, f)
+			visit(p)
 		}
-		inspectBlock(x.Body, f)
+		inspectBlock(x.Body, visit)
 	case *Return:
 		if x.Value != nil {
-			Inspect(x.Value, f)
+			visit(x.Value)
 		}
 	default:
 		panic(fmt.Sprintf("lang: unexpected node %T", n))
 	}
-	f(nil)
 }
 
-func inspectBlock(b *Block, f func(Node) bool) {
+func inspectBlock(b *Block, visit func(Node)) {
 	if b != nil {
-		Inspect(b, f)
+		visit(b)
 	}
 }
 
-func inspectPath(path []*Sel, f func(Node) bool) {
+func inspectPath(path []*Sel, visit func(Node)) {
 	for _, s := range path {
 		if s.Index != nil {
-			Inspect(s.Index, f)
+			visit(s.Index)
 		}
 	}
 }
 
-func inspectArgs(args []*Arg, f func(Node) bool) {
+func inspectArgs(args []*Arg, visit func(Node)) {
 	for _, a := range args {
-		Inspect(a.Value, f)
+		visit(a.Value)
 	}
 }
 

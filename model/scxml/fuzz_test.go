@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/setbot/setbot/internal/hostile"
+	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -42,6 +44,30 @@ func FuzzRead(f *testing.F) {
 		mach, err := mlm.Flatten(context.Background(), m, mlm.Options{MaxStates: 200, MaxTransitions: 2000, MaxCombinations: 256})
 		if mach == nil && err == nil {
 			t.Fatal("no machine and no error")
+		}
+	})
+}
+
+// FuzzReadHostile: inputs deep and wide around the limits of package lang
+// (hostile's shapes just within and just past them, and their mutations)
+// are read and checked without a crash, each error positioned.
+func FuzzReadHostile(f *testing.F) {
+	for _, d := range []int{-2, 1} {
+		f.Add(hostile.Sum(lang.MaxDepth + d))
+		f.Add(hostile.Parens(lang.MaxDepth + d))
+		f.Add(hostile.Script(lang.MaxStmts + d))
+	}
+	f.Add(hostile.Alternatives(12 * lang.MaxDepth))
+	f.Add(hostile.Alternatives(1 << 14))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		m, errs := scxml.Read(source.NewFileSet(), "fuzz.scxml", src, scxml.Options{})
+		for _, e := range errs {
+			if e.Pos.Filename != "fuzz.scxml" || e.Pos.Line < 1 || e.Pos.Column < 1 {
+				t.Fatalf("error without a position: %v", e)
+			}
+		}
+		if m == nil && len(errs) == 0 {
+			t.Fatal("no model and no error")
 		}
 	})
 }

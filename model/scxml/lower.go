@@ -1,6 +1,7 @@
 package scxml
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -32,18 +33,23 @@ func sendError(target string) string {
 const maxLowered = 10000
 
 // lowerBlock lowers one block of executable content (lowerSends), or
-// refuses it, at its first failing send, when the rewriting outgrows
-// maxLowered statements.
+// refuses it, at its first failing element, when the rewriting outgrows
+// maxLowered statements. Only a failing element makes the lowering copy
+// statements; a block without one is lowered as it is, however long.
 func (b *builder) lowerBlock(stmts []lang.Stmt) []lang.Stmt {
+	var f lang.Stmt
+	for _, s := range stmts {
+		if f = b.failing(s); f != nil {
+			break
+		}
+	}
+	if f == nil {
+		b.lowerLeft = math.MaxInt
+		return b.lowerSends(stmts)
+	}
 	b.lowerLeft = maxLowered
 	out := b.lowerSends(stmts)
 	if b.lowerLeft < 0 {
-		var f lang.Stmt
-		for _, s := range stmts {
-			if f = b.failing(s); f != nil {
-				break
-			}
-		}
 		what, hint := "the sends to unsupported targets", "send to \"#_parent\" or \"#_name\" for an output, or end the block with the send"
 		if _, ok := f.(*lang.Send); !ok {
 			what, hint = "the elements", "fix the failing element, or end the block with it"
