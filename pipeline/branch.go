@@ -24,8 +24,8 @@ type ModelCheck struct {
 	// cache held (Verify only): the cache was serving a wrong answer.
 	Differs bool   `json:"differs,omitempty"`
 	Detail  string `json:"detail,omitempty"` // the first difference, or why it is inconclusive
-	// Inconclusive: the wall-clock budget cut the fresh tree, so it cannot
-	// be compared with the cached one (nor stored).
+	// Inconclusive: a budget of the run (time, memory) cut the fresh tree,
+	// so it cannot be compared with the cached one (nor stored).
 	Inconclusive bool `json:"inconclusive,omitempty"`
 	States       int  `json:"states"`
 }
@@ -108,8 +108,8 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 		}
 		check.Explored, check.States = true, set.Stats.States
 		for _, b := range set.Bounds {
-			if b.Bound == vocab.BoundTime {
-				check.Inconclusive, check.Detail = true, fmt.Sprintf("the time bound (%s) cut the fresh tree", eopts.Timeout)
+			if b.Bound.Budget() {
+				check.Inconclusive, check.Detail = true, fmt.Sprintf("the %s bound (%s) cut the fresh tree", b.Bound, b.Bound.FormatLimit(b.Limit))
 			}
 		}
 		if verify && check.Cached && !check.Inconclusive {
