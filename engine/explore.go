@@ -275,14 +275,16 @@ func (e *explorer) run(start time.Time) error {
 }
 
 // overBudget counts a state about to be expanded and reports whether the
-// heap, read every MemoryCheckEvery of them, is beyond Options.MaxMemory.
+// heap, read before every MemoryCheckEvery-th, is beyond Options.MaxMemory.
+// A tree smaller than that never reads it: it holds too little to matter,
+// and what the analyses beside it hold cannot cut it.
 func (e *explorer) overBudget() bool {
 	o := &e.x.opts
 	if o.MaxMemory <= 0 {
 		return false
 	}
 	e.expanded++
-	return e.expanded%MemoryCheckEvery == 1 && o.Heap() > o.MaxMemory
+	return e.expanded%MemoryCheckEvery == 0 && o.Heap() > o.MaxMemory
 }
 
 // closed reports whether c is closed (a nil c never is).

@@ -45,6 +45,7 @@ func TestMemoryBudgetCutsTheTree(t *testing.T) {
 	if *reads != 3 {
 		t.Errorf("the heap was read %d times, want 3 (every %d states until it is over)", *reads, engine.MemoryCheckEvery)
 	}
+	const wantExpanded = 3*engine.MemoryCheckEvery - 1 // the third reading stops the 3072nd expansion
 	if len(set.Bounds) != 1 || set.Bounds[0].Bound != vocab.BoundMemory || set.Bounds[0].Limit != budget {
 		t.Fatalf("bounds %+v, want only the memory bound with limit %d", set.Bounds, budget)
 	}
@@ -62,9 +63,9 @@ func TestMemoryBudgetCutsTheTree(t *testing.T) {
 			expanded++
 		}
 	}
-	if expanded != 2*engine.MemoryCheckEvery || cut != set.Bounds[0].Count || cut == 0 {
+	if expanded != wantExpanded || cut != set.Bounds[0].Count || cut == 0 {
 		t.Errorf("%d states expanded, %d cut (bound counts %d); want %d expanded and the rest cut",
-			expanded, cut, set.Bounds[0].Count, 2*engine.MemoryCheckEvery)
+			expanded, cut, set.Bounds[0].Count, wantExpanded)
 	}
 
 	// Under the budget, the budget changes nothing.
@@ -78,13 +79,17 @@ func TestMemoryBudgetCutsTheTree(t *testing.T) {
 
 // TestMemoryBudgetReadsTheHeap: without a meter the process's heap is
 // read, and a budget below what the process holds already stops the
-// exploration at once.
+// exploration at the first reading; a tree too small to read it is whole.
 func TestMemoryBudgetReadsTheHeap(t *testing.T) {
 	if engine.HeapInUse() <= 0 {
 		t.Fatal("the process's heap reads 0 bytes")
 	}
 	set := explore(t, counter(t), engine.Options{MaxDepth: 40, MaxStates: 1 << 30, MaxMemory: 1})
-	if len(set.Bounds) != 1 || set.Bounds[0].Bound != vocab.BoundMemory || set.Stats.States != 1 {
-		t.Errorf("%d states, bounds %+v; want the root alone, cut by the memory bound", set.Stats.States, set.Bounds)
+	if len(set.Bounds) != 1 || set.Bounds[0].Bound != vocab.BoundMemory || set.Stats.States <= engine.MemoryCheckEvery {
+		t.Errorf("%d states, bounds %+v; want the memory bound to cut the tree at the first reading", set.Stats.States, set.Bounds)
+	}
+	small := explore(t, counter(t), engine.Options{MaxDepth: 6, MaxMemory: 1})
+	if len(small.Bounds) != 1 || small.Bounds[0].Bound != vocab.BoundDepth {
+		t.Errorf("a tree of %d states was cut by %+v, want the depth bound alone", small.Stats.States, small.Bounds)
 	}
 }

@@ -66,8 +66,8 @@ type Options struct {
 	// MaxMemory is the heap, in bytes, the exploration may see in use; 0
 	// means no budget. Beyond it the exploration stops as the time budget
 	// does, the rest of the tree cut by vocab.BoundMemory. The heap is read
-	// every MemoryCheckEvery expanded states, so it can pass the budget by
-	// what those add.
+	// before every MemoryCheckEvery-th state expanded, so it can pass the
+	// budget by what those add, and a smaller tree never reads it.
 	MaxMemory int64
 	// Heap, when set, reads the heap MaxMemory bounds. Without it the
 	// process's heap is read (HeapInUse): in one process that heap is
