@@ -26,10 +26,11 @@ type Capped struct {
 }
 
 // Cap lowers each bound of b beyond its ceiling to the ceiling and returns
-// those it lowered. A bound left to its default (0) whose default is
-// beyond the ceiling gets the ceiling too, as does a time bound of 0 (no
-// time bound), but these are not listed: they asked for nothing in
-// particular, and a tree the ceiling cuts reports the bound it hit.
+// those it lowered. A bound at its default (or 0, for the default) beyond
+// a ceiling set below the default gets the ceiling too, as does a time
+// bound of 0 (no time bound), but these are not listed: .setbot.yml does
+// not say it asked for them (Parse fills in the defaults), and a tree the
+// ceiling cuts reports the bound it hit.
 func (c Ceilings) Cap(b *Bounds) []Capped {
 	var out []Capped
 	count := func(key string, v *int, def, ceiling int) {
@@ -40,7 +41,7 @@ func (c Ceilings) Cap(b *Bounds) []Capped {
 		if ceiling <= 0 || asked <= ceiling {
 			return
 		}
-		if *v > 0 {
+		if *v > 0 && *v != def {
 			out = append(out, Capped{Setting: "bounds." + key, Asked: strconv.Itoa(*v), Ceiling: strconv.Itoa(ceiling)})
 		}
 		*v = ceiling

@@ -42,6 +42,10 @@ func TestCap(t *testing.T) {
 	if got := low.Cap(&b); len(got) != 0 {
 		t.Errorf("the defaults were listed as capped: %+v", got)
 	}
+	b.MaxStates = DefaultMaxStates
+	if got := (Ceilings{Bounds: Bounds{MaxStates: DefaultMaxStates / 10}}).Cap(&b); len(got) != 0 || b.MaxStates != DefaultMaxStates/10 {
+		t.Errorf("the default states bound was listed as capped (%+v) or not capped (%d)", got, b.MaxStates)
+	}
 	if b.MaxMLMStates != mlm.DefaultMaxStates/2 || b.Timeout != time.Minute || b.Depth != DefaultDepth {
 		t.Errorf("bounds %+v, want the flattening and time ceilings and the other defaults", b)
 	}
