@@ -364,7 +364,8 @@ func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (_ *vc
 // pipelineOptions are the pipeline's options for a job.
 func (b *Bot) pipelineOptions(log *slog.Logger, j *queue.Job) pipeline.Options {
 	opts := pipeline.Options{Cache: b.store, Fresh: j.Fresh, Solver: b.solver, Logger: log, Repo: j.Repo,
-		Jobs: max(1, runtime.NumCPU()/max(1, cmp.Or(b.cfg.Workers, DefaultWorkers)))} // the jobs running at once share the CPUs
+		Jobs:     max(1, runtime.NumCPU()/max(1, cmp.Or(b.cfg.Workers, DefaultWorkers))), // the jobs running at once share the CPUs
+		Ceilings: &b.cfg.Ceilings, MaxMemory: b.cfg.JobMemory}
 	if j.Fresh && (j.Kind == queue.KindPullRequest || j.Kind == queue.KindMergeGroup) {
 		opts.Strategy = vocab.StrategyFull // `/setbot full`: from scratch, nothing reused
 	}

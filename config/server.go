@@ -42,15 +42,42 @@ const (
 	DefaultLogFormat       = "json"
 )
 
+// Defaults of the ceilings and the memory budget: a host of 2 cores and 24 GB running
+// DefaultWorkers analyses at once. Two jobs each within DefaultJobMemory of heap hold 12 GiB,
+// which leaves room for Z3's own memory (outside Go's heap), the cache, the clones and the
+// garbage collector's slack. Each count is ten to a hundred times its default in
+// .setbot.yml: a real model that needs more states gets them up to the memory budget, which
+// is what bounds the host.
+const (
+	DefaultJobMemory             = 6 << 30 // bytes of heap per job
+	DefaultCeilingDepth          = 1000
+	DefaultCeilingMaxStates      = 2_000_000
+	DefaultCeilingLoopBound      = 100
+	DefaultCeilingMaxMicrosteps  = 10_000
+	DefaultCeilingMaxMLMStates   = 100_000
+	DefaultCeilingTimeout        = 10 * time.Minute // a third of DefaultJobTimeout: a base and a head tree fit in a job
+	DefaultCeilingCommandTimeout = time.Minute
+)
+
+// DefaultCeilings returns the ceilings of a server whose configuration sets none.
+func DefaultCeilings() Ceilings {
+	return Ceilings{
+		Bounds: Bounds{Depth: DefaultCeilingDepth, MaxStates: DefaultCeilingMaxStates, LoopBound: DefaultCeilingLoopBound,
+			MaxMicrosteps: DefaultCeilingMaxMicrosteps, MaxMLMStates: DefaultCeilingMaxMLMStates, Timeout: DefaultCeilingTimeout},
+		CommandTimeout: DefaultCeilingCommandTimeout,
+	}
+}
+
 // maxSecretFileBytes bounds a secret read from a file: a key is a few KiB, and a path such as
 // /dev/zero must not hang the start.
 const maxSecretFileBytes = 64 << 10
 
 // The keys of each mapping of the server's file, in documentation order.
 var (
-	serverKeys   = []string{"listen", "database", "store", "clone_dir", "cache_max_bytes", "workers", "job_timeout", "shutdown_timeout", "run_retention", "clone_max_age", "max_body_bytes", "job_lease", "sweep_interval", "log_level", "log_format", "public_url", "allow_fork_commands", "github", "schedules"}
+	serverKeys   = []string{"listen", "database", "store", "clone_dir", "cache_max_bytes", "workers", "job_timeout", "job_memory", "ceilings", "shutdown_timeout", "run_retention", "clone_max_age", "max_body_bytes", "job_lease", "sweep_interval", "log_level", "log_format", "public_url", "allow_fork_commands", "github", "schedules"}
 	githubKeys   = []string{"base_url", "app_id", "private_key_file", "private_key", "token", "webhook_secret", "webhook_secret_file"}
 	scheduleKeys = []string{"repo", "branch", "cron", "installation_id", "clone_url"}
+	ceilingKeys  = []string{"depth", "max_states", "loop_bound", "max_microsteps", "max_mlm_states", "timeout", "command_timeout"}
 
 	logLevels  = []string{"debug", "info", "warn", "error"}
 	logFormats = []string{"json", "text"}
@@ -64,6 +91,7 @@ var serverEnv = []struct{ name, key string }{
 	{"SETBOT_CLONE_DIR", "clone_dir"},
 	{"SETBOT_WORKERS", "workers"},
 	{"SETBOT_JOB_TIMEOUT", "job_timeout"},
+	{"SETBOT_JOB_MEMORY", "job_memory"},
 	{"SETBOT_LOG_LEVEL", "log_level"},
 	{"SETBOT_LOG_FORMAT", "log_format"},
 	{"SETBOT_PUBLIC_URL", "public_url"},
@@ -87,13 +115,20 @@ var (
 // Server is the configuration of setbot serve: the file given with --config, completed by the
 // environment.
 type Server struct {
-	Listen          string // the HTTP address of /webhook, /healthz, /readyz and /metrics
-	Database        string // the SQLite file: cache and job queue (when Store is "")
-	Store           string // a postgres:// URL: the PostgreSQL database that replicas share; "" for the SQLite Database. It may hold a password: nothing prints or logs it
-	CloneDir        string // the bare clones of the repositories
-	CacheMaxBytes   int64  // the cache's size cap; 0 for none
-	Workers         int    // concurrent analyses
-	JobTimeout      time.Duration
+	Listen        string // the HTTP address of /webhook, /healthz, /readyz and /metrics
+	Database      string // the SQLite file: cache and job queue (when Store is "")
+	Store         string // a postgres:// URL: the PostgreSQL database that replicas share; "" for the SQLite Database. It may hold a password: nothing prints or logs it
+	CloneDir      string // the bare clones of the repositories
+	CacheMaxBytes int64  // the cache's size cap; 0 for none
+	Workers       int    // concurrent analyses
+	JobTimeout    time.Duration
+	// JobMemory is the heap, in bytes, one job's analysis may hold; 0 for
+	// none. Beyond it the exploration stops at the bound memory. The jobs
+	// running at once share one heap, so it is counted from the job's
+	// start: what the others add meanwhile counts too.
+	JobMemory int64
+	// Ceilings are the most a repository's .setbot.yml may ask for.
+	Ceilings        Ceilings
 	ShutdownTimeout time.Duration // the graceful drain on SIGTERM
 	RunRetention    time.Duration // how long the runs log is kept; 0 for cache.DefaultRunRetention
 	CloneMaxAge     time.Duration // how long an unused clone is kept; 0 for vcs.DefaultCloneMaxAge
@@ -141,6 +176,8 @@ func DefaultServer() *Server {
 		CacheMaxBytes:   DefaultCacheMaxBytes,
 		Workers:         DefaultWorkers,
 		JobTimeout:      DefaultJobTimeout,
+		JobMemory:       DefaultJobMemory,
+		Ceilings:        DefaultCeilings(),
 		ShutdownTimeout: DefaultShutdownTimeout,
 		MaxBodyBytes:    DefaultMaxBodyBytes,
 		LogLevel:        DefaultLogLevel,
@@ -291,6 +328,8 @@ func (l *loader) file(root *yaml.Node) {
 			}
 		case "schedules":
 			l.readSchedules(v, key)
+		case "ceilings":
+			p.fields(v, key, "key", ceilingKeys, func(k string, v *yaml.Node) { l.set(join(key, k), l.fromFile(v)) })
 		default:
 			l.set(key, l.fromFile(v))
 		}
@@ -326,6 +365,22 @@ func (l *loader) set(key string, g given) {
 		ok = number(l, g, key, 1, MaxWorkers, fmt.Sprintf("an integer from 1 to %d", MaxWorkers), &s.Workers)
 	case "job_timeout":
 		ok = l.duration(g, key, &s.JobTimeout)
+	case "job_memory":
+		ok = l.size(g, key, 0, &s.JobMemory)
+	case "ceilings.depth":
+		ok = l.ceiling(g, key, &s.Ceilings.Bounds.Depth)
+	case "ceilings.max_states":
+		ok = l.ceiling(g, key, &s.Ceilings.Bounds.MaxStates)
+	case "ceilings.loop_bound":
+		ok = l.ceiling(g, key, &s.Ceilings.Bounds.LoopBound)
+	case "ceilings.max_microsteps":
+		ok = l.ceiling(g, key, &s.Ceilings.Bounds.MaxMicrosteps)
+	case "ceilings.max_mlm_states":
+		ok = l.ceiling(g, key, &s.Ceilings.Bounds.MaxMLMStates)
+	case "ceilings.timeout":
+		ok = l.duration(g, key, &s.Ceilings.Bounds.Timeout)
+	case "ceilings.command_timeout":
+		ok = l.duration(g, key, &s.Ceilings.CommandTimeout)
 	case "shutdown_timeout":
 		ok = l.duration(g, key, &s.ShutdownTimeout)
 	case "run_retention":
@@ -819,6 +874,11 @@ func number[T int | int64](l *loader, g given, path string, lo, hi int64, want s
 	}
 	*dst = T(v)
 	return true
+}
+
+// ceiling accepts the ceiling of a count bound: a positive integer.
+func (l *loader) ceiling(g given, path string, dst *int) bool {
+	return number(l, g, path, 1, math.MaxInt32, fmt.Sprintf("a positive integer, at most %d", math.MaxInt32), dst)
 }
 
 // size accepts a number of bytes, at least lo: an integer, or a string with a unit.

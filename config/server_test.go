@@ -61,12 +61,15 @@ func TestDefaultServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Server{
-		Listen:          ":8080",
-		Database:        "setbot.db",
-		CloneDir:        "repos",
-		CacheMaxBytes:   1 << 30,
-		Workers:         2,
-		JobTimeout:      30 * time.Minute,
+		Listen:        ":8080",
+		Database:      "setbot.db",
+		CloneDir:      "repos",
+		CacheMaxBytes: 1 << 30,
+		Workers:       2,
+		JobTimeout:    30 * time.Minute,
+		JobMemory:     6 << 30,
+		Ceilings: Ceilings{Bounds: Bounds{Depth: 1000, MaxStates: 2_000_000, LoopBound: 100, MaxMicrosteps: 10_000, MaxMLMStates: 100_000, Timeout: 10 * time.Minute},
+			CommandTimeout: time.Minute},
 		ShutdownTimeout: 60 * time.Second,
 		MaxBodyBytes:    25 << 20,
 		LogLevel:        "info",
@@ -87,7 +90,8 @@ func TestDefaultServer(t *testing.T) {
 		"# nothing\n",
 		"listen:\ngithub:\nschedules:\n",
 		"listen: ':8080'\ndatabase: setbot.db\nclone_dir: repos\ncache_max_bytes: 1GiB\nworkers: 2\n" +
-			"job_timeout: 30m\nshutdown_timeout: 60s\nmax_body_bytes: 25MiB\nlog_level: info\nlog_format: json\n" +
+			"job_timeout: 30m\njob_memory: 6GiB\nshutdown_timeout: 60s\nmax_body_bytes: 25MiB\nlog_level: info\nlog_format: json\n" +
+			"ceilings: {depth: 1000, max_states: 2000000, loop_bound: 100, max_microsteps: 10000, max_mlm_states: 100000, timeout: 10m, command_timeout: 1m}\n" +
 			"public_url: ''\ngithub: {base_url: '', app_id: 0, private_key_file: '', private_key: '', token: '', " +
 			"webhook_secret: '', webhook_secret_file: ''}\n",
 	} {
@@ -115,6 +119,15 @@ clone_dir: /var/lib/setbot/repos
 cache_max_bytes: 500MB
 workers: 8
 job_timeout: 1h
+job_memory: 512MiB
+ceilings:
+  depth: 50
+  max_states: 100000
+  loop_bound: 20
+  max_microsteps: 500
+  max_mlm_states: 5000
+  timeout: 5m
+  command_timeout: 20s
 shutdown_timeout: 2m30s
 run_retention: 720h
 clone_max_age: 48h
@@ -147,12 +160,15 @@ schedules:
 		t.Fatal(err)
 	}
 	want := &Server{
-		Listen:            "127.0.0.1:9090",
-		Database:          "/var/lib/setbot/setbot.db",
-		CloneDir:          "/var/lib/setbot/repos",
-		CacheMaxBytes:     500_000_000,
-		Workers:           8,
-		JobTimeout:        time.Hour,
+		Listen:        "127.0.0.1:9090",
+		Database:      "/var/lib/setbot/setbot.db",
+		CloneDir:      "/var/lib/setbot/repos",
+		CacheMaxBytes: 500_000_000,
+		Workers:       8,
+		JobTimeout:    time.Hour,
+		JobMemory:     512 << 20,
+		Ceilings: Ceilings{Bounds: Bounds{Depth: 50, MaxStates: 100_000, LoopBound: 20, MaxMicrosteps: 500, MaxMLMStates: 5000, Timeout: 5 * time.Minute},
+			CommandTimeout: 20 * time.Second},
 		ShutdownTimeout:   150 * time.Second,
 		RunRetention:      30 * 24 * time.Hour,
 		CloneMaxAge:       48 * time.Hour,
@@ -215,7 +231,7 @@ func TestParseSize(t *testing.T) {
 func TestLoadServerErrors(t *testing.T) {
 	pkcs1, _ := rsaKeys()
 	keyFile := writeFile(t, "app.pem", pkcs1)
-	const known = " (known: listen, database, store, clone_dir, cache_max_bytes, workers, job_timeout, shutdown_timeout, run_retention, clone_max_age, max_body_bytes, job_lease, sweep_interval, log_level, log_format, public_url, allow_fork_commands, github, schedules)"
+	const known = " (known: listen, database, store, clone_dir, cache_max_bytes, workers, job_timeout, job_memory, ceilings, shutdown_timeout, run_retention, clone_max_age, max_body_bytes, job_lease, sweep_interval, log_level, log_format, public_url, allow_fork_commands, github, schedules)"
 	tests := []struct {
 		name, src string
 		env       []string // authEnv when nil
@@ -247,6 +263,18 @@ func TestLoadServerErrors(t *testing.T) {
 		{"empty paths", "database: ''\nclone_dir: 3\n", nil, []string{
 			`setbot.yml:1:11: database: empty path`,
 			`setbot.yml:2:12: clone_dir: expected a file path, found the integer 3`}},
+		{"ceilings", "ceilings:\n  depth: 0\n  max_states: -5\n  loop_bound: ten\n  max_mlm_states: 99999999999\n  timeout: 10\n  command_timeout: 0s\n  memory: 4GiB\n", nil, []string{
+			`setbot.yml:2:10: ceilings.depth: 0 is out of range (want a positive integer, at most 2147483647)`,
+			`setbot.yml:3:15: ceilings.max_states: -5 is out of range (want a positive integer, at most 2147483647)`,
+			`setbot.yml:4:15: ceilings.loop_bound: expected a positive integer, at most 2147483647, found the string "ten"`,
+			`setbot.yml:5:19: ceilings.max_mlm_states: 99999999999 is out of range (want a positive integer, at most 2147483647)`,
+			`setbot.yml:6:12: ceilings.timeout: duration 10 has no unit; write 10s for seconds`,
+			`setbot.yml:7:20: ceilings.command_timeout: duration 0s is not positive`,
+			`setbot.yml:8:3: ceilings: unknown key "memory" (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout, command_timeout)`}},
+		{"ceilings not a mapping", "ceilings: 1000\n", nil, []string{
+			`setbot.yml:1:11: ceilings: expected a mapping, found the integer 1000`}},
+		{"job memory", "job_memory: 4 GB of RAM\n", nil, []string{
+			`setbot.yml:1:13: job_memory: invalid size "4 GB of RAM": want a number of bytes, or a whole number with a unit such as 500MB or 1GiB`}},
 		{"workers", "workers: 0\n", nil, []string{
 			`setbot.yml:1:10: workers: 0 is out of range (want an integer from 1 to 64)`}},
 		{"too many workers", "workers: 65\n", nil, []string{
@@ -446,6 +474,7 @@ database: file.db
 clone_dir: file-repos
 workers: 3
 job_timeout: 10m
+job_memory: 1GiB
 log_level: warn
 log_format: text
 public_url: https://file.example.com
@@ -464,6 +493,7 @@ schedules:
 		"SETBOT_WORKERS=16",
 		"SETBOT_WORKERS=1", // the first wins, as with os.Getenv
 		"SETBOT_JOB_TIMEOUT=45m",
+		"SETBOT_JOB_MEMORY=3GiB",
 		"SETBOT_LOG_LEVEL=debug",
 		"SETBOT_LOG_FORMAT=json",
 		"SETBOT_PUBLIC_URL=https://env.example.com/setbot",
@@ -476,7 +506,7 @@ schedules:
 	}
 	_, err := loadServer(ServerFileName, []byte(src), env)
 	// The file's token and the environment's App are both set: the error names both.
-	if err == nil || err.Error() != `setbot.yml:11:10: github.token: a token and an App (SETBOT_GITHUB_APP_ID) are both set: use one` {
+	if err == nil || err.Error() != `setbot.yml:12:10: github.token: a token and an App (SETBOT_GITHUB_APP_ID) are both set: use one` {
 		t.Fatalf("err = %v, want the token and the App in conflict", err)
 	}
 	s, err := loadServer(ServerFileName, []byte(strings.Replace(src, "  token: file-token\n", "", 1)), env)
@@ -490,6 +520,8 @@ schedules:
 		CacheMaxBytes:   DefaultCacheMaxBytes,
 		Workers:         16,
 		JobTimeout:      45 * time.Minute,
+		JobMemory:       3 << 30,
+		Ceilings:        DefaultCeilings(),
 		ShutdownTimeout: DefaultShutdownTimeout,
 		MaxBodyBytes:    DefaultMaxBodyBytes,
 		LogLevel:        "debug",
@@ -740,6 +772,9 @@ func TestServerDocs(t *testing.T) {
 	}
 	words := slices.Concat(slices.DeleteFunc(slices.Clone(serverKeys), func(k string) bool { return k == "github" }),
 		scheduleKeys, envNames(), logLevels, logFormats)
+	for _, k := range ceilingKeys {
+		words = append(words, "ceilings."+k)
+	}
 	for _, k := range githubKeys {
 		words = append(words, "github."+k)
 	}

@@ -104,6 +104,8 @@ func limit(o Options, bound vocab.Bound) int64 {
 		return int64(o.LoopBound)
 	case vocab.BoundMicrosteps:
 		return int64(o.MaxMicrosteps)
+	case vocab.BoundMemory:
+		return o.MaxMemory
 	}
 	return o.Timeout.Milliseconds()
 }
@@ -142,6 +144,7 @@ type explorer struct {
 
 	inBounds map[vocab.Bound]int   // step's scratch: one input's cuts
 	inLimits map[vocab.Bound]int64 // and limits
+	expanded int                   // states expanded, counted for the memory budget
 }
 
 // StartError says why a machine cannot complete its start (its initial
@@ -219,6 +222,10 @@ func (e *explorer) run(start time.Time) error {
 			e.cutRest(i, vocab.BoundTime)
 			break
 		}
+		if e.overBudget() {
+			e.cutRest(i, vocab.BoundMemory)
+			break
+		}
 		if x.opts.Cancel != nil {
 			select {
 			case <-x.opts.Cancel:
@@ -265,6 +272,19 @@ func (e *explorer) run(start time.Time) error {
 		}
 	}
 	return nil
+}
+
+// overBudget counts a state about to be expanded and reports whether the
+// heap, read before every MemoryCheckEvery-th, is beyond Options.MaxMemory.
+// A tree smaller than that never reads it: it holds too little to matter,
+// and what the analyses beside it hold cannot cut it.
+func (e *explorer) overBudget() bool {
+	o := &e.x.opts
+	if o.MaxMemory <= 0 {
+		return false
+	}
+	e.expanded++
+	return e.expanded%MemoryCheckEvery == 0 && o.Heap() > o.MaxMemory
 }
 
 // closed reports whether c is closed (a nil c never is).

@@ -16,6 +16,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"runtime/metrics"
 	"strings"
 	"time"
 
@@ -62,11 +63,36 @@ type Options struct {
 	// Progress, when set, is called every few hundred states with the
 	// exploration's progress.
 	Progress func(Progress)
+	// MaxMemory is the heap, in bytes, the exploration may see in use; 0
+	// means no budget. Beyond it the exploration stops as the time budget
+	// does, the rest of the tree cut by vocab.BoundMemory. The heap is read
+	// before every MemoryCheckEvery-th state expanded, so it can pass the
+	// budget by what those add, and a smaller tree never reads it.
+	MaxMemory int64
+	// Heap, when set, reads the heap MaxMemory bounds. Without it the
+	// process's heap is read (HeapInUse): in one process that heap is
+	// shared by the analyses running beside this one, so one of them can
+	// be cut by what another holds.
+	Heap func() int64
 	// Jobs is how many workers expand the nodes of a level at once, each
 	// with its own solver (parallel.go); 0 or 1 means the exploring
 	// goroutine expands them alone. The tree is the same for any number:
 	// only the time it takes depends on it.
 	Jobs int
+}
+
+// MemoryCheckEvery is how many states an exploration expands between two
+// readings of the heap (Options.MaxMemory): a reading costs a few
+// microseconds, a state rarely less.
+const MemoryCheckEvery = 1024
+
+// HeapInUse returns the bytes of the process's heap that hold objects now,
+// live or not yet collected: the heap's peak is the largest of these, and
+// it is what the host's memory must hold.
+func HeapInUse() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
 }
 
 // Progress is how far an exploration has got.
@@ -120,6 +146,9 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.Time == "" {
 		o.Time = vocab.TimeTimed
+	}
+	if o.MaxMemory > 0 && o.Heap == nil {
+		o.Heap = HeapInUse
 	}
 	return o
 }

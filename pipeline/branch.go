@@ -24,8 +24,8 @@ type ModelCheck struct {
 	// cache held (Verify only): the cache was serving a wrong answer.
 	Differs bool   `json:"differs,omitempty"`
 	Detail  string `json:"detail,omitempty"` // the first difference, or why it is inconclusive
-	// Inconclusive: the wall-clock budget cut the fresh tree, so it cannot
-	// be compared with the cached one (nor stored).
+	// Inconclusive: a budget of the run (time, memory) cut the fresh tree,
+	// so it cannot be compared with the cached one (nor stored).
 	Inconclusive bool `json:"inconclusive,omitempty"`
 	States       int  `json:"states"`
 }
@@ -57,7 +57,7 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: cfg, head: sha}
+	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: cfg, head: sha, heap: heapMeter(opts)}
 	out := []ModelCheck{}
 	for i, path := range paths {
 		if err := ctx.Err(); err != nil {
@@ -65,9 +65,11 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 		}
 		r.current = path
 		r.progress("[%d/%d] %s", i+1, len(paths), path)
-		mc := cfg.For(path)
-		eopts := engineOptions(mc)
-		eopts.Cancel, eopts.Jobs = ctx.Done(), opts.Jobs
+		mc, capped := r.settings(vcs.Change{NewPath: path})
+		for _, c := range capped {
+			r.progress("%s: %s asks for %s; the ceiling, %s, applies", path, c.Setting, c.Asked, c.Ceiling)
+		}
+		eopts := r.engineOptions(mc)
 		m, _, diags, err := r.load(path, sha, load.Options{Read: scxml.Options{CallDepth: mc.Bounds.LoopBound}, Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}})
 		if err != nil {
 			return nil, err
@@ -108,8 +110,8 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 		}
 		check.Explored, check.States = true, set.Stats.States
 		for _, b := range set.Bounds {
-			if b.Bound == vocab.BoundTime {
-				check.Inconclusive, check.Detail = true, fmt.Sprintf("the time bound (%s) cut the fresh tree", eopts.Timeout)
+			if b.Bound.Budget() {
+				check.Inconclusive, check.Detail = true, fmt.Sprintf("the %s bound (%s) cut the fresh tree", b.Bound, b.Bound.FormatLimit(b.Limit))
 			}
 		}
 		if verify && check.Cached && !check.Inconclusive {

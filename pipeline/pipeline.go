@@ -58,6 +58,15 @@ type Options struct {
 	// command's flags); the gate's configuration still sets the least
 	// of each (Options' settings).
 	Bounds config.BoundsOverride
+	// Ceilings, when set, are the most the configurations may ask for
+	// (the server's): a bound beyond its ceiling gets the ceiling, and the
+	// model's report lists it as capped.
+	Ceilings *config.Ceilings
+	// MaxMemory, when positive, is the heap in bytes the run may add to
+	// what the process held when it began: an exploration beyond it stops
+	// at the bound memory (engine.Options.MaxMemory). What other runs in
+	// the same process add meanwhile counts too.
+	MaxMemory int64
 	// Jobs is the number of workers of each exploration
 	// (engine.Options.Jobs); the results do not depend on it.
 	Jobs int
@@ -181,7 +190,10 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 	}
 	changes = append(changes, through...)
 	r := &runner{ctx: ctx, repo: repo, opts: opts, cfg: headCfg, gate: gateCfg, base: baseSHA, head: headSHA, through: why,
-		commands: commandsAllowed(opts, headCfg, gateCfg), limits: commandLimits(headCfg, gateCfg)}
+		commands: commandsAllowed(opts, headCfg, gateCfg), limits: commandLimits(headCfg, gateCfg), heap: heapMeter(opts)}
+	if opts.Ceilings != nil {
+		r.limitsCapped = opts.Ceilings.CapCommands(&r.limits)
+	}
 	defer r.removeCheckout()
 	out := &report.Analysis{Repo: opts.Repo, Base: baseSHA, Head: headSHA, Models: []*report.Model{}}
 	judged := make([]gate.Model, 0, len(changes))
@@ -310,10 +322,31 @@ type runner struct {
 	through map[string][]string
 	// commands says whether black-box functions' commands may run;
 	// checkoutDir holds the head's files for them once written.
-	commands    bool
-	limits      config.Functions // how long and how many rounds they may run
-	refused     *string          // Options.RefuseCommands's answer, once asked
-	checkoutDir string
+	commands     bool
+	limits       config.Functions // how long and how many rounds they may run
+	limitsCapped []config.Capped  // what of limits the ceilings lowered
+	refused      *string          // Options.RefuseCommands's answer, once asked
+	checkoutDir  string
+	heap         func() int64 // what the run added to the heap (heapMeter); nil without a budget
+}
+
+// heapMeter reads the heap the run adds to what the process held when it
+// began, for Options.MaxMemory; nil when there is no budget.
+func heapMeter(opts Options) func() int64 {
+	if opts.MaxMemory <= 0 {
+		return nil
+	}
+	start := engine.HeapInUse()
+	return func() int64 { return engine.HeapInUse() - start }
+}
+
+// engineOptions are the engine's options for a model of the run: its
+// bounds, and the run's memory budget, cancellation and workers.
+func (r *runner) engineOptions(mc config.ModelConfig) engine.Options {
+	eopts := engineOptions(mc)
+	eopts.Cancel, eopts.Jobs = r.ctx.Done(), r.opts.Jobs
+	eopts.MaxMemory, eopts.Heap = r.opts.MaxMemory, r.heap
+	return eopts
 }
 
 func (r *runner) progress(format string, args ...any) {
@@ -336,13 +369,13 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	if c.Status == vcs.Deleted {
 		return out, nil, nil
 	}
-	mc := r.settings(c)
+	mc, capped := r.settings(c)
+	out.Capped = reportCapped(capped)
 	strategy := mc.Strategy
 	if r.opts.Strategy != "" {
 		strategy = r.opts.Strategy
 	}
-	eopts := engineOptions(mc)
-	eopts.Cancel, eopts.Jobs = r.ctx.Done(), r.opts.Jobs
+	eopts := r.engineOptions(mc)
 	lopts := load.Options{Read: scxml.Options{CallDepth: mc.Bounds.LoopBound}, Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}}
 
 	head, headSrc, diags, err := r.load(c.NewPath, r.head, lopts)
@@ -369,6 +402,8 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 			out.TableGrowth = &report.TableGrowth{Rows: []report.GrownRow{}, Errors: []string{}, Refused: why}
 		} else if out.TableGrowth, err = r.growTables(c.NewPath, head, base, eopts, r.limits); err != nil {
 			return nil, nil, err
+		} else {
+			out.Capped = append(out.Capped, reportCapped(r.limitsCapped)...)
 		}
 	}
 	invariants, diags := invariantsFor(head, mc.Invariants)
@@ -525,8 +560,18 @@ func lineCounts(path string, texts []string) map[string]int {
 // gate's (the base's) sets that a change may not weaken:
 // its invariants, under the file's old name too, and bounds at least as
 // deep as the base's, so that a change cannot hide a finding by exploring
-// less.
-func (r *runner) settings(c vcs.Change) config.ModelConfig {
+// less; then the ceilings (Options.Ceilings) over all of it. It also
+// returns the bounds the ceilings lowered.
+func (r *runner) settings(c vcs.Change) (config.ModelConfig, []config.Capped) {
+	mc := r.uncapped(c)
+	if r.opts.Ceilings == nil {
+		return mc, nil
+	}
+	return mc, r.opts.Ceilings.Cap(&mc.Bounds)
+}
+
+// uncapped is settings without the ceilings.
+func (r *runner) uncapped(c vcs.Change) config.ModelConfig {
 	mc := r.cfg.For(c.NewPath)
 	r.opts.Bounds.Apply(&mc.Bounds)
 	if r.opts.Coverage != "" {
@@ -556,6 +601,15 @@ func (r *runner) settings(c vcs.Change) config.ModelConfig {
 		}
 	}
 	return mc
+}
+
+// reportCapped is the report's list of the settings the ceilings lowered.
+func reportCapped(cs []config.Capped) []report.Capped {
+	var out []report.Capped
+	for _, c := range cs {
+		out = append(out, report.Capped{Setting: c.Setting, Asked: c.Asked, Ceiling: c.Ceiling})
+	}
+	return out
 }
 
 // diagnostics are a model's errors, each in the file it is in: the model's,

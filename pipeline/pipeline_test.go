@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -21,6 +22,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/internal/demo"
+	"github.com/setbot/setbot/internal/hostile"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/report"
 	"github.com/setbot/setbot/solver"
@@ -142,10 +144,12 @@ func TestTimeCutTreesNotStored(t *testing.T) {
 	}
 	r := &runner{ctx: context.Background(), opts: Options{Cache: store}}
 	trees := &cacheTrees{r: r}
-	set.Bounds = append(set.Bounds, engine.BoundHit{Bound: "time", Limit: 1, Count: 1})
-	trees.KeepTree(m, set, nil)
-	if _, ok, _ := store.Get(r.ctx, kindSET, trees.key(m)); ok {
-		t.Error("a time-cut tree was stored")
+	for _, b := range []vocab.Bound{vocab.BoundTime, vocab.BoundMemory} {
+		set.Bounds = []engine.BoundHit{{Bound: b, Limit: 1, Count: 1}}
+		trees.KeepTree(m, set, nil)
+		if _, ok, _ := store.Get(r.ctx, kindSET, trees.key(m)); ok {
+			t.Errorf("a tree the %s bound cut was stored", b)
+		}
 	}
 	set.Bounds = nil
 	set.Stats.Unknown = 1
@@ -931,5 +935,42 @@ func TestLoopBoundSetsCallDepth(t *testing.T) {
 		if got := !slices.Contains(unreached, "Deep cut by call"); got != tt.reached {
 			t.Errorf("loop bound of %s: newly unreachable %v; Deep reached %v, want %v", tt.base[:7], unreached, got, tt.reached)
 		}
+	}
+}
+
+// TestCeilings: bounds a configuration asks beyond the ceilings, at the
+// head and at the base, get the ceilings, and the model's report lists
+// them; the tree is cut by the ceiling, and the gate warns of it.
+func TestCeilings(t *testing.T) {
+	greedy := string(hostile.GreedyConfig())
+	counter := string(hostile.Counter())
+	dir, commit := newGitRepo(t)
+	base := commit(map[string]string{".setbot.yml": greedy, "counter.scxml": counter})
+	head := commit(map[string]string{"counter.scxml": strings.Replace(counter, "</scxml>", "<!-- edited -->\n</scxml>", 1)})
+	repo, err := vcs.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, store := openDemo(t)
+	ceilings := &config.Ceilings{Bounds: config.Bounds{Depth: 40, MaxStates: 3000, LoopBound: 5, MaxMLMStates: 100}}
+	a, err := Analyze(context.Background(), repo, base, head, Options{Solver: newZ3, Cache: store, Ceilings: ceilings, MaxMemory: 1 << 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := a.Models[0]
+	want := []report.Capped{
+		{Setting: "bounds.depth", Asked: "1000000000", Ceiling: "40"},
+		{Setting: "bounds.max_states", Asked: "1000000000000", Ceiling: "3000"},
+		{Setting: "bounds.loop_bound", Asked: "1000000000", Ceiling: "5"},
+		{Setting: "bounds.max_mlm_states", Asked: "1000000000000", Ceiling: "100"},
+	}
+	if !reflect.DeepEqual(m.Capped, want) {
+		t.Errorf("capped %+v, want %+v", m.Capped, want)
+	}
+	if m.ChangeAnalysis == nil || len(m.BoundsHit) == 0 || m.BoundsHit[0].Bound != vocab.BoundStates || m.BoundsHit[0].Limit != 3000 {
+		t.Fatalf("model %s %+v: want the head tree cut by the states ceiling", m.Strategy, m.BoundsHit)
+	}
+	if a.Gate.Conclusion != "neutral" {
+		t.Errorf("gate %s, want neutral: the bound_hit warning", a.Gate.Conclusion)
 	}
 }

@@ -58,16 +58,16 @@ func (t *cacheTrees) Tree(m *mlm.Machine) (*engine.SET, []*testgen.Test) {
 	return set, tests
 }
 
-// KeepTree keeps a tree and its suite. A tree the wall-clock budget cut,
-// or with queries the solver left undecided, is not kept: another run
-// could get further.
+// KeepTree keeps a tree and its suite. A tree a budget of the run (time,
+// memory) cut, or with queries the solver left undecided, is not kept:
+// another run could get further.
 func (t *cacheTrees) KeepTree(m *mlm.Machine, set *engine.SET, tests []*testgen.Test) {
 	r := t.r
 	if r.opts.Cache == nil || set.Stats.Unknown > 0 || r.ctx.Err() != nil {
 		return
 	}
 	for _, b := range set.Bounds {
-		if b.Bound == vocab.BoundTime {
+		if b.Bound.Budget() {
 			return
 		}
 	}
@@ -119,8 +119,8 @@ func (r *runner) storedResult(key string) (*incremental.Result, bool) {
 	return res, true
 }
 
-// storeResult keeps an analysis, in the core's own encoding. One the
-// wall-clock budget cut is not kept: another run could get further.
+// storeResult keeps an analysis, in the core's own encoding. One a budget
+// of the run (time, memory) cut is not kept: another run could get further.
 func (r *runner) storeResult(key string, res *incremental.Result) {
 	if r.opts.Cache == nil || r.ctx.Err() != nil {
 		return // nothing to keep it in, or no one waiting for it
@@ -131,7 +131,7 @@ func (r *runner) storeResult(key string, res *incremental.Result) {
 		}
 	}
 	for _, b := range res.BoundsHit {
-		if b.Bound == vocab.BoundTime {
+		if b.Bound.Budget() {
 			return
 		}
 	}

@@ -72,6 +72,10 @@ type Model struct {
 	// to a system variable): setbot raises error.execution there.
 	Warnings []Diagnostic `json:"warnings,omitempty"`
 
+	// Capped lists the settings of .setbot.yml the server's ceilings
+	// lowered for this model: the analysis used the ceiling.
+	Capped []Capped `json:"capped,omitempty"`
+
 	// TableGrowth is what running black-box functions' commands added to
 	// the head's tables before the analysis; nil when no command ran.
 	TableGrowth *TableGrowth `json:"table_growth,omitempty"`
@@ -111,6 +115,14 @@ func (a *Analysis) findingLine(f Finding) int {
 		}
 	}
 	return max(line, 1)
+}
+
+// Capped is a setting of .setbot.yml asked beyond the server's ceiling
+// (ceilings in the server's configuration): the analysis used the ceiling.
+type Capped struct {
+	Setting string `json:"setting"` // the key in .setbot.yml, such as bounds.max_states
+	Asked   string `json:"asked"`   // the value asked for, as .setbot.yml writes it
+	Ceiling string `json:"ceiling"` // the server's ceiling, which the analysis used
 }
 
 // TableGrowth is what the commands of the head's black-box functions

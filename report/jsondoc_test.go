@@ -19,6 +19,7 @@ var docObjects = map[string]reflect.Type{
 	"analysis":         reflect.TypeFor[Analysis](),
 	"model":            reflect.TypeFor[Model](),
 	"diagnostic":       reflect.TypeFor[Diagnostic](),
+	"capped":           reflect.TypeFor[Capped](),
 	"table_growth":     reflect.TypeFor[TableGrowth](),
 	"grown_row":        reflect.TypeFor[GrownRow](),
 	"change":           reflect.TypeFor[Change](),

@@ -483,6 +483,10 @@ type modelView struct {
 	Outputs, Choices          []string
 	Diagram                   *diagramResult
 
+	// Capped says which settings of .setbot.yml the server's ceilings
+	// lowered.
+	Capped []string
+
 	// Growth says what the black-box functions' commands computed;
 	// GrownTables holds the rows to commit, by table.
 	Growth      []string
@@ -521,6 +525,10 @@ func newModelView(m *Model, d detail, worst vocab.Action, states map[string]Find
 			" (a machine it invokes, its data or scripts), which the change modified."
 	}
 	v.Errors = errorLines(m)
+	for _, c := range m.Capped {
+		v.Capped = append(v.Capped, fmt.Sprintf("⚠️ %s: %s asks for %s; the server's ceiling, %s, applies",
+			code(c.Setting), code(".setbot.yml"), text(c.Asked), text(c.Ceiling)))
+	}
 	v.Growth, v.GrownTables = growthView(m.TableGrowth)
 	if len(m.Errors) > 0 && m.ChangeAnalysis == nil {
 		v.Lead = errorsLead(m)

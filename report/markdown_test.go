@@ -1,8 +1,11 @@
 package report
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -381,5 +384,43 @@ func TestQualifiedInvariantMarkdown(t *testing.T) {
 	}
 	if strings.Contains(body, "2 invariants hold") {
 		t.Errorf("the qualified invariant is counted with those that hold:\n%s", body)
+	}
+}
+
+// TestCappedReported: a setting the server's ceiling lowered is a line
+// under its model in the comment and the check run, and an entry in the
+// model's JSON, with what it asked and the ceiling.
+func TestCappedReported(t *testing.T) {
+	res := &incremental.Result{Strategy: vocab.StrategyFull, NoBase: true, NewStates: 2,
+		Head: incremental.Size{States: 2, Paths: 1}, Changes: []diffmap.Change{}, TestDelta: &testgen.Delta{},
+		BoundsHit: []engine.BoundHit{{Bound: vocab.BoundMemory, Limit: 64 << 20, Count: 3}}}
+	m := withResult(&Model{Path: "m.scxml", Status: Added}, res)
+	m.Capped = []Capped{{Setting: "bounds.max_states", Asked: "1000000000000", Ceiling: "2000000"}}
+	a := &Analysis{Models: []*Model{m}}
+	a.Gate = judge(vocab.DefaultGate(), a.Models)
+	const line = "⚠️ `bounds.max_states`: `.setbot.yml` asks for 1000000000000; the server's ceiling, 2000000, applies"
+	for name, body := range map[string]string{"comment": Markdown(a, Options{}), "check run": CheckRun(a, Options{}).Summary} {
+		if !strings.Contains(body, line) {
+			t.Errorf("the %s lacks the capped line:\n%s", name, body)
+		}
+		if !strings.Contains(body, "the `memory` bound (64MiB) cut 3 paths") {
+			t.Errorf("the %s lacks the memory bound:\n%s", name, body)
+		}
+	}
+	var doc struct {
+		Models []struct {
+			Capped []map[string]string `json:"capped"`
+		} `json:"models"`
+	}
+	var out bytes.Buffer
+	if err := WriteJSON(&out, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string]string{{"setting": "bounds.max_states", "asked": "1000000000000", "ceiling": "2000000"}}
+	if len(doc.Models) != 1 || !reflect.DeepEqual(doc.Models[0].Capped, want) {
+		t.Errorf("JSON models %+v, want capped %v", doc.Models, want)
 	}
 }

@@ -56,8 +56,9 @@ var ruleHelp = map[Rule][2]string{
 	RuleInvariantViolation: {"An invariant declared in .setbot.yml fails in some reachable state.",
 		"The report gives the shortest sequence of inputs that reaches a state where the predicate is false."},
 	RuleBoundHit: {"A bound cut the analysis, so its claims hold only within that bound.",
-		"Paths longer than the depth bound, or beyond the state, loop or time bounds, were not explored. " +
-			"Raise the bound named in the message (for example --depth or .setbot.yml's depth) if the claims must reach further."},
+		"Paths longer than the depth bound, or beyond the state, loop, time or memory bounds, were not explored. " +
+			"Raise the bound named in the message (for example --depth or .setbot.yml's depth) if the claims must reach further; " +
+			"a bound beyond the server's ceiling needs the server's operator."},
 	RuleModelError: {"The model, which the base version could read, does not read, flatten or start, so it cannot be analysed.",
 		"Fix the error at the position given; setbot check prints the same errors locally."},
 	RuleModelRefused: {"The model uses a construct setbot does not support, so it is not analysed.",
@@ -223,8 +224,12 @@ const (
 	BoundLoop       Bound = "loop"       // iterations of one loop
 	BoundMicrosteps Bound = "microsteps" // internal events per input step
 	BoundTime       Bound = "time"       // wall-clock time per tree
-	BoundArray      Bound = "array"      // elements of an array, as its type declares
-	BoundInterrupt  Bound = "interrupt"  // the user stopped the exploration (Ctrl-C)
+	// BoundMemory: the heap an analysis may hold (the memory budget of a job, or of a run
+	// of the command line); in one process the heap is shared by the analyses running beside
+	// it, so where it cuts depends on them too.
+	BoundMemory    Bound = "memory"
+	BoundArray     Bound = "array"     // elements of an array, as its type declares
+	BoundInterrupt Bound = "interrupt" // the user stopped the exploration (Ctrl-C)
 	// BoundCall: calls of a function declared in a <script> nested in one another, and
 	// iterations of a loop inside such a function, which setbot inlines as deep as the loop
 	// bound.
@@ -268,6 +273,8 @@ func (b Bound) Setting() string {
 		return "bounds.max_microsteps in .setbot.yml, --max-microsteps on the command line"
 	case BoundTime:
 		return "bounds.timeout in .setbot.yml, --timeout on the command line"
+	case BoundMemory:
+		return "job_memory in the server's configuration, --max-memory on the command line"
 	case BoundArray:
 		return "the array's declared size (its type, such as int[32])"
 	case BoundInterrupt:
@@ -287,17 +294,40 @@ func (b Bound) Setting() string {
 }
 
 // FormatLimit writes a limit of the bound with its unit, as a user reads it: the time bound's
-// limit (and the interrupt's, when it came) is in milliseconds and reads "1m30s"; the others
-// are counts.
+// limit (and the interrupt's, when it came) is in milliseconds and reads "1m30s"; the memory
+// bound's is in bytes and reads "6GiB"; the others are counts.
 func (b Bound) FormatLimit(limit int64) string {
-	if b == BoundTime || b == BoundInterrupt {
+	switch b {
+	case BoundTime, BoundInterrupt:
 		return (time.Duration(limit) * time.Millisecond).String()
+	case BoundMemory:
+		return FormatBytes(limit)
 	}
 	return strconv.FormatInt(limit, 10)
 }
 
+// Budget reports whether b is a budget of the run rather than a bound of the tree: where the
+// wall-clock time or the memory budget cuts a tree depends on the machine and on what runs
+// beside it, so a tree it cut is not the model's tree under its bounds, and no cache keeps it
+// as if it were (another run could get further).
+func (b Bound) Budget() bool { return b == BoundTime || b == BoundMemory }
+
+// FormatBytes writes a number of bytes in the largest binary unit that divides it, as the
+// server's configuration reads sizes: 6GiB, 512MiB, 1000B.
+func FormatBytes(n int64) string {
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n != 0 && n%u.size == 0 {
+			return strconv.FormatInt(n/u.size, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10) + "B"
+}
+
 // Bounds lists the bounds in the order the report gives them.
-var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundArray, BoundCall, BoundTable, BoundNumber, BoundConcretised, BoundSessions, BoundInterrupt}
+var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundMemory, BoundArray, BoundCall, BoundTable, BoundNumber, BoundConcretised, BoundSessions, BoundInterrupt}
 
 // A Coverage is the criterion that chooses a tree's tests: a key of .setbot.yml, a flag's value,
 // and the tests' criterion in the report.

@@ -53,6 +53,11 @@ func TestFormatLimit(t *testing.T) {
 	if got := BoundTime.FormatLimit(90000); got != "1m30s" {
 		t.Errorf("time limit 90000 ms = %q, want 1m30s", got)
 	}
+	for limit, want := range map[int64]string{6 << 30: "6GiB", 512 << 20: "512MiB", 1536 << 20: "1536MiB", 1000: "1000B", 0: "0B"} {
+		if got := BoundMemory.FormatLimit(limit); got != want {
+			t.Errorf("memory limit %d = %q, want %s", limit, got, want)
+		}
+	}
 	if got := BoundDepth.FormatLimit(12); got != "12" {
 		t.Errorf("depth limit = %q, want 12", got)
 	}

@@ -104,7 +104,8 @@ func Counter() []byte {
 }
 
 // GreedyConfig is a .setbot.yml that asks for bounds no host can give: 10^12 states and
-// paths of 10^9 events.
+// paths of 10^9 events. (It parses: a configuration that does not is refused before any
+// bound is used.)
 func GreedyConfig() []byte {
-	return []byte("depth: 1000000000\nmax_states: 1000000000000\nmax_mlm_states: 1000000000000\nloop_bound: 1000000000\n")
+	return []byte("bounds:\n  depth: 1000000000\n  max_states: 1000000000000\n  max_mlm_states: 1000000000000\n  loop_bound: 1000000000\n")
 }
