@@ -13,9 +13,9 @@ import (
 // counter is hostile.Counter's machine: a tree as large as its bounds.
 func counter(t *testing.T) *mlm.Machine {
 	t.Helper()
-	m, errs := load.Bytes("counter.scxml", hostile.Counter(), load.Options{})
-	if len(errs) > 0 {
-		t.Fatalf("loading the counter: %v", errs)
+	m, err := load.Bytes(t.Context(), "counter.scxml", hostile.Counter(), load.Options{})
+	if err != nil {
+		t.Fatalf("loading the counter: %v", err)
 	}
 	return m
 }
