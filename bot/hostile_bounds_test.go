@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -30,22 +29,7 @@ func TestGreedyBoundsCapped(t *testing.T) {
 
 	// The greedy pull request (8) and the demo's (7, c1 to c2) at once:
 	// the bot runs two jobs side by side.
-	body, _ := fixture(t, "pull_request.opened")
-	var event map[string]any
-	if err := json.Unmarshal(body, &event); err != nil {
-		t.Fatal(err)
-	}
-	pr := event["pull_request"].(map[string]any)
-	event["number"], pr["number"] = 8, 8
-	pr["head"].(map[string]any)["sha"] = greedy
-	pr["head"].(map[string]any)["ref"] = "greedy"
-	greedyBody, err := json.Marshal(event)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if code, a := e.post("pull_request", "d-greedy", greedyBody, Sign([]byte(testSecret), greedyBody)); code != 202 {
-		t.Fatalf("greedy opened: %d %+v", code, a)
-	}
+	e.sendPR("pull_request.opened", 8, "d-greedy", greedy)
 	if code, a := e.send("pull_request.opened", "d-beside"); code != 202 {
 		t.Fatalf("beside opened: %d %+v", code, a)
 	}
