@@ -189,8 +189,22 @@ func (s *Solver) check() (lbool, error) {
 		defer close(watched)
 		select {
 		case <-s.cancel:
-			s.ctx.interrupt()
 		case <-stop:
+			return
+		}
+		// An interrupt that lands before Z3 has begun the check is lost
+		// (the check starts with its flag clear), and on a loaded machine
+		// this goroutine can run first: interrupt again until the check
+		// has returned.
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			s.ctx.interrupt()
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
 		}
 	}()
 	lb, err := s.ctx.check(s.slv)
