@@ -896,7 +896,7 @@ func (l *loader) size(g given, path string, lo int64, dst *int64) bool {
 		return false
 	default:
 		var err error
-		if v, err = parseSize(g.text); err != nil {
+		if v, err = ParseSize(g.text); err != nil {
 			l.fail(g, path, "invalid size %s: %v", quote(g.text), err)
 			return false
 		}
@@ -922,8 +922,9 @@ var (
 	}
 )
 
-// parseSize reads a size such as 1073741824, 500MB or 1GiB.
-func parseSize(s string) (int64, error) {
+// ParseSize reads a size such as 1073741824, 500MB or 1GiB, as the server's configuration
+// and the command line write them.
+func ParseSize(s string) (int64, error) {
 	m := sizeText.FindStringSubmatch(s)
 	if m == nil {
 		return 0, errors.New("want a number of bytes, or a whole number with a unit such as 500MB or 1GiB")

@@ -217,13 +217,13 @@ func TestParseSize(t *testing.T) {
 		{"0", 0}, {"1024", 1024}, {"1B", 1}, {"2KB", 2000}, {"500MB", 500e6}, {"3GB", 3e9}, {"1TB", 1e12},
 		{"1KiB", 1024}, {"25MiB", 25 << 20}, {"1GiB", 1 << 30}, {"2TiB", 2 << 40}, {"1 GiB", 1 << 30}, {"4gib", 4 << 30},
 	} {
-		if got, err := parseSize(tt.s); err != nil || got != tt.want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d", tt.s, got, err, tt.want)
+		if got, err := ParseSize(tt.s); err != nil || got != tt.want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", tt.s, got, err, tt.want)
 		}
 	}
 	for _, s := range []string{"", "GiB", "-1", "1.5GiB", "1 XB", "1  GiB", " 1", "9223372036854775807KiB", "99999999999999999999"} {
-		if got, err := parseSize(s); err == nil {
-			t.Errorf("parseSize(%q) = %d, want an error", s, got)
+		if got, err := ParseSize(s); err == nil {
+			t.Errorf("ParseSize(%q) = %d, want an error", s, got)
 		}
 	}
 }

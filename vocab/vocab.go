@@ -274,7 +274,7 @@ func (b Bound) Setting() string {
 	case BoundTime:
 		return "bounds.timeout in .setbot.yml, --timeout on the command line"
 	case BoundMemory:
-		return "job_memory in the server's configuration"
+		return "job_memory in the server's configuration, analyze's --max-memory on the command line"
 	case BoundArray:
 		return "the array's declared size (its type, such as int[32])"
 	case BoundInterrupt:

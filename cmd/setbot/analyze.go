@@ -41,6 +41,10 @@ type analyzeFlags struct {
 	// runCommands lets black-box functions' commands grow their tables
 	// whatever .setbot.yml says.
 	runCommands bool
+	// maxMemory is the heap budget (a size; "0" for none), ceilings
+	// whether the server's default ceilings apply to .setbot.yml.
+	maxMemory string
+	ceilings  bool
 	// bounds are the bound flags; set says which were given, and only
 	// those replace .setbot.yml's.
 	bounds struct {
@@ -102,7 +106,15 @@ head; transient_state, off by default, concerns states entered but never
 rested in), 2 on usage, configuration or repository errors, 130 when Ctrl-C
 stops it: at any step, within a moment, saying the model and the step it
 stopped in and the models it finished (what was finished is cached). Progress
-goes to stderr (--quiet silences it).`,
+goes to stderr (--quiet silences it).
+
+--max-memory bounds the heap the analysis may add (default: half the machine's
+memory on Linux, none elsewhere; 0 for none): an exploration beyond it stops at
+the bound memory, which qualifies every claim as the other bounds do, and a tree
+it cut is not cached. --ceilings applies the server's default ceilings
+(docs/server.md) to the bounds .setbot.yml and the flags ask for, as the bot
+does: for CI that analyses pull requests from forks, whose .setbot.yml is
+theirs.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			a, err := f.run(cmd.Context(), cmd.ErrOrStderr())
@@ -151,6 +163,10 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	fl.IntVar(&f.bounds.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop at most this many times, and inline calls of script functions this deep"+fmt.Sprintf(asConfigured, "loop_bound"))
 	fl.IntVar(&f.bounds.maxMicrosteps, "max-microsteps", engine.DefaultMaxMicrosteps, "process at most this many internal events in one input step"+fmt.Sprintf(asConfigured, "max_microsteps"))
 	fl.DurationVar(&f.bounds.timeout, "timeout", 0, "stop exploring a tree after this long (0: no limit); without it .setbot.yml's bounds.timeout, and never shorter than the base's")
+	if revisions {
+		fl.StringVar(&f.maxMemory, "max-memory", defaultMaxMemory(), "stop exploring when the analysis holds this much more heap, such as 4GiB (0: no limit); the default is half the machine's memory")
+		fl.BoolVar(&f.ceilings, "ceilings", false, "cap the bounds .setbot.yml and the flags ask for at the server's default ceilings (docs/server.md), as the bot does")
+	}
 	f.set = fl.Changed
 }
 
@@ -177,6 +193,13 @@ func (f *analyzeFlags) boundsOverride() config.BoundsOverride {
 	return o
 }
 
+// defaultMaxMemory is --max-memory's default: half the machine's memory,
+// which leaves the rest to Z3, the garbage collector's slack and the
+// machine's other work; "0" (none) where the machine's memory is not known.
+func defaultMaxMemory() string {
+	return vocab.FormatBytes(physicalMemory() / 2 &^ (1<<20 - 1)) // in whole MiB, as it reads
+}
+
 // defaultPath is a file in setbot's user cache directory.
 func defaultPath(name string) string {
 	dir, err := os.UserCacheDir()
@@ -196,7 +219,22 @@ func (f *analyzeFlags) check() error {
 	if _, ok := vocab.ParseStrategy(f.strategy); f.strategy != "" && !ok {
 		return fmt.Errorf("unknown --strategy %q (want %s)", f.strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
 	}
+	if _, err := f.memoryBudget(); err != nil {
+		return err
+	}
 	return nil
+}
+
+// memoryBudget is --max-memory in bytes; 0 for none.
+func (f *analyzeFlags) memoryBudget() (int64, error) {
+	if f.maxMemory == "" {
+		return 0, nil
+	}
+	n, err := config.ParseSize(f.maxMemory)
+	if err != nil {
+		return 0, fmt.Errorf("invalid --max-memory %q: %v", f.maxMemory, err)
+	}
+	return n, nil
 }
 
 // run opens the repository and the cache and runs the pipeline.
@@ -216,6 +254,11 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	}
 	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: vocab.Coverage(f.coverage), Time: vocab.Time(f.time), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo),
 		Jobs: explorationJobs(f.jobs), RunCommands: f.runCommands, Bounds: f.boundsOverride()}
+	opts.MaxMemory, _ = f.memoryBudget() // checked above
+	if f.ceilings {
+		c := config.DefaultCeilings()
+		opts.Ceilings = &c
+	}
 	if progress != nil {
 		opts.Progress = progress
 	}
