@@ -218,12 +218,8 @@ func (e *explorer) run(start time.Time) error {
 			x.bounds[vocab.BoundDepth]++
 			continue
 		}
-		if x.opts.Timeout > 0 && time.Since(start) > x.opts.Timeout {
-			e.cutRest(i, vocab.BoundTime)
-			break
-		}
-		if e.overBudget() {
-			e.cutRest(i, vocab.BoundMemory)
+		if b, spent := e.spent(start); spent {
+			e.cutRest(i, b)
 			break
 		}
 		if x.opts.Cancel != nil {
@@ -272,6 +268,16 @@ func (e *explorer) run(start time.Time) error {
 		}
 	}
 	return nil
+}
+
+// spent reports whether one of the budgets of the whole tree, its time
+// (from start) or its memory, is spent before the next state is expanded,
+// and which: the rest of the tree is then cut at that bound.
+func (e *explorer) spent(start time.Time) (vocab.Bound, bool) {
+	if o := &e.x.opts; o.Timeout > 0 && time.Since(start) > o.Timeout {
+		return vocab.BoundTime, true
+	}
+	return vocab.BoundMemory, e.overBudget()
 }
 
 // overBudget counts a state about to be expanded and reports whether the

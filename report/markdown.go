@@ -206,6 +206,17 @@ func worstLevels(fs []Finding) map[string]vocab.Action {
 	return out
 }
 
+// cappedLines says, a line each, which settings of .setbot.yml the
+// server's ceilings lowered for m.
+func cappedLines(m *Model) []string {
+	var lines []string
+	for _, c := range m.Capped {
+		lines = append(lines, fmt.Sprintf("⚠️ %s: %s asks for %s; the server's ceiling, %s, applies",
+			code(c.Setting), code(".setbot.yml"), text(c.Asked), text(c.Ceiling)))
+	}
+	return lines
+}
+
 // errorLines are the rows of a model's errors, refusals marked, at most
 // maxErrorRows of them.
 func errorLines(m *Model) []string {
@@ -525,10 +536,7 @@ func newModelView(m *Model, d detail, worst vocab.Action, states map[string]Find
 			" (a machine it invokes, its data or scripts), which the change modified."
 	}
 	v.Errors = errorLines(m)
-	for _, c := range m.Capped {
-		v.Capped = append(v.Capped, fmt.Sprintf("⚠️ %s: %s asks for %s; the server's ceiling, %s, applies",
-			code(c.Setting), code(".setbot.yml"), text(c.Asked), text(c.Ceiling)))
-	}
+	v.Capped = cappedLines(m)
 	v.Growth, v.GrownTables = growthView(m.TableGrowth)
 	if len(m.Errors) > 0 && m.ChangeAnalysis == nil {
 		v.Lead = errorsLead(m)
