@@ -10,8 +10,8 @@ import (
 	"github.com/setbot/setbot/internal/hostile"
 )
 
-// A model whose flattening would run for minutes within every bound:
-// 9,000 states tried on 20,001 events each (hostile.Idle).
+// A model whose flattening would run for hours within every bound:
+// 9,000 states tried on 20,001 events each (hostile.Busy).
 const (
 	idleStates = 9000
 	idleEvents = 20000
@@ -25,7 +25,7 @@ const (
 // as usual. It returns the head.
 func (e *env) openIdlePR() string {
 	e.t.Helper()
-	head := e.commitFiles(c1, "idle", map[string]string{idlePath: string(hostile.Idle(idleStates, idleEvents))})
+	head := e.commitFiles(c1, "idle", map[string]string{idlePath: string(hostile.Busy(idleStates, idleEvents))})
 	e.sendPR("pull_request.opened", idlePR, "d-idle", head)
 	e.send("pull_request.opened", "d-beside")
 	e.waitModel()

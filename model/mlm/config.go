@@ -143,6 +143,29 @@ func (c *config) under(sources []int) []*model.State {
 	return out
 }
 
+// union merges two lists of states in document order, each state once.
+func (l *layout) union(a, b []*model.State) []*model.State {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]*model.State, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		i, j := l.index[a[0]], l.index[b[0]]
+		switch {
+		case i < j:
+			out, a = append(out, a[0]), a[1:]
+		case j < i:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out, a, b = append(out, a[0]), a[1:], b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
 // final reports whether the machine has stopped in c: a top-level final
 // state is active (and then it is the only active state).
 func (c *config) final() bool {

@@ -118,6 +118,7 @@ type flattener struct {
 	// rereaders are the eventless transitions that an event no transition
 	// takes can enable or make raise an error (rereadsEvent).
 	rereaders []*model.Transition
+	offers    *offers // the events each configuration is offered
 	// invoked: the machine is a child, whose states need State.stop.
 	invoked bool
 	watch   *stopper // stops it when the context is done
@@ -207,14 +208,14 @@ func (f *flattener) run() (*Machine, error) {
 		}
 		initial = append(initial, t)
 	}
-	events := f.processable()
+	f.offers = newOffers(f.processable())
 	for len(f.queue) > 0 {
 		src := f.queue[0]
 		f.queue = f.queue[1:]
 		if src.Final {
 			continue
 		}
-		for _, ev := range events {
+		for _, ev := range f.offered(f.cfgs[src]) {
 			if err := f.watch.tick(); err != nil {
 				return nil, err
 			}

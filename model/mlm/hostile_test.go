@@ -26,6 +26,34 @@ func read(t *testing.T, src []byte) *model.Model {
 	return m
 }
 
+// TestEventsOfferedAreTheTaken: a ring of 3,000 states with 3,000 events
+// that one state takes flattens in states + events macrosteps, not states
+// × events (9 million): the flattener looks at its context once every
+// 1,024 of them, so the looks count them. Busy, whose every state takes
+// every event (on a condition that never holds), still costs states ×
+// events.
+func TestEventsOfferedAreTheTaken(t *testing.T) {
+	count := func(src []byte) int {
+		m := read(t, src)
+		looks := 0
+		defer mlm.SetCheckHook(func() { looks++ })()
+		mach, err := mlm.Flatten(t.Context(), m, mlm.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(mach.States) == 0 {
+			t.Fatal("no states")
+		}
+		return looks
+	}
+	if looks := count(hostile.Idle(3000, 3000)); looks > 2*(3000+3000)/1024+2 {
+		t.Errorf("Idle(3000, 3000): %d looks at the context, so about %d macrosteps; want about 6,000", looks, looks*1024)
+	}
+	if looks := count(hostile.Busy(200, 200)); looks < 200*200/1024 {
+		t.Errorf("Busy(200, 200): %d looks at the context, want one per 1,024 of its 40,000 macrosteps", looks)
+	}
+}
+
 // TestWideParallelHitsTheBound: 2,000 parallel regions have 2^2000
 // configurations; the flattener stops at the MLM state bound with the
 // positioned error, having built no more than the bound lets it.
@@ -74,7 +102,7 @@ func TestFlattenStopsWhenCancelled(t *testing.T) {
 		src  []byte
 	}{
 		{"Parallel(13), 8,192 states", hostile.Parallel(13)},
-		{"Idle(1000, 1000), a million macrosteps", hostile.Idle(1000, 1000)},
+		{"Busy(150, 150), 22,500 macrosteps", hostile.Busy(150, 150)},
 		{"a child of 10 regions invoked", invoking(10)},
 	}
 	for _, tc := range models {

@@ -36,13 +36,13 @@ type literals map[*model.Transition]bool
 // without any adds nothing to the outcomes, and leaving it out keeps the
 // selection as cheap as the event is rare in a wide parallel state.
 func (f *flattener) selection(c *config, event string, known map[string]lang.Expr) ([]group, error) {
-	from := f.triggers.matching(event)
-	atomic := c.under(from.sources)
+	from, wild := f.triggers.matching(event), f.triggers.wildcards(event)
+	atomic := f.lay.union(c.under(from.sources), c.under(wild.sources))
 	cands := make([][]*model.Transition, len(atomic))
 	conds := make(map[*model.Transition]lang.Expr)
 	for i, a := range atomic {
 		for s := a; s != nil; s = s.Parent {
-			for _, t := range from.bySource[s] {
+			for _, t := range inOrder(from.bySource[s], wild.bySource[s]) {
 				cands[i] = append(cands[i], t)
 				if _, ok := conds[t]; !ok {
 					conds[t] = f.foldCond(t.Cond, c, known)
@@ -144,9 +144,12 @@ func (f *flattener) selection(c *config, event string, known map[string]lang.Exp
 // triggers finds the transitions an event can take without matching
 // every transition of the model against it: a model with thousands of
 // events in thousands of parallel regions would pay that at every step.
+// The transitions that take every event ("*") are kept apart (wild): the
+// memo of each event would otherwise hold all of them again.
 type triggers struct {
 	lay     *layout
-	byToken map[string][]*model.Transition // by the first token of a descriptor ("" for "*")
+	byToken map[string][]*model.Transition // by the first token of a descriptor other than "*"
+	wild    *matches                       // the transitions with the descriptor "*"
 	memo    map[string]*matches
 }
 
@@ -159,14 +162,16 @@ type matches struct {
 
 func newTriggers(m *model.Model, lay *layout) *triggers {
 	tr := &triggers{lay: lay, byToken: make(map[string][]*model.Transition), memo: make(map[string]*matches)}
+	var wild []*model.Transition
 	for _, s := range lay.states {
 		for _, t := range s.Transitions {
+			if slices.Contains(t.Events, "*") {
+				wild = append(wild, t)
+				continue
+			}
 			var tokens []string
 			for _, d := range t.Events {
 				tok, _, _ := strings.Cut(d, ".")
-				if d == "*" {
-					tok = ""
-				}
 				if !slices.Contains(tokens, tok) {
 					tokens = append(tokens, tok)
 				}
@@ -179,12 +184,13 @@ func newTriggers(m *model.Model, lay *layout) *triggers {
 			}
 		}
 	}
+	tr.wild = tr.bySource(wild)
 	return tr
 }
 
-// matching returns the transitions that event matches, "" the eventless
-// ones. A descriptor matches an event whose first token is its own, or
-// every event when it is "*" (model.DescriptorMatches).
+// matching returns the transitions that event matches but those of
+// wildcards, "" the eventless ones. A descriptor matches an event whose
+// first token is its own (model.DescriptorMatches).
 func (tr *triggers) matching(event string) *matches {
 	if m, ok := tr.memo[event]; ok {
 		return m
@@ -194,23 +200,58 @@ func (tr *triggers) matching(event string) *matches {
 		cands = tr.byToken["\x00"]
 	} else {
 		tok, _, _ := strings.Cut(event, ".")
-		for _, t := range append(slices.Clip(tr.byToken[tok]), tr.byToken[""]...) {
-			if t.Matches(event) && !slices.Contains(cands, t) {
+		for _, t := range tr.byToken[tok] {
+			if t.Matches(event) {
 				cands = append(cands, t)
 			}
 		}
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].Order < cands[j].Order })
+	m := tr.bySource(cands)
+	tr.memo[event] = m
+	return m
+}
+
+// wildcards returns the transitions that take event because it is one:
+// those with the descriptor "*", none for "" (no event).
+func (tr *triggers) wildcards(event string) *matches {
+	if event == "" {
+		return &matches{}
+	}
+	return tr.wild
+}
+
+// bySource groups transitions by their source.
+func (tr *triggers) bySource(list []*model.Transition) *matches {
+	list = slices.Clone(list)
+	sort.SliceStable(list, func(i, j int) bool { return list[i].Order < list[j].Order })
 	m := &matches{bySource: make(map[*model.State][]*model.Transition)}
-	for _, t := range cands {
+	for _, t := range list {
 		if len(m.bySource[t.Source]) == 0 {
 			m.sources = append(m.sources, tr.lay.index[t.Source])
 		}
 		m.bySource[t.Source] = append(m.bySource[t.Source], t)
 	}
 	slices.Sort(m.sources)
-	tr.memo[event] = m
 	return m
+}
+
+// inOrder merges two lists of transitions in document order.
+func inOrder(a, b []*model.Transition) []*model.Transition {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]*model.Transition, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].Order < b[0].Order {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 func eventLabel(event string) string {

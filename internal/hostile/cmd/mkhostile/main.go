@@ -13,7 +13,7 @@ import (
 )
 
 func main() {
-	shape := flag.String("shape", "", "sum, parens, alternatives, script, parallel, idle, counter or greedy-config")
+	shape := flag.String("shape", "", "sum, parens, alternatives, script, parallel, idle, busy, counter or greedy-config")
 	n := flag.Int("n", 1000, "the size: terms, depth, bytes, statements, regions or states and events, as the shape counts")
 	flag.Parse()
 	var out []byte
@@ -30,6 +30,8 @@ func main() {
 		out = hostile.Parallel(*n)
 	case "idle":
 		out = hostile.Idle(*n, *n)
+	case "busy":
+		out = hostile.Busy(*n, *n)
 	case "counter":
 		out = hostile.Counter()
 	case "greedy-config":
