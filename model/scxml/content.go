@@ -39,7 +39,7 @@ func (b *builder) expr(a attribute) lang.Expr {
 		b.errorf(a.Offsets0(), "empty %s expression: write an expression", a.Name.Local)
 		return nil
 	}
-	e, errs := lang.ParseExpr(b.snippet(a.Value, a.Offsets))
+	e, errs := b.parseExpr(b.snippet(a.Value, a.Offsets))
 	if len(errs) > 0 {
 		// Reported here; the checker skips what did not parse.
 		b.errs = append(b.errs, errs...)
@@ -162,7 +162,7 @@ func (b *builder) assign(c *element) lang.Stmt {
 	if isIdent(name) {
 		return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
 	}
-	target, path, errs := lang.ParseLocation(b.snippet(loc.Value, loc.Offsets))
+	target, path, errs := b.parseLocation(b.snippet(loc.Value, loc.Offsets))
 	b.errs = append(b.errs, errs...)
 	if target == nil {
 		return nil
@@ -648,7 +648,7 @@ func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int
 	if i := strings.Index(t.Value, text); i >= 0 && i < len(t.Offsets) {
 		start = t.Offsets[i]
 	}
-	if e, errs := lang.ParseExpr(b.snippet(t.Value, t.Offsets)); len(errs) == 0 {
+	if e, errs := b.parseExpr(b.snippet(t.Value, t.Offsets)); len(errs) == 0 {
 		switch x := e.(type) {
 		case *lang.IntLit, *lang.DecLit, *lang.BoolLit, *lang.StrLit:
 			return e, "", 0
@@ -755,7 +755,7 @@ func (b *builder) script1(c *element) []lang.Stmt {
 		if f == nil {
 			return nil
 		}
-		blk, errs := lang.ParseStmts(lang.NewSnippet(f, text))
+		blk, errs := b.parseStmts(lang.NewSnippet(f, text))
 		if len(errs) > 0 {
 			b.errs = append(b.errs, errs...)
 			return nil
@@ -771,7 +771,7 @@ func (b *builder) script1(c *element) []lang.Stmt {
 	if strings.TrimSpace(t.Value) == "" {
 		return nil
 	}
-	blk, errs := lang.ParseStmts(b.snippet(t.Value, t.Offsets))
+	blk, errs := b.parseStmts(b.snippet(t.Value, t.Offsets))
 	if len(errs) > 0 {
 		b.errs = append(b.errs, errs...)
 		return nil
