@@ -83,6 +83,7 @@ func (b *builder) checkCode() {
 	}
 	b.collectEvents(all)
 	b.declareLoopVars(all)
+	b.declareCommonsVars()
 	vars := b.varTypes()
 	inferred := make(map[string]bool)
 	env := func(c code) *lang.Env {

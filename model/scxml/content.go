@@ -61,6 +61,9 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 	for i := 0; i < len(els); i++ {
 		c := els[i]
 		if isForeign(c.Name.Space) {
+			if s := b.commonsVar(c); s != nil {
+				out = append(out, s)
+			}
 			continue
 		}
 		if isSetbot(c.Name.Space) {

@@ -1,6 +1,10 @@
 package scxml
 
 import (
+	"slices"
+	"strings"
+
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
 )
@@ -46,5 +50,51 @@ func (b *builder) parseStmts(s lang.Snippet) (*lang.Block, source.ErrorList) {
 func (b *builder) vet(n lang.Node, info *lang.Info, cond bool) {
 	if b.jexl != nil && n != nil {
 		b.errs = append(b.errs, b.jexl.Vet(b.fset, n, info, cond)...)
+	}
+}
+
+// CommonsNamespaces are the namespaces of Apache Commons SCXML's own
+// actions (the older one, and the one of Commons SCXML 2).
+var CommonsNamespaces = []string{"https://commons.apache.org/scxml", "http://commons.apache.org/scxml"}
+
+// commonsVar reads Commons SCXML's <var name="x" expr="e"/> in a jexl
+// model: x = e (null without expr), x a variable of the data model
+// (declareCommonsVars). Commons SCXML keeps x in the context of the
+// state whose content declares it; setbot keeps it in the whole data
+// model, which is the same where only that state and its descendants
+// read it, as a warning says. Other foreign elements are ignored, as
+// everywhere (nil).
+func (b *builder) commonsVar(c *element) lang.Stmt {
+	if b.jexl == nil || !slices.Contains(CommonsNamespaces, c.Name.Space) || c.Name.Local != "var" {
+		return nil
+	}
+	b.checkAttrs(c, "name", "expr")
+	a, ok := c.attr("name")
+	name := strings.TrimSpace(a.Value)
+	if !ok || !isIdent(name) {
+		b.errorf(c.Start, "Commons SCXML's <var> needs a name that is an identifier")
+		return nil
+	}
+	id := &lang.Ident{NamePos: b.pos(a.Offsets0()), Name: name}
+	var v lang.Expr = &lang.Absent{ValuePos: b.pos(c.Start), Null: true}
+	if ex, ok := c.attr("expr"); ok {
+		if v = b.expr(ex); v == nil {
+			return nil
+		}
+	}
+	if !slices.ContainsFunc(b.commonsVars, func(x *lang.Ident) bool { return x.Name == name }) {
+		b.warnf(c.Start, "Commons SCXML's <var name=%q> is read as a variable of the whole data model: Commons SCXML keeps it in the context of the state that declares it, which only that state and its descendants read", name)
+	}
+	b.commonsVars = append(b.commonsVars, id)
+	return &lang.Assign{Target: id, OpPos: id.NamePos, Op: lang.ASSIGN, Value: v}
+}
+
+// declareCommonsVars declares the variables of Commons SCXML's <var>
+// actions that no <data> declares, without a value until the action runs.
+func (b *builder) declareCommonsVars() {
+	for _, id := range b.commonsVars {
+		if b.m.Var(id.Name) == nil {
+			b.m.Vars = append(b.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: lang.UndefType, Init: &lang.Absent{ValuePos: id.NamePos}})
+		}
 	}
 }

@@ -177,6 +177,8 @@ type builder struct {
 	funcEls   []*element
 	// jexl reads the expressions of a model with datamodel="jexl".
 	jexl *jexl.Dialect
+	// commonsVars are the names Commons SCXML's <var> actions declare.
+	commonsVars []*lang.Ident
 	anon int
 
 	// lowerLeft is how many more statements the lowering of the current
