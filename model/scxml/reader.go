@@ -175,11 +175,13 @@ type builder struct {
 	funcs     map[string]*lang.FuncDecl
 	externals map[string]*lang.Signature
 	funcEls   []*element
-	// jexl reads the expressions of a model with datamodel="jexl".
-	jexl *jexl.Dialect
-	// commonsVars are the names Commons SCXML's <var> actions declare.
+	anon      int
+
+	// jexl reads the expressions of a model with datamodel="jexl"
+	// (dialect.go); commonsVars are the names Commons SCXML's <var>
+	// actions declare.
+	jexl        *jexl.Dialect
 	commonsVars []*lang.Ident
-	anon int
 
 	// lowerLeft is how many more statements the lowering of the current
 	// block's failing sends may write (lowerBlock); loopFailed names the
