@@ -45,7 +45,7 @@ var Table = []Row{
 	{"div", Word, "/", "on ints JEXL divides as Java's long division, truncating toward zero, as setbot does"},
 	{"mod", Word, "%", "as Java's %: the sign of the dividend"},
 	{"== != < <= > >= && || !", Same, "the same", "as the word operators"},
-	{"+", Same, "+", "adds numbers; on strings setbot accepts it only where an operand is a string that cannot read as a number ('Foo: ' + n): JEXL adds two strings that both read as numbers ('1' + '2' is 3), and writes a decimal as Java does (2.0), so + of a string and a decimal, or of a string and a value that may be null, is refused"},
+	{"+", Same, "+", "adds numbers; joins two strings where one is a literal that cannot read as a number ('Name: ' + s, and + chains that hold one); other + of strings is refused, for JEXL adds two strings that both read as numbers ('1' + '2' is 3); + of a string and a decimal (Java writes 2.0) or a value that may be null is refused"},
 	{"- * / %", Same, "the same", "on numbers; an int and an int give an int"},
 	{"null", Same, "null", "JEXL has one null; x == null is true where x is null or has no value"},
 	{"empty(x)", Function, "(!(x))", "true for null, 0, and the empty string; refused on booleans, arrays and objects, where JEXL and ECMAScript disagree"},
@@ -70,7 +70,7 @@ var Table = []Row{
 	{"1f 1b 1h 0x1F 017", Refused, "", "a float, a BigDecimal, a BigInteger, and hexadecimal and octal ints"},
 	{"\\n \\t \\u0041 in strings", Refused, "", "escapes other than \\\\, \\' and \\\", which JEXL's versions read differently"},
 	{"`...${x}`", Refused, "", "JEXL's template strings"},
-	{"#pragma @annotation ##comment", Refused, "", "JEXL's pragmas and annotations (## comments are kept as comments)"},
+	{"#pragma @annotation", Refused, "", "JEXL's pragmas and annotations (its comments, // and /* */ and ##, are read as comments)"},
 }
 
 // words maps a word operator to the action language's operator (the Word

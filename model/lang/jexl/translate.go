@@ -159,7 +159,7 @@ func (t *translator) token() {
 		t.comment(i, "*/")
 		return
 	case c == '#' || c == '@':
-		t.refuse(i, string(c)+"...", "#pragma @annotation ##comment")
+		t.refuse(i, string(c)+"...", "#pragma @annotation")
 		t.i = len(t.text)
 		return
 	case c == '`':
