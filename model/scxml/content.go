@@ -144,6 +144,9 @@ func (b *builder) assign(c *element) lang.Stmt {
 	case !ok2 && !hasContent:
 		b.errorf(c.Start, "<assign> needs an expr")
 		return nil
+	case !ok2 && b.jexl != nil:
+		b.refusef(c.Start, "<assign> with content in a jexl model: Commons SCXML reads it as JSON or text, not as JEXL; write the value in expr")
+		return nil
 	case !ok2:
 		// The value written as the element's content, as for <data>.
 		ex = attribute{Name: xml.Name{Local: "content"}, NameOff: c.Start, Value: t.Value, Offsets: t.Offsets}
@@ -651,7 +654,7 @@ func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int
 	if i := strings.Index(t.Value, text); i >= 0 && i < len(t.Offsets) {
 		start = t.Offsets[i]
 	}
-	if e, errs := b.parseExpr(b.snippet(t.Value, t.Offsets)); len(errs) == 0 {
+	if e, errs := b.parseExpr(b.snippet(t.Value, t.Offsets)); len(errs) == 0 && b.jexl == nil { // Commons SCXML reads no literal (dataContent)
 		switch x := e.(type) {
 		case *lang.IntLit, *lang.DecLit, *lang.BoolLit, *lang.StrLit:
 			return e, "", 0

@@ -78,7 +78,7 @@ func (b *builder) readData() {
 			if f == nil {
 				continue
 			}
-			e, errs := b.parseExpr(lang.NewSnippet(f, text))
+			e, errs := b.dataContent(lang.NewSnippet(f, text))
 			b.errs = append(b.errs, errs...)
 			if len(errs) > 0 {
 				continue
@@ -99,7 +99,7 @@ func (b *builder) readData() {
 				continue
 			}
 		} else if t := d.content(); strings.TrimSpace(t.Value) != "" {
-			e, errs := b.parseExpr(b.snippet(t.Value, t.Offsets))
+			e, errs := b.dataContent(b.snippet(t.Value, t.Offsets))
 			b.errs = append(b.errs, errs...)
 			if len(errs) > 0 {
 				continue

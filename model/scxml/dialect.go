@@ -98,3 +98,20 @@ func (b *builder) declareCommonsVars() {
 		}
 	}
 }
+
+// dataContent reads the text of a <data> (or the file its src names). In
+// a jexl model it is read as Commons SCXML reads it, by SCXML's rule for
+// content (§B.2.1): JSON where it begins with { or [, and otherwise the
+// string of its text, its white space normalised; it is no JEXL. Other
+// models read it as an expression.
+func (b *builder) dataContent(s lang.Snippet) (lang.Expr, source.ErrorList) {
+	if b.jexl == nil {
+		return b.parseExpr(s)
+	}
+	text := strings.TrimSpace(s.Text)
+	if text != "" && (text[0] == '{' || text[0] == '[') {
+		return lang.ParseExpr(s)
+	}
+	words := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' })
+	return &lang.StrLit{ValuePos: s.Pos(strings.Index(s.Text, text)), Value: strings.Join(words, " ")}, nil
+}

@@ -38,6 +38,21 @@ func TestJexlLoads(t *testing.T) {
 	}
 }
 
+// TestJexlDataContent checks that the text of a <data> is read as Commons
+// SCXML reads it: JSON where it begins with { or [, and otherwise a string
+// (5 is the string '5', not a number), never as JEXL.
+func TestJexlDataContent(t *testing.T) {
+	data := `<data id="v"> 5 </data><data id="j">{ "k" : [1, 2], "s" : "a\nb" }</data>`
+	code := `<transition event="e" cond="v eq '5' and j.k[0] eq 1 and j.s ne ''" target="z"/>`
+	if _, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(jexlDoc(data, code)), scxml.Options{}); len(errs) > 0 {
+		t.Errorf("%v", errs)
+	}
+	code = `<transition event="e" cond="v eq 5" target="z"/>`
+	if _, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(jexlDoc(data, code)), scxml.Options{}); len(errs) == 0 || !strings.Contains(errs[0].Msg, "mismatched types string and int") {
+		t.Errorf("v eq 5 with v the string '5': %v, want a mismatch of string and int", errs)
+	}
+}
+
 // TestJexlVet checks that what JEXL means otherwise than ECMAScript is
 // refused at its position, naming the JEXL construct.
 func TestJexlVet(t *testing.T) {

@@ -23,7 +23,11 @@ func markdown() string {
 		default:
 			reads = "`" + cell(r.Setbot) + "`"
 		}
-		b.WriteString("| `" + cell(r.JEXL) + "` | " + reads + " | " + cell(r.Note) + " |\n")
+		code := "`" + cell(r.JEXL) + "`"
+		if strings.Contains(r.JEXL, "`") {
+			code = "`` " + cell(r.JEXL) + " ``"
+		}
+		b.WriteString("| " + code + " | " + reads + " | " + cell(r.Note) + " |\n")
 	}
 	return b.String()
 }

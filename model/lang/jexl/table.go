@@ -63,6 +63,7 @@ var Table = []Row{
 	{"..", Refused, "", "JEXL's ranges"},
 	{"-> function new", Refused, "", "JEXL's lambdas, functions and Java constructors"},
 	{"& | ^ ~ << >> >>>", Refused, "", "JEXL's bit operators work on 64-bit longs, ECMAScript's on 32-bit ints"},
+	{"{a: 1}", Refused, "", "a map key that is a name: JEXL's key is the variable's value, ECMAScript's the name; write {'a': 1}"},
 	{"ns:f(x)", Refused, "", "functions of a namespace the host registers, which the model does not define"},
 	{"System.currentTimeMillis()", Refused, "", "a Java class's method: the host's, which the model does not define; declare it as a black box (<setbot:function>) and call that"},
 	{"x.m(...)", Refused, "", "other Java methods (substring and charAt throw where ECMAScript's do not, equals, isEmpty, ...)"},

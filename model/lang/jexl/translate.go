@@ -62,7 +62,9 @@ type translator struct {
 	// parens holds, for each open parenthesis, what its ')' closes: ""
 	// for a parenthesis of the text, the rest of an empty( or size(.
 	parens []string
-	prev   string // the previous token's text ("" at the start)
+	// brackets holds the open [ and { (a map literal's keys follow {).
+	brackets []byte
+	prev     string // the previous token's text ("" at the start)
 }
 
 // Translate reads s, JEXL text, as action-language text whose every byte
@@ -266,8 +268,10 @@ func (t *translator) word(i int) {
 		t.function(i, k, w)
 	case w == "new" || w == "function":
 		t.refuse(i, w, "-> function new")
-	case t.at(j) == ':' && isLetter(t.at(j+1)):
+	case t.at(j) == ':' && isLetter(t.at(j+1)) && t.at(t.next(t.scanWhile(j+1, isIdentChar))) == '(':
 		t.refuse(i, "namespace function "+w+":", "ns:f(x)")
+	case t.at(k) == ':' && (t.prev == "{" || t.prev == ",") && len(t.brackets) > 0 && t.brackets[len(t.brackets)-1] == '{':
+		t.refuse(i, "map key "+w, "{a: 1}")
 	default:
 		t.copy(i, j)
 	}
@@ -351,7 +355,11 @@ func (t *translator) operator(i int) {
 			return
 		}
 	}
-	switch t.text[i] {
+	switch c := t.text[i]; c {
+	case '[', '{':
+		t.brackets = append(t.brackets, c)
+	case ']', '}':
+		t.brackets = t.brackets[:max(len(t.brackets)-1, 0)]
 	case '(':
 		t.parens = append(t.parens, "")
 	case ')':

@@ -58,6 +58,8 @@ func TestTranslate(t *testing.T) {
 		{"var x = null; x = 1", "var x = null; x = 1"},
 		{"In('s') && !In('t')", "In('s') && !In('t')"},
 		{"empty(size(s))", "(!(((s).length)))"},
+		{"c ? a:b", "c ? a:b"},
+		{"{ 'a' : x ? y : z }", "{ 'a' : x ? y : z }"},
 	}
 	for _, tt := range tests {
 		s, errs := translate(t, tt.jexl)
@@ -96,6 +98,7 @@ func TestRefused(t *testing.T) {
 		{"1.5f", "1:1", "number 1.5f"},
 		{"'a\\nb'", "1:3", "escape \\n"},
 		{"math:cos(x)", "1:1", "namespace function math:"},
+		{"{ 'k' : 1, a : 2 }", "1:12", "map key a"},
 		{"#pragma x 1", "1:1", "#..."},
 		{"`x${y}`", "1:1", "template string"},
 	}
