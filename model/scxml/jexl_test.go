@@ -24,7 +24,7 @@ func TestJexlLoads(t *testing.T) {
 		`<transition event="e" cond="n eq 2 and not empty(s) or n ge 3" target="z"/>`,
 		`<transition event="e" cond="size(s) lt 3 and l.size() ne 0 and s.length() le 2" target="z"/>`,
 		`<onentry><assign location="s" expr="'s is ' + s + ', and ' + s"/></onentry>`,
-		`<onentry><assign location="n" expr="n div 2 + n mod 2 + 7L"/></onentry>`,
+		`<onentry><assign location="n" expr="n div 2 + n mod (1 + 1) + 7L"/></onentry>`,
 		`<onentry><cs:var name="t" expr="n + 1"/><assign location="n" expr="t"/></onentry>`,
 		`<onentry><script>var k = 3; n = k * 2;</script></onentry>`,
 		`<transition event="e" cond="s.contains('a') and In('a')" target="z"/>`,
@@ -69,6 +69,7 @@ func TestJexlVet(t *testing.T) {
 		{`<transition event="e" cond="l.length() eq 2" target="z"/>`, "3:44", ".length() of"},
 		{`<transition event="e" cond="n === 2.0" target="z"/>`, "3:45", "Java classes"},
 		{`<transition event="e" cond="s =~ 'a.*'" target="z"/>`, "3:45", "operator =~"},
+		{`<onentry><assign location="n" expr="10 div n"/></onentry>`, "3:54", "which may be 0"},
 	}
 	for _, tt := range tests {
 		_, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(jexlDoc("", tt.code)), scxml.Options{})

@@ -129,3 +129,21 @@ func TestTableNotes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzTranslate checks that any text translates without a panic, every
+// byte of the result keeping a position, and that a text without
+// refusals parses without a panic.
+func FuzzTranslate(f *testing.F) {
+	for _, s := range []string{"x eq 2 and not empty(s)", "size(s.size()) + 'a\\'b'", "{ a : 1 }", "x.length(", "empty(", ")))", "0x", "1e", "'\\", "a ## b", "/* x", "s.contains(1)", "A.b()"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		s, errs := translate(t, text)
+		if len(s.Offsets) != len(s.Text) {
+			t.Fatalf("%q: %d offsets for %d bytes", text, len(s.Offsets), len(s.Text))
+		}
+		if len(errs) == 0 {
+			lang.ParseStmts(s)
+		}
+	})
+}

@@ -87,6 +87,10 @@ func (v *vetter) binary(x *lang.Binary) {
 		v.cond(x.Y)
 	case lang.ADD:
 		v.add(x)
+	case lang.QUO, lang.REM:
+		if !nonzero(x.Y) {
+			v.refuse(x.OpPos, "JEXL's %s by %s, which may be 0: JEXL fails on a division by 0 (error.execution in Commons SCXML), where setbot's %s gives a value; divide by a constant, or test the divisor in a condition and write it there as a constant", x.Op, lang.ExprString(x.Y), x.Op)
+		}
 	case lang.SEQL, lang.SNEQ:
 		t1, ok1 := v.typeOf(x.X)
 		t2, ok2 := v.typeOf(x.Y)
@@ -172,4 +176,15 @@ func (v *vetter) length(x *lang.Method) {
 	case m == markSize && t.Kind != lang.String && t.Kind != lang.Array:
 		v.refuse(x.DotPos, "JEXL's size() of %s: setbot reads the size of a string or an array (JEXL counts a map's keys)", t)
 	}
+}
+
+// nonzero reports whether e is a constant other than 0.
+func nonzero(e lang.Expr) bool {
+	switch x := lang.Simplify(e).(type) {
+	case *lang.IntLit:
+		return x.Value != 0
+	case *lang.DecLit:
+		return x.Value.Sign() != 0
+	}
+	return false
 }
