@@ -83,6 +83,7 @@ func (b *builder) checkCode() {
 	}
 	b.collectEvents(all)
 	b.declareLoopVars(all)
+	b.declareCommonsVars()
 	vars := b.varTypes()
 	inferred := make(map[string]bool)
 	env := func(c code) *lang.Env {
@@ -134,10 +135,12 @@ func (b *builder) checkCode() {
 		if c.cond != nil {
 			info, errs := lang.CheckCond(env(c), b.fset, c.cond)
 			b.errs = append(b.errs, keep(errs)...)
+			b.vet(c.cond, info, true)
 			infos = append(infos, info)
 		}
 		info, errs := lang.CheckBlock(env(c), b.fset, c.body)
 		b.errs = append(b.errs, keep(errs)...)
+		b.vet(c.body, info, false)
 		infos = append(infos, info)
 		if len(errs) == 0 {
 			b.checkArgs(c.body)

@@ -39,7 +39,7 @@ func (b *builder) expr(a attribute) lang.Expr {
 		b.errorf(a.Offsets0(), "empty %s expression: write an expression", a.Name.Local)
 		return nil
 	}
-	e, errs := lang.ParseExpr(b.snippet(a.Value, a.Offsets))
+	e, errs := b.parseExpr(b.snippet(a.Value, a.Offsets))
 	if len(errs) > 0 {
 		// Reported here; the checker skips what did not parse.
 		b.errs = append(b.errs, errs...)
@@ -61,6 +61,9 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 	for i := 0; i < len(els); i++ {
 		c := els[i]
 		if isForeign(c.Name.Space) {
+			if s := b.commonsVar(c); s != nil {
+				out = append(out, s)
+			}
 			continue
 		}
 		if isSetbot(c.Name.Space) {
@@ -141,6 +144,9 @@ func (b *builder) assign(c *element) lang.Stmt {
 	case !ok2 && !hasContent:
 		b.errorf(c.Start, "<assign> needs an expr")
 		return nil
+	case !ok2 && b.jexl != nil:
+		b.refusef(c.Start, "<assign> with content in a jexl model: Commons SCXML reads it as JSON or text, not as JEXL; write the value in expr")
+		return nil
 	case !ok2:
 		// The value written as the element's content, as for <data>.
 		ex = attribute{Name: xml.Name{Local: "content"}, NameOff: c.Start, Value: t.Value, Offsets: t.Offsets}
@@ -162,7 +168,7 @@ func (b *builder) assign(c *element) lang.Stmt {
 	if isIdent(name) {
 		return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
 	}
-	target, path, errs := lang.ParseLocation(b.snippet(loc.Value, loc.Offsets))
+	target, path, errs := b.parseLocation(b.snippet(loc.Value, loc.Offsets))
 	b.errs = append(b.errs, errs...)
 	if target == nil {
 		return nil
@@ -648,7 +654,7 @@ func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int
 	if i := strings.Index(t.Value, text); i >= 0 && i < len(t.Offsets) {
 		start = t.Offsets[i]
 	}
-	if e, errs := lang.ParseExpr(b.snippet(t.Value, t.Offsets)); len(errs) == 0 {
+	if e, errs := b.parseExpr(b.snippet(t.Value, t.Offsets)); len(errs) == 0 && b.jexl == nil { // Commons SCXML reads no literal (dataContent)
 		switch x := e.(type) {
 		case *lang.IntLit, *lang.DecLit, *lang.BoolLit, *lang.StrLit:
 			return e, "", 0
@@ -755,7 +761,7 @@ func (b *builder) script1(c *element) []lang.Stmt {
 		if f == nil {
 			return nil
 		}
-		blk, errs := lang.ParseStmts(lang.NewSnippet(f, text))
+		blk, errs := b.parseStmts(lang.NewSnippet(f, text))
 		if len(errs) > 0 {
 			b.errs = append(b.errs, errs...)
 			return nil
@@ -771,7 +777,7 @@ func (b *builder) script1(c *element) []lang.Stmt {
 	if strings.TrimSpace(t.Value) == "" {
 		return nil
 	}
-	blk, errs := lang.ParseStmts(b.snippet(t.Value, t.Offsets))
+	blk, errs := b.parseStmts(b.snippet(t.Value, t.Offsets))
 	if len(errs) > 0 {
 		b.errs = append(b.errs, errs...)
 		return nil

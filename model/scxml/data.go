@@ -78,7 +78,7 @@ func (b *builder) readData() {
 			if f == nil {
 				continue
 			}
-			e, errs := lang.ParseExpr(lang.NewSnippet(f, text))
+			e, errs := b.dataContent(lang.NewSnippet(f, text))
 			b.errs = append(b.errs, errs...)
 			if len(errs) > 0 {
 				continue
@@ -99,7 +99,7 @@ func (b *builder) readData() {
 				continue
 			}
 		} else if t := d.content(); strings.TrimSpace(t.Value) != "" {
-			e, errs := lang.ParseExpr(b.snippet(t.Value, t.Offsets))
+			e, errs := b.dataContent(b.snippet(t.Value, t.Offsets))
 			b.errs = append(b.errs, errs...)
 			if len(errs) > 0 {
 				continue
@@ -124,6 +124,7 @@ func (b *builder) readData() {
 		if init != nil {
 			info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, lang.Invalid)
 			b.errs = append(b.errs, errs...)
+			b.vet(init, info, false)
 			b.dataInfos = append(b.dataInfos, info)
 			if len(errs) > 0 {
 				continue

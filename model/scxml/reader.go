@@ -27,6 +27,7 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/jexl"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -175,6 +176,12 @@ type builder struct {
 	externals map[string]*lang.Signature
 	funcEls   []*element
 	anon      int
+
+	// jexl reads the expressions of a model with datamodel="jexl"
+	// (dialect.go); commonsVars are the names Commons SCXML's <var>
+	// actions declare.
+	jexl        *jexl.Dialect
+	commonsVars []*lang.Ident
 
 	// lowerLeft is how many more statements the lowering of the current
 	// block's failing sends may write (lowerBlock); loopFailed names the
@@ -336,7 +343,9 @@ func (b *builder) build(root *element) *model.Model {
 		return nil
 	}
 	b.checkAttrs(root, "version", "initial", "name", "datamodel", "binding")
-	if a, ok := root.attr("datamodel"); ok && a.Value != "ecmascript" && a.Value != "null" {
+	if a, ok := root.attr("datamodel"); ok && a.Value == "jexl" {
+		b.jexl = jexl.New() // Commons SCXML's JEXL, read as a dialect (dialect.go)
+	} else if ok && a.Value != "ecmascript" && a.Value != "null" {
 		b.refusef(a.Offsets0(), "datamodel %q is not supported: write datamodel=\"ecmascript\" or omit it (setbot reads ecmascript-style expressions)", a.Value)
 	}
 	if a, ok := root.attr("binding"); ok {

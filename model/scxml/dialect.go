@@ -1,0 +1,117 @@
+package scxml
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/source"
+)
+
+// The jexl data model (Apache Commons SCXML) is read as a dialect of the
+// action language (package lang/jexl): its snippets are translated before
+// they are parsed, and what the checker typed is vetted for the
+// constructs whose JEXL meaning differs. Other models parse as they are.
+
+func (b *builder) translate(s lang.Snippet) (lang.Snippet, source.ErrorList) {
+	if b.jexl == nil {
+		return s, nil
+	}
+	return b.jexl.Translate(s)
+}
+
+func (b *builder) parseExpr(s lang.Snippet) (lang.Expr, source.ErrorList) {
+	s, errs := b.translate(s)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return lang.ParseExpr(s)
+}
+
+func (b *builder) parseLocation(s lang.Snippet) (*lang.Ident, []*lang.Sel, source.ErrorList) {
+	s, errs := b.translate(s)
+	if len(errs) > 0 {
+		return nil, nil, errs
+	}
+	return lang.ParseLocation(s)
+}
+
+func (b *builder) parseStmts(s lang.Snippet) (*lang.Block, source.ErrorList) {
+	s, errs := b.translate(s)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return lang.ParseStmts(s)
+}
+
+// vet refuses, in the checked n, what JEXL means otherwise (jexl.Vet);
+// cond says that n is a transition's condition.
+func (b *builder) vet(n lang.Node, info *lang.Info, cond bool) {
+	if b.jexl != nil && n != nil {
+		b.errs = append(b.errs, b.jexl.Vet(b.fset, n, info, cond)...)
+	}
+}
+
+// CommonsNamespaces are the namespaces of Apache Commons SCXML's own
+// actions (the older one, and the one of Commons SCXML 2).
+var CommonsNamespaces = []string{"https://commons.apache.org/scxml", "http://commons.apache.org/scxml"}
+
+// commonsVar reads Commons SCXML's <var name="x" expr="e"/> in a jexl
+// model: x = e (null without expr), x a variable of the data model
+// (declareCommonsVars). Commons SCXML keeps x in the context of the
+// state whose content declares it; setbot keeps it in the whole data
+// model, which is the same where only that state and its descendants
+// read it, as a warning says. Other foreign elements are ignored, as
+// everywhere (nil).
+func (b *builder) commonsVar(c *element) lang.Stmt {
+	if b.jexl == nil || !slices.Contains(CommonsNamespaces, c.Name.Space) || c.Name.Local != "var" {
+		return nil
+	}
+	b.checkAttrs(c, "name", "expr")
+	a, ok := c.attr("name")
+	name := strings.TrimSpace(a.Value)
+	if !ok || !isIdent(name) {
+		b.errorf(c.Start, "Commons SCXML's <var> needs a name that is an identifier")
+		return nil
+	}
+	id := &lang.Ident{NamePos: b.pos(a.Offsets0()), Name: name}
+	var v lang.Expr = &lang.Absent{ValuePos: b.pos(c.Start), Null: true}
+	if ex, ok := c.attr("expr"); ok {
+		if v = b.expr(ex); v == nil {
+			return nil
+		}
+	}
+	if !slices.ContainsFunc(b.commonsVars, func(x *lang.Ident) bool { return x.Name == name }) {
+		b.warnf(c.Start, "Commons SCXML's <var name=%q> is read as a variable of the whole data model: Commons SCXML keeps it in the context of the state that declares it, which only that state and its descendants read", name)
+	}
+	b.commonsVars = append(b.commonsVars, id)
+	return &lang.Assign{Target: id, OpPos: id.NamePos, Op: lang.ASSIGN, Value: v}
+}
+
+// declareCommonsVars declares the variables of Commons SCXML's <var>
+// actions that no <data> declares, without a value until the action runs.
+func (b *builder) declareCommonsVars() {
+	for _, id := range b.commonsVars {
+		if b.m.Var(id.Name) == nil {
+			b.m.Vars = append(b.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: lang.UndefType, Init: &lang.Absent{ValuePos: id.NamePos}})
+		}
+	}
+}
+
+// dataContent reads the text of a <data> (or the file its src names). In
+// a jexl model it is read as Commons SCXML reads it, by SCXML's rule for
+// content (§B.2.1): JSON where it begins with { or [, and otherwise the
+// string of its text, its white space normalised; it is no JEXL. Other
+// models read it as an expression.
+func (b *builder) dataContent(s lang.Snippet) (lang.Expr, source.ErrorList) {
+	if b.jexl == nil {
+		return b.parseExpr(s)
+	}
+	text := strings.TrimSpace(s.Text)
+	if text != "" && (text[0] == '{' || text[0] == '[') {
+		return lang.ParseExpr(s)
+	}
+	words := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' })
+	return &lang.StrLit{ValuePos: s.Pos(strings.Index(s.Text, text)), Value: strings.Join(words, " ")}, nil
+}
