@@ -112,7 +112,10 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	if len(src) > opts.MaxBytes {
 		return nil, tooLarge(name, len(src), opts.MaxBytes)
 	}
-	file := fset.AddFile(name, src)
+	file, src, perr := addDocument(fset, name, src)
+	if perr != nil {
+		return nil, source.ErrorList{perr}
+	}
 	root, perr := parseDOM(file, src, opts.MaxDepth)
 	if perr != nil {
 		return nil, source.ErrorList{perr}
@@ -240,7 +243,12 @@ func (b *builder) src(a attribute, elem string) (*source.File, string) {
 		b.errorf(a.Offsets0(), "%s %q: the file is %d bytes, over the limit of %d", elem, rel, len(data), b.opts.MaxBytes)
 		return nil, ""
 	}
-	return b.fset.AddFile(path.Join(path.Dir(filepath.ToSlash(b.file.Name())), rel), data), string(data)
+	file, data, perr := addDocument(b.fset, path.Join(path.Dir(filepath.ToSlash(b.file.Name())), rel), data)
+	if perr != nil {
+		b.errs = append(b.errs, perr)
+		return nil, ""
+	}
+	return file, string(data)
 }
 
 // pendingTransition is a transition whose targets and code are resolved
