@@ -2,7 +2,9 @@ package scxml
 
 import (
 	"bytes"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -80,4 +82,37 @@ func documentEncoding(src []byte) (enc encoding.Encoding, label string, at int) 
 		return nil, "", 0
 	}
 	return e, label, at
+}
+
+// DataModel reads, from the start of a document, whether its root element
+// is <scxml> and the data model its datamodel attribute names ("" when it
+// has none), without reading the rest: a survey of a tree of models sorts
+// them by it before loading them.
+func DataModel(src []byte) (datamodel string, isSCXML bool) {
+	if enc, _, _ := documentEncoding(src); enc != nil {
+		text, err := enc.NewDecoder().Bytes(src)
+		if err != nil {
+			return "", false
+		}
+		src = text
+	}
+	d := xml.NewDecoder(bytes.NewReader(src))
+	d.CharsetReader = func(_ string, input io.Reader) (io.Reader, error) { return input, nil }
+	for {
+		tok, err := d.RawToken()
+		if err != nil {
+			return "", false
+		}
+		if start, ok := tok.(xml.StartElement); ok {
+			if start.Name.Local != "scxml" {
+				return "", false
+			}
+			for _, a := range start.Attr {
+				if a.Name.Space == "" && a.Name.Local == "datamodel" {
+					return strings.TrimSpace(a.Value), true
+				}
+			}
+			return "", true
+		}
+	}
 }

@@ -22,6 +22,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -339,6 +340,7 @@ func (b *builder) setbotAttr(el *element, local string) (attribute, bool) {
 }
 
 func (b *builder) build(root *element) *model.Model {
+	b.earlyDrafts(root)
 	if !isSCXML(root.Name.Space) || root.Name.Local != "scxml" {
 		b.errorf(root.Start, "root element is <%s>, want <scxml>", root.Name.Local)
 		return nil
@@ -386,6 +388,51 @@ func (b *builder) build(root *element) *model.Model {
 	return b.m
 }
 
+// earlyDrafts reads what the early SCXML working drafts (2005 to 2007)
+// wrote otherwise, before the document is read as SCXML 1.0: initialstate
+// on <scxml> and name on <data> are read as initial and id, with a
+// warning; final="true" on <state> is refused, naming what to write.
+func (b *builder) earlyDrafts(el *element) {
+	if !isSCXML(el.Name.Space) {
+		return
+	}
+	rename := func(old, new, why string) {
+		for i, a := range el.Attrs {
+			if a.Name.Space != "" || a.Name.Local != old {
+				continue
+			}
+			if _, ok := el.attr(new); ok {
+				b.errorf(a.NameOff, "<%s> has both %s and %s (the early working drafts' name for %s): remove %s", el.Name.Local, new, old, new, old)
+				return
+			}
+			b.warnf(a.NameOff, "%s is the name the early SCXML working drafts (2005 to 2007) gave to %s%s, read as %s: rename it %s", old, new, why, new, new)
+			el.Attrs[i].Name.Local = new
+		}
+	}
+	switch el.Name.Local {
+	case "scxml":
+		rename("initialstate", "initial", "")
+	case "data":
+		rename("name", "id", " on <data>")
+	case "state":
+		if a, ok := el.attr("final"); ok {
+			b.errorf(a.NameOff, "final=%q on <state> is of the early SCXML working drafts (2005 to 2007): write a <final> for a final state "+
+				"(it takes no transitions), or remove the attribute", a.Value)
+			el.Attrs = slices.DeleteFunc(el.Attrs, func(x attribute) bool { return x.Name.Space == "" && x.Name.Local == "final" })
+		}
+	}
+	for _, c := range el.Children {
+		b.earlyDrafts(c)
+	}
+}
+
+// rootStateDrafts says where a <transition>, <onentry> or <onexit>
+// directly in <scxml> comes from.
+// The working draft of 16 May 2008 first gave <scxml> an <initial> as a
+// state has one, and later drafts called it the root state; SCXML 1.0
+// makes it a wrapper of the states (W3C www-voice list, January 2012).
+const rootStateDrafts = "the SCXML working drafts from 16 May 2008 on read <scxml> as the root state, which tools of that time still write; SCXML 1.0 makes it a wrapper of the states"
+
 // children reads the child elements of a state-like element.
 func (b *builder) children(s *model.State, el *element) {
 	for _, c := range el.Children {
@@ -420,7 +467,7 @@ func (b *builder) children(s *model.State, el *element) {
 			b.initialElement(s, c)
 		case "transition":
 			if s.Kind == model.Root {
-				b.errorf(c.Start, "<transition> is not allowed in <scxml>: wrap the states in a <state> and put the transition there")
+				b.errorf(c.Start, "<transition> is not allowed in <scxml> (%s): wrap the states in a <state> and put the transition there", rootStateDrafts)
 				continue
 			}
 			if s.Kind == model.Final {
@@ -430,14 +477,14 @@ func (b *builder) children(s *model.State, el *element) {
 			b.transition(s, c)
 		case "onentry":
 			if s.Kind == model.Root {
-				b.errorf(c.Start, "<onentry> is not allowed in <scxml>: move it into a <state>, or its code into a <script> directly in <scxml>")
+				b.errorf(c.Start, "<onentry> is not allowed in <scxml> (%s): move it into a <state>, or its code into a <script> directly in <scxml>", rootStateDrafts)
 				continue
 			}
 			b.checkAttrs(c)
 			s.OnEntry = append(s.OnEntry, b.block(c))
 		case "onexit":
 			if s.Kind == model.Root {
-				b.errorf(c.Start, "<onexit> is not allowed in <scxml>: move it into a <state>")
+				b.errorf(c.Start, "<onexit> is not allowed in <scxml> (%s): move it into a <state>", rootStateDrafts)
 				continue
 			}
 			b.checkAttrs(c)
@@ -657,7 +704,9 @@ func (b *builder) transition(s *model.State, el *element) {
 	if a, ok := el.attr("event"); ok {
 		t.Events = strings.Fields(a.Value)
 		if len(t.Events) == 0 {
-			b.errorf(a.Offsets0(), "empty event attribute: omit it for an eventless transition")
+			// The algorithm of SCXML's appendix D takes a transition whose
+			// event list is empty for an eventless one (not t.event).
+			b.warnf(a.Offsets0(), "empty event attribute, read as an eventless transition (SCXML's algorithm takes an empty event list for none): omit the attribute")
 		}
 	}
 	if a, ok := el.attr("type"); ok {
