@@ -25,7 +25,7 @@ func TestErrors(t *testing.T) {
 		{"not scxml", `<statechart/>`,
 			[]string{"m.scxml:1:1: root element is <statechart>, want <scxml>"}},
 		{"no states", head + `</scxml>`,
-			[]string{"m.scxml:1:1: <scxml> has no states: add a <state>"}},
+			[]string{"m.scxml:1:1: <scxml> has no states: add a <state> (SCXML allows a document without one, but its machine never does anything, so there is nothing to analyse)"}},
 		{"invoke", head + "\n<state id=\"a\">\n  <invoke type=\"x\"/>\n</state></scxml>",
 			[]string{"m.scxml:3:17: <invoke type=\"x\"> is not supported: setbot invokes SCXML machines only (type=\"scxml\" or \"http://www.w3.org/TR/scxml/\"); model another kind of service as the environment, through outputs and input events"}},
 		{"foreach without item", head + "<state id=\"a\"><onentry>\n<foreach array=\"x\"/></onentry></state></scxml>",

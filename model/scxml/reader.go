@@ -692,7 +692,9 @@ func (b *builder) defaultInitial(s *model.State, el *element) {
 	}
 	kids := s.ChildStates()
 	if len(kids) == 0 {
-		b.errorf(el.Start, "<%s> has no states: add a <state>", el.Name.Local)
+		// SCXML's schema allows it, and its algorithm then enters no
+		// state: a machine that never does anything.
+		b.refusef(el.Start, "<%s> has no states: add a <state> (SCXML allows a document without one, but its machine never does anything, so there is nothing to analyse)", el.Name.Local)
 		return
 	}
 	t.Targets = []*model.State{kids[0]}
