@@ -61,7 +61,11 @@ and exits 1 when there is any error, 0 otherwise. It also prints, as
 file:line:col: warning: message, every place where the model does what SCXML
 makes an error at run time (an expression that is no ECMAScript, an assignment
 to a system variable, ...): setbot raises error.execution there, as the
-specification requires; warnings alone leave the exit status 0.`,
+specification requires; and every place it reads otherwise than as written (the
+initialstate of the early SCXML working drafts as initial, In() of a state the
+model does not have as false, an empty event attribute as none, ...), saying
+what to write. Warnings alone leave the exit status 0. To see at once which
+models of a whole tree setbot reads, run setbot survey DIR.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			failed := false
