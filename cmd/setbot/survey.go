@@ -120,17 +120,18 @@ func surveyPaths(args []string) ([]surveyFile, error) {
 	var out []surveyFile
 	for _, arg := range args {
 		err := filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
+			switch {
+			case err != nil && path == arg:
 				return err
+			case err != nil:
+				return nil // a directory below that cannot be read is left out
 			}
 			ext := strings.ToLower(filepath.Ext(path))
 			if d.IsDir() || (ext != ".scxml" && ext != ".xml") {
 				return nil
 			}
-			src, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
+			// A file that cannot be read is counted, refused by the load.
+			src, _ := os.ReadFile(path)
 			dm, isSCXML := scxml.DataModel(src)
 			if !isSCXML && ext != ".scxml" {
 				return nil
