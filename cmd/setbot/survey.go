@@ -18,6 +18,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -63,6 +64,11 @@ type reasonCount struct {
 	Files  int    `json:"files"`
 }
 
+// defaultSurvey is survey with its flags' defaults, as check --summary
+// runs it.
+var defaultSurvey = surveyFlags{fe: frontEndFlags{maxStates: mlm.DefaultMaxStates}, limit: 30 * time.Second,
+	depth: engine.DefaultMaxDepth, top: 5, format: "text"}
+
 // noDataModel names the documents without a datamodel attribute.
 const noDataModel = "(none)"
 
@@ -87,31 +93,34 @@ result for machines. On a terminal (or with --progress) it shows on stderr
 which file it is at. The exit code is 0 whatever the files hold, 2 when a
 DIR cannot be read or holds no SCXML document.`,
 		Args: cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.format != "text" && f.format != "json" {
-				return fmt.Errorf("unknown --format %q (want text or json)", f.format)
-			}
-			paths, err := surveyPaths(args)
-			if err != nil {
-				return err
-			}
-			files := f.survey(cmd.Context(), cmd.ErrOrStderr(), paths)
-			rows, total := surveyTable(files, f.top)
-			if f.format == "json" {
-				return writeSurveyJSON(cmd.OutOrStdout(), f.limit, rows, total, files)
-			}
-			return writeSurveyText(cmd.OutOrStdout(), rows, total)
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return f.run(cmd, args) },
 	}
 	fl := cmd.Flags()
-	fl.DurationVar(&f.limit, "timeout", 30*time.Second, "give each file at most this long to load and explore (0 means no limit)")
-	fl.IntVar(&f.depth, "depth", engine.DefaultMaxDepth, "explore paths of at most this many input events")
-	fl.IntVar(&f.top, "top", 5, "list this many of the most common refusal reasons per data model")
-	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.DurationVar(&f.limit, "timeout", defaultSurvey.limit, "give each file at most this long to load and explore (0 means no limit)")
+	fl.IntVar(&f.depth, "depth", defaultSurvey.depth, "explore paths of at most this many input events")
+	fl.IntVar(&f.top, "top", defaultSurvey.top, "list this many of the most common refusal reasons per data model")
+	fl.StringVar(&f.format, "format", defaultSurvey.format, "output format: text or json")
 	fl.BoolVar(&f.progress, "progress", false, "show which file survey is at on stderr even when it is not a terminal")
 	jobsFlag(cmd, &f.jobs)
 	f.fe.register(cmd)
 	return cmd
+}
+
+// run surveys the arguments and prints the table.
+func (f *surveyFlags) run(cmd *cobra.Command, args []string) error {
+	if f.format != "text" && f.format != "json" {
+		return fmt.Errorf("unknown --format %q (want text or json)", f.format)
+	}
+	paths, err := surveyPaths(args)
+	if err != nil {
+		return err
+	}
+	files := f.survey(cmd.Context(), cmd.ErrOrStderr(), paths)
+	rows, total := surveyTable(files, f.top)
+	if f.format == "json" {
+		return writeSurveyJSON(cmd.OutOrStdout(), f.limit, rows, total, files)
+	}
+	return writeSurveyText(cmd.OutOrStdout(), rows, total)
 }
 
 // surveyPaths lists the SCXML documents under the arguments, each with its

@@ -75,6 +75,9 @@ func TestSurvey(t *testing.T) {
 	if code != 0 || !header.MatchString(out) || !total.MatchString(out) || !reason.MatchString(out) {
 		t.Errorf("survey text: exit %d\n%s", code, out)
 	}
+	if code, summary, _ := runCLI(t, "check", "--summary", dir); code != 0 || summary != out {
+		t.Errorf("check --summary: exit %d\n%s\nwant survey's\n%s", code, summary, out)
+	}
 	if code, _, errs := runCLI(t, "survey", filepath.Join(dir, "sub", "deep", "none")); code != exitUsage || errs == "" {
 		t.Errorf("survey of a missing directory: exit %d, want 2 and an error", code)
 	}
