@@ -149,3 +149,24 @@ func TestEncodedModels(t *testing.T) {
 		t.Errorf("unknown encoding: exit %d\n%s", code, out)
 	}
 }
+
+// TestEmptyDataExpr: <data expr=""> holds no expression, so the variable
+// starts undefined and error.execution is raised (SCXML §5.3), with a
+// warning, in every executor.
+func TestEmptyDataExpr(t *testing.T) {
+	path := writeModel(t, "m.scxml", []byte(`<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a">
+<datamodel><data id="y" expr=""/></datamodel>
+<state id="a"><transition event="error.execution" cond="y === undefined" target="b"/></state><state id="b"/></scxml>`))
+	code, out, _ := runCLI(t, "check", path)
+	if want := path + `:2:25: warning: <data> expr "" is no ECMAScript expression (it is empty; omit expr for a variable that starts undefined)`; code != 0 || !strings.HasPrefix(out, want) {
+		t.Errorf("check: exit %d\n%s\nwant %s", code, out, want)
+	}
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		if code, out, errs := runSimulate(t, ref, path); code != 0 || !strings.HasSuffix(out, "b\n") {
+			t.Errorf("simulate %s: exit %d, want the start to end in b\n%s%s", ref, code, out, errs)
+		}
+	}
+	if code, out, errs := runCLI(t, "explore", path); code != 0 || !strings.Contains(out, "a (line 3): entered after the start, never stable") {
+		t.Errorf("explore: exit %d, want a transient\n%s%s", code, out, errs)
+	}
+}
