@@ -81,7 +81,8 @@ func newSurveyCmd() *cobra.Command {
 file, and every *.xml file whose root element is <scxml>. It loads each one as
 check does (reading, flattening and starting the machine) and explores it as
 explore does, each file within --timeout (30 s by default; a file that takes
-longer is cut, and counted as it stood), then prints a table per data model
+longer is cut, and counted as it stood) and half the machine's memory (as
+analyze's --max-memory by default), then prints a table per data model
 (the datamodel attribute of the document's <scxml>, "(none)" without one):
 the files, how many loaded, how many were explored, how many were refused,
 and the most common reasons of refusal, each the first error of a file
@@ -231,7 +232,9 @@ func (f *surveyFlags) loadAndExplore(ctx context.Context, r *surveyFile) {
 		r.Reason, r.Error = surveyReason(r.Path, err)
 		return
 	}
-	opts := engine.Options{MaxDepth: f.depth, Jobs: explorationJobs(f.jobs), Interrupt: ctx.Done()}
+	// The heap is bounded as analyze's is by default: half the machine's
+	// memory, so that one large model does not end the survey.
+	opts := engine.Options{MaxDepth: f.depth, Jobs: explorationJobs(f.jobs), Interrupt: ctx.Done(), MaxMemory: physicalMemory() / 2}
 	if f.limit > 0 {
 		opts.Timeout = max(f.limit-time.Since(start), time.Millisecond)
 	}
