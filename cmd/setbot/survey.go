@@ -186,13 +186,15 @@ func (f *surveyFlags) survey(ctx context.Context, w io.Writer, files []surveyFil
 	return files
 }
 
-// surveyOne loads and explores one file within the time limit. The load
-// and the exploration both stop at the limit; should either not, the file
-// is left to it a little later and counted as not answering.
+// surveyOne loads and explores one file within the time limit. The
+// exploration stops at the limit by its time bound; the context, a tenth
+// later, stops a load or an exploration that has not; should either still
+// go on, the file is left to it at half the limit again and counted as
+// not answering.
 func (f *surveyFlags) surveyOne(ctx context.Context, file *surveyFile) {
 	if f.limit > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, f.limit)
+		ctx, cancel = context.WithTimeout(ctx, f.limit+f.limit/10)
 		defer cancel()
 	}
 	done := make(chan surveyFile, 1)

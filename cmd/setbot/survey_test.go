@@ -106,3 +106,23 @@ func TestSurveyWild(t *testing.T) {
 		}
 	}
 }
+
+// TestSurveyTimeLimit: a model whose tree does not end within --timeout is
+// cut there, counted as explored with the time bound hit.
+func TestSurveyTimeLimit(t *testing.T) {
+	dir := t.TempDir()
+	const slow = `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a"><datamodel><data id="n" expr="0"/></datamodel>
+<state id="a"><transition event="e" cond="n &lt; 1000000"><assign location="n" expr="n + 1"/></transition>
+<transition event="f" cond="n &gt; 999999" target="b"/></state><state id="b"/></scxml>`
+	if err := os.WriteFile(filepath.Join(dir, "slow.scxml"), []byte(slow), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, "survey", "--format", "json", "--timeout", "300ms", "--depth", "100000", dir)
+	var rep surveyReport
+	if code != 0 || json.Unmarshal([]byte(out), &rep) != nil || len(rep.Files) != 1 {
+		t.Fatalf("survey: exit %d\n%s%s", code, out, errs)
+	}
+	if f := rep.Files[0]; !f.Explored || strings.Join(f.Bounds, " ") != "time" {
+		t.Errorf("got %+v, want explored with the time bound hit", f)
+	}
+}
