@@ -90,7 +90,7 @@ func TestEarlyDraftRefusals(t *testing.T) {
 	const head = `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">`
 	for _, tc := range []struct{ name, doc, want string }{
 		{"transition in scxml", head + "<state id=\"a\"/>\n<transition event=\"e\" target=\"a\"/></scxml>",
-			":2:1: <transition> is not allowed in <scxml> (the SCXML working drafts from 16 May 2008 on read <scxml> as the root state, which tools of that time still write; SCXML 1.0 makes it a wrapper of the states): wrap the states in a <state> and put the transition there"},
+			":2:1: <transition> is not allowed in <scxml> (the SCXML working drafts of 2008 and 2009 read <scxml> as the root state, with an <initial> as a state has, and tools of that time still write it so; SCXML 1.0 makes it a wrapper of the states): wrap the states in a <state> and put the transition there"},
 		{"onentry in scxml", head + "<state id=\"a\"/>\n<onentry/></scxml>",
 			":2:1: <onentry> is not allowed in <scxml> (the SCXML working drafts"},
 		{"final state", head + "\n<state id=\"a\" final=\"true\"/></scxml>",

@@ -429,9 +429,9 @@ func (b *builder) earlyDrafts(el *element) {
 // rootStateDrafts says where a <transition>, <onentry> or <onexit>
 // directly in <scxml> comes from.
 // The working draft of 16 May 2008 first gave <scxml> an <initial> as a
-// state has one, and later drafts called it the root state; SCXML 1.0
-// makes it a wrapper of the states (W3C www-voice list, January 2012).
-const rootStateDrafts = "the SCXML working drafts from 16 May 2008 on read <scxml> as the root state, which tools of that time still write; SCXML 1.0 makes it a wrapper of the states"
+// state has one, and the draft of 13 May 2010 took it away; SCXML 1.0
+// makes <scxml> a wrapper of the states (W3C www-voice list, January 2012).
+const rootStateDrafts = "the SCXML working drafts of 2008 and 2009 read <scxml> as the root state, with an <initial> as a state has, and tools of that time still write it so; SCXML 1.0 makes it a wrapper of the states"
 
 // children reads the child elements of a state-like element.
 func (b *builder) children(s *model.State, el *element) {
