@@ -26,6 +26,7 @@ var intRanges = map[string]struct{ min, max int }{
 	"loop-limit":     {1, 0},
 	"max-microsteps": {1, 0},
 	"jobs":           {0, 0}, // 0: one per CPU
+	"top":            {1, 0},
 }
 
 // choices are the allowed values of the string flags that name a word of

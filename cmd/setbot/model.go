@@ -49,6 +49,7 @@ func modelErrors(w io.Writer, err error) error {
 func newCheckCmd() *cobra.Command {
 	var fe frontEndFlags
 	var loopBound int
+	var summary bool
 	cmd := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Check that models read, flatten and start without error",
@@ -61,9 +62,19 @@ and exits 1 when there is any error, 0 otherwise. It also prints, as
 file:line:col: warning: message, every place where the model does what SCXML
 makes an error at run time (an expression that is no ECMAScript, an assignment
 to a system variable, ...): setbot raises error.execution there, as the
-specification requires; warnings alone leave the exit status 0.`,
+specification requires; and every place it reads otherwise than as written (the
+initialstate of the early SCXML working drafts as initial, In() of a state the
+model does not have as false, an empty event attribute as none, ...), saying
+what to write. Warnings alone leave the exit status 0. To see at once which
+models of a whole tree setbot reads, run setbot survey DIR (check --summary DIR
+is the same, with survey's defaults).`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if summary {
+				survey := defaultSurvey
+				survey.fe = fe
+				return survey.run(cmd, args)
+			}
 			failed := false
 			for _, path := range args {
 				m, err := fe.load(cmd.Context(), path, loopBound)
@@ -90,6 +101,7 @@ specification requires; warnings alone leave the exit status 0.`,
 	}
 	fe.register(cmd)
 	cmd.Flags().IntVar(&loopBound, "loop-bound", engine.DefaultLoopBound, "run each loop of the start's action code at most this many times, and inline calls of script functions this deep")
+	cmd.Flags().BoolVar(&summary, "summary", false, "survey the directories given instead, as setbot survey DIR does with its defaults")
 	return cmd
 }
 

@@ -560,11 +560,9 @@ func (r *run) exec(b *lang.Block, fallback source.Pos) error {
 }
 
 func (r *run) isActive(id string) (bool, error) {
-	s := r.c.m.State(id)
-	if s == nil {
-		return false, fmt.Errorf("In('%s'): no such state", id)
-	}
-	return r.c.active[s], nil
+	// In() of no state of the model is false, as ECMAScript's In is (the
+	// reader warns of it); r.c.active has no entry for a nil state.
+	return r.c.active[r.c.m.State(id)], nil
 }
 
 func (r *run) emit(route sim.Route, ev sim.Event, target, sendID string, delay int64) {

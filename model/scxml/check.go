@@ -29,6 +29,27 @@ type code struct {
 	set   func(cond lang.Expr, body *lang.Block)
 }
 
+// unknownStates warns of every In() of a state the model does not have:
+// ECMAScript's In is false for it (SCXML's ECMAScript data model, B.2,
+// asks only whether the state is in the configuration), and so is
+// setbot's, in every executor.
+func (b *builder) unknownStates(all []code) {
+	warn := func(n lang.Node) bool {
+		if in, ok := n.(*lang.InState); ok && b.m.State(in.State) == nil {
+			b.warns.Add(b.fset.Position(in.Start), "In('%s') names no state of the model, so it is false: name a state, or remove the In()", in.State)
+		}
+		return true
+	}
+	for _, c := range all {
+		if c.cond != nil {
+			lang.Inspect(c.cond, warn)
+		}
+		if c.body != nil {
+			lang.Inspect(c.body, warn)
+		}
+	}
+}
+
 // allCode returns every guard and action of the model in document order.
 func (b *builder) allCode() []code {
 	var all []code
@@ -81,6 +102,7 @@ func (b *builder) checkCode() {
 	if b.failNonArrays(all) {
 		all = b.allCode()
 	}
+	b.unknownStates(all)
 	b.collectEvents(all)
 	b.declareLoopVars(all)
 	b.declareCommonsVars()
@@ -90,7 +112,9 @@ func (b *builder) checkCode() {
 		return &lang.Env{
 			Vars:  vars,
 			Param: b.paramLookup(c.trans),
-			State: func(id string) bool { return b.m.State(id) != nil }, // a history state is never active: In() of it is false
+			// A history state is never active: In() of it is false; so is
+			// In() of no state at all (unknownStates warns of it).
+			State: func(string) bool { return true },
 			Event: func(name string) (map[string]lang.Type, bool) {
 				ev := b.m.EventByName(name)
 				if ev == nil || !(ev.Declared || inferred[name]) {

@@ -1,6 +1,7 @@
 package scxml
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -85,15 +86,21 @@ func (b *builder) readData() {
 			}
 			init = e
 		} else if a, ok := d.attr("expr"); ok {
-			if word, bad := lang.IllegalExpr(a.Value); bad {
+			word, bad := lang.IllegalExpr(a.Value)
+			if empty := strings.TrimSpace(a.Value) == ""; bad || empty {
 				// The variable stays undefined, and error.execution is
-				// raised where it would have been given its value.
+				// raised where it would have been given its value (an
+				// empty expr is no expression either, SCXML §5.3).
 				when := "when the machine starts"
 				if bindLate {
 					when = "when its state is first entered"
 				}
-				b.warnf(a.Offsets0(), "<data> expr %q is no ECMAScript expression (it begins with %s): setbot leaves %s undefined and raises %s "+
-					"%s, as the SCXML specification requires", strings.TrimSpace(a.Value), word, name, model.ErrorExecution, when)
+				what := fmt.Sprintf("(it begins with %s)", word)
+				if empty {
+					what = "(it is empty; omit expr for a variable that starts undefined)"
+				}
+				b.warnf(a.Offsets0(), "<data> expr %q is no ECMAScript expression %s: setbot leaves %s undefined and raises %s "+
+					"%s, as the SCXML specification requires", strings.TrimSpace(a.Value), what, name, model.ErrorExecution, when)
 				bind(&lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: model.ErrorExecution, Platform: true})
 			} else if init = b.expr(a); init == nil {
 				continue

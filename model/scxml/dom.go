@@ -61,9 +61,9 @@ func (e *element) content() text {
 func parseDOM(file *source.File, src []byte, maxDepth int) (*element, *source.Error) {
 	d := xml.NewDecoder(bytes.NewReader(src))
 	d.Strict = true
-	d.CharsetReader = func(label string, _ io.Reader) (io.Reader, error) {
-		return nil, encodingError(label)
-	}
+	// addDocument has decoded the document to UTF-8 already, whatever
+	// its declaration says.
+	d.CharsetReader = func(_ string, input io.Reader) (io.Reader, error) { return input, nil }
 	fail := func(off int, format string, args ...any) *source.Error {
 		return &source.Error{Pos: file.Position(file.Pos(off)), Msg: fmt.Sprintf(format, args...)}
 	}
@@ -78,11 +78,7 @@ func parseDOM(file *source.File, src []byte, maxDepth int) (*element, *source.Er
 		if err != nil {
 			msg := err.Error()
 			var se *xml.SyntaxError
-			var ee encodingError
-			switch {
-			case errors.As(err, &ee):
-				return nil, fail(int(d.InputOffset()), "encoding %q is not supported: save the document as UTF-8", string(ee))
-			case errors.As(err, &se):
+			if errors.As(err, &se) {
 				msg = se.Msg
 			}
 			if msg == "invalid UTF-8" {
@@ -142,11 +138,6 @@ func parseDOM(file *source.File, src []byte, maxDepth int) (*element, *source.Er
 	}
 	return root, nil
 }
-
-// encodingError is a declared encoding other than UTF-8.
-type encodingError string
-
-func (e encodingError) Error() string { return "encoding " + string(e) }
 
 type rawAttr struct{ nameOff, valueOff, valueEnd int }
 

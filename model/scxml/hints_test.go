@@ -96,8 +96,8 @@ func TestRefusalHints(t *testing.T) {
 			"m.scxml:2:13: the <transition> of <initial> takes no cond: remove it (it is taken on default entry, unconditionally)"},
 		{"other attribute on an initial transition", head + "<state id=\"a\"><initial>\n<transition port=\"1\" target=\"b\"/></initial><state id=\"b\"/></state></scxml>",
 			"m.scxml:2:13: unsupported attribute \"port\" on <transition> (it takes target and type): remove it, or move it to a namespace of its own"},
-		{"encoding", "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n" + head + "<state id=\"a\"/></scxml>",
-			"m.scxml:1:44: encoding \"ISO-8859-1\" is not supported: save the document as UTF-8"},
+		{"encoding", "<?xml version=\"1.0\" encoding=\"x-klingon\"?>\n" + head + "<state id=\"a\"/></scxml>",
+			"m.scxml:1:31: encoding \"x-klingon\" is not supported: save the document as UTF-8, or name an encoding such as ISO-8859-1, windows-1252 or UTF-16"},
 		{"DOCTYPE", "<!DOCTYPE scxml>\n" + head + "<state id=\"a\"/></scxml>",
 			"m.scxml:1:1: a DOCTYPE or other <!...> declaration is not allowed: remove it (setbot expands no entities)"},
 

@@ -33,12 +33,38 @@ type passedParam struct {
 	pos source.Pos
 }
 
+// invokeType refuses an invoke type other than SCXML's.
+func (b *builder) invokeType(a attribute) {
+	if !slices.Contains(model.InvokeTypes, strings.TrimSpace(a.Value)) {
+		b.refusef(a.Offsets0(), "<invoke type=%q> is not supported: setbot invokes SCXML machines only (type=\"scxml\" or "+
+			"\"http://www.w3.org/TR/scxml/\"); model another kind of service as the environment, through outputs and input events", a.Value)
+	}
+}
+
+// targetType reads the targettype of an <invoke> of the early working
+// drafts (SCXML 1.0 calls it type): naming SCXML, or nothing, it says
+// what an invoke without type means and is ignored with a warning; naming
+// another kind of service, it is refused as that type is.
+func (b *builder) targetType(el *element) {
+	a, ok := el.attr("targettype")
+	if !ok {
+		return
+	}
+	if v := strings.TrimSpace(a.Value); v != "" && !slices.Contains(model.InvokeTypes, v) {
+		b.invokeType(a)
+		return
+	}
+	b.warnf(a.NameOff, "targettype is the attribute of the early SCXML working drafts (2005 to 2007), ignored here: "+
+		"an <invoke> without type invokes an SCXML machine (SCXML 1.0 names the attribute type)")
+}
+
 // invoke reads an <invoke> of state s. Only SCXML machines are invoked:
 // the child is read from the file src names (relative to the model) or
 // from the <scxml> inside <content>, once the parent's variables are
 // known.
 func (b *builder) invoke(s *model.State, el *element) {
-	b.checkAttrs(el, "type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist", "autoforward")
+	b.checkAttrs(el, "type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist", "autoforward", "targettype")
+	b.targetType(el)
 	inv := &model.Invoke{State: s, Pos: b.pos(el.Start), Start: &lang.Block{}, Order: len(b.invokes)}
 	p := pendingInvoke{inv: inv, el: el}
 	if a, ok := el.attr("srcexpr"); ok {
@@ -58,9 +84,8 @@ func (b *builder) invoke(s *model.State, el *element) {
 			}
 		}
 	}
-	if a, ok := el.attr("type"); ok && !slices.Contains(model.InvokeTypes, strings.TrimSpace(a.Value)) {
-		b.refusef(a.Offsets0(), "<invoke type=%q> is not supported: setbot invokes SCXML machines only (type=\"scxml\" or "+
-			"\"http://www.w3.org/TR/scxml/\"); model another kind of service as the environment, through outputs and input events", a.Value)
+	if a, ok := el.attr("type"); ok {
+		b.invokeType(a)
 	}
 	id, hasID := el.attr("id")
 	loc, hasLoc := el.attr("idlocation")

@@ -22,6 +22,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -113,7 +114,10 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	if len(src) > opts.MaxBytes {
 		return nil, tooLarge(name, len(src), opts.MaxBytes)
 	}
-	file := fset.AddFile(name, src)
+	file, src, perr := addDocument(fset, name, src)
+	if perr != nil {
+		return nil, source.ErrorList{perr}
+	}
 	root, perr := parseDOM(file, src, opts.MaxDepth)
 	if perr != nil {
 		return nil, source.ErrorList{perr}
@@ -247,7 +251,12 @@ func (b *builder) src(a attribute, elem string) (*source.File, string) {
 		b.errorf(a.Offsets0(), "%s %q: the file is %d bytes, over the limit of %d", elem, rel, len(data), b.opts.MaxBytes)
 		return nil, ""
 	}
-	return b.fset.AddFile(path.Join(path.Dir(filepath.ToSlash(b.file.Name())), rel), data), string(data)
+	file, data, perr := addDocument(b.fset, path.Join(path.Dir(filepath.ToSlash(b.file.Name())), rel), data)
+	if perr != nil {
+		b.errs = append(b.errs, perr)
+		return nil, ""
+	}
+	return file, string(data)
 }
 
 // pendingTransition is a transition whose targets and code are resolved
@@ -338,6 +347,7 @@ func (b *builder) setbotAttr(el *element, local string) (attribute, bool) {
 }
 
 func (b *builder) build(root *element) *model.Model {
+	b.earlyDrafts(root)
 	if !isSCXML(root.Name.Space) || root.Name.Local != "scxml" {
 		b.errorf(root.Start, "root element is <%s>, want <scxml>", root.Name.Local)
 		return nil
@@ -387,6 +397,51 @@ func (b *builder) build(root *element) *model.Model {
 	return b.m
 }
 
+// earlyDrafts reads what the early SCXML working drafts (2005 to 2007)
+// wrote otherwise, before the document is read as SCXML 1.0: initialstate
+// on <scxml> and name on <data> are read as initial and id, with a
+// warning; final="true" on <state> is refused, naming what to write.
+func (b *builder) earlyDrafts(el *element) {
+	if !isSCXML(el.Name.Space) {
+		return
+	}
+	rename := func(old, new, why string) {
+		for i, a := range el.Attrs {
+			if a.Name.Space != "" || a.Name.Local != old {
+				continue
+			}
+			if _, ok := el.attr(new); ok {
+				b.errorf(a.NameOff, "<%s> has both %s and %s (the early working drafts' name for %s): remove %s", el.Name.Local, new, old, new, old)
+				return
+			}
+			b.warnf(a.NameOff, "%s is the name the early SCXML working drafts (2005 to 2007) gave to %s%s, read as %s: rename it %s", old, new, why, new, new)
+			el.Attrs[i].Name.Local = new
+		}
+	}
+	switch el.Name.Local {
+	case "scxml":
+		rename("initialstate", "initial", "")
+	case "data":
+		rename("name", "id", " on <data>")
+	case "state":
+		if a, ok := el.attr("final"); ok {
+			b.errorf(a.NameOff, "final=%q on <state> is of the early SCXML working drafts (2005 to 2007): write a <final> for a final state "+
+				"(it takes no transitions), or remove the attribute", a.Value)
+			el.Attrs = slices.DeleteFunc(el.Attrs, func(x attribute) bool { return x.Name.Space == "" && x.Name.Local == "final" })
+		}
+	}
+	for _, c := range el.Children {
+		b.earlyDrafts(c)
+	}
+}
+
+// rootStateDrafts says where a <transition>, <onentry> or <onexit>
+// directly in <scxml> comes from.
+// The working draft of 16 May 2008 first gave <scxml> an <initial> as a
+// state has one, and the draft of 13 May 2010 took it away; SCXML 1.0
+// makes <scxml> a wrapper of the states (W3C www-voice list, January 2012).
+const rootStateDrafts = "the SCXML working drafts of 2008 and 2009 read <scxml> as the root state, with an <initial> as a state has, and tools of that time still write it so; SCXML 1.0 makes it a wrapper of the states"
+
 // children reads the child elements of a state-like element.
 func (b *builder) children(s *model.State, el *element) {
 	for _, c := range el.Children {
@@ -421,7 +476,7 @@ func (b *builder) children(s *model.State, el *element) {
 			b.initialElement(s, c)
 		case "transition":
 			if s.Kind == model.Root {
-				b.errorf(c.Start, "<transition> is not allowed in <scxml>: wrap the states in a <state> and put the transition there")
+				b.errorf(c.Start, "<transition> is not allowed in <scxml> (%s): wrap the states in a <state> and put the transition there", rootStateDrafts)
 				continue
 			}
 			if s.Kind == model.Final {
@@ -431,14 +486,14 @@ func (b *builder) children(s *model.State, el *element) {
 			b.transition(s, c)
 		case "onentry":
 			if s.Kind == model.Root {
-				b.errorf(c.Start, "<onentry> is not allowed in <scxml>: move it into a <state>, or its code into a <script> directly in <scxml>")
+				b.errorf(c.Start, "<onentry> is not allowed in <scxml> (%s): move it into a <state>, or its code into a <script> directly in <scxml>", rootStateDrafts)
 				continue
 			}
 			b.checkAttrs(c)
 			s.OnEntry = append(s.OnEntry, b.block(c))
 		case "onexit":
 			if s.Kind == model.Root {
-				b.errorf(c.Start, "<onexit> is not allowed in <scxml>: move it into a <state>")
+				b.errorf(c.Start, "<onexit> is not allowed in <scxml> (%s): move it into a <state>", rootStateDrafts)
 				continue
 			}
 			b.checkAttrs(c)
@@ -646,7 +701,9 @@ func (b *builder) defaultInitial(s *model.State, el *element) {
 	}
 	kids := s.ChildStates()
 	if len(kids) == 0 {
-		b.errorf(el.Start, "<%s> has no states: add a <state>", el.Name.Local)
+		// SCXML's schema allows it, and its algorithm then enters no
+		// state: a machine that never does anything.
+		b.refusef(el.Start, "<%s> has no states: add a <state> (SCXML allows a document without one, but its machine never does anything, so there is nothing to analyse)", el.Name.Local)
 		return
 	}
 	t.Targets = []*model.State{kids[0]}
@@ -658,7 +715,9 @@ func (b *builder) transition(s *model.State, el *element) {
 	if a, ok := el.attr("event"); ok {
 		t.Events = strings.Fields(a.Value)
 		if len(t.Events) == 0 {
-			b.errorf(a.Offsets0(), "empty event attribute: omit it for an eventless transition")
+			// The algorithm of SCXML's appendix D takes a transition whose
+			// event list is empty for an eventless one (not t.event).
+			b.warnf(a.Offsets0(), "empty event attribute, read as an eventless transition (SCXML's algorithm takes an empty event list for none): omit the attribute")
 		}
 	}
 	if a, ok := el.attr("type"); ok {

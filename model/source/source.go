@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a compact position: an offset into a FileSet. The zero value NoPos
@@ -49,6 +50,10 @@ type File struct {
 	base  int
 	size  int
 	lines []int // offsets of line starts
+	// text is kept for a file decoded from another encoding, whose
+	// columns count characters: a byte column of the UTF-8 text would
+	// match neither the file's bytes nor what an editor shows.
+	text []byte
 }
 
 // Name returns the file name as given to AddFile.
@@ -79,7 +84,11 @@ func (f *File) Position(p Pos) Position {
 	if i < 0 {
 		i = 0
 	}
-	return Position{Filename: f.name, Offset: off, Line: i + 1, Column: off - f.lines[i] + 1}
+	col := off - f.lines[i] + 1
+	if f.text != nil {
+		col = utf8.RuneCount(f.text[f.lines[i]:off]) + 1
+	}
+	return Position{Filename: f.name, Offset: off, Line: i + 1, Column: col}
 }
 
 // FileSet holds files; each occupies a disjoint range of Pos values.
@@ -101,6 +110,14 @@ func (s *FileSet) AddFile(name string, content []byte) *File {
 	}
 	s.next += len(content) + 1
 	s.files = append(s.files, f)
+	return f
+}
+
+// AddDecodedFile registers the UTF-8 text of a file that was decoded
+// from another encoding; its columns count characters, not bytes.
+func (s *FileSet) AddDecodedFile(name string, text []byte) *File {
+	f := s.AddFile(name, text)
+	f.text = text
 	return f
 }
 
