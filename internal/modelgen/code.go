@@ -324,6 +324,9 @@ func (g *gen) statement(c ctx, depth int) []string {
 		case 2:
 			return []string{fmt.Sprintf("%s += %s;", v, g.operand(c)), v + " %= 10;"}
 		case 3:
+			if g.opts.HostCalls && g.chance(0.3) {
+				return []string{fmt.Sprintf("console.log('%s', %s);", v, v), fmt.Sprintf("%s = %s;", v, g.value(c))}
+			}
 			return []string{fmt.Sprintf("%s = %s;", v, g.value(c))}
 		case 4:
 			if depth < 1 {
@@ -350,12 +353,22 @@ func (g *gen) statement(c ctx, depth int) []string {
 			}
 			if c.raise && len(g.internals) > 0 {
 				e := pick(g, g.internals)
-				if len(e.params) == 0 {
+				host := g.opts.HostCalls && g.chance(0.5)
+				switch {
+				case len(e.params) == 0 && host:
+					return []string{fmt.Sprintf("SCXML.raise({name: %q});", e.name)}
+				case len(e.params) == 0:
 					return []string{"raise " + e.name + "();"}
+				case host:
+					return []string{fmt.Sprintf("SCXML.raise({name: %q, data: {v: %s}});", e.name, pick(g, g.vars))}
 				}
 				return []string{fmt.Sprintf("raise %s(v: %s);", e.name, pick(g, g.vars))}
 			}
 		case 7:
+			if g.opts.HostCalls && g.chance(0.5) {
+				// scxmlrun's send without a type or target: an output to the host.
+				return []string{fmt.Sprintf("SCXML.send({event: {name: \"out0\", data: {val: %s}}});", g.value(c))}
+			}
 			return []string{fmt.Sprintf("send out0(val: %s) to \"#_parent\";", g.value(c))}
 		case 8:
 			if len(g.timers) > 0 {

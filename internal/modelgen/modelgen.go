@@ -84,6 +84,10 @@ type Options struct {
 	// (see addInvoke); Functions gives the machine a black-box function
 	// read through a table (see addFunction and Table).
 	Invoke, Functions bool
+	// HostCalls writes some of the scripts' raises, outputs and logs as
+	// the JavaScript engines' host calls: SCXML.raise({name, data}),
+	// SCXML.send({event: {name, data}}) and console.log(...).
+	HostCalls bool
 }
 
 func (o Options) withDefaults() Options {

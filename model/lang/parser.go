@@ -712,8 +712,8 @@ func (p *parser) parsePostfix(off int, x Expr) Expr {
 			p.closeParen()
 			x = &Method{X: x, DotPos: p.pos(dot), Name: name, Call: true, Args: args}
 		case p.tok == LPAREN:
-			if id, ok := x.(*Ident); ok && id.Name == "Math" {
-				x = p.parseCall(off, "Math."+name)
+			if id, ok := x.(*Ident); ok && (id.Name == "Math" || hostObjects[id.Name]) {
+				x = p.parseCall(off, id.Name+"."+name)
 				continue
 			}
 			p.refuseAt(off, callMsg(ExprString(x)+"."+name))

@@ -342,6 +342,9 @@ func (p *parser) parseSimple() Stmt {
 			return &IncDec{Target: t, Path: path, OpPos: p.pos(off), Op: op}
 		}
 	default:
+		if c, ok := x.(*Call); ok && len(p.errs) == mark && hostObjects[hostObject(c.Fun)] {
+			return p.hostCall(c)
+		}
 		if len(p.errs) == mark {
 			// Valid ECMAScript (an expression statement), outside the language.
 			p.refuseAt(start, "expected assignment, found expression "+ExprString(x))

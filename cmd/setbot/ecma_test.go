@@ -1,0 +1,44 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// ECMAScript as people write it in SCXML models (issue 28): each construct
+// is read by check, explored, and run by the simulator and the reference
+// interpreter alike.
+
+// TestECMAHostCalls: console.log is a <log>, SCXML.raise a <raise> and
+// SCXML.send a <send> to the host (to its topic when it names one).
+func TestECMAHostCalls(t *testing.T) {
+	const model = "testdata/ecma/host.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model, "--depth", "2")
+	for _, want := range []string{
+		"output bye to #_parent: first after 1 events (ping(count=0))",
+		"output pong to #_peer: first after 1 events (ping(count=1))",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: no %q in\n%s", want, out)
+		}
+	}
+	events := []string{"ping(count=2)", "ping(count=0)"}
+	for _, ref := range []bool{false, true} {
+		args := append([]string{model}, events...)
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK {
+			t.Fatalf("simulate %v: exit %d\n%s%s", args, code, out, errs)
+		}
+		for _, want := range []string{"outputs: pong(count=1) to #_peer", "outputs: bye() to #_parent", "done (halted)"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("simulate %v: no %q in\n%s", args, want, out)
+			}
+		}
+	}
+}
