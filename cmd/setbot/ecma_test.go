@@ -42,3 +42,32 @@ func TestECMAHostCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestECMACallStatements: a call written as a statement evaluates the
+// call; one of a function the model does not define is the host's, an
+// output whose parameters are the arguments.
+func TestECMACallStatements(t *testing.T) {
+	const model = "testdata/ecma/hostfn.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model, "--depth", "2")
+	if want := "output onLightOff to #_host: first after 1 events (off)"; !strings.Contains(out, want) {
+		t.Errorf("explore: no %q in\n%s", want, out)
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "off", "on", "off"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK {
+			t.Fatalf("simulate %v: exit %d\n%s%s", args, code, out, errs)
+		}
+		for _, want := range []string{"outputs: onLightOff(arg0=1, arg1='dim') to #_host", "outputs: onLightOff(arg0=2, arg1='dim') to #_host"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("simulate %v: no %q in\n%s", args, want, out)
+			}
+		}
+	}
+}

@@ -365,9 +365,13 @@ func (g *gen) statement(c ctx, depth int) []string {
 				return []string{fmt.Sprintf("raise %s(v: %s);", e.name, pick(g, g.vars))}
 			}
 		case 7:
-			if g.opts.HostCalls && g.chance(0.5) {
-				// scxmlrun's send without a type or target: an output to the host.
-				return []string{fmt.Sprintf("SCXML.send({event: {name: \"out0\", data: {val: %s}}});", g.value(c))}
+			if g.opts.HostCalls {
+				switch g.intn(3) {
+				case 0: // scxmlrun's send without a type or target: an output to the host
+					return []string{fmt.Sprintf("SCXML.send({event: {name: \"out0\", data: {val: %s}}});", g.value(c))}
+				case 1: // a call of a function the model does not define: an output to the host
+					return []string{fmt.Sprintf("notify(%s);", g.value(c))}
+				}
 			}
 			return []string{fmt.Sprintf("send out0(val: %s) to \"#_parent\";", g.value(c))}
 		case 8:

@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/setbot/setbot/model/source"
@@ -26,6 +27,50 @@ import (
 // the host, to "#_"+topic when it names a topic (scxmlrun publishes it
 // there), to its target when it names one, and otherwise to "#_parent",
 // the process that runs the machine.
+
+// A call of a function written as a statement, f(a), evaluates the call
+// and drops its value: it parses into the declaration of a local that
+// nothing reads, var _callN = f(a) (N the call's offset in its file, so
+// that the name is one no other statement of the model declares). The
+// functions of a <script> compute a value and change nothing (see
+// Inliner), so that is all such a call does. A call of a function the
+// model neither declares nor names with setbot:function is the host's
+// (onLightOff(), a callback of the application): the Inliner makes it an
+// output to HostTarget, the event named after the function with the
+// arguments as parameters arg0, arg1, ..., so that what the machine asks
+// of its host shows among its outputs.
+
+// callStmtPrefix begins the name of the local that a call statement
+// declares.
+const callStmtPrefix = "_call"
+
+// HostTarget is the target of the output a call of a host function makes.
+const HostTarget = "#_host"
+
+func callStmt(c *Call, off int) Stmt {
+	return &Decl{DeclPos: c.FunPos, Name: &Ident{NamePos: c.FunPos, Name: callStmtPrefix + strconv.Itoa(off)}, Value: c}
+}
+
+// hostFunctionCall returns the output that the call statement d makes when
+// it calls a function the inliner does not know (a plain name, not a
+// built-in), or nil.
+func (in *Inliner) hostFunctionCall(d *Decl) Stmt {
+	c, ok := d.Value.(*Call)
+	if !ok || !strings.HasPrefix(d.Name.Name, callStmtPrefix) || strings.Contains(c.Fun, ".") || in.Funcs[c.Fun] != nil || in.Externals[c.Fun] != nil {
+		return nil
+	}
+	if _, err := strconv.Atoi(strings.TrimPrefix(d.Name.Name, callStmtPrefix)); err != nil || builtinNames[c.Fun] || IsKeyword(c.Fun) {
+		return nil
+	}
+	args := make([]*Arg, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = &Arg{NamePos: a.Pos(), Name: "arg" + strconv.Itoa(i), Value: a}
+	}
+	return &Send{SendPos: c.FunPos, Event: c.Fun, Args: args, Target: HostTarget}
+}
+
+// builtinNames are the built-in functions with a plain name.
+var builtinNames = map[string]bool{"String": true, "Number": true, "Boolean": true, "parseInt": true, "parseFloat": true}
 
 // hostObjects are the objects whose methods a statement may call.
 var hostObjects = map[string]bool{"console": true, "SCXML": true}

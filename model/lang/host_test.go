@@ -21,6 +21,9 @@ func TestParseHostCalls(t *testing.T) {
 		{`SCXML.send({name: "e", data: {a: 1}, target: "#_out"})`, `send e(a: 1) to "#_out";`},
 		{`SCXML.send({event: {name: "e"}, type: "scxml"})`, "send e();"},
 		{`if (n == 0) SCXML.raise({name: "quit"}); else x = 2`, "if (n == 0) { raise quit(); } else { x = 2; }"},
+		// A call as a statement: its value is dropped.
+		{`f(1)`, "var _call0 = f(1);"},
+		{`x = 1; onLightOff()`, "x = 1; var _call7 = onLightOff();"},
 	}
 	for _, tt := range tests {
 		b, errs := parseStmts(tt.src)
@@ -59,5 +62,21 @@ func TestParseHostCallErrors(t *testing.T) {
 		if got := errs[0].Error(); len(got) < len(tt.want) || got[:len(tt.want)] != tt.want {
 			t.Errorf("ParseStmts(%q): %s, want %s...", tt.src, got, tt.want)
 		}
+	}
+}
+
+// A call statement of a script function evaluates it; one of a function
+// the model does not define is an output to the host, whose parameters
+// are the arguments.
+func TestInlineCallStatements(t *testing.T) {
+	b, errs := parseStmts("function f(a) { return a + 1; } f(2); onLightOff(x, 'on'); Math.abs(x); String(x)")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	in := &Inliner{Funcs: map[string]*FuncDecl{"f": b.Stmts[0].(*FuncDecl)}}
+	got := BlockString(in.Block(&Block{Stmts: b.Stmts[1:]}))
+	want := `var _call32 = 2 + 1; send onLightOff(arg0: x, arg1: 'on') to "#_host"; var _call59 = x < 0 ? -x : x; var _call72 = String(x);`
+	if got != want || len(in.Errs) > 0 {
+		t.Errorf("inlined: %s %v\nwant %s", got, in.Errs, want)
 	}
 }

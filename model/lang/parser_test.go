@@ -336,7 +336,7 @@ func TestParseStmtsErrors(t *testing.T) {
 		{"if (a = 1) {}", "t.scxml:1:7: assignment inside an expression: compare with ==, or assign in a statement of its own"},
 		{"a + 1", "t.scxml:1:1: expected assignment, found expression a + 1"},
 		{"x\n++\ny", "t.scxml:1:1: expected assignment, found expression x"},
-		{"foo()", "t.scxml:1:1: expected assignment, found expression foo()"},
+		{"foo() + 1", "t.scxml:1:1: expected assignment, found expression foo() + 1"},
 		{"_sessionid = 'x'", "t.scxml:1:1: _sessionid is a system variable, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
 		{"_event.name += 'x'", "t.scxml:1:1: _event.name is part of the system variable _event, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
 		{"_event = 1", "t.scxml:1:1: _event is a system variable, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},

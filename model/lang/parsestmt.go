@@ -342,8 +342,11 @@ func (p *parser) parseSimple() Stmt {
 			return &IncDec{Target: t, Path: path, OpPos: p.pos(off), Op: op}
 		}
 	default:
-		if c, ok := x.(*Call); ok && len(p.errs) == mark && hostObjects[hostObject(c.Fun)] {
-			return p.hostCall(c)
+		if c, ok := x.(*Call); ok && len(p.errs) == mark {
+			if hostObjects[hostObject(c.Fun)] {
+				return p.hostCall(c)
+			}
+			return callStmt(c, p.src.offset(start))
 		}
 		if len(p.errs) == mark {
 			// Valid ECMAScript (an expression statement), outside the language.
