@@ -71,3 +71,26 @@ func TestECMACallStatements(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAFunctionExpressions: a <data> or a var bound once to a function
+// expression is that function.
+func TestECMAFunctionExpressions(t *testing.T) {
+	const model = "testdata/ecma/funcexpr.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if want := "4 symbolic states, 1 paths, depth 3"; !strings.Contains(out, want) {
+		t.Errorf("explore: no %q in\n%s", want, out)
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "go", "go", "go"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK || strings.Count(out, "(halted)") != 1 || !strings.HasSuffix(strings.TrimSpace(out), "b (halted)") {
+			t.Errorf("simulate %v: exit %d, want the third go to end in b\n%s%s", args, code, out, errs)
+		}
+	}
+}

@@ -324,7 +324,10 @@ func (g *gen) statement(c ctx, depth int) []string {
 		case 2:
 			return []string{fmt.Sprintf("%s += %s;", v, g.operand(c)), v + " %= 10;"}
 		case 3:
-			if g.opts.HostCalls && g.chance(0.3) {
+			if g.opts.HostCalls && g.chance(0.4) {
+				if g.chance(0.5) {
+					return []string{fmt.Sprintf("%s = bump(%s);", v, g.value(c))}
+				}
 				return []string{fmt.Sprintf("console.log('%s', %s);", v, v), fmt.Sprintf("%s = %s;", v, g.value(c))}
 			}
 			return []string{fmt.Sprintf("%s = %s;", v, g.value(c))}

@@ -86,7 +86,9 @@ type Options struct {
 	Invoke, Functions bool
 	// HostCalls writes some of the scripts' raises, outputs and logs as
 	// the JavaScript engines' host calls: SCXML.raise({name, data}),
-	// SCXML.send({event: {name, data}}) and console.log(...).
+	// SCXML.send({event: {name, data}}), console.log(...) and notify(...),
+	// a function the model does not define; and it declares the function
+	// bump as a <data> bound to a function expression, which scripts call.
 	HostCalls bool
 }
 
@@ -793,6 +795,10 @@ func (g *gen) render(seed int64) []byte {
 	}
 	if g.opts.Values {
 		dm.add(newElem("data", "id", "s", "expr", "''"), newElem("data", "id", "w"))
+	}
+	if g.opts.HostCalls {
+		// A variable bound once to a function expression: the function.
+		dm.add(newElem("data", "id", "bump", "expr", "function (a) { return (a + 1) % 10; }"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {

@@ -29,6 +29,34 @@ func ParseExpr(src Snippet) (Expr, source.ErrorList) {
 	return x, p.errs
 }
 
+// ParseFuncExpr parses src as a function expression bound to name,
+// function (PARAMS...) { BODY } (SCXML's <data id="f" expr="function
+// ...">): the declaration of a function called name.
+func ParseFuncExpr(src Snippet, name *Ident) (*FuncDecl, source.ErrorList) {
+	p := newParser(src)
+	var f *FuncDecl
+	if !p.isFuncExpr() {
+		p.errorExpected("function expression")
+	} else if s, ok := p.parseFuncExpr(name).(*FuncDecl); ok {
+		f = s
+	}
+	if p.tok != EOF && len(p.errs) == 0 {
+		p.errorExpected("end of function expression")
+	}
+	if f != nil && !p.withinLimits(f.Body) {
+		f = nil
+	}
+	p.errs.Sort()
+	return f, p.errs
+}
+
+// IsFuncExpr reports whether text, an expression's source, begins a
+// function expression: function (...) or function NAME(...).
+func IsFuncExpr(text string) bool {
+	p := newParser(Snippet{Text: text})
+	return p.isFuncExpr()
+}
+
 // ParseLocation parses src as a location that can be assigned: a variable,
 // or a field or element of one (a, o.f, a[i].f). It returns the variable
 // and the path below it; on errors the variable is nil.
