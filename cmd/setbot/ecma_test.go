@@ -94,3 +94,30 @@ func TestECMAFunctionExpressions(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAUnboundName: a cond that reads a name bound nowhere is false and
+// raises error.execution (ECMAScript's ReferenceError), with a warning.
+func TestECMAUnboundName(t *testing.T) {
+	const model = "testdata/ecma/unbound.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	if code != 0 || !strings.Contains(out+errs, "4:34: warning: ghost is bound nowhere in the model") {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ = runCLI(t, "explore", model)
+	for _, want := range []string{"states unreachable:\n  b (line 7)", "c (line 8): entered after go, never stable"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: no %q in\n%s", want, out)
+		}
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "go"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "d (halted)") {
+			t.Errorf("simulate %v: exit %d, want go to end in d through error.execution\n%s%s", args, code, out, errs)
+		}
+	}
+}
+

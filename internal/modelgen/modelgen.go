@@ -88,7 +88,8 @@ type Options struct {
 	// the JavaScript engines' host calls: SCXML.raise({name, data}),
 	// SCXML.send({event: {name, data}}), console.log(...) and notify(...),
 	// a function the model does not define; and it declares the function
-	// bump as a <data> bound to a function expression, which scripts call.
+	// bump as a <data> bound to a function expression, which scripts call,
+	// and some conds read a name bound nowhere (error.execution).
 	HostCalls bool
 }
 
@@ -512,6 +513,10 @@ func (g *gen) code(t *transition, params []param, pcond float64) {
 	c := ctx{params: params, raise: t.raiseOK}
 	if g.chance(pcond) {
 		t.cond = g.cond(c)
+		if g.opts.HostCalls && g.chance(0.1) {
+			// A name bound nowhere: the cond raises error.execution.
+			t.cond = "unbound > 0 || " + t.cond
+		}
 	}
 	if g.chance(0.05) {
 		g.nextTID++

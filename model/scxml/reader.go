@@ -371,6 +371,7 @@ func (b *builder) build(root *element) *model.Model {
 		b.resolve(p)
 	}
 	b.expandDynamic()
+	b.unboundConds()
 	b.historyCycles()
 	b.assignIDs()
 	b.inlineCalls()
