@@ -288,3 +288,38 @@ func extraFields(keep []string) string {
 func (p *parser) errorPos(pos source.Pos, msg string) {
 	p.errs = append(p.errs, &source.Error{Pos: p.src.positionOf(pos), Msg: msg})
 }
+
+// parseNew parses new Array(...) and new Object(), from the constructor's
+// name; off is the offset of new. They are literals: new Object() is {},
+// new Array() is [], and new Array(a, b, ...) of two or more elements, or
+// of one that is no number, is [a, b, ...]. new Array(n) of a number n
+// makes n holes, which setbot does not model; it is refused.
+func (p *parser) parseNew(off int) Expr {
+	ctor, at := p.lit, p.off
+	p.next()
+	var args []Expr
+	if p.tok == LPAREN {
+		args = p.parseCallArgs()
+		mark := len(p.errs)
+		p.closeParen()
+		if len(p.errs) > mark {
+			return p.bad(off)
+		}
+	}
+	if ctor == "Object" {
+		if len(args) > 0 {
+			p.refuseAt(at, "new Object(value) is not modelled: write an object literal {name: value, ...}")
+			return p.bad(off)
+		}
+		return &ObjectLit{Lbrace: p.pos(off)}
+	}
+	if len(args) == 1 {
+		switch args[0].(type) {
+		case *StrLit, *BoolLit, *ArrayLit, *ObjectLit, *Absent:
+		default:
+			p.refuseAt(at, "new Array(n) makes an array of n holes, which setbot does not model: write the elements, [a, b, ...]")
+			return p.bad(off)
+		}
+	}
+	return &ArrayLit{Lbrack: p.pos(off), Elems: args}
+}

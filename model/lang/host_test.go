@@ -24,6 +24,8 @@ func TestParseHostCalls(t *testing.T) {
 		// A call as a statement: its value is dropped.
 		{`f(1)`, "var _call0 = f(1);"},
 		{`x = 1; onLightOff()`, "x = 1; var _call7 = onLightOff();"},
+		// new Array and new Object are literals.
+		{`a = new Array(); o = new Object(); b = new Array(1, x); c = new Array('s'); d = new Object`, "a = []; o = {}; b = [1, x]; c = ['s']; d = {};"},
 		// A function expression bound to a name declares the function.
 		{`var f = function (a) { return a + 1; }`, "function f(a) { return a + 1; }"},
 		{`g = function inner(a, b) { return a; }; x = g(1, 2)`, "function g(a, b) { return a; } x = g(1, 2);"},
@@ -55,6 +57,10 @@ func TestParseHostCallErrors(t *testing.T) {
 		{`SCXML.send({name: "e", delay: "1s"})`, "t.scxml:1:24: SCXML.send with field delay"},
 		{`SCXML.send({name: "e", topic: t})`, "t.scxml:1:31: SCXML.send with a computed topic t"},
 		{`SCXML.send({name: "e", type: "basichttp"})`, `t.scxml:1:24: SCXML.send of type "basichttp"`},
+		{`a = new Array(3)`, "t.scxml:1:9: new Array(n) makes an array of n holes"},
+		{`a = new Array(n)`, "t.scxml:1:9: new Array(n) makes an array of n holes"},
+		{`o = new Object(1)`, "t.scxml:1:9: new Object(value) is not modelled"},
+		{`d = new Date()`, "t.scxml:1:9: unsupported operator new"},
 		{`o.f = function (a) { return a; }`, "t.scxml:1:7: function expression: a function is not a value in setbot"},
 		{`int f = function (a) { return a; }`, "t.scxml:1:9: function expression: a function is not a value in setbot"},
 	}

@@ -501,6 +501,9 @@ func (p *parser) parseObjectLit() Expr {
 func (p *parser) parseOperand() Expr {
 	off, name := p.off, p.lit
 	p.next()
+	if name == "new" && p.tok == IDENT && (p.lit == "Array" || p.lit == "Object") {
+		return p.parseNew(off)
+	}
 	if hint, ok := unsupportedPrefixes[name]; ok && !p.nl && startsOperand(p.tok) {
 		// Reported at the operand, where "name operand" stops parsing.
 		p.refuse("unsupported operator %s: %s", name, hint)
