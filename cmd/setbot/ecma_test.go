@@ -141,3 +141,25 @@ func TestECMANew(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAObjectKeys: any string is a field name, {'take.1': 1} and
+// o['take.1'], a part of its own (not field 1 of o.take).
+func TestECMAObjectKeys(t *testing.T) {
+	const model = "testdata/ecma/keys.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "3 symbolic states, 1 paths, depth 2") {
+		t.Errorf("explore: want the one path to c\n%s", out)
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "go", "go"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "c (halted)") {
+			t.Errorf("simulate %v: exit %d, want c\n%s%s", args, code, out, errs)
+		}
+	}
+}

@@ -322,6 +322,9 @@ func (g *gen) statement(c ctx, depth int) []string {
 		case 1:
 			return []string{fmt.Sprintf("if (%s < 9) {", v), "  " + v + "++;", "} else {", "  " + v + " = 0;", "}"}
 		case 2:
+			if g.opts.HostCalls && g.chance(0.3) {
+				return []string{fmt.Sprintf("rec['n.0'] = (rec['n.0'] + %s) %% 10;", g.operand(c)), fmt.Sprintf("%s = rec['n.0'];", v)}
+			}
 			return []string{fmt.Sprintf("%s += %s;", v, g.operand(c)), v + " %= 10;"}
 		case 3:
 			if g.opts.HostCalls && g.chance(0.4) {

@@ -89,7 +89,7 @@ type Options struct {
 	// SCXML.send({event: {name, data}}), console.log(...) and notify(...),
 	// a function the model does not define; and it declares the function
 	// bump as a <data> bound to a function expression, which scripts call,
-	// and some conds read a name bound nowhere (error.execution).
+	// and the object rec, whose field 'n.0' scripts read and write.
 	HostCalls bool
 }
 
@@ -513,10 +513,6 @@ func (g *gen) code(t *transition, params []param, pcond float64) {
 	c := ctx{params: params, raise: t.raiseOK}
 	if g.chance(pcond) {
 		t.cond = g.cond(c)
-		if g.opts.HostCalls && g.chance(0.1) {
-			// A name bound nowhere: the cond raises error.execution.
-			t.cond = "unbound > 0 || " + t.cond
-		}
 	}
 	if g.chance(0.05) {
 		g.nextTID++
@@ -804,6 +800,8 @@ func (g *gen) render(seed int64) []byte {
 	if g.opts.HostCalls {
 		// A variable bound once to a function expression: the function.
 		dm.add(newElem("data", "id", "bump", "expr", "function (a) { return (a + 1) % 10; }"))
+		// An object whose field name is no identifier.
+		dm.add(newElem("data", "id", "rec", "expr", "{'n.0': 0}"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {

@@ -91,3 +91,20 @@ func TestInlineCallStatements(t *testing.T) {
 		t.Errorf("inlined: %s %v\nwant %s", got, in.Errs, want)
 	}
 }
+
+// Any string is a field name; one that is no identifier is written
+// ['key'], in code, in types and in the names of the lowered parts.
+func TestFieldKeys(t *testing.T) {
+	b, errs := parseStmts(`o = {'take.1': 1, take: {'1': 2}}; o['take.1'] = 3`)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if got, want := BlockString(b), "o = {'take.1': 1, take: {'1': 2}}; o['take.1'] = 3;"; got != want {
+		t.Errorf("printed %s, want %s", got, want)
+	}
+	for name, want := range map[string]string{"take": ".take", "take.1": "['take.1']", "1": "['1']", "it's": `['it\'s']`} {
+		if got := FieldSuffix(name); got != want {
+			t.Errorf("FieldSuffix(%q) = %s, want %s", name, got, want)
+		}
+	}
+}

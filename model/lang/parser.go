@@ -450,7 +450,7 @@ func (p *parser) parseArrayLit() Expr {
 }
 
 // parseObjectLit parses {name: e, ...}; a name is an identifier, a keyword
-// or a string literal that is an identifier; a trailing comma is allowed.
+// or a string literal (any key: {"take.1": e}); a trailing comma is allowed.
 func (p *parser) parseObjectLit() Expr {
 	defer p.leave()
 	if !p.enter("expression") {
@@ -466,9 +466,7 @@ func (p *parser) parseObjectLit() Expr {
 			return x
 		}
 		f := &FieldInit{NamePos: p.pos(p.off), Name: p.lit}
-		if p.tok == STRING && !isIdent(p.lit) {
-			p.error("field name %q: objects are modelled with identifiers as field names; rename the field", p.lit)
-		} else if seen[f.Name] {
+		if seen[f.Name] {
 			p.error("duplicate field %s in object literal: give each field once", f.Name)
 		}
 		seen[f.Name] = true
