@@ -311,6 +311,7 @@ func genOptions(seed int64) modelgen.Options {
 		Completion:  seed%2 == 1,
 		EventFields: seed%2 == 0,
 		Values:      seed%3 == 2,
+		HostCalls:   seed%4 == 2,
 	}
 }
 

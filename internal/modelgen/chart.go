@@ -333,8 +333,10 @@ func events(t *node) []string {
 	return strings.Fields(v)
 }
 
-// codeScan matches raises and sends in scripts.
-var codeScan = regexp.MustCompile(`\b(raise|send)\s+([A-Za-z_][\w.]*)`)
+// codeScan matches raises and sends in scripts, and the host calls that
+// raise and send (HostCalls writes SCXML.send and notify(...) only for an
+// output).
+var codeScan = regexp.MustCompile(`\b(raise|send)\s+([A-Za-z_][\w.]*)|SCXML\.(raise|send)\(\{(?:event: \{)?name: "([\w.]+)"|\b(notify)\(`)
 
 // sendTarget matches the target of a send statement.
 var sendTarget = regexp.MustCompile(`\bto\s*"([^"]*)"`)
@@ -361,6 +363,14 @@ func generations(n *node) []generation {
 			out = append(out, generation{ev, tg == "" || tg == "#_internal"})
 		case x.kind == textNode && x.parent != nil && x.parent.is("script"):
 			for _, m := range codeScan.FindAllStringSubmatchIndex(x.text, -1) {
+				if m[10] >= 0 { // a host function's call
+					out = append(out, generation{"notify", false})
+					continue
+				}
+				if m[6] >= 0 { // SCXML.raise or SCXML.send
+					out = append(out, generation{x.text[m[8]:m[9]], x.text[m[6]:m[7]] == "raise"})
+					continue
+				}
 				ev := x.text[m[4]:m[5]]
 				if x.text[m[2]:m[3]] == "raise" {
 					out = append(out, generation{ev, true})

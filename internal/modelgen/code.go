@@ -322,8 +322,14 @@ func (g *gen) statement(c ctx, depth int) []string {
 		case 1:
 			return []string{fmt.Sprintf("if (%s < 9) {", v), "  " + v + "++;", "} else {", "  " + v + " = 0;", "}"}
 		case 2:
+			if lines := g.hostStatement(c, v, 2); lines != nil {
+				return lines
+			}
 			return []string{fmt.Sprintf("%s += %s;", v, g.operand(c)), v + " %= 10;"}
 		case 3:
+			if lines := g.hostStatement(c, v, 3); lines != nil {
+				return lines
+			}
 			return []string{fmt.Sprintf("%s = %s;", v, g.value(c))}
 		case 4:
 			if depth < 1 {
@@ -349,13 +355,12 @@ func (g *gen) statement(c ctx, depth int) []string {
 				return []string{fmt.Sprintf("send %s(v: %s);", e.name, pick(g, g.vars))}
 			}
 			if c.raise && len(g.internals) > 0 {
-				e := pick(g, g.internals)
-				if len(e.params) == 0 {
-					return []string{"raise " + e.name + "();"}
-				}
-				return []string{fmt.Sprintf("raise %s(v: %s);", e.name, pick(g, g.vars))}
+				return g.raiseStatement(pick(g, g.internals))
 			}
 		case 7:
+			if lines := g.hostStatement(c, v, 7); lines != nil {
+				return lines
+			}
 			return []string{fmt.Sprintf("send out0(val: %s) to \"#_parent\";", g.value(c))}
 		case 8:
 			if len(g.timers) > 0 {
@@ -363,6 +368,54 @@ func (g *gen) statement(c ctx, depth int) []string {
 			}
 		}
 	}
+}
+
+// raiseStatement returns a raise of the internal event e, as a statement
+// or, with HostCalls, at times as SCXML.raise.
+func (g *gen) raiseStatement(e *event) []string {
+	host := g.opts.HostCalls && g.chance(0.5)
+	switch {
+	case len(e.params) == 0 && host:
+		return []string{fmt.Sprintf("SCXML.raise({name: %q});", e.name)}
+	case len(e.params) == 0:
+		return []string{"raise " + e.name + "();"}
+	case host:
+		return []string{fmt.Sprintf("SCXML.raise({name: %q, data: {v: %s}});", e.name, pick(g, g.vars))}
+	}
+	return []string{fmt.Sprintf("raise %s(v: %s);", e.name, pick(g, g.vars))}
+}
+
+// hostStatement returns, with HostCalls and at times, the statement of kind
+// k (of statement's) written with what JavaScript engines give scripts:
+// the object rec's field 'n.0' (2), the <data> function bump or a log (3),
+// an output by SCXML.send or by a call of a function the model does not
+// define (7). It returns nil otherwise.
+func (g *gen) hostStatement(c ctx, v string, k int) []string {
+	if !g.opts.HostCalls {
+		return nil
+	}
+	switch k {
+	case 2:
+		if g.chance(0.3) {
+			return []string{fmt.Sprintf("rec['n.0'] = (rec['n.0'] + %s) %% 10;", g.operand(c)), fmt.Sprintf("%s = rec['n.0'];", v)}
+		}
+	case 3:
+		if !g.chance(0.4) {
+			return nil
+		}
+		if g.chance(0.5) {
+			return []string{fmt.Sprintf("%s = bump(%s);", v, g.value(c))}
+		}
+		return []string{fmt.Sprintf("console.log('%s', %s);", v, v), fmt.Sprintf("%s = %s;", v, g.value(c))}
+	case 7:
+		switch g.intn(3) {
+		case 0: // scxmlrun's send without a type or target: an output to the host
+			return []string{fmt.Sprintf("SCXML.send({event: {name: \"out0\", data: {val: %s}}});", g.value(c))}
+		case 1: // a call of a function the model does not define: an output to the host
+			return []string{fmt.Sprintf("notify(%s);", g.value(c))}
+		}
+	}
+	return nil
 }
 
 // indent indents lines by one level.

@@ -84,6 +84,13 @@ type Options struct {
 	// (see addInvoke); Functions gives the machine a black-box function
 	// read through a table (see addFunction and Table).
 	Invoke, Functions bool
+	// HostCalls writes some of the scripts' raises, outputs and logs as
+	// the JavaScript engines' host calls: SCXML.raise({name, data}),
+	// SCXML.send({event: {name, data}}), console.log(...) and notify(...),
+	// a function the model does not define; and it declares the function
+	// bump as a <data> bound to a function expression, which scripts call,
+	// and the object rec, whose field 'n.0' scripts read and write.
+	HostCalls bool
 }
 
 func (o Options) withDefaults() Options {
@@ -789,6 +796,12 @@ func (g *gen) render(seed int64) []byte {
 	}
 	if g.opts.Values {
 		dm.add(newElem("data", "id", "s", "expr", "''"), newElem("data", "id", "w"))
+	}
+	if g.opts.HostCalls {
+		// A variable bound once to a function expression: the function.
+		dm.add(newElem("data", "id", "bump", "expr", "function (a) { return (a + 1) % 10; }"))
+		// An object whose field name is no identifier.
+		dm.add(newElem("data", "id", "rec", "expr", "{'n.0': 0}"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {

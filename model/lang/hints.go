@@ -122,6 +122,9 @@ func callMsg(path string) string {
 	if path == "function" {
 		return "function expression: a function is not a value in setbot; declare it by name at the top of a <script>: function f(a) { ... }"
 	}
+	if obj := hostObject(path); hostObjects[obj] {
+		return "unsupported call " + path + "(...): of " + obj + ", setbot reads " + hostMethods(obj) + " as statements of their own, not as values"
+	}
 	if i := strings.LastIndexByte(path, '.'); i >= 0 && growingMethods[path[i+1:]] {
 		a := path[:i]
 		return "unsupported call " + path + "(...): an array that grows in place is not modelled; " +

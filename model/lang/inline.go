@@ -176,6 +176,9 @@ func (in *Inliner) stmt(s Stmt) []Stmt {
 		}
 		out = &Assign{Target: x.Target, Path: path, OpPos: x.OpPos, Op: x.Op, Value: in.value(x.Value, &pre)}
 	case *Decl:
+		if h := in.hostFunctionCall(x); h != nil {
+			return in.stmt(h)
+		}
 		out = &Decl{DeclPos: x.DeclPos, Name: x.Name, Type: x.Type, Value: in.value(x.Value, &pre)}
 	case *If:
 		var els Stmt

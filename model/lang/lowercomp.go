@@ -58,7 +58,7 @@ func Leaves(t Type) []Leaf {
 			}
 		case Object:
 			for _, f := range t.Comp.Fields {
-				walk(prefix+"."+f.Name, f.Type)
+				walk(prefix+FieldSuffix(f.Name), f.Type)
 			}
 		default:
 			v := t
@@ -287,7 +287,7 @@ func (l *lowerer) parts(e Expr) []part {
 		for _, f := range t.Comp.Fields {
 			for _, fi := range x.Fields {
 				if fi.Name == f.Name {
-					out = append(out, prefixed("."+f.Name, Leaves(f.Type), l.vec(fi.Value, f.Type))...)
+					out = append(out, prefixed(FieldSuffix(f.Name), Leaves(f.Type), l.vec(fi.Value, f.Type))...)
 				}
 			}
 		}
@@ -301,7 +301,7 @@ func (l *lowerer) parts(e Expr) []part {
 		}
 		return out
 	case *Member:
-		return below(l.parts(x.X), "."+x.Name)
+		return below(l.parts(x.X), FieldSuffix(x.Name))
 	case *Method:
 		if x.Call { // concat: the one method whose value is composite
 			return l.concat(x, t)
@@ -309,7 +309,7 @@ func (l *lowerer) parts(e Expr) []part {
 		return below(l.parts(x.X), ".length") // an object's field called length
 	case *Index:
 		if s, ok := x.Index.(*StrLit); ok {
-			return below(l.parts(x.X), "."+s.Value)
+			return below(l.parts(x.X), FieldSuffix(s.Value))
 		}
 		// The checker allows a composite element only at a constant index
 		// within the array for certain.
@@ -480,9 +480,9 @@ func pathName(target *Ident, path []*Sel) string {
 	for _, s := range path {
 		switch x := s.Index.(type) {
 		case nil:
-			name += "." + s.Name
+			name += FieldSuffix(s.Name)
 		case *StrLit:
-			name += "." + x.Value
+			name += FieldSuffix(x.Value)
 		default:
 			name += "[" + ExprString(s.Index) + "]"
 		}
@@ -593,12 +593,12 @@ func (l *lowerer) scalar(e Expr) (val, tag Expr, ok bool) {
 	case *Index:
 		xt := l.typ(x.X)
 		if s, isStr := x.Index.(*StrLit); isStr && xt.Kind == Object {
-			ps = below(l.parts(x.X), "."+s.Value)
+			ps = below(l.parts(x.X), FieldSuffix(s.Value))
 			break
 		}
 		ps = l.element(l.parts(x.X), xt, Simplify(l.value(x.Index)), !l.typ(e).MayBeAbsent())
 	case *Member:
-		ps = below(l.parts(x.X), "."+x.Name)
+		ps = below(l.parts(x.X), FieldSuffix(x.Name))
 	case *Method:
 		if x.Call || !l.typ(x.X).IsComposite() {
 			return nil, nil, false

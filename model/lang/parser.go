@@ -29,6 +29,34 @@ func ParseExpr(src Snippet) (Expr, source.ErrorList) {
 	return x, p.errs
 }
 
+// ParseFuncExpr parses src as a function expression bound to name,
+// function (PARAMS...) { BODY } (SCXML's <data id="f" expr="function
+// ...">): the declaration of a function called name.
+func ParseFuncExpr(src Snippet, name *Ident) (*FuncDecl, source.ErrorList) {
+	p := newParser(src)
+	var f *FuncDecl
+	if !p.isFuncExpr() {
+		p.errorExpected("function expression")
+	} else if s, ok := p.parseFuncExpr(name).(*FuncDecl); ok {
+		f = s
+	}
+	if p.tok != EOF && len(p.errs) == 0 {
+		p.errorExpected("end of function expression")
+	}
+	if f != nil && !p.withinLimits(f.Body) {
+		f = nil
+	}
+	p.errs.Sort()
+	return f, p.errs
+}
+
+// IsFuncExpr reports whether text, an expression's source, begins a
+// function expression: function (...) or function NAME(...).
+func IsFuncExpr(text string) bool {
+	p := newParser(Snippet{Text: text})
+	return p.isFuncExpr()
+}
+
 // ParseLocation parses src as a location that can be assigned: a variable,
 // or a field or element of one (a, o.f, a[i].f). It returns the variable
 // and the path below it; on errors the variable is nil.
@@ -422,7 +450,7 @@ func (p *parser) parseArrayLit() Expr {
 }
 
 // parseObjectLit parses {name: e, ...}; a name is an identifier, a keyword
-// or a string literal that is an identifier; a trailing comma is allowed.
+// or a string literal (any key: {"take.1": e}); a trailing comma is allowed.
 func (p *parser) parseObjectLit() Expr {
 	defer p.leave()
 	if !p.enter("expression") {
@@ -438,9 +466,7 @@ func (p *parser) parseObjectLit() Expr {
 			return x
 		}
 		f := &FieldInit{NamePos: p.pos(p.off), Name: p.lit}
-		if p.tok == STRING && !isIdent(p.lit) {
-			p.error("field name %q: objects are modelled with identifiers as field names; rename the field", p.lit)
-		} else if seen[f.Name] {
+		if seen[f.Name] {
 			p.error("duplicate field %s in object literal: give each field once", f.Name)
 		}
 		seen[f.Name] = true
@@ -473,6 +499,9 @@ func (p *parser) parseObjectLit() Expr {
 func (p *parser) parseOperand() Expr {
 	off, name := p.off, p.lit
 	p.next()
+	if name == "new" && p.tok == IDENT && (p.lit == "Array" || p.lit == "Object") {
+		return p.parseNew(off)
+	}
 	if hint, ok := unsupportedPrefixes[name]; ok && !p.nl && startsOperand(p.tok) {
 		// Reported at the operand, where "name operand" stops parsing.
 		p.refuse("unsupported operator %s: %s", name, hint)
@@ -712,8 +741,8 @@ func (p *parser) parsePostfix(off int, x Expr) Expr {
 			p.closeParen()
 			x = &Method{X: x, DotPos: p.pos(dot), Name: name, Call: true, Args: args}
 		case p.tok == LPAREN:
-			if id, ok := x.(*Ident); ok && id.Name == "Math" {
-				x = p.parseCall(off, "Math."+name)
+			if id, ok := x.(*Ident); ok && (id.Name == "Math" || hostObjects[id.Name]) {
+				x = p.parseCall(off, id.Name+"."+name)
 				continue
 			}
 			p.refuseAt(off, callMsg(ExprString(x)+"."+name))

@@ -330,6 +330,9 @@ func (p *parser) parseSimple() Stmt {
 		t, path := p.target(x, start, mark)
 		op, off := p.tok, p.off
 		p.next()
+		if p.isFuncExpr() && op == ASSIGN && t != nil && path == nil {
+			return p.parseFuncExpr(t)
+		}
 		v := p.parseValue()
 		if t != nil {
 			return &Assign{Target: t, Path: path, OpPos: p.pos(off), Op: op, Value: v}
@@ -342,6 +345,12 @@ func (p *parser) parseSimple() Stmt {
 			return &IncDec{Target: t, Path: path, OpPos: p.pos(off), Op: op}
 		}
 	default:
+		if c, ok := x.(*Call); ok && len(p.errs) == mark {
+			if hostObjects[hostObject(c.Fun)] {
+				return p.hostCall(c)
+			}
+			return callStmt(c, p.src.offset(start))
+		}
 		if len(p.errs) == mark {
 			// Valid ECMAScript (an expression statement), outside the language.
 			p.refuseAt(start, "expected assignment, found expression "+ExprString(x))
@@ -403,6 +412,9 @@ func (p *parser) parseDecl() Stmt {
 	}
 	if p.tok == ASSIGN {
 		p.next()
+		if p.isFuncExpr() && kw != INTKW && kw != BOOLKW {
+			return p.parseFuncExpr(d.Name)
+		}
 		d.Value = p.parseValue()
 		return d
 	}
@@ -460,6 +472,29 @@ func (p *parser) parseFuncDecl() Stmt {
 	p.next()
 	s.Name = &Ident{NamePos: p.pos(p.off), Name: p.lit}
 	p.next()
+	return p.parseFuncRest(s)
+}
+
+// isFuncExpr reports whether a function expression starts at the current
+// token: function (...) or function NAME(...).
+func (p *parser) isFuncExpr() bool {
+	return p.tok == IDENT && p.lit == "function" && (p.peek() == LPAREN || p.peek() == IDENT)
+}
+
+// parseFuncExpr parses a function expression bound to name, function
+// [NAME](PARAMS...) { BODY }, as the declaration of a function called name
+// (the name a function expression may have for itself is dropped).
+func (p *parser) parseFuncExpr(name *Ident) Stmt {
+	s := &FuncDecl{FuncPos: p.pos(p.off), Name: name}
+	p.next()
+	if p.tok == IDENT {
+		p.next()
+	}
+	return p.parseFuncRest(s)
+}
+
+// parseFuncRest parses a function's parameters and body, from the '('.
+func (p *parser) parseFuncRest(s *FuncDecl) Stmt {
 	p.expect(LPAREN)
 	for p.tok != RPAREN && p.tok != EOF {
 		if p.tok != IDENT {

@@ -172,7 +172,7 @@ func (p *printer) expr(e Expr) {
 			if i > 0 {
 				p.str(", ")
 			}
-			p.str(f.Name + ": ")
+			p.str(fieldKey(f.Name) + ": ")
 			p.expr(f.Value)
 		}
 		p.str("}")
@@ -183,7 +183,7 @@ func (p *printer) expr(e Expr) {
 		p.str("]")
 	case *Member:
 		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
-		p.str("." + x.Name)
+		p.str(FieldSuffix(x.Name))
 	case *Floor:
 		p.call("Math.floor", []Expr{x.X})
 	case *Digits:
@@ -218,7 +218,7 @@ func (p *printer) location(target *Ident, path []*Sel) {
 	p.str(target.Name)
 	for _, s := range path {
 		if s.Index == nil {
-			p.str("." + s.Name)
+			p.str(FieldSuffix(s.Name))
 			continue
 		}
 		p.str("[")
@@ -435,4 +435,23 @@ func (p *printer) block(b *Block) {
 		p.stmt(s)
 	}
 	p.str(" }")
+}
+
+// FieldSuffix is how the field name of an object is written after the
+// object: .name for an identifier, ['name'] for any other key ({"take.1":
+// 1}, whose part is o['take.1'], never o.take.1, which names field 1 of
+// o.take).
+func FieldSuffix(name string) string {
+	if isIdent(name) {
+		return "." + name
+	}
+	return "[" + quote(name, '\'') + "]"
+}
+
+// fieldKey writes a field name as an object literal's key.
+func fieldKey(name string) string {
+	if isIdent(name) {
+		return name
+	}
+	return quote(name, '\'')
 }

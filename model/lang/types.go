@@ -167,7 +167,7 @@ func (t Type) String() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(f.Name + ": " + f.Type.String())
+			b.WriteString(fieldKey(f.Name) + ": " + f.Type.String())
 		}
 		b.WriteString("}")
 		s = b.String()

@@ -67,6 +67,9 @@ func (b *builder) readData() {
 			b.errorf(id.Offsets0(), "variable %q declared twice", name)
 			continue
 		}
+		if b.dataFunction(d, name, id) {
+			continue
+		}
 		var init lang.Expr
 		if a, ok := d.attr("src"); ok {
 			if _, has := d.attr("expr"); has || strings.TrimSpace(d.content().Value) != "" {
@@ -345,6 +348,9 @@ func (b *builder) declare(el *element) {
 			continue // an invoked machine has a data model of its own
 		}
 		if c.Name.Local == "data" {
+			if _, fn := b.funcValue(c); fn {
+				continue // a function (dataFunction), not a variable
+			}
 			if a, ok := c.attr("id"); ok {
 				b.declared[strings.TrimSpace(a.Value)] = true
 			}

@@ -85,8 +85,8 @@ func TestErrors(t *testing.T) {
 			[]string{"m.scxml:1:130: _event.sendid may be undefined or null, and .length needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it",
 				"m.scxml:1:163: mismatched types string and int for ==: compare values of one type"}},
 		{"errors keep coming", head + "<datamodel><data id=\"x\" expr=\"1\"/></datamodel>\n" +
-			"<state id=\"a\"><transition event=\"e\" cond=\"x &gt;\"/>\n<transition event=\"f\" cond=\"y\"/></state></scxml>",
-			[]string{"m.scxml:2:46: expected expression, found end of input", "m.scxml:3:29: undeclared name y"}},
+			"<state id=\"a\"><transition event=\"e\" cond=\"x &gt;\"/>\n<transition event=\"f\" cond=\"x &amp;&amp; y\"/></state></scxml>",
+			[]string{"m.scxml:2:46: expected expression, found end of input", "m.scxml:3:42: undeclared name y"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

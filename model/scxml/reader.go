@@ -390,6 +390,7 @@ func (b *builder) build(root *element) *model.Model {
 		b.resolve(p)
 	}
 	b.expandDynamic()
+	b.unboundConds()
 	b.historyCycles()
 	b.assignIDs()
 	b.inlineCalls()

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// ECMAScript as people write it in SCXML models (issue 28): each construct
+// is read by check, explored, and run by the simulator and the reference
+// interpreter alike.
+
+// TestECMAHostCalls: console.log is a <log>, SCXML.raise a <raise> and
+// SCXML.send a <send> to the host (to its topic when it names one).
+func TestECMAHostCalls(t *testing.T) {
+	const model = "testdata/ecma/host.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model, "--depth", "2")
+	for _, want := range []string{
+		"output bye to #_parent: first after 1 events (ping(count=0))",
+		"output pong to #_peer: first after 1 events (ping(count=1))",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: no %q in\n%s", want, out)
+		}
+	}
+	events := []string{"ping(count=2)", "ping(count=0)"}
+	for _, ref := range []bool{false, true} {
+		args := append([]string{model}, events...)
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK {
+			t.Fatalf("simulate %v: exit %d\n%s%s", args, code, out, errs)
+		}
+		for _, want := range []string{"outputs: pong(count=1) to #_peer", "outputs: bye() to #_parent", "done (halted)"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("simulate %v: no %q in\n%s", args, want, out)
+			}
+		}
+	}
+}
+
+// TestECMACallStatements: a call written as a statement evaluates the
+// call; one of a function the model does not define is the host's, an
+// output whose parameters are the arguments.
+func TestECMACallStatements(t *testing.T) {
+	const model = "testdata/ecma/hostfn.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model, "--depth", "2")
+	if want := "output onLightOff to #_host: first after 1 events (off)"; !strings.Contains(out, want) {
+		t.Errorf("explore: no %q in\n%s", want, out)
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "off", "on", "off"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK {
+			t.Fatalf("simulate %v: exit %d\n%s%s", args, code, out, errs)
+		}
+		for _, want := range []string{"outputs: onLightOff(arg0=1, arg1='dim') to #_host", "outputs: onLightOff(arg0=2, arg1='dim') to #_host"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("simulate %v: no %q in\n%s", args, want, out)
+			}
+		}
+	}
+}
+
+// TestECMAFunctionExpressions: a <data> or a var bound once to a function
+// expression is that function.
+func TestECMAFunctionExpressions(t *testing.T) {
+	const model = "testdata/ecma/funcexpr.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if want := "4 symbolic states, 1 paths, depth 3"; !strings.Contains(out, want) {
+		t.Errorf("explore: no %q in\n%s", want, out)
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "go", "go", "go"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK || strings.Count(out, "(halted)") != 1 || !strings.HasSuffix(strings.TrimSpace(out), "b (halted)") {
+			t.Errorf("simulate %v: exit %d, want the third go to end in b\n%s%s", args, code, out, errs)
+		}
+	}
+}
+
+// TestECMAUnboundName: a cond that reads a name bound nowhere is false and
+// raises error.execution (ECMAScript's ReferenceError), with a warning.
+func TestECMAUnboundName(t *testing.T) {
+	const model = "testdata/ecma/unbound.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	if code != 0 || !strings.Contains(out+errs, "4:34: warning: ghost is bound nowhere in the model") {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ = runCLI(t, "explore", model)
+	for _, want := range []string{"states unreachable:\n  b (line 7)", "c (line 8): entered after go, never stable"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: no %q in\n%s", want, out)
+		}
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "go"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "d (halted)") {
+			t.Errorf("simulate %v: exit %d, want go to end in d through error.execution\n%s%s", args, code, out, errs)
+		}
+	}
+}
+
+// TestECMANew: new Array(...) and new Object() are literals.
+func TestECMANew(t *testing.T) {
+	const model = "testdata/ecma/new.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "3 symbolic states, 1 paths, depth 2") {
+		t.Errorf("explore: want the one path to c\n%s", out)
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "go", "go"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "c (halted)") {
+			t.Errorf("simulate %v: exit %d, want c\n%s%s", args, code, out, errs)
+		}
+	}
+}
+
+// TestECMAObjectKeys: any string is a field name, {'take.1': 1} and
+// o['take.1'], a part of its own (not field 1 of o.take).
+func TestECMAObjectKeys(t *testing.T) {
+	const model = "testdata/ecma/keys.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "3 symbolic states, 1 paths, depth 2") {
+		t.Errorf("explore: want the one path to c\n%s", out)
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "go", "go"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "c (halted)") {
+			t.Errorf("simulate %v: exit %d, want c\n%s%s", args, code, out, errs)
+		}
+	}
+}

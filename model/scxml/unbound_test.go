@@ -1,0 +1,44 @@
+package scxml_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/setbot/setbot/model/scxml"
+	"github.com/setbot/setbot/model/source"
+)
+
+// TestUnboundConds: a cond that always reads a name bound nowhere is
+// false and raises error.execution, with a warning; one that reads it
+// only on some values (after && or ||, in a branch of ?:) stays an
+// error, as does a name that some code assigns.
+func TestUnboundConds(t *testing.T) {
+	doc := func(cond, code string) string {
+		return head + `<datamodel><data id="x" expr="0"/></datamodel>
+<state id="a"><transition event="go" cond="` + cond + `" target="b">` + code + `</transition></state><state id="b"/></scxml>`
+	}
+	for _, tt := range []struct{ cond, code, err string }{
+		{"ghost", "", ""},
+		{"ghost.f > 1 || x > 0", "", ""},
+		{"!(ghost + 1 == x)", "", ""},
+		{"x > 0 &amp;&amp; ghost", "", "undeclared name ghost"},
+		{"x > 0 ? ghost : 1", "", "undeclared name ghost"},
+		{"ghost == 1", `<script>ghost = 1</script>`, "undeclared name ghost"},
+	} {
+		m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc(tt.cond, tt.code)), scxml.Options{})
+		if tt.err != "" {
+			if !strings.Contains(errs.Error(), tt.err) {
+				t.Errorf("cond %q: errors %v, want %s", tt.cond, errs, tt.err)
+			}
+			continue
+		}
+		if len(errs) > 0 {
+			t.Errorf("cond %q: %v", tt.cond, errs)
+			continue
+		}
+		tr := m.State("a").Transitions[0]
+		if !tr.CondFails || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Error(), "ghost is bound nowhere in the model") {
+			t.Errorf("cond %q: fails %v, warnings %v", tt.cond, tr.CondFails, m.Warnings)
+		}
+	}
+}
