@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/setbot/setbot/bot/analysis"
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/pipeline"
@@ -93,14 +94,23 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 			return fail("setbot could not find the merge base", err)
 		}
 	}
-	opts := b.pipelineOptions(log, j)
-	opts.GateFrom = gateFrom
+	req := b.request(analysis.Change, j)
+	req.Base, req.Head, req.GateFrom, req.CheckRunURL = base, j.HeadSHA, gateFrom, g.url()
+	var refuse func(context.Context) string
 	if j.Kind == queue.KindPullRequest && !b.cfg.AllowForkCommands {
-		opts.RefuseCommands = func(ctx context.Context) string { return forkRefusal(ctx, c, r, j) }
+		refuse = func(ctx context.Context) string { return forkRefusal(ctx, c, r, j) }
 	}
-	a, err := pipeline.Analyze(ctx, repo, base, j.HeadSHA, opts)
+	res, err := b.analyse(ctx, log, j, repo, req, refuse)
 	if ctx.Err() != nil {
 		return b.stopped(ctx, log, g)
+	}
+	var crash *analysis.CrashError
+	if errors.As(err, &crash) {
+		// Only this job's analysis died; the job fails at once (see analyse).
+		return fail("The analysis crashed", err)
+	}
+	if err == nil {
+		err = res.Error()
 	}
 	var ce *pipeline.ConfigError
 	if errors.As(err, &ce) {
@@ -109,10 +119,9 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	if err != nil {
 		return fail("setbot could not analyse this change", err)
 	}
-	for _, m := range a.Models {
-		if m.ChangeAnalysis != nil && !m.ResultCached {
-			b.metrics.analysis.WithLabelValues(string(m.Strategy)).Observe(float64(m.Base.Ms+m.Head.Ms) / 1000)
-		}
+	out := res.Change
+	for _, t := range out.Timings {
+		b.metrics.analysis.WithLabelValues(string(t.Strategy)).Observe(t.Seconds)
 	}
 	// An older commit never overwrites a newer result.
 	if superseded, err := b.queue.Superseded(ctx, j); err != nil {
@@ -125,13 +134,10 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	} else if !ok {
 		return b.stopped(ctx, log, g)
 	}
-	a.Repo = j.Repo
-	runURL := g.url()
 	// The check first: it is the gate, and a comment that cannot be
 	// posted must not turn it into a failure.
 	if !g.done {
-		out := report.CheckRun(a, report.Options{CheckRunURL: runURL})
-		if err := g.finish(ctx, ghapi.CheckRun{Conclusion: a.Gate.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations)}); err != nil {
+		if err := g.finish(ctx, ghapi.CheckRun{Conclusion: out.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations)}); err != nil {
 			return err
 		}
 	}
@@ -156,7 +162,7 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 		}
 		return err
 	}
-	if err := b.upsertComment(ctx, log, c, r, j.PR, report.Markdown(a, report.Options{CheckRunURL: runURL})); err != nil {
+	if err := b.upsertComment(ctx, log, c, r, j.PR, out.Comment); err != nil {
 		return fmt.Errorf("the check is done; the comment is not: %w", err)
 	}
 	return nil
@@ -362,10 +368,16 @@ func (b *Bot) warm(ctx context.Context, log *slog.Logger, j *queue.Job) error {
 		return err
 	}
 	defer repo.Close()
-	checks, err := pipeline.Warm(ctx, repo, j.HeadSHA, b.pipelineOptions(log, j))
+	req := b.request(analysis.Warm, j)
+	req.Head = j.HeadSHA
+	res, err := b.analyse(ctx, log, j, repo, req, nil)
+	if err == nil {
+		err = res.Error()
+	}
 	if err != nil {
 		return err
 	}
+	checks := res.Checks
 	explored := 0
 	for _, ch := range checks {
 		if ch.Explored {
@@ -412,10 +424,16 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 	if j.HeadSHA == "" {
 		log = log.With("sha", sha) // the job's logger had no commit yet
 	}
-	checks, err := pipeline.Verify(ctx, repo, sha, b.pipelineOptions(log, j))
+	req := b.request(analysis.Verify, j)
+	req.Head = sha
+	res, err := b.analyse(ctx, log, j, repo, req, nil)
+	if err == nil {
+		err = res.Error()
+	}
 	if err != nil {
 		return err
 	}
+	checks := res.Checks
 	var b2 strings.Builder
 	var agree, differ, uncached, broken, inconclusive int
 	b2.WriteString("| Model | States | Cached | Result |\n|---|---:|---|---|\n")

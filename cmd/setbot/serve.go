@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/setbot/setbot/bot/analysis"
 	"github.com/setbot/setbot/bot/server"
 	"github.com/setbot/setbot/config"
 )
@@ -56,13 +57,40 @@ creating and installing the GitHub App.`,
 				fmt.Fprintln(cmd.ErrOrStderr(), err)
 				return exitError{code: exitUsage}
 			}
+			exe, err := os.Executable()
+			if err != nil {
+				return fmt.Errorf("finding setbot's own binary, to run analyses in child processes: %w", err)
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return server.Run(ctx, cfg, server.Options{Solver: newZ3, LogOut: cmd.ErrOrStderr()})
+			return server.Run(ctx, cfg, server.Options{Solver: newZ3, LogOut: cmd.ErrOrStderr(),
+				Analyzer: &analysis.Command{Path: exe, Args: []string{internalAnalyze}}})
 		},
 	}
 	cmd.Flags().StringVar(&configFile, "config", "", "the server configuration file (YAML); default: none, settings from the environment")
 	return cmd
+}
+
+// internalAnalyze is the hidden subcommand the server runs each analysis
+// with, in a child process (bot/analysis).
+const internalAnalyze = "internal-analyze"
+
+// newInternalAnalyzeCmd is the child process of one analysis: the request
+// on standard input, the result on standard output, log records on
+// standard error. Its one argument names the analysis for ps.
+func newInternalAnalyzeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    internalAnalyze + " LABEL",
+		Short:  "Run one analysis for setbot serve (internal)",
+		Hidden: true,
+		Args:   cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if code := analysis.Main(newZ3, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
+				return exitError{code: code}
+			}
+			return nil
+		},
+	}
 }
 
 func newHealthcheckCmd() *cobra.Command {

@@ -1,0 +1,188 @@
+package bot
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/setbot/setbot/bot/analysis"
+	"github.com/setbot/setbot/bot/queue"
+	"github.com/setbot/setbot/solver"
+)
+
+// The bot's analyses run in child processes, as `setbot serve` runs them;
+// here the child is this test binary run again with childMark set, which
+// TestMain sends to analysis.Main.
+const (
+	childMark = "BOT_TEST_CHILD"
+	// childFault makes a child die or hang at its first solver, as
+	// "MODE:SHA" when the commit it analyses begins with SHA's first 12
+	// digits: MODE is stack (a runtime fatal error: the stack overflows),
+	// kill (SIGKILL, as the out-of-memory killer sends) or hang.
+	childFault = "BOT_TEST_CHILD_FAULT"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childMark) != "" {
+		os.Exit(analysis.Main(childSolver, os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// childAnalyzer is the command that runs a test's analyses in children.
+func childAnalyzer(t *testing.T, env ...string) *analysis.Command {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &analysis.Command{Path: exe, Env: append([]string{childMark + "=1"}, env...)}
+}
+
+// childSolver is Z3, unless childFault names the commit this child
+// analyses (its label, the last argument, is repo@sha).
+func childSolver(tab *solver.Table) (solver.Solver, error) {
+	mode, sha, _ := strings.Cut(os.Getenv(childFault), ":")
+	if sha != "" && strings.HasSuffix(os.Args[len(os.Args)-1], "@"+sha[:12]) {
+		switch mode {
+		case "stack":
+			debug.SetMaxStack(1 << 20)
+			overflow(0)
+		case "kill":
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		case "hang":
+			time.Sleep(time.Hour) // not select{}: the runtime would call that a deadlock
+		}
+	}
+	return newZ3(tab)
+}
+
+// overflow recurses until the stack is exhausted: a fatal error, which no
+// recover catches.
+func overflow(n int) int {
+	var pad [256]byte
+	pad[n%256] = byte(n)
+	return overflow(n+1) + int(pad[0])
+}
+
+// TestChildCrash: the analysis of one pull request dies in its child
+// process, of a runtime fatal error (its stack overflows) or of SIGKILL (as
+// the kernel's out-of-memory killer sends). Its check run says so and its
+// job fails at once, not retried; the pull request analysed beside it gets
+// its normal result, and the server goes on to analyse the next one.
+func TestChildCrash(t *testing.T) {
+	for _, tt := range []struct{ mode, want string }{
+		{"stack", "the analysis crashed (exit status 2): fatal error: stack overflow"},
+		{"kill", "the analysis was killed (signal 9, SIGKILL): most likely out of memory"},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			e := newEnv(t)
+			e.childEnv = []string{childFault + "=" + tt.mode + ":" + c3}
+			e.start()
+			e.sendPR("pull_request.opened", 8, "d-8", "")      // head c2: innocent
+			e.sendPR("pull_request.synchronize", 9, "d-9", "") // head c3: its child dies
+			e.idle()
+			crashed := e.gh.runsFor(c3)
+			if len(crashed) != 1 || crashed[0].Conclusion != "failure" || crashed[0].Title != "The analysis crashed" ||
+				!strings.Contains(crashed[0].Summary, tt.want) {
+				t.Errorf("the crashed analysis's check run: %+v, want a failure saying %q", crashed, tt.want)
+			}
+			if runs := e.gh.runsFor(c2); len(runs) != 1 || runs[0].Conclusion != "success" {
+				t.Errorf("the pull request beside it: %+v, want its normal result", runs)
+			}
+			failed := e.jobs(queue.Failed)
+			if len(failed) != 1 || !strings.Contains(failed[0].Error, tt.want) {
+				t.Errorf("failed jobs %+v, want the crashed one, saying %q", failed, tt.want)
+			}
+			if got := e.crashJob(failed[0].ID); got.Attempts != 1 || got.Crashes != 0 {
+				t.Errorf("the crashed job: %+v, want one attempt, not counted as a crash of the server", got)
+			}
+			// The server lives on.
+			e.sendPR("pull_request.opened", 10, "d-10", "")
+			e.idle()
+			if cs := e.gh.commentsOf(10); len(cs) != 1 {
+				t.Errorf("the next pull request's comments: %+v, want one", cs)
+			}
+		})
+	}
+}
+
+// TestChildKilledOnCancel: a child that would never end (it hangs in its
+// analysis) is killed when a newer head supersedes its job and when the
+// job timeout ends it: the job ends, and no process of it is left.
+func TestChildKilledOnCancel(t *testing.T) {
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Skip("no /proc to look for the child in")
+	}
+	t.Run("newer head", func(t *testing.T) {
+		e := newEnv(t)
+		e.childEnv = []string{childFault + "=hang:" + c2}
+		e.start()
+		e.send("pull_request.opened", "d-h1")
+		waitChild(t, c2, true)
+		start := time.Now()
+		e.send("pull_request.synchronize", "d-h2")
+		waitChild(t, c2, false)
+		t.Logf("the child ended %v after the newer head's delivery", time.Since(start).Round(time.Millisecond))
+		e.idle()
+		if runs := e.gh.runsFor(c2); len(runs) != 1 || runs[0].Conclusion != "cancelled" {
+			t.Errorf("the older head's check run: %+v, want cancelled", runs)
+		}
+		if runs := e.gh.runsFor(c3); len(runs) != 1 || runs[0].Conclusion != "failure" {
+			t.Errorf("the newer head's check run: %+v, want its result", runs)
+		}
+	})
+	t.Run("job timeout", func(t *testing.T) {
+		e := newEnv(t)
+		e.cfg.JobTimeout = 2 * time.Second
+		e.childEnv = []string{childFault + "=hang:" + c2}
+		e.start()
+		e.send("pull_request.opened", "d-t1")
+		waitChild(t, c2, true)
+		e.idle()
+		waitChild(t, c2, false)
+		if runs := e.gh.runsFor(c2); len(runs) != 1 || runs[0].Conclusion != "timed_out" {
+			t.Errorf("the check run: %+v, want timed_out", runs)
+		}
+	})
+}
+
+// waitChild waits (a bounded while) until a child analysing sha runs, or
+// until none does.
+func waitChild(t *testing.T, sha string, running bool) {
+	t.Helper()
+	label := []byte("@" + sha[:12] + "\x00")
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		found := false
+		dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, d := range dirs {
+			if b, err := os.ReadFile(d); err == nil && bytes.Contains(b, label) {
+				found = !isZombie(filepath.Dir(d))
+				if found {
+					break
+				}
+			}
+		}
+		if found == running {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("a child analysing %.12s: running is not %v after 60 s", sha, running)
+}
+
+// isZombie tells whether the process of a /proc directory has exited and
+// waits to be reaped.
+func isZombie(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "stat"))
+	if err != nil {
+		return true
+	}
+	_, rest, _ := bytes.Cut(b, []byte(") "))
+	return len(rest) > 0 && rest[0] == 'Z'
+}
