@@ -179,7 +179,8 @@ func firstCause(text string) string {
 // Main is the child: it reads one Request on in, runs it, and writes the
 // result on out; its log records go to errw as JSON lines, which the
 // server relays. newSolver is the decision procedure. The exit code is 0
-// when a result was written.
+// when a result was written. When in closes before the result is written
+// (the server died, or stopped the job), the child exits at once.
 func Main(newSolver engine.NewSolver, in io.Reader, out, errw io.Writer) int {
 	// The store's URL may hold a password: no command the analysis runs
 	// reads this process's memory or first environment.
@@ -198,7 +199,17 @@ func Main(newSolver engine.NewSolver, in io.Reader, out, errw io.Writer) int {
 	if protectErr != nil {
 		log.Warn("the analysis process stays dumpable", "err", protectErr)
 	}
-	res := serve(context.Background(), &req, newSolver, log, dec, enc)
+	answers := make(chan string)
+	go func() {
+		for {
+			var why string
+			if dec.Decode(&why) != nil {
+				os.Exit(exitOrphan) // no one waits for the result
+			}
+			answers <- why
+		}
+	}()
+	res := serve(context.Background(), &req, newSolver, log, enc, answers)
 	if err := enc.Encode(message{Result: res}); err != nil {
 		fmt.Fprintf(errw, "setbot: writing the analysis result: %v\n", err)
 		return 2
@@ -206,9 +217,13 @@ func Main(newSolver engine.NewSolver, in io.Reader, out, errw io.Writer) int {
 	return 0
 }
 
+// exitOrphan is the exit code of a child whose server closed its standard
+// input before the result.
+const exitOrphan = 3
+
 // serve opens what req names and runs it; a question whether commands may
-// run goes to the server through enc and its answer comes through dec.
-func serve(ctx context.Context, req *Request, newSolver engine.NewSolver, log *slog.Logger, dec *gob.Decoder, enc *gob.Encoder) *Result {
+// run goes to the server through enc and its answer comes on answers.
+func serve(ctx context.Context, req *Request, newSolver engine.NewSolver, log *slog.Logger, enc *gob.Encoder, answers <-chan string) *Result {
 	store, err := req.Store.open(ctx, cache.Options{Logger: log})
 	if err != nil {
 		return &Result{Err: err.Error()}
@@ -227,14 +242,10 @@ func serve(ctx context.Context, req *Request, newSolver engine.NewSolver, log *s
 		opts.RefuseCommands = func(context.Context) string {
 			mu.Lock()
 			defer mu.Unlock()
-			var why string
 			if err := enc.Encode(message{AskRefusal: true}); err != nil {
 				return "the server did not answer whether commands may run: " + err.Error()
 			}
-			if err := dec.Decode(&why); err != nil {
-				return "the server did not answer whether commands may run: " + err.Error()
-			}
-			return why
+			return <-answers
 		}
 	}
 	return Run(ctx, repo, req, opts)

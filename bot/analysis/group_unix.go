@@ -13,7 +13,6 @@ import (
 // that needs a clean stop; what it stored is stored).
 func ownGroup(c *exec.Cmd) {
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	dieWithParent(c.SysProcAttr)
 	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
 }
 
