@@ -186,3 +186,40 @@ func isZombie(dir string) bool {
 	_, rest, _ := bytes.Cut(b, []byte(") "))
 	return len(rest) > 0 && rest[0] == 'Z'
 }
+
+// TestChildStopEndsItsCommand: a job whose child runs a black-box command
+// that would run for a minute reaches its job timeout; the command, in a
+// session of its own, ends with the child.
+func TestChildStopEndsItsCommand(t *testing.T) {
+	e := newEnv(t)
+	e.cfg.JobTimeout = 2 * time.Second
+	base := e.commitFiles(c1, "master", map[string]string{".setbot.yml": "functions:\n  run_commands: true\n"})
+	marker := filepath.Join(commandWritable(t), "pid")
+	head := e.commitFiles(base, "gauge", map[string]string{
+		"models/gauge/gauge.scxml": gaugeModel, "models/gauge/scale.csv": "0,0\n1,5\n",
+		"bin/scale": "#!/bin/sh\necho $$ > '" + marker + "'\nexec sleep 60\n",
+	})
+	e.start()
+	body, _ := fixture(t, "pull_request.opened")
+	body = []byte(strings.NewReplacer(`"sha": "`+c1+`"`, `"sha": "`+base+`"`, `"sha": "`+c2+`"`, `"sha": "`+head+`"`).Replace(string(body)))
+	if code, a := e.post("pull_request", "d-sleep", body, Sign([]byte(testSecret), body)); code != 202 {
+		t.Fatalf("opened: %d %+v", code, a)
+	}
+	e.idle()
+	if runs := e.gh.runsFor(head); len(runs) != 1 || runs[0].Conclusion != "timed_out" {
+		t.Errorf("the check run: %+v, want timed_out", runs)
+	}
+	data, err := os.ReadFile(marker)
+	if err != nil {
+		t.Fatalf("the command did not run: %v", err)
+	}
+	proc := "/proc/" + strings.TrimSpace(string(data))
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(proc); err != nil || isZombie(proc) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the command %s still runs 10 s after its job ended", proc)
+		}
+	}
+}

@@ -8,9 +8,11 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/setbot/setbot/cache"
@@ -50,25 +52,29 @@ func (e *CrashError) Error() string { return e.What }
 // is not a log record (a fatal error's goroutine dump can be megabytes).
 const stderrKept = 8 << 10
 
-// waitDelay is how long the server waits for the child's pipes to close
-// after it is killed or has exited.
-const waitDelay = time.Second
+// termGrace is how long a child has, once told to stop, to stop the
+// command it runs and exit, before it is killed.
+const termGrace = 300 * time.Millisecond
 
 // InChild runs req in a child process started by cmd: the child's log
 // records go to log, a question whether commands may run is answered by
-// refuse (nil: never asked), and when ctx ends the child and its process
-// group are killed at once. label names the analysis in the child's
+// refuse (nil: never asked), and when ctx ends the child is stopped: told
+// at once, killed termGrace later if it has not exited. label names the analysis in the child's
 // arguments, for ps and the kernel's log. The error is a *CrashError when
 // the child ended without a result, ctx's cause when ctx ended first.
 func InChild(ctx context.Context, cmd Command, label string, req *Request, log *slog.Logger, refuse func(context.Context) string) (*Result, error) {
 	c := exec.CommandContext(ctx, cmd.Path, append(append([]string{}, cmd.Args...), label)...)
 	c.Env = append(childEnv(os.Environ(), req.MaxMemory), cmd.Env...)
-	c.WaitDelay = waitDelay
 	ownGroup(c)
 	stdin, err := c.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
+	// When ctx ends, the child's standard input closes: it cancels its
+	// analysis, which kills the black-box command it may be running (in a
+	// session of its own, out of reach of any signal to the child), and
+	// exits. If it is still there after termGrace, it is killed.
+	c.Cancel, c.WaitDelay = stdin.Close, termGrace
 	stdout, err := c.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -180,7 +186,11 @@ func firstCause(text string) string {
 // result on out; its log records go to errw as JSON lines, which the
 // server relays. newSolver is the decision procedure. The exit code is 0
 // when a result was written. When in closes before the result is written
-// (the server died, or stopped the job), the child exits at once.
+// (the server stopped the job, or died), the child cancels its analysis,
+// which kills the black-box command it may be running, and exits within
+// termGrace. It ignores SIGTERM and SIGINT: the server decides when its
+// analyses stop (a service manager that signals every process of the
+// service would otherwise end them at the start of the server's drain).
 func Main(newSolver engine.NewSolver, in io.Reader, out, errw io.Writer) int {
 	// The store's URL may hold a password: no command the analysis runs
 	// reads this process's memory or first environment.
@@ -199,17 +209,24 @@ func Main(newSolver engine.NewSolver, in io.Reader, out, errw io.Writer) int {
 	if protectErr != nil {
 		log.Warn("the analysis process stays dumpable", "err", protectErr)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := func() {
+		cancel()
+		time.AfterFunc(termGrace, func() { os.Exit(exitStopped) })
+	}
+	signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
 	answers := make(chan string)
 	go func() {
 		for {
 			var why string
 			if dec.Decode(&why) != nil {
-				os.Exit(exitOrphan) // no one waits for the result
+				stop() // no one waits for the result
+				return
 			}
 			answers <- why
 		}
 	}()
-	res := serve(context.Background(), &req, newSolver, log, enc, answers)
+	res := serve(ctx, &req, newSolver, log, enc, answers)
 	if err := enc.Encode(message{Result: res}); err != nil {
 		fmt.Fprintf(errw, "setbot: writing the analysis result: %v\n", err)
 		return 2
@@ -217,9 +234,8 @@ func Main(newSolver engine.NewSolver, in io.Reader, out, errw io.Writer) int {
 	return 0
 }
 
-// exitOrphan is the exit code of a child whose server closed its standard
-// input before the result.
-const exitOrphan = 3
+// exitStopped is the exit code of a child stopped before its result.
+const exitStopped = 3
 
 // serve opens what req names and runs it; a question whether commands may
 // run goes to the server through enc and its answer comes on answers.
@@ -239,13 +255,18 @@ func serve(ctx context.Context, req *Request, newSolver engine.NewSolver, log *s
 	opts := pipeline.Options{Cache: store, Solver: newSolver, Logger: log}
 	if req.AskRefusal {
 		var mu sync.Mutex
-		opts.RefuseCommands = func(context.Context) string {
+		opts.RefuseCommands = func(ctx context.Context) string {
 			mu.Lock()
 			defer mu.Unlock()
 			if err := enc.Encode(message{AskRefusal: true}); err != nil {
 				return "the server did not answer whether commands may run: " + err.Error()
 			}
-			return <-answers
+			select {
+			case why := <-answers:
+				return why
+			case <-ctx.Done():
+				return "the analysis was stopped"
+			}
 		}
 	}
 	return Run(ctx, repo, req, opts)

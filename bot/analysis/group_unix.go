@@ -8,12 +8,10 @@ import (
 	"syscall"
 )
 
-// ownGroup has the child run in a process group of its own, which a
-// cancelled job kills whole and at once (SIGKILL: an analysis holds nothing
-// that needs a clean stop; what it stored is stored).
+// ownGroup has the child run in a process group of its own: a Ctrl-C at
+// the server's terminal, which makes the server drain, does not reach it.
 func ownGroup(c *exec.Cmd) {
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
 }
 
 // signalOf names the signal that killed a process ("" if none did).
