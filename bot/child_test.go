@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 }
 
 // childAnalyzer is the command that runs a test's analyses in children.
-func childAnalyzer(t *testing.T, env ...string) *analysis.Command {
+func childAnalyzer(t testing.TB, env ...string) *analysis.Command {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

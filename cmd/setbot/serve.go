@@ -57,9 +57,9 @@ creating and installing the GitHub App.`,
 				fmt.Fprintln(cmd.ErrOrStderr(), err)
 				return exitError{code: exitUsage}
 			}
-			exe, err := os.Executable()
+			exe, err := analyzerBinary()
 			if err != nil {
-				return fmt.Errorf("finding setbot's own binary, to run analyses in child processes: %w", err)
+				return err
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -69,6 +69,21 @@ creating and installing the GitHub App.`,
 	}
 	cmd.Flags().StringVar(&configFile, "config", "", "the server configuration file (YAML); default: none, settings from the environment")
 	return cmd
+}
+
+// analyzerBinary is the binary of the analyses' child processes: this
+// process's own. /proc/self/exe is it even after an upgrade replaced the
+// file (a child of another version would not understand its server).
+func analyzerBinary() (string, error) {
+	const self = "/proc/self/exe"
+	if _, err := os.Stat(self); err == nil {
+		return self, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding setbot's own binary, to run analyses in child processes: %w", err)
+	}
+	return exe, nil
 }
 
 // internalAnalyze is the hidden subcommand the server runs each analysis
