@@ -64,6 +64,9 @@ func childSolver(tab *solver.Table) (solver.Solver, error) {
 // overflow recurses until the stack is exhausted: a fatal error, which no
 // recover catches.
 func overflow(n int) int {
+	if n < 0 { // never: the stack runs out first
+		return 0
+	}
 	var pad [256]byte
 	pad[n%256] = byte(n)
 	return overflow(n+1) + int(pad[0])

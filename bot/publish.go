@@ -14,6 +14,7 @@ import (
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/report"
+	"github.com/setbot/setbot/vcs"
 )
 
 // Check-run names.
@@ -77,22 +78,9 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 		return fail("setbot could not fetch the repository", err)
 	}
 	defer repo.Close()
-	base, gateFrom := j.BaseSHA, ""
-	if j.Kind == queue.KindPullRequest {
-		// Measure the change from where it left its base branch, as the
-		// pull request's diff does; the base tip may have moved on.
-		tip := j.BaseSHA
-		if j.Branch != "" {
-			if sha, err := repo.Resolve("refs/heads/" + j.Branch); err == nil {
-				tip = sha
-			}
-		}
-		if tip != "" {
-			gateFrom = tip // the gate is the target branch's, as it is now
-		}
-		if base, err = repo.MergeBase(tip, j.HeadSHA); err != nil {
-			return fail("setbot could not find the merge base", err)
-		}
+	base, gateFrom, err := changeBase(repo, j)
+	if err != nil {
+		return fail("setbot could not find the merge base", err)
 	}
 	req := b.request(analysis.Change, j)
 	req.Base, req.Head, req.GateFrom, req.CheckRunURL = base, j.HeadSHA, gateFrom, g.url()
@@ -100,28 +88,12 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	if j.Kind == queue.KindPullRequest && !b.cfg.AllowForkCommands {
 		refuse = func(ctx context.Context) string { return forkRefusal(ctx, c, r, j) }
 	}
-	res, err := b.analyse(ctx, log, j, repo, req, refuse)
+	out, title, err := b.changeOutcome(ctx, log, j, repo, req, refuse)
 	if ctx.Err() != nil {
 		return b.stopped(ctx, log, g)
 	}
-	var crash *analysis.CrashError
-	if errors.As(err, &crash) {
-		// Only this job's analysis died; the job fails at once (see analyse).
-		return fail("The analysis crashed", err)
-	}
-	if err == nil {
-		err = res.Error()
-	}
-	var ce *pipeline.ConfigError
-	if errors.As(err, &ce) {
-		return fail("The setbot configuration does not parse", err)
-	}
 	if err != nil {
-		return fail("setbot could not analyse this change", err)
-	}
-	out := res.Change
-	for _, t := range out.Timings {
-		b.metrics.analysis.WithLabelValues(string(t.Strategy)).Observe(t.Seconds)
+		return fail(title, err)
 	}
 	// An older commit never overwrites a newer result.
 	if superseded, err := b.queue.Superseded(ctx, j); err != nil {
@@ -144,9 +116,14 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	if j.PR == 0 {
 		return nil
 	}
-	// Deliveries can come out of order: the comment shows the pull
-	// request's current head only, and that head gets its analysis even if
-	// this older commit's job superseded it.
+	return b.comment(ctx, log, c, r, j, out.Comment)
+}
+
+// comment writes the pull request's comment, unless its head moved on.
+// Deliveries can come out of order: the comment shows the pull request's
+// current head only, and that head gets its analysis even if this older
+// commit's job superseded it.
+func (b *Bot) comment(ctx context.Context, log *slog.Logger, c ghapi.Client, r ghapi.Repo, j *queue.Job, body string) error {
 	pr, err := c.PullRequest(ctx, r, j.PR)
 	if err != nil {
 		return fmt.Errorf("the check is done; the comment is not: %w", err)
@@ -162,10 +139,53 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 		}
 		return err
 	}
-	if err := b.upsertComment(ctx, log, c, r, j.PR, out.Comment); err != nil {
+	if err := b.upsertComment(ctx, log, c, r, j.PR, body); err != nil {
 		return fmt.Errorf("the check is done; the comment is not: %w", err)
 	}
 	return nil
+}
+
+// changeBase is where a job's change starts, and the revision whose
+// configuration gives the gate ("" for the base). A pull request's change
+// is measured from where it left its base branch, as its diff is (the base
+// tip may have moved on), and gated by the target branch as it is now.
+func changeBase(repo *vcs.Repo, j *queue.Job) (base, gateFrom string, err error) {
+	if j.Kind != queue.KindPullRequest {
+		return j.BaseSHA, "", nil
+	}
+	tip := j.BaseSHA
+	if j.Branch != "" {
+		if sha, err := repo.Resolve("refs/heads/" + j.Branch); err == nil {
+			tip = sha
+		}
+	}
+	base, err = repo.MergeBase(tip, j.HeadSHA)
+	return base, tip, err
+}
+
+// changeOutcome analyses a change: what the job posts, or why it cannot,
+// with the check's title for that.
+func (b *Bot) changeOutcome(ctx context.Context, log *slog.Logger, j *queue.Job, repo *vcs.Repo, req *analysis.Request, refuse func(context.Context) string) (*analysis.Outcome, string, error) {
+	res, err := b.analyse(ctx, log, j, repo, req, refuse)
+	var crash *analysis.CrashError
+	if errors.As(err, &crash) {
+		// Only this job's analysis died; the job fails at once (see analyse).
+		return nil, "The analysis crashed", err
+	}
+	if err == nil {
+		err = res.Error()
+	}
+	var ce *pipeline.ConfigError
+	switch {
+	case errors.As(err, &ce):
+		return nil, "The setbot configuration does not parse", err
+	case err != nil:
+		return nil, "setbot could not analyse this change", err
+	}
+	for _, t := range res.Change.Timings {
+		b.metrics.analysis.WithLabelValues(string(t.Strategy)).Observe(t.Seconds)
+	}
+	return res.Change, "", nil
 }
 
 // stopped completes the check of a job that a newer commit superseded or
