@@ -59,9 +59,10 @@ const termGrace = 300 * time.Millisecond
 // InChild runs req in a child process started by cmd: the child's log
 // records go to log, a question whether commands may run is answered by
 // refuse (nil: never asked), and when ctx ends the child is stopped: told
-// at once, killed termGrace later if it has not exited. label names the analysis in the child's
-// arguments, for ps and the kernel's log. The error is a *CrashError when
-// the child ended without a result, ctx's cause when ctx ended first.
+// at once, killed termGrace later if it has not exited. label names the
+// analysis in the child's arguments, for ps and the kernel's log. The
+// error is a *CrashError when the child ended without a result, ctx's
+// cause when ctx ended first.
 func InChild(ctx context.Context, cmd Command, label string, req *Request, log *slog.Logger, refuse func(context.Context) string) (*Result, error) {
 	c := exec.CommandContext(ctx, cmd.Path, append(append([]string{}, cmd.Args...), label)...)
 	c.Env = append(childEnv(os.Environ(), req.MaxMemory), cmd.Env...)
