@@ -75,8 +75,13 @@ func TestPullRequestGrowsTables(t *testing.T) {
 	e := newEnv(t)
 	allow := "functions:\n  run_commands: true\n"
 	base := e.commitFiles(c1, "master", map[string]string{".setbot.yml": allow})
-	marker := filepath.Join(commandWritable(t), "ran")
-	script := "#!/bin/sh\necho \"$1 $HOME\" >> '" + marker + "'\necho $(($1 * 10))\n"
+	// The command answers only where it must run: in a checkout of the head
+	// made under TMPDIR, not in the bot's clone; a confined command writes
+	// nothing outside its checkout, so what it found shows in its answer.
+	tmp := commandWritable(t)
+	t.Setenv("TMPDIR", tmp)
+	script := "#!/bin/sh\ncase \"$HOME\" in\n'" + tmp + "'/setbot-head-*) ;;\n*) echo \"ran in $HOME\" >&2; exit 1;;\nesac\n" +
+		"test -f \"$HOME/models/gauge/scale.csv\" || { echo \"no checkout in $HOME\" >&2; exit 1; }\necho $(($1 * 10))\n"
 	head := e.commitFiles(base, "gauge", map[string]string{
 		"models/gauge/gauge.scxml": gaugeModel, "models/gauge/scale.csv": "0,0\n1,5\n", "bin/scale": script,
 	})
@@ -92,18 +97,9 @@ func TestPullRequestGrowsTables(t *testing.T) {
 	}
 	e.idle()
 
-	ran, err := os.ReadFile(marker)
-	if err != nil {
-		t.Fatalf("the command did not run: %v", err)
-	}
-	// It ran in a checkout that is gone after the job, not in the clone.
-	for _, line := range strings.Split(strings.TrimSpace(string(ran)), "\n") {
-		_, home, _ := strings.Cut(line, " ")
-		if home == "" || strings.HasPrefix(home, e.cfg.CloneDir) {
-			t.Errorf("the command ran in %q", home)
-		} else if _, err := os.Stat(home); !os.IsNotExist(err) {
-			t.Errorf("the checkout %s is still there: %v", home, err)
-		}
+	// The checkout it ran in is gone after the job.
+	if left, err := filepath.Glob(filepath.Join(tmp, "setbot-head-*")); err != nil || len(left) > 0 {
+		t.Errorf("checkouts left after the job: %v %v", left, err)
 	}
 	comments := e.gh.commentsOf(7)
 	if len(comments) != 1 {
@@ -125,12 +121,11 @@ func TestPullRequestGrowsTables(t *testing.T) {
 // openGaugePR commits a base that allows commands and a head with the
 // gauge model, starts the bot and posts the pull request's opening, its
 // head in the repository headRepo, and waits for the job. It returns the
-// head and the file the command appends to when it runs.
-func openGaugePR(t *testing.T, e *env, headRepo string) (head, marker string) {
+// head. Whether the command ran shows in the comment: the rows it grew.
+func openGaugePR(t *testing.T, e *env, headRepo string) (head string) {
 	t.Helper()
 	base := e.commitFiles(c1, "master", map[string]string{".setbot.yml": "functions:\n  run_commands: true\n"})
-	marker = filepath.Join(commandWritable(t), "ran")
-	script := "#!/bin/sh\necho \"$1\" >> '" + marker + "'\necho $(($1 * 10))\n"
+	script := "#!/bin/sh\necho $(($1 * 10))\n"
 	head = e.commitFiles(base, "gauge", map[string]string{
 		"models/gauge/gauge.scxml": gaugeModel, "models/gauge/scale.csv": "0,0\n1,5\n", "bin/scale": script,
 	})
@@ -152,7 +147,7 @@ func openGaugePR(t *testing.T, e *env, headRepo string) (head, marker string) {
 		t.Fatalf("opened: %d %+v", code, a)
 	}
 	e.idle()
-	return head, marker
+	return head
 }
 
 // TestForkPullRequestRunsNoCommand: the base's permission to run commands
@@ -160,10 +155,7 @@ func openGaugePR(t *testing.T, e *env, headRepo string) (head, marker string) {
 // code: the analysis uses the committed table, and the comment says why.
 func TestForkPullRequestRunsNoCommand(t *testing.T) {
 	e := newEnv(t)
-	head, marker := openGaugePR(t, e, "mallory/triangle")
-	if _, err := os.Stat(marker); !os.IsNotExist(err) {
-		t.Errorf("the fork's command ran (marker: %v)", err)
-	}
+	head := openGaugePR(t, e, "mallory/triangle")
 	comments := e.gh.commentsOf(7)
 	if len(comments) != 1 {
 		t.Fatalf("%d comments", len(comments))
@@ -172,8 +164,8 @@ func TestForkPullRequestRunsNoCommand(t *testing.T) {
 	if !strings.Contains(c, "did not run") || !strings.Contains(c, "mallory/triangle, a fork") || !strings.Contains(c, "allow\\_fork\\_commands") {
 		t.Errorf("the comment does not say why the commands did not run:\n%s", c)
 	}
-	if !strings.Contains(c, "`High` (line") {
-		t.Errorf("the comment does not report High unreached up to the committed table:\n%s", c)
+	if !strings.Contains(c, "`High` (line") || strings.Contains(c, "2,20") || strings.Contains(c, "3,30") {
+		t.Errorf("the comment does not report High unreached up to the committed table, or offers a grown row:\n%s", c)
 	}
 	if runs := e.gh.runsFor(head); len(runs) != 1 || runs[0].Status != "completed" {
 		t.Errorf("check runs on the head: %+v", runs)
@@ -185,12 +177,10 @@ func TestForkPullRequestRunsNoCommand(t *testing.T) {
 func TestForkCommandsWhenTheServerAllows(t *testing.T) {
 	e := newEnv(t)
 	e.cfg.AllowForkCommands = true
-	_, marker := openGaugePR(t, e, "mallory/triangle")
-	if _, err := os.Stat(marker); err != nil {
-		t.Errorf("the command did not run: %v", err)
-	}
-	if c := e.gh.commentsOf(7); len(c) != 1 || strings.Contains(c[0].Body, "did not run") {
-		t.Errorf("comments %+v", c)
+	openGaugePR(t, e, "mallory/triangle")
+	if c := e.gh.commentsOf(7); len(c) != 1 || strings.Contains(c[0].Body, "did not run") ||
+		!strings.Contains(c[0].Body, "2,20") && !strings.Contains(c[0].Body, "3,30") {
+		t.Errorf("the command did not run, or its row is not offered: comments %+v", c)
 	}
 }
 

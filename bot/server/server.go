@@ -154,4 +154,7 @@ func forgetSecrets(log *slog.Logger) {
 	if err := blackbox.Protect(); err != nil {
 		log.Warn("the process stays dumpable: commands of its user can read its memory and first environment", "err", err)
 	}
+	if blackbox.LandlockVersion() == 0 {
+		log.Warn("this kernel has no Landlock: black-box commands may read every file the server's user may (docs/config.md#functions)")
+	}
 }

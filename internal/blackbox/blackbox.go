@@ -52,14 +52,17 @@ func Command(ctx context.Context, root string, timeout time.Duration) engine.Run
 
 // Confined returns a Runner as Command does, for code that has no business
 // with anything of setbot's (a pull request's commands): the command gets
-// none of setbot's environment but PATH, and root as its HOME; before the
+// none of setbot's environment but PATH, and root as its HOME and TMPDIR
+// (the only directory it may write); before the
 // first command runs, setbot makes itself non-dumpable (Protect), so that
 // the command cannot read setbot's memory or the environment it started
-// with through /proc; and when setbot runs as root, the command runs as
-// CommandUser, with no supplementary groups. root must be a directory made
-// for the commands and given to them with Prepare.
+// with through /proc; when setbot runs as root, the command runs as
+// CommandUser, with no supplementary groups; and where the kernel has
+// Landlock, the command reads and writes root and reads the system's
+// programs and nothing else (landlock_linux.go). root must be a directory
+// made for the commands and given to them with Prepare.
 func Confined(ctx context.Context, root string, timeout time.Duration) engine.Runner {
-	return runner(ctx, root, timeout, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root}, true)
+	return runner(ctx, root, timeout, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root, "TMPDIR=" + root}, true)
 }
 
 // protect is Protect, done once for every confined command.
@@ -102,7 +105,11 @@ func runner(parent context.Context, root string, timeout time.Duration, env []st
 		stdout := &capped{max: MaxOutput, fail: true}
 		stderr := &capped{max: MaxStderr}
 		cmd.Stdout, cmd.Stderr = stdout, stderr
-		if err = cmd.Start(); err == nil {
+		start := cmd.Start
+		if confined {
+			start = func() error { return startConfined(cmd, root) }
+		}
+		if err = start(); err == nil {
 			err = wait(cmd)
 		}
 		switch {

@@ -33,7 +33,11 @@ const (
 // environment the server started with and the server's memory at the
 // address it is given, and writes what it got, its own environment, its
 // uid, pid and session in its working directory (the directory it is in).
+// It also tries a file of the server's outside its directory (the path is
+// in secretpath) and to signal the server.
 const spy = `
+cat "$(cat secretpath)" > secret 2> secret.err
+if kill -0 $PPID 2> /dev/null; then echo yes > signal; else echo no > signal; fi
 cat /proc/$PPID/environ > environ 2> environ.err
 dd if=/proc/$PPID/mem of=mem bs=1 skip="$1" count=64 2> mem.err
 cat /proc/$$/environ > env
@@ -90,6 +94,10 @@ func TestCommandsReadNothingOfTheServer(t *testing.T) {
 			t.Run(s.name+"/"+mode, func(t *testing.T) {
 				dir, bin := commandDir(t), helperBinary(t)
 				script(t, dir, "spy", spy)
+				secretFile := serverFile(t)
+				if err := os.WriteFile(filepath.Join(dir, "secretpath"), []byte(secretFile), 0o644); err != nil {
+					t.Fatal(err)
+				}
 				if err := Prepare(dir); err != nil {
 					t.Fatal(err)
 				}
@@ -112,10 +120,15 @@ func TestCommandsReadNothingOfTheServer(t *testing.T) {
 					return string(bytes.ReplaceAll(b, []byte{0}, []byte{'\n'}))
 				}
 				environ, mem, env, uid := read("environ"), read("mem"), read("env"), strings.TrimSpace(read("uid"))
-				t.Logf("the command ran as uid %s; environ: %d bytes %s; mem: %d bytes %s",
-					uid, len(environ), strings.TrimSpace(read("environ.err")), len(mem), lastLine(read("mem.err")))
+				file, signal := read("secret"), strings.TrimSpace(read("signal"))
+				t.Logf("the command ran as uid %s; environ: %d bytes %s; mem: %d bytes %s; a server file: %d bytes %s; signal: %s",
+					uid, len(environ), strings.TrimSpace(read("environ.err")), len(mem), lastLine(read("mem.err")),
+					len(file), strings.TrimSpace(read("secret.err")), signal)
 				switch mode {
 				case "plain":
+					if !strings.Contains(file, secretValue) || signal != "yes" {
+						t.Errorf("run plainly, the spy did not read the server's file (%q) or signal it (%s): the test shows nothing", file, signal)
+					}
 					if !strings.Contains(environ, secretValue) {
 						t.Errorf("run plainly, the spy did not read the server's environment: the test shows nothing")
 					}
@@ -133,9 +146,17 @@ func TestCommandsReadNothingOfTheServer(t *testing.T) {
 						t.Errorf("a confined command has the secret in its environment")
 					}
 					for _, kv := range strings.Fields(env) {
-						if name, _, _ := strings.Cut(kv, "="); name != "PATH" && name != "HOME" {
-							t.Errorf("a confined command's environment has %s, want PATH and HOME only", name)
+						if name, _, _ := strings.Cut(kv, "="); name != "PATH" && name != "HOME" && name != "TMPDIR" {
+							t.Errorf("a confined command's environment has %s, want PATH, HOME and TMPDIR only", name)
 						}
+					}
+					if v := LandlockVersion(); v == 0 {
+						t.Logf("this kernel has no Landlock: a confined command reads the files its user may")
+					} else if strings.Contains(file, secretValue) {
+						t.Errorf("a confined command read a file of the server's outside its directory (Landlock %d)", v)
+					}
+					if v := LandlockVersion(); v >= 6 && signal != "no" {
+						t.Errorf("a confined command could signal the server (Landlock %d scopes signals)", v)
 					}
 					if pid, sid := strings.TrimSpace(read("pid")), strings.TrimSpace(read("sid")); pid == "" || pid != sid {
 						t.Errorf("a confined command (pid %s) runs in session %s, want its own", pid, sid)
@@ -155,6 +176,23 @@ func TestCommandsReadNothingOfTheServer(t *testing.T) {
 			})
 		}
 	}
+}
+
+// serverFile is a file of the server's outside the command's directory
+// that the command's user may read as far as permissions go (in a
+// directory every user may enter, readable by all): only Landlock keeps a
+// confined command from it.
+func serverFile(t *testing.T) string {
+	t.Helper()
+	dir := commandDir(t)
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "private-key.pem")
+	if err := os.WriteFile(p, []byte(secretValue), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // lastLine is the last line of s.
@@ -220,6 +258,31 @@ func TestPrepareNeedsAPathOthersMayEnter(t *testing.T) {
 		}
 		if uid := info.Sys().(*syscall.Stat_t).Uid; uid != commandUser().Uid {
 			t.Errorf("%s belongs to uid %d after Prepare, want the command user's %d", p, uid, commandUser().Uid)
+		}
+	}
+}
+
+// TestConfinedCommandsCannotSignalSetbot starts many confined commands,
+// each trying to signal setbot. Landlock scopes signals by the thread a
+// command was started from, and one of Go's threads is the process's main
+// thread, whose confinement would stand for setbot's: started from it, a
+// command could signal setbot, and every command after from its domain.
+func TestConfinedCommandsCannotSignalSetbot(t *testing.T) {
+	if v := LandlockVersion(); v < 6 {
+		t.Skipf("Landlock %d does not scope signals (6 does)", v)
+	}
+	for i := range 30 {
+		cmd := exec.Command("/bin/sh", "-c", `if kill -0 $PPID 2> /dev/null; then echo signalled; else echo refused; fi`)
+		out := &capped{max: 1 << 10}
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := startConfined(cmd, t.TempDir()); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("%v: %s", err, out.text())
+		}
+		if got := strings.TrimSpace(out.text()); got != "refused" {
+			t.Fatalf("confined command %d: %s, want refused", i, got)
 		}
 	}
 }
