@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,6 +27,12 @@ const (
 	// digits: MODE is stack (a runtime fatal error: the stack overflows),
 	// kill (SIGKILL, as the out-of-memory killer sends) or hang.
 	childFault = "BOT_TEST_CHILD_FAULT"
+	// childBeside, as "DIR:SHA:OTHER", makes the children analysing SHA
+	// and OTHER meet at their first solver, through files in DIR: OTHER's
+	// (which childFault then ends) goes on once SHA's is there, and SHA's
+	// goes on once OTHER's has been there and is gone. So SHA's analysis
+	// runs when OTHER's dies, and ends after it.
+	childBeside = "BOT_TEST_CHILD_BESIDE"
 )
 
 func TestMain(m *testing.M) {
@@ -47,8 +54,12 @@ func childAnalyzer(t testing.TB, env ...string) *analysis.Command {
 // childSolver is Z3, unless childFault names the commit this child
 // analyses (its label, the last argument, is repo@sha).
 func childSolver(tab *solver.Table) (solver.Solver, error) {
+	label := os.Args[len(os.Args)-1]
+	if parts := strings.Split(os.Getenv(childBeside), ":"); len(parts) == 3 {
+		besideOnce.Do(func() { meet(parts[0], parts[1][:12], parts[2][:12], label[strings.LastIndex(label, "@")+1:]) })
+	}
 	mode, sha, _ := strings.Cut(os.Getenv(childFault), ":")
-	if sha != "" && strings.HasSuffix(os.Args[len(os.Args)-1], "@"+sha[:12]) {
+	if sha != "" && strings.HasSuffix(label, "@"+sha[:12]) {
 		switch mode {
 		case "stack":
 			debug.SetMaxStack(1 << 20)
@@ -60,6 +71,31 @@ func childSolver(tab *solver.Table) (solver.Solver, error) {
 		}
 	}
 	return newZ3(tab)
+}
+
+// besideOnce makes childBeside's meeting once.
+var besideOnce sync.Once
+
+// meet is childBeside's meeting of the children analysing sha and other
+// (the one analysing self is one of them), each bounded to a minute.
+func meet(dir, sha, other, self string) {
+	until := func(done func() bool) {
+		for deadline := time.Now().Add(time.Minute); !done() && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	there := func(name string) func() bool {
+		return func() bool { _, err := os.Stat(filepath.Join(dir, name)); return err == nil }
+	}
+	switch self {
+	case sha:
+		os.WriteFile(filepath.Join(dir, sha), nil, 0o644)
+		until(there(other))
+		until(func() bool { return !processRuns("@" + other + "\x00") })
+	case other:
+		os.WriteFile(filepath.Join(dir, other), nil, 0o644)
+		until(there(sha))
+	}
 }
 
 // overflow recurses until the stack is exhausted: a fatal error, which no
@@ -76,8 +112,9 @@ func overflow(n int) int {
 // TestChildCrash: the analysis of one pull request dies in its child
 // process, of a runtime fatal error (its stack overflows) or of SIGKILL (as
 // the kernel's out-of-memory killer sends). Its check run says so and its
-// job fails at once, not retried; the pull request analysed beside it gets
-// its normal result, and the server goes on to analyse the next one.
+// job fails at once, not retried; the pull request analysed beside it (its
+// child runs when the other dies: childBeside) gets its normal result, and
+// the server goes on to analyse the next one.
 func TestChildCrash(t *testing.T) {
 	for _, tt := range []struct{ mode, want string }{
 		{"stack", "the analysis crashed (exit status 2): fatal error: stack overflow"},
@@ -85,7 +122,7 @@ func TestChildCrash(t *testing.T) {
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
 			e := newEnv(t)
-			e.childEnv = []string{childFault + "=" + tt.mode + ":" + c3}
+			e.childEnv = []string{childFault + "=" + tt.mode + ":" + c3, childBeside + "=" + t.TempDir() + ":" + c2 + ":" + c3}
 			e.start()
 			e.sendPR("pull_request.opened", 8, "d-8", "")      // head c2: innocent
 			e.sendPR("pull_request.synchronize", 9, "d-9", "") // head c3: its child dies
@@ -166,22 +203,23 @@ func waitChild(t *testing.T, sha string, running bool) {
 // holds args runs, or until none does.
 func waitProcess(t *testing.T, args string, running bool) {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for time.Now().Before(deadline) {
-		found := false
-		dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-		for _, d := range dirs {
-			if b, err := os.ReadFile(d); err == nil && bytes.Contains(b, []byte(args)) && !isZombie(filepath.Dir(d)) {
-				found = true
-				break
-			}
-		}
-		if found == running {
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if processRuns(args) == running {
 			return
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("a process with the arguments %q: running is not %v after 60 s", args, running)
+}
+
+// processRuns tells whether a process whose command line holds args runs.
+func processRuns(args string) bool {
+	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, d := range dirs {
+		if b, err := os.ReadFile(d); err == nil && bytes.Contains(b, []byte(args)) && !isZombie(filepath.Dir(d)) {
+			return true
+		}
+	}
+	return false
 }
 
 // isZombie tells whether the process of a /proc directory has exited and
