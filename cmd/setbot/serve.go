@@ -41,13 +41,15 @@ Other endpoints: GET /healthz, GET /readyz (database ping), GET /metrics
 (Prometheus). SIGTERM or SIGINT drains: running jobs get shutdown_timeout to
 finish while /readyz and new deliveries answer 503, then the server stops and
 closes the database; queued jobs run after a restart (or on another replica). Jobs GitHub turns away
-(rate limits, outages) are queued again for later rather than failed.
+(rate limits, outages) are queued again for later rather than failed. Each analysis
+runs in a child process of the server (analysis_process: child), so that one that
+dies of a fatal error or of the out-of-memory killer fails its own job only.
 
 The configuration file (YAML, strict) is optional: the listen address, paths,
 the PostgreSQL store (SETBOT_DATABASE_URL), workers, timeouts, logging and
 GitHub credentials also come from SETBOT_* environment variables, which
-override the file (cache_max_bytes, shutdown_timeout, max_body_bytes,
-job_lease, sweep_interval and schedules are set in the file only). A webhook secret
+override the file (cache_max_bytes, analysis_process, ceilings, shutdown_timeout,
+max_body_bytes, job_lease, sweep_interval and schedules are set in the file only). A webhook secret
 is required. See docs/server.md for every setting and docs/github-app.md for
 creating and installing the GitHub App.`,
 		Args: cobra.NoArgs,
