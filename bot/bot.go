@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/setbot/setbot/bot/analysis"
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/bot/schedule"
@@ -64,6 +65,12 @@ type Options struct {
 	// Now is the clock of the queue and of retry times; nil means
 	// time.Now. Tests replace it to cross long waits at once.
 	Now func() time.Time
+	// Analyzer, when set, runs each analysis in a child process of the
+	// server (analysis.InChild), so that a fatal error or an out-of-memory
+	// kill ends that analysis only; the child opens the store the
+	// configuration names (Database or Store). Nil runs analyses in the
+	// server's own process (analysis_process: inline).
+	Analyzer *analysis.Command
 }
 
 // Bot is the webhook server's logic.
@@ -80,6 +87,7 @@ type Bot struct {
 	poll      time.Duration
 	sweep     time.Duration
 	now       func() time.Time
+	analyzer  *analysis.Command // nil: analyses run in this process
 
 	drain    *ghapi.Drain // begins when Run stops taking jobs
 	handlers map[string]EventHandler
@@ -120,7 +128,7 @@ func New(cfg *config.Server, opts Options) (*Bot, error) {
 	q := opts.Queue
 	b := &Bot{
 		cfg: cfg, store: opts.Store, queue: q, schedules: opts.Schedules, github: opts.GitHub, solver: opts.Solver,
-		log: opts.Logger, rewrite: opts.RewriteCloneURL, poll: opts.PollInterval, sweep: opts.SweepInterval, now: opts.Now,
+		log: opts.Logger, rewrite: opts.RewriteCloneURL, poll: opts.PollInterval, sweep: opts.SweepInterval, now: opts.Now, analyzer: opts.Analyzer,
 		running: make(map[string]*runningJob), clients: make(map[int64]ghapi.Client),
 		intake: opts.Intake.withDefaults(), reading: newBudget(MaxConcurrentReads * maxBody(cfg)), drain: ghapi.NewDrain(),
 	}

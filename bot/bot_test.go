@@ -28,6 +28,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/setbot/setbot/bot/analysis"
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/bot/schedule"
@@ -85,6 +86,12 @@ type env struct {
 	bot      *Bot
 	http     *httptest.Server
 	solver   func(*solver.Table) (solver.Solver, error)
+	// inline runs the analyses in the test's process, where e.solver's
+	// hooks reach them; by default they run in child processes, the test
+	// binary re-executed (TestMain), as the server runs them.
+	inline bool
+	// childEnv is added to the environment of the child processes.
+	childEnv []string
 	stop     context.CancelFunc
 	done     chan struct{}
 	logs     *syncBuffer
@@ -142,7 +149,7 @@ func newEnv(t *testing.T) *env {
 	}
 	e := &env{t: t, gh: newFakeGitHub(t), remote: remote, dbPath: filepath.Join(t.TempDir(), "setbot.db"), solver: newZ3, logs: &syncBuffer{}}
 	e.cfg = &config.Server{
-		Workers: 2, CloneDir: filepath.Join(t.TempDir(), "repos"), JobTimeout: time.Minute, ShutdownTimeout: 30 * time.Second,
+		Database: e.dbPath, Workers: 2, CloneDir: filepath.Join(t.TempDir(), "repos"), JobTimeout: time.Minute, ShutdownTimeout: 30 * time.Second,
 		MaxBodyBytes: 1 << 20, GitHub: config.GitHub{BaseURL: e.gh.URL(), AppID: 1, PrivateKey: appKey(t), WebhookSecret: []byte(testSecret)},
 	}
 	return e
@@ -174,6 +181,10 @@ func (e *env) open() {
 		e.t.Fatal(err)
 	}
 	log := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	var analyzer *analysis.Command
+	if !e.inline {
+		analyzer = childAnalyzer(e.t, e.childEnv...)
+	}
 	b, err = New(e.cfg, Options{
 		Store: store, Queue: q, Schedules: sched, GitHub: factory, Solver: func(tab *solver.Table) (solver.Solver, error) { return e.solver(tab) },
 		Logger:          log,
@@ -182,6 +193,7 @@ func (e *env) open() {
 		SweepInterval:   e.sweep,
 		Intake:          e.intake,
 		Now:             now,
+		Analyzer:        analyzer,
 	})
 	if err != nil {
 		e.t.Fatal(err)
@@ -1109,6 +1121,7 @@ func TestRepositorySchedule(t *testing.T) {
 func (e *env) blockFirstSolver() (entered, release chan struct{}) {
 	entered, release = make(chan struct{}), make(chan struct{})
 	var once sync.Once
+	e.inline = true
 	e.solver = func(tab *solver.Table) (solver.Solver, error) {
 		once.Do(func() { close(entered); <-release })
 		return newZ3(tab)

@@ -55,6 +55,7 @@ func (f *fakeGitHub) checkRun(id int64) fakeCheckRun {
 // would leave them.
 func (e *env) dying(hold func() bool) (entered chan struct{}, kill chan struct{}) {
 	entered, kill = make(chan struct{}, 8), make(chan struct{})
+	e.inline = true
 	e.solver = func(tab *solver.Table) (solver.Solver, error) {
 		if hold() {
 			entered <- struct{}{}

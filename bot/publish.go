@@ -9,10 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/setbot/setbot/bot/analysis"
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/report"
+	"github.com/setbot/setbot/vcs"
 )
 
 // Check-run names.
@@ -76,43 +78,22 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 		return fail("setbot could not fetch the repository", err)
 	}
 	defer repo.Close()
-	base, gateFrom := j.BaseSHA, ""
-	if j.Kind == queue.KindPullRequest {
-		// Measure the change from where it left its base branch, as the
-		// pull request's diff does; the base tip may have moved on.
-		tip := j.BaseSHA
-		if j.Branch != "" {
-			if sha, err := repo.Resolve("refs/heads/" + j.Branch); err == nil {
-				tip = sha
-			}
-		}
-		if tip != "" {
-			gateFrom = tip // the gate is the target branch's, as it is now
-		}
-		if base, err = repo.MergeBase(tip, j.HeadSHA); err != nil {
-			return fail("setbot could not find the merge base", err)
-		}
+	base, gateFrom, err := changeBase(repo, j)
+	if err != nil {
+		return fail("setbot could not find the merge base", err)
 	}
-	opts := b.pipelineOptions(log, j)
-	opts.GateFrom = gateFrom
+	req := b.request(analysis.Change, j)
+	req.Base, req.Head, req.GateFrom, req.CheckRunURL = base, j.HeadSHA, gateFrom, g.url()
+	var refuse func(context.Context) string
 	if j.Kind == queue.KindPullRequest && !b.cfg.AllowForkCommands {
-		opts.RefuseCommands = func(ctx context.Context) string { return forkRefusal(ctx, c, r, j) }
+		refuse = func(ctx context.Context) string { return forkRefusal(ctx, c, r, j) }
 	}
-	a, err := pipeline.Analyze(ctx, repo, base, j.HeadSHA, opts)
+	out, title, err := b.changeOutcome(ctx, log, j, repo, req, refuse)
 	if ctx.Err() != nil {
 		return b.stopped(ctx, log, g)
 	}
-	var ce *pipeline.ConfigError
-	if errors.As(err, &ce) {
-		return fail("The setbot configuration does not parse", err)
-	}
 	if err != nil {
-		return fail("setbot could not analyse this change", err)
-	}
-	for _, m := range a.Models {
-		if m.ChangeAnalysis != nil && !m.ResultCached {
-			b.metrics.analysis.WithLabelValues(string(m.Strategy)).Observe(float64(m.Base.Ms+m.Head.Ms) / 1000)
-		}
+		return fail(title, err)
 	}
 	// An older commit never overwrites a newer result.
 	if superseded, err := b.queue.Superseded(ctx, j); err != nil {
@@ -125,22 +106,24 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	} else if !ok {
 		return b.stopped(ctx, log, g)
 	}
-	a.Repo = j.Repo
-	runURL := g.url()
 	// The check first: it is the gate, and a comment that cannot be
 	// posted must not turn it into a failure.
 	if !g.done {
-		out := report.CheckRun(a, report.Options{CheckRunURL: runURL})
-		if err := g.finish(ctx, ghapi.CheckRun{Conclusion: a.Gate.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations)}); err != nil {
+		if err := g.finish(ctx, ghapi.CheckRun{Conclusion: out.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations)}); err != nil {
 			return err
 		}
 	}
 	if j.PR == 0 {
 		return nil
 	}
-	// Deliveries can come out of order: the comment shows the pull
-	// request's current head only, and that head gets its analysis even if
-	// this older commit's job superseded it.
+	return b.comment(ctx, log, c, r, j, out.Comment)
+}
+
+// comment writes the pull request's comment, unless its head moved on.
+// Deliveries can come out of order: the comment shows the pull request's
+// current head only, and that head gets its analysis even if this older
+// commit's job superseded it.
+func (b *Bot) comment(ctx context.Context, log *slog.Logger, c ghapi.Client, r ghapi.Repo, j *queue.Job, body string) error {
 	pr, err := c.PullRequest(ctx, r, j.PR)
 	if err != nil {
 		return fmt.Errorf("the check is done; the comment is not: %w", err)
@@ -156,10 +139,53 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 		}
 		return err
 	}
-	if err := b.upsertComment(ctx, log, c, r, j.PR, report.Markdown(a, report.Options{CheckRunURL: runURL})); err != nil {
+	if err := b.upsertComment(ctx, log, c, r, j.PR, body); err != nil {
 		return fmt.Errorf("the check is done; the comment is not: %w", err)
 	}
 	return nil
+}
+
+// changeBase is where a job's change starts, and the revision whose
+// configuration gives the gate ("" for the base). A pull request's change
+// is measured from where it left its base branch, as its diff is (the base
+// tip may have moved on), and gated by the target branch as it is now.
+func changeBase(repo *vcs.Repo, j *queue.Job) (base, gateFrom string, err error) {
+	if j.Kind != queue.KindPullRequest {
+		return j.BaseSHA, "", nil
+	}
+	tip := j.BaseSHA
+	if j.Branch != "" {
+		if sha, err := repo.Resolve("refs/heads/" + j.Branch); err == nil {
+			tip = sha
+		}
+	}
+	base, err = repo.MergeBase(tip, j.HeadSHA)
+	return base, tip, err
+}
+
+// changeOutcome analyses a change: what the job posts, or why it cannot,
+// with the check's title for that.
+func (b *Bot) changeOutcome(ctx context.Context, log *slog.Logger, j *queue.Job, repo *vcs.Repo, req *analysis.Request, refuse func(context.Context) string) (*analysis.Outcome, string, error) {
+	res, err := b.analyse(ctx, log, j, repo, req, refuse)
+	var crash *analysis.CrashError
+	if errors.As(err, &crash) {
+		// Only this job's analysis died; the job fails at once (see analyse).
+		return nil, "The analysis crashed", err
+	}
+	if err == nil {
+		err = res.Error()
+	}
+	var ce *pipeline.ConfigError
+	switch {
+	case errors.As(err, &ce):
+		return nil, "The setbot configuration does not parse", err
+	case err != nil:
+		return nil, "setbot could not analyse this change", err
+	}
+	for _, t := range res.Change.Timings {
+		b.metrics.analysis.WithLabelValues(string(t.Strategy)).Observe(t.Seconds)
+	}
+	return res.Change, "", nil
 }
 
 // stopped completes the check of a job that a newer commit superseded or
@@ -362,10 +388,16 @@ func (b *Bot) warm(ctx context.Context, log *slog.Logger, j *queue.Job) error {
 		return err
 	}
 	defer repo.Close()
-	checks, err := pipeline.Warm(ctx, repo, j.HeadSHA, b.pipelineOptions(log, j))
+	req := b.request(analysis.Warm, j)
+	req.Head = j.HeadSHA
+	res, err := b.analyse(ctx, log, j, repo, req, nil)
+	if err == nil {
+		err = res.Error()
+	}
 	if err != nil {
 		return err
 	}
+	checks := res.Checks
 	explored := 0
 	for _, ch := range checks {
 		if ch.Explored {
@@ -412,10 +444,16 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 	if j.HeadSHA == "" {
 		log = log.With("sha", sha) // the job's logger had no commit yet
 	}
-	checks, err := pipeline.Verify(ctx, repo, sha, b.pipelineOptions(log, j))
+	req := b.request(analysis.Verify, j)
+	req.Head = sha
+	res, err := b.analyse(ctx, log, j, repo, req, nil)
+	if err == nil {
+		err = res.Error()
+	}
 	if err != nil {
 		return err
 	}
+	checks := res.Checks
 	var b2 strings.Builder
 	var agree, differ, uncached, broken, inconclusive int
 	b2.WriteString("| Model | States | Cached | Result |\n|---|---:|---|---|\n")

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/setbot/setbot/bot/analysis"
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/cache"
@@ -361,15 +362,38 @@ func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (_ *vc
 	return repo, nil
 }
 
-// pipelineOptions are the pipeline's options for a job.
-func (b *Bot) pipelineOptions(log *slog.Logger, j *queue.Job) pipeline.Options {
-	opts := pipeline.Options{Cache: b.store, Fresh: j.Fresh, Solver: b.solver, Logger: log, Repo: j.Repo,
+// request is the analysis of a job, as far as the job says.
+func (b *Bot) request(pass analysis.Pass, j *queue.Job) *analysis.Request {
+	req := &analysis.Request{Pass: pass, Fresh: j.Fresh, Repo: j.Repo,
 		Jobs:     max(1, runtime.NumCPU()/max(1, cmp.Or(b.cfg.Workers, DefaultWorkers))), // the jobs running at once share the CPUs
 		Ceilings: &b.cfg.Ceilings, MaxMemory: b.cfg.JobMemory}
-	if j.Fresh && (j.Kind == queue.KindPullRequest || j.Kind == queue.KindMergeGroup) {
-		opts.Strategy = vocab.StrategyFull // `/setbot full`: from scratch, nothing reused
+	if j.Fresh && pass == analysis.Change {
+		req.Strategy = vocab.StrategyFull // `/setbot full`: from scratch, nothing reused
 	}
-	return opts
+	return req
+}
+
+// analyse runs req on repo: in a child process when the server has an
+// analyzer (Options.Analyzer), in this process otherwise. refuse, when
+// set, is asked whether black-box commands may run; GitHub is called here,
+// never in the child.
+//
+// A child that dies (a runtime fatal error, an out-of-memory kill) fails
+// its job at once with an analysis.CrashError, which the job's check run
+// shows. The job is neither retried nor counted in the queue's Crashes:
+// those count the deaths of the server's process, which leave the queue
+// unsure which of the jobs it ran killed it, so that each runs again alone
+// (see Crashes in bot/queue). A child runs one analysis: its death names
+// its culprit, and the jobs beside it are not touched.
+func (b *Bot) analyse(ctx context.Context, log *slog.Logger, j *queue.Job, repo *vcs.Repo, req *analysis.Request, refuse func(context.Context) string) (*analysis.Result, error) {
+	if b.analyzer == nil {
+		opts := pipeline.Options{Cache: b.store, Solver: b.solver, Logger: log, RefuseCommands: refuse}
+		return analysis.Run(ctx, repo, req, opts), nil
+	}
+	req.Dir = repo.Dir()
+	req.Store = analysis.Store{Path: b.cfg.Database, URL: b.cfg.Store, MaxBytes: b.cfg.CacheMaxBytes}
+	label := fmt.Sprintf("%s@%.12s", j.Repo, req.Head)
+	return analysis.InChild(ctx, *b.analyzer, label, req, log, refuse)
 }
 
 func (b *Bot) jobTimeout() time.Duration {

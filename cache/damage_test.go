@@ -154,6 +154,18 @@ func TestDamagedStores(t *testing.T) {
 			tc.make(t, path)
 			orig := readFile(t, path)
 
+			// A process that opens the file another has open (the child of
+			// an analysis) refuses it and leaves it where it is.
+			if s, err := Open(path, Options{Opened: true, Logger: quiet()}); err == nil || !strings.Contains(err.Error(), tc.why) {
+				if s != nil {
+					s.Close()
+				}
+				t.Errorf("Open with Opened: %v, want an error saying %q", err, tc.why)
+			}
+			if moved := damagedFiles(t, path); len(moved) != 0 || !bytes.Equal(readFile(t, path), orig) {
+				t.Errorf("Open with Opened moved or changed the file: %v", moved)
+			}
+
 			var logs logBuffer
 			s := open(t, path, Options{Logger: logs.logger()})
 			t.Logf("Rebuilt: %s", s.Rebuilt())

@@ -18,6 +18,9 @@ import (
 const (
 	helperNameEnv  = "SETBOT_CACHE_TEST_NAME"
 	helperStartEnv = "SETBOT_CACHE_TEST_START"
+	// helperOpenedEnv has a helper open the store as the child process of
+	// an analysis opens the server's (Options.Opened).
+	helperOpenedEnv = "SETBOT_CACHE_TEST_OPENED"
 
 	// killAfter is how many commits the writer reports before the SIGKILL.
 	killAfter = 50
@@ -128,7 +131,7 @@ func helperConcurrent() int {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		return 1
 	}
-	s, err := Open(os.Getenv(helperPathEnv), Options{Logger: quiet()})
+	s, err := Open(os.Getenv(helperPathEnv), Options{Logger: quiet(), Opened: os.Getenv(helperOpenedEnv) != ""})
 	if err != nil {
 		return fail(err)
 	}
@@ -162,6 +165,45 @@ func helperConcurrent() int {
 		return fail(err)
 	}
 	return 0
+}
+
+// TestServerAndChildren: the server has the store open and writes to it
+// while the child processes of two analyses, which open it as the server
+// opened it (Options.Opened: no quick check), write and read at once. No
+// one sees a locked database, and every write is there.
+func TestServerAndChildren(t *testing.T) {
+	t.Parallel()
+	path := tempPath(t)
+	server := open(t, path, Options{})
+	start := time.Now().Add(300 * time.Millisecond)
+	var cmds []*exec.Cmd
+	var outs []*bytes.Buffer
+	for _, name := range []string{"A", "B"} {
+		cmd := helperCmd("concurrent", path, helperNameEnv+"="+name, helperStartEnv+"="+strconv.FormatInt(start.UnixNano(), 10), helperOpenedEnv+"=1")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, outs = append(cmds, cmd), append(outs, &out)
+	}
+	time.Sleep(time.Until(start))
+	for i := range concurrentRounds {
+		key := fmt.Sprintf("S%04d", i)
+		mustPut(t, server, "set", key, payload(key))
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil || strings.Contains(outs[i].String(), "locked") {
+			t.Errorf("child %d: %v\n%s", i, err, outs[i])
+		}
+	}
+	st, err := server.stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Entries != 3*concurrentRounds {
+		t.Errorf("%d entries, want %d", st.Entries, 3*concurrentRounds)
+	}
 }
 
 func TestTwoProcesses(t *testing.T) {

@@ -80,6 +80,12 @@ type Options struct {
 	// Logger receives damage reports (a file moved aside, a blob that failed
 	// its checksum), migrations and evictions. Nil means slog.Default().
 	Logger *slog.Logger
+	// Opened says that another process of setbot has the file open and
+	// checked it (the server, for the child process of an analysis): Open
+	// runs no PRAGMA quick_check, whose cost grows with the file, and never
+	// moves the file aside under that process; a file it cannot trust is
+	// an error.
+	Opened bool
 }
 
 // Store is an open cache file. Its methods are safe for concurrent use.
@@ -131,9 +137,12 @@ func Open(path string, opts Options) (*Store, error) {
 	}
 
 	ctx := context.Background()
-	db, why, err := openChecked(ctx, abs, busy)
+	db, why, err := openChecked(ctx, abs, busy, !opts.Opened)
 	if err != nil {
 		return nil, err
+	}
+	if why != "" && opts.Opened {
+		return nil, fmt.Errorf("opening cache %s, which the server has open: %s", abs, why)
 	}
 	if why != "" && !ownedBySetbot(abs) {
 		return nil, fmt.Errorf("opening cache %s: %s, so setbot leaves it alone (is the path right?): %w", abs, why, ErrNotStore)
@@ -146,7 +155,7 @@ func Open(path string, opts Options) (*Store, error) {
 		s.rebuilt = fmt.Sprintf("%s; moved to %s", why, dst)
 		s.log.Warn("cache file not trusted: moved aside, starting a new store",
 			"path", abs, "reason", why, "moved_to", dst)
-		db, why, err = openChecked(ctx, abs, busy)
+		db, why, err = openChecked(ctx, abs, busy, true)
 		if err != nil {
 			return nil, err
 		}
@@ -214,8 +223,9 @@ func dsn(path string, busy time.Duration) string {
 }
 
 // openChecked opens a pool on path and decides whether the file there can be
-// trusted. A non-empty why means it cannot, and the pool has been closed.
-func openChecked(ctx context.Context, path string, busy time.Duration) (db *sql.DB, why string, err error) {
+// trusted, with PRAGMA quick_check when quick is set. A non-empty why means
+// it cannot, and the pool has been closed.
+func openChecked(ctx context.Context, path string, busy time.Duration, quick bool) (db *sql.DB, why string, err error) {
 	why, err = inspectHeader(path)
 	if err != nil || why != "" {
 		return nil, why, err
@@ -226,7 +236,7 @@ func openChecked(ctx context.Context, path string, busy time.Duration) (db *sql.
 	}
 	db.SetMaxOpenConns(maxOpenConns)
 	db.SetMaxIdleConns(maxOpenConns)
-	why, err = checkTrust(ctx, db, path)
+	why, err = checkTrust(ctx, db, path, quick)
 	if err != nil || why != "" {
 		_ = db.Close()
 		return nil, why, err
@@ -306,7 +316,7 @@ func inspectHeader(path string) (why string, err error) {
 // checkTrust asks SQLite what inspectHeader could not: whether the file is
 // readable, whose it is, its schema version and whether it passes
 // quick_check. It does not write to the file.
-func checkTrust(ctx context.Context, db *sql.DB, path string) (why string, err error) {
+func checkTrust(ctx context.Context, db *sql.DB, path string, quick bool) (why string, err error) {
 	var id int64
 	if err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&id); err != nil {
 		if isDamage(err) {
@@ -341,6 +351,9 @@ func checkTrust(ctx context.Context, db *sql.DB, path string) (why string, err e
 	if version > layoutVersion {
 		return "", fmt.Errorf("opening cache %s: its schema version %d is newer than %d, the latest this setbot knows; "+
 			"a newer setbot owns the file, so upgrade setbot or use another cache path: %w", path, version, layoutVersion, ErrNewerSchema)
+	}
+	if !quick {
+		return "", nil
 	}
 
 	problems, err := quickCheck(ctx, db)

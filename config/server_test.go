@@ -61,13 +61,14 @@ func TestDefaultServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Server{
-		Listen:        ":8080",
-		Database:      "setbot.db",
-		CloneDir:      "repos",
-		CacheMaxBytes: 1 << 30,
-		Workers:       2,
-		JobTimeout:    30 * time.Minute,
-		JobMemory:     6 << 30,
+		Listen:          ":8080",
+		Database:        "setbot.db",
+		CloneDir:        "repos",
+		CacheMaxBytes:   1 << 30,
+		Workers:         2,
+		JobTimeout:      30 * time.Minute,
+		JobMemory:       6 << 30,
+		AnalysisProcess: ProcessChild,
 		Ceilings: Ceilings{Bounds: Bounds{Depth: 1000, MaxStates: 2_000_000, LoopBound: 100, MaxMicrosteps: 10_000, MaxMLMStates: 100_000, Timeout: 10 * time.Minute},
 			CommandTimeout: time.Minute},
 		ShutdownTimeout: 60 * time.Second,
@@ -90,7 +91,7 @@ func TestDefaultServer(t *testing.T) {
 		"# nothing\n",
 		"listen:\ngithub:\nschedules:\n",
 		"listen: ':8080'\ndatabase: setbot.db\nclone_dir: repos\ncache_max_bytes: 1GiB\nworkers: 2\n" +
-			"job_timeout: 30m\njob_memory: 6GiB\nshutdown_timeout: 60s\nmax_body_bytes: 25MiB\nlog_level: info\nlog_format: json\n" +
+			"job_timeout: 30m\njob_memory: 6GiB\nanalysis_process: child\nshutdown_timeout: 60s\nmax_body_bytes: 25MiB\nlog_level: info\nlog_format: json\n" +
 			"ceilings: {depth: 1000, max_states: 2000000, loop_bound: 100, max_microsteps: 10000, max_mlm_states: 100000, timeout: 10m, command_timeout: 1m}\n" +
 			"public_url: ''\ngithub: {base_url: '', app_id: 0, private_key_file: '', private_key: '', token: '', " +
 			"webhook_secret: '', webhook_secret_file: ''}\n",
@@ -120,6 +121,7 @@ cache_max_bytes: 500MB
 workers: 8
 job_timeout: 1h
 job_memory: 512MiB
+analysis_process: inline
 ceilings:
   depth: 50
   max_states: 100000
@@ -160,13 +162,14 @@ schedules:
 		t.Fatal(err)
 	}
 	want := &Server{
-		Listen:        "127.0.0.1:9090",
-		Database:      "/var/lib/setbot/setbot.db",
-		CloneDir:      "/var/lib/setbot/repos",
-		CacheMaxBytes: 500_000_000,
-		Workers:       8,
-		JobTimeout:    time.Hour,
-		JobMemory:     512 << 20,
+		Listen:          "127.0.0.1:9090",
+		Database:        "/var/lib/setbot/setbot.db",
+		CloneDir:        "/var/lib/setbot/repos",
+		CacheMaxBytes:   500_000_000,
+		Workers:         8,
+		JobTimeout:      time.Hour,
+		JobMemory:       512 << 20,
+		AnalysisProcess: ProcessInline,
 		Ceilings: Ceilings{Bounds: Bounds{Depth: 50, MaxStates: 100_000, LoopBound: 20, MaxMicrosteps: 500, MaxMLMStates: 5000, Timeout: 5 * time.Minute},
 			CommandTimeout: 20 * time.Second},
 		ShutdownTimeout:   150 * time.Second,
@@ -231,7 +234,7 @@ func TestParseSize(t *testing.T) {
 func TestLoadServerErrors(t *testing.T) {
 	pkcs1, _ := rsaKeys()
 	keyFile := writeFile(t, "app.pem", pkcs1)
-	const known = " (known: listen, database, store, clone_dir, cache_max_bytes, workers, job_timeout, job_memory, ceilings, shutdown_timeout, run_retention, clone_max_age, max_body_bytes, job_lease, sweep_interval, log_level, log_format, public_url, allow_fork_commands, github, schedules)"
+	const known = " (known: listen, database, store, clone_dir, cache_max_bytes, workers, job_timeout, job_memory, analysis_process, ceilings, shutdown_timeout, run_retention, clone_max_age, max_body_bytes, job_lease, sweep_interval, log_level, log_format, public_url, allow_fork_commands, github, schedules)"
 	tests := []struct {
 		name, src string
 		env       []string // authEnv when nil
@@ -521,6 +524,7 @@ schedules:
 		Workers:         16,
 		JobTimeout:      45 * time.Minute,
 		JobMemory:       3 << 30,
+		AnalysisProcess: ProcessChild,
 		Ceilings:        DefaultCeilings(),
 		ShutdownTimeout: DefaultShutdownTimeout,
 		MaxBodyBytes:    DefaultMaxBodyBytes,

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/setbot/setbot/bot/analysis"
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/bot/schedule"
 	"github.com/setbot/setbot/cache"
@@ -27,6 +28,9 @@ import (
 func TestMain(m *testing.M) {
 	if os.Getenv(replicaEnv) != "" {
 		os.Exit(replicaMain())
+	}
+	if os.Getenv(childEnv) != "" {
+		os.Exit(analysis.Main(newZ3, os.Stdin, os.Stdout, os.Stderr))
 	}
 	code := m.Run()
 	stopPostgres()

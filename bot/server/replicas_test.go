@@ -34,6 +34,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/setbot/setbot/bot/analysis"
 	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/internal/demo"
 	"github.com/setbot/setbot/solver"
@@ -64,13 +65,26 @@ func replicaMain() int {
 			}
 		}
 	}(os.Getppid())
-	err = Run(ctx, cfg, Options{Solver: func(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }, LogOut: os.Stderr})
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	// Each replica runs its analyses in child processes, as `setbot serve`
+	// does: the test binary again, which TestMain sends to analysis.Main.
+	// The children open the replicas' PostgreSQL database too.
+	err = Run(ctx, cfg, Options{Solver: newZ3, LogOut: os.Stderr, Analyzer: &analysis.Command{Path: exe, Env: []string{childEnv + "=1"}}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return 0
 }
+
+// childEnv marks the child process of a replica's analysis.
+const childEnv = "SERVER_TEST_ANALYSIS_CHILD"
+
+func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 const (
 	replicaSecret = "replicas-secret"

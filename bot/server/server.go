@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/bot"
+	"github.com/setbot/setbot/bot/analysis"
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/bot/schedule"
@@ -75,6 +76,11 @@ func Open(ctx context.Context, cfg *config.Server, log *slog.Logger) (*Stores, e
 // Options are what Run needs besides the configuration.
 type Options struct {
 	Solver engine.NewSolver
+	// Analyzer is the command that runs one analysis in a child process
+	// (the server's binary and its hidden subcommand); nil, or the
+	// configuration's analysis_process: inline, runs analyses in the
+	// server's process.
+	Analyzer *analysis.Command
 	// LogOut receives the server's log, in cfg's format and level.
 	LogOut io.Writer
 }
@@ -103,9 +109,13 @@ func Run(ctx context.Context, cfg *config.Server, opts Options) error {
 	if err != nil {
 		return err
 	}
+	analyzer := opts.Analyzer
+	if cfg.AnalysisProcess == config.ProcessInline {
+		analyzer = nil
+	}
 	b, err = bot.New(cfg, bot.Options{
 		Store: stores.Cache, Queue: stores.Queue, Schedules: stores.Schedules, GitHub: factory, Solver: opts.Solver, Logger: log,
-		SweepInterval: cfg.SweepInterval,
+		SweepInterval: cfg.SweepInterval, Analyzer: analyzer,
 	})
 	if err != nil {
 		return err

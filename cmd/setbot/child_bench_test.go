@@ -70,7 +70,7 @@ func BenchmarkAnalyzeInChild(b *testing.B) {
 
 // changeRepo makes a git repository of two commits: models/m.scxml as base,
 // then as head.
-func changeRepo(b *testing.B, base, head string) string {
+func changeRepo(b testing.TB, base, head string) string {
 	repo := b.TempDir()
 	git := func(args ...string) {
 		if out, err := exec.Command("git", append([]string{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...).CombinedOutput(); err != nil {

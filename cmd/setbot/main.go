@@ -63,7 +63,7 @@ machine, and analyses what a change does to every execution of the machine.`,
 		Version:           buildinfo.Read().String(),
 	}
 	root.SetVersionTemplate("setbot {{.Version}}\n")
-	root.AddCommand(newVersionCmd(), newCheckCmd(), newSurveyCmd(), newMLMCmd(), newExploreCmd(), newTestsCmd(), newSimulateCmd(), newBenchCmd(), newDiffCmd(), newEvaluateCmd(), newAnalyzeCmd(), newConformanceCmd(), newDemoCmd(), newRunsCmd(), newServeCmd(), newHealthcheckCmd())
+	root.AddCommand(newVersionCmd(), newCheckCmd(), newSurveyCmd(), newMLMCmd(), newExploreCmd(), newTestsCmd(), newSimulateCmd(), newBenchCmd(), newDiffCmd(), newEvaluateCmd(), newAnalyzeCmd(), newConformanceCmd(), newDemoCmd(), newRunsCmd(), newServeCmd(), newHealthcheckCmd(), newInternalAnalyzeCmd())
 	return root
 }
 

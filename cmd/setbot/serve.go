@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/setbot/setbot/bot/analysis"
 	"github.com/setbot/setbot/bot/server"
 	"github.com/setbot/setbot/config"
 )
@@ -40,13 +41,15 @@ Other endpoints: GET /healthz, GET /readyz (database ping), GET /metrics
 (Prometheus). SIGTERM or SIGINT drains: running jobs get shutdown_timeout to
 finish while /readyz and new deliveries answer 503, then the server stops and
 closes the database; queued jobs run after a restart (or on another replica). Jobs GitHub turns away
-(rate limits, outages) are queued again for later rather than failed.
+(rate limits, outages) are queued again for later rather than failed. Each analysis
+runs in a child process of the server (analysis_process: child), so that one that
+dies of a fatal error or of the out-of-memory killer fails its own job only.
 
 The configuration file (YAML, strict) is optional: the listen address, paths,
 the PostgreSQL store (SETBOT_DATABASE_URL), workers, timeouts, logging and
 GitHub credentials also come from SETBOT_* environment variables, which
-override the file (cache_max_bytes, shutdown_timeout, max_body_bytes,
-job_lease, sweep_interval and schedules are set in the file only). A webhook secret
+override the file (cache_max_bytes, analysis_process, ceilings, shutdown_timeout,
+max_body_bytes, job_lease, sweep_interval and schedules are set in the file only). A webhook secret
 is required. See docs/server.md for every setting and docs/github-app.md for
 creating and installing the GitHub App.`,
 		Args: cobra.NoArgs,
@@ -56,13 +59,55 @@ creating and installing the GitHub App.`,
 				fmt.Fprintln(cmd.ErrOrStderr(), err)
 				return exitError{code: exitUsage}
 			}
+			exe, err := analyzerBinary()
+			if err != nil {
+				return err
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return server.Run(ctx, cfg, server.Options{Solver: newZ3, LogOut: cmd.ErrOrStderr()})
+			return server.Run(ctx, cfg, server.Options{Solver: newZ3, LogOut: cmd.ErrOrStderr(),
+				Analyzer: &analysis.Command{Path: exe, Args: []string{internalAnalyze}}})
 		},
 	}
 	cmd.Flags().StringVar(&configFile, "config", "", "the server configuration file (YAML); default: none, settings from the environment")
 	return cmd
+}
+
+// analyzerBinary is the binary of the analyses' child processes: this
+// process's own. /proc/self/exe is it even after an upgrade replaced the
+// file (a child of another version would not understand its server).
+func analyzerBinary() (string, error) {
+	const self = "/proc/self/exe"
+	if _, err := os.Stat(self); err == nil {
+		return self, nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding setbot's own binary, to run analyses in child processes: %w", err)
+	}
+	return exe, nil
+}
+
+// internalAnalyze is the hidden subcommand the server runs each analysis
+// with, in a child process (bot/analysis).
+const internalAnalyze = "internal-analyze"
+
+// newInternalAnalyzeCmd is the child process of one analysis: the request
+// on standard input, the result on standard output, log records on
+// standard error. Its one argument names the analysis for ps.
+func newInternalAnalyzeCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:    internalAnalyze + " LABEL",
+		Short:  "Run one analysis for setbot serve (internal)",
+		Hidden: true,
+		Args:   cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if code := analysis.Main(newZ3, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()); code != 0 {
+				return exitError{code: code}
+			}
+			return nil
+		},
+	}
 }
 
 func newHealthcheckCmd() *cobra.Command {

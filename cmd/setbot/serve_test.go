@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/setbot/setbot/bot/analysis"
 )
 
 func TestServeRefusesBadConfig(t *testing.T) {
@@ -40,5 +44,34 @@ func TestHealthcheck(t *testing.T) {
 	srv.Close()
 	if code, _, _ := runCLI(t, "healthcheck", "--url", srv.URL+"/healthz", "--timeout", "1s"); code != exitFindings {
 		t.Errorf("no server: exit %d", code)
+	}
+}
+
+// TestInternalAnalyze: the hidden subcommand the server runs each analysis
+// with answers a request on its standard input with the analysis of the
+// change, as the server reads it, and is not listed in --help.
+func TestInternalAnalyze(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("../../examples/triangle.scxml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	triangle := string(data)
+	repo := changeRepo(t, triangle, strings.Replace(triangle, `<data id="a" expr="0"/>`, `<data id="a" expr="1"/>`, 1))
+	cmd := analysis.Command{Path: exe, Args: []string{internalAnalyze}, Env: []string{"SETBOT_TEST_MAIN=1"}}
+	req := &analysis.Request{Pass: analysis.Change, Dir: repo, Base: "HEAD^", Head: "HEAD", Repo: "octo/triangle",
+		Store: analysis.Store{Path: filepath.Join(t.TempDir(), "setbot.db")}}
+	res, err := analysis.InChild(context.Background(), cmd, "octo/triangle@HEAD", req, slog.New(slog.DiscardHandler), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Err != "" || res.Change == nil || res.Change.Conclusion == "" || !strings.Contains(res.Change.Comment, "models/m.scxml") {
+		t.Errorf("the child's result: %+v", res)
+	}
+	if _, out, _ := runCLI(t, "--help"); strings.Contains(out, internalAnalyze) {
+		t.Errorf("--help lists %s:\n%s", internalAnalyze, out)
 	}
 }
