@@ -142,8 +142,9 @@ type builder struct {
 	m     *model.Model
 	errs  source.ErrorList
 	warns source.ErrorList
-	// dataInfos are the checker's results for the <data> values, which
-	// the rule for decimals (lang.CheckDecimals) takes in with the code's.
+	// dataInfos are what the rule for decimals (lang.CheckDecimals) takes
+	// in of the checker's results for the <data> values (decimalFacts),
+	// with the code's.
 	dataInfos []*lang.Info
 	// annotated holds the variables whose type a setbot:type gives;
 	// grown the arrays without one that growArrays gave room to grow.

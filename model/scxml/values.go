@@ -155,36 +155,56 @@ func (b *builder) declareLoopVars(all []code) {
 	}
 }
 
-// lowerValues rewrites every guard and action, checked with infos (in the
-// order of all, a guard's before its action's), into what the flattener
-// and the executors run (lang.LowerExpr): a variable, event parameter or
-// field of _event that may be undefined or null becomes a value and a tag
-// (lang.AbsentName), and the system variables their values. Every consumer of the IR then
-// sees the same lowered code.
-func (b *builder) lowerValues(all []code, infos []*lang.Info) {
-	sys := func(e lang.Expr) lang.Expr {
-		if x, ok := e.(*lang.SysVar); ok {
-			switch x.Name {
-			case "_sessionid":
-				return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionID}
-			case "_name":
-				return &lang.StrLit{ValuePos: x.NamePos, Value: b.m.Name}
-			case "_ioprocessors": // lowering replaced the object itself; the parser accepts only the SCXML processor's location
-				return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionLocation}
-			}
-		}
+// lowerPiece rewrites the guard and action of c, checked with condInfo
+// (nil without a guard) and info, into what the flattener and the
+// executors run (lang.LowerExpr): a variable, event parameter or field of
+// _event that may be undefined or null becomes a value and a tag
+// (lang.AbsentName), and the system variables their values. Every consumer
+// of the IR then sees the same lowered code.
+func (b *builder) lowerPiece(c code, condInfo, info *lang.Info) {
+	var cond lang.Expr
+	if c.cond != nil {
+		cond = b.sysValues(lang.LowerExpr(c.cond, condInfo, true))
+	}
+	body := lang.RewriteBlock(lang.LowerBlock(c.body, info), b.sysValue)
+	c.set(cond, body)
+}
+
+// sysValues returns e, lowered, with the system variables replaced by
+// their values (sysValue). Lowering has made e afresh: without a system
+// variable it is returned as it is, not copied again.
+func (b *builder) sysValues(e lang.Expr) lang.Expr {
+	has := false
+	lang.Inspect(e, func(n lang.Node) bool {
+		_, sys := n.(*lang.SysVar)
+		has = has || sys
+		return !has
+	})
+	if !has {
 		return e
 	}
-	for _, c := range all {
-		var cond lang.Expr
-		if c.cond != nil {
-			cond = lang.RewriteExpr(lang.LowerExpr(c.cond, infos[0], true), sys)
-			infos = infos[1:]
+	return lang.RewriteExpr(e, b.sysValue)
+}
+
+// sysValue is the value of the system variable e, or e.
+func (b *builder) sysValue(e lang.Expr) lang.Expr {
+	if x, ok := e.(*lang.SysVar); ok {
+		switch x.Name {
+		case "_sessionid":
+			return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionID}
+		case "_name":
+			return &lang.StrLit{ValuePos: x.NamePos, Value: b.m.Name}
+		case "_ioprocessors": // lowering replaced the object itself; the parser accepts only the SCXML processor's location
+			return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionLocation}
 		}
-		body := lang.RewriteBlock(lang.LowerBlock(c.body, infos[0]), sys)
-		infos = infos[1:]
-		c.set(cond, body)
 	}
+	return e
+}
+
+// lowerVars splits each variable and event parameter that may be
+// undefined or null, or is an array or object, into its leaves (lang.Leaves),
+// as the lowered code reads them.
+func (b *builder) lowerVars() {
 	var vars []*model.Var
 	for _, v := range b.m.Vars {
 		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() && !v.Type.Kind.IsRef() {
