@@ -374,9 +374,20 @@ func (b *builder) build(root *element) *model.Model {
 	b.expandDynamic()
 	b.historyCycles()
 	b.assignIDs()
+	b.doneReading()
 	b.inlineCalls()
 	b.checkCode()
 	return b.m
+}
+
+// doneReading drops what only reading the document needed: its elements
+// (with the decoded text of each and the offset of every byte of it) and
+// the blocks as read before their placeholders were expanded. The phases
+// that follow (inlining, checking, lowering) work on the model alone, and
+// do not hold the document while they check and lower its code.
+func (b *builder) doneReading() {
+	b.pending, b.data, b.events, b.funcEls, b.invokes = nil, nil, nil, nil, nil
+	b.deferred, b.dynSends, b.dynCancels = nil, nil, nil
 }
 
 // children reads the child elements of a state-like element.

@@ -166,7 +166,10 @@ func (b *builder) lowerPiece(c code, condInfo, info *lang.Info) {
 	if c.cond != nil {
 		cond = b.sysValues(lang.LowerExpr(c.cond, condInfo, true))
 	}
-	body := lang.RewriteBlock(lang.LowerBlock(c.body, info), b.sysValue)
+	body := lang.LowerBlock(c.body, info)
+	if hasSysVar(body) {
+		body = lang.RewriteBlock(body, b.sysValue)
+	}
 	c.set(cond, body)
 }
 
@@ -174,16 +177,21 @@ func (b *builder) lowerPiece(c code, condInfo, info *lang.Info) {
 // their values (sysValue). Lowering has made e afresh: without a system
 // variable it is returned as it is, not copied again.
 func (b *builder) sysValues(e lang.Expr) lang.Expr {
+	if !hasSysVar(e) {
+		return e
+	}
+	return lang.RewriteExpr(e, b.sysValue)
+}
+
+// hasSysVar reports whether n reads a system variable.
+func hasSysVar(n lang.Node) bool {
 	has := false
-	lang.Inspect(e, func(n lang.Node) bool {
+	lang.Inspect(n, func(n lang.Node) bool {
 		_, sys := n.(*lang.SysVar)
 		has = has || sys
 		return !has
 	})
-	if !has {
-		return e
-	}
-	return lang.RewriteExpr(e, b.sysValue)
+	return has
 }
 
 // sysValue is the value of the system variable e, or e.
