@@ -107,6 +107,9 @@ func (b *builder) checkCode() {
 	for progress := true; progress; {
 		progress = false
 		for _, c := range all {
+			if !b.infersParams(c.body, inferred) {
+				continue
+			}
 			if info, errs := lang.CheckBlock(env(c), b.fset, c.body); len(errs) == 0 && b.inferParams(c.body, info, inferred) {
 				progress = true
 			}
@@ -298,6 +301,32 @@ func (b *builder) collectEvents(all []code) {
 	sort.Slice(b.m.Events, func(i, j int) bool { return b.m.Events[i].Name < b.m.Events[j].Name })
 }
 
+// anyNode reports whether f holds for a node of the tree n. The phases
+// that infer types check a piece of code only where it holds a node they
+// look at: checking is most of what reading costs, and most pieces have
+// nothing for most phases.
+func anyNode(n lang.Node, f func(lang.Node) bool) bool {
+	found := false
+	lang.Inspect(n, func(x lang.Node) bool {
+		found = found || x != nil && f(x)
+		return !found
+	})
+	return found
+}
+
+// infersParams reports whether body raises or sends an event that is
+// neither declared nor inferred yet: whether inferParams may learn from it.
+func (b *builder) infersParams(body *lang.Block, inferred map[string]bool) bool {
+	return anyNode(body, func(n lang.Node) bool {
+		name, _, _ := raiseOrSend(n)
+		if name == "" {
+			return false
+		}
+		ev := b.m.EventByName(name)
+		return !ev.Declared && !inferred[name]
+	})
+}
+
 // inferParams records the parameter types of undeclared events from the
 // raises and sends in body that pass arguments to an event not inferred
 // yet; it reports whether it learnt anything.
@@ -396,7 +425,7 @@ func (b *builder) failNonArrays(all []code) bool {
 	vars := b.varTypes()
 	for _, c := range all {
 		stmts, ok := b.source[c.body]
-		if !ok {
+		if !ok || !anyNode(c.body, func(n lang.Node) bool { _, ok := n.(*lang.ForEach); return ok }) {
 			continue
 		}
 		env := &lang.Env{Vars: vars, Param: b.paramLookup(c.trans), State: func(string) bool { return true }}

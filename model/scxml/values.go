@@ -24,6 +24,9 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 	}
 	seen := make(map[string]first)
 	for _, c := range all {
+		if !anyNode(c.body, b.mayType) {
+			continue
+		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
 		assigned := func(name string, t lang.Type, pos source.Pos) {
 			v := b.m.Var(name)
@@ -91,6 +94,20 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 	return learnt
 }
 
+// mayType reports whether n may give a variable its type (inferVarTypes):
+// a <foreach>, or an assignment of a whole variable that is undefined
+// alone, or an int without a setbot:type that a decimal makes a decimal.
+func (b *builder) mayType(n lang.Node) bool {
+	switch a := n.(type) {
+	case *lang.ForEach:
+		return true
+	case *lang.Assign:
+		v := b.m.Var(a.Target.Name)
+		return len(a.Path) == 0 && v != nil && (v.Type.Kind == lang.Undef || v.Type.Kind == lang.Int && !b.annotated[v.Name])
+	}
+	return false
+}
+
 // growArrays gives room to grow to each array variable without a
 // setbot:type that the code assigns a value that may be longer than its
 // initial value (a = a.concat([x])): the bound lang.GrowArrayLen, or the
@@ -102,6 +119,9 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[string]lang.Type) bool {
 	grow := make(map[string]lang.Type)
 	for _, c := range all {
+		if !anyNode(c.body, b.mayGrow) {
+			continue
+		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
 		lang.Inspect(c.body, func(n lang.Node) bool {
 			a, ok := n.(*lang.Assign)
@@ -133,6 +153,17 @@ func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[stri
 		}
 	}
 	return len(grow) > 0
+}
+
+// mayGrow reports whether n assigns a whole array variable that
+// growArrays may give room to grow.
+func (b *builder) mayGrow(n lang.Node) bool {
+	a, ok := n.(*lang.Assign)
+	if !ok || a.Op != lang.ASSIGN || len(a.Path) > 0 {
+		return false
+	}
+	v := b.m.Var(a.Target.Name)
+	return v != nil && v.Type.Kind == lang.Array && !b.annotated[v.Name] && !b.grown[v.Name]
 }
 
 // declareLoopVars declares the items and indexes of <foreach> elements
