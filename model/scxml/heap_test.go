@@ -35,13 +35,13 @@ var accepted = map[string]func() []byte{
 	"idle":         func() []byte { return hostile.Idle(2500, 2500) },
 }
 
-// Reading each accepted shape holds at most maxHeapRatio times its bytes
-// in the heap. Each shape is read in a process of its own (the test binary
-// run again), where nothing else allocates, with the collector run after
-// every 5% of growth, so that the heap holds little more than what reading
-// keeps: its fullest, sampled while reading, is the memory reading needs
-// (at the collector's default of 100%, a process may take about twice as
-// much). Sampling can only miss the fullest moment, never add to it.
+// Reading each accepted shape keeps at most maxHeapRatio times its bytes
+// live in the heap. Each shape is read in a process of its own (the test
+// binary run again), where nothing else allocates, with the collector run
+// after every 5% of growth; the live heap each collection finds, sampled
+// while reading, is the memory reading needs (at the collector's default
+// of 100% a process may take up to about twice as much before it
+// collects). Sampling can only miss the fullest moment, never add to it.
 func TestReadHeap(t *testing.T) {
 	if name := os.Getenv("SETBOT_READHEAP_SHAPE"); name != "" {
 		readHeapChild(name)
@@ -58,19 +58,20 @@ func TestReadHeap(t *testing.T) {
 			}
 			var size, peak uint64
 			line, _, _ := strings.Cut(string(out), "\n")
-			if _, err := fmt.Sscanf(line, "read %d bytes, heap at most %d", &size, &peak); err != nil {
+			if _, err := fmt.Sscanf(line, "read %d bytes, live heap at most %d", &size, &peak); err != nil {
 				t.Fatalf("%v in the child's output:\n%s", err, out)
 			}
 			if peak > maxHeapRatio*size {
-				t.Errorf("reading %d bytes held %d in the heap, more than %d times as much", size, peak, maxHeapRatio)
+				t.Errorf("reading %d bytes kept %d live in the heap, more than %d times as much", size, peak, maxHeapRatio)
 			}
-			t.Logf("%s: %d bytes, heap at most %d (%.1fx)", name, size, peak, float64(peak)/float64(size))
+			t.Logf("%s: %d bytes, live heap at most %d (%.1fx)", name, size, peak, float64(peak)/float64(size))
 		})
 	}
 }
 
-// readHeapChild reads the shape name and prints its size and the most the
-// heap held while reading it beyond what it held before.
+// readHeapChild reads the shape name and prints its size and the most
+// that a collection found live while reading it, beyond what was live
+// before.
 func readHeapChild(name string) {
 	src := accepted[name]()
 	debug.SetGCPercent(5)
@@ -102,6 +103,6 @@ func readHeapChild(name string) {
 		fmt.Println(errs)
 		os.Exit(1)
 	}
-	fmt.Printf("read %d bytes, heap at most %d\n", len(src), peak-base)
+	fmt.Printf("read %d bytes, live heap at most %d\n", len(src), peak-base)
 	os.Exit(0)
 }
