@@ -38,10 +38,13 @@ var accepted = map[string]func() []byte{
 // Reading each accepted shape keeps at most maxHeapRatio times its bytes
 // live in the heap. Each shape is read in a process of its own (the test
 // binary run again), where nothing else allocates, with the collector run
-// after every 5% of growth; the live heap each collection finds, sampled
-// while reading, is the memory reading needs (at the collector's default
-// of 100% a process may take up to about twice as much before it
-// collects). Sampling can only miss the fullest moment, never add to it.
+// after every 5% of growth and stopping the world (GODEBUG
+// gcstoptheworld=1), so that each collection finds exactly what reading
+// holds at that moment, not what it allocates while the collector marks;
+// the most a collection finds, sampled while reading, is the memory
+// reading needs (at the collector's default of 100%, a process may take
+// up to about twice as much before it collects). Sampling can only miss
+// the fullest moment, never add to it.
 func TestReadHeap(t *testing.T) {
 	if name := os.Getenv("SETBOT_READHEAP_SHAPE"); name != "" {
 		readHeapChild(name)
@@ -51,7 +54,7 @@ func TestReadHeap(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			cmd := exec.Command(os.Args[0], "-test.run=^TestReadHeap$", "-test.count=1")
-			cmd.Env = append(os.Environ(), "SETBOT_READHEAP_SHAPE="+name)
+			cmd.Env = append(os.Environ(), "SETBOT_READHEAP_SHAPE="+name, "GODEBUG=gcstoptheworld=1")
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("%v\n%s", err, out)
