@@ -191,38 +191,13 @@ func (b *builder) declareLoopVars(all []code) {
 // executors run (lang.LowerExpr): a variable, event parameter or field of
 // _event that may be undefined or null becomes a value and a tag
 // (lang.AbsentName), and the system variables their values. Every consumer
-// of the IR then sees the same lowered code.
+// of the IR then sees the same lowered code, a tree of its own.
 func (b *builder) lowerPiece(c code, condInfo, info *lang.Info) {
 	var cond lang.Expr
 	if c.cond != nil {
-		cond = b.sysValues(lang.LowerExpr(c.cond, condInfo, true))
+		cond = lang.RewriteExpr(lang.LowerExpr(c.cond, condInfo, true), b.sysValue)
 	}
-	body := lang.LowerBlock(c.body, info)
-	if hasSysVar(body) {
-		body = lang.RewriteBlock(body, b.sysValue)
-	}
-	c.set(cond, body)
-}
-
-// sysValues returns e, lowered, with the system variables replaced by
-// their values (sysValue). Lowering has made e afresh: without a system
-// variable it is returned as it is, not copied again.
-func (b *builder) sysValues(e lang.Expr) lang.Expr {
-	if !hasSysVar(e) {
-		return e
-	}
-	return lang.RewriteExpr(e, b.sysValue)
-}
-
-// hasSysVar reports whether n reads a system variable.
-func hasSysVar(n lang.Node) bool {
-	has := false
-	lang.Inspect(n, func(n lang.Node) bool {
-		_, sys := n.(*lang.SysVar)
-		has = has || sys
-		return !has
-	})
-	return has
+	c.set(cond, lang.RewriteBlock(lang.LowerBlock(c.body, info), b.sysValue))
 }
 
 // sysValue is the value of the system variable e, or e.
