@@ -28,24 +28,77 @@ func guarded(cond string) []byte {
 
 // Sum is a model whose condition is x + 1 + 1 ... > 0 with terms terms: a chain of
 // binary operators as deep as it is long (300,000 terms make a 1.2 MB file).
-func Sum(terms int) []byte {
-	return guarded("x" + strings.Repeat(" + 1", terms) + " &gt; 0")
-}
+func Sum(terms int) []byte { return guarded(SumCond(terms)) }
+
+// SumCond is the condition of Sum, escaped for an attribute.
+func SumCond(terms int) string { return "x" + strings.Repeat(" + 1", terms) + " &gt; 0" }
 
 // Parens is a model whose condition is x > 0 inside depth pairs of parentheses.
-func Parens(depth int) []byte {
-	return guarded(strings.Repeat("(", depth) + "x &gt; 0" + strings.Repeat(")", depth))
+func Parens(depth int) []byte { return guarded(ParensCond(depth)) }
+
+// ParensCond is the condition of Parens, escaped for an attribute.
+func ParensCond(depth int) string {
+	return strings.Repeat("(", depth) + "x &gt; 0" + strings.Repeat(")", depth)
 }
 
 // Alternatives is a model whose condition is x == 0 || x == 1 || ... of about size
 // bytes: one long expression made of many small ones.
-func Alternatives(size int) []byte {
+func Alternatives(size int) []byte { return guarded(AlternativesCond(size)) }
+
+// AlternativesCond is the condition of Alternatives.
+func AlternativesCond(size int) string {
 	var c strings.Builder
 	c.WriteString("x == 0")
 	for i := 1; c.Len() < size; i++ {
 		fmt.Fprintf(&c, " || x == %d", i)
 	}
-	return guarded(c.String())
+	return c.String()
+}
+
+// The shapes above are refused at the size that once crashed or exhausted the
+// reader. Those below make a model as large by repeating one piece that the limits
+// accept (a condition, a script, an assignment): what reading an accepted model costs
+// for its size.
+
+// ring writes a model of states states s0, s1, ..., each going to the next (the last to
+// s0) on event e; transition writes the attributes and content of state i's transition
+// after its event, ending the element.
+func ring(states int, transition func(b *strings.Builder, i int)) []byte {
+	var b strings.Builder
+	b.WriteString(head)
+	for i := range states {
+		fmt.Fprintf(&b, "  <state id=\"s%d\">\n    <transition event=\"e\" target=\"s%d\"", i, (i+1)%states)
+		transition(&b, i)
+		b.WriteString("\n  </state>\n")
+	}
+	b.WriteString("</scxml>\n")
+	return []byte(b.String())
+}
+
+// Guards is a model of a ring of states states, each going to the next on e when cond
+// holds (a condition escaped for an attribute: SumCond, say).
+func Guards(states int, cond string) []byte {
+	return ring(states, func(b *strings.Builder, _ int) { fmt.Fprintf(b, " cond=\"%s\"/>", cond) })
+}
+
+// Scripts is a model of a ring of states states, each going to the next on e running a
+// <script> of statements statements, as Script's.
+func Scripts(states, statements int) []byte {
+	return ring(states, func(b *strings.Builder, _ int) {
+		b.WriteString(">\n      <script>")
+		for range statements {
+			b.WriteString("x = x + 1;\n")
+		}
+		b.WriteString("</script>\n    </transition>")
+	})
+}
+
+// Assigns is a model of a ring of states states, each going to the next on e adding its
+// number to x with an <assign>, as Counter counts.
+func Assigns(states int) []byte {
+	return ring(states, func(b *strings.Builder, i int) {
+		fmt.Fprintf(b, "><assign location=\"x\" expr=\"x + %d\"/></transition>", i)
+	})
 }
 
 // Script is a model whose transition runs a <script> of statements statements.
@@ -78,7 +131,7 @@ func Parallel(regions int) []byte {
 // configuration only the events its transitions take, so that this costs states + events
 // macrosteps, not states × events (9,000 × 9,000 make a 1 MB file).
 func Idle(states, events int) []byte {
-	return ring(states, events, "")
+	return eventRing(states, events, "")
 }
 
 // Busy is Idle with a transition in every state of the ring that takes any event (a
@@ -87,11 +140,11 @@ func Idle(states, events int) []byte {
 // does, and takes as long to flatten as it likes (1,000 × 1,000 take seconds, 9,000 × 20,000
 // hours): only the job's time limit ends it.
 func Busy(states, events int) []byte {
-	return ring(states, events, `<transition event="*" cond="false"/>`)
+	return eventRing(states, events, `<transition event="*" cond="false"/>`)
 }
 
-// ring is Idle with more in each state but the last.
-func ring(states, events int, more string) []byte {
+// eventRing is Idle with more in each state but the last.
+func eventRing(states, events int, more string) []byte {
 	var b strings.Builder
 	b.WriteString(head)
 	for i := range states - 1 {

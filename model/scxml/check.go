@@ -96,13 +96,14 @@ func (b *builder) allCode() []code {
 // checkCode collects the events, then type-checks every guard and action in
 // document order, inferring the parameters of events the model raises or
 // sends without declaring them and the types of variables declared without
-// a value. A model without errors is then lowered (lowerValues).
+// a value. A model without errors is then lowered (checkAll).
 func (b *builder) checkCode() {
 	all := b.allCode()
 	if b.failNonArrays(all) {
 		all = b.allCode()
 	}
 	b.unknownStates(all)
+	b.source = nil // failNonArrays was the last to lower a block again
 	b.collectEvents(all)
 	b.declareLoopVars(all)
 	b.declareCommonsVars()
@@ -131,6 +132,9 @@ func (b *builder) checkCode() {
 	for progress := true; progress; {
 		progress = false
 		for _, c := range all {
+			if !b.infersParams(c.body, inferred) {
+				continue
+			}
 			if info, errs := lang.CheckBlock(env(c), b.fset, c.body); len(errs) == 0 && b.inferParams(c.body, info, inferred) {
 				progress = true
 			}
@@ -154,27 +158,52 @@ func (b *builder) checkCode() {
 	keep := func(errs source.ErrorList) source.ErrorList {
 		return slices.DeleteFunc(errs, func(e *source.Error) bool { return reported[e.Pos] })
 	}
-	infos := make([]*lang.Info, 0, 2*len(all))
-	for _, c := range all {
+	b.checkAll(all, env, keep)
+}
+
+// checkAll type-checks every guard and action of all with its env, keeping
+// the errors keep keeps, and lowers each one as soon as it is checked while
+// the model has no error (lowerPiece): a piece's checker results are then
+// dropped before the next is checked, so that reading holds the results of
+// one piece at a time, not of the whole model. What the rule for decimals
+// takes in is kept (decimalFacts). A model with errors is not returned, so
+// that the pieces lowered before the first error do not matter; a model
+// without them has every piece lowered, and its variables and events are
+// lowered last (lowerVars).
+func (b *builder) checkAll(all []code, env func(code) *lang.Env, keep func(source.ErrorList) source.ErrorList) {
+	decimals := make([]*lang.Info, 0, 2*len(all))
+	for i, c := range all {
+		all[i] = code{} // once lowered, the piece as read is garbage
+		var condInfo *lang.Info
 		if c.cond != nil {
 			info, errs := lang.CheckCond(env(c), b.fset, c.cond)
 			b.errs = append(b.errs, keep(errs)...)
 			b.vet(c.cond, info, true)
-			infos = append(infos, info)
+			decimals = append(decimals, decimalFacts(info))
+			condInfo = info
 		}
 		info, errs := lang.CheckBlock(env(c), b.fset, c.body)
 		b.errs = append(b.errs, keep(errs)...)
 		b.vet(c.body, info, false)
-		infos = append(infos, info)
+		decimals = append(decimals, decimalFacts(info))
 		if len(errs) == 0 {
 			b.checkArgs(c.body)
 		}
+		if len(b.errs) == 0 {
+			b.lowerPiece(c, condInfo, info)
+		}
 	}
-	b.errs = append(b.errs, lang.CheckDecimals(b.fset, append(slices.Clip(b.dataInfos), infos...))...)
+	b.errs = append(b.errs, lang.CheckDecimals(b.fset, append(slices.Clip(b.dataInfos), decimals...))...)
 	b.checkIDs()
 	if len(b.errs) == 0 {
-		b.lowerValues(all, infos)
+		b.lowerVars()
 	}
+}
+
+// decimalFacts returns what of info the rule for decimals
+// (lang.CheckDecimals) takes in, without the types of every expression.
+func decimalFacts(info *lang.Info) *lang.Info {
+	return &lang.Info{Inexact: info.Inexact, DecimalArith: info.DecimalArith}
 }
 
 // hasDoneData reports whether a final child of s has <donedata>: then
@@ -299,6 +328,32 @@ func (b *builder) collectEvents(all []code) {
 	sort.Slice(b.m.Events, func(i, j int) bool { return b.m.Events[i].Name < b.m.Events[j].Name })
 }
 
+// anyNode reports whether f holds for a node of the tree n. The phases
+// that infer types check a piece of code only where it holds a node they
+// look at: checking is most of what reading costs, and most pieces have
+// nothing for most phases.
+func anyNode(n lang.Node, f func(lang.Node) bool) bool {
+	found := false
+	lang.Inspect(n, func(x lang.Node) bool {
+		found = found || x != nil && f(x)
+		return !found
+	})
+	return found
+}
+
+// infersParams reports whether body raises or sends an event that is
+// neither declared nor inferred yet: whether inferParams may learn from it.
+func (b *builder) infersParams(body *lang.Block, inferred map[string]bool) bool {
+	return anyNode(body, func(n lang.Node) bool {
+		name, _, _ := raiseOrSend(n)
+		if name == "" {
+			return false
+		}
+		ev := b.m.EventByName(name)
+		return !ev.Declared && !inferred[name]
+	})
+}
+
 // inferParams records the parameter types of undeclared events from the
 // raises and sends in body that pass arguments to an event not inferred
 // yet; it reports whether it learnt anything.
@@ -397,7 +452,7 @@ func (b *builder) failNonArrays(all []code) bool {
 	vars := b.varTypes()
 	for _, c := range all {
 		stmts, ok := b.source[c.body]
-		if !ok {
+		if !ok || !anyNode(c.body, func(n lang.Node) bool { _, ok := n.(*lang.ForEach); return ok }) {
 			continue
 		}
 		env := &lang.Env{Vars: vars, Param: b.paramLookup(c.trans), State: func(string) bool { return true }}

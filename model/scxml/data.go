@@ -135,7 +135,7 @@ func (b *builder) readData() {
 			info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, lang.Invalid)
 			b.errs = append(b.errs, errs...)
 			b.vet(init, info, false)
-			b.dataInfos = append(b.dataInfos, info)
+			b.dataInfos = append(b.dataInfos, decimalFacts(info))
 			if len(errs) > 0 {
 				continue
 			}

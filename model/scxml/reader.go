@@ -147,8 +147,9 @@ type builder struct {
 	m     *model.Model
 	errs  source.ErrorList
 	warns source.ErrorList
-	// dataInfos are the checker's results for the <data> values, which
-	// the rule for decimals (lang.CheckDecimals) takes in with the code's.
+	// dataInfos are what the rule for decimals (lang.CheckDecimals) takes
+	// in of the checker's results for the <data> values (decimalFacts),
+	// with the code's.
 	dataInfos []*lang.Info
 	// annotated holds the variables whose type a setbot:type gives;
 	// grown the arrays without one that growArrays gave room to grow.
@@ -393,6 +394,7 @@ func (b *builder) build(root *element) *model.Model {
 	b.unboundConds()
 	b.historyCycles()
 	b.assignIDs()
+	b.doneReading()
 	b.inlineCalls()
 	b.checkCode()
 	return b.m
@@ -442,6 +444,16 @@ func (b *builder) earlyDrafts(el *element) {
 // state has one, and the draft of 13 May 2010 took it away; SCXML 1.0
 // makes <scxml> a wrapper of the states (W3C www-voice list, January 2012).
 const rootStateDrafts = "the SCXML working drafts of 2008 and 2009 read <scxml> as the root state, with an <initial> as a state has, and tools of that time still write it so; SCXML 1.0 makes it a wrapper of the states"
+
+// doneReading drops what only reading the document needed: its elements
+// (with the decoded text of each and the offset of every byte of it) and
+// the blocks as read before their placeholders were expanded. The phases
+// that follow (inlining, checking, lowering) work on the model alone, and
+// do not hold the document while they check and lower its code.
+func (b *builder) doneReading() {
+	b.pending, b.data, b.events, b.funcEls, b.invokes = nil, nil, nil, nil, nil
+	b.deferred, b.dynSends, b.dynCancels = nil, nil, nil
+}
 
 // children reads the child elements of a state-like element.
 func (b *builder) children(s *model.State, el *element) {

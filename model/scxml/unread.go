@@ -33,6 +33,9 @@ func (b *builder) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
 	}
 	var out []mixed
 	for _, c := range all {
+		if !anyNode(c.body, b.assignsInitialised) {
+			continue
+		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
 		locals := make(map[string]bool) // an assignment to a local of the same name is the local's
 		lang.Inspect(c.body, func(n lang.Node) bool {
@@ -59,6 +62,17 @@ func (b *builder) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
 		})
 	}
 	return out
+}
+
+// assignsInitialised reports whether n assigns a whole variable whose
+// type its <data> value gives: an assignment mixedKinds looks at.
+func (b *builder) assignsInitialised(n lang.Node) bool {
+	a, ok := n.(*lang.Assign)
+	if !ok || a.Op != lang.ASSIGN || len(a.Path) > 0 || b.annotated[a.Target.Name] {
+		return false
+	}
+	_, ok = b.inits[a.Target.Name]
+	return ok && b.m.Var(a.Target.Name) != nil
 }
 
 // dropUnreadInits makes every variable that the code assigns a value of

@@ -24,6 +24,9 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 	}
 	seen := make(map[string]first)
 	for _, c := range all {
+		if !anyNode(c.body, b.mayType) {
+			continue
+		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
 		assigned := func(name string, t lang.Type, pos source.Pos) {
 			v := b.m.Var(name)
@@ -91,6 +94,20 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 	return learnt
 }
 
+// mayType reports whether n may give a variable its type (inferVarTypes):
+// a <foreach>, or an assignment of a whole variable that is undefined
+// alone, or an int without a setbot:type that a decimal makes a decimal.
+func (b *builder) mayType(n lang.Node) bool {
+	switch a := n.(type) {
+	case *lang.ForEach:
+		return true
+	case *lang.Assign:
+		v := b.m.Var(a.Target.Name)
+		return len(a.Path) == 0 && v != nil && (v.Type.Kind == lang.Undef || v.Type.Kind == lang.Int && !b.annotated[v.Name])
+	}
+	return false
+}
+
 // growArrays gives room to grow to each array variable without a
 // setbot:type that the code assigns a value that may be longer than its
 // initial value (a = a.concat([x])): the bound lang.GrowArrayLen, or the
@@ -102,6 +119,9 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[string]lang.Type) bool {
 	grow := make(map[string]lang.Type)
 	for _, c := range all {
+		if !anyNode(c.body, b.mayGrow) {
+			continue
+		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
 		lang.Inspect(c.body, func(n lang.Node) bool {
 			a, ok := n.(*lang.Assign)
@@ -135,6 +155,17 @@ func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[stri
 	return len(grow) > 0
 }
 
+// mayGrow reports whether n assigns a whole array variable that
+// growArrays may give room to grow.
+func (b *builder) mayGrow(n lang.Node) bool {
+	a, ok := n.(*lang.Assign)
+	if !ok || a.Op != lang.ASSIGN || len(a.Path) > 0 {
+		return false
+	}
+	v := b.m.Var(a.Target.Name)
+	return v != nil && v.Type.Kind == lang.Array && !b.annotated[v.Name] && !b.grown[v.Name]
+}
+
 // declareLoopVars declares the items and indexes of <foreach> elements
 // that name no variable: SCXML declares them (§4.6). They are undefined
 // until the loop assigns them.
@@ -155,36 +186,39 @@ func (b *builder) declareLoopVars(all []code) {
 	}
 }
 
-// lowerValues rewrites every guard and action, checked with infos (in the
-// order of all, a guard's before its action's), into what the flattener
-// and the executors run (lang.LowerExpr): a variable, event parameter or
-// field of _event that may be undefined or null becomes a value and a tag
-// (lang.AbsentName), and the system variables their values. Every consumer of the IR then
-// sees the same lowered code.
-func (b *builder) lowerValues(all []code, infos []*lang.Info) {
-	sys := func(e lang.Expr) lang.Expr {
-		if x, ok := e.(*lang.SysVar); ok {
-			switch x.Name {
-			case "_sessionid":
-				return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionID}
-			case "_name":
-				return &lang.StrLit{ValuePos: x.NamePos, Value: b.m.Name}
-			case "_ioprocessors": // lowering replaced the object itself; the parser accepts only the SCXML processor's location
-				return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionLocation}
-			}
-		}
-		return e
+// lowerPiece rewrites the guard and action of c, checked with condInfo
+// (nil without a guard) and info, into what the flattener and the
+// executors run (lang.LowerExpr): a variable, event parameter or field of
+// _event that may be undefined or null becomes a value and a tag
+// (lang.AbsentName), and the system variables their values. Every consumer
+// of the IR then sees the same lowered code, a tree of its own.
+func (b *builder) lowerPiece(c code, condInfo, info *lang.Info) {
+	var cond lang.Expr
+	if c.cond != nil {
+		cond = lang.RewriteExpr(lang.LowerExpr(c.cond, condInfo, true), b.sysValue)
 	}
-	for _, c := range all {
-		var cond lang.Expr
-		if c.cond != nil {
-			cond = lang.RewriteExpr(lang.LowerExpr(c.cond, infos[0], true), sys)
-			infos = infos[1:]
+	c.set(cond, lang.RewriteBlock(lang.LowerBlock(c.body, info), b.sysValue))
+}
+
+// sysValue is the value of the system variable e, or e.
+func (b *builder) sysValue(e lang.Expr) lang.Expr {
+	if x, ok := e.(*lang.SysVar); ok {
+		switch x.Name {
+		case "_sessionid":
+			return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionID}
+		case "_name":
+			return &lang.StrLit{ValuePos: x.NamePos, Value: b.m.Name}
+		case "_ioprocessors": // lowering replaced the object itself; the parser accepts only the SCXML processor's location
+			return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionLocation}
 		}
-		body := lang.RewriteBlock(lang.LowerBlock(c.body, infos[0]), sys)
-		infos = infos[1:]
-		c.set(cond, body)
 	}
+	return e
+}
+
+// lowerVars splits each variable and event parameter that may be
+// undefined or null, or is an array or object, into its leaves (lang.Leaves),
+// as the lowered code reads them.
+func (b *builder) lowerVars() {
 	var vars []*model.Var
 	for _, v := range b.m.Vars {
 		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() && !v.Type.Kind.IsRef() {
