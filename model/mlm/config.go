@@ -131,8 +131,9 @@ func (c *config) under(sources []int) []*model.State {
 		if i < end {
 			continue // within a source already taken
 		}
-		s := c.lay.states[i]
-		if s.Kind != model.Root && !c.has(s) {
+		// The bit of i, not has(s): an event that many states take makes
+		// this loop run once per source at every step.
+		if c.active[i/64]&(1<<(i%64)) == 0 && c.lay.states[i].Kind != model.Root {
 			continue
 		}
 		start := len(out)
