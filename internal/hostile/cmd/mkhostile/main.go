@@ -13,7 +13,7 @@ import (
 )
 
 func main() {
-	shape := flag.String("shape", "", "sum, parens, alternatives, script, parallel, idle, counter or greedy-config")
+	shape := flag.String("shape", "", "sum, parens, alternatives, script, symbolic-script, doubles, parallel, idle, counter or greedy-config")
 	n := flag.Int("n", 1000, "the size: terms, depth, bytes, statements, regions or states and events, as the shape counts")
 	flag.Parse()
 	var out []byte
@@ -26,6 +26,10 @@ func main() {
 		out = hostile.Alternatives(*n)
 	case "script":
 		out = hostile.Script(*n)
+	case "symbolic-script":
+		out = hostile.SymbolicScript(*n)
+	case "doubles":
+		out = hostile.Doubles(*n)
 	case "parallel":
 		out = hostile.Parallel(*n)
 	case "idle":
