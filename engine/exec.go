@@ -548,8 +548,10 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 			if s.Op != lang.ASSIGN {
 				val = x.binary(compoundOp[s.Op], x.lookup(v.r, s.Target.Name), val)
 			}
-			x.store(v.r, s.Target.Name, val)
-			out = append(out, v.r)
+			if x.kept(val, s.Pos()) {
+				x.store(v.r, s.Target.Name, val)
+				out = append(out, v.r)
+			}
 		}
 		return out
 	case *lang.IncDec:
@@ -560,7 +562,11 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 		if x.tab.Sort(x.lookup(r, s.Target.Name)) == solver.RealSort {
 			delta = x.tab.ToReal(delta)
 		}
-		x.store(r, s.Target.Name, x.tab.Add(x.lookup(r, s.Target.Name), delta))
+		val := x.tab.Add(x.lookup(r, s.Target.Name), delta)
+		if !x.kept(val, s.Pos()) {
+			return nil
+		}
+		x.store(r, s.Target.Name, val)
 		return []*run{r}
 	case *lang.Decl:
 		if s.Value == nil {
@@ -578,8 +584,10 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 		}
 		var out []*run
 		for _, v := range x.eval(r, s.Value) {
-			v.r.declare(s.Name.Name, v.v)
-			out = append(out, v.r)
+			if x.kept(v.v, s.Pos()) {
+				v.r.declare(s.Name.Name, v.v)
+				out = append(out, v.r)
+			}
 		}
 		return out
 	case *lang.If:
@@ -661,6 +669,20 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 	}
 	x.fail("unexpected statement %T", s)
 	return nil
+}
+
+// kept reports whether a run may store v in a variable: a value larger
+// than vocab.MaxTermSize cuts the run at the statement at (the term
+// bound), so that the terms a path keeps, and every walk of them, stay
+// within it however many statements, loop iterations and steps build
+// them.
+func (x *executor) kept(v solver.Term, at source.Pos) bool {
+	if x.tab.Size(v) <= vocab.MaxTermSize {
+		return true
+	}
+	x.limits[vocab.BoundTerm] = vocab.MaxTermSize
+	x.cut(vocab.BoundTerm, at, "a value grows beyond %d operators and operands (the term bound): setbot does not follow it", vocab.MaxTermSize)
+	return false
 }
 
 var compoundOp = map[lang.Token]lang.Token{

@@ -134,9 +134,7 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 			return nil, nil, fmt.Errorf("%w: duplicate term %d", errTable, i+1)
 		}
 		t.index[n] = Term(len(t.nodes))
-		t.nodes = append(t.nodes, n)
-		t.scalar = append(t.scalar, t.scalarNode(n))
-		t.vars = append(t.vars, nil)
+		t.appendNode(n)
 	}
 	number := func(what string) (uint64, error) {
 		v, k := binary.Uvarint(b)

@@ -10,24 +10,31 @@ import (
 // The string operations. Each folds to a constant when its operands are
 // constants, with the semantics of package ecma.
 
-// Concat returns x + y on strings. Constants next to each other are joined:
-// (x + 'a') + 'b' is x + 'ab'.
+// MaxJoined is the longest constant (in bytes) Concat makes by joining
+// two: a longer string stays a concatenation, which the term bound counts
+// (Size), so that a string doubled in a loop or a long script costs the
+// table its operators rather than its characters.
+const MaxJoined = 4096
+
+// Concat returns x + y on strings. Constants next to each other are joined
+// (up to MaxJoined bytes): (x + 'a') + 'b' is x + 'ab'.
 func (t *Table) Concat(x, y Term) Term {
 	a, aok := t.StringValue(x)
 	b, bok := t.StringValue(y)
+	joins := func(c, d string) bool { return len(c)+len(d) <= MaxJoined }
 	switch {
-	case aok && bok:
-		return t.Str(a + b)
 	case aok && a == "":
 		return y
 	case bok && b == "":
 		return x
+	case aok && bok && joins(a, b):
+		return t.Str(a + b)
 	case bok && t.Op(x) == OpConcat:
-		if c, ok := t.StringValue(t.nodes[x].b); ok {
+		if c, ok := t.StringValue(t.nodes[x].b); ok && joins(c, b) {
 			return t.Concat(t.nodes[x].a, t.Str(c+b))
 		}
 	case aok && t.Op(y) == OpConcat:
-		if c, ok := t.StringValue(t.nodes[y].a); ok {
+		if c, ok := t.StringValue(t.nodes[y].a); ok && joins(a, c) {
 			return t.Concat(t.Str(a+c), t.nodes[y].b)
 		}
 	}

@@ -15,6 +15,7 @@ package solver
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -112,7 +113,8 @@ type node struct {
 // Table creates and stores terms. It is not safe for concurrent use.
 type Table struct {
 	nodes  []node
-	scalar []bool // by term: EvalScalar decides it (see scalarNode)
+	scalar []bool  // by term: EvalScalar decides it (see scalarNode)
+	size   []int32 // by term: Size
 	index  map[node]Term
 	vars   [][]Term       // by term: its free variables once asked for (noVars when none), nil before
 	calls  map[Term]*Call // the variables that are black-box calls (Apply)
@@ -124,7 +126,26 @@ var noVars = []Term{}
 
 // NewTable returns an empty table.
 func NewTable() *Table {
-	return &Table{nodes: []node{{}}, scalar: []bool{false}, index: make(map[node]Term), vars: [][]Term{nil}}
+	return &Table{nodes: []node{{}}, scalar: []bool{false}, size: []int32{0}, index: make(map[node]Term), vars: [][]Term{nil}}
+}
+
+// Size returns the size of x written out as a tree: its operators and
+// operands, counting a subterm as often as it occurs (x * x counts x
+// twice), so that it bounds the depth of x and the work of any walk that
+// does not share subterms. It saturates at the largest int32. The
+// executors bound it (vocab.MaxTermSize).
+func (t *Table) Size(x Term) int { return int(t.size[x]) }
+
+// appendNode stores n as the next term.
+func (t *Table) appendNode(n node) {
+	size := int64(1)
+	for _, a := range [3]Term{n.a, n.b, n.c} {
+		size += int64(t.size[a]) // 0 for no operand
+	}
+	t.nodes = append(t.nodes, n)
+	t.scalar = append(t.scalar, t.scalarNode(n))
+	t.size = append(t.size, int32(min(size, math.MaxInt32)))
+	t.vars = append(t.vars, nil)
 }
 
 // Len returns the number of distinct terms created.
@@ -135,9 +156,7 @@ func (t *Table) intern(n node) Term {
 		return id
 	}
 	id := Term(len(t.nodes))
-	t.nodes = append(t.nodes, n)
-	t.scalar = append(t.scalar, t.scalarNode(n))
-	t.vars = append(t.vars, nil)
+	t.appendNode(n)
 	t.index[n] = id
 	return id
 }

@@ -249,6 +249,12 @@ const (
 	// String of a decimal) where ECMAScript's value is NaN, which setbot does not model, or
 	// beyond the range setbot computes exactly (README, "Functions"): a path stops there.
 	BoundNumber Bound = "number"
+	// BoundTerm: the size of the symbolic value a statement stores in a variable (its
+	// operators and operands written out as a tree; MaxTermSize): a path whose value
+	// grows beyond it, such as a long chain of x = x * y + 1 on an input y, stops at the
+	// statement that stores it, so that no walk of a term, the solver's included, grows
+	// with the input.
+	BoundTerm Bound = "term"
 )
 
 // DefaultMaxMicrosteps is the microsteps bound's default in every executor: the symbolic
@@ -257,6 +263,16 @@ const (
 // unreachable within its bounds. It counts the events run-to-completion processes in one
 // step (the reference interpreter: its microsteps).
 const DefaultMaxMicrosteps = 100
+
+// MaxTermSize is the term bound's limit: the largest size of a symbolic value (its
+// operators and operands written out as a tree, a subterm counted as often as it occurs)
+// the executors store in a variable. Every walk of a term, the solver translation and
+// the solver's own included, is then as deep as the value a path keeps plus the
+// expression that reads it, which the reader bounds (model/lang's limits): a Go stack
+// holds that with room to spare, and Z3 decides a chain of 10,000 comparisons in about a
+// second where one of 100,000 takes minutes. It is fixed, as the model's tree under its
+// bounds does not depend on the run, so a cached tree it cut is the one any run builds.
+const MaxTermSize = 10000
 
 // Setting says where a user raises the bound: the key under bounds in .setbot.yml and the
 // command-line flag, or, for array, the array's declared size. (The config package's keys and
@@ -285,6 +301,8 @@ func (b Bound) Setting() string {
 		return "the rows of the black-box function's table (setbot:function table=...); its command computes more with functions.run_commands in .setbot.yml, --run-commands for analyze, --grow-tables for explore"
 	case BoundSessions:
 		return "fixed: setbot tells apart the events of 3 sessions of one invoke that end within one step (end fewer sessions per input event)"
+	case BoundTerm:
+		return "fixed: setbot follows values of at most " + strconv.Itoa(MaxTermSize) + " operators and operands (compute the value in fewer steps, or from fewer inputs)"
 	case BoundNumber:
 		return "values in the exact range of parseInt, Number and String (README, \"Functions\"): test a string before converting it"
 	case BoundCall:
@@ -327,7 +345,7 @@ func FormatBytes(n int64) string {
 }
 
 // Bounds lists the bounds in the order the report gives them.
-var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundMemory, BoundArray, BoundCall, BoundTable, BoundNumber, BoundConcretised, BoundSessions, BoundInterrupt}
+var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundMemory, BoundArray, BoundCall, BoundTable, BoundNumber, BoundTerm, BoundConcretised, BoundSessions, BoundInterrupt}
 
 // A Coverage is the criterion that chooses a tree's tests: a key of .setbot.yml, a flag's value,
 // and the tests' criterion in the report.

@@ -8,6 +8,7 @@ import (
 	"github.com/setbot/setbot/model/lang"
 	intarith "github.com/setbot/setbot/model/lang/arith"
 	"github.com/setbot/setbot/model/lang/ecma"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Eval evaluates e with C/ECMAScript short-circuiting, recording the
@@ -256,6 +257,25 @@ func (x *Executor) binary(n *lang.Binary) (Value, error) {
 	return IntValue(v), nil
 }
 
+// MaxString is the longest string (in bytes) a run computes: a
+// concatenation beyond it stops the run at the term bound. A string the
+// symbolic executor keeps is a concatenation of fewer than
+// vocab.MaxTermSize parts, each a constant of the model or one of at most
+// solver.MaxJoined bytes it joined: of at most 40 MB unless the model's
+// own constants are long, so a run stops here on a path the tree cut too,
+// and a string doubled in a loop costs no more than this.
+const MaxString = 64 << 20
+
+// concat returns l + r, the value of n, or the term bound's error where it
+// is longer than MaxString.
+func (x *Executor) concat(n lang.Node, l, r string) (Value, error) {
+	if len(l)+len(r) > MaxString {
+		return Value{}, &BoundError{Bound: vocab.BoundTerm, Limit: vocab.MaxTermSize, Pos: x.pos(n),
+			What: fmt.Sprintf("a string grows beyond %d bytes (the term bound): setbot does not follow it", MaxString)}
+	}
+	return StringValue(l + r), nil
+}
+
 // stringBinary evaluates + and the comparisons on strings; l is the value
 // of the left operand.
 func (x *Executor) stringBinary(n *lang.Binary, l string) (Value, error) {
@@ -265,7 +285,7 @@ func (x *Executor) stringBinary(n *lang.Binary, l string) (Value, error) {
 	}
 	switch n.Op {
 	case lang.ADD:
-		return StringValue(l + r), nil
+		return x.concat(n, l, r)
 	case lang.LSS:
 		return BoolValue(l < r), nil
 	case lang.GTR:

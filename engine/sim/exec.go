@@ -292,7 +292,11 @@ func (x *Executor) assign(s *lang.Assign) error {
 		return err
 	}
 	if op == lang.ADD && old.Kind == lang.String && v.Kind == lang.String {
-		return x.store(s.Target, StringValue(old.Str+v.Str))
+		v, err := x.concat(s, old.Str, v.Str)
+		if err != nil {
+			return err
+		}
+		return x.store(s.Target, v)
 	}
 	if old.Kind == lang.Decimal && v.Kind == lang.Decimal {
 		r, err := x.decimalBinary(&lang.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &lang.DecLit{ValuePos: s.Value.Pos(), Value: v.Rat}}, old.Rat)

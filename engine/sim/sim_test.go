@@ -9,8 +9,10 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/engine/sim"
+	"github.com/setbot/setbot/internal/hostile"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // load reads and flattens a model file, failing the test on any error.
@@ -346,6 +348,32 @@ func TestBoundError(t *testing.T) {
 	var be *sim.BoundError
 	if !errors.As(err, &be) || be.Bound != "array" || be.Limit != 3 || !strings.Contains(be.Pos, "growing_arrays.scxml:23:") {
 		t.Errorf("got %v (%#v), want a BoundError of the array bound 3 at line 23", err, be)
+	}
+}
+
+// TestStringBeyondMaxString: a string doubled 40 times stops the run at
+// the term bound where it would pass sim.MaxString, at the statement, in
+// a script as in an assignment of +=; doubled 20 times it is computed.
+func TestStringBeyondMaxString(t *testing.T) {
+	for _, tc := range []struct {
+		doublings int
+		cut       bool
+	}{{40, true}, {20, false}} {
+		for _, src := range []string{"s = s + s", "s += s"} {
+			m := loadString(t, "d.scxml", strings.ReplaceAll(string(hostile.Doubles(tc.doublings)), "s = s + s", src))
+			s, _, err := sim.New(m, sim.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = s.StepAt(sim.Event{Name: "e", Args: map[string]sim.Value{"y": sim.IntValue(1)}}, nil)
+			var be *sim.BoundError
+			switch {
+			case tc.cut && (!errors.As(err, &be) || be.Bound != vocab.BoundTerm || !strings.HasPrefix(be.Pos, "d.scxml:")):
+				t.Errorf("%s, %d times: got %v, want a BoundError of the term bound at the statement", src, tc.doublings, err)
+			case !tc.cut && err != nil:
+				t.Errorf("%s, %d times: %v", src, tc.doublings, err)
+			}
+		}
 	}
 }
 

@@ -113,6 +113,54 @@ func Script(statements int) []byte {
 	return []byte(b.String())
 }
 
+// SymbolicScript is a model whose transition on e, of an int parameter y, runs a <script>
+// of statements statements x = x * y + 1 (the first sets y): each makes the value of x a
+// larger polynomial of the input, 10,000 of them one of degree 10,000 that the solver is
+// then asked about (the condition x > 5 of the next transition).
+func SymbolicScript(statements int) []byte {
+	var b strings.Builder
+	b.WriteString(inputHead)
+	b.WriteString("  <state id=\"s0\">\n    <transition event=\"e\" target=\"s1\">\n      <script>y = _event.data.y;\n")
+	for range statements - 1 {
+		b.WriteString("x = x * y + 1;\n")
+	}
+	b.WriteString(symbolicTail)
+	return []byte(b.String())
+}
+
+// Doubles is a model whose transition on e runs a <script> of statements statements
+// s = s + s on a string s of two characters: its value is 2^(statements+1) characters.
+func Doubles(statements int) []byte {
+	var b strings.Builder
+	b.WriteString(inputHead)
+	b.WriteString("  <state id=\"s0\">\n    <transition event=\"e\" target=\"s1\">\n      <script>")
+	for range statements {
+		b.WriteString("s = s + s;\n")
+	}
+	b.WriteString(symbolicTail)
+	return []byte(b.String())
+}
+
+// inputHead opens a model with an input event e of an int parameter y, and variables x, y
+// and s (a string).
+const inputHead = `<?xml version="1.0" encoding="UTF-8"?>
+<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" version="1.0" datamodel="ecmascript" initial="s0">
+  <setbot:event name="e"><setbot:param name="y" type="int"/></setbot:event>
+  <datamodel><data id="x" expr="0"/><data id="y" expr="0"/><data id="s" expr="'ab'"/></datamodel>
+`
+
+// symbolicTail closes inputHead's script and transition: state s1 goes on to s2 on e where
+// x > 5 or s is longer than 5 characters.
+const symbolicTail = `</script>
+    </transition>
+  </state>
+  <state id="s1">
+    <transition event="e" cond="x &gt; 5 || s.length &gt; 5" target="s2"/>
+  </state>
+  <state id="s2"/>
+</scxml>
+`
+
 // Parallel is a model with one parallel state of regions regions, each with two states and
 // a transition between them on an event of its own (2,000 regions make a 340 KB file).
 func Parallel(regions int) []byte {

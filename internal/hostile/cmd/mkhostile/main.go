@@ -19,7 +19,7 @@ import (
 )
 
 func main() {
-	shape := flag.String("shape", "", "sum, parens, alternatives, script, parallel, idle, busy, counter or greedy-config")
+	shape := flag.String("shape", "", "sum, parens, alternatives, script, symbolic-script, doubles, parallel, idle, busy, counter or greedy-config")
 	n := flag.Int("n", 1000, "the size: terms, depth, bytes, statements, regions or states and events, as the shape counts")
 	states := flag.Int("states", 0, "repeat the shape's condition, script or assignment in a ring of this many states (sum, parens, alternatives, script, counter)")
 	flag.Parse()
@@ -59,6 +59,10 @@ func single(shape string, n int) []byte {
 		return hostile.Alternatives(n)
 	case "script":
 		return hostile.Script(n)
+	case "symbolic-script":
+		return hostile.SymbolicScript(n)
+	case "doubles":
+		return hostile.Doubles(n)
 	case "parallel":
 		return hostile.Parallel(n)
 	case "idle":
