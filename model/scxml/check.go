@@ -105,6 +105,7 @@ func (b *builder) checkCode() {
 	b.unknownStates(all)
 	b.source = nil // failNonArrays was the last to lower a block again
 	b.collectEvents(all)
+	b.inferInputParams(all)
 	b.declareLoopVars(all)
 	b.declareCommonsVars()
 	vars := b.varTypes()
