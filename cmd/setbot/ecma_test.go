@@ -166,7 +166,8 @@ func TestECMAObjectKeys(t *testing.T) {
 
 // TestECMAInputParams: the parameters of an input event no send declares
 // are the kinds their uses tell: x compared with numbers is a number, s
-// with a string method a string, on tested for truth a boolean.
+// with a string method a string, on tested for truth a boolean; _event.data
+// tested for truth is then an object, true.
 func TestECMAInputParams(t *testing.T) {
 	const model = "testdata/ecma/inputs.scxml"
 	if code, out, errs := runCLI(t, "check", model); code != 0 {

@@ -106,6 +106,7 @@ func (b *builder) checkCode() {
 	b.source = nil // failNonArrays was the last to lower a block again
 	b.collectEvents(all)
 	b.inferInputParams(all)
+	b.dataTruths(all)
 	b.declareLoopVars(all)
 	b.declareCommonsVars()
 	vars := b.varTypes()

@@ -161,3 +161,74 @@ func literalKind(e lang.Expr) lang.Kind {
 	}
 	return lang.Invalid
 }
+
+// dataTruths reads _event.data tested for truth (_event.data &&
+// _event.data.x, <if cond="_event.data">) as true in the code of
+// transitions whose events all carry named parameters whose kinds are
+// known: _event.data is then an object, and every object is truthy in
+// ECMAScript. Other reads of _event.data as a whole stay as they are.
+func (b *builder) dataTruths(all []code) {
+	for i, c := range all {
+		if !b.carriesParams(c.trans) {
+			continue
+		}
+		truth := func(e lang.Expr) lang.Expr {
+			if p, ok := e.(*lang.EventParam); ok && p.Name == lang.DataParam {
+				return &lang.BoolLit{ValuePos: p.Start, Value: true}
+			}
+			return e
+		}
+		if c.cond != nil {
+			if e := truth(c.cond); e != c.cond {
+				all[i].cond = e
+				c.set(e, c.body)
+			}
+		}
+		var nodes []lang.Node
+		if all[i].cond != nil {
+			nodes = append(nodes, all[i].cond)
+		}
+		if c.body != nil {
+			nodes = append(nodes, c.body)
+		}
+		for _, n := range nodes {
+			lang.Inspect(n, func(n lang.Node) bool {
+				switch x := n.(type) {
+				case *lang.Binary:
+					if x.Op == lang.LAND || x.Op == lang.LOR {
+						x.X, x.Y = truth(x.X), truth(x.Y)
+					}
+				case *lang.Unary:
+					if x.Op == lang.NOT {
+						x.X = truth(x.X)
+					}
+				case *lang.If:
+					x.Cond = truth(x.Cond)
+				case *lang.Cond:
+					x.Cond = truth(x.Cond)
+				}
+				return true
+			})
+		}
+	}
+}
+
+// carriesParams reports whether t takes events and every event it takes
+// has named parameters of kinds known before inference (declared, or an
+// input's).
+func (b *builder) carriesParams(t *model.Transition) bool {
+	if t == nil || t.Eventless() || t == t.Source.Initial {
+		return false
+	}
+	n := 0
+	for _, ev := range b.m.Events {
+		if !t.Matches(ev.Name) {
+			continue
+		}
+		if len(ev.Params) == 0 || !ev.Declared && ev.Kinds != model.Input {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
