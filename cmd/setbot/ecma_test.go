@@ -194,3 +194,27 @@ func TestECMAInputParams(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAAssignedGlobals: assigning a name nothing declares creates a
+// global, and a var at the top of a <script> that other code reads is that
+// global (z is 'bar' in the cond, n 1).
+func TestECMAAssignedGlobals(t *testing.T) {
+	const model = "testdata/ecma/globals.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if !strings.Contains(out, "states unreachable:\n  d (line 12)") || strings.Contains(out, "  c (line") {
+		t.Errorf("explore: want d alone unreachable in\n%s", out)
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "go"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "c (halted)") {
+			t.Errorf("simulate %v: exit %d, want c\n%s%s", args, code, out, errs)
+		}
+	}
+}

@@ -109,6 +109,7 @@ func (b *builder) checkCode() {
 	b.dataTruths(all)
 	b.declareLoopVars(all)
 	b.declareCommonsVars()
+	b.declareGlobals(all)
 	vars := b.varTypes()
 	inferred := make(map[string]bool)
 	env := func(c code) *lang.Env {
