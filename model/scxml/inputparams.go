@@ -39,8 +39,10 @@ func (u *paramUse) note(k lang.Kind, s int) {
 // inferInputParams gives the input events that declare no parameters those
 // their transitions read, with the kind their uses tell (issue 28, README
 // "ECMAScript as people write it"): _event.data.x > 3 makes x a number,
-// _event.data.s.startsWith('a') or == 'a' a string, and a parameter only
-// tested for truth a boolean. The environment's choice of x is then one of
+// _event.data.s.startsWith('a'), == 'a' or parseInt(_event.data.s) a
+// string, and a parameter only tested for truth a boolean; _event.data
+// compared with a literal, or parseInt's argument, is the data as a whole
+// (a <content>'s), of that kind, where the event has no named parameter. The environment's choice of x is then one of
 // that kind, as if a <setbot:param> declared it; a parameter whose uses
 // disagree, or tell nothing, stays undeclared, and the type checker refuses
 // its reads with the hint to declare it.
@@ -75,6 +77,11 @@ func (b *builder) inferInputParams(all []code) {
 		}
 	}
 	for ev, m := range uses {
+		if len(m) > 1 {
+			// The data as a whole and named parameters of one event are
+			// two kinds, which setbot does not model.
+			delete(m, lang.DataParam)
+		}
 		for name, u := range m {
 			if !u.clash && u.strength > 0 {
 				ev.Params = append(ev.Params, model.Param{Name: name, Type: lang.Type{Kind: u.kind}})
@@ -89,8 +96,8 @@ func (b *builder) inferInputParams(all []code) {
 func paramUses(c code, found map[string]*paramUse) {
 	note := func(e lang.Expr, k lang.Kind, s int) {
 		p, ok := e.(*lang.EventParam)
-		if !ok || p.Name == lang.DataParam {
-			return
+		if !ok || p.Name == lang.DataParam && s == truthUse {
+			return // _event.data && _event.data.x tells nothing of the data
 		}
 		if found[p.Name] == nil {
 			found[p.Name] = &paramUse{}
@@ -120,6 +127,10 @@ func paramUses(c code, found map[string]*paramUse) {
 				note(x.Cond, lang.Bool, truthUse)
 			case *lang.Cond:
 				note(x.Cond, lang.Bool, truthUse)
+			case *lang.Call:
+				if x.Fun == "parseInt" && len(x.Args) > 0 {
+					note(x.Args[0], lang.String, kindUse)
+				}
 			case *lang.Method:
 				if _, ok := lang.StringMethods[x.Name]; ok || x.Name == "length" && !x.Call {
 					note(x.X, lang.String, kindUse)
@@ -225,7 +236,7 @@ func (b *builder) carriesParams(t *model.Transition) bool {
 		if !t.Matches(ev.Name) {
 			continue
 		}
-		if len(ev.Params) == 0 || !ev.Declared && ev.Kinds != model.Input {
+		if _, whole := ev.Param(lang.DataParam); whole || len(ev.Params) == 0 || !ev.Declared && ev.Kinds != model.Input {
 			return false
 		}
 		n++
