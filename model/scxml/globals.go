@@ -36,9 +36,11 @@ func namesOf(c code) pieceNames {
 		case *lang.Ident:
 			p.used[s.Name] = true
 		case *lang.Assign:
-			assign(s.Target)
-		case *lang.IncDec:
-			assign(s.Target)
+			// z.f = 1, z += 1 and z++ read z first: a ReferenceError
+			// where nothing binds z, never a global.
+			if len(s.Path) == 0 && s.Op == lang.ASSIGN {
+				assign(s.Target)
+			}
 		case *lang.Decl:
 			p.locals[s.Name.Name] = true
 		case *lang.ForEach:

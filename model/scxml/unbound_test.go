@@ -59,6 +59,12 @@ func TestAssignedGlobals(t *testing.T) {
 			t.Errorf("variable %s: %+v", name, v)
 		}
 	}
+	for _, code := range []string{"w.f = 1", "w += 1", "w++"} {
+		doc := head + `<state id="a"><onentry><script>` + code + `</script></onentry></state></scxml>`
+		if _, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{}); !strings.Contains(errs.Error(), "undeclared name w") {
+			t.Errorf("%s reads w, which nothing binds: errors %v, want undeclared name w", code, errs)
+		}
+	}
 	if m.State("a").Transitions[0].CondFails {
 		t.Errorf("ghost == 1 before ghost is assigned: read as undefined, not as an unbound name")
 	}
