@@ -163,3 +163,60 @@ func TestECMAObjectKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAInputParams: the parameters of an input event no send declares
+// are the kinds their uses tell: x compared with numbers is a number, s
+// with a string method a string, on tested for truth a boolean; _event.data
+// tested for truth is then an object, true; press's data as a whole is
+// the number it is compared with.
+func TestECMAInputParams(t *testing.T) {
+	const model = "testdata/ecma/inputs.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if !strings.Contains(out, "states unreachable:\n  d (line 14)") || strings.Contains(out, "  c (line") {
+		t.Errorf("explore: want d alone unreachable (x < 2 && x > 3 of a number) in\n%s", out)
+	}
+	runs := [][]string{
+		{"go(x=5, s='abc')", "go(x=7, s='z')"},
+		{"go(x=2, s='abc')", "flag(on=true)"},
+		{"go(x=4, s='a')", "press(_data=2)", "press(_data=1)"},
+	}
+	for _, ref := range []bool{false, true} {
+		for _, events := range runs {
+			args := append([]string{model}, events...)
+			if ref {
+				args = append([]string{"--reference"}, args...)
+			}
+			code, out, errs := runSimulate(t, args...)
+			if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "c (halted)") {
+				t.Errorf("simulate %v: exit %d, want c\n%s%s", args, code, out, errs)
+			}
+		}
+	}
+}
+
+// TestECMAAssignedGlobals: assigning a name nothing declares creates a
+// global, and a var at the top of a <script> that other code reads is that
+// global (z is 'bar' in the cond, n 1).
+func TestECMAAssignedGlobals(t *testing.T) {
+	const model = "testdata/ecma/globals.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if !strings.Contains(out, "states unreachable:\n  d (line 12)") || strings.Contains(out, "  c (line") {
+		t.Errorf("explore: want d alone unreachable in\n%s", out)
+	}
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "go"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		code, out, errs := runSimulate(t, args...)
+		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "c (halted)") {
+			t.Errorf("simulate %v: exit %d, want c\n%s%s", args, code, out, errs)
+		}
+	}
+}

@@ -105,8 +105,11 @@ func (b *builder) checkCode() {
 	b.unknownStates(all)
 	b.source = nil // failNonArrays was the last to lower a block again
 	b.collectEvents(all)
+	b.inferInputParams(all)
+	b.dataTruths(all)
 	b.declareLoopVars(all)
 	b.declareCommonsVars()
+	b.declareGlobals(all)
 	vars := b.varTypes()
 	inferred := make(map[string]bool)
 	env := func(c code) *lang.Env {

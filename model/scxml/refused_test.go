@@ -26,7 +26,7 @@ func TestRefused(t *testing.T) {
 		{"a string added to a number", head + `<datamodel><data id="x" expr="1"/></datamodel><state id="a"><onentry><assign location="x" expr="x - 'a'"/></onentry></state></scxml>`, true},
 		{"unknown target", head + `<state id="a"><transition event="e" target="nowhere"/></state></scxml>`, false},
 		{"malformed XML", head + `<state id="a"></scxml>`, false},
-		{"undeclared name", head + `<state id="a"><onentry><assign location="y" expr="1"/></onentry></state></scxml>`, false},
+		{"undeclared name", head + `<state id="a"><onentry><if cond="y + 1"/></onentry></state></scxml>`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -11,7 +12,7 @@ import (
 // TestUnboundConds: a cond that always reads a name bound nowhere is
 // false and raises error.execution, with a warning; one that reads it
 // only on some values (after && or ||, in a branch of ?:) stays an
-// error, as does a name that some code assigns.
+// error. A name that some code assigns is a global (TestAssignedGlobals).
 func TestUnboundConds(t *testing.T) {
 	doc := func(cond, code string) string {
 		return head + `<datamodel><data id="x" expr="0"/></datamodel>
@@ -23,7 +24,6 @@ func TestUnboundConds(t *testing.T) {
 		{"!(ghost + 1 == x)", "", ""},
 		{"x > 0 &amp;&amp; ghost", "", "undeclared name ghost"},
 		{"x > 0 ? ghost : 1", "", "undeclared name ghost"},
-		{"ghost == 1", `<script>ghost = 1</script>`, "undeclared name ghost"},
 	} {
 		m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc(tt.cond, tt.code)), scxml.Options{})
 		if tt.err != "" {
@@ -40,5 +40,32 @@ func TestUnboundConds(t *testing.T) {
 		if !tr.CondFails || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Error(), "ghost is bound nowhere in the model") {
 			t.Errorf("cond %q: fails %v, warnings %v", tt.cond, tr.CondFails, m.Warnings)
 		}
+	}
+}
+
+// TestAssignedGlobals: assigning a name that nothing declares creates a
+// global, which starts undefined; a top-level var of a piece that other
+// code reads is that global too.
+func TestAssignedGlobals(t *testing.T) {
+	doc := head + `<state id="a"><onentry><script>var z = 'foo'; n = 1</script><assign location="z" expr="'bar'"/></onentry>
+<transition event="go" cond="ghost == 1" target="b"><script>ghost = 1</script></transition>
+<transition event="go" cond="z == 'bar' &amp;&amp; n == 1" target="c"/></state><state id="b"/><state id="c"/></scxml>`
+	m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for _, name := range []string{"ghost", "n", "z"} {
+		if v := m.Var(name); v == nil || v.Type.Kind != lang.String && name == "z" {
+			t.Errorf("variable %s: %+v", name, v)
+		}
+	}
+	for _, code := range []string{"w.f = 1", "w += 1", "w++"} {
+		doc := head + `<state id="a"><onentry><script>` + code + `</script></onentry></state></scxml>`
+		if _, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{}); !strings.Contains(errs.Error(), "undeclared name w") {
+			t.Errorf("%s reads w, which nothing binds: errors %v, want undeclared name w", code, errs)
+		}
+	}
+	if m.State("a").Transitions[0].CondFails {
+		t.Errorf("ghost == 1 before ghost is assigned: read as undefined, not as an unbound name")
 	}
 }

@@ -1,0 +1,245 @@
+package scxml
+
+import (
+	"sort"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+)
+
+// Strength of the evidence a use gives of a parameter's kind: a comparison
+// with a literal or a string method says more than a truth test.
+const (
+	truthUse = iota + 1
+	kindUse
+)
+
+// paramUse is what the uses of one input parameter tell of its kind.
+type paramUse struct {
+	kind     lang.Kind
+	strength int
+	clash    bool // two uses of the same strength disagree
+}
+
+// note records that a use of strength s reads the parameter as kind k. An
+// int and a decimal make a decimal (both are ECMAScript numbers).
+func (u *paramUse) note(k lang.Kind, s int) {
+	switch {
+	case s < u.strength:
+	case s > u.strength:
+		*u = paramUse{kind: k, strength: s}
+	case u.kind == k:
+	case u.kind.IsNumber() && k.IsNumber():
+		u.kind = lang.Decimal
+	default:
+		u.clash = true
+	}
+}
+
+// inferInputParams gives the input events that declare no parameters those
+// their transitions read, with the kind their uses tell (issue 28, README
+// "ECMAScript as people write it"): _event.data.x > 3 makes x a number,
+// _event.data.s.startsWith('a'), == 'a' or parseInt(_event.data.s) a
+// string, and a parameter only tested for truth a boolean; _event.data
+// compared with a literal, or parseInt's argument, is the data as a whole
+// (a <content>'s), of that kind, where the event has no named parameter. The environment's choice of x is then one of
+// that kind, as if a <setbot:param> declared it; a parameter whose uses
+// disagree, or tell nothing, stays undeclared, and the type checker refuses
+// its reads with the hint to declare it.
+func (b *builder) inferInputParams(all []code) {
+	uses := make(map[*model.Event]map[string]*paramUse)
+	for _, c := range all {
+		t := c.trans
+		if t == nil || t.Eventless() || t == t.Source.Initial {
+			continue
+		}
+		var found map[string]*paramUse
+		for _, ev := range b.m.Events {
+			if ev.Kinds != model.Input || ev.Declared || len(ev.Params) > 0 || !t.Matches(ev.Name) {
+				continue
+			}
+			if found == nil {
+				found = make(map[string]*paramUse)
+				paramUses(c, found)
+			}
+			m := uses[ev]
+			if m == nil {
+				m = make(map[string]*paramUse)
+				uses[ev] = m
+			}
+			for name, u := range found {
+				if m[name] == nil {
+					m[name] = &paramUse{}
+				}
+				m[name].note(u.kind, u.strength)
+				m[name].clash = m[name].clash || u.clash
+			}
+		}
+	}
+	for ev, m := range uses {
+		if len(m) > 1 {
+			// The data as a whole and named parameters of one event are
+			// two kinds, which setbot does not model.
+			delete(m, lang.DataParam)
+		}
+		for name, u := range m {
+			if !u.clash && u.strength > 0 {
+				ev.Params = append(ev.Params, model.Param{Name: name, Type: lang.Type{Kind: u.kind}})
+			}
+		}
+		sort.Slice(ev.Params, func(i, j int) bool { return ev.Params[i].Name < ev.Params[j].Name })
+	}
+}
+
+// paramUses records in found the kind each use of an event parameter in c
+// tells.
+func paramUses(c code, found map[string]*paramUse) {
+	note := func(e lang.Expr, k lang.Kind, s int) {
+		p, ok := e.(*lang.EventParam)
+		if !ok || p.Name == lang.DataParam && s == truthUse {
+			return // _event.data && _event.data.x tells nothing of the data
+		}
+		if found[p.Name] == nil {
+			found[p.Name] = &paramUse{}
+		}
+		found[p.Name].note(k, s)
+	}
+	if c.cond != nil {
+		note(c.cond, lang.Bool, truthUse)
+	}
+	var nodes []lang.Node
+	if c.cond != nil {
+		nodes = append(nodes, c.cond)
+	}
+	if c.body != nil {
+		nodes = append(nodes, c.body)
+	}
+	for _, n := range nodes {
+		lang.Inspect(n, func(n lang.Node) bool {
+			switch x := n.(type) {
+			case *lang.Binary:
+				binaryUses(x, note)
+			case *lang.Unary:
+				if x.Op == lang.NOT {
+					note(x.X, lang.Bool, truthUse)
+				}
+			case *lang.If:
+				note(x.Cond, lang.Bool, truthUse)
+			case *lang.Cond:
+				note(x.Cond, lang.Bool, truthUse)
+			case *lang.Call:
+				if x.Fun == "parseInt" && len(x.Args) > 0 {
+					note(x.Args[0], lang.String, kindUse)
+				}
+			case *lang.Method:
+				if _, ok := lang.StringMethods[x.Name]; ok || x.Name == "length" && !x.Call {
+					note(x.X, lang.String, kindUse)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// binaryUses notes the kinds the operands of x tell: a truth test for && and
+// ||, the kind of the literal a parameter is compared with.
+func binaryUses(x *lang.Binary, note func(lang.Expr, lang.Kind, int)) {
+	switch x.Op {
+	case lang.LAND, lang.LOR:
+		note(x.X, lang.Bool, truthUse)
+		note(x.Y, lang.Bool, truthUse)
+	case lang.EQL, lang.NEQ, lang.SEQL, lang.SNEQ, lang.LSS, lang.GTR, lang.LEQ, lang.GEQ:
+		if k := literalKind(x.Y); k != lang.Invalid {
+			note(x.X, k, kindUse)
+		}
+		if k := literalKind(x.X); k != lang.Invalid {
+			note(x.Y, k, kindUse)
+		}
+	}
+}
+
+// literalKind returns the kind of a literal, Invalid for anything else.
+func literalKind(e lang.Expr) lang.Kind {
+	switch e.(type) {
+	case *lang.IntLit:
+		return lang.Int
+	case *lang.DecLit:
+		return lang.Decimal
+	case *lang.StrLit:
+		return lang.String
+	case *lang.BoolLit:
+		return lang.Bool
+	}
+	return lang.Invalid
+}
+
+// dataTruths reads _event.data tested for truth (_event.data &&
+// _event.data.x, <if cond="_event.data">) as true in the code of
+// transitions whose events all carry named parameters whose kinds are
+// known: _event.data is then an object, and every object is truthy in
+// ECMAScript. Other reads of _event.data as a whole stay as they are.
+func (b *builder) dataTruths(all []code) {
+	for i, c := range all {
+		if !b.carriesParams(c.trans) {
+			continue
+		}
+		truth := func(e lang.Expr) lang.Expr {
+			if p, ok := e.(*lang.EventParam); ok && p.Name == lang.DataParam {
+				return &lang.BoolLit{ValuePos: p.Start, Value: true}
+			}
+			return e
+		}
+		if c.cond != nil {
+			if e := truth(c.cond); e != c.cond {
+				all[i].cond = e
+				c.set(e, c.body)
+			}
+		}
+		var nodes []lang.Node
+		if all[i].cond != nil {
+			nodes = append(nodes, all[i].cond)
+		}
+		if c.body != nil {
+			nodes = append(nodes, c.body)
+		}
+		for _, n := range nodes {
+			lang.Inspect(n, func(n lang.Node) bool {
+				switch x := n.(type) {
+				case *lang.Binary:
+					if x.Op == lang.LAND || x.Op == lang.LOR {
+						x.X, x.Y = truth(x.X), truth(x.Y)
+					}
+				case *lang.Unary:
+					if x.Op == lang.NOT {
+						x.X = truth(x.X)
+					}
+				case *lang.If:
+					x.Cond = truth(x.Cond)
+				case *lang.Cond:
+					x.Cond = truth(x.Cond)
+				}
+				return true
+			})
+		}
+	}
+}
+
+// carriesParams reports whether t takes events and every event it takes
+// has named parameters of kinds known before inference (declared, or an
+// input's).
+func (b *builder) carriesParams(t *model.Transition) bool {
+	if t == nil || t.Eventless() || t == t.Source.Initial {
+		return false
+	}
+	n := 0
+	for _, ev := range b.m.Events {
+		if !t.Matches(ev.Name) {
+			continue
+		}
+		if _, whole := ev.Param(lang.DataParam); whole || len(ev.Params) == 0 || !ev.Declared && ev.Kinds != model.Input {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
