@@ -110,5 +110,10 @@ func (b *builder) declareGlobals(all []code) {
 	for _, x := range order {
 		pos := globals[x]
 		b.m.Vars = append(b.m.Vars, &model.Var{Name: x, Pos: pos, Type: lang.UndefType, Init: &lang.Absent{ValuePos: pos}})
+		// Not a claim setbot can back: a read before the first assignment
+		// is a ReferenceError in ECMAScript (error.execution in SCXML),
+		// and here it reads undefined. The user is told, not left to trust it.
+		b.warns.Add(b.fset.Position(pos), "%s is assigned but declared nowhere: setbot makes it a global that starts undefined, as <data id=%q/> does; "+
+			"ECMAScript raises error.execution where it is read before its first assignment, which setbot does not model: declare it to say what you mean", x, x)
 	}
 }

@@ -1,6 +1,7 @@
 package scxml_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,6 +58,13 @@ func TestAssignedGlobals(t *testing.T) {
 	for _, name := range []string{"ghost", "n", "z"} {
 		if v := m.Var(name); v == nil || v.Type.Kind != lang.String && name == "z" {
 			t.Errorf("variable %s: %+v", name, v)
+		}
+		// A read before the first assignment is not modelled as ECMAScript's
+		// ReferenceError: the user is told so.
+		if !slices.ContainsFunc(m.Warnings, func(w *source.Error) bool {
+			return strings.HasPrefix(w.Msg, name+" is assigned but declared nowhere") && strings.Contains(w.Msg, "error.execution")
+		}) {
+			t.Errorf("no warning that %s is made a global: %v", name, m.Warnings)
 		}
 	}
 	for _, code := range []string{"w.f = 1", "w += 1", "w++"} {
