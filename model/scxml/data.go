@@ -25,6 +25,43 @@ type dataElem struct {
 	state *model.State
 }
 
+// dataSrc reads the value of a <data src> (nil after an error): the file
+// holds it, read as an expression, as the content of a <data> is.
+func (b *builder) dataSrc(d *element, a attribute) lang.Expr {
+	if _, has := d.attr("expr"); has || strings.TrimSpace(d.content().Value) != "" {
+		b.errorf(a.NameOff, "<data> with src and a value: keep one")
+		return nil
+	}
+	f, text := b.src(a, "<data src>")
+	if f == nil {
+		return nil
+	}
+	e, errs := b.dataContent(lang.NewSnippet(f, text))
+	b.errs = append(b.errs, errs...)
+	if len(errs) > 0 {
+		return nil
+	}
+	return e
+}
+
+// noExpr warns of a <data> expr that is no expression (word is what it
+// begins with; an empty expr is no expression either, SCXML §5.3) and
+// returns what stands for its value: the variable stays undefined, and
+// error.execution is raised where it would have been given its value.
+func (b *builder) noExpr(a attribute, word, name string, bindLate bool) lang.Stmt {
+	when := "when the machine starts"
+	if bindLate {
+		when = "when its state is first entered"
+	}
+	what := fmt.Sprintf("(it begins with %s)", word)
+	if strings.TrimSpace(a.Value) == "" {
+		what = "(it is empty; omit expr for a variable that starts undefined)"
+	}
+	b.warnf(a.Offsets0(), "<data> expr %q is no ECMAScript expression %s: setbot leaves %s undefined and raises %s "+
+		"%s, as the SCXML specification requires", strings.TrimSpace(a.Value), what, name, model.ErrorExecution, when)
+	return &lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: model.ErrorExecution, Platform: true}
+}
+
 // readData reads every <data> element. Binding is early by default: every
 // variable is initialised before the machine starts, in document order. A
 // <data> without a value holds undefined until assigned; one whose value is
@@ -72,39 +109,12 @@ func (b *builder) readData() {
 		}
 		var init lang.Expr
 		if a, ok := d.attr("src"); ok {
-			if _, has := d.attr("expr"); has || strings.TrimSpace(d.content().Value) != "" {
-				b.errorf(a.NameOff, "<data> with src and a value: keep one")
+			if init = b.dataSrc(d, a); init == nil {
 				continue
 			}
-			// The file holds the value, read as an expression, as the
-			// content of a <data> is.
-			f, text := b.src(a, "<data src>")
-			if f == nil {
-				continue
-			}
-			e, errs := b.dataContent(lang.NewSnippet(f, text))
-			b.errs = append(b.errs, errs...)
-			if len(errs) > 0 {
-				continue
-			}
-			init = e
 		} else if a, ok := d.attr("expr"); ok {
-			word, bad := lang.IllegalExpr(a.Value)
-			if empty := strings.TrimSpace(a.Value) == ""; bad || empty {
-				// The variable stays undefined, and error.execution is
-				// raised where it would have been given its value (an
-				// empty expr is no expression either, SCXML §5.3).
-				when := "when the machine starts"
-				if bindLate {
-					when = "when its state is first entered"
-				}
-				what := fmt.Sprintf("(it begins with %s)", word)
-				if empty {
-					what = "(it is empty; omit expr for a variable that starts undefined)"
-				}
-				b.warnf(a.Offsets0(), "<data> expr %q is no ECMAScript expression %s: setbot leaves %s undefined and raises %s "+
-					"%s, as the SCXML specification requires", strings.TrimSpace(a.Value), what, name, model.ErrorExecution, when)
-				bind(&lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: model.ErrorExecution, Platform: true})
+			if word, bad := lang.IllegalExpr(a.Value); bad || strings.TrimSpace(a.Value) == "" {
+				bind(b.noExpr(a, word, name, bindLate))
 			} else if init = b.expr(a); init == nil {
 				continue
 			}
