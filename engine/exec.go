@@ -537,59 +537,77 @@ func (x *executor) block(rs []*run, b *lang.Block) []*run {
 	return rs
 }
 
+// assignment executes an assignment, plain or compound. A value past
+// the term bound cuts the run (kept).
+func (x *executor) assignment(r *run, s *lang.Assign) []*run {
+	var out []*run
+	for _, v := range x.eval(r, s.Value) {
+		val := v.v
+		if s.Op != lang.ASSIGN {
+			val = x.binary(compoundOp[s.Op], x.lookup(v.r, s.Target.Name), val)
+		}
+		if x.kept(val, s.Pos()) {
+			x.store(v.r, s.Target.Name, val)
+			out = append(out, v.r)
+		}
+	}
+	return out
+}
+
+// incDec executes ++ or --. A value past the term bound cuts the run
+// (kept).
+func (x *executor) incDec(r *run, s *lang.IncDec) []*run {
+	delta := x.tab.Int(1)
+	if s.Op == lang.DEC {
+		delta = x.tab.Int(-1)
+	}
+	if x.tab.Sort(x.lookup(r, s.Target.Name)) == solver.RealSort {
+		delta = x.tab.ToReal(delta)
+	}
+	val := x.tab.Add(x.lookup(r, s.Target.Name), delta)
+	if !x.kept(val, s.Pos()) {
+		return nil
+	}
+	x.store(r, s.Target.Name, val)
+	return []*run{r}
+}
+
+// declare executes a declaration, with its value or the zero of its
+// type. A value past the term bound cuts the run (kept).
+func (x *executor) declare(r *run, s *lang.Decl) []*run {
+	if s.Value == nil {
+		zero := x.tab.Int(0)
+		switch s.Type.Kind {
+		case lang.Bool:
+			zero = x.tab.Bool(false)
+		case lang.String:
+			zero = x.tab.Str("")
+		case lang.Decimal:
+			zero = x.tab.ToReal(zero)
+		}
+		r.declare(s.Name.Name, zero)
+		return []*run{r}
+	}
+	var out []*run
+	for _, v := range x.eval(r, s.Value) {
+		if x.kept(v.v, s.Pos()) {
+			v.r.declare(s.Name.Name, v.v)
+			out = append(out, v.r)
+		}
+	}
+	return out
+}
+
 func (x *executor) exec(r *run, s lang.Stmt) []*run {
 	switch s := s.(type) {
 	case *lang.Block:
 		return x.block([]*run{r}, s)
 	case *lang.Assign:
-		var out []*run
-		for _, v := range x.eval(r, s.Value) {
-			val := v.v
-			if s.Op != lang.ASSIGN {
-				val = x.binary(compoundOp[s.Op], x.lookup(v.r, s.Target.Name), val)
-			}
-			if x.kept(val, s.Pos()) {
-				x.store(v.r, s.Target.Name, val)
-				out = append(out, v.r)
-			}
-		}
-		return out
+		return x.assignment(r, s)
 	case *lang.IncDec:
-		delta := x.tab.Int(1)
-		if s.Op == lang.DEC {
-			delta = x.tab.Int(-1)
-		}
-		if x.tab.Sort(x.lookup(r, s.Target.Name)) == solver.RealSort {
-			delta = x.tab.ToReal(delta)
-		}
-		val := x.tab.Add(x.lookup(r, s.Target.Name), delta)
-		if !x.kept(val, s.Pos()) {
-			return nil
-		}
-		x.store(r, s.Target.Name, val)
-		return []*run{r}
+		return x.incDec(r, s)
 	case *lang.Decl:
-		if s.Value == nil {
-			zero := x.tab.Int(0)
-			switch s.Type.Kind {
-			case lang.Bool:
-				zero = x.tab.Bool(false)
-			case lang.String:
-				zero = x.tab.Str("")
-			case lang.Decimal:
-				zero = x.tab.ToReal(zero)
-			}
-			r.declare(s.Name.Name, zero)
-			return []*run{r}
-		}
-		var out []*run
-		for _, v := range x.eval(r, s.Value) {
-			if x.kept(v.v, s.Pos()) {
-				v.r.declare(s.Name.Name, v.v)
-				out = append(out, v.r)
-			}
-		}
-		return out
+		return x.declare(r, s)
 	case *lang.If:
 		var out []*run
 		for _, c := range x.eval(r, s.Cond) {
