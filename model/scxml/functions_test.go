@@ -66,7 +66,7 @@ func TestBlackBoxTables(t *testing.T) {
 			"t.csv:2:1: row repeats the inputs of the row at t.csv:1:1 in the table of rise: a function has one result per input"},
 		{"wrong arity", decl, "rise(1) &gt; 1", "1,2,0.5\n",
 			"m.scxml:4:43: call of rise with 1 arguments: its setbot:function declares 2 parameters"},
-		{"unknown function", decl, "fall(1) &gt; 1", "1,2,0.5\n",
+		{"unknown function", decl, "fall(1) &gt; rise(1, 2)", "1,2,0.5\n",
 			"m.scxml:4:43: unsupported call fall(...)"},
 		{"wrong argument type", decl, "rise('a', 1) &gt; 1", "1,2,0.5\n",
 			"m.scxml:4:48: argument 1 of rise is a string: its setbot:function declares int"},

@@ -138,7 +138,7 @@ func TestRefusalHints(t *testing.T) {
 			"m.scxml:2:9: unsupported call xs.push(...): an array that grows in place is not modelled; write xs = xs.concat([...]), which setbot models"},
 		{"call", cond(`Math.cbrt(x) == 1`),
 			"m.scxml:2:29: unsupported call Math.cbrt(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:"},
-		{"unknown function", cond(`f(x) == 1`),
+		{"unknown function", cond(`f(x) == x`),
 			"m.scxml:2:29: unsupported call f(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:"},
 		{"function expression", head + "<datamodel>\n<data id=\"f\" expr=\"[function(a) {return a + 1;}]\"/></datamodel><state id=\"a\"/></scxml>",
 			"m.scxml:2:21: function expression: a function is not a value in setbot; declare it by name at the top of a <script>: function f(a) { ... }"},
