@@ -12,8 +12,9 @@ import (
 // of a function with no table, which the symbolic executor reads as an
 // unconstrained value, as it reads a setbot:function without a table. Its
 // result's type is the one its use needs: compared with a string
-// literal, a string; with a number literal, a number; as a condition or
-// an operand of !, && or ||, a boolean. The arguments are dropped: the
+// literal, a string; with a number literal or an operand of -, *, / or
+// %, a number (an int); as a condition or an operand of !, && or ||, a
+// boolean. The arguments are dropped: the
 // host's answer is not known, whatever they are. A use that fixes no
 // type is left to the checker, which refuses the call with its position.
 
@@ -48,15 +49,22 @@ func (in *Inliner) hostBinary(x *Binary, want Type) Expr {
 		}
 	case EQL, NEQ, SEQL, SNEQ, LSS, GTR, LEQ, GEQ:
 		wx, wy = literalType(x.Y), literalType(x.X)
+	case SUB, MUL, QUO, REM: // ECMAScript's numeric operators
+		wx, wy = IntType, IntType
 	default:
 		return x
 	}
 	return &Binary{X: in.hostValues(x.X, wx), OpPos: x.OpPos, Op: x.Op, Y: in.hostValues(x.Y, wy)}
 }
 
-// literalType is the type of the literal e, or the zero Type.
+// literalType is the type of the literal e, or of the number that a
+// numeric operator computes, or the zero Type.
 func literalType(e Expr) Type {
-	switch e.(type) {
+	switch e := e.(type) {
+	case *Binary:
+		if e.Op == SUB || e.Op == MUL || e.Op == QUO || e.Op == REM {
+			return IntType
+		}
 	case *IntLit:
 		return IntType
 	case *DecLit:
@@ -72,11 +80,27 @@ func literalType(e Expr) Type {
 // isHost reports whether fun names a function that is the host's: one the
 // model neither declares nor names with setbot:function, and no built-in.
 func (in *Inliner) isHost(fun string) bool {
-	if in.Funcs[fun] != nil || in.Externals[fun] != nil || builtinNames[fun] || IsKeyword(fun) || fun == "In" {
+	return in.Funcs[fun] == nil && in.Externals[fun] == nil && hostFunction(fun)
+}
+
+// hostFunction reports whether fun may name a host function: no built-in,
+// no method setbot knows of ECMAScript's own objects, and not console's or
+// SCXML's (statements of their own).
+func hostFunction(fun string) bool {
+	if builtinNames[fun] || IsKeyword(fun) || fun == "In" {
 		return false
 	}
 	obj := hostObject(fun)
-	return obj != "Math" && !hostObjects[obj] && !strings.HasSuffix(fun, ".")
+	method := fun[strings.LastIndexByte(fun, '.')+1:]
+	return obj != "Math" && !hostObjects[obj] && method != "" && (obj == "" || !builtinMethods[method] && !growingMethods[method] && stringAlternatives[method] == "")
+}
+
+// hostMsg is the refusal of a call of the host function fun whose use
+// gives no type.
+func hostMsg(fun string) string {
+	return "call of " + fun + ", a function the model does not define (its host's): setbot reads such a call as a black box of unknown result " +
+		"where its use gives the type (compared with a literal, in a condition, in arithmetic), and here it does not; " +
+		"declare it, <setbot:function name=\"" + fun + "\" returns=\"int\"/> (or bool, decimal, string), or compare its result with a literal"
 }
 
 // host makes the call x of a host function an External of result type t,

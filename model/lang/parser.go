@@ -752,7 +752,7 @@ func (p *parser) parsePostfix(off int, x Expr) Expr {
 				x = p.parseCall(off, id.Name+"."+name)
 				continue
 			}
-			if obj, ok := hostPath(x); ok && !builtinMethods[name] && !growingMethods[name] && stringAlternatives[name] == "" {
+			if obj, ok := hostPath(x); ok && hostFunction(obj+"."+name) {
 				x = p.parseCall(off, obj+"."+name) // a host object's, see hostValues
 				continue
 			}

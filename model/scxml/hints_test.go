@@ -139,7 +139,7 @@ func TestRefusalHints(t *testing.T) {
 		{"call", cond(`Math.cbrt(x) == 1`),
 			"m.scxml:2:29: unsupported call Math.cbrt(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:"},
 		{"unknown function", cond(`f(x) == x`),
-			"m.scxml:2:29: unsupported call f(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:"},
+			"m.scxml:2:29: call of f, a function the model does not define (its host's): setbot reads such a call as a black box of unknown result where its use gives the type (compared with a literal, in a condition, in arithmetic), and here it does not; declare it, <setbot:function name=\"f\" returns=\"int\"/> (or bool, decimal, string), or compare its result with a literal"},
 		{"function expression", head + "<datamodel>\n<data id=\"f\" expr=\"[function(a) {return a + 1;}]\"/></datamodel><state id=\"a\"/></scxml>",
 			"m.scxml:2:21: function expression: a function is not a value in setbot; declare it by name at the top of a <script>: function f(a) { ... }"},
 		{"function with a side effect", onentry(`<script>function f() { x = 1 }</script>`),
