@@ -60,3 +60,13 @@ func TestECMAHostValues(t *testing.T) {
 		t.Errorf("simulate --host nope=1: exit %d, %s", code, errs)
 	}
 }
+
+// TestECMAHostValuesFresh: each call of a host function is a fresh
+// unknown, not a function of its arguments: f() > 0 in one step and
+// f() < 0 in the next are both possible, so c is no unreachable state.
+func TestECMAHostValuesFresh(t *testing.T) {
+	_, out, _ := runCLI(t, "explore", "testdata/ecma/hostfresh.scxml", "--depth", "3")
+	if strings.Contains(out, "unreachable") || !strings.Contains(out, "depth 2") {
+		t.Errorf("explore: c should be reached in two steps:\n%s", out)
+	}
+}

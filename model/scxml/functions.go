@@ -187,6 +187,6 @@ func (b *builder) hostFunctions(hosts map[string]*lang.HostFunction) {
 	}
 	slices.Sort(names)
 	for _, n := range names {
-		b.m.Functions = append(b.m.Functions, &model.Function{Name: n, Pos: hosts[n].Pos, Result: hosts[n].Result})
+		b.m.Functions = append(b.m.Functions, &model.Function{Name: n, Pos: hosts[n].Pos, Result: hosts[n].Result, Host: true})
 	}
 }
