@@ -13,8 +13,8 @@ import (
 // unconstrained value, as it reads a setbot:function without a table. Its
 // result's type is the one its use needs: compared with a string
 // literal, a string; with a number literal or an operand of -, *, / or
-// %, a number (an int); as a condition or an operand of !, && or ||, a
-// boolean. The arguments are dropped: the
+// %, a number (an int); as a condition or an operand of !, && or || (unless
+// the use needs another type), a boolean. The arguments are dropped: the
 // host's answer is not known, whatever they are. A use that fixes no
 // type is left to the checker, which refuses the call with its position.
 
@@ -44,7 +44,7 @@ func (in *Inliner) hostBinary(x *Binary, want Type) Expr {
 	switch x.Op {
 	case LAND, LOR:
 		wx, wy = BoolType, BoolType
-		if want.Kind != Bool {
+		if want.Kind != Bool && want.Kind != Invalid { // a && b of another type's values
 			return x
 		}
 	case EQL, NEQ, SEQL, SNEQ, LSS, GTR, LEQ, GEQ:
