@@ -98,6 +98,10 @@ func hostFunction(fun string) bool {
 // hostMsg is the refusal of a call of the host function fun whose use
 // gives no type.
 func hostMsg(fun string) string {
+	if fun == "new Date" {
+		return "new Date() is a black box of the host's (the time), read as a number where its use gives that type " +
+			"(new Date() - t > 900, compared with a number literal), and here it does not: use it in such a comparison"
+	}
 	return "call of " + fun + ", a function the model does not define (its host's): setbot reads such a call as a black box of unknown result " +
 		"where its use gives the type (compared with a literal, in a condition, in arithmetic), and here it does not; " +
 		"declare it, <setbot:function name=\"" + fun + "\" returns=\"int\"/> (or bool, decimal, string), or compare its result with a literal"

@@ -20,9 +20,9 @@ func TestHostValues(t *testing.T) {
 		{"!a.b.ok() || x > 1", true, map[string]Kind{"a.b.ok": Bool}},
 		{"new Date() - t > 900", false, map[string]Kind{"new Date": Int}},
 		{"Date.now() == 2.5", false, map[string]Kind{"Date.now": Decimal}},
-		{"f() == x", false, map[string]Kind{}},                  // no type: left to the checker
-		{"isReady()", false, map[string]Kind{}},                 // a value of no stated type
-		{"Math.abs(x) > 1", false, map[string]Kind{}},           // a built-in
+		{"f() == x", false, map[string]Kind{}},        // no type: left to the checker
+		{"isReady()", false, map[string]Kind{}},       // a value of no stated type
+		{"Math.abs(x) > 1", false, map[string]Kind{}}, // a built-in
 		{"c ? s() == 'a' : n() < 3", true, map[string]Kind{"s": String, "n": Int}},
 	}
 	for _, tc := range tests {
@@ -54,5 +54,19 @@ func TestHostValues(t *testing.T) {
 	in.Cond(mustParseExpr(t, "f() > 1 && f() == 'a'"))
 	if len(in.Errs) != 1 || !strings.Contains(in.Errs[0].Msg, "host function f used as a string here and as an int") {
 		t.Errorf("a host function of two types: %v", in.Errs)
+	}
+}
+
+// TestHostValueRefusals: a host call whose use gives no type is refused
+// with the hint to declare it (new Date() with the use that gives it one).
+func TestHostValueRefusals(t *testing.T) {
+	for src, want := range map[string]string{
+		"x = f() == y;":      "call of f, a function the model does not define (its host's)",
+		"x = new Date();":    "new Date() is a black box of the host's (the time)",
+		"x = a.b.get() + 1;": "declare it, <setbot:function name=\"a.b.get\" returns=\"int\"/>",
+	} {
+		if _, _, errs := checkStmts(t, testEnv(), src); !strings.Contains(errs, want) {
+			t.Errorf("%s: %s, want %q", src, errs, want)
+		}
 	}
 }
