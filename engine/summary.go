@@ -36,8 +36,8 @@ func (x *executor) external(r *run, e *lang.External) []valued {
 	}
 	var out []valued
 	for _, p := range ps {
-		v := x.tab.Apply(e.Fun, SortOf(e.Result), p.args)
 		f := x.function(e.Fun)
+		v := x.tab.Apply(e.Fun, SortOf(e.Result), x.hostCall(p.r, f, e, p.args))
 		if f != nil && f.Summarised() {
 			x.summarised(f)
 			if p.r = x.require(p.r, Summary(x.tab, f, p.args, v)); p.r == nil {
@@ -59,12 +59,25 @@ func (x *executor) externalTerm(r *run, e *lang.External, at solver.Term, cuts *
 	for i, a := range e.Args {
 		args[i] = x.termIn(r, a, at, cuts)
 	}
-	v := x.tab.Apply(e.Fun, SortOf(e.Result), args)
-	if f := x.function(e.Fun); f != nil && f.Summarised() {
+	f := x.function(e.Fun)
+	v := x.tab.Apply(e.Fun, SortOf(e.Result), x.hostCall(r, f, e, args))
+	if f != nil && f.Summarised() {
 		x.summarised(f)
 		r.pc = append(r.pc, Summary(x.tab, f, args, v))
 	}
 	return v
+}
+
+// hostCall returns the arguments that name the call e of f on r: for a
+// host function (model.Function.Host), whose every call is a fresh
+// unknown, the step (the events r has processed) and the call's place, so
+// that calls in different steps or places are different values while the
+// evaluations of one call in one step agree.
+func (x *executor) hostCall(r *run, f *model.Function, e *lang.External, args []solver.Term) []solver.Term {
+	if f == nil || !f.Host {
+		return args
+	}
+	return append(append([]solver.Term(nil), args...), x.tab.Int(int64(len(r.trace))), x.tab.Int(int64(e.FunPos)))
 }
 
 // summarised records that a call was read through f's table: the tree is

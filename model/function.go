@@ -31,6 +31,10 @@ type Function struct {
 	Table   string // the table's file, relative to the model; "" for none
 	Command string // the command, relative to the repository; "" for none
 	Rows    []*Row
+	// Host marks a function of the host that the model calls for its
+	// value without declaring it (lang.HostFunction): every call is a
+	// fresh unknown, not a function of its arguments.
+	Host bool
 }
 
 // Row is one known input/output tuple of a black-box function: literals

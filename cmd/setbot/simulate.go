@@ -25,6 +25,7 @@ func newSimulateCmd() *cobra.Command {
 	var format string
 	var reference, vars bool
 	var timeSem string
+	var hosts []string
 	var opts sim.Options
 	cmd := &cobra.Command{
 		Use:   "simulate FILE [EVENT...]",
@@ -148,6 +149,9 @@ say).`,
 				if err := completeArgs(events, m.EventByName); err != nil {
 					return err
 				}
+				if err := hostResults(m, hosts); err != nil {
+					return err
+				}
 				steps, err = simulateReference(m, interp.Options{LoopLimit: opts.LoopLimit, MaxMicrosteps: opts.MaxMicrosteps, Time: opts.Time}, events, times, vars)
 				var bad *source.Error
 				if errors.As(err, &bad) {
@@ -160,6 +164,9 @@ say).`,
 					return modelErrors(cmd.ErrOrStderr(), lerr)
 				}
 				if err := completeArgs(events, m.Event); err != nil {
+					return err
+				}
+				if err := hostResults(m.Source, hosts); err != nil {
 					return err
 				}
 				steps, err = simulate(m, opts, events, times, vars)
@@ -185,8 +192,35 @@ say).`,
 	cmd.Flags().IntVar(&opts.MaxMicrosteps, "max-microsteps", sim.DefaultMaxMicrosteps,
 		"error when run-to-completion processes more queued events than this in one step "+
 			"(with --reference: more microsteps than this)")
+	cmd.Flags().StringArrayVar(&hosts, "host", nil,
+		"NAME=VALUE: the result of every call of the host function NAME, one the model calls for its value "+
+			"without defining it (GetTotal=21, JSON.stringify={}: a string as it reads, unquoted); repeat for each function")
 	fe.register(cmd)
 	return cmd
+}
+
+// hostResults gives each host function that hosts name (NAME=VALUE) its
+// result, as the one row of its table: a call the model makes of a host
+// function for its value is a black box without a table (see
+// lang.HostFunction), which a concrete run cannot answer without it.
+func hostResults(m *model.Model, hosts []string) error {
+	for _, h := range hosts {
+		name, text, ok := strings.Cut(h, "=")
+		name = strings.TrimSpace(name)
+		if !ok {
+			return fmt.Errorf("--host %q: write NAME=VALUE", h)
+		}
+		f := m.Function(name)
+		if f == nil || f.Table != "" || len(f.Params) > 0 {
+			return fmt.Errorf("--host %q: %s is no host function the model calls for its value", h, name)
+		}
+		v, err := model.ParseValue(strings.TrimSpace(text), f.Result)
+		if err != nil {
+			return fmt.Errorf("--host %q: %v", h, err)
+		}
+		f.Rows = []*model.Row{{Out: v}}
+	}
+	return nil
 }
 
 // completeArgs gives the events the lowered pairs of their parameters that

@@ -70,12 +70,25 @@ func load(name string, src []byte) (*subject, string) {
 	if err != nil {
 		return nil, err.Error()
 	}
+	hostResults(chart)
+	hostResults(flat)
 	s := &subject{name: name, chart: chart, machine: mach, origins: make(map[string][]string),
 		inputs: mach.InputEvents()}
 	for _, t := range append(slices.Clone(mach.Initial), mach.Transitions...) {
 		s.origins[t.Key] = t.Origins
 	}
 	return s, ""
+}
+
+// hostResults gives each host function that m calls for its value (a
+// black box without a table, model.Function.Host) one result, on both
+// sides alike, as simulate --host does.
+func hostResults(m *model.Model) {
+	for _, f := range m.Functions {
+		if f.Host {
+			f.Rows = []*model.Row{{Out: lang.ZeroLeaves(f.Result, source.NoPos)[0]}}
+		}
+	}
 }
 
 // sameError reports whether the two sides' errors agree: neither fails,

@@ -87,7 +87,8 @@ type Options struct {
 	// HostCalls writes some of the scripts' raises, outputs and logs as
 	// the JavaScript engines' host calls: SCXML.raise({name, data}),
 	// SCXML.send({event: {name, data}}), console.log(...) and notify(...),
-	// a function the model does not define; and it declares the function
+	// a function the model does not define, and conditions on sensor(), a
+	// host function called for its value (a black box); and it declares the function
 	// bump as a <data> bound to a function expression, which scripts call,
 	// and the object rec, whose field 'n.0' scripts read and write.
 	HostCalls bool

@@ -1285,6 +1285,10 @@ func (c *checker) call(x *Call) Type {
 		c.errorf(x, "call of parseInt with %d arguments: setbot models parseInt(s) and parseInt(s, 10)", len(x.Args))
 		return Type{}
 	}
+	if hostFunction(x.Fun) {
+		c.refusef(x, "%s", hostMsg(x.Fun))
+		return Type{}
+	}
 	c.refusef(x, "%s", callMsg(x.Fun))
 	return Type{}
 }

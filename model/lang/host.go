@@ -56,10 +56,10 @@ func callStmt(c *Call, off int) Stmt {
 // built-in), or nil.
 func (in *Inliner) hostFunctionCall(d *Decl) Stmt {
 	c, ok := d.Value.(*Call)
-	if !ok || !strings.HasPrefix(d.Name.Name, callStmtPrefix) || strings.Contains(c.Fun, ".") || in.Funcs[c.Fun] != nil || in.Externals[c.Fun] != nil {
+	if !ok || !strings.HasPrefix(d.Name.Name, callStmtPrefix) || !in.isHost(c.Fun) {
 		return nil
 	}
-	if _, err := strconv.Atoi(strings.TrimPrefix(d.Name.Name, callStmtPrefix)); err != nil || builtinNames[c.Fun] || IsKeyword(c.Fun) {
+	if _, err := strconv.Atoi(strings.TrimPrefix(d.Name.Name, callStmtPrefix)); err != nil {
 		return nil
 	}
 	args := make([]*Arg, len(c.Args))

@@ -41,8 +41,11 @@ type Signature struct {
 type Inliner struct {
 	Funcs     map[string]*FuncDecl  // functions declared in <script>s
 	Externals map[string]*Signature // black-box functions (setbot:function)
-	Fset      *source.FileSet
-	Errs      source.ErrorList
+	// Hosts are the host functions the inlined code calls for their value
+	// (see hostValues), filled by the inliner.
+	Hosts map[string]*HostFunction
+	Fset  *source.FileSet
+	Errs  source.ErrorList
 	// Depth is how deep calls nest, and how many times a loop inside a
 	// function runs, before the bound vocab.BoundCall cuts the path (0:
 	// CallBound).
@@ -79,7 +82,18 @@ func (in *Inliner) dup(e Expr, pos source.Pos) Expr {
 // Expr returns e with its calls inlined, and the condition under which
 // evaluating it meets CallBound (nil: never).
 func (in *Inliner) Expr(e Expr) (Expr, Expr) {
+	return in.typed(e, Type{})
+}
+
+// Cond is Expr for a condition, whose calls of host functions are read as
+// booleans where nothing else gives their type.
+func (in *Inliner) Cond(e Expr) (Expr, Expr) {
+	return in.typed(e, BoolType)
+}
+
+func (in *Inliner) typed(e Expr, want Type) (Expr, Expr) {
 	in.over, in.copied, in.big = nil, 0, false
+	e = in.hostValues(e, want)
 	v := in.expr(e, nil, nil)
 	if lim := overLimit(v, MaxInlined); lim != nil {
 		// A function's body nests in the call's place, and a loop's in

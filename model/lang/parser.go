@@ -502,6 +502,13 @@ func (p *parser) parseOperand() Expr {
 	if name == "new" && p.tok == IDENT && (p.lit == "Array" || p.lit == "Object") {
 		return p.parseNew(off)
 	}
+	if name == "new" && p.tok == IDENT && p.lit == "Date" {
+		p.next()
+		if p.tok == LPAREN {
+			return p.parseCall(off, "new Date") // a host call, see hostValues
+		}
+		return &Call{FunPos: p.pos(off), Fun: "new Date"}
+	}
 	if hint, ok := unsupportedPrefixes[name]; ok && !p.nl && startsOperand(p.tok) {
 		// Reported at the operand, where "name operand" stops parsing.
 		p.refuse("unsupported operator %s: %s", name, hint)
@@ -743,6 +750,10 @@ func (p *parser) parsePostfix(off int, x Expr) Expr {
 		case p.tok == LPAREN:
 			if id, ok := x.(*Ident); ok && (id.Name == "Math" || hostObjects[id.Name]) {
 				x = p.parseCall(off, id.Name+"."+name)
+				continue
+			}
+			if obj, ok := hostPath(x); ok && hostFunction(obj+"."+name) {
+				x = p.parseCall(off, obj+"."+name) // a host object's, see hostValues
 				continue
 			}
 			p.refuseAt(off, callMsg(ExprString(x)+"."+name))

@@ -831,7 +831,7 @@ func (b *builder) inlineCalls() {
 		var cond lang.Expr
 		if c.cond != nil {
 			var over lang.Expr
-			cond, over = in.Expr(c.cond)
+			cond, over = in.Cond(c.cond)
 			if over != nil {
 				pos := c.cond.Pos()
 				cond = &lang.Binary{X: cond, OpPos: pos, Op: lang.LOR, Y: over}
@@ -842,5 +842,6 @@ func (b *builder) inlineCalls() {
 		c.set(cond, body)
 	}
 	in.Declared()
+	b.hostFunctions(in.Hosts)
 	b.errs = append(b.errs, in.Errs...)
 }

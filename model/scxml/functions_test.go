@@ -66,8 +66,8 @@ func TestBlackBoxTables(t *testing.T) {
 			"t.csv:2:1: row repeats the inputs of the row at t.csv:1:1 in the table of rise: a function has one result per input"},
 		{"wrong arity", decl, "rise(1) &gt; 1", "1,2,0.5\n",
 			"m.scxml:4:43: call of rise with 1 arguments: its setbot:function declares 2 parameters"},
-		{"unknown function", decl, "fall(1) &gt; 1", "1,2,0.5\n",
-			"m.scxml:4:43: unsupported call fall(...)"},
+		{"unknown function", decl, "fall(1) &gt; rise(1, 2)", "1,2,0.5\n",
+			"m.scxml:4:43: call of fall, a function the model does not define (its host's)"},
 		{"wrong argument type", decl, "rise('a', 1) &gt; 1", "1,2,0.5\n",
 			"m.scxml:4:48: argument 1 of rise is a string: its setbot:function declares int"},
 		{"command outside the repository", `<setbot:function name="rise" params="int,int" returns="int" command="../x"/>`, "rise(1, 2) &gt; 1", "",
@@ -105,7 +105,7 @@ func TestFunctionsInData(t *testing.T) {
 		t.Errorf("x's initial value folds to %s, want 9", got)
 	}
 	bad := strings.Replace(doc, "Math.max(sq(3), 4)", "rise(1)", 1)
-	if _, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(bad), scxml.Options{}); len(errs) == 0 || !strings.Contains(errs[0].Error(), "unsupported call rise(...)") {
+	if _, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(bad), scxml.Options{}); len(errs) == 0 || !strings.Contains(errs[0].Error(), "call of rise, a function the model does not define") {
 		t.Errorf("a black box in a <data>: %v", errs)
 	}
 }
