@@ -124,23 +124,12 @@ say).`,
 				return fmt.Errorf("unknown --format %q (want text or json)", format)
 			}
 			path := args[0]
-			events := make([]sim.Event, 0, len(args)-1)
-			times := make([]*int64, 0, len(args)-1)
-			for _, text := range args[1:] {
-				text, at, err := splitTime(text)
-				if err != nil {
-					return err
-				}
-				ev, err := sim.ParseEvent(text)
-				if err != nil {
-					return err
-				}
-				events = append(events, ev)
-				times = append(times, at)
+			events, times, err := parseSimEvents(args[1:])
+			if err != nil {
+				return err
 			}
 			opts.Time = vocab.Time(timeSem)
 			var steps []simStep
-			var err error
 			if reference {
 				m, errs := scxml.ReadFile(source.NewFileSet(), path, scxml.Options{})
 				if len(errs) > 0 {
@@ -197,6 +186,26 @@ say).`,
 			"without defining it (GetTotal=21, JSON.stringify={}: a string as it reads, unquoted); repeat for each function")
 	fe.register(cmd)
 	return cmd
+}
+
+// parseSimEvents reads simulate's EVENT arguments: each an event, with
+// its time where it has one (splitTime).
+func parseSimEvents(args []string) ([]sim.Event, []*int64, error) {
+	events := make([]sim.Event, 0, len(args))
+	times := make([]*int64, 0, len(args))
+	for _, text := range args {
+		text, at, err := splitTime(text)
+		if err != nil {
+			return nil, nil, err
+		}
+		ev, err := sim.ParseEvent(text)
+		if err != nil {
+			return nil, nil, err
+		}
+		events = append(events, ev)
+		times = append(times, at)
+	}
+	return events, times, nil
 }
 
 // hostResults gives each host function that hosts name (NAME=VALUE) its
