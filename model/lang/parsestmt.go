@@ -349,7 +349,7 @@ func (p *parser) parseSimple() Stmt {
 			if hostObjects[hostObject(c.Fun)] {
 				return p.hostCall(c)
 			}
-			return callStmt(c, p.src.offset(start))
+			return callStmt(c, p.src.Offset(start))
 		}
 		if len(p.errs) == mark {
 			// Valid ECMAScript (an expression statement), outside the language.

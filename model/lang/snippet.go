@@ -27,14 +27,14 @@ func (s Snippet) Pos(i int) source.Pos {
 	if s.File == nil {
 		return source.NoPos
 	}
-	return s.File.Pos(s.offset(i))
+	return s.File.Pos(s.Offset(i))
 }
 
 // position resolves the position of Text[i]. Without a File only the
 // offset is known.
 func (s Snippet) position(i int) source.Position {
 	if s.File == nil {
-		return source.Position{Offset: s.offset(i)}
+		return source.Position{Offset: s.Offset(i)}
 	}
 	return s.File.Position(s.Pos(i))
 }
@@ -43,14 +43,14 @@ func (s Snippet) position(i int) source.Position {
 // offset of the snippet is known.
 func (s Snippet) positionOf(pos source.Pos) source.Position {
 	if s.File == nil {
-		return source.Position{Offset: s.offset(0)}
+		return source.Position{Offset: s.Offset(0)}
 	}
 	return s.File.Position(pos)
 }
 
-// offset returns the file offset of Text[i], tolerating an Offsets slice
+// Offset returns the file offset of Text[i], tolerating an Offsets slice
 // shorter than Text.
-func (s Snippet) offset(i int) int {
+func (s Snippet) Offset(i int) int {
 	if i < 0 {
 		i = 0
 	}

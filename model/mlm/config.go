@@ -146,15 +146,20 @@ func (c *config) under(sources []int) []*model.State {
 
 // union merges two lists of states in document order, each state once.
 func (l *layout) union(a, b []*model.State) []*model.State {
+	return mergeBy(a, b, func(s *model.State) int { return l.index[s] })
+}
+
+// mergeBy merges two lists ascending by key into one, each key once.
+func mergeBy[T any](a, b []T, key func(T) int) []T {
 	if len(b) == 0 {
 		return a
 	}
 	if len(a) == 0 {
 		return b
 	}
-	out := make([]*model.State, 0, len(a)+len(b))
+	out := make([]T, 0, len(a)+len(b))
 	for len(a) > 0 && len(b) > 0 {
-		i, j := l.index[a[0]], l.index[b[0]]
+		i, j := key(a[0]), key(b[0])
 		switch {
 		case i < j:
 			out, a = append(out, a[0]), a[1:]

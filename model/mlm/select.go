@@ -237,21 +237,7 @@ func (tr *triggers) bySource(list []*model.Transition) *matches {
 
 // inOrder merges two lists of transitions in document order.
 func inOrder(a, b []*model.Transition) []*model.Transition {
-	if len(b) == 0 {
-		return a
-	}
-	if len(a) == 0 {
-		return b
-	}
-	out := make([]*model.Transition, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		if a[0].Order < b[0].Order {
-			out, a = append(out, a[0]), a[1:]
-		} else {
-			out, b = append(out, b[0]), b[1:]
-		}
-	}
-	return append(append(out, a...), b...)
+	return mergeBy(a, b, func(t *model.Transition) int { return t.Order })
 }
 
 func eventLabel(event string) string {

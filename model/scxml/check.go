@@ -29,6 +29,18 @@ type code struct {
 	set   func(cond lang.Expr, body *lang.Block)
 }
 
+// nodes are the piece's condition and body, those it has.
+func (c code) nodes() []lang.Node {
+	var nodes []lang.Node
+	if c.cond != nil {
+		nodes = append(nodes, c.cond)
+	}
+	if c.body != nil {
+		nodes = append(nodes, c.body)
+	}
+	return nodes
+}
+
 // unknownStates warns of every In() of a state the model does not have:
 // ECMAScript's In is false for it (SCXML's ECMAScript data model, B.2,
 // asks only whether the state is in the configuration), and so is

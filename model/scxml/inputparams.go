@@ -107,14 +107,7 @@ func paramUses(c code, found map[string]*paramUse) {
 	if c.cond != nil {
 		note(c.cond, lang.Bool, truthUse)
 	}
-	var nodes []lang.Node
-	if c.cond != nil {
-		nodes = append(nodes, c.cond)
-	}
-	if c.body != nil {
-		nodes = append(nodes, c.body)
-	}
-	for _, n := range nodes {
+	for _, n := range c.nodes() {
 		lang.Inspect(n, func(n lang.Node) bool {
 			switch x := n.(type) {
 			case *lang.Binary:
@@ -195,14 +188,7 @@ func (b *builder) dataTruths(all []code) {
 				c.set(e, c.body)
 			}
 		}
-		var nodes []lang.Node
-		if all[i].cond != nil {
-			nodes = append(nodes, all[i].cond)
-		}
-		if c.body != nil {
-			nodes = append(nodes, c.body)
-		}
-		for _, n := range nodes {
+		for _, n := range all[i].nodes() {
 			lang.Inspect(n, func(n lang.Node) bool {
 				switch x := n.(type) {
 				case *lang.Binary:

@@ -79,23 +79,8 @@ func (d *Dialect) Translate(s lang.Snippet) (lang.Snippet, source.ErrorList) {
 	return lang.Snippet{File: s.File, Text: t.out.String(), Offsets: t.offs}, t.errs
 }
 
-// offset is the file offset of text[i] (as lang.Snippet keeps it).
-func (t *translator) offset(i int) int {
-	s := t.src
-	n := len(s.Offsets)
-	switch {
-	case s.Offsets == nil:
-		return s.Start + i
-	case i < n:
-		return s.Offsets[i]
-	case n == 0:
-		return s.Start
-	}
-	return s.Offsets[n-1] + 1 + i - n
-}
-
 func (t *translator) position(i int) source.Position {
-	off := t.offset(i)
+	off := t.src.Offset(i)
 	if t.src.File == nil {
 		return source.Position{Offset: off}
 	}
@@ -106,7 +91,7 @@ func (t *translator) pos(i int) source.Pos {
 	if t.src.File == nil {
 		return source.NoPos
 	}
-	return t.src.File.Pos(t.offset(i))
+	return t.src.File.Pos(t.src.Offset(i))
 }
 
 // refuse reports the JEXL construct at text[i], naming it and its row.
@@ -118,7 +103,7 @@ func (t *translator) refuse(i int, construct, row string) {
 func (t *translator) copy(i, j int) {
 	for k := i; k < j; k++ {
 		t.out.WriteByte(t.text[k])
-		t.offs = append(t.offs, t.offset(k))
+		t.offs = append(t.offs, t.src.Offset(k))
 	}
 }
 
@@ -127,7 +112,7 @@ func (t *translator) emit(s string, i, j int) {
 	for k := 0; k < len(s); k++ {
 		at := i + min(k, max(j-i-1, 0))
 		t.out.WriteString(s[k : k+1])
-		t.offs = append(t.offs, t.offset(at))
+		t.offs = append(t.offs, t.src.Offset(at))
 	}
 }
 
