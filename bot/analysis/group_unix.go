@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // ownGroup has the child run in a process group of its own: a Ctrl-C at
@@ -17,24 +19,10 @@ func ownGroup(c *exec.Cmd) {
 // signalOf names the signal that killed a process ("" if none did).
 func signalOf(st *os.ProcessState) string {
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return signalName(ws.Signal())
+		if name := unix.SignalName(ws.Signal()); name != "" {
+			return name
+		}
+		return ws.Signal().String()
 	}
 	return ""
-}
-
-// signalName is "SIGKILL" for syscall.SIGKILL, and so on.
-func signalName(s syscall.Signal) string {
-	switch s {
-	case syscall.SIGKILL:
-		return "SIGKILL"
-	case syscall.SIGSEGV:
-		return "SIGSEGV"
-	case syscall.SIGABRT:
-		return "SIGABRT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGBUS:
-		return "SIGBUS"
-	}
-	return s.String()
 }
