@@ -109,16 +109,7 @@ func TestECMAUnboundName(t *testing.T) {
 			t.Errorf("explore: no %q in\n%s", want, out)
 		}
 	}
-	for _, ref := range []bool{false, true} {
-		args := []string{model, "go"}
-		if ref {
-			args = append([]string{"--reference"}, args...)
-		}
-		code, out, errs := runSimulate(t, args...)
-		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "d (halted)") {
-			t.Errorf("simulate %v: exit %d, want go to end in d through error.execution\n%s%s", args, code, out, errs)
-		}
-	}
+	simulateBoth(t, "d (halted)", model, "go")
 }
 
 // TestECMANew: new Array(...) and new Object() are literals.
@@ -130,16 +121,7 @@ func TestECMANew(t *testing.T) {
 	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "3 symbolic states, 1 paths, depth 2") {
 		t.Errorf("explore: want the one path to c\n%s", out)
 	}
-	for _, ref := range []bool{false, true} {
-		args := []string{model, "go", "go"}
-		if ref {
-			args = append([]string{"--reference"}, args...)
-		}
-		code, out, errs := runSimulate(t, args...)
-		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "c (halted)") {
-			t.Errorf("simulate %v: exit %d, want c\n%s%s", args, code, out, errs)
-		}
-	}
+	simulateBoth(t, "c (halted)", model, "go", "go")
 }
 
 // TestECMAObjectKeys: any string is a field name, {'take.1': 1} and
@@ -152,16 +134,7 @@ func TestECMAObjectKeys(t *testing.T) {
 	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "3 symbolic states, 1 paths, depth 2") {
 		t.Errorf("explore: want the one path to c\n%s", out)
 	}
-	for _, ref := range []bool{false, true} {
-		args := []string{model, "go", "go"}
-		if ref {
-			args = append([]string{"--reference"}, args...)
-		}
-		code, out, errs := runSimulate(t, args...)
-		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "c (halted)") {
-			t.Errorf("simulate %v: exit %d, want c\n%s%s", args, code, out, errs)
-		}
-	}
+	simulateBoth(t, "c (halted)", model, "go", "go")
 }
 
 // TestECMAInputParams: the parameters of an input event no send declares
@@ -209,14 +182,17 @@ func TestECMAAssignedGlobals(t *testing.T) {
 	if !strings.Contains(out, "states unreachable:\n  d (line 12)") || strings.Contains(out, "  c (line") {
 		t.Errorf("explore: want d alone unreachable in\n%s", out)
 	}
-	for _, ref := range []bool{false, true} {
-		args := []string{model, "go"}
-		if ref {
-			args = append([]string{"--reference"}, args...)
-		}
-		code, out, errs := runSimulate(t, args...)
-		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), "c (halted)") {
-			t.Errorf("simulate %v: exit %d, want c\n%s%s", args, code, out, errs)
+	simulateBoth(t, "c (halted)", model, "go")
+}
+
+// simulateBoth runs simulate with args on the flattened machine and on the
+// reference interpreter, and checks that each run ends in want.
+func simulateBoth(t *testing.T, want string, args ...string) {
+	t.Helper()
+	for _, a := range [][]string{args, append([]string{"--reference"}, args...)} {
+		code, out, errs := runSimulate(t, a...)
+		if code != exitOK || !strings.HasSuffix(strings.TrimSpace(out), want) {
+			t.Errorf("simulate %v: exit %d, want the run to end in %q\n%s%s", a, code, want, out, errs)
 		}
 	}
 }
