@@ -25,17 +25,11 @@ type group struct {
 // or false.
 type literals map[*model.Transition]bool
 
-// selection runs SCXML's selectTransitions symbolically on a
-// configuration: for event "" the eventless transitions, otherwise those
-// matching the event. Every atomic state takes the first transition, from
-// itself outwards in document order, whose condition holds; the
-// combinations of conditions are enumerated, each resolved by
-// removeConflictingTransitions, and grouped by outcome.
-//
-// Only the atomic states with a candidate transition take part: one
-// without any adds nothing to the outcomes, and leaving it out keeps the
-// selection as cheap as the event is rare in a wide parallel state.
-func (f *flattener) selection(c *config, event string, known map[string]lang.Expr) ([]group, error) {
+// candidates returns, for each active atomic state with a transition
+// that event matches (in document order), those transitions from the
+// state outwards in document order, and the condition of each folded with
+// what c and known tell.
+func (f *flattener) candidates(c *config, event string, known map[string]lang.Expr) ([][]*model.Transition, map[*model.Transition]lang.Expr) {
 	from, wild := f.triggers.matching(event), f.triggers.wildcards(event)
 	atomic := f.lay.union(c.under(from.sources), c.under(wild.sources))
 	cands := make([][]*model.Transition, len(atomic))
@@ -50,6 +44,21 @@ func (f *flattener) selection(c *config, event string, known map[string]lang.Exp
 			}
 		}
 	}
+	return cands, conds
+}
+
+// selection runs SCXML's selectTransitions symbolically on a
+// configuration: for event "" the eventless transitions, otherwise those
+// matching the event. Every atomic state takes the first transition, from
+// itself outwards in document order, whose condition holds; the
+// combinations of conditions are enumerated, each resolved by
+// removeConflictingTransitions, and grouped by outcome.
+//
+// Only the atomic states with a candidate transition take part: one
+// without any adds nothing to the outcomes, and leaving it out keeps the
+// selection as cheap as the event is rare in a wide parallel state.
+func (f *flattener) selection(c *config, event string, known map[string]lang.Expr) ([]group, error) {
+	cands, conds := f.candidates(c, event, known) // one list per atomic state taking part
 	type outcome struct {
 		trans []*model.Transition
 		fails []*model.Transition
@@ -64,7 +73,7 @@ func (f *flattener) selection(c *config, event string, known map[string]lang.Exp
 		if overflow != nil {
 			return
 		}
-		if i == len(atomic) {
+		if i == len(cands) {
 			count++
 			if count > f.opts.MaxCombinations {
 				overflow = fmt.Errorf("more than %d combinations of transition conditions in configuration %s on %s",
