@@ -25,6 +25,58 @@ type dataElem struct {
 	state *model.State
 }
 
+// dataType applies a <data>'s setbot:type to its variable v (known: v.Init
+// is its value, not a placeholder for one computed later), and reports
+// false after an error.
+func (b *builder) dataType(d *element, v *model.Var, known bool) bool {
+	name := v.Name
+	a, ok := b.setbotAttr(d, "type")
+	if !ok {
+		return true
+	}
+	b.annotated[name] = true
+	typ, err := lang.ParseType(a.Value)
+	if err != nil {
+		b.errorf(a.Offsets0(), "%v", err)
+		return false
+	}
+	switch {
+	case v.Type.Kind == lang.Undef && typ.IsComposite():
+		b.errorf(a.Offsets0(), "variable %q of type %s has no initial value, and an array or object that may be undefined is not modelled: give it one, e.g. expr=\"[]\"", name, typ)
+		return false
+	case v.Type.Kind == lang.Undef:
+		typ = typ.OrAbsent()
+	case typ.Kind == lang.Decimal && v.Type.Kind == lang.Int:
+		// An int initial value of a decimal: the decimal of its value.
+		if !known {
+			v.Init = lang.ZeroValue(lang.Decimal, v.Init.Pos())
+		} else {
+			v.Init = lang.Simplify(&lang.ToDecimal{Start: v.Init.Pos(), X: v.Init})
+		}
+	case typ.Kind != v.Type.Kind:
+		b.errorf(a.Offsets0(), "variable %q is declared %s but its initial value is %s: give it an initial value of type %s, or none (it is then undefined until assigned)", name, typ, v.Type, typ.Kind)
+		return false
+	case typ.IsComposite():
+		if msg := lang.Assignable(typ, v.Type); msg != "" {
+			b.errorf(a.Offsets0(), "variable %q is declared %s, which cannot hold its initial value: %s", name, typ, msg)
+			return false
+		}
+	}
+	if lit, ok := v.Init.(*lang.IntLit); ok && known && !typ.Contains(lit.Value) {
+		b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
+		return false
+	}
+	if lit, ok := v.Init.(*lang.DecLit); ok && known && !typ.ContainsDecimal(lit.Value) {
+		b.errorf(a.Offsets0(), "initial value %s of %q is outside %s", lang.DecimalText(lit), name, typ)
+		return false
+	}
+	if v.Type.MayBeAbsent() {
+		typ = typ.OrAbsent()
+	}
+	v.Type = typ
+	return true
+}
+
 // dataSrc reads the value of a <data src> (nil after an error): the file
 // holds it, read as an expression, as the content of a <data> is.
 func (b *builder) dataSrc(d *element, a attribute) lang.Expr {
@@ -179,47 +231,8 @@ func (b *builder) readData() {
 				inits = append(inits, &lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: name}, OpPos: v.Pos, Op: lang.ASSIGN, Value: init})
 			}
 		}
-		if a, ok := b.setbotAttr(d, "type"); ok {
-			b.annotated[name] = true
-			typ, err := lang.ParseType(a.Value)
-			if err != nil {
-				b.errorf(a.Offsets0(), "%v", err)
-				continue
-			}
-			switch {
-			case v.Type.Kind == lang.Undef && typ.IsComposite():
-				b.errorf(a.Offsets0(), "variable %q of type %s has no initial value, and an array or object that may be undefined is not modelled: give it one, e.g. expr=\"[]\"", name, typ)
-				continue
-			case v.Type.Kind == lang.Undef:
-				typ = typ.OrAbsent()
-			case typ.Kind == lang.Decimal && v.Type.Kind == lang.Int:
-				// An int initial value of a decimal: the decimal of its value.
-				if !known {
-					v.Init = lang.ZeroValue(lang.Decimal, v.Init.Pos())
-				} else {
-					v.Init = lang.Simplify(&lang.ToDecimal{Start: v.Init.Pos(), X: v.Init})
-				}
-			case typ.Kind != v.Type.Kind:
-				b.errorf(a.Offsets0(), "variable %q is declared %s but its initial value is %s: give it an initial value of type %s, or none (it is then undefined until assigned)", name, typ, v.Type, typ.Kind)
-				continue
-			case typ.IsComposite():
-				if msg := lang.Assignable(typ, v.Type); msg != "" {
-					b.errorf(a.Offsets0(), "variable %q is declared %s, which cannot hold its initial value: %s", name, typ, msg)
-					continue
-				}
-			}
-			if lit, ok := v.Init.(*lang.IntLit); ok && known && !typ.Contains(lit.Value) {
-				b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
-				continue
-			}
-			if lit, ok := v.Init.(*lang.DecLit); ok && known && !typ.ContainsDecimal(lit.Value) {
-				b.errorf(a.Offsets0(), "initial value %s of %q is outside %s", lang.DecimalText(lit), name, typ)
-				continue
-			}
-			if v.Type.MayBeAbsent() {
-				typ = typ.OrAbsent()
-			}
-			v.Type = typ
+		if !b.dataType(d, v, known) {
+			continue
 		}
 		if bindLate {
 			if v.Type.IsComposite() {
