@@ -46,21 +46,28 @@ func (e *env) waitModel() {
 	}
 }
 
-// logged returns when the bot logged msg for the delivery.
+// logged returns when the bot logged msg for the delivery, waiting for
+// the line a while: the queue records a job's end before the worker logs
+// it, so idle can return before the line is written.
 func (e *env) logged(msg, delivery string) time.Time {
 	e.t.Helper()
-	for _, line := range strings.Split(e.logs.String(), "\n") {
-		var l struct {
-			Time     time.Time
-			Msg      string
-			Delivery string
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		for _, line := range strings.Split(e.logs.String(), "\n") {
+			var l struct {
+				Time     time.Time
+				Msg      string
+				Delivery string
+			}
+			if json.Unmarshal([]byte(line), &l) == nil && l.Msg == msg && l.Delivery == delivery {
+				return l.Time
+			}
 		}
-		if json.Unmarshal([]byte(line), &l) == nil && l.Msg == msg && l.Delivery == delivery {
-			return l.Time
+		if time.Now().After(deadline) {
+			e.t.Fatalf("no %q for delivery %s in the logs", msg, delivery)
 		}
+		time.Sleep(5 * time.Millisecond)
 	}
-	e.t.Fatalf("no %q for delivery %s in the logs", msg, delivery)
-	return time.Time{}
 }
 
 // besideCompletes checks that pull request 7, analysed beside the long
