@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,23 +13,12 @@ import (
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
-	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
 
-func newSimulateCmd() *cobra.Command {
-	var fe frontEndFlags
-	var format string
-	var reference, vars bool
-	var timeSem string
-	var hosts []string
-	var opts sim.Options
-	cmd := &cobra.Command{
-		Use:   "simulate FILE [EVENT...]",
-		Short: "Run a model's machine on a sequence of events",
-		Long: `simulate flattens a model into its Mealy-like machine and runs it on concrete
+var simulateLong = `simulate flattens a model into its Mealy-like machine and runs it on concrete
 values: it starts the machine, then sends it each EVENT in turn, and prints
 what every step did (the outputs sent to other targets and the state reached).
 It is the oracle that setbot's generated tests are replayed on.
@@ -117,8 +105,20 @@ _absent_s=1, s="").
 The steps before an error are printed; the error goes to stderr and the exit
 code is 1, as it is for a model that does not read or flatten (its errors go to
 stderr). Exit 2 means the command line is wrong (an EVENT that does not parse,
-say).`,
-		Args: cobra.MinimumNArgs(1),
+say).`
+
+func newSimulateCmd() *cobra.Command {
+	var fe frontEndFlags
+	var format string
+	var reference, vars bool
+	var timeSem string
+	var hosts []string
+	var opts sim.Options
+	cmd := &cobra.Command{
+		Use:   "simulate FILE [EVENT...]",
+		Short: "Run a model's machine on a sequence of events",
+		Long:  simulateLong,
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, ok := simulateWriters[format]; !ok {
 				return fmt.Errorf("unknown --format %q (want text or json)", format)
@@ -141,7 +141,10 @@ say).`,
 				if err := hostResults(m, hosts); err != nil {
 					return err
 				}
-				steps, err = simulateReference(m, interp.Options{LoopLimit: opts.LoopLimit, MaxMicrosteps: opts.MaxMicrosteps, Time: opts.Time}, events, times, vars)
+				in, start, ierr := interp.New(m, interp.Options{LoopLimit: opts.LoopLimit, MaxMicrosteps: opts.MaxMicrosteps, Time: opts.Time})
+				if err = ierr; err == nil {
+					steps, err = simulate(in, start, referenceStep, events, times, vars)
+				}
 				var bad *source.Error
 				if errors.As(err, &bad) {
 					// A statechart the algorithm cannot run: a model error.
@@ -158,7 +161,10 @@ say).`,
 				if err := hostResults(m.Source, hosts); err != nil {
 					return err
 				}
-				steps, err = simulate(m, opts, events, times, vars)
+				s, start, serr := sim.New(m, opts)
+				if err = serr; err == nil {
+					steps, err = simulate(s, start, flattenedStep, events, times, vars)
+				}
 			}
 			if werr := simulateWriters[format](cmd.OutOrStdout(), steps, err); werr != nil {
 				return werr
@@ -267,37 +273,35 @@ type simStep struct {
 	reference   bool
 }
 
-func flattenedStep(st sim.Step, timers []string) simStep {
+func flattenedStep(st sim.Step) simStep {
 	return simStep{Input: st.Input, Fired: st.Fired, Entered: st.Entered, Outputs: st.Outputs, State: st.State,
-		Config: st.Config, Halted: st.Halted, Discarded: st.Discarded, Timers: timers}
+		Config: st.Config, Halted: st.Halted, Discarded: st.Discarded, At: &st.At}
 }
 
-func referenceStep(st interp.Step, timers []string) simStep {
+func referenceStep(st interp.Step) simStep {
 	return simStep{Input: st.Input, Transitions: st.Transitions, Exited: st.Exited, Entered: st.Entered,
-		Outputs: st.Outputs, Config: st.Config, Halted: st.Halted, Discarded: st.Discarded, Timers: timers, reference: true}
+		Outputs: st.Outputs, Config: st.Config, Halted: st.Halted, Discarded: st.Discarded, At: &st.At, reference: true}
 }
 
-// simulate runs the machine on events and returns the steps it completed,
-// the start step first, and the error that stopped it, if any.
-func simulate(m *mlm.Machine, opts sim.Options, events []sim.Event, times []*int64, vars bool) ([]simStep, error) {
-	s, st, err := sim.New(m, opts)
-	if err != nil {
-		return nil, err
-	}
-	step := func(st sim.Step) simStep {
-		out := flattenedStep(st, s.PendingTimers())
+// simulate runs a machine, the flattened one or the reference interpreter,
+// on events and returns the steps it completed, the start step first
+// (start, which view turns into a simStep as it does every step), and the
+// error that stopped it, if any.
+func simulate[S any](s sim.Stepper[S], start S, view func(S) simStep, events []sim.Event, times []*int64, vars bool) ([]simStep, error) {
+	step := func(st S) simStep {
+		out := view(st)
+		out.Timers = s.PendingTimers()
 		if vars {
 			out.Vars = userVars(s.Vars())
 		}
-		if opts.Time != vocab.TimeUntimed && m.SetsTimers() {
-			out.At = &st.At
-			if next, ok := s.NextTimer(); ok {
-				out.Next = &next
-			}
+		if !s.Timed() {
+			out.At = nil
+		} else if next, ok := s.NextTimer(); ok {
+			out.Next = &next
 		}
 		return out
 	}
-	steps := []simStep{step(st)}
+	steps := []simStep{step(start)}
 	for i, ev := range events {
 		st, err := s.StepAt(ev, times[i])
 		if err != nil {
@@ -318,37 +322,6 @@ func userVars(vars map[string]sim.Value) map[string]sim.Value {
 		}
 	}
 	return vars
-}
-
-// simulateReference runs the statechart on the reference interpreter, as
-// simulate runs the flattened machine.
-func simulateReference(m *model.Model, opts interp.Options, events []sim.Event, times []*int64, vars bool) ([]simStep, error) {
-	in, st, err := interp.New(m, opts)
-	if err != nil {
-		return nil, err
-	}
-	step := func(st interp.Step) simStep {
-		out := referenceStep(st, in.PendingTimers())
-		if vars {
-			out.Vars = userVars(in.Vars())
-		}
-		if opts.Time != vocab.TimeUntimed && slices.ContainsFunc(m.Events, func(e *model.Event) bool { return e.Kinds&model.Timer != 0 }) {
-			out.At = &st.At
-			if next, ok := in.NextTimer(); ok {
-				out.Next = &next
-			}
-		}
-		return out
-	}
-	steps := []simStep{step(st)}
-	for i, ev := range events {
-		st, err := in.StepAt(ev, times[i])
-		if err != nil {
-			return steps, fmt.Errorf("event %d: %w", i+1, err)
-		}
-		steps = append(steps, step(st))
-	}
-	return steps, nil
 }
 
 var simulateWriters = map[string]func(io.Writer, []simStep, error) error{

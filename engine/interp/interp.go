@@ -102,6 +102,8 @@ type Step struct {
 }
 
 // Interp is a running statechart.
+//
+// It is a sim.Stepper, as the flattened machine is.
 type Interp struct {
 	m    *model.Model
 	opts Options
@@ -444,6 +446,15 @@ func (in *Interp) Vars() map[string]sim.Value {
 		}
 	})
 	return out
+}
+
+var _ sim.Stepper[Step] = (*Interp)(nil)
+
+// Timed says whether steps have times: the time semantics is timed and
+// the statechart sets timers.
+func (in *Interp) Timed() bool {
+	return in.opts.Time != vocab.TimeUntimed &&
+		slices.ContainsFunc(in.m.Events, func(e *model.Event) bool { return e.Kinds&model.Timer != 0 })
 }
 
 // PendingTimers returns the names of the timers the environment may fire,

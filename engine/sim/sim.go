@@ -547,6 +547,10 @@ func (f *frame) run() (bool, error) {
 // prints them).
 func (s *Sim) Vars() map[string]Value { return copyArgs(s.cur.vars) }
 
+// Timed says whether steps have times: the time semantics is timed and
+// the machine sets timers.
+func (s *Sim) Timed() bool { return s.opts.Time != vocab.TimeUntimed && s.m.SetsTimers() }
+
 // State returns the current MLM state.
 func (s *Sim) State() *mlm.State { return s.cur.state }
 
