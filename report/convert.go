@@ -1,7 +1,6 @@
 package report
 
 import (
-	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/engine/testgen"
 )
@@ -17,7 +16,7 @@ func NewChangeAnalysis(r *incremental.Result) *ChangeAnalysis {
 	a := &ChangeAnalysis{
 		Strategy:       r.Strategy,
 		StrategyReason: r.StrategyReason,
-		Changes:        make([]Change, len(r.Changes)),
+		Changes:        r.Changes,
 		Impact: Impact{Changed: nonNil(r.Impact.Changed), Impacted: nonNil(r.Impact.Impacted),
 			M1: r.Impact.M1, M2: r.Impact.M2},
 		Base:                  Size{States: r.Base.States, Paths: r.Base.Paths, Ms: r.Base.Ms},
@@ -38,8 +37,8 @@ func NewChangeAnalysis(r *incremental.Result) *ChangeAnalysis {
 		Nondeterminism:        make([]Conflict, len(r.Nondeterminism)),
 		NondeterminismPartial: r.NondeterminismPartial,
 	}
-	for i, ch := range r.Changes {
-		a.Changes[i] = change(ch)
+	if a.Changes == nil {
+		a.Changes = []Change{}
 	}
 	if d := r.TestDelta; d != nil {
 		a.TestDelta = &TestDelta{Retained: c.tests(d.Retained), Changed: c.tests(d.Changed),
@@ -63,24 +62,6 @@ func NewChangeAnalysis(r *incremental.Result) *ChangeAnalysis {
 			Witness: c.witness(x.Witness), AtBase: x.AtBase}
 	}
 	return a
-}
-
-func change(c diffmap.Change) Change {
-	out := Change{Kind: c.Kind, Subject: c.Subject, Old: position(c.Old), New: position(c.New)}
-	if len(c.Transitions) > 0 {
-		out.Transitions = make([]TransitionPlace, len(c.Transitions))
-		for i, t := range c.Transitions {
-			out.Transitions[i] = TransitionPlace{ID: t.ID, Old: position(t.Old), New: position(t.New)}
-		}
-	}
-	return out
-}
-
-func position(p *diffmap.Position) *Position {
-	if p == nil {
-		return nil
-	}
-	return &Position{Line: p.Line, Column: p.Column}
 }
 
 func stateRefs(refs []incremental.StateRef) []StateRef {
