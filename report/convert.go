@@ -1,6 +1,8 @@
 package report
 
 import (
+	"slices"
+
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/engine/testgen"
 )
@@ -88,26 +90,22 @@ func argMap(m map[string]any) map[string]any {
 	return m
 }
 
-// testPool holds the steps, outputs and fired transitions of every test of
-// a result, allocated at once and handed out in turn.
+// testPool holds the steps of the tests of a result whose lists or maps
+// must be filled in (the document writes empty ones, never null),
+// allocated at once and handed out in turn. Generated and decoded tests
+// leave none nil, so the pool is mostly empty and the report shares the
+// core's steps.
 type testPool struct {
-	steps   []Step
-	outputs []Output
-	fired   []Fired
+	steps []Step
 }
 
 // newTestPool sizes the pool for the tests of r: its test delta and
 // witnesses.
 func newTestPool(r *incremental.Result) *testPool {
-	var steps, outputs, fired int
+	var steps int
 	count := func(t *testgen.Test) {
-		if t == nil {
-			return
-		}
-		steps += len(t.Steps)
-		for _, s := range t.Steps {
-			outputs += len(s.Outputs)
-			fired += len(s.Fired)
+		if t != nil && slices.ContainsFunc(t.Steps, unfilled) {
+			steps += len(t.Steps)
 		}
 	}
 	if d := r.TestDelta; d != nil {
@@ -126,21 +124,13 @@ func newTestPool(r *incremental.Result) *testPool {
 	for _, x := range r.Nondeterminism {
 		count(x.Witness)
 	}
-	return &testPool{steps: make([]Step, steps), outputs: make([]Output, outputs), fired: make([]Fired, fired)}
+	return &testPool{steps: make([]Step, steps)}
 }
 
-// take hands out the next n elements of *pool as a list of its own
-// (appending to it cannot overwrite the next), never nil.
-func take[T any](pool *[]T, n int) []T {
-	if n == 0 {
-		return []T{}
-	}
-	if n > len(*pool) { // the pool was sized for other tests
-		return make([]T, n)
-	}
-	l := (*pool)[:n:n]
-	*pool = (*pool)[n:]
-	return l
+// unfilled says whether a step leaves a list or a map nil.
+func unfilled(s testgen.Step) bool {
+	return s.Args == nil || s.Config == nil || s.Outputs == nil || s.Fired == nil ||
+		slices.ContainsFunc(s.Outputs, func(o testgen.Output) bool { return o.Args == nil })
 }
 
 func (c *testPool) tests(ts []*testgen.Test) []Test {
@@ -160,18 +150,39 @@ func (c *testPool) witness(t *testgen.Test) *Test {
 }
 
 func (c *testPool) test(t *testgen.Test) Test {
-	steps := take(&c.steps, len(t.Steps))
-	for i, s := range t.Steps {
-		st := &steps[i]
-		st.Event, st.Timer, st.At, st.Args, st.Config = s.Event, s.Timer, s.At, argMap(s.Args), nonNil(s.Config)
-		st.Outputs = take(&c.outputs, len(s.Outputs))
-		for j, o := range s.Outputs {
-			st.Outputs[j] = Output{Event: o.Event, Target: o.Target, Args: argMap(o.Args)}
+	return Test{ID: t.ID, Identity: nonNil(t.Identity), Steps: c.filled(t.Steps), Final: nonNil(t.Final), Rows: t.Rows}
+}
+
+// filled returns steps, or a copy of them with an empty list or map
+// wherever one was nil.
+func (c *testPool) filled(steps []testgen.Step) []Step {
+	if !slices.ContainsFunc(steps, unfilled) {
+		if steps == nil {
+			return []Step{}
 		}
-		st.Fired = take(&c.fired, len(s.Fired))
-		for j, f := range s.Fired {
-			st.Fired[j] = Fired{Key: f.Key, Path: f.Path}
-		}
+		return steps
 	}
-	return Test{ID: t.ID, Identity: nonNil(t.Identity), Steps: steps, Final: nonNil(t.Final), Rows: t.Rows}
+	out := c.steps[:len(steps):len(steps)]
+	if len(steps) > len(c.steps) { // the pool was sized for other tests
+		out = make([]Step, len(steps))
+	} else {
+		c.steps = c.steps[len(steps):]
+	}
+	for i, s := range steps {
+		s.Args, s.Config = argMap(s.Args), nonNil(s.Config)
+		if s.Outputs == nil {
+			s.Outputs = []Output{}
+		} else if slices.ContainsFunc(s.Outputs, func(o testgen.Output) bool { return o.Args == nil }) {
+			outputs := make([]Output, len(s.Outputs))
+			for j, o := range s.Outputs {
+				outputs[j] = Output{Event: o.Event, Target: o.Target, Args: argMap(o.Args)}
+			}
+			s.Outputs = outputs
+		}
+		if s.Fired == nil {
+			s.Fired = []Fired{}
+		}
+		out[i] = s
+	}
+	return out
 }

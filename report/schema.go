@@ -2,15 +2,19 @@ package report
 
 import (
 	"github.com/setbot/setbot/diffmap"
+	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/vocab"
 )
 
 // The JSON document of docs/report-json.md is written from the types of
-// this file and of analysis.go, and from nothing else: the analysis core,
-// the tree and the test generator keep their own types, which change with
-// them, and NewChangeAnalysis converts. A field may be added to these
-// types; none may be renamed, removed or given another meaning without a
-// new SchemaVersion.
+// this file and of analysis.go, and from nothing else. Where the core's
+// type is already what the document says (a change, a test's step, output
+// and fired transition), the report writes it as it is, by an alias, and
+// a kind of thing is defined once; elsewhere NewChangeAnalysis converts.
+// A field may be added to these types; none may be renamed, removed or
+// given another meaning without a new SchemaVersion. TestJSONDoc holds
+// every one of them, aliases included, to the document, so a change in
+// the core that would change the document fails it.
 
 // SchemaVersion is the version of the JSON document, its schema_version.
 // It changes only when a field is removed, renamed or changes its type or
@@ -108,33 +112,17 @@ type Test struct {
 	Rows []string `json:"rows,omitempty"`
 }
 
-// Step is one input of a test and what it must produce.
-type Step struct {
-	Event string `json:"event"`
-	Timer bool   `json:"timer,omitempty"` // a pending timer fires (no arguments)
-	// At is when the step happens, in milliseconds from the start (timed
-	// semantics only).
-	At *int64 `json:"at,omitempty"`
-	// Args holds int64, bool, string or sim.Decimal values (a decimal is
-	// written as a JSON number with a point).
-	Args    map[string]any `json:"args"`
-	Outputs []Output       `json:"outputs"`
-	Fired   []Fired        `json:"fired"`
-	Config  []string       `json:"configuration"`
-}
-
-// Output is an expected output event.
-type Output struct {
-	Event  string         `json:"event"`
-	Target string         `json:"target"`
-	Args   map[string]any `json:"args"`
-}
-
-// Fired is a flattened transition a step takes, with its decision path.
-type Fired struct {
-	Key  string `json:"key"`
-	Path string `json:"path"`
-}
+// Step is one input of a test and what it must produce; Output an
+// expected output event; Fired a flattened transition a step takes, with
+// its decision path. The report writes testgen's own types (their JSON
+// names are the report's), so that a test's parts are defined once. A
+// step's Args hold int64, bool, string or sim.Decimal values (a decimal is
+// written as a JSON number with a point).
+type (
+	Step   = testgen.Step
+	Output = testgen.Output
+	Fired  = testgen.Fired
+)
 
 // StateRef names a statechart state in a claim about reachability.
 type StateRef struct {
