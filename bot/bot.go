@@ -150,7 +150,7 @@ func New(cfg *config.Server, opts Options) (*Bot, error) {
 	// those a worker stops.
 	q.OnCancel(func(kind string) { b.metrics.jobs.WithLabelValues(kind, "superseded").Inc() })
 	b.handlers = make(map[string]EventHandler)
-	for _, h := range []EventHandler{&PullRequest{}, &Push{}, &CheckRun{}, &CheckSuite{}, &MergeGroup{}, &IssueComment{}} {
+	for _, h := range []EventHandler{pullRequest, push, checkRun, checkSuite, mergeGroup, issueComment} {
 		for _, event := range h.Handles() {
 			b.handlers[event] = h
 		}

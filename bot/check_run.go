@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/google/go-github/v60/github"
@@ -11,24 +9,16 @@ import (
 	"github.com/setbot/setbot/bot/queue"
 )
 
-// CheckRun analyses again when someone asks GitHub to re-run setbot's
+// checkRun analyses again when someone asks GitHub to re-run setbot's
 // check run.
-type CheckRun struct{}
+var checkRun = handler[github.CheckRunEvent]{
+	event:   "check_run",
+	actions: []string{"rerequested"},
+	action:  (*github.CheckRunEvent).GetAction,
+	jobs:    checkRunJobs,
+}
 
-var _ EventHandler = (*CheckRun)(nil)
-
-// Handles implements EventHandler.
-func (*CheckRun) Handles() []string { return []string{"check_run"} }
-
-// Handle implements EventHandler.
-func (h *CheckRun) Handle(_ context.Context, _, _ string, payload []byte) ([]queue.Job, string, error) {
-	var e github.CheckRunEvent
-	if err := json.Unmarshal(payload, &e); err != nil {
-		return nil, "", fmt.Errorf("decoding the check_run event: %w", err)
-	}
-	if e.GetAction() != "rerequested" {
-		return nil, "check_run action " + e.GetAction() + " needs nothing", nil
-	}
+func checkRunJobs(e *github.CheckRunEvent) ([]queue.Job, string, error) {
 	run := e.GetCheckRun()
 	if run == nil || e.GetRepo() == nil {
 		return nil, "", fmt.Errorf("the check_run event lacks check_run or repository")
@@ -39,23 +29,15 @@ func (h *CheckRun) Handle(_ context.Context, _, _ string, payload []byte) ([]que
 	return rerunJobs(e.GetRepo(), e.GetInstallation(), e.GetSender(), run.GetHeadSHA(), run.PullRequests)
 }
 
-// CheckSuite analyses again when someone re-runs the whole check suite.
-type CheckSuite struct{}
+// checkSuite analyses again when someone re-runs the whole check suite.
+var checkSuite = handler[github.CheckSuiteEvent]{
+	event:   "check_suite",
+	actions: []string{"rerequested"},
+	action:  (*github.CheckSuiteEvent).GetAction,
+	jobs:    checkSuiteJobs,
+}
 
-var _ EventHandler = (*CheckSuite)(nil)
-
-// Handles implements EventHandler.
-func (*CheckSuite) Handles() []string { return []string{"check_suite"} }
-
-// Handle implements EventHandler.
-func (h *CheckSuite) Handle(_ context.Context, _, _ string, payload []byte) ([]queue.Job, string, error) {
-	var e github.CheckSuiteEvent
-	if err := json.Unmarshal(payload, &e); err != nil {
-		return nil, "", fmt.Errorf("decoding the check_suite event: %w", err)
-	}
-	if e.GetAction() != "rerequested" {
-		return nil, "check_suite action " + e.GetAction() + " needs nothing", nil
-	}
+func checkSuiteJobs(e *github.CheckSuiteEvent) ([]queue.Job, string, error) {
 	suite := e.GetCheckSuite()
 	if suite == nil || e.GetRepo() == nil {
 		return nil, "", fmt.Errorf("the check_suite event lacks check_suite or repository")
@@ -77,12 +59,9 @@ func rerunJobs(repo *github.Repository, inst *github.Installation, sender *githu
 		if sha == "" {
 			sha = head
 		}
-		jobs = append(jobs, queue.Job{
-			Kind: queue.KindPullRequest, Installation: inst.GetID(),
-			Repo: repo.GetFullName(), CloneURL: repo.GetCloneURL(),
-			PR: pr.GetNumber(), Branch: pr.GetBase().GetRef(), BaseSHA: pr.GetBase().GetSHA(), HeadSHA: sha,
-			Requester: sender.GetLogin(),
-		})
+		job := jobOn(queue.KindPullRequest, inst, repo, sender.GetLogin())
+		job.PR, job.Branch, job.BaseSHA, job.HeadSHA = pr.GetNumber(), pr.GetBase().GetRef(), pr.GetBase().GetSHA(), sha
+		jobs = append(jobs, job)
 	}
 	return jobs, "", nil
 }

@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -18,25 +16,17 @@ const (
 	CommandHelp  = "help"  // answer with the list of commands
 )
 
-// IssueComment obeys `/setbot rerun`, `/setbot full` and `/setbot help` on
+// issueComment obeys `/setbot rerun`, `/setbot full` and `/setbot help` on
 // pull requests. Whether the author may command setbot (write access) is
 // asked of GitHub by the worker, not here: the webhook is answered at once.
-type IssueComment struct{}
+var issueComment = handler[github.IssueCommentEvent]{
+	event:   "issue_comment",
+	actions: []string{"created"},
+	action:  (*github.IssueCommentEvent).GetAction,
+	jobs:    issueCommentJobs,
+}
 
-var _ EventHandler = (*IssueComment)(nil)
-
-// Handles implements EventHandler.
-func (*IssueComment) Handles() []string { return []string{"issue_comment"} }
-
-// Handle implements EventHandler.
-func (h *IssueComment) Handle(_ context.Context, _, _ string, payload []byte) ([]queue.Job, string, error) {
-	var e github.IssueCommentEvent
-	if err := json.Unmarshal(payload, &e); err != nil {
-		return nil, "", fmt.Errorf("decoding the issue_comment event: %w", err)
-	}
-	if e.GetAction() != "created" {
-		return nil, "issue_comment action " + e.GetAction() + " needs nothing", nil
-	}
+func issueCommentJobs(e *github.IssueCommentEvent) ([]queue.Job, string, error) {
 	c, issue := e.GetComment(), e.GetIssue()
 	if c == nil || issue == nil || e.GetRepo() == nil {
 		return nil, "", fmt.Errorf("the issue_comment event lacks comment, issue or repository")
@@ -51,12 +41,9 @@ func (h *IssueComment) Handle(_ context.Context, _, _ string, payload []byte) ([
 	if strings.HasSuffix(c.GetUser().GetLogin(), "[bot]") {
 		return nil, "comment by a bot", nil
 	}
-	return []queue.Job{{
-		Kind: queue.KindCommand, Installation: e.GetInstallation().GetID(),
-		Repo: e.GetRepo().GetFullName(), CloneURL: e.GetRepo().GetCloneURL(),
-		PR: issue.GetNumber(), Command: cmd, CommentID: c.GetID(),
-		Requester: c.GetUser().GetLogin(),
-	}}, "", nil
+	job := jobOn(queue.KindCommand, e.GetInstallation(), e.GetRepo(), c.GetUser().GetLogin())
+	job.PR, job.Command, job.CommentID = issue.GetNumber(), cmd, c.GetID()
+	return []queue.Job{job}, "", nil
 }
 
 // parseCommand finds a `/setbot COMMAND` line in a comment; an unknown

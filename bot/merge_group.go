@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -11,33 +9,21 @@ import (
 	"github.com/setbot/setbot/bot/queue"
 )
 
-// MergeGroup runs the check on a merge queue's group, so that a required
+// mergeGroup runs the check on a merge queue's group, so that a required
 // setbot check does not hold the queue up.
-type MergeGroup struct{}
+var mergeGroup = handler[github.MergeGroupEvent]{
+	event:   "merge_group",
+	actions: []string{"checks_requested"},
+	action:  (*github.MergeGroupEvent).GetAction,
+	jobs:    mergeGroupJobs,
+}
 
-var _ EventHandler = (*MergeGroup)(nil)
-
-// Handles implements EventHandler.
-func (*MergeGroup) Handles() []string { return []string{"merge_group"} }
-
-// Handle implements EventHandler.
-func (h *MergeGroup) Handle(_ context.Context, _, _ string, payload []byte) ([]queue.Job, string, error) {
-	var e github.MergeGroupEvent
-	if err := json.Unmarshal(payload, &e); err != nil {
-		return nil, "", fmt.Errorf("decoding the merge_group event: %w", err)
-	}
-	if e.GetAction() != "checks_requested" {
-		return nil, "merge_group action " + e.GetAction() + " needs nothing", nil
-	}
+func mergeGroupJobs(e *github.MergeGroupEvent) ([]queue.Job, string, error) {
 	g := e.GetMergeGroup()
 	if g == nil || e.GetRepo() == nil || g.GetHeadSHA() == "" || g.GetBaseSHA() == "" {
 		return nil, "", fmt.Errorf("the merge_group event lacks merge_group.head_sha, base_sha or repository")
 	}
-	return []queue.Job{{
-		Kind: queue.KindMergeGroup, Installation: e.GetInstallation().GetID(),
-		Repo: e.GetRepo().GetFullName(), CloneURL: e.GetRepo().GetCloneURL(),
-		Branch:  strings.TrimPrefix(g.GetHeadRef(), "refs/heads/"),
-		BaseSHA: g.GetBaseSHA(), HeadSHA: g.GetHeadSHA(),
-		Requester: e.GetSender().GetLogin(),
-	}}, "", nil
+	job := jobOn(queue.KindMergeGroup, e.GetInstallation(), e.GetRepo(), e.GetSender().GetLogin())
+	job.Branch, job.BaseSHA, job.HeadSHA = strings.TrimPrefix(g.GetHeadRef(), "refs/heads/"), g.GetBaseSHA(), g.GetHeadSHA()
+	return []queue.Job{job}, "", nil
 }

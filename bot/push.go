@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -11,21 +9,14 @@ import (
 	"github.com/setbot/setbot/bot/queue"
 )
 
-// Push warms the cache when the default branch moves, so that pull
+// push warms the cache when the default branch moves, so that pull
 // requests against it find their base trees cached.
-type Push struct{}
+var push = handler[github.PushEvent]{
+	event: "push",
+	jobs:  pushJobs,
+}
 
-var _ EventHandler = (*Push)(nil)
-
-// Handles implements EventHandler.
-func (*Push) Handles() []string { return []string{"push"} }
-
-// Handle implements EventHandler.
-func (h *Push) Handle(_ context.Context, _, _ string, payload []byte) ([]queue.Job, string, error) {
-	var e github.PushEvent
-	if err := json.Unmarshal(payload, &e); err != nil {
-		return nil, "", fmt.Errorf("decoding the push event: %w", err)
-	}
+func pushJobs(e *github.PushEvent) ([]queue.Job, string, error) {
 	repo := e.GetRepo()
 	if repo == nil || e.GetRef() == "" {
 		return nil, "", fmt.Errorf("the push event lacks ref or repository")
@@ -39,13 +30,7 @@ func (h *Push) Handle(_ context.Context, _, _ string, payload []byte) ([]queue.J
 	case e.GetDeleted() || e.GetAfter() == "" || strings.Trim(e.GetAfter(), "0") == "":
 		return nil, "the branch was deleted", nil
 	}
-	return []queue.Job{{
-		Kind:         queue.KindPush,
-		Installation: e.GetInstallation().GetID(),
-		Repo:         repo.GetFullName(),
-		CloneURL:     repo.GetCloneURL(),
-		Branch:       branch,
-		HeadSHA:      e.GetAfter(),
-		Requester:    e.GetSender().GetLogin(),
-	}}, "", nil
+	job := jobOn(queue.KindPush, e.GetInstallation(), repo, e.GetSender().GetLogin())
+	job.Branch, job.HeadSHA = branch, e.GetAfter()
+	return []queue.Job{job}, "", nil
 }
