@@ -14,7 +14,6 @@ import (
 var checkRun = handler[github.CheckRunEvent]{
 	event:   "check_run",
 	actions: []string{"rerequested"},
-	action:  (*github.CheckRunEvent).GetAction,
 	jobs:    checkRunJobs,
 }
 
@@ -33,7 +32,6 @@ func checkRunJobs(e *github.CheckRunEvent) ([]queue.Job, string, error) {
 var checkSuite = handler[github.CheckSuiteEvent]{
 	event:   "check_suite",
 	actions: []string{"rerequested"},
-	action:  (*github.CheckSuiteEvent).GetAction,
 	jobs:    checkSuiteJobs,
 }
 

@@ -17,10 +17,9 @@ import (
 // that defines its handler and its jobs (pull_request.go, push.go, ...).
 type handler[P any] struct {
 	event string // as X-GitHub-Event names it
-	// actions are the event's actions that need work; action reads the
-	// action of a payload. Both are nil for an event without actions.
+	// actions are the event's actions that need work (GetAction of the
+	// payload); nil for an event without actions.
 	actions []string
-	action  func(*P) string
 	// jobs makes the jobs of a payload, or says why it needs none.
 	jobs func(*P) ([]queue.Job, string, error)
 }
@@ -34,10 +33,8 @@ func (h handler[P]) Handle(_ context.Context, _, _ string, payload []byte) ([]qu
 	if err := json.Unmarshal(payload, &e); err != nil {
 		return nil, "", fmt.Errorf("decoding the %s event: %w", h.event, err)
 	}
-	if h.action != nil {
-		if a := h.action(&e); !slices.Contains(h.actions, a) {
-			return nil, h.event + " action " + a + " needs nothing", nil
-		}
+	if p, ok := any(&e).(interface{ GetAction() string }); ok && h.actions != nil && !slices.Contains(h.actions, p.GetAction()) {
+		return nil, h.event + " action " + p.GetAction() + " needs nothing", nil
 	}
 	return h.jobs(&e)
 }

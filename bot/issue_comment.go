@@ -22,7 +22,6 @@ const (
 var issueComment = handler[github.IssueCommentEvent]{
 	event:   "issue_comment",
 	actions: []string{"created"},
-	action:  (*github.IssueCommentEvent).GetAction,
 	jobs:    issueCommentJobs,
 }
 

@@ -14,7 +14,6 @@ import (
 var mergeGroup = handler[github.MergeGroupEvent]{
 	event:   "merge_group",
 	actions: []string{"checks_requested"},
-	action:  (*github.MergeGroupEvent).GetAction,
 	jobs:    mergeGroupJobs,
 }
 

@@ -13,7 +13,6 @@ import (
 var pullRequest = handler[github.PullRequestEvent]{
 	event:   "pull_request",
 	actions: []string{"opened", "synchronize", "reopened", "ready_for_review"},
-	action:  (*github.PullRequestEvent).GetAction,
 	jobs:    pullRequestJobs,
 }
 
