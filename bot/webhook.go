@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"slices"
@@ -210,31 +211,65 @@ type webhookAnswer struct {
 // delivery to redeliver.
 func (b *Bot) ServeWebhook(w http.ResponseWriter, r *http.Request) {
 	event := r.Header.Get("X-GitHub-Event")
+	code, a := b.takeDelivery(w, r, event)
+	b.metrics.webhooks.WithLabelValues(metricEvent(event), a.Status).Inc()
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(a)
+}
+
+// takeDelivery does what ServeWebhook does but write the answer, which it
+// returns with its status code.
+func (b *Bot) takeDelivery(w http.ResponseWriter, r *http.Request, event string) (int, webhookAnswer) {
 	delivery := r.Header.Get("X-GitHub-Delivery")
 	log := b.log.With("delivery", delivery, "event", event)
-	answer := func(code int, a webhookAnswer) {
-		b.metrics.webhooks.WithLabelValues(metricEvent(event), a.Status).Inc()
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(code)
-		_ = json.NewEncoder(w).Encode(a)
-	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		answer(http.StatusMethodNotAllowed, webhookAnswer{Status: "error", Message: "webhooks are POSTed"})
-		return
+		return http.StatusMethodNotAllowed, webhookAnswer{Status: "error", Message: "webhooks are POSTed"}
 	}
 	if b.isDraining() {
-		answer(http.StatusServiceUnavailable, webhookAnswer{Status: "error", Message: "the server is shutting down; redeliver this delivery"})
-		return
+		return http.StatusServiceUnavailable, webhookAnswer{Status: "error", Message: "the server is shutting down; redeliver this delivery"}
 	}
+	body, code, a := b.receiveBody(w, r, log)
+	if body == nil {
+		return code, a
+	}
+	if !validSignature(b.cfg.GitHub.WebhookSecret, body, r.Header.Get("X-Hub-Signature-256")) {
+		log.Warn("webhook signature invalid", "remote", r.RemoteAddr)
+		return http.StatusUnauthorized, webhookAnswer{Status: "error", Message: "invalid or missing X-Hub-Signature-256"}
+	}
+	if event == "" || delivery == "" {
+		return http.StatusBadRequest, webhookAnswer{Status: "error", Message: "X-GitHub-Event and X-GitHub-Delivery are required"}
+	}
+	if event == "ping" {
+		return http.StatusOK, webhookAnswer{Status: "ignored", Message: "pong"}
+	}
+	h := b.handlers[event]
+	if h == nil {
+		return http.StatusOK, webhookAnswer{Status: "ignored", Message: "event " + event + " is not handled"}
+	}
+	jobs, ignored, err := h.Handle(r.Context(), event, delivery, body)
+	if err != nil {
+		log.Warn("webhook payload malformed", "err", err)
+		return http.StatusBadRequest, webhookAnswer{Status: "error", Message: err.Error()}
+	}
+	if len(jobs) == 0 {
+		log.Debug("webhook ignored", "reason", ignored)
+		return http.StatusOK, webhookAnswer{Status: "ignored", Message: ignored}
+	}
+	return b.queueDelivery(r.Context(), log, delivery, jobs)
+}
+
+// receiveBody reads a delivery's body within the server's limits of size
+// and speed; on failure the body is nil and the answer says why.
+func (b *Bot) receiveBody(w http.ResponseWriter, r *http.Request, log *slog.Logger) ([]byte, int, webhookAnswer) {
 	limit := maxBody(b.cfg)
-	tooBig := func() {
+	tooBig := func() ([]byte, int, webhookAnswer) {
 		log.Warn("webhook body over the cap", "limit", limit)
-		answer(http.StatusRequestEntityTooLarge, webhookAnswer{Status: "error", Message: fmt.Sprintf("body over %d bytes", limit)})
+		return nil, http.StatusRequestEntityTooLarge, webhookAnswer{Status: "error", Message: fmt.Sprintf("body over %d bytes", limit)}
 	}
 	if r.ContentLength > limit {
-		tooBig()
-		return
+		return tooBig()
 	}
 	b.metrics.reading.Inc()
 	body, err := b.readBody(w, r, limit)
@@ -242,72 +277,44 @@ func (b *Bot) ServeWebhook(w http.ResponseWriter, r *http.Request) {
 	var over *http.MaxBytesError
 	switch {
 	case errors.As(err, &over):
-		tooBig()
-		return
+		return tooBig()
 	case errors.Is(err, errSlowBody):
 		log.Warn("webhook body too slow", "remote", r.RemoteAddr)
-		answer(http.StatusRequestTimeout, webhookAnswer{Status: "error", Message: fmt.Sprintf("the body must arrive within %v, at %d bytes/s or more after the first %v",
-			b.intake.BodyTimeout, b.intake.MinBodyRate, b.intake.BodyGrace)})
-		return
+		return nil, http.StatusRequestTimeout, webhookAnswer{Status: "error", Message: fmt.Sprintf("the body must arrive within %v, at %d bytes/s or more after the first %v",
+			b.intake.BodyTimeout, b.intake.MinBodyRate, b.intake.BodyGrace)}
 	case errors.Is(err, errBusy):
 		w.Header().Set("Retry-After", "1")
-		answer(http.StatusServiceUnavailable, webhookAnswer{Status: "error", Message: "too many large deliveries at once; retry"})
-		return
+		return nil, http.StatusServiceUnavailable, webhookAnswer{Status: "error", Message: "too many large deliveries at once; retry"}
 	case err != nil:
-		answer(http.StatusBadRequest, webhookAnswer{Status: "error", Message: "reading the body: " + err.Error()})
-		return
+		return nil, http.StatusBadRequest, webhookAnswer{Status: "error", Message: "reading the body: " + err.Error()}
 	}
-	if !validSignature(b.cfg.GitHub.WebhookSecret, body, r.Header.Get("X-Hub-Signature-256")) {
-		log.Warn("webhook signature invalid", "remote", r.RemoteAddr)
-		answer(http.StatusUnauthorized, webhookAnswer{Status: "error", Message: "invalid or missing X-Hub-Signature-256"})
-		return
+	if body == nil {
+		body = []byte{}
 	}
-	if event == "" || delivery == "" {
-		answer(http.StatusBadRequest, webhookAnswer{Status: "error", Message: "X-GitHub-Event and X-GitHub-Delivery are required"})
-		return
-	}
-	if event == "ping" {
-		answer(http.StatusOK, webhookAnswer{Status: "ignored", Message: "pong"})
-		return
-	}
-	h := b.handlers[event]
-	if h == nil {
-		answer(http.StatusOK, webhookAnswer{Status: "ignored", Message: "event " + event + " is not handled"})
-		return
-	}
-	jobs, ignored, err := h.Handle(r.Context(), event, delivery, body)
-	if err != nil {
-		log.Warn("webhook payload malformed", "err", err)
-		answer(http.StatusBadRequest, webhookAnswer{Status: "error", Message: err.Error()})
-		return
-	}
-	if len(jobs) == 0 {
-		log.Debug("webhook ignored", "reason", ignored)
-		answer(http.StatusOK, webhookAnswer{Status: "ignored", Message: ignored})
-		return
-	}
+	return body, 0, webhookAnswer{}
+}
+
+// queueDelivery stores the jobs of one delivery, all or none.
+func (b *Bot) queueDelivery(ctx context.Context, log *slog.Logger, delivery string, jobs []queue.Job) (int, webhookAnswer) {
 	for i := range jobs {
 		jobs[i].Delivery = delivery
 	}
-	ids, duplicate, err := b.enqueue(r.Context(), jobs...)
+	ids, duplicate, err := b.enqueue(ctx, jobs...)
 	if errors.Is(err, queue.ErrInvalidJob) {
 		log.Warn("webhook payload lacks what a job needs", "err", err)
-		answer(http.StatusBadRequest, webhookAnswer{Status: "error", Message: err.Error()})
-		return
+		return http.StatusBadRequest, webhookAnswer{Status: "error", Message: err.Error()}
 	}
 	if err != nil {
 		log.Error("enqueueing jobs", "repo", jobs[0].Repo, "pr", jobs[0].PR, "sha", jobs[0].HeadSHA, "err", err)
-		answer(http.StatusInternalServerError, webhookAnswer{Status: "error", Message: "the job could not be stored; redeliver later"})
-		return
+		return http.StatusInternalServerError, webhookAnswer{Status: "error", Message: "the job could not be stored; redeliver later"}
 	}
 	if duplicate {
-		answer(http.StatusOK, webhookAnswer{Status: "duplicate", Message: "delivery " + delivery + " was received before"})
-		return
+		return http.StatusOK, webhookAnswer{Status: "duplicate", Message: "delivery " + delivery + " was received before"}
 	}
 	for i, j := range jobs {
 		log.Info("job queued", "job", ids[i], "kind", j.Kind, "repo", j.Repo, "pr", j.PR, "sha", j.HeadSHA)
 	}
-	answer(http.StatusAccepted, webhookAnswer{Status: "queued", Jobs: ids})
+	return http.StatusAccepted, webhookAnswer{Status: "queued", Jobs: ids}
 }
 
 // validSignature checks GitHub's X-Hub-Signature-256 header, "sha256=" and
