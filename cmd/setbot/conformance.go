@@ -11,15 +11,7 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-func newConformanceCmd() *cobra.Command {
-	var all bool
-	var format, baseline, timeSem string
-	var timeout time.Duration
-	var jobs int
-	cmd := &cobra.Command{
-		Use:   "conformance DIR",
-		Short: "Judge the W3C SCXML conformance tests (IRP) of a directory",
-		Long: `conformance runs the W3C SCXML IRP tests of DIR: DIR/manifest.xml lists the
+var conformanceLong = `conformance runs the W3C SCXML IRP tests of DIR: DIR/manifest.xml lists the
 tests (id, conformance="mandatory|optional", manual="true|false", start
 documents such as 355/test355.txml, read as DIR/test355.scxml). By default it
 runs the mandatory automatic ones, the set implementations report on; --all
@@ -66,8 +58,18 @@ then, one per line (# comments), or is the output of --format json.
 
 Exit code 0; 1 when a test is judged wrong (known or not), or, with
 --baseline, when fewer tests are judged right than FILE lists or a test FILE
-lists is no longer right; 2 when DIR, its manifest or FILE cannot be read.`,
-		Args: cobra.ExactArgs(1),
+lists is no longer right; 2 when DIR, its manifest or FILE cannot be read.`
+
+func newConformanceCmd() *cobra.Command {
+	var all bool
+	var format, baseline, timeSem string
+	var timeout time.Duration
+	var jobs int
+	cmd := &cobra.Command{
+		Use:   "conformance DIR",
+		Short: "Judge the W3C SCXML conformance tests (IRP) of a directory",
+		Long:  conformanceLong,
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
 				return fmt.Errorf("unknown --format %q (want text or json)", format)
