@@ -513,17 +513,7 @@ type testRow struct{ ID, What, Steps, Final string }
 
 func newModelView(m *Model, d detail, worst vocab.Action, states map[string]Finding, dg *diagramResult) modelView {
 	v := modelView{R: m.ChangeAnalysis, Brief: d == brief, ShowTables: d < noTables, ShowTests: d < noTests, Diagram: dg}
-	v.Heading = levelIcon(worst) + " " + code(m.Path)
-	if m.Status == Deleted {
-		v.Heading = "🗑️ " + code(m.Path)
-	}
-	switch m.Status {
-	case Renamed:
-		v.Heading += " (renamed from " + code(m.OldPath) + ")"
-	case "":
-	default:
-		v.Heading += " (" + text(m.Status) + ")"
-	}
+	v.Heading = modelHeading(m, worst)
 	if m.Status == Deleted {
 		v.Lead = "The model was deleted: nothing is left to analyse, and its tests are gone with it."
 	}
@@ -568,6 +558,46 @@ func newModelView(m *Model, d detail, worst vocab.Action, states map[string]Find
 		return v
 	}
 
+	v.changes(m, r)
+	v.ReuseLine = reuseLine(m)
+	v.TestsSummary, v.TestRows, v.MoreTests = testRows(r.TestDelta)
+	fresh := "in a new model"
+	if len(m.BaseErrors) > 0 {
+		fresh = "with no base version to compare with"
+	}
+	v.Reach = reachLines(r, states, fresh)
+	v.Invariants = invariantLines(m.Invariants, failing)
+	for _, o := range r.OutputsLost {
+		v.Outputs = append(v.Outputs, outputLine(o))
+	}
+	v.Outputs = capRows(v.Outputs)
+	for _, b := range r.BoundsHit {
+		v.Bounds = append(v.Bounds, fmt.Sprintf("⚠️ the %s bound (%s) cut %s of the head tree: its results hold only within it (raise it with %s)",
+			code(string(b.Bound)), b.Bound.FormatLimit(b.Limit), plural(b.Count, "path", "paths"), b.Bound.Setting()))
+	}
+	return v
+}
+
+// modelHeading is the heading of a model's section: its level, its path
+// and what the change did to its file.
+func modelHeading(m *Model, worst vocab.Action) string {
+	h := levelIcon(worst) + " " + code(m.Path)
+	if m.Status == Deleted {
+		h = "🗑️ " + code(m.Path)
+	}
+	switch m.Status {
+	case Renamed:
+		h += " (renamed from " + code(m.OldPath) + ")"
+	case "":
+	default:
+		h += " (" + text(m.Status) + ")"
+	}
+	return h
+}
+
+// changes fills in the source-level changes and the flattened transitions
+// they updated and impacted.
+func (v *modelView) changes(m *Model, r *ChangeAnalysis) {
 	v.ChangesLine = changesLine(r)
 	if r.NoBase {
 		why := "there is no base version"
@@ -605,41 +635,31 @@ func newModelView(m *Model, d detail, worst vocab.Action, states map[string]Find
 	}
 	v.MoreTransitions = max(0, n-maxTransitions)
 
-	v.ReuseLine = reuseLine(m)
-	v.TestsSummary, v.TestRows, v.MoreTests = testRows(r.TestDelta)
-	fresh := "in a new model"
-	if len(m.BaseErrors) > 0 {
-		fresh = "with no base version to compare with"
-	}
-	v.Reach = reachLines(r, states, fresh)
+}
+
+// invariantLines says which invariants fail (failing, already written),
+// which hold only where their conversions are exact, and how many hold.
+func invariantLines(invs []InvariantCheck, failing []string) []string {
 	// An invariant that holds only where its conversions are exact is
 	// told apart from those that hold outright.
 	var qualified []string
-	for _, c := range m.Invariants {
+	for _, c := range invs {
 		if c.Holds && c.CutBy != "" {
 			qualified = append(qualified, "⚠️ "+code(c.Invariant)+" holds only where the conversions it makes are exact (the "+code(string(c.CutBy))+" bound): it claims nothing of values such as a NaN")
 		}
 	}
-	v.Invariants = failing
-	held := len(m.Invariants) - len(failing) - len(qualified)
+	lines := failing
+	held := len(invs) - len(failing) - len(qualified)
 	switch {
 	case held > 0 && len(failing)+len(qualified) == 0:
-		v.Invariants = []string{"✅ " + plural(held, "invariant holds", "invariants hold") + " in every state explored"}
+		lines = []string{"✅ " + plural(held, "invariant holds", "invariants hold") + " in every state explored"}
 	case held == 1:
-		v.Invariants = append(v.Invariants, "✅ the other invariant holds")
+		lines = append(lines, "✅ the other invariant holds")
 	case held > 1:
-		v.Invariants = append(v.Invariants, fmt.Sprintf("✅ the %d other invariants hold", held))
+		lines = append(lines, fmt.Sprintf("✅ the %d other invariants hold", held))
 	}
-	v.Invariants = append(v.Invariants, qualified...)
-	for _, o := range r.OutputsLost {
-		v.Outputs = append(v.Outputs, outputLine(o))
-	}
-	v.Outputs = capRows(v.Outputs)
-	for _, b := range r.BoundsHit {
-		v.Bounds = append(v.Bounds, fmt.Sprintf("⚠️ the %s bound (%s) cut %s of the head tree: its results hold only within it (raise it with %s)",
-			code(string(b.Bound)), b.Bound.FormatLimit(b.Limit), plural(b.Count, "path", "paths"), b.Bound.Setting()))
-	}
-	return v
+	lines = append(lines, qualified...)
+	return lines
 }
 
 // growthView says what the commands of black-box functions computed and
