@@ -247,31 +247,47 @@ func mapTransitions(d *Diff, o, n *mlm.Machine) {
 			d.Updated[k] = true
 		}
 	}
-	d.RootUpdated = len(o.Initial) != len(n.Initial) || len(o.Vars) != len(n.Vars)
+	d.RootUpdated = rootCalls || d.rootChanged(o, n)
+	if !d.RootUpdated {
+		d.updateOnInputs(o, n)
+	}
+}
+
+// rootChanged says whether the machine's start changed: its initial
+// transitions or its variables.
+func (d *Diff) rootChanged(o, n *mlm.Machine) bool {
+	if len(o.Initial) != len(n.Initial) || len(o.Vars) != len(n.Vars) {
+		return true
+	}
 	inits := make(map[string]*mlm.Transition, len(n.Initial))
 	for _, t := range n.Initial {
 		inits[t.Key] = t
 	}
-	for i := 0; !d.RootUpdated && i < len(o.Initial); i++ {
-		t := inits[d.Key(o.Initial[i].Key)]
-		d.RootUpdated = t == nil || content(t) != d.content(o.Initial[i])
+	for _, ot := range o.Initial {
+		if t := inits[d.Key(ot.Key)]; t == nil || content(t) != d.content(ot) {
+			return true
+		}
 	}
-	for i := 0; !d.RootUpdated && i < len(n.Vars); i++ {
-		a, b := o.Vars[i], n.Vars[i]
-		d.RootUpdated = a.Name != b.Name || a.Type != b.Type || !lang.Equal(a.Init, b.Init)
+	for i, b := range n.Vars {
+		if a := o.Vars[i]; a.Name != b.Name || a.Type != b.Type || !lang.Equal(a.Init, b.Init) {
+			return true
+		}
 	}
-	d.RootUpdated = d.RootUpdated || rootCalls
-	if !d.RootUpdated {
-		for _, e := range n.Events {
-			if oe := o.Event(d.oldEvent(e.Name)); oe == nil || !slices.Equal(oe.Params, e.Params) || oe.Kinds != e.Kinds {
-				// An input's parameters change the steps that receive it; the
-				// transitions on it are updated.
-				for _, t := range n.Transitions {
-					if t.Event == e.Name && !d.Updated[t.Key] {
-						d.Updated[t.Key] = true
-						d.Changed = append(d.Changed, t.Key)
-					}
-				}
+	return false
+}
+
+// updateOnInputs marks as changed the transitions on an event whose
+// parameters or kinds changed: an input's parameters change the steps
+// that receive it.
+func (d *Diff) updateOnInputs(o, n *mlm.Machine) {
+	for _, e := range n.Events {
+		if oe := o.Event(d.oldEvent(e.Name)); oe != nil && slices.Equal(oe.Params, e.Params) && oe.Kinds == e.Kinds {
+			continue
+		}
+		for _, t := range n.Transitions {
+			if t.Event == e.Name && !d.Updated[t.Key] {
+				d.Updated[t.Key] = true
+				d.Changed = append(d.Changed, t.Key)
 			}
 		}
 	}
