@@ -443,11 +443,44 @@ func (g *Generator) remember(vals map[solver.Term]any) {
 // model of the path condition for those it constrains, a fixed default
 // (0, false, or the lower end of the range) for the others.
 func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Term) (map[solver.Term]any, error) {
+	params, ranges := g.pathParams(n, path)
+	constrained := g.constrained(n, extra, ranges)
+	var asked []solver.Term
+	for _, p := range params {
+		if constrained[p] {
+			asked = append(asked, p)
+		}
+	}
+	vals := make(map[solver.Term]any, len(params))
+	if len(asked) > 0 {
+		if reused := g.reuse(n.PC, extra, params, constrained); reused != nil {
+			vals = reused
+			asked = nil
+		}
+	}
+	if len(asked) > 0 {
+		if err := g.modelOf(n, extra, params, asked, vals); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range params {
+		if _, ok := vals[p]; !ok {
+			vals[p] = fallback(g.set.Terms.Sort(p), ranges[p])
+		}
+	}
+	g.remember(vals)
+	return vals, nil
+}
+
+// pathParams lists the values a test of the path chooses: the parameters
+// received along it (with the declared types of those that have one), the
+// times its steps come at, and the results of black-box calls without a
+// table, which the test assumes as it does parameters.
+func (g *Generator) pathParams(n *engine.Node, path []*engine.Node) ([]solver.Term, map[solver.Term]lang.Type) {
 	src := g.set.Terms
 	var params []solver.Term
 	ranges := make(map[solver.Term]lang.Type)
 	for _, x := range path[1:] {
-		// The times steps come at are found with the parameters.
 		if x.In.Elapsed != 0 {
 			for _, v := range src.Vars(x.In.Elapsed) {
 				if !slices.Contains(params, v) {
@@ -466,74 +499,65 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 			}
 		}
 	}
-	// The results of black-box calls without a table are values the
-	// solver picks, as parameters are (the test assumes them).
 	for _, c := range src.Calls(n.PC...) {
 		if f := g.set.Machine.Source.Function(c.Fun); f != nil && !f.Summarised() && !slices.Contains(params, c.Result) {
 			params = append(params, c.Result)
 		}
 	}
-	constrained := make(map[solver.Term]bool)
+	return params, ranges
+}
+
+// constrained returns the variables the path condition and extra
+// constrain beyond their input domain.
+func (g *Generator) constrained(n *engine.Node, extra []solver.Term, ranges map[solver.Term]lang.Type) map[solver.Term]bool {
+	src := g.set.Terms
+	out := make(map[solver.Term]bool)
 	for _, c := range n.PC {
 		vs := src.Vars(c)
 		if len(vs) == 1 && g.inDomain(c, vs[0], ranges[vs[0]]) {
 			continue
 		}
 		for _, v := range vs {
-			constrained[v] = true
+			out[v] = true
 		}
 	}
 	for _, c := range extra {
 		for _, v := range src.Vars(c) {
-			constrained[v] = true
+			out[v] = true
 		}
 	}
-	var asked []solver.Term
+	return out
+}
+
+// modelOf asks the solver for a model of the path condition and extra,
+// and writes into vals the values it gives the asked parameters.
+func (g *Generator) modelOf(n *engine.Node, extra, params, asked []solver.Term, vals map[solver.Term]any) error {
+	src := g.set.Terms
+	if err := g.start(); err != nil {
+		return err
+	}
+	var conj []solver.Term
+	for _, c := range append(append([]solver.Term(nil), n.PC...), extra...) {
+		conj = append(conj, g.tab.Import(src, c, g.memo))
+	}
+	for i, p := range asked {
+		asked[i] = g.tab.Import(src, p, g.memo)
+	}
+	res, model, err := g.slv.Model(conj, asked)
+	if err != nil {
+		return err
+	}
+	if res != solver.Sat {
+		return fmt.Errorf("the path to state %s could not be solved (%s)", n.State.Name, res)
+	}
 	for _, p := range params {
-		if constrained[p] {
-			asked = append(asked, p)
-		}
-	}
-	vals := make(map[solver.Term]any, len(params))
-	if len(asked) > 0 {
-		if reused := g.reuse(n.PC, extra, params, constrained); reused != nil {
-			vals = reused
-			asked = nil
-		}
-	}
-	if len(asked) > 0 {
-		if err := g.start(); err != nil {
-			return nil, err
-		}
-		var conj []solver.Term
-		for _, c := range append(append([]solver.Term(nil), n.PC...), extra...) {
-			conj = append(conj, g.tab.Import(src, c, g.memo))
-		}
-		for i, p := range asked {
-			asked[i] = g.tab.Import(src, p, g.memo)
-		}
-		res, model, err := g.slv.Model(conj, asked)
-		if err != nil {
-			return nil, err
-		}
-		if res != solver.Sat {
-			return nil, fmt.Errorf("the path to state %s could not be solved (%s)", n.State.Name, res)
-		}
-		for _, p := range params {
-			if v, ok := model[g.memo[p]]; ok {
-				if vals[p], err = plain(v); err != nil {
-					return nil, fmt.Errorf("parameter %s on the path to state %s: %w", src.Name(p), n.State.Name, err)
-				}
+		if v, ok := model[g.memo[p]]; ok {
+			if vals[p], err = plain(v); err != nil {
+				return fmt.Errorf("parameter %s on the path to state %s: %w", src.Name(p), n.State.Name, err)
 			}
 		}
 	}
-	for _, p := range params {
-		if _, ok := vals[p]; !ok {
-			vals[p] = fallback(src.Sort(p), ranges[p])
-		}
-	}
-	g.remember(vals)
-	return vals, nil
+	return nil
 }
 
 // reuse returns the constrained parameters' values of a recent solution
