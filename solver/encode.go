@@ -73,121 +73,155 @@ func ReadTable(b []byte) (*Table, []byte, error) {
 	if k <= 0 || count > uint64(len(b)) {
 		return nil, nil, fmt.Errorf("%w: bad term count", errTable)
 	}
-	b = b[k:]
-	t := NewTable()
-	t.nodes = make([]node, 1, count+1)
-	operand := func() (Term, error) {
-		v, k := binary.Uvarint(b)
-		if k <= 0 || v >= uint64(len(t.nodes)) {
-			return 0, fmt.Errorf("%w: operand out of range at term %d", errTable, len(t.nodes))
-		}
-		b = b[k:]
-		return Term(v), nil
-	}
+	r := &tableReader{b: b[k:], t: NewTable()}
+	r.t.nodes = make([]node, 1, count+1)
 	for i := uint64(0); i < count; i++ {
-		if len(b) < 2 {
-			return nil, nil, fmt.Errorf("%w: truncated at term %d", errTable, i+1)
-		}
-		n := node{op: Op(b[0]), sort: Sort(b[1])}
-		b = b[2:]
-		if n.sort != IntSort && n.sort != BoolSort && n.sort != StringSort && n.sort != RealSort {
-			return nil, nil, fmt.Errorf("%w: bad sort at term %d", errTable, i+1)
-		}
-		var err error
-		switch n.op {
-		case OpInt, OpBool:
-			v, k := binary.Varint(b)
-			if k <= 0 {
-				return nil, nil, fmt.Errorf("%w: truncated constant at term %d", errTable, i+1)
-			}
-			b, n.val = b[k:], v
-			if !(n.op == OpInt && n.sort == IntSort || n.op == OpBool && n.sort == BoolSort && n.val&^1 == 0) {
-				err = fmt.Errorf("%w: bad constant at term %d", errTable, i+1)
-			}
-		case OpVar, OpStr, OpRat:
-			l, k := binary.Uvarint(b)
-			if k <= 0 || l > uint64(len(b)-k) {
-				return nil, nil, fmt.Errorf("%w: truncated text at term %d", errTable, i+1)
-			}
-			n.name = string(b[k : k+int(l)])
-			b = b[k+int(l):]
-			if n.op == OpStr && (n.sort != StringSort || !utf8.ValidString(n.name)) {
-				err = fmt.Errorf("%w: bad string constant at term %d", errTable, i+1)
-			}
-			if n.op == OpRat && (n.sort != RealSort || !canonicalRat(n.name)) {
-				err = fmt.Errorf("%w: bad rational constant at term %d", errTable, i+1)
-			}
-		default:
-			if n.a, err = operand(); err == nil {
-				if n.b, err = operand(); err == nil {
-					n.c, err = operand()
-				}
-			}
-			if err == nil && !t.wellSorted(n) {
-				err = fmt.Errorf("%w: unknown operator %d or operands of the wrong sorts at term %d", errTable, n.op, i+1)
-			}
-		}
+		n, err := r.node(i + 1)
 		if err != nil {
 			return nil, nil, err
 		}
-		if _, dup := t.index[n]; dup {
+		if _, dup := r.t.index[n]; dup {
 			return nil, nil, fmt.Errorf("%w: duplicate term %d", errTable, i+1)
 		}
-		t.index[n] = Term(len(t.nodes))
-		t.appendNode(n)
+		r.t.index[n] = Term(len(r.t.nodes))
+		r.t.appendNode(n)
 	}
-	number := func(what string) (uint64, error) {
-		v, k := binary.Uvarint(b)
-		if k <= 0 || v > uint64(len(b)) {
-			return 0, fmt.Errorf("%w: bad %s", errTable, what)
-		}
-		b = b[k:]
-		return v, nil
-	}
-	calls, err := number("call count")
-	if err != nil {
+	if err := r.calls(); err != nil {
 		return nil, nil, err
 	}
-	for range calls {
-		x, err := operand()
-		if err != nil || x == 0 || t.nodes[x].op != OpVar {
-			return nil, nil, fmt.Errorf("%w: a call's result is no variable", errTable)
+	if err := r.pins(); err != nil {
+		return nil, nil, err
+	}
+	return r.t, r.b, nil
+}
+
+// tableReader reads a table's encoding from the front of b into t.
+type tableReader struct {
+	b []byte
+	t *Table
+}
+
+// operand reads a reference to a term already read.
+func (r *tableReader) operand() (Term, error) {
+	v, k := binary.Uvarint(r.b)
+	if k <= 0 || v >= uint64(len(r.t.nodes)) {
+		return 0, fmt.Errorf("%w: operand out of range at term %d", errTable, len(r.t.nodes))
+	}
+	r.b = r.b[k:]
+	return Term(v), nil
+}
+
+// number reads a count or a length, which cannot exceed what is left.
+func (r *tableReader) number(what string) (uint64, error) {
+	v, k := binary.Uvarint(r.b)
+	if k <= 0 || v > uint64(len(r.b)) {
+		return 0, fmt.Errorf("%w: bad %s", errTable, what)
+	}
+	r.b = r.b[k:]
+	return v, nil
+}
+
+// node reads term i (1-based) and checks it.
+func (r *tableReader) node(i uint64) (node, error) {
+	if len(r.b) < 2 {
+		return node{}, fmt.Errorf("%w: truncated at term %d", errTable, i)
+	}
+	n := node{op: Op(r.b[0]), sort: Sort(r.b[1])}
+	r.b = r.b[2:]
+	if n.sort != IntSort && n.sort != BoolSort && n.sort != StringSort && n.sort != RealSort {
+		return n, fmt.Errorf("%w: bad sort at term %d", errTable, i)
+	}
+	switch n.op {
+	case OpInt, OpBool:
+		v, k := binary.Varint(r.b)
+		if k <= 0 {
+			return n, fmt.Errorf("%w: truncated constant at term %d", errTable, i)
 		}
-		l, err := number("function name")
-		if err != nil || l > uint64(len(b)) {
-			return nil, nil, fmt.Errorf("%w: truncated function name", errTable)
+		r.b, n.val = r.b[k:], v
+		if !(n.op == OpInt && n.sort == IntSort || n.op == OpBool && n.sort == BoolSort && n.val&^1 == 0) {
+			return n, fmt.Errorf("%w: bad constant at term %d", errTable, i)
 		}
-		fun := string(b[:l])
-		b = b[l:]
-		nargs, err := number("argument count")
+	case OpVar, OpStr, OpRat:
+		l, k := binary.Uvarint(r.b)
+		if k <= 0 || l > uint64(len(r.b)-k) {
+			return n, fmt.Errorf("%w: truncated text at term %d", errTable, i)
+		}
+		n.name = string(r.b[k : k+int(l)])
+		r.b = r.b[k+int(l):]
+		if n.op == OpStr && (n.sort != StringSort || !utf8.ValidString(n.name)) {
+			return n, fmt.Errorf("%w: bad string constant at term %d", errTable, i)
+		}
+		if n.op == OpRat && (n.sort != RealSort || !canonicalRat(n.name)) {
+			return n, fmt.Errorf("%w: bad rational constant at term %d", errTable, i)
+		}
+	default:
+		var err error
+		if n.a, err = r.operand(); err == nil {
+			if n.b, err = r.operand(); err == nil {
+				n.c, err = r.operand()
+			}
+		}
 		if err != nil {
-			return nil, nil, err
+			return n, err
 		}
-		c := &Call{Fun: fun, Result: x}
+		if !r.t.wellSorted(n) {
+			return n, fmt.Errorf("%w: unknown operator %d or operands of the wrong sorts at term %d", errTable, n.op, i)
+		}
+	}
+	return n, nil
+}
+
+// calls reads the black-box calls: each a result variable, a function
+// name and argument terms.
+func (r *tableReader) calls() error {
+	calls, err := r.number("call count")
+	if err != nil {
+		return err
+	}
+	for range calls {
+		x, err := r.operand()
+		if err != nil || x == 0 || r.t.nodes[x].op != OpVar {
+			return fmt.Errorf("%w: a call's result is no variable", errTable)
+		}
+		l, err := r.number("function name")
+		if err != nil || l > uint64(len(r.b)) {
+			return fmt.Errorf("%w: truncated function name", errTable)
+		}
+		c := &Call{Fun: string(r.b[:l]), Result: x}
+		r.b = r.b[l:]
+		nargs, err := r.number("argument count")
+		if err != nil {
+			return err
+		}
 		for range nargs {
-			a, err := operand()
+			a, err := r.operand()
 			if err != nil || a == 0 {
-				return nil, nil, fmt.Errorf("%w: bad call argument", errTable)
+				return fmt.Errorf("%w: bad call argument", errTable)
 			}
 			c.Args = append(c.Args, a)
 		}
-		if t.calls == nil {
-			t.calls = make(map[Term]*Call)
+		if r.t.calls == nil {
+			r.t.calls = make(map[Term]*Call)
 		}
-		t.calls[x] = c
+		r.t.calls[x] = c
 	}
-	pins, err := number("pin count")
+	return nil
+}
+
+// pins reads the concretising conjuncts.
+func (r *tableReader) pins() error {
+	pins, err := r.number("pin count")
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	for range pins {
-		x, err := operand()
-		if err != nil || x == 0 || t.nodes[x].sort != BoolSort {
-			return nil, nil, fmt.Errorf("%w: bad concretising conjunct", errTable)
+		x, err := r.operand()
+		if err != nil || x == 0 || r.t.nodes[x].sort != BoolSort {
+			return fmt.Errorf("%w: bad concretising conjunct", errTable)
 		}
-		t.Concretise(x)
+		r.t.Concretise(x)
 	}
-	return t, b, nil
+	return nil
 }
 
 // wellSorted reports whether n's operator is known and n has its operands
