@@ -50,52 +50,67 @@ func (t *Table) bitOp(op Op, x, y Term) Term {
 	if aok && bok {
 		return t.Int(bitFuncs[op](a, b))
 	}
-	// The operands as ECMAScript sees them (left, right); for shifts the
-	// right one is the count.
-	l, r := ecma.ToInt32(a), ecma.ToInt32(b)
-	switch op {
-	case OpBitAnd:
-		switch {
-		case aok && l == 0, bok && r == 0:
-			return t.Int(0)
-		case aok && l == -1 && t.isInt32(y):
-			return y
-		case bok && r == -1 && t.isInt32(x), x == y && t.isInt32(x):
-			return x
+	if op == OpShl || op == OpShr || op == OpUShr {
+		if r, ok := t.shiftIdentity(op, x, y); ok {
+			return r
 		}
-	case OpBitOr:
-		switch {
-		case aok && l == -1, bok && r == -1:
-			return t.Int(-1)
-		case aok && l == 0 && t.isInt32(y):
-			return y
-		case bok && r == 0 && t.isInt32(x), x == y && t.isInt32(x):
-			return x
-		}
-	case OpBitXor:
-		switch {
-		case x == y:
-			return t.Int(0)
-		case aok && l == 0 && t.isInt32(y):
-			return y
-		case bok && r == 0 && t.isInt32(x):
-			return x
-		}
-	case OpShl, OpShr, OpUShr:
-		count := ecma.ToUint32(b) & 31
-		switch {
-		case aok && l == 0:
-			return t.Int(0)
-		case aok && l == -1 && op == OpShr:
-			return t.Int(-1)
-		case bok && count == 0 && op != OpUShr && t.isInt32(x),
-			bok && count == 0 && op == OpUShr && t.Op(x) == OpUShr:
-			return x
-		case bok && int64(count) != b:
-			return t.bitOp(op, x, t.Int(int64(count)))
-		}
+	} else if r, ok := t.logicIdentity(op, x, y); ok {
+		return r
 	}
 	return t.intern(node{op: op, sort: IntSort, a: x, b: y})
+}
+
+// logicIdentity simplifies x op y for &, | and ^ where one operand is the
+// operator's absorbing element (0 for &, -1 for |) or its identity (-1
+// for &, 0 for | and ^), as ECMAScript sees it (ToInt32), or both are one
+// term (x & x = x | x = x, x ^ x = 0).
+func (t *Table) logicIdentity(op Op, x, y Term) (Term, bool) {
+	a, aok := t.IntValue(x)
+	b, bok := t.IntValue(y)
+	l, r := ecma.ToInt32(a), ecma.ToInt32(b)
+	var absorb, ident int32 = 0, 0
+	switch op {
+	case OpBitAnd:
+		absorb, ident = 0, -1
+	case OpBitOr:
+		absorb, ident = -1, 0
+	case OpBitXor:
+		if x == y {
+			return t.Int(0), true
+		}
+	default:
+		return 0, false
+	}
+	switch {
+	case op != OpBitXor && (aok && l == absorb || bok && r == absorb):
+		return t.Int(int64(absorb)), true
+	case aok && l == ident && t.isInt32(y):
+		return y, true
+	case bok && r == ident && t.isInt32(x), op != OpBitXor && x == y && t.isInt32(x):
+		return x, true
+	}
+	return 0, false
+}
+
+// shiftIdentity simplifies x op y for the shifts: of 0 (and -1 >> n), by
+// a count of 0, and by a constant count not yet reduced modulo 32.
+func (t *Table) shiftIdentity(op Op, x, y Term) (Term, bool) {
+	a, aok := t.IntValue(x)
+	b, bok := t.IntValue(y)
+	l := ecma.ToInt32(a)
+	count := ecma.ToUint32(b) & 31
+	switch {
+	case aok && l == 0:
+		return t.Int(0), true
+	case aok && l == -1 && op == OpShr:
+		return t.Int(-1), true
+	case bok && count == 0 && op != OpUShr && t.isInt32(x),
+		bok && count == 0 && op == OpUShr && t.Op(x) == OpUShr:
+		return x, true
+	case bok && int64(count) != b:
+		return t.bitOp(op, x, t.Int(int64(count))), true
+	}
+	return 0, false
 }
 
 // isInt32 reports whether x's value is surely in [-2^31, 2^31): it is such
