@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"io"
 	"log/slog"
@@ -76,16 +75,10 @@ func (b *backend) open(t *testing.T) *Stores {
 // either backend, as a test reaches into them.
 func execSQL(t *testing.T, s *Stores, query string, args ...any) {
 	t.Helper()
-	var err error
-	switch db := s.Cache.(type) {
-	case *cache.Store:
-		err = db.Write(ctx, func(tx *sql.Tx) error {
-			_, err := tx.ExecContext(ctx, query, args...)
-			return err
-		})
-	case *cache.Postgres:
-		_, err = db.Pool().Exec(ctx, dollars(query), args...)
-	}
+	err := storeDB(s).Write(ctx, func(tx *cache.Tx) error {
+		_, err := tx.Exec(ctx, query, args...)
+		return err
+	})
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
@@ -94,31 +87,20 @@ func execSQL(t *testing.T, s *Stores, query string, args ...any) {
 // queryRow reads one row of SQL written for SQLite.
 func queryRow(t *testing.T, s *Stores, query string, args []any, dst ...any) {
 	t.Helper()
-	var err error
-	switch db := s.Cache.(type) {
-	case *cache.Store:
-		err = db.QueryRow(ctx, query, args...).Scan(dst...)
-	case *cache.Postgres:
-		err = db.Pool().QueryRow(ctx, dollars(query), args...).Scan(dst...)
-	}
-	if err != nil {
+	if err := storeDB(s).QueryRow(ctx, query, args...).Scan(dst...); err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
 }
 
-// dollars numbers the ? placeholders of a query for PostgreSQL.
-func dollars(query string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range query {
-		if r == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(r)
+// storeDB is the database under the stores.
+func storeDB(s *Stores) *cache.DB {
+	switch db := s.Cache.(type) {
+	case *cache.Store:
+		return db.DB
+	case *cache.Postgres:
+		return db.DB
 	}
-	return b.String()
+	panic("a cache of neither backend")
 }
 
 func jobState(t *testing.T, s *Stores, id int64) string {
