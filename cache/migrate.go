@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -82,26 +83,29 @@ CREATE TABLE blobs (
 	UNIQUE (kind, key)
 );
 CREATE INDEX blobs_lru ON blobs (last_used, stored);
-CREATE TABLE runs (
-	id            INTEGER PRIMARY KEY AUTOINCREMENT,
-	repo          TEXT NOT NULL,
-	base          TEXT NOT NULL,
-	head          TEXT NOT NULL,
-	path          TEXT NOT NULL,
-	strategy      TEXT NOT NULL,
-	base_cached   INTEGER NOT NULL,
-	head_cached   INTEGER NOT NULL,
-	base_states   INTEGER NOT NULL,
-	head_states   INTEGER NOT NULL,
-	reused_states INTEGER NOT NULL,
-	solver_calls  INTEGER NOT NULL,
-	ms            INTEGER NOT NULL,
-	created       INTEGER NOT NULL -- unix nanoseconds
+` + runsTable("INTEGER PRIMARY KEY AUTOINCREMENT", "TEXT", "INTEGER", "INTEGER", "INTEGER"),
+}}}
+
+// runsTable is the runs log's table and indexes, the same in SQLite and
+// PostgreSQL but for the column types: the id's, text, booleans, counts
+// and unix nanoseconds.
+func runsTable(id, text, boolean, count, nanos string) string {
+	columns := [][2]string{{"repo", text}, {"base", text}, {"head", text}, {"path", text}, {"strategy", text},
+		{"base_cached", boolean}, {"head_cached", boolean},
+		{"base_states", count}, {"head_states", count}, {"reused_states", count}, {"solver_calls", count},
+		{"ms", nanos}, {"created", nanos}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE runs (\n\t%-13s %s", "id", id)
+	for _, c := range columns {
+		fmt.Fprintf(&b, ",\n\t%-13s %s NOT NULL", c[0], c[1])
+	}
+	b.WriteString(` -- unix nanoseconds
 );
 CREATE INDEX runs_created ON runs (created, id);
 CREATE INDEX runs_repo_created ON runs (repo, created, id);
-`,
-}}}
+`)
+	return b.String()
+}
 
 // bookkeeping creates the table of applied migrations, in the layout
 // layoutVersion names.

@@ -91,25 +91,7 @@ CREATE TABLE blobs (
 	UNIQUE (kind, key)
 );
 CREATE INDEX blobs_lru ON blobs (last_used, stored);
-CREATE TABLE runs (
-	id            bigserial PRIMARY KEY,
-	repo          text NOT NULL,
-	base          text NOT NULL,
-	head          text NOT NULL,
-	path          text NOT NULL,
-	strategy      text NOT NULL,
-	base_cached   boolean NOT NULL,
-	head_cached   boolean NOT NULL,
-	base_states   integer NOT NULL,
-	head_states   integer NOT NULL,
-	reused_states integer NOT NULL,
-	solver_calls  integer NOT NULL,
-	ms            bigint NOT NULL,
-	created       bigint NOT NULL -- unix nanoseconds
-);
-CREATE INDEX runs_created ON runs (created, id);
-CREATE INDEX runs_repo_created ON runs (repo, created, id);
-`,
+` + runsTable("bigserial PRIMARY KEY", "text", "boolean", "integer", "bigint"),
 }}}
 
 // pgBookkeeping is the table of applied migrations in PostgreSQL.
