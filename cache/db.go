@@ -108,9 +108,9 @@ func (d *dialect) rebind(query string) string {
 // share it) rather than SQLite (one server's file).
 func (db *DB) Postgres() bool { return db.dialect.postgres }
 
-// String names the database for messages: the cache file, or
+// String names the database for messages: the cache file's path, or
 // host:port/database of PostgreSQL (never the password).
-func (db *DB) String() string { return db.where }
+func (db *DB) String() string { return db.place }
 
 // Close closes the database.
 func (db *DB) Close() error {
