@@ -164,7 +164,7 @@ func (db *DB) evict(ctx context.Context, tx *Tx, keep int64) (int, error) {
 	if db.dialect.lock != "" {
 		// Servers sharing the database evict one at a time, each counting
 		// again under the lock: another may have evicted meanwhile.
-		if err := tx.Lock(ctx, evictionLock); err != nil {
+		if err := tx.lock(ctx, evictionLock); err != nil {
 			return 0, err
 		}
 		if total, err = storedBytes(ctx, tx); err != nil {

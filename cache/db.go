@@ -161,10 +161,10 @@ func (t *Tx) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
 	return t.tx.QueryRowContext(ctx, t.dialect.rebind(query), args...)
 }
 
-// Lock takes the advisory lock key until the transaction ends, so that
+// lock takes the advisory lock key until the transaction ends, so that
 // servers sharing a PostgreSQL database do one thing at a time; in SQLite
 // the transaction's write lock already does.
-func (t *Tx) Lock(ctx context.Context, key int64) error {
+func (t *Tx) lock(ctx context.Context, key int64) error {
 	if t.dialect.lock == "" {
 		return nil
 	}

@@ -219,7 +219,7 @@ func (db *DB) apply(ctx context.Context, sc Schema, m Migration) (applied bool, 
 // migrations' advisory lock and creates the bookkeeping if needed; in
 // SQLite it claims the row m had in the shared legacy sequence.
 func (db *DB) prepare(ctx context.Context, tx *Tx, sc Schema, m Migration) error {
-	if err := tx.Lock(ctx, migrationLock); err != nil {
+	if err := tx.lock(ctx, migrationLock); err != nil {
 		return err
 	}
 	if db.dialect.bookkeeping != "" {

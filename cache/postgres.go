@@ -44,8 +44,9 @@ type Postgres struct {
 // database that cannot be reached is an error that never quotes the
 // password.
 func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, error) {
-	// Parsed as pgxpool does, which reads the pool's settings (pool_max_conns)
-	// from the URL as setbot always has.
+	// Parsed as pgxpool does, which reads the pool's settings from the URL
+	// (pool_max_conns, pool_max_conn_lifetime, pool_max_conn_idle_time) as
+	// setbot always has, with pgxpool's defaults.
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// pgx's message masks the password of the URL it quotes.
@@ -59,6 +60,8 @@ func OpenPostgres(ctx context.Context, url string, opts Options) (*Postgres, err
 	db := stdlib.OpenDB(*conn)
 	db.SetMaxOpenConns(int(cfg.MaxConns))
 	db.SetMaxIdleConns(int(cfg.MaxConns))
+	db.SetConnMaxLifetime(cfg.MaxConnLifetime)
+	db.SetConnMaxIdleTime(cfg.MaxConnIdleTime)
 	p := &Postgres{DB: newDB(db, postgresDialect, "PostgreSQL "+where, "database", where, opts)}
 	if err := p.db.PingContext(ctx); err != nil {
 		p.db.Close()

@@ -16,6 +16,7 @@ import (
 	"github.com/setbot/setbot/bot/queue/queuetest"
 	"github.com/setbot/setbot/bot/schedule"
 	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/cache/cachetest"
 	"github.com/setbot/setbot/config"
 )
 
@@ -69,27 +70,6 @@ func (b *backend) open(t *testing.T) *Stores {
 	return s
 }
 
-// execSQL runs SQL written for SQLite (? placeholders) on the stores, in
-// either backend, as a test reaches into them.
-func execSQL(t *testing.T, s *Stores, query string, args ...any) {
-	t.Helper()
-	err := storeDB(s).Write(ctx, func(tx *cache.Tx) error {
-		_, err := tx.Exec(ctx, query, args...)
-		return err
-	})
-	if err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-}
-
-// queryRow reads one row of SQL written for SQLite.
-func queryRow(t *testing.T, s *Stores, query string, args []any, dst ...any) {
-	t.Helper()
-	if err := storeDB(s).QueryRow(ctx, query, args...).Scan(dst...); err != nil {
-		t.Fatalf("%s: %v", query, err)
-	}
-}
-
 // TestQueueContract runs the queue's contract on PostgreSQL (bot/queue's
 // tests run it on SQLite).
 func TestQueueContract(t *testing.T) {
@@ -113,82 +93,12 @@ func storeDB(s *Stores) *cache.DB {
 	panic("a cache of neither backend")
 }
 
-func TestCache(t *testing.T) {
-	eachBackend(t, func(t *testing.T, b *backend) {
-		b.cfg.CacheMaxBytes = 3000
-		s := b.open(t)
-		c := s.Cache
-		if _, ok, err := c.Get(ctx, "set", "k1"); ok || err != nil {
-			t.Errorf("Get of nothing: ok %v, %v", ok, err)
-		}
-		blob := func(seed byte) []byte { // incompressible enough to count
-			d := make([]byte, 1200)
-			x := uint32(seed) + 1
-			for i := range d {
-				x = x*1664525 + 1013904223
-				d[i] = byte(x >> 24)
-			}
-			return d
-		}
-		for i, key := range []string{"k1", "k2"} {
-			if err := c.Put(ctx, "set", key, blob(byte(i))); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if got, ok, err := c.Get(ctx, "set", "k1"); !ok || err != nil || !slices.Equal(got, blob(0)) {
-			t.Fatalf("Get(k1): ok %v, %v", ok, err)
-		}
-		// k1 was used last: the third blob evicts k2.
-		if err := c.Put(ctx, "set", "k3", blob(2)); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok, _ := c.Get(ctx, "set", "k2"); ok {
-			t.Error("the least recently used blob was not evicted")
-		}
-		if _, ok, _ := c.Get(ctx, "set", "k1"); !ok {
-			t.Error("a recently used blob was evicted")
-		}
-		// A blob copied under another key answers another question: a miss.
-		execSQL(t, s, "UPDATE blobs SET key = 'k9' WHERE key = 'k3'")
-		if _, ok, err := c.Get(ctx, "set", "k9"); ok || err != nil {
-			t.Errorf("a misfiled blob: ok %v, %v", ok, err)
-		}
-		var n int
-		queryRow(t, s, "SELECT count(*) FROM blobs WHERE key = ?", []any{"k9"}, &n)
-		if n != 0 {
-			t.Error("the misfiled blob was kept")
-		}
-		if err := c.Put(ctx, "result", "r1", []byte("x")); err != nil {
-			t.Fatal(err)
-		}
-		if n, err := c.DeleteKind(ctx, "result"); err != nil || n != 1 {
-			t.Errorf("DeleteKind = %d, %v", n, err)
-		}
-		if err := c.Put(ctx, "set", "", []byte("x")); err == nil {
-			t.Error("Put with an empty key")
-		}
-
-		old := cache.Run{Repo: "octo/models", Base: "b", Head: "h1", Path: "m.scxml", Strategy: "mse", HeadCached: true, HeadStates: 12, Ms: 40,
-			Created: time.Now().Add(-48 * time.Hour)}
-		if _, err := c.RecordRun(ctx, old); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.RecordRun(ctx, cache.Run{Repo: "octo/other", Head: "h2", Path: "n.scxml", Strategy: "full"}); err != nil {
-			t.Fatal(err)
-		}
-		runs, err := c.Runs(ctx, "octo/models", 0)
-		if err != nil || len(runs) != 1 || runs[0].Strategy != "mse" || !runs[0].HeadCached || runs[0].HeadStates != 12 || !runs[0].Created.Equal(old.Created.Truncate(0).UTC()) {
-			t.Errorf("Runs = %+v, %v", runs, err)
-		}
-		if runs, err := c.Runs(ctx, "", 1); err != nil || len(runs) != 1 || runs[0].Repo != "octo/other" {
-			t.Errorf("the newest run = %+v, %v", runs, err)
-		}
-		if n, err := c.PruneRuns(ctx, 24*time.Hour); err != nil || n != 1 {
-			t.Errorf("PruneRuns = %d, %v", n, err)
-		}
-		if err := c.Ping(ctx); err != nil {
-			t.Error(err)
-		}
+// TestCacheContract runs the cache's contract on PostgreSQL (the cache's
+// tests run it on SQLite).
+func TestCacheContract(t *testing.T) {
+	cachetest.Run(t, func(t *testing.T, opts cache.Options) *cache.DB {
+		b := &backend{name: "postgres", cfg: &config.Server{Store: postgresURL(t), CacheMaxBytes: opts.MaxBytes}}
+		return storeDB(b.open(t))
 	})
 }
 
