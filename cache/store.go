@@ -1,13 +1,15 @@
 // Package cache is setbot's store: a SQLite file (Store), the embedded
 // default, or a PostgreSQL database that several servers share (Postgres),
-// both behind Backend. It keeps symbolic execution trees, test suites and
-// analysis results as compressed, checksummed blobs under keys the caller
-// computes, each recording the key it was stored under so that it is never
-// returned for another, evicts the least recently used of them beyond a size
-// cap, and logs analysis runs. Other packages keep their own tables in the
-// store: each applies its Schema for the backend with Migrate when it opens
-// its part, and reads and writes them with Query, QueryRow and Write
-// (SQLite) or through Pool (PostgreSQL).
+// both behind Backend and both one implementation, DB, on database/sql, whose
+// dialect supplies what the two databases do differently (db.go). It keeps
+// symbolic execution trees, test suites and analysis results as compressed,
+// checksummed blobs under keys the caller computes, each recording the key it
+// was stored under so that it is never returned for another, evicts the least
+// recently used of them beyond a size cap, and logs analysis runs. Other
+// packages keep their own tables in the store: each applies its Schema for
+// the database with Migrate when it opens its part, and reads and writes them
+// with the DB's Query, QueryRow and Write. The contract both databases keep
+// is cachetest's.
 //
 // One file serves several goroutines and several processes at once: WAL
 // journaling, a busy timeout, and every write in a transaction that takes the
