@@ -32,8 +32,8 @@ type DB struct {
 }
 
 // dialect is what SQLite and PostgreSQL do differently, as the cache's own
-// tables and migrations need it; other packages keep theirs (see
-// DB.Postgres).
+// tables and migrations need it; a package with tables of its own keeps
+// its own dialect beside them (bot/queue's dialect.go).
 type dialect struct {
 	postgres bool
 	// tick advances the blobs' use counter and returns its new value.
