@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"database/sql"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -201,5 +202,48 @@ func TestClonesPrunedAtStart(t *testing.T) {
 	e.close()
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("the unused clone is still there (stat: %v)", err)
+	}
+}
+
+// updateSchema rewrites testdata/store-schema.golden, after a new migration.
+var updateSchema = flag.Bool("update-schema", false, "rewrite testdata/store-schema.golden (after adding a migration)")
+
+// TestStoreSchema: a new store gets exactly the tables and indexes, to the
+// letter of their SQL, that stores written by earlier releases have (the
+// golden was written by the release before the cache, the queue and the
+// schedules shared one implementation), so a store moves between releases
+// without a difference.
+func TestStoreSchema(t *testing.T) {
+	store, _, _ := openStores(t, filepath.Join(t.TempDir(), "setbot.db"))
+	rows, err := store.Query(context.Background(), `SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master
+WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var entries []string
+	for rows.Next() {
+		var typ, name, table, text string
+		if err := rows.Scan(&typ, &name, &table, &text); err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, fmt.Sprintf("-- %s %s on %s\n%s;\n", typ, name, table, text))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(entries, "\n")
+	golden := filepath.Join("testdata", "store-schema.golden")
+	if *updateSchema {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("a new store's schema differs from %s (go test -update-schema after adding a migration):\n%s", golden, got)
 	}
 }

@@ -2,8 +2,8 @@ package cache
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -83,26 +83,29 @@ CREATE TABLE blobs (
 	UNIQUE (kind, key)
 );
 CREATE INDEX blobs_lru ON blobs (last_used, stored);
-CREATE TABLE runs (
-	id            INTEGER PRIMARY KEY AUTOINCREMENT,
-	repo          TEXT NOT NULL,
-	base          TEXT NOT NULL,
-	head          TEXT NOT NULL,
-	path          TEXT NOT NULL,
-	strategy      TEXT NOT NULL,
-	base_cached   INTEGER NOT NULL,
-	head_cached   INTEGER NOT NULL,
-	base_states   INTEGER NOT NULL,
-	head_states   INTEGER NOT NULL,
-	reused_states INTEGER NOT NULL,
-	solver_calls  INTEGER NOT NULL,
-	ms            INTEGER NOT NULL,
-	created       INTEGER NOT NULL -- unix nanoseconds
+` + runsTable("INTEGER PRIMARY KEY AUTOINCREMENT", "TEXT", "INTEGER", "INTEGER", "INTEGER"),
+}}}
+
+// runsTable is the runs log's table and indexes, the same in SQLite and
+// PostgreSQL but for the column types: the id's, text, booleans, counts
+// and unix nanoseconds.
+func runsTable(id, text, boolean, count, nanos string) string {
+	columns := [][2]string{{"repo", text}, {"base", text}, {"head", text}, {"path", text}, {"strategy", text},
+		{"base_cached", boolean}, {"head_cached", boolean},
+		{"base_states", count}, {"head_states", count}, {"reused_states", count}, {"solver_calls", count},
+		{"ms", nanos}, {"created", nanos}}
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE runs (\n\t%-13s %s", "id", id)
+	for _, c := range columns {
+		fmt.Fprintf(&b, ",\n\t%-13s %s NOT NULL", c[0], c[1])
+	}
+	b.WriteString(` -- unix nanoseconds
 );
 CREATE INDEX runs_created ON runs (created, id);
 CREATE INDEX runs_repo_created ON runs (repo, created, id);
-`,
-}}}
+`)
+	return b.String()
+}
 
 // bookkeeping creates the table of applied migrations, in the layout
 // layoutVersion names.
@@ -150,50 +153,44 @@ func (sc Schema) validate() error {
 // Migrate brings the tables of sc up to date: it applies each of its
 // migrations the store has not applied yet, in order, each in its own
 // transaction with its bookkeeping. Several processes may migrate a store
-// at once; each migration rereads the bookkeeping inside its write
-// transaction, so exactly one of them applies it. A store that applied more
-// of sc than sc has (a newer setbot wrote it) is an error wrapping
-// ErrNewerSchema, and is not changed.
-func (s *Store) Migrate(ctx context.Context, sc Schema) error {
+// at once; each migration rereads the bookkeeping inside its transaction,
+// which holds SQLite's write lock or, in PostgreSQL, an advisory lock, so
+// exactly one of them applies it. A store that applied more of sc than sc
+// has (a newer setbot wrote it) is an error wrapping ErrNewerSchema, and is
+// not changed. A Schema is written for one database: SQLite's and
+// PostgreSQL's SQL differ, so a package keeps one of each.
+func (db *DB) Migrate(ctx context.Context, sc Schema) error {
 	if err := sc.validate(); err != nil {
-		return fmt.Errorf("migrating cache %s: %w", s.path, err)
+		return fmt.Errorf("migrating %s: %w", db.where, err)
 	}
 	for _, m := range sc.Migrations {
-		applied, err := s.apply(ctx, sc, m)
+		if m.Legacy != 0 && db.dialect.postgres {
+			return fmt.Errorf("migrating %s: schema %s: migration %d has a legacy version, which only SQLite stores had", db.where, sc.Name, m.Version)
+		}
+		applied, err := db.apply(ctx, sc, m)
 		if err != nil {
-			return fmt.Errorf("applying migration %d (%s) of %s to cache %s: %w", m.Version, m.Name, sc.Name, s.path, err)
+			return fmt.Errorf("applying migration %d (%s) of %s to %s: %w", m.Version, m.Name, sc.Name, db.where, err)
 		}
 		if applied {
-			s.log.Info("applied cache migration", "path", s.path, "schema", sc.Name, "version", m.Version, "name", m.Name)
+			db.log.Info("applied a migration", db.placeKey, db.place, "schema", sc.Name, "version", m.Version, "name", m.Name)
 		}
 	}
 	return nil
 }
 
 // apply applies m unless the store already has it, and says whether it did.
-func (s *Store) apply(ctx context.Context, sc Schema, m Migration) (applied bool, err error) {
-	err = s.Write(ctx, func(tx *sql.Tx) error {
-		if m.Legacy > 0 {
-			if _, err := tx.ExecContext(ctx, "UPDATE schema_migrations SET schema = ?, version = ? WHERE schema = '' AND version = ?",
-				sc.Name, m.Version, m.Legacy); err != nil {
-				return fmt.Errorf("claiming legacy migration %d: %w", m.Legacy, err)
-			}
-		}
-		var latest, n int
-		if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(version), 0), count(*) FROM schema_migrations WHERE schema = ?",
-			sc.Name).Scan(&latest, &n); err != nil {
+func (db *DB) apply(ctx context.Context, sc Schema, m Migration) (applied bool, err error) {
+	err = db.Write(ctx, func(tx *Tx) error {
+		if err := db.prepare(ctx, tx, sc, m); err != nil {
 			return err
 		}
-		if latest != n {
-			return fmt.Errorf("the store applied %d migrations of %s, numbered up to %d: its bookkeeping is inconsistent", n, sc.Name, latest)
-		}
-		if known := len(sc.Migrations); latest > known {
-			return fmt.Errorf("the store's %s schema is at version %d, newer than %d, the latest this setbot knows; "+
-				"a newer setbot owns the file, so upgrade setbot or use another cache path: %w", sc.Name, latest, known, ErrNewerSchema)
+		latest, err := appliedVersion(ctx, tx, sc)
+		if err != nil {
+			return err
 		}
 		if latest >= m.Version {
 			var name string
-			if err := tx.QueryRowContext(ctx, "SELECT name FROM schema_migrations WHERE schema = ? AND version = ?",
+			if err := tx.QueryRow(ctx, "SELECT name FROM schema_migrations WHERE schema = ? AND version = ?",
 				sc.Name, m.Version).Scan(&name); err != nil {
 				return err
 			}
@@ -202,11 +199,14 @@ func (s *Store) apply(ctx context.Context, sc Schema, m Migration) (applied bool
 			}
 			return nil
 		}
-		if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+		if _, err := tx.Exec(ctx, m.SQL); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (schema, version, name, applied) VALUES (?, ?, ?, ?)",
-			sc.Name, m.Version, m.Name, time.Now().UnixNano()); err != nil {
+		record := []any{sc.Name, m.Version, m.Name}
+		if !db.dialect.postgres {
+			record = append(record, time.Now().UnixNano()) // PostgreSQL's default is now()
+		}
+		if _, err := tx.Exec(ctx, db.dialect.record, record...); err != nil {
 			return err
 		}
 		applied = true
@@ -215,14 +215,53 @@ func (s *Store) apply(ctx context.Context, sc Schema, m Migration) (applied bool
 	return applied && err == nil, err
 }
 
+// prepare readies the bookkeeping for m in tx: in PostgreSQL it takes the
+// migrations' advisory lock and creates the bookkeeping if needed; in
+// SQLite it claims the row m had in the shared legacy sequence.
+func (db *DB) prepare(ctx context.Context, tx *Tx, sc Schema, m Migration) error {
+	if err := tx.lock(ctx, migrationLock); err != nil {
+		return err
+	}
+	if db.dialect.bookkeeping != "" {
+		if _, err := tx.Exec(ctx, db.dialect.bookkeeping); err != nil {
+			return err
+		}
+	}
+	if m.Legacy > 0 {
+		if _, err := tx.Exec(ctx, "UPDATE schema_migrations SET schema = ?, version = ? WHERE schema = '' AND version = ?",
+			sc.Name, m.Version, m.Legacy); err != nil {
+			return fmt.Errorf("claiming legacy migration %d: %w", m.Legacy, err)
+		}
+	}
+	return nil
+}
+
+// appliedVersion is the latest migration of sc the store applied, checked
+// against sc: the bookkeeping has no gaps and is not ahead of sc.
+func appliedVersion(ctx context.Context, tx *Tx, sc Schema) (int, error) {
+	var latest, n int
+	if err := tx.QueryRow(ctx, "SELECT coalesce(max(version), 0), count(*) FROM schema_migrations WHERE schema = ?",
+		sc.Name).Scan(&latest, &n); err != nil {
+		return 0, err
+	}
+	if latest != n {
+		return 0, fmt.Errorf("the store applied %d migrations of %s, numbered up to %d: its bookkeeping is inconsistent", n, sc.Name, latest)
+	}
+	if known := len(sc.Migrations); latest > known {
+		return 0, fmt.Errorf("the store's %s schema is at version %d, newer than %d, the latest this setbot knows; "+
+			"a newer setbot owns the store, so upgrade setbot or use another store: %w", sc.Name, latest, known, ErrNewerSchema)
+	}
+	return latest, nil
+}
+
 // setLayout creates the bookkeeping of a new store, or converts that of a
 // store written before each schema had its own migrations. Like a
 // migration, it rereads user_version inside its write transaction.
 func (s *Store) setLayout(ctx context.Context) error {
 	converted := 0
-	err := s.Write(ctx, func(tx *sql.Tx) error {
+	err := s.Write(ctx, func(tx *Tx) error {
 		var version int
-		if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		if err := tx.QueryRow(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 			return err
 		}
 		switch {
@@ -233,19 +272,19 @@ func (s *Store) setLayout(ctx context.Context) error {
 		case version == 0:
 			// Stamped in the same transaction as the first table, so a
 			// file with tables and no stamp is never one of ours.
-			if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
+			if _, err := tx.Exec(ctx, fmt.Sprintf("PRAGMA application_id = %d", applicationID)); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, bookkeeping); err != nil {
+			if _, err := tx.Exec(ctx, bookkeeping); err != nil {
 				return err
 			}
 		default:
-			if _, err := tx.ExecContext(ctx, convertLegacy); err != nil {
+			if _, err := tx.Exec(ctx, convertLegacy); err != nil {
 				return err
 			}
 			converted = version
 		}
-		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", layoutVersion))
+		_, err := tx.Exec(ctx, fmt.Sprintf("PRAGMA user_version = %d", layoutVersion))
 		return err
 	})
 	if err != nil {

@@ -2,7 +2,6 @@ package cache
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 )
@@ -31,14 +30,14 @@ type Run struct {
 }
 
 // RecordRun logs r and returns its ID.
-func (s *Store) RecordRun(ctx context.Context, r Run) (int64, error) {
+func (db *DB) RecordRun(ctx context.Context, r Run) (int64, error) {
 	created := r.Created
 	if created.IsZero() {
 		created = time.Now()
 	}
 	var id int64
-	err := s.Write(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, `
+	err := db.Write(ctx, func(tx *Tx) error {
+		return tx.QueryRow(ctx, `
 INSERT INTO runs (repo, base, head, path, strategy, base_cached, head_cached,
 	base_states, head_states, reused_states, solver_calls, ms, created)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -47,30 +46,29 @@ RETURNING id`,
 			r.BaseStates, r.HeadStates, r.ReusedStates, r.SolverCalls, r.Ms, created.UnixNano()).Scan(&id)
 	})
 	if err != nil {
-		return 0, fmt.Errorf("recording run of %s %s..%s in cache %s: %w", r.Path, r.Base, r.Head, s.path, err)
+		return 0, fmt.Errorf("recording run of %s %s..%s in %s: %w", r.Path, r.Base, r.Head, db.where, err)
 	}
 	return id, nil
 }
 
 // Runs returns the recorded runs of repo, or of every repository when repo
 // is "", newest first (by Created, then by ID). limit <= 0 means all.
-func (s *Store) Runs(ctx context.Context, repo string, limit int) ([]Run, error) {
-	if limit <= 0 {
-		limit = -1 // SQLite: no limit
-	}
-	const cols = `SELECT id, repo, base, head, path, strategy, base_cached, head_cached,
+func (db *DB) Runs(ctx context.Context, repo string, limit int) ([]Run, error) {
+	query := `SELECT id, repo, base, head, path, strategy, base_cached, head_cached,
 	base_states, head_states, reused_states, solver_calls, ms, created FROM runs`
-	var (
-		rows *sql.Rows
-		err  error
-	)
-	if repo == "" {
-		rows, err = s.db.QueryContext(ctx, cols+" ORDER BY created DESC, id DESC LIMIT ?", limit)
-	} else {
-		rows, err = s.db.QueryContext(ctx, cols+" WHERE repo = ? ORDER BY created DESC, id DESC LIMIT ?", repo, limit)
+	var args []any
+	if repo != "" {
+		query += " WHERE repo = ?"
+		args = append(args, repo)
 	}
+	query += " ORDER BY created DESC, id DESC"
+	if limit > 0 {
+		query += " LIMIT ?"
+		args = append(args, limit)
+	}
+	rows, err := db.Query(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("reading runs from cache %s: %w", s.path, err)
+		return nil, fmt.Errorf("reading runs from %s: %w", db.where, err)
 	}
 	defer rows.Close()
 	var runs []Run
@@ -81,27 +79,27 @@ func (s *Store) Runs(ctx context.Context, repo string, limit int) ([]Run, error)
 		)
 		if err := rows.Scan(&r.ID, &r.Repo, &r.Base, &r.Head, &r.Path, &r.Strategy, &r.BaseCached, &r.HeadCached,
 			&r.BaseStates, &r.HeadStates, &r.ReusedStates, &r.SolverCalls, &r.Ms, &created); err != nil {
-			return nil, fmt.Errorf("reading runs from cache %s: %w", s.path, err)
+			return nil, fmt.Errorf("reading runs from %s: %w", db.where, err)
 		}
 		r.Created = time.Unix(0, created).UTC()
 		runs = append(runs, r)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading runs from cache %s: %w", s.path, err)
+		return nil, fmt.Errorf("reading runs from %s: %w", db.where, err)
 	}
 	return runs, nil
 }
 
 // PruneRuns deletes the runs created before now-age and returns how many it
 // deleted. age must be positive.
-func (s *Store) PruneRuns(ctx context.Context, age time.Duration) (int, error) {
+func (db *DB) PruneRuns(ctx context.Context, age time.Duration) (int, error) {
 	if age <= 0 {
-		return 0, fmt.Errorf("pruning runs in cache %s: age %v is not positive", s.path, age)
+		return 0, fmt.Errorf("pruning runs in %s: age %v is not positive", db.where, age)
 	}
 	cutoff := time.Now().Add(-age).UnixNano()
 	var n int64
-	err := s.Write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, "DELETE FROM runs WHERE created < ?", cutoff)
+	err := db.Write(ctx, func(tx *Tx) error {
+		res, err := tx.Exec(ctx, "DELETE FROM runs WHERE created < ?", cutoff)
 		if err != nil {
 			return err
 		}
@@ -109,7 +107,7 @@ func (s *Store) PruneRuns(ctx context.Context, age time.Duration) (int, error) {
 		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("pruning runs in cache %s: %w", s.path, err)
+		return 0, fmt.Errorf("pruning runs in %s: %w", db.where, err)
 	}
 	return int(n), nil
 }

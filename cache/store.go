@@ -1,13 +1,15 @@
 // Package cache is setbot's store: a SQLite file (Store), the embedded
 // default, or a PostgreSQL database that several servers share (Postgres),
-// both behind Backend. It keeps symbolic execution trees, test suites and
-// analysis results as compressed, checksummed blobs under keys the caller
-// computes, each recording the key it was stored under so that it is never
-// returned for another, evicts the least recently used of them beyond a size
-// cap, and logs analysis runs. Other packages keep their own tables in the
-// store: each applies its Schema for the backend with Migrate when it opens
-// its part, and reads and writes them with Query, QueryRow and Write
-// (SQLite) or through Pool (PostgreSQL).
+// both behind Backend and both one implementation, DB, on database/sql, whose
+// dialect supplies what the two databases do differently (db.go). It keeps
+// symbolic execution trees, test suites and analysis results as compressed,
+// checksummed blobs under keys the caller computes, each recording the key it
+// was stored under so that it is never returned for another, evicts the least
+// recently used of them beyond a size cap, and logs analysis runs. Other
+// packages keep their own tables in the store: each applies its Schema for
+// the database with Migrate when it opens its part, and reads and writes them
+// with the DB's Query, QueryRow and Write. The contract both databases keep
+// is cachetest's.
 //
 // One file serves several goroutines and several processes at once: WAL
 // journaling, a busy timeout, and every write in a transaction that takes the
@@ -90,11 +92,9 @@ type Options struct {
 
 // Store is an open cache file. Its methods are safe for concurrent use.
 type Store struct {
-	db       *sql.DB
-	path     string
-	maxBytes int64
-	log      *slog.Logger
-	rebuilt  string
+	*DB
+	path    string
+	rebuilt string
 }
 
 // Open opens the store at path, creating it and its parent directories if
@@ -121,13 +121,7 @@ func Open(path string, opts Options) (*Store, error) {
 	if opts.BusyTimeout < 0 {
 		return nil, fmt.Errorf("opening cache %s: negative busy timeout %v", abs, opts.BusyTimeout)
 	}
-	s := &Store{path: abs, maxBytes: opts.MaxBytes, log: opts.Logger}
-	if s.maxBytes == 0 {
-		s.maxBytes = DefaultMaxBytes
-	}
-	if s.log == nil {
-		s.log = slog.Default()
-	}
+	s := &Store{DB: newDB(nil, sqliteDialect, "cache "+abs, "path", abs, opts), path: abs}
 	busy := opts.BusyTimeout
 	if busy == 0 {
 		busy = DefaultBusyTimeout
@@ -171,38 +165,9 @@ func Open(path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// Close closes the store. The last connection to close checkpoints the WAL
-// into the database file.
-func (s *Store) Close() error {
-	if err := s.db.Close(); err != nil {
-		return fmt.Errorf("closing cache %s: %w", s.path, err)
-	}
-	return nil
-}
-
-// Ping checks that the database file can still be reached.
-func (s *Store) Ping(ctx context.Context) error {
-	if err := s.db.PingContext(ctx); err != nil {
-		return fmt.Errorf("pinging cache %s: %w", s.path, err)
-	}
-	return nil
-}
-
 // Rebuilt says why the database file Open found was not trusted and where
 // it was moved, or "" if it was fine (or there was none).
 func (s *Store) Rebuilt() string { return s.rebuilt }
-
-// Query runs a read-only query, for the packages that keep tables in the
-// store: reads are plain queries, since a transaction would take the write
-// lock (see Write).
-func (s *Store) Query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return s.db.QueryContext(ctx, query, args...)
-}
-
-// QueryRow is Query for at most one row.
-func (s *Store) QueryRow(ctx context.Context, query string, args ...any) *sql.Row {
-	return s.db.QueryRowContext(ctx, query, args...)
-}
 
 // dsn gives the per-connection settings, which must hold on every pooled
 // connection: the busy timeout; foreign keys; synchronous=NORMAL, which in
@@ -474,20 +439,4 @@ func (s *Store) enableWAL(ctx context.Context, busy time.Duration) error {
 		case <-time.After(walRetry):
 		}
 	}
-}
-
-// Write runs f in one transaction, which begins IMMEDIATE (it takes the
-// write lock at once; see dsn), and commits it unless f fails: for the
-// packages that keep tables in the store. Do not call the Store's methods
-// from f: they need connections and the write lock of their own.
-func (s *Store) Write(ctx context.Context, f func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := f(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
 }

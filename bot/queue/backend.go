@@ -11,7 +11,9 @@ import (
 // PostgreSQL database that several servers share (OpenPostgres). Queue
 // validates what it is given, keeps the clock and the notifications, and
 // leaves the records to the Backend, whose methods each run as one
-// transaction. now is the Queue's clock.
+// transaction. now is the Queue's clock. Both databases have one
+// implementation (store.go), with a dialect for what differs (dialect.go),
+// and keep one contract (queuetest).
 type Backend interface {
 	// Enqueue stores validated jobs that share a delivery, as EnqueueAll
 	// says, and returns their ids and the kinds of the queued jobs they

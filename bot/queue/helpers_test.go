@@ -92,7 +92,7 @@ func (q *Queue) enqueue(ctx context.Context, j Job) (id int64, duplicate bool, e
 // get reads the job with the given id as Claim would return it; an unknown
 // id is an error wrapping ErrNotFound.
 func (q *Queue) get(ctx context.Context, id int64) (*Job, error) {
-	j, err := scanJob(q.b.(*sqliteQueue).store.QueryRow(ctx, "SELECT "+jobColumns+" FROM jobs WHERE id = ?", id))
+	j, err := scanJob(q.b.(*sqlQueue).db.QueryRow(ctx, "SELECT "+jobColumns+" FROM jobs WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}

@@ -91,3 +91,69 @@ ALTER TABLE jobs ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX jobs_suspects ON jobs (state) WHERE crashes > 0;
 `,
 }}}
+
+// pgSchema is the queue's tables in a PostgreSQL store: those of schema,
+// in PostgreSQL's types, with the leases. Ids come from a sequence and are
+// never reused; jobs_one_running is the database's own guarantee of one
+// running job per Key.
+var pgSchema = cache.Schema{Name: "queue", Migrations: []cache.Migration{{
+	Version: 1,
+	Name:    "webhook deliveries, jobs with leases, publications",
+	SQL: `
+CREATE TABLE deliveries (
+	id       text PRIMARY KEY, -- X-GitHub-Delivery
+	received bigint NOT NULL   -- unix nanoseconds
+);
+CREATE INDEX deliveries_received ON deliveries (received);
+CREATE TABLE jobs (
+	id           bigserial PRIMARY KEY,
+	delivery     text NOT NULL,
+	kind         text NOT NULL,
+	installation bigint NOT NULL,
+	repo         text NOT NULL,
+	clone_url    text NOT NULL,
+	pr           integer NOT NULL,
+	branch       text NOT NULL,
+	base_sha     text NOT NULL,
+	head_sha     text NOT NULL,
+	fresh        boolean NOT NULL,
+	requester    text NOT NULL,
+	command      text NOT NULL,
+	comment_id   bigint NOT NULL,
+	key          text NOT NULL, -- Job.Key()
+	state        text NOT NULL,
+	attempts     integer NOT NULL,
+	retries      integer NOT NULL DEFAULT 0,
+	not_before   bigint NOT NULL DEFAULT 0, -- unix nanoseconds
+	error        text NOT NULL,
+	created      bigint NOT NULL, -- unix nanoseconds
+	updated      bigint NOT NULL, -- unix nanoseconds
+	check_run    bigint NOT NULL DEFAULT 0,
+	check_open   boolean NOT NULL DEFAULT false,
+	swept        boolean NOT NULL DEFAULT false,
+	lease_owner  text NOT NULL DEFAULT '',  -- the replica running it
+	lease_until  timestamptz                -- by the database's clock
+);
+CREATE INDEX jobs_claim ON jobs (state, id);
+CREATE INDEX jobs_key ON jobs (key, state, id);
+CREATE UNIQUE INDEX jobs_one_running ON jobs (key) WHERE state = 'running';
+CREATE INDEX jobs_lease ON jobs (lease_until) WHERE state = 'running';
+CREATE INDEX jobs_open_checks ON jobs (check_open) WHERE check_open;
+CREATE INDEX jobs_unswept ON jobs (repo, head_sha) WHERE NOT swept;
+CREATE INDEX jobs_head ON jobs (repo, head_sha, state);
+CREATE INDEX jobs_check_run ON jobs (repo, check_run);
+CREATE TABLE published (
+	key      text PRIMARY KEY, -- Job.Key()
+	job      bigint NOT NULL,  -- id of the newest job whose result was published
+	head_sha text NOT NULL,
+	updated  bigint NOT NULL   -- unix nanoseconds
+);
+`,
+}, {
+	Version: 2,
+	Name:    "jobs count the crashes of their replica",
+	SQL: `
+ALTER TABLE jobs ADD COLUMN crashes integer NOT NULL DEFAULT 0;
+CREATE INDEX jobs_suspects ON jobs (state) WHERE crashes > 0;
+`,
+}}}

@@ -7,16 +7,13 @@ package schedule
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/setbot/setbot/cache"
 )
 
-// schema is the package's table in the cache store.
+// schema is the package's table in a SQLite store.
 var schema = cache.Schema{Name: "schedules", Migrations: []cache.Migration{{
 	Version: 1,
 	Name:    "repositories' own schedules",
@@ -53,27 +50,36 @@ type Backend interface {
 	Set(ctx context.Context, e Entry) error
 }
 
-var (
-	_ Backend = (*sqliteStore)(nil)
-	_ Backend = (*pgStore)(nil)
-)
-
-// sqliteStore is the schedules in a SQLite store.
-type sqliteStore struct {
-	store *cache.Store
+// store is the schedules in a store, SQLite or PostgreSQL.
+type store struct {
+	db *cache.DB
 }
 
-// Open returns the schedules kept in store, which must be open, creating or
-// updating their table first.
-func Open(ctx context.Context, store *cache.Store) (Backend, error) {
-	if err := store.Migrate(ctx, schema); err != nil {
+var _ Backend = (*store)(nil)
+
+// Open returns the schedules kept in the SQLite store, which must be open,
+// creating or updating their table first.
+func Open(ctx context.Context, s *cache.Store) (Backend, error) {
+	return open(ctx, s.DB, schema)
+}
+
+// OpenPostgres returns the schedules kept in db, creating or updating
+// their table first.
+func OpenPostgres(ctx context.Context, db *cache.Postgres) (Backend, error) {
+	return open(ctx, db.DB, pgSchema)
+}
+
+// open returns the schedules kept in db after applying sc, the schema in
+// db's SQL.
+func open(ctx context.Context, db *cache.DB, sc cache.Schema) (Backend, error) {
+	if err := db.Migrate(ctx, sc); err != nil {
 		return nil, fmt.Errorf("opening the repositories' schedules: %w", err)
 	}
-	return &sqliteStore{store: store}, nil
+	return &store{db: db}, nil
 }
 
-func (s *sqliteStore) List(ctx context.Context) ([]Entry, error) {
-	rows, err := s.store.Query(ctx, "SELECT repo, branch, spec, installation, clone_url FROM repo_schedules ORDER BY repo, branch")
+func (s *store) List(ctx context.Context) ([]Entry, error) {
+	rows, err := s.db.Query(ctx, "SELECT repo, branch, spec, installation, clone_url FROM repo_schedules ORDER BY repo, branch")
 	if err != nil {
 		return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
 	}
@@ -92,13 +98,13 @@ func (s *sqliteStore) List(ctx context.Context) ([]Entry, error) {
 	return entries, nil
 }
 
-func (s *sqliteStore) Set(ctx context.Context, e Entry) error {
-	err := s.store.Write(ctx, func(tx *sql.Tx) error {
+func (s *store) Set(ctx context.Context, e Entry) error {
+	err := s.db.Write(ctx, func(tx *cache.Tx) error {
 		if e.Spec == "" {
-			_, err := tx.ExecContext(ctx, "DELETE FROM repo_schedules WHERE repo = ? AND branch = ?", e.Repo, e.Branch)
+			_, err := tx.Exec(ctx, "DELETE FROM repo_schedules WHERE repo = ? AND branch = ?", e.Repo, e.Branch)
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO repo_schedules (repo, branch, spec, installation, clone_url, updated) VALUES (?, ?, ?, ?, ?, ?)
+		_, err := tx.Exec(ctx, `INSERT INTO repo_schedules (repo, branch, spec, installation, clone_url, updated) VALUES (?, ?, ?, ?, ?, ?)
 ON CONFLICT (repo, branch) DO UPDATE SET spec = excluded.spec, installation = excluded.installation, clone_url = excluded.clone_url, updated = excluded.updated`,
 			e.Repo, e.Branch, e.Spec, e.Installation, e.CloneURL, time.Now().UnixNano())
 		return err
@@ -125,48 +131,3 @@ CREATE TABLE repo_schedules (
 );
 `,
 }}}
-
-// pgStore is the schedules in a PostgreSQL store.
-type pgStore struct {
-	db *cache.Postgres
-}
-
-// OpenPostgres returns the schedules kept in db, creating or updating
-// their table first.
-func OpenPostgres(ctx context.Context, db *cache.Postgres) (Backend, error) {
-	if err := db.Migrate(ctx, pgSchema); err != nil {
-		return nil, fmt.Errorf("opening the repositories' schedules: %w", err)
-	}
-	return &pgStore{db: db}, nil
-}
-
-func (s *pgStore) List(ctx context.Context) ([]Entry, error) {
-	rows, err := s.db.Pool().Query(ctx, "SELECT repo, branch, spec, installation, clone_url FROM repo_schedules ORDER BY repo, branch")
-	if err != nil {
-		return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
-	}
-	entries, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Entry, error) {
-		var e Entry
-		err := row.Scan(&e.Repo, &e.Branch, &e.Spec, &e.Installation, &e.CloneURL)
-		return e, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading the repositories' schedules: %w", err)
-	}
-	return entries, nil
-}
-
-func (s *pgStore) Set(ctx context.Context, e Entry) error {
-	var err error
-	if e.Spec == "" {
-		_, err = s.db.Pool().Exec(ctx, "DELETE FROM repo_schedules WHERE repo = $1 AND branch = $2", e.Repo, e.Branch)
-	} else {
-		_, err = s.db.Pool().Exec(ctx, `INSERT INTO repo_schedules (repo, branch, spec, installation, clone_url, updated) VALUES ($1, $2, $3, $4, $5, $6)
-ON CONFLICT (repo, branch) DO UPDATE SET spec = excluded.spec, installation = excluded.installation, clone_url = excluded.clone_url, updated = excluded.updated`,
-			e.Repo, e.Branch, e.Spec, e.Installation, e.CloneURL, time.Now().UnixNano())
-	}
-	if err != nil {
-		return fmt.Errorf("remembering the schedule of %s@%s: %w", e.Repo, e.Branch, err)
-	}
-	return nil
-}
