@@ -40,7 +40,7 @@ type analyzeFlags struct {
 	// html is the directory analyze writes the report page into.
 	html  string
 	quiet bool
-	jobs             int
+	jobs  int
 	// runCommands lets black-box functions' commands grow their tables
 	// whatever .setbot.yml says.
 	runCommands bool

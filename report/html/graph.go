@@ -1,6 +1,7 @@
 package html
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,9 +20,9 @@ const maxLabel = 48
 // script finds states and arrows by their ids whichever drew them.
 type graph struct {
 	prefix string // of the SVG ids: the model's on the page
-	root  *model.State
-	nodes map[*model.State]node
-	edges []edge
+	root   *model.State
+	nodes  map[*model.State]node
+	edges  []edge
 	// stateEl and transEl map the model's state ids and transition ids to
 	// the ids of their SVG elements (one per target for a transition).
 	stateEl map[string]string
@@ -51,22 +52,22 @@ func newMarks(m *report.Model) marks {
 	for _, c := range ca.Changes {
 		switch c.Kind {
 		case diffmap.TransitionAdded:
-			k.transitions[c.Subject] = append(k.transitions[c.Subject], "added")
+			k.transitions[c.Subject] = add(k.transitions[c.Subject], "added")
 		case diffmap.TransitionRetargeted, diffmap.TriggerChanged, diffmap.GuardChanged, diffmap.ActionChanged:
-			k.transitions[c.Subject] = append(k.transitions[c.Subject], "changed")
+			k.transitions[c.Subject] = add(k.transitions[c.Subject], "changed")
 		case diffmap.StateAdded:
-			k.states[c.Subject] = append(k.states[c.Subject], "added")
+			k.states[c.Subject] = add(k.states[c.Subject], "added")
 		case diffmap.EntryChanged, diffmap.ExitChanged:
-			k.states[c.Subject] = append(k.states[c.Subject], "changed")
+			k.states[c.Subject] = add(k.states[c.Subject], "changed")
 		case diffmap.StateRenamed:
 			if _, to, ok := strings.Cut(c.Subject, ">"); ok {
-				k.states[to] = append(k.states[to], "changed")
+				k.states[to] = add(k.states[to], "changed")
 			}
 		}
 	}
 	for _, key := range ca.Impact.Impacted {
 		for _, id := range origins(key) {
-			k.transitions[id] = append(k.transitions[id], "impacted")
+			k.transitions[id] = add(k.transitions[id], "impacted")
 		}
 	}
 	for _, r := range ca.NewlyUnreachable {
@@ -79,6 +80,14 @@ func newMarks(m *report.Model) marks {
 		k.states[r.State] = append(k.states[r.State], "reached")
 	}
 	return k
+}
+
+// add adds class to classes once.
+func add(classes []string, class string) []string {
+	if slices.Contains(classes, class) {
+		return classes
+	}
+	return append(classes, class)
 }
 
 // origins are the statechart transitions of a flattened transition's key

@@ -54,11 +54,14 @@ type Options struct {
 	Dot string
 }
 
+// lookDot finds Graphviz's dot on PATH.
+func lookDot() (string, error) { return exec.LookPath("dot") }
+
 // Write renders a as one page to w.
 func Write(ctx context.Context, w io.Writer, a *report.Analysis, o Options) error {
 	dot := o.Dot
 	if dot == "" && o.Layout != LayoutBoxes {
-		dot, _ = exec.LookPath("dot")
+		dot, _ = lookDot()
 	}
 	p := page{Analysis: a, CSS: template.CSS(pageCSS), JS: template.JS(pageJS)}
 	var data pageData
