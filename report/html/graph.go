@@ -33,6 +33,7 @@ type node struct{ id, class, label string }
 
 type edge struct {
 	id, class, label, title string
+	events                  string // the label without the condition
 	from, to                *model.State
 }
 
@@ -165,7 +166,7 @@ func (g *graph) addTransition(s *model.State, t *model.Transition, k marks) {
 			continue
 		}
 		id := g.prefix + "tr-" + strconv.Itoa(len(g.edges)+1)
-		g.edges = append(g.edges, edge{id: id, class: class, label: label, title: t.ID + ": " + title, from: s, to: to})
+		g.edges = append(g.edges, edge{id: id, class: class, label: label, title: t.ID + ": " + title, events: strings.Join(t.Events, " "), from: s, to: to})
 		g.transEl[t.ID] = append(g.transEl[t.ID], id)
 	}
 }

@@ -30,7 +30,7 @@ var pageCSS string
 //go:embed page.js
 var pageJS string
 
-var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{"pct": pct}).Parse(pageTemplate))
+var tmpl = template.Must(template.New("page").Funcs(template.FuncMap{"pct": pct, "count": count}).Parse(pageTemplate))
 
 // MaxPlays bounds the witnesses and tests a page replays per model; the
 // others are listed without a player, and the page says how many.
@@ -164,7 +164,16 @@ func newModelView(ctx context.Context, m *report.Model, index int, layout Layout
 	return v
 }
 
+// pct writes a percentage (0 to 100) as a whole number.
 func pct(f float64) string { return fmt.Sprintf("%.0f%%", f) }
+
+// count writes "1 transition", "2 transitions".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
 
 // FileName is the name of a's page: the two commits it compares.
 func FileName(a *report.Analysis) string {

@@ -13,7 +13,7 @@ const (
 	leafHeight = 34
 	header     = 24 // the title band of a compound box
 	pad        = 14 // inside a compound box
-	gap        = 46 // between sibling boxes, room for an arrow and its label
+	gap        = 70 // between sibling boxes, room for an arrow and its label
 	charWidth  = 7.5
 )
 
@@ -99,7 +99,7 @@ func boxSVG(g *graph) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="-10 -10 %.0f %.0f" width="%.0f" height="%.0f">`,
 		root.w+20, root.h+20, root.w+20, root.h+20)
-	fmt.Fprintf(&sb, `<defs><marker id="%sarrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z"/></marker></defs>`, g.prefix)
+	fmt.Fprintf(&sb, `<defs><marker id="%sarrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z"/></marker></defs>`, g.prefix)
 	for _, b := range all[1:] { // the root is the page
 		n := g.nodes[b.s]
 		fmt.Fprintf(&sb, `<g id="%s" class="%s"><title>%s</title>`, n.id, n.class, esc(b.s.ID))
@@ -127,8 +127,8 @@ func boxSVG(g *graph) string {
 		pairs[k]++
 		d, lx, ly := route(at[e.from], at[e.to], nth)
 		fmt.Fprintf(&sb, `<g id="%s" class="%s"><title>%s</title><path d="%s" marker-end="url(#%sarrow)"/>`, e.id, e.class, esc(e.title), d, g.prefix)
-		if e.label != "" {
-			fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, lx, ly, esc(e.label))
+		if e.events != "" { // the whole label is the tooltip: the boxes leave little room
+			fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, lx, ly, esc(e.events))
 		}
 		sb.WriteString(`</g>`)
 	}

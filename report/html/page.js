@@ -19,6 +19,7 @@
   document.querySelectorAll("section.model").forEach(function (sec) {
     var m = data.models[+sec.dataset.model];
     var player = sec.querySelector(".player");
+    if (!player) return; // no diagram: nothing to play on
     var cur = null, at = 0, lit = { active: [], fired: [], expected: [] };
     var toggle = sec.querySelector(".heat-toggle");
     if (toggle) {
@@ -71,6 +72,7 @@
       cur = k;
       var p = m.plays[k], ol = player.querySelector(".frames");
       player.hidden = false;
+      sec.querySelector(".stage").scrollIntoView({ block: "nearest" });
       player.querySelector(".play-name").textContent = p.name + (p.note ? " — " + p.note : "");
       ol.textContent = "";
       p.frames.forEach(function (f, i) {
