@@ -70,12 +70,14 @@ func Write(ctx context.Context, w io.Writer, a *report.Analysis, o Options) erro
 		p.Models = append(p.Models, v)
 		data.Models = append(data.Models, v.data)
 	}
+	// json.Marshal writes <, > and & as \u003c, \u003e and \u0026, so no
+	// state id or label of the model can end the <script> element or
+	// start a comment in it.
 	js, err := json.Marshal(data)
 	if err != nil {
 		return fmt.Errorf("rendering the page's data: %w", err)
 	}
-	// In a <script> element, "</" would end it: JSON allows "<\/".
-	p.Data = template.JS(strings.ReplaceAll(string(js), "</", `<\/`))
+	p.Data = template.JS(js)
 	var buf bytes.Buffer
 	if err := tmpl.Execute(&buf, p); err != nil {
 		return fmt.Errorf("rendering the page: %w", err)

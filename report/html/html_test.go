@@ -225,3 +225,32 @@ func TestOrigins(t *testing.T) {
 		t.Errorf("origins = %v, want %v", got, want)
 	}
 }
+
+// TestHostileNames checks that a model's ids and conditions, which a pull
+// request chooses, stay text on the page: in the diagram of both layouts
+// and in the script's data.
+func TestHostileNames(t *testing.T) {
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a">
+  <datamodel><data id="x" expr="0"/></datamodel>
+  <state id="a"><transition event="go" cond="x &lt; 1 &amp;&amp; '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;' != ''" target="b"/></state>
+  <state id="b"/>
+</scxml>`
+	m, err := load.Bytes(context.Background(), "h.scxml", []byte(src), load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &report.Analysis{Base: "b", Head: "h", Models: []*report.Model{{Path: "h.scxml", Status: report.Added, HeadMachine: m,
+		ChangeAnalysis: &report.ChangeAnalysis{TestDelta: &report.TestDelta{New: []report.Test{{ID: "t<script>", Steps: []report.Step{{Event: "go", Config: []string{"b"}}}}}}}}}}
+	for _, layout := range []Layout{LayoutBoxes, LayoutDot} {
+		if layout == LayoutDot && dotPath() == "" {
+			continue
+		}
+		page := render(t, a, Options{Layout: layout})
+		if n := strings.Count(page, "<script"); n != 2 {
+			t.Errorf("%s: %d <script elements, want the page's own 2", layout, n)
+		}
+		if strings.Contains(page, "alert(1)</script>") {
+			t.Errorf("%s: the condition's text ends a script element", layout)
+		}
+	}
+}
