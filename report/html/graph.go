@@ -141,6 +141,32 @@ func newGraph(src *model.Model, k marks, prefix string) *graph {
 	return g
 }
 
+// addRemoved draws the transition id of the base model base, which the
+// change removed, as an arrow of class removed, when the head still has
+// its source and targets; it reports whether it did.
+func (g *graph) addRemoved(base, head *model.Model, id string) bool {
+	for _, s := range base.States() {
+		for _, t := range s.Transitions {
+			if t.ID != id || head.State(s.ID) == nil {
+				continue
+			}
+			var ends []*model.State
+			for _, to := range t.Targets {
+				if h := head.State(to.ID); h != nil {
+					ends = append(ends, h)
+				}
+			}
+			if len(ends) < len(t.Targets) {
+				return false // a target went too: the list under the diagram names the change
+			}
+			g.addTransition(head.State(s.ID), &model.Transition{ID: t.ID, Events: t.Events, Cond: t.Cond, Targets: ends},
+				marks{transitions: map[string][]string{t.ID: {"removed"}}})
+			return true
+		}
+	}
+	return false
+}
+
 func (g *graph) addTransition(s *model.State, t *model.Transition, k marks) {
 	if s.Kind == model.Root {
 		return // the document's own transitions: none in SCXML

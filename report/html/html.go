@@ -18,6 +18,8 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/setbot/setbot/diffmap"
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/report"
 )
 
@@ -142,6 +144,9 @@ func newModelView(ctx context.Context, m *report.Model, index int, layout Layout
 	src := m.HeadMachine.Source
 	g := newGraph(src, newMarks(m), fmt.Sprintf("m%d-", index))
 	v.data.StateEl, v.data.TransEl = g.stateEl, g.transEl
+	if m.ChangeAnalysis != nil {
+		v.removed(g)
+	}
 	svg, ok := "", false
 	if layout != LayoutBoxes {
 		svg, ok = dotSVG(ctx, g, dot)
@@ -154,16 +159,26 @@ func newModelView(ctx context.Context, m *report.Model, index int, layout Layout
 	if m.ChangeAnalysis == nil {
 		return v
 	}
-	for _, c := range m.Changes {
-		if strings.HasSuffix(string(c.Kind), "_removed") {
-			v.Removed = append(v.Removed, c)
-		}
-	}
 	pl := &player{v: v}
 	v.Findings = pl.findings(m.ChangeAnalysis)
 	v.Tests = pl.tests(m.TestDelta)
 	v.data.Heat = heat(g, m.TestDelta)
 	return v
+}
+
+// removed draws on g the transitions the change removed whose ends the
+// head still has, and lists the other removals under the diagram.
+func (v *modelView) removed(g *graph) {
+	var base *model.Model
+	if v.BaseMachine != nil {
+		base = v.BaseMachine.Source
+	}
+	for _, c := range v.Changes {
+		drawn := c.Kind == diffmap.TransitionRemoved && base != nil && g.addRemoved(base, v.HeadMachine.Source, c.Subject)
+		if !drawn && strings.HasSuffix(string(c.Kind), "_removed") {
+			v.Removed = append(v.Removed, c)
+		}
+	}
 }
 
 // pct writes a percentage (0 to 100) as a whole number.

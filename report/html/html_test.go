@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -12,8 +13,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/internal/demo"
 	"github.com/setbot/setbot/model/load"
+	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/report"
 	"github.com/setbot/setbot/solver"
@@ -252,5 +255,45 @@ func TestHostileNames(t *testing.T) {
 		if strings.Contains(page, "alert(1)</script>") {
 			t.Errorf("%s: the condition's text ends a script element", layout)
 		}
+	}
+}
+
+// TestRemovedTransition checks that a transition the change removed is
+// drawn, as removed, when the head still has its ends, and listed under
+// the diagram otherwise.
+func TestRemovedTransition(t *testing.T) {
+	load1 := func(src string) *mlm.Machine {
+		m, err := load.Bytes(context.Background(), "r.scxml", []byte(src), load.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	base := load1(`<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a">
+  <state id="a"><transition event="go" target="b"/><transition event="gone" target="c"/><transition event="back" target="a"/></state>
+  <state id="b"/><state id="c"/>
+</scxml>`)
+	head := load1(`<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a">
+  <state id="a"><transition event="back" target="a"/></state>
+  <state id="b"/>
+</scxml>`)
+	ids := map[string]string{}
+	for _, tr := range base.Source.State("a").Transitions {
+		ids[tr.Events[0]] = tr.ID
+	}
+	ca := &report.ChangeAnalysis{Changes: []report.Change{{Kind: diffmap.TransitionRemoved, Subject: ids["go"]},
+		{Kind: diffmap.TransitionRemoved, Subject: ids["gone"]}, {Kind: diffmap.StateRemoved, Subject: "c"}}}
+	a := &report.Analysis{Base: "b", Head: "h", Models: []*report.Model{{Path: "r.scxml", Status: report.Modified, HeadMachine: head, BaseMachine: base, ChangeAnalysis: ca}}}
+	page := render(t, a, Options{Layout: LayoutBoxes})
+	m := readData(t, page).Models[0]
+	if els := m.TransEl[ids["go"]]; len(els) != 1 || !strings.Contains(element(t, page, els[0]), "removed") {
+		t.Errorf("the removed transition %s is drawn as %v, want one arrow of class removed", ids["go"], els)
+	}
+	if _, ok := m.TransEl[ids["gone"]]; ok {
+		t.Errorf("%s, whose target the head removed, is drawn", ids["gone"])
+	}
+	if !strings.Contains(page, "transition_removed "+template.HTMLEscapeString(ids["gone"])) || !strings.Contains(page, "state_removed c") {
+		i := strings.Index(page, "Removed at head")
+		t.Errorf("the page does not list what it could not draw: %.300s", page[max(i, 0):])
 	}
 }
