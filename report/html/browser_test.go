@@ -3,6 +3,7 @@ package html
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -197,4 +198,15 @@ func TestLargePageLoad(t *testing.T) {
 	t.Logf("3,000-state page: %d bytes, rendered by setbot in %v; Chromium's load event after %.0f ms, %v until the DOM was queried",
 		fi.Size(), rendered.Round(time.Millisecond), load, wall.Round(time.Millisecond))
 	screenshot(t, ctx, "large.png")
+}
+
+// BenchmarkRenderLarge measures rendering the page of the 3,000-state
+// analysis (the replay of its 100 tests and the box layout included).
+func BenchmarkRenderLarge(b *testing.B) {
+	a := largeAnalysis(b)
+	for b.Loop() {
+		if err := Write(context.Background(), io.Discard, a, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
