@@ -52,8 +52,6 @@ const (
 // Options say how the page is rendered.
 type Options struct {
 	Layout Layout
-	// Dot is the Graphviz dot program; "" looks for it on PATH.
-	Dot string
 }
 
 // lookDot finds Graphviz's dot on PATH.
@@ -61,8 +59,8 @@ func lookDot() (string, error) { return exec.LookPath("dot") }
 
 // Write renders a as one page to w.
 func Write(ctx context.Context, w io.Writer, a *report.Analysis, o Options) error {
-	dot := o.Dot
-	if dot == "" && o.Layout != LayoutBoxes {
+	dot := ""
+	if o.Layout != LayoutBoxes {
 		dot, _ = lookDot()
 	}
 	p := page{Analysis: a, CSS: template.CSS(pageCSS), JS: template.JS(pageJS)}
