@@ -90,14 +90,25 @@ func do(t *testing.T, ctx context.Context, steps ...chromedp.Action[chromedp.Voi
 	}
 }
 
-// TestBrowser loads the page of the demo's triangle change in headless
-// Chromium, checks what it shows (the states, S1_S2 in red, the changed
+// TestBrowser loads the page of the demo's triangle change (in both
+// layouts) in headless Chromium, checks what it shows (the states, S1_S2 in red, the changed
 // transition) and steps the unreachable state's witness: each step lights
 // up another configuration and the transitions fired in it.
 func TestBrowser(t *testing.T) {
 	ctx := browser(t)
+	for _, layout := range []Layout{LayoutDot, LayoutBoxes} {
+		t.Run(string(layout), func(t *testing.T) {
+			if layout == LayoutDot && dotPath() == "" {
+				t.Skip("Graphviz's dot is not installed")
+			}
+			browseTriangle(t, ctx, layout)
+		})
+	}
+}
+
+func browseTriangle(t *testing.T, ctx context.Context, layout Layout) {
 	a := demoAnalyses(t)[2]
-	do(t, ctx, chromedp.Navigate(writePage(t, a, Options{})))
+	do(t, ctx, chromedp.Navigate(writePage(t, a, Options{Layout: layout})))
 	const data = `JSON.parse(document.getElementById("data").textContent).models[0]`
 	states := eval[int](t, ctx, `document.querySelectorAll("section.model .st").length`)
 	if want := len(a.Models[0].HeadMachine.Source.States()) - 1; states != want {

@@ -62,11 +62,14 @@ func (p *player) findings(ca *report.ChangeAnalysis) []finding {
 		out = append(out, finding{Kind: "conflict", Subject: c.State, Text: fmt.Sprintf("in %s, on %s, %s is taken and %s shadowed", c.State, c.Event, c.Taken, c.Shadows),
 			Play: p.add("witness: conflict in "+c.State+" on "+c.Event, "conflict", c.Witness)})
 	}
+	head := headTests(ca.TestDelta)
 	for _, r := range ca.NewlyTransient {
-		out = append(out, finding{Kind: "transient", Subject: r.State, Text: r.State + " is entered but no step ends in it any more" + within(r), Play: -1})
+		out = append(out, finding{Kind: "transient", Subject: r.State, Text: r.State + " is entered but no step ends in it any more" + within(r),
+			Play: p.add("witness: "+r.State+" newly transient (a test of the head)", "transient", reaching(head, r.State))})
 	}
 	for _, r := range ca.NewlyReachable {
-		out = append(out, finding{Kind: "reached", Subject: r.State, Text: r.State + " is newly reached" + within(r), Play: -1})
+		out = append(out, finding{Kind: "reached", Subject: r.State, Text: r.State + " is newly reached" + within(r),
+			Play: p.add("witness: "+r.State+" newly reached (a test of the head)", "reached", reaching(head, r.State))})
 	}
 	for _, b := range ca.BoundsHit {
 		out = append(out, finding{Kind: "bound", Subject: string(b.Bound), Text: fmt.Sprintf("the %s bound (%d) cut %d paths of the head tree: claims hold within it", b.Bound, b.Limit, b.Count), Play: -1})
@@ -90,6 +93,14 @@ func baseTests(d *report.TestDelta) []report.Test {
 		return nil
 	}
 	return slices.Concat(d.Obsolete, d.Changed, d.Retained)
+}
+
+// headTests are the tests of the head the delta holds.
+func headTests(d *report.TestDelta) []report.Test {
+	if d == nil {
+		return nil
+	}
+	return slices.Concat(d.New, d.Changed, d.Retained)
 }
 
 // reaching is the shortest of tests whose steps rest in or enter state.
@@ -158,11 +169,8 @@ func (p *player) tests(d *report.TestDelta) []testRow {
 // transition, as a level from 1 (least) to 5 (most) by SVG element id.
 func heat(g *graph, d *report.TestDelta) map[string]int {
 	out := map[string]int{}
-	if d == nil {
-		return out
-	}
 	counts := map[string]int{}
-	for _, t := range slices.Concat(d.New, d.Changed, d.Retained) {
+	for _, t := range headTests(d) {
 		seen := map[string]bool{}
 		for _, s := range t.Steps {
 			for _, id := range s.Config {

@@ -297,3 +297,27 @@ func TestRemovedTransition(t *testing.T) {
 		t.Errorf("the page does not list what it could not draw: %.300s", page[max(i, 0):])
 	}
 }
+
+// TestReachedWitness checks that a newly reached state's witness is the
+// shortest test of the head that enters it, cut where it does.
+func TestReachedWitness(t *testing.T) {
+	m, err := load.Bytes(context.Background(), "w.scxml", []byte(`<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a">
+  <datamodel><data id="n" expr="0"/></datamodel>
+  <state id="a"><transition event="go" target="b"><assign location="n" expr="n + 1"/></transition></state>
+  <state id="b"><transition event="back" target="a"/></state>
+</scxml>`), load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func(ev, to string) report.Step { return report.Step{Event: ev, Config: []string{to}} }
+	delta := &report.TestDelta{New: []report.Test{
+		{ID: "long", Steps: []report.Step{step("go", "b"), step("back", "a"), step("go", "b")}},
+		{ID: "short", Steps: []report.Step{step("go", "b"), step("back", "a")}},
+	}}
+	a := &report.Analysis{Base: "b", Head: "h", Models: []*report.Model{{Path: "w.scxml", Status: report.Modified, HeadMachine: m,
+		ChangeAnalysis: &report.ChangeAnalysis{TestDelta: delta, NewlyReachable: []report.StateRef{{State: "b"}}}}}}
+	w := witness(t, readData(t, render(t, a, Options{Layout: LayoutBoxes})).Models[0], "reached")
+	if len(w.Frames) != 2 || !slices.Contains(w.Frames[1].Active, "b") || w.Frames[1].Vars["n"] != "1" || len(w.Frames[1].Expected) != 0 {
+		t.Errorf("the witness of b: %+v, want the start and one step into b with n = 1", w.Frames)
+	}
+}
