@@ -53,7 +53,7 @@ func dotSource(g *graph) string {
 	b.WriteString("digraph statechart {\n  compound=true; rankdir=LR; nodesep=0.35; ranksep=0.5;\n")
 	b.WriteString("  node [shape=box style=\"rounded,filled\" fillcolor=\"#ffffff\" fontname=\"sans-serif\" fontsize=11 height=0.4];\n")
 	b.WriteString("  edge [fontname=\"sans-serif\" fontsize=9 arrowsize=0.7];\n")
-	for _, c := range g.root.ChildStates() {
+	for _, c := range g.root.Children {
 		dotState(&b, g, c, "  ")
 	}
 	for _, e := range g.edges {
@@ -74,7 +74,7 @@ func dotSource(g *graph) string {
 
 func dotState(b *strings.Builder, g *graph, s *model.State, indent string) {
 	n := g.nodes[s]
-	if len(s.ChildStates()) == 0 {
+	if len(s.Children) == 0 {
 		shape := ""
 		switch s.Kind {
 		case model.Final:
@@ -92,7 +92,7 @@ func dotState(b *strings.Builder, g *graph, s *model.State, indent string) {
 	fmt.Fprintf(b, "%ssubgraph cluster_%s {\n%s  id=%q class=%q label=%q style=%q labeljust=l fontname=\"sans-serif\" fontsize=11;\n",
 		indent, strings.TrimPrefix(n.id, g.prefix+"st-"), indent, n.id, n.class, n.label, style)
 	fmt.Fprintf(b, "%s  %s [shape=point style=invis width=0 label=\"\"];\n", indent, dotName(g, n))
-	for _, c := range s.ChildStates() {
+	for _, c := range s.Children {
 		dotState(b, g, c, indent+"  ")
 	}
 	fmt.Fprintf(b, "%s}\n", indent)
@@ -105,7 +105,7 @@ func dotName(g *graph, n node) string { return "n" + strings.TrimPrefix(n.id, g.
 // is clipped at ("" for a simple state).
 func dotEnd(g *graph, s *model.State) (string, string) {
 	n := g.nodes[s]
-	if len(s.ChildStates()) == 0 {
+	if len(s.Children) == 0 {
 		return dotName(g, n), ""
 	}
 	return dotName(g, n), "cluster_" + strings.TrimPrefix(n.id, g.prefix+"st-")

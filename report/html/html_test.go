@@ -321,3 +321,36 @@ func TestReachedWitness(t *testing.T) {
 		t.Errorf("the witness of b: %+v, want the start and one step into b with n = 1", w.Frames)
 	}
 }
+
+// TestEveryStateDrawn renders a model with parallel regions and a deep
+// history state in both layouts: every state is drawn, history included
+// (transitions target it), and every transition has its arrow.
+func TestEveryStateDrawn(t *testing.T) {
+	m, err := load.File(context.Background(), "../../examples/radio.scxml", load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &report.Analysis{Base: "b", Head: "h", Models: []*report.Model{{Path: "radio.scxml", Status: report.Added, HeadMachine: m},
+		{Path: "gone.scxml", Status: report.Deleted},
+		{Path: "broken.scxml", Status: report.Modified, Errors: []report.Diagnostic{{Path: "broken.scxml", Line: 3, Column: 5, Message: "unexpected <stat>"}}}}}
+	for _, layout := range []Layout{LayoutBoxes, LayoutDot} {
+		if layout == LayoutDot && dotPath() == "" {
+			continue
+		}
+		page := render(t, a, Options{Layout: layout})
+		if !strings.Contains(page, "broken.scxml:3:5: unexpected &lt;stat&gt;") || !strings.Contains(page, "gone.scxml") {
+			t.Errorf("%s: the page does not show the deleted model and the broken one's error", layout)
+		}
+		d := readData(t, page).Models[0]
+		for _, s := range m.Source.States()[1:] {
+			element(t, page, d.StateEl[s.ID])
+		}
+		for id, els := range d.TransEl {
+			for _, el := range els {
+				if c := element(t, page, el); !strings.Contains(c, "tr") {
+					t.Errorf("%s: transition %s is drawn as %s", layout, id, c)
+				}
+			}
+		}
+	}
+}

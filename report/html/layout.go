@@ -38,13 +38,12 @@ func boxLayout(root *model.State) *box {
 
 func measure(s *model.State) *box {
 	b := &box{s: s}
-	kids := s.ChildStates()
+	kids := s.Children // history pseudo-states too: transitions target them
 	if len(kids) == 0 {
-		label := s.ID
+		b.w = math.Max(56, float64(len([]rune(s.ID)))*charWidth+24)
 		if s.Kind == model.History {
-			label = "H*"
+			b.w = leafHeight // a small square: "H" or "H*"
 		}
-		b.w = math.Max(56, float64(len([]rune(label)))*charWidth+24)
 		b.h = leafHeight
 		return b
 	}
@@ -125,7 +124,11 @@ func boxSVG(g *graph) string {
 		k := [2]*model.State{e.from, e.to}
 		nth := pairs[k]
 		pairs[k]++
-		d, lx, ly := route(at[e.from], at[e.to], nth)
+		from, to := at[e.from], at[e.to]
+		if from == nil || to == nil {
+			continue // not a state of the drawing (newGraph draws every state)
+		}
+		d, lx, ly := route(from, to, nth)
 		fmt.Fprintf(&sb, `<g id="%s" class="%s"><title>%s</title><path d="%s" marker-end="url(#%sarrow)"/>`, e.id, e.class, esc(e.title), d, g.prefix)
 		if e.events != "" { // the whole label is the tooltip: the boxes leave little room
 			fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, lx, ly, esc(e.events))
