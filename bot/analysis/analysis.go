@@ -169,6 +169,22 @@ func Run(ctx context.Context, repo *vcs.Repo, req *Request, opts pipeline.Option
 	return res
 }
 
+// page renders the report page of a; nil when it cannot. The page is an
+// addition to the check run and the comment: a page that fails to render,
+// even by a bug that panics, must not cost them.
+func page(ctx context.Context, a *report.Analysis) (out []byte) {
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	var b bytes.Buffer
+	if err := htmlreport.Write(ctx, &b, a, htmlreport.Options{}); err != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
 // outcome renders a change's analysis as the server posts it.
 func outcome(ctx context.Context, a *report.Analysis, req *Request) *Outcome {
 	a.Repo = req.Repo
@@ -177,10 +193,7 @@ func outcome(ctx context.Context, a *report.Analysis, req *Request) *Outcome {
 	o := &Outcome{Conclusion: a.Gate.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: out.Annotations,
 		Comment: report.Markdown(a, ro)}
 	if req.PageURL != "" {
-		var page bytes.Buffer
-		if err := htmlreport.Write(ctx, &page, a, htmlreport.Options{}); err == nil {
-			o.Page = page.Bytes()
-		}
+		o.Page = page(ctx, a)
 	}
 	for _, m := range a.Models {
 		if m.ChangeAnalysis != nil && !m.ResultCached {
