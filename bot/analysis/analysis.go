@@ -188,13 +188,17 @@ func page(ctx context.Context, a *report.Analysis) (out []byte) {
 // outcome renders a change's analysis as the server posts it.
 func outcome(ctx context.Context, a *report.Analysis, req *Request) *Outcome {
 	a.Repo = req.Repo
-	ro := report.Options{CheckRunURL: req.CheckRunURL, PageURL: req.PageURL}
+	var p []byte
+	if req.PageURL != "" {
+		p = page(ctx, a)
+	}
+	ro := report.Options{CheckRunURL: req.CheckRunURL}
+	if p != nil {
+		ro.PageURL = req.PageURL // no link to a page that is not there
+	}
 	out := report.CheckRun(a, ro)
 	o := &Outcome{Conclusion: a.Gate.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: out.Annotations,
-		Comment: report.Markdown(a, ro)}
-	if req.PageURL != "" {
-		o.Page = page(ctx, a)
-	}
+		Comment: report.Markdown(a, ro), Page: p}
 	for _, m := range a.Models {
 		if m.ChangeAnalysis != nil && !m.ResultCached {
 			o.Timings = append(o.Timings, Timing{Strategy: m.Strategy, Seconds: float64(m.Base.Ms+m.Head.Ms) / float64(time.Second/time.Millisecond)})
