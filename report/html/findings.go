@@ -5,15 +5,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/setbot/setbot/engine/interp"
 	"github.com/setbot/setbot/report"
 )
 
 // player replays a model's witnesses and tests for the page, at most
 // MaxPlays of them.
 type player struct {
-	v    *modelView
-	opts interp.Options
+	v *modelView
 }
 
 // add replays t on the head model and returns its index among the
@@ -26,7 +24,7 @@ func (p *player) add(name, kind string, t *report.Test) int {
 		p.v.Unplayed++
 		return -1
 	}
-	p.v.data.Plays = append(p.v.data.Plays, replay(p.v.HeadMachine.Source, name, kind, "head", t, p.opts))
+	p.v.data.Plays = append(p.v.data.Plays, replay(p.v.HeadMachine.Source, name, kind, t))
 	return len(p.v.data.Plays) - 1
 }
 

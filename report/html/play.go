@@ -15,8 +15,7 @@ import (
 type play struct {
 	Name   string  `json:"name"`
 	Kind   string  `json:"kind"`   // the finding or the test-delta class it belongs to
-	Where  string  `json:"where"`  // "head" or "base": the version the frames come from
-	Frames []frame `json:"frames"` // the start first
+	Frames []frame `json:"frames"` // the start first, all on the head model
 	// Note says why the frames stop early or come from the test's own
 	// record rather than a replay (an input the interpreter refused).
 	Note string `json:"note,omitempty"`
@@ -41,15 +40,10 @@ type frame struct {
 // replay runs t on the reference interpreter of m (engine/interp), which
 // gives what the flattened test does not record: the microsteps, the
 // variables and the states entered on the way. Where the interpreter
-// cannot run it, the frames come from the test's own record.
-func replay(m *model.Model, name, kind, where string, t *report.Test, o interp.Options) play {
-	p := play{Name: name, Kind: kind, Where: where}
-	if m == nil {
-		p.Note = "the " + where + " model is not available: the frames are the test's record"
-		p.Frames = recorded(t)
-		return p
-	}
-	in, st, err := interp.New(m, o)
+// cannot start the machine, the frames come from the test's own record.
+func replay(m *model.Model, name, kind string, t *report.Test) play {
+	p := play{Name: name, Kind: kind}
+	in, st, err := interp.New(m, interp.Options{})
 	if err != nil {
 		p.Note = "the reference interpreter could not start the machine (" + err.Error() + "): the frames are the test's record"
 		p.Frames = recorded(t)
