@@ -14,12 +14,13 @@ COPY . .
 RUN CGO_ENABLED=1 go build -trimpath -o /out/setbot ./cmd/setbot
 
 # Run. libz3-4 is Z3's shared library (the package that libz3-dev's libz3.so points to in
-# bookworm); ca-certificates lets the server reach GitHub over HTTPS. No git: setbot clones and
+# bookworm); ca-certificates lets the server reach GitHub over HTTPS; graphviz's dot lays out
+# the diagrams of the report pages (docs/report-page.md; without it setbot's own layout does). No git: setbot clones and
 # fetches with go-git, in the process, over HTTPS; only go-git's file:// transport would look for
 # git's binaries, and it is for tests, not for a server.
 FROM debian:bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libz3-4 ca-certificates \
+ && apt-get install -y --no-install-recommends libz3-4 ca-certificates graphviz \
  && rm -rf /var/lib/apt/lists/*
 RUN groupadd --system --gid 10001 setbot \
  && useradd --system --uid 10001 --gid 10001 --home-dir /var/lib/setbot --no-create-home \

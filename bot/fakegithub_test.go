@@ -76,6 +76,7 @@ type fakeCheckRun struct {
 	Title       string
 	Summary     string
 	Annotations []map[string]any
+	DetailsURL  string
 	Updates     int
 }
 
@@ -330,6 +331,9 @@ func (f *fakeGitHub) applyCheckRun(run *fakeCheckRun, body map[string]any) {
 	}
 	if s := str("conclusion"); s != "" {
 		run.Conclusion = s
+	}
+	if s := str("details_url"); s != "" {
+		run.DetailsURL = s
 	}
 	if out, ok := body["output"].(map[string]any); ok {
 		run.Title, _ = out["title"].(string)

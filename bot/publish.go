@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -84,6 +85,8 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	}
 	req := b.request(analysis.Change, j)
 	req.Base, req.Head, req.GateFrom, req.CheckRunURL = base, j.HeadSHA, gateFrom, g.url()
+	page := pageID(j.Repo, base, j.HeadSHA)
+	req.PageURL = b.pageLink(page)
 	var refuse func(context.Context) string
 	if j.Kind == queue.KindPullRequest && !b.cfg.AllowForkCommands {
 		refuse = func(ctx context.Context) string { return forkRefusal(ctx, c, r, j) }
@@ -106,10 +109,15 @@ func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job)
 	} else if !ok {
 		return b.stopped(ctx, log, g)
 	}
+	details := ""
+	if out.Page != nil {
+		b.savePage(ctx, page, out.Page)
+		details = req.PageURL
+	}
 	// The check first: it is the gate, and a comment that cannot be
 	// posted must not turn it into a failure.
 	if !g.done {
-		if err := g.finish(ctx, ghapi.CheckRun{Conclusion: out.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations)}); err != nil {
+		if err := g.finish(ctx, ghapi.CheckRun{Conclusion: out.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: annotations(out.Annotations), DetailsURL: details}); err != nil {
 			return err
 		}
 	}
@@ -317,7 +325,7 @@ func (g *gate) finish(ctx context.Context, run ghapi.CheckRun) error {
 		case report.Failure:
 			state = "failure"
 		}
-		err := g.c.SetStatus(ctx, g.r, g.sha, ghapi.Status{State: state, Context: g.name, Description: desc, TargetURL: g.b.cfg.PublicURL})
+		err := g.c.SetStatus(ctx, g.r, g.sha, ghapi.Status{State: state, Context: g.name, Description: desc, TargetURL: cmp.Or(run.DetailsURL, g.b.cfg.PublicURL)})
 		g.done = err == nil
 		if g.done {
 			g.remember(ctx, false)

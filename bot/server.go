@@ -25,7 +25,8 @@ const (
 
 // Handler routes the bot's endpoints: POST /webhook, GET /healthz
 // (liveness), GET /readyz (the database answers and the server is not
-// draining) and GET /metrics (Prometheus).
+// draining), GET /metrics (Prometheus) and GET /report/{id} (a report page,
+// by its signed link).
 func (b *Bot) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/webhook", b.ServeWebhook)
@@ -34,6 +35,7 @@ func (b *Bot) Handler() http.Handler {
 	})
 	mux.HandleFunc("GET /readyz", b.serveReady)
 	mux.Handle("GET /metrics", b.metrics.Handler())
+	mux.HandleFunc("GET /report/{id}", b.servePage)
 	return mux
 }
 

@@ -87,6 +87,9 @@ type Model struct {
 	// HeadMachine is the flattened head model (nil when deleted or broken),
 	// for the diagram and source lines; it is not part of the JSON.
 	HeadMachine *mlm.Machine `json:"-"`
+	// BaseMachine is the flattened base model (nil when there is none),
+	// for the report page's removed transitions; not part of the JSON.
+	BaseMachine *mlm.Machine `json:"-"`
 	// Lines is the number of lines of each head file the model's findings
 	// can be in (its own, the files it reads), by repository path, so that
 	// no report points past the end of one; not part of the JSON.

@@ -51,7 +51,7 @@ func CheckRun(a *Analysis, opts Options) CheckRunOutput {
 	// command line instead.
 	out := CheckRunOutput{
 		Title:   checkTitle(a),
-		Summary: page(a, "", limit, "Run `setbot analyze --format json` locally for the full report."),
+		Summary: page(a, pageLink(opts), limit, "Run `setbot analyze --format json` locally for the full report."),
 	}
 	for _, f := range a.Gate.Findings {
 		level := LevelWarning

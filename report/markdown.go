@@ -33,6 +33,19 @@ type Options struct {
 	// Limit is the most characters the body may have; 0 means MaxComment
 	// (Markdown) or MaxSummary (CheckRun).
 	Limit int
+	// PageURL is the report page's address (a signed link the server
+	// serves, docs/report-page.md); the body starts with a link to it. May
+	// be empty.
+	PageURL string
+}
+
+// pageLink is the line that starts a body with a link to the report page,
+// "" without one.
+func pageLink(opts Options) string {
+	if opts.PageURL == "" {
+		return ""
+	}
+	return "[See the change](" + linkTarget(opts.PageURL) + "): the statechart with the change drawn, and every witness and test playable step by step (a link that expires).\n\n"
 }
 
 // How much of the report stays in the page when it is too long.
@@ -60,7 +73,7 @@ func Markdown(a *Analysis, opts Options) string {
 	if opts.CheckRunURL != "" {
 		pointer = "The full report is in the [check run](" + linkTarget(opts.CheckRunURL) + ")."
 	}
-	return page(a, Marker+"\n", limit, pointer)
+	return page(a, Marker+"\n"+pageLink(opts), limit, pointer)
 }
 
 // linkTarget keeps a URL from ending a Markdown link early.

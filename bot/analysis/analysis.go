@@ -17,6 +17,7 @@
 package analysis
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"time"
@@ -25,6 +26,7 @@ import (
 	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/report"
+	htmlreport "github.com/setbot/setbot/report/html"
 	"github.com/setbot/setbot/vcs"
 	"github.com/setbot/setbot/vocab"
 )
@@ -63,6 +65,10 @@ type Request struct {
 	Repo      string
 	// CheckRunURL is the check run's address, for the comment's link.
 	CheckRunURL string
+	// PageURL, when set, is where the server will serve the analysis's
+	// report page (a signed link, docs/report-page.md): the comment and the
+	// check run link to it, and the outcome carries the page.
+	PageURL string
 	// AskRefusal says that the server wants to be asked, before the first
 	// black-box command runs, whether commands may run
 	// (pipeline.Options.RefuseCommands).
@@ -109,6 +115,10 @@ type Outcome struct {
 	Annotations                []report.Annotation
 	// Comment is the pull request's comment.
 	Comment string
+	// Page is the report page (package report/html), rendered here, where
+	// the flattened models are, when the request has a PageURL; the server
+	// stores it and serves it at that address.
+	Page []byte
 	// Timings are the analyses this run computed, for the server's metrics.
 	Timings []Timing
 }
@@ -142,7 +152,7 @@ func Run(ctx context.Context, repo *vcs.Repo, req *Request, opts pipeline.Option
 	case Change:
 		var a *report.Analysis
 		if a, err = pipeline.Analyze(ctx, repo, req.Base, req.Head, opts); err == nil {
-			res.Change = outcome(a, req)
+			res.Change = outcome(ctx, a, req)
 		}
 	case Warm:
 		res.Checks, err = pipeline.Warm(ctx, repo, req.Head, opts)
@@ -159,13 +169,36 @@ func Run(ctx context.Context, repo *vcs.Repo, req *Request, opts pipeline.Option
 	return res
 }
 
+// page renders the report page of a; nil when it cannot. The page is an
+// addition to the check run and the comment: a page that fails to render,
+// even by a bug that panics, must not cost them.
+func page(ctx context.Context, a *report.Analysis) (out []byte) {
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+	}()
+	var b bytes.Buffer
+	if err := htmlreport.Write(ctx, &b, a, htmlreport.Options{}); err != nil {
+		return nil
+	}
+	return b.Bytes()
+}
+
 // outcome renders a change's analysis as the server posts it.
-func outcome(a *report.Analysis, req *Request) *Outcome {
+func outcome(ctx context.Context, a *report.Analysis, req *Request) *Outcome {
 	a.Repo = req.Repo
+	var p []byte
+	if req.PageURL != "" {
+		p = page(ctx, a)
+	}
 	ro := report.Options{CheckRunURL: req.CheckRunURL}
+	if p != nil {
+		ro.PageURL = req.PageURL // no link to a page that is not there
+	}
 	out := report.CheckRun(a, ro)
 	o := &Outcome{Conclusion: a.Gate.Conclusion, Title: out.Title, Summary: out.Summary, Annotations: out.Annotations,
-		Comment: report.Markdown(a, ro)}
+		Comment: report.Markdown(a, ro), Page: p}
 	for _, m := range a.Models {
 		if m.ChangeAnalysis != nil && !m.ResultCached {
 			o.Timings = append(o.Timings, Timing{Strategy: m.Strategy, Seconds: float64(m.Base.Ms+m.Head.Ms) / float64(time.Second/time.Millisecond)})

@@ -19,6 +19,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/report"
+	htmlreport "github.com/setbot/setbot/report/html"
 	"github.com/setbot/setbot/vcs"
 	"github.com/setbot/setbot/vocab"
 )
@@ -36,8 +37,10 @@ type analyzeFlags struct {
 	junit, sarif     string
 	codeQuality      string
 	jsonFile         string
-	quiet            bool
-	jobs             int
+	// html is the directory analyze writes the report page into.
+	html  string
+	quiet bool
+	jobs  int
 	// runCommands lets black-box functions' commands grow their tables
 	// whatever .setbot.yml says.
 	runCommands bool
@@ -73,7 +76,16 @@ setbot diff), and the report is printed: the pull-request comment in markdown
 2.1.0 (--format sarif): one result per gate finding at its model line, for
 code scanning. --junit, --sarif, --json and --codequality (GitLab's Code
 Quality report: one issue per gate finding) write those formats to files as
-well.
+well. --html DIR writes the report page there (docs/report-page.md): one
+self-contained HTML file per analysis that needs no network to view, with the
+head statechart drawn (nested boxes for compound states and parallel regions;
+laid out by Graphviz's dot where it is installed), the change overlaid
+(changed, added and impacted transitions; newly unreachable states in red,
+newly transient and newly reached ones), each finding with a player that steps
+through its witness event by event (active states, the transitions of each
+microstep, variables and outputs, from the reference interpreter), the test
+delta with every test playable, the tests' coverage as a heat map, and the
+strategy and impact measures in plain words.
 
 Revisions are SHAs (full or abbreviated), branches, tags, HEAD, and suffixes
 ~n and ^. --repo is a local repository (default: the current directory) or a
@@ -155,6 +167,7 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	fl.StringVar(&f.sarif, "sarif", "", "also write the gate's findings as SARIF 2.1.0 to this file (for code scanning)")
 	fl.StringVar(&f.jsonFile, "json", "", "also write the JSON document (docs/report-json.md) to this file")
 	fl.StringVar(&f.codeQuality, "codequality", "", "also write the gate's findings as a GitLab Code Quality report to this file")
+	fl.StringVar(&f.html, "html", "", "also write the report page (docs/report-page.md) into this directory: one self-contained HTML file per analysis")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress on stderr")
 	jobsFlag(cmd, &f.jobs)
 	const asConfigured = "; without it .setbot.yml's bounds.%s, and never less than the base's"
@@ -327,6 +340,11 @@ func (f *analyzeFlags) write(w io.Writer, a *report.Analysis) error {
 			return err
 		}
 	}
+	if f.html != "" {
+		if _, err := f.writePage(a); err != nil {
+			return err
+		}
+	}
 	switch f.format {
 	case "json":
 		return report.WriteJSON(w, a)
@@ -335,6 +353,16 @@ func (f *analyzeFlags) write(w io.Writer, a *report.Analysis) error {
 	}
 	_, err := io.WriteString(w, report.Markdown(a, report.Options{}))
 	return err
+}
+
+// writePage writes the report page of a into the --html directory, named
+// after the two commits, and returns its path.
+func (f *analyzeFlags) writePage(a *report.Analysis) (string, error) {
+	if err := os.MkdirAll(f.html, 0o755); err != nil {
+		return "", err
+	}
+	path := filepath.Join(f.html, htmlreport.FileName(a))
+	return path, writeFile(path, func(out io.Writer) error { return htmlreport.Write(context.Background(), out, a, htmlreport.Options{}) })
 }
 
 // writeFile creates path and writes it with write.

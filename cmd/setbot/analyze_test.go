@@ -443,6 +443,22 @@ func TestDemo(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".git", "setbot-cache.db")); err != nil {
 		t.Errorf("the demo's cache: %v", err)
 	}
+	pages, _ := filepath.Glob(filepath.Join(dir, ".git", "setbot-pages", "setbot-*.html"))
+	if len(pages) != 3 {
+		t.Fatalf("the demo wrote the pages %v, want 3", pages)
+	}
+	for _, p := range pages {
+		if !strings.Contains(out, p) {
+			t.Errorf("the demo does not say where %s is", p)
+		}
+	}
+	unreachable := 0
+	for _, p := range pages {
+		unreachable += strings.Count(string(readFile(t, p)), `class="finding f-unreachable"`)
+	}
+	if unreachable != 1 {
+		t.Errorf("the pages show %d unreachable states, want 1 (S1_S2, in the last change)", unreachable)
+	}
 }
 
 // TestREADMEShowsDemo checks that the demo output in the README is what

@@ -79,6 +79,9 @@ func checkReports(t *testing.T, dir string) {
 	if err != nil {
 		t.Errorf("JUnit: %v", err)
 	}
+	if pages, _ := filepath.Glob(filepath.Join(dir, "pages", "setbot-*.html")); len(pages) != 1 {
+		t.Errorf("report pages %v, want one", pages)
+	}
 }
 
 // TestCIScript runs ci/setbot-ci.sh, which the GitHub Action runs and the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/setbot/setbot/internal/demo"
 	"github.com/setbot/setbot/report"
+	htmlreport "github.com/setbot/setbot/report/html"
 )
 
 func newDemoCmd() *cobra.Command {
@@ -24,6 +25,9 @@ behaviour (new paths, new tests), and a change that makes a state unreachable
 (which the gate blocks). It runs setbot analyze over each commit and its
 parent, prints the three reports, and says where the repository is, so you
 can try more commands on it. No network and no GitHub are needed.
+
+It also writes the report page of each analysis (see analyze --html) and says
+where they are: in the repository's .git/setbot-pages unless --html is given.
 
 The demo's cache lives in the repository's .git directory unless --cache is
 given; the commands the demo suggests at the end name it, so that running
@@ -47,8 +51,12 @@ analyze on the demo repository again is served from it.`,
 			if !cmd.Flags().Changed("cache") {
 				f.cacheFile = filepath.Join(dir, ".git", "setbot-cache.db")
 			}
+			if !cmd.Flags().Changed("html") {
+				f.html = filepath.Join(dir, ".git", "setbot-pages")
+			}
 			f.repo = dir
 			out := cmd.OutOrStdout()
+			var pages []string
 			for i := 1; i < len(commits); i++ {
 				f.base, f.head = commits[i-1].SHA, commits[i].SHA
 				fmt.Fprintf(out, "━━━ %d/%d  %s ━━━\n$ setbot analyze --repo %s --base %.7s --head %.7s\n\n",
@@ -60,6 +68,7 @@ analyze on the demo repository again is served from it.`,
 				if err := f.write(out, a); err != nil {
 					return err
 				}
+				pages = append(pages, filepath.Join(f.html, htmlreport.FileName(a)))
 				status := 0
 				if a.Gate.Conclusion == report.Failure {
 					status = exitFindings
@@ -71,6 +80,10 @@ analyze on the demo repository again is served from it.`,
 			cache := "--cache " + f.cacheFile
 			if f.noCache {
 				cache = "--no-cache"
+			}
+			fmt.Fprintf(out, "The report pages (open them in a browser; the last shows the state the change made unreachable, in red, and its witness step by step):\n")
+			for _, p := range pages {
+				fmt.Fprintf(out, "  %s\n", p)
 			}
 			fmt.Fprintf(out, "The demo repository is %s (model: %s).\nTry, for example:\n", dir, demo.ModelPath)
 			fmt.Fprintf(out, "  setbot analyze --repo %s %s --base HEAD~3 --head HEAD --format json\n", dir, cache)
@@ -87,5 +100,7 @@ analyze on the demo repository again is served from it.`,
 	// The demo's cache is the repository's, not the user's.
 	c := cmd.Flags().Lookup("cache")
 	c.DefValue, c.Usage = "", "the SQLite cache file (default: setbot-cache.db in the demo repository's .git directory)"
+	h := cmd.Flags().Lookup("html")
+	h.Usage = "write the report pages into this directory (default: setbot-pages in the demo repository's .git directory)"
 	return cmd
 }
