@@ -194,7 +194,16 @@ func (c *checker) exprType(e Expr) Type {
 		return c.binary(x)
 	case *Cond:
 		c.cond(x.Cond)
-		return c.join(x.Question, "?: branches", c.expr(x.Then), c.expr(x.Else))
+		t1, t2 := c.expr(x.Then), c.expr(x.Else)
+		if then, ok := ConstCond(x); ok {
+			// The condition is a constant (true ? 'a' : undefined): the
+			// value is its branch, as the lowering folds it.
+			if then {
+				return t1
+			}
+			return t2
+		}
+		return c.join(x.Question, "?: branches", t1, t2)
 	case *ArrayLit:
 		return c.arrayLit(x)
 	case *ObjectLit:
@@ -203,6 +212,10 @@ func (c *checker) exprType(e Expr) Type {
 			t := c.expr(f.Value)
 			if t.Kind.IsRef() {
 				c.refusef(f.Value, "%s", refPartMsg(t.Kind))
+				return Type{}
+			}
+			if t.Kind == Mixed {
+				c.refusef(f.Value, "%s", mixedPartMsg(t, t, "field "+f.Name))
 				return Type{}
 			}
 			if t.Kind == Invalid {
@@ -290,6 +303,10 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 		return t
 	case t1.Kind == t2.Kind && t1.Kind == Array:
 		e := c.join(pos, what, t1.Comp.Elem, t2.Comp.Elem)
+		if e.Kind == Mixed {
+			c.refuseAt(pos, "%s", mixedPartMsg(t1.Comp.Elem, t2.Comp.Elem, what))
+			return Type{}
+		}
 		if e.Kind == Invalid && t1.Comp.Elem.Kind != Invalid && t2.Comp.Elem.Kind != Invalid {
 			return Type{}
 		}
@@ -308,6 +325,10 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 				return Type{}
 			}
 			ft := c.join(pos, what, f.Type, g.Type)
+			if ft.Kind == Mixed {
+				c.refuseAt(pos, "%s", mixedPartMsg(f.Type, g.Type, what))
+				return Type{}
+			}
 			if ft.Kind == Invalid {
 				return Type{}
 			}
@@ -325,8 +346,27 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 		c.errorAt(pos, "objects with different fields (%s and %s) in %s: give both the same fields", t1, t2, what)
 		return Type{}
 	}
+	if t, ok := Widen(t1, t2); ok {
+		return t // a value of either kind, with a tag that says which
+	}
 	c.errorAt(pos, "mismatched types %s and %s in %s", t1.Kind, t2.Kind, what)
 	return Type{}
+}
+
+// mixedPartMsg says why an element or a field of two kinds (t1 and t2, in
+// what) is refused: the tag that says which kind a value holds is
+// modelled for variables, parameters and locals, not for parts of arrays
+// and objects.
+func mixedPartMsg(t1, t2 Type, what string) string {
+	return fmt.Sprintf("an element or field that holds %s or %s (in %s) is not modelled: a variable may hold values of several kinds, an array's elements and an object's fields one kind each; "+
+		"convert them to one kind (String(x), or a number)", t1, t2, what)
+}
+
+// ConstCond reports whether the condition of x is a constant, and which
+// branch it takes then.
+func ConstCond(x *Cond) (then, ok bool) {
+	b, ok := Simplify(x.Cond).(*BoolLit)
+	return ok && b.Value, ok
 }
 
 // arrayLit types [e, ...]: its elements share one kind (undefined and null
@@ -344,6 +384,10 @@ func (c *checker) arrayLit(x *ArrayLit) Type {
 		t := c.expr(e)
 		if t.Kind.IsRef() {
 			c.refusef(e, "%s", refPartMsg(t.Kind))
+			return Type{}
+		}
+		if t.Kind == Mixed {
+			c.refusef(e, "%s", mixedPartMsg(t, t, "an array literal"))
 			return Type{}
 		}
 		if t.Kind == Invalid {
@@ -368,7 +412,7 @@ func (c *checker) arrayLit(x *ArrayLit) Type {
 func (c *checker) joinElems(t1, t2 Type) Type {
 	mark := len(c.errs)
 	j := c.join(source.NoPos, "", t1, t2)
-	if len(c.errs) > mark {
+	if len(c.errs) > mark || j.Kind == Mixed { // an array's elements are of one kind
 		c.errs = c.errs[:mark]
 		return Type{}
 	}
@@ -462,9 +506,16 @@ func (c *checker) ident(x *Ident) Type {
 // value checks that e, an operand of what, has a value of kind want (or of
 // any kind but undefined when want is Invalid), and returns its kind.
 func (c *checker) value(e Expr, what string, want Kind) Kind {
-	t := c.expr(e)
+	return c.valueOf(e, c.expr(e), what, want)
+}
+
+// valueOf is value for e whose type t is already checked.
+func (c *checker) valueOf(e Expr, t Type, what string, want Kind) Kind {
 	switch {
 	case t.Kind == Invalid:
+	case t.Kind == Mixed:
+		c.mixedValue(e, t, what)
+		return Invalid
 	case t.MayBeAbsent():
 		c.absent(e, what)
 		return Invalid
@@ -473,6 +524,13 @@ func (c *checker) value(e Expr, what string, want Kind) Kind {
 		return Invalid
 	}
 	return t.Kind
+}
+
+// mixedValue refuses e, of a Mixed type t, where what needs a value of
+// one kind.
+func (c *checker) mixedValue(e Expr, t Type, what string) {
+	c.refusef(e, "%s holds %s, and %s of it is not modelled: setbot's types do not narrow after a test (typeof), so convert it first (String(%s)), or keep one variable per kind",
+		ExprString(e), mixedWords(t), what, ExprString(e))
 }
 
 // absent reports e, which may be undefined or null, where what needs a
@@ -508,6 +566,8 @@ func (c *checker) method(x *Method) Type {
 	}
 	switch {
 	case t.Kind == Invalid:
+	case t.Kind == Mixed:
+		c.mixedValue(x.X, t, what)
 	case t.MayBeAbsent():
 		c.absent(x.X, what)
 	case t.Kind != String:
@@ -579,6 +639,9 @@ func (c *checker) concat(x *Method, t Type) Type {
 			return Type{}
 		case at.Kind.IsRef():
 			c.refusef(a, "%s", refPartMsg(at.Kind))
+			return Type{}
+		case at.Kind == Mixed:
+			c.refusef(a, "%s", mixedPartMsg(at, at, ".concat"))
 			return Type{}
 		case at.Kind == Array:
 			et, lo, hi = at.Comp.Elem, at.Comp.MinLen, at.Comp.Len
@@ -696,13 +759,20 @@ func (c *checker) binary(x *Binary) Type {
 		if k1.IsRef() && k2.IsRef() {
 			return BoolType // different platform objects are different
 		}
+		if (k1 == Mixed || k2 == Mixed) && !k1.IsRef() && !k2.IsRef() {
+			return BoolType // compared as ECMAScript does, kind by kind
+		}
 		if k1 != Invalid && k2 != Invalid && k1 != k2 && k1 != Undef && k2 != Undef && !(k1.IsNumber() && k2.IsNumber()) {
 			c.errorAt(x.OpPos, "mismatched types %s and %s for %s: compare values of one type", k1, k2, x.Op)
 		}
 		return BoolType
 	}
 	what := "operator " + x.Op.String()
-	k1, k2 := c.value(x.X, what, Invalid), c.value(x.Y, what, Invalid)
+	t1, t2 := c.expr(x.X), c.expr(x.Y)
+	if t1.Kind == Mixed || t2.Kind == Mixed {
+		return c.mixedBinary(x, t1, t2)
+	}
+	k1, k2 := c.valueOf(x.X, t1, what, Invalid), c.valueOf(x.Y, t2, what, Invalid)
 	switch x.Op {
 	case ADD:
 		if k1 == String && k2 == String {
@@ -1032,6 +1102,10 @@ func (c *checker) assign(x *Assign) {
 	}
 	name := locString(x.Target, x.Path)
 	switch {
+	case (tt.Kind == Mixed || vt.Kind == Mixed) && vt.Kind != Undef && tt.Kind != Undef:
+		if msg := Assignable(tt, vt); msg != "" {
+			c.errorf(x.Value, "cannot assign %s to %s: %s", ExprString(x.Value), name, msg)
+		}
 	case vt.Kind != Undef && tt.Kind != Undef && tt.Kind != vt.Kind && (vt.Kind.IsRef() || tt.Kind.IsRef()):
 		c.errorf(x.Value, "cannot use %s value as %s in assignment to %s", vt.Kind, tt.Kind, name)
 	case vt.Kind == Undef && !tt.MayBeAbsent():
@@ -1142,6 +1216,8 @@ func Assignable(tt, vt Type) string {
 		return ""
 	case vt.MayBeAbsent() && !tt.MayBeAbsent():
 		return fmt.Sprintf("the value may be undefined, and %s cannot be", tt)
+	case tt.Kind == Mixed || vt.Kind == Mixed:
+		return assignableMixed(tt, vt)
 	case tt.Kind == Decimal && vt.Kind == Int:
 	case tt.Kind != vt.Kind:
 		return fmt.Sprintf("cannot use %s value as %s", vt.Kind, tt.Kind)
@@ -1180,7 +1256,7 @@ func (c *checker) decl(x *Decl) {
 		vt := c.expr(x.Value)
 		switch {
 		case t.Kind == Invalid:
-			t = Type{Kind: vt.Kind, Absent: vt.MayBeAbsent(), Comp: vt.Comp}
+			t = Type{Kind: vt.Kind, Absent: vt.MayBeAbsent(), Comp: vt.Comp, Kinds: vt.Kinds}
 		case vt.Kind != Invalid && vt.Kind != t.Kind && !(t.Kind == Decimal && vt.Kind == Int):
 			c.errorf(x.Value, "cannot use %s value as %s in declaration of %s", vt.Kind, t.Kind, x.Name.Name)
 		}
@@ -1228,6 +1304,10 @@ func (c *checker) args(event string, args []*Arg) {
 			c.errorAt(a.NamePos, "event %s has no parameter %s", event, a.Name)
 		case t.Kind != Invalid && t.MayBeAbsent() && !pt.MayBeAbsent():
 			c.errorf(a.Value, "%s may be undefined or null, and parameter %s of event %s cannot be: give it a value first", ExprString(a.Value), a.Name, event)
+		case (t.Kind == Mixed || pt.Kind == Mixed) && t.Kind != Invalid && t.Kind != Undef:
+			if msg := Assignable(pt, t); msg != "" {
+				c.errorf(a.Value, "cannot pass %s as parameter %s of event %s: %s", ExprString(a.Value), a.Name, event, msg)
+			}
 		case t.Kind != Invalid && t.Kind != Undef && t.Kind != pt.Kind && !(pt.Kind == Decimal && t.Kind == Int):
 			c.errorf(a.Value, "cannot use %s value as %s in argument %s of event %s", t.Kind, pt.Kind, a.Name, event)
 		case t.IsComposite():
@@ -1254,7 +1334,11 @@ func (c *checker) call(x *Call) Type {
 		}
 	}
 	if x.Fun == "String" && len(x.Args) == 1 {
-		switch k := c.value(x.Args[0], "String()", Invalid); k {
+		t := c.expr(x.Args[0])
+		if t.Kind == Mixed {
+			return StringType // the string of whichever kind it holds
+		}
+		switch k := c.valueOf(x.Args[0], t, "String()", Invalid); k {
 		case Int, Decimal, Bool, String, Invalid:
 			return StringType
 		default:
@@ -1291,4 +1375,110 @@ func (c *checker) call(x *Call) Type {
 	}
 	c.refusef(x, "%s", callMsg(x.Fun))
 	return Type{}
+}
+
+// assignableMixed is Assignable where tt or vt is Mixed: every kind a
+// value of vt may have is one tt holds (an int is a decimal's value).
+func assignableMixed(tt, vt Type) string {
+	if !(tt.Kind == Mixed || tt.Kind.IsScalar()) || !(vt.Kind == Mixed || vt.Kind.IsScalar()) {
+		return fmt.Sprintf("cannot use %s value as %s", vt, tt)
+	}
+	holds := make(map[Kind]bool)
+	for _, k := range tt.Alternatives() {
+		holds[k] = true
+	}
+	for _, k := range vt.Alternatives() {
+		if !holds[k] && !(k == Int && holds[Decimal]) {
+			return fmt.Sprintf("the value may be %s, and %s holds %s", article(k), tt, mixedWords(tt))
+		}
+	}
+	return ""
+}
+
+// mixedWords names the kinds of a value of t: "an int or a string".
+func mixedWords(t Type) string {
+	var ws []string
+	for _, k := range t.Alternatives() {
+		ws = append(ws, article(k))
+	}
+	if t.MayBeAbsent() {
+		ws = append(ws, "undefined")
+	}
+	if len(ws) == 1 {
+		return ws[0]
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " or " + ws[len(ws)-1]
+}
+
+// operandKinds returns the kinds an operand of type t may have, Undef
+// standing for undefined and null.
+func operandKinds(t Type) []Kind {
+	if t.Kind == Undef {
+		return []Kind{Undef}
+	}
+	ks := t.Alternatives()
+	if t.Absent {
+		ks = append(ks, Undef)
+	}
+	return ks
+}
+
+// mixedResult returns the kind of x op y for x of kind k1 and y of kind k2,
+// one of them of a Mixed value, as ECMAScript computes it, and false where
+// setbot does not model it: + concatenates when either is a string (a
+// number, a bool, undefined and null in their ECMAScript spelling) and
+// adds numbers; < > <= >= compare strings as strings, and numbers with
+// numbers or strings (Number(s)).
+func mixedResult(op Token, k1, k2 Kind) (Kind, bool) {
+	switch op {
+	case ADD:
+		switch {
+		case k1 == String || k2 == String:
+			return String, true
+		case k1.IsNumber() && k2.IsNumber() && (k1 == Decimal || k2 == Decimal):
+			return Decimal, true
+		case k1.IsNumber() && k2.IsNumber():
+			return Int, true
+		}
+	case LSS, GTR, LEQ, GEQ:
+		if (k1 == String || k1.IsNumber()) && (k2 == String || k2.IsNumber()) {
+			return Bool, true
+		}
+	}
+	return Invalid, false
+}
+
+// mixedBinary checks x op y where x or y is of a Mixed type: every pair of
+// kinds the two may have must be one mixedResult models; the value is of
+// the kinds those give.
+func (c *checker) mixedBinary(x *Binary, t1, t2 Type) Type {
+	if t1.Kind == Invalid || t2.Kind == Invalid {
+		return Type{}
+	}
+	if _, ok := mixedResult(x.Op, Int, Int); !ok {
+		c.refuseAt(x.OpPos, "operator %s on %s (%s) and %s (%s) is not modelled: of the operators on a value of several kinds, + joins strings and adds numbers, and < > <= >= compare; convert the value first",
+			x.Op, ExprString(x.X), mixedWords(t1), ExprString(x.Y), mixedWords(t2))
+		return Type{}
+	}
+	out := Type{Kind: Invalid}
+	for _, k1 := range operandKinds(t1) {
+		for _, k2 := range operandKinds(t2) {
+			k, ok := mixedResult(x.Op, k1, k2)
+			if !ok {
+				c.refuseAt(x.OpPos, "operator %s on %s (%s) and %s (%s) is not modelled where the one is %s and the other %s: "+
+					"+ joins strings and adds numbers, and < > <= >= compare numbers and strings; convert the value first",
+					x.Op, ExprString(x.X), mixedWords(t1), ExprString(x.Y), mixedWords(t2), article(k1), article(k2))
+				return Type{}
+			}
+			if k == Decimal {
+				c.info.DecimalArith = append(c.info.DecimalArith, x.OpPos)
+			}
+			if out.Kind == Invalid {
+				out = Type{Kind: k}
+				continue
+			}
+			out, _ = Widen(out, Type{Kind: k})
+		}
+	}
+	return out
 }

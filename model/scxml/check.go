@@ -388,7 +388,7 @@ func (b *builder) inferParams(body *lang.Block, info *lang.Info, inferred map[st
 		for _, a := range args {
 			t := info.Types[a.Value]
 			if !t.IsComposite() {
-				t = lang.Type{Kind: t.Kind}
+				t = lang.Type{Kind: t.Kind, Kinds: t.Kinds}
 			}
 			ev.Params = append(ev.Params, model.Param{Name: a.Name, Type: t})
 		}
