@@ -313,7 +313,7 @@ func (t Type) ContainsDecimal(v *big.Rat) bool {
 
 // ParseType parses a type:
 //
-//	type   = base { "[" [ M ".." ] N "]" } [ "|undefined" ]
+//	type   = base { "[" [ M ".." ] N "]" } { "|" base } [ "|undefined" ]
 //	base   = ("int" | "decimal") [ "[" lo ".." hi "]" ] | "bool" | "string" | "(" type ")"
 //	       | "{" name ":" type { "," name ":" type } "}"
 //
@@ -324,7 +324,9 @@ func (t Type) ContainsDecimal(v *big.Rat) bool {
 // exactly 2 strings. A bracket directly after int that holds ".." is a
 // range of values, never of lengths: an array of 2 or 3 ints is
 // (int)[2..3]. The same holds for decimal, whose range has integer bounds:
-// decimal[0..100]. Spaces are allowed between the parts.
+// decimal[0..100]. int|string holds an int or a string (a Mixed type: of
+// int, decimal, bool and string, without ranges). Spaces are allowed
+// between the parts.
 func ParseType(s string) (Type, error) {
 	p := typeParser{s: s}
 	t, err := p.typ()
@@ -400,10 +402,21 @@ func (p *typeParser) typ() (Type, error) {
 		}
 		t = ArrayType(t, fewest, bound)
 	}
-	if p.eat("|undefined") {
-		t = t.OrAbsent()
+	for !p.eat("|undefined") {
+		if !p.eat("|") {
+			return t, nil
+		}
+		u, err := p.base()
+		if err != nil {
+			return u, err
+		}
+		w, ok := Widen(t, u)
+		if !ok || u.Ranged || t.Ranged {
+			return Type{}, p.errorf("only int, decimal, bool and string, without ranges, hold values of several kinds")
+		}
+		t = w
 	}
-	return t, nil
+	return t.OrAbsent(), nil
 }
 
 func (p *typeParser) base() (Type, error) {
