@@ -190,7 +190,17 @@ func (o Output) String() string {
 func FormatArgs(args map[string]Value) string {
 	type arg struct{ name, text string }
 	parts := make([]arg, 0, len(args))
+	mixed := mixedArgs(args)
+	for name, text := range mixed {
+		parts = append(parts, arg{name, text})
+	}
 	for name, v := range args {
+		if of, _ := lang.KindOf(name); of != name {
+			continue // written above
+		}
+		if of, tag := lang.AbsentOf(name); tag && mixed[of] != "" {
+			continue
+		}
 		text := v.String()
 		if of, tag := lang.AbsentOf(name); tag && v.Kind == lang.Int {
 			w, given := args[of]
@@ -216,6 +226,32 @@ func FormatArgs(args map[string]Value) string {
 		b.WriteString(p.name + "=" + p.text)
 	}
 	return b.String()
+}
+
+// mixedArgs returns the text of each argument of several kinds
+// (lang.Mixed), by name: its value of the kind its tag says, or undefined
+// or null; lowering passes it as a value per kind (lang.KindName) and a tag.
+func mixedArgs(args map[string]Value) map[string]string {
+	kinds := make(map[string]lang.KindSet)
+	for name := range args {
+		if of, k := lang.KindOf(name); k != lang.Invalid {
+			kinds[of] = kinds[of].With(k)
+		}
+	}
+	out := make(map[string]string, len(kinds))
+	for of, set := range kinds {
+		tag := args[lang.AbsentName(of)].Int
+		ks := set.List()
+		switch {
+		case tag == lang.AbsentUndefined:
+			out[of] = "undefined"
+		case tag == lang.AbsentNull:
+			out[of] = "null"
+		case -tag >= 0 && -tag < int64(len(ks)):
+			out[of] = args[lang.KindName(of, ks[-tag])].String()
+		}
+	}
+	return out
 }
 
 // isZero reports whether v is the zero value of its kind, the meaningless

@@ -358,8 +358,12 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 // modelled for variables, parameters and locals, not for parts of arrays
 // and objects.
 func mixedPartMsg(t1, t2 Type, what string) string {
-	return fmt.Sprintf("an element or field that holds %s or %s (in %s) is not modelled: a variable may hold values of several kinds, an array's elements and an object's fields one kind each; "+
-		"convert them to one kind (String(x), or a number)", t1, t2, what)
+	holds := t1.String()
+	if t1 != t2 {
+		holds += " or " + t2.String()
+	}
+	return fmt.Sprintf("an element or field that holds %s (in %s) is not modelled: a variable may hold values of several kinds, an array's elements and an object's fields one kind each; "+
+		"convert them to one kind (String(x), or a number)", holds, what)
 }
 
 // ConstCond reports whether the condition of x is a constant, and which
@@ -1425,23 +1429,27 @@ func operandKinds(t Type) []Kind {
 
 // mixedResult returns the kind of x op y for x of kind k1 and y of kind k2,
 // one of them of a Mixed value, as ECMAScript computes it, and false where
-// setbot does not model it: + concatenates when either is a string (a
-// number, a bool, undefined and null in their ECMAScript spelling) and
-// adds numbers; < > <= >= compare strings as strings, and numbers with
-// numbers or strings (Number(s)).
+// setbot does not model it (a bool among numbers). Undef stands for
+// undefined and null. + joins strings when either is one (a number,
+// undefined and null in their ECMAScript spelling), and adds numbers
+// otherwise, null as 0 and undefined as NaN (which cuts the path with the
+// number bound, as Number() of a word does); < > <= >= compare two
+// strings as strings, and anything else as numbers (Number(s), null as 0,
+// undefined as NaN, which no comparison holds for).
 func mixedResult(op Token, k1, k2 Kind) (Kind, bool) {
+	numeric := func(k Kind) bool { return k.IsNumber() || k == Undef }
 	switch op {
 	case ADD:
 		switch {
 		case k1 == String || k2 == String:
 			return String, true
-		case k1.IsNumber() && k2.IsNumber() && (k1 == Decimal || k2 == Decimal):
+		case numeric(k1) && numeric(k2) && (k1 == Decimal || k2 == Decimal):
 			return Decimal, true
-		case k1.IsNumber() && k2.IsNumber():
+		case numeric(k1) && numeric(k2):
 			return Int, true
 		}
 	case LSS, GTR, LEQ, GEQ:
-		if (k1 == String || k1.IsNumber()) && (k2 == String || k2.IsNumber()) {
+		if (k1 == String || numeric(k1)) && (k2 == String || numeric(k2)) {
 			return Bool, true
 		}
 	}

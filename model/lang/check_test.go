@@ -102,7 +102,7 @@ func TestCheckExpr(t *testing.T) {
 		{nil, "(b ? 'x' : 1).length", Invalid, "t.scxml:1:2: b ? 'x' : 1 holds an int or a string, and .length of it is not modelled: setbot's types do not narrow after a test (typeof), so convert it first (String(b ? 'x' : 1)), or keep one variable per kind"},
 		{nil, "String(b ? 'x' : 1).length", Int, ""},
 		{nil, "true ? 'x' : undefined", String, ""},
-		{nil, "[b ? 'x' : 1]", Invalid, "t.scxml:1:2: an element or field that holds int|string or int|string (in an array literal) is not modelled: a variable may hold values of several kinds, an array's elements and an object's fields one kind each; convert them to one kind (String(x), or a number)"},
+		{nil, "[b ? 'x' : 1]", Invalid, "t.scxml:1:2: an element or field that holds int|string (in an array literal) is not modelled: a variable may hold values of several kinds, an array's elements and an object's fields one kind each; convert them to one kind (String(x), or a number)"},
 		{nil, "_event.name == 'go' && _sessionid != _name", Bool, ""},
 		{nil, "b || 1", Bool, ""},
 		{nil, "a == b", Bool, "t.scxml:1:3: mismatched types int and bool for ==: compare values of one type"},

@@ -207,7 +207,6 @@ func (l *lowerer) binary(x *Binary) view {
 	var out view
 	for _, a := range v.cases() {
 		for _, b := range w.cases() {
-			a, b := spelled(a), spelled(b)
 			k, _ := mixedResult(x.Op, a.kind, b.kind)
 			out.alts = append(out.alts, alt{kind: k, val: operate(x.Op, a, b, x.OpPos), is: and(a.is, b.is)})
 		}
@@ -232,30 +231,44 @@ func spelled(a alt) alt {
 // operate computes a op b for the kinds of one case (mixedResult says
 // which are modelled).
 func operate(op Token, a, b alt, pos source.Pos) Expr {
-	x, y := dup(a.val), dup(b.val)
+	if op == ADD && (a.kind == String || b.kind == String) {
+		a, b = spelled(a), spelled(b)
+		return &Binary{X: stringOf(dup(a.val), a.kind, pos), OpPos: pos, Op: ADD, Y: stringOf(dup(b.val), b.kind, pos)}
+	}
+	if a.kind == String && b.kind == String {
+		return &Binary{X: dup(a.val), OpPos: pos, Op: op, Y: dup(b.val)}
+	}
+	if op != ADD && (a.kind == Undef && !a.null || b.kind == Undef && !b.null) {
+		return &BoolLit{ValuePos: pos} // undefined is NaN, which compares false
+	}
+	// Numbers: a string meets a number as Number(s), null is 0 and
+	// undefined NaN, which the conversion of the word cuts the path at.
+	k := Int
+	if a.kind == String || b.kind == String || a.kind == Decimal || b.kind == Decimal {
+		k = Decimal
+	}
+	return &Binary{X: toNumber(a, k, pos), OpPos: pos, Op: op, Y: toNumber(b, k, pos)}
+}
+
+// toNumber is ECMAScript's ToNumber of the case a, as a number of kind k.
+func toNumber(a alt, k Kind, pos source.Pos) Expr {
+	var x Expr
 	switch {
-	case op == ADD && (a.kind == String || b.kind == String || a.kind == Undef || b.kind == Undef):
-		return &Binary{X: stringOf(x, a.kind, pos), OpPos: pos, Op: ADD, Y: stringOf(y, b.kind, pos)}
-	case a.kind == String && b.kind == String:
-		return &Binary{X: x, OpPos: pos, Op: op, Y: y}
+	case a.kind == Undef && a.null:
+		x = &IntLit{ValuePos: pos}
+	case a.kind == Undef && k == Int:
+		return &Convert{Start: pos, Fun: "parseInt", X: &StrLit{ValuePos: pos, Value: "undefined"}}
+	case a.kind == Undef:
+		return &Convert{Start: pos, Fun: "Number", X: &StrLit{ValuePos: pos, Value: "undefined"}}
+	case a.kind == String:
+		return &Convert{Start: pos, Fun: "Number", X: dup(a.val)}
+	default:
+		x = dup(a.val)
 	}
-	// Numbers, or a number and a string, which meets it as Number(s).
-	if a.kind == String {
-		x = &Convert{Start: pos, Fun: "Number", X: x}
-		a.kind = Decimal
+	if k == Decimal && (a.kind == Int || a.kind == Undef) {
+		return &ToDecimal{Start: pos, X: x}
 	}
-	if b.kind == String {
-		y = &Convert{Start: pos, Fun: "Number", X: y}
-		b.kind = Decimal
-	}
-	if a.kind != b.kind {
-		if a.kind == Int {
-			x = &ToDecimal{Start: pos, X: x}
-		} else {
-			y = &ToDecimal{Start: pos, X: y}
-		}
-	}
-	return &Binary{X: x, OpPos: pos, Op: op, Y: y}
+	return x
 }
 
 // stringOf is String(x) for x of kind k (a string, for undefined and null
