@@ -193,37 +193,11 @@ func (c *checker) exprType(e Expr) Type {
 	case *Binary:
 		return c.binary(x)
 	case *Cond:
-		c.cond(x.Cond)
-		t1, t2 := c.expr(x.Then), c.expr(x.Else)
-		if then, ok := ConstCond(x); ok {
-			// The condition is a constant (true ? 'a' : undefined): the
-			// value is its branch, as the lowering folds it.
-			if then {
-				return t1
-			}
-			return t2
-		}
-		return c.join(x.Question, "?: branches", t1, t2)
+		return c.condExpr(x)
 	case *ArrayLit:
 		return c.arrayLit(x)
 	case *ObjectLit:
-		var fields []Field
-		for _, f := range x.Fields {
-			t := c.expr(f.Value)
-			if t.Kind.IsRef() {
-				c.refusef(f.Value, "%s", refPartMsg(t.Kind))
-				return Type{}
-			}
-			if t.Kind == Mixed {
-				c.refusef(f.Value, "%s", mixedPartMsg(t, t, "field "+f.Name))
-				return Type{}
-			}
-			if t.Kind == Invalid {
-				return Type{}
-			}
-			fields = append(fields, Field{Name: f.Name, Type: t})
-		}
-		return ObjectType(fields)
+		return c.objectLit(x)
 	case *Index:
 		return c.index(x)
 	case *Member:
@@ -257,6 +231,43 @@ func (c *checker) exprType(e Expr) Type {
 		return x.Result
 	}
 	panic(fmt.Sprintf("lang: unexpected expression %T", e))
+}
+
+// condExpr types c ? a : b: a value of a's type or b's, joined (join);
+// where the condition is a constant (true ? 'a' : undefined), the type of
+// the branch it takes, as the lowering folds it.
+func (c *checker) condExpr(x *Cond) Type {
+	c.cond(x.Cond)
+	t1, t2 := c.expr(x.Then), c.expr(x.Else)
+	if then, ok := ConstCond(x); ok {
+		if then {
+			return t1
+		}
+		return t2
+	}
+	return c.join(x.Question, "?: branches", t1, t2)
+}
+
+// objectLit types {f: e, ...}: an object of those fields, each of one
+// kind.
+func (c *checker) objectLit(x *ObjectLit) Type {
+	var fields []Field
+	for _, f := range x.Fields {
+		t := c.expr(f.Value)
+		if t.Kind.IsRef() {
+			c.refusef(f.Value, "%s", refPartMsg(t.Kind))
+			return Type{}
+		}
+		if t.Kind == Mixed {
+			c.refusef(f.Value, "%s", mixedPartMsg(t, t, "field "+f.Name))
+			return Type{}
+		}
+		if t.Kind == Invalid {
+			return Type{}
+		}
+		fields = append(fields, Field{Name: f.Name, Type: t})
+	}
+	return ObjectType(fields)
 }
 
 // eventField returns the type of a field of _event (SCXML §5.10.1): name
@@ -302,11 +313,7 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 		t.Absent = absent
 		return t
 	case t1.Kind == t2.Kind && t1.Kind == Array:
-		e := c.join(pos, what, t1.Comp.Elem, t2.Comp.Elem)
-		if e.Kind == Mixed {
-			c.refuseAt(pos, "%s", mixedPartMsg(t1.Comp.Elem, t2.Comp.Elem, what))
-			return Type{}
-		}
+		e := c.joinPart(pos, what, t1.Comp.Elem, t2.Comp.Elem)
 		if e.Kind == Invalid && t1.Comp.Elem.Kind != Invalid && t2.Comp.Elem.Kind != Invalid {
 			return Type{}
 		}
@@ -324,11 +331,7 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 				c.errorAt(pos, "objects with different fields (%s and %s) in %s: give both the same fields", t1, t2, what)
 				return Type{}
 			}
-			ft := c.join(pos, what, f.Type, g.Type)
-			if ft.Kind == Mixed {
-				c.refuseAt(pos, "%s", mixedPartMsg(f.Type, g.Type, what))
-				return Type{}
-			}
+			ft := c.joinPart(pos, what, f.Type, g.Type)
 			if ft.Kind == Invalid {
 				return Type{}
 			}
@@ -342,15 +345,33 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 	case t1.Kind.IsNumber() && t2.Kind.IsNumber():
 		return Type{Kind: Decimal, Absent: absent}
 	}
+	return c.joinKinds(pos, what, t1, t2)
+}
+
+// joinKinds joins two types of different kinds: scalars widen to a value
+// of either kind, with a tag that says which (Widen); arrays and objects
+// do not.
+func (c *checker) joinKinds(pos source.Pos, what string, t1, t2 Type) Type {
 	if t1.Kind == Object && t2.Kind == Object {
 		c.errorAt(pos, "objects with different fields (%s and %s) in %s: give both the same fields", t1, t2, what)
 		return Type{}
 	}
 	if t, ok := Widen(t1, t2); ok {
-		return t // a value of either kind, with a tag that says which
+		return t
 	}
 	c.errorAt(pos, "mismatched types %s and %s in %s", t1.Kind, t2.Kind, what)
 	return Type{}
+}
+
+// joinPart joins the types of two elements or fields (join), which hold
+// values of one kind each: two kinds are refused.
+func (c *checker) joinPart(pos source.Pos, what string, t1, t2 Type) Type {
+	t := c.join(pos, what, t1, t2)
+	if t.Kind == Mixed {
+		c.refuseAt(pos, "%s", mixedPartMsg(t1, t2, what))
+		return Type{}
+	}
+	return t
 }
 
 // mixedPartMsg says why an element or a field of two kinds (t1 and t2, in
@@ -748,28 +769,7 @@ func (c *checker) binary(x *Binary) Type {
 		c.cond(x.Y)
 		return BoolType
 	case EQL, NEQ, SEQL, SNEQ:
-		t1, t2 := c.expr(x.X), c.expr(x.Y)
-		k1, k2 := t1.Kind, t2.Kind
-		if t1.IsComposite() || t2.IsComposite() {
-			c.refuseAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
-			return BoolType
-		}
-		if k1 == EventRef && k2 == EventRef && !isEvent(x.X) && !isEvent(x.Y) {
-			// A stored _event is known to be the event being processed or
-			// an earlier one (lang.EventStale), not which earlier one.
-			c.refuseAt(x.OpPos, "%s between two stored _event objects compares the events they were taken from, which is not modelled: compare each with _event, or compare their fields stored at the time (e.g. _event.name)", x.Op)
-			return BoolType
-		}
-		if k1.IsRef() && k2.IsRef() {
-			return BoolType // different platform objects are different
-		}
-		if (k1 == Mixed || k2 == Mixed) && !k1.IsRef() && !k2.IsRef() {
-			return BoolType // compared as ECMAScript does, kind by kind
-		}
-		if k1 != Invalid && k2 != Invalid && k1 != k2 && k1 != Undef && k2 != Undef && !(k1.IsNumber() && k2.IsNumber()) {
-			c.errorAt(x.OpPos, "mismatched types %s and %s for %s: compare values of one type", k1, k2, x.Op)
-		}
-		return BoolType
+		return c.equality(x)
 	}
 	what := "operator " + x.Op.String()
 	t1, t2 := c.expr(x.X), c.expr(x.Y)
@@ -797,6 +797,34 @@ func (c *checker) binary(x *Binary) Type {
 	}
 	c.errorAt(x.OpPos, "unknown binary operator %s", x.Op)
 	return Type{}
+}
+
+// equality checks x == y, !=, === and !==: values of one kind, or of
+// kinds ECMAScript compares (a number with a number, undefined with any,
+// a value of several kinds with any scalar).
+func (c *checker) equality(x *Binary) Type {
+	t1, t2 := c.expr(x.X), c.expr(x.Y)
+	k1, k2 := t1.Kind, t2.Kind
+	if t1.IsComposite() || t2.IsComposite() {
+		c.refuseAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
+		return BoolType
+	}
+	if k1 == EventRef && k2 == EventRef && !isEvent(x.X) && !isEvent(x.Y) {
+		// A stored _event is known to be the event being processed or
+		// an earlier one (lang.EventStale), not which earlier one.
+		c.refuseAt(x.OpPos, "%s between two stored _event objects compares the events they were taken from, which is not modelled: compare each with _event, or compare their fields stored at the time (e.g. _event.name)", x.Op)
+		return BoolType
+	}
+	if k1.IsRef() && k2.IsRef() {
+		return BoolType // different platform objects are different
+	}
+	if (k1 == Mixed || k2 == Mixed) && !k1.IsRef() && !k2.IsRef() {
+		return BoolType // compared as ECMAScript does, kind by kind
+	}
+	if k1 != Invalid && k2 != Invalid && k1 != k2 && k1 != Undef && k2 != Undef && !(k1.IsNumber() && k2.IsNumber()) {
+		c.errorAt(x.OpPos, "mismatched types %s and %s for %s: compare values of one type", k1, k2, x.Op)
+	}
+	return BoolType
 }
 
 // in checks 'f' in o: f is a field name in quotes, and o an object, which
@@ -1075,26 +1103,7 @@ func (c *checker) forEach(x *ForEach) {
 
 func (c *checker) assign(x *Assign) {
 	if x.Op != ASSIGN {
-		what := "operator " + x.Op.String()
-		var k1 Kind
-		if len(x.Path) == 0 {
-			k1 = c.value(x.Target, what, Invalid)
-		} else if t := c.loc(x.Target, x.Path); t.MayBeAbsent() {
-			c.errorf(x.Target, "%s may be undefined or null, and %s needs a value: assign it with = first", locString(x.Target, x.Path), what)
-		} else {
-			k1 = t.Kind
-		}
-		k2 := c.value(x.Value, what, Invalid)
-		if x.Op == ADD_ASSIGN && k1 == String && k2 == String {
-			return
-		}
-		if !c.operands(x.OpPos, x.Op, Int, k1, k2) {
-			return
-		}
-		if t := c.arith(x.OpPos, compoundOp[x.Op], k1, k2, x.Value); t.Kind == Decimal && k1 == Int {
-			name := locString(x.Target, x.Path)
-			c.errorf(x.Value, "%s is an int, and %s %s %s is a decimal: declare %s decimal (setbot:type=\"decimal\")", name, name, x.Op, ExprString(x.Value), name)
-		}
+		c.compoundAssign(x)
 		return
 	}
 	tt, vt := c.loc(x.Target, x.Path), c.expr(x.Value)
@@ -1125,6 +1134,30 @@ func (c *checker) assign(x *Assign) {
 		if msg := assignableGrowing(tt, vt); msg != "" {
 			c.errorf(x.Value, "cannot assign %s to %s: %s", ExprString(x.Value), name, msg)
 		}
+	}
+}
+
+// compoundAssign checks x op= v: numbers (or, for +=, strings) of one kind.
+func (c *checker) compoundAssign(x *Assign) {
+	what := "operator " + x.Op.String()
+	var k1 Kind
+	if len(x.Path) == 0 {
+		k1 = c.value(x.Target, what, Invalid)
+	} else if t := c.loc(x.Target, x.Path); t.MayBeAbsent() {
+		c.errorf(x.Target, "%s may be undefined or null, and %s needs a value: assign it with = first", locString(x.Target, x.Path), what)
+	} else {
+		k1 = t.Kind
+	}
+	k2 := c.value(x.Value, what, Invalid)
+	if x.Op == ADD_ASSIGN && k1 == String && k2 == String {
+		return
+	}
+	if !c.operands(x.OpPos, x.Op, Int, k1, k2) {
+		return
+	}
+	if t := c.arith(x.OpPos, compoundOp[x.Op], k1, k2, x.Value); t.Kind == Decimal && k1 == Int {
+		name := locString(x.Target, x.Path)
+		c.errorf(x.Value, "%s is an int, and %s %s %s is a decimal: declare %s decimal (setbot:type=\"decimal\")", name, name, x.Op, ExprString(x.Value), name)
 	}
 }
 

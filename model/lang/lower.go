@@ -432,7 +432,7 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 	case *Assign:
 		name := pathName(x.Target, x.Path)
 		tt := locType(l.typ(x.Target), x.Path)
-		if x.Op == ASSIGN && (tt.MayBeAbsent() || tt.IsComposite() || tt.Kind == Mixed) {
+		if x.Op == ASSIGN && leafwise(tt) {
 			out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
 			if Grows(tt, l.typ(x.Value)) {
 				out = append([]Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
@@ -514,6 +514,11 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 	}
 	return []Stmt{rewriteStmt(s, func(e Expr) Expr { return e })}
 }
+
+// leafwise reports whether a value of t is lowered as more than one
+// scalar (Leaves): it may be undefined, or is an array, an object or of
+// several kinds.
+func leafwise(t Type) bool { return t.MayBeAbsent() || t.IsComposite() || t.Kind == Mixed }
 
 func (l *lowerer) elseStmt(s Stmt) Stmt {
 	if s == nil {

@@ -30,20 +30,8 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
 		assigned := func(name string, t lang.Type, pos source.Pos) {
 			v := b.m.Var(name)
-			if v != nil && v.Type.Kind == lang.Int && t.Kind == lang.Decimal && !b.annotated[name] {
-				v.Type.Kind = lang.Decimal
-				if lit, ok := v.Init.(*lang.IntLit); ok { // the value, or the placeholder of one computed at start
-					v.Init = lang.Simplify(&lang.ToDecimal{Start: lit.ValuePos, X: lit})
-				}
+			if v != nil && b.retype(v, t) {
 				vars[v.Name] = v.Type
-				learnt = true
-				return
-			}
-			if v != nil && b.widens(v, t) {
-				w, _ := lang.Widen(v.Type, t)
-				w.Absent = v.Type.MayBeAbsent()
-				v.Type = w
-				vars[v.Name] = w
 				learnt = true
 				return
 			}
@@ -107,6 +95,28 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 		}
 	}
 	return learnt
+}
+
+// retype gives the variable v, which has a type, the type that also holds
+// an assigned value of type t, and reports whether that changed its type:
+// an int without a setbot:type given a decimal is a decimal (ECMAScript
+// has one number type, and speed = 0 followed by speed = 0.5 is common);
+// one given another kind holds both (widens).
+func (b *builder) retype(v *model.Var, t lang.Type) bool {
+	if v.Type.Kind == lang.Int && t.Kind == lang.Decimal && !b.annotated[v.Name] {
+		v.Type.Kind = lang.Decimal
+		if lit, ok := v.Init.(*lang.IntLit); ok { // the value, or the placeholder of one computed at start
+			v.Init = lang.Simplify(&lang.ToDecimal{Start: lit.ValuePos, X: lit})
+		}
+		return true
+	}
+	if !b.widens(v, t) {
+		return false
+	}
+	w, _ := lang.Widen(v.Type, t)
+	w.Absent = v.Type.MayBeAbsent()
+	v.Type = w
+	return true
 }
 
 // widens reports whether assigning a value of type t makes the variable v
