@@ -400,6 +400,9 @@ func (p *typeParser) typ() (Type, error) {
 		if bound > MaxArrayLen {
 			return Type{}, p.errorf("array bound %d above the largest, %d", bound, MaxArrayLen)
 		}
+		if t.Kind == Mixed {
+			return Type{}, p.errorf("an array's elements hold one kind, not %s", t)
+		}
 		t = ArrayType(t, fewest, bound)
 	}
 	for !p.eat("|undefined") {
@@ -445,6 +448,9 @@ func (p *typeParser) base() (Type, error) {
 			t, err := p.typ()
 			if err != nil {
 				return t, err
+			}
+			if t.Kind == Mixed {
+				return Type{}, p.errorf("field %s holds %s: an object's fields hold one kind each", name, t)
 			}
 			fields = append(fields, Field{Name: name, Type: t})
 		}
