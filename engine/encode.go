@@ -26,7 +26,7 @@ import (
 // run go test ./engine -run TestSemanticsGolden -update and commit the
 // golden file with the change. A change it cannot see (say, to an analysis
 // only) needs the bump all the same.
-const SemanticsVersion = "setbot-semantics-9"
+const SemanticsVersion = "setbot-semantics-10"
 
 // EncodingVersion starts every encoded tree; the digit is the format
 // version. Cache keys of trees include it, so that a tree stored in another

@@ -234,7 +234,7 @@ func makePair(i int, edits []asFullEdit) (asFullPair, bool) {
 	parallel := seed%3 == 0
 	opts := modelgen.Options{States: 4, Events: 3, Parallel: parallel, History: seed%4 == 1 && !parallel, Internal: seed%2 == 0,
 		Timers: seed%5 == 0 || seed%5 == 3, Loops: seed%3 == 1, Unused: int(seed % 2),
-		SelfSends: seed%7 == 2, Start: seed%3 == 2, Invoke: seed%4 == 3 && !parallel, Functions: seed%5 == 1}
+		SelfSends: seed%7 == 2, Start: seed%3 == 2, Invoke: seed%4 == 3 && !parallel, Functions: seed%5 == 1, MixedKinds: seed%3 == 1}
 	if e.needs != nil {
 		e.needs(&opts)
 	}

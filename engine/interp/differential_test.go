@@ -325,6 +325,7 @@ func genOptions(seed int64) modelgen.Options {
 		EventFields: seed%2 == 0,
 		Values:      seed%3 == 2,
 		HostCalls:   seed%4 == 2,
+		MixedKinds:  seed%3 != 2,
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -190,7 +191,17 @@ func (o Output) String() string {
 func FormatArgs(args map[string]Value) string {
 	type arg struct{ name, text string }
 	parts := make([]arg, 0, len(args))
+	mixed := mixedArgs(args)
+	for name, text := range mixed {
+		parts = append(parts, arg{name, text})
+	}
 	for name, v := range args {
+		if of, _ := lang.KindOf(name); of != name {
+			continue // written above
+		}
+		if of, tag := lang.AbsentOf(name); tag && mixed[of] != "" {
+			continue
+		}
 		text := v.String()
 		if of, tag := lang.AbsentOf(name); tag && v.Kind == lang.Int {
 			w, given := args[of]
@@ -216,6 +227,32 @@ func FormatArgs(args map[string]Value) string {
 		b.WriteString(p.name + "=" + p.text)
 	}
 	return b.String()
+}
+
+// mixedArgs returns the text of each argument of several kinds
+// (lang.Mixed), by name: its value of the kind its tag says, or undefined
+// or null; lowering passes it as a value per kind (lang.KindName) and a tag.
+func mixedArgs(args map[string]Value) map[string]string {
+	kinds := make(map[string]lang.KindSet)
+	for name := range args {
+		if of, k := lang.KindOf(name); k != lang.Invalid {
+			kinds[of] = kinds[of].With(k)
+		}
+	}
+	out := make(map[string]string, len(kinds))
+	for of, set := range kinds {
+		tag := args[lang.AbsentName(of)].Int
+		ks := set.List()
+		switch {
+		case tag == lang.AbsentUndefined:
+			out[of] = "undefined"
+		case tag == lang.AbsentNull:
+			out[of] = "null"
+		case -tag >= 0 && -tag < int64(len(ks)):
+			out[of] = args[lang.KindName(of, ks[-tag])].String()
+		}
+	}
+	return out
 }
 
 // isZero reports whether v is the zero value of its kind, the meaningless
@@ -324,6 +361,9 @@ func ParseEvent(text string) (Event, error) {
 // the tag AbsentValue of one given a value. What e does not declare is left
 // for CheckArgs to report.
 func Complete(e *model.Event, args map[string]Value) error {
+	if err := completeMixed(e, args); err != nil {
+		return err
+	}
 	for _, p := range e.Params {
 		of, tag := lang.AbsentOf(p.Name)
 		if !tag {
@@ -345,6 +385,57 @@ func Complete(e *model.Event, args map[string]Value) error {
 		}
 	}
 	return nil
+}
+
+// completeMixed lowers, for an input of event e, the arguments of the
+// parameters of several kinds (lang.Mixed) as written (p=3, p='a',
+// p=undefined) to what lowering makes of them: the value of the kind it
+// has (lang.KindName), the zero values of the others, and the tag.
+func completeMixed(e *model.Event, args map[string]Value) error {
+	kinds := make(map[string]lang.KindSet)
+	for _, p := range e.Params {
+		if of, k := lang.KindOf(p.Name); k != lang.Invalid {
+			kinds[of] = kinds[of].With(k)
+		}
+	}
+	for of, set := range kinds {
+		ks := set.List()
+		v, hasValue := args[of]
+		if hasValue {
+			if v.Kind == lang.Int && !set.Has(lang.Int) && set.Has(lang.Decimal) {
+				v = DecimalValue(new(big.Rat).SetInt64(v.Int))
+			}
+			i := slices.Index(ks, v.Kind)
+			if i < 0 {
+				return fmt.Errorf("argument %s of event %s is %s, and the parameter holds %s", of, e.Name, v.Kind, lang.Type{Kind: lang.Mixed, Kinds: set})
+			}
+			delete(args, of)
+			args[lang.KindName(of, v.Kind)] = v
+			args[lang.AbsentName(of)] = IntValue(int64(-i))
+		} else if _, hasTag := args[lang.AbsentName(of)]; !hasTag {
+			continue // missing: CheckArgs reports it
+		}
+		for _, k := range ks {
+			if _, ok := args[lang.KindName(of, k)]; !ok {
+				args[lang.KindName(of, k)] = zeroValue(k)
+			}
+		}
+	}
+	return nil
+}
+
+// zeroValue is the zero value of kind k: the meaningless value of a kind a
+// value of several kinds does not hold (lang.ZeroValue).
+func zeroValue(k lang.Kind) Value {
+	switch k {
+	case lang.Bool:
+		return BoolValue(false)
+	case lang.String:
+		return StringValue("")
+	case lang.Decimal:
+		return DecimalValue(new(big.Rat))
+	}
+	return IntValue(0)
 }
 
 // TimerMark marks a step that fires a pending timer, as tests print it

@@ -59,6 +59,9 @@ func (g *gen) atom(c ctx) string {
 	if g.opts.Values && g.chance(0.4) {
 		return g.valueAtom(c)
 	}
+	if g.opts.MixedKinds && g.chance(0.3) {
+		return g.mixedAtom()
+	}
 	if g.opts.HostCalls && len(c.intParams()) > 0 && g.chance(0.15) {
 		// A host function the model calls for its value: a black box, in
 		// the guards of input events only (one the machine's start reads
@@ -217,6 +220,9 @@ func (g *gen) actions(c ctx, n int) []*elem {
 func (g *gen) action(c ctx, depth int) *elem {
 	if g.opts.Values && g.chance(0.3) {
 		return g.valueAction(c)
+	}
+	if g.opts.MixedKinds && g.chance(0.25) {
+		return newElem("assign", "location", "m", "expr", g.mixedValue())
 	}
 	for {
 		switch g.intn(9) {
@@ -431,4 +437,50 @@ func indent(lines []string) []string {
 		out[i] = "  " + l
 	}
 	return out
+}
+
+// mixedStrs are the strings the variable m holds: Number() of each is a
+// number (ECMAScript's == and < meet a number and a string so), the empty
+// string and a leading zero included.
+var mixedStrs = []string{"''", "'1'", "'02'", "'3'"}
+
+// mixedAtom returns a condition on m, which holds an int or a string, or
+// on a ?: of an int and a string.
+func (g *gen) mixedAtom() string {
+	switch g.intn(8) {
+	case 0:
+		return fmt.Sprintf("m %s %d", pick(g, []string{"==", "!=", "===", "!=="}), g.intn(4))
+	case 1:
+		return fmt.Sprintf("m %s %s", pick(g, []string{"==", "!=", "===", "!=="}), pick(g, mixedStrs))
+	case 2:
+		return pick(g, []string{"typeof m == 'string'", "typeof m === 'number'", "m", "!m"})
+	case 3:
+		return fmt.Sprintf("(m + %s).length %s %d", pick(g, mixedStrs), pick(g, comparisons), g.intn(4))
+	case 4:
+		return fmt.Sprintf("m %s %s", pick(g, []string{"<", ">=", "<=", ">"}), pick(g, append([]string{"2", "0"}, mixedStrs...)))
+	case 5:
+		return fmt.Sprintf("String(m) == %s", pick(g, mixedStrs))
+	case 6:
+		return fmt.Sprintf("(%s > 4 ? %s : %s) == m", pick(g, g.vars), pick(g, g.vars), pick(g, mixedStrs))
+	}
+	return fmt.Sprintf("m + %d %s %s", g.intn(3), pick(g, []string{"==", "==="}), pick(g, append([]string{"1", "2"}, mixedStrs...)))
+}
+
+// mixedValue returns a value for m: an int, a string, or a ?: or + that
+// gives either.
+func (g *gen) mixedValue() string {
+	v := pick(g, g.vars)
+	switch g.intn(6) {
+	case 0:
+		return v
+	case 1:
+		return pick(g, mixedStrs)
+	case 2:
+		return fmt.Sprintf("%s > 4 ? %s : %s", v, v, pick(g, mixedStrs))
+	case 3:
+		return "String(m)"
+	case 4:
+		return fmt.Sprintf("typeof m == 'string' ? %d : %s", g.intn(4), pick(g, mixedStrs))
+	}
+	return fmt.Sprintf("(m + %s).length", pick(g, mixedStrs))
 }

@@ -92,6 +92,11 @@ type Options struct {
 	// bump as a <data> bound to a function expression, which scripts call,
 	// and the object rec, whose field 'n.0' scripts read and write.
 	HostCalls bool
+	// MixedKinds adds a variable m of type int|string, which the code
+	// gives ints and strings, and ?: of an int and a string: conditions compare m
+	// with == and ===, test its typeof and its truthiness, join it with +
+	// and compare it with < and >=.
+	MixedKinds bool
 }
 
 func (o Options) withDefaults() Options {
@@ -797,6 +802,9 @@ func (g *gen) render(seed int64) []byte {
 	}
 	if g.opts.Values {
 		dm.add(newElem("data", "id", "s", "expr", "''"), newElem("data", "id", "w"))
+	}
+	if g.opts.MixedKinds {
+		dm.add(newElem("data", "id", "m", "expr", "0", "setbot:type", "int|string"))
 	}
 	if g.opts.HostCalls {
 		// A variable bound once to a function expression: the function.

@@ -193,24 +193,11 @@ func (c *checker) exprType(e Expr) Type {
 	case *Binary:
 		return c.binary(x)
 	case *Cond:
-		c.cond(x.Cond)
-		return c.join(x.Question, "?: branches", c.expr(x.Then), c.expr(x.Else))
+		return c.condExpr(x)
 	case *ArrayLit:
 		return c.arrayLit(x)
 	case *ObjectLit:
-		var fields []Field
-		for _, f := range x.Fields {
-			t := c.expr(f.Value)
-			if t.Kind.IsRef() {
-				c.refusef(f.Value, "%s", refPartMsg(t.Kind))
-				return Type{}
-			}
-			if t.Kind == Invalid {
-				return Type{}
-			}
-			fields = append(fields, Field{Name: f.Name, Type: t})
-		}
-		return ObjectType(fields)
+		return c.objectLit(x)
 	case *Index:
 		return c.index(x)
 	case *Member:
@@ -244,6 +231,43 @@ func (c *checker) exprType(e Expr) Type {
 		return x.Result
 	}
 	panic(fmt.Sprintf("lang: unexpected expression %T", e))
+}
+
+// condExpr types c ? a : b: a value of a's type or b's, joined (join);
+// where the condition is a constant (true ? 'a' : undefined), the type of
+// the branch it takes, as the lowering folds it.
+func (c *checker) condExpr(x *Cond) Type {
+	c.cond(x.Cond)
+	t1, t2 := c.expr(x.Then), c.expr(x.Else)
+	if then, ok := ConstCond(x); ok {
+		if then {
+			return t1
+		}
+		return t2
+	}
+	return c.join(x.Question, "?: branches", t1, t2)
+}
+
+// objectLit types {f: e, ...}: an object of those fields, each of one
+// kind.
+func (c *checker) objectLit(x *ObjectLit) Type {
+	var fields []Field
+	for _, f := range x.Fields {
+		t := c.expr(f.Value)
+		if t.Kind.IsRef() {
+			c.refusef(f.Value, "%s", refPartMsg(t.Kind))
+			return Type{}
+		}
+		if t.Kind == Mixed {
+			c.refusef(f.Value, "%s", mixedPartMsg(t, t, "field "+f.Name))
+			return Type{}
+		}
+		if t.Kind == Invalid {
+			return Type{}
+		}
+		fields = append(fields, Field{Name: f.Name, Type: t})
+	}
+	return ObjectType(fields)
 }
 
 // eventField returns the type of a field of _event (SCXML §5.10.1): name
@@ -289,7 +313,7 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 		t.Absent = absent
 		return t
 	case t1.Kind == t2.Kind && t1.Kind == Array:
-		e := c.join(pos, what, t1.Comp.Elem, t2.Comp.Elem)
+		e := c.joinPart(pos, what, t1.Comp.Elem, t2.Comp.Elem)
 		if e.Kind == Invalid && t1.Comp.Elem.Kind != Invalid && t2.Comp.Elem.Kind != Invalid {
 			return Type{}
 		}
@@ -307,7 +331,7 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 				c.errorAt(pos, "objects with different fields (%s and %s) in %s: give both the same fields", t1, t2, what)
 				return Type{}
 			}
-			ft := c.join(pos, what, f.Type, g.Type)
+			ft := c.joinPart(pos, what, f.Type, g.Type)
 			if ft.Kind == Invalid {
 				return Type{}
 			}
@@ -321,12 +345,53 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 	case t1.Kind.IsNumber() && t2.Kind.IsNumber():
 		return Type{Kind: Decimal, Absent: absent}
 	}
+	return c.joinKinds(pos, what, t1, t2)
+}
+
+// joinKinds joins two types of different kinds: scalars widen to a value
+// of either kind, with a tag that says which (Widen); arrays and objects
+// do not.
+func (c *checker) joinKinds(pos source.Pos, what string, t1, t2 Type) Type {
 	if t1.Kind == Object && t2.Kind == Object {
 		c.errorAt(pos, "objects with different fields (%s and %s) in %s: give both the same fields", t1, t2, what)
 		return Type{}
 	}
+	if t, ok := Widen(t1, t2); ok {
+		return t
+	}
 	c.errorAt(pos, "mismatched types %s and %s in %s", t1.Kind, t2.Kind, what)
 	return Type{}
+}
+
+// joinPart joins the types of two elements or fields (join), which hold
+// values of one kind each: two kinds are refused.
+func (c *checker) joinPart(pos source.Pos, what string, t1, t2 Type) Type {
+	t := c.join(pos, what, t1, t2)
+	if t.Kind == Mixed {
+		c.refuseAt(pos, "%s", mixedPartMsg(t1, t2, what))
+		return Type{}
+	}
+	return t
+}
+
+// mixedPartMsg says why an element or a field of two kinds (t1 and t2, in
+// what) is refused: the tag that says which kind a value holds is
+// modelled for variables, parameters and locals, not for parts of arrays
+// and objects.
+func mixedPartMsg(t1, t2 Type, what string) string {
+	holds := t1.String()
+	if t1 != t2 {
+		holds += " or " + t2.String()
+	}
+	return fmt.Sprintf("an element or field that holds %s (in %s) is not modelled: a variable may hold values of several kinds, an array's elements and an object's fields one kind each; "+
+		"convert them to one kind (String(x), or a number)", holds, what)
+}
+
+// ConstCond reports whether the condition of x is a constant, and which
+// branch it takes then.
+func ConstCond(x *Cond) (then, ok bool) {
+	b, ok := Simplify(x.Cond).(*BoolLit)
+	return ok && b.Value, ok
 }
 
 // arrayLit types [e, ...]: its elements share one kind (undefined and null
@@ -344,6 +409,10 @@ func (c *checker) arrayLit(x *ArrayLit) Type {
 		t := c.expr(e)
 		if t.Kind.IsRef() {
 			c.refusef(e, "%s", refPartMsg(t.Kind))
+			return Type{}
+		}
+		if t.Kind == Mixed {
+			c.refusef(e, "%s", mixedPartMsg(t, t, "an array literal"))
 			return Type{}
 		}
 		if t.Kind == Invalid {
@@ -368,7 +437,7 @@ func (c *checker) arrayLit(x *ArrayLit) Type {
 func (c *checker) joinElems(t1, t2 Type) Type {
 	mark := len(c.errs)
 	j := c.join(source.NoPos, "", t1, t2)
-	if len(c.errs) > mark {
+	if len(c.errs) > mark || j.Kind == Mixed { // an array's elements are of one kind
 		c.errs = c.errs[:mark]
 		return Type{}
 	}
@@ -462,9 +531,16 @@ func (c *checker) ident(x *Ident) Type {
 // value checks that e, an operand of what, has a value of kind want (or of
 // any kind but undefined when want is Invalid), and returns its kind.
 func (c *checker) value(e Expr, what string, want Kind) Kind {
-	t := c.expr(e)
+	return c.valueOf(e, c.expr(e), what, want)
+}
+
+// valueOf is value for e whose type t is already checked.
+func (c *checker) valueOf(e Expr, t Type, what string, want Kind) Kind {
 	switch {
 	case t.Kind == Invalid:
+	case t.Kind == Mixed:
+		c.mixedValue(e, t, what)
+		return Invalid
 	case t.MayBeAbsent():
 		c.absent(e, what)
 		return Invalid
@@ -473,6 +549,13 @@ func (c *checker) value(e Expr, what string, want Kind) Kind {
 		return Invalid
 	}
 	return t.Kind
+}
+
+// mixedValue refuses e, of a Mixed type t, where what needs a value of
+// one kind.
+func (c *checker) mixedValue(e Expr, t Type, what string) {
+	c.refusef(e, "%s holds %s, and %s of it is not modelled: setbot's types do not narrow after a test (typeof), so convert it first (String(%s)), or keep one variable per kind",
+		ExprString(e), mixedWords(t), what, ExprString(e))
 }
 
 // absent reports e, which may be undefined or null, where what needs a
@@ -508,6 +591,8 @@ func (c *checker) method(x *Method) Type {
 	}
 	switch {
 	case t.Kind == Invalid:
+	case t.Kind == Mixed:
+		c.mixedValue(x.X, t, what)
 	case t.MayBeAbsent():
 		c.absent(x.X, what)
 	case t.Kind != String:
@@ -579,6 +664,9 @@ func (c *checker) concat(x *Method, t Type) Type {
 			return Type{}
 		case at.Kind.IsRef():
 			c.refusef(a, "%s", refPartMsg(at.Kind))
+			return Type{}
+		case at.Kind == Mixed:
+			c.refusef(a, "%s", mixedPartMsg(at, at, ".concat"))
 			return Type{}
 		case at.Kind == Array:
 			et, lo, hi = at.Comp.Elem, at.Comp.MinLen, at.Comp.Len
@@ -681,28 +769,14 @@ func (c *checker) binary(x *Binary) Type {
 		c.cond(x.Y)
 		return BoolType
 	case EQL, NEQ, SEQL, SNEQ:
-		t1, t2 := c.expr(x.X), c.expr(x.Y)
-		k1, k2 := t1.Kind, t2.Kind
-		if t1.IsComposite() || t2.IsComposite() {
-			c.refuseAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
-			return BoolType
-		}
-		if k1 == EventRef && k2 == EventRef && !isEvent(x.X) && !isEvent(x.Y) {
-			// A stored _event is known to be the event being processed or
-			// an earlier one (lang.EventStale), not which earlier one.
-			c.refuseAt(x.OpPos, "%s between two stored _event objects compares the events they were taken from, which is not modelled: compare each with _event, or compare their fields stored at the time (e.g. _event.name)", x.Op)
-			return BoolType
-		}
-		if k1.IsRef() && k2.IsRef() {
-			return BoolType // different platform objects are different
-		}
-		if k1 != Invalid && k2 != Invalid && k1 != k2 && k1 != Undef && k2 != Undef && !(k1.IsNumber() && k2.IsNumber()) {
-			c.errorAt(x.OpPos, "mismatched types %s and %s for %s: compare values of one type", k1, k2, x.Op)
-		}
-		return BoolType
+		return c.equality(x)
 	}
 	what := "operator " + x.Op.String()
-	k1, k2 := c.value(x.X, what, Invalid), c.value(x.Y, what, Invalid)
+	t1, t2 := c.expr(x.X), c.expr(x.Y)
+	if t1.Kind == Mixed || t2.Kind == Mixed {
+		return c.mixedBinary(x, t1, t2)
+	}
+	k1, k2 := c.valueOf(x.X, t1, what, Invalid), c.valueOf(x.Y, t2, what, Invalid)
 	switch x.Op {
 	case ADD:
 		if k1 == String && k2 == String {
@@ -723,6 +797,34 @@ func (c *checker) binary(x *Binary) Type {
 	}
 	c.errorAt(x.OpPos, "unknown binary operator %s", x.Op)
 	return Type{}
+}
+
+// equality checks x == y, !=, === and !==: values of one kind, or of
+// kinds ECMAScript compares (a number with a number, undefined with any,
+// a value of several kinds with any scalar).
+func (c *checker) equality(x *Binary) Type {
+	t1, t2 := c.expr(x.X), c.expr(x.Y)
+	k1, k2 := t1.Kind, t2.Kind
+	if t1.IsComposite() || t2.IsComposite() {
+		c.refuseAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
+		return BoolType
+	}
+	if k1 == EventRef && k2 == EventRef && !isEvent(x.X) && !isEvent(x.Y) {
+		// A stored _event is known to be the event being processed or
+		// an earlier one (lang.EventStale), not which earlier one.
+		c.refuseAt(x.OpPos, "%s between two stored _event objects compares the events they were taken from, which is not modelled: compare each with _event, or compare their fields stored at the time (e.g. _event.name)", x.Op)
+		return BoolType
+	}
+	if k1.IsRef() && k2.IsRef() {
+		return BoolType // different platform objects are different
+	}
+	if (k1 == Mixed || k2 == Mixed) && !k1.IsRef() && !k2.IsRef() {
+		return BoolType // compared as ECMAScript does, kind by kind
+	}
+	if k1 != Invalid && k2 != Invalid && k1 != k2 && k1 != Undef && k2 != Undef && !(k1.IsNumber() && k2.IsNumber()) {
+		c.errorAt(x.OpPos, "mismatched types %s and %s for %s: compare values of one type", k1, k2, x.Op)
+	}
+	return BoolType
 }
 
 // in checks 'f' in o: f is a field name in quotes, and o an object, which
@@ -1001,26 +1103,7 @@ func (c *checker) forEach(x *ForEach) {
 
 func (c *checker) assign(x *Assign) {
 	if x.Op != ASSIGN {
-		what := "operator " + x.Op.String()
-		var k1 Kind
-		if len(x.Path) == 0 {
-			k1 = c.value(x.Target, what, Invalid)
-		} else if t := c.loc(x.Target, x.Path); t.MayBeAbsent() {
-			c.errorf(x.Target, "%s may be undefined or null, and %s needs a value: assign it with = first", locString(x.Target, x.Path), what)
-		} else {
-			k1 = t.Kind
-		}
-		k2 := c.value(x.Value, what, Invalid)
-		if x.Op == ADD_ASSIGN && k1 == String && k2 == String {
-			return
-		}
-		if !c.operands(x.OpPos, x.Op, Int, k1, k2) {
-			return
-		}
-		if t := c.arith(x.OpPos, compoundOp[x.Op], k1, k2, x.Value); t.Kind == Decimal && k1 == Int {
-			name := locString(x.Target, x.Path)
-			c.errorf(x.Value, "%s is an int, and %s %s %s is a decimal: declare %s decimal (setbot:type=\"decimal\")", name, name, x.Op, ExprString(x.Value), name)
-		}
+		c.compoundAssign(x)
 		return
 	}
 	tt, vt := c.loc(x.Target, x.Path), c.expr(x.Value)
@@ -1032,6 +1115,10 @@ func (c *checker) assign(x *Assign) {
 	}
 	name := locString(x.Target, x.Path)
 	switch {
+	case (tt.Kind == Mixed || vt.Kind == Mixed) && vt.Kind != Undef && tt.Kind != Undef:
+		if msg := Assignable(tt, vt); msg != "" {
+			c.errorf(x.Value, "cannot assign %s to %s: %s", ExprString(x.Value), name, msg)
+		}
 	case vt.Kind != Undef && tt.Kind != Undef && tt.Kind != vt.Kind && (vt.Kind.IsRef() || tt.Kind.IsRef()):
 		c.errorf(x.Value, "cannot use %s value as %s in assignment to %s", vt.Kind, tt.Kind, name)
 	case vt.Kind == Undef && !tt.MayBeAbsent():
@@ -1047,6 +1134,30 @@ func (c *checker) assign(x *Assign) {
 		if msg := assignableGrowing(tt, vt); msg != "" {
 			c.errorf(x.Value, "cannot assign %s to %s: %s", ExprString(x.Value), name, msg)
 		}
+	}
+}
+
+// compoundAssign checks x op= v: numbers (or, for +=, strings) of one kind.
+func (c *checker) compoundAssign(x *Assign) {
+	what := "operator " + x.Op.String()
+	var k1 Kind
+	if len(x.Path) == 0 {
+		k1 = c.value(x.Target, what, Invalid)
+	} else if t := c.loc(x.Target, x.Path); t.MayBeAbsent() {
+		c.errorf(x.Target, "%s may be undefined or null, and %s needs a value: assign it with = first", locString(x.Target, x.Path), what)
+	} else {
+		k1 = t.Kind
+	}
+	k2 := c.value(x.Value, what, Invalid)
+	if x.Op == ADD_ASSIGN && k1 == String && k2 == String {
+		return
+	}
+	if !c.operands(x.OpPos, x.Op, Int, k1, k2) {
+		return
+	}
+	if t := c.arith(x.OpPos, compoundOp[x.Op], k1, k2, x.Value); t.Kind == Decimal && k1 == Int {
+		name := locString(x.Target, x.Path)
+		c.errorf(x.Value, "%s is an int, and %s %s %s is a decimal: declare %s decimal (setbot:type=\"decimal\")", name, name, x.Op, ExprString(x.Value), name)
 	}
 }
 
@@ -1142,6 +1253,8 @@ func Assignable(tt, vt Type) string {
 		return ""
 	case vt.MayBeAbsent() && !tt.MayBeAbsent():
 		return fmt.Sprintf("the value may be undefined, and %s cannot be", tt)
+	case tt.Kind == Mixed || vt.Kind == Mixed:
+		return assignableMixed(tt, vt)
 	case tt.Kind == Decimal && vt.Kind == Int:
 	case tt.Kind != vt.Kind:
 		return fmt.Sprintf("cannot use %s value as %s", vt.Kind, tt.Kind)
@@ -1180,7 +1293,7 @@ func (c *checker) decl(x *Decl) {
 		vt := c.expr(x.Value)
 		switch {
 		case t.Kind == Invalid:
-			t = Type{Kind: vt.Kind, Absent: vt.MayBeAbsent(), Comp: vt.Comp}
+			t = Type{Kind: vt.Kind, Absent: vt.MayBeAbsent(), Comp: vt.Comp, Kinds: vt.Kinds}
 		case vt.Kind != Invalid && vt.Kind != t.Kind && !(t.Kind == Decimal && vt.Kind == Int):
 			c.errorf(x.Value, "cannot use %s value as %s in declaration of %s", vt.Kind, t.Kind, x.Name.Name)
 		}
@@ -1228,6 +1341,10 @@ func (c *checker) args(event string, args []*Arg) {
 			c.errorAt(a.NamePos, "event %s has no parameter %s", event, a.Name)
 		case t.Kind != Invalid && t.MayBeAbsent() && !pt.MayBeAbsent():
 			c.errorf(a.Value, "%s may be undefined or null, and parameter %s of event %s cannot be: give it a value first", ExprString(a.Value), a.Name, event)
+		case (t.Kind == Mixed || pt.Kind == Mixed) && t.Kind != Invalid && t.Kind != Undef:
+			if msg := Assignable(pt, t); msg != "" {
+				c.errorf(a.Value, "cannot pass %s as parameter %s of event %s: %s", ExprString(a.Value), a.Name, event, msg)
+			}
 		case t.Kind != Invalid && t.Kind != Undef && t.Kind != pt.Kind && !(pt.Kind == Decimal && t.Kind == Int):
 			c.errorf(a.Value, "cannot use %s value as %s in argument %s of event %s", t.Kind, pt.Kind, a.Name, event)
 		case t.IsComposite():
@@ -1254,7 +1371,11 @@ func (c *checker) call(x *Call) Type {
 		}
 	}
 	if x.Fun == "String" && len(x.Args) == 1 {
-		switch k := c.value(x.Args[0], "String()", Invalid); k {
+		t := c.expr(x.Args[0])
+		if t.Kind == Mixed {
+			return StringType // the string of whichever kind it holds
+		}
+		switch k := c.valueOf(x.Args[0], t, "String()", Invalid); k {
 		case Int, Decimal, Bool, String, Invalid:
 			return StringType
 		default:
@@ -1291,4 +1412,114 @@ func (c *checker) call(x *Call) Type {
 	}
 	c.refusef(x, "%s", callMsg(x.Fun))
 	return Type{}
+}
+
+// assignableMixed is Assignable where tt or vt is Mixed: every kind a
+// value of vt may have is one tt holds (an int is a decimal's value).
+func assignableMixed(tt, vt Type) string {
+	if !(tt.Kind == Mixed || tt.Kind.IsScalar()) || !(vt.Kind == Mixed || vt.Kind.IsScalar()) {
+		return fmt.Sprintf("cannot use %s value as %s", vt, tt)
+	}
+	holds := make(map[Kind]bool)
+	for _, k := range tt.Alternatives() {
+		holds[k] = true
+	}
+	for _, k := range vt.Alternatives() {
+		if !holds[k] && !(k == Int && holds[Decimal]) {
+			return fmt.Sprintf("the value may be %s, and %s holds %s", article(k), tt, mixedWords(tt))
+		}
+	}
+	return ""
+}
+
+// mixedWords names the kinds of a value of t: "an int or a string".
+func mixedWords(t Type) string {
+	var ws []string
+	for _, k := range t.Alternatives() {
+		ws = append(ws, article(k))
+	}
+	if t.MayBeAbsent() {
+		ws = append(ws, "undefined")
+	}
+	if len(ws) == 1 {
+		return ws[0]
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " or " + ws[len(ws)-1]
+}
+
+// operandKinds returns the kinds an operand of type t may have, Undef
+// standing for undefined and null.
+func operandKinds(t Type) []Kind {
+	if t.Kind == Undef {
+		return []Kind{Undef}
+	}
+	ks := t.Alternatives()
+	if t.Absent {
+		ks = append(ks, Undef)
+	}
+	return ks
+}
+
+// mixedResult returns the kind of x op y for x of kind k1 and y of kind k2,
+// one of them of a Mixed value, as ECMAScript computes it, and false where
+// setbot does not model it (a bool among numbers). Undef stands for
+// undefined and null. + joins strings when either is one (a number,
+// undefined and null in their ECMAScript spelling), and adds numbers
+// otherwise, null as 0 and undefined as NaN (which cuts the path with the
+// number bound, as Number() of a word does); < > <= >= compare two
+// strings as strings, and anything else as numbers (Number(s), null as 0,
+// undefined as NaN, which no comparison holds for).
+func mixedResult(op Token, k1, k2 Kind) (Kind, bool) {
+	numeric := func(k Kind) bool { return k.IsNumber() || k == Undef }
+	switch op {
+	case ADD:
+		switch {
+		case k1 == String || k2 == String:
+			return String, true
+		case numeric(k1) && numeric(k2) && (k1 == Decimal || k2 == Decimal):
+			return Decimal, true
+		case numeric(k1) && numeric(k2):
+			return Int, true
+		}
+	case LSS, GTR, LEQ, GEQ:
+		if (k1 == String || numeric(k1)) && (k2 == String || numeric(k2)) {
+			return Bool, true
+		}
+	}
+	return Invalid, false
+}
+
+// mixedBinary checks x op y where x or y is of a Mixed type: every pair of
+// kinds the two may have must be one mixedResult models; the value is of
+// the kinds those give.
+func (c *checker) mixedBinary(x *Binary, t1, t2 Type) Type {
+	if t1.Kind == Invalid || t2.Kind == Invalid {
+		return Type{}
+	}
+	if _, ok := mixedResult(x.Op, Int, Int); !ok {
+		c.refuseAt(x.OpPos, "operator %s on %s (%s) and %s (%s) is not modelled: of the operators on a value of several kinds, + joins strings and adds numbers, and < > <= >= compare; convert the value first",
+			x.Op, ExprString(x.X), mixedWords(t1), ExprString(x.Y), mixedWords(t2))
+		return Type{}
+	}
+	out := Type{Kind: Invalid}
+	for _, k1 := range operandKinds(t1) {
+		for _, k2 := range operandKinds(t2) {
+			k, ok := mixedResult(x.Op, k1, k2)
+			if !ok {
+				c.refuseAt(x.OpPos, "operator %s on %s (%s) and %s (%s) is not modelled where the one is %s and the other %s: "+
+					"+ joins strings and adds numbers, and < > <= >= compare numbers and strings; convert the value first",
+					x.Op, ExprString(x.X), mixedWords(t1), ExprString(x.Y), mixedWords(t2), article(k1), article(k2))
+				return Type{}
+			}
+			if k == Decimal {
+				c.info.DecimalArith = append(c.info.DecimalArith, x.OpPos)
+			}
+			if out.Kind == Invalid {
+				out = Type{Kind: k}
+				continue
+			}
+			out, _ = Widen(out, Type{Kind: k})
+		}
+	}
+	return out
 }

@@ -224,6 +224,12 @@ func TestParseCompositeType(t *testing.T) {
 		{"int[1000]", `array bound 1000 above the largest, 256 in type "int[1000]" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
 		{"{a: int, a: bool}", `field a declared twice in type "{a: int, a: bool}" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
 		{"int[3] x", `unexpected "x" after the type in "int[3] x"`},
+		{"int|string", "int|string"},
+		{"string | bool|undefined", "bool|string|undefined"},
+		{"int|decimal", "decimal"},
+		{"(int|string)[2]", `an array's elements hold one kind, not int|string in type "(int|string)[2]" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
+		{"{a: int|string}", `field a holds int|string: an object's fields hold one kind each in type "{a: int|string}" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
+		{"int[0..3]|string", `only int, decimal, bool and string, without ranges, hold values of several kinds in type "int[0..3]|string" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
 	}
 	for _, tt := range tests {
 		typ, err := ParseType(tt.src)

@@ -115,9 +115,13 @@ func (l *lowerer) typ(e Expr) Type { return l.info.Types[e] }
 
 // cond lowers e used as a condition.
 func (l *lowerer) cond(e Expr) Expr {
+	e = l.fold(e)
 	t := l.typ(e)
 	if t.IsComposite() {
 		return &BoolLit{ValuePos: e.Pos(), Value: true} // objects are true
+	}
+	if t.Kind == Mixed {
+		return l.view(e).truthy()
 	}
 	if t.MayBeAbsent() {
 		v, tag := l.pair(e)
@@ -153,6 +157,7 @@ func not(x Expr) Expr    { return &Unary{OpPos: x.Pos(), Op: NOT, X: x} }
 
 // pair lowers e, which may be absent, to its value and its tag.
 func (l *lowerer) pair(e Expr) (val, tag Expr) {
+	e = l.fold(e)
 	pos := e.Pos()
 	t := l.typ(e)
 	if !t.MayBeAbsent() {
@@ -215,7 +220,11 @@ func (l *lowerer) pair(e Expr) (val, tag Expr) {
 // value lowers e, which the checker proved has a value wherever it is used
 // as one (or which is a bool condition).
 func (l *lowerer) value(e Expr) Expr {
+	e = l.fold(e)
 	if v, _, ok := l.scalar(e); ok {
+		return v
+	}
+	if v, ok := l.mixedValue(e); ok {
 		return v
 	}
 	switch x := e.(type) {
@@ -309,6 +318,9 @@ func (l *lowerer) as(e Expr, k Kind) Expr {
 func (l *lowerer) typeOf(x *TypeOf) Expr {
 	t := l.typ(x.X)
 	pos := x.OpPos
+	if t.Kind == Mixed {
+		return l.view(x.X).typeOf(pos)
+	}
 	name := &StrLit{ValuePos: pos, Value: typeofName[t.Kind]}
 	if !t.MayBeAbsent() {
 		return name
@@ -340,6 +352,13 @@ func (l *lowerer) equality(x *Binary) Expr {
 	t1, t2 := l.typ(x.X), l.typ(x.Y)
 	strict := x.Op == SEQL || x.Op == SNEQ
 	negate := x.Op == NEQ || x.Op == SNEQ
+	if t1.Kind == Mixed || t2.Kind == Mixed {
+		r := l.view(x.X).equal(l.view(x.Y), strict, x.OpPos)
+		if negate {
+			return not(r)
+		}
+		return r
+	}
 	if t1.Kind != t2.Kind && t1.Kind.IsRef() && t2.Kind.IsRef() {
 		return &BoolLit{ValuePos: x.OpPos, Value: negate} // different platform objects
 	}
@@ -413,7 +432,7 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 	case *Assign:
 		name := pathName(x.Target, x.Path)
 		tt := locType(l.typ(x.Target), x.Path)
-		if x.Op == ASSIGN && (tt.MayBeAbsent() || tt.IsComposite()) {
+		if x.Op == ASSIGN && leafwise(tt) {
 			out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
 			if Grows(tt, l.typ(x.Value)) {
 				out = append([]Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
@@ -427,7 +446,7 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 		return l.forEach(x)
 	case *Decl:
 		t := l.typ(x.Name)
-		if t.IsComposite() {
+		if t.IsComposite() || t.Kind == Mixed {
 			return declLeaves(x.Name.Name, t, l.vec(x.Value, t), x.DeclPos)
 		}
 		if !t.MayBeAbsent() {
@@ -496,6 +515,11 @@ func (l *lowerer) stmt(s Stmt) []Stmt {
 	return []Stmt{rewriteStmt(s, func(e Expr) Expr { return e })}
 }
 
+// leafwise reports whether a value of t is lowered as more than one
+// scalar (Leaves): it may be undefined, or is an array, an object or of
+// several kinds.
+func leafwise(t Type) bool { return t.MayBeAbsent() || t.IsComposite() || t.Kind == Mixed }
+
 func (l *lowerer) elseStmt(s Stmt) Stmt {
 	if s == nil {
 		return nil
@@ -512,7 +536,7 @@ func (l *lowerer) args(args []*Arg) []*Arg {
 		if !known {
 			t = l.typ(a.Value)
 		}
-		if !t.MayBeAbsent() && !t.IsComposite() {
+		if !t.MayBeAbsent() && !t.IsComposite() && t.Kind != Mixed {
 			out = append(out, &Arg{NamePos: a.NamePos, Name: a.Name, Value: Simplify(l.as(a.Value, t.Kind))})
 			continue
 		}

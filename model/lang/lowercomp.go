@@ -33,6 +33,7 @@ import (
 type Leaf struct {
 	Suffix string
 	Tag    bool
+	Of     Kind // a Mixed value's value of this kind (KindName), or Invalid
 	Type   Type
 }
 
@@ -40,6 +41,9 @@ type Leaf struct {
 func (f Leaf) Name(name string) string {
 	if f.Tag {
 		return AbsentName(name + f.Suffix)
+	}
+	if f.Of != Invalid {
+		return KindName(name+f.Suffix, f.Of)
 	}
 	return name + f.Suffix
 }
@@ -60,6 +64,11 @@ func Leaves(t Type) []Leaf {
 			for _, f := range t.Comp.Fields {
 				walk(prefix+FieldSuffix(f.Name), f.Type)
 			}
+		case Mixed:
+			for _, k := range t.Kinds.List() {
+				out = append(out, Leaf{Suffix: prefix, Of: k, Type: Type{Kind: k}})
+			}
+			out = append(out, Leaf{Suffix: prefix, Tag: true, Type: MixedTagType(t)})
 		default:
 			v := t
 			v.Absent = false
@@ -95,13 +104,21 @@ func Unlower(leaves map[string]any) map[string]any {
 	root := &unlowered{}
 	for name, v := range leaves {
 		of, tag := AbsentOf(name)
+		of, kind := KindOf(of)
 		n := root
 		for _, seg := range splitLeafName(of) {
 			n = n.child(seg)
 		}
-		if tag {
+		switch {
+		case tag:
 			n.tag, _ = v.(int64)
-		} else {
+		case kind != Invalid:
+			n.kinds = n.kinds.With(kind)
+			if n.alts == nil {
+				n.alts = map[Kind]any{}
+			}
+			n.alts[kind] = v
+		default:
 			n.value, n.hasValue = v, true
 		}
 	}
@@ -138,6 +155,9 @@ type unlowered struct {
 	tag      int64
 	fields   map[string]*unlowered
 	elems    map[int]*unlowered
+	// A Mixed value's values, by kind (KindName).
+	kinds KindSet
+	alts  map[Kind]any
 }
 
 // child returns the part seg (".f" or "[k]") of n, made on first use.
@@ -185,6 +205,12 @@ func (n *unlowered) build() (any, bool) {
 		return nil, false
 	case n.tag == AbsentNull:
 		return nil, true
+	case n.alts != nil:
+		ks := n.kinds.List()
+		if i := -n.tag; i >= 0 && i < int64(len(ks)) {
+			return n.alts[ks[i]], true
+		}
+		return nil, false
 	}
 	return n.value, n.hasValue
 }
@@ -233,6 +259,9 @@ func ZeroLeaves(t Type, pos source.Pos) []Expr {
 }
 
 func zeroLeaf(f Leaf, pos source.Pos) Expr {
+	if f.Tag && !f.Type.Contains(AbsentUndefined) {
+		return &IntLit{ValuePos: pos, Value: f.Type.Hi} // a Mixed value of its first kind
+	}
 	if f.Tag {
 		return &IntLit{ValuePos: pos, Value: AbsentUndefined}
 	}
@@ -250,6 +279,7 @@ type part struct {
 
 // parts lowers e to the leaves of its own type.
 func (l *lowerer) parts(e Expr) []part {
+	e = l.fold(e)
 	t := l.typ(e)
 	pos := e.Pos()
 	leaves := Leaves(t)
@@ -257,6 +287,20 @@ func (l *lowerer) parts(e Expr) []part {
 		out := make([]part, len(leaves))
 		for i, f := range leaves {
 			out[i] = part{f, name(f.Name(root))}
+		}
+		return out
+	}
+	if t.Kind == Mixed {
+		switch x := e.(type) {
+		case *Ident:
+			return byName(func(n string) Expr { return &Ident{NamePos: pos, Name: n} }, x.Name)
+		case *EventParam:
+			return byName(func(n string) Expr { return &EventParam{Start: pos, Name: n} }, x.Name)
+		}
+		xs := l.mixedLeaves(e, t)
+		out := make([]part, len(leaves))
+		for i, f := range leaves {
+			out[i] = part{f, xs[i]}
 		}
 		return out
 	}
@@ -357,6 +401,9 @@ func cutPrefix(s, prefix string) (string, bool) {
 // an array with a smaller bound is padded, a value without a tag gets one
 // that says it is a value.
 func (l *lowerer) vec(e Expr, t Type) []Expr {
+	if t.Kind == Mixed {
+		return l.encode(e, t)
+	}
 	return l.align(l.parts(e), t, e.Pos())
 }
 

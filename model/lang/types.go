@@ -31,7 +31,34 @@ const (
 	EventRef
 	IOProcessorsRef
 	Decimal // an exact rational number, ECMAScript's number with a fraction
+	// Mixed is the kind of a value whose kind is known only as the machine
+	// runs: one of Type.Kinds (an int or a string, say), which a variable
+	// assigned values of different kinds and a ?: of two kinds have.
+	// Lowering carries it as one value per kind and a tag that says which
+	// holds (MixedTag).
+	Mixed
 )
+
+// KindSet is a set of the scalar kinds Int, Decimal, Bool and String: the
+// kinds a Mixed value may have.
+type KindSet uint16
+
+// Has reports whether k is in s.
+func (s KindSet) Has(k Kind) bool { return s&(1<<k) != 0 }
+
+// With returns s with k added.
+func (s KindSet) With(k Kind) KindSet { return s | 1<<k }
+
+// List returns the kinds in s, in the order of their values.
+func (s KindSet) List() []Kind {
+	var out []Kind
+	for _, k := range []Kind{Int, Bool, String, Decimal} {
+		if s.Has(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
 
 func (k Kind) String() string {
 	switch k {
@@ -53,9 +80,15 @@ func (k Kind) String() string {
 		return "_ioprocessors"
 	case Decimal:
 		return "decimal"
+	case Mixed:
+		return "a value of several kinds"
 	}
 	return "invalid"
 }
+
+// IsScalar reports whether k is the kind of a plain value, which a Mixed
+// value may be one of: int, decimal, bool or string.
+func (k Kind) IsScalar() bool { return k == Int || k == Decimal || k == Bool || k == String }
 
 // IsRef reports whether k is the kind of a reference to a platform object.
 func (k Kind) IsRef() bool { return k == EventRef || k == IOProcessorsRef }
@@ -78,6 +111,7 @@ type Type struct {
 	Lo, Hi int64
 	Absent bool
 	Comp   *Composite // Array and Object only
+	Kinds  KindSet    // Mixed only: the kinds of its values, two or more
 }
 
 // Composite describes an array or an object type.
@@ -144,6 +178,88 @@ func (t Type) MayBeAbsent() bool { return t.Absent || t.Kind == Undef }
 // OrAbsent returns t with undefined and null added.
 func (t Type) OrAbsent() Type { t.Absent = true; return t }
 
+// Alternatives returns the kinds a value of t, a scalar type, has when it
+// is not undefined or null: Kinds of a Mixed type, t's kind otherwise.
+func (t Type) Alternatives() []Kind {
+	if t.Kind == Mixed {
+		return t.Kinds.List()
+	}
+	return []Kind{t.Kind}
+}
+
+// Widen returns the type of a value that is of t1 or of t2, two types of
+// scalars (or undefined alone): their kind where they share one (numbers
+// share decimal), else Mixed of both kinds; undefined where either may be.
+// It reports false where either is not a scalar type.
+func Widen(t1, t2 Type) (Type, bool) {
+	var set KindSet
+	for _, t := range []Type{t1, t2} {
+		switch {
+		case t.Kind == Undef:
+		case t.Kind == Mixed || t.Kind.IsScalar():
+			for _, k := range t.Alternatives() {
+				set = set.With(k)
+			}
+		default:
+			return Type{}, false
+		}
+	}
+	if set.Has(Int) && set.Has(Decimal) {
+		set &^= 1 << Int // ECMAScript has one number type: an int is a decimal
+	}
+	absent := t1.MayBeAbsent() || t2.MayBeAbsent()
+	switch ks := set.List(); len(ks) {
+	case 0:
+		return UndefType, true
+	case 1:
+		return Type{Kind: ks[0], Absent: absent}, true
+	}
+	return Type{Kind: Mixed, Kinds: set, Absent: absent}, true
+}
+
+// MixedTag returns the tag (AbsentName) that says a value of t, a Mixed
+// type, is of kind k: AbsentValue for its first kind, and -1, -2, ... for
+// the others, so that the tags with undefined and null (1 and 2) form
+// one range, MixedTagType.
+func MixedTag(t Type, k Kind) int64 {
+	for i, a := range t.Kinds.List() {
+		if a == k {
+			return int64(-i)
+		}
+	}
+	panic("lang: kind " + k.String() + " is not one of " + t.String())
+}
+
+// MixedTagType is the type of the tag of a value of t, a Mixed type.
+func MixedTagType(t Type) Type {
+	hi := int64(AbsentValue)
+	if t.Absent {
+		hi = AbsentNull
+	}
+	return RangeType(1-int64(len(t.Kinds.List())), hi)
+}
+
+// KindName is the name of the value of kind k of name, a Mixed value.
+// SCXML reserves names that start with an underscore for the platform.
+func KindName(name string, k Kind) string { return kindPrefix + k.String() + "_" + name }
+
+const kindPrefix = "_as_"
+
+// KindOf returns the name whose value of a kind name is (KindName), and
+// the kind; otherwise name itself and Invalid.
+func KindOf(name string) (of string, k Kind) {
+	rest, ok := strings.CutPrefix(name, kindPrefix)
+	if !ok {
+		return name, Invalid
+	}
+	for _, k := range []Kind{Int, Bool, String, Decimal} {
+		if of, ok := strings.CutPrefix(rest, k.String()+"_"); ok {
+			return of, k
+		}
+	}
+	return name, Invalid
+}
+
 // RangeType returns int[lo..hi].
 func RangeType(lo, hi int64) Type { return Type{Kind: Int, Ranged: true, Lo: lo, Hi: hi} }
 
@@ -160,6 +276,12 @@ func (t Type) String() string {
 			e = "(" + e + ")"
 		}
 		s = fmt.Sprintf("%s[%d]", e, t.Comp.Len)
+	case t.Kind == Mixed:
+		var ks []string
+		for _, k := range t.Kinds.List() {
+			ks = append(ks, k.String())
+		}
+		s = strings.Join(ks, "|")
 	case t.Kind == Object:
 		var b strings.Builder
 		b.WriteString("{")
@@ -191,7 +313,7 @@ func (t Type) ContainsDecimal(v *big.Rat) bool {
 
 // ParseType parses a type:
 //
-//	type   = base { "[" [ M ".." ] N "]" } [ "|undefined" ]
+//	type   = base { "[" [ M ".." ] N "]" } { "|" base } [ "|undefined" ]
 //	base   = ("int" | "decimal") [ "[" lo ".." hi "]" ] | "bool" | "string" | "(" type ")"
 //	       | "{" name ":" type { "," name ":" type } "}"
 //
@@ -202,7 +324,9 @@ func (t Type) ContainsDecimal(v *big.Rat) bool {
 // exactly 2 strings. A bracket directly after int that holds ".." is a
 // range of values, never of lengths: an array of 2 or 3 ints is
 // (int)[2..3]. The same holds for decimal, whose range has integer bounds:
-// decimal[0..100]. Spaces are allowed between the parts.
+// decimal[0..100]. int|string holds an int or a string (a Mixed type: of
+// int, decimal, bool and string, without ranges). Spaces are allowed
+// between the parts.
 func ParseType(s string) (Type, error) {
 	p := typeParser{s: s}
 	t, err := p.typ()
@@ -276,12 +400,26 @@ func (p *typeParser) typ() (Type, error) {
 		if bound > MaxArrayLen {
 			return Type{}, p.errorf("array bound %d above the largest, %d", bound, MaxArrayLen)
 		}
+		if t.Kind == Mixed {
+			return Type{}, p.errorf("an array's elements hold one kind, not %s", t)
+		}
 		t = ArrayType(t, fewest, bound)
 	}
-	if p.eat("|undefined") {
-		t = t.OrAbsent()
+	for !p.eat("|undefined") {
+		if !p.eat("|") {
+			return t, nil
+		}
+		u, err := p.base()
+		if err != nil {
+			return u, err
+		}
+		w, ok := Widen(t, u)
+		if !ok || u.Ranged || t.Ranged {
+			return Type{}, p.errorf("only int, decimal, bool and string, without ranges, hold values of several kinds")
+		}
+		t = w
 	}
-	return t, nil
+	return t.OrAbsent(), nil
 }
 
 func (p *typeParser) base() (Type, error) {
@@ -310,6 +448,9 @@ func (p *typeParser) base() (Type, error) {
 			t, err := p.typ()
 			if err != nil {
 				return t, err
+			}
+			if t.Kind == Mixed {
+				return Type{}, p.errorf("field %s holds %s: an object's fields hold one kind each", name, t)
 			}
 			fields = append(fields, Field{Name: name, Type: t})
 		}

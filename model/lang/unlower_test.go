@@ -22,6 +22,8 @@ func TestUnlower(t *testing.T) {
 		{"objects in arrays", map[string]any{"ps.length": int64(1), "ps[0].f": "x", "ps[0].g.length": int64(1), "ps[0].g[0]": false, "ps[1].f": "", "ps[1].g.length": int64(0), "ps[1].g[0]": false},
 			`{"ps":[{"f":"x","g":[false]}]}`},
 		{"an object", map[string]any{"o.a": int64(1), "o.b": "", "_absent_o.b": int64(1), "o.c.d": int64(2)}, `{"o":{"a":1,"c":{"d":2}}}`},
+		{"values of several kinds", map[string]any{"_as_int_v": int64(7), "_as_string_v": "", "_absent_v": int64(0), "_as_int_w": int64(0), "_as_string_w": "7", "_absent_w": int64(-1),
+			"_as_bool_u": false, "_as_string_u": "", "_absent_u": int64(1)}, `{"v":7,"w":"7"}`},
 		{"ten elements", map[string]any{"xs.length": int64(11), "xs[0]": int64(0), "xs[1]": int64(1), "xs[2]": int64(2), "xs[3]": int64(3), "xs[4]": int64(4), "xs[5]": int64(5),
 			"xs[6]": int64(6), "xs[7]": int64(7), "xs[8]": int64(8), "xs[9]": int64(9), "xs[10]": int64(10)}, `{"xs":[0,1,2,3,4,5,6,7,8,9,10]}`},
 	}

@@ -157,6 +157,9 @@ func (b *builder) checkCode() {
 		if b.dropUnreadInits(all, env, vars) {
 			progress = true
 		}
+		if b.widenParams(all, env, inferred) {
+			progress = true
+		}
 		if b.inferVarTypes(all, env, vars) {
 			progress = true
 		}
@@ -388,7 +391,7 @@ func (b *builder) inferParams(body *lang.Block, info *lang.Info, inferred map[st
 		for _, a := range args {
 			t := info.Types[a.Value]
 			if !t.IsComposite() {
-				t = lang.Type{Kind: t.Kind}
+				t = lang.Type{Kind: t.Kind, Kinds: t.Kinds}
 			}
 			ev.Params = append(ev.Params, model.Param{Name: a.Name, Type: t})
 		}
@@ -396,6 +399,47 @@ func (b *builder) inferParams(body *lang.Block, info *lang.Info, inferred map[st
 		return true
 	})
 	return learnt
+}
+
+// widenParams gives a parameter of an inferred event (inferParams) that
+// the raises and sends pass values of several scalar kinds the type of
+// all of them (lang.Mixed): the first raise or send gave it its type, and
+// a variable may widen after. It reports whether it widened any.
+func (b *builder) widenParams(all []code, env func(code) *lang.Env, inferred map[string]bool) bool {
+	passes := func(n lang.Node) bool {
+		name, args, _ := raiseOrSend(n)
+		return len(args) > 0 && inferred[name] && !b.m.EventByName(name).Declared
+	}
+	widened := false
+	for _, c := range all {
+		if !anyNode(c.body, passes) {
+			continue
+		}
+		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
+		lang.Inspect(c.body, func(n lang.Node) bool {
+			if !passes(n) {
+				return true
+			}
+			name, args, _ := raiseOrSend(n)
+			ev := b.m.EventByName(name)
+			for _, a := range args {
+				t := info.Types[a.Value]
+				t.Absent = false
+				for i, p := range ev.Params {
+					if p.Name != a.Name || t.Kind == lang.Undef || lang.Assignable(p.Type, t) == "" {
+						continue
+					}
+					if w, ok := lang.Widen(p.Type, t); ok {
+						w.Absent = p.Type.Absent
+						ev.Params[i].Type = w
+						widened = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return widened
 }
 
 // checkArgs checks that every raise or send passes all the event's

@@ -53,6 +53,11 @@ func (b *builder) dataType(d *element, v *model.Var, known bool) bool {
 		} else {
 			v.Init = lang.Simplify(&lang.ToDecimal{Start: v.Init.Pos(), X: v.Init})
 		}
+	case typ.Kind == lang.Mixed:
+		if msg := lang.Assignable(typ, v.Type); msg != "" {
+			b.errorf(a.Offsets0(), "variable %q is declared %s, which cannot hold its initial value: %s", name, typ, msg)
+			return false
+		}
 	case typ.Kind != v.Type.Kind:
 		b.errorf(a.Offsets0(), "variable %q is declared %s but its initial value is %s: give it an initial value of type %s, or none (it is then undefined until assigned)", name, typ, v.Type, typ.Kind)
 		return false
@@ -62,11 +67,11 @@ func (b *builder) dataType(d *element, v *model.Var, known bool) bool {
 			return false
 		}
 	}
-	if lit, ok := v.Init.(*lang.IntLit); ok && known && !typ.Contains(lit.Value) {
+	if lit, ok := v.Init.(*lang.IntLit); ok && known && typ.Kind == lang.Int && !typ.Contains(lit.Value) {
 		b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
 		return false
 	}
-	if lit, ok := v.Init.(*lang.DecLit); ok && known && !typ.ContainsDecimal(lit.Value) {
+	if lit, ok := v.Init.(*lang.DecLit); ok && known && typ.Kind == lang.Decimal && !typ.ContainsDecimal(lit.Value) {
 		b.errorf(a.Offsets0(), "initial value %s of %q is outside %s", lang.DecimalText(lit), name, typ)
 		return false
 	}

@@ -79,8 +79,8 @@ func TestRefusalHints(t *testing.T) {
 				"move its <data> into the <datamodel> of <scxml>, which is bound when the machine starts"},
 		{"initial value of another kind than declared", head + "<datamodel>\n<data id=\"s\" expr=\"0\" setbot:type=\"string\"/></datamodel><state id=\"a\"/></scxml>",
 			"m.scxml:2:36: variable \"s\" is declared string but its initial value is int: give it an initial value of type string, or none (it is then undefined until assigned)"},
-		{"a variable of two kinds", cond(`x == 0`)[:len(cond(`x == 0`))-len("</state></scxml>")] + `<onentry><assign location="x" expr="'a'"/></onentry></state></scxml>`,
-			"m.scxml:2:74: x is given a string value here, and its initial value at m.scxml:1:118 is int: a variable may hold undefined and one other kind; " +
+		{"a variable of two kinds", cond(`x == 0`)[:len(cond(`x == 0`))-len("</state></scxml>")] + `<onentry><assign location="x" expr="[1]"/></onentry></state></scxml>`,
+			"m.scxml:2:74: x is given a value of kind array here, and its initial value at m.scxml:1:118 is int: a variable may hold values of several kinds, but not arrays or objects among them; " +
 				"use one variable per kind, or assign x before every read of it in the same block, so that no read can see its initial value (the read at m.scxml:2:29 may see it)"},
 		{"xpath data model", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\"\n datamodel=\"xpath\"><state id=\"a\"/></scxml>",
 			"m.scxml:2:13: datamodel \"xpath\" is not supported: write datamodel=\"ecmascript\" or omit it (setbot reads ecmascript-style expressions)"},

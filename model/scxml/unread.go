@@ -6,15 +6,16 @@ import (
 	"github.com/setbot/setbot/model/source"
 )
 
-// A variable may hold undefined and one other kind. A <data> value gives
-// a variable its kind, but where nothing can ever read that value (the
-// code assigns the variable before every read of it), its kind does not
-// count: W3C tests start a variable at 27 and assign it a string before
-// the one send that reads it. Such a variable is read as one declared
-// without a value (undefined, which nothing reads, until assigned), and
-// its kind is the kind the code assigns (inferVarTypes). Where the reader
-// cannot prove that the value is never read, two kinds are an error that
-// names both places (reportMixedKinds).
+// A <data> value gives a variable its kind, but where nothing can ever
+// read that value (the code assigns the variable before every read of it),
+// its kind does not count: W3C tests start a variable at 27 and assign it
+// a string before the one send that reads it. Such a variable is read as
+// one declared without a value (undefined, which nothing reads, until
+// assigned), and its kind is the kind the code assigns (inferVarTypes).
+// Where the reader cannot prove that the value is never read, the variable
+// holds both kinds (lang.Mixed, inferVarTypes), and where one of them is
+// an array or an object, that is an error that names both places
+// (reportMixedKinds).
 
 // mixed is an assignment of a value of another kind than the kind of the
 // variable's <data> value.
@@ -54,7 +55,7 @@ func (b *builder) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
 				return true
 			}
 			k, vk := info.Types[a.Value].Kind, v.Type.Kind
-			if k == lang.Invalid || k == lang.Undef || k == vk || k.IsNumber() && vk.IsNumber() {
+			if k == lang.Invalid || k == lang.Undef || k == vk || k.IsNumber() && vk.IsNumber() || vk == lang.Mixed && lang.Assignable(v.Type, lang.Type{Kind: k}) == "" {
 				return true
 			}
 			out = append(out, mixed{v, a.Value, k})
@@ -114,7 +115,7 @@ func (b *builder) reportMixedKinds(all []code, env func(code) *lang.Env) {
 				hint += " (the read at " + b.fset.Position(p).String() + " may see it)"
 			}
 		}
-		b.errs.Add(b.fset.Position(x.value.Pos()), "%s is given a %s value here, and its initial value at %s is %s: a variable may hold undefined and one other kind; %s",
+		b.errs.Add(b.fset.Position(x.value.Pos()), "%s is given a value of kind %s here, and its initial value at %s is %s: a variable may hold values of several kinds, but not arrays or objects among them; %s",
 			name, x.kind, b.fset.Position(init.pos), x.v.Type.Kind, hint)
 	}
 }

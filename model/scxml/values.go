@@ -30,11 +30,7 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
 		assigned := func(name string, t lang.Type, pos source.Pos) {
 			v := b.m.Var(name)
-			if v != nil && v.Type.Kind == lang.Int && t.Kind == lang.Decimal && !b.annotated[name] {
-				v.Type.Kind = lang.Decimal
-				if lit, ok := v.Init.(*lang.IntLit); ok { // the value, or the placeholder of one computed at start
-					v.Init = lang.Simplify(&lang.ToDecimal{Start: lit.ValuePos, X: lit})
-				}
+			if v != nil && b.retype(v, t) {
 				vars[v.Name] = v.Type
 				learnt = true
 				return
@@ -49,8 +45,15 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 				return
 			}
 			if f, ok := seen[v.Name]; ok && f.typ.Kind != t.Kind {
-				b.errs.Add(b.fset.Position(pos), "%s is given a %s value here and a %s value at %s: a variable may hold undefined and one other type; "+
-					"use one variable per type", v.Name, t.Kind, f.typ.Kind, b.fset.Position(f.pos))
+				// ECMAScript's variables hold any kind: one given values of
+				// several holds each with a tag that says which (lang.Mixed).
+				if w, ok := lang.Widen(f.typ, t); ok {
+					w.Absent = false
+					seen[v.Name] = first{w, f.pos}
+					return
+				}
+				b.errs.Add(b.fset.Position(pos), "%s is given a value of type %s here and one of type %s at %s: a variable may hold values of several kinds, but not arrays or objects among them; "+
+					"use one variable per type", v.Name, t, f.typ, b.fset.Position(f.pos))
 				return
 			}
 			if _, ok := seen[v.Name]; !ok {
@@ -94,6 +97,42 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 	return learnt
 }
 
+// retype gives the variable v, which has a type, the type that also holds
+// an assigned value of type t, and reports whether that changed its type:
+// an int without a setbot:type given a decimal is a decimal (ECMAScript
+// has one number type, and speed = 0 followed by speed = 0.5 is common);
+// one given another kind holds both (widens).
+func (b *builder) retype(v *model.Var, t lang.Type) bool {
+	if v.Type.Kind == lang.Int && t.Kind == lang.Decimal && !b.annotated[v.Name] {
+		v.Type.Kind = lang.Decimal
+		if lit, ok := v.Init.(*lang.IntLit); ok { // the value, or the placeholder of one computed at start
+			v.Init = lang.Simplify(&lang.ToDecimal{Start: lit.ValuePos, X: lit})
+		}
+		return true
+	}
+	if !b.widens(v, t) {
+		return false
+	}
+	w, _ := lang.Widen(v.Type, t)
+	w.Absent = v.Type.MayBeAbsent()
+	v.Type = w
+	return true
+}
+
+// widens reports whether assigning a value of type t makes the variable v
+// one of several kinds (lang.Mixed): v, without a setbot:type, holds a
+// value (its <data> gave one, or the code did), and t is of another kind.
+// A value that may be undefined is left to the checker, which refuses it
+// where v cannot be undefined.
+func (b *builder) widens(v *model.Var, t lang.Type) bool {
+	if b.annotated[v.Name] || !(v.Type.Kind.IsScalar() || v.Type.Kind == lang.Mixed) || !(t.Kind.IsScalar() || t.Kind == lang.Mixed) {
+		return false
+	}
+	t.Absent = false
+	_, ok := lang.Widen(v.Type, t)
+	return ok && lang.Assignable(v.Type, t) != ""
+}
+
 // mayType reports whether n may give a variable its type (inferVarTypes):
 // a <foreach>, or an assignment of a whole variable that is undefined
 // alone, or an int without a setbot:type that a decimal makes a decimal.
@@ -103,7 +142,7 @@ func (b *builder) mayType(n lang.Node) bool {
 		return true
 	case *lang.Assign:
 		v := b.m.Var(a.Target.Name)
-		return len(a.Path) == 0 && v != nil && (v.Type.Kind == lang.Undef || v.Type.Kind == lang.Int && !b.annotated[v.Name])
+		return len(a.Path) == 0 && v != nil && (v.Type.Kind == lang.Undef || (v.Type.Kind.IsScalar() || v.Type.Kind == lang.Mixed) && !b.annotated[v.Name])
 	}
 	return false
 }
@@ -221,7 +260,7 @@ func (b *builder) sysValue(e lang.Expr) lang.Expr {
 func (b *builder) lowerVars() {
 	var vars []*model.Var
 	for _, v := range b.m.Vars {
-		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() && !v.Type.Kind.IsRef() {
+		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() && !v.Type.Kind.IsRef() && v.Type.Kind != lang.Mixed {
 			vars = append(vars, v)
 			continue
 		}
@@ -239,7 +278,7 @@ func (b *builder) lowerVars() {
 	for _, ev := range b.m.Events {
 		var params []model.Param
 		for _, p := range ev.Params {
-			if !p.Type.MayBeAbsent() && !p.Type.IsComposite() {
+			if !p.Type.MayBeAbsent() && !p.Type.IsComposite() && p.Type.Kind != lang.Mixed {
 				params = append(params, p)
 				continue
 			}
