@@ -31,7 +31,7 @@ type analyzeFlags struct {
 	noCache, fresh   bool
 	cloneDir         string
 	strategy         string
-	coverage         string
+	coverage         vocab.Coverage
 	time             string
 	junit, sarif     string
 	codeQuality      string
@@ -150,7 +150,7 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	fl.BoolVar(&f.fresh, "fresh", false, "ignore what the cache holds, recompute everything, refresh the cache")
 	fl.StringVar(&f.strategy, "strategy", "", "auto, mse, dse or full (default: .setbot.yml's strategy, else auto)")
 	fl.StringVar(&f.time, "time", "", timeUsage+" (default: .setbot.yml's, else timed)")
-	fl.StringVar(&f.coverage, "coverage", "", "the tests' coverage criterion: path, transition or state (default: .setbot.yml's, else transition)")
+	fl.Var((*coverageValue)(&f.coverage), "coverage", coverageUsage+" (default: .setbot.yml's, else transition)")
 	fl.StringVar(&f.junit, "junit", "", "also write the tests and the gate as JUnit XML to this file")
 	fl.StringVar(&f.sarif, "sarif", "", "also write the gate's findings as SARIF 2.1.0 to this file (for code scanning)")
 	fl.StringVar(&f.jsonFile, "json", "", "also write the JSON document (docs/report-json.md) to this file")
@@ -213,9 +213,6 @@ func (f *analyzeFlags) check() error {
 	if !contains(analyzeFormats, f.format) {
 		return fmt.Errorf("unknown --format %q (want %s)", f.format, strings.Join(analyzeFormats, ", "))
 	}
-	if _, ok := vocab.ParseCoverage(f.coverage); f.coverage != "" && !ok {
-		return fmt.Errorf("unknown --coverage %q (want %s)", f.coverage, strings.Join(vocab.Names(vocab.Coverages), ", "))
-	}
 	if _, ok := vocab.ParseStrategy(f.strategy); f.strategy != "" && !ok {
 		return fmt.Errorf("unknown --strategy %q (want %s)", f.strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
 	}
@@ -252,7 +249,7 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	if f.quiet {
 		progress = nil
 	}
-	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: vocab.Coverage(f.coverage), Time: vocab.Time(f.time), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo),
+	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: f.coverage, Time: vocab.Time(f.time), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo),
 		Jobs: explorationJobs(f.jobs), RunCommands: f.runCommands, Bounds: f.boundsOverride()}
 	opts.MaxMemory, _ = f.memoryBudget() // checked above
 	if f.ceilings {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/report"
 	"github.com/setbot/setbot/vocab"
 )
@@ -20,6 +20,7 @@ func newDiffCmd() *cobra.Command {
 	var fe frontEndFlags
 	var ef engineFlags
 	var strategy, format string
+	coverage := vocab.CoverageTransition
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
 		Short: "Analyse what a change of a model does to its executions",
@@ -77,23 +78,21 @@ each).`,
 			if failed {
 				return exitError{code: exitFindings}
 			}
-			res, err := incremental.Analyze(context.Background(), ms[0], ms[1],
-				incremental.Request{Strategy: asked, Engine: ef.options(), Solver: newZ3,
-					Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism})
+			res, err := pipeline.Compare(context.Background(), ms[0], ms[1], pipeline.CompareOptions{
+				Strategy: asked, Coverage: coverage, Engine: ef.options(), Solver: newZ3,
+				Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism})
 			if err != nil {
 				return err
 			}
 			if format == "json" {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(report.NewChangeAnalysis(res))
+				return report.WriteChangeJSON(cmd.OutOrStdout(), res)
 			}
 			return writeDiffText(cmd.OutOrStdout(), res)
 		},
 	}
 	cmd.Flags().StringVar(&strategy, "strategy", string(vocab.StrategyAuto), "auto, mse, dse or full")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().Var((*coverageValue)(&coverage), "coverage", coverageUsage)
 	fe.register(cmd)
 	ef.register(cmd)
 	return cmd
@@ -170,3 +169,22 @@ func writeDiffText(w io.Writer, r *incremental.Result) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// coverageUsage is the --coverage flag's help.
+const coverageUsage = "the tests' coverage criterion: path, transition or state"
+
+// coverageValue is a --coverage flag's value: one of vocab.Coverages.
+type coverageValue vocab.Coverage
+
+func (c *coverageValue) String() string { return string(*c) }
+
+func (c *coverageValue) Set(s string) error {
+	cov, ok := vocab.ParseCoverage(s)
+	if !ok {
+		return fmt.Errorf("unknown coverage %q (want %s)", s, strings.Join(vocab.Names(vocab.Coverages), ", "))
+	}
+	*c = coverageValue(cov)
+	return nil
+}
+
+func (c *coverageValue) Type() string { return "string" }
