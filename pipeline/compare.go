@@ -53,7 +53,7 @@ func Compare(ctx context.Context, base, head *mlm.Machine, opts CompareOptions) 
 		Trees: opts.Trees, Analyses: opts.Analyses}
 	r := &runner{ctx: ctx, opts: Options{Cache: opts.Cache, Fresh: opts.Fresh, Progress: opts.Progress}}
 	if req.Trees == nil && opts.Cache != nil {
-		req.Trees = &cacheTrees{r: r, eopts: opts.Engine, coverage: coverage}
+		req.Trees = &cacheTrees{r: r, eopts: opts.Engine.WithDefaults(), coverage: coverage}
 	}
 	if opts.Progress != nil {
 		req.Progress = func(format string, args ...any) { r.progress(format, args...) }

@@ -262,23 +262,12 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	// The cache is opened first, so that a mistyped --cache is refused
 	// before a clone or any analysis.
 	if !f.noCache {
-		// The cache's own warnings repeat what Rebuilt says below; its
-		// errors (a damaged entry, dropped) are worth seeing.
-		logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-		store, err := cache.Open(f.cacheFile, cache.Options{Logger: logger})
-		switch {
-		case errors.Is(err, cache.ErrNewerSchema), errors.Is(err, cache.ErrNotStore):
-			// A newer setbot's cache, or no cache at all (a model file,
-			// say): not ours to ignore, rebuild or overwrite.
+		store, err := openCache(f.cacheFile, stderr)
+		if err != nil {
 			return nil, err
-		case err != nil:
-			// The cache only saves time: the analysis goes on without it.
-			fmt.Fprintf(stderr, "setbot: warning: %v; analysing without a cache\n", err)
-		default:
+		}
+		if store != nil {
 			defer store.Close()
-			if why := store.Rebuilt(); why != "" {
-				fmt.Fprintf(stderr, "setbot: warning: %s\n", why)
-			}
 			opts.Cache = store
 		}
 	}
@@ -308,6 +297,30 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 		return nil, exitError{code: exitInterrupted}
 	}
 	return a, err
+}
+
+// openCache opens the cache file at path for analyze and diff. A file
+// that is not a setbot cache, or a newer setbot's, is an error; a cache
+// that cannot be opened is said on stderr and done without (nil).
+func openCache(path string, stderr io.Writer) (*cache.Store, error) {
+	// The cache's own warnings repeat what Rebuilt says below; its
+	// errors (a damaged entry, dropped) are worth seeing.
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	store, err := cache.Open(path, cache.Options{Logger: logger})
+	switch {
+	case errors.Is(err, cache.ErrNewerSchema), errors.Is(err, cache.ErrNotStore):
+		// A newer setbot's cache, or no cache at all (a model file,
+		// say): not ours to ignore, rebuild or overwrite.
+		return nil, err
+	case err != nil:
+		// The cache only saves time: the analysis goes on without it.
+		fmt.Fprintf(stderr, "setbot: warning: %v; analysing without a cache\n", err)
+		return nil, nil
+	}
+	if why := store.Rebuilt(); why != "" {
+		fmt.Fprintf(stderr, "setbot: warning: %s\n", why)
+	}
+	return store, nil
 }
 
 // write prints the report and writes the JUnit, SARIF, JSON and Code

@@ -16,11 +16,18 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
+// diffFlags are the flags of diff.
+type diffFlags struct {
+	fe               frontEndFlags
+	ef               engineFlags
+	strategy, format string
+	coverage         vocab.Coverage
+	cacheFile        string
+	fresh            bool
+}
+
 func newDiffCmd() *cobra.Command {
-	var fe frontEndFlags
-	var ef engineFlags
-	var strategy, format string
-	coverage := vocab.CoverageTransition
+	f := diffFlags{coverage: vocab.CoverageTransition}
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
 		Short: "Analyse what a change of a model does to its executions",
@@ -56,46 +63,64 @@ and test_delta with the tests themselves; docs/report-json.md describes
 each).`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return fmt.Errorf("unknown --format %q (want text or json)", format)
-			}
-			asked, ok := vocab.ParseStrategy(strategy)
-			if !ok {
-				return fmt.Errorf("unknown --strategy %q (want %s)", strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
-			}
-			var ms [2]*mlm.Machine
-			failed := false
-			for i, path := range args {
-				m, err := fe.load(cmd.Context(), path, ef.loopBound)
-				if err != nil {
-					if err := modelErrors(cmd.ErrOrStderr(), err); !errors.As(err, new(exitError)) {
-						return err
-					}
-					failed = true
-				}
-				ms[i] = m
-			}
-			if failed {
-				return exitError{code: exitFindings}
-			}
-			res, err := pipeline.Compare(context.Background(), ms[0], ms[1], pipeline.CompareOptions{
-				Strategy: asked, Coverage: coverage, Engine: ef.options(), Solver: newZ3,
-				Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism})
-			if err != nil {
-				return err
-			}
-			if format == "json" {
-				return report.WriteChangeJSON(cmd.OutOrStdout(), res)
-			}
-			return writeDiffText(cmd.OutOrStdout(), res)
+			return f.run(cmd, args[0], args[1])
 		},
 	}
-	cmd.Flags().StringVar(&strategy, "strategy", string(vocab.StrategyAuto), "auto, mse, dse or full")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	cmd.Flags().Var((*coverageValue)(&coverage), "coverage", coverageUsage)
-	fe.register(cmd)
-	ef.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&f.strategy, "strategy", string(vocab.StrategyAuto), "auto, mse, dse or full")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.Var((*coverageValue)(&f.coverage), "coverage", coverageUsage)
+	fl.StringVar(&f.cacheFile, "cache", "", "keep the trees and tests in this SQLite cache file, shared with analyze's --cache (default: none)")
+	fl.BoolVar(&f.fresh, "fresh", false, "with --cache: ignore what the cache holds, recompute everything, refresh the cache")
+	f.fe.register(cmd)
+	f.ef.register(cmd)
 	return cmd
+}
+
+// run loads the two versions, compares them and prints the analysis.
+func (f *diffFlags) run(cmd *cobra.Command, oldPath, newPath string) error {
+	if f.format != "text" && f.format != "json" {
+		return fmt.Errorf("unknown --format %q (want text or json)", f.format)
+	}
+	asked, ok := vocab.ParseStrategy(f.strategy)
+	if !ok {
+		return fmt.Errorf("unknown --strategy %q (want %s)", f.strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
+	}
+	opts := pipeline.CompareOptions{Strategy: asked, Coverage: f.coverage, Engine: f.ef.options(), Solver: newZ3, Fresh: f.fresh,
+		Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism}
+	if f.cacheFile != "" {
+		store, err := openCache(f.cacheFile, cmd.ErrOrStderr())
+		if err != nil {
+			return err
+		}
+		if store != nil {
+			defer store.Close()
+			opts.Cache = store
+		}
+	}
+	var ms [2]*mlm.Machine
+	failed := false
+	for i, path := range []string{oldPath, newPath} {
+		m, err := f.fe.load(cmd.Context(), path, f.ef.loopBound)
+		if err != nil {
+			if err := modelErrors(cmd.ErrOrStderr(), err); !errors.As(err, new(exitError)) {
+				return err
+			}
+			failed = true
+		}
+		ms[i] = m
+	}
+	if failed {
+		return exitError{code: exitFindings}
+	}
+	res, err := pipeline.Compare(context.Background(), ms[0], ms[1], opts)
+	if err != nil {
+		return err
+	}
+	if f.format == "json" {
+		return report.WriteChangeJSON(cmd.OutOrStdout(), res)
+	}
+	return writeDiffText(cmd.OutOrStdout(), res)
 }
 
 func writeDiffText(w io.Writer, r *incremental.Result) error {

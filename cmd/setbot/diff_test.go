@@ -141,3 +141,27 @@ func TestDiffCoverage(t *testing.T) {
 		t.Errorf("--coverage paths: exit %d, %q", code, errs)
 	}
 }
+
+// TestDiffCache: with --cache, a second diff of the same versions takes
+// both trees from the cache and reports the same tests; a file that is
+// not a cache is refused and left alone.
+func TestDiffCache(t *testing.T) {
+	base, head := "../../examples/triangle.scxml", "../../engine/incremental/testdata/triangle_t2_action.scxml"
+	db := filepath.Join(t.TempDir(), "cache.db")
+	_, first, _ := runCLI(t, "diff", base, head, "--cache", db)
+	code, second, errs := runCLI(t, "diff", base, head, "--cache", db)
+	tests := func(out string) string {
+		i := strings.Index(out, "\ntests: ")
+		if i < 0 {
+			return ""
+		}
+		return strings.SplitN(out[i+1:], "\n", 2)[0]
+	}
+	if code != 0 || !strings.HasPrefix(first, "strategy: mse") || !strings.HasPrefix(second, "strategy: cached") ||
+		tests(first) == "" || tests(first) != tests(second) {
+		t.Errorf("exit %d (%s); first:\n%s\nsecond:\n%s", code, errs, first, second)
+	}
+	if code, _, errs := runCLI(t, "diff", base, head, "--cache", base); code != exitUsage || !strings.Contains(errs, "setbot") {
+		t.Errorf("--cache MODEL: exit %d, %q", code, errs)
+	}
+}
