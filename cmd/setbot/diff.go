@@ -55,6 +55,16 @@ transitions fully, so its tree is partial: states it does not reach are
 confirmed by a full tree before they are reported unreachable (and outputs it
 does not send before they are reported lost).
 
+Tests are chosen by --coverage, as analyze's: transition (the default: a few
+paths that together fire every transition the tree fires), path (one test per
+path, which on a large tree costs many times the analysis) or state.
+
+--cache FILE keeps the trees and tests in a cache, the file and keys of
+analyze's --cache: a tree either command built before is not built again, and
+the same two versions compared again build no tree (strategy cached). --fresh
+recomputes everything and refreshes the cache. Without --cache nothing is
+written.
+
 Formats: text, json (strategy, strategy_reason, changes, impact {changed,
 impacted, m1, m2}, base and head {states, paths, ms}, reused_states,
 new_states, tests {retained, changed, obsolete, new}, newly_unreachable,
