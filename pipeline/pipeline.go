@@ -1,7 +1,9 @@
 // Package pipeline is setbot's one analysis pipeline (ARCHITECTURE.md §1):
 // from two commits of a repository to the report of what the change does to
 // every model it touches. `setbot analyze` and the webhook server both run
-// it; neither has an analysis of its own.
+// it; neither has an analysis of its own. `setbot diff` and `bench curve`,
+// which compare two versions they loaded themselves, go through Compare,
+// with the same request, coverage default and cache keys.
 //
 // Per changed model file: the two versions are read at their commits and
 // flattened; the base tree comes from the cache or is explored (and

@@ -74,3 +74,29 @@ func TestNewChangeAnalysisTests(t *testing.T) {
 		t.Fatal("the change has no test with a step")
 	}
 }
+
+// TestWriteChangeJSON: the streamed document is, byte for byte, the one
+// the whole object encodes to, for a delta with tests in several lists,
+// an empty one, and none at all.
+func TestWriteChangeJSON(t *testing.T) {
+	r, _ := analyze(t, radio, radioHead, 4)
+	if r.TestDelta == nil || len(r.TestDelta.Retained)+len(r.TestDelta.New)+len(r.TestDelta.Obsolete) == 0 {
+		t.Fatalf("the fixture has no tests to stream: %+v", r.Tests)
+	}
+	noDelta := *r
+	noDelta.TestDelta = nil
+	empty := *r
+	empty.TestDelta = &testgen.Delta{}
+	for name, res := range map[string]*incremental.Result{"delta": r, "no delta": &noDelta, "empty delta": &empty} {
+		var want, got strings.Builder
+		if err := encodeJSON(&want, NewChangeAnalysis(res)); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteChangeJSON(&got, res); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s: streamed JSON differs from the encoded object: %s", name, firstDiff(want.String(), got.String()))
+		}
+	}
+}

@@ -32,7 +32,7 @@ type analyzeFlags struct {
 	noCache, fresh   bool
 	cloneDir         string
 	strategy         string
-	coverage         string
+	coverage         vocab.Coverage
 	time             string
 	junit, sarif     string
 	codeQuality      string
@@ -162,7 +162,7 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	fl.BoolVar(&f.fresh, "fresh", false, "ignore what the cache holds, recompute everything, refresh the cache")
 	fl.StringVar(&f.strategy, "strategy", "", "auto, mse, dse or full (default: .setbot.yml's strategy, else auto)")
 	fl.StringVar(&f.time, "time", "", timeUsage+" (default: .setbot.yml's, else timed)")
-	fl.StringVar(&f.coverage, "coverage", "", "the tests' coverage criterion: path, transition or state (default: .setbot.yml's, else transition)")
+	fl.Var((*coverageValue)(&f.coverage), "coverage", coverageUsage+" (default: .setbot.yml's, else transition)")
 	fl.StringVar(&f.junit, "junit", "", "also write the tests and the gate as JUnit XML to this file")
 	fl.StringVar(&f.sarif, "sarif", "", "also write the gate's findings as SARIF 2.1.0 to this file (for code scanning)")
 	fl.StringVar(&f.jsonFile, "json", "", "also write the JSON document (docs/report-json.md) to this file")
@@ -226,9 +226,6 @@ func (f *analyzeFlags) check() error {
 	if !contains(analyzeFormats, f.format) {
 		return fmt.Errorf("unknown --format %q (want %s)", f.format, strings.Join(analyzeFormats, ", "))
 	}
-	if _, ok := vocab.ParseCoverage(f.coverage); f.coverage != "" && !ok {
-		return fmt.Errorf("unknown --coverage %q (want %s)", f.coverage, strings.Join(vocab.Names(vocab.Coverages), ", "))
-	}
 	if _, ok := vocab.ParseStrategy(f.strategy); f.strategy != "" && !ok {
 		return fmt.Errorf("unknown --strategy %q (want %s)", f.strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
 	}
@@ -265,7 +262,7 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	if f.quiet {
 		progress = nil
 	}
-	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: vocab.Coverage(f.coverage), Time: vocab.Time(f.time), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo),
+	opts := pipeline.Options{Strategy: vocab.Strategy(f.strategy), Coverage: f.coverage, Time: vocab.Time(f.time), Fresh: f.fresh, Solver: analysisSolver, Repo: vcs.DisplayName(f.repo),
 		Jobs: explorationJobs(f.jobs), RunCommands: f.runCommands, Bounds: f.boundsOverride()}
 	opts.MaxMemory, _ = f.memoryBudget() // checked above
 	if f.ceilings {
@@ -278,23 +275,12 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 	// The cache is opened first, so that a mistyped --cache is refused
 	// before a clone or any analysis.
 	if !f.noCache {
-		// The cache's own warnings repeat what Rebuilt says below; its
-		// errors (a damaged entry, dropped) are worth seeing.
-		logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-		store, err := cache.Open(f.cacheFile, cache.Options{Logger: logger})
-		switch {
-		case errors.Is(err, cache.ErrNewerSchema), errors.Is(err, cache.ErrNotStore):
-			// A newer setbot's cache, or no cache at all (a model file,
-			// say): not ours to ignore, rebuild or overwrite.
+		store, err := openCache(f.cacheFile, stderr)
+		if err != nil {
 			return nil, err
-		case err != nil:
-			// The cache only saves time: the analysis goes on without it.
-			fmt.Fprintf(stderr, "setbot: warning: %v; analysing without a cache\n", err)
-		default:
+		}
+		if store != nil {
 			defer store.Close()
-			if why := store.Rebuilt(); why != "" {
-				fmt.Fprintf(stderr, "setbot: warning: %s\n", why)
-			}
 			opts.Cache = store
 		}
 	}
@@ -324,6 +310,30 @@ func (f *analyzeFlags) run(ctx context.Context, stderr io.Writer) (*report.Analy
 		return nil, exitError{code: exitInterrupted}
 	}
 	return a, err
+}
+
+// openCache opens the cache file at path for analyze and diff. A file
+// that is not a setbot cache, or a newer setbot's, is an error; a cache
+// that cannot be opened is said on stderr and done without (nil).
+func openCache(path string, stderr io.Writer) (*cache.Store, error) {
+	// The cache's own warnings repeat what Rebuilt says below; its
+	// errors (a damaged entry, dropped) are worth seeing.
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	store, err := cache.Open(path, cache.Options{Logger: logger})
+	switch {
+	case errors.Is(err, cache.ErrNewerSchema), errors.Is(err, cache.ErrNotStore):
+		// A newer setbot's cache, or no cache at all (a model file,
+		// say): not ours to ignore, rebuild or overwrite.
+		return nil, err
+	case err != nil:
+		// The cache only saves time: the analysis goes on without it.
+		fmt.Fprintf(stderr, "setbot: warning: %v; analysing without a cache\n", err)
+		return nil, nil
+	}
+	if why := store.Rebuilt(); why != "" {
+		fmt.Fprintf(stderr, "setbot: warning: %s\n", why)
+	}
+	return store, nil
 }
 
 // write prints the report and writes the JUnit, SARIF, JSON and Code

@@ -18,12 +18,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/spf13/cobra"
 
 	"github.com/setbot/setbot/cache"
-	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/engine/testgen"
@@ -172,8 +169,8 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 		runtime.GC()
 		peak := watchMemory()
 		start := cpuTime()
-		r, err := incremental.Analyze(context.Background(), base, head, incremental.Request{Strategy: s, Engine: opts, Solver: newZ3,
-			Coverage: config.Default().Coverage, Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism, Trees: trees})
+		r, err := pipeline.Compare(context.Background(), base, head, pipeline.CompareOptions{Strategy: s, Engine: opts, Solver: newZ3,
+			Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism, Trees: trees})
 		cpu := cpuTime() - start
 		return cpu, r, peak(), err
 	}
@@ -380,38 +377,15 @@ func cachedRerun(basePath, headPath string, depth int) (cold, cached time.Durati
 // commitVersions makes a repository in dir whose commits hold, as
 // model.scxml, each file in turn, with a configuration setting the depth.
 func commitVersions(dir string, depth int, files ...string) ([]string, error) {
-	repo, err := git.PlainInit(dir, false)
-	if err != nil {
-		return nil, err
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return nil, err
-	}
 	cfg := fmt.Sprintf("models: [\"*.scxml\"]\nbounds:\n  depth: %d\n", depth)
-	if err := os.WriteFile(filepath.Join(dir, ".setbot.yml"), []byte(cfg), 0o644); err != nil {
-		return nil, err
-	}
-	var shas []string
+	var history []vcs.Commit
 	for i, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(filepath.Join(dir, "model.scxml"), data, 0o644); err != nil {
-			return nil, err
-		}
-		for _, name := range []string{".setbot.yml", "model.scxml"} {
-			if _, err := wt.Add(name); err != nil {
-				return nil, err
-			}
-		}
-		sig := &object.Signature{Name: "setbot curve", Email: "curve@setbot.invalid", When: time.Date(2026, 1, 1, i, 0, 0, 0, time.UTC)}
-		h, err := wt.Commit(f, &git.CommitOptions{Author: sig})
-		if err != nil {
-			return nil, err
-		}
-		shas = append(shas, h.String())
+		history = append(history, vcs.Commit{Files: map[string][]byte{".setbot.yml": []byte(cfg), "model.scxml": data}, Message: f,
+			Name: "setbot curve", Email: "curve@setbot.invalid", When: time.Date(2026, 1, 1, i, 0, 0, 0, time.UTC)})
 	}
-	return shas, nil
+	return vcs.Create(dir, history)
 }

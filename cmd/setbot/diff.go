@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,14 +11,23 @@ import (
 
 	"github.com/setbot/setbot/engine/incremental"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/report"
 	"github.com/setbot/setbot/vocab"
 )
 
+// diffFlags are the flags of diff.
+type diffFlags struct {
+	fe               frontEndFlags
+	ef               engineFlags
+	strategy, format string
+	coverage         vocab.Coverage
+	cacheFile        string
+	fresh            bool
+}
+
 func newDiffCmd() *cobra.Command {
-	var fe frontEndFlags
-	var ef engineFlags
-	var strategy, format string
+	f := diffFlags{coverage: vocab.CoverageTransition}
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
 		Short: "Analyse what a change of a model does to its executions",
@@ -47,6 +55,16 @@ transitions fully, so its tree is partial: states it does not reach are
 confirmed by a full tree before they are reported unreachable (and outputs it
 does not send before they are reported lost).
 
+Tests are chosen by --coverage, as analyze's: transition (the default: a few
+paths that together fire every transition the tree fires), path (one test per
+path, which on a large tree costs many times the analysis) or state.
+
+--cache FILE keeps the trees and tests in a cache, the file and keys of
+analyze's --cache: a tree either command built before is not built again, and
+the same two versions compared again build no tree (strategy cached). --fresh
+recomputes everything and refreshes the cache. Without --cache nothing is
+written.
+
 Formats: text, json (strategy, strategy_reason, changes, impact {changed,
 impacted, m1, m2}, base and head {states, paths, ms}, reused_states,
 new_states, tests {retained, changed, obsolete, new}, newly_unreachable,
@@ -55,48 +73,64 @@ and test_delta with the tests themselves; docs/report-json.md describes
 each).`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if format != "text" && format != "json" {
-				return fmt.Errorf("unknown --format %q (want text or json)", format)
-			}
-			asked, ok := vocab.ParseStrategy(strategy)
-			if !ok {
-				return fmt.Errorf("unknown --strategy %q (want %s)", strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
-			}
-			var ms [2]*mlm.Machine
-			failed := false
-			for i, path := range args {
-				m, err := fe.load(cmd.Context(), path, ef.loopBound)
-				if err != nil {
-					if err := modelErrors(cmd.ErrOrStderr(), err); !errors.As(err, new(exitError)) {
-						return err
-					}
-					failed = true
-				}
-				ms[i] = m
-			}
-			if failed {
-				return exitError{code: exitFindings}
-			}
-			res, err := incremental.Analyze(context.Background(), ms[0], ms[1],
-				incremental.Request{Strategy: asked, Engine: ef.options(), Solver: newZ3,
-					Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism})
-			if err != nil {
-				return err
-			}
-			if format == "json" {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(report.NewChangeAnalysis(res))
-			}
-			return writeDiffText(cmd.OutOrStdout(), res)
+			return f.run(cmd, args[0], args[1])
 		},
 	}
-	cmd.Flags().StringVar(&strategy, "strategy", string(vocab.StrategyAuto), "auto, mse, dse or full")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
-	fe.register(cmd)
-	ef.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&f.strategy, "strategy", string(vocab.StrategyAuto), "auto, mse, dse or full")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.Var((*coverageValue)(&f.coverage), "coverage", coverageUsage)
+	fl.StringVar(&f.cacheFile, "cache", "", "keep the trees and tests in this SQLite cache file, shared with analyze's --cache (default: none)")
+	fl.BoolVar(&f.fresh, "fresh", false, "with --cache: ignore what the cache holds, recompute everything, refresh the cache")
+	f.fe.register(cmd)
+	f.ef.register(cmd)
 	return cmd
+}
+
+// run loads the two versions, compares them and prints the analysis.
+func (f *diffFlags) run(cmd *cobra.Command, oldPath, newPath string) error {
+	if f.format != "text" && f.format != "json" {
+		return fmt.Errorf("unknown --format %q (want text or json)", f.format)
+	}
+	asked, ok := vocab.ParseStrategy(f.strategy)
+	if !ok {
+		return fmt.Errorf("unknown --strategy %q (want %s)", f.strategy, strings.Join(vocab.Names(vocab.Strategies), ", "))
+	}
+	opts := pipeline.CompareOptions{Strategy: asked, Coverage: f.coverage, Engine: f.ef.options(), Solver: newZ3, Fresh: f.fresh,
+		Analyses: incremental.CheckOutputs | incremental.CheckNondeterminism}
+	if f.cacheFile != "" {
+		store, err := openCache(f.cacheFile, cmd.ErrOrStderr())
+		if err != nil {
+			return err
+		}
+		if store != nil {
+			defer store.Close()
+			opts.Cache = store
+		}
+	}
+	var ms [2]*mlm.Machine
+	failed := false
+	for i, path := range []string{oldPath, newPath} {
+		m, err := f.fe.load(cmd.Context(), path, f.ef.loopBound)
+		if err != nil {
+			if err := modelErrors(cmd.ErrOrStderr(), err); !errors.As(err, new(exitError)) {
+				return err
+			}
+			failed = true
+		}
+		ms[i] = m
+	}
+	if failed {
+		return exitError{code: exitFindings}
+	}
+	res, err := pipeline.Compare(context.Background(), ms[0], ms[1], opts)
+	if err != nil {
+		return err
+	}
+	if f.format == "json" {
+		return report.WriteChangeJSON(cmd.OutOrStdout(), res)
+	}
+	return writeDiffText(cmd.OutOrStdout(), res)
 }
 
 func writeDiffText(w io.Writer, r *incremental.Result) error {
@@ -170,3 +204,22 @@ func writeDiffText(w io.Writer, r *incremental.Result) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// coverageUsage is the --coverage flag's help.
+const coverageUsage = "the tests' coverage criterion: path, transition or state"
+
+// coverageValue is a --coverage flag's value: one of vocab.Coverages.
+type coverageValue vocab.Coverage
+
+func (c *coverageValue) String() string { return string(*c) }
+
+func (c *coverageValue) Set(s string) error {
+	cov, ok := vocab.ParseCoverage(s)
+	if !ok {
+		return fmt.Errorf("unknown coverage %q (want %s)", s, strings.Join(vocab.Names(vocab.Coverages), ", "))
+	}
+	*c = coverageValue(cov)
+	return nil
+}
+
+func (c *coverageValue) Type() string { return "string" }

@@ -7,12 +7,9 @@ package demo
 import (
 	"embed"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/setbot/setbot/vcs"
 )
 
 //go:embed models/*.scxml
@@ -52,49 +49,27 @@ var history = []struct {
 // empty) and returns its commits, oldest first. Authors and dates are
 // fixed, so the SHAs are the same on every machine.
 func Build(dir string) ([]Commit, error) {
-	repo, err := git.PlainInit(dir, false)
-	if err != nil {
-		return nil, fmt.Errorf("creating the demo repository in %s: %w", dir, err)
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		return nil, err
-	}
 	when := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
-	var out []Commit
+	var commits []vcs.Commit
 	for i, h := range history {
 		src, err := models.ReadFile("models/" + h.file)
 		if err != nil {
 			return nil, err
 		}
-		if err := write(dir, ModelPath, src); err != nil {
-			return nil, err
-		}
-		if _, err := wt.Add(ModelPath); err != nil {
-			return nil, err
-		}
+		c := vcs.Commit{Files: map[string][]byte{ModelPath: src}, Message: h.subject + "\n\n" + h.body + "\n",
+			Name: "Dana Modeler", Email: "dana@example.com", When: when.Add(time.Duration(i) * time.Hour)}
 		if i == 0 {
-			if err := write(dir, ".setbot.yml", []byte(config)); err != nil {
-				return nil, err
-			}
-			if _, err := wt.Add(".setbot.yml"); err != nil {
-				return nil, err
-			}
+			c.Files[".setbot.yml"] = []byte(config)
 		}
-		sig := &object.Signature{Name: "Dana Modeler", Email: "dana@example.com", When: when.Add(time.Duration(i) * time.Hour)}
-		sha, err := wt.Commit(h.subject+"\n\n"+h.body+"\n", &git.CommitOptions{Author: sig, Committer: sig})
-		if err != nil {
-			return nil, fmt.Errorf("committing %q: %w", h.subject, err)
-		}
-		out = append(out, Commit{SHA: sha.String(), Subject: h.subject})
+		commits = append(commits, c)
+	}
+	shas, err := vcs.Create(dir, commits)
+	if err != nil {
+		return nil, fmt.Errorf("the demo repository: %w", err)
+	}
+	out := make([]Commit, len(shas))
+	for i, sha := range shas {
+		out[i] = Commit{SHA: sha, Subject: history[i].subject}
 	}
 	return out, nil
-}
-
-func write(dir, name string, data []byte) error {
-	p := filepath.Join(dir, filepath.FromSlash(name))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(p, data, 0o644)
 }
