@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// PostgreSQL: the store that several servers share (ARCHITECTURE.md §9).
+// PostgreSQL: the store that several servers share (docs/architecture.md §Storage).
 // It keeps the same blobs, frames and keys as the SQLite store (trees as
 // bytea), the same runs log, and its own migrations: the SQL of the two
 // differs, so each Schema is written once per backend. Other packages keep

@@ -1,4 +1,4 @@
-// Package gate decides whether a change may pass (ARCHITECTURE.md §8): it
+// Package gate decides whether a change may pass (docs/architecture.md §The gate): it
 // lists what the analysis of each changed model found (a newly unreachable
 // state, a violated invariant, a bound that cut the head tree, a model
 // that could not be analysed, ...) and applies the gate rules of the base

@@ -1,4 +1,4 @@
-// Package pipeline is setbot's one analysis pipeline (ARCHITECTURE.md §1):
+// Package pipeline is setbot's one analysis pipeline (docs/architecture.md §Data flow):
 // from two commits of a repository to the report of what the change does to
 // every model it touches. `setbot analyze` and the webhook server both run
 // it; neither has an analysis of its own.

@@ -1,4 +1,4 @@
-// Package report renders what an analysis found (ARCHITECTURE.md §8): the
+// Package report renders what an analysis found (docs/architecture.md §Reports): the
 // pull-request comment in markdown with a Mermaid diagram, the stable JSON
 // document, JUnit XML of the tests, and the check run's summary and
 // annotations, with the verdict of the gate (package gate).

@@ -45,7 +45,7 @@ const (
 	maxErrorRows     = 20
 )
 
-// Markdown renders the pull-request comment (ARCHITECTURE.md §8). It
+// Markdown renders the pull-request comment (docs/architecture.md §Reports). It
 // starts with Marker and stays within opts.Limit characters: when the full
 // report does not fit, detail is left out block by block (the state
 // diagrams first, then test details, then change tables, then whole model

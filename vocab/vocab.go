@@ -5,7 +5,7 @@
 // Each word is a string type whose values are the words users write in .setbot.yml and read in
 // the JSON report, so the types change neither. The package sits below every other package of
 // setbot and imports none of them, so any of them may use it without breaking the one-way data
-// flow (ARCHITECTURE.md §1).
+// flow (docs/architecture.md §Data flow).
 package vocab
 
 import (

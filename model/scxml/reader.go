@@ -1,5 +1,5 @@
 // Package scxml reads W3C SCXML documents into the statechart IR of package
-// model. It supports the subset ARCHITECTURE.md §3 names; every other
+// model. It supports the subset docs/architecture.md §Semantics names; every other
 // construct is an error naming the element and its position, never skipped.
 //
 // Types that cannot be inferred (event parameters, variable ranges) come
