@@ -85,7 +85,7 @@ func (b *Bot) closeCheck(parent context.Context, j *queue.Job) {
 		log.Error("closing an abandoned check", "err", err)
 		return
 	}
-	g := b.newGate(c, r, j.HeadSHA, checkName)
+	g := b.newCheck(c, r, j.HeadSHA, checkName)
 	g.job, g.id = j, j.CheckRun
 	if g.statuses {
 		// A commit has one status per name: a newer job of the same commit
@@ -186,7 +186,7 @@ func (b *Bot) closeOrphans(parent context.Context, log *slog.Logger, h queue.Hea
 		if known {
 			continue
 		}
-		g := b.newGate(c, r, h.SHA, checkName)
+		g := b.newCheck(c, r, h.SHA, checkName)
 		g.id = id
 		if err := g.finish(ctx, ghapi.CheckRun{Conclusion: report.Neutral, Title: "Superseded",
 			Summary: "setbot no longer analyses this commit with this run: the analysis that opened it was replaced or lost, and another run of the check carries the result."}); err != nil {
@@ -268,8 +268,8 @@ func (b *Bot) requeueLost(ctx context.Context, log *slog.Logger, c ghapi.Client,
 	return complete
 }
 
-// statuses reports whether the gate is a commit status (a plain token)
-// rather than a check run (an App).
+// statuses reports whether the commit check is a commit status (a plain
+// token) rather than a check run (an App).
 func (b *Bot) statuses() bool { return b.cfg.GitHub.AppID == 0 }
 
 // refusedForGood reports whether GitHub refused a request in a way asking
