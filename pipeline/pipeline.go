@@ -220,7 +220,7 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 		return nil, &Interrupted{Done: done, Err: err}
 	}
 	sort.Slice(out.Models, func(i, j int) bool { return out.Models[i].Path < out.Models[j].Path })
-	out.Gate = report.NewGate(gate.Evaluate(gateCfg.Rules(), judged))
+	out.Gate = report.NewVerdict(gate.Evaluate(gateCfg.Rules(), judged))
 	return out, nil
 }
 

@@ -141,7 +141,7 @@ func withResult(m *Model, r *incremental.Result) *Model {
 
 // judge is the gate's verdict on models, asked for as the pipeline asks
 // for it.
-func judge(rules vocab.Gate, models []*Model) Gate {
+func judge(rules vocab.Gate, models []*Model) Verdict {
 	diags := func(ds []Diagnostic) []gate.Diagnostic {
 		var out []gate.Diagnostic
 		for _, d := range ds {
@@ -153,7 +153,7 @@ func judge(rules vocab.Gate, models []*Model) Gate {
 	for i, m := range models {
 		in[i] = gate.Model{Path: m.Path, Errors: diags(m.Errors), Warnings: diags(m.Warnings), Result: results[m], Head: m.HeadMachine}
 	}
-	return NewGate(gate.Evaluate(rules, in))
+	return NewVerdict(gate.Evaluate(rules, in))
 }
 
 // golden compares got with testdata/name, or rewrites it under -update.

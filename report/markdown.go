@@ -265,7 +265,7 @@ func errorsLead(m *Model) string {
 // stateFindings maps a path and a state to the gate's finding about the
 // state's reachability, counted or not: the reachability lines say how the
 // gate took each.
-func stateFindings(g Gate) map[string]map[string]Finding {
+func stateFindings(g Verdict) map[string]map[string]Finding {
 	out := make(map[string]map[string]Finding)
 	for _, fs := range [][]Finding{g.Findings, g.NotGated} {
 		for _, f := range fs {
