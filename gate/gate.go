@@ -92,7 +92,7 @@ type Finding struct {
 // finding that does not block says why. The conclusion is Failure when
 // any finding blocks, Neutral when any warns, Success otherwise. Findings
 // are sorted by path, line, rule, subject and message.
-func Evaluate(rules vocab.Gate, models []Model) Verdict {
+func Evaluate(rules vocab.RuleActions, models []Model) Verdict {
 	v := Verdict{Conclusion: Success, Findings: []Finding{}, NotGated: []Finding{}}
 	for _, m := range models {
 		for _, f := range findings(m) {
