@@ -23,12 +23,12 @@ const (
 	fullCheckName = "setbot (full re-analysis)"
 )
 
-// analyseChange runs a pull request (or merge group) job: a check run in
+// analyzeChange runs a pull request (or merge group) job: a check run in
 // progress, the pipeline from the merge base to the head, then the comment
 // and the completed check run, unless a newer commit got there first. An
 // attempt after one that completed the check (and then met a rate limit,
 // say) only writes the comment.
-func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job) (err error) {
+func (b *Bot) analyzeChange(ctx context.Context, log *slog.Logger, j *queue.Job) (err error) {
 	c, r, err := b.repoClient(j)
 	if err != nil {
 		return err
@@ -166,7 +166,7 @@ func changeBase(repo *vcs.Repo, j *queue.Job) (base, gateFrom string, err error)
 // changeOutcome analyses a change: what the job posts, or why it cannot,
 // with the check's title for that.
 func (b *Bot) changeOutcome(ctx context.Context, log *slog.Logger, j *queue.Job, repo *vcs.Repo, req *analysis.Request, refuse func(context.Context) string) (*analysis.Outcome, string, error) {
-	res, err := b.analyse(ctx, log, j, repo, req, refuse)
+	res, err := b.analyze(ctx, log, j, repo, req, refuse)
 	var crash *analysis.CrashError
 	if errors.As(err, &crash) {
 		// Only this job's analysis died; the job fails at once (see analyse).
@@ -391,7 +391,7 @@ func (b *Bot) warm(ctx context.Context, log *slog.Logger, j *queue.Job) error {
 	defer repo.Close()
 	req := b.request(analysis.Warm, j)
 	req.Head = j.HeadSHA
-	res, err := b.analyse(ctx, log, j, repo, req, nil)
+	res, err := b.analyze(ctx, log, j, repo, req, nil)
 	if err == nil {
 		err = res.Error()
 	}
@@ -447,7 +447,7 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 	}
 	req := b.request(analysis.Verify, j)
 	req.Head = sha
-	res, err := b.analyse(ctx, log, j, repo, req, nil)
+	res, err := b.analyze(ctx, log, j, repo, req, nil)
 	if err == nil {
 		err = res.Error()
 	}

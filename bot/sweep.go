@@ -175,7 +175,7 @@ func (b *Bot) closeOrphans(parent context.Context, log *slog.Logger, h queue.Hea
 	// Every job that could have opened a run listed here was queued before
 	// the list was made: if one is queued or running now, the runs may be
 	// its own; if not, its run is known to the queue unless its id was lost.
-	if busy, err := b.queue.Analysing(ctx, h.Repo, h.SHA); err != nil || busy {
+	if busy, err := b.queue.Analyzing(ctx, h.Repo, h.SHA); err != nil || busy {
 		return err
 	}
 	for _, id := range ids {
@@ -248,7 +248,7 @@ func (b *Bot) requeueLost(ctx context.Context, log *slog.Logger, c ghapi.Client,
 		ids, err := c.InProgressCheckRuns(ctx, repo.Repo, pr.HeadSHA, checkName)
 		if err == nil && len(ids) > 0 {
 			var busy bool
-			if busy, err = b.queue.Analysing(ctx, repo.String(), pr.HeadSHA); err == nil && !busy {
+			if busy, err = b.queue.Analyzing(ctx, repo.String(), pr.HeadSHA); err == nil && !busy {
 				var queued []int64
 				queued, _, err = b.enqueue(ctx, queue.Job{
 					Kind: queue.KindPullRequest, Installation: inst, Repo: repo.String(), CloneURL: repo.CloneURL,

@@ -530,7 +530,7 @@ func (s *pgQueue) MarkSwept(ctx context.Context, h Head) error {
 	return err
 }
 
-func (s *pgQueue) Analysing(ctx context.Context, repo, sha string) (bool, error) {
+func (s *pgQueue) Analyzing(ctx context.Context, repo, sha string) (bool, error) {
 	var ok bool
 	err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE repo = $1 AND head_sha = $2 AND state IN ($3, $4))",
 		repo, sha, Queued, Running).Scan(&ok)

@@ -443,10 +443,10 @@ func (q *Queue) MarkSwept(ctx context.Context, h Head) error {
 	return nil
 }
 
-// Analysing reports whether a job on the commit sha of repo is queued or
+// Analyzing reports whether a job on the commit sha of repo is queued or
 // running.
-func (q *Queue) Analysing(ctx context.Context, repo, sha string) (bool, error) {
-	ok, err := q.b.Analysing(ctx, repo, sha)
+func (q *Queue) Analyzing(ctx context.Context, repo, sha string) (bool, error) {
+	ok, err := q.b.Analyzing(ctx, repo, sha)
 	if err != nil {
 		return false, fmt.Errorf("looking for jobs on %s at %s: %w", repo, sha, err)
 	}

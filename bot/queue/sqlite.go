@@ -382,7 +382,7 @@ func (s *sqliteQueue) MarkSwept(ctx context.Context, h Head) error {
 	})
 }
 
-func (s *sqliteQueue) Analysing(ctx context.Context, repo, sha string) (bool, error) {
+func (s *sqliteQueue) Analyzing(ctx context.Context, repo, sha string) (bool, error) {
 	var ok bool
 	err := s.store.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE repo = ? AND head_sha = ? AND state IN (?, ?))",
 		repo, sha, Queued, Running).Scan(&ok)
