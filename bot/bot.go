@@ -1,5 +1,5 @@
-// Package bot wires GitHub to setbot's analysis pipeline (ARCHITECTURE.md
-// §9): webhooks become durable jobs, a bounded pool of workers runs them
+// Package bot wires GitHub to setbot's analysis pipeline (docs/architecture.md
+// §The bot): webhooks become durable jobs, a bounded pool of workers runs them
 // through the same pipeline `setbot analyze` runs, and the results go back
 // as one pull-request comment and a `setbot` check run. It never parses a
 // model and never explores a tree itself.

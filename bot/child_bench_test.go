@@ -54,7 +54,7 @@ func BenchmarkJobLatency(b *testing.B) {
 						}
 						req := bot.request(analysis.Change, &queue.Job{Repo: "octo/bench"})
 						req.Base, req.Head = "HEAD^", "HEAD"
-						res, err := bot.analyse(context.Background(), slog.New(slog.DiscardHandler), &queue.Job{Repo: "octo/bench"}, repo, req, nil)
+						res, err := bot.analyze(context.Background(), slog.New(slog.DiscardHandler), &queue.Job{Repo: "octo/bench"}, repo, req, nil)
 						if err != nil || res.Err != "" || res.Change == nil {
 							b.Fatalf("analysis: %v %+v", err, res)
 						}

@@ -33,7 +33,7 @@ func TestHostileModels(t *testing.T) {
 	if len(comments) != 1 {
 		t.Fatalf("pull request 8's comments: %+v; want its report", comments)
 	}
-	deep := fmt.Sprintf("line 5, column 33: expression nested more than %d deep", lang.MaxDepth)
+	deep := fmt.Sprintf("line 5, column 33: expression nested more than %d deep", lang.MaxNesting)
 	for _, want := range []string{
 		"models/sum.scxml", "models/expr.scxml", deep,
 		"models/script.scxml", fmt.Sprintf("more than %d statements in one script", lang.MaxStmts),

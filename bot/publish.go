@@ -24,17 +24,17 @@ const (
 	fullCheckName = "setbot (full re-analysis)"
 )
 
-// analyseChange runs a pull request (or merge group) job: a check run in
+// analyzeChange runs a pull request (or merge group) job: a check run in
 // progress, the pipeline from the merge base to the head, then the comment
 // and the completed check run, unless a newer commit got there first. An
 // attempt after one that completed the check (and then met a rate limit,
 // say) only writes the comment.
-func (b *Bot) analyseChange(ctx context.Context, log *slog.Logger, j *queue.Job) (err error) {
+func (b *Bot) analyzeChange(ctx context.Context, log *slog.Logger, j *queue.Job) (err error) {
 	c, r, err := b.repoClient(j)
 	if err != nil {
 		return err
 	}
-	g := b.newGate(c, r, j.HeadSHA, checkName)
+	g := b.newCheck(c, r, j.HeadSHA, checkName)
 	g.job = j
 	if j.CheckRun != 0 && !j.CheckOpen {
 		g.done = true
@@ -174,10 +174,10 @@ func changeBase(repo *vcs.Repo, j *queue.Job) (base, gateFrom string, err error)
 // changeOutcome analyses a change: what the job posts, or why it cannot,
 // with the check's title for that.
 func (b *Bot) changeOutcome(ctx context.Context, log *slog.Logger, j *queue.Job, repo *vcs.Repo, req *analysis.Request, refuse func(context.Context) string) (*analysis.Outcome, string, error) {
-	res, err := b.analyse(ctx, log, j, repo, req, refuse)
+	res, err := b.analyze(ctx, log, j, repo, req, refuse)
 	var crash *analysis.CrashError
 	if errors.As(err, &crash) {
-		// Only this job's analysis died; the job fails at once (see analyse).
+		// Only this job's analysis died; the job fails at once (see analyze).
 		return nil, "The analysis crashed", err
 	}
 	if err == nil {
@@ -199,7 +199,7 @@ func (b *Bot) changeOutcome(ctx context.Context, log *slog.Logger, j *queue.Job,
 // stopped completes the check of a job that a newer commit superseded or
 // that ran out of time, unless it is completed already, and returns why it
 // stopped.
-func (b *Bot) stopped(ctx context.Context, log *slog.Logger, g *gate) error {
+func (b *Bot) stopped(ctx context.Context, log *slog.Logger, g *commitCheck) error {
 	cause := context.Cause(ctx)
 	switch {
 	case errors.Is(cause, errShutdown):
@@ -236,10 +236,11 @@ func (b *Bot) upsertComment(ctx context.Context, log *slog.Logger, c ghapi.Clien
 	return err
 }
 
-// gate publishes a result on a commit: a check run when setbot is a GitHub
-// App, a commit status with a plain token (GitHub lets only Apps create
-// check runs; a status can be required just the same, without annotations).
-type gate struct {
+// commitCheck publishes a result on a commit: a check run when setbot is a
+// GitHub App, a commit status with a plain token (GitHub lets only Apps
+// create check runs; a status can be required just the same, without
+// annotations).
+type commitCheck struct {
 	b        *Bot
 	c        ghapi.Client
 	r        ghapi.Repo
@@ -251,8 +252,8 @@ type gate struct {
 	job      *queue.Job // the job whose check it is, if it is remembered in the queue
 }
 
-func (b *Bot) newGate(c ghapi.Client, r ghapi.Repo, sha, name string) *gate {
-	return &gate{b: b, c: c, r: r, sha: sha, name: name, statuses: b.statuses()}
+func (b *Bot) newCheck(c ghapi.Client, r ghapi.Repo, sha, name string) *commitCheck {
+	return &commitCheck{b: b, c: c, r: r, sha: sha, name: name, statuses: b.statuses()}
 }
 
 // checkCallTimeout bounds the calls that open and close a check. They do
@@ -269,7 +270,7 @@ func detached(ctx context.Context) (context.Context, context.CancelFunc) {
 
 // start marks the commit's check in progress, and records at once the
 // check run it opened.
-func (g *gate) start(ctx context.Context, title, summary string) error {
+func (g *commitCheck) start(ctx context.Context, title, summary string) error {
 	ctx, cancel := detached(ctx)
 	defer cancel()
 	if g.statuses {
@@ -297,7 +298,7 @@ func (g *gate) start(ctx context.Context, title, summary string) error {
 
 // remember records in the queue whether the job's check is open, so that
 // a later attempt reuses it and a job that never returns gets it closed.
-func (g *gate) remember(ctx context.Context, open bool) {
+func (g *commitCheck) remember(ctx context.Context, open bool) {
 	if g.job == nil {
 		return
 	}
@@ -311,7 +312,7 @@ func (g *gate) remember(ctx context.Context, open bool) {
 }
 
 // finish completes the check with run's conclusion and output.
-func (g *gate) finish(ctx context.Context, run ghapi.CheckRun) error {
+func (g *commitCheck) finish(ctx context.Context, run ghapi.CheckRun) error {
 	ctx, cancel := detached(ctx)
 	defer cancel()
 	run.Name, run.HeadSHA, run.Status = g.name, g.sha, "completed"
@@ -355,7 +356,7 @@ func (g *gate) finish(ctx context.Context, run ghapi.CheckRun) error {
 
 // complete finishes the check on a path where the job's own context may
 // be gone (finish does not depend on it).
-func (g *gate) complete(ctx context.Context, log *slog.Logger, run ghapi.CheckRun) {
+func (g *commitCheck) complete(ctx context.Context, log *slog.Logger, run ghapi.CheckRun) {
 	if err := g.finish(ctx, run); err != nil {
 		log.Error("completing the check", "err", err)
 	}
@@ -363,7 +364,7 @@ func (g *gate) complete(ctx context.Context, log *slog.Logger, run ghapi.CheckRu
 
 // url is the web address of the check run, for the comment's pointer to
 // the full report ("" with statuses, whose details are in the comment).
-func (g *gate) url() string {
+func (g *commitCheck) url() string {
 	if g.statuses || g.id == 0 {
 		return ""
 	}
@@ -398,7 +399,7 @@ func (b *Bot) warm(ctx context.Context, log *slog.Logger, j *queue.Job) error {
 	defer repo.Close()
 	req := b.request(analysis.Warm, j)
 	req.Head = j.HeadSHA
-	res, err := b.analyse(ctx, log, j, repo, req, nil)
+	res, err := b.analyze(ctx, log, j, repo, req, nil)
 	if err == nil {
 		err = res.Error()
 	}
@@ -454,7 +455,7 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 	}
 	req := b.request(analysis.Verify, j)
 	req.Head = sha
-	res, err := b.analyse(ctx, log, j, repo, req, nil)
+	res, err := b.analyze(ctx, log, j, repo, req, nil)
 	if err == nil {
 		err = res.Error()
 	}
@@ -492,7 +493,7 @@ func (b *Bot) verify(ctx context.Context, log *slog.Logger, j *queue.Job) error 
 		conclusion, title = report.Failure, fmt.Sprintf("%d of %d models differ from what the cache held (now refreshed)", differ, len(checks))
 	}
 	log.Info("full re-analysis done", "models", len(checks), "agree", agree, "differ", differ, "uncached", uncached)
-	return b.newGate(c, r, sha, fullCheckName).finish(ctx, ghapi.CheckRun{Conclusion: conclusion, Title: title,
+	return b.newCheck(c, r, sha, fullCheckName).finish(ctx, ghapi.CheckRun{Conclusion: conclusion, Title: title,
 		Summary: "Scheduled full re-analysis of `" + j.Branch + "`: every model recomputed without the cache and compared with it.\n\n" + b2.String()})
 }
 

@@ -85,7 +85,7 @@ func (b *Bot) closeCheck(parent context.Context, j *queue.Job) {
 		log.Error("closing an abandoned check", "err", err)
 		return
 	}
-	g := b.newGate(c, r, j.HeadSHA, checkName)
+	g := b.newCheck(c, r, j.HeadSHA, checkName)
 	g.job, g.id = j, j.CheckRun
 	if g.statuses {
 		// A commit has one status per name: a newer job of the same commit
@@ -175,7 +175,7 @@ func (b *Bot) closeOrphans(parent context.Context, log *slog.Logger, h queue.Hea
 	// Every job that could have opened a run listed here was queued before
 	// the list was made: if one is queued or running now, the runs may be
 	// its own; if not, its run is known to the queue unless its id was lost.
-	if busy, err := b.queue.Analysing(ctx, h.Repo, h.SHA); err != nil || busy {
+	if busy, err := b.queue.Analyzing(ctx, h.Repo, h.SHA); err != nil || busy {
 		return err
 	}
 	for _, id := range ids {
@@ -186,7 +186,7 @@ func (b *Bot) closeOrphans(parent context.Context, log *slog.Logger, h queue.Hea
 		if known {
 			continue
 		}
-		g := b.newGate(c, r, h.SHA, checkName)
+		g := b.newCheck(c, r, h.SHA, checkName)
 		g.id = id
 		if err := g.finish(ctx, ghapi.CheckRun{Conclusion: report.Neutral, Title: "Superseded",
 			Summary: "setbot no longer analyses this commit with this run: the analysis that opened it was replaced or lost, and another run of the check carries the result."}); err != nil {
@@ -248,7 +248,7 @@ func (b *Bot) requeueLost(ctx context.Context, log *slog.Logger, c ghapi.Client,
 		ids, err := c.InProgressCheckRuns(ctx, repo.Repo, pr.HeadSHA, checkName)
 		if err == nil && len(ids) > 0 {
 			var busy bool
-			if busy, err = b.queue.Analysing(ctx, repo.String(), pr.HeadSHA); err == nil && !busy {
+			if busy, err = b.queue.Analyzing(ctx, repo.String(), pr.HeadSHA); err == nil && !busy {
 				var queued []int64
 				queued, _, err = b.enqueue(ctx, queue.Job{
 					Kind: queue.KindPullRequest, Installation: inst, Repo: repo.String(), CloneURL: repo.CloneURL,
@@ -268,8 +268,8 @@ func (b *Bot) requeueLost(ctx context.Context, log *slog.Logger, c ghapi.Client,
 	return complete
 }
 
-// statuses reports whether the gate is a commit status (a plain token)
-// rather than a check run (an App).
+// statuses reports whether the commit check is a commit status (a plain
+// token) rather than a check run (an App).
 func (b *Bot) statuses() bool { return b.cfg.GitHub.AppID == 0 }
 
 // refusedForGood reports whether GitHub refused a request in a way asking

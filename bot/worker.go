@@ -309,7 +309,7 @@ func (b *Bot) safeDispatch(ctx context.Context, log *slog.Logger, j *queue.Job) 
 func (b *Bot) dispatch(ctx context.Context, log *slog.Logger, j *queue.Job) error {
 	switch j.Kind {
 	case queue.KindPullRequest, queue.KindMergeGroup:
-		return b.analyseChange(ctx, log, j)
+		return b.analyzeChange(ctx, log, j)
 	case queue.KindPush:
 		return b.warm(ctx, log, j)
 	case queue.KindFull:
@@ -373,7 +373,7 @@ func (b *Bot) request(pass analysis.Pass, j *queue.Job) *analysis.Request {
 	return req
 }
 
-// analyse runs req on repo: in a child process when the server has an
+// analyze runs req on repo: in a child process when the server has an
 // analyzer (Options.Analyzer), in this process otherwise. refuse, when
 // set, is asked whether black-box commands may run; GitHub is called here,
 // never in the child.
@@ -385,7 +385,7 @@ func (b *Bot) request(pass analysis.Pass, j *queue.Job) *analysis.Request {
 // unsure which of the jobs it ran killed it, so that each runs again alone
 // (see Crashes in bot/queue). A child runs one analysis: its death names
 // its culprit, and the jobs beside it are not touched.
-func (b *Bot) analyse(ctx context.Context, log *slog.Logger, j *queue.Job, repo *vcs.Repo, req *analysis.Request, refuse func(context.Context) string) (*analysis.Result, error) {
+func (b *Bot) analyze(ctx context.Context, log *slog.Logger, j *queue.Job, repo *vcs.Repo, req *analysis.Request, refuse func(context.Context) string) (*analysis.Result, error) {
 	if b.analyzer == nil {
 		opts := pipeline.Options{Cache: b.store, Solver: b.solver, Logger: log, RefuseCommands: refuse}
 		return analysis.Run(ctx, repo, req, opts), nil

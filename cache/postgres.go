@@ -9,7 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// PostgreSQL: the store that several servers share (ARCHITECTURE.md §9).
+// PostgreSQL: the store that several servers share (docs/architecture.md §Storage).
 // It keeps the same blobs, frames and keys as the SQLite store (trees as
 // bytea), the same runs log, and its own migrations: the SQL of the two
 // differs, so each Schema is written once per database. Other packages keep

@@ -67,7 +67,7 @@ type Config struct {
 	// reports them as expected, and gates them only when one is entered.
 	ExpectUnreachable []string
 	PerModel          []ModelRule // yaml: models_config; applied in order to each model they match
-	Gate              vocab.Gate
+	Gate              vocab.RuleActions
 	Schedule          string // cron spec of the scheduled full re-analysis; "" for none
 	Functions         Functions
 }
@@ -157,7 +157,7 @@ func Default() *Config {
 			LoopBound:     DefaultLoopBound,
 			MaxMicrosteps: DefaultMaxMicrosteps,
 		},
-		Gate:      vocab.DefaultGate(),
+		Gate:      vocab.DefaultRuleActions(),
 		Functions: Functions{GrowRounds: DefaultGrowRounds, Timeout: DefaultCommandTimeout},
 	}
 }
@@ -203,7 +203,7 @@ func (c *Config) For(path string) ModelConfig {
 }
 
 // Rules returns a copy of the gate: rule -> action.
-func (c *Config) Rules() vocab.Gate {
+func (c *Config) Rules() vocab.RuleActions {
 	return maps.Clone(c.Gate)
 }
 

@@ -15,7 +15,7 @@ func TestDefault(t *testing.T) {
 		Coverage: "transition",
 		Time:     "timed",
 		Bounds:   Bounds{Depth: 10, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
-		Gate: vocab.Gate{
+		Gate: vocab.RuleActions{
 			"unreachable_state":   "block",
 			"transient_state":     "off",
 			"invariant_violation": "block",

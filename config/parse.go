@@ -549,7 +549,7 @@ func (p *parser) match(n *yaml.Node, path string) []string {
 	return p.globs(n, path)
 }
 
-func (p *parser) gate(n *yaml.Node, path string, gate vocab.Gate) {
+func (p *parser) gate(n *yaml.Node, path string, gate vocab.RuleActions) {
 	p.fields(n, path, "rule", gateRules, func(rule string, v *yaml.Node) {
 		if a := p.choice(v, join(path, rule), "action", actions); a != "" {
 			gate[vocab.Rule(rule)] = vocab.Action(a)

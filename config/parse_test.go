@@ -96,7 +96,7 @@ functions:
 			},
 			{Match: []string{"a.scxml", "b/**"}},
 		},
-		Gate: vocab.Gate{
+		Gate: vocab.RuleActions{
 			"unreachable_state":   "warn",
 			"transient_state":     "off",
 			"invariant_violation": "block",

@@ -1,5 +1,6 @@
 // Package diffmap is the semantic difference of two versions of a model
-// (ARCHITECTURE.md §6, seed 003 Tables 1-4): the changes, classified, each
+// (docs/architecture.md §Changes and impact; Rapos, Understanding the
+// Effects of Model Evolution, 2012, Tables 1-4): the changes, classified, each
 // with its place in the old and the new file; and their image on the
 // flattened machines, T_updated: the MLM transitions added, removed or
 // changed. File order, layout and comments are no change.
@@ -39,7 +40,7 @@ const (
 	ParamRemoved         Kind = "param_removed"
 	InitialChanged       Kind = "initial_changed"
 	// PriorityChanged is two transitions that compete for an event tried
-	// in the other order (SCXML's priority, ARCHITECTURE.md §3): swapped in
+	// in the other order (SCXML's priority, docs/architecture.md §Semantics): swapped in
 	// the document, or one moved between a state and its ancestor past the
 	// other. Their identities need not change; what they do does.
 	PriorityChanged Kind = "priority_changed"
@@ -95,7 +96,7 @@ type Diff struct {
 	Configs, Keys map[string]string
 
 	// The MLM transitions (by key) added, removed and changed; Updated is
-	// their union, as seed 000's T_updated.
+	// their union, as T_updated of Khalil and Dingel, Incremental symbolic execution, 2015.
 	Added, Removed, Changed []string
 	Updated                 map[string]bool
 	// RootUpdated is set when the machine starts differently: other

@@ -6,24 +6,26 @@ import (
 )
 
 // ExploreDSE builds a partial SET of m (dependency-based symbolic
-// execution, seed 000 Alg. 3): a step that fires a transition of interest
-// (interest holds keys; DSEInterest computes them) keeps every path; of
-// every other transition one representative path is kept. A state the
-// partial tree reaches is reachable; one it does not reach may still be.
+// execution, Alg. 3 of Khalil and Dingel, Incremental symbolic execution,
+// 2015): a step that fires a transition of interest (interest holds keys;
+// DSEInterest computes them) keeps every path; of every other transition
+// one representative path is kept. A state the partial tree reaches is
+// reachable; one it does not reach may still be.
 func ExploreDSE(m *mlm.Machine, interest map[string]bool, opts Options, newSolver NewSolver) (*SET, error) {
 	return explore(m, opts, newSolver, func(e *explorer) {
 		e.interest = interest
 	})
 }
 
-// DSEInterest returns the keys of the transitions ExploreDSE explores
-// fully on a changed machine, whose dependence analysis is head: seed
-// 000's T_ofInterest, the updated transitions (keys) and the impacted ones
-// (depend.Impacted), and with them, transitively, every transition they
-// are control or data dependent on in head. DSE keeps one path of every other
-// transition, and the one it keeps must not decide whether, or with which
-// values, a transition of interest is reached; seed 000 explores
-// T_ofInterest alone and accepts that it can miss behaviour.
+// DSEInterest returns the keys of the transitions ExploreDSE explores fully
+// on a changed machine, whose dependence analysis is head: T_ofInterest of
+// Khalil and Dingel, Incremental symbolic execution, 2015, the updated
+// transitions (keys) and the impacted ones (depend.Impacted), and with
+// them, transitively, every transition they are control or data dependent
+// on in head. DSE keeps one path of every other transition, and the one it
+// keeps must not decide whether, or with which values, a transition of
+// interest is reached; the paper explores T_ofInterest alone and accepts
+// that it can miss behaviour.
 func DSEInterest(head *depend.Analysis, updated map[string]bool, impacted []*mlm.Transition) map[string]bool {
 	interest := make(map[string]bool, len(updated)+len(impacted))
 	var todo []string
@@ -56,10 +58,10 @@ func DSEInterest(head *depend.Analysis, updated map[string]bool, impacted []*mlm
 	return interest
 }
 
-// representatives is DSE's pruning (seed 000 Alg. 3, lines 14-37) of a
-// node's children, sorted: a step that fires a transition of interest
-// keeps all its paths; of the others, only the first path of each first
-// transition is kept.
+// representatives is DSE's pruning (Alg. 3 of Khalil and Dingel,
+// Incremental symbolic execution, 2015, lines 14-37) of a node's children,
+// sorted: a step that fires a transition of interest keeps all its paths;
+// of the others, only the first path of each first transition is kept.
 func (e *explorer) representatives(kids []child) []child {
 	var out []child
 	seen := make(map[string]bool)

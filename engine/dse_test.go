@@ -10,7 +10,8 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 )
 
-// The triangle's transitions by seed 000 Fig. 3's names.
+// The triangle's transitions by the names of Fig. 3 of
+// Khalil and Dingel, Incremental symbolic execution, 2015.
 const (
 	t1  = "S0 setTriangleSides [S0:setTriangleSides>S1] S1_S0"
 	t2  = "S1_S0 checkPositiveSides [S1_S0:checkPositiveSides>S1_S1] S1_S1"
@@ -56,9 +57,10 @@ func TestDSEInterest(t *testing.T) {
 	}
 }
 
-// TestDSERepresentatives checks Alg. 3's two modes on T3, which gives
-// three symbolic states in the full tree (seed 000 Example 3): explored
-// fully when it is of interest, by one representative path otherwise.
+// TestDSERepresentatives checks Alg. 3's two modes on T3, which gives three
+// symbolic states in the full tree (Example 3 of Khalil and Dingel,
+// Incremental symbolic execution, 2015): explored fully when it is of
+// interest, by one representative path otherwise.
 func TestDSERepresentatives(t *testing.T) {
 	m := machine(t, "../examples/triangle.scxml")
 	count := func(set *engine.SET) int {

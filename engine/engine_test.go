@@ -35,7 +35,8 @@ func explore(t testing.TB, m *mlm.Machine, opts engine.Options) *engine.SET {
 	return set
 }
 
-// TestTriangleTree checks seed 000 Fig. 4 and Example 3: 14 paths, depth
+// TestTriangleTree checks Fig. 4 and Example 3 of
+// Khalil and Dingel, Incremental symbolic execution, 2015: 14 paths, depth
 // 5, T3 giving three symbolic states, T4's target subsumed by the root.
 func TestTriangleTree(t *testing.T) {
 	set := explore(t, machine(t, "../examples/triangle.scxml"), engine.Options{})

@@ -19,7 +19,7 @@ import (
 // NewSolver makes the solver for one exploration's terms.
 type NewSolver func(*solver.Table) (solver.Solver, error)
 
-// Explore builds the SET of m (seed 000 Alg. 1).
+// Explore builds the SET of m (Alg. 1 of Khalil and Dingel, Incremental symbolic execution, 2015).
 func Explore(m *mlm.Machine, opts Options, newSolver NewSolver) (*SET, error) {
 	return explore(m, opts, newSolver, nil)
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // ExploreMSE builds the SET of m reusing base, the tree of an earlier
-// version (memoized symbolic execution, seed 000 Alg. 2). updated holds the
+// version (memoized symbolic execution, Alg. 2 of
+// Khalil and Dingel, Incremental symbolic execution, 2015). updated holds the
 // keys of the MLM transitions added, removed or changed between the two,
 // and ren the names a rename changed (a transition re-keyed by a rename is
 // the same transition: its subtrees are copied under the new names).

@@ -3,7 +3,7 @@ package engine
 import "github.com/setbot/setbot/model/mlm"
 
 // Reachability says which statechart states a tree reaches, in the two
-// senses a statechart has (ARCHITECTURE.md §5):
+// senses a statechart has (docs/architecture.md §Analyses on the tree):
 //
 //   - a state is entered when some execution enters it, even if the same
 //     macrostep leaves it again (a choice point classified at once, a state

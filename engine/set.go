@@ -1,6 +1,8 @@
-// Package engine symbolically executes a Mealy-like machine (seed 000
-// Alg. 1, with the action code executed symbolically as seed 002 does) and
-// builds its symbolic execution tree (SET).
+// Package engine symbolically executes a Mealy-like machine (Alg. 1 of
+// Khalil and Dingel, Incremental symbolic execution, 2015, with the action
+// code executed symbolically as Zurowska and Dingel, Symbolic execution of
+// UML-RT state machines, 2011, does) and builds its symbolic execution tree
+// (SET).
 //
 // One edge of the tree is one input step: an input event from the
 // environment (or a pending timer firing) and everything the machine does
@@ -49,7 +51,7 @@ type Options struct {
 	SolverTimeout time.Duration // per query; 0 means the wall-clock budget, or DefaultSolverTimeout without one
 	// Closed runs the machine as a closed system: the environment sends
 	// it no input event, so only its timers and the events it raises or
-	// sends itself drive it (ARCHITECTURE.md §3), as in the W3C tests.
+	// sends itself drive it (docs/architecture.md §Inputs), as in the W3C tests.
 	Closed bool
 	// Time is how delays are read: timed (the default) or untimed.
 	Time vocab.Time

@@ -12,7 +12,7 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-// Subsumption (ARCHITECTURE.md §4): a new symbolic state is subsumed by
+// Subsumption (docs/architecture.md §Subsumption): a new symbolic state is subsumed by
 // an earlier one with the same MLM state, timers and valuation (compared
 // on canonical forms, so the same canonical key) whose path condition the
 // new one's implies; it is then not explored further. The new state is

@@ -1,4 +1,4 @@
-// Package gate decides whether a change may pass (ARCHITECTURE.md §8): it
+// Package gate decides whether a change may pass (docs/architecture.md §The gate): it
 // lists what the analysis of each changed model found (a newly unreachable
 // state, a violated invariant, a bound that cut the head tree, a model
 // that could not be analysed, ...) and applies the gate rules of the base
@@ -92,7 +92,7 @@ type Finding struct {
 // finding that does not block says why. The conclusion is Failure when
 // any finding blocks, Neutral when any warns, Success otherwise. Findings
 // are sorted by path, line, rule, subject and message.
-func Evaluate(rules vocab.Gate, models []Model) Verdict {
+func Evaluate(rules vocab.RuleActions, models []Model) Verdict {
 	v := Verdict{Conclusion: Success, Findings: []Finding{}, NotGated: []Finding{}}
 	for _, m := range models {
 		for _, f := range findings(m) {

@@ -109,14 +109,14 @@ func buildFixture(t testing.TB) []Model {
 func TestEvaluate(t *testing.T) {
 	models := fixtureModels(t)
 	allOff := allRulesOff()
-	with := func(rule vocab.Rule, action vocab.Action) vocab.Gate {
+	with := func(rule vocab.Rule, action vocab.Action) vocab.RuleActions {
 		r := maps.Clone(allOff)
 		r[rule] = action
 		return r
 	}
 	tests := []struct {
 		name       string
-		rules      vocab.Gate
+		rules      vocab.RuleActions
 		conclusion string
 		levels     map[vocab.Rule]vocab.Action // rule -> level of its findings; absent: none
 	}{
@@ -266,10 +266,10 @@ func TestTransientAndNewModel(t *testing.T) {
 	if msg := v.Findings[0].Message; msg != "state Never is unreachable in a new model (no execution enters it)" {
 		t.Errorf("message %q", msg)
 	}
-	if v := Evaluate(vocab.Gate{vocab.RuleNewModelUnreachable: vocab.ActionBlock}, models); v.Conclusion != Failure || v.Findings[0].Reason != "" {
+	if v := Evaluate(vocab.RuleActions{vocab.RuleNewModelUnreachable: vocab.ActionBlock}, models); v.Conclusion != Failure || v.Findings[0].Reason != "" {
 		t.Errorf("new_model_unreachable: block: %+v, want a blocking finding with no reason", v)
 	}
-	v = Evaluate(vocab.Gate{vocab.RuleTransientState: vocab.ActionWarn, vocab.RuleNewModelUnreachable: vocab.ActionOff}, models)
+	v = Evaluate(vocab.RuleActions{vocab.RuleTransientState: vocab.ActionWarn, vocab.RuleNewModelUnreachable: vocab.ActionOff}, models)
 	if v.Conclusion != Neutral || len(v.Findings) != 1 || v.Findings[0].Rule != vocab.RuleTransientState {
 		t.Fatalf("transient_state: warn: %+v, want one warning", v)
 	}
@@ -285,7 +285,7 @@ func TestUnreachableCutByABound(t *testing.T) {
 		NewlyUnreachable: []incremental.StateRef{{State: "S", Line: 3, CutBy: "states"}, {State: "T", Line: 9}},
 	}
 	m := Model{Path: "m.scxml", Result: res}
-	v := Evaluate(vocab.Gate{vocab.RuleUnreachableState: vocab.ActionBlock}, []Model{m})
+	v := Evaluate(vocab.RuleActions{vocab.RuleUnreachableState: vocab.ActionBlock}, []Model{m})
 	if len(v.Findings) != 2 || v.Conclusion != Failure {
 		t.Fatalf("verdict %+v", v)
 	}
@@ -296,14 +296,14 @@ func TestUnreachableCutByABound(t *testing.T) {
 		t.Errorf("a proven claim: %+v, want it to block", f)
 	}
 	res.NewlyUnreachable = res.NewlyUnreachable[:1]
-	if v := Evaluate(vocab.Gate{vocab.RuleUnreachableState: vocab.ActionBlock}, []Model{m}); v.Conclusion != Neutral {
+	if v := Evaluate(vocab.RuleActions{vocab.RuleUnreachableState: vocab.ActionBlock}, []Model{m}); v.Conclusion != Neutral {
 		t.Errorf("only a bound-qualified claim: conclusion %s, want neutral", v.Conclusion)
 	}
 }
 
 // allRulesOff is a gate that turns every rule off.
-func allRulesOff() vocab.Gate {
-	g := vocab.Gate{}
+func allRulesOff() vocab.RuleActions {
+	g := vocab.RuleActions{}
 	for _, r := range vocab.Rules {
 		g[r] = vocab.ActionOff
 	}
@@ -311,7 +311,7 @@ func allRulesOff() vocab.Gate {
 }
 
 // without is g less rule r, which then takes its default.
-func without(g vocab.Gate, r vocab.Rule) vocab.Gate {
+func without(g vocab.RuleActions, r vocab.Rule) vocab.RuleActions {
 	out := maps.Clone(g)
 	delete(out, r)
 	return out

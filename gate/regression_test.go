@@ -112,7 +112,7 @@ func TestRegressionsOnly(t *testing.T) {
 // already at the base included.
 func TestNotGatedStaysOff(t *testing.T) {
 	m := Model{Path: "m.scxml", Errors: []Diagnostic{{Message: "x"}}, BaseErrors: []Diagnostic{{Message: "x"}}}
-	if v := Evaluate(vocab.Gate{vocab.RuleNewModelError: vocab.ActionOff}, []Model{m}); len(v.Findings)+len(v.NotGated) != 0 {
+	if v := Evaluate(vocab.RuleActions{vocab.RuleNewModelError: vocab.ActionOff}, []Model{m}); len(v.Findings)+len(v.NotGated) != 0 {
 		t.Errorf("verdict %+v, want nothing", v)
 	}
 }

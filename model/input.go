@@ -7,7 +7,7 @@ import (
 	"github.com/setbot/setbot/model/lang/ecma"
 )
 
-// The input domain (ARCHITECTURE.md §3): the values the environment may
+// The input domain (docs/architecture.md §Inputs): the values the environment may
 // send as an event's parameter are those of its type and declared range,
 // and within them only those below, which the symbolic executor assumes
 // (engine.InputDomain) and the simulator checks (CheckInputString,

@@ -1,7 +1,7 @@
 // Package model is the hierarchical statechart IR that every model reader
 // produces and the flattener consumes: states, regions, transitions,
 // variables and events with typed parameters, each with its source position
-// (ARCHITECTURE.md §2-3). Guards and actions are trees of the action
+// (docs/architecture.md §Packages). Guards and actions are trees of the action
 // language (package lang), whatever the input format.
 package model
 

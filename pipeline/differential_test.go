@@ -75,7 +75,7 @@ const (
 // (strategyStatFields: strategy, strategy_reason, reused_states,
 // new_states, solver_calls, ms, confirmed_by, the *_cached flags), with
 // one restriction for DSE, whose tree is partial by design (README,
-// "Strategies"; ARCHITECTURE.md §6) and which promises only this:
+// "Strategies"; docs/architecture.md §DSE and candidates) and which promises only this:
 //   - its changes, impact, base tree, invariants, outputs lost, newly
 //     unreachable and newly transient states are exactly full's (a state
 //     it does not reach, an output it does not send, is confirmed on the

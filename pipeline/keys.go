@@ -37,7 +37,7 @@ const resultVersion = "result-4"
 // alone is bumped by hand, and a change of semantics without a bump once
 // served a stale tree; the build's fingerprint cannot be forgotten.
 
-// setKey is a tree's cache key (ARCHITECTURE.md §7): the semantics version,
+// setKey is a tree's cache key (docs/architecture.md §Cache keys): the semantics version,
 // the build, the tree's encoding, the canonical machine hash, and the engine
 // options that shape the tree. The wall-clock budget is left out: a tree it
 // did not cut is the same tree under any budget, and a tree it cut is never

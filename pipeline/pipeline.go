@@ -1,4 +1,4 @@
-// Package pipeline is setbot's one analysis pipeline (ARCHITECTURE.md §1):
+// Package pipeline is setbot's one analysis pipeline (docs/architecture.md §Data flow):
 // from two commits of a repository to the report of what the change does to
 // every model it touches. `setbot analyze` and the webhook server both run
 // it; neither has an analysis of its own. `setbot diff` and `bench curve`,
@@ -222,7 +222,7 @@ func Analyze(ctx context.Context, repo *vcs.Repo, base, head string, opts Option
 		return nil, &Interrupted{Done: done, Err: err}
 	}
 	sort.Slice(out.Models, func(i, j int) bool { return out.Models[i].Path < out.Models[j].Path })
-	out.Gate = report.NewGate(gate.Evaluate(gateCfg.Rules(), judged))
+	out.Gate = report.NewVerdict(gate.Evaluate(gateCfg.Rules(), judged))
 	return out, nil
 }
 

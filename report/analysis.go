@@ -1,4 +1,4 @@
-// Package report renders what an analysis found (ARCHITECTURE.md §8): the
+// Package report renders what an analysis found (docs/architecture.md §Reports): the
 // pull-request comment in markdown with a Mermaid diagram, the stable JSON
 // document, JUnit XML of the tests, and the check run's summary and
 // annotations, with the verdict of the gate (package gate).
@@ -23,7 +23,7 @@ type Analysis struct {
 	Base          string   `json:"base"` // full commit SHA
 	Head          string   `json:"head"`
 	Models        []*Model `json:"models"` // sorted by Path
-	Gate          Gate     `json:"gate"`
+	Gate          Verdict  `json:"gate"`
 }
 
 // Model statuses.
@@ -184,8 +184,9 @@ const (
 	Failure = gate.Failure
 )
 
-// Gate is the verdict of the gate rules on the findings (package gate).
-type Gate struct {
+// Verdict is the verdict of the gate rules on the findings (package gate),
+// as the report gives it.
+type Verdict struct {
 	Conclusion string    `json:"conclusion"` // success, neutral or failure
 	Findings   []Finding `json:"findings"`   // those the gate counted: block or warn
 	// NotGated are the findings the gate lists without counting them

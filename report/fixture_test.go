@@ -125,7 +125,7 @@ func buildFixture(t testing.TB) *Analysis {
 	models = append(models, bad, &Model{Path: "models/legacy.scxml", Status: Deleted})
 
 	return &Analysis{Repo: "acme/controllers", Base: baseSHA, Head: headSHA, Models: models,
-		Gate: judge(vocab.Gate{vocab.RuleBoundHit: vocab.ActionWarn}, models)}
+		Gate: judge(vocab.RuleActions{vocab.RuleBoundHit: vocab.ActionWarn}, models)}
 }
 
 // results holds the core result of each model the tests build, for the
@@ -141,7 +141,7 @@ func withResult(m *Model, r *incremental.Result) *Model {
 
 // judge is the gate's verdict on models, asked for as the pipeline asks
 // for it.
-func judge(rules vocab.Gate, models []*Model) Gate {
+func judge(rules vocab.RuleActions, models []*Model) Verdict {
 	diags := func(ds []Diagnostic) []gate.Diagnostic {
 		var out []gate.Diagnostic
 		for _, d := range ds {
@@ -153,7 +153,7 @@ func judge(rules vocab.Gate, models []*Model) Gate {
 	for i, m := range models {
 		in[i] = gate.Model{Path: m.Path, Errors: diags(m.Errors), Warnings: diags(m.Warnings), Result: results[m], Head: m.HeadMachine}
 	}
-	return NewGate(gate.Evaluate(rules, in))
+	return NewVerdict(gate.Evaluate(rules, in))
 }
 
 // golden compares got with testdata/name, or rewrites it under -update.

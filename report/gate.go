@@ -2,9 +2,9 @@ package report
 
 import "github.com/setbot/setbot/gate"
 
-// NewGate is the report's object for the gate's verdict.
-func NewGate(v gate.Verdict) Gate {
-	return Gate{Conclusion: v.Conclusion, Findings: newFindings(v.Findings), NotGated: newFindings(v.NotGated)}
+// NewVerdict is the report's object for the gate's verdict.
+func NewVerdict(v gate.Verdict) Verdict {
+	return Verdict{Conclusion: v.Conclusion, Findings: newFindings(v.Findings), NotGated: newFindings(v.NotGated)}
 }
 
 func newFindings(fs []gate.Finding) []Finding {

@@ -38,7 +38,7 @@ var docObjects = map[string]reflect.Type{
 	"conflict":         reflect.TypeFor[Conflict](),
 	"bound_hit":        reflect.TypeFor[BoundHit](),
 	"invariant_check":  reflect.TypeFor[InvariantCheck](),
-	"gate":             reflect.TypeFor[Gate](),
+	"gate":             reflect.TypeFor[Verdict](),
 	"finding":          reflect.TypeFor[Finding](),
 }
 

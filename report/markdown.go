@@ -58,7 +58,7 @@ const (
 	maxErrorRows     = 20
 )
 
-// Markdown renders the pull-request comment (ARCHITECTURE.md §8). It
+// Markdown renders the pull-request comment (docs/architecture.md §Reports). It
 // starts with Marker and stays within opts.Limit characters: when the full
 // report does not fit, detail is left out block by block (the state
 // diagrams first, then test details, then change tables, then whole model
@@ -278,7 +278,7 @@ func errorsLead(m *Model) string {
 // stateFindings maps a path and a state to the gate's finding about the
 // state's reachability, counted or not: the reachability lines say how the
 // gate took each.
-func stateFindings(g Gate) map[string]map[string]Finding {
+func stateFindings(g Verdict) map[string]map[string]Finding {
 	out := make(map[string]map[string]Finding)
 	for _, fs := range [][]Finding{g.Findings, g.NotGated} {
 		for _, f := range fs {

@@ -336,8 +336,8 @@ func TestEveryRuleHasATitle(t *testing.T) {
 }
 
 // allRulesOff is a gate that turns every rule off.
-func allRulesOff() vocab.Gate {
-	g := vocab.Gate{}
+func allRulesOff() vocab.RuleActions {
+	g := vocab.RuleActions{}
 	for _, r := range vocab.Rules {
 		g[r] = vocab.ActionOff
 	}
@@ -397,7 +397,7 @@ func TestCappedReported(t *testing.T) {
 	m := withResult(&Model{Path: "m.scxml", Status: Added}, res)
 	m.Capped = []Capped{{Setting: "bounds.max_states", Asked: "1000000000000", Ceiling: "2000000"}}
 	a := &Analysis{Models: []*Model{m}}
-	a.Gate = judge(vocab.DefaultGate(), a.Models)
+	a.Gate = judge(vocab.DefaultRuleActions(), a.Models)
 	const line = "⚠️ `bounds.max_states`: `.setbot.yml` asks for 1000000000000; the server's ceiling, 2000000, applies"
 	for name, body := range map[string]string{"comment": Markdown(a, Options{}), "check run": CheckRun(a, Options{}).Summary} {
 		if !strings.Contains(body, line) {

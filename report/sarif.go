@@ -111,7 +111,7 @@ func sarifLevel(a vocab.Action) string {
 // fingerprint does not depend on its line (fingerprints), so that code
 // scanning knows a finding again when an edit above it moves it.
 func WriteSARIF(w io.Writer, a *Analysis) error {
-	defaults := vocab.DefaultGate()
+	defaults := vocab.DefaultRuleActions()
 	index := make(map[vocab.Rule]int, len(vocab.Rules))
 	build := buildinfo.Read()
 	driver := sarifDriver{Name: "setbot", Version: build.String(), SemanticVersion: build.SemVer(),

@@ -98,7 +98,7 @@ func TestSARIFRegions(t *testing.T) {
 				{Path: "broken.scxml", Lines: map[string]int{"broken.scxml": 2 + shift}},
 				{Path: "binary.scxml"},
 			},
-			Gate: Gate{Conclusion: Failure, Findings: []Finding{
+			Gate: Verdict{Conclusion: Failure, Findings: []Finding{
 				{Rule: vocab.RuleUnreachableState, Level: vocab.ActionBlock, Path: "m.scxml", Line: 7 + shift, Subject: "B"},
 				{Rule: vocab.RuleUnreachableState, Level: vocab.ActionBlock, Path: "m.scxml", Line: 9 + shift, Subject: "C"},
 				{Rule: vocab.RuleBoundHit, Level: vocab.ActionWarn, Path: "m.scxml", Line: 2 + shift, Subject: "depth"},

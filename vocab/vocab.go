@@ -5,7 +5,7 @@
 // Each word is a string type whose values are the words users write in .setbot.yml and read in
 // the JSON report, so the types change neither. The package sits below every other package of
 // setbot and imports none of them, so any of them may use it without breaking the one-way data
-// flow (ARCHITECTURE.md §1).
+// flow (docs/architecture.md §Data flow).
 package vocab
 
 import (
@@ -102,11 +102,12 @@ const (
 // Actions lists the gate actions, in documentation order.
 var Actions = []Action{ActionBlock, ActionWarn, ActionOff}
 
-// Gate maps each rule to its action.
-type Gate map[Rule]Action
+// RuleActions maps each rule to its action: the gate's rules, as .setbot.yml's gate
+// sets them.
+type RuleActions map[Rule]Action
 
 // defaults holds every rule's default action: what blocks a merge when .setbot.yml says nothing.
-var defaults = Gate{
+var defaults = RuleActions{
 	RuleUnreachableState:   ActionBlock,
 	RuleTransientState:     ActionOff,
 	RuleInvariantViolation: ActionBlock,
@@ -123,15 +124,15 @@ var defaults = Gate{
 	RuleNewModelError:       ActionWarn,
 }
 
-// DefaultGate returns a new gate holding every rule's default action: what blocks a merge when
-// .setbot.yml says nothing.
-func DefaultGate() Gate {
+// DefaultRuleActions returns a new map holding every rule's default action:
+// what blocks a merge when .setbot.yml says nothing.
+func DefaultRuleActions() RuleActions {
 	return maps.Clone(defaults)
 }
 
-// Action returns the action of rule r: the gate's when it holds a valid one, the default
+// Action returns the action of rule r: g's when it holds a valid one, the default
 // otherwise.
-func (g Gate) Action(r Rule) Action {
+func (g RuleActions) Action(r Rule) Action {
 	if a := g[r]; slices.Contains(Actions, a) {
 		return a
 	}

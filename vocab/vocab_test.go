@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-func TestDefaultGate(t *testing.T) {
-	g := DefaultGate()
+func TestDefaultRuleActions(t *testing.T) {
+	g := DefaultRuleActions()
 	for _, r := range Rules {
 		if !slices.Contains(Actions, g[r]) {
 			t.Errorf("rule %s has no valid default action: %q", r, g[r])
@@ -16,13 +16,13 @@ func TestDefaultGate(t *testing.T) {
 		t.Errorf("default gate %v holds rules that Rules does not list", g)
 	}
 	g[RuleBoundHit] = ActionBlock
-	if DefaultGate()[RuleBoundHit] != ActionWarn {
-		t.Error("DefaultGate shares its map")
+	if DefaultRuleActions()[RuleBoundHit] != ActionWarn {
+		t.Error("DefaultRuleActions shares its map")
 	}
 }
 
-func TestGateAction(t *testing.T) {
-	g := Gate{RuleUnreachableState: ActionWarn, RuleBoundHit: "maybe"}
+func TestRuleActionsAction(t *testing.T) {
+	g := RuleActions{RuleUnreachableState: ActionWarn, RuleBoundHit: "maybe"}
 	for _, tc := range []struct {
 		rule Rule
 		want Action
@@ -35,7 +35,7 @@ func TestGateAction(t *testing.T) {
 			t.Errorf("Action(%s) = %q, want %q", tc.rule, got, tc.want)
 		}
 	}
-	if got := Gate(nil).Action(RuleTransientState); got != ActionOff {
+	if got := RuleActions(nil).Action(RuleTransientState); got != ActionOff {
 		t.Errorf("nil gate: Action(transient_state) = %q, want off", got)
 	}
 }

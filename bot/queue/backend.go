@@ -73,9 +73,9 @@ type Checks interface {
 	EndedHeads(ctx context.Context, limit int) ([]Head, error)
 	// MarkSwept records the sweep of h.
 	MarkSwept(ctx context.Context, h Head) error
-	// Analysing reports whether a job on the commit sha of repo is queued
+	// Analyzing reports whether a job on the commit sha of repo is queued
 	// or running.
-	Analysing(ctx context.Context, repo, sha string) (bool, error)
+	Analyzing(ctx context.Context, repo, sha string) (bool, error)
 	// KnowsCheckRun reports whether a job of repo recorded the check run id.
 	KnowsCheckRun(ctx context.Context, repo string, id int64) (bool, error)
 }

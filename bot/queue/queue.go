@@ -1,7 +1,8 @@
 // Package queue is the bot's durable job queue, kept in the cache's SQLite
 // file or in a PostgreSQL database that several servers share
-// (ARCHITECTURE.md §7, §9; see Backend). The webhook server enqueues a job before it
-// answers; workers claim, run and finish jobs; queued jobs survive a restart.
+// (docs/architecture.md §Storage, §The bot; see Backend). The webhook
+// server enqueues a job before it answers; workers claim, run and finish
+// jobs; queued jobs survive a restart.
 //
 // A job is queued, then running, and ends done, failed or cancelled. Jobs
 // of one Key (a pull request, or a branch) are serialised: Claim never
@@ -319,7 +320,7 @@ func (q *Queue) Published(ctx context.Context, j *Job) (ok bool, err error) {
 
 // Recover deals with the jobs a process that died left running; call it
 // once at start-up, before workers start. With SQLite, no other process
-// runs jobs from the same store (one replica, ARCHITECTURE.md §9), so every
+// runs jobs from the same store (one replica, docs/architecture.md §Storage), so every
 // running job is one a process that stopped left; with PostgreSQL, only
 // jobs whose lease expired are (Claim also takes those over).
 // A job a newer job of its Key supersedes is cancelled; a suspect, which
@@ -442,10 +443,10 @@ func (q *Queue) MarkSwept(ctx context.Context, h Head) error {
 	return nil
 }
 
-// Analysing reports whether a job on the commit sha of repo is queued or
+// Analyzing reports whether a job on the commit sha of repo is queued or
 // running.
-func (q *Queue) Analysing(ctx context.Context, repo, sha string) (bool, error) {
-	ok, err := q.b.Analysing(ctx, repo, sha)
+func (q *Queue) Analyzing(ctx context.Context, repo, sha string) (bool, error) {
+	ok, err := q.b.Analyzing(ctx, repo, sha)
 	if err != nil {
 		return false, fmt.Errorf("looking for jobs on %s at %s: %w", repo, sha, err)
 	}

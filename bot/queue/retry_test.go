@@ -139,8 +139,8 @@ func TestHeads(t *testing.T) {
 	if err := q.SetCheck(ctx, a, 42, true); err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := q.Analysing(ctx, "octo/models", "h1"); err != nil || !ok {
-		t.Errorf("Analysing(h1) while it runs = %v, %v", ok, err)
+	if ok, err := q.Analyzing(ctx, "octo/models", "h1"); err != nil || !ok {
+		t.Errorf("Analyzing(h1) while it runs = %v, %v", ok, err)
 	}
 	if err := q.Finish(ctx, a, Done, ""); err != nil {
 		t.Fatal(err)

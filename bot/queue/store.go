@@ -618,7 +618,7 @@ func (s *sqlQueue) MarkSwept(ctx context.Context, h Head) error {
 	})
 }
 
-func (s *sqlQueue) Analysing(ctx context.Context, repo, sha string) (bool, error) {
+func (s *sqlQueue) Analyzing(ctx context.Context, repo, sha string) (bool, error) {
 	return s.exists(ctx, "SELECT EXISTS (SELECT 1 FROM jobs WHERE repo = ? AND head_sha = ? AND state IN (?, ?))",
 		repo, sha, Queued, Running)
 }

@@ -17,7 +17,7 @@ import (
 // positioned error, never a crash; at the largest size the limits accept,
 // the same shapes check clean.
 func TestCheckHostileDeep(t *testing.T) {
-	deep := fmt.Sprintf("expression nested more than %d deep", lang.MaxDepth)
+	deep := fmt.Sprintf("expression nested more than %d deep", lang.MaxNesting)
 	tests := []struct {
 		name string
 		src  []byte
@@ -26,10 +26,10 @@ func TestCheckHostileDeep(t *testing.T) {
 	}{
 		{"sum of 1.2 MB", hostile.Sum(300000), 1, ":5:33: " + deep},
 		{"expression of 0.8 MB", hostile.Sum(200000), 1, ":5:33: " + deep},
-		{"parentheses 300,000 deep", hostile.Parens(300000), 1, fmt.Sprintf(":5:%d: %s", 33+lang.MaxDepth, deep)},
+		{"parentheses 300,000 deep", hostile.Parens(300000), 1, fmt.Sprintf(":5:%d: %s", 33+lang.MaxNesting, deep)},
 		{"script of 20,000 statements", hostile.Script(20000), 1,
 			fmt.Sprintf(":%d:1: more than %d statements in one script: split it between transitions or states", 6+lang.MaxStmts, lang.MaxStmts)},
-		{"largest sum", hostile.Sum(lang.MaxDepth - 2), 0, ""},
+		{"largest sum", hostile.Sum(lang.MaxNesting - 2), 0, ""},
 		{"largest script", hostile.Script(lang.MaxStmts), 0, ""},
 	}
 	dir := t.TempDir()

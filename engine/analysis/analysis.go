@@ -1,5 +1,6 @@
-// Package analysis reads a symbolic execution tree (ARCHITECTURE.md §5,
-// seed 002 §4.4): what is reachable and what is not, within the bounds the
+// Package analysis reads a symbolic execution tree (docs/architecture.md
+// §Analyses on the tree; Zurowska and Dingel, Symbolic Execution of UML-RT
+// State Machines, 2011, §4.4): what is reachable and what is not, within the bounds the
 // tree was built under; invariants checked in every state; which outputs
 // can be produced; and where statechart priority resolves a
 // nondeterministic choice. Every claim about something reached comes with

@@ -1,8 +1,9 @@
-// Package depend is the dependence analysis of a Mealy-like machine (seed
-// 000 §2.4): its maximal paths, the control and data dependences between
-// its transitions, the transitions T_impacted that a change from one
-// version of a machine to another impacts (Impacted), and the change
-// impact measures M1 and M2 of seed 000 §6.2.1.
+// Package depend is the dependence analysis of a Mealy-like machine (Khalil
+// and Dingel, Incremental symbolic execution, 2015, §2.4): its maximal
+// paths, the control and data dependences between its transitions, the
+// transitions T_impacted that a change from one version of a machine to
+// another impacts (Impacted), and the change impact measures M1 and M2 of
+// the same paper, §6.2.1.
 //
 // The graph has the MLM states as nodes and the MLM transitions
 // (Machine.Transitions; Machine.Initial is not an edge) as edges. The
@@ -35,15 +36,15 @@
 // one, for reaching the initial state ends the behaviour, which starts
 // over (Def. 1). MaximalPaths(initial state) is Paths, which leave the
 // initial state; were those the paths after t, the transitions back to the
-// initial state of the triangle of seed 000 Fig. 3 would control the
+// initial state of the triangle of Fig. 3 of the paper would control the
 // transitions leaving S1_S0 (T4 ->CD T2, T3; T7 ->CD T2, T3, T4; T9 ->CD
 // T2, T3, T4), which Example 1 does not list.
 //
-// Condition 3 is our reading: seed 000 does not state it, and without it
+// Condition 3 is our reading: the paper does not state it, and without it
 // the triangle also gives T3 ->CD T10, T6 ->CD T10 and T8 ->CD T10, which
 // Example 1 does not list. A transition that is the only one leaving its
 // source is taken whenever that source is reached, and decides nothing.
-// Condition 2 in seed 000 reads MaximalPaths(source(tk)); we read the
+// Condition 2 in the paper reads MaximalPaths(source(tk)); we read the
 // paths after tk, as condition 1 reads the paths after ti (both readings
 // give Example 1).
 //
@@ -63,8 +64,8 @@
 // A data dependence is reported per pair and per variable.
 //
 // T_impacted, the transitions that "have an impact on or are impacted by"
-// the updated ones T_updated (seed 000 §4.2; with T_updated, the
-// transitions of interest Alg. 3 explores fully): seed 000 computes it by
+// the updated ones T_updated (the paper's §4.2; with T_updated, the
+// transitions of interest Alg. 3 explores fully): the paper computes it by
 // a dependence analysis of the modified version and does not say which
 // dependences carry an impact. We read it as one control or data
 // dependence, in either direction, between an updated transition and

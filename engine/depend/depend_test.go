@@ -24,7 +24,8 @@ func loadFile(t testing.TB, path string) *mlm.Machine {
 	return mach
 }
 
-// triangleNames names the triangle's transitions as seed 000 Fig. 3 does.
+// triangleNames names the triangle's transitions as Fig. 3 of
+// Khalil and Dingel, Incremental symbolic execution, 2015 does.
 var triangleNames = map[string]string{
 	"S0 setTriangleSides S1_S0":      "T1",
 	"S1_S0 checkPositiveSides S1_S1": "T2",
@@ -120,7 +121,8 @@ func near(t *testing.T, what string, got, want float64) {
 }
 
 // TestModels checks the maximal paths and the dependences of small models
-// against Example 1 of seed 000 and against hand computation.
+// against Example 1 of
+// Khalil and Dingel, Incremental symbolic execution, 2015 and against hand computation.
 func TestModels(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -206,7 +208,7 @@ func TestModels(t *testing.T) {
 }
 
 // pairs returns the distinct pairs of sorted data dependences, the way
-// seed 000 Example 1 lists them, with Var "".
+// Example 1 of Khalil and Dingel, Incremental symbolic execution, 2015 lists them, with Var "".
 func pairs(deps []Dep) []Dep {
 	var out []Dep
 	for _, d := range deps {
@@ -265,8 +267,8 @@ func TestImpacted(t *testing.T) {
 		// T2 -> T5 is between updated transitions.
 		{"T2 and T5 added", without(t, triangle, "T2", "T5"), triangle, []string{"T2", "T5"}, []string{"T1", "T6", "T7", "T8", "T9"}},
 		{"T10 added", without(t, triangle, "T10"), triangle, []string{"T10"}, nil},
-		// Seed 000 §4.2: T2's new action neither defines nor uses a
-		// variable, and nothing is impacted.
+		// Khalil and Dingel, Incremental symbolic execution, 2015, §4.2: T2's new
+		// action neither defines nor uses a variable, and nothing is impacted.
 		{"T2 action", triangle, edit(t, `<send event="evValidInput" target="#_parent"/>`,
 			`<send event="evValidInput" target="#_parent"/><send event="evAudit" target="#_parent"/>`), []string{"T2"}, nil},
 		// T5 decides T8 and T9; T1 defines a, b and c, which the guard

@@ -1,4 +1,5 @@
-// Package incremental analyses a change of a model (ARCHITECTURE.md §6):
+// Package incremental analyses a change of a model (docs/architecture.md
+// §Changes and impact):
 // the classified changes and T_updated (package diffmap), their impact
 // (package engine/depend), the head version's tree by the cheapest
 // strategy that gives the right answer (reuse, MSE, DSE or full), the
@@ -108,7 +109,8 @@ type Result struct {
 	WholeSet *engine.SET
 }
 
-// Impact is seed 000's change impact: the updated and the impacted MLM
+// Impact is the change impact of
+// Khalil and Dingel, Incremental symbolic execution, 2015: the updated and the impacted MLM
 // transitions, and the measures M1 and M2 (§6.2.1).
 type Impact struct {
 	Changed  []string
@@ -165,7 +167,7 @@ func qualifiers(set *engine.SET) (within int, cutBy vocab.Bound) {
 const MinSurvival = 0.30
 
 // Choose picks the strategy for the asked one (auto, or one of those a
-// user may ask for) and says why (ARCHITECTURE.md §6).
+// user may ask for) and says why (docs/architecture.md §Strategy choice).
 func Choose(asked vocab.Strategy, d *diffmap.Diff, base, head *mlm.Machine, baseSet *engine.SET) (vocab.Strategy, string, error) {
 	switch asked {
 	case vocab.StrategyMSE, vocab.StrategyDSE, vocab.StrategyFull:
@@ -297,7 +299,8 @@ func renames(d *diffmap.Diff, base *mlm.Machine) engine.Renames {
 	return ren
 }
 
-// ChangeImpact computes seed 000's change impact of d from base to head:
+// ChangeImpact computes the change impact of
+// Khalil and Dingel, Incremental symbolic execution, 2015, of d from base to head:
 // T_updated, T_impacted (depend.Impacted) and M1, M2 on head's maximal
 // paths; it returns with them the transitions DSE explores fully
 // (engine.DSEInterest).

@@ -101,7 +101,8 @@ func firstDifference(a, b string) string {
 	return fmt.Sprintf("lengths %d and %d", len(la), len(lb))
 }
 
-// TestTriangleT2Action is seed 000 Fig. 5: T2's action changes. T2 is
+// TestTriangleT2Action is Fig. 5 of
+// Khalil and Dingel, Incremental symbolic execution, 2015: T2's action changes. T2 is
 // updated, nothing is impacted, auto picks MSE, DSE's tree is smaller, and
 // MSE's tree is full SE's.
 func TestTriangleT2Action(t *testing.T) {

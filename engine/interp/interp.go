@@ -6,7 +6,7 @@
 // conflict removal, exit and entry sets, transition domains, shallow and
 // deep history, done.state events, and the internal and external queues.
 //
-// Semantics have two implementations on purpose (ARCHITECTURE.md §9): the
+// Semantics have two implementations on purpose (docs/architecture.md §Semantics): the
 // flattener (model/mlm), which the symbolic executor runs, and this
 // interpreter. They share no code but the IR, the action language (package
 // lang) and its concrete executor (sim.Executor); a differential test keeps

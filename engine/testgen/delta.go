@@ -12,7 +12,8 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-// Delta is how a test suite changed between two versions (seed 003). Every
+// Delta is how a test suite changed between two versions
+// (Rapos, Effects of model evolution, 2012). Every
 // base test is replayed on the head machine with its own input values:
 // those that fire the same transitions with the same decision paths and
 // meet their oracle are retained, those that follow their path but produce

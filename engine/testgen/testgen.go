@@ -1,5 +1,6 @@
 // Package testgen turns paths of a symbolic execution tree into concrete
-// tests (seeds 002 and 003): the input sequence of the path with parameter
+// tests (Zurowska and Dingel, Symbolic execution of UML-RT state machines, 2011;
+// Rapos, Effects of model evolution, 2012): the input sequence of the path with parameter
 // values from a model of its path condition, and the expected outputs of
 // each step and the final configuration as the oracle.
 //
@@ -385,7 +386,7 @@ func (g *Generator) step(x *engine.Node, sh *shared, vals map[solver.Term]any, i
 // inherited returns the values of the base test with the identity of the
 // path to n when they satisfy its path condition (evaluated, no solver),
 // or nil: a test keeps its values across versions while they still
-// satisfy its path (ARCHITECTURE.md §5). Every parameter of the path
+// satisfy its path (docs/architecture.md §Analyses on the tree). Every parameter of the path
 // needs a value of its sort; the test's values for parameters the path no
 // longer has are dropped.
 func (g *Generator) inherited(n *engine.Node, path []*engine.Node) map[solver.Term]any {
@@ -710,7 +711,7 @@ func Suite(set *engine.SET, coverage vocab.Coverage, newSolver engine.NewSolver)
 }
 
 // SuiteFrom returns the suite of set that follows base, a suite of the
-// version before (ARCHITECTURE.md §5): a chosen leaf whose identity is
+// version before (docs/architecture.md §Analyses on the tree): a chosen leaf whose identity is
 // that of a base test, and whose path condition that test's values still
 // satisfy, keeps the values; only the other leaves are solved. With the
 // same base, the same tree gives the same suite, however it was built.

@@ -1,5 +1,5 @@
-// Package evaluation repeats Khalil and Dingel's evaluation (seed 000 §6,
-// docs/evaluation.md) for versions of a model: it times full symbolic
+// Package evaluation repeats Khalil and Dingel's evaluation (Incremental symbolic
+// execution, 2015, §6; docs/evaluation.md) for versions of a model: it times full symbolic
 // execution, MSE, DSE and auto on each version and prints Tables 3-5. It
 // is the research harness behind setbot evaluate, kept out of the analysis
 // packages because fair timing needs what a library must not do (a
@@ -22,7 +22,8 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-// Row is one version's line of seed 000's Tables 3-5, measured in one run.
+// Row is one version's line of Tables 3-5 of
+// Khalil and Dingel, Incremental symbolic execution, 2015, measured in one run.
 type Row struct {
 	Name                 string
 	Changed, Impacted    int
@@ -127,7 +128,8 @@ func ratio(part, whole float64) float64 {
 	return part / whole
 }
 
-// WriteTable prints rows in the layout of seed 000's Tables 3-5, with the
+// WriteTable prints rows in the layout of Tables 3-5 of
+// Khalil and Dingel, Incremental symbolic execution, 2015, with the
 // average and standard deviation of the savings, the number of versions
 // where MSE's tree differs from SE's, and time(auto)/time(full).
 func WriteTable(w io.Writer, title string, rows []Row) error {

@@ -32,8 +32,9 @@
 // Mutate makes a second version of a model (generated or not): one random
 // change of a given Kind, which it reports, so that the classification of
 // changes between versions (package diffmap) can be tested against known
-// answers. RenameTrigger and AddOutput make the two kinds of change seed
-// 000's evaluation applies to one chosen transition (see cmd/mkversions).
+// answers. RenameTrigger and AddOutput make the two kinds of change the
+// evaluation of Khalil and Dingel, Incremental symbolic execution, 2015
+// applies to one chosen transition (see cmd/mkversions).
 package modelgen
 
 import (

@@ -15,7 +15,7 @@ import (
 // classification are compared as the same values.
 type Kind = diffmap.Kind
 
-// The change classes (after Rapos's classification; ARCHITECTURE.md §6).
+// The change classes (after Rapos's classification; docs/architecture.md §Changes and impact).
 const (
 	StateAdded           = diffmap.StateAdded
 	StateRemoved         = diffmap.StateRemoved
@@ -191,8 +191,9 @@ func Transitions(src []byte) ([]TransitionInfo, error) {
 
 // RenameTrigger gives the transition with the given identity a new event,
 // named after its old one and used nowhere else, declared with the old
-// event's parameters when the old one is declared (seed 000 §6.2.2: "an
-// alteration to the event name").
+// event's parameters when the old one is declared (Khalil and Dingel,
+// Incremental symbolic execution, 2015, §6.2.2: "an alteration to the event
+// name").
 func RenameTrigger(src []byte, id string) ([]byte, Edit, error) {
 	c, t, err := find(src, id)
 	if err != nil {
@@ -206,8 +207,9 @@ func RenameTrigger(src []byte, id string) ([]byte, Edit, error) {
 }
 
 // AddOutput adds <send event="evAudit" target="#_parent"/> at the end of
-// the content of the transition with the given identity (seed 000 §6.2.2:
-// "adding a send event statement to the action code").
+// the content of the transition with the given identity (Khalil and Dingel,
+// Incremental symbolic execution, 2015, §6.2.2: "adding a send event
+// statement to the action code").
 func AddOutput(src []byte, id string) ([]byte, Edit, error) {
 	c, t, err := find(src, id)
 	if err != nil {

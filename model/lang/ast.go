@@ -1,10 +1,11 @@
 // Package lang is setbot's small typed action and expression language: the
-// language of guards and actions in every model format (ARCHITECTURE.md §3).
-// Its core is the subset on which ECMAScript and C agree, over mathematical
-// integers and booleans, plus raise/send statements; around it, the parts
-// of ECMAScript that statecharts use: exact decimals, strings and their common methods,
-// undefined and null, typeof, 32-bit bit operators, _event's fields and
-// the SCXML system variables.
+// language of guards and actions in every model format
+// (docs/architecture.md §The action language). Its core is the subset on
+// which ECMAScript and C agree, over mathematical integers and booleans,
+// plus raise/send statements; around it, the parts of ECMAScript that
+// statecharts use: exact decimals, strings and their common methods,
+// undefined and null, typeof, 32-bit bit operators, _event's fields and the
+// SCXML system variables.
 //
 // The scanner, parser, type checker and printer are separate passes, in the
 // manner of go/scanner, go/parser, go/types and go/printer. The checker does

@@ -18,8 +18,8 @@ func FuzzParseExpr(f *testing.F) {
 	for _, src := range []string{"", "a b", "(((a", "x = 1", "'s", "/* c", "a.b.c(1)", "1e99", "In(x)"} {
 		f.Add(src)
 	}
-	// Chains and nests just within MaxDepth and just past it.
-	for _, n := range []int{MaxDepth - 2, MaxDepth + 1} {
+	// Chains and nests just within MaxNesting and just past it.
+	for _, n := range []int{MaxNesting - 2, MaxNesting + 1} {
 		f.Add("x" + strings.Repeat(" + 1", n))
 		f.Add(strings.Repeat("(", n) + "x" + strings.Repeat(")", n))
 		f.Add("o" + strings.Repeat(".f[0]", n/2))
@@ -69,7 +69,7 @@ func FuzzParseStmts(f *testing.F) {
 		"function g(n) { return n <= 1 ? 1 : n * g(n - 1); } y = g(x) + Math.max(1, x)", "return", "x = Math.pow(x, 3)"} {
 		f.Add(src)
 	}
-	for _, n := range []int{MaxDepth / 2, MaxDepth + 1} {
+	for _, n := range []int{MaxNesting / 2, MaxNesting + 1} {
 		f.Add(strings.Repeat("if (a) ", n) + "x = x" + strings.Repeat(" + 1", n))
 		f.Add("function f(a) { return a" + strings.Repeat(" + a", n/2) + "; } x = f(f(f(x)))")
 	}

@@ -124,7 +124,7 @@ func TestInlineGrowthBounded(t *testing.T) {
 // makes an expression deeper than any text of the model; the inliner
 // refuses it at the call with the depth limit's message.
 func TestInlineDeepens(t *testing.T) {
-	body := "a" + strings.Repeat(" + 1", MaxDepth*2/3)
+	body := "a" + strings.Repeat(" + 1", MaxNesting*2/3)
 	in := inliner(t, "function f(a) { return "+body+"; }")
 	for _, tc := range []struct {
 		call string
@@ -142,7 +142,7 @@ func TestInlineDeepens(t *testing.T) {
 		v, _ := in.Expr(e)
 		want := ""
 		if tc.err {
-			want = fmt.Sprintf("e.js:1:1: expression nested more than %d deep once its calls are inlined: compute the value in steps, in locals", MaxDepth)
+			want = fmt.Sprintf("e.js:1:1: expression nested more than %d deep once its calls are inlined: compute the value in steps, in locals", MaxNesting)
 		}
 		if got := errText(in.Errs); got != want {
 			t.Errorf("%s: errors %q, want %q", tc.call, got, want)

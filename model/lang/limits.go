@@ -9,14 +9,14 @@ import "fmt"
 // made (and again where inlining makes it deeper), so that no text can
 // exhaust the stack and every pass stays proportional to the text.
 const (
-	// MaxDepth bounds how deep expressions and statements nest, in the
+	// MaxNesting bounds how deep expressions and statements nest, in the
 	// parser and in the tree it returns: each operand of an operator,
 	// element of a literal, argument, parenthesis and statement inside
 	// another counts a level, so that x + 1 + 1 ... is as deep as it is
 	// long. Real models stay within a few dozen levels; a thousand levels
 	// take a few hundred kilobytes of any pass's stack, and little of the
 	// solver's.
-	MaxDepth = 1000
+	MaxNesting = 1000
 	// MaxNodes bounds the nodes of one expression (operators, operands
 	// and literals; an expression in a script is counted alone).
 	MaxNodes = 100000
@@ -39,7 +39,7 @@ func (e *limitError) String() string {
 	return e.msg + ": " + e.hint
 }
 
-// overLimit returns where the tree rooted at n first exceeds MaxDepth or
+// overLimit returns where the tree rooted at n first exceeds MaxNesting or
 // nodes nodes in one expression, or nil (the parser counts statements).
 // It does not recurse: the tree may be as deep as the text is long.
 func overLimit(n Node, nodes int) *limitError {
@@ -65,12 +65,12 @@ func overLimit(n Node, nodes int) *limitError {
 		it := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		_, isExpr := it.n.(Expr)
-		if it.depth > MaxDepth {
+		if it.depth > MaxNesting {
 			what := "statements"
 			if isExpr {
 				what = "expression"
 			}
-			return &limitError{at: it.n, msg: fmt.Sprintf("%s nested more than %d deep", what, MaxDepth)}
+			return &limitError{at: it.n, msg: fmt.Sprintf("%s nested more than %d deep", what, MaxNesting)}
 		}
 		if isExpr {
 			if !it.inExpr {

@@ -209,8 +209,8 @@ func (p *parser) expect(tok Token) int {
 // each call must be paired with leave.
 func (p *parser) enter(what string) bool {
 	p.depth++
-	if p.depth > MaxDepth {
-		p.error("%s nested more than %d deep", what, MaxDepth)
+	if p.depth > MaxNesting {
+		p.error("%s nested more than %d deep", what, MaxNesting)
 		p.stop()
 		return false
 	}
@@ -220,7 +220,7 @@ func (p *parser) enter(what string) bool {
 func (p *parser) leave() { p.depth-- }
 
 // withinLimits reports whether the tree n the parser built keeps to
-// MaxDepth and MaxNodes, and reports where it does not: the
+// MaxNesting and MaxNodes, and reports where it does not: the
 // parser counts the nesting it recurses on (enter), but builds a chain of
 // operators or of member accesses in a loop, as deep as it is long. After
 // the parser stopped, the tree is replaced all the same, silently.

@@ -399,9 +399,9 @@ t.scxml:4:7: expected ';', found 'g'`
 }
 
 func TestParseLimits(t *testing.T) {
-	deep := MaxDepth + 100
-	deepMsg := fmt.Sprintf("expression nested more than %d deep", MaxDepth)
-	stmtsMsg := fmt.Sprintf("statements nested more than %d deep", MaxDepth)
+	deep := MaxNesting + 100
+	deepMsg := fmt.Sprintf("expression nested more than %d deep", MaxNesting)
+	stmtsMsg := fmt.Sprintf("statements nested more than %d deep", MaxNesting)
 	// An operator chain is parsed in a loop but nests in the tree: the
 	// error is at the chain's start, the position of its deepest operator.
 	tests := []struct {
@@ -411,10 +411,10 @@ func TestParseLimits(t *testing.T) {
 		col   int
 		msg   string
 	}{
-		{"parens", false, strings.Repeat("(", deep) + "a" + strings.Repeat(")", deep), MaxDepth + 1, deepMsg},
-		{"unary", true, "a = " + strings.Repeat("!", deep) + "a", MaxDepth + 3, deepMsg},
+		{"parens", false, strings.Repeat("(", deep) + "a" + strings.Repeat(")", deep), MaxNesting + 1, deepMsg},
+		{"unary", true, "a = " + strings.Repeat("!", deep) + "a", MaxNesting + 3, deepMsg},
 		{"ternary", true, "a = " + strings.Repeat("a ? b : ", deep) + "c", 7993, deepMsg},
-		{"blocks", true, strings.Repeat("{", deep) + strings.Repeat("}", deep), MaxDepth + 1, stmtsMsg},
+		{"blocks", true, strings.Repeat("{", deep) + strings.Repeat("}", deep), MaxNesting + 1, stmtsMsg},
 		{"ifs", true, strings.Repeat("if (a) ", deep) + "b = 1", 6998, deepMsg},
 		{"else ifs", true, "if (a) {}" + strings.Repeat(" else if (a) {}", deep), 14990, deepMsg},
 		{"sum", false, "x" + strings.Repeat(" + 1", deep), 1, deepMsg},
@@ -454,9 +454,9 @@ func TestParseLimits(t *testing.T) {
 // passes after the parser (checker, printer, simplifier, inliner) take it.
 func TestParseWithinLimits(t *testing.T) {
 	for _, src := range []string{
-		"x" + strings.Repeat(" + 1", MaxDepth-3) + " > 0",
-		strings.Repeat("(", MaxDepth-2) + "x > 0" + strings.Repeat(")", MaxDepth-2),
-		"o" + strings.Repeat(".f", MaxDepth-1),
+		"x" + strings.Repeat(" + 1", MaxNesting-3) + " > 0",
+		strings.Repeat("(", MaxNesting-2) + "x > 0" + strings.Repeat(")", MaxNesting-2),
+		"o" + strings.Repeat(".f", MaxNesting-1),
 	} {
 		e, errs := parseExpr(src)
 		if len(errs) > 0 {

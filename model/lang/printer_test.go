@@ -289,7 +289,7 @@ func TestRoundTripNearLimit(t *testing.T) {
 	}
 	for _, p := range patterns {
 		var deepest string
-		for n := 1; n <= MaxDepth; n++ {
+		for n := 1; n <= MaxNesting; n++ {
 			src := strings.Repeat(p.open, n) + p.mid + strings.Repeat(p.closer, n)
 			var errs source.ErrorList
 			if p.stmts {

@@ -72,14 +72,15 @@ func TestFlattenErrors(t *testing.T) {
 	}
 }
 
-// TestTriangleShape checks the MLM of seed 000's Example 2.
+// TestTriangleShape checks the MLM of Example 2 of
+// Khalil and Dingel, Incremental symbolic execution, 2015.
 func TestTriangleShape(t *testing.T) {
 	m := flatten(t, "../../examples/triangle.scxml")
 	if len(m.States) != 5 || len(m.Transitions) != 10 || len(m.Initial) != 1 {
 		t.Fatalf("triangle: %d states, %d transitions, %d initial; want 5, 10, 1", len(m.States), len(m.Transitions), len(m.Initial))
 	}
 	// reset on the composite S1 flattens to one transition per substate
-	// (T4, T7, T9, T10 of seed 000).
+	// (T4, T7, T9, T10 of Khalil and Dingel, Incremental symbolic execution, 2015).
 	var resets []string
 	for _, t := range m.Transitions {
 		if t.Event == "reset" {

@@ -1,7 +1,8 @@
 // Package mlm flattens a statechart (package model) into the Mealy-like
-// machine (MLM) of seed 000 §3.1: simple states that are full active
-// configurations, and transitions (source, event, guard, action, target)
-// whose behaviour is exactly that of the statechart under SCXML semantics.
+// machine (MLM) of Khalil and Dingel, Incremental symbolic execution, 2015,
+// §3.1: simple states that are full active configurations, and transitions
+// (source, event, guard, action, target) whose behaviour is exactly that of
+// the statechart under SCXML semantics.
 //
 // Each MLM transition is one macrostep from a stable configuration: the
 // selection of enabled transitions on the event (with SCXML priority), the
@@ -9,7 +10,7 @@
 // outermost first), and the eventless transitions that follow, folded in.
 // Raised and self-sent events stay events of the machine: the executor keeps
 // them in the symbolic state's queues and processes them run-to-completion
-// (ARCHITECTURE.md §4). Delayed sends are timer events the environment may
+// (docs/architecture.md §Semantics). Delayed sends are timer events the environment may
 // fire once set.
 package mlm
 
@@ -138,7 +139,7 @@ func (m *Machine) SetsTimers() bool {
 }
 
 // InputEvents returns the input alphabet: the events the environment may
-// send (ARCHITECTURE.md §3 "Inputs").
+// send (docs/architecture.md §Inputs).
 func (m *Machine) InputEvents() []*model.Event {
 	var out []*model.Event
 	for _, e := range m.Events {

@@ -263,7 +263,7 @@ func (b *builder) paramLookup(t *model.Transition) func(string) (lang.Type, bool
 }
 
 // collectEvents registers every event the model names and decides its
-// kinds (ARCHITECTURE.md §3 "Inputs").
+// kinds (docs/architecture.md §Inputs).
 func (b *builder) collectEvents(all []code) {
 	ensure := func(name string, pos source.Pos) *model.Event {
 		ev := b.m.EventByName(name)

@@ -57,8 +57,8 @@ func (e *element) content() text {
 }
 
 // parseDOM reads src into an element tree. It refuses DTDs (so no entity
-// is ever expanded) and nesting deeper than maxDepth.
-func parseDOM(file *source.File, src []byte, maxDepth int) (*element, *source.Error) {
+// is ever expanded) and nesting deeper than maxNesting.
+func parseDOM(file *source.File, src []byte, maxNesting int) (*element, *source.Error) {
 	d := xml.NewDecoder(bytes.NewReader(src))
 	d.Strict = true
 	// addDocument has decoded the document to UTF-8 already, whatever
@@ -90,8 +90,8 @@ func parseDOM(file *source.File, src []byte, maxDepth int) (*element, *source.Er
 		raw := src[start:end]
 		switch tok := tok.(type) {
 		case xml.StartElement:
-			if len(stack) >= maxDepth {
-				return nil, fail(start, "elements nested deeper than %d levels", maxDepth)
+			if len(stack) >= maxNesting {
+				return nil, fail(start, "elements nested deeper than %d levels", maxNesting)
 			}
 			el := &element{Name: tok.Name, Start: start}
 			raws := scanRawAttrs(raw)

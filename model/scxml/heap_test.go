@@ -26,9 +26,9 @@ const maxHeapRatio = 50
 // heap to bytes is about that of the same shape at 1 MB (the note of
 // issue 27 measures those), and the test stays fast.
 var accepted = map[string]func() []byte{
-	"sums":         func() []byte { return hostile.Guards(32, hostile.SumCond(lang.MaxDepth-2)) },
-	"parentheses":  func() []byte { return hostile.Guards(128, hostile.ParensCond(lang.MaxDepth-1)) },
-	"alternatives": func() []byte { return hostile.Guards(12, hostile.AlternativesCond(11*lang.MaxDepth)) },
+	"sums":         func() []byte { return hostile.Guards(32, hostile.SumCond(lang.MaxNesting-2)) },
+	"parentheses":  func() []byte { return hostile.Guards(128, hostile.ParensCond(lang.MaxNesting-1)) },
+	"alternatives": func() []byte { return hostile.Guards(12, hostile.AlternativesCond(11*lang.MaxNesting)) },
 	"scripts":      func() []byte { return hostile.Scripts(4, lang.MaxStmts/2) },
 	"assigns":      func() []byte { return hostile.Assigns(1500) },
 	"parallel":     func() []byte { return hostile.Parallel(1800) },

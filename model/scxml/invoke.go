@@ -349,7 +349,7 @@ func (b *builder) readChild(p pendingInvoke, passed map[string]passedParam) *mod
 	if file == nil {
 		return nil
 	}
-	root, perr := parseDOM(file, []byte(data), b.opts.MaxDepth)
+	root, perr := parseDOM(file, []byte(data), b.opts.MaxNesting)
 	if perr != nil {
 		b.errs = append(b.errs, perr)
 		return nil

@@ -1,5 +1,5 @@
 // Package scxml reads W3C SCXML documents into the statechart IR of package
-// model. It supports the subset ARCHITECTURE.md §3 names; every other
+// model. It supports the subset docs/architecture.md §Semantics names; every other
 // construct is an error naming the element and its position, never skipped.
 //
 // Types that cannot be inferred (event parameters, variable ranges) come
@@ -40,14 +40,14 @@ const (
 
 // Defaults for Options.
 const (
-	DefaultMaxBytes = 8 << 20
-	DefaultMaxDepth = 64
+	DefaultMaxBytes   = 8 << 20
+	DefaultMaxNesting = 64
 )
 
 // Options bound what the reader accepts.
 type Options struct {
-	MaxBytes int // largest document, and largest file a src names; 0 means DefaultMaxBytes
-	MaxDepth int // deepest element nesting; 0 means DefaultMaxDepth
+	MaxBytes   int // largest document, and largest file a src names; 0 means DefaultMaxBytes
+	MaxNesting int // deepest element nesting; 0 means DefaultMaxNesting
 	// CallDepth is how deep calls of script functions nest, and how many
 	// times a loop inside one runs, when they are inlined (lang.Inliner);
 	// the commands pass the loop bound. 0 means lang.CallBound.
@@ -65,8 +65,8 @@ func (o Options) withDefaults() Options {
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultMaxBytes
 	}
-	if o.MaxDepth <= 0 {
-		o.MaxDepth = DefaultMaxDepth
+	if o.MaxNesting <= 0 {
+		o.MaxNesting = DefaultMaxNesting
 	}
 	return o
 }
@@ -118,7 +118,7 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	if perr != nil {
 		return nil, source.ErrorList{perr}
 	}
-	root, perr := parseDOM(file, src, opts.MaxDepth)
+	root, perr := parseDOM(file, src, opts.MaxNesting)
 	if perr != nil {
 		return nil, source.ErrorList{perr}
 	}

@@ -19,7 +19,7 @@ func TestDeepestTerm(t *testing.T) {
 	y := tab.Var("y", solver.IntSort)
 	c := tab.Var("b", solver.BoolSort)
 	v := tab.Var("x", solver.IntSort)
-	for i := 0; tab.Size(c)+tab.Size(v) < vocab.MaxTermSize+lang.MaxDepth; i++ {
+	for i := 0; tab.Size(c)+tab.Size(v) < vocab.MaxTermSize+lang.MaxNesting; i++ {
 		c = tab.Not(tab.And(c, tab.Lt(y, tab.Int(int64(i)))))
 		v = tab.Add(v, y)
 	}

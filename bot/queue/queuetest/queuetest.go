@@ -332,8 +332,8 @@ func testQueueChecks(t *testing.T, b Opener) {
 	q := b(t).Queue
 	id := enqueue(t, q, prJob(1, "h1", "d-1"))
 	j := claim(t, q)
-	if busy, err := q.Analysing(ctx, "octo/models", "h1"); err != nil || !busy {
-		t.Errorf("Analysing = %v, %v while the job runs", busy, err)
+	if busy, err := q.Analyzing(ctx, "octo/models", "h1"); err != nil || !busy {
+		t.Errorf("Analyzing = %v, %v while the job runs", busy, err)
 	}
 	if err := q.SetCheck(ctx, id, 555, true); err != nil {
 		t.Fatal(err)

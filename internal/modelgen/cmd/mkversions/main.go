@@ -1,5 +1,5 @@
 // Command mkversions writes modified versions of the benchmark models, for
-// reproducing seed 000's evaluation of incremental symbolic execution
+// reproducing the evaluation of incremental symbolic execution
 // (Khalil & Dingel, TR 2015-623, §6.2.2-6.2.3, Tables 3-5).
 //
 // As in the paper, each numbered version (v01.scxml, ...) changes one
