@@ -184,7 +184,7 @@ func largeAnalysis(t testing.TB) *report.Analysis {
 	}
 	ca := &report.ChangeAnalysis{TestDelta: delta, NewlyUnreachable: []report.StateRef{{State: "G59S48"}},
 		Changes: []report.Change{{Kind: diffmap.GuardChanged, Subject: "G3S4:next>G3S5"}}}
-	return &report.Analysis{Base: strings.Repeat("a", 40), Head: strings.Repeat("b", 40), Gate: report.Gate{Conclusion: report.Failure},
+	return &report.Analysis{Base: strings.Repeat("a", 40), Head: strings.Repeat("b", 40), Gate: report.Verdict{Conclusion: report.Failure},
 		Models: []*report.Model{{Path: "large.scxml", Status: report.Modified, HeadMachine: m, ChangeAnalysis: ca}}}
 }
 
