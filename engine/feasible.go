@@ -98,6 +98,12 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 			}
 		}
 	}
+	// A conjunct whose negation p holds is refuted by every model of p.
+	for _, x := range missing {
+		if p.has(o.tab.Not(x)) {
+			return false
+		}
+	}
 	a := p.pc
 	var vars []solver.Term
 	for _, x := range missing {
