@@ -621,7 +621,8 @@ func (o *oracle) refutedByModel(p *premise, c *candidate) bool {
 		return false
 	}
 	var need uint64
-	missing := make([]solver.Term, 0, len(c.pc))
+	missing := o.missing[:0]
+	defer func() { o.missing = missing[:0] }()
 	for _, x := range c.pc {
 		if p.has(x) {
 			continue
@@ -641,7 +642,7 @@ func (o *oracle) refutedByModel(p *premise, c *candidate) bool {
 	o.eachNew(&p.seen, func(slot uint64, m counterexample) {
 		sat := ^uint64(0)
 		for i, x := range p.pc {
-			if k := p.comps[i]; k >= 0 && k < 64 && sat&(1<<k) != 0 && !o.holds(m, []solver.Term{x}) {
+			if k := p.comps[i]; k >= 0 && k < 64 && sat&(1<<k) != 0 && !o.truthOf(m, x) {
 				sat &^= 1 << k
 			}
 		}
@@ -653,7 +654,7 @@ func (o *oracle) refutedByModel(p *premise, c *candidate) bool {
 			continue
 		}
 		for _, x := range missing {
-			if !o.holds(m, []solver.Term{x}) {
+			if !o.truthOf(m, x) {
 				return true
 			}
 		}
