@@ -72,6 +72,9 @@ func (o *oracle) sat(pc []solver.Term, c solver.Term) bool {
 	// Only the conjuncts that share variables with c (transitively) can
 	// make it infeasible, since pc alone is satisfiable.
 	rel := o.Slice(pc, o.tab.Vars(c))
+	if ok, decided := boxSatisfiable(o.tab, rel, c); decided {
+		return ok
+	}
 	return o.check(append(rel, c)) != solver.Unsat
 }
 

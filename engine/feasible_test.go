@@ -54,3 +54,31 @@ func TestImpliesRefutesNegatedConjunct(t *testing.T) {
 		t.Errorf("%d solver calls, want none", or.calls)
 	}
 }
+
+// TestSatDecidesBoxes: a guard that with the conjuncts it shares variables
+// with is nothing but bounds is decided by their intervals, without the
+// solver.
+func TestSatDecidesBoxes(t *testing.T) {
+	tab := solver.NewTable()
+	v, w := tab.Var("v", solver.IntSort), tab.Var("w", solver.IntSort)
+	pc := []solver.Term{tab.Le(tab.Int(0), v), tab.Le(v, tab.Int(200))}
+	or := newOracle(tab, noSolver{t})
+	for _, tc := range []struct {
+		c    solver.Term
+		want bool
+	}{
+		{tab.Lt(tab.Int(150), v), true},
+		{tab.Le(tab.Int(201), v), false},
+		{tab.Eq(v, tab.Int(200)), true},
+		{tab.Eq(v, tab.Int(-1)), false},
+	} {
+		if got := or.sat(pc, tc.c); got != tc.want {
+			t.Errorf("sat(%v, %s) = %v, want %v", pc, tab.String(tc.c), got, tc.want)
+		}
+	}
+	// v's conjuncts are bounds still when pc has another, about w alone.
+	pc = append(pc[:2], tab.Lt(w, tab.Int(5)))
+	if !or.sat(pc, tab.Le(tab.Int(100), v)) {
+		t.Errorf("100 <= v infeasible with %v", pc)
+	}
+}

@@ -51,6 +51,26 @@ func bound(tab *solver.Table, x solver.Term) (solver.Term, interval, bool) {
 	return 0, all, false
 }
 
+// boxSatisfiable decides a conjunction of bounds, those of a and x: it
+// is satisfiable exactly when no variable's interval is empty. decided is
+// false when a conjunct is no bound.
+func boxSatisfiable(tab *solver.Table, a []solver.Term, x solver.Term) (sat, decided bool) {
+	if _, _, ok := bound(tab, x); !ok {
+		return false, false
+	}
+	for _, c := range a {
+		if _, _, ok := bound(tab, c); !ok {
+			return false, false
+		}
+	}
+	for _, b := range bounds(tab, append(a[:len(a):len(a)], x)) {
+		if b.iv.lo > b.iv.hi {
+			return false, true
+		}
+	}
+	return true, true
+}
+
 // byIntervals decides a ⇒ x when interval reasoning can: implied is true
 // when the bounds among a entail x; refuted is true when a is nothing but
 // bounds (so its models are exactly their box) and x, a bound, is not
