@@ -29,6 +29,7 @@ type oracle struct {
 	premise      premise
 	parent, comp []int
 	impure       []bool
+	missing      []solver.Term // refutedByModel's scratch
 	calls        int
 	unknown      int
 	err          error // the first solver error; exploration stops on it
@@ -71,6 +72,9 @@ func (o *oracle) sat(pc []solver.Term, c solver.Term) bool {
 	// Only the conjuncts that share variables with c (transitively) can
 	// make it infeasible, since pc alone is satisfiable.
 	rel := o.Slice(pc, o.tab.Vars(c))
+	if ok, decided := boxSatisfiable(o.tab, rel, c); decided {
+		return ok
+	}
 	return o.check(append(rel, c)) != solver.Unsat
 }
 
@@ -96,6 +100,12 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 			if _, ok := p.variable(v); !ok {
 				return false
 			}
+		}
+	}
+	// A conjunct whose negation p holds is refuted by every model of p.
+	for _, x := range missing {
+		if p.has(o.tab.Not(x)) {
+			return false
 		}
 	}
 	a := p.pc
@@ -124,7 +134,7 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 	// A model that satisfies a and not b, kept from an earlier refutation,
 	// refutes without the solver (a counterexample cache, as KLEE's).
 	for _, m := range o.cex {
-		if o.holds(m, rel) && !o.holds(m, []solver.Term{goal}) {
+		if o.holds(m, rel) && !o.truthOf(m, goal) {
 			return false
 		}
 	}
@@ -181,14 +191,17 @@ func (o *oracle) close() {
 const maxCounterexamples = 32
 
 // counterexample is a model the solver gave, with its int and bool values
-// also in the compact form EvalScalar reads.
+// also in the compact form EvalScalar reads, and the truth of the terms
+// asked of it so far: canonical conjuncts recur in the premises and
+// candidates of many states, so each is evaluated once per model.
 type counterexample struct {
 	all     map[solver.Term]solver.Value
 	scalars map[solver.Term]int64
+	truth   map[solver.Term]bool
 }
 
 func newCounterexample(m map[solver.Term]solver.Value) counterexample {
-	c := counterexample{all: m, scalars: make(map[solver.Term]int64, len(m))}
+	c := counterexample{all: m, scalars: make(map[solver.Term]int64, len(m)), truth: make(map[solver.Term]bool)}
 	for v, x := range m {
 		switch x.Sort {
 		case solver.IntSort:
@@ -207,20 +220,30 @@ func newCounterexample(m map[solver.Term]solver.Value) counterexample {
 // holds reports whether every term of conj is true under the model; a term
 // the model does not decide counts as false.
 func (o *oracle) holds(m counterexample, conj []solver.Term) bool {
-	scalar := func(v solver.Term) (int64, bool) { x, ok := m.scalars[v]; return x, ok }
-	val := func(v solver.Term) (solver.Value, bool) { x, ok := m.all[v]; return x, ok }
 	for _, c := range conj {
-		if o.tab.IsScalar(c) {
-			if v, ok := o.tab.EvalScalar(c, scalar); !ok || v == 0 {
-				return false
-			}
-			continue
-		}
-		if v, ok := o.tab.Eval(c, val); !ok || !v.Bool {
+		if !o.truthOf(m, c) {
 			return false
 		}
 	}
 	return true
+}
+
+// truthOf reports whether the boolean term c is true under the model; a term
+// the model does not decide counts as false.
+func (o *oracle) truthOf(m counterexample, c solver.Term) bool {
+	if t, ok := m.truth[c]; ok {
+		return t
+	}
+	var t bool
+	if o.tab.IsScalar(c) {
+		v, ok := o.tab.EvalScalar(c, func(v solver.Term) (int64, bool) { x, ok := m.scalars[v]; return x, ok })
+		t = ok && v != 0
+	} else {
+		v, ok := o.tab.Eval(c, func(v solver.Term) (solver.Value, bool) { x, ok := m.all[v]; return x, ok })
+		t = ok && v.Bool
+	}
+	m.truth[c] = t
+	return t
 }
 
 // check asks the solver, through the cache.

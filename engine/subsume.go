@@ -62,6 +62,11 @@ type premise struct {
 	comps []int
 	sat   [maxCounterexamples]uint64
 	seen  uint64 // the newest counterexample sat was computed for
+	// in[x] == gen marks the conjuncts x of pc: has is asked for every
+	// conjunct of every candidate, so it is one load, not a search. The
+	// stamps outlive the premise (prepare reuses them with the next gen).
+	in  []uint32
+	gen uint32
 }
 
 type premiseVar struct {
@@ -72,7 +77,22 @@ type premiseVar struct {
 }
 
 // has reports whether x is a conjunct of the premise.
-func (p *premise) has(x solver.Term) bool { return slices.Contains(p.pc, x) }
+func (p *premise) has(x solver.Term) bool { return int(x) < len(p.in) && p.in[x] == p.gen }
+
+// mark records the conjuncts of p.pc for has.
+func (p *premise) mark() {
+	p.gen++
+	if p.gen == 0 { // wrapped: old stamps could pass for new ones
+		clear(p.in)
+		p.gen = 1
+	}
+	for _, x := range p.pc {
+		if int(x) >= len(p.in) {
+			p.in = slices.Grow(p.in, int(x)+1-len(p.in))[:int(x)+1]
+		}
+		p.in[x] = p.gen
+	}
+}
 
 // variable returns what the premise says of v, and whether it mentions v.
 func (p *premise) variable(v solver.Term) (premiseVar, bool) {
@@ -404,7 +424,8 @@ func bounds(tab *solver.Table, pc []solver.Term) []varBound {
 func (o *oracle) prepare(pc []solver.Term) *premise {
 	tab := o.tab
 	p := &o.premise
-	*p = premise{pc: pc, vars: p.vars[:0], comps: p.comps[:0]}
+	*p = premise{pc: pc, vars: p.vars[:0], comps: p.comps[:0], in: p.in, gen: p.gen}
+	p.mark()
 	// Union-find over the variables (by index in p.vars): a conjunct joins
 	// those it mentions.
 	parent, impure := o.parent[:0], o.impure[:0] // impure by variable; resolved to the roots below
@@ -600,7 +621,8 @@ func (o *oracle) refutedByModel(p *premise, c *candidate) bool {
 		return false
 	}
 	var need uint64
-	missing := make([]solver.Term, 0, len(c.pc))
+	missing := o.missing[:0]
+	defer func() { o.missing = missing[:0] }()
 	for _, x := range c.pc {
 		if p.has(x) {
 			continue
@@ -620,7 +642,7 @@ func (o *oracle) refutedByModel(p *premise, c *candidate) bool {
 	o.eachNew(&p.seen, func(slot uint64, m counterexample) {
 		sat := ^uint64(0)
 		for i, x := range p.pc {
-			if k := p.comps[i]; k >= 0 && k < 64 && sat&(1<<k) != 0 && !o.holds(m, []solver.Term{x}) {
+			if k := p.comps[i]; k >= 0 && k < 64 && sat&(1<<k) != 0 && !o.truthOf(m, x) {
 				sat &^= 1 << k
 			}
 		}
@@ -632,7 +654,7 @@ func (o *oracle) refutedByModel(p *premise, c *candidate) bool {
 			continue
 		}
 		for _, x := range missing {
-			if !o.holds(m, []solver.Term{x}) {
+			if !o.truthOf(m, x) {
 				return true
 			}
 		}

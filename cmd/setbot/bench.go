@@ -26,8 +26,9 @@ model, the tree's size, the median wall time and the median CPU time of the
 process (the exploration's goroutine and the garbage collector's): states,
 paths, solver calls, milliseconds, CPU milliseconds, and symbolic states per
 second and per CPU-second. The exploration has --jobs workers (default one
-per CPU); --jobs 1 gives a one-core rate, though the collector may use
-another core, which the CPU time counts. The bundled benchmark models are in
+per idle CPU: the CPUs less the load average, at least 1); --jobs 1 gives a
+one-core rate, though the collector may use another core, which the CPU
+time counts. The bundled benchmark models are in
 testdata/bench (see its README):
 
   setbot bench testdata/bench/*.scxml

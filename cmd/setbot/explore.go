@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"github.com/setbot/setbot/internal/blackbox"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -73,15 +74,29 @@ func (f *engineFlags) options() engine.Options {
 
 // jobsFlag registers --jobs, the workers of an exploration.
 func jobsFlag(cmd *cobra.Command, jobs *int) {
-	cmd.Flags().IntVar(jobs, "jobs", 0, "explore with this many workers, one solver each (0: one per CPU); the results are the same for any number")
+	cmd.Flags().IntVar(jobs, "jobs", 0, "explore with this many workers, one solver each (0: one per idle CPU, the CPUs less the load average, at least 1; 1 where the load is unknown); the results are the same for any number")
 }
 
 // explorationJobs is the number of workers --jobs asks for.
 func explorationJobs(jobs int) int {
 	if jobs == 0 {
-		return runtime.NumCPU()
+		load, ok := loadAverage()
+		return idleCPUs(runtime.NumCPU(), load, ok)
 	}
 	return jobs
+}
+
+// idleCPUs is the default number of workers: one per CPU that other work
+// leaves idle (cpus less the one-minute load average, rounded), at least 1.
+// A second worker pays only on a core of its own: on a 2-core machine
+// busy with other processes, two workers took 0.7-2.1 times the wall time
+// of one and 10-30 % more CPU (docs/performance.md, Workers). Where the
+// load is not known (known false), one worker: never slower than --jobs 1.
+func idleCPUs(cpus int, load float64, known bool) int {
+	if !known {
+		return 1
+	}
+	return max(1, min(cpus, int(math.Round(float64(cpus)-load))))
 }
 
 // explore loads a model and builds its tree.

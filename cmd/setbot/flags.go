@@ -25,7 +25,7 @@ var intRanges = map[string]struct{ min, max int }{
 	"limit":          {0, 0},
 	"loop-limit":     {1, 0},
 	"max-microsteps": {1, 0},
-	"jobs":           {0, 0}, // 0: one per CPU
+	"jobs":           {0, 0}, // 0: one per idle CPU
 	"top":            {1, 0},
 }
 
