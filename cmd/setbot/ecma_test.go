@@ -196,3 +196,20 @@ func simulateBoth(t *testing.T, want string, args ...string) {
 		}
 	}
 }
+
+// TestECMAComputedKey: o[k] with a key computed when it runs reads the
+// field k names, or undefined where it names none, and the variable it is
+// assigned to comes to hold undefined besides its strings.
+func TestECMAComputedKey(t *testing.T) {
+	const model = "testdata/ecma/computedkey.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want b and unknown reached\n%s", out)
+	}
+	simulateBoth(t, "b (halted)", model, "key(k='-...')")
+	simulateBoth(t, "unknown", model, "key(k='x')")
+	simulateBoth(t, "a", model, "key(k='.-')")
+}

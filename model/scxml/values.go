@@ -39,6 +39,12 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 				learnt = true
 				return
 			}
+			if v != nil && widens(v.Type, t) && !b.annotated[name] {
+				v.Type = v.Type.OrAbsent()
+				vars[v.Name] = v.Type
+				learnt = true
+				return
+			}
 			if v == nil || v.Type.Kind != lang.Undef || t.Kind == lang.Invalid || t.Kind == lang.Undef {
 				return
 			}
@@ -96,16 +102,32 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 
 // mayType reports whether n may give a variable its type (inferVarTypes):
 // a <foreach>, or an assignment of a whole variable that is undefined
-// alone, or an int without a setbot:type that a decimal makes a decimal.
+// alone, or a scalar without a setbot:type that a decimal makes a decimal
+// or a value that may be undefined widens (widens).
 func (b *builder) mayType(n lang.Node) bool {
 	switch a := n.(type) {
 	case *lang.ForEach:
 		return true
 	case *lang.Assign:
 		v := b.m.Var(a.Target.Name)
-		return len(a.Path) == 0 && v != nil && (v.Type.Kind == lang.Undef || v.Type.Kind == lang.Int && !b.annotated[v.Name])
+		if len(a.Path) > 0 || v == nil {
+			return false
+		}
+		switch a.Value.(type) {
+		case *lang.Index, *lang.Cond: // reads that may be undefined
+			return v.Type.Kind == lang.Undef || !v.Type.IsComposite() && !b.annotated[v.Name]
+		}
+		return v.Type.Kind == lang.Undef || v.Type.Kind == lang.Int && !b.annotated[v.Name]
 	}
 	return false
+}
+
+// widens reports whether a variable of type vt that is assigned a value of
+// type t comes to hold undefined besides its kind: a scalar that is given a
+// value of its own kind that may be undefined (symbol = codeReference[k]),
+// as ECMAScript's variables hold any value.
+func widens(vt, t lang.Type) bool {
+	return vt.Kind != lang.Undef && !vt.IsComposite() && !vt.MayBeAbsent() && t.MayBeAbsent() && t.Kind == vt.Kind
 }
 
 // growArrays gives room to grow to each array variable without a
