@@ -213,3 +213,25 @@ func TestECMAComputedKey(t *testing.T) {
 	simulateBoth(t, "unknown", model, "key(k='x')")
 	simulateBoth(t, "a", model, "key(k='.-')")
 }
+
+// TestECMAForward: SCXML.send({event: _event, topic: ...}) sends the event
+// being processed, with its data, to the topic: each event the transition
+// matches, in every executor.
+func TestECMAForward(t *testing.T) {
+	const model = "testdata/ecma/forward.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	for _, want := range []string{"output go to #_out: first after 1 events (go(x=0))", "output stop to #_out: first after 1 events (stop)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: no %q in\n%s", want, out)
+		}
+	}
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		code, out, errs := runSimulate(t, ref, model, "go(x=2)", "go(x=5)")
+		if code != 0 || !strings.Contains(out, "outputs: go(x=2) to #_out") || !strings.HasSuffix(out, "b\n") {
+			t.Errorf("simulate %s: exit %d, want go(x=2) forwarded to #_out and the run in b\n%s%s", ref, code, out, errs)
+		}
+	}
+}
