@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -233,5 +234,31 @@ func TestECMAForward(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "outputs: go(x=2) to #_out") || !strings.HasSuffix(out, "b\n") {
 			t.Errorf("simulate %s: exit %d, want go(x=2) forwarded to #_out and the run in b\n%s%s", ref, code, out, errs)
 		}
+	}
+}
+
+// TestECMARebind: binding a name again to the same function changes
+// nothing, a <data> whose value names a function is bound to it, typeof of
+// either is "function", and of two declarations in one script the last is
+// the function; binding a name to another function is refused where it
+// happens.
+func TestECMARebind(t *testing.T) {
+	const model = "testdata/ecma/rebind.scxml"
+	want := model + ":8:45: warning: function step declared twice in one script (first at " + model + ":8:11): the last declaration is the function"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 1 {
+		t.Fatalf("check: exit %d\n%s%s\nwant %s", code, out, errs, want)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want c reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "go", "go")
+	src, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := strings.Replace(string(src), `expr="function (a) { return a + 1; }"`, `expr="function (a) { return a + 2; }"`, 1)
+	path := writeModel(t, "m.scxml", []byte(other))
+	if code, out, _ := runCLI(t, "check", path); code != exitFindings || !strings.HasPrefix(out, path+":14:25: inc is bound to another function here than at ") {
+		t.Errorf("check of a binding to another function: exit %d\n%s", code, out)
 	}
 }

@@ -178,6 +178,7 @@ type builder struct {
 	// funcs are the functions the scripts declare, externals the black-box
 	// functions declared with setbot:function.
 	funcs     map[string]*lang.FuncDecl
+	rebinds   []*lang.FuncDecl // <assign>s of a function expression (checkRebinds)
 	externals map[string]*lang.Signature
 	funcEls   []*element
 	anon      int
@@ -386,6 +387,7 @@ func (b *builder) build(root *element) *model.Model {
 	b.readFunctions()
 	b.scriptVars()
 	b.readData()
+	b.checkRebinds()
 	b.readInvokes()
 	for _, p := range b.pending {
 		b.resolve(p)
@@ -395,6 +397,7 @@ func (b *builder) build(root *element) *model.Model {
 	b.historyCycles()
 	b.assignIDs()
 	b.doneReading()
+	b.functionTypes()
 	b.inlineCalls()
 	b.checkCode()
 	return b.m
