@@ -262,3 +262,24 @@ func TestECMARebind(t *testing.T) {
 		t.Errorf("check of a binding to another function: exit %d\n%s", code, out)
 	}
 }
+
+// TestECMASlice: a string's slice(start, end) is ECMAScript's: negative
+// indexes count from the end, end defaults to the length, and an end
+// before the start gives the empty string; the solver finds a string whose
+// slices meet a condition.
+func TestECMASlice(t *testing.T) {
+	const model = "testdata/ecma/slice.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want c reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "go(t='x')", "go(t='abd')")
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		code, out, errs := runSimulate(t, ref, model, "go(t='x')", "go(t='abc')")
+		if code != 0 || !strings.Contains(out, "discarded: no transition of b takes it") {
+			t.Errorf("simulate %s: exit %d, want go(t='abc') discarded in b ('abc'.slice(-1) is 'c')\n%s%s", ref, code, out, errs)
+		}
+	}
+}

@@ -550,7 +550,7 @@ func (c *checker) method(x *Method) Type {
 		return IntType
 	}
 	lo, hi := StringMethods[x.Name], StringMethods[x.Name]
-	if x.Name == "substring" {
+	if x.Name == "substring" || x.Name == "slice" {
 		lo = 1
 	}
 	switch {
@@ -563,7 +563,7 @@ func (c *checker) method(x *Method) Type {
 		return Type{}
 	}
 	arg := String
-	if x.Name == "substring" || x.Name == "charAt" {
+	if x.Name == "substring" || x.Name == "charAt" || x.Name == "slice" {
 		arg = Int
 	}
 	for _, a := range x.Args {
@@ -572,7 +572,7 @@ func (c *checker) method(x *Method) Type {
 	switch x.Name {
 	case "indexOf":
 		return IntType
-	case "substring", "charAt":
+	case "substring", "charAt", "slice":
 		return StringType
 	}
 	return BoolType
