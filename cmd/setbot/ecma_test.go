@@ -283,3 +283,16 @@ func TestECMASlice(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAVarLater: var i; (undefined) that the next statement assigns a
+// constant, for (i = 0; ...), is var i = 0.
+func TestECMAVarLater(t *testing.T) {
+	const model = "testdata/ecma/varlater.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want c reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "go", "go")
+}

@@ -112,6 +112,7 @@ type parser struct {
 	depth   int
 	stmts   int  // statements parsed (MaxStmts)
 	stopped bool // too many errors or too deep: the rest reads as EOF
+	bare    map[*Decl]string // var x; without a value, to its keyword (parseStmtList)
 }
 
 func newParser(src Snippet) *parser {
