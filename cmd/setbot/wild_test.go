@@ -204,3 +204,25 @@ func TestDraftFinal(t *testing.T) {
 		t.Errorf("explore: exit %d, want end unreachable\n%s%s", code, out, errs)
 	}
 }
+
+// TestDefaultJEXL: a document that names no data model and compares with a
+// JEXL word operator is read as the jexl data model, with a warning, in
+// every executor.
+func TestDefaultJEXL(t *testing.T) {
+	path := writeModel(t, "m.scxml", []byte(`<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a">
+<datamodel><data id="n" expr="0"/></datamodel>
+<state id="a"><transition event="go" cond="n lt 2" target="a"><assign location="n" expr="n + 1"/></transition>
+<transition event="go" cond="n eq 2" target="b"/></state><final id="b"/></scxml>`))
+	code, out, _ := runCLI(t, "check", path)
+	if want := path + `:3:46: warning: lt is JEXL's comparison, in a document that names no data model: read as datamodel="jexl"`; code != 0 || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 1 {
+		t.Errorf("check: exit %d\n%s\nwant %s", code, out, want)
+	}
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		if code, out, errs := runSimulate(t, ref, path, "go", "go", "go"); code != 0 || !strings.HasSuffix(out, "b (halted)\n") {
+			t.Errorf("simulate %s: exit %d, want b after three go\n%s%s", ref, code, out, errs)
+		}
+	}
+	if code, out, errs := runCLI(t, "explore", path); code != 0 || strings.Contains(out, "unreachable") {
+		t.Errorf("explore: exit %d, want b reached\n%s%s", code, out, errs)
+	}
+}

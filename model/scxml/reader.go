@@ -359,6 +359,8 @@ func (b *builder) build(root *element) *model.Model {
 		b.jexl = jexl.New() // Commons SCXML's JEXL, read as a dialect (dialect.go)
 	} else if ok && a.Value != "ecmascript" && a.Value != "null" {
 		b.refusef(a.Offsets0(), "datamodel %q is not supported: write datamodel=\"ecmascript\" or omit it (setbot reads ecmascript-style expressions)", a.Value)
+	} else if !ok {
+		b.defaultJEXL(root)
 	}
 	if a, ok := root.attr("binding"); ok {
 		switch a.Value {
