@@ -95,6 +95,8 @@ func TestEarlyDraftRefusals(t *testing.T) {
 			":2:1: <onentry> is not allowed in <scxml> (the SCXML working drafts"},
 		{"final state with children", head + "\n<state id=\"a\" final=\"true\"><state id=\"b\"/></state></scxml>",
 			":2:15: final=\"true\" on <state> is of the early SCXML working drafts (2005 to 2007), and on a state with child states or inside another state it has no SCXML 1.0 reading"},
+		{"exit", head + "<state id=\"a\"><transition event=\"e\" target=\"a\">\n<exit/></transition></state></scxml>",
+			":2:1: <exit> is of the early SCXML working drafts (2005 to 2007), where it ends the session: make the transition target a <final> child of <scxml> instead"},
 		{"initial twice", `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a"` + "\n" + ` initialstate="a"><state id="a"/></scxml>`,
 			":2:2: <scxml> has both initial and initialstate (the early working drafts' name for initial): remove initialstate"},
 	} {

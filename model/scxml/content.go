@@ -114,6 +114,11 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" || parent == "foreach" {
 				b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
 			}
+		case "exit":
+			// The working drafts of 2005 to 2007 end the session with <exit
+			// expr namelist>, which SCXML 1.0 does not have.
+			b.errorf(c.Start, "<exit> is of the early SCXML working drafts (2005 to 2007), where it ends the session: "+
+				"make the transition target a <final> child of <scxml> instead (with a <donedata> for what the exit returns)")
 		default:
 			b.errorf(c.Start, "unknown element <%s>: remove it, or move it to a namespace of its own", c.Name.Local)
 		}
