@@ -217,7 +217,8 @@ func TestECMAComputedKey(t *testing.T) {
 
 // TestECMAForward: SCXML.send({event: _event, topic: ...}) sends the event
 // being processed, with its data, to the topic: each event the transition
-// matches, in every executor.
+// matches, or in entry code the event whose macrostep enters the state, in
+// every executor.
 func TestECMAForward(t *testing.T) {
 	const model = "testdata/ecma/forward.scxml"
 	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
@@ -231,8 +232,8 @@ func TestECMAForward(t *testing.T) {
 	}
 	for _, ref := range []string{"--time=timed", "--reference"} {
 		code, out, errs := runSimulate(t, ref, model, "go(x=2)", "go(x=5)")
-		if code != 0 || !strings.Contains(out, "outputs: go(x=2) to #_out") || !strings.HasSuffix(out, "b\n") {
-			t.Errorf("simulate %s: exit %d, want go(x=2) forwarded to #_out and the run in b\n%s%s", ref, code, out, errs)
+		if code != 0 || !strings.Contains(out, "outputs: go(x=2) to #_out") || !strings.Contains(out, "outputs: go(x=5) to #_entered") || !strings.HasSuffix(out, "b\n") {
+			t.Errorf("simulate %s: exit %d, want go(x=2) forwarded to #_out, go(x=5) by b's entry to #_entered, and the run in b\n%s%s", ref, code, out, errs)
 		}
 	}
 }

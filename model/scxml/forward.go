@@ -9,9 +9,10 @@ import (
 // SCXML.send({event: _event}) (lang.ForwardEvent), by a chain over the
 // events the code may be processing: if (_event.name == "e") send e with
 // e's data, as scxmlrun sends the _event object it is given (its name and
-// data). A transition's code processes the events it matches; other code
-// any event of the model. Where no event is being processed (the start),
-// nothing is sent. It runs once the events and the parameters of the
+// data). A transition's code processes the events it matches; other code,
+// and an eventless transition's, which run in the macrostep of the last
+// event processed, any event of the model. Where no event has been
+// processed yet (the start), nothing is sent. It runs once the events and the parameters of the
 // inputs are known, and marks each forwarded event an output.
 func (b *builder) expandForwards(all []code) {
 	for _, c := range all {
@@ -20,7 +21,7 @@ func (b *builder) expandForwards(all []code) {
 		}
 		var events []*model.Event
 		for _, ev := range b.m.Events {
-			if c.trans == nil || !c.trans.Eventless() && c.trans.Matches(ev.Name) {
+			if c.trans == nil || c.trans.Eventless() || c.trans.Matches(ev.Name) {
 				events = append(events, ev)
 			}
 		}
