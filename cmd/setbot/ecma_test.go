@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -195,4 +196,104 @@ func simulateBoth(t *testing.T, want string, args ...string) {
 			t.Errorf("simulate %v: exit %d, want the run to end in %q\n%s%s", a, code, want, out, errs)
 		}
 	}
+}
+
+// TestECMAComputedKey: o[k] with a key computed when it runs reads the
+// field k names, or undefined where it names none, and the variable it is
+// assigned to comes to hold undefined besides its strings.
+func TestECMAComputedKey(t *testing.T) {
+	const model = "testdata/ecma/computedkey.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want b and unknown reached\n%s", out)
+	}
+	simulateBoth(t, "b (halted)", model, "key(k='-...')")
+	simulateBoth(t, "unknown", model, "key(k='x')")
+	simulateBoth(t, "a", model, "key(k='.-')")
+}
+
+// TestECMAForward: SCXML.send({event: _event, topic: ...}) sends the event
+// being processed, with its data, to the topic: each event the transition
+// matches, or in entry code the event whose macrostep enters the state, in
+// every executor.
+func TestECMAForward(t *testing.T) {
+	const model = "testdata/ecma/forward.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	for _, want := range []string{"output go to #_out: first after 1 events (go(x=0))", "output stop to #_out: first after 1 events (stop)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: no %q in\n%s", want, out)
+		}
+	}
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		code, out, errs := runSimulate(t, ref, model, "go(x=2)", "go(x=5)")
+		if code != 0 || !strings.Contains(out, "outputs: go(x=2) to #_out") || !strings.Contains(out, "outputs: go(x=5) to #_entered") || !strings.HasSuffix(out, "b\n") {
+			t.Errorf("simulate %s: exit %d, want go(x=2) forwarded to #_out, go(x=5) by b's entry to #_entered, and the run in b\n%s%s", ref, code, out, errs)
+		}
+	}
+}
+
+// TestECMARebind: binding a name again to the same function changes
+// nothing, a <data> whose value names a function is bound to it, typeof of
+// either is "function", and of two declarations in one script the last is
+// the function; binding a name to another function is refused where it
+// happens.
+func TestECMARebind(t *testing.T) {
+	const model = "testdata/ecma/rebind.scxml"
+	want := model + ":8:45: warning: function step declared twice in one script (first at " + model + ":8:11): the last declaration is the function"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 1 {
+		t.Fatalf("check: exit %d\n%s%s\nwant %s", code, out, errs, want)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want c reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "go", "go")
+	src, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := strings.Replace(string(src), `expr="function (a) { return a + 1; }"`, `expr="function (a) { return a + 2; }"`, 1)
+	path := writeModel(t, "m.scxml", []byte(other))
+	if code, out, _ := runCLI(t, "check", path); code != exitFindings || !strings.HasPrefix(out, path+":14:25: inc is bound to another function here than at ") {
+		t.Errorf("check of a binding to another function: exit %d\n%s", code, out)
+	}
+}
+
+// TestECMASlice: a string's slice(start, end) is ECMAScript's: negative
+// indexes count from the end, end defaults to the length, and an end
+// before the start gives the empty string; the solver finds a string whose
+// slices meet a condition.
+func TestECMASlice(t *testing.T) {
+	const model = "testdata/ecma/slice.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want c reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "go(t='x')", "go(t='abd')")
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		code, out, errs := runSimulate(t, ref, model, "go(t='x')", "go(t='abc')")
+		if code != 0 || !strings.Contains(out, "discarded: no transition of b takes it") {
+			t.Errorf("simulate %s: exit %d, want go(t='abc') discarded in b ('abc'.slice(-1) is 'c')\n%s%s", ref, code, out, errs)
+		}
+	}
+}
+
+// TestECMAVarLater: var i; (undefined) that the next statement assigns a
+// constant, for (i = 0; ...), is var i = 0.
+func TestECMAVarLater(t *testing.T) {
+	const model = "testdata/ecma/varlater.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want c reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "go", "go")
 }

@@ -93,8 +93,10 @@ func TestEarlyDraftRefusals(t *testing.T) {
 			":2:1: <transition> is not allowed in <scxml> (the SCXML working drafts of 2008 and 2009 read <scxml> as the root state, with an <initial> as a state has, and tools of that time still write it so; SCXML 1.0 makes it a wrapper of the states): wrap the states in a <state> and put the transition there"},
 		{"onentry in scxml", head + "<state id=\"a\"/>\n<onentry/></scxml>",
 			":2:1: <onentry> is not allowed in <scxml> (the SCXML working drafts"},
-		{"final state", head + "\n<state id=\"a\" final=\"true\"/></scxml>",
-			":2:15: final=\"true\" on <state> is of the early SCXML working drafts (2005 to 2007): write a <final> for a final state (it takes no transitions), or remove the attribute"},
+		{"final state with children", head + "\n<state id=\"a\" final=\"true\"><state id=\"b\"/></state></scxml>",
+			":2:15: final=\"true\" on <state> is of the early SCXML working drafts (2005 to 2007), and on a state with child states or inside another state it has no SCXML 1.0 reading"},
+		{"exit", head + "<state id=\"a\"><transition event=\"e\" target=\"a\">\n<exit/></transition></state></scxml>",
+			":2:1: <exit> is of the early SCXML working drafts (2005 to 2007), where it ends the session: make the transition target a <final> child of <scxml> instead"},
 		{"initial twice", `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a"` + "\n" + ` initialstate="a"><state id="a"/></scxml>`,
 			":2:2: <scxml> has both initial and initialstate (the early working drafts' name for initial): remove initialstate"},
 	} {
@@ -168,5 +170,61 @@ func TestEmptyDataExpr(t *testing.T) {
 	}
 	if code, out, errs := runCLI(t, "explore", path); code != 0 || !strings.Contains(out, "a (line 3): entered after the start, never stable") {
 		t.Errorf("explore: exit %d, want a transient\n%s%s", code, out, errs)
+	}
+}
+
+// TestDraftFinal: final="true" on a <state> of the early drafts is a
+// <final> where the state has no transitions, and a <state> at the top
+// level where it has some (Apache Commons SCXML 0.x keeps taking them), in
+// the flattened machine, the reference interpreter and the exploration.
+func TestDraftFinal(t *testing.T) {
+	path := writeModel(t, "m.scxml", []byte(`<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="main">
+<state id="main" final="true"><transition event="go" target="exit"/></state>
+<state id="exit" final="true"><transition event="never" target="main"/></state>
+<state id="end" final="true"/></scxml>`))
+	code, out, _ := runCLI(t, "check", path)
+	want := []string{
+		path + ":2:18: warning: final=\"true\" on a <state> with transitions is of the early SCXML working drafts (2005 to 2007), whose engines (Apache Commons SCXML 0.x) keep taking its transitions",
+		path + ":3:18: warning: final=\"true\" on a <state> with transitions",
+		path + ":4:17: warning: final=\"true\" on <state> is the early SCXML working drafts' (2005 to 2007) final state, read as a <final>: write <final>",
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != 0 || len(lines) != len(want) {
+		t.Fatalf("check: exit %d\n%s", code, out)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("check line %d:\n%s\nwant prefix\n%s", i, lines[i], w)
+		}
+	}
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		if code, out, errs := runSimulate(t, ref, path, "go"); code != 0 || !strings.HasSuffix(out, "exit\n") || !strings.Contains(out, "main\n") {
+			t.Errorf("simulate %s: exit %d, want main, then exit after go\n%s%s", ref, code, out, errs)
+		}
+	}
+	if code, out, errs := runCLI(t, "explore", path); code != 0 || !strings.Contains(out, "end (line 4)") {
+		t.Errorf("explore: exit %d, want end unreachable\n%s%s", code, out, errs)
+	}
+}
+
+// TestDefaultJEXL: a document that names no data model and compares with a
+// JEXL word operator is read as the jexl data model, with a warning, in
+// every executor.
+func TestDefaultJEXL(t *testing.T) {
+	path := writeModel(t, "m.scxml", []byte(`<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a">
+<datamodel><data id="n" expr="0"/></datamodel>
+<state id="a"><transition event="go" cond="n lt 2" target="a"><assign location="n" expr="n + 1"/></transition>
+<transition event="go" cond="n eq 2" target="b"/></state><final id="b"/></scxml>`))
+	code, out, _ := runCLI(t, "check", path)
+	if want := path + `:3:46: warning: lt is JEXL's comparison, in a document that names no data model: read as datamodel="jexl"`; code != 0 || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 1 {
+		t.Errorf("check: exit %d\n%s\nwant %s", code, out, want)
+	}
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		if code, out, errs := runSimulate(t, ref, path, "go", "go", "go"); code != 0 || !strings.HasSuffix(out, "b (halted)\n") {
+			t.Errorf("simulate %s: exit %d, want b after three go\n%s%s", ref, code, out, errs)
+		}
+	}
+	if code, out, errs := runCLI(t, "explore", path); code != 0 || strings.Contains(out, "unreachable") {
+		t.Errorf("explore: exit %d, want b reached\n%s%s", code, out, errs)
 	}
 }

@@ -550,7 +550,7 @@ var EventFields = map[string]bool{"name": true, "type": true, "sendid": true, "o
 
 // StringMethods are the string methods of the language and their number
 // of arguments: the ones guards use.
-var StringMethods = map[string]int{"indexOf": 1, "startsWith": 1, "endsWith": 1, "includes": 1, "substring": 2, "charAt": 1}
+var StringMethods = map[string]int{"indexOf": 1, "startsWith": 1, "endsWith": 1, "includes": 1, "substring": 2, "charAt": 1, "slice": 2}
 
 // What says, in one line, what meeting the bound means: the message of
 // the executors that stop or cut a path there.

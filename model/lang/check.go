@@ -444,6 +444,37 @@ func (c *checker) joinElems(t1, t2 Type) Type {
 	return j
 }
 
+// computedKey types o[k], a read of the object o by a key k computed when
+// it runs: the field k names, or undefined where k names none, as
+// ECMAScript reads an object (lowered to a chain of ?: over the fields).
+// The fields must be scalars of one type; the key a string.
+func (c *checker) computedKey(x *Index, t Type) Type {
+	if c.value(x.Index, "a key", String) == Invalid {
+		return Type{}
+	}
+	var elem Type
+	for i, f := range t.Comp.Fields {
+		if f.Type.IsComposite() {
+			c.refuseAt(x.Lbrack, "%s with a computed key: field %s of %s is an array or object, and one that may be undefined is not modelled: "+
+				"index with a key written as a string, %s['%s']", ExprString(x), f.Name, ExprString(x.X), ExprString(x.X), f.Name)
+			return Type{}
+		}
+		if i == 0 {
+			elem = f.Type
+			continue
+		}
+		if elem = c.joinElems(elem, f.Type); elem.Kind == Invalid {
+			c.errorAt(x.Lbrack, "%s with a computed key: the fields of %s hold values of different types: index with a key written as a string, or give every field one type",
+				ExprString(x), ExprString(x.X))
+			return Type{}
+		}
+	}
+	if len(t.Comp.Fields) == 0 {
+		return UndefType
+	}
+	return elem.OrAbsent()
+}
+
 // index types X[I]: an element of an array, undefined where I may lie
 // outside it; o['f'] is o.f.
 func (c *checker) index(x *Index) Type {
@@ -468,6 +499,8 @@ func (c *checker) index(x *Index) Type {
 		c.expr(x.Index)
 		c.errorAt(x.Lbrack, "index into string %s: write %s.charAt(...)", ExprString(x.X), ExprString(x.X))
 		return Type{}
+	case t.Kind == Object:
+		return c.computedKey(x, t)
 	case t.Kind != Array:
 		c.expr(x.Index)
 		c.errorAt(x.Lbrack, "%s is %s, not an array: index an array, declared with an array literal such as [1, 2] as its initial value", ExprString(x.X), article(t.Kind))
@@ -602,7 +635,7 @@ func (c *checker) method(x *Method) Type {
 		return IntType
 	}
 	lo, hi := StringMethods[x.Name], StringMethods[x.Name]
-	if x.Name == "substring" {
+	if x.Name == "substring" || x.Name == "slice" {
 		lo = 1
 	}
 	switch {
@@ -615,7 +648,7 @@ func (c *checker) method(x *Method) Type {
 		return Type{}
 	}
 	arg := String
-	if x.Name == "substring" || x.Name == "charAt" {
+	if x.Name == "substring" || x.Name == "charAt" || x.Name == "slice" {
 		arg = Int
 	}
 	for _, a := range x.Args {
@@ -624,7 +657,7 @@ func (c *checker) method(x *Method) Type {
 	switch x.Name {
 	case "indexOf":
 		return IntType
-	case "substring", "charAt":
+	case "substring", "charAt", "slice":
 		return StringType
 	}
 	return BoolType

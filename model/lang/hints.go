@@ -144,7 +144,6 @@ func callMsg(path string) string {
 // not model.
 var stringAlternatives = map[string]string{
 	"substr":      "write s.substring(start, start + length)",
-	"slice":       "write s.substring(start, end) (with indexes that are not negative)",
 	"lastIndexOf": "setbot models indexOf, startsWith, endsWith and includes; test with those",
 	"toUpperCase": "case conversion is not modelled; compare with each spelling the string can have",
 	"toLowerCase": "case conversion is not modelled; compare with each spelling the string can have",

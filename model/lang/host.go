@@ -44,6 +44,11 @@ import (
 // declares.
 const callStmtPrefix = "_call"
 
+// ForwardEvent is the event of a send that forwards the event being
+// processed, SCXML.send({event: _event}): the reader replaces it by a send
+// of each event the code may be processing, with that event's data.
+const ForwardEvent = "_event"
+
 // HostTarget is the target of the output a call of a host function makes.
 const HostTarget = "#_host"
 
@@ -148,8 +153,21 @@ func (p *parser) hostEventOf(c *Call, x Expr, keep ...string) hostEvent {
 	var others []*FieldInit // the fields beside the event's, in order
 	fields := o.Fields
 	if f := field(fields, "event"); f != nil {
+		if e, ok := f.Value.(*EventField); ok && e.Field == "" && len(keep) > 0 {
+			// SCXML.send({event: _event}): scxmlrun sends the event
+			// being processed, its name and data (the reader expands it).
+			for _, g := range fields {
+				if g.Name != "event" && !slices.Contains(keep, g.Name) {
+					p.errorPos(g.NamePos, fmt.Sprintf("%s with field %s: setbot reads the fields name and data of the event%s", c.Fun, g.Name, extraFields(keep)))
+					return ev
+				}
+				ev.rest[g.Name] = g
+			}
+			ev.name, ev.ok = ForwardEvent, true
+			return ev
+		}
 		if e, ok := f.Value.(*EventField); ok && e.Field == "" {
-			p.hostError(c, "of _event forwards the event being processed, which is not modelled: name the event, {event: {name: \"e\", data: {...}}}")
+			p.hostError(c, "of _event raises the event being processed again, which is not modelled: name the event, {event: {name: \"e\", data: {...}}}")
 			return ev
 		}
 		inner, ok := f.Value.(*ObjectLit)

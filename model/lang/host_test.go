@@ -52,7 +52,7 @@ func TestParseHostCallErrors(t *testing.T) {
 		{`SCXML.raise({name: "a b"})`, `t.scxml:1:20: SCXML.raise of an invalid event name "a b"`},
 		{`SCXML.raise({name: "take." + i})`, "t.scxml:1:20: SCXML.raise with a computed event name 'take.' + i"},
 		{`SCXML.raise({name: "e", target: "x"})`, "t.scxml:1:25: SCXML.raise with field target: setbot reads the fields name and data of the event"},
-		{`SCXML.send({event: _event})`, "t.scxml:1:1: SCXML.send of _event forwards the event being processed"},
+		{`SCXML.raise({event: _event})`, "t.scxml:1:1: SCXML.raise of _event raises the event being processed again"},
 		{`SCXML.send({event: "e"})`, "t.scxml:1:1: SCXML.send with event 'e': write the event as an object"},
 		{`SCXML.send({name: "e", delay: "1s"})`, "t.scxml:1:24: SCXML.send with field delay"},
 		{`SCXML.send({name: "e", topic: t})`, "t.scxml:1:31: SCXML.send with a computed topic t"},

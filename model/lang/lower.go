@@ -261,6 +261,9 @@ func (l *lowerer) value(e Expr) Expr {
 		for _, a := range x.Args {
 			m.Args = append(m.Args, l.value(a))
 		}
+		if x.Name == "slice" {
+			return sliceOf(m)
+		}
 		return m
 	case *ToDecimal:
 		if l.typ(x.X).Kind == String {
@@ -584,4 +587,28 @@ func toString(v Expr, k Kind, pos source.Pos) Expr {
 			Else: &Binary{X: &StrLit{ValuePos: pos, Value: "-"}, OpPos: pos, Op: ADD, Y: &Digits{Start: pos, X: &Unary{OpPos: pos, Op: SUB, X: u}}}}
 	}
 	return v
+}
+
+// sliceOf lowers s.slice(start, end) of a string (m, its parts lowered) to
+// the substring it is, as ECMAScript computes it: a negative index counts
+// from the end (length + i, at least 0), end defaults to the length, and an
+// end before the start gives the empty string (where substring would swap
+// them). The string and the indexes are read more than once: lowered
+// expressions have no side effects.
+func sliceOf(m *Method) Expr {
+	pos := m.DotPos
+	length := &Method{X: m.X, DotPos: pos, Name: "length"}
+	zero := &IntLit{ValuePos: pos}
+	norm := func(i Expr) Expr {
+		fromEnd := &Binary{X: length, OpPos: pos, Op: ADD, Y: i}
+		clamped := &Cond{Cond: &Binary{X: fromEnd, OpPos: pos, Op: LSS, Y: zero}, Question: pos, Then: zero, Else: fromEnd}
+		return &Cond{Cond: &Binary{X: i, OpPos: pos, Op: LSS, Y: zero}, Question: pos, Then: clamped, Else: i}
+	}
+	start := norm(m.Args[0])
+	var end Expr = length
+	if len(m.Args) > 1 {
+		end = norm(m.Args[1])
+	}
+	end = &Cond{Cond: &Binary{X: end, OpPos: pos, Op: LSS, Y: start}, Question: pos, Then: start, Else: end}
+	return Simplify(&Method{X: m.X, DotPos: pos, Name: "substring", Call: true, Args: []Expr{start, end}})
 }

@@ -479,6 +479,25 @@ func (l *lowerer) element(ps []part, t Type, i Expr, inRange bool) []part {
 	return out
 }
 
+// keyed lowers o[k] of an object o of type t, read by a key k computed
+// when it runs, to a chain over the fields: the field whose name k is,
+// undefined where k names none (et, the read's type, may be undefined).
+func (l *lowerer) keyed(ps []part, t Type, k Expr, et Type) []part {
+	pos := k.Pos()
+	leaves := Leaves(et)
+	out := make([]part, len(leaves))
+	for li, f := range leaves {
+		chain := zeroLeaf(f, pos)
+		for fi := len(t.Comp.Fields) - 1; fi >= 0; fi-- {
+			name := t.Comp.Fields[fi].Name
+			is := &Binary{X: k, OpPos: pos, Op: EQL, Y: &StrLit{ValuePos: pos, Value: name}} // both strings
+			chain = &Cond{Cond: is, Question: pos, Then: l.align(below(ps, FieldSuffix(name)), et, pos)[li], Else: chain}
+		}
+		out[li] = part{f, Simplify(chain)}
+	}
+	return out
+}
+
 // assignLeaves assigns the leaves of the location called name, of type t,
 // their values vs. Where a value reads a leaf assigned before it (a = [a[1],
 // a[0]]), the values go through locals first, as ECMAScript evaluates the
@@ -641,6 +660,10 @@ func (l *lowerer) scalar(e Expr) (val, tag Expr, ok bool) {
 		xt := l.typ(x.X)
 		if s, isStr := x.Index.(*StrLit); isStr && xt.Kind == Object {
 			ps = below(l.parts(x.X), FieldSuffix(s.Value))
+			break
+		}
+		if xt.Kind == Object {
+			ps = l.keyed(l.parts(x.X), xt, Simplify(l.value(x.Index)), l.typ(e))
 			break
 		}
 		ps = l.element(l.parts(x.X), xt, Simplify(l.value(x.Index)), !l.typ(e).MayBeAbsent())

@@ -110,8 +110,9 @@ type parser struct {
 	lastErr int // offset of the last error, to drop errors cascading from it
 	lexeme      // the current lexeme
 	depth   int
-	stmts   int  // statements parsed (MaxStmts)
-	stopped bool // too many errors or too deep: the rest reads as EOF
+	stmts   int              // statements parsed (MaxStmts)
+	stopped bool             // too many errors or too deep: the rest reads as EOF
+	bare    map[*Decl]string // var x; without a value, to its keyword (parseStmtList)
 }
 
 func newParser(src Snippet) *parser {

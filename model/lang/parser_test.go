@@ -175,6 +175,8 @@ func TestParseStmts(t *testing.T) {
 		{"while (true) { a = 1; b = 2 }", "while (true) { a = 1; b = 2; }"},
 		{"for (int i = 0; i < 3; i++) s += i", "for (int i = 0; i < 3; i++) { s += i; }"},
 		{"for (;;) {}", "for (;;) {}"},
+		{"var i; for (i = 0; i < 3; i++) s += i", "var i = 0; for (i = 0; i < 3; i++) { s += i; }"},
+		{"let k; k = 'a'", "var k = 'a'; k = 'a';"},
 		{"for (i = 0; ; i += 2) {}", "for (i = 0;; i += 2) {}"},
 		{"for (let i = 0; i < n;) ++i", "for (var i = 0; i < n;) { i++; }"},
 		{"for (; c;) {}", "for (; c;) {}"},
@@ -258,7 +260,7 @@ func TestParseExprErrors(t *testing.T) {
 		{"010", "t.scxml:1:1: invalid integer literal 010: write it without leading zeros"},
 		{"_event", ""}, // a condition; the checker refuses it as a value
 		{"_event[0]", "t.scxml:1:1: index expression _event[...]: of _event, only data can be indexed, with a parameter's name in quotes"},
-		{"'abc'.foo()", "t.scxml:1:1: unsupported call 'abc'.foo(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:"},
+		{"'abc'.foo()", "t.scxml:1:1: unsupported call 'abc'.foo(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, slice, startsWith, substring) and concat; write what it computes with those, operators and ?:"},
 		{"In('abc", "t.scxml:1:4: unterminated string literal"},
 		{"In('ab\nc')", "t.scxml:1:4: unterminated string literal\nt.scxml:2:2: unterminated string literal"},
 		{`In('a\qb')`, "t.scxml:1:6: unknown escape sequence \\q"},
@@ -344,8 +346,8 @@ func TestParseStmtsErrors(t *testing.T) {
 		{"_event.data.x[0] = 1", "t.scxml:1:1: _event.data.x[0] is part of the system variable _event, which cannot be assigned (SCXML raises error.execution): assign a variable of your own"},
 		{"for (x, 1 of a) {}", "t.scxml:1:9: expected index variable, found '1'"},
 		{"for (x, i in a) {}", "t.scxml:1:11: expected 'of', found 'in'"},
-		{"var x", "t.scxml:1:1: missing initial value in var declaration of x: write var x = 0, or = false"},
-		{"let x\ny = 1", "t.scxml:1:1: missing initial value in let declaration of x: write let x = 0, or = false"},
+		{"var x", "t.scxml:1:1: missing initial value in var declaration of x, which the statement after it does not assign a constant: write var x = 0, or = false"},
+		{"let x\ny = 1", "t.scxml:1:1: missing initial value in let declaration of x, which the statement after it does not assign a constant: write let x = 0, or = false"},
 		{"int 5 = 1", "t.scxml:1:5: expected variable name, found '5'"},
 		{"int x = 1, y = 2", "t.scxml:1:10: expected ';', found ','"},
 		{"raise e", "t.scxml:1:8: expected '(', found end of input"},
@@ -387,7 +389,7 @@ func TestParseContinues(t *testing.T) {
 	src := "a = 1 +;\nb = 'x'.foo(1)\nif (c) { d = [1 2]; e = 2 }\nf = 3 g = 4\nh = 5"
 	b, errs := parseStmts(src)
 	want := `t.scxml:1:8: expected expression, found ';'
-t.scxml:2:5: unsupported call 'x'.foo(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, startsWith, substring) and concat; write what it computes with those, operators and ?:
+t.scxml:2:5: unsupported call 'x'.foo(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, slice, startsWith, substring) and concat; write what it computes with those, operators and ?:
 t.scxml:3:17: expected ',' or ']', found '2'
 t.scxml:4:7: expected ';', found 'g'`
 	if got := errText(errs); got != want {

@@ -15,14 +15,26 @@ import (
 // parseStmtList parses statements up to a '}' or the end of the input.
 func (p *parser) parseStmtList() []Stmt {
 	var list []Stmt
+	var bare *Decl // the last statement, var x; without a value
 	for p.tok != RBRACE && p.tok != EOF {
 		before := p.off
-		if s := p.parseStmt(); s != nil {
+		s := p.parseStmt()
+		if s != nil {
 			list = append(list, s)
+		}
+		if s != nil && bare != nil {
+			p.valueLater(bare, s)
+			bare = nil
+		}
+		if d, ok := s.(*Decl); ok && p.bare[d] != "" {
+			bare = d
 		}
 		if p.off == before {
 			p.next() // an error at a token that starts no statement
 		}
+	}
+	if bare != nil {
+		p.valueLater(bare, nil)
 	}
 	return list
 }
@@ -419,10 +431,44 @@ func (p *parser) parseDecl() Stmt {
 		return d
 	}
 	if d.Type.Kind == Invalid {
-		p.errorAt(off, fmt.Sprintf("missing initial value in %s declaration of %s: write %s %s = 0, or = false", kw, d.Name.Name, kw, d.Name.Name))
-		return nil
+		// Undefined, until the statement after it assigns it (valueLater).
+		if p.bare == nil {
+			p.bare = make(map[*Decl]string)
+		}
+		p.bare[d] = kw.String()
 	}
 	return d
+}
+
+// valueLater gives var x; (d, without a value: ECMAScript's x is
+// undefined) the constant that next, the statement after it, assigns x
+// before anything reads it (x = 0, or for (x = 0; ...)), which is then the
+// same as var x = 0; and reports any other such declaration, whose
+// undefined value setbot's typed locals have no place for.
+func (p *parser) valueLater(d *Decl, next Stmt) {
+	kw := p.bare[d]
+	delete(p.bare, d)
+	a, ok := next.(*Assign)
+	if f, isFor := next.(*For); isFor {
+		a, ok = f.Init.(*Assign)
+	}
+	if ok && a.Target.Name == d.Name.Name && len(a.Path) == 0 && a.Op == ASSIGN && isConstant(a.Value) {
+		d.Value = a.Value
+		return
+	}
+	p.errs = append(p.errs, &source.Error{Pos: p.src.positionOf(d.DeclPos), Msg: fmt.Sprintf("missing initial value in %s declaration of %s, "+
+		"which the statement after it does not assign a constant: write %s %s = 0, or = false", kw, d.Name.Name, kw, d.Name.Name)})
+}
+
+// isConstant reports whether e is a literal number, string or boolean.
+func isConstant(e Expr) bool {
+	switch x := e.(type) {
+	case *IntLit, *BoolLit, *StrLit, *DecLit:
+		return true
+	case *Unary:
+		return x.Op == SUB && isConstant(x.X)
+	}
+	return false
 }
 
 func (p *parser) parseRaise() Stmt {

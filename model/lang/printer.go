@@ -455,3 +455,19 @@ func fieldKey(name string) string {
 	}
 	return quote(name, '\'')
 }
+
+// SameFunction reports whether f and g are the same function apart from
+// their names and positions: the same parameters and the same body. Binding
+// a name again to the same function changes nothing a program can observe
+// but the function object's identity, which setbot does not model.
+func SameFunction(f, g *FuncDecl) bool {
+	if len(f.Params) != len(g.Params) {
+		return false
+	}
+	for i, p := range f.Params {
+		if p.Name != g.Params[i].Name {
+			return false
+		}
+	}
+	return BlockString(f.Body) == BlockString(g.Body)
+}

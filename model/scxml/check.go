@@ -118,6 +118,7 @@ func (b *builder) checkCode() {
 	b.source = nil // failNonArrays was the last to lower a block again
 	b.collectEvents(all)
 	b.inferInputParams(all)
+	b.expandForwards(all)
 	b.dataTruths(all)
 	b.declareLoopVars(all)
 	b.declareCommonsVars()
@@ -279,6 +280,9 @@ func (b *builder) collectEvents(all []code) {
 			case *lang.Raise:
 				ensure(s.Event, s.RaisePos).Kinds |= model.Internal
 			case *lang.Send:
+				if s.Event == lang.ForwardEvent {
+					return true // expandForwards
+				}
 				ev := ensure(s.Event, s.SendPos)
 				switch {
 				case s.Target != "":

@@ -114,6 +114,11 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" || parent == "foreach" {
 				b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
 			}
+		case "exit":
+			// The working drafts of 2005 to 2007 end the session with <exit
+			// expr namelist>, which SCXML 1.0 does not have.
+			b.errorf(c.Start, "<exit> is of the early SCXML working drafts (2005 to 2007), where it ends the session: "+
+				"make the transition target a <final> child of <scxml> instead (with a <donedata> for what the exit returns)")
 		default:
 			b.errorf(c.Start, "unknown element <%s>: remove it, or move it to a namespace of its own", c.Name.Local)
 		}
@@ -150,6 +155,9 @@ func (b *builder) assign(c *element) lang.Stmt {
 	case !ok2:
 		// The value written as the element's content, as for <data>.
 		ex = attribute{Name: xml.Name{Local: "content"}, NameOff: c.Start, Value: t.Value, Offsets: t.Offsets}
+	}
+	if lang.IsFuncExpr(ex.Value) {
+		return b.rebind(loc, ex)
 	}
 	name, off, fail := b.location(loc, "<assign>")
 	switch {
@@ -795,22 +803,39 @@ func (b *builder) global(blk *lang.Block) *lang.Block {
 // functions takes the function declarations out of the top level of a
 // script's code: ECMAScript declares them in the global scope, and setbot
 // inlines their calls everywhere (inlineCalls).
+//
+// A function declared twice in one script is its last declaration, as
+// ECMAScript binds every declaration of a script before the script runs,
+// in order; a name bound again to the same function is that function.
 func (b *builder) functions(blk *lang.Block) *lang.Block {
 	out := &lang.Block{Lbrace: blk.Lbrace}
+	declared := make(map[string]bool) // by a declaration of this script
 	for _, s := range blk.Stmts {
 		f, ok := s.(*lang.FuncDecl)
 		if !ok {
 			out.Stmts = append(out.Stmts, s)
 			continue
 		}
+		// function f (...) names f after the keyword; f = function (...)
+		// before it.
+		decl := f.Name.NamePos > f.FuncPos
 		if prev, dup := b.funcs[f.Name.Name]; dup {
-			b.errs.Add(b.fset.Position(f.FuncPos), "function %s declared twice (first at %s): rename one", f.Name.Name, b.fset.Position(prev.FuncPos))
-			continue
+			if decl && declared[f.Name.Name] && !lang.SameFunction(prev, f) {
+				b.warnf(b.file.Offset(f.FuncPos), "function %s declared twice in one script (first at %s): the last declaration is the function, as ECMAScript binds them in order before the script runs; remove the first",
+					f.Name.Name, b.fset.Position(prev.FuncPos))
+				b.funcs[f.Name.Name] = f
+				continue
+			}
+			if !lang.SameFunction(prev, f) {
+				b.errs.Add(b.fset.Position(f.FuncPos), "function %s declared twice (first at %s), as two different functions: rename one", f.Name.Name, b.fset.Position(prev.FuncPos))
+			}
+			continue // bound again to the same function: nothing changes
 		}
 		if b.funcs == nil {
 			b.funcs = make(map[string]*lang.FuncDecl)
 		}
 		b.funcs[f.Name.Name] = f
+		declared[f.Name.Name] = decl
 	}
 	return out
 }

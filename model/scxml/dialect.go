@@ -1,11 +1,13 @@
 package scxml
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/jexl"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -115,3 +117,47 @@ func (b *builder) dataContent(s lang.Snippet) (lang.Expr, source.ErrorList) {
 	words := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' })
 	return &lang.StrLit{ValuePos: s.Pos(strings.Index(s.Text, text)), Value: strings.Join(words, " ")}, nil
 }
+
+// jexlComparison finds a comparison written with one of JEXL's word
+// operators (a lt 3), outside string literals: no ECMAScript expression.
+var jexlComparison = regexp.MustCompile(`[\w)\]]\s+(lt|le|gt|ge|eq|ne)\s+[\w('"-]`)
+
+// quoted matches the string literals of an expression.
+var quoted = regexp.MustCompile(`'[^']*'|"[^"]*"`)
+
+// defaultJEXL reads a document that names no data model as the jexl one
+// where one of its conditions or expressions compares with a JEXL word
+// operator (count lt 3), which no ECMAScript expression does: SCXML leaves
+// the default data model to the platform, and Apache Commons SCXML, whose
+// default is JEXL, is the engine such a document was written for. It
+// warns, naming the expression.
+func (b *builder) defaultJEXL(root *element) {
+	var walk func(el *element) bool
+	walk = func(el *element) bool {
+		if isSCXML(el.Name.Space) {
+			for _, a := range el.Attrs {
+				if a.Name.Space != "" || a.Name.Local != "cond" && a.Name.Local != "expr" {
+					continue
+				}
+				if m := jexlComparison.FindStringSubmatchIndex(quoted.ReplaceAllStringFunc(a.Value, blank)); m != nil {
+					op := a.Value[m[2]:m[3]]
+					b.warnf(a.Offsets[m[2]], "%s is JEXL's comparison, in a document that names no data model: read as datamodel=\"jexl\", "+
+						"the default of Apache Commons SCXML, which such documents were written for; write datamodel=\"jexl\"", op)
+					return true
+				}
+			}
+		}
+		for _, c := range el.Children {
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	if walk(root) {
+		b.jexl = jexl.New()
+	}
+}
+
+// blank replaces a string literal by spaces of its length.
+func blank(s string) string { return strings.Repeat(" ", len(s)) }

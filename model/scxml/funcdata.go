@@ -34,7 +34,7 @@ func (b *builder) funcValue(el *element) (lang.Snippet, bool) {
 func (b *builder) dataFunction(el *element, name string, id attribute) bool {
 	src, ok := b.funcValue(el)
 	if !ok {
-		return false
+		return b.dataAlias(name, src.Text, id)
 	}
 	f, errs := lang.ParseFuncExpr(src, &lang.Ident{NamePos: b.pos(id.Offsets0()), Name: name})
 	b.errs = append(b.errs, errs...)
@@ -42,7 +42,9 @@ func (b *builder) dataFunction(el *element, name string, id attribute) bool {
 		return true
 	}
 	if prev, dup := b.funcs[name]; dup {
-		b.errorf(id.Offsets0(), "function %s declared twice (first at %s): setbot reads a variable bound once to a function as that function; rename one", name, b.fset.Position(prev.FuncPos))
+		if !lang.SameFunction(prev, f) {
+			b.errorf(id.Offsets0(), "function %s declared twice (first at %s), as two different functions: setbot reads a variable bound to one function (bound again to the same code, as often as it likes) as that function; rename one", name, b.fset.Position(prev.FuncPos))
+		}
 		return true
 	}
 	if b.funcs == nil {
@@ -50,4 +52,78 @@ func (b *builder) dataFunction(el *element, name string, id attribute) bool {
 	}
 	b.funcs[name] = f
 	return true
+}
+
+// dataAlias binds name, a <data> whose value (text) is the name of a
+// function bound before, to that function, as ECMAScript's g = f makes g
+// the same function object; it reports whether it did.
+func (b *builder) dataAlias(name, text string, id attribute) bool {
+	f, ok := b.funcs[strings.TrimSpace(text)]
+	if !ok || b.funcs[name] != nil {
+		return false
+	}
+	g := *f
+	g.Name = &lang.Ident{NamePos: b.pos(id.Offsets0()), Name: name}
+	b.funcs[name] = &g
+	return true
+}
+
+// rebind reads <assign location="f" expr="function ..."/>: it changes
+// nothing where f is bound to the same function (checkRebinds checks that
+// once every function is known), so it makes no statement.
+func (b *builder) rebind(loc, ex attribute) lang.Stmt {
+	name := strings.TrimSpace(loc.Value)
+	f, errs := lang.ParseFuncExpr(b.snippet(ex.Value, ex.Offsets), &lang.Ident{NamePos: b.pos(loc.Offsets0()), Name: name})
+	b.errs = append(b.errs, errs...)
+	if f != nil {
+		b.rebinds = append(b.rebinds, f)
+	}
+	return nil
+}
+
+// checkRebinds refuses each <assign> of a function expression that does
+// not bind its location again to the function it is bound to.
+func (b *builder) checkRebinds() {
+	for _, f := range b.rebinds {
+		prev := b.funcs[f.Name.Name]
+		switch {
+		case prev == nil:
+			b.errs.Add(b.fset.Position(f.Name.NamePos), "function expression assigned to %s, which is bound to no function: a function is a value in setbot only as the one "+
+				"a name is bound to; declare it by name at the top of a <script>: function %s(a) { ... }", f.Name.Name, f.Name.Name)
+		case !lang.SameFunction(prev, f):
+			b.errs.Add(b.fset.Position(f.Name.NamePos), "%s is bound to another function here than at %s: setbot reads a name bound to one function (bound again to "+
+				"the same code, as often as it likes) as that function; use one name per function", f.Name.Name, b.fset.Position(prev.FuncPos))
+		}
+	}
+	b.rebinds = nil
+}
+
+// functionTypes replaces typeof f, of a name f bound to a function and to
+// no variable, by its value, "function": f is no variable of the data
+// model, so the checker would not know the name.
+func (b *builder) functionTypes() {
+	isFunc := func(n lang.Node) bool {
+		t, ok := n.(*lang.TypeOf)
+		if !ok {
+			return false
+		}
+		id, ok := t.X.(*lang.Ident)
+		return ok && b.funcs[id.Name] != nil && b.m.Var(id.Name) == nil
+	}
+	rw := func(e lang.Expr) lang.Expr {
+		if isFunc(e) {
+			return &lang.StrLit{ValuePos: e.Pos(), Value: "function"}
+		}
+		return e
+	}
+	for _, c := range b.allCode() {
+		if !anyNode(c.body, isFunc) && (c.cond == nil || !anyNode(c.cond, isFunc)) {
+			continue
+		}
+		cond := c.cond
+		if cond != nil {
+			cond = lang.RewriteExpr(cond, rw)
+		}
+		c.set(cond, lang.RewriteBlock(c.body, rw))
+	}
 }

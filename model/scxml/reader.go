@@ -178,6 +178,7 @@ type builder struct {
 	// funcs are the functions the scripts declare, externals the black-box
 	// functions declared with setbot:function.
 	funcs     map[string]*lang.FuncDecl
+	rebinds   []*lang.FuncDecl // <assign>s of a function expression (checkRebinds)
 	externals map[string]*lang.Signature
 	funcEls   []*element
 	anon      int
@@ -358,6 +359,8 @@ func (b *builder) build(root *element) *model.Model {
 		b.jexl = jexl.New() // Commons SCXML's JEXL, read as a dialect (dialect.go)
 	} else if ok && a.Value != "ecmascript" && a.Value != "null" {
 		b.refusef(a.Offsets0(), "datamodel %q is not supported: write datamodel=\"ecmascript\" or omit it (setbot reads ecmascript-style expressions)", a.Value)
+	} else if !ok {
+		b.defaultJEXL(root)
 	}
 	if a, ok := root.attr("binding"); ok {
 		switch a.Value {
@@ -386,6 +389,7 @@ func (b *builder) build(root *element) *model.Model {
 	b.readFunctions()
 	b.scriptVars()
 	b.readData()
+	b.checkRebinds()
 	b.readInvokes()
 	for _, p := range b.pending {
 		b.resolve(p)
@@ -395,6 +399,7 @@ func (b *builder) build(root *element) *model.Model {
 	b.historyCycles()
 	b.assignIDs()
 	b.doneReading()
+	b.functionTypes()
 	b.inlineCalls()
 	b.checkCode()
 	return b.m
@@ -403,7 +408,7 @@ func (b *builder) build(root *element) *model.Model {
 // earlyDrafts reads what the early SCXML working drafts (2005 to 2007)
 // wrote otherwise, before the document is read as SCXML 1.0: initialstate
 // on <scxml> and name on <data> are read as initial and id, with a
-// warning; final="true" on <state> is refused, naming what to write.
+// warning; final on <state> is read by draftFinal.
 func (b *builder) earlyDrafts(el *element) {
 	if !isSCXML(el.Name.Space) {
 		return
@@ -426,15 +431,65 @@ func (b *builder) earlyDrafts(el *element) {
 		rename("initialstate", "initial", "")
 	case "data":
 		rename("name", "id", " on <data>")
-	case "state":
-		if a, ok := el.attr("final"); ok {
-			b.errorf(a.NameOff, "final=%q on <state> is of the early SCXML working drafts (2005 to 2007): write a <final> for a final state "+
-				"(it takes no transitions), or remove the attribute", a.Value)
-			el.Attrs = slices.DeleteFunc(el.Attrs, func(x attribute) bool { return x.Name.Space == "" && x.Name.Local == "final" })
-		}
 	}
 	for _, c := range el.Children {
+		if c.Name.Local == "state" && isSCXML(c.Name.Space) {
+			b.draftFinal(c, el.Name.Local == "scxml")
+		}
 		b.earlyDrafts(c)
+	}
+}
+
+// draftFinal reads final="true" on a <state>, which the early working
+// drafts (2005 to 2007) wrote for a final state. Apache Commons SCXML 0.x,
+// which implements the draft of 5 July 2005, raises the parent's done event
+// on entering such a state, still takes its transitions, and leaves ending
+// the session to the application (SCXMLSemanticsImpl, executeActions and
+// enumerateReachableTransitions). A state with neither children nor
+// transitions is therefore a <final> of SCXML 1.0; a top-level one with
+// transitions is a <state>, since in either reading the machine's
+// behaviour is its transitions' (SCXML 1.0 would end the machine on
+// entering it and make them dead). Elsewhere the draft's done event
+// ("parent.done") has no SCXML 1.0 reading, and the attribute is refused.
+func (b *builder) draftFinal(el *element, topLevel bool) {
+	a, ok := el.attr("final")
+	if !ok {
+		return
+	}
+	el.Attrs = slices.DeleteFunc(el.Attrs, func(x attribute) bool { return x.Name.Space == "" && x.Name.Local == "final" })
+	switch a.Value {
+	case "false":
+		b.warnf(a.NameOff, "final=\"false\" on <state> is of the early SCXML working drafts (2005 to 2007), and their default: remove the attribute")
+		return
+	case "true":
+	default:
+		b.errorf(a.NameOff, "final=%q on <state> is of the early SCXML working drafts (2005 to 2007), which take true or false: write a <final> for a final state", a.Value)
+		return
+	}
+	var states, transitions bool
+	for _, c := range el.Children {
+		if !isSCXML(c.Name.Space) {
+			continue
+		}
+		switch c.Name.Local {
+		case "state", "parallel", "final", "history", "initial":
+			states = true
+		case "transition":
+			transitions = true
+		}
+	}
+	switch {
+	case !states && !transitions:
+		b.warnf(a.NameOff, "final=\"true\" on <state> is the early SCXML working drafts' (2005 to 2007) final state, read as a <final>: write <final>")
+		el.Name.Local = "final"
+	case !states && topLevel:
+		b.warnf(a.NameOff, "final=\"true\" on a <state> with transitions is of the early SCXML working drafts (2005 to 2007), whose engines "+
+			"(Apache Commons SCXML 0.x) keep taking its transitions and leave ending the session to the application; "+
+			"read as a <state> (a <final> of SCXML 1.0 would end the machine on entry): remove the attribute")
+	default:
+		b.errorf(a.NameOff, "final=\"true\" on <state> is of the early SCXML working drafts (2005 to 2007), and on a state with "+
+			"child states or inside another state it has no SCXML 1.0 reading (the drafts raise parent.done and keep its transitions): "+
+			"write a <final> for a final state (it takes no transitions), or remove the attribute")
 	}
 }
 

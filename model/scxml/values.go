@@ -35,6 +35,10 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 				learnt = true
 				return
 			}
+			if b.widen(v, t, vars) {
+				learnt = true
+				return
+			}
 			if v == nil || v.Type.Kind != lang.Undef || t.Kind == lang.Invalid || t.Kind == lang.Undef {
 				return
 			}
@@ -135,7 +139,8 @@ func (b *builder) widens(v *model.Var, t lang.Type) bool {
 
 // mayType reports whether n may give a variable its type (inferVarTypes):
 // a <foreach>, or an assignment of a whole variable that is undefined
-// alone, or an int without a setbot:type that a decimal makes a decimal.
+// alone, or a scalar without a setbot:type that a decimal makes a decimal
+// or a value that may be undefined widens (widen).
 func (b *builder) mayType(n lang.Node) bool {
 	switch a := n.(type) {
 	case *lang.ForEach:
@@ -145,6 +150,24 @@ func (b *builder) mayType(n lang.Node) bool {
 		return len(a.Path) == 0 && v != nil && (v.Type.Kind == lang.Undef || (v.Type.Kind.IsScalar() || v.Type.Kind == lang.Mixed) && !b.annotated[v.Name])
 	}
 	return false
+}
+
+// widen makes v, a variable without a setbot:type that is assigned a value
+// of type t, hold undefined besides its kind where t may be undefined: a
+// scalar that is given a value of its own kind that may be undefined
+// (symbol = codeReference[k]), as ECMAScript's variables hold any value.
+// It reports whether it did.
+func (b *builder) widen(v *model.Var, t lang.Type, vars map[string]lang.Type) bool {
+	if v == nil || b.annotated[v.Name] {
+		return false
+	}
+	vt := v.Type
+	if vt.Kind == lang.Undef || vt.IsComposite() || vt.MayBeAbsent() || !t.MayBeAbsent() || t.Kind != vt.Kind {
+		return false
+	}
+	v.Type = vt.OrAbsent()
+	vars[v.Name] = v.Type
+	return true
 }
 
 // growArrays gives room to grow to each array variable without a
