@@ -74,22 +74,21 @@ functions:
   grow_rounds: 5
   timeout: 3s
 `
-	one, twoMin := 1, 2*time.Minute
 	want := &Config{
 		Models:   []string{"models/**/*.scxml", "charts/*.scxml"},
 		Ignore:   []string{"**/testdata/**"},
 		Strategy: "dse",
 		Coverage: "state",
 		Time:     "untimed",
-		Bounds: Bounds{
-			Depth: 12, MaxStates: 65536, LoopBound: 1000, MaxMicrosteps: 50, MaxMLMStates: 5000,
-			Timeout: 90 * time.Second,
-		},
+		Bounds: bounds(vocab.Limits{
+			vocab.BoundDepth: 12, vocab.BoundStates: 65536, vocab.BoundLoop: 1000, vocab.BoundMicrosteps: 50, vocab.BoundMLMStates: 5000,
+			vocab.BoundTime: int64(90 * time.Second),
+		}),
 		Invariants: []string{"volume <= 10", "mode != 3"},
 		PerModel: []ModelRule{
 			{
 				Match:      []string{"models/radio*.scxml"},
-				Bounds:     &BoundsOverride{Depth: &one, Timeout: &twoMin},
+				Bounds:     vocab.Limits{vocab.BoundDepth: 1, vocab.BoundTime: int64(2 * time.Minute)},
 				Invariants: []string{"band >= 0"},
 				Coverage:   "transition",
 				Strategy:   "full",
@@ -137,11 +136,11 @@ func TestParseValid(t *testing.T) {
 			return c.Strategy == "mse" && c.Gate[vocab.RuleModelError] == "warn" && len(c.Gate) == len(gateRules)
 		}},
 		{"alias", "bounds: &b {depth: 3}\nmodels_config: [{match: a, bounds: *b}, {match: b, bounds: *b}]\n", func(c *Config) bool {
-			return c.Bounds.Depth == 3 && *c.PerModel[1].Bounds.Depth == 3
+			return c.Bounds[vocab.BoundDepth] == 3 && c.PerModel[1].Bounds[vocab.BoundDepth] == 3
 		}},
 		{"boolean invariant", "invariants: [false]\n", func(c *Config) bool { return c.Invariants[0] == "false" }},
 		{"crlf", "strategy: full\r\ncoverage: state\r\n", func(c *Config) bool { return c.Coverage == "state" }},
-		{"integer zero timeout", "bounds: {timeout: 0}\n", func(c *Config) bool { return c.Bounds.Timeout == 0 }},
+		{"integer zero timeout", "bounds: {timeout: 0}\n", func(c *Config) bool { return c.Bounds.Duration(vocab.BoundTime) == 0 }},
 		{"expected unreachable states", "expect_unreachable: [fail, '*.fail']\nmodels_config: [{match: 'w3c/**', expect_unreachable: ['err{1,2}']}]\n", func(c *Config) bool {
 			w3c, other := c.For("w3c/t1.scxml"), c.For("app.scxml")
 			expected := func(mc ModelConfig, id, want string) bool {
@@ -449,7 +448,7 @@ func TestDocs(t *testing.T) {
 	// The worked example of models_config.
 	if c, err := Parse(FileName, blocks[0][1]); err == nil {
 		got := c.For("models/radio_fm.scxml")
-		if got.Bounds.Depth != 12 || got.Bounds.Timeout != time.Minute || got.Coverage != "transition" ||
+		if got.Bounds[vocab.BoundDepth] != 12 || got.Bounds.Duration(vocab.BoundTime) != time.Minute || got.Coverage != "transition" ||
 			got.Strategy != "auto" || !reflect.DeepEqual(got.Invariants, []string{"mode >= 0", "volume <= 10"}) {
 			t.Errorf("For(models/radio_fm.scxml) = %+v, not as docs/config.md says", got)
 		}

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/setbot/setbot/vocab"
 )
 
 // The secrets of the tests: no error message may ever contain one.
@@ -69,7 +71,8 @@ func TestDefaultServer(t *testing.T) {
 		JobTimeout:      30 * time.Minute,
 		JobMemory:       6 << 30,
 		AnalysisProcess: ProcessChild,
-		Ceilings: Ceilings{Bounds: Bounds{Depth: 1000, MaxStates: 2_000_000, LoopBound: 100, MaxMicrosteps: 10_000, MaxMLMStates: 100_000, Timeout: 10 * time.Minute},
+		Ceilings: Ceilings{Bounds: vocab.Limits{vocab.BoundDepth: 1000, vocab.BoundStates: 2_000_000, vocab.BoundLoop: 100, vocab.BoundMicrosteps: 10_000,
+			vocab.BoundMLMStates: 100_000, vocab.BoundTime: int64(10 * time.Minute)},
 			CommandTimeout: time.Minute},
 		ShutdownTimeout: 60 * time.Second,
 		MaxBodyBytes:    25 << 20,
@@ -170,7 +173,8 @@ schedules:
 		JobTimeout:      time.Hour,
 		JobMemory:       512 << 20,
 		AnalysisProcess: ProcessInline,
-		Ceilings: Ceilings{Bounds: Bounds{Depth: 50, MaxStates: 100_000, LoopBound: 20, MaxMicrosteps: 500, MaxMLMStates: 5000, Timeout: 5 * time.Minute},
+		Ceilings: Ceilings{Bounds: vocab.Limits{vocab.BoundDepth: 50, vocab.BoundStates: 100_000, vocab.BoundLoop: 20, vocab.BoundMicrosteps: 500,
+			vocab.BoundMLMStates: 5000, vocab.BoundTime: int64(5 * time.Minute)},
 			CommandTimeout: 20 * time.Second},
 		ShutdownTimeout:   150 * time.Second,
 		RunRetention:      30 * 24 * time.Hour,

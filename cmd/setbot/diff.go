@@ -65,7 +65,7 @@ each).`,
 			var ms [2]*mlm.Machine
 			failed := false
 			for i, path := range args {
-				m, err := fe.load(cmd.Context(), path, ef.loopBound)
+				m, err := fe.load(cmd.Context(), path, ef.loopBound())
 				if err != nil {
 					if err := modelErrors(cmd.ErrOrStderr(), err); !errors.As(err, new(exitError)) {
 						return err

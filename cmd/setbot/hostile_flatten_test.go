@@ -21,8 +21,8 @@ func TestCheckWideParallel(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"check", path}, path + ":2:1: flattening exceeds 10000 MLM states (parallel regions multiply); raise the bound or split the model\n"},
-		{[]string{"check", "--max-mlm-states", "3000", path}, path + ":2:1: flattening exceeds 3000 MLM states (parallel regions multiply); raise the bound or split the model\n"},
+		{[]string{"check", path}, path + ":2:1: flattening exceeds 10000 MLM states (parallel regions multiply); raise the bound (bounds.max_mlm_states in .setbot.yml, --max-mlm-states on the command line) or split the model\n"},
+		{[]string{"check", "--max-mlm-states", "3000", path}, path + ":2:1: flattening exceeds 3000 MLM states (parallel regions multiply); raise the bound (bounds.max_mlm_states in .setbot.yml, --max-mlm-states on the command line) or split the model\n"},
 	} {
 		code, out, errs := runCLI(t, tc.args...)
 		if code != 1 || out != tc.want || errs != "" {

@@ -178,7 +178,8 @@ say).`,
 		"print the data model's variables after every step")
 	cmd.Flags().IntVar(&opts.LoopLimit, "loop-limit", sim.DefaultLoopLimit,
 		"error when one execution of a loop runs more iterations than this")
-	cmd.Flags().IntVar(&opts.MaxMicrosteps, "max-microsteps", sim.DefaultMaxMicrosteps,
+	micro, _ := vocab.BoundMicrosteps.Settable()
+	cmd.Flags().IntVar(&opts.MaxMicrosteps, micro.Flag, int(micro.Default),
 		"error when run-to-completion processes more queued events than this in one step "+
 			"(with --reference: more microsteps than this)")
 	cmd.Flags().StringArrayVar(&hosts, "host", nil,

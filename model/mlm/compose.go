@@ -295,7 +295,7 @@ func (c *composer) intern(ps *pstate) (*State, error) {
 		return s, nil
 	}
 	if len(c.byName) >= c.opts.MaxStates {
-		return nil, fmt.Errorf("composing the invoked machines exceeds %d MLM states; raise the bound or split the model", c.opts.MaxStates)
+		return nil, fmt.Errorf("composing the invoked machines exceeds %d MLM states; raise the bound (%s) or split the model", c.opts.MaxStates, vocab.BoundMLMStates.Setting())
 	}
 	s := &State{Name: name, Atomic: slices.Clone(ps.p.Atomic), History: slices.Clone(ps.p.History), Final: ps.p.Final, Pos: ps.p.Pos}
 	if c.invoked {

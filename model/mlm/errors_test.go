@@ -56,7 +56,7 @@ func TestFlattenErrors(t *testing.T) {
 <state id="B"><transition target="A"/></state></scxml>`, mlm.Options{MaxEventlessSteps: 8},
 			`f.scxml:2:15: eventless transitions do not settle within 8 steps (through A:>B ; B:>A ; A:>B); setbot folds them statically and cannot bound a loop whose exit depends on values it cannot compute (give the loop an event, or compute the value in one action)`},
 		{"too many states", wide.String(), mlm.Options{MaxStates: 500},
-			`f.scxml:1:1: flattening exceeds 500 MLM states (parallel regions multiply); raise the bound or split the model`},
+			`f.scxml:1:1: flattening exceeds 500 MLM states (parallel regions multiply); raise the bound (bounds.max_mlm_states in .setbot.yml, --max-mlm-states on the command line) or split the model`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
