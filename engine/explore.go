@@ -16,8 +16,9 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-// NewSolver makes the solver for one exploration's terms.
-type NewSolver func(*solver.Table) (solver.Solver, error)
+// NewSolver makes the solver for one exploration's terms: the engine's name
+// for solver.Factory.
+type NewSolver = solver.Factory
 
 // Explore builds the SET of m (seed 000 Alg. 1).
 func Explore(m *mlm.Machine, opts Options, newSolver NewSolver) (*SET, error) {
