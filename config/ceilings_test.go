@@ -32,7 +32,7 @@ func TestCap(t *testing.T) {
 		t.Errorf("capped\n%+v\nwant\n%+v", got, want)
 	}
 	wantBounds := vocab.Limits{vocab.BoundDepth: 1000, vocab.BoundStates: 2_000_000, vocab.BoundLoop: 100, vocab.BoundMicrosteps: 50,
-		vocab.BoundMLMStates: 100_000, vocab.BoundTime: int64(10 * time.Minute)}
+		vocab.BoundMLMStates: 100_000, vocab.BoundMLMTransitions: 200_000, vocab.BoundTime: int64(10 * time.Minute)}
 	if !reflect.DeepEqual(b, wantBounds) {
 		t.Errorf("bounds %+v, want %+v", b, wantBounds)
 	}

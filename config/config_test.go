@@ -16,7 +16,7 @@ func TestDefault(t *testing.T) {
 		Coverage: "transition",
 		Time:     "timed",
 		Bounds: vocab.Limits{vocab.BoundDepth: 10, vocab.BoundStates: 200000, vocab.BoundLoop: 10, vocab.BoundMicrosteps: 100,
-			vocab.BoundMLMStates: 10000, vocab.BoundTime: 0},
+			vocab.BoundMLMStates: 10000, vocab.BoundMLMTransitions: 200000, vocab.BoundTime: 0},
 		Gate: vocab.Gate{
 			"unreachable_state":   "block",
 			"transient_state":     "off",

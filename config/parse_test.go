@@ -26,7 +26,7 @@ func TestParseDefaults(t *testing.T) {
 		"models:\nignore:\nstrategy:\ncoverage: ~\nbounds:\ninvariants:\nmodels_config:\ngate:\nschedule: null\n",
 		"bounds: {depth: ~, timeout: }\ngate: {bound_hit: }\n",
 		// the defaults written out
-		"models: ['**/*.scxml']\nstrategy: auto\ncoverage: transition\nbounds: {depth: 10, max_states: 200000, loop_bound: 10, max_microsteps: 100, max_mlm_states: 0, timeout: 0}\nschedule: ''\n" +
+		"models: ['**/*.scxml']\nstrategy: auto\ncoverage: transition\nbounds: {depth: 10, max_states: 200000, loop_bound: 10, max_microsteps: 100, max_mlm_states: 0, max_mlm_transitions: 0, timeout: 0}\nschedule: ''\n" +
 			"functions: {run_commands: false, grow_rounds: 2, timeout: 10s}\n",
 		"functions:\n", "functions: {run_commands: }\n",
 	} {
@@ -54,6 +54,7 @@ bounds:
   loop_bound: 1_000
   max_microsteps: 50
   max_mlm_states: 5000
+  max_mlm_transitions: 400000
   timeout: 1m30s
 invariants:
   - volume <= 10
@@ -81,7 +82,7 @@ functions:
 		Coverage: "state",
 		Time:     "untimed",
 		Bounds: bounds(vocab.Limits{
-			vocab.BoundDepth: 12, vocab.BoundStates: 65536, vocab.BoundLoop: 1000, vocab.BoundMicrosteps: 50, vocab.BoundMLMStates: 5000,
+			vocab.BoundDepth: 12, vocab.BoundStates: 65536, vocab.BoundLoop: 1000, vocab.BoundMicrosteps: 50, vocab.BoundMLMStates: 5000, vocab.BoundMLMTransitions: 400_000,
 			vocab.BoundTime: int64(90 * time.Second),
 		}),
 		Invariants: []string{"volume <= 10", "mode != 3"},
@@ -176,11 +177,11 @@ func TestParseErrors(t *testing.T) {
 		{"unknown key, no suggestion", "colour: red\n", []string{
 			`.setbot.yml:1:1: unknown key "colour"` + known}},
 		{"unknown bounds key", "bounds:\n  dpeth: 3\n", []string{
-			`.setbot.yml:2:3: bounds: unknown key "dpeth", did you mean "depth"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
+			`.setbot.yml:2:3: bounds: unknown key "dpeth", did you mean "depth"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, max_mlm_transitions, timeout)`}},
 		{"unknown rule key", "models_config:\n  - match: a\n    invariant: [x]\n", []string{
 			`.setbot.yml:3:5: models_config[0]: unknown key "invariant", did you mean "invariants"? (known: match, bounds, invariants, expect_unreachable, coverage, strategy, time)`}},
 		{"unknown rule bounds key", "models_config:\n  - match: a\n    bounds: {timout: 1s}\n", []string{
-			`.setbot.yml:3:14: models_config[0].bounds: unknown key "timout", did you mean "timeout"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
+			`.setbot.yml:3:14: models_config[0].bounds: unknown key "timout", did you mean "timeout"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, max_mlm_transitions, timeout)`}},
 		{"unknown gate rule", "gate:\n  unreachable_states: warn\n", []string{
 			`.setbot.yml:2:3: gate: unknown rule "unreachable_states", did you mean "unreachable_state"? (known: unreachable_state, transient_state, invariant_violation, bound_hit, model_error, model_refused, runtime_error, output_lost, nondeterminism, expected_unreachable_reached, new_model_unreachable, new_model_error)`}},
 		{"unknown functions key", "functions:\n  run_command: true\n  rounds: 3\n", []string{

@@ -255,10 +255,11 @@ const (
 	// statement that stores it, so that no walk of a term, the solver's included, grows
 	// with the input.
 	BoundTerm Bound = "term"
-	// BoundMLMStates: the states of a model's flattened machine (parallel regions multiply
-	// them). A model beyond it is an error at its position, not a cut tree, so it is not in
-	// Bounds.
-	BoundMLMStates Bound = "mlm_states"
+	// BoundMLMStates and BoundMLMTransitions: the states and the transitions of a model's
+	// flattened machine (parallel regions multiply them). A model beyond one is an error at
+	// its position, not a cut tree, so neither is in Bounds.
+	BoundMLMStates      Bound = "mlm_states"
+	BoundMLMTransitions Bound = "mlm_transitions"
 )
 
 // MaxTermSize is the term bound's limit: the largest size of a symbolic value (its

@@ -389,7 +389,7 @@ func (c *composer) emit(src *State, event, key string, to *pstate, guard lang.Ex
 		return err
 	}
 	if len(c.trans) >= c.opts.MaxTransitions {
-		return fmt.Errorf("composing the invoked machines exceeds %d MLM transitions; raise the bound or split the model", c.opts.MaxTransitions)
+		return fmt.Errorf("composing the invoked machines exceeds %d MLM transitions; raise the bound (%s) or split the model", c.opts.MaxTransitions, vocab.BoundMLMTransitions.Setting())
 	}
 	c.trans = append(c.trans, &Transition{Key: fmt.Sprintf("%s %s [%s] %s", src.Name, event, key, dst.Name), Source: src, Target: dst,
 		Event: event, Guard: guard, Action: &lang.Block{Stmts: stmts}, Origins: origins, Entered: entered, Pos: pos})

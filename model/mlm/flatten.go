@@ -464,7 +464,7 @@ func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos)
 	if src != nil {
 		if len(f.trans) >= f.opts.MaxTransitions {
 			return nil, fmt.Errorf("flattening exceeds %d MLM transitions (at %d states; parallel regions multiply); "+
-				"raise the bound or split the model", f.opts.MaxTransitions, len(f.byKey))
+				"raise the bound (%s) or split the model", f.opts.MaxTransitions, len(f.byKey), vocab.BoundMLMTransitions.Setting())
 		}
 		f.trans = append(f.trans, t)
 	}

@@ -25,7 +25,6 @@ import (
 // Defaults for Options. Those of the states and the transitions, which a
 // user sets, are the bounds table's (vocab.Settings).
 const (
-	DefaultMaxTransitions    = 200000
 	DefaultMaxCombinations   = 4096
 	DefaultMaxEventlessSteps = 32
 )
@@ -46,6 +45,8 @@ func (o *Options) Limit(b vocab.Bound) *int {
 	switch b {
 	case vocab.BoundMLMStates:
 		return &o.MaxStates
+	case vocab.BoundMLMTransitions:
+		return &o.MaxTransitions
 	}
 	return nil
 }
@@ -66,9 +67,6 @@ func (o Options) withDefaults() Options {
 		if p := o.Limit(s.Bound); *p <= 0 {
 			*p = int(s.Default)
 		}
-	}
-	if o.MaxTransitions <= 0 {
-		o.MaxTransitions = DefaultMaxTransitions
 	}
 	if o.MaxCombinations <= 0 {
 		o.MaxCombinations = DefaultMaxCombinations
