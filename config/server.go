@@ -414,21 +414,29 @@ func (l *loader) set(key string, g given) {
 		ok = l.secret(g, key, &s.GitHub.Token)
 	case "ceilings." + strings.TrimPrefix(key, "ceilings."):
 		ok = l.ceiling(g, key, setting(strings.TrimPrefix(key, "ceilings.")))
-	default: // the secrets and their files, resolved once everything is read
-		var v string
-		if key == privateKeyKeys.file || key == webhookSecretKeys.file {
-			ok = l.path(g, key, &v)
-		} else {
-			ok = l.secret(g, key, &v)
-		}
-		if ok {
-			l.raw[key] = v
-		}
+	default:
+		ok = l.secretOrFile(key, g)
 	}
 	l.bad[key] = !ok
 	if ok && g.text != "" {
 		l.origin[key] = l.originOf(g)
 	}
+}
+
+// secretOrFile reads a secret, or the file that holds one, into l.raw: the
+// secrets are resolved once everything is read.
+func (l *loader) secretOrFile(key string, g given) bool {
+	var v string
+	var ok bool
+	if key == privateKeyKeys.file || key == webhookSecretKeys.file {
+		ok = l.path(g, key, &v)
+	} else {
+		ok = l.secret(g, key, &v)
+	}
+	if ok {
+		l.raw[key] = v
+	}
+	return ok
 }
 
 // conflicts reports a secret given both inline and as a file in the configuration file.

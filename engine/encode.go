@@ -63,6 +63,19 @@ func (r *reader) options() Options {
 	return o
 }
 
+// summary reads what precedes a tree's nodes: the options it was built
+// under, its statistics and the bounds it hit.
+func (r *reader) summary(s *SET) {
+	s.Options = r.options()
+	st := r.ints(9)
+	s.Stats = Stats{States: st[0], Paths: st[1], Depth: st[2], Subsumed: st[3], Reused: st[4], New: st[5], SolverCalls: st[6], Unknown: st[7], Ms: int64(st[8])}
+	for i, k := 0, r.count(); i < k; i++ {
+		bound := r.str()
+		v := r.ints(2)
+		s.Bounds = append(s.Bounds, BoundHit{Bound: vocab.Bound(bound), Limit: int64(v[0]), Count: v[1]})
+	}
+}
+
 // ErrEncoding is wrapped by every error decoding a tree.
 var ErrEncoding = errors.New("malformed encoded tree")
 
@@ -163,14 +176,7 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 	r.b, r.nterms = rest, terms.Len()
 	s := &SET{Machine: m, Terms: terms}
 	r.trans = transitionsByKey(m)
-	s.Options = r.options()
-	st := r.ints(9)
-	s.Stats = Stats{States: st[0], Paths: st[1], Depth: st[2], Subsumed: st[3], Reused: st[4], New: st[5], SolverCalls: st[6], Unknown: st[7], Ms: int64(st[8])}
-	for i, k := 0, r.count(); i < k; i++ {
-		bound := r.str()
-		v := r.ints(2)
-		s.Bounds = append(s.Bounds, BoundHit{Bound: vocab.Bound(bound), Limit: int64(v[0]), Count: v[1]})
-	}
+	r.summary(s)
 	// Every tree the engine builds has a start edge and a root; a damaged
 	// encoding that drops them would make the tree's readers dereference
 	// nil.

@@ -20,17 +20,8 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-func newSimulateCmd() *cobra.Command {
-	var fe frontEndFlags
-	var format string
-	var reference, vars bool
-	var timeSem string
-	var hosts []string
-	var opts sim.Options
-	cmd := &cobra.Command{
-		Use:   "simulate FILE [EVENT...]",
-		Short: "Run a model's machine on a sequence of events",
-		Long: `simulate flattens a model into its Mealy-like machine and runs it on concrete
+// simulateLong is simulate's --help.
+var simulateLong = `simulate flattens a model into its Mealy-like machine and runs it on concrete
 values: it starts the machine, then sends it each EVENT in turn, and prints
 what every step did (the outputs sent to other targets and the state reached).
 It is the oracle that setbot's generated tests are replayed on.
@@ -117,8 +108,20 @@ _absent_s=1, s="").
 The steps before an error are printed; the error goes to stderr and the exit
 code is 1, as it is for a model that does not read or flatten (its errors go to
 stderr). Exit 2 means the command line is wrong (an EVENT that does not parse,
-say).`,
-		Args: cobra.MinimumNArgs(1),
+say).`
+
+func newSimulateCmd() *cobra.Command {
+	var fe frontEndFlags
+	var format string
+	var reference, vars bool
+	var timeSem string
+	var hosts []string
+	var opts sim.Options
+	cmd := &cobra.Command{
+		Use:   "simulate FILE [EVENT...]",
+		Short: "Run a model's machine on a sequence of events",
+		Long:  simulateLong,
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, ok := simulateWriters[format]; !ok {
 				return fmt.Errorf("unknown --format %q (want text or json)", format)
