@@ -19,7 +19,7 @@ import (
 	"github.com/setbot/setbot/bot/schedule"
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/config"
-	"github.com/setbot/setbot/engine"
+	"github.com/setbot/setbot/solver"
 )
 
 // Defaults.
@@ -50,7 +50,7 @@ type Options struct {
 	Queue     *queue.Queue
 	Schedules schedule.Backend
 	GitHub    GitHub
-	Solver    engine.NewSolver
+	Solver    solver.Factory
 	Logger    *slog.Logger
 	// RewriteCloneURL, when set, maps a repository's clone URL before
 	// cloning (tests clone local repositories in place of github.com).
@@ -80,7 +80,7 @@ type Bot struct {
 	queue     *queue.Queue
 	schedules schedule.Backend // the repositories' own schedules
 	github    GitHub
-	solver    engine.NewSolver
+	solver    solver.Factory
 	log       *slog.Logger
 	metrics   *Metrics
 	rewrite   func(string) string

@@ -7,6 +7,7 @@ import (
 
 	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/internal/hostile"
+	"github.com/setbot/setbot/vocab"
 )
 
 // TestGreedyBoundsCapped: a pull request whose .setbot.yml asks for 10^12
@@ -18,7 +19,7 @@ import (
 func TestGreedyBoundsCapped(t *testing.T) {
 	e := newEnv(t)
 	e.cfg.Ceilings = config.Ceilings{
-		Bounds:         config.Bounds{Depth: 60, MaxStates: 20_000, LoopBound: 10, MaxMicrosteps: 100, MaxMLMStates: 1000, Timeout: time.Minute},
+		Bounds:         vocab.Limits{vocab.BoundDepth: 60, vocab.BoundStates: 20_000, vocab.BoundLoop: 10, vocab.BoundMicrosteps: 100, vocab.BoundMLMStates: 1000, vocab.BoundTime: int64(time.Minute)},
 		CommandTimeout: 10 * time.Second,
 	}
 	e.cfg.JobMemory = 256 << 20

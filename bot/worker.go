@@ -15,16 +15,10 @@ import (
 	"github.com/setbot/setbot/bot/ghapi"
 	"github.com/setbot/setbot/bot/queue"
 	"github.com/setbot/setbot/cache"
+	"github.com/setbot/setbot/config"
 	"github.com/setbot/setbot/pipeline"
 	"github.com/setbot/setbot/vcs"
 	"github.com/setbot/setbot/vocab"
-)
-
-// Defaults of the worker pool.
-const (
-	DefaultWorkers         = 2
-	DefaultJobTimeout      = 30 * time.Minute
-	DefaultShutdownTimeout = 60 * time.Second
 )
 
 // errShutdown stops runs that did not finish within the shutdown timeout;
@@ -54,7 +48,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	workers := b.cfg.Workers
 	if workers <= 0 {
-		workers = DefaultWorkers
+		workers = config.DefaultWorkers
 	}
 	jobsCtx, stopJobs := context.WithCancelCause(ghapi.WithDrain(context.Background(), b.drain))
 	defer stopJobs(nil)
@@ -91,7 +85,7 @@ wait:
 	go func() { b.wg.Wait(); close(drained) }()
 	timeout := b.cfg.ShutdownTimeout
 	if timeout <= 0 {
-		timeout = DefaultShutdownTimeout
+		timeout = config.DefaultShutdownTimeout
 	}
 	// A GitHub call that would wait past the timeout (on a rate limit, say)
 	// does not: its job is queued again for when GitHub said.
@@ -365,7 +359,7 @@ func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (_ *vc
 // request is the analysis of a job, as far as the job says.
 func (b *Bot) request(pass analysis.Pass, j *queue.Job) *analysis.Request {
 	req := &analysis.Request{Pass: pass, Fresh: j.Fresh, Repo: j.Repo,
-		Jobs:     max(1, runtime.NumCPU()/max(1, cmp.Or(b.cfg.Workers, DefaultWorkers))), // the jobs running at once share the CPUs
+		Jobs:     max(1, runtime.NumCPU()/max(1, cmp.Or(b.cfg.Workers, config.DefaultWorkers))), // the jobs running at once share the CPUs
 		Ceilings: &b.cfg.Ceilings, MaxMemory: b.cfg.JobMemory}
 	if j.Fresh && pass == analysis.Change {
 		req.Strategy = vocab.StrategyFull // `/setbot full`: from scratch, nothing reused
@@ -398,7 +392,7 @@ func (b *Bot) analyze(ctx context.Context, log *slog.Logger, j *queue.Job, repo 
 
 func (b *Bot) jobTimeout() time.Duration {
 	if b.cfg.JobTimeout <= 0 {
-		return DefaultJobTimeout
+		return config.DefaultJobTimeout
 	}
 	return b.cfg.JobTimeout
 }

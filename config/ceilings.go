@@ -1,19 +1,18 @@
 package config
 
 import (
-	"strconv"
 	"time"
 
-	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Ceilings are the most a repository's configuration may ask for. The
 // server sets them (ceilings in its configuration): .setbot.yml comes
 // from the commit under analysis, a pull request's from a fork included,
-// so without them a pull request could ask for a tree no host holds. A
-// zero field sets no ceiling.
+// so without them a pull request could ask for a tree no host holds. An
+// absent or zero bound has no ceiling.
 type Ceilings struct {
-	Bounds         Bounds        // of each key of bounds in .setbot.yml
+	Bounds         vocab.Limits  // of each key of bounds in .setbot.yml
 	CommandTimeout time.Duration // of functions.timeout: one run of a black-box function's command
 }
 
@@ -31,32 +30,21 @@ type Capped struct {
 // bound of 0 (no time bound), but these are not listed: .setbot.yml does
 // not say it asked for them (Parse fills in the defaults), and a tree the
 // ceiling cuts reports the bound it hit.
-func (c Ceilings) Cap(b *Bounds) []Capped {
+func (c Ceilings) Cap(b vocab.Limits) []Capped {
 	var out []Capped
-	count := func(key string, v *int, def, ceiling int) {
-		asked := *v
+	for _, s := range vocab.Settings() {
+		ceiling, v := c.Bounds[s.Bound], b[s.Bound]
+		asked := v
 		if asked <= 0 {
-			asked = def
+			asked = s.Default
 		}
-		if ceiling <= 0 || asked <= ceiling {
-			return
+		if ceiling <= 0 || asked > 0 && asked <= ceiling {
+			continue
 		}
-		if *v > 0 && *v != def {
-			out = append(out, Capped{Setting: "bounds." + key, Asked: strconv.Itoa(*v), Ceiling: strconv.Itoa(ceiling)})
+		if v > 0 && v != s.Default {
+			out = append(out, Capped{Setting: "bounds." + s.Key, Asked: s.Format(v), Ceiling: s.Format(ceiling)})
 		}
-		*v = ceiling
-	}
-	cb := c.Bounds
-	count("depth", &b.Depth, DefaultDepth, cb.Depth)
-	count("max_states", &b.MaxStates, DefaultMaxStates, cb.MaxStates)
-	count("loop_bound", &b.LoopBound, DefaultLoopBound, cb.LoopBound)
-	count("max_microsteps", &b.MaxMicrosteps, DefaultMaxMicrosteps, cb.MaxMicrosteps)
-	count("max_mlm_states", &b.MaxMLMStates, mlm.DefaultMaxStates, cb.MaxMLMStates)
-	if cb.Timeout > 0 && (b.Timeout <= 0 || b.Timeout > cb.Timeout) {
-		if b.Timeout > 0 {
-			out = append(out, Capped{Setting: "bounds.timeout", Asked: b.Timeout.String(), Ceiling: cb.Timeout.String()})
-		}
-		b.Timeout = cb.Timeout
+		b[s.Bound] = ceiling
 	}
 	return out
 }

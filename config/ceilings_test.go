@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/setbot/setbot/internal/hostile"
-	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // TestCap: a bound beyond its ceiling gets the ceiling and is listed with
@@ -19,8 +19,8 @@ func TestCap(t *testing.T) {
 		t.Fatalf("the greedy configuration does not parse: %v", err)
 	}
 	b := cfg.Bounds
-	b.MaxMicrosteps, b.Timeout = 50, time.Hour
-	got := DefaultCeilings().Cap(&b)
+	b[vocab.BoundMicrosteps], b[vocab.BoundTime] = 50, int64(time.Hour)
+	got := DefaultCeilings().Cap(b)
 	want := []Capped{
 		{Setting: "bounds.depth", Asked: "1000000000", Ceiling: "1000"},
 		{Setting: "bounds.max_states", Asked: "1000000000000", Ceiling: "2000000"},
@@ -31,25 +31,27 @@ func TestCap(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("capped\n%+v\nwant\n%+v", got, want)
 	}
-	wantBounds := Bounds{Depth: 1000, MaxStates: 2_000_000, LoopBound: 100, MaxMicrosteps: 50, MaxMLMStates: 100_000, Timeout: 10 * time.Minute}
-	if b != wantBounds {
+	wantBounds := vocab.Limits{vocab.BoundDepth: 1000, vocab.BoundStates: 2_000_000, vocab.BoundLoop: 100, vocab.BoundMicrosteps: 50,
+		vocab.BoundMLMStates: 100_000, vocab.BoundMLMTransitions: 200_000, vocab.BoundTime: int64(10 * time.Minute)}
+	if !reflect.DeepEqual(b, wantBounds) {
 		t.Errorf("bounds %+v, want %+v", b, wantBounds)
 	}
 
 	// Defaults: nothing asked, nothing listed, but the ceilings hold.
 	b = Default().Bounds
-	low := Ceilings{Bounds: Bounds{MaxMLMStates: mlm.DefaultMaxStates / 2, Timeout: time.Minute}}
-	if got := low.Cap(&b); len(got) != 0 {
+	mlmStates, states := vocab.BoundMLMStates.Default(), vocab.BoundStates.Default()
+	low := Ceilings{Bounds: vocab.Limits{vocab.BoundMLMStates: mlmStates / 2, vocab.BoundTime: int64(time.Minute)}}
+	if got := low.Cap(b); len(got) != 0 {
 		t.Errorf("the defaults were listed as capped: %+v", got)
 	}
-	b.MaxStates = DefaultMaxStates
-	if got := (Ceilings{Bounds: Bounds{MaxStates: DefaultMaxStates / 10}}).Cap(&b); len(got) != 0 || b.MaxStates != DefaultMaxStates/10 {
-		t.Errorf("the default states bound was listed as capped (%+v) or not capped (%d)", got, b.MaxStates)
+	b[vocab.BoundStates] = states
+	if got := (Ceilings{Bounds: vocab.Limits{vocab.BoundStates: states / 10}}).Cap(b); len(got) != 0 || b[vocab.BoundStates] != states/10 {
+		t.Errorf("the default states bound was listed as capped (%+v) or not capped (%d)", got, b[vocab.BoundStates])
 	}
-	if b.MaxMLMStates != mlm.DefaultMaxStates/2 || b.Timeout != time.Minute || b.Depth != DefaultDepth {
+	if b[vocab.BoundMLMStates] != mlmStates/2 || b.Duration(vocab.BoundTime) != time.Minute || b[vocab.BoundDepth] != vocab.BoundDepth.Default() {
 		t.Errorf("bounds %+v, want the flattening and time ceilings and the other defaults", b)
 	}
-	if got := (Ceilings{}).Cap(&b); len(got) != 0 || b.MaxMLMStates != mlm.DefaultMaxStates/2 {
+	if got := (Ceilings{}).Cap(b); len(got) != 0 || b[vocab.BoundMLMStates] != mlmStates/2 {
 		t.Errorf("no ceilings capped %+v", got)
 	}
 

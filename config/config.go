@@ -13,22 +13,11 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 
-	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/vocab"
 )
 
 // FileName is the configuration file's name, at the root of the repository.
 const FileName = ".setbot.yml"
-
-// Defaults of the exploration bounds: the engine's, which a tree is built
-// under when nothing sets them, so that a configuration that leaves a
-// bound out and one that spells the default build the same tree.
-const (
-	DefaultDepth         = engine.DefaultMaxDepth
-	DefaultMaxStates     = engine.DefaultMaxStates
-	DefaultLoopBound     = engine.DefaultLoopBound
-	DefaultMaxMicrosteps = engine.DefaultMaxMicrosteps
-)
 
 // Defaults of functions: growing black-box functions' tables.
 const (
@@ -59,9 +48,9 @@ type Config struct {
 	Ignore     []string // globs excluded even when they match Models
 	Strategy   vocab.Strategy
 	Coverage   vocab.Coverage
-	Time       vocab.Time // how delays are read
-	Bounds     Bounds
-	Invariants []string // predicates over the machine variables, checked on every model
+	Time       vocab.Time   // how delays are read
+	Bounds     vocab.Limits // yaml: bounds, one key per row of the bounds table (vocab.Settings)
+	Invariants []string     // predicates over the machine variables, checked on every model
 	// ExpectUnreachable are globs of state ids that no execution is meant
 	// to enter (yaml: expect_unreachable), in every model: the gate
 	// reports them as expected, and gates them only when one is entered.
@@ -85,32 +74,13 @@ type Functions struct {
 	Timeout     time.Duration // yaml: timeout, of one run of a command
 }
 
-// Bounds bound one exploration.
-type Bounds struct {
-	Depth         int // input events per path
-	MaxStates     int // symbolic states
-	LoopBound     int // iterations of one loop
-	MaxMicrosteps int // internal events per input step
-	MaxMLMStates  int // states of the flattened machine; 0 for the front end's default
-	Timeout       time.Duration
-}
-
-// BoundsOverride holds the bounds a rule sets; a nil field leaves the bound as it was, so an
-// explicit zero is told apart from an absent key.
-type BoundsOverride struct {
-	Depth         *int
-	MaxStates     *int
-	LoopBound     *int
-	MaxMicrosteps *int
-	MaxMLMStates  *int
-	Timeout       *time.Duration
-}
-
 // A ModelRule adjusts the settings of the models whose path matches one of its globs.
 type ModelRule struct {
-	Match      []string
-	Bounds     *BoundsOverride // nil when the rule sets no bound
-	Invariants []string        // appended to the global ones
+	Match []string
+	// Bounds are the bounds the rule sets; one it leaves out stays as it was, so an explicit
+	// zero is told apart from an absent key.
+	Bounds     vocab.Limits
+	Invariants []string // appended to the global ones
 	// ExpectUnreachable are appended to the global ones.
 	ExpectUnreachable []string
 	Coverage          vocab.Coverage // "" leaves it as it was
@@ -123,7 +93,7 @@ type ModelConfig struct {
 	Strategy   vocab.Strategy
 	Coverage   vocab.Coverage
 	Time       vocab.Time
-	Bounds     Bounds
+	Bounds     vocab.Limits
 	Invariants []string
 	// ExpectUnreachable are the globs of the ids of the model's states
 	// that no execution is meant to enter.
@@ -149,14 +119,9 @@ func Default() *Config {
 		// A pull request's report lists tests: transition coverage keeps
 		// them to the few that fire every transition, where path
 		// coverage gives thousands on the benchmark models.
-		Coverage: vocab.CoverageTransition,
-		Time:     vocab.TimeTimed,
-		Bounds: Bounds{
-			Depth:         DefaultDepth,
-			MaxStates:     DefaultMaxStates,
-			LoopBound:     DefaultLoopBound,
-			MaxMicrosteps: DefaultMaxMicrosteps,
-		},
+		Coverage:  vocab.CoverageTransition,
+		Time:      vocab.TimeTimed,
+		Bounds:    vocab.DefaultLimits(),
 		Gate:      vocab.DefaultRuleActions(),
 		Functions: Functions{GrowRounds: DefaultGrowRounds, Timeout: DefaultCommandTimeout},
 	}
@@ -175,7 +140,7 @@ func (c *Config) For(path string) ModelConfig {
 		Strategy:   c.Strategy,
 		Coverage:   c.Coverage,
 		Time:       c.Time,
-		Bounds:     c.Bounds,
+		Bounds:     c.Bounds.Clone(),
 		Invariants: slices.Clone(c.Invariants),
 
 		ExpectUnreachable: slices.Clone(c.ExpectUnreachable),
@@ -184,9 +149,7 @@ func (c *Config) For(path string) ModelConfig {
 		if !matchAny(r.Match, path) {
 			continue
 		}
-		if r.Bounds != nil {
-			r.Bounds.Apply(&mc.Bounds)
-		}
+		maps.Copy(mc.Bounds, r.Bounds)
 		mc.Invariants = append(mc.Invariants, r.Invariants...)
 		mc.ExpectUnreachable = append(mc.ExpectUnreachable, r.ExpectUnreachable...)
 		if r.Coverage != "" {
@@ -205,22 +168,6 @@ func (c *Config) For(path string) ModelConfig {
 // Rules returns a copy of the gate: rule -> action.
 func (c *Config) Rules() vocab.RuleActions {
 	return maps.Clone(c.Gate)
-}
-
-// Apply sets the bounds o sets in b.
-func (o *BoundsOverride) Apply(b *Bounds) {
-	set(&b.Depth, o.Depth)
-	set(&b.MaxStates, o.MaxStates)
-	set(&b.LoopBound, o.LoopBound)
-	set(&b.MaxMicrosteps, o.MaxMicrosteps)
-	set(&b.MaxMLMStates, o.MaxMLMStates)
-	set(&b.Timeout, o.Timeout)
-}
-
-func set[T any](dst *T, src *T) {
-	if src != nil {
-		*dst = *src
-	}
 }
 
 // matchAny reports whether name matches one of the globs. Parse has validated the globs, so a

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"reflect"
 	"testing"
 	"time"
@@ -14,7 +15,8 @@ func TestDefault(t *testing.T) {
 		Strategy: "auto",
 		Coverage: "transition",
 		Time:     "timed",
-		Bounds:   Bounds{Depth: 10, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
+		Bounds: vocab.Limits{vocab.BoundDepth: 10, vocab.BoundStates: 200000, vocab.BoundLoop: 10, vocab.BoundMicrosteps: 100,
+			vocab.BoundMLMStates: 10000, vocab.BoundMLMTransitions: 200000, vocab.BoundTime: 0},
 		Gate: vocab.RuleActions{
 			"unreachable_state":   "block",
 			"transient_state":     "off",
@@ -102,7 +104,7 @@ models_config:
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Bounds{Depth: 8, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100, Timeout: 30 * time.Second}
+	base := bounds(vocab.Limits{vocab.BoundDepth: 8, vocab.BoundTime: int64(30 * time.Second)})
 	tests := []struct {
 		path string
 		want ModelConfig
@@ -113,17 +115,17 @@ models_config:
 		}},
 		{"models/radio_am.scxml", ModelConfig{ // rules 0 and 2
 			Strategy: "mse", Coverage: "state", Time: "timed",
-			Bounds:     Bounds{Depth: 12, MaxStates: 200000, LoopBound: 3, MaxMicrosteps: 100, Timeout: 30 * time.Second},
+			Bounds:     bounds(vocab.Limits{vocab.BoundDepth: 12, vocab.BoundLoop: 3, vocab.BoundTime: int64(30 * time.Second)}),
 			Invariants: []string{"x >= 0", "volume <= 10", "true"},
 		}},
 		{"models/radio_fm.scxml", ModelConfig{ // rules 0, 1 and 2: explicit zeros override, absent keys do not
 			Strategy: "full", Coverage: "state", Time: "untimed",
-			Bounds:     Bounds{Depth: 1, MaxStates: 200000, LoopBound: 3, MaxMicrosteps: 100, Timeout: 0},
+			Bounds:     bounds(vocab.Limits{vocab.BoundDepth: 1, vocab.BoundLoop: 3, vocab.BoundTime: 0}),
 			Invariants: []string{"x >= 0", "volume <= 10", "band != 0", "true"},
 		}},
 		{"legacy/a/b.scxml", ModelConfig{ // rule 1 by its second glob
 			Strategy: "full", Coverage: "transition", Time: "untimed",
-			Bounds:     Bounds{Depth: 1, MaxStates: 200000, LoopBound: 10, MaxMicrosteps: 100},
+			Bounds:     bounds(vocab.Limits{vocab.BoundDepth: 1}),
 			Invariants: []string{"x >= 0", "band != 0"},
 		}},
 	}
@@ -160,4 +162,11 @@ func TestRulesIsACopy(t *testing.T) {
 	if c.Gate[vocab.RuleModelError] != vocab.ActionBlock {
 		t.Error("Rules returned the gate itself")
 	}
+}
+
+// bounds returns the default bounds with those l sets.
+func bounds(l vocab.Limits) vocab.Limits {
+	out := vocab.DefaultLimits()
+	maps.Copy(out, l)
+	return out
 }

@@ -56,9 +56,10 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("invalid action in %v", c.Gate)
 			}
 		}
-		b := c.Bounds
-		if b.Depth < 0 || b.MaxStates < 0 || b.LoopBound < 0 || b.MaxMicrosteps < 0 || b.MaxMLMStates < 0 || b.Timeout < 0 {
-			t.Fatalf("negative bound in %+v", b)
+		for _, s := range vocab.Settings() {
+			if v, ok := c.Bounds[s.Bound]; !ok || v < 0 {
+				t.Fatalf("bound %s missing or negative in %+v", s.Bound, c.Bounds)
+			}
 		}
 		for _, r := range c.PerModel {
 			if len(r.Match) == 0 {

@@ -2,9 +2,11 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -27,7 +29,7 @@ const maxVisits = 1 << 20
 // The keys of each mapping, in documentation order (which is also the order of "known: ...").
 var (
 	topKeys    = []string{"models", "ignore", "strategy", "coverage", "time", "bounds", "invariants", "expect_unreachable", "models_config", "gate", "schedule", "functions"}
-	boundsKeys = []string{"depth", "max_states", "loop_bound", "max_microsteps", "max_mlm_states", "timeout"}
+	boundsKeys = boundKeys()
 	ruleKeys   = []string{"match", "bounds", "invariants", "expect_unreachable", "coverage", "strategy", "time"}
 	funcKeys   = []string{"run_commands", "grow_rounds", "timeout"}
 )
@@ -432,23 +434,39 @@ func (p *parser) invariant(n *yaml.Node, path string) (string, bool) {
 	return s, ok
 }
 
-func (p *parser) bounds(n *yaml.Node, path string) *BoundsOverride {
-	o := new(BoundsOverride)
+// boundKeys are the keys of bounds: one per row of the bounds table, in its order.
+func boundKeys() []string {
+	var keys []string
+	for _, s := range vocab.Settings() {
+		keys = append(keys, s.Key)
+	}
+	return keys
+}
+
+// setting returns the row of the bounds table whose key is key.
+func setting(key string) vocab.Setting {
+	i := slices.Index(boundsKeys, key)
+	return vocab.Settings()[i]
+}
+
+// bounds reads a mapping of bounds: the bounds it sets, each at least its row's minimum (or
+// 0, for the default, where the row allows it).
+func (p *parser) bounds(n *yaml.Node, path string) vocab.Limits {
+	o := vocab.Limits{}
 	p.fields(n, path, "key", boundsKeys, func(key string, v *yaml.Node) {
-		path := join(path, key)
-		switch key {
-		case "depth":
-			o.Depth = p.count(v, path, 1)
-		case "max_states":
-			o.MaxStates = p.count(v, path, 1)
-		case "loop_bound":
-			o.LoopBound = p.count(v, path, 1)
-		case "max_microsteps":
-			o.MaxMicrosteps = p.count(v, path, 1)
-		case "max_mlm_states":
-			o.MaxMLMStates = p.count(v, path, 0)
-		case "timeout":
-			o.Timeout = p.duration(v, path)
+		s, path := setting(key), join(path, key)
+		if s.Unit == vocab.UnitDuration {
+			if d := p.duration(v, path); d != nil {
+				o[s.Bound] = int64(*d)
+			}
+			return
+		}
+		least := s.Min
+		if s.ZeroKey {
+			least = 0
+		}
+		if c := p.count(v, path, int(least)); c != nil {
+			o[s.Bound] = cmp.Or(int64(*c), s.Default)
 		}
 	})
 	return o
@@ -601,7 +619,7 @@ func (p *parser) config(n *yaml.Node, c *Config) {
 		case "time":
 			c.Time = vocab.Time(p.choice(v, key, "time", times))
 		case "bounds":
-			p.bounds(v, key).Apply(&c.Bounds)
+			maps.Copy(c.Bounds, p.bounds(v, key))
 		case "invariants":
 			c.Invariants = p.invariants(v, key)
 		case "expect_unreachable":
@@ -724,4 +742,11 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// set sets *dst to *src when src holds a value.
+func set[T any](dst *T, src *T) {
+	if src != nil {
+		*dst = *src
+	}
 }

@@ -26,7 +26,7 @@ func TestParseDefaults(t *testing.T) {
 		"models:\nignore:\nstrategy:\ncoverage: ~\nbounds:\ninvariants:\nmodels_config:\ngate:\nschedule: null\n",
 		"bounds: {depth: ~, timeout: }\ngate: {bound_hit: }\n",
 		// the defaults written out
-		"models: ['**/*.scxml']\nstrategy: auto\ncoverage: transition\nbounds: {depth: 10, max_states: 200000, loop_bound: 10, max_microsteps: 100, max_mlm_states: 0, timeout: 0}\nschedule: ''\n" +
+		"models: ['**/*.scxml']\nstrategy: auto\ncoverage: transition\nbounds: {depth: 10, max_states: 200000, loop_bound: 10, max_microsteps: 100, max_mlm_states: 0, max_mlm_transitions: 0, timeout: 0}\nschedule: ''\n" +
 			"functions: {run_commands: false, grow_rounds: 2, timeout: 10s}\n",
 		"functions:\n", "functions: {run_commands: }\n",
 	} {
@@ -54,6 +54,7 @@ bounds:
   loop_bound: 1_000
   max_microsteps: 50
   max_mlm_states: 5000
+  max_mlm_transitions: 400000
   timeout: 1m30s
 invariants:
   - volume <= 10
@@ -74,22 +75,21 @@ functions:
   grow_rounds: 5
   timeout: 3s
 `
-	one, twoMin := 1, 2*time.Minute
 	want := &Config{
 		Models:   []string{"models/**/*.scxml", "charts/*.scxml"},
 		Ignore:   []string{"**/testdata/**"},
 		Strategy: "dse",
 		Coverage: "state",
 		Time:     "untimed",
-		Bounds: Bounds{
-			Depth: 12, MaxStates: 65536, LoopBound: 1000, MaxMicrosteps: 50, MaxMLMStates: 5000,
-			Timeout: 90 * time.Second,
-		},
+		Bounds: bounds(vocab.Limits{
+			vocab.BoundDepth: 12, vocab.BoundStates: 65536, vocab.BoundLoop: 1000, vocab.BoundMicrosteps: 50, vocab.BoundMLMStates: 5000, vocab.BoundMLMTransitions: 400_000,
+			vocab.BoundTime: int64(90 * time.Second),
+		}),
 		Invariants: []string{"volume <= 10", "mode != 3"},
 		PerModel: []ModelRule{
 			{
 				Match:      []string{"models/radio*.scxml"},
-				Bounds:     &BoundsOverride{Depth: &one, Timeout: &twoMin},
+				Bounds:     vocab.Limits{vocab.BoundDepth: 1, vocab.BoundTime: int64(2 * time.Minute)},
 				Invariants: []string{"band >= 0"},
 				Coverage:   "transition",
 				Strategy:   "full",
@@ -137,11 +137,11 @@ func TestParseValid(t *testing.T) {
 			return c.Strategy == "mse" && c.Gate[vocab.RuleModelError] == "warn" && len(c.Gate) == len(gateRules)
 		}},
 		{"alias", "bounds: &b {depth: 3}\nmodels_config: [{match: a, bounds: *b}, {match: b, bounds: *b}]\n", func(c *Config) bool {
-			return c.Bounds.Depth == 3 && *c.PerModel[1].Bounds.Depth == 3
+			return c.Bounds[vocab.BoundDepth] == 3 && c.PerModel[1].Bounds[vocab.BoundDepth] == 3
 		}},
 		{"boolean invariant", "invariants: [false]\n", func(c *Config) bool { return c.Invariants[0] == "false" }},
 		{"crlf", "strategy: full\r\ncoverage: state\r\n", func(c *Config) bool { return c.Coverage == "state" }},
-		{"integer zero timeout", "bounds: {timeout: 0}\n", func(c *Config) bool { return c.Bounds.Timeout == 0 }},
+		{"integer zero timeout", "bounds: {timeout: 0}\n", func(c *Config) bool { return c.Bounds.Duration(vocab.BoundTime) == 0 }},
 		{"expected unreachable states", "expect_unreachable: [fail, '*.fail']\nmodels_config: [{match: 'w3c/**', expect_unreachable: ['err{1,2}']}]\n", func(c *Config) bool {
 			w3c, other := c.For("w3c/t1.scxml"), c.For("app.scxml")
 			expected := func(mc ModelConfig, id, want string) bool {
@@ -177,11 +177,11 @@ func TestParseErrors(t *testing.T) {
 		{"unknown key, no suggestion", "colour: red\n", []string{
 			`.setbot.yml:1:1: unknown key "colour"` + known}},
 		{"unknown bounds key", "bounds:\n  dpeth: 3\n", []string{
-			`.setbot.yml:2:3: bounds: unknown key "dpeth", did you mean "depth"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
+			`.setbot.yml:2:3: bounds: unknown key "dpeth", did you mean "depth"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, max_mlm_transitions, timeout)`}},
 		{"unknown rule key", "models_config:\n  - match: a\n    invariant: [x]\n", []string{
 			`.setbot.yml:3:5: models_config[0]: unknown key "invariant", did you mean "invariants"? (known: match, bounds, invariants, expect_unreachable, coverage, strategy, time)`}},
 		{"unknown rule bounds key", "models_config:\n  - match: a\n    bounds: {timout: 1s}\n", []string{
-			`.setbot.yml:3:14: models_config[0].bounds: unknown key "timout", did you mean "timeout"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout)`}},
+			`.setbot.yml:3:14: models_config[0].bounds: unknown key "timout", did you mean "timeout"? (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, max_mlm_transitions, timeout)`}},
 		{"unknown gate rule", "gate:\n  unreachable_states: warn\n", []string{
 			`.setbot.yml:2:3: gate: unknown rule "unreachable_states", did you mean "unreachable_state"? (known: unreachable_state, transient_state, invariant_violation, bound_hit, model_error, model_refused, runtime_error, output_lost, nondeterminism, expected_unreachable_reached, new_model_unreachable, new_model_error)`}},
 		{"unknown functions key", "functions:\n  run_command: true\n  rounds: 3\n", []string{
@@ -449,7 +449,7 @@ func TestDocs(t *testing.T) {
 	// The worked example of models_config.
 	if c, err := Parse(FileName, blocks[0][1]); err == nil {
 		got := c.For("models/radio_fm.scxml")
-		if got.Bounds.Depth != 12 || got.Bounds.Timeout != time.Minute || got.Coverage != "transition" ||
+		if got.Bounds[vocab.BoundDepth] != 12 || got.Bounds.Duration(vocab.BoundTime) != time.Minute || got.Coverage != "transition" ||
 			got.Strategy != "auto" || !reflect.DeepEqual(got.Invariants, []string{"mode >= 0", "volume <= 10"}) {
 			t.Errorf("For(models/radio_fm.scxml) = %+v, not as docs/config.md says", got)
 		}

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/setbot/setbot/vocab"
 )
 
 // ServerFileName is the conventional name of the server's configuration file (setbot serve
@@ -50,22 +52,18 @@ const (
 // is what bounds the host.
 const (
 	DefaultJobMemory             = 6 << 30 // bytes of heap per job
-	DefaultCeilingDepth          = 1000
-	DefaultCeilingMaxStates      = 2_000_000
-	DefaultCeilingLoopBound      = 100
-	DefaultCeilingMaxMicrosteps  = 10_000
-	DefaultCeilingMaxMLMStates   = 100_000
-	DefaultCeilingTimeout        = 10 * time.Minute // a third of DefaultJobTimeout: a base and a head tree fit in a job
 	DefaultCeilingCommandTimeout = time.Minute
 )
 
-// DefaultCeilings returns the ceilings of a server whose configuration sets none.
+// DefaultCeilings returns the ceilings of a server whose configuration sets none: each
+// bound's is its row's in the bounds table (vocab.Setting.Ceiling). The time ceiling is a
+// third of DefaultJobTimeout, so that a base and a head tree fit in a job.
 func DefaultCeilings() Ceilings {
-	return Ceilings{
-		Bounds: Bounds{Depth: DefaultCeilingDepth, MaxStates: DefaultCeilingMaxStates, LoopBound: DefaultCeilingLoopBound,
-			MaxMicrosteps: DefaultCeilingMaxMicrosteps, MaxMLMStates: DefaultCeilingMaxMLMStates, Timeout: DefaultCeilingTimeout},
-		CommandTimeout: DefaultCeilingCommandTimeout,
+	c := Ceilings{Bounds: vocab.Limits{}, CommandTimeout: DefaultCeilingCommandTimeout}
+	for _, s := range vocab.Settings() {
+		c.Bounds[s.Bound] = s.Ceiling
 	}
+	return c
 }
 
 // maxSecretFileBytes bounds a secret read from a file: a key is a few KiB, and a path such as
@@ -77,7 +75,7 @@ var (
 	serverKeys   = []string{"listen", "database", "store", "clone_dir", "cache_max_bytes", "workers", "job_timeout", "job_memory", "analysis_process", "ceilings", "shutdown_timeout", "run_retention", "clone_max_age", "max_body_bytes", "job_lease", "sweep_interval", "log_level", "log_format", "public_url", "allow_fork_commands", "github", "schedules"}
 	githubKeys   = []string{"base_url", "app_id", "private_key_file", "private_key", "token", "webhook_secret", "webhook_secret_file"}
 	scheduleKeys = []string{"repo", "branch", "cron", "installation_id", "clone_url"}
-	ceilingKeys  = []string{"depth", "max_states", "loop_bound", "max_microsteps", "max_mlm_states", "timeout", "command_timeout"}
+	ceilingKeys  = append(boundKeys(), "command_timeout")
 
 	logLevels         = []string{"debug", "info", "warn", "error"}
 	logFormats        = []string{"json", "text"}
@@ -390,18 +388,6 @@ func (l *loader) set(key string, g given) {
 		if ok = l.choice(g, key, "analysis process", analysisProcesses, &v); ok {
 			s.AnalysisProcess = AnalysisProcess(v)
 		}
-	case "ceilings.depth":
-		ok = l.ceiling(g, key, &s.Ceilings.Bounds.Depth)
-	case "ceilings.max_states":
-		ok = l.ceiling(g, key, &s.Ceilings.Bounds.MaxStates)
-	case "ceilings.loop_bound":
-		ok = l.ceiling(g, key, &s.Ceilings.Bounds.LoopBound)
-	case "ceilings.max_microsteps":
-		ok = l.ceiling(g, key, &s.Ceilings.Bounds.MaxMicrosteps)
-	case "ceilings.max_mlm_states":
-		ok = l.ceiling(g, key, &s.Ceilings.Bounds.MaxMLMStates)
-	case "ceilings.timeout":
-		ok = l.duration(g, key, &s.Ceilings.Bounds.Timeout)
 	case "ceilings.command_timeout":
 		ok = l.duration(g, key, &s.Ceilings.CommandTimeout)
 	case "shutdown_timeout":
@@ -426,21 +412,31 @@ func (l *loader) set(key string, g given) {
 		ok = number(l, g, key, 0, math.MaxInt64, "an App id, a positive integer (or 0 for none)", &s.GitHub.AppID)
 	case "github.token":
 		ok = l.secret(g, key, &s.GitHub.Token)
-	default: // the secrets and their files, resolved once everything is read
-		var v string
-		if key == privateKeyKeys.file || key == webhookSecretKeys.file {
-			ok = l.path(g, key, &v)
-		} else {
-			ok = l.secret(g, key, &v)
-		}
-		if ok {
-			l.raw[key] = v
-		}
+	case "ceilings." + strings.TrimPrefix(key, "ceilings."):
+		ok = l.ceiling(g, key, setting(strings.TrimPrefix(key, "ceilings.")))
+	default:
+		ok = l.secretOrFile(key, g)
 	}
 	l.bad[key] = !ok
 	if ok && g.text != "" {
 		l.origin[key] = l.originOf(g)
 	}
+}
+
+// secretOrFile reads a secret, or the file that holds one, into l.raw: the
+// secrets are resolved once everything is read.
+func (l *loader) secretOrFile(key string, g given) bool {
+	var v string
+	var ok bool
+	if key == privateKeyKeys.file || key == webhookSecretKeys.file {
+		ok = l.path(g, key, &v)
+	} else {
+		ok = l.secret(g, key, &v)
+	}
+	if ok {
+		l.raw[key] = v
+	}
+	return ok
 }
 
 // conflicts reports a secret given both inline and as a file in the configuration file.
@@ -899,9 +895,24 @@ func number[T int | int64](l *loader, g given, path string, lo, hi int64, want s
 	return true
 }
 
-// ceiling accepts the ceiling of a count bound: a positive integer.
-func (l *loader) ceiling(g given, path string, dst *int) bool {
-	return number(l, g, path, 1, math.MaxInt32, fmt.Sprintf("a positive integer, at most %d", math.MaxInt32), dst)
+// ceiling accepts the ceiling of bound s: of a count, a positive integer; of a duration, a
+// positive duration.
+func (l *loader) ceiling(g given, path string, s vocab.Setting) bool {
+	var v int64
+	var ok bool
+	if s.Unit == vocab.UnitDuration {
+		var d time.Duration
+		ok, v = l.duration(g, path, &d), int64(d)
+	} else {
+		ok = number(l, g, path, 1, math.MaxInt32, fmt.Sprintf("a positive integer, at most %d", math.MaxInt32), &v)
+	}
+	if ok {
+		if l.s.Ceilings.Bounds == nil {
+			l.s.Ceilings.Bounds = vocab.Limits{}
+		}
+		l.s.Ceilings.Bounds[s.Bound] = v
+	}
+	return ok
 }
 
 // size accepts a number of bytes, at least lo: an integer, or a string with a unit.

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/setbot/setbot/vocab"
 )
 
 // The secrets of the tests: no error message may ever contain one.
@@ -69,7 +71,8 @@ func TestDefaultServer(t *testing.T) {
 		JobTimeout:      30 * time.Minute,
 		JobMemory:       6 << 30,
 		AnalysisProcess: ProcessChild,
-		Ceilings: Ceilings{Bounds: Bounds{Depth: 1000, MaxStates: 2_000_000, LoopBound: 100, MaxMicrosteps: 10_000, MaxMLMStates: 100_000, Timeout: 10 * time.Minute},
+		Ceilings: Ceilings{Bounds: vocab.Limits{vocab.BoundDepth: 1000, vocab.BoundStates: 2_000_000, vocab.BoundLoop: 100, vocab.BoundMicrosteps: 10_000,
+			vocab.BoundMLMStates: 100_000, vocab.BoundMLMTransitions: 2_000_000, vocab.BoundTime: int64(10 * time.Minute)},
 			CommandTimeout: time.Minute},
 		ShutdownTimeout: 60 * time.Second,
 		MaxBodyBytes:    25 << 20,
@@ -92,7 +95,7 @@ func TestDefaultServer(t *testing.T) {
 		"listen:\ngithub:\nschedules:\n",
 		"listen: ':8080'\ndatabase: setbot.db\nclone_dir: repos\ncache_max_bytes: 1GiB\nworkers: 2\n" +
 			"job_timeout: 30m\njob_memory: 6GiB\nanalysis_process: child\nshutdown_timeout: 60s\nmax_body_bytes: 25MiB\nlog_level: info\nlog_format: json\n" +
-			"ceilings: {depth: 1000, max_states: 2000000, loop_bound: 100, max_microsteps: 10000, max_mlm_states: 100000, timeout: 10m, command_timeout: 1m}\n" +
+			"ceilings: {depth: 1000, max_states: 2000000, loop_bound: 100, max_microsteps: 10000, max_mlm_states: 100000, max_mlm_transitions: 2000000, timeout: 10m, command_timeout: 1m}\n" +
 			"public_url: ''\ngithub: {base_url: '', app_id: 0, private_key_file: '', private_key: '', token: '', " +
 			"webhook_secret: '', webhook_secret_file: ''}\n",
 	} {
@@ -128,6 +131,7 @@ ceilings:
   loop_bound: 20
   max_microsteps: 500
   max_mlm_states: 5000
+  max_mlm_transitions: 300000
   timeout: 5m
   command_timeout: 20s
 shutdown_timeout: 2m30s
@@ -170,7 +174,8 @@ schedules:
 		JobTimeout:      time.Hour,
 		JobMemory:       512 << 20,
 		AnalysisProcess: ProcessInline,
-		Ceilings: Ceilings{Bounds: Bounds{Depth: 50, MaxStates: 100_000, LoopBound: 20, MaxMicrosteps: 500, MaxMLMStates: 5000, Timeout: 5 * time.Minute},
+		Ceilings: Ceilings{Bounds: vocab.Limits{vocab.BoundDepth: 50, vocab.BoundStates: 100_000, vocab.BoundLoop: 20, vocab.BoundMicrosteps: 500,
+			vocab.BoundMLMStates: 5000, vocab.BoundMLMTransitions: 300_000, vocab.BoundTime: int64(5 * time.Minute)},
 			CommandTimeout: 20 * time.Second},
 		ShutdownTimeout:   150 * time.Second,
 		RunRetention:      30 * 24 * time.Hour,
@@ -273,7 +278,7 @@ func TestLoadServerErrors(t *testing.T) {
 			`setbot.yml:5:19: ceilings.max_mlm_states: 99999999999 is out of range (want a positive integer, at most 2147483647)`,
 			`setbot.yml:6:12: ceilings.timeout: duration 10 has no unit; write 10s for seconds`,
 			`setbot.yml:7:20: ceilings.command_timeout: duration 0s is not positive`,
-			`setbot.yml:8:3: ceilings: unknown key "memory" (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, timeout, command_timeout)`}},
+			`setbot.yml:8:3: ceilings: unknown key "memory" (known: depth, max_states, loop_bound, max_microsteps, max_mlm_states, max_mlm_transitions, timeout, command_timeout)`}},
 		{"ceilings not a mapping", "ceilings: 1000\n", nil, []string{
 			`setbot.yml:1:11: ceilings: expected a mapping, found the integer 1000`}},
 		{"job memory", "job_memory: 4 GB of RAM\n", nil, []string{

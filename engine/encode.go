@@ -33,6 +33,49 @@ const SemanticsVersion = "setbot-semantics-10"
 // format is not even looked up.
 const EncodingVersion = "SET7"
 
+// options writes the options that shaped a tree: the bounds of the tree in
+// the bounds table's order (vocab.Settings), the time budgets, whether the
+// machine ran closed, and the reading of time.
+func (w *writer) options(o Options) {
+	closed := 0
+	if o.Closed {
+		closed = 1
+	}
+	var v []int
+	for _, s := range vocab.Settings(vocab.StageTree) {
+		v = append(v, *o.Limit(s.Bound))
+	}
+	w.ints(append(v, int(o.Timeout), int(o.SolverTimeout), closed)...)
+	w.str(string(o.Time))
+}
+
+// options reads what writer.options wrote.
+func (r *reader) options() Options {
+	var o Options
+	tree := vocab.Settings(vocab.StageTree)
+	v := r.ints(len(tree) + 3)
+	for i, s := range tree {
+		*o.Limit(s.Bound) = v[i]
+	}
+	rest := v[len(tree):]
+	o.Timeout, o.SolverTimeout, o.Closed = time.Duration(rest[0]), time.Duration(rest[1]), rest[2] == 1
+	o.Time = vocab.Time(r.str())
+	return o
+}
+
+// summary reads what precedes a tree's nodes: the options it was built
+// under, its statistics and the bounds it hit.
+func (r *reader) summary(s *SET) {
+	s.Options = r.options()
+	st := r.ints(9)
+	s.Stats = Stats{States: st[0], Paths: st[1], Depth: st[2], Subsumed: st[3], Reused: st[4], New: st[5], SolverCalls: st[6], Unknown: st[7], Ms: int64(st[8])}
+	for i, k := 0, r.count(); i < k; i++ {
+		bound := r.str()
+		v := r.ints(2)
+		s.Bounds = append(s.Bounds, BoundHit{Bound: vocab.Bound(bound), Limit: int64(v[0]), Count: v[1]})
+	}
+}
+
 // ErrEncoding is wrapped by every error decoding a tree.
 var ErrEncoding = errors.New("malformed encoded tree")
 
@@ -47,13 +90,7 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 	w.b = append(w.b, EncodingVersion...)
 	w.str(s.Machine.Hash)
 	w.b = s.Terms.AppendBinary(w.b)
-	o := s.Options
-	closed := 0
-	if o.Closed {
-		closed = 1
-	}
-	w.ints(o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, int(o.Timeout), int(o.SolverTimeout), closed)
-	w.str(string(o.Time))
+	w.options(s.Options)
 	st := s.Stats
 	w.ints(st.States, st.Paths, st.Depth, st.Subsumed, st.Reused, st.New, st.SolverCalls, st.Unknown, int(st.Ms))
 	w.uint(len(s.Bounds))
@@ -139,15 +176,7 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 	r.b, r.nterms = rest, terms.Len()
 	s := &SET{Machine: m, Terms: terms}
 	r.trans = transitionsByKey(m)
-	o := r.ints(7)
-	s.Options = Options{MaxDepth: o[0], MaxStates: o[1], LoopBound: o[2], MaxMicrosteps: o[3], Timeout: time.Duration(o[4]), SolverTimeout: time.Duration(o[5]), Closed: o[6] == 1, Time: vocab.Time(r.str())}
-	st := r.ints(9)
-	s.Stats = Stats{States: st[0], Paths: st[1], Depth: st[2], Subsumed: st[3], Reused: st[4], New: st[5], SolverCalls: st[6], Unknown: st[7], Ms: int64(st[8])}
-	for i, k := 0, r.count(); i < k; i++ {
-		bound := r.str()
-		v := r.ints(2)
-		s.Bounds = append(s.Bounds, BoundHit{Bound: vocab.Bound(bound), Limit: int64(v[0]), Count: v[1]})
-	}
+	r.summary(s)
 	// Every tree the engine builds has a start edge and a root; a damaged
 	// encoding that drops them would make the tree's readers dereference
 	// nil.

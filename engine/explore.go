@@ -16,8 +16,9 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-// NewSolver makes the solver for one exploration's terms.
-type NewSolver func(*solver.Table) (solver.Solver, error)
+// NewSolver makes the solver for one exploration's terms: the engine's name
+// for solver.Factory.
+type NewSolver = solver.Factory
 
 // Explore builds the SET of m (Alg. 1 of Khalil and Dingel, Incremental symbolic execution, 2015).
 func Explore(m *mlm.Machine, opts Options, newSolver NewSolver) (*SET, error) {
@@ -94,17 +95,13 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	return s, nil
 }
 
+// limit is the limit of bound, as a hit reports it: a bound of the tree's
+// value, the memory budget in bytes, the time budget in milliseconds.
 func limit(o Options, bound vocab.Bound) int64 {
-	switch bound {
-	case vocab.BoundDepth:
-		return int64(o.MaxDepth)
-	case vocab.BoundStates:
-		return int64(o.MaxStates)
-	case vocab.BoundLoop:
-		return int64(o.LoopBound)
-	case vocab.BoundMicrosteps:
-		return int64(o.MaxMicrosteps)
-	case vocab.BoundMemory:
+	if p := o.Limit(bound); p != nil {
+		return int64(*p)
+	}
+	if bound == vocab.BoundMemory {
 		return o.MaxMemory
 	}
 	return o.Timeout.Milliseconds()

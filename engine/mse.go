@@ -27,7 +27,7 @@ import (
 // is decided afresh for every node, copied or not.
 func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, ren Renames, opts Options, newSolver NewSolver) (*SET, error) {
 	opts = opts.WithDefaults()
-	if base.Options.shape() != opts.shape() {
+	if base.Options.Shape() != opts.Shape() || base.Options.Closed != opts.Closed {
 		return nil, fmt.Errorf("the base tree was built with other options (%+v, want %+v)", base.Options, opts)
 	}
 	return explore(m, opts, newSolver, func(e *explorer) {

@@ -27,12 +27,8 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-// Defaults for Options.
+// The defaults of the bounds are the table's (vocab.Settings).
 const (
-	DefaultMaxDepth      = 10
-	DefaultMaxStates     = 200000
-	DefaultLoopBound     = 10
-	DefaultMaxMicrosteps = vocab.DefaultMaxMicrosteps
 	// DefaultSolverTimeout bounds one solver query when there is no
 	// wall-clock budget: a query Z3 cannot decide (nonlinear integer
 	// arithmetic, say) ends Unknown, counted in Stats.Unknown and reported
@@ -104,19 +100,52 @@ type Progress struct {
 	Elapsed time.Duration // since the exploration started
 }
 
-// shape is what of the options shapes a whole tree: the bounds. The
-// wall-clock budgets, cancellation, interruption and progress only decide
-// whether it is whole, or what is shown while it is built; the number of
-// jobs, how fast.
-func (o Options) shape() treeShape {
-	return treeShape{o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, o.Closed, o.Time}
+// Limit returns the option that holds bound b, a bound of the tree
+// (vocab.StageTree); nil for another. It is the one place that maps the
+// bounds table's rows onto the fields of Options.
+func (o *Options) Limit(b vocab.Bound) *int {
+	switch b {
+	case vocab.BoundDepth:
+		return &o.MaxDepth
+	case vocab.BoundStates:
+		return &o.MaxStates
+	case vocab.BoundLoop:
+		return &o.LoopBound
+	case vocab.BoundMicrosteps:
+		return &o.MaxMicrosteps
+	}
+	return nil
 }
 
-// treeShape holds the options that shape a tree.
-type treeShape struct {
-	depth, states, loop, microsteps int
-	closed                          bool
-	time                            vocab.Time
+// Bounded returns the options with the bounds l sets: those of the tree and
+// the wall-clock budget (l's time bound). What l leaves unset stays as it
+// was.
+func (o Options) Bounded(l vocab.Limits) Options {
+	for _, s := range vocab.Settings(vocab.StageTree) {
+		if v, ok := l[s.Bound]; ok {
+			*o.Limit(s.Bound) = int(v)
+		}
+	}
+	if v, ok := l[vocab.BoundTime]; ok {
+		o.Timeout = time.Duration(v)
+	}
+	return o
+}
+
+// Shape names what of the options shapes a whole tree, as a tree's cache
+// key holds it: each bound of the tree by its name in the table
+// (vocab.Setting.CacheName), in the table's order, then the reading of
+// time, as "depth=10 states=200000 loop=10 micro=100 time=timed". The
+// wall-clock budgets, cancellation, interruption and progress only decide
+// whether a tree is whole, or what is shown while it is built; the number
+// of jobs, how fast.
+func (o Options) Shape() string {
+	var b strings.Builder
+	for _, s := range vocab.Settings(vocab.StageTree) {
+		fmt.Fprintf(&b, "%s=%d ", s.CacheName, *o.Limit(s.Bound))
+	}
+	b.WriteString("time=" + string(o.Time))
+	return b.String()
 }
 
 // ErrCanceled is returned by an exploration stopped through Options.Cancel.
@@ -125,14 +154,10 @@ var ErrCanceled = errors.New("exploration canceled")
 // WithDefaults returns the options with the defaults for what is unset:
 // the bounds a tree is really built under (and cached by).
 func (o Options) WithDefaults() Options {
-	if o.MaxDepth <= 0 {
-		o.MaxDepth = DefaultMaxDepth
-	}
-	if o.MaxStates <= 0 {
-		o.MaxStates = DefaultMaxStates
-	}
-	if o.LoopBound <= 0 {
-		o.LoopBound = DefaultLoopBound
+	for _, s := range vocab.Settings(vocab.StageTree) {
+		if p := o.Limit(s.Bound); *p <= 0 {
+			*p = int(s.Default)
+		}
 	}
 	if o.SolverTimeout <= 0 {
 		// One query cannot usefully outlast the whole budget; the budget is
@@ -142,9 +167,6 @@ func (o Options) WithDefaults() Options {
 		if o.Timeout <= 0 {
 			o.SolverTimeout = DefaultSolverTimeout
 		}
-	}
-	if o.MaxMicrosteps <= 0 {
-		o.MaxMicrosteps = DefaultMaxMicrosteps
 	}
 	if o.Time == "" {
 		o.Time = vocab.TimeTimed

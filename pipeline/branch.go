@@ -8,8 +8,6 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model/load"
-	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/vcs"
 	"github.com/setbot/setbot/vocab"
 )
@@ -70,7 +68,7 @@ func branchPass(ctx context.Context, repo *vcs.Repo, rev string, opts Options, v
 			r.progress("%s: %s asks for %s; the ceiling, %s, applies", path, c.Setting, c.Asked, c.Ceiling)
 		}
 		eopts := r.engineOptions(mc)
-		m, _, diags, err := r.load(path, sha, load.Options{Read: scxml.Options{CallDepth: mc.Bounds.LoopBound}, Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}})
+		m, _, diags, err := r.load(path, sha, load.Bounded(mc.Bounds))
 		if err != nil {
 			return nil, err
 		}

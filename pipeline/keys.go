@@ -43,8 +43,7 @@ const resultVersion = "result-4"
 // did not cut is the same tree under any budget, and a tree it cut is never
 // stored.
 func setKey(m *mlm.Machine, o engine.Options) string {
-	return digest(engine.SemanticsVersion, buildVersion(), engine.EncodingVersion, m.Hash,
-		fmt.Sprintf("depth=%d states=%d loop=%d micro=%d time=%s", o.MaxDepth, o.MaxStates, o.LoopBound, o.MaxMicrosteps, o.Time))
+	return digest(engine.SemanticsVersion, buildVersion(), engine.EncodingVersion, m.Hash, o.Shape())
 }
 
 // suiteKey is the key of a tree's test suite, rows the origin of the

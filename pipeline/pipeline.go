@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -59,7 +60,7 @@ type Options struct {
 	// Bounds replace the bounds the head's configuration sets (the
 	// command's flags); the gate's configuration still sets the least
 	// of each (Options' settings).
-	Bounds config.BoundsOverride
+	Bounds vocab.Limits
 	// Ceilings, when set, are the most the configurations may ask for
 	// (the server's): a bound beyond its ceiling gets the ceiling, and the
 	// model's report lists it as capped.
@@ -378,7 +379,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 		strategy = r.opts.Strategy
 	}
 	eopts := r.engineOptions(mc)
-	lopts := load.Options{Read: scxml.Options{CallDepth: mc.Bounds.LoopBound}, Flatten: mlm.Options{MaxStates: mc.Bounds.MaxMLMStates}}
+	lopts := load.Bounded(mc.Bounds)
 
 	head, headSrc, diags, err := r.load(c.NewPath, r.head, lopts)
 	if err != nil {
@@ -569,13 +570,13 @@ func (r *runner) settings(c vcs.Change) (config.ModelConfig, []config.Capped) {
 	if r.opts.Ceilings == nil {
 		return mc, nil
 	}
-	return mc, r.opts.Ceilings.Cap(&mc.Bounds)
+	return mc, r.opts.Ceilings.Cap(mc.Bounds)
 }
 
 // uncapped is settings without the ceilings.
 func (r *runner) uncapped(c vcs.Change) config.ModelConfig {
 	mc := r.cfg.For(c.NewPath)
-	r.opts.Bounds.Apply(&mc.Bounds)
+	maps.Copy(mc.Bounds, r.opts.Bounds)
 	if r.opts.Coverage != "" {
 		mc.Coverage = r.opts.Coverage
 	}
@@ -595,11 +596,12 @@ func (r *runner) uncapped(c vcs.Change) config.ModelConfig {
 				mc.Invariants = append(mc.Invariants, inv)
 			}
 		}
-		b := &mc.Bounds
-		b.Depth, b.MaxStates = max(b.Depth, g.Bounds.Depth), max(b.MaxStates, g.Bounds.MaxStates)
-		b.LoopBound, b.MaxMicrosteps = max(b.LoopBound, g.Bounds.LoopBound), max(b.MaxMicrosteps, g.Bounds.MaxMicrosteps)
-		if b.Timeout > 0 && (g.Bounds.Timeout == 0 || g.Bounds.Timeout > b.Timeout) {
-			b.Timeout = g.Bounds.Timeout
+		for _, s := range vocab.Settings(vocab.StageTree) {
+			mc.Bounds[s.Bound] = max(mc.Bounds[s.Bound], g.Bounds[s.Bound])
+		}
+		head, base := mc.Bounds[vocab.BoundTime], g.Bounds[vocab.BoundTime]
+		if head > 0 && (base == 0 || base > head) {
+			mc.Bounds[vocab.BoundTime] = base
 		}
 	}
 	return mc
@@ -647,7 +649,5 @@ func invariantsFor(m *mlm.Machine, texts []string) ([]analysis.Invariant, []repo
 // engineOptions turns configured bounds into engine options, with the
 // engine's defaults for what is unset, so equal trees get equal keys.
 func engineOptions(mc config.ModelConfig) engine.Options {
-	b := mc.Bounds
-	return engine.Options{MaxDepth: b.Depth, MaxStates: b.MaxStates, LoopBound: b.LoopBound, MaxMicrosteps: b.MaxMicrosteps, Timeout: b.Timeout,
-		Time: mc.Time}.WithDefaults()
+	return engine.Options{Time: mc.Time}.Bounded(mc.Bounds).WithDefaults()
 }

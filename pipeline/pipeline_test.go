@@ -40,7 +40,7 @@ func TestKeys(t *testing.T) {
 	}
 	o := engineOptions(config.ModelConfig{})
 	k := setKey(m, o)
-	if k != setKey(m, engineOptions(config.ModelConfig{Bounds: config.Bounds{Depth: engine.DefaultMaxDepth}, Time: vocab.TimeTimed})) {
+	if k != setKey(m, engineOptions(config.ModelConfig{Bounds: vocab.Limits{vocab.BoundDepth: vocab.BoundDepth.Default()}, Time: vocab.TimeTimed})) {
 		t.Error("an unset depth and time and the defaults give different keys")
 	}
 	untimed := o
@@ -210,7 +210,7 @@ func TestWarmAndVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := setKey(m, engineOptions(config.ModelConfig{Bounds: config.Bounds{Depth: 8}}))
+	key := setKey(m, engineOptions(config.ModelConfig{Bounds: vocab.Limits{vocab.BoundDepth: 8}}))
 	skey := suiteKey(key, vocab.CoverageTransition, rowsOrigin(m))
 	data, ok, err := store.Get(ctx, kindSuite, skey)
 	if err != nil || !ok {
@@ -502,7 +502,7 @@ func TestMissingSuitesStoredAgain(t *testing.T) {
 	if m := a.Models[0]; !m.BaseCached || !m.HeadCached || m.ResultCached {
 		t.Fatalf("base_cached %v head_cached %v result_cached %v; want both trees from the cache", m.BaseCached, m.HeadCached, m.ResultCached)
 	}
-	eopts := engineOptions(config.ModelConfig{Bounds: config.Bounds{Depth: 8}})
+	eopts := engineOptions(config.ModelConfig{Bounds: vocab.Limits{vocab.BoundDepth: 8}})
 	for _, sha := range []string{commits[2].SHA, commits[3].SHA} {
 		m, err := load.Bytes(context.Background(), demo.ModelPath, mustRead(t, repo, sha), load.Options{})
 		if err != nil {
@@ -952,7 +952,7 @@ func TestCeilings(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, store := openDemo(t)
-	ceilings := &config.Ceilings{Bounds: config.Bounds{Depth: 40, MaxStates: 3000, LoopBound: 5, MaxMLMStates: 100}}
+	ceilings := &config.Ceilings{Bounds: vocab.Limits{vocab.BoundDepth: 40, vocab.BoundStates: 3000, vocab.BoundLoop: 5, vocab.BoundMLMStates: 100}}
 	a, err := Analyze(context.Background(), repo, base, head, Options{Solver: newZ3, Cache: store, Ceilings: ceilings, MaxMemory: 1 << 40})
 	if err != nil {
 		t.Fatal(err)

@@ -42,6 +42,11 @@ type Value struct {
 // scalar value (a UTF-16 surrogate).
 var ErrOutOfRange = errors.New("model value out of range")
 
+// A Factory makes the solver for the terms of one Table (Z3's, say): what
+// the engine explores with and the bot and the commands hand it, so that
+// none of them needs the engine for its type.
+type Factory func(*Table) (Solver, error)
+
 // Solver decides conjunctions of boolean terms of one Table. Each check is
 // independent: the conjunction passed is all that is assumed (an
 // implementation may keep translated terms and assertions across checks,

@@ -256,14 +256,12 @@ const (
 	// statement that stores it, so that no walk of a term, the solver's included, grows
 	// with the input.
 	BoundTerm Bound = "term"
+	// BoundMLMStates and BoundMLMTransitions: the states and the transitions of a model's
+	// flattened machine (parallel regions multiply them). A model beyond one is an error at
+	// its position, not a cut tree, so neither is in Bounds.
+	BoundMLMStates      Bound = "mlm_states"
+	BoundMLMTransitions Bound = "mlm_transitions"
 )
-
-// DefaultMaxMicrosteps is the microsteps bound's default in every executor: the symbolic
-// executor behind explore, tests, diff and analyze, the flattened machine's simulator and the
-// reference interpreter behind simulate, so that no command reaches a state another calls
-// unreachable within its bounds. It counts the events run-to-completion processes in one
-// step (the reference interpreter: its microsteps).
-const DefaultMaxMicrosteps = 100
 
 // MaxTermSize is the term bound's limit: the largest size of a symbolic value (its
 // operators and operands written out as a tree, a subterm counted as often as it occurs)
@@ -275,21 +273,13 @@ const DefaultMaxMicrosteps = 100
 // bounds does not depend on the run, so a cached tree it cut is the one any run builds.
 const MaxTermSize = 10000
 
-// Setting says where a user raises the bound: the key under bounds in .setbot.yml and the
-// command-line flag, or, for array, the array's declared size. (The config package's keys and
-// the commands' flags are checked against these in their tests.)
+// Setting says where a user raises the bound: for a bound a user sets, its key under bounds in
+// .setbot.yml and its command-line flag (Settings); for array, the array's declared size.
 func (b Bound) Setting() string {
+	if s, ok := b.Settable(); ok {
+		return s.Where()
+	}
 	switch b {
-	case BoundDepth:
-		return "bounds.depth in .setbot.yml, --depth on the command line"
-	case BoundStates:
-		return "bounds.max_states in .setbot.yml, --max-states on the command line"
-	case BoundLoop:
-		return "bounds.loop_bound in .setbot.yml, --loop-bound on the command line"
-	case BoundMicrosteps:
-		return "bounds.max_microsteps in .setbot.yml, --max-microsteps on the command line"
-	case BoundTime:
-		return "bounds.timeout in .setbot.yml, --timeout on the command line"
 	case BoundMemory:
 		return "job_memory in the server's configuration, analyze's --max-memory on the command line"
 	case BoundArray:
@@ -307,7 +297,7 @@ func (b Bound) Setting() string {
 	case BoundNumber:
 		return "values in the exact range of parseInt, Number and String (README, \"Functions\"): test a string before converting it"
 	case BoundCall:
-		return "bounds.loop_bound in .setbot.yml, --loop-bound on the command line (setbot inlines nested calls and loops inside a function as deep as the loop bound)"
+		return BoundLoop.Setting() + " (setbot inlines nested calls and loops inside a function as deep as the loop bound)"
 	}
 	return ""
 }
@@ -345,7 +335,7 @@ func FormatBytes(n int64) string {
 	return strconv.FormatInt(n, 10) + "B"
 }
 
-// Bounds lists the bounds in the order the report gives them.
+// Bounds lists the bounds that cut a tree, in the order the report gives them.
 var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundMemory, BoundArray, BoundCall, BoundTable, BoundNumber, BoundTerm, BoundConcretised, BoundSessions, BoundInterrupt}
 
 // A Coverage is the criterion that chooses a tree's tests: a key of .setbot.yml, a flag's value,

@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/setbot/setbot/cache"
-	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/internal/blackbox"
 	"github.com/setbot/setbot/pipeline"
+	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/vcs"
 )
 
@@ -192,7 +192,7 @@ func firstCause(text string) string {
 // termGrace. It ignores SIGTERM and SIGINT: the server decides when its
 // analyses stop (a service manager that signals every process of the
 // service would otherwise end them at the start of the server's drain).
-func Main(newSolver engine.NewSolver, in io.Reader, out, errw io.Writer) int {
+func Main(newSolver solver.Factory, in io.Reader, out, errw io.Writer) int {
 	// The store's URL may hold a password: no command the analysis runs
 	// reads this process's memory or first environment.
 	protectErr := blackbox.Protect()
@@ -240,7 +240,7 @@ const exitStopped = 3
 
 // serve opens what req names and runs it; a question whether commands may
 // run goes to the server through enc and its answer comes on answers.
-func serve(ctx context.Context, req *Request, newSolver engine.NewSolver, log *slog.Logger, enc *gob.Encoder, answers <-chan string) *Result {
+func serve(ctx context.Context, req *Request, newSolver solver.Factory, log *slog.Logger, enc *gob.Encoder, answers <-chan string) *Result {
 	store, err := req.Store.open(ctx, cache.Options{Logger: log})
 	if err != nil {
 		return &Result{Err: err.Error()}

@@ -20,8 +20,8 @@ import (
 	"github.com/setbot/setbot/bot/schedule"
 	"github.com/setbot/setbot/cache"
 	"github.com/setbot/setbot/config"
-	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/internal/blackbox"
+	"github.com/setbot/setbot/solver"
 )
 
 // Stores are the bot's state in one database.
@@ -75,7 +75,7 @@ func Open(ctx context.Context, cfg *config.Server, log *slog.Logger) (*Stores, e
 
 // Options are what Run needs besides the configuration.
 type Options struct {
-	Solver engine.NewSolver
+	Solver solver.Factory
 	// Analyzer is the command that runs one analysis in a child process
 	// (the server's binary and its hidden subcommand); nil, or the
 	// configuration's analysis_process: inline, runs analyses in the

@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -50,11 +49,8 @@ type analyzeFlags struct {
 	ceilings  bool
 	// bounds are the bound flags; set says which were given, and only
 	// those replace .setbot.yml's.
-	bounds struct {
-		depth, maxStates, loopBound, maxMicrosteps int
-		timeout                                    time.Duration
-	}
-	set func(name string) bool
+	bounds vocab.Limits
+	set    func(name string) bool
 }
 
 var analyzeFormats = []string{"markdown", "json", "sarif"}
@@ -170,12 +166,8 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	fl.StringVar(&f.html, "html", "", "also write the report page (docs/report-page.md) into this directory: one self-contained HTML file per analysis")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "no progress on stderr")
 	jobsFlag(cmd, &f.jobs)
-	const asConfigured = "; without it .setbot.yml's bounds.%s, and never less than the base's"
-	fl.IntVar(&f.bounds.depth, "depth", engine.DefaultMaxDepth, "explore paths of at most this many input events"+fmt.Sprintf(asConfigured, "depth"))
-	fl.IntVar(&f.bounds.maxStates, "max-states", engine.DefaultMaxStates, "stop exploring a tree after this many symbolic states"+fmt.Sprintf(asConfigured, "max_states"))
-	fl.IntVar(&f.bounds.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop at most this many times, and inline calls of script functions this deep"+fmt.Sprintf(asConfigured, "loop_bound"))
-	fl.IntVar(&f.bounds.maxMicrosteps, "max-microsteps", engine.DefaultMaxMicrosteps, "process at most this many internal events in one input step"+fmt.Sprintf(asConfigured, "max_microsteps"))
-	fl.DurationVar(&f.bounds.timeout, "timeout", 0, "stop exploring a tree after this long (0: no limit); without it .setbot.yml's bounds.timeout, and never shorter than the base's")
+	f.bounds = vocab.Limits{}
+	limitFlags(fl, f.bounds, asConfigured, vocab.StageTree, vocab.StageBudget)
 	if revisions {
 		fl.StringVar(&f.maxMemory, "max-memory", defaultMaxMemory(), "stop exploring when the analysis holds this much more heap, such as 4GiB (0: no limit); the default is half the machine's memory")
 		fl.BoolVar(&f.ceilings, "ceilings", false, "cap the bounds .setbot.yml and the flags ask for at the server's default ceilings (docs/server.md), as the bot does")
@@ -183,25 +175,24 @@ func (f *analyzeFlags) register(cmd *cobra.Command, revisions bool) {
 	f.set = fl.Changed
 }
 
+// asConfigured ends the help of analyze's bound flags: a flag not given
+// leaves the bound to .setbot.yml.
+func asConfigured(s vocab.Setting) string {
+	least := "less"
+	if s.Unit == vocab.UnitDuration {
+		least = "shorter"
+	}
+	return "; without it .setbot.yml's bounds." + s.Key + ", and never " + least + " than the base's"
+}
+
 // boundsOverride is what the bound flags given replace in .setbot.yml's
 // bounds.
-func (f *analyzeFlags) boundsOverride() config.BoundsOverride {
-	var o config.BoundsOverride
-	given := func(name string) bool { return f.set != nil && f.set(name) }
-	if given("depth") {
-		o.Depth = &f.bounds.depth
-	}
-	if given("max-states") {
-		o.MaxStates = &f.bounds.maxStates
-	}
-	if given("loop-bound") {
-		o.LoopBound = &f.bounds.loopBound
-	}
-	if given("max-microsteps") {
-		o.MaxMicrosteps = &f.bounds.maxMicrosteps
-	}
-	if given("timeout") {
-		o.Timeout = &f.bounds.timeout
+func (f *analyzeFlags) boundsOverride() vocab.Limits {
+	o := vocab.Limits{}
+	for b, v := range f.bounds {
+		if s, _ := b.Settable(); f.set != nil && f.set(s.Flag) {
+			o[b] = v
+		}
 	}
 	return o
 }

@@ -43,7 +43,7 @@ depth bound, and what a second worker gains.`,
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "model\tMLM states\tMLM transitions\tdepth\tstates\tpaths\tsubsumed\tsolver calls\tms\tCPU ms\tstates/s\tstates/CPU-s\t")
 			for _, path := range args {
-				m, err := fe.load(cmd.Context(), path, ef.loopBound)
+				m, err := fe.load(cmd.Context(), path, ef.loopBound())
 				if err != nil {
 					return modelErrors(cmd.ErrOrStderr(), err)
 				}
@@ -64,7 +64,7 @@ depth bound, and what a second worker gains.`,
 				}
 				med, cpu := median(times), median(cpus)
 				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.0f\t%.0f\t\n", strings.TrimSuffix(m.Name, ".scxml"),
-					len(m.States), len(m.Transitions), ef.depth, st.States, st.Paths, st.Subsumed, st.SolverCalls,
+					len(m.States), len(m.Transitions), ef.depth(), st.States, st.Paths, st.Subsumed, st.SolverCalls,
 					med.Milliseconds(), cpu.Milliseconds(), float64(st.States)/med.Seconds(), float64(st.States)/cpu.Seconds())
 			}
 			return w.Flush()

@@ -111,7 +111,7 @@ func (f *diffFlags) run(cmd *cobra.Command, oldPath, newPath string) error {
 	var ms [2]*mlm.Machine
 	failed := false
 	for i, path := range []string{oldPath, newPath} {
-		m, err := f.fe.load(cmd.Context(), path, f.ef.loopBound)
+		m, err := f.fe.load(cmd.Context(), path, f.ef.loopBound())
 		if err != nil {
 			if err := modelErrors(cmd.ErrOrStderr(), err); !errors.As(err, new(exitError)) {
 				return err

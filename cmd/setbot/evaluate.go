@@ -37,7 +37,7 @@ testdata/versions:
 			}
 			var ms []*mlm.Machine
 			for _, path := range args {
-				m, err := fe.load(cmd.Context(), path, ef.loopBound)
+				m, err := fe.load(cmd.Context(), path, ef.loopBound())
 				if err != nil {
 					return modelErrors(cmd.ErrOrStderr(), err)
 				}
@@ -52,7 +52,7 @@ testdata/versions:
 			if err != nil {
 				return err
 			}
-			title := fmt.Sprintf("%s (%s): %d versions, depth %d, fastest of %d interleaved runs", ms[0].Name, args[0], len(rows), ef.depth, runs)
+			title := fmt.Sprintf("%s (%s): %d versions, depth %d, fastest of %d interleaved runs", ms[0].Name, args[0], len(rows), ef.depth(), runs)
 			return evaluation.WriteTable(cmd.OutOrStdout(), title, rows)
 		},
 	}

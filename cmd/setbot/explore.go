@@ -38,12 +38,11 @@ func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
 
 // engineFlags are the bounds of symbolic execution, and its workers.
 type engineFlags struct {
-	depth, maxStates, loopBound, maxMicrosteps int
-	jobs                                       int
-	timeout                                    time.Duration
-	time                                       string
-	progress                                   bool
-	invariants                                 []string
+	limits     vocab.Limits // the bounds of the tree, and its time budget
+	jobs       int
+	time       string
+	progress   bool
+	invariants []string
 	// growTables is the number of rounds of SolveTab that may add rows to
 	// black-box functions' tables by running their commands from repo;
 	// saveTables writes the rows back.
@@ -54,11 +53,8 @@ type engineFlags struct {
 
 func (f *engineFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.IntVar(&f.depth, "depth", engine.DefaultMaxDepth, "explore paths of at most this many input events")
-	fl.IntVar(&f.maxStates, "max-states", engine.DefaultMaxStates, "stop exploring after this many symbolic states")
-	fl.IntVar(&f.loopBound, "loop-bound", engine.DefaultLoopBound, "unroll each loop of the action code at most this many times, and inline calls of script functions this deep")
-	fl.IntVar(&f.maxMicrosteps, "max-microsteps", engine.DefaultMaxMicrosteps, "process at most this many internal events in one input step")
-	fl.DurationVar(&f.timeout, "timeout", 0, "stop exploring after this long (for example 30s; 0 means no limit)")
+	f.limits = vocab.Limits{}
+	limitFlags(fl, f.limits, nil, vocab.StageTree, vocab.StageBudget)
 	fl.StringVar(&f.time, "time", string(vocab.TimeTimed), timeUsage)
 	fl.BoolVar(&f.progress, "progress", false, "show the exploration's progress on stderr even when it is not a terminal")
 	jobsFlag(cmd, &f.jobs)
@@ -68,9 +64,15 @@ func (f *engineFlags) register(cmd *cobra.Command) {
 }
 
 func (f *engineFlags) options() engine.Options {
-	return engine.Options{MaxDepth: f.depth, MaxStates: f.maxStates, LoopBound: f.loopBound, MaxMicrosteps: f.maxMicrosteps, Timeout: f.timeout,
-		Time: vocab.Time(f.time), Jobs: explorationJobs(f.jobs)}
+	return engine.Options{Time: vocab.Time(f.time), Jobs: explorationJobs(f.jobs)}.Bounded(f.limits)
 }
+
+// depth is the depth bound the flags ask for.
+func (f *engineFlags) depth() int { return f.limits.Int(vocab.BoundDepth) }
+
+// loopBound is the loop bound the flags ask for, which the reader inlines
+// calls of script functions as deep as.
+func (f *engineFlags) loopBound() int { return f.limits.Int(vocab.BoundLoop) }
 
 // jobsFlag registers --jobs, the workers of an exploration.
 func jobsFlag(cmd *cobra.Command, jobs *int) {
@@ -101,7 +103,7 @@ func idleCPUs(cpus int, load float64, known bool) int {
 
 // explore loads a model and builds its tree.
 func explore(cmd *cobra.Command, fe *frontEndFlags, ef *engineFlags, path string) (*engine.SET, error) {
-	m, err := fe.load(cmd.Context(), path, ef.loopBound)
+	m, err := fe.load(cmd.Context(), path, ef.loopBound())
 	if err != nil {
 		return nil, modelErrors(cmd.ErrOrStderr(), err)
 	}

@@ -11,25 +11,27 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/model/mlm"
-	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // frontEndFlags are the bounds of reading and flattening a model.
 type frontEndFlags struct {
-	maxStates int
+	limits vocab.Limits // the bounds of the model (vocab.StageModel); nil for the defaults
 }
 
 func (f *frontEndFlags) register(cmd *cobra.Command) {
-	cmd.Flags().IntVar(&f.maxStates, "max-mlm-states", mlm.DefaultMaxStates,
-		"refuse models whose flattened machine has more states than this")
+	f.limits = vocab.Limits{}
+	limitFlags(cmd.Flags(), f.limits, nil, vocab.StageModel)
 }
 
 // load reads and flattens one model file; calls of script functions are
 // inlined as deep as loopBound (0: the default). The model's errors are a
 // source.ErrorList (modelErrors prints them); ctx stops the flattening.
 func (f *frontEndFlags) load(ctx context.Context, path string, loopBound int) (*mlm.Machine, error) {
-	return load.File(ctx, path, load.Options{Read: scxml.Options{CallDepth: loopBound}, Flatten: mlm.Options{MaxStates: f.maxStates}})
+	l := f.limits.Clone()
+	l[vocab.BoundLoop] = int64(loopBound)
+	return load.File(ctx, path, load.Bounded(l))
 }
 
 // modelErrors prints a model's errors, one a line to w, and returns the
@@ -100,7 +102,8 @@ is the same, with survey's defaults).`,
 		},
 	}
 	fe.register(cmd)
-	cmd.Flags().IntVar(&loopBound, "loop-bound", engine.DefaultLoopBound, "run each loop of the start's action code at most this many times, and inline calls of script functions this deep")
+	loop, _ := vocab.BoundLoop.Settable()
+	cmd.Flags().IntVar(&loopBound, loop.Flag, int(loop.Default), "run each loop of the start's action code at most this many times, and inline calls of script functions this deep")
 	cmd.Flags().BoolVar(&summary, "summary", false, "survey the directories given instead, as setbot survey DIR does with its defaults")
 	return cmd
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
+// simulateLong is simulate's --help.
 var simulateLong = `simulate flattens a model into its Mealy-like machine and runs it on concrete
 values: it starts the machine, then sends it each EVENT in turn, and prints
 what every step did (the outputs sent to other targets and the state reached).
@@ -184,7 +185,8 @@ func newSimulateCmd() *cobra.Command {
 		"print the data model's variables after every step")
 	cmd.Flags().IntVar(&opts.LoopLimit, "loop-limit", sim.DefaultLoopLimit,
 		"error when one execution of a loop runs more iterations than this")
-	cmd.Flags().IntVar(&opts.MaxMicrosteps, "max-microsteps", sim.DefaultMaxMicrosteps,
+	micro, _ := vocab.BoundMicrosteps.Settable()
+	cmd.Flags().IntVar(&opts.MaxMicrosteps, micro.Flag, int(micro.Default),
 		"error when run-to-completion processes more queued events than this in one step "+
 			"(with --reference: more microsteps than this)")
 	cmd.Flags().StringArrayVar(&hosts, "host", nil,

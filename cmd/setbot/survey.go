@@ -18,9 +18,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/setbot/setbot/engine"
-	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // surveyFlags are the options of survey.
@@ -66,8 +66,7 @@ type reasonCount struct {
 
 // defaultSurvey is survey with its flags' defaults, as check --summary
 // runs it.
-var defaultSurvey = surveyFlags{fe: frontEndFlags{maxStates: mlm.DefaultMaxStates}, limit: 30 * time.Second,
-	depth: engine.DefaultMaxDepth, top: 5, format: "text"}
+var defaultSurvey = surveyFlags{limit: 30 * time.Second, depth: int(vocab.BoundDepth.Default()), top: 5, format: "text"}
 
 // noDataModel names the documents without a datamodel attribute.
 const noDataModel = "(none)"
@@ -98,7 +97,8 @@ DIR cannot be read or holds no SCXML document.`,
 	}
 	fl := cmd.Flags()
 	fl.DurationVar(&f.limit, "timeout", defaultSurvey.limit, "give each file at most this long to load and explore (0 means no limit)")
-	fl.IntVar(&f.depth, "depth", defaultSurvey.depth, "explore paths of at most this many input events")
+	depth, _ := vocab.BoundDepth.Settable()
+	fl.IntVar(&f.depth, depth.Flag, defaultSurvey.depth, depth.Help)
 	fl.IntVar(&f.top, "top", defaultSurvey.top, "list this many of the most common refusal reasons per data model")
 	fl.StringVar(&f.format, "format", defaultSurvey.format, "output format: text or json")
 	fl.BoolVar(&f.progress, "progress", false, "show which file survey is at on stderr even when it is not a terminal")

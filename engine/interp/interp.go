@@ -53,11 +53,9 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-// Defaults for Options.
-const (
-	DefaultLoopLimit     = sim.DefaultLoopLimit
-	DefaultMaxMicrosteps = vocab.DefaultMaxMicrosteps
-)
+// Defaults for Options; the microsteps bound's is the bounds table's
+// (vocab.Settings), as the symbolic executor's is.
+const DefaultLoopLimit = sim.DefaultLoopLimit
 
 // Options bound a run; zero fields take the defaults.
 type Options struct {
@@ -73,7 +71,7 @@ func (o Options) withDefaults() Options {
 		o.LoopLimit = DefaultLoopLimit
 	}
 	if o.MaxMicrosteps <= 0 {
-		o.MaxMicrosteps = DefaultMaxMicrosteps
+		o.MaxMicrosteps = int(vocab.BoundMicrosteps.Default())
 	}
 	return o
 }

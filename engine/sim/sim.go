@@ -44,11 +44,9 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-// Defaults for Options.
-const (
-	DefaultLoopLimit     = 10000
-	DefaultMaxMicrosteps = vocab.DefaultMaxMicrosteps
-)
+// Defaults for Options; the microsteps bound's is the bounds table's
+// (vocab.Settings), as the symbolic executor's is.
+const DefaultLoopLimit = 10000
 
 // Options bound a simulation; zero fields take the defaults.
 type Options struct {
@@ -64,7 +62,7 @@ func (o Options) withDefaults() Options {
 		o.LoopLimit = DefaultLoopLimit
 	}
 	if o.MaxMicrosteps <= 0 {
-		o.MaxMicrosteps = DefaultMaxMicrosteps
+		o.MaxMicrosteps = int(vocab.BoundMicrosteps.Default())
 	}
 	return o
 }

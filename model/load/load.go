@@ -9,12 +9,21 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Options bound reading and flattening.
 type Options struct {
 	Read    scxml.Options
 	Flatten mlm.Options
+}
+
+// Bounded returns the options that read and flatten a model within the
+// bounds l sets: those of the model (vocab.StageModel), and the loop bound,
+// as deep as which the reader inlines calls of script functions. What l
+// leaves unset takes the default.
+func Bounded(l vocab.Limits) Options {
+	return Options{Read: scxml.Options{CallDepth: l.Int(vocab.BoundLoop)}, Flatten: mlm.Options{}.Bounded(l)}
 }
 
 // File reads and flattens the model at path. What is wrong with the model

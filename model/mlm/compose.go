@@ -295,7 +295,7 @@ func (c *composer) intern(ps *pstate) (*State, error) {
 		return s, nil
 	}
 	if len(c.byName) >= c.opts.MaxStates {
-		return nil, fmt.Errorf("composing the invoked machines exceeds %d MLM states; raise the bound or split the model", c.opts.MaxStates)
+		return nil, fmt.Errorf("composing the invoked machines exceeds %d MLM states; raise the bound (%s) or split the model", c.opts.MaxStates, vocab.BoundMLMStates.Setting())
 	}
 	s := &State{Name: name, Atomic: slices.Clone(ps.p.Atomic), History: slices.Clone(ps.p.History), Final: ps.p.Final, Pos: ps.p.Pos}
 	if c.invoked {
@@ -389,7 +389,7 @@ func (c *composer) emit(src *State, event, key string, to *pstate, guard lang.Ex
 		return err
 	}
 	if len(c.trans) >= c.opts.MaxTransitions {
-		return fmt.Errorf("composing the invoked machines exceeds %d MLM transitions; raise the bound or split the model", c.opts.MaxTransitions)
+		return fmt.Errorf("composing the invoked machines exceeds %d MLM transitions; raise the bound (%s) or split the model", c.opts.MaxTransitions, vocab.BoundMLMTransitions.Setting())
 	}
 	c.trans = append(c.trans, &Transition{Key: fmt.Sprintf("%s %s [%s] %s", src.Name, event, key, dst.Name), Source: src, Target: dst,
 		Event: event, Guard: guard, Action: &lang.Block{Stmts: stmts}, Origins: origins, Entered: entered, Pos: pos})

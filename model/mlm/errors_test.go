@@ -8,6 +8,7 @@ import (
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 const head = `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml">`
@@ -55,8 +56,10 @@ func TestFlattenErrors(t *testing.T) {
 <state id="A"><transition target="B"><assign location="x" expr="x + 1"/></transition></state>
 <state id="B"><transition target="A"/></state></scxml>`, mlm.Options{MaxEventlessSteps: 8},
 			`f.scxml:2:15: eventless transitions do not settle within 8 steps (through A:>B ; B:>A ; A:>B); setbot folds them statically and cannot bound a loop whose exit depends on values it cannot compute (give the loop an event, or compute the value in one action)`},
+		{"too many transitions, as .setbot.yml sets the bound", wide.String(), mlm.Options{}.Bounded(vocab.Limits{vocab.BoundMLMTransitions: 40}),
+			`f.scxml:1:1: flattening exceeds 40 MLM transitions (at 27 states; parallel regions multiply); raise the bound (bounds.max_mlm_transitions in .setbot.yml, --max-mlm-transitions on the command line) or split the model`},
 		{"too many states", wide.String(), mlm.Options{MaxStates: 500},
-			`f.scxml:1:1: flattening exceeds 500 MLM states (parallel regions multiply); raise the bound or split the model`},
+			`f.scxml:1:1: flattening exceeds 500 MLM states (parallel regions multiply); raise the bound (bounds.max_mlm_states in .setbot.yml, --max-mlm-states on the command line) or split the model`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
 // Flatten builds the MLM of a statechart. It fails, with the size reached,
@@ -463,7 +464,7 @@ func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos)
 	if src != nil {
 		if len(f.trans) >= f.opts.MaxTransitions {
 			return nil, fmt.Errorf("flattening exceeds %d MLM transitions (at %d states; parallel regions multiply); "+
-				"raise the bound or split the model", f.opts.MaxTransitions, len(f.byKey))
+				"raise the bound (%s) or split the model", f.opts.MaxTransitions, len(f.byKey), vocab.BoundMLMTransitions.Setting())
 		}
 		f.trans = append(f.trans, t)
 	}
@@ -500,7 +501,7 @@ func (f *flattener) intern(c *config) (*State, error) {
 	}
 	if len(f.byKey) >= f.opts.MaxStates {
 		return nil, fmt.Errorf("flattening exceeds %d MLM states (parallel regions multiply); "+
-			"raise the bound or split the model", f.opts.MaxStates)
+			"raise the bound (%s) or split the model", f.opts.MaxStates, vocab.BoundMLMStates.Setting())
 	}
 	s := &State{Final: c.final()}
 	if f.invoked {

@@ -63,8 +63,8 @@ func TestWideParallelHitsTheBound(t *testing.T) {
 		opts    mlm.Options
 		want    string
 	}{
-		{2000, mlm.Options{}, "p.scxml:2:1: flattening exceeds 10000 MLM states (parallel regions multiply); raise the bound or split the model"},
-		{400, mlm.Options{MaxStates: 500}, "p.scxml:2:1: flattening exceeds 500 MLM states (parallel regions multiply); raise the bound or split the model"},
+		{2000, mlm.Options{}, "p.scxml:2:1: flattening exceeds 10000 MLM states (parallel regions multiply); raise the bound (bounds.max_mlm_states in .setbot.yml, --max-mlm-states on the command line) or split the model"},
+		{400, mlm.Options{MaxStates: 500}, "p.scxml:2:1: flattening exceeds 500 MLM states (parallel regions multiply); raise the bound (bounds.max_mlm_states in .setbot.yml, --max-mlm-states on the command line) or split the model"},
 	} {
 		m := read(t, hostile.Parallel(tc.regions))
 		start := time.Now()

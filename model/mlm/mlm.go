@@ -20,12 +20,12 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/source"
+	"github.com/setbot/setbot/vocab"
 )
 
-// Defaults for Options.
+// Defaults for Options. Those of the states and the transitions, which a
+// user sets, are the bounds table's (vocab.Settings).
 const (
-	DefaultMaxStates         = 10000
-	DefaultMaxTransitions    = 200000
 	DefaultMaxCombinations   = 4096
 	DefaultMaxEventlessSteps = 32
 )
@@ -39,12 +39,35 @@ type Options struct {
 	MaxEventlessSteps int // eventless microsteps folded into one macrostep
 }
 
-func (o Options) withDefaults() Options {
-	if o.MaxStates <= 0 {
-		o.MaxStates = DefaultMaxStates
+// Limit returns the option that holds bound b, a bound of the model
+// (vocab.StageModel); nil for another. It is the one place that maps the
+// bounds table's rows onto the fields of Options.
+func (o *Options) Limit(b vocab.Bound) *int {
+	switch b {
+	case vocab.BoundMLMStates:
+		return &o.MaxStates
+	case vocab.BoundMLMTransitions:
+		return &o.MaxTransitions
 	}
-	if o.MaxTransitions <= 0 {
-		o.MaxTransitions = DefaultMaxTransitions
+	return nil
+}
+
+// Bounded returns the options with the bounds of the model l sets; what l
+// leaves unset stays as it was.
+func (o Options) Bounded(l vocab.Limits) Options {
+	for _, s := range vocab.Settings(vocab.StageModel) {
+		if v, ok := l[s.Bound]; ok {
+			*o.Limit(s.Bound) = int(v)
+		}
+	}
+	return o
+}
+
+func (o Options) withDefaults() Options {
+	for _, s := range vocab.Settings(vocab.StageModel) {
+		if p := o.Limit(s.Bound); *p <= 0 {
+			*p = int(s.Default)
+		}
 	}
 	if o.MaxCombinations <= 0 {
 		o.MaxCombinations = DefaultMaxCombinations
