@@ -18,8 +18,15 @@ import (
 // Run runs the contract on a new store that open opens with opts; the
 // store closes when the test ends.
 func Run(t *testing.T, open func(t *testing.T, opts cache.Options) *cache.DB) {
-	ctx := context.Background()
 	c := open(t, cache.Options{MaxBytes: 3000})
+	t.Run("blobs", func(t *testing.T) { testBlobs(t, c) })
+	t.Run("runs", func(t *testing.T) { testRuns(t, c) })
+}
+
+// testBlobs: blobs are kept under their kind and key, the least recently
+// used evicted past the cap, a misfiled one a miss.
+func testBlobs(t *testing.T, c *cache.DB) {
+	ctx := context.Background()
 	if _, ok, err := c.Get(ctx, "set", "k1"); ok || err != nil {
 		t.Errorf("Get of nothing: ok %v, %v", ok, err)
 	}
@@ -74,6 +81,12 @@ func Run(t *testing.T, open func(t *testing.T, opts cache.Options) *cache.DB) {
 		t.Error("Put with an empty key")
 	}
 
+}
+
+// testRuns: runs are recorded, listed and pruned, and the store answers
+// a ping.
+func testRuns(t *testing.T, c *cache.DB) {
+	ctx := context.Background()
 	old := cache.Run{Repo: "octo/models", Base: "b", Head: "h1", Path: "m.scxml", Strategy: "mse", HeadCached: true, HeadStates: 12, Ms: 40,
 		Created: time.Now().Add(-48 * time.Hour)}
 	if _, err := c.RecordRun(ctx, old); err != nil {
