@@ -397,7 +397,7 @@ func (r *runner) model(c vcs.Change) (*report.Model, *incremental.Result, error)
 	if len(out.BaseErrors) > 0 {
 		r.progress("%s: the base version could not be read (%s); the head is compared with nothing", c.OldPath, out.BaseErrors[0].Message)
 	}
-	out.HeadMachine, out.BaseMachine = head, base
+	out.HeadMachine, out.BaseMachine, out.Time = head, base, mc.Time
 	out.Warnings = diagnostics(c.NewPath, head.Source.Warnings)
 	if r.commands && hasCommands(head) {
 		if why := r.refusal(); why != "" {

@@ -87,6 +87,9 @@ type Model struct {
 	// HeadMachine is the flattened head model (nil when deleted or broken),
 	// for the diagram and source lines; it is not part of the JSON.
 	HeadMachine *mlm.Machine `json:"-"`
+	// Time is how the analysis read delayed sends, so that the report
+	// page replays its tests as they were found; not part of the JSON.
+	Time vocab.Time `json:"-"`
 	// BaseMachine is the flattened base model (nil when there is none),
 	// for the report page's removed transitions; not part of the JSON.
 	BaseMachine *mlm.Machine `json:"-"`

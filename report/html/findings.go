@@ -24,7 +24,7 @@ func (p *player) add(name, kind string, t *report.Test) int {
 		p.v.Unplayed++
 		return -1
 	}
-	p.v.data.Plays = append(p.v.data.Plays, replay(p.v.HeadMachine.Source, name, kind, t))
+	p.v.data.Plays = append(p.v.data.Plays, replay(p.v.HeadMachine.Source, p.v.Time, name, kind, t))
 	return len(p.v.data.Plays) - 1
 }
 

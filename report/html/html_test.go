@@ -22,6 +22,7 @@ import (
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
 	"github.com/setbot/setbot/vcs"
+	"github.com/setbot/setbot/vocab"
 )
 
 func newZ3(tab *solver.Table) (solver.Solver, error) { return z3.New(tab) }
@@ -352,5 +353,29 @@ func TestEveryStateDrawn(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestReplayFollowsTheTimeSemantics: a test found under untimed semantics
+// fires the later of two timers first, which timed semantics forbids; the
+// page replays it as the analysis read it, and only timed replay stops.
+func TestReplayFollowsTheTimeSemantics(t *testing.T) {
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s" datamodel="ecmascript">
+  <state id="s">
+    <onentry><send event="late" delay="2s"/><send event="soon" delay="1s"/></onentry>
+    <transition event="late" target="done"/>
+  </state>
+  <final id="done"/>
+</scxml>`
+	m, err := load.Bytes(context.Background(), "timers.scxml", []byte(src), load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := &report.Test{ID: "t1", Steps: []report.Step{{Event: "late", Timer: true, Args: map[string]any{}, Config: []string{"done"}}}}
+	if p := replay(m.Source, vocab.TimeUntimed, "t1", "new", test); p.Note != "" || len(p.Frames) != 2 || !slices.Contains(p.Frames[1].Active, "done") {
+		t.Errorf("untimed replay: note %q, frames %+v; want the timer to reach done", p.Note, p.Frames)
+	}
+	if p := replay(m.Source, vocab.TimeTimed, "t1", "new", test); p.Note == "" {
+		t.Errorf("timed replay of the untimed test: frames %+v, no note; want it stopped (soon is due first)", p.Frames)
 	}
 }

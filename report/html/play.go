@@ -8,6 +8,7 @@ import (
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/report"
+	"github.com/setbot/setbot/vocab"
 )
 
 // play is a witness or a test as the page's player steps through it: the
@@ -37,13 +38,14 @@ type frame struct {
 	Discarded string   `json:"discarded,omitempty"`
 }
 
-// replay runs t on the reference interpreter of m (engine/interp), which
+// replay runs t on the reference interpreter of m (engine/interp), under
+// the time semantics the analysis used (time), which
 // gives what the flattened test does not record: the microsteps, the
 // variables and the states entered on the way. Where the interpreter
 // cannot start the machine, the frames come from the test's own record.
-func replay(m *model.Model, name, kind string, t *report.Test) play {
+func replay(m *model.Model, time vocab.Time, name, kind string, t *report.Test) play {
 	p := play{Name: name, Kind: kind}
-	in, st, err := interp.New(m, interp.Options{})
+	in, st, err := interp.New(m, interp.Options{Time: time})
 	if err != nil {
 		p.Note = "the reference interpreter could not start the machine (" + err.Error() + "): the frames are the test's record"
 		p.Frames = recorded(t)
