@@ -195,14 +195,8 @@ func inputDomainHelp(indent string) string {
 		model.MaxInputString, indent, model.DecimalInputScale, 1<<model.DecimalInputScale, model.DecimalInputBits)
 }
 
-func newExploreCmd() *cobra.Command {
-	var fe frontEndFlags
-	var ef engineFlags
-	var format string
-	cmd := &cobra.Command{
-		Use:   "explore FILE",
-		Short: "Symbolically execute a model and analyse its symbolic execution tree",
-		Long: `explore flattens a model, executes it symbolically (every input event with
+// exploreLong is explore's --help.
+var exploreLong = `explore flattens a model, executes it symbolically (every input event with
 symbolic parameters, every path through guards and actions) and builds its
 symbolic execution tree, then reports:
 
@@ -254,8 +248,17 @@ tree cut by the interrupt ("bound hit: interrupt"), and the exit code is 130;
 a second Ctrl-C ends setbot at once.
 
 Exit code 0, or 1 when the model has errors or an invariant is violated, 130
-when interrupted.`,
-		Args: cobra.ExactArgs(1),
+when interrupted.`
+
+func newExploreCmd() *cobra.Command {
+	var fe frontEndFlags
+	var ef engineFlags
+	var format string
+	cmd := &cobra.Command{
+		Use:   "explore FILE",
+		Short: "Symbolically execute a model and analyse its symbolic execution tree",
+		Long:  exploreLong,
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" && format != "dot" {
 				return fmt.Errorf("unknown --format %q (want text, json or dot)", format)
