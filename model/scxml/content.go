@@ -90,8 +90,6 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			out = append(out, b.script1(c)...)
 		case "log":
 			b.checkAttrs(c, "label", "expr")
-		case "elseif", "else":
-			b.errorf(c.Start, "<%s> outside <if>: move it into the <if>", c.Name.Local)
 		case "cancel":
 			if s := b.cancel(c); s != nil {
 				out = append(out, s)
@@ -100,30 +98,43 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			if s := b.forEach(c); s != nil {
 				out = append(out, s)
 			}
-		case "invoke":
-			b.errorf(c.Start, "<invoke> is not executable content: move it into the <state> or <parallel> whose child session it is")
-		case "finalize":
-			b.errorf(c.Start, "<finalize> belongs in an <invoke>: move it there")
-		case "donedata":
-			b.errorf(c.Start, "<donedata> is not allowed in executable content: move it into a <final>")
-		case "content":
-			b.errorf(c.Start, "<content> is not allowed in executable content: move it into a <send> or a <donedata>")
-		case "param":
-			b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
-		case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
-			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" || parent == "foreach" {
-				b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
-			}
-		case "exit":
-			// The working drafts of 2005 to 2007 end the session with <exit
-			// expr namelist>, which SCXML 1.0 does not have.
-			b.errorf(c.Start, "<exit> is of the early SCXML working drafts (2005 to 2007), where it ends the session: "+
-				"make the transition target a <final> child of <scxml> instead (with a <donedata> for what the exit returns)")
 		default:
-			b.errorf(c.Start, "unknown element <%s>: remove it, or move it to a namespace of its own", c.Name.Local)
+			b.notContent(c, parent)
 		}
 	}
 	return out
+}
+
+// notContent reports an element c that is no executable content, found
+// in the executable content of parent: where it belongs, or that it is
+// unknown. A state-like element is reported only inside a <transition>,
+// <onentry>, <onexit>, <if> or <foreach>.
+func (b *builder) notContent(c *element, parent string) {
+	switch c.Name.Local {
+	case "elseif", "else":
+		b.errorf(c.Start, "<%s> outside <if>: move it into the <if>", c.Name.Local)
+	case "invoke":
+		b.errorf(c.Start, "<invoke> is not executable content: move it into the <state> or <parallel> whose child session it is")
+	case "finalize":
+		b.errorf(c.Start, "<finalize> belongs in an <invoke>: move it there")
+	case "donedata":
+		b.errorf(c.Start, "<donedata> is not allowed in executable content: move it into a <final>")
+	case "content":
+		b.errorf(c.Start, "<content> is not allowed in executable content: move it into a <send> or a <donedata>")
+	case "param":
+		b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
+	case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
+		if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" || parent == "foreach" {
+			b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
+		}
+	case "exit":
+		// The working drafts of 2005 to 2007 end the session with <exit
+		// expr namelist>, which SCXML 1.0 does not have.
+		b.errorf(c.Start, "<exit> is of the early SCXML working drafts (2005 to 2007), where it ends the session: "+
+			"make the transition target a <final> child of <scxml> instead (with a <donedata> for what the exit returns)")
+	default:
+		b.errorf(c.Start, "unknown element <%s>: remove it, or move it to a namespace of its own", c.Name.Local)
+	}
 }
 
 func (b *builder) assign(c *element) lang.Stmt {
