@@ -266,24 +266,43 @@ func (b *builder) paramLookup(t *model.Transition) func(string) (lang.Type, bool
 // collectEvents registers every event the model names and decides its
 // kinds (docs/architecture.md §Inputs).
 func (b *builder) collectEvents(all []code) {
-	ensure := func(name string, pos source.Pos) *model.Event {
-		ev := b.m.EventByName(name)
-		if ev == nil {
-			ev = &model.Event{Name: name, Pos: pos}
-			b.m.AddEvent(ev)
+	b.codeEvents(all)
+	b.platformEvents()
+	generated := model.Internal | model.Self | model.Timer | model.Invoked
+	named := b.transitionEvents()
+	for _, ev := range b.m.Events {
+		if ev.Kinds&generated == 0 && (named[ev.Name] || ev.Declared) {
+			ev.Kinds |= model.Input
 		}
-		return ev
 	}
+	sort.Slice(b.m.Events, func(i, j int) bool { return b.m.Events[i].Name < b.m.Events[j].Name })
+}
+
+// ensureEvent returns the model's event called name, adding it, first
+// named at pos, if the model has none.
+func (b *builder) ensureEvent(name string, pos source.Pos) *model.Event {
+	ev := b.m.EventByName(name)
+	if ev == nil {
+		ev = &model.Event{Name: name, Pos: pos}
+		b.m.AddEvent(ev)
+	}
+	return ev
+}
+
+// codeEvents registers the events the code raises and sends, with their
+// kinds: raised events are internal, sent ones outputs, timers or sent
+// to the machine itself.
+func (b *builder) codeEvents(all []code) {
 	for _, c := range all {
 		lang.Inspect(c.body, func(n lang.Node) bool {
 			switch s := n.(type) {
 			case *lang.Raise:
-				ensure(s.Event, s.RaisePos).Kinds |= model.Internal
+				b.ensureEvent(s.Event, s.RaisePos).Kinds |= model.Internal
 			case *lang.Send:
 				if s.Event == lang.ForwardEvent {
 					return true // expandForwards
 				}
-				ev := ensure(s.Event, s.SendPos)
+				ev := b.ensureEvent(s.Event, s.SendPos)
 				switch {
 				case s.Target != "":
 					ev.Kinds |= model.Output
@@ -296,26 +315,36 @@ func (b *builder) collectEvents(all []code) {
 			return true
 		})
 	}
+}
+
+// platformEvents registers the internal events the platform raises:
+// error.execution where a condition or an invoke may fail, and the
+// done.state events of the final states.
+func (b *builder) platformEvents() {
 	for _, s := range b.m.States() {
 		for _, t := range s.Transitions {
 			if t.CondFails {
-				ensure(model.ErrorExecution, t.Pos).Kinds |= model.Internal
+				b.ensureEvent(model.ErrorExecution, t.Pos).Kinds |= model.Internal
 			}
 		}
 		for _, inv := range s.Invokes {
 			if inv.OK != nil {
-				ensure(model.ErrorExecution, inv.Pos).Kinds |= model.Internal
+				b.ensureEvent(model.ErrorExecution, inv.Pos).Kinds |= model.Internal
 			}
 		}
 		if s.Kind != model.Final || s.Parent.Kind == model.Root {
 			continue
 		}
-		ensure("done.state."+s.Parent.ID, s.Pos).Kinds |= model.Internal
+		b.ensureEvent("done.state."+s.Parent.ID, s.Pos).Kinds |= model.Internal
 		if gp := s.Parent.Parent; gp != nil && gp.Kind == model.Parallel {
-			ensure("done.state."+gp.ID, gp.Pos).Kinds |= model.Internal
+			b.ensureEvent("done.state."+gp.ID, gp.Pos).Kinds |= model.Internal
 		}
 	}
-	generated := model.Internal | model.Self | model.Timer | model.Invoked
+}
+
+// transitionEvents registers the events the transitions' descriptors
+// name, and returns their names.
+func (b *builder) transitionEvents() map[string]bool {
 	named := make(map[string]bool)
 	// A descriptor names an event of its own only when it matches no event
 	// the model declares or generates: "grp.*" with grp.on and grp.off
@@ -337,17 +366,12 @@ func (b *builder) collectEvents(all []code) {
 				if family && b.m.EventByName(name) == nil {
 					continue
 				}
-				ensure(name, t.Pos)
+				b.ensureEvent(name, t.Pos)
 				named[name] = true
 			}
 		}
 	}
-	for _, ev := range b.m.Events {
-		if ev.Kinds&generated == 0 && (named[ev.Name] || ev.Declared) {
-			ev.Kinds |= model.Input
-		}
-	}
-	sort.Slice(b.m.Events, func(i, j int) bool { return b.m.Events[i].Name < b.m.Events[j].Name })
+	return named
 }
 
 // anyNode reports whether f holds for a node of the tree n. The phases

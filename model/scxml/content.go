@@ -90,8 +90,6 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			out = append(out, b.script1(c)...)
 		case "log":
 			b.checkAttrs(c, "label", "expr")
-		case "elseif", "else":
-			b.errorf(c.Start, "<%s> outside <if>: move it into the <if>", c.Name.Local)
 		case "cancel":
 			if s := b.cancel(c); s != nil {
 				out = append(out, s)
@@ -100,30 +98,43 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 			if s := b.forEach(c); s != nil {
 				out = append(out, s)
 			}
-		case "invoke":
-			b.errorf(c.Start, "<invoke> is not executable content: move it into the <state> or <parallel> whose child session it is")
-		case "finalize":
-			b.errorf(c.Start, "<finalize> belongs in an <invoke>: move it there")
-		case "donedata":
-			b.errorf(c.Start, "<donedata> is not allowed in executable content: move it into a <final>")
-		case "content":
-			b.errorf(c.Start, "<content> is not allowed in executable content: move it into a <send> or a <donedata>")
-		case "param":
-			b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
-		case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
-			if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" || parent == "foreach" {
-				b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
-			}
-		case "exit":
-			// The working drafts of 2005 to 2007 end the session with <exit
-			// expr namelist>, which SCXML 1.0 does not have.
-			b.errorf(c.Start, "<exit> is of the early SCXML working drafts (2005 to 2007), where it ends the session: "+
-				"make the transition target a <final> child of <scxml> instead (with a <donedata> for what the exit returns)")
 		default:
-			b.errorf(c.Start, "unknown element <%s>: remove it, or move it to a namespace of its own", c.Name.Local)
+			b.notContent(c, parent)
 		}
 	}
 	return out
+}
+
+// notContent reports an element c that is no executable content, found
+// in the executable content of parent: where it belongs, or that it is
+// unknown. A state-like element is reported only inside a <transition>,
+// <onentry>, <onexit>, <if> or <foreach>.
+func (b *builder) notContent(c *element, parent string) {
+	switch c.Name.Local {
+	case "elseif", "else":
+		b.errorf(c.Start, "<%s> outside <if>: move it into the <if>", c.Name.Local)
+	case "invoke":
+		b.errorf(c.Start, "<invoke> is not executable content: move it into the <state> or <parallel> whose child session it is")
+	case "finalize":
+		b.errorf(c.Start, "<finalize> belongs in an <invoke>: move it there")
+	case "donedata":
+		b.errorf(c.Start, "<donedata> is not allowed in executable content: move it into a <final>")
+	case "content":
+		b.errorf(c.Start, "<content> is not allowed in executable content: move it into a <send> or a <donedata>")
+	case "param":
+		b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
+	case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
+		if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" || parent == "foreach" {
+			b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
+		}
+	case "exit":
+		// The working drafts of 2005 to 2007 end the session with <exit
+		// expr namelist>, which SCXML 1.0 does not have.
+		b.errorf(c.Start, "<exit> is of the early SCXML working drafts (2005 to 2007), where it ends the session: "+
+			"make the transition target a <final> child of <scxml> instead (with a <donedata> for what the exit returns)")
+	default:
+		b.errorf(c.Start, "unknown element <%s>: remove it, or move it to a namespace of its own", c.Name.Local)
+	}
 }
 
 func (b *builder) assign(c *element) lang.Stmt {
@@ -425,29 +436,8 @@ func (b *builder) eventName(c *element) (string, bool) {
 func (b *builder) send(c *element) []lang.Stmt {
 	b.checkAttrs(c, "event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation", "delay", "delayexpr", "namelist")
 	d := &dynSend{pos: b.pos(c.Start)}
-	one := func(fixed, dyn string) (string, lang.Expr, attribute, bool) {
-		a, okF := c.attr(fixed)
-		x, okD := c.attr(dyn)
-		switch {
-		case okF && okD:
-			b.errorf(x.NameOff, "<send> has both %s and %s: keep one", fixed, dyn)
-			return "", nil, x, false
-		case okD:
-			if e := b.expr(x); e != nil {
-				return "", e, x, true
-			}
-			return "", nil, x, false
-		}
-		return strings.TrimSpace(a.Value), nil, a, true
-	}
-	var ok1, ok2, ok3, ok4 bool
-	var typeAttr attribute
-	var typ string
-	d.event, d.eventExpr, d.eventAttr, ok1 = one("event", "eventexpr")
-	d.target, d.targetExpr, _, ok2 = one("target", "targetexpr")
-	typ, d.typeExpr, typeAttr, ok3 = one("type", "typeexpr")
-	d.id, _, _, ok4 = one("id", "idlocation")
-	if !ok1 || !ok2 || !ok3 || !ok4 {
+	typ, typeAttr, ok := b.sendAttrs(d, c)
+	if !ok {
 		return nil
 	}
 	if d.eventExpr == nil {
@@ -458,36 +448,107 @@ func (b *builder) send(c *element) []lang.Stmt {
 		d.event = name
 	}
 	if a, ok := c.attr("idlocation"); ok {
-		name, _, fail := b.location(a, "<send> idlocation")
-		switch {
-		case fail != nil:
-			return []lang.Stmt{fail}
-		case name == "":
-			return nil
-		}
-		b.idCount[name]++
-		d.location, d.id = name, generatedID(name, b.idCount[name])
-	}
-	// stored prepends the storing of a generated id, which comes first
-	// even when the send fails.
-	stored := func(stmts ...lang.Stmt) []lang.Stmt {
-		if d.location == "" {
+		if stmts, stop := b.sendIDLocation(d, a); stop {
 			return stmts
 		}
-		return append([]lang.Stmt{&lang.Assign{Target: &lang.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: lang.ASSIGN,
-			Value: &lang.StrLit{ValuePos: d.pos, Value: d.id}}}, stmts...)
 	}
-	if basicHTTP[typ] {
-		b.refusef(typeAttr.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", typeAttr.Value)
-		return nil
-	} else if _, has := c.attr("type"); has && !lang.IsSCXMLProcessor(typeAttr.Value) {
-		// A type SCXML does not define: the processor supports none such.
-		return stored(b.failSend(typeAttr.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", typeAttr.Value, lang.SCXMLProcessor), d.id))
+	if stmts, stop := b.sendType(d, c, typ, typeAttr); stop {
+		return stmts
 	}
 	if d.target == model.SessionLocation {
 		// The machine's own session: its external queue, as with no target.
 		d.target = ""
 	}
+	b.sendDelay(d, c)
+	args, fail := b.sendArgs(c)
+	if fail != nil {
+		fail.ID = d.id // the error reports the send that failed
+		return d.stored(fail)
+	}
+	d.args = args
+	if d.eventExpr != nil || d.targetExpr != nil || d.typeExpr != nil || d.location != "" {
+		// Expanded once the whole model is read (expandDynamic).
+		ph := &lang.Send{SendPos: d.pos}
+		b.dynSends[ph] = d
+		return []lang.Stmt{ph}
+	}
+	return b.staticSend(c, d)
+}
+
+// sendPair reads one of the attribute pairs of a <send> that is written
+// either fixed or as an expression (event and eventexpr, ...): the fixed
+// value, or the expression, with the attribute read; false where the
+// pair is wrong.
+func (b *builder) sendPair(c *element, fixed, dyn string) (string, lang.Expr, attribute, bool) {
+	a, okF := c.attr(fixed)
+	x, okD := c.attr(dyn)
+	switch {
+	case okF && okD:
+		b.errorf(x.NameOff, "<send> has both %s and %s: keep one", fixed, dyn)
+		return "", nil, x, false
+	case okD:
+		if e := b.expr(x); e != nil {
+			return "", e, x, true
+		}
+		return "", nil, x, false
+	}
+	return strings.TrimSpace(a.Value), nil, a, true
+}
+
+// sendAttrs reads the event, target, type and id of a <send> into d,
+// each fixed or as an expression, and returns the fixed type and its
+// attribute; false where one of them is wrong.
+func (b *builder) sendAttrs(d *dynSend, c *element) (typ string, typeAttr attribute, ok bool) {
+	var ok1, ok2, ok3, ok4 bool
+	d.event, d.eventExpr, d.eventAttr, ok1 = b.sendPair(c, "event", "eventexpr")
+	d.target, d.targetExpr, _, ok2 = b.sendPair(c, "target", "targetexpr")
+	typ, d.typeExpr, typeAttr, ok3 = b.sendPair(c, "type", "typeexpr")
+	d.id, _, _, ok4 = b.sendPair(c, "id", "idlocation")
+	return typ, typeAttr, ok1 && ok2 && ok3 && ok4
+}
+
+// sendIDLocation reads the idlocation of a <send>: the send gets an id
+// setbot generates, stored in that location. Where the location is
+// wrong, it returns what the send becomes, and true.
+func (b *builder) sendIDLocation(d *dynSend, a attribute) ([]lang.Stmt, bool) {
+	name, _, fail := b.location(a, "<send> idlocation")
+	switch {
+	case fail != nil:
+		return []lang.Stmt{fail}, true
+	case name == "":
+		return nil, true
+	}
+	b.idCount[name]++
+	d.location, d.id = name, generatedID(name, b.idCount[name])
+	return nil, false
+}
+
+// stored prepends the storing of a generated id, which comes first even
+// when the send fails.
+func (d *dynSend) stored(stmts ...lang.Stmt) []lang.Stmt {
+	if d.location == "" {
+		return stmts
+	}
+	return append([]lang.Stmt{&lang.Assign{Target: &lang.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: lang.ASSIGN,
+		Value: &lang.StrLit{ValuePos: d.pos, Value: d.id}}}, stmts...)
+}
+
+// sendType checks the fixed type of a <send>: the Basic HTTP event
+// processor is refused, and a type SCXML does not define makes the send
+// fail. It returns what the send becomes then, and true.
+func (b *builder) sendType(d *dynSend, c *element, typ string, typeAttr attribute) ([]lang.Stmt, bool) {
+	if basicHTTP[typ] {
+		b.refusef(typeAttr.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", typeAttr.Value)
+		return nil, true
+	} else if _, has := c.attr("type"); has && !lang.IsSCXMLProcessor(typeAttr.Value) {
+		// A type SCXML does not define: the processor supports none such.
+		return d.stored(b.failSend(typeAttr.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", typeAttr.Value, lang.SCXMLProcessor), d.id)), true
+	}
+	return nil, false
+}
+
+// sendDelay reads the delay or delayexpr of a <send> into d.
+func (b *builder) sendDelay(d *dynSend, c *element) {
 	if a, ok := c.attr("delay"); ok {
 		// A CSS2 duration, read now so that a wrong one is an error here.
 		if _, err := model.ParseDelay(a.Value); err != nil {
@@ -508,19 +569,12 @@ func (b *builder) send(c *element) []lang.Stmt {
 			}
 		}
 	}
-	args, fail := b.sendArgs(c)
-	if fail != nil {
-		fail.ID = d.id // the error reports the send that failed
-		return stored(fail)
-	}
-	d.args = args
-	if d.eventExpr != nil || d.targetExpr != nil || d.typeExpr != nil || d.location != "" {
-		// Expanded once the whole model is read (expandDynamic).
-		ph := &lang.Send{SendPos: d.pos}
-		b.dynSends[ph] = d
-		return []lang.Stmt{ph}
-	}
-	target, delay, id, name, pos := d.target, d.delay, d.id, d.event, d.pos
+}
+
+// staticSend converts a <send> whose attributes are all fixed: a raise
+// for #_internal, else a send to its target.
+func (b *builder) staticSend(c *element, d *dynSend) []lang.Stmt {
+	target, delay, id, name, pos, args := d.target, d.delay, d.id, d.event, d.pos, d.args
 	switch {
 	case target == model.TargetInternal:
 		if delay != nil {

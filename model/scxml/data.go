@@ -133,136 +133,186 @@ func (b *builder) noExpr(a attribute, word, name string, bindLate bool) lang.Stm
 // entries assign nothing (bindLate). A <data> without a value is then
 // assigned undefined.
 func (b *builder) readData() {
-	var inits []lang.Stmt
-	late := make(map[*model.State][]lang.Stmt) // the bindings of each state's <data>, with binding="late"
-	var lateStates []*model.State              // document order
-	runtime := make(map[string]bool)           // variables whose initial value is computed
+	db := &dataBinds{late: make(map[*model.State][]lang.Stmt), runtime: make(map[string]bool)}
 	for _, de := range b.data {
-		d := de.el
-		bindLate := b.late && de.state.Kind != model.Root
-		bind := func(s lang.Stmt) {
-			if !bindLate {
-				inits = append(inits, s)
-				return
-			}
-			if late[de.state] == nil {
-				lateStates = append(lateStates, de.state)
-			}
-			late[de.state] = append(late[de.state], s)
-		}
-		b.checkAttrs(d, "id", "expr", "src", "setbot:type")
-		id, ok := d.attr("id")
-		if !ok || !isIdent(strings.TrimSpace(id.Value)) {
-			b.errorf(d.Start, "<data> needs an id that is an identifier")
-			continue
-		}
-		name := strings.TrimSpace(id.Value)
-		if b.m.Var(name) != nil {
-			b.errorf(id.Offsets0(), "variable %q declared twice", name)
-			continue
-		}
-		if b.dataFunction(d, name, id) {
-			continue
-		}
-		var init lang.Expr
-		if a, ok := d.attr("src"); ok {
-			if init = b.dataSrc(d, a); init == nil {
-				continue
-			}
-		} else if a, ok := d.attr("expr"); ok {
-			if word, bad := lang.IllegalExpr(a.Value); bad || strings.TrimSpace(a.Value) == "" {
-				bind(b.noExpr(a, word, name, bindLate))
-			} else if init = b.expr(a); init == nil {
-				continue
-			}
-		} else if t := d.content(); strings.TrimSpace(t.Value) != "" {
-			e, errs := b.dataContent(b.snippet(t.Value, t.Offsets))
-			b.errs = append(b.errs, errs...)
-			if len(errs) > 0 {
-				continue
-			}
-			init = e
-		}
-		if init != nil && lang.HasCalls(init) {
-			// Script functions and built-ins are inlined as everywhere;
-			// a black box's call is left for the checker to refuse (an
-			// initial value is computed before any input).
-			in := &lang.Inliner{Funcs: b.funcs, Fset: b.fset, Depth: b.opts.CallDepth}
-			e, over := in.Expr(init)
-			b.errs = append(b.errs, in.Errs...)
-			if over != nil {
-				b.errorf(d.Start, "<data id=%q> calls functions nested deeper than %d: compute the value in a <script>", name, in.Limit())
-				continue
-			}
-			init = e
-		}
-		v := &model.Var{Name: name, Pos: b.pos(id.Offsets0()), Type: lang.UndefType, Init: &lang.Absent{ValuePos: b.pos(d.Start)}}
-		known := true // v.Init is the value, not a placeholder for one computed later
-		if init != nil {
-			info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, lang.Invalid)
-			b.errs = append(b.errs, errs...)
-			b.vet(init, info, false)
-			b.dataInfos = append(b.dataInfos, decimalFacts(info))
-			if len(errs) > 0 {
-				continue
-			}
-			v.Type = info.Types[init]
-			b.inits[name] = initValue{pos: init.Pos(), fixed: !bindLate}
-			lang.Inspect(init, func(n lang.Node) bool {
-				if x, ok := n.(*lang.Ident); ok && !b.dataReads[x.Name].IsValid() {
-					b.dataReads[x.Name] = x.NamePos
-				}
-				return true
-			})
-			if bindLate {
-				// Assigned when the state is entered, from the values
-				// of that moment: no other <data> folds it. Init is
-				// the value only for the checks of setbot:type below.
-				runtime[name] = true
-				v.Init, known = lang.ZeroValue(v.Type.Kind, init.Pos()), false
-				if len(lang.Uses(init)) == 0 {
-					if c := lang.Simplify(init); isConstant(c) {
-						v.Init, known = c, true
-					}
-				}
-			} else if c := b.constant(init, runtime); c != nil {
-				v.Init = c
-			} else {
-				runtime[name], known = true, false
-				b.inits[name] = initValue{pos: init.Pos()}
-				if !v.Type.MayBeAbsent() && !v.Type.IsComposite() {
-					v.Init = lang.ZeroValue(v.Type.Kind, init.Pos())
-				}
-				inits = append(inits, &lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: name}, OpPos: v.Pos, Op: lang.ASSIGN, Value: init})
-			}
-		}
-		if !b.dataType(d, v, known) {
-			continue
-		}
-		if bindLate {
-			if v.Type.IsComposite() {
-				b.errorf(d.Start, "%s is bound late, so it is undefined until its state is entered, and an array or object that may be undefined is not modelled: "+
-					"move its <data> into the <datamodel> of <scxml>, which is bound when the machine starts", name)
-				continue
-			}
-			if v.Type.Kind != lang.Undef {
-				v.Type = v.Type.OrAbsent()
-			}
-			v.Init = &lang.Absent{ValuePos: b.pos(d.Start)}
-			if init == nil {
-				init = &lang.Absent{ValuePos: b.pos(d.Start)} // no value: undefined
-			}
-			bind(&lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: name}, OpPos: v.Pos, Op: lang.ASSIGN, Value: init})
-		}
-		b.m.Vars = append(b.m.Vars, v)
+		b.readDatum(db, de)
 	}
-	if len(inits) > 0 && b.m.Root.Initial != nil {
+	if len(db.inits) > 0 && b.m.Root.Initial != nil {
 		init := b.m.Root.Initial
-		init.Body = &lang.Block{Lbrace: init.Body.Lbrace, Stmts: append(inits, init.Body.Stmts...)}
+		init.Body = &lang.Block{Lbrace: init.Body.Lbrace, Stmts: append(db.inits, init.Body.Stmts...)}
 	}
-	for _, s := range lateStates {
-		b.bindLate(s, late[s])
+	for _, s := range db.lateStates {
+		b.bindLate(s, db.late[s])
 	}
+}
+
+// dataBinds collects the bindings of the <data> elements as readData
+// reads them.
+type dataBinds struct {
+	inits      []lang.Stmt                  // run first when the machine starts
+	late       map[*model.State][]lang.Stmt // the bindings of each state's <data>, with binding="late"
+	lateStates []*model.State               // document order
+	runtime    map[string]bool              // variables whose initial value is computed
+}
+
+// bind adds s to the bindings of de: when the machine starts, or when
+// its state is first entered if it is bound late.
+func (db *dataBinds) bind(de dataElem, bindLate bool, s lang.Stmt) {
+	if !bindLate {
+		db.inits = append(db.inits, s)
+		return
+	}
+	if db.late[de.state] == nil {
+		db.lateStates = append(db.lateStates, de.state)
+	}
+	db.late[de.state] = append(db.late[de.state], s)
+}
+
+// readDatum reads one <data> element (see readData) and declares its
+// variable.
+func (b *builder) readDatum(db *dataBinds, de dataElem) {
+	d := de.el
+	bindLate := b.late && de.state.Kind != model.Root
+	b.checkAttrs(d, "id", "expr", "src", "setbot:type")
+	id, ok := d.attr("id")
+	if !ok || !isIdent(strings.TrimSpace(id.Value)) {
+		b.errorf(d.Start, "<data> needs an id that is an identifier")
+		return
+	}
+	name := strings.TrimSpace(id.Value)
+	if b.m.Var(name) != nil {
+		b.errorf(id.Offsets0(), "variable %q declared twice", name)
+		return
+	}
+	if b.dataFunction(d, name, id) {
+		return
+	}
+	init, ok := b.dataInit(db, de, name, bindLate)
+	if !ok {
+		return
+	}
+	v := &model.Var{Name: name, Pos: b.pos(id.Offsets0()), Type: lang.UndefType, Init: &lang.Absent{ValuePos: b.pos(d.Start)}}
+	known := true // v.Init is the value, not a placeholder for one computed later
+	if init != nil {
+		if known, ok = b.dataValue(db, v, init, bindLate); !ok {
+			return
+		}
+	}
+	if !b.dataType(d, v, known) {
+		return
+	}
+	if bindLate && !b.dataBindLate(db, de, v, init) {
+		return
+	}
+	b.m.Vars = append(b.m.Vars, v)
+}
+
+// dataInit reads the value of a <data> named name, from its src, its
+// expr or its content, with the calls in it inlined: nil for none; false
+// where it is wrong.
+func (b *builder) dataInit(db *dataBinds, de dataElem, name string, bindLate bool) (lang.Expr, bool) {
+	d := de.el
+	var init lang.Expr
+	if a, ok := d.attr("src"); ok {
+		if init = b.dataSrc(d, a); init == nil {
+			return nil, false
+		}
+	} else if a, ok := d.attr("expr"); ok {
+		if word, bad := lang.IllegalExpr(a.Value); bad || strings.TrimSpace(a.Value) == "" {
+			db.bind(de, bindLate, b.noExpr(a, word, name, bindLate))
+		} else if init = b.expr(a); init == nil {
+			return nil, false
+		}
+	} else if t := d.content(); strings.TrimSpace(t.Value) != "" {
+		e, errs := b.dataContent(b.snippet(t.Value, t.Offsets))
+		b.errs = append(b.errs, errs...)
+		if len(errs) > 0 {
+			return nil, false
+		}
+		init = e
+	}
+	if init != nil && lang.HasCalls(init) {
+		// Script functions and built-ins are inlined as everywhere;
+		// a black box's call is left for the checker to refuse (an
+		// initial value is computed before any input).
+		in := &lang.Inliner{Funcs: b.funcs, Fset: b.fset, Depth: b.opts.CallDepth}
+		e, over := in.Expr(init)
+		b.errs = append(b.errs, in.Errs...)
+		if over != nil {
+			b.errorf(d.Start, "<data id=%q> calls functions nested deeper than %d: compute the value in a <script>", name, in.Limit())
+			return nil, false
+		}
+		init = e
+	}
+	return init, true
+}
+
+// dataValue type-checks the value init of variable v and gives v its
+// type and initial value: the value itself where it is a constant, else
+// a placeholder, the value being assigned when the machine starts (or
+// its state is entered, if bound late). known reports that v.Init is the
+// value; false where init is wrong.
+func (b *builder) dataValue(db *dataBinds, v *model.Var, init lang.Expr, bindLate bool) (known, ok bool) {
+	name := v.Name
+	info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, lang.Invalid)
+	b.errs = append(b.errs, errs...)
+	b.vet(init, info, false)
+	b.dataInfos = append(b.dataInfos, decimalFacts(info))
+	if len(errs) > 0 {
+		return false, false
+	}
+	v.Type = info.Types[init]
+	b.inits[name] = initValue{pos: init.Pos(), fixed: !bindLate}
+	lang.Inspect(init, func(n lang.Node) bool {
+		if x, ok := n.(*lang.Ident); ok && !b.dataReads[x.Name].IsValid() {
+			b.dataReads[x.Name] = x.NamePos
+		}
+		return true
+	})
+	known = true
+	if bindLate {
+		// Assigned when the state is entered, from the values
+		// of that moment: no other <data> folds it. Init is
+		// the value only for the checks of setbot:type below.
+		db.runtime[name] = true
+		v.Init, known = lang.ZeroValue(v.Type.Kind, init.Pos()), false
+		if len(lang.Uses(init)) == 0 {
+			if c := lang.Simplify(init); isConstant(c) {
+				v.Init, known = c, true
+			}
+		}
+	} else if c := b.constant(init, db.runtime); c != nil {
+		v.Init = c
+	} else {
+		db.runtime[name], known = true, false
+		b.inits[name] = initValue{pos: init.Pos()}
+		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() {
+			v.Init = lang.ZeroValue(v.Type.Kind, init.Pos())
+		}
+		db.inits = append(db.inits, &lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: name}, OpPos: v.Pos, Op: lang.ASSIGN, Value: init})
+	}
+	return known, true
+}
+
+// dataBindLate makes variable v of a <data> bound late undefined until
+// its state is first entered, when init (nil for none) is assigned to it;
+// false where v cannot be bound late.
+func (b *builder) dataBindLate(db *dataBinds, de dataElem, v *model.Var, init lang.Expr) bool {
+	d := de.el
+	if v.Type.IsComposite() {
+		b.errorf(d.Start, "%s is bound late, so it is undefined until its state is entered, and an array or object that may be undefined is not modelled: "+
+			"move its <data> into the <datamodel> of <scxml>, which is bound when the machine starts", v.Name)
+		return false
+	}
+	if v.Type.Kind != lang.Undef {
+		v.Type = v.Type.OrAbsent()
+	}
+	v.Init = &lang.Absent{ValuePos: b.pos(d.Start)}
+	if init == nil {
+		init = &lang.Absent{ValuePos: b.pos(d.Start)} // no value: undefined
+	}
+	db.bind(de, true, &lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: v.Name}, OpPos: v.Pos, Op: lang.ASSIGN, Value: init})
+	return true
 }
 
 // bindLate makes the first entry of s run binds, the assignments of its

@@ -71,22 +71,51 @@ func (b *builder) invoke(s *model.State, el *element) {
 		p.srcExpr, p.srcAttr = b.expr(a), a
 	}
 	if a, ok := el.attr("typeexpr"); ok {
-		// The type is known when the invoke runs: where it names no SCXML
-		// type, the invoke fails.
-		if e := b.expr(a); e != nil {
-			for _, t := range model.InvokeTypes {
-				is := &lang.Binary{X: e, OpPos: e.Pos(), Op: lang.EQL, Y: &lang.StrLit{ValuePos: e.Pos(), Value: t}}
-				if inv.OK == nil {
-					inv.OK = is
-				} else {
-					inv.OK = &lang.Binary{X: inv.OK, OpPos: e.Pos(), Op: lang.LOR, Y: is}
-				}
-			}
-		}
+		b.invokeTypeExpr(inv, a)
 	}
 	if a, ok := el.attr("type"); ok {
 		b.invokeType(a)
 	}
+	b.invokeID(s, inv, el)
+	if a, ok := el.attr("autoforward"); ok {
+		b.invokeAutoforward(inv, a)
+	}
+	if a, ok := el.attr("namelist"); ok {
+		b.invokeNamelist(&p, a)
+	}
+	p.src, p.hasSrc = el.attr("src")
+	b.invokeChildren(&p)
+	b.invokeSource(&p)
+	for _, q := range b.invokes {
+		if q.inv.ID == inv.ID {
+			b.errorf(el.Start, "duplicate invoke id %q: give each <invoke> its own id", inv.ID)
+		}
+	}
+	s.Invokes = append(s.Invokes, inv)
+	b.invokes = append(b.invokes, p)
+}
+
+// invokeTypeExpr reads the typeexpr of an <invoke>. The type is known
+// when the invoke runs: where it names no SCXML type, the invoke fails.
+func (b *builder) invokeTypeExpr(inv *model.Invoke, a attribute) {
+	e := b.expr(a)
+	if e == nil {
+		return
+	}
+	for _, t := range model.InvokeTypes {
+		is := &lang.Binary{X: e, OpPos: e.Pos(), Op: lang.EQL, Y: &lang.StrLit{ValuePos: e.Pos(), Value: t}}
+		if inv.OK == nil {
+			inv.OK = is
+		} else {
+			inv.OK = &lang.Binary{X: inv.OK, OpPos: e.Pos(), Op: lang.LOR, Y: is}
+		}
+	}
+}
+
+// invokeID reads the id or idlocation of an <invoke> of state s; without
+// an id, the invoke is named after its state and its place among the
+// state's invokes.
+func (b *builder) invokeID(s *model.State, inv *model.Invoke, el *element) {
 	id, hasID := el.attr("id")
 	loc, hasLoc := el.attr("idlocation")
 	switch {
@@ -106,42 +135,59 @@ func (b *builder) invoke(s *model.State, el *element) {
 		inv.ID = fmt.Sprintf("%s.%d", s.ID, n)
 	}
 	if hasLoc {
-		name, off, bad := b.locationOf(loc, "<invoke> idlocation")
-		switch {
-		case bad != "":
-			b.errorf(off, "%s", bad)
-		case name != "":
-			at := b.pos(off)
-			inv.Start.Stmts = append(inv.Start.Stmts, &lang.Assign{Target: &lang.Ident{NamePos: at, Name: name}, OpPos: at,
-				Op: lang.ASSIGN, Value: &lang.StrLit{ValuePos: at, Value: inv.ID}})
-		}
+		b.invokeIDLocation(inv, loc)
 	}
-	if a, ok := el.attr("autoforward"); ok {
-		switch strings.TrimSpace(a.Value) {
-		case "true":
-			inv.Autoforward = true
-		case "false":
-		default:
-			b.errorf(a.Offsets0(), "autoforward=%q: write true or false", a.Value)
-		}
+}
+
+// invokeIDLocation makes the invoke's start assign its id to the
+// location idlocation names.
+func (b *builder) invokeIDLocation(inv *model.Invoke, loc attribute) {
+	name, off, bad := b.locationOf(loc, "<invoke> idlocation")
+	switch {
+	case bad != "":
+		b.errorf(off, "%s", bad)
+	case name != "":
+		at := b.pos(off)
+		inv.Start.Stmts = append(inv.Start.Stmts, &lang.Assign{Target: &lang.Ident{NamePos: at, Name: name}, OpPos: at,
+			Op: lang.ASSIGN, Value: &lang.StrLit{ValuePos: at, Value: inv.ID}})
 	}
-	if a, ok := el.attr("namelist"); ok {
-		for _, f := range fieldsWithOffsets(a) {
-			if !isIdent(f.text) {
-				// SCXML: the invoke's arguments fail when it runs.
-				b.warnf(f.off, "namelist entry %q names no variable of the data model: the invoke raises %s when it runs, "+
-					"and starts nothing", f.text, model.ErrorExecution)
-				inv.OK = &lang.BoolLit{ValuePos: b.pos(f.off), Value: false}
-				continue
-			}
-			at := b.pos(f.off)
-			arg := &lang.Arg{NamePos: at, Name: f.text, Value: &lang.Ident{NamePos: at, Name: f.text}}
-			inv.Params = append(inv.Params, arg)
-			p.namelist = append(p.namelist, arg)
-		}
+}
+
+// invokeAutoforward reads the autoforward of an <invoke>: true or false.
+func (b *builder) invokeAutoforward(inv *model.Invoke, a attribute) {
+	switch strings.TrimSpace(a.Value) {
+	case "true":
+		inv.Autoforward = true
+	case "false":
+	default:
+		b.errorf(a.Offsets0(), "autoforward=%q: write true or false", a.Value)
 	}
-	p.src, p.hasSrc = el.attr("src")
-	for _, c := range el.Children {
+}
+
+// invokeNamelist reads the namelist of an <invoke>: each entry passes
+// the parent's variable of that name to the child.
+func (b *builder) invokeNamelist(p *pendingInvoke, a attribute) {
+	inv := p.inv
+	for _, f := range fieldsWithOffsets(a) {
+		if !isIdent(f.text) {
+			// SCXML: the invoke's arguments fail when it runs.
+			b.warnf(f.off, "namelist entry %q names no variable of the data model: the invoke raises %s when it runs, "+
+				"and starts nothing", f.text, model.ErrorExecution)
+			inv.OK = &lang.BoolLit{ValuePos: b.pos(f.off), Value: false}
+			continue
+		}
+		at := b.pos(f.off)
+		arg := &lang.Arg{NamePos: at, Name: f.text, Value: &lang.Ident{NamePos: at, Name: f.text}}
+		inv.Params = append(inv.Params, arg)
+		p.namelist = append(p.namelist, arg)
+	}
+}
+
+// invokeChildren reads the children of an <invoke>: its <param>s, its
+// <finalize> and the <content> holding the child machine.
+func (b *builder) invokeChildren(p *pendingInvoke) {
+	inv := p.inv
+	for _, c := range p.el.Children {
 		if isForeign(c.Name.Space) {
 			continue
 		}
@@ -160,40 +206,44 @@ func (b *builder) invoke(s *model.State, el *element) {
 			}
 			inv.Finalize = b.block(c)
 		case "content":
-			b.checkAttrs(c, "expr")
-			if a, ok := c.attr("expr"); ok {
-				b.refusef(a.NameOff, "<content expr> in <invoke> is not supported: write the child <scxml> inside <content>, or name its file in src")
-				continue
-			}
-			for _, k := range c.Children {
-				if isSCXML(k.Name.Space) && k.Name.Local == "scxml" && p.content == nil {
-					p.content = k
-				} else if !isForeign(k.Name.Space) {
-					b.errorf(k.Start, "<content> of an <invoke> holds one <scxml> element: the child machine")
-				}
-			}
-			if p.content == nil {
-				b.errorf(c.Start, "empty <content> in <invoke>: write the child <scxml> inside it")
-			}
+			b.invokeContent(p, c)
 		default:
 			b.errorf(c.Start, "unexpected <%s> in <invoke>: an <invoke> holds <param>, <finalize> and <content>", c.Name.Local)
 		}
 	}
+}
+
+// invokeContent reads a <content> of an <invoke>: it holds the child
+// <scxml>, which is read later (readInvokes).
+func (b *builder) invokeContent(p *pendingInvoke, c *element) {
+	b.checkAttrs(c, "expr")
+	if a, ok := c.attr("expr"); ok {
+		b.refusef(a.NameOff, "<content expr> in <invoke> is not supported: write the child <scxml> inside <content>, or name its file in src")
+		return
+	}
+	for _, k := range c.Children {
+		if isSCXML(k.Name.Space) && k.Name.Local == "scxml" && p.content == nil {
+			p.content = k
+		} else if !isForeign(k.Name.Space) {
+			b.errorf(k.Start, "<content> of an <invoke> holds one <scxml> element: the child machine")
+		}
+	}
+	if p.content == nil {
+		b.errorf(c.Start, "empty <content> in <invoke>: write the child <scxml> inside it")
+	}
+}
+
+// invokeSource checks that an <invoke> names its machine once: by src,
+// srcexpr or <content>.
+func (b *builder) invokeSource(p *pendingInvoke) {
 	switch {
 	case p.hasSrc && p.content != nil:
 		b.errorf(p.src.NameOff, "<invoke> has both src and <content>: keep one")
 	case p.srcExpr != nil && (p.hasSrc || p.content != nil):
 		b.errorf(p.srcAttr.NameOff, "<invoke> has srcexpr and also src or <content>: keep one")
 	case !p.hasSrc && p.content == nil && p.srcExpr == nil && len(b.errs) == 0:
-		b.errorf(el.Start, "<invoke> names no machine: write src=\"file:NAME.scxml\" or the child <scxml> inside <content>")
+		b.errorf(p.el.Start, "<invoke> names no machine: write src=\"file:NAME.scxml\" or the child <scxml> inside <content>")
 	}
-	for _, q := range b.invokes {
-		if q.inv.ID == inv.ID {
-			b.errorf(el.Start, "duplicate invoke id %q: give each <invoke> its own id", inv.ID)
-		}
-	}
-	s.Invokes = append(s.Invokes, inv)
-	b.invokes = append(b.invokes, p)
 }
 
 // isInvokeID reports whether s can be an invoke id: a name that prefixes

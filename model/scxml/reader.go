@@ -517,14 +517,7 @@ func (b *builder) children(s *model.State, el *element) {
 			continue
 		}
 		if isSetbot(c.Name.Space) {
-			switch {
-			case c.Name.Local == "event" && s.Kind == model.Root:
-				b.events = append(b.events, c)
-			case c.Name.Local == "function" && s.Kind == model.Root:
-				b.funcEls = append(b.funcEls, c)
-			default:
-				b.errorf(c.Start, "unknown or misplaced setbot element <%s>: the setbot elements here are <setbot:event> and <setbot:function>, directly in <scxml>", c.Name.Local)
-			}
+			b.setbotChild(s, c)
 			continue
 		}
 		switch c.Name.Local {
@@ -543,53 +536,13 @@ func (b *builder) children(s *model.State, el *element) {
 		case "initial":
 			b.initialElement(s, c)
 		case "transition":
-			if s.Kind == model.Root {
-				b.errorf(c.Start, "<transition> is not allowed in <scxml> (%s): wrap the states in a <state> and put the transition there", rootStateDrafts)
-				continue
-			}
-			if s.Kind == model.Final {
-				b.errorf(c.Start, "<transition> is not allowed in <final>: make it a <state> to leave it")
-				continue
-			}
-			b.transition(s, c)
-		case "onentry":
-			if s.Kind == model.Root {
-				b.errorf(c.Start, "<onentry> is not allowed in <scxml> (%s): move it into a <state>, or its code into a <script> directly in <scxml>", rootStateDrafts)
-				continue
-			}
-			b.checkAttrs(c)
-			s.OnEntry = append(s.OnEntry, b.block(c))
-		case "onexit":
-			if s.Kind == model.Root {
-				b.errorf(c.Start, "<onexit> is not allowed in <scxml> (%s): move it into a <state>", rootStateDrafts)
-				continue
-			}
-			b.checkAttrs(c)
-			s.OnExit = append(s.OnExit, b.block(c))
+			b.transitionChild(s, c)
+		case "onentry", "onexit":
+			b.entryExitChild(s, c)
 		case "datamodel":
-			b.checkAttrs(c)
-			for _, d := range c.Children {
-				if isForeign(d.Name.Space) {
-					continue
-				}
-				if !isSCXML(d.Name.Space) || d.Name.Local != "data" {
-					b.errorf(d.Start, "unexpected <%s> in <datamodel>: a <datamodel> holds only <data>", d.Name.Local)
-					continue
-				}
-				b.data = append(b.data, dataElem{d, s})
-			}
+			b.datamodel(s, c)
 		case "script":
-			if s.Kind != model.Root {
-				b.errorf(c.Start, "<script> is only allowed in executable content or directly in <scxml>: move it into an <onentry>, <onexit> or <transition>")
-				continue
-			}
-			// A script holds no <send> element: it is lowered at once.
-			blk := &lang.Block{Stmts: b.lowerBlock(b.content([]*element{c}, el.Name.Local))}
-			if b.script == nil {
-				b.script = blk
-			} else {
-				b.script.Stmts = append(b.script.Stmts, blk.Stmts...)
-			}
+			b.rootScript(s, el, c)
 		case "donedata":
 			if s.Kind != model.Final {
 				b.errorf(c.Start, "<donedata> belongs in a <final>: move it there, or remove it")
@@ -605,6 +558,85 @@ func (b *builder) children(s *model.State, el *element) {
 		default:
 			b.errorf(c.Start, "unexpected <%s> in <%s>: %s", c.Name.Local, el.Name.Local, misplaced(c.Name.Local))
 		}
+	}
+}
+
+// setbotChild reads a child of state s in setbot's namespace: a
+// <setbot:event> or a <setbot:function>, directly in <scxml>.
+func (b *builder) setbotChild(s *model.State, c *element) {
+	switch {
+	case c.Name.Local == "event" && s.Kind == model.Root:
+		b.events = append(b.events, c)
+	case c.Name.Local == "function" && s.Kind == model.Root:
+		b.funcEls = append(b.funcEls, c)
+	default:
+		b.errorf(c.Start, "unknown or misplaced setbot element <%s>: the setbot elements here are <setbot:event> and <setbot:function>, directly in <scxml>", c.Name.Local)
+	}
+}
+
+// transitionChild reads a <transition> of state s, which neither <scxml>
+// nor a <final> has.
+func (b *builder) transitionChild(s *model.State, c *element) {
+	if s.Kind == model.Root {
+		b.errorf(c.Start, "<transition> is not allowed in <scxml> (%s): wrap the states in a <state> and put the transition there", rootStateDrafts)
+		return
+	}
+	if s.Kind == model.Final {
+		b.errorf(c.Start, "<transition> is not allowed in <final>: make it a <state> to leave it")
+		return
+	}
+	b.transition(s, c)
+}
+
+// entryExitChild reads an <onentry> or <onexit> of state s, which
+// <scxml> does not have.
+func (b *builder) entryExitChild(s *model.State, c *element) {
+	if c.Name.Local == "onentry" {
+		if s.Kind == model.Root {
+			b.errorf(c.Start, "<onentry> is not allowed in <scxml> (%s): move it into a <state>, or its code into a <script> directly in <scxml>", rootStateDrafts)
+			return
+		}
+		b.checkAttrs(c)
+		s.OnEntry = append(s.OnEntry, b.block(c))
+		return
+	}
+	if s.Kind == model.Root {
+		b.errorf(c.Start, "<onexit> is not allowed in <scxml> (%s): move it into a <state>", rootStateDrafts)
+		return
+	}
+	b.checkAttrs(c)
+	s.OnExit = append(s.OnExit, b.block(c))
+}
+
+// datamodel collects the <data> of a <datamodel> of state s, read later
+// (readData).
+func (b *builder) datamodel(s *model.State, c *element) {
+	b.checkAttrs(c)
+	for _, d := range c.Children {
+		if isForeign(d.Name.Space) {
+			continue
+		}
+		if !isSCXML(d.Name.Space) || d.Name.Local != "data" {
+			b.errorf(d.Start, "unexpected <%s> in <datamodel>: a <datamodel> holds only <data>", d.Name.Local)
+			continue
+		}
+		b.data = append(b.data, dataElem{d, s})
+	}
+}
+
+// rootScript reads a <script> child c of el, whose state is s: only
+// <scxml> has one, run when the machine starts.
+func (b *builder) rootScript(s *model.State, el, c *element) {
+	if s.Kind != model.Root {
+		b.errorf(c.Start, "<script> is only allowed in executable content or directly in <scxml>: move it into an <onentry>, <onexit> or <transition>")
+		return
+	}
+	// A script holds no <send> element: it is lowered at once.
+	blk := &lang.Block{Stmts: b.lowerBlock(b.content([]*element{c}, el.Name.Local))}
+	if b.script == nil {
+		b.script = blk
+	} else {
+		b.script.Stmts = append(b.script.Stmts, blk.Stmts...)
 	}
 }
 

@@ -18,85 +18,120 @@ import (
 // speed = 0.5 is common.
 func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[string]lang.Type) bool {
 	learnt := false
-	type first struct {
-		typ lang.Type
-		pos source.Pos
-	}
-	seen := make(map[string]first)
+	seen := make(map[string]firstAssigned)
 	for _, c := range all {
 		if !anyNode(c.body, b.mayType) {
 			continue
 		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
-		assigned := func(name string, t lang.Type, pos source.Pos) {
-			v := b.m.Var(name)
-			if v != nil && b.retype(v, t) {
-				vars[v.Name] = v.Type
+		eachAssigned(c.body, info, func(name string, t lang.Type, pos source.Pos) {
+			if b.assigned(seen, vars, name, t, pos) {
 				learnt = true
-				return
 			}
-			if b.widen(v, t, vars) {
-				learnt = true
-				return
-			}
-			if v == nil || v.Type.Kind != lang.Undef || t.Kind == lang.Invalid || t.Kind == lang.Undef {
-				return
-			}
-			if f, ok := seen[v.Name]; ok && f.typ.Kind.IsNumber() && t.Kind.IsNumber() {
-				if t.Kind == lang.Decimal {
-					seen[v.Name] = first{lang.DecimalType, f.pos} // an int and a decimal: a decimal
-				}
-				return
-			}
-			if f, ok := seen[v.Name]; ok && f.typ.Kind != t.Kind {
-				// ECMAScript's variables hold any kind: one given values of
-				// several holds each with a tag that says which (lang.Mixed).
-				if w, ok := lang.Widen(f.typ, t); ok {
-					w.Absent = false
-					seen[v.Name] = first{w, f.pos}
-					return
-				}
-				b.errs.Add(b.fset.Position(pos), "%s is given a value of type %s here and one of type %s at %s: a variable may hold values of several kinds, but not arrays or objects among them; "+
-					"use one variable per type", v.Name, t, f.typ, b.fset.Position(f.pos))
-				return
-			}
-			if _, ok := seen[v.Name]; !ok {
-				t.Absent, t.Ranged = false, false
-				seen[v.Name] = first{t, pos}
-			}
-		}
-		lang.Inspect(c.body, func(n lang.Node) bool {
-			switch a := n.(type) {
-			case *lang.Assign:
-				if a.Op == lang.ASSIGN && len(a.Path) == 0 || a.Op != lang.REM_ASSIGN && len(a.Path) == 0 && info.Types[a.Value].Kind == lang.Decimal {
-					assigned(a.Target.Name, info.Types[a.Value], a.Value.Pos())
-				}
-			case *lang.ForEach:
-				if at := info.Types[a.Array]; at.Kind == lang.Array {
-					assigned(a.Item.Name, at.Comp.Elem, a.Item.NamePos)
-				}
-				if a.Index != nil {
-					assigned(a.Index.Name, lang.IntType, a.Index.NamePos)
-				}
-			}
-			return true
 		})
 	}
-	for _, v := range b.m.Vars {
-		if f, ok := seen[v.Name]; ok && v.Type.Kind == lang.Undef {
-			if f.typ.IsComposite() {
-				example := "[]"
-				if f.typ.Kind == lang.Object {
-					example = lang.ExprString(emptyObject(f.typ, f.pos))
-				}
-				b.errs.Add(b.fset.Position(f.pos), "%s has no initial value and is given %s here, and an array or object that may be undefined is not modelled: "+
-					"give %s an initial value, e.g. expr=\"%s\" with setbot:type=\"%s\"", v.Name, f.typ, v.Name, example, f.typ)
-				continue
+	return b.typeAssigned(seen, vars) || learnt
+}
+
+// firstAssigned is the type of the values the code assigns to a variable
+// declared without a value, and where the first is assigned.
+type firstAssigned struct {
+	typ lang.Type
+	pos source.Pos
+}
+
+// eachAssigned calls assigned for each assignment in body that may type
+// its variable, with the type of the value (info) and its position: an
+// assignment with =, or one of a decimal, and the item and index a
+// <foreach> assigns.
+func eachAssigned(body *lang.Block, info *lang.Info, assigned func(name string, t lang.Type, pos source.Pos)) {
+	lang.Inspect(body, func(n lang.Node) bool {
+		switch a := n.(type) {
+		case *lang.Assign:
+			if a.Op == lang.ASSIGN && len(a.Path) == 0 || a.Op != lang.REM_ASSIGN && len(a.Path) == 0 && info.Types[a.Value].Kind == lang.Decimal {
+				assigned(a.Target.Name, info.Types[a.Value], a.Value.Pos())
 			}
-			v.Type = f.typ.OrAbsent()
-			vars[v.Name] = v.Type
-			learnt = true
+		case *lang.ForEach:
+			if at := info.Types[a.Array]; at.Kind == lang.Array {
+				assigned(a.Item.Name, at.Comp.Elem, a.Item.NamePos)
+			}
+			if a.Index != nil {
+				assigned(a.Index.Name, lang.IntType, a.Index.NamePos)
+			}
 		}
+		return true
+	})
+}
+
+// assigned takes in a value of type t that the code assigns at pos to
+// the variable name: a variable that has a type is retyped or widened at
+// once (and assigned reports that), one declared without a value has the
+// value's type noted in seen.
+func (b *builder) assigned(seen map[string]firstAssigned, vars map[string]lang.Type, name string, t lang.Type, pos source.Pos) bool {
+	v := b.m.Var(name)
+	if v != nil && b.retype(v, t) {
+		vars[v.Name] = v.Type
+		return true
+	}
+	if b.widen(v, t, vars) {
+		return true
+	}
+	if v == nil || v.Type.Kind != lang.Undef || t.Kind == lang.Invalid || t.Kind == lang.Undef {
+		return false
+	}
+	b.noteAssigned(seen, v, t, pos)
+	return false
+}
+
+// noteAssigned notes in seen a value of type t assigned at pos to v,
+// declared without a value: an int and a decimal make a decimal, values
+// of several kinds a mixed type, and arrays or objects among them an
+// error.
+func (b *builder) noteAssigned(seen map[string]firstAssigned, v *model.Var, t lang.Type, pos source.Pos) {
+	f, ok := seen[v.Name]
+	switch {
+	case !ok:
+		t.Absent, t.Ranged = false, false
+		seen[v.Name] = firstAssigned{t, pos}
+	case f.typ.Kind.IsNumber() && t.Kind.IsNumber():
+		if t.Kind == lang.Decimal {
+			seen[v.Name] = firstAssigned{lang.DecimalType, f.pos} // an int and a decimal: a decimal
+		}
+	case f.typ.Kind != t.Kind:
+		// ECMAScript's variables hold any kind: one given values of
+		// several holds each with a tag that says which (lang.Mixed).
+		if w, ok := lang.Widen(f.typ, t); ok {
+			w.Absent = false
+			seen[v.Name] = firstAssigned{w, f.pos}
+			return
+		}
+		b.errs.Add(b.fset.Position(pos), "%s is given a value of type %s here and one of type %s at %s: a variable may hold values of several kinds, but not arrays or objects among them; "+
+			"use one variable per type", v.Name, t, f.typ, b.fset.Position(f.pos))
+	}
+}
+
+// typeAssigned gives each variable declared without a value that the
+// code assigns the type of those values, noted in seen, and reports
+// whether it gave any.
+func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]lang.Type) bool {
+	learnt := false
+	for _, v := range b.m.Vars {
+		f, ok := seen[v.Name]
+		if !ok || v.Type.Kind != lang.Undef {
+			continue
+		}
+		if f.typ.IsComposite() {
+			example := "[]"
+			if f.typ.Kind == lang.Object {
+				example = lang.ExprString(emptyObject(f.typ, f.pos))
+			}
+			b.errs.Add(b.fset.Position(f.pos), "%s has no initial value and is given %s here, and an array or object that may be undefined is not modelled: "+
+				"give %s an initial value, e.g. expr=\"%s\" with setbot:type=\"%s\"", v.Name, f.typ, v.Name, example, f.typ)
+			continue
+		}
+		v.Type = f.typ.OrAbsent()
+		vars[v.Name] = v.Type
+		learnt = true
 	}
 	return learnt
 }
