@@ -107,8 +107,7 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 
 // notContent reports an element c that is no executable content, found
 // in the executable content of parent: where it belongs, or that it is
-// unknown. A state-like element is reported only inside a <transition>,
-// <onentry>, <onexit>, <if> or <foreach>.
+// unknown.
 func (b *builder) notContent(c *element, parent string) {
 	switch c.Name.Local {
 	case "elseif", "else":
@@ -124,9 +123,7 @@ func (b *builder) notContent(c *element, parent string) {
 	case "param":
 		b.errorf(c.Start, "<param> is not allowed in executable content: move it into a <send>")
 	case "transition", "state", "parallel", "final", "history", "initial", "onentry", "onexit", "datamodel", "data":
-		if parent == "transition" || parent == "onentry" || parent == "onexit" || parent == "if" || parent == "foreach" {
-			b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
-		}
+		b.errorf(c.Start, "<%s> is not allowed inside <%s>: move it out", c.Name.Local, parent)
 	case "exit":
 		// The working drafts of 2005 to 2007 end the session with <exit
 		// expr namelist>, which SCXML 1.0 does not have.
