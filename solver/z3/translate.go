@@ -176,64 +176,43 @@ func (s *Solver) buildOp(x solver.Term, args [3]ast) (ast, error) {
 func (s *Solver) checkSorts(x solver.Term) error {
 	tab := s.tab
 	a, b, c := tab.Args(x)
+	op := tab.Op(x)
 	want := func(ts []solver.Term, sorts ...solver.Sort) error {
 		for i, t := range ts {
 			if t <= 0 || int(t) > tab.Len() {
-				return fmt.Errorf("z3: operator %s has invalid operand %d", opName[tab.Op(x)], t)
+				return fmt.Errorf("z3: operator %s has invalid operand %d", opName[op], t)
 			}
 			if got := tab.Sort(t); got != sorts[i] {
-				return fmt.Errorf("z3: operator %s: operand %d is %s, want %s", opName[tab.Op(x)], i+1, got, sorts[i])
+				return fmt.Errorf("z3: operator %s: operand %d is %s, want %s", opName[op], i+1, got, sorts[i])
 			}
 		}
 		return nil
 	}
 	I, B, S, R := solver.IntSort, solver.BoolSort, solver.StringSort, solver.RealSort
-	isReal := tab.Sort(x) == R || tab.Op(x) == solver.OpLt || tab.Op(x) == solver.OpLe
-	if isReal && int(a) > 0 && int(a) <= tab.Len() && tab.Sort(a) == R {
-		switch tab.Op(x) {
+	valid := func(t solver.Term) bool { return int(t) > 0 && int(t) <= tab.Len() }
+	isReal := tab.Sort(x) == R || op == solver.OpLt || op == solver.OpLe
+	if isReal && valid(a) && tab.Sort(a) == R {
+		switch op {
 		case solver.OpNeg:
 			return want([]solver.Term{a}, R)
 		case solver.OpAdd, solver.OpSub, solver.OpMul, solver.OpDiv, solver.OpLt, solver.OpLe:
 			return want([]solver.Term{a, b}, R, R)
 		}
 	}
-	switch tab.Op(x) {
-	case solver.OpNeg, solver.OpBitNot:
-		return want([]solver.Term{a}, I)
-	case solver.OpAdd, solver.OpSub, solver.OpMul, solver.OpDiv, solver.OpRem,
-		solver.OpBitAnd, solver.OpBitOr, solver.OpBitXor, solver.OpShl, solver.OpShr, solver.OpUShr:
-		return want([]solver.Term{a, b}, I, I)
+	switch op {
 	case solver.OpLt, solver.OpLe:
-		if int(a) > 0 && int(a) <= tab.Len() && tab.Sort(a) == S {
+		if valid(a) && tab.Sort(a) == S {
 			return want([]solver.Term{a, b}, S, S)
 		}
 		return want([]solver.Term{a, b}, I, I)
-	case solver.OpConcat, solver.OpIndexOf, solver.OpStartsWith, solver.OpEndsWith, solver.OpIncludes:
-		return want([]solver.Term{a, b}, S, S)
-	case solver.OpLength:
-		return want([]solver.Term{a}, S)
-	case solver.OpIsInt, solver.OpFloor:
-		return want([]solver.Term{a}, R)
-	case solver.OpDigits:
-		return want([]solver.Term{a}, I)
-	case solver.OpNumeral:
-		return want([]solver.Term{a}, S)
-	case solver.OpSubstring:
-		return want([]solver.Term{a, b, c}, S, I, I)
-	case solver.OpCharAt:
-		return want([]solver.Term{a, b}, S, I)
 	case solver.OpEq:
-		if int(a) > 0 && int(a) <= tab.Len() {
+		if valid(a) {
 			s := tab.Sort(a)
 			return want([]solver.Term{a, b}, s, s)
 		}
 		return want([]solver.Term{a, b}, I, I)
-	case solver.OpNot:
-		return want([]solver.Term{a}, B)
-	case solver.OpAnd, solver.OpOr:
-		return want([]solver.Term{a, b}, B, B)
 	case solver.OpIte:
-		if int(b) > 0 && int(b) <= tab.Len() {
+		if valid(b) {
 			s := tab.Sort(b)
 			if s != tab.Sort(x) {
 				return fmt.Errorf("z3: operator ?: has sort %s but branch of sort %s", tab.Sort(x), s)
@@ -242,8 +221,28 @@ func (s *Solver) checkSorts(x solver.Term) error {
 		}
 		return want([]solver.Term{a, b, c}, B, I, I)
 	}
+	if sorts, ok := operandSorts[op]; ok {
+		return want([]solver.Term{a, b, c}[:len(sorts)], sorts...)
+	}
 	return nil
 }
+
+// operandSorts are the sorts of the operands of the operators whose
+// operands' sorts are fixed (checkSorts checks the others).
+var operandSorts = func() map[solver.Op][]solver.Sort {
+	I, B, S, R := solver.IntSort, solver.BoolSort, solver.StringSort, solver.RealSort
+	return map[solver.Op][]solver.Sort{
+		solver.OpNeg: {I}, solver.OpBitNot: {I},
+		solver.OpAdd: {I, I}, solver.OpSub: {I, I}, solver.OpMul: {I, I}, solver.OpDiv: {I, I}, solver.OpRem: {I, I},
+		solver.OpBitAnd: {I, I}, solver.OpBitOr: {I, I}, solver.OpBitXor: {I, I},
+		solver.OpShl: {I, I}, solver.OpShr: {I, I}, solver.OpUShr: {I, I},
+		solver.OpConcat: {S, S}, solver.OpIndexOf: {S, S}, solver.OpStartsWith: {S, S},
+		solver.OpEndsWith: {S, S}, solver.OpIncludes: {S, S},
+		solver.OpLength: {S}, solver.OpIsInt: {R}, solver.OpFloor: {R}, solver.OpDigits: {I}, solver.OpNumeral: {S},
+		solver.OpSubstring: {S, I, I}, solver.OpCharAt: {S, I},
+		solver.OpNot: {B}, solver.OpAnd: {B, B}, solver.OpOr: {B, B},
+	}
+}()
 
 // divRem encodes C division (div) or remainder (!div) of x by y, whose
 // term is yt, with Z3's Euclidean div and mod. For y != 0 these satisfy
