@@ -188,31 +188,13 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 	case *lang.Digits:
 		return x.evalThen(r, e.X, x.tab.Digits)
 	case *lang.Convert:
-		var out []valued
-		for _, a := range x.eval(r, e.X) {
-			v, exact := x.convert(e, a.v)
-			// Not a decision: the simulator stops where the value is not
-			// exact, as the path is cut here.
-			if c, known := x.tab.BoolValue(exact); !known && x.or.sat(a.r.pc, x.tab.Not(exact)) || known && !c {
-				x.limits[vocab.BoundNumber] = ecma.MaxDigits
-				x.cut(vocab.BoundNumber, e.Start, "%s", convertWhat(e))
-			}
-			if t := x.require(a.r, exact); t != nil {
-				out = append(out, valued{t, v})
-			}
-		}
-		return out
+		return x.evalConvert(r, e)
 	case *lang.Ident:
 		return []valued{{r, x.lookup(r, e.Name)}}
 	case *lang.EventField:
 		return []valued{{r, x.eventField(r, e)}}
 	case *lang.EventParam:
-		v, ok := r.args[e.Name]
-		if !ok {
-			x.fail("%s: _event.data.%s read on an event without it", x.m.Source.Position(e.Start), e.Name)
-			v = x.tab.Int(0)
-		}
-		return []valued{{r, v}}
+		return []valued{{r, x.eventParam(r, e)}}
 	case *lang.InState:
 		x.fail("%s: In() left in a flattened machine", x.m.Source.Position(e.Start))
 		return []valued{{r, x.tab.Bool(false)}}
@@ -222,28 +204,68 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 		if e.Op == lang.LAND || e.Op == lang.LOR {
 			return x.logical(r, e)
 		}
-		var out []valued
-		for _, a := range x.eval(r, e.X) {
-			for _, b := range x.eval(a.r, e.Y) {
-				out = append(out, valued{b.r, x.binary(e.Op, a.v, b.v)})
-			}
-		}
-		return out
+		return x.evalBinary(r, e)
 	case *lang.Cond:
-		var out []valued
-		for _, c := range x.eval(r, e.Cond) {
-			t, f := x.branch(c.r, c.v)
-			if t != nil {
-				out = append(out, x.eval(t, e.Then)...)
-			}
-			if f != nil {
-				out = append(out, x.eval(f, e.Else)...)
-			}
-		}
-		return out
+		return x.evalCond(r, e)
 	}
 	x.fail("unexpected expression %T", e)
 	return []valued{{r, x.tab.Bool(false)}}
+}
+
+// evalConvert evaluates a conversion to a number on each value of its
+// operand, keeping the paths where it is exact.
+func (x *executor) evalConvert(r *run, e *lang.Convert) []valued {
+	var out []valued
+	for _, a := range x.eval(r, e.X) {
+		v, exact := x.convert(e, a.v)
+		// Not a decision: the simulator stops where the value is not
+		// exact, as the path is cut here.
+		if c, known := x.tab.BoolValue(exact); !known && x.or.sat(a.r.pc, x.tab.Not(exact)) || known && !c {
+			x.limits[vocab.BoundNumber] = ecma.MaxDigits
+			x.cut(vocab.BoundNumber, e.Start, "%s", convertWhat(e))
+		}
+		if t := x.require(a.r, exact); t != nil {
+			out = append(out, valued{t, v})
+		}
+	}
+	return out
+}
+
+// eventParam reads _event.data.name of the event r handles.
+func (x *executor) eventParam(r *run, e *lang.EventParam) solver.Term {
+	v, ok := r.args[e.Name]
+	if !ok {
+		x.fail("%s: _event.data.%s read on an event without it", x.m.Source.Position(e.Start), e.Name)
+		v = x.tab.Int(0)
+	}
+	return v
+}
+
+// evalBinary evaluates a binary operator but && and || on each pair of
+// its operands' values.
+func (x *executor) evalBinary(r *run, e *lang.Binary) []valued {
+	var out []valued
+	for _, a := range x.eval(r, e.X) {
+		for _, b := range x.eval(a.r, e.Y) {
+			out = append(out, valued{b.r, x.binary(e.Op, a.v, b.v)})
+		}
+	}
+	return out
+}
+
+// evalCond evaluates c ? a : b, forking on c.
+func (x *executor) evalCond(r *run, e *lang.Cond) []valued {
+	var out []valued
+	for _, c := range x.eval(r, e.Cond) {
+		t, f := x.branch(c.r, c.v)
+		if t != nil {
+			out = append(out, x.eval(t, e.Then)...)
+		}
+		if f != nil {
+			out = append(out, x.eval(f, e.Else)...)
+		}
+	}
+	return out
 }
 
 // convert computes the conversion e of the value a, and the condition

@@ -163,6 +163,23 @@ func CheckStart(m *mlm.Machine, opts Options, newSolver NewSolver) error {
 }
 
 func (e *explorer) run(start time.Time) error {
+	s0, err := e.begin()
+	if err != nil || s0 == nil {
+		return err
+	}
+	e.set.Start = &Edge{Fired: s0.fired, Outputs: s0.outputs}
+	root := e.add(nil, child{state: s0.state, vals: s0.vals, pc: s0.pc, timers: s0.timers})
+	if e.reuse != nil {
+		e.reuse.linkRoot(root, s0.trace)
+	}
+	e.subsumed(root)
+	return e.grow(start)
+}
+
+// begin starts the machine: the initial transitions, then
+// run-to-completion, which must end in exactly one way. It returns that
+// one, or nil when the explorer checks only the start.
+func (e *explorer) begin() (*run, error) {
 	x, m := e.x, e.set.Machine
 	init := &run{vals: make([]solver.Term, len(m.Vars))}
 	for i, v := range m.Vars {
@@ -174,28 +191,27 @@ func (e *explorer) run(start time.Time) error {
 	}
 	starts = e.settle(starts)
 	if x.err != nil {
-		return x.err
+		return nil, x.err
 	}
 	doc := m.Source.Position(m.Source.Root.Pos)
 	switch {
 	case len(starts) == 0 && x.lastCut != nil:
-		return &StartError{Pos: x.lastCut.Pos, Msg: "the machine does not finish starting within the bounds: " + x.lastCut.Msg}
+		return nil, &StartError{Pos: x.lastCut.Pos, Msg: "the machine does not finish starting within the bounds: " + x.lastCut.Msg}
 	case len(starts) == 0:
-		return &StartError{Pos: doc, Msg: "the machine cannot start: no initial transition completes"}
+		return nil, &StartError{Pos: doc, Msg: "the machine cannot start: no initial transition completes"}
 	case len(starts) > 1:
-		return &StartError{Pos: doc, Msg: fmt.Sprintf("the machine has %d ways to start, want exactly 1", len(starts))}
+		return nil, &StartError{Pos: doc, Msg: fmt.Sprintf("the machine has %d ways to start, want exactly 1", len(starts))}
 	}
 	if e.startOnly {
-		return nil
+		return nil, nil
 	}
-	s0 := starts[0]
-	e.set.Start = &Edge{Fired: s0.fired, Outputs: s0.outputs}
-	root := e.add(nil, child{state: s0.state, vals: s0.vals, pc: s0.pc, timers: s0.timers})
-	if e.reuse != nil {
-		e.reuse.linkRoot(root, s0.trace)
-	}
-	e.subsumed(root)
+	return starts[0], nil
+}
 
+// grow expands the tree's nodes breadth first until none is left or a
+// budget is spent.
+func (e *explorer) grow(start time.Time) error {
+	x := e.x
 	for i := 0; i < len(e.set.Nodes); i++ {
 		n := e.set.Nodes[i]
 		if e.pool != nil && n.Depth != e.pool.depth {
@@ -215,27 +231,10 @@ func (e *explorer) run(start time.Time) error {
 			x.bounds[vocab.BoundDepth]++
 			continue
 		}
-		if b, spent := e.spent(start); spent {
-			e.cutRest(i, b)
-			break
-		}
-		if x.opts.Cancel != nil {
-			select {
-			case <-x.opts.Cancel:
-				return ErrCanceled
-			default:
+		if stop, err := e.checkpoint(i, n, start); stop || err != nil {
+			if err != nil {
+				return err
 			}
-		}
-		if closed(x.opts.Interrupt) {
-			x.limits[vocab.BoundInterrupt] = time.Since(start).Milliseconds()
-			e.cutRest(i, vocab.BoundInterrupt)
-			break
-		}
-		if x.opts.Progress != nil && i%256 == 0 {
-			x.opts.Progress(Progress{States: len(e.set.Nodes), Depth: n.Depth, Elapsed: time.Since(start)})
-		}
-		if len(e.set.Nodes) >= x.opts.MaxStates {
-			e.cutRest(i, vocab.BoundStates)
 			break
 		}
 		if t := e.pool.task(i); t != nil {
@@ -265,6 +264,37 @@ func (e *explorer) run(start time.Time) error {
 		}
 	}
 	return nil
+}
+
+// checkpoint is the check before node i, n, is expanded: it reports
+// progress, and stops the walk when a budget is spent (the rest of the
+// tree cut at its bound) or with ErrCanceled when the run is canceled.
+func (e *explorer) checkpoint(i int, n *Node, start time.Time) (stop bool, err error) {
+	x := e.x
+	if b, spent := e.spent(start); spent {
+		e.cutRest(i, b)
+		return true, nil
+	}
+	if x.opts.Cancel != nil {
+		select {
+		case <-x.opts.Cancel:
+			return true, ErrCanceled
+		default:
+		}
+	}
+	if closed(x.opts.Interrupt) {
+		x.limits[vocab.BoundInterrupt] = time.Since(start).Milliseconds()
+		e.cutRest(i, vocab.BoundInterrupt)
+		return true, nil
+	}
+	if x.opts.Progress != nil && i%256 == 0 {
+		x.opts.Progress(Progress{States: len(e.set.Nodes), Depth: n.Depth, Elapsed: time.Since(start)})
+	}
+	if len(e.set.Nodes) >= x.opts.MaxStates {
+		e.cutRest(i, vocab.BoundStates)
+		return true, nil
+	}
+	return false, nil
 }
 
 // spent reports whether one of the budgets of the whole tree, its time

@@ -229,51 +229,44 @@ func (r *tableReader) pins() error {
 func (t *Table) wellSorted(n node) bool {
 	a, b, c := t.nodes[n.a].sort, t.nodes[n.b].sort, t.nodes[n.c].sort // 0 for no operand
 	is := func(result, x, y, z Sort) bool { return n.sort == result && a == x && b == y && c == z }
-	I, B, S, R := IntSort, BoolSort, StringSort, RealSort
 	switch n.op {
-	case OpNeg:
-		return is(I, I, 0, 0) || is(R, R, 0, 0)
-	case OpBitNot:
-		return is(I, I, 0, 0)
-	case OpAdd, OpSub, OpMul, OpDiv:
-		return is(I, I, I, 0) || is(R, R, R, 0)
-	case OpRem, OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr:
-		return is(I, I, I, 0)
-	case OpToReal:
-		return is(R, I, 0, 0)
-	case OpIsInt:
-		return is(B, R, 0, 0)
-	case OpFloor:
-		return is(I, R, 0, 0)
-	case OpDigits:
-		return is(S, I, 0, 0)
-	case OpNumeral:
-		return is(I, S, 0, 0)
 	case OpEq:
-		return a != 0 && is(B, a, a, 0)
+		return a != 0 && is(BoolSort, a, a, 0)
 	case OpLt, OpLe:
-		return (a == I || a == S || a == R) && is(B, a, a, 0)
-	case OpNot:
-		return is(B, B, 0, 0)
-	case OpAnd, OpOr:
-		return is(B, B, B, 0)
+		return (a == IntSort || a == StringSort || a == RealSort) && is(BoolSort, a, a, 0)
 	case OpIte:
-		return b != 0 && is(b, B, b, b)
-	case OpConcat:
-		return is(S, S, S, 0)
-	case OpLength:
-		return is(I, S, 0, 0)
-	case OpIndexOf:
-		return is(I, S, S, 0)
-	case OpStartsWith, OpEndsWith, OpIncludes:
-		return is(B, S, S, 0)
-	case OpSubstring:
-		return is(S, S, I, I)
-	case OpCharAt:
-		return is(S, S, I, 0)
+		return b != 0 && is(b, BoolSort, b, b)
+	}
+	for _, sig := range signatures[n.op] {
+		if is(sig[0], sig[1], sig[2], sig[3]) {
+			return true
+		}
 	}
 	return false
 }
+
+// signature is an operator's result sort and its operands' sorts (0 for
+// no operand).
+type signature [4]Sort
+
+// signatures are the signatures of the operators whose operands' sorts
+// do not depend on one another (wellSorted checks ==, <, <= and ?:).
+var signatures = func() map[Op][]signature {
+	I, B, S, R := IntSort, BoolSort, StringSort, RealSort
+	return map[Op][]signature{
+		OpNeg: {{I, I, 0, 0}, {R, R, 0, 0}}, OpBitNot: {{I, I, 0, 0}},
+		OpAdd: {{I, I, I, 0}, {R, R, R, 0}}, OpSub: {{I, I, I, 0}, {R, R, R, 0}},
+		OpMul: {{I, I, I, 0}, {R, R, R, 0}}, OpDiv: {{I, I, I, 0}, {R, R, R, 0}},
+		OpRem: {{I, I, I, 0}}, OpBitAnd: {{I, I, I, 0}}, OpBitOr: {{I, I, I, 0}}, OpBitXor: {{I, I, I, 0}},
+		OpShl: {{I, I, I, 0}}, OpShr: {{I, I, I, 0}}, OpUShr: {{I, I, I, 0}},
+		OpToReal: {{R, I, 0, 0}}, OpIsInt: {{B, R, 0, 0}}, OpFloor: {{I, R, 0, 0}},
+		OpDigits: {{S, I, 0, 0}}, OpNumeral: {{I, S, 0, 0}},
+		OpNot: {{B, B, 0, 0}}, OpAnd: {{B, B, B, 0}}, OpOr: {{B, B, B, 0}},
+		OpConcat: {{S, S, S, 0}}, OpLength: {{I, S, 0, 0}}, OpIndexOf: {{I, S, S, 0}},
+		OpStartsWith: {{B, S, S, 0}}, OpEndsWith: {{B, S, S, 0}}, OpIncludes: {{B, S, S, 0}},
+		OpSubstring: {{S, S, I, I}}, OpCharAt: {{S, S, I, 0}},
+	}
+}()
 
 // canonicalRat reports whether s is a rational as big.Rat's RatString
 // writes it, so that one value has one constant.

@@ -824,113 +824,125 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 		return Value{Sort: StringSort, Str: n.name}, true
 	case OpVar:
 		return val(x)
-	case OpIte:
-		c, ok := t.Eval(n.a, val)
-		if !ok {
-			return Value{}, false
-		}
-		if c.Bool {
-			return t.Eval(n.b, val)
-		}
-		return t.Eval(n.c, val)
-	case OpAnd, OpOr:
-		a, ok := t.Eval(n.a, val)
-		if !ok {
-			return Value{}, false
-		}
-		if a.Bool == (n.op == OpOr) {
-			return a, true
-		}
-		return t.Eval(n.b, val)
-	case OpNot:
-		a, ok := t.Eval(n.a, val)
-		return Value{Sort: BoolSort, Bool: !a.Bool}, ok
-	case OpNeg:
-		a, ok := t.Eval(n.a, val)
-		if !ok {
-			return Value{}, false
-		}
-		return integerValue(arith.Neg(a.Int))
-	case OpBitNot:
-		a, ok := t.Eval(n.a, val)
-		return Value{Sort: IntSort, Int: ecma.BitNot(a.Int)}, ok
-	case OpLength:
-		a, ok := t.Eval(n.a, val)
-		return Value{Sort: IntSort, Int: ecma.Length(a.Str)}, ok
+	case OpIte, OpAnd, OpOr:
+		return t.evalLazy(n, val)
+	case OpNot, OpNeg, OpBitNot, OpLength, OpIsInt, OpDigits, OpNumeral, OpFloor:
+		return t.evalUnary(n, val)
 	case OpSubstring:
 		a, ok1 := t.Eval(n.a, val)
 		b, ok2 := t.Eval(n.b, val)
 		c, ok3 := t.Eval(n.c, val)
 		return Value{Sort: StringSort, Str: ecma.Substring(a.Str, b.Int, c.Int)}, ok1 && ok2 && ok3
-	case OpIsInt:
-		a, ok := t.Eval(n.a, val)
-		return Value{Sort: BoolSort, Bool: a.rat().IsInt()}, ok
-	case OpDigits:
-		a, ok := t.Eval(n.a, val)
-		return Value{Sort: StringSort, Str: digits(a.Int)}, ok
-	case OpNumeral:
-		a, ok := t.Eval(n.a, val)
-		v, fits := numeral(a.Str)
-		return Value{Sort: IntSort, Int: v}, ok && fits
-	case OpFloor:
-		a, ok := t.Eval(n.a, val)
-		if !ok {
-			return Value{}, false
-		}
-		f, fits := floorRat(a.rat())
-		return Value{Sort: IntSort, Int: f}, fits
 	}
 	a, ok1 := t.Eval(n.a, val)
 	b, ok2 := t.Eval(n.b, val)
 	if !ok1 || !ok2 {
 		return Value{}, false
 	}
-	boolean := func(v bool) (Value, bool) { return Value{Sort: BoolSort, Bool: v}, true }
-	integer := func(v int64, ok bool) (Value, bool) { return Value{Sort: IntSort, Int: v}, ok }
-	str := func(v string) (Value, bool) { return Value{Sort: StringSort, Str: v}, true }
 	switch n.op {
-	case OpEq:
-		switch a.Sort {
-		case BoolSort:
-			return boolean(a.Bool == b.Bool)
-		case StringSort:
-			return boolean(a.Str == b.Str)
-		case RealSort:
-			return boolean(a.rat().Cmp(b.rat()) == 0)
-		}
-		return boolean(a.Int == b.Int)
-	case OpLt:
-		switch a.Sort {
-		case StringSort:
-			return boolean(a.Str < b.Str) // code point order, as compare says
-		case RealSort:
-			return boolean(a.rat().Cmp(b.rat()) < 0)
-		}
-		return boolean(a.Int < b.Int)
-	case OpLe:
-		switch a.Sort {
-		case StringSort:
-			return boolean(a.Str <= b.Str)
-		case RealSort:
-			return boolean(a.rat().Cmp(b.rat()) <= 0)
-		}
-		return boolean(a.Int <= b.Int)
-	case OpConcat:
-		return str(a.Str + b.Str)
-	case OpIndexOf:
-		return integer(ecma.IndexOf(a.Str, b.Str), true)
-	case OpStartsWith:
-		return boolean(ecma.StartsWith(a.Str, b.Str))
-	case OpEndsWith:
-		return boolean(ecma.EndsWith(a.Str, b.Str))
-	case OpIncludes:
-		return boolean(ecma.Includes(a.Str, b.Str))
-	case OpCharAt:
-		return str(ecma.CharAt(a.Str, b.Int))
+	case OpEq, OpLt, OpLe:
+		return Value{Sort: BoolSort, Bool: compareValues(n.op, a, b)}, true
+	case OpConcat, OpIndexOf, OpStartsWith, OpEndsWith, OpIncludes, OpCharAt:
+		return evalString(n.op, a, b), true
 	case OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr, OpAdd, OpSub, OpMul, OpDiv, OpRem:
-		return integer(intOp(n.op, a.Int, b.Int))
+		v, ok := intOp(n.op, a.Int, b.Int)
+		return Value{Sort: IntSort, Int: v}, ok
 	}
 	return Value{}, false
+}
+
+// evalLazy evaluates the operators that evaluate an operand only when
+// the first decides it is needed: ite, && and ||.
+func (t *Table) evalLazy(n *node, val func(Term) (Value, bool)) (Value, bool) {
+	c, ok := t.Eval(n.a, val)
+	if !ok {
+		return Value{}, false
+	}
+	if n.op == OpIte {
+		if c.Bool {
+			return t.Eval(n.b, val)
+		}
+		return t.Eval(n.c, val)
+	}
+	if c.Bool == (n.op == OpOr) {
+		return c, true
+	}
+	return t.Eval(n.b, val)
+}
+
+// evalUnary evaluates the operators of one operand.
+func (t *Table) evalUnary(n *node, val func(Term) (Value, bool)) (Value, bool) {
+	a, ok := t.Eval(n.a, val)
+	switch n.op {
+	case OpNot:
+		return Value{Sort: BoolSort, Bool: !a.Bool}, ok
+	case OpNeg:
+		if !ok {
+			return Value{}, false
+		}
+		return integerValue(arith.Neg(a.Int))
+	case OpBitNot:
+		return Value{Sort: IntSort, Int: ecma.BitNot(a.Int)}, ok
+	case OpLength:
+		return Value{Sort: IntSort, Int: ecma.Length(a.Str)}, ok
+	case OpIsInt:
+		return Value{Sort: BoolSort, Bool: a.rat().IsInt()}, ok
+	case OpDigits:
+		return Value{Sort: StringSort, Str: digits(a.Int)}, ok
+	case OpNumeral:
+		v, fits := numeral(a.Str)
+		return Value{Sort: IntSort, Int: v}, ok && fits
+	case OpFloor:
+		if !ok {
+			return Value{}, false
+		}
+		f, fits := floorRat(a.rat())
+		return Value{Sort: IntSort, Int: f}, fits
+	}
+	return Value{}, false
+}
+
+// compareValues decides ==, < or <= on two values of one sort; strings
+// compare in code point order, as compare says.
+func compareValues(op Op, a, b Value) bool {
+	var c int
+	switch a.Sort {
+	case BoolSort:
+		if op == OpEq {
+			return a.Bool == b.Bool
+		}
+		c = cmp.Compare(a.Int, b.Int)
+	case StringSort:
+		c = strings.Compare(a.Str, b.Str)
+	case RealSort:
+		c = a.rat().Cmp(b.rat())
+	default:
+		c = cmp.Compare(a.Int, b.Int)
+	}
+	switch op {
+	case OpEq:
+		return c == 0
+	case OpLt:
+		return c < 0
+	}
+	return c <= 0
+}
+
+// evalString evaluates the string operators of two operands.
+func evalString(op Op, a, b Value) Value {
+	switch op {
+	case OpConcat:
+		return Value{Sort: StringSort, Str: a.Str + b.Str}
+	case OpIndexOf:
+		return Value{Sort: IntSort, Int: ecma.IndexOf(a.Str, b.Str)}
+	case OpStartsWith:
+		return Value{Sort: BoolSort, Bool: ecma.StartsWith(a.Str, b.Str)}
+	case OpEndsWith:
+		return Value{Sort: BoolSort, Bool: ecma.EndsWith(a.Str, b.Str)}
+	case OpIncludes:
+		return Value{Sort: BoolSort, Bool: ecma.Includes(a.Str, b.Str)}
+	}
+	return Value{Sort: StringSort, Str: ecma.CharAt(a.Str, b.Int)}
 }
 
 // String prints x in the action language's syntax, fully parenthesised

@@ -168,29 +168,7 @@ func (x *Executor) stmt(st lang.Stmt) error {
 	case *lang.Assign:
 		return x.assign(s)
 	case *lang.IncDec:
-		old, err := x.Eval(s.Target)
-		if err != nil {
-			return err
-		}
-		op := lang.ADD
-		if s.Op == lang.DEC {
-			op = lang.SUB
-		}
-		if old.Kind == lang.Decimal {
-			v, err := x.decimalBinary(&lang.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &lang.DecLit{Value: big.NewRat(1, 1)}}, old.Rat)
-			if err != nil {
-				return err
-			}
-			return x.store(s.Target, v)
-		}
-		if old.Kind != lang.Int {
-			return x.errorf(s, "%s%s needs an int", s.Target.Name, s.Op)
-		}
-		n, ok, _ := arith(op, old.Int, 1)
-		if !ok {
-			return x.overflow(s, s.Target.Name+s.Op.String())
-		}
-		return x.store(s.Target, IntValue(n))
+		return x.incDec(s)
 	case *lang.Decl:
 		return x.decl(s)
 	case *lang.If:
@@ -207,14 +185,7 @@ func (x *Executor) stmt(st lang.Stmt) error {
 	case *lang.While:
 		return x.loop(s, s.Cond, s.Body, nil)
 	case *lang.For:
-		x.push()
-		defer x.pop()
-		if s.Init != nil {
-			if err := x.stmt(s.Init); err != nil {
-				return err
-			}
-		}
-		return x.loop(s, s.Cond, s.Body, s.Post)
+		return x.forStmt(s)
 	case *lang.Raise:
 		meta := model.Meta{Type: model.TypeInternal, SendID: s.ID}
 		if s.Platform {
@@ -222,37 +193,89 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		}
 		return x.emit(s, ToInternal, Event{Name: s.Event, Meta: meta}, s.Args, "", 0)
 	case *lang.Send:
-		// The reader refuses a delayed send to another target than the
-		// machine itself, but for #_parent: a timer with that target, which
-		// the executor's owner relays to the parent (or makes an output of,
-		// in a machine nobody invokes).
-		ev := Event{Name: s.Event, Meta: model.SendMeta(s)}
-		switch {
-		case s.Delay != nil:
-			var delay int64
-			if x.Timed {
-				d, err := x.Eval(s.Delay)
-				if err != nil {
-					return err
-				}
-				if d.Kind != lang.String {
-					return x.errorf(s, "the delay is %s, not a duration", d)
-				}
-				if delay, err = model.ParseDelay(d.Str); err != nil {
-					return x.errorf(s, "%v", err)
-				}
-			}
-			return x.emit(s, ToTimer, ev, s.Args, s.Target, delay)
-		case s.Target != "":
-			return x.emit(s, ToOutput, Event{Name: s.Event, Meta: model.Meta{SendID: s.ID}}, s.Args, s.Target, 0)
-		}
-		return x.emit(s, ToSelf, ev, s.Args, "", 0)
+		return x.send(s)
 	case *lang.Cancel:
 		if x.Cancel == nil {
 			return x.errorf(s, "cancel %q where no timers are kept", s.SendID)
 		}
 		x.Cancel(s.SendID, s.Prefix)
 		return nil
+	case *lang.Assume, *lang.Bound:
+		return x.check(s)
+	}
+	return x.errorf(st, "unsupported statement %T", st)
+}
+
+// incDec executes x++ and x--.
+func (x *Executor) incDec(s *lang.IncDec) error {
+	old, err := x.Eval(s.Target)
+	if err != nil {
+		return err
+	}
+	op := lang.ADD
+	if s.Op == lang.DEC {
+		op = lang.SUB
+	}
+	if old.Kind == lang.Decimal {
+		v, err := x.decimalBinary(&lang.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &lang.DecLit{Value: big.NewRat(1, 1)}}, old.Rat)
+		if err != nil {
+			return err
+		}
+		return x.store(s.Target, v)
+	}
+	if old.Kind != lang.Int {
+		return x.errorf(s, "%s%s needs an int", s.Target.Name, s.Op)
+	}
+	n, ok, _ := arith(op, old.Int, 1)
+	if !ok {
+		return x.overflow(s, s.Target.Name+s.Op.String())
+	}
+	return x.store(s.Target, IntValue(n))
+}
+
+// forStmt executes a for loop, its initialisation in a scope of its own.
+func (x *Executor) forStmt(s *lang.For) error {
+	x.push()
+	defer x.pop()
+	if s.Init != nil {
+		if err := x.stmt(s.Init); err != nil {
+			return err
+		}
+	}
+	return x.loop(s, s.Cond, s.Body, s.Post)
+}
+
+// send executes a send. The reader refuses a delayed send to another
+// target than the machine itself, but for #_parent: a timer with that
+// target, which the executor's owner relays to the parent (or makes an
+// output of, in a machine nobody invokes).
+func (x *Executor) send(s *lang.Send) error {
+	ev := Event{Name: s.Event, Meta: model.SendMeta(s)}
+	switch {
+	case s.Delay != nil:
+		var delay int64
+		if x.Timed {
+			d, err := x.Eval(s.Delay)
+			if err != nil {
+				return err
+			}
+			if d.Kind != lang.String {
+				return x.errorf(s, "the delay is %s, not a duration", d)
+			}
+			if delay, err = model.ParseDelay(d.Str); err != nil {
+				return x.errorf(s, "%v", err)
+			}
+		}
+		return x.emit(s, ToTimer, ev, s.Args, s.Target, delay)
+	case s.Target != "":
+		return x.emit(s, ToOutput, Event{Name: s.Event, Meta: model.Meta{SendID: s.ID}}, s.Args, s.Target, 0)
+	}
+	return x.emit(s, ToSelf, ev, s.Args, "", 0)
+}
+
+// check executes an assume or a bound: a false condition ends the run.
+func (x *Executor) check(st lang.Stmt) error {
+	switch s := st.(type) {
 	case *lang.Assume:
 		c, err := x.cond(s.Cond)
 		if err != nil {
@@ -261,7 +284,6 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		if !c {
 			return ErrAssumeFailed
 		}
-		return nil
 	case *lang.Bound:
 		c, err := x.cond(s.Cond)
 		if err != nil {
@@ -270,9 +292,8 @@ func (x *Executor) stmt(st lang.Stmt) error {
 		if !c {
 			return &BoundError{Bound: s.Name, Limit: s.Limit, Pos: x.pos(s), What: s.What()}
 		}
-		return nil
 	}
-	return x.errorf(st, "unsupported statement %T", st)
+	return nil
 }
 
 func (x *Executor) assign(s *lang.Assign) error {

@@ -65,30 +65,12 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 	if x <= 0 || int(x) > tab.Len() {
 		return nil, fmt.Errorf("z3: invalid term %d", x)
 	}
-	op := tab.Op(x)
 	if a, ok, err := s.buildReal(x); ok {
 		return a, err
 	}
-	switch op {
-	case solver.OpInt:
-		v, _ := tab.IntValue(x)
-		return s.hold(s.ctx.mkInt(v, s.intSort))
-	case solver.OpBool:
-		v, _ := tab.BoolValue(x)
-		return s.hold(s.ctx.mkBool(v))
-	case solver.OpStr:
-		v, _ := tab.StringValue(x)
-		return s.hold(s.ctx.mkString(v))
-	case solver.OpVar:
-		switch tab.Sort(x) {
-		case solver.IntSort:
-			return s.hold(s.ctx.mkVar(tab.Name(x), s.intSort))
-		case solver.BoolSort:
-			return s.hold(s.ctx.mkVar(tab.Name(x), s.boolSort))
-		case solver.StringSort:
-			return s.hold(s.ctx.mkVar(tab.Name(x), s.strSort))
-		}
-		return nil, fmt.Errorf("z3: variable %s has invalid sort", tab.Name(x))
+	switch tab.Op(x) {
+	case solver.OpInt, solver.OpBool, solver.OpStr, solver.OpVar:
+		return s.buildLeaf(x)
 	}
 	if err := s.checkSorts(x); err != nil {
 		return nil, err
@@ -105,16 +87,58 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 		}
 		args[i] = a
 	}
+	return s.buildOp(x, args)
+}
+
+// buildLeaf translates a constant or a variable.
+func (s *Solver) buildLeaf(x solver.Term) (ast, error) {
+	tab := s.tab
+	switch tab.Op(x) {
+	case solver.OpInt:
+		v, _ := tab.IntValue(x)
+		return s.hold(s.ctx.mkInt(v, s.intSort))
+	case solver.OpBool:
+		v, _ := tab.BoolValue(x)
+		return s.hold(s.ctx.mkBool(v))
+	case solver.OpStr:
+		v, _ := tab.StringValue(x)
+		return s.hold(s.ctx.mkString(v))
+	}
+	switch tab.Sort(x) {
+	case solver.IntSort:
+		return s.hold(s.ctx.mkVar(tab.Name(x), s.intSort))
+	case solver.BoolSort:
+		return s.hold(s.ctx.mkVar(tab.Name(x), s.boolSort))
+	case solver.StringSort:
+		return s.hold(s.ctx.mkVar(tab.Name(x), s.strSort))
+	}
+	return nil, fmt.Errorf("z3: variable %s has invalid sort", tab.Name(x))
+}
+
+// direct maps the operators that translate to one Z3 operator on the
+// operands in order to that operator and its number of operands.
+var direct = map[solver.Op]struct {
+	k     kind
+	arity int
+}{
+	solver.OpNeg: {kNeg, 1}, solver.OpAdd: {kAdd, 2}, solver.OpSub: {kSub, 2}, solver.OpMul: {kMul, 2},
+	solver.OpEq: {kEq, 2}, solver.OpNot: {kNot, 1}, solver.OpAnd: {kAnd, 2}, solver.OpOr: {kOr, 2},
+	solver.OpIte: {kIte, 3}, solver.OpConcat: {kConcat, 2}, solver.OpLength: {kLength, 1},
+	solver.OpIsInt: {kIsInt, 1}, solver.OpFloor: {kFloor, 1}, solver.OpDigits: {kDigits, 1},
+	solver.OpNumeral: {kNumeral, 1}, solver.OpIncludes: {kContains, 2},
+	solver.OpCharAt: {kAt, 2}, // "" out of range, as charAt
+}
+
+// buildOp translates the operator of x applied to its translated operands.
+func (s *Solver) buildOp(x solver.Term, args [3]ast) (ast, error) {
+	tab := s.tab
+	op := tab.Op(x)
+	a0, a1, _ := tab.Args(x)
 	a, b, c := args[0], args[1], args[2]
+	if d, ok := direct[op]; ok {
+		return s.mk(d.k, args[:d.arity]...)
+	}
 	switch op {
-	case solver.OpNeg:
-		return s.mk(kNeg, a)
-	case solver.OpAdd:
-		return s.mk(kAdd, a, b)
-	case solver.OpSub:
-		return s.mk(kSub, a, b)
-	case solver.OpMul:
-		return s.mk(kMul, a, b)
 	case solver.OpDiv:
 		if tab.Sort(x) == solver.RealSort {
 			return s.realDiv(a, b, a1)
@@ -122,8 +146,6 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 		return s.divRem(true, a, b, a1)
 	case solver.OpRem:
 		return s.divRem(false, a, b, a1)
-	case solver.OpEq:
-		return s.mk(kEq, a, b)
 	case solver.OpLt:
 		if tab.Sort(a0) == solver.StringSort {
 			return s.mk(kStrLt, a, b)
@@ -134,26 +156,6 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 			return s.mk(kStrLe, a, b)
 		}
 		return s.mk(kLe, a, b)
-	case solver.OpNot:
-		return s.mk(kNot, a)
-	case solver.OpAnd:
-		return s.mk(kAnd, a, b)
-	case solver.OpOr:
-		return s.mk(kOr, a, b)
-	case solver.OpIte:
-		return s.mk(kIte, a, b, c)
-	case solver.OpConcat:
-		return s.mk(kConcat, a, b)
-	case solver.OpLength:
-		return s.mk(kLength, a)
-	case solver.OpIsInt:
-		return s.mk(kIsInt, a)
-	case solver.OpFloor:
-		return s.mk(kFloor, a)
-	case solver.OpDigits:
-		return s.mk(kDigits, a)
-	case solver.OpNumeral:
-		return s.mk(kNumeral, a)
 	case solver.OpIndexOf:
 		// SMT-LIB's str.indexof(a, b, 0) is indexOf, also for an empty b
 		// (z3_api.h says -1 when a is empty too; Z3 follows the standard).
@@ -162,12 +164,8 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 		return s.mk(kPrefix, b, a)
 	case solver.OpEndsWith:
 		return s.mk(kSuffix, b, a)
-	case solver.OpIncludes:
-		return s.mk(kContains, a, b)
 	case solver.OpSubstring:
 		return s.substring(a, b, c)
-	case solver.OpCharAt:
-		return s.mk(kAt, a, b) // "" out of range, as charAt
 	case solver.OpBitAnd, solver.OpBitOr, solver.OpBitXor, solver.OpBitNot, solver.OpShl, solver.OpShr, solver.OpUShr:
 		return s.bitOp(op, a, b)
 	}
@@ -178,64 +176,43 @@ func (s *Solver) build(x solver.Term) (ast, error) {
 func (s *Solver) checkSorts(x solver.Term) error {
 	tab := s.tab
 	a, b, c := tab.Args(x)
+	op := tab.Op(x)
 	want := func(ts []solver.Term, sorts ...solver.Sort) error {
 		for i, t := range ts {
 			if t <= 0 || int(t) > tab.Len() {
-				return fmt.Errorf("z3: operator %s has invalid operand %d", opName[tab.Op(x)], t)
+				return fmt.Errorf("z3: operator %s has invalid operand %d", opName[op], t)
 			}
 			if got := tab.Sort(t); got != sorts[i] {
-				return fmt.Errorf("z3: operator %s: operand %d is %s, want %s", opName[tab.Op(x)], i+1, got, sorts[i])
+				return fmt.Errorf("z3: operator %s: operand %d is %s, want %s", opName[op], i+1, got, sorts[i])
 			}
 		}
 		return nil
 	}
 	I, B, S, R := solver.IntSort, solver.BoolSort, solver.StringSort, solver.RealSort
-	isReal := tab.Sort(x) == R || tab.Op(x) == solver.OpLt || tab.Op(x) == solver.OpLe
-	if isReal && int(a) > 0 && int(a) <= tab.Len() && tab.Sort(a) == R {
-		switch tab.Op(x) {
+	valid := func(t solver.Term) bool { return int(t) > 0 && int(t) <= tab.Len() }
+	isReal := tab.Sort(x) == R || op == solver.OpLt || op == solver.OpLe
+	if isReal && valid(a) && tab.Sort(a) == R {
+		switch op {
 		case solver.OpNeg:
 			return want([]solver.Term{a}, R)
 		case solver.OpAdd, solver.OpSub, solver.OpMul, solver.OpDiv, solver.OpLt, solver.OpLe:
 			return want([]solver.Term{a, b}, R, R)
 		}
 	}
-	switch tab.Op(x) {
-	case solver.OpNeg, solver.OpBitNot:
-		return want([]solver.Term{a}, I)
-	case solver.OpAdd, solver.OpSub, solver.OpMul, solver.OpDiv, solver.OpRem,
-		solver.OpBitAnd, solver.OpBitOr, solver.OpBitXor, solver.OpShl, solver.OpShr, solver.OpUShr:
-		return want([]solver.Term{a, b}, I, I)
+	switch op {
 	case solver.OpLt, solver.OpLe:
-		if int(a) > 0 && int(a) <= tab.Len() && tab.Sort(a) == S {
+		if valid(a) && tab.Sort(a) == S {
 			return want([]solver.Term{a, b}, S, S)
 		}
 		return want([]solver.Term{a, b}, I, I)
-	case solver.OpConcat, solver.OpIndexOf, solver.OpStartsWith, solver.OpEndsWith, solver.OpIncludes:
-		return want([]solver.Term{a, b}, S, S)
-	case solver.OpLength:
-		return want([]solver.Term{a}, S)
-	case solver.OpIsInt, solver.OpFloor:
-		return want([]solver.Term{a}, R)
-	case solver.OpDigits:
-		return want([]solver.Term{a}, I)
-	case solver.OpNumeral:
-		return want([]solver.Term{a}, S)
-	case solver.OpSubstring:
-		return want([]solver.Term{a, b, c}, S, I, I)
-	case solver.OpCharAt:
-		return want([]solver.Term{a, b}, S, I)
 	case solver.OpEq:
-		if int(a) > 0 && int(a) <= tab.Len() {
+		if valid(a) {
 			s := tab.Sort(a)
 			return want([]solver.Term{a, b}, s, s)
 		}
 		return want([]solver.Term{a, b}, I, I)
-	case solver.OpNot:
-		return want([]solver.Term{a}, B)
-	case solver.OpAnd, solver.OpOr:
-		return want([]solver.Term{a, b}, B, B)
 	case solver.OpIte:
-		if int(b) > 0 && int(b) <= tab.Len() {
+		if valid(b) {
 			s := tab.Sort(b)
 			if s != tab.Sort(x) {
 				return fmt.Errorf("z3: operator ?: has sort %s but branch of sort %s", tab.Sort(x), s)
@@ -244,8 +221,28 @@ func (s *Solver) checkSorts(x solver.Term) error {
 		}
 		return want([]solver.Term{a, b, c}, B, I, I)
 	}
+	if sorts, ok := operandSorts[op]; ok {
+		return want([]solver.Term{a, b, c}[:len(sorts)], sorts...)
+	}
 	return nil
 }
+
+// operandSorts are the sorts of the operands of the operators whose
+// operands' sorts are fixed (checkSorts checks the others).
+var operandSorts = func() map[solver.Op][]solver.Sort {
+	I, B, S, R := solver.IntSort, solver.BoolSort, solver.StringSort, solver.RealSort
+	return map[solver.Op][]solver.Sort{
+		solver.OpNeg: {I}, solver.OpBitNot: {I},
+		solver.OpAdd: {I, I}, solver.OpSub: {I, I}, solver.OpMul: {I, I}, solver.OpDiv: {I, I}, solver.OpRem: {I, I},
+		solver.OpBitAnd: {I, I}, solver.OpBitOr: {I, I}, solver.OpBitXor: {I, I},
+		solver.OpShl: {I, I}, solver.OpShr: {I, I}, solver.OpUShr: {I, I},
+		solver.OpConcat: {S, S}, solver.OpIndexOf: {S, S}, solver.OpStartsWith: {S, S},
+		solver.OpEndsWith: {S, S}, solver.OpIncludes: {S, S},
+		solver.OpLength: {S}, solver.OpIsInt: {R}, solver.OpFloor: {R}, solver.OpDigits: {I}, solver.OpNumeral: {S},
+		solver.OpSubstring: {S, I, I}, solver.OpCharAt: {S, I},
+		solver.OpNot: {B}, solver.OpAnd: {B, B}, solver.OpOr: {B, B},
+	}
+}()
 
 // divRem encodes C division (div) or remainder (!div) of x by y, whose
 // term is yt, with Z3's Euclidean div and mod. For y != 0 these satisfy

@@ -202,87 +202,126 @@ var kindName = [...]string{"neg", "not", "add", "sub", "mul", "div", "mod", "eq"
 
 // mk builds the term of the given kind from one, two or three operands.
 func (x *context) mk(k kind, args ...ast) (ast, error) {
-	c := x.c
-	var r ast
-	switch k {
-	case kNeg:
-		r = C.Z3_mk_unary_minus(c, args[0])
-	case kNot:
-		r = C.Z3_mk_not(c, args[0])
-	case kIsInt:
-		r = C.Z3_mk_is_int(c, args[0])
-	case kFloor:
-		r = C.Z3_mk_real2int(c, args[0])
-	case kDigits:
-		r = C.Z3_mk_int_to_str(c, args[0])
-	case kNumeral:
-		r = C.Z3_mk_str_to_int(c, args[0])
-	case kAdd:
-		r = C.Z3_mk_add(c, 2, &args[0])
-	case kSub:
-		r = C.Z3_mk_sub(c, 2, &args[0])
-	case kMul:
-		r = C.Z3_mk_mul(c, 2, &args[0])
-	case kDiv:
-		r = C.Z3_mk_div(c, args[0], args[1])
-	case kMod:
-		r = C.Z3_mk_mod(c, args[0], args[1])
-	case kEq:
-		r = C.Z3_mk_eq(c, args[0], args[1])
-	case kLt:
-		r = C.Z3_mk_lt(c, args[0], args[1])
-	case kLe:
-		r = C.Z3_mk_le(c, args[0], args[1])
-	case kAnd:
-		r = C.Z3_mk_and(c, 2, &args[0])
-	case kOr:
-		r = C.Z3_mk_or(c, 2, &args[0])
-	case kIte:
-		r = C.Z3_mk_ite(c, args[0], args[1], args[2])
-	case kConcat:
-		r = C.Z3_mk_seq_concat(c, 2, &args[0])
-	case kLength:
-		r = C.Z3_mk_seq_length(c, args[0])
-	case kIndex:
-		r = C.Z3_mk_seq_index(c, args[0], args[1], args[2])
-	case kPrefix:
-		r = C.Z3_mk_seq_prefix(c, args[0], args[1])
-	case kSuffix:
-		r = C.Z3_mk_seq_suffix(c, args[0], args[1])
-	case kContains:
-		r = C.Z3_mk_seq_contains(c, args[0], args[1])
-	case kExtract:
-		r = C.Z3_mk_seq_extract(c, args[0], args[1], args[2])
-	case kAt:
-		r = C.Z3_mk_seq_at(c, args[0], args[1])
-	case kStrLt:
-		r = C.Z3_mk_str_lt(c, args[0], args[1])
-	case kStrLe:
-		r = C.Z3_mk_str_le(c, args[0], args[1])
-	case kToBV32:
-		r = C.Z3_mk_int2bv(c, 32, args[0])
-	case kSigned:
-		r = C.Z3_mk_bv2int(c, args[0], true)
-	case kUnsigned:
-		r = C.Z3_mk_bv2int(c, args[0], false)
-	case kBVAnd:
-		r = C.Z3_mk_bvand(c, args[0], args[1])
-	case kBVOr:
-		r = C.Z3_mk_bvor(c, args[0], args[1])
-	case kBVXor:
-		r = C.Z3_mk_bvxor(c, args[0], args[1])
-	case kBVNot:
-		r = C.Z3_mk_bvnot(c, args[0])
-	case kBVShl:
-		r = C.Z3_mk_bvshl(c, args[0], args[1])
-	case kBVAShr:
-		r = C.Z3_mk_bvashr(c, args[0], args[1])
-	case kBVLShr:
-		r = C.Z3_mk_bvlshr(c, args[0], args[1])
-	default:
+	r, ok := x.mkArith(k, args)
+	if !ok {
+		r, ok = x.mkLogic(k, args)
+	}
+	if !ok {
+		r, ok = x.mkStr(k, args)
+	}
+	if !ok {
+		r, ok = x.mkBits(k, args)
+	}
+	if !ok {
 		return nil, fmt.Errorf("z3: unknown constructor %d", k)
 	}
 	return x.result(r, kindName[k])
+}
+
+// mkArith builds the arithmetic and comparison terms; ok is false for another kind.
+func (x *context) mkArith(k kind, args []ast) (r ast, ok bool) {
+	c := x.c
+	switch k {
+	case kNeg:
+		return C.Z3_mk_unary_minus(c, args[0]), true
+	case kAdd:
+		return C.Z3_mk_add(c, 2, &args[0]), true
+	case kSub:
+		return C.Z3_mk_sub(c, 2, &args[0]), true
+	case kMul:
+		return C.Z3_mk_mul(c, 2, &args[0]), true
+	case kDiv:
+		return C.Z3_mk_div(c, args[0], args[1]), true
+	case kMod:
+		return C.Z3_mk_mod(c, args[0], args[1]), true
+	case kEq:
+		return C.Z3_mk_eq(c, args[0], args[1]), true
+	case kLt:
+		return C.Z3_mk_lt(c, args[0], args[1]), true
+	case kLe:
+		return C.Z3_mk_le(c, args[0], args[1]), true
+	case kIsInt:
+		return C.Z3_mk_is_int(c, args[0]), true
+	case kFloor:
+		return C.Z3_mk_real2int(c, args[0]), true
+	}
+	return nil, false
+}
+
+// mkLogic builds the Boolean terms; ok is false for another kind.
+func (x *context) mkLogic(k kind, args []ast) (r ast, ok bool) {
+	c := x.c
+	switch k {
+	case kNot:
+		return C.Z3_mk_not(c, args[0]), true
+	case kAnd:
+		return C.Z3_mk_and(c, 2, &args[0]), true
+	case kOr:
+		return C.Z3_mk_or(c, 2, &args[0]), true
+	case kIte:
+		return C.Z3_mk_ite(c, args[0], args[1], args[2]), true
+	}
+	return nil, false
+}
+
+// mkStr builds the string terms; ok is false for another kind.
+func (x *context) mkStr(k kind, args []ast) (r ast, ok bool) {
+	c := x.c
+	switch k {
+	case kConcat:
+		return C.Z3_mk_seq_concat(c, 2, &args[0]), true
+	case kLength:
+		return C.Z3_mk_seq_length(c, args[0]), true
+	case kIndex:
+		return C.Z3_mk_seq_index(c, args[0], args[1], args[2]), true
+	case kPrefix:
+		return C.Z3_mk_seq_prefix(c, args[0], args[1]), true
+	case kSuffix:
+		return C.Z3_mk_seq_suffix(c, args[0], args[1]), true
+	case kContains:
+		return C.Z3_mk_seq_contains(c, args[0], args[1]), true
+	case kExtract:
+		return C.Z3_mk_seq_extract(c, args[0], args[1], args[2]), true
+	case kAt:
+		return C.Z3_mk_seq_at(c, args[0], args[1]), true
+	case kStrLt:
+		return C.Z3_mk_str_lt(c, args[0], args[1]), true
+	case kStrLe:
+		return C.Z3_mk_str_le(c, args[0], args[1]), true
+	case kDigits:
+		return C.Z3_mk_int_to_str(c, args[0]), true
+	case kNumeral:
+		return C.Z3_mk_str_to_int(c, args[0]), true
+	}
+	return nil, false
+}
+
+// mkBits builds the bit-vector terms and the conversions to and from them; ok is false for another kind.
+func (x *context) mkBits(k kind, args []ast) (r ast, ok bool) {
+	c := x.c
+	switch k {
+	case kToBV32:
+		return C.Z3_mk_int2bv(c, 32, args[0]), true
+	case kSigned:
+		return C.Z3_mk_bv2int(c, args[0], true), true
+	case kUnsigned:
+		return C.Z3_mk_bv2int(c, args[0], false), true
+	case kBVAnd:
+		return C.Z3_mk_bvand(c, args[0], args[1]), true
+	case kBVOr:
+		return C.Z3_mk_bvor(c, args[0], args[1]), true
+	case kBVXor:
+		return C.Z3_mk_bvxor(c, args[0], args[1]), true
+	case kBVNot:
+		return C.Z3_mk_bvnot(c, args[0]), true
+	case kBVShl:
+		return C.Z3_mk_bvshl(c, args[0], args[1]), true
+	case kBVAShr:
+		return C.Z3_mk_bvashr(c, args[0], args[1]), true
+	case kBVLShr:
+		return C.Z3_mk_bvlshr(c, args[0], args[1]), true
+	}
+	return nil, false
 }
 
 // lbool is a Z3 three-valued result.
