@@ -20,6 +20,14 @@ func Inspect(n Node, f func(Node) bool) {
 // eachChild calls visit for each child of n, in order, skipping absent
 // ones (argument values included).
 func eachChild(n Node, visit func(Node)) {
+	if !exprChildren(n, visit) {
+		stmtChildren(n, visit)
+	}
+}
+
+// exprChildren calls visit for each operand of the expression n and
+// reports whether n is an expression.
+func exprChildren(n Node, visit func(Node)) bool {
 	switch x := n.(type) {
 	case *IntLit, *DecLit, *BoolLit, *StrLit, *Absent, *EventField, *SysVar, *Ident, *EventParam, *InState:
 	case *TypeOf:
@@ -28,9 +36,7 @@ func eachChild(n Node, visit func(Node)) {
 		visit(x.X)
 	case *Method:
 		visit(x.X)
-		for _, a := range x.Args {
-			visit(a)
-		}
+		visitExprs(x.Args, visit)
 	case *Unary:
 		visit(x.X)
 	case *Binary:
@@ -41,9 +47,7 @@ func eachChild(n Node, visit func(Node)) {
 		visit(x.Then)
 		visit(x.Else)
 	case *ArrayLit:
-		for _, e := range x.Elems {
-			visit(e)
-		}
+		visitExprs(x.Elems, visit)
 	case *ObjectLit:
 		for _, fi := range x.Fields {
 			visit(fi.Value)
@@ -60,13 +64,18 @@ func eachChild(n Node, visit func(Node)) {
 	case *Convert:
 		visit(x.X)
 	case *Call:
-		for _, a := range x.Args {
-			visit(a)
-		}
+		visitExprs(x.Args, visit)
 	case *External:
-		for _, a := range x.Args {
-			visit(a)
-		}
+		visitExprs(x.Args, visit)
+	default:
+		return false
+	}
+	return true
+}
+
+// stmtChildren calls visit for each child of the statement or block n.
+func stmtChildren(n Node, visit func(Node)) {
+	switch x := n.(type) {
 	case *Block:
 		for _, s := range x.Stmts {
 			visit(s)
@@ -137,6 +146,12 @@ func eachChild(n Node, visit func(Node)) {
 		}
 	default:
 		panic(fmt.Sprintf("lang: unexpected node %T", n))
+	}
+}
+
+func visitExprs(es []Expr, visit func(Node)) {
+	for _, e := range es {
+		visit(e)
 	}
 }
 
