@@ -76,49 +76,14 @@ func (p *printer) paren(e Expr, ok bool) {
 }
 
 func (p *printer) expr(e Expr) {
+	if p.leaf(e) {
+		return
+	}
 	switch x := e.(type) {
-	case *IntLit:
-		if x.Value == math.MinInt64 {
-			// The literal 9223372036854775808 does not fit int64.
-			p.str("(-9223372036854775807 - 1)")
-			return
-		}
-		p.str(strconv.FormatInt(x.Value, 10))
-	case *DecLit:
-		p.str(DecimalText(x))
 	case *ToDecimal:
 		p.str("Number(")
 		p.expr(x.X)
 		p.str(")")
-	case *BoolLit:
-		p.str(strconv.FormatBool(x.Value))
-	case *Ident:
-		p.str(x.Name)
-	case *EventParam:
-		if x.Name == DataParam {
-			p.str("_event.data")
-			break
-		}
-		p.str("_event.data." + x.Name)
-	case *StrLit:
-		p.str(quote(x.Value, '\''))
-	case *Absent:
-		if x.Null {
-			p.str("null")
-		} else {
-			p.str("undefined")
-		}
-	case *EventField:
-		if x.Field == "" {
-			p.str("_event")
-		} else {
-			p.str("_event." + x.Field)
-		}
-	case *SysVar:
-		p.str(x.Name)
-		if x.Processor != "" {
-			p.str("[" + quote(x.Processor, '\'') + "].location")
-		}
 	case *TypeOf:
 		p.str("typeof ")
 		p.paren(x.X, prec(x.X) < unaryPrec || isNegLit(x.X))
@@ -127,16 +92,9 @@ func (p *printer) expr(e Expr) {
 		p.str("." + x.Name)
 		if x.Call {
 			p.str("(")
-			for i, a := range x.Args {
-				if i > 0 {
-					p.str(", ")
-				}
-				p.expr(a)
-			}
+			p.list(x.Args)
 			p.str(")")
 		}
-	case *InState:
-		p.str("In(" + quote(x.State, '\'') + ")")
 	case *Unary:
 		p.str(x.Op.String())
 		// "- -x" rather than "--x" (a decrement) or "-(-x)", which would
@@ -159,12 +117,7 @@ func (p *printer) expr(e Expr) {
 		p.expr(x.Else)
 	case *ArrayLit:
 		p.str("[")
-		for i, e := range x.Elems {
-			if i > 0 {
-				p.str(", ")
-			}
-			p.expr(e)
-		}
+		p.list(x.Elems)
 		p.str("]")
 	case *ObjectLit:
 		p.str("{")
@@ -201,16 +154,70 @@ func (p *printer) expr(e Expr) {
 	}
 }
 
+// leaf prints e if it is a literal or a name, and reports whether it was.
+func (p *printer) leaf(e Expr) bool {
+	switch x := e.(type) {
+	case *IntLit:
+		if x.Value == math.MinInt64 {
+			// The literal 9223372036854775808 does not fit int64.
+			p.str("(-9223372036854775807 - 1)")
+			return true
+		}
+		p.str(strconv.FormatInt(x.Value, 10))
+	case *DecLit:
+		p.str(DecimalText(x))
+	case *BoolLit:
+		p.str(strconv.FormatBool(x.Value))
+	case *Ident:
+		p.str(x.Name)
+	case *EventParam:
+		if x.Name == DataParam {
+			p.str("_event.data")
+			break
+		}
+		p.str("_event.data." + x.Name)
+	case *StrLit:
+		p.str(quote(x.Value, '\''))
+	case *Absent:
+		if x.Null {
+			p.str("null")
+		} else {
+			p.str("undefined")
+		}
+	case *EventField:
+		if x.Field == "" {
+			p.str("_event")
+		} else {
+			p.str("_event." + x.Field)
+		}
+	case *SysVar:
+		p.str(x.Name)
+		if x.Processor != "" {
+			p.str("[" + quote(x.Processor, '\'') + "].location")
+		}
+	case *InState:
+		p.str("In(" + quote(x.State, '\'') + ")")
+	default:
+		return false
+	}
+	return true
+}
+
 // call prints fun(args...).
 func (p *printer) call(fun string, args []Expr) {
 	p.str(fun + "(")
-	for i, a := range args {
+	p.list(args)
+	p.str(")")
+}
+
+// list prints expressions separated by commas.
+func (p *printer) list(es []Expr) {
+	for i, e := range es {
 		if i > 0 {
 			p.str(", ")
 		}
-		p.expr(a)
+		p.expr(e)
 	}
-	p.str(")")
 }
 
 // location prints an assignment's target and path.
