@@ -108,6 +108,58 @@ func TestCIScript(t *testing.T) {
 	}
 }
 
+// TestCIScriptCeilings: the script caps the bounds a change's .setbot.yml
+// asks at the server's default ceilings, as the bot does (a pull request,
+// a fork's too, writes the .setbot.yml it is analysed with), unless
+// SETBOT_CEILINGS is false; the JSON report lists what was capped.
+func TestCIScriptCeilings(t *testing.T) {
+	repo, commits, env := ciEnv(t)
+	script, err := filepath.Abs("../../ci/setbot-ci.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	greedy := "models: [\"models/**/*.scxml\"]\nbounds:\n  depth: 8\n  max_states: 1000000000000\n"
+	if err := os.WriteFile(filepath.Join(repo, ".setbot.yml"), []byte(greedy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitRun(t, repo, "add", ".setbot.yml")
+	gitRun(t, repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "greedy bounds")
+	head := gitRun(t, repo, "rev-parse", "HEAD")
+	// The demo's blocking change (its last commit) with the greedy bounds.
+	env = append(env, "SETBOT_BASE="+commits[len(commits)-2].SHA, "SETBOT_HEAD="+head, "SETBOT_OUT=reports")
+	capped := func(extra ...string) []string {
+		t.Helper()
+		if code, out := runShell(t, repo, append(env, extra...), `sh "$1"`, script); code == 2 {
+			t.Fatalf("exit %d:\n%s", code, out)
+		}
+		var doc struct {
+			Models []struct {
+				Capped []struct{ Setting, Asked, Ceiling string } `json:"capped"`
+			} `json:"models"`
+		}
+		data, err := os.ReadFile(filepath.Join(repo, "reports", "setbot.json"))
+		if err == nil {
+			err = json.Unmarshal(data, &doc)
+		}
+		if err != nil || len(doc.Models) == 0 {
+			t.Fatalf("the JSON report (%v):\n%s", err, data)
+		}
+		var settings []string
+		for _, m := range doc.Models {
+			for _, c := range m.Capped {
+				settings = append(settings, c.Setting+"="+c.Asked+">"+c.Ceiling)
+			}
+		}
+		return settings
+	}
+	if got := capped(); len(got) != 1 || !strings.HasPrefix(got[0], "bounds.max_states=1000000000000>") {
+		t.Errorf("by default, capped %v, want bounds.max_states at its ceiling", got)
+	}
+	if got := capped("SETBOT_CEILINGS=false"); len(got) != 0 {
+		t.Errorf("with SETBOT_CEILINGS=false, capped %v, want none", got)
+	}
+}
+
 // TestGitLabTemplate runs the script of ci/setbot.gitlab-ci.yml as GitLab
 // would (its lines in one shell, with the merge request's variables) on the
 // demo's blocking change.
