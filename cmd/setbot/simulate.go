@@ -142,7 +142,7 @@ func newSimulateCmd() *cobra.Command {
 				if err := hostResults(m, hosts); err != nil {
 					return err
 				}
-				in, start, ierr := interp.New(m, interp.Options{LoopLimit: opts.LoopLimit, MaxMicrosteps: opts.MaxMicrosteps, Time: opts.Time})
+				in, start, ierr := interp.New(m, opts)
 				if err = ierr; err == nil {
 					steps, err = simulate(in, start, referenceStep, events, times, vars)
 				}
@@ -391,13 +391,35 @@ type jsonSteps struct {
 	Error string `json:"error,omitempty"`
 }
 
+// jsonStep is a step of the flattened machine, jsonReferenceStep one of
+// the reference interpreter: the same head and tail, and between them what
+// each executor says of the transitions it took.
 type jsonStep struct {
-	Event     string         `json:"event"`
-	Args      map[string]any `json:"args"`
-	Fired     []jsonFired    `json:"fired"`
-	Entered   []string       `json:"entered"`
-	Outputs   []jsonOutput   `json:"outputs"`
-	State     string         `json:"state"`
+	jsonStepHead
+	Fired   []jsonFired  `json:"fired"`
+	Entered []string     `json:"entered"`
+	Outputs []jsonOutput `json:"outputs"`
+	State   string       `json:"state"`
+	jsonStepTail
+}
+
+type jsonReferenceStep struct {
+	jsonStepHead
+	Transitions []string     `json:"transitions"`
+	Exited      []string     `json:"exited"`
+	Entered     []string     `json:"entered"`
+	Outputs     []jsonOutput `json:"outputs"`
+	jsonStepTail
+}
+
+// jsonStepHead is the input of a step.
+type jsonStepHead struct {
+	Event string         `json:"event"`
+	Args  map[string]any `json:"args"`
+}
+
+// jsonStepTail is where a step left the machine.
+type jsonStepTail struct {
 	Config    []string       `json:"configuration"`
 	Halted    bool           `json:"halted"`
 	Timers    []string       `json:"timers"`
@@ -405,22 +427,6 @@ type jsonStep struct {
 	Next      *jsonNext      `json:"next,omitempty"`
 	Vars      map[string]any `json:"vars,omitempty"`
 	Discarded string         `json:"discarded,omitempty"`
-}
-
-type jsonReferenceStep struct {
-	Event       string         `json:"event"`
-	Args        map[string]any `json:"args"`
-	Transitions []string       `json:"transitions"`
-	Exited      []string       `json:"exited"`
-	Entered     []string       `json:"entered"`
-	Outputs     []jsonOutput   `json:"outputs"`
-	Config      []string       `json:"configuration"`
-	Halted      bool           `json:"halted"`
-	Timers      []string       `json:"timers"`
-	At          *int64         `json:"at,omitempty"`
-	Next        *jsonNext      `json:"next,omitempty"`
-	Vars        map[string]any `json:"vars,omitempty"`
-	Discarded   string         `json:"discarded,omitempty"`
 }
 
 // jsonNext is the timer that fires next: its event and when, in ms.
@@ -466,31 +472,8 @@ func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
 		for _, o := range st.Outputs {
 			outputs = append(outputs, jsonOutput{Event: o.Event, Target: o.Target, Args: sim.PlainArgs(o.Args)})
 		}
-		if st.reference {
-			out.Steps = append(out.Steps, jsonReferenceStep{
-				Event:       st.Input.Name,
-				Args:        sim.PlainArgs(st.Input.Args),
-				Transitions: append([]string{}, st.Transitions...),
-				Exited:      append([]string{}, st.Exited...),
-				Entered:     append([]string{}, st.Entered...),
-				Outputs:     outputs,
-				Config:      append([]string{}, st.Config...),
-				Halted:      st.Halted,
-				Timers:      append([]string{}, st.Timers...),
-				At:          st.At,
-				Next:        nextJSON(st.Next),
-				Vars:        plainVars(st.Vars),
-				Discarded:   st.Discarded,
-			})
-			continue
-		}
-		js := jsonStep{
-			Event:     st.Input.Name,
-			Args:      sim.PlainArgs(st.Input.Args),
-			Fired:     []jsonFired{},
-			Entered:   append([]string{}, st.Entered...),
-			Outputs:   outputs,
-			State:     st.State,
+		head := jsonStepHead{Event: st.Input.Name, Args: sim.PlainArgs(st.Input.Args)}
+		tail := jsonStepTail{
 			Config:    append([]string{}, st.Config...),
 			Halted:    st.Halted,
 			Timers:    append([]string{}, st.Timers...),
@@ -498,6 +481,25 @@ func writeStepsJSON(w io.Writer, steps []simStep, stepErr error) error {
 			Next:      nextJSON(st.Next),
 			Vars:      plainVars(st.Vars),
 			Discarded: st.Discarded,
+		}
+		if st.reference {
+			out.Steps = append(out.Steps, jsonReferenceStep{
+				jsonStepHead: head,
+				Transitions:  append([]string{}, st.Transitions...),
+				Exited:       append([]string{}, st.Exited...),
+				Entered:      append([]string{}, st.Entered...),
+				Outputs:      outputs,
+				jsonStepTail: tail,
+			})
+			continue
+		}
+		js := jsonStep{
+			jsonStepHead: head,
+			Fired:        []jsonFired{},
+			Entered:      append([]string{}, st.Entered...),
+			Outputs:      outputs,
+			State:        st.State,
+			jsonStepTail: tail,
 		}
 		for _, f := range st.Fired {
 			js.Fired = append(js.Fired, jsonFired{Key: f.Key, Path: f.Path})

@@ -53,28 +53,9 @@ import (
 	"github.com/setbot/setbot/vocab"
 )
 
-// Defaults for Options; the microsteps bound's is the bounds table's
-// (vocab.Settings), as the symbolic executor's is.
-const DefaultLoopLimit = sim.DefaultLoopLimit
-
-// Options bound a run; zero fields take the defaults.
-type Options struct {
-	LoopLimit     int // iterations of one execution of one loop
-	MaxMicrosteps int // microsteps in one step (its macrosteps together)
-	// Time is how delays are read: timed (the default, "": a timer fires at
-	// its deadline, in deadline order) or untimed.
-	Time vocab.Time
-}
-
-func (o Options) withDefaults() Options {
-	if o.LoopLimit <= 0 {
-		o.LoopLimit = DefaultLoopLimit
-	}
-	if o.MaxMicrosteps <= 0 {
-		o.MaxMicrosteps = int(vocab.BoundMicrosteps.Default())
-	}
-	return o
-}
+// Options bound a run, as they bound one of the flattened machine's
+// simulator: the same type, so both executors are run with the same bounds.
+type Options = sim.Options
 
 // Step is what one event from the environment (or the start) did, across
 // every microstep of the macrosteps it caused.
@@ -200,7 +181,7 @@ func (c *machine) copyInto(memo map[*machine]*machine) *machine {
 // script runs and the initial states are entered, then the machine runs
 // to completion. It returns the interpreter and the start step.
 func New(m *model.Model, opts Options) (*Interp, Step, error) {
-	in := &Interp{m: m, opts: opts.withDefaults()}
+	in := &Interp{m: m, opts: opts.WithDefaults()}
 	c := newMachine(m)
 	if err := initVars(c); err != nil {
 		return nil, Step{}, err

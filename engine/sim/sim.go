@@ -48,16 +48,21 @@ import (
 // (vocab.Settings), as the symbolic executor's is.
 const DefaultLoopLimit = 10000
 
-// Options bound a simulation; zero fields take the defaults.
+// Options bound a run of either simulator (this one and the reference
+// interpreter, engine/interp, which takes the same Options); zero fields
+// take the defaults.
 type Options struct {
-	LoopLimit     int // iterations of one execution of one loop
-	MaxMicrosteps int // queued events processed by run-to-completion in one step
+	LoopLimit int // iterations of one execution of one loop
+	// MaxMicrosteps bounds one input step: the queued events its
+	// run-to-completion processes, its macrosteps together.
+	MaxMicrosteps int
 	// Time is how delays are read, as by the symbolic executor: timed
 	// (the default, "") or untimed.
 	Time vocab.Time
 }
 
-func (o Options) withDefaults() Options {
+// WithDefaults is o with its zero fields set to the defaults.
+func (o Options) WithDefaults() Options {
 	if o.LoopLimit <= 0 {
 		o.LoopLimit = DefaultLoopLimit
 	}
@@ -141,7 +146,7 @@ func (c *config) clone() *config {
 // initial transition that completes is taken, then run-to-completion. It
 // returns the simulator and the start step.
 func New(m *mlm.Machine, opts Options) (*Sim, Step, error) {
-	s := &Sim{m: m, opts: opts.withDefaults(), index: map[string]map[string][]*mlm.Transition{}}
+	s := &Sim{m: m, opts: opts.WithDefaults(), index: map[string]map[string][]*mlm.Transition{}}
 	for _, tr := range m.Transitions {
 		if tr.Source == nil {
 			continue
