@@ -56,6 +56,7 @@ type Inliner struct {
 	fn     string // the function whose body is being translated, "" outside
 	copied int    // nodes copied for the expression being inlined (MaxInlined)
 	big    bool   // it outgrew MaxInlined (reported)
+	iters map[*While]int // the loops run unfolds, and the iteration each is in
 }
 
 // MaxInlined bounds the nodes the inliner copies for one expression: a
@@ -92,7 +93,7 @@ func (in *Inliner) Cond(e Expr) (Expr, Expr) {
 }
 
 func (in *Inliner) typed(e Expr, want Type) (Expr, Expr) {
-	in.over, in.copied, in.big = nil, 0, false
+	in.over, in.copied, in.big, in.iters = nil, 0, false, nil
 	e = in.hostValues(e, want)
 	v := in.expr(e, nil, nil)
 	if lim := overLimit(v, MaxInlined); lim != nil {
@@ -510,27 +511,11 @@ func callFree(e Expr) Expr {
 	return nil
 }
 
-// loop is a loop of a function body, unfolded by run: while (cond) {
-// body; post }, in its iter-th iteration.
-type loop struct {
-	pos  source.Pos
-	cond Expr // nil: true
-	body []Stmt
-	post Stmt
-	iter int
-}
-
-func (s *loop) Pos() source.Pos { return s.pos }
-func (*loop) stmtNode()         {}
-
 // hasReturnOrLoop reports whether s holds a return or a loop: run
 // translates those by continuing each path with the rest of the body,
 // which keeps a loop's unfolding linear in the iterations (exec's merging
 // of the values after an if would double them at each iteration).
 func hasReturnOrLoop(s Stmt) bool {
-	if _, ok := s.(*loop); ok {
-		return true
-	}
 	found := false
 	Inspect(s, func(n Node) bool {
 		switch n.(type) {
@@ -616,29 +601,17 @@ func (in *Inliner) run(stmts []Stmt, env map[string]Expr, pc Expr) Expr {
 			els := in.run(append(slices.Clone(bodyOf(x.Else)), rest...), copyEnv(env), andPC(pc, not(t)))
 			return &Cond{Cond: c, Question: x.IfPos, Then: then, Else: els}
 		case *While:
-			return in.run(append([]Stmt{&loop{pos: x.WhilePos, cond: x.Cond, body: x.Body.Stmts}}, rest...), env, pc)
+			if _, ok := in.iters[x]; ok {
+				return in.unfold(x, rest, env, pc)
+			}
+			return in.run(append([]Stmt{in.loop(x.WhilePos, x.Cond, x.Body, 0)}, rest...), env, pc)
 		case *For:
 			if x.Init != nil {
 				in.exec(x.Init, env, pc)
 			}
-			return in.run(append([]Stmt{&loop{pos: x.ForPos, cond: x.Cond, body: x.Body.Stmts, post: x.Post}}, rest...), env, pc)
-		case *loop:
-			c := Expr(&BoolLit{ValuePos: x.pos, Value: true})
-			if x.cond != nil {
-				c = truth(in.expr(x.cond, env, pc))
-			}
-			if b, ok := Simplify(c).(*BoolLit); ok && !b.Value {
-				return in.run(rest, env, pc)
-			}
-			if x.iter >= in.Limit() {
-				in.over = append(in.over, andPC(pc, c))
-				return in.run(rest, env, pc)
-			}
-			next := &loop{pos: x.pos, cond: x.cond, body: x.body, post: x.post, iter: x.iter + 1}
-			body := append(slices.Clone(x.body), bodyOf(x.post)...)
-			then := in.run(append(append(body, next), rest...), copyEnv(env), andPC(pc, c))
-			els := in.run(rest, copyEnv(env), andPC(pc, not(c)))
-			return &Cond{Cond: c, Question: x.pos, Then: then, Else: els}
+			// for (init; cond; post) body is init; while (cond) { body; post }.
+			body := &Block{Lbrace: x.Body.Lbrace, Stmts: append(slices.Clone(x.Body.Stmts), bodyOf(x.Post)...)}
+			return in.run(append([]Stmt{in.loop(x.ForPos, x.Cond, body, 0)}, rest...), env, pc)
 		default:
 			in.errorf(s.Pos(), "a return is allowed in a function only in its body, if, else, while and for")
 			return &Absent{ValuePos: s.Pos()}
@@ -649,6 +622,38 @@ func (in *Inliner) run(stmts []Stmt, env map[string]Expr, pc Expr) Expr {
 		pos = stmts[len(stmts)-1].Pos()
 	}
 	return &Absent{ValuePos: pos}
+}
+
+// loop is a loop of a function body as run unfolds it: while (cond) body
+// in its iter-th iteration.
+func (in *Inliner) loop(pos source.Pos, cond Expr, body *Block, iter int) *While {
+	if in.iters == nil {
+		in.iters = make(map[*While]int)
+	}
+	w := &While{WhilePos: pos, Cond: cond, Body: body}
+	in.iters[w] = iter
+	return w
+}
+
+// unfold translates a loop of run's in its iteration in.iters[x],
+// followed by rest: while (cond) body is if (cond) { body; while (cond)
+// body }, the inner loop in the next iteration, until the bound.
+func (in *Inliner) unfold(x *While, rest []Stmt, env map[string]Expr, pc Expr) Expr {
+	c := Expr(&BoolLit{ValuePos: x.WhilePos, Value: true})
+	if x.Cond != nil {
+		c = truth(in.expr(x.Cond, env, pc))
+	}
+	if b, ok := Simplify(c).(*BoolLit); ok && !b.Value {
+		return in.run(rest, env, pc)
+	}
+	if in.iters[x] >= in.Limit() {
+		in.over = append(in.over, andPC(pc, c))
+		return in.run(rest, env, pc)
+	}
+	next := in.loop(x.WhilePos, x.Cond, x.Body, in.iters[x]+1)
+	then := in.run(append(append(slices.Clone(x.Body.Stmts), next), rest...), copyEnv(env), andPC(pc, c))
+	els := in.run(rest, copyEnv(env), andPC(pc, not(c)))
+	return &Cond{Cond: c, Question: x.WhilePos, Then: then, Else: els}
 }
 
 // exec translates s, a statement of a function body without return or
