@@ -51,12 +51,12 @@ type Inliner struct {
 	// CallBound).
 	Depth int
 
-	over   []Expr // conditions under which the code being inlined meets CallBound
-	depth  int    // user calls being inlined
-	fn     string // the function whose body is being translated, "" outside
-	copied int    // nodes copied for the expression being inlined (MaxInlined)
-	big    bool   // it outgrew MaxInlined (reported)
-	iters map[*While]int // the loops run unfolds, and the iteration each is in
+	over   []Expr         // conditions under which the code being inlined meets CallBound
+	depth  int            // user calls being inlined
+	fn     string         // the function whose body is being translated, "" outside
+	copied int            // nodes copied for the expression being inlined (MaxInlined)
+	big    bool           // it outgrew MaxInlined (reported)
+	iters  map[*While]int // the loops run unfolds, and the iteration each is in
 }
 
 // MaxInlined bounds the nodes the inliner copies for one expression: a
