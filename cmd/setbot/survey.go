@@ -188,13 +188,15 @@ func (f *surveyFlags) survey(ctx context.Context, w io.Writer, files []surveyFil
 
 // surveyOne loads and explores one file within the time limit. The
 // exploration stops at the limit by its time bound; the context, a tenth
-// later, stops a load or an exploration that has not; should either still
-// go on, the file is left to it at half the limit again and counted as
-// not answering.
+// later (at least a second, so that a loaded machine's exploration meets
+// its own bound first), stops a load or an exploration that has not;
+// should either still go on, the file is left to it at half the limit
+// again and counted as not answering.
 func (f *surveyFlags) surveyOne(ctx context.Context, file *surveyFile) {
+	backup := f.limit + max(f.limit/10, time.Second)
 	if f.limit > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, f.limit+f.limit/10)
+		ctx, cancel = context.WithTimeout(ctx, backup)
 		defer cancel()
 	}
 	done := make(chan surveyFile, 1)
@@ -214,7 +216,7 @@ func (f *surveyFlags) surveyOne(ctx context.Context, file *surveyFile) {
 	}(*file)
 	var grace <-chan time.Time
 	if f.limit > 0 {
-		grace = time.After(f.limit + f.limit/2)
+		grace = time.After(backup + f.limit/2)
 	}
 	select {
 	case r := <-done:
