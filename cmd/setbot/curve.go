@@ -161,9 +161,8 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 // median CPU time of curveRuns explorations.
 func depthRates(w io.Writer, base *mlm.Machine, basePath string, depths []int) error {
 	// One exploration first, not timed: the process's first ones run
-	// slower per state (the heap, Z3 and the caches of the machine grow
-	// to the work), even three of them, which made the first depth's rate
-	// 0.85 of what it is after another depth's.
+	// slower per state, even three of them, which made the first depth's
+	// rate 0.85 of what it is after another depth's.
 	if _, err := engine.Explore(base, engine.Options{MaxDepth: depths[0]}, newZ3); err != nil {
 		return fmt.Errorf("exploring %s at depth %d: %w", basePath, depths[0], err)
 	}
