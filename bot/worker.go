@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -46,10 +45,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 		return err
 	}
-	workers := b.cfg.Workers
-	if workers <= 0 {
-		workers = config.DefaultWorkers
-	}
+	cpus := runtime.GOMAXPROCS(0)
+	workers, jobs := b.cfg.Parallelism(cpus)
+	b.log.Info("workers started", "workers", workers, "jobs", jobs, "cpus", cpus)
 	jobsCtx, stopJobs := context.WithCancelCause(ghapi.WithDrain(context.Background(), b.drain))
 	defer stopJobs(nil)
 	// The other servers' news is heard, and the leases of running jobs
@@ -358,8 +356,10 @@ func (b *Bot) checkout(ctx context.Context, c ghapi.Client, j *queue.Job) (_ *vc
 
 // request is the analysis of a job, as far as the job says.
 func (b *Bot) request(pass analysis.Pass, j *queue.Job) *analysis.Request {
-	req := &analysis.Request{Pass: pass, Fresh: j.Fresh, Repo: j.Repo,
-		Jobs:     max(1, runtime.NumCPU()/max(1, cmp.Or(b.cfg.Workers, config.DefaultWorkers))), // the jobs running at once share the CPUs
+	// The jobs running at once share the CPUs the runtime may use, which
+	// are the container's share of the host where a quota limits it.
+	_, jobs := b.cfg.Parallelism(runtime.GOMAXPROCS(0))
+	req := &analysis.Request{Pass: pass, Fresh: j.Fresh, Repo: j.Repo, Jobs: jobs,
 		Ceilings: &b.cfg.Ceilings, MaxMemory: b.cfg.JobMemory}
 	if j.Fresh && pass == analysis.Change {
 		req.Strategy = vocab.StrategyFull // `/setbot full`: from scratch, nothing reused

@@ -44,6 +44,24 @@ const (
 	DefaultLogFormat       = "json"
 )
 
+// Parallelism is how a server on cpus CPUs runs its analyses: workers of
+// them at once (the workers key; unset, DefaultWorkers but never more than
+// the CPUs), each exploring its trees with jobs workers of its own
+// (--jobs), the CPUs shared equally and at least one each. So workers ×
+// jobs never exceeds the CPUs unless the workers key asks for more
+// analyses than there are CPUs: an exploration worker pays only on a core
+// of its own, and on a busy 2-core machine a second one took 0.7-2.1 times
+// the wall time of one and 10-30 % more CPU (docs/performance.md,
+// Workers), which the analyses beside it would lose.
+func (s *Server) Parallelism(cpus int) (workers, jobs int) {
+	cpus = max(1, cpus)
+	workers = s.Workers
+	if workers <= 0 {
+		workers = min(DefaultWorkers, cpus)
+	}
+	return workers, max(1, cpus/workers)
+}
+
 // Defaults of the ceilings and the memory budget: a host of 2 cores and 24 GB running
 // DefaultWorkers analyses at once. Two jobs each within DefaultJobMemory of heap hold 12 GiB,
 // which leaves room for Z3's own memory (outside Go's heap), the cache, the clones and the
@@ -132,7 +150,7 @@ type Server struct {
 	Store         string // a postgres:// URL: the PostgreSQL database that replicas share; "" for the SQLite Database. It may hold a password: nothing prints or logs it
 	CloneDir      string // the bare clones of the repositories
 	CacheMaxBytes int64  // the cache's size cap; 0 for none
-	Workers       int    // concurrent analyses
+	Workers       int    // concurrent analyses; 0 to size them to the machine (Parallelism)
 	JobTimeout    time.Duration
 	// JobMemory is the heap, in bytes, one job's analysis may hold; 0 for
 	// none. Beyond it the exploration stops at the bound memory. The jobs
@@ -189,7 +207,6 @@ func DefaultServer() *Server {
 		Database:        DefaultDatabase,
 		CloneDir:        DefaultCloneDir,
 		CacheMaxBytes:   DefaultCacheMaxBytes,
-		Workers:         DefaultWorkers,
 		JobTimeout:      DefaultJobTimeout,
 		JobMemory:       DefaultJobMemory,
 		AnalysisProcess: ProcessChild,

@@ -67,7 +67,7 @@ func TestDefaultServer(t *testing.T) {
 		Database:        "setbot.db",
 		CloneDir:        "repos",
 		CacheMaxBytes:   1 << 30,
-		Workers:         2,
+		Workers:         0, // sized to the machine (Parallelism)
 		JobTimeout:      30 * time.Minute,
 		JobMemory:       6 << 30,
 		AnalysisProcess: ProcessChild,
@@ -93,7 +93,7 @@ func TestDefaultServer(t *testing.T) {
 		"",
 		"# nothing\n",
 		"listen:\ngithub:\nschedules:\n",
-		"listen: ':8080'\ndatabase: setbot.db\nclone_dir: repos\ncache_max_bytes: 1GiB\nworkers: 2\n" +
+		"listen: ':8080'\ndatabase: setbot.db\nclone_dir: repos\ncache_max_bytes: 1GiB\n" +
 			"job_timeout: 30m\njob_memory: 6GiB\nanalysis_process: child\nshutdown_timeout: 60s\nmax_body_bytes: 25MiB\nlog_level: info\nlog_format: json\n" +
 			"ceilings: {depth: 1000, max_states: 2000000, loop_bound: 100, max_microsteps: 10000, max_mlm_states: 100000, max_mlm_transitions: 2000000, timeout: 10m, command_timeout: 1m}\n" +
 			"public_url: ''\ngithub: {base_url: '', app_id: 0, private_key_file: '', private_key: '', token: '', " +
@@ -834,7 +834,7 @@ func FuzzLoadServer(f *testing.F) {
 			}
 			return
 		}
-		if s.Workers < 1 || s.Workers > MaxWorkers || s.JobTimeout <= 0 || s.ShutdownTimeout <= 0 ||
+		if s.Workers < 0 || s.Workers > MaxWorkers || s.JobTimeout <= 0 || s.ShutdownTimeout <= 0 ||
 			s.CacheMaxBytes < 0 || s.MaxBodyBytes < 1 || s.Listen == "" || s.Database == "" || s.CloneDir == "" ||
 			!slices.Contains(logLevels, s.LogLevel) || !slices.Contains(logFormats, s.LogFormat) ||
 			len(s.GitHub.WebhookSecret) == 0 || (s.GitHub.Token == "") == (s.GitHub.AppID == 0) {
@@ -859,5 +859,29 @@ func TestStoreFromTheEnvironment(t *testing.T) {
 	}
 	if s.Store != "postgresql://setbot:pw@db.internal:5433/setbot?sslmode=require" || s.JobLease != 10*time.Second || s.SweepInterval != 30*time.Second {
 		t.Errorf("store %q, lease %v, sweep %v", s.Store, s.JobLease, s.SweepInterval)
+	}
+}
+
+// TestParallelism: unset, the workers are two but never more than the
+// CPUs, and workers × jobs fits the CPUs whenever the workers do; workers
+// set beyond the CPUs are kept, with one exploration worker each.
+func TestParallelism(t *testing.T) {
+	for _, c := range []struct{ set, cpus, workers, jobs int }{
+		{0, 1, 1, 1}, {0, 2, 2, 1}, {0, 3, 2, 1}, {0, 8, 2, 4}, {0, 0, 1, 1},
+		{1, 2, 1, 2}, {3, 8, 3, 2}, {8, 8, 8, 1}, {4, 2, 4, 1},
+	} {
+		s := &Server{Workers: c.set}
+		w, j := s.Parallelism(c.cpus)
+		if w != c.workers || j != c.jobs {
+			t.Errorf("workers %d on %d CPUs: %d workers × %d jobs, want %d × %d", c.set, c.cpus, w, j, c.workers, c.jobs)
+		}
+		if (c.set <= c.cpus || c.set == 0) && c.cpus > 0 && w*j > c.cpus {
+			t.Errorf("workers %d on %d CPUs: %d × %d exceeds the CPUs", c.set, c.cpus, w, j)
+		}
+	}
+	for cpus := 1; cpus <= 64; cpus++ {
+		if w, j := DefaultServer().Parallelism(cpus); w*j > cpus || w < 1 || j < 1 {
+			t.Errorf("default on %d CPUs: %d workers × %d jobs", cpus, w, j)
+		}
 	}
 }

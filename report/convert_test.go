@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,5 +99,44 @@ func TestWriteChangeJSON(t *testing.T) {
 		if got.String() != want.String() {
 			t.Errorf("%s: streamed JSON differs from the encoded object: %s", name, firstDiff(want.String(), got.String()))
 		}
+	}
+}
+
+// TestWriteJSONStreams: the analysis document written a test at a time is,
+// byte for byte, the one the whole object encodes to: for the fixture's
+// six models (deltas of several sizes, models without an analysis), for
+// models whose delta is empty or absent, and for one whose strings read
+// like the member the deltas replace.
+func TestWriteJSONStreams(t *testing.T) {
+	a := fixtureAnalysis(t)
+	odd := *a.Models[0]
+	odd.Path = "models/\n      \"test_delta\": null.scxml"
+	ca := *odd.ChangeAnalysis
+	ca.StrategyReason = "\n      \"test_delta\": null"
+	ca.TestDelta = nil
+	odd.ChangeAnalysis = &ca
+	empty := *a.Models[1]
+	emptyCA := *empty.ChangeAnalysis
+	emptyCA.TestDelta = &TestDelta{}
+	empty.ChangeAnalysis, empty.Path = &emptyCA, "models/empty.scxml"
+	more := *a
+	more.Models = append(slices.Clone(a.Models), &odd, &empty)
+	for name, doc := range map[string]*Analysis{"fixture": a, "odd and empty": &more, "no models": {Base: baseSHA, Head: headSHA}} {
+		var want, got strings.Builder
+		if err := encodeJSON(&want, normalized(doc)); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteJSON(&got, doc); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s: streamed JSON differs from the encoded document: %s", name, firstDiff(want.String(), got.String()))
+		}
+		if !strings.Contains(got.String(), `"steps"`) && name == "fixture" {
+			t.Errorf("%s: the document holds no test", name)
+		}
+	}
+	if a.Models[0].ChangeAnalysis.TestDelta == nil {
+		t.Error("writing the document changed the analysis")
 	}
 }

@@ -9,9 +9,11 @@ import (
 // WriteJSON writes the analysis as the stable JSON document of `setbot
 // analyze --format json` and of the bot's stored result
 // (docs/report-json.md): indented by two spaces, no HTML escaping, models
-// sorted by path, and empty lists as [] rather than null.
+// sorted by path, and empty lists as [] rather than null. The models' test
+// deltas are written a test at a time (writeAnalysisJSON), so that the
+// document is never held in memory whole.
 func WriteJSON(w io.Writer, a *Analysis) error {
-	return encodeJSON(w, normalized(a))
+	return writeAnalysisJSON(w, normalized(a))
 }
 
 // encodeJSON writes v as every JSON report of setbot is written: indented

@@ -603,8 +603,10 @@ func TestRunsListsTheDemo(t *testing.T) {
 
 // TestBenchCurve runs the curve on the triangle and a change of it at small
 // depths: a row per depth, the first rate's share 1, and the analysis line
-// with its ratios.
+// with its ratios, setbot analyze's as a command among them (which fails
+// unless the child took the base tree from its cache).
 func TestBenchCurve(t *testing.T) {
+	t.Setenv("SETBOT_TEST_MAIN", "1") // setbot analyze as a command is this binary (TestMain)
 	code, out, errs := runCLI(t, "bench", "curve", "--depths", "3-4", "--analyze-depth", "4",
 		"../../examples/triangle.scxml:../../engine/incremental/testdata/triangle_s2_off.scxml")
 	if code != 0 {
@@ -613,7 +615,8 @@ func TestBenchCurve(t *testing.T) {
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^\s+3\s+\d+\s+\d+\s+\d+\s+1\.00$`),
 		regexp.MustCompile(`(?m)^\s+4\s+\d+\s+\d+\s+\d+\s+\d+\.\d\d$`),
-		regexp.MustCompile(`analysis at depth 4: MSE \d+ CPU ms, full \d+ CPU ms, MSE/full \d+\.\d\d; with the base cached \(medians of \d+ runs\): MSE \d+, full \d+, MSE/full \d+\.\d\d; peak memory [\d.]+ KB per head state \(\d+ states\); setbot analyze cold \d+ CPU ms, fully cached \d+ CPU ms, cached/cold \d+\.\d\d`),
+		regexp.MustCompile(`analysis at depth 4 \(medians of 3 runs\): MSE \d+ CPU ms, full \d+ CPU ms, MSE/full \d+\.\d\d; with the base cached \(medians of \d+ runs\): MSE \d+, full \d+, MSE/full \d+\.\d\d; ` +
+			`as a command \(setbot analyze --jobs 1, base tree cached, the child's CPU\): MSE \d+, full \d+, MSE/full \d+\.\d\d; peak memory [\d.]+ KB per head state \(\d+ states\); setbot analyze cold \d+ CPU ms, fully cached \d+ CPU ms, cached/cold \d+\.\d\d`),
 	} {
 		if !want.MatchString(out) {
 			t.Errorf("the curve does not match %s:\n%s", want, out)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
 	"slices"
@@ -77,8 +78,10 @@ depth bound, and what a second worker gains.`,
 	return cmd
 }
 
-func median(ds []time.Duration) time.Duration {
-	s := slices.Clone(ds)
+// median is the middle of xs once sorted (the upper one of an even
+// number).
+func median[T cmp.Ordered](xs []T) T {
+	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
 }

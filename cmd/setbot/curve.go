@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
@@ -51,28 +53,33 @@ models with a one-guard change, from the repository's root):
 
   - per depth (--depths, default 10-13): the states of MODEL's tree, the CPU
     time of its exploration (the process's, so the garbage collector's
-    too), states per CPU-second, and that rate as a share of the first
-    depth's: 1 means exploration cost grows linearly with the tree;
+    too; after one exploration not timed, which the process's first are
+    slower than), states per CPU-second, and that rate as a share of the
+    first depth's: 1 means exploration cost grows linearly with the tree;
   - at --analyze-depth (default 12): the CPU time of the analysis of the
     change (tree, tests under analyze's default coverage, reachability,
     outputs, nondeterminism) with MSE
     (memoized symbolic execution: the head tree built from the base tree)
     over the same with a full exploration, cold and with the base's tree
     and tests cached (as the bot has them once a push warmed its cache;
-    the medians of five runs each); the peak memory (Go heap and
-    Z3) of the full analysis per head state; and the CPU time of a fully
-    cached re-run of setbot analyze on a git repository holding the two
-    versions, over that of its first (cold) run.
-
+    the medians of five runs each), in this process; the same ratio as
+    users meet it: setbot analyze run as a command (--jobs 1) on a git
+    repository holding the two versions, with the base tree in its cache,
+    the CPU time of that child process (its start, the cache's reading and
+    writing and the report included); the peak memory (Go heap and Z3) of
+    the full analysis per head state; and the CPU time of a fully cached
+    re-run of setbot analyze over that of its first (cold) run;
   - at the deepest depth: the wall-clock time of the exploration with two
     workers (--jobs 2) and with one, the best of three runs of each taken
     in turn, and the speed-up, their ratio (the two trees must be the same
     tree, byte for byte); and, as the bound on that speed-up this machine
     sets, the time of two 1-worker explorations run at once, as a
     throughput relative to one's (2 on a machine where they do not slow
-    each other down);
+    each other down).
 
-Every other measurement explores with one worker.`,
+Every figure but the speed-up's and the cached analyses' is the median of
+three runs, the two strategies' runs taken in turn. Every other measurement
+explores with one worker.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ds, err := parseDepths(depths)
 			if err != nil {
@@ -134,24 +141,7 @@ func parseDepths(s string) ([]int, error) {
 // curve measures one model and its change, and prints the table.
 func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, depths []int, analyzeDepth int) error {
 	fmt.Fprintf(w, "%s (%s, changed: %s)\n", strings.TrimSuffix(base.Name, ".scxml"), basePath, headPath)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "depth\tstates\tCPU ms\tstates/CPU-s\tshare of first rate\t")
-	var first float64
-	for _, d := range depths {
-		runtime.GC()
-		start := cpuTime()
-		set, err := engine.Explore(base, engine.Options{MaxDepth: d}, newZ3)
-		if err != nil {
-			return fmt.Errorf("exploring %s at depth %d: %w", basePath, d, err)
-		}
-		cpu := cpuTime() - start
-		rate := float64(set.Stats.States) / cpu.Seconds()
-		if first == 0 {
-			first = rate
-		}
-		fmt.Fprintf(tw, "%d\t%d\t%d\t%.0f\t%.2f\t\n", d, set.Stats.States, cpu.Milliseconds(), rate, rate/first)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := depthRates(w, base, basePath, depths); err != nil {
 		return err
 	}
 	deepest := slices.Max(depths)
@@ -164,7 +154,50 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 		deepest, t.two.Milliseconds(), t.one.Milliseconds(), speedUpRuns, t.one.Seconds()/t.two.Seconds(), states,
 		t.pair.Milliseconds(), 2*t.one.Seconds()/t.pair.Seconds())
 
-	opts := engine.Options{MaxDepth: analyzeDepth}
+	return analysisCosts(w, base, head, basePath, headPath, analyzeDepth)
+}
+
+// depthRates prints a row per depth: the states of base's tree and the
+// median CPU time of curveRuns explorations.
+func depthRates(w io.Writer, base *mlm.Machine, basePath string, depths []int) error {
+	// One exploration first, not timed: the process's first ones run
+	// slower per state, even three of them, which made the first depth's
+	// rate 0.85 of what it is after another depth's.
+	if _, err := engine.Explore(base, engine.Options{MaxDepth: depths[0]}, newZ3); err != nil {
+		return fmt.Errorf("exploring %s at depth %d: %w", basePath, depths[0], err)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "depth\tstates\tCPU ms (median of %d)\tstates/CPU-s\tshare of first rate\t\n", curveRuns)
+	var first float64
+	for _, d := range depths {
+		var states int
+		cpu, err := medianOf(curveRuns, func() (time.Duration, error) {
+			runtime.GC()
+			start := cpuTime()
+			set, err := engine.Explore(base, engine.Options{MaxDepth: d}, newZ3)
+			if err != nil {
+				return 0, fmt.Errorf("exploring %s at depth %d: %w", basePath, d, err)
+			}
+			states = set.Stats.States
+			return cpuTime() - start, nil
+		})
+		if err != nil {
+			return err
+		}
+		rate := float64(states) / cpu.Seconds()
+		if first == 0 {
+			first = rate
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%.0f\t%.2f\t\n", d, states, cpu.Milliseconds(), rate, rate/first)
+	}
+	return tw.Flush()
+}
+
+// analysisCosts prints the costs of the analysis of the change at depth:
+// in this process cold and with the base cached, and as users run
+// setbot analyze, in a child process.
+func analysisCosts(w io.Writer, base, head *mlm.Machine, basePath, headPath string, depth int) error {
+	opts := engine.Options{MaxDepth: depth}
 	analyze := func(s vocab.Strategy, trees incremental.Trees) (time.Duration, *incremental.Result, uint64, error) {
 		runtime.GC()
 		peak := watchMemory()
@@ -174,44 +207,96 @@ func curve(w io.Writer, base, head *mlm.Machine, basePath, headPath string, dept
 		cpu := cpuTime() - start
 		return cpu, r, peak(), err
 	}
-	mse, r, _, err := analyze(vocab.StrategyMSE, nil)
+	// Each figure is the median of a few runs, taken in turn: one analysis
+	// of a tree this size takes a few hundred milliseconds, which another
+	// process or a garbage collection shifts by a tenth.
+	var r *incremental.Result
+	var peaks []uint64
+	cold := func(s vocab.Strategy) func() (time.Duration, error) {
+		return func() (time.Duration, error) {
+			cpu, res, peak, err := analyze(s, nil)
+			if s == vocab.StrategyFull {
+				peaks = append(peaks, peak)
+			}
+			r = res
+			return cpu, err
+		}
+	}
+	mse, full, err := medianPair(curveRuns, cold(vocab.StrategyMSE), cold(vocab.StrategyFull))
 	if err != nil {
 		return err
 	}
 	// The bot's usual case: the base's tree and tests are cached (a push
 	// to the default branch warmed them).
 	warm := &baseTrees{m: base, set: r.BaseSet, tests: r.BaseTests}
-	// Each is the median of a few runs, taken in turn: one analysis of a
-	// tree this size takes a few hundred milliseconds, which another
-	// process or a garbage collection shifts by a tenth.
-	var mses, fulls []time.Duration
-	for range warmRuns {
-		cpu, _, _, err := analyze(vocab.StrategyMSE, warm)
+	warmed := func(s vocab.Strategy) func() (time.Duration, error) {
+		return func() (time.Duration, error) {
+			cpu, _, _, err := analyze(s, warm)
+			return cpu, err
+		}
+	}
+	warmMSE, warmFull, err := medianPair(warmRuns, warmed(vocab.StrategyMSE), warmed(vocab.StrategyFull))
+	if err != nil {
+		return err
+	}
+	cmdMSE, cmdFull, err := commandCosts(basePath, headPath, depth, curveRuns)
+	if err != nil {
+		return err
+	}
+	var colds, reruns []time.Duration
+	for range curveRuns {
+		c, r, err := cachedRerun(basePath, headPath, depth)
 		if err != nil {
 			return err
 		}
-		mses = append(mses, cpu)
-		if cpu, _, _, err = analyze(vocab.StrategyFull, warm); err != nil {
-			return err
-		}
-		fulls = append(fulls, cpu)
+		colds, reruns = append(colds, c), append(reruns, r)
 	}
-	warmMSE, warmFull := median(mses), median(fulls)
-	full, r, peak, err := analyze(vocab.StrategyFull, nil)
-	if err != nil {
-		return err
-	}
-	cold, cached, err := cachedRerun(basePath, headPath, analyzeDepth)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "analysis at depth %d: MSE %d CPU ms, full %d CPU ms, MSE/full %.2f; with the base cached (medians of %d runs): MSE %d, full %d, MSE/full %.2f; "+
+	coldRun, cached := median(colds), median(reruns)
+	fmt.Fprintf(w, "analysis at depth %d (medians of %d runs): MSE %d CPU ms, full %d CPU ms, MSE/full %.2f; with the base cached (medians of %d runs): MSE %d, full %d, MSE/full %.2f; "+
+		"as a command (setbot analyze --jobs 1, base tree cached, the child's CPU): MSE %d, full %d, MSE/full %.2f; "+
 		"peak memory %.1f KB per head state (%d states); setbot analyze cold %d CPU ms, fully cached %d CPU ms, cached/cold %.2f\n\n",
-		analyzeDepth, mse.Milliseconds(), full.Milliseconds(), mse.Seconds()/full.Seconds(),
+		depth, curveRuns, mse.Milliseconds(), full.Milliseconds(), mse.Seconds()/full.Seconds(),
 		warmRuns, warmMSE.Milliseconds(), warmFull.Milliseconds(), warmMSE.Seconds()/warmFull.Seconds(),
-		float64(peak)/1024/float64(max(1, r.Head.States)), r.Head.States,
-		cold.Milliseconds(), cached.Milliseconds(), cached.Seconds()/cold.Seconds())
+		cmdMSE.Milliseconds(), cmdFull.Milliseconds(), cmdMSE.Seconds()/cmdFull.Seconds(),
+		float64(median(peaks))/1024/float64(max(1, r.Head.States)), r.Head.States,
+		coldRun.Milliseconds(), cached.Milliseconds(), cached.Seconds()/coldRun.Seconds())
 	return nil
+}
+
+// curveRuns is how many times the curve measures each figure but the
+// analyses with the base cached and the speed-up; it prints their medians.
+const curveRuns = 3
+
+// medianOf runs f runs times and returns the median of what it measured.
+func medianOf(runs int, f func() (time.Duration, error)) (time.Duration, error) {
+	var ds []time.Duration
+	for range runs {
+		d, err := f()
+		if err != nil {
+			return 0, err
+		}
+		ds = append(ds, d)
+	}
+	return median(ds), nil
+}
+
+// medianPair runs a and b in turn, runs times each, so that whatever else
+// the machine does falls on both alike, and returns their medians.
+func medianPair(runs int, a, b func() (time.Duration, error)) (time.Duration, time.Duration, error) {
+	var as, bs []time.Duration
+	for range runs {
+		for _, m := range []struct {
+			f   func() (time.Duration, error)
+			out *[]time.Duration
+		}{{a, &as}, {b, &bs}} {
+			d, err := m.f()
+			if err != nil {
+				return 0, 0, err
+			}
+			*m.out = append(*m.out, d)
+		}
+	}
+	return median(as), median(bs), nil
 }
 
 // warmRuns is how many times the analyses with the base cached run each
@@ -375,17 +460,94 @@ func cachedRerun(basePath, headPath string, depth int) (cold, cached time.Durati
 }
 
 // commitVersions makes a repository in dir whose commits hold, as
-// model.scxml, each file in turn, with a configuration setting the depth.
+// model.scxml, each file in turn ("": no model), with a configuration
+// setting the depth.
 func commitVersions(dir string, depth int, files ...string) ([]string, error) {
 	cfg := fmt.Sprintf("models: [\"*.scxml\"]\nbounds:\n  depth: %d\n", depth)
 	var history []vcs.Commit
 	for i, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
+		tree := map[string][]byte{".setbot.yml": []byte(cfg)}
+		if f != "" {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return nil, err
+			}
+			tree["model.scxml"] = data
 		}
-		history = append(history, vcs.Commit{Files: map[string][]byte{".setbot.yml": []byte(cfg), "model.scxml": data}, Message: f,
+		history = append(history, vcs.Commit{Files: tree, Message: cmp.Or(f, "no model"),
 			Name: "setbot curve", Email: "curve@setbot.invalid", When: time.Date(2026, 1, 1, i, 0, 0, 0, time.UTC)})
 	}
 	return vcs.Create(dir, history)
+}
+
+// commandCosts runs setbot analyze as users run it, a command in a
+// process of its own, on a repository whose commits hold the two versions,
+// with --jobs 1 and the base version's tree cached (as the bot has it once
+// a push warmed its cache), with MSE and with a full exploration in turn,
+// runs times each: the medians of the child's CPU time, which counts what
+// the in-process figures leave out (the process's start, opening and
+// writing the cache, decoding the cached tree, the report).
+func commandCosts(basePath, headPath string, depth, runs int) (mse, full time.Duration, err error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return 0, 0, err
+	}
+	dir, err := os.MkdirTemp("", "setbot-curve-")
+	if err != nil {
+		return 0, 0, err
+	}
+	defer os.RemoveAll(dir)
+	repo := filepath.Join(dir, "repo")
+	// The first commit has no model: analysing the second against it
+	// caches the base version's tree, and only that.
+	shas, err := commitVersions(repo, depth, "", basePath, headPath)
+	if err != nil {
+		return 0, 0, err
+	}
+	warm, run := filepath.Join(dir, "warm.db"), filepath.Join(dir, "run.db")
+	analyze := func(cacheFile, base, head string, s vocab.Strategy) (time.Duration, []byte, error) {
+		args := []string{"analyze", "--repo", repo, "--base", base, "--head", head, "--cache", cacheFile, "--jobs", "1", "--quiet", "--format", "json"}
+		if s != "" {
+			args = append(args, "--strategy", string(s))
+		}
+		return childCPU(exe, args)
+	}
+	if _, _, err := analyze(warm, shas[0], shas[1], ""); err != nil {
+		return 0, 0, err
+	}
+	warmed, err := os.ReadFile(warm)
+	if err != nil {
+		return 0, 0, err
+	}
+	strategy := func(s vocab.Strategy) func() (time.Duration, error) {
+		return func() (time.Duration, error) {
+			if err := os.WriteFile(run, warmed, 0o600); err != nil {
+				return 0, err
+			}
+			cpu, doc, err := analyze(run, shas[1], shas[2], s)
+			if err != nil {
+				return 0, err
+			}
+			if !bytes.Contains(doc, []byte(`"base_cached": true`)) || bytes.Contains(doc, []byte(`"head_cached": true`)) {
+				return 0, fmt.Errorf("setbot analyze --strategy %s: the base tree was not taken from the cache, or the head tree was", s)
+			}
+			return cpu, nil
+		}
+	}
+	return medianPair(runs, strategy(vocab.StrategyMSE), strategy(vocab.StrategyFull))
+}
+
+// childCPU runs exe with args and returns its CPU time, user and system,
+// and its standard output; exit status 1 (a gate that fails) is a run like
+// another.
+func childCPU(exe string, args []string) (time.Duration, []byte, error) {
+	cmd := exec.Command(exe, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && (!errors.As(err, &exit) || exit.ExitCode() != exitFindings) {
+		return 0, nil, fmt.Errorf("running setbot %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), stdout.Bytes(), nil
 }

@@ -19,6 +19,7 @@ type layout struct {
 	states []*model.State // document order, the root first
 	index  map[*model.State]int
 	end    []int // end[i] is one past the last descendant of states[i]
+	parent []int // parent[i] is the number of states[i]'s parent; -1 for the root
 	byID   []int // the states' numbers in the order of their ids
 	rank   []int // rank[i] is the place of states[i] in byID
 	finals []int // the top-level final states
@@ -32,11 +33,12 @@ func newLayout(m *model.Model) *layout {
 			l.finals = append(l.finals, i)
 		}
 	}
-	l.end = make([]int, len(l.states))
+	l.end, l.parent = make([]int, len(l.states)), make([]int, len(l.states))
 	for i := len(l.states) - 1; i >= 0; i-- {
-		l.end[i] = i + 1
+		l.end[i], l.parent[i] = i+1, -1
 		for _, c := range l.states[i].Children {
 			l.end[i] = max(l.end[i], l.end[l.index[c]])
+			l.parent[l.index[c]] = i
 		}
 	}
 	l.byID = make([]int, len(l.states))
@@ -123,8 +125,24 @@ func (c *config) atomic() []*model.State {
 
 // under returns the active atomic states at or below the given states
 // (numbers in the layout, ascending), in document order. The root, which
-// no configuration lists, counts as active.
+// no configuration lists, counts as active. It walks whichever is shorter,
+// the sources or the active states: an event that a long chain of states
+// takes has thousands of sources of which one is active, and a wide
+// parallel state thousands of active states of which an event touches few.
 func (c *config) under(sources []int) []*model.State {
+	active := 0
+	for _, w := range c.active {
+		active += bits.OnesCount64(w)
+	}
+	if active < len(sources) {
+		return c.activeUnder(sources)
+	}
+	return c.sourcesUnder(sources)
+}
+
+// sourcesUnder is under by the sources: the active atomic states within
+// each source that is active.
+func (c *config) sourcesUnder(sources []int) []*model.State {
 	var out []*model.State
 	end := 0
 	for _, i := range sources {
@@ -133,7 +151,7 @@ func (c *config) under(sources []int) []*model.State {
 		}
 		// The bit of i, not has(s): an event that many states take makes
 		// this loop run once per source at every step.
-		if c.active[i/64]&(1<<(i%64)) == 0 && c.lay.states[i].Kind != model.Root {
+		if !c.activeAt(i) {
 			continue
 		}
 		start := len(out)
@@ -142,6 +160,30 @@ func (c *config) under(sources []int) []*model.State {
 		end = c.lay.end[i]
 	}
 	return out
+}
+
+// activeUnder is under by the active states: each active atomic state
+// whose own number or an ancestor's is a source that is active.
+func (c *config) activeUnder(sources []int) []*model.State {
+	var out []*model.State
+	for _, s := range c.within(nil, 0, len(c.lay.states)) {
+		if !s.IsAtomic() {
+			continue
+		}
+		for i := c.lay.index[s]; i >= 0; i = c.lay.parent[i] {
+			if _, ok := slices.BinarySearch(sources, i); ok && c.activeAt(i) {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// activeAt reports whether state number i is active; the root, which no
+// configuration lists, is.
+func (c *config) activeAt(i int) bool {
+	return c.active[i/64]&(1<<(i%64)) != 0 || c.lay.states[i].Kind == model.Root
 }
 
 // union merges two lists of states in document order, each state once.
@@ -180,11 +222,24 @@ func (c *config) final() bool {
 
 // key identifies c among the configurations of its model: the active
 // states, then what each history state recorded. Equal keys are equal
-// names; a key costs a bit per state where a name costs an id.
+// names. The active states are the words of bits that hold one, each
+// after its place: a key costs a word per active region, not a bit per
+// state of the model, which a long chain of states would make a kilobyte
+// to hash at every step.
 func (c *config) key() string {
-	b := make([]byte, 0, 8*len(c.active)+8*len(c.hist))
+	words := 0
 	for _, w := range c.active {
-		b = binary.LittleEndian.AppendUint64(b, w)
+		if w != 0 {
+			words++
+		}
+	}
+	b := make([]byte, 0, 12*words+8*len(c.hist)+2)
+	b = binary.AppendUvarint(b, uint64(words))
+	for i, w := range c.active {
+		if w != 0 {
+			b = binary.AppendUvarint(b, uint64(i))
+			b = binary.LittleEndian.AppendUint64(b, w)
+		}
 	}
 	hs := make([]int, 0, len(c.hist))
 	for h := range c.hist {
