@@ -183,6 +183,19 @@ func TestEqual(t *testing.T) {
 		if got := Equal(a, b); got != tt.want {
 			t.Errorf("Equal(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
+		if got := Key(a) == Key(b); got != tt.want {
+			t.Errorf("Key(%q) == Key(%q) is %v, want %v:\n%s\n%s", tt.a, tt.b, got, tt.want, Key(a), Key(b))
+		}
+	}
+	// The same child in another slot is another tree.
+	step := func() Stmt { return &IncDec{Target: &Ident{Name: "i"}, Op: INC} }
+	init, post := &For{Init: step(), Body: &Block{}}, &For{Post: step(), Body: &Block{}}
+	if Equal(init, post) || Key(init) == Key(post) {
+		t.Errorf("for (i++;;) equals for (;; i++): %s", Key(init))
+	}
+	// A decimal literal is its value, however written.
+	if d1, d2 := mustParseExpr(t, "1.50"), mustParseExpr(t, "1.5"); !Equal(d1, d2) || Key(d1) != Key(d2) {
+		t.Errorf("1.50 and 1.5 differ: %s %s", Key(d1), Key(d2))
 	}
 	if !Equal(nil, nil) || Equal(nil, &Block{}) || !Equal(&Block{}, &Block{Stmts: []Stmt{}}) {
 		t.Error("Equal on nil and empty blocks")
