@@ -476,5 +476,5 @@ func SameFunction(f, g *FuncDecl) bool {
 			return false
 		}
 	}
-	return BlockString(f.Body) == BlockString(g.Body)
+	return Equal(f.Body, g.Body)
 }
