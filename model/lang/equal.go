@@ -50,11 +50,10 @@ func writeKey(b *strings.Builder, n Node) {
 		b.WriteByte('-')
 		return
 	}
-	fmt.Fprintf(b, "%T", n)
-	for _, v := range leaves(n) {
-		if v != nil {
-			fmt.Fprintf(b, " %#v", v)
-		}
+	l := leaves(n)
+	fmt.Fprintf(b, "%T %q %d %t", n, l.text, l.num, l.flag)
+	if l.typ != (Type{}) {
+		fmt.Fprintf(b, " %#v", l.typ) // a composite type by identity, as == compares it
 	}
 	var buf [maxSlots]slot
 	for _, s := range slots(buf[:0], n) {

@@ -229,71 +229,81 @@ func stmtSlots(s []slot, n Node) []slot {
 	panic(fmt.Sprintf("lang: unexpected node %T", n))
 }
 
-// leaves returns what n holds besides its children and its positions, as
-// one comparable value: equal for two nodes of a kind exactly when they
-// agree in everything but their children and positions. A decimal
-// literal's is its value (not the text it was written as); a black-box
-// call's its name and result type (its parameters' types follow from its
-// name).
-func leaves(n Node) [4]any {
+// leafValues is what a node holds besides its children and its
+// positions: its names and strings, a number (an integer literal's value,
+// an operator, a bound's limit), a flag and a type, those a kind does not
+// have zero. It is comparable with ==.
+type leafValues struct {
+	text [4]string
+	num  int64
+	flag bool
+	typ  Type
+}
+
+// leaves returns n's leaf values: equal for two nodes of a kind exactly
+// when they agree in everything but their children and positions. A
+// decimal literal's is its value (not the text it was written as); a
+// black-box call's its name and result type (its parameters' types follow
+// from its name).
+func leaves(n Node) leafValues {
 	switch x := n.(type) {
 	case *IntLit:
-		return [4]any{x.Value}
+		return leafValues{num: x.Value}
 	case *DecLit:
-		return [4]any{x.Value.RatString()}
+		return leafValues{text: [4]string{x.Value.RatString()}}
 	case *BoolLit:
-		return [4]any{x.Value}
+		return leafValues{flag: x.Value}
 	case *StrLit:
-		return [4]any{x.Value}
+		return leafValues{text: [4]string{x.Value}}
 	case *Absent:
-		return [4]any{x.Null}
+		return leafValues{flag: x.Null}
 	case *EventField:
-		return [4]any{x.Field}
+		return leafValues{text: [4]string{x.Field}}
 	case *SysVar:
-		return [4]any{x.Name, x.Processor}
+		return leafValues{text: [4]string{x.Name, x.Processor}}
 	case *Ident:
-		return [4]any{x.Name}
+		return leafValues{text: [4]string{x.Name}}
 	case *EventParam:
-		return [4]any{x.Name}
+		return leafValues{text: [4]string{x.Name}}
 	case *InState:
-		return [4]any{x.State}
+		return leafValues{text: [4]string{x.State}}
 	}
 	return operatorLeaves(n)
 }
 
-// operatorLeaves returns the leaves of the nodes with children.
-func operatorLeaves(n Node) [4]any {
+// operatorLeaves returns the leaf values of the nodes with children.
+func operatorLeaves(n Node) leafValues {
 	switch x := n.(type) {
 	case *Method:
-		return [4]any{x.Name, x.Call}
+		return leafValues{text: [4]string{x.Name}, flag: x.Call}
 	case *Unary:
-		return [4]any{x.Op}
+		return leafValues{num: int64(x.Op)}
 	case *Binary:
-		return [4]any{x.Op}
+		return leafValues{num: int64(x.Op)}
 	case *Member:
-		return [4]any{x.Name}
+		return leafValues{text: [4]string{x.Name}}
 	case *Convert:
-		return [4]any{x.Fun, x.Radix10}
+		return leafValues{text: [4]string{x.Fun}, flag: x.Radix10}
 	case *Call:
-		return [4]any{x.Fun}
+		return leafValues{text: [4]string{x.Fun}}
 	case *External:
-		return [4]any{x.Fun, x.Result}
+		return leafValues{text: [4]string{x.Fun}, typ: x.Result}
 	case *Assign:
-		return [4]any{x.Op}
+		return leafValues{num: int64(x.Op)}
 	case *IncDec:
-		return [4]any{x.Op}
+		return leafValues{num: int64(x.Op)}
 	case *Decl:
-		return [4]any{x.Type}
+		return leafValues{typ: x.Type}
 	case *Raise:
-		return [4]any{x.Event, x.ID, x.Platform}
+		return leafValues{text: [4]string{x.Event, x.ID}, flag: x.Platform}
 	case *Send:
-		return [4]any{x.Event, x.Target, x.ID, x.From}
+		return leafValues{text: [4]string{x.Event, x.Target, x.ID, x.From}}
 	case *Cancel:
-		return [4]any{x.SendID, x.Prefix}
+		return leafValues{text: [4]string{x.SendID}, flag: x.Prefix}
 	case *Bound:
-		return [4]any{x.Name, x.Limit}
+		return leafValues{text: [4]string{string(x.Name)}, num: x.Limit}
 	}
-	return [4]any{}
+	return leafValues{}
 }
 
 // absent reports whether n is no node: nil, or a nil pointer of a node
