@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
-	"strings"
 )
 
 // Equal reports whether a and b are the same tree, ignoring positions: of
@@ -38,36 +37,55 @@ func Equal(a, b Node) bool {
 // when Equal holds of them: the identity of code as a map key. It is not
 // meant for reading (ExprString and BlockString are).
 func Key(n Node) string {
-	var b strings.Builder
-	writeKey(&b, n)
-	return b.String()
+	return string(appendKey(nil, n))
 }
 
-// writeKey writes n's kind, its leaves and its slots, each slot's children
-// in brackets (a part's name before its child), "-" for an absent child.
-func writeKey(b *strings.Builder, n Node) {
+// appendKey appends n's kind, its leaf values (strings with their length
+// first, so that no string can read as more of the key; trailing empty
+// ones, a zero number and a false flag left out) and its slots, each
+// slot's children in brackets (a part's name before its child), "-" for
+// an absent child.
+func appendKey(b []byte, n Node) []byte {
 	if absent(n) {
-		b.WriteByte('-')
-		return
+		return append(b, '-')
 	}
+	b = append(b, reflect.TypeOf(n).Elem().Name()...)
 	l := leaves(n)
-	fmt.Fprintf(b, "%T %q %d %t", n, l.text, l.num, l.flag)
+	text := l.text[:]
+	for len(text) > 0 && text[len(text)-1] == "" {
+		text = text[:len(text)-1]
+	}
+	for _, s := range text {
+		b = appendString(b, s)
+	}
+	if l.num != 0 {
+		b = strconv.AppendInt(append(b, " #"...), l.num, 10)
+	}
+	if l.flag {
+		b = append(b, " !"...)
+	}
 	if l.typ != (Type{}) {
-		fmt.Fprintf(b, " %#v", l.typ) // a composite type by identity, as == compares it
+		b = fmt.Appendf(b, " %#v", l.typ) // a composite type by identity, as == compares it
 	}
 	var buf [maxSlots]slot
 	for _, s := range slots(buf[:0], n) {
-		b.WriteString(" [")
+		b = append(b, '[')
 		for i := range s.len() {
 			if i > 0 {
-				b.WriteByte(' ')
+				b = append(b, ' ')
 			}
 			if name := s.name(i); name != "" {
-				b.WriteString(strconv.Quote(name) + ":")
+				b = append(appendString(b, name), ':')
 			}
-			writeKey(b, s.at(i))
+			b = appendKey(b, s.at(i))
 		}
-		b.WriteByte(']')
+		b = append(b, ']')
 	}
-	b.WriteByte(';')
+	return append(b, ';')
+}
+
+// appendString appends " len:s".
+func appendString(b []byte, s string) []byte {
+	b = strconv.AppendInt(append(b, ' '), int64(len(s)), 10)
+	return append(append(b, ':'), s...)
 }

@@ -47,3 +47,10 @@ func BenchmarkWalkPrint(b *testing.B) {
 		BlockString(x)
 	}
 }
+
+func BenchmarkWalkKey(b *testing.B) {
+	x := benchBlock(b)
+	for b.Loop() {
+		Key(x)
+	}
+}
