@@ -54,8 +54,8 @@ type one[T interface {
 func (s one[T]) len() int { return 1 }
 
 func (s one[T]) at(int) Node {
-	var absent T
-	if *s.p == absent {
+	var none T
+	if *s.p == none {
 		return nil
 	}
 	return *s.p
@@ -65,9 +65,9 @@ func (s one[T]) name(int) string { return "" }
 func (s one[T]) copyList()       {}
 
 func (s one[T]) set(_ int, n Node) {
-	var absent T
+	var none T
 	if n == nil {
-		*s.p = absent
+		*s.p = none
 		return
 	}
 	*s.p = n.(T)
