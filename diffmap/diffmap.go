@@ -377,11 +377,11 @@ func (c *comparer) signature(s *model.State, m *model.Model, self string, unknow
 		return x
 	}
 	code := func(bs []*lang.Block) string {
-		var parts []string
+		var keys []string
 		for _, blk := range bs {
-			parts = append(parts, lang.BlockString(lang.RewriteBlock(blk, inState)))
+			keys = append(keys, lang.Key(lang.RewriteBlock(blk, inState)))
 		}
-		return strings.Join(parts, " | ")
+		return strings.Join(keys, " ")
 	}
 	fmt.Fprintf(&b, "%s|%s|%s|%s|%v", s.Kind, parent, code(s.OnEntry), code(s.OnExit), s.Deep)
 	for _, t := range s.Transitions {
@@ -389,10 +389,7 @@ func (c *comparer) signature(s *model.State, m *model.Model, self string, unknow
 		for _, x := range t.Targets {
 			targets = append(targets, ref(x.ID))
 		}
-		c := "true"
-		if t.Cond != nil {
-			c = lang.ExprString(lang.RewriteExpr(t.Cond, inState))
-		}
+		c := lang.Key(lang.RewriteExpr(t.Cond, inState))
 		var events []string
 		for _, e := range t.Events {
 			if id, ok := strings.CutPrefix(e, "done.state."); ok {
@@ -420,21 +417,19 @@ func (c *comparer) inState(old bool) func(lang.Expr) lang.Expr {
 	}
 }
 
-// blocks prints code for comparison.
+// blocks returns the identity of code (lang.Key, one key a block), for
+// comparison and as a map key.
 func (c *comparer) blocks(bs []*lang.Block, old bool) string {
-	var parts []string
+	var keys []string
 	for _, b := range bs {
-		parts = append(parts, lang.BlockString(lang.RewriteBlock(b, c.inState(old))))
+		keys = append(keys, lang.Key(lang.RewriteBlock(b, c.inState(old))))
 	}
-	return strings.Join(parts, " | ")
+	return strings.Join(keys, " ")
 }
 
-// cond prints a condition for comparison.
+// cond returns the identity of a condition (lang.Key; absent: none).
 func (c *comparer) cond(e lang.Expr, old bool) string {
-	if e == nil {
-		return "true"
-	}
-	return lang.ExprString(lang.RewriteExpr(e, c.inState(old)))
+	return lang.Key(lang.RewriteExpr(e, c.inState(old)))
 }
 
 func sortedKeys[V any](m map[string]V) []string {

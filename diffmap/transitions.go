@@ -134,8 +134,8 @@ func (c *comparer) matchUnique(olds, news []*model.Transition, usedO, usedN []bo
 	}
 }
 
-// content prints everything about a transition but its source, for
-// comparison: events, type, condition, targets and code.
+// content is everything about a transition but its source, for
+// comparison: events, type, condition, targets and code (by lang.Key).
 func (c *comparer) content(t *model.Transition, old bool) string {
 	return strings.Join([]string{c.events(t, old), fmt.Sprint(t.Type), c.cond(t.Cond, old), c.targets(t, old),
 		c.blocks([]*lang.Block{t.Body}, old)}, "\x00")
@@ -330,8 +330,10 @@ func callsAny(t *mlm.Transition, fs map[string]bool) bool {
 	return found
 }
 
+// content is a transition's event, guard, action and target, the code by
+// its identity (lang.Key), for comparison.
 func content(t *mlm.Transition) string {
-	return t.Event + "\x00" + mlm.GuardString(t.Guard) + "\x00" + lang.BlockString(t.Action) + "\x00" + t.Target.Name
+	return t.Event + "\x00" + lang.Key(t.Guard) + "\x00" + lang.Key(t.Action) + "\x00" + t.Target.Name
 }
 
 // content is the content of an old transition named as the new version
@@ -339,5 +341,5 @@ func content(t *mlm.Transition) string {
 func (d *Diff) content(t *mlm.Transition) string {
 	// Entering a final state raises done.state.<id> of its parent.
 	action := mlm.RenameRaised(t.Action, d.Event)
-	return d.Event(t.Event) + "\x00" + mlm.GuardString(t.Guard) + "\x00" + lang.BlockString(action) + "\x00" + d.Config(t.Target.Name)
+	return d.Event(t.Event) + "\x00" + lang.Key(t.Guard) + "\x00" + lang.Key(action) + "\x00" + d.Config(t.Target.Name)
 }

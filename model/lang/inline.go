@@ -356,65 +356,7 @@ func (in *Inliner) expr(e Expr, env map[string]Expr, pc Expr) Expr {
 		}
 		return in.call(x, args, pc)
 	}
-	return mapChildren(e, func(c Expr) Expr { return in.expr(c, env, pc) })
-}
-
-// mapChildren returns a copy of e whose direct sub-expressions are g of
-// e's.
-func mapChildren(e Expr, g func(Expr) Expr) Expr {
-	switch x := e.(type) {
-	case *TypeOf:
-		return &TypeOf{OpPos: x.OpPos, X: g(x.X)}
-	case *ToDecimal:
-		return &ToDecimal{Start: x.Start, X: g(x.X)}
-	case *Method:
-		m := &Method{X: g(x.X), DotPos: x.DotPos, Name: x.Name, Call: x.Call}
-		for _, a := range x.Args {
-			m.Args = append(m.Args, g(a))
-		}
-		return m
-	case *Unary:
-		return &Unary{OpPos: x.OpPos, Op: x.Op, X: g(x.X)}
-	case *Binary:
-		return &Binary{X: g(x.X), OpPos: x.OpPos, Op: x.Op, Y: g(x.Y)}
-	case *Cond:
-		return &Cond{Cond: g(x.Cond), Question: x.Question, Then: g(x.Then), Else: g(x.Else)}
-	case *ArrayLit:
-		a := &ArrayLit{Lbrack: x.Lbrack}
-		for _, el := range x.Elems {
-			a.Elems = append(a.Elems, g(el))
-		}
-		return a
-	case *ObjectLit:
-		o := &ObjectLit{Lbrace: x.Lbrace}
-		for _, f := range x.Fields {
-			o.Fields = append(o.Fields, &FieldInit{NamePos: f.NamePos, Name: f.Name, Value: g(f.Value)})
-		}
-		return o
-	case *Index:
-		return &Index{X: g(x.X), Lbrack: x.Lbrack, Index: g(x.Index)}
-	case *Member:
-		return &Member{X: g(x.X), DotPos: x.DotPos, Name: x.Name}
-	case *Floor:
-		return &Floor{Start: x.Start, X: g(x.X)}
-	case *Digits:
-		return &Digits{Start: x.Start, X: g(x.X)}
-	case *Convert:
-		return &Convert{Start: x.Start, Fun: x.Fun, X: g(x.X), Radix10: x.Radix10}
-	case *Call:
-		c := &Call{FunPos: x.FunPos, Fun: x.Fun}
-		for _, a := range x.Args {
-			c.Args = append(c.Args, g(a))
-		}
-		return c
-	case *External:
-		c := &External{FunPos: x.FunPos, Fun: x.Fun, Params: x.Params, Result: x.Result}
-		for _, a := range x.Args {
-			c.Args = append(c.Args, g(a))
-		}
-		return c
-	}
-	return e // a leaf
+	return mapExpr(e, func(c Expr) Expr { return in.expr(c, env, pc) })
 }
 
 // call returns the inlined call x with the inlined arguments args.

@@ -75,18 +75,13 @@ func (p *printer) paren(e Expr, ok bool) {
 	p.expr(e)
 }
 
+// expr prints e: a leaf (leaf), a call-like expression (call), an
+// operation (operation), or a postfix or composite expression here.
 func (p *printer) expr(e Expr) {
-	if p.leaf(e) {
+	if p.leaf(e) || p.call(e) || p.operation(e) {
 		return
 	}
 	switch x := e.(type) {
-	case *ToDecimal:
-		p.str("Number(")
-		p.expr(x.X)
-		p.str(")")
-	case *TypeOf:
-		p.str("typeof ")
-		p.paren(x.X, prec(x.X) < unaryPrec || isNegLit(x.X))
 	case *Method:
 		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
 		p.str("." + x.Name)
@@ -95,26 +90,6 @@ func (p *printer) expr(e Expr) {
 			p.list(x.Args)
 			p.str(")")
 		}
-	case *Unary:
-		p.str(x.Op.String())
-		// "- -x" rather than "--x" (a decrement) or "-(-x)", which would
-		// nest deeper than the source did; a folded negative literal keeps
-		// parentheses: -(-5).
-		if y, ok := x.X.(*Unary); ok && x.Op == SUB && y.Op == SUB {
-			p.str(" ")
-		}
-		p.paren(x.X, prec(x.X) < unaryPrec || isNegLit(x.X))
-	case *Binary:
-		pr := x.Op.Precedence()
-		p.paren(x.X, prec(x.X) < pr)
-		p.str(" " + x.Op.String() + " ")
-		p.paren(x.Y, prec(x.Y) <= pr || isNegLit(x.Y) && (x.Op == ADD || x.Op == SUB))
-	case *Cond:
-		p.paren(x.Cond, prec(x.Cond) == condPrec)
-		p.str(" ? ")
-		p.expr(x.Then)
-		p.str(" : ")
-		p.expr(x.Else)
 	case *ArrayLit:
 		p.str("[")
 		p.list(x.Elems)
@@ -137,21 +112,86 @@ func (p *printer) expr(e Expr) {
 	case *Member:
 		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
 		p.str(FieldSuffix(x.Name))
-	case *Floor:
-		p.call("Math.floor", []Expr{x.X})
-	case *Digits:
-		p.call("String", []Expr{x.X})
-	case *Convert:
-		if x.Radix10 {
-			p.call(x.Fun, []Expr{x.X, &IntLit{Value: 10}})
-			break
-		}
-		p.call(x.Fun, []Expr{x.X})
-	case *Call:
-		p.call(x.Fun, x.Args)
-	case *External:
-		p.call(x.Fun, x.Args)
 	}
+}
+
+// operation prints e if it is a prefix, infix or conditional operation,
+// and reports whether it was.
+func (p *printer) operation(e Expr) bool {
+	switch x := e.(type) {
+	case *TypeOf:
+		p.str("typeof ")
+		p.paren(x.X, prec(x.X) < unaryPrec || isNegLit(x.X))
+	case *Unary:
+		p.str(x.Op.String())
+		// "- -x" rather than "--x" (a decrement) or "-(-x)", which would
+		// nest deeper than the source did; a folded negative literal keeps
+		// parentheses: -(-5).
+		if y, ok := x.X.(*Unary); ok && x.Op == SUB && y.Op == SUB {
+			p.str(" ")
+		}
+		p.paren(x.X, prec(x.X) < unaryPrec || isNegLit(x.X))
+	case *Binary:
+		pr := x.Op.Precedence()
+		p.paren(x.X, prec(x.X) < pr)
+		p.str(" " + x.Op.String() + " ")
+		p.paren(x.Y, prec(x.Y) <= pr || isNegLit(x.Y) && (x.Op == ADD || x.Op == SUB))
+	case *Cond:
+		p.paren(x.Cond, prec(x.Cond) == condPrec)
+		p.str(" ? ")
+		p.expr(x.Then)
+		p.str(" : ")
+		p.expr(x.Else)
+	default:
+		return false
+	}
+	return true
+}
+
+// callName returns the name that the call-like expression e prints with,
+// and false when e is not one. Its arguments are its children, slot by
+// slot: Number(X) for a ToDecimal, Math.floor(X) for a Floor, String(X)
+// for Digits.
+func callName(e Expr) (string, bool) {
+	switch x := e.(type) {
+	case *ToDecimal:
+		return "Number", true
+	case *Floor:
+		return "Math.floor", true
+	case *Digits:
+		return "String", true
+	case *Convert:
+		return x.Fun, true
+	case *Call:
+		return x.Fun, true
+	case *External:
+		return x.Fun, true
+	}
+	return "", false
+}
+
+// call prints e if it is call-like (callName), with its children as the
+// arguments, and reports whether it was. A parseInt that gave the radix
+// 10 prints it.
+func (p *printer) call(e Expr) bool {
+	fun, ok := callName(e)
+	if !ok {
+		return false
+	}
+	p.str(fun + "(")
+	first := true
+	eachChild(e, func(c Node) {
+		if !first {
+			p.str(", ")
+		}
+		first = false
+		p.expr(c.(Expr))
+	})
+	if x, ok := e.(*Convert); ok && x.Radix10 {
+		p.str(", 10")
+	}
+	p.str(")")
+	return true
 }
 
 // leaf prints e if it is a literal or a name, and reports whether it was.
@@ -201,13 +241,6 @@ func (p *printer) leaf(e Expr) bool {
 		return false
 	}
 	return true
-}
-
-// call prints fun(args...).
-func (p *printer) call(fun string, args []Expr) {
-	p.str(fun + "(")
-	p.list(args)
-	p.str(")")
 }
 
 // list prints expressions separated by commas.
@@ -476,5 +509,5 @@ func SameFunction(f, g *FuncDecl) bool {
 			return false
 		}
 	}
-	return BlockString(f.Body) == BlockString(g.Body)
+	return Equal(f.Body, g.Body)
 }

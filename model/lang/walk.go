@@ -1,264 +1,373 @@
 package lang
 
-import "fmt"
+import (
+	"fmt"
+	"reflect"
+)
+
+// The child walker. Every node kind lists its children once, by slot
+// (slots): a slot is one child position of the kind, a field holding one
+// child or a list of them, in a fixed order. An absent child (the Else of
+// an If without one, the Init of a for (; c;)) is reported as absent in
+// its slot, and a list as a list, so that For{Cond: c} and For{Init: c}
+// differ and two nodes of one kind pair their children slot by slot. What
+// a node holds besides its children (an operator, a name, a literal's
+// value) are its leaves (leaves). Equal, Key, Inspect, RewriteExpr,
+// RewriteBlock and the printer's argument lists derive from these two
+// functions, in the manner of go/ast.Walk and the field-by-field cursor of
+// golang.org/x/tools/go/ast/astutil.Apply.
+
+// A slot is one child position of a node: a field holding one child
+// (len 1; at(0) is nil when the child is absent) or a list of children.
+type slot interface {
+	len() int
+	// at returns the i-th child, nil when absent. For a list of parts (an
+	// argument, an object literal's field, a step of an assignment's
+	// path) it is the part's expression, and name(i) the part's name.
+	at(i int) Node
+	name(i int) string
+	// copyList gives the node that holds the slot a copy of the list, so
+	// that set leaves the node it was copied from alone; set makes n the
+	// i-th child (for a part, of a copy of the part).
+	copyList()
+	set(i int, n Node)
+	role() role
+}
+
+// role is what a slot's children are to a rewriting: expressions read,
+// names written or declared (an assignment's target, a local, a loop's
+// item, a function's parameters), or statements.
+type role int
+
+const (
+	exprRole role = iota
+	nameRole
+	stmtRole
+)
+
+// one is a slot of one child of type T (Expr, Stmt, *Block or *Ident).
+type one[T interface {
+	Node
+	comparable
+}] struct{ p *T }
+
+func (s one[T]) len() int { return 1 }
+
+func (s one[T]) at(int) Node {
+	var none T
+	if *s.p == none {
+		return nil
+	}
+	return *s.p
+}
+
+func (s one[T]) name(int) string { return "" }
+func (s one[T]) copyList()       {}
+
+func (s one[T]) set(_ int, n Node) {
+	var none T
+	if n == nil {
+		*s.p = none
+		return
+	}
+	*s.p = n.(T)
+}
+
+func (s one[T]) role() role { return roleOf(s.p) }
+
+// list is a slot of a list of children of type T.
+type list[T Node] struct{ p *[]T }
+
+func (s list[T]) len() int          { return len(*s.p) }
+func (s list[T]) at(i int) Node     { return (*s.p)[i] }
+func (s list[T]) name(int) string   { return "" }
+func (s list[T]) copyList()         { *s.p = append((*s.p)[:0:0], *s.p...) }
+func (s list[T]) set(i int, n Node) { (*s.p)[i] = n.(T) }
+func (s list[T]) role() role        { return roleOf(s.p) }
+
+// roleOf tells the role of a slot by the type of the field that holds it.
+func roleOf(field any) role {
+	switch field.(type) {
+	case **Ident, *[]*Ident:
+		return nameRole
+	case *Stmt, **Block, *[]Stmt:
+		return stmtRole
+	}
+	return exprRole
+}
+
+// A namedExpr is an element of a list that names its expression: an Arg,
+// a FieldInit or a Sel (whose Index is absent for a field step).
+type namedExpr[P any] interface {
+	partName() string
+	expr() Expr
+	withExpr(Expr) P
+}
+
+func (a *Arg) partName() string       { return a.Name }
+func (a *Arg) expr() Expr             { return a.Value }
+func (f *FieldInit) partName() string { return f.Name }
+func (f *FieldInit) expr() Expr       { return f.Value }
+func (s *Sel) partName() string       { return s.Name }
+func (s *Sel) expr() Expr             { return s.Index }
+
+func (a *Arg) withExpr(e Expr) *Arg {
+	c := *a
+	c.Value = e
+	return &c
+}
+
+func (f *FieldInit) withExpr(e Expr) *FieldInit {
+	c := *f
+	c.Value = e
+	return &c
+}
+
+func (s *Sel) withExpr(e Expr) *Sel {
+	c := *s
+	c.Index = e
+	return &c
+}
+
+// parts is a slot of a list of parts.
+type parts[P namedExpr[P]] struct{ p *[]P }
+
+func (s parts[P]) len() int { return len(*s.p) }
+
+func (s parts[P]) at(i int) Node { return (*s.p)[i].expr() }
+
+func (s parts[P]) name(i int) string { return (*s.p)[i].partName() }
+func (s parts[P]) copyList()         { *s.p = append((*s.p)[:0:0], *s.p...) }
+func (s parts[P]) set(i int, n Node) { e, _ := n.(Expr); (*s.p)[i] = (*s.p)[i].withExpr(e) }
+func (s parts[P]) role() role        { return exprRole }
+
+// maxSlots is the most slots a kind has (ForEach's).
+const maxSlots = 5
+
+// slots appends the slots of n to s, in the order of n's kind.
+func slots(s []slot, n Node) []slot {
+	if s, ok := exprSlots(s, n); ok {
+		return s
+	}
+	return stmtSlots(s, n)
+}
+
+// exprSlots appends the slots of the expression n and reports whether n is
+// an expression.
+func exprSlots(s []slot, n Node) ([]slot, bool) {
+	switch x := n.(type) {
+	case *IntLit, *DecLit, *BoolLit, *StrLit, *Absent, *EventField, *SysVar, *Ident, *EventParam, *InState:
+		return s, true
+	case *TypeOf:
+		return append(s, one[Expr]{&x.X}), true
+	case *ToDecimal:
+		return append(s, one[Expr]{&x.X}), true
+	case *Method:
+		return append(s, one[Expr]{&x.X}, list[Expr]{&x.Args}), true
+	case *Unary:
+		return append(s, one[Expr]{&x.X}), true
+	case *Binary:
+		return append(s, one[Expr]{&x.X}, one[Expr]{&x.Y}), true
+	case *Cond:
+		return append(s, one[Expr]{&x.Cond}, one[Expr]{&x.Then}, one[Expr]{&x.Else}), true
+	case *ArrayLit:
+		return append(s, list[Expr]{&x.Elems}), true
+	case *ObjectLit:
+		return append(s, parts[*FieldInit]{&x.Fields}), true
+	case *Index:
+		return append(s, one[Expr]{&x.X}, one[Expr]{&x.Index}), true
+	case *Member:
+		return append(s, one[Expr]{&x.X}), true
+	case *Floor:
+		return append(s, one[Expr]{&x.X}), true
+	case *Digits:
+		return append(s, one[Expr]{&x.X}), true
+	case *Convert:
+		return append(s, one[Expr]{&x.X}), true
+	case *Call:
+		return append(s, list[Expr]{&x.Args}), true
+	case *External:
+		return append(s, list[Expr]{&x.Args}), true
+	}
+	return s, false
+}
+
+// stmtSlots appends the slots of the statement or block n.
+func stmtSlots(s []slot, n Node) []slot {
+	switch x := n.(type) {
+	case *Block:
+		return append(s, list[Stmt]{&x.Stmts})
+	case *Assign:
+		return append(s, one[*Ident]{&x.Target}, parts[*Sel]{&x.Path}, one[Expr]{&x.Value})
+	case *IncDec:
+		return append(s, one[*Ident]{&x.Target}, parts[*Sel]{&x.Path})
+	case *Decl:
+		return append(s, one[*Ident]{&x.Name}, one[Expr]{&x.Value})
+	case *If:
+		return append(s, one[Expr]{&x.Cond}, one[*Block]{&x.Then}, one[Stmt]{&x.Else})
+	case *While:
+		return append(s, one[Expr]{&x.Cond}, one[*Block]{&x.Body})
+	case *For:
+		return append(s, one[Stmt]{&x.Init}, one[Expr]{&x.Cond}, one[Stmt]{&x.Post}, one[*Block]{&x.Body})
+	case *ForEach:
+		return append(s, one[*Ident]{&x.Item}, one[*Ident]{&x.Index}, one[Expr]{&x.Array}, one[Expr]{&x.Cond}, one[*Block]{&x.Body})
+	case *Raise:
+		return append(s, parts[*Arg]{&x.Args})
+	case *Send:
+		return append(s, parts[*Arg]{&x.Args}, one[Expr]{&x.Delay})
+	case *Cancel:
+		return s
+	case *Assume:
+		return append(s, one[Expr]{&x.Cond})
+	case *Bound:
+		return append(s, one[Expr]{&x.Cond})
+	case *FuncDecl:
+		return append(s, one[*Ident]{&x.Name}, list[*Ident]{&x.Params}, one[*Block]{&x.Body})
+	case *Return:
+		return append(s, one[Expr]{&x.Value})
+	}
+	panic(fmt.Sprintf("lang: unexpected node %T", n))
+}
+
+// leafValues is what a node holds besides its children and its
+// positions: its names and strings, a number (an integer literal's value,
+// an operator, a bound's limit), a flag and a type, those a kind does not
+// have zero. It is comparable with ==.
+type leafValues struct {
+	text [4]string
+	num  int64
+	flag bool
+	typ  Type
+}
+
+// leaves returns n's leaf values: equal for two nodes of a kind exactly
+// when they agree in everything but their children and positions. A
+// decimal literal's is its value (not the text it was written as); a
+// black-box call's its name and result type (its parameters' types follow
+// from its name).
+func leaves(n Node) leafValues {
+	switch x := n.(type) {
+	case *IntLit:
+		return leafValues{num: x.Value}
+	case *DecLit:
+		return leafValues{text: [4]string{x.Value.RatString()}}
+	case *BoolLit:
+		return leafValues{flag: x.Value}
+	case *StrLit:
+		return leafValues{text: [4]string{x.Value}}
+	case *Absent:
+		return leafValues{flag: x.Null}
+	case *EventField:
+		return leafValues{text: [4]string{x.Field}}
+	case *SysVar:
+		return leafValues{text: [4]string{x.Name, x.Processor}}
+	case *Ident:
+		return leafValues{text: [4]string{x.Name}}
+	case *EventParam:
+		return leafValues{text: [4]string{x.Name}}
+	case *InState:
+		return leafValues{text: [4]string{x.State}}
+	}
+	return operatorLeaves(n)
+}
+
+// operatorLeaves returns the leaf values of the nodes with children.
+func operatorLeaves(n Node) leafValues {
+	switch x := n.(type) {
+	case *Method:
+		return leafValues{text: [4]string{x.Name}, flag: x.Call}
+	case *Unary:
+		return leafValues{num: int64(x.Op)}
+	case *Binary:
+		return leafValues{num: int64(x.Op)}
+	case *Member:
+		return leafValues{text: [4]string{x.Name}}
+	case *Convert:
+		return leafValues{text: [4]string{x.Fun}, flag: x.Radix10}
+	case *Call:
+		return leafValues{text: [4]string{x.Fun}}
+	case *External:
+		return leafValues{text: [4]string{x.Fun}, typ: x.Result}
+	case *Assign:
+		return leafValues{num: int64(x.Op)}
+	case *IncDec:
+		return leafValues{num: int64(x.Op)}
+	case *Decl:
+		return leafValues{typ: x.Type}
+	case *Raise:
+		return leafValues{text: [4]string{x.Event, x.ID}, flag: x.Platform}
+	case *Send:
+		return leafValues{text: [4]string{x.Event, x.Target, x.ID, x.From}}
+	case *Cancel:
+		return leafValues{text: [4]string{x.SendID}, flag: x.Prefix}
+	case *Bound:
+		return leafValues{text: [4]string{string(x.Name)}, num: x.Limit}
+	}
+	return leafValues{}
+}
+
+// absent reports whether n is no node: nil, or a nil pointer of a node
+// type (a nil *Block passed as a Node).
+func absent(n Node) bool {
+	return n == nil || reflect.ValueOf(n).IsNil()
+}
+
+// copyNode returns a copy of the node n that shares n's children.
+func copyNode[N Node](n N) N {
+	v := reflect.ValueOf(n).Elem()
+	c := reflect.New(v.Type())
+	c.Elem().Set(v)
+	return c.Interface().(N)
+}
 
 // Inspect traverses the tree rooted at n in depth-first order, as
 // go/ast.Inspect does: it calls f(n); if that returns true, it inspects
 // each child (argument values included) and then calls f(nil).
 func Inspect(n Node, f func(Node) bool) {
-	var visit func(Node)
-	visit = func(n Node) {
-		if n == nil || !f(n) {
-			return
-		}
-		eachChild(n, visit)
-		f(nil)
+	if n == nil || !f(n) {
+		return
 	}
-	visit(n)
+	eachChild(n, func(c Node) { Inspect(c, f) })
+	f(nil)
 }
 
-// eachChild calls visit for each child of n, in order, skipping absent
-// ones (argument values included).
+// eachChild calls visit for each child of n present, slot by slot
+// (argument values included).
 func eachChild(n Node, visit func(Node)) {
-	if !exprChildren(n, visit) {
-		stmtChildren(n, visit)
-	}
-}
-
-// exprChildren calls visit for each operand of the expression n and
-// reports whether n is an expression.
-func exprChildren(n Node, visit func(Node)) bool {
-	switch x := n.(type) {
-	case *IntLit, *DecLit, *BoolLit, *StrLit, *Absent, *EventField, *SysVar, *Ident, *EventParam, *InState:
-	case *TypeOf:
-		visit(x.X)
-	case *ToDecimal:
-		visit(x.X)
-	case *Method:
-		visit(x.X)
-		visitExprs(x.Args, visit)
-	case *Unary:
-		visit(x.X)
-	case *Binary:
-		visit(x.X)
-		visit(x.Y)
-	case *Cond:
-		visit(x.Cond)
-		visit(x.Then)
-		visit(x.Else)
-	case *ArrayLit:
-		visitExprs(x.Elems, visit)
-	case *ObjectLit:
-		for _, fi := range x.Fields {
-			visit(fi.Value)
-		}
-	case *Index:
-		visit(x.X)
-		visit(x.Index)
-	case *Member:
-		visit(x.X)
-	case *Floor:
-		visit(x.X)
-	case *Digits:
-		visit(x.X)
-	case *Convert:
-		visit(x.X)
-	case *Call:
-		visitExprs(x.Args, visit)
-	case *External:
-		visitExprs(x.Args, visit)
-	default:
-		return false
-	}
-	return true
-}
-
-// stmtChildren calls visit for each child of the statement or block n.
-func stmtChildren(n Node, visit func(Node)) {
-	switch x := n.(type) {
-	case *Block:
-		for _, s := range x.Stmts {
-			visit(s)
-		}
-	case *Assign:
-		visit(x.Target)
-		inspectPath(x.Path, visit)
-		visit(x.Value)
-	case *IncDec:
-		visit(x.Target)
-		inspectPath(x.Path, visit)
-	case *ForEach:
-		visit(x.Item)
-		if x.Index != nil {
-			visit(x.Index)
-		}
-		visit(x.Array)
-		if x.Cond != nil {
-			visit(x.Cond)
-		}
-		inspectBlock(x.Body, visit)
-	case *Decl:
-		visit(x.Name)
-		if x.Value != nil {
-			visit(x.Value)
-		}
-	case *If:
-		visit(x.Cond)
-		inspectBlock(x.Then, visit)
-		if x.Else != nil {
-			visit(x.Else)
-		}
-	case *While:
-		visit(x.Cond)
-		inspectBlock(x.Body, visit)
-	case *For:
-		if x.Init != nil {
-			visit(x.Init)
-		}
-		if x.Cond != nil {
-			visit(x.Cond)
-		}
-		if x.Post != nil {
-			visit(x.Post)
-		}
-		inspectBlock(x.Body, visit)
-	case *Raise:
-		inspectArgs(x.Args, visit)
-	case *Send:
-		inspectArgs(x.Args, visit)
-		if x.Delay != nil {
-			visit(x.Delay)
-		}
-	case *Cancel:
-	case *Assume:
-		visit(x.Cond)
-	case *Bound:
-		visit(x.Cond)
-	case *FuncDecl:
-		visit(x.Name)
-		for _, p := range x.Params {
-			visit(p)
-		}
-		inspectBlock(x.Body, visit)
-	case *Return:
-		if x.Value != nil {
-			visit(x.Value)
-		}
-	default:
-		panic(fmt.Sprintf("lang: unexpected node %T", n))
-	}
-}
-
-func visitExprs(es []Expr, visit func(Node)) {
-	for _, e := range es {
-		visit(e)
-	}
-}
-
-func inspectBlock(b *Block, visit func(Node)) {
-	if b != nil {
-		visit(b)
-	}
-}
-
-func inspectPath(path []*Sel, visit func(Node)) {
-	for _, s := range path {
-		if s.Index != nil {
-			visit(s.Index)
+	var buf [maxSlots]slot
+	for _, s := range slots(buf[:0], n) {
+		for i := range s.len() {
+			if c := s.at(i); c != nil {
+				visit(c)
+			}
 		}
 	}
 }
 
-func inspectArgs(args []*Arg, visit func(Node)) {
-	for _, a := range args {
-		visit(a.Value)
+// mapExpr returns a copy of the expression e whose children are g of e's,
+// slot by slot.
+func mapExpr(e Expr, g func(Expr) Expr) Expr {
+	c := copyNode(e)
+	var buf [maxSlots]slot
+	for _, s := range slots(buf[:0], c) {
+		s.copyList()
+		for i := range s.len() {
+			if x := s.at(i); x != nil {
+				s.set(i, g(x.(Expr)))
+			}
+		}
 	}
+	return c
 }
 
 // RewriteExpr returns a copy of e in which f has been applied bottom-up to
 // every sub-expression: each node is copied, its children are rewritten,
 // and f receives the copy and returns its replacement. e is not modified.
 func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
-	var c Expr
-	switch x := e.(type) {
-	case nil:
+	if e == nil {
 		return nil
-	case *IntLit:
-		y := *x
-		c = &y
-	case *DecLit:
-		y := *x
-		c = &y
-	case *BoolLit:
-		y := *x
-		c = &y
-	case *Ident:
-		y := *x
-		c = &y
-	case *EventParam:
-		y := *x
-		c = &y
-	case *InState:
-		y := *x
-		c = &y
-	case *StrLit:
-		y := *x
-		c = &y
-	case *Absent:
-		y := *x
-		c = &y
-	case *EventField:
-		y := *x
-		c = &y
-	case *SysVar:
-		y := *x
-		c = &y
-	case *TypeOf:
-		c = &TypeOf{OpPos: x.OpPos, X: RewriteExpr(x.X, f)}
-	case *ToDecimal:
-		c = &ToDecimal{Start: x.Start, X: RewriteExpr(x.X, f)}
-	case *Method:
-		m := &Method{X: RewriteExpr(x.X, f), DotPos: x.DotPos, Name: x.Name, Call: x.Call}
-		for _, a := range x.Args {
-			m.Args = append(m.Args, RewriteExpr(a, f))
-		}
-		c = m
-	case *Unary:
-		c = &Unary{OpPos: x.OpPos, Op: x.Op, X: RewriteExpr(x.X, f)}
-	case *Binary:
-		c = &Binary{X: RewriteExpr(x.X, f), OpPos: x.OpPos, Op: x.Op, Y: RewriteExpr(x.Y, f)}
-	case *Cond:
-		c = &Cond{Cond: RewriteExpr(x.Cond, f), Question: x.Question, Then: RewriteExpr(x.Then, f), Else: RewriteExpr(x.Else, f)}
-	case *ArrayLit:
-		a := &ArrayLit{Lbrack: x.Lbrack}
-		for _, e := range x.Elems {
-			a.Elems = append(a.Elems, RewriteExpr(e, f))
-		}
-		c = a
-	case *ObjectLit:
-		o := &ObjectLit{Lbrace: x.Lbrace}
-		for _, fi := range x.Fields {
-			o.Fields = append(o.Fields, &FieldInit{NamePos: fi.NamePos, Name: fi.Name, Value: RewriteExpr(fi.Value, f)})
-		}
-		c = o
-	case *Index:
-		c = &Index{X: RewriteExpr(x.X, f), Lbrack: x.Lbrack, Index: RewriteExpr(x.Index, f)}
-	case *Member:
-		c = &Member{X: RewriteExpr(x.X, f), DotPos: x.DotPos, Name: x.Name}
-	case *Floor:
-		c = &Floor{Start: x.Start, X: RewriteExpr(x.X, f)}
-	case *Digits:
-		c = &Digits{Start: x.Start, X: RewriteExpr(x.X, f)}
-	case *Convert:
-		c = &Convert{Start: x.Start, Fun: x.Fun, X: RewriteExpr(x.X, f), Radix10: x.Radix10}
-	case *Call:
-		c = &Call{FunPos: x.FunPos, Fun: x.Fun, Args: rewriteExprs(x.Args, f)}
-	case *External:
-		c = &External{FunPos: x.FunPos, Fun: x.Fun, Args: rewriteExprs(x.Args, f), Params: x.Params, Result: x.Result}
-	default:
-		panic(fmt.Sprintf("lang: unexpected expression %T", e))
 	}
-	return f(c)
+	return f(mapExpr(e, func(c Expr) Expr { return RewriteExpr(c, f) }))
 }
 
 // RewriteBlock returns a copy of b in which every expression of every
@@ -269,70 +378,31 @@ func RewriteBlock(b *Block, f func(Expr) Expr) *Block {
 	if b == nil {
 		return nil
 	}
-	c := &Block{Lbrace: b.Lbrace}
-	if b.Stmts != nil {
-		c.Stmts = make([]Stmt, len(b.Stmts))
-	}
-	for i, s := range b.Stmts {
-		c.Stmts[i] = rewriteStmt(s, f)
-	}
-	return c
+	return rewriteStmt(b, f).(*Block)
 }
 
+// rewriteStmt returns a copy of the statement s with its expressions
+// rewritten (RewriteBlock).
 func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
-	switch x := s.(type) {
-	case nil:
-		return nil
-	case *Block:
-		return RewriteBlock(x, f)
-	case *Assign:
-		return &Assign{Target: copyIdent(x.Target), Path: rewritePath(x.Path, f), OpPos: x.OpPos, Op: x.Op, Value: RewriteExpr(x.Value, f)}
-	case *IncDec:
-		return &IncDec{Target: copyIdent(x.Target), Path: rewritePath(x.Path, f), OpPos: x.OpPos, Op: x.Op}
-	case *ForEach:
-		var index *Ident
-		if x.Index != nil {
-			index = copyIdent(x.Index)
-		}
-		return &ForEach{ForPos: x.ForPos, Item: copyIdent(x.Item), Index: index, Array: RewriteExpr(x.Array, f), Cond: RewriteExpr(x.Cond, f), Body: RewriteBlock(x.Body, f)}
-	case *Decl:
-		return &Decl{DeclPos: x.DeclPos, Name: copyIdent(x.Name), Type: x.Type, Value: RewriteExpr(x.Value, f)}
-	case *If:
-		return &If{IfPos: x.IfPos, Cond: RewriteExpr(x.Cond, f), Then: RewriteBlock(x.Then, f), Else: rewriteStmt(x.Else, f)}
-	case *While:
-		return &While{WhilePos: x.WhilePos, Cond: RewriteExpr(x.Cond, f), Body: RewriteBlock(x.Body, f)}
-	case *For:
-		return &For{ForPos: x.ForPos, Init: rewriteStmt(x.Init, f), Cond: RewriteExpr(x.Cond, f),
-			Post: rewriteStmt(x.Post, f), Body: RewriteBlock(x.Body, f)}
-	case *Raise:
-		return &Raise{RaisePos: x.RaisePos, Event: x.Event, Args: rewriteArgs(x.Args, f), ID: x.ID, Platform: x.Platform}
-	case *Send:
-		return &Send{SendPos: x.SendPos, Event: x.Event, Args: rewriteArgs(x.Args, f), Target: x.Target, Delay: RewriteExpr(x.Delay, f), ID: x.ID, From: x.From}
-	case *Cancel:
-		return &Cancel{CancelPos: x.CancelPos, SendID: x.SendID, Prefix: x.Prefix}
-	case *Assume:
-		return &Assume{AssumePos: x.AssumePos, Cond: RewriteExpr(x.Cond, f)}
-	case *Bound:
-		return &Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: RewriteExpr(x.Cond, f)}
-	case *FuncDecl:
-		params := make([]*Ident, len(x.Params))
-		for i, p := range x.Params {
-			params[i] = copyIdent(p)
-		}
-		return &FuncDecl{FuncPos: x.FuncPos, Name: copyIdent(x.Name), Params: params, Body: RewriteBlock(x.Body, f)}
-	case *Return:
-		return &Return{ReturnPos: x.ReturnPos, Value: RewriteExpr(x.Value, f)}
-	}
-	panic(fmt.Sprintf("lang: unexpected statement %T", s))
-}
-
-func rewriteExprs(es []Expr, f func(Expr) Expr) []Expr {
-	if es == nil {
+	if absent(s) {
 		return nil
 	}
-	c := make([]Expr, len(es))
-	for i, e := range es {
-		c[i] = RewriteExpr(e, f)
+	c := copyNode(s)
+	var buf [maxSlots]slot
+	for _, sl := range slots(buf[:0], c) {
+		sl.copyList()
+		for i := range sl.len() {
+			switch x := sl.at(i); {
+			case sl.role() == exprRole:
+				e, _ := x.(Expr)
+				sl.set(i, RewriteExpr(e, f)) // a part is copied even without its expression
+			case x == nil:
+			case sl.role() == nameRole:
+				sl.set(i, copyNode(x))
+			default:
+				sl.set(i, rewriteStmt(x.(Stmt), f))
+			}
+		}
 	}
 	return c
 }
@@ -340,29 +410,6 @@ func rewriteExprs(es []Expr, f func(Expr) Expr) []Expr {
 func copyIdent(x *Ident) *Ident {
 	y := *x
 	return &y
-}
-
-// rewritePath rewrites the index expressions of an assignment's path.
-func rewritePath(path []*Sel, f func(Expr) Expr) []*Sel {
-	if path == nil {
-		return nil
-	}
-	c := make([]*Sel, len(path))
-	for i, s := range path {
-		c[i] = &Sel{Pos: s.Pos, Name: s.Name, Index: RewriteExpr(s.Index, f)}
-	}
-	return c
-}
-
-func rewriteArgs(args []*Arg, f func(Expr) Expr) []*Arg {
-	if args == nil {
-		return nil
-	}
-	c := make([]*Arg, len(args))
-	for i, a := range args {
-		c[i] = &Arg{NamePos: a.NamePos, Name: a.Name, Value: RewriteExpr(a.Value, f)}
-	}
-	return c
 }
 
 // WithEventName returns e with _event.name replaced by the name of the

@@ -2,6 +2,8 @@ package lang
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -183,6 +185,19 @@ func TestEqual(t *testing.T) {
 		if got := Equal(a, b); got != tt.want {
 			t.Errorf("Equal(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
+		if got := Key(a) == Key(b); got != tt.want {
+			t.Errorf("Key(%q) == Key(%q) is %v, want %v:\n%s\n%s", tt.a, tt.b, got, tt.want, Key(a), Key(b))
+		}
+	}
+	// The same child in another slot is another tree.
+	step := func() Stmt { return &IncDec{Target: &Ident{Name: "i"}, Op: INC} }
+	init, post := &For{Init: step(), Body: &Block{}}, &For{Post: step(), Body: &Block{}}
+	if Equal(init, post) || Key(init) == Key(post) {
+		t.Errorf("for (i++;;) equals for (;; i++): %s", Key(init))
+	}
+	// A decimal literal is its value, however written.
+	if d1, d2 := mustParseExpr(t, "1.50"), mustParseExpr(t, "1.5"); !Equal(d1, d2) || Key(d1) != Key(d2) {
+		t.Errorf("1.50 and 1.5 differ: %s %s", Key(d1), Key(d2))
 	}
 	if !Equal(nil, nil) || Equal(nil, &Block{}) || !Equal(&Block{}, &Block{Stmts: []Stmt{}}) {
 		t.Error("Equal on nil and empty blocks")
@@ -234,4 +249,58 @@ func TestUsesDefs(t *testing.T) {
 	if got := strings.Join(Uses(d), " "); got != "y" {
 		t.Errorf("Uses(decl) = %q", got)
 	}
+}
+
+// TestKeyIsEqual checks, on every node of the printer's corpora and
+// golden inputs, that Key and Equal are one identity, and that a rewritten
+// copy is equal to its original.
+func TestKeyIsEqual(t *testing.T) {
+	ins, err := filepath.Glob(filepath.Join("testdata", "print", "*.in"))
+	if err != nil || len(ins) == 0 {
+		t.Fatalf("no inputs: %v", err)
+	}
+	srcs := append([]string{}, stmtCorpus...)
+	for _, e := range exprCorpus {
+		srcs = append(srcs, "x = "+e)
+	}
+	for _, in := range ins {
+		src, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, string(src))
+	}
+	var nodes []Node
+	for _, src := range srcs {
+		Inspect(mustParseStmts(t, src), func(n Node) bool {
+			if n != nil {
+				nodes = append(nodes, n)
+			}
+			return true
+		})
+	}
+	keys := make([]string, len(nodes))
+	for i, n := range nodes {
+		keys[i] = Key(n)
+		var c Node
+		switch x := n.(type) {
+		case Expr:
+			c = RewriteExpr(x, func(e Expr) Expr { return e })
+		case *Block:
+			c = RewriteBlock(x, func(e Expr) Expr { return e })
+		case Stmt:
+			c = RewriteBlock(&Block{Stmts: []Stmt{x}}, func(e Expr) Expr { return e }).Stmts[0]
+		}
+		if !Equal(n, c) || Key(c) != keys[i] {
+			t.Errorf("a copy of %s differs from it", keys[i])
+		}
+	}
+	for i := range nodes {
+		for j := i + 1; j < len(nodes); j++ {
+			if Equal(nodes[i], nodes[j]) != (keys[i] == keys[j]) {
+				t.Fatalf("Equal is %v for\n%s\n%s", Equal(nodes[i], nodes[j]), keys[i], keys[j])
+			}
+		}
+	}
+	t.Logf("%d nodes", len(nodes))
 }
