@@ -200,7 +200,6 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 				r.fail("node %d: parent %d is not earlier", i, p-1)
 			}
 			n.Parent = s.Nodes[p-1]
-			n.Parent.Children = append(n.Parent.Children, n)
 			if n.In = r.edge(); n.In == nil {
 				r.fail("node %d: no edge from its parent", i)
 			}
@@ -228,9 +227,8 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 			n.Subsumed = s.Nodes[sub-1]
 		}
 		n.Cut = vocab.Bound(r.str())
-		flags := r.ints(3)
-		n.Expanded, n.Reused = flags[0] != 0, flags[1] != 0
-		if flags[2] != 0 {
+		n.Expanded, n.Reused = r.int() != 0, r.int() != 0
+		if r.int() != 0 {
 			n.canon = r.canon()
 			if len(n.canon) < canonicalTerms(n) {
 				r.fail("node %d: a canonical form of %d terms, fewer than the %d of its key", i, len(n.canon), canonicalTerms(n))
@@ -238,9 +236,8 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 		}
 		for j, k := 0, r.count(); j < k; j++ {
 			sb := stepBound{Event: r.str(), Bound: vocab.Bound(r.str())}
-			flags := r.ints(2)
-			v := r.ints(3)
-			sb.Timer, sb.HasLimit, sb.Slot, sb.Count, sb.Limit = flags[0] != 0, flags[1] != 0, v[0], v[1], int64(v[2])
+			sb.Timer, sb.HasLimit = r.int() != 0, r.int() != 0
+			sb.Slot, sb.Count, sb.Limit = r.int(), r.int(), int64(r.int())
 			n.steps = append(n.steps, sb)
 		}
 		s.Nodes = append(s.Nodes, n)
@@ -248,7 +245,30 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 	if len(r.b) != 0 {
 		r.fail("%d bytes after the last node", len(r.b))
 	}
+	linkChildren(s.Nodes)
 	return s, nil
+}
+
+// linkChildren sets the children of nodes whose parents are set, in the
+// nodes' order, all in one allocation.
+func linkChildren(nodes []*Node) {
+	if len(nodes) < 2 {
+		return
+	}
+	count := make([]int32, len(nodes))
+	for _, n := range nodes[1:] {
+		count[n.Parent.ID]++
+	}
+	all := make([]*Node, 0, len(nodes)-1)
+	for i, n := range nodes {
+		if k := int(count[i]); k > 0 {
+			n.Children = all[len(all) : len(all) : len(all)+k]
+			all = all[:len(all)+k]
+		}
+	}
+	for _, n := range nodes[1:] {
+		n.Parent.Children = append(n.Parent.Children, n)
+	}
 }
 
 // writer appends an encoding to b. Strings go through a table: the first
@@ -390,13 +410,14 @@ type reader struct {
 	strs    []string
 	transOf []*mlm.Transition
 	stateOf []*mlm.State
-	// edges is where edges are allocated, edgeSlab at a time.
-	edges []Edge
+	// The slabs edges and their lists are carved from (carve).
+	edgeSlab  []Edge
+	argSlab   []Arg
+	firedSlab []Fired
+	traceSlab []string
 	// canons are the canonical forms read so far (writer.canon).
 	canons [][]solver.Term
 }
-
-const edgeSlab = 1024
 
 func (r *reader) fail(format string, args ...any) { panic(decodeError(fmt.Sprintf(format, args...))) }
 
@@ -422,14 +443,36 @@ func (r *reader) count() int {
 func (r *reader) ints(k int) []int {
 	out := make([]int, k)
 	for i := range out {
-		v, n := binary.Varint(r.b)
-		if n <= 0 {
-			r.fail("bad number")
-		}
-		r.b = r.b[n:]
-		out[i] = int(v)
+		out[i] = r.int()
 	}
 	return out
+}
+
+// int reads one of writer.ints's numbers.
+func (r *reader) int() int {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail("bad number")
+	}
+	r.b = r.b[n:]
+	return int(v)
+}
+
+// slabSize is how many edges, or elements of an edge's lists, the reader
+// allocates at once: a tree's edges are as many as its nodes, each with a
+// few short lists.
+const slabSize = 1024
+
+// carve returns n elements of the slab, allocating a new one when it is
+// used up. The result's capacity is n: an append to it copies, and never
+// writes into the next one's elements.
+func carve[T any](slab *[]T, n int) []T {
+	if len(*slab)+n > cap(*slab) {
+		*slab = make([]T, 0, max(slabSize, n))
+	}
+	start := len(*slab)
+	*slab = (*slab)[:start+n]
+	return (*slab)[start : start+n : start+n]
 }
 
 func (r *reader) str() string { return r.strs[r.strID()] }
@@ -565,7 +608,7 @@ func (r *reader) args() []Arg {
 	if n == 0 {
 		return nil
 	}
-	out := make([]Arg, n)
+	out := carve(&r.argSlab, n)
 	for i := range out {
 		out[i] = Arg{Name: r.str(), Value: r.term()}
 	}
@@ -573,16 +616,13 @@ func (r *reader) args() []Arg {
 }
 
 func (r *reader) edge() *Edge {
-	if r.ints(1)[0] == 0 {
+	if r.int() == 0 {
 		return nil
 	}
-	if len(r.edges) == cap(r.edges) {
-		r.edges = make([]Edge, 0, edgeSlab)
-	}
-	r.edges = append(r.edges, Edge{Event: r.str(), Timer: r.ints(1)[0] != 0, Args: r.args()})
-	e := &r.edges[len(r.edges)-1]
+	e := &carve(&r.edgeSlab, 1)[0]
+	*e = Edge{Event: r.str(), Timer: r.int() != 0, Args: r.args()}
 	if k := r.count(); k > 0 {
-		e.Fired = make([]Fired, k)
+		e.Fired = carve(&r.firedSlab, k)
 		for i := range e.Fired {
 			e.Fired[i] = Fired{T: r.transition(), Path: r.str()}
 		}
@@ -591,7 +631,7 @@ func (r *reader) edge() *Edge {
 		e.Outputs = append(e.Outputs, Output{Event: r.str(), Target: r.str(), Args: r.args()})
 	}
 	if k := r.count(); k > 0 {
-		e.Trace = make([]string, k)
+		e.Trace = carve(&r.traceSlab, k)
 		for i := range e.Trace {
 			e.Trace[i] = r.str()
 		}
