@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 )
 
@@ -42,32 +41,7 @@ type context struct {
 	c C.Z3_context
 }
 
-// idle holds contexts whose solvers were closed, for the next New: an
-// analysis makes its tree, its tests and its analyses each with a solver
-// of its own, one after the other, and a new context costs its memory's
-// first touch (on AQS at depth 12 with the base tree cached, Z3 touching
-// new pages was 8 % of an analyze's CPU, for five contexts). A context
-// a closed solver leaves holds no term and no solver of its own: every
-// reference the package took was released, so the next solver starts
-// as in a new context, except that Z3's memory is warm.
-var idle struct {
-	sync.Mutex
-	ctxs []*context
-}
-
-// maxIdle bounds the contexts kept idle: one per worker of a few
-// analyses at once.
-const maxIdle = 4
-
 func newContext() (*context, error) {
-	idle.Lock()
-	if k := len(idle.ctxs); k > 0 {
-		x := idle.ctxs[k-1]
-		idle.ctxs = idle.ctxs[:k-1]
-		idle.Unlock()
-		return x, nil
-	}
-	idle.Unlock()
 	cfg := C.Z3_mk_config()
 	if cfg == nil {
 		return nil, errors.New("z3: cannot create configuration")
@@ -82,15 +56,7 @@ func newContext() (*context, error) {
 	return &context{c: c}, nil
 }
 
-// del gives the context back for another solver, or deletes it when
-// enough are idle.
 func (x *context) del() {
-	idle.Lock()
-	defer idle.Unlock()
-	if len(idle.ctxs) < maxIdle {
-		idle.ctxs = append(idle.ctxs, x)
-		return
-	}
 	C.Z3_del_context(x.c)
 	x.c = nil
 }
