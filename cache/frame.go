@@ -90,12 +90,19 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p[:min(len(p), chunk)])
 }
 
+// compression is the DEFLATE level of the frames. Writing is on the
+// analyses' path (a tree is stored before the report is out) and reading
+// is hardly slowed by it: the fastest level compresses an encoded tree of
+// AQS at depth 12 (1.1 MB) in a fifth of the default level's time to 203
+// KB instead of 155 KB.
+const compression = flate.BestSpeed
+
 // pack frames data stored under kind and key, and returns the frame and its
 // checksum. It stops with the context's error once the context ends.
 func pack(ctx context.Context, kind, key string, data []byte) (frame, sum []byte, err error) {
 	hdr := header(kind, key)
 	b := bytes.NewBuffer(bytes.Clone(hdr))
-	w, err := flate.NewWriter(b, flate.DefaultCompression)
+	w, err := flate.NewWriter(b, compression)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -107,6 +107,12 @@ func TestDecodeRejects(t *testing.T) {
 	if _, err := engine.DecodeSET(other, enc); !errors.Is(err, engine.ErrEncoding) {
 		t.Errorf("tree of another machine: err = %v, want ErrEncoding", err)
 	}
+	// A tree of an earlier format (format 7 wrote every string out) is
+	// refused, not misread: the cache's keys do not even look it up.
+	older := append([]byte("SET7"), enc[len(engine.EncodingVersion):]...)
+	if _, err := engine.DecodeSET(tri, older); !errors.Is(err, engine.ErrEncoding) {
+		t.Errorf("tree of format 7: err = %v, want ErrEncoding", err)
+	}
 	for cut := 0; cut < len(enc); cut += 7 {
 		if _, err := engine.DecodeSET(tri, enc[:cut]); !errors.Is(err, engine.ErrEncoding) {
 			t.Fatalf("truncated to %d bytes: err = %v", cut, err)

@@ -45,7 +45,8 @@ func TestCacheEntriesBelongToTheirBuild(t *testing.T) {
 	build := func(name string, extra ...string) string {
 		exe := filepath.Join(dir, name)
 		// No VCS stamp, as in a build from a source archive: the
-		// executable's digest is what tells the builds apart.
+		// content hash in the Go build ID (pipeline.goBuildID) is what
+		// tells the builds apart.
 		args := append([]string{"build", "-buildvcs=false", "-o", exe}, extra...)
 		cmd := exec.Command(goTool, append(args, "./cmd/setbot")...)
 		cmd.Dir = root
