@@ -297,3 +297,24 @@ func TestECMAVarLater(t *testing.T) {
 	}
 	simulateBoth(t, "c (halted)", model, "go", "go")
 }
+
+// TestECMAParamAlias: a local that holds an input's parameter tells the
+// parameter's kind by its uses (n == 0 makes count a number), and the
+// forward of an event the model raises passes the parameters its raise
+// names, in every executor.
+func TestECMAParamAlias(t *testing.T) {
+	const model = "testdata/ecma/pingpong.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model, "--depth", "2")
+	if !strings.Contains(out, "output pong to #_peer: first after 1 events (ping(count=") || strings.Contains(out, "\nstates unreachable") {
+		t.Errorf("explore: want pong forwarded and every state reached\n%s", out)
+	}
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		code, out, errs := runSimulate(t, ref, model, "ping(count=3)", "ping(count=0)")
+		if code != 0 || !strings.Contains(out, "outputs: pong(count=2) to #_peer") || !strings.HasSuffix(strings.TrimSpace(out), "done (halted)") {
+			t.Errorf("simulate %s: exit %d, want pong(count=2) forwarded to #_peer and the run in done\n%s%s", ref, code, out, errs)
+		}
+	}
+}
