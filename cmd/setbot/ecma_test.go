@@ -318,3 +318,17 @@ func TestECMAParamAlias(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAUndefinedData: the data of an event a <content> gives may be
+// undefined when its value may be (x before it is assigned), in every
+// executor.
+func TestECMAUndefinedData(t *testing.T) {
+	const model = "testdata/ecma/undefdata.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") || !strings.Contains(out, "2 symbolic states, 1 paths") {
+		t.Errorf("explore: want the start in b and c after set\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "set")
+}

@@ -419,7 +419,10 @@ func (b *builder) inferParams(body *lang.Block, info *lang.Info, inferred map[st
 		for _, a := range args {
 			t := info.Types[a.Value]
 			if !t.IsComposite() {
-				t = lang.Type{Kind: t.Kind, Kinds: t.Kinds}
+				// A value that may be undefined makes a parameter that may
+				// be: <content expr="x"> of an undefined x gives the event
+				// undefined data (SCXML §5.10's _event.data).
+				t = lang.Type{Kind: t.Kind, Kinds: t.Kinds, Absent: t.MayBeAbsent()}
 			}
 			ev.Params = append(ev.Params, model.Param{Name: a.Name, Type: t})
 		}
@@ -452,9 +455,23 @@ func (b *builder) widenParams(all []code, env func(code) *lang.Env, inferred map
 			ev := b.m.EventByName(name)
 			for _, a := range args {
 				t := info.Types[a.Value]
+				absent := t.MayBeAbsent()
 				t.Absent = false
 				for i, p := range ev.Params {
-					if p.Name != a.Name || t.Kind == lang.Undef || lang.Assignable(p.Type, t) == "" {
+					if p.Name != a.Name || t.Kind == lang.Undef {
+						continue
+					}
+					if p.Type.Kind == lang.Undef && !t.IsComposite() {
+						// undefined first (a <data> not yet assigned), a value here
+						ev.Params[i].Type = lang.Type{Kind: t.Kind, Kinds: t.Kinds, Absent: true}
+						widened = true
+						continue
+					}
+					if absent && !p.Type.MayBeAbsent() && !t.IsComposite() {
+						ev.Params[i].Type.Absent = true
+						p.Type.Absent, widened = true, true
+					}
+					if lang.Assignable(p.Type, t) == "" {
 						continue
 					}
 					if w, ok := lang.Widen(p.Type, t); ok {
