@@ -62,6 +62,9 @@ func (g *gen) atom(c ctx) string {
 	if g.opts.MixedKinds && g.chance(0.3) {
 		return g.mixedAtom()
 	}
+	if g.opts.Loose && g.chance(0.2) {
+		return g.looseAtom(c)
+	}
 	if g.opts.HostCalls && len(c.intParams()) > 0 && g.chance(0.15) {
 		// A host function the model calls for its value: a black box, in
 		// the guards of input events only (one the machine's start reads
@@ -334,6 +337,9 @@ func (g *gen) statement(c ctx, depth int) []string {
 		case 1:
 			return []string{fmt.Sprintf("if (%s < 9) {", v), "  " + v + "++;", "} else {", "  " + v + " = 0;", "}"}
 		case 2:
+			if g.opts.Loose && g.chance(0.3) {
+				return g.looseStatement(c)
+			}
 			if lines := g.hostStatement(c, v, 2); lines != nil {
 				return lines
 			}

@@ -1,0 +1,68 @@
+package modelgen
+
+import "fmt"
+
+// ECMAScript as the models people keep write it (Options.Loose), each
+// construct read by setbot as README's "ECMAScript as people write it"
+// says, so that the differential tests hold every executor to one reading.
+
+// addLoose gives the input u0, which no <setbot:event> declares, the
+// transitions that read its parameter p: a guard that compares it with a
+// number, which makes it a number, and a script that reads it through a
+// local and assigns the global g0 (so that every model that reads g0
+// assigns it somewhere).
+func (g *gen) addLoose() {
+	leaves := g.anyState(func(s *state) bool { return s.kind == atomic })
+	for range 2 {
+		from, to := pick(g, leaves), pick(g, leaves)
+		t := &transition{events: []string{"u0"}, cond: fmt.Sprintf("_event.data.p > %d", g.intn(5)), targets: []*state{to}, raiseOK: true}
+		t.body = []*elem{{name: "script", lines: []string{
+			"var n = _event.data.p;",
+			"g0 = n % 10;",
+			fmt.Sprintf("if (n == %d) {", g.between(1, 6)),
+			fmt.Sprintf("  %s = %d;", pick(g, g.vars), g.intn(10)),
+			"}",
+		}}}
+		from.trans = append(from.trans, t)
+	}
+}
+
+// looseAtom returns a condition on the global g0, which scripts assign
+// without declaring it (undefined until then), an In() of a state the
+// model does not have (false), the array arr and the object codes, read
+// by a key computed as the machine runs, or, in the guards of input
+// events, new Date() (a black box).
+func (g *gen) looseAtom(c ctx) string {
+	v := pick(g, g.vars)
+	switch g.intn(6) {
+	case 0:
+		return pick(g, []string{"g0 === undefined", fmt.Sprintf("g0 == %d", g.intn(10)), "g0 !== undefined"})
+	case 1:
+		return "In('nowhere')"
+	case 2:
+		return fmt.Sprintf("arr[%d] %s %d", g.intn(3), pick(g, comparisons), g.intn(10))
+	case 3:
+		return fmt.Sprintf("codes[%s > 4 ? 'a' : 'b.c'] %s %d", v, pick(g, []string{"==", "!=", "===", "!=="}), g.intn(3))
+	case 4:
+		return fmt.Sprintf("codes[%s > 6 ? 'b.c' : 'zz'] === undefined", v)
+	}
+	if len(c.intParams()) > 0 {
+		// a black box: only where an input is processed (one the start
+		// read would give the machine two ways to start)
+		return fmt.Sprintf("new Date() %s %d", pick(g, comparisons), g.intn(10))
+	}
+	return "arr.length == 3"
+}
+
+// looseStatement returns an assignment of the undeclared global g0 (of an
+// int, or of a field read by a computed key, which may be undefined), or
+// of the array arr through new Array(...).
+func (g *gen) looseStatement(c ctx) []string {
+	switch g.intn(3) {
+	case 0:
+		return []string{fmt.Sprintf("g0 = %s;", g.value(c))}
+	case 1:
+		return []string{fmt.Sprintf("arr = new Array(%s, %s, %d);", pick(g, g.vars), pick(g, g.vars), g.intn(10))}
+	}
+	return []string{fmt.Sprintf("g0 = codes[%s > 4 ? 'a' : 'zz'];", pick(g, g.vars))}
+}
