@@ -332,3 +332,22 @@ func TestECMAUndefinedData(t *testing.T) {
 	}
 	simulateBoth(t, "c (halted)", model, "set")
 }
+
+// TestECMAThrowAndUnbound: a script that throws, and a statement that
+// reads a name bound nowhere (scxmlrun's _data), raise error.execution and
+// skip the rest of their block, with a warning, in every executor.
+func TestECMAThrowAndUnbound(t *testing.T) {
+	const model = "testdata/ecma/throw.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	want := []string{
+		model + ":6:34: warning: the script throws: setbot raises error.execution here and skips the rest of the block, as the SCXML specification requires",
+		model + ":16:22: warning: _data is bound nowhere in the model",
+	}
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.HasPrefix(out, want[0]+"\n") || !strings.Contains(out, "\n"+want[1]) {
+		t.Fatalf("check: exit %d\n%s%s\nwant\n%s", code, out, errs, strings.Join(want, "\n"))
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  d (line 20)\n") {
+		t.Errorf("explore: want d alone unreachable\n%s", out)
+	}
+	simulateBoth(t, "f (halted)", model, "go", "go")
+}

@@ -55,14 +55,23 @@ func (g *gen) looseAtom(c ctx) string {
 }
 
 // looseStatement returns an assignment of the undeclared global g0 (of an
-// int, or of a field read by a computed key, which may be undefined), or
-// of the array arr through new Array(...).
-func (g *gen) looseStatement(c ctx) []string {
-	switch g.intn(3) {
+// int, or of a field read by a computed key, which may be undefined), of
+// the array arr through new Array(...), a throw under an if, or, at the
+// top of a script at the top of its block, a write to a field of ext,
+// which nothing binds (scxmlrun's _data): the last two raise
+// error.execution and skip the rest of the block.
+func (g *gen) looseStatement(c ctx, depth int) []string {
+	switch g.intn(5) {
 	case 0:
 		return []string{fmt.Sprintf("g0 = %s;", g.value(c))}
 	case 1:
 		return []string{fmt.Sprintf("arr = new Array(%s, %s, %d);", pick(g, g.vars), pick(g, g.vars), g.intn(10))}
+	case 2:
+		return []string{fmt.Sprintf("if (%s > 6) throw new Error('%s');", pick(g, g.vars), pick(g, g.vars))}
+	case 3:
+		if c.top && depth == 0 && g.chance(0.3) {
+			return []string{fmt.Sprintf("ext.v = %s;", g.value(c))}
+		}
 	}
 	return []string{fmt.Sprintf("g0 = codes[%s > 4 ? 'a' : 'zz'];", pick(g, g.vars))}
 }

@@ -104,7 +104,8 @@ type Options struct {
 	// holds it); a global g0 that scripts assign without declaring it; In()
 	// of a state the model does not have; arrays and objects made by new
 	// Array(...) and new Object(); an object read by a key computed as the
-	// machine runs; and new Date(), a black box, in guards of input events.
+	// machine runs; new Date(), a black box, in guards of input events;
+	// throw; and a write to a field of ext, which nothing binds.
 	Loose bool
 }
 

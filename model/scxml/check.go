@@ -114,6 +114,9 @@ func (b *builder) checkCode() {
 	if b.failNonArrays(all) {
 		all = b.allCode()
 	}
+	if b.failUnbound(all) {
+		all = b.allCode()
+	}
 	b.unknownStates(all)
 	b.source = nil // failNonArrays was the last to lower a block again
 	b.collectEvents(all)
