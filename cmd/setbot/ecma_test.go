@@ -320,17 +320,20 @@ func TestECMAParamAlias(t *testing.T) {
 }
 
 // TestECMAUndefinedData: the data of an event a <content> gives may be
-// undefined when its value may be (x before it is assigned), in every
-// executor.
+// undefined when its value may be (x before it is assigned), and is where
+// a send of the event passes none; a variable given the data of an input
+// that carries none may be undefined; in every executor.
 func TestECMAUndefinedData(t *testing.T) {
 	const model = "testdata/ecma/undefdata.scxml"
 	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
 		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
 	}
-	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") || !strings.Contains(out, "2 symbolic states, 1 paths") {
-		t.Errorf("explore: want the start in b and c after set\n%s", out)
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") || !strings.Contains(out, "4 symbolic states, 3 paths") {
+		t.Errorf("explore: want the start in b, c after set and d after bare or put\n%s", out)
 	}
 	simulateBoth(t, "c (halted)", model, "set")
+	simulateBoth(t, "d (halted)", model, "bare")
+	simulateBoth(t, "d (halted)", model, "put")
 }
 
 // TestECMAThrowAndUnbound: a script that throws, and a statement that

@@ -140,7 +140,8 @@ func (b *builder) failUnbound(all []code) bool {
 				continue
 			}
 			what := fmt.Sprintf("%s is bound nowhere in the model (no <data> declares it and no code assigns it), and reading it is a ReferenceError "+
-				"(an engine that binds it itself, as scxmlrun binds _data, runs otherwise: declare it with a <data> to say what it holds)", free.Name)
+				"(where the engine binds it, as scxmlrun binds _data, or a document that includes this one does, as the Qt SCXML editor's fragments expect, "+
+				"the model runs otherwise: declare it with a <data> to say what it holds)", free.Name)
 			r := b.fail(b.file.Offset(free.NamePos), what)
 			c.body.Stmts = append(c.body.Stmts[:i:i], r)
 			changed = true

@@ -24,8 +24,8 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 			continue
 		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
-		eachAssigned(c.body, info, func(name string, t lang.Type, pos source.Pos) {
-			if b.assigned(seen, vars, name, t, pos) {
+		eachAssigned(c.body, info, func(name string, t lang.Type, value lang.Expr, pos source.Pos) {
+			if b.noData(name, t, value, vars) || b.assigned(seen, vars, name, t, pos) {
 				learnt = true
 			}
 		})
@@ -44,19 +44,19 @@ type firstAssigned struct {
 // its variable, with the type of the value (info) and its position: an
 // assignment with =, or one of a decimal, and the item and index a
 // <foreach> assigns.
-func eachAssigned(body *lang.Block, info *lang.Info, assigned func(name string, t lang.Type, pos source.Pos)) {
+func eachAssigned(body *lang.Block, info *lang.Info, assigned func(name string, t lang.Type, value lang.Expr, pos source.Pos)) {
 	lang.Inspect(body, func(n lang.Node) bool {
 		switch a := n.(type) {
 		case *lang.Assign:
 			if a.Op == lang.ASSIGN && len(a.Path) == 0 || a.Op != lang.REM_ASSIGN && len(a.Path) == 0 && info.Types[a.Value].Kind == lang.Decimal {
-				assigned(a.Target.Name, info.Types[a.Value], a.Value.Pos())
+				assigned(a.Target.Name, info.Types[a.Value], a.Value, a.Value.Pos())
 			}
 		case *lang.ForEach:
 			if at := info.Types[a.Array]; at.Kind == lang.Array {
-				assigned(a.Item.Name, at.Comp.Elem, a.Item.NamePos)
+				assigned(a.Item.Name, at.Comp.Elem, nil, a.Item.NamePos)
 			}
 			if a.Index != nil {
-				assigned(a.Index.Name, lang.IntType, a.Index.NamePos)
+				assigned(a.Index.Name, lang.IntType, nil, a.Index.NamePos)
 			}
 		}
 		return true
@@ -134,6 +134,22 @@ func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]la
 		learnt = true
 	}
 	return learnt
+}
+
+// noData makes the variable name, a scalar without a setbot:type, hold
+// undefined besides its kind where the code assigns it the data of an
+// event that carries none (_event.data of an input whose data no use
+// tells: undefined in ECMAScript), and reports whether it did. Other values
+// of type undefined alone may be an inference not finished yet (a
+// <foreach> item), and are left to widen and the checker.
+func (b *builder) noData(name string, t lang.Type, value lang.Expr, vars map[string]lang.Type) bool {
+	v := b.m.Var(name)
+	if _, ok := value.(*lang.EventParam); !ok || t.Kind != lang.Undef || v == nil || b.annotated[name] || !v.Type.Kind.IsScalar() || v.Type.MayBeAbsent() {
+		return false
+	}
+	v.Type = v.Type.OrAbsent()
+	vars[name] = v.Type
+	return true
 }
 
 // retype gives the variable v, which has a type, the type that also holds
