@@ -354,3 +354,17 @@ func TestECMAThrowAndUnbound(t *testing.T) {
 	}
 	simulateBoth(t, "f (halted)", model, "go", "go")
 }
+
+// TestECMAStringifyEmpty: JSON.stringify of a variable that always holds
+// an object without fields is '{}' (not a black box, which would give the
+// machine several ways to start), in every executor.
+func TestECMAStringifyEmpty(t *testing.T) {
+	const model = "testdata/ecma/stringify.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  c (line 12)\n") {
+		t.Errorf("explore: want c alone unreachable\n%s", out)
+	}
+	simulateBoth(t, "d (halted)", model, "go")
+}
