@@ -10,7 +10,8 @@ import "fmt"
 // transitions that read its parameter p: a guard that compares it with a
 // number, which makes it a number, and a script that reads it through a
 // local and assigns the global g0 (so that every model that reads g0
-// assigns it somewhere).
+// assigns it somewhere); and the event ud, which the machine sends itself
+// with g0 as its data and with none.
 func (g *gen) addLoose() {
 	leaves := g.anyState(func(s *state) bool { return s.kind == atomic })
 	for range 2 {
@@ -25,6 +26,22 @@ func (g *gen) addLoose() {
 		}}}
 		from.trans = append(from.trans, t)
 	}
+	// ud: sent to the machine with the global g0 as its data, which may
+	// be undefined, and with no data at all (undefined too). Not with
+	// parallel states: there, test generation fails to solve some paths
+	// whose conditions read _event of a self-sent event (an engine fault
+	// this construct exposed, reported with issue 28's work; it is as old
+	// as these reads).
+	if g.opts.Parallel {
+		return
+	}
+	a, b := pick(g, leaves), pick(g, leaves)
+	a.onentry = append(a.onentry, newElem("send", "event", "ud").add(newElem("content", "expr", "g0")))
+	b.onentry = append(b.onentry, newElem("send", "event", "ud"))
+	on := pick(g, leaves)
+	on.trans = append(on.trans,
+		&transition{events: []string{"ud"}, cond: "_event.data === undefined", body: []*elem{newElem("assign", "location", pick(g, g.vars), "expr", fmt.Sprint(g.intn(10)))}},
+		&transition{events: []string{"ud"}, cond: fmt.Sprintf("_event.data == %d", g.intn(10)), body: []*elem{newElem("assign", "location", pick(g, g.vars), "expr", fmt.Sprint(g.intn(10)))}})
 }
 
 // looseAtom returns a condition on the global g0, which scripts assign
