@@ -368,3 +368,17 @@ func TestECMAStringifyEmpty(t *testing.T) {
 	}
 	simulateBoth(t, "d (halted)", model, "go")
 }
+
+// TestECMAWriteOnlyObject: a global that code gives an object and that
+// nothing reads loads (its value before the first assignment does not
+// show), in every executor.
+func TestECMAWriteOnlyObject(t *testing.T) {
+	const model = "testdata/ecma/writeonly.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || !strings.Contains(out, "warning: store is assigned but declared nowhere") {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every state reached\n%s", out)
+	}
+	simulateBoth(t, "b (halted)", model, "go")
+}

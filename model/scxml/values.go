@@ -120,6 +120,14 @@ func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]la
 		if !ok || v.Type.Kind != lang.Undef {
 			continue
 		}
+		if f.typ.Kind == lang.Object && !b.isRead(v.Name) {
+			// Never read: whether it starts undefined or as the object
+			// does not show, so it starts as an object of the type.
+			v.Type, v.Init = f.typ, emptyObject(f.typ, v.Pos)
+			vars[v.Name] = v.Type
+			learnt = true
+			continue
+		}
 		if f.typ.IsComposite() {
 			example := "[]"
 			if f.typ.Kind == lang.Object {
@@ -382,4 +390,37 @@ func emptyObject(t lang.Type, pos source.Pos) lang.Expr {
 		o.Fields = append(o.Fields, &lang.FieldInit{NamePos: pos, Name: f.Name, Value: v})
 	}
 	return o
+}
+
+// isRead reports whether some code of the model, or the value of a
+// <data>, reads the variable name: names it other than as the target of an
+// assignment of the whole variable.
+func (b *builder) isRead(name string) bool {
+	for _, v := range b.m.Vars {
+		if v.Init != nil && anyNode(v.Init, func(n lang.Node) bool { id, ok := n.(*lang.Ident); return ok && id.Name == name }) {
+			return true
+		}
+	}
+	for _, c := range b.allCode() {
+		targets, uses := 0, 0
+		for _, n := range c.nodes() {
+			lang.Inspect(n, func(n lang.Node) bool {
+				switch x := n.(type) {
+				case *lang.Assign:
+					if x.Target.Name == name && len(x.Path) == 0 && x.Op == lang.ASSIGN {
+						targets++
+					}
+				case *lang.Ident:
+					if x.Name == name {
+						uses++
+					}
+				}
+				return true
+			})
+		}
+		if uses > targets {
+			return true
+		}
+	}
+	return false
 }
