@@ -297,3 +297,88 @@ func TestECMAVarLater(t *testing.T) {
 	}
 	simulateBoth(t, "c (halted)", model, "go", "go")
 }
+
+// TestECMAParamAlias: a local that holds an input's parameter tells the
+// parameter's kind by its uses (n == 0 makes count a number), and the
+// forward of an event the model raises passes the parameters its raise
+// names, in every executor.
+func TestECMAParamAlias(t *testing.T) {
+	const model = "testdata/ecma/pingpong.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model, "--depth", "2")
+	if !strings.Contains(out, "output pong to #_peer: first after 1 events (ping(count=") || strings.Contains(out, "\nstates unreachable") {
+		t.Errorf("explore: want pong forwarded and every state reached\n%s", out)
+	}
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		code, out, errs := runSimulate(t, ref, model, "ping(count=3)", "ping(count=0)")
+		if code != 0 || !strings.Contains(out, "outputs: pong(count=2) to #_peer") || !strings.HasSuffix(strings.TrimSpace(out), "done (halted)") {
+			t.Errorf("simulate %s: exit %d, want pong(count=2) forwarded to #_peer and the run in done\n%s%s", ref, code, out, errs)
+		}
+	}
+}
+
+// TestECMAUndefinedData: the data of an event a <content> gives may be
+// undefined when its value may be (x before it is assigned), and is where
+// a send of the event passes none; a variable given the data of an input
+// that carries none may be undefined; in every executor.
+func TestECMAUndefinedData(t *testing.T) {
+	const model = "testdata/ecma/undefdata.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") || !strings.Contains(out, "4 symbolic states, 3 paths") {
+		t.Errorf("explore: want the start in b, c after set and d after bare or put\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "set")
+	simulateBoth(t, "d (halted)", model, "bare")
+	simulateBoth(t, "d (halted)", model, "put")
+}
+
+// TestECMAThrowAndUnbound: a script that throws, and a statement that
+// reads a name bound nowhere (scxmlrun's _data), raise error.execution and
+// skip the rest of their block, with a warning, in every executor.
+func TestECMAThrowAndUnbound(t *testing.T) {
+	const model = "testdata/ecma/throw.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	want := []string{
+		model + ":6:34: warning: the script throws: setbot raises error.execution here and skips the rest of the block, as the SCXML specification requires",
+		model + ":16:22: warning: _data is bound nowhere in the model",
+	}
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.HasPrefix(out, want[0]+"\n") || !strings.Contains(out, "\n"+want[1]) {
+		t.Fatalf("check: exit %d\n%s%s\nwant\n%s", code, out, errs, strings.Join(want, "\n"))
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  d (line 20)\n") {
+		t.Errorf("explore: want d alone unreachable\n%s", out)
+	}
+	simulateBoth(t, "f (halted)", model, "go", "go")
+}
+
+// TestECMAStringifyEmpty: JSON.stringify of a variable that always holds
+// an object without fields is '{}' (not a black box, which would give the
+// machine several ways to start), in every executor.
+func TestECMAStringifyEmpty(t *testing.T) {
+	const model = "testdata/ecma/stringify.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  c (line 12)\n") {
+		t.Errorf("explore: want c alone unreachable\n%s", out)
+	}
+	simulateBoth(t, "d (halted)", model, "go")
+}
+
+// TestECMAWriteOnlyObject: a global that code gives an object and that
+// nothing reads loads (its value before the first assignment does not
+// show), in every executor.
+func TestECMAWriteOnlyObject(t *testing.T) {
+	const model = "testdata/ecma/writeonly.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || !strings.Contains(out, "warning: store is assigned but declared nowhere") {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every state reached\n%s", out)
+	}
+	simulateBoth(t, "b (halted)", model, "go")
+}

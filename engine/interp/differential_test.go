@@ -326,6 +326,7 @@ func genOptions(seed int64) modelgen.Options {
 		Values:      seed%3 == 2,
 		HostCalls:   seed%4 == 2,
 		MixedKinds:  seed%3 != 2,
+		Loose:       seed%5 == 3,
 	}
 }
 

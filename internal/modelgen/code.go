@@ -6,6 +6,7 @@ import "fmt"
 type ctx struct {
 	params []param // event parameters it may read
 	raise  bool    // whether it may raise internal events and send events to the machine itself
+	top    bool    // a script at the top of its block (no <if> around it)
 }
 
 // intParams returns the int parameters c may read.
@@ -61,6 +62,9 @@ func (g *gen) atom(c ctx) string {
 	}
 	if g.opts.MixedKinds && g.chance(0.3) {
 		return g.mixedAtom()
+	}
+	if g.opts.Loose && g.chance(0.2) {
+		return g.looseAtom(c)
 	}
 	if g.opts.HostCalls && len(c.intParams()) > 0 && g.chance(0.15) {
 		// A host function the model calls for its value: a black box, in
@@ -246,7 +250,9 @@ func (g *gen) action(c ctx, depth int) *elem {
 				return g.timer(pick(g, g.timers))
 			}
 		case 6, 7:
-			return &elem{name: "script", lines: g.script(c)}
+			sc := c
+			sc.top = depth == 0
+			return &elem{name: "script", lines: g.script(sc)}
 		case 8:
 			return newElem("log", "label", "trace", "expr", pick(g, g.vars))
 		}
@@ -334,6 +340,9 @@ func (g *gen) statement(c ctx, depth int) []string {
 		case 1:
 			return []string{fmt.Sprintf("if (%s < 9) {", v), "  " + v + "++;", "} else {", "  " + v + " = 0;", "}"}
 		case 2:
+			if g.opts.Loose && g.chance(0.3) {
+				return g.looseStatement(c, depth)
+			}
 			if lines := g.hostStatement(c, v, 2); lines != nil {
 				return lines
 			}

@@ -98,6 +98,15 @@ type Options struct {
 	// with == and ===, test its typeof and its truthiness, join it with +
 	// and compare it with < and >=.
 	MixedKinds bool
+	// Loose writes ECMAScript as the models people keep write it (see
+	// addLoose): an input event u0 that no <setbot:event> declares, whose
+	// parameter p takes its kind from its uses (also through a local that
+	// holds it); a global g0 that scripts assign without declaring it; In()
+	// of a state the model does not have; arrays and objects made by new
+	// Array(...) and new Object(); an object read by a key computed as the
+	// machine runs; new Date(), a black box, in guards of input events;
+	// throw; and a write to a field of ext, which nothing binds.
+	Loose bool
 }
 
 func (o Options) withDefaults() Options {
@@ -128,6 +137,9 @@ func Generate(seed int64, opts Options) []byte {
 	g.addHalt()
 	g.addHistories()
 	g.addTransitions()
+	if opts.Loose {
+		g.addLoose()
+	}
 	g.addEventless()
 	g.complete()
 	g.addEntryExit()
@@ -213,6 +225,9 @@ type transition struct {
 type event struct {
 	name   string
 	params []param
+	// untyped: no <setbot:event> declares it (Loose's u0): its transitions
+	// read its parameters only where addLoose writes them.
+	untyped bool
 }
 
 // param is an event parameter and its type as setbot writes it.
@@ -297,6 +312,9 @@ func (g *gen) declare() {
 			e.params = append(e.params, param{"name", "string"})
 		}
 		g.inputs = append(g.inputs, e)
+	}
+	if g.opts.Loose {
+		g.inputs = append(g.inputs, &event{name: "u0", untyped: true})
 	}
 	if g.opts.Internal {
 		g.internals = []*event{{name: "i0", params: []param{{"v", "int"}}}, {name: "i1"}}
@@ -784,6 +802,9 @@ func (g *gen) render(seed int64) []byte {
 		doc.add(newElem("setbot:function", "name", FunctionName, "params", "int", "returns", "int", "table", TableFile))
 	}
 	for _, e := range g.inputs {
+		if e.untyped {
+			continue
+		}
 		d := newElem("setbot:event", "name", e.name)
 		for _, p := range e.params {
 			d.add(newElem("setbot:param", "name", p.name, "type", p.typ))
@@ -812,6 +833,10 @@ func (g *gen) render(seed int64) []byte {
 		dm.add(newElem("data", "id", "bump", "expr", "function (a) { return (a + 1) % 10; }"))
 		// An object whose field name is no identifier.
 		dm.add(newElem("data", "id", "rec", "expr", "{'n.0': 0}"))
+	}
+	if g.opts.Loose {
+		dm.add(newElem("data", "id", "arr", "expr", "new Array(1, 2, 3)"), newElem("data", "id", "obj", "expr", "new Object()"),
+			newElem("data", "id", "codes", "expr", "{'a': 1, 'b.c': 2}"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {

@@ -29,7 +29,6 @@ var unsupportedStatements = map[string]string{
 	"switch":   "write if and else if",
 	"function": "declare a function by name at the top of a <script>: function f(a, b) { return a + b; }",
 	"const":    "declare it with var or let",
-	"throw":    "error events are not supported yet; remove it",
 	"try":      "error events are not supported yet; write the body without it",
 }
 

@@ -89,6 +89,8 @@ func (p *parser) parseStmt1() Stmt {
 			return p.parseFuncDecl()
 		} else if p.tok == IDENT && p.lit == "return" {
 			s = p.parseReturn()
+		} else if p.tok == IDENT && p.lit == "throw" {
+			s = p.parseThrow()
 		} else if hint, ok := unsupportedStatements[p.lit]; p.tok == IDENT && ok {
 			p.refuse("unsupported statement %s: %s", p.lit, hint)
 			p.skipUnsupported()
@@ -571,6 +573,32 @@ func (p *parser) parseReturn() Stmt {
 	p.next()
 	if !p.nl && startsExpr(p.tok) {
 		s.Value = p.parseValue()
+	}
+	return s
+}
+
+// errorExecution is SCXML's error.execution (model.ErrorExecution, which
+// this package cannot import).
+const errorExecution = "error.execution"
+
+// parseThrow parses throw VALUE. A script that throws makes SCXML raise
+// error.execution (§B.2): the statement is that raise, raised by the
+// platform; the reader skips the rest of the block after it. What is
+// thrown is not read (new Error('...') most often): no handler of
+// error.execution sees it, and an error in it would raise the same event.
+func (p *parser) parseThrow() Stmt {
+	s := &Raise{RaisePos: p.pos(p.off), Event: errorExecution, Platform: true}
+	p.next()
+	if p.nl || !startsExpr(p.tok) {
+		p.errorExpected("the value thrown")
+		return nil
+	}
+	for p.tok != EOF && p.tok != SEMICOLON && p.tok != RBRACE && !p.nl {
+		if p.tok == LBRACE {
+			p.skipBraces(0)
+			continue
+		}
+		p.next()
 	}
 	return s
 }

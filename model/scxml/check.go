@@ -114,9 +114,13 @@ func (b *builder) checkCode() {
 	if b.failNonArrays(all) {
 		all = b.allCode()
 	}
+	if b.failUnbound(all) {
+		all = b.allCode()
+	}
 	b.unknownStates(all)
 	b.source = nil // failNonArrays was the last to lower a block again
 	b.collectEvents(all)
+	b.undefinedData(all)
 	b.inferInputParams(all)
 	b.expandForwards(all)
 	b.dataTruths(all)
@@ -374,6 +378,47 @@ func (b *builder) transitionEvents() map[string]bool {
 	return named
 }
 
+// undefinedData gives the raises and sends that pass nothing the argument
+// _data: undefined where other raises or sends of the same event, which no
+// <setbot:event> declares, pass its data as a whole (a <content>): the
+// event's data is undefined then (SCXML §5.10), so its data is one
+// parameter that may be undefined, not two shapes of the event.
+func (b *builder) undefinedData(all []code) {
+	content, bare := make(map[string]bool), make(map[string][]*[]*lang.Arg)
+	for _, c := range all {
+		lang.Inspect(c.body, func(n lang.Node) bool {
+			var args *[]*lang.Arg
+			switch s := n.(type) {
+			case *lang.Raise:
+				args = &s.Args
+			case *lang.Send:
+				args = &s.Args
+			default:
+				return true
+			}
+			name, _, _ := raiseOrSend(n)
+			if ev := b.m.EventByName(name); ev == nil || ev.Declared {
+				return true
+			}
+			switch {
+			case len(*args) == 0:
+				bare[name] = append(bare[name], args)
+			case len(*args) == 1 && (*args)[0].Name == lang.DataParam:
+				content[name] = true
+			}
+			return true
+		})
+	}
+	for name, list := range bare {
+		if !content[name] {
+			continue
+		}
+		for _, args := range list {
+			*args = []*lang.Arg{{Name: lang.DataParam, Value: &lang.Absent{}}}
+		}
+	}
+}
+
 // anyNode reports whether f holds for a node of the tree n. The phases
 // that infer types check a piece of code only where it holds a node they
 // look at: checking is most of what reading costs, and most pieces have
@@ -419,7 +464,10 @@ func (b *builder) inferParams(body *lang.Block, info *lang.Info, inferred map[st
 		for _, a := range args {
 			t := info.Types[a.Value]
 			if !t.IsComposite() {
-				t = lang.Type{Kind: t.Kind, Kinds: t.Kinds}
+				// A value that may be undefined makes a parameter that may
+				// be: <content expr="x"> of an undefined x gives the event
+				// undefined data (SCXML §5.10's _event.data).
+				t = lang.Type{Kind: t.Kind, Kinds: t.Kinds, Absent: t.MayBeAbsent()}
 			}
 			ev.Params = append(ev.Params, model.Param{Name: a.Name, Type: t})
 		}
@@ -452,9 +500,30 @@ func (b *builder) widenParams(all []code, env func(code) *lang.Env, inferred map
 			ev := b.m.EventByName(name)
 			for _, a := range args {
 				t := info.Types[a.Value]
+				absent := t.MayBeAbsent()
 				t.Absent = false
 				for i, p := range ev.Params {
-					if p.Name != a.Name || t.Kind == lang.Undef || lang.Assignable(p.Type, t) == "" {
+					if p.Name != a.Name {
+						continue
+					}
+					if t.Kind == lang.Undef {
+						// undefined alone: the parameter may be undefined
+						if !p.Type.MayBeAbsent() && !p.Type.IsComposite() {
+							ev.Params[i].Type.Absent, widened = true, true
+						}
+						continue
+					}
+					if p.Type.Kind == lang.Undef && !t.IsComposite() {
+						// undefined first (a <data> not yet assigned), a value here
+						ev.Params[i].Type = lang.Type{Kind: t.Kind, Kinds: t.Kinds, Absent: true}
+						widened = true
+						continue
+					}
+					if absent && !p.Type.MayBeAbsent() && !t.IsComposite() {
+						ev.Params[i].Type.Absent = true
+						p.Type.Absent, widened = true, true
+					}
+					if lang.Assignable(p.Type, t) == "" {
 						continue
 					}
 					if w, ok := lang.Widen(p.Type, t); ok {

@@ -848,7 +848,54 @@ func (b *builder) script1(c *element) []lang.Stmt {
 // data model assignments: a script runs in the global scope
 // (lang.GlobalDecls).
 func (b *builder) global(blk *lang.Block) *lang.Block {
+	b.throws(blk.Stmts, "")
 	return lang.GlobalDecls(b.functions(blk), func(name string) bool { return b.declared[name] })
+}
+
+// throws marks the throw statements of a script's code (the raises of
+// error.execution by the platform that the parser makes of them) as
+// failing elements, with a warning: SCXML raises error.execution when a
+// script throws (§B.2), and the lowering skips the rest of the block
+// (lowerSends), also after an if whose branch throws. A throw in a loop, a
+// nested block or a function (within, the reason it is not read) is
+// refused: the lowering skips what follows a failing element only through
+// ifs.
+func (b *builder) throws(stmts []lang.Stmt, within string) {
+	for _, st := range stmts {
+		switch x := st.(type) {
+		case *lang.Raise:
+			if !x.Platform || x.Event != model.ErrorExecution {
+				continue
+			}
+			if within != "" {
+				b.refusef(b.file.Offset(x.RaisePos), "throw %s is not supported: it raises %s, which skips the rest of the block; throw at the top of the script or in an if", within, model.ErrorExecution)
+				continue
+			}
+			b.warnf(b.file.Offset(x.RaisePos), "the script throws: setbot raises %s here and skips the rest of the block, as the SCXML specification requires", model.ErrorExecution)
+			b.failed[x] = true
+		case *lang.If:
+			b.throws(x.Then.Stmts, within)
+			if x.Else != nil {
+				b.throws([]lang.Stmt{x.Else}, within)
+			}
+		case *lang.Block:
+			b.throws(x.Stmts, or(within, "in a nested block"))
+		case *lang.While:
+			b.throws(x.Body.Stmts, or(within, "in a loop"))
+		case *lang.For:
+			b.throws(x.Body.Stmts, or(within, "in a loop"))
+		case *lang.FuncDecl:
+			b.throws(x.Body.Stmts, "in a function")
+		}
+	}
+}
+
+// or returns a, or b where a is empty.
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // functions takes the function declarations out of the top level of a

@@ -20,14 +20,15 @@ func TestEncodings(t *testing.T) {
 	doc := func(label string) string {
 		return `<?xml version="1.0" encoding="` + label + `"?>` + "\n" + head +
 			`<datamodel><data id="s" expr="''"/></datamodel><state id="a"><onentry>` + "\n" +
-			`<assign location="s" expr="'héllo'"/><assign location="s" expr="'é' + t"/></onentry></state></scxml>`
+			`<assign location="s" expr="'héllo'"/><if cond="s"><assign location="s" expr="'é' + t"/></if></onentry></state></scxml>`
 	}
-	// t, the undeclared name, is character 71 of line 3, byte 73 in UTF-8.
+	// t, the undeclared name (read in a branch: an error), is character 84
+	// of line 3, byte 86 in UTF-8.
 	want := func(label string) string {
 		if label == "UTF-8" {
-			return "m.scxml:3:73: undeclared name t"
+			return "m.scxml:3:86: undeclared name t"
 		}
-		return "m.scxml:3:71: undeclared name t"
+		return "m.scxml:3:84: undeclared name t"
 	}
 	utf16 := func(e encoding.Encoding) func(string) []byte {
 		return func(s string) []byte {

@@ -94,7 +94,11 @@ func (b *builder) inferInputParams(all []code) {
 // paramUses records in found the kind each use of an event parameter in c
 // tells.
 func paramUses(c code, found map[string]*paramUse) {
+	aliases := paramAliases(c)
 	note := func(e lang.Expr, k lang.Kind, s int) {
+		if id, ok := e.(*lang.Ident); ok && aliases[id.Name] != nil {
+			e = aliases[id.Name]
+		}
 		p, ok := e.(*lang.EventParam)
 		if !ok || p.Name == lang.DataParam && s == truthUse {
 			return // _event.data && _event.data.x tells nothing of the data
@@ -132,6 +136,35 @@ func paramUses(c code, found map[string]*paramUse) {
 			return true
 		})
 	}
+}
+
+// paramAliases returns the locals of c that hold an event parameter, var n
+// = _event.data.count, and nothing else (no other declaration or
+// assignment of the name in c): a use of n tells of count's kind as a use
+// of _event.data.count does.
+func paramAliases(c code) map[string]*lang.EventParam {
+	aliases := make(map[string]*lang.EventParam)
+	other := make(map[string]bool)
+	for _, n := range c.nodes() {
+		lang.Inspect(n, func(n lang.Node) bool {
+			switch x := n.(type) {
+			case *lang.Decl:
+				p, ok := x.Value.(*lang.EventParam)
+				if !ok || aliases[x.Name.Name] != nil {
+					other[x.Name.Name] = true
+				} else {
+					aliases[x.Name.Name] = p
+				}
+			case *lang.Assign:
+				other[x.Target.Name] = true
+			}
+			return true
+		})
+	}
+	for name := range other {
+		delete(aliases, name)
+	}
+	return aliases
 }
 
 // binaryUses notes the kinds the operands of x tell: a truth test for && and

@@ -400,6 +400,7 @@ func (b *builder) build(root *element) *model.Model {
 	b.assignIDs()
 	b.doneReading()
 	b.functionTypes()
+	b.stringifyKnown()
 	b.inlineCalls()
 	b.checkCode()
 	return b.m

@@ -19,14 +19,14 @@ func TestRefused(t *testing.T) {
 		{"another data model", `<scxml xmlns="http://www.w3.org/2005/07/scxml" datamodel="xpath"><state id="a"/></scxml>`, true},
 		{"another invoke type", head + `<state id="a"><invoke type="http"/></state></scxml>`, true},
 		{"operator outside the language", head + `<datamodel><data id="x" expr="1"/></datamodel><state id="a"><onentry><script>x = x ** 2;</script></onentry></state></scxml>`, true},
-		{"statement outside the language", head + `<state id="a"><onentry><script>throw 1;</script></onentry></state></scxml>`, true},
+		{"statement outside the language", head + `<state id="a"><onentry><script>try { } catch (e) { }</script></onentry></state></scxml>`, true},
 		{"call outside the language", head + `<datamodel><data id="x" expr="1"/></datamodel><state id="a"><onentry><assign location="x" expr="Date.now()"/></onentry></state></scxml>`, true},
 		{"an event computed at run time", head + `<datamodel><data id="i" expr="1"/></datamodel><state id="a"><onentry><send eventexpr="'e.' + i"/></onentry><transition event="e.1" target="a"/></state></scxml>`, true},
 		{"an expression statement", head + `<datamodel><data id="x" expr="1"/></datamodel><state id="a"><onentry><script>x + 1;</script></onentry></state></scxml>`, true},
 		{"a string added to a number", head + `<datamodel><data id="x" expr="1"/></datamodel><state id="a"><onentry><assign location="x" expr="x - 'a'"/></onentry></state></scxml>`, true},
 		{"unknown target", head + `<state id="a"><transition event="e" target="nowhere"/></state></scxml>`, false},
 		{"malformed XML", head + `<state id="a"></scxml>`, false},
-		{"undeclared name", head + `<state id="a"><onentry><if cond="y + 1"/></onentry></state></scxml>`, false},
+		{"undeclared name", head + `<state id="a"><onentry><if cond="false || y"/></onentry></state></scxml>`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package scxml
 
 import (
+	"fmt"
+
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 )
@@ -12,7 +14,8 @@ import (
 // is therefore false and raises error.execution each time it is
 // evaluated (SCXML §5.9.1): the reader marks it as it marks a cond that is
 // no ECMAScript (model.Transition.CondFails), with a warning. Elsewhere
-// such a name stays the error "undeclared name", with its position.
+// such a name stays the error "undeclared name", with its position, except
+// in a statement of a block that reads it whatever the values (failUnbound).
 
 // ecmaGlobals are names ECMAScript binds in the global scope, which are
 // never unbound (setbot refuses what it does not model of them).
@@ -48,7 +51,7 @@ func evaluatedFree(e lang.Expr, bound map[string]bool) *lang.Ident {
 	visit = func(n lang.Node) bool {
 		switch x := n.(type) {
 		case *lang.Ident:
-			if x.Name != "_" && !bound[x.Name] && !ecmaGlobals[x.Name] {
+			if unboundName(x, bound) {
 				free = x
 			}
 		case *lang.Binary:
@@ -64,6 +67,14 @@ func evaluatedFree(e lang.Expr, bound map[string]bool) *lang.Ident {
 	}
 	lang.Inspect(e, visit)
 	return free
+}
+
+// unboundName reports whether x names nothing the model or ECMAScript
+// binds. A reserved word (return in a cond) is no name: the checker
+// refuses it as a statement where a value belongs.
+func unboundName(x *lang.Ident, bound map[string]bool) bool {
+	_, reserved := lang.IllegalExpr(x.Name)
+	return x.Name != "_" && !bound[x.Name] && !ecmaGlobals[x.Name] && !reserved && !lang.IsKeyword(x.Name)
 }
 
 // boundNames are the names that something of the model binds: its
@@ -86,9 +97,10 @@ func (b *builder) boundNames() map[string]bool {
 		lang.Inspect(c.body, func(n lang.Node) bool {
 			switch s := n.(type) {
 			case *lang.Assign:
-				bound[s.Target.Name] = true
-			case *lang.IncDec:
-				bound[s.Target.Name] = true
+				// z.f = 1 and z += 1 read z first: they bind nothing.
+				if len(s.Path) == 0 && s.Op == lang.ASSIGN {
+					bound[s.Target.Name] = true
+				}
 			case *lang.Decl:
 				bound[s.Name.Name] = true
 			case *lang.ForEach:
@@ -101,4 +113,71 @@ func (b *builder) boundNames() map[string]bool {
 		})
 	}
 	return bound
+}
+
+// failUnbound ends each block of executable content at its first
+// statement that reads a name bound nowhere whatever the values (the
+// base of z.f = 1, the value of an assignment or declaration, the
+// condition of an if): reading it is a ReferenceError, error.execution in
+// SCXML, which skips the rest of the block (SCXML §4.10 and §B.2). The
+// statement becomes the raise of error.execution, with a warning; the
+// statements before it run. A name read only in a branch, a loop or a
+// function stays the error "undeclared name". It reports whether it ended
+// any block.
+func (b *builder) failUnbound(all []code) bool {
+	var bound map[string]bool
+	changed := false
+	for _, c := range all {
+		if c.body == nil {
+			continue
+		}
+		if bound == nil {
+			bound = b.boundNames()
+		}
+		for i, st := range c.body.Stmts {
+			free := stmtFree(st, bound)
+			if free == nil {
+				continue
+			}
+			what := fmt.Sprintf("%s is bound nowhere in the model (no <data> declares it and no code assigns it), and reading it is a ReferenceError "+
+				"(where the engine binds it, as scxmlrun binds _data, or a document that includes this one does, as the Qt SCXML editor's fragments expect, "+
+				"the model runs otherwise: declare it with a <data> to say what it holds)", free.Name)
+			r := b.fail(b.file.Offset(free.NamePos), what)
+			c.body.Stmts = append(c.body.Stmts[:i:i], r)
+			changed = true
+			break
+		}
+	}
+	return changed
+}
+
+// stmtFree returns a name bound nowhere that running s reads whatever the
+// values, or nil.
+func stmtFree(s lang.Stmt, bound map[string]bool) *lang.Ident {
+	unbound := func(x *lang.Ident) bool { return unboundName(x, bound) }
+	switch x := s.(type) {
+	case *lang.Assign:
+		if (len(x.Path) > 0 || x.Op != lang.ASSIGN) && unbound(x.Target) {
+			return x.Target
+		}
+		for _, p := range x.Path {
+			if p.Index != nil {
+				if free := evaluatedFree(p.Index, bound); free != nil {
+					return free
+				}
+			}
+		}
+		return evaluatedFree(x.Value, bound)
+	case *lang.IncDec:
+		if unbound(x.Target) {
+			return x.Target
+		}
+	case *lang.Decl:
+		if x.Value != nil {
+			return evaluatedFree(x.Value, bound)
+		}
+	case *lang.If:
+		return evaluatedFree(x.Cond, bound)
+	}
+	return nil
 }

@@ -69,11 +69,43 @@ func TestAssignedGlobals(t *testing.T) {
 	}
 	for _, code := range []string{"w.f = 1", "w += 1", "w++"} {
 		doc := head + `<state id="a"><onentry><script>` + code + `</script></onentry></state></scxml>`
-		if _, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{}); !strings.Contains(errs.Error(), "undeclared name w") {
-			t.Errorf("%s reads w, which nothing binds: errors %v, want undeclared name w", code, errs)
+		m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+		if len(errs) > 0 || m.Var("w") != nil || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Msg, "w is bound nowhere in the model") {
+			t.Errorf("%s reads w, which nothing binds: errors %v, variable %v, warnings %v; want no global w and the warning", code, errs, m.Var("w"), m.Warnings)
 		}
 	}
 	if m.State("a").Transitions[0].CondFails {
 		t.Errorf("ghost == 1 before ghost is assigned: read as undefined, not as an unbound name")
+	}
+}
+
+// TestUnboundStatements: a statement that reads a name bound nowhere
+// whatever the values (the base of w.f = 1, a value, an if's condition)
+// raises error.execution there and ends its block; the statements before it
+// run; a name read only on some values (in a branch, right of ||) stays an
+// error.
+func TestUnboundStatements(t *testing.T) {
+	doc := head + `<datamodel><data id="n" expr="0"/></datamodel><state id="a"><onentry><script>n = 1; _data.x = n; n = 2</script><assign location="n" expr="3"/></onentry>
+<transition event="e" target="b"><if cond="_data.ok"><assign location="n" expr="4"/></if><assign location="n" expr="5"/></transition></state><state id="b"/></scxml>`
+	m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	entry := lang.BlockString(m.State("a").OnEntry[0])
+	if !strings.Contains(entry, "n = 1") || strings.Contains(entry, "n = 2") || strings.Contains(entry, "n = 3") || !strings.Contains(entry, "raise platform error.execution") {
+		t.Errorf("entry: %s, want n = 1 and the raise of error.execution, nothing after", entry)
+	}
+	body := lang.BlockString(m.State("a").Transitions[0].Body)
+	if strings.Contains(body, "n = 4") || strings.Contains(body, "n = 5") || !strings.Contains(body, "raise platform error.execution") {
+		t.Errorf("transition: %s, want the raise of error.execution alone", body)
+	}
+	if len(m.Warnings) != 2 {
+		t.Errorf("warnings %v, want one per block", m.Warnings)
+	}
+	for _, code := range []string{"if (n == 0) { _data.x = 1 }", "n = n || _data", "while (n &lt; 1) { n = _data }"} {
+		doc := head + `<datamodel><data id="n" expr="0"/></datamodel><state id="a"><onentry><script>` + code + `</script></onentry></state></scxml>`
+		if _, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{}); !strings.Contains(errs.Error(), "undeclared name _data") {
+			t.Errorf("%s reads _data on some values only: errors %v, want undeclared name _data", code, errs)
+		}
 	}
 }

@@ -24,8 +24,8 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 			continue
 		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
-		eachAssigned(c.body, info, func(name string, t lang.Type, pos source.Pos) {
-			if b.assigned(seen, vars, name, t, pos) {
+		eachAssigned(c.body, info, func(name string, t lang.Type, value lang.Expr, pos source.Pos) {
+			if b.noData(name, t, value, vars) || b.assigned(seen, vars, name, t, pos) {
 				learnt = true
 			}
 		})
@@ -44,19 +44,19 @@ type firstAssigned struct {
 // its variable, with the type of the value (info) and its position: an
 // assignment with =, or one of a decimal, and the item and index a
 // <foreach> assigns.
-func eachAssigned(body *lang.Block, info *lang.Info, assigned func(name string, t lang.Type, pos source.Pos)) {
+func eachAssigned(body *lang.Block, info *lang.Info, assigned func(name string, t lang.Type, value lang.Expr, pos source.Pos)) {
 	lang.Inspect(body, func(n lang.Node) bool {
 		switch a := n.(type) {
 		case *lang.Assign:
 			if a.Op == lang.ASSIGN && len(a.Path) == 0 || a.Op != lang.REM_ASSIGN && len(a.Path) == 0 && info.Types[a.Value].Kind == lang.Decimal {
-				assigned(a.Target.Name, info.Types[a.Value], a.Value.Pos())
+				assigned(a.Target.Name, info.Types[a.Value], a.Value, a.Value.Pos())
 			}
 		case *lang.ForEach:
 			if at := info.Types[a.Array]; at.Kind == lang.Array {
-				assigned(a.Item.Name, at.Comp.Elem, a.Item.NamePos)
+				assigned(a.Item.Name, at.Comp.Elem, nil, a.Item.NamePos)
 			}
 			if a.Index != nil {
-				assigned(a.Index.Name, lang.IntType, a.Index.NamePos)
+				assigned(a.Index.Name, lang.IntType, nil, a.Index.NamePos)
 			}
 		}
 		return true
@@ -120,6 +120,14 @@ func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]la
 		if !ok || v.Type.Kind != lang.Undef {
 			continue
 		}
+		if f.typ.Kind == lang.Object && !b.isRead(v.Name) {
+			// Never read: whether it starts undefined or as the object
+			// does not show, so it starts as an object of the type.
+			v.Type, v.Init = f.typ, emptyObject(f.typ, v.Pos)
+			vars[v.Name] = v.Type
+			learnt = true
+			continue
+		}
 		if f.typ.IsComposite() {
 			example := "[]"
 			if f.typ.Kind == lang.Object {
@@ -134,6 +142,22 @@ func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]la
 		learnt = true
 	}
 	return learnt
+}
+
+// noData makes the variable name, a scalar without a setbot:type, hold
+// undefined besides its kind where the code assigns it the data of an
+// event that carries none (_event.data of an input whose data no use
+// tells: undefined in ECMAScript), and reports whether it did. Other values
+// of type undefined alone may be an inference not finished yet (a
+// <foreach> item), and are left to widen and the checker.
+func (b *builder) noData(name string, t lang.Type, value lang.Expr, vars map[string]lang.Type) bool {
+	v := b.m.Var(name)
+	if _, ok := value.(*lang.EventParam); !ok || t.Kind != lang.Undef || v == nil || b.annotated[name] || !v.Type.Kind.IsScalar() || v.Type.MayBeAbsent() {
+		return false
+	}
+	v.Type = v.Type.OrAbsent()
+	vars[name] = v.Type
+	return true
 }
 
 // retype gives the variable v, which has a type, the type that also holds
@@ -366,4 +390,37 @@ func emptyObject(t lang.Type, pos source.Pos) lang.Expr {
 		o.Fields = append(o.Fields, &lang.FieldInit{NamePos: pos, Name: f.Name, Value: v})
 	}
 	return o
+}
+
+// isRead reports whether some code of the model, or the value of a
+// <data>, reads the variable name: names it other than as the target of an
+// assignment of the whole variable.
+func (b *builder) isRead(name string) bool {
+	for _, v := range b.m.Vars {
+		if v.Init != nil && anyNode(v.Init, func(n lang.Node) bool { id, ok := n.(*lang.Ident); return ok && id.Name == name }) {
+			return true
+		}
+	}
+	for _, c := range b.allCode() {
+		targets, uses := 0, 0
+		for _, n := range c.nodes() {
+			lang.Inspect(n, func(n lang.Node) bool {
+				switch x := n.(type) {
+				case *lang.Assign:
+					if x.Target.Name == name && len(x.Path) == 0 && x.Op == lang.ASSIGN {
+						targets++
+					}
+				case *lang.Ident:
+					if x.Name == name {
+						uses++
+					}
+				}
+				return true
+			})
+		}
+		if uses > targets {
+			return true
+		}
+	}
+	return false
 }

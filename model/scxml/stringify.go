@@ -1,0 +1,40 @@
+package scxml
+
+import "github.com/setbot/setbot/model/lang"
+
+// stringifyKnown replaces JSON.stringify(x), of a variable x that always
+// holds an object without fields (declared {} and never undefined: an
+// object keeps the fields of its initial value), by its value '{}', which
+// ECMAScript's JSON.stringify gives for every such object. Any other
+// JSON.stringify stays a call of the host's, a black box (lang's
+// hostValues).
+func (b *builder) stringifyKnown() {
+	known := func(n lang.Node) bool {
+		c, ok := n.(*lang.Call)
+		if !ok || c.Fun != "JSON.stringify" || len(c.Args) != 1 {
+			return false
+		}
+		id, ok := c.Args[0].(*lang.Ident)
+		if !ok {
+			return false
+		}
+		v := b.m.Var(id.Name)
+		return v != nil && v.Type.Kind == lang.Object && len(v.Type.Comp.Fields) == 0 && !v.Type.MayBeAbsent()
+	}
+	rw := func(e lang.Expr) lang.Expr {
+		if known(e) {
+			return &lang.StrLit{ValuePos: e.Pos(), Value: "{}"}
+		}
+		return e
+	}
+	for _, c := range b.allCode() {
+		if !anyNode(c.body, known) && (c.cond == nil || !anyNode(c.cond, known)) {
+			continue
+		}
+		cond := c.cond
+		if cond != nil {
+			cond = lang.RewriteExpr(cond, rw)
+		}
+		c.set(cond, lang.RewriteBlock(c.body, rw))
+	}
+}
