@@ -86,7 +86,6 @@ type task struct {
 	asked  []asked
 	bounds map[vocab.Bound]int
 	limits map[vocab.Bound]int64
-	reused int
 	err    error // the executor's
 	slvErr error // the oracle's
 }
@@ -111,10 +110,7 @@ func (p *pool) level(i int) error {
 		if n.Subsumed != nil || n.State.Final || n.Depth >= e.x.opts.MaxDepth {
 			continue
 		}
-		t := &task{n: n, done: make(chan struct{})}
-		if e.reuse != nil {
-			t.base = e.reuse.counterpart[n]
-		}
+		t := &task{n: n, base: e.strat.counterpart(n), done: make(chan struct{})}
 		tasks[j-i] = t
 		todo = append(todo, t)
 	}
@@ -201,10 +197,8 @@ func (p *pool) newWorker() (*worker, error) {
 		bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
 	we := &explorer{x: x, set: &SET{Machine: e.set.Machine, Terms: tab, Options: e.set.Options},
 		cands: e.cands, canonVars: make(map[canonKey]solver.Term), renamed: make(map[renamedKey]solver.Term),
-		interest: e.interest}
-	if e.reuse != nil {
-		we.reuse = newReuser(we, e.reuse.base, e.reuse.updated, e.reuse.ren)
 	}
+	we.strat = e.strat.forWorker(we)
 	return &worker{e: we, fromShared: []solver.Term{0}, toShared: []solver.Term{0}}, nil
 }
 
@@ -236,10 +230,6 @@ func (w *worker) expand(t *task) {
 	clear(x.bounds)
 	clear(x.limits)
 	x.err, x.or.err, x.or.asked = nil, nil, nil
-	var reused int
-	if e.reuse != nil {
-		reused = e.reuse.reused
-	}
 	var buf []solver.Term
 	n := &Node{State: t.n.State, Vals: mapTerms(&buf, t.n.Vals, w.fromShared), PC: mapTerms(&buf, t.n.PC, w.fromShared),
 		Timers: mapTimers(t.n.Timers, w.fromShared), Depth: t.n.Depth, Reused: t.n.Reused}
@@ -247,10 +237,8 @@ func (w *worker) expand(t *task) {
 	t.marks = append(t.marks, tab.Len()+1-int(first))
 	if x.err == nil && x.or.err == nil {
 		for _, k := range kids {
-			var canon []solver.Term
-			if k.base != nil && k.base.canon != nil {
-				canon = e.reuse.importCanon(k.base.canon)
-			} else {
+			canon := e.strat.canonOf(k.base)
+			if canon == nil {
 				canon = e.canonicalForm(&Node{State: k.state, Vals: k.vals, PC: k.pc, Timers: k.timers})
 			}
 			t.canon = append(t.canon, canon)
@@ -264,9 +252,6 @@ func (w *worker) expand(t *task) {
 	}
 	if len(x.limits) > 0 {
 		t.limits = maps.Clone(x.limits)
-	}
-	if e.reuse != nil {
-		t.reused = e.reuse.reused - reused
 	}
 }
 
@@ -301,9 +286,6 @@ func (e *explorer) merge(n *Node, t *task) error {
 	}
 	for b, l := range t.limits {
 		e.x.limits[b] = max(e.x.limits[b], l)
-	}
-	if e.reuse != nil {
-		e.reuse.reused += t.reused
 	}
 	n.Expanded, n.steps = true, t.steps
 	size := 0
