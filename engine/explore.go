@@ -36,9 +36,7 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	defer slv.Close()
 	slv.SetTimeout(opts.SolverTimeout)
 	slv.SetCancel(opts.Cancel) // an interrupt lets the running query end: the tree is exact up to its cut
-	x := &executor{m: m, tab: tab, or: newOracle(tab, slv), opts: opts,
-		varIdx: make(map[string]int), bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
-	x.or.newModels = func() (solver.Solver, error) {
+	newModels := func() (solver.Solver, error) {
 		s, err := newSolver(tab)
 		if err != nil {
 			return nil, fmt.Errorf("starting the solver of implications: %w", err)
@@ -47,6 +45,8 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 		s.SetCancel(opts.Cancel)
 		return s, nil
 	}
+	x := &executor{m: m, tab: tab, or: newOracle(tab, slv, newModels, nil), opts: opts,
+		varIdx: make(map[string]int), bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
 	defer x.or.close()
 	for i, v := range m.Vars {
 		x.varIdx[v.Name] = i
