@@ -44,7 +44,11 @@ type strategy interface {
 // MSE and DSE embed it for what they do as it does.
 type full struct{}
 
-var _ strategy = full{}
+var (
+	_ strategy = full{}
+	_ strategy = dse{}
+	_ strategy = (*reuser)(nil)
+)
 
 func (full) started(*Node, []string)                                         {}
 func (full) counterpart(*Node) *Node                                         { return nil }
