@@ -27,7 +27,7 @@ const concolicTries = 4
 func (o *oracle) undecided(pc []solver.Term, c solver.Term) bool {
 	rel := o.Slice(pc, o.tab.Vars(c))
 	for _, x := range []solver.Term{c, o.tab.Not(c)} {
-		if r, ok := o.cache[ConjKey(append(append([]solver.Term(nil), rel...), x))]; ok && r == solver.Unknown {
+		if r, ok := o.cache.lookup(append(append([]solver.Term(nil), rel...), x)); ok && r == solver.Unknown {
 			return true
 		}
 	}
@@ -44,15 +44,13 @@ func (x *executor) concolic(r *run, c solver.Term) (t, f *run, ok bool) {
 	// The values of a model depend on the checks its solver made before,
 	// which differ on a worker (parallel.go): the models come from a solver
 	// of their own, so that the pinned values do not depend on --jobs.
-	slv := x.or.slv
-	if x.or.newModels != nil {
-		s, err := x.or.newModels()
-		if err != nil {
-			x.fail("%v", err)
-			return nil, nil, false
-		}
-		defer s.Close()
-		slv = s
+	slv, err := x.or.core.modelSolver()
+	if err != nil {
+		x.fail("%v", err)
+		return nil, nil, false
+	}
+	if slv != x.or.core.slv {
+		defer slv.Close()
 	}
 	var exclude []solver.Term
 	for range concolicTries {

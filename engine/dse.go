@@ -10,10 +10,13 @@ import (
 // 2015): a step that fires a transition of interest (interest holds keys;
 // DSEInterest computes them) keeps every path; of every other transition
 // one representative path is kept. A state the partial tree reaches is
-// reachable; one it does not reach may still be.
+// reachable; one it does not reach may still be. A nil interest keeps
+// every path (the full tree); an empty one, one path of each transition.
 func ExploreDSE(m *mlm.Machine, interest map[string]bool, opts Options, newSolver NewSolver) (*SET, error) {
 	return explore(m, opts, newSolver, func(e *explorer) {
-		e.interest = interest
+		if interest != nil {
+			e.strat = dse{interest: interest}
+		}
 	})
 }
 
@@ -58,17 +61,24 @@ func DSEInterest(head *depend.Analysis, updated map[string]bool, impacted []*mlm
 	return interest
 }
 
-// representatives is DSE's pruning (Alg. 3 of Khalil and Dingel,
-// Incremental symbolic execution, 2015, lines 14-37) of a node's children,
-// sorted: a step that fires a transition of interest keeps all its paths;
-// of the others, only the first path of each first transition is kept.
-func (e *explorer) representatives(kids []child) []child {
+// dse is DSE's strategy: every step executed, and of the children only
+// representatives kept.
+type dse struct {
+	full
+	interest map[string]bool // the transitions explored fully (read only)
+}
+
+// kept is DSE's pruning (Alg. 3 of Khalil and Dingel, Incremental symbolic
+// execution, 2015, lines 14-37) of a node's children, sorted: a step that
+// fires a transition of interest keeps all its paths; of the others, only
+// the first path of each first transition is kept.
+func (d dse) kept(kids []child) []child {
 	var out []child
 	seen := make(map[string]bool)
 	for _, k := range kids {
 		interesting := len(k.edge.Fired) == 0
 		for _, f := range k.edge.Fired {
-			if e.interest[f.T.Key] {
+			if d.interest[f.T.Key] {
 				interesting = true
 			}
 		}
@@ -83,3 +93,6 @@ func (e *explorer) representatives(kids []child) []child {
 	}
 	return out
 }
+
+// forWorker is d: a worker reads the same transitions of interest.
+func (d dse) forWorker(*explorer) strategy { return d }

@@ -25,17 +25,19 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 // EvalExact is Eval with the condition under which the conversions the
 // expression makes are exact (true when it makes none) apart: a bool is
 // not conjoined with it, so that an analysis can tell a value it claims
-// nothing of (a NaN, in ECMAScript) from a false one.
+// nothing of (a NaN, in ECMAScript) from a false one. It is the
+// executor's one-term evaluation (pure.go) on a node of the tree.
 func (s *SET) EvalExact(n *Node, e lang.Expr, params map[string]solver.Term, active map[string]bool) (t, exact solver.Term, err error) {
 	tab := s.Terms
-	w := &pureEval{s: s, tab: tab, n: n, params: params, active: active,
-		exact: tab.Bool(true), at: tab.Bool(true)}
-	t = w.walk(e) // before exact and err are read: walk sets them
-	return t, w.exact, w.err
+	env := &nodeEnv{s: s, tab: tab, n: n, params: params, active: active, exact: tab.Bool(true)}
+	x := &executor{tab: tab, m: s.Machine}
+	t = x.pure(e, tab.Bool(true), env) // before exact and err are read: pure sets them
+	return t, env.exact, env.err
 }
 
-// pureEval is one walk of EvalExact over an expression.
-type pureEval struct {
+// nodeEnv is EvalExact's pureEnv: names read on the node n, calls
+// uninterpreted, and the exactness of conversions conjoined in exact.
+type nodeEnv struct {
 	s      *SET
 	tab    *solver.Table
 	n      *Node
@@ -45,106 +47,45 @@ type pureEval struct {
 	// elsewhere the executors cut the path (vocab.BoundNumber), and an
 	// analysis claims nothing of those values.
 	exact solver.Term
-	// at is the condition under which the subexpression being walked is
-	// evaluated at all: && and || short-circuit, ?: evaluates one branch,
-	// and a conversion that is not evaluated is no cut.
-	at solver.Term
 	// err is the last error the walk met.
 	err error
 }
 
-// under walks e under the further condition c.
-func (w *pureEval) under(c solver.Term, e lang.Expr) solver.Term {
-	saved := w.at
-	w.at = w.tab.And(w.at, c)
-	defer func() { w.at = saved }()
-	return w.walk(e)
+// converted conjoins to exact that the conversion is exact where it is
+// evaluated: one not evaluated (behind && or ||, in the other branch of
+// ?:) is no cut.
+func (env *nodeEnv) converted(at, ok solver.Term) {
+	env.exact = env.tab.And(env.exact, env.tab.Or(env.tab.Not(at), ok))
 }
 
-// walk translates e to a term, recording inexact conversions and errors.
-func (w *pureEval) walk(e lang.Expr) solver.Term {
-	tab := w.tab
-	switch e := e.(type) {
-	case *lang.IntLit:
-		return tab.Int(e.Value)
-	case *lang.DecLit:
-		return tab.Rat(e.Value)
-	case *lang.ToDecimal:
-		return tab.ToReal(w.walk(e.X))
-	case *lang.Floor:
-		return tab.Floor(w.walk(e.X))
-	case *lang.Digits:
-		return tab.Digits(w.walk(e.X))
-	case *lang.Convert:
-		x := &executor{tab: tab, m: w.s.Machine}
-		v, ok := x.convert(e, w.walk(e.X))
-		w.exact = tab.And(w.exact, tab.Or(tab.Not(w.at), ok))
-		return v
-	case *lang.BoolLit:
-		return tab.Bool(e.Value)
-	case *lang.StrLit:
-		return tab.Str(e.Value)
-	case *lang.Method:
-		args := w.walkAll(e.Args)
-		x := &executor{tab: tab, m: w.s.Machine}
-		return x.stringOp(e, w.walk(e.X), args)
-	case *lang.Ident, *lang.EventParam, *lang.InState, *lang.EventField:
-		return w.name(e)
-	case *lang.Unary:
-		x := &executor{tab: tab}
-		return x.unary(e.Op, w.walk(e.X))
-	case *lang.Cond:
-		c := w.walk(e.Cond)
-		then := w.under(c, e.Then)
-		return tab.Ite(c, then, w.under(tab.Not(c), e.Else))
-	case *lang.External:
-		return tab.Apply(e.Fun, SortOf(e.Result), w.walkAll(e.Args))
-	case *lang.Binary:
-		a := w.walk(e.X)
-		switch e.Op {
-		case lang.LAND:
-			return tab.And(a, w.under(a, e.Y))
-		case lang.LOR:
-			return tab.Or(a, w.under(tab.Not(a), e.Y))
-		}
-		b := w.walk(e.Y)
-		x := &executor{tab: tab}
-		return x.binary(e.Op, a, b)
-	}
-	w.err = fmt.Errorf("unexpected expression %T", e)
-	return tab.Int(0)
-}
-
-// walkAll walks the expressions in order.
-func (w *pureEval) walkAll(es []lang.Expr) []solver.Term {
-	ts := make([]solver.Term, len(es))
-	for i, a := range es {
-		ts[i] = w.walk(a)
-	}
-	return ts
+// call is the uninterpreted value of the call.
+func (env *nodeEnv) call(e *lang.External, args []solver.Term) solver.Term {
+	return env.tab.Apply(e.Fun, SortOf(e.Result), args)
 }
 
 // name translates what a name reads: a machine variable, an event
 // parameter, In('s') or a field of _event.
-func (w *pureEval) name(e lang.Expr) solver.Term {
-	tab := w.tab
+func (env *nodeEnv) name(e lang.Expr) solver.Term {
+	tab := env.tab
 	switch e := e.(type) {
 	case *lang.Ident:
-		for i, v := range w.s.Machine.Vars {
+		for i, v := range env.s.Machine.Vars {
 			if v.Name == e.Name {
-				return w.n.Vals[i]
+				return env.n.Vals[i]
 			}
 		}
-		w.err = fmt.Errorf("unknown variable %s", e.Name)
+		env.err = fmt.Errorf("unknown variable %s", e.Name)
 	case *lang.EventParam:
-		if v, ok := w.params[e.Name]; ok {
+		if v, ok := env.params[e.Name]; ok {
 			return v
 		}
-		w.err = fmt.Errorf("no event parameter %s here", e.Name)
+		env.err = fmt.Errorf("no event parameter %s here", e.Name)
 	case *lang.InState:
-		return tab.Bool(w.active[e.State])
+		return tab.Bool(env.active[e.State])
 	case *lang.EventField:
-		return w.eventField(e)
+		return env.eventField(e)
+	default:
+		env.err = fmt.Errorf("unexpected expression %T", e)
 	}
 	return tab.Int(0)
 }
@@ -152,14 +93,14 @@ func (w *pureEval) name(e lang.Expr) solver.Term {
 // eventField translates _event.f. The event is an input: _event is bound
 // when params is, and the fields that may be undefined are an input's
 // (the zero model.Meta).
-func (w *pureEval) eventField(e *lang.EventField) solver.Term {
-	tab := w.tab
+func (env *nodeEnv) eventField(e *lang.EventField) solver.Term {
+	tab := env.tab
 	field, tag := lang.AbsentOf(e.Field)
 	switch v, has := (model.Meta{}).Field(field); {
 	case e.Field == "":
-		return tab.Bool(w.params != nil)
+		return tab.Bool(env.params != nil)
 	case !lang.EventFields[field] || field == "name":
-		w.err = fmt.Errorf("_event.%s cannot be evaluated here", e.Field)
+		env.err = fmt.Errorf("_event.%s cannot be evaluated here", e.Field)
 	case !tag:
 		return tab.Str(v)
 	case has:

@@ -429,62 +429,6 @@ func (x *executor) binary(op lang.Token, a, b solver.Term) solver.Term {
 	return a
 }
 
-// term evaluates a pure expression to one term, without forking (&& and ||
-// become terms): used for the condition that no transition fires. A
-// condition is also true where a conversion it evaluates is not exact:
-// there firing the transition cuts the path (eval), so the path where no
-// transition fires must leave those values out too.
-func (x *executor) term(r *run, e lang.Expr) solver.Term {
-	var cuts []solver.Term
-	v := x.termIn(r, e, x.tab.Bool(true), &cuts)
-	if x.tab.Sort(v) == solver.BoolSort {
-		for _, c := range cuts {
-			v = x.tab.Or(v, c)
-		}
-	}
-	return v
-}
-
-// termIn is term of e evaluated where at holds; it adds to cuts the
-// conditions under which a conversion is not exact.
-func (x *executor) termIn(r *run, e lang.Expr, at solver.Term, cuts *[]solver.Term) solver.Term {
-	switch e := e.(type) {
-	case *lang.Binary:
-		a := x.termIn(r, e.X, at, cuts)
-		switch e.Op {
-		case lang.LAND:
-			return x.tab.And(a, x.termIn(r, e.Y, x.tab.And(at, a), cuts))
-		case lang.LOR:
-			return x.tab.Or(a, x.termIn(r, e.Y, x.tab.And(at, x.tab.Not(a)), cuts))
-		}
-		return x.binary(e.Op, a, x.termIn(r, e.Y, at, cuts))
-	case *lang.Unary:
-		return x.unary(e.Op, x.termIn(r, e.X, at, cuts))
-	case *lang.Cond:
-		c := x.termIn(r, e.Cond, at, cuts)
-		return x.tab.Ite(c, x.termIn(r, e.Then, x.tab.And(at, c), cuts), x.termIn(r, e.Else, x.tab.And(at, x.tab.Not(c)), cuts))
-	case *lang.External:
-		return x.externalTerm(r, e, at, cuts)
-	case *lang.Convert:
-		v, exact := x.convert(e, x.termIn(r, e.X, at, cuts))
-		*cuts = append(*cuts, x.tab.And(at, x.tab.Not(exact)))
-		return v
-	case *lang.Floor:
-		return x.tab.Floor(x.termIn(r, e.X, at, cuts))
-	case *lang.Digits:
-		return x.tab.Digits(x.termIn(r, e.X, at, cuts))
-	case *lang.ToDecimal:
-		return x.tab.ToReal(x.termIn(r, e.X, at, cuts))
-	case *lang.Method:
-		args := make([]solver.Term, len(e.Args))
-		for i, a := range e.Args {
-			args[i] = x.termIn(r, a, at, cuts)
-		}
-		return x.stringOp(e, x.termIn(r, e.X, at, cuts), args)
-	}
-	return x.eval(r, e)[0].v
-}
-
 // eventField reads a field of _event that the flattener left, one that
 // differs between the ways the event arrives, or its tag (lang.AbsentOf):
 // the run knows how the event it processes arrived, so the value is a

@@ -36,9 +36,7 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	defer slv.Close()
 	slv.SetTimeout(opts.SolverTimeout)
 	slv.SetCancel(opts.Cancel) // an interrupt lets the running query end: the tree is exact up to its cut
-	x := &executor{m: m, tab: tab, or: newOracle(tab, slv), opts: opts,
-		varIdx: make(map[string]int), bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
-	x.or.newModels = func() (solver.Solver, error) {
+	newModels := func() (solver.Solver, error) {
 		s, err := newSolver(tab)
 		if err != nil {
 			return nil, fmt.Errorf("starting the solver of implications: %w", err)
@@ -47,6 +45,8 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 		s.SetCancel(opts.Cancel)
 		return s, nil
 	}
+	x := &executor{m: m, tab: tab, or: newOracle(tab, slv, newModels, nil), opts: opts,
+		varIdx: make(map[string]int), bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
 	defer x.or.close()
 	for i, v := range m.Vars {
 		x.varIdx[v.Name] = i
@@ -54,7 +54,7 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	e := &explorer{x: x, set: &SET{Machine: m, Terms: tab, Options: opts},
 		byKey: make(map[string]*keyIndex), canonVars: make(map[canonKey]solver.Term),
 		renamed: make(map[renamedKey]solver.Term),
-		cands:   candidates(m)}
+		cands:   candidates(m), strat: full{}}
 	if configure != nil {
 		configure(e)
 	}
@@ -67,6 +67,9 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	}
 	s := e.set
 	for _, n := range s.Nodes {
+		if n.Reused {
+			s.Stats.Reused++
+		}
 		if n.Leaf() {
 			s.Stats.Paths++
 		}
@@ -76,9 +79,6 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 		s.Stats.Depth = max(s.Stats.Depth, n.Depth)
 	}
 	s.Stats.States = len(s.Nodes)
-	if e.reuse != nil {
-		s.Stats.Reused = e.reuse.reused
-	}
 	s.Stats.New = s.Stats.States - s.Stats.Reused
 	s.Stats.SolverCalls = x.or.calls
 	s.Stats.Unknown = x.or.unknown
@@ -134,10 +134,9 @@ type explorer struct {
 	slab  []Node  // nodes not yet handed out, allocated many at once
 	kids  []child // expand's scratch
 
-	reuse     *reuser         // MSE: where children come from the base tree
-	interest  map[string]bool // DSE: transitions explored fully
-	startOnly bool            // CheckStart: stop once the machine has started
-	pool      *pool           // Options.Jobs > 1: the workers (parallel.go)
+	strat     strategy // how children are had: full, MSE or DSE (strategy.go)
+	startOnly bool     // CheckStart: stop once the machine has started
+	pool      *pool    // Options.Jobs > 1: the workers (parallel.go)
 
 	inBounds map[vocab.Bound]int   // step's scratch: one input's cuts
 	inLimits map[vocab.Bound]int64 // and limits
@@ -169,9 +168,7 @@ func (e *explorer) run(start time.Time) error {
 	}
 	e.set.Start = &Edge{Fired: s0.fired, Outputs: s0.outputs}
 	root := e.add(nil, child{state: s0.state, vals: s0.vals, pc: s0.pc, timers: s0.timers})
-	if e.reuse != nil {
-		e.reuse.linkRoot(root, s0.trace)
-	}
+	e.strat.started(root, s0.trace)
 	e.subsumed(root)
 	return e.grow(start)
 }
@@ -586,11 +583,7 @@ type child struct {
 
 // expand adds n's children: every feasible input step, in order.
 func (e *explorer) expand(n *Node, inputs []input) {
-	var base *Node
-	if e.reuse != nil {
-		base = e.reuse.counterpart[n]
-	}
-	kids, steps := e.step(n, inputs, base, e.kids[:0])
+	kids, steps := e.step(n, inputs, e.strat.counterpart(n), e.kids[:0])
 	n.Expanded, n.steps = true, steps
 	for _, k := range kids {
 		e.subsumed(e.attach(n, k))
@@ -602,15 +595,13 @@ func (e *explorer) expand(n *Node, inputs []input) {
 // attach adds the child k of n to the tree.
 func (e *explorer) attach(n *Node, k child) *Node {
 	c := e.add(n, k)
-	if e.reuse != nil {
-		e.reuse.link(n, c, k)
-	}
+	e.strat.attached(n, c, k)
 	return c
 }
 
-// step computes n's children, sorted (and, for DSE, pruned): every
-// feasible input step, appended to kids (a scratch, or nil). For MSE, base is n's counterpart in the base tree
-// (nil for none). It reads n and the machine and writes only the
+// step computes n's children, sorted, those the strategy keeps: every
+// feasible input step, appended to kids (a scratch, or nil). base is n's
+// counterpart in the base tree (nil for none). It reads n and the machine and writes only the
 // explorer's own state, so that workers can step nodes of one level at
 // once (parallel.go).
 func (e *explorer) step(n *Node, inputs []input, base *Node, kids []child) ([]child, []stepBound) {
@@ -645,10 +636,7 @@ func (e *explorer) step(n *Node, inputs []input, base *Node, kids []child) ([]ch
 		}
 		return kids[i].ord < kids[j].ord
 	})
-	if e.interest != nil {
-		kids = e.representatives(kids)
-	}
-	return kids, steps
+	return e.strat.kept(kids), steps
 }
 
 // appendSteps appends to steps the cuts one input made: the counts and
@@ -680,16 +668,13 @@ func (in input) identity() (event string, timer bool, slot int) {
 }
 
 // stepInput appends to kids n's children for one input, the ord-th: copied
-// from its counterpart b in the base tree (MSE) where that is safe, else
+// from its counterpart b in the base tree where the strategy can, else
 // executed.
 func (e *explorer) stepInput(n *Node, in input, ord int, b *Node, kids []child) []child {
 	x := e.x
 	depth := n.Depth + 1
-	if e.reuse != nil {
-		var copied bool
-		if kids, copied = e.reuse.children(kids, b, n, in, ord); copied {
-			return kids
-		}
+	if kids, copied := e.strat.copied(kids, b, n, in, ord); copied {
+		return kids
 	}
 	base := &run{state: n.State, vals: append([]solver.Term(nil), n.Vals...),
 		pc: append([]solver.Term(nil), n.PC...), timers: append([]Timer(nil), n.Timers...)}

@@ -7,51 +7,47 @@ import (
 )
 
 // oracle answers feasibility and implication questions about path
-// conditions, calling the solver only when folding, membership, slicing
-// and its cache cannot decide. Path conditions it is given are
+// conditions. It decides what the question's own terms decide (a constant,
+// a conjunct the path condition holds, or its negation), and asks the rest
+// of its solver chain (chain.go). Path conditions it is given are
 // satisfiable (every path was checked as it grew).
 type oracle struct {
-	tab *solver.Table
-	slv solver.Solver
-	// models, made by newModels when first needed (slv without it), gives
-	// the models of refuted implications. The values of a model depend on
-	// the checks its solver made before, so implications have a solver of
-	// their own: the counterexamples kept, and with them which checks are
-	// made and which terms built, are the same whether the feasibility
-	// checks run here or on workers (parallel.go).
-	models    solver.Solver
-	newModels func() (solver.Solver, error)
-	cache     map[string]solver.Result
-	cex       []counterexample // recent refutations of implications, oldest first
-	cexSeq    uint64           // the id of the newest one (ids count from 1)
-	Slicer
+	tab   *solver.Table
+	chain layer // newOracle's
+	*Slicer
+	cache   *cacheLayer // the chain's, read by undecided and replay
+	cex     *cexLayer   // the chain's, read by refutedByModel
+	core    *core       // the chain's bottom
+	workers *sharedCore // on a worker (parallel.go): the checks shared among workers; nil elsewhere
+	stats
 	// prepare's: the premise it returns, and scratch
 	premise      premise
 	parent, comp []int
 	impure       []bool
-	missing      []solver.Term // refutedByModel's scratch
-	calls        int
-	unknown      int
-	err          error // the first solver error; exploration stops on it
+}
 
-	// A worker's oracle (parallel.go) records in asked, when it is not
-	// nil, the checks its cache did not answer: the exploration's oracle
-	// may not know them yet, while it knows every check the worker made
-	// for an earlier node.
-	asked []asked
-	// common, for a worker's oracle, is the workers' cache of checks.
-	common   *commonChecks
-	toCommon []solver.Term // the terms of tab in common's table (0: not there yet)
+// stats is what the solver was asked, counted where it is asked (core,
+// sharedCore) and read by the exploration.
+type stats struct {
+	calls   int
+	unknown int
+	err     error // the first solver error; exploration stops on it
+}
+
+// record counts a solver's answer r, and keeps its first error.
+func (s *stats) record(r solver.Result, err error) {
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	if r == solver.Unknown {
+		s.unknown++
+	}
 }
 
 // asked is a check a worker's oracle made, and its result.
 type asked struct {
 	conj []solver.Term
 	r    solver.Result
-}
-
-func newOracle(tab *solver.Table, slv solver.Solver) *oracle {
-	return &oracle{tab: tab, slv: slv, cache: make(map[string]solver.Result), Slicer: Slicer{tab: tab}}
 }
 
 // sat reports whether pc ∧ c may hold: Unknown counts as possible, since
@@ -69,13 +65,7 @@ func (o *oracle) sat(pc []solver.Term, c solver.Term) bool {
 			return false
 		}
 	}
-	// Only the conjuncts that share variables with c (transitively) can
-	// make it infeasible, since pc alone is satisfiable.
-	rel := o.Slice(pc, o.tab.Vars(c))
-	if ok, decided := boxSatisfiable(o.tab, rel, c); decided {
-		return ok
-	}
-	return o.check(append(rel, c)) != solver.Unsat
+	return o.chain.decide(query{pc: pc, goal: c}).r != solver.Unsat
 }
 
 // implies reports whether p ⇒ b is proven (p is satisfiable).
@@ -108,170 +98,11 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 			return false
 		}
 	}
-	a := p.pc
-	var vars []solver.Term
-	for _, x := range missing {
-		vars = append(vars, o.tab.Vars(x)...)
-	}
-	rel := o.Slice(a, vars)
-	undecided := missing[:0:0]
-	for _, x := range missing {
-		implied, refuted := byIntervals(o.tab, rel, x)
-		if refuted {
-			return false
-		}
-		if !implied {
-			undecided = append(undecided, x)
-		}
-	}
-	if len(undecided) == 0 {
-		return true
-	}
-	var goal solver.Term = o.tab.Bool(true)
-	for _, x := range undecided {
-		goal = o.tab.And(goal, x)
-	}
-	// A model that satisfies a and not b, kept from an earlier refutation,
-	// refutes without the solver (a counterexample cache, as KLEE's).
-	for _, m := range o.cex {
-		if o.holds(m, rel) && !o.truthOf(m, goal) {
-			return false
-		}
-	}
-	query := append(rel, o.tab.Not(goal))
-	key := ConjKey(query)
-	if r, ok := o.cache[key]; ok {
-		return r == solver.Unsat
-	}
-	var all []solver.Term
-	seen := make(map[solver.Term]bool)
-	for _, c := range query {
-		all = o.tab.VarsInOrder(c, seen, all)
-	}
-	if o.models == nil {
-		o.models = o.slv
-		if o.newModels != nil {
-			s, err := o.newModels()
-			if err != nil {
-				if o.err == nil {
-					o.err = err
-				}
-				return false
-			}
-			o.models = s
-		}
-	}
-	o.calls++
-	r, model, err := o.models.Model(query, all)
-	if err != nil && o.err == nil {
-		o.err = err
-	}
-	if r == solver.Unknown {
-		o.unknown++
-	}
-	o.cache[key] = r
-	if r == solver.Sat {
-		o.cexSeq++
-		o.cex = append(o.cex, newCounterexample(model))
-		if len(o.cex) > maxCounterexamples {
-			o.cex = o.cex[1:]
-		}
-	}
-	return r == solver.Unsat
+	return o.chain.decide(query{pc: p.pc, goals: missing, valid: true}).r == solver.Unsat
 }
 
 // close releases the solver of implications, when it has one of its own.
-func (o *oracle) close() {
-	if o.models != nil && o.models != o.slv {
-		o.models.Close()
-	}
-}
-
-// maxCounterexamples bounds the counterexample cache.
-const maxCounterexamples = 32
-
-// counterexample is a model the solver gave, with its int and bool values
-// also in the compact form EvalScalar reads, and the truth of the terms
-// asked of it so far: canonical conjuncts recur in the premises and
-// candidates of many states, so each is evaluated once per model.
-type counterexample struct {
-	all     map[solver.Term]solver.Value
-	scalars map[solver.Term]int64
-	truth   map[solver.Term]bool
-}
-
-func newCounterexample(m map[solver.Term]solver.Value) counterexample {
-	c := counterexample{all: m, scalars: make(map[solver.Term]int64, len(m)), truth: make(map[solver.Term]bool)}
-	for v, x := range m {
-		switch x.Sort {
-		case solver.IntSort:
-			c.scalars[v] = x.Int
-		case solver.BoolSort:
-			if x.Bool {
-				c.scalars[v] = 1
-			} else {
-				c.scalars[v] = 0
-			}
-		}
-	}
-	return c
-}
-
-// holds reports whether every term of conj is true under the model; a term
-// the model does not decide counts as false.
-func (o *oracle) holds(m counterexample, conj []solver.Term) bool {
-	for _, c := range conj {
-		if !o.truthOf(m, c) {
-			return false
-		}
-	}
-	return true
-}
-
-// truthOf reports whether the boolean term c is true under the model; a term
-// the model does not decide counts as false.
-func (o *oracle) truthOf(m counterexample, c solver.Term) bool {
-	if t, ok := m.truth[c]; ok {
-		return t
-	}
-	var t bool
-	if o.tab.IsScalar(c) {
-		v, ok := o.tab.EvalScalar(c, func(v solver.Term) (int64, bool) { x, ok := m.scalars[v]; return x, ok })
-		t = ok && v != 0
-	} else {
-		v, ok := o.tab.Eval(c, func(v solver.Term) (solver.Value, bool) { x, ok := m.all[v]; return x, ok })
-		t = ok && v.Bool
-	}
-	m.truth[c] = t
-	return t
-}
-
-// check asks the solver, through the cache.
-func (o *oracle) check(conj []solver.Term) solver.Result {
-	key := ConjKey(conj)
-	if r, ok := o.cache[key]; ok {
-		return r
-	}
-	var r solver.Result
-	var err error
-	if o.common != nil {
-		r, err = o.common.check(o, conj)
-	} else {
-		o.calls++
-		r, err = o.slv.Check(conj)
-	}
-	if err != nil && o.err == nil {
-		o.err = err
-	}
-	if r == solver.Unknown {
-		o.unknown++
-	}
-	o.cache[key] = r
-	if o.common != nil {
-		o.asked = append(o.asked, asked{slices.Clone(conj), r})
-	}
-	return r
-}
+func (o *oracle) close() { o.core.close() }
 
 // replay counts, for the checks a worker made (in its terms; to maps them
 // to o's), the solver calls and unknown results o would have had making
@@ -284,14 +115,65 @@ func (o *oracle) replay(qs []asked, to []solver.Term) {
 		for _, x := range q.conj {
 			conj = append(conj, to[x])
 		}
-		key := ConjKey(conj)
-		if _, ok := o.cache[key]; ok {
+		if o.cache.learn(conj, q.r) {
+			o.calls++
+			if q.r == solver.Unknown {
+				o.unknown++
+			}
+		}
+	}
+}
+
+// refutedByModel reports whether a recent counterexample (a model the
+// solver gave, kept by the chain's counterexample layer) falsifies a
+// conjunct of c's condition that the premise lacks, and satisfies the
+// components of the premise that the variables of those conjuncts belong
+// to: with a model of the premise's other components (which are
+// independent), it makes a model of the premise that falsifies c's
+// condition. implies would find the same counterexample, but slices and
+// evaluates the premise under every counterexample for every candidate;
+// here the premise is evaluated once per counterexample.
+func (o *oracle) refutedByModel(p *premise, c *candidate) bool {
+	k := o.cex
+	if len(k.kept) == 0 {
+		return false
+	}
+	var need uint64
+	missing := k.missing[:0]
+	defer func() { k.missing = missing[:0] }()
+	for _, x := range c.pc {
+		if p.has(x) {
 			continue
 		}
-		o.calls++
-		if q.r == solver.Unknown {
-			o.unknown++
+		missing = append(missing, x)
+		for _, v := range o.tab.Vars(x) {
+			pv, ok := p.variable(v)
+			if !ok || pv.comp >= 64 {
+				return false // implies decides
+			}
+			need |= 1 << pv.comp
 		}
-		o.cache[key] = q.r
 	}
+	if len(missing) == 0 {
+		return false
+	}
+	k.eachNew(&p.seen, func(slot uint64, m counterexample) {
+		sat := ^uint64(0)
+		for i, x := range p.pc {
+			if comp := p.comps[i]; comp >= 0 && comp < 64 && sat&(1<<comp) != 0 && !k.truthOf(m, x) {
+				sat &^= 1 << comp
+			}
+		}
+		p.sat[slot] = sat
+	})
+	oldest := k.seq - uint64(len(k.kept)) + 1
+	for i, m := range k.kept {
+		if p.sat[(oldest+uint64(i))%maxCounterexamples]&need != need {
+			continue
+		}
+		if slices.ContainsFunc(missing, func(x solver.Term) bool { return !k.truthOf(m, x) }) {
+			return true
+		}
+	}
+	return false
 }

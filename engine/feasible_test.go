@@ -40,7 +40,7 @@ func TestImpliesRefutesNegatedConjunct(t *testing.T) {
 		tab.Le(tab.Int(0), v), tab.Le(v, tab.Int(200)),
 		tab.Lt(gap, half),
 	}
-	or := newOracle(tab, noSolver{t})
+	or := newOracle(tab, noSolver{t}, nil, nil)
 	p := or.prepare(premise)
 	for _, b := range [][]solver.Term{
 		{tab.Le(half, gap)},
@@ -65,7 +65,7 @@ func TestSatDecidesBoxes(t *testing.T) {
 	tab := solver.NewTable()
 	v, w := tab.Var("v", solver.IntSort), tab.Var("w", solver.IntSort)
 	pc := []solver.Term{tab.Le(tab.Int(0), v), tab.Le(v, tab.Int(200))}
-	or := newOracle(tab, noSolver{t})
+	or := newOracle(tab, noSolver{t}, nil, nil)
 	for _, tc := range []struct {
 		c    solver.Term
 		want bool

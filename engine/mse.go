@@ -31,7 +31,7 @@ func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, ren Renames,
 		return nil, fmt.Errorf("the base tree was built with other options (%+v, want %+v)", base.Options, opts)
 	}
 	return explore(m, opts, newSolver, func(e *explorer) {
-		e.reuse = newReuser(e, base, updated, ren)
+		e.strat = newReuser(e, base, updated, ren)
 	})
 }
 
@@ -60,29 +60,29 @@ type indexed struct {
 	key string
 }
 
-// reuser takes children from a base tree.
+// reuser is MSE's strategy: it takes children from a base tree.
 type reuser struct {
-	e           *explorer
-	base        *SET
-	updated     map[string]bool
-	clean       map[string]bool // (state, event) pair -> unchanged
-	counterpart map[*Node]*Node
-	paired      map[*Node]bool                      // base nodes that are a node's counterpart
-	candidate   map[*Node]indexed                   // base node -> the first candidate of subsumption here it is the counterpart of
-	memo        map[solver.Term]solver.Term         // base term -> new term
-	dense       []solver.Term                       // the same, by base term, 0 for not yet
-	trans       map[*mlm.Transition]*mlm.Transition // base machine's transitions -> new machine's of the same key
-	stateClean  map[stateEvent]bool                 // pairClean by state and event
-	baseCands   map[string][]*mlm.Transition
-	reused      int
-	ren         Renames
+	full         // what it does as Explore does: keep every child
+	e            *explorer
+	base         *SET
+	updated      map[string]bool
+	clean        map[string]bool // (state, event) pair -> unchanged
+	counterparts map[*Node]*Node
+	paired       map[*Node]bool                      // base nodes that are a node's counterpart
+	candidate    map[*Node]indexed                   // base node -> the first candidate of subsumption here it is the counterpart of
+	memo         map[solver.Term]solver.Term         // base term -> new term
+	dense        []solver.Term                       // the same, by base term, 0 for not yet
+	trans        map[*mlm.Transition]*mlm.Transition // base machine's transitions -> new machine's of the same key
+	stateClean   map[stateEvent]bool                 // pairClean by state and event
+	baseCands    map[string][]*mlm.Transition
+	ren          Renames
 	// oldStates and oldEvents are ren's States and Events inverted.
 	oldStates, oldEvents map[string]string
 }
 
 func newReuser(e *explorer, base *SET, updated map[string]bool, ren Renames) *reuser {
 	r := &reuser{e: e, base: base, updated: updated, ren: ren, clean: make(map[string]bool),
-		counterpart: make(map[*Node]*Node, len(base.Nodes)), paired: make(map[*Node]bool, len(base.Nodes)), candidate: make(map[*Node]indexed), memo: make(map[solver.Term]solver.Term),
+		counterparts: make(map[*Node]*Node, len(base.Nodes)), paired: make(map[*Node]bool, len(base.Nodes)), candidate: make(map[*Node]indexed), memo: make(map[solver.Term]solver.Term),
 		trans: make(map[*mlm.Transition]*mlm.Transition), stateClean: make(map[stateEvent]bool), baseCands: candidates(base.Machine),
 		dense: make([]solver.Term, base.Terms.Len()+1)}
 	byKey := make(map[string]*mlm.Transition, len(e.set.Machine.Transitions))
@@ -117,14 +117,14 @@ func (r *reuser) pairOf(p string) string {
 	return out
 }
 
-// linkRoot pairs the roots when the machine starts as the base did: same
+// started pairs the roots when the machine starts as the base did: same
 // variables and initial values, same initial transitions, and every
 // (state, event) pair the start processed in run-to-completion (trace: the
 // events its entry actions raised, sent to the machine itself or let an
 // eventless transition take) clean, so that the base's start computed
 // exactly what the head's did. A transition the start fires that the
 // change touched leaves the roots unpaired, and nothing below is copied.
-func (r *reuser) linkRoot(root *Node, trace []string) {
+func (r *reuser) started(root *Node, trace []string) {
 	for _, p := range trace {
 		if !r.pairClean(p) {
 			return
@@ -213,7 +213,7 @@ func sameEvent(a, b *model.Event) bool {
 // processed there is clean (so executing it here would repeat exactly the
 // same computation). It reports whether it did; kids is returned
 // unchanged when not.
-func (r *reuser) children(kids []child, b, n *Node, in input, ord int) ([]child, bool) {
+func (r *reuser) copied(kids []child, b, n *Node, in input, ord int) ([]child, bool) {
 	if b == nil || !b.Expanded {
 		return kids, false
 	}
@@ -254,7 +254,6 @@ func (r *reuser) children(kids []child, b, n *Node, in input, ord int) ([]child,
 	for _, c := range b.Children {
 		if picked(c) {
 			kids = append(kids, r.copy(c, ord, n))
-			r.reused++
 		}
 	}
 	return kids, true
@@ -358,29 +357,33 @@ func (r *reuser) fromParent(c, n *Node) (vals, pc []solver.Term) {
 	return vals, pc
 }
 
-// importCanon imports the canonical form of a base node: renaming commutes
+// canonOf imports the canonical form of b, a base node: renaming commutes
 // with importing (both follow the terms' structure, never their numbers),
-// so it is the canonical form of the node copied from it.
-func (r *reuser) importCanon(canon []solver.Term) []solver.Term {
-	out := make([]solver.Term, len(canon))
-	for i, x := range canon {
+// so it is the canonical form of the node copied from it. It is nil when
+// b has none.
+func (r *reuser) canonOf(b *Node) []solver.Term {
+	if b == nil || b.canon == nil {
+		return nil
+	}
+	out := make([]solver.Term, len(b.canon))
+	for i, x := range b.canon {
 		out[i] = r.imp(x)
 	}
 	return out
 }
 
-// link records the base counterpart of a new node: the node it was copied
+// attached records the base counterpart of a new node: the node it was copied
 // from, or, for an executed step, the base child reached by the same input
 // (the same timer, where several of one event are pending), transitions
 // and decisions when those were all unchanged. A base node is the
-// counterpart of one node at most: subsumption (likeBase) reads the base's
+// counterpart of one node at most: subsumption (subsumer) reads the base's
 // decisions through the pairing.
-func (r *reuser) link(parent, c *Node, k child) {
+func (r *reuser) attached(parent, c *Node, k child) {
 	if k.base != nil {
 		r.pair(c, k.base)
 		return
 	}
-	pb := r.counterpart[parent]
+	pb := r.counterparts[parent]
 	if pb == nil {
 		return
 	}
@@ -412,5 +415,71 @@ func (r *reuser) pair(c, b *Node) {
 		return
 	}
 	r.paired[b] = true
-	r.counterpart[c] = b
+	r.counterparts[c] = b
+}
+
+// counterpart is n's counterpart in the base tree.
+func (r *reuser) counterpart(n *Node) *Node { return r.counterparts[n] }
+
+// subsumer decides subsumption for n, identical to its counterpart b in
+// the base tree, of canonical key and path condition pc, using the base tree's decision:
+// among the earlier candidates, those with a base counterpart did not
+// subsume b (they are identical, and come in the same order), except b's
+// own subsumer; only candidates new to this tree are checked. decided is
+// false when n has no counterpart, or b's subsumer has none here: the
+// ordinary check then decides.
+func (r *reuser) subsumer(n *Node, key string, pc []solver.Term) (*Node, bool) {
+	b := r.counterparts[n]
+	if b == nil {
+		return nil, false
+	}
+	e := r.e
+	cs := e.byKey[key]
+	if cs == nil || cs.fresh == 0 {
+		// No candidate is new: the answer is the base's. b's subsumer,
+		// when it has a counterpart, is a candidate of the same key (it
+		// is identical, and its condition follows from n's).
+		if b.Subsumed == nil {
+			return nil, true
+		}
+		s, ok := r.candidate[b.Subsumed]
+		if !ok || s.key != key {
+			return nil, false
+		}
+		return s.n, true
+	}
+	// Candidates the premise's intervals refute are passed over: b's
+	// subsumer, identical to one that subsumes n, is never among them.
+	p := e.x.or.prepare(pc)
+	for _, c := range cs.survivors(p) {
+		if cb := r.counterparts[c.n]; cb != nil {
+			if b.Subsumed != nil && cb == b.Subsumed {
+				return c.n, true
+			}
+			continue
+		}
+		if !e.x.or.refutedByModel(p, c) && e.x.or.implies(p, c.pc) {
+			return c.n, true
+		}
+	}
+	return nil, b.Subsumed == nil
+}
+
+// indexed records n, a candidate under key, as its counterpart's, the
+// first time that is a candidate here; it reports whether n is new to this
+// tree (has no counterpart).
+func (r *reuser) indexed(n *Node, key string) bool {
+	b := r.counterparts[n]
+	if b == nil {
+		return true
+	}
+	if _, ok := r.candidate[b]; !ok { // the first, as the subsumer's walk finds it
+		r.candidate[b] = indexed{n, key}
+	}
+	return false
+}
+
+// forWorker is a reuser of the same base tree and change for we.
+func (r *reuser) forWorker(we *explorer) strategy {
+	return newReuser(we, r.base, r.updated, r.ren)
 }

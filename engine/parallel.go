@@ -86,7 +86,6 @@ type task struct {
 	asked  []asked
 	bounds map[vocab.Bound]int
 	limits map[vocab.Bound]int64
-	reused int
 	err    error // the executor's
 	slvErr error // the oracle's
 }
@@ -111,10 +110,7 @@ func (p *pool) level(i int) error {
 		if n.Subsumed != nil || n.State.Final || n.Depth >= e.x.opts.MaxDepth {
 			continue
 		}
-		t := &task{n: n, done: make(chan struct{})}
-		if e.reuse != nil {
-			t.base = e.reuse.counterpart[n]
-		}
+		t := &task{n: n, base: e.strat.counterpart(n), done: make(chan struct{})}
 		tasks[j-i] = t
 		todo = append(todo, t)
 	}
@@ -173,7 +169,7 @@ func (p *pool) close() {
 	p.stop.Store(true)
 	p.wg.Wait()
 	for _, w := range p.workers {
-		w.e.x.or.slv.Close()
+		w.e.x.or.core.slv.Close()
 	}
 }
 
@@ -186,9 +182,7 @@ func (p *pool) newWorker() (*worker, error) {
 	}
 	slv.SetTimeout(e.x.opts.SolverTimeout)
 	slv.SetCancel(e.x.opts.Cancel)
-	or := newOracle(tab, slv)
-	or.common = p.common
-	or.newModels = func() (solver.Solver, error) {
+	newModels := func() (solver.Solver, error) {
 		s, err := p.newSolver(tab)
 		if err != nil {
 			return nil, fmt.Errorf("starting a worker's solver of models: %w", err)
@@ -197,14 +191,13 @@ func (p *pool) newWorker() (*worker, error) {
 		s.SetCancel(e.x.opts.Cancel)
 		return s, nil
 	}
+	or := newOracle(tab, slv, newModels, p.common)
 	x := &executor{m: e.x.m, tab: tab, or: or, opts: e.x.opts, varIdx: e.x.varIdx,
 		bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
 	we := &explorer{x: x, set: &SET{Machine: e.set.Machine, Terms: tab, Options: e.set.Options},
 		cands: e.cands, canonVars: make(map[canonKey]solver.Term), renamed: make(map[renamedKey]solver.Term),
-		interest: e.interest}
-	if e.reuse != nil {
-		we.reuse = newReuser(we, e.reuse.base, e.reuse.updated, e.reuse.ren)
 	}
+	we.strat = e.strat.forWorker(we)
 	return &worker{e: we, fromShared: []solver.Term{0}, toShared: []solver.Term{0}}, nil
 }
 
@@ -235,11 +228,7 @@ func (w *worker) expand(t *task) {
 	first := solver.Term(tab.Len() + 1)
 	clear(x.bounds)
 	clear(x.limits)
-	x.err, x.or.err, x.or.asked = nil, nil, nil
-	var reused int
-	if e.reuse != nil {
-		reused = e.reuse.reused
-	}
+	x.err, x.or.err, x.or.workers.asked = nil, nil, nil
 	var buf []solver.Term
 	n := &Node{State: t.n.State, Vals: mapTerms(&buf, t.n.Vals, w.fromShared), PC: mapTerms(&buf, t.n.PC, w.fromShared),
 		Timers: mapTimers(t.n.Timers, w.fromShared), Depth: t.n.Depth, Reused: t.n.Reused}
@@ -247,26 +236,21 @@ func (w *worker) expand(t *task) {
 	t.marks = append(t.marks, tab.Len()+1-int(first))
 	if x.err == nil && x.or.err == nil {
 		for _, k := range kids {
-			var canon []solver.Term
-			if k.base != nil && k.base.canon != nil {
-				canon = e.reuse.importCanon(k.base.canon)
-			} else {
+			canon := e.strat.canonOf(k.base)
+			if canon == nil {
 				canon = e.canonicalForm(&Node{State: k.state, Vals: k.vals, PC: k.pc, Timers: k.timers})
 			}
 			t.canon = append(t.canon, canon)
 			t.marks = append(t.marks, tab.Len()+1-int(first))
 		}
 	}
-	t.w, t.terms, t.kids, t.steps, t.asked = w, tab.Tail(first), kids, steps, x.or.asked
+	t.w, t.terms, t.kids, t.steps, t.asked = w, tab.Tail(first), kids, steps, x.or.workers.asked
 	t.err, t.slvErr = x.err, x.or.err
 	if len(x.bounds) > 0 {
 		t.bounds = maps.Clone(x.bounds)
 	}
 	if len(x.limits) > 0 {
 		t.limits = maps.Clone(x.limits)
-	}
-	if e.reuse != nil {
-		t.reused = e.reuse.reused - reused
 	}
 }
 
@@ -301,9 +285,6 @@ func (e *explorer) merge(n *Node, t *task) error {
 	}
 	for b, l := range t.limits {
 		e.x.limits[b] = max(e.x.limits[b], l)
-	}
-	if e.reuse != nil {
-		e.reuse.reused += t.reused
 	}
 	n.Expanded, n.steps = true, t.steps
 	size := 0
@@ -409,7 +390,7 @@ type commonCheck struct {
 
 // check decides conj, of o's terms, with the result another worker found
 // or is finding, or else with o's solver.
-func (c *commonChecks) check(o *oracle, conj []solver.Term) (solver.Result, error) {
+func (c *commonChecks) check(o *sharedCore, conj []solver.Term) (solver.Result, error) {
 	c.mu.Lock()
 	ids := make([]solver.Term, len(conj))
 	for i, x := range conj {
@@ -430,7 +411,7 @@ func (c *commonChecks) check(o *oracle, conj []solver.Term) (solver.Result, erro
 }
 
 // adopt returns x, a term of o's table, in c's.
-func (c *commonChecks) adopt(o *oracle, x solver.Term) solver.Term {
+func (c *commonChecks) adopt(o *sharedCore, x solver.Term) solver.Term {
 	if int(x) < len(o.toCommon) && o.toCommon[x] != 0 {
 		return o.toCommon[x]
 	}

@@ -108,9 +108,10 @@ func (p *premise) variable(v solver.Term) (premiseVar, bool) {
 // otherwise n becomes a candidate.
 func (e *explorer) subsumed(n *Node) {
 	var canon []solver.Term
-	if b := e.copiedFrom(n); b != nil && b.canon != nil {
-		canon = e.reuse.importCanon(b.canon)
-	} else {
+	if n.Reused {
+		canon = e.strat.canonOf(e.strat.counterpart(n))
+	}
+	if canon == nil {
 		canon = e.canonicalForm(n)
 	}
 	e.subsumedAs(n, canon)
@@ -123,32 +124,19 @@ func (e *explorer) canonicalForm(n *Node) []solver.Term {
 	return append(slices.Grow(terms[:len(terms):len(terms)], len(pc)), pc...)
 }
 
-// copiedFrom is the base node MSE copied n from, nil for a node computed
-// here.
-func (e *explorer) copiedFrom(n *Node) *Node {
-	if e.reuse == nil || !n.Reused {
-		return nil
-	}
-	return e.reuse.counterpart[n]
-}
-
 // subsumedAs is subsumed for n of the canonical form given (as
 // canonicalForm returns it).
 func (e *explorer) subsumedAs(n *Node, canon []solver.Term) {
 	n.canon = canon
 	k := canonicalTerms(n)
 	key, pc := canonicalKey(n, canon[:k]), canon[k:len(canon):len(canon)]
-	if e.reuse != nil {
-		if b := e.reuse.counterpart[n]; b != nil {
-			if s, decided := e.likeBase(b, key, pc); decided {
-				if s != nil {
-					n.Subsumed = s
-					return
-				}
-				e.index(key, n, pc)
-				return
-			}
+	if s, decided := e.strat.subsumer(n, key, pc); decided {
+		if s != nil {
+			n.Subsumed = s
+			return
 		}
+		e.index(key, n, pc)
+		return
 	}
 	p := e.x.or.prepare(pc)
 	for _, c := range e.byKey[key].survivors(p) {
@@ -168,54 +156,9 @@ func (e *explorer) index(key string, n *Node, pc []solver.Term) {
 		e.byKey[key] = cs
 	}
 	cs.add(&candidate{n: n, pc: pc})
-	if e.reuse != nil {
-		if b := e.reuse.counterpart[n]; b != nil {
-			if _, ok := e.reuse.candidate[b]; !ok { // the first, as likeBase's walk finds it
-				e.reuse.candidate[b] = indexed{n, key}
-			}
-			return
-		}
+	if e.strat.indexed(n, key) {
+		cs.fresh++
 	}
-	cs.fresh++
-}
-
-// likeBase decides subsumption for a node identical to base node b, of
-// canonical key and path condition pc, using the base tree's decision:
-// among the earlier candidates, those with a base counterpart did not
-// subsume b (they are identical, and come in the same order), except b's
-// own subsumer; only candidates new to this tree are checked. decided is
-// false when b's subsumer has no counterpart here: the ordinary check then
-// decides.
-func (e *explorer) likeBase(b *Node, key string, pc []solver.Term) (*Node, bool) {
-	cs := e.byKey[key]
-	if cs == nil || cs.fresh == 0 {
-		// No candidate is new: the answer is the base's. b's subsumer,
-		// when it has a counterpart, is a candidate of the same key (it
-		// is identical, and its condition follows from n's).
-		if b.Subsumed == nil {
-			return nil, true
-		}
-		s, ok := e.reuse.candidate[b.Subsumed]
-		if !ok || s.key != key {
-			return nil, false
-		}
-		return s.n, true
-	}
-	// Candidates the premise's intervals refute are passed over: b's
-	// subsumer, identical to one that subsumes n, is never among them.
-	p := e.x.or.prepare(pc)
-	for _, c := range cs.survivors(p) {
-		if cb := e.reuse.counterpart[c.n]; cb != nil {
-			if b.Subsumed != nil && cb == b.Subsumed {
-				return c.n, true
-			}
-			continue
-		}
-		if !e.x.or.refutedByModel(p, c) && e.x.or.implies(p, c.pc) {
-			return c.n, true
-		}
-	}
-	return nil, b.Subsumed == nil
 }
 
 // canonical renames n's variables in order of first occurrence (valuation,
@@ -503,7 +446,7 @@ func (o *oracle) prepare(pc []solver.Term) *premise {
 // keyIndex holds the candidates of one key, in order, and a trie of their
 // bounds (sorted by variable): a candidate sits at the node its last bound
 // leads to. Candidates join the trie when it is next searched: under MSE,
-// most keys never are (likeBase decides their nodes as the base did).
+// most keys never are (the reuser's subsumer decides their nodes as the base did).
 type keyIndex struct {
 	tab   *solver.Table
 	all   []*candidate
@@ -605,70 +548,4 @@ func (cs *keyIndex) survivors(p *premise) []*candidate {
 		out[i] = cs.all[j]
 	}
 	return out
-}
-
-// refutedByModel reports whether a recent counterexample (a model the
-// solver gave, kept by the oracle) falsifies a conjunct of c's condition
-// that the premise lacks, and satisfies the components of the premise that
-// the variables of those conjuncts belong to: with a model of the premise's
-// other components (which are independent), it makes a model of the
-// premise that falsifies c's condition. implies would find the same
-// counterexample, but slices and evaluates the premise under every
-// counterexample for every candidate; here the premise is evaluated once
-// per counterexample.
-func (o *oracle) refutedByModel(p *premise, c *candidate) bool {
-	if len(o.cex) == 0 {
-		return false
-	}
-	var need uint64
-	missing := o.missing[:0]
-	defer func() { o.missing = missing[:0] }()
-	for _, x := range c.pc {
-		if p.has(x) {
-			continue
-		}
-		missing = append(missing, x)
-		for _, v := range o.tab.Vars(x) {
-			pv, ok := p.variable(v)
-			if !ok || pv.comp >= 64 {
-				return false // implies decides
-			}
-			need |= 1 << pv.comp
-		}
-	}
-	if len(missing) == 0 {
-		return false
-	}
-	o.eachNew(&p.seen, func(slot uint64, m counterexample) {
-		sat := ^uint64(0)
-		for i, x := range p.pc {
-			if k := p.comps[i]; k >= 0 && k < 64 && sat&(1<<k) != 0 && !o.truthOf(m, x) {
-				sat &^= 1 << k
-			}
-		}
-		p.sat[slot] = sat
-	})
-	oldest := o.cexSeq - uint64(len(o.cex)) + 1
-	for i, m := range o.cex {
-		if p.sat[(oldest+uint64(i))%maxCounterexamples]&need != need {
-			continue
-		}
-		for _, x := range missing {
-			if !o.truthOf(m, x) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// eachNew calls f on each counterexample newer than *seen, with its slot
-// (its id modulo their number, which tells the kept ones apart, since they
-// are the newest), and records the newest as seen.
-func (o *oracle) eachNew(seen *uint64, f func(slot uint64, m counterexample)) {
-	oldest := o.cexSeq - uint64(len(o.cex)) + 1
-	for id := max(*seen+1, oldest); id <= o.cexSeq; id++ {
-		f(id%maxCounterexamples, o.cex[id-oldest])
-	}
-	*seen = o.cexSeq
 }

@@ -42,7 +42,7 @@ func TestSubsumptionIsTheFirstImpliedCandidate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		or := newOracle(set.Terms, slv)
+		or := newOracle(set.Terms, slv, nil, nil)
 		e := &explorer{x: &executor{tab: set.Terms, or: or}, canonVars: make(map[canonKey]solver.Term), renamed: make(map[renamedKey]solver.Term)}
 		type cand struct {
 			n  *Node
@@ -127,7 +127,7 @@ func TestCopiedCanonicalForms(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := &explorer{x: &executor{tab: mse.Terms, opts: mse.Options}, canonVars: make(map[canonKey]solver.Term), renamed: make(map[renamedKey]solver.Term)}
-			e.x.or = newOracle(mse.Terms, nil)
+			e.x.or = newOracle(mse.Terms, nil, nil, nil)
 			copied := 0
 			for _, n := range mse.Nodes {
 				if n.canon == nil {

@@ -49,16 +49,12 @@ func (x *executor) external(r *run, e *lang.External) []valued {
 	return out
 }
 
-// externalTerm is external without forking, for termIn: the summary goes
-// into r's path condition unchecked (the next check decides it). The
-// arguments are evaluated where at holds, adding to cuts where a
-// conversion in them is not exact, as termIn does for the rest of the
-// expression: a fresh term would leave those values in the path.
-func (x *executor) externalTerm(r *run, e *lang.External, at solver.Term, cuts *[]solver.Term) solver.Term {
-	args := make([]solver.Term, len(e.Args))
-	for i, a := range e.Args {
-		args[i] = x.termIn(r, a, at, cuts)
-	}
+// externalTerm is external without forking, for term (pure.go), on the
+// arguments' values (pure evaluates them, where a conversion in them is
+// not exact adding to the conditions that leave those values out of the
+// path): the summary goes into r's path condition unchecked (the next
+// check decides it).
+func (x *executor) externalTerm(r *run, e *lang.External, args []solver.Term) solver.Term {
 	f := x.function(e.Fun)
 	v := x.tab.Apply(e.Fun, SortOf(e.Result), x.hostCall(r, f, e, args))
 	if f != nil && f.Summarised() {
