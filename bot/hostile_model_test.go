@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/internal/hostile"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // TestHostileModels: a pull request adding the models that crashed the
@@ -33,10 +33,10 @@ func TestHostileModels(t *testing.T) {
 	if len(comments) != 1 {
 		t.Fatalf("pull request 8's comments: %+v; want its report", comments)
 	}
-	deep := fmt.Sprintf("line 5, column 33: expression nested more than %d deep", lang.MaxNesting)
+	deep := fmt.Sprintf("line 5, column 33: expression nested more than %d deep", ast.MaxNesting)
 	for _, want := range []string{
 		"models/sum.scxml", "models/expr.scxml", deep,
-		"models/script.scxml", fmt.Sprintf("more than %d statements in one script", lang.MaxStmts),
+		"models/script.scxml", fmt.Sprintf("more than %d statements in one script", ast.MaxStmts),
 	} {
 		if !strings.Contains(comments[0].Body, want) {
 			t.Errorf("pull request 8's report lacks %q:\n%s", want, comments[0].Body)

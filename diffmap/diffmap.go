@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 )
@@ -370,16 +370,16 @@ func (c *comparer) signature(s *model.State, m *model.Model, self string, unknow
 	if s.Parent != nil && s.Parent.Kind != model.Root {
 		parent = ref(s.Parent.ID)
 	}
-	inState := func(x lang.Expr) lang.Expr {
-		if in, ok := x.(*lang.InState); ok {
-			return &lang.InState{Start: in.Start, State: ref(in.State)}
+	inState := func(x ast.Expr) ast.Expr {
+		if in, ok := x.(*ast.InState); ok {
+			return &ast.InState{Start: in.Start, State: ref(in.State)}
 		}
 		return x
 	}
-	code := func(bs []*lang.Block) string {
+	code := func(bs []*ast.Block) string {
 		var keys []string
 		for _, blk := range bs {
-			keys = append(keys, lang.Key(lang.RewriteBlock(blk, inState)))
+			keys = append(keys, ast.Key(ast.RewriteBlock(blk, inState)))
 		}
 		return strings.Join(keys, " ")
 	}
@@ -389,7 +389,7 @@ func (c *comparer) signature(s *model.State, m *model.Model, self string, unknow
 		for _, x := range t.Targets {
 			targets = append(targets, ref(x.ID))
 		}
-		c := lang.Key(lang.RewriteExpr(t.Cond, inState))
+		c := ast.Key(ast.RewriteExpr(t.Cond, inState))
 		var events []string
 		for _, e := range t.Events {
 			if id, ok := strings.CutPrefix(e, "done.state."); ok {
@@ -398,7 +398,7 @@ func (c *comparer) signature(s *model.State, m *model.Model, self string, unknow
 			events = append(events, e)
 		}
 		fmt.Fprintf(&b, "|%s %v %s>%s", strings.Join(events, " "), t.Type, c, strings.Join(targets, " "))
-		b.WriteString(code([]*lang.Block{t.Body}))
+		b.WriteString(code([]*ast.Block{t.Body}))
 	}
 	for _, k := range s.ChildStates() {
 		b.WriteString("|child " + ref(k.ID))
@@ -408,28 +408,28 @@ func (c *comparer) signature(s *model.State, m *model.Model, self string, unknow
 
 // inState maps In() through the renames when the code is the old
 // version's, so that a rename changes no condition or action.
-func (c *comparer) inState(old bool) func(lang.Expr) lang.Expr {
-	return func(x lang.Expr) lang.Expr {
-		if in, ok := x.(*lang.InState); ok && old {
-			return &lang.InState{Start: in.Start, State: c.mapped(in.State)}
+func (c *comparer) inState(old bool) func(ast.Expr) ast.Expr {
+	return func(x ast.Expr) ast.Expr {
+		if in, ok := x.(*ast.InState); ok && old {
+			return &ast.InState{Start: in.Start, State: c.mapped(in.State)}
 		}
 		return x
 	}
 }
 
-// blocks returns the identity of code (lang.Key, one key a block), for
+// blocks returns the identity of code (ast.Key, one key a block), for
 // comparison and as a map key.
-func (c *comparer) blocks(bs []*lang.Block, old bool) string {
+func (c *comparer) blocks(bs []*ast.Block, old bool) string {
 	var keys []string
 	for _, b := range bs {
-		keys = append(keys, lang.Key(lang.RewriteBlock(b, c.inState(old))))
+		keys = append(keys, ast.Key(ast.RewriteBlock(b, c.inState(old))))
 	}
 	return strings.Join(keys, " ")
 }
 
-// cond returns the identity of a condition (lang.Key; absent: none).
-func (c *comparer) cond(e lang.Expr, old bool) string {
-	return lang.Key(lang.RewriteExpr(e, c.inState(old)))
+// cond returns the identity of a condition (ast.Key; absent: none).
+func (c *comparer) cond(e ast.Expr, old bool) string {
+	return ast.Key(ast.RewriteExpr(e, c.inState(old)))
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // invokes finds the changed <invoke>s of the states both versions have:
@@ -57,7 +57,7 @@ func invokeChanges(o, n *model.Invoke) []string {
 	if o.Src != n.Src {
 		what = append(what, "src")
 	}
-	if !slices.EqualFunc(o.Params, n.Params, func(a, b *lang.Arg) bool { return a.Name == b.Name && lang.Equal(a.Value, b.Value) }) {
+	if !slices.EqualFunc(o.Params, n.Params, func(a, b *ast.Arg) bool { return a.Name == b.Name && ast.Equal(a.Value, b.Value) }) {
 		what = append(what, "param")
 	}
 	if !sameBlock(o.Finalize, n.Finalize) {
@@ -72,11 +72,11 @@ func invokeChanges(o, n *model.Invoke) []string {
 	return what
 }
 
-func sameBlock(a, b *lang.Block) bool {
+func sameBlock(a, b *ast.Block) bool {
 	if a == nil || b == nil {
 		return (a == nil || len(a.Stmts) == 0) && (b == nil || len(b.Stmts) == 0)
 	}
-	return lang.Equal(a, b)
+	return ast.Equal(a, b)
 }
 
 // tables finds the black-box functions whose declaration or table changed
@@ -109,5 +109,5 @@ func (c *comparer) tables() {
 }
 
 func sameRow(a, b *model.Row) bool {
-	return slices.EqualFunc(a.In, b.In, func(x, y lang.Expr) bool { return lang.Equal(x, y) }) && lang.Equal(a.Out, b.Out)
+	return slices.EqualFunc(a.In, b.In, func(x, y ast.Expr) bool { return ast.Equal(x, y) }) && ast.Equal(a.Out, b.Out)
 }

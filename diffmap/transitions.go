@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 )
@@ -67,7 +67,7 @@ func (c *comparer) pair(olds, news []*model.Transition) {
 			}
 		}
 	}
-	body := func(t *model.Transition, old bool) string { return c.blocks([]*lang.Block{t.Body}, old) }
+	body := func(t *model.Transition, old bool) string { return c.blocks([]*ast.Block{t.Body}, old) }
 	contentChanges := func(o, n *model.Transition) {
 		if c.cond(o.Cond, true) != c.cond(n.Cond, false) {
 			c.add(GuardChanged, n.ID, o.Pos, n.Pos)
@@ -135,10 +135,10 @@ func (c *comparer) matchUnique(olds, news []*model.Transition, usedO, usedN []bo
 }
 
 // content is everything about a transition but its source, for
-// comparison: events, type, condition, targets and code (by lang.Key).
+// comparison: events, type, condition, targets and code (by ast.Key).
 func (c *comparer) content(t *model.Transition, old bool) string {
 	return strings.Join([]string{c.events(t, old), fmt.Sprint(t.Type), c.cond(t.Cond, old), c.targets(t, old),
-		c.blocks([]*lang.Block{t.Body}, old)}, "\x00")
+		c.blocks([]*ast.Block{t.Body}, old)}, "\x00")
 }
 
 func (c *comparer) variables() {
@@ -147,7 +147,7 @@ func (c *comparer) variables() {
 		switch {
 		case n == nil:
 			c.add(VariableRemoved, o.Name, o.Pos, source.NoPos)
-		case n.Type != o.Type || !lang.Equal(n.Init, o.Init):
+		case n.Type != o.Type || !ast.Equal(n.Init, o.Init):
 			c.add(InitialValueChanged, o.Name, o.Pos, n.Pos)
 		}
 	}
@@ -194,7 +194,7 @@ func (c *comparer) initials() {
 			continue
 		}
 		if c.targets(o.Initial, true) != c.targets(n.Initial, false) ||
-			c.blocks([]*lang.Block{o.Initial.Body}, true) != c.blocks([]*lang.Block{n.Initial.Body}, false) {
+			c.blocks([]*ast.Block{o.Initial.Body}, true) != c.blocks([]*ast.Block{n.Initial.Body}, false) {
 			subject := n.ID
 			if n.Kind == model.Root {
 				subject = "scxml"
@@ -269,7 +269,7 @@ func (d *Diff) rootChanged(o, n *mlm.Machine) bool {
 		}
 	}
 	for i, b := range n.Vars {
-		if a := o.Vars[i]; a.Name != b.Name || a.Type != b.Type || !lang.Equal(a.Init, b.Init) {
+		if a := o.Vars[i]; a.Name != b.Name || a.Type != b.Type || !ast.Equal(a.Init, b.Init) {
 			return true
 		}
 	}
@@ -315,25 +315,25 @@ func changedFunctions(o, n *mlm.Machine) map[string]bool {
 // callsAny reports whether t's guard or action calls one of the functions.
 func callsAny(t *mlm.Transition, fs map[string]bool) bool {
 	found := false
-	visit := func(n lang.Node) bool {
-		if x, ok := n.(*lang.External); ok && fs[x.Fun] {
+	visit := func(n ast.Node) bool {
+		if x, ok := n.(*ast.External); ok && fs[x.Fun] {
 			found = true
 		}
 		return !found
 	}
 	if t.Guard != nil {
-		lang.Inspect(t.Guard, visit)
+		ast.Inspect(t.Guard, visit)
 	}
 	if t.Action != nil {
-		lang.Inspect(t.Action, visit)
+		ast.Inspect(t.Action, visit)
 	}
 	return found
 }
 
 // content is a transition's event, guard, action and target, the code by
-// its identity (lang.Key), for comparison.
+// its identity (ast.Key), for comparison.
 func content(t *mlm.Transition) string {
-	return t.Event + "\x00" + lang.Key(t.Guard) + "\x00" + lang.Key(t.Action) + "\x00" + t.Target.Name
+	return t.Event + "\x00" + ast.Key(t.Guard) + "\x00" + ast.Key(t.Action) + "\x00" + t.Target.Name
 }
 
 // content is the content of an old transition named as the new version
@@ -341,5 +341,5 @@ func content(t *mlm.Transition) string {
 func (d *Diff) content(t *mlm.Transition) string {
 	// Entering a final state raises done.state.<id> of its parent.
 	action := mlm.RenameRaised(t.Action, d.Event)
-	return d.Event(t.Event) + "\x00" + lang.Key(t.Guard) + "\x00" + lang.Key(action) + "\x00" + d.Config(t.Target.Name)
+	return d.Event(t.Event) + "\x00" + ast.Key(t.Guard) + "\x00" + ast.Key(action) + "\x00" + d.Config(t.Target.Name)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/solver"
 )
 
@@ -14,7 +15,7 @@ import (
 // provided is an error. A bool is false where a conversion it makes is
 // not exact. The event, when params is not nil, is an input:
 // _event's fields that may be undefined are an input's.
-func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active map[string]bool) (solver.Term, error) {
+func (s *SET) Eval(n *Node, e ast.Expr, params map[string]solver.Term, active map[string]bool) (solver.Term, error) {
 	t, exact, err := s.EvalExact(n, e, params, active)
 	if s.Terms.Sort(t) == solver.BoolSort {
 		t = s.Terms.And(t, exact)
@@ -27,7 +28,7 @@ func (s *SET) Eval(n *Node, e lang.Expr, params map[string]solver.Term, active m
 // not conjoined with it, so that an analysis can tell a value it claims
 // nothing of (a NaN, in ECMAScript) from a false one. It is the
 // executor's one-term evaluation (pure.go) on a node of the tree.
-func (s *SET) EvalExact(n *Node, e lang.Expr, params map[string]solver.Term, active map[string]bool) (t, exact solver.Term, err error) {
+func (s *SET) EvalExact(n *Node, e ast.Expr, params map[string]solver.Term, active map[string]bool) (t, exact solver.Term, err error) {
 	tab := s.Terms
 	env := &nodeEnv{s: s, tab: tab, n: n, params: params, active: active, exact: tab.Bool(true)}
 	x := &executor{tab: tab, m: s.Machine}
@@ -59,30 +60,30 @@ func (env *nodeEnv) converted(at, ok solver.Term) {
 }
 
 // call is the uninterpreted value of the call.
-func (env *nodeEnv) call(e *lang.External, args []solver.Term) solver.Term {
+func (env *nodeEnv) call(e *ast.External, args []solver.Term) solver.Term {
 	return env.tab.Apply(e.Fun, SortOf(e.Result), args)
 }
 
 // name translates what a name reads: a machine variable, an event
 // parameter, In('s') or a field of _event.
-func (env *nodeEnv) name(e lang.Expr) solver.Term {
+func (env *nodeEnv) name(e ast.Expr) solver.Term {
 	tab := env.tab
 	switch e := e.(type) {
-	case *lang.Ident:
+	case *ast.Ident:
 		for i, v := range env.s.Machine.Vars {
 			if v.Name == e.Name {
 				return env.n.Vals[i]
 			}
 		}
 		env.err = fmt.Errorf("unknown variable %s", e.Name)
-	case *lang.EventParam:
+	case *ast.EventParam:
 		if v, ok := env.params[e.Name]; ok {
 			return v
 		}
 		env.err = fmt.Errorf("no event parameter %s here", e.Name)
-	case *lang.InState:
+	case *ast.InState:
 		return tab.Bool(env.active[e.State])
-	case *lang.EventField:
+	case *ast.EventField:
 		return env.eventField(e)
 	default:
 		env.err = fmt.Errorf("unexpected expression %T", e)
@@ -93,20 +94,20 @@ func (env *nodeEnv) name(e lang.Expr) solver.Term {
 // eventField translates _event.f. The event is an input: _event is bound
 // when params is, and the fields that may be undefined are an input's
 // (the zero model.Meta).
-func (env *nodeEnv) eventField(e *lang.EventField) solver.Term {
+func (env *nodeEnv) eventField(e *ast.EventField) solver.Term {
 	tab := env.tab
 	field, tag := lang.AbsentOf(e.Field)
 	switch v, has := (model.Meta{}).Field(field); {
 	case e.Field == "":
 		return tab.Bool(env.params != nil)
-	case !lang.EventFields[field] || field == "name":
+	case !ast.EventFields[field] || field == "name":
 		env.err = fmt.Errorf("_event.%s cannot be evaluated here", e.Field)
 	case !tag:
 		return tab.Str(v)
 	case has:
-		return tab.Int(lang.AbsentValue)
+		return tab.Int(ast.AbsentValue)
 	default:
-		return tab.Int(lang.AbsentUndefined)
+		return tab.Int(ast.AbsentUndefined)
 	}
 	return tab.Int(0)
 }

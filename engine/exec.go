@@ -9,7 +9,9 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/ecma"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
@@ -158,7 +160,7 @@ type valued struct {
 }
 
 // evalThen evaluates e on r and applies f to each value.
-func (x *executor) evalThen(r *run, e lang.Expr, f func(solver.Term) solver.Term) []valued {
+func (x *executor) evalThen(r *run, e ast.Expr, f func(solver.Term) solver.Term) []valued {
 	out := x.eval(r, e)
 	for i := range out {
 		out[i].v = f(out[i].v)
@@ -167,45 +169,45 @@ func (x *executor) evalThen(r *run, e lang.Expr, f func(solver.Term) solver.Term
 }
 
 // eval evaluates e on r, forking where && || ?: branch on a symbolic value.
-func (x *executor) eval(r *run, e lang.Expr) []valued {
+func (x *executor) eval(r *run, e ast.Expr) []valued {
 	switch e := e.(type) {
-	case *lang.IntLit:
+	case *ast.IntLit:
 		return []valued{{r, x.tab.Int(e.Value)}}
-	case *lang.DecLit:
+	case *ast.DecLit:
 		return []valued{{r, x.tab.Rat(e.Value)}}
-	case *lang.ToDecimal:
+	case *ast.ToDecimal:
 		return x.evalThen(r, e.X, x.tab.ToReal)
-	case *lang.BoolLit:
+	case *ast.BoolLit:
 		return []valued{{r, x.tab.Bool(e.Value)}}
-	case *lang.StrLit:
+	case *ast.StrLit:
 		return []valued{{r, x.tab.Str(e.Value)}}
-	case *lang.Method:
+	case *ast.Method:
 		return x.method(r, e)
-	case *lang.External:
+	case *ast.External:
 		return x.external(r, e)
-	case *lang.Floor:
+	case *ast.Floor:
 		return x.evalThen(r, e.X, x.tab.Floor)
-	case *lang.Digits:
+	case *ast.Digits:
 		return x.evalThen(r, e.X, x.tab.Digits)
-	case *lang.Convert:
+	case *ast.Convert:
 		return x.evalConvert(r, e)
-	case *lang.Ident:
+	case *ast.Ident:
 		return []valued{{r, x.lookup(r, e.Name)}}
-	case *lang.EventField:
+	case *ast.EventField:
 		return []valued{{r, x.eventField(r, e)}}
-	case *lang.EventParam:
+	case *ast.EventParam:
 		return []valued{{r, x.eventParam(r, e)}}
-	case *lang.InState:
+	case *ast.InState:
 		x.fail("%s: In() left in a flattened machine", x.m.Source.Position(e.Start))
 		return []valued{{r, x.tab.Bool(false)}}
-	case *lang.Unary:
+	case *ast.Unary:
 		return x.evalThen(r, e.X, func(v solver.Term) solver.Term { return x.unary(e.Op, v) })
-	case *lang.Binary:
-		if e.Op == lang.LAND || e.Op == lang.LOR {
+	case *ast.Binary:
+		if e.Op == ast.LAND || e.Op == ast.LOR {
 			return x.logical(r, e)
 		}
 		return x.evalBinary(r, e)
-	case *lang.Cond:
+	case *ast.Cond:
 		return x.evalCond(r, e)
 	}
 	x.fail("unexpected expression %T", e)
@@ -214,7 +216,7 @@ func (x *executor) eval(r *run, e lang.Expr) []valued {
 
 // evalConvert evaluates a conversion to a number on each value of its
 // operand, keeping the paths where it is exact.
-func (x *executor) evalConvert(r *run, e *lang.Convert) []valued {
+func (x *executor) evalConvert(r *run, e *ast.Convert) []valued {
 	var out []valued
 	for _, a := range x.eval(r, e.X) {
 		v, exact := x.convert(e, a.v)
@@ -232,7 +234,7 @@ func (x *executor) evalConvert(r *run, e *lang.Convert) []valued {
 }
 
 // eventParam reads _event.data.name of the event r handles.
-func (x *executor) eventParam(r *run, e *lang.EventParam) solver.Term {
+func (x *executor) eventParam(r *run, e *ast.EventParam) solver.Term {
 	v, ok := r.args[e.Name]
 	if !ok {
 		x.fail("%s: _event.data.%s read on an event without it", x.m.Source.Position(e.Start), e.Name)
@@ -243,7 +245,7 @@ func (x *executor) eventParam(r *run, e *lang.EventParam) solver.Term {
 
 // evalBinary evaluates a binary operator but && and || on each pair of
 // its operands' values.
-func (x *executor) evalBinary(r *run, e *lang.Binary) []valued {
+func (x *executor) evalBinary(r *run, e *ast.Binary) []valued {
 	var out []valued
 	for _, a := range x.eval(r, e.X) {
 		for _, b := range x.eval(a.r, e.Y) {
@@ -254,7 +256,7 @@ func (x *executor) evalBinary(r *run, e *lang.Binary) []valued {
 }
 
 // evalCond evaluates c ? a : b, forking on c.
-func (x *executor) evalCond(r *run, e *lang.Cond) []valued {
+func (x *executor) evalCond(r *run, e *ast.Cond) []valued {
 	var out []valued
 	for _, c := range x.eval(r, e.Cond) {
 		t, f := x.branch(c.r, c.v)
@@ -270,7 +272,7 @@ func (x *executor) evalCond(r *run, e *lang.Cond) []valued {
 
 // convert computes the conversion e of the value a, and the condition
 // under which it is ECMAScript's.
-func (x *executor) convert(e *lang.Convert, a solver.Term) (v, exact solver.Term) {
+func (x *executor) convert(e *ast.Convert, a solver.Term) (v, exact solver.Term) {
 	str := x.tab.Sort(a) == solver.StringSort
 	switch {
 	case e.Fun == "parseInt" && str:
@@ -285,17 +287,17 @@ func (x *executor) convert(e *lang.Convert, a solver.Term) (v, exact solver.Term
 
 // convertWhat says why a conversion cuts a path, as the simulator's
 // error does.
-func convertWhat(e *lang.Convert) string {
-	return fmt.Sprintf("%s is NaN or beyond the range setbot computes exactly (the number bound)", lang.ExprString(e))
+func convertWhat(e *ast.Convert) string {
+	return fmt.Sprintf("%s is NaN or beyond the range setbot computes exactly (the number bound)", printer.ExprString(e))
 }
 
 // logical evaluates && and || with C's short circuit: the left operand is
 // a branching point.
-func (x *executor) logical(r *run, e *lang.Binary) []valued {
+func (x *executor) logical(r *run, e *ast.Binary) []valued {
 	var out []valued
 	for _, a := range x.eval(r, e.X) {
 		t, f := x.branch(a.r, a.v)
-		if e.Op == lang.LAND {
+		if e.Op == ast.LAND {
 			if t != nil {
 				out = append(out, x.eval(t, e.Y)...)
 			}
@@ -314,8 +316,8 @@ func (x *executor) logical(r *run, e *lang.Binary) []valued {
 	return out
 }
 
-// method evaluates a string property or method (lang.StringMethods).
-func (x *executor) method(r *run, e *lang.Method) []valued {
+// method evaluates a string property or method (ast.StringMethods).
+func (x *executor) method(r *run, e *ast.Method) []valued {
 	var out []valued
 	for _, recv := range x.eval(r, e.X) {
 		parts := []valued{recv}
@@ -339,7 +341,7 @@ func (x *executor) method(r *run, e *lang.Method) []valued {
 }
 
 // stringOp applies the string method of e to recv and its arguments.
-func (x *executor) stringOp(e *lang.Method, recv solver.Term, args []solver.Term) solver.Term {
+func (x *executor) stringOp(e *ast.Method, recv solver.Term, args []solver.Term) solver.Term {
 	t := x.tab
 	switch e.Name {
 	case "length":
@@ -364,17 +366,17 @@ func (x *executor) stringOp(e *lang.Method, recv solver.Term, args []solver.Term
 	return recv
 }
 
-func (x *executor) unary(op lang.Token, a solver.Term) solver.Term {
+func (x *executor) unary(op ast.Token, a solver.Term) solver.Term {
 	switch op {
-	case lang.NOT:
+	case ast.NOT:
 		return x.tab.Not(a)
-	case lang.TILD:
+	case ast.TILD:
 		return x.tab.BitNot(a)
 	}
 	return x.tab.Neg(a)
 }
 
-func (x *executor) binary(op lang.Token, a, b solver.Term) solver.Term {
+func (x *executor) binary(op ast.Token, a, b solver.Term) solver.Term {
 	t := x.tab
 	// Lowered code converts an int that meets a decimal; an invariant,
 	// which is not lowered, may leave it to here.
@@ -387,42 +389,42 @@ func (x *executor) binary(op lang.Token, a, b solver.Term) solver.Term {
 		}
 	}
 	switch op {
-	case lang.ADD:
+	case ast.ADD:
 		if t.Sort(a) == solver.StringSort {
 			return t.Concat(a, b)
 		}
 		return t.Add(a, b)
-	case lang.AND:
+	case ast.AND:
 		return t.BitAnd(a, b)
-	case lang.OR:
+	case ast.OR:
 		return t.BitOr(a, b)
-	case lang.XOR:
+	case ast.XOR:
 		return t.BitXor(a, b)
-	case lang.SHL:
+	case ast.SHL:
 		return t.Shl(a, b)
-	case lang.SHR:
+	case ast.SHR:
 		return t.Shr(a, b)
-	case lang.USHR:
+	case ast.USHR:
 		return t.UShr(a, b)
-	case lang.SUB:
+	case ast.SUB:
 		return t.Sub(a, b)
-	case lang.MUL:
+	case ast.MUL:
 		return t.Mul(a, b)
-	case lang.QUO:
+	case ast.QUO:
 		return t.Div(a, b)
-	case lang.REM:
+	case ast.REM:
 		return t.Rem(a, b)
-	case lang.EQL:
+	case ast.EQL:
 		return t.Eq(a, b)
-	case lang.NEQ:
+	case ast.NEQ:
 		return t.Ne(a, b)
-	case lang.LSS:
+	case ast.LSS:
 		return t.Lt(a, b)
-	case lang.GTR:
+	case ast.GTR:
 		return t.Gt(a, b)
-	case lang.LEQ:
+	case ast.LEQ:
 		return t.Le(a, b)
-	case lang.GEQ:
+	case ast.GEQ:
 		return t.Ge(a, b)
 	}
 	x.fail("unexpected operator %s", op)
@@ -433,20 +435,20 @@ func (x *executor) binary(op lang.Token, a, b solver.Term) solver.Term {
 // differs between the ways the event arrives, or its tag (lang.AbsentOf):
 // the run knows how the event it processes arrived, so the value is a
 // constant.
-func (x *executor) eventField(r *run, e *lang.EventField) solver.Term {
+func (x *executor) eventField(r *run, e *ast.EventField) solver.Term {
 	field, tag := lang.AbsentOf(e.Field)
 	v, has := r.meta.Field(field)
 	switch {
-	case e.Field == "" || field == "name" || !lang.EventFields[field]:
+	case e.Field == "" || field == "name" || !ast.EventFields[field]:
 		x.fail("%s: _event.%s left in a flattened machine", x.m.Source.Position(e.Start), e.Field)
 		return x.tab.Int(0)
 	case !tag:
 		return x.tab.Str(v)
 	}
 	if has {
-		return x.tab.Int(lang.AbsentValue)
+		return x.tab.Int(ast.AbsentValue)
 	}
-	return x.tab.Int(lang.AbsentUndefined)
+	return x.tab.Int(ast.AbsentUndefined)
 }
 
 // timerMeta is how a timer's event arrives: sent by the machine to
@@ -481,7 +483,7 @@ func (x *executor) store(r *run, name string, v solver.Term) {
 }
 
 // execList runs statements on every run in turn.
-func (x *executor) execList(rs []*run, stmts []lang.Stmt) []*run {
+func (x *executor) execList(rs []*run, stmts []ast.Stmt) []*run {
 	for _, s := range stmts {
 		var next []*run
 		for _, r := range rs {
@@ -492,7 +494,7 @@ func (x *executor) execList(rs []*run, stmts []lang.Stmt) []*run {
 	return rs
 }
 
-func (x *executor) block(rs []*run, b *lang.Block) []*run {
+func (x *executor) block(rs []*run, b *ast.Block) []*run {
 	for _, r := range rs {
 		r.scopes = append(r.scopes, nil)
 	}
@@ -505,11 +507,11 @@ func (x *executor) block(rs []*run, b *lang.Block) []*run {
 
 // assignment executes an assignment, plain or compound. A value past
 // the term bound cuts the run (kept).
-func (x *executor) assignment(r *run, s *lang.Assign) []*run {
+func (x *executor) assignment(r *run, s *ast.Assign) []*run {
 	var out []*run
 	for _, v := range x.eval(r, s.Value) {
 		val := v.v
-		if s.Op != lang.ASSIGN {
+		if s.Op != ast.ASSIGN {
 			val = x.binary(compoundOp[s.Op], x.lookup(v.r, s.Target.Name), val)
 		}
 		if x.kept(val, s.Pos()) {
@@ -522,9 +524,9 @@ func (x *executor) assignment(r *run, s *lang.Assign) []*run {
 
 // incDec executes ++ or --. A value past the term bound cuts the run
 // (kept).
-func (x *executor) incDec(r *run, s *lang.IncDec) []*run {
+func (x *executor) incDec(r *run, s *ast.IncDec) []*run {
 	delta := x.tab.Int(1)
-	if s.Op == lang.DEC {
+	if s.Op == ast.DEC {
 		delta = x.tab.Int(-1)
 	}
 	if x.tab.Sort(x.lookup(r, s.Target.Name)) == solver.RealSort {
@@ -540,15 +542,15 @@ func (x *executor) incDec(r *run, s *lang.IncDec) []*run {
 
 // declare executes a declaration, with its value or the zero of its
 // type. A value past the term bound cuts the run (kept).
-func (x *executor) declare(r *run, s *lang.Decl) []*run {
+func (x *executor) declare(r *run, s *ast.Decl) []*run {
 	if s.Value == nil {
 		zero := x.tab.Int(0)
 		switch s.Type.Kind {
-		case lang.Bool:
+		case ast.Bool:
 			zero = x.tab.Bool(false)
-		case lang.String:
+		case ast.String:
 			zero = x.tab.Str("")
-		case lang.Decimal:
+		case ast.Decimal:
 			zero = x.tab.ToReal(zero)
 		}
 		r.declare(s.Name.Name, zero)
@@ -564,17 +566,17 @@ func (x *executor) declare(r *run, s *lang.Decl) []*run {
 	return out
 }
 
-func (x *executor) exec(r *run, s lang.Stmt) []*run {
+func (x *executor) exec(r *run, s ast.Stmt) []*run {
 	switch s := s.(type) {
-	case *lang.Block:
+	case *ast.Block:
 		return x.block([]*run{r}, s)
-	case *lang.Assign:
+	case *ast.Assign:
 		return x.assignment(r, s)
-	case *lang.IncDec:
+	case *ast.IncDec:
 		return x.incDec(r, s)
-	case *lang.Decl:
+	case *ast.Decl:
 		return x.declare(r, s)
-	case *lang.If:
+	case *ast.If:
 		var out []*run
 		for _, c := range x.eval(r, s.Cond) {
 			t, f := x.branch(c.r, c.v)
@@ -590,9 +592,9 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 			}
 		}
 		return out
-	case *lang.While:
+	case *ast.While:
 		return x.loop(s.Pos(), []*run{r}, s.Cond, s.Body, nil)
-	case *lang.For:
+	case *ast.For:
 		r.scopes = append(r.scopes, nil)
 		rs := []*run{r}
 		if s.Init != nil {
@@ -603,7 +605,7 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 			r.scopes = r.scopes[:len(r.scopes)-1]
 		}
 		return rs
-	case *lang.Raise:
+	case *ast.Raise:
 		meta := model.Meta{Type: model.TypeInternal, SendID: s.ID}
 		if s.Platform {
 			meta.Type = model.TypePlatform
@@ -611,7 +613,7 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 		return x.withArgs(r, s.Args, func(r *run, args []Arg) {
 			r.inner = append(r.inner, queued{event: s.Event, args: args, meta: meta})
 		})
-	case *lang.Send:
+	case *ast.Send:
 		if s.Delay != nil && s.Target == "" && x.opts.Time != vocab.TimeUntimed {
 			return x.setTimed(r, s)
 		}
@@ -626,10 +628,10 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 				r.self = append(r.self, queued{event: s.Event, args: args, meta: model.SendMeta(s)})
 			}
 		})
-	case *lang.Cancel:
+	case *ast.Cancel:
 		r.timers = cancelTimers(r.timers, s.SendID, s.Prefix)
 		return []*run{r}
-	case *lang.Assume:
+	case *ast.Assume:
 		var out []*run
 		for _, c := range x.eval(r, s.Cond) {
 			if t, _ := x.branch(c.r, c.v); t != nil {
@@ -637,7 +639,7 @@ func (x *executor) exec(r *run, s lang.Stmt) []*run {
 			}
 		}
 		return out
-	case *lang.Bound:
+	case *ast.Bound:
 		var out []*run
 		for _, c := range x.eval(r, s.Cond) {
 			t, f := x.branch(c.r, c.v)
@@ -669,14 +671,14 @@ func (x *executor) kept(v solver.Term, at source.Pos) bool {
 	return false
 }
 
-var compoundOp = map[lang.Token]lang.Token{
-	lang.ADD_ASSIGN: lang.ADD, lang.SUB_ASSIGN: lang.SUB, lang.MUL_ASSIGN: lang.MUL,
-	lang.QUO_ASSIGN: lang.QUO, lang.REM_ASSIGN: lang.REM,
+var compoundOp = map[ast.Token]ast.Token{
+	ast.ADD_ASSIGN: ast.ADD, ast.SUB_ASSIGN: ast.SUB, ast.MUL_ASSIGN: ast.MUL,
+	ast.QUO_ASSIGN: ast.QUO, ast.REM_ASSIGN: ast.REM,
 }
 
 // loop unrolls while and for loops up to the loop bound; runs that would
 // iterate further are cut and counted.
-func (x *executor) loop(at source.Pos, rs []*run, cond lang.Expr, body *lang.Block, post lang.Stmt) []*run {
+func (x *executor) loop(at source.Pos, rs []*run, cond ast.Expr, body *ast.Block, post ast.Stmt) []*run {
 	var done []*run
 	for iter := 0; len(rs) > 0; iter++ {
 		var again []*run
@@ -717,7 +719,7 @@ func (x *executor) loop(at source.Pos, rs []*run, cond lang.Expr, body *lang.Blo
 
 // withArgs evaluates event arguments (which may fork) and hands each run
 // its values, sorted by name.
-func (x *executor) withArgs(r *run, args []*lang.Arg, use func(*run, []Arg)) []*run {
+func (x *executor) withArgs(r *run, args []*ast.Arg, use func(*run, []Arg)) []*run {
 	type partial struct {
 		r    *run
 		vals []Arg
@@ -744,7 +746,7 @@ func (x *executor) withArgs(r *run, args []*lang.Arg, use func(*run, []Arg)) []*
 // setTimed executes a delayed send under timed semantics: the delay is
 // evaluated when the send executes (after its arguments, as SCXML does),
 // and the timer joins the pending ones after those set before it.
-func (x *executor) setTimed(r *run, s *lang.Send) []*run {
+func (x *executor) setTimed(r *run, s *ast.Send) []*run {
 	type sent struct {
 		r    *run
 		args []Arg
@@ -758,7 +760,7 @@ func (x *executor) setTimed(r *run, s *lang.Send) []*run {
 			text, ok := x.tab.StringValue(d.v)
 			if !ok {
 				x.fail("%s: the delay %s depends on the inputs: setbot needs a delay it can compute (or --time untimed)",
-					x.m.Source.Position(s.SendPos), lang.ExprString(s.Delay))
+					x.m.Source.Position(s.SendPos), printer.ExprString(s.Delay))
 				continue
 			}
 			ms, err := model.ParseDelay(text)

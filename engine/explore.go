@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
@@ -339,13 +339,13 @@ func (e *explorer) cutRest(i int, bound vocab.Bound) {
 
 func (e *explorer) constant(v *model.Var) solver.Term {
 	switch lit := v.Init.(type) {
-	case *lang.IntLit:
+	case *ast.IntLit:
 		return e.x.tab.Int(lit.Value)
-	case *lang.BoolLit:
+	case *ast.BoolLit:
 		return e.x.tab.Bool(lit.Value)
-	case *lang.StrLit:
+	case *ast.StrLit:
 		return e.x.tab.Str(lit.Value)
-	case *lang.DecLit:
+	case *ast.DecLit:
 		return e.x.tab.Rat(lit.Value)
 	}
 	e.x.fail("initial value of %s is not a literal", v.Name)
@@ -724,13 +724,13 @@ func compareFired(a, b []Fired) int {
 }
 
 // SortOf is the solver's sort for values of type t.
-func SortOf(t lang.Type) solver.Sort {
+func SortOf(t ast.Type) solver.Sort {
 	switch t.Kind {
-	case lang.Bool:
+	case ast.Bool:
 		return solver.BoolSort
-	case lang.String:
+	case ast.String:
 		return solver.StringSort
-	case lang.Decimal:
+	case ast.Decimal:
 		return solver.RealSort
 	}
 	return solver.IntSort
@@ -740,12 +740,12 @@ func SortOf(t lang.Type) solver.Sort {
 // type t, within the input domain (model.MaxInputString,
 // model.DecimalInputScale): its range, the length of a string, the grid of
 // a decimal. Every analysis of inputs assumes exactly these.
-func InputDomain(tab *solver.Table, t lang.Type, v solver.Term) []solver.Term {
+func InputDomain(tab *solver.Table, t ast.Type, v solver.Term) []solver.Term {
 	conds := rangeOf(tab, t, v)
 	switch t.Kind {
-	case lang.String:
+	case ast.String:
 		conds = append(conds, tab.Le(tab.Length(v), tab.Int(model.MaxInputString)))
-	case lang.Decimal:
+	case ast.Decimal:
 		conds = append(conds, tab.IsInt(tab.Mul(v, tab.Rat(big.NewRat(1<<model.DecimalInputScale, 1)))))
 		const limit = 1 << model.DecimalInputBits
 		if !t.Ranged || t.Lo <= -limit || t.Hi >= limit {
@@ -758,12 +758,12 @@ func InputDomain(tab *solver.Table, t lang.Type, v solver.Term) []solver.Term {
 
 // rangeOf returns the conditions that keep v, of type t, within t's range
 // (none when t has no range).
-func rangeOf(tab *solver.Table, t lang.Type, v solver.Term) []solver.Term {
+func rangeOf(tab *solver.Table, t ast.Type, v solver.Term) []solver.Term {
 	if !t.Ranged {
 		return nil
 	}
 	lo, hi := tab.Int(t.Lo), tab.Int(t.Hi)
-	if t.Kind == lang.Decimal {
+	if t.Kind == ast.Decimal {
 		lo, hi = tab.ToReal(lo), tab.ToReal(hi)
 	}
 	return []solver.Term{tab.Le(lo, v), tab.Le(v, hi)}

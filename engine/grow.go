@@ -6,7 +6,7 @@ import (
 	"sort"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 )
@@ -26,7 +26,7 @@ import (
 // the summaries again. Attempts bounds the rounds, the paper's m.
 
 // A Runner computes a black-box function on inputs: its command.
-type Runner func(f *model.Function, in []lang.Expr) (lang.Expr, error)
+type Runner func(f *model.Function, in []ast.Expr) (ast.Expr, error)
 
 // Growth is a row GrowTables added to a function's table.
 type Growth struct {
@@ -127,7 +127,7 @@ func solveTab(m *mlm.Machine, tab *solver.Table, slv solver.Solver, pc []solver.
 		if f.Command == "" || run == nil {
 			continue
 		}
-		in := make([]lang.Expr, len(c.Args))
+		in := make([]ast.Expr, len(c.Args))
 		ok := true
 		for i, a := range c.Args {
 			v, good := tab.Eval(a, val)
@@ -196,11 +196,11 @@ func readsVar(tab *solver.Table, args []solver.Term, v solver.Term) bool {
 	return false
 }
 
-func hasRow(f *model.Function, in []lang.Expr) bool {
+func hasRow(f *model.Function, in []ast.Expr) bool {
 	for _, row := range f.Rows {
 		same := true
 		for i := range in {
-			if !lang.Equal(row.In[i], in[i]) {
+			if !ast.Equal(row.In[i], in[i]) {
 				same = false
 			}
 		}
@@ -211,16 +211,16 @@ func hasRow(f *model.Function, in []lang.Expr) bool {
 	return false
 }
 
-func literal(v solver.Value) lang.Expr {
+func literal(v solver.Value) ast.Expr {
 	switch v.Sort {
 	case solver.BoolSort:
-		return &lang.BoolLit{Value: v.Bool}
+		return &ast.BoolLit{Value: v.Bool}
 	case solver.StringSort:
-		return &lang.StrLit{Value: v.Str}
+		return &ast.StrLit{Value: v.Str}
 	case solver.RealSort:
-		return &lang.DecLit{Value: new(big.Rat).Set(v.Rat)}
+		return &ast.DecLit{Value: new(big.Rat).Set(v.Rat)}
 	}
-	return &lang.IntLit{Value: v.Int}
+	return &ast.IntLit{Value: v.Int}
 }
 
 // summarisedCalls returns the calls of functions with a table in the terms.

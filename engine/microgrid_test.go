@@ -12,7 +12,8 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -35,17 +36,17 @@ const (
 // paper runs them concretely on new inputs): INTGR(m1, m2) = m1 + m2, and
 // RISE with the paper's values at 202, 228 and 300 (its Tables 1 and 3)
 // and (I - 200) / 100 elsewhere.
-func microgridRef(f *model.Function, in []lang.Expr) (lang.Expr, error) {
-	arg := func(i int) int64 { return in[i].(*lang.IntLit).Value }
+func microgridRef(f *model.Function, in []ast.Expr) (ast.Expr, error) {
+	arg := func(i int) int64 { return in[i].(*ast.IntLit).Value }
 	switch f.Name {
 	case "INTGR":
-		return &lang.IntLit{Value: arg(0) + arg(1)}, nil
+		return &ast.IntLit{Value: arg(0) + arg(1)}, nil
 	case "RISE":
 		known := map[int64]*big.Rat{202: big.NewRat(7, 10), 228: big.NewRat(97, 100), 300: big.NewRat(242, 100)}
 		if r, ok := known[arg(0)]; ok {
-			return &lang.DecLit{Value: r}, nil
+			return &ast.DecLit{Value: r}, nil
 		}
-		return &lang.DecLit{Value: big.NewRat(arg(0)-200, 100)}, nil
+		return &ast.DecLit{Value: big.NewRat(arg(0)-200, 100)}, nil
 	}
 	return nil, fmt.Errorf("no function %s", f.Name)
 }
@@ -168,9 +169,9 @@ func TestMicrogridGrownTables(t *testing.T) {
 	for _, g := range res.Rows {
 		var in []string
 		for _, e := range g.Row.In {
-			in = append(in, lang.ExprString(e))
+			in = append(in, printer.ExprString(e))
 		}
-		rows[g.Function] = append(rows[g.Function], strings.Join(in, ",")+"->"+lang.ExprString(g.Row.Out))
+		rows[g.Function] = append(rows[g.Function], strings.Join(in, ",")+"->"+printer.ExprString(g.Row.Out))
 	}
 	t.Logf("%d rounds; rows added: %v; MLM transitions fired: %d unconstrained, %d under the grown tables", res.Attempts, rows, res.Open, res.Summarised)
 	if got := rows["RISE"]; !slices.Equal(got, []string{"228->0.97"}) {
@@ -181,7 +182,7 @@ func TestMicrogridGrownTables(t *testing.T) {
 	// too; one of its rows has a sum of at most 200.
 	low := false
 	for _, g := range res.Rows {
-		if g.Function == "INTGR" && g.Row.Out.(*lang.IntLit).Value <= 200 {
+		if g.Function == "INTGR" && g.Row.Out.(*ast.IntLit).Value <= 200 {
 			low = true
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 )
@@ -136,7 +136,7 @@ func (r *reuser) started(root *Node, trace []string) {
 	}
 	for i, v := range cur.Vars {
 		w := old.Vars[i]
-		if v.Name != w.Name || v.Type != w.Type || !lang.Equal(v.Init, w.Init) {
+		if v.Name != w.Name || v.Type != w.Type || !ast.Equal(v.Init, w.Init) {
 			return
 		}
 	}
@@ -159,14 +159,14 @@ func (r *reuser) same(a, b *mlm.Transition) bool {
 		a.Event != rename(r.ren.Events, b.Event) {
 		return false
 	}
-	if (a.Guard == nil) != (b.Guard == nil) || a.Guard != nil && !lang.Equal(a.Guard, b.Guard) {
+	if (a.Guard == nil) != (b.Guard == nil) || a.Guard != nil && !ast.Equal(a.Guard, b.Guard) {
 		return false
 	}
 	action := b.Action
 	if len(r.ren.Events) > 0 {
 		action = mlm.RenameRaised(action, func(e string) string { return rename(r.ren.Events, e) })
 	}
-	return lang.Equal(a.Action, action)
+	return ast.Equal(a.Action, action)
 }
 
 // pairClean reports whether processing event in state can only involve

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/solver"
 )
 
@@ -27,53 +27,53 @@ import (
 type pureEnv interface {
 	// name reads a name (a variable, an event parameter, a field of
 	// _event, In()) or any other leaf pure does not evaluate itself.
-	name(e lang.Expr) solver.Term
+	name(e ast.Expr) solver.Term
 	// call is the value of the black-box call e on args.
-	call(e *lang.External, args []solver.Term) solver.Term
+	call(e *ast.External, args []solver.Term) solver.Term
 	// converted is told a conversion evaluated where at holds is exact
 	// where exact holds.
 	converted(at, exact solver.Term)
 }
 
 // pure evaluates e to one term where at holds (see above).
-func (x *executor) pure(e lang.Expr, at solver.Term, env pureEnv) solver.Term {
+func (x *executor) pure(e ast.Expr, at solver.Term, env pureEnv) solver.Term {
 	tab := x.tab
 	switch e := e.(type) {
-	case *lang.IntLit:
+	case *ast.IntLit:
 		return tab.Int(e.Value)
-	case *lang.DecLit:
+	case *ast.DecLit:
 		return tab.Rat(e.Value)
-	case *lang.BoolLit:
+	case *ast.BoolLit:
 		return tab.Bool(e.Value)
-	case *lang.StrLit:
+	case *ast.StrLit:
 		return tab.Str(e.Value)
-	case *lang.Binary:
+	case *ast.Binary:
 		a := x.pure(e.X, at, env)
 		switch e.Op {
-		case lang.LAND:
+		case ast.LAND:
 			return tab.And(a, x.pure(e.Y, tab.And(at, a), env))
-		case lang.LOR:
+		case ast.LOR:
 			return tab.Or(a, x.pure(e.Y, tab.And(at, tab.Not(a)), env))
 		}
 		return x.binary(e.Op, a, x.pure(e.Y, at, env))
-	case *lang.Unary:
+	case *ast.Unary:
 		return x.unary(e.Op, x.pure(e.X, at, env))
-	case *lang.Cond:
+	case *ast.Cond:
 		c := x.pure(e.Cond, at, env)
 		return tab.Ite(c, x.pure(e.Then, tab.And(at, c), env), x.pure(e.Else, tab.And(at, tab.Not(c)), env))
-	case *lang.External:
+	case *ast.External:
 		return env.call(e, x.pureAll(e.Args, at, env))
-	case *lang.Convert:
+	case *ast.Convert:
 		v, exact := x.convert(e, x.pure(e.X, at, env))
 		env.converted(at, exact)
 		return v
-	case *lang.Floor:
+	case *ast.Floor:
 		return tab.Floor(x.pure(e.X, at, env))
-	case *lang.Digits:
+	case *ast.Digits:
 		return tab.Digits(x.pure(e.X, at, env))
-	case *lang.ToDecimal:
+	case *ast.ToDecimal:
 		return tab.ToReal(x.pure(e.X, at, env))
-	case *lang.Method:
+	case *ast.Method:
 		args := x.pureAll(e.Args, at, env)
 		return x.stringOp(e, x.pure(e.X, at, env), args)
 	}
@@ -81,7 +81,7 @@ func (x *executor) pure(e lang.Expr, at solver.Term, env pureEnv) solver.Term {
 }
 
 // pureAll evaluates the expressions in order.
-func (x *executor) pureAll(es []lang.Expr, at solver.Term, env pureEnv) []solver.Term {
+func (x *executor) pureAll(es []ast.Expr, at solver.Term, env pureEnv) []solver.Term {
 	ts := make([]solver.Term, len(es))
 	for i, a := range es {
 		ts[i] = x.pure(a, at, env)
@@ -94,7 +94,7 @@ func (x *executor) pureAll(es []lang.Expr, at solver.Term, env pureEnv) []solver
 // true where a conversion it evaluates is not exact: there firing the
 // transition cuts the path (eval), so the path where no transition fires
 // must leave those values out too.
-func (x *executor) term(r *run, e lang.Expr) solver.Term {
+func (x *executor) term(r *run, e ast.Expr) solver.Term {
 	env := &runEnv{x: x, r: r}
 	v := x.pure(e, x.tab.Bool(true), env)
 	if x.tab.Sort(v) == solver.BoolSort {
@@ -114,12 +114,12 @@ type runEnv struct {
 	cuts []solver.Term
 }
 
-func (env *runEnv) name(e lang.Expr) solver.Term { return env.x.eval(env.r, e)[0].v }
+func (env *runEnv) name(e ast.Expr) solver.Term { return env.x.eval(env.r, e)[0].v }
 
 func (env *runEnv) converted(at, exact solver.Term) {
 	env.cuts = append(env.cuts, env.x.tab.And(at, env.x.tab.Not(exact)))
 }
 
-func (env *runEnv) call(e *lang.External, args []solver.Term) solver.Term {
+func (env *runEnv) call(e *ast.External, args []solver.Term) solver.Term {
 	return env.x.externalTerm(env.r, e, args)
 }

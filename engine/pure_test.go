@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/solver/z3"
@@ -27,7 +29,7 @@ func TestPureReadersAgree(t *testing.T) {
 	}
 	defer slv.Close()
 	x := &executor{m: m, tab: tab, varIdx: make(map[string]int), bounds: make(map[vocab.Bound]int), limits: make(map[vocab.Bound]int64)}
-	vars := make(map[string]lang.Type)
+	vars := make(map[string]ast.Type)
 	for i, v := range m.Vars {
 		x.varIdx[v.Name] = i
 		vars[v.Name] = v.Type
@@ -35,13 +37,13 @@ func TestPureReadersAgree(t *testing.T) {
 	inexact := 0 // evaluations whose exactness is not simply true
 	for _, tc := range []struct {
 		text string
-		want lang.Kind
+		want ast.Kind
 	}{
-		{"volume > 2 ? parseInt(String(volume)) != 7 : volume < 5", lang.Bool},
-		{"volume <= 9 || Number(String(volume)) < 10", lang.Bool},
-		{"parseInt(String(volume)) + 1", lang.Int},
+		{"volume > 2 ? parseInt(String(volume)) != 7 : volume < 5", ast.Bool},
+		{"volume <= 9 || Number(String(volume)) < 10", ast.Bool},
+		{"parseInt(String(volume)) + 1", ast.Int},
 		// beyond 2^53 from volume 1 on: inexact there, not where && stops
-		{"volume > 2 && Number(String(volume * 100000000000000000)) > 0", lang.Bool},
+		{"volume > 2 && Number(String(volume * 100000000000000000)) > 0", ast.Bool},
 	} {
 		text := tc.text
 		e := parseExpr(t, vars, text, tc.want)
@@ -79,11 +81,11 @@ func TestPureReadersAgree(t *testing.T) {
 
 // parseExpr parses and checks text over vars, of kind want, lowered as a
 // guard is.
-func parseExpr(t *testing.T, vars map[string]lang.Type, text string, want lang.Kind) lang.Expr {
+func parseExpr(t *testing.T, vars map[string]ast.Type, text string, want ast.Kind) ast.Expr {
 	t.Helper()
 	fset := source.NewFileSet()
 	file := fset.AddFile("expr", []byte(text))
-	e, errs := lang.ParseExpr(lang.NewSnippet(file, text))
+	e, errs := parser.ParseExpr(parser.NewSnippet(file, text))
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", text, errs[0].Msg)
 	}

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/vocab"
 )
@@ -19,7 +19,7 @@ import (
 
 // external evaluates a call of a black-box function on r, forking where
 // its arguments do.
-func (x *executor) external(r *run, e *lang.External) []valued {
+func (x *executor) external(r *run, e *ast.External) []valued {
 	type partial struct {
 		r    *run
 		args []solver.Term
@@ -54,7 +54,7 @@ func (x *executor) external(r *run, e *lang.External) []valued {
 // not exact adding to the conditions that leave those values out of the
 // path): the summary goes into r's path condition unchecked (the next
 // check decides it).
-func (x *executor) externalTerm(r *run, e *lang.External, args []solver.Term) solver.Term {
+func (x *executor) externalTerm(r *run, e *ast.External, args []solver.Term) solver.Term {
 	f := x.function(e.Fun)
 	v := x.tab.Apply(e.Fun, SortOf(e.Result), x.hostCall(r, f, e, args))
 	if f != nil && f.Summarised() {
@@ -69,7 +69,7 @@ func (x *executor) externalTerm(r *run, e *lang.External, args []solver.Term) so
 // unknown, the step (the events r has processed) and the call's place, so
 // that calls in different steps or places are different values while the
 // evaluations of one call in one step agree.
-func (x *executor) hostCall(r *run, f *model.Function, e *lang.External, args []solver.Term) []solver.Term {
+func (x *executor) hostCall(r *run, f *model.Function, e *ast.External, args []solver.Term) []solver.Term {
 	if f == nil || !f.Host {
 		return args
 	}
@@ -107,15 +107,15 @@ func Summary(tab *solver.Table, f *model.Function, args []solver.Term, v solver.
 }
 
 // LiteralTerm returns the constant term of a literal of a table.
-func LiteralTerm(tab *solver.Table, e lang.Expr) solver.Term {
+func LiteralTerm(tab *solver.Table, e ast.Expr) solver.Term {
 	switch e := e.(type) {
-	case *lang.IntLit:
+	case *ast.IntLit:
 		return tab.Int(e.Value)
-	case *lang.DecLit:
+	case *ast.DecLit:
 		return tab.Rat(e.Value)
-	case *lang.BoolLit:
+	case *ast.BoolLit:
 		return tab.Bool(e.Value)
-	case *lang.StrLit:
+	case *ast.StrLit:
 		return tab.Str(e.Value)
 	}
 	panic("engine: a table holds literals")

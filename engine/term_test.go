@@ -5,7 +5,7 @@ import (
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/internal/hostile"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/vocab"
 )
@@ -21,7 +21,7 @@ func TestTermBoundCutsGrowingValues(t *testing.T) {
 		model []byte
 		cut   bool
 	}{
-		{"a polynomial of 10,000 statements", hostile.SymbolicScript(lang.MaxStmts), true},
+		{"a polynomial of 10,000 statements", hostile.SymbolicScript(ast.MaxStmts), true},
 		{"a string doubled 60 times", hostile.Doubles(60), true},
 		{"a polynomial of 50 statements", hostile.SymbolicScript(50), false},
 		{"a string doubled 5 times", hostile.Doubles(5), false},

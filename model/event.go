@@ -1,6 +1,7 @@
 package model
 
-import "github.com/setbot/setbot/model/lang"
+import "github.com/setbot/setbot/model/lang/parser"
+import "github.com/setbot/setbot/model/lang/ast"
 
 // SessionID is the value of _sessionid: setbot runs one session of each
 // machine, so any fixed string serves.
@@ -9,7 +10,7 @@ const SessionID = "setbot-session"
 // SCXMLProcessor is the type of the SCXML event I/O processor, the only one
 // setbot has: the key of _ioprocessors and the _event.origintype of the
 // events the machine sends itself.
-const SCXMLProcessor = lang.SCXMLProcessor
+const SCXMLProcessor = parser.SCXMLProcessor
 
 // The error events of SCXML (§5.10.2): raised by the platform when
 // executable content fails, and when a send cannot be delivered.
@@ -69,8 +70,8 @@ type Meta struct {
 
 // SendMeta is how the event of a <send> to the machine's external queue
 // arrives: sent to itself, or, for a send an invoked child makes to its
-// parent (lang.Send.From), from that child.
-func SendMeta(s *lang.Send) Meta {
+// parent (ast.Send.From), from that child.
+func SendMeta(s *ast.Send) Meta {
 	return Meta{SendID: s.ID, Self: s.From == "", InvokeID: s.From}
 }
 
@@ -127,15 +128,15 @@ func (m *Model) Arrivals() map[string][]Meta {
 			add(ev.Name, Meta{})
 		}
 	}
-	visit := func(n lang.Node) bool {
+	visit := func(n ast.Node) bool {
 		switch s := n.(type) {
-		case *lang.Raise:
+		case *ast.Raise:
 			meta := Meta{Type: TypeInternal, SendID: s.ID}
 			if s.Platform {
 				meta.Type = TypePlatform
 			}
 			add(s.Event, meta)
-		case *lang.Send:
+		case *ast.Send:
 			if s.Target == "" {
 				add(s.Event, SendMeta(s))
 			}
@@ -143,7 +144,7 @@ func (m *Model) Arrivals() map[string][]Meta {
 		return true
 	}
 	for _, b := range m.Blocks() {
-		lang.Inspect(b, visit)
+		ast.Inspect(b, visit)
 	}
 	for _, s := range m.States() {
 		if s.Kind == Final && s.Parent != nil && s.Parent.Kind != Root {

@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -26,8 +27,8 @@ import (
 type Function struct {
 	Name    string
 	Pos     source.Pos
-	Params  []lang.Type // ints, decimals, bools or strings
-	Result  lang.Type
+	Params  []ast.Type // ints, decimals, bools or strings
+	Result  ast.Type
 	Table   string // the table's file, relative to the model; "" for none
 	Command string // the command, relative to the repository; "" for none
 	Rows    []*Row
@@ -40,8 +41,8 @@ type Function struct {
 // Row is one known input/output tuple of a black-box function: literals
 // (IntLit, DecLit, BoolLit or StrLit).
 type Row struct {
-	In  []lang.Expr
-	Out lang.Expr
+	In  []ast.Expr
+	Out ast.Expr
 	// Pos is where the row is in its table (NoPos for a row computed by
 	// the command during this analysis, which Grown marks).
 	Pos   source.Pos
@@ -63,9 +64,9 @@ func (m *Model) Function(name string) *Function {
 
 // ParseValue reads one value of a black-box function, of type t, as a
 // literal: a field of its table, or its command's output.
-func ParseValue(s string, t lang.Type) (lang.Expr, error) {
+func ParseValue(s string, t ast.Type) (ast.Expr, error) {
 	switch t.Kind {
-	case lang.Int:
+	case ast.Int:
 		v, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return nil, errors.New("want an integer")
@@ -73,31 +74,31 @@ func ParseValue(s string, t lang.Type) (lang.Expr, error) {
 		if !t.Contains(v) {
 			return nil, errors.New("outside the type " + t.String())
 		}
-		return &lang.IntLit{Value: v}, nil
-	case lang.Decimal:
+		return &ast.IntLit{Value: v}, nil
+	case ast.Decimal:
 		// The value as written, exactly: a table is data, not ECMAScript
 		// source, so 0.7 is seven tenths.
 		v, ok := new(big.Rat).SetString(s)
 		if !ok || strings.ContainsAny(s, "/eE") {
 			return nil, errors.New("want a decimal number such as 0.97")
 		}
-		return &lang.DecLit{Value: v, Text: s}, nil
-	case lang.Bool:
+		return &ast.DecLit{Value: v, Text: s}, nil
+	case ast.Bool:
 		switch s {
 		case "true":
-			return &lang.BoolLit{Value: true}, nil
+			return &ast.BoolLit{Value: true}, nil
 		case "false":
-			return &lang.BoolLit{}, nil
+			return &ast.BoolLit{}, nil
 		}
 		return nil, errors.New("want true or false")
 	}
-	return &lang.StrLit{Value: s}, nil
+	return &ast.StrLit{Value: s}, nil
 }
 
 // FormatValue writes a value of a table, as ParseValue reads it.
-func FormatValue(e lang.Expr) string {
-	if s, ok := e.(*lang.StrLit); ok {
+func FormatValue(e ast.Expr) string {
+	if s, ok := e.(*ast.StrLit); ok {
 		return s.Value
 	}
-	return lang.ExprString(e)
+	return printer.ExprString(e)
 }

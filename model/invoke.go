@@ -3,7 +3,7 @@ package model
 import (
 	"strings"
 
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -43,13 +43,13 @@ type Invoke struct {
 	// Params are the <param> elements and the namelist: the child's
 	// variable each sets, and its value in the parent's data model,
 	// evaluated when the child starts.
-	Params []*lang.Arg
+	Params []*ast.Arg
 	// Start runs in the parent when the child starts: the assignment of
 	// the id to the idlocation. Never nil.
-	Start *lang.Block
+	Start *ast.Block
 	// Finalize runs in the parent before it processes an event from the
 	// child; nil for none.
-	Finalize    *lang.Block
+	Finalize    *ast.Block
 	Autoforward bool
 	// OK is nil, or the condition under which the invoke starts its
 	// child when it runs: a typeexpr that names the SCXML type (false for
@@ -57,16 +57,16 @@ type Invoke struct {
 	// variable, say). Where it does not hold, the invoke places
 	// error.execution on the internal queue and starts nothing (SCXML
 	// §6.4).
-	OK lang.Expr
+	OK ast.Expr
 }
 
 // ToParent returns the sends by which the child reaches its parent
 // (target #_parent), in document order.
-func (inv *Invoke) ToParent() []*lang.Send {
-	var out []*lang.Send
+func (inv *Invoke) ToParent() []*ast.Send {
+	var out []*ast.Send
 	for _, b := range inv.Child.Blocks() {
-		lang.Inspect(b, func(n lang.Node) bool {
-			if s, ok := n.(*lang.Send); ok && s.Target == TargetParent {
+		ast.Inspect(b, func(n ast.Node) bool {
+			if s, ok := n.(*ast.Send); ok && s.Target == TargetParent {
 				out = append(out, s)
 			}
 			return true
@@ -87,8 +87,8 @@ func (m *Model) Invokes() []*Invoke {
 // Blocks returns every block of executable content of the model: entry
 // and exit actions, initial and transition content, and the code of its
 // invokes (idlocation, finalize), by state in document order.
-func (m *Model) Blocks() []*lang.Block {
-	var out []*lang.Block
+func (m *Model) Blocks() []*ast.Block {
+	var out []*ast.Block
 	for _, s := range m.States() {
 		out = append(out, s.OnEntry...)
 		out = append(out, s.OnExit...)

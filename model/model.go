@@ -6,7 +6,7 @@
 package model
 
 import (
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -124,8 +124,8 @@ type State struct {
 	// attribute or the first child. Nil for other kinds.
 	Initial *Transition
 
-	OnEntry []*lang.Block // one block per <onentry>, in document order
-	OnExit  []*lang.Block // one block per <onexit>, in document order
+	OnEntry []*ast.Block // one block per <onentry>, in document order
+	OnExit  []*ast.Block // one block per <onexit>, in document order
 
 	Transitions []*Transition // document order
 
@@ -135,7 +135,7 @@ type State struct {
 
 	// DoneData are the arguments of the done.state event that entering a
 	// <final> state raises (its <donedata>); nil for none.
-	DoneData []*lang.Arg
+	DoneData []*ast.Arg
 
 	// Invokes are the child sessions the state runs while it is active,
 	// in document order.
@@ -149,8 +149,8 @@ type State struct {
 // DoneRaise returns the raise of the done.state event that entering the
 // final state s generates (unless s's parent is the root): done.state.P
 // for s's parent P, with s's DoneData.
-func (s *State) DoneRaise() *lang.Raise {
-	return &lang.Raise{RaisePos: s.Pos, Event: "done.state." + s.Parent.ID, Args: s.DoneData, Platform: true}
+func (s *State) DoneRaise() *ast.Raise {
+	return &ast.Raise{RaisePos: s.Pos, Event: "done.state." + s.Parent.ID, Args: s.DoneData, Platform: true}
 }
 
 // IsCompound reports whether s has child states that one of is active at a
@@ -215,11 +215,11 @@ const (
 // Transition is a statechart transition.
 type Transition struct {
 	Source  *State
-	Events  []string  // descriptors ("e", "e.*", "*"); empty for eventless
-	Cond    lang.Expr // nil means true
-	Targets []*State  // empty for a targetless transition
+	Events  []string // descriptors ("e", "e.*", "*"); empty for eventless
+	Cond    ast.Expr // nil means true
+	Targets []*State // empty for a targetless transition
 	Type    TransitionType
-	Body    *lang.Block // executable content; never nil
+	Body    *ast.Block // executable content; never nil
 	Pos     source.Pos
 	Order   int // document order among all transitions
 
@@ -270,8 +270,8 @@ func DescriptorMatches(desc, name string) bool {
 // Var is a machine variable.
 type Var struct {
 	Name string
-	Type lang.Type
-	Init lang.Expr // a constant expression
+	Type ast.Type
+	Init ast.Expr // a constant expression
 	Pos  source.Pos
 	// EventRef marks the identity of a stored _event (lang.EventCurrent
 	// while its event is processed): when the processing of an event ends,
@@ -316,7 +316,7 @@ type Event struct {
 // Param is a typed event parameter.
 type Param struct {
 	Name string
-	Type lang.Type
+	Type ast.Type
 }
 
 // Param returns the named parameter.
@@ -330,8 +330,8 @@ func (e *Event) Param(name string) (Param, bool) {
 }
 
 // ParamTypes returns the parameters as a map.
-func (e *Event) ParamTypes() map[string]lang.Type {
-	m := make(map[string]lang.Type, len(e.Params))
+func (e *Event) ParamTypes() map[string]ast.Type {
+	m := make(map[string]ast.Type, len(e.Params))
 	for _, p := range e.Params {
 		m[p.Name] = p.Type
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/internal/blackbox"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/report"
 )
@@ -200,8 +200,8 @@ func signature(f *model.Function) string {
 	return strings.Join(params, ",") + "->" + f.Result.String()
 }
 
-func sameInputs(a, b []lang.Expr) bool {
-	return slices.EqualFunc(a, b, func(x, y lang.Expr) bool { return lang.Equal(x, y) })
+func sameInputs(a, b []ast.Expr) bool {
+	return slices.EqualFunc(a, b, func(x, y ast.Expr) bool { return ast.Equal(x, y) })
 }
 
 // growthKey is what a result's key says of the growth: whether commands

@@ -7,7 +7,7 @@ import (
 
 	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // Limits that keep a diagram legible in a pull-request comment.
@@ -166,7 +166,7 @@ func (d *drawer) collect() {
 		for _, t := range s.Transitions {
 			label := strings.Join(t.Events, " ")
 			if t.Cond != nil {
-				label = strings.TrimSpace(label + " [" + lang.ExprString(t.Cond) + "]")
+				label = strings.TrimSpace(label + " [" + printer.ExprString(t.Cond) + "]")
 			}
 			label = shorten(label, maxLabel)
 			changed := d.changedT[t.ID]

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/internal/hostile"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -17,7 +17,7 @@ import (
 // positioned error, never a crash; at the largest size the limits accept,
 // the same shapes check clean.
 func TestCheckHostileDeep(t *testing.T) {
-	deep := fmt.Sprintf("expression nested more than %d deep", lang.MaxNesting)
+	deep := fmt.Sprintf("expression nested more than %d deep", ast.MaxNesting)
 	tests := []struct {
 		name string
 		src  []byte
@@ -26,11 +26,11 @@ func TestCheckHostileDeep(t *testing.T) {
 	}{
 		{"sum of 1.2 MB", hostile.Sum(300000), 1, ":5:33: " + deep},
 		{"expression of 0.8 MB", hostile.Sum(200000), 1, ":5:33: " + deep},
-		{"parentheses 300,000 deep", hostile.Parens(300000), 1, fmt.Sprintf(":5:%d: %s", 33+lang.MaxNesting, deep)},
+		{"parentheses 300,000 deep", hostile.Parens(300000), 1, fmt.Sprintf(":5:%d: %s", 33+ast.MaxNesting, deep)},
 		{"script of 20,000 statements", hostile.Script(20000), 1,
-			fmt.Sprintf(":%d:1: more than %d statements in one script: split it between transitions or states", 6+lang.MaxStmts, lang.MaxStmts)},
-		{"largest sum", hostile.Sum(lang.MaxNesting - 2), 0, ""},
-		{"largest script", hostile.Script(lang.MaxStmts), 0, ""},
+			fmt.Sprintf(":%d:1: more than %d statements in one script: split it between transitions or states", 6+ast.MaxStmts, ast.MaxStmts)},
+		{"largest sum", hostile.Sum(ast.MaxNesting - 2), 0, ""},
+		{"largest script", hostile.Script(ast.MaxStmts), 0, ""},
 	}
 	dir := t.TempDir()
 	for i, tt := range tests {
@@ -60,7 +60,7 @@ func TestHostileTermsEndAtTheBound(t *testing.T) {
 	for i, tc := range []struct {
 		src []byte
 		cut bool
-	}{{hostile.SymbolicScript(lang.MaxStmts), true}, {hostile.Doubles(60), true}, {hostile.SymbolicScript(50), false}} {
+	}{{hostile.SymbolicScript(ast.MaxStmts), true}, {hostile.Doubles(60), true}, {hostile.SymbolicScript(50), false}} {
 		path := filepath.Join(dir, fmt.Sprintf("m%d.scxml", i))
 		if err := os.WriteFile(path, tc.src, 0o644); err != nil {
 			t.Fatal(err)
@@ -78,7 +78,7 @@ func TestHostileTermsEndAtTheBound(t *testing.T) {
 
 	r := newTestRepo(t)
 	r.commit("base", map[string][]byte{"m.scxml": hostile.SymbolicScript(50)})
-	r.commit("head", map[string][]byte{"m.scxml": hostile.SymbolicScript(lang.MaxStmts)})
+	r.commit("head", map[string][]byte{"m.scxml": hostile.SymbolicScript(ast.MaxStmts)})
 	code, out, errs := runCLI(t, "analyze", "--repo", r.dir, "--base", "HEAD^", "--no-cache", "--format", "markdown")
 	want := fmt.Sprintf("the `term` bound (%d) cut 1 path of the head tree", vocab.MaxTermSize)
 	if code > 1 || !strings.Contains(out, want) || !strings.Contains(out, "`s2` (line 10013): not reached before the term bound cut the tree") {

@@ -16,7 +16,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
@@ -90,7 +90,7 @@ type Conflict struct {
 // Invariant is a named predicate over the machine variables.
 type Invariant struct {
 	Text    string
-	Expr    lang.Expr
+	Expr    ast.Expr
 	Implied string // set for the range of a variable
 }
 

@@ -4,6 +4,9 @@ import (
 	"fmt"
 
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/parser"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
@@ -14,21 +17,21 @@ import (
 func ParseInvariant(m *mlm.Machine, text string) (Invariant, error) {
 	fset := source.NewFileSet()
 	file := fset.AddFile("invariant", []byte(text))
-	e, errs := lang.ParseExpr(lang.NewSnippet(file, text))
+	e, errs := parser.ParseExpr(parser.NewSnippet(file, text))
 	if len(errs) > 0 {
 		return Invariant{}, fmt.Errorf("invariant %q: %v", text, errs[0].Msg)
 	}
-	vars := make(map[string]lang.Type)
+	vars := make(map[string]ast.Type)
 	for _, v := range m.Vars {
 		vars[v.Name] = v.Type
 	}
-	info, errs := lang.CheckExpr(&lang.Env{Vars: vars}, fset, e, lang.Bool)
+	info, errs := lang.CheckExpr(&lang.Env{Vars: vars}, fset, e, ast.Bool)
 	if len(errs) > 0 {
 		return Invariant{}, fmt.Errorf("invariant %q: %v", text, errs[0].Msg)
 	}
 	// Lowered as a guard is: conversions, mixed arithmetic and the like
 	// become what the executors evaluate.
-	return Invariant{Text: lang.ExprString(e), Expr: lang.LowerExpr(e, info, true)}, nil
+	return Invariant{Text: printer.ExprString(e), Expr: lang.LowerExpr(e, info, true)}, nil
 }
 
 // RangeInvariants are the invariants a variable's declared range implies.
@@ -38,10 +41,10 @@ func RangeInvariants(m *mlm.Machine) []Invariant {
 		if !v.Type.Ranged || lang.Reserved(v.Name) {
 			continue // a variable the lowering made holds a range by construction
 		}
-		id := &lang.Ident{Name: v.Name}
-		e := &lang.Binary{X: &lang.Binary{X: &lang.IntLit{Value: v.Type.Lo}, Op: lang.LEQ, Y: id},
-			Op: lang.LAND, Y: &lang.Binary{X: id, Op: lang.LEQ, Y: &lang.IntLit{Value: v.Type.Hi}}}
-		out = append(out, Invariant{Text: lang.ExprString(e), Expr: e, Implied: v.Name + ": " + v.Type.String()})
+		id := &ast.Ident{Name: v.Name}
+		e := &ast.Binary{X: &ast.Binary{X: &ast.IntLit{Value: v.Type.Lo}, Op: ast.LEQ, Y: id},
+			Op: ast.LAND, Y: &ast.Binary{X: id, Op: ast.LEQ, Y: &ast.IntLit{Value: v.Type.Hi}}}
+		out = append(out, Invariant{Text: printer.ExprString(e), Expr: e, Implied: v.Name + ": " + v.Type.String()})
 	}
 	return out
 }

@@ -4,7 +4,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/solver"
 )
@@ -136,7 +136,7 @@ func (a *Analyzer) together(n *engine.Node, ev string, t1, t2 *model.Transition,
 		if t.Cond == nil {
 			return tab.Bool(true), nil
 		}
-		return a.set.Eval(n, lang.WithEventName(t.Cond, ev), params, active)
+		return a.set.Eval(n, ast.WithEventName(t.Cond, ev), params, active)
 	}
 	c1, err := cond(t1)
 	if err != nil {

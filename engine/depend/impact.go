@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 )
 
@@ -83,10 +84,10 @@ type touch struct {
 // new names: the key names them.
 func touchedBy(o, n *mlm.Transition, renamed bool) touch {
 	t := touch{defs: make(map[string]bool), uses: make(map[string]bool)}
-	guardChanged := (o.Guard == nil) != (n.Guard == nil) || o.Guard != nil && !lang.Equal(o.Guard, n.Guard)
+	guardChanged := (o.Guard == nil) != (n.Guard == nil) || o.Guard != nil && !ast.Equal(o.Guard, n.Guard)
 	if guardChanged || !renamed && (o.Target.Name != n.Target.Name || o.Event != n.Event) {
 		t.control = true
-		for _, g := range []lang.Expr{o.Guard, n.Guard} {
+		for _, g := range []ast.Expr{o.Guard, n.Guard} {
 			if g != nil {
 				for _, v := range lang.Uses(g) {
 					t.uses[v] = true
@@ -94,8 +95,8 @@ func touchedBy(o, n *mlm.Transition, renamed bool) touch {
 			}
 		}
 	}
-	if !lang.Equal(o.Action, n.Action) {
-		for _, a := range []*lang.Block{o.Action, n.Action} {
+	if !ast.Equal(o.Action, n.Action) {
+		for _, a := range []*ast.Block{o.Action, n.Action} {
 			for _, v := range lang.Defs(a) {
 				t.defs[v] = true
 			}

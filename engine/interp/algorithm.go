@@ -10,6 +10,7 @@ import (
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
@@ -439,7 +440,7 @@ func (r *run) enterStates(ts []*model.Transition) error {
 			r.c.halted = true
 			continue
 		}
-		if err := r.exec(&lang.Block{Stmts: []lang.Stmt{s.DoneRaise()}}, s.Pos); err != nil {
+		if err := r.exec(&ast.Block{Stmts: []ast.Stmt{s.DoneRaise()}}, s.Pos); err != nil {
 			return fmt.Errorf("donedata of %s: %w", s.ID, err)
 		}
 		if gp := parent.Parent; gp != nil && gp.Kind == model.Parallel && r.inFinal(gp) {
@@ -551,7 +552,7 @@ func (r *run) executor(fallback source.Pos) *sim.Executor {
 }
 
 // exec runs executable content.
-func (r *run) exec(b *lang.Block, fallback source.Pos) error {
+func (r *run) exec(b *ast.Block, fallback source.Pos) error {
 	err := r.executor(fallback).Run(b)
 	if errors.Is(err, sim.ErrAssumeFailed) {
 		return fmt.Errorf("assume statement in a statechart (only the flattener emits them)")

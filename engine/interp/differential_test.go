@@ -20,6 +20,7 @@ import (
 	"github.com/setbot/setbot/internal/modelgen"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -271,11 +272,11 @@ func random(r *rand.Rand, alphabet []*model.Event, n int) next {
 var randomStrings = []string{"", "a", "ab", "b", "ba", "é", "  -12abc", "+7", "007", "1.50", "-0.5", "45", " 45 ",
 	"\u00a045", "-.", "1234567890123456", "2.25"}
 
-func randomValue(r *rand.Rand, t lang.Type) sim.Value {
+func randomValue(r *rand.Rand, t ast.Type) sim.Value {
 	switch {
-	case t.Kind == lang.Bool:
+	case t.Kind == ast.Bool:
 		return sim.BoolValue(r.IntN(2) == 1)
-	case t.Kind == lang.String:
+	case t.Kind == ast.String:
 		return sim.StringValue(randomStrings[r.IntN(len(randomStrings))])
 	case t.Ranged:
 		return sim.IntValue(t.Lo + r.Int64N(t.Hi-t.Lo+1))

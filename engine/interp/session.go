@@ -9,6 +9,7 @@ import (
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // Invoked machines (SCXML §6.4) run as sessions of their own, each with
@@ -186,11 +187,11 @@ func (r *run) beforeTransitions(ev sim.Event, from *machine) error {
 
 // carries reports whether the session's event name has every parameter
 // code reads.
-func (r *run) carries(name string, code *lang.Block) bool {
+func (r *run) carries(name string, code *ast.Block) bool {
 	ev := r.c.m.EventByName(name)
 	ok := ev != nil
-	lang.Inspect(code, func(n lang.Node) bool {
-		if p, is := n.(*lang.EventParam); is && ok {
+	ast.Inspect(code, func(n ast.Node) bool {
+		if p, is := n.(*ast.EventParam); is && ok {
 			_, ok = ev.Param(p.Name)
 		}
 		return ok
@@ -255,7 +256,7 @@ func (r *run) startChild(k int) error {
 		}
 		kid.vars[p.Name] = v
 		if tag := lang.AbsentName(p.Name); slices.ContainsFunc(kid.m.Vars, func(v *model.Var) bool { return v.Name == tag }) {
-			kid.vars[tag] = sim.IntValue(lang.AbsentValue)
+			kid.vars[tag] = sim.IntValue(ast.AbsentValue)
 		}
 	}
 	r.c.kids[k] = kid

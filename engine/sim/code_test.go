@@ -5,7 +5,8 @@ import (
 
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
 )
@@ -137,18 +138,18 @@ func TestCancel(t *testing.T) {
 	})
 }
 
-func parseExpr(t *testing.T, text string) lang.Expr {
+func parseExpr(t *testing.T, text string) ast.Expr {
 	t.Helper()
-	e, errs := lang.ParseExpr(lang.Snippet{Text: text})
+	e, errs := parser.ParseExpr(parser.Snippet{Text: text})
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", text, errs)
 	}
 	return e
 }
 
-func parseStmts(t *testing.T, text string) *lang.Block {
+func parseStmts(t *testing.T, text string) *ast.Block {
 	t.Helper()
-	b, errs := lang.ParseStmts(lang.Snippet{Text: text})
+	b, errs := parser.ParseStmts(parser.Snippet{Text: text})
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", text, errs)
 	}
@@ -161,7 +162,7 @@ func handMachine(t *testing.T, initial [][2]string, goGuard, goAction string) *m
 	a := &mlm.State{Name: "A", Atomic: []string{"A"}}
 	b := &mlm.State{Name: "B", Atomic: []string{"B"}}
 	tr := func(key string, src, dst *mlm.State, event, guard, action string) *mlm.Transition {
-		var g lang.Expr
+		var g ast.Expr
 		if guard != "" {
 			g = parseExpr(t, guard)
 		}
@@ -169,7 +170,7 @@ func handMachine(t *testing.T, initial [][2]string, goGuard, goAction string) *m
 	}
 	m := &mlm.Machine{
 		Name:   "hand",
-		Vars:   []*model.Var{{Name: "x", Type: lang.IntType, Init: parseExpr(t, "-(3)")}},
+		Vars:   []*model.Var{{Name: "x", Type: ast.IntType, Init: parseExpr(t, "-(3)")}},
 		Events: []*model.Event{{Name: "go", Kinds: model.Input}},
 		States: []*mlm.State{a, b},
 		Transitions: []*mlm.Transition{

@@ -7,45 +7,47 @@ import (
 
 	"github.com/setbot/setbot/model/lang"
 	intarith "github.com/setbot/setbot/model/lang/arith"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/ecma"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/vocab"
 )
 
 // Eval evaluates e with C/ECMAScript short-circuiting, recording the
 // decision path of every &&, || and ?: it evaluates.
-func (x *Executor) Eval(e lang.Expr) (Value, error) {
+func (x *Executor) Eval(e ast.Expr) (Value, error) {
 	switch n := e.(type) {
-	case *lang.IntLit:
+	case *ast.IntLit:
 		return IntValue(n.Value), nil
-	case *lang.DecLit:
+	case *ast.DecLit:
 		return DecimalValue(n.Value), nil
-	case *lang.ToDecimal:
+	case *ast.ToDecimal:
 		i, err := x.evalInt(n.X)
 		return DecimalValue(new(big.Rat).SetInt64(i)), err
-	case *lang.BoolLit:
+	case *ast.BoolLit:
 		return BoolValue(n.Value), nil
-	case *lang.StrLit:
+	case *ast.StrLit:
 		return StringValue(n.Value), nil
-	case *lang.EventField:
+	case *ast.EventField:
 		return x.eventField(n)
-	case *lang.Method:
+	case *ast.Method:
 		return x.method(n)
-	case *lang.External:
+	case *ast.External:
 		return x.call(n)
-	case *lang.Digits:
+	case *ast.Digits:
 		i, err := x.evalInt(n.X)
 		if err != nil || i < 0 {
 			return StringValue(""), err // never negative: the lowering tests the sign
 		}
 		return StringValue(strconv.FormatInt(i, 10)), nil
-	case *lang.Convert:
+	case *ast.Convert:
 		return x.convert(n)
-	case *lang.Floor:
+	case *ast.Floor:
 		v, err := x.Eval(n.X)
 		if err != nil {
 			return Value{}, err
 		}
-		if v.Kind != lang.Decimal {
+		if v.Kind != ast.Decimal {
 			return Value{}, x.errorf(n, "Math.floor of %s, not a decimal", v.Kind)
 		}
 		q := new(big.Int).Div(v.Rat.Num(), v.Rat.Denom()) // Euclidean division: toward -inf
@@ -53,14 +55,14 @@ func (x *Executor) Eval(e lang.Expr) (Value, error) {
 			return Value{}, x.errorf(n, "Math.floor(%s) is beyond the 64-bit integers", v)
 		}
 		return IntValue(q.Int64()), nil
-	case *lang.Ident:
+	case *ast.Ident:
 		if v, ok := x.lookup(n.Name); ok {
 			return v, nil
 		}
 		return Value{}, x.errorf(n, "unknown variable %s", n.Name)
-	case *lang.EventParam:
+	case *ast.EventParam:
 		return x.param(n)
-	case *lang.InState:
+	case *ast.InState:
 		if x.In == nil {
 			return Value{}, x.errorf(n, "In('%s') has no configuration to be evaluated against", n.State)
 		}
@@ -69,11 +71,11 @@ func (x *Executor) Eval(e lang.Expr) (Value, error) {
 			return Value{}, x.errorf(n, "%v", err)
 		}
 		return BoolValue(b), nil
-	case *lang.Unary:
+	case *ast.Unary:
 		return x.unary(n)
-	case *lang.Binary:
+	case *ast.Binary:
 		return x.binary(n)
-	case *lang.Cond:
+	case *ast.Cond:
 		c, err := x.cond(n.Cond)
 		if err != nil {
 			return Value{}, err
@@ -88,20 +90,20 @@ func (x *Executor) Eval(e lang.Expr) (Value, error) {
 
 // EvalBool evaluates a condition (a guard, say) that must be bool. Its own
 // outcome is not a branching point; those inside it are recorded.
-func (x *Executor) EvalBool(e lang.Expr) (bool, error) {
+func (x *Executor) EvalBool(e ast.Expr) (bool, error) {
 	v, err := x.Eval(e)
 	if err != nil {
 		return false, err
 	}
-	if v.Kind != lang.Bool {
-		return false, x.errorf(e, "%s is %s, not bool", lang.ExprString(e), v.Kind)
+	if v.Kind != ast.Bool {
+		return false, x.errorf(e, "%s is %s, not bool", printer.ExprString(e), v.Kind)
 	}
 	return v.Bool, nil
 }
 
 // cond evaluates a branching condition and records its outcome on the
 // decision path.
-func (x *Executor) cond(e lang.Expr) (bool, error) {
+func (x *Executor) cond(e ast.Expr) (bool, error) {
 	b, err := x.EvalBool(e)
 	if err != nil {
 		return false, err
@@ -110,13 +112,13 @@ func (x *Executor) cond(e lang.Expr) (bool, error) {
 	return b, nil
 }
 
-func (x *Executor) evalInt(e lang.Expr) (int64, error) {
+func (x *Executor) evalInt(e ast.Expr) (int64, error) {
 	v, err := x.Eval(e)
 	if err != nil {
 		return 0, err
 	}
-	if v.Kind != lang.Int {
-		return 0, x.errorf(e, "%s is %s, not int", lang.ExprString(e), v.Kind)
+	if v.Kind != ast.Int {
+		return 0, x.errorf(e, "%s is %s, not int", printer.ExprString(e), v.Kind)
 	}
 	return v.Int, nil
 }
@@ -124,13 +126,13 @@ func (x *Executor) evalInt(e lang.Expr) (int64, error) {
 // eventField reads _event (whether an event is being processed), a field
 // of it, or the tag of a field that may be undefined (lang.AbsentOf), from
 // the event being processed and how it arrived.
-func (x *Executor) eventField(n *lang.EventField) (Value, error) {
+func (x *Executor) eventField(n *ast.EventField) (Value, error) {
 	if n.Field == "" {
 		return BoolValue(x.Event != nil), nil
 	}
 	field, tag := lang.AbsentOf(n.Field)
 	switch {
-	case !lang.EventFields[field]:
+	case !ast.EventFields[field]:
 		return Value{}, x.errorf(n, "_event has no field %s", n.Field)
 	case x.Event == nil:
 		return Value{}, x.errorf(n, "_event.%s read where no event is being processed", field)
@@ -142,13 +144,13 @@ func (x *Executor) eventField(n *lang.EventField) (Value, error) {
 		return StringValue(v), nil
 	}
 	if has {
-		return IntValue(lang.AbsentValue), nil
+		return IntValue(ast.AbsentValue), nil
 	}
-	return IntValue(lang.AbsentUndefined), nil
+	return IntValue(ast.AbsentUndefined), nil
 }
 
 // param reads _event.data.Name of the event being processed.
-func (x *Executor) param(n *lang.EventParam) (Value, error) {
+func (x *Executor) param(n *ast.EventParam) (Value, error) {
 	if x.Event == nil {
 		return Value{}, x.errorf(n, "_event.data.%s read where no event is being processed", n.Name)
 	}
@@ -159,48 +161,48 @@ func (x *Executor) param(n *lang.EventParam) (Value, error) {
 	return v, nil
 }
 
-func (x *Executor) unary(n *lang.Unary) (Value, error) {
+func (x *Executor) unary(n *ast.Unary) (Value, error) {
 	switch n.Op {
-	case lang.NOT:
+	case ast.NOT:
 		b, err := x.EvalBool(n.X)
 		return BoolValue(!b), err
-	case lang.SUB:
+	case ast.SUB:
 		// The operand is evaluated once: its branching points are recorded
 		// once.
 		v, err := x.Eval(n.X)
 		switch {
 		case err != nil:
 			return Value{}, err
-		case v.Kind == lang.Decimal:
+		case v.Kind == ast.Decimal:
 			return DecimalValue(new(big.Rat).Neg(v.Rat)), nil
-		case v.Kind != lang.Int:
-			return Value{}, x.errorf(n.X, "%s is %s, not int", lang.ExprString(n.X), v.Kind)
+		case v.Kind != ast.Int:
+			return Value{}, x.errorf(n.X, "%s is %s, not int", printer.ExprString(n.X), v.Kind)
 		}
 		neg, ok := intarith.Neg(v.Int)
 		if !ok {
-			return Value{}, x.overflow(n, lang.ExprString(n))
+			return Value{}, x.overflow(n, printer.ExprString(n))
 		}
 		return IntValue(neg), nil
-	case lang.TILD:
+	case ast.TILD:
 		v, err := x.evalInt(n.X)
 		return IntValue(ecma.BitNot(v)), err
 	}
 	return Value{}, x.errorf(n, "unsupported operator %s", n.Op)
 }
 
-func (x *Executor) binary(n *lang.Binary) (Value, error) {
+func (x *Executor) binary(n *ast.Binary) (Value, error) {
 	switch n.Op {
-	case lang.LAND, lang.LOR:
+	case ast.LAND, ast.LOR:
 		l, err := x.cond(n.X)
 		if err != nil {
 			return Value{}, err
 		}
-		if l == (n.Op == lang.LOR) {
+		if l == (n.Op == ast.LOR) {
 			return BoolValue(l), nil
 		}
 		r, err := x.EvalBool(n.Y)
 		return BoolValue(r), err
-	case lang.EQL, lang.NEQ:
+	case ast.EQL, ast.NEQ:
 		l, err := x.Eval(n.X)
 		if err != nil {
 			return Value{}, err
@@ -210,24 +212,24 @@ func (x *Executor) binary(n *lang.Binary) (Value, error) {
 			return Value{}, err
 		}
 		if l.Kind != r.Kind {
-			return Value{}, x.errorf(n, "%s compares %s with %s", lang.ExprString(n), l.Kind, r.Kind)
+			return Value{}, x.errorf(n, "%s compares %s with %s", printer.ExprString(n), l.Kind, r.Kind)
 		}
-		return BoolValue(l.Equal(r) == (n.Op == lang.EQL)), nil
+		return BoolValue(l.Equal(r) == (n.Op == ast.EQL)), nil
 	}
 	lv, err := x.Eval(n.X)
 	if err != nil {
 		return Value{}, err
 	}
-	if lv.Kind == lang.String {
+	if lv.Kind == ast.String {
 		return x.stringBinary(n, lv.Str)
 	}
-	if lv.Kind == lang.Decimal {
+	if lv.Kind == ast.Decimal {
 		return x.decimalBinary(n, lv.Rat)
 	}
 	// The left operand is evaluated once: its branching points are
 	// recorded once.
-	if lv.Kind != lang.Int {
-		return Value{}, x.errorf(n.X, "%s is %s, not int", lang.ExprString(n.X), lv.Kind)
+	if lv.Kind != ast.Int {
+		return Value{}, x.errorf(n.X, "%s is %s, not int", printer.ExprString(n.X), lv.Kind)
 	}
 	l := lv.Int
 	r, err := x.evalInt(n.Y)
@@ -235,13 +237,13 @@ func (x *Executor) binary(n *lang.Binary) (Value, error) {
 		return Value{}, err
 	}
 	switch n.Op {
-	case lang.LSS:
+	case ast.LSS:
 		return BoolValue(l < r), nil
-	case lang.GTR:
+	case ast.GTR:
 		return BoolValue(l > r), nil
-	case lang.LEQ:
+	case ast.LEQ:
 		return BoolValue(l <= r), nil
-	case lang.GEQ:
+	case ast.GEQ:
 		return BoolValue(l >= r), nil
 	}
 	if n.Op.IsBitOp() {
@@ -252,7 +254,7 @@ func (x *Executor) binary(n *lang.Binary) (Value, error) {
 		return Value{}, x.errorf(n, "unsupported operator %s", n.Op)
 	}
 	if !ok {
-		return Value{}, x.overflow(n, lang.ExprString(n))
+		return Value{}, x.overflow(n, printer.ExprString(n))
 	}
 	return IntValue(v), nil
 }
@@ -268,7 +270,7 @@ const MaxString = 64 << 20
 
 // concat returns l + r, the value of n, or the term bound's error where it
 // is longer than MaxString.
-func (x *Executor) concat(n lang.Node, l, r string) (Value, error) {
+func (x *Executor) concat(n ast.Node, l, r string) (Value, error) {
 	if len(l)+len(r) > MaxString {
 		return Value{}, &BoundError{Bound: vocab.BoundTerm, Limit: vocab.MaxTermSize, Pos: x.pos(n),
 			What: fmt.Sprintf("a string grows beyond %d bytes (the term bound): setbot does not follow it", MaxString)}
@@ -278,21 +280,21 @@ func (x *Executor) concat(n lang.Node, l, r string) (Value, error) {
 
 // stringBinary evaluates + and the comparisons on strings; l is the value
 // of the left operand.
-func (x *Executor) stringBinary(n *lang.Binary, l string) (Value, error) {
+func (x *Executor) stringBinary(n *ast.Binary, l string) (Value, error) {
 	r, err := x.evalString(n.Y)
 	if err != nil {
 		return Value{}, err
 	}
 	switch n.Op {
-	case lang.ADD:
+	case ast.ADD:
 		return x.concat(n, l, r)
-	case lang.LSS:
+	case ast.LSS:
 		return BoolValue(l < r), nil
-	case lang.GTR:
+	case ast.GTR:
 		return BoolValue(l > r), nil
-	case lang.LEQ:
+	case ast.LEQ:
 		return BoolValue(l <= r), nil
-	case lang.GEQ:
+	case ast.GEQ:
 		return BoolValue(l >= r), nil
 	}
 	return Value{}, x.errorf(n, "operator %s does not apply to strings", n.Op)
@@ -301,7 +303,7 @@ func (x *Executor) stringBinary(n *lang.Binary, l string) (Value, error) {
 // arith applies an arithmetic operator (ADD, SUB, MUL, QUO, REM) to int64
 // operands, as package arith defines them: ok is false when the exact
 // result does not fit int64; known is false for any other operator.
-func arith(op lang.Token, a, b int64) (n int64, ok, known bool) {
+func arith(op ast.Token, a, b int64) (n int64, ok, known bool) {
 	f, known := arithOps[op]
 	if !known {
 		return 0, false, false
@@ -310,24 +312,24 @@ func arith(op lang.Token, a, b int64) (n int64, ok, known bool) {
 	return n, ok, true
 }
 
-var arithOps = map[lang.Token]func(a, b int64) (int64, bool){
-	lang.ADD: intarith.Add, lang.SUB: intarith.Sub, lang.MUL: intarith.Mul, lang.QUO: intarith.Quo, lang.REM: intarith.Rem,
+var arithOps = map[ast.Token]func(a, b int64) (int64, bool){
+	ast.ADD: intarith.Add, ast.SUB: intarith.Sub, ast.MUL: intarith.Mul, ast.QUO: intarith.Quo, ast.REM: intarith.Rem,
 }
 
 // assignOps maps compound assignment operators to their arithmetic.
-var assignOps = map[lang.Token]lang.Token{
-	lang.ADD_ASSIGN: lang.ADD,
-	lang.SUB_ASSIGN: lang.SUB,
-	lang.MUL_ASSIGN: lang.MUL,
-	lang.QUO_ASSIGN: lang.QUO,
-	lang.REM_ASSIGN: lang.REM,
+var assignOps = map[ast.Token]ast.Token{
+	ast.ADD_ASSIGN: ast.ADD,
+	ast.SUB_ASSIGN: ast.SUB,
+	ast.MUL_ASSIGN: ast.MUL,
+	ast.QUO_ASSIGN: ast.QUO,
+	ast.REM_ASSIGN: ast.REM,
 }
 
-func (x *Executor) overflow(n lang.Node, what string) error {
+func (x *Executor) overflow(n ast.Node, what string) error {
 	return fmt.Errorf("integer overflow in %s at %s", what, x.pos(n))
 }
 
 // errorf returns an error positioned at n.
-func (x *Executor) errorf(n lang.Node, format string, args ...any) error {
+func (x *Executor) errorf(n ast.Node, format string, args ...any) error {
 	return fmt.Errorf("%s: %s", x.pos(n), fmt.Sprintf(format, args...))
 }

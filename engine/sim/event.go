@@ -11,14 +11,17 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/ecma"
+	"github.com/setbot/setbot/model/lang/parser"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
 )
 
 // Value is a concrete value of the action language: an int, a decimal, a
 // bool or a string. Compare values with Equal.
 type Value struct {
-	Kind lang.Kind // lang.Int, lang.Decimal, lang.Bool or lang.String
+	Kind ast.Kind // lang.Int, lang.Decimal, lang.Bool or lang.String
 	Int  int64
 	Bool bool
 	Str  string
@@ -26,23 +29,23 @@ type Value struct {
 }
 
 // IntValue returns the int value v.
-func IntValue(v int64) Value { return Value{Kind: lang.Int, Int: v} }
+func IntValue(v int64) Value { return Value{Kind: ast.Int, Int: v} }
 
 // BoolValue returns the bool value b.
-func BoolValue(b bool) Value { return Value{Kind: lang.Bool, Bool: b} }
+func BoolValue(b bool) Value { return Value{Kind: ast.Bool, Bool: b} }
 
 // StringValue returns the string value s.
-func StringValue(s string) Value { return Value{Kind: lang.String, Str: s} }
+func StringValue(s string) Value { return Value{Kind: ast.String, Str: s} }
 
 // Plain returns v as a plain Go value, int64, bool, string or Decimal, as
 // tests and JSON carry it.
 func (v Value) Plain() any {
 	switch v.Kind {
-	case lang.Bool:
+	case ast.Bool:
 		return v.Bool
-	case lang.String:
+	case ast.String:
 		return v.Str
-	case lang.Decimal:
+	case ast.Decimal:
 		return Decimal(v.String())
 	}
 	return v.Int
@@ -64,7 +67,7 @@ func (d Decimal) MarshalJSON() ([]byte, error) {
 func (d Decimal) Rat() (*big.Rat, error) {
 	s := string(d)
 	neg := strings.HasPrefix(s, "-")
-	r, err := lang.ParseDecimal(strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+"))
+	r, err := parser.ParseDecimal(strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+"))
 	if err != nil || !strings.ContainsAny(s, ".eE") {
 		return nil, fmt.Errorf("decimal %q: write it as 1.5 or 2e3", s)
 	}
@@ -142,15 +145,15 @@ func ValueOf(v any) (Value, error) {
 // rules keep out of reach, ends in "...").
 func (v Value) String() string {
 	switch v.Kind {
-	case lang.Int:
+	case ast.Int:
 		return strconv.FormatInt(v.Int, 10)
-	case lang.Decimal:
+	case ast.Decimal:
 		s, _ := ecma.FormatDecimal(v.Rat)
 		return s
-	case lang.Bool:
+	case ast.Bool:
 		return strconv.FormatBool(v.Bool)
-	case lang.String:
-		return lang.ExprString(&lang.StrLit{Value: v.Str})
+	case ast.String:
+		return printer.ExprString(&ast.StrLit{Value: v.Str})
 	}
 	return "invalid"
 }
@@ -196,24 +199,24 @@ func FormatArgs(args map[string]Value) string {
 		parts = append(parts, arg{name, text})
 	}
 	for name, v := range args {
-		if of, _ := lang.KindOf(name); of != name {
+		if of, _ := ast.KindOf(name); of != name {
 			continue // written above
 		}
 		if of, tag := lang.AbsentOf(name); tag && mixed[of] != "" {
 			continue
 		}
 		text := v.String()
-		if of, tag := lang.AbsentOf(name); tag && v.Kind == lang.Int {
+		if of, tag := lang.AbsentOf(name); tag && v.Kind == ast.Int {
 			w, given := args[of]
 			switch {
-			case v.Int == lang.AbsentValue && given:
+			case v.Int == ast.AbsentValue && given:
 				continue
-			case v.Int == lang.AbsentUndefined && (!given || w.isZero()):
+			case v.Int == ast.AbsentUndefined && (!given || w.isZero()):
 				name, text = of, "undefined"
-			case v.Int == lang.AbsentNull && (!given || w.isZero()):
+			case v.Int == ast.AbsentNull && (!given || w.isZero()):
 				name, text = of, "null"
 			}
-		} else if t, ok := args[lang.AbsentName(name)]; ok && t.Kind == lang.Int && (t.Int == lang.AbsentUndefined || t.Int == lang.AbsentNull) && v.isZero() {
+		} else if t, ok := args[lang.AbsentName(name)]; ok && t.Kind == ast.Int && (t.Int == ast.AbsentUndefined || t.Int == ast.AbsentNull) && v.isZero() {
 			continue // written as undefined or null, under its tag's name
 		}
 		parts = append(parts, arg{name, text})
@@ -231,11 +234,11 @@ func FormatArgs(args map[string]Value) string {
 
 // mixedArgs returns the text of each argument of several kinds
 // (lang.Mixed), by name: its value of the kind its tag says, or undefined
-// or null; lowering passes it as a value per kind (lang.KindName) and a tag.
+// or null; lowering passes it as a value per kind (ast.KindName) and a tag.
 func mixedArgs(args map[string]Value) map[string]string {
-	kinds := make(map[string]lang.KindSet)
+	kinds := make(map[string]ast.KindSet)
 	for name := range args {
-		if of, k := lang.KindOf(name); k != lang.Invalid {
+		if of, k := ast.KindOf(name); k != ast.Invalid {
 			kinds[of] = kinds[of].With(k)
 		}
 	}
@@ -244,12 +247,12 @@ func mixedArgs(args map[string]Value) map[string]string {
 		tag := args[lang.AbsentName(of)].Int
 		ks := set.List()
 		switch {
-		case tag == lang.AbsentUndefined:
+		case tag == ast.AbsentUndefined:
 			out[of] = "undefined"
-		case tag == lang.AbsentNull:
+		case tag == ast.AbsentNull:
 			out[of] = "null"
 		case -tag >= 0 && -tag < int64(len(ks)):
-			out[of] = args[lang.KindName(of, ks[-tag])].String()
+			out[of] = args[ast.KindName(of, ks[-tag])].String()
 		}
 	}
 	return out
@@ -259,13 +262,13 @@ func mixedArgs(args map[string]Value) map[string]string {
 // value lowering pairs with an undefined or null tag (lang.ZeroValue).
 func (v Value) isZero() bool {
 	switch v.Kind {
-	case lang.Int:
+	case ast.Int:
 		return v.Int == 0
-	case lang.Bool:
+	case ast.Bool:
 		return !v.Bool
-	case lang.String:
+	case ast.String:
 		return v.Str == ""
-	case lang.Decimal:
+	case ast.Decimal:
 		return v.Rat.Sign() == 0
 	}
 	return false
@@ -339,7 +342,7 @@ func ParseEvent(text string) (Event, error) {
 			return Event{}, fmt.Errorf("event %q: argument %s given twice", text, pname)
 		}
 		given[pname] = true
-		if val.Kind == lang.Undef {
+		if val.Kind == ast.Undef {
 			pname = lang.AbsentName(pname)
 			val = IntValue(val.Int)
 		}
@@ -381,7 +384,7 @@ func Complete(e *model.Event, args map[string]Value) error {
 			}
 			args[of] = zero
 		case hasValue && !hasTag:
-			args[p.Name] = IntValue(lang.AbsentValue)
+			args[p.Name] = IntValue(ast.AbsentValue)
 		}
 	}
 	return nil
@@ -390,11 +393,11 @@ func Complete(e *model.Event, args map[string]Value) error {
 // completeMixed lowers, for an input of event e, the arguments of the
 // parameters of several kinds (lang.Mixed) as written (p=3, p='a',
 // p=undefined) to what lowering makes of them: the value of the kind it
-// has (lang.KindName), the zero values of the others, and the tag.
+// has (ast.KindName), the zero values of the others, and the tag.
 func completeMixed(e *model.Event, args map[string]Value) error {
-	kinds := make(map[string]lang.KindSet)
+	kinds := make(map[string]ast.KindSet)
 	for _, p := range e.Params {
-		if of, k := lang.KindOf(p.Name); k != lang.Invalid {
+		if of, k := ast.KindOf(p.Name); k != ast.Invalid {
 			kinds[of] = kinds[of].With(k)
 		}
 	}
@@ -402,22 +405,22 @@ func completeMixed(e *model.Event, args map[string]Value) error {
 		ks := set.List()
 		v, hasValue := args[of]
 		if hasValue {
-			if v.Kind == lang.Int && !set.Has(lang.Int) && set.Has(lang.Decimal) {
+			if v.Kind == ast.Int && !set.Has(ast.Int) && set.Has(ast.Decimal) {
 				v = DecimalValue(new(big.Rat).SetInt64(v.Int))
 			}
 			i := slices.Index(ks, v.Kind)
 			if i < 0 {
-				return fmt.Errorf("argument %s of event %s is %s, and the parameter holds %s", of, e.Name, v.Kind, lang.Type{Kind: lang.Mixed, Kinds: set})
+				return fmt.Errorf("argument %s of event %s is %s, and the parameter holds %s", of, e.Name, v.Kind, ast.Type{Kind: ast.Mixed, Kinds: set})
 			}
 			delete(args, of)
-			args[lang.KindName(of, v.Kind)] = v
+			args[ast.KindName(of, v.Kind)] = v
 			args[lang.AbsentName(of)] = IntValue(int64(-i))
 		} else if _, hasTag := args[lang.AbsentName(of)]; !hasTag {
 			continue // missing: CheckArgs reports it
 		}
 		for _, k := range ks {
-			if _, ok := args[lang.KindName(of, k)]; !ok {
-				args[lang.KindName(of, k)] = zeroValue(k)
+			if _, ok := args[ast.KindName(of, k)]; !ok {
+				args[ast.KindName(of, k)] = zeroValue(k)
 			}
 		}
 	}
@@ -426,13 +429,13 @@ func completeMixed(e *model.Event, args map[string]Value) error {
 
 // zeroValue is the zero value of kind k: the meaningless value of a kind a
 // value of several kinds does not hold (lang.ZeroValue).
-func zeroValue(k lang.Kind) Value {
+func zeroValue(k ast.Kind) Value {
 	switch k {
-	case lang.Bool:
+	case ast.Bool:
 		return BoolValue(false)
-	case lang.String:
+	case ast.String:
 		return StringValue("")
-	case lang.Decimal:
+	case ast.Decimal:
 		return DecimalValue(new(big.Rat))
 	}
 	return IntValue(0)
@@ -495,7 +498,7 @@ func parseArg(text string) (name string, v Value, rest string, err error) {
 	}
 	var value string
 	if text != "" && (text[0] == '\'' || text[0] == '"') {
-		str, after, err := lang.CutString(text)
+		str, after, err := parser.CutString(text)
 		if err != nil {
 			return "", Value{}, "", fmt.Errorf("argument %s: %v", name, err)
 		}
@@ -506,7 +509,7 @@ func parseArg(text string) (name string, v Value, rest string, err error) {
 		}
 	}
 	value2, after, more := strings.Cut(text, ",")
-	if v.Kind != lang.String {
+	if v.Kind != ast.String {
 		v, err = parseValue(name, strings.TrimSpace(value2))
 		if err != nil {
 			return "", Value{}, "", err
@@ -526,9 +529,9 @@ func parseValue(name, text string) (Value, error) {
 	case "false":
 		return BoolValue(false), nil
 	case "undefined":
-		return Value{Kind: lang.Undef, Int: lang.AbsentUndefined}, nil
+		return Value{Kind: ast.Undef, Int: ast.AbsentUndefined}, nil
 	case "null":
-		return Value{Kind: lang.Undef, Int: lang.AbsentNull}, nil
+		return Value{Kind: ast.Undef, Int: ast.AbsentNull}, nil
 	case "":
 		return Value{}, fmt.Errorf("argument %s has no value", name)
 	}

@@ -7,42 +7,44 @@ import (
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // TestEventFields: the executor reads _event's fields, and the tags of
 // those that may be undefined, from how the event being processed arrived.
 func TestEventFields(t *testing.T) {
-	field := func(name string) lang.Expr { return &lang.EventField{Field: name} }
-	tag := func(name string) lang.Expr { return &lang.EventField{Field: lang.AbsentName(name)} }
+	field := func(name string) ast.Expr { return &ast.EventField{Field: name} }
+	tag := func(name string) ast.Expr { return &ast.EventField{Field: lang.AbsentName(name)} }
 	self := model.Meta{SendID: "s1", Self: true}
 	raised := model.Meta{Type: model.TypeInternal}
 	failed := model.Meta{Type: model.TypePlatform, SendID: "e1"}
 	tests := []struct {
 		meta model.Meta
-		expr lang.Expr
+		expr ast.Expr
 		want sim.Value
 	}{
 		{model.Meta{}, field(""), sim.BoolValue(true)},
 		{model.Meta{}, field("name"), sim.StringValue("e")},
 		{model.Meta{}, field("type"), sim.StringValue("external")},
-		{model.Meta{}, tag("sendid"), sim.IntValue(lang.AbsentUndefined)},
-		{model.Meta{}, tag("origin"), sim.IntValue(lang.AbsentUndefined)},
+		{model.Meta{}, tag("sendid"), sim.IntValue(ast.AbsentUndefined)},
+		{model.Meta{}, tag("origin"), sim.IntValue(ast.AbsentUndefined)},
 		{raised, field("type"), sim.StringValue("internal")},
-		{raised, tag("origintype"), sim.IntValue(lang.AbsentUndefined)},
+		{raised, tag("origintype"), sim.IntValue(ast.AbsentUndefined)},
 		{failed, field("type"), sim.StringValue("platform")},
 		{failed, field("sendid"), sim.StringValue("e1")},
-		{failed, tag("sendid"), sim.IntValue(lang.AbsentValue)},
+		{failed, tag("sendid"), sim.IntValue(ast.AbsentValue)},
 		{self, field("type"), sim.StringValue("external")},
 		{self, field("origin"), sim.StringValue("#_scxml_setbot-session")},
-		{self, tag("origin"), sim.IntValue(lang.AbsentValue)},
+		{self, tag("origin"), sim.IntValue(ast.AbsentValue)},
 		{self, field("origintype"), sim.StringValue("http://www.w3.org/TR/scxml/#SCXMLEventProcessor")},
-		{self, tag("invokeid"), sim.IntValue(lang.AbsentUndefined)},
+		{self, tag("invokeid"), sim.IntValue(ast.AbsentUndefined)},
 	}
 	for _, tt := range tests {
 		x := &sim.Executor{Event: &sim.Event{Name: "e", Meta: tt.meta}}
 		got, err := x.Eval(tt.expr)
 		if err != nil || got != tt.want {
-			t.Errorf("%s with %+v = %v, %v; want %v", lang.ExprString(tt.expr), tt.meta, got, err, tt.want)
+			t.Errorf("%s with %+v = %v, %v; want %v", printer.ExprString(tt.expr), tt.meta, got, err, tt.want)
 		}
 	}
 	// Before the first event, _event is unbound: false, and its fields
@@ -62,7 +64,7 @@ func TestEventFields(t *testing.T) {
 // send id, or as outputs, which arrive nowhere.
 func TestEmitMeta(t *testing.T) {
 	b := parseStmts(t, `raise a() id "r"; send b() id "s"; send c() after "1s" id "t"; send d() to "#_parent"; send f()`)
-	b.Stmts = append(b.Stmts, &lang.Raise{Event: "error.execution", ID: "e1", Platform: true})
+	b.Stmts = append(b.Stmts, &ast.Raise{Event: "error.execution", ID: "e1", Platform: true})
 	var got []model.Meta
 	x := &sim.Executor{Emit: func(_ sim.Route, ev sim.Event, _, _ string, _ int64) { got = append(got, ev.Meta) }}
 	if err := x.Run(b); err != nil {

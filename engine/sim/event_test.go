@@ -9,7 +9,7 @@ import (
 
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // TestParseTimerMark: a step printed as a timer reads as the timer firing,
@@ -152,8 +152,8 @@ func TestFormatArgsRoundTrip(t *testing.T) {
 
 func TestComplete(t *testing.T) {
 	e := &model.Event{Name: "e", Params: []model.Param{
-		{Name: "_absent_n", Type: lang.AbsentType}, {Name: "_absent_s", Type: lang.AbsentType},
-		{Name: "k", Type: lang.RangeType(5, 9)}, {Name: "n", Type: lang.RangeType(3, 7)}, {Name: "s", Type: lang.StringType},
+		{Name: "_absent_n", Type: ast.AbsentType}, {Name: "_absent_s", Type: ast.AbsentType},
+		{Name: "k", Type: ast.RangeType(5, 9)}, {Name: "n", Type: ast.RangeType(3, 7)}, {Name: "s", Type: ast.StringType},
 	}}
 	tests := []struct{ in, want string }{
 		{"e(s=undefined, n=null, k=5)", "_absent_n=2 _absent_s=1 k=5 n=3 s=''"},

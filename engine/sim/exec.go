@@ -6,7 +6,8 @@ import (
 	"math/big"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
@@ -92,7 +93,7 @@ func (x *Executor) Path() string { return string(x.path) }
 
 // Run executes a block in a new scope. It returns ErrAssumeFailed when an
 // assume statement cuts the path.
-func (x *Executor) Run(b *lang.Block) error {
+func (x *Executor) Run(b *ast.Block) error {
 	if b == nil {
 		return nil
 	}
@@ -109,7 +110,7 @@ func (x *Executor) record(b bool) {
 
 // pos resolves n's position in the model, falling back on Fallback for
 // nodes built without one.
-func (x *Executor) pos(n lang.Node) string {
+func (x *Executor) pos(n ast.Node) string {
 	p := n.Pos()
 	if !p.IsValid() {
 		p = x.Fallback
@@ -132,7 +133,7 @@ func (x *Executor) lookup(name string) (Value, bool) {
 }
 
 // store writes the innermost local or machine variable called name.
-func (x *Executor) store(id *lang.Ident, v Value) error {
+func (x *Executor) store(id *ast.Ident, v Value) error {
 	for i := len(x.scopes) - 1; i >= 0; i-- {
 		if _, ok := x.scopes[i][id.Name]; ok {
 			x.scopes[i][id.Name] = v
@@ -150,7 +151,7 @@ func (x *Executor) push() { x.scopes = append(x.scopes, map[string]Value{}) }
 func (x *Executor) pop()  { x.scopes = x.scopes[:len(x.scopes)-1] }
 
 // block runs b in a new scope.
-func (x *Executor) block(b *lang.Block) error {
+func (x *Executor) block(b *ast.Block) error {
 	x.push()
 	defer x.pop()
 	for _, st := range b.Stmts {
@@ -161,17 +162,17 @@ func (x *Executor) block(b *lang.Block) error {
 	return nil
 }
 
-func (x *Executor) stmt(st lang.Stmt) error {
+func (x *Executor) stmt(st ast.Stmt) error {
 	switch s := st.(type) {
-	case *lang.Block:
+	case *ast.Block:
 		return x.block(s)
-	case *lang.Assign:
+	case *ast.Assign:
 		return x.assign(s)
-	case *lang.IncDec:
+	case *ast.IncDec:
 		return x.incDec(s)
-	case *lang.Decl:
+	case *ast.Decl:
 		return x.decl(s)
-	case *lang.If:
+	case *ast.If:
 		c, err := x.cond(s.Cond)
 		switch {
 		case err != nil:
@@ -182,48 +183,48 @@ func (x *Executor) stmt(st lang.Stmt) error {
 			return x.stmt(s.Else)
 		}
 		return nil
-	case *lang.While:
+	case *ast.While:
 		return x.loop(s, s.Cond, s.Body, nil)
-	case *lang.For:
+	case *ast.For:
 		return x.forStmt(s)
-	case *lang.Raise:
+	case *ast.Raise:
 		meta := model.Meta{Type: model.TypeInternal, SendID: s.ID}
 		if s.Platform {
 			meta.Type = model.TypePlatform
 		}
 		return x.emit(s, ToInternal, Event{Name: s.Event, Meta: meta}, s.Args, "", 0)
-	case *lang.Send:
+	case *ast.Send:
 		return x.send(s)
-	case *lang.Cancel:
+	case *ast.Cancel:
 		if x.Cancel == nil {
 			return x.errorf(s, "cancel %q where no timers are kept", s.SendID)
 		}
 		x.Cancel(s.SendID, s.Prefix)
 		return nil
-	case *lang.Assume, *lang.Bound:
+	case *ast.Assume, *ast.Bound:
 		return x.check(s)
 	}
 	return x.errorf(st, "unsupported statement %T", st)
 }
 
 // incDec executes x++ and x--.
-func (x *Executor) incDec(s *lang.IncDec) error {
+func (x *Executor) incDec(s *ast.IncDec) error {
 	old, err := x.Eval(s.Target)
 	if err != nil {
 		return err
 	}
-	op := lang.ADD
-	if s.Op == lang.DEC {
-		op = lang.SUB
+	op := ast.ADD
+	if s.Op == ast.DEC {
+		op = ast.SUB
 	}
-	if old.Kind == lang.Decimal {
-		v, err := x.decimalBinary(&lang.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &lang.DecLit{Value: big.NewRat(1, 1)}}, old.Rat)
+	if old.Kind == ast.Decimal {
+		v, err := x.decimalBinary(&ast.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &ast.DecLit{Value: big.NewRat(1, 1)}}, old.Rat)
 		if err != nil {
 			return err
 		}
 		return x.store(s.Target, v)
 	}
-	if old.Kind != lang.Int {
+	if old.Kind != ast.Int {
 		return x.errorf(s, "%s%s needs an int", s.Target.Name, s.Op)
 	}
 	n, ok, _ := arith(op, old.Int, 1)
@@ -234,7 +235,7 @@ func (x *Executor) incDec(s *lang.IncDec) error {
 }
 
 // forStmt executes a for loop, its initialisation in a scope of its own.
-func (x *Executor) forStmt(s *lang.For) error {
+func (x *Executor) forStmt(s *ast.For) error {
 	x.push()
 	defer x.pop()
 	if s.Init != nil {
@@ -249,7 +250,7 @@ func (x *Executor) forStmt(s *lang.For) error {
 // target than the machine itself, but for #_parent: a timer with that
 // target, which the executor's owner relays to the parent (or makes an
 // output of, in a machine nobody invokes).
-func (x *Executor) send(s *lang.Send) error {
+func (x *Executor) send(s *ast.Send) error {
 	ev := Event{Name: s.Event, Meta: model.SendMeta(s)}
 	switch {
 	case s.Delay != nil:
@@ -259,7 +260,7 @@ func (x *Executor) send(s *lang.Send) error {
 			if err != nil {
 				return err
 			}
-			if d.Kind != lang.String {
+			if d.Kind != ast.String {
 				return x.errorf(s, "the delay is %s, not a duration", d)
 			}
 			if delay, err = model.ParseDelay(d.Str); err != nil {
@@ -274,9 +275,9 @@ func (x *Executor) send(s *lang.Send) error {
 }
 
 // check executes an assume or a bound: a false condition ends the run.
-func (x *Executor) check(st lang.Stmt) error {
+func (x *Executor) check(st ast.Stmt) error {
 	switch s := st.(type) {
-	case *lang.Assume:
+	case *ast.Assume:
 		c, err := x.cond(s.Cond)
 		if err != nil {
 			return err
@@ -284,7 +285,7 @@ func (x *Executor) check(st lang.Stmt) error {
 		if !c {
 			return ErrAssumeFailed
 		}
-	case *lang.Bound:
+	case *ast.Bound:
 		c, err := x.cond(s.Cond)
 		if err != nil {
 			return err
@@ -296,12 +297,12 @@ func (x *Executor) check(st lang.Stmt) error {
 	return nil
 }
 
-func (x *Executor) assign(s *lang.Assign) error {
+func (x *Executor) assign(s *ast.Assign) error {
 	v, err := x.Eval(s.Value)
 	if err != nil {
 		return err
 	}
-	if s.Op == lang.ASSIGN {
+	if s.Op == ast.ASSIGN {
 		return x.store(s.Target, v)
 	}
 	op, ok := assignOps[s.Op]
@@ -312,33 +313,33 @@ func (x *Executor) assign(s *lang.Assign) error {
 	if err != nil {
 		return err
 	}
-	if op == lang.ADD && old.Kind == lang.String && v.Kind == lang.String {
+	if op == ast.ADD && old.Kind == ast.String && v.Kind == ast.String {
 		v, err := x.concat(s, old.Str, v.Str)
 		if err != nil {
 			return err
 		}
 		return x.store(s.Target, v)
 	}
-	if old.Kind == lang.Decimal && v.Kind == lang.Decimal {
-		r, err := x.decimalBinary(&lang.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &lang.DecLit{ValuePos: s.Value.Pos(), Value: v.Rat}}, old.Rat)
+	if old.Kind == ast.Decimal && v.Kind == ast.Decimal {
+		r, err := x.decimalBinary(&ast.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &ast.DecLit{ValuePos: s.Value.Pos(), Value: v.Rat}}, old.Rat)
 		if err != nil {
 			return err
 		}
 		return x.store(s.Target, r)
 	}
-	if old.Kind != lang.Int || v.Kind != lang.Int {
+	if old.Kind != ast.Int || v.Kind != ast.Int {
 		return x.errorf(s, "%s needs int operands", s.Op)
 	}
 	n, ok, _ := arith(op, old.Int, v.Int)
 	if !ok {
-		return x.overflow(s, fmt.Sprintf("%s %s %s", s.Target.Name, s.Op, lang.ExprString(s.Value)))
+		return x.overflow(s, fmt.Sprintf("%s %s %s", s.Target.Name, s.Op, printer.ExprString(s.Value)))
 	}
 	return x.store(s.Target, IntValue(n))
 }
 
 // decl declares a local in the innermost scope; a typed declaration
 // without a value starts at 0 or false.
-func (x *Executor) decl(s *lang.Decl) error {
+func (x *Executor) decl(s *ast.Decl) error {
 	var v Value
 	switch {
 	case s.Value != nil:
@@ -346,13 +347,13 @@ func (x *Executor) decl(s *lang.Decl) error {
 		if v, err = x.Eval(s.Value); err != nil {
 			return err
 		}
-	case s.Type.Kind == lang.Int:
+	case s.Type.Kind == ast.Int:
 		v = IntValue(0)
-	case s.Type.Kind == lang.Bool:
+	case s.Type.Kind == ast.Bool:
 		v = BoolValue(false)
-	case s.Type.Kind == lang.String:
+	case s.Type.Kind == ast.String:
 		v = StringValue("")
-	case s.Type.Kind == lang.Decimal:
+	case s.Type.Kind == ast.Decimal:
 		v = DecimalValue(new(big.Rat))
 	default:
 		return x.errorf(s, "declaration of %s has neither a type nor a value", s.Name.Name)
@@ -363,7 +364,7 @@ func (x *Executor) decl(s *lang.Decl) error {
 
 // loop runs a while or for loop, at most LoopLimit iterations. A missing
 // for condition is true, and records 't' like any loop test.
-func (x *Executor) loop(n lang.Node, cond lang.Expr, body *lang.Block, post lang.Stmt) error {
+func (x *Executor) loop(n ast.Node, cond ast.Expr, body *ast.Block, post ast.Stmt) error {
 	limit := x.LoopLimit
 	if limit <= 0 {
 		limit = DefaultLoopLimit
@@ -397,7 +398,7 @@ func (x *Executor) loop(n lang.Node, cond lang.Expr, body *lang.Block, post lang
 // emit evaluates a raise's or send's arguments and hands ev, with them, to
 // Emit. Every delayed send is its own event: an earlier one of the same
 // name stays pending.
-func (x *Executor) emit(n lang.Node, r Route, ev Event, list []*lang.Arg, target string, delay int64) error {
+func (x *Executor) emit(n ast.Node, r Route, ev Event, list []*ast.Arg, target string, delay int64) error {
 	ev.Args = make(map[string]Value, len(list))
 	for _, a := range list {
 		v, err := x.Eval(a.Value)

@@ -4,14 +4,14 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // call answers a call of a black-box function from the function's table:
 // the row whose inputs are the arguments. A call no row answers is an
 // error that names the inputs (the symbolic executor only takes paths a
 // row fits; a replay that needs another row needs a larger table).
-func (x *Executor) call(n *lang.External) (Value, error) {
+func (x *Executor) call(n *ast.External) (Value, error) {
 	args := make([]Value, len(n.Args))
 	for i, a := range n.Args {
 		v, err := x.Eval(a)

@@ -39,7 +39,7 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/vocab"
 )
@@ -380,24 +380,24 @@ func CheckArgs(e *model.Event, args map[string]Value) error {
 		if !ok {
 			return fmt.Errorf("event %s has no parameter %s", e.Name, name)
 		}
-		if v.Kind == lang.Int && p.Type.Kind == lang.Decimal {
+		if v.Kind == ast.Int && p.Type.Kind == ast.Decimal {
 			v = DecimalValue(new(big.Rat).SetInt64(v.Int))
 			args[name] = v
 		}
-		if v.Kind == lang.Decimal && !p.Type.ContainsDecimal(v.Rat) && p.Type.Kind == lang.Decimal {
+		if v.Kind == ast.Decimal && !p.Type.ContainsDecimal(v.Rat) && p.Type.Kind == ast.Decimal {
 			return fmt.Errorf("argument %s=%s of event %s is out of range %s", name, v, e.Name, p.Type)
 		}
 		if v.Kind != p.Type.Kind {
 			return fmt.Errorf("argument %s of event %s must be %s, not %s", name, e.Name, p.Type, v)
 		}
-		if v.Kind == lang.Int && !p.Type.Contains(v.Int) {
+		if v.Kind == ast.Int && !p.Type.Contains(v.Int) {
 			return fmt.Errorf("argument %s=%d of event %s is out of range %s", name, v.Int, e.Name, p.Type)
 		}
 		var err error
 		switch v.Kind {
-		case lang.Decimal:
+		case ast.Decimal:
 			err = model.CheckInputDecimal(v.Rat)
-		case lang.String:
+		case ast.String:
 			err = model.CheckInputString(v.Str)
 		}
 		if err != nil {

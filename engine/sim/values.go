@@ -1,13 +1,14 @@
 package sim
 
 import (
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/ecma"
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // method evaluates a string property or method, with the operations of
 // package ecma (the solver folds with the same ones).
-func (x *Executor) method(n *lang.Method) (Value, error) {
+func (x *Executor) method(n *ast.Method) (Value, error) {
 	recv, err := x.evalString(n.X)
 	if err != nil {
 		return Value{}, err
@@ -41,32 +42,32 @@ func (x *Executor) method(n *lang.Method) (Value, error) {
 	return Value{}, x.errorf(n, "unsupported string method %s", n.Name)
 }
 
-func (x *Executor) evalString(e lang.Expr) (string, error) {
+func (x *Executor) evalString(e ast.Expr) (string, error) {
 	v, err := x.Eval(e)
 	if err != nil {
 		return "", err
 	}
-	if v.Kind != lang.String {
-		return "", x.errorf(e, "%s is %s, not string", lang.ExprString(e), v.Kind)
+	if v.Kind != ast.String {
+		return "", x.errorf(e, "%s is %s, not string", printer.ExprString(e), v.Kind)
 	}
 	return v.Str, nil
 }
 
 // bitOp applies one of ECMAScript's 32-bit bit operators (package ecma
 // says how).
-func bitOp(op lang.Token, a, b int64) int64 {
+func bitOp(op ast.Token, a, b int64) int64 {
 	switch op {
-	case lang.AND:
+	case ast.AND:
 		return ecma.BitAnd(a, b)
-	case lang.OR:
+	case ast.OR:
 		return ecma.BitOr(a, b)
-	case lang.XOR:
+	case ast.XOR:
 		return ecma.BitXor(a, b)
-	case lang.SHL:
+	case ast.SHL:
 		return ecma.Shl(a, b)
-	case lang.SHR:
+	case ast.SHR:
 		return ecma.Shr(a, b)
-	case lang.USHR:
+	case ast.USHR:
 		return ecma.UShr(a, b)
 	}
 	panic("sim: not a bit operator: " + op.String())

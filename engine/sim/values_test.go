@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/engine/sim"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -51,7 +51,7 @@ func TestStringsAndBits(t *testing.T) {
 	for _, tt := range tests {
 		fs := source.NewFileSet()
 		f := fs.AddFile("t", []byte(tt.src))
-		e, errs := lang.ParseExpr(lang.NewSnippet(f, tt.src))
+		e, errs := parser.ParseExpr(parser.NewSnippet(f, tt.src))
 		if len(errs) > 0 {
 			t.Fatalf("ParseExpr(%q): %v", tt.src, errs)
 		}

@@ -27,7 +27,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/vocab"
 )
@@ -477,10 +477,10 @@ func (g *Generator) solve(n *engine.Node, path []*engine.Node, extra []solver.Te
 // received along it (with the declared types of those that have one), the
 // times its steps come at, and the results of black-box calls without a
 // table, which the test assumes as it does parameters.
-func (g *Generator) pathParams(n *engine.Node, path []*engine.Node) ([]solver.Term, map[solver.Term]lang.Type) {
+func (g *Generator) pathParams(n *engine.Node, path []*engine.Node) ([]solver.Term, map[solver.Term]ast.Type) {
 	src := g.set.Terms
 	var params []solver.Term
-	ranges := make(map[solver.Term]lang.Type)
+	ranges := make(map[solver.Term]ast.Type)
 	for _, x := range path[1:] {
 		if x.In.Elapsed != 0 {
 			for _, v := range src.Vars(x.In.Elapsed) {
@@ -510,7 +510,7 @@ func (g *Generator) pathParams(n *engine.Node, path []*engine.Node) ([]solver.Te
 
 // constrained returns the variables the path condition and extra
 // constrain beyond their input domain.
-func (g *Generator) constrained(n *engine.Node, extra []solver.Term, ranges map[solver.Term]lang.Type) map[solver.Term]bool {
+func (g *Generator) constrained(n *engine.Node, extra []solver.Term, ranges map[solver.Term]ast.Type) map[solver.Term]bool {
 	src := g.set.Terms
 	out := make(map[solver.Term]bool)
 	for _, c := range n.PC {
@@ -586,7 +586,7 @@ func (g *Generator) reuse(pc, extra, params []solver.Term, constrained map[solve
 // their events give them.
 type domainKey struct {
 	v solver.Term
-	t lang.Type
+	t ast.Type
 }
 
 // inDomain reports whether c is one of the conditions that keep v, a
@@ -594,7 +594,7 @@ type domainKey struct {
 // hold for the fallback values. Any other condition on v (a guard)
 // constrains it. A parameter's conditions are built once: every path
 // through its node asks for them.
-func (g *Generator) inDomain(c, v solver.Term, t lang.Type) bool {
+func (g *Generator) inDomain(c, v solver.Term, t ast.Type) bool {
 	key := domainKey{v, t}
 	conds, ok := g.domains[key]
 	if !ok {
@@ -604,7 +604,7 @@ func (g *Generator) inDomain(c, v solver.Term, t lang.Type) bool {
 	return slices.Contains(conds, c)
 }
 
-func fallback(s solver.Sort, t lang.Type) any {
+func fallback(s solver.Sort, t ast.Type) any {
 	switch s {
 	case solver.BoolSort:
 		return false

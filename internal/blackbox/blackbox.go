@@ -19,7 +19,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/internal/clip"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // DefaultTimeout bounds one run of a command.
@@ -78,7 +78,7 @@ func runner(parent context.Context, root string, timeout time.Duration, env []st
 	if !confined {
 		cred = nil
 	}
-	return func(f *model.Function, in []lang.Expr) (lang.Expr, error) {
+	return func(f *model.Function, in []ast.Expr) (ast.Expr, error) {
 		path, err := resolve(root, f.Command)
 		if err != nil {
 			return nil, err

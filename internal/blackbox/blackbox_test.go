@@ -10,7 +10,8 @@ import (
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // root is the repository root, which the commands are relative to.
@@ -18,12 +19,12 @@ const root = "../.."
 
 func TestCommandComputesARow(t *testing.T) {
 	run := Command(context.Background(), root, 0)
-	f := &model.Function{Name: "RISE", Params: []lang.Type{lang.IntType}, Result: lang.DecimalType, Command: "engine/testdata/microgrid/rise"}
-	got, err := run(f, []lang.Expr{&lang.IntLit{Value: 228}})
+	f := &model.Function{Name: "RISE", Params: []ast.Type{ast.IntType}, Result: ast.DecimalType, Command: "engine/testdata/microgrid/rise"}
+	got, err := run(f, []ast.Expr{&ast.IntLit{Value: 228}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := lang.ExprString(got); s != "0.97" {
+	if s := printer.ExprString(got); s != "0.97" {
 		t.Errorf("RISE(228) = %s, want 0.97", s)
 	}
 }
@@ -31,7 +32,7 @@ func TestCommandComputesARow(t *testing.T) {
 func TestCommandOutsideTheRepository(t *testing.T) {
 	run := Command(context.Background(), root, 0)
 	for _, cmd := range []string{"../x", "/bin/echo", "engine/../../x"} {
-		f := &model.Function{Name: "f", Result: lang.IntType, Command: cmd}
+		f := &model.Function{Name: "f", Result: ast.IntType, Command: cmd}
 		if _, err := run(f, nil); err == nil || !strings.Contains(err.Error(), "outside the repository") {
 			t.Errorf("command %s: error %v, want one that refuses it", cmd, err)
 		}
@@ -43,7 +44,7 @@ func TestCommandOutputOfTheWrongType(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("#!/bin/sh\necho hello\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f := &model.Function{Name: "f", Result: lang.IntType, Command: "f"}
+	f := &model.Function{Name: "f", Result: ast.IntType, Command: "f"}
 	if _, err := Command(context.Background(), dir, 0)(f, nil); err == nil || !strings.Contains(err.Error(), `output "hello"`) {
 		t.Errorf("error %v", err)
 	}
@@ -55,8 +56,8 @@ func TestSaveRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := &model.Function{Name: "f", Table: "t.csv", Rows: []*model.Row{
-		{In: []lang.Expr{&lang.IntLit{Value: 1}}, Out: &lang.IntLit{Value: 2}},
-		{In: []lang.Expr{&lang.IntLit{Value: 5}}, Out: &lang.StrLit{Value: "a,b"}, Grown: true},
+		{In: []ast.Expr{&ast.IntLit{Value: 1}}, Out: &ast.IntLit{Value: 2}},
+		{In: []ast.Expr{&ast.IntLit{Value: 5}}, Out: &ast.StrLit{Value: "a,b"}, Grown: true},
 	}}
 	n, err := SaveRows(dir, []*model.Function{f})
 	if err != nil || n != 1 {
@@ -92,7 +93,7 @@ func TestCommandTimeoutKillsItsChildren(t *testing.T) {
 	dir := t.TempDir()
 	// The child keeps the standard output open after the script is killed.
 	script(t, dir, "slow", "sleep 30\necho 1\n")
-	f := &model.Function{Name: "slow", Result: lang.IntType, Command: "slow"}
+	f := &model.Function{Name: "slow", Result: ast.IntType, Command: "slow"}
 	start := time.Now()
 	_, err := Command(context.Background(), dir, 200*time.Millisecond)(f, nil)
 	if err == nil || !strings.Contains(err.Error(), "no answer within 200ms") {
@@ -111,7 +112,7 @@ func TestConfinedHidesTheEnvironment(t *testing.T) {
 	if err := Prepare(dir); err != nil {
 		t.Fatal(err)
 	}
-	f := &model.Function{Name: "env", Result: lang.IntType, Command: "env"}
+	f := &model.Function{Name: "env", Result: ast.IntType, Command: "env"}
 	for _, tt := range []struct {
 		name string
 		run  func(context.Context, string, time.Duration) engine.Runner
@@ -121,7 +122,7 @@ func TestConfinedHidesTheEnvironment(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if s := lang.ExprString(got); s != tt.want {
+		if s := printer.ExprString(got); s != tt.want {
 			t.Errorf("%s: the command printed %s, want %s", tt.name, s, tt.want)
 		}
 	}
@@ -130,7 +131,7 @@ func TestConfinedHidesTheEnvironment(t *testing.T) {
 func TestCommandOutputIsBounded(t *testing.T) {
 	dir := t.TempDir()
 	script(t, dir, "chatty", "echo 1\nhead -c 100000 /dev/zero | tr '\\0' x\n")
-	f := &model.Function{Name: "chatty", Result: lang.IntType, Command: "chatty"}
+	f := &model.Function{Name: "chatty", Result: ast.IntType, Command: "chatty"}
 	if _, err := Command(context.Background(), dir, 0)(f, nil); err == nil || !strings.Contains(err.Error(), "more than 65536 bytes of output") {
 		t.Errorf("error %v, want one about the output's size", err)
 	}
@@ -139,7 +140,7 @@ func TestCommandOutputIsBounded(t *testing.T) {
 func TestCommandStderrIsCut(t *testing.T) {
 	dir := t.TempDir()
 	script(t, dir, "noisy", "head -c 100000 /dev/zero | tr '\\0' e >&2\nexit 3\n")
-	f := &model.Function{Name: "noisy", Result: lang.IntType, Command: "noisy"}
+	f := &model.Function{Name: "noisy", Result: ast.IntType, Command: "noisy"}
 	_, err := Command(context.Background(), dir, 0)(f, nil)
 	if err == nil || !strings.Contains(err.Error(), "exit status 3") || !strings.Contains(err.Error(), "cut at 2048 bytes") {
 		t.Fatalf("error %v", err)

@@ -17,7 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // The helper process of TestCommandsReadNothingOfTheServer: a stand-in for
@@ -62,9 +62,9 @@ func TestServerHelper(t *testing.T) {
 	if mode == "confined" {
 		run = Confined
 	}
-	f := &model.Function{Name: "spy", Params: []lang.Type{lang.IntType}, Result: lang.IntType, Command: "spy"}
+	f := &model.Function{Name: "spy", Params: []ast.Type{ast.IntType}, Result: ast.IntType, Command: "spy"}
 	addr := int64(uintptr(unsafe.Pointer(&secret[0])))
-	if _, err := run(context.Background(), os.Getenv(helperDir), time.Minute)(f, []lang.Expr{&lang.IntLit{Value: addr}}); err != nil {
+	if _, err := run(context.Background(), os.Getenv(helperDir), time.Minute)(f, []ast.Expr{&ast.IntLit{Value: addr}}); err != nil {
 		t.Fatal(err)
 	}
 	runtime.KeepAlive(secret)

@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // gone waits a little for the process whose pid the command wrote to
@@ -44,7 +45,7 @@ func gone(t *testing.T, file string) bool {
 func TestCancelledRunKillsTheCommand(t *testing.T) {
 	dir := t.TempDir()
 	script(t, dir, "slow", "sleep 60 &\necho $! > pid\nwait\necho 1\n")
-	f := &model.Function{Name: "slow", Result: lang.IntType, Command: "slow"}
+	f := &model.Function{Name: "slow", Result: ast.IntType, Command: "slow"}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		for {
@@ -75,12 +76,12 @@ func TestCancelledRunKillsTheCommand(t *testing.T) {
 func TestNormalExitKillsTheChildren(t *testing.T) {
 	dir := t.TempDir()
 	script(t, dir, "bg", "sleep 120 >/dev/null 2>&1 &\necho $! > pid\necho 1\n")
-	f := &model.Function{Name: "bg", Result: lang.IntType, Command: "bg"}
+	f := &model.Function{Name: "bg", Result: ast.IntType, Command: "bg"}
 	got, err := Command(context.Background(), dir, 0)(f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s := lang.ExprString(got); s != "1" {
+	if s := printer.ExprString(got); s != "1" {
 		t.Errorf("bg() = %s, want 1", s)
 	}
 	if !gone(t, filepath.Join(dir, "pid")) {
@@ -91,7 +92,7 @@ func TestNormalExitKillsTheChildren(t *testing.T) {
 func TestChildHoldingTheOutputDoesNotFailTheRun(t *testing.T) {
 	dir := t.TempDir()
 	script(t, dir, "bg", "sleep 120 &\necho $! > pid\necho 1\n")
-	f := &model.Function{Name: "bg", Result: lang.IntType, Command: "bg"}
+	f := &model.Function{Name: "bg", Result: ast.IntType, Command: "bg"}
 	if _, err := Command(context.Background(), dir, 0)(f, nil); err != nil {
 		t.Errorf("error %v: the child holding the output was waited for", err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/setbot/setbot/internal/modelgen"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -115,16 +115,16 @@ type features map[string]int
 // inspect counts the features of a parsed model.
 func inspect(m *model.Model) features {
 	f := make(features)
-	code := func(b *lang.Block) {
-		lang.Inspect(b, func(n lang.Node) bool {
+	code := func(b *ast.Block) {
+		ast.Inspect(b, func(n ast.Node) bool {
 			switch s := n.(type) {
-			case *lang.For:
+			case *ast.For:
 				f["for loop"]++
-			case *lang.If:
+			case *ast.If:
 				f["if"]++
-			case *lang.Raise:
+			case *ast.Raise:
 				f["raise"]++
-			case *lang.Send:
+			case *ast.Send:
 				switch {
 				case s.Target == "#_internal":
 					f["raise"]++

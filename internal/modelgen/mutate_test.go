@@ -13,7 +13,7 @@ import (
 
 	"github.com/setbot/setbot/internal/modelgen"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -271,7 +271,7 @@ func checkSubject(a, b *model.Model, ch modelgen.Change) string {
 			return "no variable of that name removed"
 		}
 	case modelgen.InitialValueChanged:
-		if a.Var(s) == nil || b.Var(s) == nil || lang.ExprString(a.Var(s).Init) == lang.ExprString(b.Var(s).Init) {
+		if a.Var(s) == nil || b.Var(s) == nil || printer.ExprString(a.Var(s).Init) == printer.ExprString(b.Var(s).Init) {
 			return "no initial value changed"
 		}
 	case modelgen.ParamAdded, modelgen.ParamRemoved:

@@ -9,14 +9,20 @@ import (
 	"github.com/setbot/setbot/model/lang/ecma"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/parser"
 )
 
 // Env is what the checker knows about the names around a snippet.
 type Env struct {
-	Vars  map[string]Type                           // machine variables
-	Param func(name string) (Type, bool)            // type of _event.data.name; nil = no parameters in scope
-	State func(id string) bool                      // In('id') validity; nil = accept any
-	Event func(name string) (map[string]Type, bool) // declared parameters of an event for raise/send args; ok=false: unknown, do not check args
+	Vars  map[string]ast.Type                           // machine variables
+	Param func(name string) (ast.Type, bool)            // type of _event.data.name; nil = no parameters in scope
+	State func(id string) bool                          // In('id') validity; nil = accept any
+	Event func(name string) (map[string]ast.Type, bool) // declared parameters of an event for raise/send args; ok=false: unknown, do not check args
 	// AllowAssume allows assume(...) and bound, which only lowered code
 	// and flattened machines hold.
 	AllowAssume bool
@@ -24,21 +30,21 @@ type Env struct {
 
 // Info records the results of checking.
 type Info struct {
-	Types map[Expr]Type // type of every expression checked
-	Args  map[*Arg]Type // type of the parameter each argument of a known event passes
+	Types map[ast.Expr]ast.Type // type of every expression checked
+	Args  map[*ast.Arg]ast.Type // type of the parameter each argument of a known event passes
 	// Inexact lists the decimal literals whose written value no double
 	// holds exactly (0.1, which ECMAScript rounds), and DecimalArith where arithmetic on decimals happens (+, -,
 	// *, / with a decimal operand or result, ++, --, += ...): CheckDecimals
 	// refuses the latter in a model that has the former.
-	Inexact      []*DecLit
+	Inexact      []*ast.DecLit
 	DecimalArith []source.Pos
 }
 
 // CheckExpr type-checks e. want is the kind e must have, or Invalid for
 // any. A nil env is an empty one.
-func CheckExpr(env *Env, fset *source.FileSet, e Expr, want Kind) (*Info, source.ErrorList) {
+func CheckExpr(env *Env, fset *source.FileSet, e ast.Expr, want ast.Kind) (*Info, source.ErrorList) {
 	c := newChecker(env, fset, e)
-	if t := c.expr(e); want != Invalid && t.Kind != Invalid && t.Kind != want {
+	if t := c.expr(e); want != ast.Invalid && t.Kind != ast.Invalid && t.Kind != want {
 		c.errorf(e, "expression must be %s, found %s", want, t.Kind)
 	}
 	return c.info, c.errs
@@ -46,7 +52,7 @@ func CheckExpr(env *Env, fset *source.FileSet, e Expr, want Kind) (*Info, source
 
 // CheckCond type-checks e used as a condition (a guard): a value of any
 // kind, or _event itself. A nil env is an empty one.
-func CheckCond(env *Env, fset *source.FileSet, e Expr) (*Info, source.ErrorList) {
+func CheckCond(env *Env, fset *source.FileSet, e ast.Expr) (*Info, source.ErrorList) {
 	c := newChecker(env, fset, e)
 	c.cond(e)
 	return c.info, c.errs
@@ -54,7 +60,7 @@ func CheckCond(env *Env, fset *source.FileSet, e Expr) (*Info, source.ErrorList)
 
 // CheckBlock type-checks a statement list; b is a scope of its own. A nil
 // env is an empty one.
-func CheckBlock(env *Env, fset *source.FileSet, b *Block) (*Info, source.ErrorList) {
+func CheckBlock(env *Env, fset *source.FileSet, b *ast.Block) (*Info, source.ErrorList) {
 	c := newChecker(env, fset, b)
 	c.block(b)
 	return c.info, c.errs
@@ -76,30 +82,30 @@ type checker struct {
 // A scope holds the locals of one block.
 type scope struct {
 	parent *scope
-	names  map[string]Type
+	names  map[string]ast.Type
 }
 
 // newChecker returns a checker of the tree n. Info.Types is made as large
 // as n has expressions: growing it would allocate about as much again.
-func newChecker(env *Env, fset *source.FileSet, n Node) *checker {
+func newChecker(env *Env, fset *source.FileSet, n ast.Node) *checker {
 	if env == nil {
 		env = &Env{}
 	}
 	exprs := 0
-	Inspect(n, func(n Node) bool {
-		if _, ok := n.(Expr); ok {
+	ast.Inspect(n, func(n ast.Node) bool {
+		if _, ok := n.(ast.Expr); ok {
 			exprs++
 		}
 		return true
 	})
-	return &checker{env: env, fset: fset, info: &Info{Types: make(map[Expr]Type, exprs), Args: make(map[*Arg]Type)}, valued: make(map[string]bool)}
+	return &checker{env: env, fset: fset, info: &Info{Types: make(map[ast.Expr]ast.Type, exprs), Args: make(map[*ast.Arg]ast.Type)}, valued: make(map[string]bool)}
 }
 
 func (c *checker) errorAt(pos source.Pos, format string, args ...any) {
 	c.errs.Add(c.fset.Position(pos), format, args...)
 }
 
-func (c *checker) errorf(n Node, format string, args ...any) {
+func (c *checker) errorf(n ast.Node, format string, args ...any) {
 	c.errorAt(n.Pos(), format, args...)
 }
 
@@ -108,16 +114,16 @@ func (c *checker) refuseAt(pos source.Pos, format string, args ...any) {
 	c.errs.Refuse(c.fset.Position(pos), format, args...)
 }
 
-func (c *checker) refusef(n Node, format string, args ...any) {
+func (c *checker) refusef(n ast.Node, format string, args ...any) {
 	c.refuseAt(n.Pos(), format, args...)
 }
 
-func (c *checker) push() { c.scope = &scope{parent: c.scope, names: make(map[string]Type)} }
+func (c *checker) push() { c.scope = &scope{parent: c.scope, names: make(map[string]ast.Type)} }
 func (c *checker) pop()  { c.scope = c.scope.parent }
 
 // lookup finds a name among the locals in scope, then the machine
 // variables.
-func (c *checker) lookup(name string) (Type, bool) {
+func (c *checker) lookup(name string) (ast.Type, bool) {
 	for s := c.scope; s != nil; s = s.parent {
 		if t, ok := s.names[name]; ok {
 			return t, true
@@ -131,7 +137,7 @@ func (c *checker) lookup(name string) (Type, bool) {
 
 // expr returns the type of e, recording it; the type is Invalid after an
 // error, and errors are not repeated for enclosing expressions.
-func (c *checker) expr(e Expr) Type {
+func (c *checker) expr(e ast.Expr) ast.Type {
 	t := c.exprType(e)
 	c.info.Types[e] = t
 	return t
@@ -140,42 +146,42 @@ func (c *checker) expr(e Expr) Type {
 // exprType dispatches on the construct, as go/types' exprInternal does:
 // literals and names here, operators and composite values in their own
 // functions, calls, methods and conversions in checkcall.go.
-func (c *checker) exprType(e Expr) Type {
+func (c *checker) exprType(e ast.Expr) ast.Type {
 	switch x := e.(type) {
-	case *IntLit, *DecLit, *BoolLit, *StrLit, *Absent:
+	case *ast.IntLit, *ast.DecLit, *ast.BoolLit, *ast.StrLit, *ast.Absent:
 		return c.literal(x)
-	case *Ident:
+	case *ast.Ident:
 		return c.ident(x)
-	case *EventParam:
+	case *ast.EventParam:
 		return c.eventParam(x)
-	case *EventField:
+	case *ast.EventField:
 		return c.eventField(x)
-	case *SysVar:
+	case *ast.SysVar:
 		if x.Name == "_ioprocessors" && x.Processor == "" {
-			return IOProcessorsType
+			return ast.IOProcessorsType
 		}
-		return StringType
-	case *InState:
+		return ast.StringType
+	case *ast.InState:
 		if c.env.State != nil && !c.env.State(x.State) {
 			c.errorf(x, "unknown state '%s' in In()", x.State)
 		}
-		return BoolType
-	case *TypeOf:
+		return ast.BoolType
+	case *ast.TypeOf:
 		c.expr(x.X)
-		return StringType
-	case *Unary:
+		return ast.StringType
+	case *ast.Unary:
 		return c.unary(x)
-	case *Binary:
+	case *ast.Binary:
 		return c.binary(x)
-	case *Cond:
+	case *ast.Cond:
 		return c.condExpr(x)
-	case *ArrayLit:
+	case *ast.ArrayLit:
 		return c.arrayLit(x)
-	case *ObjectLit:
+	case *ast.ObjectLit:
 		return c.objectLit(x)
-	case *Index:
+	case *ast.Index:
 		return c.index(x)
-	case *Member:
+	case *ast.Member:
 		return c.member(x, x.X, c.expr(x.X), x.Name)
 	}
 	return c.callType(e)
@@ -183,31 +189,31 @@ func (c *checker) exprType(e Expr) Type {
 
 // literal returns the type of a literal, recording a decimal written
 // inexactly.
-func (c *checker) literal(e Expr) Type {
+func (c *checker) literal(e ast.Expr) ast.Type {
 	switch x := e.(type) {
-	case *IntLit:
-		return IntType
-	case *DecLit:
+	case *ast.IntLit:
+		return ast.IntType
+	case *ast.DecLit:
 		if x.Rounded {
 			c.info.Inexact = append(c.info.Inexact, x)
 		}
-		return DecimalType
-	case *BoolLit:
-		return BoolType
-	case *StrLit:
-		return StringType
+		return ast.DecimalType
+	case *ast.BoolLit:
+		return ast.BoolType
+	case *ast.StrLit:
+		return ast.StringType
 	}
-	return UndefType // *Absent: undefined or null
+	return ast.UndefType // *Absent: undefined or null
 }
 
 // eventParam returns the type of _event.data.Name.
-func (c *checker) eventParam(x *EventParam) Type {
+func (c *checker) eventParam(x *ast.EventParam) ast.Type {
 	if c.env.Param == nil {
 		c.errorf(x, "no event parameters in scope")
-		return Type{}
+		return ast.Type{}
 	}
 	t, ok := c.env.Param(x.Name)
-	if !ok && x.Name == DataParam {
+	if !ok && x.Name == ast.DataParam {
 		c.refusef(x, "_event.data as a whole is an object here (the event has named parameters): objects are not supported yet; read one parameter, _event.data.NAME")
 	} else if !ok {
 		c.errorf(x, "event parameter %s is not declared: declare it with a <setbot:param> of the event, or pass it in every send", x.Name)
@@ -218,7 +224,7 @@ func (c *checker) eventParam(x *EventParam) Type {
 // condExpr types c ? a : b: a value of a's type or b's, joined (join);
 // where the condition is a constant (true ? 'a' : undefined), the type of
 // the branch it takes, as the lowering folds it.
-func (c *checker) condExpr(x *Cond) Type {
+func (c *checker) condExpr(x *ast.Cond) ast.Type {
 	c.cond(x.Cond)
 	t1, t2 := c.expr(x.Then), c.expr(x.Else)
 	if then, ok := ConstCond(x); ok {
@@ -232,24 +238,24 @@ func (c *checker) condExpr(x *Cond) Type {
 
 // objectLit types {f: e, ...}: an object of those fields, each of one
 // kind.
-func (c *checker) objectLit(x *ObjectLit) Type {
-	var fields []Field
+func (c *checker) objectLit(x *ast.ObjectLit) ast.Type {
+	var fields []ast.Field
 	for _, f := range x.Fields {
 		t := c.expr(f.Value)
 		if t.Kind.IsRef() {
-			c.refusef(f.Value, "%s", refPartMsg(t.Kind))
-			return Type{}
+			c.refusef(f.Value, "%s", parser.RefPartMsg(t.Kind))
+			return ast.Type{}
 		}
-		if t.Kind == Mixed {
+		if t.Kind == ast.Mixed {
 			c.refusef(f.Value, "%s", mixedPartMsg(t, t, "field "+f.Name))
-			return Type{}
+			return ast.Type{}
 		}
-		if t.Kind == Invalid {
-			return Type{}
+		if t.Kind == ast.Invalid {
+			return ast.Type{}
 		}
-		fields = append(fields, Field{Name: f.Name, Type: t})
+		fields = append(fields, ast.Field{Name: f.Name, Type: t})
 	}
-	return ObjectType(fields)
+	return ast.ObjectType(fields)
 }
 
 // eventField returns the type of a field of _event (SCXML §5.10.1): name
@@ -257,75 +263,75 @@ func (c *checker) objectLit(x *ObjectLit) Type {
 // event has them and undefined otherwise, as is invokeid (defined for the
 // events an invoked child sends its parent). _event itself is an object,
 // undefined before the first event.
-func (c *checker) eventField(x *EventField) Type {
+func (c *checker) eventField(x *ast.EventField) ast.Type {
 	switch x.Field {
 	case "":
-		return EventType
+		return ast.EventType
 	case "name", "type":
-		return StringType
+		return ast.StringType
 	case "sendid", "origin", "origintype", "invokeid":
-		return StringType.OrAbsent()
+		return ast.StringType.OrAbsent()
 	}
-	c.errorf(x, "%s", memberMsg("_event."+x.Field))
-	return Type{}
+	c.errorf(x, "%s", parser.MemberMsg("_event."+x.Field))
+	return ast.Type{}
 }
 
 // join returns the type of a value that is either a of t1 or of t2: their
 // common kind, with undefined when either may be undefined.
-func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
+func (c *checker) join(pos source.Pos, what string, t1, t2 ast.Type) ast.Type {
 	absent := t1.MayBeAbsent() || t2.MayBeAbsent()
 	if absent && (t1.IsComposite() || t2.IsComposite()) {
 		c.refuseAt(pos, "an array or object that may be undefined is not modelled (in %s): give it a value in every case, e.g. []", what)
-		return Type{}
+		return ast.Type{}
 	}
 	switch {
-	case t1.Kind == Invalid || t2.Kind == Invalid:
-		return Type{}
-	case t1.Kind == Undef:
-		return Type{Kind: t2.Kind, Absent: absent}
-	case t2.Kind == Undef:
-		return Type{Kind: t1.Kind, Absent: absent, Comp: t1.Comp}
-	case t1.Kind == t2.Kind && t1.Kind == Array && (t1.Comp.Len == 0 || t2.Comp.Len == 0):
+	case t1.Kind == ast.Invalid || t2.Kind == ast.Invalid:
+		return ast.Type{}
+	case t1.Kind == ast.Undef:
+		return ast.Type{Kind: t2.Kind, Absent: absent}
+	case t2.Kind == ast.Undef:
+		return ast.Type{Kind: t1.Kind, Absent: absent, Comp: t1.Comp}
+	case t1.Kind == t2.Kind && t1.Kind == ast.Array && (t1.Comp.Len == 0 || t2.Comp.Len == 0):
 		// An empty array has no elements to give a type.
 		e := t1.Comp.Elem
 		if t1.Comp.Len == 0 {
 			e = t2.Comp.Elem
 		}
-		t := ArrayType(e, min(t1.Comp.MinLen, t2.Comp.MinLen), max(t1.Comp.Len, t2.Comp.Len))
+		t := ast.ArrayType(e, min(t1.Comp.MinLen, t2.Comp.MinLen), max(t1.Comp.Len, t2.Comp.Len))
 		t.Absent = absent
 		return t
-	case t1.Kind == t2.Kind && t1.Kind == Array:
+	case t1.Kind == t2.Kind && t1.Kind == ast.Array:
 		e := c.joinPart(pos, what, t1.Comp.Elem, t2.Comp.Elem)
-		if e.Kind == Invalid && t1.Comp.Elem.Kind != Invalid && t2.Comp.Elem.Kind != Invalid {
-			return Type{}
+		if e.Kind == ast.Invalid && t1.Comp.Elem.Kind != ast.Invalid && t2.Comp.Elem.Kind != ast.Invalid {
+			return ast.Type{}
 		}
-		t := ArrayType(e, min(t1.Comp.MinLen, t2.Comp.MinLen), max(t1.Comp.Len, t2.Comp.Len))
+		t := ast.ArrayType(e, min(t1.Comp.MinLen, t2.Comp.MinLen), max(t1.Comp.Len, t2.Comp.Len))
 		t.Absent = absent
 		return t
-	case t1.Kind == t2.Kind && t1.Kind == Object:
+	case t1.Kind == t2.Kind && t1.Kind == ast.Object:
 		if len(t1.Comp.Fields) != len(t2.Comp.Fields) {
 			break
 		}
-		var fields []Field
+		var fields []ast.Field
 		for i, f := range t1.Comp.Fields {
 			g := t2.Comp.Fields[i]
 			if f.Name != g.Name {
 				c.errorAt(pos, "objects with different fields (%s and %s) in %s: give both the same fields", t1, t2, what)
-				return Type{}
+				return ast.Type{}
 			}
 			ft := c.joinPart(pos, what, f.Type, g.Type)
-			if ft.Kind == Invalid {
-				return Type{}
+			if ft.Kind == ast.Invalid {
+				return ast.Type{}
 			}
-			fields = append(fields, Field{Name: f.Name, Type: ft})
+			fields = append(fields, ast.Field{Name: f.Name, Type: ft})
 		}
-		t := ObjectType(fields)
+		t := ast.ObjectType(fields)
 		t.Absent = absent
 		return t
 	case t1.Kind == t2.Kind:
-		return Type{Kind: t1.Kind, Absent: absent}
+		return ast.Type{Kind: t1.Kind, Absent: absent}
 	case t1.Kind.IsNumber() && t2.Kind.IsNumber():
-		return Type{Kind: Decimal, Absent: absent}
+		return ast.Type{Kind: ast.Decimal, Absent: absent}
 	}
 	return c.joinKinds(pos, what, t1, t2)
 }
@@ -333,25 +339,25 @@ func (c *checker) join(pos source.Pos, what string, t1, t2 Type) Type {
 // joinKinds joins two types of different kinds: scalars widen to a value
 // of either kind, with a tag that says which (Widen); arrays and objects
 // do not.
-func (c *checker) joinKinds(pos source.Pos, what string, t1, t2 Type) Type {
-	if t1.Kind == Object && t2.Kind == Object {
+func (c *checker) joinKinds(pos source.Pos, what string, t1, t2 ast.Type) ast.Type {
+	if t1.Kind == ast.Object && t2.Kind == ast.Object {
 		c.errorAt(pos, "objects with different fields (%s and %s) in %s: give both the same fields", t1, t2, what)
-		return Type{}
+		return ast.Type{}
 	}
-	if t, ok := Widen(t1, t2); ok {
+	if t, ok := ast.Widen(t1, t2); ok {
 		return t
 	}
 	c.errorAt(pos, "mismatched types %s and %s in %s", t1.Kind, t2.Kind, what)
-	return Type{}
+	return ast.Type{}
 }
 
 // joinPart joins the types of two elements or fields (join), which hold
 // values of one kind each: two kinds are refused.
-func (c *checker) joinPart(pos source.Pos, what string, t1, t2 Type) Type {
+func (c *checker) joinPart(pos source.Pos, what string, t1, t2 ast.Type) ast.Type {
 	t := c.join(pos, what, t1, t2)
-	if t.Kind == Mixed {
+	if t.Kind == ast.Mixed {
 		c.refuseAt(pos, "%s", mixedPartMsg(t1, t2, what))
-		return Type{}
+		return ast.Type{}
 	}
 	return t
 }
@@ -360,7 +366,7 @@ func (c *checker) joinPart(pos source.Pos, what string, t1, t2 Type) Type {
 // what) is refused: the tag that says which kind a value holds is
 // modelled for variables, parameters and locals, not for parts of arrays
 // and objects.
-func mixedPartMsg(t1, t2 Type, what string) string {
+func mixedPartMsg(t1, t2 ast.Type, what string) string {
 	holds := t1.String()
 	if t1 != t2 {
 		holds += " or " + t2.String()
@@ -371,57 +377,57 @@ func mixedPartMsg(t1, t2 Type, what string) string {
 
 // ConstCond reports whether the condition of x is a constant, and which
 // branch it takes then.
-func ConstCond(x *Cond) (then, ok bool) {
-	b, ok := Simplify(x.Cond).(*BoolLit)
+func ConstCond(x *ast.Cond) (then, ok bool) {
+	b, ok := Simplify(x.Cond).(*ast.BoolLit)
 	return ok && b.Value, ok
 }
 
 // arrayLit types [e, ...]: its elements share one kind (undefined and null
 // aside), and the literal has exactly as many elements as it lists.
-func (c *checker) arrayLit(x *ArrayLit) Type {
-	if len(x.Elems) > MaxArrayLen {
-		c.errorf(x, "array literal of %d elements: at most %d are modelled; split the data", len(x.Elems), MaxArrayLen)
-		return Type{}
+func (c *checker) arrayLit(x *ast.ArrayLit) ast.Type {
+	if len(x.Elems) > ast.MaxArrayLen {
+		c.errorf(x, "array literal of %d elements: at most %d are modelled; split the data", len(x.Elems), ast.MaxArrayLen)
+		return ast.Type{}
 	}
-	elem := UndefType // the element type of [], which any array takes
+	elem := ast.UndefType // the element type of [], which any array takes
 	if len(x.Elems) == 0 {
-		elem = Type{Kind: Undef}
+		elem = ast.Type{Kind: ast.Undef}
 	}
 	for i, e := range x.Elems {
 		t := c.expr(e)
 		if t.Kind.IsRef() {
-			c.refusef(e, "%s", refPartMsg(t.Kind))
-			return Type{}
+			c.refusef(e, "%s", parser.RefPartMsg(t.Kind))
+			return ast.Type{}
 		}
-		if t.Kind == Mixed {
+		if t.Kind == ast.Mixed {
 			c.refusef(e, "%s", mixedPartMsg(t, t, "an array literal"))
-			return Type{}
+			return ast.Type{}
 		}
-		if t.Kind == Invalid {
-			return Type{}
+		if t.Kind == ast.Invalid {
+			return ast.Type{}
 		}
 		if i == 0 {
 			elem = t
 			continue
 		}
-		if j := c.joinElems(elem, t); j.Kind != Invalid {
+		if j := c.joinElems(elem, t); j.Kind != ast.Invalid {
 			elem = j
 			continue
 		}
 		c.errorf(e, "array elements of mixed types %s and %s: an array holds values of one type (and undefined); use one array per type", elem, t)
-		return Type{}
+		return ast.Type{}
 	}
-	return ArrayType(elem, len(x.Elems), len(x.Elems))
+	return ast.ArrayType(elem, len(x.Elems), len(x.Elems))
 }
 
 // joinElems joins the types of two elements of one array, or returns the
 // invalid type, without reporting, where they do not join.
-func (c *checker) joinElems(t1, t2 Type) Type {
+func (c *checker) joinElems(t1, t2 ast.Type) ast.Type {
 	mark := len(c.errs)
 	j := c.join(source.NoPos, "", t1, t2)
-	if len(c.errs) > mark || j.Kind == Mixed { // an array's elements are of one kind
+	if len(c.errs) > mark || j.Kind == ast.Mixed { // an array's elements are of one kind
 		c.errs = c.errs[:mark]
-		return Type{}
+		return ast.Type{}
 	}
 	return j
 }
@@ -430,75 +436,75 @@ func (c *checker) joinElems(t1, t2 Type) Type {
 // it runs: the field k names, or undefined where k names none, as
 // ECMAScript reads an object (lowered to a chain of ?: over the fields).
 // The fields must be scalars of one type; the key a string.
-func (c *checker) computedKey(x *Index, t Type) Type {
-	if c.value(x.Index, "a key", String) == Invalid {
-		return Type{}
+func (c *checker) computedKey(x *ast.Index, t ast.Type) ast.Type {
+	if c.value(x.Index, "a key", ast.String) == ast.Invalid {
+		return ast.Type{}
 	}
-	var elem Type
+	var elem ast.Type
 	for i, f := range t.Comp.Fields {
 		if f.Type.IsComposite() {
 			c.refuseAt(x.Lbrack, "%s with a computed key: field %s of %s is an array or object, and one that may be undefined is not modelled: "+
-				"index with a key written as a string, %s['%s']", ExprString(x), f.Name, ExprString(x.X), ExprString(x.X), f.Name)
-			return Type{}
+				"index with a key written as a string, %s['%s']", printer.ExprString(x), f.Name, printer.ExprString(x.X), printer.ExprString(x.X), f.Name)
+			return ast.Type{}
 		}
 		if i == 0 {
 			elem = f.Type
 			continue
 		}
-		if elem = c.joinElems(elem, f.Type); elem.Kind == Invalid {
+		if elem = c.joinElems(elem, f.Type); elem.Kind == ast.Invalid {
 			c.errorAt(x.Lbrack, "%s with a computed key: the fields of %s hold values of different types: index with a key written as a string, or give every field one type",
-				ExprString(x), ExprString(x.X))
-			return Type{}
+				printer.ExprString(x), printer.ExprString(x.X))
+			return ast.Type{}
 		}
 	}
 	if len(t.Comp.Fields) == 0 {
-		return UndefType
+		return ast.UndefType
 	}
 	return elem.OrAbsent()
 }
 
 // index types X[I]: an element of an array, undefined where I may lie
 // outside it; o['f'] is o.f.
-func (c *checker) index(x *Index) Type {
+func (c *checker) index(x *ast.Index) ast.Type {
 	t := c.expr(x.X)
-	if s, ok := x.Index.(*StrLit); ok && t.Kind == Object {
+	if s, ok := x.Index.(*ast.StrLit); ok && t.Kind == ast.Object {
 		c.expr(x.Index)
 		return c.member(x, x.X, t, s.Value)
 	}
 	switch {
-	case t.Kind == Invalid:
+	case t.Kind == ast.Invalid:
 		c.expr(x.Index)
-		return Type{}
+		return ast.Type{}
 	case t.MayBeAbsent():
 		c.expr(x.Index)
 		c.absent(x.X, "[...]")
-		return Type{}
+		return ast.Type{}
 	case t.Kind.IsRef():
 		c.expr(x.Index)
-		c.refusef(x, "%s", refReadMsg(ExprString(x.X), t.Kind))
-		return Type{}
-	case t.Kind == String:
+		c.refusef(x, "%s", parser.RefReadMsg(printer.ExprString(x.X), t.Kind))
+		return ast.Type{}
+	case t.Kind == ast.String:
 		c.expr(x.Index)
-		c.errorAt(x.Lbrack, "index into string %s: write %s.charAt(...)", ExprString(x.X), ExprString(x.X))
-		return Type{}
-	case t.Kind == Object:
+		c.errorAt(x.Lbrack, "index into string %s: write %s.charAt(...)", printer.ExprString(x.X), printer.ExprString(x.X))
+		return ast.Type{}
+	case t.Kind == ast.Object:
 		return c.computedKey(x, t)
-	case t.Kind != Array:
+	case t.Kind != ast.Array:
 		c.expr(x.Index)
-		c.errorAt(x.Lbrack, "%s is %s, not an array: index an array, declared with an array literal such as [1, 2] as its initial value", ExprString(x.X), article(t.Kind))
-		return Type{}
+		c.errorAt(x.Lbrack, "%s is %s, not an array: index an array, declared with an array literal such as [1, 2] as its initial value", printer.ExprString(x.X), article(t.Kind))
+		return ast.Type{}
 	}
-	if c.value(x.Index, "an index", Int) == Invalid {
-		return Type{}
+	if c.value(x.Index, "an index", ast.Int) == ast.Invalid {
+		return ast.Type{}
 	}
 	elem := t.Comp.Elem
-	if k, ok := x.Index.(*IntLit); ok && k.Value >= 0 && k.Value < int64(t.Comp.MinLen) {
+	if k, ok := x.Index.(*ast.IntLit); ok && k.Value >= 0 && k.Value < int64(t.Comp.MinLen) {
 		return elem
 	}
 	if elem.IsComposite() {
 		c.refuseAt(x.Lbrack, "%s may lie past the end of %s, and an array or object that may be undefined is not modelled: index with a constant below its length (%d for certain)",
-			ExprString(x), ExprString(x.X), t.Comp.MinLen)
-		return Type{}
+			printer.ExprString(x), printer.ExprString(x.X), t.Comp.MinLen)
+		return ast.Type{}
 	}
 	// ECMAScript reads undefined past the end.
 	return elem.OrAbsent()
@@ -506,19 +512,19 @@ func (c *checker) index(x *Index) Type {
 
 // member types the field name of x, an object of type t (n is the access,
 // for positions).
-func (c *checker) member(n Node, x Expr, t Type, name string) Type {
+func (c *checker) member(n ast.Node, x ast.Expr, t ast.Type, name string) ast.Type {
 	switch {
-	case t.Kind == Invalid:
-		return Type{}
+	case t.Kind == ast.Invalid:
+		return ast.Type{}
 	case t.Kind.IsRef():
-		c.refusef(n, "%s", refReadMsg(ExprString(x), t.Kind))
-		return Type{}
+		c.refusef(n, "%s", parser.RefReadMsg(printer.ExprString(x), t.Kind))
+		return ast.Type{}
 	case t.MayBeAbsent():
 		c.absent(x, "."+name)
-		return Type{}
-	case t.Kind != Object:
-		c.errorf(n, "%s is %s, not an object: read .%s of an object, declared with an object literal such as {%s: ...} as its initial value", ExprString(x), article(t.Kind), name, name)
-		return Type{}
+		return ast.Type{}
+	case t.Kind != ast.Object:
+		c.errorf(n, "%s is %s, not an object: read .%s of an object, declared with an object literal such as {%s: ...} as its initial value", printer.ExprString(x), article(t.Kind), name, name)
+		return ast.Type{}
 	}
 	ft, ok := t.Field(name)
 	if !ok {
@@ -526,18 +532,18 @@ func (c *checker) member(n Node, x Expr, t Type, name string) Type {
 		for _, f := range t.Comp.Fields {
 			names = append(names, f.Name)
 		}
-		c.errorf(n, "%s has no field %s: its fields are %s; give every field in the object's initial value", ExprString(x), name, strings.Join(names, ", "))
-		return Type{}
+		c.errorf(n, "%s has no field %s: its fields are %s; give every field in the object's initial value", printer.ExprString(x), name, strings.Join(names, ", "))
+		return ast.Type{}
 	}
 	return ft
 }
 
-func (c *checker) ident(x *Ident) Type {
+func (c *checker) ident(x *ast.Ident) ast.Type {
 	t, ok := c.lookup(x.Name)
 	if !ok {
-		c.errorf(x, "%s", undeclaredMsg(x.Name))
+		c.errorf(x, "%s", parser.UndeclaredMsg(x.Name))
 	}
-	if c.valued[x.Name] && t.Kind != Undef {
+	if c.valued[x.Name] && t.Kind != ast.Undef {
 		t.Absent = false
 	}
 	return t
@@ -545,159 +551,159 @@ func (c *checker) ident(x *Ident) Type {
 
 // value checks that e, an operand of what, has a value of kind want (or of
 // any kind but undefined when want is Invalid), and returns its kind.
-func (c *checker) value(e Expr, what string, want Kind) Kind {
+func (c *checker) value(e ast.Expr, what string, want ast.Kind) ast.Kind {
 	return c.valueOf(e, c.expr(e), what, want)
 }
 
 // valueOf is value for e whose type t is already checked.
-func (c *checker) valueOf(e Expr, t Type, what string, want Kind) Kind {
+func (c *checker) valueOf(e ast.Expr, t ast.Type, what string, want ast.Kind) ast.Kind {
 	switch {
-	case t.Kind == Invalid:
-	case t.Kind == Mixed:
+	case t.Kind == ast.Invalid:
+	case t.Kind == ast.Mixed:
 		c.mixedValue(e, t, what)
-		return Invalid
+		return ast.Invalid
 	case t.MayBeAbsent():
 		c.absent(e, what)
-		return Invalid
-	case want != Invalid && t.Kind != want:
-		c.errorf(e, "%s is %s: %s needs %s", ExprString(e), t.Kind, what, article(want))
-		return Invalid
+		return ast.Invalid
+	case want != ast.Invalid && t.Kind != want:
+		c.errorf(e, "%s is %s: %s needs %s", printer.ExprString(e), t.Kind, what, article(want))
+		return ast.Invalid
 	}
 	return t.Kind
 }
 
 // mixedValue refuses e, of a Mixed type t, where what needs a value of
 // one kind.
-func (c *checker) mixedValue(e Expr, t Type, what string) {
+func (c *checker) mixedValue(e ast.Expr, t ast.Type, what string) {
 	c.refusef(e, "%s holds %s, and %s of it is not modelled: setbot's types do not narrow after a test (typeof), so convert it first (String(%s)), or keep one variable per kind",
-		ExprString(e), mixedWords(t), what, ExprString(e))
+		printer.ExprString(e), mixedWords(t), what, printer.ExprString(e))
 }
 
 // absent reports e, which may be undefined or null, where what needs a
 // value. ECMAScript would compute NaN or throw; setbot models neither.
-func (c *checker) absent(e Expr, what string) {
+func (c *checker) absent(e ast.Expr, what string) {
 	var hint string
 	switch e.(type) {
-	case *Ident:
+	case *ast.Ident:
 		hint = "give it one first (e.g. an expr on its <data>)"
-	case *EventParam:
+	case *ast.EventParam:
 		hint = "declare the parameter without |undefined, or give a variable its value and a default first"
-	case *Absent:
+	case *ast.Absent:
 		hint = "write a value instead"
 	default:
 		hint = "setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"
 	}
-	c.errorf(e, "%s may be undefined or null, and %s needs a value: %s", ExprString(e), what, hint)
+	c.errorf(e, "%s may be undefined or null, and %s needs a value: %s", printer.ExprString(e), what, hint)
 }
 
-func (c *checker) unary(x *Unary) Type {
+func (c *checker) unary(x *ast.Unary) ast.Type {
 	switch x.Op {
-	case NOT:
+	case ast.NOT:
 		c.cond(x.X)
-		return BoolType
+		return ast.BoolType
 	}
 	t := c.expr(x.X)
 	switch {
 	case t.MayBeAbsent():
 		c.absent(x.X, "operator "+x.Op.String())
-	case t.Kind == Decimal && x.Op == SUB:
-		return DecimalType // exact in doubles too
-	case t.Kind == Decimal:
+	case t.Kind == ast.Decimal && x.Op == ast.SUB:
+		return ast.DecimalType // exact in doubles too
+	case t.Kind == ast.Decimal:
 		c.refuseAt(x.OpPos, "operator %s on a decimal is not modelled: ECMAScript's bit operators work on 32-bit ints; scale the value to an int", x.Op)
-	case t.Kind != Invalid && t.Kind != Int:
+	case t.Kind != ast.Invalid && t.Kind != ast.Int:
 		c.errorAt(x.OpPos, "operator %s needs an int operand, found %s", x.Op, t.Kind)
 	}
-	return IntType
+	return ast.IntType
 }
 
-func article(k Kind) string {
+func article(k ast.Kind) string {
 	switch k {
-	case Int, Array, Object:
+	case ast.Int, ast.Array, ast.Object:
 		return "an " + k.String()
-	case Decimal:
+	case ast.Decimal:
 		return "a decimal"
-	case Undef:
+	case ast.Undef:
 		return "undefined"
 	}
 	return "a " + k.String()
 }
 
-func (c *checker) binary(x *Binary) Type {
+func (c *checker) binary(x *ast.Binary) ast.Type {
 	switch x.Op {
-	case IN:
+	case ast.IN:
 		c.in(x)
-		return BoolType
-	case LAND, LOR:
+		return ast.BoolType
+	case ast.LAND, ast.LOR:
 		c.cond(x.X)
 		c.cond(x.Y)
-		return BoolType
-	case EQL, NEQ, SEQL, SNEQ:
+		return ast.BoolType
+	case ast.EQL, ast.NEQ, ast.SEQL, ast.SNEQ:
 		return c.equality(x)
 	}
 	what := "operator " + x.Op.String()
 	t1, t2 := c.expr(x.X), c.expr(x.Y)
-	if t1.Kind == Mixed || t2.Kind == Mixed {
+	if t1.Kind == ast.Mixed || t2.Kind == ast.Mixed {
 		return c.mixedBinary(x, t1, t2)
 	}
-	k1, k2 := c.valueOf(x.X, t1, what, Invalid), c.valueOf(x.Y, t2, what, Invalid)
+	k1, k2 := c.valueOf(x.X, t1, what, ast.Invalid), c.valueOf(x.Y, t2, what, ast.Invalid)
 	switch x.Op {
-	case ADD:
-		if k1 == String && k2 == String {
-			return StringType
+	case ast.ADD:
+		if k1 == ast.String && k2 == ast.String {
+			return ast.StringType
 		}
-		if !c.operands(x.OpPos, x.Op, Int, k1, k2) {
-			return Type{}
+		if !c.operands(x.OpPos, x.Op, ast.Int, k1, k2) {
+			return ast.Type{}
 		}
 		return c.arith(x.OpPos, x.Op, k1, k2, x.Y)
-	case SUB, MUL, QUO, REM, AND, OR, XOR, SHL, SHR, USHR:
-		c.operands(x.OpPos, x.Op, Int, k1, k2)
+	case ast.SUB, ast.MUL, ast.QUO, ast.REM, ast.AND, ast.OR, ast.XOR, ast.SHL, ast.SHR, ast.USHR:
+		c.operands(x.OpPos, x.Op, ast.Int, k1, k2)
 		return c.arith(x.OpPos, x.Op, k1, k2, x.Y)
-	case LSS, GTR, LEQ, GEQ:
-		if k1 != String || k2 != String {
-			c.operands(x.OpPos, x.Op, Int, k1, k2)
+	case ast.LSS, ast.GTR, ast.LEQ, ast.GEQ:
+		if k1 != ast.String || k2 != ast.String {
+			c.operands(x.OpPos, x.Op, ast.Int, k1, k2)
 		}
-		return BoolType
+		return ast.BoolType
 	}
 	c.errorAt(x.OpPos, "unknown binary operator %s", x.Op)
-	return Type{}
+	return ast.Type{}
 }
 
 // equality checks x == y, !=, === and !==: values of one kind, or of
 // kinds ECMAScript compares (a number with a number, undefined with any,
 // a value of several kinds with any scalar).
-func (c *checker) equality(x *Binary) Type {
+func (c *checker) equality(x *ast.Binary) ast.Type {
 	t1, t2 := c.expr(x.X), c.expr(x.Y)
 	k1, k2 := t1.Kind, t2.Kind
 	if t1.IsComposite() || t2.IsComposite() {
 		c.refuseAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
-		return BoolType
+		return ast.BoolType
 	}
-	if k1 == EventRef && k2 == EventRef && !isEvent(x.X) && !isEvent(x.Y) {
+	if k1 == ast.EventRef && k2 == ast.EventRef && !isEvent(x.X) && !isEvent(x.Y) {
 		// A stored _event is known to be the event being processed or
 		// an earlier one (lang.EventStale), not which earlier one.
 		c.refuseAt(x.OpPos, "%s between two stored _event objects compares the events they were taken from, which is not modelled: compare each with _event, or compare their fields stored at the time (e.g. _event.name)", x.Op)
-		return BoolType
+		return ast.BoolType
 	}
 	if k1.IsRef() && k2.IsRef() {
-		return BoolType // different platform objects are different
+		return ast.BoolType // different platform objects are different
 	}
-	if (k1 == Mixed || k2 == Mixed) && !k1.IsRef() && !k2.IsRef() {
-		return BoolType // compared as ECMAScript does, kind by kind
+	if (k1 == ast.Mixed || k2 == ast.Mixed) && !k1.IsRef() && !k2.IsRef() {
+		return ast.BoolType // compared as ECMAScript does, kind by kind
 	}
-	if k1 != Invalid && k2 != Invalid && k1 != k2 && k1 != Undef && k2 != Undef && !(k1.IsNumber() && k2.IsNumber()) {
+	if k1 != ast.Invalid && k2 != ast.Invalid && k1 != k2 && k1 != ast.Undef && k2 != ast.Undef && !(k1.IsNumber() && k2.IsNumber()) {
 		c.errorAt(x.OpPos, "mismatched types %s and %s for %s: compare values of one type", k1, k2, x.Op)
 	}
-	return BoolType
+	return ast.BoolType
 }
 
 // in checks 'f' in o: f is a field name in quotes, and o an object, which
 // has it or not by its type (an object keeps the fields of its initial
 // value), _event, whose fields SCXML fixes, or _ioprocessors, whose only
 // processor is SCXML's. The checker decides it; lowering folds it.
-func (c *checker) in(x *Binary) {
+func (c *checker) in(x *ast.Binary) {
 	c.expr(x.X)
-	if _, ok := x.X.(*StrLit); !ok {
-		c.errorf(x.X, "the left of in is %s: name the field in quotes, e.g. 'name' in _event", ExprString(x.X))
+	if _, ok := x.X.(*ast.StrLit); !ok {
+		c.errorf(x.X, "the left of in is %s: name the field in quotes, e.g. 'name' in _event", printer.ExprString(x.X))
 	}
 	if isEvent(x.Y) {
 		c.expr(x.Y) // read while an event is processed: where there is none, ECMAScript throws
@@ -705,13 +711,13 @@ func (c *checker) in(x *Binary) {
 	}
 	t := c.expr(x.Y)
 	switch {
-	case t.Kind == Invalid:
+	case t.Kind == ast.Invalid:
 	case t.MayBeAbsent():
 		c.absent(x.Y, "in")
-	case t.Kind == Array:
-		c.errorAt(x.OpPos, "in on an array: compare the index with its length, i < %s.length", ExprString(x.Y))
-	case t.Kind != Object && !t.Kind.IsRef():
-		c.errorAt(x.OpPos, "in needs an object on its right, and %s is %s: test the field of an object, or of _event", ExprString(x.Y), article(t.Kind))
+	case t.Kind == ast.Array:
+		c.errorAt(x.OpPos, "in on an array: compare the index with its length, i < %s.length", printer.ExprString(x.Y))
+	case t.Kind != ast.Object && !t.Kind.IsRef():
+		c.errorAt(x.OpPos, "in needs an object on its right, and %s is %s: test the field of an object, or of _event", printer.ExprString(x.Y), article(t.Kind))
 	}
 }
 
@@ -719,20 +725,20 @@ func (c *checker) in(x *Binary) {
 // object type with that field, _event (an event has name, type, sendid,
 // origin, origintype, invokeid and data, SCXML §5.10.1), or _ioprocessors
 // (which holds the SCXML event processor).
-func HasField(t Type, field string) bool {
+func HasField(t ast.Type, field string) bool {
 	switch t.Kind {
-	case EventRef:
-		return EventFields[field] || field == "data"
-	case IOProcessorsRef:
-		return IsSCXMLProcessor(field)
+	case ast.EventRef:
+		return ast.EventFields[field] || field == "data"
+	case ast.IOProcessorsRef:
+		return parser.IsSCXMLProcessor(field)
 	}
 	_, ok := t.Field(field)
 	return ok
 }
 
 // isEvent reports whether e is _event itself.
-func isEvent(e Expr) bool {
-	x, ok := e.(*EventField)
+func isEvent(e ast.Expr) bool {
+	x, ok := e.(*ast.EventField)
 	return ok && x.Field == ""
 }
 
@@ -741,38 +747,38 @@ func isEvent(e Expr) bool {
 // when either is one. On decimals, + - * are exact; / is exact where the
 // divisor y is a constant power of two, and refused elsewhere; % and the
 // bit operators are refused.
-func (c *checker) arith(pos source.Pos, op Token, k1, k2 Kind, y Expr) Type {
-	if k1 != Decimal && k2 != Decimal {
-		return IntType
+func (c *checker) arith(pos source.Pos, op ast.Token, k1, k2 ast.Kind, y ast.Expr) ast.Type {
+	if k1 != ast.Decimal && k2 != ast.Decimal {
+		return ast.IntType
 	}
-	if k1 == Invalid || k2 == Invalid {
-		return Type{}
+	if k1 == ast.Invalid || k2 == ast.Invalid {
+		return ast.Type{}
 	}
 	switch op {
-	case ADD, SUB, MUL:
-	case QUO:
+	case ast.ADD, ast.SUB, ast.MUL:
+	case ast.QUO:
 		if !c.powerOfTwo(y) {
 			c.errorAt(pos, "division of a decimal by %s: setbot divides decimals exactly only by a power of two (2, 4, 0.5, ...), where ECMAScript's quotient is exact too; "+
-				"multiply instead (x * 0.5), or scale to ints and use integer division", ExprString(y))
-			return Type{}
+				"multiply instead (x * 0.5), or scale to ints and use integer division", printer.ExprString(y))
+			return ast.Type{}
 		}
-	case REM:
+	case ast.REM:
 		c.refuseAt(pos, "operator %% on a decimal is not modelled: scale the values to ints (count tenths) and take the remainder of those")
-		return Type{}
+		return ast.Type{}
 	default:
 		c.refuseAt(pos, "operator %s on a decimal is not modelled: ECMAScript's bit operators work on 32-bit ints; scale the value to an int", op)
-		return Type{}
+		return ast.Type{}
 	}
 	c.info.DecimalArith = append(c.info.DecimalArith, pos)
-	return DecimalType
+	return ast.DecimalType
 }
 
 // powerOfTwo reports whether e is a constant ±2^k (k may be negative).
-func (c *checker) powerOfTwo(e Expr) bool {
+func (c *checker) powerOfTwo(e ast.Expr) bool {
 	switch x := Simplify(e).(type) {
-	case *IntLit:
+	case *ast.IntLit:
 		return x.Value != 0 && ecma.IsPowerOfTwo(new(big.Rat).SetInt64(x.Value))
-	case *DecLit:
+	case *ast.DecLit:
 		return ecma.IsPowerOfTwo(x.Value)
 	}
 	return false
@@ -781,11 +787,11 @@ func (c *checker) powerOfTwo(e Expr) bool {
 // operands checks that the operands of op, of kinds k1 and k2, are both
 // numbers (want is Int: an int or a decimal) or both of kind want, and
 // reports whether they are (or one is already in error).
-func (c *checker) operands(pos source.Pos, op Token, want, k1, k2 Kind) bool {
-	if want == Int && k1.IsNumber() && k2.IsNumber() {
+func (c *checker) operands(pos source.Pos, op ast.Token, want, k1, k2 ast.Kind) bool {
+	if want == ast.Int && k1.IsNumber() && k2.IsNumber() {
 		return true
 	}
-	if k1 != Invalid && k2 != Invalid && (k1 != want || k2 != want) {
+	if k1 != ast.Invalid && k2 != ast.Invalid && (k1 != want || k2 != want) {
 		// ECMAScript converts the operands; setbot's typed language does not.
 		c.refuseAt(pos, "operator %s needs %s operands, found %s and %s", op, want, k1, k2)
 		return false
@@ -796,11 +802,11 @@ func (c *checker) operands(pos source.Pos, op Token, want, k1, k2 Kind) bool {
 // cond checks a condition. As in ECMAScript, a value of any kind is a
 // condition: false, 0, "" and undefined and null are false, every other
 // value true.
-func (c *checker) cond(e Expr) {
-	if x, ok := e.(*EventField); ok && x.Field == "" {
+func (c *checker) cond(e ast.Expr) {
+	if x, ok := e.(*ast.EventField); ok && x.Field == "" {
 		// _event is an object once an event has been processed, and
 		// undefined before: as a condition, whether there is one.
-		c.info.Types[e] = BoolType
+		c.info.Types[e] = ast.BoolType
 		return
 	}
 	c.expr(e)
@@ -808,7 +814,7 @@ func (c *checker) cond(e Expr) {
 
 // ---- Statements
 
-func (c *checker) block(b *Block) {
+func (c *checker) block(b *ast.Block) {
 	c.push()
 	for _, s := range b.Stmts {
 		c.stmt(s)
@@ -816,14 +822,14 @@ func (c *checker) block(b *Block) {
 	c.pop()
 }
 
-func (c *checker) stmt(s Stmt) {
+func (c *checker) stmt(s ast.Stmt) {
 	switch x := s.(type) {
-	case *Block:
+	case *ast.Block:
 		c.block(x)
-	case *Assign:
+	case *ast.Assign:
 		c.assign(x)
-	case *IncDec:
-		var t Type
+	case *ast.IncDec:
+		var t ast.Type
 		if len(x.Path) == 0 {
 			t = c.expr(x.Target)
 		} else {
@@ -832,14 +838,14 @@ func (c *checker) stmt(s Stmt) {
 		switch {
 		case t.MayBeAbsent():
 			c.absent(x.Target, "operator "+x.Op.String())
-		case t.Kind == Decimal:
+		case t.Kind == ast.Decimal:
 			c.info.DecimalArith = append(c.info.DecimalArith, x.OpPos)
-		case t.Kind != Invalid && t.Kind != Int:
+		case t.Kind != ast.Invalid && t.Kind != ast.Int:
 			c.errorAt(x.OpPos, "operator %s needs an int variable, found %s", x.Op, t.Kind)
 		}
-	case *Decl:
+	case *ast.Decl:
 		c.decl(x)
-	case *If:
+	case *ast.If:
 		c.cond(x.Cond)
 		before := c.saveValued()
 		c.block(x.Then)
@@ -849,13 +855,13 @@ func (c *checker) stmt(s Stmt) {
 			c.stmt(x.Else)
 		}
 		c.meetValued(then)
-	case *While:
+	case *ast.While:
 		c.forget(x)
 		outer := c.saveValued()
 		c.cond(x.Cond)
 		c.block(x.Body)
 		c.valued = outer
-	case *For:
+	case *ast.For:
 		c.push()
 		if x.Init != nil {
 			c.stmt(x.Init)
@@ -871,26 +877,26 @@ func (c *checker) stmt(s Stmt) {
 		c.block(x.Body)
 		c.valued = outer
 		c.pop()
-	case *ForEach:
+	case *ast.ForEach:
 		c.forEach(x)
-	case *Raise:
+	case *ast.Raise:
 		c.args(x.Event, x.Args)
-	case *Send:
+	case *ast.Send:
 		c.args(x.Event, x.Args)
 		if x.Delay != nil {
-			c.value(x.Delay, "a delay", String)
+			c.value(x.Delay, "a delay", ast.String)
 		}
-	case *Cancel:
-	case *Assume:
+	case *ast.Cancel:
+	case *ast.Assume:
 		if !c.env.AllowAssume {
 			c.errorf(x, "assume is not allowed in models: remove it")
 		}
 		c.cond(x.Cond)
-	case *FuncDecl:
+	case *ast.FuncDecl:
 		c.errorf(x, "function %s is declared inside a block: declare functions at the top of a <script>", x.Name.Name)
-	case *Return:
-		c.errorf(x, "return outside a function: %s", unsupportedStatements["return"])
-	case *Bound:
+	case *ast.Return:
+		c.errorf(x, "return outside a function: %s", parser.UnsupportedStatements["return"])
+	case *ast.Bound:
 		if !c.env.AllowAssume && x.Name != vocab.BoundCall { // the inliner's
 			c.errorf(x, "bound is not allowed in models: remove it")
 		}
@@ -911,12 +917,12 @@ func (c *checker) meetValued(other map[string]bool) {
 
 // forget drops what a loop writes from the names known to hold a value:
 // its body may run any number of times, so nothing it assigns is known.
-func (c *checker) forget(loop Stmt) {
+func (c *checker) forget(loop ast.Stmt) {
 	for _, name := range Defs(loop) {
 		delete(c.valued, name)
 	}
-	Inspect(loop, func(n Node) bool {
-		if f, ok := n.(*ForEach); ok {
+	ast.Inspect(loop, func(n ast.Node) bool {
+		if f, ok := n.(*ast.ForEach); ok {
 			delete(c.valued, f.Item.Name)
 			if f.Index != nil {
 				delete(c.valued, f.Index.Name)
@@ -929,98 +935,98 @@ func (c *checker) forget(loop Stmt) {
 // forEach checks for (item, index of array) body. Item and index are
 // assigned each time round, so the body sees them hold values (where the
 // elements are values).
-func (c *checker) forEach(x *ForEach) {
+func (c *checker) forEach(x *ast.ForEach) {
 	at := c.expr(x.Array)
 	c.forget(x)
 	outer := c.saveValued()
 	if x.Cond != nil {
 		c.cond(x.Cond)
 	}
-	var elem Type
+	var elem ast.Type
 	switch {
-	case at.Kind == Invalid:
+	case at.Kind == ast.Invalid:
 	case at.MayBeAbsent():
 		c.absent(x.Array, "foreach")
-	case at.Kind != Array:
-		c.errorf(x.Array, "foreach over %s, which is %s: foreach needs an array", ExprString(x.Array), article(at.Kind))
+	case at.Kind != ast.Array:
+		c.errorf(x.Array, "foreach over %s, which is %s: foreach needs an array", printer.ExprString(x.Array), article(at.Kind))
 	default:
 		elem = at.Comp.Elem
 	}
-	if tt := c.loc(x.Item, nil); elem.Kind != Invalid && tt.Kind != Invalid {
+	if tt := c.loc(x.Item, nil); elem.Kind != ast.Invalid && tt.Kind != ast.Invalid {
 		if msg := Assignable(tt, elem); msg != "" {
-			c.errorf(x.Item, "foreach item %s cannot hold the elements of %s: %s", x.Item.Name, ExprString(x.Array), msg)
+			c.errorf(x.Item, "foreach item %s cannot hold the elements of %s: %s", x.Item.Name, printer.ExprString(x.Array), msg)
 		}
 	}
 	if x.Index != nil {
-		if tt := c.loc(x.Index, nil); tt.Kind != Invalid && tt.Kind != Int && tt.Kind != Undef {
+		if tt := c.loc(x.Index, nil); tt.Kind != ast.Invalid && tt.Kind != ast.Int && tt.Kind != ast.Undef {
 			c.errorf(x.Index, "foreach index %s is %s: the index is an int", x.Index.Name, tt)
 		}
 		c.valued[x.Index.Name] = true
 	}
-	if elem.Kind != Invalid && !elem.MayBeAbsent() {
+	if elem.Kind != ast.Invalid && !elem.MayBeAbsent() {
 		c.valued[x.Item.Name] = true
 	}
 	c.block(x.Body)
 	c.valued = outer
 }
 
-func (c *checker) assign(x *Assign) {
-	if x.Op != ASSIGN {
+func (c *checker) assign(x *ast.Assign) {
+	if x.Op != ast.ASSIGN {
 		c.compoundAssign(x)
 		return
 	}
 	tt, vt := c.loc(x.Target, x.Path), c.expr(x.Value)
 	if len(x.Path) == 0 {
-		c.valued[x.Target.Name] = vt.Kind != Invalid && !vt.MayBeAbsent()
+		c.valued[x.Target.Name] = vt.Kind != ast.Invalid && !vt.MayBeAbsent()
 	}
-	if tt.Kind == Invalid || vt.Kind == Invalid {
+	if tt.Kind == ast.Invalid || vt.Kind == ast.Invalid {
 		return
 	}
-	name := locString(x.Target, x.Path)
+	name := printer.LocString(x.Target, x.Path)
 	switch {
-	case (tt.Kind == Mixed || vt.Kind == Mixed) && vt.Kind != Undef && tt.Kind != Undef:
+	case (tt.Kind == ast.Mixed || vt.Kind == ast.Mixed) && vt.Kind != ast.Undef && tt.Kind != ast.Undef:
 		if msg := Assignable(tt, vt); msg != "" {
-			c.errorf(x.Value, "cannot assign %s to %s: %s", ExprString(x.Value), name, msg)
+			c.errorf(x.Value, "cannot assign %s to %s: %s", printer.ExprString(x.Value), name, msg)
 		}
-	case vt.Kind != Undef && tt.Kind != Undef && tt.Kind != vt.Kind && (vt.Kind.IsRef() || tt.Kind.IsRef()):
+	case vt.Kind != ast.Undef && tt.Kind != ast.Undef && tt.Kind != vt.Kind && (vt.Kind.IsRef() || tt.Kind.IsRef()):
 		c.errorf(x.Value, "cannot use %s value as %s in assignment to %s", vt.Kind, tt.Kind, name)
-	case vt.Kind == Undef && !tt.MayBeAbsent():
-		c.errorf(x.Value, "%s is %s and cannot hold %s: give %s the type %s (a <data> without expr has it)", name, tt, ExprString(x.Value), name, tt.OrAbsent())
+	case vt.Kind == ast.Undef && !tt.MayBeAbsent():
+		c.errorf(x.Value, "%s is %s and cannot hold %s: give %s the type %s (a <data> without expr has it)", name, tt, printer.ExprString(x.Value), name, tt.OrAbsent())
 	case vt.MayBeAbsent() && !tt.MayBeAbsent():
-		c.errorf(x.Value, "%s may be undefined or null, and %s cannot be: give %s the type %s (a <data> without expr has it)", ExprString(x.Value), name, name, tt.OrAbsent())
-	case tt.Kind == Decimal && vt.Kind == Int:
-	case tt.Kind == Int && vt.Kind == Decimal && len(x.Path) == 0:
+		c.errorf(x.Value, "%s may be undefined or null, and %s cannot be: give %s the type %s (a <data> without expr has it)", printer.ExprString(x.Value), name, name, tt.OrAbsent())
+	case tt.Kind == ast.Decimal && vt.Kind == ast.Int:
+	case tt.Kind == ast.Int && vt.Kind == ast.Decimal && len(x.Path) == 0:
 		c.errorf(x.Value, "cannot use decimal value as int in assignment to %s: declare %s decimal (setbot:type=\"decimal\"), or scale the value to an int", name, name)
-	case vt.Kind != Undef && tt.Kind != vt.Kind:
+	case vt.Kind != ast.Undef && tt.Kind != vt.Kind:
 		c.errorf(x.Value, "cannot use %s value as %s in assignment to %s", vt.Kind, tt.Kind, name)
 	case vt.IsComposite():
 		if msg := assignableGrowing(tt, vt); msg != "" {
-			c.errorf(x.Value, "cannot assign %s to %s: %s", ExprString(x.Value), name, msg)
+			c.errorf(x.Value, "cannot assign %s to %s: %s", printer.ExprString(x.Value), name, msg)
 		}
 	}
 }
 
 // compoundAssign checks x op= v: numbers (or, for +=, strings) of one kind.
-func (c *checker) compoundAssign(x *Assign) {
+func (c *checker) compoundAssign(x *ast.Assign) {
 	what := "operator " + x.Op.String()
-	var k1 Kind
+	var k1 ast.Kind
 	if len(x.Path) == 0 {
-		k1 = c.value(x.Target, what, Invalid)
+		k1 = c.value(x.Target, what, ast.Invalid)
 	} else if t := c.loc(x.Target, x.Path); t.MayBeAbsent() {
-		c.errorf(x.Target, "%s may be undefined or null, and %s needs a value: assign it with = first", locString(x.Target, x.Path), what)
+		c.errorf(x.Target, "%s may be undefined or null, and %s needs a value: assign it with = first", printer.LocString(x.Target, x.Path), what)
 	} else {
 		k1 = t.Kind
 	}
-	k2 := c.value(x.Value, what, Invalid)
-	if x.Op == ADD_ASSIGN && k1 == String && k2 == String {
+	k2 := c.value(x.Value, what, ast.Invalid)
+	if x.Op == ast.ADD_ASSIGN && k1 == ast.String && k2 == ast.String {
 		return
 	}
-	if !c.operands(x.OpPos, x.Op, Int, k1, k2) {
+	if !c.operands(x.OpPos, x.Op, ast.Int, k1, k2) {
 		return
 	}
-	if t := c.arith(x.OpPos, compoundOp[x.Op], k1, k2, x.Value); t.Kind == Decimal && k1 == Int {
-		name := locString(x.Target, x.Path)
-		c.errorf(x.Value, "%s is an int, and %s %s %s is a decimal: declare %s decimal (setbot:type=\"decimal\")", name, name, x.Op, ExprString(x.Value), name)
+	if t := c.arith(x.OpPos, ast.CompoundOp[x.Op], k1, k2, x.Value); t.Kind == ast.Decimal && k1 == ast.Int {
+		name := printer.LocString(x.Target, x.Path)
+		c.errorf(x.Value, "%s is an int, and %s %s %s is a decimal: declare %s decimal (setbot:type=\"decimal\")", name, name, x.Op, printer.ExprString(x.Value), name)
 	}
 }
 
@@ -1029,65 +1035,65 @@ func (c *checker) compoundAssign(x *Assign) {
 // the lowering checks the length where the assignment runs, and a path on
 // which it is longer meets the array bound (Grows). A value that is longer
 // on every path is an error.
-func assignableGrowing(tt, vt Type) string {
+func assignableGrowing(tt, vt ast.Type) string {
 	if !Grows(tt, vt) {
 		return Assignable(tt, vt)
 	}
 	if vt.Comp.MinLen > tt.Comp.Len {
 		return fmt.Sprintf("it holds at most %d elements and the value has at least %d; declare a larger bound, e.g. setbot:type=\"%s\"",
-			tt.Comp.Len, vt.Comp.MinLen, ArrayType(tt.Comp.Elem, 0, vt.Comp.MinLen))
+			tt.Comp.Len, vt.Comp.MinLen, ast.ArrayType(tt.Comp.Elem, 0, vt.Comp.MinLen))
 	}
-	return Assignable(tt, ArrayType(vt.Comp.Elem, vt.Comp.MinLen, tt.Comp.Len))
+	return Assignable(tt, ast.ArrayType(vt.Comp.Elem, vt.Comp.MinLen, tt.Comp.Len))
 }
 
 // Grows reports whether assigning a value of type vt to an array of type tt
 // may make it longer than its bound.
-func Grows(tt, vt Type) bool {
-	return tt.Kind == Array && vt.Kind == Array && !tt.MayBeAbsent() && vt.Comp.Len > tt.Comp.Len
+func Grows(tt, vt ast.Type) bool {
+	return tt.Kind == ast.Array && vt.Kind == ast.Array && !tt.MayBeAbsent() && vt.Comp.Len > tt.Comp.Len
 }
 
 // loc checks the location target.path written by an assignment and
 // returns its declared type: what it may hold. An element is written only
 // where it lies within the array for certain.
-func (c *checker) loc(target *Ident, path []*Sel) Type {
+func (c *checker) loc(target *ast.Ident, path []*ast.Sel) ast.Type {
 	t, ok := c.lookup(target.Name)
 	if !ok {
-		c.errorf(target, "%s", undeclaredMsg(target.Name))
+		c.errorf(target, "%s", parser.UndeclaredMsg(target.Name))
 	}
 	c.info.Types[target] = t
 	for i, s := range path {
-		so := locString(target, path[:i])
+		so := printer.LocString(target, path[:i])
 		if s.Index != nil {
-			if str, ok := s.Index.(*StrLit); ok && t.Kind == Object {
-				s = &Sel{Pos: s.Pos, Name: str.Value}
+			if str, ok := s.Index.(*ast.StrLit); ok && t.Kind == ast.Object {
+				s = &ast.Sel{Pos: s.Pos, Name: str.Value}
 			} else {
-				c.value(s.Index, "an index", Int)
+				c.value(s.Index, "an index", ast.Int)
 			}
 		}
 		switch {
-		case t.Kind == Invalid:
+		case t.Kind == ast.Invalid:
 			continue
 		case t.MayBeAbsent():
 			c.errorAt(s.Pos, "%s may be undefined or null: assign it a whole value before a part of it", so)
-			return Type{}
-		case s.Index != nil && t.Kind != Array:
+			return ast.Type{}
+		case s.Index != nil && t.Kind != ast.Array:
 			c.errorAt(s.Pos, "%s is %s, not an array: index an array, declared with an array literal such as [1, 2] as its initial value", so, article(t.Kind))
-			return Type{}
+			return ast.Type{}
 		case s.Index != nil:
-			if k, ok := s.Index.(*IntLit); !ok || k.Value < 0 || k.Value >= int64(t.Comp.MinLen) {
+			if k, ok := s.Index.(*ast.IntLit); !ok || k.Value < 0 || k.Value >= int64(t.Comp.MinLen) {
 				c.errorAt(s.Pos, "assignment to an element of %s that may lie past its end (it has %d elements for certain): "+
 					"index with a constant below that, or assign the whole array", so, t.Comp.MinLen)
-				return Type{}
+				return ast.Type{}
 			}
 			t = t.Comp.Elem
-		case t.Kind != Object:
+		case t.Kind != ast.Object:
 			c.errorAt(s.Pos, "%s is %s, not an object: assign .%s of an object, declared with an object literal such as {%s: ...} as its initial value", so, article(t.Kind), s.Name, s.Name)
-			return Type{}
+			return ast.Type{}
 		default:
 			ft, ok := t.Field(s.Name)
 			if !ok {
 				c.errorAt(s.Pos, "%s has no field %s: an object keeps the fields of its initial value; declare %s there", so, s.Name, s.Name)
-				return Type{}
+				return ast.Type{}
 			}
 			t = ft
 		}
@@ -1095,45 +1101,38 @@ func (c *checker) loc(target *Ident, path []*Sel) Type {
 	return t
 }
 
-// locString returns the text of target.path.
-func locString(target *Ident, path []*Sel) string {
-	var p printer
-	p.location(target, path)
-	return p.b.String()
-}
-
 // Assignable returns why a value of type vt cannot be stored where tt is
 // declared, or "" when it can. Arrays need a bound at least as large and
 // no fewer elements than the target keeps; objects the same fields.
-func Assignable(tt, vt Type) string {
+func Assignable(tt, vt ast.Type) string {
 	switch {
-	case tt.Kind == Invalid || vt.Kind == Invalid || tt.Kind == Undef:
+	case tt.Kind == ast.Invalid || vt.Kind == ast.Invalid || tt.Kind == ast.Undef:
 		return ""
-	case vt.Kind == Undef:
+	case vt.Kind == ast.Undef:
 		if !tt.MayBeAbsent() {
 			return fmt.Sprintf("%s cannot be undefined", tt)
 		}
 		return ""
 	case vt.MayBeAbsent() && !tt.MayBeAbsent():
 		return fmt.Sprintf("the value may be undefined, and %s cannot be", tt)
-	case tt.Kind == Mixed || vt.Kind == Mixed:
+	case tt.Kind == ast.Mixed || vt.Kind == ast.Mixed:
 		return assignableMixed(tt, vt)
-	case tt.Kind == Decimal && vt.Kind == Int:
+	case tt.Kind == ast.Decimal && vt.Kind == ast.Int:
 	case tt.Kind != vt.Kind:
 		return fmt.Sprintf("cannot use %s value as %s", vt.Kind, tt.Kind)
-	case tt.Kind == Array:
+	case tt.Kind == ast.Array:
 		if msg := Assignable(tt.Comp.Elem, vt.Comp.Elem); msg != "" && vt.Comp.Len > 0 {
 			return "elements: " + msg
 		}
 		if vt.Comp.Len > tt.Comp.Len {
 			return fmt.Sprintf("it holds at most %d elements and the value up to %d; declare a larger bound, e.g. setbot:type=\"%s\"",
-				tt.Comp.Len, vt.Comp.Len, ArrayType(tt.Comp.Elem, 0, vt.Comp.Len))
+				tt.Comp.Len, vt.Comp.Len, ast.ArrayType(tt.Comp.Elem, 0, vt.Comp.Len))
 		}
 		if vt.Comp.MinLen < tt.Comp.MinLen {
 			return fmt.Sprintf("it has %d elements for certain and the value may have %d; declare its type, e.g. setbot:type=\"%s\", which allows fewer",
 				tt.Comp.MinLen, vt.Comp.MinLen, tt)
 		}
-	case tt.Kind == Object:
+	case tt.Kind == ast.Object:
 		if len(tt.Comp.Fields) != len(vt.Comp.Fields) {
 			return fmt.Sprintf("the fields differ (%s and %s): an object keeps the fields of its initial value", tt, vt)
 		}
@@ -1150,14 +1149,14 @@ func Assignable(tt, vt Type) string {
 	return ""
 }
 
-func (c *checker) decl(x *Decl) {
-	t := Type{Kind: x.Type.Kind}
+func (c *checker) decl(x *ast.Decl) {
+	t := ast.Type{Kind: x.Type.Kind}
 	if x.Value != nil {
 		vt := c.expr(x.Value)
 		switch {
-		case t.Kind == Invalid:
-			t = Type{Kind: vt.Kind, Absent: vt.MayBeAbsent(), Comp: vt.Comp, Kinds: vt.Kinds}
-		case vt.Kind != Invalid && vt.Kind != t.Kind && !(t.Kind == Decimal && vt.Kind == Int):
+		case t.Kind == ast.Invalid:
+			t = ast.Type{Kind: vt.Kind, Absent: vt.MayBeAbsent(), Comp: vt.Comp, Kinds: vt.Kinds}
+		case vt.Kind != ast.Invalid && vt.Kind != t.Kind && !(t.Kind == ast.Decimal && vt.Kind == ast.Int):
 			c.errorf(x.Value, "cannot use %s value as %s in declaration of %s", vt.Kind, t.Kind, x.Name.Name)
 		}
 	}
@@ -1178,8 +1177,8 @@ func (c *checker) decl(x *Decl) {
 
 // args checks the arguments of a raised or sent event against its
 // declared parameters, when the event is known.
-func (c *checker) args(event string, args []*Arg) {
-	params, known := map[string]Type(nil), false
+func (c *checker) args(event string, args []*ast.Arg) {
+	params, known := map[string]ast.Type(nil), false
 	if c.env.Event != nil {
 		params, known = c.env.Event(event)
 	}
@@ -1192,7 +1191,7 @@ func (c *checker) args(event string, args []*Arg) {
 		}
 		seen[a.Name] = true
 		if t.Kind.IsRef() {
-			c.refusef(a.Value, "%s", refPartMsg(t.Kind))
+			c.refusef(a.Value, "%s", parser.RefPartMsg(t.Kind))
 			continue
 		}
 		if !known {
@@ -1202,17 +1201,17 @@ func (c *checker) args(event string, args []*Arg) {
 		switch {
 		case !ok:
 			c.errorAt(a.NamePos, "event %s has no parameter %s", event, a.Name)
-		case t.Kind != Invalid && t.MayBeAbsent() && !pt.MayBeAbsent():
-			c.errorf(a.Value, "%s may be undefined or null, and parameter %s of event %s cannot be: give it a value first", ExprString(a.Value), a.Name, event)
-		case (t.Kind == Mixed || pt.Kind == Mixed) && t.Kind != Invalid && t.Kind != Undef:
+		case t.Kind != ast.Invalid && t.MayBeAbsent() && !pt.MayBeAbsent():
+			c.errorf(a.Value, "%s may be undefined or null, and parameter %s of event %s cannot be: give it a value first", printer.ExprString(a.Value), a.Name, event)
+		case (t.Kind == ast.Mixed || pt.Kind == ast.Mixed) && t.Kind != ast.Invalid && t.Kind != ast.Undef:
 			if msg := Assignable(pt, t); msg != "" {
-				c.errorf(a.Value, "cannot pass %s as parameter %s of event %s: %s", ExprString(a.Value), a.Name, event, msg)
+				c.errorf(a.Value, "cannot pass %s as parameter %s of event %s: %s", printer.ExprString(a.Value), a.Name, event, msg)
 			}
-		case t.Kind != Invalid && t.Kind != Undef && t.Kind != pt.Kind && !(pt.Kind == Decimal && t.Kind == Int):
+		case t.Kind != ast.Invalid && t.Kind != ast.Undef && t.Kind != pt.Kind && !(pt.Kind == ast.Decimal && t.Kind == ast.Int):
 			c.errorf(a.Value, "cannot use %s value as %s in argument %s of event %s", t.Kind, pt.Kind, a.Name, event)
 		case t.IsComposite():
 			if msg := Assignable(pt, t); msg != "" {
-				c.errorf(a.Value, "cannot pass %s as parameter %s of event %s: %s", ExprString(a.Value), a.Name, event, msg)
+				c.errorf(a.Value, "cannot pass %s as parameter %s of event %s: %s", printer.ExprString(a.Value), a.Name, event, msg)
 			}
 		}
 		if ok {
@@ -1223,16 +1222,16 @@ func (c *checker) args(event string, args []*Arg) {
 
 // assignableMixed is Assignable where tt or vt is Mixed: every kind a
 // value of vt may have is one tt holds (an int is a decimal's value).
-func assignableMixed(tt, vt Type) string {
-	if !(tt.Kind == Mixed || tt.Kind.IsScalar()) || !(vt.Kind == Mixed || vt.Kind.IsScalar()) {
+func assignableMixed(tt, vt ast.Type) string {
+	if !(tt.Kind == ast.Mixed || tt.Kind.IsScalar()) || !(vt.Kind == ast.Mixed || vt.Kind.IsScalar()) {
 		return fmt.Sprintf("cannot use %s value as %s", vt, tt)
 	}
-	holds := make(map[Kind]bool)
+	holds := make(map[ast.Kind]bool)
 	for _, k := range tt.Alternatives() {
 		holds[k] = true
 	}
 	for _, k := range vt.Alternatives() {
-		if !holds[k] && !(k == Int && holds[Decimal]) {
+		if !holds[k] && !(k == ast.Int && holds[ast.Decimal]) {
 			return fmt.Sprintf("the value may be %s, and %s holds %s", article(k), tt, mixedWords(tt))
 		}
 	}
@@ -1240,7 +1239,7 @@ func assignableMixed(tt, vt Type) string {
 }
 
 // mixedWords names the kinds of a value of t: "an int or a string".
-func mixedWords(t Type) string {
+func mixedWords(t ast.Type) string {
 	var ws []string
 	for _, k := range t.Alternatives() {
 		ws = append(ws, article(k))
@@ -1256,13 +1255,13 @@ func mixedWords(t Type) string {
 
 // operandKinds returns the kinds an operand of type t may have, Undef
 // standing for undefined and null.
-func operandKinds(t Type) []Kind {
-	if t.Kind == Undef {
-		return []Kind{Undef}
+func operandKinds(t ast.Type) []ast.Kind {
+	if t.Kind == ast.Undef {
+		return []ast.Kind{ast.Undef}
 	}
 	ks := t.Alternatives()
 	if t.Absent {
-		ks = append(ks, Undef)
+		ks = append(ks, ast.Undef)
 	}
 	return ks
 }
@@ -1276,57 +1275,61 @@ func operandKinds(t Type) []Kind {
 // number bound, as Number() of a word does); < > <= >= compare two
 // strings as strings, and anything else as numbers (Number(s), null as 0,
 // undefined as NaN, which no comparison holds for).
-func mixedResult(op Token, k1, k2 Kind) (Kind, bool) {
-	numeric := func(k Kind) bool { return k.IsNumber() || k == Undef }
+func mixedResult(op ast.Token, k1, k2 ast.Kind) (ast.Kind, bool) {
+	numeric := func(k ast.Kind) bool { return k.IsNumber() || k == ast.Undef }
 	switch op {
-	case ADD:
+	case ast.ADD:
 		switch {
-		case k1 == String || k2 == String:
-			return String, true
-		case numeric(k1) && numeric(k2) && (k1 == Decimal || k2 == Decimal):
-			return Decimal, true
+		case k1 == ast.String || k2 == ast.String:
+			return ast.String, true
+		case numeric(k1) && numeric(k2) && (k1 == ast.Decimal || k2 == ast.Decimal):
+			return ast.Decimal, true
 		case numeric(k1) && numeric(k2):
-			return Int, true
+			return ast.Int, true
 		}
-	case LSS, GTR, LEQ, GEQ:
-		if (k1 == String || numeric(k1)) && (k2 == String || numeric(k2)) {
-			return Bool, true
+	case ast.LSS, ast.GTR, ast.LEQ, ast.GEQ:
+		if (k1 == ast.String || numeric(k1)) && (k2 == ast.String || numeric(k2)) {
+			return ast.Bool, true
 		}
 	}
-	return Invalid, false
+	return ast.Invalid, false
 }
 
 // mixedBinary checks x op y where x or y is of a Mixed type: every pair of
 // kinds the two may have must be one mixedResult models; the value is of
 // the kinds those give.
-func (c *checker) mixedBinary(x *Binary, t1, t2 Type) Type {
-	if t1.Kind == Invalid || t2.Kind == Invalid {
-		return Type{}
+func (c *checker) mixedBinary(x *ast.Binary, t1, t2 ast.Type) ast.Type {
+	if t1.Kind == ast.Invalid || t2.Kind == ast.Invalid {
+		return ast.Type{}
 	}
-	if _, ok := mixedResult(x.Op, Int, Int); !ok {
+	if _, ok := mixedResult(x.Op, ast.Int, ast.Int); !ok {
 		c.refuseAt(x.OpPos, "operator %s on %s (%s) and %s (%s) is not modelled: of the operators on a value of several kinds, + joins strings and adds numbers, and < > <= >= compare; convert the value first",
-			x.Op, ExprString(x.X), mixedWords(t1), ExprString(x.Y), mixedWords(t2))
-		return Type{}
+			x.Op, printer.ExprString(x.X), mixedWords(t1), printer.ExprString(x.Y), mixedWords(t2))
+		return ast.Type{}
 	}
-	out := Type{Kind: Invalid}
+	out := ast.Type{Kind: ast.Invalid}
 	for _, k1 := range operandKinds(t1) {
 		for _, k2 := range operandKinds(t2) {
 			k, ok := mixedResult(x.Op, k1, k2)
 			if !ok {
 				c.refuseAt(x.OpPos, "operator %s on %s (%s) and %s (%s) is not modelled where the one is %s and the other %s: "+
 					"+ joins strings and adds numbers, and < > <= >= compare numbers and strings; convert the value first",
-					x.Op, ExprString(x.X), mixedWords(t1), ExprString(x.Y), mixedWords(t2), article(k1), article(k2))
-				return Type{}
+					x.Op, printer.ExprString(x.X), mixedWords(t1), printer.ExprString(x.Y), mixedWords(t2), article(k1), article(k2))
+				return ast.Type{}
 			}
-			if k == Decimal {
+			if k == ast.Decimal {
 				c.info.DecimalArith = append(c.info.DecimalArith, x.OpPos)
 			}
-			if out.Kind == Invalid {
-				out = Type{Kind: k}
+			if out.Kind == ast.Invalid {
+				out = ast.Type{Kind: k}
 				continue
 			}
-			out, _ = Widen(out, Type{Kind: k})
+			out, _ = ast.Widen(out, ast.Type{Kind: k})
 		}
 	}
 	return out
 }
+
+// Rounding are the built-ins that round a number to an integer. On an int
+// they are the int itself; the checker refuses them on a decimal.
+var Rounding = map[string]bool{"Math.floor": true, "Math.ceil": true, "Math.round": true, "Math.trunc": true}

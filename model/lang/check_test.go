@@ -5,6 +5,12 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model/source"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/parser"
 )
 
 // testEnv has machine variables a (int), b (bool), r (int[0..5]); event
@@ -12,15 +18,15 @@ import (
 // p (int), q (bool).
 func testEnv() *Env {
 	return &Env{
-		Vars: map[string]Type{"a": IntType, "b": BoolType, "r": RangeType(0, 5)},
-		Param: func(name string) (Type, bool) {
-			t, ok := map[string]Type{"x": IntType, "y": BoolType}[name]
+		Vars: map[string]ast.Type{"a": ast.IntType, "b": ast.BoolType, "r": ast.RangeType(0, 5)},
+		Param: func(name string) (ast.Type, bool) {
+			t, ok := map[string]ast.Type{"x": ast.IntType, "y": ast.BoolType}[name]
 			return t, ok
 		},
 		State: func(id string) bool { return id == "S1" || id == "S2" },
-		Event: func(name string) (map[string]Type, bool) {
+		Event: func(name string) (map[string]ast.Type, bool) {
 			if name == "e" {
-				return map[string]Type{"p": IntType, "q": BoolType}, true
+				return map[string]ast.Type{"p": ast.IntType, "q": ast.BoolType}, true
 			}
 			return nil, false
 		},
@@ -28,11 +34,11 @@ func testEnv() *Env {
 }
 
 // checkExpr parses src as file t.scxml and checks it.
-func checkExpr(t *testing.T, env *Env, src string, want Kind) (Expr, *Info, string) {
+func checkExpr(t *testing.T, env *Env, src string, want ast.Kind) (ast.Expr, *Info, string) {
 	t.Helper()
 	fs := source.NewFileSet()
 	f := fs.AddFile("t.scxml", []byte(src))
-	e, errs := ParseExpr(NewSnippet(f, src))
+	e, errs := parser.ParseExpr(parser.NewSnippet(f, src))
 	if len(errs) > 0 {
 		t.Fatalf("ParseExpr(%q): %v", src, errs)
 	}
@@ -41,11 +47,11 @@ func checkExpr(t *testing.T, env *Env, src string, want Kind) (Expr, *Info, stri
 }
 
 // checkStmts parses src as file t.scxml and checks it.
-func checkStmts(t *testing.T, env *Env, src string) (*Block, *Info, string) {
+func checkStmts(t *testing.T, env *Env, src string) (*ast.Block, *Info, string) {
 	t.Helper()
 	fs := source.NewFileSet()
 	f := fs.AddFile("t.scxml", []byte(src))
-	b, errs := ParseStmts(NewSnippet(f, src))
+	b, errs := parser.ParseStmts(parser.NewSnippet(f, src))
 	if len(errs) > 0 {
 		t.Fatalf("ParseStmts(%q): %v", src, errs)
 	}
@@ -61,76 +67,76 @@ func TestCheckExpr(t *testing.T) {
 	tests := []struct {
 		env  *Env
 		src  string
-		want Kind
+		want ast.Kind
 		errs string
 	}{
-		{nil, "a + 1 * r - a / 2 % 3", Int, ""},
-		{nil, "a < 1 && b || !b", Bool, ""},
-		{nil, "a == r && b != true", Bool, ""},
-		{nil, "b ? a : r", Int, ""},
-		{nil, "-a", Invalid, ""},
-		{nil, "_event.data.x > 0 && _event.data.y", Bool, ""},
-		{nil, "In('S1') || In('S2')", Bool, ""},
-		{anyState, "In('anything')", Bool, ""},
-		{nil, "c", Invalid, "t.scxml:1:1: undeclared name c"},
-		{nil, "c + 1 > 0 && !c", Bool, "t.scxml:1:1: undeclared name c\nt.scxml:1:15: undeclared name c"},
-		{nil, "_event.data.z", Invalid, "t.scxml:1:1: event parameter z is not declared: declare it with a <setbot:param> of the event, or pass it in every send"},
-		{noParams, "_event.data.x", Invalid, "t.scxml:1:1: no event parameters in scope"},
-		{nil, "In('S3')", Bool, "t.scxml:1:1: unknown state 'S3' in In()"},
-		{nil, "a + b", Int, "t.scxml:1:3: operator + needs int operands, found int and bool"},
-		{nil, "b * 2", Int, "t.scxml:1:3: operator * needs int operands, found bool and int"},
-		{nil, "b < 1", Bool, "t.scxml:1:3: operator < needs int operands, found bool and int"},
-		{nil, "a && b", Bool, ""}, // ECMAScript truthiness: a is a condition
-		{nil, "a + 'x'", Invalid, "t.scxml:1:3: operator + needs int operands, found int and string"},
-		{nil, "'x' + 'y' == 'xy'", Bool, ""},
-		{nil, "'x' < 'y' && 'ab'.length == 2 && 'ab'.indexOf('b') == 1", Bool, ""},
-		{nil, "'ab'.substring(1) == 'b' && 'ab'.charAt(0) == 'a' && 'ab'.startsWith('a')", Bool, ""},
-		{nil, "'ab'.substring(true)", Invalid, "t.scxml:1:16: true is bool: an argument of .substring needs an int"},
-		{nil, "'ab'.includes()", Invalid, "t.scxml:1:5: .includes takes 1 argument(s), found 0"},
-		{nil, "a.length", Invalid, "t.scxml:1:1: a is int: .length needs a string"},
-		{nil, "(a & 3 | 4 ^ ~a) << 2 >> 1 >>> 0", Int, ""},
-		{nil, "b & 1", Invalid, "t.scxml:1:3: operator & needs int operands, found bool and int"},
-		{nil, "undefined == null && a != undefined && typeof a == 'number'", Bool, ""},
-		{nil, "(b ? undefined : 1) + 1", Invalid, "t.scxml:1:2: b ? undefined : 1 may be undefined or null, and operator + needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"},
-		{nil, "b ? 'x' : 1", Mixed, ""},
-		{nil, "(b ? 'x' : 1) + 1", Mixed, ""},
-		{nil, "(b ? 'x' : 1) < 2 && (b ? 'x' : 1) == 'x' && typeof (b ? 'x' : 1) == 'string'", Bool, ""},
-		{nil, "(b ? 'x' : 1) - 1", Invalid, "t.scxml:1:15: operator - on b ? 'x' : 1 (an int or a string) and 1 (an int) is not modelled: " +
+		{nil, "a + 1 * r - a / 2 % 3", ast.Int, ""},
+		{nil, "a < 1 && b || !b", ast.Bool, ""},
+		{nil, "a == r && b != true", ast.Bool, ""},
+		{nil, "b ? a : r", ast.Int, ""},
+		{nil, "-a", ast.Invalid, ""},
+		{nil, "_event.data.x > 0 && _event.data.y", ast.Bool, ""},
+		{nil, "In('S1') || In('S2')", ast.Bool, ""},
+		{anyState, "In('anything')", ast.Bool, ""},
+		{nil, "c", ast.Invalid, "t.scxml:1:1: undeclared name c"},
+		{nil, "c + 1 > 0 && !c", ast.Bool, "t.scxml:1:1: undeclared name c\nt.scxml:1:15: undeclared name c"},
+		{nil, "_event.data.z", ast.Invalid, "t.scxml:1:1: event parameter z is not declared: declare it with a <setbot:param> of the event, or pass it in every send"},
+		{noParams, "_event.data.x", ast.Invalid, "t.scxml:1:1: no event parameters in scope"},
+		{nil, "In('S3')", ast.Bool, "t.scxml:1:1: unknown state 'S3' in In()"},
+		{nil, "a + b", ast.Int, "t.scxml:1:3: operator + needs int operands, found int and bool"},
+		{nil, "b * 2", ast.Int, "t.scxml:1:3: operator * needs int operands, found bool and int"},
+		{nil, "b < 1", ast.Bool, "t.scxml:1:3: operator < needs int operands, found bool and int"},
+		{nil, "a && b", ast.Bool, ""}, // ECMAScript truthiness: a is a condition
+		{nil, "a + 'x'", ast.Invalid, "t.scxml:1:3: operator + needs int operands, found int and string"},
+		{nil, "'x' + 'y' == 'xy'", ast.Bool, ""},
+		{nil, "'x' < 'y' && 'ab'.length == 2 && 'ab'.indexOf('b') == 1", ast.Bool, ""},
+		{nil, "'ab'.substring(1) == 'b' && 'ab'.charAt(0) == 'a' && 'ab'.startsWith('a')", ast.Bool, ""},
+		{nil, "'ab'.substring(true)", ast.Invalid, "t.scxml:1:16: true is bool: an argument of .substring needs an int"},
+		{nil, "'ab'.includes()", ast.Invalid, "t.scxml:1:5: .includes takes 1 argument(s), found 0"},
+		{nil, "a.length", ast.Invalid, "t.scxml:1:1: a is int: .length needs a string"},
+		{nil, "(a & 3 | 4 ^ ~a) << 2 >> 1 >>> 0", ast.Int, ""},
+		{nil, "b & 1", ast.Invalid, "t.scxml:1:3: operator & needs int operands, found bool and int"},
+		{nil, "undefined == null && a != undefined && typeof a == 'number'", ast.Bool, ""},
+		{nil, "(b ? undefined : 1) + 1", ast.Invalid, "t.scxml:1:2: b ? undefined : 1 may be undefined or null, and operator + needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"},
+		{nil, "b ? 'x' : 1", ast.Mixed, ""},
+		{nil, "(b ? 'x' : 1) + 1", ast.Mixed, ""},
+		{nil, "(b ? 'x' : 1) < 2 && (b ? 'x' : 1) == 'x' && typeof (b ? 'x' : 1) == 'string'", ast.Bool, ""},
+		{nil, "(b ? 'x' : 1) - 1", ast.Invalid, "t.scxml:1:15: operator - on b ? 'x' : 1 (an int or a string) and 1 (an int) is not modelled: " +
 			"of the operators on a value of several kinds, + joins strings and adds numbers, and < > <= >= compare; convert the value first"},
-		{nil, "(b ? true : 1) + 1", Invalid, "t.scxml:1:16: operator + on b ? true : 1 (an int or a bool) and 1 (an int) is not modelled where the one is a bool and the other an int: " +
+		{nil, "(b ? true : 1) + 1", ast.Invalid, "t.scxml:1:16: operator + on b ? true : 1 (an int or a bool) and 1 (an int) is not modelled where the one is a bool and the other an int: " +
 			"+ joins strings and adds numbers, and < > <= >= compare numbers and strings; convert the value first"},
-		{nil, "(b ? 'x' : 1).length", Invalid, "t.scxml:1:2: b ? 'x' : 1 holds an int or a string, and .length of it is not modelled: setbot's types do not narrow after a test (typeof), so convert it first (String(b ? 'x' : 1)), or keep one variable per kind"},
-		{nil, "String(b ? 'x' : 1).length", Int, ""},
-		{nil, "true ? 'x' : undefined", String, ""},
-		{nil, "[b ? 'x' : 1]", Invalid, "t.scxml:1:2: an element or field that holds int|string (in an array literal) is not modelled: a variable may hold values of several kinds, an array's elements and an object's fields one kind each; convert them to one kind (String(x), or a number)"},
-		{nil, "_event.name == 'go' && _sessionid != _name", Bool, ""},
-		{nil, "b || 1", Bool, ""},
-		{nil, "a == b", Bool, "t.scxml:1:3: mismatched types int and bool for ==: compare values of one type"},
-		{nil, "b != 0", Bool, "t.scxml:1:3: mismatched types bool and int for !=: compare values of one type"},
-		{nil, "!a", Bool, ""},
-		{nil, "-b", Int, "t.scxml:1:1: operator - needs an int operand, found bool"},
-		{nil, "a ? 1 : 2", Int, ""},
-		{nil, "b ? 1 : true", Mixed, ""},
-		{nil, "b ? [1] : 1", Invalid, "t.scxml:1:3: mismatched types array and int in ?: branches"},
-		{nil, "a + 1", Bool, "t.scxml:1:1: expression must be bool, found int"},
-		{nil, "b", Int, "t.scxml:1:1: expression must be int, found bool"},
-		{nil, "c", Bool, "t.scxml:1:1: undeclared name c"},
-		{nil, "_sessionid", String, ""},
-		{nil, "_name", String, ""},
-		{nil, "return", Invalid, "t.scxml:1:1: return is a statement, not a value: write an expression"},
-		{nil, "a == undefined", Bool, ""},
+		{nil, "(b ? 'x' : 1).length", ast.Invalid, "t.scxml:1:2: b ? 'x' : 1 holds an int or a string, and .length of it is not modelled: setbot's types do not narrow after a test (typeof), so convert it first (String(b ? 'x' : 1)), or keep one variable per kind"},
+		{nil, "String(b ? 'x' : 1).length", ast.Int, ""},
+		{nil, "true ? 'x' : undefined", ast.String, ""},
+		{nil, "[b ? 'x' : 1]", ast.Invalid, "t.scxml:1:2: an element or field that holds int|string (in an array literal) is not modelled: a variable may hold values of several kinds, an array's elements and an object's fields one kind each; convert them to one kind (String(x), or a number)"},
+		{nil, "_event.name == 'go' && _sessionid != _name", ast.Bool, ""},
+		{nil, "b || 1", ast.Bool, ""},
+		{nil, "a == b", ast.Bool, "t.scxml:1:3: mismatched types int and bool for ==: compare values of one type"},
+		{nil, "b != 0", ast.Bool, "t.scxml:1:3: mismatched types bool and int for !=: compare values of one type"},
+		{nil, "!a", ast.Bool, ""},
+		{nil, "-b", ast.Int, "t.scxml:1:1: operator - needs an int operand, found bool"},
+		{nil, "a ? 1 : 2", ast.Int, ""},
+		{nil, "b ? 1 : true", ast.Mixed, ""},
+		{nil, "b ? [1] : 1", ast.Invalid, "t.scxml:1:3: mismatched types array and int in ?: branches"},
+		{nil, "a + 1", ast.Bool, "t.scxml:1:1: expression must be bool, found int"},
+		{nil, "b", ast.Int, "t.scxml:1:1: expression must be int, found bool"},
+		{nil, "c", ast.Bool, "t.scxml:1:1: undeclared name c"},
+		{nil, "_sessionid", ast.String, ""},
+		{nil, "_name", ast.String, ""},
+		{nil, "return", ast.Invalid, "t.scxml:1:1: return is a statement, not a value: write an expression"},
+		{nil, "a == undefined", ast.Bool, ""},
 		// _event's fields (SCXML §5.10.1).
-		{nil, "_event.type == 'internal' && _event.name != 'x'", Bool, ""},
-		{nil, "_event.sendid == undefined || _event.origin === null || typeof _event.origintype === 'undefined'", Bool, ""},
-		{nil, "typeof _event.invokeid === 'undefined' && _event.invokeid == undefined", Bool, ""},
-		{nil, "_event.sendid + 'x'", Invalid, "t.scxml:1:1: _event.sendid may be undefined or null, and operator + needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"},
-		{nil, "_event.origin.length", Invalid, "t.scxml:1:1: _event.origin may be undefined or null, and .length needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"},
-		{nil, "'abc'.indexOf('a', 2)", Invalid, "t.scxml:1:6: .indexOf with a position is not supported: search a substring instead, e.g. s.substring(p).indexOf(t)"},
-		{nil, "_event.invokeid == 'x'", Bool, ""},
-		{nil, "_event", EventRef, ""},
-		{nil, "_event == undefined", Bool, ""},
-		{nil, "!_event || _event && b", Bool, ""},
-		{nil, "_ioprocessors['scxml'].location + _sessionid", String, ""},
+		{nil, "_event.type == 'internal' && _event.name != 'x'", ast.Bool, ""},
+		{nil, "_event.sendid == undefined || _event.origin === null || typeof _event.origintype === 'undefined'", ast.Bool, ""},
+		{nil, "typeof _event.invokeid === 'undefined' && _event.invokeid == undefined", ast.Bool, ""},
+		{nil, "_event.sendid + 'x'", ast.Invalid, "t.scxml:1:1: _event.sendid may be undefined or null, and operator + needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"},
+		{nil, "_event.origin.length", ast.Invalid, "t.scxml:1:1: _event.origin may be undefined or null, and .length needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"},
+		{nil, "'abc'.indexOf('a', 2)", ast.Invalid, "t.scxml:1:6: .indexOf with a position is not supported: search a substring instead, e.g. s.substring(p).indexOf(t)"},
+		{nil, "_event.invokeid == 'x'", ast.Bool, ""},
+		{nil, "_event", ast.EventRef, ""},
+		{nil, "_event == undefined", ast.Bool, ""},
+		{nil, "!_event || _event && b", ast.Bool, ""},
+		{nil, "_ioprocessors['scxml'].location + _sessionid", ast.String, ""},
 	}
 	for _, tt := range tests {
 		env := tt.env
@@ -144,7 +150,7 @@ func TestCheckExpr(t *testing.T) {
 	}
 
 	// A nil Env has no names.
-	if _, _, errs := checkExpr(t, nil, "a", Invalid); errs != "t.scxml:1:1: undeclared name a" {
+	if _, _, errs := checkExpr(t, nil, "a", ast.Invalid); errs != "t.scxml:1:1: undeclared name a" {
 		t.Errorf("nil env: %s", errs)
 	}
 }
@@ -215,16 +221,16 @@ func TestCheckBlock(t *testing.T) {
 }
 
 func TestCheckInfo(t *testing.T) {
-	e, info, errs := checkExpr(t, testEnv(), "r + 1 > a ? In('S1') : _event.data.y", Bool)
+	e, info, errs := checkExpr(t, testEnv(), "r + 1 > a ? In('S1') : _event.data.y", ast.Bool)
 	if errs != "" {
 		t.Fatal(errs)
 	}
 	var n int
-	Inspect(e, func(n2 Node) bool {
-		if x, ok := n2.(Expr); ok {
+	ast.Inspect(e, func(n2 ast.Node) bool {
+		if x, ok := n2.(ast.Expr); ok {
 			n++
 			if _, ok := info.Types[x]; !ok {
-				t.Errorf("no type for %s", ExprString(x))
+				t.Errorf("no type for %s", printer.ExprString(x))
 			}
 		}
 		return true
@@ -232,21 +238,21 @@ func TestCheckInfo(t *testing.T) {
 	if n != len(info.Types) {
 		t.Errorf("%d types recorded for %d expressions", len(info.Types), n)
 	}
-	c := e.(*Cond)
-	gt := c.Cond.(*Binary)
-	add := gt.X.(*Binary)
+	c := e.(*ast.Cond)
+	gt := c.Cond.(*ast.Binary)
+	add := gt.X.(*ast.Binary)
 	for _, tt := range []struct {
-		e    Expr
-		want Type
+		e    ast.Expr
+		want ast.Type
 	}{
-		{add.X, RangeType(0, 5)},
-		{add, IntType},
-		{gt, BoolType},
-		{c.Else, BoolType},
-		{c, BoolType},
+		{add.X, ast.RangeType(0, 5)},
+		{add, ast.IntType},
+		{gt, ast.BoolType},
+		{c.Else, ast.BoolType},
+		{c, ast.BoolType},
 	} {
 		if got := info.Types[tt.e]; got != tt.want {
-			t.Errorf("type of %s = %s, want %s", ExprString(tt.e), got, tt.want)
+			t.Errorf("type of %s = %s, want %s", printer.ExprString(tt.e), got, tt.want)
 		}
 	}
 
@@ -254,8 +260,8 @@ func TestCheckInfo(t *testing.T) {
 	if errs != "" {
 		t.Fatal(errs)
 	}
-	x := b.Stmts[1].(*Assign).Value.(*Cond).Cond
-	if got := info.Types[x]; got != BoolType {
+	x := b.Stmts[1].(*ast.Assign).Value.(*ast.Cond).Cond
+	if got := info.Types[x]; got != ast.BoolType {
 		t.Errorf("type of local x = %s, want bool", got)
 	}
 }
@@ -266,11 +272,11 @@ func TestCheckDoesNotMutate(t *testing.T) {
 	fs := source.NewFileSet()
 	src := "var x = c; if (a) { x = true } raise e(p: b, p: 1); for (int i = 0; i < a; i++) a += i"
 	f := fs.AddFile("t.scxml", []byte(src))
-	b, errs := ParseStmts(NewSnippet(f, src))
+	b, errs := parser.ParseStmts(parser.NewSnippet(f, src))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	before := RewriteBlock(b, func(e Expr) Expr { return e })
+	before := ast.RewriteBlock(b, func(e ast.Expr) ast.Expr { return e })
 	if _, errs := CheckBlock(testEnv(), fs, b); len(errs) == 0 {
 		t.Fatal("no errors")
 	}

@@ -3,6 +3,10 @@ package lang
 import (
 	"strings"
 	"testing"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // compEnv adds to lowerEnv w (int|undefined) and arrays and objects: xs (int[3], 3 elements for
@@ -12,18 +16,18 @@ import (
 // c ({n: int}).
 func compEnv() *Env {
 	env := lowerEnv()
-	env.Vars["w"] = IntType.OrAbsent()
-	env.Vars["xs"] = ArrayType(IntType, 3, 3)
-	env.Vars["ys"] = ArrayType(IntType, 0, 4)
-	env.Vars["us"] = ArrayType(IntType.OrAbsent(), 0, 2)
-	env.Vars["o"] = ObjectType([]Field{{Name: "s", Type: StringType}, {Name: "f", Type: IntType}})
-	env.Vars["m"] = ArrayType(ArrayType(IntType, 2, 2), 2, 2)
-	env.Vars["os"] = ArrayType(ObjectType([]Field{{Name: "v", Type: BoolType}}), 1, 2)
-	params := map[string]Type{"x": IntType, "y": BoolType, "l": ArrayType(IntType, 0, 2), "c": ObjectType([]Field{{Name: "n", Type: IntType}})}
-	env.Param = func(name string) (Type, bool) { t, ok := params[name]; return t, ok }
-	env.Event = func(name string) (map[string]Type, bool) {
+	env.Vars["w"] = ast.IntType.OrAbsent()
+	env.Vars["xs"] = ast.ArrayType(ast.IntType, 3, 3)
+	env.Vars["ys"] = ast.ArrayType(ast.IntType, 0, 4)
+	env.Vars["us"] = ast.ArrayType(ast.IntType.OrAbsent(), 0, 2)
+	env.Vars["o"] = ast.ObjectType([]ast.Field{{Name: "s", Type: ast.StringType}, {Name: "f", Type: ast.IntType}})
+	env.Vars["m"] = ast.ArrayType(ast.ArrayType(ast.IntType, 2, 2), 2, 2)
+	env.Vars["os"] = ast.ArrayType(ast.ObjectType([]ast.Field{{Name: "v", Type: ast.BoolType}}), 1, 2)
+	params := map[string]ast.Type{"x": ast.IntType, "y": ast.BoolType, "l": ast.ArrayType(ast.IntType, 0, 2), "c": ast.ObjectType([]ast.Field{{Name: "n", Type: ast.IntType}})}
+	env.Param = func(name string) (ast.Type, bool) { t, ok := params[name]; return t, ok }
+	env.Event = func(name string) (map[string]ast.Type, bool) {
 		if name == "e" {
-			return map[string]Type{"p": ArrayType(IntType, 0, 3)}, true
+			return map[string]ast.Type{"p": ast.ArrayType(ast.IntType, 0, 3)}, true
 		}
 		return nil, false
 	}
@@ -64,7 +68,7 @@ func TestCheckComposite(t *testing.T) {
 		{"[].concat([])", "undefined[0]"},
 	}
 	for _, tt := range tests {
-		e, info, errs := checkExpr(t, compEnv(), tt.src, Invalid)
+		e, info, errs := checkExpr(t, compEnv(), tt.src, ast.Invalid)
 		if errs != "" {
 			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
 			continue
@@ -189,14 +193,14 @@ func TestLowerComposite(t *testing.T) {
 			t.Errorf("CheckBlock(%q): %s", tt.src, errs)
 			continue
 		}
-		if got := BlockString(LowerBlock(b, info)); got != tt.want {
+		if got := printer.BlockString(LowerBlock(b, info)); got != tt.want {
 			t.Errorf("LowerBlock(%q) =\n%s\nwant\n%s", tt.src, got, tt.want)
 		}
 	}
 }
 
 func TestLeaves(t *testing.T) {
-	typ, err := ParseType("{a: int[2], b: (bool|undefined)}")
+	typ, err := ast.ParseType("{a: int[2], b: (bool|undefined)}")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +236,7 @@ func TestParseCompositeType(t *testing.T) {
 		{"int[0..3]|string", `only int, decimal, bool and string, without ranges, hold values of several kinds in type "int[0..3]|string" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)`},
 	}
 	for _, tt := range tests {
-		typ, err := ParseType(tt.src)
+		typ, err := ast.ParseType(tt.src)
 		got := typ.String()
 		if err != nil {
 			got = err.Error()

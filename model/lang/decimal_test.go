@@ -1,69 +1,33 @@
 package lang
 
 import (
-	"math/big"
-	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/model/source"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/parser"
 )
 
 // decimalEnv adds to lowerEnv d (decimal), du (decimal|undefined) and an
 // event f with a decimal parameter v.
 func decimalEnv() *Env {
 	env := lowerEnv()
-	env.Vars["d"] = DecimalType
-	env.Vars["du"] = DecimalType.OrAbsent()
-	env.Event = func(name string) (map[string]Type, bool) {
+	env.Vars["d"] = ast.DecimalType
+	env.Vars["du"] = ast.DecimalType.OrAbsent()
+	env.Event = func(name string) (map[string]ast.Type, bool) {
 		switch name {
 		case "e":
-			return map[string]Type{"p": IntType, "q": BoolType}, true
+			return map[string]ast.Type{"p": ast.IntType, "q": ast.BoolType}, true
 		case "f":
-			return map[string]Type{"v": DecimalType}, true
+			return map[string]ast.Type{"v": ast.DecimalType}, true
 		}
 		return nil, false
 	}
 	return env
-}
-
-func TestParseDecimal(t *testing.T) {
-	// Values as ECMAScript reads the literal: the nearest double, ties to
-	// even; exact says whether the written value is that double.
-	tests := []struct {
-		lit, want string
-		exact     bool
-	}{
-		{"1.5", "3/2", true}, {".5", "1/2", true}, {"2e3", "2000", true}, {"2.5E-1", "1/4", true},
-		{"1e+2", "100", true}, {"0.0", "0", true}, {"0e999999999999", "0", true}, {"1.", "1", true},
-		{"0.1", "3602879701896397/36028797018963968", false},
-		{"0.10000000000000001", "3602879701896397/36028797018963968", false},
-		{"0.1000000000000000055511151231257827021181583404541015625", "3602879701896397/36028797018963968", true},
-		{"20.3", "5713942027226317/281474976710656", false},
-		{"1e-400", "0", false}, {"1e-99999999999999999999", "0", false},
-		{"5e-324", "1/" + new(big.Int).Lsh(big.NewInt(1), 1074).String(), false},
-		{"9007199254740993.0", "9007199254740992", false}, // a tie: to the even significand
-		{"9007199254740995.0", "9007199254740996", false},
-		{"1.7976931348623157e308", "179769313486231570814527423731704356798070567525844996598917476803157260780028538760589558632766878171540458953514382464234321326889464182768467546703537516986049910576551282076245490090389328944075868508455133942304583236903222948165808559332123348274797826204144723168738177180919299881250404026184124858368", false},
-	}
-	for _, tt := range tests {
-		r, exact, err := parseDecimal(tt.lit)
-		if err != nil || r.RatString() != tt.want || exact != tt.exact {
-			t.Errorf("parseDecimal(%q) = %v, %v, %v; want %s, %v", tt.lit, r, exact, err, tt.want, tt.exact)
-		}
-		if r2, err := ParseDecimal(tt.lit); err != nil || r2.Cmp(r) != 0 {
-			t.Errorf("ParseDecimal(%q) = %v, %v; want %s", tt.lit, r2, err, tt.want)
-		}
-	}
-	for _, lit := range []string{"1e309", "1.8e308", "1e99999999999999999999"} {
-		if _, err := ParseDecimal(lit); err == nil || !strings.Contains(err.Error(), "outside the range of ECMAScript's numbers") {
-			t.Errorf("ParseDecimal(%q): %v, want out of range", lit, err)
-		}
-	}
-	for _, lit := range []string{".", "e5", "0x1p-2", "inf", "1_0.5", "1e", "1e+-2", "1.5.5", ""} {
-		if _, err := ParseDecimal(lit); err == nil {
-			t.Errorf("ParseDecimal(%q) succeeded, want malformed", lit)
-		}
-	}
 }
 
 // A literal reads as ECMAScript reads it, and prints as written; one that
@@ -82,12 +46,12 @@ func TestDecimalLiteralValues(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatalf("ParseExpr(%q): %v", tt.src, errs)
 		}
-		if got := ExprString(Simplify(e)); got != tt.want {
+		if got := printer.ExprString(Simplify(e)); got != tt.want {
 			t.Errorf("%s folds to %s, want %s", tt.src, got, tt.want)
 		}
 	}
 	e, _ := parseExpr("x > 0.1")
-	if got := ExprString(e); got != "x > 0.1" {
+	if got := printer.ExprString(e); got != "x > 0.1" {
 		t.Errorf("x > 0.1 prints as %s", got)
 	}
 }
@@ -98,9 +62,9 @@ func TestDecimalRoundTrip(t *testing.T) {
 		if len(errs) > 0 {
 			t.Fatalf("ParseExpr(%q): %v", src, errs)
 		}
-		again, errs := parseExpr(ExprString(e))
-		if len(errs) > 0 || !Equal(e, again) {
-			t.Errorf("%q prints as %q, which parses to another tree", src, ExprString(e))
+		again, errs := parseExpr(printer.ExprString(e))
+		if len(errs) > 0 || !ast.Equal(e, again) {
+			t.Errorf("%q prints as %q, which parses to another tree", src, printer.ExprString(e))
 		}
 	}
 }
@@ -108,16 +72,16 @@ func TestDecimalRoundTrip(t *testing.T) {
 func TestCheckDecimalTypes(t *testing.T) {
 	tests := []struct {
 		src  string
-		want Type
+		want ast.Type
 	}{
-		{"1.5", DecimalType}, {"d + 1", DecimalType}, {"1 * d", DecimalType}, {"-d", DecimalType},
-		{"d / 2", DecimalType}, {"d / 0.25", DecimalType}, {"a / 2", IntType}, {"b ? a : d", DecimalType},
-		{"d > 20.5", BoolType}, {"a == 1.0", BoolType}, {"Number(a)", DecimalType}, {"typeof d", StringType},
-		{"Number(s)", DecimalType}, {"String(d)", StringType}, {"parseInt(s)", IntType}, {"parseInt(d)", IntType},
-		{"parseInt(a)", IntType}, {"parseInt(s, 10)", IntType}, {"parseInt(s, 5 + 5)", IntType},
+		{"1.5", ast.DecimalType}, {"d + 1", ast.DecimalType}, {"1 * d", ast.DecimalType}, {"-d", ast.DecimalType},
+		{"d / 2", ast.DecimalType}, {"d / 0.25", ast.DecimalType}, {"a / 2", ast.IntType}, {"b ? a : d", ast.DecimalType},
+		{"d > 20.5", ast.BoolType}, {"a == 1.0", ast.BoolType}, {"Number(a)", ast.DecimalType}, {"typeof d", ast.StringType},
+		{"Number(s)", ast.DecimalType}, {"String(d)", ast.StringType}, {"parseInt(s)", ast.IntType}, {"parseInt(d)", ast.IntType},
+		{"parseInt(a)", ast.IntType}, {"parseInt(s, 10)", ast.IntType}, {"parseInt(s, 5 + 5)", ast.IntType},
 	}
 	for _, tt := range tests {
-		e, info, errs := checkExpr(t, decimalEnv(), tt.src, Invalid)
+		e, info, errs := checkExpr(t, decimalEnv(), tt.src, ast.Invalid)
 		if errs != "" {
 			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
 			continue
@@ -145,7 +109,7 @@ func TestCheckDecimalErrors(t *testing.T) {
 		{"s.charAt(1.5)", "t.scxml:1:10: 1.5 is decimal: an argument of .charAt needs an int"},
 	}
 	for _, tt := range tests {
-		_, _, errs := checkExpr(t, decimalEnv(), tt.src, Invalid)
+		_, _, errs := checkExpr(t, decimalEnv(), tt.src, ast.Invalid)
 		if errs != tt.want {
 			t.Errorf("CheckExpr(%q) errors:\n%s\nwant:\n%s", tt.src, errs, tt.want)
 		}
@@ -186,11 +150,11 @@ func TestCheckDecimals(t *testing.T) {
 		var infos []*Info
 		for i, src := range tt.srcs {
 			f := fs.AddFile("t"+string(rune('0'+i))+".scxml", []byte(src))
-			e, errs := ParseExpr(NewSnippet(f, src))
+			e, errs := parser.ParseExpr(parser.NewSnippet(f, src))
 			if len(errs) > 0 {
 				t.Fatalf("ParseExpr(%q): %v", src, errs)
 			}
-			info, errs := CheckExpr(decimalEnv(), fs, e, Invalid)
+			info, errs := CheckExpr(decimalEnv(), fs, e, ast.Invalid)
 			if len(errs) > 0 {
 				t.Fatalf("CheckExpr(%q): %v", src, errs)
 			}
@@ -219,13 +183,13 @@ func TestLowerDecimals(t *testing.T) {
 		{"parseInt(s, 5 + 5) > 0", "parseInt(s, 10) > 0"},
 	}
 	for _, tt := range exprs {
-		e, info, errs := checkExpr(t, decimalEnv(), tt.src, Invalid)
+		e, info, errs := checkExpr(t, decimalEnv(), tt.src, ast.Invalid)
 		if errs != "" {
 			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
 			continue
 		}
-		cond := info.Types[e].Kind != String
-		if got := ExprString(LowerExpr(e, info, cond)); got != tt.want {
+		cond := info.Types[e].Kind != ast.String
+		if got := printer.ExprString(LowerExpr(e, info, cond)); got != tt.want {
 			t.Errorf("LowerExpr(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
@@ -244,7 +208,7 @@ func TestLowerDecimals(t *testing.T) {
 			t.Errorf("CheckBlock(%q): %s", tt.src, errs)
 			continue
 		}
-		if got := BlockString(LowerBlock(b, info)); got != tt.want {
+		if got := printer.BlockString(LowerBlock(b, info)); got != tt.want {
 			t.Errorf("LowerBlock(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}

@@ -5,6 +5,12 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model/source"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/parser"
 )
 
 // The fuzz targets check that parsing never panics, that what parses
@@ -19,7 +25,7 @@ func FuzzParseExpr(f *testing.F) {
 		f.Add(src)
 	}
 	// Chains and nests just within MaxNesting and just past it.
-	for _, n := range []int{MaxNesting - 2, MaxNesting + 1} {
+	for _, n := range []int{ast.MaxNesting - 2, ast.MaxNesting + 1} {
 		f.Add("x" + strings.Repeat(" + 1", n))
 		f.Add(strings.Repeat("(", n) + "x" + strings.Repeat(")", n))
 		f.Add("o" + strings.Repeat(".f[0]", n/2))
@@ -31,10 +37,10 @@ func FuzzParseExpr(f *testing.F) {
 			t.Fatal("nil expression")
 		}
 		checkErrors(t, errs)
-		ExprString(e)
+		printer.ExprString(e)
 		Simplify(e)
 		Uses(e)
-		CheckExpr(testEnv(), nil, e, Bool)
+		CheckExpr(testEnv(), nil, e, ast.Bool)
 		if len(errs) == 0 {
 			checkExprRoundTrip(t, e)
 			checkSimplifiedRoundTrip(t, Simplify(e))
@@ -45,9 +51,9 @@ func FuzzParseExpr(f *testing.F) {
 // checkSimplifiedRoundTrip checks that a simplified expression prints as
 // text that simplifies back to it: folded negative literals print as
 // negations, and the minimum int64 as a subtraction.
-func checkSimplifiedRoundTrip(t *testing.T, e Expr) {
+func checkSimplifiedRoundTrip(t *testing.T, e ast.Expr) {
 	t.Helper()
-	s := ExprString(e)
+	s := printer.ExprString(e)
 	e2, errs := parseExpr(s)
 	if len(errs) == 1 && strings.Contains(errs[0].Msg, "nested more than") {
 		return // parentheses around negative literals add nesting
@@ -55,7 +61,7 @@ func checkSimplifiedRoundTrip(t *testing.T, e Expr) {
 	if len(errs) > 0 {
 		t.Fatalf("%s (printed from %s) does not parse: %v", s, sexpr(e), errs)
 	}
-	if e2 = Simplify(e2); !Equal(e, e2) {
+	if e2 = Simplify(e2); !ast.Equal(e, e2) {
 		t.Errorf("%s simplifies to %s, want %s", s, sexpr(e2), sexpr(e))
 	}
 }
@@ -69,30 +75,30 @@ func FuzzParseStmts(f *testing.F) {
 		"function g(n) { return n <= 1 ? 1 : n * g(n - 1); } y = g(x) + Math.max(1, x)", "return", "x = Math.pow(x, 3)"} {
 		f.Add(src)
 	}
-	for _, n := range []int{MaxNesting / 2, MaxNesting + 1} {
+	for _, n := range []int{ast.MaxNesting / 2, ast.MaxNesting + 1} {
 		f.Add(strings.Repeat("if (a) ", n) + "x = x" + strings.Repeat(" + 1", n))
 		f.Add("function f(a) { return a" + strings.Repeat(" + a", n/2) + "; } x = f(f(f(x)))")
 	}
-	f.Add(strings.Repeat("x = x + 1;\n", MaxStmts+1))
+	f.Add(strings.Repeat("x = x + 1;\n", ast.MaxStmts+1))
 	f.Fuzz(func(t *testing.T, src string) {
 		b, errs := parseStmts(src)
 		if b == nil {
 			t.Fatal("nil block")
 		}
 		checkErrors(t, errs)
-		BlockString(b)
+		printer.BlockString(b)
 		Uses(b)
 		Defs(b)
 		// The functions the code declares, inlined into it.
-		in := &Inliner{Funcs: map[string]*FuncDecl{}, Fset: source.NewFileSet()}
+		in := &Inliner{Funcs: map[string]*ast.FuncDecl{}, Fset: source.NewFileSet()}
 		for _, s := range b.Stmts {
-			if fd, ok := s.(*FuncDecl); ok {
+			if fd, ok := s.(*ast.FuncDecl); ok {
 				in.Funcs[fd.Name.Name] = fd
 			}
 		}
 		CheckBlock(testEnv(), nil, in.Block(b))
 		CheckBlock(testEnv(), nil, b)
-		RewriteBlock(b, Simplify)
+		ast.RewriteBlock(b, Simplify)
 		if len(errs) == 0 {
 			checkStmtsRoundTrip(t, b)
 		}
@@ -101,8 +107,8 @@ func FuzzParseStmts(f *testing.F) {
 
 func checkErrors(t *testing.T, errs []*source.Error) {
 	t.Helper()
-	if len(errs) > maxErrors {
-		t.Errorf("%d errors, more than %d", len(errs), maxErrors)
+	if len(errs) > parser.MaxErrors {
+		t.Errorf("%d errors, more than %d", len(errs), parser.MaxErrors)
 	}
 	for _, e := range errs {
 		if e == nil || e.Msg == "" {

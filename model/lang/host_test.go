@@ -1,6 +1,8 @@
 package lang
 
 import "testing"
+import "github.com/setbot/setbot/model/lang/ast"
+import "github.com/setbot/setbot/model/lang/printer"
 
 // The host objects' calls as statements parse into the language's own
 // statements: a log into nothing, SCXML.raise and SCXML.send into raise
@@ -36,7 +38,7 @@ func TestParseHostCalls(t *testing.T) {
 			t.Errorf("ParseStmts(%q): %v", tt.src, errs)
 			continue
 		}
-		if got := BlockString(b); got != tt.want {
+		if got := printer.BlockString(b); got != tt.want {
 			t.Errorf("ParseStmts(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
@@ -83,8 +85,8 @@ func TestInlineCallStatements(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	in := &Inliner{Funcs: map[string]*FuncDecl{"f": b.Stmts[0].(*FuncDecl)}}
-	got := BlockString(in.Block(&Block{Stmts: b.Stmts[1:]}))
+	in := &Inliner{Funcs: map[string]*ast.FuncDecl{"f": b.Stmts[0].(*ast.FuncDecl)}}
+	got := printer.BlockString(in.Block(&ast.Block{Stmts: b.Stmts[1:]}))
 	want := `var _call32 = 2 + 1; send onLightOff(arg0: x, arg1: 'on') to "#_host"; var _call59 = x < 0 ? -x : x; var _call72 = String(x);`
 	if got != want || len(in.Errs) > 0 {
 		t.Errorf("inlined: %s %v\nwant %s", got, in.Errs, want)
@@ -98,11 +100,11 @@ func TestFieldKeys(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if got, want := BlockString(b), "o = {'take.1': 1, take: {'1': 2}}; o['take.1'] = 3;"; got != want {
+	if got, want := printer.BlockString(b), "o = {'take.1': 1, take: {'1': 2}}; o['take.1'] = 3;"; got != want {
 		t.Errorf("printed %s, want %s", got, want)
 	}
 	for name, want := range map[string]string{"take": ".take", "take.1": "['take.1']", "1": "['1']", "it's": `['it\'s']`} {
-		if got := FieldSuffix(name); got != want {
+		if got := printer.FieldSuffix(name); got != want {
 			t.Errorf("FieldSuffix(%q) = %s, want %s", name, got, want)
 		}
 	}

@@ -3,6 +3,8 @@ package lang
 import (
 	"strings"
 	"testing"
+
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // TestHostValues: a call of a host function is a black box whose result
@@ -12,18 +14,18 @@ func TestHostValues(t *testing.T) {
 	tests := []struct {
 		expr string
 		cond bool
-		want map[string]Kind // the host functions found, by result kind
+		want map[string]ast.Kind // the host functions found, by result kind
 	}{
-		{"GetTotal(h) >= 21", false, map[string]Kind{"GetTotal": Int}},
-		{"JSON.stringify(x) === '{}'", false, map[string]Kind{"JSON.stringify": String}},
-		{"isReady()", true, map[string]Kind{"isReady": Bool}},
-		{"!a.b.ok() || x > 1", true, map[string]Kind{"a.b.ok": Bool}},
-		{"new Date() - t > 900", false, map[string]Kind{"new Date": Int}},
-		{"Date.now() == 2.5", false, map[string]Kind{"Date.now": Decimal}},
-		{"f() == x", false, map[string]Kind{}},        // no type: left to the checker
-		{"isReady()", false, map[string]Kind{}},       // a value of no stated type
-		{"Math.abs(x) > 1", false, map[string]Kind{}}, // a built-in
-		{"c ? s() == 'a' : n() < 3", true, map[string]Kind{"s": String, "n": Int}},
+		{"GetTotal(h) >= 21", false, map[string]ast.Kind{"GetTotal": ast.Int}},
+		{"JSON.stringify(x) === '{}'", false, map[string]ast.Kind{"JSON.stringify": ast.String}},
+		{"isReady()", true, map[string]ast.Kind{"isReady": ast.Bool}},
+		{"!a.b.ok() || x > 1", true, map[string]ast.Kind{"a.b.ok": ast.Bool}},
+		{"new Date() - t > 900", false, map[string]ast.Kind{"new Date": ast.Int}},
+		{"Date.now() == 2.5", false, map[string]ast.Kind{"Date.now": ast.Decimal}},
+		{"f() == x", false, map[string]ast.Kind{}},        // no type: left to the checker
+		{"isReady()", false, map[string]ast.Kind{}},       // a value of no stated type
+		{"Math.abs(x) > 1", false, map[string]ast.Kind{}}, // a built-in
+		{"c ? s() == 'a' : n() < 3", true, map[string]ast.Kind{"s": ast.String, "n": ast.Int}},
 	}
 	for _, tc := range tests {
 		in := inliner(t, "")
@@ -36,7 +38,7 @@ func TestHostValues(t *testing.T) {
 		if len(in.Errs) > 0 {
 			t.Errorf("%s: %v", tc.expr, in.Errs)
 		}
-		got := map[string]Kind{}
+		got := map[string]ast.Kind{}
 		for n, h := range in.Hosts {
 			got[n] = h.Result.Kind
 		}

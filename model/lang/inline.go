@@ -4,9 +4,17 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/parser"
 )
 
 // Functions declared in a <script> and the built-ins (Math.max, ...) are
@@ -33,14 +41,14 @@ const CallBound = 10
 // A Signature is a black-box function's: its parameters' and its result's
 // types (setbot:function).
 type Signature struct {
-	Params []Type
-	Result Type
+	Params []ast.Type
+	Result ast.Type
 }
 
 // An Inliner inlines the calls of functions and built-ins.
 type Inliner struct {
-	Funcs     map[string]*FuncDecl  // functions declared in <script>s
-	Externals map[string]*Signature // black-box functions (setbot:function)
+	Funcs     map[string]*ast.FuncDecl // functions declared in <script>s
+	Externals map[string]*Signature    // black-box functions (setbot:function)
 	// Hosts are the host functions the inlined code calls for their value
 	// (see hostValues), filled by the inliner.
 	Hosts map[string]*HostFunction
@@ -51,12 +59,12 @@ type Inliner struct {
 	// CallBound).
 	Depth int
 
-	over   []Expr         // conditions under which the code being inlined meets CallBound
-	depth  int            // user calls being inlined
-	fn     string         // the function whose body is being translated, "" outside
-	copied int            // nodes copied for the expression being inlined (MaxInlined)
-	big    bool           // it outgrew MaxInlined (reported)
-	iters  map[*While]int // the loops run unfolds, and the iteration each is in
+	over   []ast.Expr         // conditions under which the code being inlined meets CallBound
+	depth  int                // user calls being inlined
+	fn     string             // the function whose body is being translated, "" outside
+	copied int                // nodes copied for the expression being inlined (MaxInlined)
+	big    bool               // it outgrew MaxInlined (reported)
+	iters  map[*ast.While]int // the loops run unfolds, and the iteration each is in
 }
 
 // MaxInlined bounds the nodes the inliner copies for one expression: a
@@ -66,50 +74,50 @@ type Inliner struct {
 const MaxInlined = 200000
 
 // dup returns a copy of e, counting its nodes against MaxInlined.
-func (in *Inliner) dup(e Expr, pos source.Pos) Expr {
+func (in *Inliner) dup(e ast.Expr, pos source.Pos) ast.Expr {
 	if in.big {
-		return &IntLit{ValuePos: pos}
+		return &ast.IntLit{ValuePos: pos}
 	}
 	n := 0
-	Inspect(e, func(Node) bool { n++; return n <= MaxInlined })
+	ast.Inspect(e, func(ast.Node) bool { n++; return n <= MaxInlined })
 	if in.copied += n; in.copied > MaxInlined {
 		in.big = true
 		in.errorf(pos, "the calls here expand to more than %d nodes when inlined: compute the value in steps, in locals", MaxInlined)
-		return &IntLit{ValuePos: pos}
+		return &ast.IntLit{ValuePos: pos}
 	}
-	return RewriteExpr(e, func(e Expr) Expr { return e })
+	return ast.RewriteExpr(e, func(e ast.Expr) ast.Expr { return e })
 }
 
 // Expr returns e with its calls inlined, and the condition under which
 // evaluating it meets CallBound (nil: never).
-func (in *Inliner) Expr(e Expr) (Expr, Expr) {
-	return in.typed(e, Type{})
+func (in *Inliner) Expr(e ast.Expr) (ast.Expr, ast.Expr) {
+	return in.typed(e, ast.Type{})
 }
 
 // Cond is Expr for a condition, whose calls of host functions are read as
 // booleans where nothing else gives their type.
-func (in *Inliner) Cond(e Expr) (Expr, Expr) {
-	return in.typed(e, BoolType)
+func (in *Inliner) Cond(e ast.Expr) (ast.Expr, ast.Expr) {
+	return in.typed(e, ast.BoolType)
 }
 
-func (in *Inliner) typed(e Expr, want Type) (Expr, Expr) {
+func (in *Inliner) typed(e ast.Expr, want ast.Type) (ast.Expr, ast.Expr) {
 	in.over, in.copied, in.big, in.iters = nil, 0, false, nil
 	e = in.hostValues(e, want)
 	v := in.expr(e, nil, nil)
-	if lim := overLimit(v, MaxInlined); lim != nil {
+	if lim := ast.OverLimit(v, MaxInlined); lim != nil {
 		// A function's body nests in the call's place, and a loop's in
 		// itself: the result may be deeper than any text it comes from.
-		in.errorf(e.Pos(), "%s once its calls are inlined: compute the value in steps, in locals", lim.msg)
+		in.errorf(e.Pos(), "%s once its calls are inlined: compute the value in steps, in locals", lim.Msg)
 		in.over = nil
-		return &IntLit{ValuePos: e.Pos()}, nil
+		return &ast.IntLit{ValuePos: e.Pos()}, nil
 	}
 	return v, in.overCond()
 }
 
-func (in *Inliner) overCond() Expr {
-	var c Expr
+func (in *Inliner) overCond() ast.Expr {
+	var c ast.Expr
 	for _, o := range in.over {
-		if b, ok := Simplify(o).(*BoolLit); ok && !b.Value {
+		if b, ok := Simplify(o).(*ast.BoolLit); ok && !b.Value {
 			continue
 		}
 		if c == nil {
@@ -125,11 +133,11 @@ func (in *Inliner) overCond() Expr {
 // Block returns b with every call inlined; each statement whose
 // expressions may meet CallBound is preceded by the Bound statement that
 // cuts the path where they do.
-func (in *Inliner) Block(b *Block) *Block {
+func (in *Inliner) Block(b *ast.Block) *ast.Block {
 	if b == nil {
 		return nil
 	}
-	out := &Block{Lbrace: b.Lbrace}
+	out := &ast.Block{Lbrace: b.Lbrace}
 	for _, s := range b.Stmts {
 		out.Stmts = append(out.Stmts, in.stmt(s)...)
 	}
@@ -137,10 +145,10 @@ func (in *Inliner) Block(b *Block) *Block {
 }
 
 // HasCalls reports whether n holds a call to inline.
-func HasCalls(n Node) bool {
+func HasCalls(n ast.Node) bool {
 	found := false
-	Inspect(n, func(n Node) bool {
-		if _, ok := n.(*Call); ok {
+	ast.Inspect(n, func(n ast.Node) bool {
+		if _, ok := n.(*ast.Call); ok {
 			found = true
 		}
 		return !found
@@ -148,11 +156,11 @@ func HasCalls(n Node) bool {
 	return found
 }
 
-func (in *Inliner) bound(pos source.Pos, over Expr) []Stmt {
+func (in *Inliner) bound(pos source.Pos, over ast.Expr) []ast.Stmt {
 	if over == nil {
 		return nil
 	}
-	return []Stmt{&Bound{BoundPos: pos, Name: vocab.BoundCall, Limit: int64(in.Limit()), Cond: not(over)}}
+	return []ast.Stmt{&ast.Bound{BoundPos: pos, Name: vocab.BoundCall, Limit: int64(in.Limit()), Cond: not(over)}}
 }
 
 // Limit is the depth the inliner unfolds calls and loops to: Depth, or
@@ -166,7 +174,7 @@ func (in *Inliner) Limit() int {
 
 // value inlines the calls of e, a part of statement s, and collects the
 // bound statement it needs into pre.
-func (in *Inliner) value(e Expr, pre *[]Stmt) Expr {
+func (in *Inliner) value(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
 	if e == nil {
 		return nil
 	}
@@ -175,48 +183,48 @@ func (in *Inliner) value(e Expr, pre *[]Stmt) Expr {
 	return v
 }
 
-func (in *Inliner) stmt(s Stmt) []Stmt {
-	var pre []Stmt
-	var out Stmt
+func (in *Inliner) stmt(s ast.Stmt) []ast.Stmt {
+	var pre []ast.Stmt
+	var out ast.Stmt
 	switch x := s.(type) {
-	case *Block:
+	case *ast.Block:
 		out = in.Block(x)
-	case *Assign:
-		path := make([]*Sel, len(x.Path))
+	case *ast.Assign:
+		path := make([]*ast.Sel, len(x.Path))
 		for i, p := range x.Path {
-			path[i] = &Sel{Pos: p.Pos, Name: p.Name, Index: in.value(p.Index, &pre)}
+			path[i] = &ast.Sel{Pos: p.Pos, Name: p.Name, Index: in.value(p.Index, &pre)}
 		}
 		if x.Path == nil {
 			path = nil
 		}
-		out = &Assign{Target: x.Target, Path: path, OpPos: x.OpPos, Op: x.Op, Value: in.value(x.Value, &pre)}
-	case *Decl:
+		out = &ast.Assign{Target: x.Target, Path: path, OpPos: x.OpPos, Op: x.Op, Value: in.value(x.Value, &pre)}
+	case *ast.Decl:
 		if h := in.hostFunctionCall(x); h != nil {
 			return in.stmt(h)
 		}
-		out = &Decl{DeclPos: x.DeclPos, Name: x.Name, Type: x.Type, Value: in.value(x.Value, &pre)}
-	case *If:
-		var els Stmt
+		out = &ast.Decl{DeclPos: x.DeclPos, Name: x.Name, Type: x.Type, Value: in.value(x.Value, &pre)}
+	case *ast.If:
+		var els ast.Stmt
 		if x.Else != nil {
 			els = blockOf(in.stmt(x.Else))
 		}
-		out = &If{IfPos: x.IfPos, Cond: in.value(x.Cond, &pre), Then: in.Block(x.Then), Else: els}
-	case *While:
-		var again []Stmt
+		out = &ast.If{IfPos: x.IfPos, Cond: in.value(x.Cond, &pre), Then: in.Block(x.Then), Else: els}
+	case *ast.While:
+		var again []ast.Stmt
 		c := in.value(x.Cond, &again)
 		body := in.Block(x.Body)
 		body.Stmts = append(body.Stmts, again...)
 		pre = again
-		out = &While{WhilePos: x.WhilePos, Cond: c, Body: body}
-	case *For:
-		var init Stmt
+		out = &ast.While{WhilePos: x.WhilePos, Cond: c, Body: body}
+	case *ast.For:
+		var init ast.Stmt
 		if x.Init != nil {
 			is := in.stmt(x.Init)
 			pre, init = is[:len(is)-1], is[len(is)-1]
 		}
-		var again []Stmt
+		var again []ast.Stmt
 		c := in.value(x.Cond, &again)
-		var post Stmt
+		var post ast.Stmt
 		body := in.Block(x.Body)
 		if x.Post != nil {
 			ps := in.stmt(x.Post)
@@ -232,37 +240,37 @@ func (in *Inliner) stmt(s Stmt) []Stmt {
 			body.Stmts = append(body.Stmts, again...)
 		}
 		pre = append(pre, again...)
-		out = &For{ForPos: x.ForPos, Init: init, Cond: c, Post: post, Body: body}
-	case *ForEach:
-		out = &ForEach{ForPos: x.ForPos, Item: x.Item, Index: x.Index, Array: in.value(x.Array, &pre), Cond: in.value(x.Cond, &pre), Body: in.Block(x.Body)}
-	case *Raise:
-		out = &Raise{RaisePos: x.RaisePos, Event: x.Event, Args: in.args(x.Args, &pre), ID: x.ID, Platform: x.Platform}
-	case *Send:
-		out = &Send{SendPos: x.SendPos, Event: x.Event, Args: in.args(x.Args, &pre), Target: x.Target, Delay: in.value(x.Delay, &pre), ID: x.ID, From: x.From}
-	case *Assume:
-		out = &Assume{AssumePos: x.AssumePos, Cond: in.value(x.Cond, &pre)}
-	case *Bound:
-		out = &Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: in.value(x.Cond, &pre)}
+		out = &ast.For{ForPos: x.ForPos, Init: init, Cond: c, Post: post, Body: body}
+	case *ast.ForEach:
+		out = &ast.ForEach{ForPos: x.ForPos, Item: x.Item, Index: x.Index, Array: in.value(x.Array, &pre), Cond: in.value(x.Cond, &pre), Body: in.Block(x.Body)}
+	case *ast.Raise:
+		out = &ast.Raise{RaisePos: x.RaisePos, Event: x.Event, Args: in.args(x.Args, &pre), ID: x.ID, Platform: x.Platform}
+	case *ast.Send:
+		out = &ast.Send{SendPos: x.SendPos, Event: x.Event, Args: in.args(x.Args, &pre), Target: x.Target, Delay: in.value(x.Delay, &pre), ID: x.ID, From: x.From}
+	case *ast.Assume:
+		out = &ast.Assume{AssumePos: x.AssumePos, Cond: in.value(x.Cond, &pre)}
+	case *ast.Bound:
+		out = &ast.Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: in.value(x.Cond, &pre)}
 	default: // IncDec, Cancel, and the FuncDecl and Return the checker refuses here
 		out = s
 	}
 	return append(pre, out)
 }
 
-func blockOf(ss []Stmt) Stmt {
+func blockOf(ss []ast.Stmt) ast.Stmt {
 	if len(ss) == 1 {
 		return ss[0]
 	}
-	return &Block{Lbrace: ss[len(ss)-1].Pos(), Stmts: ss}
+	return &ast.Block{Lbrace: ss[len(ss)-1].Pos(), Stmts: ss}
 }
 
-func (in *Inliner) args(args []*Arg, pre *[]Stmt) []*Arg {
+func (in *Inliner) args(args []*ast.Arg, pre *[]ast.Stmt) []*ast.Arg {
 	if args == nil {
 		return nil
 	}
-	out := make([]*Arg, len(args))
+	out := make([]*ast.Arg, len(args))
 	for i, a := range args {
-		out[i] = &Arg{NamePos: a.NamePos, Name: a.Name, Value: in.value(a.Value, pre)}
+		out[i] = &ast.Arg{NamePos: a.NamePos, Name: a.Name, Value: in.value(a.Value, pre)}
 	}
 	return out
 }
@@ -283,40 +291,40 @@ func (in *Inliner) errorf(pos source.Pos, format string, args ...any) {
 // parameters as they are, so that the errors of a function no code calls
 // are reported too.
 func (in *Inliner) Declared() {
-	fs := make([]*FuncDecl, 0, len(in.Funcs))
+	fs := make([]*ast.FuncDecl, 0, len(in.Funcs))
 	for _, f := range in.Funcs {
 		fs = append(fs, f)
 	}
 	sort.Slice(fs, func(i, j int) bool { return fs[i].FuncPos < fs[j].FuncPos })
 	for _, f := range fs {
-		args := make([]Expr, len(f.Params))
+		args := make([]ast.Expr, len(f.Params))
 		for i, p := range f.Params {
 			args[i] = p
 		}
-		in.Expr(&Call{FunPos: f.FuncPos, Fun: f.Name.Name, Args: args})
+		in.Expr(&ast.Call{FunPos: f.FuncPos, Fun: f.Name.Name, Args: args})
 	}
 }
 
 // truth returns c as a bool condition (ECMAScript's truthiness).
-func truth(c Expr) Expr {
+func truth(c ast.Expr) ast.Expr {
 	switch x := c.(type) {
-	case *BoolLit:
+	case *ast.BoolLit:
 		return c
-	case *Unary:
-		if x.Op == NOT {
+	case *ast.Unary:
+		if x.Op == ast.NOT {
 			return c
 		}
-	case *Binary:
+	case *ast.Binary:
 		switch x.Op {
-		case LAND, LOR, EQL, NEQ, LSS, LEQ, GTR, GEQ:
+		case ast.LAND, ast.LOR, ast.EQL, ast.NEQ, ast.LSS, ast.LEQ, ast.GTR, ast.GEQ:
 			return c
 		}
 	}
-	return &Cond{Cond: c, Question: c.Pos(), Then: &BoolLit{ValuePos: c.Pos(), Value: true}, Else: &BoolLit{ValuePos: c.Pos()}}
+	return &ast.Cond{Cond: c, Question: c.Pos(), Then: &ast.BoolLit{ValuePos: c.Pos(), Value: true}, Else: &ast.BoolLit{ValuePos: c.Pos()}}
 }
 
 // andPC is pc && c, where a nil pc is true.
-func andPC(pc, c Expr) Expr {
+func andPC(pc, c ast.Expr) ast.Expr {
 	if pc == nil {
 		return c
 	}
@@ -327,53 +335,53 @@ func andPC(pc, c Expr) Expr {
 // function being translated to their values; pc is the condition under
 // which e is evaluated (nil: always), which a call that meets CallBound
 // records.
-func (in *Inliner) expr(e Expr, env map[string]Expr, pc Expr) Expr {
+func (in *Inliner) expr(e ast.Expr, env map[string]ast.Expr, pc ast.Expr) ast.Expr {
 	switch x := e.(type) {
 	case nil:
 		return nil
-	case *Ident:
+	case *ast.Ident:
 		if v, ok := env[x.Name]; ok {
 			return in.dup(v, x.NamePos)
 		}
 		return x
-	case *Cond:
+	case *ast.Cond:
 		c := in.expr(x.Cond, env, pc)
 		t := truth(c)
-		return &Cond{Cond: c, Question: x.Question, Then: in.expr(x.Then, env, andPC(pc, t)), Else: in.expr(x.Else, env, andPC(pc, not(t)))}
-	case *Binary:
-		if x.Op == LAND || x.Op == LOR {
+		return &ast.Cond{Cond: c, Question: x.Question, Then: in.expr(x.Then, env, andPC(pc, t)), Else: in.expr(x.Else, env, andPC(pc, not(t)))}
+	case *ast.Binary:
+		if x.Op == ast.LAND || x.Op == ast.LOR {
 			l := in.expr(x.X, env, pc)
 			t := truth(l)
-			if x.Op == LOR {
+			if x.Op == ast.LOR {
 				t = not(t)
 			}
-			return &Binary{X: l, OpPos: x.OpPos, Op: x.Op, Y: in.expr(x.Y, env, andPC(pc, t))}
+			return &ast.Binary{X: l, OpPos: x.OpPos, Op: x.Op, Y: in.expr(x.Y, env, andPC(pc, t))}
 		}
-	case *Call:
-		args := make([]Expr, len(x.Args))
+	case *ast.Call:
+		args := make([]ast.Expr, len(x.Args))
 		for i, a := range x.Args {
 			args[i] = in.expr(a, env, pc)
 		}
 		return in.call(x, args, pc)
 	}
-	return mapExpr(e, func(c Expr) Expr { return in.expr(c, env, pc) })
+	return ast.MapExpr(e, func(c ast.Expr) ast.Expr { return in.expr(c, env, pc) })
 }
 
 // call returns the inlined call x with the inlined arguments args.
-func (in *Inliner) call(x *Call, args []Expr, pc Expr) Expr {
-	keep := &Call{FunPos: x.FunPos, Fun: x.Fun, Args: args} // for the checker to refuse
+func (in *Inliner) call(x *ast.Call, args []ast.Expr, pc ast.Expr) ast.Expr {
+	keep := &ast.Call{FunPos: x.FunPos, Fun: x.Fun, Args: args} // for the checker to refuse
 	if sig, ok := in.Externals[x.Fun]; ok {
 		if len(args) != len(sig.Params) {
 			in.errorf(x.FunPos, "call of %s with %d arguments: its setbot:function declares %d parameters", x.Fun, len(args), len(sig.Params))
 			return keep
 		}
-		return &External{FunPos: x.FunPos, Fun: x.Fun, Args: args, Params: sig.Params, Result: sig.Result}
+		return &ast.External{FunPos: x.FunPos, Fun: x.Fun, Args: args, Params: sig.Params, Result: sig.Result}
 	}
 	f, ok := in.Funcs[x.Fun]
 	if !ok {
 		if v, ok := in.builtin(x, args); ok {
 			if v == nil { // reported
-				return &IntLit{ValuePos: x.FunPos}
+				return &ast.IntLit{ValuePos: x.FunPos}
 			}
 			return v
 		}
@@ -383,12 +391,12 @@ func (in *Inliner) call(x *Call, args []Expr, pc Expr) Expr {
 		in.errorf(x.FunPos, "call of %s with %d arguments: it is declared with %d parameters", x.Fun, len(args), len(f.Params))
 		return keep
 	}
-	env := make(map[string]Expr, len(f.Params))
+	env := make(map[string]ast.Expr, len(f.Params))
 	for i, p := range f.Params {
 		if i < len(args) {
 			env[p.Name] = args[i]
 		} else {
-			env[p.Name] = &Absent{ValuePos: x.FunPos} // a missing argument is undefined
+			env[p.Name] = &ast.Absent{ValuePos: x.FunPos} // a missing argument is undefined
 		}
 	}
 	if in.depth >= in.Limit() {
@@ -406,9 +414,9 @@ func (in *Inliner) call(x *Call, args []Expr, pc Expr) Expr {
 	return v
 }
 
-func truthOr(pc Expr) Expr {
+func truthOr(pc ast.Expr) ast.Expr {
 	if pc == nil {
-		return &BoolLit{Value: true}
+		return &ast.BoolLit{Value: true}
 	}
 	return pc
 }
@@ -416,20 +424,20 @@ func truthOr(pc Expr) Expr {
 // baseCase returns the value of f's first return that calls no function,
 // with the parameters bound by env: a value of f's type that stands for a
 // call nested too deep.
-func (in *Inliner) baseCase(f *FuncDecl, env map[string]Expr, pos source.Pos) Expr {
-	var v Expr
-	Inspect(f.Body, func(n Node) bool {
-		if r, ok := n.(*Return); ok && v == nil && r.Value != nil {
+func (in *Inliner) baseCase(f *ast.FuncDecl, env map[string]ast.Expr, pos source.Pos) ast.Expr {
+	var v ast.Expr
+	ast.Inspect(f.Body, func(n ast.Node) bool {
+		if r, ok := n.(*ast.Return); ok && v == nil && r.Value != nil {
 			v = callFree(r.Value)
 		}
 		return v == nil
 	})
 	if v == nil {
 		in.errorf(f.FuncPos, "function %s never returns without calling a function: setbot inlines calls %d deep; give it a base case", f.Name.Name, in.Limit())
-		return &IntLit{ValuePos: pos}
+		return &ast.IntLit{ValuePos: pos}
 	}
-	return RewriteExpr(v, func(e Expr) Expr {
-		if id, ok := e.(*Ident); ok {
+	return ast.RewriteExpr(v, func(e ast.Expr) ast.Expr {
+		if id, ok := e.(*ast.Ident); ok {
 			if a, ok := env[id.Name]; ok {
 				return a
 			}
@@ -440,11 +448,11 @@ func (in *Inliner) baseCase(f *FuncDecl, env map[string]Expr, pos source.Pos) Ex
 
 // callFree returns e when it calls no function, or a branch of e's ?:
 // that calls none, or nil.
-func callFree(e Expr) Expr {
+func callFree(e ast.Expr) ast.Expr {
 	if !HasCalls(e) {
 		return e
 	}
-	if c, ok := e.(*Cond); ok {
+	if c, ok := e.(*ast.Cond); ok {
 		if v := callFree(c.Then); v != nil {
 			return v
 		}
@@ -457,11 +465,11 @@ func callFree(e Expr) Expr {
 // translates those by continuing each path with the rest of the body,
 // which keeps a loop's unfolding linear in the iterations (exec's merging
 // of the values after an if would double them at each iteration).
-func hasReturnOrLoop(s Stmt) bool {
+func hasReturnOrLoop(s ast.Stmt) bool {
 	found := false
-	Inspect(s, func(n Node) bool {
+	ast.Inspect(s, func(n ast.Node) bool {
 		switch n.(type) {
-		case *Return, *While, *For:
+		case *ast.Return, *ast.While, *ast.For:
 			found = true
 		}
 		return !found
@@ -469,8 +477,8 @@ func hasReturnOrLoop(s Stmt) bool {
 	return found
 }
 
-func copyEnv(env map[string]Expr) map[string]Expr {
-	c := make(map[string]Expr, len(env))
+func copyEnv(env map[string]ast.Expr) map[string]ast.Expr {
+	c := make(map[string]ast.Expr, len(env))
 	for k, v := range env {
 		c[k] = v
 	}
@@ -479,40 +487,40 @@ func copyEnv(env map[string]Expr) map[string]Expr {
 
 // merge returns the values after an if that assigns without returning:
 // cond ? then's : else's.
-func merge(cond Expr, then, els map[string]Expr, pos source.Pos) map[string]Expr {
-	out := make(map[string]Expr, len(then))
+func merge(cond ast.Expr, then, els map[string]ast.Expr, pos source.Pos) map[string]ast.Expr {
+	out := make(map[string]ast.Expr, len(then))
 	for k, tv := range then {
 		ev, ok := els[k]
 		if !ok {
-			ev = &Absent{ValuePos: pos}
+			ev = &ast.Absent{ValuePos: pos}
 		}
-		if Equal(tv, ev) {
+		if ast.Equal(tv, ev) {
 			out[k] = tv
 			continue
 		}
-		out[k] = &Cond{Cond: cond, Question: pos, Then: tv, Else: ev}
+		out[k] = &ast.Cond{Cond: cond, Question: pos, Then: tv, Else: ev}
 	}
 	for k, ev := range els {
 		if _, ok := then[k]; !ok {
-			out[k] = &Cond{Cond: cond, Question: pos, Then: &Absent{ValuePos: pos}, Else: ev}
+			out[k] = &ast.Cond{Cond: cond, Question: pos, Then: &ast.Absent{ValuePos: pos}, Else: ev}
 		}
 	}
 	return out
 }
 
-func bodyOf(s Stmt) []Stmt {
+func bodyOf(s ast.Stmt) []ast.Stmt {
 	switch x := s.(type) {
 	case nil:
 		return nil
-	case *Block:
+	case *ast.Block:
 		return x.Stmts
 	}
-	return []Stmt{s}
+	return []ast.Stmt{s}
 }
 
 // run translates stmts, the rest of a function body, into the value the
 // function returns (undefined when it ends without a return).
-func (in *Inliner) run(stmts []Stmt, env map[string]Expr, pc Expr) Expr {
+func (in *Inliner) run(stmts []ast.Stmt, env map[string]ast.Expr, pc ast.Expr) ast.Expr {
 	for i, s := range stmts {
 		rest := stmts[i+1:]
 		// Every path through the body is translated on its own: count
@@ -522,57 +530,57 @@ func (in *Inliner) run(stmts []Stmt, env map[string]Expr, pc Expr) Expr {
 			in.errorf(s.Pos(), "function %s has too many paths to inline (more than %d statements translated): split it, or compute in steps", in.fn, MaxInlined)
 		}
 		if in.big {
-			return &IntLit{ValuePos: s.Pos()}
+			return &ast.IntLit{ValuePos: s.Pos()}
 		}
 		if !hasReturnOrLoop(s) {
 			in.exec(s, env, pc)
 			continue
 		}
 		switch x := s.(type) {
-		case *Return:
+		case *ast.Return:
 			if x.Value == nil {
-				return &Absent{ValuePos: x.ReturnPos}
+				return &ast.Absent{ValuePos: x.ReturnPos}
 			}
 			return in.expr(x.Value, env, pc)
-		case *Block:
+		case *ast.Block:
 			return in.run(append(slices.Clone(x.Stmts), rest...), env, pc)
-		case *If:
+		case *ast.If:
 			c := in.expr(x.Cond, env, pc)
 			t := truth(c)
 			then := in.run(append(slices.Clone(x.Then.Stmts), rest...), copyEnv(env), andPC(pc, t))
 			els := in.run(append(slices.Clone(bodyOf(x.Else)), rest...), copyEnv(env), andPC(pc, not(t)))
-			return &Cond{Cond: c, Question: x.IfPos, Then: then, Else: els}
-		case *While:
+			return &ast.Cond{Cond: c, Question: x.IfPos, Then: then, Else: els}
+		case *ast.While:
 			if _, ok := in.iters[x]; ok {
 				return in.unfold(x, rest, env, pc)
 			}
-			return in.run(append([]Stmt{in.loop(x.WhilePos, x.Cond, x.Body, 0)}, rest...), env, pc)
-		case *For:
+			return in.run(append([]ast.Stmt{in.loop(x.WhilePos, x.Cond, x.Body, 0)}, rest...), env, pc)
+		case *ast.For:
 			if x.Init != nil {
 				in.exec(x.Init, env, pc)
 			}
 			// for (init; cond; post) body is init; while (cond) { body; post }.
-			body := &Block{Lbrace: x.Body.Lbrace, Stmts: append(slices.Clone(x.Body.Stmts), bodyOf(x.Post)...)}
-			return in.run(append([]Stmt{in.loop(x.ForPos, x.Cond, body, 0)}, rest...), env, pc)
+			body := &ast.Block{Lbrace: x.Body.Lbrace, Stmts: append(slices.Clone(x.Body.Stmts), bodyOf(x.Post)...)}
+			return in.run(append([]ast.Stmt{in.loop(x.ForPos, x.Cond, body, 0)}, rest...), env, pc)
 		default:
 			in.errorf(s.Pos(), "a return is allowed in a function only in its body, if, else, while and for")
-			return &Absent{ValuePos: s.Pos()}
+			return &ast.Absent{ValuePos: s.Pos()}
 		}
 	}
 	pos := source.NoPos
 	if len(stmts) > 0 {
 		pos = stmts[len(stmts)-1].Pos()
 	}
-	return &Absent{ValuePos: pos}
+	return &ast.Absent{ValuePos: pos}
 }
 
 // loop is a loop of a function body as run unfolds it: while (cond) body
 // in its iter-th iteration.
-func (in *Inliner) loop(pos source.Pos, cond Expr, body *Block, iter int) *While {
+func (in *Inliner) loop(pos source.Pos, cond ast.Expr, body *ast.Block, iter int) *ast.While {
 	if in.iters == nil {
-		in.iters = make(map[*While]int)
+		in.iters = make(map[*ast.While]int)
 	}
-	w := &While{WhilePos: pos, Cond: cond, Body: body}
+	w := &ast.While{WhilePos: pos, Cond: cond, Body: body}
 	in.iters[w] = iter
 	return w
 }
@@ -580,12 +588,12 @@ func (in *Inliner) loop(pos source.Pos, cond Expr, body *Block, iter int) *While
 // unfold translates a loop of run's in its iteration in.iters[x],
 // followed by rest: while (cond) body is if (cond) { body; while (cond)
 // body }, the inner loop in the next iteration, until the bound.
-func (in *Inliner) unfold(x *While, rest []Stmt, env map[string]Expr, pc Expr) Expr {
-	c := Expr(&BoolLit{ValuePos: x.WhilePos, Value: true})
+func (in *Inliner) unfold(x *ast.While, rest []ast.Stmt, env map[string]ast.Expr, pc ast.Expr) ast.Expr {
+	c := ast.Expr(&ast.BoolLit{ValuePos: x.WhilePos, Value: true})
 	if x.Cond != nil {
 		c = truth(in.expr(x.Cond, env, pc))
 	}
-	if b, ok := Simplify(c).(*BoolLit); ok && !b.Value {
+	if b, ok := Simplify(c).(*ast.BoolLit); ok && !b.Value {
 		return in.run(rest, env, pc)
 	}
 	if in.iters[x] >= in.Limit() {
@@ -595,49 +603,49 @@ func (in *Inliner) unfold(x *While, rest []Stmt, env map[string]Expr, pc Expr) E
 	next := in.loop(x.WhilePos, x.Cond, x.Body, in.iters[x]+1)
 	then := in.run(append(append(slices.Clone(x.Body.Stmts), next), rest...), copyEnv(env), andPC(pc, c))
 	els := in.run(rest, copyEnv(env), andPC(pc, not(c)))
-	return &Cond{Cond: c, Question: x.WhilePos, Then: then, Else: els}
+	return &ast.Cond{Cond: c, Question: x.WhilePos, Then: then, Else: els}
 }
 
 // exec translates s, a statement of a function body without return or
 // loop, into its effect on env.
-func (in *Inliner) exec(s Stmt, env map[string]Expr, pc Expr) {
+func (in *Inliner) exec(s ast.Stmt, env map[string]ast.Expr, pc ast.Expr) {
 	switch x := s.(type) {
-	case *Block:
+	case *ast.Block:
 		for _, t := range x.Stmts {
 			in.exec(t, env, pc)
 		}
-	case *Decl:
+	case *ast.Decl:
 		switch {
 		case x.Value != nil:
 			env[x.Name.Name] = in.expr(x.Value, env, pc)
-		case x.Type.Kind != Invalid:
+		case x.Type.Kind != ast.Invalid:
 			env[x.Name.Name] = ZeroValue(x.Type.Kind, x.DeclPos)
 		default:
-			env[x.Name.Name] = &Absent{ValuePos: x.DeclPos}
+			env[x.Name.Name] = &ast.Absent{ValuePos: x.DeclPos}
 		}
-	case *Assign:
+	case *ast.Assign:
 		name := x.Target.Name
 		if _, local := env[name]; !local || x.Path != nil {
-			in.errorf(x.Target.NamePos, "function %s assigns %s, which is not one of its parameters or locals: a function returns what it computes; return the value and assign it where %s is called", in.fn, ExprString(&Ident{Name: name}), in.fn)
+			in.errorf(x.Target.NamePos, "function %s assigns %s, which is not one of its parameters or locals: a function returns what it computes; return the value and assign it where %s is called", in.fn, printer.ExprString(&ast.Ident{Name: name}), in.fn)
 			return
 		}
 		v := in.expr(x.Value, env, pc)
 		if op, ok := assignOps[x.Op]; ok {
-			v = &Binary{X: env[name], OpPos: x.OpPos, Op: op, Y: v}
+			v = &ast.Binary{X: env[name], OpPos: x.OpPos, Op: op, Y: v}
 		}
 		env[name] = v
-	case *IncDec:
+	case *ast.IncDec:
 		name := x.Target.Name
 		if _, local := env[name]; !local || x.Path != nil {
 			in.errorf(x.Target.NamePos, "function %s changes %s, which is not one of its parameters or locals: a function returns what it computes; return the value and assign it where %s is called", in.fn, name, in.fn)
 			return
 		}
-		op := ADD
-		if x.Op == DEC {
-			op = SUB
+		op := ast.ADD
+		if x.Op == ast.DEC {
+			op = ast.SUB
 		}
-		env[name] = &Binary{X: env[name], OpPos: x.OpPos, Op: op, Y: &IntLit{ValuePos: x.OpPos, Value: 1}}
-	case *If:
+		env[name] = &ast.Binary{X: env[name], OpPos: x.OpPos, Op: op, Y: &ast.IntLit{ValuePos: x.OpPos, Value: 1}}
+	case *ast.If:
 		c := in.expr(x.Cond, env, pc)
 		t := truth(c)
 		then, els := copyEnv(env), copyEnv(env)
@@ -656,33 +664,29 @@ func (in *Inliner) exec(s Stmt, env map[string]Expr, pc Expr) {
 	}
 }
 
-var assignOps = map[Token]Token{ADD_ASSIGN: ADD, SUB_ASSIGN: SUB, MUL_ASSIGN: MUL, QUO_ASSIGN: QUO, REM_ASSIGN: REM}
+var assignOps = map[ast.Token]ast.Token{ast.ADD_ASSIGN: ast.ADD, ast.SUB_ASSIGN: ast.SUB, ast.MUL_ASSIGN: ast.MUL, ast.QUO_ASSIGN: ast.QUO, ast.REM_ASSIGN: ast.REM}
 
-func stmtWord(s Stmt) string {
+func stmtWord(s ast.Stmt) string {
 	switch s.(type) {
-	case *Raise:
+	case *ast.Raise:
 		return "raise"
-	case *Send:
+	case *ast.Send:
 		return "send"
-	case *Cancel:
+	case *ast.Cancel:
 		return "cancel"
-	case *ForEach:
+	case *ast.ForEach:
 		return "foreach"
-	case *FuncDecl:
+	case *ast.FuncDecl:
 		return "a nested function declaration"
 	}
 	return fmt.Sprintf("%T", s)
 }
 
-// Rounding are the built-ins that round a number to an integer. On an int
-// they are the int itself; the checker refuses them on a decimal.
-var Rounding = map[string]bool{"Math.floor": true, "Math.ceil": true, "Math.round": true, "Math.trunc": true}
-
 // builtin returns the expression that computes the built-in call x with
 // the arguments args, and whether x is one the inliner expands.
-func (in *Inliner) builtin(x *Call, args []Expr) (Expr, bool) {
+func (in *Inliner) builtin(x *ast.Call, args []ast.Expr) (ast.Expr, bool) {
 	pos := x.FunPos
-	dup := func(e Expr) Expr { return in.dup(e, pos) }
+	dup := func(e ast.Expr) ast.Expr { return in.dup(e, pos) }
 	arity := func(n int) bool {
 		if len(args) != n {
 			in.errorf(pos, "call of %s with %d arguments: setbot models it with %d", x.Fun, len(args), n)
@@ -690,24 +694,26 @@ func (in *Inliner) builtin(x *Call, args []Expr) (Expr, bool) {
 		}
 		return true
 	}
-	lit := func(v int64) Expr { return &IntLit{ValuePos: pos, Value: v} }
-	cmp := func(a Expr, op Token, b Expr) Expr { return &Binary{X: a, OpPos: pos, Op: op, Y: b} }
-	cond := func(c, t, e Expr) Expr { return &Cond{Cond: c, Question: pos, Then: t, Else: e} }
+	lit := func(v int64) ast.Expr { return &ast.IntLit{ValuePos: pos, Value: v} }
+	cmp := func(a ast.Expr, op ast.Token, b ast.Expr) ast.Expr {
+		return &ast.Binary{X: a, OpPos: pos, Op: op, Y: b}
+	}
+	cond := func(c, t, e ast.Expr) ast.Expr { return &ast.Cond{Cond: c, Question: pos, Then: t, Else: e} }
 	switch x.Fun {
 	case "Math.abs":
 		if !arity(1) {
 			return nil, true
 		}
 		a := args[0]
-		return cond(cmp(a, LSS, lit(0)), &Unary{OpPos: pos, Op: SUB, X: dup(a)}, dup(a)), true
+		return cond(cmp(a, ast.LSS, lit(0)), &ast.Unary{OpPos: pos, Op: ast.SUB, X: dup(a)}, dup(a)), true
 	case "Math.min", "Math.max":
 		if len(args) == 0 {
 			in.errorf(pos, "call of %s without arguments: its value is an infinity, which setbot does not model; pass at least one number", x.Fun)
 			return nil, true
 		}
-		op := LSS
+		op := ast.LSS
 		if x.Fun == "Math.max" {
-			op = GTR
+			op = ast.GTR
 		}
 		m := args[0]
 		for _, b := range args[1:] {
@@ -719,14 +725,14 @@ func (in *Inliner) builtin(x *Call, args []Expr) (Expr, bool) {
 			return nil, true
 		}
 		a := args[0]
-		return cond(cmp(a, GTR, lit(0)), lit(1), cond(cmp(dup(a), LSS, lit(0)), lit(-1), lit(0))), true
+		return cond(cmp(a, ast.GTR, lit(0)), lit(1), cond(cmp(dup(a), ast.LSS, lit(0)), lit(-1), lit(0))), true
 	case "Math.pow":
 		if !arity(2) {
 			return nil, true
 		}
-		n, ok := Simplify(args[1]).(*IntLit)
+		n, ok := Simplify(args[1]).(*ast.IntLit)
 		if !ok || n.Value < 0 || n.Value > 64 {
-			in.errorf(pos, "call of Math.pow with exponent %s: setbot models Math.pow with a constant exponent from 0 to 64; multiply it out otherwise", ExprString(args[1]))
+			in.errorf(pos, "call of Math.pow with exponent %s: setbot models Math.pow with a constant exponent from 0 to 64; multiply it out otherwise", printer.ExprString(args[1]))
 			return nil, true
 		}
 		if n.Value == 0 {
@@ -734,14 +740,32 @@ func (in *Inliner) builtin(x *Call, args []Expr) (Expr, bool) {
 		}
 		p := args[0]
 		for i := int64(1); i < n.Value; i++ {
-			p = cmp(p, MUL, dup(args[0]))
+			p = cmp(p, ast.MUL, dup(args[0]))
 		}
 		return p, true
 	case "Boolean":
 		if !arity(1) {
 			return nil, true
 		}
-		return cond(args[0], &BoolLit{ValuePos: pos, Value: true}, &BoolLit{ValuePos: pos}), true
+		return cond(args[0], &ast.BoolLit{ValuePos: pos, Value: true}, &ast.BoolLit{ValuePos: pos}), true
 	}
 	return nil, false
+}
+
+// hostFunctionCall returns the output that the call statement d makes when
+// it calls a function the inliner does not know (a plain name, not a
+// built-in), or nil.
+func (in *Inliner) hostFunctionCall(d *ast.Decl) ast.Stmt {
+	c, ok := d.Value.(*ast.Call)
+	if !ok || !strings.HasPrefix(d.Name.Name, parser.CallStmtPrefix) || !in.isHost(c.Fun) {
+		return nil
+	}
+	if _, err := strconv.Atoi(strings.TrimPrefix(d.Name.Name, parser.CallStmtPrefix)); err != nil {
+		return nil
+	}
+	args := make([]*ast.Arg, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = &ast.Arg{NamePos: a.Pos(), Name: "arg" + strconv.Itoa(i), Value: a}
+	}
+	return &ast.Send{SendPos: c.FunPos, Event: c.Fun, Args: args, Target: parser.HostTarget}
 }

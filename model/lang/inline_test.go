@@ -6,19 +6,25 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model/source"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/parser"
 )
 
 // inliner parses the functions of src, as a <script> declares them.
 func inliner(t *testing.T, src string) *Inliner {
 	t.Helper()
 	fset := source.NewFileSet()
-	b, errs := ParseStmts(NewSnippet(fset.AddFile("s.js", []byte(src)), src))
+	b, errs := parser.ParseStmts(parser.NewSnippet(fset.AddFile("s.js", []byte(src)), src))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	in := &Inliner{Funcs: map[string]*FuncDecl{}, Fset: fset}
+	in := &Inliner{Funcs: map[string]*ast.FuncDecl{}, Fset: fset}
 	for _, s := range b.Stmts {
-		f := s.(*FuncDecl)
+		f := s.(*ast.FuncDecl)
 		in.Funcs[f.Name.Name] = f
 	}
 	return in
@@ -54,7 +60,7 @@ function none() { }
 		{"tri(n)", "", true},
 	}
 	for _, tc := range tests {
-		e, errs := ParseExpr(NewSnippet(source.NewFileSet().AddFile("e.js", []byte(tc.call)), tc.call))
+		e, errs := parser.ParseExpr(parser.NewSnippet(source.NewFileSet().AddFile("e.js", []byte(tc.call)), tc.call))
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
@@ -65,7 +71,7 @@ function none() { }
 		if (over != nil) != tc.over {
 			t.Errorf("%s: bound condition %v, want one: %v", tc.call, over, tc.over)
 		}
-		if got := ExprString(Simplify(v)); tc.want != "" && got != tc.want {
+		if got := printer.ExprString(Simplify(v)); tc.want != "" && got != tc.want {
 			t.Errorf("%s = %s, want %s", tc.call, got, tc.want)
 		}
 	}
@@ -85,7 +91,7 @@ function loop(n) { return loop(n); }
 		"loop(1)":      "s.js:5:1: function loop never returns without calling a function",
 	} {
 		in.Errs = nil
-		e, _ := ParseExpr(NewSnippet(in.Fset.AddFile("e.js", []byte(call)), call))
+		e, _ := parser.ParseExpr(parser.NewSnippet(in.Fset.AddFile("e.js", []byte(call)), call))
 		in.Expr(e)
 		if len(in.Errs) == 0 {
 			t.Errorf("%s: no error", call)
@@ -109,7 +115,7 @@ func TestInlineGrowthBounded(t *testing.T) {
 		strings.Repeat("twice(", 40) + "x" + strings.Repeat(")", 40),
 	} {
 		in.Errs = nil
-		e, errs := ParseExpr(NewSnippet(in.Fset.AddFile("e.js", []byte(call)), call))
+		e, errs := parser.ParseExpr(parser.NewSnippet(in.Fset.AddFile("e.js", []byte(call)), call))
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
@@ -124,7 +130,7 @@ func TestInlineGrowthBounded(t *testing.T) {
 // makes an expression deeper than any text of the model; the inliner
 // refuses it at the call with the depth limit's message.
 func TestInlineDeepens(t *testing.T) {
-	body := "a" + strings.Repeat(" + 1", MaxNesting*2/3)
+	body := "a" + strings.Repeat(" + 1", ast.MaxNesting*2/3)
 	in := inliner(t, "function f(a) { return "+body+"; }")
 	for _, tc := range []struct {
 		call string
@@ -135,19 +141,19 @@ func TestInlineDeepens(t *testing.T) {
 	} {
 		fset := source.NewFileSet()
 		in.Fset, in.Errs = fset, nil
-		e, errs := ParseExpr(NewSnippet(fset.AddFile("e.js", []byte(tc.call)), tc.call))
+		e, errs := parser.ParseExpr(parser.NewSnippet(fset.AddFile("e.js", []byte(tc.call)), tc.call))
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
 		v, _ := in.Expr(e)
 		want := ""
 		if tc.err {
-			want = fmt.Sprintf("e.js:1:1: expression nested more than %d deep once its calls are inlined: compute the value in steps, in locals", MaxNesting)
+			want = fmt.Sprintf("e.js:1:1: expression nested more than %d deep once its calls are inlined: compute the value in steps, in locals", ast.MaxNesting)
 		}
 		if got := errText(in.Errs); got != want {
 			t.Errorf("%s: errors %q, want %q", tc.call, got, want)
 		}
-		if lim := overLimit(v, MaxInlined); lim != nil {
+		if lim := ast.OverLimit(v, MaxInlined); lim != nil {
 			t.Errorf("%s: the inlined tree exceeds the limits: %s", tc.call, lim)
 		}
 	}

@@ -1,14 +1,17 @@
 package lang
 
 import "testing"
+import "github.com/setbot/setbot/model/lang/ast"
+import "github.com/setbot/setbot/model/lang/printer"
+import "github.com/setbot/setbot/model/lang/parser"
 
 // lowerEnv adds to testEnv u (int|undefined), n (undefined alone) and s
 // (string), and their tags.
 func lowerEnv() *Env {
 	env := testEnv()
-	env.Vars["u"] = IntType.OrAbsent()
-	env.Vars["n"] = UndefType
-	env.Vars["s"] = StringType
+	env.Vars["u"] = ast.IntType.OrAbsent()
+	env.Vars["n"] = ast.UndefType
+	env.Vars["s"] = ast.StringType
 	return env
 }
 
@@ -48,13 +51,13 @@ func TestLowerExpr(t *testing.T) {
 		{"_event && !_event", "_event && !_event"},
 	}
 	for _, tt := range tests {
-		e, info, errs := checkExpr(t, lowerEnv(), tt.src, Invalid)
+		e, info, errs := checkExpr(t, lowerEnv(), tt.src, ast.Invalid)
 		if errs != "" {
 			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
 			continue
 		}
-		cond := info.Types[e].Kind != String // a condition unless it is a string
-		if got := ExprString(LowerExpr(e, info, cond)); got != tt.want {
+		cond := info.Types[e].Kind != ast.String // a condition unless it is a string
+		if got := printer.ExprString(LowerExpr(e, info, cond)); got != tt.want {
 			t.Errorf("LowerExpr(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
@@ -78,7 +81,7 @@ func TestLowerBlock(t *testing.T) {
 			t.Errorf("CheckBlock(%q): %s", tt.src, errs)
 			continue
 		}
-		if got := BlockString(LowerBlock(b, info)); got != tt.want {
+		if got := printer.BlockString(LowerBlock(b, info)); got != tt.want {
 			t.Errorf("LowerBlock(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
@@ -87,8 +90,8 @@ func TestLowerBlock(t *testing.T) {
 func TestGlobalDecls(t *testing.T) {
 	src := "var a = 1; let z = 2; { var b = true } int r = 3"
 	b, _ := parseStmts(src)
-	isVar := func(name string) bool { return testEnv().Vars[name].Kind != Invalid }
-	got := BlockString(GlobalDecls(b, isVar))
+	isVar := func(name string) bool { return testEnv().Vars[name].Kind != ast.Invalid }
+	got := printer.BlockString(parser.GlobalDecls(b, isVar))
 	if want := "a = 1; var z = 2; { var b = true; } int r = 3;"; got != want {
 		t.Errorf("GlobalDecls(%q) = %s, want %s", src, got, want)
 	}

@@ -7,6 +7,10 @@ import (
 
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // Arrays and objects are lowered to scalars, so that the executors see
@@ -33,8 +37,8 @@ import (
 type Leaf struct {
 	Suffix string
 	Tag    bool
-	Of     Kind // a Mixed value's value of this kind (KindName), or Invalid
-	Type   Type
+	Of     ast.Kind // a Mixed value's value of this kind (KindName), or Invalid
+	Type   ast.Type
 }
 
 // Name returns the name of the leaf of the value called name.
@@ -42,47 +46,47 @@ func (f Leaf) Name(name string) string {
 	if f.Tag {
 		return AbsentName(name + f.Suffix)
 	}
-	if f.Of != Invalid {
-		return KindName(name+f.Suffix, f.Of)
+	if f.Of != ast.Invalid {
+		return ast.KindName(name+f.Suffix, f.Of)
 	}
 	return name + f.Suffix
 }
 
 // Leaves returns the scalar leaves of a value of type t, in a fixed order.
 // A type of kind Undef has an int placeholder for its value.
-func Leaves(t Type) []Leaf {
+func Leaves(t ast.Type) []Leaf {
 	var out []Leaf
-	var walk func(prefix string, t Type)
-	walk = func(prefix string, t Type) {
+	var walk func(prefix string, t ast.Type)
+	walk = func(prefix string, t ast.Type) {
 		switch t.Kind {
-		case Array:
-			out = append(out, Leaf{Suffix: prefix + ".length", Type: RangeType(int64(t.Comp.MinLen), int64(t.Comp.Len))})
+		case ast.Array:
+			out = append(out, Leaf{Suffix: prefix + ".length", Type: ast.RangeType(int64(t.Comp.MinLen), int64(t.Comp.Len))})
 			for k := 0; k < t.Comp.Len; k++ {
 				walk(prefix+"["+strconv.Itoa(k)+"]", t.Comp.Elem)
 			}
-		case Object:
+		case ast.Object:
 			for _, f := range t.Comp.Fields {
-				walk(prefix+FieldSuffix(f.Name), f.Type)
+				walk(prefix+printer.FieldSuffix(f.Name), f.Type)
 			}
-		case Mixed:
+		case ast.Mixed:
 			for _, k := range t.Kinds.List() {
-				out = append(out, Leaf{Suffix: prefix, Of: k, Type: Type{Kind: k}})
+				out = append(out, Leaf{Suffix: prefix, Of: k, Type: ast.Type{Kind: k}})
 			}
-			out = append(out, Leaf{Suffix: prefix, Tag: true, Type: MixedTagType(t)})
+			out = append(out, Leaf{Suffix: prefix, Tag: true, Type: ast.MixedTagType(t)})
 		default:
 			v := t
 			v.Absent = false
 			switch v.Kind {
-			case Undef, Invalid:
-				v = IntType
-			case EventRef:
-				v = RangeType(EventStale, EventCurrent)
-			case IOProcessorsRef:
-				v = RangeType(IOProcessorsID, IOProcessorsID)
+			case ast.Undef, ast.Invalid:
+				v = ast.IntType
+			case ast.EventRef:
+				v = ast.RangeType(EventStale, EventCurrent)
+			case ast.IOProcessorsRef:
+				v = ast.RangeType(IOProcessorsID, IOProcessorsID)
 			}
 			out = append(out, Leaf{Suffix: prefix, Type: v})
 			if t.MayBeAbsent() {
-				out = append(out, Leaf{Suffix: prefix, Tag: true, Type: AbsentType})
+				out = append(out, Leaf{Suffix: prefix, Tag: true, Type: ast.AbsentType})
 			}
 		}
 	}
@@ -104,7 +108,7 @@ func Unlower(leaves map[string]any) map[string]any {
 	root := &unlowered{}
 	for name, v := range leaves {
 		of, tag := AbsentOf(name)
-		of, kind := KindOf(of)
+		of, kind := ast.KindOf(of)
 		n := root
 		for _, seg := range splitLeafName(of) {
 			n = n.child(seg)
@@ -112,10 +116,10 @@ func Unlower(leaves map[string]any) map[string]any {
 		switch {
 		case tag:
 			n.tag, _ = v.(int64)
-		case kind != Invalid:
+		case kind != ast.Invalid:
 			n.kinds = n.kinds.With(kind)
 			if n.alts == nil {
-				n.alts = map[Kind]any{}
+				n.alts = map[ast.Kind]any{}
 			}
 			n.alts[kind] = v
 		default:
@@ -140,8 +144,8 @@ func EventData(args map[string]any) (any, bool) {
 		return nil, false
 	}
 	values := Unlower(args)
-	if _, whole := args[DataParam]; whole {
-		v, ok := values[DataParam]
+	if _, whole := args[ast.DataParam]; whole {
+		v, ok := values[ast.DataParam]
 		return v, ok
 	}
 	return values, true
@@ -156,8 +160,8 @@ type unlowered struct {
 	fields   map[string]*unlowered
 	elems    map[int]*unlowered
 	// A Mixed value's values, by kind (KindName).
-	kinds KindSet
-	alts  map[Kind]any
+	kinds ast.KindSet
+	alts  map[ast.Kind]any
 }
 
 // child returns the part seg (".f" or "[k]") of n, made on first use.
@@ -201,9 +205,9 @@ func (n *unlowered) build() (any, bool) {
 			}
 		}
 		return out, true
-	case n.tag == AbsentUndefined:
+	case n.tag == ast.AbsentUndefined:
 		return nil, false
-	case n.tag == AbsentNull:
+	case n.tag == ast.AbsentNull:
 		return nil, true
 	case n.alts != nil:
 		ks := n.kinds.List()
@@ -233,13 +237,13 @@ func splitLeafName(name string) []string {
 // possibly an array or object literal), checked with info, as constants:
 // the initial values of a variable's leaves. It returns nil when init is
 // not a constant.
-func LowerValue(init Expr, info *Info, t Type) []Expr {
+func LowerValue(init ast.Expr, info *Info, t ast.Type) []ast.Expr {
 	l := lowerer{info: info}
 	vec := l.vec(init, t)
 	for i, v := range vec {
 		v = Simplify(v)
 		switch v.(type) {
-		case *IntLit, *DecLit, *BoolLit, *StrLit:
+		case *ast.IntLit, *ast.DecLit, *ast.BoolLit, *ast.StrLit:
 		default:
 			return nil
 		}
@@ -250,23 +254,23 @@ func LowerValue(init Expr, info *Info, t Type) []Expr {
 
 // ZeroLeaves returns the leaves of a value of type t that is undefined (a
 // scalar) or empty (an array of no elements, an object of such fields).
-func ZeroLeaves(t Type, pos source.Pos) []Expr {
-	var out []Expr
+func ZeroLeaves(t ast.Type, pos source.Pos) []ast.Expr {
+	var out []ast.Expr
 	for _, f := range Leaves(t) {
 		out = append(out, zeroLeaf(f, pos))
 	}
 	return out
 }
 
-func zeroLeaf(f Leaf, pos source.Pos) Expr {
-	if f.Tag && !f.Type.Contains(AbsentUndefined) {
-		return &IntLit{ValuePos: pos, Value: f.Type.Hi} // a Mixed value of its first kind
+func zeroLeaf(f Leaf, pos source.Pos) ast.Expr {
+	if f.Tag && !f.Type.Contains(ast.AbsentUndefined) {
+		return &ast.IntLit{ValuePos: pos, Value: f.Type.Hi} // a Mixed value of its first kind
 	}
 	if f.Tag {
-		return &IntLit{ValuePos: pos, Value: AbsentUndefined}
+		return &ast.IntLit{ValuePos: pos, Value: ast.AbsentUndefined}
 	}
-	if f.Type.Kind == Int && f.Type.Ranged && !f.Type.Contains(0) {
-		return &IntLit{ValuePos: pos, Value: f.Type.Lo}
+	if f.Type.Kind == ast.Int && f.Type.Ranged && !f.Type.Contains(0) {
+		return &ast.IntLit{ValuePos: pos, Value: f.Type.Lo}
 	}
 	return ZeroValue(f.Type.Kind, pos)
 }
@@ -274,28 +278,28 @@ func zeroLeaf(f Leaf, pos source.Pos) Expr {
 // part is one leaf of a lowered value and its expression.
 type part struct {
 	leaf Leaf
-	x    Expr
+	x    ast.Expr
 }
 
 // parts lowers e to the leaves of its own type.
-func (l *lowerer) parts(e Expr) []part {
+func (l *lowerer) parts(e ast.Expr) []part {
 	e = l.fold(e)
 	t := l.typ(e)
 	pos := e.Pos()
 	leaves := Leaves(t)
-	byName := func(name func(string) Expr, root string) []part {
+	byName := func(name func(string) ast.Expr, root string) []part {
 		out := make([]part, len(leaves))
 		for i, f := range leaves {
 			out[i] = part{f, name(f.Name(root))}
 		}
 		return out
 	}
-	if t.Kind == Mixed {
+	if t.Kind == ast.Mixed {
 		switch x := e.(type) {
-		case *Ident:
-			return byName(func(n string) Expr { return &Ident{NamePos: pos, Name: n} }, x.Name)
-		case *EventParam:
-			return byName(func(n string) Expr { return &EventParam{Start: pos, Name: n} }, x.Name)
+		case *ast.Ident:
+			return byName(func(n string) ast.Expr { return &ast.Ident{NamePos: pos, Name: n} }, x.Name)
+		case *ast.EventParam:
+			return byName(func(n string) ast.Expr { return &ast.EventParam{Start: pos, Name: n} }, x.Name)
 		}
 		xs := l.mixedLeaves(e, t)
 		out := make([]part, len(leaves))
@@ -307,63 +311,63 @@ func (l *lowerer) parts(e Expr) []part {
 	if !t.IsComposite() {
 		if t.MayBeAbsent() {
 			v, tag := l.pair(e)
-			if t.Kind == Undef {
-				v = ZeroValue(Int, pos)
+			if t.Kind == ast.Undef {
+				v = ZeroValue(ast.Int, pos)
 			}
 			return []part{{leaves[0], v}, {leaves[1], tag}}
 		}
 		return []part{{leaves[0], l.value(e)}}
 	}
 	switch x := e.(type) {
-	case *Ident:
-		return byName(func(n string) Expr { return &Ident{NamePos: pos, Name: n} }, x.Name)
-	case *EventParam:
-		return byName(func(n string) Expr { return &EventParam{Start: pos, Name: n} }, x.Name)
-	case *ArrayLit:
+	case *ast.Ident:
+		return byName(func(n string) ast.Expr { return &ast.Ident{NamePos: pos, Name: n} }, x.Name)
+	case *ast.EventParam:
+		return byName(func(n string) ast.Expr { return &ast.EventParam{Start: pos, Name: n} }, x.Name)
+	case *ast.ArrayLit:
 		elem := t.Comp.Elem
-		out := []part{{leaves[0], &IntLit{ValuePos: pos, Value: int64(len(x.Elems))}}}
+		out := []part{{leaves[0], &ast.IntLit{ValuePos: pos, Value: int64(len(x.Elems))}}}
 		for k, el := range x.Elems {
 			out = append(out, prefixed("["+strconv.Itoa(k)+"]", Leaves(elem), l.vec(el, elem))...)
 		}
 		return out
-	case *ObjectLit:
+	case *ast.ObjectLit:
 		var out []part
 		for _, f := range t.Comp.Fields {
 			for _, fi := range x.Fields {
 				if fi.Name == f.Name {
-					out = append(out, prefixed(FieldSuffix(f.Name), Leaves(f.Type), l.vec(fi.Value, f.Type))...)
+					out = append(out, prefixed(printer.FieldSuffix(f.Name), Leaves(f.Type), l.vec(fi.Value, f.Type))...)
 				}
 			}
 		}
 		return out
-	case *Cond:
+	case *ast.Cond:
 		c := Simplify(l.cond(x.Cond))
 		a, b := l.vec(x.Then, t), l.vec(x.Else, t)
 		out := make([]part, len(leaves))
 		for i, f := range leaves {
-			out[i] = part{f, &Cond{Cond: c, Question: x.Question, Then: a[i], Else: b[i]}}
+			out[i] = part{f, &ast.Cond{Cond: c, Question: x.Question, Then: a[i], Else: b[i]}}
 		}
 		return out
-	case *Member:
-		return below(l.parts(x.X), FieldSuffix(x.Name))
-	case *Method:
+	case *ast.Member:
+		return below(l.parts(x.X), printer.FieldSuffix(x.Name))
+	case *ast.Method:
 		if x.Call { // concat: the one method whose value is composite
 			return l.concat(x, t)
 		}
 		return below(l.parts(x.X), ".length") // an object's field called length
-	case *Index:
-		if s, ok := x.Index.(*StrLit); ok {
-			return below(l.parts(x.X), FieldSuffix(s.Value))
+	case *ast.Index:
+		if s, ok := x.Index.(*ast.StrLit); ok {
+			return below(l.parts(x.X), printer.FieldSuffix(s.Value))
 		}
 		// The checker allows a composite element only at a constant index
 		// within the array for certain.
-		return below(l.parts(x.X), "["+ExprString(x.Index)+"]")
+		return below(l.parts(x.X), "["+printer.ExprString(x.Index)+"]")
 	}
-	panic(fmt.Sprintf("lang: lowering a composite value of unexpected form %s", ExprString(e)))
+	panic(fmt.Sprintf("lang: lowering a composite value of unexpected form %s", printer.ExprString(e)))
 }
 
 // prefixed pairs leaves, put below prefix, with their expressions.
-func prefixed(prefix string, leaves []Leaf, xs []Expr) []part {
+func prefixed(prefix string, leaves []Leaf, xs []ast.Expr) []part {
 	out := make([]part, len(leaves))
 	for i, f := range leaves {
 		f.Suffix = prefix + f.Suffix
@@ -400,15 +404,15 @@ func cutPrefix(s, prefix string) (string, bool) {
 // vec lowers e to the leaves of type t, which its value is assignable to:
 // an array with a smaller bound is padded, a value without a tag gets one
 // that says it is a value.
-func (l *lowerer) vec(e Expr, t Type) []Expr {
-	if t.Kind == Mixed {
+func (l *lowerer) vec(e ast.Expr, t ast.Type) []ast.Expr {
+	if t.Kind == ast.Mixed {
 		return l.encode(e, t)
 	}
 	return l.align(l.parts(e), t, e.Pos())
 }
 
 // align arranges ps as the leaves of type t.
-func (l *lowerer) align(ps []part, t Type, pos source.Pos) []Expr {
+func (l *lowerer) align(ps []part, t ast.Type, pos source.Pos) []ast.Expr {
 	type key struct {
 		suffix string
 		tag    bool
@@ -417,17 +421,17 @@ func (l *lowerer) align(ps []part, t Type, pos source.Pos) []Expr {
 	for _, p := range ps {
 		have[key{p.leaf.Suffix, p.leaf.Tag}] = p
 	}
-	var out []Expr
+	var out []ast.Expr
 	for _, f := range Leaves(t) {
 		p, ok := have[key{f.Suffix, f.Tag}]
 		switch {
 		case ok && (p.leaf.Type.Kind == f.Type.Kind || f.Tag):
 			out = append(out, p.x)
-		case ok && f.Type.Kind == Decimal && p.leaf.Type.Kind == Int:
-			out = append(out, &ToDecimal{Start: p.x.Pos(), X: p.x})
+		case ok && f.Type.Kind == ast.Decimal && p.leaf.Type.Kind == ast.Int:
+			out = append(out, &ast.ToDecimal{Start: p.x.Pos(), X: p.x})
 		case f.Tag:
 			if _, value := have[key{f.Suffix, false}]; value {
-				out = append(out, &IntLit{ValuePos: pos, Value: AbsentValue})
+				out = append(out, &ast.IntLit{ValuePos: pos, Value: ast.AbsentValue})
 				continue
 			}
 			out = append(out, zeroLeaf(f, pos))
@@ -442,7 +446,7 @@ func (l *lowerer) align(ps []part, t Type, pos source.Pos) []Expr {
 // element returns the parts of the element at index i of the array whose
 // parts are ps, of type t. Past the array's length the element is
 // undefined, unless inRange says i lies within it.
-func (l *lowerer) element(ps []part, t Type, i Expr, inRange bool) []part {
+func (l *lowerer) element(ps []part, t ast.Type, i ast.Expr, inRange bool) []part {
 	pos := i.Pos()
 	elem := t.Comp.Elem
 	length := lengthOf(ps)
@@ -455,7 +459,7 @@ func (l *lowerer) element(ps []part, t Type, i Expr, inRange bool) []part {
 	leaves := Leaves(et)
 	out := make([]part, len(leaves))
 	for li, f := range leaves {
-		var chain Expr = zeroLeaf(f, pos)
+		var chain ast.Expr = zeroLeaf(f, pos)
 		if inRange && t.Comp.Len > 0 {
 			chain = nil
 		}
@@ -464,15 +468,15 @@ func (l *lowerer) element(ps []part, t Type, i Expr, inRange bool) []part {
 			kth := l.align(below(ps, idx), et, pos)[li]
 			if !inRange && f.Tag {
 				// Within the length the element's own tag, past it undefined.
-				in := &Binary{X: &IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: LSS, Y: length}
-				kth = &Cond{Cond: in, Question: pos, Then: kth, Else: &IntLit{ValuePos: pos, Value: AbsentUndefined}}
+				in := &ast.Binary{X: &ast.IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: ast.LSS, Y: length}
+				kth = &ast.Cond{Cond: in, Question: pos, Then: kth, Else: &ast.IntLit{ValuePos: pos, Value: ast.AbsentUndefined}}
 			}
 			if chain == nil {
 				chain = kth // the last index: no test needed
 				continue
 			}
-			is := &Binary{X: i, OpPos: pos, Op: EQL, Y: &IntLit{ValuePos: pos, Value: int64(k)}}
-			chain = &Cond{Cond: is, Question: pos, Then: kth, Else: chain}
+			is := &ast.Binary{X: i, OpPos: pos, Op: ast.EQL, Y: &ast.IntLit{ValuePos: pos, Value: int64(k)}}
+			chain = &ast.Cond{Cond: is, Question: pos, Then: kth, Else: chain}
 		}
 		out[li] = part{f, Simplify(chain)}
 	}
@@ -482,7 +486,7 @@ func (l *lowerer) element(ps []part, t Type, i Expr, inRange bool) []part {
 // keyed lowers o[k] of an object o of type t, read by a key k computed
 // when it runs, to a chain over the fields: the field whose name k is,
 // undefined where k names none (et, the read's type, may be undefined).
-func (l *lowerer) keyed(ps []part, t Type, k Expr, et Type) []part {
+func (l *lowerer) keyed(ps []part, t ast.Type, k ast.Expr, et ast.Type) []part {
 	pos := k.Pos()
 	leaves := Leaves(et)
 	out := make([]part, len(leaves))
@@ -490,8 +494,8 @@ func (l *lowerer) keyed(ps []part, t Type, k Expr, et Type) []part {
 		chain := zeroLeaf(f, pos)
 		for fi := len(t.Comp.Fields) - 1; fi >= 0; fi-- {
 			name := t.Comp.Fields[fi].Name
-			is := &Binary{X: k, OpPos: pos, Op: EQL, Y: &StrLit{ValuePos: pos, Value: name}} // both strings
-			chain = &Cond{Cond: is, Question: pos, Then: l.align(below(ps, FieldSuffix(name)), et, pos)[li], Else: chain}
+			is := &ast.Binary{X: k, OpPos: pos, Op: ast.EQL, Y: &ast.StrLit{ValuePos: pos, Value: name}} // both strings
+			chain = &ast.Cond{Cond: is, Question: pos, Then: l.align(below(ps, printer.FieldSuffix(name)), et, pos)[li], Else: chain}
 		}
 		out[li] = part{f, Simplify(chain)}
 	}
@@ -502,7 +506,7 @@ func (l *lowerer) keyed(ps []part, t Type, k Expr, et Type) []part {
 // their values vs. Where a value reads a leaf assigned before it (a = [a[1],
 // a[0]]), the values go through locals first, as ECMAScript evaluates the
 // whole right-hand side before it assigns.
-func assignLeaves(name string, t Type, vs []Expr, pos source.Pos) []Stmt {
+func assignLeaves(name string, t ast.Type, vs []ast.Expr, pos source.Pos) []ast.Stmt {
 	leaves := Leaves(t)
 	written := make(map[string]bool, len(leaves))
 	clash := false
@@ -514,43 +518,43 @@ func assignLeaves(name string, t Type, vs []Expr, pos source.Pos) []Stmt {
 		}
 		written[f.Name(name)] = true
 	}
-	var out []Stmt
+	var out []ast.Stmt
 	if !clash {
 		for i, f := range leaves {
-			out = append(out, &Assign{Target: &Ident{NamePos: pos, Name: f.Name(name)}, OpPos: pos, Op: ASSIGN, Value: Simplify(vs[i])})
+			out = append(out, &ast.Assign{Target: &ast.Ident{NamePos: pos, Name: f.Name(name)}, OpPos: pos, Op: ast.ASSIGN, Value: Simplify(vs[i])})
 		}
 		return out
 	}
 	for i, f := range leaves {
-		out = append(out, &Decl{DeclPos: pos, Name: &Ident{NamePos: pos, Name: "_new_" + f.Name(name)}, Type: f.Type, Value: Simplify(vs[i])})
+		out = append(out, &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: "_new_" + f.Name(name)}, Type: f.Type, Value: Simplify(vs[i])})
 	}
 	for _, f := range leaves {
-		out = append(out, &Assign{Target: &Ident{NamePos: pos, Name: f.Name(name)}, OpPos: pos, Op: ASSIGN, Value: &Ident{NamePos: pos, Name: "_new_" + f.Name(name)}})
+		out = append(out, &ast.Assign{Target: &ast.Ident{NamePos: pos, Name: f.Name(name)}, OpPos: pos, Op: ast.ASSIGN, Value: &ast.Ident{NamePos: pos, Name: "_new_" + f.Name(name)}})
 	}
-	return []Stmt{&Block{Stmts: out}}
+	return []ast.Stmt{&ast.Block{Stmts: out}}
 }
 
 // declLeaves declares a local of type t per leaf, with the values vs.
-func declLeaves(name string, t Type, vs []Expr, pos source.Pos) []Stmt {
-	var out []Stmt
+func declLeaves(name string, t ast.Type, vs []ast.Expr, pos source.Pos) []ast.Stmt {
+	var out []ast.Stmt
 	for i, f := range Leaves(t) {
-		out = append(out, &Decl{DeclPos: pos, Name: &Ident{NamePos: pos, Name: f.Name(name)}, Type: f.Type, Value: Simplify(vs[i])})
+		out = append(out, &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: f.Name(name)}, Type: f.Type, Value: Simplify(vs[i])})
 	}
 	return out
 }
 
 // pathName returns the name of the location target.path, whose indexes the
 // checker proved constant.
-func pathName(target *Ident, path []*Sel) string {
+func pathName(target *ast.Ident, path []*ast.Sel) string {
 	name := target.Name
 	for _, s := range path {
 		switch x := s.Index.(type) {
 		case nil:
-			name += FieldSuffix(s.Name)
-		case *StrLit:
-			name += FieldSuffix(x.Value)
+			name += printer.FieldSuffix(s.Name)
+		case *ast.StrLit:
+			name += printer.FieldSuffix(x.Value)
 		default:
-			name += "[" + ExprString(s.Index) + "]"
+			name += "[" + printer.ExprString(s.Index) + "]"
 		}
 	}
 	return name
@@ -562,12 +566,12 @@ func pathName(target *Ident, path []*Sel) string {
 //
 // where the copy is left out when the body writes nothing the array
 // expression reads.
-func (l *lowerer) forEach(x *ForEach) []Stmt {
+func (l *lowerer) forEach(x *ast.ForEach) []ast.Stmt {
 	l.loops++
 	n := strconv.Itoa(l.loops)
 	pos := x.ForPos
 	at := l.typ(x.Array)
-	var out []Stmt
+	var out []ast.Stmt
 	ps := l.parts(x.Array)
 	written := make(map[string]bool)
 	for _, d := range Defs(x.Body) {
@@ -584,41 +588,41 @@ func (l *lowerer) forEach(x *ForEach) []Stmt {
 	if copied {
 		name := "_foreach_array_" + n
 		out = append(out, declLeaves(name, at, l.align(ps, at, pos), pos)...)
-		ps = named(Leaves(at), func(f Leaf) Expr { return &Ident{NamePos: pos, Name: f.Name(name)} })
+		ps = named(Leaves(at), func(f Leaf) ast.Expr { return &ast.Ident{NamePos: pos, Name: f.Name(name)} })
 	}
 	length := lengthOf(ps)
-	i := &Ident{NamePos: pos, Name: "_foreach_index_" + n}
-	out = append(out, &Decl{DeclPos: pos, Name: i, Type: RangeType(0, int64(at.Comp.Len)), Value: &IntLit{ValuePos: pos}})
-	body := &Block{Lbrace: x.Body.Lbrace}
+	i := &ast.Ident{NamePos: pos, Name: "_foreach_index_" + n}
+	out = append(out, &ast.Decl{DeclPos: pos, Name: i, Type: ast.RangeType(0, int64(at.Comp.Len)), Value: &ast.IntLit{ValuePos: pos}})
+	body := &ast.Block{Lbrace: x.Body.Lbrace}
 	elem := l.element(ps, at, i, true)
 	itemType := l.typ(x.Item)
 	body.Stmts = append(body.Stmts, assignLeaves(x.Item.Name, itemType, l.align(elem, itemType, pos), pos)...)
 	if x.Index != nil {
 		idxType := l.typ(x.Index)
-		body.Stmts = append(body.Stmts, assignLeaves(x.Index.Name, idxType, l.align([]part{{Leaf{Type: IntType}, i}}, idxType, pos), pos)...)
+		body.Stmts = append(body.Stmts, assignLeaves(x.Index.Name, idxType, l.align([]part{{Leaf{Type: ast.IntType}, i}}, idxType, pos), pos)...)
 	}
 	body.Stmts = append(body.Stmts, l.block(x.Body).Stmts...)
-	body.Stmts = append(body.Stmts, &Assign{Target: copyIdent(i), OpPos: pos, Op: ASSIGN,
-		Value: &Binary{X: i, OpPos: pos, Op: ADD, Y: &IntLit{ValuePos: pos, Value: 1}}})
-	var cond Expr = &Binary{X: i, OpPos: pos, Op: LSS, Y: length}
+	body.Stmts = append(body.Stmts, &ast.Assign{Target: ast.CopyIdent(i), OpPos: pos, Op: ast.ASSIGN,
+		Value: &ast.Binary{X: i, OpPos: pos, Op: ast.ADD, Y: &ast.IntLit{ValuePos: pos, Value: 1}}})
+	var cond ast.Expr = &ast.Binary{X: i, OpPos: pos, Op: ast.LSS, Y: length}
 	if x.Cond != nil {
-		cond = &Binary{X: cond, OpPos: pos, Op: LAND, Y: l.cond(x.Cond)}
+		cond = &ast.Binary{X: cond, OpPos: pos, Op: ast.LAND, Y: l.cond(x.Cond)}
 	}
-	out = append(out, &While{WhilePos: pos, Cond: Simplify(cond), Body: body})
-	return []Stmt{&Block{Stmts: out}}
+	out = append(out, &ast.While{WhilePos: pos, Cond: Simplify(cond), Body: body})
+	return []ast.Stmt{&ast.Block{Stmts: out}}
 }
 
 // arrayBound returns the check that the array v, assigned to a location of
 // type tt whose bound it may exceed, fits: where it does not, the path
 // meets the array bound.
-func (l *lowerer) arrayBound(v Expr, tt Type, pos source.Pos) Stmt {
+func (l *lowerer) arrayBound(v ast.Expr, tt ast.Type, pos source.Pos) ast.Stmt {
 	limit := int64(tt.Comp.Len)
-	fits := &Binary{X: lengthOf(l.parts(v)), OpPos: pos, Op: LEQ, Y: &IntLit{ValuePos: pos, Value: limit}}
-	return &Bound{BoundPos: pos, Name: vocab.BoundArray, Limit: limit, Cond: Simplify(fits)}
+	fits := &ast.Binary{X: lengthOf(l.parts(v)), OpPos: pos, Op: ast.LEQ, Y: &ast.IntLit{ValuePos: pos, Value: limit}}
+	return &ast.Bound{BoundPos: pos, Name: vocab.BoundArray, Limit: limit, Cond: Simplify(fits)}
 }
 
 // lengthOf returns the length among the parts of an array.
-func lengthOf(ps []part) Expr {
+func lengthOf(ps []part) ast.Expr {
 	for _, p := range ps {
 		if p.leaf.Suffix == ".length" {
 			return p.x
@@ -628,7 +632,7 @@ func lengthOf(ps []part) Expr {
 }
 
 // named pairs leaves with the expressions name gives them.
-func named(leaves []Leaf, name func(Leaf) Expr) []part {
+func named(leaves []Leaf, name func(Leaf) ast.Expr) []part {
 	out := make([]part, len(leaves))
 	for i, f := range leaves {
 		out[i] = part{f, name(f)}
@@ -637,12 +641,12 @@ func named(leaves []Leaf, name func(Leaf) Expr) []part {
 }
 
 // locType returns the type of the part path of a value of type t.
-func locType(t Type, path []*Sel) Type {
+func locType(t ast.Type, path []*ast.Sel) ast.Type {
 	for _, s := range path {
 		switch x := s.Index.(type) {
 		case nil:
 			t, _ = t.Field(s.Name)
-		case *StrLit:
+		case *ast.StrLit:
 			t, _ = t.Field(x.Value)
 		default:
 			t = t.Comp.Elem
@@ -653,23 +657,23 @@ func locType(t Type, path []*Sel) Type {
 
 // scalar lowers an index, member or array length read whose type is a
 // scalar: its value and, when the type may be undefined, its tag.
-func (l *lowerer) scalar(e Expr) (val, tag Expr, ok bool) {
+func (l *lowerer) scalar(e ast.Expr) (val, tag ast.Expr, ok bool) {
 	var ps []part
 	switch x := e.(type) {
-	case *Index:
+	case *ast.Index:
 		xt := l.typ(x.X)
-		if s, isStr := x.Index.(*StrLit); isStr && xt.Kind == Object {
-			ps = below(l.parts(x.X), FieldSuffix(s.Value))
+		if s, isStr := x.Index.(*ast.StrLit); isStr && xt.Kind == ast.Object {
+			ps = below(l.parts(x.X), printer.FieldSuffix(s.Value))
 			break
 		}
-		if xt.Kind == Object {
+		if xt.Kind == ast.Object {
 			ps = l.keyed(l.parts(x.X), xt, Simplify(l.value(x.Index)), l.typ(e))
 			break
 		}
 		ps = l.element(l.parts(x.X), xt, Simplify(l.value(x.Index)), !l.typ(e).MayBeAbsent())
-	case *Member:
-		ps = below(l.parts(x.X), FieldSuffix(x.Name))
-	case *Method:
+	case *ast.Member:
+		ps = below(l.parts(x.X), printer.FieldSuffix(x.Name))
+	case *ast.Method:
 		if x.Call || !l.typ(x.X).IsComposite() {
 			return nil, nil, false
 		}
@@ -681,7 +685,7 @@ func (l *lowerer) scalar(e Expr) (val, tag Expr, ok bool) {
 	if len(ps) > 1 {
 		tag = ps[1].x
 	} else {
-		tag = &IntLit{ValuePos: e.Pos(), Value: AbsentValue}
+		tag = &ast.IntLit{ValuePos: e.Pos(), Value: ast.AbsentValue}
 	}
 	return val, tag, true
 }
@@ -689,31 +693,31 @@ func (l *lowerer) scalar(e Expr) (val, tag Expr, ok bool) {
 // arrayMethod lowers a.indexOf(v) and a.includes(v) to a chain over the
 // array's bound: the first index below the length whose element is v, as
 // === compares (-1 for none), or whether there is one.
-func (l *lowerer) arrayMethod(x *Method) Expr {
+func (l *lowerer) arrayMethod(x *ast.Method) ast.Expr {
 	pos := x.DotPos
 	at := l.typ(x.X)
 	ps := l.parts(x.X)
 	length := lengthOf(ps)
 	vt := l.typ(x.Args[0])
 	v, g := l.pair(x.Args[0])
-	if vt.Kind == Undef {
-		v = ZeroValue(Int, pos)
+	if vt.Kind == ast.Undef {
+		v = ZeroValue(ast.Int, pos)
 	}
 	elem := at.Comp.Elem
-	var out Expr = &BoolLit{ValuePos: pos}
+	var out ast.Expr = &ast.BoolLit{ValuePos: pos}
 	if x.Name == "indexOf" {
-		out = &IntLit{ValuePos: pos, Value: -1}
+		out = &ast.IntLit{ValuePos: pos, Value: -1}
 	}
 	for k := at.Comp.Len - 1; k >= 0; k-- {
 		leaves := l.align(below(ps, "["+strconv.Itoa(k)+"]"), elem, pos)
-		var gk Expr = &IntLit{ValuePos: pos, Value: AbsentValue}
+		var gk ast.Expr = &ast.IntLit{ValuePos: pos, Value: ast.AbsentValue}
 		if len(leaves) > 1 {
 			gk = leaves[1]
 		}
-		in := &Binary{X: &IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: LSS, Y: length}
+		in := &ast.Binary{X: &ast.IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: ast.LSS, Y: length}
 		hit := and(in, strictEqual(pos, leaves[0], gk, elem.Kind, v, g, vt.Kind))
 		if x.Name == "indexOf" {
-			out = &Cond{Cond: hit, Question: pos, Then: &IntLit{ValuePos: pos, Value: int64(k)}, Else: out}
+			out = &ast.Cond{Cond: hit, Question: pos, Then: &ast.IntLit{ValuePos: pos, Value: int64(k)}, Else: out}
 		} else {
 			out = or(hit, out)
 		}
@@ -727,35 +731,35 @@ func (l *lowerer) arrayMethod(x *Method) Expr {
 // wherever k lies within the result. An argument that is no array is one
 // element. The offsets are symbolic where a piece's length is, so each
 // element is a ?: chain over the pieces that can hold it.
-func (l *lowerer) concat(x *Method, t Type) []part {
+func (l *lowerer) concat(x *ast.Method, t ast.Type) []part {
 	pos := x.DotPos
 	elem := t.Comp.Elem
 	type piece struct {
-		off            Expr // where the piece starts in the result
+		off            ast.Expr // where the piece starts in the result
 		minOff, maxOff int
-		typ            Type
-		ps             []part // an array's parts
-		one            Expr   // a value that is one element
+		typ            ast.Type
+		ps             []part   // an array's parts
+		one            ast.Expr // a value that is one element
 	}
 	var pieces []piece
-	var length Expr = &IntLit{ValuePos: pos}
-	plus := func(n Expr) {
-		if z, ok := length.(*IntLit); ok && z.Value == 0 {
+	var length ast.Expr = &ast.IntLit{ValuePos: pos}
+	plus := func(n ast.Expr) {
+		if z, ok := length.(*ast.IntLit); ok && z.Value == 0 {
 			length = n
 			return
 		}
-		length = Simplify(&Binary{X: length, OpPos: pos, Op: ADD, Y: n})
+		length = Simplify(&ast.Binary{X: length, OpPos: pos, Op: ast.ADD, Y: n})
 	}
 	minOff, maxOff := 0, 0
-	for _, e := range append([]Expr{x.X}, x.Args...) {
+	for _, e := range append([]ast.Expr{x.X}, x.Args...) {
 		p := piece{off: length, minOff: minOff, maxOff: maxOff, typ: l.typ(e)}
-		if p.typ.Kind == Array {
+		if p.typ.Kind == ast.Array {
 			p.ps = l.parts(e)
 			plus(lengthOf(p.ps))
 			minOff, maxOff = minOff+p.typ.Comp.MinLen, maxOff+p.typ.Comp.Len
 		} else {
 			p.one = e
-			plus(&IntLit{ValuePos: pos, Value: 1})
+			plus(&ast.IntLit{ValuePos: pos, Value: 1})
 			minOff, maxOff = minOff+1, maxOff+1
 		}
 		pieces = append(pieces, p)
@@ -763,7 +767,7 @@ func (l *lowerer) concat(x *Method, t Type) []part {
 	leaves := Leaves(elem)
 	out := []part{{Leaves(t)[0], length}}
 	for k := 0; k < t.Comp.Len; k++ {
-		var chain []Expr
+		var chain []ast.Expr
 		for _, p := range pieces {
 			n := 1
 			if p.one == nil {
@@ -772,24 +776,24 @@ func (l *lowerer) concat(x *Method, t Type) []part {
 			if n == 0 || p.minOff > k || p.maxOff+n <= k {
 				continue // the piece never holds index k
 			}
-			var vs []Expr
+			var vs []ast.Expr
 			if p.one != nil {
 				vs = l.vec(p.one, elem)
 			} else {
-				i := Simplify(&Binary{X: &IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: SUB, Y: p.off})
+				i := Simplify(&ast.Binary{X: &ast.IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: ast.SUB, Y: p.off})
 				vs = l.align(l.element(p.ps, p.typ, i, true), elem, pos)
 			}
 			if chain == nil {
 				chain = vs
 				continue
 			}
-			starts := &Binary{X: p.off, OpPos: pos, Op: LEQ, Y: &IntLit{ValuePos: pos, Value: int64(k)}}
+			starts := &ast.Binary{X: p.off, OpPos: pos, Op: ast.LEQ, Y: &ast.IntLit{ValuePos: pos, Value: int64(k)}}
 			for li := range chain {
-				chain[li] = Simplify(&Cond{Cond: starts, Question: pos, Then: vs[li], Else: chain[li]})
+				chain[li] = Simplify(&ast.Cond{Cond: starts, Question: pos, Then: vs[li], Else: chain[li]})
 			}
 		}
 		if chain == nil { // past every piece's reach: never within the length
-			chain = make([]Expr, len(leaves))
+			chain = make([]ast.Expr, len(leaves))
 			for li, f := range leaves {
 				chain[li] = zeroLeaf(f, pos)
 			}

@@ -1,6 +1,8 @@
 package lang
 
 import "github.com/setbot/setbot/model/source"
+import "github.com/setbot/setbot/model/lang/ast"
+import "github.com/setbot/setbot/model/lang/printer"
 
 // A value of a Mixed type (an int or a string, say) is lowered as one
 // value per kind it may have, named by KindName, and a tag, named by
@@ -17,22 +19,22 @@ import "github.com/setbot/setbot/model/source"
 // cannot be). Exactly one of the conditions holds.
 type view struct {
 	alts        []alt
-	undef, null Expr
+	undef, null ast.Expr
 }
 
 // alt is one case of a viewed value: a kind it may have, or undefined
 // (kind Undef) or null (kind Undef and null set).
 type alt struct {
-	kind    Kind
-	val, is Expr
+	kind    ast.Kind
+	val, is ast.Expr
 	null    bool
 }
 
 // fold returns the branch a ?: with a constant condition takes (the
 // checker types it as that branch), and any other e as it is.
-func (l *lowerer) fold(e Expr) Expr {
+func (l *lowerer) fold(e ast.Expr) ast.Expr {
 	for {
-		x, ok := e.(*Cond)
+		x, ok := e.(*ast.Cond)
 		if !ok {
 			return e
 		}
@@ -49,45 +51,45 @@ func (l *lowerer) fold(e Expr) Expr {
 }
 
 // view lowers the scalar e to a view of its kinds.
-func (l *lowerer) view(e Expr) view {
+func (l *lowerer) view(e ast.Expr) view {
 	e = l.fold(e)
 	t := l.typ(e)
 	pos := e.Pos()
 	switch {
-	case t.Kind == Mixed:
+	case t.Kind == ast.Mixed:
 		ps := l.parts(e)
 		tag := ps[len(ps)-1].x
 		var v view
 		for i, k := range t.Kinds.List() {
-			v.alts = append(v.alts, alt{kind: k, val: ps[i].x, is: eq(dup(tag), MixedTag(t, k))})
+			v.alts = append(v.alts, alt{kind: k, val: ps[i].x, is: eq(dup(tag), ast.MixedTag(t, k))})
 		}
 		if t.Absent {
-			v.undef, v.null = eq(dup(tag), AbsentUndefined), eq(dup(tag), AbsentNull)
+			v.undef, v.null = eq(dup(tag), ast.AbsentUndefined), eq(dup(tag), ast.AbsentNull)
 		}
 		return v
 	case t.MayBeAbsent():
 		val, tag := l.pair(e)
-		v := view{undef: eq(tag, AbsentUndefined), null: eq(dup(tag), AbsentNull)}
-		if t.Kind != Undef {
-			v.alts = []alt{{kind: t.Kind, val: val, is: eq(dup(tag), AbsentValue)}}
+		v := view{undef: eq(tag, ast.AbsentUndefined), null: eq(dup(tag), ast.AbsentNull)}
+		if t.Kind != ast.Undef {
+			v.alts = []alt{{kind: t.Kind, val: val, is: eq(dup(tag), ast.AbsentValue)}}
 		}
 		return v
 	}
-	return view{alts: []alt{{kind: t.Kind, val: l.value(e), is: &BoolLit{ValuePos: pos, Value: true}}}}
+	return view{alts: []alt{{kind: t.Kind, val: l.value(e), is: &ast.BoolLit{ValuePos: pos, Value: true}}}}
 }
 
 // dup copies e, which a lowering writes in more than one place.
-func dup(e Expr) Expr { return RewriteExpr(e, func(e Expr) Expr { return e }) }
+func dup(e ast.Expr) ast.Expr { return ast.RewriteExpr(e, func(e ast.Expr) ast.Expr { return e }) }
 
 // cases returns the view's cases in order: its kinds, then undefined and
 // null where it may be those (as kind Undef, with the value nil).
 func (v view) cases() []alt {
 	out := append([]alt(nil), v.alts...)
 	if v.undef != nil {
-		out = append(out, alt{kind: Undef, is: v.undef})
+		out = append(out, alt{kind: ast.Undef, is: v.undef})
 	}
 	if v.null != nil {
-		out = append(out, alt{kind: Undef, is: v.null, null: true})
+		out = append(out, alt{kind: ast.Undef, is: v.null, null: true})
 	}
 	return out
 }
@@ -95,8 +97,8 @@ func (v view) cases() []alt {
 // choose writes the chain "c1 ? x1 : c2 ? x2 : ... xn" over the cases
 // for which pick gives an expression; the last needs no test, since one
 // case holds. def is the value where no case gives one.
-func choose(cases []alt, pick func(a alt) Expr, def Expr) Expr {
-	var out Expr
+func choose(cases []alt, pick func(a alt) ast.Expr, def ast.Expr) ast.Expr {
+	var out ast.Expr
 	for i := len(cases) - 1; i >= 0; i-- {
 		x := pick(cases[i])
 		switch {
@@ -104,7 +106,7 @@ func choose(cases []alt, pick func(a alt) Expr, def Expr) Expr {
 		case out == nil:
 			out = x
 		default:
-			out = &Cond{Cond: cases[i].is, Question: x.Pos(), Then: x, Else: out}
+			out = &ast.Cond{Cond: cases[i].is, Question: x.Pos(), Then: x, Else: out}
 		}
 	}
 	if out == nil {
@@ -114,8 +116,8 @@ func choose(cases []alt, pick func(a alt) Expr, def Expr) Expr {
 }
 
 // truthy is ECMAScript's ToBoolean of the viewed value.
-func (v view) truthy() Expr {
-	var out Expr
+func (v view) truthy() ast.Expr {
+	var out ast.Expr
 	for _, a := range v.alts {
 		c := and(a.is, truthy(a.val, a.kind))
 		if out == nil {
@@ -125,19 +127,19 @@ func (v view) truthy() Expr {
 		out = or(out, c)
 	}
 	if out == nil {
-		return &BoolLit{}
+		return &ast.BoolLit{}
 	}
 	return Simplify(out)
 }
 
 // typeOf is typeof of the viewed value.
-func (v view) typeOf(pos source.Pos) Expr {
-	return choose(v.cases(), func(a alt) Expr {
+func (v view) typeOf(pos source.Pos) ast.Expr {
+	return choose(v.cases(), func(a alt) ast.Expr {
 		name := typeofName[a.kind]
 		if a.null {
 			name = "object" // typeof null
 		}
-		return &StrLit{ValuePos: pos, Value: name}
+		return &ast.StrLit{ValuePos: pos, Value: name}
 	}, nil)
 }
 
@@ -145,9 +147,9 @@ func (v view) typeOf(pos source.Pos) Expr {
 // kind (or two numbers) by value; undefined and null equal each other
 // under == and themselves under ===; under ==, a bool is the number 1 or
 // 0 and a string meets a number as Number(s).
-func (v view) equal(w view, strict bool, pos source.Pos) Expr {
-	var out Expr = &BoolLit{ValuePos: pos}
-	add := func(c Expr) { out = or(out, c) }
+func (v view) equal(w view, strict bool, pos source.Pos) ast.Expr {
+	var out ast.Expr = &ast.BoolLit{ValuePos: pos}
+	add := func(c ast.Expr) { out = or(out, c) }
 	for _, a := range v.alts {
 		for _, b := range w.alts {
 			if same := looseEqual(a.kind, a.val, b.kind, b.val, strict, pos); same != nil {
@@ -164,8 +166,8 @@ func (v view) equal(w view, strict bool, pos source.Pos) Expr {
 			add(and(v.null, w.null))
 		}
 	default:
-		for _, a := range []Expr{v.undef, v.null} {
-			for _, b := range []Expr{w.undef, w.null} {
+		for _, a := range []ast.Expr{v.undef, v.null} {
+			for _, b := range []ast.Expr{w.undef, w.null} {
 				if a != nil && b != nil {
 					add(and(a, b))
 				}
@@ -177,32 +179,32 @@ func (v view) equal(w view, strict bool, pos source.Pos) Expr {
 
 // looseEqual compares x of kind k1 with y of kind k2 (== or, strict,
 // ===), or returns nil where they are never equal.
-func looseEqual(k1 Kind, x Expr, k2 Kind, y Expr, strict bool, pos source.Pos) Expr {
+func looseEqual(k1 ast.Kind, x ast.Expr, k2 ast.Kind, y ast.Expr, strict bool, pos source.Pos) ast.Expr {
 	switch {
 	case k1 == k2 || k1.IsNumber() && k2.IsNumber():
 		return sameValues(pos, dup(x), k1, dup(y), k2)
 	case strict:
 		return nil
-	case k1 == Bool:
-		return looseEqual(Int, boolNumber(x, pos), k2, y, false, pos)
-	case k2 == Bool:
-		return looseEqual(k1, x, Int, boolNumber(y, pos), false, pos)
-	case k1.IsNumber() && k2 == String:
-		return sameValues(pos, dup(x), k1, &Convert{Start: pos, Fun: "Number", X: dup(y)}, Decimal)
-	case k1 == String && k2.IsNumber():
-		return sameValues(pos, &Convert{Start: pos, Fun: "Number", X: dup(x)}, Decimal, dup(y), k2)
+	case k1 == ast.Bool:
+		return looseEqual(ast.Int, boolNumber(x, pos), k2, y, false, pos)
+	case k2 == ast.Bool:
+		return looseEqual(k1, x, ast.Int, boolNumber(y, pos), false, pos)
+	case k1.IsNumber() && k2 == ast.String:
+		return sameValues(pos, dup(x), k1, &ast.Convert{Start: pos, Fun: "Number", X: dup(y)}, ast.Decimal)
+	case k1 == ast.String && k2.IsNumber():
+		return sameValues(pos, &ast.Convert{Start: pos, Fun: "Number", X: dup(x)}, ast.Decimal, dup(y), k2)
 	}
 	return nil
 }
 
 // boolNumber is ToNumber of the bool b: 1 or 0.
-func boolNumber(b Expr, pos source.Pos) Expr {
-	return &Cond{Cond: dup(b), Question: pos, Then: &IntLit{ValuePos: pos, Value: 1}, Else: &IntLit{ValuePos: pos}}
+func boolNumber(b ast.Expr, pos source.Pos) ast.Expr {
+	return &ast.Cond{Cond: dup(b), Question: pos, Then: &ast.IntLit{ValuePos: pos, Value: 1}, Else: &ast.IntLit{ValuePos: pos}}
 }
 
 // binary views x op y, + or a comparison with an operand of a Mixed type,
 // case by case over the two operands' kinds (mixedResult).
-func (l *lowerer) binary(x *Binary) view {
+func (l *lowerer) binary(x *ast.Binary) view {
 	v, w := l.view(x.X), l.view(x.Y)
 	var out view
 	for _, a := range v.cases() {
@@ -217,65 +219,65 @@ func (l *lowerer) binary(x *Binary) view {
 // spelled gives the cases undefined and null their string values: what +
 // joins.
 func spelled(a alt) alt {
-	if a.kind != Undef {
+	if a.kind != ast.Undef {
 		return a
 	}
 	s := "undefined"
 	if a.null {
 		s = "null"
 	}
-	a.val = &StrLit{ValuePos: a.is.Pos(), Value: s}
+	a.val = &ast.StrLit{ValuePos: a.is.Pos(), Value: s}
 	return a
 }
 
 // operate computes a op b for the kinds of one case (mixedResult says
 // which are modelled).
-func operate(op Token, a, b alt, pos source.Pos) Expr {
-	if op == ADD && (a.kind == String || b.kind == String) {
+func operate(op ast.Token, a, b alt, pos source.Pos) ast.Expr {
+	if op == ast.ADD && (a.kind == ast.String || b.kind == ast.String) {
 		a, b = spelled(a), spelled(b)
-		return &Binary{X: stringOf(dup(a.val), a.kind, pos), OpPos: pos, Op: ADD, Y: stringOf(dup(b.val), b.kind, pos)}
+		return &ast.Binary{X: stringOf(dup(a.val), a.kind, pos), OpPos: pos, Op: ast.ADD, Y: stringOf(dup(b.val), b.kind, pos)}
 	}
-	if a.kind == String && b.kind == String {
-		return &Binary{X: dup(a.val), OpPos: pos, Op: op, Y: dup(b.val)}
+	if a.kind == ast.String && b.kind == ast.String {
+		return &ast.Binary{X: dup(a.val), OpPos: pos, Op: op, Y: dup(b.val)}
 	}
-	if op != ADD && (a.kind == Undef && !a.null || b.kind == Undef && !b.null) {
-		return &BoolLit{ValuePos: pos} // undefined is NaN, which compares false
+	if op != ast.ADD && (a.kind == ast.Undef && !a.null || b.kind == ast.Undef && !b.null) {
+		return &ast.BoolLit{ValuePos: pos} // undefined is NaN, which compares false
 	}
 	// Numbers: a string meets a number as Number(s), null is 0 and
 	// undefined NaN, which the conversion of the word cuts the path at.
-	k := Int
-	if a.kind == String || b.kind == String || a.kind == Decimal || b.kind == Decimal {
-		k = Decimal
+	k := ast.Int
+	if a.kind == ast.String || b.kind == ast.String || a.kind == ast.Decimal || b.kind == ast.Decimal {
+		k = ast.Decimal
 	}
-	return &Binary{X: toNumber(a, k, pos), OpPos: pos, Op: op, Y: toNumber(b, k, pos)}
+	return &ast.Binary{X: toNumber(a, k, pos), OpPos: pos, Op: op, Y: toNumber(b, k, pos)}
 }
 
 // toNumber is ECMAScript's ToNumber of the case a, as a number of kind k.
-func toNumber(a alt, k Kind, pos source.Pos) Expr {
-	var x Expr
+func toNumber(a alt, k ast.Kind, pos source.Pos) ast.Expr {
+	var x ast.Expr
 	switch {
-	case a.kind == Undef && a.null:
-		x = &IntLit{ValuePos: pos}
-	case a.kind == Undef && k == Int:
-		return &Convert{Start: pos, Fun: "parseInt", X: &StrLit{ValuePos: pos, Value: "undefined"}}
-	case a.kind == Undef:
-		return &Convert{Start: pos, Fun: "Number", X: &StrLit{ValuePos: pos, Value: "undefined"}}
-	case a.kind == String:
-		return &Convert{Start: pos, Fun: "Number", X: dup(a.val)}
+	case a.kind == ast.Undef && a.null:
+		x = &ast.IntLit{ValuePos: pos}
+	case a.kind == ast.Undef && k == ast.Int:
+		return &ast.Convert{Start: pos, Fun: "parseInt", X: &ast.StrLit{ValuePos: pos, Value: "undefined"}}
+	case a.kind == ast.Undef:
+		return &ast.Convert{Start: pos, Fun: "Number", X: &ast.StrLit{ValuePos: pos, Value: "undefined"}}
+	case a.kind == ast.String:
+		return &ast.Convert{Start: pos, Fun: "Number", X: dup(a.val)}
 	default:
 		x = dup(a.val)
 	}
-	if k == Decimal && (a.kind == Int || a.kind == Undef) {
-		return &ToDecimal{Start: pos, X: x}
+	if k == ast.Decimal && (a.kind == ast.Int || a.kind == ast.Undef) {
+		return &ast.ToDecimal{Start: pos, X: x}
 	}
 	return x
 }
 
 // stringOf is String(x) for x of kind k (a string, for undefined and null
 // their spelling).
-func stringOf(x Expr, k Kind, pos source.Pos) Expr {
-	if k == Decimal {
-		return &Convert{Start: pos, Fun: "String", X: x}
+func stringOf(x ast.Expr, k ast.Kind, pos source.Pos) ast.Expr {
+	if k == ast.Decimal {
+		return &ast.Convert{Start: pos, Fun: "String", X: x}
 	}
 	return toString(x, k, pos)
 }
@@ -283,31 +285,31 @@ func stringOf(x Expr, k Kind, pos source.Pos) Expr {
 // mixedValue lowers e where it is a plain value computed from a Mixed one
 // (a comparison, + that gives one kind, String()), and reports whether it
 // was one.
-func (l *lowerer) mixedValue(e Expr) (Expr, bool) {
+func (l *lowerer) mixedValue(e ast.Expr) (ast.Expr, bool) {
 	switch x := e.(type) {
-	case *Binary:
-		if l.typ(x.X).Kind != Mixed && l.typ(x.Y).Kind != Mixed || x.Op != ADD && x.Op != LSS && x.Op != GTR && x.Op != LEQ && x.Op != GEQ {
+	case *ast.Binary:
+		if l.typ(x.X).Kind != ast.Mixed && l.typ(x.Y).Kind != ast.Mixed || x.Op != ast.ADD && x.Op != ast.LSS && x.Op != ast.GTR && x.Op != ast.LEQ && x.Op != ast.GEQ {
 			return nil, false
 		}
 		k := l.typ(e).Kind
-		if k == Mixed {
-			panic("lang: lowering " + ExprString(e) + ", of several kinds, as one value")
+		if k == ast.Mixed {
+			panic("lang: lowering " + printer.ExprString(e) + ", of several kinds, as one value")
 		}
-		return choose(l.binary(x).alts, func(a alt) Expr { return as(a, k) }, ZeroValue(k, x.OpPos)), true
-	case *Call:
-		if x.Fun != "String" || len(x.Args) != 1 || l.typ(x.Args[0]).Kind != Mixed {
+		return choose(l.binary(x).alts, func(a alt) ast.Expr { return as(a, k) }, ZeroValue(k, x.OpPos)), true
+	case *ast.Call:
+		if x.Fun != "String" || len(x.Args) != 1 || l.typ(x.Args[0]).Kind != ast.Mixed {
 			return nil, false
 		}
 		v := l.view(x.Args[0])
-		return choose(v.cases(), func(a alt) Expr { return stringOf(dup(spelled(a).val), a.kind, x.FunPos) }, nil), true
+		return choose(v.cases(), func(a alt) ast.Expr { return stringOf(dup(spelled(a).val), a.kind, x.FunPos) }, nil), true
 	}
 	return nil, false
 }
 
 // as converts the value of a case to kind k: an int to a decimal.
-func as(a alt, k Kind) Expr {
-	if k == Decimal && a.kind == Int {
-		return &ToDecimal{Start: a.val.Pos(), X: a.val}
+func as(a alt, k ast.Kind) ast.Expr {
+	if k == ast.Decimal && a.kind == ast.Int {
+		return &ast.ToDecimal{Start: a.val.Pos(), X: a.val}
 	}
 	return a.val
 }
@@ -315,10 +317,10 @@ func as(a alt, k Kind) Expr {
 // encode lowers e to the leaves of t, a Mixed type its value is
 // assignable to: per kind of t the value where e holds that kind (the
 // zero value elsewhere), and the tag.
-func (l *lowerer) encode(e Expr, t Type) []Expr {
+func (l *lowerer) encode(e ast.Expr, t ast.Type) []ast.Expr {
 	if et := l.typ(l.fold(e)); et == t {
 		ps := l.parts(e)
-		out := make([]Expr, len(ps))
+		out := make([]ast.Expr, len(ps))
 		for i, p := range ps {
 			out[i] = p.x
 		}
@@ -328,45 +330,45 @@ func (l *lowerer) encode(e Expr, t Type) []Expr {
 }
 
 // tagOf is the tag, in t's encoding, of a value with the given cases.
-func tagOf(cases []alt, t Type, pos source.Pos) Expr {
-	return choose(cases, func(a alt) Expr {
+func tagOf(cases []alt, t ast.Type, pos source.Pos) ast.Expr {
+	return choose(cases, func(a alt) ast.Expr {
 		switch {
 		case a.null:
-			return &IntLit{ValuePos: pos, Value: AbsentNull}
-		case a.kind == Undef:
-			return &IntLit{ValuePos: pos, Value: AbsentUndefined}
-		case a.kind == Int && !t.Kinds.Has(Int):
-			return &IntLit{ValuePos: pos, Value: MixedTag(t, Decimal)}
+			return &ast.IntLit{ValuePos: pos, Value: ast.AbsentNull}
+		case a.kind == ast.Undef:
+			return &ast.IntLit{ValuePos: pos, Value: ast.AbsentUndefined}
+		case a.kind == ast.Int && !t.Kinds.Has(ast.Int):
+			return &ast.IntLit{ValuePos: pos, Value: ast.MixedTag(t, ast.Decimal)}
 		}
-		return &IntLit{ValuePos: pos, Value: MixedTag(t, a.kind)}
+		return &ast.IntLit{ValuePos: pos, Value: ast.MixedTag(t, a.kind)}
 	}, nil)
 }
 
 // mixedLeaves lowers e, of the Mixed type t and no variable or parameter,
 // to t's leaves: a ?: leaf by leaf, a + case by case.
-func (l *lowerer) mixedLeaves(e Expr, t Type) []Expr {
+func (l *lowerer) mixedLeaves(e ast.Expr, t ast.Type) []ast.Expr {
 	switch x := e.(type) {
-	case *Cond:
+	case *ast.Cond:
 		c := Simplify(l.cond(x.Cond))
 		a, b := l.vec(x.Then, t), l.vec(x.Else, t)
-		out := make([]Expr, len(a))
+		out := make([]ast.Expr, len(a))
 		for i := range a {
-			out[i] = &Cond{Cond: dup(c), Question: x.Question, Then: a[i], Else: b[i]}
+			out[i] = &ast.Cond{Cond: dup(c), Question: x.Question, Then: a[i], Else: b[i]}
 		}
 		return out
-	case *Binary:
+	case *ast.Binary:
 		return l.encodeView(l.binary(x), t, x.OpPos)
 	}
-	panic("lang: lowering a value of several kinds of unexpected form " + ExprString(e))
+	panic("lang: lowering a value of several kinds of unexpected form " + printer.ExprString(e))
 }
 
 // encodeView is encode for a view already lowered.
-func (l *lowerer) encodeView(v view, t Type, pos source.Pos) []Expr {
+func (l *lowerer) encodeView(v view, t ast.Type, pos source.Pos) []ast.Expr {
 	cases := v.cases()
-	var out []Expr
+	var out []ast.Expr
 	for _, k := range t.Kinds.List() {
-		out = append(out, choose(cases, func(a alt) Expr {
-			if a.kind != k && !(k == Decimal && a.kind == Int) {
+		out = append(out, choose(cases, func(a alt) ast.Expr {
+			if a.kind != k && !(k == ast.Decimal && a.kind == ast.Int) {
 				return ZeroValue(k, pos)
 			}
 			return as(a, k)

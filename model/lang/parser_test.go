@@ -7,58 +7,64 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model/source"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/parser"
 )
 
 // parseExpr parses src as the whole content of a file t.scxml.
-func parseExpr(src string) (Expr, source.ErrorList) {
+func parseExpr(src string) (ast.Expr, source.ErrorList) {
 	f := source.NewFileSet().AddFile("t.scxml", []byte(src))
-	return ParseExpr(NewSnippet(f, src))
+	return parser.ParseExpr(parser.NewSnippet(f, src))
 }
 
 // parseStmts parses src as the whole content of a file t.scxml.
-func parseStmts(src string) (*Block, source.ErrorList) {
+func parseStmts(src string) (*ast.Block, source.ErrorList) {
 	f := source.NewFileSet().AddFile("t.scxml", []byte(src))
-	return ParseStmts(NewSnippet(f, src))
+	return parser.ParseStmts(parser.NewSnippet(f, src))
 }
 
 // sexpr prints an expression fully parenthesised in prefix form, so that
 // tests see the tree and not the printer's choice of parentheses.
-func sexpr(e Expr) string {
+func sexpr(e ast.Expr) string {
 	switch x := e.(type) {
-	case *IntLit:
+	case *ast.IntLit:
 		return strconv.FormatInt(x.Value, 10)
-	case *BoolLit:
+	case *ast.BoolLit:
 		return strconv.FormatBool(x.Value)
-	case *Ident:
+	case *ast.Ident:
 		return x.Name
-	case *EventParam:
+	case *ast.EventParam:
 		return "_event.data." + x.Name
-	case *InState:
+	case *ast.InState:
 		return "In[" + x.State + "]"
-	case *Unary:
+	case *ast.Unary:
 		return "(" + x.Op.String() + " " + sexpr(x.X) + ")"
-	case *Binary:
+	case *ast.Binary:
 		return "(" + x.Op.String() + " " + sexpr(x.X) + " " + sexpr(x.Y) + ")"
-	case *Cond:
+	case *ast.Cond:
 		return "(? " + sexpr(x.Cond) + " " + sexpr(x.Then) + " " + sexpr(x.Else) + ")"
-	case *Index:
+	case *ast.Index:
 		return "([] " + sexpr(x.X) + " " + sexpr(x.Index) + ")"
-	case *Member:
+	case *ast.Member:
 		return "(. " + sexpr(x.X) + " " + x.Name + ")"
-	case *ArrayLit:
+	case *ast.ArrayLit:
 		s := "(array"
 		for _, e := range x.Elems {
 			s += " " + sexpr(e)
 		}
 		return s + ")"
-	case *ObjectLit:
+	case *ast.ObjectLit:
 		s := "(object"
 		for _, f := range x.Fields {
 			s += " " + f.Name + ":" + sexpr(f.Value)
 		}
 		return s + ")"
-	case *StrLit, *Absent, *EventField, *SysVar, *TypeOf, *Method:
-		return ExprString(x)
+	case *ast.StrLit, *ast.Absent, *ast.EventField, *ast.SysVar, *ast.TypeOf, *ast.Method:
+		return printer.ExprString(x)
 	}
 	return "?"
 }
@@ -223,7 +229,7 @@ func TestParseStmts(t *testing.T) {
 		if b.Lbrace != source.NoPos {
 			t.Errorf("ParseStmts(%q): Lbrace = %d, want NoPos", tt.src, b.Lbrace)
 		}
-		if got := BlockString(b); got != tt.want {
+		if got := printer.BlockString(b); got != tt.want {
 			t.Errorf("ParseStmts(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
@@ -395,15 +401,15 @@ t.scxml:4:7: expected ';', found 'g'`
 	if got := errText(errs); got != want {
 		t.Errorf("errors:\n%s\nwant:\n%s", got, want)
 	}
-	if got, want := BlockString(b), "a = 1 + _; b = _; if (c) { d = [1]; e = 2; } f = 3; h = 5;"; got != want {
+	if got, want := printer.BlockString(b), "a = 1 + _; b = _; if (c) { d = [1]; e = 2; } f = 3; h = 5;"; got != want {
 		t.Errorf("partial block = %s, want %s", got, want)
 	}
 }
 
 func TestParseLimits(t *testing.T) {
-	deep := MaxNesting + 100
-	deepMsg := fmt.Sprintf("expression nested more than %d deep", MaxNesting)
-	stmtsMsg := fmt.Sprintf("statements nested more than %d deep", MaxNesting)
+	deep := ast.MaxNesting + 100
+	deepMsg := fmt.Sprintf("expression nested more than %d deep", ast.MaxNesting)
+	stmtsMsg := fmt.Sprintf("statements nested more than %d deep", ast.MaxNesting)
 	// An operator chain is parsed in a loop but nests in the tree: the
 	// error is at the chain's start, the position of its deepest operator.
 	tests := []struct {
@@ -413,30 +419,30 @@ func TestParseLimits(t *testing.T) {
 		col   int
 		msg   string
 	}{
-		{"parens", false, strings.Repeat("(", deep) + "a" + strings.Repeat(")", deep), MaxNesting + 1, deepMsg},
-		{"unary", true, "a = " + strings.Repeat("!", deep) + "a", MaxNesting + 3, deepMsg},
+		{"parens", false, strings.Repeat("(", deep) + "a" + strings.Repeat(")", deep), ast.MaxNesting + 1, deepMsg},
+		{"unary", true, "a = " + strings.Repeat("!", deep) + "a", ast.MaxNesting + 3, deepMsg},
 		{"ternary", true, "a = " + strings.Repeat("a ? b : ", deep) + "c", 7993, deepMsg},
-		{"blocks", true, strings.Repeat("{", deep) + strings.Repeat("}", deep), MaxNesting + 1, stmtsMsg},
+		{"blocks", true, strings.Repeat("{", deep) + strings.Repeat("}", deep), ast.MaxNesting + 1, stmtsMsg},
 		{"ifs", true, strings.Repeat("if (a) ", deep) + "b = 1", 6998, deepMsg},
 		{"else ifs", true, "if (a) {}" + strings.Repeat(" else if (a) {}", deep), 14990, deepMsg},
 		{"sum", false, "x" + strings.Repeat(" + 1", deep), 1, deepMsg},
 		{"sum in a script", true, "y = 2;\nx = x" + strings.Repeat(" + 1", deep), 5, deepMsg},
 		{"members", false, "o" + strings.Repeat(".f", deep), 1, deepMsg},
 		{"indexes", false, "a" + strings.Repeat("[0]", deep), 1, deepMsg},
-		{"elements", false, "[" + strings.Repeat("0, ", MaxNodes) + "0]", 1,
-			fmt.Sprintf("expression of more than %d operators and operands: compute it in steps, in locals", MaxNodes)},
-		{"statements", true, strings.Repeat("x = 1; ", MaxStmts+1), 7*MaxStmts + 1,
-			fmt.Sprintf("more than %d statements in one script: split it between transitions or states", MaxStmts)},
+		{"elements", false, "[" + strings.Repeat("0, ", ast.MaxNodes) + "0]", 1,
+			fmt.Sprintf("expression of more than %d operators and operands: compute it in steps, in locals", ast.MaxNodes)},
+		{"statements", true, strings.Repeat("x = 1; ", ast.MaxStmts+1), 7*ast.MaxStmts + 1,
+			fmt.Sprintf("more than %d statements in one script: split it between transitions or states", ast.MaxStmts)},
 	}
 	for _, tt := range tests {
 		var errs source.ErrorList
-		var tree Node
+		var tree ast.Node
 		if tt.stmts {
 			tree, errs = parseStmts(tt.src)
 		} else {
 			tree, errs = parseExpr(tt.src)
 		}
-		if e := overLimit(tree, MaxNodes); e != nil {
+		if e := ast.OverLimit(tree, ast.MaxNodes); e != nil {
 			t.Errorf("%s: the tree returned exceeds the limits: %s", tt.name, e)
 		}
 		line := 1 + strings.Count(tt.src, "\n")
@@ -447,8 +453,8 @@ func TestParseLimits(t *testing.T) {
 	}
 
 	_, errs := parseStmts(strings.Repeat("a = ;\n", 200))
-	if len(errs) != maxErrors {
-		t.Errorf("%d errors, want the cap %d", len(errs), maxErrors)
+	if len(errs) != parser.MaxErrors {
+		t.Errorf("%d errors, want the cap %d", len(errs), parser.MaxErrors)
 	}
 }
 
@@ -456,25 +462,25 @@ func TestParseLimits(t *testing.T) {
 // passes after the parser (checker, printer, simplifier, inliner) take it.
 func TestParseWithinLimits(t *testing.T) {
 	for _, src := range []string{
-		"x" + strings.Repeat(" + 1", MaxNesting-3) + " > 0",
-		strings.Repeat("(", MaxNesting-2) + "x > 0" + strings.Repeat(")", MaxNesting-2),
-		"o" + strings.Repeat(".f", MaxNesting-1),
+		"x" + strings.Repeat(" + 1", ast.MaxNesting-3) + " > 0",
+		strings.Repeat("(", ast.MaxNesting-2) + "x > 0" + strings.Repeat(")", ast.MaxNesting-2),
+		"o" + strings.Repeat(".f", ast.MaxNesting-1),
 	} {
 		e, errs := parseExpr(src)
 		if len(errs) > 0 {
 			t.Fatalf("%.40s...: %v", src, errs)
 		}
-		ExprString(e)
+		printer.ExprString(e)
 		Simplify(e)
 		in := &Inliner{Fset: source.NewFileSet()}
-		CheckExpr(testEnv(), nil, e, Bool)
+		CheckExpr(testEnv(), nil, e, ast.Bool)
 		if _, _ = in.Expr(e); len(in.Errs) > 0 {
 			t.Errorf("%.40s...: inlining: %v", src, in.Errs)
 		}
 	}
-	b, errs := parseStmts(strings.Repeat("x = x + 1;\n", MaxStmts))
-	if len(errs) > 0 || len(b.Stmts) != MaxStmts {
-		t.Fatalf("%d statements: %d parsed, %v", MaxStmts, len(b.Stmts), errs)
+	b, errs := parseStmts(strings.Repeat("x = x + 1;\n", ast.MaxStmts))
+	if len(errs) > 0 || len(b.Stmts) != ast.MaxStmts {
+		t.Fatalf("%d statements: %d parsed, %v", ast.MaxStmts, len(b.Stmts), errs)
 	}
 	CheckBlock(testEnv(), nil, b)
 }
@@ -494,7 +500,7 @@ func TestIllegalExpr(t *testing.T) {
 		{"'return'", ""},
 		{"", ""},
 	} {
-		word, ok := IllegalExpr(tc.text)
+		word, ok := parser.IllegalExpr(tc.text)
 		if word != tc.word || ok != (tc.word != "") {
 			t.Errorf("IllegalExpr(%q) = %q, %v; want %q", tc.text, word, ok, tc.word)
 		}

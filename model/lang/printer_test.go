@@ -11,70 +11,74 @@ import (
 
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-func ident(name string) *Ident      { return &Ident{Name: name} }
-func intLit(v int64) *IntLit        { return &IntLit{Value: v} }
-func unary(op Token, x Expr) *Unary { return &Unary{Op: op, X: x} }
-func cond(c, a, b Expr) *Cond       { return &Cond{Cond: c, Then: a, Else: b} }
-func binary(x Expr, op Token, y Expr) *Binary {
-	return &Binary{X: x, Op: op, Y: y}
+func ident(name string) *ast.Ident              { return &ast.Ident{Name: name} }
+func intLit(v int64) *ast.IntLit                { return &ast.IntLit{Value: v} }
+func unary(op ast.Token, x ast.Expr) *ast.Unary { return &ast.Unary{Op: op, X: x} }
+func cond(c, a, b ast.Expr) *ast.Cond           { return &ast.Cond{Cond: c, Then: a, Else: b} }
+func binary(x ast.Expr, op ast.Token, y ast.Expr) *ast.Binary {
+	return &ast.Binary{X: x, Op: op, Y: y}
 }
 
 func TestExprString(t *testing.T) {
 	a, b, c, d, e := ident("a"), ident("b"), ident("c"), ident("d"), ident("e")
 	tests := []struct {
-		e    Expr
+		e    ast.Expr
 		want string
 	}{
 		{intLit(5), "5"},
 		{intLit(-5), "-5"},
-		{&BoolLit{Value: true}, "true"},
-		{&EventParam{Name: "x"}, "_event.data.x"},
-		{&InState{State: "S1"}, "In('S1')"},
-		{&InState{State: "it's a \\ \"b\"\n\t"}, `In('it\'s a \\ "b"\n\t')`},
-		{unary(SUB, intLit(5)), "-5"},
-		{unary(SUB, intLit(-5)), "-(-5)"},
-		{unary(SUB, unary(SUB, a)), "- -a"},
-		{unary(NOT, unary(NOT, a)), "!!a"},
-		{unary(NOT, unary(SUB, a)), "!-a"},
-		{unary(NOT, a), "!a"},
-		{unary(NOT, binary(a, LAND, b)), "!(a && b)"},
-		{unary(SUB, binary(a, ADD, b)), "-(a + b)"},
-		{unary(NOT, cond(a, b, c)), "!(a ? b : c)"},
-		{binary(a, SUB, intLit(-5)), "a - (-5)"},
-		{binary(a, ADD, intLit(-5)), "a + (-5)"},
-		{binary(a, MUL, intLit(-5)), "a * -5"},
-		{binary(a, SUB, unary(SUB, b)), "a - -b"},
-		{binary(intLit(-5), SUB, a), "-5 - a"},
-		{binary(unary(SUB, a), MUL, b), "-a * b"},
-		{binary(binary(a, ADD, b), MUL, c), "(a + b) * c"},
-		{binary(a, ADD, binary(b, MUL, c)), "a + b * c"},
-		{binary(binary(a, SUB, b), SUB, c), "a - b - c"},
-		{binary(a, SUB, binary(b, SUB, c)), "a - (b - c)"},
-		{binary(a, SUB, binary(b, ADD, c)), "a - (b + c)"},
-		{binary(a, LAND, binary(b, LOR, c)), "a && (b || c)"},
-		{binary(binary(a, LAND, b), LOR, c), "a && b || c"},
-		{binary(binary(a, EQL, b), EQL, c), "a == b == c"},
-		{binary(a, EQL, binary(b, EQL, c)), "a == (b == c)"},
-		{binary(binary(&StrLit{Value: "f"}, IN, a), EQL, binary(b, IN, &EventField{})), "'f' in a == b in _event"},
-		{binary(&StrLit{Value: "f"}, IN, binary(a, ADD, b)), "'f' in a + b"},
-		{binary(&SysVar{Name: "_ioprocessors"}, SEQL, a), "_ioprocessors === a"},
-		{binary(binary(a, LSS, b), EQL, binary(c, GEQ, d)), "a < b == c >= d"},
-		{binary(a, ADD, cond(c, d, e)), "a + (c ? d : e)"},
-		{binary(cond(c, d, e), ADD, a), "(c ? d : e) + a"},
+		{&ast.BoolLit{Value: true}, "true"},
+		{&ast.EventParam{Name: "x"}, "_event.data.x"},
+		{&ast.InState{State: "S1"}, "In('S1')"},
+		{&ast.InState{State: "it's a \\ \"b\"\n\t"}, `In('it\'s a \\ "b"\n\t')`},
+		{unary(ast.SUB, intLit(5)), "-5"},
+		{unary(ast.SUB, intLit(-5)), "-(-5)"},
+		{unary(ast.SUB, unary(ast.SUB, a)), "- -a"},
+		{unary(ast.NOT, unary(ast.NOT, a)), "!!a"},
+		{unary(ast.NOT, unary(ast.SUB, a)), "!-a"},
+		{unary(ast.NOT, a), "!a"},
+		{unary(ast.NOT, binary(a, ast.LAND, b)), "!(a && b)"},
+		{unary(ast.SUB, binary(a, ast.ADD, b)), "-(a + b)"},
+		{unary(ast.NOT, cond(a, b, c)), "!(a ? b : c)"},
+		{binary(a, ast.SUB, intLit(-5)), "a - (-5)"},
+		{binary(a, ast.ADD, intLit(-5)), "a + (-5)"},
+		{binary(a, ast.MUL, intLit(-5)), "a * -5"},
+		{binary(a, ast.SUB, unary(ast.SUB, b)), "a - -b"},
+		{binary(intLit(-5), ast.SUB, a), "-5 - a"},
+		{binary(unary(ast.SUB, a), ast.MUL, b), "-a * b"},
+		{binary(binary(a, ast.ADD, b), ast.MUL, c), "(a + b) * c"},
+		{binary(a, ast.ADD, binary(b, ast.MUL, c)), "a + b * c"},
+		{binary(binary(a, ast.SUB, b), ast.SUB, c), "a - b - c"},
+		{binary(a, ast.SUB, binary(b, ast.SUB, c)), "a - (b - c)"},
+		{binary(a, ast.SUB, binary(b, ast.ADD, c)), "a - (b + c)"},
+		{binary(a, ast.LAND, binary(b, ast.LOR, c)), "a && (b || c)"},
+		{binary(binary(a, ast.LAND, b), ast.LOR, c), "a && b || c"},
+		{binary(binary(a, ast.EQL, b), ast.EQL, c), "a == b == c"},
+		{binary(a, ast.EQL, binary(b, ast.EQL, c)), "a == (b == c)"},
+		{binary(binary(&ast.StrLit{Value: "f"}, ast.IN, a), ast.EQL, binary(b, ast.IN, &ast.EventField{})), "'f' in a == b in _event"},
+		{binary(&ast.StrLit{Value: "f"}, ast.IN, binary(a, ast.ADD, b)), "'f' in a + b"},
+		{binary(&ast.SysVar{Name: "_ioprocessors"}, ast.SEQL, a), "_ioprocessors === a"},
+		{binary(binary(a, ast.LSS, b), ast.EQL, binary(c, ast.GEQ, d)), "a < b == c >= d"},
+		{binary(a, ast.ADD, cond(c, d, e)), "a + (c ? d : e)"},
+		{binary(cond(c, d, e), ast.ADD, a), "(c ? d : e) + a"},
 		{cond(cond(a, b, c), d, e), "(a ? b : c) ? d : e"},
 		{cond(a, cond(b, c, d), e), "a ? b ? c : d : e"},
 		{cond(a, b, cond(c, d, e)), "a ? b : c ? d : e"},
-		{cond(binary(a, LOR, b), binary(c, ADD, intLit(1)), d), "a || b ? c + 1 : d"},
+		{cond(binary(a, ast.LOR, b), binary(c, ast.ADD, intLit(1)), d), "a || b ? c + 1 : d"},
 		{intLit(math.MinInt64), "(-9223372036854775807 - 1)"},
-		{unary(SUB, intLit(math.MinInt64)), "-(-9223372036854775807 - 1)"},
-		{binary(a, SUB, intLit(math.MinInt64)), "a - (-9223372036854775807 - 1)"},
+		{unary(ast.SUB, intLit(math.MinInt64)), "-(-9223372036854775807 - 1)"},
+		{binary(a, ast.SUB, intLit(math.MinInt64)), "a - (-9223372036854775807 - 1)"},
 	}
 	for _, tt := range tests {
-		if got := ExprString(tt.e); got != tt.want {
+		if got := printer.ExprString(tt.e); got != tt.want {
 			t.Errorf("ExprString(%s) = %s, want %s", sexpr(tt.e), got, tt.want)
 		}
 	}
@@ -83,12 +87,12 @@ func TestExprString(t *testing.T) {
 // TestPrintMinInt checks that the one int64 without a literal prints as an
 // expression that folds back to it.
 func TestPrintMinInt(t *testing.T) {
-	e, errs := parseExpr(ExprString(intLit(math.MinInt64)))
+	e, errs := parseExpr(printer.ExprString(intLit(math.MinInt64)))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if got := Simplify(e); !Equal(got, intLit(math.MinInt64)) {
-		t.Errorf("Simplify(%s) = %s", ExprString(e), sexpr(got))
+	if got := Simplify(e); !ast.Equal(got, intLit(math.MinInt64)) {
+		t.Errorf("Simplify(%s) = %s", printer.ExprString(e), sexpr(got))
 	}
 }
 
@@ -96,42 +100,42 @@ func TestBlockString(t *testing.T) {
 	a, x := ident("a"), ident("x")
 	i := ident("i")
 	tests := []struct {
-		s    Stmt
+		s    ast.Stmt
 		want string
 	}{
-		{&Assign{Target: x, Op: ASSIGN, Value: intLit(1)}, "x = 1;"},
-		{&Assign{Target: x, Op: REM_ASSIGN, Value: a}, "x %= a;"},
-		{&IncDec{Target: x, Op: DEC}, "x--;"},
-		{&Decl{Name: x, Value: intLit(1)}, "var x = 1;"},
-		{&Decl{Name: x, Type: BoolType, Value: a}, "bool x = a;"},
-		{&Decl{Name: x, Type: RangeType(0, 5)}, "int x;"},
-		{&Raise{Event: "e", Args: []*Arg{{Name: "p", Value: intLit(1)}, {Name: "q", Value: a}}}, "raise e(p: 1, q: a);"},
-		{&Raise{Event: "a.b.if"}, "raise a.b.if();"},
-		{&Raise{Event: "1x"}, `raise "1x"();`},
-		{&Raise{Event: "a..b"}, `raise "a..b"();`},
-		{&Send{Event: "done.state.my-state"}, `send "done.state.my-state"();`},
-		{&Send{Event: "e", Target: `o"x`, Delay: &StrLit{Value: "1s"}}, `send e() to "o\"x" after '1s';`},
-		{&Send{Event: "e", Delay: &StrLit{Value: "2s"}}, `send e() after '2s';`},
-		{&Send{Event: "e", Delay: &StrLit{Value: "2s"}, ID: `t"1`}, `send e() after '2s' id "t\"1";`},
-		{&Cancel{SendID: "t1"}, `cancel "t1";`},
-		{&Assume{Cond: a}, "assume(a);"},
-		{&Bound{Name: vocab.BoundArray, Limit: 4, Cond: a}, "bound array 4 (a);"},
-		{&Block{}, "{}"},
-		{&Block{Stmts: []Stmt{&IncDec{Target: x, Op: INC}, &Block{}}}, "{ x++; {} }"},
-		{&If{Cond: a, Then: &Block{}}, "if (a) {}"},
-		{&If{Cond: a, Then: &Block{}, Else: &If{Cond: x, Then: &Block{Stmts: []Stmt{&IncDec{Target: x, Op: INC}}}}},
+		{&ast.Assign{Target: x, Op: ast.ASSIGN, Value: intLit(1)}, "x = 1;"},
+		{&ast.Assign{Target: x, Op: ast.REM_ASSIGN, Value: a}, "x %= a;"},
+		{&ast.IncDec{Target: x, Op: ast.DEC}, "x--;"},
+		{&ast.Decl{Name: x, Value: intLit(1)}, "var x = 1;"},
+		{&ast.Decl{Name: x, Type: ast.BoolType, Value: a}, "bool x = a;"},
+		{&ast.Decl{Name: x, Type: ast.RangeType(0, 5)}, "int x;"},
+		{&ast.Raise{Event: "e", Args: []*ast.Arg{{Name: "p", Value: intLit(1)}, {Name: "q", Value: a}}}, "raise e(p: 1, q: a);"},
+		{&ast.Raise{Event: "a.b.if"}, "raise a.b.if();"},
+		{&ast.Raise{Event: "1x"}, `raise "1x"();`},
+		{&ast.Raise{Event: "a..b"}, `raise "a..b"();`},
+		{&ast.Send{Event: "done.state.my-state"}, `send "done.state.my-state"();`},
+		{&ast.Send{Event: "e", Target: `o"x`, Delay: &ast.StrLit{Value: "1s"}}, `send e() to "o\"x" after '1s';`},
+		{&ast.Send{Event: "e", Delay: &ast.StrLit{Value: "2s"}}, `send e() after '2s';`},
+		{&ast.Send{Event: "e", Delay: &ast.StrLit{Value: "2s"}, ID: `t"1`}, `send e() after '2s' id "t\"1";`},
+		{&ast.Cancel{SendID: "t1"}, `cancel "t1";`},
+		{&ast.Assume{Cond: a}, "assume(a);"},
+		{&ast.Bound{Name: vocab.BoundArray, Limit: 4, Cond: a}, "bound array 4 (a);"},
+		{&ast.Block{}, "{}"},
+		{&ast.Block{Stmts: []ast.Stmt{&ast.IncDec{Target: x, Op: ast.INC}, &ast.Block{}}}, "{ x++; {} }"},
+		{&ast.If{Cond: a, Then: &ast.Block{}}, "if (a) {}"},
+		{&ast.If{Cond: a, Then: &ast.Block{}, Else: &ast.If{Cond: x, Then: &ast.Block{Stmts: []ast.Stmt{&ast.IncDec{Target: x, Op: ast.INC}}}}},
 			"if (a) {} else if (x) { x++; }"},
-		{&While{Cond: a, Body: &Block{Stmts: []Stmt{&IncDec{Target: x, Op: INC}}}}, "while (a) { x++; }"},
-		{&For{Init: &Decl{Name: i, Type: IntType, Value: intLit(0)}, Cond: binary(i, LSS, intLit(3)),
-			Post: &IncDec{Target: i, Op: INC}, Body: &Block{}}, "for (int i = 0; i < 3; i++) {}"},
-		{&For{Body: &Block{}}, "for (;;) {}"},
+		{&ast.While{Cond: a, Body: &ast.Block{Stmts: []ast.Stmt{&ast.IncDec{Target: x, Op: ast.INC}}}}, "while (a) { x++; }"},
+		{&ast.For{Init: &ast.Decl{Name: i, Type: ast.IntType, Value: intLit(0)}, Cond: binary(i, ast.LSS, intLit(3)),
+			Post: &ast.IncDec{Target: i, Op: ast.INC}, Body: &ast.Block{}}, "for (int i = 0; i < 3; i++) {}"},
+		{&ast.For{Body: &ast.Block{}}, "for (;;) {}"},
 	}
 	for _, tt := range tests {
-		if got := BlockString(&Block{Stmts: []Stmt{tt.s}}); got != tt.want {
+		if got := printer.BlockString(&ast.Block{Stmts: []ast.Stmt{tt.s}}); got != tt.want {
 			t.Errorf("BlockString = %s, want %s", got, tt.want)
 		}
 	}
-	if got := BlockString(&Block{}); got != "" {
+	if got := printer.BlockString(&ast.Block{}); got != "" {
 		t.Errorf("BlockString(empty) = %q, want \"\"", got)
 	}
 }
@@ -192,36 +196,36 @@ func TestRoundTripStmts(t *testing.T) {
 
 // checkExprRoundTrip checks that the printed e parses to an equal tree
 // that prints the same.
-func checkExprRoundTrip(t *testing.T, e Expr) {
+func checkExprRoundTrip(t *testing.T, e ast.Expr) {
 	t.Helper()
-	s1 := ExprString(e)
+	s1 := printer.ExprString(e)
 	e2, errs := parseExpr(s1)
 	if len(errs) > 0 {
 		t.Errorf("%s (printed from %s) does not parse: %v", s1, sexpr(e), errs)
 		return
 	}
-	if !Equal(e, e2) {
+	if !ast.Equal(e, e2) {
 		t.Errorf("%s parses to %s, want %s", s1, sexpr(e2), sexpr(e))
 	}
-	if s2 := ExprString(e2); s2 != s1 {
+	if s2 := printer.ExprString(e2); s2 != s1 {
 		t.Errorf("printing is not a fixed point: %s, then %s", s1, s2)
 	}
 }
 
 // checkStmtsRoundTrip checks that the printed b parses to an equal tree
 // that prints the same.
-func checkStmtsRoundTrip(t *testing.T, b *Block) {
+func checkStmtsRoundTrip(t *testing.T, b *ast.Block) {
 	t.Helper()
-	s1 := BlockString(b)
+	s1 := printer.BlockString(b)
 	b2, errs := parseStmts(s1)
 	if len(errs) > 0 {
 		t.Errorf("%q does not parse: %v", s1, errs)
 		return
 	}
-	if !Equal(b, b2) {
-		t.Errorf("%q parses to %s, want %s", s1, BlockString(b2), s1)
+	if !ast.Equal(b, b2) {
+		t.Errorf("%q parses to %s, want %s", s1, printer.BlockString(b2), s1)
 	}
-	if s2 := BlockString(b2); s2 != s1 {
+	if s2 := printer.BlockString(b2); s2 != s1 {
 		t.Errorf("printing is not a fixed point: %s, then %s", s1, s2)
 	}
 }
@@ -246,7 +250,7 @@ func TestGolden(t *testing.T) {
 		}
 		var buf bytes.Buffer
 		for _, st := range b.Stmts {
-			buf.WriteString(BlockString(&Block{Stmts: []Stmt{st}}) + "\n")
+			buf.WriteString(printer.BlockString(&ast.Block{Stmts: []ast.Stmt{st}}) + "\n")
 		}
 		golden := strings.TrimSuffix(in, ".in") + ".golden"
 		if *update {
@@ -289,7 +293,7 @@ func TestRoundTripNearLimit(t *testing.T) {
 	}
 	for _, p := range patterns {
 		var deepest string
-		for n := 1; n <= MaxNesting; n++ {
+		for n := 1; n <= ast.MaxNesting; n++ {
 			src := strings.Repeat(p.open, n) + p.mid + strings.Repeat(p.closer, n)
 			var errs source.ErrorList
 			if p.stmts {

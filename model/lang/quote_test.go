@@ -5,6 +5,12 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/parser"
 )
 
 func TestCutString(t *testing.T) {
@@ -27,7 +33,7 @@ func TestCutString(t *testing.T) {
 		{`abc`, "", "", `no string literal at "abc"`},
 	}
 	for _, tt := range tests {
-		value, rest, err := CutString(tt.in)
+		value, rest, err := parser.CutString(tt.in)
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -48,7 +54,7 @@ func TestQuote(t *testing.T) {
 		{"\xff", "'\xff'"},
 	}
 	for _, tt := range tests {
-		if got := ExprString(&StrLit{Value: tt.in}); got != tt.want {
+		if got := printer.ExprString(&ast.StrLit{Value: tt.in}); got != tt.want {
 			t.Errorf("ExprString of the string %q = %s, want %s", tt.in, got, tt.want)
 		}
 	}
@@ -67,11 +73,11 @@ func TestQuoteRoundTrip(t *testing.T) {
 			b.WriteRune(alphabet[rng.Intn(len(alphabet))])
 		}
 		s := b.String()
-		q := ExprString(&StrLit{Value: s})
+		q := printer.ExprString(&ast.StrLit{Value: s})
 		if strings.ContainsAny(q, "\n\r") || !utf8.ValidString(q) {
 			t.Fatalf("the string %q prints as %q: a line break or invalid UTF-8", s, q)
 		}
-		got, rest, err := CutString(q + ", x")
+		got, rest, err := parser.CutString(q + ", x")
 		if err != nil || got != s || rest != ", x" {
 			t.Fatalf("CutString(%s, printed from %q) = %q, %q, %v", q, s, got, rest, err)
 		}

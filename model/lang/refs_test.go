@@ -1,41 +1,43 @@
 package lang
 
 import "testing"
+import "github.com/setbot/setbot/model/lang/ast"
+import "github.com/setbot/setbot/model/lang/printer"
 
 // refEnv adds to testEnv ev and ev2 (stored _event objects), io (a stored
 // _ioprocessors) and o, an object {f: int}.
 func refEnv() *Env {
 	env := testEnv()
-	env.Vars["ev"] = EventType
-	env.Vars["ev2"] = EventType
-	env.Vars["io"] = IOProcessorsType
-	env.Vars["o"] = ObjectType([]Field{{Name: "f", Type: IntType}})
+	env.Vars["ev"] = ast.EventType
+	env.Vars["ev2"] = ast.EventType
+	env.Vars["io"] = ast.IOProcessorsType
+	env.Vars["o"] = ast.ObjectType([]ast.Field{{Name: "f", Type: ast.IntType}})
 	return env
 }
 
 func TestCheckRefs(t *testing.T) {
 	tests := []struct {
 		src  string
-		want Kind
+		want ast.Kind
 		errs string
 	}{
-		{"_event", EventRef, ""},
-		{"_ioprocessors", IOProcessorsRef, ""},
-		{"ev == _event && _event === ev && io == _ioprocessors && ev != undefined", Bool, ""},
-		{"io == ev", Bool, ""},
-		{"typeof _ioprocessors", String, ""},
-		{"'f' in o && 'g' in o && 'name' in _event && 'data' in _event && 'scxml' in io", Bool, ""},
-		{"ev == ev2", Bool, "t.scxml:1:4: == between two stored _event objects compares the events they were taken from, which is not modelled: compare each with _event, or compare their fields stored at the time (e.g. _event.name)"},
-		{"ev.name", Invalid, "t.scxml:1:1: ev holds an _event object, whose fields are read only through _event: store the field you need while the event is processed, e.g. v = _event.name"},
-		{"io['scxml']", Invalid, "t.scxml:1:1: io holds _ioprocessors, whose parts are read only through _ioprocessors: read _ioprocessors['scxml'].location"},
-		{"[_event]", Invalid, "t.scxml:1:2: _event as a part of an array, an object or an event's data is not modelled: put its fields there, e.g. _event.name"},
-		{"{p: _ioprocessors}", Invalid, "t.scxml:1:5: _ioprocessors as a part of an array, an object or an event's data is not modelled: put its location there, _ioprocessors['scxml'].location"},
-		{"io + 1", Invalid, "t.scxml:1:4: operator + needs int operands, found _ioprocessors and int"},
-		{"io == 1", Bool, "t.scxml:1:4: mismatched types _ioprocessors and int for ==: compare values of one type"},
-		{"a in o", Bool, "t.scxml:1:1: the left of in is a: name the field in quotes, e.g. 'name' in _event"},
-		{"'f' in a", Bool, "t.scxml:1:5: in needs an object on its right, and a is an int: test the field of an object, or of _event"},
-		{"'f' in [1]", Bool, "t.scxml:1:5: in on an array: compare the index with its length, i < [1].length"},
-		{"'f' in ev", Bool, "t.scxml:1:8: ev may be undefined or null, and in needs a value: give it one first (e.g. an expr on its <data>)"},
+		{"_event", ast.EventRef, ""},
+		{"_ioprocessors", ast.IOProcessorsRef, ""},
+		{"ev == _event && _event === ev && io == _ioprocessors && ev != undefined", ast.Bool, ""},
+		{"io == ev", ast.Bool, ""},
+		{"typeof _ioprocessors", ast.String, ""},
+		{"'f' in o && 'g' in o && 'name' in _event && 'data' in _event && 'scxml' in io", ast.Bool, ""},
+		{"ev == ev2", ast.Bool, "t.scxml:1:4: == between two stored _event objects compares the events they were taken from, which is not modelled: compare each with _event, or compare their fields stored at the time (e.g. _event.name)"},
+		{"ev.name", ast.Invalid, "t.scxml:1:1: ev holds an _event object, whose fields are read only through _event: store the field you need while the event is processed, e.g. v = _event.name"},
+		{"io['scxml']", ast.Invalid, "t.scxml:1:1: io holds _ioprocessors, whose parts are read only through _ioprocessors: read _ioprocessors['scxml'].location"},
+		{"[_event]", ast.Invalid, "t.scxml:1:2: _event as a part of an array, an object or an event's data is not modelled: put its fields there, e.g. _event.name"},
+		{"{p: _ioprocessors}", ast.Invalid, "t.scxml:1:5: _ioprocessors as a part of an array, an object or an event's data is not modelled: put its location there, _ioprocessors['scxml'].location"},
+		{"io + 1", ast.Invalid, "t.scxml:1:4: operator + needs int operands, found _ioprocessors and int"},
+		{"io == 1", ast.Bool, "t.scxml:1:4: mismatched types _ioprocessors and int for ==: compare values of one type"},
+		{"a in o", ast.Bool, "t.scxml:1:1: the left of in is a: name the field in quotes, e.g. 'name' in _event"},
+		{"'f' in a", ast.Bool, "t.scxml:1:5: in needs an object on its right, and a is an int: test the field of an object, or of _event"},
+		{"'f' in [1]", ast.Bool, "t.scxml:1:5: in on an array: compare the index with its length, i < [1].length"},
+		{"'f' in ev", ast.Bool, "t.scxml:1:8: ev may be undefined or null, and in needs a value: give it one first (e.g. an expr on its <data>)"},
 	}
 	for _, tt := range tests {
 		_, _, errs := checkExpr(t, refEnv(), tt.src, tt.want)
@@ -82,13 +84,13 @@ func TestLowerRefs(t *testing.T) {
 		{"'basichttp' in _ioprocessors", "false"},
 	}
 	for _, tt := range exprs {
-		e, info, errs := checkExpr(t, refEnv(), tt.src, Invalid)
+		e, info, errs := checkExpr(t, refEnv(), tt.src, ast.Invalid)
 		if errs != "" {
 			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
 			continue
 		}
-		cond := info.Types[e].Kind == Bool || tt.src == "io" || tt.src == "ev" || tt.src == "_event"
-		if got := ExprString(LowerExpr(e, info, cond)); got != tt.want {
+		cond := info.Types[e].Kind == ast.Bool || tt.src == "io" || tt.src == "ev" || tt.src == "_event"
+		if got := printer.ExprString(LowerExpr(e, info, cond)); got != tt.want {
 			t.Errorf("LowerExpr(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
@@ -103,18 +105,18 @@ func TestLowerRefs(t *testing.T) {
 			t.Errorf("CheckBlock(%q): %s", tt.src, errs)
 			continue
 		}
-		if got := BlockString(LowerBlock(b, info)); got != tt.want {
+		if got := printer.BlockString(LowerBlock(b, info)); got != tt.want {
 			t.Errorf("LowerBlock(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
 }
 
 func TestRefLeaves(t *testing.T) {
-	got := Leaves(EventType)
-	if len(got) != 2 || got[0].Type != RangeType(EventStale, EventCurrent) || !got[1].Tag {
-		t.Errorf("Leaves(%s) = %v, want the identity in [%d..%d] and a tag", EventType, got, EventStale, EventCurrent)
+	got := Leaves(ast.EventType)
+	if len(got) != 2 || got[0].Type != ast.RangeType(EventStale, EventCurrent) || !got[1].Tag {
+		t.Errorf("Leaves(%s) = %v, want the identity in [%d..%d] and a tag", ast.EventType, got, EventStale, EventCurrent)
 	}
-	if got := Leaves(IOProcessorsType); len(got) != 1 || got[0].Type != RangeType(IOProcessorsID, IOProcessorsID) {
-		t.Errorf("Leaves(%s) = %v, want one constant identity", IOProcessorsType, got)
+	if got := Leaves(ast.IOProcessorsType); len(got) != 1 || got[0].Type != ast.RangeType(IOProcessorsID, IOProcessorsID) {
+		t.Errorf("Leaves(%s) = %v, want one constant identity", ast.IOProcessorsType, got)
 	}
 }

@@ -4,6 +4,10 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 func TestSimplify(t *testing.T) {
@@ -67,9 +71,9 @@ func TestSimplify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		e := mustParseExpr(t, tt.src)
-		before := RewriteExpr(e, func(x Expr) Expr { return x })
+		before := ast.RewriteExpr(e, func(x ast.Expr) ast.Expr { return x })
 		got := Simplify(e)
-		if s := ExprString(got); s != tt.want {
+		if s := printer.ExprString(got); s != tt.want {
 			t.Errorf("Simplify(%s) = %s, want %s", tt.src, s, tt.want)
 		}
 		if !reflect.DeepEqual(e, before) {
@@ -80,14 +84,14 @@ func TestSimplify(t *testing.T) {
 	// -9223372036854775807 - 1 folds to the minimum int64; negating it
 	// would overflow.
 	minInt := Simplify(mustParseExpr(t, "-9223372036854775807 - 1"))
-	if !Equal(minInt, intLit(math.MinInt64)) {
+	if !ast.Equal(minInt, intLit(math.MinInt64)) {
 		t.Errorf("min int64 = %s", sexpr(minInt))
 	}
-	neg := unary(SUB, intLit(math.MinInt64))
-	if got := Simplify(neg); !Equal(got, neg) {
+	neg := unary(ast.SUB, intLit(math.MinInt64))
+	if got := Simplify(neg); !ast.Equal(got, neg) {
 		t.Errorf("Simplify(-min) = %s", sexpr(got))
 	}
-	if got := Simplify(binary(intLit(math.MinInt64), QUO, intLit(-1))); !Equal(got, binary(intLit(math.MinInt64), QUO, intLit(-1))) {
+	if got := Simplify(binary(intLit(math.MinInt64), ast.QUO, intLit(-1))); !ast.Equal(got, binary(intLit(math.MinInt64), ast.QUO, intLit(-1))) {
 		t.Errorf("Simplify(min / -1) = %s", sexpr(got))
 	}
 }

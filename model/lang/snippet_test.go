@@ -6,6 +6,10 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model/source"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/parser"
 )
 
 // decodeAttr decodes the XML entities &amp; &lt; &gt; in raw[start:end]
@@ -32,12 +36,12 @@ func decodeAttr(raw string, start, end int) (string, []int) {
 }
 
 // attrSnippet returns the snippet of the cond attribute in raw.
-func attrSnippet(fs *source.FileSet, raw string) Snippet {
+func attrSnippet(fs *source.FileSet, raw string) parser.Snippet {
 	f := fs.AddFile("t.scxml", []byte(raw))
 	start := strings.Index(raw, `cond="`) + len(`cond="`)
 	end := start + strings.IndexByte(raw[start:], '"')
 	text, offs := decodeAttr(raw, start, end)
-	return Snippet{File: f, Text: text, Offsets: offs}
+	return parser.Snippet{File: f, Text: text, Offsets: offs}
 }
 
 func TestSnippetOffsets(t *testing.T) {
@@ -47,12 +51,12 @@ func TestSnippetOffsets(t *testing.T) {
 	if src.Text != "a && b < 3" {
 		t.Fatalf("decoded %q", src.Text)
 	}
-	e, errs := ParseExpr(src)
+	e, errs := parser.ParseExpr(src)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	and := e.(*Binary)
-	lss := and.Y.(*Binary)
+	and := e.(*ast.Binary)
+	lss := and.Y.(*ast.Binary)
 	for _, tt := range []struct {
 		name string
 		pos  source.Pos
@@ -71,11 +75,11 @@ func TestSnippetOffsets(t *testing.T) {
 
 	// An error after an entity, and one at the end of the text: one past
 	// the offset of the last character, inside its entity.
-	_, errs = ParseExpr(attrSnippet(fs, `<t cond="a &amp;&amp; b)"/>`))
+	_, errs = parser.ParseExpr(attrSnippet(fs, `<t cond="a &amp;&amp; b)"/>`))
 	if got, want := errText(errs), "t.scxml:1:24: expected end of expression, found ')'"; got != want {
 		t.Errorf("error = %s, want %s", got, want)
 	}
-	_, errs = ParseExpr(attrSnippet(fs, `<t cond="a &amp;&amp;"/>`))
+	_, errs = parser.ParseExpr(attrSnippet(fs, `<t cond="a &amp;&amp;"/>`))
 	if got, want := errText(errs), "t.scxml:1:18: expected expression, found end of input"; got != want {
 		t.Errorf("error = %s, want %s", got, want)
 	}
@@ -87,8 +91,8 @@ func TestSnippetStart(t *testing.T) {
 	f := fs.AddFile("t.scxml", []byte(raw))
 	start := strings.Index(raw, "\n") + 1
 	end := strings.Index(raw, "</script>")
-	src := Snippet{File: f, Text: raw[start:end], Start: start}
-	_, errs := ParseStmts(src)
+	src := parser.Snippet{File: f, Text: raw[start:end], Start: start}
+	_, errs := parser.ParseStmts(src)
 	if got, want := errText(errs), "t.scxml:4:1: expected ')', found end of input"; got != want {
 		t.Errorf("error = %s, want %s", got, want)
 	}
@@ -98,7 +102,7 @@ func TestSnippetStart(t *testing.T) {
 }
 
 func TestSnippetWithoutFile(t *testing.T) {
-	_, errs := ParseExpr(Snippet{Text: "a +", Start: 10})
+	_, errs := parser.ParseExpr(parser.Snippet{Text: "a +", Start: 10})
 	if len(errs) != 1 {
 		t.Fatalf("errors = %v", errs)
 	}
@@ -113,40 +117,40 @@ func TestNodePositions(t *testing.T) {
 		"for (int i = 0; i < 3; i += 1) { raise e(p: 1) }\nsend f() to \"o\"\nassume(z)\n"
 	fs := source.NewFileSet()
 	f := fs.AddFile("t.scxml", []byte(src))
-	b, errs := ParseStmts(NewSnippet(f, src))
+	b, errs := parser.ParseStmts(parser.NewSnippet(f, src))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
 	var got []string
-	Inspect(b, func(n Node) bool {
-		if n != nil && n != Node(b) {
+	ast.Inspect(b, func(n ast.Node) bool {
+		if n != nil && n != ast.Node(b) {
 			p := fs.Position(n.Pos())
 			got = append(got, fmt.Sprintf("%T@%d:%d", n, p.Line, p.Column))
 		}
 		return true
 	})
-	want := "*lang.If@1:1 *lang.Ident@1:5 *lang.Block@1:8 *lang.Assign@2:3 *lang.Ident@2:3 " +
-		"*lang.Binary@2:7 *lang.Unary@2:7 *lang.Ident@2:8 *lang.Binary@2:12 *lang.EventParam@2:12 *lang.IntLit@2:28 " +
-		"*lang.Block@3:8 *lang.While@3:8 *lang.Cond@3:15 *lang.Binary@3:15 *lang.InState@3:15 *lang.Ident@3:26 " +
-		"*lang.Ident@3:30 *lang.BoolLit@3:34 *lang.Block@3:40 *lang.IncDec@3:40 *lang.Ident@3:40 " +
-		"*lang.For@4:1 *lang.Decl@4:6 *lang.Ident@4:10 *lang.IntLit@4:14 *lang.Binary@4:17 *lang.Ident@4:17 " +
-		"*lang.IntLit@4:21 *lang.Assign@4:24 *lang.Ident@4:24 *lang.IntLit@4:29 *lang.Block@4:32 *lang.Raise@4:34 " +
-		"*lang.IntLit@4:45 *lang.Send@5:1 *lang.Assume@6:1 *lang.Ident@6:8"
+	want := "*ast.If@1:1 *ast.Ident@1:5 *ast.Block@1:8 *ast.Assign@2:3 *ast.Ident@2:3 " +
+		"*ast.Binary@2:7 *ast.Unary@2:7 *ast.Ident@2:8 *ast.Binary@2:12 *ast.EventParam@2:12 *ast.IntLit@2:28 " +
+		"*ast.Block@3:8 *ast.While@3:8 *ast.Cond@3:15 *ast.Binary@3:15 *ast.InState@3:15 *ast.Ident@3:26 " +
+		"*ast.Ident@3:30 *ast.BoolLit@3:34 *ast.Block@3:40 *ast.IncDec@3:40 *ast.Ident@3:40 " +
+		"*ast.For@4:1 *ast.Decl@4:6 *ast.Ident@4:10 *ast.IntLit@4:14 *ast.Binary@4:17 *ast.Ident@4:17 " +
+		"*ast.IntLit@4:21 *ast.Assign@4:24 *ast.Ident@4:24 *ast.IntLit@4:29 *ast.Block@4:32 *ast.Raise@4:34 " +
+		"*ast.IntLit@4:45 *ast.Send@5:1 *ast.Assume@6:1 *ast.Ident@6:8"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("positions:\n%s\nwant:\n%s", g, want)
 	}
-	ifs := b.Stmts[0].(*If)
-	asg := ifs.Then.Stmts[0].(*Assign)
+	ifs := b.Stmts[0].(*ast.If)
+	asg := ifs.Then.Stmts[0].(*ast.Assign)
 	for _, tt := range []struct {
 		name string
 		pos  source.Pos
 		want string
 	}{
 		{"=", asg.OpPos, "2:5"},
-		{"+", asg.Value.(*Binary).OpPos, "2:10"},
-		{"?", ifs.Else.(*Block).Stmts[0].(*While).Cond.(*Cond).Question, "3:28"},
-		{"++", ifs.Else.(*Block).Stmts[0].(*While).Body.Stmts[0].(*IncDec).OpPos, "3:41"},
-		{"p:", b.Stmts[1].(*For).Body.Stmts[0].(*Raise).Args[0].NamePos, "4:42"},
+		{"+", asg.Value.(*ast.Binary).OpPos, "2:10"},
+		{"?", ifs.Else.(*ast.Block).Stmts[0].(*ast.While).Cond.(*ast.Cond).Question, "3:28"},
+		{"++", ifs.Else.(*ast.Block).Stmts[0].(*ast.While).Body.Stmts[0].(*ast.IncDec).OpPos, "3:41"},
+		{"p:", b.Stmts[1].(*ast.For).Body.Stmts[0].(*ast.Raise).Args[0].NamePos, "4:42"},
 	} {
 		p := fs.Position(tt.pos)
 		if got := fmt.Sprintf("%d:%d", p.Line, p.Column); got != tt.want {

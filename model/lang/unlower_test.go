@@ -3,6 +3,8 @@ package lang
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 func TestUnlower(t *testing.T) {
@@ -38,15 +40,15 @@ func TestUnlower(t *testing.T) {
 // TestUnlowerLeaves checks Unlower against Leaves: the leaves of a value
 // of every shape the types allow rebuild it.
 func TestUnlowerLeaves(t *testing.T) {
-	obj := Type{Kind: Object, Comp: &Composite{Fields: []Field{{Name: "a", Type: IntType}, {Name: "b", Type: Type{Kind: String, Absent: true}}}}}
-	arr := Type{Kind: Array, Comp: &Composite{Elem: obj, Len: 2}}
+	obj := ast.Type{Kind: ast.Object, Comp: &ast.Composite{Fields: []ast.Field{{Name: "a", Type: ast.IntType}, {Name: "b", Type: ast.Type{Kind: ast.String, Absent: true}}}}}
+	arr := ast.Type{Kind: ast.Array, Comp: &ast.Composite{Elem: obj, Len: 2}}
 	leaves := map[string]any{}
 	for _, f := range Leaves(arr) {
 		var v any
 		switch {
 		case f.Tag:
-			v = int64(AbsentValue)
-		case f.Type.Kind == String:
+			v = int64(ast.AbsentValue)
+		case f.Type.Kind == ast.String:
 			v = "s" + f.Suffix
 		default:
 			v = int64(1)

@@ -3,12 +3,14 @@ package lang
 import (
 	"maps"
 	"slices"
+
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // Uses returns the machine variables that n reads: the identifiers read in
 // expressions and the targets of compound assignments and ++/--, leaving
 // out locals declared inside n. The names are sorted and unique.
-func Uses(n Node) []string {
+func Uses(n ast.Node) []string {
 	v := newVarRefs()
 	v.node(n)
 	return slices.Sorted(maps.Keys(v.uses))
@@ -17,7 +19,7 @@ func Uses(n Node) []string {
 // Defs returns the machine variables that n writes: the targets of
 // assignments and ++/--, leaving out locals declared inside n. The names
 // are sorted and unique.
-func Defs(n Node) []string {
+func Defs(n ast.Node) []string {
 	v := newVarRefs()
 	v.node(n)
 	return slices.Sorted(maps.Keys(v.defs))
@@ -61,25 +63,25 @@ func (v *varRefs) def(name string) {
 	}
 }
 
-func (v *varRefs) node(n Node) {
+func (v *varRefs) node(n ast.Node) {
 	switch x := n.(type) {
-	case Expr:
+	case ast.Expr:
 		v.expr(x)
-	case Stmt:
+	case ast.Stmt:
 		v.stmt(x)
 	}
 }
 
-func (v *varRefs) expr(e Expr) {
-	Inspect(e, func(n Node) bool {
-		if id, ok := n.(*Ident); ok {
+func (v *varRefs) expr(e ast.Expr) {
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
 			v.use(id.Name)
 		}
 		return true
 	})
 }
 
-func (v *varRefs) block(b *Block) {
+func (v *varRefs) block(b *ast.Block) {
 	if b == nil {
 		return
 	}
@@ -90,23 +92,23 @@ func (v *varRefs) block(b *Block) {
 	v.pop()
 }
 
-func (v *varRefs) stmt(s Stmt) {
+func (v *varRefs) stmt(s ast.Stmt) {
 	switch x := s.(type) {
-	case *Block:
+	case *ast.Block:
 		v.block(x)
-	case *Assign:
+	case *ast.Assign:
 		// Writing a part of a variable keeps its other parts: a use.
-		if x.Op != ASSIGN || len(x.Path) > 0 {
+		if x.Op != ast.ASSIGN || len(x.Path) > 0 {
 			v.use(x.Target.Name)
 		}
 		v.path(x.Path)
 		v.expr(x.Value)
 		v.def(x.Target.Name)
-	case *IncDec:
+	case *ast.IncDec:
 		v.use(x.Target.Name)
 		v.path(x.Path)
 		v.def(x.Target.Name)
-	case *ForEach:
+	case *ast.ForEach:
 		v.expr(x.Array)
 		if x.Cond != nil {
 			v.expr(x.Cond)
@@ -116,21 +118,21 @@ func (v *varRefs) stmt(s Stmt) {
 			v.def(x.Index.Name)
 		}
 		v.block(x.Body)
-	case *Decl:
+	case *ast.Decl:
 		if x.Value != nil {
 			v.expr(x.Value)
 		}
 		v.scopes[len(v.scopes)-1][x.Name.Name] = true
-	case *If:
+	case *ast.If:
 		v.expr(x.Cond)
 		v.block(x.Then)
 		if x.Else != nil {
 			v.stmt(x.Else)
 		}
-	case *While:
+	case *ast.While:
 		v.expr(x.Cond)
 		v.block(x.Body)
-	case *For:
+	case *ast.For:
 		v.push()
 		if x.Init != nil {
 			v.stmt(x.Init)
@@ -143,19 +145,19 @@ func (v *varRefs) stmt(s Stmt) {
 		}
 		v.block(x.Body)
 		v.pop()
-	case *Raise:
+	case *ast.Raise:
 		v.args(x.Args)
-	case *Send:
+	case *ast.Send:
 		v.args(x.Args)
-	case *Cancel:
-	case *Assume:
+	case *ast.Cancel:
+	case *ast.Assume:
 		v.expr(x.Cond)
-	case *Bound:
+	case *ast.Bound:
 		v.expr(x.Cond)
 	}
 }
 
-func (v *varRefs) path(path []*Sel) {
+func (v *varRefs) path(path []*ast.Sel) {
 	for _, s := range path {
 		if s.Index != nil {
 			v.expr(s.Index)
@@ -163,7 +165,7 @@ func (v *varRefs) path(path []*Sel) {
 	}
 }
 
-func (v *varRefs) args(args []*Arg) {
+func (v *varRefs) args(args []*ast.Arg) {
 	for _, a := range args {
 		v.expr(a.Value)
 	}

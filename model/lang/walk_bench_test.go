@@ -6,9 +6,13 @@ package lang
 import (
 	"strings"
 	"testing"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
-func benchBlock(b *testing.B) *Block {
+func benchBlock(b *testing.B) *ast.Block {
 	src := strings.Repeat("if (a > 0 && b < c) { x = x + 1; raise e(p: a * 2, q: 'z') } else { for (int i = 0; i < 3; i++) { y += i } } send f(v: [1, 2, a]) after '1s'; ", 50)
 	blk, errs := parseStmts(src)
 	if len(errs) > 0 {
@@ -20,7 +24,7 @@ func benchBlock(b *testing.B) *Block {
 func BenchmarkWalkEqual(b *testing.B) {
 	x, y := benchBlock(b), benchBlock(b)
 	for b.Loop() {
-		if !Equal(x, y) {
+		if !ast.Equal(x, y) {
 			b.Fatal("unequal")
 		}
 	}
@@ -30,27 +34,27 @@ func BenchmarkWalkInspect(b *testing.B) {
 	x := benchBlock(b)
 	for b.Loop() {
 		n := 0
-		Inspect(x, func(Node) bool { n++; return true })
+		ast.Inspect(x, func(ast.Node) bool { n++; return true })
 	}
 }
 
 func BenchmarkWalkRewrite(b *testing.B) {
 	x := benchBlock(b)
 	for b.Loop() {
-		RewriteBlock(x, func(e Expr) Expr { return e })
+		ast.RewriteBlock(x, func(e ast.Expr) ast.Expr { return e })
 	}
 }
 
 func BenchmarkWalkPrint(b *testing.B) {
 	x := benchBlock(b)
 	for b.Loop() {
-		BlockString(x)
+		printer.BlockString(x)
 	}
 }
 
 func BenchmarkWalkKey(b *testing.B) {
 	x := benchBlock(b)
 	for b.Loop() {
-		Key(x)
+		ast.Key(x)
 	}
 }

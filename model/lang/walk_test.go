@@ -7,9 +7,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
-func mustParseStmts(t *testing.T, src string) *Block {
+func mustParseStmts(t *testing.T, src string) *ast.Block {
 	t.Helper()
 	b, errs := parseStmts(src)
 	if len(errs) > 0 {
@@ -18,7 +22,7 @@ func mustParseStmts(t *testing.T, src string) *Block {
 	return b
 }
 
-func mustParseExpr(t *testing.T, src string) Expr {
+func mustParseExpr(t *testing.T, src string) ast.Expr {
 	t.Helper()
 	e, errs := parseExpr(src)
 	if len(errs) > 0 {
@@ -30,14 +34,14 @@ func mustParseExpr(t *testing.T, src string) Expr {
 func TestInspect(t *testing.T) {
 	b := mustParseStmts(t, "if (a) { raise e(p: x + 1) } else send f(q: !y)")
 	var got []string
-	Inspect(b, func(n Node) bool {
+	ast.Inspect(b, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case nil:
 			got = append(got, "end")
-		case *Ident:
+		case *ast.Ident:
 			got = append(got, x.Name)
 		default:
-			got = append(got, strings.TrimPrefix(fmt.Sprintf("%T", n), "*lang."))
+			got = append(got, strings.TrimPrefix(fmt.Sprintf("%T", n), "*ast."))
 		}
 		return true
 	})
@@ -48,11 +52,11 @@ func TestInspect(t *testing.T) {
 
 	// Returning false prunes the subtree, and f(nil) is not called for it.
 	got = nil
-	Inspect(b, func(n Node) bool {
+	ast.Inspect(b, func(n ast.Node) bool {
 		if n != nil {
-			got = append(got, strings.TrimPrefix(fmt.Sprintf("%T", n), "*lang."))
+			got = append(got, strings.TrimPrefix(fmt.Sprintf("%T", n), "*ast."))
 		}
-		_, isIf := n.(*If)
+		_, isIf := n.(*ast.If)
 		return !isIf
 	})
 	if g := strings.Join(got, " "); g != "Block If" {
@@ -62,43 +66,43 @@ func TestInspect(t *testing.T) {
 
 func TestRewriteExpr(t *testing.T) {
 	e := mustParseExpr(t, "a + b * (a ? 1 : c)")
-	orig := ExprString(e)
-	snapshot := RewriteExpr(e, func(x Expr) Expr { return x })
+	orig := printer.ExprString(e)
+	snapshot := ast.RewriteExpr(e, func(x ast.Expr) ast.Expr { return x })
 	if !reflect.DeepEqual(e, snapshot) {
 		t.Fatal("identity rewrite differs from the input")
 	}
 
 	// Rename a to z, and record the order of the calls: bottom-up.
 	var order []string
-	got := RewriteExpr(e, func(x Expr) Expr {
-		order = append(order, ExprString(x))
-		if id, ok := x.(*Ident); ok && id.Name == "a" {
+	got := ast.RewriteExpr(e, func(x ast.Expr) ast.Expr {
+		order = append(order, printer.ExprString(x))
+		if id, ok := x.(*ast.Ident); ok && id.Name == "a" {
 			id.Name = "z" // f may change the copy it receives
 		}
 		return x
 	})
-	if s := ExprString(got); s != "z + b * (z ? 1 : c)" {
+	if s := printer.ExprString(got); s != "z + b * (z ? 1 : c)" {
 		t.Errorf("rewritten = %s", s)
 	}
 	wantOrder := "a|b|a|1|c|z ? 1 : c|b * (z ? 1 : c)|z + b * (z ? 1 : c)"
 	if o := strings.Join(order, "|"); o != wantOrder {
 		t.Errorf("call order = %s, want %s", o, wantOrder)
 	}
-	if s := ExprString(e); s != orig || !reflect.DeepEqual(e, snapshot) {
+	if s := printer.ExprString(e); s != orig || !reflect.DeepEqual(e, snapshot) {
 		t.Errorf("input modified: %s", s)
 	}
 
 	// Replacing a node by another kind.
-	got = RewriteExpr(e, func(x Expr) Expr {
-		if c, ok := x.(*Cond); ok {
+	got = ast.RewriteExpr(e, func(x ast.Expr) ast.Expr {
+		if c, ok := x.(*ast.Cond); ok {
 			return c.Else
 		}
 		return x
 	})
-	if s := ExprString(got); s != "a + b * c" {
+	if s := printer.ExprString(got); s != "a + b * c" {
 		t.Errorf("rewritten = %s", s)
 	}
-	if RewriteExpr(nil, func(x Expr) Expr { return x }) != nil {
+	if ast.RewriteExpr(nil, func(x ast.Expr) ast.Expr { return x }) != nil {
 		t.Error("RewriteExpr(nil) != nil")
 	}
 }
@@ -107,26 +111,26 @@ func TestRewriteBlock(t *testing.T) {
 	src := "a = b + 1; a++; int c = a; if (a > 0) { raise e(p: a) } else if (b) {} " +
 		"while (a < 3) a += 1; for (int i = a; i < a; i++) {} send f(q: a) to \"o\" after \"1s\" id \"t\"; cancel \"t\"; assume(a == a); bound array 2 (a <= 2)"
 	b := mustParseStmts(t, src)
-	snapshot := RewriteBlock(b, func(x Expr) Expr { return x })
+	snapshot := ast.RewriteBlock(b, func(x ast.Expr) ast.Expr { return x })
 	if !reflect.DeepEqual(b, snapshot) {
 		t.Fatal("identity rewrite differs from the input")
 	}
 	// Substitute 7 for the reads of a; assignment targets stay.
-	got := RewriteBlock(b, func(x Expr) Expr {
-		if id, ok := x.(*Ident); ok && id.Name == "a" {
-			return &IntLit{ValuePos: id.NamePos, Value: 7}
+	got := ast.RewriteBlock(b, func(x ast.Expr) ast.Expr {
+		if id, ok := x.(*ast.Ident); ok && id.Name == "a" {
+			return &ast.IntLit{ValuePos: id.NamePos, Value: 7}
 		}
 		return x
 	})
 	want := "a = b + 1; a++; int c = 7; if (7 > 0) { raise e(p: 7); } else if (b) {} " +
 		"while (7 < 3) { a += 1; } for (int i = 7; i < 7; i++) {} send f(q: 7) to \"o\" after '1s' id \"t\"; cancel \"t\"; assume(7 == 7); bound array 2 (7 <= 2);"
-	if s := BlockString(got); s != want {
+	if s := printer.BlockString(got); s != want {
 		t.Errorf("rewritten:\n%s\nwant:\n%s", s, want)
 	}
 	if !reflect.DeepEqual(b, snapshot) {
 		t.Error("input modified")
 	}
-	if RewriteBlock(nil, func(x Expr) Expr { return x }) != nil {
+	if ast.RewriteBlock(nil, func(x ast.Expr) ast.Expr { return x }) != nil {
 		t.Error("RewriteBlock(nil) != nil")
 	}
 }
@@ -182,24 +186,24 @@ func TestEqual(t *testing.T) {
 	}
 	for _, tt := range tests {
 		a, b := mustParseStmts(t, tt.a), mustParseStmts(t, tt.b)
-		if got := Equal(a, b); got != tt.want {
+		if got := ast.Equal(a, b); got != tt.want {
 			t.Errorf("Equal(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
-		if got := Key(a) == Key(b); got != tt.want {
-			t.Errorf("Key(%q) == Key(%q) is %v, want %v:\n%s\n%s", tt.a, tt.b, got, tt.want, Key(a), Key(b))
+		if got := ast.Key(a) == ast.Key(b); got != tt.want {
+			t.Errorf("Key(%q) == Key(%q) is %v, want %v:\n%s\n%s", tt.a, tt.b, got, tt.want, ast.Key(a), ast.Key(b))
 		}
 	}
 	// The same child in another slot is another tree.
-	step := func() Stmt { return &IncDec{Target: &Ident{Name: "i"}, Op: INC} }
-	init, post := &For{Init: step(), Body: &Block{}}, &For{Post: step(), Body: &Block{}}
-	if Equal(init, post) || Key(init) == Key(post) {
-		t.Errorf("for (i++;;) equals for (;; i++): %s", Key(init))
+	step := func() ast.Stmt { return &ast.IncDec{Target: &ast.Ident{Name: "i"}, Op: ast.INC} }
+	init, post := &ast.For{Init: step(), Body: &ast.Block{}}, &ast.For{Post: step(), Body: &ast.Block{}}
+	if ast.Equal(init, post) || ast.Key(init) == ast.Key(post) {
+		t.Errorf("for (i++;;) equals for (;; i++): %s", ast.Key(init))
 	}
 	// A decimal literal is its value, however written.
-	if d1, d2 := mustParseExpr(t, "1.50"), mustParseExpr(t, "1.5"); !Equal(d1, d2) || Key(d1) != Key(d2) {
-		t.Errorf("1.50 and 1.5 differ: %s %s", Key(d1), Key(d2))
+	if d1, d2 := mustParseExpr(t, "1.50"), mustParseExpr(t, "1.5"); !ast.Equal(d1, d2) || ast.Key(d1) != ast.Key(d2) {
+		t.Errorf("1.50 and 1.5 differ: %s %s", ast.Key(d1), ast.Key(d2))
 	}
-	if !Equal(nil, nil) || Equal(nil, &Block{}) || !Equal(&Block{}, &Block{Stmts: []Stmt{}}) {
+	if !ast.Equal(nil, nil) || ast.Equal(nil, &ast.Block{}) || !ast.Equal(&ast.Block{}, &ast.Block{Stmts: []ast.Stmt{}}) {
 		t.Error("Equal on nil and empty blocks")
 	}
 }
@@ -270,9 +274,9 @@ func TestKeyIsEqual(t *testing.T) {
 		}
 		srcs = append(srcs, string(src))
 	}
-	var nodes []Node
+	var nodes []ast.Node
 	for _, src := range srcs {
-		Inspect(mustParseStmts(t, src), func(n Node) bool {
+		ast.Inspect(mustParseStmts(t, src), func(n ast.Node) bool {
 			if n != nil {
 				nodes = append(nodes, n)
 			}
@@ -281,24 +285,24 @@ func TestKeyIsEqual(t *testing.T) {
 	}
 	keys := make([]string, len(nodes))
 	for i, n := range nodes {
-		keys[i] = Key(n)
-		var c Node
+		keys[i] = ast.Key(n)
+		var c ast.Node
 		switch x := n.(type) {
-		case Expr:
-			c = RewriteExpr(x, func(e Expr) Expr { return e })
-		case *Block:
-			c = RewriteBlock(x, func(e Expr) Expr { return e })
-		case Stmt:
-			c = RewriteBlock(&Block{Stmts: []Stmt{x}}, func(e Expr) Expr { return e }).Stmts[0]
+		case ast.Expr:
+			c = ast.RewriteExpr(x, func(e ast.Expr) ast.Expr { return e })
+		case *ast.Block:
+			c = ast.RewriteBlock(x, func(e ast.Expr) ast.Expr { return e })
+		case ast.Stmt:
+			c = ast.RewriteBlock(&ast.Block{Stmts: []ast.Stmt{x}}, func(e ast.Expr) ast.Expr { return e }).Stmts[0]
 		}
-		if !Equal(n, c) || Key(c) != keys[i] {
+		if !ast.Equal(n, c) || ast.Key(c) != keys[i] {
 			t.Errorf("a copy of %s differs from it", keys[i])
 		}
 	}
 	for i := range nodes {
 		for j := i + 1; j < len(nodes); j++ {
-			if Equal(nodes[i], nodes[j]) != (keys[i] == keys[j]) {
-				t.Fatalf("Equal is %v for\n%s\n%s", Equal(nodes[i], nodes[j]), keys[i], keys[j])
+			if ast.Equal(nodes[i], nodes[j]) != (keys[i] == keys[j]) {
+				t.Fatalf("Equal is %v for\n%s\n%s", ast.Equal(nodes[i], nodes[j]), keys[i], keys[j])
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
@@ -180,7 +181,7 @@ func (c *composer) run() (*Machine, error) {
 			return nil, err
 		}
 		code, _ := c.parentCode(from, t.Action.Stmts) // no child runs yet
-		initial = append(initial, &Transition{Key: t.Key, Target: to, Guard: t.Guard, Action: &lang.Block{Stmts: code},
+		initial = append(initial, &Transition{Key: t.Key, Target: to, Guard: t.Guard, Action: &ast.Block{Stmts: code},
 			Origins: t.Origins, Entered: t.Entered, Pos: t.Pos})
 	}
 	for len(c.queue) > 0 {
@@ -382,7 +383,7 @@ func (ps *pstate) running(k int) bool { return ps.kids[k] != idle && ps.kids[k] 
 // emit adds the transition from src on event to the composed state to; key
 // names what it does within src and event (the component transitions'
 // keys), so that its key is stable.
-func (c *composer) emit(src *State, event, key string, to *pstate, guard lang.Expr, stmts []lang.Stmt,
+func (c *composer) emit(src *State, event, key string, to *pstate, guard ast.Expr, stmts []ast.Stmt,
 	origins, entered []string, pos source.Pos) error {
 	dst, err := c.intern(to)
 	if err != nil {
@@ -392,7 +393,7 @@ func (c *composer) emit(src *State, event, key string, to *pstate, guard lang.Ex
 		return fmt.Errorf("composing the invoked machines exceeds %d MLM transitions; raise the bound (%s) or split the model", c.opts.MaxTransitions, vocab.BoundMLMTransitions.Setting())
 	}
 	c.trans = append(c.trans, &Transition{Key: fmt.Sprintf("%s %s [%s] %s", src.Name, event, key, dst.Name), Source: src, Target: dst,
-		Event: event, Guard: guard, Action: &lang.Block{Stmts: stmts}, Origins: origins, Entered: entered, Pos: pos})
+		Event: event, Guard: guard, Action: &ast.Block{Stmts: stmts}, Origins: origins, Entered: entered, Pos: pos})
 	return nil
 }
 
@@ -467,16 +468,16 @@ func endMark(invokeID string, end byte) string {
 // queued: none for the child where it takes none from the queue, none from
 // a cancelled child where it sends its parent none either. When maxEnds
 // marks are queued already, it returns a cut by the sessions bound.
-func (c *composer) ended(to *pstate, k int, end byte) []lang.Stmt {
+func (c *composer) ended(to *pstate, k int, end byte) []ast.Stmt {
 	s := c.slots[k]
 	if !s.hears && (end == endFinished || !s.speaks) {
 		return nil
 	}
 	if len(to.ends[k]) >= maxEnds {
-		return []lang.Stmt{&lang.Bound{BoundPos: s.inv.Pos, Name: vocab.BoundSessions, Limit: maxEnds, Cond: &lang.BoolLit{ValuePos: s.inv.Pos}}}
+		return []ast.Stmt{&ast.Bound{BoundPos: s.inv.Pos, Name: vocab.BoundSessions, Limit: maxEnds, Cond: &ast.BoolLit{ValuePos: s.inv.Pos}}}
 	}
 	to.ends[k] += string(end)
-	return []lang.Stmt{&lang.Send{SendPos: s.inv.Pos, Event: endMark(s.inv.ID, end)}}
+	return []ast.Stmt{&ast.Send{SendPos: s.inv.Pos, Event: endMark(s.inv.ID, end)}}
 }
 
 // parentSteps emits the parent's macrosteps: on each event it can take,
@@ -509,11 +510,11 @@ func (c *composer) parentSteps(src *State, ps *pstate) error {
 // applies, a step for the case where no transition takes the event.
 func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int, ts []*Transition) error {
 	event := ev.Name
-	var fin []lang.Stmt
+	var fin []ast.Stmt
 	if from >= 0 {
 		event = ev.Name + "@" + c.slots[from].inv.ID
 		if f := c.slots[from].inv.Finalize; f != nil && len(f.Stmts) > 0 && carries(ev, f) {
-			fin = []lang.Stmt{lang.RewriteBlock(f, c.resolver(ps, ev.Name))}
+			fin = []ast.Stmt{ast.RewriteBlock(f, c.resolver(ps, ev.Name))}
 		}
 	}
 	fwd := c.forward(ps, ev, from >= 0)
@@ -524,7 +525,7 @@ func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int,
 		to := c.after(ps, t)
 		guard, stmts := t.Guard, append(slices.Clip(fin), fwd...)
 		if fin != nil && guard != nil {
-			stmts = append(stmts, &lang.Assume{AssumePos: guard.Pos(), Cond: guard})
+			stmts = append(stmts, &ast.Assume{AssumePos: guard.Pos(), Cond: guard})
 			guard = nil
 		}
 		code, running := c.parentCode(ps, t.Action.Stmts)
@@ -548,21 +549,21 @@ func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int,
 	}
 	// No transition takes the event: finalize and forwarding happen all
 	// the same.
-	var none lang.Expr
+	var none ast.Expr
 	for _, t := range ts {
 		if t.Guard == nil {
 			return nil
 		}
-		not := &lang.Unary{OpPos: t.Guard.Pos(), Op: lang.NOT, X: t.Guard}
+		not := &ast.Unary{OpPos: t.Guard.Pos(), Op: ast.NOT, X: t.Guard}
 		if none == nil {
 			none = not
 		} else {
-			none = &lang.Binary{X: none, OpPos: t.Guard.Pos(), Op: lang.LAND, Y: not}
+			none = &ast.Binary{X: none, OpPos: t.Guard.Pos(), Op: ast.LAND, Y: not}
 		}
 	}
 	stmts := slices.Clip(fin)
 	if fin != nil && none != nil {
-		stmts = append(stmts, &lang.Assume{AssumePos: none.Pos(), Cond: none})
+		stmts = append(stmts, &ast.Assume{AssumePos: none.Pos(), Cond: none})
 		none = nil
 	}
 	stmts = append(stmts, fwd...)
@@ -573,15 +574,15 @@ func (c *composer) parentStep(src *State, ps *pstate, ev *model.Event, from int,
 // (a finalize, a param's value, a typeexpr), what the composed state
 // decides: In() of the parent's states, and _event.name of the event being
 // processed (event; "" for none).
-func (c *composer) resolver(ps *pstate, event string) func(lang.Expr) lang.Expr {
+func (c *composer) resolver(ps *pstate, event string) func(ast.Expr) ast.Expr {
 	active := c.active(ps.p)
-	return func(x lang.Expr) lang.Expr {
+	return func(x ast.Expr) ast.Expr {
 		switch x := x.(type) {
-		case *lang.InState:
-			return &lang.BoolLit{ValuePos: x.Start, Value: active[x.State]}
-		case *lang.EventField:
+		case *ast.InState:
+			return &ast.BoolLit{ValuePos: x.Start, Value: active[x.State]}
+		case *ast.EventField:
 			if x.Field == "name" && event != "" {
-				return &lang.StrLit{ValuePos: x.Start, Value: event}
+				return &ast.StrLit{ValuePos: x.Start, Value: event}
 			}
 		}
 		return x
@@ -592,10 +593,10 @@ func (c *composer) resolver(ps *pstate, event string) func(lang.Expr) lang.Expr 
 // finalize of an invoke runs only for the events from the child that carry
 // what it reads: setbot's typed data model has no undefined parameter to
 // read instead (ECMAScript would read undefined).
-func carries(ev *model.Event, code *lang.Block) bool {
+func carries(ev *model.Event, code *ast.Block) bool {
 	ok := true
-	lang.Inspect(code, func(n lang.Node) bool {
-		if p, is := n.(*lang.EventParam); is {
+	ast.Inspect(code, func(n ast.Node) bool {
+		if p, is := n.(*ast.EventParam); is {
 			if _, has := ev.Param(p.Name); !has {
 				ok = false
 			}
@@ -608,29 +609,29 @@ func carries(ev *model.Event, code *lang.Block) bool {
 // forward returns the sends of an event the parent takes to the children
 // that run with autoforward: only external events are forwarded, which
 // an event from a child always is.
-func (c *composer) forward(ps *pstate, ev *model.Event, fromChild bool) []lang.Stmt {
+func (c *composer) forward(ps *pstate, ev *model.Event, fromChild bool) []ast.Stmt {
 	if !fromChild && ev.Kinds&(model.Input|model.Self|model.Timer) == 0 {
 		return nil
 	}
-	var out []lang.Stmt
+	var out []ast.Stmt
 	for k, s := range c.slots {
 		if !s.inv.Autoforward || !ps.running(k) {
 			continue
 		}
-		var args []*lang.Arg
+		var args []*ast.Arg
 		for _, p := range ev.Params {
-			args = append(args, &lang.Arg{NamePos: s.inv.Pos, Name: p.Name, Value: &lang.EventParam{Start: s.inv.Pos, Name: p.Name}})
+			args = append(args, &ast.Arg{NamePos: s.inv.Pos, Name: p.Name, Value: &ast.EventParam{Start: s.inv.Pos, Name: p.Name}})
 		}
-		out = append(out, &lang.Send{SendPos: s.inv.Pos, Event: s.inv.ID + "/" + ev.Name, Args: args})
+		out = append(out, &ast.Send{SendPos: s.inv.Pos, Event: s.inv.ID + "/" + ev.Name, Args: args})
 	}
 	if len(out) == 0 || fromChild || ev.Kinds&model.Internal == 0 {
 		return out
 	}
 	// The event may also be raised: forward it only when it is external.
 	pos := c.slots[0].inv.Pos
-	external := &lang.Binary{X: &lang.EventField{Start: pos, Field: "type"}, OpPos: pos, Op: lang.EQL,
-		Y: &lang.StrLit{ValuePos: pos, Value: model.TypeExternal.String()}}
-	return []lang.Stmt{&lang.If{IfPos: pos, Cond: external, Then: &lang.Block{Stmts: out}}}
+	external := &ast.Binary{X: &ast.EventField{Start: pos, Field: "type"}, OpPos: pos, Op: ast.EQL,
+		Y: &ast.StrLit{ValuePos: pos, Value: model.TypeExternal.String()}}
+	return []ast.Stmt{&ast.If{IfPos: pos, Cond: external, Then: &ast.Block{Stmts: out}}}
 }
 
 // parentCode is code of the parent in the composition, run from the
@@ -640,23 +641,23 @@ func (c *composer) forward(ps *pstate, ev *model.Event, fromChild bool) []lang.S
 // flattener's mark, after the state's exit actions), the child stops
 // (stop). It returns the code and, per slot, whether the child still runs
 // after it.
-func (c *composer) parentCode(ps *pstate, stmts []lang.Stmt) ([]lang.Stmt, []bool) {
+func (c *composer) parentCode(ps *pstate, stmts []ast.Stmt) ([]ast.Stmt, []bool) {
 	ids := make(map[string]int, len(c.slots))
 	running := make([]bool, len(c.slots))
 	for k, s := range c.slots {
 		ids[s.inv.ID] = k
 		running[k] = ps.running(k)
 	}
-	out := rewriteStmts(stmts, func(st lang.Stmt) lang.Stmt {
+	out := rewriteStmts(stmts, func(st ast.Stmt) ast.Stmt {
 		if id, ok := markOf(st); ok {
 			k, ok := ids[id]
 			if !ok || !running[k] {
-				return &lang.Block{} // an invoke that did not start, or whose child stopped
+				return &ast.Block{} // an invoke that did not start, or whose child stopped
 			}
 			running[k] = false
-			return &lang.Block{Stmts: c.stop(ps, k)}
+			return &ast.Block{Stmts: c.stop(ps, k)}
 		}
-		send, ok := st.(*lang.Send)
+		send, ok := st.(*ast.Send)
 		if !ok {
 			return st
 		}
@@ -669,7 +670,7 @@ func (c *composer) parentCode(ps *pstate, stmts []lang.Stmt) ([]lang.Stmt, []boo
 			out.Event, out.Target = c.slots[k].inv.ID+"/"+send.Event, ""
 			return &out
 		}
-		return &lang.Raise{RaisePos: send.SendPos, Event: model.ErrorCommunication, ID: send.ID, Platform: true}
+		return &ast.Raise{RaisePos: send.SendPos, Event: model.ErrorCommunication, ID: send.ID, Platform: true}
 	})
 	return dropEmpty(out), running
 }
@@ -681,36 +682,36 @@ func (c *composer) parentCode(ps *pstate, stmts []lang.Stmt) ([]lang.Stmt, []boo
 // machine): its raises and its sends to itself, to its parent and to its
 // own children (which its composition made sends to itself) are not
 // processed by anyone. Then its timers are cancelled.
-func (c *composer) stop(ps *pstate, k int) []lang.Stmt {
+func (c *composer) stop(ps *pstate, k int) []ast.Stmt {
 	s := c.slots[k]
-	var out []lang.Stmt
+	var out []ast.Stmt
 	if cs := s.mach.State(ps.kids[k]); cs != nil {
-		quiet := rewriteStmts(cs.stop, func(st lang.Stmt) lang.Stmt {
+		quiet := rewriteStmts(cs.stop, func(st ast.Stmt) ast.Stmt {
 			switch x := st.(type) {
-			case *lang.Raise:
-				return &lang.Block{}
-			case *lang.Send:
+			case *ast.Raise:
+				return &ast.Block{}
+			case *ast.Send:
 				if x.Target == "" || x.Target == model.TargetParent {
-					return &lang.Block{}
+					return &ast.Block{}
 				}
 			}
 			return st
 		})
-		out = c.embed(&lang.Block{Stmts: dropEmpty(quiet)}, s).Stmts
+		out = c.embed(&ast.Block{Stmts: dropEmpty(quiet)}, s).Stmts
 	}
 	return append(out, endSession(s))
 }
 
 // dropEmpty removes the empty blocks of a list of statements, and inlines
 // the others that declare nothing.
-func dropEmpty(stmts []lang.Stmt) []lang.Stmt {
+func dropEmpty(stmts []ast.Stmt) []ast.Stmt {
 	out := stmts[:0:0]
 	for _, st := range stmts {
-		b, ok := st.(*lang.Block)
+		b, ok := st.(*ast.Block)
 		switch {
 		case !ok:
 			out = append(out, st)
-		case !slices.ContainsFunc(b.Stmts, func(x lang.Stmt) bool { _, decl := x.(*lang.Decl); return decl }):
+		case !slices.ContainsFunc(b.Stmts, func(x ast.Stmt) bool { _, decl := x.(*ast.Decl); return decl }):
 			out = append(out, dropEmpty(b.Stmts)...)
 		default:
 			out = append(out, st)
@@ -728,7 +729,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 	k := slices.Index(ps.pending, true)
 	s := c.slots[k]
 	inv := s.inv
-	lit, isLit := inv.OK.(*lang.BoolLit)
+	lit, isLit := inv.OK.(*ast.BoolLit)
 	var choices []*Transition // nil: the invoke fails
 	if !isLit || lit.Value {
 		choices = append(choices, s.mach.Initial...)
@@ -739,13 +740,13 @@ func (c *composer) start(src *State, ps *pstate) error {
 	for _, t := range choices {
 		to := ps.clone(ps.p)
 		to.pending[k] = false
-		var stmts []lang.Stmt
+		var stmts []ast.Stmt
 		if t == nil {
 			if !isLit {
-				not := &lang.Unary{OpPos: inv.Pos, Op: lang.NOT, X: lang.RewriteExpr(inv.OK, c.resolver(ps, ""))}
-				stmts = append(stmts, &lang.Assume{AssumePos: inv.Pos, Cond: not})
+				not := &ast.Unary{OpPos: inv.Pos, Op: ast.NOT, X: ast.RewriteExpr(inv.OK, c.resolver(ps, ""))}
+				stmts = append(stmts, &ast.Assume{AssumePos: inv.Pos, Cond: not})
 			}
-			stmts = append(stmts, &lang.Raise{RaisePos: inv.Pos, Event: model.ErrorExecution, Platform: true})
+			stmts = append(stmts, &ast.Raise{RaisePos: inv.Pos, Event: model.ErrorExecution, Platform: true})
 			if err := c.emit(src, model.InvokeEvent, inv.ID+": fails", to, nil, stmts, nil, nil, inv.Pos); err != nil {
 				return err
 			}
@@ -753,7 +754,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 		}
 		resolve := c.resolver(ps, "")
 		if inv.OK != nil && !isLit {
-			stmts = append(stmts, &lang.Assume{AssumePos: inv.Pos, Cond: lang.RewriteExpr(inv.OK, resolve)})
+			stmts = append(stmts, &ast.Assume{AssumePos: inv.Pos, Cond: ast.RewriteExpr(inv.OK, resolve)})
 		}
 		stmts = append(stmts, inv.Start.Stmts...)
 		for _, v := range s.mach.Vars {
@@ -763,15 +764,15 @@ func (c *composer) start(src *State, ps *pstate) error {
 		}
 		for _, p := range inv.Params {
 			if s.vars[p.Name] {
-				stmts = append(stmts, assign(inv.ID+"."+p.Name, lang.RewriteExpr(p.Value, resolve), p.NamePos))
+				stmts = append(stmts, assign(inv.ID+"."+p.Name, ast.RewriteExpr(p.Value, resolve), p.NamePos))
 			}
 			if tag := lang.AbsentName(p.Name); s.vars[tag] {
 				// A variable that may be undefined now has a value.
-				stmts = append(stmts, assign(inv.ID+"."+tag, &lang.IntLit{ValuePos: p.NamePos, Value: lang.AbsentValue}, p.NamePos))
+				stmts = append(stmts, assign(inv.ID+"."+tag, &ast.IntLit{ValuePos: p.NamePos, Value: ast.AbsentValue}, p.NamePos))
 			}
 		}
 		if t.Guard != nil {
-			stmts = append(stmts, &lang.Assume{AssumePos: t.Guard.Pos(), Cond: c.embedExpr(t.Guard, s)})
+			stmts = append(stmts, &ast.Assume{AssumePos: t.Guard.Pos(), Cond: c.embedExpr(t.Guard, s)})
 		}
 		stmts = append(stmts, c.embed(t.Action, s).Stmts...)
 		to.kids[k] = t.Target.Name
@@ -800,7 +801,7 @@ func (c *composer) childSteps(src *State, ps *pstate, k int) error {
 			}
 			event = model.InvokeEvent
 		}
-		var guard lang.Expr
+		var guard ast.Expr
 		if t.Guard != nil {
 			guard = c.embedExpr(t.Guard, s)
 		}
@@ -845,14 +846,14 @@ func (c *composer) relaySteps(src *State, ps *pstate, k int) error {
 	}
 	s := c.slots[k]
 	for _, ev := range s.delayed {
-		var args []*lang.Arg
+		var args []*ast.Arg
 		if pe := c.parent.Event(ev); pe != nil {
 			for _, p := range pe.Params {
-				args = append(args, &lang.Arg{NamePos: s.inv.Pos, Name: p.Name, Value: &lang.EventParam{Start: s.inv.Pos, Name: p.Name}})
+				args = append(args, &ast.Arg{NamePos: s.inv.Pos, Name: p.Name, Value: &ast.EventParam{Start: s.inv.Pos, Name: p.Name}})
 			}
 		}
-		send := &lang.Send{SendPos: s.inv.Pos, Event: ev + "@" + s.inv.ID, Args: args, From: s.inv.ID}
-		if err := c.emit(src, relay(s.inv.ID, ev), s.inv.ID+": relay "+ev, ps, nil, []lang.Stmt{send}, nil, nil, s.inv.Pos); err != nil {
+		send := &ast.Send{SendPos: s.inv.Pos, Event: ev + "@" + s.inv.ID, Args: args, From: s.inv.ID}
+		if err := c.emit(src, relay(s.inv.ID, ev), s.inv.ID+": relay "+ev, ps, nil, []ast.Stmt{send}, nil, nil, s.inv.Pos); err != nil {
 			return err
 		}
 	}
@@ -861,15 +862,15 @@ func (c *composer) relaySteps(src *State, ps *pstate, k int) error {
 
 // done is the send of done.invoke.ID with which a child that reached the
 // final state of end tells its parent, with the state's <donedata>.
-func (c *composer) done(s *slot, end *State) lang.Stmt {
+func (c *composer) done(s *slot, end *State) ast.Stmt {
 	name := model.DoneInvoke(s.inv.ID)
-	var args []*lang.Arg
+	var args []*ast.Arg
 	if f := s.inv.Child.State(end.Atomic[0]); f != nil {
 		for _, a := range f.DoneData {
-			args = append(args, &lang.Arg{NamePos: a.NamePos, Name: a.Name, Value: c.embedExpr(a.Value, s)})
+			args = append(args, &ast.Arg{NamePos: a.NamePos, Name: a.Name, Value: c.embedExpr(a.Value, s)})
 		}
 	}
-	return &lang.Send{SendPos: s.inv.Pos, Event: name + "@" + s.inv.ID, Args: args, From: s.inv.ID}
+	return &ast.Send{SendPos: s.inv.Pos, Event: name + "@" + s.inv.ID, Args: args, From: s.inv.ID}
 }
 
 // queued reports whether ev can be taken within a step, from a queue:
@@ -881,22 +882,22 @@ func queued(ev *model.Event) bool {
 }
 
 // and is x && y, where x may be nil (true).
-func and(x, y lang.Expr) lang.Expr {
+func and(x, y ast.Expr) ast.Expr {
 	if x == nil {
 		return y
 	}
-	return &lang.Binary{X: x, OpPos: y.Pos(), Op: lang.LAND, Y: y}
+	return &ast.Binary{X: x, OpPos: y.Pos(), Op: ast.LAND, Y: y}
 }
 
 // notExternal holds for an event that was not sent (raised, or raised by
 // the platform).
-func notExternal(pos source.Pos) lang.Expr {
-	return &lang.Binary{X: &lang.EventField{Start: pos, Field: "type"}, OpPos: pos, Op: lang.NEQ,
-		Y: &lang.StrLit{ValuePos: pos, Value: model.TypeExternal.String()}}
+func notExternal(pos source.Pos) ast.Expr {
+	return &ast.Binary{X: &ast.EventField{Start: pos, Field: "type"}, OpPos: pos, Op: ast.NEQ,
+		Y: &ast.StrLit{ValuePos: pos, Value: model.TypeExternal.String()}}
 }
 
-func assign(name string, v lang.Expr, pos source.Pos) lang.Stmt {
-	return &lang.Assign{Target: &lang.Ident{NamePos: pos, Name: name}, OpPos: pos, Op: lang.ASSIGN, Value: v}
+func assign(name string, v ast.Expr, pos source.Pos) ast.Stmt {
+	return &ast.Assign{Target: &ast.Ident{NamePos: pos, Name: name}, OpPos: pos, Op: ast.ASSIGN, Value: v}
 }
 
 // prefixAll prefixes every name, and every part of a '+'-joined one.
@@ -913,12 +914,12 @@ func prefixAll(prefix string, names []string) []string {
 }
 
 // embedExpr renames the child's variables in e.
-func (c *composer) embedExpr(e lang.Expr, s *slot) lang.Expr {
-	return lang.RewriteExpr(e, func(x lang.Expr) lang.Expr { return c.rename(x, s) })
+func (c *composer) embedExpr(e ast.Expr, s *slot) ast.Expr {
+	return ast.RewriteExpr(e, func(x ast.Expr) ast.Expr { return c.rename(x, s) })
 }
 
-func (c *composer) rename(x lang.Expr, s *slot) lang.Expr {
-	if id, ok := x.(*lang.Ident); ok && s.vars[id.Name] {
+func (c *composer) rename(x ast.Expr, s *slot) ast.Expr {
+	if id, ok := x.(*ast.Ident); ok && s.vars[id.Name] {
 		id.Name = s.inv.ID + "." + id.Name
 	}
 	return x
@@ -932,15 +933,15 @@ func timerScope(invokeID string) string { return invokeID + "/" }
 
 // endSession cancels the pending delayed sends of the child of s, which
 // ends: it finished, or its parent cancelled it.
-func endSession(s *slot) lang.Stmt {
-	return &lang.Cancel{CancelPos: s.inv.Pos, SendID: timerScope(s.inv.ID), Prefix: true}
+func endSession(s *slot) ast.Stmt {
+	return &ast.Cancel{CancelPos: s.inv.Pos, SendID: timerScope(s.inv.ID), Prefix: true}
 }
 
 // embed is a child's action in the composition: its variables renamed, its
 // raises and sends to itself addressed to its session, its sends to
 // #_parent to the parent's queue from the child, its send ids prefixed so
 // that neither cancels the other's timers.
-func (c *composer) embed(b *lang.Block, s *slot) *lang.Block {
+func (c *composer) embed(b *ast.Block, s *slot) *ast.Block {
 	id := s.inv.ID
 	prefixID := func(x string) string {
 		if x == "" {
@@ -948,26 +949,26 @@ func (c *composer) embed(b *lang.Block, s *slot) *lang.Block {
 		}
 		return timerScope(id) + x
 	}
-	copied := lang.RewriteBlock(b, func(x lang.Expr) lang.Expr { return c.rename(x, s) })
-	return &lang.Block{Stmts: rewriteStmts(copied.Stmts, func(st lang.Stmt) lang.Stmt {
+	copied := ast.RewriteBlock(b, func(x ast.Expr) ast.Expr { return c.rename(x, s) })
+	return &ast.Block{Stmts: rewriteStmts(copied.Stmts, func(st ast.Stmt) ast.Stmt {
 		switch x := st.(type) {
-		case *lang.Assign:
+		case *ast.Assign:
 			if s.vars[x.Target.Name] {
 				x.Target.Name = id + "." + x.Target.Name
 			}
-		case *lang.IncDec:
+		case *ast.IncDec:
 			if s.vars[x.Target.Name] {
 				x.Target.Name = id + "." + x.Target.Name
 			}
-		case *lang.Decl:
+		case *ast.Decl:
 			if s.vars[x.Name.Name] {
 				x.Name.Name = id + "." + x.Name.Name
 			}
-		case *lang.Raise:
+		case *ast.Raise:
 			x.Event = id + "/" + x.Event
-		case *lang.Cancel:
+		case *ast.Cancel:
 			x.SendID = timerScope(id) + x.SendID // a prefix cancel of a grandchild's stays one
-		case *lang.Send:
+		case *ast.Send:
 			switch x.Target {
 			case "":
 				x.Event, x.ID = id+"/"+x.Event, prefixID(x.ID)
@@ -991,30 +992,30 @@ func (c *composer) embed(b *lang.Block, s *slot) *lang.Block {
 // rewriteStmts applies f to every statement, nested ones included, and
 // returns the list of what f returns; f may change a statement in place
 // (those of a copy).
-func rewriteStmts(stmts []lang.Stmt, f func(lang.Stmt) lang.Stmt) []lang.Stmt {
-	out := make([]lang.Stmt, len(stmts))
+func rewriteStmts(stmts []ast.Stmt, f func(ast.Stmt) ast.Stmt) []ast.Stmt {
+	out := make([]ast.Stmt, len(stmts))
 	for i, s := range stmts {
 		out[i] = rewriteStmt(s, f)
 	}
 	return out
 }
 
-func rewriteStmt(s lang.Stmt, f func(lang.Stmt) lang.Stmt) lang.Stmt {
+func rewriteStmt(s ast.Stmt, f func(ast.Stmt) ast.Stmt) ast.Stmt {
 	switch x := s.(type) {
-	case *lang.Block:
-		return &lang.Block{Lbrace: x.Lbrace, Stmts: rewriteStmts(x.Stmts, f)}
-	case *lang.If:
+	case *ast.Block:
+		return &ast.Block{Lbrace: x.Lbrace, Stmts: rewriteStmts(x.Stmts, f)}
+	case *ast.If:
 		y := *x
-		y.Then = &lang.Block{Lbrace: x.Then.Lbrace, Stmts: rewriteStmts(x.Then.Stmts, f)}
+		y.Then = &ast.Block{Lbrace: x.Then.Lbrace, Stmts: rewriteStmts(x.Then.Stmts, f)}
 		if x.Else != nil {
 			y.Else = rewriteStmt(x.Else, f)
 		}
 		return &y
-	case *lang.While:
+	case *ast.While:
 		y := *x
-		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: rewriteStmts(x.Body.Stmts, f)}
+		y.Body = &ast.Block{Lbrace: x.Body.Lbrace, Stmts: rewriteStmts(x.Body.Stmts, f)}
 		return &y
-	case *lang.For:
+	case *ast.For:
 		y := *x
 		if x.Init != nil {
 			y.Init = rewriteStmt(x.Init, f)
@@ -1022,7 +1023,7 @@ func rewriteStmt(s lang.Stmt, f func(lang.Stmt) lang.Stmt) lang.Stmt {
 		if x.Post != nil {
 			y.Post = rewriteStmt(x.Post, f)
 		}
-		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: rewriteStmts(x.Body.Stmts, f)}
+		y.Body = &ast.Block{Lbrace: x.Body.Lbrace, Stmts: rewriteStmts(x.Body.Stmts, f)}
 		return &y
 	}
 	return f(s)

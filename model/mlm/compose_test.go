@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -67,11 +67,11 @@ func TestComposeStates(t *testing.T) {
 		case tr.Event == "off" && strings.Contains(tr.Source.Name, "kid:") != (tr.Target.Name == "off | kid ending c"):
 			t.Errorf("%s: off leads to %s; leaving on cancels the child, which runs in kid:", tr.Key, tr.Target.Name)
 		case tr.Event == "kid/p":
-			if tr.Source.Name != "on | kid:a" || !strings.Contains(mlm.GuardString(tr.Guard), "kid.x == 0") || !strings.Contains(lang.BlockString(tr.Action), "kid.x = 1") {
-				t.Errorf("%s: guard %s action %s; want the child's step with its variable renamed", tr.Key, mlm.GuardString(tr.Guard), lang.BlockString(tr.Action))
+			if tr.Source.Name != "on | kid:a" || !strings.Contains(mlm.GuardString(tr.Guard), "kid.x == 0") || !strings.Contains(printer.BlockString(tr.Action), "kid.x = 1") {
+				t.Errorf("%s: guard %s action %s; want the child's step with its variable renamed", tr.Key, mlm.GuardString(tr.Guard), printer.BlockString(tr.Action))
 			}
 		case tr.Event == "poke":
-			action := lang.BlockString(tr.Action)
+			action := printer.BlockString(tr.Action)
 			if running := strings.Contains(tr.Source.Name, "kid:"); running != strings.Contains(action, `send "kid/p"`) || !running && !strings.Contains(action, "error.communication") {
 				t.Errorf("%s: %s; want the send to reach the running child, and error.communication otherwise", tr.Key, action)
 			}
@@ -122,7 +122,7 @@ func TestComposeCancel(t *testing.T) {
 	var action string
 	for _, tr := range mach.Transitions {
 		if tr.Source.Name == "on | kid:a" && tr.Event == "off" {
-			action = lang.BlockString(tr.Action)
+			action = printer.BlockString(tr.Action)
 			if tr.Target.Name != "off | kid ending c" {
 				t.Errorf("%s: target %s, want the state with the cancel queued", tr.Key, tr.Target.Name)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
@@ -140,8 +141,8 @@ type flattener struct {
 // branch is one way through a macrostep under construction.
 type branch struct {
 	cfg     *config
-	guard   []lang.Expr
-	stmts   []lang.Stmt
+	guard   []ast.Expr
+	stmts   []ast.Stmt
 	defs    map[string]bool
 	origins []string
 	entered []string   // statechart states entered so far, in entry order
@@ -151,12 +152,12 @@ type branch struct {
 	// known holds the variables whose value at this point of the
 	// macrostep is a constant: all of them at start-up, then those the
 	// action has set to a constant since.
-	known map[string]lang.Expr
+	known map[string]ast.Expr
 }
 
 func (b *branch) clone() *branch {
 	n := &branch{cfg: b.cfg.clone(), halted: b.halted, last: b.last, defs: make(map[string]bool),
-		known: make(map[string]lang.Expr, len(b.known))}
+		known: make(map[string]ast.Expr, len(b.known))}
 	for k, v := range b.known {
 		n.known[k] = v
 	}
@@ -179,7 +180,7 @@ func (f *flattener) run() (*Machine, error) {
 	f.arrivals = f.m.Arrivals()
 	f.triggers = newTriggers(f.m, f.lay)
 	f.rereaders = rereaders(f.lay)
-	start := &branch{cfg: f.lay.newConfig(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
+	start := &branch{cfg: f.lay.newConfig(), defs: make(map[string]bool), known: make(map[string]ast.Expr)}
 	passed := make(map[string]bool)
 	for _, v := range f.m.Vars {
 		if v.Passed {
@@ -277,7 +278,7 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 		if len(g.trans) == 0 && len(g.fails) == 0 && !f.rereadsEvent(cfg, ev) {
 			continue
 		}
-		b := &branch{cfg: cfg.clone(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
+		b := &branch{cfg: cfg.clone(), defs: make(map[string]bool), known: make(map[string]ast.Expr)}
 		if g.guard != nil {
 			b.guard = append(b.guard, g.guard)
 		}
@@ -308,7 +309,7 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 // the microstep it selected runs.
 func raiseFails(b *branch, fails []*model.Transition) {
 	for _, t := range fails {
-		b.stmts = append(b.stmts, &lang.Raise{RaisePos: t.Cond.Pos(), Event: model.ErrorExecution})
+		b.stmts = append(b.stmts, &ast.Raise{RaisePos: t.Cond.Pos(), Event: model.ErrorExecution})
 	}
 }
 
@@ -331,11 +332,11 @@ func (f *flattener) rereadsEvent(c *config, ev *model.Event) bool {
 		if t.Cond == nil {
 			continue
 		}
-		lang.Inspect(t.Cond, func(n lang.Node) bool {
-			if _, ok := n.(*lang.EventField); ok {
+		ast.Inspect(t.Cond, func(n ast.Node) bool {
+			if _, ok := n.(*ast.EventField); ok {
 				reads = true
 			}
-			p, ok := n.(*lang.EventParam)
+			p, ok := n.(*ast.EventParam)
 			if !ok {
 				return true
 			}
@@ -369,11 +370,11 @@ func rereaders(lay *layout) []*model.Transition {
 
 // readsEventOrParam reports whether e reads _event, one of its fields or
 // a parameter.
-func readsEventOrParam(e lang.Expr) bool {
+func readsEventOrParam(e ast.Expr) bool {
 	reads := false
-	lang.Inspect(e, func(n lang.Node) bool {
+	ast.Inspect(e, func(n ast.Node) bool {
 		switch n.(type) {
-		case *lang.EventField, *lang.EventParam:
+		case *ast.EventField, *ast.EventParam:
 			reads = true
 		}
 		return !reads
@@ -432,13 +433,13 @@ func (f *flattener) settle(b *branch) ([]*branch, error) {
 // condition adds a condition evaluated mid-macrostep: to the guard when
 // nothing executed so far wrote what it reads, otherwise as an assume at
 // this point of the action.
-func (f *flattener) condition(b *branch, g lang.Expr) {
+func (f *flattener) condition(b *branch, g ast.Expr) {
 	if g == nil {
 		return
 	}
 	for _, v := range lang.Uses(g) {
 		if b.defs[v] {
-			b.stmts = append(b.stmts, &lang.Assume{AssumePos: g.Pos(), Cond: g})
+			b.stmts = append(b.stmts, &ast.Assume{AssumePos: g.Pos(), Cond: g})
 			return
 		}
 	}
@@ -455,7 +456,7 @@ func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos)
 	if src != nil {
 		stmts = append(slices.Clip(stmts), f.staleEvents()...)
 	}
-	t := &Transition{Source: src, Target: dst, Guard: f.eventFields(conj(b.guard)), Action: f.eventFieldsBlock(&lang.Block{Stmts: stmts}),
+	t := &Transition{Source: src, Target: dst, Guard: f.eventFields(conj(b.guard)), Action: f.eventFieldsBlock(&ast.Block{Stmts: stmts}),
 		Origins: b.origins, Entered: b.entered, Pos: pos}
 	if src != nil {
 		t.Event = ev.Name
@@ -474,12 +475,12 @@ func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos)
 // staleEvents returns the assignments that end the processing of an event
 // for the _event objects stored in variables: each becomes an earlier
 // event's (model.Var.EventRef).
-func (f *flattener) staleEvents() []lang.Stmt {
-	var out []lang.Stmt
+func (f *flattener) staleEvents() []ast.Stmt {
+	var out []ast.Stmt
 	for _, v := range f.m.Vars {
 		if v.EventRef {
-			out = append(out, &lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: v.Name}, OpPos: v.Pos, Op: lang.ASSIGN,
-				Value: &lang.IntLit{ValuePos: v.Pos, Value: lang.EventStale}})
+			out = append(out, &ast.Assign{Target: &ast.Ident{NamePos: v.Pos, Name: v.Name}, OpPos: v.Pos, Op: ast.ASSIGN,
+				Value: &ast.IntLit{ValuePos: v.Pos, Value: lang.EventStale}})
 		}
 	}
 	return out
@@ -564,27 +565,27 @@ func (f *flattener) key(t *Transition) string {
 // the event agree (model.Model.Arrivals). The others stay for the
 // executors, which know how the event they process arrived. A read of a
 // field while the machine starts, when there is no event, is an error.
-func (f *flattener) eventFields(e lang.Expr) lang.Expr {
+func (f *flattener) eventFields(e ast.Expr) ast.Expr {
 	if e == nil || !readsEvent(e) {
 		return e
 	}
-	return lang.Simplify(lang.RewriteExpr(e, f.eventField))
+	return lang.Simplify(ast.RewriteExpr(e, f.eventField))
 }
 
 // eventFieldsBlock is eventFields for every expression of b.
-func (f *flattener) eventFieldsBlock(b *lang.Block) *lang.Block {
+func (f *flattener) eventFieldsBlock(b *ast.Block) *ast.Block {
 	if !readsEvent(b) {
-		return lang.RewriteBlock(b, f.eventField) // a copy
+		return ast.RewriteBlock(b, f.eventField) // a copy
 	}
-	return lang.SimplifyBlock(lang.RewriteBlock(b, f.eventField))
+	return lang.SimplifyBlock(ast.RewriteBlock(b, f.eventField))
 }
 
 // readsEvent reports whether n reads _event or one of its fields other
 // than data.
-func readsEvent(n lang.Node) bool {
+func readsEvent(n ast.Node) bool {
 	reads := false
-	lang.Inspect(n, func(n lang.Node) bool {
-		if _, ok := n.(*lang.EventField); ok {
+	ast.Inspect(n, func(n ast.Node) bool {
+		if _, ok := n.(*ast.EventField); ok {
 			reads = true
 		}
 		return !reads
@@ -592,20 +593,20 @@ func readsEvent(n lang.Node) bool {
 	return reads
 }
 
-func (f *flattener) eventField(x lang.Expr) lang.Expr {
-	n, ok := x.(*lang.EventField)
+func (f *flattener) eventField(x ast.Expr) ast.Expr {
+	n, ok := x.(*ast.EventField)
 	if !ok {
 		return x
 	}
 	if n.Field == "" {
-		return &lang.BoolLit{ValuePos: n.Start, Value: f.event != nil}
+		return &ast.BoolLit{ValuePos: n.Start, Value: f.event != nil}
 	}
 	if f.event == nil {
 		return x // checkParams reports it, unless it is dead code
 	}
 	field, tag := lang.AbsentOf(n.Field)
 	if field == "name" {
-		return &lang.StrLit{ValuePos: n.Start, Value: f.event.Name}
+		return &ast.StrLit{ValuePos: n.Start, Value: f.event.Name}
 	}
 	arrivals := f.arrivals[f.event.Name]
 	if len(arrivals) == 0 {
@@ -618,13 +619,13 @@ func (f *flattener) eventField(x lang.Expr) lang.Expr {
 		}
 	}
 	if tag {
-		t := int64(lang.AbsentUndefined)
+		t := int64(ast.AbsentUndefined)
 		if has {
-			t = lang.AbsentValue
+			t = ast.AbsentValue
 		}
-		return &lang.IntLit{ValuePos: n.Start, Value: t}
+		return &ast.IntLit{ValuePos: n.Start, Value: t}
 	}
-	return &lang.StrLit{ValuePos: n.Start, Value: v}
+	return &ast.StrLit{ValuePos: n.Start, Value: v}
 }
 
 // checkParams reports _event.data reads that the transition's event does
@@ -632,13 +633,13 @@ func (f *flattener) eventField(x lang.Expr) lang.Expr {
 // and reads of _event's fields while the machine starts, where they are
 // not in code that the folded _event (false then) makes dead.
 func (f *flattener) checkParams(t *Transition, ev *model.Event) {
-	visit := func(n lang.Node) bool {
-		if x, ok := n.(*lang.EventField); ok && ev == nil && !f.seen[x.Start] {
+	visit := func(n ast.Node) bool {
+		if x, ok := n.(*ast.EventField); ok && ev == nil && !f.seen[x.Start] {
 			f.seen[x.Start] = true
 			field, _ := lang.AbsentOf(x.Field)
 			f.errs.Add(f.m.Position(x.Start), "_event.%s is read while the machine starts, when there is no event", field)
 		}
-		p, ok := n.(*lang.EventParam)
+		p, ok := n.(*ast.EventParam)
 		if !ok || f.seen[p.Start] {
 			return true
 		}
@@ -655,20 +656,20 @@ func (f *flattener) checkParams(t *Transition, ev *model.Event) {
 		return true
 	}
 	if t.Guard != nil {
-		lang.Inspect(t.Guard, visit)
+		ast.Inspect(t.Guard, visit)
 	}
 	inspectLive(t.Action, visit)
 }
 
-// inspectLive is lang.Inspect without the branches of an if whose
+// inspectLive is ast.Inspect without the branches of an if whose
 // condition is a constant that rules them out.
-func inspectLive(n lang.Node, visit func(lang.Node) bool) {
-	lang.Inspect(n, func(n lang.Node) bool {
-		x, ok := n.(*lang.If)
+func inspectLive(n ast.Node, visit func(ast.Node) bool) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		x, ok := n.(*ast.If)
 		if !ok {
 			return visit(n)
 		}
-		c, ok := x.Cond.(*lang.BoolLit)
+		c, ok := x.Cond.(*ast.BoolLit)
 		switch {
 		case !ok:
 			return visit(n)
@@ -682,20 +683,20 @@ func inspectLive(n lang.Node, visit func(lang.Node) bool) {
 }
 
 // conj joins conditions with &&; nil when there are none.
-func conj(list []lang.Expr) lang.Expr {
-	var out lang.Expr
+func conj(list []ast.Expr) ast.Expr {
+	var out ast.Expr
 	for _, e := range list {
 		if out == nil {
 			out = e
 			continue
 		}
-		out = &lang.Binary{X: out, OpPos: e.Pos(), Op: lang.LAND, Y: e}
+		out = &ast.Binary{X: out, OpPos: e.Pos(), Op: ast.LAND, Y: e}
 	}
 	if out == nil {
 		return nil
 	}
 	out = lang.Simplify(out)
-	if lit, ok := out.(*lang.BoolLit); ok && lit.Value {
+	if lit, ok := out.(*ast.BoolLit); ok && lit.Value {
 		return nil
 	}
 	return out

@@ -10,7 +10,8 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -23,11 +24,11 @@ func Hash(m *Machine) string {
 }
 
 // GuardString prints a guard; "true" when there is none.
-func GuardString(g lang.Expr) string {
+func GuardString(g ast.Expr) string {
 	if g == nil {
 		return "true"
 	}
-	return lang.ExprString(g)
+	return printer.ExprString(g)
 }
 
 // KindNames lists an event's kinds in a fixed order.
@@ -58,7 +59,7 @@ func canonical(m *Machine) string {
 	vars := append([]*model.Var(nil), m.Vars...)
 	sort.Slice(vars, func(i, j int) bool { return vars[i].Name < vars[j].Name })
 	for _, v := range vars {
-		fmt.Fprintf(&b, "var %s: %s = %s\n", v.Name, v.Type, lang.ExprString(v.Init))
+		fmt.Fprintf(&b, "var %s: %s = %s\n", v.Name, v.Type, printer.ExprString(v.Init))
 	}
 	for _, e := range m.Events {
 		fmt.Fprintf(&b, "event %s(%s) %s\n", e.Name, paramList(e.Params), strings.Join(KindNames(e.Kinds), ","))
@@ -85,7 +86,7 @@ func canonical(m *Machine) string {
 			arrow = t.Source.Name + " --" + t.Event + "-->"
 		}
 		fmt.Fprintf(&b, "%s %s\n  key: %s\n  guard: %s\n", arrow, t.Target.Name, t.Key, GuardString(t.Guard))
-		if a := lang.BlockString(t.Action); a != "" {
+		if a := printer.BlockString(t.Action); a != "" {
 			fmt.Fprintf(&b, "  action: %s\n", a)
 		}
 	}
@@ -110,8 +111,8 @@ func FunctionString(f *model.Function) string {
 		rows := make([]string, len(f.Rows))
 		for i, r := range f.Rows {
 			vs := make([]string, 0, len(r.In)+1)
-			for _, e := range append(append([]lang.Expr(nil), r.In...), r.Out) {
-				vs = append(vs, lang.ExprString(e))
+			for _, e := range append(append([]ast.Expr(nil), r.In...), r.Out) {
+				vs = append(vs, printer.ExprString(e))
 			}
 			rows[i] = strings.Join(vs, ",")
 		}
@@ -181,7 +182,7 @@ func WriteJSON(w io.Writer, m *Machine) error {
 	out := jsonMachine{Name: m.Name, Hash: m.Hash, Variables: []jsonVar{}, Events: []jsonEvent{},
 		States: []jsonState{}, Initial: []jsonTransition{}, Transitions: []jsonTransition{}}
 	for _, v := range m.Vars {
-		out.Variables = append(out.Variables, jsonVar{Name: v.Name, Type: v.Type.String(), Init: lang.ExprString(v.Init)})
+		out.Variables = append(out.Variables, jsonVar{Name: v.Name, Type: v.Type.String(), Init: printer.ExprString(v.Init)})
 	}
 	for _, e := range m.Events {
 		je := jsonEvent{Name: e.Name, Kinds: KindNames(e.Kinds), Params: []jsonParam{}}
@@ -202,7 +203,7 @@ func WriteJSON(w io.Writer, m *Machine) error {
 	}
 	conv := func(t *Transition) jsonTransition {
 		jt := jsonTransition{Key: t.Key, Target: t.Target.Name, Event: t.Event, Guard: GuardString(t.Guard),
-			Action: lang.BlockString(t.Action), Origins: t.Origins, Entered: t.Entered, Line: m.line(t.Pos)}
+			Action: printer.BlockString(t.Action), Origins: t.Origins, Entered: t.Entered, Line: m.line(t.Pos)}
 		if jt.Entered == nil {
 			jt.Entered = []string{}
 		}
@@ -257,9 +258,9 @@ func WriteDOT(w io.Writer, m *Machine) error {
 func label(t *Transition) string {
 	s := t.Event
 	if t.Guard != nil {
-		s += " [" + lang.ExprString(t.Guard) + "]"
+		s += " [" + printer.ExprString(t.Guard) + "]"
 	}
-	if a := lang.BlockString(t.Action); a != "" {
+	if a := printer.BlockString(t.Action); a != "" {
 		s += " / " + a
 	}
 	return strings.TrimSpace(s)
@@ -292,7 +293,7 @@ func WriteMermaid(w io.Writer, m *Machine) error {
 	for _, t := range m.Transitions {
 		l := t.Event
 		if t.Guard != nil {
-			l += " [" + lang.ExprString(t.Guard) + "]"
+			l += " [" + printer.ExprString(t.Guard) + "]"
 		}
 		fmt.Fprintf(&b, "  %s --> %s : %s\n", idx[t.Source.Name], idx[t.Target.Name], mermaidText(l))
 	}

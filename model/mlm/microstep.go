@@ -6,6 +6,7 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // microstep runs SCXML's microstep on a branch: record history, exit
@@ -49,7 +50,7 @@ func (f *flattener) microstep(b *branch, ts []*model.Transition) {
 	b.last = ts[0].Pos
 
 	e := &entry{f: f, c: c, enter: make(map[*model.State]bool), defaultEntry: make(map[*model.State]bool),
-		historyContent: make(map[*model.State]*lang.Block)}
+		historyContent: make(map[*model.State]*ast.Block)}
 	for _, t := range ts {
 		for _, s := range t.Targets {
 			e.addDescendants(s)
@@ -82,9 +83,9 @@ func (f *flattener) microstep(b *branch, ts []*model.Transition) {
 			b.halted = true
 			continue
 		}
-		f.exec(b, &lang.Block{Stmts: []lang.Stmt{s.DoneRaise()}})
+		f.exec(b, &ast.Block{Stmts: []ast.Stmt{s.DoneRaise()}})
 		if gp := parent.Parent; gp != nil && gp.Kind == model.Parallel && c.inFinal(gp) {
-			b.stmts = append(b.stmts, &lang.Raise{RaisePos: s.Pos, Event: "done.state." + gp.ID, Platform: true})
+			b.stmts = append(b.stmts, &ast.Raise{RaisePos: s.Pos, Event: "done.state." + gp.ID, Platform: true})
 		}
 	}
 	if b.halted {
@@ -101,8 +102,8 @@ func (f *flattener) microstep(b *branch, ts []*model.Transition) {
 // stopCode is exitInterpreter in configuration c, for a parent that cancels
 // the machine: every active state exits, innermost first, running its exit
 // actions (In() resolved as the states leave) and cancelling its invokes.
-func (f *flattener) stopCode(c *config) []lang.Stmt {
-	b := &branch{cfg: c.clone(), defs: make(map[string]bool), known: make(map[string]lang.Expr)}
+func (f *flattener) stopCode(c *config) []ast.Stmt {
+	b := &branch{cfg: c.clone(), defs: make(map[string]bool), known: make(map[string]ast.Expr)}
 	rest := b.cfg.states()
 	for i := len(rest) - 1; i >= 0; i-- {
 		f.exec(b, rest[i].OnExit...)
@@ -119,17 +120,17 @@ const markPrefix = "\x00invoke "
 // cancelMarks marks where the exit of s cancels its invokes, after its
 // exit actions. The composer replaces each mark with what cancelling the
 // child does, or drops it where the child does not run.
-func cancelMarks(s *model.State) []lang.Stmt {
-	var out []lang.Stmt
+func cancelMarks(s *model.State) []ast.Stmt {
+	var out []ast.Stmt
 	for _, inv := range s.Invokes {
-		out = append(out, &lang.Cancel{CancelPos: inv.Pos, SendID: markPrefix + inv.ID})
+		out = append(out, &ast.Cancel{CancelPos: inv.Pos, SendID: markPrefix + inv.ID})
 	}
 	return out
 }
 
 // markOf returns the invoke id a cancel mark names, if st is one.
-func markOf(st lang.Stmt) (string, bool) {
-	if c, ok := st.(*lang.Cancel); ok && !c.Prefix {
+func markOf(st ast.Stmt) (string, bool) {
+	if c, ok := st.(*ast.Cancel); ok && !c.Prefix {
 		return strings.CutPrefix(c.SendID, markPrefix)
 	}
 	return "", false
@@ -137,14 +138,14 @@ func markOf(st lang.Stmt) (string, bool) {
 
 // exec appends code to the branch. A block that declares locals keeps its
 // own scope.
-func (f *flattener) exec(b *branch, blocks ...*lang.Block) {
+func (f *flattener) exec(b *branch, blocks ...*ast.Block) {
 	for _, blk := range blocks {
 		if blk == nil || len(blk.Stmts) == 0 {
 			continue
 		}
-		folded := lang.RewriteBlock(blk, func(x lang.Expr) lang.Expr {
-			if in, ok := x.(*lang.InState); ok {
-				return &lang.BoolLit{ValuePos: in.Start, Value: b.cfg.has(f.m.State(in.State))}
+		folded := ast.RewriteBlock(blk, func(x ast.Expr) ast.Expr {
+			if in, ok := x.(*ast.InState); ok {
+				return &ast.BoolLit{ValuePos: in.Start, Value: b.cfg.has(f.m.State(in.State))}
 			}
 			return x
 		})
@@ -154,12 +155,12 @@ func (f *flattener) exec(b *branch, blocks ...*lang.Block) {
 		track(b.known, folded.Stmts)
 		scoped := false
 		for _, s := range folded.Stmts {
-			if _, ok := s.(*lang.Decl); ok {
+			if _, ok := s.(*ast.Decl); ok {
 				scoped = true
 			}
 		}
 		if scoped {
-			b.stmts = append(b.stmts, &lang.Block{Lbrace: blk.Pos(), Stmts: folded.Stmts})
+			b.stmts = append(b.stmts, &ast.Block{Lbrace: blk.Pos(), Stmts: folded.Stmts})
 		} else {
 			b.stmts = append(b.stmts, folded.Stmts...)
 		}
@@ -253,7 +254,7 @@ type entry struct {
 	c              *config
 	enter          map[*model.State]bool
 	defaultEntry   map[*model.State]bool
-	historyContent map[*model.State]*lang.Block
+	historyContent map[*model.State]*ast.Block
 }
 
 func (e *entry) addDescendants(s *model.State) {
@@ -332,10 +333,10 @@ func (e *entry) enterRegions(p *model.State) {
 // track updates what is known of variables' values after stmts run: a
 // top-level assignment of a value that folds to a constant makes it known;
 // any other write makes it unknown.
-func track(known map[string]lang.Expr, stmts []lang.Stmt) {
-	subst := func(e lang.Expr) lang.Expr {
-		return lang.Simplify(lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
-			if id, ok := x.(*lang.Ident); ok {
+func track(known map[string]ast.Expr, stmts []ast.Stmt) {
+	subst := func(e ast.Expr) ast.Expr {
+		return lang.Simplify(ast.RewriteExpr(e, func(x ast.Expr) ast.Expr {
+			if id, ok := x.(*ast.Ident); ok {
 				if v, ok := known[id.Name]; ok {
 					return v
 				}
@@ -343,9 +344,9 @@ func track(known map[string]lang.Expr, stmts []lang.Stmt) {
 			return x
 		}))
 	}
-	set := func(name string, e lang.Expr) {
+	set := func(name string, e ast.Expr) {
 		switch v := subst(e).(type) {
-		case *lang.IntLit, *lang.BoolLit, *lang.StrLit:
+		case *ast.IntLit, *ast.BoolLit, *ast.StrLit:
 			known[name] = v
 		default:
 			delete(known, name)
@@ -353,18 +354,18 @@ func track(known map[string]lang.Expr, stmts []lang.Stmt) {
 	}
 	for _, s := range stmts {
 		switch s := s.(type) {
-		case *lang.Assign:
+		case *ast.Assign:
 			v := s.Value
 			if op, ok := compound[s.Op]; ok {
-				v = &lang.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: s.Value}
+				v = &ast.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: s.Value}
 			}
 			set(s.Target.Name, v)
-		case *lang.IncDec:
-			op := lang.ADD
-			if s.Op == lang.DEC {
-				op = lang.SUB
+		case *ast.IncDec:
+			op := ast.ADD
+			if s.Op == ast.DEC {
+				op = ast.SUB
 			}
-			set(s.Target.Name, &lang.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &lang.IntLit{Value: 1}})
+			set(s.Target.Name, &ast.Binary{X: s.Target, OpPos: s.OpPos, Op: op, Y: &ast.IntLit{Value: 1}})
 		default:
 			for _, v := range lang.Defs(s) {
 				delete(known, v)
@@ -373,5 +374,5 @@ func track(known map[string]lang.Expr, stmts []lang.Stmt) {
 	}
 }
 
-var compound = map[lang.Token]lang.Token{lang.ADD_ASSIGN: lang.ADD, lang.SUB_ASSIGN: lang.SUB,
-	lang.MUL_ASSIGN: lang.MUL, lang.QUO_ASSIGN: lang.QUO, lang.REM_ASSIGN: lang.REM}
+var compound = map[ast.Token]ast.Token{ast.ADD_ASSIGN: ast.ADD, ast.SUB_ASSIGN: ast.SUB,
+	ast.MUL_ASSIGN: ast.MUL, ast.QUO_ASSIGN: ast.QUO, ast.REM_ASSIGN: ast.REM}

@@ -18,7 +18,7 @@ import (
 	"slices"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
@@ -114,7 +114,7 @@ type State struct {
 	// states, innermost first, each state's invokes cancelled after them.
 	// Set in a machine another invokes; the flattener marks the cancels
 	// (cancelMarks), the composer replaces them.
-	stop []lang.Stmt
+	stop []ast.Stmt
 }
 
 // HistoryValue is what one history state recorded.
@@ -130,10 +130,10 @@ type Transition struct {
 	Key     string
 	Source  *State // nil for an initial transition
 	Target  *State
-	Event   string      // "" for an initial transition
-	Guard   lang.Expr   // nil means true
-	Action  *lang.Block // never nil
-	Origins []string    // statechart transitions per microstep, "+"-joined
+	Event   string     // "" for an initial transition
+	Guard   ast.Expr   // nil means true
+	Action  *ast.Block // never nil
+	Origins []string   // statechart transitions per microstep, "+"-joined
 	// Entered lists the statechart states the macrostep enters, in the
 	// order the SCXML algorithm enters them, across all its microsteps: a
 	// state entered and left again within the macrostep is here although
@@ -176,10 +176,10 @@ func (m *Machine) InputEvents() []*model.Event {
 // RenameRaised returns a copy of b whose raise statements raise event(e)
 // for their event e: how a version that renamed a state raises its
 // done.state.<id> (b itself when event renames none).
-func RenameRaised(b *lang.Block, event func(string) string) *lang.Block {
+func RenameRaised(b *ast.Block, event func(string) string) *ast.Block {
 	renames := false
-	lang.Inspect(b, func(n lang.Node) bool {
-		if r, ok := n.(*lang.Raise); ok && event(r.Event) != r.Event {
+	ast.Inspect(b, func(n ast.Node) bool {
+		if r, ok := n.(*ast.Raise); ok && event(r.Event) != r.Event {
 			renames = true
 		}
 		return !renames
@@ -187,9 +187,9 @@ func RenameRaised(b *lang.Block, event func(string) string) *lang.Block {
 	if !renames {
 		return b
 	}
-	out := lang.RewriteBlock(b, func(x lang.Expr) lang.Expr { return x }) // a copy
-	lang.Inspect(out, func(n lang.Node) bool {
-		if r, ok := n.(*lang.Raise); ok {
+	out := ast.RewriteBlock(b, func(x ast.Expr) ast.Expr { return x }) // a copy
+	ast.Inspect(out, func(n ast.Node) bool {
+		if r, ok := n.(*ast.Raise); ok {
 			r.Event = event(r.Event)
 		}
 		return true

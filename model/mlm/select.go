@@ -8,6 +8,7 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // group is one outcome of transition selection: the transitions that fire
@@ -15,7 +16,7 @@ import (
 // which exactly they fire (nil: always).
 type group struct {
 	trans []*model.Transition
-	guard lang.Expr
+	guard ast.Expr
 	// fails are the transitions whose failing cond (CondFails) the
 	// selection evaluated, in order: each raises error.execution.
 	fails []*model.Transition
@@ -29,11 +30,11 @@ type literals map[*model.Transition]bool
 // that event matches (in document order), those transitions from the
 // state outwards in document order, and the condition of each folded with
 // what c and known tell.
-func (f *flattener) candidates(c *config, event string, known map[string]lang.Expr) ([][]*model.Transition, map[*model.Transition]lang.Expr) {
+func (f *flattener) candidates(c *config, event string, known map[string]ast.Expr) ([][]*model.Transition, map[*model.Transition]ast.Expr) {
 	from, wild := f.triggers.matching(event), f.triggers.wildcards(event)
 	atomic := f.lay.union(c.under(from.sources), c.under(wild.sources))
 	cands := make([][]*model.Transition, len(atomic))
-	conds := make(map[*model.Transition]lang.Expr)
+	conds := make(map[*model.Transition]ast.Expr)
 	for i, a := range atomic {
 		for s := a; s != nil; s = s.Parent {
 			for _, t := range inOrder(from.bySource[s], wild.bySource[s]) {
@@ -57,7 +58,7 @@ func (f *flattener) candidates(c *config, event string, known map[string]lang.Ex
 // Only the atomic states with a candidate transition take part: one
 // without any adds nothing to the outcomes, and leaving it out keeps the
 // selection as cheap as the event is rare in a wide parallel state.
-func (f *flattener) selection(c *config, event string, known map[string]lang.Expr) ([]group, error) {
+func (f *flattener) selection(c *config, event string, known map[string]ast.Expr) ([]group, error) {
 	cands, conds := f.candidates(c, event, known) // one list per atomic state taking part
 	type outcome struct {
 		trans []*model.Transition
@@ -98,7 +99,7 @@ func (f *flattener) selection(c *config, event string, known map[string]lang.Exp
 			copied := false
 			require := func(t *model.Transition, v bool) {
 				cond := conds[t]
-				if lit, isLit := cond.(*lang.BoolLit); isLit || cond == nil {
+				if lit, isLit := cond.(*ast.BoolLit); isLit || cond == nil {
 					if cond == nil && !v || isLit && lit.Value != v {
 						ok = false
 					}
@@ -287,24 +288,24 @@ func transKey(list []*model.Transition) string {
 // foldCond resolves In() against the configuration, replaces variables
 // whose value the macrostep knows by that value, and folds constants; nil
 // stands for true.
-func (f *flattener) foldCond(e lang.Expr, c *config, known map[string]lang.Expr) lang.Expr {
+func (f *flattener) foldCond(e ast.Expr, c *config, known map[string]ast.Expr) ast.Expr {
 	if e == nil {
 		return nil
 	}
-	e = lang.Simplify(lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
+	e = lang.Simplify(ast.RewriteExpr(e, func(x ast.Expr) ast.Expr {
 		switch x := x.(type) {
-		case *lang.InState:
-			return &lang.BoolLit{ValuePos: x.Start, Value: c.has(f.m.State(x.State))}
-		case *lang.Ident:
+		case *ast.InState:
+			return &ast.BoolLit{ValuePos: x.Start, Value: c.has(f.m.State(x.State))}
+		case *ast.Ident:
 			if v, ok := known[x.Name]; ok {
 				return v
 			}
-		case *lang.EventField:
+		case *ast.EventField:
 			return f.eventField(x)
 		}
 		return x
 	}))
-	if lit, ok := e.(*lang.BoolLit); ok && lit.Value {
+	if lit, ok := e.(*ast.BoolLit); ok && lit.Value {
 		return nil
 	}
 	return e
@@ -387,22 +388,22 @@ func subsumes(a, b literals) bool {
 
 // disjunction builds (l1 && l2 ...) || ...; nil when one conjunction is
 // empty (the outcome is unconditional).
-func disjunction(conjs []literals, conds map[*model.Transition]lang.Expr) lang.Expr {
-	var terms []lang.Expr
+func disjunction(conjs []literals, conds map[*model.Transition]ast.Expr) ast.Expr {
+	var terms []ast.Expr
 	for _, c := range conjs {
 		ts := make([]*model.Transition, 0, len(c))
 		for t := range c {
 			ts = append(ts, t)
 		}
 		sort.Slice(ts, func(i, j int) bool { return ts[i].Order < ts[j].Order })
-		var parts []lang.Expr
+		var parts []ast.Expr
 		for _, t := range ts {
 			e := conds[t]
 			if !c[t] {
 				if complementedBy(e, c, conds) {
 					continue
 				}
-				e = &lang.Unary{OpPos: e.Pos(), Op: lang.NOT, X: e}
+				e = &ast.Unary{OpPos: e.Pos(), Op: ast.NOT, X: e}
 			}
 			parts = append(parts, e)
 		}
@@ -411,13 +412,13 @@ func disjunction(conjs []literals, conds map[*model.Transition]lang.Expr) lang.E
 		}
 		terms = append(terms, conj(parts))
 	}
-	var out lang.Expr
+	var out ast.Expr
 	for _, t := range terms {
 		if out == nil {
 			out = t
 			continue
 		}
-		out = &lang.Binary{X: out, OpPos: t.Pos(), Op: lang.LOR, Y: t}
+		out = &ast.Binary{X: out, OpPos: t.Pos(), Op: ast.LOR, Y: t}
 	}
 	return out
 }
@@ -477,10 +478,10 @@ func containsT(list []*model.Transition, t *model.Transition) bool {
 // negation of one required true in the same conjunction (if/else guards
 // written out, as T2 and T3 of the triangle): the negative literal then
 // adds nothing.
-func complementedBy(e lang.Expr, c literals, conds map[*model.Transition]lang.Expr) bool {
+func complementedBy(e ast.Expr, c literals, conds map[*model.Transition]ast.Expr) bool {
 	neg := negate(e)
 	for t, v := range c {
-		if v && conds[t] != nil && lang.Equal(neg, conds[t]) {
+		if v && conds[t] != nil && ast.Equal(neg, conds[t]) {
 			return true
 		}
 	}
@@ -489,25 +490,25 @@ func complementedBy(e lang.Expr, c literals, conds map[*model.Transition]lang.Ex
 
 // negate pushes a negation inward (De Morgan, flipped comparisons), so
 // that !(a > 0 && b > 0) becomes a <= 0 || b <= 0.
-func negate(e lang.Expr) lang.Expr {
+func negate(e ast.Expr) ast.Expr {
 	switch x := e.(type) {
-	case *lang.BoolLit:
-		return &lang.BoolLit{ValuePos: x.ValuePos, Value: !x.Value}
-	case *lang.Unary:
-		if x.Op == lang.NOT {
+	case *ast.BoolLit:
+		return &ast.BoolLit{ValuePos: x.ValuePos, Value: !x.Value}
+	case *ast.Unary:
+		if x.Op == ast.NOT {
 			return x.X
 		}
-	case *lang.Binary:
-		flip := map[lang.Token]lang.Token{lang.EQL: lang.NEQ, lang.NEQ: lang.EQL, lang.LSS: lang.GEQ,
-			lang.GEQ: lang.LSS, lang.GTR: lang.LEQ, lang.LEQ: lang.GTR}
+	case *ast.Binary:
+		flip := map[ast.Token]ast.Token{ast.EQL: ast.NEQ, ast.NEQ: ast.EQL, ast.LSS: ast.GEQ,
+			ast.GEQ: ast.LSS, ast.GTR: ast.LEQ, ast.LEQ: ast.GTR}
 		switch {
-		case x.Op == lang.LAND:
-			return &lang.Binary{X: negate(x.X), OpPos: x.OpPos, Op: lang.LOR, Y: negate(x.Y)}
-		case x.Op == lang.LOR:
-			return &lang.Binary{X: negate(x.X), OpPos: x.OpPos, Op: lang.LAND, Y: negate(x.Y)}
+		case x.Op == ast.LAND:
+			return &ast.Binary{X: negate(x.X), OpPos: x.OpPos, Op: ast.LOR, Y: negate(x.Y)}
+		case x.Op == ast.LOR:
+			return &ast.Binary{X: negate(x.X), OpPos: x.OpPos, Op: ast.LAND, Y: negate(x.Y)}
 		case flip[x.Op] != 0:
-			return &lang.Binary{X: x.X, OpPos: x.OpPos, Op: flip[x.Op], Y: x.Y}
+			return &ast.Binary{X: x.X, OpPos: x.OpPos, Op: flip[x.Op], Y: x.Y}
 		}
 	}
-	return &lang.Unary{OpPos: e.Pos(), Op: lang.NOT, X: e}
+	return &ast.Unary{OpPos: e.Pos(), Op: ast.NOT, X: e}
 }

@@ -8,11 +8,14 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/parser"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
 )
 
-func (b *builder) varTypes() map[string]lang.Type {
-	m := make(map[string]lang.Type, len(b.m.Vars))
+func (b *builder) varTypes() map[string]ast.Type {
+	m := make(map[string]ast.Type, len(b.m.Vars))
 	for _, v := range b.m.Vars {
 		m[v.Name] = v.Type
 	}
@@ -23,15 +26,15 @@ func (b *builder) varTypes() map[string]lang.Type {
 // parameters it may read, and where it lives in the model (set replaces
 // it, after lowering).
 type code struct {
-	cond  lang.Expr
-	body  *lang.Block
+	cond  ast.Expr
+	body  *ast.Block
 	trans *model.Transition // nil for entry/exit/script code
-	set   func(cond lang.Expr, body *lang.Block)
+	set   func(cond ast.Expr, body *ast.Block)
 }
 
 // nodes are the piece's condition and body, those it has.
-func (c code) nodes() []lang.Node {
-	var nodes []lang.Node
+func (c code) nodes() []ast.Node {
+	var nodes []ast.Node
 	if c.cond != nil {
 		nodes = append(nodes, c.cond)
 	}
@@ -46,18 +49,18 @@ func (c code) nodes() []lang.Node {
 // asks only whether the state is in the configuration), and so is
 // setbot's, in every executor.
 func (b *builder) unknownStates(all []code) {
-	warn := func(n lang.Node) bool {
-		if in, ok := n.(*lang.InState); ok && b.m.State(in.State) == nil {
+	warn := func(n ast.Node) bool {
+		if in, ok := n.(*ast.InState); ok && b.m.State(in.State) == nil {
 			b.warns.Add(b.fset.Position(in.Start), "In('%s') names no state of the model, so it is false: name a state, or remove the In()", in.State)
 		}
 		return true
 	}
 	for _, c := range all {
 		if c.cond != nil {
-			lang.Inspect(c.cond, warn)
+			ast.Inspect(c.cond, warn)
 		}
 		if c.body != nil {
-			lang.Inspect(c.body, warn)
+			ast.Inspect(c.body, warn)
 		}
 	}
 }
@@ -67,38 +70,38 @@ func (b *builder) allCode() []code {
 	var all []code
 	for _, s := range b.m.States() {
 		for i, blk := range s.OnEntry {
-			all = append(all, code{body: blk, set: func(_ lang.Expr, body *lang.Block) { s.OnEntry[i] = body }})
+			all = append(all, code{body: blk, set: func(_ ast.Expr, body *ast.Block) { s.OnEntry[i] = body }})
 		}
 		for i, blk := range s.OnExit {
-			all = append(all, code{body: blk, set: func(_ lang.Expr, body *lang.Block) { s.OnExit[i] = body }})
+			all = append(all, code{body: blk, set: func(_ ast.Expr, body *ast.Block) { s.OnExit[i] = body }})
 		}
 		if t := s.Initial; t != nil {
-			all = append(all, code{body: t.Body, trans: t, set: func(_ lang.Expr, body *lang.Block) { t.Body = body }})
+			all = append(all, code{body: t.Body, trans: t, set: func(_ ast.Expr, body *ast.Block) { t.Body = body }})
 		}
 		for _, t := range s.Transitions {
-			all = append(all, code{cond: t.Cond, body: t.Body, trans: t, set: func(cond lang.Expr, body *lang.Block) { t.Cond, t.Body = cond, body }})
+			all = append(all, code{cond: t.Cond, body: t.Body, trans: t, set: func(cond ast.Expr, body *ast.Block) { t.Cond, t.Body = cond, body }})
 		}
 		for _, inv := range s.Invokes {
 			if inv.OK != nil {
-				all = append(all, code{cond: inv.OK, body: &lang.Block{}, set: func(cond lang.Expr, _ *lang.Block) { inv.OK = cond }})
+				all = append(all, code{cond: inv.OK, body: &ast.Block{}, set: func(cond ast.Expr, _ *ast.Block) { inv.OK = cond }})
 			}
-			all = append(all, code{body: inv.Start, set: func(_ lang.Expr, body *lang.Block) { inv.Start = body }})
+			all = append(all, code{body: inv.Start, set: func(_ ast.Expr, body *ast.Block) { inv.Start = body }})
 			if inv.Finalize != nil {
-				all = append(all, code{body: inv.Finalize, set: func(_ lang.Expr, body *lang.Block) { inv.Finalize = body }})
+				all = append(all, code{body: inv.Finalize, set: func(_ ast.Expr, body *ast.Block) { inv.Finalize = body }})
 			}
 		}
 		if s.Kind == model.Final && s.Parent.Kind == model.Root && b.invoked && hasDoneData(s.Parent) {
 			// The data of the done.invoke event the parent receives.
-			done := &lang.Send{SendPos: s.Pos, Event: model.DoneData, Target: model.TargetParent, Args: s.DoneData}
-			all = append(all, code{body: &lang.Block{Stmts: []lang.Stmt{done}}, set: func(_ lang.Expr, body *lang.Block) {
-				s.DoneData = body.Stmts[0].(*lang.Send).Args
+			done := &ast.Send{SendPos: s.Pos, Event: model.DoneData, Target: model.TargetParent, Args: s.DoneData}
+			all = append(all, code{body: &ast.Block{Stmts: []ast.Stmt{done}}, set: func(_ ast.Expr, body *ast.Block) {
+				s.DoneData = body.Stmts[0].(*ast.Send).Args
 			}})
 		}
 		if s.Kind == model.Final && s.Parent.Kind != model.Root && hasDoneData(s.Parent) {
 			// The done.state event's data is checked and lowered as the
 			// arguments of the raise that entering s runs.
-			all = append(all, code{body: &lang.Block{Stmts: []lang.Stmt{s.DoneRaise()}}, set: func(_ lang.Expr, body *lang.Block) {
-				s.DoneData = body.Stmts[0].(*lang.Raise).Args
+			all = append(all, code{body: &ast.Block{Stmts: []ast.Stmt{s.DoneRaise()}}, set: func(_ ast.Expr, body *ast.Block) {
+				s.DoneData = body.Stmts[0].(*ast.Raise).Args
 			}})
 		}
 	}
@@ -136,7 +139,7 @@ func (b *builder) checkCode() {
 			// A history state is never active: In() of it is false; so is
 			// In() of no state at all (unknownStates warns of it).
 			State: func(string) bool { return true },
-			Event: func(name string) (map[string]lang.Type, bool) {
+			Event: func(name string) (map[string]ast.Type, bool) {
 				ev := b.m.EventByName(name)
 				if ev == nil || !(ev.Declared || inferred[name]) {
 					return nil, false
@@ -244,11 +247,11 @@ func hasDoneData(s *model.State) bool {
 // paramLookup returns the parameter types code on t may read: those of the
 // events t's descriptors match, or, for eventless and entry/exit code, of
 // any event (it runs after whichever event started the macrostep).
-func (b *builder) paramLookup(t *model.Transition) func(string) (lang.Type, bool) {
+func (b *builder) paramLookup(t *model.Transition) func(string) (ast.Type, bool) {
 	if t != nil && t == t.Source.Initial {
 		return nil
 	}
-	return func(name string) (lang.Type, bool) {
+	return func(name string) (ast.Type, bool) {
 		named := false
 		for _, ev := range b.m.Events {
 			if t != nil && !t.Eventless() && !t.Matches(ev.Name) {
@@ -259,11 +262,11 @@ func (b *builder) paramLookup(t *model.Transition) func(string) (lang.Type, bool
 			}
 			named = named || len(ev.Params) > 0
 		}
-		if name == lang.DataParam && !named {
+		if name == ast.DataParam && !named {
 			// _event.data of events that carry no data is undefined.
-			return lang.UndefType, true
+			return ast.UndefType, true
 		}
-		return lang.Type{}, false
+		return ast.Type{}, false
 	}
 }
 
@@ -298,12 +301,12 @@ func (b *builder) ensureEvent(name string, pos source.Pos) *model.Event {
 // to the machine itself.
 func (b *builder) codeEvents(all []code) {
 	for _, c := range all {
-		lang.Inspect(c.body, func(n lang.Node) bool {
+		ast.Inspect(c.body, func(n ast.Node) bool {
 			switch s := n.(type) {
-			case *lang.Raise:
+			case *ast.Raise:
 				b.ensureEvent(s.Event, s.RaisePos).Kinds |= model.Internal
-			case *lang.Send:
-				if s.Event == lang.ForwardEvent {
+			case *ast.Send:
+				if s.Event == parser.ForwardEvent {
 					return true // expandForwards
 				}
 				ev := b.ensureEvent(s.Event, s.SendPos)
@@ -384,14 +387,14 @@ func (b *builder) transitionEvents() map[string]bool {
 // event's data is undefined then (SCXML §5.10), so its data is one
 // parameter that may be undefined, not two shapes of the event.
 func (b *builder) undefinedData(all []code) {
-	content, bare := make(map[string]bool), make(map[string][]*[]*lang.Arg)
+	content, bare := make(map[string]bool), make(map[string][]*[]*ast.Arg)
 	for _, c := range all {
-		lang.Inspect(c.body, func(n lang.Node) bool {
-			var args *[]*lang.Arg
+		ast.Inspect(c.body, func(n ast.Node) bool {
+			var args *[]*ast.Arg
 			switch s := n.(type) {
-			case *lang.Raise:
+			case *ast.Raise:
 				args = &s.Args
-			case *lang.Send:
+			case *ast.Send:
 				args = &s.Args
 			default:
 				return true
@@ -403,7 +406,7 @@ func (b *builder) undefinedData(all []code) {
 			switch {
 			case len(*args) == 0:
 				bare[name] = append(bare[name], args)
-			case len(*args) == 1 && (*args)[0].Name == lang.DataParam:
+			case len(*args) == 1 && (*args)[0].Name == ast.DataParam:
 				content[name] = true
 			}
 			return true
@@ -414,7 +417,7 @@ func (b *builder) undefinedData(all []code) {
 			continue
 		}
 		for _, args := range list {
-			*args = []*lang.Arg{{Name: lang.DataParam, Value: &lang.Absent{}}}
+			*args = []*ast.Arg{{Name: ast.DataParam, Value: &ast.Absent{}}}
 		}
 	}
 }
@@ -423,9 +426,9 @@ func (b *builder) undefinedData(all []code) {
 // that infer types check a piece of code only where it holds a node they
 // look at: checking is most of what reading costs, and most pieces have
 // nothing for most phases.
-func anyNode(n lang.Node, f func(lang.Node) bool) bool {
+func anyNode(n ast.Node, f func(ast.Node) bool) bool {
 	found := false
-	lang.Inspect(n, func(x lang.Node) bool {
+	ast.Inspect(n, func(x ast.Node) bool {
 		found = found || x != nil && f(x)
 		return !found
 	})
@@ -434,8 +437,8 @@ func anyNode(n lang.Node, f func(lang.Node) bool) bool {
 
 // infersParams reports whether body raises or sends an event that is
 // neither declared nor inferred yet: whether inferParams may learn from it.
-func (b *builder) infersParams(body *lang.Block, inferred map[string]bool) bool {
-	return anyNode(body, func(n lang.Node) bool {
+func (b *builder) infersParams(body *ast.Block, inferred map[string]bool) bool {
+	return anyNode(body, func(n ast.Node) bool {
 		name, _, _ := raiseOrSend(n)
 		if name == "" {
 			return false
@@ -448,9 +451,9 @@ func (b *builder) infersParams(body *lang.Block, inferred map[string]bool) bool 
 // inferParams records the parameter types of undeclared events from the
 // raises and sends in body that pass arguments to an event not inferred
 // yet; it reports whether it learnt anything.
-func (b *builder) inferParams(body *lang.Block, info *lang.Info, inferred map[string]bool) bool {
+func (b *builder) inferParams(body *ast.Block, info *lang.Info, inferred map[string]bool) bool {
 	learnt := false
-	lang.Inspect(body, func(n lang.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		name, args, _ := raiseOrSend(n)
 		if name == "" {
 			return true
@@ -467,7 +470,7 @@ func (b *builder) inferParams(body *lang.Block, info *lang.Info, inferred map[st
 				// A value that may be undefined makes a parameter that may
 				// be: <content expr="x"> of an undefined x gives the event
 				// undefined data (SCXML §5.10's _event.data).
-				t = lang.Type{Kind: t.Kind, Kinds: t.Kinds, Absent: t.MayBeAbsent()}
+				t = ast.Type{Kind: t.Kind, Kinds: t.Kinds, Absent: t.MayBeAbsent()}
 			}
 			ev.Params = append(ev.Params, model.Param{Name: a.Name, Type: t})
 		}
@@ -482,7 +485,7 @@ func (b *builder) inferParams(body *lang.Block, info *lang.Info, inferred map[st
 // all of them (lang.Mixed): the first raise or send gave it its type, and
 // a variable may widen after. It reports whether it widened any.
 func (b *builder) widenParams(all []code, env func(code) *lang.Env, inferred map[string]bool) bool {
-	passes := func(n lang.Node) bool {
+	passes := func(n ast.Node) bool {
 		name, args, _ := raiseOrSend(n)
 		return len(args) > 0 && inferred[name] && !b.m.EventByName(name).Declared
 	}
@@ -492,7 +495,7 @@ func (b *builder) widenParams(all []code, env func(code) *lang.Env, inferred map
 			continue
 		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
-		lang.Inspect(c.body, func(n lang.Node) bool {
+		ast.Inspect(c.body, func(n ast.Node) bool {
 			if !passes(n) {
 				return true
 			}
@@ -506,16 +509,16 @@ func (b *builder) widenParams(all []code, env func(code) *lang.Env, inferred map
 					if p.Name != a.Name {
 						continue
 					}
-					if t.Kind == lang.Undef {
+					if t.Kind == ast.Undef {
 						// undefined alone: the parameter may be undefined
 						if !p.Type.MayBeAbsent() && !p.Type.IsComposite() {
 							ev.Params[i].Type.Absent, widened = true, true
 						}
 						continue
 					}
-					if p.Type.Kind == lang.Undef && !t.IsComposite() {
+					if p.Type.Kind == ast.Undef && !t.IsComposite() {
 						// undefined first (a <data> not yet assigned), a value here
-						ev.Params[i].Type = lang.Type{Kind: t.Kind, Kinds: t.Kinds, Absent: true}
+						ev.Params[i].Type = ast.Type{Kind: t.Kind, Kinds: t.Kinds, Absent: true}
 						widened = true
 						continue
 					}
@@ -526,7 +529,7 @@ func (b *builder) widenParams(all []code, env func(code) *lang.Env, inferred map
 					if lang.Assignable(p.Type, t) == "" {
 						continue
 					}
-					if w, ok := lang.Widen(p.Type, t); ok {
+					if w, ok := ast.Widen(p.Type, t); ok {
 						w.Absent = p.Type.Absent
 						ev.Params[i].Type = w
 						widened = true
@@ -542,8 +545,8 @@ func (b *builder) widenParams(all []code, env func(code) *lang.Env, inferred map
 // checkArgs checks that every raise or send passes all the event's
 // parameters (the type checker has already refused unknown names and wrong
 // types, since it knows every declared or inferred event).
-func (b *builder) checkArgs(body *lang.Block) {
-	lang.Inspect(body, func(n lang.Node) bool {
+func (b *builder) checkArgs(body *ast.Block) {
+	ast.Inspect(body, func(n ast.Node) bool {
 		name, args, pos := raiseOrSend(n)
 		if name == "" {
 			return true
@@ -562,18 +565,18 @@ func (b *builder) checkArgs(body *lang.Block) {
 	})
 }
 
-func raiseOrSend(n lang.Node) (string, []*lang.Arg, source.Pos) {
+func raiseOrSend(n ast.Node) (string, []*ast.Arg, source.Pos) {
 	switch s := n.(type) {
-	case *lang.Raise:
+	case *ast.Raise:
 		return s.Event, s.Args, s.RaisePos
-	case *lang.Send:
+	case *ast.Send:
 		return s.Event, s.Args, s.SendPos
 	}
 	return "", nil, source.NoPos
 }
 
-func kindWord(n lang.Node) string {
-	if _, ok := n.(*lang.Raise); ok {
+func kindWord(n ast.Node) string {
+	if _, ok := n.(*ast.Raise); ok {
 		return "raise"
 	}
 	return "send"
@@ -608,16 +611,16 @@ func (b *builder) failNonArrays(all []code) bool {
 	vars := b.varTypes()
 	for _, c := range all {
 		stmts, ok := b.source[c.body]
-		if !ok || !anyNode(c.body, func(n lang.Node) bool { _, ok := n.(*lang.ForEach); return ok }) {
+		if !ok || !anyNode(c.body, func(n ast.Node) bool { _, ok := n.(*ast.ForEach); return ok }) {
 			continue
 		}
 		env := &lang.Env{Vars: vars, Param: b.paramLookup(c.trans), State: func(string) bool { return true }}
 		info, _ := lang.CheckBlock(env, b.fset, c.body)
-		bad := make(map[source.Pos]*lang.Raise)
-		lang.Inspect(c.body, func(n lang.Node) bool {
-			if f, ok := n.(*lang.ForEach); ok && bad[f.ForPos] == nil {
-				if t := info.Types[f.Array]; t.Kind != lang.Invalid && t.Kind != lang.Undef && t.Kind != lang.Array {
-					bad[f.ForPos] = b.fail(b.file.Offset(f.Array.Pos()), fmt.Sprintf("<foreach> array %q is %s, not an array", lang.ExprString(f.Array), t))
+		bad := make(map[source.Pos]*ast.Raise)
+		ast.Inspect(c.body, func(n ast.Node) bool {
+			if f, ok := n.(*ast.ForEach); ok && bad[f.ForPos] == nil {
+				if t := info.Types[f.Array]; t.Kind != ast.Invalid && t.Kind != ast.Undef && t.Kind != ast.Array {
+					bad[f.ForPos] = b.fail(b.file.Offset(f.Array.Pos()), fmt.Sprintf("<foreach> array %q is %s, not an array", printer.ExprString(f.Array), t))
 				}
 			}
 			return true
@@ -626,7 +629,7 @@ func (b *builder) failNonArrays(all []code) bool {
 			continue
 		}
 		stmts = replaceForEach(stmts, bad)
-		blk := &lang.Block{Lbrace: c.body.Lbrace, Stmts: b.lowerBlock(stmts)}
+		blk := &ast.Block{Lbrace: c.body.Lbrace, Stmts: b.lowerBlock(stmts)}
 		b.source[blk] = stmts
 		c.set(c.cond, blk)
 		changed = true
@@ -636,14 +639,14 @@ func (b *builder) failNonArrays(all []code) bool {
 
 // replaceForEach returns stmts with every <foreach> that starts at a
 // position of with replaced by the statement there, at any depth.
-func replaceForEach(stmts []lang.Stmt, with map[source.Pos]*lang.Raise) []lang.Stmt {
-	out := make([]lang.Stmt, len(stmts))
-	block := func(x *lang.Block) *lang.Block {
-		return &lang.Block{Lbrace: x.Lbrace, Stmts: replaceForEach(x.Stmts, with)}
+func replaceForEach(stmts []ast.Stmt, with map[source.Pos]*ast.Raise) []ast.Stmt {
+	out := make([]ast.Stmt, len(stmts))
+	block := func(x *ast.Block) *ast.Block {
+		return &ast.Block{Lbrace: x.Lbrace, Stmts: replaceForEach(x.Stmts, with)}
 	}
 	for i, s := range stmts {
 		switch x := s.(type) {
-		case *lang.ForEach:
+		case *ast.ForEach:
 			if r := with[x.ForPos]; r != nil {
 				out[i] = r
 				continue
@@ -651,20 +654,20 @@ func replaceForEach(stmts []lang.Stmt, with map[source.Pos]*lang.Raise) []lang.S
 			y := *x
 			y.Body = block(x.Body)
 			s = &y
-		case *lang.If:
+		case *ast.If:
 			y := *x
 			y.Then = block(x.Then)
 			if x.Else != nil {
-				y.Else = replaceForEach([]lang.Stmt{x.Else}, with)[0]
+				y.Else = replaceForEach([]ast.Stmt{x.Else}, with)[0]
 			}
 			s = &y
-		case *lang.Block:
+		case *ast.Block:
 			s = block(x)
-		case *lang.While:
+		case *ast.While:
 			y := *x
 			y.Body = block(x.Body)
 			s = &y
-		case *lang.For:
+		case *ast.For:
 			y := *x
 			y.Body = block(x.Body)
 			s = &y

@@ -7,6 +7,9 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/parser"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
@@ -29,12 +32,12 @@ func misplaced(name string) string {
 	return "remove it, or move it to a namespace of its own"
 }
 
-func (b *builder) snippet(text string, offsets []int) lang.Snippet {
-	return lang.Snippet{File: b.file, Text: text, Offsets: offsets}
+func (b *builder) snippet(text string, offsets []int) parser.Snippet {
+	return parser.Snippet{File: b.file, Text: text, Offsets: offsets}
 }
 
 // expr parses an attribute holding an expression.
-func (b *builder) expr(a attribute) lang.Expr {
+func (b *builder) expr(a attribute) ast.Expr {
 	if strings.TrimSpace(a.Value) == "" {
 		b.errorf(a.Offsets0(), "empty %s expression: write an expression", a.Name.Local)
 		return nil
@@ -51,13 +54,13 @@ func (b *builder) expr(a attribute) lang.Expr {
 // block converts the executable content inside el into statements; the
 // sends with computed attributes are expanded and those that raise an
 // error lowered once the whole model is read (expandDynamic).
-func (b *builder) block(el *element) *lang.Block {
+func (b *builder) block(el *element) *ast.Block {
 	return b.deferBlock(b.content(el.Children, el.Name.Local))
 }
 
 // content converts a run of executable-content elements.
-func (b *builder) content(els []*element, parent string) []lang.Stmt {
-	var out []lang.Stmt
+func (b *builder) content(els []*element, parent string) []ast.Stmt {
+	var out []ast.Stmt
 	for i := 0; i < len(els); i++ {
 		c := els[i]
 		if isForeign(c.Name.Space) {
@@ -82,7 +85,7 @@ func (b *builder) content(els []*element, parent string) []lang.Stmt {
 		case "raise":
 			b.checkAttrs(c, "event")
 			if name, ok := b.eventName(c); ok {
-				out = append(out, &lang.Raise{RaisePos: b.pos(c.Start), Event: name})
+				out = append(out, &ast.Raise{RaisePos: b.pos(c.Start), Event: name})
 			}
 		case "send":
 			out = append(out, b.send(c)...)
@@ -134,7 +137,7 @@ func (b *builder) notContent(c *element, parent string) {
 	}
 }
 
-func (b *builder) assign(c *element) lang.Stmt {
+func (b *builder) assign(c *element) ast.Stmt {
 	b.checkAttrs(c, "location", "expr")
 	loc, ok1 := c.attr("location")
 	ex, ok2 := c.attr("expr")
@@ -164,7 +167,7 @@ func (b *builder) assign(c *element) lang.Stmt {
 		// The value written as the element's content, as for <data>.
 		ex = attribute{Name: xml.Name{Local: "content"}, NameOff: c.Start, Value: t.Value, Offsets: t.Offsets}
 	}
-	if lang.IsFuncExpr(ex.Value) {
+	if parser.IsFuncExpr(ex.Value) {
 		return b.rebind(loc, ex)
 	}
 	name, off, fail := b.location(loc, "<assign>")
@@ -174,7 +177,7 @@ func (b *builder) assign(c *element) lang.Stmt {
 	case name == "":
 		return nil
 	}
-	if word, bad := lang.IllegalExpr(ex.Value); bad {
+	if word, bad := parser.IllegalExpr(ex.Value); bad {
 		return b.fail(ex.Offsets0(), fmt.Sprintf("<assign> %s %q is no ECMAScript expression (it begins with %s)", ex.Name.Local, strings.TrimSpace(ex.Value), word))
 	}
 	v := b.expr(ex)
@@ -182,21 +185,21 @@ func (b *builder) assign(c *element) lang.Stmt {
 		return nil
 	}
 	if isIdent(name) {
-		return &lang.Assign{Target: &lang.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: lang.ASSIGN, Value: v}
+		return &ast.Assign{Target: &ast.Ident{NamePos: b.pos(off), Name: name}, OpPos: b.pos(off), Op: ast.ASSIGN, Value: v}
 	}
 	target, path, errs := b.parseLocation(b.snippet(loc.Value, loc.Offsets))
 	b.errs = append(b.errs, errs...)
 	if target == nil {
 		return nil
 	}
-	return &lang.Assign{Target: target, Path: path, OpPos: target.NamePos, Op: lang.ASSIGN, Value: v}
+	return &ast.Assign{Target: target, Path: path, OpPos: target.NamePos, Op: ast.ASSIGN, Value: v}
 }
 
 // locationValue is the value read at a location attribute a that
 // locationOf accepted as name at off: a variable, or a part of one.
-func (b *builder) locationValue(a attribute, name string, off int) lang.Expr {
+func (b *builder) locationValue(a attribute, name string, off int) ast.Expr {
 	if isIdent(name) {
-		return &lang.Ident{NamePos: b.pos(off), Name: name}
+		return &ast.Ident{NamePos: b.pos(off), Name: name}
 	}
 	return b.expr(a)
 }
@@ -208,16 +211,16 @@ var systemVariables = map[string]bool{"_sessionid": true, "_name": true, "_event
 // after an error already reported (or for a location that names nothing to
 // read); bad says why the element fails at run time (SCXML makes a param
 // whose expr or location is illegal an error.execution), at off.
-func (b *builder) param(k *element) (arg *lang.Arg, off int, bad string) {
+func (b *builder) param(k *element) (arg *ast.Arg, off int, bad string) {
 	b.checkAttrs(k, "name", "expr", "location")
 	n, ok := k.attr("name")
 	if !ok || !isIdent(strings.TrimSpace(n.Value)) {
 		b.errorf(k.Start, "<param> needs a name that is an identifier")
 		return nil, 0, ""
 	}
-	var v lang.Expr
+	var v ast.Expr
 	if e, ok := k.attr("expr"); ok {
-		if word, illegal := lang.IllegalExpr(e.Value); illegal {
+		if word, illegal := parser.IllegalExpr(e.Value); illegal {
 			return nil, e.Offsets0(), fmt.Sprintf("<param> expr %q is no ECMAScript expression (it begins with %s)", strings.TrimSpace(e.Value), word)
 		}
 		v = b.expr(e)
@@ -234,7 +237,7 @@ func (b *builder) param(k *element) (arg *lang.Arg, off int, bad string) {
 	if v == nil {
 		return nil, 0, ""
 	}
-	return &lang.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v}, 0, ""
+	return &ast.Arg{NamePos: b.pos(k.Start), Name: strings.TrimSpace(n.Value), Value: v}, 0, ""
 }
 
 // location reads a location attribute of elem: the variable it names and
@@ -244,7 +247,7 @@ func (b *builder) param(k *element) (arg *lang.Arg, off int, bad string) {
 // For those, location returns the raise of error.execution that stands
 // for the element (fail). Other locations setbot cannot write are refused,
 // and location returns "".
-func (b *builder) location(a attribute, elem string) (string, int, *lang.Raise) {
+func (b *builder) location(a attribute, elem string) (string, int, *ast.Raise) {
 	name, off, bad := b.locationOf(a, elem)
 	if bad != "" {
 		return "", off, b.fail(off, bad)
@@ -281,7 +284,7 @@ func (b *builder) locationOf(a attribute, elem string) (name string, off int, ba
 // forEach converts <foreach array item index>: its content runs once per
 // element of a shallow copy of the array (SCXML 2015, §4.6). An item or
 // index that is no variable name is an error of the element when it runs.
-func (b *builder) forEach(c *element) lang.Stmt {
+func (b *builder) forEach(c *element) ast.Stmt {
 	b.checkAttrs(c, "array", "item", "index")
 	arr, ok1 := c.attr("array")
 	item, ok2 := c.attr("item")
@@ -289,8 +292,8 @@ func (b *builder) forEach(c *element) lang.Stmt {
 		b.errorf(c.Start, "<foreach> needs an array and an item: add array=\"...\" and item=\"...\"")
 		return nil
 	}
-	s := &lang.ForEach{ForPos: b.pos(c.Start)}
-	loopVar := func(a attribute) (*lang.Ident, *lang.Raise) {
+	s := &ast.ForEach{ForPos: b.pos(c.Start)}
+	loopVar := func(a attribute) (*ast.Ident, *ast.Raise) {
 		name := strings.TrimSpace(a.Value)
 		off := a.Offsets0()
 		if i := strings.Index(a.Value, name); name != "" && i < len(a.Offsets) {
@@ -299,9 +302,9 @@ func (b *builder) forEach(c *element) lang.Stmt {
 		if !isIdent(name) || systemVariables[name] {
 			return nil, b.fail(off, fmt.Sprintf("<foreach> %s %q is no variable name", a.Name.Local, a.Value))
 		}
-		return &lang.Ident{NamePos: b.pos(off), Name: name}, nil
+		return &ast.Ident{NamePos: b.pos(off), Name: name}, nil
 	}
-	var fail *lang.Raise
+	var fail *ast.Raise
 	if s.Item, fail = loopVar(item); fail != nil {
 		return fail
 	}
@@ -313,12 +316,12 @@ func (b *builder) forEach(c *element) lang.Stmt {
 	if s.Array = b.expr(arr); s.Array == nil {
 		return nil
 	}
-	s.Body = &lang.Block{Lbrace: s.ForPos, Stmts: b.content(c.Children, "foreach")}
+	s.Body = &ast.Block{Lbrace: s.ForPos, Stmts: b.content(c.Children, "foreach")}
 	return s
 }
 
 func isIdent(s string) bool {
-	if s == "" || lang.IsKeyword(s) {
+	if s == "" || ast.IsKeyword(s) {
 		return false
 	}
 	for i, r := range s {
@@ -331,11 +334,11 @@ func isIdent(s string) bool {
 }
 
 // ifElement converts <if cond><elseif cond/>...<else/>...</if>.
-func (b *builder) ifElement(c *element) lang.Stmt {
+func (b *builder) ifElement(c *element) ast.Stmt {
 	b.checkAttrs(c, "cond")
 	type arm struct {
 		el   *element
-		cond lang.Expr
+		cond ast.Expr
 		body []*element
 	}
 	a, ok := c.attr("cond")
@@ -371,27 +374,27 @@ func (b *builder) ifElement(c *element) lang.Stmt {
 		}
 		cur.body = append(cur.body, k)
 	}
-	var tail lang.Stmt
+	var tail ast.Stmt
 	if elseArm != nil {
-		tail = &lang.Block{Lbrace: b.pos(elseArm.el.Start), Stmts: b.content(elseArm.body, "if")}
+		tail = &ast.Block{Lbrace: b.pos(elseArm.el.Start), Stmts: b.content(elseArm.body, "if")}
 	}
 	for i := len(arms) - 1; i >= 0; i-- {
 		ar := arms[i]
-		body := &lang.Block{Lbrace: b.pos(ar.el.Start), Stmts: b.content(ar.body, "if")}
+		body := &ast.Block{Lbrace: b.pos(ar.el.Start), Stmts: b.content(ar.body, "if")}
 		if r, ok := ar.cond.(*failingCond); ok {
 			// False, with error.execution raised where it is evaluated;
 			// the <if> goes on with its next branch.
-			stmts := []lang.Stmt{&lang.Raise{RaisePos: r.pos, Event: model.ErrorExecution}}
+			stmts := []ast.Stmt{&ast.Raise{RaisePos: r.pos, Event: model.ErrorExecution}}
 			if tail != nil {
 				stmts = append(stmts, tail)
 			}
-			tail = &lang.Block{Lbrace: r.pos, Stmts: stmts}
+			tail = &ast.Block{Lbrace: r.pos, Stmts: stmts}
 			continue
 		}
 		if ar.cond == nil {
 			continue
 		}
-		tail = &lang.If{IfPos: b.pos(ar.el.Start), Cond: ar.cond, Then: body, Else: tail}
+		tail = &ast.If{IfPos: b.pos(ar.el.Start), Cond: ar.cond, Then: body, Else: tail}
 	}
 	return tail
 }
@@ -399,15 +402,15 @@ func (b *builder) ifElement(c *element) lang.Stmt {
 // failingCond stands, while an <if> is read, for a cond whose evaluation
 // is an error.
 type failingCond struct {
-	lang.BoolLit
+	ast.BoolLit
 	pos source.Pos
 }
 
 // ifCond reads the cond of an <if> or <elseif>. One that is no ECMAScript
 // is false, and evaluating it raises error.execution (SCXML §5.9): it is
 // returned as a failingCond, with a warning.
-func (b *builder) ifCond(a attribute) lang.Expr {
-	if word, bad := lang.IllegalExpr(a.Value); bad {
+func (b *builder) ifCond(a attribute) ast.Expr {
+	if word, bad := parser.IllegalExpr(a.Value); bad {
 		b.warnf(a.Offsets0(), "cond %q is no ECMAScript expression (it begins with %s): setbot takes it as false and raises %s where it is evaluated, "+
 			"as the SCXML specification requires", strings.TrimSpace(a.Value), word, model.ErrorExecution)
 		return &failingCond{pos: b.pos(a.Offsets0())}
@@ -430,7 +433,7 @@ func (b *builder) eventName(c *element) (string, bool) {
 	return name, true
 }
 
-func (b *builder) send(c *element) []lang.Stmt {
+func (b *builder) send(c *element) []ast.Stmt {
 	b.checkAttrs(c, "event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation", "delay", "delayexpr", "namelist")
 	d := &dynSend{pos: b.pos(c.Start)}
 	typ, typeAttr, ok := b.sendAttrs(d, c)
@@ -465,9 +468,9 @@ func (b *builder) send(c *element) []lang.Stmt {
 	d.args = args
 	if d.eventExpr != nil || d.targetExpr != nil || d.typeExpr != nil || d.location != "" {
 		// Expanded once the whole model is read (expandDynamic).
-		ph := &lang.Send{SendPos: d.pos}
+		ph := &ast.Send{SendPos: d.pos}
 		b.dynSends[ph] = d
-		return []lang.Stmt{ph}
+		return []ast.Stmt{ph}
 	}
 	return b.staticSend(c, d)
 }
@@ -476,7 +479,7 @@ func (b *builder) send(c *element) []lang.Stmt {
 // either fixed or as an expression (event and eventexpr, ...): the fixed
 // value, or the expression, with the attribute read; false where the
 // pair is wrong.
-func (b *builder) sendPair(c *element, fixed, dyn string) (string, lang.Expr, attribute, bool) {
+func (b *builder) sendPair(c *element, fixed, dyn string) (string, ast.Expr, attribute, bool) {
 	a, okF := c.attr(fixed)
 	x, okD := c.attr(dyn)
 	switch {
@@ -507,11 +510,11 @@ func (b *builder) sendAttrs(d *dynSend, c *element) (typ string, typeAttr attrib
 // sendIDLocation reads the idlocation of a <send>: the send gets an id
 // setbot generates, stored in that location. Where the location is
 // wrong, it returns what the send becomes, and true.
-func (b *builder) sendIDLocation(d *dynSend, a attribute) ([]lang.Stmt, bool) {
+func (b *builder) sendIDLocation(d *dynSend, a attribute) ([]ast.Stmt, bool) {
 	name, _, fail := b.location(a, "<send> idlocation")
 	switch {
 	case fail != nil:
-		return []lang.Stmt{fail}, true
+		return []ast.Stmt{fail}, true
 	case name == "":
 		return nil, true
 	}
@@ -522,24 +525,24 @@ func (b *builder) sendIDLocation(d *dynSend, a attribute) ([]lang.Stmt, bool) {
 
 // stored prepends the storing of a generated id, which comes first even
 // when the send fails.
-func (d *dynSend) stored(stmts ...lang.Stmt) []lang.Stmt {
+func (d *dynSend) stored(stmts ...ast.Stmt) []ast.Stmt {
 	if d.location == "" {
 		return stmts
 	}
-	return append([]lang.Stmt{&lang.Assign{Target: &lang.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: lang.ASSIGN,
-		Value: &lang.StrLit{ValuePos: d.pos, Value: d.id}}}, stmts...)
+	return append([]ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: ast.ASSIGN,
+		Value: &ast.StrLit{ValuePos: d.pos, Value: d.id}}}, stmts...)
 }
 
 // sendType checks the fixed type of a <send>: the Basic HTTP event
 // processor is refused, and a type SCXML does not define makes the send
 // fail. It returns what the send becomes then, and true.
-func (b *builder) sendType(d *dynSend, c *element, typ string, typeAttr attribute) ([]lang.Stmt, bool) {
+func (b *builder) sendType(d *dynSend, c *element, typ string, typeAttr attribute) ([]ast.Stmt, bool) {
 	if basicHTTP[typ] {
 		b.refusef(typeAttr.Offsets0(), "send type %q (the Basic HTTP event processor) is not supported: omit type, and send to \"#_parent\" or \"#_name\" for an output", typeAttr.Value)
 		return nil, true
-	} else if _, has := c.attr("type"); has && !lang.IsSCXMLProcessor(typeAttr.Value) {
+	} else if _, has := c.attr("type"); has && !parser.IsSCXMLProcessor(typeAttr.Value) {
 		// A type SCXML does not define: the processor supports none such.
-		return d.stored(b.failSend(typeAttr.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", typeAttr.Value, lang.SCXMLProcessor), d.id)), true
+		return d.stored(b.failSend(typeAttr.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", typeAttr.Value, parser.SCXMLProcessor), d.id)), true
 	}
 	return nil, false
 }
@@ -551,7 +554,7 @@ func (b *builder) sendDelay(d *dynSend, c *element) {
 		if _, err := model.ParseDelay(a.Value); err != nil {
 			b.errorf(a.Offsets0(), "%v", err)
 		} else {
-			d.delay = &lang.StrLit{ValuePos: b.pos(a.Offsets0()), Value: strings.TrimSpace(a.Value)}
+			d.delay = &ast.StrLit{ValuePos: b.pos(a.Offsets0()), Value: strings.TrimSpace(a.Value)}
 		}
 	}
 	if a, ok := c.attr("delayexpr"); ok {
@@ -560,7 +563,7 @@ func (b *builder) sendDelay(d *dynSend, c *element) {
 		}
 		// A string expression, evaluated when the send executes.
 		d.delay = b.expr(a)
-		if lit, ok := d.delay.(*lang.StrLit); ok {
+		if lit, ok := d.delay.(*ast.StrLit); ok {
 			if _, err := model.ParseDelay(lit.Value); err != nil {
 				b.errorf(a.Offsets0(), "%v", err)
 			}
@@ -570,14 +573,14 @@ func (b *builder) sendDelay(d *dynSend, c *element) {
 
 // staticSend converts a <send> whose attributes are all fixed: a raise
 // for #_internal, else a send to its target.
-func (b *builder) staticSend(c *element, d *dynSend) []lang.Stmt {
+func (b *builder) staticSend(c *element, d *dynSend) []ast.Stmt {
 	target, delay, id, name, pos, args := d.target, d.delay, d.id, d.event, d.pos, d.args
 	switch {
 	case target == model.TargetInternal:
 		if delay != nil {
 			b.errorf(c.Start, "a delayed <send> cannot target #_internal: remove the delay or the target")
 		}
-		return []lang.Stmt{&lang.Raise{RaisePos: pos, Event: name, Args: args, ID: id}}
+		return []ast.Stmt{&ast.Raise{RaisePos: pos, Event: name, Args: args, ID: id}}
 	case delay != nil && sendError(target) == model.ErrorExecution:
 		// The target is refused when the send executes, delay or not.
 	case target != "" && delay != nil && target != model.TargetParent:
@@ -591,13 +594,13 @@ func (b *builder) staticSend(c *element, d *dynSend) []lang.Stmt {
 		// error that a failed send raises.
 		id = ""
 	}
-	return []lang.Stmt{&lang.Send{SendPos: pos, Event: name, Args: args, Target: target, Delay: delay, ID: id}}
+	return []ast.Stmt{&ast.Send{SendPos: pos, Event: name, Args: args, Target: target, Delay: delay, ID: id}}
 }
 
 // cancel converts <cancel sendid="..."> and <cancel sendidexpr="...">,
 // whose placeholder is expanded once the whole model is read
 // (expandDynamic).
-func (b *builder) cancel(c *element) lang.Stmt {
+func (b *builder) cancel(c *element) ast.Stmt {
 	b.checkAttrs(c, "sendid", "sendidexpr")
 	a, ok := c.attr("sendid")
 	if x, dyn := c.attr("sendidexpr"); dyn {
@@ -609,7 +612,7 @@ func (b *builder) cancel(c *element) lang.Stmt {
 		if e == nil {
 			return nil
 		}
-		ph := &lang.Cancel{CancelPos: b.pos(c.Start)}
+		ph := &ast.Cancel{CancelPos: b.pos(c.Start)}
 		b.dynCancels[ph] = e
 		return ph
 	}
@@ -622,15 +625,15 @@ func (b *builder) cancel(c *element) lang.Stmt {
 		b.errorf(a.Offsets0(), "empty sendid: write the id of the <send> to cancel")
 		return nil
 	}
-	return &lang.Cancel{CancelPos: b.pos(c.Start), SendID: id}
+	return &ast.Cancel{CancelPos: b.pos(c.Start), SendID: id}
 }
 
 // sendArgs reads namelist and <param> children. An argument that SCXML
 // makes an error when the send runs fails the send: the message is not
 // sent (§6.2), and sendArgs returns the raise of error.execution that
 // stands for the send.
-func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
-	var args []*lang.Arg
+func (b *builder) sendArgs(c *element) ([]*ast.Arg, *ast.Raise) {
+	var args []*ast.Arg
 	if a, ok := c.attr("namelist"); ok {
 		for _, f := range fieldsWithOffsets(a) {
 			if !isIdent(f.text) {
@@ -642,7 +645,7 @@ func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
 				return nil, b.fail(f.off, fmt.Sprintf("namelist entry %s is no location of the data model", f.text))
 			}
 			p := b.pos(f.off)
-			args = append(args, &lang.Arg{NamePos: p, Name: f.text, Value: &lang.Ident{NamePos: p, Name: f.text}})
+			args = append(args, &ast.Arg{NamePos: p, Name: f.text, Value: &ast.Ident{NamePos: p, Name: f.text}})
 		}
 	}
 	for _, k := range c.Children {
@@ -662,7 +665,7 @@ func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
 			if v == nil {
 				return nil, nil
 			}
-			return []*lang.Arg{{NamePos: b.pos(k.Start), Name: lang.DataParam, Value: v}}, nil
+			return []*ast.Arg{{NamePos: b.pos(k.Start), Name: ast.DataParam, Value: v}}, nil
 		case k.Name.Local != "param":
 			b.errorf(k.Start, "unexpected <%s> in <send>: a <send> holds only <param> or one <content>", k.Name.Local)
 			continue
@@ -685,7 +688,7 @@ func (b *builder) sendArgs(c *element) ([]*lang.Arg, *lang.Raise) {
 // <data> whose content is no expression (§B.2.2). An expr that is no
 // ECMAScript is returned as the word it begins with, at off; other errors
 // are reported, and contentValue returns nil.
-func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int) {
+func (b *builder) contentValue(k *element) (v ast.Expr, illegal string, off int) {
 	b.checkAttrs(k, "expr")
 	t := k.content()
 	text := strings.TrimSpace(t.Value)
@@ -700,7 +703,7 @@ func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int
 			b.errorf(k.Start, "<content> with both expr and text: keep one")
 			return nil, "", 0
 		}
-		if word, bad := lang.IllegalExpr(a.Value); bad {
+		if word, bad := parser.IllegalExpr(a.Value); bad {
 			return nil, word, a.Offsets0()
 		}
 		return b.expr(a), "", 0
@@ -715,12 +718,12 @@ func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int
 	}
 	if e, errs := b.parseExpr(b.snippet(t.Value, t.Offsets)); len(errs) == 0 && b.jexl == nil { // Commons SCXML reads no literal (dataContent)
 		switch x := e.(type) {
-		case *lang.IntLit, *lang.DecLit, *lang.BoolLit, *lang.StrLit:
+		case *ast.IntLit, *ast.DecLit, *ast.BoolLit, *ast.StrLit:
 			return e, "", 0
-		case *lang.Unary:
+		case *ast.Unary:
 			switch x.X.(type) {
-			case *lang.IntLit, *lang.DecLit:
-				if x.Op == lang.SUB {
+			case *ast.IntLit, *ast.DecLit:
+				if x.Op == ast.SUB {
 					return e, "", 0
 				}
 			}
@@ -730,7 +733,7 @@ func (b *builder) contentValue(k *element) (v lang.Expr, illegal string, off int
 		b.refusef(start, "<content> holding an object or array is not supported yet: send the values as <param name=\"...\" expr=\"...\"/>")
 		return nil, "", 0
 	}
-	return &lang.StrLit{ValuePos: b.pos(start), Value: strings.Join(strings.Fields(text), " ")}, "", 0
+	return &ast.StrLit{ValuePos: b.pos(start), Value: strings.Join(strings.Fields(text), " ")}, "", 0
 }
 
 // doneData reads the <donedata> of a final state s: its <param>s or its
@@ -744,10 +747,10 @@ func (b *builder) doneData(s *model.State, el *element) {
 		b.errorf(el.Start, "<final> %q has more than one <donedata>: keep one", s.ID)
 		return
 	}
-	s.DoneData = []*lang.Arg{}
+	s.DoneData = []*ast.Arg{}
 	fail := func(off int, what string) {
 		b.warnf(off, "%s: setbot raises %s and leaves it out of the data of done.state.%s, as the SCXML specification requires", what, model.ErrorExecution, s.Parent.ID)
-		s.OnEntry = append(s.OnEntry, &lang.Block{Stmts: []lang.Stmt{&lang.Raise{RaisePos: b.pos(off), Event: model.ErrorExecution, Platform: true}}})
+		s.OnEntry = append(s.OnEntry, &ast.Block{Stmts: []ast.Stmt{&ast.Raise{RaisePos: b.pos(off), Event: model.ErrorExecution, Platform: true}}})
 	}
 	var content, params bool
 	for _, k := range el.Children {
@@ -765,7 +768,7 @@ func (b *builder) doneData(s *model.State, el *element) {
 			if illegal != "" {
 				fail(off, fmt.Sprintf("<content> expr is no ECMAScript expression (it begins with %s)", illegal))
 			} else if v != nil {
-				s.DoneData = append(s.DoneData, &lang.Arg{NamePos: b.pos(k.Start), Name: lang.DataParam, Value: v})
+				s.DoneData = append(s.DoneData, &ast.Arg{NamePos: b.pos(k.Start), Name: ast.DataParam, Value: v})
 			}
 		case "param":
 			if content {
@@ -809,7 +812,7 @@ func fieldsWithOffsets(a attribute) []field {
 }
 
 // script1 parses the statements of a <script> element.
-func (b *builder) script1(c *element) []lang.Stmt {
+func (b *builder) script1(c *element) []ast.Stmt {
 	b.checkAttrs(c, "src")
 	if a, ok := c.attr("src"); ok {
 		if strings.TrimSpace(c.content().Value) != "" {
@@ -820,7 +823,7 @@ func (b *builder) script1(c *element) []lang.Stmt {
 		if f == nil {
 			return nil
 		}
-		blk, errs := b.parseStmts(lang.NewSnippet(f, text))
+		blk, errs := b.parseStmts(parser.NewSnippet(f, text))
 		if len(errs) > 0 {
 			b.errs = append(b.errs, errs...)
 			return nil
@@ -846,10 +849,10 @@ func (b *builder) script1(c *element) []lang.Stmt {
 
 // global makes the top-level declarations of a script's variables of the
 // data model assignments: a script runs in the global scope
-// (lang.GlobalDecls).
-func (b *builder) global(blk *lang.Block) *lang.Block {
+// (parser.GlobalDecls).
+func (b *builder) global(blk *ast.Block) *ast.Block {
 	b.throws(blk.Stmts, "")
-	return lang.GlobalDecls(b.functions(blk), func(name string) bool { return b.declared[name] })
+	return parser.GlobalDecls(b.functions(blk), func(name string) bool { return b.declared[name] })
 }
 
 // throws marks the throw statements of a script's code (the raises of
@@ -860,10 +863,10 @@ func (b *builder) global(blk *lang.Block) *lang.Block {
 // nested block or a function (within, the reason it is not read) is
 // refused: the lowering skips what follows a failing element only through
 // ifs.
-func (b *builder) throws(stmts []lang.Stmt, within string) {
+func (b *builder) throws(stmts []ast.Stmt, within string) {
 	for _, st := range stmts {
 		switch x := st.(type) {
-		case *lang.Raise:
+		case *ast.Raise:
 			if !x.Platform || x.Event != model.ErrorExecution {
 				continue
 			}
@@ -873,18 +876,18 @@ func (b *builder) throws(stmts []lang.Stmt, within string) {
 			}
 			b.warnf(b.file.Offset(x.RaisePos), "the script throws: setbot raises %s here and skips the rest of the block, as the SCXML specification requires", model.ErrorExecution)
 			b.failed[x] = true
-		case *lang.If:
+		case *ast.If:
 			b.throws(x.Then.Stmts, within)
 			if x.Else != nil {
-				b.throws([]lang.Stmt{x.Else}, within)
+				b.throws([]ast.Stmt{x.Else}, within)
 			}
-		case *lang.Block:
+		case *ast.Block:
 			b.throws(x.Stmts, or(within, "in a nested block"))
-		case *lang.While:
+		case *ast.While:
 			b.throws(x.Body.Stmts, or(within, "in a loop"))
-		case *lang.For:
+		case *ast.For:
 			b.throws(x.Body.Stmts, or(within, "in a loop"))
-		case *lang.FuncDecl:
+		case *ast.FuncDecl:
 			b.throws(x.Body.Stmts, "in a function")
 		}
 	}
@@ -905,11 +908,11 @@ func or(a, b string) string {
 // A function declared twice in one script is its last declaration, as
 // ECMAScript binds every declaration of a script before the script runs,
 // in order; a name bound again to the same function is that function.
-func (b *builder) functions(blk *lang.Block) *lang.Block {
-	out := &lang.Block{Lbrace: blk.Lbrace}
+func (b *builder) functions(blk *ast.Block) *ast.Block {
+	out := &ast.Block{Lbrace: blk.Lbrace}
 	declared := make(map[string]bool) // by a declaration of this script
 	for _, s := range blk.Stmts {
-		f, ok := s.(*lang.FuncDecl)
+		f, ok := s.(*ast.FuncDecl)
 		if !ok {
 			out.Stmts = append(out.Stmts, s)
 			continue
@@ -918,19 +921,19 @@ func (b *builder) functions(blk *lang.Block) *lang.Block {
 		// before it.
 		decl := f.Name.NamePos > f.FuncPos
 		if prev, dup := b.funcs[f.Name.Name]; dup {
-			if decl && declared[f.Name.Name] && !lang.SameFunction(prev, f) {
+			if decl && declared[f.Name.Name] && !printer.SameFunction(prev, f) {
 				b.warnf(b.file.Offset(f.FuncPos), "function %s declared twice in one script (first at %s): the last declaration is the function, as ECMAScript binds them in order before the script runs; remove the first",
 					f.Name.Name, b.fset.Position(prev.FuncPos))
 				b.funcs[f.Name.Name] = f
 				continue
 			}
-			if !lang.SameFunction(prev, f) {
+			if !printer.SameFunction(prev, f) {
 				b.errs.Add(b.fset.Position(f.FuncPos), "function %s declared twice (first at %s), as two different functions: rename one", f.Name.Name, b.fset.Position(prev.FuncPos))
 			}
 			continue // bound again to the same function: nothing changes
 		}
 		if b.funcs == nil {
-			b.funcs = make(map[string]*lang.FuncDecl)
+			b.funcs = make(map[string]*ast.FuncDecl)
 		}
 		b.funcs[f.Name.Name] = f
 		declared[f.Name.Name] = decl
@@ -940,7 +943,7 @@ func (b *builder) functions(blk *lang.Block) *lang.Block {
 
 // inlineCalls inlines the calls of script functions and built-ins in every
 // guard and action (lang.Inliner), and makes the calls of black-box
-// functions lang.External. A guard whose calls may nest deeper than
+// functions ast.External. A guard whose calls may nest deeper than
 // the inliner's limit (Options.CallDepth) enables its transition where they do, and the transition's
 // action then begins with the bound that cuts the path there, so that the
 // cut is reported rather than taken for a false guard.
@@ -951,15 +954,15 @@ func (b *builder) inlineCalls() {
 			continue
 		}
 		body := in.Block(c.body)
-		var cond lang.Expr
+		var cond ast.Expr
 		if c.cond != nil {
-			var over lang.Expr
+			var over ast.Expr
 			cond, over = in.Cond(c.cond)
 			if over != nil {
 				pos := c.cond.Pos()
-				cond = &lang.Binary{X: cond, OpPos: pos, Op: lang.LOR, Y: over}
-				bound := &lang.Bound{BoundPos: pos, Name: vocab.BoundCall, Limit: int64(in.Limit()), Cond: &lang.Unary{OpPos: pos, Op: lang.NOT, X: over}}
-				body = &lang.Block{Lbrace: body.Lbrace, Stmts: append([]lang.Stmt{bound}, body.Stmts...)}
+				cond = &ast.Binary{X: cond, OpPos: pos, Op: ast.LOR, Y: over}
+				bound := &ast.Bound{BoundPos: pos, Name: vocab.BoundCall, Limit: int64(in.Limit()), Cond: &ast.Unary{OpPos: pos, Op: ast.NOT, X: over}}
+				body = &ast.Block{Lbrace: body.Lbrace, Stmts: append([]ast.Stmt{bound}, body.Stmts...)}
 			}
 		}
 		c.set(cond, body)

@@ -7,13 +7,13 @@ import (
 	"testing/fstest"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
 
 // TestSendContent: the <content> of a <send> is the event's data as a
-// whole, the parameter lang.DataParam: its expr, or its text read as a
+// whole, the parameter ast.DataParam: its expr, or its text read as a
 // literal, or else as a string.
 func TestSendContent(t *testing.T) {
 	tests := []struct{ name, content, want string }{
@@ -47,7 +47,7 @@ func TestAssignContent(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " ")
+	got := strings.Join(strings.Fields(printer.BlockString(m.State("a").OnEntry[0])), " ")
 	if want := `x = x + 123; raise platform error.execution();`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -80,14 +80,14 @@ func TestDoneData(t *testing.T) {
 			f := m.State("f")
 			var args []string
 			for _, a := range f.DoneData {
-				args = append(args, a.Name+": "+lang.ExprString(a.Value))
+				args = append(args, a.Name+": "+printer.ExprString(a.Value))
 			}
 			if got := strings.Join(args, ", "); got != tt.want {
 				t.Errorf("done data %q, want %q", got, tt.want)
 			}
 			var entry []string
 			for _, b := range f.OnEntry {
-				entry = append(entry, strings.Join(strings.Fields(lang.BlockString(b)), " "))
+				entry = append(entry, strings.Join(strings.Fields(printer.BlockString(b)), " "))
 			}
 			if got := strings.Join(entry, " "); got != tt.entry {
 				t.Errorf("onentry %q, want %q", got, tt.entry)
@@ -129,10 +129,10 @@ func TestSrc(t *testing.T) {
 				}
 				return
 			}
-			if v := m.Var("x"); lang.ExprString(v.Init) != "2" {
-				t.Errorf("x starts at %s, want 2", lang.ExprString(v.Init))
+			if v := m.Var("x"); printer.ExprString(v.Init) != "2" {
+				t.Errorf("x starts at %s, want 2", printer.ExprString(v.Init))
 			}
-			if got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " "); got != tt.want {
+			if got := strings.Join(strings.Fields(printer.BlockString(m.State("a").OnEntry[0])), " "); got != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
@@ -158,11 +158,11 @@ func TestScriptGlobals(t *testing.T) {
 	if got, want := strings.Join(vars, ", "), "g: int, _absent_g: int[0..2], h: bool, _absent_h: int[0..2], x: int"; got != want {
 		t.Errorf("vars %s, want %s", got, want)
 	}
-	got := strings.Join(strings.Fields(lang.BlockString(m.Root.Initial.Body)), " ")
+	got := strings.Join(strings.Fields(printer.BlockString(m.Root.Initial.Body)), " ")
 	if want := `g = 1; _absent_g = 0; h = true; _absent_h = 0; if (g == 1) { var loc = 2; g = loc; _absent_g = 0; }`; got != want {
 		t.Errorf("start: got  %s\nwant %s", got, want)
 	}
-	if got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " "); got != `x = 2;` {
+	if got := strings.Join(strings.Fields(printer.BlockString(m.State("a").OnEntry[0])), " "); got != `x = 2;` {
 		t.Errorf("onentry: got %s, want x = 2;", got)
 	}
 }
@@ -197,7 +197,7 @@ func TestFailingCond(t *testing.T) {
 		t.Fatal(errs)
 	}
 	tr := m.State("a").Transitions
-	if !tr[0].CondFails || lang.ExprString(tr[0].Cond) != "false" || tr[1].CondFails {
+	if !tr[0].CondFails || printer.ExprString(tr[0].Cond) != "false" || tr[1].CondFails {
 		t.Errorf("transitions: cond %v fails %v, fails %v", tr[0].Cond, tr[0].CondFails, tr[1].CondFails)
 	}
 	if ev := m.EventByName("error.execution"); ev == nil || ev.Kinds&model.Internal == 0 {

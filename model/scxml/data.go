@@ -7,6 +7,8 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -35,25 +37,25 @@ func (b *builder) dataType(d *element, v *model.Var, known bool) bool {
 		return true
 	}
 	b.annotated[name] = true
-	typ, err := lang.ParseType(a.Value)
+	typ, err := ast.ParseType(a.Value)
 	if err != nil {
 		b.errorf(a.Offsets0(), "%v", err)
 		return false
 	}
 	switch {
-	case v.Type.Kind == lang.Undef && typ.IsComposite():
+	case v.Type.Kind == ast.Undef && typ.IsComposite():
 		b.errorf(a.Offsets0(), "variable %q of type %s has no initial value, and an array or object that may be undefined is not modelled: give it one, e.g. expr=\"[]\"", name, typ)
 		return false
-	case v.Type.Kind == lang.Undef:
+	case v.Type.Kind == ast.Undef:
 		typ = typ.OrAbsent()
-	case typ.Kind == lang.Decimal && v.Type.Kind == lang.Int:
+	case typ.Kind == ast.Decimal && v.Type.Kind == ast.Int:
 		// An int initial value of a decimal: the decimal of its value.
 		if !known {
-			v.Init = lang.ZeroValue(lang.Decimal, v.Init.Pos())
+			v.Init = lang.ZeroValue(ast.Decimal, v.Init.Pos())
 		} else {
-			v.Init = lang.Simplify(&lang.ToDecimal{Start: v.Init.Pos(), X: v.Init})
+			v.Init = lang.Simplify(&ast.ToDecimal{Start: v.Init.Pos(), X: v.Init})
 		}
-	case typ.Kind == lang.Mixed:
+	case typ.Kind == ast.Mixed:
 		if msg := lang.Assignable(typ, v.Type); msg != "" {
 			b.errorf(a.Offsets0(), "variable %q is declared %s, which cannot hold its initial value: %s", name, typ, msg)
 			return false
@@ -67,12 +69,12 @@ func (b *builder) dataType(d *element, v *model.Var, known bool) bool {
 			return false
 		}
 	}
-	if lit, ok := v.Init.(*lang.IntLit); ok && known && typ.Kind == lang.Int && !typ.Contains(lit.Value) {
+	if lit, ok := v.Init.(*ast.IntLit); ok && known && typ.Kind == ast.Int && !typ.Contains(lit.Value) {
 		b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
 		return false
 	}
-	if lit, ok := v.Init.(*lang.DecLit); ok && known && typ.Kind == lang.Decimal && !typ.ContainsDecimal(lit.Value) {
-		b.errorf(a.Offsets0(), "initial value %s of %q is outside %s", lang.DecimalText(lit), name, typ)
+	if lit, ok := v.Init.(*ast.DecLit); ok && known && typ.Kind == ast.Decimal && !typ.ContainsDecimal(lit.Value) {
+		b.errorf(a.Offsets0(), "initial value %s of %q is outside %s", ast.DecimalText(lit), name, typ)
 		return false
 	}
 	if v.Type.MayBeAbsent() {
@@ -84,7 +86,7 @@ func (b *builder) dataType(d *element, v *model.Var, known bool) bool {
 
 // dataSrc reads the value of a <data src> (nil after an error): the file
 // holds it, read as an expression, as the content of a <data> is.
-func (b *builder) dataSrc(d *element, a attribute) lang.Expr {
+func (b *builder) dataSrc(d *element, a attribute) ast.Expr {
 	if _, has := d.attr("expr"); has || strings.TrimSpace(d.content().Value) != "" {
 		b.errorf(a.NameOff, "<data> with src and a value: keep one")
 		return nil
@@ -93,7 +95,7 @@ func (b *builder) dataSrc(d *element, a attribute) lang.Expr {
 	if f == nil {
 		return nil
 	}
-	e, errs := b.dataContent(lang.NewSnippet(f, text))
+	e, errs := b.dataContent(parser.NewSnippet(f, text))
 	b.errs = append(b.errs, errs...)
 	if len(errs) > 0 {
 		return nil
@@ -105,7 +107,7 @@ func (b *builder) dataSrc(d *element, a attribute) lang.Expr {
 // begins with; an empty expr is no expression either, SCXML §5.3) and
 // returns what stands for its value: the variable stays undefined, and
 // error.execution is raised where it would have been given its value.
-func (b *builder) noExpr(a attribute, word, name string, bindLate bool) lang.Stmt {
+func (b *builder) noExpr(a attribute, word, name string, bindLate bool) ast.Stmt {
 	when := "when the machine starts"
 	if bindLate {
 		when = "when its state is first entered"
@@ -116,7 +118,7 @@ func (b *builder) noExpr(a attribute, word, name string, bindLate bool) lang.Stm
 	}
 	b.warnf(a.Offsets0(), "<data> expr %q is no ECMAScript expression %s: setbot leaves %s undefined and raises %s "+
 		"%s, as the SCXML specification requires", strings.TrimSpace(a.Value), what, name, model.ErrorExecution, when)
-	return &lang.Raise{RaisePos: b.pos(a.Offsets0()), Event: model.ErrorExecution, Platform: true}
+	return &ast.Raise{RaisePos: b.pos(a.Offsets0()), Event: model.ErrorExecution, Platform: true}
 }
 
 // readData reads every <data> element. Binding is early by default: every
@@ -133,13 +135,13 @@ func (b *builder) noExpr(a attribute, word, name string, bindLate bool) lang.Stm
 // entries assign nothing (bindLate). A <data> without a value is then
 // assigned undefined.
 func (b *builder) readData() {
-	db := &dataBinds{late: make(map[*model.State][]lang.Stmt), runtime: make(map[string]bool)}
+	db := &dataBinds{late: make(map[*model.State][]ast.Stmt), runtime: make(map[string]bool)}
 	for _, de := range b.data {
 		b.readDatum(db, de)
 	}
 	if len(db.inits) > 0 && b.m.Root.Initial != nil {
 		init := b.m.Root.Initial
-		init.Body = &lang.Block{Lbrace: init.Body.Lbrace, Stmts: append(db.inits, init.Body.Stmts...)}
+		init.Body = &ast.Block{Lbrace: init.Body.Lbrace, Stmts: append(db.inits, init.Body.Stmts...)}
 	}
 	for _, s := range db.lateStates {
 		b.bindLate(s, db.late[s])
@@ -149,15 +151,15 @@ func (b *builder) readData() {
 // dataBinds collects the bindings of the <data> elements as readData
 // reads them.
 type dataBinds struct {
-	inits      []lang.Stmt                  // run first when the machine starts
-	late       map[*model.State][]lang.Stmt // the bindings of each state's <data>, with binding="late"
-	lateStates []*model.State               // document order
-	runtime    map[string]bool              // variables whose initial value is computed
+	inits      []ast.Stmt                  // run first when the machine starts
+	late       map[*model.State][]ast.Stmt // the bindings of each state's <data>, with binding="late"
+	lateStates []*model.State              // document order
+	runtime    map[string]bool             // variables whose initial value is computed
 }
 
 // bind adds s to the bindings of de: when the machine starts, or when
 // its state is first entered if it is bound late.
-func (db *dataBinds) bind(de dataElem, bindLate bool, s lang.Stmt) {
+func (db *dataBinds) bind(de dataElem, bindLate bool, s ast.Stmt) {
 	if !bindLate {
 		db.inits = append(db.inits, s)
 		return
@@ -191,7 +193,7 @@ func (b *builder) readDatum(db *dataBinds, de dataElem) {
 	if !ok {
 		return
 	}
-	v := &model.Var{Name: name, Pos: b.pos(id.Offsets0()), Type: lang.UndefType, Init: &lang.Absent{ValuePos: b.pos(d.Start)}}
+	v := &model.Var{Name: name, Pos: b.pos(id.Offsets0()), Type: ast.UndefType, Init: &ast.Absent{ValuePos: b.pos(d.Start)}}
 	known := true // v.Init is the value, not a placeholder for one computed later
 	if init != nil {
 		if known, ok = b.dataValue(db, v, init, bindLate); !ok {
@@ -210,15 +212,15 @@ func (b *builder) readDatum(db *dataBinds, de dataElem) {
 // dataInit reads the value of a <data> named name, from its src, its
 // expr or its content, with the calls in it inlined: nil for none; false
 // where it is wrong.
-func (b *builder) dataInit(db *dataBinds, de dataElem, name string, bindLate bool) (lang.Expr, bool) {
+func (b *builder) dataInit(db *dataBinds, de dataElem, name string, bindLate bool) (ast.Expr, bool) {
 	d := de.el
-	var init lang.Expr
+	var init ast.Expr
 	if a, ok := d.attr("src"); ok {
 		if init = b.dataSrc(d, a); init == nil {
 			return nil, false
 		}
 	} else if a, ok := d.attr("expr"); ok {
-		if word, bad := lang.IllegalExpr(a.Value); bad || strings.TrimSpace(a.Value) == "" {
+		if word, bad := parser.IllegalExpr(a.Value); bad || strings.TrimSpace(a.Value) == "" {
 			db.bind(de, bindLate, b.noExpr(a, word, name, bindLate))
 		} else if init = b.expr(a); init == nil {
 			return nil, false
@@ -252,9 +254,9 @@ func (b *builder) dataInit(db *dataBinds, de dataElem, name string, bindLate boo
 // a placeholder, the value being assigned when the machine starts (or
 // its state is entered, if bound late). known reports that v.Init is the
 // value; false where init is wrong.
-func (b *builder) dataValue(db *dataBinds, v *model.Var, init lang.Expr, bindLate bool) (known, ok bool) {
+func (b *builder) dataValue(db *dataBinds, v *model.Var, init ast.Expr, bindLate bool) (known, ok bool) {
 	name := v.Name
-	info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, lang.Invalid)
+	info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, ast.Invalid)
 	b.errs = append(b.errs, errs...)
 	b.vet(init, info, false)
 	b.dataInfos = append(b.dataInfos, decimalFacts(info))
@@ -263,8 +265,8 @@ func (b *builder) dataValue(db *dataBinds, v *model.Var, init lang.Expr, bindLat
 	}
 	v.Type = info.Types[init]
 	b.inits[name] = initValue{pos: init.Pos(), fixed: !bindLate}
-	lang.Inspect(init, func(n lang.Node) bool {
-		if x, ok := n.(*lang.Ident); ok && !b.dataReads[x.Name].IsValid() {
+	ast.Inspect(init, func(n ast.Node) bool {
+		if x, ok := n.(*ast.Ident); ok && !b.dataReads[x.Name].IsValid() {
 			b.dataReads[x.Name] = x.NamePos
 		}
 		return true
@@ -289,7 +291,7 @@ func (b *builder) dataValue(db *dataBinds, v *model.Var, init lang.Expr, bindLat
 		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() {
 			v.Init = lang.ZeroValue(v.Type.Kind, init.Pos())
 		}
-		db.inits = append(db.inits, &lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: name}, OpPos: v.Pos, Op: lang.ASSIGN, Value: init})
+		db.inits = append(db.inits, &ast.Assign{Target: &ast.Ident{NamePos: v.Pos, Name: name}, OpPos: v.Pos, Op: ast.ASSIGN, Value: init})
 	}
 	return known, true
 }
@@ -297,21 +299,21 @@ func (b *builder) dataValue(db *dataBinds, v *model.Var, init lang.Expr, bindLat
 // dataBindLate makes variable v of a <data> bound late undefined until
 // its state is first entered, when init (nil for none) is assigned to it;
 // false where v cannot be bound late.
-func (b *builder) dataBindLate(db *dataBinds, de dataElem, v *model.Var, init lang.Expr) bool {
+func (b *builder) dataBindLate(db *dataBinds, de dataElem, v *model.Var, init ast.Expr) bool {
 	d := de.el
 	if v.Type.IsComposite() {
 		b.errorf(d.Start, "%s is bound late, so it is undefined until its state is entered, and an array or object that may be undefined is not modelled: "+
 			"move its <data> into the <datamodel> of <scxml>, which is bound when the machine starts", v.Name)
 		return false
 	}
-	if v.Type.Kind != lang.Undef {
+	if v.Type.Kind != ast.Undef {
 		v.Type = v.Type.OrAbsent()
 	}
-	v.Init = &lang.Absent{ValuePos: b.pos(d.Start)}
+	v.Init = &ast.Absent{ValuePos: b.pos(d.Start)}
 	if init == nil {
-		init = &lang.Absent{ValuePos: b.pos(d.Start)} // no value: undefined
+		init = &ast.Absent{ValuePos: b.pos(d.Start)} // no value: undefined
 	}
-	db.bind(de, true, &lang.Assign{Target: &lang.Ident{NamePos: v.Pos, Name: v.Name}, OpPos: v.Pos, Op: lang.ASSIGN, Value: init})
+	db.bind(de, true, &ast.Assign{Target: &ast.Ident{NamePos: v.Pos, Name: v.Name}, OpPos: v.Pos, Op: ast.ASSIGN, Value: init})
 	return true
 }
 
@@ -325,7 +327,7 @@ func (b *builder) dataBindLate(db *dataBinds, de dataElem, v *model.Var, init la
 //
 // The flag is set first, so that an error in a value, which skips the rest
 // of the block, does not bind the state's data again on the next entry.
-func (b *builder) bindLate(s *model.State, binds []lang.Stmt) {
+func (b *builder) bindLate(s *model.State, binds []ast.Stmt) {
 	base := "_bound_" + s.ID
 	if !isIdent(base) {
 		base = "_bound_" + strings.Map(func(r rune) rune {
@@ -339,27 +341,27 @@ func (b *builder) bindLate(s *model.State, binds []lang.Stmt) {
 	for i := 2; b.m.Var(name) != nil || b.declared[name]; i++ {
 		name = base + "_" + strconv.Itoa(i)
 	}
-	b.m.Vars = append(b.m.Vars, &model.Var{Name: name, Pos: s.Pos, Type: lang.BoolType, Init: &lang.BoolLit{ValuePos: s.Pos}})
-	flag := func() *lang.Ident { return &lang.Ident{NamePos: s.Pos, Name: name} }
-	set := &lang.Assign{Target: flag(), OpPos: s.Pos, Op: lang.ASSIGN, Value: &lang.BoolLit{ValuePos: s.Pos, Value: true}}
-	first := &lang.If{IfPos: s.Pos, Cond: &lang.Unary{OpPos: s.Pos, Op: lang.NOT, X: flag()},
-		Then: &lang.Block{Lbrace: s.Pos, Stmts: append([]lang.Stmt{set}, binds...)}}
-	s.OnEntry = append([]*lang.Block{{Lbrace: s.Pos, Stmts: []lang.Stmt{first}}}, s.OnEntry...)
+	b.m.Vars = append(b.m.Vars, &model.Var{Name: name, Pos: s.Pos, Type: ast.BoolType, Init: &ast.BoolLit{ValuePos: s.Pos}})
+	flag := func() *ast.Ident { return &ast.Ident{NamePos: s.Pos, Name: name} }
+	set := &ast.Assign{Target: flag(), OpPos: s.Pos, Op: ast.ASSIGN, Value: &ast.BoolLit{ValuePos: s.Pos, Value: true}}
+	first := &ast.If{IfPos: s.Pos, Cond: &ast.Unary{OpPos: s.Pos, Op: ast.NOT, X: flag()},
+		Then: &ast.Block{Lbrace: s.Pos, Stmts: append([]ast.Stmt{set}, binds...)}}
+	s.OnEntry = append([]*ast.Block{{Lbrace: s.Pos, Stmts: []ast.Stmt{first}}}, s.OnEntry...)
 }
 
 // constant folds e, with earlier variables replaced by their initial values,
 // to a literal; nil when it does not fold, or reads a variable whose
 // initial value is computed when the machine starts.
-func (b *builder) constant(e lang.Expr, runtime map[string]bool) lang.Expr {
+func (b *builder) constant(e ast.Expr, runtime map[string]bool) ast.Expr {
 	folds := true
-	e = lang.RewriteExpr(e, func(x lang.Expr) lang.Expr {
+	e = ast.RewriteExpr(e, func(x ast.Expr) ast.Expr {
 		switch x := x.(type) {
-		case *lang.Ident:
+		case *ast.Ident:
 			if v := b.m.Var(x.Name); v != nil && !runtime[x.Name] {
 				return v.Init
 			}
 			folds = false
-		case *lang.SysVar, *lang.EventField, *lang.EventParam:
+		case *ast.SysVar, *ast.EventField, *ast.EventParam:
 			folds = false
 		}
 		return x
@@ -375,18 +377,18 @@ func (b *builder) constant(e lang.Expr, runtime map[string]bool) lang.Expr {
 
 // isConstant reports whether e is a literal, or an array or object literal
 // of such.
-func isConstant(e lang.Expr) bool {
+func isConstant(e ast.Expr) bool {
 	switch x := e.(type) {
-	case *lang.IntLit, *lang.DecLit, *lang.BoolLit, *lang.StrLit, *lang.Absent:
+	case *ast.IntLit, *ast.DecLit, *ast.BoolLit, *ast.StrLit, *ast.Absent:
 		return true
-	case *lang.ArrayLit:
+	case *ast.ArrayLit:
 		for _, el := range x.Elems {
 			if !isConstant(el) {
 				return false
 			}
 		}
 		return true
-	case *lang.ObjectLit:
+	case *ast.ObjectLit:
 		for _, f := range x.Fields {
 			if !isConstant(f.Value) {
 				return false
@@ -407,13 +409,13 @@ func (b *builder) scriptVars() {
 		return
 	}
 	for i, s := range b.script.Stmts {
-		d, ok := s.(*lang.Decl)
-		if !ok || d.Type.Kind != lang.Invalid || d.Value == nil || b.declared[d.Name.Name] {
+		d, ok := s.(*ast.Decl)
+		if !ok || d.Type.Kind != ast.Invalid || d.Value == nil || b.declared[d.Name.Name] {
 			continue
 		}
 		b.declared[d.Name.Name] = true
-		b.m.Vars = append(b.m.Vars, &model.Var{Name: d.Name.Name, Pos: d.Name.NamePos, Type: lang.UndefType, Init: &lang.Absent{ValuePos: d.DeclPos}})
-		b.script.Stmts[i] = &lang.Assign{Target: d.Name, OpPos: d.DeclPos, Op: lang.ASSIGN, Value: d.Value}
+		b.m.Vars = append(b.m.Vars, &model.Var{Name: d.Name.Name, Pos: d.Name.NamePos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: d.DeclPos}})
+		b.script.Stmts[i] = &ast.Assign{Target: d.Name, OpPos: d.DeclPos, Op: ast.ASSIGN, Value: d.Value}
 	}
 }
 

@@ -7,7 +7,9 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/jexl"
+	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -16,40 +18,40 @@ import (
 // they are parsed, and what the checker typed is vetted for the
 // constructs whose JEXL meaning differs. Other models parse as they are.
 
-func (b *builder) translate(s lang.Snippet) (lang.Snippet, source.ErrorList) {
+func (b *builder) translate(s parser.Snippet) (parser.Snippet, source.ErrorList) {
 	if b.jexl == nil {
 		return s, nil
 	}
 	return b.jexl.Translate(s)
 }
 
-func (b *builder) parseExpr(s lang.Snippet) (lang.Expr, source.ErrorList) {
+func (b *builder) parseExpr(s parser.Snippet) (ast.Expr, source.ErrorList) {
 	s, errs := b.translate(s)
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	return lang.ParseExpr(s)
+	return parser.ParseExpr(s)
 }
 
-func (b *builder) parseLocation(s lang.Snippet) (*lang.Ident, []*lang.Sel, source.ErrorList) {
+func (b *builder) parseLocation(s parser.Snippet) (*ast.Ident, []*ast.Sel, source.ErrorList) {
 	s, errs := b.translate(s)
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
-	return lang.ParseLocation(s)
+	return parser.ParseLocation(s)
 }
 
-func (b *builder) parseStmts(s lang.Snippet) (*lang.Block, source.ErrorList) {
+func (b *builder) parseStmts(s parser.Snippet) (*ast.Block, source.ErrorList) {
 	s, errs := b.translate(s)
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	return lang.ParseStmts(s)
+	return parser.ParseStmts(s)
 }
 
 // vet refuses, in the checked n, what JEXL means otherwise (jexl.Vet);
 // cond says that n is a transition's condition.
-func (b *builder) vet(n lang.Node, info *lang.Info, cond bool) {
+func (b *builder) vet(n ast.Node, info *lang.Info, cond bool) {
 	if b.jexl != nil && n != nil {
 		b.errs = append(b.errs, b.jexl.Vet(b.fset, n, info, cond)...)
 	}
@@ -66,7 +68,7 @@ var CommonsNamespaces = []string{"https://commons.apache.org/scxml", "http://com
 // model, which is the same where only that state and its descendants
 // read it, as a warning says. Other foreign elements are ignored, as
 // everywhere (nil).
-func (b *builder) commonsVar(c *element) lang.Stmt {
+func (b *builder) commonsVar(c *element) ast.Stmt {
 	if b.jexl == nil || !slices.Contains(CommonsNamespaces, c.Name.Space) || c.Name.Local != "var" {
 		return nil
 	}
@@ -77,18 +79,18 @@ func (b *builder) commonsVar(c *element) lang.Stmt {
 		b.errorf(c.Start, "Commons SCXML's <var> needs a name that is an identifier")
 		return nil
 	}
-	id := &lang.Ident{NamePos: b.pos(a.Offsets0()), Name: name}
-	var v lang.Expr = &lang.Absent{ValuePos: b.pos(c.Start), Null: true}
+	id := &ast.Ident{NamePos: b.pos(a.Offsets0()), Name: name}
+	var v ast.Expr = &ast.Absent{ValuePos: b.pos(c.Start), Null: true}
 	if ex, ok := c.attr("expr"); ok {
 		if v = b.expr(ex); v == nil {
 			return nil
 		}
 	}
-	if !slices.ContainsFunc(b.commonsVars, func(x *lang.Ident) bool { return x.Name == name }) {
+	if !slices.ContainsFunc(b.commonsVars, func(x *ast.Ident) bool { return x.Name == name }) {
 		b.warnf(c.Start, "Commons SCXML's <var name=%q> is read as a variable of the whole data model: Commons SCXML keeps it in the context of the state that declares it, which only that state and its descendants read", name)
 	}
 	b.commonsVars = append(b.commonsVars, id)
-	return &lang.Assign{Target: id, OpPos: id.NamePos, Op: lang.ASSIGN, Value: v}
+	return &ast.Assign{Target: id, OpPos: id.NamePos, Op: ast.ASSIGN, Value: v}
 }
 
 // declareCommonsVars declares the variables of Commons SCXML's <var>
@@ -96,7 +98,7 @@ func (b *builder) commonsVar(c *element) lang.Stmt {
 func (b *builder) declareCommonsVars() {
 	for _, id := range b.commonsVars {
 		if b.m.Var(id.Name) == nil {
-			b.m.Vars = append(b.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: lang.UndefType, Init: &lang.Absent{ValuePos: id.NamePos}})
+			b.m.Vars = append(b.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: id.NamePos}})
 		}
 	}
 }
@@ -106,16 +108,16 @@ func (b *builder) declareCommonsVars() {
 // content (§B.2.1): JSON where it begins with { or [, and otherwise the
 // string of its text, its white space normalised; it is no JEXL. Other
 // models read it as an expression.
-func (b *builder) dataContent(s lang.Snippet) (lang.Expr, source.ErrorList) {
+func (b *builder) dataContent(s parser.Snippet) (ast.Expr, source.ErrorList) {
 	if b.jexl == nil {
 		return b.parseExpr(s)
 	}
 	text := strings.TrimSpace(s.Text)
 	if text != "" && (text[0] == '{' || text[0] == '[') {
-		return lang.ParseExpr(s)
+		return parser.ParseExpr(s)
 	}
 	words := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' })
-	return &lang.StrLit{ValuePos: s.Pos(strings.Index(s.Text, text)), Value: strings.Join(words, " ")}, nil
+	return &ast.StrLit{ValuePos: s.Pos(strings.Index(s.Text, text)), Value: strings.Join(words, " ")}, nil
 }
 
 // jexlComparison finds a comparison written with one of JEXL's word

@@ -8,7 +8,8 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -25,15 +26,15 @@ import (
 // dynSend is a <send> with an attribute computed when it runs.
 type dynSend struct {
 	pos          source.Pos
-	event        string    // the event attribute, or ""
-	eventExpr    lang.Expr // eventexpr, or nil
+	event        string   // the event attribute, or ""
+	eventExpr    ast.Expr // eventexpr, or nil
 	eventAttr    attribute
-	target       string    // the target attribute, or ""
-	targetExpr   lang.Expr // targetexpr, or nil
-	typeExpr     lang.Expr // typeexpr, or nil
-	delay        lang.Expr // delay or delayexpr, or nil
-	id, location string    // location: the idlocation variable
-	args         []*lang.Arg
+	target       string   // the target attribute, or ""
+	targetExpr   ast.Expr // targetexpr, or nil
+	typeExpr     ast.Expr // typeexpr, or nil
+	delay        ast.Expr // delay or delayexpr, or nil
+	id, location string   // location: the idlocation variable
+	args         []*ast.Arg
 }
 
 // generatedID is the send id setbot generates for the n-th <send> (in
@@ -43,8 +44,8 @@ func generatedID(loc string, n int) string { return fmt.Sprintf("_send.%s.%d", l
 
 // deferBlock makes a block whose statements are lowered (lowerBlock) once
 // the placeholders in it are expanded (expandDynamic).
-func (b *builder) deferBlock(stmts []lang.Stmt) *lang.Block {
-	blk := &lang.Block{Stmts: stmts}
+func (b *builder) deferBlock(stmts []ast.Stmt) *ast.Block {
+	blk := &ast.Block{Stmts: stmts}
 	b.deferred = append(b.deferred, blk)
 	return blk
 }
@@ -54,39 +55,39 @@ func (b *builder) deferBlock(stmts []lang.Stmt) *lang.Block {
 // variables written in ways it does not follow (opaque).
 type values struct {
 	b       *builder
-	assigns map[string][]lang.Expr
+	assigns map[string][]ast.Expr
 	undef   map[string]bool // may hold undefined (a <data> without a value)
 	opaque  map[string]bool
 }
 
 func (b *builder) collectValues() *values {
-	vs := &values{b: b, assigns: make(map[string][]lang.Expr), undef: make(map[string]bool), opaque: make(map[string]bool)}
+	vs := &values{b: b, assigns: make(map[string][]ast.Expr), undef: make(map[string]bool), opaque: make(map[string]bool)}
 	for _, v := range b.m.Vars {
-		if _, ok := v.Init.(*lang.Absent); ok {
+		if _, ok := v.Init.(*ast.Absent); ok {
 			vs.undef[v.Name] = true
 		} else if v.Init != nil {
 			vs.assigns[v.Name] = append(vs.assigns[v.Name], v.Init)
 		}
 	}
 	for _, c := range b.allCode() {
-		lang.Inspect(c.body, func(n lang.Node) bool {
+		ast.Inspect(c.body, func(n ast.Node) bool {
 			switch s := n.(type) {
-			case *lang.Assign:
-				if s.Op == lang.ASSIGN {
+			case *ast.Assign:
+				if s.Op == ast.ASSIGN {
 					vs.assigns[s.Target.Name] = append(vs.assigns[s.Target.Name], s.Value)
 				} else {
 					vs.opaque[s.Target.Name] = true
 				}
-			case *lang.IncDec:
+			case *ast.IncDec:
 				vs.opaque[s.Target.Name] = true
-			case *lang.ForEach:
+			case *ast.ForEach:
 				vs.opaque[s.Item.Name] = true
 				if s.Index != nil {
 					vs.opaque[s.Index.Name] = true
 				}
-			case *lang.Send:
+			case *ast.Send:
 				if d := b.dynSends[s]; d != nil && d.location != "" {
-					vs.assigns[d.location] = append(vs.assigns[d.location], &lang.StrLit{ValuePos: d.pos, Value: d.id})
+					vs.assigns[d.location] = append(vs.assigns[d.location], &ast.StrLit{ValuePos: d.pos, Value: d.id})
 				}
 			}
 			return true
@@ -100,7 +101,7 @@ func (b *builder) collectValues() *values {
 // an event's data, or a variable some code computes). Literals,
 // _sessionid, _name, _event.origin and _event.origintype, c ? a : b and
 // variables whose every assignment is known are.
-func (vs *values) of(e lang.Expr) (vals []string, undef, ok bool) {
+func (vs *values) of(e ast.Expr) (vals []string, undef, ok bool) {
 	set := make(map[string]bool)
 	ok = vs.into(e, set, &undef, make(map[string]bool))
 	for v := range set {
@@ -110,15 +111,15 @@ func (vs *values) of(e lang.Expr) (vals []string, undef, ok bool) {
 	return vals, undef, ok
 }
 
-func (vs *values) into(e lang.Expr, set map[string]bool, undef *bool, seen map[string]bool) bool {
+func (vs *values) into(e ast.Expr, set map[string]bool, undef *bool, seen map[string]bool) bool {
 	switch x := e.(type) {
-	case *lang.StrLit:
+	case *ast.StrLit:
 		set[x.Value] = true
 		return true
-	case *lang.Absent:
+	case *ast.Absent:
 		*undef = true
 		return true
-	case *lang.SysVar:
+	case *ast.SysVar:
 		switch x.Name {
 		case "_sessionid":
 			set[model.SessionID] = true
@@ -127,7 +128,7 @@ func (vs *values) into(e lang.Expr, set map[string]bool, undef *bool, seen map[s
 			set[vs.b.m.Name] = true
 			return true
 		}
-	case *lang.EventField:
+	case *ast.EventField:
 		// The events the machine sends itself come from its own session
 		// through the SCXML processor; the others have no origin.
 		switch x.Field {
@@ -135,12 +136,12 @@ func (vs *values) into(e lang.Expr, set map[string]bool, undef *bool, seen map[s
 			set[model.SessionLocation], *undef = true, true
 			return true
 		case "origintype":
-			set[lang.SCXMLProcessor], *undef = true, true
+			set[parser.SCXMLProcessor], *undef = true, true
 			return true
 		}
-	case *lang.Cond:
+	case *ast.Cond:
 		return vs.into(x.Then, set, undef, seen) && vs.into(x.Else, set, undef, seen)
-	case *lang.Ident:
+	case *ast.Ident:
 		if vs.opaque[x.Name] || vs.b.m.Var(x.Name) == nil {
 			return false
 		}
@@ -176,7 +177,7 @@ func (b *builder) expandDynamic() {
 
 // timerIDs are the ids a <cancel> can name: those of the delayed sends.
 func (b *builder) timerIDs() []string {
-	return b.sendSet(nil, func(s *lang.Send) string {
+	return b.sendSet(nil, func(s *ast.Send) string {
 		if d := b.dynSends[s]; d != nil && d.delay != nil {
 			return d.id
 		}
@@ -190,7 +191,7 @@ func (b *builder) timerIDs() []string {
 // outputTargets are the output channels the model names: #_parent and the
 // fixed #_NAME targets of its sends.
 func (b *builder) outputTargets() []string {
-	return b.sendSet([]string{model.TargetParent}, func(s *lang.Send) string {
+	return b.sendSet([]string{model.TargetParent}, func(s *ast.Send) string {
 		if b.dynSends[s] == nil && strings.HasPrefix(s.Target, "#_") && sendError(s.Target) == "" && s.Target != model.TargetInternal {
 			return s.Target
 		}
@@ -200,14 +201,14 @@ func (b *builder) outputTargets() []string {
 
 // sendSet returns, sorted and without repeats, the given words and what
 // word says of each send of the model ("" for nothing).
-func (b *builder) sendSet(given []string, word func(*lang.Send) string) []string {
+func (b *builder) sendSet(given []string, word func(*ast.Send) string) []string {
 	set := make(map[string]bool)
 	for _, w := range given {
 		set[w] = true
 	}
 	for _, c := range b.allCode() {
-		lang.Inspect(c.body, func(n lang.Node) bool {
-			if s, ok := n.(*lang.Send); ok {
+		ast.Inspect(c.body, func(n ast.Node) bool {
+			if s, ok := n.(*ast.Send); ok {
 				if w := word(s); w != "" {
 					set[w] = true
 				}
@@ -218,34 +219,34 @@ func (b *builder) sendSet(given []string, word func(*lang.Send) string) []string
 	return slices.Sorted(maps.Keys(set))
 }
 
-func (b *builder) expandList(stmts []lang.Stmt, vs *values, ids, outputs []string) []lang.Stmt {
-	var out []lang.Stmt
+func (b *builder) expandList(stmts []ast.Stmt, vs *values, ids, outputs []string) []ast.Stmt {
+	var out []ast.Stmt
 	for _, s := range stmts {
 		switch x := s.(type) {
-		case *lang.Send:
+		case *ast.Send:
 			if d := b.dynSends[x]; d != nil {
 				out = append(out, b.expandSend(d, vs, outputs)...)
 				continue
 			}
-		case *lang.Cancel:
+		case *ast.Cancel:
 			if e := b.dynCancels[x]; e != nil {
 				out = append(out, b.expandCancel(x, e, vs, ids)...)
 				continue
 			}
-		case *lang.If:
+		case *ast.If:
 			y := *x
-			y.Then = &lang.Block{Lbrace: x.Then.Lbrace, Stmts: b.expandList(x.Then.Stmts, vs, ids, outputs)}
+			y.Then = &ast.Block{Lbrace: x.Then.Lbrace, Stmts: b.expandList(x.Then.Stmts, vs, ids, outputs)}
 			if x.Else != nil {
-				y.Else = b.expandList([]lang.Stmt{x.Else}, vs, ids, outputs)[0]
+				y.Else = b.expandList([]ast.Stmt{x.Else}, vs, ids, outputs)[0]
 			}
 			out = append(out, &y)
 			continue
-		case *lang.Block:
-			out = append(out, &lang.Block{Lbrace: x.Lbrace, Stmts: b.expandList(x.Stmts, vs, ids, outputs)})
+		case *ast.Block:
+			out = append(out, &ast.Block{Lbrace: x.Lbrace, Stmts: b.expandList(x.Stmts, vs, ids, outputs)})
 			continue
-		case *lang.ForEach:
+		case *ast.ForEach:
 			y := *x
-			y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.expandList(x.Body.Stmts, vs, ids, outputs)}
+			y.Body = &ast.Block{Lbrace: x.Body.Lbrace, Stmts: b.expandList(x.Body.Stmts, vs, ids, outputs)}
 			out = append(out, &y)
 			continue
 		}
@@ -257,52 +258,52 @@ func (b *builder) expandList(stmts []lang.Stmt, vs *values, ids, outputs []strin
 // failRaise is the raise of error.execution that stands for a <send> that
 // fails when it runs with a value it computed: the rest of its block is
 // skipped (lowerSends). No warning: the model may never compute it.
-func (b *builder) failRaise(pos source.Pos, id string) *lang.Raise {
-	r := &lang.Raise{RaisePos: pos, Event: model.ErrorExecution, ID: id, Platform: true}
+func (b *builder) failRaise(pos source.Pos, id string) *ast.Raise {
+	r := &ast.Raise{RaisePos: pos, Event: model.ErrorExecution, ID: id, Platform: true}
 	b.failed[r] = true
 	return r
 }
 
-func strictEq(x lang.Expr, v string) lang.Expr {
-	return &lang.Binary{X: x, OpPos: x.Pos(), Op: lang.SEQL, Y: &lang.StrLit{ValuePos: x.Pos(), Value: v}}
+func strictEq(x ast.Expr, v string) ast.Expr {
+	return &ast.Binary{X: x, OpPos: x.Pos(), Op: ast.SEQL, Y: &ast.StrLit{ValuePos: x.Pos(), Value: v}}
 }
 
-func startsWith(x lang.Expr, prefix string) lang.Expr {
-	return &lang.Method{X: x, DotPos: x.Pos(), Name: "startsWith", Call: true, Args: []lang.Expr{&lang.StrLit{ValuePos: x.Pos(), Value: prefix}}}
+func startsWith(x ast.Expr, prefix string) ast.Expr {
+	return &ast.Method{X: x, DotPos: x.Pos(), Name: "startsWith", Call: true, Args: []ast.Expr{&ast.StrLit{ValuePos: x.Pos(), Value: prefix}}}
 }
 
 // arm is one branch of a chain: taken when cond holds (nil: always).
 type arm struct {
-	cond lang.Expr
-	then []lang.Stmt
+	cond ast.Expr
+	then []ast.Stmt
 }
 
 // chain writes if (c1) {…} else if (c2) {…} … for the arms; an arm without
 // a condition ends it.
-func chain(pos source.Pos, arms []arm) []lang.Stmt {
-	var tail lang.Stmt
+func chain(pos source.Pos, arms []arm) []ast.Stmt {
+	var tail ast.Stmt
 	for i := len(arms) - 1; i >= 0; i-- {
 		a := arms[i]
-		blk := &lang.Block{Lbrace: pos, Stmts: a.then}
+		blk := &ast.Block{Lbrace: pos, Stmts: a.then}
 		if a.cond == nil {
 			tail = blk
 			continue
 		}
-		tail = &lang.If{IfPos: pos, Cond: a.cond, Then: blk, Else: tail}
+		tail = &ast.If{IfPos: pos, Cond: a.cond, Then: blk, Else: tail}
 	}
 	switch t := tail.(type) {
 	case nil:
 		return nil
-	case *lang.Block:
+	case *ast.Block:
 		return t.Stmts
 	}
-	return []lang.Stmt{tail}
+	return []ast.Stmt{tail}
 }
 
 // byValue writes a chain over the values an expression takes: one arm per
 // value, the last without a test unless the expression may also be
 // undefined, in which case undef is the last arm.
-func byValue(pos source.Pos, e lang.Expr, vals []string, undefined bool, arm1 func(v string) []lang.Stmt, undef []lang.Stmt) []lang.Stmt {
+func byValue(pos source.Pos, e ast.Expr, vals []string, undefined bool, arm1 func(v string) []ast.Stmt, undef []ast.Stmt) []ast.Stmt {
 	var arms []arm
 	for i, v := range vals {
 		a := arm{cond: strictEq(e, v), then: arm1(v)}
@@ -321,42 +322,42 @@ func byValue(pos source.Pos, e lang.Expr, vals []string, undefined bool, arm1 fu
 // assigned to its idlocation (as the send starts, so that the id is there
 // even when the send fails), then a chain over its type, its event and its
 // target.
-func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []lang.Stmt {
-	var out []lang.Stmt
-	if v := b.m.Var(d.location); v != nil && v.Type.Kind != lang.Undef && v.Type.Kind != lang.String {
+func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []ast.Stmt {
+	var out []ast.Stmt
+	if v := b.m.Var(d.location); v != nil && v.Type.Kind != ast.Undef && v.Type.Kind != ast.String {
 		b.errorf(b.file.Offset(d.pos), "idlocation %s holds %s values, and a send id is a string: store the id in a variable of its own (a <data> without expr)", d.location, v.Type.Kind)
 		return nil
 	}
 	if d.location != "" {
-		out = append(out, &lang.Assign{Target: &lang.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: lang.ASSIGN,
-			Value: &lang.StrLit{ValuePos: d.pos, Value: d.id}})
+		out = append(out, &ast.Assign{Target: &ast.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: ast.ASSIGN,
+			Value: &ast.StrLit{ValuePos: d.pos, Value: d.id}})
 	}
-	fail := func() []lang.Stmt { return []lang.Stmt{b.failRaise(d.pos, d.id)} }
-	byTarget := func(event string) []lang.Stmt {
+	fail := func() []ast.Stmt { return []ast.Stmt{b.failRaise(d.pos, d.id)} }
+	byTarget := func(event string) []ast.Stmt {
 		if d.targetExpr == nil {
-			return []lang.Stmt{b.fixedSend(d, event, d.target)}
+			return []ast.Stmt{b.fixedSend(d, event, d.target)}
 		}
 		vals, undef, ok := vs.of(d.targetExpr)
 		if ok {
-			return byValue(d.pos, d.targetExpr, vals, undef, func(t string) []lang.Stmt { return []lang.Stmt{b.fixedSend(d, event, t)} }, fail())
+			return byValue(d.pos, d.targetExpr, vals, undef, func(t string) []ast.Stmt { return []ast.Stmt{b.fixedSend(d, event, t)} }, fail())
 		}
 		// Not known from the model: a chain over the classes of targets
 		// (sendError), the outputs the model names, and the rest.
 		e := d.targetExpr
 		self := model.SessionLocation
 		arms := []arm{
-			{strictEq(e, model.TargetInternal), []lang.Stmt{b.fixedSend(d, event, model.TargetInternal)}},
-			{strictEq(e, self), []lang.Stmt{b.fixedSend(d, event, self)}},
-			{startsWith(e, model.TargetSessionPrefix), []lang.Stmt{b.fixedSend(d, event, model.TargetSessionPrefix)}},
+			{strictEq(e, model.TargetInternal), []ast.Stmt{b.fixedSend(d, event, model.TargetInternal)}},
+			{strictEq(e, self), []ast.Stmt{b.fixedSend(d, event, self)}},
+			{startsWith(e, model.TargetSessionPrefix), []ast.Stmt{b.fixedSend(d, event, model.TargetSessionPrefix)}},
 		}
 		for _, o := range outputs {
-			arms = append(arms, arm{strictEq(e, o), []lang.Stmt{b.fixedSend(d, event, o)}})
+			arms = append(arms, arm{strictEq(e, o), []ast.Stmt{b.fixedSend(d, event, o)}})
 		}
 		// An output channel the model does not name cannot be reached.
-		arms = append(arms, arm{startsWith(e, "#_"), []lang.Stmt{&lang.Raise{RaisePos: d.pos, Event: model.ErrorCommunication, ID: d.id, Platform: true}}})
+		arms = append(arms, arm{startsWith(e, "#_"), []ast.Stmt{&ast.Raise{RaisePos: d.pos, Event: model.ErrorCommunication, ID: d.id, Platform: true}}})
 		return chain(d.pos, append(arms, arm{then: fail()}))
 	}
-	var body []lang.Stmt
+	var body []ast.Stmt
 	if d.eventExpr == nil {
 		body = byTarget(d.event)
 	} else {
@@ -366,7 +367,7 @@ func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []lang.St
 				"name the event in event=\"...\" (one <send> per event, under <if> where it varies), or assign the variable only string constants", strings.TrimSpace(d.eventAttr.Value))
 			return nil
 		}
-		body = byValue(d.pos, d.eventExpr, vals, undef, func(ev string) []lang.Stmt {
+		body = byValue(d.pos, d.eventExpr, vals, undef, func(ev string) []ast.Stmt {
 			if !validEventName(ev) {
 				return fail()
 			}
@@ -375,7 +376,7 @@ func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []lang.St
 	}
 	if d.typeExpr != nil {
 		body = chain(d.pos, []arm{
-			{&lang.Binary{X: strictEq(d.typeExpr, lang.SCXMLProcessor), OpPos: d.pos, Op: lang.LOR, Y: strictEq(d.typeExpr, "scxml")}, body},
+			{&ast.Binary{X: strictEq(d.typeExpr, parser.SCXMLProcessor), OpPos: d.pos, Op: ast.LOR, Y: strictEq(d.typeExpr, "scxml")}, body},
 			{then: fail()},
 		})
 	}
@@ -388,11 +389,11 @@ func validEventName(name string) bool {
 
 // fixedSend is d sent with a fixed event and target, as a <send> with
 // those attributes reads (send).
-func (b *builder) fixedSend(d *dynSend, event, target string) lang.Stmt {
+func (b *builder) fixedSend(d *dynSend, event, target string) ast.Stmt {
 	id := d.id
 	switch {
 	case target == model.TargetInternal && d.delay == nil:
-		return &lang.Raise{RaisePos: d.pos, Event: event, Args: d.args, ID: id}
+		return &ast.Raise{RaisePos: d.pos, Event: event, Args: d.args, ID: id}
 	case target == model.TargetInternal:
 		b.refusef(b.file.Offset(d.pos), "a delayed <send> whose target may be #_internal is not supported: remove the delay or the target")
 	case target == model.SessionLocation:
@@ -403,19 +404,19 @@ func (b *builder) fixedSend(d *dynSend, event, target string) lang.Stmt {
 	if target != "" && sendError(target) == "" {
 		id = "" // an output's send id is nothing the machine can observe
 	}
-	return &lang.Send{SendPos: d.pos, Event: event, Args: d.args, Target: target, Delay: d.delay, ID: id}
+	return &ast.Send{SendPos: d.pos, Event: event, Args: d.args, Target: target, Delay: d.delay, ID: id}
 }
 
 // expandCancel writes <cancel sendidexpr> as a chain of fixed cancels over
 // the ids of the model's delayed sends (a cancel of any other id changes
 // nothing), those the expression can take where they are known.
-func (b *builder) expandCancel(c *lang.Cancel, e lang.Expr, vs *values, ids []string) []lang.Stmt {
+func (b *builder) expandCancel(c *ast.Cancel, e ast.Expr, vs *values, ids []string) []ast.Stmt {
 	if vals, _, ok := vs.of(e); ok {
 		ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !slices.Contains(vals, id) })
 	}
 	var arms []arm
 	for _, id := range ids {
-		arms = append(arms, arm{strictEq(e, id), []lang.Stmt{&lang.Cancel{CancelPos: c.CancelPos, SendID: id}}})
+		arms = append(arms, arm{strictEq(e, id), []ast.Stmt{&ast.Cancel{CancelPos: c.CancelPos, SendID: id}}})
 	}
 	return chain(c.CancelPos, arms)
 }

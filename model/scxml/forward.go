@@ -2,11 +2,12 @@ package scxml
 
 import (
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/parser"
 )
 
 // expandForwards replaces each send of the event being processed,
-// SCXML.send({event: _event}) (lang.ForwardEvent), by a chain over the
+// SCXML.send({event: _event}) (parser.ForwardEvent), by a chain over the
 // events the code may be processing: if (_event.name == "e") send e with
 // e's data, as scxmlrun sends the _event object it is given (its name and
 // data). A transition's code processes the events it matches; other code,
@@ -17,7 +18,7 @@ import (
 func (b *builder) expandForwards(all []code) {
 	var passed map[string][]string
 	for _, c := range all {
-		if !anyNode(c.body, func(n lang.Node) bool { s, ok := n.(*lang.Send); return ok && s.Event == lang.ForwardEvent }) {
+		if !anyNode(c.body, func(n ast.Node) bool { s, ok := n.(*ast.Send); return ok && s.Event == parser.ForwardEvent }) {
 			continue
 		}
 		var events []*model.Event
@@ -41,9 +42,9 @@ func (b *builder) expandForwards(all []code) {
 func passedParams(all []code) map[string][]string {
 	passed := make(map[string][]string)
 	for _, c := range all {
-		lang.Inspect(c.body, func(n lang.Node) bool {
+		ast.Inspect(c.body, func(n ast.Node) bool {
 			name, args, _ := raiseOrSend(n)
-			if _, seen := passed[name]; name == "" || name == lang.ForwardEvent || seen {
+			if _, seen := passed[name]; name == "" || name == parser.ForwardEvent || seen {
 				return true
 			}
 			names := make([]string, len(args))
@@ -57,25 +58,25 @@ func passedParams(all []code) map[string][]string {
 	return passed
 }
 
-func (b *builder) forwardList(stmts []lang.Stmt, events []*model.Event, passed map[string][]string) []lang.Stmt {
-	var out []lang.Stmt
+func (b *builder) forwardList(stmts []ast.Stmt, events []*model.Event, passed map[string][]string) []ast.Stmt {
+	var out []ast.Stmt
 	for _, s := range stmts {
 		switch x := s.(type) {
-		case *lang.Send:
-			if x.Event == lang.ForwardEvent {
+		case *ast.Send:
+			if x.Event == parser.ForwardEvent {
 				out = append(out, b.forwardSend(x, events, passed)...)
 				continue
 			}
-		case *lang.If:
+		case *ast.If:
 			y := *x
-			y.Then = &lang.Block{Lbrace: x.Then.Lbrace, Stmts: b.forwardList(x.Then.Stmts, events, passed)}
+			y.Then = &ast.Block{Lbrace: x.Then.Lbrace, Stmts: b.forwardList(x.Then.Stmts, events, passed)}
 			if x.Else != nil {
-				y.Else = b.forwardList([]lang.Stmt{x.Else}, events, passed)[0]
+				y.Else = b.forwardList([]ast.Stmt{x.Else}, events, passed)[0]
 			}
 			out = append(out, &y)
 			continue
-		case *lang.Block:
-			out = append(out, &lang.Block{Lbrace: x.Lbrace, Stmts: b.forwardList(x.Stmts, events, passed)})
+		case *ast.Block:
+			out = append(out, &ast.Block{Lbrace: x.Lbrace, Stmts: b.forwardList(x.Stmts, events, passed)})
 			continue
 		}
 		out = append(out, s)
@@ -84,7 +85,7 @@ func (b *builder) forwardList(stmts []lang.Stmt, events []*model.Event, passed m
 }
 
 // forwardSend is the chain that stands for the forwarding send s.
-func (b *builder) forwardSend(s *lang.Send, events []*model.Event, passed map[string][]string) []lang.Stmt {
+func (b *builder) forwardSend(s *ast.Send, events []*model.Event, passed map[string][]string) []ast.Stmt {
 	pos := s.SendPos
 	var arms []arm
 	for _, ev := range events {
@@ -95,17 +96,17 @@ func (b *builder) forwardSend(s *lang.Send, events []*model.Event, passed map[st
 				names = append(names, p.Name)
 			}
 		}
-		var args []*lang.Arg
+		var args []*ast.Arg
 		for _, p := range names {
-			args = append(args, &lang.Arg{NamePos: pos, Name: p, Value: &lang.EventParam{Start: pos, Name: p}})
+			args = append(args, &ast.Arg{NamePos: pos, Name: p, Value: &ast.EventParam{Start: pos, Name: p}})
 		}
 		y := *s
 		y.Event, y.Args = ev.Name, args
 		if s.Target != "" {
 			ev.Kinds |= model.Output
 		}
-		name := &lang.EventField{Start: pos, Field: "name"}
-		arms = append(arms, arm{cond: &lang.Binary{X: name, OpPos: pos, Op: lang.EQL, Y: &lang.StrLit{ValuePos: pos, Value: ev.Name}}, then: []lang.Stmt{&y}})
+		name := &ast.EventField{Start: pos, Field: "name"}
+		arms = append(arms, arm{cond: &ast.Binary{X: name, OpPos: pos, Op: ast.EQL, Y: &ast.StrLit{ValuePos: pos, Value: ev.Name}}, then: []ast.Stmt{&y}})
 	}
 	return chain(pos, arms)
 }

@@ -3,14 +3,16 @@ package scxml
 import (
 	"strings"
 
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/parser"
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // A <data> whose value is a function expression, <data id="f"
 // expr="function (a) { ... }"/> (or the function as its text), binds the
 // variable f to that function once and for all when nothing else assigns
 // f: setbot reads it as the declaration function f(a) { ... } of a
-// <script> (lang.ParseFuncExpr), so that calls of f are inlined as those
+// <script> (parser.ParseFuncExpr), so that calls of f are inlined as those
 // of any script function, and f is no variable of the data model. Code
 // that binds f again is refused where it does: a second declaration of f
 // (f = function ... in a script), or an assignment to f, whose name is no
@@ -18,15 +20,15 @@ import (
 
 // funcValue returns the snippet of the value of the <data> el when it is a
 // function expression.
-func (b *builder) funcValue(el *element) (lang.Snippet, bool) {
+func (b *builder) funcValue(el *element) (parser.Snippet, bool) {
 	if a, ok := el.attr("expr"); ok {
-		return b.snippet(a.Value, a.Offsets), lang.IsFuncExpr(a.Value)
+		return b.snippet(a.Value, a.Offsets), parser.IsFuncExpr(a.Value)
 	}
 	t := el.content()
 	if strings.TrimSpace(t.Value) == "" || len(el.Children) > 0 {
-		return lang.Snippet{}, false
+		return parser.Snippet{}, false
 	}
-	return b.snippet(t.Value, t.Offsets), lang.IsFuncExpr(t.Value)
+	return b.snippet(t.Value, t.Offsets), parser.IsFuncExpr(t.Value)
 }
 
 // dataFunction declares the function that the <data> el, whose id is name
@@ -36,19 +38,19 @@ func (b *builder) dataFunction(el *element, name string, id attribute) bool {
 	if !ok {
 		return b.dataAlias(name, src.Text, id)
 	}
-	f, errs := lang.ParseFuncExpr(src, &lang.Ident{NamePos: b.pos(id.Offsets0()), Name: name})
+	f, errs := parser.ParseFuncExpr(src, &ast.Ident{NamePos: b.pos(id.Offsets0()), Name: name})
 	b.errs = append(b.errs, errs...)
 	if f == nil {
 		return true
 	}
 	if prev, dup := b.funcs[name]; dup {
-		if !lang.SameFunction(prev, f) {
+		if !printer.SameFunction(prev, f) {
 			b.errorf(id.Offsets0(), "function %s declared twice (first at %s), as two different functions: setbot reads a variable bound to one function (bound again to the same code, as often as it likes) as that function; rename one", name, b.fset.Position(prev.FuncPos))
 		}
 		return true
 	}
 	if b.funcs == nil {
-		b.funcs = make(map[string]*lang.FuncDecl)
+		b.funcs = make(map[string]*ast.FuncDecl)
 	}
 	b.funcs[name] = f
 	return true
@@ -63,7 +65,7 @@ func (b *builder) dataAlias(name, text string, id attribute) bool {
 		return false
 	}
 	g := *f
-	g.Name = &lang.Ident{NamePos: b.pos(id.Offsets0()), Name: name}
+	g.Name = &ast.Ident{NamePos: b.pos(id.Offsets0()), Name: name}
 	b.funcs[name] = &g
 	return true
 }
@@ -71,9 +73,9 @@ func (b *builder) dataAlias(name, text string, id attribute) bool {
 // rebind reads <assign location="f" expr="function ..."/>: it changes
 // nothing where f is bound to the same function (checkRebinds checks that
 // once every function is known), so it makes no statement.
-func (b *builder) rebind(loc, ex attribute) lang.Stmt {
+func (b *builder) rebind(loc, ex attribute) ast.Stmt {
 	name := strings.TrimSpace(loc.Value)
-	f, errs := lang.ParseFuncExpr(b.snippet(ex.Value, ex.Offsets), &lang.Ident{NamePos: b.pos(loc.Offsets0()), Name: name})
+	f, errs := parser.ParseFuncExpr(b.snippet(ex.Value, ex.Offsets), &ast.Ident{NamePos: b.pos(loc.Offsets0()), Name: name})
 	b.errs = append(b.errs, errs...)
 	if f != nil {
 		b.rebinds = append(b.rebinds, f)
@@ -90,7 +92,7 @@ func (b *builder) checkRebinds() {
 		case prev == nil:
 			b.errs.Add(b.fset.Position(f.Name.NamePos), "function expression assigned to %s, which is bound to no function: a function is a value in setbot only as the one "+
 				"a name is bound to; declare it by name at the top of a <script>: function %s(a) { ... }", f.Name.Name, f.Name.Name)
-		case !lang.SameFunction(prev, f):
+		case !printer.SameFunction(prev, f):
 			b.errs.Add(b.fset.Position(f.Name.NamePos), "%s is bound to another function here than at %s: setbot reads a name bound to one function (bound again to "+
 				"the same code, as often as it likes) as that function; use one name per function", f.Name.Name, b.fset.Position(prev.FuncPos))
 		}
@@ -102,17 +104,17 @@ func (b *builder) checkRebinds() {
 // no variable, by its value, "function": f is no variable of the data
 // model, so the checker would not know the name.
 func (b *builder) functionTypes() {
-	isFunc := func(n lang.Node) bool {
-		t, ok := n.(*lang.TypeOf)
+	isFunc := func(n ast.Node) bool {
+		t, ok := n.(*ast.TypeOf)
 		if !ok {
 			return false
 		}
-		id, ok := t.X.(*lang.Ident)
+		id, ok := t.X.(*ast.Ident)
 		return ok && b.funcs[id.Name] != nil && b.m.Var(id.Name) == nil
 	}
-	rw := func(e lang.Expr) lang.Expr {
+	rw := func(e ast.Expr) ast.Expr {
 		if isFunc(e) {
-			return &lang.StrLit{ValuePos: e.Pos(), Value: "function"}
+			return &ast.StrLit{ValuePos: e.Pos(), Value: "function"}
 		}
 		return e
 	}
@@ -122,8 +124,8 @@ func (b *builder) functionTypes() {
 		}
 		cond := c.cond
 		if cond != nil {
-			cond = lang.RewriteExpr(cond, rw)
+			cond = ast.RewriteExpr(cond, rw)
 		}
-		c.set(cond, lang.RewriteBlock(c.body, rw))
+		c.set(cond, ast.RewriteBlock(c.body, rw))
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -69,7 +70,7 @@ func (b *builder) readFunctions() {
 }
 
 func isIdentName(s string) bool {
-	if s == "" || lang.IsKeyword(s) {
+	if s == "" || ast.IsKeyword(s) {
 		return false
 	}
 	for i, r := range s {
@@ -82,14 +83,14 @@ func isIdentName(s string) bool {
 
 // blackBoxType reads one parameter or result type of a black-box function:
 // a scalar type (ranges allowed).
-func (b *builder) blackBoxType(a attribute, s string) (lang.Type, bool) {
-	t, err := lang.ParseType(strings.TrimSpace(s))
+func (b *builder) blackBoxType(a attribute, s string) (ast.Type, bool) {
+	t, err := ast.ParseType(strings.TrimSpace(s))
 	if err == nil && (t.IsComposite() || t.MayBeAbsent()) {
 		err = errors.New("a black-box function takes and returns ints, decimals, bools and strings")
 	}
 	if err != nil {
 		b.errorf(a.Offsets0(), "type %q of a black-box function: %v", strings.TrimSpace(s), err)
-		return lang.Type{}, false
+		return ast.Type{}, false
 	}
 	return t, true
 }
@@ -154,9 +155,9 @@ func (b *builder) readTable(f *model.Function, a attribute) {
 	}
 }
 
-func sameInputs(a, b []lang.Expr) bool {
+func sameInputs(a, b []ast.Expr) bool {
 	for i := range a {
-		if !lang.Equal(a[i], b[i]) {
+		if !ast.Equal(a[i], b[i]) {
 			return false
 		}
 	}

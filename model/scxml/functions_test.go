@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -34,8 +36,8 @@ func readWith(t *testing.T, doc string, files map[string]string) (string, source
 	var rows []string
 	for _, r := range f.Rows {
 		var vs []string
-		for _, e := range append(append([]lang.Expr(nil), r.In...), r.Out) {
-			vs = append(vs, lang.ExprString(e))
+		for _, e := range append(append([]ast.Expr(nil), r.In...), r.Out) {
+			vs = append(vs, printer.ExprString(e))
 		}
 		rows = append(rows, strings.Join(vs, ","))
 	}
@@ -101,7 +103,7 @@ func TestFunctionsInData(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if got := lang.ExprString(lang.Simplify(m.Var("x").Init)); got != "9" {
+	if got := printer.ExprString(lang.Simplify(m.Var("x").Init)); got != "9" {
 		t.Errorf("x's initial value folds to %s, want 9", got)
 	}
 	bad := strings.Replace(doc, "Math.max(sq(3), 4)", "rise(1)", 1)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/internal/hostile"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -53,11 +53,11 @@ func FuzzRead(f *testing.F) {
 // are read and checked without a crash, each error positioned.
 func FuzzReadHostile(f *testing.F) {
 	for _, d := range []int{-2, 1} {
-		f.Add(hostile.Sum(lang.MaxNesting + d))
-		f.Add(hostile.Parens(lang.MaxNesting + d))
-		f.Add(hostile.Script(lang.MaxStmts + d))
+		f.Add(hostile.Sum(ast.MaxNesting + d))
+		f.Add(hostile.Parens(ast.MaxNesting + d))
+		f.Add(hostile.Script(ast.MaxStmts + d))
 	}
-	f.Add(hostile.Alternatives(12 * lang.MaxNesting))
+	f.Add(hostile.Alternatives(12 * ast.MaxNesting))
 	f.Add(hostile.Alternatives(1 << 14))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		m, errs := scxml.Read(source.NewFileSet(), "fuzz.scxml", src, scxml.Options{})

@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -26,24 +26,24 @@ type pieceNames struct {
 
 func namesOf(c code) pieceNames {
 	p := pieceNames{locals: map[string]bool{}, used: map[string]bool{}, assigned: map[string]source.Pos{}}
-	assign := func(x *lang.Ident) {
+	assign := func(x *ast.Ident) {
 		if _, ok := p.assigned[x.Name]; !ok {
 			p.assigned[x.Name] = x.NamePos
 		}
 	}
-	visit := func(n lang.Node) bool {
+	visit := func(n ast.Node) bool {
 		switch s := n.(type) {
-		case *lang.Ident:
+		case *ast.Ident:
 			p.used[s.Name] = true
-		case *lang.Assign:
+		case *ast.Assign:
 			// z.f = 1, z += 1 and z++ read z first: a ReferenceError
 			// where nothing binds z, never a global.
-			if len(s.Path) == 0 && s.Op == lang.ASSIGN {
+			if len(s.Path) == 0 && s.Op == ast.ASSIGN {
 				assign(s.Target)
 			}
-		case *lang.Decl:
+		case *ast.Decl:
 			p.locals[s.Name.Name] = true
-		case *lang.ForEach:
+		case *ast.ForEach:
 			p.locals[s.Item.Name] = true
 			if s.Index != nil {
 				p.locals[s.Index.Name] = true
@@ -52,10 +52,10 @@ func namesOf(c code) pieceNames {
 		return true
 	}
 	if c.cond != nil {
-		lang.Inspect(c.cond, visit)
+		ast.Inspect(c.cond, visit)
 	}
 	if c.body != nil {
-		lang.Inspect(c.body, visit)
+		ast.Inspect(c.body, visit)
 	}
 	return p
 }
@@ -92,11 +92,11 @@ func (b *builder) declareGlobals(all []code) {
 			continue
 		}
 		for j, s := range c.body.Stmts {
-			d, ok := s.(*lang.Decl)
-			if !ok || d.Type.Kind != lang.Invalid || d.Value == nil || known(d.Name.Name) || !freeIn[d.Name.Name] {
+			d, ok := s.(*ast.Decl)
+			if !ok || d.Type.Kind != ast.Invalid || d.Value == nil || known(d.Name.Name) || !freeIn[d.Name.Name] {
 				continue
 			}
-			c.body.Stmts[j] = &lang.Assign{Target: d.Name, OpPos: d.DeclPos, Op: lang.ASSIGN, Value: d.Value}
+			c.body.Stmts[j] = &ast.Assign{Target: d.Name, OpPos: d.DeclPos, Op: ast.ASSIGN, Value: d.Value}
 			if _, ok := globals[d.Name.Name]; !ok {
 				globals[d.Name.Name] = d.Name.NamePos
 			}
@@ -109,7 +109,7 @@ func (b *builder) declareGlobals(all []code) {
 	sort.Strings(order)
 	for _, x := range order {
 		pos := globals[x]
-		b.m.Vars = append(b.m.Vars, &model.Var{Name: x, Pos: pos, Type: lang.UndefType, Init: &lang.Absent{ValuePos: pos}})
+		b.m.Vars = append(b.m.Vars, &model.Var{Name: x, Pos: pos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: pos}})
 		// Not a claim setbot can back: a read before the first assignment
 		// is a ReferenceError in ECMAScript (error.execution in SCXML),
 		// and here it reads undefined. The user is told, not left to trust it.

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/internal/hostile"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -26,10 +26,10 @@ const maxHeapRatio = 50
 // heap to bytes is about that of the same shape at 1 MB (the note of
 // issue 27 measures those), and the test stays fast.
 var accepted = map[string]func() []byte{
-	"sums":         func() []byte { return hostile.Guards(32, hostile.SumCond(lang.MaxNesting-2)) },
-	"parentheses":  func() []byte { return hostile.Guards(128, hostile.ParensCond(lang.MaxNesting-1)) },
-	"alternatives": func() []byte { return hostile.Guards(12, hostile.AlternativesCond(11*lang.MaxNesting)) },
-	"scripts":      func() []byte { return hostile.Scripts(4, lang.MaxStmts/2) },
+	"sums":         func() []byte { return hostile.Guards(32, hostile.SumCond(ast.MaxNesting-2)) },
+	"parentheses":  func() []byte { return hostile.Guards(128, hostile.ParensCond(ast.MaxNesting-1)) },
+	"alternatives": func() []byte { return hostile.Guards(12, hostile.AlternativesCond(11*ast.MaxNesting)) },
+	"scripts":      func() []byte { return hostile.Scripts(4, ast.MaxStmts/2) },
 	"assigns":      func() []byte { return hostile.Assigns(1500) },
 	"parallel":     func() []byte { return hostile.Parallel(1800) },
 	"idle":         func() []byte { return hostile.Idle(2500, 2500) },

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/internal/hostile"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -29,7 +29,7 @@ func readAlloc(src []byte) (source.ErrorList, uint64) {
 // The hostile shapes at the size that crashed or exhausted the reader:
 // each is refused with a positioned error, within the allocation bound.
 func TestHostileRefused(t *testing.T) {
-	deep := fmt.Sprintf("expression nested more than %d deep", lang.MaxNesting)
+	deep := fmt.Sprintf("expression nested more than %d deep", ast.MaxNesting)
 	tests := []struct {
 		name string
 		src  []byte
@@ -40,10 +40,10 @@ func TestHostileRefused(t *testing.T) {
 		{"sum of 1.2 MB", hostile.Sum(300000), "h.scxml:5:33: " + deep},
 		{"expression of 0.8 MB", hostile.Sum(200000), "h.scxml:5:33: " + deep},
 		{"alternatives of 1 MB", hostile.Alternatives(1 << 20), "h.scxml:5:33: " + deep},
-		{"parentheses 300,000 deep", hostile.Parens(300000), fmt.Sprintf("h.scxml:5:%d: %s", 33+lang.MaxNesting, deep)},
+		{"parentheses 300,000 deep", hostile.Parens(300000), fmt.Sprintf("h.scxml:5:%d: %s", 33+ast.MaxNesting, deep)},
 		// The script's first statement is on line 6.
 		{"script of 20,000 statements", hostile.Script(20000),
-			fmt.Sprintf("h.scxml:%d:1: more than %d statements in one script: split it between transitions or states", 6+lang.MaxStmts, lang.MaxStmts)},
+			fmt.Sprintf("h.scxml:%d:1: more than %d statements in one script: split it between transitions or states", 6+ast.MaxStmts, ast.MaxStmts)},
 	}
 	for _, tt := range tests {
 		errs, alloc := readAlloc(tt.src)
@@ -89,10 +89,10 @@ func TestHostileLargestAccepted(t *testing.T) {
 		lo, hi  int
 		largest int // what the limits make the largest, where it is exact
 	}{
-		{"sum", hostile.Sum, 1, 300000, lang.MaxNesting - 2},
-		{"parentheses", hostile.Parens, 1, 300000, lang.MaxNesting - 1},
+		{"sum", hostile.Sum, 1, 300000, ast.MaxNesting - 2},
+		{"parentheses", hostile.Parens, 1, 300000, ast.MaxNesting - 1},
 		{"alternatives", hostile.Alternatives, 10, 1 << 20, 0},
-		{"script", hostile.Script, 1, 20000, lang.MaxStmts},
+		{"script", hostile.Script, 1, 20000, ast.MaxStmts},
 	}
 	for _, tt := range tests {
 		n := largestAccepted(t, tt.gen, tt.lo, tt.hi)

@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // Strength of the evidence a use gives of a parameter's kind: a comparison
@@ -16,21 +16,21 @@ const (
 
 // paramUse is what the uses of one input parameter tell of its kind.
 type paramUse struct {
-	kind     lang.Kind
+	kind     ast.Kind
 	strength int
 	clash    bool // two uses of the same strength disagree
 }
 
 // note records that a use of strength s reads the parameter as kind k. An
 // int and a decimal make a decimal (both are ECMAScript numbers).
-func (u *paramUse) note(k lang.Kind, s int) {
+func (u *paramUse) note(k ast.Kind, s int) {
 	switch {
 	case s < u.strength:
 	case s > u.strength:
 		*u = paramUse{kind: k, strength: s}
 	case u.kind == k:
 	case u.kind.IsNumber() && k.IsNumber():
-		u.kind = lang.Decimal
+		u.kind = ast.Decimal
 	default:
 		u.clash = true
 	}
@@ -80,11 +80,11 @@ func (b *builder) inferInputParams(all []code) {
 		if len(m) > 1 {
 			// The data as a whole and named parameters of one event are
 			// two kinds, which setbot does not model.
-			delete(m, lang.DataParam)
+			delete(m, ast.DataParam)
 		}
 		for name, u := range m {
 			if !u.clash && u.strength > 0 {
-				ev.Params = append(ev.Params, model.Param{Name: name, Type: lang.Type{Kind: u.kind}})
+				ev.Params = append(ev.Params, model.Param{Name: name, Type: ast.Type{Kind: u.kind}})
 			}
 		}
 		sort.Slice(ev.Params, func(i, j int) bool { return ev.Params[i].Name < ev.Params[j].Name })
@@ -95,12 +95,12 @@ func (b *builder) inferInputParams(all []code) {
 // tells.
 func paramUses(c code, found map[string]*paramUse) {
 	aliases := paramAliases(c)
-	note := func(e lang.Expr, k lang.Kind, s int) {
-		if id, ok := e.(*lang.Ident); ok && aliases[id.Name] != nil {
+	note := func(e ast.Expr, k ast.Kind, s int) {
+		if id, ok := e.(*ast.Ident); ok && aliases[id.Name] != nil {
 			e = aliases[id.Name]
 		}
-		p, ok := e.(*lang.EventParam)
-		if !ok || p.Name == lang.DataParam && s == truthUse {
+		p, ok := e.(*ast.EventParam)
+		if !ok || p.Name == ast.DataParam && s == truthUse {
 			return // _event.data && _event.data.x tells nothing of the data
 		}
 		if found[p.Name] == nil {
@@ -109,28 +109,28 @@ func paramUses(c code, found map[string]*paramUse) {
 		found[p.Name].note(k, s)
 	}
 	if c.cond != nil {
-		note(c.cond, lang.Bool, truthUse)
+		note(c.cond, ast.Bool, truthUse)
 	}
 	for _, n := range c.nodes() {
-		lang.Inspect(n, func(n lang.Node) bool {
+		ast.Inspect(n, func(n ast.Node) bool {
 			switch x := n.(type) {
-			case *lang.Binary:
+			case *ast.Binary:
 				binaryUses(x, note)
-			case *lang.Unary:
-				if x.Op == lang.NOT {
-					note(x.X, lang.Bool, truthUse)
+			case *ast.Unary:
+				if x.Op == ast.NOT {
+					note(x.X, ast.Bool, truthUse)
 				}
-			case *lang.If:
-				note(x.Cond, lang.Bool, truthUse)
-			case *lang.Cond:
-				note(x.Cond, lang.Bool, truthUse)
-			case *lang.Call:
+			case *ast.If:
+				note(x.Cond, ast.Bool, truthUse)
+			case *ast.Cond:
+				note(x.Cond, ast.Bool, truthUse)
+			case *ast.Call:
 				if x.Fun == "parseInt" && len(x.Args) > 0 {
-					note(x.Args[0], lang.String, kindUse)
+					note(x.Args[0], ast.String, kindUse)
 				}
-			case *lang.Method:
-				if _, ok := lang.StringMethods[x.Name]; ok || x.Name == "length" && !x.Call {
-					note(x.X, lang.String, kindUse)
+			case *ast.Method:
+				if _, ok := ast.StringMethods[x.Name]; ok || x.Name == "length" && !x.Call {
+					note(x.X, ast.String, kindUse)
 				}
 			}
 			return true
@@ -142,20 +142,20 @@ func paramUses(c code, found map[string]*paramUse) {
 // = _event.data.count, and nothing else (no other declaration or
 // assignment of the name in c): a use of n tells of count's kind as a use
 // of _event.data.count does.
-func paramAliases(c code) map[string]*lang.EventParam {
-	aliases := make(map[string]*lang.EventParam)
+func paramAliases(c code) map[string]*ast.EventParam {
+	aliases := make(map[string]*ast.EventParam)
 	other := make(map[string]bool)
 	for _, n := range c.nodes() {
-		lang.Inspect(n, func(n lang.Node) bool {
+		ast.Inspect(n, func(n ast.Node) bool {
 			switch x := n.(type) {
-			case *lang.Decl:
-				p, ok := x.Value.(*lang.EventParam)
+			case *ast.Decl:
+				p, ok := x.Value.(*ast.EventParam)
 				if !ok || aliases[x.Name.Name] != nil {
 					other[x.Name.Name] = true
 				} else {
 					aliases[x.Name.Name] = p
 				}
-			case *lang.Assign:
+			case *ast.Assign:
 				other[x.Target.Name] = true
 			}
 			return true
@@ -169,34 +169,34 @@ func paramAliases(c code) map[string]*lang.EventParam {
 
 // binaryUses notes the kinds the operands of x tell: a truth test for && and
 // ||, the kind of the literal a parameter is compared with.
-func binaryUses(x *lang.Binary, note func(lang.Expr, lang.Kind, int)) {
+func binaryUses(x *ast.Binary, note func(ast.Expr, ast.Kind, int)) {
 	switch x.Op {
-	case lang.LAND, lang.LOR:
-		note(x.X, lang.Bool, truthUse)
-		note(x.Y, lang.Bool, truthUse)
-	case lang.EQL, lang.NEQ, lang.SEQL, lang.SNEQ, lang.LSS, lang.GTR, lang.LEQ, lang.GEQ:
-		if k := literalKind(x.Y); k != lang.Invalid {
+	case ast.LAND, ast.LOR:
+		note(x.X, ast.Bool, truthUse)
+		note(x.Y, ast.Bool, truthUse)
+	case ast.EQL, ast.NEQ, ast.SEQL, ast.SNEQ, ast.LSS, ast.GTR, ast.LEQ, ast.GEQ:
+		if k := literalKind(x.Y); k != ast.Invalid {
 			note(x.X, k, kindUse)
 		}
-		if k := literalKind(x.X); k != lang.Invalid {
+		if k := literalKind(x.X); k != ast.Invalid {
 			note(x.Y, k, kindUse)
 		}
 	}
 }
 
 // literalKind returns the kind of a literal, Invalid for anything else.
-func literalKind(e lang.Expr) lang.Kind {
+func literalKind(e ast.Expr) ast.Kind {
 	switch e.(type) {
-	case *lang.IntLit:
-		return lang.Int
-	case *lang.DecLit:
-		return lang.Decimal
-	case *lang.StrLit:
-		return lang.String
-	case *lang.BoolLit:
-		return lang.Bool
+	case *ast.IntLit:
+		return ast.Int
+	case *ast.DecLit:
+		return ast.Decimal
+	case *ast.StrLit:
+		return ast.String
+	case *ast.BoolLit:
+		return ast.Bool
 	}
-	return lang.Invalid
+	return ast.Invalid
 }
 
 // dataTruths reads _event.data tested for truth (_event.data &&
@@ -209,9 +209,9 @@ func (b *builder) dataTruths(all []code) {
 		if !b.carriesParams(c.trans) {
 			continue
 		}
-		truth := func(e lang.Expr) lang.Expr {
-			if p, ok := e.(*lang.EventParam); ok && p.Name == lang.DataParam {
-				return &lang.BoolLit{ValuePos: p.Start, Value: true}
+		truth := func(e ast.Expr) ast.Expr {
+			if p, ok := e.(*ast.EventParam); ok && p.Name == ast.DataParam {
+				return &ast.BoolLit{ValuePos: p.Start, Value: true}
 			}
 			return e
 		}
@@ -222,19 +222,19 @@ func (b *builder) dataTruths(all []code) {
 			}
 		}
 		for _, n := range all[i].nodes() {
-			lang.Inspect(n, func(n lang.Node) bool {
+			ast.Inspect(n, func(n ast.Node) bool {
 				switch x := n.(type) {
-				case *lang.Binary:
-					if x.Op == lang.LAND || x.Op == lang.LOR {
+				case *ast.Binary:
+					if x.Op == ast.LAND || x.Op == ast.LOR {
 						x.X, x.Y = truth(x.X), truth(x.Y)
 					}
-				case *lang.Unary:
-					if x.Op == lang.NOT {
+				case *ast.Unary:
+					if x.Op == ast.NOT {
 						x.X = truth(x.X)
 					}
-				case *lang.If:
+				case *ast.If:
 					x.Cond = truth(x.Cond)
-				case *lang.Cond:
+				case *ast.Cond:
 					x.Cond = truth(x.Cond)
 				}
 				return true
@@ -255,7 +255,7 @@ func (b *builder) carriesParams(t *model.Transition) bool {
 		if !t.Matches(ev.Name) {
 			continue
 		}
-		if _, whole := ev.Param(lang.DataParam); whole || len(ev.Params) == 0 || !ev.Declared && ev.Kinds != model.Input {
+		if _, whole := ev.Param(ast.DataParam); whole || len(ev.Params) == 0 || !ev.Declared && ev.Kinds != model.Input {
 			return false
 		}
 		n++

@@ -3,7 +3,7 @@ package scxml_test
 import (
 	"testing"
 
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -24,17 +24,17 @@ func TestInputParamKinds(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		event, param string
-		want         lang.Kind
+		want         ast.Kind
 	}{
-		{"e", "n", lang.Decimal}, {"e", "s", lang.String}, {"e", "b", lang.Bool},
-		{"p", lang.DataParam, lang.String}, {"q", "k", lang.Bool},
+		{"e", "n", ast.Decimal}, {"e", "s", ast.String}, {"e", "b", ast.Bool},
+		{"p", ast.DataParam, ast.String}, {"q", "k", ast.Bool},
 	} {
 		p, ok := m.EventByName(tt.event).Param(tt.param)
 		if !ok || p.Type.Kind != tt.want {
 			t.Errorf("%s.%s: %v %v, want %v", tt.event, tt.param, p.Type, ok, tt.want)
 		}
 	}
-	if _, ok := m.EventByName("e").Param(lang.DataParam); ok {
+	if _, ok := m.EventByName("e").Param(ast.DataParam); ok {
 		t.Errorf("e has named parameters and the data as a whole")
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -20,16 +21,16 @@ type pendingInvoke struct {
 	hasSrc  bool
 	content *element // the <scxml> inside <content>, if any
 	// namelist holds the params that come from the namelist.
-	namelist []*lang.Arg
+	namelist []*ast.Arg
 	// srcExpr is the srcexpr, read in srcAttr.
-	srcExpr lang.Expr
+	srcExpr ast.Expr
 	srcAttr attribute
 }
 
 // passedParam is a variable of an invoked machine that a <param> of its
 // parent sets, with the type of the value and where the param is.
 type passedParam struct {
-	typ lang.Type
+	typ ast.Type
 	pos source.Pos
 }
 
@@ -65,7 +66,7 @@ func (b *builder) targetType(el *element) {
 func (b *builder) invoke(s *model.State, el *element) {
 	b.checkAttrs(el, "type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist", "autoforward", "targettype")
 	b.targetType(el)
-	inv := &model.Invoke{State: s, Pos: b.pos(el.Start), Start: &lang.Block{}, Order: len(b.invokes)}
+	inv := &model.Invoke{State: s, Pos: b.pos(el.Start), Start: &ast.Block{}, Order: len(b.invokes)}
 	p := pendingInvoke{inv: inv, el: el}
 	if a, ok := el.attr("srcexpr"); ok {
 		p.srcExpr, p.srcAttr = b.expr(a), a
@@ -103,11 +104,11 @@ func (b *builder) invokeTypeExpr(inv *model.Invoke, a attribute) {
 		return
 	}
 	for _, t := range model.InvokeTypes {
-		is := &lang.Binary{X: e, OpPos: e.Pos(), Op: lang.EQL, Y: &lang.StrLit{ValuePos: e.Pos(), Value: t}}
+		is := &ast.Binary{X: e, OpPos: e.Pos(), Op: ast.EQL, Y: &ast.StrLit{ValuePos: e.Pos(), Value: t}}
 		if inv.OK == nil {
 			inv.OK = is
 		} else {
-			inv.OK = &lang.Binary{X: inv.OK, OpPos: e.Pos(), Op: lang.LOR, Y: is}
+			inv.OK = &ast.Binary{X: inv.OK, OpPos: e.Pos(), Op: ast.LOR, Y: is}
 		}
 	}
 }
@@ -148,8 +149,8 @@ func (b *builder) invokeIDLocation(inv *model.Invoke, loc attribute) {
 		b.errorf(off, "%s", bad)
 	case name != "":
 		at := b.pos(off)
-		inv.Start.Stmts = append(inv.Start.Stmts, &lang.Assign{Target: &lang.Ident{NamePos: at, Name: name}, OpPos: at,
-			Op: lang.ASSIGN, Value: &lang.StrLit{ValuePos: at, Value: inv.ID}})
+		inv.Start.Stmts = append(inv.Start.Stmts, &ast.Assign{Target: &ast.Ident{NamePos: at, Name: name}, OpPos: at,
+			Op: ast.ASSIGN, Value: &ast.StrLit{ValuePos: at, Value: inv.ID}})
 	}
 }
 
@@ -173,11 +174,11 @@ func (b *builder) invokeNamelist(p *pendingInvoke, a attribute) {
 			// SCXML: the invoke's arguments fail when it runs.
 			b.warnf(f.off, "namelist entry %q names no variable of the data model: the invoke raises %s when it runs, "+
 				"and starts nothing", f.text, model.ErrorExecution)
-			inv.OK = &lang.BoolLit{ValuePos: b.pos(f.off), Value: false}
+			inv.OK = &ast.BoolLit{ValuePos: b.pos(f.off), Value: false}
 			continue
 		}
 		at := b.pos(f.off)
-		arg := &lang.Arg{NamePos: at, Name: f.text, Value: &lang.Ident{NamePos: at, Name: f.text}}
+		arg := &ast.Arg{NamePos: at, Name: f.text, Value: &ast.Ident{NamePos: at, Name: f.text}}
 		inv.Params = append(inv.Params, arg)
 		p.namelist = append(p.namelist, arg)
 	}
@@ -278,24 +279,24 @@ func (b *builder) readInvokes() {
 			}
 		}
 		passed := make(map[string]passedParam)
-		inv.Params = slices.DeleteFunc(inv.Params, func(a *lang.Arg) bool {
+		inv.Params = slices.DeleteFunc(inv.Params, func(a *ast.Arg) bool {
 			if !slices.Contains(p.namelist, a) || b.m.Var(a.Name) != nil {
 				return false
 			}
 			b.warnf(b.file.Offset(a.NamePos), "namelist entry %q names no variable of the data model: the invoke raises %s "+
 				"when it runs, and starts nothing", a.Name, model.ErrorExecution)
-			inv.OK = &lang.BoolLit{ValuePos: a.NamePos, Value: false}
+			inv.OK = &ast.BoolLit{ValuePos: a.NamePos, Value: false}
 			return true
 		})
 		for _, a := range inv.Params {
-			info, errs := lang.CheckExpr(&lang.Env{Vars: vars}, b.fset, a.Value, lang.Invalid)
+			info, errs := lang.CheckExpr(&lang.Env{Vars: vars}, b.fset, a.Value, ast.Invalid)
 			if len(errs) > 0 {
 				b.errs = append(b.errs, errs...)
 				continue
 			}
 			t := info.Types[a.Value]
 			switch t.Kind {
-			case lang.Int, lang.Bool, lang.String, lang.Decimal:
+			case ast.Int, ast.Bool, ast.String, ast.Decimal:
 			default:
 				b.errorf(b.file.Offset(a.NamePos), "the value of %s passed to the invoked machine is %s: setbot passes numbers, "+
 					"strings and booleans whose type the parent's <data> gives", a.Name, t.Kind)
@@ -360,11 +361,11 @@ func (b *builder) srcFromExpr(p *pendingInvoke, vs *values) bool {
 	}
 	p.src, p.hasSrc = p.srcAttr, true
 	p.src.Value = readable[0]
-	is := &lang.Binary{X: p.srcExpr, OpPos: p.srcExpr.Pos(), Op: lang.EQL, Y: &lang.StrLit{ValuePos: p.srcExpr.Pos(), Value: readable[0]}}
+	is := &ast.Binary{X: p.srcExpr, OpPos: p.srcExpr.Pos(), Op: ast.EQL, Y: &ast.StrLit{ValuePos: p.srcExpr.Pos(), Value: readable[0]}}
 	if p.inv.OK == nil {
 		p.inv.OK = is
 	} else {
-		p.inv.OK = &lang.Binary{X: p.inv.OK, OpPos: is.OpPos, Op: lang.LAND, Y: is}
+		p.inv.OK = &ast.Binary{X: p.inv.OK, OpPos: is.OpPos, Op: ast.LAND, Y: is}
 	}
 	return true
 }
@@ -458,9 +459,9 @@ func (b *builder) passedCode() []code {
 			continue // SCXML: a param that names no <data> of the child sets nothing
 		}
 		v.Passed = true
-		blk := &lang.Block{Stmts: []lang.Stmt{&lang.Assign{Target: &lang.Ident{NamePos: p.pos, Name: name}, OpPos: p.pos,
-			Op: lang.ASSIGN, Value: lang.ZeroValue(p.typ.Kind, p.pos)}}}
-		out = append(out, code{body: blk, set: func(lang.Expr, *lang.Block) {}})
+		blk := &ast.Block{Stmts: []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: p.pos, Name: name}, OpPos: p.pos,
+			Op: ast.ASSIGN, Value: lang.ZeroValue(p.typ.Kind, p.pos)}}}
+		out = append(out, code{body: blk, set: func(ast.Expr, *ast.Block) {}})
 	}
 	return out
 }

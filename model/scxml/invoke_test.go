@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -52,11 +53,11 @@ func TestInvokeRead(t *testing.T) {
 	if v := w.Child.Var("n"); v == nil || !v.Passed {
 		t.Errorf("the child's n is not marked as set by a param: %+v", v)
 	}
-	if gen.ID != "s.1" || gen.Src != "" || lang.BlockString(gen.Start) != "where = 's.1'; _absent_where = 0;" {
-		t.Errorf("second invoke: id %q src %q start %q; want the generated id s.1 stored in where", gen.ID, gen.Src, lang.BlockString(gen.Start))
+	if gen.ID != "s.1" || gen.Src != "" || printer.BlockString(gen.Start) != "where = 's.1'; _absent_where = 0;" {
+		t.Errorf("second invoke: id %q src %q start %q; want the generated id s.1 stored in where", gen.ID, gen.Src, printer.BlockString(gen.Start))
 	}
 	reply := m.EventByName("reply")
-	if reply == nil || reply.Kinds != model.Invoked || len(reply.Params) != 1 || reply.Params[0].Name != "v" || reply.Params[0].Type.Kind != lang.Int {
+	if reply == nil || reply.Kinds != model.Invoked || len(reply.Params) != 1 || reply.Params[0].Name != "v" || reply.Params[0].Type.Kind != ast.Int {
 		t.Fatalf("event reply: %+v; want an invoked event with an int parameter v", reply)
 	}
 	for _, name := range []string{"done.invoke.w", "done.invoke.s.1"} {
@@ -81,10 +82,10 @@ func TestInvokeFails(t *testing.T) {
 		t.Fatal(errs)
 	}
 	invs := m.Invokes()
-	if got := lang.ExprString(invs[0].OK); !strings.Contains(got, "ty == 'scxml'") {
+	if got := printer.ExprString(invs[0].OK); !strings.Contains(got, "ty == 'scxml'") {
 		t.Errorf("typeexpr: OK is %s; want a test of ty against the SCXML types", got)
 	}
-	if lit, ok := invs[1].OK.(*lang.BoolLit); !ok || lit.Value || len(invs[1].Params) != 0 {
+	if lit, ok := invs[1].OK.(*ast.BoolLit); !ok || lit.Value || len(invs[1].Params) != 0 {
 		t.Errorf("namelist of nothing: OK %v params %v; want false and no param", invs[1].OK, invs[1].Params)
 	}
 	want := `m.scxml:3:19: namelist entry "nothing" names no variable of the data model: the invoke raises error.execution when it runs, and starts nothing`
@@ -99,8 +100,8 @@ func TestInvokeFails(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if inv := m2.Invokes()[0]; inv.Src != "c.scxml" || inv.Child == nil || lang.ExprString(inv.OK) != "f == 'file:c.scxml'" {
-		t.Errorf("srcexpr: src %q OK %s; want c.scxml where f == 'file:c.scxml'", inv.Src, lang.ExprString(inv.OK))
+	if inv := m2.Invokes()[0]; inv.Src != "c.scxml" || inv.Child == nil || printer.ExprString(inv.OK) != "f == 'file:c.scxml'" {
+		t.Errorf("srcexpr: src %q OK %s; want c.scxml where f == 'file:c.scxml'", inv.Src, printer.ExprString(inv.OK))
 	}
 	if ev := m.EventByName(model.ErrorExecution); ev == nil || ev.Kinds&model.Internal == 0 {
 		t.Errorf("error.execution is %+v; want an internal event of the parent", ev)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -14,7 +14,7 @@ import (
 func varsOf(m *model.Model) string {
 	var vars []string
 	for _, v := range m.Vars {
-		vars = append(vars, v.Name+": "+v.Type.String()+" = "+lang.ExprString(v.Init))
+		vars = append(vars, v.Name+": "+v.Type.String()+" = "+printer.ExprString(v.Init))
 	}
 	return strings.Join(vars, "\n")
 }
@@ -23,7 +23,7 @@ func varsOf(m *model.Model) string {
 func entryOf(m *model.Model, id string) string {
 	var blocks []string
 	for _, b := range m.State(id).OnEntry {
-		blocks = append(blocks, lang.BlockString(b))
+		blocks = append(blocks, printer.BlockString(b))
 	}
 	return strings.Join(blocks, "\n")
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // sendError names the error event a send to target raises, or "" when the
@@ -36,8 +36,8 @@ const maxLowered = 10000
 // refuses it, at its first failing element, when the rewriting outgrows
 // maxLowered statements. Only a failing element makes the lowering copy
 // statements; a block without one is lowered as it is, however long.
-func (b *builder) lowerBlock(stmts []lang.Stmt) []lang.Stmt {
-	var f lang.Stmt
+func (b *builder) lowerBlock(stmts []ast.Stmt) []ast.Stmt {
+	var f ast.Stmt
 	for _, s := range stmts {
 		if f = b.failing(s); f != nil {
 			break
@@ -51,7 +51,7 @@ func (b *builder) lowerBlock(stmts []lang.Stmt) []lang.Stmt {
 	out := b.lowerSends(stmts)
 	if b.lowerLeft < 0 {
 		what, hint := "the sends to unsupported targets", "send to \"#_parent\" or \"#_name\" for an output, or end the block with the send"
-		if _, ok := f.(*lang.Send); !ok {
+		if _, ok := f.(*ast.Send); !ok {
 			what, hint = "the elements", "fix the failing element, or end the block with it"
 		}
 		b.errorf(b.file.Offset(f.Pos()), "%s in this block raise %s under so many conditions that skipping "+
@@ -70,40 +70,40 @@ func (b *builder) lowerBlock(stmts []lang.Stmt) []lang.Stmt {
 // raise it move into the branches that do not. error.communication comes
 // from the delivery, which is asynchronous (§6.2.4), so the block goes on.
 // The error goes on the internal queue when the send executes.
-func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
+func (b *builder) lowerSends(stmts []ast.Stmt) []ast.Stmt {
 	if b.lowerLeft -= len(stmts); b.lowerLeft < 0 {
 		return stmts // lowerBlock refuses the block
 	}
-	var out []lang.Stmt
+	var out []ast.Stmt
 	for i, s := range stmts {
 		switch x := s.(type) {
-		case *lang.Send:
+		case *ast.Send:
 			// The error is the platform's, and its sendid the send's id.
 			switch sendError(x.Target) {
 			case model.ErrorExecution:
-				return append(out, b.raiseFailure(&lang.Raise{RaisePos: x.SendPos, Event: model.ErrorExecution, ID: x.ID, Platform: true})...)
+				return append(out, b.raiseFailure(&ast.Raise{RaisePos: x.SendPos, Event: model.ErrorExecution, ID: x.ID, Platform: true})...)
 			case model.ErrorCommunication:
-				out = append(out, &lang.Raise{RaisePos: x.SendPos, Event: model.ErrorCommunication, ID: x.ID, Platform: true})
+				out = append(out, &ast.Raise{RaisePos: x.SendPos, Event: model.ErrorCommunication, ID: x.ID, Platform: true})
 				continue
 			}
-		case *lang.Raise:
+		case *ast.Raise:
 			if b.failed[x] {
 				return append(out, b.raiseFailure(x)...)
 			}
-		case *lang.If:
+		case *ast.If:
 			if b.failing(x) != nil {
 				return append(out, b.lowerIf(x, stmts[i+1:]))
 			}
-		case *lang.ForEach:
+		case *ast.ForEach:
 			if b.failing(x) != nil {
 				return append(out, b.lowerLoop(x, stmts[i+1:])...)
 			}
-		case *lang.Block:
-			if f, ok := b.failing(x).(*lang.Send); ok {
+		case *ast.Block:
+			if f, ok := b.failing(x).(*ast.Send); ok {
 				b.refusef(b.file.Offset(f.SendPos), "a send to target %q inside a nested block is not supported: it raises %s, which skips the rest of the block; move it out of the block", f.Target, model.ErrorExecution)
 			}
-		case *lang.While, *lang.For:
-			if f, ok := b.failing(x).(*lang.Send); ok {
+		case *ast.While, *ast.For:
+			if f, ok := b.failing(x).(*ast.Send); ok {
 				b.refusef(b.file.Offset(f.SendPos), "a send to target %q inside a script loop is not supported: it raises %s, which ends the loop and skips the rest of the block; send to \"#_parent\" or \"#_name\" for an output", f.Target, model.ErrorExecution)
 			}
 		}
@@ -114,12 +114,12 @@ func (b *builder) lowerSends(stmts []lang.Stmt) []lang.Stmt {
 
 // raiseFailure returns the raise of error.execution r, which ends the
 // block, and inside a <foreach> the assignment that ends the loop too.
-func (b *builder) raiseFailure(r *lang.Raise) []lang.Stmt {
+func (b *builder) raiseFailure(r *ast.Raise) []ast.Stmt {
 	if b.loopFailed == "" {
-		return []lang.Stmt{r}
+		return []ast.Stmt{r}
 	}
-	flag := &lang.Ident{NamePos: r.RaisePos, Name: b.loopFailed}
-	return []lang.Stmt{r, &lang.Assign{Target: flag, OpPos: r.RaisePos, Op: lang.ASSIGN, Value: &lang.BoolLit{ValuePos: r.RaisePos, Value: true}}}
+	flag := &ast.Ident{NamePos: r.RaisePos, Name: b.loopFailed}
+	return []ast.Stmt{r, &ast.Assign{Target: flag, OpPos: r.RaisePos, Op: ast.ASSIGN, Value: &ast.BoolLit{ValuePos: r.RaisePos, Value: true}}}
 }
 
 // lowerLoop lowers a <foreach> that may raise error.execution, followed by
@@ -129,92 +129,92 @@ func (b *builder) raiseFailure(r *lang.Raise) []lang.Stmt {
 // shares the flag, since its error ends every enclosing loop too.
 //
 //	{ bool failed = false; for (item, index of array; !failed) { ...; raise error.execution; failed = true }; if (!failed) { rest } }
-func (b *builder) lowerLoop(x *lang.ForEach, rest []lang.Stmt) []lang.Stmt {
+func (b *builder) lowerLoop(x *ast.ForEach, rest []ast.Stmt) []ast.Stmt {
 	pos := x.ForPos
-	var out []lang.Stmt
+	var out []ast.Stmt
 	outer := b.loopFailed
 	if outer == "" {
 		b.loops++
 		b.loopFailed = "_foreach_failed_" + strconv.Itoa(b.loops)
-		out = append(out, &lang.Decl{DeclPos: pos, Name: &lang.Ident{NamePos: pos, Name: b.loopFailed}, Type: lang.BoolType, Value: &lang.BoolLit{ValuePos: pos}})
+		out = append(out, &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: b.loopFailed}, Type: ast.BoolType, Value: &ast.BoolLit{ValuePos: pos}})
 	}
-	ok := &lang.Unary{OpPos: pos, Op: lang.NOT, X: &lang.Ident{NamePos: pos, Name: b.loopFailed}}
+	ok := &ast.Unary{OpPos: pos, Op: ast.NOT, X: &ast.Ident{NamePos: pos, Name: b.loopFailed}}
 	y := *x
 	y.Cond = ok
 	if x.Cond != nil {
-		y.Cond = &lang.Binary{X: x.Cond, OpPos: pos, Op: lang.LAND, Y: ok}
+		y.Cond = &ast.Binary{X: x.Cond, OpPos: pos, Op: ast.LAND, Y: ok}
 	}
-	y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
+	y.Body = &ast.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
 	out = append(out, &y)
 	b.loopFailed = outer
 	if len(rest) > 0 {
-		out = append(out, &lang.If{IfPos: pos, Cond: ok, Then: &lang.Block{Lbrace: pos, Stmts: b.lowerSends(rest)}})
+		out = append(out, &ast.If{IfPos: pos, Cond: ok, Then: &ast.Block{Lbrace: pos, Stmts: b.lowerSends(rest)}})
 	}
 	return out
 }
 
 // lowerIf lowers an if that may raise error.execution, followed by rest:
 // every branch ends with rest, so rest runs only where no error was raised.
-func (b *builder) lowerIf(x *lang.If, rest []lang.Stmt) *lang.If {
-	then := &lang.Block{Lbrace: x.Then.Lbrace, Stmts: b.lowerSends(b.join(x.Then, rest))}
-	var els lang.Stmt
+func (b *builder) lowerIf(x *ast.If, rest []ast.Stmt) *ast.If {
+	then := &ast.Block{Lbrace: x.Then.Lbrace, Stmts: b.lowerSends(b.join(x.Then, rest))}
+	var els ast.Stmt
 	switch e := x.Else.(type) {
 	case nil:
 		if len(rest) > 0 {
-			els = &lang.Block{Lbrace: x.IfPos, Stmts: b.lowerSends(rest)}
+			els = &ast.Block{Lbrace: x.IfPos, Stmts: b.lowerSends(rest)}
 		}
-	case *lang.If:
+	case *ast.If:
 		els = b.lowerIf(e, rest)
-	case *lang.Block:
-		els = &lang.Block{Lbrace: e.Lbrace, Stmts: b.lowerSends(b.join(e, rest))}
+	case *ast.Block:
+		els = &ast.Block{Lbrace: e.Lbrace, Stmts: b.lowerSends(b.join(e, rest))}
 	}
-	return &lang.If{IfPos: x.IfPos, Cond: x.Cond, Then: then, Else: els}
+	return &ast.If{IfPos: x.IfPos, Cond: x.Cond, Then: then, Else: els}
 }
 
 // join appends rest to the statements of a branch. A local the branch
 // declares would capture a name rest reads or declares; that is refused.
-func (b *builder) join(branch *lang.Block, rest []lang.Stmt) []lang.Stmt {
+func (b *builder) join(branch *ast.Block, rest []ast.Stmt) []ast.Stmt {
 	used := make(map[string]bool)
 	for _, s := range rest {
-		lang.Inspect(s, func(n lang.Node) bool {
-			if id, ok := n.(*lang.Ident); ok {
+		ast.Inspect(s, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
 				used[id.Name] = true
 			}
 			return true
 		})
 	}
 	for _, s := range branch.Stmts {
-		if d, ok := s.(*lang.Decl); ok && used[d.Name.Name] {
+		if d, ok := s.(*ast.Decl); ok && used[d.Name.Name] {
 			b.errorf(b.file.Offset(d.DeclPos), "local %s is declared in a branch of an if that may raise %s, and used after the if: declare it before the if", d.Name.Name, model.ErrorExecution)
 		}
 	}
-	return append(append([]lang.Stmt(nil), branch.Stmts...), rest...)
+	return append(append([]ast.Stmt(nil), branch.Stmts...), rest...)
 }
 
 // lowerNested lowers the blocks inside s that do not raise error.execution
 // (their error.communication sends).
-func (b *builder) lowerNested(s lang.Stmt) lang.Stmt {
+func (b *builder) lowerNested(s ast.Stmt) ast.Stmt {
 	switch x := s.(type) {
-	case *lang.If:
+	case *ast.If:
 		y := *x
-		y.Then = &lang.Block{Lbrace: x.Then.Lbrace, Stmts: b.lowerSends(x.Then.Stmts)}
+		y.Then = &ast.Block{Lbrace: x.Then.Lbrace, Stmts: b.lowerSends(x.Then.Stmts)}
 		if x.Else != nil {
 			y.Else = b.lowerNested(x.Else)
 		}
 		return &y
-	case *lang.Block:
-		return &lang.Block{Lbrace: x.Lbrace, Stmts: b.lowerSends(x.Stmts)}
-	case *lang.While:
+	case *ast.Block:
+		return &ast.Block{Lbrace: x.Lbrace, Stmts: b.lowerSends(x.Stmts)}
+	case *ast.While:
 		y := *x
-		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
+		y.Body = &ast.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
 		return &y
-	case *lang.For:
+	case *ast.For:
 		y := *x
-		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
+		y.Body = &ast.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
 		return &y
-	case *lang.ForEach:
+	case *ast.ForEach:
 		y := *x
-		y.Body = &lang.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
+		y.Body = &ast.Block{Lbrace: x.Body.Lbrace, Stmts: b.lowerSends(x.Body.Stmts)}
 		return &y
 	}
 	return s
@@ -224,15 +224,15 @@ func (b *builder) lowerNested(s lang.Stmt) lang.Stmt {
 // error.execution as an error of its element, or nil: a send to a target
 // the SCXML event processor does not support, or the raise that stands for
 // an element that fails (builder.fail).
-func (b *builder) failing(n lang.Node) lang.Stmt {
-	var f lang.Stmt
-	lang.Inspect(n, func(n lang.Node) bool {
+func (b *builder) failing(n ast.Node) ast.Stmt {
+	var f ast.Stmt
+	ast.Inspect(n, func(n ast.Node) bool {
 		switch s := n.(type) {
-		case *lang.Send:
+		case *ast.Send:
 			if f == nil && sendError(s.Target) == model.ErrorExecution {
 				f = s
 			}
-		case *lang.Raise:
+		case *ast.Raise:
 			if f == nil && b.failed[s] {
 				f = s
 			}
@@ -247,16 +247,16 @@ func (b *builder) failing(n lang.Node) lang.Stmt {
 // lowering skips the rest of its block (lowerSends), as for any error of
 // executable content. what says what is wrong, in the manner of an error
 // message.
-func (b *builder) fail(off int, what string) *lang.Raise {
+func (b *builder) fail(off int, what string) *ast.Raise {
 	b.warnf(off, "%s: setbot raises %s here and skips the rest of the block, as the SCXML specification requires", what, model.ErrorExecution)
-	r := &lang.Raise{RaisePos: b.pos(off), Event: model.ErrorExecution, Platform: true}
+	r := &ast.Raise{RaisePos: b.pos(off), Event: model.ErrorExecution, Platform: true}
 	b.failed[r] = true
 	return r
 }
 
 // failSend is fail for a <send> with the given id, which the error's
 // _event.sendid reports.
-func (b *builder) failSend(off int, what, id string) *lang.Raise {
+func (b *builder) failSend(off int, what, id string) *ast.Raise {
 	r := b.fail(off, what)
 	r.ID = id
 	return r

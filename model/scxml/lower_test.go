@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -80,7 +80,7 @@ func TestForEachErrors(t *testing.T) {
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}
-			if got := strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " "); got != tt.want {
+			if got := strings.Join(strings.Fields(printer.BlockString(m.State("a").OnEntry[0])), " "); got != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})

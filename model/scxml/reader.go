@@ -28,7 +28,9 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/jexl"
+	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -135,9 +137,9 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 }
 
 func newBuilder(fset *source.FileSet, file *source.File, opts Options) *builder {
-	return &builder{fset: fset, file: file, opts: opts, failed: make(map[*lang.Raise]bool), declared: make(map[string]bool),
-		dynSends: make(map[*lang.Send]*dynSend), dynCancels: make(map[*lang.Cancel]lang.Expr), idCount: make(map[string]int),
-		source: make(map[*lang.Block][]lang.Stmt), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
+	return &builder{fset: fset, file: file, opts: opts, failed: make(map[*ast.Raise]bool), declared: make(map[string]bool),
+		dynSends: make(map[*ast.Send]*dynSend), dynCancels: make(map[*ast.Cancel]ast.Expr), idCount: make(map[string]int),
+		source: make(map[*ast.Block][]ast.Stmt), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
 }
 
 type builder struct {
@@ -167,18 +169,18 @@ type builder struct {
 	// failed holds the raises of error.execution that stand for elements
 	// that fail when they run (fail); declared the names of the data model
 	// (every <data> id, known before any code is read).
-	failed   map[*lang.Raise]bool
+	failed   map[*ast.Raise]bool
 	declared map[string]bool
 
 	order   int
 	pending []*pendingTransition
 	data    []dataElem
 	events  []*element
-	script  *lang.Block // top-level <script>, run before the initial entry
+	script  *ast.Block // top-level <script>, run before the initial entry
 	// funcs are the functions the scripts declare, externals the black-box
 	// functions declared with setbot:function.
-	funcs     map[string]*lang.FuncDecl
-	rebinds   []*lang.FuncDecl // <assign>s of a function expression (checkRebinds)
+	funcs     map[string]*ast.FuncDecl
+	rebinds   []*ast.FuncDecl // <assign>s of a function expression (checkRebinds)
 	externals map[string]*lang.Signature
 	funcEls   []*element
 	anon      int
@@ -187,7 +189,7 @@ type builder struct {
 	// (dialect.go); commonsVars are the names Commons SCXML's <var>
 	// actions declare.
 	jexl        *jexl.Dialect
-	commonsVars []*lang.Ident
+	commonsVars []*ast.Ident
 
 	// lowerLeft is how many more statements the lowering of the current
 	// block's failing sends may write (lowerBlock); loopFailed names the
@@ -200,14 +202,14 @@ type builder struct {
 	// source holds the statements of every block of executable content
 	// as read, before lowerBlock, so that a block can be lowered again
 	// once the types show more of its elements to fail (failNonArrays).
-	source map[*lang.Block][]lang.Stmt
+	source map[*ast.Block][]ast.Stmt
 
 	// The placeholders of sends and cancels with computed attributes, the
 	// blocks that hold them (expandDynamic), and how many sends of each
 	// idlocation have been read.
-	dynSends   map[*lang.Send]*dynSend
-	dynCancels map[*lang.Cancel]lang.Expr
-	deferred   []*lang.Block
+	dynSends   map[*ast.Send]*dynSend
+	dynCancels map[*ast.Cancel]ast.Expr
+	deferred   []*ast.Block
 	idCount    map[string]int
 
 	// invokes are the <invoke> elements read, whose children are read
@@ -633,7 +635,7 @@ func (b *builder) rootScript(s *model.State, el, c *element) {
 		return
 	}
 	// A script holds no <send> element: it is lowered at once.
-	blk := &lang.Block{Stmts: b.lowerBlock(b.content([]*element{c}, el.Name.Local))}
+	blk := &ast.Block{Stmts: b.lowerBlock(b.content([]*element{c}, el.Name.Local))}
 	if b.script == nil {
 		b.script = blk
 	} else {
@@ -794,7 +796,7 @@ func (b *builder) defaultInitial(s *model.State, el *element) {
 	if s.Initial != nil {
 		return
 	}
-	t := &model.Transition{Source: s, Pos: b.pos(el.Start), Body: &lang.Block{}}
+	t := &model.Transition{Source: s, Pos: b.pos(el.Start), Body: &ast.Block{}}
 	s.Initial = t
 	if hasAttr {
 		b.pending = append(b.pending, &pendingTransition{t: t, el: el, targets: a, hasTgt: true, initial: true})
@@ -830,10 +832,10 @@ func (b *builder) transition(s *model.State, el *element) {
 	hasCond = hasCond && strings.TrimSpace(cond.Value) != ""
 	if s.Kind == model.History && (len(t.Events) > 0 || hasCond) {
 		b.errorf(el.Start, "the default transition of a <history> takes no event or cond: remove them")
-	} else if word, bad := lang.IllegalExpr(cond.Value); hasCond && bad {
+	} else if word, bad := parser.IllegalExpr(cond.Value); hasCond && bad {
 		b.warnf(cond.Offsets0(), "cond %q is no ECMAScript expression (it begins with %s): setbot takes it as false and raises %s each time it is evaluated, "+
 			"as the SCXML specification requires", strings.TrimSpace(cond.Value), word, model.ErrorExecution)
-		t.Cond, t.CondFails = &lang.BoolLit{ValuePos: b.pos(cond.Offsets0()), Value: false}, true
+		t.Cond, t.CondFails = &ast.BoolLit{ValuePos: b.pos(cond.Offsets0()), Value: false}, true
 	} else if hasCond {
 		t.Cond = b.expr(cond)
 	}
@@ -1033,7 +1035,7 @@ func (b *builder) readEvents() {
 				b.errorf(c.Start, "<setbot:param> needs name and type")
 				continue
 			}
-			typ, err := lang.ParseType(pt.Value)
+			typ, err := ast.ParseType(pt.Value)
 			if err != nil {
 				b.errorf(pt.Offsets0(), "%v", err)
 				continue

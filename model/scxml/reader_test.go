@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -78,7 +78,7 @@ func entryCode(t *testing.T, doc string) (*model.Model, string) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	return m, strings.Join(strings.Fields(lang.BlockString(m.State("a").OnEntry[0])), " ")
+	return m, strings.Join(strings.Fields(printer.BlockString(m.State("a").OnEntry[0])), " ")
 }
 
 // TestEmptyCond: cond="" (or only white space) is true, so the transition

@@ -1,6 +1,6 @@
 package scxml
 
-import "github.com/setbot/setbot/model/lang"
+import "github.com/setbot/setbot/model/lang/ast"
 
 // stringifyKnown replaces JSON.stringify(x), of a variable x that always
 // holds an object without fields (declared {} and never undefined: an
@@ -9,21 +9,21 @@ import "github.com/setbot/setbot/model/lang"
 // JSON.stringify stays a call of the host's, a black box (lang's
 // hostValues).
 func (b *builder) stringifyKnown() {
-	known := func(n lang.Node) bool {
-		c, ok := n.(*lang.Call)
+	known := func(n ast.Node) bool {
+		c, ok := n.(*ast.Call)
 		if !ok || c.Fun != "JSON.stringify" || len(c.Args) != 1 {
 			return false
 		}
-		id, ok := c.Args[0].(*lang.Ident)
+		id, ok := c.Args[0].(*ast.Ident)
 		if !ok {
 			return false
 		}
 		v := b.m.Var(id.Name)
-		return v != nil && v.Type.Kind == lang.Object && len(v.Type.Comp.Fields) == 0 && !v.Type.MayBeAbsent()
+		return v != nil && v.Type.Kind == ast.Object && len(v.Type.Comp.Fields) == 0 && !v.Type.MayBeAbsent()
 	}
-	rw := func(e lang.Expr) lang.Expr {
+	rw := func(e ast.Expr) ast.Expr {
 		if known(e) {
-			return &lang.StrLit{ValuePos: e.Pos(), Value: "{}"}
+			return &ast.StrLit{ValuePos: e.Pos(), Value: "{}"}
 		}
 		return e
 	}
@@ -33,8 +33,8 @@ func (b *builder) stringifyKnown() {
 		}
 		cond := c.cond
 		if cond != nil {
-			cond = lang.RewriteExpr(cond, rw)
+			cond = ast.RewriteExpr(cond, rw)
 		}
-		c.set(cond, lang.RewriteBlock(c.body, rw))
+		c.set(cond, ast.RewriteBlock(c.body, rw))
 	}
 }

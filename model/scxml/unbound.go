@@ -4,7 +4,8 @@ import (
 	"fmt"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/parser"
 )
 
 // A name that no <data> declares and that no code of the model ever
@@ -37,7 +38,7 @@ func (b *builder) unboundConds() {
 			}
 			b.warns.Add(b.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
 				"so setbot takes this cond as false and raises %s each time it is evaluated, as ECMAScript and the SCXML specification require", free.Name, model.ErrorExecution, model.ErrorExecution)
-			t.Cond, t.CondFails = &lang.BoolLit{ValuePos: t.Cond.Pos(), Value: false}, true
+			t.Cond, t.CondFails = &ast.BoolLit{ValuePos: t.Cond.Pos(), Value: false}, true
 		}
 	}
 }
@@ -45,36 +46,36 @@ func (b *builder) unboundConds() {
 // evaluatedFree returns a name bound nowhere that evaluating e always
 // reads, or nil: && and || read their right operand and ?: its branches
 // only on some values, so a name there may never be read.
-func evaluatedFree(e lang.Expr, bound map[string]bool) *lang.Ident {
-	var free *lang.Ident
-	var visit func(n lang.Node) bool
-	visit = func(n lang.Node) bool {
+func evaluatedFree(e ast.Expr, bound map[string]bool) *ast.Ident {
+	var free *ast.Ident
+	var visit func(n ast.Node) bool
+	visit = func(n ast.Node) bool {
 		switch x := n.(type) {
-		case *lang.Ident:
+		case *ast.Ident:
 			if unboundName(x, bound) {
 				free = x
 			}
-		case *lang.Binary:
-			if x.Op == lang.LAND || x.Op == lang.LOR {
-				lang.Inspect(x.X, visit)
+		case *ast.Binary:
+			if x.Op == ast.LAND || x.Op == ast.LOR {
+				ast.Inspect(x.X, visit)
 				return false
 			}
-		case *lang.Cond:
-			lang.Inspect(x.Cond, visit)
+		case *ast.Cond:
+			ast.Inspect(x.Cond, visit)
 			return false
 		}
 		return free == nil
 	}
-	lang.Inspect(e, visit)
+	ast.Inspect(e, visit)
 	return free
 }
 
 // unboundName reports whether x names nothing the model or ECMAScript
 // binds. A reserved word (return in a cond) is no name: the checker
 // refuses it as a statement where a value belongs.
-func unboundName(x *lang.Ident, bound map[string]bool) bool {
-	_, reserved := lang.IllegalExpr(x.Name)
-	return x.Name != "_" && !bound[x.Name] && !ecmaGlobals[x.Name] && !reserved && !lang.IsKeyword(x.Name)
+func unboundName(x *ast.Ident, bound map[string]bool) bool {
+	_, reserved := parser.IllegalExpr(x.Name)
+	return x.Name != "_" && !bound[x.Name] && !ecmaGlobals[x.Name] && !reserved && !ast.IsKeyword(x.Name)
 }
 
 // boundNames are the names that something of the model binds: its
@@ -94,16 +95,16 @@ func (b *builder) boundNames() map[string]bool {
 		bound[name] = true
 	}
 	for _, c := range b.allCode() {
-		lang.Inspect(c.body, func(n lang.Node) bool {
+		ast.Inspect(c.body, func(n ast.Node) bool {
 			switch s := n.(type) {
-			case *lang.Assign:
+			case *ast.Assign:
 				// z.f = 1 and z += 1 read z first: they bind nothing.
-				if len(s.Path) == 0 && s.Op == lang.ASSIGN {
+				if len(s.Path) == 0 && s.Op == ast.ASSIGN {
 					bound[s.Target.Name] = true
 				}
-			case *lang.Decl:
+			case *ast.Decl:
 				bound[s.Name.Name] = true
-			case *lang.ForEach:
+			case *ast.ForEach:
 				bound[s.Item.Name] = true
 				if s.Index != nil {
 					bound[s.Index.Name] = true
@@ -153,11 +154,11 @@ func (b *builder) failUnbound(all []code) bool {
 
 // stmtFree returns a name bound nowhere that running s reads whatever the
 // values, or nil.
-func stmtFree(s lang.Stmt, bound map[string]bool) *lang.Ident {
-	unbound := func(x *lang.Ident) bool { return unboundName(x, bound) }
+func stmtFree(s ast.Stmt, bound map[string]bool) *ast.Ident {
+	unbound := func(x *ast.Ident) bool { return unboundName(x, bound) }
 	switch x := s.(type) {
-	case *lang.Assign:
-		if (len(x.Path) > 0 || x.Op != lang.ASSIGN) && unbound(x.Target) {
+	case *ast.Assign:
+		if (len(x.Path) > 0 || x.Op != ast.ASSIGN) && unbound(x.Target) {
 			return x.Target
 		}
 		for _, p := range x.Path {
@@ -168,15 +169,15 @@ func stmtFree(s lang.Stmt, bound map[string]bool) *lang.Ident {
 			}
 		}
 		return evaluatedFree(x.Value, bound)
-	case *lang.IncDec:
+	case *ast.IncDec:
 		if unbound(x.Target) {
 			return x.Target
 		}
-	case *lang.Decl:
+	case *ast.Decl:
 		if x.Value != nil {
 			return evaluatedFree(x.Value, bound)
 		}
-	case *lang.If:
+	case *ast.If:
 		return evaluatedFree(x.Cond, bound)
 	}
 	return nil

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -56,7 +57,7 @@ func TestAssignedGlobals(t *testing.T) {
 		t.Fatal(errs)
 	}
 	for _, name := range []string{"ghost", "n", "z"} {
-		if v := m.Var(name); v == nil || v.Type.Kind != lang.String && name == "z" {
+		if v := m.Var(name); v == nil || v.Type.Kind != ast.String && name == "z" {
 			t.Errorf("variable %s: %+v", name, v)
 		}
 		// A read before the first assignment is not modelled as ECMAScript's
@@ -91,11 +92,11 @@ func TestUnboundStatements(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	entry := lang.BlockString(m.State("a").OnEntry[0])
+	entry := printer.BlockString(m.State("a").OnEntry[0])
 	if !strings.Contains(entry, "n = 1") || strings.Contains(entry, "n = 2") || strings.Contains(entry, "n = 3") || !strings.Contains(entry, "raise platform error.execution") {
 		t.Errorf("entry: %s, want n = 1 and the raise of error.execution, nothing after", entry)
 	}
-	body := lang.BlockString(m.State("a").Transitions[0].Body)
+	body := printer.BlockString(m.State("a").Transitions[0].Body)
 	if strings.Contains(body, "n = 4") || strings.Contains(body, "n = 5") || !strings.Contains(body, "raise platform error.execution") {
 		t.Errorf("transition: %s, want the raise of error.execution alone", body)
 	}

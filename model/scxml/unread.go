@@ -3,6 +3,7 @@ package scxml
 import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -21,8 +22,8 @@ import (
 // variable's <data> value.
 type mixed struct {
 	v     *model.Var
-	value lang.Expr
-	kind  lang.Kind
+	value ast.Expr
+	kind  ast.Kind
 }
 
 // mixedKinds returns the assignments, in document order, of a whole
@@ -39,15 +40,15 @@ func (b *builder) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
 		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
 		locals := make(map[string]bool) // an assignment to a local of the same name is the local's
-		lang.Inspect(c.body, func(n lang.Node) bool {
-			if d, ok := n.(*lang.Decl); ok {
+		ast.Inspect(c.body, func(n ast.Node) bool {
+			if d, ok := n.(*ast.Decl); ok {
 				locals[d.Name.Name] = true
 			}
 			return true
 		})
-		lang.Inspect(c.body, func(n lang.Node) bool {
-			a, ok := n.(*lang.Assign)
-			if !ok || a.Op != lang.ASSIGN || len(a.Path) > 0 || locals[a.Target.Name] || b.annotated[a.Target.Name] {
+		ast.Inspect(c.body, func(n ast.Node) bool {
+			a, ok := n.(*ast.Assign)
+			if !ok || a.Op != ast.ASSIGN || len(a.Path) > 0 || locals[a.Target.Name] || b.annotated[a.Target.Name] {
 				return true
 			}
 			v := b.m.Var(a.Target.Name)
@@ -55,7 +56,7 @@ func (b *builder) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
 				return true
 			}
 			k, vk := info.Types[a.Value].Kind, v.Type.Kind
-			if k == lang.Invalid || k == lang.Undef || k == vk || k.IsNumber() && vk.IsNumber() || vk == lang.Mixed && lang.Assignable(v.Type, lang.Type{Kind: k}) == "" {
+			if k == ast.Invalid || k == ast.Undef || k == vk || k.IsNumber() && vk.IsNumber() || vk == ast.Mixed && lang.Assignable(v.Type, ast.Type{Kind: k}) == "" {
 				return true
 			}
 			out = append(out, mixed{v, a.Value, k})
@@ -67,9 +68,9 @@ func (b *builder) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
 
 // assignsInitialised reports whether n assigns a whole variable whose
 // type its <data> value gives: an assignment mixedKinds looks at.
-func (b *builder) assignsInitialised(n lang.Node) bool {
-	a, ok := n.(*lang.Assign)
-	if !ok || a.Op != lang.ASSIGN || len(a.Path) > 0 || b.annotated[a.Target.Name] {
+func (b *builder) assignsInitialised(n ast.Node) bool {
+	a, ok := n.(*ast.Assign)
+	if !ok || a.Op != ast.ASSIGN || len(a.Path) > 0 || b.annotated[a.Target.Name] {
 		return false
 	}
 	_, ok = b.inits[a.Target.Name]
@@ -81,7 +82,7 @@ func (b *builder) assignsInitialised(n lang.Node) bool {
 // that nothing can read (initRead), a variable declared without a value:
 // undefined, of the kind the code gives it. It reports whether it changed
 // any.
-func (b *builder) dropUnreadInits(all []code, env func(code) *lang.Env, vars map[string]lang.Type) bool {
+func (b *builder) dropUnreadInits(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
 	changed := false
 	for _, x := range b.mixedKinds(all, env) {
 		init, ok := b.inits[x.v.Name]
@@ -89,8 +90,8 @@ func (b *builder) dropUnreadInits(all []code, env func(code) *lang.Env, vars map
 			continue
 		}
 		delete(b.inits, x.v.Name)
-		x.v.Type = lang.UndefType
-		x.v.Init = &lang.Absent{ValuePos: init.pos}
+		x.v.Type = ast.UndefType
+		x.v.Init = &ast.Absent{ValuePos: init.pos}
 		vars[x.v.Name] = x.v.Type
 		changed = true
 	}
@@ -146,26 +147,26 @@ func (b *builder) initRead(all []code, name string) source.Pos {
 
 // firstRead returns the first read of name in stmts that no assignment of
 // the whole variable in stmts precedes, or NoPos.
-func firstRead(stmts []lang.Stmt, name string) source.Pos {
+func firstRead(stmts []ast.Stmt, name string) source.Pos {
 	for _, s := range stmts {
 		var p source.Pos
 		switch x := s.(type) {
-		case *lang.Assign:
-			if x.Op == lang.ASSIGN && len(x.Path) == 0 && x.Target.Name == name {
+		case *ast.Assign:
+			if x.Op == ast.ASSIGN && len(x.Path) == 0 && x.Target.Name == name {
 				// What follows reads the value assigned here.
 				return readPos(x.Value, name)
 			}
 			p = readPos(x, name)
-		case *lang.If:
+		case *ast.If:
 			if p = readPos(x.Cond, name); !p.IsValid() {
 				p = firstRead(x.Then.Stmts, name)
 			}
 			if !p.IsValid() && x.Else != nil {
-				p = firstRead([]lang.Stmt{x.Else}, name)
+				p = firstRead([]ast.Stmt{x.Else}, name)
 			}
-		case *lang.Block:
+		case *ast.Block:
 			p = firstRead(x.Stmts, name)
-		case *lang.ForEach:
+		case *ast.ForEach:
 			if p = readPos(x.Array, name); !p.IsValid() && x.Cond != nil {
 				p = readPos(x.Cond, name)
 			}
@@ -185,38 +186,38 @@ func firstRead(stmts []lang.Stmt, name string) source.Pos {
 // readPos returns the first place in n that reads name, or declares a
 // local of that name, or NoPos. Assigning the whole variable, or the item
 // or index of a <foreach>, is no read.
-func readPos(n lang.Node, name string) source.Pos {
+func readPos(n ast.Node, name string) source.Pos {
 	p := source.NoPos
-	var visit func(lang.Node) bool
-	visit = func(n lang.Node) bool {
+	var visit func(ast.Node) bool
+	visit = func(n ast.Node) bool {
 		if p.IsValid() {
 			return false
 		}
 		switch x := n.(type) {
-		case *lang.Ident:
+		case *ast.Ident:
 			if x.Name == name {
 				p = x.NamePos
 			}
-		case *lang.Decl:
+		case *ast.Decl:
 			if x.Name.Name == name {
 				p = x.DeclPos
 				return false
 			}
-		case *lang.Assign:
-			if x.Op == lang.ASSIGN && len(x.Path) == 0 && x.Target.Name == name {
-				lang.Inspect(x.Value, visit)
+		case *ast.Assign:
+			if x.Op == ast.ASSIGN && len(x.Path) == 0 && x.Target.Name == name {
+				ast.Inspect(x.Value, visit)
 				return false
 			}
-		case *lang.ForEach:
-			lang.Inspect(x.Array, visit)
+		case *ast.ForEach:
+			ast.Inspect(x.Array, visit)
 			if x.Cond != nil {
-				lang.Inspect(x.Cond, visit)
+				ast.Inspect(x.Cond, visit)
 			}
-			lang.Inspect(x.Body, visit)
+			ast.Inspect(x.Body, visit)
 			return false
 		}
 		return true
 	}
-	lang.Inspect(n, visit)
+	ast.Inspect(n, visit)
 	return p
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -16,7 +18,7 @@ import (
 // value is an int and that the code gives a decimal, without a setbot:type,
 // is a decimal: ECMAScript has one number type, and speed = 0 followed by
 // speed = 0.5 is common.
-func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[string]lang.Type) bool {
+func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
 	learnt := false
 	seen := make(map[string]firstAssigned)
 	for _, c := range all {
@@ -24,7 +26,7 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 			continue
 		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
-		eachAssigned(c.body, info, func(name string, t lang.Type, value lang.Expr, pos source.Pos) {
+		eachAssigned(c.body, info, func(name string, t ast.Type, value ast.Expr, pos source.Pos) {
 			if b.noData(name, t, value, vars) || b.assigned(seen, vars, name, t, pos) {
 				learnt = true
 			}
@@ -36,7 +38,7 @@ func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[s
 // firstAssigned is the type of the values the code assigns to a variable
 // declared without a value, and where the first is assigned.
 type firstAssigned struct {
-	typ lang.Type
+	typ ast.Type
 	pos source.Pos
 }
 
@@ -44,19 +46,19 @@ type firstAssigned struct {
 // its variable, with the type of the value (info) and its position: an
 // assignment with =, or one of a decimal, and the item and index a
 // <foreach> assigns.
-func eachAssigned(body *lang.Block, info *lang.Info, assigned func(name string, t lang.Type, value lang.Expr, pos source.Pos)) {
-	lang.Inspect(body, func(n lang.Node) bool {
+func eachAssigned(body *ast.Block, info *lang.Info, assigned func(name string, t ast.Type, value ast.Expr, pos source.Pos)) {
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch a := n.(type) {
-		case *lang.Assign:
-			if a.Op == lang.ASSIGN && len(a.Path) == 0 || a.Op != lang.REM_ASSIGN && len(a.Path) == 0 && info.Types[a.Value].Kind == lang.Decimal {
+		case *ast.Assign:
+			if a.Op == ast.ASSIGN && len(a.Path) == 0 || a.Op != ast.REM_ASSIGN && len(a.Path) == 0 && info.Types[a.Value].Kind == ast.Decimal {
 				assigned(a.Target.Name, info.Types[a.Value], a.Value, a.Value.Pos())
 			}
-		case *lang.ForEach:
-			if at := info.Types[a.Array]; at.Kind == lang.Array {
+		case *ast.ForEach:
+			if at := info.Types[a.Array]; at.Kind == ast.Array {
 				assigned(a.Item.Name, at.Comp.Elem, nil, a.Item.NamePos)
 			}
 			if a.Index != nil {
-				assigned(a.Index.Name, lang.IntType, nil, a.Index.NamePos)
+				assigned(a.Index.Name, ast.IntType, nil, a.Index.NamePos)
 			}
 		}
 		return true
@@ -67,7 +69,7 @@ func eachAssigned(body *lang.Block, info *lang.Info, assigned func(name string, 
 // the variable name: a variable that has a type is retyped or widened at
 // once (and assigned reports that), one declared without a value has the
 // value's type noted in seen.
-func (b *builder) assigned(seen map[string]firstAssigned, vars map[string]lang.Type, name string, t lang.Type, pos source.Pos) bool {
+func (b *builder) assigned(seen map[string]firstAssigned, vars map[string]ast.Type, name string, t ast.Type, pos source.Pos) bool {
 	v := b.m.Var(name)
 	if v != nil && b.retype(v, t) {
 		vars[v.Name] = v.Type
@@ -76,7 +78,7 @@ func (b *builder) assigned(seen map[string]firstAssigned, vars map[string]lang.T
 	if b.widen(v, t, vars) {
 		return true
 	}
-	if v == nil || v.Type.Kind != lang.Undef || t.Kind == lang.Invalid || t.Kind == lang.Undef {
+	if v == nil || v.Type.Kind != ast.Undef || t.Kind == ast.Invalid || t.Kind == ast.Undef {
 		return false
 	}
 	b.noteAssigned(seen, v, t, pos)
@@ -87,20 +89,20 @@ func (b *builder) assigned(seen map[string]firstAssigned, vars map[string]lang.T
 // declared without a value: an int and a decimal make a decimal, values
 // of several kinds a mixed type, and arrays or objects among them an
 // error.
-func (b *builder) noteAssigned(seen map[string]firstAssigned, v *model.Var, t lang.Type, pos source.Pos) {
+func (b *builder) noteAssigned(seen map[string]firstAssigned, v *model.Var, t ast.Type, pos source.Pos) {
 	f, ok := seen[v.Name]
 	switch {
 	case !ok:
 		t.Absent, t.Ranged = false, false
 		seen[v.Name] = firstAssigned{t, pos}
 	case f.typ.Kind.IsNumber() && t.Kind.IsNumber():
-		if t.Kind == lang.Decimal {
-			seen[v.Name] = firstAssigned{lang.DecimalType, f.pos} // an int and a decimal: a decimal
+		if t.Kind == ast.Decimal {
+			seen[v.Name] = firstAssigned{ast.DecimalType, f.pos} // an int and a decimal: a decimal
 		}
 	case f.typ.Kind != t.Kind:
 		// ECMAScript's variables hold any kind: one given values of
 		// several holds each with a tag that says which (lang.Mixed).
-		if w, ok := lang.Widen(f.typ, t); ok {
+		if w, ok := ast.Widen(f.typ, t); ok {
 			w.Absent = false
 			seen[v.Name] = firstAssigned{w, f.pos}
 			return
@@ -113,14 +115,14 @@ func (b *builder) noteAssigned(seen map[string]firstAssigned, v *model.Var, t la
 // typeAssigned gives each variable declared without a value that the
 // code assigns the type of those values, noted in seen, and reports
 // whether it gave any.
-func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]lang.Type) bool {
+func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]ast.Type) bool {
 	learnt := false
 	for _, v := range b.m.Vars {
 		f, ok := seen[v.Name]
-		if !ok || v.Type.Kind != lang.Undef {
+		if !ok || v.Type.Kind != ast.Undef {
 			continue
 		}
-		if f.typ.Kind == lang.Object && !b.isRead(v.Name) {
+		if f.typ.Kind == ast.Object && !b.isRead(v.Name) {
 			// Never read: whether it starts undefined or as the object
 			// does not show, so it starts as an object of the type.
 			v.Type, v.Init = f.typ, emptyObject(f.typ, v.Pos)
@@ -130,8 +132,8 @@ func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]la
 		}
 		if f.typ.IsComposite() {
 			example := "[]"
-			if f.typ.Kind == lang.Object {
-				example = lang.ExprString(emptyObject(f.typ, f.pos))
+			if f.typ.Kind == ast.Object {
+				example = printer.ExprString(emptyObject(f.typ, f.pos))
 			}
 			b.errs.Add(b.fset.Position(f.pos), "%s has no initial value and is given %s here, and an array or object that may be undefined is not modelled: "+
 				"give %s an initial value, e.g. expr=\"%s\" with setbot:type=\"%s\"", v.Name, f.typ, v.Name, example, f.typ)
@@ -150,9 +152,9 @@ func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]la
 // tells: undefined in ECMAScript), and reports whether it did. Other values
 // of type undefined alone may be an inference not finished yet (a
 // <foreach> item), and are left to widen and the checker.
-func (b *builder) noData(name string, t lang.Type, value lang.Expr, vars map[string]lang.Type) bool {
+func (b *builder) noData(name string, t ast.Type, value ast.Expr, vars map[string]ast.Type) bool {
 	v := b.m.Var(name)
-	if _, ok := value.(*lang.EventParam); !ok || t.Kind != lang.Undef || v == nil || b.annotated[name] || !v.Type.Kind.IsScalar() || v.Type.MayBeAbsent() {
+	if _, ok := value.(*ast.EventParam); !ok || t.Kind != ast.Undef || v == nil || b.annotated[name] || !v.Type.Kind.IsScalar() || v.Type.MayBeAbsent() {
 		return false
 	}
 	v.Type = v.Type.OrAbsent()
@@ -165,18 +167,18 @@ func (b *builder) noData(name string, t lang.Type, value lang.Expr, vars map[str
 // an int without a setbot:type given a decimal is a decimal (ECMAScript
 // has one number type, and speed = 0 followed by speed = 0.5 is common);
 // one given another kind holds both (widens).
-func (b *builder) retype(v *model.Var, t lang.Type) bool {
-	if v.Type.Kind == lang.Int && t.Kind == lang.Decimal && !b.annotated[v.Name] {
-		v.Type.Kind = lang.Decimal
-		if lit, ok := v.Init.(*lang.IntLit); ok { // the value, or the placeholder of one computed at start
-			v.Init = lang.Simplify(&lang.ToDecimal{Start: lit.ValuePos, X: lit})
+func (b *builder) retype(v *model.Var, t ast.Type) bool {
+	if v.Type.Kind == ast.Int && t.Kind == ast.Decimal && !b.annotated[v.Name] {
+		v.Type.Kind = ast.Decimal
+		if lit, ok := v.Init.(*ast.IntLit); ok { // the value, or the placeholder of one computed at start
+			v.Init = lang.Simplify(&ast.ToDecimal{Start: lit.ValuePos, X: lit})
 		}
 		return true
 	}
 	if !b.widens(v, t) {
 		return false
 	}
-	w, _ := lang.Widen(v.Type, t)
+	w, _ := ast.Widen(v.Type, t)
 	w.Absent = v.Type.MayBeAbsent()
 	v.Type = w
 	return true
@@ -187,12 +189,12 @@ func (b *builder) retype(v *model.Var, t lang.Type) bool {
 // value (its <data> gave one, or the code did), and t is of another kind.
 // A value that may be undefined is left to the checker, which refuses it
 // where v cannot be undefined.
-func (b *builder) widens(v *model.Var, t lang.Type) bool {
-	if b.annotated[v.Name] || !(v.Type.Kind.IsScalar() || v.Type.Kind == lang.Mixed) || !(t.Kind.IsScalar() || t.Kind == lang.Mixed) {
+func (b *builder) widens(v *model.Var, t ast.Type) bool {
+	if b.annotated[v.Name] || !(v.Type.Kind.IsScalar() || v.Type.Kind == ast.Mixed) || !(t.Kind.IsScalar() || t.Kind == ast.Mixed) {
 		return false
 	}
 	t.Absent = false
-	_, ok := lang.Widen(v.Type, t)
+	_, ok := ast.Widen(v.Type, t)
 	return ok && lang.Assignable(v.Type, t) != ""
 }
 
@@ -200,13 +202,13 @@ func (b *builder) widens(v *model.Var, t lang.Type) bool {
 // a <foreach>, or an assignment of a whole variable that is undefined
 // alone, or a scalar without a setbot:type that a decimal makes a decimal
 // or a value that may be undefined widens (widen).
-func (b *builder) mayType(n lang.Node) bool {
+func (b *builder) mayType(n ast.Node) bool {
 	switch a := n.(type) {
-	case *lang.ForEach:
+	case *ast.ForEach:
 		return true
-	case *lang.Assign:
+	case *ast.Assign:
 		v := b.m.Var(a.Target.Name)
-		return len(a.Path) == 0 && v != nil && (v.Type.Kind == lang.Undef || (v.Type.Kind.IsScalar() || v.Type.Kind == lang.Mixed) && !b.annotated[v.Name])
+		return len(a.Path) == 0 && v != nil && (v.Type.Kind == ast.Undef || (v.Type.Kind.IsScalar() || v.Type.Kind == ast.Mixed) && !b.annotated[v.Name])
 	}
 	return false
 }
@@ -216,12 +218,12 @@ func (b *builder) mayType(n lang.Node) bool {
 // scalar that is given a value of its own kind that may be undefined
 // (symbol = codeReference[k]), as ECMAScript's variables hold any value.
 // It reports whether it did.
-func (b *builder) widen(v *model.Var, t lang.Type, vars map[string]lang.Type) bool {
+func (b *builder) widen(v *model.Var, t ast.Type, vars map[string]ast.Type) bool {
 	if v == nil || b.annotated[v.Name] {
 		return false
 	}
 	vt := v.Type
-	if vt.Kind == lang.Undef || vt.IsComposite() || vt.MayBeAbsent() || !t.MayBeAbsent() || t.Kind != vt.Kind {
+	if vt.Kind == ast.Undef || vt.IsComposite() || vt.MayBeAbsent() || !t.MayBeAbsent() || t.Kind != vt.Kind {
 		return false
 	}
 	v.Type = vt.OrAbsent()
@@ -231,22 +233,22 @@ func (b *builder) widen(v *model.Var, t lang.Type, vars map[string]lang.Type) bo
 
 // growArrays gives room to grow to each array variable without a
 // setbot:type that the code assigns a value that may be longer than its
-// initial value (a = a.concat([x])): the bound lang.GrowArrayLen, or the
+// initial value (a = a.concat([x])): the bound ast.GrowArrayLen, or the
 // longest such value's where that is longer, and where the initial value
 // is empty, the elements' type of the first such value. It reports whether
 // it grew any. A variable grows once: where a value longer still is
 // assigned to it, the lowering checks the length, and a path on which it
 // does not fit meets the array bound.
-func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[string]lang.Type) bool {
-	grow := make(map[string]lang.Type)
+func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
+	grow := make(map[string]ast.Type)
 	for _, c := range all {
 		if !anyNode(c.body, b.mayGrow) {
 			continue
 		}
 		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
-		lang.Inspect(c.body, func(n lang.Node) bool {
-			a, ok := n.(*lang.Assign)
-			if !ok || a.Op != lang.ASSIGN || len(a.Path) > 0 {
+		ast.Inspect(c.body, func(n ast.Node) bool {
+			a, ok := n.(*ast.Assign)
+			if !ok || a.Op != ast.ASSIGN || len(a.Path) > 0 {
 				return true
 			}
 			v, vt := b.m.Var(a.Target.Name), info.Types[a.Value]
@@ -261,8 +263,8 @@ func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[stri
 			if g.Comp.Len == 0 {
 				elem = vt.Comp.Elem
 			}
-			bound := min(max(lang.GrowArrayLen, g.Comp.Len, vt.Comp.Len), lang.MaxArrayLen)
-			grow[v.Name] = lang.ArrayType(elem, v.Type.Comp.MinLen, bound)
+			bound := min(max(ast.GrowArrayLen, g.Comp.Len, vt.Comp.Len), ast.MaxArrayLen)
+			grow[v.Name] = ast.ArrayType(elem, v.Type.Comp.MinLen, bound)
 			return true
 		})
 	}
@@ -278,13 +280,13 @@ func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[stri
 
 // mayGrow reports whether n assigns a whole array variable that
 // growArrays may give room to grow.
-func (b *builder) mayGrow(n lang.Node) bool {
-	a, ok := n.(*lang.Assign)
-	if !ok || a.Op != lang.ASSIGN || len(a.Path) > 0 {
+func (b *builder) mayGrow(n ast.Node) bool {
+	a, ok := n.(*ast.Assign)
+	if !ok || a.Op != ast.ASSIGN || len(a.Path) > 0 {
 		return false
 	}
 	v := b.m.Var(a.Target.Name)
-	return v != nil && v.Type.Kind == lang.Array && !b.annotated[v.Name] && !b.grown[v.Name]
+	return v != nil && v.Type.Kind == ast.Array && !b.annotated[v.Name] && !b.grown[v.Name]
 }
 
 // declareLoopVars declares the items and indexes of <foreach> elements
@@ -292,14 +294,14 @@ func (b *builder) mayGrow(n lang.Node) bool {
 // until the loop assigns them.
 func (b *builder) declareLoopVars(all []code) {
 	for _, c := range all {
-		lang.Inspect(c.body, func(n lang.Node) bool {
-			f, ok := n.(*lang.ForEach)
+		ast.Inspect(c.body, func(n ast.Node) bool {
+			f, ok := n.(*ast.ForEach)
 			if !ok {
 				return true
 			}
-			for _, id := range []*lang.Ident{f.Item, f.Index} {
+			for _, id := range []*ast.Ident{f.Item, f.Index} {
 				if id != nil && b.m.Var(id.Name) == nil {
-					b.m.Vars = append(b.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: lang.UndefType, Init: &lang.Absent{ValuePos: id.NamePos}})
+					b.m.Vars = append(b.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: id.NamePos}})
 				}
 			}
 			return true
@@ -314,23 +316,23 @@ func (b *builder) declareLoopVars(all []code) {
 // (lang.AbsentName), and the system variables their values. Every consumer
 // of the IR then sees the same lowered code, a tree of its own.
 func (b *builder) lowerPiece(c code, condInfo, info *lang.Info) {
-	var cond lang.Expr
+	var cond ast.Expr
 	if c.cond != nil {
-		cond = lang.RewriteExpr(lang.LowerExpr(c.cond, condInfo, true), b.sysValue)
+		cond = ast.RewriteExpr(lang.LowerExpr(c.cond, condInfo, true), b.sysValue)
 	}
-	c.set(cond, lang.RewriteBlock(lang.LowerBlock(c.body, info), b.sysValue))
+	c.set(cond, ast.RewriteBlock(lang.LowerBlock(c.body, info), b.sysValue))
 }
 
 // sysValue is the value of the system variable e, or e.
-func (b *builder) sysValue(e lang.Expr) lang.Expr {
-	if x, ok := e.(*lang.SysVar); ok {
+func (b *builder) sysValue(e ast.Expr) ast.Expr {
+	if x, ok := e.(*ast.SysVar); ok {
 		switch x.Name {
 		case "_sessionid":
-			return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionID}
+			return &ast.StrLit{ValuePos: x.NamePos, Value: model.SessionID}
 		case "_name":
-			return &lang.StrLit{ValuePos: x.NamePos, Value: b.m.Name}
+			return &ast.StrLit{ValuePos: x.NamePos, Value: b.m.Name}
 		case "_ioprocessors": // lowering replaced the object itself; the parser accepts only the SCXML processor's location
-			return &lang.StrLit{ValuePos: x.NamePos, Value: model.SessionLocation}
+			return &ast.StrLit{ValuePos: x.NamePos, Value: model.SessionLocation}
 		}
 	}
 	return e
@@ -342,17 +344,17 @@ func (b *builder) sysValue(e lang.Expr) lang.Expr {
 func (b *builder) lowerVars() {
 	var vars []*model.Var
 	for _, v := range b.m.Vars {
-		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() && !v.Type.Kind.IsRef() && v.Type.Kind != lang.Mixed {
+		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() && !v.Type.Kind.IsRef() && v.Type.Kind != ast.Mixed {
 			vars = append(vars, v)
 			continue
 		}
-		info, _ := lang.CheckExpr(nil, b.fset, v.Init, lang.Invalid)
+		info, _ := lang.CheckExpr(nil, b.fset, v.Init, ast.Invalid)
 		inits := lang.LowerValue(v.Init, info, v.Type)
 		if inits == nil {
 			inits = lang.ZeroLeaves(v.Type, v.Pos) // computed when the machine starts
 		}
 		for i, f := range lang.Leaves(v.Type) {
-			ref := v.Type.Kind == lang.EventRef && !f.Tag
+			ref := v.Type.Kind == ast.EventRef && !f.Tag
 			vars = append(vars, &model.Var{Name: f.Name(v.Name), Type: f.Type, Pos: v.Pos, Init: inits[i], EventRef: ref, Passed: v.Passed})
 		}
 	}
@@ -360,7 +362,7 @@ func (b *builder) lowerVars() {
 	for _, ev := range b.m.Events {
 		var params []model.Param
 		for _, p := range ev.Params {
-			if !p.Type.MayBeAbsent() && !p.Type.IsComposite() && p.Type.Kind != lang.Mixed {
+			if !p.Type.MayBeAbsent() && !p.Type.IsComposite() && p.Type.Kind != ast.Mixed {
 				params = append(params, p)
 				continue
 			}
@@ -375,19 +377,19 @@ func (b *builder) lowerVars() {
 
 // emptyObject returns a literal of object type t whose fields hold zero
 // values and empty arrays: an initial value to suggest.
-func emptyObject(t lang.Type, pos source.Pos) lang.Expr {
-	o := &lang.ObjectLit{Lbrace: pos}
+func emptyObject(t ast.Type, pos source.Pos) ast.Expr {
+	o := &ast.ObjectLit{Lbrace: pos}
 	for _, f := range t.Comp.Fields {
-		var v lang.Expr
+		var v ast.Expr
 		switch f.Type.Kind {
-		case lang.Array:
-			v = &lang.ArrayLit{Lbrack: pos}
-		case lang.Object:
+		case ast.Array:
+			v = &ast.ArrayLit{Lbrack: pos}
+		case ast.Object:
 			v = emptyObject(f.Type, pos)
 		default:
 			v = lang.ZeroValue(f.Type.Kind, pos)
 		}
-		o.Fields = append(o.Fields, &lang.FieldInit{NamePos: pos, Name: f.Name, Value: v})
+		o.Fields = append(o.Fields, &ast.FieldInit{NamePos: pos, Name: f.Name, Value: v})
 	}
 	return o
 }
@@ -397,20 +399,20 @@ func emptyObject(t lang.Type, pos source.Pos) lang.Expr {
 // assignment of the whole variable.
 func (b *builder) isRead(name string) bool {
 	for _, v := range b.m.Vars {
-		if v.Init != nil && anyNode(v.Init, func(n lang.Node) bool { id, ok := n.(*lang.Ident); return ok && id.Name == name }) {
+		if v.Init != nil && anyNode(v.Init, func(n ast.Node) bool { id, ok := n.(*ast.Ident); return ok && id.Name == name }) {
 			return true
 		}
 	}
 	for _, c := range b.allCode() {
 		targets, uses := 0, 0
 		for _, n := range c.nodes() {
-			lang.Inspect(n, func(n lang.Node) bool {
+			ast.Inspect(n, func(n ast.Node) bool {
 				switch x := n.(type) {
-				case *lang.Assign:
-					if x.Target.Name == name && len(x.Path) == 0 && x.Op == lang.ASSIGN {
+				case *ast.Assign:
+					if x.Target.Name == name && len(x.Path) == 0 && x.Op == ast.ASSIGN {
 						targets++
 					}
-				case *lang.Ident:
+				case *ast.Ident:
 					if x.Name == name {
 						uses++
 					}

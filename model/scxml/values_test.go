@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -23,7 +24,7 @@ func TestUndefinedData(t *testing.T) {
 	}
 	var vars []string
 	for _, v := range m.Vars {
-		vars = append(vars, v.Name+": "+v.Type.String()+" = "+lang.ExprString(v.Init))
+		vars = append(vars, v.Name+": "+v.Type.String()+" = "+printer.ExprString(v.Init))
 	}
 	want := []string{
 		"x: int = 0", "_absent_x: int[0..2] = 1", // undefined until assigned an int
@@ -35,7 +36,7 @@ func TestUndefinedData(t *testing.T) {
 	if strings.Join(vars, "\n") != strings.Join(want, "\n") {
 		t.Errorf("variables:\n%s\nwant:\n%s", strings.Join(vars, "\n"), strings.Join(want, "\n"))
 	}
-	start := lang.BlockString(m.Root.Initial.Body)
+	start := printer.BlockString(m.Root.Initial.Body)
 	if want := "id = 'setbot-session';"; start != want {
 		t.Errorf("start code %q, want %q", start, want)
 	}
@@ -44,11 +45,11 @@ func TestUndefinedData(t *testing.T) {
 		"_absent_x == 1 && !(_absent_x == 0)",
 		"!(_absent_n == 0) && (!(_absent_x == 1) && !(_absent_x == 2))", // n == null: n has no value; typeof x is 'number' when x has one
 	} {
-		if got := lang.ExprString(a.Transitions[i].Cond); got != want {
+		if got := printer.ExprString(a.Transitions[i].Cond); got != want {
 			t.Errorf("guard %d: %s, want %s", i, got, want)
 		}
 	}
-	if got, want := lang.BlockString(a.Transitions[0].Body), "x = 3; _absent_x = 0;"; got != want {
+	if got, want := printer.BlockString(a.Transitions[0].Body), "x = 3; _absent_x = 0;"; got != want {
 		t.Errorf("action %q, want %q", got, want)
 	}
 }
@@ -71,7 +72,7 @@ func TestEventName(t *testing.T) {
 }
 
 // TestGrowingArrays: an array without a setbot:type that the code makes
-// longer gets room for lang.GrowArrayLen elements (an empty one the type
+// longer gets room for ast.GrowArrayLen elements (an empty one the type
 // of the elements it is given); one with a setbot:type keeps its bound.
 // An assignment that may make an array longer than its bound is lowered
 // with a check of the array bound before it.
@@ -109,7 +110,7 @@ func TestGrowingArrays(t *testing.T) {
 			if got := vars[0] + " " + vars[len(vars)-1]; got != tt.vars {
 				t.Errorf("variables %s, want %s", got, tt.vars)
 			}
-			if got := lang.BlockString(&lang.Block{Stmts: m.State("a").OnEntry[0].Stmts[:1]}); got != tt.first {
+			if got := printer.BlockString(&ast.Block{Stmts: m.State("a").OnEntry[0].Stmts[:1]}); got != tt.first {
 				t.Errorf("first statement %s, want %s", got, tt.first)
 			}
 		})

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -78,7 +78,7 @@ func TestIllegalDataExpr(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	got := strings.Join(strings.Fields(lang.BlockString(m.Root.Initial.Body)), " ")
+	got := strings.Join(strings.Fields(printer.BlockString(m.Root.Initial.Body)), " ")
 	if want := `raise platform error.execution();`; got != want {
 		t.Errorf("start: got  %s\nwant %s", got, want)
 	}

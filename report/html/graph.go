@@ -7,7 +7,7 @@ import (
 
 	"github.com/setbot/setbot/diffmap"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/report"
 )
 
@@ -173,7 +173,7 @@ func (g *graph) addTransition(s *model.State, t *model.Transition, k marks) {
 	}
 	title := strings.Join(t.Events, " ")
 	if t.Cond != nil {
-		title = strings.TrimSpace(title + " [" + lang.ExprString(t.Cond) + "]")
+		title = strings.TrimSpace(title + " [" + printer.ExprString(t.Cond) + "]")
 	}
 	label := title
 	if r := []rune(label); len(r) > maxLabel {

@@ -3,7 +3,7 @@ package z3
 import (
 	"testing"
 
-	"github.com/setbot/setbot/model/lang"
+	langast "github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/vocab"
 )
@@ -19,7 +19,7 @@ func TestDeepestTerm(t *testing.T) {
 	y := tab.Var("y", solver.IntSort)
 	c := tab.Var("b", solver.BoolSort)
 	v := tab.Var("x", solver.IntSort)
-	for i := 0; tab.Size(c)+tab.Size(v) < vocab.MaxTermSize+lang.MaxNesting; i++ {
+	for i := 0; tab.Size(c)+tab.Size(v) < vocab.MaxTermSize+langast.MaxNesting; i++ {
 		c = tab.Not(tab.And(c, tab.Lt(y, tab.Int(int64(i)))))
 		v = tab.Add(v, y)
 	}

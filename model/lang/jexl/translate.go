@@ -3,7 +3,7 @@ package jexl
 import (
 	"strings"
 
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -53,7 +53,7 @@ func note(construct string) string {
 // A translator rewrites one snippet.
 type translator struct {
 	d    *Dialect
-	src  lang.Snippet
+	src  parser.Snippet
 	text string
 	i    int
 	out  strings.Builder
@@ -71,12 +71,12 @@ type translator struct {
 // keeps the file position of the JEXL it comes from. A construct outside
 // the dialect is refused with its position; the result is then not to be
 // parsed.
-func (d *Dialect) Translate(s lang.Snippet) (lang.Snippet, source.ErrorList) {
+func (d *Dialect) Translate(s parser.Snippet) (parser.Snippet, source.ErrorList) {
 	t := &translator{d: d, src: s, text: s.Text}
 	for t.i < len(t.text) {
 		t.token()
 	}
-	return lang.Snippet{File: s.File, Text: t.out.String(), Offsets: t.offs}, t.errs
+	return parser.Snippet{File: s.File, Text: t.out.String(), Offsets: t.offs}, t.errs
 }
 
 func (t *translator) position(i int) source.Position {

@@ -4,16 +4,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/source"
 )
 
 // translate reads text as the snippet of a file of its own.
-func translate(t *testing.T, text string) (lang.Snippet, source.ErrorList) {
+func translate(t *testing.T, text string) (parser.Snippet, source.ErrorList) {
 	t.Helper()
 	fset := source.NewFileSet()
 	f := fset.AddFile("m.scxml", []byte(text))
-	return New().Translate(lang.NewSnippet(f, text))
+	return New().Translate(parser.NewSnippet(f, text))
 }
 
 // TestTableWords checks every Word row of the table: the operator takes
@@ -36,7 +36,7 @@ func TestTableWords(t *testing.T) {
 		if got := s.Offsets[2]; got != 2 {
 			t.Errorf("%s: the operator sits at offset %d, want 2 (the word's)", src, got)
 		}
-		if _, errs := lang.ParseExpr(s); len(errs) > 0 && r.JEXL != "not" {
+		if _, errs := parser.ParseExpr(s); len(errs) > 0 && r.JEXL != "not" {
 			t.Errorf("%s does not parse: %v", s.Text, errs)
 		}
 	}
@@ -143,7 +143,7 @@ func FuzzTranslate(f *testing.F) {
 			t.Fatalf("%q: %d offsets for %d bytes", text, len(s.Offsets), len(s.Text))
 		}
 		if len(errs) == 0 {
-			lang.ParseStmts(s)
+			parser.ParseStmts(s)
 		}
 	})
 }

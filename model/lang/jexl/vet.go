@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -12,15 +14,15 @@ import (
 // that are not booleans, + of a string and a value JEXL writes or adds
 // otherwise, empty(x) and size(x) of the kinds where they differ. cond
 // says that n is itself a condition (a transition's cond).
-func (d *Dialect) Vet(fset *source.FileSet, n lang.Node, info *lang.Info, cond bool) source.ErrorList {
+func (d *Dialect) Vet(fset *source.FileSet, n ast.Node, info *lang.Info, cond bool) source.ErrorList {
 	if n == nil || info == nil {
 		return nil
 	}
 	v := &vetter{d: d, fset: fset, info: info}
-	if e, ok := n.(lang.Expr); ok && cond {
+	if e, ok := n.(ast.Expr); ok && cond {
 		v.cond(e)
 	}
-	lang.Inspect(n, v.node)
+	ast.Inspect(n, v.node)
 	return v.errs
 }
 
@@ -36,30 +38,30 @@ func (v *vetter) refuse(pos source.Pos, format string, args ...any) {
 }
 
 // typeOf returns the type the checker gave e, and whether it gave one.
-func (v *vetter) typeOf(e lang.Expr) (lang.Type, bool) {
+func (v *vetter) typeOf(e ast.Expr) (ast.Type, bool) {
 	t, ok := v.info.Types[e]
-	return t, ok && t.Kind != lang.Invalid
+	return t, ok && t.Kind != ast.Invalid
 }
 
-func (v *vetter) node(n lang.Node) bool {
+func (v *vetter) node(n ast.Node) bool {
 	switch x := n.(type) {
-	case *lang.Binary:
+	case *ast.Binary:
 		v.binary(x)
-	case *lang.Unary:
+	case *ast.Unary:
 		if v.d.marks[x.OpPos] == markEmpty {
 			v.empty(x)
-		} else if x.Op == lang.NOT {
+		} else if x.Op == ast.NOT {
 			v.cond(x.X)
 		}
-	case *lang.Cond:
+	case *ast.Cond:
 		v.cond(x.Cond)
-	case *lang.If:
+	case *ast.If:
 		v.cond(x.Cond)
-	case *lang.While:
+	case *ast.While:
 		v.cond(x.Cond)
-	case *lang.For:
+	case *ast.For:
 		v.cond(x.Cond)
-	case *lang.Method:
+	case *ast.Method:
 		v.length(x)
 	}
 	return true
@@ -69,29 +71,29 @@ func (v *vetter) node(n lang.Node) bool {
 // string (where 'false' is false), of null and of an object is not
 // ECMAScript's, and Commons SCXML takes a cond that is no boolean for an
 // error.
-func (v *vetter) cond(e lang.Expr) {
+func (v *vetter) cond(e ast.Expr) {
 	t, ok := v.typeOf(e)
-	if e == nil || !ok || t.Kind == lang.Bool && !t.MayBeAbsent() {
+	if e == nil || !ok || t.Kind == ast.Bool && !t.MayBeAbsent() {
 		return
 	}
-	if x, isUnary := e.(*lang.Unary); isUnary && v.d.marks[x.OpPos] == markEmpty {
+	if x, isUnary := e.(*ast.Unary); isUnary && v.d.marks[x.OpPos] == markEmpty {
 		return
 	}
-	v.refuse(e.Pos(), "JEXL condition %s is %s, not a boolean: JEXL's truth of other values is not ECMAScript's (the string 'false' is false, null an error); compare it (x != 0, x == 'yes', x != null)", lang.ExprString(e), t)
+	v.refuse(e.Pos(), "JEXL condition %s is %s, not a boolean: JEXL's truth of other values is not ECMAScript's (the string 'false' is false, null an error); compare it (x != 0, x == 'yes', x != null)", printer.ExprString(e), t)
 }
 
-func (v *vetter) binary(x *lang.Binary) {
+func (v *vetter) binary(x *ast.Binary) {
 	switch x.Op {
-	case lang.LAND, lang.LOR:
+	case ast.LAND, ast.LOR:
 		v.cond(x.X)
 		v.cond(x.Y)
-	case lang.ADD:
+	case ast.ADD:
 		v.add(x)
-	case lang.QUO, lang.REM:
+	case ast.QUO, ast.REM:
 		if !nonzero(x.Y) {
-			v.refuse(x.OpPos, "JEXL's %s by %s, which may be 0: JEXL fails on a division by 0 (error.execution in Commons SCXML), where setbot's %s gives a value; divide by a constant, or test the divisor in a condition and write it there as a constant", x.Op, lang.ExprString(x.Y), x.Op)
+			v.refuse(x.OpPos, "JEXL's %s by %s, which may be 0: JEXL fails on a division by 0 (error.execution in Commons SCXML), where setbot's %s gives a value; divide by a constant, or test the divisor in a condition and write it there as a constant", x.Op, printer.ExprString(x.Y), x.Op)
 		}
-	case lang.SEQL, lang.SNEQ:
+	case ast.SEQL, ast.SNEQ:
 		t1, ok1 := v.typeOf(x.X)
 		t2, ok2 := v.typeOf(x.Y)
 		if ok1 && ok2 && t1.Kind != t2.Kind {
@@ -105,18 +107,18 @@ func (v *vetter) binary(x *lang.Binary) {
 // or a boolean that is never null: JEXL adds strings that read as numbers
 // ('1' + '2' is 3 in lenient arithmetic), writes a double as Java does
 // (2.0), and fails on null in strict arithmetic.
-func (v *vetter) add(x *lang.Binary) {
+func (v *vetter) add(x *ast.Binary) {
 	t1, ok1 := v.typeOf(x.X)
 	t2, ok2 := v.typeOf(x.Y)
-	if !ok1 || !ok2 || t1.Kind != lang.String && t2.Kind != lang.String {
+	if !ok1 || !ok2 || t1.Kind != ast.String && t2.Kind != ast.String {
 		return
 	}
-	for _, t := range []lang.Type{t1, t2} {
+	for _, t := range []ast.Type{t1, t2} {
 		switch {
 		case t.MayBeAbsent():
 			v.refuse(x.OpPos, "JEXL's + of a string and %s: JEXL fails on null where ECMAScript writes \"undefined\"; give it a value first", t)
 			return
-		case t.Kind == lang.Decimal:
+		case t.Kind == ast.Decimal:
 			v.refuse(x.OpPos, "JEXL's + of a string and a decimal writes the number as Java does (2.0, 1.0E10), not as ECMAScript does; setbot refuses it")
 			return
 		}
@@ -128,12 +130,12 @@ func (v *vetter) add(x *lang.Binary) {
 
 // textual reports whether e is a string that cannot read as a number:
 // a literal with a character no Java number has, or a + with one.
-func textual(e lang.Expr) bool {
+func textual(e ast.Expr) bool {
 	switch x := e.(type) {
-	case *lang.StrLit:
+	case *ast.StrLit:
 		return strings.ContainsFunc(x.Value, func(r rune) bool { return !strings.ContainsRune(numberChars, r) })
-	case *lang.Binary:
-		return x.Op == lang.ADD && (textual(x.X) || textual(x.Y))
+	case *ast.Binary:
+		return x.Op == ast.ADD && (textual(x.X) || textual(x.Y))
 	}
 	return false
 }
@@ -145,13 +147,13 @@ const numberChars = "0123456789+-. \t\n\rabcdefABCDEFxXpPlLINnity"
 
 // empty refuses empty(x) of a boolean (empty(false) is false in JEXL, and
 // !false true), an array or an object (empty([]) is true, ![] false).
-func (v *vetter) empty(x *lang.Unary) {
+func (v *vetter) empty(x *ast.Unary) {
 	t, ok := v.typeOf(x.X)
 	if !ok {
 		return
 	}
 	switch t.Kind {
-	case lang.Int, lang.Decimal, lang.String, lang.Undef:
+	case ast.Int, ast.Decimal, ast.String, ast.Undef:
 		return
 	}
 	v.refuse(x.OpPos, "JEXL's empty() of %s: JEXL's emptiness of a boolean, an array or an object is not ECMAScript's falsity; compare it instead (x == null, size(x) == 0)", t)
@@ -159,7 +161,7 @@ func (v *vetter) empty(x *lang.Unary) {
 
 // length refuses the .length that x.length(), x.size() and size(x) became
 // on a value of another kind than the method's.
-func (v *vetter) length(x *lang.Method) {
+func (v *vetter) length(x *ast.Method) {
 	m := v.d.marks[x.DotPos]
 	if m == 0 || x.Name != "length" {
 		return
@@ -169,21 +171,21 @@ func (v *vetter) length(x *lang.Method) {
 		return
 	}
 	switch {
-	case m == markStringLength && t.Kind != lang.String:
+	case m == markStringLength && t.Kind != ast.String:
 		v.refuse(x.DotPos, "JEXL's .length() of %s: only a string has it; write size(x)", t)
-	case m == markListLength && t.Kind != lang.Array:
+	case m == markListLength && t.Kind != ast.Array:
 		v.refuse(x.DotPos, "JEXL's .size() of %s: only a list has it; write size(x)", t)
-	case m == markSize && t.Kind != lang.String && t.Kind != lang.Array:
+	case m == markSize && t.Kind != ast.String && t.Kind != ast.Array:
 		v.refuse(x.DotPos, "JEXL's size() of %s: setbot reads the size of a string or an array (JEXL counts a map's keys)", t)
 	}
 }
 
 // nonzero reports whether e is a constant other than 0.
-func nonzero(e lang.Expr) bool {
+func nonzero(e ast.Expr) bool {
 	switch x := lang.Simplify(e).(type) {
-	case *lang.IntLit:
+	case *ast.IntLit:
 		return x.Value != 0
-	case *lang.DecLit:
+	case *ast.DecLit:
 		return x.Value.Sign() != 0
 	}
 	return false

@@ -1,4 +1,4 @@
-package lang
+package ast
 
 import "fmt"
 
@@ -24,25 +24,25 @@ const (
 	MaxStmts = 10000
 )
 
-// A limitError is where a tree exceeds a limit, the message saying so,
+// A LimitError is where a tree exceeds a limit, the message saying so,
 // and what to do about it ("" when the message says all).
-type limitError struct {
-	at        Node
-	msg, hint string
+type LimitError struct {
+	At        Node
+	Msg, hint string
 }
 
 // String returns the message with its hint.
-func (e *limitError) String() string {
+func (e *LimitError) String() string {
 	if e.hint == "" {
-		return e.msg
+		return e.Msg
 	}
-	return e.msg + ": " + e.hint
+	return e.Msg + ": " + e.hint
 }
 
-// overLimit returns where the tree rooted at n first exceeds MaxNesting or
+// OverLimit returns where the tree rooted at n first exceeds MaxNesting or
 // nodes nodes in one expression, or nil (the parser counts statements).
 // It does not recurse: the tree may be as deep as the text is long.
-func overLimit(n Node, nodes int) *limitError {
+func OverLimit(n Node, nodes int) *LimitError {
 	type item struct {
 		n      Node
 		depth  int
@@ -70,18 +70,18 @@ func overLimit(n Node, nodes int) *limitError {
 			if isExpr {
 				what = "expression"
 			}
-			return &limitError{at: it.n, msg: fmt.Sprintf("%s nested more than %d deep", what, MaxNesting)}
+			return &LimitError{At: it.n, Msg: fmt.Sprintf("%s nested more than %d deep", what, MaxNesting)}
 		}
 		if isExpr {
 			if !it.inExpr {
 				root, count = it.n, 0
 			}
 			if count++; count > nodes {
-				return &limitError{root, fmt.Sprintf("expression of more than %d operators and operands", nodes), "compute it in steps, in locals"}
+				return &LimitError{root, fmt.Sprintf("expression of more than %d operators and operands", nodes), "compute it in steps, in locals"}
 			}
 		}
 		kids = kids[:0]
-		eachChild(it.n, add)
+		EachChild(it.n, add)
 		// Pushed last to first, so that the first child comes out first
 		// and the error is the first in the text.
 		for i := len(kids) - 1; i >= 0; i-- {

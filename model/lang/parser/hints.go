@@ -1,8 +1,10 @@
-package lang
+package parser
 
 import (
 	"sort"
 	"strings"
+
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // Constructs of ECMAScript and C outside the language, recognised to refuse
@@ -20,8 +22,8 @@ var unsupportedOperators = []struct{ op, hint string }{
 	{"^=", "write x = x ^ y"},
 }
 
-// unsupportedStatements are statement keywords outside the language.
-var unsupportedStatements = map[string]string{
+// UnsupportedStatements are statement keywords outside the language.
+var UnsupportedStatements = map[string]string{
 	"break":    "end the loop through its condition",
 	"continue": "skip the rest of the body with if",
 	"return":   "return is allowed only in a function; elsewhere code runs to its end, so put what follows under if",
@@ -49,19 +51,19 @@ func systemVariableMsg(name string) string {
 	return name + " is not supported yet: of the system variables, _sessionid, _name, _ioprocessors['scxml'].location and _event's fields are modelled; compare with those"
 }
 
-// refReadMsg is the error for a part of a stored reference to a platform
+// RefReadMsg is the error for a part of a stored reference to a platform
 // object (x, of kind k) read through the reference.
-func refReadMsg(x string, k Kind) string {
-	if k == EventRef {
+func RefReadMsg(x string, k ast.Kind) string {
+	if k == ast.EventRef {
 		return x + " holds an _event object, whose fields are read only through _event: store the field you need while the event is processed, e.g. v = _event.name"
 	}
 	return x + " holds _ioprocessors, whose parts are read only through _ioprocessors: read _ioprocessors['scxml'].location"
 }
 
-// refPartMsg is the error for a reference to a platform object (of kind
+// RefPartMsg is the error for a reference to a platform object (of kind
 // k) put into an array, an object or an event's data.
-func refPartMsg(k Kind) string {
-	if k == EventRef {
+func RefPartMsg(k ast.Kind) string {
+	if k == ast.EventRef {
 		return "_event as a part of an array, an object or an event's data is not modelled: put its fields there, e.g. _event.name"
 	}
 	return "_ioprocessors as a part of an array, an object or an event's data is not modelled: put its location there, _ioprocessors['scxml'].location"
@@ -78,20 +80,20 @@ func readOnlyMsg(what string) string {
 	return what + ", which cannot be assigned (SCXML raises error.execution): assign a variable of your own"
 }
 
-// undeclaredMsg is the error for a name that is neither a variable nor a
+// UndeclaredMsg is the error for a name that is neither a variable nor a
 // local, with a hint when the name is one ECMAScript predefines.
-func undeclaredMsg(name string) string {
+func UndeclaredMsg(name string) string {
 	switch {
 	case systemVariables[name]:
 		return systemVariableMsg(name)
-	case unsupportedStatements[name] != "":
+	case UnsupportedStatements[name] != "":
 		return name + " is a statement, not a value: write an expression"
 	}
 	return "undeclared name " + name
 }
 
-// memberMsg is the error for a member access other than _event.data.NAME.
-func memberMsg(path string) string {
+// MemberMsg is the error for a member access other than _event.data.NAME.
+func MemberMsg(path string) string {
 	root, _, _ := strings.Cut(path, ".")
 	switch {
 	case systemVariables[root]:
@@ -116,8 +118,8 @@ func indexMsg(path string) string {
 	return "index expression " + path + "[...]: of _event, only data can be indexed, with a parameter's name in quotes"
 }
 
-// callMsg is the error for a call of anything but In.
-func callMsg(path string) string {
+// CallMsg is the error for a call of anything but In.
+func CallMsg(path string) string {
 	if path == "function" {
 		return "function expression: a function is not a value in setbot; declare it by name at the top of a <script>: function f(a) { ... }"
 	}
@@ -151,8 +153,8 @@ var stringAlternatives = map[string]string{
 
 // methodList names the string methods of the language, sorted.
 func methodList() string {
-	names := make([]string, 0, len(StringMethods))
-	for m := range StringMethods {
+	names := make([]string, 0, len(ast.StringMethods))
+	for m := range ast.StringMethods {
 		names = append(names, m)
 	}
 	sort.Strings(names)

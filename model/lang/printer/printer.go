@@ -1,17 +1,21 @@
-package lang
+// Package printer prints the action language's trees (package lang/ast)
+// as canonical text, as go/printer does Go's: the fewest parentheses that
+// keep an expression's structure, literals quoted so that a printed line
+// says what it holds. Messages, reports and the report page quote code
+// through it.
+package printer
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // ExprString returns the canonical text of e, with the fewest parentheses
 // that keep its structure.
-func ExprString(e Expr) string {
+func ExprString(e ast.Expr) string {
 	var p printer
 	p.expr(e)
 	return p.b.String()
@@ -20,7 +24,7 @@ func ExprString(e Expr) string {
 // BlockString returns the canonical single-line text of a statement list:
 // the statements separated by spaces, each simple statement ending with
 // ';'. An empty block gives "".
-func BlockString(b *Block) string {
+func BlockString(b *ast.Block) string {
 	var p printer
 	for i, s := range b.Stmts {
 		if i > 0 {
@@ -45,19 +49,19 @@ const (
 	atomPrec  = 12
 )
 
-func prec(e Expr) int {
+func prec(e ast.Expr) int {
 	switch x := e.(type) {
-	case *Binary:
+	case *ast.Binary:
 		return x.Op.Precedence()
-	case *Cond:
+	case *ast.Cond:
 		return condPrec
-	case *Unary, *TypeOf:
+	case *ast.Unary, *ast.TypeOf:
 		return unaryPrec
-	case *IntLit:
+	case *ast.IntLit:
 		if x.Value < 0 {
 			return unaryPrec
 		}
-	case *DecLit:
+	case *ast.DecLit:
 		if x.Value.Sign() < 0 {
 			return unaryPrec
 		}
@@ -65,7 +69,7 @@ func prec(e Expr) int {
 	return atomPrec
 }
 
-func (p *printer) paren(e Expr, ok bool) {
+func (p *printer) paren(e ast.Expr, ok bool) {
 	if ok {
 		p.str("(")
 		p.expr(e)
@@ -77,12 +81,12 @@ func (p *printer) paren(e Expr, ok bool) {
 
 // expr prints e: a leaf (leaf), a call-like expression (call), an
 // operation (operation), or a postfix or composite expression here.
-func (p *printer) expr(e Expr) {
+func (p *printer) expr(e ast.Expr) {
 	if p.leaf(e) || p.call(e) || p.operation(e) {
 		return
 	}
 	switch x := e.(type) {
-	case *Method:
+	case *ast.Method:
 		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
 		p.str("." + x.Name)
 		if x.Call {
@@ -90,26 +94,26 @@ func (p *printer) expr(e Expr) {
 			p.list(x.Args)
 			p.str(")")
 		}
-	case *ArrayLit:
+	case *ast.ArrayLit:
 		p.str("[")
 		p.list(x.Elems)
 		p.str("]")
-	case *ObjectLit:
+	case *ast.ObjectLit:
 		p.str("{")
 		for i, f := range x.Fields {
 			if i > 0 {
 				p.str(", ")
 			}
-			p.str(fieldKey(f.Name) + ": ")
+			p.str(ast.FieldKey(f.Name) + ": ")
 			p.expr(f.Value)
 		}
 		p.str("}")
-	case *Index:
+	case *ast.Index:
 		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
 		p.str("[")
 		p.expr(x.Index)
 		p.str("]")
-	case *Member:
+	case *ast.Member:
 		p.paren(x.X, prec(x.X) < atomPrec || isNegLit(x.X))
 		p.str(FieldSuffix(x.Name))
 	}
@@ -117,26 +121,26 @@ func (p *printer) expr(e Expr) {
 
 // operation prints e if it is a prefix, infix or conditional operation,
 // and reports whether it was.
-func (p *printer) operation(e Expr) bool {
+func (p *printer) operation(e ast.Expr) bool {
 	switch x := e.(type) {
-	case *TypeOf:
+	case *ast.TypeOf:
 		p.str("typeof ")
 		p.paren(x.X, prec(x.X) < unaryPrec || isNegLit(x.X))
-	case *Unary:
+	case *ast.Unary:
 		p.str(x.Op.String())
 		// "- -x" rather than "--x" (a decrement) or "-(-x)", which would
 		// nest deeper than the source did; a folded negative literal keeps
 		// parentheses: -(-5).
-		if y, ok := x.X.(*Unary); ok && x.Op == SUB && y.Op == SUB {
+		if y, ok := x.X.(*ast.Unary); ok && x.Op == ast.SUB && y.Op == ast.SUB {
 			p.str(" ")
 		}
 		p.paren(x.X, prec(x.X) < unaryPrec || isNegLit(x.X))
-	case *Binary:
+	case *ast.Binary:
 		pr := x.Op.Precedence()
 		p.paren(x.X, prec(x.X) < pr)
 		p.str(" " + x.Op.String() + " ")
-		p.paren(x.Y, prec(x.Y) <= pr || isNegLit(x.Y) && (x.Op == ADD || x.Op == SUB))
-	case *Cond:
+		p.paren(x.Y, prec(x.Y) <= pr || isNegLit(x.Y) && (x.Op == ast.ADD || x.Op == ast.SUB))
+	case *ast.Cond:
 		p.paren(x.Cond, prec(x.Cond) == condPrec)
 		p.str(" ? ")
 		p.expr(x.Then)
@@ -152,19 +156,19 @@ func (p *printer) operation(e Expr) bool {
 // and false when e is not one. Its arguments are its children, slot by
 // slot: Number(X) for a ToDecimal, Math.floor(X) for a Floor, String(X)
 // for Digits.
-func callName(e Expr) (string, bool) {
+func callName(e ast.Expr) (string, bool) {
 	switch x := e.(type) {
-	case *ToDecimal:
+	case *ast.ToDecimal:
 		return "Number", true
-	case *Floor:
+	case *ast.Floor:
 		return "Math.floor", true
-	case *Digits:
+	case *ast.Digits:
 		return "String", true
-	case *Convert:
+	case *ast.Convert:
 		return x.Fun, true
-	case *Call:
+	case *ast.Call:
 		return x.Fun, true
-	case *External:
+	case *ast.External:
 		return x.Fun, true
 	}
 	return "", false
@@ -173,21 +177,21 @@ func callName(e Expr) (string, bool) {
 // call prints e if it is call-like (callName), with its children as the
 // arguments, and reports whether it was. A parseInt that gave the radix
 // 10 prints it.
-func (p *printer) call(e Expr) bool {
+func (p *printer) call(e ast.Expr) bool {
 	fun, ok := callName(e)
 	if !ok {
 		return false
 	}
 	p.str(fun + "(")
 	first := true
-	eachChild(e, func(c Node) {
+	ast.EachChild(e, func(c ast.Node) {
 		if !first {
 			p.str(", ")
 		}
 		first = false
-		p.expr(c.(Expr))
+		p.expr(c.(ast.Expr))
 	})
-	if x, ok := e.(*Convert); ok && x.Radix10 {
+	if x, ok := e.(*ast.Convert); ok && x.Radix10 {
 		p.str(", 10")
 	}
 	p.str(")")
@@ -195,48 +199,48 @@ func (p *printer) call(e Expr) bool {
 }
 
 // leaf prints e if it is a literal or a name, and reports whether it was.
-func (p *printer) leaf(e Expr) bool {
+func (p *printer) leaf(e ast.Expr) bool {
 	switch x := e.(type) {
-	case *IntLit:
+	case *ast.IntLit:
 		if x.Value == math.MinInt64 {
 			// The literal 9223372036854775808 does not fit int64.
 			p.str("(-9223372036854775807 - 1)")
 			return true
 		}
 		p.str(strconv.FormatInt(x.Value, 10))
-	case *DecLit:
-		p.str(DecimalText(x))
-	case *BoolLit:
+	case *ast.DecLit:
+		p.str(ast.DecimalText(x))
+	case *ast.BoolLit:
 		p.str(strconv.FormatBool(x.Value))
-	case *Ident:
+	case *ast.Ident:
 		p.str(x.Name)
-	case *EventParam:
-		if x.Name == DataParam {
+	case *ast.EventParam:
+		if x.Name == ast.DataParam {
 			p.str("_event.data")
 			break
 		}
 		p.str("_event.data." + x.Name)
-	case *StrLit:
-		p.str(quote(x.Value, '\''))
-	case *Absent:
+	case *ast.StrLit:
+		p.str(ast.Quote(x.Value, '\''))
+	case *ast.Absent:
 		if x.Null {
 			p.str("null")
 		} else {
 			p.str("undefined")
 		}
-	case *EventField:
+	case *ast.EventField:
 		if x.Field == "" {
 			p.str("_event")
 		} else {
 			p.str("_event." + x.Field)
 		}
-	case *SysVar:
+	case *ast.SysVar:
 		p.str(x.Name)
 		if x.Processor != "" {
-			p.str("[" + quote(x.Processor, '\'') + "].location")
+			p.str("[" + ast.Quote(x.Processor, '\'') + "].location")
 		}
-	case *InState:
-		p.str("In(" + quote(x.State, '\'') + ")")
+	case *ast.InState:
+		p.str("In(" + ast.Quote(x.State, '\'') + ")")
 	default:
 		return false
 	}
@@ -244,7 +248,7 @@ func (p *printer) leaf(e Expr) bool {
 }
 
 // list prints expressions separated by commas.
-func (p *printer) list(es []Expr) {
+func (p *printer) list(es []ast.Expr) {
 	for i, e := range es {
 		if i > 0 {
 			p.str(", ")
@@ -254,7 +258,7 @@ func (p *printer) list(es []Expr) {
 }
 
 // location prints an assignment's target and path.
-func (p *printer) location(target *Ident, path []*Sel) {
+func (p *printer) location(target *ast.Ident, path []*ast.Sel) {
 	p.str(target.Name)
 	for _, s := range path {
 		if s.Index == nil {
@@ -269,62 +273,31 @@ func (p *printer) location(target *Ident, path []*Sel) {
 
 // isNegLit reports whether e is a negative literal that prints without its
 // own parentheses.
-func isNegLit(e Expr) bool {
-	if d, ok := e.(*DecLit); ok {
+func isNegLit(e ast.Expr) bool {
+	if d, ok := e.(*ast.DecLit); ok {
 		return d.Value.Sign() < 0
 	}
-	x, ok := e.(*IntLit)
+	x, ok := e.(*ast.IntLit)
 	return ok && x.Value < 0 && x.Value != math.MinInt64
-}
-
-// quote returns s quoted with q, escaped as the scanner reads it back: a
-// line break, a tab and a character that does not print (a control
-// character, a format character such as U+200B) are escaped, so that a
-// printed literal stays on its line and says what it holds; bytes that are
-// not UTF-8 are kept as they are.
-func quote(s string, q byte) string {
-	var b strings.Builder
-	b.WriteByte(q)
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == '\\' || r == rune(q):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == utf8.RuneError && n == 1, unicode.IsPrint(r):
-			b.WriteString(s[i : i+n])
-		default:
-			fmt.Fprintf(&b, `\u{%x}`, r)
-		}
-		i += n
-	}
-	b.WriteByte(q)
-	return b.String()
 }
 
 // eventName returns an event name as written in raise and send: bare when
 // it is a dotted name, quoted otherwise.
 func eventName(name string) string {
 	for _, seg := range strings.Split(name, ".") {
-		if !isIdent(seg) {
-			return quote(name, '"')
+		if !ast.IsIdent(seg) {
+			return ast.Quote(name, '"')
 		}
 	}
 	return name
 }
 
 // stmt prints s.
-func (p *printer) stmt(s Stmt) {
+func (p *printer) stmt(s ast.Stmt) {
 	switch x := s.(type) {
-	case *Block:
+	case *ast.Block:
 		p.block(x)
-	case *If:
+	case *ast.If:
 		p.str("if (")
 		p.expr(x.Cond)
 		p.str(") ")
@@ -333,12 +306,12 @@ func (p *printer) stmt(s Stmt) {
 			p.str(" else ")
 			p.stmt(x.Else)
 		}
-	case *While:
+	case *ast.While:
 		p.str("while (")
 		p.expr(x.Cond)
 		p.str(") ")
 		p.block(x.Body)
-	case *ForEach:
+	case *ast.ForEach:
 		p.str("for (" + x.Item.Name)
 		if x.Index != nil {
 			p.str(", " + x.Index.Name)
@@ -351,7 +324,7 @@ func (p *printer) stmt(s Stmt) {
 		}
 		p.str(") ")
 		p.block(x.Body)
-	case *For:
+	case *ast.For:
 		p.str("for (")
 		if x.Init != nil {
 			p.simple(x.Init)
@@ -368,7 +341,7 @@ func (p *printer) stmt(s Stmt) {
 		}
 		p.str(") ")
 		p.block(x.Body)
-	case *FuncDecl:
+	case *ast.FuncDecl:
 		p.str("function " + x.Name.Name + "(")
 		for i, a := range x.Params {
 			if i > 0 {
@@ -385,18 +358,18 @@ func (p *printer) stmt(s Stmt) {
 }
 
 // simple prints a statement that ends with ';', without the ';'.
-func (p *printer) simple(s Stmt) {
+func (p *printer) simple(s ast.Stmt) {
 	switch x := s.(type) {
-	case *Assign:
+	case *ast.Assign:
 		p.location(x.Target, x.Path)
 		p.str(" " + x.Op.String() + " ")
 		p.expr(x.Value)
-	case *IncDec:
+	case *ast.IncDec:
 		p.location(x.Target, x.Path)
 		p.str(x.Op.String())
-	case *Decl:
+	case *ast.Decl:
 		// Ranges have no syntax in the language: int[0..5] prints as int.
-		if x.Type.Kind == Invalid {
+		if x.Type.Kind == ast.Invalid {
 			p.str("var ")
 		} else {
 			p.str(x.Type.Kind.String() + " ")
@@ -406,7 +379,7 @@ func (p *printer) simple(s Stmt) {
 			p.str(" = ")
 			p.expr(x.Value)
 		}
-	case *Raise:
+	case *ast.Raise:
 		p.str("raise ")
 		if x.Platform {
 			p.str("platform ")
@@ -414,35 +387,35 @@ func (p *printer) simple(s Stmt) {
 		p.str(eventName(x.Event))
 		p.args(x.Args)
 		if x.ID != "" {
-			p.str(" id " + quote(x.ID, '"'))
+			p.str(" id " + ast.Quote(x.ID, '"'))
 		}
-	case *Send:
+	case *ast.Send:
 		p.str("send " + eventName(x.Event))
 		p.args(x.Args)
 		if x.Target != "" {
-			p.str(" to " + quote(x.Target, '"'))
+			p.str(" to " + ast.Quote(x.Target, '"'))
 		}
 		if x.Delay != nil {
 			p.str(" after ")
 			p.expr(x.Delay)
 		}
 		if x.ID != "" {
-			p.str(" id " + quote(x.ID, '"'))
+			p.str(" id " + ast.Quote(x.ID, '"'))
 		}
-	case *Cancel:
-		p.str("cancel " + quote(x.SendID, '"'))
+	case *ast.Cancel:
+		p.str("cancel " + ast.Quote(x.SendID, '"'))
 		if x.Prefix {
 			p.str(" prefix")
 		}
-	case *Assume:
+	case *ast.Assume:
 		p.str("assume(")
 		p.expr(x.Cond)
 		p.str(")")
-	case *Bound:
+	case *ast.Bound:
 		p.str("bound " + string(x.Name) + " " + strconv.FormatInt(x.Limit, 10) + " (")
 		p.expr(x.Cond)
 		p.str(")")
-	case *Return:
+	case *ast.Return:
 		p.str("return")
 		if x.Value != nil {
 			p.str(" ")
@@ -451,7 +424,7 @@ func (p *printer) simple(s Stmt) {
 	}
 }
 
-func (p *printer) args(args []*Arg) {
+func (p *printer) args(args []*ast.Arg) {
 	p.str("(")
 	for i, a := range args {
 		if i > 0 {
@@ -464,7 +437,7 @@ func (p *printer) args(args []*Arg) {
 }
 
 // block prints { ... }; a nil or empty block prints as {}.
-func (p *printer) block(b *Block) {
+func (p *printer) block(b *ast.Block) {
 	if b == nil || len(b.Stmts) == 0 {
 		p.str("{}")
 		return
@@ -482,25 +455,17 @@ func (p *printer) block(b *Block) {
 // 1}, whose part is o['take.1'], never o.take.1, which names field 1 of
 // o.take).
 func FieldSuffix(name string) string {
-	if isIdent(name) {
+	if ast.IsIdent(name) {
 		return "." + name
 	}
-	return "[" + quote(name, '\'') + "]"
-}
-
-// fieldKey writes a field name as an object literal's key.
-func fieldKey(name string) string {
-	if isIdent(name) {
-		return name
-	}
-	return quote(name, '\'')
+	return "[" + ast.Quote(name, '\'') + "]"
 }
 
 // SameFunction reports whether f and g are the same function apart from
 // their names and positions: the same parameters and the same body. Binding
 // a name again to the same function changes nothing a program can observe
 // but the function object's identity, which setbot does not model.
-func SameFunction(f, g *FuncDecl) bool {
+func SameFunction(f, g *ast.FuncDecl) bool {
 	if len(f.Params) != len(g.Params) {
 		return false
 	}
@@ -509,5 +474,12 @@ func SameFunction(f, g *FuncDecl) bool {
 			return false
 		}
 	}
-	return Equal(f.Body, g.Body)
+	return ast.Equal(f.Body, g.Body)
+}
+
+// LocString returns the text of target.path.
+func LocString(target *ast.Ident, path []*ast.Sel) string {
+	var p printer
+	p.location(target, path)
+	return p.b.String()
 }

@@ -1,4 +1,4 @@
-package lang
+package parser
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/setbot/setbot/model/lang/ast"
 )
 
 // A scanner splits a snippet into tokens. It works on bytes and reports
@@ -26,7 +28,7 @@ type scanner struct {
 type lexeme struct {
 	off int
 	nl  bool // a line break separates the token from the previous one
-	tok Token
+	tok ast.Token
 	lit string
 }
 
@@ -49,16 +51,16 @@ func (s *scanner) scan() lexeme {
 	nl := s.skipSpace()
 	t := lexeme{off: s.off, nl: nl}
 	if s.off >= len(s.text) {
-		t.tok = EOF
+		t.tok = ast.EOF
 		return t
 	}
 	c := s.text[s.off]
 	switch {
-	case isLetter(c):
-		t.lit = s.scanWhile(isIdentChar)
-		t.tok = Lookup(t.lit)
+	case ast.IsLetter(c):
+		t.lit = s.scanWhile(ast.IsIdentChar)
+		t.tok = ast.Lookup(t.lit)
 		return t
-	case isDigit(c):
+	case ast.IsDigit(c):
 		t.tok, t.lit = s.scanNumber()
 		return t
 	case c == '\'' || c == '"':
@@ -66,9 +68,9 @@ func (s *scanner) scan() lexeme {
 		return t
 	case c == '.' && s.peek(1) == '.':
 		s.off += 2
-		t.tok = RANGE
+		t.tok = ast.RANGE
 		return t
-	case c == '.' && isDigit(s.peek(1)):
+	case c == '.' && ast.IsDigit(s.peek(1)):
 		t.tok, t.lit = s.scanNumber()
 		return t
 	}
@@ -126,54 +128,54 @@ func (s *scanner) skipSpace() (nl bool) {
 // a fraction or an exponent (DECIMAL: 1.5, 2e3, 2.5E-1). Other bases and
 // leading zeros are scanned whole and reported, so that the parser sees one
 // ILLEGAL token.
-func (s *scanner) scanNumber() (Token, string) {
+func (s *scanner) scanNumber() (ast.Token, string) {
 	start := s.off
-	s.scanWhile(isDigit)
+	s.scanWhile(ast.IsDigit)
 	isDecimal := false
-	if s.peek(0) == '.' && isDigit(s.peek(1)) {
+	if s.peek(0) == '.' && ast.IsDigit(s.peek(1)) {
 		isDecimal = true
 		s.off++
-		s.scanWhile(isDigit)
+		s.scanWhile(ast.IsDigit)
 	}
-	if c := s.peek(0); (c == 'e' || c == 'E') && (isDigit(s.peek(1)) || (s.peek(1) == '+' || s.peek(1) == '-') && isDigit(s.peek(2))) {
+	if c := s.peek(0); (c == 'e' || c == 'E') && (ast.IsDigit(s.peek(1)) || (s.peek(1) == '+' || s.peek(1) == '-') && ast.IsDigit(s.peek(2))) {
 		isDecimal = true
 		s.off += 2
-		s.scanWhile(isDigit)
+		s.scanWhile(ast.IsDigit)
 	}
-	s.scanWhile(isIdentChar)
+	s.scanWhile(ast.IsIdentChar)
 	lit := s.text[start:s.off]
 	switch {
 	case isDecimal && strings.Trim(lit, "0123456789.eE+-") != "":
 		s.error(start, "invalid number literal %s: write decimals as 1.5 or 2e3", lit)
-	case isDecimal && len(lit) > 1 && lit[0] == '0' && isDigit(lit[1]):
+	case isDecimal && len(lit) > 1 && lit[0] == '0' && ast.IsDigit(lit[1]):
 		s.error(start, "invalid number literal %s: write it without leading zeros", lit)
 	case isDecimal:
-		return DECIMAL, lit
+		return ast.DECIMAL, lit
 	case strings.Trim(lit, "0123456789") != "":
 		s.error(start, "invalid integer literal %s: write integers in decimal", lit)
 	case len(lit) > 1 && lit[0] == '0':
 		s.error(start, "invalid integer literal %s: write it without leading zeros", lit)
 	default:
-		return INT, lit
+		return ast.INT, lit
 	}
-	return ILLEGAL, lit
+	return ast.ILLEGAL, lit
 }
 
 // scanString scans a string quoted with q and returns its decoded value.
-func (s *scanner) scanString(q byte) (Token, string) {
+func (s *scanner) scanString(q byte) (ast.Token, string) {
 	start := s.off
 	s.off++
 	var b strings.Builder
 	for {
 		if s.off >= len(s.text) || s.text[s.off] == '\n' || s.text[s.off] == '\r' {
 			s.error(start, "unterminated string literal")
-			return ILLEGAL, s.text[start:s.off]
+			return ast.ILLEGAL, s.text[start:s.off]
 		}
 		c := s.text[s.off]
 		s.off++
 		switch c {
 		case q:
-			return STRING, b.String()
+			return ast.STRING, b.String()
 		case '\\':
 			if s.off >= len(s.text) || s.text[s.off] == '\n' || s.text[s.off] == '\r' {
 				continue // reported as unterminated
@@ -270,27 +272,27 @@ func CutString(text string) (value, rest string, err error) {
 // leading character (see scanOperator).
 var operators = []struct {
 	text string
-	tok  Token
+	tok  ast.Token
 }{
-	{"===", SEQL}, {"!==", SNEQ}, {">>>", USHR},
-	{"&&", LAND}, {"||", LOR}, {"<<", SHL}, {">>", SHR},
-	{"==", EQL}, {"!=", NEQ}, {"<=", LEQ}, {">=", GEQ},
-	{"+=", ADD_ASSIGN}, {"-=", SUB_ASSIGN}, {"*=", MUL_ASSIGN}, {"/=", QUO_ASSIGN}, {"%=", REM_ASSIGN},
-	{"++", INC}, {"--", DEC},
-	{"+", ADD}, {"-", SUB}, {"*", MUL}, {"/", QUO}, {"%", REM},
-	{"!", NOT}, {"<", LSS}, {">", GTR}, {"=", ASSIGN},
-	{"&", AND}, {"|", OR}, {"^", XOR}, {"~", TILD},
-	{"(", LPAREN}, {")", RPAREN}, {"{", LBRACE}, {"}", RBRACE}, {"[", LBRACK}, {"]", RBRACK},
-	{",", COMMA}, {";", SEMICOLON}, {":", COLON}, {"?", QUESTION}, {".", PERIOD},
+	{"===", ast.SEQL}, {"!==", ast.SNEQ}, {">>>", ast.USHR},
+	{"&&", ast.LAND}, {"||", ast.LOR}, {"<<", ast.SHL}, {">>", ast.SHR},
+	{"==", ast.EQL}, {"!=", ast.NEQ}, {"<=", ast.LEQ}, {">=", ast.GEQ},
+	{"+=", ast.ADD_ASSIGN}, {"-=", ast.SUB_ASSIGN}, {"*=", ast.MUL_ASSIGN}, {"/=", ast.QUO_ASSIGN}, {"%=", ast.REM_ASSIGN},
+	{"++", ast.INC}, {"--", ast.DEC},
+	{"+", ast.ADD}, {"-", ast.SUB}, {"*", ast.MUL}, {"/", ast.QUO}, {"%", ast.REM},
+	{"!", ast.NOT}, {"<", ast.LSS}, {">", ast.GTR}, {"=", ast.ASSIGN},
+	{"&", ast.AND}, {"|", ast.OR}, {"^", ast.XOR}, {"~", ast.TILD},
+	{"(", ast.LPAREN}, {")", ast.RPAREN}, {"{", ast.LBRACE}, {"}", ast.RBRACE}, {"[", ast.LBRACK}, {"]", ast.RBRACK},
+	{",", ast.COMMA}, {";", ast.SEMICOLON}, {":", ast.COLON}, {"?", ast.QUESTION}, {".", ast.PERIOD},
 }
 
-func (s *scanner) scanOperator() (Token, string) {
+func (s *scanner) scanOperator() (ast.Token, string) {
 	rest := s.text[s.off:]
 	for _, u := range unsupportedOperators {
 		if strings.HasPrefix(rest, u.op) {
 			s.refuse(s.off, "unsupported operator '%s': %s", u.op, u.hint)
 			s.off += len(u.op)
-			return ILLEGAL, u.op
+			return ast.ILLEGAL, u.op
 		}
 	}
 	for _, op := range operators {
@@ -302,26 +304,5 @@ func (s *scanner) scanOperator() (Token, string) {
 	r, n := utf8.DecodeRuneInString(rest)
 	s.error(s.off, "invalid character %q", r)
 	s.off += n
-	return ILLEGAL, rest[:n]
-}
-
-func isLetter(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
-}
-
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
-
-func isIdentChar(c byte) bool { return isLetter(c) || isDigit(c) }
-
-// isIdent reports whether s is an identifier or a keyword.
-func isIdent(s string) bool {
-	if s == "" || !isLetter(s[0]) {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		if !isIdentChar(s[i]) {
-			return false
-		}
-	}
-	return true
+	return ast.ILLEGAL, rest[:n]
 }

@@ -1,4 +1,4 @@
-package lang
+package ast
 
 import (
 	"fmt"
@@ -327,13 +327,13 @@ func Inspect(n Node, f func(Node) bool) {
 	if n == nil || !f(n) {
 		return
 	}
-	eachChild(n, func(c Node) { Inspect(c, f) })
+	EachChild(n, func(c Node) { Inspect(c, f) })
 	f(nil)
 }
 
-// eachChild calls visit for each child of n present, slot by slot
+// EachChild calls visit for each child of n present, slot by slot
 // (argument values included).
-func eachChild(n Node, visit func(Node)) {
+func EachChild(n Node, visit func(Node)) {
 	var buf [maxSlots]slot
 	for _, s := range slots(buf[:0], n) {
 		for i := range s.len() {
@@ -344,9 +344,9 @@ func eachChild(n Node, visit func(Node)) {
 	}
 }
 
-// mapExpr returns a copy of the expression e whose children are g of e's,
+// MapExpr returns a copy of the expression e whose children are g of e's,
 // slot by slot.
-func mapExpr(e Expr, g func(Expr) Expr) Expr {
+func MapExpr(e Expr, g func(Expr) Expr) Expr {
 	c := copyNode(e)
 	var buf [maxSlots]slot
 	for _, s := range slots(buf[:0], c) {
@@ -367,7 +367,7 @@ func RewriteExpr(e Expr, f func(Expr) Expr) Expr {
 	if e == nil {
 		return nil
 	}
-	return f(mapExpr(e, func(c Expr) Expr { return RewriteExpr(c, f) }))
+	return f(MapExpr(e, func(c Expr) Expr { return RewriteExpr(c, f) }))
 }
 
 // RewriteBlock returns a copy of b in which every expression of every
@@ -378,12 +378,12 @@ func RewriteBlock(b *Block, f func(Expr) Expr) *Block {
 	if b == nil {
 		return nil
 	}
-	return rewriteStmt(b, f).(*Block)
+	return RewriteStmt(b, f).(*Block)
 }
 
-// rewriteStmt returns a copy of the statement s with its expressions
+// RewriteStmt returns a copy of the statement s with its expressions
 // rewritten (RewriteBlock).
-func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
+func RewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 	if absent(s) {
 		return nil
 	}
@@ -400,14 +400,14 @@ func rewriteStmt(s Stmt, f func(Expr) Expr) Stmt {
 			case sl.role() == nameRole:
 				sl.set(i, copyNode(x))
 			default:
-				sl.set(i, rewriteStmt(x.(Stmt), f))
+				sl.set(i, RewriteStmt(x.(Stmt), f))
 			}
 		}
 	}
 	return c
 }
 
-func copyIdent(x *Ident) *Ident {
+func CopyIdent(x *Ident) *Ident {
 	y := *x
 	return &y
 }

@@ -1,4 +1,4 @@
-package lang
+package parser
 
 import (
 	"fmt"
@@ -7,6 +7,10 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model/source"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // Calls of the objects that SCXML engines written in JavaScript give their
@@ -40,9 +44,9 @@ import (
 // arguments as parameters arg0, arg1, ..., so that what the machine asks
 // of its host shows among its outputs.
 
-// callStmtPrefix begins the name of the local that a call statement
+// CallStmtPrefix begins the name of the local that a call statement
 // declares.
-const callStmtPrefix = "_call"
+const CallStmtPrefix = "_call"
 
 // ForwardEvent is the event of a send that forwards the event being
 // processed, SCXML.send({event: _event}): the reader replaces it by a send
@@ -52,26 +56,8 @@ const ForwardEvent = "_event"
 // HostTarget is the target of the output a call of a host function makes.
 const HostTarget = "#_host"
 
-func callStmt(c *Call, off int) Stmt {
-	return &Decl{DeclPos: c.FunPos, Name: &Ident{NamePos: c.FunPos, Name: callStmtPrefix + strconv.Itoa(off)}, Value: c}
-}
-
-// hostFunctionCall returns the output that the call statement d makes when
-// it calls a function the inliner does not know (a plain name, not a
-// built-in), or nil.
-func (in *Inliner) hostFunctionCall(d *Decl) Stmt {
-	c, ok := d.Value.(*Call)
-	if !ok || !strings.HasPrefix(d.Name.Name, callStmtPrefix) || !in.isHost(c.Fun) {
-		return nil
-	}
-	if _, err := strconv.Atoi(strings.TrimPrefix(d.Name.Name, callStmtPrefix)); err != nil {
-		return nil
-	}
-	args := make([]*Arg, len(c.Args))
-	for i, a := range c.Args {
-		args[i] = &Arg{NamePos: a.Pos(), Name: "arg" + strconv.Itoa(i), Value: a}
-	}
-	return &Send{SendPos: c.FunPos, Event: c.Fun, Args: args, Target: HostTarget}
+func callStmt(c *ast.Call, off int) ast.Stmt {
+	return &ast.Decl{DeclPos: c.FunPos, Name: &ast.Ident{NamePos: c.FunPos, Name: CallStmtPrefix + strconv.Itoa(off)}, Value: c}
 }
 
 // builtinNames are the built-in functions with a plain name.
@@ -103,7 +89,7 @@ func hostObject(fun string) string {
 // hostCall converts the call c of a host object's method, a statement:
 // nil for a log, a Raise or Send for SCXML.raise and SCXML.send. It
 // reports what it cannot convert, at the call, and returns nil then.
-func (p *parser) hostCall(c *Call) Stmt {
+func (p *parser) hostCall(c *ast.Call) ast.Stmt {
 	obj, method, _ := strings.Cut(c.Fun, ".")
 	switch {
 	case obj == "console" && consoleMethods[method]:
@@ -118,19 +104,19 @@ func (p *parser) hostCall(c *Call) Stmt {
 		}
 		return p.hostSend(c)
 	}
-	p.errs = append(p.errs, &source.Error{Pos: p.src.positionOf(c.FunPos), Msg: callMsg(c.Fun), Refused: true})
+	p.errs = append(p.errs, &source.Error{Pos: p.src.positionOf(c.FunPos), Msg: CallMsg(c.Fun), Refused: true})
 	return nil
 }
 
-func (p *parser) hostError(c *Call, format string, args ...any) {
+func (p *parser) hostError(c *ast.Call, format string, args ...any) {
 	p.errorPos(c.FunPos, c.Fun+" "+fmt.Sprintf(format, args...))
 }
 
 // hostEvent is the event an argument of SCXML.raise or SCXML.send names.
 type hostEvent struct {
 	name string
-	args []*Arg
-	rest map[string]*FieldInit // the argument's other fields
+	args []*ast.Arg
+	rest map[string]*ast.FieldInit // the argument's other fields
 	ok   bool
 }
 
@@ -138,22 +124,22 @@ type hostEvent struct {
 // name), or an object with the fields name and data, or event (an object
 // with name and data); the fields in keep may sit beside those and are
 // returned in rest.
-func (p *parser) hostEventOf(c *Call, x Expr, keep ...string) hostEvent {
+func (p *parser) hostEventOf(c *ast.Call, x ast.Expr, keep ...string) hostEvent {
 	var ev hostEvent
-	if s, ok := x.(*StrLit); ok {
+	if s, ok := x.(*ast.StrLit); ok {
 		ev.name, ev.ok = s.Value, p.hostName(c, s)
 		return ev
 	}
-	o, ok := x.(*ObjectLit)
+	o, ok := x.(*ast.ObjectLit)
 	if !ok {
-		p.hostError(c, "takes an object such as {name: \"e\", data: {...}}, or an event's name: write one of those in place of %s", ExprString(x))
+		p.hostError(c, "takes an object such as {name: \"e\", data: {...}}, or an event's name: write one of those in place of %s", printer.ExprString(x))
 		return ev
 	}
-	ev.rest = make(map[string]*FieldInit)
-	var others []*FieldInit // the fields beside the event's, in order
+	ev.rest = make(map[string]*ast.FieldInit)
+	var others []*ast.FieldInit // the fields beside the event's, in order
 	fields := o.Fields
 	if f := field(fields, "event"); f != nil {
-		if e, ok := f.Value.(*EventField); ok && e.Field == "" && len(keep) > 0 {
+		if e, ok := f.Value.(*ast.EventField); ok && e.Field == "" && len(keep) > 0 {
 			// SCXML.send({event: _event}): scxmlrun sends the event
 			// being processed, its name and data (the reader expands it).
 			for _, g := range fields {
@@ -166,13 +152,13 @@ func (p *parser) hostEventOf(c *Call, x Expr, keep ...string) hostEvent {
 			ev.name, ev.ok = ForwardEvent, true
 			return ev
 		}
-		if e, ok := f.Value.(*EventField); ok && e.Field == "" {
+		if e, ok := f.Value.(*ast.EventField); ok && e.Field == "" {
 			p.hostError(c, "of _event raises the event being processed again, which is not modelled: name the event, {event: {name: \"e\", data: {...}}}")
 			return ev
 		}
-		inner, ok := f.Value.(*ObjectLit)
+		inner, ok := f.Value.(*ast.ObjectLit)
 		if !ok {
-			p.hostError(c, "with event %s: write the event as an object, {name: \"e\", data: {...}}", ExprString(f.Value))
+			p.hostError(c, "with event %s: write the event as an object, {name: \"e\", data: {...}}", printer.ExprString(f.Value))
 			return ev
 		}
 		for _, g := range fields {
@@ -201,9 +187,9 @@ func (p *parser) hostEventOf(c *Call, x Expr, keep ...string) hostEvent {
 		p.hostError(c, "without the event's name: write {name: \"e\", ...}")
 		return ev
 	}
-	s, ok := n.Value.(*StrLit)
+	s, ok := n.Value.(*ast.StrLit)
 	if !ok {
-		p.errorPos(n.Value.Pos(), fmt.Sprintf("%s with a computed event name %s: setbot reads an event's name written as a string", c.Fun, ExprString(n.Value)))
+		p.errorPos(n.Value.Pos(), fmt.Sprintf("%s with a computed event name %s: setbot reads an event's name written as a string", c.Fun, printer.ExprString(n.Value)))
 		return ev
 	}
 	if !p.hostName(c, s) {
@@ -220,21 +206,21 @@ func (p *parser) hostEventOf(c *Call, x Expr, keep ...string) hostEvent {
 // dataArgs are the event arguments that the data field d gives: its
 // fields for an object literal (as <param>s give them), and otherwise the
 // value as a whole (as <content> gives it).
-func dataArgs(d *FieldInit) []*Arg {
-	if o, ok := d.Value.(*ObjectLit); ok {
-		args := make([]*Arg, 0, len(o.Fields))
+func dataArgs(d *ast.FieldInit) []*ast.Arg {
+	if o, ok := d.Value.(*ast.ObjectLit); ok {
+		args := make([]*ast.Arg, 0, len(o.Fields))
 		for _, f := range o.Fields {
-			args = append(args, &Arg{NamePos: f.NamePos, Name: f.Name, Value: f.Value})
+			args = append(args, &ast.Arg{NamePos: f.NamePos, Name: f.Name, Value: f.Value})
 		}
 		return args
 	}
-	if a, ok := d.Value.(*Absent); ok && !a.Null {
+	if a, ok := d.Value.(*ast.Absent); ok && !a.Null {
 		return nil
 	}
-	return []*Arg{{NamePos: d.NamePos, Name: DataParam, Value: d.Value}}
+	return []*ast.Arg{{NamePos: d.NamePos, Name: ast.DataParam, Value: d.Value}}
 }
 
-func (p *parser) hostName(c *Call, s *StrLit) bool {
+func (p *parser) hostName(c *ast.Call, s *ast.StrLit) bool {
 	if s.Value == "" || strings.ContainsAny(s.Value, " \t\n*") {
 		p.errorPos(s.ValuePos, fmt.Sprintf("%s of an invalid event name %q: write one name of dot-separated words", c.Fun, s.Value))
 		return false
@@ -242,15 +228,15 @@ func (p *parser) hostName(c *Call, s *StrLit) bool {
 	return true
 }
 
-func (p *parser) hostRaise(c *Call) Stmt {
+func (p *parser) hostRaise(c *ast.Call) ast.Stmt {
 	ev := p.hostEventOf(c, c.Args[0])
 	if !ev.ok {
 		return nil
 	}
-	return &Raise{RaisePos: c.FunPos, Event: ev.name, Args: ev.args}
+	return &ast.Raise{RaisePos: c.FunPos, Event: ev.name, Args: ev.args}
 }
 
-func (p *parser) hostSend(c *Call) Stmt {
+func (p *parser) hostSend(c *ast.Call) ast.Stmt {
 	ev := p.hostEventOf(c, c.Args[0], "target", "type", "topic")
 	if !ev.ok {
 		return nil
@@ -260,9 +246,9 @@ func (p *parser) hostSend(c *Call) Stmt {
 		if f == nil {
 			return "", true
 		}
-		s, ok := f.Value.(*StrLit)
+		s, ok := f.Value.(*ast.StrLit)
 		if !ok {
-			p.errorPos(f.Value.Pos(), fmt.Sprintf("%s with a computed %s %s: write it as a string", c.Fun, name, ExprString(f.Value)))
+			p.errorPos(f.Value.Pos(), fmt.Sprintf("%s with a computed %s %s: write it as a string", c.Fun, name, printer.ExprString(f.Value)))
 			return "", false
 		}
 		return strings.TrimSpace(s.Value), true
@@ -283,10 +269,10 @@ func (p *parser) hostSend(c *Call) Stmt {
 	case typ == "":
 		target = "#_parent"
 	}
-	return &Send{SendPos: c.FunPos, Event: ev.name, Args: ev.args, Target: target}
+	return &ast.Send{SendPos: c.FunPos, Event: ev.name, Args: ev.args, Target: target}
 }
 
-func field(fs []*FieldInit, name string) *FieldInit {
+func field(fs []*ast.FieldInit, name string) *ast.FieldInit {
 	for _, f := range fs {
 		if f.Name == name {
 			return f
@@ -312,11 +298,11 @@ func (p *parser) errorPos(pos source.Pos, msg string) {
 // new Array() is [], and new Array(a, b, ...) of two or more elements, or
 // of one that is no number, is [a, b, ...]. new Array(n) of a number n
 // makes n holes, which setbot does not model; it is refused.
-func (p *parser) parseNew(off int) Expr {
+func (p *parser) parseNew(off int) ast.Expr {
 	ctor, at := p.lit, p.off
 	p.next()
-	var args []Expr
-	if p.tok == LPAREN {
+	var args []ast.Expr
+	if p.tok == ast.LPAREN {
 		args = p.parseCallArgs()
 		mark := len(p.errs)
 		p.closeParen()
@@ -329,15 +315,63 @@ func (p *parser) parseNew(off int) Expr {
 			p.refuseAt(at, "new Object(value) is not modelled: write an object literal {name: value, ...}")
 			return p.bad(off)
 		}
-		return &ObjectLit{Lbrace: p.pos(off)}
+		return &ast.ObjectLit{Lbrace: p.pos(off)}
 	}
 	if len(args) == 1 {
 		switch args[0].(type) {
-		case *StrLit, *BoolLit, *ArrayLit, *ObjectLit, *Absent:
+		case *ast.StrLit, *ast.BoolLit, *ast.ArrayLit, *ast.ObjectLit, *ast.Absent:
 		default:
 			p.refuseAt(at, "new Array(n) makes an array of n holes, which setbot does not model: write the elements, [a, b, ...]")
 			return p.bad(off)
 		}
 	}
-	return &ArrayLit{Lbrack: p.pos(off), Elems: args}
+	return &ast.ArrayLit{Lbrack: p.pos(off), Elems: args}
+}
+
+// IsHostFunction reports whether fun may name a host function: no built-in,
+// no method setbot knows of ECMAScript's own objects, and not console's or
+// SCXML's (statements of their own).
+func IsHostFunction(fun string) bool {
+	if builtinNames[fun] || ast.IsKeyword(fun) || fun == "In" {
+		return false
+	}
+	obj := hostObject(fun)
+	method := fun[strings.LastIndexByte(fun, '.')+1:]
+	return obj != "Math" && !hostObjects[obj] && method != "" && (obj == "" || !builtinMethods[method] && !growingMethods[method] && stringAlternatives[method] == "")
+}
+
+// HostMsg is the refusal of a call of the host function fun whose use
+// gives no type.
+func HostMsg(fun string) string {
+	if fun == "new Date" {
+		return "new Date() is a black box of the host's (the time), read as a number where its use gives that type " +
+			"(new Date() - t > 900, compared with a number literal), and here it does not: use it in such a comparison"
+	}
+	return "call of " + fun + ", a function the model does not define (its host's): setbot reads such a call as a black box of unknown result " +
+		"where its use gives the type (compared with a literal, in a condition, in arithmetic), and here it does not; " +
+		"declare it, <setbot:function name=\"" + fun + "\" returns=\"int\"/> (or bool, decimal, string), or compare its result with a literal"
+}
+
+// hostPath returns the dotted name of x, a variable or a chain of fields
+// of one (blackjack, app.ui), whose method a call names: a host object's.
+func hostPath(x ast.Expr) (string, bool) {
+	switch x := x.(type) {
+	case *ast.Ident:
+		return x.Name, true
+	case *ast.Member:
+		s, ok := hostPath(x.X)
+		return s + "." + x.Name, ok
+	}
+	return "", false
+}
+
+// builtinMethods are methods of ECMAScript's arrays, strings, numbers and
+// objects that setbot does not model: a call of one is refused, not read
+// as a host's.
+var builtinMethods = map[string]bool{
+	"join": true, "slice": true, "splice": true, "map": true, "filter": true, "reduce": true, "forEach": true,
+	"some": true, "every": true, "find": true, "findIndex": true, "sort": true, "reverse": true, "push": true,
+	"pop": true, "shift": true, "unshift": true, "lastIndexOf": true, "split": true, "replace": true,
+	"toUpperCase": true, "toLowerCase": true, "trim": true, "toString": true, "toFixed": true, "valueOf": true,
+	"hasOwnProperty": true, "padStart": true, "padEnd": true, "repeat": true, "match": true, "search": true,
 }

@@ -1,4 +1,13 @@
-package lang
+// Package parser reads the action language's text into trees (package
+// lang/ast), as go/scanner and go/parser do Go's: the scanner, the parser
+// of expressions, statements and setbot:type annotations, the snippets that
+// keep every node's position in the model file, the reading of decimal
+// literals as ECMAScript reads them, and the host calls a model's code
+// makes (console.log, SCXML.raise and SCXML.send, calls of functions the
+// model does not define) as the statements they stand for. What it refuses
+// it refuses with a positioned message that says what to write instead
+// (hints.go).
+package parser
 
 import (
 	"fmt"
@@ -7,19 +16,23 @@ import (
 	"strconv"
 
 	"github.com/setbot/setbot/model/source"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
-// maxErrors stops parsing after this many errors.
-const maxErrors = 50
+// MaxErrors stops parsing after this many errors.
+const MaxErrors = 50
 
 // ParseExpr parses src as exactly one expression.
 //
 // The result is never nil. When errors are returned it is incomplete:
 // erroneous sub-expressions are replaced by the identifier _.
-func ParseExpr(src Snippet) (Expr, source.ErrorList) {
+func ParseExpr(src Snippet) (ast.Expr, source.ErrorList) {
 	p := newParser(src)
 	x := p.parseValue()
-	if p.tok != EOF {
+	if p.tok != ast.EOF {
 		p.errorExpected("end of expression")
 	}
 	if !p.withinLimits(x) {
@@ -32,15 +45,15 @@ func ParseExpr(src Snippet) (Expr, source.ErrorList) {
 // ParseFuncExpr parses src as a function expression bound to name,
 // function (PARAMS...) { BODY } (SCXML's <data id="f" expr="function
 // ...">): the declaration of a function called name.
-func ParseFuncExpr(src Snippet, name *Ident) (*FuncDecl, source.ErrorList) {
+func ParseFuncExpr(src Snippet, name *ast.Ident) (*ast.FuncDecl, source.ErrorList) {
 	p := newParser(src)
-	var f *FuncDecl
+	var f *ast.FuncDecl
 	if !p.isFuncExpr() {
 		p.errorExpected("function expression")
-	} else if s, ok := p.parseFuncExpr(name).(*FuncDecl); ok {
+	} else if s, ok := p.parseFuncExpr(name).(*ast.FuncDecl); ok {
 		f = s
 	}
-	if p.tok != EOF && len(p.errs) == 0 {
+	if p.tok != ast.EOF && len(p.errs) == 0 {
 		p.errorExpected("end of function expression")
 	}
 	if f != nil && !p.withinLimits(f.Body) {
@@ -60,15 +73,15 @@ func IsFuncExpr(text string) bool {
 // ParseLocation parses src as a location that can be assigned: a variable,
 // or a field or element of one (a, o.f, a[i].f). It returns the variable
 // and the path below it; on errors the variable is nil.
-func ParseLocation(src Snippet) (*Ident, []*Sel, source.ErrorList) {
+func ParseLocation(src Snippet) (*ast.Ident, []*ast.Sel, source.ErrorList) {
 	p := newParser(src)
 	mark := len(p.errs)
 	x := p.parseValue()
-	if p.tok != EOF {
+	if p.tok != ast.EOF {
 		p.errorExpected("end of location")
 	}
-	var target *Ident
-	var path []*Sel
+	var target *ast.Ident
+	var path []*ast.Sel
 	if len(p.errs) == mark && p.withinLimits(x) {
 		target, path = p.target(x, 0, mark)
 	}
@@ -84,17 +97,17 @@ func ParseLocation(src Snippet) (*Ident, []*Sel, source.ErrorList) {
 // continues after an error. When errors are returned the block is
 // incomplete: statements that could not be built are left out, and
 // erroneous expressions are replaced by the identifier _.
-func ParseStmts(src Snippet) (*Block, source.ErrorList) {
+func ParseStmts(src Snippet) (*ast.Block, source.ErrorList) {
 	p := newParser(src)
-	var list []Stmt
-	for p.tok != EOF {
+	var list []ast.Stmt
+	for p.tok != ast.EOF {
 		list = append(list, p.parseStmtList()...)
-		if p.tok == RBRACE {
+		if p.tok == ast.RBRACE {
 			p.error("unexpected token '}'")
 			p.next()
 		}
 	}
-	b := &Block{Stmts: list}
+	b := &ast.Block{Stmts: list}
 	if !p.withinLimits(b) {
 		b.Stmts = nil
 	}
@@ -110,9 +123,9 @@ type parser struct {
 	lastErr int // offset of the last error, to drop errors cascading from it
 	lexeme      // the current lexeme
 	depth   int
-	stmts   int              // statements parsed (MaxStmts)
-	stopped bool             // too many errors or too deep: the rest reads as EOF
-	bare    map[*Decl]string // var x; without a value, to its keyword (parseStmtList)
+	stmts   int                  // statements parsed (MaxStmts)
+	stopped bool                 // too many errors or too deep: the rest reads as EOF
+	bare    map[*ast.Decl]string // var x; without a value, to its keyword (parseStmtList)
 }
 
 func newParser(src Snippet) *parser {
@@ -131,7 +144,7 @@ func (p *parser) next() {
 
 // peek returns the token after the current one without consuming it; an
 // error scanning it is reported when the parser reaches it.
-func (p *parser) peek() Token {
+func (p *parser) peek() ast.Token {
 	sc := p.sc
 	sc.errh = func(int, string) {}
 	return sc.scan().tok
@@ -148,7 +161,7 @@ func (p *parser) peekLit() string {
 // dropped.
 func (p *parser) stop() {
 	p.stopped = true
-	p.lexeme = lexeme{off: len(p.src.Text), tok: EOF}
+	p.lexeme = lexeme{off: len(p.src.Text), tok: ast.EOF}
 }
 
 func (p *parser) pos(off int) source.Pos { return p.src.Pos(off) }
@@ -164,7 +177,7 @@ func (p *parser) report(off int, msg string, refused bool) {
 	}
 	p.lastErr = off
 	p.errs = append(p.errs, &source.Error{Pos: p.src.position(off), Msg: msg, Refused: refused})
-	if len(p.errs) >= maxErrors {
+	if len(p.errs) >= MaxErrors {
 		p.stop()
 	}
 }
@@ -184,11 +197,11 @@ func (p *parser) errorExpected(what string) {
 // found describes the current token for an error message.
 func (p *parser) found() string {
 	switch p.tok {
-	case EOF:
+	case ast.EOF:
 		return "end of input"
-	case STRING:
+	case ast.STRING:
 		return "string literal"
-	case IDENT, INT, DECIMAL, ILLEGAL:
+	case ast.IDENT, ast.INT, ast.DECIMAL, ast.ILLEGAL:
 		return "'" + p.lit + "'"
 	}
 	return "'" + p.tok.String() + "'"
@@ -196,7 +209,7 @@ func (p *parser) found() string {
 
 // expect consumes the current token if it is tok and reports an error
 // otherwise. It returns the offset of the current token.
-func (p *parser) expect(tok Token) int {
+func (p *parser) expect(tok ast.Token) int {
 	off := p.off
 	if p.tok != tok {
 		p.errorExpected("'" + tok.String() + "'")
@@ -210,8 +223,8 @@ func (p *parser) expect(tok Token) int {
 // each call must be paired with leave.
 func (p *parser) enter(what string) bool {
 	p.depth++
-	if p.depth > MaxNesting {
-		p.error("%s nested more than %d deep", what, MaxNesting)
+	if p.depth > ast.MaxNesting {
+		p.error("%s nested more than %d deep", what, ast.MaxNesting)
 		p.stop()
 		return false
 	}
@@ -225,13 +238,13 @@ func (p *parser) leave() { p.depth-- }
 // parser counts the nesting it recurses on (enter), but builds a chain of
 // operators or of member accesses in a loop, as deep as it is long. After
 // the parser stopped, the tree is replaced all the same, silently.
-func (p *parser) withinLimits(n Node) bool {
-	e := overLimit(n, MaxNodes)
+func (p *parser) withinLimits(n ast.Node) bool {
+	e := ast.OverLimit(n, ast.MaxNodes)
 	if e == nil {
 		return true
 	}
-	if !p.stopped && len(p.errs) < maxErrors {
-		p.errs = append(p.errs, &source.Error{Pos: p.src.positionOf(e.at.Pos()), Msg: e.String()})
+	if !p.stopped && len(p.errs) < MaxErrors {
+		p.errs = append(p.errs, &source.Error{Pos: p.src.positionOf(e.At.Pos()), Msg: e.String()})
 	}
 	return false
 }
@@ -239,11 +252,11 @@ func (p *parser) withinLimits(n Node) bool {
 // isName reports whether the current token can be a name after a '.', an
 // event name segment or an argument name: an identifier or a keyword.
 func (p *parser) isName() bool {
-	return p.tok == IDENT || keywordBeg < p.tok && p.tok < keywordEnd
+	return p.tok == ast.IDENT || ast.KeywordBeg < p.tok && p.tok < ast.KeywordEnd
 }
 
 // bad is the placeholder for an erroneous expression.
-func (p *parser) bad(off int) Expr { return &Ident{NamePos: p.pos(off), Name: "_"} }
+func (p *parser) bad(off int) ast.Expr { return &ast.Ident{NamePos: p.pos(off), Name: "_"} }
 
 // skipGroup skips tokens up to and including the bracket that closes
 // depth open parentheses or brackets; the current token may open one more.
@@ -252,15 +265,15 @@ func (p *parser) bad(off int) Expr { return &Ident{NamePos: p.pos(off), Name: "_
 func (p *parser) skipGroup(depth int, semis bool) {
 	for {
 		switch p.tok {
-		case EOF, LBRACE, RBRACE:
+		case ast.EOF, ast.LBRACE, ast.RBRACE:
 			return
-		case SEMICOLON:
+		case ast.SEMICOLON:
 			if !semis {
 				return
 			}
-		case LPAREN, LBRACK:
+		case ast.LPAREN, ast.LBRACK:
 			depth++
-		case RPAREN, RBRACK:
+		case ast.RPAREN, ast.RBRACK:
 			depth--
 		}
 		p.next()
@@ -273,7 +286,7 @@ func (p *parser) skipGroup(depth int, semis bool) {
 // closeParen consumes the ')' that closes a group, skipping to it after an
 // error.
 func (p *parser) closeParen() {
-	if p.tok == RPAREN {
+	if p.tok == ast.RPAREN {
 		p.next()
 		return
 	}
@@ -285,7 +298,7 @@ func (p *parser) closeParen() {
 
 // parseValue parses an expression and rejects an assignment or increment
 // written inside it, skipping over it.
-func (p *parser) parseValue() Expr {
+func (p *parser) parseValue() ast.Expr {
 	x := p.parseExpr()
 	for {
 		switch {
@@ -293,7 +306,7 @@ func (p *parser) parseValue() Expr {
 			p.error("assignment inside an expression: compare with ==, or assign in a statement of its own")
 			p.next()
 			p.parseExpr()
-		case (p.tok == INC || p.tok == DEC) && !p.nl:
+		case (p.tok == ast.INC || p.tok == ast.DEC) && !p.nl:
 			p.error("%s inside an expression: write it as a statement of its own", p.tok)
 			p.next()
 		default:
@@ -302,31 +315,31 @@ func (p *parser) parseValue() Expr {
 	}
 }
 
-func (p *parser) parseExpr() Expr {
+func (p *parser) parseExpr() ast.Expr {
 	defer p.leave()
 	if !p.enter("expression") {
 		return p.bad(p.off)
 	}
 	x := p.parseBinary(1)
-	if p.tok != QUESTION {
+	if p.tok != ast.QUESTION {
 		return x
 	}
 	q := p.off
 	p.next()
 	then := p.parseExpr()
-	p.expect(COLON)
+	p.expect(ast.COLON)
 	els := p.parseExpr()
-	return &Cond{Cond: x, Question: p.pos(q), Then: then, Else: els}
+	return &ast.Cond{Cond: x, Question: p.pos(q), Then: then, Else: els}
 }
 
 // parseBinary parses a chain of binary operations whose operators have at
 // least precedence prec1, left-associatively.
-func (p *parser) parseBinary(prec1 int) Expr {
+func (p *parser) parseBinary(prec1 int) ast.Expr {
 	x := p.parseUnary()
 	for {
 		op := p.tok
-		if op == IDENT && p.lit == "in" {
-			op = IN // ECMAScript reserves in: it is no name
+		if op == ast.IDENT && p.lit == "in" {
+			op = ast.IN // ECMAScript reserves in: it is no name
 		}
 		prec := op.Precedence()
 		if prec < prec1 {
@@ -335,13 +348,13 @@ func (p *parser) parseBinary(prec1 int) Expr {
 		off := p.off
 		p.next()
 		y := p.parseBinary(prec + 1)
-		x = &Binary{X: x, OpPos: p.pos(off), Op: op, Y: y}
+		x = &ast.Binary{X: x, OpPos: p.pos(off), Op: op, Y: y}
 	}
 }
 
-func (p *parser) parseUnary() Expr {
+func (p *parser) parseUnary() ast.Expr {
 	switch p.tok {
-	case NOT, SUB, ADD, TILD:
+	case ast.NOT, ast.SUB, ast.ADD, ast.TILD:
 		defer p.leave()
 		if !p.enter("expression") {
 			return p.bad(p.off)
@@ -349,19 +362,19 @@ func (p *parser) parseUnary() Expr {
 		op, off := p.tok, p.off
 		p.next()
 		x := p.parseUnary()
-		if op == ADD {
+		if op == ast.ADD {
 			return x
 		}
-		return &Unary{OpPos: p.pos(off), Op: op, X: x}
-	case INC, DEC:
+		return &ast.Unary{OpPos: p.pos(off), Op: op, X: x}
+	case ast.INC, ast.DEC:
 		off := p.off
 		p.error("%s inside an expression: write it as a statement of its own", p.tok)
-		for p.tok == INC || p.tok == DEC {
+		for p.tok == ast.INC || p.tok == ast.DEC {
 			p.next()
 		}
 		p.parseUnary()
 		return p.bad(off)
-	case IDENT:
+	case ast.IDENT:
 		if p.lit == "typeof" && startsExpr(p.peek()) {
 			defer p.leave()
 			if !p.enter("expression") {
@@ -369,24 +382,24 @@ func (p *parser) parseUnary() Expr {
 			}
 			off := p.off
 			p.next()
-			return &TypeOf{OpPos: p.pos(off), X: p.parseUnary()}
+			return &ast.TypeOf{OpPos: p.pos(off), X: p.parseUnary()}
 		}
 	}
 	off := p.off
 	return p.parsePostfix(off, p.parsePrimary())
 }
 
-func (p *parser) parsePrimary() Expr {
+func (p *parser) parsePrimary() ast.Expr {
 	off := p.off
 	switch p.tok {
-	case INT:
+	case ast.INT:
 		v, err := strconv.ParseInt(p.lit, 10, 64)
 		if err != nil {
 			p.error("integer literal %s out of range: the largest is %d", p.lit, int64(math.MaxInt64))
 		}
 		p.next()
-		return &IntLit{ValuePos: p.pos(off), Value: v}
-	case DECIMAL:
+		return &ast.IntLit{ValuePos: p.pos(off), Value: v}
+	case ast.DECIMAL:
 		v, exact, err := parseDecimal(p.lit)
 		if err != nil {
 			p.error("%v", err)
@@ -394,27 +407,27 @@ func (p *parser) parsePrimary() Expr {
 		}
 		lit := p.lit
 		p.next()
-		return &DecLit{ValuePos: p.pos(off), Value: v, Text: lit, Rounded: !exact}
-	case TRUE, FALSE:
-		v := p.tok == TRUE
+		return &ast.DecLit{ValuePos: p.pos(off), Value: v, Text: lit, Rounded: !exact}
+	case ast.TRUE, ast.FALSE:
+		v := p.tok == ast.TRUE
 		p.next()
-		return &BoolLit{ValuePos: p.pos(off), Value: v}
-	case STRING:
+		return &ast.BoolLit{ValuePos: p.pos(off), Value: v}
+	case ast.STRING:
 		v := p.lit
 		p.next()
-		return &StrLit{ValuePos: p.pos(off), Value: v}
-	case IDENT:
+		return &ast.StrLit{ValuePos: p.pos(off), Value: v}
+	case ast.IDENT:
 		return p.parseOperand()
-	case LPAREN:
+	case ast.LPAREN:
 		p.next()
 		x := p.parseValue()
 		p.closeParen()
 		return x
 	}
 	switch p.tok {
-	case LBRACK:
+	case ast.LBRACK:
 		return p.parseArrayLit()
-	case LBRACE:
+	case ast.LBRACE:
 		return p.parseObjectLit()
 	}
 	p.errorExpected("expression")
@@ -422,26 +435,26 @@ func (p *parser) parsePrimary() Expr {
 }
 
 // parseArrayLit parses [e, ...]; a trailing comma is allowed.
-func (p *parser) parseArrayLit() Expr {
+func (p *parser) parseArrayLit() ast.Expr {
 	defer p.leave()
 	if !p.enter("expression") {
 		return p.bad(p.off)
 	}
-	x := &ArrayLit{Lbrack: p.pos(p.off)}
+	x := &ast.ArrayLit{Lbrack: p.pos(p.off)}
 	p.next()
-	for p.tok != RBRACK && p.tok != EOF {
-		if p.tok == COMMA {
+	for p.tok != ast.RBRACK && p.tok != ast.EOF {
+		if p.tok == ast.COMMA {
 			p.error("hole in array literal: write undefined for a missing element")
 			p.skipGroup(1, false)
 			return x
 		}
 		x.Elems = append(x.Elems, p.parseValue())
-		if p.tok != COMMA {
+		if p.tok != ast.COMMA {
 			break
 		}
 		p.next()
 	}
-	if p.tok != RBRACK {
+	if p.tok != ast.RBRACK {
 		p.errorExpected("',' or ']'")
 		p.skipGroup(1, false)
 		return x
@@ -452,27 +465,27 @@ func (p *parser) parseArrayLit() Expr {
 
 // parseObjectLit parses {name: e, ...}; a name is an identifier, a keyword
 // or a string literal (any key: {"take.1": e}); a trailing comma is allowed.
-func (p *parser) parseObjectLit() Expr {
+func (p *parser) parseObjectLit() ast.Expr {
 	defer p.leave()
 	if !p.enter("expression") {
 		return p.bad(p.off)
 	}
-	x := &ObjectLit{Lbrace: p.pos(p.off)}
+	x := &ast.ObjectLit{Lbrace: p.pos(p.off)}
 	p.next()
 	seen := make(map[string]bool)
-	for p.tok != RBRACE && p.tok != EOF {
-		if !p.isName() && p.tok != STRING {
+	for p.tok != ast.RBRACE && p.tok != ast.EOF {
+		if !p.isName() && p.tok != ast.STRING {
 			p.errorExpected("field name")
 			p.skipBraces(1)
 			return x
 		}
-		f := &FieldInit{NamePos: p.pos(p.off), Name: p.lit}
+		f := &ast.FieldInit{NamePos: p.pos(p.off), Name: p.lit}
 		if seen[f.Name] {
 			p.error("duplicate field %s in object literal: give each field once", f.Name)
 		}
 		seen[f.Name] = true
 		p.next()
-		if p.tok != COLON {
+		if p.tok != ast.COLON {
 			p.errorExpected("':'")
 			p.skipBraces(1)
 			return x
@@ -480,12 +493,12 @@ func (p *parser) parseObjectLit() Expr {
 		p.next()
 		f.Value = p.parseValue()
 		x.Fields = append(x.Fields, f)
-		if p.tok != COMMA {
+		if p.tok != ast.COMMA {
 			break
 		}
 		p.next()
 	}
-	if p.tok != RBRACE {
+	if p.tok != ast.RBRACE {
 		p.errorExpected("',' or '}'")
 		p.skipBraces(1)
 		return x
@@ -497,18 +510,18 @@ func (p *parser) parseObjectLit() Expr {
 // parseOperand parses what starts with an identifier: a variable,
 // undefined or null, a system variable, _event.data.NAME, an _event field
 // or In('state'), and reports calls and index expressions outside those.
-func (p *parser) parseOperand() Expr {
+func (p *parser) parseOperand() ast.Expr {
 	off, name := p.off, p.lit
 	p.next()
-	if name == "new" && p.tok == IDENT && (p.lit == "Array" || p.lit == "Object") {
+	if name == "new" && p.tok == ast.IDENT && (p.lit == "Array" || p.lit == "Object") {
 		return p.parseNew(off)
 	}
-	if name == "new" && p.tok == IDENT && p.lit == "Date" {
+	if name == "new" && p.tok == ast.IDENT && p.lit == "Date" {
 		p.next()
-		if p.tok == LPAREN {
+		if p.tok == ast.LPAREN {
 			return p.parseCall(off, "new Date") // a host call, see hostValues
 		}
-		return &Call{FunPos: p.pos(off), Fun: "new Date"}
+		return &ast.Call{FunPos: p.pos(off), Fun: "new Date"}
 	}
 	if hint, ok := unsupportedPrefixes[name]; ok && !p.nl && startsOperand(p.tok) {
 		// Reported at the operand, where "name operand" stops parsing.
@@ -518,9 +531,9 @@ func (p *parser) parseOperand() Expr {
 	}
 	switch name {
 	case "undefined", "null":
-		return &Absent{ValuePos: p.pos(off), Null: name == "null"}
+		return &ast.Absent{ValuePos: p.pos(off), Null: name == "null"}
 	case "_sessionid", "_name":
-		return &SysVar{NamePos: p.pos(off), Name: name}
+		return &ast.SysVar{NamePos: p.pos(off), Name: name}
 	case "_event":
 		return p.parseEvent(off)
 	case "_ioprocessors":
@@ -529,13 +542,13 @@ func (p *parser) parseOperand() Expr {
 	if systemVariables[name] {
 		p.refuseAt(off, systemVariableMsg(name))
 		p.dotted(name)
-		if p.tok == LPAREN || p.tok == LBRACK {
+		if p.tok == ast.LPAREN || p.tok == ast.LBRACK {
 			p.skipGroup(0, false)
 		}
 		return p.bad(off)
 	}
 	switch p.tok {
-	case LPAREN:
+	case ast.LPAREN:
 		if name == "In" {
 			return p.parseIn(off)
 		}
@@ -547,29 +560,29 @@ func (p *parser) parseOperand() Expr {
 			if len(p.errs) > mark {
 				return p.bad(off)
 			}
-			return &ToDecimal{Start: p.pos(off), X: x}
+			return &ast.ToDecimal{Start: p.pos(off), X: x}
 		}
 		if name == "function" {
-			p.refuseAt(off, callMsg(name))
+			p.refuseAt(off, CallMsg(name))
 			p.skipGroup(0, false)
-			if p.tok == LBRACE {
+			if p.tok == ast.LBRACE {
 				p.skipBraces(0)
 			}
 			return p.bad(off)
 		}
 		return p.parseCall(off, name)
 	}
-	return &Ident{NamePos: p.pos(off), Name: name}
+	return &ast.Ident{NamePos: p.pos(off), Name: name}
 }
 
 // parseCallArgs parses a call's arguments from its '(' up to, not including,
 // its ')'.
-func (p *parser) parseCallArgs() []Expr {
+func (p *parser) parseCallArgs() []ast.Expr {
 	p.next()
-	var args []Expr
-	for p.tok != RPAREN && p.tok != EOF {
+	var args []ast.Expr
+	for p.tok != ast.RPAREN && p.tok != ast.EOF {
 		args = append(args, p.parseValue())
-		if p.tok != COMMA {
+		if p.tok != ast.COMMA {
 			break
 		}
 		p.next()
@@ -580,19 +593,19 @@ func (p *parser) parseCallArgs() []Expr {
 // parseCall parses the arguments of a call of fun from the '('; off is
 // the offset of the function's name. Which functions exist is the
 // checker's and the inliner's business.
-func (p *parser) parseCall(off int, fun string) Expr {
+func (p *parser) parseCall(off int, fun string) ast.Expr {
 	args := p.parseCallArgs()
 	mark := len(p.errs)
 	p.closeParen()
 	if len(p.errs) > mark {
 		return p.bad(off)
 	}
-	return &Call{FunPos: p.pos(off), Fun: fun, Args: args}
+	return &ast.Call{FunPos: p.pos(off), Fun: fun, Args: args}
 }
 
 // dotted extends name with the .NAME segments that follow, for messages.
 func (p *parser) dotted(name string) string {
-	for p.tok == PERIOD {
+	for p.tok == ast.PERIOD {
 		p.next()
 		if !p.isName() {
 			break
@@ -605,15 +618,15 @@ func (p *parser) dotted(name string) string {
 
 // parseEvent parses what follows _event: .data.NAME or .FIELD; off is the
 // offset of _event.
-func (p *parser) parseEvent(off int) Expr {
+func (p *parser) parseEvent(off int) ast.Expr {
 	switch p.tok {
-	case LBRACK:
+	case ast.LBRACK:
 		p.errorAt(off, indexMsg("_event"))
 		p.skipGroup(0, false)
 		return p.bad(off)
-	case PERIOD:
+	case ast.PERIOD:
 	default:
-		return &EventField{Start: p.pos(off)}
+		return &ast.EventField{Start: p.pos(off)}
 	}
 	p.next()
 	if !p.isName() {
@@ -623,9 +636,9 @@ func (p *parser) parseEvent(off int) Expr {
 	field := p.lit
 	p.next()
 	switch {
-	case field == "data" && p.tok != PERIOD && p.tok != LBRACK:
-		return &EventParam{Start: p.pos(off), Name: DataParam}
-	case field == "data" && p.tok == PERIOD:
+	case field == "data" && p.tok != ast.PERIOD && p.tok != ast.LBRACK:
+		return &ast.EventParam{Start: p.pos(off), Name: ast.DataParam}
+	case field == "data" && p.tok == ast.PERIOD:
 		p.next()
 		if !p.isName() {
 			p.errorExpected("name after '.'")
@@ -633,13 +646,13 @@ func (p *parser) parseEvent(off int) Expr {
 		}
 		param := p.lit
 		p.next()
-		return &EventParam{Start: p.pos(off), Name: param}
-	case EventFields[field]:
-		return &EventField{Start: p.pos(off), Field: field}
-	case field == "data" && p.tok == LBRACK:
+		return &ast.EventParam{Start: p.pos(off), Name: param}
+	case ast.EventFields[field]:
+		return &ast.EventField{Start: p.pos(off), Field: field}
+	case field == "data" && p.tok == ast.LBRACK:
 		// _event.data['name'] is _event.data.name.
 		p.next()
-		if p.tok != STRING || p.peek() != RBRACK {
+		if p.tok != ast.STRING || p.peek() != ast.RBRACK {
 			p.errorAt(off, indexMsg("_event.data"))
 			p.skipGroup(1, false)
 			return p.bad(off)
@@ -647,13 +660,13 @@ func (p *parser) parseEvent(off int) Expr {
 		param := p.lit
 		p.next()
 		p.next()
-		return &EventParam{Start: p.pos(off), Name: param}
-	case p.tok == LBRACK:
+		return &ast.EventParam{Start: p.pos(off), Name: param}
+	case p.tok == ast.LBRACK:
 		p.errorAt(off, indexMsg("_event."+field))
 		p.skipGroup(0, false)
 		return p.bad(off)
 	}
-	p.errorAt(off, memberMsg("_event."+field))
+	p.errorAt(off, MemberMsg("_event."+field))
 	return p.bad(off)
 }
 
@@ -661,20 +674,20 @@ func (p *parser) parseEvent(off int) Expr {
 // as a whole), or the location of the SCXML event processor,
 // _ioprocessors['KEY'].location or _ioprocessors.scxml.location, where KEY
 // is its type or its short name; off is the offset of _ioprocessors.
-func (p *parser) parseProcessors(off int) Expr {
+func (p *parser) parseProcessors(off int) ast.Expr {
 	key := ""
 	switch p.tok {
-	case LBRACK:
+	case ast.LBRACK:
 		p.next()
-		if p.tok != STRING {
+		if p.tok != ast.STRING {
 			p.refuseAt(off, systemVariableMsg("_ioprocessors"))
 			p.skipGroup(1, false)
 			return p.bad(off)
 		}
 		key = p.lit
 		p.next()
-		p.expect(RBRACK)
-	case PERIOD:
+		p.expect(ast.RBRACK)
+	case ast.PERIOD:
 		p.next()
 		if !p.isName() {
 			p.errorExpected("name after '.'")
@@ -683,14 +696,14 @@ func (p *parser) parseProcessors(off int) Expr {
 		key = p.lit
 		p.next()
 	default:
-		return &SysVar{NamePos: p.pos(off), Name: "_ioprocessors"} // the whole object
+		return &ast.SysVar{NamePos: p.pos(off), Name: "_ioprocessors"} // the whole object
 	}
 	if !IsSCXMLProcessor(key) {
-		p.errorAt(off, "_ioprocessors["+quote(key, '\'')+"]: setbot has only the SCXML event processor; read _ioprocessors['scxml'].location")
+		p.errorAt(off, "_ioprocessors["+ast.Quote(key, '\'')+"]: setbot has only the SCXML event processor; read _ioprocessors['scxml'].location")
 		p.dotted("")
 		return p.bad(off)
 	}
-	if p.tok != PERIOD {
+	if p.tok != ast.PERIOD {
 		p.refuseAt(off, systemVariableMsg("_ioprocessors"))
 		return p.bad(off)
 	}
@@ -704,7 +717,7 @@ func (p *parser) parseProcessors(off int) Expr {
 		return p.bad(off)
 	}
 	p.next()
-	return &SysVar{NamePos: p.pos(off), Name: "_ioprocessors", Processor: key}
+	return &ast.SysVar{NamePos: p.pos(off), Name: "_ioprocessors", Processor: key}
 }
 
 // SCXMLProcessor is the type of the SCXML event I/O processor, the only one
@@ -718,19 +731,19 @@ func IsSCXMLProcessor(key string) bool { return key == SCXMLProcessor || key == 
 // parsePostfix parses the member accesses, index expressions and string
 // methods applied to x, which starts at off: x.f, x[i], x.length,
 // x.indexOf(y), ...; any other call is reported at off.
-func (p *parser) parsePostfix(off int, x Expr) Expr {
-	for p.tok == PERIOD || p.tok == LBRACK {
-		if p.tok == LBRACK {
+func (p *parser) parsePostfix(off int, x ast.Expr) ast.Expr {
+	for p.tok == ast.PERIOD || p.tok == ast.LBRACK {
+		if p.tok == ast.LBRACK {
 			lb := p.off
 			p.next()
 			i := p.parseValue()
-			if p.tok != RBRACK {
+			if p.tok != ast.RBRACK {
 				p.errorExpected("']'")
 				p.skipGroup(1, false)
 				return p.bad(lb)
 			}
 			p.next()
-			x = &Index{X: x, Lbrack: p.pos(lb), Index: i}
+			x = &ast.Index{X: x, Lbrack: p.pos(lb), Index: i}
 			continue
 		}
 		dot := p.off
@@ -742,35 +755,35 @@ func (p *parser) parsePostfix(off int, x Expr) Expr {
 		name := p.lit
 		p.next()
 		switch {
-		case name == "length" && p.tok != LPAREN:
-			x = &Method{X: x, DotPos: p.pos(dot), Name: name}
-		case (StringMethods[name] > 0 || name == "concat") && p.tok == LPAREN:
+		case name == "length" && p.tok != ast.LPAREN:
+			x = &ast.Method{X: x, DotPos: p.pos(dot), Name: name}
+		case (ast.StringMethods[name] > 0 || name == "concat") && p.tok == ast.LPAREN:
 			args := p.parseCallArgs()
 			p.closeParen()
-			x = &Method{X: x, DotPos: p.pos(dot), Name: name, Call: true, Args: args}
-		case p.tok == LPAREN:
-			if id, ok := x.(*Ident); ok && (id.Name == "Math" || hostObjects[id.Name]) {
+			x = &ast.Method{X: x, DotPos: p.pos(dot), Name: name, Call: true, Args: args}
+		case p.tok == ast.LPAREN:
+			if id, ok := x.(*ast.Ident); ok && (id.Name == "Math" || hostObjects[id.Name]) {
 				x = p.parseCall(off, id.Name+"."+name)
 				continue
 			}
-			if obj, ok := hostPath(x); ok && hostFunction(obj+"."+name) {
+			if obj, ok := hostPath(x); ok && IsHostFunction(obj+"."+name) {
 				x = p.parseCall(off, obj+"."+name) // a host object's, see hostValues
 				continue
 			}
-			p.refuseAt(off, callMsg(ExprString(x)+"."+name))
+			p.refuseAt(off, CallMsg(printer.ExprString(x)+"."+name))
 			p.skipGroup(0, false)
 			return p.bad(dot)
 		default:
-			x = &Member{X: x, DotPos: p.pos(dot), Name: name}
+			x = &ast.Member{X: x, DotPos: p.pos(dot), Name: name}
 		}
 	}
 	return x
 }
 
 // parseIn parses In('state') from the '('; off is the offset of In.
-func (p *parser) parseIn(off int) Expr {
+func (p *parser) parseIn(off int) ast.Expr {
 	p.next()
-	if p.tok != STRING {
+	if p.tok != ast.STRING {
 		p.errorExpected("string literal in In()")
 		p.skipGroup(1, false)
 		return p.bad(off)
@@ -782,24 +795,24 @@ func (p *parser) parseIn(off int) Expr {
 	if len(p.errs) > mark {
 		return p.bad(off)
 	}
-	return &InState{Start: p.pos(off), State: state}
+	return &ast.InState{Start: p.pos(off), State: state}
 }
 
-func isAssignOp(t Token) bool { return ASSIGN <= t && t <= REM_ASSIGN }
+func isAssignOp(t ast.Token) bool { return ast.ASSIGN <= t && t <= ast.REM_ASSIGN }
 
 // startsOperand reports whether t starts an operand that cannot follow
 // another one.
-func startsOperand(t Token) bool {
+func startsOperand(t ast.Token) bool {
 	switch t {
-	case IDENT, INT, DECIMAL, STRING, TRUE, FALSE:
+	case ast.IDENT, ast.INT, ast.DECIMAL, ast.STRING, ast.TRUE, ast.FALSE:
 		return true
 	}
 	return false
 }
 
-func startsExpr(t Token) bool {
+func startsExpr(t ast.Token) bool {
 	switch t {
-	case IDENT, INT, DECIMAL, STRING, TRUE, FALSE, LPAREN, NOT, SUB, ADD:
+	case ast.IDENT, ast.INT, ast.DECIMAL, ast.STRING, ast.TRUE, ast.FALSE, ast.LPAREN, ast.NOT, ast.SUB, ast.ADD:
 		return true
 	}
 	return false

@@ -1,6 +1,7 @@
-package lang
+package parser
 
 import "strings"
+import "github.com/setbot/setbot/model/lang/ast"
 
 // statementOnly are the ECMAScript reserved words that begin statements
 // only: no ECMAScript expression starts with one.
@@ -20,7 +21,7 @@ var statementOnly = map[string]bool{
 func IllegalExpr(text string) (string, bool) {
 	sc := scanner{text: strings.TrimSpace(text), errh: func(int, string) {}}
 	t := sc.scan()
-	if t.lit != "" && statementOnly[t.lit] && (t.tok == IDENT || IsKeyword(t.lit)) {
+	if t.lit != "" && statementOnly[t.lit] && (t.tok == ast.IDENT || ast.IsKeyword(t.lit)) {
 		return t.lit, true
 	}
 	return "", false

@@ -1,4 +1,11 @@
-package lang
+package ast
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Token is a lexical token of the language.
 type Token int
@@ -63,7 +70,7 @@ const (
 	PERIOD    // .
 	RANGE     // ..
 
-	keywordBeg
+	KeywordBeg
 	TRUE
 	FALSE
 	IF
@@ -79,7 +86,7 @@ const (
 	TO
 	AFTER
 	ASSUME
-	keywordEnd
+	KeywordEnd
 )
 
 var tokenText = [...]string{
@@ -106,7 +113,7 @@ func (t Token) String() string {
 
 var keywords = func() map[string]Token {
 	m := make(map[string]Token)
-	for t := keywordBeg + 1; t < keywordEnd; t++ {
+	for t := KeywordBeg + 1; t < KeywordEnd; t++ {
 		m[tokenText[t]] = t
 	}
 	return m
@@ -156,5 +163,65 @@ func (t Token) Precedence() int {
 // which work on 32-bit integers.
 func (t Token) IsBitOp() bool { return AND <= t && t <= USHR && t != TILD }
 
-// compoundOp maps a compound assignment operator to its binary operator.
-var compoundOp = map[Token]Token{ADD_ASSIGN: ADD, SUB_ASSIGN: SUB, MUL_ASSIGN: MUL, QUO_ASSIGN: QUO, REM_ASSIGN: REM}
+// CompoundOp maps a compound assignment operator to its binary operator.
+var CompoundOp = map[Token]Token{ADD_ASSIGN: ADD, SUB_ASSIGN: SUB, MUL_ASSIGN: MUL, QUO_ASSIGN: QUO, REM_ASSIGN: REM}
+
+// Quote returns s quoted with q, escaped as the scanner reads it back: a
+// line break, a tab and a character that does not print (a control
+// character, a format character such as U+200B) are escaped, so that a
+// printed literal stays on its line and says what it holds; bytes that are
+// not UTF-8 are kept as they are.
+func Quote(s string, q byte) string {
+	var b strings.Builder
+	b.WriteByte(q)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '\\' || r == rune(q):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == utf8.RuneError && n == 1, unicode.IsPrint(r):
+			b.WriteString(s[i : i+n])
+		default:
+			fmt.Fprintf(&b, `\u{%x}`, r)
+		}
+		i += n
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+// FieldKey writes a field name as an object literal's key.
+func FieldKey(name string) string {
+	if IsIdent(name) {
+		return name
+	}
+	return Quote(name, '\'')
+}
+
+func IsLetter(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_'
+}
+
+func IsDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func IsIdentChar(c byte) bool { return IsLetter(c) || IsDigit(c) }
+
+// IsIdent reports whether s is an identifier or a keyword.
+func IsIdent(s string) bool {
+	if s == "" || !IsLetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !IsIdentChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}

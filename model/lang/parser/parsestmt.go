@@ -1,4 +1,4 @@
-package lang
+package parser
 
 import (
 	"fmt"
@@ -8,15 +8,19 @@ import (
 
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
+
+	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // Statement parsing; see parser.go for the parser and expressions.
 
 // parseStmtList parses statements up to a '}' or the end of the input.
-func (p *parser) parseStmtList() []Stmt {
-	var list []Stmt
-	var bare *Decl // the last statement, var x; without a value
-	for p.tok != RBRACE && p.tok != EOF {
+func (p *parser) parseStmtList() []ast.Stmt {
+	var list []ast.Stmt
+	var bare *ast.Decl // the last statement, var x; without a value
+	for p.tok != ast.RBRACE && p.tok != ast.EOF {
 		before := p.off
 		s := p.parseStmt()
 		if s != nil {
@@ -26,7 +30,7 @@ func (p *parser) parseStmtList() []Stmt {
 			p.valueLater(bare, s)
 			bare = nil
 		}
-		if d, ok := s.(*Decl); ok && p.bare[d] != "" {
+		if d, ok := s.(*ast.Decl); ok && p.bare[d] != "" {
 			bare = d
 		}
 		if p.off == before {
@@ -42,56 +46,56 @@ func (p *parser) parseStmtList() []Stmt {
 // parseStmt parses one statement; it returns nil for an empty statement
 // and for one that could not be built. Past MaxStmts statements (blocks
 // aside) it reports the one that exceeds it and stops.
-func (p *parser) parseStmt() Stmt {
+func (p *parser) parseStmt() ast.Stmt {
 	start := p.off
 	s := p.parseStmt1()
-	if _, ok := s.(*Block); s == nil || ok {
+	if _, ok := s.(*ast.Block); s == nil || ok {
 		return s
 	}
-	if p.stmts++; p.stmts > MaxStmts {
-		p.errorAt(start, fmt.Sprintf("more than %d statements in one script: split it between transitions or states", MaxStmts))
+	if p.stmts++; p.stmts > ast.MaxStmts {
+		p.errorAt(start, fmt.Sprintf("more than %d statements in one script: split it between transitions or states", ast.MaxStmts))
 		p.stop()
 	}
 	return s
 }
 
-func (p *parser) parseStmt1() Stmt {
+func (p *parser) parseStmt1() ast.Stmt {
 	defer p.leave()
 	if !p.enter("statements") {
 		return nil
 	}
 	mark := len(p.errs)
-	var s Stmt
+	var s ast.Stmt
 	switch p.tok {
-	case SEMICOLON:
+	case ast.SEMICOLON:
 		p.next()
 		return nil
-	case LBRACE:
+	case ast.LBRACE:
 		return p.parseBlock()
-	case IF:
+	case ast.IF:
 		return p.parseIf()
-	case WHILE:
+	case ast.WHILE:
 		return p.parseWhile()
-	case FOR:
+	case ast.FOR:
 		return p.parseFor()
-	case RAISE:
+	case ast.RAISE:
 		s = p.parseRaise()
-	case SEND:
+	case ast.SEND:
 		s = p.parseSend()
-	case ASSUME:
+	case ast.ASSUME:
 		s = p.parseAssume()
 	default:
-		if p.tok == IDENT && p.lit == "cancel" && p.peek() == STRING {
+		if p.tok == ast.IDENT && p.lit == "cancel" && p.peek() == ast.STRING {
 			s = p.parseCancel()
-		} else if p.tok == IDENT && p.lit == "bound" && p.peek() == IDENT {
+		} else if p.tok == ast.IDENT && p.lit == "bound" && p.peek() == ast.IDENT {
 			s = p.parseBound()
-		} else if p.tok == IDENT && p.lit == "function" && p.peek() == IDENT {
+		} else if p.tok == ast.IDENT && p.lit == "function" && p.peek() == ast.IDENT {
 			return p.parseFuncDecl()
-		} else if p.tok == IDENT && p.lit == "return" {
+		} else if p.tok == ast.IDENT && p.lit == "return" {
 			s = p.parseReturn()
-		} else if p.tok == IDENT && p.lit == "throw" {
+		} else if p.tok == ast.IDENT && p.lit == "throw" {
 			s = p.parseThrow()
-		} else if hint, ok := unsupportedStatements[p.lit]; p.tok == IDENT && ok {
+		} else if hint, ok := UnsupportedStatements[p.lit]; p.tok == ast.IDENT && ok {
 			p.refuse("unsupported statement %s: %s", p.lit, hint)
 			p.skipUnsupported()
 		} else {
@@ -107,8 +111,8 @@ func (p *parser) parseStmt1() Stmt {
 // body, try's blocks), so that they cause no further errors.
 func (p *parser) skipUnsupported() {
 	p.next()
-	for p.tok != EOF && p.tok != SEMICOLON && p.tok != RBRACE && !p.nl {
-		if p.tok == LBRACE {
+	for p.tok != ast.EOF && p.tok != ast.SEMICOLON && p.tok != ast.RBRACE && !p.nl {
+		if p.tok == ast.LBRACE {
 			p.skipBraces(0)
 			continue
 		}
@@ -120,11 +124,11 @@ func (p *parser) skipUnsupported() {
 // open braces already passed (0 when at a '{', 1 inside a block).
 func (p *parser) skipBraces(open int) {
 	depth := open
-	for p.tok != EOF {
+	for p.tok != ast.EOF {
 		switch p.tok {
-		case LBRACE:
+		case ast.LBRACE:
 			depth++
-		case RBRACE:
+		case ast.RBRACE:
 			depth--
 		}
 		p.next()
@@ -139,9 +143,9 @@ func (p *parser) skipBraces(open int) {
 // one already) and skips to the next statement.
 func (p *parser) endStmt(mark int) {
 	switch {
-	case p.tok == SEMICOLON:
+	case p.tok == ast.SEMICOLON:
 		p.next()
-	case p.tok == RBRACE || p.tok == EOF || p.nl:
+	case p.tok == ast.RBRACE || p.tok == ast.EOF || p.nl:
 	default:
 		if len(p.errs) == mark {
 			p.errorExpected("';'")
@@ -155,12 +159,12 @@ func (p *parser) endStmt(mark int) {
 func (p *parser) sync() {
 	for {
 		switch p.tok {
-		case EOF, RBRACE:
+		case ast.EOF, ast.RBRACE:
 			return
-		case SEMICOLON:
+		case ast.SEMICOLON:
 			p.next()
 			return
-		case IF, WHILE, FOR, RAISE, SEND, ASSUME, VAR, LET, INTKW, BOOLKW:
+		case ast.IF, ast.WHILE, ast.FOR, ast.RAISE, ast.SEND, ast.ASSUME, ast.VAR, ast.LET, ast.INTKW, ast.BOOLKW:
 			return
 		}
 		p.next()
@@ -170,30 +174,30 @@ func (p *parser) sync() {
 	}
 }
 
-func (p *parser) parseBlock() *Block {
-	off := p.expect(LBRACE)
+func (p *parser) parseBlock() *ast.Block {
+	off := p.expect(ast.LBRACE)
 	list := p.parseStmtList()
-	p.expect(RBRACE)
-	return &Block{Lbrace: p.pos(off), Stmts: list}
+	p.expect(ast.RBRACE)
+	return &ast.Block{Lbrace: p.pos(off), Stmts: list}
 }
 
 // parseBody parses the body of if, else, while or for; a single statement
 // is wrapped in a block.
-func (p *parser) parseBody() *Block {
-	if p.tok == LBRACE {
+func (p *parser) parseBody() *ast.Block {
+	if p.tok == ast.LBRACE {
 		return p.parseBlock()
 	}
-	b := &Block{Lbrace: p.pos(p.off)}
+	b := &ast.Block{Lbrace: p.pos(p.off)}
 	if s := p.parseStmt(); s != nil {
-		b.Stmts = []Stmt{s}
+		b.Stmts = []ast.Stmt{s}
 	}
 	return b
 }
 
 // parseCond parses a parenthesised condition. Without the '(' it expects
 // no ')' either, to report one error only.
-func (p *parser) parseCond() Expr {
-	if p.tok != LPAREN {
+func (p *parser) parseCond() ast.Expr {
+	if p.tok != ast.LPAREN {
 		p.errorExpected("'('")
 		return p.parseValue()
 	}
@@ -203,16 +207,16 @@ func (p *parser) parseCond() Expr {
 	return x
 }
 
-func (p *parser) parseIf() *If {
-	s := &If{IfPos: p.pos(p.off)}
+func (p *parser) parseIf() *ast.If {
+	s := &ast.If{IfPos: p.pos(p.off)}
 	p.next()
 	s.Cond = p.parseCond()
 	s.Then = p.parseBody()
-	if p.tok != ELSE {
+	if p.tok != ast.ELSE {
 		return s
 	}
 	p.next()
-	if p.tok == IF {
+	if p.tok == ast.IF {
 		s.Else = p.parseStmt()
 		return s
 	}
@@ -220,19 +224,19 @@ func (p *parser) parseIf() *If {
 	return s
 }
 
-func (p *parser) parseWhile() *While {
-	s := &While{WhilePos: p.pos(p.off)}
+func (p *parser) parseWhile() *ast.While {
+	s := &ast.While{WhilePos: p.pos(p.off)}
 	p.next()
 	s.Cond = p.parseCond()
 	s.Body = p.parseBody()
 	return s
 }
 
-func (p *parser) parseFor() Stmt {
-	s := &For{ForPos: p.pos(p.off)}
+func (p *parser) parseFor() ast.Stmt {
+	s := &ast.For{ForPos: p.pos(p.off)}
 	p.next()
-	p.expect(LPAREN)
-	if p.tok == IDENT && (p.peek() == COMMA || p.peekLit() == "of") {
+	p.expect(ast.LPAREN)
+	if p.tok == ast.IDENT && (p.peek() == ast.COMMA || p.peekLit() == "of") {
 		return p.parseForEach(s.ForPos)
 	}
 	mark := len(p.errs)
@@ -240,7 +244,7 @@ func (p *parser) parseFor() Stmt {
 	if len(p.errs) > mark {
 		p.skipGroup(1, true)
 	} else {
-		p.expect(RPAREN)
+		p.expect(ast.RPAREN)
 	}
 	s.Body = p.parseBody()
 	return s
@@ -248,21 +252,21 @@ func (p *parser) parseFor() Stmt {
 
 // parseForEach parses the rest of for (item, index of array) body, the
 // language's form of SCXML's <foreach>, from the item.
-func (p *parser) parseForEach(pos source.Pos) Stmt {
-	s := &ForEach{ForPos: pos, Item: &Ident{NamePos: p.pos(p.off), Name: p.lit}}
+func (p *parser) parseForEach(pos source.Pos) ast.Stmt {
+	s := &ast.ForEach{ForPos: pos, Item: &ast.Ident{NamePos: p.pos(p.off), Name: p.lit}}
 	p.next()
-	if p.tok == COMMA {
+	if p.tok == ast.COMMA {
 		p.next()
-		if p.tok != IDENT {
+		if p.tok != ast.IDENT {
 			p.errorExpected("index variable")
 			p.skipGroup(1, true)
 			p.parseBody()
 			return nil
 		}
-		s.Index = &Ident{NamePos: p.pos(p.off), Name: p.lit}
+		s.Index = &ast.Ident{NamePos: p.pos(p.off), Name: p.lit}
 		p.next()
 	}
-	if p.tok != IDENT || p.lit != "of" {
+	if p.tok != ast.IDENT || p.lit != "of" {
 		p.errorExpected("'of'")
 		p.skipGroup(1, true)
 		p.parseBody()
@@ -270,7 +274,7 @@ func (p *parser) parseForEach(pos source.Pos) Stmt {
 	}
 	p.next()
 	s.Array = p.parseValue()
-	if p.tok == SEMICOLON {
+	if p.tok == ast.SEMICOLON {
 		p.next()
 		s.Cond = p.parseValue()
 	}
@@ -280,29 +284,29 @@ func (p *parser) parseForEach(pos source.Pos) Stmt {
 }
 
 // parseForHeader parses "init; cond; post" and stops at the first error.
-func (p *parser) parseForHeader() (init Stmt, cond Expr, post Stmt) {
-	if p.tok != SEMICOLON {
+func (p *parser) parseForHeader() (init ast.Stmt, cond ast.Expr, post ast.Stmt) {
+	if p.tok != ast.SEMICOLON {
 		init = p.parseSimple()
 	}
-	if p.tok != SEMICOLON {
+	if p.tok != ast.SEMICOLON {
 		p.errorExpected("';'")
 		return
 	}
 	p.next()
-	if p.tok != SEMICOLON {
+	if p.tok != ast.SEMICOLON {
 		cond = p.parseValue()
 	}
-	if p.tok != SEMICOLON {
+	if p.tok != ast.SEMICOLON {
 		p.errorExpected("';'")
 		return
 	}
 	p.next()
-	if p.tok == RPAREN {
+	if p.tok == ast.RPAREN {
 		return
 	}
 	off := p.off
 	switch s := p.parseSimple().(type) {
-	case *Decl:
+	case *ast.Decl:
 		p.errorAt(off, "unexpected declaration in for post statement")
 	case nil:
 	default:
@@ -314,21 +318,21 @@ func (p *parser) parseForHeader() (init Stmt, cond Expr, post Stmt) {
 // parseSimple parses an assignment, an increment or decrement, or a local
 // declaration, without its terminator. It returns nil after an error that
 // leaves nothing to build.
-func (p *parser) parseSimple() Stmt {
+func (p *parser) parseSimple() ast.Stmt {
 	switch p.tok {
-	case VAR, LET, INTKW, BOOLKW:
+	case ast.VAR, ast.LET, ast.INTKW, ast.BOOLKW:
 		return p.parseDecl()
-	case INC, DEC:
+	case ast.INC, ast.DEC:
 		op, off := p.tok, p.off
 		p.next()
 		start, mark := p.off, len(p.errs)
 		if t, path := p.target(p.parseUnary(), start, mark); t != nil {
-			return &IncDec{Target: t, Path: path, OpPos: p.pos(off), Op: op}
+			return &ast.IncDec{Target: t, Path: path, OpPos: p.pos(off), Op: op}
 		}
 		return nil
 	}
 	if !startsExpr(p.tok) {
-		if p.tok == EOF {
+		if p.tok == ast.EOF {
 			p.errorExpected("statement")
 		} else {
 			p.error("unexpected token %s", p.found())
@@ -344,22 +348,22 @@ func (p *parser) parseSimple() Stmt {
 		t, path := p.target(x, start, mark)
 		op, off := p.tok, p.off
 		p.next()
-		if p.isFuncExpr() && op == ASSIGN && t != nil && path == nil {
+		if p.isFuncExpr() && op == ast.ASSIGN && t != nil && path == nil {
 			return p.parseFuncExpr(t)
 		}
 		v := p.parseValue()
 		if t != nil {
-			return &Assign{Target: t, Path: path, OpPos: p.pos(off), Op: op, Value: v}
+			return &ast.Assign{Target: t, Path: path, OpPos: p.pos(off), Op: op, Value: v}
 		}
-	case (p.tok == INC || p.tok == DEC) && !p.nl:
+	case (p.tok == ast.INC || p.tok == ast.DEC) && !p.nl:
 		t, path := p.target(x, start, mark)
 		op, off := p.tok, p.off
 		p.next()
 		if t != nil {
-			return &IncDec{Target: t, Path: path, OpPos: p.pos(off), Op: op}
+			return &ast.IncDec{Target: t, Path: path, OpPos: p.pos(off), Op: op}
 		}
 	default:
-		if c, ok := x.(*Call); ok && len(p.errs) == mark {
+		if c, ok := x.(*ast.Call); ok && len(p.errs) == mark {
 			if hostObjects[hostObject(c.Fun)] {
 				return p.hostCall(c)
 			}
@@ -367,7 +371,7 @@ func (p *parser) parseSimple() Stmt {
 		}
 		if len(p.errs) == mark {
 			// Valid ECMAScript (an expression statement), outside the language.
-			p.refuseAt(start, "expected assignment, found expression "+ExprString(x))
+			p.refuseAt(start, "expected assignment, found expression "+printer.ExprString(x))
 		}
 	}
 	return nil
@@ -376,66 +380,66 @@ func (p *parser) parseSimple() Stmt {
 // target checks that x, parsed from offset start with mark errors before
 // it, can be assigned to: a variable, or a field or element of one (a.f,
 // a[i], a[i].f, ...). It returns the variable and the path below it.
-func (p *parser) target(x Expr, start, mark int) (*Ident, []*Sel) {
+func (p *parser) target(x ast.Expr, start, mark int) (*ast.Ident, []*ast.Sel) {
 	if len(p.errs) > mark {
 		return nil, nil
 	}
-	var path []*Sel
+	var path []*ast.Sel
 	loc := x
 	for {
 		switch y := x.(type) {
-		case *Ident:
+		case *ast.Ident:
 			slices.Reverse(path)
 			return y, path
-		case *Member:
-			path = append(path, &Sel{Pos: y.DotPos, Name: y.Name})
+		case *ast.Member:
+			path = append(path, &ast.Sel{Pos: y.DotPos, Name: y.Name})
 			x = y.X
 			continue
-		case *Index:
-			path = append(path, &Sel{Pos: y.Lbrack, Index: y.Index})
+		case *ast.Index:
+			path = append(path, &ast.Sel{Pos: y.Lbrack, Index: y.Index})
 			x = y.X
 			continue
-		case *SysVar, *EventField, *EventParam:
-			p.errorAt(start, readOnlyMsg(ExprString(loc)))
+		case *ast.SysVar, *ast.EventField, *ast.EventParam:
+			p.errorAt(start, readOnlyMsg(printer.ExprString(loc)))
 			return nil, nil
-		case *Method:
+		case *ast.Method:
 			if !y.Call {
-				p.errorAt(start, fmt.Sprintf("cannot assign to %s: the length of an array changes with its elements; assign a whole array instead", ExprString(loc)))
+				p.errorAt(start, fmt.Sprintf("cannot assign to %s: the length of an array changes with its elements; assign a whole array instead", printer.ExprString(loc)))
 				return nil, nil
 			}
 		}
-		p.errorAt(start, fmt.Sprintf("cannot assign to %s: only variables, and their fields and elements, can be assigned", ExprString(loc)))
+		p.errorAt(start, fmt.Sprintf("cannot assign to %s: only variables, and their fields and elements, can be assigned", printer.ExprString(loc)))
 		return nil, nil
 	}
 }
 
-func (p *parser) parseDecl() Stmt {
+func (p *parser) parseDecl() ast.Stmt {
 	kw, off := p.tok, p.off
 	p.next()
-	if p.tok != IDENT {
+	if p.tok != ast.IDENT {
 		p.errorExpected("variable name")
 		return nil
 	}
-	d := &Decl{DeclPos: p.pos(off), Name: &Ident{NamePos: p.pos(p.off), Name: p.lit}}
+	d := &ast.Decl{DeclPos: p.pos(off), Name: &ast.Ident{NamePos: p.pos(p.off), Name: p.lit}}
 	p.next()
 	switch kw {
-	case INTKW:
-		d.Type = IntType
-	case BOOLKW:
-		d.Type = BoolType
+	case ast.INTKW:
+		d.Type = ast.IntType
+	case ast.BOOLKW:
+		d.Type = ast.BoolType
 	}
-	if p.tok == ASSIGN {
+	if p.tok == ast.ASSIGN {
 		p.next()
-		if p.isFuncExpr() && kw != INTKW && kw != BOOLKW {
+		if p.isFuncExpr() && kw != ast.INTKW && kw != ast.BOOLKW {
 			return p.parseFuncExpr(d.Name)
 		}
 		d.Value = p.parseValue()
 		return d
 	}
-	if d.Type.Kind == Invalid {
+	if d.Type.Kind == ast.Invalid {
 		// Undefined, until the statement after it assigns it (valueLater).
 		if p.bare == nil {
-			p.bare = make(map[*Decl]string)
+			p.bare = make(map[*ast.Decl]string)
 		}
 		p.bare[d] = kw.String()
 	}
@@ -447,14 +451,14 @@ func (p *parser) parseDecl() Stmt {
 // before anything reads it (x = 0, or for (x = 0; ...)), which is then the
 // same as var x = 0; and reports any other such declaration, whose
 // undefined value setbot's typed locals have no place for.
-func (p *parser) valueLater(d *Decl, next Stmt) {
+func (p *parser) valueLater(d *ast.Decl, next ast.Stmt) {
 	kw := p.bare[d]
 	delete(p.bare, d)
-	a, ok := next.(*Assign)
-	if f, isFor := next.(*For); isFor {
-		a, ok = f.Init.(*Assign)
+	a, ok := next.(*ast.Assign)
+	if f, isFor := next.(*ast.For); isFor {
+		a, ok = f.Init.(*ast.Assign)
 	}
-	if ok && a.Target.Name == d.Name.Name && len(a.Path) == 0 && a.Op == ASSIGN && isConstant(a.Value) {
+	if ok && a.Target.Name == d.Name.Name && len(a.Path) == 0 && a.Op == ast.ASSIGN && isConstant(a.Value) {
 		d.Value = a.Value
 		return
 	}
@@ -463,42 +467,42 @@ func (p *parser) valueLater(d *Decl, next Stmt) {
 }
 
 // isConstant reports whether e is a literal number, string or boolean.
-func isConstant(e Expr) bool {
+func isConstant(e ast.Expr) bool {
 	switch x := e.(type) {
-	case *IntLit, *BoolLit, *StrLit, *DecLit:
+	case *ast.IntLit, *ast.BoolLit, *ast.StrLit, *ast.DecLit:
 		return true
-	case *Unary:
-		return x.Op == SUB && isConstant(x.X)
+	case *ast.Unary:
+		return x.Op == ast.SUB && isConstant(x.X)
 	}
 	return false
 }
 
-func (p *parser) parseRaise() Stmt {
-	s := &Raise{RaisePos: p.pos(p.off)}
+func (p *parser) parseRaise() ast.Stmt {
+	s := &ast.Raise{RaisePos: p.pos(p.off)}
 	p.next()
 	s.Event = p.parseEventName()
 	s.Args = p.parseArgs()
-	if p.tok == IDENT && p.lit == "id" && !p.nl {
+	if p.tok == ast.IDENT && p.lit == "id" && !p.nl {
 		p.next()
 		s.ID = p.parseString()
 	}
 	return s
 }
 
-func (p *parser) parseSend() Stmt {
-	s := &Send{SendPos: p.pos(p.off)}
+func (p *parser) parseSend() ast.Stmt {
+	s := &ast.Send{SendPos: p.pos(p.off)}
 	p.next()
 	s.Event = p.parseEventName()
 	s.Args = p.parseArgs()
-	if p.tok == TO {
+	if p.tok == ast.TO {
 		p.next()
 		s.Target = p.parseString()
 	}
-	if p.tok == AFTER {
+	if p.tok == ast.AFTER {
 		p.next()
 		s.Delay = p.parseExpr()
 	}
-	if p.tok == IDENT && p.lit == "id" && !p.nl {
+	if p.tok == ast.IDENT && p.lit == "id" && !p.nl {
 		p.next()
 		s.ID = p.parseString()
 	}
@@ -507,18 +511,18 @@ func (p *parser) parseSend() Stmt {
 
 // parseCancel parses cancel "id". cancel and id are not keywords, so that
 // variables may keep those names: the string after them decides.
-func (p *parser) parseCancel() Stmt {
-	s := &Cancel{CancelPos: p.pos(p.off)}
+func (p *parser) parseCancel() ast.Stmt {
+	s := &ast.Cancel{CancelPos: p.pos(p.off)}
 	p.next()
 	s.SendID = p.parseString()
 	return s
 }
 
 // parseFuncDecl parses function NAME(PARAMS...) { BODY }.
-func (p *parser) parseFuncDecl() Stmt {
-	s := &FuncDecl{FuncPos: p.pos(p.off)}
+func (p *parser) parseFuncDecl() ast.Stmt {
+	s := &ast.FuncDecl{FuncPos: p.pos(p.off)}
 	p.next()
-	s.Name = &Ident{NamePos: p.pos(p.off), Name: p.lit}
+	s.Name = &ast.Ident{NamePos: p.pos(p.off), Name: p.lit}
 	p.next()
 	return p.parseFuncRest(s)
 }
@@ -526,39 +530,39 @@ func (p *parser) parseFuncDecl() Stmt {
 // isFuncExpr reports whether a function expression starts at the current
 // token: function (...) or function NAME(...).
 func (p *parser) isFuncExpr() bool {
-	return p.tok == IDENT && p.lit == "function" && (p.peek() == LPAREN || p.peek() == IDENT)
+	return p.tok == ast.IDENT && p.lit == "function" && (p.peek() == ast.LPAREN || p.peek() == ast.IDENT)
 }
 
 // parseFuncExpr parses a function expression bound to name, function
 // [NAME](PARAMS...) { BODY }, as the declaration of a function called name
 // (the name a function expression may have for itself is dropped).
-func (p *parser) parseFuncExpr(name *Ident) Stmt {
-	s := &FuncDecl{FuncPos: p.pos(p.off), Name: name}
+func (p *parser) parseFuncExpr(name *ast.Ident) ast.Stmt {
+	s := &ast.FuncDecl{FuncPos: p.pos(p.off), Name: name}
 	p.next()
-	if p.tok == IDENT {
+	if p.tok == ast.IDENT {
 		p.next()
 	}
 	return p.parseFuncRest(s)
 }
 
 // parseFuncRest parses a function's parameters and body, from the '('.
-func (p *parser) parseFuncRest(s *FuncDecl) Stmt {
-	p.expect(LPAREN)
-	for p.tok != RPAREN && p.tok != EOF {
-		if p.tok != IDENT {
+func (p *parser) parseFuncRest(s *ast.FuncDecl) ast.Stmt {
+	p.expect(ast.LPAREN)
+	for p.tok != ast.RPAREN && p.tok != ast.EOF {
+		if p.tok != ast.IDENT {
 			p.errorExpected("parameter name")
 			p.skipGroup(1, false)
 			return nil
 		}
-		s.Params = append(s.Params, &Ident{NamePos: p.pos(p.off), Name: p.lit})
+		s.Params = append(s.Params, &ast.Ident{NamePos: p.pos(p.off), Name: p.lit})
 		p.next()
-		if p.tok != COMMA {
+		if p.tok != ast.COMMA {
 			break
 		}
 		p.next()
 	}
-	p.expect(RPAREN)
-	if p.tok != LBRACE {
+	p.expect(ast.RPAREN)
+	if p.tok != ast.LBRACE {
 		p.errorExpected("'{'")
 		return nil
 	}
@@ -568,8 +572,8 @@ func (p *parser) parseFuncRest(s *FuncDecl) Stmt {
 
 // parseReturn parses return [value]. As in ECMAScript, a value starts on
 // the line of the return.
-func (p *parser) parseReturn() Stmt {
-	s := &Return{ReturnPos: p.pos(p.off)}
+func (p *parser) parseReturn() ast.Stmt {
+	s := &ast.Return{ReturnPos: p.pos(p.off)}
 	p.next()
 	if !p.nl && startsExpr(p.tok) {
 		s.Value = p.parseValue()
@@ -586,15 +590,15 @@ const errorExecution = "error.execution"
 // platform; the reader skips the rest of the block after it. What is
 // thrown is not read (new Error('...') most often): no handler of
 // error.execution sees it, and an error in it would raise the same event.
-func (p *parser) parseThrow() Stmt {
-	s := &Raise{RaisePos: p.pos(p.off), Event: errorExecution, Platform: true}
+func (p *parser) parseThrow() ast.Stmt {
+	s := &ast.Raise{RaisePos: p.pos(p.off), Event: errorExecution, Platform: true}
 	p.next()
 	if p.nl || !startsExpr(p.tok) {
 		p.errorExpected("the value thrown")
 		return nil
 	}
-	for p.tok != EOF && p.tok != SEMICOLON && p.tok != RBRACE && !p.nl {
-		if p.tok == LBRACE {
+	for p.tok != ast.EOF && p.tok != ast.SEMICOLON && p.tok != ast.RBRACE && !p.nl {
+		if p.tok == ast.LBRACE {
 			p.skipBraces(0)
 			continue
 		}
@@ -603,8 +607,8 @@ func (p *parser) parseThrow() Stmt {
 	return s
 }
 
-func (p *parser) parseAssume() Stmt {
-	s := &Assume{AssumePos: p.pos(p.off)}
+func (p *parser) parseAssume() ast.Stmt {
+	s := &ast.Assume{AssumePos: p.pos(p.off)}
 	p.next()
 	s.Cond = p.parseCond()
 	return s
@@ -612,14 +616,14 @@ func (p *parser) parseAssume() Stmt {
 
 // parseBound parses bound NAME LIMIT (cond). bound is not a keyword: a
 // name after it decides, which no other statement has.
-func (p *parser) parseBound() Stmt {
+func (p *parser) parseBound() ast.Stmt {
 	off := p.off
-	s := &Bound{BoundPos: p.pos(off)}
+	s := &ast.Bound{BoundPos: p.pos(off)}
 	p.next()
 	s.Name = vocab.Bound(p.lit)
 	p.next()
 	n, err := strconv.ParseInt(p.lit, 10, 64)
-	if p.tok != INT || err != nil {
+	if p.tok != ast.INT || err != nil {
 		p.errorExpected("the bound's limit")
 		s.Cond = p.bad(off)
 		return s
@@ -631,7 +635,7 @@ func (p *parser) parseBound() Stmt {
 }
 
 func (p *parser) parseString() string {
-	if p.tok != STRING {
+	if p.tok != ast.STRING {
 		p.errorExpected("string literal")
 		return ""
 	}
@@ -642,7 +646,7 @@ func (p *parser) parseString() string {
 
 // parseEventName parses a dotted name a.b.c or a string literal.
 func (p *parser) parseEventName() string {
-	if p.tok == STRING {
+	if p.tok == ast.STRING {
 		name := p.lit
 		if name == "" || strings.ContainsAny(name, " \t\n") {
 			p.error("invalid event name %q", name)
@@ -656,7 +660,7 @@ func (p *parser) parseEventName() string {
 	}
 	name := p.lit
 	p.next()
-	for p.tok == PERIOD {
+	for p.tok == ast.PERIOD {
 		p.next()
 		if !p.isName() {
 			p.errorExpected("name after '.'")
@@ -669,22 +673,22 @@ func (p *parser) parseEventName() string {
 }
 
 // parseArgs parses the argument list (name: value, ...) of raise or send.
-func (p *parser) parseArgs() []*Arg {
-	if p.tok != LPAREN {
+func (p *parser) parseArgs() []*ast.Arg {
+	if p.tok != ast.LPAREN {
 		p.errorExpected("'('")
 		return nil
 	}
 	p.next()
-	var args []*Arg
-	for p.tok != RPAREN && p.tok != EOF {
+	var args []*ast.Arg
+	for p.tok != ast.RPAREN && p.tok != ast.EOF {
 		if !p.isName() {
 			p.errorExpected("argument name")
 			p.skipGroup(1, false)
 			return args
 		}
-		a := &Arg{NamePos: p.pos(p.off), Name: p.lit}
+		a := &ast.Arg{NamePos: p.pos(p.off), Name: p.lit}
 		p.next()
-		if p.tok != COLON {
+		if p.tok != ast.COLON {
 			p.errorExpected("':'")
 			p.skipGroup(1, false)
 			return args
@@ -692,7 +696,7 @@ func (p *parser) parseArgs() []*Arg {
 		p.next()
 		a.Value = p.parseValue()
 		args = append(args, a)
-		if p.tok != COMMA {
+		if p.tok != ast.COMMA {
 			break
 		}
 		p.next()

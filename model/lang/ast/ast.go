@@ -1,21 +1,20 @@
-// Package lang is setbot's small typed action and expression language: the
-// language of guards and actions in every model format
-// (docs/architecture.md §The action language). Its core is the subset on
-// which ECMAScript and C agree, over mathematical integers and booleans,
-// plus raise/send statements; around it, the parts of ECMAScript that
-// statecharts use: exact decimals, strings and their common methods,
-// undefined and null, typeof, 32-bit bit operators, _event's fields and the
-// SCXML system variables.
+// Package ast declares the syntax trees of setbot's action language
+// (package lang), as go/ast does Go's: the nodes, the tokens, the types a
+// declaration or a setbot:type annotation names (the language's types are
+// written in its text, so they belong to its syntax), the one child walker
+// from which Inspect, Equal, Key and the rewriting functions derive, and
+// the limits on a tree's size and nesting
+// (docs/architecture.md §The action language).
 //
-// The scanner, parser, type checker and printer are separate passes, in the
-// manner of go/scanner, go/parser, go/types and go/printer. The checker does
-// not mutate the AST; rewriting functions return new trees.
-package lang
+// Nodes are never changed once built: passes that transform a tree
+// (lowering, inlining, simplification, in package lang) return new trees.
+package ast
 
 import (
 	"fmt"
 	"math/big"
 
+	"github.com/setbot/setbot/model/lang/ecma"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
@@ -559,4 +558,14 @@ func (s *Bound) What() string {
 		return fmt.Sprintf("an array grows past its bound of %d elements (the array bound; raise it with setbot:type)", s.Limit)
 	}
 	return fmt.Sprintf("a path meets the %s bound (%d)", s.Name, s.Limit)
+}
+
+// DecimalText returns the text of a decimal literal: as written, or from
+// its value.
+func DecimalText(x *DecLit) string {
+	if x.Text != "" {
+		return x.Text
+	}
+	s, _ := ecma.FormatDecimal(x.Value)
+	return s
 }

@@ -1,4 +1,4 @@
-package lang
+package ast
 
 import (
 	"fmt"
@@ -289,7 +289,7 @@ func (t Type) String() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(fieldKey(f.Name) + ": " + f.Type.String())
+			b.WriteString(FieldKey(f.Name) + ": " + f.Type.String())
 		}
 		b.WriteString("}")
 		s = b.String()
@@ -367,7 +367,7 @@ func (p *typeParser) eat(tok string) bool {
 func (p *typeParser) word() string {
 	p.space()
 	j := p.i
-	for j < len(p.s) && isIdentChar(p.s[j]) {
+	for j < len(p.s) && IsIdentChar(p.s[j]) {
 		j++
 	}
 	w := p.s[p.i:j]
@@ -438,7 +438,7 @@ func (p *typeParser) base() (Type, error) {
 				return Type{}, p.errorf("expected , or }")
 			}
 			name := p.word()
-			if !isIdent(name) || !p.eat(":") {
+			if !IsIdent(name) || !p.eat(":") {
 				return Type{}, p.errorf("malformed field")
 			}
 			if seen[name] {
@@ -506,3 +506,13 @@ const MaxArrayLen = 256
 // grows further meets the array bound (vocab.BoundArray). A setbot:type sets any
 // other bound up to MaxArrayLen.
 const GrowArrayLen = 16
+
+// The tags of a value that may be absent.
+const (
+	AbsentValue     = 0 // a value of the variable's kind
+	AbsentUndefined = 1
+	AbsentNull      = 2
+)
+
+// AbsentType is the type of a tag.
+var AbsentType = RangeType(AbsentValue, AbsentNull)

@@ -1,4 +1,4 @@
-package lang
+package parser
 
 import "github.com/setbot/setbot/model/source"
 
