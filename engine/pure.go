@@ -39,14 +39,8 @@ type pureEnv interface {
 func (x *executor) pure(e ast.Expr, at solver.Term, env pureEnv) solver.Term {
 	tab := x.tab
 	switch e := e.(type) {
-	case *ast.IntLit:
-		return tab.Int(e.Value)
-	case *ast.DecLit:
-		return tab.Rat(e.Value)
-	case *ast.BoolLit:
-		return tab.Bool(e.Value)
-	case *ast.StrLit:
-		return tab.Str(e.Value)
+	case *ast.IntLit, *ast.DecLit, *ast.BoolLit, *ast.StrLit:
+		return LiteralTerm(tab, e)
 	case *ast.Binary:
 		a := x.pure(e.X, at, env)
 		switch e.Op {

@@ -62,19 +62,11 @@ func (in *Inliner) hostBinary(x *ast.Binary, want ast.Type) ast.Expr {
 // literalType is the type of the literal e, or of the number that a
 // numeric operator computes, or the zero Type.
 func literalType(e ast.Expr) ast.Type {
-	switch e := e.(type) {
-	case *ast.Binary:
-		if e.Op == ast.SUB || e.Op == ast.MUL || e.Op == ast.QUO || e.Op == ast.REM {
-			return ast.IntType
-		}
-	case *ast.IntLit:
+	if b, ok := e.(*ast.Binary); ok && (b.Op == ast.SUB || b.Op == ast.MUL || b.Op == ast.QUO || b.Op == ast.REM) {
 		return ast.IntType
-	case *ast.DecLit:
-		return ast.DecimalType
-	case *ast.StrLit:
-		return ast.StringType
-	case *ast.BoolLit:
-		return ast.BoolType
+	}
+	if k := ast.LiteralKind(e); k != ast.Invalid {
+		return ast.Type{Kind: k}
 	}
 	return ast.Type{}
 }

@@ -175,28 +175,13 @@ func binaryUses(x *ast.Binary, note func(ast.Expr, ast.Kind, int)) {
 		note(x.X, ast.Bool, truthUse)
 		note(x.Y, ast.Bool, truthUse)
 	case ast.EQL, ast.NEQ, ast.SEQL, ast.SNEQ, ast.LSS, ast.GTR, ast.LEQ, ast.GEQ:
-		if k := literalKind(x.Y); k != ast.Invalid {
+		if k := ast.LiteralKind(x.Y); k != ast.Invalid {
 			note(x.X, k, kindUse)
 		}
-		if k := literalKind(x.X); k != ast.Invalid {
+		if k := ast.LiteralKind(x.X); k != ast.Invalid {
 			note(x.Y, k, kindUse)
 		}
 	}
-}
-
-// literalKind returns the kind of a literal, Invalid for anything else.
-func literalKind(e ast.Expr) ast.Kind {
-	switch e.(type) {
-	case *ast.IntLit:
-		return ast.Int
-	case *ast.DecLit:
-		return ast.Decimal
-	case *ast.StrLit:
-		return ast.String
-	case *ast.BoolLit:
-		return ast.Bool
-	}
-	return ast.Invalid
 }
 
 // dataTruths reads _event.data tested for truth (_event.data &&

@@ -516,3 +516,18 @@ const (
 
 // AbsentType is the type of a tag.
 var AbsentType = RangeType(AbsentValue, AbsentNull)
+
+// LiteralKind returns the kind of a literal, Invalid for anything else.
+func LiteralKind(e Expr) Kind {
+	switch e.(type) {
+	case *IntLit:
+		return Int
+	case *DecLit:
+		return Decimal
+	case *StrLit:
+		return String
+	case *BoolLit:
+		return Bool
+	}
+	return Invalid
+}
