@@ -36,8 +36,8 @@ func (o *oracle) undecided(pc []solver.Term, c solver.Term) bool {
 
 // concolic decides the branch on c concretely: it returns the runs for
 // each side that some concrete values of c's variables take, each pinned
-// to those values; ok is false when no model of the path could be found
-// (the branch then stays undecided, both sides kept).
+// to those values (the caller records the decision); ok is false when no
+// model of the path could be found (the branch then stays undecided).
 func (x *executor) concolic(r *run, c solver.Term) (t, f *run, ok bool) {
 	vars := x.tab.Vars(c)
 	base := x.or.Slice(r.pc, vars)
@@ -74,11 +74,9 @@ func (x *executor) concolic(r *run, c solver.Term) (t, f *run, ok bool) {
 		case b.Bool && t == nil:
 			t = r.clone()
 			t.pc = append(t.pc, pin) // which implies c, without its arithmetic
-			t.dec = append(t.dec, 't')
 		case !b.Bool && f == nil:
 			f = r.clone()
 			f.pc = append(f.pc, pin)
-			f.dec = append(f.dec, 'f')
 		}
 		if t != nil && f != nil {
 			break

@@ -121,3 +121,30 @@ func TestConcretisedPathsAreMarked(t *testing.T) {
 		t.Errorf("%d nodes in Mitigate, %d marked", mitigate, marked)
 	}
 }
+
+// TestPinnedGuard: on a path pinned to concrete values, a guard the solver
+// leaves unknown is decided with those values, as a branch is. Kept
+// unknown, B's guard v * v > 50 stood on the path the if's then-branch
+// pinned to a p with p * p < 50, where it is false: the tree had a path to
+// C that no input takes, and test generation, whose solver decides the
+// path, failed on it ("could not be solved (unsat)").
+func TestPinnedGuard(t *testing.T) {
+	m := machine(t, "testdata/pinned_guard.scxml")
+	set, err := engine.Explore(m, engine.Options{MaxDepth: 2}, undecidingZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := varIndex(t, set, "big")
+	for _, n := range set.Nodes {
+		if n.State.Name == "C" && set.Terms.String(n.Vals[big]) != "0" {
+			t.Errorf("the path to C %v took the if's then-branch, where v * v < 50", n.PC)
+		}
+	}
+	tests, err := testgen.Suite(set, vocab.CoveragePath, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tests) != set.Stats.Paths {
+		t.Errorf("%d tests for %d paths", len(tests), set.Stats.Paths)
+	}
+}

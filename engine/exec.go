@@ -119,6 +119,12 @@ func (x *executor) branch(r *run, c solver.Term) (t, f *run) {
 	canF := !canT || x.or.sat(r.pc, x.tab.Not(c))
 	if canT && canF && x.or.undecided(r.pc, c) {
 		if t, f, ok := x.concolic(r, c); ok {
+			if t != nil {
+				t.dec = append(t.dec, 't')
+			}
+			if f != nil {
+				f.dec = append(f.dec, 'f')
+			}
 			return t, f
 		}
 	}
@@ -150,8 +156,28 @@ func (x *executor) require(r *run, c solver.Term) *run {
 	if !x.or.sat(r.pc, c) {
 		return nil
 	}
+	// On a path pinned to concrete values, a condition the solver left
+	// unknown is decided with those values, as branch decides one: kept
+	// unknown, it could contradict the pins, and no test would reach the
+	// path. Elsewhere it is kept: the path may be feasible.
+	if x.or.undecided(r.pc, c) && x.pinned(r.pc, c) {
+		if t, _, ok := x.concolic(r, c); ok {
+			return t
+		}
+	}
 	r.pc = append(r.pc, c)
 	return r
+}
+
+// pinned reports whether a conjunct of pc that shares variables with c
+// pins them to concrete values.
+func (x *executor) pinned(pc []solver.Term, c solver.Term) bool {
+	for _, p := range x.or.Slice(pc, x.tab.Vars(c)) {
+		if x.tab.Concretised(p) {
+			return true
+		}
+	}
+	return false
 }
 
 type valued struct {

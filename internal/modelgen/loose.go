@@ -27,14 +27,7 @@ func (g *gen) addLoose() {
 		from.trans = append(from.trans, t)
 	}
 	// ud: sent to the machine with the global g0 as its data, which may
-	// be undefined, and with no data at all (undefined too). Not with
-	// parallel states: there, test generation fails to solve some paths
-	// whose conditions read _event of a self-sent event (an engine fault
-	// this construct exposed, reported with issue 28's work; it is as old
-	// as these reads).
-	if g.opts.Parallel {
-		return
-	}
+	// be undefined, and with no data at all (undefined too).
 	a, b := pick(g, leaves), pick(g, leaves)
 	a.onentry = append(a.onentry, newElem("send", "event", "ud").add(newElem("content", "expr", "g0")))
 	b.onentry = append(b.onentry, newElem("send", "event", "ud"))
