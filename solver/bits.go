@@ -98,7 +98,7 @@ func (t *Table) shiftIdentity(op Op, x, y Term) (Term, bool) {
 	a, aok := t.IntValue(x)
 	b, bok := t.IntValue(y)
 	l := ecma.ToInt32(a)
-	count := ecma.ToUint32(b) & 31
+	count := ecma.ShiftCount(b)
 	switch {
 	case aok && l == 0:
 		return t.Int(0), true

@@ -499,7 +499,7 @@ func (t *Table) compare(x, y Term) (int, bool) {
 	}
 	if a, ok := t.StringValue(x); ok {
 		if b, ok := t.StringValue(y); ok {
-			return strings.Compare(a, b), true
+			return ecma.CompareStrings(a, b), true
 		}
 	}
 	if a, ok := t.RatValue(x); ok {
@@ -913,7 +913,7 @@ func compareValues(op Op, a, b Value) bool {
 		}
 		c = cmp.Compare(a.Int, b.Int)
 	case StringSort:
-		c = strings.Compare(a.Str, b.Str)
+		c = ecma.CompareStrings(a.Str, b.Str)
 	case RealSort:
 		c = a.rat().Cmp(b.rat())
 	default:

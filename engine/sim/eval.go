@@ -289,13 +289,13 @@ func (x *Executor) stringBinary(n *ast.Binary, l string) (Value, error) {
 	case ast.ADD:
 		return x.concat(n, l, r)
 	case ast.LSS:
-		return BoolValue(l < r), nil
+		return BoolValue(ecma.CompareStrings(l, r) < 0), nil
 	case ast.GTR:
-		return BoolValue(l > r), nil
+		return BoolValue(ecma.CompareStrings(l, r) > 0), nil
 	case ast.LEQ:
-		return BoolValue(l <= r), nil
+		return BoolValue(ecma.CompareStrings(l, r) <= 0), nil
 	case ast.GEQ:
-		return BoolValue(l >= r), nil
+		return BoolValue(ecma.CompareStrings(l, r) >= 0), nil
 	}
 	return Value{}, x.errorf(n, "operator %s does not apply to strings", n.Op)
 }

@@ -3,7 +3,6 @@ package lang
 import (
 	"math"
 	"math/big"
-	"strings"
 
 	intarith "github.com/setbot/setbot/model/lang/arith"
 	"github.com/setbot/setbot/model/lang/ecma"
@@ -230,7 +229,7 @@ func foldStrings(x *ast.Binary, a, b string) ast.Expr {
 	if x.Op == ast.ADD {
 		return &ast.StrLit{ValuePos: x.Pos(), Value: a + b}
 	}
-	c := strings.Compare(a, b) // UTF-8 byte order is code point order
+	c := ecma.CompareStrings(a, b)
 	if v, ok := compare(x.Op, int64(c), 0); ok {
 		return &ast.BoolLit{ValuePos: x.Pos(), Value: v}
 	}

@@ -69,8 +69,8 @@ func ToInt32(x int64) int32 { return int32(x) }
 // [0, 2^32).
 func ToUint32(x int64) uint32 { return uint32(x) }
 
-// shiftCount is the shift count of b: ToUint32(b) & 31.
-func shiftCount(b int64) uint32 { return ToUint32(b) & 31 }
+// ShiftCount is the shift count of b: ToUint32(b) & 31 (ECMA-262, the shift operators).
+func ShiftCount(b int64) uint32 { return ToUint32(b) & 31 }
 
 // BitAnd is a & b.
 func BitAnd(a, b int64) int64 { return int64(ToInt32(a) & ToInt32(b)) }
@@ -85,10 +85,18 @@ func BitXor(a, b int64) int64 { return int64(ToInt32(a) ^ ToInt32(b)) }
 func BitNot(a int64) int64 { return int64(^ToInt32(a)) }
 
 // Shl is a << b.
-func Shl(a, b int64) int64 { return int64(ToInt32(a) << shiftCount(b)) }
+func Shl(a, b int64) int64 { return int64(ToInt32(a) << ShiftCount(b)) }
 
 // Shr is a >> b, shifting in copies of the sign bit.
-func Shr(a, b int64) int64 { return int64(ToInt32(a) >> shiftCount(b)) }
+func Shr(a, b int64) int64 { return int64(ToInt32(a) >> ShiftCount(b)) }
 
 // UShr is a >>> b, shifting in zeros: the result is unsigned.
-func UShr(a, b int64) int64 { return int64(ToUint32(a) >> shiftCount(b)) }
+func UShr(a, b int64) int64 { return int64(ToUint32(a) >> ShiftCount(b)) }
+
+// CompareStrings orders two strings as every executor of setbot does:
+// lexicographically by code point (Go's comparison of the UTF-8 bytes is
+// the same order, and so is Z3's str.<). ECMAScript compares by UTF-16
+// code unit, which is the same order on text within the Basic Multilingual
+// Plane; only a character beyond it against one of U+E000 to U+FFFF
+// compares otherwise.
+func CompareStrings(a, b string) int { return strings.Compare(a, b) }

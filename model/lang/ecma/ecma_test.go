@@ -162,3 +162,23 @@ func TestToInt32(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareStrings: code point order, which is ECMAScript's within the
+// Basic Multilingual Plane and differs from it, as documented, only for a
+// character beyond it against one of U+E000 to U+FFFF.
+func TestCompareStrings(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"a", "b", -1}, {"ab", "a", 1}, {"", "", 0}, {"Z", "a", -1},
+		{"é", "z", 1}, {"\u00ff", "\u0100", -1},
+		// U+1F600 is the code units D83D DE00 in UTF-16, below U+FFFF in
+		// ECMAScript; by code point it is above.
+		{"\U0001F600", "\uFFFF", 1},
+	} {
+		if got := CompareStrings(c.a, c.b); got != c.want {
+			t.Errorf("CompareStrings(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
