@@ -494,36 +494,31 @@ func (r *reader) strID() int {
 // transition reads a transition's key and returns the machine's transition
 // of that key.
 func (r *reader) transition() *mlm.Transition {
-	id := r.strID()
-	if id >= len(r.transOf) {
-		r.transOf = append(r.transOf, make([]*mlm.Transition, len(r.strs)-len(r.transOf))...)
-	}
-	if t := r.transOf[id]; t != nil {
-		return t
-	}
-	t := r.trans[r.strs[id]]
-	if t == nil {
-		r.fail("no MLM transition %q", r.strs[id])
-	}
-	r.transOf[id] = t
-	return t
+	return readRef(r, &r.transOf, func(key string) *mlm.Transition { return r.trans[key] }, "transition")
 }
 
 // state reads a state's name and returns the machine's state of that name.
 func (r *reader) state() *mlm.State {
+	return readRef(r, &r.stateOf, r.m.State, "state")
+}
+
+// readRef reads a string's number and returns what find gives for the
+// string, looked up once per number and kept in *of; a string find knows
+// nothing of fails the read.
+func readRef[T any](r *reader, of *[]*T, find func(string) *T, what string) *T {
 	id := r.strID()
-	if id >= len(r.stateOf) {
-		r.stateOf = append(r.stateOf, make([]*mlm.State, len(r.strs)-len(r.stateOf))...)
+	if id >= len(*of) {
+		*of = append(*of, make([]*T, len(r.strs)-len(*of))...)
 	}
-	if st := r.stateOf[id]; st != nil {
-		return st
+	if v := (*of)[id]; v != nil {
+		return v
 	}
-	st := r.m.State(r.strs[id])
-	if st == nil {
-		r.fail("no MLM state %q", r.strs[id])
+	v := find(r.strs[id])
+	if v == nil {
+		r.fail("no MLM %s %q", what, r.strs[id])
 	}
-	r.stateOf[id] = st
-	return st
+	(*of)[id] = v
+	return v
 }
 
 func (r *reader) term() solver.Term {

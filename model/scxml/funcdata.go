@@ -112,14 +112,20 @@ func (b *builder) functionTypes() {
 		id, ok := t.X.(*ast.Ident)
 		return ok && b.funcs[id.Name] != nil && b.m.Var(id.Name) == nil
 	}
+	b.replaceByString(isFunc, "function")
+}
+
+// replaceByString replaces, in every guard and action of the model, each
+// expression match holds of by the string value.
+func (b *builder) replaceByString(match func(ast.Node) bool, value string) {
 	rw := func(e ast.Expr) ast.Expr {
-		if isFunc(e) {
-			return &ast.StrLit{ValuePos: e.Pos(), Value: "function"}
+		if match(e) {
+			return &ast.StrLit{ValuePos: e.Pos(), Value: value}
 		}
 		return e
 	}
 	for _, c := range b.allCode() {
-		if !anyNode(c.body, isFunc) && (c.cond == nil || !anyNode(c.cond, isFunc)) {
+		if !anyNode(c.body, match) && (c.cond == nil || !anyNode(c.cond, match)) {
 			continue
 		}
 		cond := c.cond

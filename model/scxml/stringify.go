@@ -21,20 +21,5 @@ func (b *builder) stringifyKnown() {
 		v := b.m.Var(id.Name)
 		return v != nil && v.Type.Kind == ast.Object && len(v.Type.Comp.Fields) == 0 && !v.Type.MayBeAbsent()
 	}
-	rw := func(e ast.Expr) ast.Expr {
-		if known(e) {
-			return &ast.StrLit{ValuePos: e.Pos(), Value: "{}"}
-		}
-		return e
-	}
-	for _, c := range b.allCode() {
-		if !anyNode(c.body, known) && (c.cond == nil || !anyNode(c.cond, known)) {
-			continue
-		}
-		cond := c.cond
-		if cond != nil {
-			cond = ast.RewriteExpr(cond, rw)
-		}
-		c.set(cond, ast.RewriteBlock(c.body, rw))
-	}
+	b.replaceByString(known, "{}")
 }
