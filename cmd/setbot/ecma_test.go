@@ -382,3 +382,27 @@ func TestECMAWriteOnlyObject(t *testing.T) {
 	}
 	simulateBoth(t, "b (halted)", model, "go")
 }
+
+// wild-str (issue 28): string methods as people write them.
+
+// TestECMASubstrReplace: a string's substr(start, length) (Annex B: a
+// negative start from the end, a negative length empty) and replace with a
+// string pattern (the first occurrence, with $& for the match) are
+// ECMAScript's in every executor, and the solver finds an input whose
+// replace and substr meet a condition.
+func TestECMASubstrReplace(t *testing.T) {
+	const model = "testdata/ecma/strmethods.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want c reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "go(t='x')", "go(t='a.b')")
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		code, out, errs := runSimulate(t, ref, model, "go(t='x')", "go(t='b.a')")
+		if code != 0 || !strings.Contains(out, "discarded: no transition of b takes it") {
+			t.Errorf("simulate %s: exit %d, want go(t='b.a') discarded in b ('b.a'.replace('.', '') is 'ba')\n%s%s", ref, code, out, errs)
+		}
+	}
+}
