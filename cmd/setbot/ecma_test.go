@@ -406,3 +406,23 @@ func TestECMASubstrReplace(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAEventNameExpr: an eventexpr computed from _event.name (with +
+// and replace) sends, on each event its transition takes, the event it
+// computes, in every executor; one whose computed events the machine
+// itself takes (a family without end) is refused with its position.
+func TestECMAEventNameExpr(t *testing.T) {
+	const model = "testdata/ecma/eventname.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "2 paths") || strings.Contains(out, "  c (line") || strings.Contains(out, "  d (line") {
+		t.Errorf("explore: want c and d reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "btn.one")
+	simulateBoth(t, "d (halted)", model, "btn.two")
+	code, out, errs := runCLI(t, "check", "testdata/ecma/eventname_cycle.scxml")
+	if code == 0 || !strings.Contains(out+errs, `5:24: eventexpr "_event.name + '.y'" computes from _event.name the event "x.y", which the machine itself reacts to`) {
+		t.Errorf("check of the cycle: exit %d, want the eventexpr refused\n%s%s", code, out, errs)
+	}
+}

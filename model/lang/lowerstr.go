@@ -7,6 +7,37 @@ import (
 	"github.com/setbot/setbot/model/source"
 )
 
+// FoldString returns the value of m, a string method that gives a string
+// (substring, slice, substr, replace), when its receiver and its arguments
+// are literals: the lowering's, folded.
+func FoldString(m *ast.Method) (string, bool) {
+	if ast.StringMethods[m.Name] == 0 || m.Name == "replace" && len(m.Args) != 2 || len(m.Args) == 0 {
+		return "", false
+	}
+	for _, a := range append([]ast.Expr{m.X}, m.Args...) {
+		if !literal(a) {
+			return "", false
+		}
+	}
+	var e ast.Expr = m
+	switch m.Name {
+	case "slice":
+		e = sliceOf(m)
+	case "substr":
+		e = substrOf(m)
+	case "replace":
+		if _, ok := m.Args[1].(*ast.StrLit); !ok {
+			return "", false
+		}
+		e = replaceOf(m)
+	}
+	v, ok := Simplify(e).(*ast.StrLit)
+	if !ok {
+		return "", false
+	}
+	return v.Value, true
+}
+
 // sliceOf lowers s.slice(start, end) of a string (m, its parts lowered) to
 // the substring it is, as ECMAScript computes it: a negative index counts
 // from the end (fromEnd), end defaults to the length, and an end before
