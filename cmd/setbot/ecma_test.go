@@ -426,3 +426,22 @@ func TestECMAEventNameExpr(t *testing.T) {
 		t.Errorf("check of the cycle: exit %d, want the eventexpr refused\n%s%s", code, out, errs)
 	}
 }
+
+// TestECMATwoShapes: an event sent once with a <content> and once with
+// <param>s has, in every executor, the content's value as _event.data or
+// an object whose parameters the content's sends leave undefined;
+// _event.data read other than compared with a literal is refused.
+func TestECMATwoShapes(t *testing.T) {
+	const model = "testdata/ecma/twoshapes.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  fail (line 14)\n") {
+		t.Errorf("explore: want fail alone unreachable\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model)
+	code, out, errs := runCLI(t, "check", "testdata/ecma/twoshapes_typeof.scxml")
+	if code == 0 || !strings.Contains(out+errs, "10:40: event e carries a <content> in some sends and <param>s in others, and here _event.data is read as a whole") {
+		t.Errorf("check of typeof _event.data: exit %d, want it refused\n%s%s", code, out, errs)
+	}
+}
