@@ -105,10 +105,10 @@ func wholeDataRead(n ast.Node) ast.Node {
 		switch x := x.(type) {
 		case *ast.Binary:
 			if x.Op == ast.EQL || x.Op == ast.NEQ || x.Op == ast.SEQL || x.Op == ast.SNEQ {
-				if isWholeData(x.X) && primitive(x.Y) {
+				if isWholeData(x.X) && objectUnequal(x.Y) {
 					compared[x.X] = true
 				}
-				if isWholeData(x.Y) && primitive(x.X) {
+				if isWholeData(x.Y) && objectUnequal(x.X) {
 					compared[x.Y] = true
 				}
 			}
@@ -120,6 +120,16 @@ func wholeDataRead(n ast.Node) ast.Node {
 		return true
 	})
 	return bad
+}
+
+// objectUnequal reports whether e is a literal that neither an object of
+// parameters nor undefined equals: any primitive literal but the string
+// an object converts to.
+func objectUnequal(e ast.Expr) bool {
+	if s, ok := e.(*ast.StrLit); ok && s.Value == "[object Object]" {
+		return false
+	}
+	return primitive(e)
 }
 
 func isWholeData(e ast.Expr) bool {
