@@ -445,3 +445,21 @@ func TestECMATwoShapes(t *testing.T) {
 		t.Errorf("check of typeof _event.data: exit %d, want it refused\n%s%s", code, out, errs)
 	}
 }
+
+// TestECMAEntryData: an input's parameter read only in the <onentry> of
+// a state its transitions enter is inferred from that use (a truth test
+// makes it a boolean), is forwarded through a timer's <param>, and
+// _event.data tested for truth there is an object (true) where every event
+// that enters the state carries parameters, in every executor.
+func TestECMAEntryData(t *testing.T) {
+	const model = "testdata/ecma/entrydata.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every state reached\n%s", out)
+	}
+	simulateBoth(t, "done (halted)", model, "menu(selected=false, shown=true)", "tick")
+	simulateBoth(t, "on", model, "menu(selected=false, shown=false)", "tick")
+	simulateBoth(t, "done (halted)", model, "menu(selected=true, shown=true)")
+}
