@@ -409,8 +409,9 @@ func TestECMASubstrReplace(t *testing.T) {
 
 // TestECMAEventNameExpr: an eventexpr computed from _event.name (with +
 // and replace) sends, on each event its transition takes, the event it
-// computes, in every executor; one whose computed events the machine
-// itself takes (a family without end) is refused with its position.
+// computes, which a transition may take, in every executor; one whose
+// computed events the machine takes and computes from again (a family
+// without end) is refused with its position.
 func TestECMAEventNameExpr(t *testing.T) {
 	const model = "testdata/ecma/eventname.scxml"
 	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
@@ -422,7 +423,7 @@ func TestECMAEventNameExpr(t *testing.T) {
 	simulateBoth(t, "c (halted)", model, "btn.one")
 	simulateBoth(t, "d (halted)", model, "btn.two")
 	code, out, errs := runCLI(t, "check", "testdata/ecma/eventname_cycle.scxml")
-	if code == 0 || !strings.Contains(out+errs, `5:24: eventexpr "_event.name + '.y'" computes from _event.name the event "x.y", which the machine itself reacts to`) {
+	if code == 0 || !strings.Contains(out+errs, `5:24: eventexpr "_event.name + '.y'" reads _event.name, and the events this model's eventexprs compute from _event.name are taken and computed from again without end`) {
 		t.Errorf("check of the cycle: exit %d, want the eventexpr refused\n%s%s", code, out, errs)
 	}
 }

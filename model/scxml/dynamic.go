@@ -63,6 +63,8 @@ type values struct {
 	// they are not known.
 	names, all []string
 	readName   bool // _event.name was read since it was last reset
+	endless    bool // the names all computes grow without end (eventNames)
+	owner      map[*ast.Block]*model.Transition
 	// cycle: a variable was read whose values were being collected, so
 	// that a value computed from it (computed) is not known yet.
 	cycle bool
@@ -189,18 +191,9 @@ func (b *builder) expandDynamic() {
 	vs := b.collectValues()
 	ids := b.timerIDs()
 	outputs := b.outputTargets()
-	vs.all = b.eventNames(vs)
-	owner := make(map[*ast.Block]*model.Transition)
-	for _, s := range b.m.States() {
-		for _, t := range s.Transitions {
-			owner[t.Body] = t
-		}
-	}
+	b.eventNames(vs)
 	for _, blk := range b.deferred {
-		vs.names = vs.all
-		if t := owner[blk]; t != nil && !t.Eventless() {
-			vs.names = slices.DeleteFunc(slices.Clone(vs.all), func(n string) bool { return !t.Matches(n) })
-		}
+		vs.block(blk)
 		stmts := b.expandList(blk.Stmts, vs, ids, outputs)
 		b.source[blk] = stmts
 		blk.Stmts = b.lowerBlock(stmts)
@@ -395,9 +388,9 @@ func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []ast.Stm
 	} else {
 		vs.readName = false
 		vals, undef, ok := vs.of(d.eventExpr)
-		if v := b.reactsTo(vals, vs.all); ok && vs.readName && v != "" {
-			b.refusef(d.eventAttr.Offsets0(), "eventexpr %q computes from _event.name the event %q, which the machine itself reacts to: setbot cannot tell all the events it names; "+
-				"name the event in event=\"...\" (one <send> per event, under <if> where it varies)", strings.TrimSpace(d.eventAttr.Value), v)
+		if !ok && vs.readName && vs.endless {
+			b.refusef(d.eventAttr.Offsets0(), "eventexpr %q reads _event.name, and the events this model's eventexprs compute from _event.name are taken and computed from again without end: setbot cannot tell all the events they name; "+
+				"name the event in event=\"...\" (one <send> per event, under <if> where it varies)", strings.TrimSpace(d.eventAttr.Value))
 			return nil
 		}
 		if !ok {

@@ -11,20 +11,31 @@ import (
 )
 
 // maxComputedValues caps the values an eventexpr computed from parts
-// (a + b, s.replace(...)) may take before setbot gives up listing them.
-const maxComputedValues = 64
+// (a + b, s.replace(...)) may take before setbot gives up listing them;
+// maxNameRounds caps the rounds of eventNames, each of which computes
+// names from those of the last.
+const (
+	maxComputedValues = 64
+	maxNameRounds     = 16
+)
 
-// eventNames returns every name _event.name can hold, as far as the model
-// tells it before its events are collected (collectEvents): the events it
-// declares, the events its descriptors name, the events its raises and
-// sends name (an eventexpr's values where the model tells them without
-// _event.name), and the platform's error and done.state events. An event
-// no transition matches starts no code, so that a name missing here is
-// never read. Nil where invoked sessions send the machine events of their
-// own.
-func (b *builder) eventNames(vs *values) []string {
+// eventNames sets vs.all to every name _event.name can hold, as far as the
+// model tells it before its events are collected (collectEvents): the
+// events it declares, the events its descriptors name, the events its
+// raises and sends name, and the platform's error and done.state events;
+// then, until none is new, the values of its eventexprs, those computed
+// from _event.name included. vs.all is nil (and vs.endless set where the
+// names grow without end) where it cannot tell them: in a machine that
+// invokes others, whose events setbot does not list.
+func (b *builder) eventNames(vs *values) {
+	vs.owner = make(map[*ast.Block]*model.Transition)
+	for _, s := range b.m.States() {
+		for _, t := range s.Transitions {
+			vs.owner[t.Body] = t
+		}
+	}
 	if len(b.m.Invokes()) > 0 {
-		return nil
+		return
 	}
 	set := map[string]bool{model.ErrorExecution: true, model.ErrorCommunication: true, "error.platform": true}
 	for _, ev := range b.m.Events {
@@ -40,27 +51,55 @@ func (b *builder) eventNames(vs *values) []string {
 			}
 		}
 	}
-	vs.names = nil
-	for _, blk := range b.deferred {
-		ast.Inspect(blk, func(n ast.Node) bool {
-			switch s := n.(type) {
-			case *ast.Raise:
-				set[s.Event] = true
-			case *ast.Send:
-				if d := b.dynSends[s]; d == nil {
+	for round := 0; ; round++ {
+		vs.all = slices.Sorted(maps.Keys(set))
+		n := len(set)
+		for _, blk := range b.deferred {
+			vs.block(blk)
+			ast.Inspect(blk, func(n ast.Node) bool {
+				switch s := n.(type) {
+				case *ast.Raise:
 					set[s.Event] = true
-				} else if d.eventExpr == nil {
-					set[d.event] = true
-				} else if vals, _, ok := vs.of(d.eventExpr); ok {
-					for _, v := range vals {
-						set[v] = true
-					}
+				case *ast.Send:
+					b.sendNames(s, vs, set)
 				}
-			}
-			return true
-		})
+				return true
+			})
+		}
+		if len(set) == n {
+			return
+		}
+		if round == maxNameRounds {
+			vs.all, vs.endless = nil, true
+			return
+		}
 	}
-	return slices.Sorted(maps.Keys(set))
+}
+
+// sendNames adds to set the names of the events s may send.
+func (b *builder) sendNames(s *ast.Send, vs *values, set map[string]bool) {
+	d := b.dynSends[s]
+	switch {
+	case d == nil:
+		set[s.Event] = true
+	case d.eventExpr == nil:
+		set[d.event] = true
+	default:
+		if vals, _, ok := vs.of(d.eventExpr); ok {
+			for _, v := range vals {
+				set[v] = true
+			}
+		}
+	}
+}
+
+// block sets the names _event.name may hold in blk: those of vs.all that
+// the transition whose code it is takes, or all of them.
+func (vs *values) block(blk *ast.Block) {
+	vs.names = vs.all
+	if t := vs.owner[blk]; t != nil && !t.Eventless() && vs.all != nil {
+		vs.names = slices.DeleteFunc(slices.Clone(vs.all), func(n string) bool { return !t.Matches(n) })
+	}
 }
 
 // computed adds to set the string values of x, a + b of strings or a
@@ -110,23 +149,4 @@ func (vs *values) computed(x ast.Expr, set map[string]bool, seen map[string]bool
 		return true
 	}
 	return false
-}
-
-// reactsTo returns a value of an eventexpr computed from _event.name that
-// eventNames did not list and that a transition of the model matches: an
-// event setbot cannot tell all the names of, which it refuses.
-func (b *builder) reactsTo(vals, all []string) string {
-	for _, v := range vals {
-		if slices.Contains(all, v) {
-			continue
-		}
-		for _, s := range b.m.States() {
-			for _, t := range s.Transitions {
-				if !t.Eventless() && t.Matches(v) {
-					return v
-				}
-			}
-		}
-	}
-	return ""
 }
