@@ -14,6 +14,12 @@ func FoldString(m *ast.Method) (string, bool) {
 	if ast.StringMethods[m.Name] == 0 || m.Name == "replace" && len(m.Args) != 2 || len(m.Args) == 0 {
 		return "", false
 	}
+	c := *m
+	c.Args = nil
+	for _, a := range m.Args {
+		c.Args = append(c.Args, Simplify(a)) // -1 is a literal
+	}
+	m = &c
 	for _, a := range append([]ast.Expr{m.X}, m.Args...) {
 		if !literal(a) {
 			return "", false
