@@ -255,15 +255,7 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 		for _, a := range x.Args {
 			m.Args = append(m.Args, l.value(a))
 		}
-		switch x.Name {
-		case "slice":
-			return sliceOf(m)
-		case "substr":
-			return substrOf(m)
-		case "replace":
-			return replaceOf(m)
-		}
-		return m
+		return stringMethod(m)
 	case *ast.ToDecimal:
 		if l.typ(x.X).Kind == ast.String {
 			return &ast.Convert{Start: x.Start, Fun: "Number", X: l.value(x.X)}

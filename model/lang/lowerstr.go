@@ -25,23 +25,28 @@ func FoldString(m *ast.Method) (string, bool) {
 			return "", false
 		}
 	}
-	var e ast.Expr = m
-	switch m.Name {
-	case "slice":
-		e = sliceOf(m)
-	case "substr":
-		e = substrOf(m)
-	case "replace":
-		if _, ok := m.Args[1].(*ast.StrLit); !ok {
-			return "", false
-		}
-		e = replaceOf(m)
+	if _, ok := m.Args[len(m.Args)-1].(*ast.StrLit); m.Name == "replace" && !ok {
+		return "", false
 	}
-	v, ok := Simplify(e).(*ast.StrLit)
+	v, ok := Simplify(stringMethod(m)).(*ast.StrLit)
 	if !ok {
 		return "", false
 	}
 	return v.Value, true
+}
+
+// stringMethod lowers m, a string method whose parts are lowered: slice,
+// substr and replace are written with the others.
+func stringMethod(m *ast.Method) ast.Expr {
+	switch m.Name {
+	case "slice":
+		return sliceOf(m)
+	case "substr":
+		return substrOf(m)
+	case "replace":
+		return replaceOf(m)
+	}
+	return m
 }
 
 // sliceOf lowers s.slice(start, end) of a string (m, its parts lowered) to
