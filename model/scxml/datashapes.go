@@ -32,8 +32,9 @@ func (d *dataShapes) add(args *[]*ast.Arg) {
 // parameters' sends pass the data as a whole undefined, which equals what
 // an object equals where _event.data is compared with a literal, the one
 // read of it that twoShapes lets through. Where the content may be
-// anything else, a parameter is called length (a string's length is no
-// undefined), or _event.data is read otherwise, the event is refused.
+// anything else, a parameter has the name of a property such a value has
+// (length, toString, ...), or _event.data is read otherwise, the event is
+// refused.
 func (b *builder) twoShapes(all []code, shapes map[string]*dataShapes) {
 	for _, name := range slices.Sorted(maps.Keys(shapes)) {
 		d := shapes[name]
@@ -75,8 +76,8 @@ func (b *builder) twoShapesOK(all []code, name string, d *dataShapes) bool {
 	}
 	for _, args := range d.named {
 		for _, a := range *args {
-			if a.Name == "length" {
-				return why(a.Value, "the parameter length is a string content's length: rename the parameter")
+			if _, method := ast.StringMethods[a.Name]; method || primitiveProps[a.Name] {
+				return why(&ast.Ident{NamePos: a.NamePos, Name: a.Name}, "a string, number or boolean content has a property %s of its own, which the parameter of that name would read: rename the parameter", a.Name)
 			}
 		}
 	}
@@ -91,6 +92,17 @@ func (b *builder) twoShapesOK(all []code, name string, d *dataShapes) bool {
 		}
 	}
 	return true
+}
+
+// primitiveProps are the properties a string, number or boolean has
+// besides the string methods of the language (ECMAScript's prototypes).
+var primitiveProps = map[string]bool{
+	"length": true, "constructor": true, "toString": true, "valueOf": true, "toLocaleString": true,
+	"hasOwnProperty": true, "isPrototypeOf": true, "propertyIsEnumerable": true, "__proto__": true,
+	"lastIndexOf": true, "split": true, "trim": true, "toUpperCase": true, "toLowerCase": true, "match": true,
+	"search": true, "concat": true, "repeat": true, "padStart": true, "padEnd": true, "localeCompare": true,
+	"normalize": true, "codePointAt": true, "charCodeAt": true, "trimStart": true, "trimEnd": true,
+	"toFixed": true, "toExponential": true, "toPrecision": true,
 }
 
 // wholeDataRead returns a read of _event.data as a whole in n other than a

@@ -52,6 +52,8 @@ func TestRefusalHints(t *testing.T) {
 			"m.scxml:2:1: <send> needs an event: add event=\"...\""},
 		{"eventexpr computed", onentry(`<send eventexpr="'e' + x"/>`),
 			"m.scxml:2:18: eventexpr \"'e' + x\": setbot cannot tell which events it names (the value is computed at run time); name the event in event=\"...\" (one <send> per event, under <if> where it varies), or assign the variable only string constants"},
+		{"two shapes with a parameter named as a string's property", onentry(`<send event="f"><content expr="'a'"/></send><send event="f"><param name="length" expr="1"/></send>`),
+			"m.scxml:2:61: event f carries a <content> in some sends and <param>s in others, and a string, number or boolean content has a property length of its own, which the parameter of that name would read: rename the parameter"},
 		{"event and eventexpr", onentry(`<send event="e" eventexpr="'e'"/>`),
 			"m.scxml:2:17: <send> has both event and eventexpr: keep one"},
 		{"target and targetexpr", onentry(`<send event="e" target="#_parent" targetexpr="'#_parent'"/>`),
