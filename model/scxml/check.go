@@ -30,6 +30,7 @@ type code struct {
 	body  *ast.Block
 	trans *model.Transition // nil for entry/exit/script code
 	set   func(cond ast.Expr, body *ast.Block)
+	entry *model.State // the state whose <onentry> this is, or nil
 }
 
 // nodes are the piece's condition and body, those it has.
@@ -70,7 +71,7 @@ func (b *builder) allCode() []code {
 	var all []code
 	for _, s := range b.m.States() {
 		for i, blk := range s.OnEntry {
-			all = append(all, code{body: blk, set: func(_ ast.Expr, body *ast.Block) { s.OnEntry[i] = body }})
+			all = append(all, code{body: blk, set: func(_ ast.Expr, body *ast.Block) { s.OnEntry[i] = body }, entry: s})
 		}
 		for i, blk := range s.OnExit {
 			all = append(all, code{body: blk, set: func(_ ast.Expr, body *ast.Block) { s.OnExit[i] = body }})
@@ -388,6 +389,7 @@ func (b *builder) transitionEvents() map[string]bool {
 // parameter that may be undefined, not two shapes of the event.
 func (b *builder) undefinedData(all []code) {
 	content, bare := make(map[string]bool), make(map[string][]*[]*ast.Arg)
+	shapes := make(map[string]*dataShapes)
 	for _, c := range all {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			var args *[]*ast.Arg
@@ -409,9 +411,14 @@ func (b *builder) undefinedData(all []code) {
 			case len(*args) == 1 && (*args)[0].Name == ast.DataParam:
 				content[name] = true
 			}
+			if shapes[name] == nil {
+				shapes[name] = &dataShapes{}
+			}
+			shapes[name].add(args)
 			return true
 		})
 	}
+	b.twoShapes(all, shapes)
 	for name, list := range bare {
 		if !content[name] {
 			continue

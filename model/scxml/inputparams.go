@@ -48,14 +48,15 @@ func (u *paramUse) note(k ast.Kind, s int) {
 // its reads with the hint to declare it.
 func (b *builder) inferInputParams(all []code) {
 	uses := make(map[*model.Event]map[string]*paramUse)
+	triggers, unknown := b.entryTriggers()
 	for _, c := range all {
-		t := c.trans
-		if t == nil || t.Eventless() || t == t.Source.Initial {
+		matches := codeMatcher(c, triggers, unknown)
+		if matches == nil {
 			continue
 		}
 		var found map[string]*paramUse
 		for _, ev := range b.m.Events {
-			if ev.Kinds != model.Input || ev.Declared || len(ev.Params) > 0 || !t.Matches(ev.Name) {
+			if ev.Kinds != model.Input || ev.Declared || len(ev.Params) > 0 || !matches(ev.Name) {
 				continue
 			}
 			if found == nil {
@@ -190,8 +191,10 @@ func binaryUses(x *ast.Binary, note func(ast.Expr, ast.Kind, int)) {
 // known: _event.data is then an object, and every object is truthy in
 // ECMAScript. Other reads of _event.data as a whole stay as they are.
 func (b *builder) dataTruths(all []code) {
+	triggers, unknown := b.entryTriggers()
+	named := namedEverywhere(all)
 	for i, c := range all {
-		if !b.carriesParams(c.trans) {
+		if !b.carriesParams(codeMatcher(c, triggers, unknown), named) {
 			continue
 		}
 		truth := func(e ast.Expr) ast.Expr {
@@ -228,16 +231,21 @@ func (b *builder) dataTruths(all []code) {
 	}
 }
 
-// carriesParams reports whether t takes events and every event it takes
-// has named parameters of kinds known before inference (declared, or an
-// input's).
-func (b *builder) carriesParams(t *model.Transition) bool {
-	if t == nil || t.Eventless() || t == t.Source.Initial {
+// carriesParams reports whether the code whose events matches tells
+// (codeMatcher) runs on events and every one of them has named
+// parameters: of kinds known before inference (declared, or an input's),
+// or passed by every raise and send of it (named, namedEverywhere).
+func (b *builder) carriesParams(matches func(string) bool, named map[string]bool) bool {
+	if matches == nil {
 		return false
 	}
 	n := 0
 	for _, ev := range b.m.Events {
-		if !t.Matches(ev.Name) {
+		if !matches(ev.Name) {
+			continue
+		}
+		if named[ev.Name] {
+			n++
 			continue
 		}
 		if _, whole := ev.Param(ast.DataParam); whole || len(ev.Params) == 0 || !ev.Declared && ev.Kinds != model.Input {
