@@ -197,7 +197,7 @@ func (r *reader) copied(s *SET, n *Node, i int, b *Node, imp *importer) {
 		if b.canon == nil {
 			r.fail("node %d: the canonical form of base node %d, which has none", i, b.ID)
 		}
-		n.canon = imp.terms(r, b.canon)
+		n.canon = imp.canon(r, b.canon)
 	case canonOwn:
 		n.canon = r.canon()
 	default:
@@ -221,6 +221,9 @@ type importer struct {
 	// copyOf is, by node ID, the base node each node of the tree is a
 	// copy of, nil for one written whole.
 	copyOf []*Node
+	// canons are the imported canonical forms, by their base form's first
+	// term (the base's nodes of one form share it).
+	canons map[*solver.Term][]solver.Term
 }
 
 // newImporter imports from's terms into the table table encodes.
@@ -295,17 +298,47 @@ func (imp *importer) termsLike(r *reader, n, b *Node, ts, xs, pts, pxs []solver.
 
 // prefixLike reports whether ts are the imports of xs, for n, a copy of
 // b, whose parents' terms are pts and pxs: where b's begin with b's
-// parent's and n's parent is b's parent's copy, only the rest is compared.
+// parent's and n's parent is b's parent's copy, only the rest is compared
+// (nothing when both nodes share their parents' slices, as explorer.add
+// and reader.termsLike make them do when the step left them alone).
 func (imp *importer) prefixLike(n, b *Node, ts, xs, pts, pxs []solver.Term) bool {
 	if len(ts) != len(xs) {
 		return false
 	}
-	k := 0
-	if imp.copyOf[n.Parent.ID] == b.Parent && len(pxs) == len(pts) && len(xs) >= len(pxs) &&
-		slices.Equal(xs[:len(pxs)], pxs) && slices.Equal(ts[:len(pts)], pts) {
-		k = len(pxs)
+	if imp.copyOf[n.Parent.ID] != b.Parent || len(pxs) != len(pts) || len(xs) < len(pxs) {
+		return imp.like(ts, xs)
+	}
+	if sameArray(ts, pts) && sameArray(xs, pxs) {
+		return true
+	}
+	k := len(pxs)
+	if !slices.Equal(xs[:k], pxs) || !slices.Equal(ts[:k], pts) {
+		k = 0
 	}
 	return imp.like(ts[k:], xs[k:])
+}
+
+// sameArray reports whether a begins where b does and is as long: one
+// slice, shared.
+func sameArray(a, b []solver.Term) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// canon returns the import of a base node's canonical form: nodes of one
+// form share it, as reader.canon's do.
+func (imp *importer) canon(r *reader, xs []solver.Term) []solver.Term {
+	if len(xs) == 0 {
+		return []solver.Term{} // known, if empty
+	}
+	if ts, ok := imp.canons[&xs[0]]; ok && len(ts) == len(xs) {
+		return ts
+	}
+	ts := imp.terms(r, xs)
+	if imp.canons == nil {
+		imp.canons = make(map[*solver.Term][]solver.Term)
+	}
+	imp.canons[&xs[0]] = ts
+	return ts
 }
 
 // like reports whether ts are the imports of xs.
@@ -323,6 +356,15 @@ func (imp *importer) like(ts, xs []solver.Term) bool {
 		}
 	}
 	return true
+}
+
+// sameStrings is slices.Equal, at once for one slice shared (a copy's
+// trace is its base node's).
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || &a[0] == &b[0] || slices.Equal(a, b)
 }
 
 // zigzag maps a signed difference to a number writer.uint writes short.
@@ -399,7 +441,7 @@ func (imp *importer) nodeLike(n, b *Node) bool {
 
 func (imp *importer) edgeLike(e, b *Edge) bool {
 	if e.Event != b.Event || e.Timer != b.Timer || e.Slot != b.Slot || e.Elapsed != imp.of(b.Elapsed) ||
-		!imp.argsLike(e.Args, b.Args) || !slices.Equal(e.Trace, b.Trace) || len(e.Fired) != len(b.Fired) || len(e.Outputs) != len(b.Outputs) {
+		!imp.argsLike(e.Args, b.Args) || !sameStrings(e.Trace, b.Trace) || len(e.Fired) != len(b.Fired) || len(e.Outputs) != len(b.Outputs) {
 		return false
 	}
 	for i, f := range e.Fired {

@@ -59,6 +59,11 @@ func TestDeltaRoundTrip(t *testing.T) {
 			if _, ok := engine.DeltaOf(whole); ok {
 				t.Fatal("a whole tree read as a delta")
 			}
+			// A copy takes a few bytes where the node whole takes tens:
+			// a delta of a tree MSE copied nearly all of is at most half.
+			if 2*len(delta) >= len(whole) && 10*head.Stats.Reused > 9*head.Stats.States {
+				t.Errorf("the delta takes %d bytes, the whole tree %d, with %d of %d states copied", len(delta), len(whole), head.Stats.Reused, head.Stats.States)
+			}
 			if len(delta) >= len(whole) {
 				t.Errorf("the delta takes %d bytes, the whole tree %d", len(delta), len(whole))
 			}
