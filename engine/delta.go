@@ -397,26 +397,27 @@ func (imp *importer) argsLike(as, bs []Arg) bool {
 	return slices.EqualFunc(as, bs, func(a, b Arg) bool { return a.Name == b.Name && a.Value == imp.of(b.Value) })
 }
 
-// edge returns the import of a base node's edge, with the head machine's
-// transitions.
+// edge returns the import of a base node's edge. The base was read with
+// the head's machine (reader.lenient): its transitions are the head's,
+// nil where the head lacks one, so the fired list is the base's, shared,
+// as are the trace and outputs that carry no terms.
 func (imp *importer) edge(r *reader, b *Edge) *Edge {
 	e := &carve(&r.edgeSlab, 1)[0]
-	*e = Edge{Event: b.Event, Timer: b.Timer, Args: imp.args(r, b.Args), Trace: b.Trace, Elapsed: imp.term(r, b.Elapsed), Slot: b.Slot}
-	if len(b.Fired) > 0 {
-		e.Fired = carve(&r.firedSlab, len(b.Fired))
-		for i, f := range b.Fired {
-			var t *mlm.Transition
-			if f.T != nil {
-				t = r.trans[f.T.Key]
-			}
-			if t == nil {
-				r.fail("a copy of an edge firing a transition the machine lacks")
-			}
-			e.Fired[i] = Fired{T: t, Path: f.Path}
+	*e = Edge{Event: b.Event, Timer: b.Timer, Args: imp.args(r, b.Args), Fired: b.Fired, Outputs: b.Outputs, Trace: b.Trace,
+		Elapsed: imp.term(r, b.Elapsed), Slot: b.Slot}
+	for _, f := range b.Fired {
+		if f.T == nil {
+			r.fail("a copy of an edge firing a transition the machine lacks")
 		}
 	}
-	for _, o := range b.Outputs {
-		e.Outputs = append(e.Outputs, Output{Event: o.Event, Target: o.Target, Args: imp.args(r, o.Args)})
+	for i, o := range b.Outputs {
+		if len(o.Args) == 0 {
+			continue
+		}
+		if &e.Outputs[0] == &b.Outputs[0] { // still the base's
+			e.Outputs = slices.Clone(b.Outputs)
+		}
+		e.Outputs[i].Args = imp.args(r, o.Args)
 	}
 	return e
 }

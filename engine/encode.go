@@ -245,7 +245,9 @@ func (r *reader) whole(m *mlm.Machine, hash string) *SET {
 		s.Nodes = append(s.Nodes, n)
 	}
 	r.end()
-	linkChildren(s.Nodes)
+	if !r.lenient { // a delta's base is read for its nodes alone
+		linkChildren(s.Nodes)
+	}
 	return s
 }
 
