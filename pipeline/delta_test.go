@@ -17,8 +17,9 @@ import (
 
 // TestHeadTreeStoredAsDelta checks the cache's deltas: a tree MSE built
 // from a tree stored whole is stored as a delta against it, and read back
-// as the tree; a tree MSE built from a tree read as a delta is stored
-// whole (no chains); and a delta whose base is gone is a miss.
+// as the tree, which is then stored whole in its place (so that a tree MSE
+// builds from it is a delta against a whole tree, never a chain); and a
+// delta whose base is gone is a miss.
 func TestHeadTreeStoredAsDelta(t *testing.T) {
 	ctx := context.Background()
 	open := func() *cache.Store {
@@ -69,8 +70,8 @@ func TestHeadTreeStoredAsDelta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A later run reads it back as the tree, and a tree MSE builds from
-	// it is stored whole.
+	// A later run reads it back as the tree, stored whole since; a tree
+	// MSE builds from it is a delta against it.
 	later := run()
 	got, _ := later.Tree(cur)
 	if got == nil {
@@ -79,12 +80,19 @@ func TestHeadTreeStoredAsDelta(t *testing.T) {
 	if enc, err := got.MarshalBinary(); err != nil || !bytes.Equal(enc, want) {
 		t.Fatalf("the tree read from the delta differs (%v)", err)
 	}
+	if data, _, _ := store.Get(ctx, kindSET, trees.key(cur)); !bytes.Equal(data, want) {
+		t.Error("the tree read from a delta was not stored whole in its place")
+	}
 	back := mse(got, old)
 	later.KeepTree(old, back, nil)
 	if data, _, _ := store.Get(ctx, kindSET, later.key(old)); data == nil {
-		t.Fatal("the tree built from a delta was not stored")
-	} else if _, ok := engine.DeltaOf(data); ok {
-		t.Error("a tree built from a tree read as a delta was stored as a delta")
+		t.Fatal("the tree built from it was not stored")
+	} else if key, ok := engine.DeltaOf(data); !ok || key != trees.key(cur) {
+		t.Errorf("the tree built from it is not a delta against it (%q, %v)", key, ok)
+	} else if set, _ := run().Tree(old); set == nil {
+		t.Error("the delta against the tree stored whole was not read back")
+	} else if enc, _ := set.MarshalBinary(); !bytes.Equal(enc, mustMarshal(t, back)) {
+		t.Error("the tree read from the second delta differs")
 	}
 	// Without its base, the delta is a miss.
 	store = open()
@@ -94,4 +102,13 @@ func TestHeadTreeStoredAsDelta(t *testing.T) {
 	if set, _ := run().Tree(cur); set != nil {
 		t.Error("a delta without its base was read")
 	}
+}
+
+func mustMarshal(t *testing.T, set *engine.SET) []byte {
+	t.Helper()
+	data, err := set.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -24,10 +24,10 @@ type cacheTrees struct {
 	eopts    engine.Options
 	coverage vocab.Coverage
 	read     bool // read the cache even when the run is fresh
-	// whole holds the keys of the trees read or stored whole in this
-	// run: a tree MSE builds from one of them is stored as a delta
-	// against it (engine.SET.MarshalDelta); a delta against a delta is
-	// not written.
+	// whole holds the keys of the trees stored whole (read, written, or
+	// read as a delta and rewritten whole) in this run: a tree MSE builds
+	// from one of them is stored as a delta against it
+	// (engine.SET.MarshalDelta); a delta against a delta is not written.
 	mu    sync.Mutex
 	whole map[*engine.SET]string
 }
@@ -95,7 +95,10 @@ func (t *cacheTrees) KeepTree(m *mlm.Machine, set *engine.SET, tests []*testgen.
 
 // decode decodes a stored tree of m, stored under key: a whole one, or a
 // delta against a base tree the cache must hold too. A delta whose base is
-// gone (evicted, say) is a miss: nil and no error.
+// gone (evicted, say) is a miss: nil and no error. A delta read is stored
+// whole in its place: reading a delta costs about twice a whole tree's
+// decoding, and a tree read once is often read again (the default
+// branch's, as the base of every change proposed to it).
 func (t *cacheTrees) decode(m *mlm.Machine, key string, data []byte) (*engine.SET, error) {
 	baseKey, ok := engine.DeltaOf(data)
 	if !ok {
@@ -111,7 +114,20 @@ func (t *cacheTrees) decode(m *mlm.Machine, key string, data []byte) (*engine.SE
 		r.progress("cache: the base tree a stored tree is a delta against is not stored (%v)", err)
 		return nil, nil
 	}
-	return engine.DecodeDelta(m, data, base)
+	set, err := engine.DecodeDelta(m, data, base)
+	if err != nil {
+		return nil, err
+	}
+	whole, err := set.MarshalBinary()
+	if err == nil {
+		err = r.opts.Cache.Put(r.ctx, kindSET, key, whole)
+	}
+	if err != nil {
+		r.progress("cache: storing a tree whole: %v", err)
+	} else {
+		t.remember(set, key)
+	}
+	return set, nil
 }
 
 // encode encodes a tree to store under key: as a delta against the tree
