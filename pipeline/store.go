@@ -110,9 +110,11 @@ func (t *cacheTrees) decode(m *mlm.Machine, key string, data []byte) (*engine.SE
 	}
 	r := t.r
 	base, ok, err := r.opts.Cache.Get(r.ctx, kindSET, baseKey)
-	if err != nil || !ok {
-		r.progress("cache: the base tree a stored tree is a delta against is not stored (%v)", err)
-		return nil, nil
+	if err != nil {
+		r.progress("cache: reading the tree a stored tree is a delta against: %v", err)
+	}
+	if !ok {
+		return nil, nil // evicted, say: a miss
 	}
 	set, err := engine.DecodeDelta(m, data, base)
 	if err != nil {
