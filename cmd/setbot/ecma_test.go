@@ -382,3 +382,21 @@ func TestECMAWriteOnlyObject(t *testing.T) {
 	}
 	simulateBoth(t, "b (halted)", model, "go")
 }
+
+// ---- wild-obj (issue 28): objects whose fields differ between assignments.
+
+// TestECMAWidenObject: an object part assigned an object of other fields
+// holds the fields of both, and a field the object it holds lacks reads
+// undefined; a field null at first holds the string given later.
+func TestECMAWidenObject(t *testing.T) {
+	const model = "testdata/ecma/widenobj.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if !strings.Contains(out, "2 paths") || strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want 2 paths, nothing unreachable\n%s", out)
+	}
+	simulateBoth(t, "done (halted)", model, "copy")
+	simulateBoth(t, "wrong", model, "keep", "copy")
+}

@@ -718,6 +718,13 @@ func (c *checker) in(x *ast.Binary) {
 		c.errorAt(x.OpPos, "in on an array: compare the index with its length, i < %s.length", printer.ExprString(x.Y))
 	case t.Kind != ast.Object && !t.Kind.IsRef():
 		c.errorAt(x.OpPos, "in needs an object on its right, and %s is %s: test the field of an object, or of _event", printer.ExprString(x.Y), article(t.Kind))
+	default:
+		if s, ok := x.X.(*ast.StrLit); ok {
+			if f, _ := t.Lookup(s.Value); f.Optional {
+				c.refuseAt(x.OpPos, "%s in %s: %s is given objects with and without field %s, and setbot holds a missing field as undefined, so it cannot tell them apart; "+
+					"compare the field with undefined instead", printer.ExprString(x.X), printer.ExprString(x.Y), printer.ExprString(x.Y), s.Value)
+			}
+		}
 	}
 }
 
@@ -1133,17 +1140,41 @@ func Assignable(tt, vt ast.Type) string {
 				tt.Comp.MinLen, vt.Comp.MinLen, tt)
 		}
 	case tt.Kind == ast.Object:
-		if len(tt.Comp.Fields) != len(vt.Comp.Fields) {
-			return fmt.Sprintf("the fields differ (%s and %s): an object keeps the fields of its initial value", tt, vt)
+		return assignableObject(tt, vt)
+	}
+	return ""
+}
+
+// assignableObject is Assignable for two object types: the value has no
+// field the target lacks, and lacks only the target's Optional fields
+// (which it leaves undefined); its fields are assignable to the target's.
+func assignableObject(tt, vt ast.Type) string {
+	differ := func() string {
+		if w, field, ok := ast.WidenObjects(tt, vt); !ok {
+			return fmt.Sprintf("the fields differ (%s and %s), and field %s does not widen to hold both: an object field that some values lack is undefined there, "+
+				"and one that may be undefined is modelled only for numbers, strings and booleans", tt, vt, field)
+		} else {
+			return fmt.Sprintf("the fields differ (%s and %s): an object keeps the fields of its type; setbot:type=\"%s\" holds both", tt, vt, w)
 		}
-		for i, f := range tt.Comp.Fields {
-			g := vt.Comp.Fields[i]
-			if f.Name != g.Name {
-				return fmt.Sprintf("the fields differ (%s and %s): an object keeps the fields of its initial value", tt, vt)
-			}
-			if msg := Assignable(f.Type, g.Type); msg != "" {
-				return "field " + f.Name + ": " + msg
-			}
+	}
+	for _, g := range vt.Comp.Fields {
+		if _, ok := tt.Field(g.Name); !ok {
+			return differ()
+		}
+	}
+	for _, f := range tt.Comp.Fields {
+		g, ok := vt.Lookup(f.Name)
+		if !ok && !f.Optional {
+			return differ()
+		}
+		if !ok {
+			continue
+		}
+		if g.Optional && !f.Optional {
+			return fmt.Sprintf("field %s: some values lack it, and %s has it in every value", f.Name, tt)
+		}
+		if msg := Assignable(f.Type, g.Type); msg != "" {
+			return "field " + f.Name + ": " + msg
 		}
 	}
 	return ""

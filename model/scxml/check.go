@@ -174,6 +174,9 @@ func (b *builder) checkCode() {
 		if b.growArrays(all, env, vars) {
 			progress = true
 		}
+		if b.widenObjects(all, env, vars) {
+			progress = true
+		}
 	}
 	b.reportMixedKinds(all, env)
 	// An assignment that inference already reported is not reported again.
