@@ -674,7 +674,7 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 func (c *checker) equality(x *ast.Binary) ast.Type {
 	t1, t2 := c.expr(x.X), c.expr(x.Y)
 	k1, k2 := t1.Kind, t2.Kind
-	if t1.IsComposite() || t2.IsComposite() {
+	if (t1.IsComposite() || t2.IsComposite()) && k1 != ast.Undef && k2 != ast.Undef {
 		c.refuseAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
 		return ast.BoolType
 	}

@@ -112,7 +112,8 @@ func (l *lowerer) cond(e ast.Expr) ast.Expr {
 	e = l.fold(e)
 	t := l.typ(e)
 	if t.IsComposite() {
-		return &ast.BoolLit{ValuePos: e.Pos(), Value: true} // objects are true
+		_, tag := l.pair(e)
+		return Simplify(eq(tag, ast.AbsentValue)) // objects are true
 	}
 	if t.Kind == ast.Mixed {
 		return l.view(e).truthy()
@@ -154,6 +155,19 @@ func (l *lowerer) pair(e ast.Expr) (val, tag ast.Expr) {
 	e = l.fold(e)
 	pos := e.Pos()
 	t := l.typ(e)
+	if t.IsComposite() {
+		// An array or object is a value, or (ast.WidenObjects) undefined
+		// by its tag: an int placeholder stands for its value.
+		tag := ast.Expr(&ast.IntLit{ValuePos: pos, Value: ast.AbsentValue})
+		if t.MayBeAbsent() {
+			for _, p := range l.parts(e) {
+				if p.leaf.Tag && p.leaf.Suffix == "" {
+					tag = p.x
+				}
+			}
+		}
+		return ZeroValue(ast.Int, pos), tag
+	}
 	if !t.MayBeAbsent() {
 		return l.value(e), &ast.IntLit{ValuePos: pos, Value: ast.AbsentValue}
 	}

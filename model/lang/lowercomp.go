@@ -21,7 +21,10 @@ import (
 //     its N elements NAME[0] ... NAME[N-1] (each lowered in turn); an
 //     element at or past the length is meaningless;
 //   - an object is its fields NAME.f, in the order of their names;
-//   - a scalar that may be undefined is its value and its tag (AbsentName).
+//   - a scalar that may be undefined is its value and its tag (AbsentName);
+//     so is an object that may be undefined (an Optional field that some
+//     objects assigned to a variable lack, ast.WidenObjects): its leaves,
+//     meaningless where it is undefined, and its tag.
 //
 // The names hold '[' and '.', which no identifier does, so they cannot
 // collide with a user's names. Reading a[i] becomes a chain of ?: over the
@@ -64,9 +67,15 @@ func Leaves(t ast.Type) []Leaf {
 			for k := 0; k < t.Comp.Len; k++ {
 				walk(prefix+"["+strconv.Itoa(k)+"]", t.Comp.Elem)
 			}
+			if t.Absent {
+				out = append(out, Leaf{Suffix: prefix, Tag: true, Type: ast.AbsentType})
+			}
 		case ast.Object:
 			for _, f := range t.Comp.Fields {
 				walk(prefix+printer.FieldSuffix(f.Name), f.Type)
+			}
+			if t.Absent {
+				out = append(out, Leaf{Suffix: prefix, Tag: true, Type: ast.AbsentType})
 			}
 		case ast.Mixed:
 			for _, k := range t.Kinds.List() {
@@ -188,6 +197,10 @@ func (n *unlowered) child(seg string) *unlowered {
 // build returns the value n stands for, and false where it is undefined.
 func (n *unlowered) build() (any, bool) {
 	switch {
+	case n.tag == ast.AbsentUndefined:
+		return nil, false
+	case n.tag == ast.AbsentNull:
+		return nil, true
 	case n.elems != nil:
 		length, _ := n.fields["length"].value.(int64)
 		out := make([]any, length)
@@ -205,10 +218,6 @@ func (n *unlowered) build() (any, bool) {
 			}
 		}
 		return out, true
-	case n.tag == ast.AbsentUndefined:
-		return nil, false
-	case n.tag == ast.AbsentNull:
-		return nil, true
 	case n.alts != nil:
 		ks := n.kinds.List()
 		if i := -n.tag; i >= 0 && i < int64(len(ks)) {
@@ -413,10 +422,7 @@ func (l *lowerer) vec(e ast.Expr, t ast.Type) []ast.Expr {
 
 // align arranges ps as the leaves of type t.
 func (l *lowerer) align(ps []part, t ast.Type, pos source.Pos) []ast.Expr {
-	type key struct {
-		suffix string
-		tag    bool
-	}
+	type key = leafKey
 	have := make(map[key]part, len(ps))
 	for _, p := range ps {
 		have[key{p.leaf.Suffix, p.leaf.Tag}] = p
@@ -430,7 +436,7 @@ func (l *lowerer) align(ps []part, t ast.Type, pos source.Pos) []ast.Expr {
 		case ok && f.Type.Kind == ast.Decimal && p.leaf.Type.Kind == ast.Int:
 			out = append(out, &ast.ToDecimal{Start: p.x.Pos(), X: p.x})
 		case f.Tag:
-			if _, value := have[key{f.Suffix, false}]; value {
+			if hasValue(have, f.Suffix) {
 				out = append(out, &ast.IntLit{ValuePos: pos, Value: ast.AbsentValue})
 				continue
 			}
@@ -441,6 +447,28 @@ func (l *lowerer) align(ps []part, t ast.Type, pos source.Pos) []ast.Expr {
 		}
 	}
 	return out
+}
+
+// leafKey finds a leaf among the parts of a value: its suffix, and
+// whether it is the tag there.
+type leafKey struct {
+	suffix string
+	tag    bool
+}
+
+// hasValue reports whether have, the parts of a value, hold a value at
+// suffix: a scalar leaf there, or one below it (an object or array, which
+// is a value wherever it is given).
+func hasValue(have map[leafKey]part, suffix string) bool {
+	if _, ok := have[leafKey{suffix, false}]; ok {
+		return true
+	}
+	for k := range have {
+		if _, below := cutPrefix(k.suffix, suffix); below && !k.tag {
+			return true
+		}
+	}
+	return false
 }
 
 // element returns the parts of the element at index i of the array whose

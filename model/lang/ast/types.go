@@ -231,20 +231,16 @@ func Widen(t1, t2 Type) (Type, bool) {
 // WidenObjects returns the type of a value that is an object of t1 or
 // one of t2, two object types with different fields, as ECMAScript's
 // variables hold any object: every field of either, a field that one of
-// them lacks Optional and undefined where it lacks it; fields of both
-// widen to what holds either's values (objects field by field, scalars
-// by Widen to one kind). It reports false, with the field that does not
-// widen, where a field that one lacks is an array or object (one that may
-// be undefined is not modelled), or the two types of a field do not widen
-// to one kind.
+// them lacks Optional and undefined where it lacks it (an object or array
+// there too, with a tag); fields of both widen to what holds either's
+// values (objects field by field, scalars by Widen to one kind). It
+// reports false, with the field that does not widen, where the two types
+// of a field do not widen to one kind.
 func WidenObjects(t1, t2 Type) (Type, string, bool) {
 	var fields []Field
 	for _, f := range t1.Comp.Fields {
 		g, ok := t2.Field(f.Name)
 		if !ok {
-			if f.Type.IsComposite() {
-				return Type{}, f.Name, false
-			}
 			fields = append(fields, Field{Name: f.Name, Type: f.Type.OrAbsent(), Optional: true})
 			continue
 		}
@@ -257,9 +253,6 @@ func WidenObjects(t1, t2 Type) (Type, string, bool) {
 	for _, g := range t2.Comp.Fields {
 		if _, ok := t1.Field(g.Name); ok {
 			continue
-		}
-		if g.Type.IsComposite() {
-			return Type{}, g.Name, false
 		}
 		fields = append(fields, Field{Name: g.Name, Type: g.Type.OrAbsent(), Optional: true})
 	}
@@ -530,8 +523,8 @@ func (p *typeParser) base() (Type, error) {
 			if t.Kind == Mixed {
 				return Type{}, p.errorf("field %s holds %s: an object's fields hold one kind each", name, t)
 			}
-			if optional && (t.IsComposite() || !t.MayBeAbsent()) {
-				return Type{}, p.errorf("field %s? holds %s: a field that some values lack holds a value that may be undefined, and not an array or object", name, t)
+			if optional && !t.MayBeAbsent() {
+				return Type{}, p.errorf("field %s? holds %s: a field that some values lack holds a value that may be undefined", name, t)
 			}
 			fields = append(fields, Field{Name: name, Type: t, Optional: optional})
 		}
