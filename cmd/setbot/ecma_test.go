@@ -400,3 +400,31 @@ func TestECMAWidenObject(t *testing.T) {
 	simulateBoth(t, "done (halted)", model, "copy")
 	simulateBoth(t, "wrong", model, "keep", "copy")
 }
+
+// TestECMAFailingRead: reading a field of an object part that is
+// undefined (its variable was given objects without it) throws, so the
+// cond is false and raises error.execution, in every executor; a guard
+// that tests the part first reads nothing.
+func TestECMAFailingRead(t *testing.T) {
+	const model = "testdata/ecma/failread.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	for _, want := range []string{"ten:look>forty (line 11)", "ten:safe>forty (line 10)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: want %s unreachable (doc.root.foo.a is undefined in ten)\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "failed") {
+		t.Errorf("explore: want state failed reached\n%s", out)
+	}
+	simulateBoth(t, "failed", model, "look")
+	simulateBoth(t, "forty", model, "go", "look")
+	for _, args := range [][]string{{model, "safe"}, {"--reference", model, "safe"}} {
+		_, out, _ := runSimulate(t, args...)
+		if strings.Contains(out, "failed") || !strings.Contains(out, "ten") {
+			t.Errorf("simulate %v: want safe discarded in ten, no error.execution\n%s", args, out)
+		}
+	}
+}

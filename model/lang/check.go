@@ -3,6 +3,7 @@ package lang
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"math/big"
 	"strings"
 
@@ -26,6 +27,12 @@ type Env struct {
 	// AllowAssume allows assume(...) and bound, which only lowered code
 	// and flattened machines hold.
 	AllowAssume bool
+	// FailingReads allows a read of a field of an object that may be
+	// undefined (ast.WidenObjects) where evaluation always reaches it:
+	// ECMAScript throws a TypeError there when it is undefined, which
+	// makes a transition's cond false and raises error.execution (SCXML
+	// §5.9). Info.Fails lists the objects read so; FailsWhen lowers them.
+	FailingReads bool
 }
 
 // Info records the results of checking.
@@ -38,6 +45,25 @@ type Info struct {
 	// refuses the latter in a model that has the former.
 	Inexact      []*ast.DecLit
 	DecimalArith []source.Pos
+	// Fails lists the reads of fields of objects that may be undefined
+	// (Env.FailingReads), in the order evaluation reaches them: where one
+	// is reached and its object is undefined, evaluation throws.
+	Fails []FailingRead
+}
+
+// FailingRead is a read of a field of Obj, an object that may be
+// undefined, which evaluation reaches where each of Guards holds.
+type FailingRead struct {
+	Obj    ast.Expr
+	Guards []Guard
+}
+
+// Guard is an operand whose truth evaluation tested to reach a part of an
+// expression: X of X && Y (Want true), of X || Y (false), the condition
+// of ?: (true for its first branch).
+type Guard struct {
+	X    ast.Expr
+	Want bool
 }
 
 // CheckExpr type-checks e. want is the kind e must have, or Invalid for
@@ -77,6 +103,16 @@ type checker struct {
 	// their type but hold a value here: those assigned one earlier in the
 	// same straight-line code (a <foreach> item in its body, say).
 	valued map[string]bool
+	// guards are what evaluation tested to reach the operand being
+	// checked (the right of && and ||, the branches of ?:).
+	guards []Guard
+}
+
+// guarded checks f with the guard x, want added.
+func (c *checker) guarded(x ast.Expr, want bool, f func()) {
+	c.guards = append(c.guards, Guard{X: x, Want: want})
+	f()
+	c.guards = c.guards[:len(c.guards)-1]
 }
 
 // A scope holds the locals of one block.
@@ -226,7 +262,9 @@ func (c *checker) eventParam(x *ast.EventParam) ast.Type {
 // the branch it takes, as the lowering folds it.
 func (c *checker) condExpr(x *ast.Cond) ast.Type {
 	c.cond(x.Cond)
-	t1, t2 := c.expr(x.Then), c.expr(x.Else)
+	var t1, t2 ast.Type
+	c.guarded(x.Cond, true, func() { t1 = c.expr(x.Then) })
+	c.guarded(x.Cond, false, func() { t2 = c.expr(x.Else) })
 	if then, ok := ConstCond(x); ok {
 		if then {
 			return t1
@@ -519,6 +557,8 @@ func (c *checker) member(n ast.Node, x ast.Expr, t ast.Type, name string) ast.Ty
 	case t.Kind.IsRef():
 		c.refusef(n, "%s", parser.RefReadMsg(printer.ExprString(x), t.Kind))
 		return ast.Type{}
+	case t.Kind == ast.Object && t.Absent && c.env.FailingReads:
+		c.info.Fails = append(c.info.Fails, FailingRead{Obj: x, Guards: slices.Clone(c.guards)})
 	case t.MayBeAbsent():
 		c.absent(x, "."+name)
 		return ast.Type{}
@@ -635,7 +675,7 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 		return ast.BoolType
 	case ast.LAND, ast.LOR:
 		c.cond(x.X)
-		c.cond(x.Y)
+		c.guarded(x.X, x.Op == ast.LAND, func() { c.cond(x.Y) })
 		return ast.BoolType
 	case ast.EQL, ast.NEQ, ast.SEQL, ast.SNEQ:
 		return c.equality(x)

@@ -274,8 +274,16 @@ func TestWidenObjects(t *testing.T) {
 		t.Errorf("Assignable(%s, %s): want the fields differ", old, w)
 	}
 	nested := ast.ObjectType([]ast.Field{{Name: "a", Type: old}})
-	if _, field, ok := ast.WidenObjects(old, nested); ok || field != "a" {
-		t.Errorf("WidenObjects(%s, %s) = %q, %v: want field a refused (an object that may be undefined)", old, nested, field, ok)
+	const wantNested = "{a?: {kind: string, n: int}|undefined, kind?: string|undefined, n?: int|undefined}"
+	if w, _, ok := ast.WidenObjects(old, nested); !ok || w.String() != wantNested {
+		t.Errorf("WidenObjects(%s, %s) = %s, %v; want %s", old, nested, w, ok, wantNested)
+	}
+	if p, err := ast.ParseType(wantNested); err != nil || p.String() != wantNested {
+		t.Errorf("ParseType(%q) = %s, %v: want it back", wantNested, p, err)
+	}
+	other := ast.ObjectType([]ast.Field{{Name: "n", Type: ast.StringType}})
+	if _, field, ok := ast.WidenObjects(old, other); ok || field != "n" {
+		t.Errorf("WidenObjects(%s, %s) = %q, %v: want field n refused (a field holds one kind)", old, other, field, ok)
 	}
 	env := compEnv()
 	env.Vars["v"] = w

@@ -94,6 +94,35 @@ func LowerExpr(e ast.Expr, info *Info, cond bool) ast.Expr {
 	return Simplify(l.value(e))
 }
 
+// FailsWhen returns the condition, lowered, under which evaluating the
+// expression checked with info throws (Info.Fails: a field read of an
+// object that is undefined, reached where its guards hold), or nil where
+// it never does.
+func FailsWhen(info *Info) ast.Expr {
+	l := lowerer{info: info}
+	var fails ast.Expr
+	for _, f := range info.Fails {
+		_, tag := l.pair(f.Obj)
+		var at ast.Expr = not(eq(tag, ast.AbsentValue))
+		for i := len(f.Guards) - 1; i >= 0; i-- {
+			g := l.cond(f.Guards[i].X)
+			if !f.Guards[i].Want {
+				g = not(g)
+			}
+			at = and(g, at)
+		}
+		if fails == nil {
+			fails = at
+			continue
+		}
+		fails = or(fails, at)
+	}
+	if fails == nil {
+		return nil
+	}
+	return Simplify(fails)
+}
+
 // LowerBlock returns b, checked with info, lowered.
 func LowerBlock(b *ast.Block, info *Info) *ast.Block {
 	l := lowerer{info: info}

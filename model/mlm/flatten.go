@@ -305,11 +305,17 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 }
 
 // raiseFails places error.execution on the internal queue once for each
-// failing cond the selection evaluated (model.Transition.CondFails), before
-// the microstep it selected runs.
+// failing cond the selection evaluated (model.Transition.CondFails, or
+// FailsWhen where it holds), before the microstep it selected runs: the
+// values are still those the selection read.
 func raiseFails(b *branch, fails []*model.Transition) {
 	for _, t := range fails {
-		b.stmts = append(b.stmts, &ast.Raise{RaisePos: t.Cond.Pos(), Event: model.ErrorExecution})
+		raise := &ast.Raise{RaisePos: t.Cond.Pos(), Event: model.ErrorExecution}
+		if t.FailsWhen == nil {
+			b.stmts = append(b.stmts, raise)
+			continue
+		}
+		b.stmts = append(b.stmts, &ast.If{IfPos: t.Cond.Pos(), Cond: t.FailsWhen, Then: &ast.Block{Stmts: []ast.Stmt{raise}}})
 	}
 }
 
@@ -326,8 +332,8 @@ func (f *flattener) rereadsEvent(c *config, ev *model.Event) bool {
 		if t.Source.Kind != model.Root && !c.has(t.Source) {
 			continue
 		}
-		if t.CondFails {
-			reads = true // evaluating it raises error.execution again
+		if t.CondFails || t.FailsWhen != nil {
+			reads = true // evaluating it may raise error.execution again
 		}
 		if t.Cond == nil {
 			continue
@@ -360,7 +366,7 @@ func rereaders(lay *layout) []*model.Transition {
 	var out []*model.Transition
 	for _, s := range lay.states {
 		for _, t := range s.Transitions {
-			if t.Eventless() && (t.CondFails || t.Cond != nil && readsEventOrParam(t.Cond)) {
+			if t.Eventless() && (t.CondFails || t.FailsWhen != nil || t.Cond != nil && readsEventOrParam(t.Cond)) {
 				out = append(out, t)
 			}
 		}

@@ -17,8 +17,9 @@ import (
 type group struct {
 	trans []*model.Transition
 	guard ast.Expr
-	// fails are the transitions whose failing cond (CondFails) the
-	// selection evaluated, in order: each raises error.execution.
+	// fails are the transitions whose failing cond (CondFails, or
+	// FailsWhen where it holds) the selection evaluated, in order: each
+	// raises error.execution.
 	fails []*model.Transition
 }
 
@@ -132,7 +133,7 @@ func (f *flattener) selection(c *config, event string, known map[string]ast.Expr
 			}
 			fl := fails
 			for _, t := range cands[i][:min(k, len(cands[i]))] {
-				if t.CondFails {
+				if t.CondFails || t.FailsWhen != nil {
 					fl = append(slices.Clip(fl), t)
 				}
 			}

@@ -319,6 +319,17 @@ func (b *builder) lowerPiece(c code, condInfo, info *lang.Info) {
 	var cond ast.Expr
 	if c.cond != nil {
 		cond = ast.RewriteExpr(lang.LowerExpr(c.cond, condInfo, true), b.sysValue)
+		if fails := lang.FailsWhen(condInfo); fails != nil {
+			// Where reading the cond throws, it is false (and raises
+			// error.execution, model.Transition.FailsWhen).
+			c.trans.FailsWhen = ast.RewriteExpr(fails, b.sysValue)
+			if b.m.EventByName(model.ErrorExecution) == nil {
+				b.ensureEvent(model.ErrorExecution, c.trans.Pos)
+				sort.Slice(b.m.Events, func(i, j int) bool { return b.m.Events[i].Name < b.m.Events[j].Name })
+			}
+			b.m.EventByName(model.ErrorExecution).Kinds |= model.Internal
+			cond = lang.Simplify(&ast.Binary{X: &ast.Unary{OpPos: cond.Pos(), Op: ast.NOT, X: c.trans.FailsWhen}, OpPos: cond.Pos(), Op: ast.LAND, Y: cond})
+		}
 	}
 	c.set(cond, ast.RewriteBlock(lang.LowerBlock(c.body, info), b.sysValue))
 }
