@@ -3,8 +3,8 @@ package lang
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/setbot/setbot/model/lang/ecma"
