@@ -428,3 +428,20 @@ func TestECMAFailingRead(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAArrayItem: a <foreach> item declared by the loop that holds
+// arrays is undefined until the loop assigns it (an array with a tag, as
+// a scalar that may be undefined is), and a loop nested in the first
+// walks it.
+func TestECMAArrayItem(t *testing.T) {
+	const model = "testdata/ecma/foreachitem.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every transition reached\n%s", out)
+	}
+	simulateBoth(t, "two (halted)", model, "find(h=3)")
+	simulateBoth(t, "u", model, "find(h=1)")
+}

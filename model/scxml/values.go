@@ -6,7 +6,6 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
-	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -130,15 +129,8 @@ func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]as
 			learnt = true
 			continue
 		}
-		if f.typ.IsComposite() {
-			example := "[]"
-			if f.typ.Kind == ast.Object {
-				example = printer.ExprString(emptyObject(f.typ, f.pos))
-			}
-			b.errs.Add(b.fset.Position(f.pos), "%s has no initial value and is given %s here, and an array or object that may be undefined is not modelled: "+
-				"give %s an initial value, e.g. expr=\"%s\" with setbot:type=\"%s\"", v.Name, f.typ, v.Name, example, f.typ)
-			continue
-		}
+		// An array or object is undefined until the code assigns it, as
+		// a scalar is: its leaves and a tag (lang.Leaves).
 		v.Type = f.typ.OrAbsent()
 		vars[v.Name] = v.Type
 		learnt = true
