@@ -445,3 +445,25 @@ func TestECMAArrayItem(t *testing.T) {
 	simulateBoth(t, "two (halted)", model, "find(h=3)")
 	simulateBoth(t, "u", model, "find(h=1)")
 }
+
+// TestECMAKeyedWrite: o[k] = v with a key computed when it runs writes
+// the field k names; where k names none, ECMAScript adds the key, which
+// the object's type does not hold: the path meets the keys bound, in the
+// explorer, the simulator and the reference interpreter alike.
+func TestECMAKeyedWrite(t *testing.T) {
+	const model = "testdata/ecma/keywrite.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model, "--depth", "3")
+	if !strings.Contains(out, "bound hit: keys (limit 2)") || strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want the keys bound hit and state both reached\n%s", out)
+	}
+	simulateBoth(t, "both (halted)", model, "put(k='take.1', v=1)", "put(k='take.2', v=2)")
+	for _, args := range [][]string{{model, "put(k='x', v=1)"}, {"--reference", model, "put(k='x', v=1)"}} {
+		_, out, errs := runSimulate(t, args...)
+		if !strings.Contains(out+errs, "names none of the object's 2 keys") {
+			t.Errorf("simulate %v: want the keys bound met\n%s%s", args, out, errs)
+		}
+	}
+}

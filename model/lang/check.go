@@ -106,6 +106,9 @@ type checker struct {
 	// guards are what evaluation tested to reach the operand being
 	// checked (the right of && and ||, the branches of ?:).
 	guards []Guard
+	// keyed says that the location loc checked last ends in a field
+	// selected by a key computed when it runs (keyedLoc).
+	keyed bool
 }
 
 // guarded checks f with the guard x, want added.
@@ -478,11 +481,25 @@ func (c *checker) computedKey(x *ast.Index, t ast.Type) ast.Type {
 	if c.value(x.Index, "a key", ast.String) == ast.Invalid {
 		return ast.Type{}
 	}
+	if len(t.Comp.Fields) == 0 {
+		return ast.UndefType
+	}
+	elem := c.keyedFields(x.Lbrack, printer.ExprString(x), printer.ExprString(x.X), t)
+	if elem.Kind == ast.Invalid {
+		return elem
+	}
+	return elem.OrAbsent()
+}
+
+// keyedFields returns the type of every field of t, an object read or
+// written (what, at pos) by a key computed when it runs: scalars of one
+// type, which a chain over the fields selects.
+func (c *checker) keyedFields(pos source.Pos, what, obj string, t ast.Type) ast.Type {
 	var elem ast.Type
 	for i, f := range t.Comp.Fields {
 		if f.Type.IsComposite() {
-			c.refuseAt(x.Lbrack, "%s with a computed key: field %s of %s is an array or object, and one that may be undefined is not modelled: "+
-				"index with a key written as a string, %s['%s']", printer.ExprString(x), f.Name, printer.ExprString(x.X), printer.ExprString(x.X), f.Name)
+			c.refuseAt(pos, "%s with a computed key: field %s of %s is an array or object, which a computed key does not select: "+
+				"index with a key written as a string, %s['%s']", what, f.Name, obj, obj, f.Name)
 			return ast.Type{}
 		}
 		if i == 0 {
@@ -490,15 +507,12 @@ func (c *checker) computedKey(x *ast.Index, t ast.Type) ast.Type {
 			continue
 		}
 		if elem = c.joinElems(elem, f.Type); elem.Kind == ast.Invalid {
-			c.errorAt(x.Lbrack, "%s with a computed key: the fields of %s hold values of different types: index with a key written as a string, or give every field one type",
-				printer.ExprString(x), printer.ExprString(x.X))
+			c.errorAt(pos, "%s with a computed key: the fields of %s hold values of different types: index with a key written as a string, or give every field one type",
+				what, obj)
 			return ast.Type{}
 		}
 	}
-	if len(t.Comp.Fields) == 0 {
-		return ast.UndefType
-	}
-	return elem.OrAbsent()
+	return elem
 }
 
 // index types X[I]: an element of an array, undefined where I may lie
@@ -883,6 +897,8 @@ func (c *checker) stmt(s ast.Stmt) {
 			t = c.loc(x.Target, x.Path)
 		}
 		switch {
+		case c.keyed:
+			c.refuseKeyed(x.OpPos, x.Op)
 		case t.MayBeAbsent():
 			c.absent(x.Target, "operator "+x.Op.String())
 		case t.Kind == ast.Decimal:
@@ -1059,7 +1075,10 @@ func (c *checker) compoundAssign(x *ast.Assign) {
 	var k1 ast.Kind
 	if len(x.Path) == 0 {
 		k1 = c.value(x.Target, what, ast.Invalid)
-	} else if t := c.loc(x.Target, x.Path); t.MayBeAbsent() {
+	} else if t := c.loc(x.Target, x.Path); c.keyed {
+		c.refuseKeyed(x.OpPos, x.Op)
+		return
+	} else if t.MayBeAbsent() {
 		c.errorf(x.Target, "%s may be undefined or null, and %s needs a value: assign it with = first", printer.LocString(x.Target, x.Path), what)
 	} else {
 		k1 = t.Kind
@@ -1103,6 +1122,7 @@ func Grows(tt, vt ast.Type) bool {
 // returns its declared type: what it may hold. An element is written only
 // where it lies within the array for certain.
 func (c *checker) loc(target *ast.Ident, path []*ast.Sel) ast.Type {
+	c.keyed = false
 	t, ok := c.lookup(target.Name)
 	if !ok {
 		c.errorf(target, "%s", parser.UndeclaredMsg(target.Name))
@@ -1113,6 +1133,8 @@ func (c *checker) loc(target *ast.Ident, path []*ast.Sel) ast.Type {
 		if s.Index != nil {
 			if str, ok := s.Index.(*ast.StrLit); ok && t.Kind == ast.Object {
 				s = &ast.Sel{Pos: s.Pos, Name: str.Value}
+			} else if t.Kind == ast.Object && !t.MayBeAbsent() {
+				return c.keyedLoc(so, s, t, i == len(path)-1)
 			} else {
 				c.value(s.Index, "an index", ast.Int)
 			}
@@ -1146,6 +1168,35 @@ func (c *checker) loc(target *ast.Ident, path []*ast.Sel) ast.Type {
 		}
 	}
 	return t
+}
+
+// keyedLoc checks so[k], a field of so, an object of type t, written by a
+// key k computed when it runs, and returns its type: the written field is
+// the one k names, and a path where k names none meets the keys bound
+// (ECMAScript would add the key, which the object's type does not hold).
+// The key ends the location (last).
+func (c *checker) keyedLoc(so string, s *ast.Sel, t ast.Type, last bool) ast.Type {
+	if c.value(s.Index, "a key", ast.String) == ast.Invalid {
+		return ast.Type{}
+	}
+	what := so + "[" + printer.ExprString(s.Index) + "]"
+	c.keyed = true
+	switch {
+	case !last:
+		c.refuseAt(s.Pos, "assignment to a part of %s, a field selected by a key computed when it runs: assign the field itself, %s = ...", what, what)
+		return ast.Type{}
+	case len(t.Comp.Fields) == 0:
+		c.refuseAt(s.Pos, "assignment to %s, a key computed when it runs, of %s, which has no keys: setbot holds the keys of an object's initial value; give every key the code writes there", what, so)
+		return ast.Type{}
+	}
+	return c.keyedFields(s.Pos, "assignment to "+what, so, t)
+}
+
+// refuseKeyed refuses op (++, +=, ...) on a field selected by a key
+// computed when it runs: reading it may give undefined where the key
+// names no field.
+func (c *checker) refuseKeyed(pos source.Pos, op ast.Token) {
+	c.refuseAt(pos, "%s on a field selected by a key computed when it runs is not modelled: read and assign it, o[k] = o[k] ... (where k names no field, o[k] is undefined)", op)
 }
 
 // Assignable returns why a value of type vt cannot be stored where tt is

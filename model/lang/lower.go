@@ -132,6 +132,7 @@ func LowerBlock(b *ast.Block, info *Info) *ast.Block {
 type lowerer struct {
 	info  *Info
 	loops int // foreach loops lowered, to name their locals
+	keys  int // writes by a computed key lowered, to name their locals
 }
 
 func (l *lowerer) typ(e ast.Expr) ast.Type { return l.info.Types[e] }
@@ -470,6 +471,9 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 	case *ast.Block:
 		return []ast.Stmt{l.block(x)}
 	case *ast.Assign:
+		if ot, ok := keyedWrite(l.typ(x.Target), x.Path); ok {
+			return l.keyedAssign(x, ot)
+		}
 		name := pathName(x.Target, x.Path)
 		tt := locType(l.typ(x.Target), x.Path)
 		if x.Op == ast.ASSIGN && leafwise(tt) {

@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -657,6 +658,43 @@ func lengthOf(ps []part) ast.Expr {
 		}
 	}
 	panic("lang: an array without a length")
+}
+
+// keyedWrite reports whether path, a location in a value of type t, ends
+// in a field of an object selected by a key computed when it runs, and
+// returns the object's type.
+func keyedWrite(t ast.Type, path []*ast.Sel) (ast.Type, bool) {
+	if len(path) == 0 {
+		return ast.Type{}, false
+	}
+	last := path[len(path)-1]
+	ot := locType(t, path[:len(path)-1])
+	if _, lit := last.Index.(*ast.StrLit); last.Index == nil || lit || ot.Kind != ast.Object {
+		return ast.Type{}, false
+	}
+	return ot, true
+}
+
+// keyedAssign lowers o[k] = v, o an object of type t and k a key computed
+// when it runs, to a chain over o's fields: the field k names is
+// assigned; where k names none, ECMAScript adds the key to o, which o's
+// type does not hold, and the path meets the keys bound. The key is
+// evaluated once, before the value, as ECMAScript does.
+func (l *lowerer) keyedAssign(x *ast.Assign, t ast.Type) []ast.Stmt {
+	l.keys++
+	last := x.Path[len(x.Path)-1]
+	pos := last.Pos
+	key := "_key_" + strconv.Itoa(l.keys)
+	decl := &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: key}, Type: ast.StringType, Value: Simplify(l.value(last.Index))}
+	fields := t.Comp.Fields
+	var chain ast.Stmt = &ast.Bound{BoundPos: pos, Name: vocab.BoundKeys, Limit: int64(len(fields)), Cond: &ast.BoolLit{ValuePos: pos}}
+	for i := len(fields) - 1; i >= 0; i-- {
+		path := append(slices.Clone(x.Path[:len(x.Path)-1]), &ast.Sel{Pos: pos, Name: fields[i].Name})
+		assign := l.stmt(&ast.Assign{Target: x.Target, Path: path, OpPos: x.OpPos, Op: x.Op, Value: x.Value})
+		is := &ast.Binary{X: &ast.Ident{NamePos: pos, Name: key}, OpPos: pos, Op: ast.EQL, Y: &ast.StrLit{ValuePos: pos, Value: fields[i].Name}}
+		chain = &ast.If{IfPos: pos, Cond: is, Then: &ast.Block{Stmts: assign}, Else: chain}
+	}
+	return []ast.Stmt{&ast.Block{Stmts: []ast.Stmt{decl, chain}}}
 }
 
 // named pairs leaves with the expressions name gives them.
