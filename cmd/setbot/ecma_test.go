@@ -460,6 +460,8 @@ func TestECMAKeyedWrite(t *testing.T) {
 		t.Errorf("explore: want the keys bound hit and state both reached\n%s", out)
 	}
 	simulateBoth(t, "both (halted)", model, "put(k='take.1', v=1)", "put(k='take.2', v=2)")
+	simulateBoth(t, "dropped (halted)", model, "drop(k='take.1')")
+	simulateBoth(t, "s", model, "drop(k='take.2')")
 	for _, args := range [][]string{{model, "put(k='x', v=1)"}, {"--reference", model, "put(k='x', v=1)"}} {
 		_, out, errs := runSimulate(t, args...)
 		if !strings.Contains(out+errs, "names none of the object's 2 keys") {

@@ -1,6 +1,9 @@
 package scxml
 
 import (
+	"slices"
+
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 )
@@ -31,6 +34,11 @@ func (b *builder) widenObjects(all []code, env func(code) *lang.Env, vars map[st
 			}
 			v := b.m.Var(a.Target.Name)
 			vt := info.Types[a.Value]
+			if b.widenKeyed(v, a.Path, vt) {
+				vars[v.Name] = v.Type
+				widened = true
+				return true
+			}
 			loc, ok := partType(v.Type, a.Path)
 			if !ok || vt.Kind == ast.Invalid {
 				return true
@@ -46,6 +54,34 @@ func (b *builder) widenObjects(all []code, env func(code) *lang.Env, vars map[st
 		})
 	}
 	return widened
+}
+
+// widenKeyed widens every field of the object that path ends in, in v,
+// where path selects the field by a key computed when it runs (o[k] = x,
+// which writes any of them) and x is of another type than a field, and
+// reports whether it did.
+func (b *builder) widenKeyed(v *model.Var, path []*ast.Sel, vt ast.Type) bool {
+	if len(path) == 0 || vt.Kind == ast.Invalid {
+		return false
+	}
+	last := path[len(path)-1]
+	ot, ok := partType(v.Type, path[:len(path)-1])
+	if !ok || ot.Kind != ast.Object || last.Index == nil || isStrLit(last.Index) {
+		return false
+	}
+	fields := slices.Clone(ot.Comp.Fields)
+	changed := false
+	for i, f := range fields {
+		if w, ok := widenPart(f.Type, vt, true); ok && w.String() != f.Type.String() {
+			fields[i].Type, changed = w, true
+		}
+	}
+	if changed {
+		w := ast.ObjectType(fields)
+		w.Absent = ot.Absent
+		v.Type = withPart(v.Type, path[:len(path)-1], w)
+	}
+	return changed
 }
 
 // widenPart returns the type that holds values of loc, a part of a
