@@ -571,6 +571,8 @@ func (c *checker) member(n ast.Node, x ast.Expr, t ast.Type, name string) ast.Ty
 	case t.Kind.IsRef():
 		c.refusef(n, "%s", parser.RefReadMsg(printer.ExprString(x), t.Kind))
 		return ast.Type{}
+	case t.Kind == ast.Object && t.Absent && testedFirst(FailingRead{Obj: x, Guards: c.guards}):
+		// o.a && o.a.b: read where o.a is an object
 	case t.Kind == ast.Object && t.Absent && c.env.FailingReads:
 		c.info.Fails = append(c.info.Fails, FailingRead{Obj: x, Guards: slices.Clone(c.guards)})
 	case t.MayBeAbsent():
@@ -891,6 +893,7 @@ func (c *checker) stmt(s ast.Stmt) {
 		c.assign(x)
 	case *ast.IncDec:
 		var t ast.Type
+		c.keyed = false
 		if len(x.Path) == 0 {
 			t = c.expr(x.Target)
 		} else {
@@ -1073,6 +1076,7 @@ func (c *checker) assign(x *ast.Assign) {
 func (c *checker) compoundAssign(x *ast.Assign) {
 	what := "operator " + x.Op.String()
 	var k1 ast.Kind
+	c.keyed = false
 	if len(x.Path) == 0 {
 		k1 = c.value(x.Target, what, ast.Invalid)
 	} else if t := c.loc(x.Target, x.Path); c.keyed {

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 
@@ -101,7 +102,16 @@ func LowerExpr(e ast.Expr, info *Info, cond bool) ast.Expr {
 func FailsWhen(info *Info) ast.Expr {
 	l := lowerer{info: info}
 	var fails ast.Expr
+	seen := make(map[string]bool)
 	for _, f := range info.Fails {
+		key := printer.ExprString(f.Obj)
+		for _, g := range f.Guards {
+			key += fmt.Sprintf(" %v:%s", g.Want, printer.ExprString(g.X))
+		}
+		if testedFirst(f) || seen[key] {
+			continue
+		}
+		seen[key] = true
 		_, tag := l.pair(f.Obj)
 		var at ast.Expr = not(eq(tag, ast.AbsentValue))
 		for i := len(f.Guards) - 1; i >= 0; i-- {
@@ -121,6 +131,18 @@ func FailsWhen(info *Info) ast.Expr {
 		return nil
 	}
 	return Simplify(fails)
+}
+
+// testedFirst reports whether a guard of f is the truth of the object f
+// reads (o.a && o.a.b): where it holds, the object is defined.
+func testedFirst(f FailingRead) bool {
+	obj := printer.ExprString(f.Obj)
+	for _, g := range f.Guards {
+		if g.Want && printer.ExprString(g.X) == obj {
+			return true
+		}
+	}
+	return false
 }
 
 // LowerBlock returns b, checked with info, lowered.

@@ -306,16 +306,11 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 
 // raiseFails places error.execution on the internal queue once for each
 // failing cond the selection evaluated (model.Transition.CondFails, or
-// FailsWhen where it holds), before the microstep it selected runs: the
-// values are still those the selection read.
+// FailsWhen where the group's guard says it holds, splitFails), before the
+// microstep it selected runs.
 func raiseFails(b *branch, fails []*model.Transition) {
 	for _, t := range fails {
-		raise := &ast.Raise{RaisePos: t.Cond.Pos(), Event: model.ErrorExecution}
-		if t.FailsWhen == nil {
-			b.stmts = append(b.stmts, raise)
-			continue
-		}
-		b.stmts = append(b.stmts, &ast.If{IfPos: t.Cond.Pos(), Cond: t.FailsWhen, Then: &ast.Block{Stmts: []ast.Stmt{raise}}})
+		b.stmts = append(b.stmts, &ast.Raise{RaisePos: t.Cond.Pos(), Event: model.ErrorExecution})
 	}
 }
 
