@@ -493,19 +493,7 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 	case *ast.Block:
 		return []ast.Stmt{l.block(x)}
 	case *ast.Assign:
-		if ot, ok := keyedWrite(l.typ(x.Target), x.Path); ok {
-			return l.keyedAssign(x, ot)
-		}
-		name := pathName(x.Target, x.Path)
-		tt := locType(l.typ(x.Target), x.Path)
-		if x.Op == ast.ASSIGN && leafwise(tt) {
-			out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
-			if Grows(tt, l.typ(x.Value)) {
-				out = append([]ast.Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
-			}
-			return out
-		}
-		return []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
+		return l.assign(x)
 	case *ast.IncDec:
 		return []ast.Stmt{&ast.IncDec{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: pathName(x.Target, x.Path)}, OpPos: x.OpPos, Op: x.Op}}
 	case *ast.ForEach:
@@ -579,6 +567,25 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 		return []ast.Stmt{&ast.Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: Simplify(l.cond(x.Cond))}}
 	}
 	return []ast.Stmt{ast.RewriteStmt(s, func(e ast.Expr) ast.Expr { return e })}
+}
+
+// assign lowers an assignment: of a whole array, object or value that may
+// be undefined leaf by leaf, of a field selected by a computed key by a
+// chain over the fields (keyedAssign).
+func (l *lowerer) assign(x *ast.Assign) []ast.Stmt {
+	if ot, ok := keyedWrite(l.typ(x.Target), x.Path); ok {
+		return l.keyedAssign(x, ot)
+	}
+	name := pathName(x.Target, x.Path)
+	tt := locType(l.typ(x.Target), x.Path)
+	if x.Op == ast.ASSIGN && leafwise(tt) {
+		out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
+		if Grows(tt, l.typ(x.Value)) {
+			out = append([]ast.Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
+		}
+		return out
+	}
+	return []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
 }
 
 // leafwise reports whether a value of t is lowered as more than one
