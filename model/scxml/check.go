@@ -135,8 +135,9 @@ func (b *builder) checkCode() {
 	inferred := make(map[string]bool)
 	env := func(c code) *lang.Env {
 		return &lang.Env{
-			Vars:  vars,
-			Param: b.paramLookup(c.trans),
+			Vars:         vars,
+			FailingReads: c.trans != nil && c.cond != nil,
+			Param:        b.paramLookup(c.trans),
 			// A history state is never active: In() of it is false; so is
 			// In() of no state at all (unknownStates warns of it).
 			State: func(string) bool { return true },
@@ -173,6 +174,9 @@ func (b *builder) checkCode() {
 			progress = true
 		}
 		if b.growArrays(all, env, vars) {
+			progress = true
+		}
+		if b.widenObjects(all, env, vars) {
 			progress = true
 		}
 	}
