@@ -382,3 +382,31 @@ func TestECMAWriteOnlyObject(t *testing.T) {
 	}
 	simulateBoth(t, "b (halted)", model, "go")
 }
+
+// ---- wild-arr (issue 28): arrays that grow in place.
+
+// TestECMAPush: a.push(x, ...) as a statement appends as a =
+// a.concat([x, ...]) does, to a local array in a function and to a machine
+// variable alike; a path that pushes past the bound meets the array bound
+// in explore, and both executors stop there with the same error.
+func TestECMAPush(t *testing.T) {
+	const model = "testdata/ecma/push.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if !strings.Contains(out, "bound hit: array (limit 16)") || strings.Contains(out, "done (line") || strings.Contains(out, "other (line") {
+		t.Errorf("explore: want done and other reached and the array bound hit\n%s", out)
+	}
+	simulateBoth(t, "done (halted)", model, "add(v=4)", "count(aux=true, cd=true)")
+	simulateBoth(t, "other (halted)", model, "add(v=4)", "count(aux=false, cd=true)")
+	nine := []string{model}
+	for range 9 {
+		nine = append(nine, "add(v=1)")
+	}
+	for _, a := range [][]string{nine, append([]string{"--reference"}, nine...)} {
+		if code, out, errs := runSimulate(t, a...); code == exitOK || !strings.Contains(errs, "event 9: ") || !strings.Contains(errs, "an array grows past its bound of 16 elements") {
+			t.Errorf("simulate %v: exit %d, want an error at event 9, the array bound\n%s%s", a, code, out, errs)
+		}
+	}
+}

@@ -114,6 +114,10 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"b = xs.includes('a')", "t.scxml:1:7: .includes looks for a string value among the elements of xs, which are int: it never finds one; look for an int value"},
 		{"b = m.includes(xs)", "t.scxml:1:6: .includes over int[2][2] compares arrays or objects by identity, which is not modelled: compare a field or an element with ==="},
 		{"a = xs.indexOf(1, 2)", "t.scxml:1:7: .indexOf on an array takes 1 argument, found 2: a start index is not supported; compare the elements you need with ==="},
+		// push is a statement: its value, the new length, is refused.
+		{"a = ys.push(1)", "t.scxml:1:7: the value of ys.push(...), the array's new length, is not modelled: call push as a statement of its own, then read ys.length"},
+		{"ys.push('a')", "t.scxml:1:3: ['a'] adds elements of type string to an array of int: an array holds values of one type (and undefined); use one array per type"},
+		{"xs.push(1)", "t.scxml:1:1: cannot assign xs.concat([1]) to xs: it holds at most 3 elements and the value has at least 4; declare a larger bound, e.g. setbot:type=\"int[4]\""},
 		{"b = xs.startsWith(1)", "t.scxml:1:7: .startsWith is not an array method setbot models: of the array methods, indexOf, includes and concat are; write what it computes with a <foreach>"},
 	}
 	for _, tt := range tests {
@@ -180,6 +184,11 @@ func TestLowerComposite(t *testing.T) {
 		// A value that may outgrow ys's bound: the array bound is checked first.
 		{"ys = ys.concat([a])", "bound array 4 (ys.length + 1 <= 4); { int _new_ys.length = ys.length + 1; " +
 			"int _new_ys[0] = ys.length <= 0 ? a : ys[0]; int _new_ys[1] = ys.length <= 1 ? a : ys[1]; int _new_ys[2] = ys.length <= 2 ? a : ys[2]; int _new_ys[3] = ys.length <= 3 ? a : ys[3]; " +
+			"ys.length = _new_ys.length; ys[0] = _new_ys[0]; ys[1] = _new_ys[1]; ys[2] = _new_ys[2]; ys[3] = _new_ys[3]; }"},
+		// push is read as concat: the same lowering, the same bound.
+		{"ys.push(a, 2)", "bound array 4 (ys.length + 2 <= 4); { int _new_ys.length = ys.length + 2; " +
+			"int _new_ys[0] = ys.length <= 0 ? 0 - ys.length == 0 ? a : 2 : ys[0]; int _new_ys[1] = ys.length <= 1 ? 1 - ys.length == 0 ? a : 2 : ys[1]; " +
+			"int _new_ys[2] = ys.length <= 2 ? 2 - ys.length == 0 ? a : 2 : ys[2]; int _new_ys[3] = ys.length <= 3 ? 3 - ys.length == 0 ? a : 2 : ys[3]; " +
 			"ys.length = _new_ys.length; ys[0] = _new_ys[0]; ys[1] = _new_ys[1]; ys[2] = _new_ys[2]; ys[3] = _new_ys[3]; }"},
 		{"us = [].concat(us, 1)", "bound array 2 (us.length + 1 <= 2); { int _new_us.length = us.length + 1; " +
 			"int _new_us[0] = us.length <= 0 ? 1 : us[0]; int _new__absent_us[0] = us.length <= 0 ? 0 : _absent_us[0]; " +

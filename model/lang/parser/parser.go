@@ -757,7 +757,7 @@ func (p *parser) parsePostfix(off int, x ast.Expr) ast.Expr {
 		switch {
 		case name == "length" && p.tok != ast.LPAREN:
 			x = &ast.Method{X: x, DotPos: p.pos(dot), Name: name}
-		case (ast.StringMethods[name] > 0 || name == "concat") && p.tok == ast.LPAREN:
+		case (ast.StringMethods[name] > 0 || name == "concat" || name == "push") && p.tok == ast.LPAREN:
 			args := p.parseCallArgs()
 			p.closeParen()
 			x = &ast.Method{X: x, DotPos: p.pos(dot), Name: name, Call: true, Args: args}
