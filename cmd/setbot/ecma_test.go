@@ -410,3 +410,19 @@ func TestECMAPush(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAConcatNumber: + with one string operand joins strings, the
+// number or boolean converted as String() converts it (a negative int, a
+// decimal, true and false), and += on a string likewise, in every
+// executor.
+func TestECMAConcatNumber(t *testing.T) {
+	const model = "testdata/ecma/concatnum.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") {
+		t.Errorf("explore: want hit and miss reached\n%s", out)
+	}
+	simulateBoth(t, "hit (halted)", model, "take(ok=true)")
+	simulateBoth(t, "miss (halted)", model, "take(ok=false)")
+}

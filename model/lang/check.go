@@ -648,7 +648,7 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 	k1, k2 := c.valueOf(x.X, t1, what, ast.Invalid), c.valueOf(x.Y, t2, what, ast.Invalid)
 	switch x.Op {
 	case ast.ADD:
-		if k1 == ast.String && k2 == ast.String {
+		if concatenates(k1, k2) {
 			return ast.StringType
 		}
 		if !c.operands(x.OpPos, x.Op, ast.Int, k1, k2) {
@@ -782,6 +782,14 @@ func (c *checker) powerOfTwo(e ast.Expr) bool {
 		return ecma.IsPowerOfTwo(x.Value)
 	}
 	return false
+}
+
+// concatenates reports whether + on values of kinds k1 and k2 joins
+// strings: where one is a string, ECMAScript converts the other, a number
+// or a boolean, with String() (the lowering writes that conversion).
+func concatenates(k1, k2 ast.Kind) bool {
+	text := func(k ast.Kind) bool { return k == ast.String || k.IsNumber() || k == ast.Bool }
+	return (k1 == ast.String || k2 == ast.String) && text(k1) && text(k2)
 }
 
 // operands checks that the operands of op, of kinds k1 and k2, are both
@@ -1018,7 +1026,7 @@ func (c *checker) compoundAssign(x *ast.Assign) {
 		k1 = t.Kind
 	}
 	k2 := c.value(x.Value, what, ast.Invalid)
-	if x.Op == ast.ADD_ASSIGN && k1 == ast.String && k2 == ast.String {
+	if x.Op == ast.ADD_ASSIGN && k1 == ast.String && concatenates(k1, k2) {
 		return
 	}
 	if !c.operands(x.OpPos, x.Op, ast.Int, k1, k2) {

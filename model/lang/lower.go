@@ -243,6 +243,9 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 			return l.in(x)
 		}
 		k := l.numberKind(x.X, x.Y)
+		if x.Op == ast.ADD && l.typ(x).Kind == ast.String {
+			k = ast.String // a concatenation, which may convert a number
+		}
 		return &ast.Binary{X: l.as(x.X, k), OpPos: x.OpPos, Op: x.Op, Y: l.as(x.Y, k)}
 	case *ast.Cond:
 		k := l.typ(x).Kind
@@ -302,11 +305,16 @@ func (l *lowerer) numberKind(x, y ast.Expr) ast.Kind {
 }
 
 // as lowers e, which has a value, to a value of kind k: an int is
-// converted where k is Decimal. Any other k leaves it as it is.
+// converted where k is Decimal, a number or a boolean where k is String
+// (an operand of +, or of +=, that joins strings). Any other k leaves it
+// as it is.
 func (l *lowerer) as(e ast.Expr, k ast.Kind) ast.Expr {
 	v := l.value(e)
-	if k == ast.Decimal && l.typ(e).Kind == ast.Int {
+	switch ek := l.typ(e).Kind; {
+	case k == ast.Decimal && ek == ast.Int:
 		return &ast.ToDecimal{Start: e.Pos(), X: v}
+	case k == ast.String && (ek.IsNumber() || ek == ast.Bool):
+		return stringOf(v, ek, e.Pos())
 	}
 	return v
 }
