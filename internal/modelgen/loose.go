@@ -40,11 +40,15 @@ func (g *gen) addLoose() {
 // looseAtom returns a condition on the global g0, which scripts assign
 // without declaring it (undefined until then), an In() of a state the
 // model does not have (false), the array arr and the object codes, read
-// by a key computed as the machine runs, or, in the guards of input
+// by a key computed as the machine runs, a string joined with an int, or,
+// in the guards of input
 // events, new Date() (a black box).
 func (g *gen) looseAtom(c ctx) string {
 	v := pick(g, g.vars)
-	switch g.intn(6) {
+	switch g.intn(7) {
+	case 5:
+		// + with a string operand joins strings, the int converted.
+		return fmt.Sprintf("'k' + %s %s 'k%d'", v, pick(g, []string{"==", "!="}), g.intn(10))
 	case 0:
 		return pick(g, []string{"g0 === undefined", fmt.Sprintf("g0 == %d", g.intn(10)), "g0 !== undefined"})
 	case 1:
@@ -66,16 +70,20 @@ func (g *gen) looseAtom(c ctx) string {
 
 // looseStatement returns an assignment of the undeclared global g0 (of an
 // int, or of a field read by a computed key, which may be undefined), of
-// the array arr through new Array(...), a throw under an if, or, at the
+// the array arr through new Array(...) or push, a throw under an if, or, at the
 // top of a script at the top of its block, a write to a field of ext,
 // which nothing binds (scxmlrun's _data): the last two raise
 // error.execution and skip the rest of the block.
 func (g *gen) looseStatement(c ctx, depth int) []string {
-	switch g.intn(5) {
+	switch g.intn(6) {
 	case 0:
 		return []string{fmt.Sprintf("g0 = %s;", g.value(c))}
 	case 1:
 		return []string{fmt.Sprintf("arr = new Array(%s, %s, %d);", pick(g, g.vars), pick(g, g.vars), g.intn(10))}
+	case 4:
+		// arr grows in place, up to its bound (a run past it stops every
+		// executor with the same error).
+		return []string{fmt.Sprintf("arr.push(%s);", pick(g, g.vars))}
 	case 2:
 		return []string{fmt.Sprintf("if (%s > 6) throw new Error('%s');", pick(g, g.vars), pick(g, g.vars))}
 	case 3:

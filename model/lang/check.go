@@ -651,6 +651,9 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 		if concatenates(k1, k2) {
 			return ast.StringType
 		}
+		if k1 == ast.Invalid || k2 == ast.Invalid {
+			return ast.Type{} // a string or a number: the operand's error says why
+		}
 		if !c.operands(x.OpPos, x.Op, ast.Int, k1, k2) {
 			return ast.Type{}
 		}
