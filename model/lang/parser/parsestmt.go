@@ -385,8 +385,8 @@ func (p *parser) parseSimple() ast.Stmt {
 // appended, the same length after (concat spreads its array argument one
 // level, so an x that is itself an array stays one element), and where a
 // is a variable the array the model holds grows as concat's does, up to
-// its bound (docs/language.md, Arrays that grow). push's own value, the
-// new length, is not read by a statement.
+// its bound (docs/architecture.md, The action language). push's own
+// value, the new length, is not read by a statement.
 func (p *parser) push(m *ast.Method, start, mark int) ast.Stmt {
 	t, path := p.target(m.X, start, mark)
 	if t == nil {
