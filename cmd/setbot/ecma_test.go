@@ -426,3 +426,24 @@ func TestECMAConcatNumber(t *testing.T) {
 	simulateBoth(t, "hit (halted)", model, "take(ok=true)")
 	simulateBoth(t, "miss (halted)", model, "take(ok=false)")
 }
+
+// TestECMAPastEnd: an element of an array of arrays read at an index that
+// may lie past the end (hands[id - 1][0]) is read where the index lies
+// within the array; past it ECMAScript reads undefined and throws on
+// reading into it, so setbot raises error.execution before the statement
+// and skips the rest of the block, with a warning, in every executor.
+func TestECMAPastEnd(t *testing.T) {
+	const model = "testdata/ecma/pastend.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	want := model + ":17:23: warning: hands[_event.data.id - 1] may lie past the end of hands, where ECMAScript reads undefined and throws a TypeError on reading into it: " +
+		"setbot raises error.execution here and skips the rest of the block, as the SCXML specification requires"
+	if code != 0 || !strings.HasPrefix(out, want+"\n") || strings.Count(out, "\n") != 2 {
+		t.Fatalf("check: exit %d\n%s%s\nwant first\n%s", code, out, errs, want)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every state reached\n%s", out)
+	}
+	simulateBoth(t, "three (halted)", model, "go(id=3)")
+	simulateBoth(t, "err (halted)", model, "go(id=4)")
+	simulateBoth(t, "b", model, "go(id=0)")
+}

@@ -26,6 +26,13 @@ type Env struct {
 	// AllowAssume allows assume(...) and bound, which only lowered code
 	// and flattened machines hold.
 	AllowAssume bool
+	// InRange tells the reads a[i] of an array or object element at an
+	// index that may lie past the end which the code guards: it raises
+	// error.execution before the statement where i lies outside a, as
+	// ECMAScript's TypeError on reading into undefined would. Such a read
+	// is of the element's type; any other is refused and listed in
+	// Info.PastEnd. nil: none is guarded.
+	InRange func(*ast.Index) bool
 }
 
 // Info records the results of checking.
@@ -38,6 +45,9 @@ type Info struct {
 	// refuses the latter in a model that has the former.
 	Inexact      []*ast.DecLit
 	DecimalArith []source.Pos
+	// PastEnd lists the reads of an array or object element at an index
+	// that may lie past the end that were refused (Env.InRange).
+	PastEnd []*ast.Index
 }
 
 // CheckExpr type-checks e. want is the kind e must have, or Invalid for
@@ -501,7 +511,11 @@ func (c *checker) index(x *ast.Index) ast.Type {
 	if k, ok := x.Index.(*ast.IntLit); ok && k.Value >= 0 && k.Value < int64(t.Comp.MinLen) {
 		return elem
 	}
+	if elem.IsComposite() && c.env.InRange != nil && c.env.InRange(x) {
+		return elem
+	}
 	if elem.IsComposite() {
+		c.info.PastEnd = append(c.info.PastEnd, x)
 		c.refuseAt(x.Lbrack, "%s may lie past the end of %s, and an array or object that may be undefined is not modelled: index with a constant below its length (%d for certain)",
 			printer.ExprString(x), printer.ExprString(x.X), t.Comp.MinLen)
 		return ast.Type{}

@@ -255,3 +255,24 @@ func TestParseCompositeType(t *testing.T) {
 		}
 	}
 }
+
+// TestInRange: a read of an array element at an index that may lie past
+// the end is refused and listed in Info.PastEnd, unless the code guards
+// it (Env.InRange): then it is of the element's type and lowers to a
+// chain over the bound's indexes.
+func TestInRange(t *testing.T) {
+	const src = "a = m[a][1]"
+	_, info, errs := checkStmts(t, compEnv(), src)
+	if errs == "" || len(info.PastEnd) != 1 || printer.ExprString(info.PastEnd[0]) != "m[a]" {
+		t.Fatalf("CheckBlock(%q) unguarded: errors %q, PastEnd %v; want the read refused and listed", src, errs, info.PastEnd)
+	}
+	env := compEnv()
+	env.InRange = func(x *ast.Index) bool { return printer.ExprString(x) == "m[a]" }
+	b, info, errs := checkStmts(t, env, src)
+	if errs != "" || len(info.PastEnd) != 0 {
+		t.Fatalf("CheckBlock(%q) guarded: errors %q, PastEnd %v", src, errs, info.PastEnd)
+	}
+	if got, want := printer.BlockString(LowerBlock(b, info)), "a = a == 0 ? m[0][1] : m[1][1];"; got != want {
+		t.Errorf("LowerBlock(%q) = %s, want %s", src, got, want)
+	}
+}

@@ -359,8 +359,12 @@ func (l *lowerer) parts(e ast.Expr) []part {
 		if s, ok := x.Index.(*ast.StrLit); ok {
 			return below(l.parts(x.X), printer.FieldSuffix(s.Value))
 		}
-		// The checker allows a composite element only at a constant index
-		// within the array for certain.
+		// The checker allows a composite element at a constant index
+		// within the array for certain, or at one the code guards
+		// (Env.InRange): within the array where the read runs.
+		if _, ok := x.Index.(*ast.IntLit); !ok {
+			return l.element(l.parts(x.X), l.typ(x.X), Simplify(l.value(x.Index)), true)
+		}
 		return below(l.parts(x.X), "["+printer.ExprString(x.Index)+"]")
 	}
 	panic(fmt.Sprintf("lang: lowering a composite value of unexpected form %s", printer.ExprString(e)))

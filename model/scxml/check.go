@@ -120,8 +120,11 @@ func (b *builder) checkCode() {
 	if b.failUnbound(all) {
 		all = b.allCode()
 	}
+	if b.guardPastEnd(all) {
+		all = b.allCode()
+	}
 	b.unknownStates(all)
-	b.source = nil // failNonArrays was the last to lower a block again
+	b.source = nil // guardPastEnd was the last to lower a block again
 	b.collectEvents(all)
 	b.undefinedData(all)
 	b.inferInputParams(all)
@@ -138,7 +141,8 @@ func (b *builder) checkCode() {
 			Param: b.paramLookup(c.trans),
 			// A history state is never active: In() of it is false; so is
 			// In() of no state at all (unknownStates warns of it).
-			State: func(string) bool { return true },
+			State:   func(string) bool { return true },
+			InRange: func(x *ast.Index) bool { return b.inRange[x.Lbrack] },
 			Event: func(name string) (map[string]ast.Type, bool) {
 				ev := b.m.EventByName(name)
 				if ev == nil || !(ev.Declared || inferred[name]) {
