@@ -516,7 +516,8 @@ func (c *checker) index(x *ast.Index) ast.Type {
 	}
 	if elem.IsComposite() {
 		c.info.PastEnd = append(c.info.PastEnd, x)
-		c.refuseAt(x.Lbrack, "%s may lie past the end of %s, and an array or object that may be undefined is not modelled: index with a constant below its length (%d for certain)",
+		c.refuseAt(x.Lbrack, "%s may lie past the end of %s, and an array or object that may be undefined is not modelled: index with a constant below its length (%d for certain), "+
+			"or read into the element (a part of it, or its length) where the statement always reads it, outside ?:, && and ||, at the top of a script or of an if's branch there",
 			printer.ExprString(x), printer.ExprString(x.X), t.Comp.MinLen)
 		return ast.Type{}
 	}

@@ -87,7 +87,7 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"a = xs['1']", "t.scxml:1:8: '1' is string: an index needs an int"},
 		{"a = o.g", "t.scxml:1:5: o has no field g: its fields are f, s; give every field in the object's initial value"},
 		{"a = a.f", "t.scxml:1:5: a is an int, not an object: read .f of an object, declared with an object literal such as {f: ...} as its initial value"},
-		{"a = m[a][0]", "t.scxml:1:6: m[a] may lie past the end of m, and an array or object that may be undefined is not modelled: index with a constant below its length (2 for certain)"},
+		{"a = m[a][0]", "t.scxml:1:6: m[a] may lie past the end of m, and an array or object that may be undefined is not modelled: index with a constant below its length (2 for certain), or read into the element (a part of it, or its length) where the statement always reads it, outside ?:, && and ||, at the top of a script or of an if's branch there"},
 		{"b = xs == ys", "t.scxml:1:8: == between arrays or objects compares identities, which are not modelled: compare their elements or fields"},
 		{"xs = [1, 2]", "t.scxml:1:6: cannot assign [1, 2] to xs: it has 3 elements for certain and the value may have 2; declare its type, e.g. setbot:type=\"int[3]\", which allows fewer"},
 		{"ys = [1, 2, 3, 4, 5]", "t.scxml:1:6: cannot assign [1, 2, 3, 4, 5] to ys: it holds at most 4 elements and the value has at least 5; declare a larger bound, e.g. setbot:type=\"int[5]\""},

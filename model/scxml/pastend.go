@@ -16,10 +16,11 @@ import (
 // guard says so before the statement that reads: if i is not an index of
 // a, error.execution is raised (a failing element, as a throw is), and the
 // read runs only where it lies within a (lang.Env.InRange). It guards a
-// read that its statement makes whenever it runs: in an assignment's
-// value, a declaration's initial value or an if's condition, at the top of
-// a block of executable content or of an if's branch there, and not under
-// ?:, && or ||, which may skip it; any other stays refused by the checker.
+// read into the element (a field, an element, the length) that its
+// statement makes whenever it runs: in an assignment's value, a
+// declaration's initial value or an if's condition, at the top of a block
+// of executable content or of an if's branch there, and not under ?:, &&
+// or ||, which may skip it; any other stays refused by the checker.
 // It runs, as failNonArrays does, on the statements as read, and lowers
 // the blocks it changes again. It reports whether it guarded any.
 func (b *builder) guardPastEnd(all []code) bool {
@@ -103,7 +104,8 @@ func (b *builder) indexGuard(x *ast.Index) ast.Stmt {
 }
 
 // evaluated appends to reads the refused reads in e that evaluating e
-// always makes, an inner one (the array read) before the outer.
+// always reads into (a[i][0], a[i].f, a[i].length), an inner one (the
+// array read) before the outer.
 func evaluated(e ast.Expr, refused map[source.Pos]bool, reads []*ast.Index) []*ast.Index {
 	switch x := e.(type) {
 	case nil:
@@ -120,7 +122,18 @@ func evaluated(e ast.Expr, refused map[source.Pos]bool, reads []*ast.Index) []*a
 			reads = evaluated(ce, refused, reads)
 		}
 	})
-	if x, ok := e.(*ast.Index); ok && refused[x.Lbrack] {
+	// Only a read into the element throws; the element itself, assigned
+	// or compared whole, is undefined, which stays refused.
+	var into ast.Expr
+	switch x := e.(type) {
+	case *ast.Index:
+		into = x.X
+	case *ast.Member:
+		into = x.X
+	case *ast.Method:
+		into = x.X
+	}
+	if x, ok := into.(*ast.Index); ok && refused[x.Lbrack] {
 		reads = append(reads, x)
 	}
 	return reads
