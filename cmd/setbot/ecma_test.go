@@ -447,3 +447,26 @@ func TestECMAPastEnd(t *testing.T) {
 	simulateBoth(t, "err (halted)", model, "go(id=4)")
 	simulateBoth(t, "b", model, "go(id=0)")
 }
+
+// TestECMAElementWrite: a[i] = x at an index that may lie past the end
+// replaces the element within the array and appends it at the length
+// (proposals[i] = {...} in a loop fills an empty array); past the length or
+// below 0, which ECMAScript makes a hole or a property, the path meets the
+// index bound in explore, and both executors stop there with one error.
+func TestECMAElementWrite(t *testing.T) {
+	const model = "testdata/ecma/elemwrite.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || strings.Contains(out, ": error") {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if !strings.Contains(out, "bound hit: index (limit 16)") || strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every state reached and the index bound hit\n%s", out)
+	}
+	simulateBoth(t, "replaced (halted)", model, "propose(n=3)", "vote(p=2)")
+	simulateBoth(t, "appended (halted)", model, "propose(n=3)", "vote(p=3)")
+	for _, a := range [][]string{{model, "propose(n=2)", "vote(p=3)"}, {"--reference", model, "propose(n=2)", "vote(p=-1)"}} {
+		if code, out, errs := runSimulate(t, a...); code == exitOK || !strings.Contains(errs, "an element is assigned past the end of its array or below index 0") {
+			t.Errorf("simulate %v: exit %d, want the index bound\n%s%s", a, code, out, errs)
+		}
+	}
+}

@@ -1001,7 +1001,13 @@ func (c *checker) assign(x *ast.Assign) {
 		c.compoundAssign(x)
 		return
 	}
-	tt, vt := c.loc(x.Target, x.Path), c.expr(x.Value)
+	var tt ast.Type
+	if at, ok := c.lookup(x.Target.Name); ok && ElementWrite(x, at) {
+		tt = c.elementLoc(x.Target, at, x.Path[0])
+	} else {
+		tt = c.loc(x.Target, x.Path)
+	}
+	vt := c.expr(x.Value)
 	if len(x.Path) == 0 {
 		c.valued[x.Target.Name] = vt.Kind != ast.Invalid && !vt.MayBeAbsent()
 	}
@@ -1125,6 +1131,36 @@ func (c *checker) loc(target *ast.Ident, path []*ast.Sel) ast.Type {
 		}
 	}
 	return t
+}
+
+// ElementWrite reports whether x is a[i] = v of an element of the
+// variable a, of type t, at an index that is not a constant a has for
+// certain: the element may lie within the array or past its end. The
+// lowering writes the element where i lies within the array, appends it
+// where i is the length, and cuts any other path with the index bound
+// (vocab.BoundIndex): ECMAScript leaves holes past the end, and makes a
+// negative index a property.
+func ElementWrite(x *ast.Assign, t ast.Type) bool {
+	if x.Op != ast.ASSIGN || len(x.Path) != 1 || x.Path[0].Index == nil || t.Kind != ast.Array || t.MayBeAbsent() {
+		return false
+	}
+	switch k := x.Path[0].Index.(type) {
+	case *ast.StrLit:
+		return false
+	case *ast.IntLit:
+		return k.Value < 0 || k.Value >= int64(t.Comp.MinLen)
+	}
+	return true
+}
+
+// elementLoc checks the location a[i] of ElementWrite, of an array of type
+// t, and returns the type of the element.
+func (c *checker) elementLoc(target *ast.Ident, t ast.Type, s *ast.Sel) ast.Type {
+	c.info.Types[target] = t
+	if c.value(s.Index, "an index", ast.Int) == ast.Invalid {
+		return ast.Type{}
+	}
+	return t.Comp.Elem
 }
 
 // Assignable returns why a value of type vt cannot be stored where tt is

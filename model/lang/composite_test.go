@@ -100,8 +100,8 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"ys = us", "t.scxml:1:6: cannot assign us to ys: elements: the value may be undefined, and int cannot be"},
 		{"o = {f: 1}", "t.scxml:1:5: cannot assign {f: 1} to o: the fields differ ({f: int, s: string} and {f: int}): an object keeps the fields of its initial value"},
 		{"o.g = 1", "t.scxml:1:2: o has no field g: an object keeps the fields of its initial value; declare g there"},
-		{"ys[0] = 1", "t.scxml:1:3: assignment to an element of ys that may lie past its end (it has 0 elements for certain): index with a constant below that, or assign the whole array"},
-		{"xs[a] = 1", "t.scxml:1:3: assignment to an element of xs that may lie past its end (it has 3 elements for certain): index with a constant below that, or assign the whole array"},
+		{"ys[a] += 1", "t.scxml:1:3: assignment to an element of ys that may lie past its end (it has 0 elements for certain): index with a constant below that, or assign the whole array"},
+		{"m[a][0] = 1", "t.scxml:1:2: assignment to an element of m that may lie past its end (it has 2 elements for certain): index with a constant below that, or assign the whole array"},
 		{"xs[0] = 'a'", "t.scxml:1:9: cannot use string value as int in assignment to xs[0]"},
 		{"us[0] += 1", "t.scxml:1:3: assignment to an element of us that may lie past its end (it has 0 elements for certain): index with a constant below that, or assign the whole array"},
 		{"a = xs[a] + 1", "t.scxml:1:5: xs[a] may be undefined or null, and operator + needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"},
@@ -184,6 +184,16 @@ func TestLowerComposite(t *testing.T) {
 		// A value that may outgrow ys's bound: the array bound is checked first.
 		{"ys = ys.concat([a])", "bound array 4 (ys.length + 1 <= 4); { int _new_ys.length = ys.length + 1; " +
 			"int _new_ys[0] = ys.length <= 0 ? a : ys[0]; int _new_ys[1] = ys.length <= 1 ? a : ys[1]; int _new_ys[2] = ys.length <= 2 ? a : ys[2]; int _new_ys[3] = ys.length <= 3 ? a : ys[3]; " +
+			"ys.length = _new_ys.length; ys[0] = _new_ys[0]; ys[1] = _new_ys[1]; ys[2] = _new_ys[2]; ys[3] = _new_ys[3]; }"},
+		// An element at an index that may lie past the end: written within
+		// the array, appended at its end, and cut by a bound elsewhere.
+		{"ys[a] = 2", "bound index 4 (0 <= a && a <= ys.length); bound array 4 (a < 4); ys.length = a == ys.length ? ys.length + 1 : ys.length; " +
+			"ys[0] = a == 0 ? 2 : ys[0]; ys[1] = a == 1 ? 2 : ys[1]; ys[2] = a == 2 ? 2 : ys[2]; ys[3] = a == 3 ? 2 : ys[3];"},
+		{"us[1] = w", "bound index 2 (1 <= us.length); bound array 2 (true); us.length = 1 == us.length ? us.length + 1 : us.length; " +
+			"us[0] = us[0]; _absent_us[0] = _absent_us[0]; us[1] = w; _absent_us[1] = _absent_w;"},
+		// The index reads the length: the parts are computed before any is written.
+		{"ys[ys.length] = ys.length", "bound index 4 (0 <= ys.length && ys.length <= ys.length); bound array 4 (ys.length < 4); { int _new_ys.length = ys.length == ys.length ? ys.length + 1 : ys.length; " +
+			"int _new_ys[0] = ys.length == 0 ? ys.length : ys[0]; int _new_ys[1] = ys.length == 1 ? ys.length : ys[1]; int _new_ys[2] = ys.length == 2 ? ys.length : ys[2]; int _new_ys[3] = ys.length == 3 ? ys.length : ys[3]; " +
 			"ys.length = _new_ys.length; ys[0] = _new_ys[0]; ys[1] = _new_ys[1]; ys[2] = _new_ys[2]; ys[3] = _new_ys[3]; }"},
 		// push is read as concat: the same lowering, the same bound.
 		{"ys.push(a, 2)", "bound array 4 (ys.length + 2 <= 4); { int _new_ys.length = ys.length + 2; " +

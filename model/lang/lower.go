@@ -435,6 +435,9 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 	case *ast.Block:
 		return []ast.Stmt{l.block(x)}
 	case *ast.Assign:
+		if ElementWrite(x, l.typ(x.Target)) {
+			return l.elementWrite(x)
+		}
 		name := pathName(x.Target, x.Path)
 		tt := locType(l.typ(x.Target), x.Path)
 		if x.Op == ast.ASSIGN && leafwise(tt) {

@@ -120,11 +120,10 @@ func (b *builder) checkCode() {
 	if b.failUnbound(all) {
 		all = b.allCode()
 	}
-	if b.guardPastEnd(all) {
+	if _, ok := b.guardPastEnd(all); ok {
 		all = b.allCode()
 	}
 	b.unknownStates(all)
-	b.source = nil // guardPastEnd was the last to lower a block again
 	b.collectEvents(all)
 	b.undefinedData(all)
 	b.inferInputParams(all)
@@ -179,6 +178,15 @@ func (b *builder) checkCode() {
 			progress = true
 		}
 	}
+	// An array that started empty has elements that are arrays or objects
+	// only once it grew: their reads past the end are guarded now, and the
+	// error.execution the guards raise registered, as collectEvents did for
+	// the others.
+	if at, ok := b.guardPastEnd(all); ok {
+		all = b.allCode()
+		b.ensureEvent(model.ErrorExecution, at).Kinds |= model.Internal
+	}
+	b.source = nil // guardPastEnd was the last to lower a block again
 	b.reportMixedKinds(all, env)
 	// An assignment that inference already reported is not reported again.
 	reported := make(map[source.Position]bool)

@@ -22,16 +22,17 @@ import (
 // of executable content or of an if's branch there, and not under ?:, &&
 // or ||, which may skip it; any other stays refused by the checker.
 // It runs, as failNonArrays does, on the statements as read, and lowers
-// the blocks it changes again. It reports whether it guarded any.
-func (b *builder) guardPastEnd(all []code) bool {
-	changed := false
+// the blocks it changes again. It returns the position of the first
+// guard, and whether it guarded any.
+func (b *builder) guardPastEnd(all []code) (first source.Pos, changed bool) {
 	vars := b.varTypes()
 	for _, c := range all {
 		stmts, ok := b.source[c.body]
 		if !ok {
 			continue
 		}
-		env := &lang.Env{Vars: vars, Param: b.paramLookup(c.trans), State: func(string) bool { return true }}
+		env := &lang.Env{Vars: vars, Param: b.paramLookup(c.trans), State: func(string) bool { return true },
+			InRange: func(x *ast.Index) bool { return b.inRange[x.Lbrack] }}
 		info, _ := lang.CheckBlock(env, b.fset, c.body)
 		if len(info.PastEnd) == 0 {
 			continue
@@ -44,12 +45,15 @@ func (b *builder) guardPastEnd(all []code) bool {
 		if !b.guardStmts(&stmts, refused) {
 			continue
 		}
+		if !changed {
+			first = info.PastEnd[0].Lbrack
+		}
 		blk := &ast.Block{Lbrace: c.body.Lbrace, Stmts: b.lowerBlock(stmts)}
 		b.source[blk] = stmts
 		c.set(c.cond, blk)
 		changed = true
 	}
-	return changed
+	return first, changed
 }
 
 // guardStmts puts the guards of the refused reads before the statements

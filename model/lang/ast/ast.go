@@ -554,8 +554,11 @@ var StringMethods = map[string]int{"indexOf": 1, "startsWith": 1, "endsWith": 1,
 // What says, in one line, what meeting the bound means: the message of
 // the executors that stop or cut a path there.
 func (s *Bound) What() string {
-	if s.Name == vocab.BoundArray {
+	switch s.Name {
+	case vocab.BoundArray:
 		return fmt.Sprintf("an array grows past its bound of %d elements (the array bound; raise it with setbot:type)", s.Limit)
+	case vocab.BoundIndex:
+		return "an element is assigned past the end of its array or below index 0 (the index bound: setbot models an element assigned within the array or just past its end)"
 	}
 	return fmt.Sprintf("a path meets the %s bound (%d)", s.Name, s.Limit)
 }
