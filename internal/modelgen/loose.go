@@ -70,12 +70,16 @@ func (g *gen) looseAtom(c ctx) string {
 
 // looseStatement returns an assignment of the undeclared global g0 (of an
 // int, or of a field read by a computed key, which may be undefined), of
-// the array arr through new Array(...) or push, a throw under an if, or, at the
-// top of a script at the top of its block, a write to a field of ext,
+// the array arr through new Array(...), push or an element, a throw under
+// an if, or, at the top of a script at the top of its block, a write to a
+// field of ext,
 // which nothing binds (scxmlrun's _data): the last two raise
 // error.execution and skip the rest of the block.
 func (g *gen) looseStatement(c ctx, depth int) []string {
-	switch g.intn(6) {
+	switch g.intn(7) {
+	case 5:
+		// an element within arr, or one appended at its length
+		return []string{fmt.Sprintf("arr[%s %% 4] = %s;", pick(g, g.vars), pick(g, g.vars))}
 	case 0:
 		return []string{fmt.Sprintf("g0 = %s;", g.value(c))}
 	case 1:
