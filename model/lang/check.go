@@ -1001,13 +1001,7 @@ func (c *checker) assign(x *ast.Assign) {
 		c.compoundAssign(x)
 		return
 	}
-	var tt ast.Type
-	if at, ok := c.lookup(x.Target.Name); ok && ElementWrite(x, at) {
-		tt = c.elementLoc(x.Target, at, x.Path[0])
-	} else {
-		tt = c.loc(x.Target, x.Path)
-	}
-	vt := c.expr(x.Value)
+	tt, vt := c.assignLoc(x), c.expr(x.Value)
 	if len(x.Path) == 0 {
 		c.valued[x.Target.Name] = vt.Kind != ast.Invalid && !vt.MayBeAbsent()
 	}
@@ -1153,11 +1147,15 @@ func ElementWrite(x *ast.Assign, t ast.Type) bool {
 	return true
 }
 
-// elementLoc checks the location a[i] of ElementWrite, of an array of type
-// t, and returns the type of the element.
-func (c *checker) elementLoc(target *ast.Ident, t ast.Type, s *ast.Sel) ast.Type {
-	c.info.Types[target] = t
-	if c.value(s.Index, "an index", ast.Int) == ast.Invalid {
+// assignLoc checks the location x = v assigns and returns its type: that
+// of an element for a[i] = v of ElementWrite, else loc's.
+func (c *checker) assignLoc(x *ast.Assign) ast.Type {
+	t, ok := c.lookup(x.Target.Name)
+	if !ok || !ElementWrite(x, t) {
+		return c.loc(x.Target, x.Path)
+	}
+	c.info.Types[x.Target] = t
+	if c.value(x.Path[0].Index, "an index", ast.Int) == ast.Invalid {
 		return ast.Type{}
 	}
 	return t.Comp.Elem

@@ -242,10 +242,7 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 		case ast.IN:
 			return l.in(x)
 		}
-		k := l.numberKind(x.X, x.Y)
-		if x.Op == ast.ADD && l.typ(x).Kind == ast.String {
-			k = ast.String // a concatenation, which may convert a number
-		}
+		k := l.operandKind(x)
 		return &ast.Binary{X: l.as(x.X, k), OpPos: x.OpPos, Op: x.Op, Y: l.as(x.Y, k)}
 	case *ast.Cond:
 		k := l.typ(x).Kind
@@ -292,6 +289,16 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 		return c
 	}
 	return ast.RewriteExpr(e, func(e ast.Expr) ast.Expr { return e })
+}
+
+// operandKind returns the kind the operands of x are converted to: String
+// for a + that joins strings (a number or a boolean is converted), else
+// numberKind's.
+func (l *lowerer) operandKind(x *ast.Binary) ast.Kind {
+	if x.Op == ast.ADD && l.typ(x).Kind == ast.String {
+		return ast.String
+	}
+	return l.numberKind(x.X, x.Y)
 }
 
 // numberKind returns Decimal when x and y are numbers of which one is a
@@ -429,25 +436,33 @@ func (l *lowerer) block(b *ast.Block) *ast.Block {
 	return out
 }
 
+// assign lowers an assignment: of a scalar, leaf by leaf for a composite
+// or a value that may be undefined (after the array bound's check where
+// it may outgrow its location), and of an element that may lie past the
+// end (elementWrite).
+func (l *lowerer) assign(x *ast.Assign) []ast.Stmt {
+	if ElementWrite(x, l.typ(x.Target)) {
+		return l.elementWrite(x)
+	}
+	name := pathName(x.Target, x.Path)
+	tt := locType(l.typ(x.Target), x.Path)
+	if x.Op == ast.ASSIGN && leafwise(tt) {
+		out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
+		if Grows(tt, l.typ(x.Value)) {
+			out = append([]ast.Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
+		}
+		return out
+	}
+	return []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
+}
+
 // stmt lowers one statement to one or more.
 func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 	switch x := s.(type) {
 	case *ast.Block:
 		return []ast.Stmt{l.block(x)}
 	case *ast.Assign:
-		if ElementWrite(x, l.typ(x.Target)) {
-			return l.elementWrite(x)
-		}
-		name := pathName(x.Target, x.Path)
-		tt := locType(l.typ(x.Target), x.Path)
-		if x.Op == ast.ASSIGN && leafwise(tt) {
-			out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
-			if Grows(tt, l.typ(x.Value)) {
-				out = append([]ast.Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
-			}
-			return out
-		}
-		return []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
+		return l.assign(x)
 	case *ast.IncDec:
 		return []ast.Stmt{&ast.IncDec{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: pathName(x.Target, x.Path)}, OpPos: x.OpPos, Op: x.Op}}
 	case *ast.ForEach:
