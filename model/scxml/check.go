@@ -121,8 +121,10 @@ func (b *builder) checkCode() {
 	if b.failUnbound(all) {
 		all = b.allCode()
 	}
+	if _, ok := b.guardPastEnd(all); ok {
+		all = b.allCode()
+	}
 	b.unknownStates(all)
-	b.source = nil // failNonArrays was the last to lower a block again
 	b.collectEvents(all)
 	b.undefinedData(all)
 	b.inferInputParams(all)
@@ -140,7 +142,8 @@ func (b *builder) checkCode() {
 			Param:        b.paramLookup(c.trans),
 			// A history state is never active: In() of it is false; so is
 			// In() of no state at all (unknownStates warns of it).
-			State: func(string) bool { return true },
+			State:   func(string) bool { return true },
+			InRange: func(x *ast.Index) bool { return b.inRange[x.Lbrack] },
 			Event: func(name string) (map[string]ast.Type, bool) {
 				ev := b.m.EventByName(name)
 				if ev == nil || !(ev.Declared || inferred[name]) {
@@ -180,6 +183,15 @@ func (b *builder) checkCode() {
 			progress = true
 		}
 	}
+	// An array that started empty has elements that are arrays or objects
+	// only once it grew: their reads past the end are guarded now, and the
+	// error.execution the guards raise registered, as collectEvents did for
+	// the others.
+	if at, ok := b.guardPastEnd(all); ok {
+		all = b.allCode()
+		b.ensureEvent(model.ErrorExecution, at).Kinds |= model.Internal
+	}
+	b.source = nil // guardPastEnd was the last to lower a block again
 	b.reportMixedKinds(all, env)
 	// An assignment that inference already reported is not reported again.
 	reported := make(map[source.Position]bool)

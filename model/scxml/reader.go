@@ -137,7 +137,7 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 }
 
 func newBuilder(fset *source.FileSet, file *source.File, opts Options) *builder {
-	return &builder{fset: fset, file: file, opts: opts, failed: make(map[*ast.Raise]bool), declared: make(map[string]bool),
+	return &builder{fset: fset, file: file, opts: opts, failed: make(map[*ast.Raise]bool), inRange: make(map[source.Pos]bool), declared: make(map[string]bool),
 		dynSends: make(map[*ast.Send]*dynSend), dynCancels: make(map[*ast.Cancel]ast.Expr), idCount: make(map[string]int),
 		source: make(map[*ast.Block][]ast.Stmt), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
 }
@@ -171,6 +171,10 @@ type builder struct {
 	// (every <data> id, known before any code is read).
 	failed   map[*ast.Raise]bool
 	declared map[string]bool
+	// inRange holds the reads of an array or object element at an index
+	// that may lie past the end which a guard before their statement
+	// keeps within the array (guardPastEnd), by the position of their '['.
+	inRange map[source.Pos]bool
 
 	order   int
 	pending []*pendingTransition
