@@ -233,6 +233,11 @@ type Transition struct {
 	// is false (Cond is the literal false), and every evaluation of it
 	// places error.execution on the internal queue.
 	CondFails bool
+
+	// FailWhen, where CondFails and not nil, is when the evaluation fails:
+	// a cond a && z, whose z is bound nowhere, reads z only where a
+	// holds, and is false without an error elsewhere. Nil is always.
+	FailWhen ast.Expr
 }
 
 // Eventless reports whether t fires without an event.

@@ -188,11 +188,17 @@ func (r *run) condition(t *model.Transition) (bool, error) {
 	if t.Cond == nil {
 		return true, nil
 	}
+	x := r.executor(t.Pos)
 	if t.CondFails {
+		if t.FailWhen != nil {
+			fails, err := x.EvalBool(t.FailWhen)
+			if err != nil || !fails {
+				return false, err
+			}
+		}
 		r.c.internal = append(r.c.internal, sim.Event{Name: model.ErrorExecution, Args: map[string]sim.Value{}})
 		return false, nil
 	}
-	x := r.executor(t.Pos)
 	ok, err := x.EvalBool(t.Cond)
 	if err != nil {
 		return false, fmt.Errorf("condition of transition %s: %w", t.ID, err)

@@ -265,6 +265,9 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 		}
 		return &ast.ToDecimal{Start: x.Start, X: l.value(x.X)}
 	case *ast.Call: // a rounding built-in, String or parseInt (the checker refuses the rest)
+		if x.Fun == "parseInt" && l.typ(x.Args[0]).MayBeAbsent() {
+			return l.parseIntAbsent(x)
+		}
 		v := l.value(x.Args[0])
 		k := l.typ(x.Args[0]).Kind
 		switch {
@@ -289,6 +292,27 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 		return c
 	}
 	return ast.RewriteExpr(e, func(e ast.Expr) ast.Expr { return e })
+}
+
+// parseIntAbsent lowers parseInt(a) of an a that may be undefined or
+// null: parseInt of its value where it has one, and NaN (parseInt of the
+// string "undefined", which the executors stop at the number bound)
+// where it does not.
+//
+//	tag(a) == value ? parseInt(a) : parseInt("undefined")
+func (l *lowerer) parseIntAbsent(x *ast.Call) ast.Expr {
+	pos := x.FunPos
+	nan := &ast.Convert{Start: pos, Fun: "parseInt", X: &ast.StrLit{ValuePos: pos, Value: "undefined"}}
+	k := l.typ(x.Args[0]).Kind
+	if k == ast.Undef {
+		return nan
+	}
+	v, tag := l.pair(x.Args[0])
+	var some ast.Expr = &ast.Convert{Start: pos, Fun: "parseInt", X: v, Radix10: len(x.Args) == 2}
+	if k == ast.Int {
+		some = v
+	}
+	return &ast.Cond{Cond: eq(tag, ast.AbsentValue), Question: pos, Then: some, Else: nan}
 }
 
 // numberKind returns Decimal when x and y are numbers of which one is a

@@ -306,10 +306,15 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 
 // raiseFails places error.execution on the internal queue once for each
 // failing cond the selection evaluated (model.Transition.CondFails), before
-// the microstep it selected runs.
+// the microstep it selected runs; a cond that fails only on some values
+// (FailWhen) raises it where they hold.
 func raiseFails(b *branch, fails []*model.Transition) {
 	for _, t := range fails {
-		b.stmts = append(b.stmts, &ast.Raise{RaisePos: t.Cond.Pos(), Event: model.ErrorExecution})
+		var raise ast.Stmt = &ast.Raise{RaisePos: t.Cond.Pos(), Event: model.ErrorExecution}
+		if t.FailWhen != nil {
+			raise = &ast.If{IfPos: t.Cond.Pos(), Cond: t.FailWhen, Then: &ast.Block{Lbrace: t.Cond.Pos(), Stmts: []ast.Stmt{raise}}}
+		}
+		b.stmts = append(b.stmts, raise)
 	}
 }
 

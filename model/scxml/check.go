@@ -80,6 +80,9 @@ func (b *builder) allCode() []code {
 		}
 		for _, t := range s.Transitions {
 			all = append(all, code{cond: t.Cond, body: t.Body, trans: t, set: func(cond ast.Expr, body *ast.Block) { t.Cond, t.Body = cond, body }})
+			if t.FailWhen != nil {
+				all = append(all, code{cond: t.FailWhen, body: &ast.Block{}, trans: t, set: func(cond ast.Expr, _ *ast.Block) { t.FailWhen = cond }})
+			}
 		}
 		for _, inv := range s.Invokes {
 			if inv.OK != nil {

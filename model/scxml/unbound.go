@@ -2,10 +2,12 @@ package scxml
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/parser"
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // A name that no <data> declares and that no code of the model ever
@@ -32,15 +34,47 @@ func (b *builder) unboundConds() {
 			if t.Cond == nil || t.CondFails {
 				continue
 			}
-			free := evaluatedFree(t.Cond, bound)
+			free, when := failsAfter(t.Cond, bound)
 			if free == nil {
 				continue
 			}
-			b.warns.Add(b.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
-				"so setbot takes this cond as false and raises %s each time it is evaluated, as ECMAScript and the SCXML specification require", free.Name, model.ErrorExecution, model.ErrorExecution)
-			t.Cond, t.CondFails = &ast.BoolLit{ValuePos: t.Cond.Pos(), Value: false}, true
+			if when == nil {
+				b.warns.Add(b.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
+					"so setbot takes this cond as false and raises %s each time it is evaluated, as ECMAScript and the SCXML specification require", free.Name, model.ErrorExecution, model.ErrorExecution)
+			} else {
+				b.warns.Add(b.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
+					"so setbot takes this cond as false, and raises %s each time it is evaluated where %s holds (what && reads before it), as ECMAScript and the SCXML specification require",
+					free.Name, model.ErrorExecution, model.ErrorExecution, printer.ExprString(when))
+			}
+			t.Cond, t.CondFails, t.FailWhen = &ast.BoolLit{ValuePos: t.Cond.Pos(), Value: false}, true, when
 		}
 	}
+}
+
+// failsAfter returns a name bound nowhere that evaluating the cond e
+// reads, and when: nil where it always does, the condition that the &&
+// before it give otherwise. a && z is then false whatever a is: it raises
+// where a holds and is a's false elsewhere. Other operators that read z
+// on some values only (||, ?:) are not followed: z stays undeclared.
+func failsAfter(e ast.Expr, bound map[string]bool) (*ast.Ident, ast.Expr) {
+	if free := evaluatedFree(e, bound); free != nil {
+		return free, nil
+	}
+	x, ok := e.(*ast.Binary)
+	if !ok || x.Op != ast.LAND {
+		return nil, nil
+	}
+	if free, when := failsAfter(x.X, bound); free != nil {
+		return free, when
+	}
+	free, when := failsAfter(x.Y, bound)
+	if free == nil {
+		return nil, nil
+	}
+	if when == nil {
+		return free, x.X
+	}
+	return free, &ast.Binary{X: x.X, OpPos: x.OpPos, Op: ast.LAND, Y: when}
 }
 
 // evaluatedFree returns a name bound nowhere that evaluating e always
@@ -119,12 +153,14 @@ func (b *builder) boundNames() map[string]bool {
 // failUnbound ends each block of executable content at its first
 // statement that reads a name bound nowhere whatever the values (the
 // base of z.f = 1, the value of an assignment or declaration, the
-// condition of an if): reading it is a ReferenceError, error.execution in
-// SCXML, which skips the rest of the block (SCXML §4.10 and §B.2). The
-// statement becomes the raise of error.execution, with a warning; the
-// statements before it run. A name read only in a branch, a loop or a
-// function stays the error "undeclared name". It reports whether it ended
-// any block.
+// condition of an if, the header of a for): reading it is a
+// ReferenceError, error.execution in SCXML, which skips the rest of the
+// block (SCXML §4.10 and §B.2). The statement becomes the raise of
+// error.execution, with a warning; the statements before it run. The same
+// holds in the branches of an if, where the raise ends the branch and the
+// rest of the block (the lowering of the raise, lowerIf). A name read only
+// in a loop's body, a function or after && or || stays the error
+// "undeclared name". It reports whether it ended any block.
 func (b *builder) failUnbound(all []code) bool {
 	var bound map[string]bool
 	changed := false
@@ -135,50 +171,104 @@ func (b *builder) failUnbound(all []code) bool {
 		if bound == nil {
 			bound = b.boundNames()
 		}
-		for i, st := range c.body.Stmts {
-			free := stmtFree(st, bound)
-			if free == nil {
+		var ended bool
+		c.body.Stmts, ended = b.failUnboundIn(c.body.Stmts, bound)
+		changed = changed || ended
+	}
+	return changed
+}
+
+// failUnboundIn is failUnbound for one list of statements and the branches
+// of its ifs.
+func (b *builder) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]ast.Stmt, bool) {
+	changed := false
+	for i, st := range stmts {
+		free, before := stmtFree(st, bound)
+		if free == nil {
+			// A raise in a branch skips what follows the if too: the if is
+			// lowered again with the rest of the list (lowerIf), which is
+			// safe where nothing of them failed before (lowering lowered
+			// loops again would not be).
+			x, ok := st.(*ast.If)
+			if !ok || slices.ContainsFunc(stmts[i:], func(s ast.Stmt) bool { return b.failing(s) != nil }) || !b.failUnboundIf(x, bound) {
 				continue
 			}
-			what := fmt.Sprintf("%s is bound nowhere in the model (no <data> declares it and no code assigns it), and reading it is a ReferenceError "+
-				"(where the engine binds it, as scxmlrun binds _data, or a document that includes this one does, as the Qt SCXML editor's fragments expect, "+
-				"the model runs otherwise: declare it with a <data> to say what it holds)", free.Name)
-			r := b.fail(b.file.Offset(free.NamePos), what)
-			c.body.Stmts = append(c.body.Stmts[:i:i], r)
-			changed = true
-			break
+			b.lowerLeft = maxLowered
+			y := b.lowerIf(x, stmts[i+1:])
+			if b.lowerLeft < 0 {
+				b.errorf(b.file.Offset(x.IfPos), "this if reads a name bound nowhere, which raises %s, under so many conditions that skipping "+
+					"the rest of the block takes more than %d statements to write: declare the name with a <data>", model.ErrorExecution, maxLowered)
+			}
+			return append(stmts[:i:i], y), true
 		}
+		what := fmt.Sprintf("%s is bound nowhere in the model (no <data> declares it and no code assigns it), and reading it is a ReferenceError "+
+			"(where the engine binds it, as scxmlrun binds _data, or a document that includes this one does, as the Qt SCXML editor's fragments expect, "+
+			"the model runs otherwise: declare it with a <data> to say what it holds)", free.Name)
+		r := b.fail(b.file.Offset(free.NamePos), what)
+		out := stmts[:i:i]
+		if before != nil {
+			out = append(out, before)
+		}
+		return append(out, r), true
+	}
+	return stmts, changed
+}
+
+// failUnboundIf is failUnboundIn for the branches of x.
+func (b *builder) failUnboundIf(x *ast.If, bound map[string]bool) bool {
+	var changed bool
+	x.Then.Stmts, changed = b.failUnboundIn(x.Then.Stmts, bound)
+	switch e := x.Else.(type) {
+	case *ast.If:
+		changed = b.failUnboundIf(e, bound) || changed
+	case *ast.Block:
+		var ended bool
+		e.Stmts, ended = b.failUnboundIn(e.Stmts, bound)
+		changed = changed || ended
 	}
 	return changed
 }
 
 // stmtFree returns a name bound nowhere that running s reads whatever the
-// values, or nil.
-func stmtFree(s ast.Stmt, bound map[string]bool) *ast.Ident {
+// values, or nil, and the statement that runs before the read where s
+// itself does not (the init of a for whose condition reads it), or nil.
+func stmtFree(s ast.Stmt, bound map[string]bool) (*ast.Ident, ast.Stmt) {
 	unbound := func(x *ast.Ident) bool { return unboundName(x, bound) }
 	switch x := s.(type) {
 	case *ast.Assign:
 		if (len(x.Path) > 0 || x.Op != ast.ASSIGN) && unbound(x.Target) {
-			return x.Target
+			return x.Target, nil
 		}
 		for _, p := range x.Path {
 			if p.Index != nil {
 				if free := evaluatedFree(p.Index, bound); free != nil {
-					return free
+					return free, nil
 				}
 			}
 		}
-		return evaluatedFree(x.Value, bound)
+		return evaluatedFree(x.Value, bound), nil
 	case *ast.IncDec:
 		if unbound(x.Target) {
-			return x.Target
+			return x.Target, nil
 		}
 	case *ast.Decl:
 		if x.Value != nil {
-			return evaluatedFree(x.Value, bound)
+			return evaluatedFree(x.Value, bound), nil
 		}
 	case *ast.If:
-		return evaluatedFree(x.Cond, bound)
+		return evaluatedFree(x.Cond, bound), nil
+	case *ast.For:
+		// for (init; cond; ...) runs init, then reads cond.
+		if x.Init != nil {
+			if free, _ := stmtFree(x.Init, bound); free != nil {
+				return free, nil
+			}
+		}
+		if x.Cond != nil {
+			if free := evaluatedFree(x.Cond, bound); free != nil {
+				return free, x.Init
+			}
+		}
 	}
-	return nil
+	return nil, nil
 }
