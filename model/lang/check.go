@@ -952,6 +952,11 @@ func (c *checker) forEach(x *ast.ForEach) {
 	default:
 		elem = at.Comp.Elem
 	}
+	if x.Local {
+		c.localForEach(x, elem)
+		c.valued = outer
+		return
+	}
 	if tt := c.loc(x.Item, nil); elem.Kind != ast.Invalid && tt.Kind != ast.Invalid {
 		if msg := Assignable(tt, elem); msg != "" {
 			c.errorf(x.Item, "foreach item %s cannot hold the elements of %s: %s", x.Item.Name, printer.ExprString(x.Array), msg)
@@ -968,6 +973,45 @@ func (c *checker) forEach(x *ast.ForEach) {
 	}
 	c.block(x.Body)
 	c.valued = outer
+}
+
+// localForEach checks the body of for (let item, index of array) body,
+// whose item and index are its locals: the item of the elements' type
+// elem (Invalid where the array is in error), the index an int. The loop
+// iterates over a copy, which is forEach's reading of each element as it
+// comes to it only where the body assigns nothing the array reads.
+func (c *checker) localForEach(x *ast.ForEach, elem ast.Type) {
+	reads := make(map[string]bool)
+	for _, u := range Uses(x.Array) {
+		reads[u] = true
+	}
+	for _, d := range Defs(x.Body) {
+		if reads[d] {
+			c.refusef(x.Array, "the loop's body assigns %s, which %s reads: forEach would see the new elements, where setbot's loop goes over the array as it was; assign a copy, or loop with an index", d, printer.ExprString(x.Array))
+			return
+		}
+	}
+	c.push()
+	defer c.pop()
+	for _, id := range []*ast.Ident{x.Item, x.Index} {
+		if id == nil {
+			continue
+		}
+		if _, global := c.env.Vars[id.Name]; global {
+			c.errorf(id, "parameter %s of the loop shadows the machine variable %s: rename the parameter", id.Name, id.Name)
+			return
+		}
+		t := elem
+		if id == x.Index {
+			t = ast.IntType
+		}
+		c.info.Types[id] = t
+		c.scope.names[id.Name] = t
+		if t.Kind != ast.Invalid && !t.MayBeAbsent() {
+			c.valued[id.Name] = true
+		}
+	}
+	c.block(x.Body)
 }
 
 func (c *checker) assign(x *ast.Assign) {
