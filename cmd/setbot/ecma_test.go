@@ -464,3 +464,56 @@ func TestECMAParseIntUndefined(t *testing.T) {
 		}
 	}
 }
+
+// TestECMADateVariable: a variable that only ever holds new Date() holds
+// its time value, a fresh black box at each new Date(), read as an
+// operand of - and <; the same --host value makes the two reads equal in
+// both simulators. Any other read of it (==, +, as a condition) is
+// refused, since a Date is an object there.
+func TestECMADateVariable(t *testing.T) {
+	const model = "testdata/ecma/date_var.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	for _, want := range []string{"new Date() -> int: no table: every call is an unconstrained value", "3 symbolic states, 2 paths"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: no %q in\n%s", want, out)
+		}
+	}
+	simulateBoth(t, "soon (halted)", "--host", "new Date=5", model, "go")
+	src, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cond := range []string{"t0 == 1", "t0 + 1 &gt; 2", "t0"} {
+		doc := strings.Replace(string(src), `cond="new Date() - t0 &gt; 900"`, `cond="`+cond+`"`, 1)
+		path := t.TempDir() + "/m.scxml"
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, out, errs := runCLI(t, "check", path); code == 0 || !strings.Contains(out+errs, path+":7:34: t0 holds a Date") {
+			t.Errorf("%s: exit %d\n%s%s\nwant t0 refused at 7:34", cond, code, out, errs)
+		}
+	}
+}
+
+// TestECMAArithmeticOfUndefined: - * / % of a number that may be
+// undefined is NaN where it is: the path stops at the number bound, in
+// the symbolic executor and both simulators; where it has a value it is
+// that value's arithmetic.
+func TestECMAArithmeticOfUndefined(t *testing.T) {
+	const model = "testdata/ecma/nan_arith.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "bound hit: number (limit 15) cut 1 paths") || strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want ok reached after set and the path of go alone cut at the number bound\n%s", out)
+	}
+	simulateBoth(t, "ok (halted)", model, "set", "go")
+	for _, a := range [][]string{{model, "go"}, {"--reference", model, "go"}} {
+		if code, out, errs := runSimulate(t, a...); code == exitOK || !strings.Contains(errs, model+":7:37: ") {
+			t.Errorf("simulate %v: exit %d, want the run stopped at the number bound\n%s%s", a, code, out, errs)
+		}
+	}
+}

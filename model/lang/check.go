@@ -645,7 +645,12 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 	if t1.Kind == ast.Mixed || t2.Kind == ast.Mixed {
 		return c.mixedBinary(x, t1, t2)
 	}
-	k1, k2 := c.valueOf(x.X, t1, what, ast.Invalid), c.valueOf(x.Y, t2, what, ast.Invalid)
+	var k1, k2 ast.Kind
+	if NaNOperands(x.Op, t1, t2) {
+		k1, k2 = t1.Kind, t2.Kind
+	} else {
+		k1, k2 = c.valueOf(x.X, t1, what, ast.Invalid), c.valueOf(x.Y, t2, what, ast.Invalid)
+	}
 	switch x.Op {
 	case ast.ADD:
 		if k1 == ast.String && k2 == ast.String {
@@ -666,6 +671,20 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 	}
 	c.errorAt(x.OpPos, "unknown binary operator %s", x.Op)
 	return ast.Type{}
+}
+
+// NaNOperands reports whether x op y, of operands of types t1 and t2, is
+// arithmetic (- * / %) on numbers of which one may be undefined or null:
+// ECMAScript's undefined is NaN there and null 0 (ToNumber), which the
+// lowering computes (nanArith).
+func NaNOperands(op ast.Token, t1, t2 ast.Type) bool {
+	switch op {
+	case ast.SUB, ast.MUL, ast.QUO, ast.REM:
+	default:
+		return false
+	}
+	number := func(t ast.Type) bool { return t.Kind == ast.Int || t.Kind == ast.Decimal }
+	return number(t1) && number(t2) && (t1.MayBeAbsent() || t2.MayBeAbsent())
 }
 
 // equality checks x == y, !=, === and !==: values of one kind, or of

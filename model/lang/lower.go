@@ -242,6 +242,9 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 		case ast.IN:
 			return l.in(x)
 		}
+		if NaNOperands(x.Op, l.typ(x.X), l.typ(x.Y)) {
+			return l.nanArith(x)
+		}
 		k := l.numberKind(x.X, x.Y)
 		return &ast.Binary{X: l.as(x.X, k), OpPos: x.OpPos, Op: x.Op, Y: l.as(x.Y, k)}
 	case *ast.Cond:
@@ -292,6 +295,45 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 		return c
 	}
 	return ast.RewriteExpr(e, func(e ast.Expr) ast.Expr { return e })
+}
+
+// nanArith lowers x op y, arithmetic on numbers of which one may be
+// undefined or null (NaNOperands): null is 0, and undefined NaN, which the
+// conversion of the word "undefined" stops the path at (the number
+// bound), as for any NaN.
+//
+//	tag(x) == undefined || tag(y) == undefined ? Number("undefined") : (x or 0) op (y or 0)
+func (l *lowerer) nanArith(x *ast.Binary) ast.Expr {
+	pos := x.OpPos
+	k := ast.Int
+	if l.typ(x.X).Kind == ast.Decimal || l.typ(x.Y).Kind == ast.Decimal {
+		k = ast.Decimal
+	}
+	var nan ast.Expr
+	operand := func(e ast.Expr) ast.Expr {
+		t := l.typ(e)
+		if !t.MayBeAbsent() {
+			return l.as(e, k)
+		}
+		v, tag := l.pair(e)
+		if t.Kind == ast.Int && k == ast.Decimal {
+			v = &ast.ToDecimal{Start: v.Pos(), X: v}
+		}
+		undef := eq(dup(tag), ast.AbsentUndefined)
+		if nan == nil {
+			nan = undef
+		} else {
+			nan = or(nan, undef)
+		}
+		return &ast.Cond{Cond: eq(tag, ast.AbsentNull), Question: pos, Then: ZeroValue(k, pos), Else: v}
+	}
+	a, b := operand(x.X), operand(x.Y)
+	fun := "parseInt"
+	if k == ast.Decimal {
+		fun = "Number"
+	}
+	return &ast.Cond{Cond: nan, Question: pos, Then: &ast.Convert{Start: pos, Fun: fun, X: &ast.StrLit{ValuePos: pos, Value: "undefined"}},
+		Else: &ast.Binary{X: a, OpPos: pos, Op: x.Op, Y: b}}
 }
 
 // parseIntAbsent lowers parseInt(a) of an a that may be undefined or

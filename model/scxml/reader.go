@@ -204,6 +204,10 @@ type builder struct {
 	// once the types show more of its elements to fail (failNonArrays).
 	source map[*ast.Block][]ast.Stmt
 
+	// dateHosts holds new Date(), the host function, where dateVars made
+	// its calls black boxes of a number.
+	dateHosts map[string]*lang.HostFunction
+
 	// The placeholders of sends and cancels with computed attributes, the
 	// blocks that hold them (expandDynamic), and how many sends of each
 	// idlocation have been read.
@@ -403,6 +407,7 @@ func (b *builder) build(root *element) *model.Model {
 	b.doneReading()
 	b.functionTypes()
 	b.stringifyKnown()
+	b.dateVars()
 	b.inlineCalls()
 	b.checkCode()
 	return b.m
