@@ -2,7 +2,6 @@ package scxml
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang/ast"
@@ -187,10 +186,10 @@ func (b *builder) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]ast.
 		if free == nil {
 			// A raise in a branch skips what follows the if too: the if is
 			// lowered again with the rest of the list (lowerIf), which is
-			// safe where nothing of them failed before (lowering lowered
-			// loops again would not be).
+			// safe for ifs already lowered, not for a loop whose failing
+			// body was (its flag would be lowered twice).
 			x, ok := st.(*ast.If)
-			if !ok || slices.ContainsFunc(stmts[i:], func(s ast.Stmt) bool { return b.failing(s) != nil }) || !b.failUnboundIf(x, bound) {
+			if !ok || b.failsInLoop(stmts[i:]) || !b.failUnboundIf(x, bound) {
 				continue
 			}
 			b.lowerLeft = maxLowered
@@ -212,6 +211,22 @@ func (b *builder) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]ast.
 		return append(out, r), true
 	}
 	return stmts, changed
+}
+
+// failsInLoop reports whether a loop under stmts holds an element that
+// raises error.execution.
+func (b *builder) failsInLoop(stmts []ast.Stmt) bool {
+	found := false
+	for _, s := range stmts {
+		ast.Inspect(s, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.While, *ast.For, *ast.ForEach:
+				found = found || b.failing(n) != nil
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // failUnboundIf is failUnboundIn for the branches of x.
