@@ -267,26 +267,8 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 			return &ast.Convert{Start: x.Start, Fun: "Number", X: l.value(x.X)}
 		}
 		return &ast.ToDecimal{Start: x.Start, X: l.value(x.X)}
-	case *ast.Call: // a rounding built-in, String or parseInt (the checker refuses the rest)
-		if x.Fun == "parseInt" && l.typ(x.Args[0]).MayBeAbsent() {
-			return l.parseIntAbsent(x)
-		}
-		v := l.value(x.Args[0])
-		k := l.typ(x.Args[0]).Kind
-		switch {
-		case x.Fun == "String" && k == ast.Decimal:
-			return &ast.Convert{Start: x.FunPos, Fun: "String", X: v}
-		case x.Fun == "String":
-			return toString(v, k, x.FunPos)
-		case x.Fun == "parseInt" && k == ast.Int:
-			return v
-		case x.Fun == "parseInt":
-			return &ast.Convert{Start: x.FunPos, Fun: "parseInt", X: v, Radix10: len(x.Args) == 2}
-		}
-		if l.typ(x.Args[0]).Kind != ast.Decimal {
-			return v // an int is its own rounding
-		}
-		return rounding(x.Fun, v, x.FunPos)
+	case *ast.Call:
+		return l.call(x)
 	case *ast.External:
 		c := &ast.External{FunPos: x.FunPos, Fun: x.Fun, Params: x.Params, Result: x.Result}
 		for i, a := range x.Args {
@@ -334,6 +316,30 @@ func (l *lowerer) nanArith(x *ast.Binary) ast.Expr {
 	}
 	return &ast.Cond{Cond: nan, Question: pos, Then: &ast.Convert{Start: pos, Fun: fun, X: &ast.StrLit{ValuePos: pos, Value: "undefined"}},
 		Else: &ast.Binary{X: a, OpPos: pos, Op: x.Op, Y: b}}
+}
+
+// call lowers a call of a rounding built-in, String or parseInt (the
+// checker refuses the rest).
+func (l *lowerer) call(x *ast.Call) ast.Expr {
+	if x.Fun == "parseInt" && l.typ(x.Args[0]).MayBeAbsent() {
+		return l.parseIntAbsent(x)
+	}
+	v := l.value(x.Args[0])
+	k := l.typ(x.Args[0]).Kind
+	switch {
+	case x.Fun == "String" && k == ast.Decimal:
+		return &ast.Convert{Start: x.FunPos, Fun: "String", X: v}
+	case x.Fun == "String":
+		return toString(v, k, x.FunPos)
+	case x.Fun == "parseInt" && k == ast.Int:
+		return v
+	case x.Fun == "parseInt":
+		return &ast.Convert{Start: x.FunPos, Fun: "parseInt", X: v, Radix10: len(x.Args) == 2}
+	}
+	if k != ast.Decimal {
+		return v // an int is its own rounding
+	}
+	return rounding(x.Fun, v, x.FunPos)
 }
 
 // parseIntAbsent lowers parseInt(a) of an a that may be undefined or
