@@ -517,3 +517,22 @@ func TestECMAArithmeticOfUndefined(t *testing.T) {
 		}
 	}
 }
+
+// TestECMAUnboundInFunction: a function that reads a name bound nowhere
+// whatever its arguments raises error.execution where it is called: in a
+// cond (false, and the raise), in a statement (which ends its block);
+// what the function would do after the read (n = 99, an assignment of a
+// global) never runs, in every executor.
+func TestECMAUnboundInFunction(t *testing.T) {
+	const model = "testdata/ecma/unbound_function.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	for _, want := range []string{model + ":7:5: warning: settings is bound nowhere", model + ":11:36: warning: settings is bound nowhere"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("check: exit %d, want %q in\n%s%s", code, want, out, errs)
+		}
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  bad (line 27)\n") {
+		t.Errorf("explore: want bad alone unreachable\n%s", out)
+	}
+	simulateBoth(t, "ok (halted)", model, "go", "go")
+}

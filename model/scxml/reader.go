@@ -208,6 +208,10 @@ type builder struct {
 	// its calls black boxes of a number.
 	dateHosts map[string]*lang.HostFunction
 
+	// fails are the functions that read a name bound nowhere whatever
+	// their arguments, each with the name read (failingFunctions).
+	fails map[string]*ast.Ident
+
 	// The placeholders of sends and cancels with computed attributes, the
 	// blocks that hold them (expandDynamic), and how many sends of each
 	// idlocation have been read.
@@ -401,6 +405,7 @@ func (b *builder) build(root *element) *model.Model {
 		b.resolve(p)
 	}
 	b.expandDynamic()
+	b.failingFunctions()
 	b.unboundConds()
 	b.historyCycles()
 	b.assignIDs()

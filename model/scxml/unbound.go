@@ -2,6 +2,8 @@ package scxml
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang/ast"
@@ -33,7 +35,7 @@ func (b *builder) unboundConds() {
 			if t.Cond == nil || t.CondFails {
 				continue
 			}
-			free, when := failsAfter(t.Cond, bound)
+			free, when := failsAfter(t.Cond, bound, b.fails)
 			if free == nil {
 				continue
 			}
@@ -55,18 +57,18 @@ func (b *builder) unboundConds() {
 // before it give otherwise. a && z is then false whatever a is: it raises
 // where a holds and is a's false elsewhere. Other operators that read z
 // on some values only (||, ?:) are not followed: z stays undeclared.
-func failsAfter(e ast.Expr, bound map[string]bool) (*ast.Ident, ast.Expr) {
-	if free := evaluatedFree(e, bound); free != nil {
+func failsAfter(e ast.Expr, bound map[string]bool, fails map[string]*ast.Ident) (*ast.Ident, ast.Expr) {
+	if free := evaluatedFree(e, bound, fails); free != nil {
 		return free, nil
 	}
 	x, ok := e.(*ast.Binary)
 	if !ok || x.Op != ast.LAND {
 		return nil, nil
 	}
-	if free, when := failsAfter(x.X, bound); free != nil {
+	if free, when := failsAfter(x.X, bound, fails); free != nil {
 		return free, when
 	}
-	free, when := failsAfter(x.Y, bound)
+	free, when := failsAfter(x.Y, bound, fails)
 	if free == nil {
 		return nil, nil
 	}
@@ -77,9 +79,10 @@ func failsAfter(e ast.Expr, bound map[string]bool) (*ast.Ident, ast.Expr) {
 }
 
 // evaluatedFree returns a name bound nowhere that evaluating e always
-// reads, or nil: && and || read their right operand and ?: its branches
+// reads (directly, or through a call of a function of fails, which reads
+// the name given there whatever its arguments), or nil: && and || read their right operand and ?: its branches
 // only on some values, so a name there may never be read.
-func evaluatedFree(e ast.Expr, bound map[string]bool) *ast.Ident {
+func evaluatedFree(e ast.Expr, bound map[string]bool, fails map[string]*ast.Ident) *ast.Ident {
 	var free *ast.Ident
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
@@ -87,6 +90,10 @@ func evaluatedFree(e ast.Expr, bound map[string]bool) *ast.Ident {
 		case *ast.Ident:
 			if unboundName(x, bound) {
 				free = x
+			}
+		case *ast.Call:
+			if f := fails[x.Fun]; f != nil {
+				free = f
 			}
 		case *ast.Binary:
 			if x.Op == ast.LAND || x.Op == ast.LOR {
@@ -182,7 +189,7 @@ func (b *builder) failUnbound(all []code) bool {
 func (b *builder) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]ast.Stmt, bool) {
 	changed := false
 	for i, st := range stmts {
-		free, before := stmtFree(st, bound)
+		free, before := stmtFree(st, bound, nil)
 		if free == nil {
 			// A raise in a branch skips what follows the if too: the if is
 			// lowered again with the rest of the list (lowerIf), which is
@@ -247,7 +254,7 @@ func (b *builder) failUnboundIf(x *ast.If, bound map[string]bool) bool {
 // stmtFree returns a name bound nowhere that running s reads whatever the
 // values, or nil, and the statement that runs before the read where s
 // itself does not (the init of a for whose condition reads it), or nil.
-func stmtFree(s ast.Stmt, bound map[string]bool) (*ast.Ident, ast.Stmt) {
+func stmtFree(s ast.Stmt, bound map[string]bool, fails map[string]*ast.Ident) (*ast.Ident, ast.Stmt) {
 	unbound := func(x *ast.Ident) bool { return unboundName(x, bound) }
 	switch x := s.(type) {
 	case *ast.Assign:
@@ -256,34 +263,85 @@ func stmtFree(s ast.Stmt, bound map[string]bool) (*ast.Ident, ast.Stmt) {
 		}
 		for _, p := range x.Path {
 			if p.Index != nil {
-				if free := evaluatedFree(p.Index, bound); free != nil {
+				if free := evaluatedFree(p.Index, bound, fails); free != nil {
 					return free, nil
 				}
 			}
 		}
-		return evaluatedFree(x.Value, bound), nil
+		return evaluatedFree(x.Value, bound, fails), nil
 	case *ast.IncDec:
 		if unbound(x.Target) {
 			return x.Target, nil
 		}
-	case *ast.Decl:
-		if x.Value != nil {
-			return evaluatedFree(x.Value, bound), nil
+	case *ast.Decl, *ast.Return:
+		if v := stmtValue(x); v != nil {
+			return evaluatedFree(v, bound, fails), nil
 		}
 	case *ast.If:
-		return evaluatedFree(x.Cond, bound), nil
+		return evaluatedFree(x.Cond, bound, fails), nil
 	case *ast.For:
 		// for (init; cond; ...) runs init, then reads cond.
 		if x.Init != nil {
-			if free, _ := stmtFree(x.Init, bound); free != nil {
+			if free, _ := stmtFree(x.Init, bound, fails); free != nil {
 				return free, nil
 			}
 		}
 		if x.Cond != nil {
-			if free := evaluatedFree(x.Cond, bound); free != nil {
+			if free := evaluatedFree(x.Cond, bound, fails); free != nil {
 				return free, x.Init
 			}
 		}
 	}
 	return nil, nil
+}
+
+// stmtValue is the value a declaration or a return computes, or nil.
+func stmtValue(s ast.Stmt) ast.Expr {
+	switch x := s.(type) {
+	case *ast.Decl:
+		return x.Value
+	case *ast.Return:
+		return x.Value
+	}
+	return nil
+}
+
+// failingFunctions ends the body of each function that reads a name bound
+// nowhere whatever its arguments (before any return can end it: in a
+// statement of its body that stmtFree finds, or in a call of another such
+// function) at that read: the statements before it compute the function's
+// locals only, and the read raises error.execution, so what follows never
+// runs; the body becomes those statements and return NAME. Inlined, a call
+// of the function then reads the name where it is called, which is
+// ECMAScript's ReferenceError there (failUnbound, unboundConds), and an
+// assignment of a global after the read, which a function may not make in
+// setbot, is gone with the code that never runs.
+func (b *builder) failingFunctions() {
+	if len(b.funcs) == 0 {
+		return
+	}
+	bound := b.boundNames()
+	fails := make(map[string]*ast.Ident)
+	b.fails = fails
+	for changed := true; changed; {
+		changed = false
+		for _, name := range slices.Sorted(maps.Keys(b.funcs)) {
+			f := b.funcs[name]
+			if fails[name] != nil || f.Body == nil {
+				continue
+			}
+			for i, st := range f.Body.Stmts {
+				if free, _ := stmtFree(st, bound, fails); free != nil {
+					fails[name] = free
+					ret := &ast.Return{ReturnPos: free.NamePos, Value: &ast.Ident{NamePos: free.NamePos, Name: free.Name}}
+					f.Body = &ast.Block{Lbrace: f.Body.Lbrace, Stmts: append(f.Body.Stmts[:i:i], ret)}
+					changed = true
+					break
+				}
+				if anyNode(st, func(n ast.Node) bool { _, ok := n.(*ast.Return); return ok }) {
+					break
+				}
+			}
+		}
+	}
 }
