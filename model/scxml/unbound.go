@@ -330,8 +330,9 @@ func (b *builder) failingFunctions() {
 			if fails[name] != nil || f.Body == nil {
 				continue
 			}
+			local := localNames(f, bound)
 			for i, st := range f.Body.Stmts {
-				if free, _ := stmtFree(st, bound, fails); free != nil {
+				if free, _ := stmtFree(st, local, fails); free != nil {
 					fails[name] = free
 					ret := &ast.Return{ReturnPos: free.NamePos, Value: &ast.Ident{NamePos: free.NamePos, Name: free.Name}}
 					f.Body = &ast.Block{Lbrace: f.Body.Lbrace, Stmts: append(f.Body.Stmts[:i:i], ret)}
@@ -344,4 +345,26 @@ func (b *builder) failingFunctions() {
 			}
 		}
 	}
+}
+
+// localNames is bound with the parameters of f and the names its body
+// declares.
+func localNames(f *ast.FuncDecl, bound map[string]bool) map[string]bool {
+	local := maps.Clone(bound)
+	for _, p := range f.Params {
+		local[p.Name] = true
+	}
+	ast.Inspect(f.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.Decl:
+			local[x.Name.Name] = true
+		case *ast.ForEach:
+			local[x.Item.Name] = true
+			if x.Index != nil {
+				local[x.Index.Name] = true
+			}
+		}
+		return true
+	})
+	return local
 }
