@@ -948,7 +948,7 @@ func (b *builder) functions(blk *ast.Block) *ast.Block {
 // action then begins with the bound that cuts the path there, so that the
 // cut is reported rather than taken for a false guard.
 func (b *builder) inlineCalls() {
-	in := &lang.Inliner{Funcs: b.funcs, Externals: b.externals, Fset: b.fset, Depth: b.opts.CallDepth}
+	in := &lang.Inliner{Funcs: b.funcs, Externals: b.externals, Fset: b.fset, Depth: b.opts.CallDepth, Hosts: b.dateHosts}
 	for _, c := range b.allCode() {
 		if !lang.HasCalls(c.body) && (c.cond == nil || !lang.HasCalls(c.cond)) {
 			continue

@@ -208,6 +208,14 @@ type builder struct {
 	// once the types show more of its elements to fail (failNonArrays).
 	source map[*ast.Block][]ast.Stmt
 
+	// dateHosts holds new Date(), the host function, where dateVars made
+	// its calls black boxes of a number.
+	dateHosts map[string]*lang.HostFunction
+
+	// fails are the functions that read a name bound nowhere whatever
+	// their arguments, each with the name read (failingFunctions).
+	fails map[string]*ast.Ident
+
 	// The placeholders of sends and cancels with computed attributes, the
 	// blocks that hold them (expandDynamic), and how many sends of each
 	// idlocation have been read.
@@ -401,12 +409,14 @@ func (b *builder) build(root *element) *model.Model {
 		b.resolve(p)
 	}
 	b.expandDynamic()
+	b.failingFunctions()
 	b.unboundConds()
 	b.historyCycles()
 	b.assignIDs()
 	b.doneReading()
 	b.functionTypes()
 	b.stringifyKnown()
+	b.dateVars()
 	b.inlineCalls()
 	b.checkCode()
 	return b.m
