@@ -793,3 +793,15 @@ func TestECMAUnboundInFunction(t *testing.T) {
 	}
 	simulateBoth(t, "ok (halted)", model, "go", "go")
 }
+
+// TestECMAShared: b = a makes one object of both in ECMAScript, so a.x = 2
+// shows through b; setbot's values are copies, so check refuses the model
+// at the sharing assignment, naming the write, rather than every executor
+// answering what ECMAScript would not.
+func TestECMAShared(t *testing.T) {
+	code, out, errs := runCLI(t, "check", "testdata/ecma/shared.scxml")
+	const want = "testdata/ecma/shared.scxml:9:17: b = a makes them one object or array in ECMAScript, which shares objects and arrays rather than copying them, and a.x is written at 9:22"
+	if code == 0 || !strings.Contains(out+errs, want) {
+		t.Errorf("check: exit %d, want %q\n%s%s", code, want, out, errs)
+	}
+}

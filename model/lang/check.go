@@ -59,6 +59,11 @@ type Info struct {
 	// (Env.FailingReads), in the order evaluation reaches them: where one
 	// is reached and its object is undefined, evaluation throws.
 	Fails []FailingRead
+	// Shares and PartWrites are what CheckShared takes in: the
+	// assignments that give a place an object or array another place
+	// holds, and the writes below a place.
+	Shares     []Share
+	PartWrites []PartWrite
 }
 
 // FailingRead is a read of a field of Obj, an object that may be
@@ -943,6 +948,7 @@ func (c *checker) stmt(s ast.Stmt) {
 			t = c.expr(x.Target)
 		} else {
 			t = c.loc(x.Target, x.Path)
+			c.info.PartWrites = append(c.info.PartWrites, PartWrite{Path: targetPlace(x.Target, x.Path), Pos: x.Target.NamePos})
 		}
 		switch {
 		case c.keyed:
@@ -1062,6 +1068,9 @@ func (c *checker) forEach(x *ast.ForEach) {
 		c.errorf(x.Array, "foreach over %s, which is %s: foreach needs an array", printer.ExprString(x.Array), article(at.Kind))
 	default:
 		elem = at.Comp.Elem
+		if arr := place(x.Array); arr != nil {
+			c.share([]string{x.Item.Name}, append(arr, "[]"), elem, x.Item.NamePos)
+		}
 	}
 	if x.Local {
 		c.localForEach(x, elem)
@@ -1131,6 +1140,8 @@ func (c *checker) assign(x *ast.Assign) {
 		return
 	}
 	tt, vt := c.assignLoc(x), c.expr(x.Value)
+	c.partWrite(x)
+	c.share(targetPlace(x.Target, x.Path), place(x.Value), vt, x.OpPos)
 	if len(x.Path) == 0 {
 		c.valued[x.Target.Name] = vt.Kind != ast.Invalid && !vt.MayBeAbsent()
 	}
@@ -1166,6 +1177,9 @@ func (c *checker) compoundAssign(x *ast.Assign) {
 	what := "operator " + x.Op.String()
 	var k1 ast.Kind
 	c.keyed = false
+	if len(x.Path) > 0 {
+		c.info.PartWrites = append(c.info.PartWrites, PartWrite{Path: targetPlace(x.Target, x.Path), Pos: x.Target.NamePos})
+	}
 	if len(x.Path) == 0 {
 		k1 = c.value(x.Target, what, ast.Invalid)
 	} else if t := c.loc(x.Target, x.Path); c.keyed {
@@ -1402,6 +1416,7 @@ func (c *checker) decl(x *ast.Decl) {
 	t := ast.Type{Kind: x.Type.Kind}
 	if x.Value != nil {
 		vt := c.expr(x.Value)
+		c.share([]string{x.Name.Name}, place(x.Value), vt, x.DeclPos)
 		switch {
 		case t.Kind == ast.Invalid:
 			t = ast.Type{Kind: vt.Kind, Absent: vt.MayBeAbsent(), Comp: vt.Comp, Kinds: vt.Kinds}

@@ -212,7 +212,7 @@ func (b *builder) checkCode() {
 // the model has no error (lowerPiece): a piece's checker results are then
 // dropped before the next is checked, so that reading holds the results of
 // one piece at a time, not of the whole model. What the rule for decimals
-// takes in is kept (decimalFacts). A model with errors is not returned, so
+// and of sharing takes in is kept (modelFacts). A model with errors is not returned, so
 // that the pieces lowered before the first error do not matter; a model
 // without them has every piece lowered, and its variables and events are
 // lowered last (lowerVars).
@@ -225,13 +225,13 @@ func (b *builder) checkAll(all []code, env func(code) *lang.Env, keep func(sourc
 			info, errs := lang.CheckCond(env(c), b.fset, c.cond)
 			b.errs = append(b.errs, keep(errs)...)
 			b.vet(c.cond, info, true)
-			decimals = append(decimals, decimalFacts(info))
+			decimals = append(decimals, modelFacts(info))
 			condInfo = info
 		}
 		info, errs := lang.CheckBlock(env(c), b.fset, c.body)
 		b.errs = append(b.errs, keep(errs)...)
 		b.vet(c.body, info, false)
-		decimals = append(decimals, decimalFacts(info))
+		decimals = append(decimals, modelFacts(info))
 		if len(errs) == 0 {
 			b.checkArgs(c.body)
 		}
@@ -240,16 +240,18 @@ func (b *builder) checkAll(all []code, env func(code) *lang.Env, keep func(sourc
 		}
 	}
 	b.errs = append(b.errs, lang.CheckDecimals(b.fset, append(slices.Clip(b.dataInfos), decimals...))...)
+	b.errs = append(b.errs, lang.CheckShared(b.fset, decimals)...)
 	b.checkIDs()
 	if len(b.errs) == 0 {
 		b.lowerVars()
 	}
 }
 
-// decimalFacts returns what of info the rule for decimals
-// (lang.CheckDecimals) takes in, without the types of every expression.
-func decimalFacts(info *lang.Info) *lang.Info {
-	return &lang.Info{Inexact: info.Inexact, DecimalArith: info.DecimalArith}
+// modelFacts returns what of info the rules over the whole model's code
+// take in (lang.CheckDecimals, lang.CheckShared), without the types of
+// every expression.
+func modelFacts(info *lang.Info) *lang.Info {
+	return &lang.Info{Inexact: info.Inexact, DecimalArith: info.DecimalArith, Shares: info.Shares, PartWrites: info.PartWrites}
 }
 
 // hasDoneData reports whether a final child of s has <donedata>: then

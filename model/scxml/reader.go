@@ -150,7 +150,7 @@ type builder struct {
 	errs  source.ErrorList
 	warns source.ErrorList
 	// dataInfos are what the rule for decimals (lang.CheckDecimals) takes
-	// in of the checker's results for the <data> values (decimalFacts),
+	// in of the checker's results for the <data> values (modelFacts),
 	// with the code's.
 	dataInfos []*lang.Info
 	// annotated holds the variables whose type a setbot:type gives;
