@@ -33,7 +33,7 @@ func TestCheckShared(t *testing.T) {
 		{"for (it of os) { it.v = true }", "t.scxml:1:6: it = os[] makes them one object or array"},
 		{"for (let e of os) { e.v = true }", "t.scxml:1:10: e = os[] makes them one object or array"},
 		{"for (it of os) { it = {v: true} }", ""},
-		{"p = o; o = {s: 'b', f: 1}", ""},         // a new value: nothing shared is written
+		{"p = o; o = {s: 'b', f: 1}", ""}, // a new value: nothing shared is written
 		{"p = o; q.n = 1", ""},
 		{"q.in = o; q.n = 3", ""},
 		{"zs = xs.concat([]); xs[0] = 5", ""},
