@@ -620,7 +620,7 @@ func (b *builder) failNonArrays(all []code) bool {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			if f, ok := n.(*ast.ForEach); ok && bad[f.ForPos] == nil {
 				if t := info.Types[f.Array]; t.Kind != ast.Invalid && t.Kind != ast.Undef && t.Kind != ast.Array {
-					bad[f.ForPos] = b.fail(b.file.Offset(f.Array.Pos()), fmt.Sprintf("<foreach> array %q is %s, not an array", printer.ExprString(f.Array), t))
+					bad[f.ForPos] = b.low.fail(b.file.Offset(f.Array.Pos()), fmt.Sprintf("<foreach> array %q is %s, not an array", printer.ExprString(f.Array), t))
 				}
 			}
 			return true
@@ -629,7 +629,7 @@ func (b *builder) failNonArrays(all []code) bool {
 			continue
 		}
 		stmts = replaceForEach(stmts, bad)
-		blk := &ast.Block{Lbrace: c.body.Lbrace, Stmts: b.lowerBlock(stmts)}
+		blk := &ast.Block{Lbrace: c.body.Lbrace, Stmts: b.low.lowerBlock(stmts)}
 		b.source[blk] = stmts
 		c.set(c.cond, blk)
 		changed = true

@@ -178,7 +178,7 @@ func (b *builder) assign(c *element) ast.Stmt {
 		return nil
 	}
 	if word, bad := parser.IllegalExpr(ex.Value); bad {
-		return b.fail(ex.Offsets0(), fmt.Sprintf("<assign> %s %q is no ECMAScript expression (it begins with %s)", ex.Name.Local, strings.TrimSpace(ex.Value), word))
+		return b.low.fail(ex.Offsets0(), fmt.Sprintf("<assign> %s %q is no ECMAScript expression (it begins with %s)", ex.Name.Local, strings.TrimSpace(ex.Value), word))
 	}
 	v := b.expr(ex)
 	if v == nil {
@@ -250,7 +250,7 @@ func (b *builder) param(k *element) (arg *ast.Arg, off int, bad string) {
 func (b *builder) location(a attribute, elem string) (string, int, *ast.Raise) {
 	name, off, bad := b.locationOf(a, elem)
 	if bad != "" {
-		return "", off, b.fail(off, bad)
+		return "", off, b.low.fail(off, bad)
 	}
 	return name, off, nil
 }
@@ -300,7 +300,7 @@ func (b *builder) forEach(c *element) ast.Stmt {
 			off = a.Offsets[i]
 		}
 		if !isIdent(name) || systemVariables[name] {
-			return nil, b.fail(off, fmt.Sprintf("<foreach> %s %q is no variable name", a.Name.Local, a.Value))
+			return nil, b.low.fail(off, fmt.Sprintf("<foreach> %s %q is no variable name", a.Name.Local, a.Value))
 		}
 		return &ast.Ident{NamePos: b.pos(off), Name: name}, nil
 	}
@@ -542,7 +542,7 @@ func (b *builder) sendType(d *dynSend, c *element, typ string, typeAttr attribut
 		return nil, true
 	} else if _, has := c.attr("type"); has && !parser.IsSCXMLProcessor(typeAttr.Value) {
 		// A type SCXML does not define: the processor supports none such.
-		return d.stored(b.failSend(typeAttr.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", typeAttr.Value, parser.SCXMLProcessor), d.id)), true
+		return d.stored(b.low.failSend(typeAttr.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", typeAttr.Value, parser.SCXMLProcessor), d.id)), true
 	}
 	return nil, false
 }
@@ -642,7 +642,7 @@ func (b *builder) sendArgs(c *element) ([]*ast.Arg, *ast.Raise) {
 					continue
 				}
 				// Not even a location: no data model has it.
-				return nil, b.fail(f.off, fmt.Sprintf("namelist entry %s is no location of the data model", f.text))
+				return nil, b.low.fail(f.off, fmt.Sprintf("namelist entry %s is no location of the data model", f.text))
 			}
 			p := b.pos(f.off)
 			args = append(args, &ast.Arg{NamePos: p, Name: f.text, Value: &ast.Ident{NamePos: p, Name: f.text}})
@@ -660,7 +660,7 @@ func (b *builder) sendArgs(c *element) ([]*ast.Arg, *ast.Raise) {
 			}
 			v, illegal, off := b.contentValue(k)
 			if illegal != "" {
-				return nil, b.fail(off, fmt.Sprintf("<content> expr is no ECMAScript expression (it begins with %s)", illegal))
+				return nil, b.low.fail(off, fmt.Sprintf("<content> expr is no ECMAScript expression (it begins with %s)", illegal))
 			}
 			if v == nil {
 				return nil, nil
@@ -672,7 +672,7 @@ func (b *builder) sendArgs(c *element) ([]*ast.Arg, *ast.Raise) {
 		}
 		arg, off, bad := b.param(k)
 		if bad != "" {
-			return nil, b.fail(off, bad)
+			return nil, b.low.fail(off, bad)
 		}
 		if arg != nil {
 			args = append(args, arg)
@@ -875,7 +875,7 @@ func (b *builder) throws(stmts []ast.Stmt, within string) {
 				continue
 			}
 			b.warnf(b.file.Offset(x.RaisePos), "the script throws: setbot raises %s here and skips the rest of the block, as the SCXML specification requires", model.ErrorExecution)
-			b.failed[x] = true
+			b.low.failed[x] = true
 		case *ast.If:
 			b.throws(x.Then.Stmts, within)
 			if x.Else != nil {

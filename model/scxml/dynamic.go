@@ -171,7 +171,7 @@ func (b *builder) expandDynamic() {
 	for _, blk := range b.deferred {
 		stmts := b.expandList(blk.Stmts, vs, ids, outputs)
 		b.source[blk] = stmts
-		blk.Stmts = b.lowerBlock(stmts)
+		blk.Stmts = b.low.lowerBlock(stmts)
 	}
 }
 
@@ -260,7 +260,7 @@ func (b *builder) expandList(stmts []ast.Stmt, vs *values, ids, outputs []string
 // skipped (lowerSends). No warning: the model may never compute it.
 func (b *builder) failRaise(pos source.Pos, id string) *ast.Raise {
 	r := &ast.Raise{RaisePos: pos, Event: model.ErrorExecution, ID: id, Platform: true}
-	b.failed[r] = true
+	b.low.failed[r] = true
 	return r
 }
 

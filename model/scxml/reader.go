@@ -137,18 +137,16 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 }
 
 func newBuilder(fset *source.FileSet, file *source.File, opts Options) *builder {
-	return &builder{fset: fset, file: file, opts: opts, failed: make(map[*ast.Raise]bool), declared: make(map[string]bool),
+	d := &diag{fset: fset, file: file}
+	return &builder{diag: d, opts: opts, low: &lowerer{diag: d, failed: make(map[*ast.Raise]bool)}, declared: make(map[string]bool),
 		dynSends: make(map[*ast.Send]*dynSend), dynCancels: make(map[*ast.Cancel]ast.Expr), idCount: make(map[string]int),
 		source: make(map[*ast.Block][]ast.Stmt), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
 }
 
 type builder struct {
-	fset  *source.FileSet
-	file  *source.File
-	opts  Options
-	m     *model.Model
-	errs  source.ErrorList
-	warns source.ErrorList
+	*diag
+	opts Options
+	m    *model.Model
 	// dataInfos are what the rule for decimals (lang.CheckDecimals) takes
 	// in of the checker's results for the <data> values (decimalFacts),
 	// with the code's.
@@ -166,10 +164,8 @@ type builder struct {
 	// <scxml> is assigned when the state is first entered (readData).
 	late bool
 
-	// failed holds the raises of error.execution that stand for elements
-	// that fail when they run (fail); declared the names of the data model
-	// (every <data> id, known before any code is read).
-	failed   map[*ast.Raise]bool
+	// declared holds the names of the data model (every <data> id, known
+	// before any code is read).
 	declared map[string]bool
 
 	order   int
@@ -191,13 +187,9 @@ type builder struct {
 	jexl        *jexl.Dialect
 	commonsVars []*ast.Ident
 
-	// lowerLeft is how many more statements the lowering of the current
-	// block's failing sends may write (lowerBlock); loopFailed names the
-	// flag that ends the <foreach> being lowered, if any (lowerLoop), and
-	// loops numbers the flags.
-	lowerLeft  int
-	loopFailed string
-	loops      int
+	// low lowers the blocks of executable content, and holds the raises
+	// that stand for failing elements.
+	low *lowerer
 
 	// source holds the statements of every block of executable content
 	// as read, before lowerBlock, so that a block can be lowered again
@@ -271,18 +263,6 @@ type pendingTransition struct {
 	targets attribute
 	hasTgt  bool
 	initial bool // from an initial attribute: targets are ids, nothing else
-}
-
-func (b *builder) pos(off int) source.Pos { return b.file.Pos(off) }
-
-func (b *builder) errorf(off int, format string, args ...any) {
-	b.errs.Add(b.file.Position(b.file.Pos(off)), format, args...)
-}
-
-// refusef reports, at an offset of the file being read, a construct that
-// is valid SCXML (or valid for another tool) which setbot does not support.
-func (b *builder) refusef(off int, format string, args ...any) {
-	b.errs.Refuse(b.file.Position(b.file.Pos(off)), format, args...)
 }
 
 func isSCXML(n string) bool   { return n == SCXMLNamespace || n == "" }
@@ -635,7 +615,7 @@ func (b *builder) rootScript(s *model.State, el, c *element) {
 		return
 	}
 	// A script holds no <send> element: it is lowered at once.
-	blk := &ast.Block{Stmts: b.lowerBlock(b.content([]*element{c}, el.Name.Local))}
+	blk := &ast.Block{Stmts: b.low.lowerBlock(b.content([]*element{c}, el.Name.Local))}
 	if b.script == nil {
 		b.script = blk
 	} else {

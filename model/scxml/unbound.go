@@ -143,7 +143,7 @@ func (b *builder) failUnbound(all []code) bool {
 			what := fmt.Sprintf("%s is bound nowhere in the model (no <data> declares it and no code assigns it), and reading it is a ReferenceError "+
 				"(where the engine binds it, as scxmlrun binds _data, or a document that includes this one does, as the Qt SCXML editor's fragments expect, "+
 				"the model runs otherwise: declare it with a <data> to say what it holds)", free.Name)
-			r := b.fail(b.file.Offset(free.NamePos), what)
+			r := b.low.fail(b.file.Offset(free.NamePos), what)
 			c.body.Stmts = append(c.body.Stmts[:i:i], r)
 			changed = true
 			break
