@@ -55,7 +55,7 @@ func (b *builder) expr(a attribute) ast.Expr {
 // sends with computed attributes are expanded and those that raise an
 // error lowered once the whole model is read (expandDynamic).
 func (b *builder) block(el *element) *ast.Block {
-	return b.deferBlock(b.content(el.Children, el.Name.Local))
+	return b.ph.deferBlock(b.content(el.Children, el.Name.Local))
 }
 
 // content converts a run of executable-content elements.
@@ -468,9 +468,7 @@ func (b *builder) send(c *element) []ast.Stmt {
 	d.args = args
 	if d.eventExpr != nil || d.targetExpr != nil || d.typeExpr != nil || d.location != "" {
 		// Expanded once the whole model is read (expandDynamic).
-		ph := &ast.Send{SendPos: d.pos}
-		b.dynSends[ph] = d
-		return []ast.Stmt{ph}
+		return []ast.Stmt{b.ph.send(d)}
 	}
 	return b.staticSend(c, d)
 }
@@ -518,8 +516,7 @@ func (b *builder) sendIDLocation(d *dynSend, a attribute) ([]ast.Stmt, bool) {
 	case name == "":
 		return nil, true
 	}
-	b.idCount[name]++
-	d.location, d.id = name, generatedID(name, b.idCount[name])
+	d.location, d.id = name, b.ph.nextID(name)
 	return nil, false
 }
 
@@ -612,9 +609,7 @@ func (b *builder) cancel(c *element) ast.Stmt {
 		if e == nil {
 			return nil
 		}
-		ph := &ast.Cancel{CancelPos: b.pos(c.Start)}
-		b.dynCancels[ph] = e
-		return ph
+		return b.ph.cancel(b.pos(c.Start), e)
 	}
 	if !ok {
 		b.errorf(c.Start, "<cancel> needs a sendid: add sendid=\"...\", the id of the <send> to cancel")

@@ -272,7 +272,7 @@ func (b *builder) readInvokes() {
 		inv := p.inv
 		if p.srcExpr != nil {
 			if vs == nil {
-				vs = b.collectValues()
+				vs = collectValues(b.m, b.ph, b.allCode())
 			}
 			if !b.srcFromExpr(&p, vs) {
 				continue

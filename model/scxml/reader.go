@@ -139,8 +139,7 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 func newBuilder(fset *source.FileSet, file *source.File, opts Options) *builder {
 	d := &diag{fset: fset, file: file}
 	return &builder{diag: d, opts: opts, low: &lowerer{diag: d, failed: make(map[*ast.Raise]bool)}, declared: make(map[string]bool),
-		dynSends: make(map[*ast.Send]*dynSend), dynCancels: make(map[*ast.Cancel]ast.Expr), idCount: make(map[string]int),
-		source: make(map[*ast.Block][]ast.Stmt), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
+		ph: newPlaceholders(), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
 }
 
 type builder struct {
@@ -196,13 +195,9 @@ type builder struct {
 	// once the types show more of its elements to fail (failNonArrays).
 	source map[*ast.Block][]ast.Stmt
 
-	// The placeholders of sends and cancels with computed attributes, the
-	// blocks that hold them (expandDynamic), and how many sends of each
-	// idlocation have been read.
-	dynSends   map[*ast.Send]*dynSend
-	dynCancels map[*ast.Cancel]ast.Expr
-	deferred   []*ast.Block
-	idCount    map[string]int
+	// ph holds the placeholders of sends and cancels with computed
+	// attributes, and the blocks that hold them (expandDynamic).
+	ph *placeholders
 
 	// invokes are the <invoke> elements read, whose children are read
 	// once the parent's variables are known (readInvokes); passed are
@@ -376,7 +371,7 @@ func (b *builder) build(root *element) *model.Model {
 	for _, p := range b.pending {
 		b.resolve(p)
 	}
-	b.expandDynamic()
+	b.source = expandDynamic(b.diag, b.m, b.allCode(), b.ph, b.low)
 	b.unboundConds()
 	b.historyCycles()
 	b.assignIDs()
@@ -490,7 +485,7 @@ const rootStateDrafts = "the SCXML working drafts of 2008 and 2009 read <scxml> 
 // do not hold the document while they check and lower its code.
 func (b *builder) doneReading() {
 	b.pending, b.data, b.events, b.funcEls, b.invokes = nil, nil, nil, nil, nil
-	b.deferred, b.dynSends, b.dynCancels = nil, nil, nil
+	b.ph = nil
 }
 
 // children reads the child elements of a state-like element.
