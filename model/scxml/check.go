@@ -14,12 +14,15 @@ import (
 	"github.com/setbot/setbot/model/source"
 )
 
-func (b *builder) varTypes() map[string]ast.Type {
-	m := make(map[string]ast.Type, len(b.m.Vars))
-	for _, v := range b.m.Vars {
-		m[v.Name] = v.Type
+func (b *builder) varTypes() map[string]ast.Type { return varTypes(b.m) }
+
+// varTypes gives the type of each variable of m.
+func varTypes(m *model.Model) map[string]ast.Type {
+	types := make(map[string]ast.Type, len(m.Vars))
+	for _, v := range m.Vars {
+		types[v.Name] = v.Type
 	}
-	return m
+	return types
 }
 
 // code is one piece of guard or action code with the events whose
@@ -90,7 +93,7 @@ func (b *builder) allCode() []code {
 				all = append(all, code{body: inv.Finalize, set: func(_ ast.Expr, body *ast.Block) { inv.Finalize = body }})
 			}
 		}
-		if s.Kind == model.Final && s.Parent.Kind == model.Root && b.invoked && hasDoneData(s.Parent) {
+		if s.Kind == model.Final && s.Parent.Kind == model.Root && b.inv.invoked && hasDoneData(s.Parent) {
 			// The data of the done.invoke event the parent receives.
 			done := &ast.Send{SendPos: s.Pos, Event: model.DoneData, Target: model.TargetParent, Args: s.DoneData}
 			all = append(all, code{body: &ast.Block{Stmts: []ast.Stmt{done}}, set: func(_ ast.Expr, body *ast.Block) {
@@ -105,7 +108,7 @@ func (b *builder) allCode() []code {
 			}})
 		}
 	}
-	return append(all, b.passedCode()...)
+	return append(all, passedCode(b.m, b.inv.passed)...)
 }
 
 // checkCode collects the events, then type-checks every guard and action in

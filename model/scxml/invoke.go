@@ -27,6 +27,32 @@ type pendingInvoke struct {
 	srcAttr attribute
 }
 
+// invocation says how a document is read: as the top model, or as the
+// machine an <invoke> of another starts.
+type invocation struct {
+	// dir is the directory of this document relative to the top model's
+	// (src files are read relative to it), topName the top model's name;
+	// srcs the files of the chain of invokes that led to this document,
+	// which it must not invoke again.
+	dir, topName string
+	srcs         []string
+	// invoked is set while reading an invoked machine (its donedata is
+	// its parent's); passed are the variables of it that its parent's
+	// <param>s set, with the type of each value.
+	invoked bool
+	passed  map[string]passedParam
+}
+
+// invoker holds what the invoke phase (readInvokes) needs to read the
+// child machines of a document: where the document comes from and how
+// it is read, and the model the children's events go to.
+type invoker struct {
+	*diag
+	m    *model.Model
+	opts Options
+	inv  invocation
+}
+
 // passedParam is a variable of an invoked machine that a <param> of its
 // parent sets, with the type of the value and where the param is.
 type passedParam struct {
@@ -261,44 +287,47 @@ func isInvokeID(s string) bool {
 	return true
 }
 
-// readInvokes reads the child machine of every <invoke>, now that the
-// parent's variables are known (the values of params are typed in the
-// parent), and makes the events each child sends its parent, and its
-// done.invoke event, events of the parent.
-func (b *builder) readInvokes() {
-	vars := b.varTypes()
+// readInvokes is the invoke phase. It takes the model m of a document
+// read as "as" says, with its variables read, the <invoke>s read (pending)
+// and what gives the values of its variables (valuesOf, asked only for a
+// srcexpr); it reads the child machine of every <invoke> (the values of
+// params are typed in the parent) and makes the events each child sends
+// its parent, and its done.invoke event, events of the parent.
+func readInvokes(d *diag, m *model.Model, opts Options, as invocation, pending []pendingInvoke, valuesOf func() *values) {
+	iv := &invoker{diag: d, m: m, opts: opts, inv: as}
+	vars := varTypes(m)
 	var vs *values
-	for _, p := range b.invokes {
+	for _, p := range pending {
 		inv := p.inv
 		if p.srcExpr != nil {
 			if vs == nil {
-				vs = collectValues(b.m, b.ph, b.allCode())
+				vs = valuesOf()
 			}
-			if !b.srcFromExpr(&p, vs) {
+			if !iv.srcFromExpr(&p, vs) {
 				continue
 			}
 		}
 		passed := make(map[string]passedParam)
 		inv.Params = slices.DeleteFunc(inv.Params, func(a *ast.Arg) bool {
-			if !slices.Contains(p.namelist, a) || b.m.Var(a.Name) != nil {
+			if !slices.Contains(p.namelist, a) || iv.m.Var(a.Name) != nil {
 				return false
 			}
-			b.warnf(b.file.Offset(a.NamePos), "namelist entry %q names no variable of the data model: the invoke raises %s "+
+			iv.warnf(iv.file.Offset(a.NamePos), "namelist entry %q names no variable of the data model: the invoke raises %s "+
 				"when it runs, and starts nothing", a.Name, model.ErrorExecution)
 			inv.OK = &ast.BoolLit{ValuePos: a.NamePos, Value: false}
 			return true
 		})
 		for _, a := range inv.Params {
-			info, errs := lang.CheckExpr(&lang.Env{Vars: vars}, b.fset, a.Value, ast.Invalid)
+			info, errs := lang.CheckExpr(&lang.Env{Vars: vars}, iv.fset, a.Value, ast.Invalid)
 			if len(errs) > 0 {
-				b.errs = append(b.errs, errs...)
+				iv.errs = append(iv.errs, errs...)
 				continue
 			}
 			t := info.Types[a.Value]
 			switch t.Kind {
 			case ast.Int, ast.Bool, ast.String, ast.Decimal:
 			default:
-				b.errorf(b.file.Offset(a.NamePos), "the value of %s passed to the invoked machine is %s: setbot passes numbers, "+
+				iv.errorf(iv.file.Offset(a.NamePos), "the value of %s passed to the invoked machine is %s: setbot passes numbers, "+
 					"strings and booleans whose type the parent's <data> gives", a.Name, t.Kind)
 				continue
 			}
@@ -308,21 +337,19 @@ func (b *builder) readInvokes() {
 		var child *model.Model
 		switch {
 		case p.content != nil:
-			cb := newBuilder(b.fset, b.file, b.opts)
-			cb.passed, cb.srcs, cb.invoked = passed, b.srcs, true
-			cb.dir, cb.topName = b.dir, b.topName
-			child = cb.build(p.content)
-			b.errs = append(b.errs, cb.errs...)
-			b.warns = append(b.warns, cb.warns...)
+			var cd *diag
+			child, cd = readMachine(iv.fset, iv.file, iv.opts, invocation{dir: iv.inv.dir, topName: iv.inv.topName, srcs: iv.inv.srcs, invoked: true, passed: passed}, p.content)
+			iv.errs = append(iv.errs, cd.errs...)
+			iv.warns = append(iv.warns, cd.warns...)
 		case p.hasSrc:
-			child = b.readChild(p, passed)
+			child = iv.readChild(p, passed)
 		}
 		if child == nil {
 			continue
 		}
 		child.Name, child.Invoked = inv.ID, true
 		inv.Child = child
-		b.parentEvents(inv)
+		iv.parentEvents(inv)
 	}
 }
 
@@ -332,30 +359,30 @@ func (b *builder) readInvokes() {
 // variable, say); of those, exactly one must name a file that can be read.
 // The invoke then starts that file's machine where the expression has that
 // value when the invoke runs, and fails (error.execution) otherwise.
-func (b *builder) srcFromExpr(p *pendingInvoke, vs *values) bool {
+func (iv *invoker) srcFromExpr(p *pendingInvoke, vs *values) bool {
 	vals, _, ok := vs.of(p.srcExpr)
 	if !ok {
-		b.refusef(p.srcAttr.Offsets0(), "<invoke srcexpr> %q: setbot cannot tell which files it names (the value is computed at run time); "+
+		iv.refusef(p.srcAttr.Offsets0(), "<invoke srcexpr> %q: setbot cannot tell which files it names (the value is computed at run time); "+
 			"write src=\"file:NAME.scxml\", or assign the variable only string constants", p.srcAttr.Value)
 		return false
 	}
 	var readable []string
 	for _, v := range vals {
 		rel := strings.TrimPrefix(v, "file:")
-		if rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) || b.opts.ReadFile == nil {
+		if rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) || iv.opts.ReadFile == nil {
 			continue
 		}
-		if _, err := b.opts.ReadFile(rel); err == nil {
+		if _, err := iv.opts.ReadFile(rel); err == nil {
 			readable = append(readable, v)
 		}
 	}
 	switch len(readable) {
 	case 0:
-		b.errorf(p.srcAttr.Offsets0(), "<invoke srcexpr> %q names no file setbot can read (its values: %s)", p.srcAttr.Value, quoteAll(vals))
+		iv.errorf(p.srcAttr.Offsets0(), "<invoke srcexpr> %q names no file setbot can read (its values: %s)", p.srcAttr.Value, quoteAll(vals))
 		return false
 	case 1:
 	default:
-		b.errorf(p.srcAttr.Offsets0(), "<invoke srcexpr> %q may name %d machines (%s): setbot composes one machine per invoke; "+
+		iv.errorf(p.srcAttr.Offsets0(), "<invoke srcexpr> %q may name %d machines (%s): setbot composes one machine per invoke; "+
 			"write one <invoke src> per machine, in states that tell them apart", p.srcAttr.Value, len(readable), quoteAll(readable))
 		return false
 	}
@@ -381,50 +408,47 @@ func quoteAll(vals []string) string {
 // readChild reads the machine of an <invoke src>: a file relative to the
 // invoking document, read as the model's other src files are (the caller's
 // ReadFile: at the same commit, in a repository).
-func (b *builder) readChild(p pendingInvoke, passed map[string]passedParam) *model.Model {
+func (iv *invoker) readChild(p pendingInvoke, passed map[string]passedParam) *model.Model {
 	rel := strings.TrimPrefix(strings.TrimSpace(p.src.Value), "file:")
 	if rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) {
-		b.refusef(p.src.Offsets0(), "<invoke> src %q is not supported: name a file relative to the model (src=\"file:NAME.scxml\"), "+
+		iv.refusef(p.src.Offsets0(), "<invoke> src %q is not supported: name a file relative to the model (src=\"file:NAME.scxml\"), "+
 			"or write the child <scxml> inside <content>", p.src.Value)
 		return nil
 	}
-	key := path.Join(b.dir, rel) // relative to the top model
-	top := path.Base(b.topName)
-	if key == top || slices.Contains(b.srcs, key) {
-		b.errorf(p.src.Offsets0(), "<invoke> src %q invokes a machine that is already running in this chain of invokes "+
+	key := path.Join(iv.inv.dir, rel) // relative to the top model
+	top := path.Base(iv.inv.topName)
+	if key == top || slices.Contains(iv.inv.srcs, key) {
+		iv.errorf(p.src.Offsets0(), "<invoke> src %q invokes a machine that is already running in this chain of invokes "+
 			"(%s): setbot composes a fixed set of machines, so a machine cannot invoke itself", p.src.Value,
-			strings.Join(append(append([]string{top}, b.srcs...), key), " -> "))
+			strings.Join(append(append([]string{top}, iv.inv.srcs...), key), " -> "))
 		return nil
 	}
-	file, data := b.src(p.src, "<invoke> src")
+	file, data := readSrc(iv.diag, iv.opts, p.src, "<invoke> src")
 	if file == nil {
 		return nil
 	}
-	root, perr := parseDOM(file, []byte(data), b.opts.MaxNesting)
+	root, perr := parseDOM(file, []byte(data), iv.opts.MaxNesting)
 	if perr != nil {
-		b.errs = append(b.errs, perr)
+		iv.errs = append(iv.errs, perr)
 		return nil
 	}
-	opts := b.opts
-	opts.ReadFile = func(name string) ([]byte, error) { return b.opts.ReadFile(path.Join(path.Dir(rel), name)) }
-	cb := newBuilder(b.fset, file, opts)
-	cb.passed, cb.srcs, cb.invoked = passed, append(slices.Clip(b.srcs), key), true
-	cb.dir, cb.topName = path.Dir(key), b.topName
+	opts := iv.opts
+	opts.ReadFile = func(name string) ([]byte, error) { return iv.opts.ReadFile(path.Join(path.Dir(rel), name)) }
 	p.inv.Src = key
-	child := cb.build(root)
-	b.errs = append(b.errs, cb.errs...)
-	b.warns = append(b.warns, cb.warns...)
+	child, cd := readMachine(iv.fset, file, opts, invocation{dir: path.Dir(key), topName: iv.inv.topName, srcs: append(slices.Clip(iv.inv.srcs), key), invoked: true, passed: passed}, root)
+	iv.errs = append(iv.errs, cd.errs...)
+	iv.warns = append(iv.warns, cd.warns...)
 	return child
 }
 
 // parentEvents registers in the parent the events the child of inv sends
 // it (with the child's parameter types) and its done.invoke event.
-func (b *builder) parentEvents(inv *model.Invoke) {
+func (iv *invoker) parentEvents(inv *model.Invoke) {
 	add := func(name string, params []model.Param, pos source.Pos) {
-		ev := b.m.EventByName(name)
+		ev := iv.m.EventByName(name)
 		if ev == nil {
 			ev = &model.Event{Name: name, Declared: true, Params: params, Pos: pos}
-			b.m.AddEvent(ev)
+			iv.m.AddEvent(ev)
 		}
 		ev.Kinds |= model.Invoked
 	}
@@ -443,18 +467,19 @@ func (b *builder) parentEvents(inv *model.Invoke) {
 }
 
 // passedCode is the code that stands, for the type checker, for the
-// values the parent's <param>s give the variables of this invoked machine:
-// an assignment of a value of each param's type.
-func (b *builder) passedCode() []code {
+// values the parent's <param>s give the variables of the invoked machine
+// m (passed): an assignment of a value of each param's type. It marks
+// those variables Passed.
+func passedCode(m *model.Model, passed map[string]passedParam) []code {
 	var out []code
-	names := make([]string, 0, len(b.passed))
-	for name := range b.passed {
+	names := make([]string, 0, len(passed))
+	for name := range passed {
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		p := b.passed[name]
-		v := b.m.Var(name)
+		p := passed[name]
+		v := m.Var(name)
 		if v == nil {
 			continue // SCXML: a param that names no <data> of the child sets nothing
 		}

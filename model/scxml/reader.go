@@ -124,21 +124,27 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	if perr != nil {
 		return nil, source.ErrorList{perr}
 	}
-	b := newBuilder(fset, file, opts)
-	b.dir, b.topName = ".", name
-	m := b.build(root)
-	b.errs.Sort()
-	if len(b.errs) > 0 {
-		return nil, b.errs
+	m, d := readMachine(fset, file, opts, invocation{dir: ".", topName: name}, root)
+	d.errs.Sort()
+	if len(d.errs) > 0 {
+		return nil, d.errs
 	}
-	b.warns.Sort()
-	m.Warnings = b.warns
+	d.warns.Sort()
+	m.Warnings = d.warns
 	return m, nil
 }
 
-func newBuilder(fset *source.FileSet, file *source.File, opts Options) *builder {
+// readMachine reads the machine whose <scxml> element is root, in file,
+// read as inv says, and runs the phases after reading on it: it gives the
+// model (nil where root is no <scxml>) and what was reported.
+func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invocation, root *element) (*model.Model, *diag) {
+	b := newBuilder(fset, file, opts, inv)
+	return b.build(root), b.diag
+}
+
+func newBuilder(fset *source.FileSet, file *source.File, opts Options, inv invocation) *builder {
 	d := &diag{fset: fset, file: file}
-	return &builder{diag: d, opts: opts, low: &lowerer{diag: d, failed: make(map[*ast.Raise]bool)}, declared: make(map[string]bool),
+	return &builder{diag: d, opts: opts, inv: inv, low: &lowerer{diag: d, failed: make(map[*ast.Raise]bool)}, declared: make(map[string]bool),
 		ph: newPlaceholders(), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
 }
 
@@ -200,51 +206,47 @@ type builder struct {
 	ph *placeholders
 
 	// invokes are the <invoke> elements read, whose children are read
-	// once the parent's variables are known (readInvokes); passed are
-	// the variables of a child that its parent's <param>s set, with the
-	// type of each value; srcs the files of the chain of invokes that
-	// led to this document, which it must not invoke again. invoked is
-	// set while reading an invoked machine (its donedata is its parent's).
+	// once the parent's variables are known (readInvokes); inv says how
+	// this document is read.
 	invokes []pendingInvoke
-	passed  map[string]passedParam
-	srcs    []string
-	invoked bool
-
-	// dir is the directory of this document relative to the top model's
-	// (src files are read relative to it), topName the top model's name.
-	dir, topName string
+	inv     invocation
 }
 
-// src reads the file that a src attribute of elem names: a path relative
-// to the model, with or without the scheme file:. The file is added to the
-// file set under its path next to the model's, so that errors in it name
-// it. It reports an error and returns nil when there is no such file.
 func (b *builder) src(a attribute, elem string) (*source.File, string) {
+	return readSrc(b.diag, b.opts, a, elem)
+}
+
+// readSrc reads the file that a src attribute of elem names: a path
+// relative to the model, with or without the scheme file:, read with
+// opts.ReadFile. The file is added to the file set under its path next to
+// the model's, so that errors in it name it. It reports an error to d and
+// returns nil when there is no such file.
+func readSrc(d *diag, opts Options, a attribute, elem string) (*source.File, string) {
 	rel := strings.TrimPrefix(strings.TrimSpace(a.Value), "file:")
 	switch {
 	case rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) || filepath.IsAbs(rel):
-		b.refusef(a.Offsets0(), "%s %q is not supported: name a file relative to the model (src=\"file:NAME\"), or write the value inline", elem, a.Value)
+		d.refusef(a.Offsets0(), "%s %q is not supported: name a file relative to the model (src=\"file:NAME\"), or write the value inline", elem, a.Value)
 		return nil, ""
-	case b.opts.ReadFile == nil:
-		b.errorf(a.Offsets0(), "%s %q cannot be read: the model was given without its directory; write the value inline", elem, a.Value)
+	case opts.ReadFile == nil:
+		d.errorf(a.Offsets0(), "%s %q cannot be read: the model was given without its directory; write the value inline", elem, a.Value)
 		return nil, ""
 	}
-	data, err := b.opts.ReadFile(rel)
+	data, err := opts.ReadFile(rel)
 	switch {
 	case err != nil:
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		b.errorf(a.Offsets0(), "%s %q: cannot read the file: %v", elem, rel, err)
+		d.errorf(a.Offsets0(), "%s %q: cannot read the file: %v", elem, rel, err)
 		return nil, ""
-	case len(data) > b.opts.MaxBytes:
-		b.errorf(a.Offsets0(), "%s %q: the file is %d bytes, over the limit of %d", elem, rel, len(data), b.opts.MaxBytes)
+	case len(data) > opts.MaxBytes:
+		d.errorf(a.Offsets0(), "%s %q: the file is %d bytes, over the limit of %d", elem, rel, len(data), opts.MaxBytes)
 		return nil, ""
 	}
-	file, data, perr := addDocument(b.fset, path.Join(path.Dir(filepath.ToSlash(b.file.Name())), rel), data)
+	file, data, perr := addDocument(d.fset, path.Join(path.Dir(filepath.ToSlash(d.file.Name())), rel), data)
 	if perr != nil {
-		b.errs = append(b.errs, perr)
+		d.errs = append(d.errs, perr)
 		return nil, ""
 	}
 	return file, string(data)
@@ -367,7 +369,7 @@ func (b *builder) build(root *element) *model.Model {
 	b.scriptVars()
 	b.readData()
 	b.checkRebinds()
-	b.readInvokes()
+	readInvokes(b.diag, b.m, b.opts, b.inv, b.invokes, func() *values { return collectValues(b.m, b.ph, b.allCode()) })
 	for _, p := range b.pending {
 		b.resolve(p)
 	}
