@@ -20,12 +20,30 @@ type initValue struct {
 	fixed bool
 }
 
+// dataFacts is what reading the <data> elements (readData) gives the
+// checker besides the variables.
+type dataFacts struct {
+	// dataInfos are what the rule for decimals (lang.CheckDecimals) takes
+	// in of the checker's results for the <data> values (decimalFacts),
+	// with the code's.
+	dataInfos []*lang.Info
+	// annotated holds the variables whose type a setbot:type gives.
+	annotated map[string]bool
+	// inits holds the <data> value of every variable whose type that
+	// value gives (setbot:type aside); dataReads the variables the <data>
+	// values read, each with the first place (dropUnreadInits).
+	inits     map[string]initValue
+	dataReads map[string]source.Pos
+}
+
 // dataElem is a <data> element and the state whose <datamodel> holds it
 // (the root for the <datamodel> of <scxml>).
 type dataElem struct {
 	el    *element
 	state *model.State
 }
+
+func (b *builder) varTypes() map[string]ast.Type { return varTypes(b.m) }
 
 // dataType applies a <data>'s setbot:type to its variable v (known: v.Init
 // is its value, not a placeholder for one computed later), and reports
@@ -258,7 +276,7 @@ func (b *builder) dataValue(db *dataBinds, v *model.Var, init ast.Expr, bindLate
 	name := v.Name
 	info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, ast.Invalid)
 	b.errs = append(b.errs, errs...)
-	b.vet(init, info, false)
+	vet(b.diag, b.jexl, init, info, false)
 	b.dataInfos = append(b.dataInfos, decimalFacts(info))
 	if len(errs) > 0 {
 		return false, false

@@ -145,26 +145,15 @@ func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invo
 func newBuilder(fset *source.FileSet, file *source.File, opts Options, inv invocation) *builder {
 	d := &diag{fset: fset, file: file}
 	return &builder{diag: d, opts: opts, inv: inv, low: &lowerer{diag: d, failed: make(map[*ast.Raise]bool)}, declared: make(map[string]bool),
-		ph: newPlaceholders(), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
+		ph: newPlaceholders(), dataFacts: dataFacts{annotated: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}}
 }
 
 type builder struct {
 	*diag
 	opts Options
 	m    *model.Model
-	// dataInfos are what the rule for decimals (lang.CheckDecimals) takes
-	// in of the checker's results for the <data> values (decimalFacts),
-	// with the code's.
-	dataInfos []*lang.Info
-	// annotated holds the variables whose type a setbot:type gives;
-	// grown the arrays without one that growArrays gave room to grow.
-	annotated map[string]bool
-	grown     map[string]bool
-	// inits holds the <data> value of every variable whose type that
-	// value gives (setbot:type aside); dataReads the variables the <data>
-	// values read, each with the first place (dropUnreadInits).
-	inits     map[string]initValue
-	dataReads map[string]source.Pos
+	// dataFacts is what readData gives the checker.
+	dataFacts
 	// late is set by binding="late": the <data> of a state other than
 	// <scxml> is assigned when the state is first entered (readData).
 	late bool
@@ -195,11 +184,6 @@ type builder struct {
 	// low lowers the blocks of executable content, and holds the raises
 	// that stand for failing elements.
 	low *lowerer
-
-	// source holds the statements of every block of executable content
-	// as read, before lowerBlock, so that a block can be lowered again
-	// once the types show more of its elements to fail (failNonArrays).
-	source map[*ast.Block][]ast.Stmt
 
 	// ph holds the placeholders of sends and cancels with computed
 	// attributes, and the blocks that hold them (expandDynamic).
@@ -318,6 +302,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+func (b *builder) allCode() []code { return allCode(b.m, b.inv) }
+
 func (b *builder) setbotAttr(el *element, local string) (attribute, bool) {
 	for _, a := range el.Attrs {
 		if isSetbot(a.Name.Space) && a.Name.Local == local {
@@ -373,7 +359,7 @@ func (b *builder) build(root *element) *model.Model {
 	for _, p := range b.pending {
 		b.resolve(p)
 	}
-	b.source = expandDynamic(b.diag, b.m, b.allCode(), b.ph, b.low)
+	source := expandDynamic(b.diag, b.m, b.allCode(), b.ph, b.low)
 	b.unboundConds()
 	b.historyCycles()
 	b.assignIDs()
@@ -381,7 +367,9 @@ func (b *builder) build(root *element) *model.Model {
 	b.functionTypes()
 	b.stringifyKnown()
 	b.inlineCalls()
-	b.checkCode()
+	ck := &checker{diag: b.diag, dataFacts: b.dataFacts, m: b.m, inv: b.inv, low: b.low, source: source,
+		funcs: b.funcs, externals: b.externals, jexl: b.jexl, commonsVars: b.commonsVars, grown: make(map[string]bool)}
+	ck.checkCode()
 	return b.m
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/parser"
 )
@@ -26,7 +27,7 @@ var ecmaGlobals = map[string]bool{"NaN": true, "Infinity": true, "globalThis": t
 // unboundConds marks the conds of transitions that read a name bound
 // nowhere.
 func (b *builder) unboundConds() {
-	bound := b.boundNames()
+	bound := boundNames(b.m, b.funcs, b.externals, b.allCode())
 	for _, s := range b.m.States() {
 		for _, t := range s.Transitions {
 			if t.Cond == nil || t.CondFails {
@@ -78,23 +79,24 @@ func unboundName(x *ast.Ident, bound map[string]bool) bool {
 	return x.Name != "_" && !bound[x.Name] && !ecmaGlobals[x.Name] && !reserved && !ast.IsKeyword(x.Name)
 }
 
-// boundNames are the names that something of the model binds: its
-// variables, functions, and every name that code assigns or declares.
-func (b *builder) boundNames() map[string]bool {
+// boundNames are the names that something of the model m binds: its
+// variables, functions (funcs, externals), and every name that its code
+// (all) assigns or declares.
+func boundNames(m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, all []code) map[string]bool {
 	bound := make(map[string]bool)
-	for _, v := range b.m.Vars {
+	for _, v := range m.Vars {
 		bound[v.Name] = true
 	}
-	for name, f := range b.funcs {
+	for name, f := range funcs {
 		bound[name] = true
 		for _, p := range f.Params {
 			bound[p.Name] = true
 		}
 	}
-	for name := range b.externals {
+	for name := range externals {
 		bound[name] = true
 	}
-	for _, c := range b.allCode() {
+	for _, c := range all {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			switch s := n.(type) {
 			case *ast.Assign:
@@ -125,7 +127,7 @@ func (b *builder) boundNames() map[string]bool {
 // statements before it run. A name read only in a branch, a loop or a
 // function stays the error "undeclared name". It reports whether it ended
 // any block.
-func (b *builder) failUnbound(all []code) bool {
+func (ck *checker) failUnbound(all []code) bool {
 	var bound map[string]bool
 	changed := false
 	for _, c := range all {
@@ -133,7 +135,7 @@ func (b *builder) failUnbound(all []code) bool {
 			continue
 		}
 		if bound == nil {
-			bound = b.boundNames()
+			bound = boundNames(ck.m, ck.funcs, ck.externals, ck.allCode())
 		}
 		for i, st := range c.body.Stmts {
 			free := stmtFree(st, bound)
@@ -143,7 +145,7 @@ func (b *builder) failUnbound(all []code) bool {
 			what := fmt.Sprintf("%s is bound nowhere in the model (no <data> declares it and no code assigns it), and reading it is a ReferenceError "+
 				"(where the engine binds it, as scxmlrun binds _data, or a document that includes this one does, as the Qt SCXML editor's fragments expect, "+
 				"the model runs otherwise: declare it with a <data> to say what it holds)", free.Name)
-			r := b.low.fail(b.file.Offset(free.NamePos), what)
+			r := ck.low.fail(ck.file.Offset(free.NamePos), what)
 			c.body.Stmts = append(c.body.Stmts[:i:i], r)
 			changed = true
 			break
