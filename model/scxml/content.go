@@ -6,12 +6,10 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
-	"github.com/setbot/setbot/vocab"
 )
 
 // basicHTTP are the names of the Basic HTTP event I/O processor, which
@@ -934,35 +932,4 @@ func (b *builder) functions(blk *ast.Block) *ast.Block {
 		declared[f.Name.Name] = decl
 	}
 	return out
-}
-
-// inlineCalls inlines the calls of script functions and built-ins in every
-// guard and action (lang.Inliner), and makes the calls of black-box
-// functions ast.External. A guard whose calls may nest deeper than
-// the inliner's limit (Options.CallDepth) enables its transition where they do, and the transition's
-// action then begins with the bound that cuts the path there, so that the
-// cut is reported rather than taken for a false guard.
-func (b *builder) inlineCalls() {
-	in := &lang.Inliner{Funcs: b.funcs, Externals: b.externals, Fset: b.fset, Depth: b.opts.CallDepth}
-	for _, c := range b.allCode() {
-		if !lang.HasCalls(c.body) && (c.cond == nil || !lang.HasCalls(c.cond)) {
-			continue
-		}
-		body := in.Block(c.body)
-		var cond ast.Expr
-		if c.cond != nil {
-			var over ast.Expr
-			cond, over = in.Cond(c.cond)
-			if over != nil {
-				pos := c.cond.Pos()
-				cond = &ast.Binary{X: cond, OpPos: pos, Op: ast.LOR, Y: over}
-				bound := &ast.Bound{BoundPos: pos, Name: vocab.BoundCall, Limit: int64(in.Limit()), Cond: &ast.Unary{OpPos: pos, Op: ast.NOT, X: over}}
-				body = &ast.Block{Lbrace: body.Lbrace, Stmts: append([]ast.Stmt{bound}, body.Stmts...)}
-			}
-		}
-		c.set(cond, body)
-	}
-	in.Declared()
-	b.hostFunctions(in.Hosts)
-	b.errs = append(b.errs, in.Errs...)
 }

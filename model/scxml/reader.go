@@ -360,13 +360,13 @@ func (b *builder) build(root *element) *model.Model {
 		b.resolve(p)
 	}
 	source := expandDynamic(b.diag, b.m, b.allCode(), b.ph, b.low)
-	b.unboundConds()
+	unboundConds(b.diag, b.m, b.funcs, b.externals, b.allCode())
 	b.historyCycles()
 	b.assignIDs()
 	b.doneReading()
-	b.functionTypes()
-	b.stringifyKnown()
-	b.inlineCalls()
+	functionTypes(b.m, b.funcs, b.allCode())
+	stringifyKnown(b.m, b.allCode())
+	inlineCalls(b.diag, b.m, b.allCode(), b.funcs, b.externals, b.opts.CallDepth)
 	ck := &checker{diag: b.diag, dataFacts: b.dataFacts, m: b.m, inv: b.inv, low: b.low, source: source,
 		funcs: b.funcs, externals: b.externals, jexl: b.jexl, commonsVars: b.commonsVars, grown: make(map[string]bool)}
 	ck.checkCode()

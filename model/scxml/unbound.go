@@ -24,11 +24,12 @@ import (
 var ecmaGlobals = map[string]bool{"NaN": true, "Infinity": true, "globalThis": true, "Math": true, "JSON": true, "Date": true,
 	"Object": true, "Array": true, "String": true, "Number": true, "Boolean": true, "RegExp": true, "Error": true, "console": true, "SCXML": true}
 
-// unboundConds marks the conds of transitions that read a name bound
-// nowhere.
-func (b *builder) unboundConds() {
-	bound := boundNames(b.m, b.funcs, b.externals, b.allCode())
-	for _, s := range b.m.States() {
+// unboundConds marks the conds of the transitions of m that read a name
+// bound nowhere (boundNames of m, its functions and all its code), with a
+// warning.
+func unboundConds(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, all []code) {
+	bound := boundNames(m, funcs, externals, all)
+	for _, s := range m.States() {
 		for _, t := range s.Transitions {
 			if t.Cond == nil || t.CondFails {
 				continue
@@ -37,7 +38,7 @@ func (b *builder) unboundConds() {
 			if free == nil {
 				continue
 			}
-			b.warns.Add(b.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
+			d.warns.Add(d.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
 				"so setbot takes this cond as false and raises %s each time it is evaluated, as ECMAScript and the SCXML specification require", free.Name, model.ErrorExecution, model.ErrorExecution)
 			t.Cond, t.CondFails = &ast.BoolLit{ValuePos: t.Cond.Pos(), Value: false}, true
 		}
