@@ -135,25 +135,83 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 }
 
 // readMachine reads the machine whose <scxml> element is root, in file,
-// read as inv says, and runs the phases after reading on it: it gives the
-// model (nil where root is no <scxml>) and what was reported.
+// read as inv says, and runs the phases after reading on it, each a
+// function given what it needs: the invoke phase (readInvokes), computed
+// sends (expandDynamic), unbound conds (unboundConds), the rewrites of
+// typeof and JSON.stringify (functionTypes, stringifyKnown), inlining
+// (inlineCalls), and type inference, checking and lowering (checker). It
+// gives the model (nil where root is no <scxml>) and what was reported.
 func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invocation, root *element) (*model.Model, *diag) {
-	b := newBuilder(fset, file, opts, inv)
-	return b.build(root), b.diag
+	m, rd, d := readDocument(fset, file, opts, root)
+	if m == nil {
+		return nil, d
+	}
+	code := func() []code { return allCode(m, inv) }
+	readInvokes(d, m, opts, inv, rd.invokes, func() *values { return collectValues(m, rd.ph, code()) })
+	source := expandDynamic(d, m, code(), rd.ph, rd.low)
+	// The phases that follow work on the model alone: they do not hold
+	// the document (its elements, with the decoded text of each and the
+	// offset of every byte of it) while they check and lower its code.
+	rd.invokes, rd.ph = nil, nil
+	unboundConds(d, m, rd.funcs, rd.externals, code())
+	functionTypes(m, rd.funcs, code())
+	stringifyKnown(m, code())
+	inlineCalls(d, m, code(), rd.funcs, rd.externals, opts.CallDepth)
+	ck := &checker{diag: d, dataFacts: rd.dataFacts, m: m, inv: inv, low: rd.low, source: source,
+		funcs: rd.funcs, externals: rd.externals, jexl: rd.jexl, commonsVars: rd.commonsVars, grown: make(map[string]bool)}
+	ck.checkCode()
+	return m, d
 }
 
-func newBuilder(fset *source.FileSet, file *source.File, opts Options, inv invocation) *builder {
-	d := &diag{fset: fset, file: file}
-	return &builder{diag: d, opts: opts, inv: inv, low: &lowerer{diag: d, failed: make(map[*ast.Raise]bool)}, declared: make(map[string]bool),
-		ph: newPlaceholders(), dataFacts: dataFacts{annotated: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}}
-}
-
-type builder struct {
-	*diag
-	opts Options
-	m    *model.Model
+// reading is what reading a document gives the phases after it, besides
+// the model: each phase takes the fields it names.
+type reading struct {
+	// invokes are the <invoke> elements read, whose children are read
+	// once the parent's variables are known (readInvokes).
+	invokes []pendingInvoke
+	// ph holds the placeholders of sends and cancels with computed
+	// attributes, and the blocks that hold them (expandDynamic).
+	ph *placeholders
+	// low lowers the blocks of executable content, and holds the raises
+	// that stand for failing elements; reading lowers the top-level
+	// <script>, expandDynamic every other block, and the checker lowers
+	// some again.
+	low *lowerer
+	// funcs are the functions the scripts declare, externals the black-box
+	// functions declared with setbot:function (inlineCalls and the checker).
+	funcs     map[string]*ast.FuncDecl
+	externals map[string]*lang.Signature
+	// jexl reads the expressions of a model with datamodel="jexl"
+	// (dialect.go); commonsVars are the names Commons SCXML's <var>
+	// actions declare (the checker declares them).
+	jexl        *jexl.Dialect
+	commonsVars []*ast.Ident
 	// dataFacts is what readData gives the checker.
 	dataFacts
+}
+
+// readDocument reads the document whose <scxml> element is root into a
+// model, and gives what the phases after reading need (reading), and the
+// diagnostics; the model is nil where root is no <scxml>.
+func readDocument(fset *source.FileSet, file *source.File, opts Options, root *element) (*model.Model, *reading, *diag) {
+	d := &diag{fset: fset, file: file}
+	b := &builder{diag: d, opts: opts, declared: make(map[string]bool), reading: reading{
+		low: &lowerer{diag: d, failed: make(map[*ast.Raise]bool)}, ph: newPlaceholders(),
+		dataFacts: dataFacts{annotated: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}}}
+	m := b.build(root)
+	rd := b.reading // a copy: the builder, with the document, is dropped
+	return m, &rd, d
+}
+
+// builder reads one document into a model: the states and transitions,
+// the executable content (as placeholders where it is computed), the
+// events and functions declared, the data model. What it finds for the
+// phases after reading it keeps in reading.
+type builder struct {
+	*diag
+	reading
+	opts Options
+	m    *model.Model
 	// late is set by binding="late": the <data> of a state other than
 	// <scxml> is assigned when the state is first entered (readData).
 	late bool
@@ -166,34 +224,10 @@ type builder struct {
 	pending []*pendingTransition
 	data    []dataElem
 	events  []*element
-	script  *ast.Block // top-level <script>, run before the initial entry
-	// funcs are the functions the scripts declare, externals the black-box
-	// functions declared with setbot:function.
-	funcs     map[string]*ast.FuncDecl
-	rebinds   []*ast.FuncDecl // <assign>s of a function expression (checkRebinds)
-	externals map[string]*lang.Signature
-	funcEls   []*element
-	anon      int
-
-	// jexl reads the expressions of a model with datamodel="jexl"
-	// (dialect.go); commonsVars are the names Commons SCXML's <var>
-	// actions declare.
-	jexl        *jexl.Dialect
-	commonsVars []*ast.Ident
-
-	// low lowers the blocks of executable content, and holds the raises
-	// that stand for failing elements.
-	low *lowerer
-
-	// ph holds the placeholders of sends and cancels with computed
-	// attributes, and the blocks that hold them (expandDynamic).
-	ph *placeholders
-
-	// invokes are the <invoke> elements read, whose children are read
-	// once the parent's variables are known (readInvokes); inv says how
-	// this document is read.
-	invokes []pendingInvoke
-	inv     invocation
+	script  *ast.Block      // top-level <script>, run before the initial entry
+	rebinds []*ast.FuncDecl // <assign>s of a function expression (checkRebinds)
+	funcEls []*element
+	anon    int
 }
 
 func (b *builder) src(a attribute, elem string) (*source.File, string) {
@@ -302,8 +336,6 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func (b *builder) allCode() []code { return allCode(b.m, b.inv) }
-
 func (b *builder) setbotAttr(el *element, local string) (attribute, bool) {
 	for _, a := range el.Attrs {
 		if isSetbot(a.Name.Space) && a.Name.Local == local {
@@ -355,21 +387,11 @@ func (b *builder) build(root *element) *model.Model {
 	b.scriptVars()
 	b.readData()
 	b.checkRebinds()
-	readInvokes(b.diag, b.m, b.opts, b.inv, b.invokes, func() *values { return collectValues(b.m, b.ph, b.allCode()) })
 	for _, p := range b.pending {
 		b.resolve(p)
 	}
-	source := expandDynamic(b.diag, b.m, b.allCode(), b.ph, b.low)
-	unboundConds(b.diag, b.m, b.funcs, b.externals, b.allCode())
 	b.historyCycles()
 	b.assignIDs()
-	b.doneReading()
-	functionTypes(b.m, b.funcs, b.allCode())
-	stringifyKnown(b.m, b.allCode())
-	inlineCalls(b.diag, b.m, b.allCode(), b.funcs, b.externals, b.opts.CallDepth)
-	ck := &checker{diag: b.diag, dataFacts: b.dataFacts, m: b.m, inv: b.inv, low: b.low, source: source,
-		funcs: b.funcs, externals: b.externals, jexl: b.jexl, commonsVars: b.commonsVars, grown: make(map[string]bool)}
-	ck.checkCode()
 	return b.m
 }
 
@@ -467,16 +489,6 @@ func (b *builder) draftFinal(el *element, topLevel bool) {
 // state has one, and the draft of 13 May 2010 took it away; SCXML 1.0
 // makes <scxml> a wrapper of the states (W3C www-voice list, January 2012).
 const rootStateDrafts = "the SCXML working drafts of 2008 and 2009 read <scxml> as the root state, with an <initial> as a state has, and tools of that time still write it so; SCXML 1.0 makes it a wrapper of the states"
-
-// doneReading drops what only reading the document needed: its elements
-// (with the decoded text of each and the offset of every byte of it) and
-// the blocks as read before their placeholders were expanded. The phases
-// that follow (inlining, checking, lowering) work on the model alone, and
-// do not hold the document while they check and lower its code.
-func (b *builder) doneReading() {
-	b.pending, b.data, b.events, b.funcEls, b.invokes = nil, nil, nil, nil, nil
-	b.ph = nil
-}
 
 // children reads the child elements of a state-like element.
 func (b *builder) children(s *model.State, el *element) {
