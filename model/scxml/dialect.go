@@ -96,10 +96,10 @@ func (b *builder) commonsVar(c *element) ast.Stmt {
 
 // declareCommonsVars declares the variables of Commons SCXML's <var>
 // actions that no <data> declares, without a value until the action runs.
-func (ck *checker) declareCommonsVars() {
-	for _, id := range ck.commonsVars {
-		if ck.m.Var(id.Name) == nil {
-			ck.m.Vars = append(ck.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: id.NamePos}})
+func (dc *declarer) declareCommonsVars() {
+	for _, id := range dc.commonsVars {
+		if dc.m.Var(id.Name) == nil {
+			dc.m.Vars = append(dc.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: id.NamePos}})
 		}
 	}
 }

@@ -64,11 +64,11 @@ func namesOf(c code) pieceNames {
 // declares them, and turns a top-level "var x = e" of a piece whose x
 // other code reads or assigns without declaring it into an assignment to
 // the global x.
-func (ck *checker) declareGlobals(all []code) {
+func (dc *declarer) declareGlobals(all []code) {
 	known := func(name string) bool {
-		_, fn := ck.funcs[name]
-		_, ext := ck.externals[name]
-		return ck.m.Var(name) != nil || fn || ext || ecmaGlobals[name] || name == "_"
+		_, fn := dc.funcs[name]
+		_, ext := dc.externals[name]
+		return dc.m.Var(name) != nil || fn || ext || ecmaGlobals[name] || name == "_"
 	}
 	names := make([]pieceNames, len(all))
 	for i, c := range all {
@@ -109,11 +109,11 @@ func (ck *checker) declareGlobals(all []code) {
 	sort.Strings(order)
 	for _, x := range order {
 		pos := globals[x]
-		ck.m.Vars = append(ck.m.Vars, &model.Var{Name: x, Pos: pos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: pos}})
+		dc.m.Vars = append(dc.m.Vars, &model.Var{Name: x, Pos: pos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: pos}})
 		// Not a claim setbot can back: a read before the first assignment
 		// is a ReferenceError in ECMAScript (error.execution in SCXML),
 		// and here it reads undefined. The user is told, not left to trust it.
-		ck.warns.Add(ck.fset.Position(pos), "%s is assigned but declared nowhere: setbot makes it a global that starts undefined, as <data id=%q/> does; "+
+		dc.warns.Add(dc.fset.Position(pos), "%s is assigned but declared nowhere: setbot makes it a global that starts undefined, as <data id=%q/> does; "+
 			"ECMAScript raises error.execution where it is read before its first assignment, which setbot does not model: declare it to say what you mean", x, x)
 	}
 }

@@ -46,7 +46,7 @@ func (u *paramUse) note(k ast.Kind, s int) {
 // that kind, as if a <setbot:param> declared it; a parameter whose uses
 // disagree, or tell nothing, stays undeclared, and the type checker refuses
 // its reads with the hint to declare it.
-func (ck *checker) inferInputParams(all []code) {
+func (dc *declarer) inferInputParams(all []code) {
 	uses := make(map[*model.Event]map[string]*paramUse)
 	for _, c := range all {
 		t := c.trans
@@ -54,7 +54,7 @@ func (ck *checker) inferInputParams(all []code) {
 			continue
 		}
 		var found map[string]*paramUse
-		for _, ev := range ck.m.Events {
+		for _, ev := range dc.m.Events {
 			if ev.Kinds != model.Input || ev.Declared || len(ev.Params) > 0 || !t.Matches(ev.Name) {
 				continue
 			}
@@ -189,9 +189,9 @@ func binaryUses(x *ast.Binary, note func(ast.Expr, ast.Kind, int)) {
 // transitions whose events all carry named parameters whose kinds are
 // known: _event.data is then an object, and every object is truthy in
 // ECMAScript. Other reads of _event.data as a whole stay as they are.
-func (ck *checker) dataTruths(all []code) {
+func (dc *declarer) dataTruths(all []code) {
 	for i, c := range all {
-		if !ck.carriesParams(c.trans) {
+		if !dc.carriesParams(c.trans) {
 			continue
 		}
 		truth := func(e ast.Expr) ast.Expr {
@@ -231,12 +231,12 @@ func (ck *checker) dataTruths(all []code) {
 // carriesParams reports whether t takes events and every event it takes
 // has named parameters of kinds known before inference (declared, or an
 // input's).
-func (ck *checker) carriesParams(t *model.Transition) bool {
+func (dc *declarer) carriesParams(t *model.Transition) bool {
 	if t == nil || t.Eventless() || t == t.Source.Initial {
 		return false
 	}
 	n := 0
-	for _, ev := range ck.m.Events {
+	for _, ev := range dc.m.Events {
 		if !t.Matches(ev.Name) {
 			continue
 		}

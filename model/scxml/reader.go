@@ -157,9 +157,9 @@ func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invo
 	functionTypes(m, rd.funcs, code())
 	stringifyKnown(m, code())
 	inlineCalls(d, m, code(), rd.funcs, rd.externals, opts.CallDepth)
-	ck := &checker{diag: d, dataFacts: rd.dataFacts, m: m, inv: inv, low: rd.low, source: source,
-		funcs: rd.funcs, externals: rd.externals, jexl: rd.jexl, commonsVars: rd.commonsVars, grown: make(map[string]bool)}
-	ck.checkCode()
+	all := declareCode(d, m, inv, rd.low, source, rd.funcs, rd.externals, rd.commonsVars)
+	ck := &checker{diag: d, dataFacts: rd.dataFacts, m: m, inv: inv, jexl: rd.jexl, grown: make(map[string]bool)}
+	ck.checkCode(all)
 	return m, d
 }
 

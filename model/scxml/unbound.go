@@ -128,7 +128,7 @@ func boundNames(m *model.Model, funcs map[string]*ast.FuncDecl, externals map[st
 // statements before it run. A name read only in a branch, a loop or a
 // function stays the error "undeclared name". It reports whether it ended
 // any block.
-func (ck *checker) failUnbound(all []code) bool {
+func (dc *declarer) failUnbound(all []code) bool {
 	var bound map[string]bool
 	changed := false
 	for _, c := range all {
@@ -136,7 +136,7 @@ func (ck *checker) failUnbound(all []code) bool {
 			continue
 		}
 		if bound == nil {
-			bound = boundNames(ck.m, ck.funcs, ck.externals, ck.allCode())
+			bound = boundNames(dc.m, dc.funcs, dc.externals, allCode(dc.m, dc.inv))
 		}
 		for i, st := range c.body.Stmts {
 			free := stmtFree(st, bound)
@@ -146,7 +146,7 @@ func (ck *checker) failUnbound(all []code) bool {
 			what := fmt.Sprintf("%s is bound nowhere in the model (no <data> declares it and no code assigns it), and reading it is a ReferenceError "+
 				"(where the engine binds it, as scxmlrun binds _data, or a document that includes this one does, as the Qt SCXML editor's fragments expect, "+
 				"the model runs otherwise: declare it with a <data> to say what it holds)", free.Name)
-			r := ck.low.fail(ck.file.Offset(free.NamePos), what)
+			r := dc.low.fail(dc.file.Offset(free.NamePos), what)
 			c.body.Stmts = append(c.body.Stmts[:i:i], r)
 			changed = true
 			break

@@ -292,7 +292,7 @@ func (ck *checker) mayGrow(n ast.Node) bool {
 // declareLoopVars declares the items and indexes of <foreach> elements
 // that name no variable: SCXML declares them (§4.6). They are undefined
 // until the loop assigns them.
-func (ck *checker) declareLoopVars(all []code) {
+func (dc *declarer) declareLoopVars(all []code) {
 	for _, c := range all {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			f, ok := n.(*ast.ForEach)
@@ -300,8 +300,8 @@ func (ck *checker) declareLoopVars(all []code) {
 				return true
 			}
 			for _, id := range []*ast.Ident{f.Item, f.Index} {
-				if id != nil && ck.m.Var(id.Name) == nil {
-					ck.m.Vars = append(ck.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: id.NamePos}})
+				if id != nil && dc.m.Var(id.Name) == nil {
+					dc.m.Vars = append(dc.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: id.NamePos}})
 				}
 			}
 			return true
