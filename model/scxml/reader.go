@@ -27,7 +27,6 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/jexl"
 	"github.com/setbot/setbot/model/lang/parser"
@@ -132,62 +131,6 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	d.warns.Sort()
 	m.Warnings = d.warns
 	return m, nil
-}
-
-// readMachine reads the machine whose <scxml> element is root, in file,
-// read as inv says, and runs the phases after reading on it, each a
-// function given what it needs: the invoke phase (readInvokes), computed
-// sends (expandDynamic), unbound conds (unboundConds), the rewrites of
-// typeof and JSON.stringify (functionTypes, stringifyKnown), inlining
-// (inlineCalls), and type inference, checking and lowering (checker). It
-// gives the model (nil where root is no <scxml>) and what was reported.
-func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invocation, root *element) (*model.Model, *diag) {
-	m, rd, d := readDocument(fset, file, opts, root)
-	if m == nil {
-		return nil, d
-	}
-	code := func() []code { return allCode(m, inv) }
-	readInvokes(d, m, opts, inv, rd.invokes, func() *values { return collectValues(m, rd.ph, code()) })
-	source := expandDynamic(d, m, code(), rd.ph, rd.low)
-	// The phases that follow work on the model alone: they do not hold
-	// the document (its elements, with the decoded text of each and the
-	// offset of every byte of it) while they check and lower its code.
-	rd.invokes, rd.ph = nil, nil
-	unboundConds(d, m, rd.funcs, rd.externals, code())
-	functionTypes(m, rd.funcs, code())
-	stringifyKnown(m, code())
-	inlineCalls(d, m, code(), rd.funcs, rd.externals, opts.CallDepth)
-	all := declareCode(d, m, inv, rd.low, source, rd.funcs, rd.externals, rd.commonsVars)
-	ck := &checker{diag: d, dataFacts: rd.dataFacts, m: m, inv: inv, jexl: rd.jexl, grown: make(map[string]bool)}
-	ck.checkCode(all)
-	return m, d
-}
-
-// reading is what reading a document gives the phases after it, besides
-// the model: each phase takes the fields it names.
-type reading struct {
-	// invokes are the <invoke> elements read, whose children are read
-	// once the parent's variables are known (readInvokes).
-	invokes []pendingInvoke
-	// ph holds the placeholders of sends and cancels with computed
-	// attributes, and the blocks that hold them (expandDynamic).
-	ph *placeholders
-	// low lowers the blocks of executable content, and holds the raises
-	// that stand for failing elements; reading lowers the top-level
-	// <script>, expandDynamic every other block, and the checker lowers
-	// some again.
-	low *lowerer
-	// funcs are the functions the scripts declare, externals the black-box
-	// functions declared with setbot:function (inlineCalls and the checker).
-	funcs     map[string]*ast.FuncDecl
-	externals map[string]*lang.Signature
-	// jexl reads the expressions of a model with datamodel="jexl"
-	// (dialect.go); commonsVars are the names Commons SCXML's <var>
-	// actions declare (the checker declares them).
-	jexl        *jexl.Dialect
-	commonsVars []*ast.Ident
-	// dataFacts is what readData gives the checker.
-	dataFacts
 }
 
 // readDocument reads the document whose <scxml> element is root into a
