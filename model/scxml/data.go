@@ -87,18 +87,28 @@ func (b *builder) dataType(d *element, v *model.Var, known bool) bool {
 			return false
 		}
 	}
-	if lit, ok := v.Init.(*ast.IntLit); ok && known && typ.Kind == ast.Int && !typ.Contains(lit.Value) {
-		b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
-		return false
-	}
-	if lit, ok := v.Init.(*ast.DecLit); ok && known && typ.Kind == ast.Decimal && !typ.ContainsDecimal(lit.Value) {
-		b.errorf(a.Offsets0(), "initial value %s of %q is outside %s", ast.DecimalText(lit), name, typ)
+	if known && !b.initInRange(a, v, typ) {
 		return false
 	}
 	if v.Type.MayBeAbsent() {
 		typ = typ.OrAbsent()
 	}
 	v.Type = typ
+	return true
+}
+
+// initInRange reports whether the initial value of v, a constant, is
+// within typ, the type its setbot:type a gives; it reports an error where
+// it is not.
+func (b *builder) initInRange(a attribute, v *model.Var, typ ast.Type) bool {
+	if lit, ok := v.Init.(*ast.IntLit); ok && typ.Kind == ast.Int && !typ.Contains(lit.Value) {
+		b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, v.Name, typ)
+		return false
+	}
+	if lit, ok := v.Init.(*ast.DecLit); ok && typ.Kind == ast.Decimal && !typ.ContainsDecimal(lit.Value) {
+		b.errorf(a.Offsets0(), "initial value %s of %q is outside %s", ast.DecimalText(lit), v.Name, typ)
+		return false
+	}
 	return true
 }
 

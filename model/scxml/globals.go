@@ -88,18 +88,8 @@ func (dc *declarer) declareGlobals(all []code) {
 				globals[x] = pos
 			}
 		}
-		if c.body == nil {
-			continue
-		}
-		for j, s := range c.body.Stmts {
-			d, ok := s.(*ast.Decl)
-			if !ok || d.Type.Kind != ast.Invalid || d.Value == nil || known(d.Name.Name) || !freeIn[d.Name.Name] {
-				continue
-			}
-			c.body.Stmts[j] = &ast.Assign{Target: d.Name, OpPos: d.DeclPos, Op: ast.ASSIGN, Value: d.Value}
-			if _, ok := globals[d.Name.Name]; !ok {
-				globals[d.Name.Name] = d.Name.NamePos
-			}
+		if c.body != nil {
+			globalVars(c.body, func(name string) bool { return !known(name) && freeIn[name] }, globals)
 		}
 	}
 	order := make([]string, 0, len(globals))
@@ -115,5 +105,21 @@ func (dc *declarer) declareGlobals(all []code) {
 		// and here it reads undefined. The user is told, not left to trust it.
 		dc.warns.Add(dc.fset.Position(pos), "%s is assigned but declared nowhere: setbot makes it a global that starts undefined, as <data id=%q/> does; "+
 			"ECMAScript raises error.execution where it is read before its first assignment, which setbot does not model: declare it to say what you mean", x, x)
+	}
+}
+
+// globalVars turns each top-level "var x = e" of body whose x global says
+// is a global into an assignment to it, and records in globals where the
+// first of each is.
+func globalVars(body *ast.Block, global func(name string) bool, globals map[string]source.Pos) {
+	for j, s := range body.Stmts {
+		d, ok := s.(*ast.Decl)
+		if !ok || d.Type.Kind != ast.Invalid || d.Value == nil || !global(d.Name.Name) {
+			continue
+		}
+		body.Stmts[j] = &ast.Assign{Target: d.Name, OpPos: d.DeclPos, Op: ast.ASSIGN, Value: d.Value}
+		if _, ok := globals[d.Name.Name]; !ok {
+			globals[d.Name.Name] = d.Name.NamePos
+		}
 	}
 }
