@@ -99,13 +99,13 @@ func (dc *declarer) collectEvents(all []code) {
 	sort.Slice(dc.m.Events, func(i, j int) bool { return dc.m.Events[i].Name < dc.m.Events[j].Name })
 }
 
-// ensureEvent returns the model's event called name, adding it, first
-// named at pos, if the model has none.
-func (dc *declarer) ensureEvent(name string, pos source.Pos) *model.Event {
-	ev := dc.m.EventByName(name)
+// ensureEvent returns the event of m called name, adding it, first
+// named at pos, if m has none.
+func ensureEvent(m *model.Model, name string, pos source.Pos) *model.Event {
+	ev := m.EventByName(name)
 	if ev == nil {
 		ev = &model.Event{Name: name, Pos: pos}
-		dc.m.AddEvent(ev)
+		m.AddEvent(ev)
 	}
 	return ev
 }
@@ -118,12 +118,12 @@ func (dc *declarer) codeEvents(all []code) {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			switch s := n.(type) {
 			case *ast.Raise:
-				dc.ensureEvent(s.Event, s.RaisePos).Kinds |= model.Internal
+				ensureEvent(dc.m, s.Event, s.RaisePos).Kinds |= model.Internal
 			case *ast.Send:
 				if s.Event == parser.ForwardEvent {
 					return true // expandForwards
 				}
-				ev := dc.ensureEvent(s.Event, s.SendPos)
+				ev := ensureEvent(dc.m, s.Event, s.SendPos)
 				switch {
 				case s.Target != "":
 					ev.Kinds |= model.Output
@@ -145,20 +145,20 @@ func (dc *declarer) platformEvents() {
 	for _, s := range dc.m.States() {
 		for _, t := range s.Transitions {
 			if t.CondFails {
-				dc.ensureEvent(model.ErrorExecution, t.Pos).Kinds |= model.Internal
+				ensureEvent(dc.m, model.ErrorExecution, t.Pos).Kinds |= model.Internal
 			}
 		}
 		for _, inv := range s.Invokes {
 			if inv.OK != nil {
-				dc.ensureEvent(model.ErrorExecution, inv.Pos).Kinds |= model.Internal
+				ensureEvent(dc.m, model.ErrorExecution, inv.Pos).Kinds |= model.Internal
 			}
 		}
 		if s.Kind != model.Final || s.Parent.Kind == model.Root {
 			continue
 		}
-		dc.ensureEvent("done.state."+s.Parent.ID, s.Pos).Kinds |= model.Internal
+		ensureEvent(dc.m, "done.state."+s.Parent.ID, s.Pos).Kinds |= model.Internal
 		if gp := s.Parent.Parent; gp != nil && gp.Kind == model.Parallel {
-			dc.ensureEvent("done.state."+gp.ID, gp.Pos).Kinds |= model.Internal
+			ensureEvent(dc.m, "done.state."+gp.ID, gp.Pos).Kinds |= model.Internal
 		}
 	}
 }
@@ -187,7 +187,7 @@ func (dc *declarer) transitionEvents() map[string]bool {
 				if family && dc.m.EventByName(name) == nil {
 					continue
 				}
-				dc.ensureEvent(name, t.Pos)
+				ensureEvent(dc.m, name, t.Pos)
 				named[name] = true
 			}
 		}
