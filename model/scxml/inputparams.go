@@ -113,28 +113,33 @@ func paramUses(c code, found map[string]*paramUse) {
 	}
 	for _, n := range c.nodes() {
 		ast.Inspect(n, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.Binary:
-				binaryUses(x, note)
-			case *ast.Unary:
-				if x.Op == ast.NOT {
-					note(x.X, ast.Bool, truthUse)
-				}
-			case *ast.If:
-				note(x.Cond, ast.Bool, truthUse)
-			case *ast.Cond:
-				note(x.Cond, ast.Bool, truthUse)
-			case *ast.Call:
-				if x.Fun == "parseInt" && len(x.Args) > 0 {
-					note(x.Args[0], ast.String, kindUse)
-				}
-			case *ast.Method:
-				if _, ok := ast.StringMethods[x.Name]; ok || x.Name == "length" && !x.Call {
-					note(x.X, ast.String, kindUse)
-				}
-			}
+			nodeUses(n, note)
 			return true
 		})
+	}
+}
+
+// nodeUses notes the kind that node n tells of the operands it reads.
+func nodeUses(n ast.Node, note func(ast.Expr, ast.Kind, int)) {
+	switch x := n.(type) {
+	case *ast.Binary:
+		binaryUses(x, note)
+	case *ast.Unary:
+		if x.Op == ast.NOT {
+			note(x.X, ast.Bool, truthUse)
+		}
+	case *ast.If:
+		note(x.Cond, ast.Bool, truthUse)
+	case *ast.Cond:
+		note(x.Cond, ast.Bool, truthUse)
+	case *ast.Call:
+		if x.Fun == "parseInt" && len(x.Args) > 0 {
+			note(x.Args[0], ast.String, kindUse)
+		}
+	case *ast.Method:
+		if _, ok := ast.StringMethods[x.Name]; ok || x.Name == "length" && !x.Call {
+			note(x.X, ast.String, kindUse)
+		}
 	}
 }
 
