@@ -382,3 +382,85 @@ func TestECMAWriteOnlyObject(t *testing.T) {
 	}
 	simulateBoth(t, "b (halted)", model, "go")
 }
+
+// wild-str (issue 28): string methods as people write them.
+
+// TestECMASubstrReplace: a string's substr(start, length) (Annex B: a
+// negative start from the end, a negative length empty) and replace with a
+// string pattern (the first occurrence, with $& for the match) are
+// ECMAScript's in every executor, and the solver finds an input whose
+// replace and substr meet a condition.
+func TestECMASubstrReplace(t *testing.T) {
+	const model = "testdata/ecma/strmethods.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want c reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "go(t='x')", "go(t='a.b')")
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		code, out, errs := runSimulate(t, ref, model, "go(t='x')", "go(t='b.a')")
+		if code != 0 || !strings.Contains(out, "discarded: no transition of b takes it") {
+			t.Errorf("simulate %s: exit %d, want go(t='b.a') discarded in b ('b.a'.replace('.', '') is 'ba')\n%s%s", ref, code, out, errs)
+		}
+	}
+}
+
+// TestECMAEventNameExpr: an eventexpr computed from _event.name (with +
+// and replace) sends, on each event its transition takes, the event it
+// computes, which a transition may take, in every executor; one whose
+// computed events the machine takes and computes from again (a family
+// without end) is refused with its position.
+func TestECMAEventNameExpr(t *testing.T) {
+	const model = "testdata/ecma/eventname.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "2 paths") || strings.Contains(out, "  c (line") || strings.Contains(out, "  d (line") {
+		t.Errorf("explore: want c and d reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "btn.one")
+	simulateBoth(t, "d (halted)", model, "btn.two")
+	code, out, errs := runCLI(t, "check", "testdata/ecma/eventname_cycle.scxml")
+	if code == 0 || !strings.Contains(out+errs, `5:24: eventexpr "_event.name + '.y'" reads _event.name, and the events this model's eventexprs compute from _event.name are taken and computed from again without end`) {
+		t.Errorf("check of the cycle: exit %d, want the eventexpr refused\n%s%s", code, out, errs)
+	}
+}
+
+// TestECMATwoShapes: an event sent once with a <content> and once with
+// <param>s has, in every executor, the content's value as _event.data or
+// an object whose parameters the content's sends leave undefined;
+// _event.data read other than compared with a literal is refused.
+func TestECMATwoShapes(t *testing.T) {
+	const model = "testdata/ecma/twoshapes.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  fail (line 14)\n") {
+		t.Errorf("explore: want fail alone unreachable\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model)
+	code, out, errs := runCLI(t, "check", "testdata/ecma/twoshapes_typeof.scxml")
+	if code == 0 || !strings.Contains(out+errs, "10:40: event e carries a <content> in some sends and <param>s in others, and here _event.data is read as a whole") {
+		t.Errorf("check of typeof _event.data: exit %d, want it refused\n%s%s", code, out, errs)
+	}
+}
+
+// TestECMAEntryData: an input's parameter read only in the <onentry> of
+// a state its transitions enter is inferred from that use (a truth test
+// makes it a boolean), is forwarded through a timer's <param>, and
+// _event.data tested for truth there is an object (true) where every event
+// that enters the state carries parameters, in every executor.
+func TestECMAEntryData(t *testing.T) {
+	const model = "testdata/ecma/entrydata.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every state reached\n%s", out)
+	}
+	simulateBoth(t, "done (halted)", model, "menu(selected=false, shown=true)", "tick")
+	simulateBoth(t, "on", model, "menu(selected=false, shown=false)", "tick")
+	simulateBoth(t, "done (halted)", model, "menu(selected=true, shown=true)")
+}

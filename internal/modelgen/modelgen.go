@@ -139,6 +139,7 @@ func Generate(seed int64, opts Options) []byte {
 	g.addTransitions()
 	if opts.Loose {
 		g.addLoose()
+		g.addLooseStrings()
 	}
 	g.addEventless()
 	g.complete()

@@ -92,7 +92,7 @@ func (c *checker) method(x *ast.Method) ast.Type {
 		return ast.IntType
 	}
 	lo, hi := ast.StringMethods[x.Name], ast.StringMethods[x.Name]
-	if x.Name == "substring" || x.Name == "slice" {
+	if x.Name == "substring" || x.Name == "slice" || x.Name == "substr" {
 		lo = 1
 	}
 	switch {
@@ -105,7 +105,7 @@ func (c *checker) method(x *ast.Method) ast.Type {
 		return ast.Type{}
 	}
 	arg := ast.String
-	if x.Name == "substring" || x.Name == "charAt" || x.Name == "slice" {
+	if x.Name == "substring" || x.Name == "charAt" || x.Name == "slice" || x.Name == "substr" {
 		arg = ast.Int
 	}
 	for _, a := range x.Args {
@@ -114,7 +114,10 @@ func (c *checker) method(x *ast.Method) ast.Type {
 	switch x.Name {
 	case "indexOf":
 		return ast.IntType
-	case "substring", "charAt", "slice":
+	case "replace":
+		c.replacement(x.Args[1])
+		return ast.StringType
+	case "substring", "charAt", "slice", "substr":
 		return ast.StringType
 	}
 	return ast.BoolType
@@ -271,4 +274,27 @@ func (c *checker) call(x *ast.Call) ast.Type {
 	}
 	c.refusef(x, "%s", parser.CallMsg(x.Fun))
 	return ast.Type{}
+}
+
+// replacement checks the replacement string of s.replace(p, r): a literal,
+// whose $ patterns (ECMAScript's GetSubstitution: $$, $&, $` and $') the
+// lowering writes out; $1 to $99 name captures, which a string pattern has
+// none of, and ECMAScript leaves their meaning to the implementation.
+func (c *checker) replacement(r ast.Expr) {
+	lit, ok := r.(*ast.StrLit)
+	if !ok {
+		if c.info.Types[r].Kind == ast.String {
+			c.refusef(r, "a replacement computed at run time is not modelled (its $ patterns would be read when it runs): write it as a string literal")
+		}
+		return
+	}
+	for i := 0; i+1 < len(lit.Value); i++ {
+		if lit.Value[i] == '$' && lit.Value[i+1] >= '0' && lit.Value[i+1] <= '9' {
+			c.refusef(r, "$%c in a replacement names a capture, and a string pattern has none (ECMAScript leaves it to the implementation): write $$ for a dollar sign", lit.Value[i+1])
+			return
+		}
+		if lit.Value[i] == '$' && lit.Value[i+1] == '$' {
+			i++
+		}
+	}
 }

@@ -255,10 +255,7 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 		for _, a := range x.Args {
 			m.Args = append(m.Args, l.value(a))
 		}
-		if x.Name == "slice" {
-			return sliceOf(m)
-		}
-		return m
+		return stringMethod(m)
 	case *ast.ToDecimal:
 		if l.typ(x.X).Kind == ast.String {
 			return &ast.Convert{Start: x.Start, Fun: "Number", X: l.value(x.X)}
@@ -581,28 +578,4 @@ func toString(v ast.Expr, k ast.Kind, pos source.Pos) ast.Expr {
 			Else: &ast.Binary{X: &ast.StrLit{ValuePos: pos, Value: "-"}, OpPos: pos, Op: ast.ADD, Y: &ast.Digits{Start: pos, X: &ast.Unary{OpPos: pos, Op: ast.SUB, X: u}}}}
 	}
 	return v
-}
-
-// sliceOf lowers s.slice(start, end) of a string (m, its parts lowered) to
-// the substring it is, as ECMAScript computes it: a negative index counts
-// from the end (length + i, at least 0), end defaults to the length, and an
-// end before the start gives the empty string (where substring would swap
-// them). The string and the indexes are read more than once: lowered
-// expressions have no side effects.
-func sliceOf(m *ast.Method) ast.Expr {
-	pos := m.DotPos
-	length := &ast.Method{X: m.X, DotPos: pos, Name: "length"}
-	zero := &ast.IntLit{ValuePos: pos}
-	norm := func(i ast.Expr) ast.Expr {
-		fromEnd := &ast.Binary{X: length, OpPos: pos, Op: ast.ADD, Y: i}
-		clamped := &ast.Cond{Cond: &ast.Binary{X: fromEnd, OpPos: pos, Op: ast.LSS, Y: zero}, Question: pos, Then: zero, Else: fromEnd}
-		return &ast.Cond{Cond: &ast.Binary{X: i, OpPos: pos, Op: ast.LSS, Y: zero}, Question: pos, Then: clamped, Else: i}
-	}
-	start := norm(m.Args[0])
-	var end ast.Expr = length
-	if len(m.Args) > 1 {
-		end = norm(m.Args[1])
-	}
-	end = &ast.Cond{Cond: &ast.Binary{X: end, OpPos: pos, Op: ast.LSS, Y: start}, Question: pos, Then: start, Else: end}
-	return Simplify(&ast.Method{X: m.X, DotPos: pos, Name: "substring", Call: true, Args: []ast.Expr{start, end}})
 }

@@ -30,6 +30,8 @@ func fold(e ast.Expr) ast.Expr {
 		return foldBinary(x)
 	case *ast.Cond:
 		return foldCond(x)
+	case *ast.Method:
+		return foldMethod(x)
 	case *ast.ToDecimal:
 		if r, ok := ratValue(x.X); ok {
 			return &ast.DecLit{ValuePos: x.Start, Value: r}
@@ -232,6 +234,39 @@ func foldStrings(x *ast.Binary, a, b string) ast.Expr {
 	c := ecma.CompareStrings(a, b)
 	if v, ok := compare(x.Op, int64(c), 0); ok {
 		return &ast.BoolLit{ValuePos: x.Pos(), Value: v}
+	}
+	return x
+}
+
+// foldMethod folds a string method of a string literal whose arguments
+// are literals, as the executors compute it (lang/ecma).
+func foldMethod(x *ast.Method) ast.Expr {
+	recv, ok := x.X.(*ast.StrLit)
+	if !ok {
+		return x
+	}
+	var strs []string
+	var ints []int64
+	for _, a := range x.Args {
+		switch a := a.(type) {
+		case *ast.StrLit:
+			strs = append(strs, a.Value)
+		case *ast.IntLit:
+			ints = append(ints, a.Value)
+		default:
+			return x
+		}
+	}
+	s, pos := recv.Value, x.Pos()
+	switch {
+	case x.Name == "length" && !x.Call:
+		return &ast.IntLit{ValuePos: pos, Value: ecma.Length(s)}
+	case x.Name == "indexOf" && len(strs) == 1:
+		return &ast.IntLit{ValuePos: pos, Value: ecma.IndexOf(s, strs[0])}
+	case x.Name == "substring" && len(ints) == 1 && len(strs) == 0:
+		return &ast.StrLit{ValuePos: pos, Value: ecma.Substring(s, ints[0], ecma.Length(s))}
+	case x.Name == "substring" && len(ints) == 2:
+		return &ast.StrLit{ValuePos: pos, Value: ecma.Substring(s, ints[0], ints[1])}
 	}
 	return x
 }

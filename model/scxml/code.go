@@ -13,6 +13,7 @@ type code struct {
 	body  *ast.Block
 	trans *model.Transition // nil for entry/exit/script code
 	set   func(cond ast.Expr, body *ast.Block)
+	entry *model.State // the state whose <onentry> this is, or nil
 }
 
 // nodes are the piece's condition and body, those it has.
@@ -34,7 +35,7 @@ func allCode(m *model.Model, inv invocation) []code {
 	var all []code
 	for _, s := range m.States() {
 		for i, blk := range s.OnEntry {
-			all = append(all, code{body: blk, set: func(_ ast.Expr, body *ast.Block) { s.OnEntry[i] = body }})
+			all = append(all, code{body: blk, set: func(_ ast.Expr, body *ast.Block) { s.OnEntry[i] = body }, entry: s})
 		}
 		for i, blk := range s.OnExit {
 			all = append(all, code{body: blk, set: func(_ ast.Expr, body *ast.Block) { s.OnExit[i] = body }})

@@ -202,6 +202,7 @@ func (dc *declarer) transitionEvents() map[string]bool {
 // parameter that may be undefined, not two shapes of the event.
 func (dc *declarer) undefinedData(all []code) {
 	content, bare := make(map[string]bool), make(map[string][]*[]*ast.Arg)
+	shapes := make(map[string]*dataShapes)
 	for _, c := range all {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			var args *[]*ast.Arg
@@ -223,9 +224,14 @@ func (dc *declarer) undefinedData(all []code) {
 			case len(*args) == 1 && (*args)[0].Name == ast.DataParam:
 				content[name] = true
 			}
+			if shapes[name] == nil {
+				shapes[name] = &dataShapes{}
+			}
+			shapes[name].add(args)
 			return true
 		})
 	}
+	dc.twoShapes(all, shapes)
 	for name, list := range bare {
 		if !content[name] {
 			continue

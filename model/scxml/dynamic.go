@@ -93,6 +93,16 @@ type values struct {
 	assigns map[string][]ast.Expr
 	undef   map[string]bool // may hold undefined (a <data> without a value)
 	opaque  map[string]bool
+	// names are the names _event.name may hold in the block being
+	// expanded, and all those it may hold anywhere (eventNames); nil where
+	// they are not known.
+	names, all []string
+	readName   bool // _event.name was read since it was last reset
+	endless    bool // the names all computes grow without end (eventNames)
+	owner      map[*ast.Block]*model.Transition
+	// cycle: a variable was read whose values were being collected, so
+	// that a value computed from it (computed) is not known yet.
+	cycle bool
 }
 
 // collectValues collects the values of the variables of m from its
@@ -176,17 +186,30 @@ func (vs *values) into(e ast.Expr, set map[string]bool, undef *bool, seen map[st
 		case "origintype":
 			set[parser.SCXMLProcessor], *undef = true, true
 			return true
+		case "name":
+			vs.readName = true
+			for _, n := range vs.names {
+				set[n] = true
+			}
+			return vs.names != nil
 		}
 	case *ast.Cond:
 		return vs.into(x.Then, set, undef, seen) && vs.into(x.Else, set, undef, seen)
+	case *ast.Binary, *ast.Method:
+		return vs.computed(x, set, seen)
 	case *ast.Ident:
 		if vs.opaque[x.Name] || vs.m.Var(x.Name) == nil {
 			return false
 		}
 		if seen[x.Name] {
+			vs.cycle = true
 			return true // its values are being collected
 		}
 		seen[x.Name] = true
+		// An assignment may run after any event.
+		names := vs.names
+		vs.names = vs.all
+		defer func() { vs.names = names }()
 		if vs.undef[x.Name] {
 			*undef = true
 		}
@@ -211,8 +234,10 @@ func expandDynamic(d *diag, m *model.Model, all []code, ph *placeholders, low *l
 	xp := &expander{diag: d, m: m, ph: ph, low: low, vs: collectValues(m, ph, all)}
 	xp.ids = xp.timerIDs(all)
 	xp.outputs = xp.outputTargets(all)
+	xp.eventNames(xp.vs)
 	source := make(map[*ast.Block][]ast.Stmt)
 	for _, blk := range ph.blocks {
+		xp.vs.block(blk)
 		stmts := xp.expandList(blk.Stmts)
 		source[blk] = stmts
 		blk.Stmts = low.lowerBlock(stmts)
@@ -418,7 +443,13 @@ func (xp *expander) expandSend(d *dynSend) []ast.Stmt {
 	if d.eventExpr == nil {
 		body = byTarget(d.event)
 	} else {
+		xp.vs.readName = false
 		vals, undef, ok := xp.vs.of(d.eventExpr)
+		if !ok && xp.vs.readName && xp.vs.endless {
+			xp.refusef(d.eventAttr.Offsets0(), "eventexpr %q reads _event.name, and the events this model's eventexprs compute from _event.name are taken and computed from again without end: setbot cannot tell all the events they name; "+
+				"name the event in event=\"...\" (one <send> per event, under <if> where it varies)", strings.TrimSpace(d.eventAttr.Value))
+			return nil
+		}
 		if !ok {
 			xp.refusef(d.eventAttr.Offsets0(), "eventexpr %q: setbot cannot tell which events it names (the value is computed at run time); "+
 				"name the event in event=\"...\" (one <send> per event, under <if> where it varies), or assign the variable only string constants", strings.TrimSpace(d.eventAttr.Value))

@@ -48,14 +48,15 @@ func (u *paramUse) note(k ast.Kind, s int) {
 // its reads with the hint to declare it.
 func (dc *declarer) inferInputParams(all []code) {
 	uses := make(map[*model.Event]map[string]*paramUse)
+	triggers, unknown := dc.entryTriggers()
 	for _, c := range all {
-		t := c.trans
-		if t == nil || t.Eventless() || t == t.Source.Initial {
+		matches := codeMatcher(c, triggers, unknown)
+		if matches == nil {
 			continue
 		}
 		var found map[string]*paramUse
 		for _, ev := range dc.m.Events {
-			if ev.Kinds != model.Input || ev.Declared || len(ev.Params) > 0 || !t.Matches(ev.Name) {
+			if ev.Kinds != model.Input || ev.Declared || len(ev.Params) > 0 || !matches(ev.Name) {
 				continue
 			}
 			if found == nil {
@@ -195,8 +196,10 @@ func binaryUses(x *ast.Binary, note func(ast.Expr, ast.Kind, int)) {
 // known: _event.data is then an object, and every object is truthy in
 // ECMAScript. Other reads of _event.data as a whole stay as they are.
 func (dc *declarer) dataTruths(all []code) {
+	triggers, unknown := dc.entryTriggers()
+	named := namedEverywhere(all)
 	for i, c := range all {
-		if !dc.carriesParams(c.trans) {
+		if !dc.carriesParams(codeMatcher(c, triggers, unknown), named) {
 			continue
 		}
 		truth := func(e ast.Expr) ast.Expr {
@@ -233,16 +236,21 @@ func (dc *declarer) dataTruths(all []code) {
 	}
 }
 
-// carriesParams reports whether t takes events and every event it takes
-// has named parameters of kinds known before inference (declared, or an
-// input's).
-func (dc *declarer) carriesParams(t *model.Transition) bool {
-	if t == nil || t.Eventless() || t == t.Source.Initial {
+// carriesParams reports whether the code whose events matches tells
+// (codeMatcher) runs on events and every one of them has named
+// parameters: of kinds known before inference (declared, or an input's),
+// or passed by every raise and send of it (named, namedEverywhere).
+func (dc *declarer) carriesParams(matches func(string) bool, named map[string]bool) bool {
+	if matches == nil {
 		return false
 	}
 	n := 0
 	for _, ev := range dc.m.Events {
-		if !t.Matches(ev.Name) {
+		if !matches(ev.Name) {
+			continue
+		}
+		if named[ev.Name] {
+			n++
 			continue
 		}
 		if _, whole := ev.Param(ast.DataParam); whole || len(ev.Params) == 0 || !ev.Declared && ev.Kinds != model.Input {

@@ -548,8 +548,10 @@ const DataParam = "_data"
 var EventFields = map[string]bool{"name": true, "type": true, "sendid": true, "origin": true, "origintype": true, "invokeid": true}
 
 // StringMethods are the string methods of the language and their number
-// of arguments: the ones guards use.
-var StringMethods = map[string]int{"indexOf": 1, "startsWith": 1, "endsWith": 1, "includes": 1, "substring": 2, "charAt": 1, "slice": 2}
+// of arguments: the ones guards use, and substr and replace, which the
+// lowering writes with them.
+var StringMethods = map[string]int{"indexOf": 1, "startsWith": 1, "endsWith": 1, "includes": 1, "substring": 2, "charAt": 1, "slice": 2,
+	"substr": 2, "replace": 2}
 
 // What says, in one line, what meeting the bound means: the message of
 // the executors that stop or cut a path there.

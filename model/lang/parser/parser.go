@@ -757,6 +757,11 @@ func (p *parser) parsePostfix(off int, x ast.Expr) ast.Expr {
 		switch {
 		case name == "length" && p.tok != ast.LPAREN:
 			x = &ast.Method{X: x, DotPos: p.pos(dot), Name: name}
+		case name == "replace" && p.tok == ast.LPAREN && p.peek() == ast.QUO:
+			p.refuseAt(off, "unsupported call "+printer.ExprString(x)+".replace(/.../): a regular expression is not modelled; "+
+				"pass the text to find as a string, x.replace('text', 'new'), which replaces its first occurrence")
+			p.skipGroup(0, false)
+			return p.bad(dot)
 		case (ast.StringMethods[name] > 0 || name == "concat") && p.tok == ast.LPAREN:
 			args := p.parseCallArgs()
 			p.closeParen()

@@ -1,0 +1,152 @@
+package scxml
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+)
+
+// maxComputedValues caps the values an eventexpr computed from parts
+// (a + b, s.replace(...)) may take before setbot gives up listing them;
+// maxNameRounds caps the rounds of eventNames, each of which computes
+// names from those of the last.
+const (
+	maxComputedValues = 64
+	maxNameRounds     = 16
+)
+
+// eventNames sets vs.all to every name _event.name can hold, as far as the
+// model tells it before its events are collected (collectEvents): the
+// events it declares, the events its descriptors name, the events its
+// raises and sends name, and the platform's error and done.state events;
+// then, until none is new, the values of its eventexprs, those computed
+// from _event.name included. vs.all is nil (and vs.endless set where the
+// names grow without end) where it cannot tell them: in a machine that
+// invokes others, whose events setbot does not list.
+func (xp *expander) eventNames(vs *values) {
+	vs.owner = make(map[*ast.Block]*model.Transition)
+	for _, s := range xp.m.States() {
+		for _, t := range s.Transitions {
+			vs.owner[t.Body] = t
+		}
+	}
+	if len(xp.m.Invokes()) > 0 {
+		return
+	}
+	set := map[string]bool{model.ErrorExecution: true, model.ErrorCommunication: true, "error.platform": true}
+	for _, ev := range xp.m.Events {
+		set[ev.Name] = true
+	}
+	for _, s := range xp.m.States() {
+		set["done.state."+s.ID] = true
+		for _, t := range s.Transitions {
+			for _, d := range t.Events {
+				if name := strings.TrimSuffix(strings.TrimSuffix(d, ".*"), "."); name != "*" && name != "" {
+					set[name] = true
+				}
+			}
+		}
+	}
+	for round := 0; ; round++ {
+		vs.all = slices.Sorted(maps.Keys(set))
+		n := len(set)
+		for _, blk := range xp.ph.blocks {
+			vs.block(blk)
+			ast.Inspect(blk, func(n ast.Node) bool {
+				switch s := n.(type) {
+				case *ast.Raise:
+					set[s.Event] = true
+				case *ast.Send:
+					xp.sendNames(s, vs, set)
+				}
+				return true
+			})
+		}
+		if len(set) == n {
+			return
+		}
+		if round == maxNameRounds {
+			vs.all, vs.endless = nil, true
+			return
+		}
+	}
+}
+
+// sendNames adds to set the names of the events s may send.
+func (xp *expander) sendNames(s *ast.Send, vs *values, set map[string]bool) {
+	d := xp.ph.sends[s]
+	switch {
+	case d == nil:
+		set[s.Event] = true
+	case d.eventExpr == nil:
+		set[d.event] = true
+	default:
+		if vals, _, ok := vs.of(d.eventExpr); ok {
+			for _, v := range vals {
+				set[v] = true
+			}
+		}
+	}
+}
+
+// block sets the names _event.name may hold in blk: those of vs.all that
+// the transition whose code it is takes, or all of them.
+func (vs *values) block(blk *ast.Block) {
+	vs.names = vs.all
+	if t := vs.owner[blk]; t != nil && !t.Eventless() && vs.all != nil {
+		vs.names = slices.DeleteFunc(slices.Clone(vs.all), func(n string) bool { return !t.Matches(n) })
+	}
+}
+
+// computed adds to set the string values of x, a + b of strings or a
+// string method that gives a string, where the values of its parts are
+// known and its arguments literals (at most maxComputedValues of them).
+func (vs *values) computed(x ast.Expr, set map[string]bool, seen map[string]bool) bool {
+	// A part that reads a variable whose values are being collected (x = x
+	// + 'b') may take values not collected yet, without end.
+	part := func(e ast.Expr) ([]string, bool) {
+		s, undef, cycle := make(map[string]bool), false, vs.cycle
+		vs.cycle = false
+		ok := vs.into(e, s, &undef, seen)
+		ok = ok && !vs.cycle && !undef && len(s) <= maxComputedValues
+		vs.cycle = vs.cycle || cycle
+		return slices.Sorted(maps.Keys(s)), ok
+	}
+	switch x := x.(type) {
+	case *ast.Binary:
+		if x.Op != ast.ADD {
+			return false
+		}
+		l, ok1 := part(x.X)
+		r, ok2 := part(x.Y)
+		if !ok1 || !ok2 || len(l)*len(r) > maxComputedValues {
+			return false
+		}
+		for _, a := range l {
+			for _, c := range r {
+				set[a+c] = true
+			}
+		}
+		return true
+	case *ast.Method:
+		recv, ok := part(x.X)
+		if !ok || !x.Call {
+			return false
+		}
+		for _, v := range recv {
+			m := *x
+			m.X = &ast.StrLit{ValuePos: x.X.Pos(), Value: v}
+			r, ok := lang.FoldString(&m)
+			if !ok {
+				return false
+			}
+			set[r] = true
+		}
+		return true
+	}
+	return false
+}
