@@ -33,8 +33,10 @@ const SemanticsVersion = "setbot-semantics-10"
 // format is not even looked up. Format 8 writes each distinct string once
 // (state names, transition keys, events, the (state, event) pairs of the
 // traces) and refers to it by number after: a tree of AQS at depth 12 took
-// 223 bytes a state in format 7, most of them repeated names.
-const EncodingVersion = "SET8"
+// 223 bytes a state in format 7, most of them repeated names. Format 9
+// follows the version with the kind of encoding: a whole tree, or a delta
+// against the base tree MSE copied it from (delta.go).
+const EncodingVersion = "SET9"
 
 // options writes the options that shaped a tree: the bounds of the tree in
 // the bounds table's order (vocab.Settings), the time budgets, whether the
@@ -82,6 +84,12 @@ func (r *reader) summary(s *SET) {
 // ErrEncoding is wrapped by every error decoding a tree.
 var ErrEncoding = errors.New("malformed encoded tree")
 
+// The byte after EncodingVersion says what follows it.
+const (
+	encodedWhole = 'W' // the whole tree
+	encodedDelta = 'D' // what a tree adds to the base MSE copied it from (delta.go)
+)
+
 // MarshalBinary encodes the tree: its term table in creation order, then
 // the nodes in breadth-first order with their edges, MLM states,
 // transitions named by key, canonical forms (which MSE imports when it
@@ -91,8 +99,35 @@ var ErrEncoding = errors.New("malformed encoded tree")
 func (s *SET) MarshalBinary() ([]byte, error) {
 	w := &writer{}
 	w.b = append(w.b, EncodingVersion...)
+	w.b = append(w.b, encodedWhole)
+	w.header(s)
+	w.uint(len(s.Nodes))
+	for i, n := range s.Nodes {
+		if n.ID != i {
+			return nil, fmt.Errorf("encoding the tree: node %d has ID %d", i, n.ID)
+		}
+		w.uint(parentRef(n))
+		w.node(n)
+	}
+	return w.b, nil
+}
+
+// parentRef is how a node names its parent: its ID plus one, 0 for none.
+func parentRef(n *Node) int {
+	if n.Parent == nil {
+		return 0
+	}
+	return n.Parent.ID + 1
+}
+
+// header writes what precedes a tree's nodes: the machine's hash, the term
+// table, the options, statistics and bounds, and the start edge. It returns
+// the term table's encoding.
+func (w *writer) header(s *SET) []byte {
 	w.str(s.Machine.Hash)
+	start := len(w.b)
 	w.b = s.Terms.AppendBinary(w.b)
+	table := w.b[start:len(w.b):len(w.b)]
 	w.options(s.Options)
 	st := s.Stats
 	w.ints(st.States, st.Paths, st.Depth, st.Subsumed, st.Reused, st.New, st.SolverCalls, st.Unknown, int(st.Ms))
@@ -102,80 +137,138 @@ func (s *SET) MarshalBinary() ([]byte, error) {
 		w.ints(int(bh.Limit), bh.Count)
 	}
 	w.edge(s.Start)
-	w.uint(len(s.Nodes))
-	for i, n := range s.Nodes {
-		if n.ID != i {
-			return nil, fmt.Errorf("encoding the tree: node %d has ID %d", i, n.ID)
-		}
-		parent := 0
-		if n.Parent != nil {
-			parent = n.Parent.ID + 1
-		}
-		w.uint(parent)
-		if n.Parent != nil {
-			w.edge(n.In)
-		}
-		w.str(n.State.Name)
-		var pv, ppc []solver.Term
-		if n.Parent != nil {
-			pv, ppc = n.Parent.Vals, n.Parent.PC
-		}
-		w.termsLike(n.Vals, pv)
-		w.termsLike(n.PC, ppc)
-		w.uint(len(n.Timers))
-		for _, tm := range n.Timers {
-			w.str(tm.Event)
-			w.args(tm.Args)
-			w.str(tm.ID)
-			w.uint(int(tm.Due))
-		}
-		w.uint(n.Depth)
-		subsumed := 0
-		if n.Subsumed != nil {
-			subsumed = n.Subsumed.ID + 1
-		}
-		w.uint(subsumed)
-		w.str(string(n.Cut))
-		w.bools(n.Expanded, n.Reused, n.canon != nil)
-		if n.canon != nil {
-			w.canon(n.canon)
-		}
-		w.uint(len(n.steps))
-		for _, sb := range n.steps {
-			w.str(sb.Event)
-			w.str(string(sb.Bound))
-			w.bools(sb.Timer, sb.HasLimit)
-			w.ints(sb.Slot, sb.Count, int(sb.Limit))
-		}
+	return table
+}
+
+// node writes n but for its parent: the edge from the parent, the state,
+// valuation, path condition and timers, then what exploring it decided
+// (nodeDecisions).
+func (w *writer) node(n *Node) {
+	if n.Parent != nil {
+		w.edge(n.In)
 	}
-	return w.b, nil
+	w.str(n.State.Name)
+	var pv, ppc []solver.Term
+	if n.Parent != nil {
+		pv, ppc = n.Parent.Vals, n.Parent.PC
+	}
+	w.termsLike(n.Vals, pv)
+	w.termsLike(n.PC, ppc)
+	w.uint(len(n.Timers))
+	for _, tm := range n.Timers {
+		w.str(tm.Event)
+		w.args(tm.Args)
+		w.str(tm.ID)
+		w.uint(int(tm.Due))
+	}
+	w.uint(n.Depth)
+	w.decisions(n)
+	w.bools(n.canon != nil)
+	if n.canon != nil {
+		w.canon(n.canon)
+	}
+	w.steps(n)
+}
+
+// decisions writes what exploring n decided of it: its subsumer, the
+// bound that cut it, whether it was expanded and whether it was copied.
+func (w *writer) decisions(n *Node) {
+	subsumed := 0
+	if n.Subsumed != nil {
+		subsumed = n.Subsumed.ID + 1
+	}
+	w.uint(subsumed)
+	w.str(string(n.Cut))
+	w.bools(n.Expanded, n.Reused)
+}
+
+// steps writes the bounds n's input steps met.
+func (w *writer) steps(n *Node) {
+	w.uint(len(n.steps))
+	for _, sb := range n.steps {
+		w.str(sb.Event)
+		w.str(string(sb.Bound))
+		w.bools(sb.Timer, sb.HasLimit)
+		w.ints(sb.Slot, sb.Count, int(sb.Limit))
+	}
 }
 
 // DecodeSET rebuilds a tree of machine m from MarshalBinary's encoding. The
 // encoding names the machine's hash: a tree of another machine is refused.
 // Damage is an error wrapping ErrEncoding, never a panic.
 func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
+	defer decoding(&set, &err)
 	r := &reader{b: data}
-	defer func() {
-		if p := recover(); p != nil {
-			e, ok := p.(decodeError)
-			if !ok {
-				panic(p)
-			}
-			set, err = nil, fmt.Errorf("%w: %s", ErrEncoding, string(e))
+	r.magic(encodedWhole)
+	return r.whole(m, m.Hash), nil
+}
+
+// decoding turns a decoding failure, as reader.fail raises it, into
+// DecodeSET's or DecodeDelta's error.
+func decoding(set **SET, err *error) {
+	if p := recover(); p != nil {
+		e, ok := p.(decodeError)
+		if !ok {
+			panic(p)
 		}
-	}()
-	if len(data) < len(EncodingVersion) || string(data[:len(EncodingVersion)]) != EncodingVersion {
-		return nil, fmt.Errorf("%w: not an encoded tree of this version", ErrEncoding)
+		*set, *err = nil, fmt.Errorf("%w: %s", ErrEncoding, string(e))
 	}
-	r.b = r.b[len(EncodingVersion):]
-	if h := r.str(); h != m.Hash {
-		return nil, fmt.Errorf("%w: the tree is of machine %.12s, not %.12s", ErrEncoding, h, m.Hash)
+}
+
+// magic reads the encoding's version and the kind of encoding, which must
+// be kind.
+func (r *reader) magic(kind byte) {
+	v := len(EncodingVersion)
+	if len(r.b) <= v || string(r.b[:v]) != EncodingVersion {
+		r.fail("not an encoded tree of this version")
+	}
+	if r.b[v] != kind {
+		r.fail("an encoding of kind %q, not %q", r.b[v], kind)
+	}
+	r.b = r.b[v+1:]
+}
+
+// whole reads a whole tree of machine m, whose hash the encoding must name
+// (m's own, unless the reader is lenient).
+func (r *reader) whole(m *mlm.Machine, hash string) *SET {
+	s := r.header(m, hash)
+	count := r.count()
+	if count == 0 {
+		r.fail("no root node")
+	}
+	s.Nodes = make([]*Node, 0, count)
+	nodes := make([]Node, count) // one allocation, not one a node
+	for i := 0; i < count; i++ {
+		n := &nodes[i]
+		r.parent(s, n, i)
+		r.node(s, n, i)
+		s.Nodes = append(s.Nodes, n)
+	}
+	r.end()
+	if !r.lenient { // a delta's base is read for its nodes alone
+		linkChildren(s.Nodes)
+	}
+	return s
+}
+
+// end fails unless the whole encoding was read.
+func (r *reader) end() {
+	if len(r.b) != 0 {
+		r.fail("%d bytes after the last node", len(r.b))
+	}
+}
+
+// header reads what writer.header wrote, for machine m of the hash given;
+// the term table's encoding is kept in r.table.
+func (r *reader) header(m *mlm.Machine, hash string) *SET {
+	if h := r.str(); h != hash {
+		r.fail("the tree is of machine %.12s, not %.12s", h, hash)
 	}
 	terms, rest, err := solver.ReadTable(r.b)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrEncoding, err)
+		r.fail("%v", err)
 	}
+	r.table = r.b[:len(r.b)-len(rest)]
 	r.b, r.nterms, r.m = rest, terms.Len(), m
 	s := &SET{Machine: m, Terms: terms}
 	r.trans = transitionsByKey(m)
@@ -186,67 +279,73 @@ func DecodeSET(m *mlm.Machine, data []byte) (set *SET, err error) {
 	if s.Start = r.edge(); s.Start == nil {
 		r.fail("no start edge")
 	}
-	count := r.count()
-	if count == 0 {
-		r.fail("no root node")
+	return s
+}
+
+// parent reads n's parent, the i-th node's, among the nodes read before.
+func (r *reader) parent(s *SET, n *Node, i int) {
+	n.ID = i
+	if p := r.uint(); p > 0 {
+		if p > i {
+			r.fail("node %d: parent %d is not earlier", i, p-1)
+		}
+		n.Parent = s.Nodes[p-1]
+	} else if i > 0 {
+		r.fail("node %d has no parent", i)
 	}
-	s.Nodes = make([]*Node, 0, count)
-	nodes := make([]Node, count) // one allocation, not one a node
-	for i := 0; i < count; i++ {
-		n := &nodes[i]
-		n.ID = i
-		if p := r.uint(); p > 0 {
-			if p > i {
-				r.fail("node %d: parent %d is not earlier", i, p-1)
-			}
-			n.Parent = s.Nodes[p-1]
-			if n.In = r.edge(); n.In == nil {
-				r.fail("node %d: no edge from its parent", i)
-			}
-		} else if i > 0 {
-			r.fail("node %d has no parent", i)
+}
+
+// node reads what writer.node wrote into n, the i-th node.
+func (r *reader) node(s *SET, n *Node, i int) {
+	if n.Parent != nil {
+		if n.In = r.edge(); n.In == nil {
+			r.fail("node %d: no edge from its parent", i)
 		}
-		n.State = r.state()
-		var pv, ppc []solver.Term
-		if n.Parent != nil {
-			pv, ppc = n.Parent.Vals, n.Parent.PC
-		}
-		n.Vals = r.termsLike(pv)
-		if len(n.Vals) != len(m.Vars) {
-			r.fail("node %d: %d values for %d variables", i, len(n.Vals), len(m.Vars))
-		}
-		n.PC = r.termsLike(ppc)
-		for j, k := 0, r.count(); j < k; j++ {
-			n.Timers = append(n.Timers, Timer{Event: r.str(), Args: r.args(), ID: r.str(), Due: r.optTerm()})
-		}
-		n.Depth = r.uint()
-		if sub := r.uint(); sub > 0 {
-			if sub > i {
-				r.fail("node %d: subsumed by a later node", i)
-			}
-			n.Subsumed = s.Nodes[sub-1]
-		}
-		n.Cut = vocab.Bound(r.str())
-		n.Expanded, n.Reused = r.int() != 0, r.int() != 0
-		if r.int() != 0 {
-			n.canon = r.canon()
-			if len(n.canon) < canonicalTerms(n) {
-				r.fail("node %d: a canonical form of %d terms, fewer than the %d of its key", i, len(n.canon), canonicalTerms(n))
-			}
-		}
-		for j, k := 0, r.count(); j < k; j++ {
-			sb := stepBound{Event: r.str(), Bound: vocab.Bound(r.str())}
-			sb.Timer, sb.HasLimit = r.int() != 0, r.int() != 0
-			sb.Slot, sb.Count, sb.Limit = r.int(), r.int(), int64(r.int())
-			n.steps = append(n.steps, sb)
-		}
-		s.Nodes = append(s.Nodes, n)
 	}
-	if len(r.b) != 0 {
-		r.fail("%d bytes after the last node", len(r.b))
+	n.State = r.state()
+	var pv, ppc []solver.Term
+	if n.Parent != nil {
+		pv, ppc = n.Parent.Vals, n.Parent.PC
 	}
-	linkChildren(s.Nodes)
-	return s, nil
+	n.Vals = r.termsLike(pv)
+	if len(n.Vals) != len(r.m.Vars) && !r.lenient {
+		r.fail("node %d: %d values for %d variables", i, len(n.Vals), len(r.m.Vars))
+	}
+	n.PC = r.termsLike(ppc)
+	for j, k := 0, r.count(); j < k; j++ {
+		n.Timers = append(n.Timers, Timer{Event: r.str(), Args: r.args(), ID: r.str(), Due: r.optTerm()})
+	}
+	n.Depth = r.uint()
+	r.decisions(s, n, i)
+	if r.int() != 0 {
+		n.canon = r.canon()
+		if len(n.canon) < canonicalTerms(n) {
+			r.fail("node %d: a canonical form of %d terms, fewer than the %d of its key", i, len(n.canon), canonicalTerms(n))
+		}
+	}
+	r.steps(n)
+}
+
+// decisions reads what writer.decisions wrote into n, the i-th node.
+func (r *reader) decisions(s *SET, n *Node, i int) {
+	if sub := r.uint(); sub > 0 {
+		if sub > i {
+			r.fail("node %d: subsumed by a later node", i)
+		}
+		n.Subsumed = s.Nodes[sub-1]
+	}
+	n.Cut = vocab.Bound(r.str())
+	n.Expanded, n.Reused = r.int() != 0, r.int() != 0
+}
+
+// steps reads what writer.steps wrote into n.
+func (r *reader) steps(n *Node) {
+	for j, k := 0, r.count(); j < k; j++ {
+		sb := stepBound{Event: r.str(), Bound: vocab.Bound(r.str())}
+		sb.Timer, sb.HasLimit = r.int() != 0, r.int() != 0
+		sb.Slot, sb.Count, sb.Limit = r.int(), r.int(), int64(r.int())
+		n.steps = append(n.steps, sb)
+	}
 }
 
 // linkChildren sets the children of nodes whose parents are set, in the
@@ -400,7 +499,14 @@ func (w *writer) edge(e *Edge) {
 type decodeError string
 
 type reader struct {
-	b      []byte
+	b []byte
+	// lenient reads the base tree of a delta (DecodeDelta) with the
+	// head's machine: a state or transition the head lacks is nil, not
+	// damage, and a node's values need not be the machine's variables.
+	// Only the nodes the delta copies need them, and it checks those.
+	lenient bool
+	// table is the encoding of the term table read (reader.header).
+	table  []byte
 	nterms int // the table's size: term operands are checked against it
 	m      *mlm.Machine
 	trans  map[string]*mlm.Transition
@@ -514,6 +620,9 @@ func readRef[T any](r *reader, of *[]*T, find func(string) *T, what string) *T {
 		return v
 	}
 	v := find(r.strs[id])
+	if v == nil && r.lenient {
+		return nil
+	}
 	if v == nil {
 		r.fail("no MLM %s %q", what, r.strs[id])
 	}

@@ -30,9 +30,17 @@ func ExploreMSE(m *mlm.Machine, base *SET, updated map[string]bool, ren Renames,
 	if base.Options.Shape() != opts.Shape() || base.Options.Closed != opts.Closed {
 		return nil, fmt.Errorf("the base tree was built with other options (%+v, want %+v)", base.Options, opts)
 	}
-	return explore(m, opts, newSolver, func(e *explorer) {
-		e.strat = newReuser(e, base, updated, ren)
+	var r *reuser
+	set, err := explore(m, opts, newSolver, func(e *explorer) {
+		r = newReuser(e, base, updated, ren)
+		e.strat = r
 	})
+	if set != nil && r != nil && len(ren.States)+len(ren.Keys)+len(ren.Events) == 0 {
+		// A copy under renamed states, transitions or events is not the
+		// base node it came from: no delta against that base is written.
+		set.origin = &origin{base: base, from: r.from, copied: r.copies}
+	}
+	return set, err
 }
 
 // Renames names the base machine's states, transitions and events as the
@@ -78,6 +86,10 @@ type reuser struct {
 	ren          Renames
 	// oldStates and oldEvents are ren's States and Events inverted.
 	oldStates, oldEvents map[string]string
+	// from is, by node ID, the base node each node was copied from (nil
+	// for one computed here, and beyond the last copy); copies counts them.
+	from   []*Node
+	copies int
 }
 
 func newReuser(e *explorer, base *SET, updated map[string]bool, ren Renames) *reuser {
@@ -381,6 +393,11 @@ func (r *reuser) canonOf(b *Node) []solver.Term {
 func (r *reuser) attached(parent, c *Node, k child) {
 	if k.base != nil {
 		r.pair(c, k.base)
+		if c.ID >= len(r.from) {
+			r.from = append(r.from, make([]*Node, c.ID+1-len(r.from))...)
+		}
+		r.from[c.ID] = k.base
+		r.copies++
 		return
 	}
 	pb := r.counterparts[parent]

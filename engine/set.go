@@ -186,6 +186,9 @@ type SET struct {
 	Nodes   []*Node // breadth-first order; Nodes[0] is the root
 	Stats   Stats
 	Bounds  []BoundHit
+	// origin is, for a tree MSE built, the base tree it copied nodes from
+	// (delta.go).
+	origin *origin
 }
 
 // Stats describe an exploration.

@@ -233,6 +233,11 @@ type Transition struct {
 	// is false (Cond is the literal false), and every evaluation of it
 	// places error.execution on the internal queue.
 	CondFails bool
+	// FailsWhen, where not nil, is when evaluating the cond is an error
+	// (it reads a field of an object that is undefined then): the cond is
+	// false there (Cond implies !FailsWhen), and evaluating it places
+	// error.execution on the internal queue.
+	FailsWhen ast.Expr
 }
 
 // Eventless reports whether t fires without an event.

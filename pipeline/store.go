@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"sync"
 	"time"
 
 	"github.com/setbot/setbot/cache"
@@ -23,6 +24,12 @@ type cacheTrees struct {
 	eopts    engine.Options
 	coverage vocab.Coverage
 	read     bool // read the cache even when the run is fresh
+	// whole holds the keys of the trees stored whole (read, written, or
+	// read as a delta and rewritten whole) in this run: a tree MSE builds
+	// from one of them is stored as a delta against it
+	// (engine.SET.MarshalDelta); a delta against a delta is not written.
+	mu    sync.Mutex
+	whole map[*engine.SET]string
 }
 
 func (t *cacheTrees) key(m *mlm.Machine) string { return setKey(m, t.eopts) }
@@ -42,9 +49,12 @@ func (t *cacheTrees) Tree(m *mlm.Machine) (*engine.SET, []*testgen.Test) {
 	if !ok {
 		return nil, nil
 	}
-	set, err := engine.DecodeSET(m, data)
+	set, err := t.decode(m, key, data)
 	if err != nil {
 		r.progress("cache: ignoring a stored tree: %v", err)
+		return nil, nil
+	}
+	if set == nil {
 		return nil, nil
 	}
 	data, ok, _ = r.opts.Cache.Get(r.ctx, kindSuite, suiteKey(key, t.coverage, rowsOrigin(m)))
@@ -71,15 +81,81 @@ func (t *cacheTrees) KeepTree(m *mlm.Machine, set *engine.SET, tests []*testgen.
 			return
 		}
 	}
-	data, err := set.MarshalBinary()
+	key := t.key(m)
+	data, err := t.encode(set, key)
 	if err == nil {
-		err = r.opts.Cache.Put(r.ctx, kindSET, t.key(m), data)
+		err = r.opts.Cache.Put(r.ctx, kindSET, key, data)
 	}
 	if err != nil {
 		r.progress("cache: storing a tree: %v", err)
 		return
 	}
 	t.KeepSuite(m, tests)
+}
+
+// decode decodes a stored tree of m, stored under key: a whole one, or a
+// delta against a base tree the cache must hold too. A delta whose base is
+// gone (evicted, say) is a miss: nil and no error. A delta read is stored
+// whole in its place: reading a delta costs about twice a whole tree's
+// decoding, and a tree read once is often read again (the default
+// branch's, as the base of every change proposed to it).
+func (t *cacheTrees) decode(m *mlm.Machine, key string, data []byte) (*engine.SET, error) {
+	baseKey, ok := engine.DeltaOf(data)
+	if !ok {
+		set, err := engine.DecodeSET(m, data)
+		if err == nil {
+			t.remember(set, key)
+		}
+		return set, err
+	}
+	r := t.r
+	base, ok, err := r.opts.Cache.Get(r.ctx, kindSET, baseKey)
+	if err != nil {
+		r.progress("cache: reading the tree a stored tree is a delta against: %v", err)
+	}
+	if !ok {
+		return nil, nil // evicted, say: a miss
+	}
+	set, err := engine.DecodeDelta(m, data, base)
+	if err != nil {
+		return nil, err
+	}
+	whole, err := set.MarshalBinary()
+	if err == nil {
+		err = r.opts.Cache.Put(r.ctx, kindSET, key, whole)
+	}
+	if err != nil {
+		r.progress("cache: storing a tree whole: %v", err)
+	} else {
+		t.remember(set, key)
+	}
+	return set, nil
+}
+
+// encode encodes a tree to store under key: as a delta against the tree
+// MSE built it from when that is stored whole, else whole.
+func (t *cacheTrees) encode(set *engine.SET, key string) ([]byte, error) {
+	t.mu.Lock()
+	baseKey, ok := t.whole[set.DeltaBase()]
+	t.mu.Unlock()
+	if ok && set.DeltaBase() != nil {
+		return set.MarshalDelta(baseKey)
+	}
+	data, err := set.MarshalBinary()
+	if err == nil {
+		t.remember(set, key)
+	}
+	return data, err
+}
+
+// remember notes that set is stored whole under key.
+func (t *cacheTrees) remember(set *engine.SET, key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.whole == nil {
+		t.whole = make(map[*engine.SET]string)
+	}
+	t.whole[set] = key
 }
 
 // KeepSuite keeps the suite of a stored tree (one whose suite was missing,

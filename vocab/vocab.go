@@ -228,8 +228,12 @@ const (
 	// BoundMemory: the heap an analysis may hold (the memory budget of a job, or of a run
 	// of the command line); in one process the heap is shared by the analyses running beside
 	// it, so where it cuts depends on them too.
-	BoundMemory    Bound = "memory"
-	BoundArray     Bound = "array"     // elements of an array, as its type declares
+	BoundMemory Bound = "memory"
+	BoundArray  Bound = "array" // elements of an array, as its type declares
+	// BoundKeys: the keys of an object written with a key computed when it runs (o[k] = v),
+	// which are those of its initial value: a path that writes another key, which ECMAScript
+	// adds to the object, stops there.
+	BoundKeys      Bound = "keys"
 	BoundInterrupt Bound = "interrupt" // the user stopped the exploration (Ctrl-C)
 	// BoundCall: calls of a function declared in a <script> nested in one another, and
 	// iterations of a loop inside such a function, which setbot inlines as deep as the loop
@@ -284,6 +288,8 @@ func (b Bound) Setting() string {
 		return "job_memory in the server's configuration, analyze's --max-memory on the command line"
 	case BoundArray:
 		return "the array's declared size (its type, such as int[32])"
+	case BoundKeys:
+		return "the object's keys (give every key the code writes in its initial value)"
 	case BoundInterrupt:
 		return "a run that is not interrupted"
 	case BoundConcretised:
@@ -336,7 +342,7 @@ func FormatBytes(n int64) string {
 }
 
 // Bounds lists the bounds that cut a tree, in the order the report gives them.
-var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundMemory, BoundArray, BoundCall, BoundTable, BoundNumber, BoundTerm, BoundConcretised, BoundSessions, BoundInterrupt}
+var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundMemory, BoundArray, BoundKeys, BoundCall, BoundTable, BoundNumber, BoundTerm, BoundConcretised, BoundSessions, BoundInterrupt}
 
 // A Coverage is the criterion that chooses a tree's tests: a key of .setbot.yml, a flag's value,
 // and the tests' criterion in the report.

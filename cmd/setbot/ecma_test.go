@@ -464,3 +464,90 @@ func TestECMAEntryData(t *testing.T) {
 	simulateBoth(t, "on", model, "menu(selected=false, shown=false)", "tick")
 	simulateBoth(t, "done (halted)", model, "menu(selected=true, shown=true)")
 }
+
+// ---- wild-obj (issue 28): objects whose fields differ between assignments.
+
+// TestECMAWidenObject: an object part assigned an object of other fields
+// holds the fields of both, and a field the object it holds lacks reads
+// undefined; a field null at first holds the string given later.
+func TestECMAWidenObject(t *testing.T) {
+	const model = "testdata/ecma/widenobj.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if !strings.Contains(out, "2 paths") || strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want 2 paths, nothing unreachable\n%s", out)
+	}
+	simulateBoth(t, "done (halted)", model, "copy")
+	simulateBoth(t, "wrong", model, "keep", "copy")
+}
+
+// TestECMAFailingRead: reading a field of an object part that is
+// undefined (its variable was given objects without it) throws, so the
+// cond is false and raises error.execution, in every executor; a guard
+// that tests the part first reads nothing.
+func TestECMAFailingRead(t *testing.T) {
+	const model = "testdata/ecma/failread.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	for _, want := range []string{"ten:look>forty (line 11)", "ten:safe>forty (line 10)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: want %s unreachable (doc.root.foo.a is undefined in ten)\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "failed") {
+		t.Errorf("explore: want state failed reached\n%s", out)
+	}
+	simulateBoth(t, "failed", model, "look")
+	simulateBoth(t, "forty", model, "go", "look")
+	for _, args := range [][]string{{model, "safe"}, {"--reference", model, "safe"}} {
+		_, out, _ := runSimulate(t, args...)
+		if strings.Contains(out, "failed") || !strings.Contains(out, "ten") {
+			t.Errorf("simulate %v: want safe discarded in ten, no error.execution\n%s", args, out)
+		}
+	}
+}
+
+// TestECMAArrayItem: a <foreach> item declared by the loop that holds
+// arrays is undefined until the loop assigns it (an array with a tag, as
+// a scalar that may be undefined is), and a loop nested in the first
+// walks it.
+func TestECMAArrayItem(t *testing.T) {
+	const model = "testdata/ecma/foreachitem.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every transition reached\n%s", out)
+	}
+	simulateBoth(t, "two (halted)", model, "find(h=3)")
+	simulateBoth(t, "u", model, "find(h=1)")
+}
+
+// TestECMAKeyedWrite: o[k] = v with a key computed when it runs writes
+// the field k names; where k names none, ECMAScript adds the key, which
+// the object's type does not hold: the path meets the keys bound, in the
+// explorer, the simulator and the reference interpreter alike.
+func TestECMAKeyedWrite(t *testing.T) {
+	const model = "testdata/ecma/keywrite.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model, "--depth", "3")
+	if !strings.Contains(out, "bound hit: keys (limit 2)") || strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want the keys bound hit and state both reached\n%s", out)
+	}
+	simulateBoth(t, "both (halted)", model, "put(k='take.1', v=1)", "put(k='take.2', v=2)")
+	simulateBoth(t, "dropped (halted)", model, "drop(k='take.1')")
+	simulateBoth(t, "s", model, "drop(k='take.2')")
+	for _, args := range [][]string{{model, "put(k='x', v=1)"}, {"--reference", model, "put(k='x', v=1)"}} {
+		_, out, errs := runSimulate(t, args...)
+		if !strings.Contains(out+errs, "names none of the object's 2 keys") {
+			t.Errorf("simulate %v: want the keys bound met\n%s%s", args, out, errs)
+		}
+	}
+}

@@ -182,8 +182,8 @@ func (r *run) atomic() []*model.State {
 }
 
 // condition evaluates a transition's cond (none is true). A cond whose
-// evaluation fails is false and places error.execution on the internal
-// queue (SCXML §5.9).
+// evaluation fails (always, or where FailsWhen holds) is false and places
+// error.execution on the internal queue (SCXML §5.9).
 func (r *run) condition(t *model.Transition) (bool, error) {
 	if t.Cond == nil {
 		return true, nil
@@ -193,6 +193,16 @@ func (r *run) condition(t *model.Transition) (bool, error) {
 		return false, nil
 	}
 	x := r.executor(t.Pos)
+	if t.FailsWhen != nil {
+		fails, err := x.EvalBool(t.FailsWhen)
+		if err != nil {
+			return false, fmt.Errorf("condition of transition %s: %w", t.ID, err)
+		}
+		if fails {
+			r.c.internal = append(r.c.internal, sim.Event{Name: model.ErrorExecution, Args: map[string]sim.Value{}})
+			return false, nil
+		}
+	}
 	ok, err := x.EvalBool(t.Cond)
 	if err != nil {
 		return false, fmt.Errorf("condition of transition %s: %w", t.ID, err)

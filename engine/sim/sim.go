@@ -93,6 +93,10 @@ type Step struct {
 	// the event is unknown, the machine has stopped); empty when it was
 	// taken.
 	Discarded string
+	// moved says that a transition of the statechart was taken in the
+	// step: one that did more than raise error.execution for conds that
+	// failed (failsOnly).
+	moved bool
 }
 
 // Sim is a running machine.
@@ -247,6 +251,12 @@ func (s *Sim) StepAt(ev Event, at *int64) (Step, error) {
 	}
 	if err := s.runToCompletion(c, &step); err != nil {
 		return Step{}, fmt.Errorf("event %s: %w", in, err)
+	}
+	if took && !step.moved {
+		// Only conds that failed were evaluated (each raising
+		// error.execution), and nothing took those errors: as the SCXML
+		// algorithm sees it, no transition took the input.
+		step.Discarded = "no transition of " + s.cur.state.Name + " takes it (every guard is false)"
 	}
 	s.cur = c
 	return s.finish(step), nil
@@ -430,6 +440,7 @@ func (s *Sim) take(c *config, candidates []*mlm.Transition, ev *Event, step *Ste
 		c.self = append(c.self, f.selfSent...)
 		c.timers = f.timers
 		c.state = tr.Target
+		step.moved = step.moved || !failsOnly(tr)
 		step.Fired = append(step.Fired, Fired{Key: tr.Key, Path: f.x.Path()})
 		step.Entered = append(step.Entered, tr.Entered...)
 		step.Outputs = append(step.Outputs, f.outputs...)
@@ -441,6 +452,23 @@ func (s *Sim) take(c *config, candidates []*mlm.Transition, ev *Event, step *Ste
 		return true, nil
 	}
 	return false, nil
+}
+
+// failsOnly reports whether tr takes no transition of the statechart and
+// only raises error.execution, once for each cond that failed when the
+// transitions were selected (the flattener's raiseFails).
+func failsOnly(tr *mlm.Transition) bool {
+	for _, o := range tr.Origins {
+		if o != "" {
+			return false
+		}
+	}
+	for _, st := range tr.Action.Stmts {
+		if r, ok := st.(*ast.Raise); !ok || r.Event != model.ErrorExecution {
+			return false
+		}
+	}
+	return len(tr.Entered) == 0
 }
 
 // runToCompletion processes the internal queue, then (in a composed

@@ -7,6 +7,7 @@ type ctx struct {
 	params []param // event parameters it may read
 	raise  bool    // whether it may raise internal events and send events to the machine itself
 	top    bool    // a script at the top of its block (no <if> around it)
+	guard  bool    // a transition's cond, where a read that throws is error.execution
 }
 
 // intParams returns the int parameters c may read.

@@ -31,6 +31,9 @@ func (g *gen) addLoose() {
 	a, b := pick(g, leaves), pick(g, leaves)
 	a.onentry = append(a.onentry, newElem("send", "event", "ud").add(newElem("content", "expr", "g0")))
 	b.onentry = append(b.onentry, newElem("send", "event", "ud"))
+	// doc.root.foo is given shape, of other fields, on entering a state,
+	// so that every model that reads its field a holds it.
+	pick(g, leaves).onentry = append(pick(g, leaves).onentry, newElem("assign", "location", "doc.root.foo", "expr", "shape"))
 	on := pick(g, leaves)
 	on.trans = append(on.trans,
 		&transition{events: []string{"ud"}, cond: "_event.data === undefined", body: []*elem{newElem("assign", "location", pick(g, g.vars), "expr", fmt.Sprint(g.intn(10)))}},
@@ -40,11 +43,13 @@ func (g *gen) addLoose() {
 // looseAtom returns a condition on the global g0, which scripts assign
 // without declaring it (undefined until then), an In() of a state the
 // model does not have (false), the array arr and the object codes, read
-// by a key computed as the machine runs, or, in the guards of input
-// events, new Date() (a black box).
+// by a key computed as the machine runs, the fields of doc.root.foo,
+// which holds {bar: 1} or shape ({a: {b: 2}}), or, in the guards of input
+// events, new Date() (a black box) and a read of doc.root.foo.a.b, which
+// throws (error.execution) where foo holds no a.
 func (g *gen) looseAtom(c ctx) string {
 	v := pick(g, g.vars)
-	switch g.intn(6) {
+	switch g.intn(8) {
 	case 0:
 		return pick(g, []string{"g0 === undefined", fmt.Sprintf("g0 == %d", g.intn(10)), "g0 !== undefined"})
 	case 1:
@@ -55,6 +60,15 @@ func (g *gen) looseAtom(c ctx) string {
 		return fmt.Sprintf("codes[%s > 4 ? 'a' : 'b.c'] %s %d", v, pick(g, []string{"==", "!=", "===", "!=="}), g.intn(3))
 	case 4:
 		return fmt.Sprintf("codes[%s > 6 ? 'b.c' : 'zz'] === undefined", v)
+	case 5:
+		return pick(g, []string{"doc.root.foo.bar === undefined", "doc.root.foo.a && doc.root.foo.a.b == 2", "typeof doc.root.foo.a == 'undefined'"})
+	case 6:
+		if c.guard && len(c.intParams()) > 0 {
+			// only in the guard of an input: an eventless cond that
+			// throws would raise error.execution without end, and
+			// elsewhere the read is refused
+			return fmt.Sprintf("doc.root.foo.a.b %s %d", pick(g, comparisons), g.intn(4))
+		}
 	}
 	if len(c.intParams()) > 0 {
 		// a black box: only where an input is processed (one the start
@@ -66,18 +80,28 @@ func (g *gen) looseAtom(c ctx) string {
 
 // looseStatement returns an assignment of the undeclared global g0 (of an
 // int, or of a field read by a computed key, which may be undefined), of
-// the array arr through new Array(...), a throw under an if, or, at the
+// doc.root.foo (objects of different fields), of a field of codes by a
+// computed key, of the array arr through new Array(...), a throw under an if, or, at the
 // top of a script at the top of its block, a write to a field of ext,
 // which nothing binds (scxmlrun's _data): the last two raise
 // error.execution and skip the rest of the block.
 func (g *gen) looseStatement(c ctx, depth int) []string {
-	switch g.intn(5) {
+	switch g.intn(7) {
+	case 5:
+		// an object of other fields (doc.root.foo holds both), or one of
+		// its own
+		return []string{pick(g, []string{"doc.root.foo = shape;", "doc.root.foo = {bar: " + pick(g, g.vars) + "};"})}
+	case 6:
+		// a field written by a key computed as the machine runs
+		return []string{fmt.Sprintf("codes[%s > 4 ? 'a' : 'b.c'] = %s;", pick(g, g.vars), pick(g, g.vars))}
 	case 0:
 		return []string{fmt.Sprintf("g0 = %s;", g.value(c))}
 	case 1:
 		return []string{fmt.Sprintf("arr = new Array(%s, %s, %d);", pick(g, g.vars), pick(g, g.vars), g.intn(10))}
 	case 2:
-		return []string{fmt.Sprintf("if (%s > 6) throw new Error('%s');", pick(g, g.vars), pick(g, g.vars))}
+		if depth == 0 { // a throw in a nested block is refused
+			return []string{fmt.Sprintf("if (%s > 6) throw new Error('%s');", pick(g, g.vars), pick(g, g.vars))}
+		}
 	case 3:
 		if c.top && depth == 0 && g.chance(0.3) {
 			return []string{fmt.Sprintf("ext.v = %s;", g.value(c))}

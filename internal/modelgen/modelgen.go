@@ -538,7 +538,9 @@ func (g *gen) transition(s *state) *transition {
 func (g *gen) code(t *transition, params []param, pcond float64) {
 	c := ctx{params: params, raise: t.raiseOK}
 	if g.chance(pcond) {
-		t.cond = g.cond(c)
+		guard := c
+		guard.guard = true
+		t.cond = g.cond(guard)
 	}
 	if g.chance(0.05) {
 		g.nextTID++
@@ -837,7 +839,9 @@ func (g *gen) render(seed int64) []byte {
 	}
 	if g.opts.Loose {
 		dm.add(newElem("data", "id", "arr", "expr", "new Array(1, 2, 3)"), newElem("data", "id", "obj", "expr", "new Object()"),
-			newElem("data", "id", "codes", "expr", "{'a': 1, 'b.c': 2}"))
+			newElem("data", "id", "codes", "expr", "{'a': 1, 'b.c': 2}"),
+			// doc.root.foo is given shape, of other fields (looseStatement).
+			newElem("data", "id", "doc", "expr", "{root: {foo: {bar: 1}}}"), newElem("data", "id", "shape", "expr", "{a: {b: 2}}"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {

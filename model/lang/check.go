@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"slices"
 	"strings"
 
 	"github.com/setbot/setbot/model/lang/ecma"
@@ -26,6 +27,12 @@ type Env struct {
 	// AllowAssume allows assume(...) and bound, which only lowered code
 	// and flattened machines hold.
 	AllowAssume bool
+	// FailingReads allows a read of a field of an object that may be
+	// undefined (ast.WidenObjects) where evaluation always reaches it:
+	// ECMAScript throws a TypeError there when it is undefined, which
+	// makes a transition's cond false and raises error.execution (SCXML
+	// §5.9). Info.Fails lists the objects read so; FailsWhen lowers them.
+	FailingReads bool
 }
 
 // Info records the results of checking.
@@ -38,6 +45,25 @@ type Info struct {
 	// refuses the latter in a model that has the former.
 	Inexact      []*ast.DecLit
 	DecimalArith []source.Pos
+	// Fails lists the reads of fields of objects that may be undefined
+	// (Env.FailingReads), in the order evaluation reaches them: where one
+	// is reached and its object is undefined, evaluation throws.
+	Fails []FailingRead
+}
+
+// FailingRead is a read of a field of Obj, an object that may be
+// undefined, which evaluation reaches where each of Guards holds.
+type FailingRead struct {
+	Obj    ast.Expr
+	Guards []Guard
+}
+
+// Guard is an operand whose truth evaluation tested to reach a part of an
+// expression: X of X && Y (Want true), of X || Y (false), the condition
+// of ?: (true for its first branch).
+type Guard struct {
+	X    ast.Expr
+	Want bool
 }
 
 // CheckExpr type-checks e. want is the kind e must have, or Invalid for
@@ -77,6 +103,19 @@ type checker struct {
 	// their type but hold a value here: those assigned one earlier in the
 	// same straight-line code (a <foreach> item in its body, say).
 	valued map[string]bool
+	// guards are what evaluation tested to reach the operand being
+	// checked (the right of && and ||, the branches of ?:).
+	guards []Guard
+	// keyed says that the location loc checked last ends in a field
+	// selected by a key computed when it runs (keyedLoc).
+	keyed bool
+}
+
+// guarded checks f with the guard x, want added.
+func (c *checker) guarded(x ast.Expr, want bool, f func()) {
+	c.guards = append(c.guards, Guard{X: x, Want: want})
+	f()
+	c.guards = c.guards[:len(c.guards)-1]
 }
 
 // A scope holds the locals of one block.
@@ -226,7 +265,9 @@ func (c *checker) eventParam(x *ast.EventParam) ast.Type {
 // the branch it takes, as the lowering folds it.
 func (c *checker) condExpr(x *ast.Cond) ast.Type {
 	c.cond(x.Cond)
-	t1, t2 := c.expr(x.Then), c.expr(x.Else)
+	var t1, t2 ast.Type
+	c.guarded(x.Cond, true, func() { t1 = c.expr(x.Then) })
+	c.guarded(x.Cond, false, func() { t2 = c.expr(x.Else) })
 	if then, ok := ConstCond(x); ok {
 		if then {
 			return t1
@@ -440,11 +481,25 @@ func (c *checker) computedKey(x *ast.Index, t ast.Type) ast.Type {
 	if c.value(x.Index, "a key", ast.String) == ast.Invalid {
 		return ast.Type{}
 	}
+	if len(t.Comp.Fields) == 0 {
+		return ast.UndefType
+	}
+	elem := c.keyedFields(x.Lbrack, printer.ExprString(x), printer.ExprString(x.X), t)
+	if elem.Kind == ast.Invalid {
+		return elem
+	}
+	return elem.OrAbsent()
+}
+
+// keyedFields returns the type of every field of t, an object read or
+// written (what, at pos) by a key computed when it runs: scalars of one
+// type, which a chain over the fields selects.
+func (c *checker) keyedFields(pos source.Pos, what, obj string, t ast.Type) ast.Type {
 	var elem ast.Type
 	for i, f := range t.Comp.Fields {
 		if f.Type.IsComposite() {
-			c.refuseAt(x.Lbrack, "%s with a computed key: field %s of %s is an array or object, and one that may be undefined is not modelled: "+
-				"index with a key written as a string, %s['%s']", printer.ExprString(x), f.Name, printer.ExprString(x.X), printer.ExprString(x.X), f.Name)
+			c.refuseAt(pos, "%s with a computed key: field %s of %s is an array or object, which a computed key does not select: "+
+				"index with a key written as a string, %s['%s']", what, f.Name, obj, obj, f.Name)
 			return ast.Type{}
 		}
 		if i == 0 {
@@ -452,15 +507,12 @@ func (c *checker) computedKey(x *ast.Index, t ast.Type) ast.Type {
 			continue
 		}
 		if elem = c.joinElems(elem, f.Type); elem.Kind == ast.Invalid {
-			c.errorAt(x.Lbrack, "%s with a computed key: the fields of %s hold values of different types: index with a key written as a string, or give every field one type",
-				printer.ExprString(x), printer.ExprString(x.X))
+			c.errorAt(pos, "%s with a computed key: the fields of %s hold values of different types: index with a key written as a string, or give every field one type",
+				what, obj)
 			return ast.Type{}
 		}
 	}
-	if len(t.Comp.Fields) == 0 {
-		return ast.UndefType
-	}
-	return elem.OrAbsent()
+	return elem
 }
 
 // index types X[I]: an element of an array, undefined where I may lie
@@ -519,6 +571,10 @@ func (c *checker) member(n ast.Node, x ast.Expr, t ast.Type, name string) ast.Ty
 	case t.Kind.IsRef():
 		c.refusef(n, "%s", parser.RefReadMsg(printer.ExprString(x), t.Kind))
 		return ast.Type{}
+	case t.Kind == ast.Object && t.Absent && testedFirst(FailingRead{Obj: x, Guards: c.guards}):
+		// o.a && o.a.b: read where o.a is an object
+	case t.Kind == ast.Object && t.Absent && c.env.FailingReads:
+		c.info.Fails = append(c.info.Fails, FailingRead{Obj: x, Guards: slices.Clone(c.guards)})
 	case t.MayBeAbsent():
 		c.absent(x, "."+name)
 		return ast.Type{}
@@ -635,7 +691,7 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 		return ast.BoolType
 	case ast.LAND, ast.LOR:
 		c.cond(x.X)
-		c.cond(x.Y)
+		c.guarded(x.X, x.Op == ast.LAND, func() { c.cond(x.Y) })
 		return ast.BoolType
 	case ast.EQL, ast.NEQ, ast.SEQL, ast.SNEQ:
 		return c.equality(x)
@@ -674,7 +730,7 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 func (c *checker) equality(x *ast.Binary) ast.Type {
 	t1, t2 := c.expr(x.X), c.expr(x.Y)
 	k1, k2 := t1.Kind, t2.Kind
-	if t1.IsComposite() || t2.IsComposite() {
+	if (t1.IsComposite() || t2.IsComposite()) && k1 != ast.Undef && k2 != ast.Undef {
 		c.refuseAt(x.OpPos, "%s between arrays or objects compares identities, which are not modelled: compare their elements or fields", x.Op)
 		return ast.BoolType
 	}
@@ -718,6 +774,13 @@ func (c *checker) in(x *ast.Binary) {
 		c.errorAt(x.OpPos, "in on an array: compare the index with its length, i < %s.length", printer.ExprString(x.Y))
 	case t.Kind != ast.Object && !t.Kind.IsRef():
 		c.errorAt(x.OpPos, "in needs an object on its right, and %s is %s: test the field of an object, or of _event", printer.ExprString(x.Y), article(t.Kind))
+	default:
+		if s, ok := x.X.(*ast.StrLit); ok {
+			if f, _ := t.Lookup(s.Value); f.Optional {
+				c.refuseAt(x.OpPos, "%s in %s: %s is given objects with and without field %s, and setbot holds a missing field as undefined, so it cannot tell them apart; "+
+					"compare the field with undefined instead", printer.ExprString(x.X), printer.ExprString(x.Y), printer.ExprString(x.Y), s.Value)
+			}
+		}
 	}
 }
 
@@ -830,12 +893,15 @@ func (c *checker) stmt(s ast.Stmt) {
 		c.assign(x)
 	case *ast.IncDec:
 		var t ast.Type
+		c.keyed = false
 		if len(x.Path) == 0 {
 			t = c.expr(x.Target)
 		} else {
 			t = c.loc(x.Target, x.Path)
 		}
 		switch {
+		case c.keyed:
+			c.refuseKeyed(x.OpPos, x.Op)
 		case t.MayBeAbsent():
 			c.absent(x.Target, "operator "+x.Op.String())
 		case t.Kind == ast.Decimal:
@@ -1010,9 +1076,13 @@ func (c *checker) assign(x *ast.Assign) {
 func (c *checker) compoundAssign(x *ast.Assign) {
 	what := "operator " + x.Op.String()
 	var k1 ast.Kind
+	c.keyed = false
 	if len(x.Path) == 0 {
 		k1 = c.value(x.Target, what, ast.Invalid)
-	} else if t := c.loc(x.Target, x.Path); t.MayBeAbsent() {
+	} else if t := c.loc(x.Target, x.Path); c.keyed {
+		c.refuseKeyed(x.OpPos, x.Op)
+		return
+	} else if t.MayBeAbsent() {
 		c.errorf(x.Target, "%s may be undefined or null, and %s needs a value: assign it with = first", printer.LocString(x.Target, x.Path), what)
 	} else {
 		k1 = t.Kind
@@ -1056,6 +1126,7 @@ func Grows(tt, vt ast.Type) bool {
 // returns its declared type: what it may hold. An element is written only
 // where it lies within the array for certain.
 func (c *checker) loc(target *ast.Ident, path []*ast.Sel) ast.Type {
+	c.keyed = false
 	t, ok := c.lookup(target.Name)
 	if !ok {
 		c.errorf(target, "%s", parser.UndeclaredMsg(target.Name))
@@ -1066,6 +1137,8 @@ func (c *checker) loc(target *ast.Ident, path []*ast.Sel) ast.Type {
 		if s.Index != nil {
 			if str, ok := s.Index.(*ast.StrLit); ok && t.Kind == ast.Object {
 				s = &ast.Sel{Pos: s.Pos, Name: str.Value}
+			} else if t.Kind == ast.Object && !t.MayBeAbsent() {
+				return c.keyedLoc(so, s, t, i == len(path)-1)
 			} else {
 				c.value(s.Index, "an index", ast.Int)
 			}
@@ -1101,6 +1174,35 @@ func (c *checker) loc(target *ast.Ident, path []*ast.Sel) ast.Type {
 	return t
 }
 
+// keyedLoc checks so[k], a field of so, an object of type t, written by a
+// key k computed when it runs, and returns its type: the written field is
+// the one k names, and a path where k names none meets the keys bound
+// (ECMAScript would add the key, which the object's type does not hold).
+// The key ends the location (last).
+func (c *checker) keyedLoc(so string, s *ast.Sel, t ast.Type, last bool) ast.Type {
+	if c.value(s.Index, "a key", ast.String) == ast.Invalid {
+		return ast.Type{}
+	}
+	what := so + "[" + printer.ExprString(s.Index) + "]"
+	c.keyed = true
+	switch {
+	case !last:
+		c.refuseAt(s.Pos, "assignment to a part of %s, a field selected by a key computed when it runs: assign the field itself, %s = ...", what, what)
+		return ast.Type{}
+	case len(t.Comp.Fields) == 0:
+		c.refuseAt(s.Pos, "assignment to %s, a key computed when it runs, of %s, which has no keys: setbot holds the keys of an object's initial value; give every key the code writes there", what, so)
+		return ast.Type{}
+	}
+	return c.keyedFields(s.Pos, "assignment to "+what, so, t)
+}
+
+// refuseKeyed refuses op (++, +=, ...) on a field selected by a key
+// computed when it runs: reading it may give undefined where the key
+// names no field.
+func (c *checker) refuseKeyed(pos source.Pos, op ast.Token) {
+	c.refuseAt(pos, "%s on a field selected by a key computed when it runs is not modelled: read and assign it, o[k] = o[k] ... (where k names no field, o[k] is undefined)", op)
+}
+
 // Assignable returns why a value of type vt cannot be stored where tt is
 // declared, or "" when it can. Arrays need a bound at least as large and
 // no fewer elements than the target keeps; objects the same fields.
@@ -1133,17 +1235,41 @@ func Assignable(tt, vt ast.Type) string {
 				tt.Comp.MinLen, vt.Comp.MinLen, tt)
 		}
 	case tt.Kind == ast.Object:
-		if len(tt.Comp.Fields) != len(vt.Comp.Fields) {
-			return fmt.Sprintf("the fields differ (%s and %s): an object keeps the fields of its initial value", tt, vt)
+		return assignableObject(tt, vt)
+	}
+	return ""
+}
+
+// assignableObject is Assignable for two object types: the value has no
+// field the target lacks, and lacks only the target's Optional fields
+// (which it leaves undefined); its fields are assignable to the target's.
+func assignableObject(tt, vt ast.Type) string {
+	differ := func() string {
+		if w, field, ok := ast.WidenObjects(tt, vt); !ok {
+			return fmt.Sprintf("the fields differ (%s and %s), and field %s does not widen to hold both: an object field that some values lack is undefined there, "+
+				"and one that may be undefined is modelled only for numbers, strings and booleans", tt, vt, field)
+		} else {
+			return fmt.Sprintf("the fields differ (%s and %s): an object keeps the fields of its type; setbot:type=\"%s\" holds both", tt, vt, w)
 		}
-		for i, f := range tt.Comp.Fields {
-			g := vt.Comp.Fields[i]
-			if f.Name != g.Name {
-				return fmt.Sprintf("the fields differ (%s and %s): an object keeps the fields of its initial value", tt, vt)
-			}
-			if msg := Assignable(f.Type, g.Type); msg != "" {
-				return "field " + f.Name + ": " + msg
-			}
+	}
+	for _, g := range vt.Comp.Fields {
+		if _, ok := tt.Field(g.Name); !ok {
+			return differ()
+		}
+	}
+	for _, f := range tt.Comp.Fields {
+		g, ok := vt.Lookup(f.Name)
+		if !ok && !f.Optional {
+			return differ()
+		}
+		if !ok {
+			continue
+		}
+		if g.Optional && !f.Optional {
+			return fmt.Sprintf("field %s: some values lack it, and %s has it in every value", f.Name, tt)
+		}
+		if msg := Assignable(f.Type, g.Type); msg != "" {
+			return "field " + f.Name + ": " + msg
 		}
 	}
 	return ""

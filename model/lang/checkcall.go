@@ -71,7 +71,7 @@ func (c *checker) method(x *ast.Method) ast.Type {
 	switch {
 	case x.Call && x.Name == "concat":
 		return c.concat(x, t)
-	case x.Call && t.Kind == ast.Array:
+	case x.Call && t.Kind == ast.Array && !t.MayBeAbsent():
 		return c.arrayMethod(x, t)
 	case x.Call:
 	case t.Kind == ast.Object:

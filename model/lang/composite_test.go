@@ -98,8 +98,12 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"s = s.concat('a')", "t.scxml:1:6: concat on the string s: write s + ..."},
 		{"a = a.concat(1)", "t.scxml:1:5: a is an int, not an array: .concat needs an array"},
 		{"ys = us", "t.scxml:1:6: cannot assign us to ys: elements: the value may be undefined, and int cannot be"},
-		{"o = {f: 1}", "t.scxml:1:5: cannot assign {f: 1} to o: the fields differ ({f: int, s: string} and {f: int}): an object keeps the fields of its initial value"},
+		{"o = {f: 1}", "t.scxml:1:5: cannot assign {f: 1} to o: the fields differ ({f: int, s: string} and {f: int}): an object keeps the fields of its type; setbot:type=\"{f: int, s?: string|undefined}\" holds both"},
 		{"o.g = 1", "t.scxml:1:2: o has no field g: an object keeps the fields of its initial value; declare g there"},
+		{"o[s] = 'a'", "t.scxml:1:2: assignment to o[s] with a computed key: the fields of o hold values of different types: index with a key written as a string, or give every field one type"},
+		{"os[0][s] = 1", "t.scxml:1:12: cannot use int value as bool in assignment to os[0][s]"},
+		{"os[0][s] += true", "t.scxml:1:10: += on a field selected by a key computed when it runs is not modelled: read and assign it, o[k] = o[k] ... (where k names no field, o[k] is undefined)"},
+		{"o[a] = 1", "t.scxml:1:3: a is int: a key needs a string"},
 		{"ys[0] = 1", "t.scxml:1:3: assignment to an element of ys that may lie past its end (it has 0 elements for certain): index with a constant below that, or assign the whole array"},
 		{"xs[a] = 1", "t.scxml:1:3: assignment to an element of xs that may lie past its end (it has 3 elements for certain): index with a constant below that, or assign the whole array"},
 		{"xs[0] = 'a'", "t.scxml:1:9: cannot use string value as int in assignment to xs[0]"},
@@ -244,5 +248,55 @@ func TestParseCompositeType(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("ParseType(%q) = %s, want %s", tt.src, got, tt.want)
 		}
+	}
+}
+
+// TestWidenObjects: an object part given objects of other fields holds
+// every field of both, those one lacks optional and undefined there;
+// reading one is undefined, and 'f' in o, which cannot tell a missing
+// field from one set to undefined, is refused.
+func TestWidenObjects(t *testing.T) {
+	old := ast.ObjectType([]ast.Field{{Name: "kind", Type: ast.StringType}, {Name: "n", Type: ast.IntType}})
+	got := ast.ObjectType([]ast.Field{{Name: "start", Type: ast.StringType}, {Name: "n", Type: ast.DecimalType}})
+	w, _, ok := ast.WidenObjects(old, got)
+	const want = "{kind?: string|undefined, n: decimal, start?: string|undefined}"
+	if !ok || w.String() != want {
+		t.Fatalf("WidenObjects = %s, %v; want %s", w, ok, want)
+	}
+	if p, err := ast.ParseType(want); err != nil || p.String() != want {
+		t.Errorf("ParseType(%q) = %s, %v: want it back", want, p, err)
+	}
+	if _, err := ast.ParseType("{f?: int}"); err == nil {
+		t.Errorf("ParseType({f?: int}): want an error, a field some values lack may be undefined")
+	}
+	for _, vt := range []ast.Type{old, got} {
+		if msg := Assignable(w, vt); msg != "" {
+			t.Errorf("Assignable(%s, %s) = %q, want assignable", w, vt, msg)
+		}
+	}
+	if msg := Assignable(old, w); msg == "" {
+		t.Errorf("Assignable(%s, %s): want the fields differ", old, w)
+	}
+	nested := ast.ObjectType([]ast.Field{{Name: "a", Type: old}})
+	const wantNested = "{a?: {kind: string, n: int}|undefined, kind?: string|undefined, n?: int|undefined}"
+	if w, _, ok := ast.WidenObjects(old, nested); !ok || w.String() != wantNested {
+		t.Errorf("WidenObjects(%s, %s) = %s, %v; want %s", old, nested, w, ok, wantNested)
+	}
+	if p, err := ast.ParseType(wantNested); err != nil || p.String() != wantNested {
+		t.Errorf("ParseType(%q) = %s, %v: want it back", wantNested, p, err)
+	}
+	other := ast.ObjectType([]ast.Field{{Name: "n", Type: ast.StringType}})
+	if _, field, ok := ast.WidenObjects(old, other); ok || field != "n" {
+		t.Errorf("WidenObjects(%s, %s) = %q, %v: want field n refused (a field holds one kind)", old, other, field, ok)
+	}
+	env := compEnv()
+	env.Vars["v"] = w
+	env.Vars["str"] = ast.StringType.OrAbsent()
+	if _, _, errs := checkStmts(t, env, "str = v.start; b = v.kind === undefined"); errs != "" {
+		t.Errorf("reading optional fields: %s", errs)
+	}
+	const refusal = "t.scxml:1:12: 'kind' in v: v is given objects with and without field kind, and setbot holds a missing field as undefined, so it cannot tell them apart; compare the field with undefined instead"
+	if _, _, errs := checkStmts(t, env, "b = 'kind' in v"); errs != refusal {
+		t.Errorf("'kind' in v: errors\n%s\nwant\n%s", errs, refusal)
 	}
 }

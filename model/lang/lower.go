@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"fmt"
 	"math/big"
 	"strings"
 
@@ -94,6 +95,56 @@ func LowerExpr(e ast.Expr, info *Info, cond bool) ast.Expr {
 	return Simplify(l.value(e))
 }
 
+// FailsWhen returns the condition, lowered, under which evaluating the
+// expression checked with info throws (Info.Fails: a field read of an
+// object that is undefined, reached where its guards hold), or nil where
+// it never does.
+func FailsWhen(info *Info) ast.Expr {
+	l := lowerer{info: info}
+	var fails ast.Expr
+	seen := make(map[string]bool)
+	for _, f := range info.Fails {
+		key := printer.ExprString(f.Obj)
+		for _, g := range f.Guards {
+			key += fmt.Sprintf(" %v:%s", g.Want, printer.ExprString(g.X))
+		}
+		if testedFirst(f) || seen[key] {
+			continue
+		}
+		seen[key] = true
+		_, tag := l.pair(f.Obj)
+		var at ast.Expr = not(eq(tag, ast.AbsentValue))
+		for i := len(f.Guards) - 1; i >= 0; i-- {
+			g := l.cond(f.Guards[i].X)
+			if !f.Guards[i].Want {
+				g = not(g)
+			}
+			at = and(g, at)
+		}
+		if fails == nil {
+			fails = at
+			continue
+		}
+		fails = or(fails, at)
+	}
+	if fails == nil {
+		return nil
+	}
+	return Simplify(fails)
+}
+
+// testedFirst reports whether a guard of f is the truth of the object f
+// reads (o.a && o.a.b): where it holds, the object is defined.
+func testedFirst(f FailingRead) bool {
+	obj := printer.ExprString(f.Obj)
+	for _, g := range f.Guards {
+		if g.Want && printer.ExprString(g.X) == obj {
+			return true
+		}
+	}
+	return false
+}
+
 // LowerBlock returns b, checked with info, lowered.
 func LowerBlock(b *ast.Block, info *Info) *ast.Block {
 	l := lowerer{info: info}
@@ -103,6 +154,7 @@ func LowerBlock(b *ast.Block, info *Info) *ast.Block {
 type lowerer struct {
 	info  *Info
 	loops int // foreach loops lowered, to name their locals
+	keys  int // writes by a computed key lowered, to name their locals
 }
 
 func (l *lowerer) typ(e ast.Expr) ast.Type { return l.info.Types[e] }
@@ -112,7 +164,8 @@ func (l *lowerer) cond(e ast.Expr) ast.Expr {
 	e = l.fold(e)
 	t := l.typ(e)
 	if t.IsComposite() {
-		return &ast.BoolLit{ValuePos: e.Pos(), Value: true} // objects are true
+		_, tag := l.pair(e)
+		return Simplify(eq(tag, ast.AbsentValue)) // objects are true
 	}
 	if t.Kind == ast.Mixed {
 		return l.view(e).truthy()
@@ -154,6 +207,19 @@ func (l *lowerer) pair(e ast.Expr) (val, tag ast.Expr) {
 	e = l.fold(e)
 	pos := e.Pos()
 	t := l.typ(e)
+	if t.IsComposite() {
+		// An array or object is a value, or (ast.WidenObjects) undefined
+		// by its tag: an int placeholder stands for its value.
+		tag := ast.Expr(&ast.IntLit{ValuePos: pos, Value: ast.AbsentValue})
+		if t.MayBeAbsent() {
+			for _, p := range l.parts(e) {
+				if p.leaf.Tag && p.leaf.Suffix == "" {
+					tag = p.x
+				}
+			}
+		}
+		return ZeroValue(ast.Int, pos), tag
+	}
 	if !t.MayBeAbsent() {
 		return l.value(e), &ast.IntLit{ValuePos: pos, Value: ast.AbsentValue}
 	}
@@ -424,16 +490,7 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 	case *ast.Block:
 		return []ast.Stmt{l.block(x)}
 	case *ast.Assign:
-		name := pathName(x.Target, x.Path)
-		tt := locType(l.typ(x.Target), x.Path)
-		if x.Op == ast.ASSIGN && leafwise(tt) {
-			out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
-			if Grows(tt, l.typ(x.Value)) {
-				out = append([]ast.Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
-			}
-			return out
-		}
-		return []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
+		return l.assign(x)
 	case *ast.IncDec:
 		return []ast.Stmt{&ast.IncDec{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: pathName(x.Target, x.Path)}, OpPos: x.OpPos, Op: x.Op}}
 	case *ast.ForEach:
@@ -507,6 +564,25 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 		return []ast.Stmt{&ast.Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: Simplify(l.cond(x.Cond))}}
 	}
 	return []ast.Stmt{ast.RewriteStmt(s, func(e ast.Expr) ast.Expr { return e })}
+}
+
+// assign lowers an assignment: of a whole array, object or value that may
+// be undefined leaf by leaf, of a field selected by a computed key by a
+// chain over the fields (keyedAssign).
+func (l *lowerer) assign(x *ast.Assign) []ast.Stmt {
+	if ot, ok := keyedWrite(l.typ(x.Target), x.Path); ok {
+		return l.keyedAssign(x, ot)
+	}
+	name := pathName(x.Target, x.Path)
+	tt := locType(l.typ(x.Target), x.Path)
+	if x.Op == ast.ASSIGN && leafwise(tt) {
+		out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
+		if Grows(tt, l.typ(x.Value)) {
+			out = append([]ast.Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
+		}
+		return out
+	}
+	return []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
 }
 
 // leafwise reports whether a value of t is lowered as more than one

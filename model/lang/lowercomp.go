@@ -2,6 +2,7 @@ package lang
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,7 +22,10 @@ import (
 //     its N elements NAME[0] ... NAME[N-1] (each lowered in turn); an
 //     element at or past the length is meaningless;
 //   - an object is its fields NAME.f, in the order of their names;
-//   - a scalar that may be undefined is its value and its tag (AbsentName).
+//   - a scalar that may be undefined is its value and its tag (AbsentName);
+//     so is an object that may be undefined (an Optional field that some
+//     objects assigned to a variable lack, ast.WidenObjects): its leaves,
+//     meaningless where it is undefined, and its tag.
 //
 // The names hold '[' and '.', which no identifier does, so they cannot
 // collide with a user's names. Reading a[i] becomes a chain of ?: over the
@@ -64,9 +68,15 @@ func Leaves(t ast.Type) []Leaf {
 			for k := 0; k < t.Comp.Len; k++ {
 				walk(prefix+"["+strconv.Itoa(k)+"]", t.Comp.Elem)
 			}
+			if t.Absent {
+				out = append(out, Leaf{Suffix: prefix, Tag: true, Type: ast.AbsentType})
+			}
 		case ast.Object:
 			for _, f := range t.Comp.Fields {
 				walk(prefix+printer.FieldSuffix(f.Name), f.Type)
+			}
+			if t.Absent {
+				out = append(out, Leaf{Suffix: prefix, Tag: true, Type: ast.AbsentType})
 			}
 		case ast.Mixed:
 			for _, k := range t.Kinds.List() {
@@ -188,6 +198,10 @@ func (n *unlowered) child(seg string) *unlowered {
 // build returns the value n stands for, and false where it is undefined.
 func (n *unlowered) build() (any, bool) {
 	switch {
+	case n.tag == ast.AbsentUndefined:
+		return nil, false
+	case n.tag == ast.AbsentNull:
+		return nil, true
 	case n.elems != nil:
 		length, _ := n.fields["length"].value.(int64)
 		out := make([]any, length)
@@ -205,10 +219,6 @@ func (n *unlowered) build() (any, bool) {
 			}
 		}
 		return out, true
-	case n.tag == ast.AbsentUndefined:
-		return nil, false
-	case n.tag == ast.AbsentNull:
-		return nil, true
 	case n.alts != nil:
 		ks := n.kinds.List()
 		if i := -n.tag; i >= 0 && i < int64(len(ks)) {
@@ -413,10 +423,7 @@ func (l *lowerer) vec(e ast.Expr, t ast.Type) []ast.Expr {
 
 // align arranges ps as the leaves of type t.
 func (l *lowerer) align(ps []part, t ast.Type, pos source.Pos) []ast.Expr {
-	type key struct {
-		suffix string
-		tag    bool
-	}
+	type key = leafKey
 	have := make(map[key]part, len(ps))
 	for _, p := range ps {
 		have[key{p.leaf.Suffix, p.leaf.Tag}] = p
@@ -430,7 +437,7 @@ func (l *lowerer) align(ps []part, t ast.Type, pos source.Pos) []ast.Expr {
 		case ok && f.Type.Kind == ast.Decimal && p.leaf.Type.Kind == ast.Int:
 			out = append(out, &ast.ToDecimal{Start: p.x.Pos(), X: p.x})
 		case f.Tag:
-			if _, value := have[key{f.Suffix, false}]; value {
+			if hasValue(have, f.Suffix) {
 				out = append(out, &ast.IntLit{ValuePos: pos, Value: ast.AbsentValue})
 				continue
 			}
@@ -441,6 +448,28 @@ func (l *lowerer) align(ps []part, t ast.Type, pos source.Pos) []ast.Expr {
 		}
 	}
 	return out
+}
+
+// leafKey finds a leaf among the parts of a value: its suffix, and
+// whether it is the tag there.
+type leafKey struct {
+	suffix string
+	tag    bool
+}
+
+// hasValue reports whether have, the parts of a value, hold a value at
+// suffix: a scalar leaf there, or one below it (an object or array, which
+// is a value wherever it is given).
+func hasValue(have map[leafKey]part, suffix string) bool {
+	if _, ok := have[leafKey{suffix, false}]; ok {
+		return true
+	}
+	for k := range have {
+		if _, below := cutPrefix(k.suffix, suffix); below && !k.tag {
+			return true
+		}
+	}
+	return false
 }
 
 // element returns the parts of the element at index i of the array whose
@@ -629,6 +658,43 @@ func lengthOf(ps []part) ast.Expr {
 		}
 	}
 	panic("lang: an array without a length")
+}
+
+// keyedWrite reports whether path, a location in a value of type t, ends
+// in a field of an object selected by a key computed when it runs, and
+// returns the object's type.
+func keyedWrite(t ast.Type, path []*ast.Sel) (ast.Type, bool) {
+	if len(path) == 0 {
+		return ast.Type{}, false
+	}
+	last := path[len(path)-1]
+	ot := locType(t, path[:len(path)-1])
+	if _, lit := last.Index.(*ast.StrLit); last.Index == nil || lit || ot.Kind != ast.Object {
+		return ast.Type{}, false
+	}
+	return ot, true
+}
+
+// keyedAssign lowers o[k] = v, o an object of type t and k a key computed
+// when it runs, to a chain over o's fields: the field k names is
+// assigned; where k names none, ECMAScript adds the key to o, which o's
+// type does not hold, and the path meets the keys bound. The key is
+// evaluated once, before the value, as ECMAScript does.
+func (l *lowerer) keyedAssign(x *ast.Assign, t ast.Type) []ast.Stmt {
+	l.keys++
+	last := x.Path[len(x.Path)-1]
+	pos := last.Pos
+	key := "_key_" + strconv.Itoa(l.keys)
+	decl := &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: key}, Type: ast.StringType, Value: Simplify(l.value(last.Index))}
+	fields := t.Comp.Fields
+	var chain ast.Stmt = &ast.Bound{BoundPos: pos, Name: vocab.BoundKeys, Limit: int64(len(fields)), Cond: &ast.BoolLit{ValuePos: pos}}
+	for i := len(fields) - 1; i >= 0; i-- {
+		path := append(slices.Clone(x.Path[:len(x.Path)-1]), &ast.Sel{Pos: pos, Name: fields[i].Name})
+		assign := l.stmt(&ast.Assign{Target: x.Target, Path: path, OpPos: x.OpPos, Op: x.Op, Value: x.Value})
+		is := &ast.Binary{X: &ast.Ident{NamePos: pos, Name: key}, OpPos: pos, Op: ast.EQL, Y: &ast.StrLit{ValuePos: pos, Value: fields[i].Name}}
+		chain = &ast.If{IfPos: pos, Cond: is, Then: &ast.Block{Stmts: assign}, Else: chain}
+	}
+	return []ast.Stmt{&ast.Block{Stmts: []ast.Stmt{decl, chain}}}
 }
 
 // named pairs leaves with the expressions name gives them.

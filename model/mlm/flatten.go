@@ -305,8 +305,9 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 }
 
 // raiseFails places error.execution on the internal queue once for each
-// failing cond the selection evaluated (model.Transition.CondFails), before
-// the microstep it selected runs.
+// failing cond the selection evaluated (model.Transition.CondFails, or
+// FailsWhen where the group's guard says it holds, splitFails), before the
+// microstep it selected runs.
 func raiseFails(b *branch, fails []*model.Transition) {
 	for _, t := range fails {
 		b.stmts = append(b.stmts, &ast.Raise{RaisePos: t.Cond.Pos(), Event: model.ErrorExecution})
@@ -326,8 +327,8 @@ func (f *flattener) rereadsEvent(c *config, ev *model.Event) bool {
 		if t.Source.Kind != model.Root && !c.has(t.Source) {
 			continue
 		}
-		if t.CondFails {
-			reads = true // evaluating it raises error.execution again
+		if t.CondFails || t.FailsWhen != nil {
+			reads = true // evaluating it may raise error.execution again
 		}
 		if t.Cond == nil {
 			continue
@@ -360,7 +361,7 @@ func rereaders(lay *layout) []*model.Transition {
 	var out []*model.Transition
 	for _, s := range lay.states {
 		for _, t := range s.Transitions {
-			if t.Eventless() && (t.CondFails || t.Cond != nil && readsEventOrParam(t.Cond)) {
+			if t.Eventless() && (t.CondFails || t.FailsWhen != nil || t.Cond != nil && readsEventOrParam(t.Cond)) {
 				out = append(out, t)
 			}
 		}

@@ -17,8 +17,9 @@ import (
 type group struct {
 	trans []*model.Transition
 	guard ast.Expr
-	// fails are the transitions whose failing cond (CondFails) the
-	// selection evaluated, in order: each raises error.execution.
+	// fails are the transitions whose failing cond (CondFails, or
+	// FailsWhen where it holds) the selection evaluated, in order: each
+	// raises error.execution.
 	fails []*model.Transition
 }
 
@@ -132,7 +133,7 @@ func (f *flattener) selection(c *config, event string, known map[string]ast.Expr
 			}
 			fl := fails
 			for _, t := range cands[i][:min(k, len(cands[i]))] {
-				if t.CondFails {
+				if t.CondFails || t.FailsWhen != nil {
 					fl = append(slices.Clip(fl), t)
 				}
 			}
@@ -146,9 +147,37 @@ func (f *flattener) selection(c *config, event string, known map[string]ast.Expr
 	var out []group
 	for _, key := range order {
 		o := outcomes[key]
-		out = append(out, group{trans: o.trans, fails: o.fails, guard: disjunction(minimize(o.conjs), conds)})
+		out = append(out, splitFails(group{trans: o.trans, fails: o.fails, guard: disjunction(minimize(o.conjs), conds)}, 0)...)
 	}
 	return out, nil
+}
+
+// splitFails splits g on each of its fails from the i-th on whose cond
+// fails only where FailsWhen holds: one group where it holds, which
+// raises error.execution, and one where it does not, which does not. So
+// a selection in which no cond fails has no action of its own, as one
+// without failing conds has none.
+func splitFails(g group, i int) []group {
+	for ; i < len(g.fails); i++ {
+		t := g.fails[i]
+		if t.FailsWhen == nil {
+			continue
+		}
+		fails, holds := g, g
+		holds.guard = andGuard(g.guard, t.FailsWhen)
+		fails.guard = andGuard(g.guard, &ast.Unary{OpPos: t.FailsWhen.Pos(), Op: ast.NOT, X: t.FailsWhen})
+		fails.fails = slices.Delete(slices.Clone(g.fails), i, i+1)
+		return append(splitFails(holds, i+1), splitFails(fails, i)...)
+	}
+	return []group{g}
+}
+
+// andGuard is g && x, where a nil g is always true.
+func andGuard(g, x ast.Expr) ast.Expr {
+	if g == nil {
+		return x
+	}
+	return &ast.Binary{X: g, OpPos: g.Pos(), Op: ast.LAND, Y: x}
 }
 
 // triggers finds the transitions an event can take without matching

@@ -48,8 +48,9 @@ func (ck *checker) checkCode(all []code) {
 	inferred := make(map[string]bool)
 	env := func(c code) *lang.Env {
 		return &lang.Env{
-			Vars:  vars,
-			Param: paramLookup(ck.m, c.trans),
+			Vars:         vars,
+			FailingReads: c.trans != nil && c.cond != nil,
+			Param:        paramLookup(ck.m, c.trans),
 			// A history state is never active: In() of it is false; so is
 			// In() of no state at all (unknownStates warns of it).
 			State: func(string) bool { return true },
@@ -86,6 +87,9 @@ func (ck *checker) checkCode(all []code) {
 			progress = true
 		}
 		if ck.growArrays(all, env, vars) {
+			progress = true
+		}
+		if ck.widenObjects(all, env, vars) {
 			progress = true
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
-	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -130,15 +129,8 @@ func (ck *checker) typeAssigned(seen map[string]firstAssigned, vars map[string]a
 			learnt = true
 			continue
 		}
-		if f.typ.IsComposite() {
-			example := "[]"
-			if f.typ.Kind == ast.Object {
-				example = printer.ExprString(emptyObject(f.typ, f.pos))
-			}
-			ck.errs.Add(ck.fset.Position(f.pos), "%s has no initial value and is given %s here, and an array or object that may be undefined is not modelled: "+
-				"give %s an initial value, e.g. expr=\"%s\" with setbot:type=\"%s\"", v.Name, f.typ, v.Name, example, f.typ)
-			continue
-		}
+		// An array or object is undefined until the code assigns it, as
+		// a scalar is: its leaves and a tag (lang.Leaves).
 		v.Type = f.typ.OrAbsent()
 		vars[v.Name] = v.Type
 		learnt = true
@@ -319,6 +311,17 @@ func (ck *checker) lowerPiece(c code, condInfo, info *lang.Info) {
 	var cond ast.Expr
 	if c.cond != nil {
 		cond = ast.RewriteExpr(lang.LowerExpr(c.cond, condInfo, true), ck.sysValue)
+		if fails := lang.FailsWhen(condInfo); fails != nil {
+			// Where reading the cond throws, it is false (and raises
+			// error.execution, model.Transition.FailsWhen).
+			c.trans.FailsWhen = ast.RewriteExpr(fails, ck.sysValue)
+			if ck.m.EventByName(model.ErrorExecution) == nil {
+				ensureEvent(ck.m, model.ErrorExecution, c.trans.Pos)
+				sort.Slice(ck.m.Events, func(i, j int) bool { return ck.m.Events[i].Name < ck.m.Events[j].Name })
+			}
+			ck.m.EventByName(model.ErrorExecution).Kinds |= model.Internal
+			cond = lang.Simplify(&ast.Binary{X: &ast.Unary{OpPos: cond.Pos(), Op: ast.NOT, X: c.trans.FailsWhen}, OpPos: cond.Pos(), Op: ast.LAND, Y: cond})
+		}
 	}
 	c.set(cond, ast.RewriteBlock(lang.LowerBlock(c.body, info), ck.sysValue))
 }

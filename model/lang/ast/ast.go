@@ -556,8 +556,11 @@ var StringMethods = map[string]int{"indexOf": 1, "startsWith": 1, "endsWith": 1,
 // What says, in one line, what meeting the bound means: the message of
 // the executors that stop or cut a path there.
 func (s *Bound) What() string {
-	if s.Name == vocab.BoundArray {
+	switch s.Name {
+	case vocab.BoundArray:
 		return fmt.Sprintf("an array grows past its bound of %d elements (the array bound; raise it with setbot:type)", s.Limit)
+	case vocab.BoundKeys:
+		return fmt.Sprintf("a key computed when it runs names none of the object's %d keys, and ECMAScript would add it (the keys bound; give every key in the object's initial value)", s.Limit)
 	}
 	return fmt.Sprintf("a path meets the %s bound (%d)", s.Name, s.Limit)
 }

@@ -128,6 +128,11 @@ type Composite struct {
 type Field struct {
 	Name string
 	Type Type
+	// Optional marks a field that some values of the type lack: a
+	// variable assigned objects of different fields (WidenObjects) holds
+	// each field that one of them lacks as undefined, which reading
+	// gives, but 'f' in o cannot tell from one set to undefined.
+	Optional bool
 }
 
 // ArrayType returns the type of arrays of elem with minLen to maxLen
@@ -146,15 +151,21 @@ func ObjectType(fields []Field) Type {
 
 // Field returns the type of the named field of an object type.
 func (t Type) Field(name string) (Type, bool) {
+	f, ok := t.Lookup(name)
+	return f.Type, ok
+}
+
+// Lookup returns the named field of an object type.
+func (t Type) Lookup(name string) (Field, bool) {
 	if t.Kind != Object {
-		return Type{}, false
+		return Field{}, false
 	}
 	for _, f := range t.Comp.Fields {
 		if f.Name == name {
-			return f.Type, true
+			return f, true
 		}
 	}
-	return Type{}, false
+	return Field{}, false
 }
 
 // IsComposite reports whether t is an array or an object type.
@@ -215,6 +226,61 @@ func Widen(t1, t2 Type) (Type, bool) {
 		return Type{Kind: ks[0], Absent: absent}, true
 	}
 	return Type{Kind: Mixed, Kinds: set, Absent: absent}, true
+}
+
+// WidenObjects returns the type of a value that is an object of t1 or
+// one of t2, two object types with different fields, as ECMAScript's
+// variables hold any object: every field of either, a field that one of
+// them lacks Optional and undefined where it lacks it (an object or array
+// there too, with a tag); fields of both widen to what holds either's
+// values (objects field by field, scalars by Widen to one kind). It
+// reports false, with the field that does not widen, where the two types
+// of a field do not widen to one kind.
+func WidenObjects(t1, t2 Type) (Type, string, bool) {
+	var fields []Field
+	for _, f := range t1.Comp.Fields {
+		g, ok := t2.Field(f.Name)
+		if !ok {
+			fields = append(fields, Field{Name: f.Name, Type: f.Type.OrAbsent(), Optional: true})
+			continue
+		}
+		w, ok := widenField(f.Type, g)
+		if !ok {
+			return Type{}, f.Name, false
+		}
+		fields = append(fields, Field{Name: f.Name, Type: w, Optional: f.Optional || t2.optional(f.Name)})
+	}
+	for _, g := range t2.Comp.Fields {
+		if _, ok := t1.Field(g.Name); ok {
+			continue
+		}
+		fields = append(fields, Field{Name: g.Name, Type: g.Type.OrAbsent(), Optional: true})
+	}
+	w := ObjectType(fields)
+	w.Absent = t1.Absent || t2.Absent
+	return w, "", true
+}
+
+// widenField widens the types t1 and t2 of one field (WidenObjects).
+func widenField(t1, t2 Type) (Type, bool) {
+	switch {
+	case t1.Kind == Object && t2.Kind == Object:
+		w, _, ok := WidenObjects(t1, t2)
+		return w, ok
+	case t1.IsComposite() || t2.IsComposite():
+		return t1, t1.Kind == t2.Kind && t1.String() == t2.String()
+	case t1.Kind == t2.Kind && t1.Absent == t2.Absent:
+		return t1, true // keeps a range
+	}
+	w, ok := Widen(t1, t2)
+	return w, ok && w.Kind != Mixed
+}
+
+// optional reports whether the field name of t, an object type, is
+// Optional.
+func (t Type) optional(name string) bool {
+	f, _ := t.Lookup(name)
+	return f.Optional
 }
 
 // MixedTag returns the tag (AbsentName) that says a value of t, a Mixed
@@ -289,7 +355,11 @@ func (t Type) String() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(FieldKey(f.Name) + ": " + f.Type.String())
+			b.WriteString(FieldKey(f.Name))
+			if f.Optional {
+				b.WriteString("?")
+			}
+			b.WriteString(": " + f.Type.String())
 		}
 		b.WriteString("}")
 		s = b.String()
@@ -438,6 +508,7 @@ func (p *typeParser) base() (Type, error) {
 				return Type{}, p.errorf("expected , or }")
 			}
 			name := p.word()
+			optional := p.eat("?")
 			if !IsIdent(name) || !p.eat(":") {
 				return Type{}, p.errorf("malformed field")
 			}
@@ -452,7 +523,10 @@ func (p *typeParser) base() (Type, error) {
 			if t.Kind == Mixed {
 				return Type{}, p.errorf("field %s holds %s: an object's fields hold one kind each", name, t)
 			}
-			fields = append(fields, Field{Name: name, Type: t})
+			if optional && !t.MayBeAbsent() {
+				return Type{}, p.errorf("field %s? holds %s: a field that some values lack holds a value that may be undefined", name, t)
+			}
+			fields = append(fields, Field{Name: name, Type: t, Optional: optional})
 		}
 		return ObjectType(fields), nil
 	}
