@@ -467,7 +467,7 @@ func TestDocs(t *testing.T) {
 // bound, it names a key this package reads.
 func TestBoundSettingsNameTheKeys(t *testing.T) {
 	for _, b := range vocab.Bounds {
-		if b == vocab.BoundArray || b == vocab.BoundKeys || b == vocab.BoundInterrupt || b == vocab.BoundMemory || b == vocab.BoundTable || b == vocab.BoundConcretised || b == vocab.BoundNumber || b == vocab.BoundTerm || b == vocab.BoundSessions {
+		if b == vocab.BoundArray || b == vocab.BoundKeys || b == vocab.BoundInterrupt || b == vocab.BoundMemory || b == vocab.BoundTable || b == vocab.BoundConcretised || b == vocab.BoundNumber || b == vocab.BoundTerm || b == vocab.BoundSessions || b == vocab.BoundIndex {
 			continue // declared on the array itself, fixed, or the server's; no setting in .setbot.yml
 		}
 		s := b.Setting()

@@ -235,6 +235,11 @@ const (
 	// adds to the object, stops there.
 	BoundKeys      Bound = "keys"
 	BoundInterrupt Bound = "interrupt" // the user stopped the exploration (Ctrl-C)
+	// BoundIndex: an element assigned at an index past the end of its array (which leaves
+	// holes) or below 0 (which ECMAScript makes a property, not an element): setbot models an
+	// element assigned within the array or just past its end, and a path that does otherwise
+	// stops there.
+	BoundIndex Bound = "index"
 	// BoundCall: calls of a function declared in a <script> nested in one another, and
 	// iterations of a loop inside such a function, which setbot inlines as deep as the loop
 	// bound.
@@ -290,6 +295,8 @@ func (b Bound) Setting() string {
 		return "the array's declared size (its type, such as int[32])"
 	case BoundKeys:
 		return "the object's keys (give every key the code writes in its initial value)"
+	case BoundIndex:
+		return "fixed: assign an element within the array or just past its end (a[a.length] = x, or a.push(x))"
 	case BoundInterrupt:
 		return "a run that is not interrupted"
 	case BoundConcretised:
@@ -342,7 +349,7 @@ func FormatBytes(n int64) string {
 }
 
 // Bounds lists the bounds that cut a tree, in the order the report gives them.
-var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundMemory, BoundArray, BoundKeys, BoundCall, BoundTable, BoundNumber, BoundTerm, BoundConcretised, BoundSessions, BoundInterrupt}
+var Bounds = []Bound{BoundDepth, BoundStates, BoundLoop, BoundMicrosteps, BoundTime, BoundMemory, BoundArray, BoundIndex, BoundKeys, BoundCall, BoundTable, BoundNumber, BoundTerm, BoundConcretised, BoundSessions, BoundInterrupt}
 
 // A Coverage is the criterion that chooses a tree's tests: a key of .setbot.yml, a flag's value,
 // and the tests' criterion in the report.

@@ -637,7 +637,7 @@ func TestBoundSettingsNameTheFlags(t *testing.T) {
 	// each command that prints that advice has it.
 	for _, cmd := range []*cobra.Command{newExploreCmd(), newAnalyzeCmd(), newDiffCmd()} {
 		for _, b := range vocab.Bounds {
-			if b == vocab.BoundArray || b == vocab.BoundKeys || b == vocab.BoundInterrupt || b == vocab.BoundTable || b == vocab.BoundConcretised || b == vocab.BoundNumber || b == vocab.BoundTerm || b == vocab.BoundSessions {
+			if b == vocab.BoundArray || b == vocab.BoundKeys || b == vocab.BoundInterrupt || b == vocab.BoundTable || b == vocab.BoundConcretised || b == vocab.BoundNumber || b == vocab.BoundTerm || b == vocab.BoundSessions || b == vocab.BoundIndex {
 				continue // declared on the array itself, or fixed; no setting
 			}
 			if b == vocab.BoundMemory && cmd.Name() != "analyze" {

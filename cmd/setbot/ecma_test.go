@@ -551,3 +551,91 @@ func TestECMAKeyedWrite(t *testing.T) {
 		}
 	}
 }
+
+// ---- wild-arr (issue 28): arrays that grow in place.
+
+// TestECMAPush: a.push(x, ...) as a statement appends as a =
+// a.concat([x, ...]) does, to a local array in a function and to a machine
+// variable alike; a path that pushes past the bound meets the array bound
+// in explore, and both executors stop there with the same error.
+func TestECMAPush(t *testing.T) {
+	const model = "testdata/ecma/push.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if !strings.Contains(out, "bound hit: array (limit 16)") || strings.Contains(out, "done (line") || strings.Contains(out, "other (line") {
+		t.Errorf("explore: want done and other reached and the array bound hit\n%s", out)
+	}
+	simulateBoth(t, "done (halted)", model, "add(v=4)", "count(aux=true, cd=true)")
+	simulateBoth(t, "other (halted)", model, "add(v=4)", "count(aux=false, cd=true)")
+	nine := []string{model}
+	for range 9 {
+		nine = append(nine, "add(v=1)")
+	}
+	for _, a := range [][]string{nine, append([]string{"--reference"}, nine...)} {
+		if code, out, errs := runSimulate(t, a...); code == exitOK || !strings.Contains(errs, "event 9: ") || !strings.Contains(errs, "an array grows past its bound of 16 elements") {
+			t.Errorf("simulate %v: exit %d, want an error at event 9, the array bound\n%s%s", a, code, out, errs)
+		}
+	}
+}
+
+// TestECMAConcatNumber: + with one string operand joins strings, the
+// number or boolean converted as String() converts it (a negative int, a
+// decimal, true and false), and += on a string likewise, in every
+// executor.
+func TestECMAConcatNumber(t *testing.T) {
+	const model = "testdata/ecma/concatnum.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") {
+		t.Errorf("explore: want hit and miss reached\n%s", out)
+	}
+	simulateBoth(t, "hit (halted)", model, "take(ok=true)")
+	simulateBoth(t, "miss (halted)", model, "take(ok=false)")
+}
+
+// TestECMAPastEnd: an element of an array of arrays read at an index that
+// may lie past the end (hands[id - 1][0]) is read where the index lies
+// within the array; past it ECMAScript reads undefined and throws on
+// reading into it, so setbot raises error.execution before the statement
+// and skips the rest of the block, with a warning, in every executor.
+func TestECMAPastEnd(t *testing.T) {
+	const model = "testdata/ecma/pastend.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	want := model + ":17:23: warning: hands[_event.data.id - 1] may lie past the end of hands, where ECMAScript reads undefined and throws a TypeError on reading into it: " +
+		"setbot raises error.execution here and skips the rest of the block, as the SCXML specification requires"
+	if code != 0 || !strings.HasPrefix(out, want+"\n") || strings.Count(out, "\n") != 2 {
+		t.Fatalf("check: exit %d\n%s%s\nwant first\n%s", code, out, errs, want)
+	}
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every state reached\n%s", out)
+	}
+	simulateBoth(t, "three (halted)", model, "go(id=3)")
+	simulateBoth(t, "err (halted)", model, "go(id=4)")
+	simulateBoth(t, "b", model, "go(id=0)")
+}
+
+// TestECMAElementWrite: a[i] = x at an index that may lie past the end
+// replaces the element within the array and appends it at the length
+// (proposals[i] = {...} in a loop fills an empty array); past the length or
+// below 0, which ECMAScript makes a hole or a property, the path meets the
+// index bound in explore, and both executors stop there with one error.
+func TestECMAElementWrite(t *testing.T) {
+	const model = "testdata/ecma/elemwrite.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || strings.Contains(out, ": error") {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	if !strings.Contains(out, "bound hit: index (limit 16)") || strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every state reached and the index bound hit\n%s", out)
+	}
+	simulateBoth(t, "replaced (halted)", model, "propose(n=3)", "vote(p=2)")
+	simulateBoth(t, "appended (halted)", model, "propose(n=3)", "vote(p=3)")
+	for _, a := range [][]string{{model, "propose(n=2)", "vote(p=3)"}, {"--reference", model, "propose(n=2)", "vote(p=-1)"}} {
+		if code, out, errs := runSimulate(t, a...); code == exitOK || !strings.Contains(errs, "an element is assigned past the end of its array or below index 0") {
+			t.Errorf("simulate %v: exit %d, want the index bound\n%s%s", a, code, out, errs)
+		}
+	}
+}

@@ -44,12 +44,16 @@ func (g *gen) addLoose() {
 // without declaring it (undefined until then), an In() of a state the
 // model does not have (false), the array arr and the object codes, read
 // by a key computed as the machine runs, the fields of doc.root.foo,
-// which holds {bar: 1} or shape ({a: {b: 2}}), or, in the guards of input
+// which holds {bar: 1} or shape ({a: {b: 2}}), a string joined with an
+// int, or, in the guards of input
 // events, new Date() (a black box) and a read of doc.root.foo.a.b, which
 // throws (error.execution) where foo holds no a.
 func (g *gen) looseAtom(c ctx) string {
 	v := pick(g, g.vars)
-	switch g.intn(8) {
+	switch g.intn(9) {
+	case 7:
+		// + with a string operand joins strings, the int converted.
+		return fmt.Sprintf("'k' + %s %s 'k%d'", v, pick(g, []string{"==", "!="}), g.intn(10))
 	case 0:
 		return pick(g, []string{"g0 === undefined", fmt.Sprintf("g0 == %d", g.intn(10)), "g0 !== undefined"})
 	case 1:
@@ -81,12 +85,20 @@ func (g *gen) looseAtom(c ctx) string {
 // looseStatement returns an assignment of the undeclared global g0 (of an
 // int, or of a field read by a computed key, which may be undefined), of
 // doc.root.foo (objects of different fields), of a field of codes by a
-// computed key, of the array arr through new Array(...), a throw under an if, or, at the
+// computed key, of the array arr through new Array(...), push or an
+// element, a throw under an if, or, at the
 // top of a script at the top of its block, a write to a field of ext,
 // which nothing binds (scxmlrun's _data): the last two raise
 // error.execution and skip the rest of the block.
 func (g *gen) looseStatement(c ctx, depth int) []string {
-	switch g.intn(7) {
+	switch g.intn(9) {
+	case 7:
+		// an element within arr, or one appended at its length
+		return []string{fmt.Sprintf("arr[%s %% 4] = %s;", pick(g, g.vars), pick(g, g.vars))}
+	case 4:
+		// arr grows in place, up to its bound (a run past it stops every
+		// executor with the same error).
+		return []string{fmt.Sprintf("arr.push(%s);", pick(g, g.vars))}
 	case 5:
 		// an object of other fields (doc.root.foo holds both), or one of
 		// its own

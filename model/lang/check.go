@@ -33,6 +33,13 @@ type Env struct {
 	// makes a transition's cond false and raises error.execution (SCXML
 	// §5.9). Info.Fails lists the objects read so; FailsWhen lowers them.
 	FailingReads bool
+	// InRange tells the reads a[i] of an array or object element at an
+	// index that may lie past the end which the code guards: it raises
+	// error.execution before the statement where i lies outside a, as
+	// ECMAScript's TypeError on reading into undefined would. Such a read
+	// is of the element's type; any other is refused and listed in
+	// Info.PastEnd. nil: none is guarded.
+	InRange func(*ast.Index) bool
 }
 
 // Info records the results of checking.
@@ -45,6 +52,9 @@ type Info struct {
 	// refuses the latter in a model that has the former.
 	Inexact      []*ast.DecLit
 	DecimalArith []source.Pos
+	// PastEnd lists the reads of an array or object element at an index
+	// that may lie past the end that were refused (Env.InRange).
+	PastEnd []*ast.Index
 	// Fails lists the reads of fields of objects that may be undefined
 	// (Env.FailingReads), in the order evaluation reaches them: where one
 	// is reached and its object is undefined, evaluation throws.
@@ -553,8 +563,13 @@ func (c *checker) index(x *ast.Index) ast.Type {
 	if k, ok := x.Index.(*ast.IntLit); ok && k.Value >= 0 && k.Value < int64(t.Comp.MinLen) {
 		return elem
 	}
+	if elem.IsComposite() && c.env.InRange != nil && c.env.InRange(x) {
+		return elem
+	}
 	if elem.IsComposite() {
-		c.refuseAt(x.Lbrack, "%s may lie past the end of %s, and an array or object that may be undefined is not modelled: index with a constant below its length (%d for certain)",
+		c.info.PastEnd = append(c.info.PastEnd, x)
+		c.refuseAt(x.Lbrack, "%s may lie past the end of %s, and an array or object that may be undefined is not modelled: index with a constant below its length (%d for certain), "+
+			"or read into the element (a part of it, or its length) where the statement always reads it, outside ?:, && and ||, at the top of a script or of an if's branch there",
 			printer.ExprString(x), printer.ExprString(x.X), t.Comp.MinLen)
 		return ast.Type{}
 	}
@@ -704,8 +719,11 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 	k1, k2 := c.valueOf(x.X, t1, what, ast.Invalid), c.valueOf(x.Y, t2, what, ast.Invalid)
 	switch x.Op {
 	case ast.ADD:
-		if k1 == ast.String && k2 == ast.String {
+		if concatenates(k1, k2) {
 			return ast.StringType
+		}
+		if k1 == ast.Invalid || k2 == ast.Invalid {
+			return ast.Type{} // a string or a number: the operand's error says why
 		}
 		if !c.operands(x.OpPos, x.Op, ast.Int, k1, k2) {
 			return ast.Type{}
@@ -845,6 +863,14 @@ func (c *checker) powerOfTwo(e ast.Expr) bool {
 		return ecma.IsPowerOfTwo(x.Value)
 	}
 	return false
+}
+
+// concatenates reports whether + on values of kinds k1 and k2 joins
+// strings: where one is a string, ECMAScript converts the other, a number
+// or a boolean, with String() (the lowering writes that conversion).
+func concatenates(k1, k2 ast.Kind) bool {
+	text := func(k ast.Kind) bool { return k == ast.String || k.IsNumber() || k == ast.Bool }
+	return (k1 == ast.String || k2 == ast.String) && text(k1) && text(k2)
 }
 
 // operands checks that the operands of op, of kinds k1 and k2, are both
@@ -1041,7 +1067,7 @@ func (c *checker) assign(x *ast.Assign) {
 		c.compoundAssign(x)
 		return
 	}
-	tt, vt := c.loc(x.Target, x.Path), c.expr(x.Value)
+	tt, vt := c.assignLoc(x), c.expr(x.Value)
 	if len(x.Path) == 0 {
 		c.valued[x.Target.Name] = vt.Kind != ast.Invalid && !vt.MayBeAbsent()
 	}
@@ -1088,7 +1114,7 @@ func (c *checker) compoundAssign(x *ast.Assign) {
 		k1 = t.Kind
 	}
 	k2 := c.value(x.Value, what, ast.Invalid)
-	if x.Op == ast.ADD_ASSIGN && k1 == ast.String && k2 == ast.String {
+	if x.Op == ast.ADD_ASSIGN && k1 == ast.String && concatenates(k1, k2) {
 		return
 	}
 	if !c.operands(x.OpPos, x.Op, ast.Int, k1, k2) {
@@ -1201,6 +1227,40 @@ func (c *checker) keyedLoc(so string, s *ast.Sel, t ast.Type, last bool) ast.Typ
 // names no field.
 func (c *checker) refuseKeyed(pos source.Pos, op ast.Token) {
 	c.refuseAt(pos, "%s on a field selected by a key computed when it runs is not modelled: read and assign it, o[k] = o[k] ... (where k names no field, o[k] is undefined)", op)
+}
+
+// ElementWrite reports whether x is a[i] = v of an element of the
+// variable a, of type t, at an index that is not a constant a has for
+// certain: the element may lie within the array or past its end. The
+// lowering writes the element where i lies within the array, appends it
+// where i is the length, and cuts any other path with the index bound
+// (vocab.BoundIndex): ECMAScript leaves holes past the end, and makes a
+// negative index a property.
+func ElementWrite(x *ast.Assign, t ast.Type) bool {
+	if x.Op != ast.ASSIGN || len(x.Path) != 1 || x.Path[0].Index == nil || t.Kind != ast.Array || t.MayBeAbsent() {
+		return false
+	}
+	switch k := x.Path[0].Index.(type) {
+	case *ast.StrLit:
+		return false
+	case *ast.IntLit:
+		return k.Value < 0 || k.Value >= int64(t.Comp.MinLen)
+	}
+	return true
+}
+
+// assignLoc checks the location x = v assigns and returns its type: that
+// of an element for a[i] = v of ElementWrite, else loc's.
+func (c *checker) assignLoc(x *ast.Assign) ast.Type {
+	t, ok := c.lookup(x.Target.Name)
+	if !ok || !ElementWrite(x, t) {
+		return c.loc(x.Target, x.Path)
+	}
+	c.info.Types[x.Target] = t
+	if c.value(x.Path[0].Index, "an index", ast.Int) == ast.Invalid {
+		return ast.Type{}
+	}
+	return t.Comp.Elem
 }
 
 // Assignable returns why a value of type vt cannot be stored where tt is

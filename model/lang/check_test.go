@@ -86,8 +86,9 @@ func TestCheckExpr(t *testing.T) {
 		{nil, "a + b", ast.Int, "t.scxml:1:3: operator + needs int operands, found int and bool"},
 		{nil, "b * 2", ast.Int, "t.scxml:1:3: operator * needs int operands, found bool and int"},
 		{nil, "b < 1", ast.Bool, "t.scxml:1:3: operator < needs int operands, found bool and int"},
-		{nil, "a && b", ast.Bool, ""}, // ECMAScript truthiness: a is a condition
-		{nil, "a + 'x'", ast.Invalid, "t.scxml:1:3: operator + needs int operands, found int and string"},
+		{nil, "a && b", ast.Bool, ""},              // ECMAScript truthiness: a is a condition
+		{nil, "a + 'x' + b + 1.5", ast.String, ""}, // one string operand: + joins strings
+		{nil, "a - 'x'", ast.Invalid, "t.scxml:1:3: operator - needs int operands, found int and string"},
 		{nil, "'x' + 'y' == 'xy'", ast.Bool, ""},
 		{nil, "'x' < 'y' && 'ab'.length == 2 && 'ab'.indexOf('b') == 1", ast.Bool, ""},
 		{nil, "'ab'.substring(1) == 'b' && 'ab'.charAt(0) == 'a' && 'ab'.startsWith('a')", ast.Bool, ""},
@@ -197,7 +198,8 @@ func TestCheckBlock(t *testing.T) {
 		{nil, "for (; a;) {}", ""},
 		{nil, "a = undefined", "t.scxml:1:5: a is int and cannot hold undefined: give a the type int|undefined (a <data> without expr has it)"},
 		{nil, "var u = b ? undefined : 1; u = 2; u = null", ""},
-		{nil, "var s = 'a'; s += 'b'; s = s + 1", "t.scxml:1:30: operator + needs int operands, found string and int"},
+		{nil, "var s = 'a'; s += 'b'; s = s + 1; s += 2", ""},
+		{nil, "var s = 'a'; a += s", "t.scxml:1:16: operator += needs int operands, found int and string"},
 		{nil, "assume(b)", "t.scxml:1:1: assume is not allowed in models: remove it"},
 		{assume, "assume(a)", ""},
 		{nil, "bound array 2 (b)", "t.scxml:1:1: bound is not allowed in models: remove it"},

@@ -71,6 +71,15 @@ func (c *checker) method(x *ast.Method) ast.Type {
 	switch {
 	case x.Call && x.Name == "concat":
 		return c.concat(x, t)
+	case x.Call && x.Name == "push":
+		// A statement a.push(...) is read as a = a.concat([...]) by the
+		// parser; only push used as a value reaches here.
+		for _, a := range x.Args {
+			c.expr(a)
+		}
+		c.refuseAt(x.DotPos, "the value of %s.push(...), the array's new length, is not modelled: call push as a statement of its own, then read %s.length",
+			printer.ExprString(x.X), printer.ExprString(x.X))
+		return ast.Type{}
 	case x.Call && t.Kind == ast.Array && !t.MayBeAbsent():
 		return c.arrayMethod(x, t)
 	case x.Call:

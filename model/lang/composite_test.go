@@ -87,7 +87,7 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"a = xs['1']", "t.scxml:1:8: '1' is string: an index needs an int"},
 		{"a = o.g", "t.scxml:1:5: o has no field g: its fields are f, s; give every field in the object's initial value"},
 		{"a = a.f", "t.scxml:1:5: a is an int, not an object: read .f of an object, declared with an object literal such as {f: ...} as its initial value"},
-		{"a = m[a][0]", "t.scxml:1:6: m[a] may lie past the end of m, and an array or object that may be undefined is not modelled: index with a constant below its length (2 for certain)"},
+		{"a = m[a][0]", "t.scxml:1:6: m[a] may lie past the end of m, and an array or object that may be undefined is not modelled: index with a constant below its length (2 for certain), or read into the element (a part of it, or its length) where the statement always reads it, outside ?:, && and ||, at the top of a script or of an if's branch there"},
 		{"b = xs == ys", "t.scxml:1:8: == between arrays or objects compares identities, which are not modelled: compare their elements or fields"},
 		{"xs = [1, 2]", "t.scxml:1:6: cannot assign [1, 2] to xs: it has 3 elements for certain and the value may have 2; declare its type, e.g. setbot:type=\"int[3]\", which allows fewer"},
 		{"ys = [1, 2, 3, 4, 5]", "t.scxml:1:6: cannot assign [1, 2, 3, 4, 5] to ys: it holds at most 4 elements and the value has at least 5; declare a larger bound, e.g. setbot:type=\"int[5]\""},
@@ -104,8 +104,8 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"os[0][s] = 1", "t.scxml:1:12: cannot use int value as bool in assignment to os[0][s]"},
 		{"os[0][s] += true", "t.scxml:1:10: += on a field selected by a key computed when it runs is not modelled: read and assign it, o[k] = o[k] ... (where k names no field, o[k] is undefined)"},
 		{"o[a] = 1", "t.scxml:1:3: a is int: a key needs a string"},
-		{"ys[0] = 1", "t.scxml:1:3: assignment to an element of ys that may lie past its end (it has 0 elements for certain): index with a constant below that, or assign the whole array"},
-		{"xs[a] = 1", "t.scxml:1:3: assignment to an element of xs that may lie past its end (it has 3 elements for certain): index with a constant below that, or assign the whole array"},
+		{"ys[a] += 1", "t.scxml:1:3: assignment to an element of ys that may lie past its end (it has 0 elements for certain): index with a constant below that, or assign the whole array"},
+		{"m[a][0] = 1", "t.scxml:1:2: assignment to an element of m that may lie past its end (it has 2 elements for certain): index with a constant below that, or assign the whole array"},
 		{"xs[0] = 'a'", "t.scxml:1:9: cannot use string value as int in assignment to xs[0]"},
 		{"us[0] += 1", "t.scxml:1:3: assignment to an element of us that may lie past its end (it has 0 elements for certain): index with a constant below that, or assign the whole array"},
 		{"a = xs[a] + 1", "t.scxml:1:5: xs[a] may be undefined or null, and operator + needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it"},
@@ -118,6 +118,10 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"b = xs.includes('a')", "t.scxml:1:7: .includes looks for a string value among the elements of xs, which are int: it never finds one; look for an int value"},
 		{"b = m.includes(xs)", "t.scxml:1:6: .includes over int[2][2] compares arrays or objects by identity, which is not modelled: compare a field or an element with ==="},
 		{"a = xs.indexOf(1, 2)", "t.scxml:1:7: .indexOf on an array takes 1 argument, found 2: a start index is not supported; compare the elements you need with ==="},
+		// push is a statement: its value, the new length, is refused.
+		{"a = ys.push(1)", "t.scxml:1:7: the value of ys.push(...), the array's new length, is not modelled: call push as a statement of its own, then read ys.length"},
+		{"ys.push('a')", "t.scxml:1:3: ['a'] adds elements of type string to an array of int: an array holds values of one type (and undefined); use one array per type"},
+		{"xs.push(1)", "t.scxml:1:1: cannot assign xs.concat([1]) to xs: it holds at most 3 elements and the value has at least 4; declare a larger bound, e.g. setbot:type=\"int[4]\""},
 		{"b = xs.startsWith(1)", "t.scxml:1:7: .startsWith is not an array method setbot models: of the array methods, indexOf, includes and concat are; write what it computes with a <foreach>"},
 	}
 	for _, tt := range tests {
@@ -184,6 +188,21 @@ func TestLowerComposite(t *testing.T) {
 		// A value that may outgrow ys's bound: the array bound is checked first.
 		{"ys = ys.concat([a])", "bound array 4 (ys.length + 1 <= 4); { int _new_ys.length = ys.length + 1; " +
 			"int _new_ys[0] = ys.length <= 0 ? a : ys[0]; int _new_ys[1] = ys.length <= 1 ? a : ys[1]; int _new_ys[2] = ys.length <= 2 ? a : ys[2]; int _new_ys[3] = ys.length <= 3 ? a : ys[3]; " +
+			"ys.length = _new_ys.length; ys[0] = _new_ys[0]; ys[1] = _new_ys[1]; ys[2] = _new_ys[2]; ys[3] = _new_ys[3]; }"},
+		// An element at an index that may lie past the end: written within
+		// the array, appended at its end, and cut by a bound elsewhere.
+		{"ys[a] = 2", "bound index 4 (0 <= a && a <= ys.length); bound array 4 (a < 4); ys.length = a == ys.length ? ys.length + 1 : ys.length; " +
+			"ys[0] = a == 0 ? 2 : ys[0]; ys[1] = a == 1 ? 2 : ys[1]; ys[2] = a == 2 ? 2 : ys[2]; ys[3] = a == 3 ? 2 : ys[3];"},
+		{"us[1] = w", "bound index 2 (1 <= us.length); bound array 2 (true); us.length = 1 == us.length ? us.length + 1 : us.length; " +
+			"us[0] = us[0]; _absent_us[0] = _absent_us[0]; us[1] = w; _absent_us[1] = _absent_w;"},
+		// The index reads the length: the parts are computed before any is written.
+		{"ys[ys.length] = ys.length", "bound index 4 (0 <= ys.length && ys.length <= ys.length); bound array 4 (ys.length < 4); { int _new_ys.length = ys.length == ys.length ? ys.length + 1 : ys.length; " +
+			"int _new_ys[0] = ys.length == 0 ? ys.length : ys[0]; int _new_ys[1] = ys.length == 1 ? ys.length : ys[1]; int _new_ys[2] = ys.length == 2 ? ys.length : ys[2]; int _new_ys[3] = ys.length == 3 ? ys.length : ys[3]; " +
+			"ys.length = _new_ys.length; ys[0] = _new_ys[0]; ys[1] = _new_ys[1]; ys[2] = _new_ys[2]; ys[3] = _new_ys[3]; }"},
+		// push is read as concat: the same lowering, the same bound.
+		{"ys.push(a, 2)", "bound array 4 (ys.length + 2 <= 4); { int _new_ys.length = ys.length + 2; " +
+			"int _new_ys[0] = ys.length <= 0 ? 0 - ys.length == 0 ? a : 2 : ys[0]; int _new_ys[1] = ys.length <= 1 ? 1 - ys.length == 0 ? a : 2 : ys[1]; " +
+			"int _new_ys[2] = ys.length <= 2 ? 2 - ys.length == 0 ? a : 2 : ys[2]; int _new_ys[3] = ys.length <= 3 ? 3 - ys.length == 0 ? a : 2 : ys[3]; " +
 			"ys.length = _new_ys.length; ys[0] = _new_ys[0]; ys[1] = _new_ys[1]; ys[2] = _new_ys[2]; ys[3] = _new_ys[3]; }"},
 		{"us = [].concat(us, 1)", "bound array 2 (us.length + 1 <= 2); { int _new_us.length = us.length + 1; " +
 			"int _new_us[0] = us.length <= 0 ? 1 : us[0]; int _new__absent_us[0] = us.length <= 0 ? 0 : _absent_us[0]; " +
@@ -298,5 +317,26 @@ func TestWidenObjects(t *testing.T) {
 	const refusal = "t.scxml:1:12: 'kind' in v: v is given objects with and without field kind, and setbot holds a missing field as undefined, so it cannot tell them apart; compare the field with undefined instead"
 	if _, _, errs := checkStmts(t, env, "b = 'kind' in v"); errs != refusal {
 		t.Errorf("'kind' in v: errors\n%s\nwant\n%s", errs, refusal)
+	}
+}
+
+// TestInRange: a read of an array element at an index that may lie past
+// the end is refused and listed in Info.PastEnd, unless the code guards
+// it (Env.InRange): then it is of the element's type and lowers to a
+// chain over the bound's indexes.
+func TestInRange(t *testing.T) {
+	const src = "a = m[a][1]"
+	_, info, errs := checkStmts(t, compEnv(), src)
+	if errs == "" || len(info.PastEnd) != 1 || printer.ExprString(info.PastEnd[0]) != "m[a]" {
+		t.Fatalf("CheckBlock(%q) unguarded: errors %q, PastEnd %v; want the read refused and listed", src, errs, info.PastEnd)
+	}
+	env := compEnv()
+	env.InRange = func(x *ast.Index) bool { return printer.ExprString(x) == "m[a]" }
+	b, info, errs := checkStmts(t, env, src)
+	if errs != "" || len(info.PastEnd) != 0 {
+		t.Fatalf("CheckBlock(%q) guarded: errors %q, PastEnd %v", src, errs, info.PastEnd)
+	}
+	if got, want := printer.BlockString(LowerBlock(b, info)), "a = a == 0 ? m[0][1] : m[1][1];"; got != want {
+		t.Errorf("LowerBlock(%q) = %s, want %s", src, got, want)
 	}
 }

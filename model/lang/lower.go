@@ -308,7 +308,7 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 		case ast.IN:
 			return l.in(x)
 		}
-		k := l.numberKind(x.X, x.Y)
+		k := l.operandKind(x)
 		return &ast.Binary{X: l.as(x.X, k), OpPos: x.OpPos, Op: x.Op, Y: l.as(x.Y, k)}
 	case *ast.Cond:
 		k := l.typ(x).Kind
@@ -354,6 +354,16 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 	return ast.RewriteExpr(e, func(e ast.Expr) ast.Expr { return e })
 }
 
+// operandKind returns the kind the operands of x are converted to: String
+// for a + that joins strings (a number or a boolean is converted), else
+// numberKind's.
+func (l *lowerer) operandKind(x *ast.Binary) ast.Kind {
+	if x.Op == ast.ADD && l.typ(x).Kind == ast.String {
+		return ast.String
+	}
+	return l.numberKind(x.X, x.Y)
+}
+
 // numberKind returns Decimal when x and y are numbers of which one is a
 // decimal, and Invalid otherwise: the kind both are converted to.
 func (l *lowerer) numberKind(x, y ast.Expr) ast.Kind {
@@ -365,11 +375,16 @@ func (l *lowerer) numberKind(x, y ast.Expr) ast.Kind {
 }
 
 // as lowers e, which has a value, to a value of kind k: an int is
-// converted where k is Decimal. Any other k leaves it as it is.
+// converted where k is Decimal, a number or a boolean where k is String
+// (an operand of +, or of +=, that joins strings). Any other k leaves it
+// as it is.
 func (l *lowerer) as(e ast.Expr, k ast.Kind) ast.Expr {
 	v := l.value(e)
-	if k == ast.Decimal && l.typ(e).Kind == ast.Int {
+	switch ek := l.typ(e).Kind; {
+	case k == ast.Decimal && ek == ast.Int:
 		return &ast.ToDecimal{Start: e.Pos(), X: v}
+	case k == ast.String && (ek.IsNumber() || ek == ast.Bool):
+		return stringOf(v, ek, e.Pos())
 	}
 	return v
 }
@@ -484,6 +499,30 @@ func (l *lowerer) block(b *ast.Block) *ast.Block {
 	return out
 }
 
+// assign lowers an assignment: of a scalar, leaf by leaf for a composite
+// or a value that may be undefined (after the array bound's check where
+// it may outgrow its location), of an element that may lie past the end
+// (elementWrite), and of a field selected by a computed key by a chain
+// over the fields (keyedAssign).
+func (l *lowerer) assign(x *ast.Assign) []ast.Stmt {
+	if ElementWrite(x, l.typ(x.Target)) {
+		return l.elementWrite(x)
+	}
+	if ot, ok := keyedWrite(l.typ(x.Target), x.Path); ok {
+		return l.keyedAssign(x, ot)
+	}
+	name := pathName(x.Target, x.Path)
+	tt := locType(l.typ(x.Target), x.Path)
+	if x.Op == ast.ASSIGN && leafwise(tt) {
+		out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
+		if Grows(tt, l.typ(x.Value)) {
+			out = append([]ast.Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
+		}
+		return out
+	}
+	return []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
+}
+
 // stmt lowers one statement to one or more.
 func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 	switch x := s.(type) {
@@ -564,25 +603,6 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 		return []ast.Stmt{&ast.Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: Simplify(l.cond(x.Cond))}}
 	}
 	return []ast.Stmt{ast.RewriteStmt(s, func(e ast.Expr) ast.Expr { return e })}
-}
-
-// assign lowers an assignment: of a whole array, object or value that may
-// be undefined leaf by leaf, of a field selected by a computed key by a
-// chain over the fields (keyedAssign).
-func (l *lowerer) assign(x *ast.Assign) []ast.Stmt {
-	if ot, ok := keyedWrite(l.typ(x.Target), x.Path); ok {
-		return l.keyedAssign(x, ot)
-	}
-	name := pathName(x.Target, x.Path)
-	tt := locType(l.typ(x.Target), x.Path)
-	if x.Op == ast.ASSIGN && leafwise(tt) {
-		out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
-		if Grows(tt, l.typ(x.Value)) {
-			out = append([]ast.Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
-		}
-		return out
-	}
-	return []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
 }
 
 // leafwise reports whether a value of t is lowered as more than one

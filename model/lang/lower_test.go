@@ -49,6 +49,8 @@ func TestLowerExpr(t *testing.T) {
 		{"_event.invokeid == undefined", "!(_event._absent_invokeid == 0)"},
 		{"_event.invokeid === 'x'", "_event._absent_invokeid == 0 && (!(_event._absent_invokeid == 0) || _event.invokeid == 'x')"},
 		{"_event && !_event", "_event && !_event"},
+		// + with one string operand joins strings, the other converted.
+		{"s + a == 'x1'", "s + (a >= 0 ? String(a) : '-' + String(-a)) == 'x1'"},
 	}
 	for _, tt := range tests {
 		e, info, errs := checkExpr(t, lowerEnv(), tt.src, ast.Invalid)

@@ -369,8 +369,12 @@ func (l *lowerer) parts(e ast.Expr) []part {
 		if s, ok := x.Index.(*ast.StrLit); ok {
 			return below(l.parts(x.X), printer.FieldSuffix(s.Value))
 		}
-		// The checker allows a composite element only at a constant index
-		// within the array for certain.
+		// The checker allows a composite element at a constant index
+		// within the array for certain, or at one the code guards
+		// (Env.InRange): within the array where the read runs.
+		if _, ok := x.Index.(*ast.IntLit); !ok {
+			return l.element(l.parts(x.X), l.typ(x.X), Simplify(l.value(x.Index)), true)
+		}
 		return below(l.parts(x.X), "["+printer.ExprString(x.Index)+"]")
 	}
 	panic(fmt.Sprintf("lang: lowering a composite value of unexpected form %s", printer.ExprString(e)))
@@ -867,4 +871,50 @@ func (l *lowerer) concat(x *ast.Method, t ast.Type) []part {
 		out = append(out, prefixed("["+strconv.Itoa(k)+"]", leaves, chain)...)
 	}
 	return out
+}
+
+// elementWrite lowers a[i] = v (ElementWrite): each element k of a
+// becomes v where i is k, and the length grows by one where i is the
+// length. Checks come first: a path on which i lies below 0 or past the
+// length meets the index bound, and one on which the element would lie
+// past a's bound the array bound.
+func (l *lowerer) elementWrite(x *ast.Assign) []ast.Stmt {
+	pos := x.OpPos
+	at := l.typ(x.Target)
+	elem := at.Comp.Elem
+	i := Simplify(l.value(x.Path[0].Index))
+	cur := l.align(l.parts(x.Target), at, pos)
+	length := cur[0] // Leaves puts an array's length first
+	vals := l.vec(x.Value, elem)
+	type key struct {
+		suffix string
+		tag    bool
+		of     ast.Kind
+	}
+	elemLeaf := make(map[key]int)
+	for j, f := range Leaves(elem) {
+		elemLeaf[key{f.Suffix, f.Tag, f.Of}] = j
+	}
+	eq := func(a, b ast.Expr) ast.Expr { return &ast.Binary{X: a, OpPos: pos, Op: ast.EQL, Y: b} }
+	leaves := Leaves(at)
+	out := make([]ast.Expr, len(leaves))
+	for n, f := range leaves {
+		if n == 0 {
+			grown := &ast.Binary{X: length, OpPos: pos, Op: ast.ADD, Y: &ast.IntLit{ValuePos: pos, Value: 1}}
+			out[n] = &ast.Cond{Cond: eq(i, length), Question: pos, Then: grown, Else: length}
+			continue
+		}
+		k, inner, _ := strings.Cut(strings.TrimPrefix(f.Suffix, "["), "]")
+		kv, _ := strconv.ParseInt(k, 10, 64)
+		v := vals[elemLeaf[key{inner, f.Tag, f.Of}]]
+		out[n] = &ast.Cond{Cond: eq(i, &ast.IntLit{ValuePos: pos, Value: kv}), Question: pos, Then: v, Else: cur[n]}
+	}
+	limit := int64(at.Comp.Len)
+	within := &ast.Binary{X: &ast.Binary{X: &ast.IntLit{ValuePos: pos}, OpPos: pos, Op: ast.LEQ, Y: i}, OpPos: pos, Op: ast.LAND,
+		Y: &ast.Binary{X: i, OpPos: pos, Op: ast.LEQ, Y: length}}
+	fits := &ast.Binary{X: i, OpPos: pos, Op: ast.LSS, Y: &ast.IntLit{ValuePos: pos, Value: limit}}
+	return append([]ast.Stmt{
+		&ast.Bound{BoundPos: pos, Name: vocab.BoundIndex, Limit: limit, Cond: Simplify(within)},
+		&ast.Bound{BoundPos: pos, Name: vocab.BoundArray, Limit: limit, Cond: Simplify(fits)},
+	}, assignLeaves(x.Target.Name, at, out, pos)...)
 }

@@ -286,7 +286,7 @@ func TestParseExprErrors(t *testing.T) {
 		{"{a 1}", "t.scxml:1:4: expected ':', found '1'"},
 		{"{1: 2}", "t.scxml:1:2: expected field name, found '1'"},
 		{"{a: 1, a: 2}", "t.scxml:1:8: duplicate field a in object literal: give each field once"},
-		{"a.push(4)", "t.scxml:1:1: unsupported call a.push(...): an array that grows in place is not modelled; write a = a.concat([...]), which setbot models"},
+		{"a.unshift(4)", "t.scxml:1:1: unsupported call a.unshift(...): of the methods that change an array in place setbot models push; write the new array with concat, e.g. a = [x].concat(a)"},
 		{"_event.data[x]", "t.scxml:1:1: index expression _event.data[...]: name the parameter in quotes, _event.data['NAME'], or read _event.data.NAME"},
 		{"In(s)", "t.scxml:1:4: expected string literal in In(), found 's'"},
 		{"In('s', 't')", "t.scxml:1:7: expected ')', found ','"},

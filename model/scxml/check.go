@@ -34,6 +34,10 @@ type checker struct {
 	// grown holds the arrays without a setbot:type that growArrays gave
 	// room to grow.
 	grown map[string]bool
+	// pe guards reads past the end of an array (guardPastEnd), as
+	// declareCode did, once arrays have grown; the checker asks it which
+	// reads it guarded.
+	pe *pastEnd
 }
 
 func (ck *checker) allCode() []code { return allCode(ck.m, ck.inv) }
@@ -53,7 +57,8 @@ func (ck *checker) checkCode(all []code) {
 			Param:        paramLookup(ck.m, c.trans),
 			// A history state is never active: In() of it is false; so is
 			// In() of no state at all (unknownStates warns of it).
-			State: func(string) bool { return true },
+			State:   func(string) bool { return true },
+			InRange: func(x *ast.Index) bool { return ck.pe.inRange[x.Lbrack] },
 			Event: func(name string) (map[string]ast.Type, bool) {
 				ev := ck.m.EventByName(name)
 				if ev == nil || !(ev.Declared || inferred[name]) {
@@ -92,6 +97,14 @@ func (ck *checker) checkCode(all []code) {
 		if ck.widenObjects(all, env, vars) {
 			progress = true
 		}
+	}
+	// An array that started empty has elements that are arrays or objects
+	// only once it grew: their reads past the end are guarded now, and the
+	// error.execution the guards raise registered, as collectEvents did for
+	// the others.
+	if at, ok := ck.pe.guardPastEnd(all); ok {
+		all = ck.allCode()
+		ensureEvent(ck.m, model.ErrorExecution, at).Kinds |= model.Internal
 	}
 	ck.reportMixedKinds(all, env)
 	// An assignment that inference already reported is not reported again.

@@ -15,22 +15,27 @@ import (
 
 // declareCode is the phase between inlining and type inference. It takes
 // the model m of a document read as inv says, with its code inlined, the
-// blocks of that code as read before lowering (source) and the lowerer,
+// blocks of that code as read before lowering (asRead) and the lowerer,
 // the functions (funcs, externals) and Commons SCXML's <var>s; it makes
 // the elements that the data model shows to fail raise error.execution
-// (failNonArrays, failUnbound), collects the events and their kinds,
+// (failNonArrays, failUnbound, guardPastEnd), collects the events and their kinds,
 // infers what the code shows of the input parameters, expands the
 // forwards of _event, and declares the variables that loops, Commons
 // SCXML's <var>s and assignments to undeclared names make. It gives every
-// guard and action of m, for the checker.
-func declareCode(d *diag, m *model.Model, inv invocation, low *lowerer, source map[*ast.Block][]ast.Stmt,
-	funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, commonsVars []*ast.Ident) []code {
-	dc := &declarer{diag: d, m: m, inv: inv, low: low, source: source, funcs: funcs, externals: externals, commonsVars: commonsVars}
-	all := allCode(m, inv)
+// guard and action of m, for the checker, and the guard of reads past
+// the end of an array, which the checker runs again.
+func declareCode(d *diag, m *model.Model, inv invocation, low *lowerer, asRead map[*ast.Block][]ast.Stmt,
+	funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, commonsVars []*ast.Ident) (all []code, pe *pastEnd) {
+	dc := &declarer{diag: d, m: m, inv: inv, low: low, source: asRead, funcs: funcs, externals: externals, commonsVars: commonsVars,
+		pe: &pastEnd{diag: d, m: m, low: low, source: asRead, inRange: make(map[source.Pos]bool)}}
+	all = allCode(m, inv)
 	if dc.failNonArrays(all) {
 		all = allCode(m, inv)
 	}
 	if dc.failUnbound(all) {
+		all = allCode(m, inv)
+	}
+	if _, ok := dc.pe.guardPastEnd(all); ok {
 		all = allCode(m, inv)
 	}
 	dc.unknownStates(all)
@@ -42,7 +47,7 @@ func declareCode(d *diag, m *model.Model, inv invocation, low *lowerer, source m
 	dc.declareLoopVars(all)
 	dc.declareCommonsVars()
 	dc.declareGlobals(all)
-	return all
+	return all, dc.pe
 }
 
 // declarer holds what declareCode needs besides the model.
@@ -61,6 +66,8 @@ type declarer struct {
 	externals map[string]*lang.Signature
 	// commonsVars are the names Commons SCXML's <var> actions declare.
 	commonsVars []*ast.Ident
+	// pe guards reads past the end of an array (guardPastEnd).
+	pe *pastEnd
 }
 
 // unknownStates warns of every In() of a state the model does not have:

@@ -35,7 +35,7 @@ func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invo
 	}
 	code := func() []code { return allCode(m, inv) }
 	readInvokes(d, m, opts, inv, rd.invokes, func() *values { return collectValues(m, rd.ph, code()) })
-	source := expandDynamic(d, m, code(), rd.ph, rd.low)
+	asRead := expandDynamic(d, m, code(), rd.ph, rd.low)
 	// The phases that follow work on the model alone: they do not hold
 	// the document (its elements, with the decoded text of each and the
 	// offset of every byte of it) while they check and lower its code.
@@ -44,8 +44,8 @@ func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invo
 	functionTypes(m, rd.funcs, code())
 	stringifyKnown(m, code())
 	inlineCalls(d, m, code(), rd.funcs, rd.externals, opts.CallDepth)
-	all := declareCode(d, m, inv, rd.low, source, rd.funcs, rd.externals, rd.commonsVars)
-	ck := &checker{diag: d, dataFacts: rd.dataFacts, m: m, inv: inv, jexl: rd.jexl, grown: make(map[string]bool)}
+	all, pe := declareCode(d, m, inv, rd.low, asRead, rd.funcs, rd.externals, rd.commonsVars)
+	ck := &checker{diag: d, dataFacts: rd.dataFacts, m: m, inv: inv, jexl: rd.jexl, grown: make(map[string]bool), pe: pe}
 	ck.checkCode(all)
 	return m, d
 }

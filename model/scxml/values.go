@@ -225,7 +225,8 @@ func (ck *checker) widen(v *model.Var, t ast.Type, vars map[string]ast.Type) boo
 
 // growArrays gives room to grow to each array variable without a
 // setbot:type that the code assigns a value that may be longer than its
-// initial value (a = a.concat([x])): the bound ast.GrowArrayLen, or the
+// initial value (a = a.concat([x])), or an element that may lie past its
+// end (a[i] = x, lang.ElementWrite): the bound ast.GrowArrayLen, or the
 // longest such value's where that is longer, and where the initial value
 // is empty, the elements' type of the first such value. It reports whether
 // it grew any. A variable grows once: where a value longer still is
@@ -240,11 +241,17 @@ func (ck *checker) growArrays(all []code, env func(code) *lang.Env, vars map[str
 		info, _ := lang.CheckBlock(env(c), ck.fset, c.body)
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			a, ok := n.(*ast.Assign)
-			if !ok || a.Op != ast.ASSIGN || len(a.Path) > 0 {
+			if !ok || a.Op != ast.ASSIGN {
 				return true
 			}
 			v, vt := ck.m.Var(a.Target.Name), info.Types[a.Value]
-			if v == nil || ck.annotated[v.Name] || ck.grown[v.Name] || !lang.Grows(v.Type, vt) {
+			if v == nil || ck.annotated[v.Name] || ck.grown[v.Name] {
+				return true
+			}
+			switch {
+			case lang.ElementWrite(a, v.Type) && v.Type.Comp.Len < ast.GrowArrayLen:
+				vt = ast.ArrayType(vt, 0, v.Type.Comp.Len+1) // a[i] = x: the array with x appended, at most
+			case len(a.Path) > 0 || !lang.Grows(v.Type, vt):
 				return true
 			}
 			g, ok := grow[v.Name]
@@ -270,15 +277,15 @@ func (ck *checker) growArrays(all []code, env func(code) *lang.Env, vars map[str
 	return len(grow) > 0
 }
 
-// mayGrow reports whether n assigns a whole array variable that
-// growArrays may give room to grow.
+// mayGrow reports whether n assigns a whole array variable, or an element
+// of one past its end, that growArrays may give room to grow.
 func (ck *checker) mayGrow(n ast.Node) bool {
 	a, ok := n.(*ast.Assign)
-	if !ok || a.Op != ast.ASSIGN || len(a.Path) > 0 {
+	if !ok || a.Op != ast.ASSIGN {
 		return false
 	}
 	v := ck.m.Var(a.Target.Name)
-	return v != nil && v.Type.Kind == ast.Array && !ck.annotated[v.Name] && !ck.grown[v.Name]
+	return v != nil && v.Type.Kind == ast.Array && !ck.annotated[v.Name] && !ck.grown[v.Name] && (len(a.Path) == 0 || lang.ElementWrite(a, v.Type))
 }
 
 // declareLoopVars declares the items and indexes of <foreach> elements

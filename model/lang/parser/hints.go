@@ -128,8 +128,8 @@ func CallMsg(path string) string {
 	}
 	if i := strings.LastIndexByte(path, '.'); i >= 0 && growingMethods[path[i+1:]] {
 		a := path[:i]
-		return "unsupported call " + path + "(...): an array that grows in place is not modelled; " +
-			"write " + a + " = " + a + ".concat([...]), which setbot models"
+		return "unsupported call " + path + "(...): of the methods that change an array in place setbot models push; " +
+			"write the new array with concat, e.g. " + a + " = [x].concat(" + a + ")"
 	}
 	if i := strings.LastIndexByte(path, '.'); i >= 0 {
 		if alt, ok := stringAlternatives[path[i+1:]]; ok {
@@ -161,6 +161,6 @@ func methodList() string {
 }
 
 // growingMethods are the array methods that make an array longer in
-// place, which setbot refuses (it models concat, which returns a new
-// array).
+// place. setbot models a statement a.push(...) (the parser reads it as
+// a = a.concat([...])) and refuses the others.
 var growingMethods = map[string]bool{"push": true, "unshift": true, "splice": true}

@@ -762,7 +762,7 @@ func (p *parser) parsePostfix(off int, x ast.Expr) ast.Expr {
 				"pass the text to find as a string, x.replace('text', 'new'), which replaces its first occurrence")
 			p.skipGroup(0, false)
 			return p.bad(dot)
-		case (ast.StringMethods[name] > 0 || name == "concat") && p.tok == ast.LPAREN:
+		case (ast.StringMethods[name] > 0 || name == "concat" || name == "push") && p.tok == ast.LPAREN:
 			args := p.parseCallArgs()
 			p.closeParen()
 			x = &ast.Method{X: x, DotPos: p.pos(dot), Name: name, Call: true, Args: args}

@@ -363,6 +363,9 @@ func (p *parser) parseSimple() ast.Stmt {
 			return &ast.IncDec{Target: t, Path: path, OpPos: p.pos(off), Op: op}
 		}
 	default:
+		if m, ok := x.(*ast.Method); ok && m.Name == "push" && m.Call && len(p.errs) == mark {
+			return p.push(m, start, mark)
+		}
 		if c, ok := x.(*ast.Call); ok && len(p.errs) == mark {
 			if hostObjects[hostObject(c.Fun)] {
 				return p.hostCall(c)
@@ -375,6 +378,23 @@ func (p *parser) parseSimple() ast.Stmt {
 		}
 	}
 	return nil
+}
+
+// push reads the statement a.push(x, ...), parsed from offset start with
+// mark errors before it, as a = a.concat([x, ...]): the same elements
+// appended, the same length after (concat spreads its array argument one
+// level, so an x that is itself an array stays one element), and where a
+// is a variable the array the model holds grows as concat's does, up to
+// its bound (docs/architecture.md, The action language). push's own
+// value, the new length, is not read by a statement.
+func (p *parser) push(m *ast.Method, start, mark int) ast.Stmt {
+	t, path := p.target(m.X, start, mark)
+	if t == nil {
+		return nil
+	}
+	grown := &ast.Method{X: m.X, DotPos: m.DotPos, Name: "concat", Call: true,
+		Args: []ast.Expr{&ast.ArrayLit{Lbrack: m.DotPos, Elems: m.Args}}}
+	return &ast.Assign{Target: t, Path: path, OpPos: m.DotPos, Op: ast.ASSIGN, Value: grown}
 }
 
 // target checks that x, parsed from offset start with mark errors before

@@ -1,0 +1,158 @@
+package scxml
+
+import (
+	"slices"
+
+	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
+	"github.com/setbot/setbot/model/source"
+)
+
+// pastEnd guards the reads of elements past the end of an array
+// (guardPastEnd): declareCode makes it and runs it on the code as
+// declared, and the checker runs it again once arrays have grown. It
+// holds the blocks as read, which it lowers again (low), and the reads it
+// guarded (inRange), which the checker's environment asks.
+type pastEnd struct {
+	*diag
+	m       *model.Model
+	low     *lowerer
+	source  map[*ast.Block][]ast.Stmt
+	inRange map[source.Pos]bool
+}
+
+// guardPastEnd guards the reads a[i] of an array or object element at an
+// index that may lie past the end of a (t[k][0], t[k].f): ECMAScript reads
+// undefined there, and reading into undefined throws a TypeError, which
+// SCXML makes error.execution, skipping the rest of the block (§B.2). The
+// guard says so before the statement that reads: if i is not an index of
+// a, error.execution is raised (a failing element, as a throw is), and the
+// read runs only where it lies within a (lang.Env.InRange). It guards a
+// read into the element (a field, an element, the length) that its
+// statement makes whenever it runs: in an assignment's value, a
+// declaration's initial value or an if's condition, at the top of a block
+// of executable content or of an if's branch there, and not under ?:, &&
+// or ||, which may skip it; any other stays refused by the checker.
+// It runs, as failNonArrays does, on the statements as read, and lowers
+// the blocks it changes again. It returns the position of the first
+// guard, and whether it guarded any.
+func (pe *pastEnd) guardPastEnd(all []code) (first source.Pos, changed bool) {
+	vars := varTypes(pe.m)
+	for _, c := range all {
+		stmts, ok := pe.source[c.body]
+		if !ok {
+			continue
+		}
+		env := &lang.Env{Vars: vars, Param: paramLookup(pe.m, c.trans), State: func(string) bool { return true },
+			InRange: func(x *ast.Index) bool { return pe.inRange[x.Lbrack] }}
+		info, _ := lang.CheckBlock(env, pe.fset, c.body)
+		if len(info.PastEnd) == 0 {
+			continue
+		}
+		refused := make(map[source.Pos]bool, len(info.PastEnd))
+		for _, x := range info.PastEnd {
+			refused[x.Lbrack] = true
+		}
+		stmts = slices.Clone(stmts)
+		if !pe.guardStmts(&stmts, refused) {
+			continue
+		}
+		if !changed {
+			first = info.PastEnd[0].Lbrack
+		}
+		blk := &ast.Block{Lbrace: c.body.Lbrace, Stmts: pe.low.lowerBlock(stmts)}
+		pe.source[blk] = stmts
+		c.set(c.cond, blk)
+		changed = true
+	}
+	return first, changed
+}
+
+// guardStmts puts the guards of the refused reads before the statements
+// of *stmts that make them, and in the branches of its ifs.
+func (pe *pastEnd) guardStmts(stmts *[]ast.Stmt, refused map[source.Pos]bool) bool {
+	var out []ast.Stmt
+	guarded := false
+	for _, s := range *stmts {
+		var reads []*ast.Index
+		switch x := s.(type) {
+		case *ast.Assign:
+			reads = evaluated(x.Value, refused, reads)
+		case *ast.Decl:
+			reads = evaluated(x.Value, refused, reads)
+		case *ast.If:
+			reads = evaluated(x.Cond, refused, reads)
+			guarded = pe.guardStmts(&x.Then.Stmts, refused) || guarded
+			switch e := x.Else.(type) {
+			case *ast.Block:
+				guarded = pe.guardStmts(&e.Stmts, refused) || guarded
+			case *ast.If: // else if: a block of its own where it needs a guard
+				if else1 := []ast.Stmt{e}; pe.guardStmts(&else1, refused) {
+					x.Else, guarded = &ast.Block{Stmts: else1}, true
+				}
+			}
+		}
+		for _, r := range reads {
+			out = append(out, pe.indexGuard(r))
+			guarded = true
+		}
+		out = append(out, s)
+	}
+	*stmts = out
+	return guarded
+}
+
+// indexGuard returns if (!(0 <= i && i < a.length)) raise error.execution
+// for the read a[i], and records the read as guarded.
+func (pe *pastEnd) indexGuard(x *ast.Index) ast.Stmt {
+	pe.inRange[x.Lbrack] = true
+	pos := x.Lbrack
+	dup := func(e ast.Expr) ast.Expr { return ast.RewriteExpr(e, func(e ast.Expr) ast.Expr { return e }) }
+	in := &ast.Binary{
+		X:     &ast.Binary{X: &ast.IntLit{ValuePos: pos}, OpPos: pos, Op: ast.LEQ, Y: dup(x.Index)},
+		OpPos: pos, Op: ast.LAND,
+		Y: &ast.Binary{X: dup(x.Index), OpPos: pos, Op: ast.LSS, Y: &ast.Method{X: dup(x.X), DotPos: pos, Name: "length"}},
+	}
+	what := printer.ExprString(x) + " may lie past the end of " + printer.ExprString(x.X) +
+		", where ECMAScript reads undefined and throws a TypeError on reading into it"
+	raise := pe.low.fail(pe.file.Offset(pos), what)
+	return &ast.If{IfPos: pos, Cond: &ast.Unary{OpPos: pos, Op: ast.NOT, X: in}, Then: &ast.Block{Stmts: []ast.Stmt{raise}}}
+}
+
+// evaluated appends to reads the refused reads in e that evaluating e
+// always reads into (a[i][0], a[i].f, a[i].length), an inner one (the
+// array read) before the outer.
+func evaluated(e ast.Expr, refused map[source.Pos]bool, reads []*ast.Index) []*ast.Index {
+	switch x := e.(type) {
+	case nil:
+		return reads
+	case *ast.Cond:
+		return evaluated(x.Cond, refused, reads)
+	case *ast.Binary:
+		if x.Op == ast.LAND || x.Op == ast.LOR {
+			return evaluated(x.X, refused, reads)
+		}
+	}
+	ast.EachChild(e, func(n ast.Node) {
+		if ce, ok := n.(ast.Expr); ok {
+			reads = evaluated(ce, refused, reads)
+		}
+	})
+	// Only a read into the element throws; the element itself, assigned
+	// or compared whole, is undefined, which stays refused.
+	var into ast.Expr
+	switch x := e.(type) {
+	case *ast.Index:
+		into = x.X
+	case *ast.Member:
+		into = x.X
+	case *ast.Method:
+		into = x.X
+	}
+	if x, ok := into.(*ast.Index); ok && refused[x.Lbrack] {
+		reads = append(reads, x)
+	}
+	return reads
+}
