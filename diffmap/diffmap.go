@@ -389,7 +389,7 @@ func (c *comparer) signature(s *model.State, m *model.Model, self string, unknow
 		for _, x := range t.Targets {
 			targets = append(targets, ref(x.ID))
 		}
-		c := ast.Key(ast.RewriteExpr(t.Cond, inState))
+		c := ast.Key(ast.RewriteExpr(guard(t), inState))
 		var events []string
 		for _, e := range t.Events {
 			if id, ok := strings.CutPrefix(e, "done.state."); ok {
@@ -425,6 +425,16 @@ func (c *comparer) blocks(bs []*ast.Block, old bool) string {
 		keys = append(keys, ast.Key(ast.RewriteBlock(b, c.inState(old))))
 	}
 	return strings.Join(keys, " ")
+}
+
+// guard is t's cond as it behaves: one that raises error.execution on
+// some values only (model.Transition.FailsWhen) is false as its Cond says,
+// and told apart by when it raises.
+func guard(t *model.Transition) ast.Expr {
+	if t.FailsWhen == nil {
+		return t.Cond
+	}
+	return &ast.Binary{X: t.Cond, OpPos: t.Cond.Pos(), Op: ast.LAND, Y: t.FailsWhen}
 }
 
 // cond returns the identity of a condition (ast.Key; absent: none).

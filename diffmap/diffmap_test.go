@@ -85,3 +85,16 @@ func TestClassification(t *testing.T) {
 		})
 	}
 }
+
+// TestFailingCondChanged: two conds that read a name bound nowhere after
+// && are both false, and raise error.execution on different values: the
+// guard changed.
+func TestFailingCondChanged(t *testing.T) {
+	from := strings.ReplaceAll(base, `cond="x &lt; 3"`, `cond="x &lt; 3 &amp;&amp; ghost"`)
+	to := strings.ReplaceAll(base, `cond="x &lt; 3"`, `cond="x &lt; 4 &amp;&amp; ghost"`)
+	o, n := machine(t, from), machine(t, to)
+	d := diffmap.Compute(o.Source, n.Source, o, n)
+	if got := changes(d); got != "guard_changed A:go>B @4" || len(d.Updated) == 0 {
+		t.Errorf("changes %q, updated %v; want the guard changed and its flattened transitions updated", got, d.Updated)
+	}
+}

@@ -69,7 +69,7 @@ func (c *comparer) pair(olds, news []*model.Transition) {
 	}
 	body := func(t *model.Transition, old bool) string { return c.blocks([]*ast.Block{t.Body}, old) }
 	contentChanges := func(o, n *model.Transition) {
-		if c.cond(o.Cond, true) != c.cond(n.Cond, false) {
+		if c.cond(guard(o), true) != c.cond(guard(n), false) {
 			c.add(GuardChanged, n.ID, o.Pos, n.Pos)
 		}
 		if body(o, true) != body(n, false) || o.Type != n.Type {
@@ -85,7 +85,7 @@ func (c *comparer) pair(olds, news []*model.Transition) {
 		contentChanges(o, n)
 	})
 	match(func(o, n *model.Transition) bool {
-		return c.targets(o, true) == c.targets(n, false) && c.cond(o.Cond, true) == c.cond(n.Cond, false)
+		return c.targets(o, true) == c.targets(n, false) && c.cond(guard(o), true) == c.cond(guard(n), false)
 	}, func(o, n *model.Transition) {
 		c.add(TriggerChanged, n.ID, o.Pos, n.Pos)
 		if body(o, true) != body(n, false) {
@@ -137,7 +137,7 @@ func (c *comparer) matchUnique(olds, news []*model.Transition, usedO, usedN []bo
 // content is everything about a transition but its source, for
 // comparison: events, type, condition, targets and code (by ast.Key).
 func (c *comparer) content(t *model.Transition, old bool) string {
-	return strings.Join([]string{c.events(t, old), fmt.Sprint(t.Type), c.cond(t.Cond, old), c.targets(t, old),
+	return strings.Join([]string{c.events(t, old), fmt.Sprint(t.Type), c.cond(guard(t), old), c.targets(t, old),
 		c.blocks([]*ast.Block{t.Body}, old)}, "\x00")
 }
 

@@ -639,3 +639,157 @@ func TestECMAElementWrite(t *testing.T) {
 		}
 	}
 }
+
+// --- wild-glob (issue 28): names bound nowhere, forEach callbacks,
+// parseInt of undefined.
+
+// TestECMAForEachCallback: array.forEach(function (item, index) {...}) as
+// a statement runs its body once per element, with the parameters as the
+// body's locals (the global x keeps its value), in every executor; what
+// setbot's loop would run otherwise than forEach is refused.
+func TestECMAForEachCallback(t *testing.T) {
+	const model = "testdata/ecma/foreach_callback.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  bad (line 20)\n") {
+		t.Errorf("explore: want bad alone unreachable (sum is 126 after go)\n%s", out)
+	}
+	simulateBoth(t, "ok (halted)", model, "go")
+	src, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ script, want string }{
+		{"xs.forEach(function (v) { xs = [1, 2, 3] })", ":9:15: the loop's body assigns xs, which xs reads"},
+		{"xs.forEach(function (v) { return })", ":9:17: return in the function given to forEach"},
+		{"xs.forEach(function (v, i, a) { sum = 1 })", ":9:17: forEach of a function of 3 parameters"},
+		{"sum = xs.forEach(function (v) { sum = 1 })", ":9:23: forEach with a function is read as a statement of its own"},
+		{"xs.forEach(function (sum) { x = 'a' })", ":9:36: parameter sum of the loop shadows the machine variable sum"},
+	} {
+		start := strings.Index(string(src), "<script>") + len("<script>")
+		end := strings.Index(string(src), "</script>")
+		doc := string(src[:start]) + tc.script + string(src[end:])
+		path := t.TempDir() + "/m.scxml"
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, out, errs := runCLI(t, "check", path); code == 0 || !strings.Contains(out+errs, path+tc.want) {
+			t.Errorf("%s: exit %d\n%s%s\nwant %s", tc.script, code, out, errs, tc.want)
+		}
+	}
+}
+
+// TestECMAUnboundInBranch: a name bound nowhere read in a branch of an if
+// raises error.execution there and skips the rest of the block (n stays
+// 1, the n + 10 after the if does not run); after && in a cond it makes
+// the cond false and raises error.execution only where what && reads
+// before it holds (n == 1: in c, not in a), in every executor.
+func TestECMAUnboundInBranch(t *testing.T) {
+	const model = "testdata/ecma/unbound_branch.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	for _, want := range []string{
+		model + ":9:54: warning: ghost is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises error.execution, so setbot takes this cond as false, and raises error.execution each time it is evaluated where n == 1 holds",
+		model + ":12:26: warning: ghost is bound nowhere in the model",
+	} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("check: exit %d, want %q in\n%s%s", code, want, out, errs)
+		}
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  bad (line 27)\n") {
+		t.Errorf("explore: want bad alone unreachable\n%s", out)
+	}
+	simulateBoth(t, "ok (halted)", model, "go", "go", "go")
+}
+
+// TestECMAParseIntUndefined: parseInt of a variable that may be undefined
+// is NaN where it is (parseInt('undefined')): the symbolic executor cuts
+// the path at the number bound, and both simulators stop there with the
+// position; where the variable has a value it is parsed.
+func TestECMAParseIntUndefined(t *testing.T) {
+	const model = "testdata/ecma/parseint_undefined.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "bound hit: number (limit 15) cut 1 paths") || strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want ok reached after set and the path of go alone cut at the number bound\n%s", out)
+	}
+	simulateBoth(t, "ok (halted)", model, "set", "go")
+	for _, a := range [][]string{{model, "go"}, {"--reference", model, "go"}} {
+		if code, out, errs := runSimulate(t, a...); code == exitOK || !strings.Contains(errs, model+":7:34: parseInt of 'undefined' is NaN") {
+			t.Errorf("simulate %v: exit %d, want the run stopped at the number bound\n%s%s", a, code, out, errs)
+		}
+	}
+}
+
+// TestECMADateVariable: a variable that only ever holds new Date() holds
+// its time value, a fresh black box at each new Date(), read as an
+// operand of - and <; the same --host value makes the two reads equal in
+// both simulators. Any other read of it (==, +, as a condition) is
+// refused, since a Date is an object there.
+func TestECMADateVariable(t *testing.T) {
+	const model = "testdata/ecma/date_var.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", model)
+	for _, want := range []string{"new Date() -> int: no table: every call is an unconstrained value", "3 symbolic states, 2 paths"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: no %q in\n%s", want, out)
+		}
+	}
+	simulateBoth(t, "soon (halted)", "--host", "new Date=5", model, "go")
+	src, err := os.ReadFile(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cond := range []string{"t0 == 1", "t0 + 1 &gt; 2", "t0"} {
+		doc := strings.Replace(string(src), `cond="new Date() - t0 &gt; 900"`, `cond="`+cond+`"`, 1)
+		path := t.TempDir() + "/m.scxml"
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, out, errs := runCLI(t, "check", path); code == 0 || !strings.Contains(out+errs, path+":7:34: t0 holds a Date") {
+			t.Errorf("%s: exit %d\n%s%s\nwant t0 refused at 7:34", cond, code, out, errs)
+		}
+	}
+}
+
+// TestECMAArithmeticOfUndefined: - * / % of a number that may be
+// undefined is NaN where it is: the path stops at the number bound, in
+// the symbolic executor and both simulators; where it has a value it is
+// that value's arithmetic.
+func TestECMAArithmeticOfUndefined(t *testing.T) {
+	const model = "testdata/ecma/nan_arith.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "bound hit: number (limit 15) cut 1 paths") || strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want ok reached after set and the path of go alone cut at the number bound\n%s", out)
+	}
+	simulateBoth(t, "ok (halted)", model, "set", "go")
+	for _, a := range [][]string{{model, "go"}, {"--reference", model, "go"}} {
+		if code, out, errs := runSimulate(t, a...); code == exitOK || !strings.Contains(errs, model+":7:37: ") {
+			t.Errorf("simulate %v: exit %d, want the run stopped at the number bound\n%s%s", a, code, out, errs)
+		}
+	}
+}
+
+// TestECMAUnboundInFunction: a function that reads a name bound nowhere
+// whatever its arguments raises error.execution where it is called: in a
+// cond (false, and the raise), in a statement (which ends its block);
+// what the function would do after the read (n = 99, an assignment of a
+// global) never runs, in every executor.
+func TestECMAUnboundInFunction(t *testing.T) {
+	const model = "testdata/ecma/unbound_function.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	for _, want := range []string{model + ":7:5: warning: settings is bound nowhere", model + ":11:36: warning: settings is bound nowhere"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("check: exit %d, want %q in\n%s%s", code, want, out, errs)
+		}
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  bad (line 27)\n") {
+		t.Errorf("explore: want bad alone unreachable\n%s", out)
+	}
+	simulateBoth(t, "ok (halted)", model, "go", "go")
+}

@@ -34,7 +34,7 @@ func TestCheckBrokenModel(t *testing.T) {
 	bad := filepath.Join(dir, "bad.scxml")
 	doc := `<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="a">
   <state id="a">
-    <transition event="go" cond="true &amp;&amp; x &gt; 1" target="b"/>
+    <transition event="go" cond="false || x &gt; 1" target="b"/>
   </state>
 </scxml>`
 	if err := os.WriteFile(bad, []byte(doc), 0o644); err != nil {
@@ -44,7 +44,7 @@ func TestCheckBrokenModel(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
-	want := bad + ":3:50: undeclared name x\n" + bad + ":3:68: unknown target state \"b\"\n"
+	want := bad + ":3:43: undeclared name x\n" + bad + ":3:61: unknown target state \"b\"\n"
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}

@@ -89,8 +89,17 @@ func (g *gen) looseAtom(c ctx) string {
 // element, a throw under an if, or, at the
 // top of a script at the top of its block, a write to a field of ext,
 // which nothing binds (scxmlrun's _data): the last two raise
-// error.execution and skip the rest of the block.
+// error.execution and skip the rest of the block; so does such a write in
+// a branch of an if. Or it runs a function over arr's elements with
+// forEach.
 func (g *gen) looseStatement(c ctx, depth int) []string {
+	v := pick(g, g.vars)
+	switch g.intn(7) {
+	case 5:
+		return []string{"arr.forEach(function (e, k) {", fmt.Sprintf("  %s = (%s + e * k) %% 10;", v, v), "});"}
+	case 6:
+		return []string{fmt.Sprintf("if (%s > 6) {", v), fmt.Sprintf("  %s = 0;", v), "  ext.w = 1;", "}"}
+	}
 	switch g.intn(9) {
 	case 7:
 		// an element within arr, or one appended at its length

@@ -716,7 +716,12 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 	if t1.Kind == ast.Mixed || t2.Kind == ast.Mixed {
 		return c.mixedBinary(x, t1, t2)
 	}
-	k1, k2 := c.valueOf(x.X, t1, what, ast.Invalid), c.valueOf(x.Y, t2, what, ast.Invalid)
+	var k1, k2 ast.Kind
+	if NaNOperands(x.Op, t1, t2) {
+		k1, k2 = t1.Kind, t2.Kind
+	} else {
+		k1, k2 = c.valueOf(x.X, t1, what, ast.Invalid), c.valueOf(x.Y, t2, what, ast.Invalid)
+	}
 	switch x.Op {
 	case ast.ADD:
 		if concatenates(k1, k2) {
@@ -740,6 +745,20 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 	}
 	c.errorAt(x.OpPos, "unknown binary operator %s", x.Op)
 	return ast.Type{}
+}
+
+// NaNOperands reports whether x op y, of operands of types t1 and t2, is
+// arithmetic (- * / %) on numbers of which one may be undefined or null:
+// ECMAScript's undefined is NaN there and null 0 (ToNumber), which the
+// lowering computes (nanArith).
+func NaNOperands(op ast.Token, t1, t2 ast.Type) bool {
+	switch op {
+	case ast.SUB, ast.MUL, ast.QUO, ast.REM:
+	default:
+		return false
+	}
+	number := func(t ast.Type) bool { return t.Kind == ast.Int || t.Kind == ast.Decimal }
+	return number(t1) && number(t2) && (t1.MayBeAbsent() || t2.MayBeAbsent())
 }
 
 // equality checks x == y, !=, === and !==: values of one kind, or of
@@ -1044,6 +1063,11 @@ func (c *checker) forEach(x *ast.ForEach) {
 	default:
 		elem = at.Comp.Elem
 	}
+	if x.Local {
+		c.localForEach(x, elem)
+		c.valued = outer
+		return
+	}
 	if tt := c.loc(x.Item, nil); elem.Kind != ast.Invalid && tt.Kind != ast.Invalid {
 		if msg := Assignable(tt, elem); msg != "" {
 			c.errorf(x.Item, "foreach item %s cannot hold the elements of %s: %s", x.Item.Name, printer.ExprString(x.Array), msg)
@@ -1060,6 +1084,45 @@ func (c *checker) forEach(x *ast.ForEach) {
 	}
 	c.block(x.Body)
 	c.valued = outer
+}
+
+// localForEach checks the body of for (let item, index of array) body,
+// whose item and index are its locals: the item of the elements' type
+// elem (Invalid where the array is in error), the index an int. The loop
+// iterates over a copy, which is forEach's reading of each element as it
+// comes to it only where the body assigns nothing the array reads.
+func (c *checker) localForEach(x *ast.ForEach, elem ast.Type) {
+	reads := make(map[string]bool)
+	for _, u := range Uses(x.Array) {
+		reads[u] = true
+	}
+	for _, d := range Defs(x.Body) {
+		if reads[d] {
+			c.refusef(x.Array, "the loop's body assigns %s, which %s reads: forEach would see the new elements, where setbot's loop goes over the array as it was; assign a copy, or loop with an index", d, printer.ExprString(x.Array))
+			return
+		}
+	}
+	c.push()
+	defer c.pop()
+	for _, id := range []*ast.Ident{x.Item, x.Index} {
+		if id == nil {
+			continue
+		}
+		if _, global := c.env.Vars[id.Name]; global {
+			c.errorf(id, "parameter %s of the loop shadows the machine variable %s: rename the parameter", id.Name, id.Name)
+			return
+		}
+		t := elem
+		if id == x.Index {
+			t = ast.IntType
+		}
+		c.info.Types[id] = t
+		c.scope.names[id.Name] = t
+		if t.Kind != ast.Invalid && !t.MayBeAbsent() {
+			c.valued[id.Name] = true
+		}
+	}
+	c.block(x.Body)
 }
 
 func (c *checker) assign(x *ast.Assign) {

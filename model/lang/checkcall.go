@@ -262,8 +262,17 @@ func (c *checker) call(x *ast.Call) ast.Type {
 				return ast.Type{}
 			}
 		}
-		switch k := c.value(x.Args[0], "parseInt()", ast.Invalid); k {
-		case ast.Int, ast.Decimal, ast.String, ast.Invalid:
+		t := c.expr(x.Args[0])
+		k := t.Kind
+		if !t.MayBeAbsent() || t.Kind == ast.Mixed {
+			k = c.valueOf(x.Args[0], t, "parseInt()", ast.Invalid)
+		}
+		// parseInt(undefined) and parseInt(null) parse the strings
+		// "undefined" and "null": NaN (ECMAScript's ToString, then no
+		// digit), which the lowering makes the number bound, as for
+		// parseInt('abc').
+		switch k {
+		case ast.Int, ast.Decimal, ast.String, ast.Invalid, ast.Undef:
 			return ast.IntType
 		default:
 			c.refusef(x, "parseInt of %s is not modelled: setbot parses strings and truncates numbers", article(k))

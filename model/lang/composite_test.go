@@ -146,6 +146,8 @@ func TestCheckValued(t *testing.T) {
 		{"for (u of xs) {} a = u + 1", "t.scxml:1:22: u may be undefined or null, and operator + needs a value: give it one first (e.g. an expr on its <data>)"},
 		{"for (u of us) { a = u }", "t.scxml:1:21: u may be undefined or null, and a cannot be: give a the type int|undefined (a <data> without expr has it)"},
 		{"for (u of xs; a < u) {}", "t.scxml:1:19: u may be undefined or null, and operator < needs a value: give it one first (e.g. an expr on its <data>)"},
+		{"for (let x, i of xs) { a = a + x * i }", ""},
+		{"for (let x of xs) {} a = x", "t.scxml:1:26: undeclared name x"},
 	}
 	for _, tt := range tests {
 		_, _, errs := checkStmts(t, compEnv(), tt.src)
@@ -183,6 +185,9 @@ func TestLowerComposite(t *testing.T) {
 			"raise e(p.length: xs.length, p[0]: xs[0], p[1]: xs[1], p[2]: xs[2]); _foreach_index_1 = _foreach_index_1 + 1; } }"},
 		{"for (a of xs) { xs = [1, 2, 3] }", "{ int _foreach_array_1.length = xs.length; int _foreach_array_1[0] = xs[0]; int _foreach_array_1[1] = xs[1]; int _foreach_array_1[2] = xs[2]; int _foreach_index_1 = 0; " +
 			"while (_foreach_index_1 < _foreach_array_1.length) { a = _foreach_index_1 == 0 ? _foreach_array_1[0] : _foreach_index_1 == 1 ? _foreach_array_1[1] : _foreach_array_1[2]; xs.length = 3; xs[0] = 1; xs[1] = 2; xs[2] = 3; _foreach_index_1 = _foreach_index_1 + 1; } }"},
+		// The loop's own item and index: locals declared each time round.
+		{"for (let x, i of xs) { a = x * i }", "{ int _foreach_index_1 = 0; while (_foreach_index_1 < xs.length) { int x = _foreach_index_1 == 0 ? xs[0] : _foreach_index_1 == 1 ? xs[1] : xs[2]; int i = _foreach_index_1; " +
+			"a = x * i; _foreach_index_1 = _foreach_index_1 + 1; } }"},
 		// concat: the lengths summed, each element from the piece that holds it.
 		{"ys = xs.concat([a])", "ys.length = xs.length + 1; ys[0] = xs[0]; ys[1] = xs[1]; ys[2] = xs[2]; ys[3] = a;"},
 		// A value that may outgrow ys's bound: the array bound is checked first.

@@ -242,7 +242,7 @@ func (in *Inliner) stmt(s ast.Stmt) []ast.Stmt {
 		pre = append(pre, again...)
 		out = &ast.For{ForPos: x.ForPos, Init: init, Cond: c, Post: post, Body: body}
 	case *ast.ForEach:
-		out = &ast.ForEach{ForPos: x.ForPos, Item: x.Item, Index: x.Index, Array: in.value(x.Array, &pre), Cond: in.value(x.Cond, &pre), Body: in.Block(x.Body)}
+		out = &ast.ForEach{ForPos: x.ForPos, Item: x.Item, Index: x.Index, Array: in.value(x.Array, &pre), Cond: in.value(x.Cond, &pre), Body: in.Block(x.Body), Local: x.Local}
 	case *ast.Raise:
 		out = &ast.Raise{RaisePos: x.RaisePos, Event: x.Event, Args: in.args(x.Args, &pre), ID: x.ID, Platform: x.Platform}
 	case *ast.Send:

@@ -308,6 +308,9 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 		case ast.IN:
 			return l.in(x)
 		}
+		if NaNOperands(x.Op, l.typ(x.X), l.typ(x.Y)) {
+			return l.nanArith(x)
+		}
 		k := l.operandKind(x)
 		return &ast.Binary{X: l.as(x.X, k), OpPos: x.OpPos, Op: x.Op, Y: l.as(x.Y, k)}
 	case *ast.Cond:
@@ -327,23 +330,8 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 			return &ast.Convert{Start: x.Start, Fun: "Number", X: l.value(x.X)}
 		}
 		return &ast.ToDecimal{Start: x.Start, X: l.value(x.X)}
-	case *ast.Call: // a rounding built-in, String or parseInt (the checker refuses the rest)
-		v := l.value(x.Args[0])
-		k := l.typ(x.Args[0]).Kind
-		switch {
-		case x.Fun == "String" && k == ast.Decimal:
-			return &ast.Convert{Start: x.FunPos, Fun: "String", X: v}
-		case x.Fun == "String":
-			return toString(v, k, x.FunPos)
-		case x.Fun == "parseInt" && k == ast.Int:
-			return v
-		case x.Fun == "parseInt":
-			return &ast.Convert{Start: x.FunPos, Fun: "parseInt", X: v, Radix10: len(x.Args) == 2}
-		}
-		if l.typ(x.Args[0]).Kind != ast.Decimal {
-			return v // an int is its own rounding
-		}
-		return rounding(x.Fun, v, x.FunPos)
+	case *ast.Call:
+		return l.call(x)
 	case *ast.External:
 		c := &ast.External{FunPos: x.FunPos, Fun: x.Fun, Params: x.Params, Result: x.Result}
 		for i, a := range x.Args {
@@ -362,6 +350,90 @@ func (l *lowerer) operandKind(x *ast.Binary) ast.Kind {
 		return ast.String
 	}
 	return l.numberKind(x.X, x.Y)
+}
+
+// nanArith lowers x op y, arithmetic on numbers of which one may be
+// undefined or null (NaNOperands): null is 0, and undefined NaN, which the
+// conversion of the word "undefined" stops the path at (the number
+// bound), as for any NaN.
+//
+//	tag(x) == undefined || tag(y) == undefined ? Number("undefined") : (x or 0) op (y or 0)
+func (l *lowerer) nanArith(x *ast.Binary) ast.Expr {
+	pos := x.OpPos
+	k := ast.Int
+	if l.typ(x.X).Kind == ast.Decimal || l.typ(x.Y).Kind == ast.Decimal {
+		k = ast.Decimal
+	}
+	var nan ast.Expr
+	operand := func(e ast.Expr) ast.Expr {
+		t := l.typ(e)
+		if !t.MayBeAbsent() {
+			return l.as(e, k)
+		}
+		v, tag := l.pair(e)
+		if t.Kind == ast.Int && k == ast.Decimal {
+			v = &ast.ToDecimal{Start: v.Pos(), X: v}
+		}
+		undef := eq(dup(tag), ast.AbsentUndefined)
+		if nan == nil {
+			nan = undef
+		} else {
+			nan = or(nan, undef)
+		}
+		return &ast.Cond{Cond: eq(tag, ast.AbsentNull), Question: pos, Then: ZeroValue(k, pos), Else: v}
+	}
+	a, b := operand(x.X), operand(x.Y)
+	fun := "parseInt"
+	if k == ast.Decimal {
+		fun = "Number"
+	}
+	return &ast.Cond{Cond: nan, Question: pos, Then: &ast.Convert{Start: pos, Fun: fun, X: &ast.StrLit{ValuePos: pos, Value: "undefined"}},
+		Else: &ast.Binary{X: a, OpPos: pos, Op: x.Op, Y: b}}
+}
+
+// call lowers a call of a rounding built-in, String or parseInt (the
+// checker refuses the rest).
+func (l *lowerer) call(x *ast.Call) ast.Expr {
+	if x.Fun == "parseInt" && l.typ(x.Args[0]).MayBeAbsent() {
+		return l.parseIntAbsent(x)
+	}
+	v := l.value(x.Args[0])
+	k := l.typ(x.Args[0]).Kind
+	switch {
+	case x.Fun == "String" && k == ast.Decimal:
+		return &ast.Convert{Start: x.FunPos, Fun: "String", X: v}
+	case x.Fun == "String":
+		return toString(v, k, x.FunPos)
+	case x.Fun == "parseInt" && k == ast.Int:
+		return v
+	case x.Fun == "parseInt":
+		return &ast.Convert{Start: x.FunPos, Fun: "parseInt", X: v, Radix10: len(x.Args) == 2}
+	}
+	if k != ast.Decimal {
+		return v // an int is its own rounding
+	}
+	return rounding(x.Fun, v, x.FunPos)
+}
+
+// parseIntAbsent lowers parseInt(a) of an a that may be undefined or
+// null: parseInt of its value where it has one, and NaN (parseInt of the
+// string "undefined", which the executors stop at the number bound)
+// where it does not.
+//
+//	tag(a) == value ? parseInt(a) : parseInt("undefined")
+func (l *lowerer) parseIntAbsent(x *ast.Call) ast.Expr {
+	pos := x.FunPos
+	nan := &ast.Convert{Start: pos, Fun: "parseInt", X: &ast.StrLit{ValuePos: pos, Value: "undefined"}}
+	k := l.typ(x.Args[0]).Kind
+	if k == ast.Undef {
+		return nan
+	}
+	v, tag := l.pair(x.Args[0])
+	var some ast.Expr = &ast.Convert{Start: pos, Fun: "parseInt", X: v, Radix10: len(x.Args) == 2}
+	if k == ast.Int {
+		some = v
+	}
+	return &ast.Cond{Cond: eq(tag, ast.AbsentValue), Question: pos, Then: some, Else: nan}
 }
 
 // numberKind returns Decimal when x and y are numbers of which one is a

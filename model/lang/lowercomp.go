@@ -629,10 +629,14 @@ func (l *lowerer) forEach(x *ast.ForEach) []ast.Stmt {
 	body := &ast.Block{Lbrace: x.Body.Lbrace}
 	elem := l.element(ps, at, i, true)
 	itemType := l.typ(x.Item)
-	body.Stmts = append(body.Stmts, assignLeaves(x.Item.Name, itemType, l.align(elem, itemType, pos), pos)...)
+	set := assignLeaves
+	if x.Local {
+		set = declLeaves // the body's own, declared each time round
+	}
+	body.Stmts = append(body.Stmts, set(x.Item.Name, itemType, l.align(elem, itemType, pos), pos)...)
 	if x.Index != nil {
 		idxType := l.typ(x.Index)
-		body.Stmts = append(body.Stmts, assignLeaves(x.Index.Name, idxType, l.align([]part{{Leaf{Type: ast.IntType}, i}}, idxType, pos), pos)...)
+		body.Stmts = append(body.Stmts, set(x.Index.Name, idxType, l.align([]part{{Leaf{Type: ast.IntType}, i}}, idxType, pos), pos)...)
 	}
 	body.Stmts = append(body.Stmts, l.block(x.Body).Stmts...)
 	body.Stmts = append(body.Stmts, &ast.Assign{Target: ast.CopyIdent(i), OpPos: pos, Op: ast.ASSIGN,

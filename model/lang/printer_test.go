@@ -169,7 +169,7 @@ var stmtCorpus = []string{
 	"a = b\n-c", "a = b\n++c", "a = - -b - -c", "x = _event.data.x ? In('S') : !b",
 	"a[0] = 1; o.f.g += 2; m[i][j]++; --a[1]; o['f'] = [1, {b: 2}]",
 	"for (x of a) s += x", "for (x, i of [1, 2]) { raise e(v: x, i: i) }", "for (of of of) {}", "for (x of a) for (y of x) {}",
-	"for (x, i of a; !stop) { stop = x > 2 }",
+	"for (x, i of a; !stop) { stop = x > 2 }", "for (let x, i of a) { s += x * i }", "for (let of of of) {}",
 }
 
 func TestRoundTripExpr(t *testing.T) {

@@ -45,6 +45,9 @@ func allCode(m *model.Model, inv invocation) []code {
 		}
 		for _, t := range s.Transitions {
 			all = append(all, code{cond: t.Cond, body: t.Body, trans: t, set: func(cond ast.Expr, body *ast.Block) { t.Cond, t.Body = cond, body }})
+			if t.FailsWhen != nil {
+				all = append(all, code{cond: t.FailsWhen, body: &ast.Block{}, trans: t, set: func(cond ast.Expr, _ *ast.Block) { t.FailsWhen = cond }})
+			}
 		}
 		for _, inv := range s.Invokes {
 			if inv.OK != nil {

@@ -71,8 +71,8 @@ func TestErrors(t *testing.T) {
 			[]string{"m.scxml:2:38: initial value 500 of \"x\" is outside int[0..200]"}},
 		{"bad type annotation", head + "<setbot:event name=\"e\">\n<setbot:param name=\"p\" type=\"float\"/></setbot:event><state id=\"a\"/></scxml>",
 			[]string{"m.scxml:2:30: unknown type \"float\" in \"float\" (want int, int[lo..hi], decimal, bool, string, an array T[N] or an object {name: T, ...}, optionally with |undefined)"}},
-		{"dynamic send", head + "<state id=\"a\"><onentry>\n<if cond=\"true\"><send event=\"x\" targetexpr=\"t\"/></if></onentry></state></scxml>",
-			[]string{"m.scxml:2:45: undeclared name t"}},
+		{"dynamic send", head + "<state id=\"a\"><onentry>\n<foreach array=\"[1]\" item=\"i\"><send event=\"x\" targetexpr=\"t\"/></foreach></onentry></state></scxml>",
+			[]string{"m.scxml:2:59: undeclared name t"}},
 		{"delayed external send", head + "<state id=\"a\"><onentry>\n<send event=\"x\" target=\"#_out\" delay=\"1s\"/></onentry></state></scxml>",
 			[]string{"m.scxml:2:1: a delayed <send> to external target \"#_out\" is not supported: delay an event to the machine itself, and send to \"#_out\" when it arrives"}},
 		{"assign to an expression", head + "<datamodel><data id=\"x\" expr=\"1\"/></datamodel><state id=\"a\"><onentry>\n<assign location=\"x.y\" expr=\"1\"/></onentry></state></scxml>",
@@ -91,8 +91,8 @@ func TestErrors(t *testing.T) {
 			[]string{"m.scxml:1:130: _event.sendid may be undefined or null, and .length needs a value: setbot's types do not narrow after a test, so compare it (=== undefined, == 'x') rather than compute with it",
 				"m.scxml:1:163: mismatched types string and int for ==: compare values of one type"}},
 		{"errors keep coming", head + "<datamodel><data id=\"x\" expr=\"1\"/></datamodel>\n" +
-			"<state id=\"a\"><transition event=\"e\" cond=\"x &gt;\"/>\n<transition event=\"f\" cond=\"x &amp;&amp; y\"/></state></scxml>",
-			[]string{"m.scxml:2:46: expected expression, found end of input", "m.scxml:3:42: undeclared name y"}},
+			"<state id=\"a\"><transition event=\"e\" cond=\"x &gt;\"/>\n<transition event=\"f\" cond=\"x || y\"/></state></scxml>",
+			[]string{"m.scxml:2:46: expected expression, found end of input", "m.scxml:3:34: undeclared name y"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

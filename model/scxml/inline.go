@@ -11,7 +11,8 @@ import (
 
 // inlineCalls is the phase of inlining. It takes the model m and all its
 // code, the functions its scripts declare (funcs), its black-box functions
-// (externals) and how deep calls nest (depth, Options.CallDepth); it
+// (externals), the host functions known before (hosts, dateVars) and how
+// deep calls nest (depth, Options.CallDepth); it
 // inlines the calls of script functions and built-ins in every guard and
 // action (lang.Inliner), makes the calls of black-box functions
 // ast.External, and adds to m the host functions the code uses
@@ -19,8 +20,9 @@ import (
 // the inliner's limit (Options.CallDepth) enables its transition where they do, and the transition's
 // action then begins with the bound that cuts the path there, so that the
 // cut is reported rather than taken for a false guard.
-func inlineCalls(d *diag, m *model.Model, all []code, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, depth int) {
-	in := &lang.Inliner{Funcs: funcs, Externals: externals, Fset: d.fset, Depth: depth}
+func inlineCalls(d *diag, m *model.Model, all []code, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature,
+	hosts map[string]*lang.HostFunction, depth int) {
+	in := &lang.Inliner{Funcs: funcs, Externals: externals, Fset: d.fset, Depth: depth, Hosts: hosts}
 	for _, c := range all {
 		if !lang.HasCalls(c.body) && (c.cond == nil || !lang.HasCalls(c.cond)) {
 			continue

@@ -141,8 +141,8 @@ func TestInvokeErrors(t *testing.T) {
 			`m.scxml:2:16: <invoke> has both id and idlocation: keep one (SCXML §6.4.1)`},
 		{"no machine", state(`<invoke/>`), nil,
 			`m.scxml:2:1: <invoke> names no machine: write src="file:NAME.scxml" or the child <scxml> inside <content>`},
-		{"error in the child", state(`<invoke><content>` + "\n" + `<scxml><state id="c"><transition cond="true &amp;&amp; nope" target="c"/></state></scxml></content></invoke>`), nil,
-			`m.scxml:3:56: undeclared name nope`},
+		{"error in the child", state(`<invoke><content>` + "\n" + `<scxml><state id="c"><transition cond="false || nope" target="c"/></state></scxml></content></invoke>`), nil,
+			`m.scxml:3:49: undeclared name nope`},
 		{"duplicate id", state(`<invoke id="a" src="c.scxml"/><invoke id="a" src="c.scxml"/>`), map[string]string{"c.scxml": child},
 			`m.scxml:2:31: duplicate invoke id "a": give each <invoke> its own id`},
 	}

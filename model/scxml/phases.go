@@ -11,19 +11,22 @@ import (
 // Reading a machine runs in phases, each a function (or a small type of
 // its own) given only what it needs, in this order:
 //
-//	readDocument    reader.go    the XML into the model, and what the phases below need (reading)
-//	readInvokes     invoked.go   the machines the <invoke>s start, read as the document is
-//	expandDynamic   dynamic.go   computed sends and cancels written out as fixed ones, every block lowered
-//	unboundConds    unbound.go   conds that read a name bound nowhere made failing
-//	functionTypes   funcdata.go  typeof of a function, and JSON.stringify of an empty object
-//	stringifyKnown  stringify.go
-//	inlineCalls     inline.go    calls of script functions and built-ins inlined
-//	declareCode     declare.go   failing elements, events, input parameters, forwards, declared names
-//	checker         check.go     type inference to a fixpoint, checking, and lowering to the IR
+//	readDocument      reader.go     the XML into the model, and what the phases below need (reading)
+//	readInvokes       invoked.go    the machines the <invoke>s start, read as the document is
+//	expandDynamic     dynamic.go    computed sends and cancels written out as fixed ones, every block lowered
+//	failingFunctions  unbound.go    functions that read a name bound nowhere end there
+//	unboundConds      unbound.go    conds that read a name bound nowhere made failing
+//	functionTypes     funcdata.go   typeof of a function
+//	stringifyKnown    stringify.go  JSON.stringify of an empty object
+//	dateVars          date.go       new Date() held as its time value
+//	inlineCalls       inline.go     calls of script functions and built-ins inlined
+//	declareCode       declare.go    failing elements, events, input parameters, forwards, declared names
+//	checker           check.go      type inference to a fixpoint, checking, and lowering to the IR
 //
 // Every phase reports to one diag, so that errors and warnings keep the
 // order in which the phases ran. The lowerer (lower.go) serves from
-// reading to declareCode.
+// reading to the checker, which lowers again the blocks that reads past
+// the end of an array make fail (pastEnd).
 
 // readMachine reads the machine whose <scxml> element is root, in file,
 // read as inv says, and runs the phases after reading on it. It gives the
@@ -40,10 +43,12 @@ func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invo
 	// the document (its elements, with the decoded text of each and the
 	// offset of every byte of it) while they check and lower its code.
 	rd.invokes, rd.ph = nil, nil
-	unboundConds(d, m, rd.funcs, rd.externals, code())
+	fails := failingFunctions(m, rd.funcs, rd.externals, code())
+	unboundConds(d, m, rd.funcs, rd.externals, fails, code())
 	functionTypes(m, rd.funcs, code())
 	stringifyKnown(m, code())
-	inlineCalls(d, m, code(), rd.funcs, rd.externals, opts.CallDepth)
+	hosts := dateVars(d, m, rd.funcs, code())
+	inlineCalls(d, m, code(), rd.funcs, rd.externals, hosts, opts.CallDepth)
 	all, pe := declareCode(d, m, inv, rd.low, asRead, rd.funcs, rd.externals, rd.commonsVars)
 	ck := &checker{diag: d, dataFacts: rd.dataFacts, m: m, inv: inv, jexl: rd.jexl, grown: make(map[string]bool), pe: pe}
 	ck.checkCode(all)

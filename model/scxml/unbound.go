@@ -2,11 +2,14 @@ package scxml
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/parser"
+	"github.com/setbot/setbot/model/lang/printer"
 )
 
 // A name that no <data> declares and that no code of the model ever
@@ -15,7 +18,8 @@ import (
 // makes error.execution (SCXML §B.2). A transition's cond that reads one
 // is therefore false and raises error.execution each time it is
 // evaluated (SCXML §5.9.1): the reader marks it as it marks a cond that is
-// no ECMAScript (model.Transition.CondFails), with a warning. Elsewhere
+// no ECMAScript (model.Transition.CondFails; FailsWhen where it reads the
+// name only after an && that may stop before it), with a warning. Elsewhere
 // such a name stays the error "undeclared name", with its position, except
 // in a statement of a block that reads it whatever the values (failUnbound).
 
@@ -25,30 +29,63 @@ var ecmaGlobals = map[string]bool{"NaN": true, "Infinity": true, "globalThis": t
 	"Object": true, "Array": true, "String": true, "Number": true, "Boolean": true, "RegExp": true, "Error": true, "console": true, "SCXML": true}
 
 // unboundConds marks the conds of the transitions of m that read a name
-// bound nowhere (boundNames of m, its functions and all its code), with a
-// warning.
-func unboundConds(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, all []code) {
+// bound nowhere (boundNames of m, its functions and all its code), or call
+// a function that does (fails, failingFunctions), with a warning.
+func unboundConds(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, fails map[string]*ast.Ident, all []code) {
 	bound := boundNames(m, funcs, externals, all)
 	for _, s := range m.States() {
 		for _, t := range s.Transitions {
-			if t.Cond == nil || t.CondFails {
+			if t.Cond == nil || t.CondFails || t.FailsWhen != nil {
 				continue
 			}
-			free := evaluatedFree(t.Cond, bound)
+			free, when := failsAfter(t.Cond, bound, fails)
 			if free == nil {
 				continue
 			}
-			d.warns.Add(d.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
-				"so setbot takes this cond as false and raises %s each time it is evaluated, as ECMAScript and the SCXML specification require", free.Name, model.ErrorExecution, model.ErrorExecution)
-			t.Cond, t.CondFails = &ast.BoolLit{ValuePos: t.Cond.Pos(), Value: false}, true
+			if when == nil {
+				d.warns.Add(d.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
+					"so setbot takes this cond as false and raises %s each time it is evaluated, as ECMAScript and the SCXML specification require", free.Name, model.ErrorExecution, model.ErrorExecution)
+			} else {
+				d.warns.Add(d.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
+					"so setbot takes this cond as false, and raises %s each time it is evaluated where %s holds (what && reads before it), as ECMAScript and the SCXML specification require",
+					free.Name, model.ErrorExecution, model.ErrorExecution, printer.ExprString(when))
+			}
+			t.Cond, t.CondFails, t.FailsWhen = &ast.BoolLit{ValuePos: t.Cond.Pos(), Value: false}, when == nil, when
 		}
 	}
 }
 
+// failsAfter returns a name bound nowhere that evaluating the cond e
+// reads, and when: nil where it always does, the condition that the &&
+// before it give otherwise. a && z is then false whatever a is: it raises
+// where a holds and is a's false elsewhere. Other operators that read z
+// on some values only (||, ?:) are not followed: z stays undeclared.
+func failsAfter(e ast.Expr, bound map[string]bool, fails map[string]*ast.Ident) (*ast.Ident, ast.Expr) {
+	if free := evaluatedFree(e, bound, fails); free != nil {
+		return free, nil
+	}
+	x, ok := e.(*ast.Binary)
+	if !ok || x.Op != ast.LAND {
+		return nil, nil
+	}
+	if free, when := failsAfter(x.X, bound, fails); free != nil {
+		return free, when
+	}
+	free, when := failsAfter(x.Y, bound, fails)
+	if free == nil {
+		return nil, nil
+	}
+	if when == nil {
+		return free, x.X
+	}
+	return free, &ast.Binary{X: x.X, OpPos: x.OpPos, Op: ast.LAND, Y: when}
+}
+
 // evaluatedFree returns a name bound nowhere that evaluating e always
-// reads, or nil: && and || read their right operand and ?: its branches
+// reads (directly, or through a call of a function of fails, which reads
+// the name given there whatever its arguments), or nil: && and || read their right operand and ?: its branches
 // only on some values, so a name there may never be read.
-func evaluatedFree(e ast.Expr, bound map[string]bool) *ast.Ident {
+func evaluatedFree(e ast.Expr, bound map[string]bool, fails map[string]*ast.Ident) *ast.Ident {
 	var free *ast.Ident
 	var visit func(n ast.Node) bool
 	visit = func(n ast.Node) bool {
@@ -56,6 +93,10 @@ func evaluatedFree(e ast.Expr, bound map[string]bool) *ast.Ident {
 		case *ast.Ident:
 			if unboundName(x, bound) {
 				free = x
+			}
+		case *ast.Call:
+			if f := fails[x.Fun]; f != nil {
+				free = f
 			}
 		case *ast.Binary:
 			if x.Op == ast.LAND || x.Op == ast.LOR {
@@ -122,12 +163,14 @@ func boundNames(m *model.Model, funcs map[string]*ast.FuncDecl, externals map[st
 // failUnbound ends each block of executable content at its first
 // statement that reads a name bound nowhere whatever the values (the
 // base of z.f = 1, the value of an assignment or declaration, the
-// condition of an if): reading it is a ReferenceError, error.execution in
-// SCXML, which skips the rest of the block (SCXML §4.10 and §B.2). The
-// statement becomes the raise of error.execution, with a warning; the
-// statements before it run. A name read only in a branch, a loop or a
-// function stays the error "undeclared name". It reports whether it ended
-// any block.
+// condition of an if, the header of a for): reading it is a
+// ReferenceError, error.execution in SCXML, which skips the rest of the
+// block (SCXML §4.10 and §B.2). The statement becomes the raise of
+// error.execution, with a warning; the statements before it run. The same
+// holds in the branches of an if, where the raise ends the branch and the
+// rest of the block (the lowering of the raise, lowerIf). A name read only
+// in a loop's body, a function or after && or || stays the error
+// "undeclared name". It reports whether it ended any block.
 func (dc *declarer) failUnbound(all []code) bool {
 	var bound map[string]bool
 	changed := false
@@ -138,50 +181,196 @@ func (dc *declarer) failUnbound(all []code) bool {
 		if bound == nil {
 			bound = boundNames(dc.m, dc.funcs, dc.externals, allCode(dc.m, dc.inv))
 		}
-		for i, st := range c.body.Stmts {
-			free := stmtFree(st, bound)
-			if free == nil {
+		var ended bool
+		c.body.Stmts, ended = dc.failUnboundIn(c.body.Stmts, bound)
+		changed = changed || ended
+	}
+	return changed
+}
+
+// failUnboundIn is failUnbound for one list of statements and the branches
+// of its ifs.
+func (dc *declarer) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]ast.Stmt, bool) {
+	changed := false
+	for i, st := range stmts {
+		free, before := stmtFree(st, bound, nil)
+		if free == nil {
+			// A raise in a branch skips what follows the if too: the if is
+			// lowered again with the rest of the list (lowerIf), which is
+			// safe for ifs already lowered, not for a loop whose failing
+			// body was (its flag would be lowered twice).
+			x, ok := st.(*ast.If)
+			if !ok || dc.failsInLoop(stmts[i:]) || !dc.failUnboundIf(x, bound) {
 				continue
 			}
-			what := fmt.Sprintf("%s is bound nowhere in the model (no <data> declares it and no code assigns it), and reading it is a ReferenceError "+
-				"(where the engine binds it, as scxmlrun binds _data, or a document that includes this one does, as the Qt SCXML editor's fragments expect, "+
-				"the model runs otherwise: declare it with a <data> to say what it holds)", free.Name)
-			r := dc.low.fail(dc.file.Offset(free.NamePos), what)
-			c.body.Stmts = append(c.body.Stmts[:i:i], r)
-			changed = true
-			break
+			dc.low.left = maxLowered
+			y := dc.low.lowerIf(x, stmts[i+1:])
+			if dc.low.left < 0 {
+				dc.errorf(dc.file.Offset(x.IfPos), "this if reads a name bound nowhere, which raises %s, under so many conditions that skipping "+
+					"the rest of the block takes more than %d statements to write: declare the name with a <data>", model.ErrorExecution, maxLowered)
+			}
+			return append(stmts[:i:i], y), true
 		}
+		what := fmt.Sprintf("%s is bound nowhere in the model (no <data> declares it and no code assigns it), and reading it is a ReferenceError "+
+			"(where the engine binds it, as scxmlrun binds _data, or a document that includes this one does, as the Qt SCXML editor's fragments expect, "+
+			"the model runs otherwise: declare it with a <data> to say what it holds)", free.Name)
+		r := dc.low.fail(dc.file.Offset(free.NamePos), what)
+		out := stmts[:i:i]
+		if before != nil {
+			out = append(out, before)
+		}
+		return append(out, r), true
+	}
+	return stmts, changed
+}
+
+// failsInLoop reports whether a loop under stmts holds an element that
+// raises error.execution.
+func (dc *declarer) failsInLoop(stmts []ast.Stmt) bool {
+	found := false
+	for _, s := range stmts {
+		ast.Inspect(s, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.While, *ast.For, *ast.ForEach:
+				found = found || dc.low.failing(n) != nil
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// failUnboundIf is failUnboundIn for the branches of x.
+func (dc *declarer) failUnboundIf(x *ast.If, bound map[string]bool) bool {
+	var changed bool
+	x.Then.Stmts, changed = dc.failUnboundIn(x.Then.Stmts, bound)
+	switch e := x.Else.(type) {
+	case *ast.If:
+		changed = dc.failUnboundIf(e, bound) || changed
+	case *ast.Block:
+		var ended bool
+		e.Stmts, ended = dc.failUnboundIn(e.Stmts, bound)
+		changed = changed || ended
 	}
 	return changed
 }
 
 // stmtFree returns a name bound nowhere that running s reads whatever the
-// values, or nil.
-func stmtFree(s ast.Stmt, bound map[string]bool) *ast.Ident {
+// values, or nil, and the statement that runs before the read where s
+// itself does not (the init of a for whose condition reads it), or nil.
+func stmtFree(s ast.Stmt, bound map[string]bool, fails map[string]*ast.Ident) (*ast.Ident, ast.Stmt) {
 	unbound := func(x *ast.Ident) bool { return unboundName(x, bound) }
 	switch x := s.(type) {
 	case *ast.Assign:
 		if (len(x.Path) > 0 || x.Op != ast.ASSIGN) && unbound(x.Target) {
-			return x.Target
+			return x.Target, nil
 		}
 		for _, p := range x.Path {
 			if p.Index != nil {
-				if free := evaluatedFree(p.Index, bound); free != nil {
-					return free
+				if free := evaluatedFree(p.Index, bound, fails); free != nil {
+					return free, nil
 				}
 			}
 		}
-		return evaluatedFree(x.Value, bound)
+		return evaluatedFree(x.Value, bound, fails), nil
 	case *ast.IncDec:
 		if unbound(x.Target) {
-			return x.Target
+			return x.Target, nil
 		}
-	case *ast.Decl:
-		if x.Value != nil {
-			return evaluatedFree(x.Value, bound)
+	case *ast.Decl, *ast.Return:
+		if v := stmtValue(x); v != nil {
+			return evaluatedFree(v, bound, fails), nil
 		}
 	case *ast.If:
-		return evaluatedFree(x.Cond, bound)
+		return evaluatedFree(x.Cond, bound, fails), nil
+	case *ast.For:
+		// for (init; cond; ...) runs init, then reads cond.
+		if x.Init != nil {
+			if free, _ := stmtFree(x.Init, bound, fails); free != nil {
+				return free, nil
+			}
+		}
+		if x.Cond != nil {
+			if free := evaluatedFree(x.Cond, bound, fails); free != nil {
+				return free, x.Init
+			}
+		}
+	}
+	return nil, nil
+}
+
+// stmtValue is the value a declaration or a return computes, or nil.
+func stmtValue(s ast.Stmt) ast.Expr {
+	switch x := s.(type) {
+	case *ast.Decl:
+		return x.Value
+	case *ast.Return:
+		return x.Value
 	}
 	return nil
+}
+
+// failingFunctions ends the body of each function that reads a name bound
+// nowhere whatever its arguments (before any return can end it: in a
+// statement of its body that stmtFree finds, or in a call of another such
+// function) at that read: the statements before it compute the function's
+// locals only, and the read raises error.execution, so what follows never
+// runs; the body becomes those statements and return NAME. Inlined, a call
+// of the function then reads the name where it is called, which is
+// ECMAScript's ReferenceError there (failUnbound, unboundConds), and an
+// assignment of a global after the read, which a function may not make in
+// setbot, is gone with the code that never runs. It gives the functions
+// it ended, each with the name read (unboundConds takes them), or nil for
+// a model without functions.
+func failingFunctions(m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, all []code) map[string]*ast.Ident {
+	if len(funcs) == 0 {
+		return nil
+	}
+	bound := boundNames(m, funcs, externals, all)
+	fails := make(map[string]*ast.Ident)
+	for changed := true; changed; {
+		changed = false
+		for _, name := range slices.Sorted(maps.Keys(funcs)) {
+			f := funcs[name]
+			if fails[name] != nil || f.Body == nil {
+				continue
+			}
+			local := localNames(f, bound)
+			for i, st := range f.Body.Stmts {
+				if free, _ := stmtFree(st, local, fails); free != nil {
+					fails[name] = free
+					ret := &ast.Return{ReturnPos: free.NamePos, Value: &ast.Ident{NamePos: free.NamePos, Name: free.Name}}
+					f.Body = &ast.Block{Lbrace: f.Body.Lbrace, Stmts: append(f.Body.Stmts[:i:i], ret)}
+					changed = true
+					break
+				}
+				if anyNode(st, func(n ast.Node) bool { _, ok := n.(*ast.Return); return ok }) {
+					break
+				}
+			}
+		}
+	}
+	return fails
+}
+
+// localNames is bound with the parameters of f and the names its body
+// declares.
+func localNames(f *ast.FuncDecl, bound map[string]bool) map[string]bool {
+	local := maps.Clone(bound)
+	for _, p := range f.Params {
+		local[p.Name] = true
+	}
+	ast.Inspect(f.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.Decl:
+			local[x.Name.Name] = true
+		case *ast.ForEach:
+			local[x.Item.Name] = true
+			if x.Index != nil {
+				local[x.Index.Name] = true
+			}
+		}
+		return true
+	})
+	return local
 }

@@ -13,8 +13,10 @@ import (
 
 // TestUnboundConds: a cond that always reads a name bound nowhere is
 // false and raises error.execution, with a warning; one that reads it
-// only on some values (after && or ||, in a branch of ?:) stays an
-// error. A name that some code assigns is a global (TestAssignedGlobals).
+// only after && is false and raises error.execution where what && reads
+// before it holds; one read on some values otherwise (after ||, in a
+// branch of ?:) stays an error. A name that some code assigns is a global
+// (TestAssignedGlobals).
 func TestUnboundConds(t *testing.T) {
 	doc := func(cond, code string) string {
 		return head + `<datamodel><data id="x" expr="0"/></datamodel>
@@ -24,7 +26,8 @@ func TestUnboundConds(t *testing.T) {
 		{"ghost", "", ""},
 		{"ghost.f > 1 || x > 0", "", ""},
 		{"!(ghost + 1 == x)", "", ""},
-		{"x > 0 &amp;&amp; ghost", "", "undeclared name ghost"},
+		{"x > 0 &amp;&amp; ghost", "", ""},
+		{"x > 0 || ghost", "", "undeclared name ghost"},
 		{"x > 0 ? ghost : 1", "", "undeclared name ghost"},
 	} {
 		m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc(tt.cond, tt.code)), scxml.Options{})
@@ -39,8 +42,11 @@ func TestUnboundConds(t *testing.T) {
 			continue
 		}
 		tr := m.State("a").Transitions[0]
-		if !tr.CondFails || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Error(), "ghost is bound nowhere in the model") {
+		if tr.CondFails == (tr.FailsWhen != nil) || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Error(), "ghost is bound nowhere in the model") {
 			t.Errorf("cond %q: fails %v, warnings %v", tt.cond, tr.CondFails, m.Warnings)
+		}
+		if when := tr.FailsWhen; strings.Contains(tt.cond, "&amp;") != (when != nil) || when != nil && printer.ExprString(when) != "x > 0" {
+			t.Errorf("cond %q: fails when %v, want x > 0 after && and always otherwise", tt.cond, when)
 		}
 	}
 }
@@ -83,8 +89,9 @@ func TestAssignedGlobals(t *testing.T) {
 // TestUnboundStatements: a statement that reads a name bound nowhere
 // whatever the values (the base of w.f = 1, a value, an if's condition)
 // raises error.execution there and ends its block; the statements before it
-// run; a name read only on some values (in a branch, right of ||) stays an
-// error.
+// run; in a branch of an if the raise ends the branch and the block, and a
+// for whose condition reads it runs its init first; a name read only on
+// some values otherwise (in a loop's body, right of ||) stays an error.
 func TestUnboundStatements(t *testing.T) {
 	doc := head + `<datamodel><data id="n" expr="0"/></datamodel><state id="a"><onentry><script>n = 1; _data.x = n; n = 2</script><assign location="n" expr="3"/></onentry>
 <transition event="e" target="b"><if cond="_data.ok"><assign location="n" expr="4"/></if><assign location="n" expr="5"/></transition></state><state id="b"/></scxml>`
@@ -103,7 +110,21 @@ func TestUnboundStatements(t *testing.T) {
 	if len(m.Warnings) != 2 {
 		t.Errorf("warnings %v, want one per block", m.Warnings)
 	}
-	for _, code := range []string{"if (n == 0) { _data.x = 1 }", "n = n || _data", "while (n &lt; 1) { n = _data }"} {
+	for _, tc := range []struct{ code, want string }{
+		{"if (n == 0) { n = 1; _data.x = 1; n = 2 } n = 3", "if (n == 0) { n = 1; raise platform error.execution(); } else { n = 3; }"},
+		{"for (n = 5; n &lt; _data.max; n++) { n = 7 } n = 3", "n = 5; raise platform error.execution();"},
+	} {
+		doc := head + `<datamodel><data id="n" expr="0"/></datamodel><state id="a"><onentry><script>` + tc.code + `</script></onentry></state></scxml>`
+		m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+		if len(errs) > 0 {
+			t.Errorf("%s: %v", tc.code, errs)
+			continue
+		}
+		if got := strings.Join(strings.Fields(printer.BlockString(m.State("a").OnEntry[0])), " "); !strings.Contains(got, tc.want) || len(m.Warnings) != 1 {
+			t.Errorf("%s: lowered to %s, warnings %v; want %s and one warning", tc.code, got, m.Warnings, tc.want)
+		}
+	}
+	for _, code := range []string{"n = n || _data", "while (n &lt; 1) { n = _data }"} {
 		doc := head + `<datamodel><data id="n" expr="0"/></datamodel><state id="a"><onentry><script>` + code + `</script></onentry></state></scxml>`
 		if _, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{}); !strings.Contains(errs.Error(), "undeclared name _data") {
 			t.Errorf("%s reads _data on some values only: errors %v, want undeclared name _data", code, errs)

@@ -295,7 +295,7 @@ func (dc *declarer) declareLoopVars(all []code) {
 	for _, c := range all {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			f, ok := n.(*ast.ForEach)
-			if !ok {
+			if !ok || f.Local {
 				return true
 			}
 			for _, id := range []*ast.Ident{f.Item, f.Index} {

@@ -345,8 +345,11 @@ type (
 	// it iterates over. Cond, when not nil, is tested before each
 	// iteration and ends the loop when false: for (item, index of array;
 	// cond) body. The SCXML reader sets it where an element of the body
-	// raises error.execution, which ends the loop (SCXML §4.6). Lowered
-	// code has no ForEach.
+	// raises error.execution, which ends the loop (SCXML §4.6). Local
+	// makes Item and Index locals of Body, declared each time round, as
+	// the parameters of ECMAScript's array.forEach(function (item, index)
+	// {...}) are: for (let item, index of array) body; otherwise they are
+	// variables the loop assigns. Lowered code has no ForEach.
 	ForEach struct {
 		ForPos source.Pos
 		Item   *Ident
@@ -354,6 +357,7 @@ type (
 		Array  Expr
 		Cond   Expr
 		Body   *Block
+		Local  bool
 	}
 
 	// Raise puts Event on the internal queue: raise e(p: v, ...) [id "id"].

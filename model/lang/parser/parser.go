@@ -126,6 +126,10 @@ type parser struct {
 	stmts   int                  // statements parsed (MaxStmts)
 	stopped bool                 // too many errors or too deep: the rest reads as EOF
 	bare    map[*ast.Decl]string // var x; without a value, to its keyword (parseStmtList)
+
+	// callbacks are the function expressions given to forEach, by the
+	// call, until the statement the call is becomes a loop (forEachStmt).
+	callbacks map[*ast.Method]callback
 }
 
 func newParser(src Snippet) *parser {
@@ -766,6 +770,11 @@ func (p *parser) parsePostfix(off int, x ast.Expr) ast.Expr {
 			args := p.parseCallArgs()
 			p.closeParen()
 			x = &ast.Method{X: x, DotPos: p.pos(dot), Name: name, Call: true, Args: args}
+		case p.tok == ast.LPAREN && name == "forEach" && p.peekLit() == "function":
+			x = p.parseForEachCall(x, dot)
+			if x == nil {
+				return p.bad(dot)
+			}
 		case p.tok == ast.LPAREN:
 			if id, ok := x.(*ast.Ident); ok && (id.Name == "Math" || hostObjects[id.Name]) {
 				x = p.parseCall(off, id.Name+"."+name)

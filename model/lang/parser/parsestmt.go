@@ -49,6 +49,7 @@ func (p *parser) parseStmtList() []ast.Stmt {
 func (p *parser) parseStmt() ast.Stmt {
 	start := p.off
 	s := p.parseStmt1()
+	p.strayCallbacks()
 	if _, ok := s.(*ast.Block); s == nil || ok {
 		return s
 	}
@@ -237,7 +238,17 @@ func (p *parser) parseFor() ast.Stmt {
 	p.next()
 	p.expect(ast.LPAREN)
 	if p.tok == ast.IDENT && (p.peek() == ast.COMMA || p.peekLit() == "of") {
-		return p.parseForEach(s.ForPos)
+		return p.parseForEach(s.ForPos, false)
+	}
+	if p.tok == ast.LET {
+		// for (let item, index of array): the loop's own locals; for (let
+		// i = 0; ...) otherwise, read again from the let.
+		sc, lx := p.sc, p.lexeme
+		p.next()
+		if p.tok == ast.IDENT && (p.peek() == ast.COMMA || p.peekLit() == "of") {
+			return p.parseForEach(s.ForPos, true)
+		}
+		p.sc, p.lexeme = sc, lx
 	}
 	mark := len(p.errs)
 	s.Init, s.Cond, s.Post = p.parseForHeader()
@@ -251,9 +262,10 @@ func (p *parser) parseFor() ast.Stmt {
 }
 
 // parseForEach parses the rest of for (item, index of array) body, the
-// language's form of SCXML's <foreach>, from the item.
-func (p *parser) parseForEach(pos source.Pos) ast.Stmt {
-	s := &ast.ForEach{ForPos: pos, Item: &ast.Ident{NamePos: p.pos(p.off), Name: p.lit}}
+// language's form of SCXML's <foreach>, from the item; local is for a
+// for (let item, index of array), whose item and index are the body's.
+func (p *parser) parseForEach(pos source.Pos, local bool) ast.Stmt {
+	s := &ast.ForEach{ForPos: pos, Item: &ast.Ident{NamePos: p.pos(p.off), Name: p.lit}, Local: local}
 	p.next()
 	if p.tok == ast.COMMA {
 		p.next()
@@ -365,6 +377,9 @@ func (p *parser) parseSimple() ast.Stmt {
 	default:
 		if m, ok := x.(*ast.Method); ok && m.Name == "push" && m.Call && len(p.errs) == mark {
 			return p.push(m, start, mark)
+		}
+		if m, ok := x.(*ast.Method); ok && p.callbacks[m].fn != nil && len(p.errs) == mark {
+			return p.forEachStmt(m, start)
 		}
 		if c, ok := x.(*ast.Call); ok && len(p.errs) == mark {
 			if hostObjects[hostObject(c.Fun)] {

@@ -312,7 +312,11 @@ func (p *printer) stmt(s ast.Stmt) {
 		p.str(") ")
 		p.block(x.Body)
 	case *ast.ForEach:
-		p.str("for (" + x.Item.Name)
+		p.str("for (")
+		if x.Local {
+			p.str("let ")
+		}
+		p.str(x.Item.Name)
 		if x.Index != nil {
 			p.str(", " + x.Index.Name)
 		}
