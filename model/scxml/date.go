@@ -27,28 +27,7 @@ import (
 // the host function, where it made its calls black boxes (inlineCalls
 // takes it), else nil.
 func dateVars(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, all []code) (hosts map[string]*lang.HostFunction) {
-	assigned := make(map[string][]*ast.Assign)
-	other := make(map[string]bool)
-	for _, c := range all {
-		ast.Inspect(c.body, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.Assign:
-				if isNewDate(x.Value) && len(x.Path) == 0 && x.Op == ast.ASSIGN {
-					assigned[x.Target.Name] = append(assigned[x.Target.Name], x)
-				} else {
-					other[x.Target.Name] = true
-				}
-			case *ast.IncDec:
-				other[x.Target.Name] = true
-			case *ast.ForEach:
-				other[x.Item.Name] = true
-				if x.Index != nil {
-					other[x.Index.Name] = true
-				}
-			}
-			return true
-		})
-	}
+	assigned, other := dateAssigns(all)
 	dates := make(map[string]bool)
 	for name := range assigned {
 		if v := m.Var(name); v != nil && !other[name] {
@@ -81,6 +60,33 @@ func dateVars(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, all []cod
 		}
 	}
 	return hosts
+}
+
+// dateAssigns returns the assignments of new Date() in all, by variable,
+// and the variables that all writes otherwise.
+func dateAssigns(all []code) (assigned map[string][]*ast.Assign, other map[string]bool) {
+	assigned, other = make(map[string][]*ast.Assign), make(map[string]bool)
+	for _, c := range all {
+		ast.Inspect(c.body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.Assign:
+				if isNewDate(x.Value) && len(x.Path) == 0 && x.Op == ast.ASSIGN {
+					assigned[x.Target.Name] = append(assigned[x.Target.Name], x)
+				} else {
+					other[x.Target.Name] = true
+				}
+			case *ast.IncDec:
+				other[x.Target.Name] = true
+			case *ast.ForEach:
+				other[x.Item.Name] = true
+				if x.Index != nil {
+					other[x.Index.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	return assigned, other
 }
 
 // isNewDate reports whether e is new Date() (without arguments: with them

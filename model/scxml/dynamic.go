@@ -177,22 +177,7 @@ func (vs *values) into(e ast.Expr, set map[string]bool, undef *bool, seen map[st
 			return true
 		}
 	case *ast.EventField:
-		// The events the machine sends itself come from its own session
-		// through the SCXML processor; the others have no origin.
-		switch x.Field {
-		case "origin":
-			set[model.SessionLocation], *undef = true, true
-			return true
-		case "origintype":
-			set[parser.SCXMLProcessor], *undef = true, true
-			return true
-		case "name":
-			vs.readName = true
-			for _, n := range vs.names {
-				set[n] = true
-			}
-			return vs.names != nil
-		}
+		return vs.eventField(x, set, undef)
 	case *ast.Cond:
 		return vs.into(x.Then, set, undef, seen) && vs.into(x.Else, set, undef, seen)
 	case *ast.Binary, *ast.Method:
@@ -219,6 +204,28 @@ func (vs *values) into(e ast.Expr, set map[string]bool, undef *bool, seen map[st
 			}
 		}
 		return true
+	}
+	return false
+}
+
+// eventField adds to set the values the field x of _event can take, and
+// reports whether they are known.
+func (vs *values) eventField(x *ast.EventField, set map[string]bool, undef *bool) bool {
+	// The events the machine sends itself come from its own session
+	// through the SCXML processor; the others have no origin.
+	switch x.Field {
+	case "origin":
+		set[model.SessionLocation], *undef = true, true
+		return true
+	case "origintype":
+		set[parser.SCXMLProcessor], *undef = true, true
+		return true
+	case "name":
+		vs.readName = true
+		for _, n := range vs.names {
+			set[n] = true
+		}
+		return vs.names != nil
 	}
 	return false
 }
