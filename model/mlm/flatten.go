@@ -145,6 +145,12 @@ type branch struct {
 	stmts   []ast.Stmt
 	defs    map[string]bool
 	origins []string
+	// raised lists the transitions whose cond failed only on some values
+	// (model.Transition.FailsWhen) and raised error.execution here: the
+	// selection splits on them (splitFails), and where nothing takes the
+	// error the two sides differ in nothing else, so the key tells them
+	// apart by these.
+	raised  []string
 	entered []string   // statechart states entered so far, in entry order
 	last    source.Pos // the first transition of the latest microstep
 	halted  bool
@@ -164,6 +170,7 @@ func (b *branch) clone() *branch {
 	n.guard = append(n.guard, b.guard...)
 	n.stmts = append(n.stmts, b.stmts...)
 	n.origins = append(n.origins, b.origins...)
+	n.raised = append(n.raised, b.raised...)
 	n.entered = append(n.entered, b.entered...)
 	for k := range b.defs {
 		n.defs[k] = true
@@ -311,6 +318,9 @@ func (f *flattener) step(src *State, ev *model.Event) error {
 func raiseFails(b *branch, fails []*model.Transition) {
 	for _, t := range fails {
 		b.stmts = append(b.stmts, &ast.Raise{RaisePos: t.Cond.Pos(), Event: model.ErrorExecution})
+		if t.FailsWhen != nil {
+			b.raised = append(b.raised, t.ID)
+		}
 	}
 }
 
@@ -458,7 +468,7 @@ func (f *flattener) emit(src *State, ev *model.Event, b *branch, pos source.Pos)
 		stmts = append(slices.Clip(stmts), f.staleEvents()...)
 	}
 	t := &Transition{Source: src, Target: dst, Guard: f.eventFields(conj(b.guard)), Action: f.eventFieldsBlock(&ast.Block{Stmts: stmts}),
-		Origins: b.origins, Entered: b.entered, Pos: pos}
+		Origins: b.origins, Entered: b.entered, Pos: pos, raised: b.raised}
 	if src != nil {
 		t.Event = ev.Name
 	}
@@ -542,13 +552,18 @@ func (f *flattener) nameAll(initial []*Transition) (map[string]*State, error) {
 }
 
 // transitionKey is the key of t, from a source and a target named src and
-// dst: what it does (the statechart transitions of each microstep) from
-// where, on which event, to where.
+// dst: what it does (the statechart transitions of each microstep, and
+// the conds that failed on some values only, after a "!") from where, on
+// which event, to where.
 func transitionKey(t *Transition, src, dst string) string {
-	if t.Source == nil {
-		return fmt.Sprintf("initial [%s] %s", strings.Join(t.Origins, " ; "), dst)
+	does := strings.Join(t.Origins, " ; ")
+	if len(t.raised) > 0 {
+		does += " !" + strings.Join(t.raised, ",")
 	}
-	return fmt.Sprintf("%s %s [%s] %s", src, t.Event, strings.Join(t.Origins, " ; "), dst)
+	if t.Source == nil {
+		return fmt.Sprintf("initial [%s] %s", does, dst)
+	}
+	return fmt.Sprintf("%s %s [%s] %s", src, t.Event, does, dst)
 }
 
 // key is t's key before the states have names (nameAll), for messages.

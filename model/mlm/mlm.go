@@ -140,6 +140,8 @@ type Transition struct {
 	// no configuration the machine rests in contains it.
 	Entered []string
 	Pos     source.Pos // the first originating statechart transition
+
+	raised []string // the conds that failed on some values only (branch.raised), for Key
 }
 
 // State returns the named MLM state, or nil.
