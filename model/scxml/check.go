@@ -1,154 +1,66 @@
 package scxml
 
 import (
-	"fmt"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
-	"github.com/setbot/setbot/model/lang/parser"
-	"github.com/setbot/setbot/model/lang/printer"
+	"github.com/setbot/setbot/model/lang/jexl"
 	"github.com/setbot/setbot/model/source"
 )
 
-func (b *builder) varTypes() map[string]ast.Type {
-	m := make(map[string]ast.Type, len(b.m.Vars))
-	for _, v := range b.m.Vars {
-		m[v.Name] = v.Type
+// varTypes gives the type of each variable of m.
+func varTypes(m *model.Model) map[string]ast.Type {
+	types := make(map[string]ast.Type, len(m.Vars))
+	for _, v := range m.Vars {
+		types[v.Name] = v.Type
 	}
-	return m
+	return types
 }
 
-// code is one piece of guard or action code with the events whose
-// parameters it may read, and where it lives in the model (set replaces
-// it, after lowering).
-type code struct {
-	cond  ast.Expr
-	body  *ast.Block
-	trans *model.Transition // nil for entry/exit/script code
-	set   func(cond ast.Expr, body *ast.Block)
-	entry *model.State // the state whose <onentry> this is, or nil
+// checker is the phase of type inference, checking and lowering
+// (checkCode). It takes the model with its code read, expanded, inlined
+// and declared (declareCode), and from reading what the types need: the
+// <data> facts and the dialect.
+type checker struct {
+	*diag
+	dataFacts
+	m   *model.Model
+	inv invocation
+	// jexl is the dialect of a model with datamodel="jexl" (vet).
+	jexl *jexl.Dialect
+	// grown holds the arrays without a setbot:type that growArrays gave
+	// room to grow.
+	grown map[string]bool
+	// pe guards reads past the end of an array (guardPastEnd), as
+	// declareCode did, once arrays have grown; the checker asks it which
+	// reads it guarded.
+	pe *pastEnd
 }
 
-// nodes are the piece's condition and body, those it has.
-func (c code) nodes() []ast.Node {
-	var nodes []ast.Node
-	if c.cond != nil {
-		nodes = append(nodes, c.cond)
-	}
-	if c.body != nil {
-		nodes = append(nodes, c.body)
-	}
-	return nodes
-}
+func (ck *checker) allCode() []code { return allCode(ck.m, ck.inv) }
 
-// unknownStates warns of every In() of a state the model does not have:
-// ECMAScript's In is false for it (SCXML's ECMAScript data model, B.2,
-// asks only whether the state is in the configuration), and so is
-// setbot's, in every executor.
-func (b *builder) unknownStates(all []code) {
-	warn := func(n ast.Node) bool {
-		if in, ok := n.(*ast.InState); ok && b.m.State(in.State) == nil {
-			b.warns.Add(b.fset.Position(in.Start), "In('%s') names no state of the model, so it is false: name a state, or remove the In()", in.State)
-		}
-		return true
-	}
-	for _, c := range all {
-		if c.cond != nil {
-			ast.Inspect(c.cond, warn)
-		}
-		if c.body != nil {
-			ast.Inspect(c.body, warn)
-		}
-	}
-}
-
-// allCode returns every guard and action of the model in document order.
-func (b *builder) allCode() []code {
-	var all []code
-	for _, s := range b.m.States() {
-		for i, blk := range s.OnEntry {
-			all = append(all, code{body: blk, set: func(_ ast.Expr, body *ast.Block) { s.OnEntry[i] = body }, entry: s})
-		}
-		for i, blk := range s.OnExit {
-			all = append(all, code{body: blk, set: func(_ ast.Expr, body *ast.Block) { s.OnExit[i] = body }})
-		}
-		if t := s.Initial; t != nil {
-			all = append(all, code{body: t.Body, trans: t, set: func(_ ast.Expr, body *ast.Block) { t.Body = body }})
-		}
-		for _, t := range s.Transitions {
-			all = append(all, code{cond: t.Cond, body: t.Body, trans: t, set: func(cond ast.Expr, body *ast.Block) { t.Cond, t.Body = cond, body }})
-			if t.FailsWhen != nil {
-				all = append(all, code{cond: t.FailsWhen, body: &ast.Block{}, trans: t, set: func(cond ast.Expr, _ *ast.Block) { t.FailsWhen = cond }})
-			}
-		}
-		for _, inv := range s.Invokes {
-			if inv.OK != nil {
-				all = append(all, code{cond: inv.OK, body: &ast.Block{}, set: func(cond ast.Expr, _ *ast.Block) { inv.OK = cond }})
-			}
-			all = append(all, code{body: inv.Start, set: func(_ ast.Expr, body *ast.Block) { inv.Start = body }})
-			if inv.Finalize != nil {
-				all = append(all, code{body: inv.Finalize, set: func(_ ast.Expr, body *ast.Block) { inv.Finalize = body }})
-			}
-		}
-		if s.Kind == model.Final && s.Parent.Kind == model.Root && b.invoked && hasDoneData(s.Parent) {
-			// The data of the done.invoke event the parent receives.
-			done := &ast.Send{SendPos: s.Pos, Event: model.DoneData, Target: model.TargetParent, Args: s.DoneData}
-			all = append(all, code{body: &ast.Block{Stmts: []ast.Stmt{done}}, set: func(_ ast.Expr, body *ast.Block) {
-				s.DoneData = body.Stmts[0].(*ast.Send).Args
-			}})
-		}
-		if s.Kind == model.Final && s.Parent.Kind != model.Root && hasDoneData(s.Parent) {
-			// The done.state event's data is checked and lowered as the
-			// arguments of the raise that entering s runs.
-			all = append(all, code{body: &ast.Block{Stmts: []ast.Stmt{s.DoneRaise()}}, set: func(_ ast.Expr, body *ast.Block) {
-				s.DoneData = body.Stmts[0].(*ast.Raise).Args
-			}})
-		}
-	}
-	return append(all, b.passedCode()...)
-}
-
-// checkCode collects the events, then type-checks every guard and action in
-// document order, inferring the parameters of events the model raises or
-// sends without declaring them and the types of variables declared without
-// a value. A model without errors is then lowered (checkAll).
-func (b *builder) checkCode() {
-	all := b.allCode()
-	if b.failNonArrays(all) {
-		all = b.allCode()
-	}
-	if b.failUnbound(all) {
-		all = b.allCode()
-	}
-	if _, ok := b.guardPastEnd(all); ok {
-		all = b.allCode()
-	}
-	b.unknownStates(all)
-	b.collectEvents(all)
-	b.undefinedData(all)
-	b.inferInputParams(all)
-	b.expandForwards(all)
-	b.dataTruths(all)
-	b.declareLoopVars(all)
-	b.declareCommonsVars()
-	b.declareGlobals(all)
-	vars := b.varTypes()
+// checkCode type-checks all, every guard and action of the model in
+// document order (declareCode gives them), inferring the parameters of
+// events the model raises or sends without declaring them and the types of
+// variables declared without a value. A model without errors is then
+// lowered (checkAll).
+func (ck *checker) checkCode(all []code) {
+	vars := varTypes(ck.m)
 	inferred := make(map[string]bool)
 	env := func(c code) *lang.Env {
 		return &lang.Env{
 			Vars:         vars,
 			FailingReads: c.trans != nil && c.cond != nil,
-			Param:        b.paramLookup(c.trans),
+			Param:        paramLookup(ck.m, c.trans),
 			// A history state is never active: In() of it is false; so is
 			// In() of no state at all (unknownStates warns of it).
 			State:   func(string) bool { return true },
-			InRange: func(x *ast.Index) bool { return b.inRange[x.Lbrack] },
+			InRange: func(x *ast.Index) bool { return ck.pe.inRange[x.Lbrack] },
 			Event: func(name string) (map[string]ast.Type, bool) {
-				ev := b.m.EventByName(name)
+				ev := ck.m.EventByName(name)
 				if ev == nil || !(ev.Declared || inferred[name]) {
 					return nil, false
 				}
@@ -163,26 +75,26 @@ func (b *builder) checkCode() {
 	for progress := true; progress; {
 		progress = false
 		for _, c := range all {
-			if !b.infersParams(c.body, inferred) {
+			if !ck.infersParams(c.body, inferred) {
 				continue
 			}
-			if info, errs := lang.CheckBlock(env(c), b.fset, c.body); len(errs) == 0 && b.inferParams(c.body, info, inferred) {
+			if info, errs := lang.CheckBlock(env(c), ck.fset, c.body); len(errs) == 0 && ck.inferParams(c.body, info, inferred) {
 				progress = true
 			}
 		}
-		if b.dropUnreadInits(all, env, vars) {
+		if ck.dropUnreadInits(all, env, vars) {
 			progress = true
 		}
-		if b.widenParams(all, env, inferred) {
+		if ck.widenParams(all, env, inferred) {
 			progress = true
 		}
-		if b.inferVarTypes(all, env, vars) {
+		if ck.inferVarTypes(all, env, vars) {
 			progress = true
 		}
-		if b.growArrays(all, env, vars) {
+		if ck.growArrays(all, env, vars) {
 			progress = true
 		}
-		if b.widenObjects(all, env, vars) {
+		if ck.widenObjects(all, env, vars) {
 			progress = true
 		}
 	}
@@ -190,21 +102,20 @@ func (b *builder) checkCode() {
 	// only once it grew: their reads past the end are guarded now, and the
 	// error.execution the guards raise registered, as collectEvents did for
 	// the others.
-	if at, ok := b.guardPastEnd(all); ok {
-		all = b.allCode()
-		b.ensureEvent(model.ErrorExecution, at).Kinds |= model.Internal
+	if at, ok := ck.pe.guardPastEnd(all); ok {
+		all = ck.allCode()
+		ensureEvent(ck.m, model.ErrorExecution, at).Kinds |= model.Internal
 	}
-	b.source = nil // guardPastEnd was the last to lower a block again
-	b.reportMixedKinds(all, env)
+	ck.reportMixedKinds(all, env)
 	// An assignment that inference already reported is not reported again.
 	reported := make(map[source.Position]bool)
-	for _, e := range b.errs {
+	for _, e := range ck.errs {
 		reported[e.Pos] = true
 	}
 	keep := func(errs source.ErrorList) source.ErrorList {
 		return slices.DeleteFunc(errs, func(e *source.Error) bool { return reported[e.Pos] })
 	}
-	b.checkAll(all, env, keep)
+	ck.checkAll(all, env, keep)
 }
 
 // checkAll type-checks every guard and action of all with its env, keeping
@@ -216,34 +127,34 @@ func (b *builder) checkCode() {
 // that the pieces lowered before the first error do not matter; a model
 // without them has every piece lowered, and its variables and events are
 // lowered last (lowerVars).
-func (b *builder) checkAll(all []code, env func(code) *lang.Env, keep func(source.ErrorList) source.ErrorList) {
+func (ck *checker) checkAll(all []code, env func(code) *lang.Env, keep func(source.ErrorList) source.ErrorList) {
 	decimals := make([]*lang.Info, 0, 2*len(all))
 	for i, c := range all {
 		all[i] = code{} // once lowered, the piece as read is garbage
 		var condInfo *lang.Info
 		if c.cond != nil {
-			info, errs := lang.CheckCond(env(c), b.fset, c.cond)
-			b.errs = append(b.errs, keep(errs)...)
-			b.vet(c.cond, info, true)
+			info, errs := lang.CheckCond(env(c), ck.fset, c.cond)
+			ck.errs = append(ck.errs, keep(errs)...)
+			vet(ck.diag, ck.jexl, c.cond, info, true)
 			decimals = append(decimals, modelFacts(info))
 			condInfo = info
 		}
-		info, errs := lang.CheckBlock(env(c), b.fset, c.body)
-		b.errs = append(b.errs, keep(errs)...)
-		b.vet(c.body, info, false)
+		info, errs := lang.CheckBlock(env(c), ck.fset, c.body)
+		ck.errs = append(ck.errs, keep(errs)...)
+		vet(ck.diag, ck.jexl, c.body, info, false)
 		decimals = append(decimals, modelFacts(info))
 		if len(errs) == 0 {
-			b.checkArgs(c.body)
+			ck.checkArgs(c.body)
 		}
-		if len(b.errs) == 0 {
-			b.lowerPiece(c, condInfo, info)
+		if len(ck.errs) == 0 {
+			ck.lowerPiece(c, condInfo, info)
 		}
 	}
-	b.errs = append(b.errs, lang.CheckDecimals(b.fset, append(slices.Clip(b.dataInfos), decimals...))...)
-	b.errs = append(b.errs, lang.CheckShared(b.fset, decimals)...)
-	b.checkIDs()
-	if len(b.errs) == 0 {
-		b.lowerVars()
+	ck.errs = append(ck.errs, lang.CheckDecimals(ck.fset, append(slices.Clip(ck.dataInfos), decimals...))...)
+	ck.errs = append(ck.errs, lang.CheckShared(ck.fset, decimals)...)
+	ck.checkIDs()
+	if len(ck.errs) == 0 {
+		ck.lowerVars()
 	}
 }
 
@@ -254,28 +165,17 @@ func modelFacts(info *lang.Info) *lang.Info {
 	return &lang.Info{Inexact: info.Inexact, DecimalArith: info.DecimalArith, Shares: info.Shares, PartWrites: info.PartWrites}
 }
 
-// hasDoneData reports whether a final child of s has <donedata>: then
-// every final child's done.state event is checked, so that all of them
-// pass the same parameters.
-func hasDoneData(s *model.State) bool {
-	for _, c := range s.Children {
-		if c.Kind == model.Final && c.DoneData != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// paramLookup returns the parameter types code on t may read: those of the
+// paramLookup returns the parameter types code on t, a transition of m,
+// may read: those of the
 // events t's descriptors match, or, for eventless and entry/exit code, of
 // any event (it runs after whichever event started the macrostep).
-func (b *builder) paramLookup(t *model.Transition) func(string) (ast.Type, bool) {
+func paramLookup(m *model.Model, t *model.Transition) func(string) (ast.Type, bool) {
 	if t != nil && t == t.Source.Initial {
 		return nil
 	}
 	return func(name string) (ast.Type, bool) {
 		named := false
-		for _, ev := range b.m.Events {
+		for _, ev := range m.Events {
 			if t != nil && !t.Eventless() && !t.Matches(ev.Name) {
 				continue
 			}
@@ -289,164 +189,6 @@ func (b *builder) paramLookup(t *model.Transition) func(string) (ast.Type, bool)
 			return ast.UndefType, true
 		}
 		return ast.Type{}, false
-	}
-}
-
-// collectEvents registers every event the model names and decides its
-// kinds (docs/architecture.md §Inputs).
-func (b *builder) collectEvents(all []code) {
-	b.codeEvents(all)
-	b.platformEvents()
-	generated := model.Internal | model.Self | model.Timer | model.Invoked
-	named := b.transitionEvents()
-	for _, ev := range b.m.Events {
-		if ev.Kinds&generated == 0 && (named[ev.Name] || ev.Declared) {
-			ev.Kinds |= model.Input
-		}
-	}
-	sort.Slice(b.m.Events, func(i, j int) bool { return b.m.Events[i].Name < b.m.Events[j].Name })
-}
-
-// ensureEvent returns the model's event called name, adding it, first
-// named at pos, if the model has none.
-func (b *builder) ensureEvent(name string, pos source.Pos) *model.Event {
-	ev := b.m.EventByName(name)
-	if ev == nil {
-		ev = &model.Event{Name: name, Pos: pos}
-		b.m.AddEvent(ev)
-	}
-	return ev
-}
-
-// codeEvents registers the events the code raises and sends, with their
-// kinds: raised events are internal, sent ones outputs, timers or sent
-// to the machine itself.
-func (b *builder) codeEvents(all []code) {
-	for _, c := range all {
-		ast.Inspect(c.body, func(n ast.Node) bool {
-			switch s := n.(type) {
-			case *ast.Raise:
-				b.ensureEvent(s.Event, s.RaisePos).Kinds |= model.Internal
-			case *ast.Send:
-				if s.Event == parser.ForwardEvent {
-					return true // expandForwards
-				}
-				ev := b.ensureEvent(s.Event, s.SendPos)
-				switch {
-				case s.Target != "":
-					ev.Kinds |= model.Output
-				case s.Delay != nil:
-					ev.Kinds |= model.Timer
-				default:
-					ev.Kinds |= model.Self
-				}
-			}
-			return true
-		})
-	}
-}
-
-// platformEvents registers the internal events the platform raises:
-// error.execution where a condition or an invoke may fail, and the
-// done.state events of the final states.
-func (b *builder) platformEvents() {
-	for _, s := range b.m.States() {
-		for _, t := range s.Transitions {
-			if t.CondFails {
-				b.ensureEvent(model.ErrorExecution, t.Pos).Kinds |= model.Internal
-			}
-		}
-		for _, inv := range s.Invokes {
-			if inv.OK != nil {
-				b.ensureEvent(model.ErrorExecution, inv.Pos).Kinds |= model.Internal
-			}
-		}
-		if s.Kind != model.Final || s.Parent.Kind == model.Root {
-			continue
-		}
-		b.ensureEvent("done.state."+s.Parent.ID, s.Pos).Kinds |= model.Internal
-		if gp := s.Parent.Parent; gp != nil && gp.Kind == model.Parallel {
-			b.ensureEvent("done.state."+gp.ID, gp.Pos).Kinds |= model.Internal
-		}
-	}
-}
-
-// transitionEvents registers the events the transitions' descriptors
-// name, and returns their names.
-func (b *builder) transitionEvents() map[string]bool {
-	named := make(map[string]bool)
-	// A descriptor names an event of its own only when it matches no event
-	// the model declares or generates: "grp.*" with grp.on and grp.off
-	// declared is a family, not an event called grp.
-	known := append([]*model.Event(nil), b.m.Events...)
-	for _, s := range b.m.States() {
-		for _, t := range s.Transitions {
-			for _, d := range t.Events {
-				name := strings.TrimSuffix(strings.TrimSuffix(d, ".*"), ".")
-				if name == "*" || name == "" {
-					continue
-				}
-				family := false
-				for _, ev := range known {
-					if ev.Name != name && model.DescriptorMatches(d, ev.Name) {
-						family = true
-					}
-				}
-				if family && b.m.EventByName(name) == nil {
-					continue
-				}
-				b.ensureEvent(name, t.Pos)
-				named[name] = true
-			}
-		}
-	}
-	return named
-}
-
-// undefinedData gives the raises and sends that pass nothing the argument
-// _data: undefined where other raises or sends of the same event, which no
-// <setbot:event> declares, pass its data as a whole (a <content>): the
-// event's data is undefined then (SCXML §5.10), so its data is one
-// parameter that may be undefined, not two shapes of the event.
-func (b *builder) undefinedData(all []code) {
-	content, bare := make(map[string]bool), make(map[string][]*[]*ast.Arg)
-	shapes := make(map[string]*dataShapes)
-	for _, c := range all {
-		ast.Inspect(c.body, func(n ast.Node) bool {
-			var args *[]*ast.Arg
-			switch s := n.(type) {
-			case *ast.Raise:
-				args = &s.Args
-			case *ast.Send:
-				args = &s.Args
-			default:
-				return true
-			}
-			name, _, _ := raiseOrSend(n)
-			if ev := b.m.EventByName(name); ev == nil || ev.Declared {
-				return true
-			}
-			switch {
-			case len(*args) == 0:
-				bare[name] = append(bare[name], args)
-			case len(*args) == 1 && (*args)[0].Name == ast.DataParam:
-				content[name] = true
-			}
-			if shapes[name] == nil {
-				shapes[name] = &dataShapes{}
-			}
-			shapes[name].add(args)
-			return true
-		})
-	}
-	b.twoShapes(all, shapes)
-	for name, list := range bare {
-		if !content[name] {
-			continue
-		}
-		for _, args := range list {
-			*args = []*ast.Arg{{Name: ast.DataParam, Value: &ast.Absent{}}}
-		}
 	}
 }
 
@@ -465,13 +207,13 @@ func anyNode(n ast.Node, f func(ast.Node) bool) bool {
 
 // infersParams reports whether body raises or sends an event that is
 // neither declared nor inferred yet: whether inferParams may learn from it.
-func (b *builder) infersParams(body *ast.Block, inferred map[string]bool) bool {
+func (ck *checker) infersParams(body *ast.Block, inferred map[string]bool) bool {
 	return anyNode(body, func(n ast.Node) bool {
 		name, _, _ := raiseOrSend(n)
 		if name == "" {
 			return false
 		}
-		ev := b.m.EventByName(name)
+		ev := ck.m.EventByName(name)
 		return !ev.Declared && !inferred[name]
 	})
 }
@@ -479,14 +221,14 @@ func (b *builder) infersParams(body *ast.Block, inferred map[string]bool) bool {
 // inferParams records the parameter types of undeclared events from the
 // raises and sends in body that pass arguments to an event not inferred
 // yet; it reports whether it learnt anything.
-func (b *builder) inferParams(body *ast.Block, info *lang.Info, inferred map[string]bool) bool {
+func (ck *checker) inferParams(body *ast.Block, info *lang.Info, inferred map[string]bool) bool {
 	learnt := false
 	ast.Inspect(body, func(n ast.Node) bool {
 		name, args, _ := raiseOrSend(n)
 		if name == "" {
 			return true
 		}
-		ev := b.m.EventByName(name)
+		ev := ck.m.EventByName(name)
 		if ev.Declared || inferred[name] {
 			return true
 		}
@@ -512,23 +254,23 @@ func (b *builder) inferParams(body *ast.Block, info *lang.Info, inferred map[str
 // the raises and sends pass values of several scalar kinds the type of
 // all of them (lang.Mixed): the first raise or send gave it its type, and
 // a variable may widen after. It reports whether it widened any.
-func (b *builder) widenParams(all []code, env func(code) *lang.Env, inferred map[string]bool) bool {
+func (ck *checker) widenParams(all []code, env func(code) *lang.Env, inferred map[string]bool) bool {
 	passes := func(n ast.Node) bool {
 		name, args, _ := raiseOrSend(n)
-		return len(args) > 0 && inferred[name] && !b.m.EventByName(name).Declared
+		return len(args) > 0 && inferred[name] && !ck.m.EventByName(name).Declared
 	}
 	widened := false
 	for _, c := range all {
 		if !anyNode(c.body, passes) {
 			continue
 		}
-		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
+		info, _ := lang.CheckBlock(env(c), ck.fset, c.body)
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			if !passes(n) {
 				return true
 			}
 			name, args, _ := raiseOrSend(n)
-			ev := b.m.EventByName(name)
+			ev := ck.m.EventByName(name)
 			for _, a := range args {
 				t := info.Types[a.Value]
 				absent := t.MayBeAbsent()
@@ -573,20 +315,20 @@ func (b *builder) widenParams(all []code, env func(code) *lang.Env, inferred map
 // checkArgs checks that every raise or send passes all the event's
 // parameters (the type checker has already refused unknown names and wrong
 // types, since it knows every declared or inferred event).
-func (b *builder) checkArgs(body *ast.Block) {
+func (ck *checker) checkArgs(body *ast.Block) {
 	ast.Inspect(body, func(n ast.Node) bool {
 		name, args, pos := raiseOrSend(n)
 		if name == "" {
 			return true
 		}
-		ev := b.m.EventByName(name)
+		ev := ck.m.EventByName(name)
 		given := make(map[string]bool)
 		for _, a := range args {
 			given[a.Name] = true
 		}
 		for _, p := range ev.Params {
 			if !given[p.Name] {
-				b.errs.Add(b.fset.Position(pos), "%s of %q does not pass parameter %q", kindWord(n), name, p.Name)
+				ck.errs.Add(ck.fset.Position(pos), "%s of %q does not pass parameter %q", kindWord(n), name, p.Name)
 			}
 		}
 		return true
@@ -612,95 +354,16 @@ func kindWord(n ast.Node) string {
 
 // checkIDs reports transitions whose identities collide (an explicit
 // setbot:id equal to another transition's identity).
-func (b *builder) checkIDs() {
+func (ck *checker) checkIDs() {
 	seen := make(map[string]*model.Transition)
-	for _, s := range b.m.States() {
+	for _, s := range ck.m.States() {
 		for _, t := range s.Transitions {
 			if prev, dup := seen[t.ID]; dup {
-				b.errs.Add(b.fset.Position(t.Pos), "transition identity %q is also used at %s; give one a different setbot:id",
-					t.ID, b.fset.Position(prev.Pos))
+				ck.errs.Add(ck.fset.Position(t.Pos), "transition identity %q is also used at %s; give one a different setbot:id",
+					t.ID, ck.fset.Position(prev.Pos))
 				continue
 			}
 			seen[t.ID] = t
 		}
 	}
-}
-
-// failNonArrays replaces every <foreach> whose array is no array (an int,
-// a string, an object) by the raise of error.execution it is when it runs
-// (SCXML 2015, §4.6), with a warning, and lowers its block again from the
-// statements as read. The type of the array is known only once the data
-// model has been read; an array whose type is not known yet (a variable
-// declared without a value, an inferred event parameter) is left to the
-// checker. It runs before the events are collected, so that they include
-// the error. It reports whether it replaced any foreach.
-func (b *builder) failNonArrays(all []code) bool {
-	changed := false
-	vars := b.varTypes()
-	for _, c := range all {
-		stmts, ok := b.source[c.body]
-		if !ok || !anyNode(c.body, func(n ast.Node) bool { _, ok := n.(*ast.ForEach); return ok }) {
-			continue
-		}
-		env := &lang.Env{Vars: vars, Param: b.paramLookup(c.trans), State: func(string) bool { return true }}
-		info, _ := lang.CheckBlock(env, b.fset, c.body)
-		bad := make(map[source.Pos]*ast.Raise)
-		ast.Inspect(c.body, func(n ast.Node) bool {
-			if f, ok := n.(*ast.ForEach); ok && bad[f.ForPos] == nil {
-				if t := info.Types[f.Array]; t.Kind != ast.Invalid && t.Kind != ast.Undef && t.Kind != ast.Array {
-					bad[f.ForPos] = b.fail(b.file.Offset(f.Array.Pos()), fmt.Sprintf("<foreach> array %q is %s, not an array", printer.ExprString(f.Array), t))
-				}
-			}
-			return true
-		})
-		if len(bad) == 0 {
-			continue
-		}
-		stmts = replaceForEach(stmts, bad)
-		blk := &ast.Block{Lbrace: c.body.Lbrace, Stmts: b.lowerBlock(stmts)}
-		b.source[blk] = stmts
-		c.set(c.cond, blk)
-		changed = true
-	}
-	return changed
-}
-
-// replaceForEach returns stmts with every <foreach> that starts at a
-// position of with replaced by the statement there, at any depth.
-func replaceForEach(stmts []ast.Stmt, with map[source.Pos]*ast.Raise) []ast.Stmt {
-	out := make([]ast.Stmt, len(stmts))
-	block := func(x *ast.Block) *ast.Block {
-		return &ast.Block{Lbrace: x.Lbrace, Stmts: replaceForEach(x.Stmts, with)}
-	}
-	for i, s := range stmts {
-		switch x := s.(type) {
-		case *ast.ForEach:
-			if r := with[x.ForPos]; r != nil {
-				out[i] = r
-				continue
-			}
-			y := *x
-			y.Body = block(x.Body)
-			s = &y
-		case *ast.If:
-			y := *x
-			y.Then = block(x.Then)
-			if x.Else != nil {
-				y.Else = replaceForEach([]ast.Stmt{x.Else}, with)[0]
-			}
-			s = &y
-		case *ast.Block:
-			s = block(x)
-		case *ast.While:
-			y := *x
-			y.Body = block(x.Body)
-			s = &y
-		case *ast.For:
-			y := *x
-			y.Body = block(x.Body)
-			s = &y
-		}
-		out[i] = s
-	}
-	return out
 }

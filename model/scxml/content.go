@@ -6,12 +6,10 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
-	"github.com/setbot/setbot/vocab"
 )
 
 // basicHTTP are the names of the Basic HTTP event I/O processor, which
@@ -55,7 +53,7 @@ func (b *builder) expr(a attribute) ast.Expr {
 // sends with computed attributes are expanded and those that raise an
 // error lowered once the whole model is read (expandDynamic).
 func (b *builder) block(el *element) *ast.Block {
-	return b.deferBlock(b.content(el.Children, el.Name.Local))
+	return b.ph.deferBlock(b.content(el.Children, el.Name.Local))
 }
 
 // content converts a run of executable-content elements.
@@ -178,7 +176,7 @@ func (b *builder) assign(c *element) ast.Stmt {
 		return nil
 	}
 	if word, bad := parser.IllegalExpr(ex.Value); bad {
-		return b.fail(ex.Offsets0(), fmt.Sprintf("<assign> %s %q is no ECMAScript expression (it begins with %s)", ex.Name.Local, strings.TrimSpace(ex.Value), word))
+		return b.low.fail(ex.Offsets0(), fmt.Sprintf("<assign> %s %q is no ECMAScript expression (it begins with %s)", ex.Name.Local, strings.TrimSpace(ex.Value), word))
 	}
 	v := b.expr(ex)
 	if v == nil {
@@ -250,7 +248,7 @@ func (b *builder) param(k *element) (arg *ast.Arg, off int, bad string) {
 func (b *builder) location(a attribute, elem string) (string, int, *ast.Raise) {
 	name, off, bad := b.locationOf(a, elem)
 	if bad != "" {
-		return "", off, b.fail(off, bad)
+		return "", off, b.low.fail(off, bad)
 	}
 	return name, off, nil
 }
@@ -300,7 +298,7 @@ func (b *builder) forEach(c *element) ast.Stmt {
 			off = a.Offsets[i]
 		}
 		if !isIdent(name) || systemVariables[name] {
-			return nil, b.fail(off, fmt.Sprintf("<foreach> %s %q is no variable name", a.Name.Local, a.Value))
+			return nil, b.low.fail(off, fmt.Sprintf("<foreach> %s %q is no variable name", a.Name.Local, a.Value))
 		}
 		return &ast.Ident{NamePos: b.pos(off), Name: name}, nil
 	}
@@ -468,9 +466,7 @@ func (b *builder) send(c *element) []ast.Stmt {
 	d.args = args
 	if d.eventExpr != nil || d.targetExpr != nil || d.typeExpr != nil || d.location != "" {
 		// Expanded once the whole model is read (expandDynamic).
-		ph := &ast.Send{SendPos: d.pos}
-		b.dynSends[ph] = d
-		return []ast.Stmt{ph}
+		return []ast.Stmt{b.ph.send(d)}
 	}
 	return b.staticSend(c, d)
 }
@@ -518,8 +514,7 @@ func (b *builder) sendIDLocation(d *dynSend, a attribute) ([]ast.Stmt, bool) {
 	case name == "":
 		return nil, true
 	}
-	b.idCount[name]++
-	d.location, d.id = name, generatedID(name, b.idCount[name])
+	d.location, d.id = name, b.ph.nextID(name)
 	return nil, false
 }
 
@@ -542,7 +537,7 @@ func (b *builder) sendType(d *dynSend, c *element, typ string, typeAttr attribut
 		return nil, true
 	} else if _, has := c.attr("type"); has && !parser.IsSCXMLProcessor(typeAttr.Value) {
 		// A type SCXML does not define: the processor supports none such.
-		return d.stored(b.failSend(typeAttr.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", typeAttr.Value, parser.SCXMLProcessor), d.id)), true
+		return d.stored(b.low.failSend(typeAttr.Offsets0(), fmt.Sprintf("send type %q is not supported (the SCXML event processor, the only one setbot has, is %q)", typeAttr.Value, parser.SCXMLProcessor), d.id)), true
 	}
 	return nil, false
 }
@@ -612,9 +607,7 @@ func (b *builder) cancel(c *element) ast.Stmt {
 		if e == nil {
 			return nil
 		}
-		ph := &ast.Cancel{CancelPos: b.pos(c.Start)}
-		b.dynCancels[ph] = e
-		return ph
+		return b.ph.cancel(b.pos(c.Start), e)
 	}
 	if !ok {
 		b.errorf(c.Start, "<cancel> needs a sendid: add sendid=\"...\", the id of the <send> to cancel")
@@ -642,7 +635,7 @@ func (b *builder) sendArgs(c *element) ([]*ast.Arg, *ast.Raise) {
 					continue
 				}
 				// Not even a location: no data model has it.
-				return nil, b.fail(f.off, fmt.Sprintf("namelist entry %s is no location of the data model", f.text))
+				return nil, b.low.fail(f.off, fmt.Sprintf("namelist entry %s is no location of the data model", f.text))
 			}
 			p := b.pos(f.off)
 			args = append(args, &ast.Arg{NamePos: p, Name: f.text, Value: &ast.Ident{NamePos: p, Name: f.text}})
@@ -660,7 +653,7 @@ func (b *builder) sendArgs(c *element) ([]*ast.Arg, *ast.Raise) {
 			}
 			v, illegal, off := b.contentValue(k)
 			if illegal != "" {
-				return nil, b.fail(off, fmt.Sprintf("<content> expr is no ECMAScript expression (it begins with %s)", illegal))
+				return nil, b.low.fail(off, fmt.Sprintf("<content> expr is no ECMAScript expression (it begins with %s)", illegal))
 			}
 			if v == nil {
 				return nil, nil
@@ -672,7 +665,7 @@ func (b *builder) sendArgs(c *element) ([]*ast.Arg, *ast.Raise) {
 		}
 		arg, off, bad := b.param(k)
 		if bad != "" {
-			return nil, b.fail(off, bad)
+			return nil, b.low.fail(off, bad)
 		}
 		if arg != nil {
 			args = append(args, arg)
@@ -875,7 +868,7 @@ func (b *builder) throws(stmts []ast.Stmt, within string) {
 				continue
 			}
 			b.warnf(b.file.Offset(x.RaisePos), "the script throws: setbot raises %s here and skips the rest of the block, as the SCXML specification requires", model.ErrorExecution)
-			b.failed[x] = true
+			b.low.failed[x] = true
 		case *ast.If:
 			b.throws(x.Then.Stmts, within)
 			if x.Else != nil {
@@ -939,35 +932,4 @@ func (b *builder) functions(blk *ast.Block) *ast.Block {
 		declared[f.Name.Name] = decl
 	}
 	return out
-}
-
-// inlineCalls inlines the calls of script functions and built-ins in every
-// guard and action (lang.Inliner), and makes the calls of black-box
-// functions ast.External. A guard whose calls may nest deeper than
-// the inliner's limit (Options.CallDepth) enables its transition where they do, and the transition's
-// action then begins with the bound that cuts the path there, so that the
-// cut is reported rather than taken for a false guard.
-func (b *builder) inlineCalls() {
-	in := &lang.Inliner{Funcs: b.funcs, Externals: b.externals, Fset: b.fset, Depth: b.opts.CallDepth, Hosts: b.dateHosts}
-	for _, c := range b.allCode() {
-		if !lang.HasCalls(c.body) && (c.cond == nil || !lang.HasCalls(c.cond)) {
-			continue
-		}
-		body := in.Block(c.body)
-		var cond ast.Expr
-		if c.cond != nil {
-			var over ast.Expr
-			cond, over = in.Cond(c.cond)
-			if over != nil {
-				pos := c.cond.Pos()
-				cond = &ast.Binary{X: cond, OpPos: pos, Op: ast.LOR, Y: over}
-				bound := &ast.Bound{BoundPos: pos, Name: vocab.BoundCall, Limit: int64(in.Limit()), Cond: &ast.Unary{OpPos: pos, Op: ast.NOT, X: over}}
-				body = &ast.Block{Lbrace: body.Lbrace, Stmts: append([]ast.Stmt{bound}, body.Stmts...)}
-			}
-		}
-		c.set(cond, body)
-	}
-	in.Declared()
-	b.hostFunctions(in.Hosts)
-	b.errs = append(b.errs, in.Errs...)
 }

@@ -20,12 +20,30 @@ type initValue struct {
 	fixed bool
 }
 
+// dataFacts is what reading the <data> elements (readData) gives the
+// checker besides the variables.
+type dataFacts struct {
+	// dataInfos are what the rule for decimals (lang.CheckDecimals) takes
+	// in of the checker's results for the <data> values (modelFacts),
+	// with the code's.
+	dataInfos []*lang.Info
+	// annotated holds the variables whose type a setbot:type gives.
+	annotated map[string]bool
+	// inits holds the <data> value of every variable whose type that
+	// value gives (setbot:type aside); dataReads the variables the <data>
+	// values read, each with the first place (dropUnreadInits).
+	inits     map[string]initValue
+	dataReads map[string]source.Pos
+}
+
 // dataElem is a <data> element and the state whose <datamodel> holds it
 // (the root for the <datamodel> of <scxml>).
 type dataElem struct {
 	el    *element
 	state *model.State
 }
+
+func (b *builder) varTypes() map[string]ast.Type { return varTypes(b.m) }
 
 // dataType applies a <data>'s setbot:type to its variable v (known: v.Init
 // is its value, not a placeholder for one computed later), and reports
@@ -69,18 +87,28 @@ func (b *builder) dataType(d *element, v *model.Var, known bool) bool {
 			return false
 		}
 	}
-	if lit, ok := v.Init.(*ast.IntLit); ok && known && typ.Kind == ast.Int && !typ.Contains(lit.Value) {
-		b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, name, typ)
-		return false
-	}
-	if lit, ok := v.Init.(*ast.DecLit); ok && known && typ.Kind == ast.Decimal && !typ.ContainsDecimal(lit.Value) {
-		b.errorf(a.Offsets0(), "initial value %s of %q is outside %s", ast.DecimalText(lit), name, typ)
+	if known && !b.initInRange(a, v, typ) {
 		return false
 	}
 	if v.Type.MayBeAbsent() {
 		typ = typ.OrAbsent()
 	}
 	v.Type = typ
+	return true
+}
+
+// initInRange reports whether the initial value of v, a constant, is
+// within typ, the type its setbot:type a gives; it reports an error where
+// it is not.
+func (b *builder) initInRange(a attribute, v *model.Var, typ ast.Type) bool {
+	if lit, ok := v.Init.(*ast.IntLit); ok && typ.Kind == ast.Int && !typ.Contains(lit.Value) {
+		b.errorf(a.Offsets0(), "initial value %d of %q is outside %s", lit.Value, v.Name, typ)
+		return false
+	}
+	if lit, ok := v.Init.(*ast.DecLit); ok && typ.Kind == ast.Decimal && !typ.ContainsDecimal(lit.Value) {
+		b.errorf(a.Offsets0(), "initial value %s of %q is outside %s", ast.DecimalText(lit), v.Name, typ)
+		return false
+	}
 	return true
 }
 
@@ -258,7 +286,7 @@ func (b *builder) dataValue(db *dataBinds, v *model.Var, init ast.Expr, bindLate
 	name := v.Name
 	info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, ast.Invalid)
 	b.errs = append(b.errs, errs...)
-	b.vet(init, info, false)
+	vet(b.diag, b.jexl, init, info, false)
 	b.dataInfos = append(b.dataInfos, modelFacts(info))
 	if len(errs) > 0 {
 		return false, false

@@ -35,13 +35,13 @@ func (d *dataShapes) add(args *[]*ast.Arg) {
 // anything else, a parameter has the name of a property such a value has
 // (length, toString, ...), or _event.data is read otherwise, the event is
 // refused.
-func (b *builder) twoShapes(all []code, shapes map[string]*dataShapes) {
+func (dc *declarer) twoShapes(all []code, shapes map[string]*dataShapes) {
 	for _, name := range slices.Sorted(maps.Keys(shapes)) {
 		d := shapes[name]
 		if len(d.content) == 0 || len(d.named) == 0 {
 			continue
 		}
-		if !b.twoShapesOK(all, name, d) {
+		if !dc.twoShapesOK(all, name, d) {
 			continue
 		}
 		params := make(map[string]bool)
@@ -64,9 +64,9 @@ func (b *builder) twoShapes(all []code, shapes map[string]*dataShapes) {
 // twoShapesOK reports, refusing it where it is not, whether the event
 // called name, whose sends d pass a content and parameters, reads as
 // twoShapes models it.
-func (b *builder) twoShapesOK(all []code, name string, d *dataShapes) bool {
+func (dc *declarer) twoShapesOK(all []code, name string, d *dataShapes) bool {
 	why := func(pos ast.Node, format string, args ...any) bool {
-		b.refusef(b.file.Offset(pos.Pos()), "event %s carries a <content> in some sends and <param>s in others, and "+format, append([]any{name}, args...)...)
+		dc.refusef(dc.file.Offset(pos.Pos()), "event %s carries a <content> in some sends and <param>s in others, and "+format, append([]any{name}, args...)...)
 		return false
 	}
 	for _, args := range d.content {

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 )
@@ -19,13 +20,52 @@ import (
 // not: such a read is refused with its position, so nothing is claimed of
 // a Date that its time value would get wrong.
 
-// dateVars makes each assignment of new Date() to a variable that holds
-// nothing else the black box's number, and refuses the reads of such a
-// variable that are not of its time value.
-func (b *builder) dateVars() {
-	all := b.allCode()
-	assigned := make(map[string][]*ast.Assign)
-	other := make(map[string]bool)
+// dateVars makes, in all the code of m, each assignment of new Date() to
+// a variable that holds nothing else the black box's number, and refuses
+// the reads of such a variable (there, in its initial values and in the
+// functions funcs) that are not of its time value. It gives new Date(),
+// the host function, where it made its calls black boxes (inlineCalls
+// takes it), else nil.
+func dateVars(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, all []code) (hosts map[string]*lang.HostFunction) {
+	assigned, other := dateAssigns(all)
+	dates := make(map[string]bool)
+	for name := range assigned {
+		if v := m.Var(name); v != nil && !other[name] {
+			if _, absent := v.Init.(*ast.Absent); v.Init == nil || absent {
+				dates[name] = true
+			}
+		}
+	}
+	if len(dates) == 0 {
+		return nil
+	}
+	for _, c := range all {
+		dateReads(d, c.cond, dates)
+		dateReads(d, c.body, dates)
+	}
+	for _, v := range m.Vars {
+		dateReads(d, v.Init, dates)
+	}
+	fns := slices.Sorted(maps.Keys(funcs))
+	for _, name := range fns {
+		dateReads(d, funcs[name].Body, dates)
+	}
+	for name := range dates {
+		for _, x := range assigned[name] {
+			call := x.Value.(*ast.Call)
+			x.Value = &ast.External{FunPos: call.FunPos, Fun: call.Fun, Result: ast.IntType}
+			if hosts == nil {
+				hosts = map[string]*lang.HostFunction{call.Fun: {Pos: call.FunPos, Result: ast.IntType}}
+			}
+		}
+	}
+	return hosts
+}
+
+// dateAssigns returns the assignments of new Date() in all, by variable,
+// and the variables that all writes otherwise.
+func dateAssigns(all []code) (assigned map[string][]*ast.Assign, other map[string]bool) {
+	assigned, other = make(map[string][]*ast.Assign), make(map[string]bool)
 	for _, c := range all {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			switch x := n.(type) {
@@ -46,37 +86,7 @@ func (b *builder) dateVars() {
 			return true
 		})
 	}
-	dates := make(map[string]bool)
-	for name := range assigned {
-		if v := b.m.Var(name); v != nil && !other[name] {
-			if _, absent := v.Init.(*ast.Absent); v.Init == nil || absent {
-				dates[name] = true
-			}
-		}
-	}
-	if len(dates) == 0 {
-		return
-	}
-	for _, c := range all {
-		b.dateReads(c.cond, dates)
-		b.dateReads(c.body, dates)
-	}
-	for _, v := range b.m.Vars {
-		b.dateReads(v.Init, dates)
-	}
-	fns := slices.Sorted(maps.Keys(b.funcs))
-	for _, name := range fns {
-		b.dateReads(b.funcs[name].Body, dates)
-	}
-	for name := range dates {
-		for _, x := range assigned[name] {
-			call := x.Value.(*ast.Call)
-			x.Value = &ast.External{FunPos: call.FunPos, Fun: call.Fun, Result: ast.IntType}
-			if b.dateHosts == nil {
-				b.dateHosts = map[string]*lang.HostFunction{call.Fun: {Pos: call.FunPos, Result: ast.IntType}}
-			}
-		}
-	}
+	return assigned, other
 }
 
 // isNewDate reports whether e is new Date() (without arguments: with them
@@ -88,7 +98,7 @@ func isNewDate(e ast.Expr) bool {
 
 // dateReads refuses each read under n of a variable of dates that is not
 // an operand of a numeric operator.
-func (b *builder) dateReads(n ast.Node, dates map[string]bool) {
+func dateReads(d *diag, n ast.Node, dates map[string]bool) {
 	if n == nil {
 		return
 	}
@@ -111,7 +121,7 @@ func (b *builder) dateReads(n ast.Node, dates map[string]bool) {
 	})
 	ast.Inspect(n, func(n ast.Node) bool {
 		if id, ok := n.(*ast.Ident); ok && dates[id.Name] && !numeric[id] {
-			b.refusef(b.file.Offset(id.NamePos), "%s holds a Date (it is assigned new Date() and nothing else), which setbot holds as its time value: "+
+			d.refusef(d.file.Offset(id.NamePos), "%s holds a Date (it is assigned new Date() and nothing else), which setbot holds as its time value: "+
 				"read it as an operand of - * / %% or < > <= >=, where ECMAScript reads that number too (new Date() - %s > 900); elsewhere a Date is an object "+
 				"(== compares identities, + joins its text), which setbot does not model", id.Name, id.Name)
 		}

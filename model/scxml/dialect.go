@@ -49,11 +49,12 @@ func (b *builder) parseStmts(s parser.Snippet) (*ast.Block, source.ErrorList) {
 	return parser.ParseStmts(s)
 }
 
-// vet refuses, in the checked n, what JEXL means otherwise (jexl.Vet);
-// cond says that n is a transition's condition.
-func (b *builder) vet(n ast.Node, info *lang.Info, cond bool) {
-	if b.jexl != nil && n != nil {
-		b.errs = append(b.errs, b.jexl.Vet(b.fset, n, info, cond)...)
+// vet refuses, in the checked n, what JEXL means otherwise (jexl.Vet),
+// in a model of the dialect dl (nil for none); cond says that n is a
+// transition's condition.
+func vet(d *diag, dl *jexl.Dialect, n ast.Node, info *lang.Info, cond bool) {
+	if dl != nil && n != nil {
+		d.errs = append(d.errs, dl.Vet(d.fset, n, info, cond)...)
 	}
 }
 
@@ -95,10 +96,10 @@ func (b *builder) commonsVar(c *element) ast.Stmt {
 
 // declareCommonsVars declares the variables of Commons SCXML's <var>
 // actions that no <data> declares, without a value until the action runs.
-func (b *builder) declareCommonsVars() {
-	for _, id := range b.commonsVars {
-		if b.m.Var(id.Name) == nil {
-			b.m.Vars = append(b.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: id.NamePos}})
+func (dc *declarer) declareCommonsVars() {
+	for _, id := range dc.commonsVars {
+		if dc.m.Var(id.Name) == nil {
+			dc.m.Vars = append(dc.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: id.NamePos}})
 		}
 	}
 }

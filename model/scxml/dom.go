@@ -144,41 +144,39 @@ type rawAttr struct{ nameOff, valueOff, valueEnd int }
 // scanRawAttrs finds the attributes of a raw start tag, in order, as
 // offsets relative to the tag. encoding/xml has already checked the syntax.
 func scanRawAttrs(tag []byte) []rawAttr {
-	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-	i := 1
-	for i < len(tag) && !isSpace(tag[i]) && tag[i] != '>' && tag[i] != '/' {
-		i++
-	}
+	i := skipWhile(tag, 1, func(c byte) bool { return !isXMLSpace(c) && c != '>' && c != '/' })
 	var out []rawAttr
-	for i < len(tag) {
-		for i < len(tag) && isSpace(tag[i]) {
-			i++
-		}
+	for {
+		i = skipWhile(tag, i, isXMLSpace)
 		if i >= len(tag) || tag[i] == '>' || tag[i] == '/' {
 			break
 		}
 		a := rawAttr{nameOff: i}
-		for i < len(tag) && tag[i] != '=' && !isSpace(tag[i]) {
-			i++
-		}
-		for i < len(tag) && (isSpace(tag[i]) || tag[i] == '=') {
-			i++
-		}
+		i = skipWhile(tag, i, func(c byte) bool { return c != '=' && !isXMLSpace(c) })
+		i = skipWhile(tag, i, func(c byte) bool { return isXMLSpace(c) || c == '=' })
 		if i >= len(tag) {
 			break
 		}
 		q := tag[i]
-		i++
-		a.valueOff = i
-		for i < len(tag) && tag[i] != q {
-			i++
-		}
+		a.valueOff = i + 1
+		i = skipWhile(tag, i+1, func(c byte) bool { return c != q })
 		a.valueEnd = i
 		i++
 		out = append(out, a)
 	}
 	return out
 }
+
+// skipWhile returns the offset of the first byte of tag from i on that
+// in does not hold of, or len(tag).
+func skipWhile(tag []byte, i int, in func(byte) bool) int {
+	for i < len(tag) && in(tag[i]) {
+		i++
+	}
+	return i
+}
+
+func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // decodeEntities decodes XML character references and the predefined
 // entities in raw (which starts at file offset base), returning the text and

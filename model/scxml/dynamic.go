@@ -42,19 +42,54 @@ type dynSend struct {
 // not per execution: see the README.
 func generatedID(loc string, n int) string { return fmt.Sprintf("_send.%s.%d", loc, n) }
 
+// placeholders is what reading gives the phase of computed sends: the
+// sends and cancels with computed attributes, read as placeholders, and
+// the blocks that hold them, in reading order.
+type placeholders struct {
+	sends   map[*ast.Send]*dynSend
+	cancels map[*ast.Cancel]ast.Expr
+	blocks  []*ast.Block // every block of executable content read (deferBlock)
+	// idCount is how many sends of each idlocation have been read.
+	idCount map[string]int
+}
+
+func newPlaceholders() *placeholders {
+	return &placeholders{sends: make(map[*ast.Send]*dynSend), cancels: make(map[*ast.Cancel]ast.Expr), idCount: make(map[string]int)}
+}
+
 // deferBlock makes a block whose statements are lowered (lowerBlock) once
 // the placeholders in it are expanded (expandDynamic).
-func (b *builder) deferBlock(stmts []ast.Stmt) *ast.Block {
+func (ph *placeholders) deferBlock(stmts []ast.Stmt) *ast.Block {
 	blk := &ast.Block{Stmts: stmts}
-	b.deferred = append(b.deferred, blk)
+	ph.blocks = append(ph.blocks, blk)
 	return blk
+}
+
+// send returns the placeholder of d.
+func (ph *placeholders) send(d *dynSend) *ast.Send {
+	s := &ast.Send{SendPos: d.pos}
+	ph.sends[s] = d
+	return s
+}
+
+// cancel returns the placeholder of a <cancel> at pos whose id is e.
+func (ph *placeholders) cancel(pos source.Pos, e ast.Expr) *ast.Cancel {
+	c := &ast.Cancel{CancelPos: pos}
+	ph.cancels[c] = e
+	return c
+}
+
+// nextID returns the id of the next <send> read whose idlocation is loc.
+func (ph *placeholders) nextID(loc string) string {
+	ph.idCount[loc]++
+	return generatedID(loc, ph.idCount[loc])
 }
 
 // values is what the reader knows of the values of the variables: every
 // expression assigned to each (its initial value included), and the
 // variables written in ways it does not follow (opaque).
 type values struct {
-	b       *builder
+	m       *model.Model
 	assigns map[string][]ast.Expr
 	undef   map[string]bool // may hold undefined (a <data> without a value)
 	opaque  map[string]bool
@@ -70,16 +105,19 @@ type values struct {
 	cycle bool
 }
 
-func (b *builder) collectValues() *values {
-	vs := &values{b: b, assigns: make(map[string][]ast.Expr), undef: make(map[string]bool), opaque: make(map[string]bool)}
-	for _, v := range b.m.Vars {
+// collectValues collects the values of the variables of m from its
+// initial values and from all, its code, where the sends of ph store
+// the ids setbot generates.
+func collectValues(m *model.Model, ph *placeholders, all []code) *values {
+	vs := &values{m: m, assigns: make(map[string][]ast.Expr), undef: make(map[string]bool), opaque: make(map[string]bool)}
+	for _, v := range m.Vars {
 		if _, ok := v.Init.(*ast.Absent); ok {
 			vs.undef[v.Name] = true
 		} else if v.Init != nil {
 			vs.assigns[v.Name] = append(vs.assigns[v.Name], v.Init)
 		}
 	}
-	for _, c := range b.allCode() {
+	for _, c := range all {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			switch s := n.(type) {
 			case *ast.Assign:
@@ -96,7 +134,7 @@ func (b *builder) collectValues() *values {
 					vs.opaque[s.Index.Name] = true
 				}
 			case *ast.Send:
-				if d := b.dynSends[s]; d != nil && d.location != "" {
+				if d := ph.sends[s]; d != nil && d.location != "" {
 					vs.assigns[d.location] = append(vs.assigns[d.location], &ast.StrLit{ValuePos: d.pos, Value: d.id})
 				}
 			}
@@ -135,32 +173,17 @@ func (vs *values) into(e ast.Expr, set map[string]bool, undef *bool, seen map[st
 			set[model.SessionID] = true
 			return true
 		case "_name":
-			set[vs.b.m.Name] = true
+			set[vs.m.Name] = true
 			return true
 		}
 	case *ast.EventField:
-		// The events the machine sends itself come from its own session
-		// through the SCXML processor; the others have no origin.
-		switch x.Field {
-		case "origin":
-			set[model.SessionLocation], *undef = true, true
-			return true
-		case "origintype":
-			set[parser.SCXMLProcessor], *undef = true, true
-			return true
-		case "name":
-			vs.readName = true
-			for _, n := range vs.names {
-				set[n] = true
-			}
-			return vs.names != nil
-		}
+		return vs.eventField(x, set, undef)
 	case *ast.Cond:
 		return vs.into(x.Then, set, undef, seen) && vs.into(x.Else, set, undef, seen)
 	case *ast.Binary, *ast.Method:
 		return vs.computed(x, set, seen)
 	case *ast.Ident:
-		if vs.opaque[x.Name] || vs.b.m.Var(x.Name) == nil {
+		if vs.opaque[x.Name] || vs.m.Var(x.Name) == nil {
 			return false
 		}
 		if seen[x.Name] {
@@ -185,25 +208,66 @@ func (vs *values) into(e ast.Expr, set map[string]bool, undef *bool, seen map[st
 	return false
 }
 
-// expandDynamic expands the placeholders of every deferred block and then
-// lowers it.
-func (b *builder) expandDynamic() {
-	vs := b.collectValues()
-	ids := b.timerIDs()
-	outputs := b.outputTargets()
-	b.eventNames(vs)
-	for _, blk := range b.deferred {
-		vs.block(blk)
-		stmts := b.expandList(blk.Stmts, vs, ids, outputs)
-		b.source[blk] = stmts
-		blk.Stmts = b.lowerBlock(stmts)
+// eventField adds to set the values the field x of _event can take, and
+// reports whether they are known.
+func (vs *values) eventField(x *ast.EventField, set map[string]bool, undef *bool) bool {
+	// The events the machine sends itself come from its own session
+	// through the SCXML processor; the others have no origin.
+	switch x.Field {
+	case "origin":
+		set[model.SessionLocation], *undef = true, true
+		return true
+	case "origintype":
+		set[parser.SCXMLProcessor], *undef = true, true
+		return true
+	case "name":
+		vs.readName = true
+		for _, n := range vs.names {
+			set[n] = true
+		}
+		return vs.names != nil
 	}
+	return false
+}
+
+// expandDynamic is the phase of computed sends. It takes the model m as
+// read, all its code, the placeholders ph that reading left in its blocks
+// and the lowerer; it expands the placeholders of every block read into
+// fixed sends and cancels (expander), lowers the block, and gives the
+// statements of each block as expanded, before lowering, which checking
+// lowers again where the types show more elements to fail
+// (failNonArrays).
+func expandDynamic(d *diag, m *model.Model, all []code, ph *placeholders, low *lowerer) map[*ast.Block][]ast.Stmt {
+	xp := &expander{diag: d, m: m, ph: ph, low: low, vs: collectValues(m, ph, all)}
+	xp.ids = xp.timerIDs(all)
+	xp.outputs = xp.outputTargets(all)
+	xp.eventNames(xp.vs)
+	source := make(map[*ast.Block][]ast.Stmt)
+	for _, blk := range ph.blocks {
+		xp.vs.block(blk)
+		stmts := xp.expandList(blk.Stmts)
+		source[blk] = stmts
+		blk.Stmts = low.lowerBlock(stmts)
+	}
+	return source
+}
+
+// expander writes the placeholders of computed sends and cancels as fixed
+// ones, from what the model shows of the values of their expressions
+// (vs), the ids of its delayed sends and the outputs it names.
+type expander struct {
+	*diag
+	m            *model.Model
+	ph           *placeholders
+	low          *lowerer
+	vs           *values
+	ids, outputs []string
 }
 
 // timerIDs are the ids a <cancel> can name: those of the delayed sends.
-func (b *builder) timerIDs() []string {
-	return b.sendSet(nil, func(s *ast.Send) string {
-		if d := b.dynSends[s]; d != nil && d.delay != nil {
+func (xp *expander) timerIDs(all []code) []string {
+	return sendSet(all, nil, func(s *ast.Send) string {
+		if d := xp.ph.sends[s]; d != nil && d.delay != nil {
 			return d.id
 		}
 		if s.Delay != nil {
@@ -215,9 +279,9 @@ func (b *builder) timerIDs() []string {
 
 // outputTargets are the output channels the model names: #_parent and the
 // fixed #_NAME targets of its sends.
-func (b *builder) outputTargets() []string {
-	return b.sendSet([]string{model.TargetParent}, func(s *ast.Send) string {
-		if b.dynSends[s] == nil && strings.HasPrefix(s.Target, "#_") && sendError(s.Target) == "" && s.Target != model.TargetInternal {
+func (xp *expander) outputTargets(all []code) []string {
+	return sendSet(all, []string{model.TargetParent}, func(s *ast.Send) string {
+		if xp.ph.sends[s] == nil && strings.HasPrefix(s.Target, "#_") && sendError(s.Target) == "" && s.Target != model.TargetInternal {
 			return s.Target
 		}
 		return ""
@@ -225,13 +289,13 @@ func (b *builder) outputTargets() []string {
 }
 
 // sendSet returns, sorted and without repeats, the given words and what
-// word says of each send of the model ("" for nothing).
-func (b *builder) sendSet(given []string, word func(*ast.Send) string) []string {
+// word says of each send of all ("" for nothing).
+func sendSet(all []code, given []string, word func(*ast.Send) string) []string {
 	set := make(map[string]bool)
 	for _, w := range given {
 		set[w] = true
 	}
-	for _, c := range b.allCode() {
+	for _, c := range all {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			if s, ok := n.(*ast.Send); ok {
 				if w := word(s); w != "" {
@@ -244,34 +308,34 @@ func (b *builder) sendSet(given []string, word func(*ast.Send) string) []string 
 	return slices.Sorted(maps.Keys(set))
 }
 
-func (b *builder) expandList(stmts []ast.Stmt, vs *values, ids, outputs []string) []ast.Stmt {
+func (xp *expander) expandList(stmts []ast.Stmt) []ast.Stmt {
 	var out []ast.Stmt
 	for _, s := range stmts {
 		switch x := s.(type) {
 		case *ast.Send:
-			if d := b.dynSends[x]; d != nil {
-				out = append(out, b.expandSend(d, vs, outputs)...)
+			if d := xp.ph.sends[x]; d != nil {
+				out = append(out, xp.expandSend(d)...)
 				continue
 			}
 		case *ast.Cancel:
-			if e := b.dynCancels[x]; e != nil {
-				out = append(out, b.expandCancel(x, e, vs, ids)...)
+			if e := xp.ph.cancels[x]; e != nil {
+				out = append(out, xp.expandCancel(x, e)...)
 				continue
 			}
 		case *ast.If:
 			y := *x
-			y.Then = &ast.Block{Lbrace: x.Then.Lbrace, Stmts: b.expandList(x.Then.Stmts, vs, ids, outputs)}
+			y.Then = &ast.Block{Lbrace: x.Then.Lbrace, Stmts: xp.expandList(x.Then.Stmts)}
 			if x.Else != nil {
-				y.Else = b.expandList([]ast.Stmt{x.Else}, vs, ids, outputs)[0]
+				y.Else = xp.expandList([]ast.Stmt{x.Else})[0]
 			}
 			out = append(out, &y)
 			continue
 		case *ast.Block:
-			out = append(out, &ast.Block{Lbrace: x.Lbrace, Stmts: b.expandList(x.Stmts, vs, ids, outputs)})
+			out = append(out, &ast.Block{Lbrace: x.Lbrace, Stmts: xp.expandList(x.Stmts)})
 			continue
 		case *ast.ForEach:
 			y := *x
-			y.Body = &ast.Block{Lbrace: x.Body.Lbrace, Stmts: b.expandList(x.Body.Stmts, vs, ids, outputs)}
+			y.Body = &ast.Block{Lbrace: x.Body.Lbrace, Stmts: xp.expandList(x.Body.Stmts)}
 			out = append(out, &y)
 			continue
 		}
@@ -283,9 +347,9 @@ func (b *builder) expandList(stmts []ast.Stmt, vs *values, ids, outputs []string
 // failRaise is the raise of error.execution that stands for a <send> that
 // fails when it runs with a value it computed: the rest of its block is
 // skipped (lowerSends). No warning: the model may never compute it.
-func (b *builder) failRaise(pos source.Pos, id string) *ast.Raise {
+func (xp *expander) failRaise(pos source.Pos, id string) *ast.Raise {
 	r := &ast.Raise{RaisePos: pos, Event: model.ErrorExecution, ID: id, Platform: true}
-	b.failed[r] = true
+	xp.low.failed[r] = true
 	return r
 }
 
@@ -347,36 +411,36 @@ func byValue(pos source.Pos, e ast.Expr, vals []string, undefined bool, arm1 fun
 // assigned to its idlocation (as the send starts, so that the id is there
 // even when the send fails), then a chain over its type, its event and its
 // target.
-func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []ast.Stmt {
+func (xp *expander) expandSend(d *dynSend) []ast.Stmt {
 	var out []ast.Stmt
-	if v := b.m.Var(d.location); v != nil && v.Type.Kind != ast.Undef && v.Type.Kind != ast.String {
-		b.errorf(b.file.Offset(d.pos), "idlocation %s holds %s values, and a send id is a string: store the id in a variable of its own (a <data> without expr)", d.location, v.Type.Kind)
+	if v := xp.m.Var(d.location); v != nil && v.Type.Kind != ast.Undef && v.Type.Kind != ast.String {
+		xp.errorf(xp.file.Offset(d.pos), "idlocation %s holds %s values, and a send id is a string: store the id in a variable of its own (a <data> without expr)", d.location, v.Type.Kind)
 		return nil
 	}
 	if d.location != "" {
 		out = append(out, &ast.Assign{Target: &ast.Ident{NamePos: d.pos, Name: d.location}, OpPos: d.pos, Op: ast.ASSIGN,
 			Value: &ast.StrLit{ValuePos: d.pos, Value: d.id}})
 	}
-	fail := func() []ast.Stmt { return []ast.Stmt{b.failRaise(d.pos, d.id)} }
+	fail := func() []ast.Stmt { return []ast.Stmt{xp.failRaise(d.pos, d.id)} }
 	byTarget := func(event string) []ast.Stmt {
 		if d.targetExpr == nil {
-			return []ast.Stmt{b.fixedSend(d, event, d.target)}
+			return []ast.Stmt{xp.fixedSend(d, event, d.target)}
 		}
-		vals, undef, ok := vs.of(d.targetExpr)
+		vals, undef, ok := xp.vs.of(d.targetExpr)
 		if ok {
-			return byValue(d.pos, d.targetExpr, vals, undef, func(t string) []ast.Stmt { return []ast.Stmt{b.fixedSend(d, event, t)} }, fail())
+			return byValue(d.pos, d.targetExpr, vals, undef, func(t string) []ast.Stmt { return []ast.Stmt{xp.fixedSend(d, event, t)} }, fail())
 		}
 		// Not known from the model: a chain over the classes of targets
 		// (sendError), the outputs the model names, and the rest.
 		e := d.targetExpr
 		self := model.SessionLocation
 		arms := []arm{
-			{strictEq(e, model.TargetInternal), []ast.Stmt{b.fixedSend(d, event, model.TargetInternal)}},
-			{strictEq(e, self), []ast.Stmt{b.fixedSend(d, event, self)}},
-			{startsWith(e, model.TargetSessionPrefix), []ast.Stmt{b.fixedSend(d, event, model.TargetSessionPrefix)}},
+			{strictEq(e, model.TargetInternal), []ast.Stmt{xp.fixedSend(d, event, model.TargetInternal)}},
+			{strictEq(e, self), []ast.Stmt{xp.fixedSend(d, event, self)}},
+			{startsWith(e, model.TargetSessionPrefix), []ast.Stmt{xp.fixedSend(d, event, model.TargetSessionPrefix)}},
 		}
-		for _, o := range outputs {
-			arms = append(arms, arm{strictEq(e, o), []ast.Stmt{b.fixedSend(d, event, o)}})
+		for _, o := range xp.outputs {
+			arms = append(arms, arm{strictEq(e, o), []ast.Stmt{xp.fixedSend(d, event, o)}})
 		}
 		// An output channel the model does not name cannot be reached.
 		arms = append(arms, arm{startsWith(e, "#_"), []ast.Stmt{&ast.Raise{RaisePos: d.pos, Event: model.ErrorCommunication, ID: d.id, Platform: true}}})
@@ -386,15 +450,15 @@ func (b *builder) expandSend(d *dynSend, vs *values, outputs []string) []ast.Stm
 	if d.eventExpr == nil {
 		body = byTarget(d.event)
 	} else {
-		vs.readName = false
-		vals, undef, ok := vs.of(d.eventExpr)
-		if !ok && vs.readName && vs.endless {
-			b.refusef(d.eventAttr.Offsets0(), "eventexpr %q reads _event.name, and the events this model's eventexprs compute from _event.name are taken and computed from again without end: setbot cannot tell all the events they name; "+
+		xp.vs.readName = false
+		vals, undef, ok := xp.vs.of(d.eventExpr)
+		if !ok && xp.vs.readName && xp.vs.endless {
+			xp.refusef(d.eventAttr.Offsets0(), "eventexpr %q reads _event.name, and the events this model's eventexprs compute from _event.name are taken and computed from again without end: setbot cannot tell all the events they name; "+
 				"name the event in event=\"...\" (one <send> per event, under <if> where it varies)", strings.TrimSpace(d.eventAttr.Value))
 			return nil
 		}
 		if !ok {
-			b.refusef(d.eventAttr.Offsets0(), "eventexpr %q: setbot cannot tell which events it names (the value is computed at run time); "+
+			xp.refusef(d.eventAttr.Offsets0(), "eventexpr %q: setbot cannot tell which events it names (the value is computed at run time); "+
 				"name the event in event=\"...\" (one <send> per event, under <if> where it varies), or assign the variable only string constants", strings.TrimSpace(d.eventAttr.Value))
 			return nil
 		}
@@ -420,17 +484,17 @@ func validEventName(name string) bool {
 
 // fixedSend is d sent with a fixed event and target, as a <send> with
 // those attributes reads (send).
-func (b *builder) fixedSend(d *dynSend, event, target string) ast.Stmt {
+func (xp *expander) fixedSend(d *dynSend, event, target string) ast.Stmt {
 	id := d.id
 	switch {
 	case target == model.TargetInternal && d.delay == nil:
 		return &ast.Raise{RaisePos: d.pos, Event: event, Args: d.args, ID: id}
 	case target == model.TargetInternal:
-		b.refusef(b.file.Offset(d.pos), "a delayed <send> whose target may be #_internal is not supported: remove the delay or the target")
+		xp.refusef(xp.file.Offset(d.pos), "a delayed <send> whose target may be #_internal is not supported: remove the delay or the target")
 	case target == model.SessionLocation:
 		target = "" // the machine's own session: its external queue
 	case target != "" && d.delay != nil && sendError(target) == "":
-		b.refusef(b.file.Offset(d.pos), "a delayed <send> whose target may be the external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
+		xp.refusef(xp.file.Offset(d.pos), "a delayed <send> whose target may be the external target %q is not supported: delay an event to the machine itself, and send to %q when it arrives", target, target)
 	}
 	if target != "" && sendError(target) == "" {
 		id = "" // an output's send id is nothing the machine can observe
@@ -441,8 +505,9 @@ func (b *builder) fixedSend(d *dynSend, event, target string) ast.Stmt {
 // expandCancel writes <cancel sendidexpr> as a chain of fixed cancels over
 // the ids of the model's delayed sends (a cancel of any other id changes
 // nothing), those the expression can take where they are known.
-func (b *builder) expandCancel(c *ast.Cancel, e ast.Expr, vs *values, ids []string) []ast.Stmt {
-	if vals, _, ok := vs.of(e); ok {
+func (xp *expander) expandCancel(c *ast.Cancel, e ast.Expr) []ast.Stmt {
+	ids := xp.ids
+	if vals, _, ok := xp.vs.of(e); ok {
 		ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return !slices.Contains(vals, id) })
 	}
 	var arms []arm

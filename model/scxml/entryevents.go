@@ -12,10 +12,10 @@ import (
 // processed. A state that the start or an eventless transition may enter
 // is in unknown: its entry code may run with no event, or after any.
 // Only the states whose entry code reads _event.data are looked at.
-func (b *builder) entryTriggers() (triggers map[*model.State][]*model.Transition, unknown map[*model.State]bool) {
+func (dc *declarer) entryTriggers() (triggers map[*model.State][]*model.Transition, unknown map[*model.State]bool) {
 	triggers, unknown = make(map[*model.State][]*model.Transition), make(map[*model.State]bool)
 	wanted := make(map[*model.State]bool)
-	for _, s := range b.m.States() {
+	for _, s := range dc.m.States() {
 		for _, blk := range s.OnEntry {
 			if anyNode(blk, func(n ast.Node) bool { _, ok := n.(*ast.EventParam); return ok }) {
 				wanted[s] = true
@@ -37,10 +37,10 @@ func (b *builder) entryTriggers() (triggers map[*model.State][]*model.Transition
 			}
 		}
 	}
-	if t := b.m.Root.Initial; t != nil {
+	if t := dc.m.Root.Initial; t != nil {
 		enter(t, true)
 	}
-	for _, s := range b.m.States() {
+	for _, s := range dc.m.States() {
 		for _, t := range s.Transitions {
 			enter(t, false)
 		}

@@ -27,21 +27,21 @@ const (
 // from _event.name included. vs.all is nil (and vs.endless set where the
 // names grow without end) where it cannot tell them: in a machine that
 // invokes others, whose events setbot does not list.
-func (b *builder) eventNames(vs *values) {
+func (xp *expander) eventNames(vs *values) {
 	vs.owner = make(map[*ast.Block]*model.Transition)
-	for _, s := range b.m.States() {
+	for _, s := range xp.m.States() {
 		for _, t := range s.Transitions {
 			vs.owner[t.Body] = t
 		}
 	}
-	if len(b.m.Invokes()) > 0 {
+	if len(xp.m.Invokes()) > 0 {
 		return
 	}
 	set := map[string]bool{model.ErrorExecution: true, model.ErrorCommunication: true, "error.platform": true}
-	for _, ev := range b.m.Events {
+	for _, ev := range xp.m.Events {
 		set[ev.Name] = true
 	}
-	for _, s := range b.m.States() {
+	for _, s := range xp.m.States() {
 		set["done.state."+s.ID] = true
 		for _, t := range s.Transitions {
 			for _, d := range t.Events {
@@ -54,14 +54,14 @@ func (b *builder) eventNames(vs *values) {
 	for round := 0; ; round++ {
 		vs.all = slices.Sorted(maps.Keys(set))
 		n := len(set)
-		for _, blk := range b.deferred {
+		for _, blk := range xp.ph.blocks {
 			vs.block(blk)
 			ast.Inspect(blk, func(n ast.Node) bool {
 				switch s := n.(type) {
 				case *ast.Raise:
 					set[s.Event] = true
 				case *ast.Send:
-					b.sendNames(s, vs, set)
+					xp.sendNames(s, vs, set)
 				}
 				return true
 			})
@@ -77,8 +77,8 @@ func (b *builder) eventNames(vs *values) {
 }
 
 // sendNames adds to set the names of the events s may send.
-func (b *builder) sendNames(s *ast.Send, vs *values, set map[string]bool) {
-	d := b.dynSends[s]
+func (xp *expander) sendNames(s *ast.Send, vs *values, set map[string]bool) {
+	d := xp.ph.sends[s]
 	switch {
 	case d == nil:
 		set[s.Event] = true

@@ -15,14 +15,14 @@ import (
 // event processed, any event of the model. Where no event has been
 // processed yet (the start), nothing is sent. It runs once the events and the parameters of the
 // inputs are known, and marks each forwarded event an output.
-func (b *builder) expandForwards(all []code) {
+func (dc *declarer) expandForwards(all []code) {
 	var passed map[string][]string
 	for _, c := range all {
 		if !anyNode(c.body, func(n ast.Node) bool { s, ok := n.(*ast.Send); return ok && s.Event == parser.ForwardEvent }) {
 			continue
 		}
 		var events []*model.Event
-		for _, ev := range b.m.Events {
+		for _, ev := range dc.m.Events {
 			if c.trans == nil || c.trans.Eventless() || c.trans.Matches(ev.Name) {
 				events = append(events, ev)
 			}
@@ -30,7 +30,7 @@ func (b *builder) expandForwards(all []code) {
 		if passed == nil {
 			passed = passedParams(all)
 		}
-		c.body.Stmts = b.forwardList(c.body.Stmts, events, passed)
+		c.body.Stmts = dc.forwardList(c.body.Stmts, events, passed)
 	}
 }
 
@@ -58,25 +58,25 @@ func passedParams(all []code) map[string][]string {
 	return passed
 }
 
-func (b *builder) forwardList(stmts []ast.Stmt, events []*model.Event, passed map[string][]string) []ast.Stmt {
+func (dc *declarer) forwardList(stmts []ast.Stmt, events []*model.Event, passed map[string][]string) []ast.Stmt {
 	var out []ast.Stmt
 	for _, s := range stmts {
 		switch x := s.(type) {
 		case *ast.Send:
 			if x.Event == parser.ForwardEvent {
-				out = append(out, b.forwardSend(x, events, passed)...)
+				out = append(out, dc.forwardSend(x, events, passed)...)
 				continue
 			}
 		case *ast.If:
 			y := *x
-			y.Then = &ast.Block{Lbrace: x.Then.Lbrace, Stmts: b.forwardList(x.Then.Stmts, events, passed)}
+			y.Then = &ast.Block{Lbrace: x.Then.Lbrace, Stmts: dc.forwardList(x.Then.Stmts, events, passed)}
 			if x.Else != nil {
-				y.Else = b.forwardList([]ast.Stmt{x.Else}, events, passed)[0]
+				y.Else = dc.forwardList([]ast.Stmt{x.Else}, events, passed)[0]
 			}
 			out = append(out, &y)
 			continue
 		case *ast.Block:
-			out = append(out, &ast.Block{Lbrace: x.Lbrace, Stmts: b.forwardList(x.Stmts, events, passed)})
+			out = append(out, &ast.Block{Lbrace: x.Lbrace, Stmts: dc.forwardList(x.Stmts, events, passed)})
 			continue
 		}
 		out = append(out, s)
@@ -85,7 +85,7 @@ func (b *builder) forwardList(stmts []ast.Stmt, events []*model.Event, passed ma
 }
 
 // forwardSend is the chain that stands for the forwarding send s.
-func (b *builder) forwardSend(s *ast.Send, events []*model.Event, passed map[string][]string) []ast.Stmt {
+func (dc *declarer) forwardSend(s *ast.Send, events []*model.Event, passed map[string][]string) []ast.Stmt {
 	pos := s.SendPos
 	var arms []arm
 	for _, ev := range events {

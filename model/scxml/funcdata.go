@@ -3,6 +3,7 @@ package scxml
 import (
 	"strings"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/lang/printer"
@@ -100,31 +101,32 @@ func (b *builder) checkRebinds() {
 	b.rebinds = nil
 }
 
-// functionTypes replaces typeof f, of a name f bound to a function and to
-// no variable, by its value, "function": f is no variable of the data
-// model, so the checker would not know the name.
-func (b *builder) functionTypes() {
+// functionTypes replaces, in all the code of m, typeof f, of a name f
+// bound to a function (funcs) and to no variable, by its value,
+// "function": f is no variable of the data model, so the checker would
+// not know the name.
+func functionTypes(m *model.Model, funcs map[string]*ast.FuncDecl, all []code) {
 	isFunc := func(n ast.Node) bool {
 		t, ok := n.(*ast.TypeOf)
 		if !ok {
 			return false
 		}
 		id, ok := t.X.(*ast.Ident)
-		return ok && b.funcs[id.Name] != nil && b.m.Var(id.Name) == nil
+		return ok && funcs[id.Name] != nil && m.Var(id.Name) == nil
 	}
-	b.replaceByString(isFunc, "function")
+	replaceByString(all, isFunc, "function")
 }
 
-// replaceByString replaces, in every guard and action of the model, each
+// replaceByString replaces, in every guard and action of all, each
 // expression match holds of by the string value.
-func (b *builder) replaceByString(match func(ast.Node) bool, value string) {
+func replaceByString(all []code, match func(ast.Node) bool, value string) {
 	rw := func(e ast.Expr) ast.Expr {
 		if match(e) {
 			return &ast.StrLit{ValuePos: e.Pos(), Value: value}
 		}
 		return e
 	}
-	for _, c := range b.allCode() {
+	for _, c := range all {
 		if !anyNode(c.body, match) && (c.cond == nil || !anyNode(c.cond, match)) {
 			continue
 		}

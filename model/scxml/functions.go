@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/setbot/setbot/model"
@@ -176,18 +175,4 @@ func lineOffset(text string, line, col int) int {
 		off += i + 1
 	}
 	return min(off+max(col-1, 0), len(text))
-}
-
-// hostFunctions adds to the model, as black-box functions without a table,
-// the host functions whose values the code uses (lang.HostFunction): the
-// symbolic executor reads each call as an unconstrained value.
-func (b *builder) hostFunctions(hosts map[string]*lang.HostFunction) {
-	names := make([]string, 0, len(hosts))
-	for n := range hosts {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		b.m.Functions = append(b.m.Functions, &model.Function{Name: n, Pos: hosts[n].Pos, Result: hosts[n].Result, Host: true})
-	}
 }

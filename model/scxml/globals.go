@@ -64,11 +64,11 @@ func namesOf(c code) pieceNames {
 // declares them, and turns a top-level "var x = e" of a piece whose x
 // other code reads or assigns without declaring it into an assignment to
 // the global x.
-func (b *builder) declareGlobals(all []code) {
+func (dc *declarer) declareGlobals(all []code) {
 	known := func(name string) bool {
-		_, fn := b.funcs[name]
-		_, ext := b.externals[name]
-		return b.m.Var(name) != nil || fn || ext || ecmaGlobals[name] || name == "_"
+		_, fn := dc.funcs[name]
+		_, ext := dc.externals[name]
+		return dc.m.Var(name) != nil || fn || ext || ecmaGlobals[name] || name == "_"
 	}
 	names := make([]pieceNames, len(all))
 	for i, c := range all {
@@ -88,18 +88,8 @@ func (b *builder) declareGlobals(all []code) {
 				globals[x] = pos
 			}
 		}
-		if c.body == nil {
-			continue
-		}
-		for j, s := range c.body.Stmts {
-			d, ok := s.(*ast.Decl)
-			if !ok || d.Type.Kind != ast.Invalid || d.Value == nil || known(d.Name.Name) || !freeIn[d.Name.Name] {
-				continue
-			}
-			c.body.Stmts[j] = &ast.Assign{Target: d.Name, OpPos: d.DeclPos, Op: ast.ASSIGN, Value: d.Value}
-			if _, ok := globals[d.Name.Name]; !ok {
-				globals[d.Name.Name] = d.Name.NamePos
-			}
+		if c.body != nil {
+			globalVars(c.body, func(name string) bool { return !known(name) && freeIn[name] }, globals)
 		}
 	}
 	order := make([]string, 0, len(globals))
@@ -109,11 +99,27 @@ func (b *builder) declareGlobals(all []code) {
 	sort.Strings(order)
 	for _, x := range order {
 		pos := globals[x]
-		b.m.Vars = append(b.m.Vars, &model.Var{Name: x, Pos: pos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: pos}})
+		dc.m.Vars = append(dc.m.Vars, &model.Var{Name: x, Pos: pos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: pos}})
 		// Not a claim setbot can back: a read before the first assignment
 		// is a ReferenceError in ECMAScript (error.execution in SCXML),
 		// and here it reads undefined. The user is told, not left to trust it.
-		b.warns.Add(b.fset.Position(pos), "%s is assigned but declared nowhere: setbot makes it a global that starts undefined, as <data id=%q/> does; "+
+		dc.warns.Add(dc.fset.Position(pos), "%s is assigned but declared nowhere: setbot makes it a global that starts undefined, as <data id=%q/> does; "+
 			"ECMAScript raises error.execution where it is read before its first assignment, which setbot does not model: declare it to say what you mean", x, x)
+	}
+}
+
+// globalVars turns each top-level "var x = e" of body whose x global says
+// is a global into an assignment to it, and records in globals where the
+// first of each is.
+func globalVars(body *ast.Block, global func(name string) bool, globals map[string]source.Pos) {
+	for j, s := range body.Stmts {
+		d, ok := s.(*ast.Decl)
+		if !ok || d.Type.Kind != ast.Invalid || d.Value == nil || !global(d.Name.Name) {
+			continue
+		}
+		body.Stmts[j] = &ast.Assign{Target: d.Name, OpPos: d.DeclPos, Op: ast.ASSIGN, Value: d.Value}
+		if _, ok := globals[d.Name.Name]; !ok {
+			globals[d.Name.Name] = d.Name.NamePos
+		}
 	}
 }

@@ -46,16 +46,16 @@ func (u *paramUse) note(k ast.Kind, s int) {
 // that kind, as if a <setbot:param> declared it; a parameter whose uses
 // disagree, or tell nothing, stays undeclared, and the type checker refuses
 // its reads with the hint to declare it.
-func (b *builder) inferInputParams(all []code) {
+func (dc *declarer) inferInputParams(all []code) {
 	uses := make(map[*model.Event]map[string]*paramUse)
-	triggers, unknown := b.entryTriggers()
+	triggers, unknown := dc.entryTriggers()
 	for _, c := range all {
 		matches := codeMatcher(c, triggers, unknown)
 		if matches == nil {
 			continue
 		}
 		var found map[string]*paramUse
-		for _, ev := range b.m.Events {
+		for _, ev := range dc.m.Events {
 			if ev.Kinds != model.Input || ev.Declared || len(ev.Params) > 0 || !matches(ev.Name) {
 				continue
 			}
@@ -114,28 +114,33 @@ func paramUses(c code, found map[string]*paramUse) {
 	}
 	for _, n := range c.nodes() {
 		ast.Inspect(n, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.Binary:
-				binaryUses(x, note)
-			case *ast.Unary:
-				if x.Op == ast.NOT {
-					note(x.X, ast.Bool, truthUse)
-				}
-			case *ast.If:
-				note(x.Cond, ast.Bool, truthUse)
-			case *ast.Cond:
-				note(x.Cond, ast.Bool, truthUse)
-			case *ast.Call:
-				if x.Fun == "parseInt" && len(x.Args) > 0 {
-					note(x.Args[0], ast.String, kindUse)
-				}
-			case *ast.Method:
-				if _, ok := ast.StringMethods[x.Name]; ok || x.Name == "length" && !x.Call {
-					note(x.X, ast.String, kindUse)
-				}
-			}
+			nodeUses(n, note)
 			return true
 		})
+	}
+}
+
+// nodeUses notes the kind that node n tells of the operands it reads.
+func nodeUses(n ast.Node, note func(ast.Expr, ast.Kind, int)) {
+	switch x := n.(type) {
+	case *ast.Binary:
+		binaryUses(x, note)
+	case *ast.Unary:
+		if x.Op == ast.NOT {
+			note(x.X, ast.Bool, truthUse)
+		}
+	case *ast.If:
+		note(x.Cond, ast.Bool, truthUse)
+	case *ast.Cond:
+		note(x.Cond, ast.Bool, truthUse)
+	case *ast.Call:
+		if x.Fun == "parseInt" && len(x.Args) > 0 {
+			note(x.Args[0], ast.String, kindUse)
+		}
+	case *ast.Method:
+		if _, ok := ast.StringMethods[x.Name]; ok || x.Name == "length" && !x.Call {
+			note(x.X, ast.String, kindUse)
+		}
 	}
 }
 
@@ -190,11 +195,11 @@ func binaryUses(x *ast.Binary, note func(ast.Expr, ast.Kind, int)) {
 // transitions whose events all carry named parameters whose kinds are
 // known: _event.data is then an object, and every object is truthy in
 // ECMAScript. Other reads of _event.data as a whole stay as they are.
-func (b *builder) dataTruths(all []code) {
-	triggers, unknown := b.entryTriggers()
+func (dc *declarer) dataTruths(all []code) {
+	triggers, unknown := dc.entryTriggers()
 	named := namedEverywhere(all)
 	for i, c := range all {
-		if !b.carriesParams(codeMatcher(c, triggers, unknown), named) {
+		if !dc.carriesParams(codeMatcher(c, triggers, unknown), named) {
 			continue
 		}
 		truth := func(e ast.Expr) ast.Expr {
@@ -235,12 +240,12 @@ func (b *builder) dataTruths(all []code) {
 // (codeMatcher) runs on events and every one of them has named
 // parameters: of kinds known before inference (declared, or an input's),
 // or passed by every raise and send of it (named, namedEverywhere).
-func (b *builder) carriesParams(matches func(string) bool, named map[string]bool) bool {
+func (dc *declarer) carriesParams(matches func(string) bool, named map[string]bool) bool {
 	if matches == nil {
 		return false
 	}
 	n := 0
-	for _, ev := range b.m.Events {
+	for _, ev := range dc.m.Events {
 		if !matches(ev.Name) {
 			continue
 		}

@@ -2,7 +2,6 @@ package scxml
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -261,200 +260,20 @@ func isInvokeID(s string) bool {
 	return true
 }
 
-// readInvokes reads the child machine of every <invoke>, now that the
-// parent's variables are known (the values of params are typed in the
-// parent), and makes the events each child sends its parent, and its
-// done.invoke event, events of the parent.
-func (b *builder) readInvokes() {
-	vars := b.varTypes()
-	var vs *values
-	for _, p := range b.invokes {
-		inv := p.inv
-		if p.srcExpr != nil {
-			if vs == nil {
-				vs = b.collectValues()
-			}
-			if !b.srcFromExpr(&p, vs) {
-				continue
-			}
-		}
-		passed := make(map[string]passedParam)
-		inv.Params = slices.DeleteFunc(inv.Params, func(a *ast.Arg) bool {
-			if !slices.Contains(p.namelist, a) || b.m.Var(a.Name) != nil {
-				return false
-			}
-			b.warnf(b.file.Offset(a.NamePos), "namelist entry %q names no variable of the data model: the invoke raises %s "+
-				"when it runs, and starts nothing", a.Name, model.ErrorExecution)
-			inv.OK = &ast.BoolLit{ValuePos: a.NamePos, Value: false}
-			return true
-		})
-		for _, a := range inv.Params {
-			info, errs := lang.CheckExpr(&lang.Env{Vars: vars}, b.fset, a.Value, ast.Invalid)
-			if len(errs) > 0 {
-				b.errs = append(b.errs, errs...)
-				continue
-			}
-			t := info.Types[a.Value]
-			switch t.Kind {
-			case ast.Int, ast.Bool, ast.String, ast.Decimal:
-			default:
-				b.errorf(b.file.Offset(a.NamePos), "the value of %s passed to the invoked machine is %s: setbot passes numbers, "+
-					"strings and booleans whose type the parent's <data> gives", a.Name, t.Kind)
-				continue
-			}
-			a.Value = lang.LowerExpr(a.Value, info, false)
-			passed[a.Name] = passedParam{typ: t, pos: a.NamePos}
-		}
-		var child *model.Model
-		switch {
-		case p.content != nil:
-			cb := newBuilder(b.fset, b.file, b.opts)
-			cb.passed, cb.srcs, cb.invoked = passed, b.srcs, true
-			cb.dir, cb.topName = b.dir, b.topName
-			child = cb.build(p.content)
-			b.errs = append(b.errs, cb.errs...)
-			b.warns = append(b.warns, cb.warns...)
-		case p.hasSrc:
-			child = b.readChild(p, passed)
-		}
-		if child == nil {
-			continue
-		}
-		child.Name, child.Invoked = inv.ID, true
-		inv.Child = child
-		b.parentEvents(inv)
-	}
-}
-
-// srcFromExpr reads an <invoke srcexpr> as the src it can name: setbot
-// composes the machines a model invokes before it runs, so it reads the
-// values the expression can take (the string constants assigned to a
-// variable, say); of those, exactly one must name a file that can be read.
-// The invoke then starts that file's machine where the expression has that
-// value when the invoke runs, and fails (error.execution) otherwise.
-func (b *builder) srcFromExpr(p *pendingInvoke, vs *values) bool {
-	vals, _, ok := vs.of(p.srcExpr)
-	if !ok {
-		b.refusef(p.srcAttr.Offsets0(), "<invoke srcexpr> %q: setbot cannot tell which files it names (the value is computed at run time); "+
-			"write src=\"file:NAME.scxml\", or assign the variable only string constants", p.srcAttr.Value)
-		return false
-	}
-	var readable []string
-	for _, v := range vals {
-		rel := strings.TrimPrefix(v, "file:")
-		if rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) || b.opts.ReadFile == nil {
-			continue
-		}
-		if _, err := b.opts.ReadFile(rel); err == nil {
-			readable = append(readable, v)
-		}
-	}
-	switch len(readable) {
-	case 0:
-		b.errorf(p.srcAttr.Offsets0(), "<invoke srcexpr> %q names no file setbot can read (its values: %s)", p.srcAttr.Value, quoteAll(vals))
-		return false
-	case 1:
-	default:
-		b.errorf(p.srcAttr.Offsets0(), "<invoke srcexpr> %q may name %d machines (%s): setbot composes one machine per invoke; "+
-			"write one <invoke src> per machine, in states that tell them apart", p.srcAttr.Value, len(readable), quoteAll(readable))
-		return false
-	}
-	p.src, p.hasSrc = p.srcAttr, true
-	p.src.Value = readable[0]
-	is := &ast.Binary{X: p.srcExpr, OpPos: p.srcExpr.Pos(), Op: ast.EQL, Y: &ast.StrLit{ValuePos: p.srcExpr.Pos(), Value: readable[0]}}
-	if p.inv.OK == nil {
-		p.inv.OK = is
-	} else {
-		p.inv.OK = &ast.Binary{X: p.inv.OK, OpPos: is.OpPos, Op: ast.LAND, Y: is}
-	}
-	return true
-}
-
-func quoteAll(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = fmt.Sprintf("%q", v)
-	}
-	return strings.Join(q, ", ")
-}
-
-// readChild reads the machine of an <invoke src>: a file relative to the
-// invoking document, read as the model's other src files are (the caller's
-// ReadFile: at the same commit, in a repository).
-func (b *builder) readChild(p pendingInvoke, passed map[string]passedParam) *model.Model {
-	rel := strings.TrimPrefix(strings.TrimSpace(p.src.Value), "file:")
-	if rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) {
-		b.refusef(p.src.Offsets0(), "<invoke> src %q is not supported: name a file relative to the model (src=\"file:NAME.scxml\"), "+
-			"or write the child <scxml> inside <content>", p.src.Value)
-		return nil
-	}
-	key := path.Join(b.dir, rel) // relative to the top model
-	top := path.Base(b.topName)
-	if key == top || slices.Contains(b.srcs, key) {
-		b.errorf(p.src.Offsets0(), "<invoke> src %q invokes a machine that is already running in this chain of invokes "+
-			"(%s): setbot composes a fixed set of machines, so a machine cannot invoke itself", p.src.Value,
-			strings.Join(append(append([]string{top}, b.srcs...), key), " -> "))
-		return nil
-	}
-	file, data := b.src(p.src, "<invoke> src")
-	if file == nil {
-		return nil
-	}
-	root, perr := parseDOM(file, []byte(data), b.opts.MaxNesting)
-	if perr != nil {
-		b.errs = append(b.errs, perr)
-		return nil
-	}
-	opts := b.opts
-	opts.ReadFile = func(name string) ([]byte, error) { return b.opts.ReadFile(path.Join(path.Dir(rel), name)) }
-	cb := newBuilder(b.fset, file, opts)
-	cb.passed, cb.srcs, cb.invoked = passed, append(slices.Clip(b.srcs), key), true
-	cb.dir, cb.topName = path.Dir(key), b.topName
-	p.inv.Src = key
-	child := cb.build(root)
-	b.errs = append(b.errs, cb.errs...)
-	b.warns = append(b.warns, cb.warns...)
-	return child
-}
-
-// parentEvents registers in the parent the events the child of inv sends
-// it (with the child's parameter types) and its done.invoke event.
-func (b *builder) parentEvents(inv *model.Invoke) {
-	add := func(name string, params []model.Param, pos source.Pos) {
-		ev := b.m.EventByName(name)
-		if ev == nil {
-			ev = &model.Event{Name: name, Declared: true, Params: params, Pos: pos}
-			b.m.AddEvent(ev)
-		}
-		ev.Kinds |= model.Invoked
-	}
-	for _, s := range inv.ToParent() {
-		var params []model.Param
-		if ev := inv.Child.EventByName(s.Event); ev != nil {
-			params = ev.Params
-		}
-		add(s.Event, params, s.SendPos)
-	}
-	var data []model.Param
-	if ev := inv.Child.EventByName(model.DoneData); ev != nil {
-		data = ev.Params
-	}
-	add(model.DoneInvoke(inv.ID), data, inv.Pos)
-}
-
 // passedCode is the code that stands, for the type checker, for the
-// values the parent's <param>s give the variables of this invoked machine:
-// an assignment of a value of each param's type.
-func (b *builder) passedCode() []code {
+// values the parent's <param>s give the variables of the invoked machine
+// m (passed): an assignment of a value of each param's type. It marks
+// those variables Passed.
+func passedCode(m *model.Model, passed map[string]passedParam) []code {
 	var out []code
-	names := make([]string, 0, len(b.passed))
-	for name := range b.passed {
+	names := make([]string, 0, len(passed))
+	for name := range passed {
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		p := b.passed[name]
-		v := b.m.Var(name)
+		p := passed[name]
+		v := m.Var(name)
 		if v == nil {
 			continue // SCXML: a param that names no <data> of the child sets nothing
 		}

@@ -3,11 +3,25 @@ package scxml
 import (
 	"slices"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
 )
+
+// pastEnd guards the reads of elements past the end of an array
+// (guardPastEnd): declareCode makes it and runs it on the code as
+// declared, and the checker runs it again once arrays have grown. It
+// holds the blocks as read, which it lowers again (low), and the reads it
+// guarded (inRange), which the checker's environment asks.
+type pastEnd struct {
+	*diag
+	m       *model.Model
+	low     *lowerer
+	source  map[*ast.Block][]ast.Stmt
+	inRange map[source.Pos]bool
+}
 
 // guardPastEnd guards the reads a[i] of an array or object element at an
 // index that may lie past the end of a (t[k][0], t[k].f): ECMAScript reads
@@ -24,16 +38,16 @@ import (
 // It runs, as failNonArrays does, on the statements as read, and lowers
 // the blocks it changes again. It returns the position of the first
 // guard, and whether it guarded any.
-func (b *builder) guardPastEnd(all []code) (first source.Pos, changed bool) {
-	vars := b.varTypes()
+func (pe *pastEnd) guardPastEnd(all []code) (first source.Pos, changed bool) {
+	vars := varTypes(pe.m)
 	for _, c := range all {
-		stmts, ok := b.source[c.body]
+		stmts, ok := pe.source[c.body]
 		if !ok {
 			continue
 		}
-		env := &lang.Env{Vars: vars, Param: b.paramLookup(c.trans), State: func(string) bool { return true },
-			InRange: func(x *ast.Index) bool { return b.inRange[x.Lbrack] }}
-		info, _ := lang.CheckBlock(env, b.fset, c.body)
+		env := &lang.Env{Vars: vars, Param: paramLookup(pe.m, c.trans), State: func(string) bool { return true },
+			InRange: func(x *ast.Index) bool { return pe.inRange[x.Lbrack] }}
+		info, _ := lang.CheckBlock(env, pe.fset, c.body)
 		if len(info.PastEnd) == 0 {
 			continue
 		}
@@ -42,14 +56,14 @@ func (b *builder) guardPastEnd(all []code) (first source.Pos, changed bool) {
 			refused[x.Lbrack] = true
 		}
 		stmts = slices.Clone(stmts)
-		if !b.guardStmts(&stmts, refused) {
+		if !pe.guardStmts(&stmts, refused) {
 			continue
 		}
 		if !changed {
 			first = info.PastEnd[0].Lbrack
 		}
-		blk := &ast.Block{Lbrace: c.body.Lbrace, Stmts: b.lowerBlock(stmts)}
-		b.source[blk] = stmts
+		blk := &ast.Block{Lbrace: c.body.Lbrace, Stmts: pe.low.lowerBlock(stmts)}
+		pe.source[blk] = stmts
 		c.set(c.cond, blk)
 		changed = true
 	}
@@ -58,7 +72,7 @@ func (b *builder) guardPastEnd(all []code) (first source.Pos, changed bool) {
 
 // guardStmts puts the guards of the refused reads before the statements
 // of *stmts that make them, and in the branches of its ifs.
-func (b *builder) guardStmts(stmts *[]ast.Stmt, refused map[source.Pos]bool) bool {
+func (pe *pastEnd) guardStmts(stmts *[]ast.Stmt, refused map[source.Pos]bool) bool {
 	var out []ast.Stmt
 	guarded := false
 	for _, s := range *stmts {
@@ -70,18 +84,18 @@ func (b *builder) guardStmts(stmts *[]ast.Stmt, refused map[source.Pos]bool) boo
 			reads = evaluated(x.Value, refused, reads)
 		case *ast.If:
 			reads = evaluated(x.Cond, refused, reads)
-			guarded = b.guardStmts(&x.Then.Stmts, refused) || guarded
+			guarded = pe.guardStmts(&x.Then.Stmts, refused) || guarded
 			switch e := x.Else.(type) {
 			case *ast.Block:
-				guarded = b.guardStmts(&e.Stmts, refused) || guarded
+				guarded = pe.guardStmts(&e.Stmts, refused) || guarded
 			case *ast.If: // else if: a block of its own where it needs a guard
-				if else1 := []ast.Stmt{e}; b.guardStmts(&else1, refused) {
+				if else1 := []ast.Stmt{e}; pe.guardStmts(&else1, refused) {
 					x.Else, guarded = &ast.Block{Stmts: else1}, true
 				}
 			}
 		}
 		for _, r := range reads {
-			out = append(out, b.indexGuard(r))
+			out = append(out, pe.indexGuard(r))
 			guarded = true
 		}
 		out = append(out, s)
@@ -92,8 +106,8 @@ func (b *builder) guardStmts(stmts *[]ast.Stmt, refused map[source.Pos]bool) boo
 
 // indexGuard returns if (!(0 <= i && i < a.length)) raise error.execution
 // for the read a[i], and records the read as guarded.
-func (b *builder) indexGuard(x *ast.Index) ast.Stmt {
-	b.inRange[x.Lbrack] = true
+func (pe *pastEnd) indexGuard(x *ast.Index) ast.Stmt {
+	pe.inRange[x.Lbrack] = true
 	pos := x.Lbrack
 	dup := func(e ast.Expr) ast.Expr { return ast.RewriteExpr(e, func(e ast.Expr) ast.Expr { return e }) }
 	in := &ast.Binary{
@@ -103,7 +117,7 @@ func (b *builder) indexGuard(x *ast.Index) ast.Stmt {
 	}
 	what := printer.ExprString(x) + " may lie past the end of " + printer.ExprString(x.X) +
 		", where ECMAScript reads undefined and throws a TypeError on reading into it"
-	raise := b.fail(b.file.Offset(pos), what)
+	raise := pe.low.fail(pe.file.Offset(pos), what)
 	return &ast.If{IfPos: pos, Cond: &ast.Unary{OpPos: pos, Op: ast.NOT, X: in}, Then: &ast.Block{Stmts: []ast.Stmt{raise}}}
 }
 

@@ -27,7 +27,6 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/jexl"
 	"github.com/setbot/setbot/model/lang/parser"
@@ -124,152 +123,91 @@ func Read(fset *source.FileSet, name string, src []byte, opts Options) (*model.M
 	if perr != nil {
 		return nil, source.ErrorList{perr}
 	}
-	b := newBuilder(fset, file, opts)
-	b.dir, b.topName = ".", name
-	m := b.build(root)
-	b.errs.Sort()
-	if len(b.errs) > 0 {
-		return nil, b.errs
+	m, d := readMachine(fset, file, opts, invocation{dir: ".", topName: name}, root)
+	d.errs.Sort()
+	if len(d.errs) > 0 {
+		return nil, d.errs
 	}
-	b.warns.Sort()
-	m.Warnings = b.warns
+	d.warns.Sort()
+	m.Warnings = d.warns
 	return m, nil
 }
 
-func newBuilder(fset *source.FileSet, file *source.File, opts Options) *builder {
-	return &builder{fset: fset, file: file, opts: opts, failed: make(map[*ast.Raise]bool), inRange: make(map[source.Pos]bool), declared: make(map[string]bool),
-		dynSends: make(map[*ast.Send]*dynSend), dynCancels: make(map[*ast.Cancel]ast.Expr), idCount: make(map[string]int),
-		source: make(map[*ast.Block][]ast.Stmt), annotated: make(map[string]bool), grown: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}
+// readDocument reads the document whose <scxml> element is root into a
+// model, and gives what the phases after reading need (reading), and the
+// diagnostics; the model is nil where root is no <scxml>.
+func readDocument(fset *source.FileSet, file *source.File, opts Options, root *element) (*model.Model, *reading, *diag) {
+	d := &diag{fset: fset, file: file}
+	b := &builder{diag: d, opts: opts, declared: make(map[string]bool), reading: reading{
+		low: &lowerer{diag: d, failed: make(map[*ast.Raise]bool)}, ph: newPlaceholders(),
+		dataFacts: dataFacts{annotated: make(map[string]bool), inits: make(map[string]initValue), dataReads: make(map[string]source.Pos)}}}
+	m := b.build(root)
+	rd := b.reading // a copy: the builder, with the document, is dropped
+	return m, &rd, d
 }
 
+// builder reads one document into a model: the states and transitions,
+// the executable content (as placeholders where it is computed), the
+// events and functions declared, the data model. What it finds for the
+// phases after reading it keeps in reading.
 type builder struct {
-	fset  *source.FileSet
-	file  *source.File
-	opts  Options
-	m     *model.Model
-	errs  source.ErrorList
-	warns source.ErrorList
-	// dataInfos are what the rule for decimals (lang.CheckDecimals) takes
-	// in of the checker's results for the <data> values (modelFacts),
-	// with the code's.
-	dataInfos []*lang.Info
-	// annotated holds the variables whose type a setbot:type gives;
-	// grown the arrays without one that growArrays gave room to grow.
-	annotated map[string]bool
-	grown     map[string]bool
-	// inits holds the <data> value of every variable whose type that
-	// value gives (setbot:type aside); dataReads the variables the <data>
-	// values read, each with the first place (dropUnreadInits).
-	inits     map[string]initValue
-	dataReads map[string]source.Pos
+	*diag
+	reading
+	opts Options
+	m    *model.Model
 	// late is set by binding="late": the <data> of a state other than
 	// <scxml> is assigned when the state is first entered (readData).
 	late bool
 
-	// failed holds the raises of error.execution that stand for elements
-	// that fail when they run (fail); declared the names of the data model
-	// (every <data> id, known before any code is read).
-	failed   map[*ast.Raise]bool
+	// declared holds the names of the data model (every <data> id, known
+	// before any code is read).
 	declared map[string]bool
-	// inRange holds the reads of an array or object element at an index
-	// that may lie past the end which a guard before their statement
-	// keeps within the array (guardPastEnd), by the position of their '['.
-	inRange map[source.Pos]bool
 
 	order   int
 	pending []*pendingTransition
 	data    []dataElem
 	events  []*element
-	script  *ast.Block // top-level <script>, run before the initial entry
-	// funcs are the functions the scripts declare, externals the black-box
-	// functions declared with setbot:function.
-	funcs     map[string]*ast.FuncDecl
-	rebinds   []*ast.FuncDecl // <assign>s of a function expression (checkRebinds)
-	externals map[string]*lang.Signature
-	funcEls   []*element
-	anon      int
-
-	// jexl reads the expressions of a model with datamodel="jexl"
-	// (dialect.go); commonsVars are the names Commons SCXML's <var>
-	// actions declare.
-	jexl        *jexl.Dialect
-	commonsVars []*ast.Ident
-
-	// lowerLeft is how many more statements the lowering of the current
-	// block's failing sends may write (lowerBlock); loopFailed names the
-	// flag that ends the <foreach> being lowered, if any (lowerLoop), and
-	// loops numbers the flags.
-	lowerLeft  int
-	loopFailed string
-	loops      int
-
-	// source holds the statements of every block of executable content
-	// as read, before lowerBlock, so that a block can be lowered again
-	// once the types show more of its elements to fail (failNonArrays).
-	source map[*ast.Block][]ast.Stmt
-
-	// dateHosts holds new Date(), the host function, where dateVars made
-	// its calls black boxes of a number.
-	dateHosts map[string]*lang.HostFunction
-
-	// fails are the functions that read a name bound nowhere whatever
-	// their arguments, each with the name read (failingFunctions).
-	fails map[string]*ast.Ident
-
-	// The placeholders of sends and cancels with computed attributes, the
-	// blocks that hold them (expandDynamic), and how many sends of each
-	// idlocation have been read.
-	dynSends   map[*ast.Send]*dynSend
-	dynCancels map[*ast.Cancel]ast.Expr
-	deferred   []*ast.Block
-	idCount    map[string]int
-
-	// invokes are the <invoke> elements read, whose children are read
-	// once the parent's variables are known (readInvokes); passed are
-	// the variables of a child that its parent's <param>s set, with the
-	// type of each value; srcs the files of the chain of invokes that
-	// led to this document, which it must not invoke again. invoked is
-	// set while reading an invoked machine (its donedata is its parent's).
-	invokes []pendingInvoke
-	passed  map[string]passedParam
-	srcs    []string
-	invoked bool
-
-	// dir is the directory of this document relative to the top model's
-	// (src files are read relative to it), topName the top model's name.
-	dir, topName string
+	script  *ast.Block      // top-level <script>, run before the initial entry
+	rebinds []*ast.FuncDecl // <assign>s of a function expression (checkRebinds)
+	funcEls []*element
+	anon    int
 }
 
-// src reads the file that a src attribute of elem names: a path relative
-// to the model, with or without the scheme file:. The file is added to the
-// file set under its path next to the model's, so that errors in it name
-// it. It reports an error and returns nil when there is no such file.
 func (b *builder) src(a attribute, elem string) (*source.File, string) {
+	return readSrc(b.diag, b.opts, a, elem)
+}
+
+// readSrc reads the file that a src attribute of elem names: a path
+// relative to the model, with or without the scheme file:, read with
+// opts.ReadFile. The file is added to the file set under its path next to
+// the model's, so that errors in it name it. It reports an error to d and
+// returns nil when there is no such file.
+func readSrc(d *diag, opts Options, a attribute, elem string) (*source.File, string) {
 	rel := strings.TrimPrefix(strings.TrimSpace(a.Value), "file:")
 	switch {
 	case rel == "" || strings.Contains(rel, "://") || path.IsAbs(rel) || filepath.IsAbs(rel):
-		b.refusef(a.Offsets0(), "%s %q is not supported: name a file relative to the model (src=\"file:NAME\"), or write the value inline", elem, a.Value)
+		d.refusef(a.Offsets0(), "%s %q is not supported: name a file relative to the model (src=\"file:NAME\"), or write the value inline", elem, a.Value)
 		return nil, ""
-	case b.opts.ReadFile == nil:
-		b.errorf(a.Offsets0(), "%s %q cannot be read: the model was given without its directory; write the value inline", elem, a.Value)
+	case opts.ReadFile == nil:
+		d.errorf(a.Offsets0(), "%s %q cannot be read: the model was given without its directory; write the value inline", elem, a.Value)
 		return nil, ""
 	}
-	data, err := b.opts.ReadFile(rel)
+	data, err := opts.ReadFile(rel)
 	switch {
 	case err != nil:
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		b.errorf(a.Offsets0(), "%s %q: cannot read the file: %v", elem, rel, err)
+		d.errorf(a.Offsets0(), "%s %q: cannot read the file: %v", elem, rel, err)
 		return nil, ""
-	case len(data) > b.opts.MaxBytes:
-		b.errorf(a.Offsets0(), "%s %q: the file is %d bytes, over the limit of %d", elem, rel, len(data), b.opts.MaxBytes)
+	case len(data) > opts.MaxBytes:
+		d.errorf(a.Offsets0(), "%s %q: the file is %d bytes, over the limit of %d", elem, rel, len(data), opts.MaxBytes)
 		return nil, ""
 	}
-	file, data, perr := addDocument(b.fset, path.Join(path.Dir(filepath.ToSlash(b.file.Name())), rel), data)
+	file, data, perr := addDocument(d.fset, path.Join(path.Dir(filepath.ToSlash(d.file.Name())), rel), data)
 	if perr != nil {
-		b.errs = append(b.errs, perr)
+		d.errs = append(d.errs, perr)
 		return nil, ""
 	}
 	return file, string(data)
@@ -283,18 +221,6 @@ type pendingTransition struct {
 	targets attribute
 	hasTgt  bool
 	initial bool // from an initial attribute: targets are ids, nothing else
-}
-
-func (b *builder) pos(off int) source.Pos { return b.file.Pos(off) }
-
-func (b *builder) errorf(off int, format string, args ...any) {
-	b.errs.Add(b.file.Position(b.file.Pos(off)), format, args...)
-}
-
-// refusef reports, at an offset of the file being read, a construct that
-// is valid SCXML (or valid for another tool) which setbot does not support.
-func (b *builder) refusef(off int, format string, args ...any) {
-	b.errs.Refuse(b.file.Position(b.file.Pos(off)), format, args...)
 }
 
 func isSCXML(n string) bool   { return n == SCXMLNamespace || n == "" }
@@ -404,21 +330,11 @@ func (b *builder) build(root *element) *model.Model {
 	b.scriptVars()
 	b.readData()
 	b.checkRebinds()
-	b.readInvokes()
 	for _, p := range b.pending {
 		b.resolve(p)
 	}
-	b.expandDynamic()
-	b.failingFunctions()
-	b.unboundConds()
 	b.historyCycles()
 	b.assignIDs()
-	b.doneReading()
-	b.functionTypes()
-	b.stringifyKnown()
-	b.dateVars()
-	b.inlineCalls()
-	b.checkCode()
 	return b.m
 }
 
@@ -516,16 +432,6 @@ func (b *builder) draftFinal(el *element, topLevel bool) {
 // state has one, and the draft of 13 May 2010 took it away; SCXML 1.0
 // makes <scxml> a wrapper of the states (W3C www-voice list, January 2012).
 const rootStateDrafts = "the SCXML working drafts of 2008 and 2009 read <scxml> as the root state, with an <initial> as a state has, and tools of that time still write it so; SCXML 1.0 makes it a wrapper of the states"
-
-// doneReading drops what only reading the document needed: its elements
-// (with the decoded text of each and the offset of every byte of it) and
-// the blocks as read before their placeholders were expanded. The phases
-// that follow (inlining, checking, lowering) work on the model alone, and
-// do not hold the document while they check and lower its code.
-func (b *builder) doneReading() {
-	b.pending, b.data, b.events, b.funcEls, b.invokes = nil, nil, nil, nil, nil
-	b.deferred, b.dynSends, b.dynCancels = nil, nil, nil
-}
 
 // children reads the child elements of a state-like element.
 func (b *builder) children(s *model.State, el *element) {
@@ -649,7 +555,7 @@ func (b *builder) rootScript(s *model.State, el, c *element) {
 		return
 	}
 	// A script holds no <send> element: it is lowered at once.
-	blk := &ast.Block{Stmts: b.lowerBlock(b.content([]*element{c}, el.Name.Local))}
+	blk := &ast.Block{Stmts: b.low.lowerBlock(b.content([]*element{c}, el.Name.Local))}
 	if b.script == nil {
 		b.script = blk
 	} else {

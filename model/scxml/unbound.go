@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/setbot/setbot/model"
+	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/lang/printer"
@@ -27,24 +28,25 @@ import (
 var ecmaGlobals = map[string]bool{"NaN": true, "Infinity": true, "globalThis": true, "Math": true, "JSON": true, "Date": true,
 	"Object": true, "Array": true, "String": true, "Number": true, "Boolean": true, "RegExp": true, "Error": true, "console": true, "SCXML": true}
 
-// unboundConds marks the conds of transitions that read a name bound
-// nowhere.
-func (b *builder) unboundConds() {
-	bound := b.boundNames()
-	for _, s := range b.m.States() {
+// unboundConds marks the conds of the transitions of m that read a name
+// bound nowhere (boundNames of m, its functions and all its code), or call
+// a function that does (fails, failingFunctions), with a warning.
+func unboundConds(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, fails map[string]*ast.Ident, all []code) {
+	bound := boundNames(m, funcs, externals, all)
+	for _, s := range m.States() {
 		for _, t := range s.Transitions {
 			if t.Cond == nil || t.CondFails || t.FailsWhen != nil {
 				continue
 			}
-			free, when := failsAfter(t.Cond, bound, b.fails)
+			free, when := failsAfter(t.Cond, bound, fails)
 			if free == nil {
 				continue
 			}
 			if when == nil {
-				b.warns.Add(b.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
+				d.warns.Add(d.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
 					"so setbot takes this cond as false and raises %s each time it is evaluated, as ECMAScript and the SCXML specification require", free.Name, model.ErrorExecution, model.ErrorExecution)
 			} else {
-				b.warns.Add(b.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
+				d.warns.Add(d.fset.Position(free.NamePos), "%s is bound nowhere in the model (no <data> declares it and no code assigns it): reading it raises %s, "+
 					"so setbot takes this cond as false, and raises %s each time it is evaluated where %s holds (what && reads before it), as ECMAScript and the SCXML specification require",
 					free.Name, model.ErrorExecution, model.ErrorExecution, printer.ExprString(when))
 			}
@@ -119,23 +121,24 @@ func unboundName(x *ast.Ident, bound map[string]bool) bool {
 	return x.Name != "_" && !bound[x.Name] && !ecmaGlobals[x.Name] && !reserved && !ast.IsKeyword(x.Name)
 }
 
-// boundNames are the names that something of the model binds: its
-// variables, functions, and every name that code assigns or declares.
-func (b *builder) boundNames() map[string]bool {
+// boundNames are the names that something of the model m binds: its
+// variables, functions (funcs, externals), and every name that its code
+// (all) assigns or declares.
+func boundNames(m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, all []code) map[string]bool {
 	bound := make(map[string]bool)
-	for _, v := range b.m.Vars {
+	for _, v := range m.Vars {
 		bound[v.Name] = true
 	}
-	for name, f := range b.funcs {
+	for name, f := range funcs {
 		bound[name] = true
 		for _, p := range f.Params {
 			bound[p.Name] = true
 		}
 	}
-	for name := range b.externals {
+	for name := range externals {
 		bound[name] = true
 	}
-	for _, c := range b.allCode() {
+	for _, c := range all {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			switch s := n.(type) {
 			case *ast.Assign:
@@ -168,7 +171,7 @@ func (b *builder) boundNames() map[string]bool {
 // rest of the block (the lowering of the raise, lowerIf). A name read only
 // in a loop's body, a function or after && or || stays the error
 // "undeclared name". It reports whether it ended any block.
-func (b *builder) failUnbound(all []code) bool {
+func (dc *declarer) failUnbound(all []code) bool {
 	var bound map[string]bool
 	changed := false
 	for _, c := range all {
@@ -176,10 +179,10 @@ func (b *builder) failUnbound(all []code) bool {
 			continue
 		}
 		if bound == nil {
-			bound = b.boundNames()
+			bound = boundNames(dc.m, dc.funcs, dc.externals, allCode(dc.m, dc.inv))
 		}
 		var ended bool
-		c.body.Stmts, ended = b.failUnboundIn(c.body.Stmts, bound)
+		c.body.Stmts, ended = dc.failUnboundIn(c.body.Stmts, bound)
 		changed = changed || ended
 	}
 	return changed
@@ -187,7 +190,7 @@ func (b *builder) failUnbound(all []code) bool {
 
 // failUnboundIn is failUnbound for one list of statements and the branches
 // of its ifs.
-func (b *builder) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]ast.Stmt, bool) {
+func (dc *declarer) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]ast.Stmt, bool) {
 	changed := false
 	for i, st := range stmts {
 		free, before := stmtFree(st, bound, nil)
@@ -197,13 +200,13 @@ func (b *builder) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]ast.
 			// safe for ifs already lowered, not for a loop whose failing
 			// body was (its flag would be lowered twice).
 			x, ok := st.(*ast.If)
-			if !ok || b.failsInLoop(stmts[i:]) || !b.failUnboundIf(x, bound) {
+			if !ok || dc.failsInLoop(stmts[i:]) || !dc.failUnboundIf(x, bound) {
 				continue
 			}
-			b.lowerLeft = maxLowered
-			y := b.lowerIf(x, stmts[i+1:])
-			if b.lowerLeft < 0 {
-				b.errorf(b.file.Offset(x.IfPos), "this if reads a name bound nowhere, which raises %s, under so many conditions that skipping "+
+			dc.low.left = maxLowered
+			y := dc.low.lowerIf(x, stmts[i+1:])
+			if dc.low.left < 0 {
+				dc.errorf(dc.file.Offset(x.IfPos), "this if reads a name bound nowhere, which raises %s, under so many conditions that skipping "+
 					"the rest of the block takes more than %d statements to write: declare the name with a <data>", model.ErrorExecution, maxLowered)
 			}
 			return append(stmts[:i:i], y), true
@@ -211,7 +214,7 @@ func (b *builder) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]ast.
 		what := fmt.Sprintf("%s is bound nowhere in the model (no <data> declares it and no code assigns it), and reading it is a ReferenceError "+
 			"(where the engine binds it, as scxmlrun binds _data, or a document that includes this one does, as the Qt SCXML editor's fragments expect, "+
 			"the model runs otherwise: declare it with a <data> to say what it holds)", free.Name)
-		r := b.fail(b.file.Offset(free.NamePos), what)
+		r := dc.low.fail(dc.file.Offset(free.NamePos), what)
 		out := stmts[:i:i]
 		if before != nil {
 			out = append(out, before)
@@ -223,13 +226,13 @@ func (b *builder) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]ast.
 
 // failsInLoop reports whether a loop under stmts holds an element that
 // raises error.execution.
-func (b *builder) failsInLoop(stmts []ast.Stmt) bool {
+func (dc *declarer) failsInLoop(stmts []ast.Stmt) bool {
 	found := false
 	for _, s := range stmts {
 		ast.Inspect(s, func(n ast.Node) bool {
 			switch n.(type) {
 			case *ast.While, *ast.For, *ast.ForEach:
-				found = found || b.failing(n) != nil
+				found = found || dc.low.failing(n) != nil
 			}
 			return !found
 		})
@@ -238,15 +241,15 @@ func (b *builder) failsInLoop(stmts []ast.Stmt) bool {
 }
 
 // failUnboundIf is failUnboundIn for the branches of x.
-func (b *builder) failUnboundIf(x *ast.If, bound map[string]bool) bool {
+func (dc *declarer) failUnboundIf(x *ast.If, bound map[string]bool) bool {
 	var changed bool
-	x.Then.Stmts, changed = b.failUnboundIn(x.Then.Stmts, bound)
+	x.Then.Stmts, changed = dc.failUnboundIn(x.Then.Stmts, bound)
 	switch e := x.Else.(type) {
 	case *ast.If:
-		changed = b.failUnboundIf(e, bound) || changed
+		changed = dc.failUnboundIf(e, bound) || changed
 	case *ast.Block:
 		var ended bool
-		e.Stmts, ended = b.failUnboundIn(e.Stmts, bound)
+		e.Stmts, ended = dc.failUnboundIn(e.Stmts, bound)
 		changed = changed || ended
 	}
 	return changed
@@ -316,18 +319,19 @@ func stmtValue(s ast.Stmt) ast.Expr {
 // of the function then reads the name where it is called, which is
 // ECMAScript's ReferenceError there (failUnbound, unboundConds), and an
 // assignment of a global after the read, which a function may not make in
-// setbot, is gone with the code that never runs.
-func (b *builder) failingFunctions() {
-	if len(b.funcs) == 0 {
-		return
+// setbot, is gone with the code that never runs. It gives the functions
+// it ended, each with the name read (unboundConds takes them), or nil for
+// a model without functions.
+func failingFunctions(m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, all []code) map[string]*ast.Ident {
+	if len(funcs) == 0 {
+		return nil
 	}
-	bound := b.boundNames()
+	bound := boundNames(m, funcs, externals, all)
 	fails := make(map[string]*ast.Ident)
-	b.fails = fails
 	for changed := true; changed; {
 		changed = false
-		for _, name := range slices.Sorted(maps.Keys(b.funcs)) {
-			f := b.funcs[name]
+		for _, name := range slices.Sorted(maps.Keys(funcs)) {
+			f := funcs[name]
 			if fails[name] != nil || f.Body == nil {
 				continue
 			}
@@ -346,6 +350,7 @@ func (b *builder) failingFunctions() {
 			}
 		}
 	}
+	return fails
 }
 
 // localNames is bound with the parameters of f and the names its body

@@ -29,16 +29,16 @@ type mixed struct {
 // mixedKinds returns the assignments, in document order, of a whole
 // variable whose type its <data> value gives (without setbot:type) of a
 // value of another kind; an int and a decimal are one kind (numbers).
-func (b *builder) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
-	if len(b.inits) == 0 {
+func (ck *checker) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
+	if len(ck.inits) == 0 {
 		return nil
 	}
 	var out []mixed
 	for _, c := range all {
-		if !anyNode(c.body, b.assignsInitialised) {
+		if !anyNode(c.body, ck.assignsInitialised) {
 			continue
 		}
-		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
+		info, _ := lang.CheckBlock(env(c), ck.fset, c.body)
 		locals := make(map[string]bool) // an assignment to a local of the same name is the local's
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			if d, ok := n.(*ast.Decl); ok {
@@ -48,11 +48,11 @@ func (b *builder) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
 		})
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			a, ok := n.(*ast.Assign)
-			if !ok || a.Op != ast.ASSIGN || len(a.Path) > 0 || locals[a.Target.Name] || b.annotated[a.Target.Name] {
+			if !ok || a.Op != ast.ASSIGN || len(a.Path) > 0 || locals[a.Target.Name] || ck.annotated[a.Target.Name] {
 				return true
 			}
-			v := b.m.Var(a.Target.Name)
-			if _, ok := b.inits[a.Target.Name]; !ok || v == nil {
+			v := ck.m.Var(a.Target.Name)
+			if _, ok := ck.inits[a.Target.Name]; !ok || v == nil {
 				return true
 			}
 			k, vk := info.Types[a.Value].Kind, v.Type.Kind
@@ -68,13 +68,13 @@ func (b *builder) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
 
 // assignsInitialised reports whether n assigns a whole variable whose
 // type its <data> value gives: an assignment mixedKinds looks at.
-func (b *builder) assignsInitialised(n ast.Node) bool {
+func (ck *checker) assignsInitialised(n ast.Node) bool {
 	a, ok := n.(*ast.Assign)
-	if !ok || a.Op != ast.ASSIGN || len(a.Path) > 0 || b.annotated[a.Target.Name] {
+	if !ok || a.Op != ast.ASSIGN || len(a.Path) > 0 || ck.annotated[a.Target.Name] {
 		return false
 	}
-	_, ok = b.inits[a.Target.Name]
-	return ok && b.m.Var(a.Target.Name) != nil
+	_, ok = ck.inits[a.Target.Name]
+	return ok && ck.m.Var(a.Target.Name) != nil
 }
 
 // dropUnreadInits makes every variable that the code assigns a value of
@@ -82,14 +82,14 @@ func (b *builder) assignsInitialised(n ast.Node) bool {
 // that nothing can read (initRead), a variable declared without a value:
 // undefined, of the kind the code gives it. It reports whether it changed
 // any.
-func (b *builder) dropUnreadInits(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
+func (ck *checker) dropUnreadInits(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
 	changed := false
-	for _, x := range b.mixedKinds(all, env) {
-		init, ok := b.inits[x.v.Name]
-		if !ok || !init.fixed || b.initRead(all, x.v.Name).IsValid() {
+	for _, x := range ck.mixedKinds(all, env) {
+		init, ok := ck.inits[x.v.Name]
+		if !ok || !init.fixed || ck.initRead(all, x.v.Name).IsValid() {
 			continue
 		}
-		delete(b.inits, x.v.Name)
+		delete(ck.inits, x.v.Name)
 		x.v.Type = ast.UndefType
 		x.v.Init = &ast.Absent{ValuePos: init.pos}
 		vars[x.v.Name] = x.v.Type
@@ -101,23 +101,23 @@ func (b *builder) dropUnreadInits(all []code, env func(code) *lang.Env, vars map
 // reportMixedKinds reports every assignment that gives a variable a value
 // of another kind than its <data> value's, naming both places. The
 // checker's own error at the assignment is then not reported again.
-func (b *builder) reportMixedKinds(all []code, env func(code) *lang.Env) {
+func (ck *checker) reportMixedKinds(all []code, env func(code) *lang.Env) {
 	seen := make(map[source.Pos]bool)
-	for _, x := range b.mixedKinds(all, env) {
+	for _, x := range ck.mixedKinds(all, env) {
 		if seen[x.value.Pos()] {
 			continue
 		}
 		seen[x.value.Pos()] = true
-		name, init := x.v.Name, b.inits[x.v.Name]
+		name, init := x.v.Name, ck.inits[x.v.Name]
 		hint := "use one variable per kind"
 		if init.fixed {
 			hint += ", or assign " + name + " before every read of it in the same block, so that no read can see its initial value"
-			if p := b.initRead(all, name); p.IsValid() {
-				hint += " (the read at " + b.fset.Position(p).String() + " may see it)"
+			if p := ck.initRead(all, name); p.IsValid() {
+				hint += " (the read at " + ck.fset.Position(p).String() + " may see it)"
 			}
 		}
-		b.errs.Add(b.fset.Position(x.value.Pos()), "%s is given a value of kind %s here, and its initial value at %s is %s: a variable may hold values of several kinds, but not arrays or objects among them; %s",
-			name, x.kind, b.fset.Position(init.pos), x.v.Type.Kind, hint)
+		ck.errs.Add(ck.fset.Position(x.value.Pos()), "%s is given a value of kind %s here, and its initial value at %s is %s: a variable may hold values of several kinds, but not arrays or objects among them; %s",
+			name, x.kind, ck.fset.Position(init.pos), x.v.Type.Kind, hint)
 	}
 }
 
@@ -128,8 +128,8 @@ func (b *builder) reportMixedKinds(all []code, env func(code) *lang.Env) {
 // enclosing one, before the read. A read inside a loop other than a
 // <foreach> (whose body is a block of its own), or a local of the same
 // name, counts as one that may see it.
-func (b *builder) initRead(all []code, name string) source.Pos {
-	if p := b.dataReads[name]; p.IsValid() {
+func (ck *checker) initRead(all []code, name string) source.Pos {
+	if p := ck.dataReads[name]; p.IsValid() {
 		return p
 	}
 	for _, c := range all {

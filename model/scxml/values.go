@@ -17,21 +17,21 @@ import (
 // value is an int and that the code gives a decimal, without a setbot:type,
 // is a decimal: ECMAScript has one number type, and speed = 0 followed by
 // speed = 0.5 is common.
-func (b *builder) inferVarTypes(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
+func (ck *checker) inferVarTypes(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
 	learnt := false
 	seen := make(map[string]firstAssigned)
 	for _, c := range all {
-		if !anyNode(c.body, b.mayType) {
+		if !anyNode(c.body, ck.mayType) {
 			continue
 		}
-		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
+		info, _ := lang.CheckBlock(env(c), ck.fset, c.body)
 		eachAssigned(c.body, info, func(name string, t ast.Type, value ast.Expr, pos source.Pos) {
-			if b.noData(name, t, value, vars) || b.assigned(seen, vars, name, t, pos) {
+			if ck.noData(name, t, value, vars) || ck.assigned(seen, vars, name, t, pos) {
 				learnt = true
 			}
 		})
 	}
-	return b.typeAssigned(seen, vars) || learnt
+	return ck.typeAssigned(seen, vars) || learnt
 }
 
 // firstAssigned is the type of the values the code assigns to a variable
@@ -68,19 +68,19 @@ func eachAssigned(body *ast.Block, info *lang.Info, assigned func(name string, t
 // the variable name: a variable that has a type is retyped or widened at
 // once (and assigned reports that), one declared without a value has the
 // value's type noted in seen.
-func (b *builder) assigned(seen map[string]firstAssigned, vars map[string]ast.Type, name string, t ast.Type, pos source.Pos) bool {
-	v := b.m.Var(name)
-	if v != nil && b.retype(v, t) {
+func (ck *checker) assigned(seen map[string]firstAssigned, vars map[string]ast.Type, name string, t ast.Type, pos source.Pos) bool {
+	v := ck.m.Var(name)
+	if v != nil && ck.retype(v, t) {
 		vars[v.Name] = v.Type
 		return true
 	}
-	if b.widen(v, t, vars) {
+	if ck.widen(v, t, vars) {
 		return true
 	}
 	if v == nil || v.Type.Kind != ast.Undef || t.Kind == ast.Invalid || t.Kind == ast.Undef {
 		return false
 	}
-	b.noteAssigned(seen, v, t, pos)
+	ck.noteAssigned(seen, v, t, pos)
 	return false
 }
 
@@ -88,7 +88,7 @@ func (b *builder) assigned(seen map[string]firstAssigned, vars map[string]ast.Ty
 // declared without a value: an int and a decimal make a decimal, values
 // of several kinds a mixed type, and arrays or objects among them an
 // error.
-func (b *builder) noteAssigned(seen map[string]firstAssigned, v *model.Var, t ast.Type, pos source.Pos) {
+func (ck *checker) noteAssigned(seen map[string]firstAssigned, v *model.Var, t ast.Type, pos source.Pos) {
 	f, ok := seen[v.Name]
 	switch {
 	case !ok:
@@ -106,22 +106,22 @@ func (b *builder) noteAssigned(seen map[string]firstAssigned, v *model.Var, t as
 			seen[v.Name] = firstAssigned{w, f.pos}
 			return
 		}
-		b.errs.Add(b.fset.Position(pos), "%s is given a value of type %s here and one of type %s at %s: a variable may hold values of several kinds, but not arrays or objects among them; "+
-			"use one variable per type", v.Name, t, f.typ, b.fset.Position(f.pos))
+		ck.errs.Add(ck.fset.Position(pos), "%s is given a value of type %s here and one of type %s at %s: a variable may hold values of several kinds, but not arrays or objects among them; "+
+			"use one variable per type", v.Name, t, f.typ, ck.fset.Position(f.pos))
 	}
 }
 
 // typeAssigned gives each variable declared without a value that the
 // code assigns the type of those values, noted in seen, and reports
 // whether it gave any.
-func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]ast.Type) bool {
+func (ck *checker) typeAssigned(seen map[string]firstAssigned, vars map[string]ast.Type) bool {
 	learnt := false
-	for _, v := range b.m.Vars {
+	for _, v := range ck.m.Vars {
 		f, ok := seen[v.Name]
 		if !ok || v.Type.Kind != ast.Undef {
 			continue
 		}
-		if f.typ.Kind == ast.Object && !b.isRead(v.Name) {
+		if f.typ.Kind == ast.Object && !ck.isRead(v.Name) {
 			// Never read: whether it starts undefined or as the object
 			// does not show, so it starts as an object of the type.
 			v.Type, v.Init = f.typ, emptyObject(f.typ, v.Pos)
@@ -144,9 +144,9 @@ func (b *builder) typeAssigned(seen map[string]firstAssigned, vars map[string]as
 // tells: undefined in ECMAScript), and reports whether it did. Other values
 // of type undefined alone may be an inference not finished yet (a
 // <foreach> item), and are left to widen and the checker.
-func (b *builder) noData(name string, t ast.Type, value ast.Expr, vars map[string]ast.Type) bool {
-	v := b.m.Var(name)
-	if _, ok := value.(*ast.EventParam); !ok || t.Kind != ast.Undef || v == nil || b.annotated[name] || !v.Type.Kind.IsScalar() || v.Type.MayBeAbsent() {
+func (ck *checker) noData(name string, t ast.Type, value ast.Expr, vars map[string]ast.Type) bool {
+	v := ck.m.Var(name)
+	if _, ok := value.(*ast.EventParam); !ok || t.Kind != ast.Undef || v == nil || ck.annotated[name] || !v.Type.Kind.IsScalar() || v.Type.MayBeAbsent() {
 		return false
 	}
 	v.Type = v.Type.OrAbsent()
@@ -159,15 +159,15 @@ func (b *builder) noData(name string, t ast.Type, value ast.Expr, vars map[strin
 // an int without a setbot:type given a decimal is a decimal (ECMAScript
 // has one number type, and speed = 0 followed by speed = 0.5 is common);
 // one given another kind holds both (widens).
-func (b *builder) retype(v *model.Var, t ast.Type) bool {
-	if v.Type.Kind == ast.Int && t.Kind == ast.Decimal && !b.annotated[v.Name] {
+func (ck *checker) retype(v *model.Var, t ast.Type) bool {
+	if v.Type.Kind == ast.Int && t.Kind == ast.Decimal && !ck.annotated[v.Name] {
 		v.Type.Kind = ast.Decimal
 		if lit, ok := v.Init.(*ast.IntLit); ok { // the value, or the placeholder of one computed at start
 			v.Init = lang.Simplify(&ast.ToDecimal{Start: lit.ValuePos, X: lit})
 		}
 		return true
 	}
-	if !b.widens(v, t) {
+	if !ck.widens(v, t) {
 		return false
 	}
 	w, _ := ast.Widen(v.Type, t)
@@ -181,8 +181,8 @@ func (b *builder) retype(v *model.Var, t ast.Type) bool {
 // value (its <data> gave one, or the code did), and t is of another kind.
 // A value that may be undefined is left to the checker, which refuses it
 // where v cannot be undefined.
-func (b *builder) widens(v *model.Var, t ast.Type) bool {
-	if b.annotated[v.Name] || !(v.Type.Kind.IsScalar() || v.Type.Kind == ast.Mixed) || !(t.Kind.IsScalar() || t.Kind == ast.Mixed) {
+func (ck *checker) widens(v *model.Var, t ast.Type) bool {
+	if ck.annotated[v.Name] || !(v.Type.Kind.IsScalar() || v.Type.Kind == ast.Mixed) || !(t.Kind.IsScalar() || t.Kind == ast.Mixed) {
 		return false
 	}
 	t.Absent = false
@@ -194,13 +194,13 @@ func (b *builder) widens(v *model.Var, t ast.Type) bool {
 // a <foreach>, or an assignment of a whole variable that is undefined
 // alone, or a scalar without a setbot:type that a decimal makes a decimal
 // or a value that may be undefined widens (widen).
-func (b *builder) mayType(n ast.Node) bool {
+func (ck *checker) mayType(n ast.Node) bool {
 	switch a := n.(type) {
 	case *ast.ForEach:
 		return true
 	case *ast.Assign:
-		v := b.m.Var(a.Target.Name)
-		return len(a.Path) == 0 && v != nil && (v.Type.Kind == ast.Undef || (v.Type.Kind.IsScalar() || v.Type.Kind == ast.Mixed) && !b.annotated[v.Name])
+		v := ck.m.Var(a.Target.Name)
+		return len(a.Path) == 0 && v != nil && (v.Type.Kind == ast.Undef || (v.Type.Kind.IsScalar() || v.Type.Kind == ast.Mixed) && !ck.annotated[v.Name])
 	}
 	return false
 }
@@ -210,8 +210,8 @@ func (b *builder) mayType(n ast.Node) bool {
 // scalar that is given a value of its own kind that may be undefined
 // (symbol = codeReference[k]), as ECMAScript's variables hold any value.
 // It reports whether it did.
-func (b *builder) widen(v *model.Var, t ast.Type, vars map[string]ast.Type) bool {
-	if v == nil || b.annotated[v.Name] {
+func (ck *checker) widen(v *model.Var, t ast.Type, vars map[string]ast.Type) bool {
+	if v == nil || ck.annotated[v.Name] {
 		return false
 	}
 	vt := v.Type
@@ -232,20 +232,20 @@ func (b *builder) widen(v *model.Var, t ast.Type, vars map[string]ast.Type) bool
 // it grew any. A variable grows once: where a value longer still is
 // assigned to it, the lowering checks the length, and a path on which it
 // does not fit meets the array bound.
-func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
+func (ck *checker) growArrays(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
 	grow := make(map[string]ast.Type)
 	for _, c := range all {
-		if !anyNode(c.body, b.mayGrow) {
+		if !anyNode(c.body, ck.mayGrow) {
 			continue
 		}
-		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
+		info, _ := lang.CheckBlock(env(c), ck.fset, c.body)
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			a, ok := n.(*ast.Assign)
 			if !ok || a.Op != ast.ASSIGN {
 				return true
 			}
-			v, vt := b.m.Var(a.Target.Name), info.Types[a.Value]
-			if v == nil || b.annotated[v.Name] || b.grown[v.Name] {
+			v, vt := ck.m.Var(a.Target.Name), info.Types[a.Value]
+			if v == nil || ck.annotated[v.Name] || ck.grown[v.Name] {
 				return true
 			}
 			switch {
@@ -267,11 +267,11 @@ func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[stri
 			return true
 		})
 	}
-	for _, v := range b.m.Vars {
+	for _, v := range ck.m.Vars {
 		if t, ok := grow[v.Name]; ok {
 			v.Type = t
 			vars[v.Name] = t
-			b.grown[v.Name] = true
+			ck.grown[v.Name] = true
 		}
 	}
 	return len(grow) > 0
@@ -279,19 +279,19 @@ func (b *builder) growArrays(all []code, env func(code) *lang.Env, vars map[stri
 
 // mayGrow reports whether n assigns a whole array variable, or an element
 // of one past its end, that growArrays may give room to grow.
-func (b *builder) mayGrow(n ast.Node) bool {
+func (ck *checker) mayGrow(n ast.Node) bool {
 	a, ok := n.(*ast.Assign)
 	if !ok || a.Op != ast.ASSIGN {
 		return false
 	}
-	v := b.m.Var(a.Target.Name)
-	return v != nil && v.Type.Kind == ast.Array && !b.annotated[v.Name] && !b.grown[v.Name] && (len(a.Path) == 0 || lang.ElementWrite(a, v.Type))
+	v := ck.m.Var(a.Target.Name)
+	return v != nil && v.Type.Kind == ast.Array && !ck.annotated[v.Name] && !ck.grown[v.Name] && (len(a.Path) == 0 || lang.ElementWrite(a, v.Type))
 }
 
 // declareLoopVars declares the items and indexes of <foreach> elements
 // that name no variable: SCXML declares them (§4.6). They are undefined
 // until the loop assigns them.
-func (b *builder) declareLoopVars(all []code) {
+func (dc *declarer) declareLoopVars(all []code) {
 	for _, c := range all {
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			f, ok := n.(*ast.ForEach)
@@ -299,8 +299,8 @@ func (b *builder) declareLoopVars(all []code) {
 				return true
 			}
 			for _, id := range []*ast.Ident{f.Item, f.Index} {
-				if id != nil && b.m.Var(id.Name) == nil {
-					b.m.Vars = append(b.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: id.NamePos}})
+				if id != nil && dc.m.Var(id.Name) == nil {
+					dc.m.Vars = append(dc.m.Vars, &model.Var{Name: id.Name, Pos: id.NamePos, Type: ast.UndefType, Init: &ast.Absent{ValuePos: id.NamePos}})
 				}
 			}
 			return true
@@ -314,33 +314,33 @@ func (b *builder) declareLoopVars(all []code) {
 // _event that may be undefined or null becomes a value and a tag
 // (lang.AbsentName), and the system variables their values. Every consumer
 // of the IR then sees the same lowered code, a tree of its own.
-func (b *builder) lowerPiece(c code, condInfo, info *lang.Info) {
+func (ck *checker) lowerPiece(c code, condInfo, info *lang.Info) {
 	var cond ast.Expr
 	if c.cond != nil {
-		cond = ast.RewriteExpr(lang.LowerExpr(c.cond, condInfo, true), b.sysValue)
+		cond = ast.RewriteExpr(lang.LowerExpr(c.cond, condInfo, true), ck.sysValue)
 		if fails := lang.FailsWhen(condInfo); fails != nil {
 			// Where reading the cond throws, it is false (and raises
 			// error.execution, model.Transition.FailsWhen).
-			c.trans.FailsWhen = ast.RewriteExpr(fails, b.sysValue)
-			if b.m.EventByName(model.ErrorExecution) == nil {
-				b.ensureEvent(model.ErrorExecution, c.trans.Pos)
-				sort.Slice(b.m.Events, func(i, j int) bool { return b.m.Events[i].Name < b.m.Events[j].Name })
+			c.trans.FailsWhen = ast.RewriteExpr(fails, ck.sysValue)
+			if ck.m.EventByName(model.ErrorExecution) == nil {
+				ensureEvent(ck.m, model.ErrorExecution, c.trans.Pos)
+				sort.Slice(ck.m.Events, func(i, j int) bool { return ck.m.Events[i].Name < ck.m.Events[j].Name })
 			}
-			b.m.EventByName(model.ErrorExecution).Kinds |= model.Internal
+			ck.m.EventByName(model.ErrorExecution).Kinds |= model.Internal
 			cond = lang.Simplify(&ast.Binary{X: &ast.Unary{OpPos: cond.Pos(), Op: ast.NOT, X: c.trans.FailsWhen}, OpPos: cond.Pos(), Op: ast.LAND, Y: cond})
 		}
 	}
-	c.set(cond, ast.RewriteBlock(lang.LowerBlock(c.body, info), b.sysValue))
+	c.set(cond, ast.RewriteBlock(lang.LowerBlock(c.body, info), ck.sysValue))
 }
 
 // sysValue is the value of the system variable e, or e.
-func (b *builder) sysValue(e ast.Expr) ast.Expr {
+func (ck *checker) sysValue(e ast.Expr) ast.Expr {
 	if x, ok := e.(*ast.SysVar); ok {
 		switch x.Name {
 		case "_sessionid":
 			return &ast.StrLit{ValuePos: x.NamePos, Value: model.SessionID}
 		case "_name":
-			return &ast.StrLit{ValuePos: x.NamePos, Value: b.m.Name}
+			return &ast.StrLit{ValuePos: x.NamePos, Value: ck.m.Name}
 		case "_ioprocessors": // lowering replaced the object itself; the parser accepts only the SCXML processor's location
 			return &ast.StrLit{ValuePos: x.NamePos, Value: model.SessionLocation}
 		}
@@ -351,14 +351,14 @@ func (b *builder) sysValue(e ast.Expr) ast.Expr {
 // lowerVars splits each variable and event parameter that may be
 // undefined or null, or is an array or object, into its leaves (lang.Leaves),
 // as the lowered code reads them.
-func (b *builder) lowerVars() {
+func (ck *checker) lowerVars() {
 	var vars []*model.Var
-	for _, v := range b.m.Vars {
+	for _, v := range ck.m.Vars {
 		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() && !v.Type.Kind.IsRef() && v.Type.Kind != ast.Mixed {
 			vars = append(vars, v)
 			continue
 		}
-		info, _ := lang.CheckExpr(nil, b.fset, v.Init, ast.Invalid)
+		info, _ := lang.CheckExpr(nil, ck.fset, v.Init, ast.Invalid)
 		inits := lang.LowerValue(v.Init, info, v.Type)
 		if inits == nil {
 			inits = lang.ZeroLeaves(v.Type, v.Pos) // computed when the machine starts
@@ -368,8 +368,8 @@ func (b *builder) lowerVars() {
 			vars = append(vars, &model.Var{Name: f.Name(v.Name), Type: f.Type, Pos: v.Pos, Init: inits[i], EventRef: ref, Passed: v.Passed})
 		}
 	}
-	b.m.Vars = vars
-	for _, ev := range b.m.Events {
+	ck.m.Vars = vars
+	for _, ev := range ck.m.Events {
 		var params []model.Param
 		for _, p := range ev.Params {
 			if !p.Type.MayBeAbsent() && !p.Type.IsComposite() && p.Type.Kind != ast.Mixed {
@@ -407,13 +407,13 @@ func emptyObject(t ast.Type, pos source.Pos) ast.Expr {
 // isRead reports whether some code of the model, or the value of a
 // <data>, reads the variable name: names it other than as the target of an
 // assignment of the whole variable.
-func (b *builder) isRead(name string) bool {
-	for _, v := range b.m.Vars {
+func (ck *checker) isRead(name string) bool {
+	for _, v := range ck.m.Vars {
 		if v.Init != nil && anyNode(v.Init, func(n ast.Node) bool { id, ok := n.(*ast.Ident); return ok && id.Name == name }) {
 			return true
 		}
 	}
-	for _, c := range b.allCode() {
+	for _, c := range ck.allCode() {
 		targets, uses := 0, 0
 		for _, n := range c.nodes() {
 			ast.Inspect(n, func(n ast.Node) bool {

@@ -20,21 +20,21 @@ import (
 // any. A field that one object lacks and that is an array or object stays
 // an error of the checker: an array or object that may be undefined is
 // not modelled.
-func (b *builder) widenObjects(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
+func (ck *checker) widenObjects(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
 	widened := false
 	for _, c := range all {
-		if !anyNode(c.body, b.mayWidenObject) {
+		if !anyNode(c.body, ck.mayWidenObject) {
 			continue
 		}
-		info, _ := lang.CheckBlock(env(c), b.fset, c.body)
+		info, _ := lang.CheckBlock(env(c), ck.fset, c.body)
 		ast.Inspect(c.body, func(n ast.Node) bool {
 			a, ok := n.(*ast.Assign)
-			if !ok || !b.mayWidenObject(a) {
+			if !ok || !ck.mayWidenObject(a) {
 				return true
 			}
-			v := b.m.Var(a.Target.Name)
+			v := ck.m.Var(a.Target.Name)
 			vt := info.Types[a.Value]
-			if b.widenKeyed(v, a.Path, vt) {
+			if ck.widenKeyed(v, a.Path, vt) {
 				vars[v.Name] = v.Type
 				widened = true
 				return true
@@ -60,7 +60,7 @@ func (b *builder) widenObjects(all []code, env func(code) *lang.Env, vars map[st
 // where path selects the field by a key computed when it runs (o[k] = x,
 // which writes any of them) and x is of another type than a field, and
 // reports whether it did.
-func (b *builder) widenKeyed(v *model.Var, path []*ast.Sel, vt ast.Type) bool {
+func (ck *checker) widenKeyed(v *model.Var, path []*ast.Sel, vt ast.Type) bool {
 	if len(path) == 0 || vt.Kind == ast.Invalid {
 		return false
 	}
@@ -106,13 +106,13 @@ func widenPart(loc, vt ast.Type, inPart bool) (ast.Type, bool) {
 // mayWidenObject reports whether n is an assignment with = to a variable
 // without a setbot:type that holds an array or object: one that
 // widenObjects may widen.
-func (b *builder) mayWidenObject(n ast.Node) bool {
+func (ck *checker) mayWidenObject(n ast.Node) bool {
 	a, ok := n.(*ast.Assign)
 	if !ok || a.Op != ast.ASSIGN {
 		return false
 	}
-	v := b.m.Var(a.Target.Name)
-	return v != nil && !b.annotated[v.Name] && v.Type.IsComposite() && !v.Type.MayBeAbsent()
+	v := ck.m.Var(a.Target.Name)
+	return v != nil && !ck.annotated[v.Name] && v.Type.IsComposite() && !v.Type.MayBeAbsent()
 }
 
 // partType returns the type of the part path of a value of type t: a
