@@ -122,9 +122,9 @@ func (ck *checker) checkCode(all []code) {
 // the errors keep keeps, and lowers each one as soon as it is checked while
 // the model has no error (lowerPiece): a piece's checker results are then
 // dropped before the next is checked, so that reading holds the results of
-// one piece at a time, not of the whole model. What the rule for decimals
-// and of sharing takes in is kept (modelFacts). A model with errors is not returned, so
-// that the pieces lowered before the first error do not matter; a model
+// one piece at a time, not of the whole model. What the rules for
+// decimals and for sharing take in is kept (modelFacts). A model with
+// errors is not returned, so that the pieces lowered before the first error do not matter; a model
 // without them has every piece lowered, and its variables and events are
 // lowered last (lowerVars).
 func (ck *checker) checkAll(all []code, env func(code) *lang.Env, keep func(source.ErrorList) source.ErrorList) {

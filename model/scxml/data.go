@@ -23,9 +23,9 @@ type initValue struct {
 // dataFacts is what reading the <data> elements (readData) gives the
 // checker besides the variables.
 type dataFacts struct {
-	// dataInfos are what the rule for decimals (lang.CheckDecimals) takes
-	// in of the checker's results for the <data> values (modelFacts),
-	// with the code's.
+	// dataInfos are what the rules for decimals and sharing take in of
+	// the checker's results for the <data> values (modelFacts), with the
+	// code's.
 	dataInfos []*lang.Info
 	// annotated holds the variables whose type a setbot:type gives.
 	annotated map[string]bool
