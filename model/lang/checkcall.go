@@ -65,8 +65,9 @@ func (c *checker) external(x *ast.External) ast.Type {
 	return x.Result
 }
 
+// method checks x, a method or the length of an array or a string, or a
+// field of an object read as x.length, and returns its type.
 func (c *checker) method(x *ast.Method) ast.Type {
-	what := "." + x.Name
 	t := c.expr(x.X)
 	switch {
 	case x.Call && x.Name == "concat":
@@ -88,6 +89,13 @@ func (c *checker) method(x *ast.Method) ast.Type {
 	case t.Kind == ast.Array && !t.MayBeAbsent():
 		return ast.RangeType(int64(t.Comp.MinLen), int64(t.Comp.Len))
 	}
+	return c.stringMethod(x, t)
+}
+
+// stringMethod checks x, the length or a method of a string of type t,
+// and returns its type.
+func (c *checker) stringMethod(x *ast.Method, t ast.Type) ast.Type {
+	what := "." + x.Name
 	switch {
 	case t.Kind == ast.Invalid:
 	case t.Kind == ast.Mixed:
