@@ -306,7 +306,7 @@ func renames(d *diffmap.Diff, base *mlm.Machine) engine.Renames {
 // (engine.DSEInterest).
 func ChangeImpact(d *diffmap.Diff, base, head *mlm.Machine) (Impact, map[string]bool) {
 	ha := depend.Analyze(head, depend.Options{})
-	ba := depend.Analyze(base, depend.Options{})
+	ba := depend.Dependences(base) // Impacted reads no path of the base
 	impacted := depend.Impacted(ba, ha, d.Updated, d.Key)
 	im := Impact{Changed: sortedSet(d.Updated), Impacted: []string{}}
 	for _, t := range impacted {
