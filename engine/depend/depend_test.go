@@ -477,6 +477,12 @@ func TestBench(t *testing.T) {
 		t.Logf("%s: %d states, %d transitions; %d paths, %d control, %d data (%d pairs)",
 			filepath.Base(path), len(m.States), len(m.Transitions), len(a.Paths),
 			len(a.Control), len(a.Data), len(pairs(a.Data)))
+		// Dependences is the same analysis without the paths.
+		d := Dependences(m)
+		if d.Paths != nil || !slices.Equal(d.Control, a.Control) || !slices.Equal(d.Data, a.Data) {
+			t.Errorf("%s: Dependences differs from Analyze's dependences (%d paths, %d control, %d data)",
+				path, len(d.Paths), len(d.Control), len(d.Data))
+		}
 	}
 }
 
