@@ -109,7 +109,9 @@ func newReuser(e *explorer, base *SET, updated map[string]bool, ren Renames) *re
 	r := &reuser{e: e, base: base, updated: updated, ren: ren, clean: make(map[string]bool),
 		paired: make([]bool, len(base.Nodes)), candidate: make([]indexed, len(base.Nodes)), memo: make(map[solver.Term]solver.Term),
 		trans: make(map[*mlm.Transition]*mlm.Transition), states: make(map[*mlm.State]*mlm.State), stateClean: make(map[stateEvent]bool), baseCands: candidates(base.Machine),
-		dense: make([]solver.Term, base.Terms.Len()+1)}
+		dense: make([]solver.Term, base.Terms.Len()+1),
+		// The head tree is about the base's size.
+		counterparts: make([]*Node, 0, len(base.Nodes)), from: make([]*Node, 0, len(base.Nodes))}
 	byKey := make(map[string]*mlm.Transition, len(e.set.Machine.Transitions))
 	for _, t := range e.set.Machine.Transitions {
 		byKey[t.Key] = t
@@ -566,6 +568,7 @@ func (r *reuser) indexed(n *Node, key string) bool {
 // forWorker is a reuser of the same base tree and change for we.
 func (r *reuser) forWorker(we *explorer) strategy {
 	w := newReuser(we, r.base, r.updated, r.ren)
-	w.paired, w.candidate = nil, nil // a worker copies; it pairs nothing
+	// A worker copies; it pairs nothing.
+	w.paired, w.candidate, w.counterparts, w.from = nil, nil, nil, nil
 	return w
 }
