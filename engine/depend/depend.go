@@ -176,30 +176,48 @@ func Dependences(m *mlm.Machine) *Analysis {
 
 // enumerate lists the maximal paths from state s depth first.
 func (a *Analysis) enumerate(s int) pathSet {
-	g := a.g
-	if len(g.out[s]) == 0 {
-		return pathSet{paths: [][]*mlm.Transition{{}}}
-	}
 	var (
-		ps     pathSet
-		steps  int
-		stack  []*mlm.Transition
-		onPath = make([]bool, len(g.states))
-		slab   []*mlm.Transition // the paths' transitions, many paths to an allocation
+		ps   pathSet
+		slab []*mlm.Transition // the paths' transitions, many paths to an allocation
 	)
-	// emit records the path on the stack, or reports false at a bound.
-	emit := func() bool {
-		if len(ps.paths) == a.opts.MaxPaths || steps+len(stack) > a.opts.MaxSteps {
-			ps.truncated = true
-			return false
+	ps.truncated = a.walk(s, func(path []*mlm.Transition) {
+		if len(slab)+len(path) > cap(slab) {
+			slab = make([]*mlm.Transition, 0, max(pathSlab, len(path)))
 		}
-		steps += len(stack)
-		if len(slab)+len(stack) > cap(slab) {
-			slab = make([]*mlm.Transition, 0, max(pathSlab, len(stack)))
+		if len(path) == 0 {
+			ps.paths = append(ps.paths, []*mlm.Transition{})
+			return
 		}
 		start := len(slab)
-		slab = append(slab, stack...)
+		slab = append(slab, path...)
 		ps.paths = append(ps.paths, slab[start:len(slab):len(slab)])
+	})
+	return ps
+}
+
+// walk passes each maximal path from state s to emit, depth first, within
+// the bounds of Options, and reports whether a bound stopped it. emit
+// must not keep the path, whose array the walk reuses.
+func (a *Analysis) walk(s int, emit func(path []*mlm.Transition)) (truncated bool) {
+	g := a.g
+	if len(g.out[s]) == 0 {
+		emit([]*mlm.Transition{})
+		return false
+	}
+	var (
+		paths, steps int
+		stack        []*mlm.Transition
+		onPath       = make([]bool, len(g.states))
+	)
+	// bounded passes on the path on the stack, or reports false at a bound.
+	bounded := func() bool {
+		if paths == a.opts.MaxPaths || steps+len(stack) > a.opts.MaxSteps {
+			truncated = true
+			return false
+		}
+		paths++
+		steps += len(stack)
+		emit(stack)
 		return true
 	}
 	var visit func(u int) bool
@@ -209,7 +227,7 @@ func (a *Analysis) enumerate(s int) pathSet {
 			w := g.index[t.Target]
 			ok := true
 			if onPath[w] || g.end(w) {
-				ok = emit()
+				ok = bounded()
 			} else {
 				onPath[w] = true
 				ok = visit(w)
@@ -224,7 +242,7 @@ func (a *Analysis) enumerate(s int) pathSet {
 	}
 	onPath[s] = true
 	visit(s)
-	return ps
+	return truncated
 }
 
 // graph is the machine's state graph, states by index.
