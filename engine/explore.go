@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"slices"
@@ -630,11 +631,11 @@ func (e *explorer) step(n *Node, inputs []input, base *Node, kids []child) ([]ch
 			}
 		}
 	}
-	sort.SliceStable(kids, func(i, j int) bool {
-		if c := compareFired(kids[i].edge.Fired, kids[j].edge.Fired); c != 0 {
-			return c < 0
+	slices.SortStableFunc(kids, func(a, b child) int { // no reflection, no allocation
+		if c := compareFired(a.edge.Fired, b.edge.Fired); c != 0 {
+			return c
 		}
-		return kids[i].ord < kids[j].ord
+		return cmp.Compare(a.ord, b.ord)
 	})
 	return e.strat.kept(kids), steps
 }

@@ -70,17 +70,23 @@ type indexed struct {
 
 // reuser is MSE's strategy: it takes children from a base tree.
 type reuser struct {
-	full         // what it does as Explore does: keep every child
-	e            *explorer
-	base         *SET
-	updated      map[string]bool
-	clean        map[string]bool // (state, event) pair -> unchanged
-	counterparts map[*Node]*Node
-	paired       map[*Node]bool                      // base nodes that are a node's counterpart
-	candidate    map[*Node]indexed                   // base node -> the first candidate of subsumption here it is the counterpart of
+	full    // what it does as Explore does: keep every child
+	e       *explorer
+	base    *SET
+	updated map[string]bool
+	clean   map[string]bool // (state, event) pair -> unchanged
+	// counterparts is, by node ID, each node's counterpart in the base
+	// tree (nil for none, and beyond the last paired node); paired, by
+	// base node ID, whether that node is one; candidate, by base node ID,
+	// the first candidate of subsumption here whose counterpart it is (n
+	// nil for none). Node IDs are dense (a node's index in SET.Nodes).
+	counterparts []*Node
+	paired       []bool
+	candidate    []indexed
 	memo         map[solver.Term]solver.Term         // base term -> new term
 	dense        []solver.Term                       // the same, by base term, 0 for not yet
 	trans        map[*mlm.Transition]*mlm.Transition // base machine's transitions -> new machine's of the same key
+	states       map[*mlm.State]*mlm.State           // base machine's states -> new machine's of the same name
 	stateClean   map[stateEvent]bool                 // pairClean by state and event
 	baseCands    map[string][]*mlm.Transition
 	ren          Renames
@@ -90,13 +96,22 @@ type reuser struct {
 	// for one computed here, and beyond the last copy); copies counts them.
 	from   []*Node
 	copies int
+	// The slabs a copy's edge, its lists and its terms are carved from
+	// (carve): the tree keeps them all to the end.
+	edgeSlab  []Edge
+	argSlab   []Arg
+	firedSlab []Fired
+	outSlab   []Output
+	termSlab  []solver.Term
 }
 
 func newReuser(e *explorer, base *SET, updated map[string]bool, ren Renames) *reuser {
 	r := &reuser{e: e, base: base, updated: updated, ren: ren, clean: make(map[string]bool),
-		counterparts: make(map[*Node]*Node, len(base.Nodes)), paired: make(map[*Node]bool, len(base.Nodes)), candidate: make(map[*Node]indexed), memo: make(map[solver.Term]solver.Term),
-		trans: make(map[*mlm.Transition]*mlm.Transition), stateClean: make(map[stateEvent]bool), baseCands: candidates(base.Machine),
-		dense: make([]solver.Term, base.Terms.Len()+1)}
+		paired: make([]bool, len(base.Nodes)), candidate: make([]indexed, len(base.Nodes)), memo: make(map[solver.Term]solver.Term),
+		trans: make(map[*mlm.Transition]*mlm.Transition), states: make(map[*mlm.State]*mlm.State), stateClean: make(map[stateEvent]bool), baseCands: candidates(base.Machine),
+		dense: make([]solver.Term, base.Terms.Len()+1),
+		// The head tree is about the base's size.
+		counterparts: make([]*Node, 0, len(base.Nodes)), from: make([]*Node, 0, len(base.Nodes))}
 	byKey := make(map[string]*mlm.Transition, len(e.set.Machine.Transitions))
 	for _, t := range e.set.Machine.Transitions {
 		byKey[t.Key] = t
@@ -274,23 +289,12 @@ func (r *reuser) copied(kids []child, b, n *Node, in input, ord int) ([]child, b
 // copy imports a base node into the new tree's terms and machine; n is the
 // node it becomes a child of.
 func (r *reuser) copy(c *Node, ord int, n *Node) child {
-	imp := r.imp
-	args := func(as []Arg) []Arg {
-		out := make([]Arg, len(as))
-		for i, a := range as {
-			out[i] = Arg{Name: a.Name, Value: imp(a.Value)}
+	timers, shared := r.timersOf(c, n)
+	if !shared {
+		timers = make([]Timer, len(c.Timers))
+		for i, t := range c.Timers {
+			timers[i] = Timer{Event: t.Event, Args: r.args(t.Args), ID: t.ID, Due: r.opt(t.Due)}
 		}
-		return out
-	}
-	opt := func(x solver.Term) solver.Term { // 0 is no term
-		if x == 0 {
-			return 0
-		}
-		return imp(x)
-	}
-	timers := make([]Timer, len(c.Timers))
-	for i, t := range c.Timers {
-		timers[i] = Timer{Event: t.Event, Args: args(t.Args), ID: t.ID, Due: opt(t.Due)}
 	}
 	trace := c.In.Trace
 	if len(r.ren.States) > 0 || len(r.ren.Events) > 0 {
@@ -299,17 +303,71 @@ func (r *reuser) copy(c *Node, ord int, n *Node) child {
 			trace[i] = r.pairOf(p)
 		}
 	}
-	edge := &Edge{Event: c.In.Event, Timer: c.In.Timer, Args: args(c.In.Args), Trace: trace,
-		Elapsed: opt(c.In.Elapsed), Slot: c.In.Slot}
-	for _, f := range c.In.Fired {
-		edge.Fired = append(edge.Fired, Fired{T: r.trans[f.T], Path: f.Path})
+	edge := &carve(&r.edgeSlab, 1)[0]
+	*edge = Edge{Event: c.In.Event, Timer: c.In.Timer, Args: r.args(c.In.Args), Trace: trace,
+		Elapsed: r.opt(c.In.Elapsed), Slot: c.In.Slot}
+	if len(c.In.Fired) > 0 {
+		edge.Fired = carve(&r.firedSlab, len(c.In.Fired))
+		for i, f := range c.In.Fired {
+			edge.Fired[i] = Fired{T: r.trans[f.T], Path: f.Path}
+		}
 	}
-	for _, o := range c.In.Outputs {
-		edge.Outputs = append(edge.Outputs, Output{Event: o.Event, Target: o.Target, Args: args(o.Args)})
+	if len(c.In.Outputs) > 0 {
+		edge.Outputs = carve(&r.outSlab, len(c.In.Outputs))
+		for i, o := range c.In.Outputs {
+			edge.Outputs[i] = Output{Event: o.Event, Target: o.Target, Args: r.args(o.Args)}
+		}
 	}
 	vals, pc := r.fromParent(c, n)
-	return child{state: r.e.set.Machine.State(rename(r.ren.States, c.State.Name)), vals: vals, pc: pc,
+	return child{state: r.stateOf(c.State), vals: vals, pc: pc,
 		timers: timers, edge: edge, ord: ord, base: c}
+}
+
+// timersOf is n's timers when they are the imports of c's, c a base node
+// to become n's child: when n was copied from c's parent and c's timers
+// are its parent's (a step that neither set nor fired one).
+func (r *reuser) timersOf(c, n *Node) ([]Timer, bool) {
+	b := c.Parent
+	if !n.Reused || len(c.Timers) != len(b.Timers) || len(n.Timers) != len(b.Timers) {
+		return nil, false
+	}
+	for i, t := range c.Timers {
+		u := b.Timers[i]
+		if t.Event != u.Event || t.ID != u.ID || t.Due != u.Due || !slices.Equal(t.Args, u.Args) {
+			return nil, false
+		}
+	}
+	return n.Timers, true
+}
+
+// args imports a base node's arguments (never nil, as a step's are).
+func (r *reuser) args(as []Arg) []Arg {
+	if len(as) == 0 {
+		return []Arg{}
+	}
+	out := carve(&r.argSlab, len(as))
+	for i, a := range as {
+		out[i] = Arg{Name: a.Name, Value: r.imp(a.Value)}
+	}
+	return out
+}
+
+// opt imports x, a term or 0 for none.
+func (r *reuser) opt(x solver.Term) solver.Term {
+	if x == 0 {
+		return 0
+	}
+	return r.imp(x)
+}
+
+// stateOf is the new machine's state of a base machine's.
+func (r *reuser) stateOf(s *mlm.State) *mlm.State {
+	if to, ok := r.states[s]; ok {
+		return to
+	}
+	to := r.e.set.Machine.State(rename(r.ren.States, s.Name))
+	r.states[s] = to
+	return to
 }
 
 // imp imports a term of the base tree.
@@ -342,7 +400,7 @@ func (r *reuser) fromParent(c, n *Node) (vals, pc []solver.Term) {
 	if !samePC {
 		size += len(c.PC)
 	}
-	buf := make([]solver.Term, size) // one allocation
+	buf := carve(&r.termSlab, size)
 	if sameVals {
 		vals = n.Vals
 	} else {
@@ -377,7 +435,10 @@ func (r *reuser) canonOf(b *Node) []solver.Term {
 	if b == nil || b.canon == nil {
 		return nil
 	}
-	out := make([]solver.Term, len(b.canon))
+	if len(b.canon) == 0 {
+		return []solver.Term{}
+	}
+	out := carve(&r.termSlab, len(b.canon))
 	for i, x := range b.canon {
 		out[i] = r.imp(x)
 	}
@@ -400,7 +461,7 @@ func (r *reuser) attached(parent, c *Node, k child) {
 		r.copies++
 		return
 	}
-	pb := r.counterparts[parent]
+	pb := r.counterpart(parent)
 	if pb == nil {
 		return
 	}
@@ -428,15 +489,23 @@ func (r *reuser) attached(parent, c *Node, k child) {
 
 // pair makes b the counterpart of c, unless b is another node's already.
 func (r *reuser) pair(c, b *Node) {
-	if r.paired[b] {
+	if r.paired[b.ID] {
 		return
 	}
-	r.paired[b] = true
-	r.counterparts[c] = b
+	r.paired[b.ID] = true
+	if c.ID >= len(r.counterparts) {
+		r.counterparts = append(r.counterparts, make([]*Node, c.ID+1-len(r.counterparts))...)
+	}
+	r.counterparts[c.ID] = b
 }
 
 // counterpart is n's counterpart in the base tree.
-func (r *reuser) counterpart(n *Node) *Node { return r.counterparts[n] }
+func (r *reuser) counterpart(n *Node) *Node {
+	if n.ID < len(r.counterparts) {
+		return r.counterparts[n.ID]
+	}
+	return nil
+}
 
 // subsumer decides subsumption for n, identical to its counterpart b in
 // the base tree, of canonical key and path condition pc, using the base tree's decision:
@@ -446,7 +515,7 @@ func (r *reuser) counterpart(n *Node) *Node { return r.counterparts[n] }
 // false when n has no counterpart, or b's subsumer has none here: the
 // ordinary check then decides.
 func (r *reuser) subsumer(n *Node, key string, pc []solver.Term) (*Node, bool) {
-	b := r.counterparts[n]
+	b := r.counterpart(n)
 	if b == nil {
 		return nil, false
 	}
@@ -459,8 +528,8 @@ func (r *reuser) subsumer(n *Node, key string, pc []solver.Term) (*Node, bool) {
 		if b.Subsumed == nil {
 			return nil, true
 		}
-		s, ok := r.candidate[b.Subsumed]
-		if !ok || s.key != key {
+		s := r.candidate[b.Subsumed.ID]
+		if s.n == nil || s.key != key {
 			return nil, false
 		}
 		return s.n, true
@@ -469,7 +538,7 @@ func (r *reuser) subsumer(n *Node, key string, pc []solver.Term) (*Node, bool) {
 	// subsumer, identical to one that subsumes n, is never among them.
 	p := e.x.or.prepare(pc)
 	for _, c := range cs.survivors(p) {
-		if cb := r.counterparts[c.n]; cb != nil {
+		if cb := r.counterpart(c.n); cb != nil {
 			if b.Subsumed != nil && cb == b.Subsumed {
 				return c.n, true
 			}
@@ -486,17 +555,20 @@ func (r *reuser) subsumer(n *Node, key string, pc []solver.Term) (*Node, bool) {
 // first time that is a candidate here; it reports whether n is new to this
 // tree (has no counterpart).
 func (r *reuser) indexed(n *Node, key string) bool {
-	b := r.counterparts[n]
+	b := r.counterpart(n)
 	if b == nil {
 		return true
 	}
-	if _, ok := r.candidate[b]; !ok { // the first, as the subsumer's walk finds it
-		r.candidate[b] = indexed{n, key}
+	if r.candidate[b.ID].n == nil { // the first, as the subsumer's walk finds it
+		r.candidate[b.ID] = indexed{n, key}
 	}
 	return false
 }
 
 // forWorker is a reuser of the same base tree and change for we.
 func (r *reuser) forWorker(we *explorer) strategy {
-	return newReuser(we, r.base, r.updated, r.ren)
+	w := newReuser(we, r.base, r.updated, r.ren)
+	// A worker copies; it pairs nothing.
+	w.paired, w.candidate, w.counterparts, w.from = nil, nil, nil, nil
+	return w
 }

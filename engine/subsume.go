@@ -257,14 +257,16 @@ func canonicalKey(n *Node, terms []solver.Term) string {
 		b = strconv.AppendInt(b, int64(v), 10)
 	}
 	terms = terms[len(n.Vals):]
-	for _, t := range n.Timers {
-		b = fmt.Appendf(b, "|%s#%q", t.Event, t.ID)
+	for _, t := range n.Timers { // "|event#"id"", ",name=term" per argument, "@due"
+		b = append(append(append(b, '|'), t.Event...), '#')
+		b = strconv.AppendQuote(b, t.ID)
 		for _, a := range t.Args {
-			b = fmt.Appendf(b, ",%s=%d", a.Name, terms[0])
+			b = append(append(append(b, ','), a.Name...), '=')
+			b = strconv.AppendInt(b, int64(terms[0]), 10)
 			terms = terms[1:]
 		}
 		if t.Due != 0 {
-			b = fmt.Appendf(b, "@%d", terms[0])
+			b = strconv.AppendInt(append(b, '@'), int64(terms[0]), 10)
 			terms = terms[1:]
 		}
 	}

@@ -301,3 +301,13 @@ func sortedBounds(s *SET) []BoundHit {
 	slices.SortFunc(out, func(a, b BoundHit) int { return strings.Compare(string(a.Bound), string(b.Bound)) })
 	return out
 }
+
+// TestCanonicalKeyTimers: a key names each timer by event, quoted ID,
+// arguments and due, as it always has (the key is built without fmt).
+func TestCanonicalKeyTimers(t *testing.T) {
+	n := &Node{State: &mlm.State{Name: "S"}, Vals: []solver.Term{3},
+		Timers: []Timer{{Event: "tick", ID: "a\"b", Args: []Arg{{Name: "x"}, {Name: "y"}}, Due: 9}, {Event: "t2", ID: ""}}}
+	if got, want := canonicalKey(n, []solver.Term{7, 11, 12, 13}), `S|7|tick#"a\"b",x=11,y=12@13|t2#""`; got != want {
+		t.Fatalf("canonicalKey = %s, want %s", got, want)
+	}
+}

@@ -477,6 +477,22 @@ func TestBench(t *testing.T) {
 		t.Logf("%s: %d states, %d transitions; %d paths, %d control, %d data (%d pairs)",
 			filepath.Base(path), len(m.States), len(m.Transitions), len(a.Paths),
 			len(a.Control), len(a.Data), len(pairs(a.Data)))
+		// Measures walks the same paths as Analyze keeps, for any change
+		// (six changes of one or two transitions spread over the model).
+		for i := 0; i < len(m.Transitions); i += max(1, len(m.Transitions)/6) {
+			tr := m.Transitions[i]
+			changed := map[string]bool{tr.Key: true, m.Transitions[(i*7)%len(m.Transitions)].Key: true}
+			_, m1, m2 := Measures(m, changed)
+			if m1 != a.M1(changed) || m2 != a.M2(changed) {
+				t.Errorf("%s, %v changed: Measures gives M1 %v, M2 %v; Analyze %v, %v", path, changed, m1, m2, a.M1(changed), a.M2(changed))
+			}
+		}
+		// Dependences is the same analysis without the paths.
+		d := Dependences(m)
+		if d.Paths != nil || !slices.Equal(d.Control, a.Control) || !slices.Equal(d.Data, a.Data) {
+			t.Errorf("%s: Dependences differs from Analyze's dependences (%d paths, %d control, %d data)",
+				path, len(d.Paths), len(d.Control), len(d.Data))
+		}
 	}
 }
 

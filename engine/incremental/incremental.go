@@ -305,14 +305,16 @@ func renames(d *diffmap.Diff, base *mlm.Machine) engine.Renames {
 // paths; it returns with them the transitions DSE explores fully
 // (engine.DSEInterest).
 func ChangeImpact(d *diffmap.Diff, base, head *mlm.Machine) (Impact, map[string]bool) {
-	ha := depend.Analyze(head, depend.Options{})
-	ba := depend.Analyze(base, depend.Options{})
+	// The head's paths are walked for M1 and M2, not kept; Impacted and
+	// DSEInterest read only dependences.
+	ha, m1, m2 := depend.Measures(head, d.Updated)
+	ba := depend.Dependences(base)
 	impacted := depend.Impacted(ba, ha, d.Updated, d.Key)
 	im := Impact{Changed: sortedSet(d.Updated), Impacted: []string{}}
 	for _, t := range impacted {
 		im.Impacted = append(im.Impacted, t.Key)
 	}
-	im.M1, im.M2 = round(ha.M1(d.Updated)), round(ha.M2(d.Updated))
+	im.M1, im.M2 = round(m1), round(m2)
 	return im, engine.DSEInterest(ha, d.Updated, impacted)
 }
 
