@@ -44,6 +44,11 @@ func flatten(stop *stopper, m *model.Model, opts Options, invoked bool) (*Machin
 func flattenOne(stop *stopper, m *model.Model, opts Options, invoked bool) (*Machine, error) {
 	f := &flattener{m: m, opts: opts.withDefaults(), invoked: invoked, watch: stop}
 	mach, err := f.run()
+	var pe *posError
+	if errors.As(err, &pe) && pe.outgrown {
+		f = &flattener{m: m, opts: f.opts, invoked: invoked, watch: stop, prune: true}
+		mach, err = f.run()
+	}
 	if stop.stopped(err) {
 		return nil, err
 	}
@@ -100,6 +105,8 @@ func (s *stopper) stopped(err error) bool {
 type posError struct {
 	pos source.Pos
 	msg string
+	// outgrown: a macrostep outgrew a bound (settle).
+	outgrown bool
 }
 
 func (e *posError) Error() string { return e.msg }
@@ -124,6 +131,12 @@ type flattener struct {
 	// invoked: the machine is a child, whose states need State.stop.
 	invoked bool
 	watch   *stopper // stops it when the context is done
+	// prune drops the ways through a macrostep whose conditions contradict
+	// each other (facts), which no input takes. It is set only when a
+	// macrostep outgrows a bound without it (an eventless loop over a value
+	// the loop does not assign, whose conds contradict each other): the
+	// machines that flatten without it keep every transition they had.
+	prune bool
 
 	// event is the event whose macrostep is being flattened (nil while
 	// the machine starts): _event.name within the macrostep is its name.
@@ -159,6 +172,10 @@ type branch struct {
 	// macrostep is a constant: all of them at start-up, then those the
 	// action has set to a constant since.
 	known map[string]ast.Expr
+	// facts are the conditions the branch requires of the values its
+	// variables hold at this point, while settle drops contradictory
+	// ways; nil otherwise.
+	facts *facts
 }
 
 func (b *branch) clone() *branch {
@@ -174,6 +191,9 @@ func (b *branch) clone() *branch {
 	n.entered = append(n.entered, b.entered...)
 	for k := range b.defs {
 		n.defs[k] = true
+	}
+	if b.facts != nil {
+		n.facts = &facts{list: slices.Clone(b.facts.list)}
 	}
 	return n
 }
@@ -394,14 +414,23 @@ func readsEventOrParam(e ast.Expr) bool {
 }
 
 // settle folds the eventless transitions that follow a microstep, until
-// the configuration is stable on every branch.
+// the configuration is stable on every branch. Where f.prune is set, it
+// drops the ways whose conditions contradict each other (facts).
 func (f *flattener) settle(b *branch) ([]*branch, error) {
+	if f.prune {
+		b.facts = &facts{}
+		for _, g := range b.guard {
+			if !usesAny(g, b.defs) {
+				b.facts.add(g)
+			}
+		}
+	}
 	todo := []*branch{b}
 	var done []*branch
 	for steps := 0; len(todo) > 0; steps++ {
 		if steps > f.opts.MaxEventlessSteps {
 			b := todo[0]
-			return nil, &posError{pos: b.last, msg: fmt.Sprintf("eventless transitions do not settle within %d steps (through %s); "+
+			return nil, &posError{pos: b.last, outgrown: true, msg: fmt.Sprintf("eventless transitions do not settle within %d steps (through %s); "+
 				"setbot folds them statically and cannot bound a loop whose exit depends on values it cannot compute "+
 				"(give the loop an event, or compute the value in one action)",
 				f.opts.MaxEventlessSteps, strings.Join(b.origins[max(0, len(b.origins)-3):], " ; "))}
@@ -422,6 +451,9 @@ func (f *flattener) settle(b *branch) ([]*branch, error) {
 					nb = cur.clone()
 				}
 				f.condition(nb, g.guard)
+				if f.prune && nb.facts.add(g.guard) {
+					continue // no input takes this way
+				}
 				raiseFails(nb, g.fails)
 				if len(g.trans) == 0 {
 					done = append(done, nb)
@@ -431,7 +463,7 @@ func (f *flattener) settle(b *branch) ([]*branch, error) {
 				next = append(next, nb)
 			}
 			if len(next)+len(done) > f.opts.MaxCombinations {
-				return nil, &posError{pos: cur.last, msg: fmt.Sprintf("more than %d ways through one macrostep "+
+				return nil, &posError{pos: cur.last, outgrown: true, msg: fmt.Sprintf("more than %d ways through one macrostep "+
 					"(eventless transitions branch at every step, through %s)", f.opts.MaxCombinations,
 					strings.Join(cur.origins[max(0, len(cur.origins)-3):], " ; "))}
 			}
@@ -448,13 +480,21 @@ func (f *flattener) condition(b *branch, g ast.Expr) {
 	if g == nil {
 		return
 	}
-	for _, v := range lang.Uses(g) {
-		if b.defs[v] {
-			b.stmts = append(b.stmts, &ast.Assume{AssumePos: g.Pos(), Cond: g})
-			return
-		}
+	if usesAny(g, b.defs) {
+		b.stmts = append(b.stmts, &ast.Assume{AssumePos: g.Pos(), Cond: g})
+		return
 	}
 	b.guard = append(b.guard, g)
+}
+
+// usesAny reports whether g reads one of vars.
+func usesAny(g ast.Expr, vars map[string]bool) bool {
+	for _, v := range lang.Uses(g) {
+		if vars[v] {
+			return true
+		}
+	}
+	return false
 }
 
 // emit turns a finished branch into an MLM transition.

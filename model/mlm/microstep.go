@@ -149,9 +149,11 @@ func (f *flattener) exec(b *branch, blocks ...*ast.Block) {
 			}
 			return x
 		})
-		for _, v := range lang.Defs(folded) {
+		defs := lang.Defs(folded)
+		for _, v := range defs {
 			b.defs[v] = true
 		}
+		b.facts.forget(defs)
 		track(b.known, folded.Stmts)
 		scoped := false
 		for _, s := range folded.Stmts {
