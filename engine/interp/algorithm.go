@@ -23,11 +23,16 @@ type run struct {
 	st *stepState
 }
 
-// stepState is what the sessions of one step share: the step's record and
-// the microsteps counted so far.
+// stepState is what the sessions of one step share: the step's record,
+// the microsteps counted so far, and the internal events taken off the
+// queue so far (queued), which the microsteps bound limits too: an
+// internal event that no transition takes is no microstep, and a cond
+// that fails raises error.execution each time it is evaluated, so a
+// machine can go on taking such events without end.
 type stepState struct {
 	step       Step
 	microsteps int
+	queued     int
 	// forwarded is set when an input was forwarded to a child (autoforward):
 	// then it is not discarded.
 	forwarded bool
@@ -109,6 +114,9 @@ func (r *run) macrostep() error {
 			}
 			ev := r.c.internal[0]
 			r.c.internal = r.c.internal[1:]
+			if r.st.queued++; r.st.queued > r.in.opts.MaxMicrosteps {
+				return fmt.Errorf("the step did not settle within %d queued events (next: %s)", r.in.opts.MaxMicrosteps, ev.Name)
+			}
 			r.c.event = &ev
 			if ts, err = r.selectTransitions(ev.Name); err != nil {
 				return fmt.Errorf("internal event %s: %w", ev, err)

@@ -463,6 +463,16 @@ func TestSemantics(t *testing.T) {
 			steps: []step{{err: "did not settle within 50 microsteps"}},
 		},
 		{
+			// The cond reads a name bound nowhere: it is false and raises
+			// error.execution each time it is evaluated, which no
+			// transition takes, so no microstep is counted; the queued
+			// events are.
+			name:  "a step that raises error.execution without end is an error, not a hang",
+			opts:  interp.Options{MaxMicrosteps: 50},
+			model: head + `initial="A"><state id="A"><transition cond="ghost &gt; 0" target="B"/></state><state id="B"/></scxml>`,
+			steps: []step{{err: "did not settle within 50 queued events (next: error.execution)"}},
+		},
+		{
 			name: "loops are bounded",
 			opts: interp.Options{LoopLimit: 5},
 			model: head + `initial="A">
