@@ -194,7 +194,11 @@ func (e *explorer) begin() (*run, error) {
 	doc := m.Source.Position(m.Source.Root.Pos)
 	switch {
 	case len(starts) == 0 && x.lastCut != nil:
-		return nil, &StartError{Pos: x.lastCut.Pos, Msg: "the machine does not finish starting within the bounds: " + x.lastCut.Msg}
+		at := x.lastCut.Pos
+		if !at.IsValid() {
+			at = doc // a bound of the whole step (queued events) has no place of its own
+		}
+		return nil, &StartError{Pos: at, Msg: "the machine does not finish starting within the bounds: " + x.lastCut.Msg}
 	case len(starts) == 0:
 		return nil, &StartError{Pos: doc, Msg: "the machine cannot start: no initial transition completes"}
 	case len(starts) > 1:
