@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/solver"
 )
 
@@ -96,7 +96,7 @@ func (env *nodeEnv) name(e ast.Expr) solver.Term {
 // (the zero model.Meta).
 func (env *nodeEnv) eventField(e *ast.EventField) solver.Term {
 	tab := env.tab
-	field, tag := lang.AbsentOf(e.Field)
+	field, tag := lower.AbsentOf(e.Field)
 	switch v, has := (model.Meta{}).Field(field); {
 	case e.Field == "":
 		return tab.Bool(env.params != nil)

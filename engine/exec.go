@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/ecma"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/source"
@@ -458,11 +458,11 @@ func (x *executor) binary(op ast.Token, a, b solver.Term) solver.Term {
 }
 
 // eventField reads a field of _event that the flattener left, one that
-// differs between the ways the event arrives, or its tag (lang.AbsentOf):
+// differs between the ways the event arrives, or its tag (lower.AbsentOf):
 // the run knows how the event it processes arrived, so the value is a
 // constant.
 func (x *executor) eventField(r *run, e *ast.EventField) solver.Term {
-	field, tag := lang.AbsentOf(e.Field)
+	field, tag := lower.AbsentOf(e.Field)
 	v, has := r.meta.Field(field)
 	switch {
 	case e.Field == "" || field == "name" || !ast.EventFields[field]:

@@ -5,6 +5,7 @@ import (
 
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/solver"
@@ -93,5 +94,5 @@ func parseExpr(t *testing.T, vars map[string]ast.Type, text string, want ast.Kin
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", text, errs[0].Msg)
 	}
-	return lang.LowerExpr(e, info, true)
+	return lower.Expr(e, info, true)
 }

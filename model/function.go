@@ -33,7 +33,7 @@ type Function struct {
 	Command string // the command, relative to the repository; "" for none
 	Rows    []*Row
 	// Host marks a function of the host that the model calls for its
-	// value without declaring it (lang.HostFunction): every call is a
+	// value without declaring it (lower.HostFunction): every call is a
 	// fresh unknown, not a function of its arguments.
 	Host bool
 }

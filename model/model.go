@@ -278,9 +278,9 @@ type Var struct {
 	Type ast.Type
 	Init ast.Expr // a constant expression
 	Pos  source.Pos
-	// EventRef marks the identity of a stored _event (lang.EventCurrent
+	// EventRef marks the identity of a stored _event (lower.EventCurrent
 	// while its event is processed): when the processing of an event ends,
-	// every executor sets it to lang.EventStale, so that the next event's
+	// every executor sets it to lower.EventStale, so that the next event's
 	// _event differs from it (the flattener at the end of every
 	// transition that processes an event, the interpreter where it takes
 	// the next event or the macrostep ends).

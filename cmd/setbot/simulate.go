@@ -12,7 +12,7 @@ import (
 	"github.com/setbot/setbot/engine/interp"
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
@@ -219,7 +219,7 @@ func parseSimEvents(args []string) ([]sim.Event, []*int64, error) {
 // hostResults gives each host function that hosts name (NAME=VALUE) its
 // result, as the one row of its table: a call the model makes of a host
 // function for its value is a black box without a table (see
-// lang.HostFunction), which a concrete run cannot answer without it.
+// lower.HostFunction), which a concrete run cannot answer without it.
 func hostResults(m *model.Model, hosts []string) error {
 	for _, h := range hosts {
 		name, text, ok := strings.Cut(h, "=")
@@ -315,11 +315,11 @@ func simulate[S any](s sim.Stepper[S], start S, view func(S) simStep, events []s
 }
 
 // userVars keeps the variables the model declares, with the tags that say
-// which of them are undefined or null (lang.AbsentName), and drops the
+// which of them are undefined or null (lower.AbsentName), and drops the
 // system variables (their names start with _, which SCXML reserves).
 func userVars(vars map[string]sim.Value) map[string]sim.Value {
 	for name := range vars {
-		if _, tag := lang.AbsentOf(name); lang.Reserved(name) && !tag {
+		if _, tag := lower.AbsentOf(name); lower.Reserved(name) && !tag {
 			delete(vars, name)
 		}
 	}

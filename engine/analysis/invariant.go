@@ -5,6 +5,7 @@ import (
 
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/mlm"
@@ -31,14 +32,14 @@ func ParseInvariant(m *mlm.Machine, text string) (Invariant, error) {
 	}
 	// Lowered as a guard is: conversions, mixed arithmetic and the like
 	// become what the executors evaluate.
-	return Invariant{Text: printer.ExprString(e), Expr: lang.LowerExpr(e, info, true)}, nil
+	return Invariant{Text: printer.ExprString(e), Expr: lower.Expr(e, info, true)}, nil
 }
 
 // RangeInvariants are the invariants a variable's declared range implies.
 func RangeInvariants(m *mlm.Machine) []Invariant {
 	var out []Invariant
 	for _, v := range m.Vars {
-		if !v.Type.Ranged || lang.Reserved(v.Name) {
+		if !v.Type.Ranged || lower.Reserved(v.Name) {
 			continue // a variable the lowering made holds a range by construction
 		}
 		id := &ast.Ident{Name: v.Name}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
@@ -142,7 +142,7 @@ func (r *run) staleEvents() {
 	}
 	for _, v := range r.c.m.Vars {
 		if v.EventRef {
-			r.c.vars[v.Name] = sim.IntValue(lang.EventStale)
+			r.c.vars[v.Name] = sim.IntValue(lower.EventStale)
 		}
 	}
 }

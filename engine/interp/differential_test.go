@@ -19,8 +19,8 @@ import (
 	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/internal/modelgen"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/mlm"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -87,7 +87,7 @@ func load(name string, src []byte) (*subject, string) {
 func hostResults(m *model.Model) {
 	for _, f := range m.Functions {
 		if f.Host {
-			f.Rows = []*model.Row{{Out: lang.ZeroLeaves(f.Result, source.NoPos)[0]}}
+			f.Rows = []*model.Row{{Out: lower.ZeroLeaves(f.Result, source.NoPos)[0]}}
 		}
 	}
 }

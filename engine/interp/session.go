@@ -8,8 +8,8 @@ import (
 
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 )
 
 // Invoked machines (SCXML §6.4) run as sessions of their own, each with
@@ -255,7 +255,7 @@ func (r *run) startChild(k int) error {
 			return fmt.Errorf("param %s: %w", p.Name, err)
 		}
 		kid.vars[p.Name] = v
-		if tag := lang.AbsentName(p.Name); slices.ContainsFunc(kid.m.Vars, func(v *model.Var) bool { return v.Name == tag }) {
+		if tag := lower.AbsentName(p.Name); slices.ContainsFunc(kid.m.Vars, func(v *model.Var) bool { return v.Name == tag }) {
 			kid.vars[tag] = sim.IntValue(ast.AbsentValue)
 		}
 	}

@@ -5,10 +5,10 @@ import (
 	"math/big"
 	"strconv"
 
-	"github.com/setbot/setbot/model/lang"
 	intarith "github.com/setbot/setbot/model/lang/arith"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/ecma"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/vocab"
 )
@@ -124,13 +124,13 @@ func (x *Executor) evalInt(e ast.Expr) (int64, error) {
 }
 
 // eventField reads _event (whether an event is being processed), a field
-// of it, or the tag of a field that may be undefined (lang.AbsentOf), from
+// of it, or the tag of a field that may be undefined (lower.AbsentOf), from
 // the event being processed and how it arrived.
 func (x *Executor) eventField(n *ast.EventField) (Value, error) {
 	if n.Field == "" {
 		return BoolValue(x.Event != nil), nil
 	}
-	field, tag := lang.AbsentOf(n.Field)
+	field, tag := lower.AbsentOf(n.Field)
 	switch {
 	case !ast.EventFields[field]:
 		return Value{}, x.errorf(n, "_event has no field %s", n.Field)

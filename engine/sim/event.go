@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/ecma"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
@@ -188,7 +188,7 @@ func (o Output) String() string {
 // FormatArgs returns arguments as ParseEvent reads them, sorted by name:
 // "n=3, ok=true, s='a\\'b, c'". A parameter that may be undefined is
 // written as the source writes it, not as its lowered pair: "s=undefined"
-// and "n=null" for a tag (lang.AbsentName) of 1 or 2 whose value is the
+// and "n=null" for a tag (lower.AbsentName) of 1 or 2 whose value is the
 // zero value or missing, and the value alone for a tag of 0 whose value is
 // given; ParseEvent and Complete give the pair back.
 func FormatArgs(args map[string]Value) string {
@@ -202,11 +202,11 @@ func FormatArgs(args map[string]Value) string {
 		if of, _ := ast.KindOf(name); of != name {
 			continue // written above
 		}
-		if of, tag := lang.AbsentOf(name); tag && mixed[of] != "" {
+		if of, tag := lower.AbsentOf(name); tag && mixed[of] != "" {
 			continue
 		}
 		text := v.String()
-		if of, tag := lang.AbsentOf(name); tag && v.Kind == ast.Int {
+		if of, tag := lower.AbsentOf(name); tag && v.Kind == ast.Int {
 			w, given := args[of]
 			switch {
 			case v.Int == ast.AbsentValue && given:
@@ -216,7 +216,7 @@ func FormatArgs(args map[string]Value) string {
 			case v.Int == ast.AbsentNull && (!given || w.isZero()):
 				name, text = of, "null"
 			}
-		} else if t, ok := args[lang.AbsentName(name)]; ok && t.Kind == ast.Int && (t.Int == ast.AbsentUndefined || t.Int == ast.AbsentNull) && v.isZero() {
+		} else if t, ok := args[lower.AbsentName(name)]; ok && t.Kind == ast.Int && (t.Int == ast.AbsentUndefined || t.Int == ast.AbsentNull) && v.isZero() {
 			continue // written as undefined or null, under its tag's name
 		}
 		parts = append(parts, arg{name, text})
@@ -244,7 +244,7 @@ func mixedArgs(args map[string]Value) map[string]string {
 	}
 	out := make(map[string]string, len(kinds))
 	for of, set := range kinds {
-		tag := args[lang.AbsentName(of)].Int
+		tag := args[lower.AbsentName(of)].Int
 		ks := set.List()
 		switch {
 		case tag == ast.AbsentUndefined:
@@ -259,7 +259,7 @@ func mixedArgs(args map[string]Value) map[string]string {
 }
 
 // isZero reports whether v is the zero value of its kind, the meaningless
-// value lowering pairs with an undefined or null tag (lang.ZeroValue).
+// value lowering pairs with an undefined or null tag (lower.ZeroValue).
 func (v Value) isZero() bool {
 	switch v.Kind {
 	case ast.Int:
@@ -302,7 +302,7 @@ const ArgSyntax = "an integer (-2), a decimal (1.5, 2e3), true, false, a string 
 // an array or object parameter's parts (xs.length, xs[0], p.f). A value is
 // one of ArgSyntax; a string is a literal of the action language, so it may
 // hold commas, parentheses and (escaped) quotes. undefined and null are
-// written as the lowered tag (lang.AbsentName): s=undefined gives
+// written as the lowered tag (lower.AbsentName): s=undefined gives
 // _absent_s=1 and no s, which Complete fills in. The argument map is never
 // nil.
 //
@@ -343,7 +343,7 @@ func ParseEvent(text string) (Event, error) {
 		}
 		given[pname] = true
 		if val.Kind == ast.Undef {
-			pname = lang.AbsentName(pname)
+			pname = lower.AbsentName(pname)
 			val = IntValue(val.Int)
 		}
 		if _, dup := ev.Args[pname]; dup {
@@ -358,9 +358,9 @@ func ParseEvent(text string) (Event, error) {
 }
 
 // Complete fills in, for an input of event e, the pairs lowering makes of
-// the parameters that may be undefined (lang.AbsentName), as ParseEvent
+// the parameters that may be undefined (lower.AbsentName), as ParseEvent
 // leaves them to be written: the meaningless value (the zero value, as
-// lang.ZeroLeaves gives it) of a parameter given as undefined or null, and
+// lower.ZeroLeaves gives it) of a parameter given as undefined or null, and
 // the tag AbsentValue of one given a value. What e does not declare is left
 // for CheckArgs to report.
 func Complete(e *model.Event, args map[string]Value) error {
@@ -368,7 +368,7 @@ func Complete(e *model.Event, args map[string]Value) error {
 		return err
 	}
 	for _, p := range e.Params {
-		of, tag := lang.AbsentOf(p.Name)
+		of, tag := lower.AbsentOf(p.Name)
 		if !tag {
 			continue
 		}
@@ -378,7 +378,7 @@ func Complete(e *model.Event, args map[string]Value) error {
 		switch {
 		case !declared:
 		case hasTag && !hasValue:
-			zero, err := (&Executor{}).Eval(lang.ZeroLeaves(value.Type, source.NoPos)[0])
+			zero, err := (&Executor{}).Eval(lower.ZeroLeaves(value.Type, source.NoPos)[0])
 			if err != nil {
 				return fmt.Errorf("argument %s of event %s: %w", of, e.Name, err)
 			}
@@ -414,8 +414,8 @@ func completeMixed(e *model.Event, args map[string]Value) error {
 			}
 			delete(args, of)
 			args[ast.KindName(of, v.Kind)] = v
-			args[lang.AbsentName(of)] = IntValue(int64(-i))
-		} else if _, hasTag := args[lang.AbsentName(of)]; !hasTag {
+			args[lower.AbsentName(of)] = IntValue(int64(-i))
+		} else if _, hasTag := args[lower.AbsentName(of)]; !hasTag {
 			continue // missing: CheckArgs reports it
 		}
 		for _, k := range ks {
@@ -428,7 +428,7 @@ func completeMixed(e *model.Event, args map[string]Value) error {
 }
 
 // zeroValue is the zero value of kind k: the meaningless value of a kind a
-// value of several kinds does not hold (lang.ZeroValue).
+// value of several kinds does not hold (lower.ZeroValue).
 func zeroValue(k ast.Kind) Value {
 	switch k {
 	case ast.Bool:
@@ -553,7 +553,7 @@ func parseValue(name, text string) (Value, error) {
 }
 
 // isLeafName accepts a parameter's name, or the name of a part of an
-// array or object parameter as lowering names it (lang.Leaves): xs.length,
+// array or object parameter as lowering names it (lower.Leaves): xs.length,
 // xs[0], p.f, ps[1].f.
 func isLeafName(s string) bool {
 	i := strings.IndexAny(s, ".[")

@@ -6,8 +6,8 @@ import (
 
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/lang/printer"
 )
 
@@ -15,7 +15,7 @@ import (
 // those that may be undefined, from how the event being processed arrived.
 func TestEventFields(t *testing.T) {
 	field := func(name string) ast.Expr { return &ast.EventField{Field: name} }
-	tag := func(name string) ast.Expr { return &ast.EventField{Field: lang.AbsentName(name)} }
+	tag := func(name string) ast.Expr { return &ast.EventField{Field: lower.AbsentName(name)} }
 	self := model.Meta{SendID: "s1", Self: true}
 	raised := model.Meta{Type: model.TypeInternal}
 	failed := model.Meta{Type: model.TypePlatform, SendID: "e1"}

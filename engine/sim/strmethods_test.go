@@ -7,6 +7,7 @@ import (
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/source"
 )
@@ -26,7 +27,7 @@ func lowered(t *testing.T, text string) ast.Expr {
 	if len(errs) > 0 {
 		t.Fatalf("%s: %v", text, errs[0].Msg)
 	}
-	return lang.LowerExpr(e, info, false)
+	return lower.Expr(e, info, false)
 }
 
 // substr is String.prototype.substr as ECMAScript's Annex B defines it.

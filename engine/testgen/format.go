@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/setbot/setbot/engine/sim"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/lower"
 )
 
 // Formats of a test suite.
@@ -25,7 +25,7 @@ var Formats = []string{"json", "junit", "scion"}
 // arguments named as lowering names them), junit (one test case per test,
 // its steps in system-out, written as setbot simulate reads events) or
 // scion (SCION-style traces: the initial configuration, then each event,
-// with its data as ECMAScript holds it (lang.EventData), the configuration
+// with its data as ECMAScript holds it (lower.EventData), the configuration
 // it leads to and, timed, how long to wait before it, so existing SCXML
 // harnesses can run them).
 // The output is that of the whole suite encoded at once. An error of tests
@@ -148,7 +148,7 @@ func trace(initial []string, t *Test) (scionTrace, error) {
 			e.After, last = &after, *s.At
 		}
 		e.Event.Name = s.Event
-		if data, ok := lang.EventData(s.Args); ok {
+		if data, ok := lower.EventData(s.Args); ok {
 			raw, err := marshalData(data)
 			if err != nil {
 				return scionTrace{}, fmt.Errorf("test %s: the data of %s: %w", t.ID, s.Event, err)

@@ -14,7 +14,7 @@ import (
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/engine/sim"
 	"github.com/setbot/setbot/engine/testgen"
-	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/load"
 	"github.com/setbot/setbot/vocab"
 )
@@ -118,7 +118,7 @@ func whole(format, machine string, initial []string, tests []*testgen.Test) (str
 					e.After, before = &wait, *s.At
 				}
 				e.Event.Name = s.Event
-				if data, ok := lang.EventData(s.Args); ok {
+				if data, ok := lower.EventData(s.Args); ok {
 					var d bytes.Buffer
 					enc := json.NewEncoder(&d)
 					enc.SetEscapeHTML(false)

@@ -1,4 +1,4 @@
-package lang
+package lang_test
 
 import (
 	"reflect"
@@ -11,61 +11,18 @@ import (
 	"github.com/setbot/setbot/model/lang/printer"
 
 	"github.com/setbot/setbot/model/lang/parser"
+
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/langtest"
 )
 
-// testEnv has machine variables a (int), b (bool), r (int[0..5]); event
-// parameters x (int), y (bool); states S1, S2; an event e with parameters
-// p (int), q (bool).
-func testEnv() *Env {
-	return &Env{
-		Vars: map[string]ast.Type{"a": ast.IntType, "b": ast.BoolType, "r": ast.RangeType(0, 5)},
-		Param: func(name string) (ast.Type, bool) {
-			t, ok := map[string]ast.Type{"x": ast.IntType, "y": ast.BoolType}[name]
-			return t, ok
-		},
-		State: func(id string) bool { return id == "S1" || id == "S2" },
-		Event: func(name string) (map[string]ast.Type, bool) {
-			if name == "e" {
-				return map[string]ast.Type{"p": ast.IntType, "q": ast.BoolType}, true
-			}
-			return nil, false
-		},
-	}
-}
-
-// checkExpr parses src as file t.scxml and checks it.
-func checkExpr(t *testing.T, env *Env, src string, want ast.Kind) (ast.Expr, *Info, string) {
-	t.Helper()
-	fs := source.NewFileSet()
-	f := fs.AddFile("t.scxml", []byte(src))
-	e, errs := parser.ParseExpr(parser.NewSnippet(f, src))
-	if len(errs) > 0 {
-		t.Fatalf("ParseExpr(%q): %v", src, errs)
-	}
-	info, errs := CheckExpr(env, fs, e, want)
-	return e, info, errText(errs)
-}
-
-// checkStmts parses src as file t.scxml and checks it.
-func checkStmts(t *testing.T, env *Env, src string) (*ast.Block, *Info, string) {
-	t.Helper()
-	fs := source.NewFileSet()
-	f := fs.AddFile("t.scxml", []byte(src))
-	b, errs := parser.ParseStmts(parser.NewSnippet(f, src))
-	if len(errs) > 0 {
-		t.Fatalf("ParseStmts(%q): %v", src, errs)
-	}
-	info, errs := CheckBlock(env, fs, b)
-	return b, info, errText(errs)
-}
-
 func TestCheckExpr(t *testing.T) {
-	noParams := testEnv()
+	noParams := langtest.Env()
 	noParams.Param = nil
-	anyState := testEnv()
+	anyState := langtest.Env()
 	anyState.State = nil
 	tests := []struct {
-		env  *Env
+		env  *lang.Env
 		src  string
 		want ast.Kind
 		errs string
@@ -146,25 +103,25 @@ func TestCheckExpr(t *testing.T) {
 	for _, tt := range tests {
 		env := tt.env
 		if env == nil {
-			env = testEnv()
+			env = langtest.Env()
 		}
-		_, _, errs := checkExpr(t, env, tt.src, tt.want)
+		_, _, errs := langtest.CheckExpr(t, env, tt.src, tt.want)
 		if errs != tt.errs {
 			t.Errorf("CheckExpr(%q) errors:\n%s\nwant:\n%s", tt.src, errs, tt.errs)
 		}
 	}
 
 	// A nil Env has no names.
-	if _, _, errs := checkExpr(t, nil, "a", ast.Invalid); errs != "t.scxml:1:1: undeclared name a" {
+	if _, _, errs := langtest.CheckExpr(t, nil, "a", ast.Invalid); errs != "t.scxml:1:1: undeclared name a" {
 		t.Errorf("nil env: %s", errs)
 	}
 }
 
 func TestCheckBlock(t *testing.T) {
-	assume := testEnv()
+	assume := langtest.Env()
 	assume.AllowAssume = true
 	tests := []struct {
-		env  *Env
+		env  *lang.Env
 		src  string
 		errs string
 	}{
@@ -217,9 +174,9 @@ func TestCheckBlock(t *testing.T) {
 	for _, tt := range tests {
 		env := tt.env
 		if env == nil {
-			env = testEnv()
+			env = langtest.Env()
 		}
-		_, _, errs := checkStmts(t, env, tt.src)
+		_, _, errs := langtest.CheckStmts(t, env, tt.src)
 		if errs != tt.errs {
 			t.Errorf("CheckBlock(%q) errors:\n%s\nwant:\n%s", tt.src, errs, tt.errs)
 		}
@@ -227,7 +184,7 @@ func TestCheckBlock(t *testing.T) {
 }
 
 func TestCheckInfo(t *testing.T) {
-	e, info, errs := checkExpr(t, testEnv(), "r + 1 > a ? In('S1') : _event.data.y", ast.Bool)
+	e, info, errs := langtest.CheckExpr(t, langtest.Env(), "r + 1 > a ? In('S1') : _event.data.y", ast.Bool)
 	if errs != "" {
 		t.Fatal(errs)
 	}
@@ -262,7 +219,7 @@ func TestCheckInfo(t *testing.T) {
 		}
 	}
 
-	b, info, errs := checkStmts(t, testEnv(), "var x = b; a = x ? 1 : 2")
+	b, info, errs := langtest.CheckStmts(t, langtest.Env(), "var x = b; a = x ? 1 : 2")
 	if errs != "" {
 		t.Fatal(errs)
 	}
@@ -283,7 +240,7 @@ func TestCheckDoesNotMutate(t *testing.T) {
 		t.Fatal(errs)
 	}
 	before := ast.RewriteBlock(b, func(e ast.Expr) ast.Expr { return e })
-	if _, errs := CheckBlock(testEnv(), fs, b); len(errs) == 0 {
+	if _, errs := lang.CheckBlock(langtest.Env(), fs, b); len(errs) == 0 {
 		t.Fatal("no errors")
 	}
 	if !reflect.DeepEqual(before, b) {

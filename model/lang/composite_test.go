@@ -1,38 +1,16 @@
-package lang
+package lang_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/model/lang/ast"
 
 	"github.com/setbot/setbot/model/lang/printer"
-)
 
-// compEnv adds to lowerEnv w (int|undefined) and arrays and objects: xs (int[3], 3 elements for
-// certain), ys (int[4], possibly empty), us ((int|undefined)[2]), o
-// ({f: int, s: string}), m (int[2][2], 2 rows for certain) and os
-// ({v: bool}[2], 1 for certain); and event parameters l (int[2]) and
-// c ({n: int}).
-func compEnv() *Env {
-	env := lowerEnv()
-	env.Vars["w"] = ast.IntType.OrAbsent()
-	env.Vars["xs"] = ast.ArrayType(ast.IntType, 3, 3)
-	env.Vars["ys"] = ast.ArrayType(ast.IntType, 0, 4)
-	env.Vars["us"] = ast.ArrayType(ast.IntType.OrAbsent(), 0, 2)
-	env.Vars["o"] = ast.ObjectType([]ast.Field{{Name: "s", Type: ast.StringType}, {Name: "f", Type: ast.IntType}})
-	env.Vars["m"] = ast.ArrayType(ast.ArrayType(ast.IntType, 2, 2), 2, 2)
-	env.Vars["os"] = ast.ArrayType(ast.ObjectType([]ast.Field{{Name: "v", Type: ast.BoolType}}), 1, 2)
-	params := map[string]ast.Type{"x": ast.IntType, "y": ast.BoolType, "l": ast.ArrayType(ast.IntType, 0, 2), "c": ast.ObjectType([]ast.Field{{Name: "n", Type: ast.IntType}})}
-	env.Param = func(name string) (ast.Type, bool) { t, ok := params[name]; return t, ok }
-	env.Event = func(name string) (map[string]ast.Type, bool) {
-		if name == "e" {
-			return map[string]ast.Type{"p": ast.ArrayType(ast.IntType, 0, 3)}, true
-		}
-		return nil, false
-	}
-	return env
-}
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/langtest"
+	"github.com/setbot/setbot/model/lang/lower"
+)
 
 func TestCheckComposite(t *testing.T) {
 	tests := []struct{ src, want string }{
@@ -68,7 +46,7 @@ func TestCheckComposite(t *testing.T) {
 		{"[].concat([])", "undefined[0]"},
 	}
 	for _, tt := range tests {
-		e, info, errs := checkExpr(t, compEnv(), tt.src, ast.Invalid)
+		e, info, errs := langtest.CheckExpr(t, langtest.CompEnv(), tt.src, ast.Invalid)
 		if errs != "" {
 			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
 			continue
@@ -125,7 +103,7 @@ func TestCheckCompositeErrors(t *testing.T) {
 		{"b = xs.startsWith(1)", "t.scxml:1:7: .startsWith is not an array method setbot models: of the array methods, indexOf, includes and concat are; write what it computes with a <foreach>"},
 	}
 	for _, tt := range tests {
-		_, _, errs := checkStmts(t, compEnv(), tt.src)
+		_, _, errs := langtest.CheckStmts(t, langtest.CompEnv(), tt.src)
 		if errs != tt.want {
 			t.Errorf("CheckBlock(%q) errors:\n%s\nwant:\n%s", tt.src, errs, tt.want)
 		}
@@ -150,94 +128,10 @@ func TestCheckValued(t *testing.T) {
 		{"for (let x of xs) {} a = x", "t.scxml:1:26: undeclared name x"},
 	}
 	for _, tt := range tests {
-		_, _, errs := checkStmts(t, compEnv(), tt.src)
+		_, _, errs := langtest.CheckStmts(t, langtest.CompEnv(), tt.src)
 		if errs != tt.errs {
 			t.Errorf("CheckBlock(%q) errors:\n%s\nwant:\n%s", tt.src, errs, tt.errs)
 		}
-	}
-}
-
-func TestLowerComposite(t *testing.T) {
-	tests := []struct{ src, want string }{
-		{"a = xs[1]", "a = xs[1];"},
-		{"u = xs[a]", "u = a == 0 ? xs[0] : a == 1 ? xs[1] : a == 2 ? xs[2] : 0; _absent_u = a == 0 ? 0 < xs.length ? 0 : 1 : a == 1 ? 1 < xs.length ? 0 : 1 : a == 2 ? 2 < xs.length ? 0 : 1 : 1;"},
-		{"u = xs[7]", "u = 0; _absent_u = 1;"},
-		{"u = us[1]", "u = us[1]; _absent_u = 1 < us.length ? _absent_us[1] : 1;"},
-		{"a = xs.length + o.f", "a = xs.length + o.f;"},
-		{"a = m[1][0]", "a = m[1][0];"},
-		{"b = os[0].v && _event.data.c.n > 0", "b = os[0].v && _event.data.c.n > 0;"},
-		{"u = _event.data.l[0]", "u = _event.data.l[0]; _absent_u = 0 < _event.data.l.length ? 0 : 1;"},
-		{"xs = [4, 5, 6]", "xs.length = 3; xs[0] = 4; xs[1] = 5; xs[2] = 6;"},
-		{"ys = xs", "ys.length = xs.length; ys[0] = xs[0]; ys[1] = xs[1]; ys[2] = xs[2]; ys[3] = 0;"},
-		{"ys = []", "ys.length = 0; ys[0] = 0; ys[1] = 0; ys[2] = 0; ys[3] = 0;"},
-		{"us = [1]", "us.length = 1; us[0] = 1; _absent_us[0] = 0; us[1] = 0; _absent_us[1] = 1;"},
-		{"xs = [xs[2], xs[1], xs[0]]", "{ int _new_xs.length = 3; int _new_xs[0] = xs[2]; int _new_xs[1] = xs[1]; int _new_xs[2] = xs[0]; xs.length = _new_xs.length; xs[0] = _new_xs[0]; xs[1] = _new_xs[1]; xs[2] = _new_xs[2]; }"},
-		{"o = {s: 'x', f: a}", "o.f = a; o.s = 'x';"},
-		{"o.f = 2; o['s'] += 'y'; xs[2]++; m[0][1] = 3", "o.f = 2; o.s += 'y'; xs[2]++; m[0][1] = 3;"},
-		{"var z = [a, 2]; a = z[1]", "int z.length = 2; int z[0] = a; int z[1] = 2; a = z[1];"},
-		{"o = b ? {f: 1, s: ''} : o", "o.f = b ? 1 : o.f; o.s = b ? '' : o.s;"},
-		{"raise e(p: [1])", "raise e(p.length: 1, p[0]: 1, p[1]: 0, p[2]: 0);"},
-		{"if (xs) { a = 1 }", "if (true) { a = 1; }"},
-		{"a = xs.indexOf(a + 1)", "a = 0 < xs.length && xs[0] == a + 1 ? 0 : 1 < xs.length && xs[1] == a + 1 ? 1 : 2 < xs.length && xs[2] == a + 1 ? 2 : -1;"},
-		{"b = us.includes(w)", "b = 0 < us.length && (_absent_us[0] == _absent_w && (!(_absent_us[0] == 0) || us[0] == w)) || 1 < us.length && (_absent_us[1] == _absent_w && (!(_absent_us[1] == 0) || us[1] == w));"},
-		{"b = us.includes(undefined)", "b = 0 < us.length && (_absent_us[0] == 1 && !(_absent_us[0] == 0)) || 1 < us.length && (_absent_us[1] == 1 && !(_absent_us[1] == 0));"},
-		{"for (u, a of xs) { raise e(p: xs) }", "{ int _foreach_index_1 = 0; while (_foreach_index_1 < xs.length) { u = _foreach_index_1 == 0 ? xs[0] : _foreach_index_1 == 1 ? xs[1] : xs[2]; _absent_u = 0; a = _foreach_index_1; " +
-			"raise e(p.length: xs.length, p[0]: xs[0], p[1]: xs[1], p[2]: xs[2]); _foreach_index_1 = _foreach_index_1 + 1; } }"},
-		{"for (a of xs) { xs = [1, 2, 3] }", "{ int _foreach_array_1.length = xs.length; int _foreach_array_1[0] = xs[0]; int _foreach_array_1[1] = xs[1]; int _foreach_array_1[2] = xs[2]; int _foreach_index_1 = 0; " +
-			"while (_foreach_index_1 < _foreach_array_1.length) { a = _foreach_index_1 == 0 ? _foreach_array_1[0] : _foreach_index_1 == 1 ? _foreach_array_1[1] : _foreach_array_1[2]; xs.length = 3; xs[0] = 1; xs[1] = 2; xs[2] = 3; _foreach_index_1 = _foreach_index_1 + 1; } }"},
-		// The loop's own item and index: locals declared each time round.
-		{"for (let x, i of xs) { a = x * i }", "{ int _foreach_index_1 = 0; while (_foreach_index_1 < xs.length) { int x = _foreach_index_1 == 0 ? xs[0] : _foreach_index_1 == 1 ? xs[1] : xs[2]; int i = _foreach_index_1; " +
-			"a = x * i; _foreach_index_1 = _foreach_index_1 + 1; } }"},
-		// concat: the lengths summed, each element from the piece that holds it.
-		{"ys = xs.concat([a])", "ys.length = xs.length + 1; ys[0] = xs[0]; ys[1] = xs[1]; ys[2] = xs[2]; ys[3] = a;"},
-		// A value that may outgrow ys's bound: the array bound is checked first.
-		{"ys = ys.concat([a])", "bound array 4 (ys.length + 1 <= 4); { int _new_ys.length = ys.length + 1; " +
-			"int _new_ys[0] = ys.length <= 0 ? a : ys[0]; int _new_ys[1] = ys.length <= 1 ? a : ys[1]; int _new_ys[2] = ys.length <= 2 ? a : ys[2]; int _new_ys[3] = ys.length <= 3 ? a : ys[3]; " +
-			"ys.length = _new_ys.length; ys[0] = _new_ys[0]; ys[1] = _new_ys[1]; ys[2] = _new_ys[2]; ys[3] = _new_ys[3]; }"},
-		// An element at an index that may lie past the end: written within
-		// the array, appended at its end, and cut by a bound elsewhere.
-		{"ys[a] = 2", "bound index 4 (0 <= a && a <= ys.length); bound array 4 (a < 4); ys.length = a == ys.length ? ys.length + 1 : ys.length; " +
-			"ys[0] = a == 0 ? 2 : ys[0]; ys[1] = a == 1 ? 2 : ys[1]; ys[2] = a == 2 ? 2 : ys[2]; ys[3] = a == 3 ? 2 : ys[3];"},
-		{"us[1] = w", "bound index 2 (1 <= us.length); bound array 2 (true); us.length = 1 == us.length ? us.length + 1 : us.length; " +
-			"us[0] = us[0]; _absent_us[0] = _absent_us[0]; us[1] = w; _absent_us[1] = _absent_w;"},
-		// The index reads the length: the parts are computed before any is written.
-		{"ys[ys.length] = ys.length", "bound index 4 (0 <= ys.length && ys.length <= ys.length); bound array 4 (ys.length < 4); { int _new_ys.length = ys.length == ys.length ? ys.length + 1 : ys.length; " +
-			"int _new_ys[0] = ys.length == 0 ? ys.length : ys[0]; int _new_ys[1] = ys.length == 1 ? ys.length : ys[1]; int _new_ys[2] = ys.length == 2 ? ys.length : ys[2]; int _new_ys[3] = ys.length == 3 ? ys.length : ys[3]; " +
-			"ys.length = _new_ys.length; ys[0] = _new_ys[0]; ys[1] = _new_ys[1]; ys[2] = _new_ys[2]; ys[3] = _new_ys[3]; }"},
-		// push is read as concat: the same lowering, the same bound.
-		{"ys.push(a, 2)", "bound array 4 (ys.length + 2 <= 4); { int _new_ys.length = ys.length + 2; " +
-			"int _new_ys[0] = ys.length <= 0 ? 0 - ys.length == 0 ? a : 2 : ys[0]; int _new_ys[1] = ys.length <= 1 ? 1 - ys.length == 0 ? a : 2 : ys[1]; " +
-			"int _new_ys[2] = ys.length <= 2 ? 2 - ys.length == 0 ? a : 2 : ys[2]; int _new_ys[3] = ys.length <= 3 ? 3 - ys.length == 0 ? a : 2 : ys[3]; " +
-			"ys.length = _new_ys.length; ys[0] = _new_ys[0]; ys[1] = _new_ys[1]; ys[2] = _new_ys[2]; ys[3] = _new_ys[3]; }"},
-		{"us = [].concat(us, 1)", "bound array 2 (us.length + 1 <= 2); { int _new_us.length = us.length + 1; " +
-			"int _new_us[0] = us.length <= 0 ? 1 : us[0]; int _new__absent_us[0] = us.length <= 0 ? 0 : _absent_us[0]; " +
-			"int _new_us[1] = us.length <= 1 ? 1 : us[1]; int _new__absent_us[1] = us.length <= 1 ? 0 : _absent_us[1]; " +
-			"us.length = _new_us.length; us[0] = _new_us[0]; _absent_us[0] = _new__absent_us[0]; us[1] = _new_us[1]; _absent_us[1] = _new__absent_us[1]; }"},
-		{"for (a of xs; !b) { b = a > 1 }", "{ int _foreach_index_1 = 0; while (_foreach_index_1 < xs.length && !b) { a = _foreach_index_1 == 0 ? xs[0] : _foreach_index_1 == 1 ? xs[1] : xs[2]; b = a > 1; _foreach_index_1 = _foreach_index_1 + 1; } }"},
-	}
-	for _, tt := range tests {
-		b, info, errs := checkStmts(t, compEnv(), tt.src)
-		if errs != "" {
-			t.Errorf("CheckBlock(%q): %s", tt.src, errs)
-			continue
-		}
-		if got := printer.BlockString(LowerBlock(b, info)); got != tt.want {
-			t.Errorf("LowerBlock(%q) =\n%s\nwant\n%s", tt.src, got, tt.want)
-		}
-	}
-}
-
-func TestLeaves(t *testing.T) {
-	typ, err := ast.ParseType("{a: int[2], b: (bool|undefined)}")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, f := range Leaves(typ) {
-		names = append(names, f.Name("v")+":"+f.Type.String())
-	}
-	if got, want := strings.Join(names, " "), "v.a.length:int[0..2] v.a[0]:int v.a[1]:int v.b:bool _absent_v.b:int[0..2]"; got != want {
-		t.Errorf("leaves = %s, want %s", got, want)
 	}
 }
 
@@ -294,11 +188,11 @@ func TestWidenObjects(t *testing.T) {
 		t.Errorf("ParseType({f?: int}): want an error, a field some values lack may be undefined")
 	}
 	for _, vt := range []ast.Type{old, got} {
-		if msg := Assignable(w, vt); msg != "" {
+		if msg := lang.Assignable(w, vt); msg != "" {
 			t.Errorf("Assignable(%s, %s) = %q, want assignable", w, vt, msg)
 		}
 	}
-	if msg := Assignable(old, w); msg == "" {
+	if msg := lang.Assignable(old, w); msg == "" {
 		t.Errorf("Assignable(%s, %s): want the fields differ", old, w)
 	}
 	nested := ast.ObjectType([]ast.Field{{Name: "a", Type: old}})
@@ -313,14 +207,14 @@ func TestWidenObjects(t *testing.T) {
 	if _, field, ok := ast.WidenObjects(old, other); ok || field != "n" {
 		t.Errorf("WidenObjects(%s, %s) = %q, %v: want field n refused (a field holds one kind)", old, other, field, ok)
 	}
-	env := compEnv()
+	env := langtest.CompEnv()
 	env.Vars["v"] = w
 	env.Vars["str"] = ast.StringType.OrAbsent()
-	if _, _, errs := checkStmts(t, env, "str = v.start; b = v.kind === undefined"); errs != "" {
+	if _, _, errs := langtest.CheckStmts(t, env, "str = v.start; b = v.kind === undefined"); errs != "" {
 		t.Errorf("reading optional fields: %s", errs)
 	}
 	const refusal = "t.scxml:1:12: 'kind' in v: v is given objects with and without field kind, and setbot holds a missing field as undefined, so it cannot tell them apart; compare the field with undefined instead"
-	if _, _, errs := checkStmts(t, env, "b = 'kind' in v"); errs != refusal {
+	if _, _, errs := langtest.CheckStmts(t, env, "b = 'kind' in v"); errs != refusal {
 		t.Errorf("'kind' in v: errors\n%s\nwant\n%s", errs, refusal)
 	}
 }
@@ -331,17 +225,17 @@ func TestWidenObjects(t *testing.T) {
 // chain over the bound's indexes.
 func TestInRange(t *testing.T) {
 	const src = "a = m[a][1]"
-	_, info, errs := checkStmts(t, compEnv(), src)
+	_, info, errs := langtest.CheckStmts(t, langtest.CompEnv(), src)
 	if errs == "" || len(info.PastEnd) != 1 || printer.ExprString(info.PastEnd[0]) != "m[a]" {
 		t.Fatalf("CheckBlock(%q) unguarded: errors %q, PastEnd %v; want the read refused and listed", src, errs, info.PastEnd)
 	}
-	env := compEnv()
+	env := langtest.CompEnv()
 	env.InRange = func(x *ast.Index) bool { return printer.ExprString(x) == "m[a]" }
-	b, info, errs := checkStmts(t, env, src)
+	b, info, errs := langtest.CheckStmts(t, env, src)
 	if errs != "" || len(info.PastEnd) != 0 {
 		t.Fatalf("CheckBlock(%q) guarded: errors %q, PastEnd %v", src, errs, info.PastEnd)
 	}
-	if got, want := printer.BlockString(LowerBlock(b, info)), "a = a == 0 ? m[0][1] : m[1][1];"; got != want {
+	if got, want := printer.BlockString(lower.Block(b, info)), "a = a == 0 ? m[0][1] : m[1][1];"; got != want {
 		t.Errorf("LowerBlock(%q) = %s, want %s", src, got, want)
 	}
 }

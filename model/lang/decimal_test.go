@@ -1,4 +1,4 @@
-package lang
+package lang_test
 
 import (
 	"testing"
@@ -10,25 +10,11 @@ import (
 	"github.com/setbot/setbot/model/lang/printer"
 
 	"github.com/setbot/setbot/model/lang/parser"
-)
 
-// decimalEnv adds to lowerEnv d (decimal), du (decimal|undefined) and an
-// event f with a decimal parameter v.
-func decimalEnv() *Env {
-	env := lowerEnv()
-	env.Vars["d"] = ast.DecimalType
-	env.Vars["du"] = ast.DecimalType.OrAbsent()
-	env.Event = func(name string) (map[string]ast.Type, bool) {
-		switch name {
-		case "e":
-			return map[string]ast.Type{"p": ast.IntType, "q": ast.BoolType}, true
-		case "f":
-			return map[string]ast.Type{"v": ast.DecimalType}, true
-		}
-		return nil, false
-	}
-	return env
-}
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/langtest"
+	"github.com/setbot/setbot/model/lang/simplify"
+)
 
 // A literal reads as ECMAScript reads it, and prints as written; one that
 // folding makes prints in the shortest form that reads back as it.
@@ -42,15 +28,15 @@ func TestDecimalLiteralValues(t *testing.T) {
 		{"0.5 * 2.5", "1.25"},
 	}
 	for _, tt := range tests {
-		e, errs := parseExpr(tt.src)
+		e, errs := langtest.ParseExpr(tt.src)
 		if len(errs) > 0 {
 			t.Fatalf("ParseExpr(%q): %v", tt.src, errs)
 		}
-		if got := printer.ExprString(Simplify(e)); got != tt.want {
+		if got := printer.ExprString(simplify.Expr(e)); got != tt.want {
 			t.Errorf("%s folds to %s, want %s", tt.src, got, tt.want)
 		}
 	}
-	e, _ := parseExpr("x > 0.1")
+	e, _ := langtest.ParseExpr("x > 0.1")
 	if got := printer.ExprString(e); got != "x > 0.1" {
 		t.Errorf("x > 0.1 prints as %s", got)
 	}
@@ -58,11 +44,11 @@ func TestDecimalLiteralValues(t *testing.T) {
 
 func TestDecimalRoundTrip(t *testing.T) {
 	for _, src := range []string{"1.5", "-0.25 * d", "d > 20.5", "Number(a) + .5", "1e3 - d", "d / 2 == 0.75", "c ? 1 : 2.5"} {
-		e, errs := parseExpr(src)
+		e, errs := langtest.ParseExpr(src)
 		if len(errs) > 0 {
 			t.Fatalf("ParseExpr(%q): %v", src, errs)
 		}
-		again, errs := parseExpr(printer.ExprString(e))
+		again, errs := langtest.ParseExpr(printer.ExprString(e))
 		if len(errs) > 0 || !ast.Equal(e, again) {
 			t.Errorf("%q prints as %q, which parses to another tree", src, printer.ExprString(e))
 		}
@@ -81,7 +67,7 @@ func TestCheckDecimalTypes(t *testing.T) {
 		{"parseInt(a)", ast.IntType}, {"parseInt(s, 10)", ast.IntType}, {"parseInt(s, 5 + 5)", ast.IntType},
 	}
 	for _, tt := range tests {
-		e, info, errs := checkExpr(t, decimalEnv(), tt.src, ast.Invalid)
+		e, info, errs := langtest.CheckExpr(t, langtest.DecimalEnv(), tt.src, ast.Invalid)
 		if errs != "" {
 			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
 			continue
@@ -109,7 +95,7 @@ func TestCheckDecimalErrors(t *testing.T) {
 		{"s.charAt(1.5)", "t.scxml:1:10: 1.5 is decimal: an argument of .charAt needs an int"},
 	}
 	for _, tt := range tests {
-		_, _, errs := checkExpr(t, decimalEnv(), tt.src, ast.Invalid)
+		_, _, errs := langtest.CheckExpr(t, langtest.DecimalEnv(), tt.src, ast.Invalid)
 		if errs != tt.want {
 			t.Errorf("CheckExpr(%q) errors:\n%s\nwant:\n%s", tt.src, errs, tt.want)
 		}
@@ -122,7 +108,7 @@ func TestCheckDecimalErrors(t *testing.T) {
 		{"raise e(p: 1.5)", "t.scxml:1:12: cannot use decimal value as int in argument p of event e"},
 	}
 	for _, tt := range stmts {
-		_, _, errs := checkStmts(t, decimalEnv(), tt.src)
+		_, _, errs := langtest.CheckStmts(t, langtest.DecimalEnv(), tt.src)
 		if errs != tt.want {
 			t.Errorf("CheckBlock(%q) errors:\n%s\nwant:\n%s", tt.src, errs, tt.want)
 		}
@@ -147,69 +133,21 @@ func TestCheckDecimals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		fs := source.NewFileSet()
-		var infos []*Info
+		var infos []*lang.Info
 		for i, src := range tt.srcs {
 			f := fs.AddFile("t"+string(rune('0'+i))+".scxml", []byte(src))
 			e, errs := parser.ParseExpr(parser.NewSnippet(f, src))
 			if len(errs) > 0 {
 				t.Fatalf("ParseExpr(%q): %v", src, errs)
 			}
-			info, errs := CheckExpr(decimalEnv(), fs, e, ast.Invalid)
+			info, errs := lang.CheckExpr(langtest.DecimalEnv(), fs, e, ast.Invalid)
 			if len(errs) > 0 {
 				t.Fatalf("CheckExpr(%q): %v", src, errs)
 			}
 			infos = append(infos, info)
 		}
-		if got := errText(CheckDecimals(fs, infos)); got != tt.want {
+		if got := langtest.ErrText(lang.CheckDecimals(fs, infos)); got != tt.want {
 			t.Errorf("CheckDecimals(%q):\n%s\nwant:\n%s", tt.srcs, got, tt.want)
-		}
-	}
-}
-
-func TestLowerDecimals(t *testing.T) {
-	exprs := []struct{ src, want string }{
-		{"d", "d != 0.0"},
-		{"d + a > 1", "d + Number(a) > 1.0"},
-		{"a == 1.0", "Number(a) == 1.0"},
-		{"b ? a : d", "(b ? Number(a) : d) != 0.0"},
-		{"du == 2", "_absent_du == 0 && du == 2.0"},
-		{"u == d", "_absent_u == 0 && Number(u) == d"},
-		{"typeof d", "'number'"},
-		{"1 + 0.5 == 1.5", "true"},
-		// parseInt keeps whether it had the radix 10: without one, a "0x"
-		// prefix is base 16, so the two forms differ.
-		{"parseInt(s) > 0", "parseInt(s) > 0"},
-		{"parseInt(s, 10) > 0", "parseInt(s, 10) > 0"},
-		{"parseInt(s, 5 + 5) > 0", "parseInt(s, 10) > 0"},
-	}
-	for _, tt := range exprs {
-		e, info, errs := checkExpr(t, decimalEnv(), tt.src, ast.Invalid)
-		if errs != "" {
-			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
-			continue
-		}
-		cond := info.Types[e].Kind != ast.String
-		if got := printer.ExprString(LowerExpr(e, info, cond)); got != tt.want {
-			t.Errorf("LowerExpr(%q) = %s, want %s", tt.src, got, tt.want)
-		}
-	}
-	stmts := []struct{ src, want string }{
-		{"d = 1", "d = 1.0;"},
-		{"d = a", "d = Number(a);"},
-		{"d += 1", "d += 1.0;"},
-		{"du = 3", "du = 3.0; _absent_du = 0;"},
-		{"du = undefined", "du = 0.0; _absent_du = 1;"},
-		{"raise f(v: a)", "raise f(v: Number(a));"},
-		{"d = -0.5", "d = -0.5;"},
-	}
-	for _, tt := range stmts {
-		b, info, errs := checkStmts(t, decimalEnv(), tt.src)
-		if errs != "" {
-			t.Errorf("CheckBlock(%q): %s", tt.src, errs)
-			continue
-		}
-		if got := printer.BlockString(LowerBlock(b, info)); got != tt.want {
-			t.Errorf("LowerBlock(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package lang
+package lang_test
 
 import (
 	"strings"
@@ -11,6 +11,11 @@ import (
 	"github.com/setbot/setbot/model/lang/printer"
 
 	"github.com/setbot/setbot/model/lang/parser"
+
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/langtest"
+	"github.com/setbot/setbot/model/lang/lower"
+	"github.com/setbot/setbot/model/lang/simplify"
 )
 
 // The fuzz targets check that parsing never panics, that what parses
@@ -32,18 +37,18 @@ func FuzzParseExpr(f *testing.F) {
 		f.Add(strings.Repeat("a ? b : ", n) + "c")
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		e, errs := parseExpr(src)
+		e, errs := langtest.ParseExpr(src)
 		if e == nil {
 			t.Fatal("nil expression")
 		}
 		checkErrors(t, errs)
 		printer.ExprString(e)
-		Simplify(e)
-		Uses(e)
-		CheckExpr(testEnv(), nil, e, ast.Bool)
+		simplify.Expr(e)
+		lang.Uses(e)
+		lang.CheckExpr(langtest.Env(), nil, e, ast.Bool)
 		if len(errs) == 0 {
 			checkExprRoundTrip(t, e)
-			checkSimplifiedRoundTrip(t, Simplify(e))
+			checkSimplifiedRoundTrip(t, simplify.Expr(e))
 		}
 	})
 }
@@ -54,15 +59,15 @@ func FuzzParseExpr(f *testing.F) {
 func checkSimplifiedRoundTrip(t *testing.T, e ast.Expr) {
 	t.Helper()
 	s := printer.ExprString(e)
-	e2, errs := parseExpr(s)
+	e2, errs := langtest.ParseExpr(s)
 	if len(errs) == 1 && strings.Contains(errs[0].Msg, "nested more than") {
 		return // parentheses around negative literals add nesting
 	}
 	if len(errs) > 0 {
-		t.Fatalf("%s (printed from %s) does not parse: %v", s, sexpr(e), errs)
+		t.Fatalf("%s (printed from %s) does not parse: %v", s, langtest.Sexpr(e), errs)
 	}
-	if e2 = Simplify(e2); !ast.Equal(e, e2) {
-		t.Errorf("%s simplifies to %s, want %s", s, sexpr(e2), sexpr(e))
+	if e2 = simplify.Expr(e2); !ast.Equal(e, e2) {
+		t.Errorf("%s simplifies to %s, want %s", s, langtest.Sexpr(e2), langtest.Sexpr(e))
 	}
 }
 
@@ -81,24 +86,24 @@ func FuzzParseStmts(f *testing.F) {
 	}
 	f.Add(strings.Repeat("x = x + 1;\n", ast.MaxStmts+1))
 	f.Fuzz(func(t *testing.T, src string) {
-		b, errs := parseStmts(src)
+		b, errs := langtest.ParseStmts(src)
 		if b == nil {
 			t.Fatal("nil block")
 		}
 		checkErrors(t, errs)
 		printer.BlockString(b)
-		Uses(b)
-		Defs(b)
+		lang.Uses(b)
+		lang.Defs(b)
 		// The functions the code declares, inlined into it.
-		in := &Inliner{Funcs: map[string]*ast.FuncDecl{}, Fset: source.NewFileSet()}
+		in := &lower.Inliner{Funcs: map[string]*ast.FuncDecl{}, Fset: source.NewFileSet()}
 		for _, s := range b.Stmts {
 			if fd, ok := s.(*ast.FuncDecl); ok {
 				in.Funcs[fd.Name.Name] = fd
 			}
 		}
-		CheckBlock(testEnv(), nil, in.Block(b))
-		CheckBlock(testEnv(), nil, b)
-		ast.RewriteBlock(b, Simplify)
+		lang.CheckBlock(langtest.Env(), nil, in.Block(b))
+		lang.CheckBlock(langtest.Env(), nil, b)
+		ast.RewriteBlock(b, simplify.Expr)
 		if len(errs) == 0 {
 			checkStmtsRoundTrip(t, b)
 		}

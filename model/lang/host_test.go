@@ -1,8 +1,12 @@
-package lang
+package lang_test
 
-import "testing"
-import "github.com/setbot/setbot/model/lang/ast"
-import "github.com/setbot/setbot/model/lang/printer"
+import (
+	"testing"
+
+	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/langtest"
+)
 
 // The host objects' calls as statements parse into the language's own
 // statements: a log into nothing, SCXML.raise and SCXML.send into raise
@@ -33,7 +37,7 @@ func TestParseHostCalls(t *testing.T) {
 		{`g = function inner(a, b) { return a; }; x = g(1, 2)`, "function g(a, b) { return a; } x = g(1, 2);"},
 	}
 	for _, tt := range tests {
-		b, errs := parseStmts(tt.src)
+		b, errs := langtest.ParseStmts(tt.src)
 		if len(errs) > 0 {
 			t.Errorf("ParseStmts(%q): %v", tt.src, errs)
 			continue
@@ -66,7 +70,7 @@ func TestParseHostCallErrors(t *testing.T) {
 		{`int f = function (a) { return a; }`, "t.scxml:1:9: function expression: a function is not a value in setbot"},
 	}
 	for _, tt := range tests {
-		_, errs := parseStmts(tt.src)
+		_, errs := langtest.ParseStmts(tt.src)
 		if len(errs) == 0 {
 			t.Errorf("ParseStmts(%q): no error, want %s", tt.src, tt.want)
 			continue
@@ -77,26 +81,10 @@ func TestParseHostCallErrors(t *testing.T) {
 	}
 }
 
-// A call statement of a script function evaluates it; one of a function
-// the model does not define is an output to the host, whose parameters
-// are the arguments.
-func TestInlineCallStatements(t *testing.T) {
-	b, errs := parseStmts("function f(a) { return a + 1; } f(2); onLightOff(x, 'on'); Math.abs(x); String(x)")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	in := &Inliner{Funcs: map[string]*ast.FuncDecl{"f": b.Stmts[0].(*ast.FuncDecl)}}
-	got := printer.BlockString(in.Block(&ast.Block{Stmts: b.Stmts[1:]}))
-	want := `var _call32 = 2 + 1; send onLightOff(arg0: x, arg1: 'on') to "#_host"; var _call59 = x < 0 ? -x : x; var _call72 = String(x);`
-	if got != want || len(in.Errs) > 0 {
-		t.Errorf("inlined: %s %v\nwant %s", got, in.Errs, want)
-	}
-}
-
 // Any string is a field name; one that is no identifier is written
 // ['key'], in code, in types and in the names of the lowered parts.
 func TestFieldKeys(t *testing.T) {
-	b, errs := parseStmts(`o = {'take.1': 1, take: {'1': 2}}; o['take.1'] = 3`)
+	b, errs := langtest.ParseStmts(`o = {'take.1': 1, take: {'1': 2}}; o['take.1'] = 3`)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

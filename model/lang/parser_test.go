@@ -1,8 +1,7 @@
-package lang
+package lang_test
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -13,61 +12,12 @@ import (
 	"github.com/setbot/setbot/model/lang/printer"
 
 	"github.com/setbot/setbot/model/lang/parser"
+
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/langtest"
+	"github.com/setbot/setbot/model/lang/lower"
+	"github.com/setbot/setbot/model/lang/simplify"
 )
-
-// parseExpr parses src as the whole content of a file t.scxml.
-func parseExpr(src string) (ast.Expr, source.ErrorList) {
-	f := source.NewFileSet().AddFile("t.scxml", []byte(src))
-	return parser.ParseExpr(parser.NewSnippet(f, src))
-}
-
-// parseStmts parses src as the whole content of a file t.scxml.
-func parseStmts(src string) (*ast.Block, source.ErrorList) {
-	f := source.NewFileSet().AddFile("t.scxml", []byte(src))
-	return parser.ParseStmts(parser.NewSnippet(f, src))
-}
-
-// sexpr prints an expression fully parenthesised in prefix form, so that
-// tests see the tree and not the printer's choice of parentheses.
-func sexpr(e ast.Expr) string {
-	switch x := e.(type) {
-	case *ast.IntLit:
-		return strconv.FormatInt(x.Value, 10)
-	case *ast.BoolLit:
-		return strconv.FormatBool(x.Value)
-	case *ast.Ident:
-		return x.Name
-	case *ast.EventParam:
-		return "_event.data." + x.Name
-	case *ast.InState:
-		return "In[" + x.State + "]"
-	case *ast.Unary:
-		return "(" + x.Op.String() + " " + sexpr(x.X) + ")"
-	case *ast.Binary:
-		return "(" + x.Op.String() + " " + sexpr(x.X) + " " + sexpr(x.Y) + ")"
-	case *ast.Cond:
-		return "(? " + sexpr(x.Cond) + " " + sexpr(x.Then) + " " + sexpr(x.Else) + ")"
-	case *ast.Index:
-		return "([] " + sexpr(x.X) + " " + sexpr(x.Index) + ")"
-	case *ast.Member:
-		return "(. " + sexpr(x.X) + " " + x.Name + ")"
-	case *ast.ArrayLit:
-		s := "(array"
-		for _, e := range x.Elems {
-			s += " " + sexpr(e)
-		}
-		return s + ")"
-	case *ast.ObjectLit:
-		s := "(object"
-		for _, f := range x.Fields {
-			s += " " + f.Name + ":" + sexpr(f.Value)
-		}
-		return s + ")"
-	case *ast.StrLit, *ast.Absent, *ast.EventField, *ast.SysVar, *ast.TypeOf, *ast.Method:
-		return printer.ExprString(x)
-	}
-	return "?"
-}
 
 func TestParseExpr(t *testing.T) {
 	tests := []struct{ src, want string }{
@@ -146,12 +96,12 @@ func TestParseExpr(t *testing.T) {
 		{"_event.data.p[0].q", "(. ([] _event.data.p 0) q)"},
 	}
 	for _, tt := range tests {
-		e, errs := parseExpr(tt.src)
+		e, errs := langtest.ParseExpr(tt.src)
 		if len(errs) > 0 {
 			t.Errorf("ParseExpr(%q): %v", tt.src, errs)
 			continue
 		}
-		if got := sexpr(e); got != tt.want {
+		if got := langtest.Sexpr(e); got != tt.want {
 			t.Errorf("ParseExpr(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
@@ -224,7 +174,7 @@ func TestParseStmts(t *testing.T) {
 		{"send e()\nid = 1", "send e(); id = 1;"},
 	}
 	for _, tt := range tests {
-		b, errs := parseStmts(tt.src)
+		b, errs := langtest.ParseStmts(tt.src)
 		if len(errs) > 0 {
 			t.Errorf("ParseStmts(%q): %v", tt.src, errs)
 			continue
@@ -236,15 +186,6 @@ func TestParseStmts(t *testing.T) {
 			t.Errorf("ParseStmts(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
-}
-
-// errText joins errors one per line, as the command line prints them.
-func errText(errs source.ErrorList) string {
-	var lines []string
-	for _, e := range errs {
-		lines = append(lines, e.Error())
-	}
-	return strings.Join(lines, "\n")
 }
 
 func TestParseExprErrors(t *testing.T) {
@@ -320,8 +261,8 @@ func TestParseExprErrors(t *testing.T) {
 		{"a +\n\n", "t.scxml:3:1: expected expression, found end of input"},
 	}
 	for _, tt := range tests {
-		_, errs := parseExpr(tt.src)
-		if got := errText(errs); got != tt.want {
+		_, errs := langtest.ParseExpr(tt.src)
+		if got := langtest.ErrText(errs); got != tt.want {
 			t.Errorf("ParseExpr(%q) errors:\n%s\nwant:\n%s", tt.src, got, tt.want)
 		}
 	}
@@ -386,8 +327,8 @@ func TestParseStmtsErrors(t *testing.T) {
 		{"a = typeof b", ""},
 	}
 	for _, tt := range tests {
-		_, errs := parseStmts(tt.src)
-		if got := errText(errs); got != tt.want {
+		_, errs := langtest.ParseStmts(tt.src)
+		if got := langtest.ErrText(errs); got != tt.want {
 			t.Errorf("ParseStmts(%q) errors:\n%s\nwant:\n%s", tt.src, got, tt.want)
 		}
 	}
@@ -397,12 +338,12 @@ func TestParseStmtsErrors(t *testing.T) {
 // later ones and keeping the statements that parse.
 func TestParseContinues(t *testing.T) {
 	src := "a = 1 +;\nb = 'x'.foo(1)\nif (c) { d = [1 2]; e = 2 }\nf = 3 g = 4\nh = 5"
-	b, errs := parseStmts(src)
+	b, errs := langtest.ParseStmts(src)
 	want := `t.scxml:1:8: expected expression, found ';'
 t.scxml:2:5: unsupported call 'x'.foo(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, replace, slice, startsWith, substr, substring) and concat; write what it computes with those, operators and ?:
 t.scxml:3:17: expected ',' or ']', found '2'
 t.scxml:4:7: expected ';', found 'g'`
-	if got := errText(errs); got != want {
+	if got := langtest.ErrText(errs); got != want {
 		t.Errorf("errors:\n%s\nwant:\n%s", got, want)
 	}
 	if got, want := printer.BlockString(b), "a = 1 + _; b = _; if (c) { d = [1]; e = 2; } f = 3; h = 5;"; got != want {
@@ -442,21 +383,21 @@ func TestParseLimits(t *testing.T) {
 		var errs source.ErrorList
 		var tree ast.Node
 		if tt.stmts {
-			tree, errs = parseStmts(tt.src)
+			tree, errs = langtest.ParseStmts(tt.src)
 		} else {
-			tree, errs = parseExpr(tt.src)
+			tree, errs = langtest.ParseExpr(tt.src)
 		}
 		if e := ast.OverLimit(tree, ast.MaxNodes); e != nil {
 			t.Errorf("%s: the tree returned exceeds the limits: %s", tt.name, e)
 		}
 		line := 1 + strings.Count(tt.src, "\n")
 		want := fmt.Sprintf("t.scxml:%d:%d: %s", line, tt.col, tt.msg)
-		if got := errText(errs); got != want {
+		if got := langtest.ErrText(errs); got != want {
 			t.Errorf("%s: errors:\n%s\nwant:\n%s", tt.name, got, want)
 		}
 	}
 
-	_, errs := parseStmts(strings.Repeat("a = ;\n", 200))
+	_, errs := langtest.ParseStmts(strings.Repeat("a = ;\n", 200))
 	if len(errs) != parser.MaxErrors {
 		t.Errorf("%d errors, want the cap %d", len(errs), parser.MaxErrors)
 	}
@@ -470,23 +411,23 @@ func TestParseWithinLimits(t *testing.T) {
 		strings.Repeat("(", ast.MaxNesting-2) + "x > 0" + strings.Repeat(")", ast.MaxNesting-2),
 		"o" + strings.Repeat(".f", ast.MaxNesting-1),
 	} {
-		e, errs := parseExpr(src)
+		e, errs := langtest.ParseExpr(src)
 		if len(errs) > 0 {
 			t.Fatalf("%.40s...: %v", src, errs)
 		}
 		printer.ExprString(e)
-		Simplify(e)
-		in := &Inliner{Fset: source.NewFileSet()}
-		CheckExpr(testEnv(), nil, e, ast.Bool)
+		simplify.Expr(e)
+		in := &lower.Inliner{Fset: source.NewFileSet()}
+		lang.CheckExpr(langtest.Env(), nil, e, ast.Bool)
 		if _, _ = in.Expr(e); len(in.Errs) > 0 {
 			t.Errorf("%.40s...: inlining: %v", src, in.Errs)
 		}
 	}
-	b, errs := parseStmts(strings.Repeat("x = x + 1;\n", ast.MaxStmts))
+	b, errs := langtest.ParseStmts(strings.Repeat("x = x + 1;\n", ast.MaxStmts))
 	if len(errs) > 0 || len(b.Stmts) != ast.MaxStmts {
 		t.Fatalf("%d statements: %d parsed, %v", ast.MaxStmts, len(b.Stmts), errs)
 	}
-	CheckBlock(testEnv(), nil, b)
+	lang.CheckBlock(langtest.Env(), nil, b)
 }
 
 func TestIllegalExpr(t *testing.T) {

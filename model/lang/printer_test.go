@@ -1,4 +1,4 @@
-package lang
+package lang_test
 
 import (
 	"bytes"
@@ -15,71 +15,68 @@ import (
 	"github.com/setbot/setbot/model/lang/ast"
 
 	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/langtest"
+	"github.com/setbot/setbot/model/lang/simplify"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-func ident(name string) *ast.Ident              { return &ast.Ident{Name: name} }
-func intLit(v int64) *ast.IntLit                { return &ast.IntLit{Value: v} }
-func unary(op ast.Token, x ast.Expr) *ast.Unary { return &ast.Unary{Op: op, X: x} }
-func cond(c, a, b ast.Expr) *ast.Cond           { return &ast.Cond{Cond: c, Then: a, Else: b} }
-func binary(x ast.Expr, op ast.Token, y ast.Expr) *ast.Binary {
-	return &ast.Binary{X: x, Op: op, Y: y}
-}
-
+func ident(name string) *ast.Ident    { return &ast.Ident{Name: name} }
+func cond(c, a, b ast.Expr) *ast.Cond { return &ast.Cond{Cond: c, Then: a, Else: b} }
 func TestExprString(t *testing.T) {
 	a, b, c, d, e := ident("a"), ident("b"), ident("c"), ident("d"), ident("e")
 	tests := []struct {
 		e    ast.Expr
 		want string
 	}{
-		{intLit(5), "5"},
-		{intLit(-5), "-5"},
+		{langtest.IntLit(5), "5"},
+		{langtest.IntLit(-5), "-5"},
 		{&ast.BoolLit{Value: true}, "true"},
 		{&ast.EventParam{Name: "x"}, "_event.data.x"},
 		{&ast.InState{State: "S1"}, "In('S1')"},
 		{&ast.InState{State: "it's a \\ \"b\"\n\t"}, `In('it\'s a \\ "b"\n\t')`},
-		{unary(ast.SUB, intLit(5)), "-5"},
-		{unary(ast.SUB, intLit(-5)), "-(-5)"},
-		{unary(ast.SUB, unary(ast.SUB, a)), "- -a"},
-		{unary(ast.NOT, unary(ast.NOT, a)), "!!a"},
-		{unary(ast.NOT, unary(ast.SUB, a)), "!-a"},
-		{unary(ast.NOT, a), "!a"},
-		{unary(ast.NOT, binary(a, ast.LAND, b)), "!(a && b)"},
-		{unary(ast.SUB, binary(a, ast.ADD, b)), "-(a + b)"},
-		{unary(ast.NOT, cond(a, b, c)), "!(a ? b : c)"},
-		{binary(a, ast.SUB, intLit(-5)), "a - (-5)"},
-		{binary(a, ast.ADD, intLit(-5)), "a + (-5)"},
-		{binary(a, ast.MUL, intLit(-5)), "a * -5"},
-		{binary(a, ast.SUB, unary(ast.SUB, b)), "a - -b"},
-		{binary(intLit(-5), ast.SUB, a), "-5 - a"},
-		{binary(unary(ast.SUB, a), ast.MUL, b), "-a * b"},
-		{binary(binary(a, ast.ADD, b), ast.MUL, c), "(a + b) * c"},
-		{binary(a, ast.ADD, binary(b, ast.MUL, c)), "a + b * c"},
-		{binary(binary(a, ast.SUB, b), ast.SUB, c), "a - b - c"},
-		{binary(a, ast.SUB, binary(b, ast.SUB, c)), "a - (b - c)"},
-		{binary(a, ast.SUB, binary(b, ast.ADD, c)), "a - (b + c)"},
-		{binary(a, ast.LAND, binary(b, ast.LOR, c)), "a && (b || c)"},
-		{binary(binary(a, ast.LAND, b), ast.LOR, c), "a && b || c"},
-		{binary(binary(a, ast.EQL, b), ast.EQL, c), "a == b == c"},
-		{binary(a, ast.EQL, binary(b, ast.EQL, c)), "a == (b == c)"},
-		{binary(binary(&ast.StrLit{Value: "f"}, ast.IN, a), ast.EQL, binary(b, ast.IN, &ast.EventField{})), "'f' in a == b in _event"},
-		{binary(&ast.StrLit{Value: "f"}, ast.IN, binary(a, ast.ADD, b)), "'f' in a + b"},
-		{binary(&ast.SysVar{Name: "_ioprocessors"}, ast.SEQL, a), "_ioprocessors === a"},
-		{binary(binary(a, ast.LSS, b), ast.EQL, binary(c, ast.GEQ, d)), "a < b == c >= d"},
-		{binary(a, ast.ADD, cond(c, d, e)), "a + (c ? d : e)"},
-		{binary(cond(c, d, e), ast.ADD, a), "(c ? d : e) + a"},
+		{langtest.Unary(ast.SUB, langtest.IntLit(5)), "-5"},
+		{langtest.Unary(ast.SUB, langtest.IntLit(-5)), "-(-5)"},
+		{langtest.Unary(ast.SUB, langtest.Unary(ast.SUB, a)), "- -a"},
+		{langtest.Unary(ast.NOT, langtest.Unary(ast.NOT, a)), "!!a"},
+		{langtest.Unary(ast.NOT, langtest.Unary(ast.SUB, a)), "!-a"},
+		{langtest.Unary(ast.NOT, a), "!a"},
+		{langtest.Unary(ast.NOT, langtest.Binary(a, ast.LAND, b)), "!(a && b)"},
+		{langtest.Unary(ast.SUB, langtest.Binary(a, ast.ADD, b)), "-(a + b)"},
+		{langtest.Unary(ast.NOT, cond(a, b, c)), "!(a ? b : c)"},
+		{langtest.Binary(a, ast.SUB, langtest.IntLit(-5)), "a - (-5)"},
+		{langtest.Binary(a, ast.ADD, langtest.IntLit(-5)), "a + (-5)"},
+		{langtest.Binary(a, ast.MUL, langtest.IntLit(-5)), "a * -5"},
+		{langtest.Binary(a, ast.SUB, langtest.Unary(ast.SUB, b)), "a - -b"},
+		{langtest.Binary(langtest.IntLit(-5), ast.SUB, a), "-5 - a"},
+		{langtest.Binary(langtest.Unary(ast.SUB, a), ast.MUL, b), "-a * b"},
+		{langtest.Binary(langtest.Binary(a, ast.ADD, b), ast.MUL, c), "(a + b) * c"},
+		{langtest.Binary(a, ast.ADD, langtest.Binary(b, ast.MUL, c)), "a + b * c"},
+		{langtest.Binary(langtest.Binary(a, ast.SUB, b), ast.SUB, c), "a - b - c"},
+		{langtest.Binary(a, ast.SUB, langtest.Binary(b, ast.SUB, c)), "a - (b - c)"},
+		{langtest.Binary(a, ast.SUB, langtest.Binary(b, ast.ADD, c)), "a - (b + c)"},
+		{langtest.Binary(a, ast.LAND, langtest.Binary(b, ast.LOR, c)), "a && (b || c)"},
+		{langtest.Binary(langtest.Binary(a, ast.LAND, b), ast.LOR, c), "a && b || c"},
+		{langtest.Binary(langtest.Binary(a, ast.EQL, b), ast.EQL, c), "a == b == c"},
+		{langtest.Binary(a, ast.EQL, langtest.Binary(b, ast.EQL, c)), "a == (b == c)"},
+		{langtest.Binary(langtest.Binary(&ast.StrLit{Value: "f"}, ast.IN, a), ast.EQL, langtest.Binary(b, ast.IN, &ast.EventField{})), "'f' in a == b in _event"},
+		{langtest.Binary(&ast.StrLit{Value: "f"}, ast.IN, langtest.Binary(a, ast.ADD, b)), "'f' in a + b"},
+		{langtest.Binary(&ast.SysVar{Name: "_ioprocessors"}, ast.SEQL, a), "_ioprocessors === a"},
+		{langtest.Binary(langtest.Binary(a, ast.LSS, b), ast.EQL, langtest.Binary(c, ast.GEQ, d)), "a < b == c >= d"},
+		{langtest.Binary(a, ast.ADD, cond(c, d, e)), "a + (c ? d : e)"},
+		{langtest.Binary(cond(c, d, e), ast.ADD, a), "(c ? d : e) + a"},
 		{cond(cond(a, b, c), d, e), "(a ? b : c) ? d : e"},
 		{cond(a, cond(b, c, d), e), "a ? b ? c : d : e"},
 		{cond(a, b, cond(c, d, e)), "a ? b : c ? d : e"},
-		{cond(binary(a, ast.LOR, b), binary(c, ast.ADD, intLit(1)), d), "a || b ? c + 1 : d"},
-		{intLit(math.MinInt64), "(-9223372036854775807 - 1)"},
-		{unary(ast.SUB, intLit(math.MinInt64)), "-(-9223372036854775807 - 1)"},
-		{binary(a, ast.SUB, intLit(math.MinInt64)), "a - (-9223372036854775807 - 1)"},
+		{cond(langtest.Binary(a, ast.LOR, b), langtest.Binary(c, ast.ADD, langtest.IntLit(1)), d), "a || b ? c + 1 : d"},
+		{langtest.IntLit(math.MinInt64), "(-9223372036854775807 - 1)"},
+		{langtest.Unary(ast.SUB, langtest.IntLit(math.MinInt64)), "-(-9223372036854775807 - 1)"},
+		{langtest.Binary(a, ast.SUB, langtest.IntLit(math.MinInt64)), "a - (-9223372036854775807 - 1)"},
 	}
 	for _, tt := range tests {
 		if got := printer.ExprString(tt.e); got != tt.want {
-			t.Errorf("ExprString(%s) = %s, want %s", sexpr(tt.e), got, tt.want)
+			t.Errorf("ExprString(%s) = %s, want %s", langtest.Sexpr(tt.e), got, tt.want)
 		}
 	}
 }
@@ -87,12 +84,12 @@ func TestExprString(t *testing.T) {
 // TestPrintMinInt checks that the one int64 without a literal prints as an
 // expression that folds back to it.
 func TestPrintMinInt(t *testing.T) {
-	e, errs := parseExpr(printer.ExprString(intLit(math.MinInt64)))
+	e, errs := langtest.ParseExpr(printer.ExprString(langtest.IntLit(math.MinInt64)))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if got := Simplify(e); !ast.Equal(got, intLit(math.MinInt64)) {
-		t.Errorf("Simplify(%s) = %s", printer.ExprString(e), sexpr(got))
+	if got := simplify.Expr(e); !ast.Equal(got, langtest.IntLit(math.MinInt64)) {
+		t.Errorf("simplify.Expr(%s) = %s", printer.ExprString(e), langtest.Sexpr(got))
 	}
 }
 
@@ -103,13 +100,13 @@ func TestBlockString(t *testing.T) {
 		s    ast.Stmt
 		want string
 	}{
-		{&ast.Assign{Target: x, Op: ast.ASSIGN, Value: intLit(1)}, "x = 1;"},
+		{&ast.Assign{Target: x, Op: ast.ASSIGN, Value: langtest.IntLit(1)}, "x = 1;"},
 		{&ast.Assign{Target: x, Op: ast.REM_ASSIGN, Value: a}, "x %= a;"},
 		{&ast.IncDec{Target: x, Op: ast.DEC}, "x--;"},
-		{&ast.Decl{Name: x, Value: intLit(1)}, "var x = 1;"},
+		{&ast.Decl{Name: x, Value: langtest.IntLit(1)}, "var x = 1;"},
 		{&ast.Decl{Name: x, Type: ast.BoolType, Value: a}, "bool x = a;"},
 		{&ast.Decl{Name: x, Type: ast.RangeType(0, 5)}, "int x;"},
-		{&ast.Raise{Event: "e", Args: []*ast.Arg{{Name: "p", Value: intLit(1)}, {Name: "q", Value: a}}}, "raise e(p: 1, q: a);"},
+		{&ast.Raise{Event: "e", Args: []*ast.Arg{{Name: "p", Value: langtest.IntLit(1)}, {Name: "q", Value: a}}}, "raise e(p: 1, q: a);"},
 		{&ast.Raise{Event: "a.b.if"}, "raise a.b.if();"},
 		{&ast.Raise{Event: "1x"}, `raise "1x"();`},
 		{&ast.Raise{Event: "a..b"}, `raise "a..b"();`},
@@ -126,7 +123,7 @@ func TestBlockString(t *testing.T) {
 		{&ast.If{Cond: a, Then: &ast.Block{}, Else: &ast.If{Cond: x, Then: &ast.Block{Stmts: []ast.Stmt{&ast.IncDec{Target: x, Op: ast.INC}}}}},
 			"if (a) {} else if (x) { x++; }"},
 		{&ast.While{Cond: a, Body: &ast.Block{Stmts: []ast.Stmt{&ast.IncDec{Target: x, Op: ast.INC}}}}, "while (a) { x++; }"},
-		{&ast.For{Init: &ast.Decl{Name: i, Type: ast.IntType, Value: intLit(0)}, Cond: binary(i, ast.LSS, intLit(3)),
+		{&ast.For{Init: &ast.Decl{Name: i, Type: ast.IntType, Value: langtest.IntLit(0)}, Cond: langtest.Binary(i, ast.LSS, langtest.IntLit(3)),
 			Post: &ast.IncDec{Target: i, Op: ast.INC}, Body: &ast.Block{}}, "for (int i = 0; i < 3; i++) {}"},
 		{&ast.For{Body: &ast.Block{}}, "for (;;) {}"},
 	}
@@ -174,7 +171,7 @@ var stmtCorpus = []string{
 
 func TestRoundTripExpr(t *testing.T) {
 	for _, src := range exprCorpus {
-		e, errs := parseExpr(src)
+		e, errs := langtest.ParseExpr(src)
 		if len(errs) > 0 {
 			t.Errorf("ParseExpr(%q): %v", src, errs)
 			continue
@@ -185,7 +182,7 @@ func TestRoundTripExpr(t *testing.T) {
 
 func TestRoundTripStmts(t *testing.T) {
 	for _, src := range stmtCorpus {
-		b, errs := parseStmts(src)
+		b, errs := langtest.ParseStmts(src)
 		if len(errs) > 0 {
 			t.Errorf("ParseStmts(%q): %v", src, errs)
 			continue
@@ -199,13 +196,13 @@ func TestRoundTripStmts(t *testing.T) {
 func checkExprRoundTrip(t *testing.T, e ast.Expr) {
 	t.Helper()
 	s1 := printer.ExprString(e)
-	e2, errs := parseExpr(s1)
+	e2, errs := langtest.ParseExpr(s1)
 	if len(errs) > 0 {
-		t.Errorf("%s (printed from %s) does not parse: %v", s1, sexpr(e), errs)
+		t.Errorf("%s (printed from %s) does not parse: %v", s1, langtest.Sexpr(e), errs)
 		return
 	}
 	if !ast.Equal(e, e2) {
-		t.Errorf("%s parses to %s, want %s", s1, sexpr(e2), sexpr(e))
+		t.Errorf("%s parses to %s, want %s", s1, langtest.Sexpr(e2), langtest.Sexpr(e))
 	}
 	if s2 := printer.ExprString(e2); s2 != s1 {
 		t.Errorf("printing is not a fixed point: %s, then %s", s1, s2)
@@ -217,7 +214,7 @@ func checkExprRoundTrip(t *testing.T, e ast.Expr) {
 func checkStmtsRoundTrip(t *testing.T, b *ast.Block) {
 	t.Helper()
 	s1 := printer.BlockString(b)
-	b2, errs := parseStmts(s1)
+	b2, errs := langtest.ParseStmts(s1)
 	if len(errs) > 0 {
 		t.Errorf("%q does not parse: %v", s1, errs)
 		return
@@ -243,7 +240,7 @@ func TestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, errs := parseStmts(string(src))
+		b, errs := langtest.ParseStmts(string(src))
 		if len(errs) > 0 {
 			t.Errorf("%s: %v", in, errs)
 			continue
@@ -297,9 +294,9 @@ func TestRoundTripNearLimit(t *testing.T) {
 			src := strings.Repeat(p.open, n) + p.mid + strings.Repeat(p.closer, n)
 			var errs source.ErrorList
 			if p.stmts {
-				_, errs = parseStmts(src)
+				_, errs = langtest.ParseStmts(src)
 			} else {
-				_, errs = parseExpr(src)
+				_, errs = langtest.ParseExpr(src)
 			}
 			if len(errs) > 0 {
 				break
@@ -307,9 +304,9 @@ func TestRoundTripNearLimit(t *testing.T) {
 			deepest = src
 		}
 		if p.stmts {
-			checkStmtsRoundTrip(t, mustParseStmts(t, deepest))
+			checkStmtsRoundTrip(t, langtest.MustParseStmts(t, deepest))
 		} else {
-			checkExprRoundTrip(t, mustParseExpr(t, deepest))
+			checkExprRoundTrip(t, langtest.MustParseExpr(t, deepest))
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package lang
+package lang_test
 
 import (
 	"strings"
@@ -6,6 +6,9 @@ import (
 
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
+
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/langtest"
 )
 
 // TestCheckShared: an object or array given to a second place is refused
@@ -13,7 +16,7 @@ import (
 // them), since ECMAScript shows the write through both and setbot copies;
 // whole assignments, new values and writes beside the shared value pass.
 func TestCheckShared(t *testing.T) {
-	env := compEnv()
+	env := langtest.CompEnv()
 	env.Vars["p"] = ast.ObjectType([]ast.Field{{Name: "s", Type: ast.StringType}, {Name: "f", Type: ast.IntType}})
 	env.Vars["q"] = ast.ObjectType([]ast.Field{{Name: "in", Type: env.Vars["o"]}, {Name: "n", Type: ast.IntType}})
 	env.Vars["zs"] = ast.ArrayType(ast.IntType, 3, 3)
@@ -40,15 +43,15 @@ func TestCheckShared(t *testing.T) {
 		{"p = {s: o.s, f: o.f}; o.f = 2", ""},
 	}
 	for _, tt := range tests {
-		_, info, errs := checkStmts(t, env, tt.src)
+		_, info, errs := langtest.CheckStmts(t, env, tt.src)
 		if errs != "" {
 			t.Errorf("CheckBlock(%q): %s", tt.src, errs)
 			continue
 		}
 		fs := source.NewFileSet()
 		fs.AddFile("t.scxml", []byte(tt.src))
-		got := CheckShared(fs, []*Info{info}).Error()
-		if tt.want == "" && len(CheckShared(fs, []*Info{info})) != 0 || tt.want != "" && !strings.HasPrefix(got, tt.want) {
+		got := lang.CheckShared(fs, []*lang.Info{info}).Error()
+		if tt.want == "" && len(lang.CheckShared(fs, []*lang.Info{info})) != 0 || tt.want != "" && !strings.HasPrefix(got, tt.want) {
 			t.Errorf("CheckShared(%q) = %q, want %q", tt.src, got, tt.want)
 		}
 	}

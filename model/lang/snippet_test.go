@@ -1,4 +1,4 @@
-package lang
+package lang_test
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	"github.com/setbot/setbot/model/lang/ast"
 
 	"github.com/setbot/setbot/model/lang/parser"
+
+	"github.com/setbot/setbot/model/lang/langtest"
 )
 
 // decodeAttr decodes the XML entities &amp; &lt; &gt; in raw[start:end]
@@ -76,11 +78,11 @@ func TestSnippetOffsets(t *testing.T) {
 	// An error after an entity, and one at the end of the text: one past
 	// the offset of the last character, inside its entity.
 	_, errs = parser.ParseExpr(attrSnippet(fs, `<t cond="a &amp;&amp; b)"/>`))
-	if got, want := errText(errs), "t.scxml:1:24: expected end of expression, found ')'"; got != want {
+	if got, want := langtest.ErrText(errs), "t.scxml:1:24: expected end of expression, found ')'"; got != want {
 		t.Errorf("error = %s, want %s", got, want)
 	}
 	_, errs = parser.ParseExpr(attrSnippet(fs, `<t cond="a &amp;&amp;"/>`))
-	if got, want := errText(errs), "t.scxml:1:18: expected expression, found end of input"; got != want {
+	if got, want := langtest.ErrText(errs), "t.scxml:1:18: expected expression, found end of input"; got != want {
 		t.Errorf("error = %s, want %s", got, want)
 	}
 }
@@ -93,7 +95,7 @@ func TestSnippetStart(t *testing.T) {
 	end := strings.Index(raw, "</script>")
 	src := parser.Snippet{File: f, Text: raw[start:end], Start: start}
 	_, errs := parser.ParseStmts(src)
-	if got, want := errText(errs), "t.scxml:4:1: expected ')', found end of input"; got != want {
+	if got, want := langtest.ErrText(errs), "t.scxml:4:1: expected ')', found end of input"; got != want {
 		t.Errorf("error = %s, want %s", got, want)
 	}
 	if got, want := src.Pos(len(src.Text)), f.Pos(end); got != want {

@@ -1,4 +1,4 @@
-package lang
+package lang_test
 
 // Benchmarks of the walker's users on one block of about 1,500 nodes;
 // compare them as ratios of one run (go test -run X -bench Walk).
@@ -10,11 +10,13 @@ import (
 	"github.com/setbot/setbot/model/lang/ast"
 
 	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/langtest"
 )
 
 func benchBlock(b *testing.B) *ast.Block {
 	src := strings.Repeat("if (a > 0 && b < c) { x = x + 1; raise e(p: a * 2, q: 'z') } else { for (int i = 0; i < 3; i++) { y += i } } send f(v: [1, 2, a]) after '1s'; ", 50)
-	blk, errs := parseStmts(src)
+	blk, errs := langtest.ParseStmts(src)
 	if len(errs) > 0 {
 		b.Fatal(errs)
 	}

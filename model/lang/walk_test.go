@@ -1,4 +1,4 @@
-package lang
+package lang_test
 
 import (
 	"fmt"
@@ -11,28 +11,13 @@ import (
 	"github.com/setbot/setbot/model/lang/ast"
 
 	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang"
+	"github.com/setbot/setbot/model/lang/langtest"
 )
 
-func mustParseStmts(t *testing.T, src string) *ast.Block {
-	t.Helper()
-	b, errs := parseStmts(src)
-	if len(errs) > 0 {
-		t.Fatalf("ParseStmts(%q): %v", src, errs)
-	}
-	return b
-}
-
-func mustParseExpr(t *testing.T, src string) ast.Expr {
-	t.Helper()
-	e, errs := parseExpr(src)
-	if len(errs) > 0 {
-		t.Fatalf("ParseExpr(%q): %v", src, errs)
-	}
-	return e
-}
-
 func TestInspect(t *testing.T) {
-	b := mustParseStmts(t, "if (a) { raise e(p: x + 1) } else send f(q: !y)")
+	b := langtest.MustParseStmts(t, "if (a) { raise e(p: x + 1) } else send f(q: !y)")
 	var got []string
 	ast.Inspect(b, func(n ast.Node) bool {
 		switch x := n.(type) {
@@ -65,7 +50,7 @@ func TestInspect(t *testing.T) {
 }
 
 func TestRewriteExpr(t *testing.T) {
-	e := mustParseExpr(t, "a + b * (a ? 1 : c)")
+	e := langtest.MustParseExpr(t, "a + b * (a ? 1 : c)")
 	orig := printer.ExprString(e)
 	snapshot := ast.RewriteExpr(e, func(x ast.Expr) ast.Expr { return x })
 	if !reflect.DeepEqual(e, snapshot) {
@@ -110,7 +95,7 @@ func TestRewriteExpr(t *testing.T) {
 func TestRewriteBlock(t *testing.T) {
 	src := "a = b + 1; a++; int c = a; if (a > 0) { raise e(p: a) } else if (b) {} " +
 		"while (a < 3) a += 1; for (int i = a; i < a; i++) {} send f(q: a) to \"o\" after \"1s\" id \"t\"; cancel \"t\"; assume(a == a); bound array 2 (a <= 2)"
-	b := mustParseStmts(t, src)
+	b := langtest.MustParseStmts(t, src)
 	snapshot := ast.RewriteBlock(b, func(x ast.Expr) ast.Expr { return x })
 	if !reflect.DeepEqual(b, snapshot) {
 		t.Fatal("identity rewrite differs from the input")
@@ -185,7 +170,7 @@ func TestEqual(t *testing.T) {
 		{"{ a = 1 }", "a = 1", false},
 	}
 	for _, tt := range tests {
-		a, b := mustParseStmts(t, tt.a), mustParseStmts(t, tt.b)
+		a, b := langtest.MustParseStmts(t, tt.a), langtest.MustParseStmts(t, tt.b)
 		if got := ast.Equal(a, b); got != tt.want {
 			t.Errorf("Equal(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
@@ -200,7 +185,7 @@ func TestEqual(t *testing.T) {
 		t.Errorf("for (i++;;) equals for (;; i++): %s", ast.Key(init))
 	}
 	// A decimal literal is its value, however written.
-	if d1, d2 := mustParseExpr(t, "1.50"), mustParseExpr(t, "1.5"); !ast.Equal(d1, d2) || ast.Key(d1) != ast.Key(d2) {
+	if d1, d2 := langtest.MustParseExpr(t, "1.50"), langtest.MustParseExpr(t, "1.5"); !ast.Equal(d1, d2) || ast.Key(d1) != ast.Key(d2) {
 		t.Errorf("1.50 and 1.5 differ: %s %s", ast.Key(d1), ast.Key(d2))
 	}
 	if !ast.Equal(nil, nil) || ast.Equal(nil, &ast.Block{}) || !ast.Equal(&ast.Block{}, &ast.Block{Stmts: []ast.Stmt{}}) {
@@ -232,25 +217,25 @@ func TestUsesDefs(t *testing.T) {
 		{"a = b; b = a", "a b", "a b"},
 	}
 	for _, tt := range tests {
-		b := mustParseStmts(t, tt.src)
-		if got := strings.Join(Uses(b), " "); got != tt.uses {
+		b := langtest.MustParseStmts(t, tt.src)
+		if got := strings.Join(lang.Uses(b), " "); got != tt.uses {
 			t.Errorf("Uses(%q) = %q, want %q", tt.src, got, tt.uses)
 		}
-		if got := strings.Join(Defs(b), " "); got != tt.defs {
+		if got := strings.Join(lang.Defs(b), " "); got != tt.defs {
 			t.Errorf("Defs(%q) = %q, want %q", tt.src, got, tt.defs)
 		}
 	}
 
 	// A single statement or expression.
-	e := mustParseExpr(t, "x > y ? x : z")
-	if got := strings.Join(Uses(e), " "); got != "x y z" {
+	e := langtest.MustParseExpr(t, "x > y ? x : z")
+	if got := strings.Join(lang.Uses(e), " "); got != "x y z" {
 		t.Errorf("Uses(expr) = %q", got)
 	}
-	if got := Defs(e); len(got) != 0 {
+	if got := lang.Defs(e); len(got) != 0 {
 		t.Errorf("Defs(expr) = %q", got)
 	}
-	d := mustParseStmts(t, "int x = y").Stmts[0]
-	if got := strings.Join(Uses(d), " "); got != "y" {
+	d := langtest.MustParseStmts(t, "int x = y").Stmts[0]
+	if got := strings.Join(lang.Uses(d), " "); got != "y" {
 		t.Errorf("Uses(decl) = %q", got)
 	}
 }
@@ -276,7 +261,7 @@ func TestKeyIsEqual(t *testing.T) {
 	}
 	var nodes []ast.Node
 	for _, src := range srcs {
-		ast.Inspect(mustParseStmts(t, src), func(n ast.Node) bool {
+		ast.Inspect(langtest.MustParseStmts(t, src), func(n ast.Node) bool {
 			if n != nil {
 				nodes = append(nodes, n)
 			}

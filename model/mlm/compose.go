@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
@@ -766,7 +766,7 @@ func (c *composer) start(src *State, ps *pstate) error {
 			if s.vars[p.Name] {
 				stmts = append(stmts, assign(inv.ID+"."+p.Name, ast.RewriteExpr(p.Value, resolve), p.NamePos))
 			}
-			if tag := lang.AbsentName(p.Name); s.vars[tag] {
+			if tag := lower.AbsentName(p.Name); s.vars[tag] {
 				// A variable that may be undefined now has a value.
 				stmts = append(stmts, assign(inv.ID+"."+tag, &ast.IntLit{ValuePos: p.NamePos, Value: ast.AbsentValue}, p.NamePos))
 			}

@@ -11,6 +11,8 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
+	"github.com/setbot/setbot/model/lang/simplify"
 	"github.com/setbot/setbot/model/source"
 	"github.com/setbot/setbot/vocab"
 )
@@ -215,7 +217,7 @@ func (f *flattener) run() (*Machine, error) {
 		}
 	}
 	for _, v := range f.m.Vars {
-		if of, tag := lang.AbsentOf(v.Name); !passed[v.Name] && !(tag && passed[of]) {
+		if of, tag := lower.AbsentOf(v.Name); !passed[v.Name] && !(tag && passed[of]) {
 			start.known[v.Name] = v.Init
 		}
 	}
@@ -531,7 +533,7 @@ func (f *flattener) staleEvents() []ast.Stmt {
 	for _, v := range f.m.Vars {
 		if v.EventRef {
 			out = append(out, &ast.Assign{Target: &ast.Ident{NamePos: v.Pos, Name: v.Name}, OpPos: v.Pos, Op: ast.ASSIGN,
-				Value: &ast.IntLit{ValuePos: v.Pos, Value: lang.EventStale}})
+				Value: &ast.IntLit{ValuePos: v.Pos, Value: lower.EventStale}})
 		}
 	}
 	return out
@@ -625,7 +627,7 @@ func (f *flattener) eventFields(e ast.Expr) ast.Expr {
 	if e == nil || !readsEvent(e) {
 		return e
 	}
-	return lang.Simplify(ast.RewriteExpr(e, f.eventField))
+	return simplify.Expr(ast.RewriteExpr(e, f.eventField))
 }
 
 // eventFieldsBlock is eventFields for every expression of b.
@@ -633,7 +635,7 @@ func (f *flattener) eventFieldsBlock(b *ast.Block) *ast.Block {
 	if !readsEvent(b) {
 		return ast.RewriteBlock(b, f.eventField) // a copy
 	}
-	return lang.SimplifyBlock(ast.RewriteBlock(b, f.eventField))
+	return simplify.Block(ast.RewriteBlock(b, f.eventField))
 }
 
 // readsEvent reports whether n reads _event or one of its fields other
@@ -660,7 +662,7 @@ func (f *flattener) eventField(x ast.Expr) ast.Expr {
 	if f.event == nil {
 		return x // checkParams reports it, unless it is dead code
 	}
-	field, tag := lang.AbsentOf(n.Field)
+	field, tag := lower.AbsentOf(n.Field)
 	if field == "name" {
 		return &ast.StrLit{ValuePos: n.Start, Value: f.event.Name}
 	}
@@ -692,7 +694,7 @@ func (f *flattener) checkParams(t *Transition, ev *model.Event) {
 	visit := func(n ast.Node) bool {
 		if x, ok := n.(*ast.EventField); ok && ev == nil && !f.seen[x.Start] {
 			f.seen[x.Start] = true
-			field, _ := lang.AbsentOf(x.Field)
+			field, _ := lower.AbsentOf(x.Field)
 			f.errs.Add(f.m.Position(x.Start), "_event.%s is read while the machine starts, when there is no event", field)
 		}
 		p, ok := n.(*ast.EventParam)
@@ -751,7 +753,7 @@ func conj(list []ast.Expr) ast.Expr {
 	if out == nil {
 		return nil
 	}
-	out = lang.Simplify(out)
+	out = simplify.Expr(out)
 	if lit, ok := out.(*ast.BoolLit); ok && lit.Value {
 		return nil
 	}

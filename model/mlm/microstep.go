@@ -7,6 +7,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/simplify"
 )
 
 // microstep runs SCXML's microstep on a branch: record history, exit
@@ -337,7 +338,7 @@ func (e *entry) enterRegions(p *model.State) {
 // any other write makes it unknown.
 func track(known map[string]ast.Expr, stmts []ast.Stmt) {
 	subst := func(e ast.Expr) ast.Expr {
-		return lang.Simplify(ast.RewriteExpr(e, func(x ast.Expr) ast.Expr {
+		return simplify.Expr(ast.RewriteExpr(e, func(x ast.Expr) ast.Expr {
 			if id, ok := x.(*ast.Ident); ok {
 				if v, ok := known[id.Name]; ok {
 					return v

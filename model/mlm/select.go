@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/simplify"
 )
 
 // group is one outcome of transition selection: the transitions that fire
@@ -321,7 +321,7 @@ func (f *flattener) foldCond(e ast.Expr, c *config, known map[string]ast.Expr) a
 	if e == nil {
 		return nil
 	}
-	e = lang.Simplify(ast.RewriteExpr(e, func(x ast.Expr) ast.Expr {
+	e = simplify.Expr(ast.RewriteExpr(e, func(x ast.Expr) ast.Expr {
 		switch x := x.(type) {
 		case *ast.InState:
 			return &ast.BoolLit{ValuePos: x.Start, Value: c.has(f.m.State(x.State))}

@@ -8,7 +8,9 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/lang/parser"
+	"github.com/setbot/setbot/model/lang/simplify"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -69,9 +71,9 @@ func (b *builder) dataType(d *element, v *model.Var, known bool) bool {
 	case typ.Kind == ast.Decimal && v.Type.Kind == ast.Int:
 		// An int initial value of a decimal: the decimal of its value.
 		if !known {
-			v.Init = lang.ZeroValue(ast.Decimal, v.Init.Pos())
+			v.Init = lower.ZeroValue(ast.Decimal, v.Init.Pos())
 		} else {
-			v.Init = lang.Simplify(&ast.ToDecimal{Start: v.Init.Pos(), X: v.Init})
+			v.Init = simplify.Expr(&ast.ToDecimal{Start: v.Init.Pos(), X: v.Init})
 		}
 	case typ.Kind == ast.Mixed:
 		if msg := lang.Assignable(typ, v.Type); msg != "" {
@@ -261,11 +263,11 @@ func (b *builder) dataInit(db *dataBinds, de dataElem, name string, bindLate boo
 		}
 		init = e
 	}
-	if init != nil && lang.HasCalls(init) {
+	if init != nil && lower.HasCalls(init) {
 		// Script functions and built-ins are inlined as everywhere;
 		// a black box's call is left for the checker to refuse (an
 		// initial value is computed before any input).
-		in := &lang.Inliner{Funcs: b.funcs, Fset: b.fset, Depth: b.opts.CallDepth}
+		in := &lower.Inliner{Funcs: b.funcs, Fset: b.fset, Depth: b.opts.CallDepth}
 		e, over := in.Expr(init)
 		b.errs = append(b.errs, in.Errs...)
 		if over != nil {
@@ -305,9 +307,9 @@ func (b *builder) dataValue(db *dataBinds, v *model.Var, init ast.Expr, bindLate
 		// of that moment: no other <data> folds it. Init is
 		// the value only for the checks of setbot:type below.
 		db.runtime[name] = true
-		v.Init, known = lang.ZeroValue(v.Type.Kind, init.Pos()), false
+		v.Init, known = lower.ZeroValue(v.Type.Kind, init.Pos()), false
 		if len(lang.Uses(init)) == 0 {
-			if c := lang.Simplify(init); isConstant(c) {
+			if c := simplify.Expr(init); isConstant(c) {
 				v.Init, known = c, true
 			}
 		}
@@ -317,7 +319,7 @@ func (b *builder) dataValue(db *dataBinds, v *model.Var, init ast.Expr, bindLate
 		db.runtime[name], known = true, false
 		b.inits[name] = initValue{pos: init.Pos()}
 		if !v.Type.MayBeAbsent() && !v.Type.IsComposite() {
-			v.Init = lang.ZeroValue(v.Type.Kind, init.Pos())
+			v.Init = lower.ZeroValue(v.Type.Kind, init.Pos())
 		}
 		db.inits = append(db.inits, &ast.Assign{Target: &ast.Ident{NamePos: v.Pos, Name: name}, OpPos: v.Pos, Op: ast.ASSIGN, Value: init})
 	}
@@ -397,7 +399,7 @@ func (b *builder) constant(e ast.Expr, runtime map[string]bool) ast.Expr {
 	if !folds {
 		return nil
 	}
-	if x := lang.Simplify(e); isConstant(x) {
+	if x := simplify.Expr(e); isConstant(x) {
 		return x
 	}
 	return nil

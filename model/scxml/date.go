@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 )
 
 // ECMAScript's new Date() is the host's time: setbot reads it as a black
@@ -26,7 +26,7 @@ import (
 // functions funcs) that are not of its time value. It gives new Date(),
 // the host function, where it made its calls black boxes (inlineCalls
 // takes it), else nil.
-func dateVars(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, all []code) (hosts map[string]*lang.HostFunction) {
+func dateVars(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, all []code) (hosts map[string]*lower.HostFunction) {
 	assigned, other := dateAssigns(all)
 	dates := make(map[string]bool)
 	for name := range assigned {
@@ -55,7 +55,7 @@ func dateVars(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, all []cod
 			call := x.Value.(*ast.Call)
 			x.Value = &ast.External{FunPos: call.FunPos, Fun: call.Fun, Result: ast.IntType}
 			if hosts == nil {
-				hosts = map[string]*lang.HostFunction{call.Fun: {Pos: call.FunPos, Result: ast.IntType}}
+				hosts = map[string]*lower.HostFunction{call.Fun: {Pos: call.FunPos, Result: ast.IntType}}
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/lang/printer"
 	"github.com/setbot/setbot/model/source"
@@ -25,7 +26,7 @@ import (
 // guard and action of m, for the checker, and the guard of reads past
 // the end of an array, which the checker runs again.
 func declareCode(d *diag, m *model.Model, inv invocation, low *lowerer, asRead map[*ast.Block][]ast.Stmt,
-	funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, commonsVars []*ast.Ident) (all []code, pe *pastEnd) {
+	funcs map[string]*ast.FuncDecl, externals map[string]*lower.Signature, commonsVars []*ast.Ident) (all []code, pe *pastEnd) {
 	dc := &declarer{diag: d, m: m, inv: inv, low: low, source: asRead, funcs: funcs, externals: externals, commonsVars: commonsVars,
 		pe: &pastEnd{diag: d, m: m, low: low, source: asRead, inRange: make(map[source.Pos]bool)}}
 	all = allCode(m, inv)
@@ -63,7 +64,7 @@ type declarer struct {
 	// funcs are the functions the scripts declare, externals the black-box
 	// functions: names that are bound (declareGlobals, failUnbound).
 	funcs     map[string]*ast.FuncDecl
-	externals map[string]*lang.Signature
+	externals map[string]*lower.Signature
 	// commonsVars are the names Commons SCXML's <var> actions declare.
 	commonsVars []*ast.Ident
 	// pe guards reads past the end of an array (guardPastEnd).

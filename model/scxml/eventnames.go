@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 )
 
 // maxComputedValues caps the values an eventexpr computed from parts
@@ -140,7 +140,7 @@ func (vs *values) computed(x ast.Expr, set map[string]bool, seen map[string]bool
 		for _, v := range recv {
 			m := *x
 			m.X = &ast.StrLit{ValuePos: x.X.Pos(), Value: v}
-			r, ok := lang.FoldString(&m)
+			r, ok := lower.FoldString(&m)
 			if !ok {
 				return false
 			}

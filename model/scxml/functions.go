@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -62,9 +62,9 @@ func (b *builder) readFunctions() {
 		}
 		b.m.Functions = append(b.m.Functions, f)
 		if b.externals == nil {
-			b.externals = make(map[string]*lang.Signature)
+			b.externals = make(map[string]*lower.Signature)
 		}
-		b.externals[name] = &lang.Signature{Params: f.Params, Result: f.Result}
+		b.externals[name] = &lower.Signature{Params: f.Params, Result: f.Result}
 	}
 }
 

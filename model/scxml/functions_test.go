@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/printer"
+	"github.com/setbot/setbot/model/lang/simplify"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -103,7 +103,7 @@ func TestFunctionsInData(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if got := printer.ExprString(lang.Simplify(m.Var("x").Init)); got != "9" {
+	if got := printer.ExprString(simplify.Expr(m.Var("x").Init)); got != "9" {
 		t.Errorf("x's initial value folds to %s, want 9", got)
 	}
 	bad := strings.Replace(doc, "Math.max(sq(3), 4)", "rise(1)", 1)

@@ -4,8 +4,8 @@ import (
 	"slices"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/vocab"
 )
 
@@ -14,17 +14,17 @@ import (
 // (externals), the host functions known before (hosts, dateVars) and how
 // deep calls nest (depth, Options.CallDepth); it
 // inlines the calls of script functions and built-ins in every guard and
-// action (lang.Inliner), makes the calls of black-box functions
+// action (lower.Inliner), makes the calls of black-box functions
 // ast.External, and adds to m the host functions the code uses
 // (hostFunctions). A guard whose calls may nest deeper than
 // the inliner's limit (Options.CallDepth) enables its transition where they do, and the transition's
 // action then begins with the bound that cuts the path there, so that the
 // cut is reported rather than taken for a false guard.
-func inlineCalls(d *diag, m *model.Model, all []code, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature,
-	hosts map[string]*lang.HostFunction, depth int) {
-	in := &lang.Inliner{Funcs: funcs, Externals: externals, Fset: d.fset, Depth: depth, Hosts: hosts}
+func inlineCalls(d *diag, m *model.Model, all []code, funcs map[string]*ast.FuncDecl, externals map[string]*lower.Signature,
+	hosts map[string]*lower.HostFunction, depth int) {
+	in := &lower.Inliner{Funcs: funcs, Externals: externals, Fset: d.fset, Depth: depth, Hosts: hosts}
 	for _, c := range all {
-		if !lang.HasCalls(c.body) && (c.cond == nil || !lang.HasCalls(c.cond)) {
+		if !lower.HasCalls(c.body) && (c.cond == nil || !lower.HasCalls(c.cond)) {
 			continue
 		}
 		body := in.Block(c.body)
@@ -47,9 +47,9 @@ func inlineCalls(d *diag, m *model.Model, all []code, funcs map[string]*ast.Func
 }
 
 // hostFunctions adds to the model m, as black-box functions without a table,
-// the host functions whose values the code uses (lang.HostFunction): the
+// the host functions whose values the code uses (lower.HostFunction): the
 // symbolic executor reads each call as an unconstrained value.
-func hostFunctions(m *model.Model, hosts map[string]*lang.HostFunction) {
+func hostFunctions(m *model.Model, hosts map[string]*lower.HostFunction) {
 	names := make([]string, 0, len(hosts))
 	for n := range hosts {
 		names = append(names, n)

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -279,7 +279,7 @@ func passedCode(m *model.Model, passed map[string]passedParam) []code {
 		}
 		v.Passed = true
 		blk := &ast.Block{Stmts: []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: p.pos, Name: name}, OpPos: p.pos,
-			Op: ast.ASSIGN, Value: lang.ZeroValue(p.typ.Kind, p.pos)}}}
+			Op: ast.ASSIGN, Value: lower.ZeroValue(p.typ.Kind, p.pos)}}}
 		out = append(out, code{body: blk, set: func(ast.Expr, *ast.Block) {}})
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -82,7 +83,7 @@ func readInvokes(d *diag, m *model.Model, opts Options, as invocation, pending [
 					"strings and booleans whose type the parent's <data> gives", a.Name, t.Kind)
 				continue
 			}
-			a.Value = lang.LowerExpr(a.Value, info, false)
+			a.Value = lower.Expr(a.Value, info, false)
 			passed[a.Name] = passedParam{typ: t, pos: a.NamePos}
 		}
 		var child *model.Model

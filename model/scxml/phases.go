@@ -2,9 +2,9 @@ package scxml
 
 import (
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/jexl"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -73,7 +73,7 @@ type reading struct {
 	// functions declared with setbot:function (unboundConds, functionTypes,
 	// inlineCalls and declareCode).
 	funcs     map[string]*ast.FuncDecl
-	externals map[string]*lang.Signature
+	externals map[string]*lower.Signature
 	// jexl reads the expressions of a model with datamodel="jexl"
 	// (dialect.go); commonsVars are the names Commons SCXML's <var>
 	// actions declare (declareCode declares them).

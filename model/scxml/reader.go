@@ -50,8 +50,8 @@ type Options struct {
 	MaxBytes   int // largest document, and largest file a src names; 0 means DefaultMaxBytes
 	MaxNesting int // deepest element nesting; 0 means DefaultMaxNesting
 	// CallDepth is how deep calls of script functions nest, and how many
-	// times a loop inside one runs, when they are inlined (lang.Inliner);
-	// the commands pass the loop bound. 0 means lang.CallBound.
+	// times a loop inside one runs, when they are inlined (lower.Inliner);
+	// the commands pass the loop bound. 0 means lower.CallBound.
 	CallDepth int
 
 	// ReadFile returns the file at rel, a slash-separated path relative

@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"github.com/setbot/setbot/model"
-	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
 	"github.com/setbot/setbot/model/lang/parser"
 	"github.com/setbot/setbot/model/lang/printer"
 )
@@ -31,7 +31,7 @@ var ecmaGlobals = map[string]bool{"NaN": true, "Infinity": true, "globalThis": t
 // unboundConds marks the conds of the transitions of m that read a name
 // bound nowhere (boundNames of m, its functions and all its code), or call
 // a function that does (fails, failingFunctions), with a warning.
-func unboundConds(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, fails map[string]*ast.Ident, all []code) {
+func unboundConds(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lower.Signature, fails map[string]*ast.Ident, all []code) {
 	bound := boundNames(m, funcs, externals, all)
 	for _, s := range m.States() {
 		for _, t := range s.Transitions {
@@ -124,7 +124,7 @@ func unboundName(x *ast.Ident, bound map[string]bool) bool {
 // boundNames are the names that something of the model m binds: its
 // variables, functions (funcs, externals), and every name that its code
 // (all) assigns or declares.
-func boundNames(m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, all []code) map[string]bool {
+func boundNames(m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lower.Signature, all []code) map[string]bool {
 	bound := make(map[string]bool)
 	for _, v := range m.Vars {
 		bound[v.Name] = true
@@ -322,7 +322,7 @@ func stmtValue(s ast.Stmt) ast.Expr {
 // setbot, is gone with the code that never runs. It gives the functions
 // it ended, each with the name read (unboundConds takes them), or nil for
 // a model without functions.
-func failingFunctions(m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lang.Signature, all []code) map[string]*ast.Ident {
+func failingFunctions(m *model.Model, funcs map[string]*ast.FuncDecl, externals map[string]*lower.Signature, all []code) map[string]*ast.Ident {
 	if len(funcs) == 0 {
 		return nil
 	}

@@ -6,6 +6,8 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/lower"
+	"github.com/setbot/setbot/model/lang/simplify"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -130,7 +132,7 @@ func (ck *checker) typeAssigned(seen map[string]firstAssigned, vars map[string]a
 			continue
 		}
 		// An array or object is undefined until the code assigns it, as
-		// a scalar is: its leaves and a tag (lang.Leaves).
+		// a scalar is: its leaves and a tag (lower.Leaves).
 		v.Type = f.typ.OrAbsent()
 		vars[v.Name] = v.Type
 		learnt = true
@@ -163,7 +165,7 @@ func (ck *checker) retype(v *model.Var, t ast.Type) bool {
 	if v.Type.Kind == ast.Int && t.Kind == ast.Decimal && !ck.annotated[v.Name] {
 		v.Type.Kind = ast.Decimal
 		if lit, ok := v.Init.(*ast.IntLit); ok { // the value, or the placeholder of one computed at start
-			v.Init = lang.Simplify(&ast.ToDecimal{Start: lit.ValuePos, X: lit})
+			v.Init = simplify.Expr(&ast.ToDecimal{Start: lit.ValuePos, X: lit})
 		}
 		return true
 	}
@@ -310,15 +312,15 @@ func (dc *declarer) declareLoopVars(all []code) {
 
 // lowerPiece rewrites the guard and action of c, checked with condInfo
 // (nil without a guard) and info, into what the flattener and the
-// executors run (lang.LowerExpr): a variable, event parameter or field of
+// executors run (lower.Expr): a variable, event parameter or field of
 // _event that may be undefined or null becomes a value and a tag
-// (lang.AbsentName), and the system variables their values. Every consumer
+// (lower.AbsentName), and the system variables their values. Every consumer
 // of the IR then sees the same lowered code, a tree of its own.
 func (ck *checker) lowerPiece(c code, condInfo, info *lang.Info) {
 	var cond ast.Expr
 	if c.cond != nil {
-		cond = ast.RewriteExpr(lang.LowerExpr(c.cond, condInfo, true), ck.sysValue)
-		if fails := lang.FailsWhen(condInfo); fails != nil {
+		cond = ast.RewriteExpr(lower.Expr(c.cond, condInfo, true), ck.sysValue)
+		if fails := lower.FailsWhen(condInfo); fails != nil {
 			// Where reading the cond throws, it is false (and raises
 			// error.execution, model.Transition.FailsWhen).
 			c.trans.FailsWhen = ast.RewriteExpr(fails, ck.sysValue)
@@ -327,10 +329,10 @@ func (ck *checker) lowerPiece(c code, condInfo, info *lang.Info) {
 				sort.Slice(ck.m.Events, func(i, j int) bool { return ck.m.Events[i].Name < ck.m.Events[j].Name })
 			}
 			ck.m.EventByName(model.ErrorExecution).Kinds |= model.Internal
-			cond = lang.Simplify(&ast.Binary{X: &ast.Unary{OpPos: cond.Pos(), Op: ast.NOT, X: c.trans.FailsWhen}, OpPos: cond.Pos(), Op: ast.LAND, Y: cond})
+			cond = simplify.Expr(&ast.Binary{X: &ast.Unary{OpPos: cond.Pos(), Op: ast.NOT, X: c.trans.FailsWhen}, OpPos: cond.Pos(), Op: ast.LAND, Y: cond})
 		}
 	}
-	c.set(cond, ast.RewriteBlock(lang.LowerBlock(c.body, info), ck.sysValue))
+	c.set(cond, ast.RewriteBlock(lower.Block(c.body, info), ck.sysValue))
 }
 
 // sysValue is the value of the system variable e, or e.
@@ -349,7 +351,7 @@ func (ck *checker) sysValue(e ast.Expr) ast.Expr {
 }
 
 // lowerVars splits each variable and event parameter that may be
-// undefined or null, or is an array or object, into its leaves (lang.Leaves),
+// undefined or null, or is an array or object, into its leaves (lower.Leaves),
 // as the lowered code reads them.
 func (ck *checker) lowerVars() {
 	var vars []*model.Var
@@ -359,11 +361,11 @@ func (ck *checker) lowerVars() {
 			continue
 		}
 		info, _ := lang.CheckExpr(nil, ck.fset, v.Init, ast.Invalid)
-		inits := lang.LowerValue(v.Init, info, v.Type)
+		inits := lower.Value(v.Init, info, v.Type)
 		if inits == nil {
-			inits = lang.ZeroLeaves(v.Type, v.Pos) // computed when the machine starts
+			inits = lower.ZeroLeaves(v.Type, v.Pos) // computed when the machine starts
 		}
-		for i, f := range lang.Leaves(v.Type) {
+		for i, f := range lower.Leaves(v.Type) {
 			ref := v.Type.Kind == ast.EventRef && !f.Tag
 			vars = append(vars, &model.Var{Name: f.Name(v.Name), Type: f.Type, Pos: v.Pos, Init: inits[i], EventRef: ref, Passed: v.Passed})
 		}
@@ -376,7 +378,7 @@ func (ck *checker) lowerVars() {
 				params = append(params, p)
 				continue
 			}
-			for _, f := range lang.Leaves(p.Type) {
+			for _, f := range lower.Leaves(p.Type) {
 				params = append(params, model.Param{Name: f.Name(p.Name), Type: f.Type})
 			}
 		}
@@ -397,7 +399,7 @@ func emptyObject(t ast.Type, pos source.Pos) ast.Expr {
 		case ast.Object:
 			v = emptyObject(f.Type, pos)
 		default:
-			v = lang.ZeroValue(f.Type.Kind, pos)
+			v = lower.ZeroValue(f.Type.Kind, pos)
 		}
 		o.Fields = append(o.Fields, &ast.FieldInit{NamePos: pos, Name: f.Name, Value: v})
 	}

@@ -605,3 +605,23 @@ func LiteralKind(e Expr) Kind {
 	}
 	return Invalid
 }
+
+// Article is the kind with its indefinite article, as messages say it
+// ("an int", "a string"; undefined alone).
+func Article(k Kind) string {
+	switch k {
+	case Int, Array, Object:
+		return "an " + k.String()
+	case Decimal:
+		return "a decimal"
+	case Undef:
+		return "undefined"
+	}
+	return "a " + k.String()
+}
+
+// IsEvent reports whether e is _event itself.
+func IsEvent(e Expr) bool {
+	x, ok := e.(*EventField)
+	return ok && x.Field == ""
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/setbot/setbot/model/lang"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/printer"
+	"github.com/setbot/setbot/model/lang/simplify"
 	"github.com/setbot/setbot/model/source"
 )
 
@@ -182,7 +183,7 @@ func (v *vetter) length(x *ast.Method) {
 
 // nonzero reports whether e is a constant other than 0.
 func nonzero(e ast.Expr) bool {
-	switch x := lang.Simplify(e).(type) {
+	switch x := simplify.Expr(e).(type) {
 	case *ast.IntLit:
 		return x.Value != 0
 	case *ast.DecLit:

@@ -1,10 +1,12 @@
-package lang
+package lower
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/model/lang/ast"
+
+	"github.com/setbot/setbot/model/lang/langtest"
 )
 
 // TestHostValues: a call of a host function is a black box whose result
@@ -29,7 +31,7 @@ func TestHostValues(t *testing.T) {
 	}
 	for _, tc := range tests {
 		in := inliner(t, "")
-		e := mustParseExpr(t, tc.expr)
+		e := langtest.MustParseExpr(t, tc.expr)
 		if tc.cond {
 			in.Cond(e)
 		} else {
@@ -53,7 +55,7 @@ func TestHostValues(t *testing.T) {
 		}
 	}
 	in := inliner(t, "")
-	in.Cond(mustParseExpr(t, "f() > 1 && f() == 'a'"))
+	in.Cond(langtest.MustParseExpr(t, "f() > 1 && f() == 'a'"))
 	if len(in.Errs) != 1 || !strings.Contains(in.Errs[0].Msg, "host function f used as a string here and as an int") {
 		t.Errorf("a host function of two types: %v", in.Errs)
 	}
@@ -67,7 +69,7 @@ func TestHostValueRefusals(t *testing.T) {
 		"x = new Date();":    "new Date() is a black box of the host's (the time)",
 		"x = a.b.get() + 1;": "declare it, <setbot:function name=\"a.b.get\" returns=\"int\"/>",
 	} {
-		if _, _, errs := checkStmts(t, testEnv(), src); !strings.Contains(errs, want) {
+		if _, _, errs := langtest.CheckStmts(t, langtest.Env(), src); !strings.Contains(errs, want) {
 			t.Errorf("%s: %s, want %q", src, errs, want)
 		}
 	}

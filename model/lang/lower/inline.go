@@ -1,4 +1,4 @@
-package lang
+package lower
 
 import (
 	"fmt"
@@ -15,6 +15,8 @@ import (
 	"github.com/setbot/setbot/model/lang/printer"
 
 	"github.com/setbot/setbot/model/lang/parser"
+
+	"github.com/setbot/setbot/model/lang/simplify"
 )
 
 // Functions declared in a <script> and the built-ins (Math.max, ...) are
@@ -117,7 +119,7 @@ func (in *Inliner) typed(e ast.Expr, want ast.Type) (ast.Expr, ast.Expr) {
 func (in *Inliner) overCond() ast.Expr {
 	var c ast.Expr
 	for _, o := range in.over {
-		if b, ok := Simplify(o).(*ast.BoolLit); ok && !b.Value {
+		if b, ok := simplify.Expr(o).(*ast.BoolLit); ok && !b.Value {
 			continue
 		}
 		if c == nil {
@@ -593,7 +595,7 @@ func (in *Inliner) unfold(x *ast.While, rest []ast.Stmt, env map[string]ast.Expr
 	if x.Cond != nil {
 		c = truth(in.expr(x.Cond, env, pc))
 	}
-	if b, ok := Simplify(c).(*ast.BoolLit); ok && !b.Value {
+	if b, ok := simplify.Expr(c).(*ast.BoolLit); ok && !b.Value {
 		return in.run(rest, env, pc)
 	}
 	if in.iters[x] >= in.Limit() {
@@ -730,7 +732,7 @@ func (in *Inliner) builtin(x *ast.Call, args []ast.Expr) (ast.Expr, bool) {
 		if !arity(2) {
 			return nil, true
 		}
-		n, ok := Simplify(args[1]).(*ast.IntLit)
+		n, ok := simplify.Expr(args[1]).(*ast.IntLit)
 		if !ok || n.Value < 0 || n.Value > 64 {
 			in.errorf(pos, "call of Math.pow with exponent %s: setbot models Math.pow with a constant exponent from 0 to 64; multiply it out otherwise", printer.ExprString(args[1]))
 			return nil, true

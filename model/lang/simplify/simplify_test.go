@@ -1,4 +1,4 @@
-package lang
+package simplify_test
 
 import (
 	"math"
@@ -8,6 +8,9 @@ import (
 	"github.com/setbot/setbot/model/lang/ast"
 
 	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/langtest"
+	"github.com/setbot/setbot/model/lang/simplify"
 )
 
 func TestSimplify(t *testing.T) {
@@ -70,28 +73,28 @@ func TestSimplify(t *testing.T) {
 		{"_event.data.p > 2 * 3", "_event.data.p > 6"},
 	}
 	for _, tt := range tests {
-		e := mustParseExpr(t, tt.src)
+		e := langtest.MustParseExpr(t, tt.src)
 		before := ast.RewriteExpr(e, func(x ast.Expr) ast.Expr { return x })
-		got := Simplify(e)
+		got := simplify.Expr(e)
 		if s := printer.ExprString(got); s != tt.want {
-			t.Errorf("Simplify(%s) = %s, want %s", tt.src, s, tt.want)
+			t.Errorf("Expr(%s) = %s, want %s", tt.src, s, tt.want)
 		}
 		if !reflect.DeepEqual(e, before) {
-			t.Errorf("Simplify(%s) modified its input", tt.src)
+			t.Errorf("Expr(%s) modified its input", tt.src)
 		}
 	}
 
 	// -9223372036854775807 - 1 folds to the minimum int64; negating it
 	// would overflow.
-	minInt := Simplify(mustParseExpr(t, "-9223372036854775807 - 1"))
-	if !ast.Equal(minInt, intLit(math.MinInt64)) {
-		t.Errorf("min int64 = %s", sexpr(minInt))
+	minInt := simplify.Expr(langtest.MustParseExpr(t, "-9223372036854775807 - 1"))
+	if !ast.Equal(minInt, langtest.IntLit(math.MinInt64)) {
+		t.Errorf("min int64 = %s", langtest.Sexpr(minInt))
 	}
-	neg := unary(ast.SUB, intLit(math.MinInt64))
-	if got := Simplify(neg); !ast.Equal(got, neg) {
-		t.Errorf("Simplify(-min) = %s", sexpr(got))
+	neg := langtest.Unary(ast.SUB, langtest.IntLit(math.MinInt64))
+	if got := simplify.Expr(neg); !ast.Equal(got, neg) {
+		t.Errorf("Expr(-min) = %s", langtest.Sexpr(got))
 	}
-	if got := Simplify(binary(intLit(math.MinInt64), ast.QUO, intLit(-1))); !ast.Equal(got, binary(intLit(math.MinInt64), ast.QUO, intLit(-1))) {
-		t.Errorf("Simplify(min / -1) = %s", sexpr(got))
+	if got := simplify.Expr(langtest.Binary(langtest.IntLit(math.MinInt64), ast.QUO, langtest.IntLit(-1))); !ast.Equal(got, langtest.Binary(langtest.IntLit(math.MinInt64), ast.QUO, langtest.IntLit(-1))) {
+		t.Errorf("Expr(min / -1) = %s", langtest.Sexpr(got))
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/setbot/setbot/model/lang/printer"
 
 	"github.com/setbot/setbot/model/lang/parser"
+
+	"github.com/setbot/setbot/model/lang/simplify"
 )
 
 // Calls, methods and conversions, as go/types keeps them in call.go,
@@ -24,7 +26,7 @@ func (c *checker) callType(e ast.Expr) ast.Type {
 		return c.external(x)
 	case *ast.ToDecimal:
 		if k := c.value(x.X, "Number()", ast.Invalid); k != ast.Invalid && !k.IsNumber() && k != ast.String {
-			c.refusef(x.X, "%s is %s: Number() of it is not modelled; setbot's Number() takes a number or a string", printer.ExprString(x.X), article(k))
+			c.refusef(x.X, "%s is %s: Number() of it is not modelled; setbot's Number() takes a number or a string", printer.ExprString(x.X), ast.Article(k))
 		}
 		return ast.DecimalType
 	case *ast.Floor:
@@ -59,7 +61,7 @@ func (c *checker) external(x *ast.External) ast.Type {
 	for i, a := range x.Args {
 		k, want := c.value(a, x.Fun+"()", ast.Invalid), x.Params[i].Kind
 		if k != ast.Invalid && k != want && !(k == ast.Int && want == ast.Decimal) {
-			c.errorf(a, "argument %d of %s is %s: its setbot:function declares %s", i+1, x.Fun, article(k), x.Params[i])
+			c.errorf(a, "argument %d of %s is %s: its setbot:function declares %s", i+1, x.Fun, ast.Article(k), x.Params[i])
 		}
 	}
 	return x.Result
@@ -162,7 +164,7 @@ func (c *checker) concat(x *ast.Method, t ast.Type) ast.Type {
 		c.errorAt(x.DotPos, "concat on the string %s: write %s + ...", printer.ExprString(x.X), printer.ExprString(x.X))
 		return ast.Type{}
 	case t.Kind != ast.Array:
-		c.errorf(x.X, "%s is %s, not an array: .concat needs an array", printer.ExprString(x.X), article(t.Kind))
+		c.errorf(x.X, "%s is %s, not an array: .concat needs an array", printer.ExprString(x.X), ast.Article(t.Kind))
 		return ast.Type{}
 	}
 	elem, minLen, maxLen := t.Comp.Elem, t.Comp.MinLen, t.Comp.Len
@@ -229,7 +231,7 @@ func (c *checker) arrayMethod(x *ast.Method, t ast.Type) ast.Type {
 		return ast.Type{}
 	case vt.Kind != ast.Invalid && vt.Kind != ast.Undef && elem.Kind != ast.Undef && vt.Kind != elem.Kind:
 		c.errorAt(x.DotPos, "%s looks for %s value among the elements of %s, which are %s: it never finds one; look for %s value",
-			what, article(vt.Kind), printer.ExprString(x.X), t.Comp.Elem, article(elem.Kind))
+			what, ast.Article(vt.Kind), printer.ExprString(x.X), t.Comp.Elem, ast.Article(elem.Kind))
 	}
 	if x.Name == "indexOf" {
 		return ast.RangeType(-1, int64(t.Comp.Len)-1)
@@ -245,7 +247,7 @@ func (c *checker) call(x *ast.Call) ast.Type {
 		case ast.Int, ast.Decimal, ast.Invalid:
 			return ast.IntType
 		default:
-			c.refusef(x, "rounding %s with %s is not modelled: setbot rounds numbers; convert the value first", article(k), x.Fun)
+			c.refusef(x, "rounding %s with %s is not modelled: setbot rounds numbers; convert the value first", ast.Article(k), x.Fun)
 			return ast.Type{}
 		}
 	}
@@ -258,14 +260,14 @@ func (c *checker) call(x *ast.Call) ast.Type {
 		case ast.Int, ast.Decimal, ast.Bool, ast.String, ast.Invalid:
 			return ast.StringType
 		default:
-			c.refusef(x, "String of %s is not modelled: setbot formats numbers, bools and strings", article(k))
+			c.refusef(x, "String of %s is not modelled: setbot formats numbers, bools and strings", ast.Article(k))
 			return ast.Type{}
 		}
 	}
 	if x.Fun == "parseInt" && (len(x.Args) == 1 || len(x.Args) == 2) {
 		if len(x.Args) == 2 {
 			c.value(x.Args[1], "parseInt()", ast.Invalid)
-			if r, ok := Simplify(x.Args[1]).(*ast.IntLit); !ok || r.Value != 10 {
+			if r, ok := simplify.Expr(x.Args[1]).(*ast.IntLit); !ok || r.Value != 10 {
 				c.errorf(x.Args[1], "parseInt with radix %s: setbot models radix 10 only; leave the radix out or write 10", printer.ExprString(x.Args[1]))
 				return ast.Type{}
 			}
@@ -283,7 +285,7 @@ func (c *checker) call(x *ast.Call) ast.Type {
 		case ast.Int, ast.Decimal, ast.String, ast.Invalid, ast.Undef:
 			return ast.IntType
 		default:
-			c.refusef(x, "parseInt of %s is not modelled: setbot parses strings and truncates numbers", article(k))
+			c.refusef(x, "parseInt of %s is not modelled: setbot parses strings and truncates numbers", ast.Article(k))
 			return ast.Type{}
 		}
 	}
@@ -324,3 +326,7 @@ func (c *checker) replacement(r ast.Expr) {
 		}
 	}
 }
+
+// Rounding are the built-ins that round a number to an integer. On an int
+// they are the int itself; the checker refuses them on a decimal.
+var Rounding = map[string]bool{"Math.floor": true, "Math.ceil": true, "Math.round": true, "Math.trunc": true}

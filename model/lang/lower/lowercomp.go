@@ -1,4 +1,4 @@
-package lang
+package lower
 
 import (
 	"fmt"
@@ -12,6 +12,10 @@ import (
 	"github.com/setbot/setbot/model/lang/ast"
 
 	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/simplify"
+
+	"github.com/setbot/setbot/model/lang"
 )
 
 // Arrays and objects are lowered to scalars, so that the executors see
@@ -243,15 +247,15 @@ func splitLeafName(name string) []string {
 	return append(out, name[start:])
 }
 
-// LowerValue returns the leaves of a constant value of type t (a literal,
+// Value returns the leaves of a constant value of type t (a literal,
 // possibly an array or object literal), checked with info, as constants:
 // the initial values of a variable's leaves. It returns nil when init is
 // not a constant.
-func LowerValue(init ast.Expr, info *Info, t ast.Type) []ast.Expr {
+func Value(init ast.Expr, info *lang.Info, t ast.Type) []ast.Expr {
 	l := lowerer{info: info}
 	vec := l.vec(init, t)
 	for i, v := range vec {
-		v = Simplify(v)
+		v = simplify.Expr(v)
 		switch v.(type) {
 		case *ast.IntLit, *ast.DecLit, *ast.BoolLit, *ast.StrLit:
 		default:
@@ -351,7 +355,7 @@ func (l *lowerer) parts(e ast.Expr) []part {
 		}
 		return out
 	case *ast.Cond:
-		c := Simplify(l.cond(x.Cond))
+		c := simplify.Expr(l.cond(x.Cond))
 		a, b := l.vec(x.Then, t), l.vec(x.Else, t)
 		out := make([]part, len(leaves))
 		for i, f := range leaves {
@@ -373,7 +377,7 @@ func (l *lowerer) parts(e ast.Expr) []part {
 		// within the array for certain, or at one the code guards
 		// (Env.InRange): within the array where the read runs.
 		if _, ok := x.Index.(*ast.IntLit); !ok {
-			return l.element(l.parts(x.X), l.typ(x.X), Simplify(l.value(x.Index)), true)
+			return l.element(l.parts(x.X), l.typ(x.X), simplify.Expr(l.value(x.Index)), true)
 		}
 		return below(l.parts(x.X), "["+printer.ExprString(x.Index)+"]")
 	}
@@ -511,7 +515,7 @@ func (l *lowerer) element(ps []part, t ast.Type, i ast.Expr, inRange bool) []par
 			is := &ast.Binary{X: i, OpPos: pos, Op: ast.EQL, Y: &ast.IntLit{ValuePos: pos, Value: int64(k)}}
 			chain = &ast.Cond{Cond: is, Question: pos, Then: kth, Else: chain}
 		}
-		out[li] = part{f, Simplify(chain)}
+		out[li] = part{f, simplify.Expr(chain)}
 	}
 	return out
 }
@@ -530,7 +534,7 @@ func (l *lowerer) keyed(ps []part, t ast.Type, k ast.Expr, et ast.Type) []part {
 			is := &ast.Binary{X: k, OpPos: pos, Op: ast.EQL, Y: &ast.StrLit{ValuePos: pos, Value: name}} // both strings
 			chain = &ast.Cond{Cond: is, Question: pos, Then: l.align(below(ps, printer.FieldSuffix(name)), et, pos)[li], Else: chain}
 		}
-		out[li] = part{f, Simplify(chain)}
+		out[li] = part{f, simplify.Expr(chain)}
 	}
 	return out
 }
@@ -544,7 +548,7 @@ func assignLeaves(name string, t ast.Type, vs []ast.Expr, pos source.Pos) []ast.
 	written := make(map[string]bool, len(leaves))
 	clash := false
 	for i, f := range leaves {
-		for _, u := range Uses(vs[i]) {
+		for _, u := range lang.Uses(vs[i]) {
 			if written[u] {
 				clash = true
 			}
@@ -554,12 +558,12 @@ func assignLeaves(name string, t ast.Type, vs []ast.Expr, pos source.Pos) []ast.
 	var out []ast.Stmt
 	if !clash {
 		for i, f := range leaves {
-			out = append(out, &ast.Assign{Target: &ast.Ident{NamePos: pos, Name: f.Name(name)}, OpPos: pos, Op: ast.ASSIGN, Value: Simplify(vs[i])})
+			out = append(out, &ast.Assign{Target: &ast.Ident{NamePos: pos, Name: f.Name(name)}, OpPos: pos, Op: ast.ASSIGN, Value: simplify.Expr(vs[i])})
 		}
 		return out
 	}
 	for i, f := range leaves {
-		out = append(out, &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: "_new_" + f.Name(name)}, Type: f.Type, Value: Simplify(vs[i])})
+		out = append(out, &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: "_new_" + f.Name(name)}, Type: f.Type, Value: simplify.Expr(vs[i])})
 	}
 	for _, f := range leaves {
 		out = append(out, &ast.Assign{Target: &ast.Ident{NamePos: pos, Name: f.Name(name)}, OpPos: pos, Op: ast.ASSIGN, Value: &ast.Ident{NamePos: pos, Name: "_new_" + f.Name(name)}})
@@ -571,7 +575,7 @@ func assignLeaves(name string, t ast.Type, vs []ast.Expr, pos source.Pos) []ast.
 func declLeaves(name string, t ast.Type, vs []ast.Expr, pos source.Pos) []ast.Stmt {
 	var out []ast.Stmt
 	for i, f := range Leaves(t) {
-		out = append(out, &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: f.Name(name)}, Type: f.Type, Value: Simplify(vs[i])})
+		out = append(out, &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: f.Name(name)}, Type: f.Type, Value: simplify.Expr(vs[i])})
 	}
 	return out
 }
@@ -607,7 +611,7 @@ func (l *lowerer) forEach(x *ast.ForEach) []ast.Stmt {
 	var out []ast.Stmt
 	ps := l.parts(x.Array)
 	written := make(map[string]bool)
-	for _, d := range Defs(x.Body) {
+	for _, d := range lang.Defs(x.Body) {
 		written[d] = true
 	}
 	written[x.Item.Name] = true
@@ -615,7 +619,7 @@ func (l *lowerer) forEach(x *ast.ForEach) []ast.Stmt {
 		written[x.Index.Name] = true
 	}
 	copied := false
-	for _, u := range Uses(x.Array) {
+	for _, u := range lang.Uses(x.Array) {
 		copied = copied || written[u]
 	}
 	if copied {
@@ -645,7 +649,7 @@ func (l *lowerer) forEach(x *ast.ForEach) []ast.Stmt {
 	if x.Cond != nil {
 		cond = &ast.Binary{X: cond, OpPos: pos, Op: ast.LAND, Y: l.cond(x.Cond)}
 	}
-	out = append(out, &ast.While{WhilePos: pos, Cond: Simplify(cond), Body: body})
+	out = append(out, &ast.While{WhilePos: pos, Cond: simplify.Expr(cond), Body: body})
 	return []ast.Stmt{&ast.Block{Stmts: out}}
 }
 
@@ -655,7 +659,7 @@ func (l *lowerer) forEach(x *ast.ForEach) []ast.Stmt {
 func (l *lowerer) arrayBound(v ast.Expr, tt ast.Type, pos source.Pos) ast.Stmt {
 	limit := int64(tt.Comp.Len)
 	fits := &ast.Binary{X: lengthOf(l.parts(v)), OpPos: pos, Op: ast.LEQ, Y: &ast.IntLit{ValuePos: pos, Value: limit}}
-	return &ast.Bound{BoundPos: pos, Name: vocab.BoundArray, Limit: limit, Cond: Simplify(fits)}
+	return &ast.Bound{BoundPos: pos, Name: vocab.BoundArray, Limit: limit, Cond: simplify.Expr(fits)}
 }
 
 // lengthOf returns the length among the parts of an array.
@@ -693,7 +697,7 @@ func (l *lowerer) keyedAssign(x *ast.Assign, t ast.Type) []ast.Stmt {
 	last := x.Path[len(x.Path)-1]
 	pos := last.Pos
 	key := "_key_" + strconv.Itoa(l.keys)
-	decl := &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: key}, Type: ast.StringType, Value: Simplify(l.value(last.Index))}
+	decl := &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: key}, Type: ast.StringType, Value: simplify.Expr(l.value(last.Index))}
 	fields := t.Comp.Fields
 	var chain ast.Stmt = &ast.Bound{BoundPos: pos, Name: vocab.BoundKeys, Limit: int64(len(fields)), Cond: &ast.BoolLit{ValuePos: pos}}
 	for i := len(fields) - 1; i >= 0; i-- {
@@ -741,10 +745,10 @@ func (l *lowerer) scalar(e ast.Expr) (val, tag ast.Expr, ok bool) {
 			break
 		}
 		if xt.Kind == ast.Object {
-			ps = l.keyed(l.parts(x.X), xt, Simplify(l.value(x.Index)), l.typ(e))
+			ps = l.keyed(l.parts(x.X), xt, simplify.Expr(l.value(x.Index)), l.typ(e))
 			break
 		}
-		ps = l.element(l.parts(x.X), xt, Simplify(l.value(x.Index)), !l.typ(e).MayBeAbsent())
+		ps = l.element(l.parts(x.X), xt, simplify.Expr(l.value(x.Index)), !l.typ(e).MayBeAbsent())
 	case *ast.Member:
 		ps = below(l.parts(x.X), printer.FieldSuffix(x.Name))
 	case *ast.Method:
@@ -796,7 +800,7 @@ func (l *lowerer) arrayMethod(x *ast.Method) ast.Expr {
 			out = or(hit, out)
 		}
 	}
-	return Simplify(out)
+	return simplify.Expr(out)
 }
 
 // concat lowers a.concat(b, ...), of type t, to its parts: the sum of the
@@ -822,7 +826,7 @@ func (l *lowerer) concat(x *ast.Method, t ast.Type) []part {
 			length = n
 			return
 		}
-		length = Simplify(&ast.Binary{X: length, OpPos: pos, Op: ast.ADD, Y: n})
+		length = simplify.Expr(&ast.Binary{X: length, OpPos: pos, Op: ast.ADD, Y: n})
 	}
 	minOff, maxOff := 0, 0
 	for _, e := range append([]ast.Expr{x.X}, x.Args...) {
@@ -854,7 +858,7 @@ func (l *lowerer) concat(x *ast.Method, t ast.Type) []part {
 			if p.one != nil {
 				vs = l.vec(p.one, elem)
 			} else {
-				i := Simplify(&ast.Binary{X: &ast.IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: ast.SUB, Y: p.off})
+				i := simplify.Expr(&ast.Binary{X: &ast.IntLit{ValuePos: pos, Value: int64(k)}, OpPos: pos, Op: ast.SUB, Y: p.off})
 				vs = l.align(l.element(p.ps, p.typ, i, true), elem, pos)
 			}
 			if chain == nil {
@@ -863,7 +867,7 @@ func (l *lowerer) concat(x *ast.Method, t ast.Type) []part {
 			}
 			starts := &ast.Binary{X: p.off, OpPos: pos, Op: ast.LEQ, Y: &ast.IntLit{ValuePos: pos, Value: int64(k)}}
 			for li := range chain {
-				chain[li] = Simplify(&ast.Cond{Cond: starts, Question: pos, Then: vs[li], Else: chain[li]})
+				chain[li] = simplify.Expr(&ast.Cond{Cond: starts, Question: pos, Then: vs[li], Else: chain[li]})
 			}
 		}
 		if chain == nil { // past every piece's reach: never within the length
@@ -886,7 +890,7 @@ func (l *lowerer) elementWrite(x *ast.Assign) []ast.Stmt {
 	pos := x.OpPos
 	at := l.typ(x.Target)
 	elem := at.Comp.Elem
-	i := Simplify(l.value(x.Path[0].Index))
+	i := simplify.Expr(l.value(x.Path[0].Index))
 	cur := l.align(l.parts(x.Target), at, pos)
 	length := cur[0] // Leaves puts an array's length first
 	vals := l.vec(x.Value, elem)
@@ -918,7 +922,7 @@ func (l *lowerer) elementWrite(x *ast.Assign) []ast.Stmt {
 		Y: &ast.Binary{X: i, OpPos: pos, Op: ast.LEQ, Y: length}}
 	fits := &ast.Binary{X: i, OpPos: pos, Op: ast.LSS, Y: &ast.IntLit{ValuePos: pos, Value: limit}}
 	return append([]ast.Stmt{
-		&ast.Bound{BoundPos: pos, Name: vocab.BoundIndex, Limit: limit, Cond: Simplify(within)},
-		&ast.Bound{BoundPos: pos, Name: vocab.BoundArray, Limit: limit, Cond: Simplify(fits)},
+		&ast.Bound{BoundPos: pos, Name: vocab.BoundIndex, Limit: limit, Cond: simplify.Expr(within)},
+		&ast.Bound{BoundPos: pos, Name: vocab.BoundArray, Limit: limit, Cond: simplify.Expr(fits)},
 	}, assignLeaves(x.Target.Name, at, out, pos)...)
 }

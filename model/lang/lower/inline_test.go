@@ -1,4 +1,4 @@
-package lang
+package lower
 
 import (
 	"fmt"
@@ -12,6 +12,10 @@ import (
 	"github.com/setbot/setbot/model/lang/printer"
 
 	"github.com/setbot/setbot/model/lang/parser"
+
+	"github.com/setbot/setbot/model/lang/simplify"
+
+	"github.com/setbot/setbot/model/lang/langtest"
 )
 
 // inliner parses the functions of src, as a <script> declares them.
@@ -71,7 +75,7 @@ function none() { }
 		if (over != nil) != tc.over {
 			t.Errorf("%s: bound condition %v, want one: %v", tc.call, over, tc.over)
 		}
-		if got := printer.ExprString(Simplify(v)); tc.want != "" && got != tc.want {
+		if got := printer.ExprString(simplify.Expr(v)); tc.want != "" && got != tc.want {
 			t.Errorf("%s = %s, want %s", tc.call, got, tc.want)
 		}
 	}
@@ -150,7 +154,7 @@ func TestInlineDeepens(t *testing.T) {
 		if tc.err {
 			want = fmt.Sprintf("e.js:1:1: expression nested more than %d deep once its calls are inlined: compute the value in steps, in locals", ast.MaxNesting)
 		}
-		if got := errText(in.Errs); got != want {
+		if got := langtest.ErrText(in.Errs); got != want {
 			t.Errorf("%s: errors %q, want %q", tc.call, got, want)
 		}
 		if lim := ast.OverLimit(v, MaxInlined); lim != nil {

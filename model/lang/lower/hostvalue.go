@@ -1,4 +1,4 @@
-package lang
+package lower
 
 import (
 	"github.com/setbot/setbot/model/source"
@@ -89,7 +89,7 @@ func (in *Inliner) host(x *ast.Call, t ast.Type) ast.Expr {
 	case h == nil:
 		in.Hosts[x.Fun] = &HostFunction{Pos: x.FunPos, Result: t}
 	case h.Result.Kind != t.Kind:
-		in.errorf(x.FunPos, "host function %s used as %s here and as %s at %s: declare it with setbot:function and its result type", x.Fun, article(t.Kind), article(h.Result.Kind), in.Fset.Position(h.Pos))
+		in.errorf(x.FunPos, "host function %s used as %s here and as %s at %s: declare it with setbot:function and its result type", x.Fun, ast.Article(t.Kind), ast.Article(h.Result.Kind), in.Fset.Position(h.Pos))
 	}
 	return &ast.External{FunPos: x.FunPos, Fun: x.Fun, Result: t}
 }

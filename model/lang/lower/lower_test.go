@@ -1,19 +1,14 @@
-package lang
+package lower
 
-import "testing"
-import "github.com/setbot/setbot/model/lang/ast"
-import "github.com/setbot/setbot/model/lang/printer"
-import "github.com/setbot/setbot/model/lang/parser"
+import (
+	"testing"
 
-// lowerEnv adds to testEnv u (int|undefined), n (undefined alone) and s
-// (string), and their tags.
-func lowerEnv() *Env {
-	env := testEnv()
-	env.Vars["u"] = ast.IntType.OrAbsent()
-	env.Vars["n"] = ast.UndefType
-	env.Vars["s"] = ast.StringType
-	return env
-}
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/parser"
+	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/langtest"
+)
 
 func TestLowerExpr(t *testing.T) {
 	tests := []struct{ src, want string }{
@@ -53,14 +48,14 @@ func TestLowerExpr(t *testing.T) {
 		{"s + a == 'x1'", "s + (a >= 0 ? String(a) : '-' + String(-a)) == 'x1'"},
 	}
 	for _, tt := range tests {
-		e, info, errs := checkExpr(t, lowerEnv(), tt.src, ast.Invalid)
+		e, info, errs := langtest.CheckExpr(t, langtest.LowerEnv(), tt.src, ast.Invalid)
 		if errs != "" {
 			t.Errorf("CheckExpr(%q): %s", tt.src, errs)
 			continue
 		}
 		cond := info.Types[e].Kind != ast.String // a condition unless it is a string
-		if got := printer.ExprString(LowerExpr(e, info, cond)); got != tt.want {
-			t.Errorf("LowerExpr(%q) = %s, want %s", tt.src, got, tt.want)
+		if got := printer.ExprString(Expr(e, info, cond)); got != tt.want {
+			t.Errorf("Expr(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
 }
@@ -78,21 +73,21 @@ func TestLowerBlock(t *testing.T) {
 		{"s += 'x'", "s += 'x';"},
 	}
 	for _, tt := range tests {
-		b, info, errs := checkStmts(t, lowerEnv(), tt.src)
+		b, info, errs := langtest.CheckStmts(t, langtest.LowerEnv(), tt.src)
 		if errs != "" {
 			t.Errorf("CheckBlock(%q): %s", tt.src, errs)
 			continue
 		}
-		if got := printer.BlockString(LowerBlock(b, info)); got != tt.want {
-			t.Errorf("LowerBlock(%q) = %s, want %s", tt.src, got, tt.want)
+		if got := printer.BlockString(Block(b, info)); got != tt.want {
+			t.Errorf("Block(%q) = %s, want %s", tt.src, got, tt.want)
 		}
 	}
 }
 
 func TestGlobalDecls(t *testing.T) {
 	src := "var a = 1; let z = 2; { var b = true } int r = 3"
-	b, _ := parseStmts(src)
-	isVar := func(name string) bool { return testEnv().Vars[name].Kind != ast.Invalid }
+	b, _ := langtest.ParseStmts(src)
+	isVar := func(name string) bool { return langtest.Env().Vars[name].Kind != ast.Invalid }
 	got := printer.BlockString(parser.GlobalDecls(b, isVar))
 	if want := "a = 1; var z = 2; { var b = true; } int r = 3;"; got != want {
 		t.Errorf("GlobalDecls(%q) = %s, want %s", src, got, want)

@@ -1,4 +1,4 @@
-package lang
+package lower
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package lang
+package lower
 
 import (
 	"fmt"
@@ -10,6 +10,10 @@ import (
 	"github.com/setbot/setbot/model/lang/ast"
 
 	"github.com/setbot/setbot/model/lang/printer"
+
+	"github.com/setbot/setbot/model/lang/simplify"
+
+	"github.com/setbot/setbot/model/lang"
 )
 
 // Lowering rewrites checked code into the form the executors run, in which
@@ -85,21 +89,21 @@ func ZeroValue(k ast.Kind, pos source.Pos) ast.Expr {
 	return &ast.IntLit{ValuePos: pos}
 }
 
-// LowerExpr returns e, checked with info, lowered; a condition (a guard)
+// Expr returns e, checked with info, lowered; a condition (a guard)
 // is lowered to a bool.
-func LowerExpr(e ast.Expr, info *Info, cond bool) ast.Expr {
+func Expr(e ast.Expr, info *lang.Info, cond bool) ast.Expr {
 	l := lowerer{info: info}
 	if cond {
-		return Simplify(l.cond(e))
+		return simplify.Expr(l.cond(e))
 	}
-	return Simplify(l.value(e))
+	return simplify.Expr(l.value(e))
 }
 
 // FailsWhen returns the condition, lowered, under which evaluating the
 // expression checked with info throws (Info.Fails: a field read of an
 // object that is undefined, reached where its guards hold), or nil where
 // it never does.
-func FailsWhen(info *Info) ast.Expr {
+func FailsWhen(info *lang.Info) ast.Expr {
 	l := lowerer{info: info}
 	var fails ast.Expr
 	seen := make(map[string]bool)
@@ -108,7 +112,7 @@ func FailsWhen(info *Info) ast.Expr {
 		for _, g := range f.Guards {
 			key += fmt.Sprintf(" %v:%s", g.Want, printer.ExprString(g.X))
 		}
-		if testedFirst(f) || seen[key] {
+		if lang.TestedFirst(f) || seen[key] {
 			continue
 		}
 		seen[key] = true
@@ -130,29 +134,17 @@ func FailsWhen(info *Info) ast.Expr {
 	if fails == nil {
 		return nil
 	}
-	return Simplify(fails)
+	return simplify.Expr(fails)
 }
 
-// testedFirst reports whether a guard of f is the truth of the object f
-// reads (o.a && o.a.b): where it holds, the object is defined.
-func testedFirst(f FailingRead) bool {
-	obj := printer.ExprString(f.Obj)
-	for _, g := range f.Guards {
-		if g.Want && printer.ExprString(g.X) == obj {
-			return true
-		}
-	}
-	return false
-}
-
-// LowerBlock returns b, checked with info, lowered.
-func LowerBlock(b *ast.Block, info *Info) *ast.Block {
+// Block returns b, checked with info, lowered.
+func Block(b *ast.Block, info *lang.Info) *ast.Block {
 	l := lowerer{info: info}
 	return l.block(b)
 }
 
 type lowerer struct {
-	info  *Info
+	info  *lang.Info
 	loops int // foreach loops lowered, to name their locals
 	keys  int // writes by a computed key lowered, to name their locals
 }
@@ -165,7 +157,7 @@ func (l *lowerer) cond(e ast.Expr) ast.Expr {
 	t := l.typ(e)
 	if t.IsComposite() {
 		_, tag := l.pair(e)
-		return Simplify(eq(tag, ast.AbsentValue)) // objects are true
+		return simplify.Expr(eq(tag, ast.AbsentValue)) // objects are true
 	}
 	if t.Kind == ast.Mixed {
 		return l.view(e).truthy()
@@ -308,7 +300,7 @@ func (l *lowerer) value(e ast.Expr) ast.Expr {
 		case ast.IN:
 			return l.in(x)
 		}
-		if NaNOperands(x.Op, l.typ(x.X), l.typ(x.Y)) {
+		if lang.NaNOperands(x.Op, l.typ(x.X), l.typ(x.Y)) {
 			return l.nanArith(x)
 		}
 		k := l.operandKind(x)
@@ -486,8 +478,8 @@ var typeofName = map[ast.Kind]string{ast.Int: "number", ast.Decimal: "number", a
 // throws there) the flattener reports it.
 func (l *lowerer) in(x *ast.Binary) ast.Expr {
 	f := x.X.(*ast.StrLit).Value
-	has := HasField(l.typ(x.Y), f)
-	if isEvent(x.Y) && has {
+	has := lang.HasField(l.typ(x.Y), f)
+	if ast.IsEvent(x.Y) && has {
 		name := &ast.EventField{Start: x.Y.Pos(), Field: "name"}
 		return &ast.Binary{X: name, OpPos: x.OpPos, Op: ast.EQL, Y: &ast.EventField{Start: x.Y.Pos(), Field: "name"}}
 	}
@@ -577,7 +569,7 @@ func (l *lowerer) block(b *ast.Block) *ast.Block {
 // (elementWrite), and of a field selected by a computed key by a chain
 // over the fields (keyedAssign).
 func (l *lowerer) assign(x *ast.Assign) []ast.Stmt {
-	if ElementWrite(x, l.typ(x.Target)) {
+	if lang.ElementWrite(x, l.typ(x.Target)) {
 		return l.elementWrite(x)
 	}
 	if ot, ok := keyedWrite(l.typ(x.Target), x.Path); ok {
@@ -587,12 +579,12 @@ func (l *lowerer) assign(x *ast.Assign) []ast.Stmt {
 	tt := locType(l.typ(x.Target), x.Path)
 	if x.Op == ast.ASSIGN && leafwise(tt) {
 		out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
-		if Grows(tt, l.typ(x.Value)) {
+		if lang.Grows(tt, l.typ(x.Value)) {
 			out = append([]ast.Stmt{l.arrayBound(x.Value, tt, x.Target.NamePos)}, out...)
 		}
 		return out
 	}
-	return []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: Simplify(l.as(x.Value, tt.Kind))}}
+	return []ast.Stmt{&ast.Assign{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op, Value: simplify.Expr(l.as(x.Value, tt.Kind))}}
 }
 
 // stmt lowers one statement to one or more.
@@ -614,7 +606,7 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 		if !t.MayBeAbsent() {
 			d := &ast.Decl{DeclPos: x.DeclPos, Name: ast.CopyIdent(x.Name), Type: x.Type}
 			if x.Value != nil {
-				d.Value = Simplify(l.value(x.Value))
+				d.Value = simplify.Expr(l.value(x.Value))
 			}
 			return []ast.Stmt{d}
 		}
@@ -623,13 +615,13 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 			v = ZeroValue(t.Kind, x.Value.Pos())
 		}
 		return []ast.Stmt{
-			&ast.Decl{DeclPos: x.DeclPos, Name: ast.CopyIdent(x.Name), Type: x.Type, Value: Simplify(v)},
-			&ast.Decl{DeclPos: x.DeclPos, Name: &ast.Ident{NamePos: x.Name.NamePos, Name: AbsentName(x.Name.Name)}, Type: ast.AbsentType, Value: Simplify(tag)},
+			&ast.Decl{DeclPos: x.DeclPos, Name: ast.CopyIdent(x.Name), Type: x.Type, Value: simplify.Expr(v)},
+			&ast.Decl{DeclPos: x.DeclPos, Name: &ast.Ident{NamePos: x.Name.NamePos, Name: AbsentName(x.Name.Name)}, Type: ast.AbsentType, Value: simplify.Expr(tag)},
 		}
 	case *ast.If:
-		return []ast.Stmt{&ast.If{IfPos: x.IfPos, Cond: Simplify(l.cond(x.Cond)), Then: l.block(x.Then), Else: l.elseStmt(x.Else)}}
+		return []ast.Stmt{&ast.If{IfPos: x.IfPos, Cond: simplify.Expr(l.cond(x.Cond)), Then: l.block(x.Then), Else: l.elseStmt(x.Else)}}
 	case *ast.While:
-		return []ast.Stmt{&ast.While{WhilePos: x.WhilePos, Cond: Simplify(l.cond(x.Cond)), Body: l.block(x.Body)}}
+		return []ast.Stmt{&ast.While{WhilePos: x.WhilePos, Cond: simplify.Expr(l.cond(x.Cond)), Body: l.block(x.Body)}}
 	case *ast.For:
 		var init, post []ast.Stmt
 		if x.Init != nil {
@@ -640,7 +632,7 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 		}
 		var cond ast.Expr
 		if x.Cond != nil {
-			cond = Simplify(l.cond(x.Cond))
+			cond = simplify.Expr(l.cond(x.Cond))
 		}
 		body := l.block(x.Body)
 		if len(init) <= 1 && len(post) <= 1 {
@@ -670,9 +662,9 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 		}
 		return []ast.Stmt{&ast.Send{SendPos: x.SendPos, Event: x.Event, Args: l.args(x.Args), Target: x.Target, Delay: delay, ID: x.ID}}
 	case *ast.Assume:
-		return []ast.Stmt{&ast.Assume{AssumePos: x.AssumePos, Cond: Simplify(l.cond(x.Cond))}}
+		return []ast.Stmt{&ast.Assume{AssumePos: x.AssumePos, Cond: simplify.Expr(l.cond(x.Cond))}}
 	case *ast.Bound:
-		return []ast.Stmt{&ast.Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: Simplify(l.cond(x.Cond))}}
+		return []ast.Stmt{&ast.Bound{BoundPos: x.BoundPos, Name: x.Name, Limit: x.Limit, Cond: simplify.Expr(l.cond(x.Cond))}}
 	}
 	return []ast.Stmt{ast.RewriteStmt(s, func(e ast.Expr) ast.Expr { return e })}
 }
@@ -699,12 +691,12 @@ func (l *lowerer) args(args []*ast.Arg) []*ast.Arg {
 			t = l.typ(a.Value)
 		}
 		if !t.MayBeAbsent() && !t.IsComposite() && t.Kind != ast.Mixed {
-			out = append(out, &ast.Arg{NamePos: a.NamePos, Name: a.Name, Value: Simplify(l.as(a.Value, t.Kind))})
+			out = append(out, &ast.Arg{NamePos: a.NamePos, Name: a.Name, Value: simplify.Expr(l.as(a.Value, t.Kind))})
 			continue
 		}
 		vs := l.vec(a.Value, t)
 		for i, f := range Leaves(t) {
-			out = append(out, &ast.Arg{NamePos: a.NamePos, Name: f.Name(a.Name), Value: Simplify(vs[i])})
+			out = append(out, &ast.Arg{NamePos: a.NamePos, Name: f.Name(a.Name), Value: simplify.Expr(vs[i])})
 		}
 	}
 	return out

@@ -1,10 +1,12 @@
-package lang
+package lower
 
 import (
 	"strings"
 
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/source"
+
+	"github.com/setbot/setbot/model/lang/simplify"
 )
 
 // FoldString returns the value of m, a string method that gives a string
@@ -17,18 +19,18 @@ func FoldString(m *ast.Method) (string, bool) {
 	c := *m
 	c.Args = nil
 	for _, a := range m.Args {
-		c.Args = append(c.Args, Simplify(a)) // -1 is a literal
+		c.Args = append(c.Args, simplify.Expr(a)) // -1 is a literal
 	}
 	m = &c
 	for _, a := range append([]ast.Expr{m.X}, m.Args...) {
-		if !literal(a) {
+		if !simplify.Literal(a) {
 			return "", false
 		}
 	}
 	if _, ok := m.Args[len(m.Args)-1].(*ast.StrLit); m.Name == "replace" && !ok {
 		return "", false
 	}
-	v, ok := Simplify(stringMethod(m)).(*ast.StrLit)
+	v, ok := simplify.Expr(stringMethod(m)).(*ast.StrLit)
 	if !ok {
 		return "", false
 	}
@@ -64,7 +66,7 @@ func sliceOf(m *ast.Method) ast.Expr {
 		end = fromEnd(m.Args[1], length, pos)
 	}
 	end = &ast.Cond{Cond: &ast.Binary{X: end, OpPos: pos, Op: ast.LSS, Y: start}, Question: pos, Then: start, Else: end}
-	return Simplify(&ast.Method{X: m.X, DotPos: pos, Name: "substring", Call: true, Args: []ast.Expr{start, end}})
+	return simplify.Expr(&ast.Method{X: m.X, DotPos: pos, Name: "substring", Call: true, Args: []ast.Expr{start, end}})
 }
 
 // substrOf lowers s.substr(start, length) of a string (m, its parts
@@ -82,7 +84,7 @@ func substrOf(m *ast.Method) ast.Expr {
 		n := &ast.Cond{Cond: &ast.Binary{X: m.Args[1], OpPos: pos, Op: ast.LSS, Y: zero}, Question: pos, Then: zero, Else: m.Args[1]}
 		end = &ast.Binary{X: start, OpPos: pos, Op: ast.ADD, Y: n}
 	}
-	return Simplify(&ast.Method{X: m.X, DotPos: pos, Name: "substring", Call: true, Args: []ast.Expr{start, end}})
+	return simplify.Expr(&ast.Method{X: m.X, DotPos: pos, Name: "substring", Call: true, Args: []ast.Expr{start, end}})
 }
 
 // fromEnd is the index i of a string of the given length, counted from
@@ -144,5 +146,5 @@ func replaceOf(m *ast.Method) ast.Expr {
 	flush()
 	add(rest)
 	found := &ast.Binary{X: at, OpPos: pos, Op: ast.LSS, Y: &ast.IntLit{ValuePos: pos}}
-	return Simplify(&ast.Cond{Cond: found, Question: pos, Then: s, Else: out})
+	return simplify.Expr(&ast.Cond{Cond: found, Question: pos, Then: s, Else: out})
 }

@@ -1,8 +1,14 @@
-package lang
+package lower
 
-import "github.com/setbot/setbot/model/source"
-import "github.com/setbot/setbot/model/lang/ast"
-import "github.com/setbot/setbot/model/lang/printer"
+import (
+	"github.com/setbot/setbot/model/lang/ast"
+	"github.com/setbot/setbot/model/lang/printer"
+	"github.com/setbot/setbot/model/source"
+
+	"github.com/setbot/setbot/model/lang/simplify"
+
+	"github.com/setbot/setbot/model/lang"
+)
 
 // A value of a Mixed type (an int or a string, say) is lowered as one
 // value per kind it may have, named by KindName, and a tag, named by
@@ -38,7 +44,7 @@ func (l *lowerer) fold(e ast.Expr) ast.Expr {
 		if !ok {
 			return e
 		}
-		then, ok := ConstCond(x)
+		then, ok := lang.ConstCond(x)
 		switch {
 		case !ok:
 			return e
@@ -112,7 +118,7 @@ func choose(cases []alt, pick func(a alt) ast.Expr, def ast.Expr) ast.Expr {
 	if out == nil {
 		return def
 	}
-	return Simplify(out)
+	return simplify.Expr(out)
 }
 
 // truthy is ECMAScript's ToBoolean of the viewed value.
@@ -129,7 +135,7 @@ func (v view) truthy() ast.Expr {
 	if out == nil {
 		return &ast.BoolLit{}
 	}
-	return Simplify(out)
+	return simplify.Expr(out)
 }
 
 // typeOf is typeof of the viewed value.
@@ -174,7 +180,7 @@ func (v view) equal(w view, strict bool, pos source.Pos) ast.Expr {
 			}
 		}
 	}
-	return Simplify(out)
+	return simplify.Expr(out)
 }
 
 // looseEqual compares x of kind k1 with y of kind k2 (== or, strict,
@@ -209,7 +215,7 @@ func (l *lowerer) binary(x *ast.Binary) view {
 	var out view
 	for _, a := range v.cases() {
 		for _, b := range w.cases() {
-			k, _ := mixedResult(x.Op, a.kind, b.kind)
+			k, _ := lang.MixedResult(x.Op, a.kind, b.kind)
 			out.alts = append(out.alts, alt{kind: k, val: operate(x.Op, a, b, x.OpPos), is: and(a.is, b.is)})
 		}
 	}
@@ -349,7 +355,7 @@ func tagOf(cases []alt, t ast.Type, pos source.Pos) ast.Expr {
 func (l *lowerer) mixedLeaves(e ast.Expr, t ast.Type) []ast.Expr {
 	switch x := e.(type) {
 	case *ast.Cond:
-		c := Simplify(l.cond(x.Cond))
+		c := simplify.Expr(l.cond(x.Cond))
 		a, b := l.vec(x.Then, t), l.vec(x.Else, t)
 		out := make([]ast.Expr, len(a))
 		for i := range a {

@@ -1,4 +1,10 @@
-package lang
+// Package simplify folds constants in the action language's trees:
+// boolean identities, ?: on a constant condition, arithmetic, comparisons
+// and string operations on literals, every value rule asked of lang/arith
+// and lang/ecma. The checker asks it whether an operand is constant, as
+// go/types asks go/constant, and the lowering (package lang/lower)
+// simplifies what it writes. It returns new trees and never changes one.
+package simplify
 
 import (
 	"math"
@@ -10,16 +16,16 @@ import (
 	"github.com/setbot/setbot/model/lang/ast"
 )
 
-// Simplify returns a copy of e with constants folded: boolean identities
+// Expr returns a copy of e with constants folded: boolean identities
 // (true && x is x, x || true is true: expressions have no side effects),
 // !!x, ?: with a constant condition, and arithmetic and comparisons on two
 // literals. Integers are mathematical: an operation whose result does not
 // fit int64 is left as it is, as is a division or remainder by zero.
 // Division truncates toward zero, as in C.
-func Simplify(e ast.Expr) ast.Expr { return ast.RewriteExpr(e, fold) }
+func Expr(e ast.Expr) ast.Expr { return ast.RewriteExpr(e, fold) }
 
-// SimplifyBlock returns a copy of b with every expression simplified.
-func SimplifyBlock(b *ast.Block) *ast.Block { return ast.RewriteBlock(b, fold) }
+// Block returns a copy of b with every expression simplified.
+func Block(b *ast.Block) *ast.Block { return ast.RewriteBlock(b, fold) }
 
 // fold simplifies one node whose children are already simplified.
 func fold(e ast.Expr) ast.Expr {
@@ -75,8 +81,8 @@ func foldCond(x *ast.Cond) ast.Expr {
 	return x
 }
 
-// literal reports whether e is a literal.
-func literal(e ast.Expr) bool {
+// Literal reports whether e is a literal.
+func Literal(e ast.Expr) bool {
 	switch e.(type) {
 	case *ast.IntLit, *ast.DecLit, *ast.BoolLit, *ast.StrLit:
 		return true
@@ -88,7 +94,7 @@ func literal(e ast.Expr) bool {
 // literal into a ?: of the folded comparisons: typeof x == 'number', say.
 func distribute(x *ast.Binary) (ast.Expr, bool) {
 	c, ok := x.X.(*ast.Cond)
-	if !ok || !literal(x.Y) || x.Op != ast.EQL && x.Op != ast.NEQ {
+	if !ok || !Literal(x.Y) || x.Op != ast.EQL && x.Op != ast.NEQ {
 		return nil, false
 	}
 	then := foldBinary(&ast.Binary{X: c.Then, OpPos: x.OpPos, Op: x.Op, Y: x.Y})
@@ -98,7 +104,7 @@ func distribute(x *ast.Binary) (ast.Expr, bool) {
 	} else {
 		els = foldBinary(els.(*ast.Binary))
 	}
-	if !ok || !literal(then) {
+	if !ok || !Literal(then) {
 		return nil, false
 	}
 	return foldCond(&ast.Cond{Cond: c.Cond, Question: c.Question, Then: then, Else: els}), true
