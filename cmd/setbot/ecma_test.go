@@ -186,6 +186,15 @@ func TestECMAAssignedGlobals(t *testing.T) {
 	simulateBoth(t, "c (halted)", model, "go")
 }
 
+// mustCheck runs check on model and stops the test unless it exits 0
+// with nothing to say.
+func mustCheck(t *testing.T, model string) {
+	t.Helper()
+	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+}
+
 // simulateBoth runs simulate with args on the flattened machine and on the
 // reference interpreter, and checks that each run ends in want.
 func simulateBoth(t *testing.T, want string, args ...string) {
@@ -203,9 +212,7 @@ func simulateBoth(t *testing.T, want string, args ...string) {
 // assigned to comes to hold undefined besides its strings.
 func TestECMAComputedKey(t *testing.T) {
 	const model = "testdata/ecma/computedkey.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	_, out, _ := runCLI(t, "explore", model)
 	if strings.Contains(out, "unreachable") {
 		t.Errorf("explore: want b and unknown reached\n%s", out)
@@ -221,9 +228,7 @@ func TestECMAComputedKey(t *testing.T) {
 // every executor.
 func TestECMAForward(t *testing.T) {
 	const model = "testdata/ecma/forward.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	_, out, _ := runCLI(t, "explore", model)
 	for _, want := range []string{"output go to #_out: first after 1 events (go(x=0))", "output stop to #_out: first after 1 events (stop)"} {
 		if !strings.Contains(out, want) {
@@ -270,9 +275,7 @@ func TestECMARebind(t *testing.T) {
 // slices meet a condition.
 func TestECMASlice(t *testing.T) {
 	const model = "testdata/ecma/slice.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
 		t.Errorf("explore: want c reached\n%s", out)
 	}
@@ -289,9 +292,7 @@ func TestECMASlice(t *testing.T) {
 // constant, for (i = 0; ...), is var i = 0.
 func TestECMAVarLater(t *testing.T) {
 	const model = "testdata/ecma/varlater.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
 		t.Errorf("explore: want c reached\n%s", out)
 	}
@@ -304,9 +305,7 @@ func TestECMAVarLater(t *testing.T) {
 // names, in every executor.
 func TestECMAParamAlias(t *testing.T) {
 	const model = "testdata/ecma/pingpong.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	_, out, _ := runCLI(t, "explore", model, "--depth", "2")
 	if !strings.Contains(out, "output pong to #_peer: first after 1 events (ping(count=") || strings.Contains(out, "\nstates unreachable") {
 		t.Errorf("explore: want pong forwarded and every state reached\n%s", out)
@@ -325,9 +324,7 @@ func TestECMAParamAlias(t *testing.T) {
 // that carries none may be undefined; in every executor.
 func TestECMAUndefinedData(t *testing.T) {
 	const model = "testdata/ecma/undefdata.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") || !strings.Contains(out, "4 symbolic states, 3 paths") {
 		t.Errorf("explore: want the start in b, c after set and d after bare or put\n%s", out)
 	}
@@ -360,9 +357,7 @@ func TestECMAThrowAndUnbound(t *testing.T) {
 // machine several ways to start), in every executor.
 func TestECMAStringifyEmpty(t *testing.T) {
 	const model = "testdata/ecma/stringify.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  c (line 12)\n") {
 		t.Errorf("explore: want c alone unreachable\n%s", out)
 	}
@@ -392,9 +387,7 @@ func TestECMAWriteOnlyObject(t *testing.T) {
 // replace and substr meet a condition.
 func TestECMASubstrReplace(t *testing.T) {
 	const model = "testdata/ecma/strmethods.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
 		t.Errorf("explore: want c reached\n%s", out)
 	}
@@ -414,9 +407,7 @@ func TestECMASubstrReplace(t *testing.T) {
 // without end) is refused with its position.
 func TestECMAEventNameExpr(t *testing.T) {
 	const model = "testdata/ecma/eventname.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "2 paths") || strings.Contains(out, "  c (line") || strings.Contains(out, "  d (line") {
 		t.Errorf("explore: want c and d reached\n%s", out)
 	}
@@ -434,9 +425,7 @@ func TestECMAEventNameExpr(t *testing.T) {
 // _event.data read other than compared with a literal is refused.
 func TestECMATwoShapes(t *testing.T) {
 	const model = "testdata/ecma/twoshapes.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  fail (line 14)\n") {
 		t.Errorf("explore: want fail alone unreachable\n%s", out)
 	}
@@ -454,9 +443,7 @@ func TestECMATwoShapes(t *testing.T) {
 // that enters the state carries parameters, in every executor.
 func TestECMAEntryData(t *testing.T) {
 	const model = "testdata/ecma/entrydata.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
 		t.Errorf("explore: want every state reached\n%s", out)
 	}
@@ -472,9 +459,7 @@ func TestECMAEntryData(t *testing.T) {
 // undefined; a field null at first holds the string given later.
 func TestECMAWidenObject(t *testing.T) {
 	const model = "testdata/ecma/widenobj.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	_, out, _ := runCLI(t, "explore", model)
 	if !strings.Contains(out, "2 paths") || strings.Contains(out, "unreachable") {
 		t.Errorf("explore: want 2 paths, nothing unreachable\n%s", out)
@@ -489,9 +474,7 @@ func TestECMAWidenObject(t *testing.T) {
 // that tests the part first reads nothing.
 func TestECMAFailingRead(t *testing.T) {
 	const model = "testdata/ecma/failread.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	_, out, _ := runCLI(t, "explore", model)
 	for _, want := range []string{"ten:look>forty (line 11)", "ten:safe>forty (line 10)"} {
 		if !strings.Contains(out, want) {
@@ -517,9 +500,7 @@ func TestECMAFailingRead(t *testing.T) {
 // walks it.
 func TestECMAArrayItem(t *testing.T) {
 	const model = "testdata/ecma/foreachitem.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	_, out, _ := runCLI(t, "explore", model)
 	if strings.Contains(out, "unreachable") {
 		t.Errorf("explore: want every transition reached\n%s", out)
@@ -534,9 +515,7 @@ func TestECMAArrayItem(t *testing.T) {
 // explorer, the simulator and the reference interpreter alike.
 func TestECMAKeyedWrite(t *testing.T) {
 	const model = "testdata/ecma/keywrite.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	_, out, _ := runCLI(t, "explore", model, "--depth", "3")
 	if !strings.Contains(out, "bound hit: keys (limit 2)") || strings.Contains(out, "unreachable") {
 		t.Errorf("explore: want the keys bound hit and state both reached\n%s", out)
@@ -560,9 +539,7 @@ func TestECMAKeyedWrite(t *testing.T) {
 // in explore, and both executors stop there with the same error.
 func TestECMAPush(t *testing.T) {
 	const model = "testdata/ecma/push.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	_, out, _ := runCLI(t, "explore", model)
 	if !strings.Contains(out, "bound hit: array (limit 16)") || strings.Contains(out, "done (line") || strings.Contains(out, "other (line") {
 		t.Errorf("explore: want done and other reached and the array bound hit\n%s", out)
@@ -586,9 +563,7 @@ func TestECMAPush(t *testing.T) {
 // executor.
 func TestECMAConcatNumber(t *testing.T) {
 	const model = "testdata/ecma/concatnum.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") {
 		t.Errorf("explore: want hit and miss reached\n%s", out)
 	}
@@ -649,9 +624,7 @@ func TestECMAElementWrite(t *testing.T) {
 // setbot's loop would run otherwise than forEach is refused.
 func TestECMAForEachCallback(t *testing.T) {
 	const model = "testdata/ecma/foreach_callback.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "states unreachable:\n  bad (line 20)\n") {
 		t.Errorf("explore: want bad alone unreachable (sum is 126 after go)\n%s", out)
 	}
@@ -708,9 +681,7 @@ func TestECMAUnboundInBranch(t *testing.T) {
 // position; where the variable has a value it is parsed.
 func TestECMAParseIntUndefined(t *testing.T) {
 	const model = "testdata/ecma/parseint_undefined.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "bound hit: number (limit 15) cut 1 paths") || strings.Contains(out, "unreachable") {
 		t.Errorf("explore: want ok reached after set and the path of go alone cut at the number bound\n%s", out)
 	}
@@ -729,9 +700,7 @@ func TestECMAParseIntUndefined(t *testing.T) {
 // refused, since a Date is an object there.
 func TestECMADateVariable(t *testing.T) {
 	const model = "testdata/ecma/date_var.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	_, out, _ := runCLI(t, "explore", model)
 	for _, want := range []string{"new Date() -> int: no table: every call is an unconstrained value", "3 symbolic states, 2 paths"} {
 		if !strings.Contains(out, want) {
@@ -761,9 +730,7 @@ func TestECMADateVariable(t *testing.T) {
 // that value's arithmetic.
 func TestECMAArithmeticOfUndefined(t *testing.T) {
 	const model = "testdata/ecma/nan_arith.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "bound hit: number (limit 15) cut 1 paths") || strings.Contains(out, "unreachable") {
 		t.Errorf("explore: want ok reached after set and the path of go alone cut at the number bound\n%s", out)
 	}

@@ -13,9 +13,7 @@ import (
 // where toggle assigns the variable in the macrostep.
 func TestEventlessContradiction(t *testing.T) {
 	const model = "../../model/mlm/testdata/features/eventless_contradiction.scxml"
-	if code, out, errs := runCLI(t, "check", model); code != 0 || out != "" {
-		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
-	}
+	mustCheck(t, model)
 	code, out, errs := runCLI(t, "explore", model)
 	if code != 0 || strings.Contains(out, "unreachable") {
 		t.Errorf("explore: exit %d, want every state reached\n%s%s", code, out, errs)
