@@ -627,7 +627,11 @@ func (in *Inliner) exec(s ast.Stmt, env map[string]ast.Expr, pc ast.Expr) {
 		}
 	case *ast.Assign:
 		name := x.Target.Name
-		if _, local := env[name]; !local || x.Path != nil {
+		if _, local := env[name]; local && x.Path != nil {
+			in.partWrite(x.Target, x.Path)
+			return
+		}
+		if _, local := env[name]; !local {
 			in.errorf(x.Target.NamePos, "function %s assigns %s, which is not one of its parameters or locals: a function returns what it computes; return the value and assign it where %s is called", in.fn, printer.ExprString(&ast.Ident{Name: name}), in.fn)
 			return
 		}
@@ -638,7 +642,11 @@ func (in *Inliner) exec(s ast.Stmt, env map[string]ast.Expr, pc ast.Expr) {
 		env[name] = v
 	case *ast.IncDec:
 		name := x.Target.Name
-		if _, local := env[name]; !local || x.Path != nil {
+		if _, local := env[name]; local && x.Path != nil {
+			in.partWrite(x.Target, x.Path)
+			return
+		}
+		if _, local := env[name]; !local {
 			in.errorf(x.Target.NamePos, "function %s changes %s, which is not one of its parameters or locals: a function returns what it computes; return the value and assign it where %s is called", in.fn, name, in.fn)
 			return
 		}
@@ -664,6 +672,16 @@ func (in *Inliner) exec(s ast.Stmt, env map[string]ast.Expr, pc ast.Expr) {
 	default:
 		in.errorf(s.Pos(), "%s is not allowed in function %s: a function computes its return value from its arguments and the variables it reads, and does nothing else", stmtWord(s), in.fn)
 	}
+}
+
+// partWrite refuses a write to a part of a parameter or local of the
+// function (o.x = 2, o.n++): the inlined function computes its values as
+// wholes, and a parameter's object is the caller's in ECMAScript, which
+// such a write would change.
+func (in *Inliner) partWrite(target *ast.Ident, path []*ast.Sel) {
+	in.errorf(target.NamePos, "function %s writes %s, a part of its parameter or local %s: setbot inlines a function as values computed whole, "+
+		"and ECMAScript would change the caller's object where %s holds one; assign %s a whole new value, or return the value and assign it where %s is called",
+		in.fn, printer.LocString(target, path), target.Name, target.Name, target.Name, in.fn)
 }
 
 var assignOps = map[ast.Token]ast.Token{ast.ADD_ASSIGN: ast.ADD, ast.SUB_ASSIGN: ast.SUB, ast.MUL_ASSIGN: ast.MUL, ast.QUO_ASSIGN: ast.QUO, ast.REM_ASSIGN: ast.REM}

@@ -87,12 +87,16 @@ function set(a) { x = a; return 1; }
 function notify() { raise e(); return 1; }
 function two(a, b) { return a + b; }
 function loop(n) { return loop(n); }
+function poke(o) { o.x = 2; return 0; }
+function bump(o) { o.n++; return 0; }
 `)
 	for call, want := range map[string]string{
 		"set(1)":       "s.js:2:19: function set assigns x, which is not one of its parameters or locals",
 		"notify()":     "s.js:3:21: raise is not allowed in function notify",
 		"two(1, 2, 3)": "e.js:1:1: call of two with 3 arguments: it is declared with 2 parameters",
 		"loop(1)":      "s.js:5:1: function loop never returns without calling a function",
+		"poke(1)":      "s.js:6:20: function poke writes o.x, a part of its parameter or local o",
+		"bump(1)":      "s.js:7:20: function bump writes o.n, a part of its parameter or local o",
 	} {
 		in.Errs = nil
 		e, _ := parser.ParseExpr(parser.NewSnippet(in.Fset.AddFile("e.js", []byte(call)), call))
