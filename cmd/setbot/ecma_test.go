@@ -771,4 +771,10 @@ func TestECMAShared(t *testing.T) {
 	if code == 0 || !strings.Contains(out+errs, want) {
 		t.Errorf("check: exit %d, want %q\n%s%s", code, want, out, errs)
 	}
+	// A <data> whose value is another variable's object shares it too.
+	code, out, errs = runCLI(t, "check", "testdata/ecma/shared_data.scxml")
+	const wantData = "testdata/ecma/shared_data.scxml:5:24: b = a makes them one object or array in ECMAScript"
+	if code == 0 || !strings.Contains(out+errs, wantData) {
+		t.Errorf("check of the <data>: exit %d, want %q\n%s%s", code, wantData, out, errs)
+	}
 }

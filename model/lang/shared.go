@@ -189,3 +189,13 @@ func linked(a, b Share) bool {
 
 // under reports whether the place w lies strictly below the place p.
 func under(w, p []string) bool { return len(w) > len(p) && covers(w, p) }
+
+// ShareInit records, in info (the checker's results for init, the
+// initial value of the variable name), that name is given an object or
+// array another variable holds: <data id="b" expr="a"/> shares a's
+// object as b = a does.
+func (info *Info) ShareInit(name string, init ast.Expr, pos source.Pos) {
+	if src := place(init); src != nil && info.Types[init].IsComposite() {
+		info.Shares = append(info.Shares, Share{Target: []string{name}, Source: src, Pos: pos})
+	}
+}

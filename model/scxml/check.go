@@ -151,7 +151,7 @@ func (ck *checker) checkAll(all []code, env func(code) *lang.Env, keep func(sour
 		}
 	}
 	ck.errs = append(ck.errs, lang.CheckDecimals(ck.fset, append(slices.Clip(ck.dataInfos), decimals...))...)
-	ck.errs = append(ck.errs, lang.CheckShared(ck.fset, decimals)...)
+	ck.errs = append(ck.errs, lang.CheckShared(ck.fset, append(slices.Clip(ck.dataInfos), decimals...))...)
 	ck.checkIDs()
 	if len(ck.errs) == 0 {
 		ck.lowerVars()

@@ -289,6 +289,7 @@ func (b *builder) dataValue(db *dataBinds, v *model.Var, init ast.Expr, bindLate
 	info, errs := lang.CheckExpr(&lang.Env{Vars: b.varTypes()}, b.fset, init, ast.Invalid)
 	b.errs = append(b.errs, errs...)
 	vet(b.diag, b.jexl, init, info, false)
+	info.ShareInit(name, init, init.Pos())
 	b.dataInfos = append(b.dataInfos, modelFacts(info))
 	if len(errs) > 0 {
 		return false, false
