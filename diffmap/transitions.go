@@ -314,20 +314,8 @@ func changedFunctions(o, n *mlm.Machine) map[string]bool {
 
 // callsAny reports whether t's guard or action calls one of the functions.
 func callsAny(t *mlm.Transition, fs map[string]bool) bool {
-	found := false
-	visit := func(n ast.Node) bool {
-		if x, ok := n.(*ast.External); ok && fs[x.Fun] {
-			found = true
-		}
-		return !found
-	}
-	if t.Guard != nil {
-		ast.Inspect(t.Guard, visit)
-	}
-	if t.Action != nil {
-		ast.Inspect(t.Action, visit)
-	}
-	return found
+	calls := func(n ast.Node) bool { x, ok := n.(*ast.External); return ok && fs[x.Fun] }
+	return t.Guard != nil && ast.Any(t.Guard, calls) || t.Action != nil && ast.Any(t.Action, calls)
 }
 
 // content is a transition's event, guard, action and target, the code by

@@ -120,13 +120,11 @@ var equalityOf = map[ast.Token]ast.Token{ast.EQL: ast.EQL, ast.NEQ: ast.EQL, ast
 // callsOut reports whether e calls a function: a black box answers each
 // call afresh (ast.External).
 func callsOut(e ast.Expr) bool {
-	calls := false
-	ast.Inspect(e, func(n ast.Node) bool {
+	return ast.Any(e, func(n ast.Node) bool {
 		switch n.(type) {
 		case *ast.External, *ast.Call:
-			calls = true
+			return true
 		}
-		return !calls
+		return false
 	})
-	return calls
 }

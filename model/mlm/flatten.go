@@ -404,15 +404,13 @@ func rereaders(lay *layout) []*model.Transition {
 // readsEventOrParam reports whether e reads _event, one of its fields or
 // a parameter.
 func readsEventOrParam(e ast.Expr) bool {
-	reads := false
-	ast.Inspect(e, func(n ast.Node) bool {
+	return ast.Any(e, func(n ast.Node) bool {
 		switch n.(type) {
 		case *ast.EventField, *ast.EventParam:
-			reads = true
+			return true
 		}
-		return !reads
+		return false
 	})
-	return reads
 }
 
 // settle folds the eventless transitions that follow a microstep, until
@@ -641,14 +639,7 @@ func (f *flattener) eventFieldsBlock(b *ast.Block) *ast.Block {
 // readsEvent reports whether n reads _event or one of its fields other
 // than data.
 func readsEvent(n ast.Node) bool {
-	reads := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if _, ok := n.(*ast.EventField); ok {
-			reads = true
-		}
-		return !reads
-	})
-	return reads
+	return ast.Any(n, func(n ast.Node) bool { _, ok := n.(*ast.EventField); return ok })
 }
 
 func (f *flattener) eventField(x ast.Expr) ast.Expr {

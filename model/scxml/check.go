@@ -192,23 +192,10 @@ func paramLookup(m *model.Model, t *model.Transition) func(string) (ast.Type, bo
 	}
 }
 
-// anyNode reports whether f holds for a node of the tree n. The phases
-// that infer types check a piece of code only where it holds a node they
-// look at: checking is most of what reading costs, and most pieces have
-// nothing for most phases.
-func anyNode(n ast.Node, f func(ast.Node) bool) bool {
-	found := false
-	ast.Inspect(n, func(x ast.Node) bool {
-		found = found || x != nil && f(x)
-		return !found
-	})
-	return found
-}
-
 // infersParams reports whether body raises or sends an event that is
 // neither declared nor inferred yet: whether inferParams may learn from it.
 func (ck *checker) infersParams(body *ast.Block, inferred map[string]bool) bool {
-	return anyNode(body, func(n ast.Node) bool {
+	return ast.Any(body, func(n ast.Node) bool {
 		name, _, _ := raiseOrSend(n)
 		if name == "" {
 			return false
@@ -261,7 +248,7 @@ func (ck *checker) widenParams(all []code, env func(code) *lang.Env, inferred ma
 	}
 	widened := false
 	for _, c := range all {
-		if !anyNode(c.body, passes) {
+		if !ast.Any(c.body, passes) {
 			continue
 		}
 		info, _ := lang.CheckBlock(env(c), ck.fset, c.body)

@@ -263,7 +263,7 @@ func (dc *declarer) failNonArrays(all []code) bool {
 	vars := varTypes(dc.m)
 	for _, c := range all {
 		stmts, ok := dc.source[c.body]
-		if !ok || !anyNode(c.body, func(n ast.Node) bool { _, ok := n.(*ast.ForEach); return ok }) {
+		if !ok || !ast.Any(c.body, func(n ast.Node) bool { _, ok := n.(*ast.ForEach); return ok }) {
 			continue
 		}
 		env := &lang.Env{Vars: vars, Param: paramLookup(dc.m, c.trans), State: func(string) bool { return true }}

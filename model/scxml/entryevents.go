@@ -17,7 +17,7 @@ func (dc *declarer) entryTriggers() (triggers map[*model.State][]*model.Transiti
 	wanted := make(map[*model.State]bool)
 	for _, s := range dc.m.States() {
 		for _, blk := range s.OnEntry {
-			if anyNode(blk, func(n ast.Node) bool { _, ok := n.(*ast.EventParam); return ok }) {
+			if ast.Any(blk, func(n ast.Node) bool { _, ok := n.(*ast.EventParam); return ok }) {
 				wanted[s] = true
 			}
 		}

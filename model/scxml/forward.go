@@ -18,7 +18,7 @@ import (
 func (dc *declarer) expandForwards(all []code) {
 	var passed map[string][]string
 	for _, c := range all {
-		if !anyNode(c.body, func(n ast.Node) bool { s, ok := n.(*ast.Send); return ok && s.Event == parser.ForwardEvent }) {
+		if !ast.Any(c.body, func(n ast.Node) bool { s, ok := n.(*ast.Send); return ok && s.Event == parser.ForwardEvent }) {
 			continue
 		}
 		var events []*model.Event

@@ -127,7 +127,7 @@ func replaceByString(all []code, match func(ast.Node) bool, value string) {
 		return e
 	}
 	for _, c := range all {
-		if !anyNode(c.body, match) && (c.cond == nil || !anyNode(c.cond, match)) {
+		if !ast.Any(c.body, match) && (c.cond == nil || !ast.Any(c.cond, match)) {
 			continue
 		}
 		cond := c.cond

@@ -227,17 +227,15 @@ func (dc *declarer) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]as
 // failsInLoop reports whether a loop under stmts holds an element that
 // raises error.execution.
 func (dc *declarer) failsInLoop(stmts []ast.Stmt) bool {
-	found := false
-	for _, s := range stmts {
-		ast.Inspect(s, func(n ast.Node) bool {
+	return slices.ContainsFunc(stmts, func(s ast.Stmt) bool {
+		return ast.Any(s, func(n ast.Node) bool {
 			switch n.(type) {
 			case *ast.While, *ast.For, *ast.ForEach:
-				found = found || dc.low.failing(n) != nil
+				return dc.low.failing(n) != nil
 			}
-			return !found
+			return false
 		})
-	}
-	return found
+	})
 }
 
 // failUnboundIf is failUnboundIn for the branches of x.
@@ -344,7 +342,7 @@ func failingFunctions(m *model.Model, funcs map[string]*ast.FuncDecl, externals 
 					changed = true
 					break
 				}
-				if anyNode(st, func(n ast.Node) bool { _, ok := n.(*ast.Return); return ok }) {
+				if ast.Any(st, func(n ast.Node) bool { _, ok := n.(*ast.Return); return ok }) {
 					break
 				}
 			}

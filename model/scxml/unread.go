@@ -35,7 +35,7 @@ func (ck *checker) mixedKinds(all []code, env func(code) *lang.Env) []mixed {
 	}
 	var out []mixed
 	for _, c := range all {
-		if !anyNode(c.body, ck.assignsInitialised) {
+		if !ast.Any(c.body, ck.assignsInitialised) {
 			continue
 		}
 		info, _ := lang.CheckBlock(env(c), ck.fset, c.body)

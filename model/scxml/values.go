@@ -23,7 +23,7 @@ func (ck *checker) inferVarTypes(all []code, env func(code) *lang.Env, vars map[
 	learnt := false
 	seen := make(map[string]firstAssigned)
 	for _, c := range all {
-		if !anyNode(c.body, ck.mayType) {
+		if !ast.Any(c.body, ck.mayType) {
 			continue
 		}
 		info, _ := lang.CheckBlock(env(c), ck.fset, c.body)
@@ -237,7 +237,7 @@ func (ck *checker) widen(v *model.Var, t ast.Type, vars map[string]ast.Type) boo
 func (ck *checker) growArrays(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
 	grow := make(map[string]ast.Type)
 	for _, c := range all {
-		if !anyNode(c.body, ck.mayGrow) {
+		if !ast.Any(c.body, ck.mayGrow) {
 			continue
 		}
 		info, _ := lang.CheckBlock(env(c), ck.fset, c.body)
@@ -411,7 +411,7 @@ func emptyObject(t ast.Type, pos source.Pos) ast.Expr {
 // assignment of the whole variable.
 func (ck *checker) isRead(name string) bool {
 	for _, v := range ck.m.Vars {
-		if v.Init != nil && anyNode(v.Init, func(n ast.Node) bool { id, ok := n.(*ast.Ident); return ok && id.Name == name }) {
+		if v.Init != nil && ast.Any(v.Init, func(n ast.Node) bool { id, ok := n.(*ast.Ident); return ok && id.Name == name }) {
 			return true
 		}
 	}

@@ -23,7 +23,7 @@ import (
 func (ck *checker) widenObjects(all []code, env func(code) *lang.Env, vars map[string]ast.Type) bool {
 	widened := false
 	for _, c := range all {
-		if !anyNode(c.body, ck.mayWidenObject) {
+		if !ast.Any(c.body, ck.mayWidenObject) {
 			continue
 		}
 		info, _ := lang.CheckBlock(env(c), ck.fset, c.body)

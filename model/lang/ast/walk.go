@@ -331,6 +331,17 @@ func Inspect(n Node, f func(Node) bool) {
 	f(nil)
 }
 
+// Any reports whether f holds for a node of the tree rooted at n; it
+// stops at the first that does.
+func Any(n Node, f func(Node) bool) bool {
+	found := false
+	Inspect(n, func(x Node) bool {
+		found = found || x != nil && f(x)
+		return !found
+	})
+	return found
+}
+
 // EachChild calls visit for each child of n present, slot by slot
 // (argument values included).
 func EachChild(n Node, visit func(Node)) {

@@ -148,14 +148,7 @@ func (in *Inliner) Block(b *ast.Block) *ast.Block {
 
 // HasCalls reports whether n holds a call to inline.
 func HasCalls(n ast.Node) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
-		if _, ok := n.(*ast.Call); ok {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return ast.Any(n, func(n ast.Node) bool { _, ok := n.(*ast.Call); return ok })
 }
 
 func (in *Inliner) bound(pos source.Pos, over ast.Expr) []ast.Stmt {
@@ -468,15 +461,13 @@ func callFree(e ast.Expr) ast.Expr {
 // which keeps a loop's unfolding linear in the iterations (exec's merging
 // of the values after an if would double them at each iteration).
 func hasReturnOrLoop(s ast.Stmt) bool {
-	found := false
-	ast.Inspect(s, func(n ast.Node) bool {
+	return ast.Any(s, func(n ast.Node) bool {
 		switch n.(type) {
 		case *ast.Return, *ast.While, *ast.For:
-			found = true
+			return true
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 func copyEnv(env map[string]ast.Expr) map[string]ast.Expr {
@@ -627,12 +618,7 @@ func (in *Inliner) exec(s ast.Stmt, env map[string]ast.Expr, pc ast.Expr) {
 		}
 	case *ast.Assign:
 		name := x.Target.Name
-		if _, local := env[name]; local && x.Path != nil {
-			in.partWrite(x.Target, x.Path)
-			return
-		}
-		if _, local := env[name]; !local {
-			in.errorf(x.Target.NamePos, "function %s assigns %s, which is not one of its parameters or locals: a function returns what it computes; return the value and assign it where %s is called", in.fn, printer.ExprString(&ast.Ident{Name: name}), in.fn)
+		if !in.writable(x.Target, x.Path, env, "assigns") {
 			return
 		}
 		v := in.expr(x.Value, env, pc)
@@ -642,12 +628,7 @@ func (in *Inliner) exec(s ast.Stmt, env map[string]ast.Expr, pc ast.Expr) {
 		env[name] = v
 	case *ast.IncDec:
 		name := x.Target.Name
-		if _, local := env[name]; local && x.Path != nil {
-			in.partWrite(x.Target, x.Path)
-			return
-		}
-		if _, local := env[name]; !local {
-			in.errorf(x.Target.NamePos, "function %s changes %s, which is not one of its parameters or locals: a function returns what it computes; return the value and assign it where %s is called", in.fn, name, in.fn)
+		if !in.writable(x.Target, x.Path, env, "changes") {
 			return
 		}
 		op := ast.ADD
@@ -674,14 +655,27 @@ func (in *Inliner) exec(s ast.Stmt, env map[string]ast.Expr, pc ast.Expr) {
 	}
 }
 
-// partWrite refuses a write to a part of a parameter or local of the
-// function (o.x = 2, o.n++): the inlined function computes its values as
-// wholes, and a parameter's object is the caller's in ECMAScript, which
-// such a write would change.
-func (in *Inliner) partWrite(target *ast.Ident, path []*ast.Sel) {
-	in.errorf(target.NamePos, "function %s writes %s, a part of its parameter or local %s: setbot inlines a function as values computed whole, "+
-		"and ECMAScript would change the caller's object where %s holds one; assign %s a whole new value, or return the value and assign it where %s is called",
-		in.fn, printer.LocString(target, path), target.Name, target.Name, target.Name, in.fn)
+// writable reports whether the function may write target (with path
+// below it), which it does (verb) with env holding its parameters and
+// locals, and refuses it otherwise: a name of the caller's (a function
+// returns what it computes), or a part of a parameter or local (o.x = 2,
+// o.n++: the inlined function computes its values as wholes, and a
+// parameter's object is the caller's in ECMAScript, which such a write
+// would change).
+func (in *Inliner) writable(target *ast.Ident, path []*ast.Sel, env map[string]ast.Expr, verb string) bool {
+	_, local := env[target.Name]
+	switch {
+	case !local:
+		in.errorf(target.NamePos, "function %s %s %s, which is not one of its parameters or locals: a function returns what it computes; return the value and assign it where %s is called",
+			in.fn, verb, target.Name, in.fn)
+	case path != nil:
+		in.errorf(target.NamePos, "function %s writes %s, a part of its parameter or local %s: setbot inlines a function as values computed whole, "+
+			"and ECMAScript would change the caller's object where %s holds one; assign %s a whole new value, or return the value and assign it where %s is called",
+			in.fn, printer.LocString(target, path), target.Name, target.Name, target.Name, in.fn)
+	default:
+		return true
+	}
+	return false
 }
 
 var assignOps = map[ast.Token]ast.Token{ast.ADD_ASSIGN: ast.ADD, ast.SUB_ASSIGN: ast.SUB, ast.MUL_ASSIGN: ast.MUL, ast.QUO_ASSIGN: ast.QUO, ast.REM_ASSIGN: ast.REM}
