@@ -188,7 +188,7 @@ func newSimulateCmd() *cobra.Command {
 	micro, _ := vocab.BoundMicrosteps.Settable()
 	cmd.Flags().IntVar(&opts.MaxMicrosteps, micro.Flag, int(micro.Default),
 		"error when run-to-completion processes more queued events than this in one step "+
-			"(with --reference: more microsteps than this)")
+			"(with --reference: more microsteps, or more queued events, than this)")
 	cmd.Flags().StringArrayVar(&hosts, "host", nil,
 		"NAME=VALUE: the result of every call of the host function NAME, one the model calls for its value "+
 			"without defining it (GetTotal=21, JSON.stringify={}: a string as it reads, unquoted); repeat for each function")
