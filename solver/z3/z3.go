@@ -20,6 +20,7 @@ extern uint64_t Z3_get_estimated_alloc_size(void);
 
 #ifdef __GLIBC__
 #include <malloc.h>
+#include <sys/mman.h>
 #endif
 
 // keepFreedMemory makes glibc's malloc serve blocks of up to 32 MB from
@@ -30,6 +31,29 @@ static void keepFreedMemory(void) {
 #ifdef __GLIBC__
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
+// hugeArena asks the kernel for huge pages where the calling thread's
+// malloc arena will hold the first context's tables: a block as large as
+// those is allocated, advised MADV_HUGEPAGE (transparent huge pages in
+// their "madvise" mode) and freed, and with keepFreedMemory the arena
+// keeps it for the contexts. Touching 17 MB then takes a few faults
+// instead of four thousand. Where huge pages are off, the advice is
+// ignored.
+static void hugeArena(void) {
+#ifdef __GLIBC__
+	size_t n = 24 << 20, huge = 2 << 20;
+	char *p = malloc(n);
+	if (p == NULL) {
+		return;
+	}
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(huge - 1);
+	if (e > a) {
+		madvise((void *)a, e - a, MADV_HUGEPAGE);
+	}
+	free(p);
 #endif
 }
 */
@@ -96,6 +120,7 @@ func startMaker() {
 	C.keepFreedMemory()
 	go func() {
 		runtime.LockOSThread()
+		C.hugeArena()
 		for reply := range makeRequests {
 			ctx, err := makeContext()
 			reply <- made{ctx, err}
