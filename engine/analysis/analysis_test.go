@@ -2,6 +2,7 @@ package analysis_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -323,5 +324,65 @@ func TestInvariantOverConversions(t *testing.T) {
 	}
 	if code := run(t, m, neg.Witness).Vars()["code"]; code.Str != "-3" {
 		t.Errorf("the witness ends with code = %v, want -3", code)
+	}
+}
+
+// TestNondeterminismWitnessesAfterChecks checks the conflicts' witnesses,
+// made once every check is done and the checking solver closed: each
+// conflict has one, a test that ends in the state the conflict was found
+// in, and the same analyzer asked again (its solver started anew) finds
+// the same conflicts with the same tests.
+func TestNondeterminismWitnessesAfterChecks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "two.scxml")
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A" datamodel="ecmascript">
+  <setbot:event name="e"><setbot:param name="x" type="int[0..100]"/></setbot:event>
+  <setbot:event name="f"/>
+  <state id="A">
+    <transition event="e" cond="_event.data.x &gt; 40" target="B"/>
+    <transition event="e" cond="_event.data.x &lt; 60" target="C"/>
+  </state>
+  <state id="B"><transition event="f" target="C"/></state>
+  <state id="C">
+    <transition event="e" cond="_event.data.x == 7" target="A"/>
+    <transition event="e" cond="_event.data.x &lt; 10" target="B"/>
+  </state>
+</scxml>`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mach, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := engine.Explore(mach, engine.Options{MaxDepth: 3}, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	an := analysis.New(set, newZ3)
+	defer an.Close()
+	describe := func() []string {
+		t.Helper()
+		found, err := an.Nondeterminism()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, c := range found {
+			if c.Witness == nil {
+				t.Fatalf("conflict %s shadows %s has no witness", c.Taken, c.Shadows)
+			}
+			if c.Witness.Leaf.State.Name != c.State {
+				t.Errorf("the witness of %s shadows %s ends in %s, not %s", c.Taken, c.Shadows, c.Witness.Leaf.State.Name, c.State)
+			}
+			out = append(out, fmt.Sprintf("%s shadows %s after %v", c.Taken, c.Shadows, c.Witness.Steps))
+		}
+		return out
+	}
+	first := describe()
+	if len(first) != 2 {
+		t.Fatalf("conflicts %q, want A's pair and C's", first)
+	}
+	if again := describe(); !slices.Equal(again, first) {
+		t.Errorf("asked again: %q, first %q", again, first)
 	}
 }

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"github.com/setbot/setbot/engine"
-	"github.com/setbot/setbot/engine/testgen"
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/mlm"
@@ -22,6 +21,7 @@ func (a *Analyzer) Nondeterminism() ([]Conflict, error) { return a.Nondeterminis
 // (the base's are only told apart from the new ones).
 func (a *Analyzer) NondeterminismOf(want func(event, taken, shadows string) bool, witnesses bool) ([]Conflict, error) {
 	var out []Conflict
+	var at []*engine.Node // the node each conflict was found in
 	seen := make(map[string]bool)
 	tab := a.set.Terms
 	// An input's next parameters and their domain are the same in every
@@ -65,18 +65,43 @@ func (a *Analyzer) NondeterminismOf(want func(event, taken, shadows string) bool
 					continue
 				}
 				seen[key] = true
-				var w *testgen.Test
-				if witnesses {
-					if w, err = a.Witness(n); err != nil {
-						return nil, err
-					}
-				}
 				out = append(out, Conflict{State: n.State.Name, Event: in.ev.Name,
-					Taken: p.taken.ID, Shadows: p.shadows.ID, Line: a.lineOf(p.shadows.Pos), Witness: w})
+					Taken: p.taken.ID, Shadows: p.shadows.ID, Line: a.lineOf(p.shadows.Pos)})
+				at = append(at, n)
 			}
 		}
 	}
+	if witnesses {
+		if err := a.witnesses(out, at); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
+}
+
+// witnesses gives each conflict a witness, a test that reaches the node it
+// was found in (at, in the same order). They are made once every check is
+// done, and the checking solver is closed first: a test generator has a
+// solver of its own, and a Z3 context created while another is open
+// cannot reuse its memory (solver/z3's newContext). The generator's
+// solver asks what it would have asked between the checks, in the same
+// order, so the tests are the same.
+func (a *Analyzer) witnesses(out []Conflict, at []*engine.Node) error {
+	if len(out) == 0 {
+		return nil
+	}
+	if a.slv != nil {
+		a.slv.Close()
+		a.slv = nil // a later check starts another
+	}
+	for i, n := range at {
+		w, err := a.Witness(n)
+		if err != nil {
+			return err
+		}
+		out[i].Witness = w
+	}
+	return nil
 }
 
 // nextInput is an input event with fresh parameters and their domain.

@@ -17,14 +17,55 @@ package z3
 
 // Exported by libz3 but missing from the 4.8 headers.
 extern uint64_t Z3_get_estimated_alloc_size(void);
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#include <sys/mman.h>
+#endif
+
+// keepFreedMemory makes glibc's malloc serve blocks of up to 32 MB from
+// its arenas and keep up to 256 MB freed at an arena's top instead of
+// returning it to the system, so that a context's tables reuse the pages
+// of a context deleted before (see newContext). Elsewhere it does nothing.
+static void keepFreedMemory(void) {
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+
+// hugeArena asks the kernel for huge pages where the calling thread's
+// malloc arena will hold the first context's tables: a block as large as
+// those is allocated, advised MADV_HUGEPAGE (transparent huge pages in
+// their "madvise" mode) and freed, and with keepFreedMemory the arena
+// keeps it for the contexts. Touching 17 MB then takes a few faults
+// instead of four thousand. Where huge pages are off, the advice is
+// ignored.
+static void hugeArena(void) {
+#ifdef __GLIBC__
+	size_t n = 24 << 20, huge = 2 << 20;
+	char *p = malloc(n);
+	if (p == NULL) {
+		return;
+	}
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1);
+	uintptr_t e = ((uintptr_t)p + n) & ~(uintptr_t)(huge - 1);
+	if (e > a) {
+		madvise((void *)a, e - a, MADV_HUGEPAGE);
+	}
+	free(p);
+#endif
+}
 */
 import "C"
 
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -41,7 +82,54 @@ type context struct {
 	c C.Z3_context
 }
 
+// newContext creates a context on the one OS thread that creates them all.
+// Z3 4.8's context allocates and fills about 17 MB of tables when it is
+// created (its term manager's hash tables), which the process touches for
+// the first time unless malloc hands it pages freed before; an analysis
+// creates five contexts or so, one after another, and those first touches
+// were a fifth of the CPU an MSE analysis of AQS took as a command
+// (docs/performance.md). glibc's malloc serves each thread from an arena
+// of its own and frees a block to the arena it came from, so creating
+// every context on one thread, with freed blocks kept in the arena
+// (keepFreedMemory), lets each context reuse the previous one's pages.
+// The context is the same whichever thread creates it: Z3's calls on it
+// may come from any thread, as before.
 func newContext() (*context, error) {
+	makerOnce.Do(startMaker)
+	reply := make(chan made, 1)
+	makeRequests <- reply
+	r := <-reply
+	return r.ctx, r.err
+}
+
+// made is what the context maker answers.
+type made struct {
+	ctx *context
+	err error
+}
+
+var (
+	makerOnce    sync.Once
+	makeRequests = make(chan chan made)
+)
+
+// startMaker starts the goroutine that creates the contexts, locked to its
+// OS thread for the life of the process. It waits on a channel between
+// requests and takes no CPU.
+func startMaker() {
+	C.keepFreedMemory()
+	go func() {
+		runtime.LockOSThread()
+		C.hugeArena()
+		for reply := range makeRequests {
+			ctx, err := makeContext()
+			reply <- made{ctx, err}
+		}
+	}()
+}
+
+// makeContext creates a context on the calling thread.
+func makeContext() (*context, error) {
 	cfg := C.Z3_mk_config()
 	if cfg == nil {
 		return nil, errors.New("z3: cannot create configuration")
