@@ -67,6 +67,11 @@ type Inliner struct {
 	copied int                // nodes copied for the expression being inlined (MaxInlined)
 	big    bool               // it outgrew MaxInlined (reported)
 	iters  map[*ast.While]int // the loops run unfolds, and the iteration each is in
+
+	effectOf map[string]*effect // the functions with effects (effects.go), computed once
+	cyclic   map[string]bool    // those of them that reach themselves through calls
+	fresh    int                // calls inlined as statements, which number their locals
+	loopHead bool               // inlining a for's init or post, where no call is hoisted
 }
 
 // MaxInlined bounds the nodes the inliner copies for one expression: a
@@ -140,7 +145,14 @@ func (in *Inliner) Block(b *ast.Block) *ast.Block {
 		return nil
 	}
 	out := &ast.Block{Lbrace: b.Lbrace}
-	for _, s := range b.Stmts {
+	for i, s := range b.Stmts {
+		if ss, all := in.hoist(s, b.Stmts[i+1:]); ss != nil {
+			out.Stmts = append(out.Stmts, ss...)
+			if all {
+				break
+			}
+			continue
+		}
 		out.Stmts = append(out.Stmts, in.stmt(s)...)
 	}
 	return out
@@ -179,6 +191,11 @@ func (in *Inliner) value(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
 }
 
 func (in *Inliner) stmt(s ast.Stmt) []ast.Stmt {
+	if !in.loopHead {
+		if ss, _ := in.hoist(s, nil); ss != nil {
+			return ss
+		}
+	}
 	var pre []ast.Stmt
 	var out ast.Stmt
 	switch x := s.(type) {
@@ -213,16 +230,20 @@ func (in *Inliner) stmt(s ast.Stmt) []ast.Stmt {
 		out = &ast.While{WhilePos: x.WhilePos, Cond: c, Body: body}
 	case *ast.For:
 		var init ast.Stmt
+		in.loopHead = true
 		if x.Init != nil {
 			is := in.stmt(x.Init)
 			pre, init = is[:len(is)-1], is[len(is)-1]
 		}
+		in.loopHead = false
 		var again []ast.Stmt
 		c := in.value(x.Cond, &again)
 		var post ast.Stmt
 		body := in.Block(x.Body)
 		if x.Post != nil {
+			in.loopHead = true
 			ps := in.stmt(x.Post)
+			in.loopHead = false
 			body.Stmts = append(body.Stmts, ps[:len(ps)-1]...)
 			post = ps[len(ps)-1]
 		}
@@ -296,7 +317,13 @@ func (in *Inliner) Declared() {
 		for i, p := range f.Params {
 			args[i] = p
 		}
-		in.Expr(&ast.Call{FunPos: f.FuncPos, Fun: f.Name.Name, Args: args})
+		call := &ast.Call{FunPos: f.FuncPos, Fun: f.Name.Name, Args: args}
+		if in.effectOfCall(call) != nil {
+			// Inlined as statements, as a call statement is.
+			in.hoist(&ast.Decl{DeclPos: f.FuncPos, Name: &ast.Ident{NamePos: f.FuncPos, Name: parser.CallStmtPrefix}, Value: call}, nil)
+			continue
+		}
+		in.Expr(call)
 	}
 }
 
@@ -381,6 +408,10 @@ func (in *Inliner) call(x *ast.Call, args []ast.Expr, pc ast.Expr) ast.Expr {
 			return v
 		}
 		return keep
+	}
+	if e := in.effectOfCall(x); e != nil {
+		in.unhoisted(x, e)
+		return &ast.IntLit{ValuePos: x.FunPos}
 	}
 	if len(args) > len(f.Params) {
 		in.errorf(x.FunPos, "call of %s with %d arguments: it is declared with %d parameters", x.Fun, len(args), len(f.Params))
