@@ -30,9 +30,10 @@ import (
 // up to Limit. A path that would go deeper meets the bound
 // vocab.BoundCall: the inliner puts a Bound statement before the code
 // that would, which cuts the path there and reports it (never a silent
-// cut). A function body may read machine variables but assign only its
-// parameters and locals, and sends or raises nothing: what it computes is
-// its return value.
+// cut). A function body that only reads machine variables, assigning
+// only its parameters and locals, and sends or raises nothing, is inlined
+// so: what it computes is its return value. One with effects is inlined
+// as statements (effects.go).
 
 // CallBound is how many times the inliner unfolds a recursive call, and
 // a loop inside a function, unless Inliner.Depth says otherwise: the
