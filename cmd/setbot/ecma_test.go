@@ -782,14 +782,15 @@ func TestECMAShared(t *testing.T) {
 // TestECMAEffectFunctions: functions that assign globals (whole, a
 // field, an element's field), on some paths only, with early returns,
 // calling one another, run their effects where they are called, as a
-// statement (setBand('FM')), in an if's condition and in a var's value,
+// statement (setBand('FM'), twice in a script), in an if's condition and
+// in a var's value,
 // in every executor: explore finds bad unreachable on both values of the
 // input the function compares, and both simulators end in ok.
 func TestECMAEffectFunctions(t *testing.T) {
 	const model = "testdata/ecma/effects.scxml"
 	mustCheck(t, model)
 	_, out, _ := runCLI(t, "explore", model)
-	for _, want := range []string{"2 paths", "states unreachable:\n  bad (line 54)\n"} {
+	for _, want := range []string{"2 paths", "states unreachable:\n  bad (line 57)\n", "output onBand to #_host"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("explore: no %q in\n%s", want, out)
 		}
@@ -799,6 +800,18 @@ func TestECMAEffectFunctions(t *testing.T) {
 	}
 	for _, f := range []string{"9", "3"} {
 		simulateBoth(t, "ok (halted)", model, "go", "go", "tune(f="+f+")", "done")
+	}
+	// setBand, called twice in one script, calls the host's onBand each
+	// time, and a function of the model's as a statement.
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "go", "go", "tune(f=9)"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		_, out, _ := runSimulate(t, args...)
+		if want := "outputs: onBand(arg0='FM') to #_host; onBand(arg0='FM') to #_host"; !strings.Contains(out, want) {
+			t.Errorf("simulate %v: no %q in\n%s", args, want, out)
+		}
 	}
 }
 

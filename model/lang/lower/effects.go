@@ -3,6 +3,7 @@ package lower
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/setbot/setbot/model/lang/ast"
@@ -429,25 +430,46 @@ func (in *Inliner) bind(f *ast.FuncDecl, x *ast.Call, n int) []ast.Stmt {
 func localName(name string, n int) string { return fmt.Sprintf("%s$%d", name, n) }
 
 // renamed returns f's body with its parameters and locals renamed for the
-// n-th inlined call (a call statement's local keeps its name, by which
-// the inliner knows a call of the host's), and refuses a write to a part
-// of a parameter: ECMAScript would change the caller's object.
+// n-th inlined call, and refuses a write to a part of a parameter:
+// ECMAScript would change the caller's object. A call statement's local
+// is renamed as the parser names one (CallStmtPrefix and a number, by
+// which the inliner knows a call of the host's), with a negative number,
+// which no offset is.
 func (in *Inliner) renamed(f *ast.FuncDecl, n int) []ast.Stmt {
 	locals := funcLocals(f)
 	params := make(map[string]bool, len(f.Params))
 	for _, p := range f.Params {
 		params[p.Name] = true
 	}
-	mine := func(name string) bool { return locals[name] && !strings.HasPrefix(name, parser.CallStmtPrefix) }
+	calls := make(map[string]string)
+	newName := func(name string) (string, bool) {
+		if !locals[name] {
+			return "", false
+		}
+		if !strings.HasPrefix(name, parser.CallStmtPrefix) {
+			return localName(name, n), true
+		}
+		if c, ok := calls[name]; ok {
+			return c, true
+		}
+		in.fresh++
+		calls[name] = parser.CallStmtPrefix + strconv.Itoa(-in.fresh)
+		return calls[name], true
+	}
 	b := ast.RewriteBlock(f.Body, func(e ast.Expr) ast.Expr {
-		if id, ok := e.(*ast.Ident); ok && mine(id.Name) {
-			return &ast.Ident{NamePos: id.NamePos, Name: localName(id.Name, n)}
+		if id, ok := e.(*ast.Ident); ok {
+			if to, ok := newName(id.Name); ok {
+				return &ast.Ident{NamePos: id.NamePos, Name: to}
+			}
 		}
 		return e
 	})
 	rename := func(id *ast.Ident) {
-		if id != nil && mine(id.Name) {
-			id.Name = localName(id.Name, n)
+		if id == nil {
+			return
+		}
+		if to, ok := newName(id.Name); ok {
+			id.Name = to
 		}
 	}
 	ast.Inspect(b, func(nd ast.Node) bool {

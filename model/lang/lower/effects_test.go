@@ -39,7 +39,7 @@ func TestInlineEffects(t *testing.T) {
 		{[]string{"set(x);"}, []string{"var a$1 = x;", "if (a$1 > 0) {", "g = a$1;", "var _call0 = true;", "} else {", "var _call0 = false;"}},
 		{[]string{"if (set(x)) { n = 1; }"}, []string{"var set$1 = true;", "if (set$1) {", "var set$1 = false;"}},
 		{[]string{"n = tune(3, n) + 1;"}, []string{"var f$1 = 3;", "var i$1 = n;", "var old$1 = s.x;", "s.x = f$1;", "s.ys[1].z = i$1;", "var tune$1 = old$1;", "n = tune$1 + 1;"}},
-		{[]string{"var v = both(x); n = v;"}, []string{"if (a$2 > 0) {", "var set$2 = true;", "var r$1 = set$2;", "s.x = f$4;", "var both$1 = r$1;", "var v = both$1;", "n = v;", "} else {", "var set$2 = false;", "var v = both$1;", "n = v;"}},
+		{[]string{"var v = both(x); n = v;"}, []string{"if (a$3 > 0) {", "var set$3 = true;", "var r$1 = set$3;", "s.x = f$5;", "var _call-2 = old$5;", "var both$1 = r$1;", "var v = both$1;", "n = v;", "} else {", "var set$3 = false;", "var _call-2 = old$4;", "var v = both$1;", "n = v;"}},
 	} {
 		in.Errs, in.fresh = nil, 0
 		got := inlineBlock(t, in, strings.Join(tc.src, " "))
