@@ -394,6 +394,9 @@ func (in *Inliner) hoist(s ast.Stmt, rest []ast.Stmt) (out []ast.Stmt, all bool)
 	*slot = replaceCall(*slot, x, result)
 	keepRest := isDecl && !callStmt
 	k := func(v ast.Expr) []ast.Stmt {
+		if !in.grow(x.FunPos, 2+len(rest)) {
+			return nil
+		}
 		if callStmt {
 			if _, ok := v.(*ast.Absent); ok {
 				return nil
@@ -506,11 +509,7 @@ func (in *Inliner) partOfParam(f *ast.FuncDecl, target *ast.Ident, path []*ast.S
 func (in *Inliner) runStmts(f *ast.FuncDecl, stmts []ast.Stmt, k func(ast.Expr) []ast.Stmt) []ast.Stmt {
 	var out []ast.Stmt
 	for i, s := range stmts {
-		if in.copied++; in.copied > MaxInlined {
-			if !in.big {
-				in.big = true
-				in.errorf(s.Pos(), "function %s has too many paths to inline (more than %d statements translated): split it, or compute in steps", f.Name.Name, MaxInlined)
-			}
+		if !in.grow(s.Pos(), 1) {
 			return out
 		}
 		rest := stmts[i+1:]
@@ -546,4 +545,21 @@ func (in *Inliner) runStmts(f *ast.FuncDecl, stmts []ast.Stmt, k func(ast.Expr) 
 		pos = stmts[len(stmts)-1].Pos()
 	}
 	return append(out, k(&ast.Absent{ValuePos: pos})...)
+}
+
+// grow counts n statements more that the inlining of calls with effects
+// writes for the block being inlined, and reports whether they stay
+// within MaxInlined: each return of such a function copies the statement
+// after the call (and a declaration's block after it), so calls in a row
+// would grow exponentially; past the bound the block is refused.
+func (in *Inliner) grow(pos source.Pos, n int) bool {
+	if in.emitted += n; in.emitted <= MaxInlined {
+		return true
+	}
+	if !in.tooMany {
+		in.tooMany = true
+		in.errorf(pos, "the calls of functions with effects here expand to more than %d statements when inlined: "+
+			"give each function fewer returns, or call them in blocks of their own", MaxInlined)
+	}
+	return false
 }

@@ -84,3 +84,16 @@ function poke(o) { o.x = 2; g = 1; }
 		}
 	}
 }
+
+// TestInlineEffectsBounded: declarations of calls in a row, each of a
+// function with two returns, copy the rest of the block at each return:
+// the inliner stops with an error rather than grow without end.
+func TestInlineEffectsBounded(t *testing.T) {
+	in := inliner(t, effectFuncs)
+	src := strings.Repeat("var v = set(x); ", 40) + "n = v;"
+	in.Errs = nil
+	inlineBlock(t, in, src)
+	if len(in.Errs) != 1 || !strings.Contains(in.Errs[0].Msg, "expand to more than") {
+		t.Errorf("errors %v", in.Errs)
+	}
+}

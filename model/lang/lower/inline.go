@@ -73,6 +73,9 @@ type Inliner struct {
 	cyclic   map[string]bool    // those of them that reach themselves through calls
 	fresh    int                // calls inlined as statements, which number their locals
 	loopHead bool               // inlining a for's init or post, where no call is hoisted
+	blocks   int                // Block calls under way: the outermost resets emitted
+	emitted  int                // statements that calls with effects wrote for the outermost block (grow)
+	tooMany  bool               // emitted outgrew MaxInlined (reported)
 }
 
 // MaxInlined bounds the nodes the inliner copies for one expression: a
@@ -145,6 +148,11 @@ func (in *Inliner) Block(b *ast.Block) *ast.Block {
 	if b == nil {
 		return nil
 	}
+	if in.blocks == 0 {
+		in.emitted, in.tooMany = 0, false
+	}
+	in.blocks++
+	defer func() { in.blocks-- }()
 	out := &ast.Block{Lbrace: b.Lbrace}
 	for i, s := range b.Stmts {
 		if ss, all := in.hoist(s, b.Stmts[i+1:]); ss != nil {
