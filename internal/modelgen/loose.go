@@ -10,7 +10,8 @@ import "fmt"
 // transitions that read its parameter p: a guard that compares it with a
 // number, which makes it a number, and a script that reads it through a
 // local and assigns the global g0 (so that every model that reads g0
-// assigns it somewhere); and the event ud, which the machine sends itself
+// assigns it somewhere), then calls bumpg, which assigns g0 again on one
+// branch; and the event ud, which the machine sends itself
 // with g0 as its data and with none.
 func (g *gen) addLoose() {
 	leaves := g.anyState(func(s *state) bool { return s.kind == atomic })
@@ -20,6 +21,7 @@ func (g *gen) addLoose() {
 		t.body = []*elem{{name: "script", lines: []string{
 			"var n = _event.data.p;",
 			"g0 = n % 10;",
+			"bumpg(n);",
 			fmt.Sprintf("if (n == %d) {", g.between(1, 6)),
 			fmt.Sprintf("  %s = %d;", pick(g, g.vars), g.intn(10)),
 			"}",
@@ -91,7 +93,8 @@ func (g *gen) looseAtom(c ctx) string {
 // which nothing binds (scxmlrun's _data): the last two raise
 // error.execution and skip the rest of the block; so does such a write in
 // a branch of an if. Or it runs a function over arr's elements with
-// forEach.
+// forEach, or calls bumpg, which assigns g0 on one branch, in an if's
+// condition.
 func (g *gen) looseStatement(c ctx, depth int) []string {
 	v := pick(g, g.vars)
 	switch g.intn(7) {
@@ -127,6 +130,10 @@ func (g *gen) looseStatement(c ctx, depth int) []string {
 		if c.top && depth == 0 && g.chance(0.3) {
 			return []string{fmt.Sprintf("ext.v = %s;", g.value(c))}
 		}
+	case 8:
+		// a call of bumpg, which assigns g0 on one branch, whose value
+		// the if uses
+		return []string{fmt.Sprintf("if (bumpg(%s)) {", pick(g, g.vars)), "  doc.root.foo = shape;", "}"}
 	}
 	return []string{fmt.Sprintf("g0 = codes[%s > 4 ? 'a' : 'zz'];", pick(g, g.vars))}
 }

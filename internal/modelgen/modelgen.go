@@ -105,7 +105,9 @@ type Options struct {
 	// of a state the model does not have; arrays and objects made by new
 	// Array(...) and new Object(); an object read by a key computed as the
 	// machine runs; new Date(), a black box, in guards of input events;
-	// throw; and a write to a field of ext, which nothing binds.
+	// throw; a write to a field of ext, which nothing binds; and a
+	// function that assigns g0 on one branch, called as a statement and in
+	// an if's condition.
 	Loose bool
 }
 
@@ -841,7 +843,10 @@ func (g *gen) render(seed int64) []byte {
 		dm.add(newElem("data", "id", "arr", "expr", "new Array(1, 2, 3)"), newElem("data", "id", "obj", "expr", "new Object()"),
 			newElem("data", "id", "codes", "expr", "{'a': 1, 'b.c': 2}"),
 			// doc.root.foo is given shape, of other fields (looseStatement).
-			newElem("data", "id", "doc", "expr", "{root: {foo: {bar: 1}}}"), newElem("data", "id", "shape", "expr", "{a: {b: 2}}"))
+			newElem("data", "id", "doc", "expr", "{root: {foo: {bar: 1}}}"), newElem("data", "id", "shape", "expr", "{a: {b: 2}}"),
+			// A function that assigns the global g0 on one branch, with
+			// an early return (addLoose and looseStatement call it).
+			newElem("data", "id", "bumpg", "expr", "function (a) { if (a > 4) { g0 = (a + 1) % 10; return true; } return false; }"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {

@@ -5,7 +5,8 @@
 // array or object as its scalar leaves (lowercomp.go) and a value of
 // several kinds as tagged alternatives (lowermixed.go); inlining
 // (inline.go) unfolds the calls of the functions a model's script
-// declares, to a bound, and turns a host call whose value is used into an
+// declares, to a bound, those with effects as statements (effects.go),
+// and turns a host call whose value is used into an
 // unconstrained value (hostvalue.go). The passes read the checker's
 // results (lang.Info) and never change a tree: each returns a new one
 // (docs/architecture.md §The action language).

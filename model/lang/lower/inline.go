@@ -30,9 +30,10 @@ import (
 // up to Limit. A path that would go deeper meets the bound
 // vocab.BoundCall: the inliner puts a Bound statement before the code
 // that would, which cuts the path there and reports it (never a silent
-// cut). A function body may read machine variables but assign only its
-// parameters and locals, and sends or raises nothing: what it computes is
-// its return value.
+// cut). A function body that only reads machine variables, assigning
+// only its parameters and locals, and sends or raises nothing, is inlined
+// so: what it computes is its return value. One with effects is inlined
+// as statements (effects.go).
 
 // CallBound is how many times the inliner unfolds a recursive call, and
 // a loop inside a function, unless Inliner.Depth says otherwise: the
@@ -67,6 +68,14 @@ type Inliner struct {
 	copied int                // nodes copied for the expression being inlined (MaxInlined)
 	big    bool               // it outgrew MaxInlined (reported)
 	iters  map[*ast.While]int // the loops run unfolds, and the iteration each is in
+
+	effectOf map[string]*effect // the functions with effects (effects.go), computed once
+	cyclic   map[string]bool    // those of them that reach themselves through calls
+	fresh    int                // calls inlined as statements, which number their locals
+	loopHead bool               // inlining a for's init or post, where no call is hoisted
+	blocks   int                // Block calls under way: the outermost resets emitted
+	emitted  int                // statements that calls with effects wrote for the outermost block (grow)
+	tooMany  bool               // emitted outgrew MaxInlined (reported)
 }
 
 // MaxInlined bounds the nodes the inliner copies for one expression: a
@@ -139,8 +148,20 @@ func (in *Inliner) Block(b *ast.Block) *ast.Block {
 	if b == nil {
 		return nil
 	}
+	if in.blocks == 0 {
+		in.emitted, in.tooMany = 0, false
+	}
+	in.blocks++
+	defer func() { in.blocks-- }()
 	out := &ast.Block{Lbrace: b.Lbrace}
-	for _, s := range b.Stmts {
+	for i, s := range b.Stmts {
+		if ss, all := in.hoist(s, b.Stmts[i+1:]); ss != nil {
+			out.Stmts = append(out.Stmts, ss...)
+			if all {
+				break
+			}
+			continue
+		}
 		out.Stmts = append(out.Stmts, in.stmt(s)...)
 	}
 	return out
@@ -179,6 +200,11 @@ func (in *Inliner) value(e ast.Expr, pre *[]ast.Stmt) ast.Expr {
 }
 
 func (in *Inliner) stmt(s ast.Stmt) []ast.Stmt {
+	if !in.loopHead {
+		if ss, _ := in.hoist(s, nil); ss != nil {
+			return ss
+		}
+	}
 	var pre []ast.Stmt
 	var out ast.Stmt
 	switch x := s.(type) {
@@ -213,16 +239,20 @@ func (in *Inliner) stmt(s ast.Stmt) []ast.Stmt {
 		out = &ast.While{WhilePos: x.WhilePos, Cond: c, Body: body}
 	case *ast.For:
 		var init ast.Stmt
+		in.loopHead = true
 		if x.Init != nil {
 			is := in.stmt(x.Init)
 			pre, init = is[:len(is)-1], is[len(is)-1]
 		}
+		in.loopHead = false
 		var again []ast.Stmt
 		c := in.value(x.Cond, &again)
 		var post ast.Stmt
 		body := in.Block(x.Body)
 		if x.Post != nil {
+			in.loopHead = true
 			ps := in.stmt(x.Post)
+			in.loopHead = false
 			body.Stmts = append(body.Stmts, ps[:len(ps)-1]...)
 			post = ps[len(ps)-1]
 		}
@@ -296,7 +326,13 @@ func (in *Inliner) Declared() {
 		for i, p := range f.Params {
 			args[i] = p
 		}
-		in.Expr(&ast.Call{FunPos: f.FuncPos, Fun: f.Name.Name, Args: args})
+		call := &ast.Call{FunPos: f.FuncPos, Fun: f.Name.Name, Args: args}
+		if in.effectOfCall(call) != nil {
+			// Inlined as statements, as a call statement is.
+			in.hoist(&ast.Decl{DeclPos: f.FuncPos, Name: &ast.Ident{NamePos: f.FuncPos, Name: parser.CallStmtPrefix}, Value: call}, nil)
+			continue
+		}
+		in.Expr(call)
 	}
 }
 
@@ -381,6 +417,10 @@ func (in *Inliner) call(x *ast.Call, args []ast.Expr, pc ast.Expr) ast.Expr {
 			return v
 		}
 		return keep
+	}
+	if e := in.effectOfCall(x); e != nil {
+		in.unhoisted(x, e)
+		return &ast.IntLit{ValuePos: x.FunPos}
 	}
 	if len(args) > len(f.Params) {
 		in.errorf(x.FunPos, "call of %s with %d arguments: it is declared with %d parameters", x.Fun, len(args), len(f.Params))

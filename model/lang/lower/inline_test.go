@@ -91,8 +91,8 @@ function poke(o) { o.x = 2; return 0; }
 function bump(o) { o.n++; return 0; }
 `)
 	for call, want := range map[string]string{
-		"set(1)":       "s.js:2:19: function set assigns x, which is not one of its parameters or locals",
-		"notify()":     "s.js:3:21: raise is not allowed in function notify",
+		"set(1)":       "e.js:1:1: call of set, which assigns x (at s.js:2:19), where setbot cannot run it before the code that uses its value",
+		"notify()":     "e.js:1:1: call of notify, which raises e (at s.js:3:21), where setbot cannot run it before the code that uses its value",
 		"two(1, 2, 3)": "e.js:1:1: call of two with 3 arguments: it is declared with 2 parameters",
 		"loop(1)":      "s.js:5:1: function loop never returns without calling a function",
 		"poke(1)":      "s.js:6:20: function poke writes o.x, a part of its parameter or local o",
