@@ -40,6 +40,10 @@ type dataFacts struct {
 	// value calls the host, assigned when the machine starts (hostInit,
 	// hostInitTypes).
 	hostInits []string
+	// dataHosts are the host functions the <data> values call whose
+	// type ECMAScript fixes (Date.now()), which the inliner has made
+	// black boxes already (inlineCalls takes them).
+	dataHosts map[string]*lower.HostFunction
 }
 
 // dataElem is a <data> element and the state whose <datamodel> holds it
@@ -281,6 +285,14 @@ func (b *builder) dataInit(db *dataBinds, de dataElem, name string, bindLate boo
 		in := &lower.Inliner{Funcs: b.funcs, Fset: b.fset, Depth: b.opts.CallDepth}
 		e, over := in.Expr(init)
 		b.errs = append(b.errs, in.Errs...)
+		for name, h := range in.Hosts { // whose type ECMAScript fixes (Date.now())
+			if b.dataHosts == nil {
+				b.dataHosts = make(map[string]*lower.HostFunction)
+			}
+			if b.dataHosts[name] == nil {
+				b.dataHosts[name] = h
+			}
+		}
 		if over != nil {
 			b.errorf(d.Start, "<data id=%q> calls functions nested deeper than %d: compute the value in a <script>", name, in.Limit())
 			return nil, false
@@ -342,8 +354,13 @@ func (b *builder) dataValue(db *dataBinds, v *model.Var, init ast.Expr, bindLate
 // model neither declares in a <script> nor with setbot:function.
 func (b *builder) callsHost(e ast.Expr) bool {
 	return ast.Any(e, func(n ast.Node) bool {
-		c, ok := n.(*ast.Call)
-		return ok && b.funcs[c.Fun] == nil && b.externals[c.Fun] == nil && parser.IsHostFunction(c.Fun)
+		switch c := n.(type) {
+		case *ast.Call:
+			return b.funcs[c.Fun] == nil && b.externals[c.Fun] == nil && parser.IsHostFunction(c.Fun)
+		case *ast.External:
+			return b.dataHosts[c.Fun] != nil
+		}
+		return false
 	})
 }
 

@@ -49,6 +49,14 @@ func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invo
 	functionTypes(m, rd.funcs, code())
 	stringifyKnown(m, code())
 	hosts := dateVars(d, m, rd.funcs, code())
+	for name, h := range rd.dataHosts {
+		if hosts == nil {
+			hosts = make(map[string]*lower.HostFunction)
+		}
+		if hosts[name] == nil {
+			hosts[name] = h
+		}
+	}
 	inlineCalls(d, m, code(), rd.funcs, rd.externals, hosts, opts.CallDepth)
 	hostInitTypes(d, m, rd.hostInits)
 	all, pe := declareCode(d, m, inv, rd.low, asRead, rd.funcs, rd.externals, rd.commonsVars)
