@@ -104,8 +104,9 @@ type Options struct {
 	// holds it); a global g0 that scripts assign without declaring it; In()
 	// of a state the model does not have; arrays and objects made by new
 	// Array(...) and new Object(); an object read by a key computed as the
-	// machine runs; new Date(), a black box, in guards of input events;
-	// throw; and a write to a field of ext, which nothing binds.
+	// machine runs; new Date(), a black box, in guards of input events,
+	// and a Date stamped at start-up (a <data> value) with its getters in
+	// any guard; throw; and a write to a field of ext, which nothing binds.
 	Loose bool
 }
 
@@ -841,7 +842,9 @@ func (g *gen) render(seed int64) []byte {
 		dm.add(newElem("data", "id", "arr", "expr", "new Array(1, 2, 3)"), newElem("data", "id", "obj", "expr", "new Object()"),
 			newElem("data", "id", "codes", "expr", "{'a': 1, 'b.c': 2}"),
 			// doc.root.foo is given shape, of other fields (looseStatement).
-			newElem("data", "id", "doc", "expr", "{root: {foo: {bar: 1}}}"), newElem("data", "id", "shape", "expr", "{a: {b: 2}}"))
+			newElem("data", "id", "doc", "expr", "{root: {foo: {bar: 1}}}"), newElem("data", "id", "shape", "expr", "{a: {b: 2}}"),
+			// A time stamped at start-up, read in guards (looseAtom).
+			newElem("data", "id", "stamp", "expr", "new Date()"), newElem("data", "id", "year", "expr", "stamp.getFullYear()"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {
