@@ -112,3 +112,64 @@ func valueTerm(tab *solver.Table, v solver.Value) solver.Term {
 	}
 	return tab.Int(v.Int)
 }
+
+// pinStart makes one start of the machine out of starts, the ways its
+// start may end: before any input the only unknowns are the results of
+// black boxes (new Date(), a host's getter in a <data> value or a
+// condition), and the tree has one root. As the concolic fallback does
+// for a branch, it takes concrete values for the first start's black
+// boxes from a model of its path and pins the start to them; the other
+// starts are not explored, so that what the tree does not reach is "not
+// reached", never "unreachable" (vocab.BoundConcretised, counted once).
+// The start it follows is the one that enters the most states (the
+// longest way, which shows the most of the machine; the first of those).
+// It returns nil where no model of the path could be found.
+func (x *executor) pinStart(starts []*run) *run {
+	entered := func(r *run) int {
+		n := 0
+		for _, f := range r.fired {
+			n += len(f.T.Entered)
+		}
+		return n
+	}
+	r := starts[0]
+	for _, s := range starts[1:] {
+		if entered(s) > entered(r) {
+			r = s
+		}
+	}
+	var vars []solver.Term
+	seen := make(map[solver.Term]bool)
+	for _, c := range r.pc {
+		for _, v := range x.tab.Vars(c) {
+			if !seen[v] {
+				seen[v] = true
+				vars = append(vars, v)
+			}
+		}
+	}
+	if len(vars) == 0 {
+		return nil // the starts differ in nothing a model can pin
+	}
+	slv, err := x.or.core.modelSolver()
+	if err != nil {
+		x.fail("%v", err)
+		return nil
+	}
+	if slv != x.or.core.slv {
+		defer slv.Close()
+	}
+	res, model, err := slv.Model(r.pc, vars)
+	x.or.calls++
+	if err != nil || res != solver.Sat {
+		return nil
+	}
+	pin := x.tab.Bool(true)
+	for _, v := range vars {
+		pin = x.tab.And(pin, x.tab.Eq(v, valueTerm(x.tab, model[v])))
+	}
+	x.tab.Concretise(pin)
+	r.pc = append(r.pc, pin)
+	x.bounds[vocab.BoundConcretised]++
+	return r
+}

@@ -192,6 +192,13 @@ func (e *explorer) begin() (*run, error) {
 		return nil, x.err
 	}
 	doc := m.Source.Position(m.Source.Root.Pos)
+	if len(starts) > 1 {
+		if r := x.pinStart(starts); r != nil {
+			starts = []*run{r}
+		} else if x.err != nil {
+			return nil, x.err
+		}
+	}
 	switch {
 	case len(starts) == 0 && x.lastCut != nil:
 		at := x.lastCut.Pos

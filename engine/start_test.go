@@ -3,11 +3,13 @@ package engine_test
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/setbot/setbot/engine"
 	"github.com/setbot/setbot/model/mlm"
+	"github.com/setbot/setbot/vocab"
 )
 
 // TestCheckStart checks that a machine that cannot finish its start is an
@@ -90,4 +92,29 @@ func machineOrSkip(t *testing.T, path string) *mlm.Machine {
 		t.Skipf("the W3C conformance corpus is absent (%v)", err)
 	}
 	return machine(t, path)
+}
+
+// TestStartPinned: black boxes read before any input (a host's getter in
+// a condition of the start) split the start; the tree keeps one root, the
+// way that enters the most states, pinned to concrete values of the
+// black boxes (the bound vocab.BoundConcretised), so that the state the
+// other way enters is not reached, never unreachable; the way after the
+// start stays symbolic.
+func TestStartPinned(t *testing.T) {
+	set := explore(t, machine(t, "testdata/start/host_branch.scxml"), engine.Options{MaxDepth: 2})
+	if !engine.Concretised(set, set.Nodes[0]) {
+		t.Fatalf("the root is not pinned:\n%s", set.Dump())
+	}
+	if got := set.Nodes[0].State.Atomic; !slices.Equal(got, []string{"waiting"}) {
+		t.Errorf("the start ends in %v, want waiting (the way that enters the most states)", got)
+	}
+	if !slices.ContainsFunc(set.Bounds, func(b engine.BoundHit) bool { return b.Bound == vocab.BoundConcretised && b.Count == 1 }) {
+		t.Errorf("bounds %v, want concretised once", set.Bounds)
+	}
+	r := set.Reachability()
+	for _, s := range []string{"morning", "afternoon"} {
+		if r.Stable[s] == nil {
+			t.Errorf("%s is not reached after the pinned start:\n%s", s, set.Dump())
+		}
+	}
 }

@@ -847,3 +847,101 @@ func TestECMAVirtualRadio(t *testing.T) {
 		t.Errorf("check: a function with effects refused\n%s%s", out, errs)
 	}
 }
+
+// TestECMADateAtStart: a time stamped at start-up, new Date() and a
+// Date's getter as <data> values, is computed when the machine starts, a
+// black box of the host's read before any input; a getter is an int
+// whatever its use, typeof of a Date is "object" (so wrong is
+// unreachable). explore reads the black boxes as unconstrained values,
+// both simulators take them from --host.
+func TestECMADateAtStart(t *testing.T) {
+	const model = "testdata/ecma/date_data.scxml"
+	mustCheck(t, model)
+	_, out, _ := runCLI(t, "explore", model)
+	for _, want := range []string{"stamp.getFullYear() -> int: no table", "new Date() -> int: no table", "states unreachable:\n  wrong (line 13)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\n  later (line") || strings.Contains(out, "\n  other (line") || strings.Contains(out, "start: ") {
+		t.Errorf("explore: later and other are reached from the one start\n%s", out)
+	}
+	simulateBoth(t, "later (halted)", "--host", "new Date=1000", "--host", "stamp.getFullYear=2026", model, "go")
+	simulateBoth(t, "other (halted)", "--host", "new Date=1000", "--host", "stamp.getFullYear=1999", model, "go")
+	// Without --host the start itself cannot run: an error at the <data>.
+	for _, ref := range []bool{false, true} {
+		args := []string{model, "go"}
+		if ref {
+			args = append([]string{"--reference"}, args...)
+		}
+		if code, _, errs := runSimulate(t, args...); code == exitOK || !strings.Contains(errs, model+":4:") {
+			t.Errorf("simulate %v without --host: exit %d, want an error at the <data>\n%s", args, code, errs)
+		}
+	}
+}
+
+// TestECMADateStartBranch: a getter read in a condition before any input
+// makes the start itself depend on the host. The tree has one root: the
+// start is pinned to concrete values of the black boxes (the concolic
+// fallback), the way that enters the most states, and every claim is
+// qualified (ancient is not reached, never unreachable); both simulators
+// go the way --host gives.
+func TestECMADateStartBranch(t *testing.T) {
+	const model = "testdata/ecma/date_start.scxml"
+	mustCheck(t, model)
+	_, out, _ := runCLI(t, "explore", model)
+	for _, want := range []string{"start: black boxes read as the machine starts", "ending in afternoon, morning",
+		"states not reached (a branch was concretised, so this is no proof):\n  ancient (line 16)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, " unreachable:") || strings.Contains(out, "concolic:") {
+		t.Errorf("explore: nothing is unreachable, and no branch after the start was concretised\n%s", out)
+	}
+	simulateBoth(t, "morning (halted)", "--host", "new Date=0", "--host", "stamp.getFullYear=2026", "--host", "stamp.getHours=9", model, "go")
+	simulateBoth(t, "ancient", "--host", "new Date=0", "--host", "stamp.getFullYear=1066", "--host", "stamp.getHours=9", model)
+}
+
+// TestECMADateObjectReads: a Date held from its <data> is still refused
+// where its time value would be wrong (== compares two objects, + joins
+// text), with the position; Date.now() is a number whatever its use.
+func TestECMADateObjectReads(t *testing.T) {
+	dir := t.TempDir()
+	for cond, at := range map[string]string{"d == e": ":8:34: d holds a Date", "d + 1 &gt; 0": ":8:34: d holds a Date", "now &gt; 0 &amp;&amp; d != now": ":8:56: d holds a Date"} {
+		doc := `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" datamodel="ecmascript" initial="a">
+  <datamodel>
+    <data id="d" expr="new Date()"/>
+    <data id="e" expr="new Date()"/>
+    <data id="now" expr="Date.now()"/>
+  </datamodel>
+  <state id="a">
+    <transition event="go" cond="` + cond + `" target="b"/>
+  </state>
+  <state id="b"/>
+</scxml>`
+		path := dir + "/m.scxml"
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, out, errs := runCLI(t, "check", path); code == 0 || !strings.Contains(out+errs, path+at) || strings.Contains(out+errs, "Date.now") {
+			t.Errorf("%s: exit %d\n%s%s\nwant %q alone", cond, code, out, errs, at)
+		}
+	}
+}
+
+// TestECMADateWild: the file of the SCXML tutorial (alexzhornyak) that
+// stamps a Date in a <data> and compares its getter's results loads and
+// explores; its start depends on the host, so what it claims is
+// qualified.
+func TestECMADateWild(t *testing.T) {
+	const model = "../../../shared/corpora/wild/alexzhornyak+SCXML-tutorial/Tests/ecma/Custom/types/testComplexObject.scxml"
+	if _, err := os.Stat(model); err != nil {
+		t.Skip("the corpus is absent")
+	}
+	mustCheck(t, model)
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "ending in pass") || strings.Contains(out, " unreachable:") {
+		t.Errorf("explore: want the start pinned, ending in pass, and no claim unqualified\n%s", out)
+	}
+	simulateBoth(t, "pass (halted)", "--host", "new Date=0", "--host", "VarComplexObject.getFullYear=2026", model)
+}

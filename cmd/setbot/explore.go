@@ -367,7 +367,14 @@ func writeExploreText(w io.Writer, set *engine.SET, rep *analysis.Report) error 
 		set.Machine.Name, st.States, st.Paths, st.Depth, st.Subsumed, st.SolverCalls, st.Ms)
 	for _, bh := range set.Bounds {
 		if bh.Bound == vocab.BoundConcretised {
-			fmt.Fprintf(&b, "concolic: %d branches the solver could not decide were taken with concrete values from a model of the path (Ahmadi and Dingel, ESEC/FSE 2019); what the tree does not reach is not reached, not shown unreachable\n", bh.Count)
+			branches := bh.Count
+			if engine.Concretised(set, set.Nodes[0]) {
+				branches-- // the start's pin (engine's pinStart)
+				fmt.Fprintf(&b, "start: black boxes read as the machine starts, before any input, decide how it starts; the tree follows one way, with concrete values for them from a model of its path; what it does not reach is not reached, not shown unreachable\n")
+			}
+			if branches > 0 {
+				fmt.Fprintf(&b, "concolic: %d branches the solver could not decide were taken with concrete values from a model of the path (Ahmadi and Dingel, ESEC/FSE 2019); what the tree does not reach is not reached, not shown unreachable\n", branches)
+			}
 			writeConcretised(&b, set)
 			continue
 		}

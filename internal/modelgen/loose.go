@@ -47,12 +47,19 @@ func (g *gen) addLoose() {
 // model does not have (false), the array arr and the object codes, read
 // by a key computed as the machine runs, the fields of doc.root.foo,
 // which holds {bar: 1} or shape ({a: {b: 2}}), a string joined with an
-// int, or, in the guards of input
+// int, a Date stamped at start-up and its getters, or, in the guards of input
 // events, new Date() (a black box) and a read of doc.root.foo.a.b, which
 // throws (error.execution) where foo holds no a.
 func (g *gen) looseAtom(c ctx) string {
 	v := pick(g, g.vars)
 	switch g.intn(9) {
+	case 8:
+		// A time stamped at start-up (stamp, a Date, and year, its
+		// getter's int): black boxes read in any guard, an eventless
+		// one of the start too, where they decide how the machine
+		// starts; typeof of a Date is "object".
+		return pick(g, []string{fmt.Sprintf("year > %d", g.intn(3)-1), fmt.Sprintf("stamp.getHours() < %d", g.intn(3)),
+			"typeof stamp == 'object'", fmt.Sprintf("new Date() - stamp >= %d", g.intn(2))})
 	case 7:
 		// + with a string operand joins strings, the int converted.
 		return fmt.Sprintf("'k' + %s %s 'k%d'", v, pick(g, []string{"==", "!="}), g.intn(10))

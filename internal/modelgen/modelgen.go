@@ -104,10 +104,11 @@ type Options struct {
 	// holds it); a global g0 that scripts assign without declaring it; In()
 	// of a state the model does not have; arrays and objects made by new
 	// Array(...) and new Object(); an object read by a key computed as the
-	// machine runs; new Date(), a black box, in guards of input events;
-	// throw; a write to a field of ext, which nothing binds; and a
-	// function that assigns g0 on one branch, called as a statement and in
-	// an if's condition.
+	// machine runs; new Date(), a black box, in guards of input events,
+	// and a Date stamped at start-up (a <data> value) with its getters in
+	// any guard; throw; a write to a field of ext, which nothing binds; and
+	// a function that assigns g0 on one branch, called as a statement and
+	// in an if's condition.
 	Loose bool
 }
 
@@ -846,7 +847,9 @@ func (g *gen) render(seed int64) []byte {
 			newElem("data", "id", "doc", "expr", "{root: {foo: {bar: 1}}}"), newElem("data", "id", "shape", "expr", "{a: {b: 2}}"),
 			// A function that assigns the global g0 on one branch, with
 			// an early return (addLoose and looseStatement call it).
-			newElem("data", "id", "bumpg", "expr", "function (a) { if (a > 4) { g0 = (a + 1) % 10; return true; } return false; }"))
+			newElem("data", "id", "bumpg", "expr", "function (a) { if (a > 4) { g0 = (a + 1) % 10; return true; } return false; }"),
+			// A time stamped at start-up, read in guards (looseAtom).
+			newElem("data", "id", "stamp", "expr", "new Date()"), newElem("data", "id", "year", "expr", "stamp.getFullYear()"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {

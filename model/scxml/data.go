@@ -36,6 +36,14 @@ type dataFacts struct {
 	// values read, each with the first place (dropUnreadInits).
 	inits     map[string]initValue
 	dataReads map[string]source.Pos
+	// hostInits are the variables, in document order, whose <data>
+	// value calls the host, assigned when the machine starts (hostInit,
+	// hostInitTypes).
+	hostInits []string
+	// dataHosts are the host functions the <data> values call whose
+	// type ECMAScript fixes (Date.now()), which the inliner has made
+	// black boxes already (inlineCalls takes them).
+	dataHosts map[string]*lower.HostFunction
 }
 
 // dataElem is a <data> element and the state whose <datamodel> holds it
@@ -225,7 +233,14 @@ func (b *builder) readDatum(db *dataBinds, de dataElem) {
 	}
 	v := &model.Var{Name: name, Pos: b.pos(id.Offsets0()), Type: ast.UndefType, Init: &ast.Absent{ValuePos: b.pos(d.Start)}}
 	known := true // v.Init is the value, not a placeholder for one computed later
-	if init != nil {
+	if init != nil && b.callsHost(init) {
+		// A host's value (new Date(), d.getFullYear()): computed when
+		// the machine starts, by an assignment, whose value the phases
+		// after reading type (dateVars, inlineCalls), as they do the
+		// code's; until then the variable is one without a value.
+		known = false
+		b.hostInit(db, v, init, bindLate)
+	} else if init != nil {
 		if known, ok = b.dataValue(db, v, init, bindLate); !ok {
 			return
 		}
@@ -270,6 +285,14 @@ func (b *builder) dataInit(db *dataBinds, de dataElem, name string, bindLate boo
 		in := &lower.Inliner{Funcs: b.funcs, Fset: b.fset, Depth: b.opts.CallDepth}
 		e, over := in.Expr(init)
 		b.errs = append(b.errs, in.Errs...)
+		for name, h := range in.Hosts { // whose type ECMAScript fixes (Date.now())
+			if b.dataHosts == nil {
+				b.dataHosts = make(map[string]*lower.HostFunction)
+			}
+			if b.dataHosts[name] == nil {
+				b.dataHosts[name] = h
+			}
+		}
 		if over != nil {
 			b.errorf(d.Start, "<data id=%q> calls functions nested deeper than %d: compute the value in a <script>", name, in.Limit())
 			return nil, false
@@ -325,6 +348,67 @@ func (b *builder) dataValue(db *dataBinds, v *model.Var, init ast.Expr, bindLate
 		db.inits = append(db.inits, &ast.Assign{Target: &ast.Ident{NamePos: v.Pos, Name: name}, OpPos: v.Pos, Op: ast.ASSIGN, Value: init})
 	}
 	return known, true
+}
+
+// callsHost reports whether e calls a function of the host's: one the
+// model neither declares in a <script> nor with setbot:function.
+func (b *builder) callsHost(e ast.Expr) bool {
+	return ast.Any(e, func(n ast.Node) bool {
+		switch c := n.(type) {
+		case *ast.Call:
+			return b.funcs[c.Fun] == nil && b.externals[c.Fun] == nil && parser.IsHostFunction(c.Fun)
+		case *ast.External:
+			return b.dataHosts[c.Fun] != nil
+		}
+		return false
+	})
+}
+
+// hostInit makes init, a value that calls the host, the value of v's
+// <data>: assigned when the machine starts, first of all (or when its
+// state is first entered, bound late: dataBindLate assigns it).
+func (b *builder) hostInit(db *dataBinds, v *model.Var, init ast.Expr, bindLate bool) {
+	ast.Inspect(init, func(n ast.Node) bool {
+		if x, ok := n.(*ast.Ident); ok && !b.dataReads[x.Name].IsValid() {
+			b.dataReads[x.Name] = x.NamePos
+		}
+		return true
+	})
+	if bindLate {
+		return
+	}
+	db.runtime[v.Name] = true
+	b.hostInits = append(b.hostInits, v.Name)
+	db.inits = append(db.inits, &ast.Assign{Target: &ast.Ident{NamePos: v.Pos, Name: v.Name}, OpPos: v.Pos, Op: ast.ASSIGN, Value: init})
+}
+
+// hostInitTypes is the phase after inlineCalls that gives each variable
+// of vars (hostInits) the type of its <data> value, now that its calls of
+// the host are typed: until the assignment that computes it, first when
+// the machine starts, the variable holds a placeholder of that type, as
+// one whose value is computed at start does (dataValue), not undefined,
+// which nothing can read. A value of no scalar type leaves the variable
+// one without a value, which the assignment types.
+func hostInitTypes(d *diag, m *model.Model, vars []string) {
+	if len(vars) == 0 || m.Root.Initial == nil {
+		return
+	}
+	env := &lang.Env{Vars: varTypes(m)}
+	for _, name := range vars {
+		v := m.Var(name)
+		for _, s := range m.Root.Initial.Body.Stmts {
+			a, ok := s.(*ast.Assign)
+			if !ok || a.Target.Name != name || len(a.Path) > 0 {
+				continue
+			}
+			info, errs := lang.CheckExpr(env, d.fset, a.Value, ast.Invalid)
+			if t := info.Types[a.Value]; len(errs) == 0 && (t.Kind == ast.Int || t.Kind == ast.Decimal || t.Kind == ast.Bool || t.Kind == ast.String) {
+				v.Type, v.Init = t, lower.ZeroValue(t.Kind, v.Init.Pos())
+				env.Vars[name] = t
+			}
+			break
+		}
+	}
 }
 
 // dataBindLate makes variable v of a <data> bound late undefined until

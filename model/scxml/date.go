@@ -3,6 +3,7 @@ package scxml
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang/ast"
@@ -50,16 +51,64 @@ func dateVars(d *diag, m *model.Model, funcs map[string]*ast.FuncDecl, all []cod
 	for _, name := range fns {
 		dateReads(d, funcs[name].Body, dates)
 	}
+	hosts = make(map[string]*lower.HostFunction)
 	for name := range dates {
 		for _, x := range assigned[name] {
 			call := x.Value.(*ast.Call)
 			x.Value = &ast.External{FunPos: call.FunPos, Fun: call.Fun, Result: ast.IntType}
-			if hosts == nil {
-				hosts = map[string]*lower.HostFunction{call.Fun: {Pos: call.FunPos, Result: ast.IntType}}
+			if hosts[call.Fun] == nil {
+				hosts[call.Fun] = &lower.HostFunction{Pos: call.FunPos, Result: ast.IntType}
 			}
 		}
 	}
+	rewrite := func(e ast.Expr) ast.Expr { return dateValue(e, dates, hosts) }
+	for _, c := range all {
+		var cond ast.Expr
+		if c.cond != nil {
+			cond = ast.RewriteExpr(c.cond, rewrite)
+		}
+		c.set(cond, ast.RewriteBlock(c.body, rewrite))
+	}
+	for _, name := range fns {
+		funcs[name].Body = ast.RewriteBlock(funcs[name].Body, rewrite)
+	}
 	return hosts
+}
+
+// dateGetters are the methods of a Date that give a number of its time
+// (ES5.1 §15.9.5): an integer for the host's time.
+var dateGetters = map[string]bool{
+	"getTime": true, "getFullYear": true, "getUTCFullYear": true, "getMonth": true, "getUTCMonth": true,
+	"getDate": true, "getUTCDate": true, "getDay": true, "getUTCDay": true, "getHours": true, "getUTCHours": true,
+	"getMinutes": true, "getUTCMinutes": true, "getSeconds": true, "getUTCSeconds": true,
+	"getMilliseconds": true, "getUTCMilliseconds": true, "getTimezoneOffset": true,
+}
+
+// dateValue rewrites e, an expression whose parts are rewritten already,
+// where it reads a variable of dates as a Date: a getter (d.getFullYear())
+// is a black box of the host's, an int (ECMAScript's getters give numbers,
+// whatever the use), recorded in hosts; typeof d is "object", or
+// "undefined" before d is first assigned.
+func dateValue(e ast.Expr, dates map[string]bool, hosts map[string]*lower.HostFunction) ast.Expr {
+	switch x := e.(type) {
+	case *ast.Call:
+		dot := strings.LastIndexByte(x.Fun, '.')
+		if dot < 0 || !dates[x.Fun[:dot]] || !dateGetters[x.Fun[dot+1:]] || len(x.Args) > 0 {
+			return e
+		}
+		if hosts[x.Fun] == nil {
+			hosts[x.Fun] = &lower.HostFunction{Pos: x.FunPos, Result: ast.IntType}
+		}
+		return &ast.External{FunPos: x.FunPos, Fun: x.Fun, Result: ast.IntType}
+	case *ast.TypeOf:
+		id, ok := x.X.(*ast.Ident)
+		if !ok || !dates[id.Name] {
+			return e
+		}
+		undef := &ast.Binary{X: id, OpPos: x.OpPos, Op: ast.SEQL, Y: &ast.Absent{ValuePos: x.OpPos}}
+		return &ast.Cond{Cond: undef, Question: x.OpPos, Then: &ast.StrLit{ValuePos: x.OpPos, Value: "undefined"}, Else: &ast.StrLit{ValuePos: x.OpPos, Value: "object"}}
+	}
+	return e
 }
 
 // dateAssigns returns the assignments of new Date() in all, by variable,
@@ -116,6 +165,10 @@ func dateReads(d *diag, n ast.Node, dates map[string]bool) {
 			}
 		case *ast.Assign:
 			numeric[x.Target] = true // the assignment itself, not a read
+		case *ast.TypeOf:
+			if id, ok := x.X.(*ast.Ident); ok {
+				numeric[id] = true // "object" (dateValue)
+			}
 		}
 		return true
 	})

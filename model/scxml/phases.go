@@ -20,6 +20,7 @@ import (
 //	stringifyKnown    stringify.go  JSON.stringify of an empty object
 //	dateVars          date.go       new Date() held as its time value
 //	inlineCalls       inline.go     calls of script functions and built-ins inlined
+//	hostInitTypes     data.go       <data> values that call the host typed
 //	declareCode       declare.go    failing elements, events, input parameters, forwards, declared names
 //	checker           check.go      type inference to a fixpoint, checking, and lowering to the IR
 //
@@ -48,7 +49,16 @@ func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invo
 	functionTypes(m, rd.funcs, code())
 	stringifyKnown(m, code())
 	hosts := dateVars(d, m, rd.funcs, code())
+	for name, h := range rd.dataHosts {
+		if hosts == nil {
+			hosts = make(map[string]*lower.HostFunction)
+		}
+		if hosts[name] == nil {
+			hosts[name] = h
+		}
+	}
 	inlineCalls(d, m, code(), rd.funcs, rd.externals, hosts, opts.CallDepth)
+	hostInitTypes(d, m, rd.hostInits)
 	all, pe := declareCode(d, m, inv, rd.low, asRead, rd.funcs, rd.externals, rd.commonsVars)
 	ck := &checker{diag: d, dataFacts: rd.dataFacts, m: m, inv: inv, jexl: rd.jexl, grown: make(map[string]bool), pe: pe}
 	ck.checkCode(all)

@@ -25,6 +25,9 @@ import (
 func (in *Inliner) hostValues(e ast.Expr, want ast.Type) ast.Expr {
 	switch x := e.(type) {
 	case *ast.Call:
+		if t, ok := fixedResults[x.Fun]; ok && in.isHost(x.Fun) {
+			return in.host(x, t)
+		}
 		if want.Kind == ast.Invalid || !in.isHost(x.Fun) {
 			return e
 		}
@@ -40,6 +43,11 @@ func (in *Inliner) hostValues(e ast.Expr, want ast.Type) ast.Expr {
 	}
 	return e
 }
+
+// fixedResults are the host functions whose result's type ECMAScript
+// fixes, whatever the use: Date.now() is the time value, a number
+// (ES5.1 §15.9.4.4), an integer for the host's time.
+var fixedResults = map[string]ast.Type{"Date.now": ast.IntType}
 
 func (in *Inliner) hostBinary(x *ast.Binary, want ast.Type) ast.Expr {
 	var wx, wy ast.Type

@@ -23,7 +23,9 @@ func TestHostValues(t *testing.T) {
 		{"isReady()", true, map[string]ast.Kind{"isReady": ast.Bool}},
 		{"!a.b.ok() || x > 1", true, map[string]ast.Kind{"a.b.ok": ast.Bool}},
 		{"new Date() - t > 900", false, map[string]ast.Kind{"new Date": ast.Int}},
-		{"Date.now() == 2.5", false, map[string]ast.Kind{"Date.now": ast.Decimal}},
+		{"Date.now() == 2.5", false, map[string]ast.Kind{"Date.now": ast.Int}}, // ECMAScript's time value, whatever the use
+		{"Date.now()", false, map[string]ast.Kind{"Date.now": ast.Int}},
+		{"u.now() == 2.5", false, map[string]ast.Kind{"u.now": ast.Decimal}},
 		{"f() == x", false, map[string]ast.Kind{}},        // no type: left to the checker
 		{"isReady()", false, map[string]ast.Kind{}},       // a value of no stated type
 		{"Math.abs(x) > 1", false, map[string]ast.Kind{}}, // a built-in
