@@ -3,7 +3,6 @@ package z3
 import (
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/setbot/setbot/solver"
@@ -43,9 +42,8 @@ type Solver struct {
 	scopes   []int               // index in stack where each open scope starts
 	lits     []solver.Term       // scratch: the non-constant conjuncts of a check
 	asts     []ast               // scratch: translations of new conjuncts (held by memo)
-	timeout  uint32              // milliseconds, 0 for none
+	timeout  time.Duration       // per check, 0 for none (check enforces it)
 	cancel   <-chan struct{}     // closed: checks end Unknown
-	pending  error               // error of SetTimeout, reported by the next check
 	calls    int
 	age      int // checks made by the current Z3 solver
 	limit    int // len(memo) beyond which the memo is dropped
@@ -106,7 +104,7 @@ func (s *Solver) renew() error {
 		return err
 	}
 	s.slv = slv
-	return s.ctx.setParams(s.slv, s.timeout)
+	return s.ctx.setParams(s.slv)
 }
 
 // dropSolver releases the Z3 solver.
@@ -148,20 +146,7 @@ func (s *Solver) Calls() int { return s.calls }
 
 // SetTimeout bounds each check (0: no bound). A check that runs out of
 // time returns solver.Unknown.
-func (s *Solver) SetTimeout(d time.Duration) {
-	var ms uint32
-	switch {
-	case d <= 0:
-	case d >= time.Duration(math.MaxUint32-1)*time.Millisecond:
-		ms = math.MaxUint32 - 1
-	default:
-		ms = uint32((d + time.Millisecond - 1) / time.Millisecond)
-	}
-	s.timeout = ms
-	if s.ctx != nil && s.slv.s != nil {
-		s.pending = s.ctx.setParams(s.slv, ms)
-	}
-}
+func (s *Solver) SetTimeout(d time.Duration) { s.timeout = max(d, 0) }
 
 // SetCancel makes the checks stop once done is closed: a check running
 // then is interrupted (Z3_interrupt, from a goroutine that watches done
@@ -178,39 +163,76 @@ func (s *Solver) canceled() bool {
 	}
 }
 
-// check runs the Z3 check, interrupted if the checks are told to stop
-// while it runs.
+// check runs the Z3 check, interrupted if it runs out of time or the
+// checks are told to stop while it runs.
+//
+// The timeout is not Z3's: Z3 (4.8) hands every check that has one to a
+// timer thread, and at the end of the check yields the CPU in a loop until
+// that thread is idle again. With thousands of short checks (ACCS's
+// subsumption) on a busy machine, those hand-offs and yields cost about a
+// sixth of the exploration's CPU time (docs/performance.md). A Go timer
+// costs nothing until it fires, and then interrupts the check as a
+// cancellation does; the check ends Unknown either way.
 func (s *Solver) check() (lbool, error) {
-	if s.cancel == nil {
+	if s.cancel == nil && s.timeout == 0 {
 		return s.ctx.check(s.slv)
 	}
 	stop, watched := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(watched)
-		select {
-		case <-s.cancel:
-		case <-stop:
-			return
-		}
-		// An interrupt that lands before Z3 has begun the check is lost
-		// (the check starts with its flag clear), and on a loaded machine
-		// this goroutine can run first: interrupt again until the check
-		// has returned.
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			s.ctx.interrupt()
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
+	var end func()
+	if s.cancel == nil {
+		t := time.AfterFunc(s.timeout, func() {
+			defer close(watched)
+			s.interruptUntil(stop)
+		})
+		end = func() {
+			if !t.Stop() { // it fired: stop its interrupts before the next check
+				close(stop)
+				<-watched
 			}
 		}
-	}()
+	} else {
+		var expired <-chan time.Time
+		if s.timeout > 0 {
+			t := time.NewTimer(s.timeout)
+			defer t.Stop()
+			expired = t.C
+		}
+		go func() {
+			defer close(watched)
+			select {
+			case <-s.cancel:
+			case <-expired:
+			case <-stop:
+				return
+			}
+			s.interruptUntil(stop)
+		}()
+		end = func() {
+			close(stop)
+			<-watched // the context outlives the watcher
+		}
+	}
 	lb, err := s.ctx.check(s.slv)
-	close(stop)
-	<-watched // the context outlives the watcher
+	end()
 	return lb, err
+}
+
+// interruptUntil interrupts the running check until stop is closed. An
+// interrupt that lands before Z3 has begun the check is lost (the check
+// starts with its flag clear), and on a loaded machine the interrupting
+// goroutine can run first: it interrupts again until the check has
+// returned.
+func (s *Solver) interruptUntil(stop <-chan struct{}) {
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		s.ctx.interrupt()
+		select {
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+	}
 }
 
 // Check decides the conjunction of the boolean terms conj. Constant
@@ -240,10 +262,6 @@ func (s *Solver) valid(x solver.Term) error {
 func (s *Solver) solve(conj, vars []solver.Term, wantModel bool) (solver.Result, map[solver.Term]solver.Value, error) {
 	if s.ctx == nil {
 		return solver.Unknown, nil, errClosed
-	}
-	if err := s.pending; err != nil {
-		s.pending = nil
-		return solver.Unknown, nil, err
 	}
 	tab := s.tab
 	s.lits = s.lits[:0]

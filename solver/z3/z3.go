@@ -444,24 +444,18 @@ func (x *context) delSolver(s solverObj) {
 	}
 }
 
-// setParams sets the solver's timeout in milliseconds (0: none) and stops
-// Z3 from installing its own SIGINT handler during checks.
-func (x *context) setParams(s solverObj, timeoutMS uint32) error {
+// setParams stops Z3 from installing its own SIGINT handler during checks.
+// It gives Z3 no timeout: Solver.check enforces the timeout by
+// interrupting the check (see there).
+func (x *context) setParams(s solverObj) error {
 	p := C.Z3_mk_params(x.c)
 	if err := x.err("params"); err != nil {
 		return err
 	}
 	C.Z3_params_inc_ref(x.c, p)
 	defer C.Z3_params_dec_ref(x.c, p)
-	timeout := C.CString("timeout")
-	defer C.free(unsafe.Pointer(timeout))
 	ctrlC := C.CString("ctrl_c")
 	defer C.free(unsafe.Pointer(ctrlC))
-	ms := C.uint(timeoutMS)
-	if timeoutMS == 0 {
-		ms = C.uint(^uint32(0)) // Z3's "no timeout"
-	}
-	C.Z3_params_set_uint(x.c, p, C.Z3_mk_string_symbol(x.c, timeout), ms)
 	C.Z3_params_set_bool(x.c, p, C.Z3_mk_string_symbol(x.c, ctrlC), false)
 	C.Z3_solver_set_params(x.c, s.s, p)
 	return x.err("set params")

@@ -359,3 +359,38 @@ func TestErrors(t *testing.T) {
 		t.Errorf("Check after errors = %v, %v", r, err)
 	}
 }
+
+// TestTimeoutWithCancel checks the timeout that the Solver enforces itself
+// (Z3 is given none): with a cancel channel that is never closed as well,
+// a hard check still ends (Unknown, or Sat with a right model), and the
+// checks after a timeout, under the same timeout, are decided as before:
+// an interrupt of the timed-out check does not leak into them.
+func TestTimeoutWithCancel(t *testing.T) {
+	tab := solver.NewTable()
+	x := tab.Var("x", solver.IntSort)
+	y := tab.Var("y", solver.IntSort)
+	const p, q = 2147483647, 1000000007
+	hard := []solver.Term{tab.Gt(x, tab.Int(1)), tab.Gt(y, tab.Int(1)), tab.Eq(tab.Mul(x, y), tab.Int(p*q))}
+	for _, cancel := range []chan struct{}{nil, make(chan struct{})} {
+		s := newSolver(t, tab)
+		s.SetCancel(cancel)
+		s.SetTimeout(50 * time.Millisecond)
+		r, m, err := s.Model(hard, []solver.Term{x, y})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r == solver.Unsat || r == solver.Sat && m[x].Int*m[y].Int != p*q {
+			t.Fatalf("hard query under a timeout: %v %v", r, m)
+		}
+		s.SetTimeout(10 * time.Second)
+		for i := range 50 {
+			easy := []solver.Term{tab.Gt(x, tab.Int(int64(i))), tab.Lt(x, tab.Int(int64(i+2)))}
+			if r, err := s.Check(easy); r != solver.Sat || err != nil {
+				t.Fatalf("easy check %d after the timeout (cancel %v) = %v, %v", i, cancel != nil, r, err)
+			}
+			if r, err := s.Check(append(easy, tab.Gt(y, x), tab.Lt(y, tab.Int(int64(i+1))))); r != solver.Unsat || err != nil {
+				t.Fatalf("unsatisfiable check %d after the timeout (cancel %v) = %v, %v", i, cancel != nil, r, err)
+			}
+		}
+	}
+}
