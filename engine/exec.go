@@ -374,6 +374,10 @@ func (x *executor) stringOp(e *ast.Method, recv solver.Term, args []solver.Term)
 		return t.Length(recv)
 	case "indexOf":
 		return t.IndexOf(recv, args[0])
+	case "lastIndexOf":
+		if len(args) == 1 { // the lowering writes lastIndexOf(t, from) with substring
+			return t.LastIndexOf(recv, args[0])
+		}
 	case "startsWith":
 		return t.StartsWith(recv, args[0])
 	case "endsWith":

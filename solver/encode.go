@@ -262,7 +262,7 @@ var signatures = func() map[Op][]signature {
 		OpToReal: {{R, I, 0, 0}}, OpIsInt: {{B, R, 0, 0}}, OpFloor: {{I, R, 0, 0}},
 		OpDigits: {{S, I, 0, 0}}, OpNumeral: {{I, S, 0, 0}},
 		OpNot: {{B, B, 0, 0}}, OpAnd: {{B, B, B, 0}}, OpOr: {{B, B, B, 0}},
-		OpConcat: {{S, S, S, 0}}, OpLength: {{I, S, 0, 0}}, OpIndexOf: {{I, S, S, 0}},
+		OpConcat: {{S, S, S, 0}}, OpLength: {{I, S, 0, 0}}, OpIndexOf: {{I, S, S, 0}}, OpLastIndexOf: {{I, S, S, 0}},
 		OpStartsWith: {{B, S, S, 0}}, OpEndsWith: {{B, S, S, 0}}, OpIncludes: {{B, S, S, 0}},
 		OpSubstring: {{S, S, I, I}}, OpCharAt: {{S, S, I, 0}},
 	}

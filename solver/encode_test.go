@@ -21,6 +21,7 @@ func TestTableRoundTrip(t *testing.T) {
 		tb.And(tb.StartsWith(s, tb.Str("'")), tb.Or(tb.EndsWith(s, tb.Str("\"")), tb.Includes(s, tb.Str("")))),
 		tb.Le(tb.Length(s), tb.BitXor(tb.BitOr(tb.BitAnd(x, y), tb.BitNot(x)), tb.Shl(tb.Shr(x, y), tb.UShr(y, x)))),
 		tb.Eq(tb.Ite(b, s, tb.Str("")), tb.Str("x")),
+		tb.Lt(tb.LastIndexOf(s, tb.Str(".")), x),
 	}
 	enc := tb.AppendBinary([]byte("prefix"))
 	got, rest, err := ReadTable(append(enc[len("prefix"):], "tail"...))
@@ -79,7 +80,7 @@ func TestReadTableRejectsDamage(t *testing.T) {
 		{"wrong operand sort", []byte{byte(OpLength), byte(IntSort), 1, 0, 0}},
 		{"wrong result sort", []byte{byte(OpAdd), byte(BoolSort), 1, 1, 0}},
 		{"comparison without operands", []byte{byte(OpLt), byte(BoolSort), 0, 0, 0}},
-		{"unknown operator", []byte{byte(OpDigits) + 1, byte(IntSort), 1, 1, 0}},
+		{"unknown operator", []byte{byte(OpLastIndexOf) + 1, byte(IntSort), 1, 1, 0}},
 		{"rational constant not canonical", []byte{byte(OpRat), byte(RealSort), 3, '2', '/', '4'}},
 		{"rational constant of sort int", []byte{byte(OpRat), byte(IntSort), 1, '2'}},
 		{"real operation on an int", []byte{byte(OpAdd), byte(RealSort), 1, 1, 0}},

@@ -100,6 +100,22 @@ func (t *Table) IndexOf(x, y Term) Term {
 	return t.intern(node{op: OpIndexOf, sort: IntSort, a: x, b: y})
 }
 
+// LastIndexOf returns x.lastIndexOf(y): the index of y's last occurrence
+// in x, -1 when there is none; "" occurs last at x's end.
+func (t *Table) LastIndexOf(x, y Term) Term {
+	a, aok := t.StringValue(x)
+	b, bok := t.StringValue(y)
+	switch {
+	case aok && bok:
+		return t.Int(ecma.LastIndexOf(a, b))
+	case bok && b == "":
+		return t.Length(x)
+	case x == y:
+		return t.Int(0)
+	}
+	return t.intern(node{op: OpLastIndexOf, sort: IntSort, a: x, b: y})
+}
+
 // StartsWith returns x.startsWith(y).
 func (t *Table) StartsWith(x, y Term) Term { return t.contains(OpStartsWith, x, y, ecma.StartsWith) }
 

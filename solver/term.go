@@ -57,45 +57,46 @@ type Op uint8
 // The operators. Comparisons are normalised to Eq, Lt and Le; != is Not(Eq).
 // New operators go at the end: the binary encoding stores their numbers.
 const (
-	OpInvalid    Op = iota
-	OpInt           // integer constant
-	OpBool          // boolean constant
-	OpVar           // free variable
-	OpNeg           // -a
-	OpAdd           // a + b
-	OpSub           // a - b
-	OpMul           // a * b
-	OpDiv           // a / b (C semantics, x/0 = 0)
-	OpRem           // a % b (C semantics, x%0 = x)
-	OpEq            // a == b (any sort)
-	OpLt            // a < b (int or string)
-	OpLe            // a <= b (int or string)
-	OpNot           // !a
-	OpAnd           // a && b
-	OpOr            // a || b
-	OpIte           // a ? b : c
-	OpStr           // string constant
-	OpConcat        // a + b on strings
-	OpLength        // a.length
-	OpIndexOf       // a.indexOf(b)
-	OpStartsWith    // a.startsWith(b)
-	OpEndsWith      // a.endsWith(b)
-	OpIncludes      // a.includes(b)
-	OpSubstring     // a.substring(b, c)
-	OpCharAt        // a.charAt(b)
-	OpBitAnd        // a & b (ECMAScript's 32-bit operators)
-	OpBitOr         // a | b
-	OpBitXor        // a ^ b
-	OpBitNot        // ~a
-	OpShl           // a << b
-	OpShr           // a >> b
-	OpUShr          // a >>> b
-	OpRat           // rational constant (RealSort)
-	OpToReal        // an int as a real
-	OpIsInt         // whether the real a is an integer
-	OpFloor         // the greatest int not above the real a (Math.floor)
-	OpDigits        // the decimal digits of the int a >= 0 ("" for a < 0: SMT-LIB's str.from_int)
-	OpNumeral       // the int the string a writes in decimal digits (-1 for "" or another character: SMT-LIB's str.to_int)
+	OpInvalid     Op = iota
+	OpInt            // integer constant
+	OpBool           // boolean constant
+	OpVar            // free variable
+	OpNeg            // -a
+	OpAdd            // a + b
+	OpSub            // a - b
+	OpMul            // a * b
+	OpDiv            // a / b (C semantics, x/0 = 0)
+	OpRem            // a % b (C semantics, x%0 = x)
+	OpEq             // a == b (any sort)
+	OpLt             // a < b (int or string)
+	OpLe             // a <= b (int or string)
+	OpNot            // !a
+	OpAnd            // a && b
+	OpOr             // a || b
+	OpIte            // a ? b : c
+	OpStr            // string constant
+	OpConcat         // a + b on strings
+	OpLength         // a.length
+	OpIndexOf        // a.indexOf(b)
+	OpStartsWith     // a.startsWith(b)
+	OpEndsWith       // a.endsWith(b)
+	OpIncludes       // a.includes(b)
+	OpSubstring      // a.substring(b, c)
+	OpCharAt         // a.charAt(b)
+	OpBitAnd         // a & b (ECMAScript's 32-bit operators)
+	OpBitOr          // a | b
+	OpBitXor         // a ^ b
+	OpBitNot         // ~a
+	OpShl            // a << b
+	OpShr            // a >> b
+	OpUShr           // a >>> b
+	OpRat            // rational constant (RealSort)
+	OpToReal         // an int as a real
+	OpIsInt          // whether the real a is an integer
+	OpFloor          // the greatest int not above the real a (Math.floor)
+	OpDigits         // the decimal digits of the int a >= 0 ("" for a < 0: SMT-LIB's str.from_int)
+	OpNumeral        // the int the string a writes in decimal digits (-1 for "" or another character: SMT-LIB's str.to_int)
+	OpLastIndexOf    // a.lastIndexOf(b) (last, so that the operators' numbers stay those of encoded trees)
 )
 
 // Term is a hash-consed term: an index into its Table. Equal terms of one
@@ -731,6 +732,8 @@ func (t *Table) rebuild(op Op, a, b, c Term) Term {
 		return t.Length(a)
 	case OpIndexOf:
 		return t.IndexOf(a, b)
+	case OpLastIndexOf:
+		return t.LastIndexOf(a, b)
 	case OpStartsWith:
 		return t.StartsWith(a, b)
 	case OpEndsWith:
@@ -842,7 +845,7 @@ func (t *Table) Eval(x Term, val func(Term) (Value, bool)) (Value, bool) {
 	switch n.op {
 	case OpEq, OpLt, OpLe:
 		return Value{Sort: BoolSort, Bool: compareValues(n.op, a, b)}, true
-	case OpConcat, OpIndexOf, OpStartsWith, OpEndsWith, OpIncludes, OpCharAt:
+	case OpConcat, OpIndexOf, OpLastIndexOf, OpStartsWith, OpEndsWith, OpIncludes, OpCharAt:
 		return evalString(n.op, a, b), true
 	case OpBitAnd, OpBitOr, OpBitXor, OpShl, OpShr, OpUShr, OpAdd, OpSub, OpMul, OpDiv, OpRem:
 		v, ok := intOp(n.op, a.Int, b.Int)
@@ -935,6 +938,8 @@ func evalString(op Op, a, b Value) Value {
 		return Value{Sort: StringSort, Str: a.Str + b.Str}
 	case OpIndexOf:
 		return Value{Sort: IntSort, Int: ecma.IndexOf(a.Str, b.Str)}
+	case OpLastIndexOf:
+		return Value{Sort: IntSort, Int: ecma.LastIndexOf(a.Str, b.Str)}
 	case OpStartsWith:
 		return Value{Sort: BoolSort, Bool: ecma.StartsWith(a.Str, b.Str)}
 	case OpEndsWith:
@@ -962,7 +967,7 @@ var opText = map[Op]string{OpAdd: "+", OpSub: "-", OpMul: "*", OpDiv: "/", OpRem
 var calledAs = map[Op]string{OpToReal: "Number", OpIsInt: "Number.isInteger", OpFloor: "Math.floor", OpDigits: "String", OpNumeral: "str.to_int"}
 
 // methodName names the operators printed as string methods.
-var methodName = map[Op]string{OpIndexOf: "indexOf", OpStartsWith: "startsWith",
+var methodName = map[Op]string{OpIndexOf: "indexOf", OpLastIndexOf: "lastIndexOf", OpStartsWith: "startsWith",
 	OpEndsWith: "endsWith", OpIncludes: "includes", OpSubstring: "substring", OpCharAt: "charAt"}
 
 func (t *Table) write(b *strings.Builder, x Term, top bool) {
@@ -1014,7 +1019,7 @@ func (t *Table) write(b *strings.Builder, x Term, top bool) {
 	case OpLength:
 		t.write(b, n.a, false)
 		b.WriteString(".length")
-	case OpIndexOf, OpStartsWith, OpEndsWith, OpIncludes, OpSubstring, OpCharAt:
+	case OpIndexOf, OpLastIndexOf, OpStartsWith, OpEndsWith, OpIncludes, OpSubstring, OpCharAt:
 		t.write(b, n.a, false)
 		b.WriteString("." + methodName[n.op] + "(")
 		t.write(b, n.b, true)

@@ -945,3 +945,25 @@ func TestECMADateWild(t *testing.T) {
 	}
 	simulateBoth(t, "pass (halted)", "--host", "new Date=0", "--host", "VarComplexObject.getFullYear=2026", model)
 }
+
+// TestECMALastIndexOf: s.lastIndexOf(t) and s.lastIndexOf(t, from) as
+// ECMAScript computes them: of _event.name, a constant of each event (the
+// digits after the last dot), and of an input's string, which the solver
+// decides: a string whose last dot comes before its first is unreachable,
+// and a test reaches c with a string whose dots are at 1 and 3.
+func TestECMALastIndexOf(t *testing.T) {
+	const model = "testdata/ecma/lastindexof.scxml"
+	mustCheck(t, model)
+	_, out, _ := runCLI(t, "explore", model, "--depth", "3")
+	if !strings.Contains(out, "states unreachable within 3 events:\n  never (line 20)\n") || strings.Contains(out, "  c (line") || strings.Contains(out, "  b (line") {
+		t.Errorf("explore: want b and c reached, never alone unreachable\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "key.7", "key.1.2", "go(t='a.b.c')")
+	simulateBoth(t, "a", model, "key.1.2", "key.7")
+	for _, ref := range []string{"--time=timed", "--reference"} {
+		code, out, errs := runSimulate(t, ref, model, "key.7", "key.1.2", "go(t='a..c')")
+		if code != 0 || !strings.Contains(out, "discarded: no transition of b takes it") {
+			t.Errorf("simulate %s: exit %d, want go(t='a..c') discarded in b ('a..c'.lastIndexOf('.') is 2)\n%s%s", ref, code, out, errs)
+		}
+	}
+}

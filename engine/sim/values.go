@@ -24,6 +24,11 @@ func (x *Executor) method(n *ast.Method) (Value, error) {
 		return IntValue(ecma.Length(recv)), nil
 	case "indexOf":
 		return IntValue(ecma.IndexOf(recv, args[0].Str)), nil
+	case "lastIndexOf":
+		if len(args) > 1 {
+			return IntValue(ecma.LastIndexOfFrom(recv, args[0].Str, args[1].Int)), nil
+		}
+		return IntValue(ecma.LastIndexOf(recv, args[0].Str)), nil
 	case "startsWith":
 		return BoolValue(ecma.StartsWith(recv, args[0].Str)), nil
 	case "endsWith":

@@ -146,7 +146,8 @@ func (g *gen) valueAtom(c ctx) string {
 			if len(strs) > 0 {
 				p := paramRef(pick(g, strs))
 				return pick(g, []string{p + " == " + pick(g, strLits), p + ".startsWith(" + pick(g, strLits) + ")",
-					p + ".length > " + fmt.Sprint(g.intn(3)), p + ".indexOf('b') == " + fmt.Sprint(g.intn(3)-1), "!" + p})
+					p + ".length > " + fmt.Sprint(g.intn(3)), p + ".indexOf('b') == " + fmt.Sprint(g.intn(3)-1), "!" + p,
+					p + ".lastIndexOf('b') > " + p + ".indexOf('a')"})
 			}
 		case 7:
 			return "s"

@@ -111,7 +111,7 @@ func (c *checker) stringMethod(x *ast.Method, t ast.Type) ast.Type {
 		return ast.IntType
 	}
 	lo, hi := ast.StringMethods[x.Name], ast.StringMethods[x.Name]
-	if x.Name == "substring" || x.Name == "slice" || x.Name == "substr" {
+	if x.Name == "substring" || x.Name == "slice" || x.Name == "substr" || x.Name == "lastIndexOf" {
 		lo = 1
 	}
 	switch {
@@ -127,11 +127,14 @@ func (c *checker) stringMethod(x *ast.Method, t ast.Type) ast.Type {
 	if x.Name == "substring" || x.Name == "charAt" || x.Name == "slice" || x.Name == "substr" {
 		arg = ast.Int
 	}
-	for _, a := range x.Args {
+	for i, a := range x.Args {
+		if x.Name == "lastIndexOf" && i == 1 {
+			arg = ast.Int // the position to search back from
+		}
 		c.value(a, "an argument of "+what, arg)
 	}
 	switch x.Name {
-	case "indexOf":
+	case "indexOf", "lastIndexOf":
 		return ast.IntType
 	case "replace":
 		c.replacement(x.Args[1])

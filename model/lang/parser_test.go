@@ -210,7 +210,7 @@ func TestParseExprErrors(t *testing.T) {
 		{"010", "t.scxml:1:1: invalid integer literal 010: write it without leading zeros"},
 		{"_event", ""}, // a condition; the checker refuses it as a value
 		{"_event[0]", "t.scxml:1:1: index expression _event[...]: of _event, only data can be indexed, with a parameter's name in quotes"},
-		{"'abc'.foo()", "t.scxml:1:1: unsupported call 'abc'.foo(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, replace, slice, startsWith, substr, substring) and concat; write what it computes with those, operators and ?:"},
+		{"'abc'.foo()", "t.scxml:1:1: unsupported call 'abc'.foo(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, lastIndexOf, replace, slice, startsWith, substr, substring) and concat; write what it computes with those, operators and ?:"},
 		{"In('abc", "t.scxml:1:4: unterminated string literal"},
 		{"In('ab\nc')", "t.scxml:1:4: unterminated string literal\nt.scxml:2:2: unterminated string literal"},
 		{`In('a\qb')`, "t.scxml:1:6: unknown escape sequence \\q"},
@@ -340,7 +340,7 @@ func TestParseContinues(t *testing.T) {
 	src := "a = 1 +;\nb = 'x'.foo(1)\nif (c) { d = [1 2]; e = 2 }\nf = 3 g = 4\nh = 5"
 	b, errs := langtest.ParseStmts(src)
 	want := `t.scxml:1:8: expected expression, found ';'
-t.scxml:2:5: unsupported call 'x'.foo(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, replace, slice, startsWith, substr, substring) and concat; write what it computes with those, operators and ?:
+t.scxml:2:5: unsupported call 'x'.foo(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, lastIndexOf, replace, slice, startsWith, substr, substring) and concat; write what it computes with those, operators and ?:
 t.scxml:3:17: expected ',' or ']', found '2'
 t.scxml:4:7: expected ';', found 'g'`
 	if got := langtest.ErrText(errs); got != want {

@@ -99,7 +99,7 @@ func (dc *declarer) twoShapesOK(all []code, name string, d *dataShapes) bool {
 var primitiveProps = map[string]bool{
 	"length": true, "constructor": true, "toString": true, "valueOf": true, "toLocaleString": true,
 	"hasOwnProperty": true, "isPrototypeOf": true, "propertyIsEnumerable": true, "__proto__": true,
-	"lastIndexOf": true, "split": true, "trim": true, "toUpperCase": true, "toLowerCase": true, "match": true,
+	"split": true, "trim": true, "toUpperCase": true, "toLowerCase": true, "match": true,
 	"search": true, "concat": true, "repeat": true, "padStart": true, "padEnd": true, "localeCompare": true,
 	"normalize": true, "codePointAt": true, "charCodeAt": true, "trimStart": true, "trimEnd": true,
 	"toFixed": true, "toExponential": true, "toPrecision": true,

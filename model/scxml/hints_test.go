@@ -139,7 +139,7 @@ func TestRefusalHints(t *testing.T) {
 		{"unshift", onentry(`<script>xs.unshift(1)</script>`),
 			"m.scxml:2:9: unsupported call xs.unshift(...): of the methods that change an array in place setbot models push; write the new array with concat, e.g. xs = [x].concat(xs)"},
 		{"call", cond(`Math.cbrt(x) == 1`),
-			"m.scxml:2:29: unsupported call Math.cbrt(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, replace, slice, startsWith, substr, substring) and concat; write what it computes with those, operators and ?:"},
+			"m.scxml:2:29: unsupported call Math.cbrt(...): setbot models functions declared in a <script> or with setbot:function, In('state'), Number(x), Boolean(x), String(x), parseInt(x), Math.abs, min, max, sign, pow, floor, ceil, round and trunc, the string methods (charAt, endsWith, includes, indexOf, lastIndexOf, replace, slice, startsWith, substr, substring) and concat; write what it computes with those, operators and ?:"},
 		{"unknown function", cond(`f(x) == x`),
 			"m.scxml:2:29: call of f, a function the model does not define (its host's): setbot reads such a call as a black box of unknown result where its use gives the type (compared with a literal, in a condition, in arithmetic), and here it does not; declare it, <setbot:function name=\"f\" returns=\"int\"/> (or bool, decimal, string), or compare its result with a literal"},
 		{"function expression", head + "<datamodel>\n<data id=\"f\" expr=\"[function(a) {return a + 1;}]\"/></datamodel><state id=\"a\"/></scxml>",

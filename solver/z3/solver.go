@@ -36,14 +36,17 @@ type Solver struct {
 	bvSort   ast // 32-bit vectors
 	zero     ast
 	slv      solverObj
-	memo     map[solver.Term]ast // translated terms, one reference each
-	temps    []ast               // intermediate terms of a translation
-	stack    []solver.Term       // conjuncts asserted, in order
-	scopes   []int               // index in stack where each open scope starts
-	lits     []solver.Term       // scratch: the non-constant conjuncts of a check
-	asts     []ast               // scratch: translations of new conjuncts (held by memo)
-	timeout  time.Duration       // per check, 0 for none (check enforces it)
-	cancel   <-chan struct{}     // closed: checks end Unknown
+	memo     map[solver.Term]ast   // translated terms, one reference each
+	axioms   []ast                 // definitions (defs.go), one reference each
+	own      map[solver.Term]int   // the definition of a term's own constant, by number
+	defs     map[solver.Term][]int // the definitions a translated term needs asserted with it
+	temps    []ast                 // intermediate terms of a translation
+	stack    []solver.Term         // conjuncts asserted, in order
+	scopes   []int                 // index in stack where each open scope starts
+	lits     []solver.Term         // scratch: the non-constant conjuncts of a check
+	asts     []ast                 // scratch: translations of new conjuncts (held by memo)
+	timeout  time.Duration         // per check, 0 for none (check enforces it)
+	cancel   <-chan struct{}       // closed: checks end Unknown
 	calls    int
 	age      int // checks made by the current Z3 solver
 	limit    int // len(memo) beyond which the memo is dropped
@@ -93,6 +96,7 @@ func New(tab *solver.Table) (*Solver, error) {
 func (s *Solver) fresh() error {
 	s.release()
 	s.memo = make(map[solver.Term]ast)
+	s.own, s.defs = make(map[solver.Term]int), make(map[solver.Term][]int)
 	return s.renew()
 }
 
@@ -122,6 +126,7 @@ func (s *Solver) release() {
 	}
 	s.releaseTemps(0)
 	s.memo = nil
+	s.releaseDefs()
 	s.dropSolver()
 }
 
@@ -350,6 +355,9 @@ func (s *Solver) decide(vars []solver.Term, wantModel bool) (solver.Result, map[
 			if err := s.ctx.assert(s.slv, a); err != nil {
 				return solver.Unknown, nil, s.abandon(err)
 			}
+			if err := s.assertDefs(rest[i]); err != nil {
+				return solver.Unknown, nil, s.abandon(err)
+			}
 			s.stack = append(s.stack, rest[i])
 		}
 	}
@@ -409,44 +417,59 @@ func (s *Solver) values(vars []solver.Term) (map[solver.Term]solver.Value, error
 	}
 	defer s.ctx.delModel(m)
 	for _, v := range vars {
-		a, err := s.translate(v)
-		if err != nil {
+		if out[v], err = s.value(m, v); err != nil {
 			return nil, err
-		}
-		switch srt := s.tab.Sort(v); srt {
-		case solver.IntSort:
-			n, fits, err := s.ctx.evalInt(m, a)
-			if err != nil {
-				return nil, err
-			}
-			if !fits {
-				return nil, fmt.Errorf("z3: value of %s: %w", s.tab.String(v), solver.ErrOutOfRange)
-			}
-			out[v] = solver.Value{Sort: srt, Int: n}
-		case solver.BoolSort:
-			b, err := s.ctx.evalBool(m, a)
-			if err != nil {
-				return nil, err
-			}
-			out[v] = solver.Value{Sort: srt, Bool: b}
-		case solver.RealSort:
-			r, err := s.ctx.evalRat(m, a)
-			if err != nil {
-				return nil, err
-			}
-			out[v] = solver.Value{Sort: srt, Rat: r}
-		case solver.StringSort:
-			str, valid, err := s.ctx.evalString(m, a, s.intSort)
-			if err != nil {
-				return nil, err
-			}
-			if !valid {
-				return nil, fmt.Errorf("z3: value of %s: a character is a UTF-16 surrogate: %w", s.tab.String(v), solver.ErrOutOfRange)
-			}
-			out[v] = solver.Value{Sort: srt, Str: str}
-		default:
-			return nil, fmt.Errorf("z3: %s has invalid sort", s.tab.String(v))
 		}
 	}
 	return out, nil
+}
+
+// value reads v in the model m. A term whose translation needs a
+// definition (defs.go) is computed from its variables' values, since no
+// conjunct may have asserted the definition.
+func (s *Solver) value(m model, v solver.Term) (solver.Value, error) {
+	a, err := s.translate(v)
+	if err != nil {
+		return solver.Value{}, err
+	}
+	if len(s.defs[v]) > 0 {
+		vals := make(map[solver.Term]solver.Value)
+		for _, x := range s.tab.Vars(v) {
+			if vals[x], err = s.value(m, x); err != nil {
+				return solver.Value{}, err
+			}
+		}
+		r, ok := s.tab.Eval(v, func(x solver.Term) (solver.Value, bool) { r, ok := vals[x]; return r, ok })
+		if !ok {
+			return solver.Value{}, fmt.Errorf("z3: value of %s: %w", s.tab.String(v), solver.ErrOutOfRange)
+		}
+		return r, nil
+	}
+	switch srt := s.tab.Sort(v); srt {
+	case solver.IntSort:
+		n, fits, err := s.ctx.evalInt(m, a)
+		if err != nil {
+			return solver.Value{}, err
+		}
+		if !fits {
+			return solver.Value{}, fmt.Errorf("z3: value of %s: %w", s.tab.String(v), solver.ErrOutOfRange)
+		}
+		return solver.Value{Sort: srt, Int: n}, nil
+	case solver.BoolSort:
+		b, err := s.ctx.evalBool(m, a)
+		return solver.Value{Sort: srt, Bool: b}, err
+	case solver.RealSort:
+		r, err := s.ctx.evalRat(m, a)
+		return solver.Value{Sort: srt, Rat: r}, err
+	case solver.StringSort:
+		str, valid, err := s.ctx.evalString(m, a, s.intSort)
+		if err != nil {
+			return solver.Value{}, err
+		}
+		if !valid {
+			return solver.Value{}, fmt.Errorf("z3: value of %s: a character is a UTF-16 surrogate: %w", s.tab.String(v), solver.ErrOutOfRange)
+		}
+		return solver.Value{Sort: srt, Str: str}, nil
+	}
+	return solver.Value{}, fmt.Errorf("z3: %s has invalid sort", s.tab.String(v))
 }

@@ -48,7 +48,7 @@ func TestStringAndBitOperators(t *testing.T) {
 		make func(g *gen, depth int) solver.Term
 	}
 	var cases []opCase
-	for _, op := range concat(bitOps, strIntOps) {
+	for _, op := range concat(bitOps, strIntOps, []solver.Op{solver.OpLastIndexOf}) {
 		cases = append(cases, opCase{opName[op], op, func(g *gen, d int) solver.Term { return g.intOp(op, d) }})
 	}
 	for _, op := range strBoolOps {
@@ -116,6 +116,17 @@ func TestECMAScriptEdgeCases(t *testing.T) {
 		{"''.indexOf('')", tab.IndexOf(u, w), valuation{u: str(""), w: str("")}, num(0)},
 		{"''.indexOf('a')", tab.IndexOf(u, w), valuation{u: str(""), w: str("a")}, num(-1)},
 		{"'日本語'.indexOf('語')", tab.IndexOf(u, w), valuation{u: str("日本語"), w: str("語")}, num(2)},
+		{"'abc'.lastIndexOf('')", tab.LastIndexOf(u, w), valuation{u: str("abc"), w: str("")}, num(3)},
+		{"''.lastIndexOf('')", tab.LastIndexOf(u, w), valuation{u: str(""), w: str("")}, num(0)},
+		{"''.lastIndexOf('a')", tab.LastIndexOf(u, w), valuation{u: str(""), w: str("a")}, num(-1)},
+		{"'a'.lastIndexOf('a')", tab.LastIndexOf(u, w), valuation{u: str("a"), w: str("a")}, num(0)},
+		{"'ab'.lastIndexOf('ab')", tab.LastIndexOf(u, w), valuation{u: str("ab"), w: str("ab")}, num(0)},
+		{"'aaa'.lastIndexOf('aa')", tab.LastIndexOf(u, w), valuation{u: str("aaa"), w: str("aa")}, num(1)},
+		{"'aXbXc'.lastIndexOf('X')", tab.LastIndexOf(u, w), valuation{u: str("aXbXc"), w: str("X")}, num(3)},
+		{"'abc'.lastIndexOf('c')", tab.LastIndexOf(u, w), valuation{u: str("abc"), w: str("c")}, num(2)},
+		{"'DIGIT.7'.lastIndexOf('.')", tab.LastIndexOf(u, w), valuation{u: str("DIGIT.7"), w: str(".")}, num(5)},
+		{"'ab'.lastIndexOf('abc')", tab.LastIndexOf(u, w), valuation{u: str("ab"), w: str("abc")}, num(-1)},
+		{"'語日本語'.lastIndexOf('語')", tab.LastIndexOf(u, w), valuation{u: str("語日本語"), w: str("語")}, num(3)},
 		{"'éé'.length", tab.Length(u), valuation{u: str("éé")}, num(2)},
 		{"'😀'.length", tab.Length(u), valuation{u: str("😀")}, num(1)}, // 2 UTF-16 code units
 		{"''.startsWith('')", tab.StartsWith(u, w), valuation{u: str(""), w: str("")}, boolean(true)},
@@ -221,7 +232,7 @@ func TestStringLimits(t *testing.T) {
 func TestAgainstEval(t *testing.T) {
 	tab := solver.NewTable()
 	g := newGen(tab, 5, 2, 1).withStrings(2)
-	g.intOps = concat([]solver.Op{solver.OpNeg, solver.OpAdd, solver.OpSub, solver.OpIte}, strIntOps)
+	g.intOps = concat([]solver.Op{solver.OpNeg, solver.OpAdd, solver.OpSub, solver.OpIte, solver.OpLastIndexOf}, strIntOps)
 	g.consts, g.bigShare = nil, 0
 	s := newSolver(t, tab)
 	s.SetTimeout(200 * time.Millisecond)
@@ -274,6 +285,9 @@ func TestUnpinnedFacts(t *testing.T) {
 	}{
 		{"indexOf('') is 0", tab.Or(tab.Ne(w, tab.Str("")), tab.Eq(tab.IndexOf(u, w), i(0)))},
 		{"indexOf is -1 or within", tab.And(tab.Le(i(-1), tab.IndexOf(u, w)), tab.Le(tab.IndexOf(u, w), tab.Length(u)))},
+		{"lastIndexOf('') is the length", tab.Or(tab.Ne(w, tab.Str("")), tab.Eq(tab.LastIndexOf(u, w), tab.Length(u)))},
+		{"lastIndexOf is -1 or within", tab.And(tab.Le(i(-1), tab.LastIndexOf(u, w)), tab.Le(tab.LastIndexOf(u, w), tab.Length(u)))},
+		{"lastIndexOf finds what indexOf finds", tab.Eq(tab.Lt(tab.IndexOf(u, w), i(0)), tab.Lt(tab.LastIndexOf(u, w), i(0)))},
 		{"charAt has at most one character", tab.Le(tab.Length(tab.CharAt(u, x)), i(1))},
 		{"substring is no longer", tab.Le(tab.Length(tab.Substring(u, x, y)), tab.Length(u))},
 		{"substring clamps below", tab.Or(tab.Le(i(0), x), tab.Eq(tab.Substring(u, x, y), tab.Substring(u, i(0), y)))},
@@ -290,6 +304,57 @@ func TestUnpinnedFacts(t *testing.T) {
 			}
 			if r, err := s.Check([]solver.Term{tc.fact}); err != nil || r != solver.Sat {
 				t.Errorf("fact: %v, %v; want sat", r, err)
+			}
+		})
+	}
+}
+
+// TestLastIndexOf checks the definition lastIndexOf is translated to
+// (defs.go) on constraints no pinned value decides: satisfiable ones have
+// models that Eval agrees with, and the others are unsat, not unknown.
+func TestLastIndexOf(t *testing.T) {
+	tab := solver.NewTable()
+	s := newSolver(t, tab)
+	s.SetTimeout(20 * time.Second)
+	u := tab.Var("u", solver.StringSort)
+	w := tab.Var("w", solver.StringSort)
+	dot, i := tab.Str("."), tab.Int
+	tests := []struct {
+		name string
+		conj []solver.Term
+		want solver.Result
+	}{
+		{"the digit after the last dot", []solver.Term{tab.Le(tab.Length(u), i(8)), tab.StartsWith(u, tab.Str("DIGIT.")),
+			tab.Eq(tab.Substring(u, tab.Add(tab.LastIndexOf(u, dot), i(1)), tab.Length(u)), tab.Str("7"))}, solver.Sat},
+		{"last before first", []solver.Term{tab.Eq(tab.LastIndexOf(u, dot), i(3)), tab.Eq(tab.IndexOf(u, dot), i(5))}, solver.Unsat},
+		{"two occurrences", []solver.Term{tab.Lt(tab.IndexOf(u, tab.Str("ab")), tab.LastIndexOf(u, tab.Str("ab"))), tab.Lt(tab.Length(u), i(5))}, solver.Sat},
+		{"no room after the last", []solver.Term{tab.Eq(tab.LastIndexOf(u, w), i(2)), tab.Eq(tab.Length(w), i(2)), tab.Eq(tab.Length(u), i(3))}, solver.Unsat},
+		{"-1 but included", []solver.Term{tab.Eq(tab.LastIndexOf(u, dot), i(-1)), tab.Includes(u, dot)}, solver.Unsat},
+		{"a dot at 4 of 9", []solver.Term{tab.Eq(tab.LastIndexOf(u, dot), i(4)), tab.Eq(tab.Length(u), i(9))}, solver.Sat},
+		{"last below first, any needle", []solver.Term{tab.Lt(tab.LastIndexOf(u, w), tab.IndexOf(u, w))}, solver.Unsat},
+		{"one occurrence", []solver.Term{tab.Lt(i(0), tab.LastIndexOf(u, w)), tab.Eq(tab.LastIndexOf(u, w), tab.IndexOf(u, w)),
+			tab.Eq(tab.Length(w), i(1)), tab.Eq(tab.Length(u), i(3))}, solver.Sat},
+		{"dots appended", []solver.Term{tab.Eq(tab.LastIndexOf(u, dot), i(1)), tab.Eq(tab.LastIndexOf(tab.Concat(u, tab.Str("..")), dot), i(4))}, solver.Sat},
+		{"dots appended, wrong", []solver.Term{tab.Eq(tab.LastIndexOf(tab.Concat(u, tab.Str("..")), dot), tab.Length(u))}, solver.Unsat},
+		{"'' is found at the end", []solver.Term{tab.Eq(w, tab.Str("")), tab.Ne(tab.LastIndexOf(u, w), tab.Length(u))}, solver.Unsat},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, m, err := s.Model(tc.conj, []solver.Term{u, w, tab.LastIndexOf(u, w)})
+			if err != nil || r != tc.want {
+				t.Fatalf("Model = %v, %v; want %v", r, err, tc.want)
+			}
+			if r != solver.Sat {
+				return
+			}
+			val := func(x solver.Term) (solver.Value, bool) { v, ok := m[x]; return v, ok }
+			for _, c := range tc.conj {
+				if v, ok := tab.Eval(c, val); !ok || !v.Bool {
+					t.Errorf("model u=%q w=%q does not satisfy %s", m[u].Str, m[w].Str, tab.String(c))
+				}
+			}
+			if got, _ := tab.Eval(tab.LastIndexOf(u, w), val); m[tab.LastIndexOf(u, w)] != got {
+				t.Errorf("model gives u.lastIndexOf(w) = %+v, Eval %+v", m[tab.LastIndexOf(u, w)], got)
 			}
 		})
 	}

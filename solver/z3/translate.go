@@ -12,7 +12,7 @@ var opName = map[solver.Op]string{
 	solver.OpDiv: "/", solver.OpRem: "%", solver.OpEq: "==", solver.OpLt: "<",
 	solver.OpLe: "<=", solver.OpNot: "!", solver.OpAnd: "&&", solver.OpOr: "||",
 	solver.OpIte: "?:", solver.OpStr: "string", solver.OpConcat: "concat",
-	solver.OpLength: "length", solver.OpIndexOf: "indexOf", solver.OpStartsWith: "startsWith",
+	solver.OpLength: "length", solver.OpIndexOf: "indexOf", solver.OpLastIndexOf: "lastIndexOf", solver.OpStartsWith: "startsWith",
 	solver.OpEndsWith: "endsWith", solver.OpIncludes: "includes", solver.OpSubstring: "substring",
 	solver.OpCharAt: "charAt", solver.OpBitAnd: "&", solver.OpBitOr: "|", solver.OpBitXor: "^",
 	solver.OpBitNot: "~", solver.OpShl: "<<", solver.OpShr: ">>", solver.OpUShr: ">>>",
@@ -32,6 +32,7 @@ func (s *Solver) translate(x solver.Term) (ast, error) {
 	if err == nil {
 		s.ctx.incRef(a)
 		s.memo[x] = a
+		s.noteDefs(x)
 	}
 	s.releaseTemps(mark)
 	return a, err
@@ -166,6 +167,8 @@ func (s *Solver) buildOp(x solver.Term, args [3]ast) (ast, error) {
 		return s.mk(kSuffix, b, a)
 	case solver.OpSubstring:
 		return s.substring(a, b, c)
+	case solver.OpLastIndexOf:
+		return s.lastIndexOf(x, a, b)
 	case solver.OpBitAnd, solver.OpBitOr, solver.OpBitXor, solver.OpBitNot, solver.OpShl, solver.OpShr, solver.OpUShr:
 		return s.bitOp(op, a, b)
 	}
@@ -236,7 +239,7 @@ var operandSorts = func() map[solver.Op][]solver.Sort {
 		solver.OpAdd: {I, I}, solver.OpSub: {I, I}, solver.OpMul: {I, I}, solver.OpDiv: {I, I}, solver.OpRem: {I, I},
 		solver.OpBitAnd: {I, I}, solver.OpBitOr: {I, I}, solver.OpBitXor: {I, I},
 		solver.OpShl: {I, I}, solver.OpShr: {I, I}, solver.OpUShr: {I, I},
-		solver.OpConcat: {S, S}, solver.OpIndexOf: {S, S}, solver.OpStartsWith: {S, S},
+		solver.OpConcat: {S, S}, solver.OpIndexOf: {S, S}, solver.OpLastIndexOf: {S, S}, solver.OpStartsWith: {S, S},
 		solver.OpEndsWith: {S, S}, solver.OpIncludes: {S, S},
 		solver.OpLength: {S}, solver.OpIsInt: {R}, solver.OpFloor: {R}, solver.OpDigits: {I}, solver.OpNumeral: {S},
 		solver.OpSubstring: {S, I, I}, solver.OpCharAt: {S, I},

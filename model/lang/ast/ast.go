@@ -551,10 +551,10 @@ const DataParam = "_data"
 // a string (or undefined where the event has none).
 var EventFields = map[string]bool{"name": true, "type": true, "sendid": true, "origin": true, "origintype": true, "invokeid": true}
 
-// StringMethods are the string methods of the language and their number
-// of arguments: the ones guards use, and substr and replace, which the
-// lowering writes with them.
-var StringMethods = map[string]int{"indexOf": 1, "startsWith": 1, "endsWith": 1, "includes": 1, "substring": 2, "charAt": 1, "slice": 2,
+// StringMethods are the string methods of the language and their largest
+// number of arguments: the ones guards use, and substr, replace and
+// lastIndexOf with a position, which the lowering writes with them.
+var StringMethods = map[string]int{"indexOf": 1, "lastIndexOf": 2, "startsWith": 1, "endsWith": 1, "includes": 1, "substring": 2, "charAt": 1, "slice": 2,
 	"substr": 2, "replace": 2}
 
 // What says, in one line, what meeting the bound means: the message of

@@ -30,6 +30,25 @@ func IndexOf(s, t string) int64 {
 	return Length(s[:i])
 }
 
+// LastIndexOf is s.lastIndexOf(t): the index of the last occurrence of t,
+// -1 when there is none ("abc".lastIndexOf("") is 3, the length).
+func LastIndexOf(s, t string) int64 {
+	i := strings.LastIndex(s, t)
+	if i < 0 {
+		return -1
+	}
+	return Length(s[:i])
+}
+
+// LastIndexOfFrom is s.lastIndexOf(t, from): the index of the last
+// occurrence of t that starts at or before from, which is clamped to
+// [0, length]; that is the last occurrence in the prefix of s that ends
+// t's length after from.
+func LastIndexOfFrom(s, t string, from int64) int64 {
+	from = min(max(from, 0), Length(s))
+	return LastIndexOf(Substring(s, 0, from+Length(t)), t)
+}
+
 // StartsWith is s.startsWith(t).
 func StartsWith(s, t string) bool { return strings.HasPrefix(s, t) }
 

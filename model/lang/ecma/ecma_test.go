@@ -27,10 +27,57 @@ func TestStringInts(t *testing.T) {
 		{"'abc'.indexOf('abcd')", IndexOf("abc", "abcd"), -1},
 		{"'日本語'.indexOf('語')", IndexOf("日本語", "語"), 2},
 		{"'äbc'.indexOf('c')", IndexOf("äbc", "c"), 2},
+		{"'abc'.lastIndexOf('')", LastIndexOf("abc", ""), 3},
+		{"''.lastIndexOf('')", LastIndexOf("", ""), 0},
+		{"''.lastIndexOf('a')", LastIndexOf("", "a"), -1},
+		{"'aXbXc'.lastIndexOf('X')", LastIndexOf("aXbXc", "X"), 3},
+		{"'aaa'.lastIndexOf('aa')", LastIndexOf("aaa", "aa"), 1},
+		{"'abc'.lastIndexOf('z')", LastIndexOf("abc", "z"), -1},
+		{"'abc'.lastIndexOf('abcd')", LastIndexOf("abc", "abcd"), -1},
+		{"'DIGIT.7'.lastIndexOf('.')", LastIndexOf("DIGIT.7", "."), 5},
+		{"'語日本語'.lastIndexOf('語')", LastIndexOf("語日本語", "語"), 3},
+		{"'aXbXc'.lastIndexOf('X', 2)", LastIndexOfFrom("aXbXc", "X", 2), 1},
+		{"'aXbXc'.lastIndexOf('X', 3)", LastIndexOfFrom("aXbXc", "X", 3), 3},
+		{"'aXbXc'.lastIndexOf('X', 0)", LastIndexOfFrom("aXbXc", "X", 0), -1},
+		{"'abc'.lastIndexOf('a', -5)", LastIndexOfFrom("abc", "a", -5), 0},
+		{"'abc'.lastIndexOf('b', -5)", LastIndexOfFrom("abc", "b", -5), -1},
+		{"'abc'.lastIndexOf('', 1)", LastIndexOfFrom("abc", "", 1), 1},
+		{"'abc'.lastIndexOf('', 99)", LastIndexOfFrom("abc", "", 99), 3},
+		{"'abc'.lastIndexOf('c', 2^63-1)", LastIndexOfFrom("abc", "c", math.MaxInt64), 2},
+		{"'abab'.lastIndexOf('ab', 1)", LastIndexOfFrom("abab", "ab", 1), 0},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
 			t.Errorf("%s = %d, want %d", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+// TestLastIndexOfFrom checks s.lastIndexOf(t, from) against
+// ECMA-262's steps (String.prototype.lastIndexOf): start is from clamped
+// to [0, length], an empty t is found at start, and otherwise the
+// greatest n <= start at which t occurs in s.
+func TestLastIndexOfFrom(t *testing.T) {
+	spec := func(s, sub []rune, from int64) int64 {
+		start := min(max(from, 0), int64(len(s)))
+		for n := start; n >= 0; n-- {
+			if n+int64(len(sub)) <= int64(len(s)) && string(s[n:n+int64(len(sub))]) == string(sub) {
+				return n
+			}
+		}
+		return -1
+	}
+	strs := []string{"", "a", "ab", "aa", "aba", "abab", "baab", "日本日", "bbabb"}
+	for _, s := range strs {
+		for _, sub := range strs {
+			for from := int64(-2); from <= 7; from++ {
+				if got, want := LastIndexOfFrom(s, sub, from), spec([]rune(s), []rune(sub), from); got != want {
+					t.Errorf("%q.lastIndexOf(%q, %d) = %d, want %d", s, sub, from, got, want)
+				}
+			}
+			if got, want := LastIndexOf(s, sub), spec([]rune(s), []rune(sub), math.MaxInt64); got != want {
+				t.Errorf("%q.lastIndexOf(%q) = %d, want %d", s, sub, got, want)
+			}
 		}
 	}
 }

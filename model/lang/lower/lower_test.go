@@ -46,6 +46,10 @@ func TestLowerExpr(t *testing.T) {
 		{"_event && !_event", "_event && !_event"},
 		// + with one string operand joins strings, the other converted.
 		{"s + a == 'x1'", "s + (a >= 0 ? String(a) : '-' + String(-a)) == 'x1'"},
+		// lastIndexOf with a position searches a prefix; literals fold.
+		{"s.lastIndexOf('.') == a", "s.lastIndexOf('.') == a"},
+		{"s.lastIndexOf('.', a) == 1", "s.substring(0, (a < 0 ? 0 : a) + 1).lastIndexOf('.') == 1"},
+		{"'a.b.c'.lastIndexOf('.', 2) == 1", "true"},
 	}
 	for _, tt := range tests {
 		e, info, errs := langtest.CheckExpr(t, langtest.LowerEnv(), tt.src, ast.Invalid)

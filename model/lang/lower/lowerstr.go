@@ -38,7 +38,8 @@ func FoldString(m *ast.Method) (string, bool) {
 }
 
 // stringMethod lowers m, a string method whose parts are lowered: slice,
-// substr and replace are written with the others.
+// substr, replace and lastIndexOf with a position are written with the
+// others.
 func stringMethod(m *ast.Method) ast.Expr {
 	switch m.Name {
 	case "slice":
@@ -47,8 +48,27 @@ func stringMethod(m *ast.Method) ast.Expr {
 		return substrOf(m)
 	case "replace":
 		return replaceOf(m)
+	case "lastIndexOf":
+		if len(m.Args) == 2 {
+			return lastIndexOfFrom(m)
+		}
 	}
 	return m
+}
+
+// lastIndexOfFrom lowers s.lastIndexOf(t, from) of strings (m, its parts
+// lowered) to the lastIndexOf of a prefix of s, as ECMAScript computes it:
+// the last occurrence of t that starts at or before from (taken as 0 when
+// negative) is the last one in the prefix that ends t's length after
+// from, and substring clamps that end to the string.
+func lastIndexOfFrom(m *ast.Method) ast.Expr {
+	pos := m.DotPos
+	s, t, from := m.X, m.Args[0], m.Args[1]
+	zero := &ast.IntLit{ValuePos: pos}
+	start := &ast.Cond{Cond: &ast.Binary{X: from, OpPos: pos, Op: ast.LSS, Y: zero}, Question: pos, Then: zero, Else: from}
+	end := &ast.Binary{X: start, OpPos: pos, Op: ast.ADD, Y: &ast.Method{X: t, DotPos: pos, Name: "length"}}
+	prefix := &ast.Method{X: s, DotPos: pos, Name: "substring", Call: true, Args: []ast.Expr{zero, end}}
+	return simplify.Expr(&ast.Method{X: prefix, DotPos: pos, Name: "lastIndexOf", Call: true, Args: []ast.Expr{t}})
 }
 
 // sliceOf lowers s.slice(start, end) of a string (m, its parts lowered) to

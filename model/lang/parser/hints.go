@@ -144,7 +144,6 @@ func CallMsg(path string) string {
 // stringAlternatives say what to write for the string methods setbot does
 // not model.
 var stringAlternatives = map[string]string{
-	"lastIndexOf": "setbot models indexOf, startsWith, endsWith and includes; test with those",
 	"toUpperCase": "case conversion is not modelled; compare with each spelling the string can have",
 	"toLowerCase": "case conversion is not modelled; compare with each spelling the string can have",
 	"trim":        "white space trimming is not modelled; compare with the trimmed value",

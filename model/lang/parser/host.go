@@ -371,7 +371,7 @@ func hostPath(x ast.Expr) (string, bool) {
 var builtinMethods = map[string]bool{
 	"join": true, "slice": true, "splice": true, "map": true, "filter": true, "reduce": true, "forEach": true,
 	"some": true, "every": true, "find": true, "findIndex": true, "sort": true, "reverse": true, "push": true,
-	"pop": true, "shift": true, "unshift": true, "lastIndexOf": true, "split": true,
+	"pop": true, "shift": true, "unshift": true, "split": true,
 	"toUpperCase": true, "toLowerCase": true, "trim": true, "toString": true, "toFixed": true, "valueOf": true,
 	"hasOwnProperty": true, "padStart": true, "padEnd": true, "repeat": true, "match": true, "search": true,
 }

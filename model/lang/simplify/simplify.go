@@ -269,6 +269,10 @@ func foldMethod(x *ast.Method) ast.Expr {
 		return &ast.IntLit{ValuePos: pos, Value: ecma.Length(s)}
 	case x.Name == "indexOf" && len(strs) == 1:
 		return &ast.IntLit{ValuePos: pos, Value: ecma.IndexOf(s, strs[0])}
+	case x.Name == "lastIndexOf" && len(strs) == 1 && len(ints) == 0:
+		return &ast.IntLit{ValuePos: pos, Value: ecma.LastIndexOf(s, strs[0])}
+	case x.Name == "lastIndexOf" && len(strs) == 1:
+		return &ast.IntLit{ValuePos: pos, Value: ecma.LastIndexOfFrom(s, strs[0], ints[0])}
 	case x.Name == "substring" && len(ints) == 1 && len(strs) == 0:
 		return &ast.StrLit{ValuePos: pos, Value: ecma.Substring(s, ints[0], ecma.Length(s))}
 	case x.Name == "substring" && len(ints) == 2:
