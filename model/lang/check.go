@@ -114,6 +114,9 @@ type checker struct {
 	// keyed says that the location loc checked last ends in a field
 	// selected by a key computed when it runs (keyedLoc).
 	keyed bool
+	// dictKeyed says that it ends in a value of an object used as a
+	// dictionary (dictLoc), which op= may write.
+	dictKeyed bool
 }
 
 // guarded checks f with the guard x, want added.

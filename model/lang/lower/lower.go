@@ -572,7 +572,9 @@ func (l *lowerer) assign(x *ast.Assign) []ast.Stmt {
 	if lang.ElementWrite(x, l.typ(x.Target)) {
 		return l.elementWrite(x)
 	}
-	if ot, ok := keyedWrite(l.typ(x.Target), x.Path); ok {
+	if ot, ok := keyedWrite(l.typ(x.Target), x.Path); ok && ot.IsDict() {
+		return l.dictAssign(x, ot)
+	} else if ok {
 		return l.keyedAssign(x, ot)
 	}
 	name := pathName(x.Target, x.Path)
