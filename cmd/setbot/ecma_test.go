@@ -778,3 +778,41 @@ func TestECMAShared(t *testing.T) {
 		t.Errorf("check of the <data>: exit %d, want %q\n%s%s", code, wantData, out, errs)
 	}
 }
+
+// TestECMADictionary: an object {} at first, written and read by keys
+// computed when it runs, is a dictionary: m[k] reads the value of the
+// entry with key k or undefined (== undefined, typeof), m[k] = v adds or
+// replaces an entry, m[k] += v adds to it, a number key is its digits (m[7]
+// and m['7'] are one entry), and a ninth key cuts the path at the keys
+// bound in the symbolic executor and stops both simulators there.
+func TestECMADictionary(t *testing.T) {
+	const model = "testdata/ecma/dict.scxml"
+	mustCheck(t, model)
+	_, out, _ := runCLI(t, "explore", "--depth", "3", model)
+	if strings.Contains(out, "unreachable") || !strings.Contains(out, "bound hit: keys (limit 8) cut") {
+		t.Errorf("explore: want every state reached and paths cut at the keys bound\n%s", out)
+	}
+	simulateBoth(t, "three", model, "add(k='a')", "put(k='b', v=1)", "add(k='a')", "add(k='a')", "check(k='a')")
+	simulateBoth(t, "none (halted)", model, "add(k='a')", "check(k='b')")
+	simulateBoth(t, "seventy", model, "fill(n=8)", "check(k='7')")
+	for _, a := range [][]string{{model, "fill(n=8)", "put(k='x', v=1)"}, {"--reference", model, "fill(n=8)", "put(k='x', v=1)"}} {
+		if code, out, errs := runSimulate(t, a...); code == exitOK || !strings.Contains(errs, model+":12:16: a key computed when it runs names none of the object's 8 keys") {
+			t.Errorf("simulate %v: exit %d, want the run stopped at the keys bound\n%s%s", a, code, out, errs)
+		}
+	}
+}
+
+// TestECMADictionaryCorpus: the dining philosopher of the SCXML tutorial
+// keeps its forks' states in t_INPUTS = {}, written by keys computed
+// when it runs ('taken.' + i_ID_LEFT, _event.name): none of its refusals
+// is about that dictionary any more.
+func TestECMADictionaryCorpus(t *testing.T) {
+	const path = "../../../shared/corpora/wild/alexzhornyak+SCXML-tutorial/Examples/StateCharts/DiningPhilosphersProblem/sub_dining_philosopher.scxml"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("the corpus is not here")
+	}
+	_, out, errs := runCLI(t, "check", path)
+	if strings.Contains(out+errs, "t_INPUTS") {
+		t.Errorf("check: t_INPUTS still refused\n%s%s", out, errs)
+	}
+}
