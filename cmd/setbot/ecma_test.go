@@ -816,3 +816,23 @@ func TestECMADictionaryCorpus(t *testing.T) {
 		t.Errorf("check: t_INPUTS still refused\n%s%s", out, errs)
 	}
 }
+
+// TestECMADictionaryOfObjects: a dictionary whose values are objects
+// (voters[k] = {weight: 1, voted: false}): voters[k] == undefined in a
+// cond, and voters[k].f read, assigned, += and ++ in a script, where no
+// entry having the key is ECMAScript's TypeError, error.execution, which
+// skips the rest of the block, in every executor.
+func TestECMADictionaryOfObjects(t *testing.T) {
+	const model = "testdata/ecma/dict_objects.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	if code != 0 || !strings.Contains(out, model+":16:21: warning: no entry of voters may have the key _event.data.who") {
+		t.Errorf("check: exit %d, want the warning of the guarded write\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", "--depth", "3", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every state reached\n%s", out)
+	}
+	simulateBoth(t, "done (halted)", model, "join(who='a')", "vote(who='a')")
+	simulateBoth(t, "refused", model, "join(who='a')", "vote(who='b')")
+	simulateBoth(t, "failed", model, "join(who='a')", "poke(who='b')")
+	simulateBoth(t, "s", model, "join(who='a')", "poke(who='a')", "vote(who='a')")
+}

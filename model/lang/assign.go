@@ -120,6 +120,10 @@ func (c *checker) loc(target *ast.Ident, path []*ast.Sel) ast.Type {
 		so := printer.LocString(target, path[:i])
 		if s.Index != nil {
 			if t.IsDict() && !t.MayBeAbsent() {
+				if i == 0 && i < len(path)-1 && c.dictGuarded(target, s, path[i+1:]) {
+					t = t.Comp.Elem
+					continue
+				}
 				return c.dictLoc(so, s, t, i == len(path)-1)
 			} else if str, ok := s.Index.(*ast.StrLit); ok && t.Kind == ast.Object {
 				s = &ast.Sel{Pos: s.Pos, Name: str.Value}

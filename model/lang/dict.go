@@ -29,9 +29,18 @@ func (c *checker) dictRead(x *ast.Index, t ast.Type) ast.Type {
 	if !c.dictKey(x.Index, printer.ExprString(x.X)) {
 		return ast.Type{}
 	}
-	if t.Comp.Elem.IsComposite() {
-		c.refuseAt(x.Lbrack, "%s is an array or object that may be undefined (no entry may have the key), which is not modelled: keep scalars in a dictionary, one dictionary per field",
-			printer.ExprString(x))
+	if !t.Comp.Elem.IsComposite() {
+		return t.Comp.Elem.OrAbsent()
+	}
+	if c.env.InRange != nil && c.env.InRange(x) {
+		return t.Comp.Elem
+	}
+	// Reading into it where no entry has the key throws a TypeError: the
+	// SCXML reader guards such reads (Env.InRange).
+	c.info.PastEnd = append(c.info.PastEnd, x)
+	if t.Comp.Elem.Kind == ast.Array {
+		c.refuseAt(x.Lbrack, "%s is an array that may be undefined (no entry may have the key), which is not modelled: read into it (%s[0], %s.length) where the statement always reads it, "+
+			"at the top of a script or of an if's branch there", printer.ExprString(x), printer.ExprString(x), printer.ExprString(x))
 		return ast.Type{}
 	}
 	return t.Comp.Elem.OrAbsent()
@@ -47,8 +56,31 @@ func (c *checker) dictLoc(so string, s *ast.Sel, t ast.Type, last bool) ast.Type
 		return ast.Type{}
 	}
 	if !last {
-		c.refuseAt(s.Pos, "assignment to a part of %s, a value of a dictionary (its keys are computed when it runs): assign the value whole, %s = ...", what, what)
+		c.refuseAt(s.Pos, "assignment to a part of %s, a value of a dictionary (its keys are computed when it runs), which is modelled only as a statement of its own at the top of a script or of an if's branch there, "+
+			"and below the key only by names (%s.f): assign the value whole, %s = ...", what, what, what)
 		return ast.Type{}
 	}
 	return t.Comp.Elem
+}
+
+// dictGuarded reports whether target[k].rest, a part of a value of the
+// dictionary target (whose step s has the key k), is written where the
+// SCXML reader has guarded the write (Env.InRange): ECMAScript throws a
+// TypeError where no entry has the key, and the guard raises
+// error.execution there before the statement. A write not yet guarded
+// is listed in Info.PastEnd, for the reader to guard, where the rest of
+// the location names fields only.
+func (c *checker) dictGuarded(target *ast.Ident, s *ast.Sel, rest []*ast.Sel) bool {
+	for _, r := range rest {
+		if _, lit := r.Index.(*ast.StrLit); r.Index != nil && !lit {
+			return false
+		}
+	}
+	x := &ast.Index{X: target, Lbrack: s.Pos, Index: s.Index}
+	if c.env.InRange == nil || !c.env.InRange(x) {
+		c.info.PastEnd = append(c.info.PastEnd, x)
+		return false
+	}
+	c.keyed, c.dictKeyed = false, false
+	return c.dictKey(s.Index, target.Name)
 }

@@ -621,6 +621,13 @@ func (c *checker) equality(x *ast.Binary) ast.Type {
 // value), _event, whose fields SCXML fixes, or _ioprocessors, whose only
 // processor is SCXML's. The checker decides it; lowering folds it.
 func (c *checker) in(x *ast.Binary) {
+	if y, ok := x.Y.(*ast.Ident); ok {
+		if t, _ := c.lookup(y.Name); t.IsDict() && !t.MayBeAbsent() {
+			c.dictKey(x.X, y.Name)
+			c.expr(y)
+			return
+		}
+	}
 	c.expr(x.X)
 	if _, ok := x.X.(*ast.StrLit); !ok {
 		c.errorf(x.X, "the left of in is %s: name the field in quotes, e.g. 'name' in _event", printer.ExprString(x.X))

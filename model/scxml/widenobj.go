@@ -183,10 +183,11 @@ func selName(s *ast.Sel) string {
 // dictOf returns the type of an object used as a dictionary that ot, the
 // type of an object written by a key computed when it runs (o[k] = x),
 // becomes where x is of type vt, and reports whether it changed: an
-// object with no fields ({} at first) becomes a dictionary of vt, and a
-// dictionary's values widen to hold vt (ast.DictType).
+// object with no fields ({} at first) becomes a dictionary of vt (a
+// scalar or an object), and a dictionary's values widen to hold vt
+// (ast.DictType).
 func dictOf(ot, vt ast.Type) (ast.Type, bool) {
-	if vt.Kind == ast.Invalid || vt.IsComposite() || vt.Kind.IsRef() {
+	if vt.Kind == ast.Invalid || vt.Kind == ast.Array || vt.IsDict() || vt.Kind.IsRef() {
 		return ast.Type{}, false
 	}
 	var w ast.Type

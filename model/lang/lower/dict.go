@@ -58,6 +58,16 @@ func (l *lowerer) dictRead(ps []part, t ast.Type, key ast.Expr, et ast.Type) []p
 	return out
 }
 
+// dictHas lowers k in m, m a dictionary of type t whose parts are ps and
+// key its key lowered: whether an entry has the key.
+func (l *lowerer) dictHas(ps []part, t ast.Type, key ast.Expr) ast.Expr {
+	var out ast.Expr = &ast.BoolLit{ValuePos: key.Pos()}
+	for k := t.Comp.Len - 1; k >= 0; k-- {
+		out = or(has(ps, k, key, key.Pos()), out)
+	}
+	return simplify.Expr(out)
+}
+
 // dictLit returns the parts of an object literal given to a dictionary of
 // type t: its fields, in the order written, as the entries.
 func (l *lowerer) dictLit(x *ast.ObjectLit, t ast.Type) []part {
@@ -147,4 +157,31 @@ func dupAll(xs []ast.Expr) []ast.Expr {
 		out[i] = dup(x)
 	}
 	return out
+}
+
+// intoDict lowers a write to target[k].rest, a part of a value of the
+// dictionary target, which the SCXML reader has guarded so that an entry
+// has the key k: the part of the value of that entry is written, by
+// write, given the part's name and type.
+//
+//	{ string _key_N = String(k); if (0 < m.size && m.keys[0] == _key_N) { m.values[0].rest = ... } else if ... }
+func (l *lowerer) intoDict(target *ast.Ident, path []*ast.Sel, write func(name string, t ast.Type) []ast.Stmt) []ast.Stmt {
+	l.keys++
+	t := l.typ(target)
+	pos := path[0].Pos
+	key := "_key_" + strconv.Itoa(l.keys)
+	ps := named(Leaves(t), func(f Leaf) ast.Expr { return &ast.Ident{NamePos: pos, Name: f.Name(target.Name)} })
+	rest := pathName(&ast.Ident{}, path[1:])
+	tt := locType(t.Comp.Elem, path[1:])
+	var chain ast.Stmt
+	for k := t.Comp.Len - 1; k >= 0; k-- {
+		is := has(ps, k, &ast.Ident{NamePos: pos, Name: key}, pos)
+		var els ast.Stmt
+		if chain != nil {
+			els = chain
+		}
+		chain = &ast.If{IfPos: pos, Cond: simplify.Expr(is), Then: &ast.Block{Stmts: write(target.Name+dictValue(k)+rest, tt)}, Else: els}
+	}
+	decl := &ast.Decl{DeclPos: pos, Name: &ast.Ident{NamePos: pos, Name: key}, Type: ast.StringType, Value: l.dictKeyString(path[0].Index)}
+	return []ast.Stmt{&ast.Block{Stmts: []ast.Stmt{decl, chain}}}
 }

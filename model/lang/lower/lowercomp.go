@@ -380,6 +380,9 @@ func (l *lowerer) parts(e ast.Expr) []part {
 		}
 		return below(l.parts(x.X), ".length") // an object's field called length
 	case *ast.Index:
+		if xt := l.typ(x.X); xt.IsDict() {
+			return l.dictRead(l.parts(x.X), xt, l.dictKeyString(x.Index), t)
+		}
 		if s, ok := x.Index.(*ast.StrLit); ok {
 			return below(l.parts(x.X), printer.FieldSuffix(s.Value))
 		}
