@@ -835,4 +835,7 @@ func TestECMADictionaryOfObjects(t *testing.T) {
 	simulateBoth(t, "refused", model, "join(who='a')", "vote(who='b')")
 	simulateBoth(t, "failed", model, "join(who='a')", "poke(who='b')")
 	simulateBoth(t, "s", model, "join(who='a')", "poke(who='a')", "vote(who='a')")
+	// voters[k] == undefined || !voters[k].voted reads .voted only where
+	// voters[k] is an object.
+	simulateBoth(t, "ten", model, "unvote(who='b')")
 }

@@ -105,7 +105,8 @@ type Options struct {
 	// of a state the model does not have; arrays and objects made by new
 	// Array(...) and new Object(); an object read by a key computed as the
 	// machine runs; new Date(), a black box, in guards of input events;
-	// throw; and a write to a field of ext, which nothing binds.
+	// throw; a write to a field of ext, which nothing binds; and an object
+	// used as a dictionary (dict = {}, then dict[k] = v, dict[k] += v).
 	Loose bool
 }
 
@@ -140,6 +141,7 @@ func Generate(seed int64, opts Options) []byte {
 	if opts.Loose {
 		g.addLoose()
 		g.addLooseStrings()
+		g.addLooseDict()
 	}
 	g.addEventless()
 	g.complete()
@@ -841,7 +843,10 @@ func (g *gen) render(seed int64) []byte {
 		dm.add(newElem("data", "id", "arr", "expr", "new Array(1, 2, 3)"), newElem("data", "id", "obj", "expr", "new Object()"),
 			newElem("data", "id", "codes", "expr", "{'a': 1, 'b.c': 2}"),
 			// doc.root.foo is given shape, of other fields (looseStatement).
-			newElem("data", "id", "doc", "expr", "{root: {foo: {bar: 1}}}"), newElem("data", "id", "shape", "expr", "{a: {b: 2}}"))
+			newElem("data", "id", "doc", "expr", "{root: {foo: {bar: 1}}}"), newElem("data", "id", "shape", "expr", "{a: {b: 2}}"),
+			// a dictionary: written and read by keys computed as the
+			// machine runs (addLooseDict)
+			newElem("data", "id", "dict", "expr", "{}"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {
