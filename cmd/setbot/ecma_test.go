@@ -825,7 +825,7 @@ func TestECMADictionaryCorpus(t *testing.T) {
 func TestECMADictionaryOfObjects(t *testing.T) {
 	const model = "testdata/ecma/dict_objects.scxml"
 	code, out, errs := runCLI(t, "check", model)
-	if code != 0 || !strings.Contains(out, model+":16:21: warning: no entry of voters may have the key _event.data.who") {
+	if code != 0 || !strings.Contains(out, model+":17:21: warning: no entry of voters may have the key _event.data.who") {
 		t.Errorf("check: exit %d, want the warning of the guarded write\n%s%s", code, out, errs)
 	}
 	if _, out, _ := runCLI(t, "explore", "--depth", "3", model); strings.Contains(out, "unreachable") {
