@@ -231,7 +231,8 @@ const (
 	BoundMemory Bound = "memory"
 	BoundArray  Bound = "array" // elements of an array, as its type declares
 	// BoundKeys: the keys of an object written with a key computed when it runs (o[k] = v),
-	// which are those of its initial value: a path that writes another key, which ECMAScript
+	// which are those of its initial value, or, for an object used as a dictionary ({} at
+	// first), up to ast.DictLen entries: a path that writes another key, which ECMAScript
 	// adds to the object, stops there.
 	BoundKeys      Bound = "keys"
 	BoundInterrupt Bound = "interrupt" // the user stopped the exploration (Ctrl-C)
@@ -294,7 +295,7 @@ func (b Bound) Setting() string {
 	case BoundArray:
 		return "the array's declared size (its type, such as int[32])"
 	case BoundKeys:
-		return "the object's keys (give every key the code writes in its initial value)"
+		return "the object's keys (give every key the code writes in its initial value; a dictionary, {} at first, holds 8)"
 	case BoundIndex:
 		return "fixed: assign an element within the array or just past its end (a[a.length] = x, or a.push(x))"
 	case BoundInterrupt:

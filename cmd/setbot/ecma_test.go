@@ -967,3 +967,64 @@ func TestECMALastIndexOf(t *testing.T) {
 		}
 	}
 }
+
+// TestECMADictionary: an object {} at first, written and read by keys
+// computed when it runs, is a dictionary: m[k] reads the value of the
+// entry with key k or undefined (== undefined, typeof), m[k] = v adds or
+// replaces an entry, m[k] += v adds to it, a number key is its digits (m[7]
+// and m['7'] are one entry), and a ninth key cuts the path at the keys
+// bound in the symbolic executor and stops both simulators there.
+func TestECMADictionary(t *testing.T) {
+	const model = "testdata/ecma/dict.scxml"
+	mustCheck(t, model)
+	_, out, _ := runCLI(t, "explore", "--depth", "3", model)
+	if strings.Contains(out, "unreachable") || !strings.Contains(out, "bound hit: keys (limit 8) cut") {
+		t.Errorf("explore: want every state reached and paths cut at the keys bound\n%s", out)
+	}
+	simulateBoth(t, "three", model, "add(k='a')", "put(k='b', v=1)", "add(k='a')", "add(k='a')", "check(k='a')")
+	simulateBoth(t, "none (halted)", model, "add(k='a')", "check(k='b')")
+	simulateBoth(t, "seventy", model, "fill(n=8)", "check(k='7')")
+	for _, a := range [][]string{{model, "fill(n=8)", "put(k='x', v=1)"}, {"--reference", model, "fill(n=8)", "put(k='x', v=1)"}} {
+		if code, out, errs := runSimulate(t, a...); code == exitOK || !strings.Contains(errs, model+":12:16: a key computed when it runs names none of the object's 8 keys") {
+			t.Errorf("simulate %v: exit %d, want the run stopped at the keys bound\n%s%s", a, code, out, errs)
+		}
+	}
+}
+
+// TestECMADictionaryCorpus: the dining philosopher of the SCXML tutorial
+// keeps its forks' states in t_INPUTS = {}, written by keys computed
+// when it runs ('taken.' + i_ID_LEFT, _event.name): none of its refusals
+// is about that dictionary any more.
+func TestECMADictionaryCorpus(t *testing.T) {
+	const path = "../../../shared/corpora/wild/alexzhornyak+SCXML-tutorial/Examples/StateCharts/DiningPhilosphersProblem/sub_dining_philosopher.scxml"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("the corpus is not here")
+	}
+	_, out, errs := runCLI(t, "check", path)
+	if strings.Contains(out+errs, "t_INPUTS") {
+		t.Errorf("check: t_INPUTS still refused\n%s%s", out, errs)
+	}
+}
+
+// TestECMADictionaryOfObjects: a dictionary whose values are objects
+// (voters[k] = {weight: 1, voted: false}): voters[k] == undefined in a
+// cond, and voters[k].f read, assigned, += and ++ in a script, where no
+// entry having the key is ECMAScript's TypeError, error.execution, which
+// skips the rest of the block, in every executor.
+func TestECMADictionaryOfObjects(t *testing.T) {
+	const model = "testdata/ecma/dict_objects.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	if code != 0 || !strings.Contains(out, model+":17:21: warning: no entry of voters may have the key _event.data.who") {
+		t.Errorf("check: exit %d, want the warning of the guarded write\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", "--depth", "3", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every state reached\n%s", out)
+	}
+	simulateBoth(t, "done (halted)", model, "join(who='a')", "vote(who='a')")
+	simulateBoth(t, "refused", model, "join(who='a')", "vote(who='b')")
+	simulateBoth(t, "failed", model, "join(who='a')", "poke(who='b')")
+	simulateBoth(t, "s", model, "join(who='a')", "poke(who='a')", "vote(who='a')")
+	// voters[k] == undefined || !voters[k].voted reads .voted only where
+	// voters[k] is an object.
+	simulateBoth(t, "ten", model, "unvote(who='b')")
+}

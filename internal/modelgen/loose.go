@@ -144,3 +144,28 @@ func (g *gen) looseStatement(c ctx, depth int) []string {
 	}
 	return []string{fmt.Sprintf("g0 = codes[%s > 4 ? 'a' : 'zz'];", pick(g, g.vars))}
 }
+
+// addLooseDict gives Loose models the dictionary dict, {} at first: a
+// state's entry writes it by a key computed as the machine runs, another
+// adds to the value of such a key or sets it where no entry has the key,
+// and transitions compare its values, test that a key has none, and test
+// a key with in. The keys are 'k' and a variable modulo 4, at most 7 of
+// them, within the keys bound.
+func (g *gen) addLooseDict() {
+	leaves := g.anyState(func(s *state) bool { return s.kind == atomic })
+	key := func() string { return fmt.Sprintf("'k' + %s %% 4", pick(g, g.vars)) }
+	a, b := pick(g, leaves), pick(g, leaves)
+	a.onentry = append(a.onentry, &elem{name: "script", lines: []string{fmt.Sprintf("dict[%s] = %s;", key(), pick(g, g.vars))}})
+	k := key()
+	b.onentry = append(b.onentry, &elem{name: "script", lines: []string{
+		fmt.Sprintf("if (dict[%s] === undefined) dict[%s] = %d; else dict[%s] += %d;", k, k, g.intn(10), k, g.between(1, 4)),
+	}})
+	assign := func() []*elem {
+		return []*elem{newElem("assign", "location", pick(g, g.vars), "expr", fmt.Sprint(g.intn(10)))}
+	}
+	on := pick(g, leaves)
+	on.trans = append(on.trans,
+		&transition{events: []string{"u0"}, cond: fmt.Sprintf("dict[%s] == %d", key(), g.intn(10)), body: assign()},
+		&transition{events: []string{"u0"}, cond: fmt.Sprintf("typeof dict[%s] == 'undefined'", key()), body: assign()},
+		&transition{events: []string{"u0"}, cond: fmt.Sprintf("%s in dict", key()), body: assign()})
+}

@@ -106,9 +106,10 @@ type Options struct {
 	// Array(...) and new Object(); an object read by a key computed as the
 	// machine runs; new Date(), a black box, in guards of input events,
 	// and a Date stamped at start-up (a <data> value) with its getters in
-	// any guard; throw; a write to a field of ext, which nothing binds; and
-	// a function that assigns g0 on one branch, called as a statement and
-	// in an if's condition.
+	// any guard; throw; a write to a field of ext, which nothing binds; a
+	// function that assigns g0 on one branch, called as a statement and in
+	// an if's condition; and an object used as a dictionary (dict = {},
+	// then dict[k] = v, dict[k] += v).
 	Loose bool
 }
 
@@ -143,6 +144,7 @@ func Generate(seed int64, opts Options) []byte {
 	if opts.Loose {
 		g.addLoose()
 		g.addLooseStrings()
+		g.addLooseDict()
 	}
 	g.addEventless()
 	g.complete()
@@ -849,7 +851,10 @@ func (g *gen) render(seed int64) []byte {
 			// an early return (addLoose and looseStatement call it).
 			newElem("data", "id", "bumpg", "expr", "function (a) { if (a > 4) { g0 = (a + 1) % 10; return true; } return false; }"),
 			// A time stamped at start-up, read in guards (looseAtom).
-			newElem("data", "id", "stamp", "expr", "new Date()"), newElem("data", "id", "year", "expr", "stamp.getFullYear()"))
+			newElem("data", "id", "stamp", "expr", "new Date()"), newElem("data", "id", "year", "expr", "stamp.getFullYear()"),
+			// a dictionary: written and read by keys computed as the
+			// machine runs (addLooseDict)
+			newElem("data", "id", "dict", "expr", "{}"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {

@@ -60,8 +60,11 @@ func (c *checker) compoundAssign(x *ast.Assign) {
 	}
 	if len(x.Path) == 0 {
 		k1 = c.value(x.Target, what, ast.Invalid)
-	} else if t := c.loc(x.Target, x.Path); c.keyed {
+	} else if t := c.loc(x.Target, x.Path); c.keyed && !c.dictKeyed {
 		c.refuseKeyed(x.OpPos, x.Op)
+		return
+	} else if c.dictKeyed && t.Kind != ast.Invalid && (t.MayBeAbsent() || !t.Kind.IsScalar()) {
+		c.refuseAt(x.OpPos, "%s on a value of dictionary %s, whose values are %s, is not modelled: an entry's value needs one kind (numbers or strings)", x.Op, printer.LocString(x.Target, x.Path[:len(x.Path)-1]), t)
 		return
 	} else if t.MayBeAbsent() {
 		c.errorf(x.Target, "%s may be undefined or null, and %s needs a value: assign it with = first", printer.LocString(x.Target, x.Path), what)
@@ -107,7 +110,7 @@ func Grows(tt, vt ast.Type) bool {
 // returns its declared type: what it may hold. An element is written only
 // where it lies within the array for certain.
 func (c *checker) loc(target *ast.Ident, path []*ast.Sel) ast.Type {
-	c.keyed = false
+	c.keyed, c.dictKeyed = false, false
 	t, ok := c.lookup(target.Name)
 	if !ok {
 		c.errorf(target, "%s", parser.UndeclaredMsg(target.Name))
@@ -116,7 +119,13 @@ func (c *checker) loc(target *ast.Ident, path []*ast.Sel) ast.Type {
 	for i, s := range path {
 		so := printer.LocString(target, path[:i])
 		if s.Index != nil {
-			if str, ok := s.Index.(*ast.StrLit); ok && t.Kind == ast.Object {
+			if t.IsDict() && !t.MayBeAbsent() {
+				if i == 0 && i < len(path)-1 && c.dictGuarded(target, s, path[i+1:]) {
+					t = t.Comp.Elem
+					continue
+				}
+				return c.dictLoc(so, s, t, i == len(path)-1)
+			} else if str, ok := s.Index.(*ast.StrLit); ok && t.Kind == ast.Object {
 				s = &ast.Sel{Pos: s.Pos, Name: str.Value}
 			} else if t.Kind == ast.Object && !t.MayBeAbsent() {
 				return c.keyedLoc(so, s, t, i == len(path)-1)
@@ -181,6 +190,10 @@ func (c *checker) keyedLoc(so string, s *ast.Sel, t ast.Type, last bool) ast.Typ
 // computed when it runs: reading it may give undefined where the key
 // names no field.
 func (c *checker) refuseKeyed(pos source.Pos, op ast.Token) {
+	if c.dictKeyed {
+		c.refuseAt(pos, "%s on a value of a dictionary (an object whose keys are computed when it runs) is not modelled: write += 1 or -= 1", op)
+		return
+	}
 	c.refuseAt(pos, "%s on a field selected by a key computed when it runs is not modelled: read and assign it, o[k] = o[k] ... (where k names no field, o[k] is undefined)", op)
 }
 
@@ -249,8 +262,33 @@ func Assignable(tt, vt ast.Type) string {
 			return fmt.Sprintf("it has %d elements for certain and the value may have %d; declare its type, e.g. setbot:type=\"%s\", which allows fewer",
 				tt.Comp.MinLen, vt.Comp.MinLen, tt)
 		}
+	case tt.IsDict():
+		return assignableDict(tt, vt)
+	case vt.IsDict():
+		return fmt.Sprintf("the value is an object used as a dictionary (%s), and %s one of fixed fields", vt, tt)
 	case tt.Kind == ast.Object:
 		return assignableObject(tt, vt)
+	}
+	return ""
+}
+
+// assignableDict is Assignable for a dictionary of type tt: a dictionary
+// of values it holds, or an object whose fields' values it holds (an
+// object literal, whose fields become its entries).
+func assignableDict(tt, vt ast.Type) string {
+	if vt.IsDict() {
+		if msg := Assignable(tt.Comp.Elem, vt.Comp.Elem); msg != "" {
+			return "values: " + msg
+		}
+		return ""
+	}
+	if len(vt.Comp.Fields) > tt.Comp.Len {
+		return fmt.Sprintf("a dictionary holds at most %d keys (the keys bound) and the object has %d", tt.Comp.Len, len(vt.Comp.Fields))
+	}
+	for _, f := range vt.Comp.Fields {
+		if msg := Assignable(tt.Comp.Elem, f.Type); msg != "" {
+			return "field " + f.Name + ": " + msg
+		}
 	}
 	return ""
 }

@@ -114,6 +114,9 @@ type checker struct {
 	// keyed says that the location loc checked last ends in a field
 	// selected by a key computed when it runs (keyedLoc).
 	keyed bool
+	// dictKeyed says that it ends in a value of an object used as a
+	// dictionary (dictLoc), which op= may write.
+	dictKeyed bool
 }
 
 // guarded checks f with the guard x, want added.
@@ -177,12 +180,28 @@ func (c *checker) lookup(name string) (ast.Type, bool) {
 	return t, ok
 }
 
-// TestedFirst reports whether a guard of f is the truth of the object f
-// reads (o.a && o.a.b): where it holds, the object is defined.
+// TestedFirst reports whether a guard of f says the object f reads is
+// defined: its truth (o.a && o.a.b), or a comparison with undefined or
+// null by == or != (o.a == undefined || o.a.b, o.a != null && o.a.b),
+// which holds of both (typeof o.a != 'undefined' does not say o.a is no
+// null): where it holds, the object is defined.
 func TestedFirst(f FailingRead) bool {
 	obj := printer.ExprString(f.Obj)
 	for _, g := range f.Guards {
 		if g.Want && printer.ExprString(g.X) == obj {
+			return true
+		}
+		if x, ok := g.X.(*ast.Binary); ok && (x.Op == ast.EQL && !g.Want || x.Op == ast.NEQ && g.Want) && comparesAbsent(x, obj) {
+			return true
+		}
+	}
+	return false
+}
+
+// comparesAbsent reports whether x compares obj with undefined or null.
+func comparesAbsent(x *ast.Binary, obj string) bool {
+	for _, p := range [][2]ast.Expr{{x.X, x.Y}, {x.Y, x.X}} {
+		if _, ok := p[1].(*ast.Absent); ok && printer.ExprString(p[0]) == obj {
 			return true
 		}
 	}

@@ -362,6 +362,9 @@ func (c *checker) keyedFields(pos source.Pos, what, obj string, t ast.Type) ast.
 // outside it; o['f'] is o.f.
 func (c *checker) index(x *ast.Index) ast.Type {
 	t := c.expr(x.X)
+	if t.IsDict() && !t.MayBeAbsent() {
+		return c.dictRead(x, t)
+	}
 	if s, ok := x.Index.(*ast.StrLit); ok && t.Kind == ast.Object {
 		c.expr(x.Index)
 		return c.member(x, x.X, t, s.Value)
@@ -428,6 +431,9 @@ func (c *checker) member(n ast.Node, x ast.Expr, t ast.Type, name string) ast.Ty
 		return ast.Type{}
 	case t.Kind != ast.Object:
 		c.errorf(n, "%s is %s, not an object: read .%s of an object, declared with an object literal such as {%s: ...} as its initial value", printer.ExprString(x), ast.Article(t.Kind), name, name)
+		return ast.Type{}
+	case t.IsDict():
+		c.refusef(n, "%s is an object used as a dictionary (its keys are computed when it runs), and .%s of it is not modelled: write %s['%s']", printer.ExprString(x), name, printer.ExprString(x), name)
 		return ast.Type{}
 	}
 	ft, ok := t.Field(name)
@@ -615,6 +621,13 @@ func (c *checker) equality(x *ast.Binary) ast.Type {
 // value), _event, whose fields SCXML fixes, or _ioprocessors, whose only
 // processor is SCXML's. The checker decides it; lowering folds it.
 func (c *checker) in(x *ast.Binary) {
+	if y, ok := x.Y.(*ast.Ident); ok {
+		if t, _ := c.lookup(y.Name); t.IsDict() && !t.MayBeAbsent() {
+			c.dictKey(x.X, y.Name)
+			c.expr(y)
+			return
+		}
+	}
 	c.expr(x.X)
 	if _, ok := x.X.(*ast.StrLit); !ok {
 		c.errorf(x.X, "the left of in is %s: name the field in quotes, e.g. 'name' in _event", printer.ExprString(x.X))

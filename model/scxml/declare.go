@@ -28,7 +28,7 @@ import (
 func declareCode(d *diag, m *model.Model, inv invocation, low *lowerer, asRead map[*ast.Block][]ast.Stmt,
 	funcs map[string]*ast.FuncDecl, externals map[string]*lower.Signature, commonsVars []*ast.Ident) (all []code, pe *pastEnd) {
 	dc := &declarer{diag: d, m: m, inv: inv, low: low, source: asRead, funcs: funcs, externals: externals, commonsVars: commonsVars,
-		pe: &pastEnd{diag: d, m: m, low: low, source: asRead, inRange: make(map[source.Pos]bool)}}
+		pe: &pastEnd{diag: d, m: m, low: low, source: asRead, inRange: make(map[source.Pos]bool), dicts: make(map[source.Pos]bool)}}
 	all = allCode(m, inv)
 	if dc.failNonArrays(all) {
 		all = allCode(m, inv)

@@ -21,6 +21,9 @@ type pastEnd struct {
 	low     *lowerer
 	source  map[*ast.Block][]ast.Stmt
 	inRange map[source.Pos]bool
+	// dicts are the reads among them of a value of an object used as a
+	// dictionary (m[k], ast.DictType), which no entry may have.
+	dicts map[source.Pos]bool
 }
 
 // guardPastEnd guards the reads a[i] of an array or object element at an
@@ -54,6 +57,9 @@ func (pe *pastEnd) guardPastEnd(all []code) (first source.Pos, changed bool) {
 		refused := make(map[source.Pos]bool, len(info.PastEnd))
 		for _, x := range info.PastEnd {
 			refused[x.Lbrack] = true
+			if info.Types[x.X].IsDict() {
+				pe.dicts[x.Lbrack] = true
+			}
 		}
 		stmts = slices.Clone(stmts)
 		if !pe.guardStmts(&stmts, refused) {
@@ -79,7 +85,10 @@ func (pe *pastEnd) guardStmts(stmts *[]ast.Stmt, refused map[source.Pos]bool) bo
 		var reads []*ast.Index
 		switch x := s.(type) {
 		case *ast.Assign:
+			reads = intoKey(x.Target, x.Path, refused, reads)
 			reads = evaluated(x.Value, refused, reads)
+		case *ast.IncDec:
+			reads = intoKey(x.Target, x.Path, refused, reads)
 		case *ast.Decl:
 			reads = evaluated(x.Value, refused, reads)
 		case *ast.If:
@@ -117,6 +126,12 @@ func (pe *pastEnd) indexGuard(x *ast.Index) ast.Stmt {
 	}
 	what := printer.ExprString(x) + " may lie past the end of " + printer.ExprString(x.X) +
 		", where ECMAScript reads undefined and throws a TypeError on reading into it"
+	if pe.dicts[pos] {
+		// k in m: an entry has the key.
+		in = &ast.Binary{X: dup(x.Index), OpPos: pos, Op: ast.IN, Y: dup(x.X)}
+		what = "no entry of " + printer.ExprString(x.X) + " may have the key " + printer.ExprString(x.Index) +
+			", where ECMAScript reads undefined and throws a TypeError on reading into it"
+	}
 	raise := pe.low.fail(pe.file.Offset(pos), what)
 	return &ast.If{IfPos: pos, Cond: &ast.Unary{OpPos: pos, Op: ast.NOT, X: in}, Then: &ast.Block{Stmts: []ast.Stmt{raise}}}
 }
@@ -155,4 +170,13 @@ func evaluated(e ast.Expr, refused map[source.Pos]bool, reads []*ast.Index) []*a
 		reads = append(reads, x)
 	}
 	return reads
+}
+
+// intoKey appends to reads the write into target[k] (target[k].f = x),
+// a value of a dictionary that no entry may have, where it is refused.
+func intoKey(target *ast.Ident, path []*ast.Sel, refused map[source.Pos]bool, reads []*ast.Index) []*ast.Index {
+	if len(path) < 2 || !refused[path[0].Pos] {
+		return reads
+	}
+	return append(reads, &ast.Index{X: target, Lbrack: path[0].Pos, Index: path[0].Index})
 }

@@ -66,7 +66,14 @@ func (ck *checker) widenKeyed(v *model.Var, path []*ast.Sel, vt ast.Type) bool {
 	}
 	last := path[len(path)-1]
 	ot, ok := partType(v.Type, path[:len(path)-1])
-	if !ok || ot.Kind != ast.Object || last.Index == nil || isStrLit(last.Index) {
+	if !ok || ot.Kind != ast.Object || last.Index == nil || (isStrLit(last.Index) && !ot.IsDict()) {
+		return false
+	}
+	if d, ok := dictOf(ot, vt); ok {
+		v.Type = withPart(v.Type, path[:len(path)-1], d)
+		return true
+	}
+	if ot.IsDict() {
 		return false
 	}
 	fields := slices.Clone(ot.Comp.Fields)
@@ -171,4 +178,32 @@ func selName(s *ast.Sel) string {
 		return x.Value
 	}
 	return s.Name
+}
+
+// dictOf returns the type of an object used as a dictionary that ot, the
+// type of an object written by a key computed when it runs (o[k] = x),
+// becomes where x is of type vt, and reports whether it changed: an
+// object with no fields ({} at first) becomes a dictionary of vt (a
+// scalar or an object), and a dictionary's values widen to hold vt
+// (ast.DictType).
+func dictOf(ot, vt ast.Type) (ast.Type, bool) {
+	if vt.Kind == ast.Invalid || vt.Kind == ast.Array || vt.IsDict() || vt.Kind.IsRef() {
+		return ast.Type{}, false
+	}
+	var w ast.Type
+	switch {
+	case ot.IsDict():
+		var ok bool
+		if w, ok = widenPart(ot.Comp.Elem, vt, true); !ok || w.String() == ot.Comp.Elem.String() {
+			return ast.Type{}, false
+		}
+	case len(ot.Comp.Fields) == 0:
+		w = vt
+		w.Ranged = false
+	default:
+		return ast.Type{}, false
+	}
+	d := ast.DictType(w)
+	d.Absent = ot.Absent
+	return d, true
 }

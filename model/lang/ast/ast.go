@@ -564,7 +564,8 @@ func (s *Bound) What() string {
 	case vocab.BoundArray:
 		return fmt.Sprintf("an array grows past its bound of %d elements (the array bound; raise it with setbot:type)", s.Limit)
 	case vocab.BoundKeys:
-		return fmt.Sprintf("a key computed when it runs names none of the object's %d keys, and ECMAScript would add it (the keys bound; give every key in the object's initial value)", s.Limit)
+		return fmt.Sprintf("a key computed when it runs names none of the object's %d keys, and ECMAScript would add it (the keys bound: an object keeps the keys of its initial value, "+
+			"and one used as a dictionary, {} at first, up to %d; give every key in the object's initial value)", s.Limit, DictLen)
 	case vocab.BoundIndex:
 		return "an element is assigned past the end of its array or below index 0 (the index bound: setbot models an element assigned within the array or just past its end)"
 	}

@@ -122,7 +122,25 @@ type Composite struct {
 	MinLen, Len int
 	// Object: the fields, sorted by name.
 	Fields []Field
+	// Dict marks an object used as a dictionary, written and read by keys
+	// computed when it runs: a bounded association of up to DictLen
+	// entries, each a key (a string, as ECMAScript makes every key) and a
+	// value of type Elem, instead of Fields.
+	Dict bool
 }
+
+// DictLen is how many entries a dictionary (Composite.Dict) holds: a
+// path that writes one more key meets the keys bound (vocab.BoundKeys).
+const DictLen = 8
+
+// DictType returns the type of objects used as dictionaries whose values
+// are of type elem.
+func DictType(elem Type) Type {
+	return Type{Kind: Object, Comp: &Composite{Elem: elem, Len: DictLen, Dict: true}}
+}
+
+// IsDict reports whether t is the type of an object used as a dictionary.
+func (t Type) IsDict() bool { return t.Kind == Object && t.Comp != nil && t.Comp.Dict }
 
 // Field is one field of an object type.
 type Field struct {
@@ -348,6 +366,8 @@ func (t Type) String() string {
 			ks = append(ks, k.String())
 		}
 		s = strings.Join(ks, "|")
+	case t.IsDict():
+		s = "{[string]: " + t.Comp.Elem.String() + "}"
 	case t.Kind == Object:
 		var b strings.Builder
 		b.WriteString("{")

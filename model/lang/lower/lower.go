@@ -477,6 +477,9 @@ var typeofName = map[ast.Kind]string{ast.Int: "number", ast.Decimal: "number", a
 // event's name, so that where no event is being processed (ECMAScript
 // throws there) the flattener reports it.
 func (l *lowerer) in(x *ast.Binary) ast.Expr {
+	if t := l.typ(x.Y); t.IsDict() {
+		return l.dictHas(l.parts(x.Y), t, l.dictKeyString(x.X))
+	}
 	f := x.X.(*ast.StrLit).Value
 	has := lang.HasField(l.typ(x.Y), f)
 	if ast.IsEvent(x.Y) && has {
@@ -572,11 +575,20 @@ func (l *lowerer) assign(x *ast.Assign) []ast.Stmt {
 	if lang.ElementWrite(x, l.typ(x.Target)) {
 		return l.elementWrite(x)
 	}
-	if ot, ok := keyedWrite(l.typ(x.Target), x.Path); ok {
+	if t := l.typ(x.Target); t.IsDict() && len(x.Path) > 1 {
+		return l.intoDict(x.Target, x.Path, func(name string, tt ast.Type) []ast.Stmt { return l.assignAt(x, name, tt) })
+	}
+	if ot, ok := keyedWrite(l.typ(x.Target), x.Path); ok && ot.IsDict() {
+		return l.dictAssign(x, ot)
+	} else if ok {
 		return l.keyedAssign(x, ot)
 	}
-	name := pathName(x.Target, x.Path)
-	tt := locType(l.typ(x.Target), x.Path)
+	return l.assignAt(x, pathName(x.Target, x.Path), locType(l.typ(x.Target), x.Path))
+}
+
+// assignAt lowers x, an assignment to the location called name, of type
+// tt.
+func (l *lowerer) assignAt(x *ast.Assign, name string, tt ast.Type) []ast.Stmt {
 	if x.Op == ast.ASSIGN && leafwise(tt) {
 		out := assignLeaves(name, tt, l.vec(x.Value, tt), x.OpPos)
 		if lang.Grows(tt, l.typ(x.Value)) {
@@ -595,6 +607,11 @@ func (l *lowerer) stmt(s ast.Stmt) []ast.Stmt {
 	case *ast.Assign:
 		return l.assign(x)
 	case *ast.IncDec:
+		if t := l.typ(x.Target); t.IsDict() && len(x.Path) > 1 {
+			return l.intoDict(x.Target, x.Path, func(name string, _ ast.Type) []ast.Stmt {
+				return []ast.Stmt{&ast.IncDec{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: name}, OpPos: x.OpPos, Op: x.Op}}
+			})
+		}
 		return []ast.Stmt{&ast.IncDec{Target: &ast.Ident{NamePos: x.Target.NamePos, Name: pathName(x.Target, x.Path)}, OpPos: x.OpPos, Op: x.Op}}
 	case *ast.ForEach:
 		return l.forEach(x)

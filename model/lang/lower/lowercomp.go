@@ -25,7 +25,10 @@ import (
 //   - an array of at most N elements is its length, named NAME.length, and
 //     its N elements NAME[0] ... NAME[N-1] (each lowered in turn); an
 //     element at or past the length is meaningless;
-//   - an object is its fields NAME.f, in the order of their names;
+//   - an object is its fields NAME.f, in the order of their names; an
+//     object used as a dictionary (ast.DictType) is its number of entries,
+//     NAME.size, and its entries' keys NAME.keys[k] and values
+//     NAME.values[k] (dict.go);
 //   - a scalar that may be undefined is its value and its tag (AbsentName);
 //     so is an object that may be undefined (an Optional field that some
 //     objects assigned to a variable lack, ast.WidenObjects): its leaves,
@@ -76,6 +79,13 @@ func Leaves(t ast.Type) []Leaf {
 				out = append(out, Leaf{Suffix: prefix, Tag: true, Type: ast.AbsentType})
 			}
 		case ast.Object:
+			if t.IsDict() {
+				out = append(out, Leaf{Suffix: prefix + DictSize, Type: ast.RangeType(0, int64(t.Comp.Len))})
+				for k := 0; k < t.Comp.Len; k++ {
+					out = append(out, Leaf{Suffix: prefix + dictKey(k), Type: ast.StringType})
+					walk(prefix+dictValue(k), t.Comp.Elem)
+				}
+			}
 			for _, f := range t.Comp.Fields {
 				walk(prefix+printer.FieldSuffix(f.Name), f.Type)
 			}
@@ -370,6 +380,9 @@ func (l *lowerer) parts(e ast.Expr) []part {
 		}
 		return below(l.parts(x.X), ".length") // an object's field called length
 	case *ast.Index:
+		if xt := l.typ(x.X); xt.IsDict() {
+			return l.dictRead(l.parts(x.X), xt, l.dictKeyString(x.Index), t)
+		}
 		if s, ok := x.Index.(*ast.StrLit); ok {
 			return below(l.parts(x.X), printer.FieldSuffix(s.Value))
 		}
@@ -425,6 +438,9 @@ func cutPrefix(s, prefix string) (string, bool) {
 func (l *lowerer) vec(e ast.Expr, t ast.Type) []ast.Expr {
 	if t.Kind == ast.Mixed {
 		return l.encode(e, t)
+	}
+	if o, ok := e.(*ast.ObjectLit); ok && t.IsDict() && !l.typ(e).IsDict() {
+		return l.align(l.dictLit(o, t), t, e.Pos())
 	}
 	return l.align(l.parts(e), t, e.Pos())
 }
@@ -681,7 +697,7 @@ func keyedWrite(t ast.Type, path []*ast.Sel) (ast.Type, bool) {
 	}
 	last := path[len(path)-1]
 	ot := locType(t, path[:len(path)-1])
-	if _, lit := last.Index.(*ast.StrLit); last.Index == nil || lit || ot.Kind != ast.Object {
+	if _, lit := last.Index.(*ast.StrLit); last.Index == nil || (lit && !ot.IsDict()) || ot.Kind != ast.Object {
 		return ast.Type{}, false
 	}
 	return ot, true
@@ -740,8 +756,12 @@ func (l *lowerer) scalar(e ast.Expr) (val, tag ast.Expr, ok bool) {
 	switch x := e.(type) {
 	case *ast.Index:
 		xt := l.typ(x.X)
-		if s, isStr := x.Index.(*ast.StrLit); isStr && xt.Kind == ast.Object {
+		if s, isStr := x.Index.(*ast.StrLit); isStr && xt.Kind == ast.Object && !xt.IsDict() {
 			ps = below(l.parts(x.X), printer.FieldSuffix(s.Value))
+			break
+		}
+		if xt.IsDict() {
+			ps = l.dictRead(l.parts(x.X), xt, l.dictKeyString(x.Index), l.typ(e))
 			break
 		}
 		if xt.Kind == ast.Object {
