@@ -1,6 +1,8 @@
 package lang
 
 import (
+	"fmt"
+
 	"github.com/setbot/setbot/model/source"
 
 	"github.com/setbot/setbot/model/lang/ast"
@@ -148,8 +150,10 @@ func newChecker(env *Env, fset *source.FileSet, n ast.Node) *checker {
 	return &checker{env: env, fset: fset, info: &Info{Types: make(map[ast.Expr]ast.Type, exprs), Args: make(map[*ast.Arg]ast.Type)}, valued: make(map[string]bool)}
 }
 
+// errorAt reports an error at pos, naming inlined locals as the source
+// does (ast.SourceNames).
 func (c *checker) errorAt(pos source.Pos, format string, args ...any) {
-	c.errs.Add(c.fset.Position(pos), format, args...)
+	c.errs.Add(c.fset.Position(pos), "%s", ast.SourceNames(fmt.Sprintf(format, args...)))
 }
 
 func (c *checker) errorf(n ast.Node, format string, args ...any) {
@@ -158,7 +162,7 @@ func (c *checker) errorf(n ast.Node, format string, args ...any) {
 
 // refuseAt reports a construct outside the language (source.Error.Refused).
 func (c *checker) refuseAt(pos source.Pos, format string, args ...any) {
-	c.errs.Refuse(c.fset.Position(pos), format, args...)
+	c.errs.Refuse(c.fset.Position(pos), "%s", ast.SourceNames(fmt.Sprintf(format, args...)))
 }
 
 func (c *checker) refusef(n ast.Node, format string, args ...any) {

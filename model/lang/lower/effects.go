@@ -1,7 +1,6 @@
 package lower
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -388,7 +387,7 @@ func (in *Inliner) hoist(s ast.Stmt, rest []ast.Stmt) (out []ast.Stmt, all bool)
 	}
 	in.fresh++
 	n := in.fresh
-	result := &ast.Ident{NamePos: x.FunPos, Name: fmt.Sprintf("%s$%d", x.Fun, n)}
+	result := &ast.Ident{NamePos: x.FunPos, Name: ast.InlinedName(x.Fun, n)}
 	decl, isDecl := s.(*ast.Decl)
 	callStmt := isDecl && strings.HasPrefix(decl.Name.Name, parser.CallStmtPrefix) && decl.Value == ast.Expr(x)
 	*slot = replaceCall(*slot, x, result)
@@ -425,12 +424,10 @@ func (in *Inliner) bind(f *ast.FuncDecl, x *ast.Call, n int) []ast.Stmt {
 		if i < len(x.Args) {
 			v = x.Args[i]
 		}
-		out = append(out, &ast.Decl{DeclPos: x.FunPos, Name: &ast.Ident{NamePos: p.NamePos, Name: localName(p.Name, n)}, Value: v})
+		out = append(out, &ast.Decl{DeclPos: x.FunPos, Name: &ast.Ident{NamePos: p.NamePos, Name: ast.InlinedName(p.Name, n)}, Value: v})
 	}
 	return out
 }
-
-func localName(name string, n int) string { return fmt.Sprintf("%s$%d", name, n) }
 
 // renamed returns f's body with its parameters and locals renamed for the
 // n-th inlined call, and refuses a write to a part of a parameter:
@@ -450,7 +447,7 @@ func (in *Inliner) renamed(f *ast.FuncDecl, n int) []ast.Stmt {
 			return "", false
 		}
 		if !strings.HasPrefix(name, parser.CallStmtPrefix) {
-			return localName(name, n), true
+			return ast.InlinedName(name, n), true
 		}
 		if c, ok := calls[name]; ok {
 			return c, true
