@@ -355,20 +355,6 @@ func failingFunctions(m *model.Model, funcs map[string]*ast.FuncDecl, externals 
 // declares.
 func localNames(f *ast.FuncDecl, bound map[string]bool) map[string]bool {
 	local := maps.Clone(bound)
-	for _, p := range f.Params {
-		local[p.Name] = true
-	}
-	ast.Inspect(f.Body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.Decl:
-			local[x.Name.Name] = true
-		case *ast.ForEach:
-			local[x.Item.Name] = true
-			if x.Index != nil {
-				local[x.Index.Name] = true
-			}
-		}
-		return true
-	})
+	maps.Copy(local, f.Locals())
 	return local
 }

@@ -499,6 +499,28 @@ func (s *Bound) Pos() source.Pos    { return s.BoundPos }
 func (s *FuncDecl) Pos() source.Pos { return s.FuncPos }
 func (s *Return) Pos() source.Pos   { return s.ReturnPos }
 
+// Locals returns the names local to s: its parameters and the names its
+// body declares (var, let, a for-of loop's item and index).
+func (s *FuncDecl) Locals() map[string]bool {
+	locals := make(map[string]bool)
+	for _, p := range s.Params {
+		locals[p.Name] = true
+	}
+	Inspect(s.Body, func(n Node) bool {
+		switch x := n.(type) {
+		case *Decl:
+			locals[x.Name.Name] = true
+		case *ForEach:
+			locals[x.Item.Name] = true
+			if x.Index != nil {
+				locals[x.Index.Name] = true
+			}
+		}
+		return true
+	})
+	return locals
+}
+
 func (*IntLit) exprNode()     {}
 func (*StrLit) exprNode()     {}
 func (*DecLit) exprNode()     {}

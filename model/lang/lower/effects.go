@@ -46,7 +46,7 @@ func (in *Inliner) effects() map[string]*effect {
 	in.effectOf = make(map[string]*effect)
 	calls := make(map[string][]string)
 	for name, f := range in.Funcs {
-		locals := funcLocals(f)
+		locals := f.Locals()
 		ast.Inspect(f.Body, func(n ast.Node) bool {
 			var e *effect
 			switch x := n.(type) {
@@ -109,27 +109,6 @@ func reaches(calls map[string][]string, from, to string) bool {
 		}
 	}
 	return false
-}
-
-// funcLocals are f's parameters and the names its body declares.
-func funcLocals(f *ast.FuncDecl) map[string]bool {
-	locals := make(map[string]bool)
-	for _, p := range f.Params {
-		locals[p.Name] = true
-	}
-	ast.Inspect(f.Body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.Decl:
-			locals[x.Name.Name] = true
-		case *ast.ForEach:
-			locals[x.Item.Name] = true
-			if x.Index != nil {
-				locals[x.Index.Name] = true
-			}
-		}
-		return true
-	})
-	return locals
 }
 
 // effectOfCall returns the effect of the function x calls, or nil.
@@ -279,7 +258,7 @@ func (in *Inliner) writes(f *ast.FuncDecl, into map[string]bool, seen map[string
 		return
 	}
 	seen[f.Name.Name] = true
-	locals := funcLocals(f)
+	locals := f.Locals()
 	ast.Inspect(f.Body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.Assign:
@@ -436,7 +415,7 @@ func (in *Inliner) bind(f *ast.FuncDecl, x *ast.Call, n int) []ast.Stmt {
 // which the inliner knows a call of the host's), with a negative number,
 // which no offset is.
 func (in *Inliner) renamed(f *ast.FuncDecl, n int) []ast.Stmt {
-	locals := funcLocals(f)
+	locals := f.Locals()
 	params := make(map[string]bool, len(f.Params))
 	for _, p := range f.Params {
 		params[p.Name] = true
