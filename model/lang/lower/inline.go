@@ -2,6 +2,7 @@ package lower
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -510,11 +511,10 @@ func hasReturnOrLoop(s ast.Stmt) bool {
 	})
 }
 
+// copyEnv returns a copy of env that is never nil (a branch writes to it).
 func copyEnv(env map[string]ast.Expr) map[string]ast.Expr {
 	c := make(map[string]ast.Expr, len(env))
-	for k, v := range env {
-		c[k] = v
-	}
+	maps.Copy(c, env)
 	return c
 }
 
