@@ -86,13 +86,15 @@ func (ph *placeholders) nextID(loc string) string {
 }
 
 // values is what the reader knows of the values of the variables: every
-// expression assigned to each (its initial value included), and the
-// variables written in ways it does not follow (opaque).
+// expression assigned to each (its initial value included), the
+// variables written in ways it does not follow (opaque), and the arrays
+// that keep their initial value (consts).
 type values struct {
 	m       *model.Model
 	assigns map[string][]ast.Expr
 	undef   map[string]bool // may hold undefined (a <data> without a value)
 	opaque  map[string]bool
+	consts  map[string]*ast.ArrayLit
 	// names are the names _event.name may hold in the block being
 	// expanded, and all those it may hold anywhere (eventNames); nil where
 	// they are not known.
@@ -106,81 +108,118 @@ type values struct {
 }
 
 // collectValues collects the values of the variables of m from its
-// initial values and from all, its code, where the sends of ph store
-// the ids setbot generates.
-func collectValues(m *model.Model, ph *placeholders, all []code) *values {
+// initial values and from all, its code, and funcs, its functions, where
+// the sends of ph store the ids setbot generates. The value of a variable
+// an invoking machine passes is the parent's: not followed.
+func collectValues(m *model.Model, ph *placeholders, all []code, funcs map[string]*ast.FuncDecl) *values {
 	vs := &values{m: m, assigns: make(map[string][]ast.Expr), undef: make(map[string]bool), opaque: make(map[string]bool)}
+	var nodes []ast.Node
 	for _, v := range m.Vars {
 		if _, ok := v.Init.(*ast.Absent); ok {
 			vs.undef[v.Name] = true
 		} else if v.Init != nil {
 			vs.assigns[v.Name] = append(vs.assigns[v.Name], v.Init)
+			nodes = append(nodes, v.Init)
+		}
+		if v.Passed {
+			vs.opaque[v.Name] = true
 		}
 	}
 	for _, c := range all {
-		ast.Inspect(c.body, func(n ast.Node) bool {
-			switch s := n.(type) {
-			case *ast.Assign:
-				if s.Op == ast.ASSIGN {
-					vs.assigns[s.Target.Name] = append(vs.assigns[s.Target.Name], s.Value)
-				} else {
-					vs.opaque[s.Target.Name] = true
-				}
-			case *ast.IncDec:
+		vs.collect(c.body, ph, nil)
+		nodes = append(nodes, c.nodes()...)
+	}
+	for _, f := range funcs {
+		vs.collect(f.Body, ph, f.Locals())
+		nodes = append(nodes, f)
+	}
+	vs.consts = constArrays(m, nodes)
+	return vs
+}
+
+// collect notes the assignments of body to the variables. In a function's
+// body (with locals, its parameters and local variables), those to a
+// local are none of theirs, and a value computed from a local is not
+// followed.
+func (vs *values) collect(body *ast.Block, ph *placeholders, locals map[string]bool) {
+	global := func(id *ast.Ident) bool { return id != nil && !locals[id.Name] }
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.Assign:
+			readsLocal := ast.Any(s.Value, func(n ast.Node) bool { id, ok := n.(*ast.Ident); return ok && locals[id.Name] })
+			switch {
+			case !global(s.Target):
+			case s.Op == ast.ASSIGN && !readsLocal:
+				vs.assigns[s.Target.Name] = append(vs.assigns[s.Target.Name], s.Value)
+			default:
 				vs.opaque[s.Target.Name] = true
-			case *ast.ForEach:
-				vs.opaque[s.Item.Name] = true
-				if s.Index != nil {
-					vs.opaque[s.Index.Name] = true
-				}
-			case *ast.Send:
-				if d := ph.sends[s]; d != nil && d.location != "" {
-					vs.assigns[d.location] = append(vs.assigns[d.location], &ast.StrLit{ValuePos: d.pos, Value: d.id})
+			}
+		case *ast.IncDec:
+			vs.opaque[s.Target.Name] = vs.opaque[s.Target.Name] || global(s.Target)
+		case *ast.ForEach:
+			for _, id := range []*ast.Ident{s.Item, s.Index} {
+				if global(id) {
+					vs.opaque[id.Name] = true
 				}
 			}
-			return true
-		})
-	}
-	return vs
+		case *ast.Send:
+			if d := ph.sends[s]; d != nil && d.location != "" {
+				vs.assigns[d.location] = append(vs.assigns[d.location], &ast.StrLit{ValuePos: d.pos, Value: d.id})
+			}
+		}
+		return true
+	})
 }
 
 // of returns the string values e can take, sorted, and whether it may be
 // undefined; ok is false when they are not known from the model (e reads
-// an event's data, or a variable some code computes). Literals,
-// _sessionid, _name, _event.origin and _event.origintype, c ? a : b and
-// variables whose every assignment is known are.
+// an event's data, or a variable some code computes) or e may be a
+// number. Literals, _sessionid, _name, _event.origin and
+// _event.origintype, c ? a : b, variables whose every assignment is
+// known, elements of constant arrays and what computed computes from them
+// are.
 func (vs *values) of(e ast.Expr) (vals []string, undef, ok bool) {
-	set := make(map[string]bool)
+	set := make(map[value]bool)
 	ok = vs.into(e, set, &undef, make(map[string]bool))
 	for v := range set {
-		vals = append(vals, v)
+		if v.num {
+			return nil, undef, false // the expansion compares strings
+		}
+		vals = append(vals, v.str)
 	}
 	sort.Strings(vals)
 	return vals, undef, ok
 }
 
-func (vs *values) into(e ast.Expr, set map[string]bool, undef *bool, seen map[string]bool) bool {
+// into adds to set the values e can take, sets undef where it may be
+// undefined, and reports whether they are known (of); seen holds the
+// variables whose values are being collected.
+func (vs *values) into(e ast.Expr, set map[value]bool, undef *bool, seen map[string]bool) bool {
 	switch x := e.(type) {
 	case *ast.StrLit:
-		set[x.Value] = true
+		set[value{str: x.Value}] = true
 		return true
+	case *ast.IntLit:
+		return intLit(x, set)
+	case *ast.Index:
+		return vs.element(x, set, undef, seen)
 	case *ast.Absent:
 		*undef = true
 		return true
 	case *ast.SysVar:
 		switch x.Name {
 		case "_sessionid":
-			set[model.SessionID] = true
+			set[value{str: model.SessionID}] = true
 			return true
 		case "_name":
-			set[vs.m.Name] = true
+			set[value{str: vs.m.Name}] = true
 			return true
 		}
 	case *ast.EventField:
 		return vs.eventField(x, set, undef)
 	case *ast.Cond:
 		return vs.into(x.Then, set, undef, seen) && vs.into(x.Else, set, undef, seen)
-	case *ast.Binary, *ast.Method:
+	case *ast.Binary, *ast.Method, *ast.Unary:
 		return vs.computed(x, set, seen)
 	case *ast.Ident:
 		if vs.opaque[x.Name] || vs.m.Var(x.Name) == nil {
@@ -210,20 +249,20 @@ func (vs *values) into(e ast.Expr, set map[string]bool, undef *bool, seen map[st
 
 // eventField adds to set the values the field x of _event can take, and
 // reports whether they are known.
-func (vs *values) eventField(x *ast.EventField, set map[string]bool, undef *bool) bool {
+func (vs *values) eventField(x *ast.EventField, set map[value]bool, undef *bool) bool {
 	// The events the machine sends itself come from its own session
 	// through the SCXML processor; the others have no origin.
 	switch x.Field {
 	case "origin":
-		set[model.SessionLocation], *undef = true, true
+		set[value{str: model.SessionLocation}], *undef = true, true
 		return true
 	case "origintype":
-		set[parser.SCXMLProcessor], *undef = true, true
+		set[value{str: parser.SCXMLProcessor}], *undef = true, true
 		return true
 	case "name":
 		vs.readName = true
 		for _, n := range vs.names {
-			set[n] = true
+			set[value{str: n}] = true
 		}
 		return vs.names != nil
 	}
@@ -231,14 +270,14 @@ func (vs *values) eventField(x *ast.EventField, set map[string]bool, undef *bool
 }
 
 // expandDynamic is the phase of computed sends. It takes the model m as
-// read, all its code, the placeholders ph that reading left in its blocks
+// read, all its code and its functions (funcs), the placeholders ph that reading left in its blocks
 // and the lowerer; it expands the placeholders of every block read into
 // fixed sends and cancels (expander), lowers the block, and gives the
 // statements of each block as expanded, before lowering, which checking
 // lowers again where the types show more elements to fail
 // (failNonArrays).
-func expandDynamic(d *diag, m *model.Model, all []code, ph *placeholders, low *lowerer) map[*ast.Block][]ast.Stmt {
-	xp := &expander{diag: d, m: m, ph: ph, low: low, vs: collectValues(m, ph, all)}
+func expandDynamic(d *diag, m *model.Model, all []code, funcs map[string]*ast.FuncDecl, ph *placeholders, low *lowerer) map[*ast.Block][]ast.Stmt {
+	xp := &expander{diag: d, m: m, ph: ph, low: low, vs: collectValues(m, ph, all, funcs)}
 	xp.ids = xp.timerIDs(all)
 	xp.outputs = xp.outputTargets(all)
 	xp.eventNames(xp.vs)

@@ -102,51 +102,61 @@ func (vs *values) block(blk *ast.Block) {
 	}
 }
 
-// computed adds to set the string values of x, a + b of strings or a
-// string method that gives a string, where the values of its parts are
-// known and its arguments literals (at most maxComputedValues of them).
-func (vs *values) computed(x ast.Expr, set map[string]bool, seen map[string]bool) bool {
-	// A part that reads a variable whose values are being collected (x = x
-	// + 'b') may take values not collected yet, without end.
-	part := func(e ast.Expr) ([]string, bool) {
-		s, undef, cycle := make(map[string]bool), false, vs.cycle
-		vs.cycle = false
-		ok := vs.into(e, s, &undef, seen)
-		ok = ok && !vs.cycle && !undef && len(s) <= maxComputedValues
-		vs.cycle = vs.cycle || cycle
-		return slices.Sorted(maps.Keys(s)), ok
-	}
+// computed adds to set the values of x: a + b of strings or numbers, the
+// negation of a number, or a string method that gives a string, where the
+// values of its parts are known and its arguments literals (at most
+// maxComputedValues of them).
+func (vs *values) computed(x ast.Expr, set map[value]bool, seen map[string]bool) bool {
 	switch x := x.(type) {
 	case *ast.Binary:
 		if x.Op != ast.ADD {
 			return false
 		}
-		l, ok1 := part(x.X)
-		r, ok2 := part(x.Y)
+		l, ok1 := vs.part(x.X, seen)
+		r, ok2 := vs.part(x.Y, seen)
 		if !ok1 || !ok2 || len(l)*len(r) > maxComputedValues {
 			return false
 		}
 		for _, a := range l {
 			for _, c := range r {
-				set[a+c] = true
+				v, ok := plus(a, c)
+				if !ok {
+					return false
+				}
+				set[v] = true
 			}
 		}
 		return true
+	case *ast.Unary:
+		return vs.negated(x, set, seen)
 	case *ast.Method:
-		recv, ok := part(x.X)
+		recv, ok := vs.part(x.X, seen)
 		if !ok || !x.Call {
 			return false
 		}
 		for _, v := range recv {
 			m := *x
-			m.X = &ast.StrLit{ValuePos: x.X.Pos(), Value: v}
+			m.X = &ast.StrLit{ValuePos: x.X.Pos(), Value: v.str}
 			r, ok := lower.FoldString(&m)
-			if !ok {
+			if v.num || !ok {
 				return false
 			}
-			set[r] = true
+			set[value{str: r}] = true
 		}
 		return true
 	}
 	return false
+}
+
+// part returns the values of e, a part of a value computed (computed),
+// where they are known, not undefined, and at most maxComputedValues.
+func (vs *values) part(e ast.Expr, seen map[string]bool) ([]value, bool) {
+	// A part that reads a variable whose values are being collected (x = x
+	// + 'b') may take values not collected yet, without end.
+	s, undef, cycle := make(map[value]bool), false, vs.cycle
+	vs.cycle = false
+	ok := vs.into(e, s, &undef, seen)
+	ok = ok && !vs.cycle && !undef && len(s) <= maxComputedValues
+	vs.cycle = vs.cycle || cycle
+	return slices.Collect(maps.Keys(s)), ok
 }

@@ -133,8 +133,8 @@ func TestInvokeErrors(t *testing.T) {
 			map[string]string{"a.scxml": child, "b.scxml": child},
 			`m.scxml:2:92: <invoke srcexpr> "f" may name 2 machines ("a.scxml", "b.scxml"): setbot composes one machine per invoke; write one <invoke src> per machine, in states that tell them apart`},
 		{"srcexpr computed", head + `<datamodel><data id="n" expr="1"/></datamodel><state id="s">` + "\n" +
-			`<invoke srcexpr="'c' + n + '.scxml'"/></state></scxml>`, map[string]string{},
-			`m.scxml:2:18: <invoke srcexpr> "'c' + n + '.scxml'": setbot cannot tell which files it names (the value is computed at run time); write src="file:NAME.scxml", or assign the variable only string constants`},
+			`<invoke srcexpr="'c' + n * 2 + '.scxml'"/></state></scxml>`, map[string]string{},
+			`m.scxml:2:18: <invoke srcexpr> "'c' + n * 2 + '.scxml'": setbot cannot tell which files it names (the value is computed at run time); write src="file:NAME.scxml", or assign the variable only string constants`},
 		{"typeexpr of nothing", state(`<invoke typeexpr="t"><content><scxml><final id="f"/></scxml></content></invoke>`), nil,
 			`m.scxml:2:19: undeclared name t`},
 		{"id and idlocation", head + `<datamodel><data id="v"/></datamodel><state id="s">` + "\n" + `<invoke id="a" idlocation="v"><content><scxml><final id="f"/></scxml></content></invoke></state></scxml>`, nil,

@@ -38,8 +38,8 @@ func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invo
 		return nil, d
 	}
 	code := func() []code { return allCode(m, inv) }
-	readInvokes(d, m, opts, inv, rd.invokes, func() *values { return collectValues(m, rd.ph, code()) })
-	asRead := expandDynamic(d, m, code(), rd.ph, rd.low)
+	readInvokes(d, m, opts, inv, rd.invokes, func() *values { return collectValues(m, rd.ph, code(), rd.funcs) })
+	asRead := expandDynamic(d, m, code(), rd.funcs, rd.ph, rd.low)
 	// The phases that follow work on the model alone: they do not hold
 	// the document (its elements, with the decoded text of each and the
 	// offset of every byte of it) while they check and lower its code.
