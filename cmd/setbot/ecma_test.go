@@ -1028,3 +1028,57 @@ func TestECMADictionaryOfObjects(t *testing.T) {
 	// voters[k] is an object.
 	simulateBoth(t, "ten", model, "unvote(who='b')")
 }
+
+// TestECMANumberEvents: eventexpr and targetexpr computed from ints, where
+// + writes them in decimal ('take.' + left, '#_seat' + left, -left) and
+// adds numbers first (1 + 2 + '.'), and left is read from a table no code
+// writes at an index computed when it runs: check, explore and both
+// simulators send the same events, and an index past the end throws
+// before anything is sent.
+func TestECMANumberEvents(t *testing.T) {
+	const model = "testdata/ecma/numevents.scxml"
+	if code, out, errs := runCLI(t, "check", model); code != 0 || !strings.Contains(out, "may lie past the end of hands") {
+		t.Fatalf("check: exit %d, want the warning of the guarded read\n%s%s", code, out, errs)
+	}
+	_, out, _ := runCLI(t, "explore", "--depth", "2", model)
+	for _, want := range []string{
+		"output take.2 to #_parent: first after 1 events (pick(who=2))",
+		"output 3.-3 to #_seat3: first after 1 events (pick(who=3))",
+		"output take.0: never sent (unreachable)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("explore: no %q in\n%s", want, out)
+		}
+	}
+	for _, a := range [][]string{{model, "pick(who=2)"}, {"--reference", model, "pick(who=2)"}} {
+		if code, out, errs := runSimulate(t, a...); code != exitOK || !strings.Contains(out, "outputs: take.2() to #_parent; 3.-2() to #_seat2") {
+			t.Errorf("simulate %v: exit %d, want take.2 and 3.-2 sent\n%s%s", a, code, out, errs)
+		}
+	}
+	simulateBoth(t, "two (halted)", model, "pick(who=2)")
+	simulateBoth(t, "three (halted)", model, "pick(who=3)")
+	simulateBoth(t, "failed (halted)", model, "pick(who=0)")
+}
+
+// TestECMANumberEventsCorpus: the dining philosopher of the SCXML tutorial
+// sends 'eat.' + i_ID and 'take.' + i_ID_LEFT, an int read from its table
+// t_HAND_COMPLIANCE: with its delayexpr (another construct) made a fixed
+// delay, it loads and explores.
+func TestECMANumberEventsCorpus(t *testing.T) {
+	const path = "../../../shared/corpora/wild/alexzhornyak+SCXML-tutorial/Examples/StateCharts/DiningPhilosphersProblem/sub_dining_philosopher.scxml"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Skip("the corpus is not here")
+	}
+	doc := strings.ReplaceAll(string(src), `delayexpr="i_DELAY_THINK_EAT + 'ms'"`, `delay="1s"`)
+	model := t.TempDir() + "/sub.scxml"
+	if err := os.WriteFile(model, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI(t, "check", model); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCLI(t, "explore", "--depth", "3", model); code != 0 || !strings.Contains(out, "ScxmlPhilospher:") {
+		t.Errorf("explore: exit %d\n%s%s", code, out, errs)
+	}
+}

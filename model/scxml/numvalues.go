@@ -1,6 +1,7 @@
 package scxml
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/setbot/setbot/model"
@@ -66,16 +67,15 @@ func (vs *values) negated(x *ast.Unary, set map[value]bool, seen map[string]bool
 }
 
 // element adds to set the values of x, an element of a constant array
-// (constArrays) read at whatever index: those of every element at x's
-// depth (t[i][0] takes those of t[0][0], t[1][0], ...; an index past the
-// end fails, as guardPastEnd writes), at most maxComputedValues of them.
+// (constArrays): those of every element it may read (elementsAt), at
+// most maxComputedValues of them.
 func (vs *values) element(x *ast.Index, set map[value]bool, undef *bool, seen map[string]bool) bool {
 	root, chain := indexChain(x)
 	id, ok := root.(*ast.Ident)
 	if !ok || vs.consts[id.Name] == nil {
 		return false
 	}
-	elems, ok := elementsAt(vs.consts[id.Name], len(chain))
+	elems, ok := elementsAt(vs.consts[id.Name], chain)
 	if !ok || len(elems) > maxComputedValues {
 		return false
 	}
@@ -88,7 +88,7 @@ func (vs *values) element(x *ast.Index, set map[value]bool, undef *bool, seen ma
 }
 
 // indexChain returns what x reads an element of, t for t[i][j], and the
-// indexes from x down to it (t[i][j], t[i]).
+// indexes from it out to x (t[i], t[i][j]).
 func indexChain(x *ast.Index) (ast.Expr, []*ast.Index) {
 	var chain []*ast.Index
 	var e ast.Expr = x
@@ -96,25 +96,42 @@ func indexChain(x *ast.Index) (ast.Expr, []*ast.Index) {
 		chain = append(chain, ix)
 		e = ix.X
 	}
+	slices.Reverse(chain)
 	return e, chain
 }
 
-// elementsAt returns the elements of lit depth indexes deep, and whether
-// each level above them is an array literal.
-func elementsAt(lit *ast.ArrayLit, depth int) ([]ast.Expr, bool) {
-	elems := []ast.Expr{lit}
-	for range depth {
+// elementsAt returns the elements of lit that chain, a chain of indexes
+// into it (t[i][0]), may read: at an int literal, that element of each
+// array; at any other index, every element (t[i][0] reads t[0][0],
+// t[1][0], ...). An index past the end reads none: the read fails there,
+// as guardPastEnd writes. ok is false where a level above the elements
+// read is no array literal.
+func elementsAt(lit *ast.ArrayLit, chain []*ast.Index) (elems []ast.Expr, ok bool) {
+	elems = []ast.Expr{lit}
+	for _, ix := range chain {
 		var next []ast.Expr
 		for _, e := range elems {
 			a, ok := e.(*ast.ArrayLit)
 			if !ok {
 				return nil, false
 			}
-			next = append(next, a.Elems...)
+			next = append(next, pick(a.Elems, ix.Index)...)
 		}
 		elems = next
 	}
 	return elems, true
+}
+
+// pick returns the elements of elems that index may read.
+func pick(elems []ast.Expr, index ast.Expr) []ast.Expr {
+	lit, ok := index.(*ast.IntLit)
+	switch {
+	case !ok:
+		return elems
+	case lit.Value >= 0 && lit.Value < int64(len(elems)):
+		return elems[lit.Value : lit.Value+1]
+	}
+	return nil
 }
 
 // constArrays returns the variables of m whose value is their initial
@@ -155,14 +172,14 @@ func constArrays(m *model.Model, nodes []ast.Node) map[string]*ast.ArrayLit {
 // variable is one of consts and the element no array or object.
 func markChain(x *ast.Index, inner map[*ast.Index]bool, scalar map[*ast.Ident]bool, consts map[string]*ast.ArrayLit) {
 	root, chain := indexChain(x)
-	for _, ix := range chain[1:] {
+	for _, ix := range chain[:len(chain)-1] {
 		inner[ix] = true
 	}
 	id, ok := root.(*ast.Ident)
 	if !ok || consts[id.Name] == nil {
 		return
 	}
-	elems, ok := elementsAt(consts[id.Name], len(chain))
+	elems, ok := elementsAt(consts[id.Name], chain)
 	for _, el := range elems {
 		switch el.(type) {
 		case *ast.ArrayLit, *ast.ObjectLit:
