@@ -7,7 +7,10 @@ import "fmt"
 // another's (two shapes of its data), transitions that read both shapes,
 // and one that sends, by an eventexpr computed from _event.name with
 // replace and substr, the event uz.c, which other transitions take, one
-// of them by what follows the last dot of its name (lastIndexOf).
+// of them by what follows the last dot of its name (lastIndexOf); and
+// one that sends uz.2 or uz.-1, the int seat joined to a string, which
+// another transition assigns an element of the table seats, which no
+// code writes.
 func (g *gen) addLooseStrings() {
 	leaves := g.anyState(func(s *state) bool { return s.kind == atomic })
 	a, b := pick(g, leaves), pick(g, leaves)
@@ -25,5 +28,10 @@ func (g *gen) addLooseStrings() {
 	at.trans = append(at.trans,
 		&transition{events: []string{"uz"}, cond: "_event.name.substring(_event.name.lastIndexOf('.') + 1) == 'c' && _event.name.lastIndexOf('z', 0) == -1 && " + g.vars[0] + " > 4",
 			body: []*elem{newElem("assign", "location", g.vars[0], "expr", "3")}},
-		&transition{events: []string{"uz"}, cond: "_event.name == 'uz.c'", body: assign()})
+		&transition{events: []string{"uz"}, cond: "_event.name == 'uz.c'", body: assign()},
+		&transition{events: []string{"uz"}, cond: "_event.name == 'uz.-1'", body: assign()})
+	seat := pick(g, leaves)
+	seat.trans = append(seat.trans,
+		&transition{events: []string{"uc"}, cond: "seat > 0", body: []*elem{newElem("assign", "location", "seat", "expr", "seats[1][1]")}},
+		&transition{events: []string{"uc"}, body: []*elem{newElem("send", "eventexpr", "'uz.' + seat")}})
 }

@@ -108,8 +108,9 @@ type Options struct {
 	// and a Date stamped at start-up (a <data> value) with its getters in
 	// any guard; throw; a write to a field of ext, which nothing binds; a
 	// function that assigns g0 on one branch, called as a statement and in
-	// an if's condition; and an object used as a dictionary (dict = {},
-	// then dict[k] = v, dict[k] += v).
+	// an if's condition; an object used as a dictionary (dict = {},
+	// then dict[k] = v, dict[k] += v); and an eventexpr that joins to a
+	// string an int assigned an element of a table no code writes.
 	Loose bool
 }
 
@@ -854,7 +855,11 @@ func (g *gen) render(seed int64) []byte {
 			newElem("data", "id", "stamp", "expr", "new Date()"), newElem("data", "id", "year", "expr", "stamp.getFullYear()"),
 			// a dictionary: written and read by keys computed as the
 			// machine runs (addLooseDict)
-			newElem("data", "id", "dict", "expr", "{}"))
+			newElem("data", "id", "dict", "expr", "{}"),
+			// a table no code writes, and an int assigned one of its
+			// elements, which an eventexpr joins to a string
+			// (addLooseStrings)
+			newElem("data", "id", "seats", "expr", "[[1, 2], [3, -1]]"), newElem("data", "id", "seat", "expr", "2"))
 	}
 	doc.add(dm)
 	if g.topScript != nil {
