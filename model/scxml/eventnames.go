@@ -135,10 +135,13 @@ func (vs *values) computed(x ast.Expr, set map[value]bool, seen map[string]bool)
 			return false
 		}
 		for _, v := range recv {
+			if v.num {
+				return false
+			}
 			m := *x
 			m.X = &ast.StrLit{ValuePos: x.X.Pos(), Value: v.str}
 			r, ok := lower.FoldString(&m)
-			if v.num || !ok {
+			if !ok {
 				return false
 			}
 			set[value{str: r}] = true

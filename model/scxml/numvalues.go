@@ -53,8 +53,11 @@ func intLit(x *ast.IntLit, set map[value]bool) bool {
 // negated adds to set the values of -x.X, where those of x.X are known
 // numbers (-'1' converts a string: not followed).
 func (vs *values) negated(x *ast.Unary, set map[value]bool, seen map[string]bool) bool {
+	if x.Op != ast.SUB {
+		return false
+	}
 	vals, ok := vs.part(x.X, seen)
-	if !ok || x.Op != ast.SUB {
+	if !ok {
 		return false
 	}
 	for _, v := range vals {
