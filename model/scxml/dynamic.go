@@ -491,14 +491,8 @@ func (xp *expander) expandSend(d *dynSend) []ast.Stmt {
 	} else {
 		xp.vs.readName = false
 		vals, undef, ok := xp.vs.of(d.eventExpr)
-		if !ok && xp.vs.readName && xp.vs.endless {
-			xp.refusef(d.eventAttr.Offsets0(), "eventexpr %q reads _event.name, and the events this model's eventexprs compute from _event.name are taken and computed from again without end: setbot cannot tell all the events they name; "+
-				"name the event in event=\"...\" (one <send> per event, under <if> where it varies)", strings.TrimSpace(d.eventAttr.Value))
-			return nil
-		}
 		if !ok {
-			xp.refusef(d.eventAttr.Offsets0(), "eventexpr %q: setbot cannot tell which events it names (the value is computed at run time); "+
-				"name the event in event=\"...\" (one <send> per event, under <if> where it varies), or assign the variable only string constants", strings.TrimSpace(d.eventAttr.Value))
+			xp.refuseEventExpr(d)
 			return nil
 		}
 		body = byValue(d.pos, d.eventExpr, vals, undef, func(ev string) []ast.Stmt {
@@ -515,6 +509,28 @@ func (xp *expander) expandSend(d *dynSend) []ast.Stmt {
 		})
 	}
 	return append(out, body...)
+}
+
+// refuseEventExpr refuses the eventexpr of d, whose values the model does
+// not tell, saying why where it can.
+func (xp *expander) refuseEventExpr(d *dynSend) {
+	expr := strings.TrimSpace(d.eventAttr.Value)
+	const instead = "name the event in event=\"...\" (one <send> per event, under <if> where it varies)"
+	passed := ""
+	ast.Any(d.eventExpr, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && xp.m.Var(id.Name) != nil && xp.m.Var(id.Name).Passed {
+			passed = id.Name
+		}
+		return passed != ""
+	})
+	switch {
+	case xp.vs.readName && xp.vs.endless:
+		xp.refusef(d.eventAttr.Offsets0(), "eventexpr %q reads _event.name, and the events this model's eventexprs compute from _event.name are taken and computed from again without end: setbot cannot tell all the events they name; "+instead, expr)
+	case passed != "":
+		xp.refusef(d.eventAttr.Offsets0(), "eventexpr %q reads %s, which the invoking machine's <param> sets: setbot cannot tell which events it names (it does not follow the parent's values into the child); "+instead, expr, passed)
+	default:
+		xp.refusef(d.eventAttr.Offsets0(), "eventexpr %q: setbot cannot tell which events it names (the value is computed at run time); "+instead+", or assign the variable only string constants", expr)
+	}
 }
 
 func validEventName(name string) bool {

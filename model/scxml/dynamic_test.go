@@ -140,7 +140,7 @@ func TestComputedPassedRefused(t *testing.T) {
 		`<state id="c"><onentry><send eventexpr="'got.' + n" target="#_parent"/></onentry></state></scxml></content></invoke>` +
 		`<transition event="got.2" target="f"/></state><final id="f"/></scxml>`
 	_, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
-	if want := `eventexpr "'got.' + n": setbot cannot tell which events it names`; len(errs) == 0 || !strings.Contains(errs.Error(), want) {
+	if want := `m.scxml:1:250: eventexpr "'got.' + n" reads n, which the invoking machine's <param> sets: setbot cannot tell which events it names`; len(errs) == 0 || !strings.Contains(errs.Error(), want) {
 		t.Errorf("errors %v, want one with %q", errs, want)
 	}
 }
