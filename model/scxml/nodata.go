@@ -1,6 +1,7 @@
 package scxml
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"sort"
@@ -95,23 +96,27 @@ func passAll(list []passes) ([]string, bool) {
 
 // guardNoData raises error.execution before each statement that reads a
 // parameter of an event sent without data (partialData) where the event
-// has none, in the code of the transitions that take the event; such a
-// read anywhere else (a cond, code that runs after any event, a part of a
-// statement that may go unevaluated) is refused. It reports whether it
-// guarded any.
+// has none, in the code of the transitions that take the event alone, and
+// makes their conds that read one fail there (failCond); such a read
+// anywhere else (code that runs after any event, a part of a statement
+// that may go unevaluated) is refused. It reports whether it guarded any.
 func (dc *declarer) guardNoData(all []code, nodata map[string][]string) bool {
 	guarded := false
 	for _, c := range all {
-		reads := dataReads(c.nodes())
-		if len(reads) == 0 {
-			continue
+		ev := ""
+		for _, r := range dataReads(c.nodes()) {
+			e, ok := dc.takesNoData(c, nodata, r)
+			if !ok {
+				ev = ""
+				break
+			}
+			ev = cmp.Or(ev, e)
 		}
-		ev, ok := dc.takesNoData(c, nodata, reads[0])
-		if !ok || ev == "" {
+		if ev == "" {
 			continue
 		}
 		if c.cond != nil && dc.failCond(c.trans, ev) {
-			guarded = true
+			c.cond, guarded = c.trans.Cond, true
 		}
 		if dc.guardBody(c, ev) {
 			guarded = true
@@ -160,8 +165,7 @@ func (dc *declarer) takesNoData(c code, nodata map[string][]string, read *ast.Ev
 // read the cond may not evaluate (under ?:, && or ||), and a cond that
 // fails otherwise too. It reports whether it changed the cond.
 func (dc *declarer) failCond(t *model.Transition, ev string) bool {
-	hit := func(e ast.Expr) (*ast.EventParam, bool) { p, ok := e.(*ast.EventParam); return p, ok && isParamRead(p) }
-	always := evaluated(t.Cond, hit, nil)
+	always := evaluated(t.Cond, paramRead, nil)
 	for _, r := range dataReads([]ast.Node{t.Cond}) {
 		if !slices.Contains(always, r) || t.CondFails || t.FailsWhen != nil {
 			dc.refusef(dc.file.Offset(r.Start), "_event.data.%s is read in a cond where event %s may have been raised or sent without data, and where it was, reading it throws; "+
@@ -190,11 +194,10 @@ func (dc *declarer) guardBody(c code, ev string) bool {
 	stmts = slices.Clone(stmts)
 	covered := make(map[*ast.EventParam]bool)
 	var first *ast.EventParam // the first read guarded: one warning tells them all
-	hit := func(e ast.Expr) (*ast.EventParam, bool) { p, ok := e.(*ast.EventParam); return p, ok && isParamRead(p) }
 	guarded := guardEach(&stmts, func(s ast.Stmt) []ast.Stmt {
 		var reads []*ast.EventParam
 		for _, e := range evaluatedBy(s) {
-			reads = evaluated(e, hit, reads)
+			reads = evaluated(e, paramRead, reads)
 		}
 		if len(reads) == 0 {
 			return nil
@@ -265,4 +268,12 @@ func dataReads(nodes []ast.Node) []*ast.EventParam {
 	return out
 }
 
+// paramRead returns e where it reads an event parameter (isParamRead).
+func paramRead(e ast.Expr) (*ast.EventParam, bool) {
+	p, ok := e.(*ast.EventParam)
+	return p, ok && isParamRead(p)
+}
+
+// isParamRead reports whether p reads a parameter, not the data as a
+// whole or whether there is any.
 func isParamRead(p *ast.EventParam) bool { return p.Name != ast.DataParam && p.Name != ast.NoDataParam }

@@ -26,6 +26,8 @@ func TestNoDataGuards(t *testing.T) {
 				"raise op(j: 1, _absent_j: 0, _nodata: false, k: '', _absent_k: 1);",
 			guarded: "if (_event.data._nodata) { raise platform error.execution(); } else {"},
 		{handler: `<transition event="op" cond="_event.data.j == 1"/>`, cond: "!_event.data._nodata && (_event.data._absent_j == 0 && _event.data.j == 1)"},
+		{handler: `<transition event="op" cond="_event.data.j == 1"><assign location="x" expr="_event.data.k"/></transition>`,
+			cond: "!_event.data._nodata && (_event.data._absent_j == 0 && _event.data.j == 1)", guarded: "if (_event.data._nodata) { raise platform error.execution(); } else {"},
 		{handler: `<transition event="op"><assign location="x" expr="x == '' ? _event.data.k : ''"/></transition>`, err: "m.scxml:3:"},
 	} {
 		mod, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc(tt.handler)), scxml.Options{})
