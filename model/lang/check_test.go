@@ -252,3 +252,35 @@ func TestCheckDoesNotMutate(t *testing.T) {
 		t.Error("CheckBlock modified the tree")
 	}
 }
+
+// TestTestedFirst: a guard says an object is defined by its truth or its
+// comparison with undefined, also as an operand of a guard that holds only
+// where its operands do (k && o.a with want true, k || o.a == undefined
+// with want false); not as an operand of one that may hold without it.
+func TestTestedFirst(t *testing.T) {
+	parse := func(src string) ast.Expr {
+		e, errs := langtest.ParseExpr(src)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		return e
+	}
+	for _, tt := range []struct {
+		guard string
+		want  bool
+		says  bool
+	}{
+		{"o.a", true, true},
+		{"k && o.a", true, true},
+		{"k && (j && o.a != null)", true, true},
+		{"k || o.a == undefined", false, true},
+		{"k || o.a", true, false},
+		{"k && o.a", false, false},
+		{"k && o.b", true, false},
+	} {
+		f := lang.FailingRead{Obj: parse("o.a"), Guards: []lang.Guard{{X: parse(tt.guard), Want: tt.want}}}
+		if got := lang.TestedFirst(f); got != tt.says {
+			t.Errorf("TestedFirst(o.a under %s = %v) = %v, want %v", tt.guard, tt.want, got, tt.says)
+		}
+	}
+}
