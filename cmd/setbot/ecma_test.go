@@ -1082,3 +1082,83 @@ func TestECMANumberEventsCorpus(t *testing.T) {
 		t.Errorf("explore: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestECMAEventWithoutData: an event raised without data and sent with
+// some parameters: a parameter a send leaves out is undefined, and reading
+// one where the event came without data is ECMAScript's TypeError,
+// error.execution, which skips the rest of the block (or makes a cond
+// false), in every executor.
+func TestECMAEventWithoutData(t *testing.T) {
+	const model = "testdata/ecma/nodata.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	if code != 0 || !strings.Contains(out, model+":20:42: warning: _event.data.kind is read where event op may have been raised or sent without data") ||
+		!strings.Contains(out, model+":36:33: warning: _event.data.k is read where event t may have been raised or sent without data") {
+		t.Errorf("check: exit %d, want the warnings of the guarded reads\n%s%s", code, out, errs)
+	}
+	_, out, _ = runCLI(t, "explore", model)
+	if strings.Contains(out, "busy:check>ok") || strings.Contains(out, "failed (line") {
+		t.Errorf("explore: want both checks and the failed cond reached\n%s", out)
+	}
+	simulateBoth(t, "ok (halted)", model, "full", "check")
+	// op without data fails before the op with kind 'minus' runs, and its
+	// error.execution is processed after it: 'minus-!'.
+	simulateBoth(t, "ok (halted)", model, "part", "check")
+	simulateBoth(t, "failed (halted)", model, "full", "test")
+}
+
+// TestECMAConcatUndefined: + of a string and a value that may be
+// undefined or null spells it, as ECMAScript does.
+func TestECMAConcatUndefined(t *testing.T) {
+	const model = "testdata/ecma/absentconcat.scxml"
+	mustCheck(t, model)
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want every state reached\n%s", out)
+	}
+	simulateBoth(t, "d (halted)", model, "go", "go", "go")
+	simulateBoth(t, "d (halted)", model, "nul", "go")
+	// A number that may be undefined stays refused with +: NaN.
+	dir := t.TempDir()
+	bad := dir + "/nan.scxml"
+	doc := `<scxml xmlns="http://www.w3.org/2005/07/scxml" datamodel="ecmascript"><datamodel><data id="n"/><data id="m" expr="1"/></datamodel>` +
+		`<state id="a"><transition event="e"><assign location="m" expr="n + 1"/></transition></state></scxml>`
+	if err := os.WriteFile(bad, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI(t, "check", bad); code == 0 || !strings.Contains(out+errs, "n may be undefined or null, and operator + needs a value") {
+		t.Errorf("check: exit %d, want n + 1 refused\n%s%s", code, out, errs)
+	}
+}
+
+// TestECMAHostAssigned: a host function's call whose use gives no type,
+// assigned to a variable its other values type, is a black box of that
+// type, with a warning; the simulators take its value from --host.
+func TestECMAHostAssigned(t *testing.T) {
+	const model = "testdata/ecma/hostassigned.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	if code != 0 || !strings.Contains(out, model+`:13:36: warning: call of eval, a function the model does not define (its host's), assigned to res: setbot reads it as a black box whose result is an int`) {
+		t.Errorf("check: exit %d, want the warning naming the assumption\n%s%s", code, out, errs)
+	}
+	_, out, _ = runCLI(t, "explore", model)
+	if !strings.Contains(out, "eval() -> int: no table: every call is an unconstrained value") || strings.Contains(out, "three (line") || strings.Contains(out, "other (line") {
+		t.Errorf("explore: want eval a black box, and both finals reached\n%s", out)
+	}
+	simulateBoth(t, "three (halted)", "--host", "eval=3", model, "calc")
+	simulateBoth(t, "other (halted)", "--host", "eval=4", model, "calc")
+}
+
+// TestECMACalc: ldltools/scxmlrun's calculator, which raises OP.INSERT
+// without the data its sends pass, joins strings to <data> without a value
+// and assigns eval()'s result, loads and explores.
+func TestECMACalc(t *testing.T) {
+	const path = "../../../shared/corpora/wild/ldltools+scxmlrun/examples/calc/calc.scxml"
+	if _, err := os.Stat(path); err != nil {
+		t.Skip("the corpus is not here")
+	}
+	if code, out, errs := runCLI(t, "check", path); code != 0 {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCLI(t, "explore", "--depth", "3", path); code != 0 || !strings.Contains(out, "eval() -> int") {
+		t.Errorf("explore: exit %d\n%s%s", code, out, errs)
+	}
+	simulateBoth(t, "result", "--host", "eval=3", path, "DIGIT", "OPER", "DIGIT", "EQUALS")
+}

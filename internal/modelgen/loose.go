@@ -11,8 +11,9 @@ import "fmt"
 // number, which makes it a number, and a script that reads it through a
 // local and assigns the global g0 (so that every model that reads g0
 // assigns it somewhere), then calls bumpg, which assigns g0 again on one
-// branch; and the event ud, which the machine sends itself
-// with g0 as its data and with none.
+// branch; the event ud, which the machine sends itself
+// with g0 as its data and with none; and the event ux, which it raises
+// without data and sends with a parameter.
 func (g *gen) addLoose() {
 	leaves := g.anyState(func(s *state) bool { return s.kind == atomic })
 	for range 2 {
@@ -40,6 +41,15 @@ func (g *gen) addLoose() {
 	on.trans = append(on.trans,
 		&transition{events: []string{"ud"}, cond: "_event.data === undefined", body: []*elem{newElem("assign", "location", pick(g, g.vars), "expr", fmt.Sprint(g.intn(10)))}},
 		&transition{events: []string{"ud"}, cond: fmt.Sprintf("_event.data == %d", g.intn(10)), body: []*elem{newElem("assign", "location", pick(g, g.vars), "expr", fmt.Sprint(g.intn(10)))}})
+	// ux: raised without data and sent with q, which an if reads: where
+	// it came without data, error.execution, and the if does not run.
+	c := pick(g, leaves)
+	c.onentry = append(c.onentry, newElem("raise", "event", "ux"))
+	d := pick(g, leaves)
+	d.onentry = append(d.onentry, newElem("send", "event", "ux").add(newElem("param", "name", "q", "expr", fmt.Sprint(g.intn(3)))))
+	check := newElem("if", "cond", fmt.Sprintf("_event.data.q == %d", g.intn(3))).add(newElem("assign", "location", pick(g, g.vars), "expr", fmt.Sprint(g.intn(10))))
+	on = pick(g, leaves)
+	on.trans = append(on.trans, &transition{events: []string{"ux"}, body: []*elem{check}})
 }
 
 // looseAtom returns a condition on the global g0, which scripts assign
@@ -47,7 +57,7 @@ func (g *gen) addLoose() {
 // model does not have (false), the array arr and the object codes, read
 // by a key computed as the machine runs, the fields of doc.root.foo,
 // which holds {bar: 1} or shape ({a: {b: 2}}), a string joined with an
-// int, a Date stamped at start-up and its getters, or, in the guards of input
+// int or with g0, a Date stamped at start-up and its getters, or, in the guards of input
 // events, new Date() (a black box) and a read of doc.root.foo.a.b, which
 // throws (error.execution) where foo holds no a.
 func (g *gen) looseAtom(c ctx) string {
@@ -61,8 +71,9 @@ func (g *gen) looseAtom(c ctx) string {
 		return pick(g, []string{fmt.Sprintf("year > %d", g.intn(3)-1), fmt.Sprintf("stamp.getHours() < %d", g.intn(3)),
 			"typeof stamp == 'object'", fmt.Sprintf("new Date() - stamp >= %d", g.intn(2))})
 	case 7:
-		// + with a string operand joins strings, the int converted.
-		return fmt.Sprintf("'k' + %s %s 'k%d'", v, pick(g, []string{"==", "!="}), g.intn(10))
+		// + with a string operand joins strings, the int converted, and
+		// g0, undefined until a script assigns it, spelled.
+		return fmt.Sprintf("'k' + %s %s 'k%d'", pick(g, []string{v, "g0"}), pick(g, []string{"==", "!="}), g.intn(10))
 	case 0:
 		return pick(g, []string{"g0 === undefined", fmt.Sprintf("g0 == %d", g.intn(10)), "g0 !== undefined"})
 	case 1:

@@ -188,18 +188,30 @@ func (c *checker) lookup(name string) (ast.Type, bool) {
 // defined: its truth (o.a && o.a.b), or a comparison with undefined or
 // null by == or != (o.a == undefined || o.a.b, o.a != null && o.a.b),
 // which holds of both (typeof o.a != 'undefined' does not say o.a is no
-// null): where it holds, the object is defined.
+// null), also as an operand of a guard that holds only where its operands
+// do (k && o.a && o.a.b, whose guard is k && o.a): where it holds, the
+// object is defined.
 func TestedFirst(f FailingRead) bool {
 	obj := printer.ExprString(f.Obj)
 	for _, g := range f.Guards {
-		if g.Want && printer.ExprString(g.X) == obj {
-			return true
-		}
-		if x, ok := g.X.(*ast.Binary); ok && (x.Op == ast.EQL && !g.Want || x.Op == ast.NEQ && g.Want) && comparesAbsent(x, obj) {
+		if testsDefined(g.X, g.Want, obj) {
 			return true
 		}
 	}
 	return false
+}
+
+// testsDefined reports whether x having the truth want says obj is
+// defined.
+func testsDefined(x ast.Expr, want bool, obj string) bool {
+	b, ok := x.(*ast.Binary)
+	if ok && (b.Op == ast.LAND && want || b.Op == ast.LOR && !want) {
+		return testsDefined(b.X, want, obj) || testsDefined(b.Y, want, obj)
+	}
+	if want && printer.ExprString(x) == obj {
+		return true
+	}
+	return ok && (b.Op == ast.EQL && !want || b.Op == ast.NEQ && want) && comparesAbsent(b, obj)
 }
 
 // comparesAbsent reports whether x compares obj with undefined or null.

@@ -543,6 +543,9 @@ func (c *checker) binary(x *ast.Binary) ast.Type {
 	if t1.Kind == ast.Mixed || t2.Kind == ast.Mixed {
 		return c.mixedBinary(x, t1, t2)
 	}
+	if AbsentConcat(x.Op, t1, t2) {
+		return ast.StringType
+	}
 	var k1, k2 ast.Kind
 	if NaNOperands(x.Op, t1, t2) {
 		k1, k2 = t1.Kind, t2.Kind
@@ -586,6 +589,20 @@ func NaNOperands(op ast.Token, t1, t2 ast.Type) bool {
 	}
 	number := func(t ast.Type) bool { return t.Kind == ast.Int || t.Kind == ast.Decimal }
 	return number(t1) && number(t2) && (t1.MayBeAbsent() || t2.MayBeAbsent())
+}
+
+// AbsentConcat reports whether x + y, of operands of types t1 and t2,
+// joins a string to a scalar that may be undefined or null: ECMAScript
+// spells undefined and null there ("undefined" + 'a' is "undefineda",
+// ToString), which the lowering writes case by case over the operand's
+// tag (as for a value of several kinds). Both kinds are known: the one a
+// string, the other a scalar of one kind or undefined alone.
+func AbsentConcat(op ast.Token, t1, t2 ast.Type) bool {
+	text := func(t ast.Type) bool { return t.Kind == ast.String && !t.MayBeAbsent() }
+	absent := func(t ast.Type) bool {
+		return t.MayBeAbsent() && (t.Kind == ast.Undef || t.Kind == ast.String || t.Kind.IsNumber() || t.Kind == ast.Bool)
+	}
+	return op == ast.ADD && (text(t1) && absent(t2) || absent(t1) && text(t2))
 }
 
 // equality checks x == y, !=, === and !==: values of one kind, or of

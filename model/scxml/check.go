@@ -91,6 +91,9 @@ func (ck *checker) checkCode(all []code) {
 		if ck.inferVarTypes(all, env, vars) {
 			progress = true
 		}
+		if ck.hostAssigned(all, vars) {
+			progress = true
+		}
 		if ck.growArrays(all, env, vars) {
 			progress = true
 		}

@@ -42,6 +42,9 @@ func declareCode(d *diag, m *model.Model, inv invocation, low *lowerer, asRead m
 	dc.unknownStates(all)
 	dc.collectEvents(all)
 	dc.undefinedData(all)
+	if dc.partialData(all) {
+		all = allCode(m, inv)
+	}
 	dc.inferInputParams(all)
 	dc.expandForwards(all)
 	dc.dataTruths(all)
@@ -213,16 +216,11 @@ func (dc *declarer) undefinedData(all []code) {
 	shapes := make(map[string]*dataShapes)
 	for _, c := range all {
 		ast.Inspect(c.body, func(n ast.Node) bool {
-			var args *[]*ast.Arg
-			switch s := n.(type) {
-			case *ast.Raise:
-				args = &s.Args
-			case *ast.Send:
-				args = &s.Args
-			default:
+			name, _, _ := raiseOrSend(n)
+			if name == "" {
 				return true
 			}
-			name, _, _ := raiseOrSend(n)
+			args := argsOf(n)
 			if ev := dc.m.EventByName(name); ev == nil || ev.Declared {
 				return true
 			}

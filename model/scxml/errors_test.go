@@ -81,9 +81,13 @@ func TestErrors(t *testing.T) {
 			[]string{"m.scxml:2:14: <script src> \"/a.js\" is not supported: name a file relative to the model (src=\"file:NAME\"), or write the value inline"}},
 		{"raise without event", head + "<state id=\"a\"><onentry>\n<raise/></onentry></state></scxml>",
 			[]string{"m.scxml:2:1: <raise> needs an event: add event=\"...\""}},
-		{"raise missing a parameter", head + "<state id=\"a\"><onentry>\n<raise event=\"r\"/></onentry>" +
+		{"a parameter of an event raised without data read after any event", head + "<datamodel><data id=\"x\"/></datamodel><state id=\"a\"><onentry>\n<raise event=\"r\"/><assign location=\"x\" expr=\"_event.data.n\"/></onentry>" +
 			"<transition event=\"go\"><send event=\"r\" target=\"#_internal\"><param name=\"n\" expr=\"1\"/></send></transition></state></scxml>",
-			[]string{"m.scxml:2:88: event r has no parameter n"}},
+			[]string{"m.scxml:2:46: _event.data.n is read where event r, which is raised or sent without data too, and other events are processed: where it has no data, reading it throws; read it in a transition that takes r alone, or pass its data in every raise and send"}},
+		{"a parameter of an event raised without data read under &&", head + "<datamodel><data id=\"x\" expr=\"0\"/></datamodel><state id=\"a\"><onentry>\n<raise event=\"r\"/></onentry>" +
+			"<transition event=\"go\"><send event=\"r\" target=\"#_internal\"><param name=\"n\" expr=\"1\"/></send></transition>" +
+			"<transition event=\"r\"><assign location=\"x\" expr=\"x &gt; 0 &amp;&amp; _event.data.n &gt; 0 ? 1 : 2\"/></transition></state></scxml>",
+			[]string{"m.scxml:2:203: _event.data.n is read where event r may have been raised or sent without data, and where it was, reading it throws; setbot models that where the statement always reads it (an assignment's value, an if's condition, a raise's or send's parameter, outside ?:, && and ||): read it into a variable there first"}},
 		{"raise of a declared event missing a parameter", head + "<setbot:event name=\"r\"><setbot:param name=\"n\" type=\"int\"/></setbot:event>" +
 			"<state id=\"a\"><onentry>\n<raise event=\"r\"/></onentry></state></scxml>",
 			[]string{"m.scxml:2:1: raise of \"r\" does not pass parameter \"n\""}},

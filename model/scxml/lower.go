@@ -269,7 +269,18 @@ func (l *lowerer) failing(n ast.Node) ast.Stmt {
 // executable content. what says what is wrong, in the manner of an error
 // message.
 func (l *lowerer) fail(off int, what string) *ast.Raise {
+	l.warnFailure(off, what)
+	return l.failure(off)
+}
+
+// warnFailure is fail's warning.
+func (l *lowerer) warnFailure(off int, what string) {
 	l.warnf(off, "%s: setbot raises %s here and skips the rest of the block, as the SCXML specification requires", what, model.ErrorExecution)
+}
+
+// failure is fail without the warning, for an element whose failure one
+// already reported stands for.
+func (l *lowerer) failure(off int) *ast.Raise {
 	r := &ast.Raise{RaisePos: l.pos(off), Event: model.ErrorExecution, Platform: true}
 	l.failed[r] = true
 	return r

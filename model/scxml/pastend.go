@@ -79,35 +79,63 @@ func (pe *pastEnd) guardPastEnd(all []code) (first source.Pos, changed bool) {
 // guardStmts puts the guards of the refused reads before the statements
 // of *stmts that make them, and in the branches of its ifs.
 func (pe *pastEnd) guardStmts(stmts *[]ast.Stmt, refused map[source.Pos]bool) bool {
-	var out []ast.Stmt
-	guarded := false
-	for _, s := range *stmts {
+	into := func(e ast.Expr) (*ast.Index, bool) {
+		// Only a read into the element throws; the element itself,
+		// assigned or compared whole, is undefined, which stays refused.
+		var in ast.Expr
+		switch x := e.(type) {
+		case *ast.Index:
+			in = x.X
+		case *ast.Member:
+			in = x.X
+		case *ast.Method:
+			in = x.X
+		}
+		x, ok := in.(*ast.Index)
+		return x, ok && refused[x.Lbrack]
+	}
+	return guardEach(stmts, func(s ast.Stmt) []ast.Stmt {
 		var reads []*ast.Index
 		switch x := s.(type) {
 		case *ast.Assign:
 			reads = intoKey(x.Target, x.Path, refused, reads)
-			reads = evaluated(x.Value, refused, reads)
+			reads = evaluated(x.Value, into, reads)
 		case *ast.IncDec:
 			reads = intoKey(x.Target, x.Path, refused, reads)
 		case *ast.Decl:
-			reads = evaluated(x.Value, refused, reads)
+			reads = evaluated(x.Value, into, reads)
 		case *ast.If:
-			reads = evaluated(x.Cond, refused, reads)
-			guarded = pe.guardStmts(&x.Then.Stmts, refused) || guarded
+			reads = evaluated(x.Cond, into, reads)
+		}
+		var guards []ast.Stmt
+		for _, r := range reads {
+			guards = append(guards, pe.indexGuard(r))
+		}
+		return guards
+	})
+}
+
+// guardEach puts before each statement of *stmts, and of the branches of
+// its ifs, the guards that guards returns for it (an if's for its
+// condition); it reports whether it put any.
+func guardEach(stmts *[]ast.Stmt, guards func(ast.Stmt) []ast.Stmt) bool {
+	var out []ast.Stmt
+	guarded := false
+	for _, s := range *stmts {
+		if x, ok := s.(*ast.If); ok {
+			guarded = guardEach(&x.Then.Stmts, guards) || guarded
 			switch e := x.Else.(type) {
 			case *ast.Block:
-				guarded = pe.guardStmts(&e.Stmts, refused) || guarded
+				guarded = guardEach(&e.Stmts, guards) || guarded
 			case *ast.If: // else if: a block of its own where it needs a guard
-				if else1 := []ast.Stmt{e}; pe.guardStmts(&else1, refused) {
+				if else1 := []ast.Stmt{e}; guardEach(&else1, guards) {
 					x.Else, guarded = &ast.Block{Stmts: else1}, true
 				}
 			}
 		}
-		for _, r := range reads {
-			out = append(out, pe.indexGuard(r))
-			guarded = true
-		}
-		out = append(out, s)
+		g := guards(s)
+		out = append(append(out, g...), s)
+		guarded = guarded || len(g) > 0
 	}
 	*stmts = out
 	return guarded
@@ -136,38 +164,27 @@ func (pe *pastEnd) indexGuard(x *ast.Index) ast.Stmt {
 	return &ast.If{IfPos: pos, Cond: &ast.Unary{OpPos: pos, Op: ast.NOT, X: in}, Then: &ast.Block{Stmts: []ast.Stmt{raise}}}
 }
 
-// evaluated appends to reads the refused reads in e that evaluating e
-// always reads into (a[i][0], a[i].f, a[i].length), an inner one (the
-// array read) before the outer.
-func evaluated(e ast.Expr, refused map[source.Pos]bool, reads []*ast.Index) []*ast.Index {
+// evaluated appends to reads the reads in e that evaluating e always
+// makes, those hit picks, an inner one before the outer: not under the
+// branches of ?: or the right operand of && and ||.
+func evaluated[T any](e ast.Expr, hit func(ast.Expr) (T, bool), reads []T) []T {
 	switch x := e.(type) {
 	case nil:
 		return reads
 	case *ast.Cond:
-		return evaluated(x.Cond, refused, reads)
+		return evaluated(x.Cond, hit, reads)
 	case *ast.Binary:
 		if x.Op == ast.LAND || x.Op == ast.LOR {
-			return evaluated(x.X, refused, reads)
+			return evaluated(x.X, hit, reads)
 		}
 	}
 	ast.EachChild(e, func(n ast.Node) {
 		if ce, ok := n.(ast.Expr); ok {
-			reads = evaluated(ce, refused, reads)
+			reads = evaluated(ce, hit, reads)
 		}
 	})
-	// Only a read into the element throws; the element itself, assigned
-	// or compared whole, is undefined, which stays refused.
-	var into ast.Expr
-	switch x := e.(type) {
-	case *ast.Index:
-		into = x.X
-	case *ast.Member:
-		into = x.X
-	case *ast.Method:
-		into = x.X
-	}
-	if x, ok := into.(*ast.Index); ok && refused[x.Lbrack] {
-		reads = append(reads, x)
+	if r, ok := hit(e); ok {
+		reads = append(reads, r)
 	}
 	return reads
 }

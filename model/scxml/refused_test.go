@@ -20,7 +20,7 @@ func TestRefused(t *testing.T) {
 		{"another invoke type", head + `<state id="a"><invoke type="http"/></state></scxml>`, true},
 		{"operator outside the language", head + `<datamodel><data id="x" expr="1"/></datamodel><state id="a"><onentry><script>x = x ** 2;</script></onentry></state></scxml>`, true},
 		{"statement outside the language", head + `<state id="a"><onentry><script>try { } catch (e) { }</script></onentry></state></scxml>`, true},
-		{"call outside the language", head + `<datamodel><data id="x" expr="1"/></datamodel><state id="a"><onentry><assign location="x" expr="getReading()"/></onentry></state></scxml>`, true},
+		{"call outside the language", head + `<datamodel><data id="x" expr="[1]"/></datamodel><state id="a"><onentry><assign location="x" expr="getReading()"/></onentry></state></scxml>`, true},
 		{"an event computed at run time", head + `<datamodel><data id="i" expr="1"/></datamodel><state id="a"><onentry><send eventexpr="'e.' + i * 2"/></onentry><transition event="e.1" target="a"/></state></scxml>`, true},
 		{"an expression statement", head + `<datamodel><data id="x" expr="1"/></datamodel><state id="a"><onentry><script>x + 1;</script></onentry></state></scxml>`, true},
 		{"a string added to a number", head + `<datamodel><data id="x" expr="1"/></datamodel><state id="a"><onentry><assign location="x" expr="x - 'a'"/></onentry></state></scxml>`, true},

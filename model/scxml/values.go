@@ -320,7 +320,14 @@ func (ck *checker) lowerPiece(c code, condInfo, info *lang.Info) {
 	var cond ast.Expr
 	if c.cond != nil {
 		cond = ast.RewriteExpr(lower.Expr(c.cond, condInfo, true), ck.sysValue)
-		if fails := lower.FailsWhen(condInfo); fails != nil {
+		fails := lower.FailsWhen(condInfo)
+		if fails != nil && c.trans.FailsWhen != nil {
+			// declareCode made it fail where an event has no data
+			// (failCond), and it fails where an object is undefined too.
+			ck.refusef(ck.file.Offset(c.cond.Pos()), "this cond reads a field of an object that may be undefined and a parameter of an event that may have no data, "+
+				"which fail apart, and setbot models one of them in a cond: test one of them in the transition's executable content (an <if>)")
+		}
+		if fails != nil {
 			// Where reading the cond throws, it is false (and raises
 			// error.execution, model.Transition.FailsWhen).
 			c.trans.FailsWhen = ast.RewriteExpr(fails, ck.sysValue)

@@ -569,6 +569,12 @@ func (*Return) stmtNode()   {}
 // that start with an underscore for the platform.
 const DataParam = "_data"
 
+// NoDataParam is the name of the parameter that says an event was raised
+// or sent without data, where others of its raises and sends pass
+// parameters: true where _event.data is undefined, and reading a
+// parameter of it throws (ECMAScript's TypeError). Reserved as DataParam.
+const NoDataParam = "_nodata"
+
 // EventFields are the fields of _event besides data (SCXML §5.10.1), each
 // a string (or undefined where the event has none).
 var EventFields = map[string]bool{"name": true, "type": true, "sendid": true, "origin": true, "origintype": true, "invokeid": true}

@@ -1,6 +1,8 @@
 package lower
 
 import (
+	"fmt"
+
 	"github.com/setbot/setbot/model/source"
 
 	"github.com/setbot/setbot/model/lang/ast"
@@ -97,9 +99,16 @@ func (in *Inliner) host(x *ast.Call, t ast.Type) ast.Expr {
 	case h == nil:
 		in.Hosts[x.Fun] = &HostFunction{Pos: x.FunPos, Result: t}
 	case h.Result.Kind != t.Kind:
-		in.errorf(x.FunPos, "host function %s used as %s here and as %s at %s: declare it with setbot:function and its result type", x.Fun, ast.Article(t.Kind), ast.Article(h.Result.Kind), in.Fset.Position(h.Pos))
+		in.errorf(x.FunPos, "%s", TwoTypesMsg(x.Fun, t, h.Result, in.Fset.Position(h.Pos)))
 	}
 	return &ast.External{FunPos: x.FunPos, Fun: x.Fun, Result: t}
+}
+
+// TwoTypesMsg is the refusal of a call of the host function fun used as a
+// value of type t where an earlier call, at first, is used as one of type
+// was.
+func TwoTypesMsg(fun string, t, was ast.Type, first source.Position) string {
+	return fmt.Sprintf("host function %s used as %s here and as %s at %s: declare it with setbot:function and its result type", fun, ast.Article(t.Kind), ast.Article(was.Kind), first)
 }
 
 // A HostFunction is a function of the host that the model calls for its

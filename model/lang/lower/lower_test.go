@@ -46,6 +46,9 @@ func TestLowerExpr(t *testing.T) {
 		{"_event && !_event", "_event && !_event"},
 		// + with one string operand joins strings, the other converted.
 		{"s + a == 'x1'", "s + (a >= 0 ? String(a) : '-' + String(-a)) == 'x1'"},
+		// + of a string and a value that may be undefined or null spells it.
+		{"s + u == 'x'", "(_absent_u == 0 ? s + (u >= 0 ? String(u) : '-' + String(-u)) : _absent_u == 1 ? s + 'undefined' : s + 'null') == 'x'"},
+		{"n + s == 'x'", "(_absent_n == 1 ? 'undefined' + s : 'null' + s) == 'x'"},
 		// lastIndexOf with a position searches a prefix; literals fold.
 		{"s.lastIndexOf('.') == a", "s.lastIndexOf('.') == a"},
 		{"s.lastIndexOf('.', a) == 1", "s.substring(0, (a < 0 ? 0 : a) + 1).lastIndexOf('.') == 1"},

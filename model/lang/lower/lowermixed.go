@@ -289,12 +289,14 @@ func stringOf(x ast.Expr, k ast.Kind, pos source.Pos) ast.Expr {
 }
 
 // mixedValue lowers e where it is a plain value computed from a Mixed one
-// (a comparison, + that gives one kind, String()), and reports whether it
-// was one.
+// (a comparison, + that gives one kind, String()), or a string joined to a
+// value that may be undefined or null (lang.AbsentConcat), and reports
+// whether it was one.
 func (l *lowerer) mixedValue(e ast.Expr) (ast.Expr, bool) {
 	switch x := e.(type) {
 	case *ast.Binary:
-		if l.typ(x.X).Kind != ast.Mixed && l.typ(x.Y).Kind != ast.Mixed || x.Op != ast.ADD && x.Op != ast.LSS && x.Op != ast.GTR && x.Op != ast.LEQ && x.Op != ast.GEQ {
+		mixed := l.typ(x.X).Kind == ast.Mixed || l.typ(x.Y).Kind == ast.Mixed
+		if !mixed && !lang.AbsentConcat(x.Op, l.typ(x.X), l.typ(x.Y)) || x.Op != ast.ADD && x.Op != ast.LSS && x.Op != ast.GTR && x.Op != ast.LEQ && x.Op != ast.GEQ {
 			return nil, false
 		}
 		k := l.typ(e).Kind
