@@ -203,8 +203,11 @@ func (dc *declarer) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]as
 			if !ok || dc.failsInLoop(stmts[i:]) || !dc.failUnboundIf(x, bound) {
 				continue
 			}
+			// The rest may read such a name too (a second if): it ends
+			// there before it joins the if's branches.
+			rest, _ := dc.failUnboundIn(slices.Clone(stmts[i+1:]), bound)
 			dc.low.left = maxLowered
-			y := dc.low.lowerIf(x, stmts[i+1:])
+			y := dc.low.lowerIf(x, rest)
 			if dc.low.left < 0 {
 				dc.errorf(dc.file.Offset(x.IfPos), "this if reads a name bound nowhere, which raises %s, under so many conditions that skipping "+
 					"the rest of the block takes more than %d statements to write: declare the name with a <data>", model.ErrorExecution, maxLowered)
