@@ -21,9 +21,9 @@ const (
 
 // forwardKind is the kind setbot gives data the model only passes on (a
 // <content expr="_event.data"/>, a <param>, SCXML.send's data): a string,
-// the kind of the data a <content> with text sends (SCXML §5.10), one
-// value the report and the tests write as it is, which nothing the model
-// does with it can fail on.
+// which holds any payload written out, is what a <content> whose text is
+// no literal sends, and is one value (” where nothing constrains it)
+// that the report and the generated tests write as it is.
 const forwardKind = ast.String
 
 // paramUse is what the uses of one input parameter tell of its kind.
@@ -80,8 +80,8 @@ func (u *paramUse) note(k ast.Kind, s int) {
 // string, and a parameter only tested for truth a boolean; _event.data
 // compared with a literal, or parseInt's argument, is the data as a whole
 // (a <content>'s), of that kind, where the event has no named parameter;
-// a parameter assigned to a global whose kind the model gives (globalKind)
-// is of that kind; one only passed on is a string (forwardKind), with a
+// a parameter assigned to a global whose kind the model gives
+// (globalKinds) is of that kind; one only passed on is a string (forwardKind), with a
 // warning. The environment's choice of x is then one of that kind, as if a
 // <setbot:param> declared it; a parameter whose uses disagree, or tell
 // nothing, stays undeclared, and the type checker refuses its reads with
@@ -154,17 +154,9 @@ func (ck *checker) typeFromVars() bool {
 	learnt := false
 	rest := ck.untyped[:0]
 	for _, p := range ck.untyped {
-		u := &paramUse{}
-		for _, name := range p.vars {
-			if k := ck.m.Var(name).Type.Kind; k.IsScalar() {
-				u.note(k, kindUse)
-			} else {
-				u.strength = 0
-				break
-			}
-		}
+		u, known := ck.varsKind(p.vars)
 		switch {
-		case u.strength == 0:
+		case !known:
 			rest = append(rest, p)
 		case !u.clash:
 			p.ev.Params = append(p.ev.Params, model.Param{Name: p.name, Type: ast.Type{Kind: u.kind}})
@@ -174,6 +166,20 @@ func (ck *checker) typeFromVars() bool {
 	}
 	ck.untyped = rest
 	return learnt
+}
+
+// varsKind notes the kinds the checker has given the variables vars as
+// uses that tell them (paramUse.note), where it has given each a scalar
+// kind (known).
+func (ck *checker) varsKind(vars []string) (u paramUse, known bool) {
+	for _, name := range vars {
+		k := ck.m.Var(name).Type.Kind
+		if !k.IsScalar() {
+			return u, false
+		}
+		u.note(k, kindUse)
+	}
+	return u, true
 }
 
 // warnForwarded says that setbot takes the parameter name of ev, which
@@ -192,23 +198,23 @@ func (dc *declarer) warnForwarded(ev *model.Event, name string, pos source.Pos) 
 // tells.
 func (dc *declarer) paramUses(c code, found map[string]*paramUse) {
 	aliases := paramAliases(c)
-	use := func(e ast.Expr) (*paramUse, string) {
+	use := func(e ast.Expr, s int) *paramUse {
 		if id, ok := e.(*ast.Ident); ok && aliases[id.Name] != nil {
 			e = aliases[id.Name]
 		}
 		p, ok := e.(*ast.EventParam)
-		if !ok {
-			return nil, ""
+		if !ok || p.Name == ast.DataParam && s == truthUse {
+			return nil // _event.data && _event.data.x tells nothing of the data
 		}
 		if found[p.Name] == nil {
 			found[p.Name] = &paramUse{}
 		}
-		return found[p.Name], p.Name
+		return found[p.Name]
 	}
 	note := func(e ast.Expr, k ast.Kind, s int) {
-		u, name := use(e)
-		if u == nil || name == ast.DataParam && s == truthUse {
-			return // _event.data && _event.data.x tells nothing of the data
+		u := use(e, s)
+		if u == nil {
+			return
 		}
 		u.note(k, s)
 		if s == forwardUse && u.forwardAt == source.NoPos {
@@ -234,12 +240,12 @@ func (dc *declarer) paramUses(c code, found map[string]*paramUse) {
 // assign: the kind of a global that has one (globals), or the name of one
 // declared without a value, whose kind the checker learns
 // (paramUse.untyped).
-func assignUse(a *ast.Assign, globals func(string) (ast.Kind, bool), use func(ast.Expr) (*paramUse, string), note func(ast.Expr, ast.Kind, int)) {
+func assignUse(a *ast.Assign, globals func(string) (ast.Kind, bool), use func(ast.Expr, int) *paramUse, note func(ast.Expr, ast.Kind, int)) {
 	k, global := globals(a.Target.Name)
 	switch {
 	case !global:
 	case k == ast.Undef:
-		if u, _ := use(a.Value); u != nil {
+		if u := use(a.Value, kindUse); u != nil {
 			u.untyped = append(u.untyped, a.Target.Name)
 		}
 	case k.IsScalar():
