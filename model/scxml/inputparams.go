@@ -22,8 +22,8 @@ const (
 // forwardKind is the kind setbot gives data the model only passes on (a
 // <content expr="_event.data"/>, a <param>, SCXML.send's data): a string,
 // which holds any payload written out, is what a <content> whose text is
-// no literal sends, and is one value (” where nothing constrains it)
-// that the report and the generated tests write as it is.
+// no literal sends, and is one value (the empty string where nothing
+// constrains it) that the report and the generated tests write as it is.
 const forwardKind = ast.String
 
 // paramUse is what the uses of one input parameter tell of its kind.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
@@ -23,18 +24,10 @@ func TestInputParamKinds(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	for _, tt := range []struct {
-		event, param string
-		want         ast.Kind
-	}{
+	wantParams(t, m, []paramKind{
 		{"e", "n", ast.Decimal}, {"e", "s", ast.String}, {"e", "b", ast.Bool},
 		{"p", ast.DataParam, ast.String}, {"q", "k", ast.Bool},
-	} {
-		p, ok := m.EventByName(tt.event).Param(tt.param)
-		if !ok || p.Type.Kind != tt.want {
-			t.Errorf("%s.%s: %v %v, want %v", tt.event, tt.param, p.Type, ok, tt.want)
-		}
-	}
+	})
 	if _, ok := m.EventByName("e").Param(ast.DataParam); ok {
 		t.Errorf("e has named parameters and the data as a whole")
 	}
@@ -56,18 +49,10 @@ func TestInputParamForwarded(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	for _, tt := range []struct {
-		event, param string
-		want         ast.Kind
-	}{
+	wantParams(t, m, []paramKind{
 		{"a", ast.DataParam, ast.String}, {"b", "x", ast.String}, {"b", "n", ast.Int},
 		{"c", ast.DataParam, ast.String}, {"d", ast.DataParam, ast.Int},
-	} {
-		p, ok := m.EventByName(tt.event).Param(tt.param)
-		if !ok || p.Type.Kind != tt.want {
-			t.Errorf("%s.%s: %v %v, want %v", tt.event, tt.param, p.Type, ok, tt.want)
-		}
-	}
+	})
 	var got []string
 	for _, w := range m.Warnings {
 		got = append(got, w.Error())
@@ -106,22 +91,32 @@ func TestInputParamAssigned(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	for _, tt := range []struct {
-		event, param string
-		want         ast.Kind
-	}{
+	wantParams(t, m, []paramKind{
 		{"a", ast.DataParam, ast.Int}, {"b", "who", ast.String}, {"c", "k", ast.Decimal}, {"e", "on", ast.Bool},
-	} {
-		p, ok := m.EventByName(tt.event).Param(tt.param)
-		if !ok || p.Type.Kind != tt.want {
-			t.Errorf("%s.%s: %v %v, want %v", tt.event, tt.param, p.Type, ok, tt.want)
-		}
-	}
+	})
 	doc = head + `<datamodel><data id="u"/></datamodel><state id="a">
 <transition event="d"><script>var n = 0; n = _event.data.k; u = _event.data.j</script></transition>
 </state></scxml>`
 	_, errs = scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
 	if len(errs) != 2 || !strings.Contains(errs[0].Error(), "parameter k is not declared") || !strings.Contains(errs[1].Error(), "parameter j is not declared") {
 		t.Errorf("errors %v, want k and j undeclared", errs)
+	}
+}
+
+// paramKind is the kind a parameter of an event should have.
+type paramKind struct {
+	event, param string
+	want         ast.Kind
+}
+
+// wantParams checks that each parameter of want is one of m's, of the
+// kind want says.
+func wantParams(t *testing.T, m *model.Model, want []paramKind) {
+	t.Helper()
+	for _, tt := range want {
+		p, ok := m.EventByName(tt.event).Param(tt.param)
+		if !ok || p.Type.Kind != tt.want {
+			t.Errorf("%s.%s: %v %v, want %v", tt.event, tt.param, p.Type, ok, tt.want)
+		}
 	}
 }
