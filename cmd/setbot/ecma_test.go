@@ -321,16 +321,19 @@ func TestECMAParamAlias(t *testing.T) {
 // TestECMAUndefinedData: the data of an event a <content> gives may be
 // undefined when its value may be (x before it is assigned), and is where
 // a send of the event passes none; a variable given the data of an input
-// that carries none may be undefined; in every executor.
+// whose uses disagree on its kind (mix: == 1, and y's string), which
+// carries none then, may be undefined; put's data, which only y's kind
+// tells, is a string; in every executor.
 func TestECMAUndefinedData(t *testing.T) {
 	const model = "testdata/ecma/undefdata.scxml"
 	mustCheck(t, model)
-	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") || !strings.Contains(out, "4 symbolic states, 3 paths") {
-		t.Errorf("explore: want the start in b, c after set and d after bare or put\n%s", out)
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") || !strings.Contains(out, "5 symbolic states, 4 paths") {
+		t.Errorf("explore: want the start in b, c after set, d after bare or mix, e after put\n%s", out)
 	}
 	simulateBoth(t, "c (halted)", model, "set")
 	simulateBoth(t, "d (halted)", model, "bare")
-	simulateBoth(t, "d (halted)", model, "put")
+	simulateBoth(t, "d (halted)", model, "mix")
+	simulateBoth(t, "e", model, "put(_data='k')")
 }
 
 // TestECMAThrowAndUnbound: a script that throws, and a statement that

@@ -71,6 +71,11 @@ var defaultSurvey = surveyFlags{limit: 30 * time.Second, depth: int(vocab.BoundD
 // noDataModel names the documents without a datamodel attribute.
 const noDataModel = "(none)"
 
+// surveySolverShare is how many of one solver query the time limit of a
+// file holds: a query started before the limit ends within the survey's
+// grace (surveyOne), where one of the limit's own length would not.
+const surveySolverShare = 10
+
 func newSurveyCmd() *cobra.Command {
 	var f surveyFlags
 	cmd := &cobra.Command{
@@ -241,6 +246,11 @@ func (f *surveyFlags) loadAndExplore(ctx context.Context, r *surveyFile) {
 	opts := engine.Options{MaxDepth: f.depth, Jobs: explorationJobs(f.jobs), Interrupt: ctx.Done(), MaxMemory: physicalMemory() / 2}
 	if f.limit > 0 {
 		opts.Timeout = max(f.limit-time.Since(start), time.Millisecond)
+		// One query may not run past the limit by more than the survey
+		// waits: a query the solver cannot decide in a tenth of it is
+		// left undecided (the concretised bound), as explore leaves one
+		// of its own limit.
+		opts.SolverTimeout = max(f.limit/surveySolverShare, time.Millisecond)
 	}
 	set, err := engine.Explore(m, opts, newZ3)
 	var startErr *engine.StartError
