@@ -27,18 +27,3 @@ func (g *gen) addLooseStrings() {
 			body: []*elem{newElem("assign", "location", g.vars[0], "expr", "3")}},
 		&transition{events: []string{"uz"}, cond: "_event.name == 'uz.c'", body: assign()})
 }
-
-// addLooseData gives Loose models the input uf, whose data the machine
-// only passes on, sending it to itself as the data of ug (a string, by
-// setbot's choice), which a transition compares with 'a', and the input
-// ua, whose data it assigns to x0 (an int, as x0's <data> value is). It
-// draws nothing from the generator's randomness, so that the rest of the
-// model is what it was without them.
-func (g *gen) addLooseData() {
-	leaves := g.anyState(func(s *state) bool { return s.kind == atomic })
-	from, on := leaves[0], leaves[len(leaves)-1]
-	from.trans = append(from.trans,
-		&transition{events: []string{"uf"}, body: []*elem{newElem("send", "event", "ug").add(newElem("content", "expr", "_event.data"))}},
-		&transition{events: []string{"ua"}, body: []*elem{newElem("assign", "location", g.vars[0], "expr", "_event.data")}})
-	on.trans = append(on.trans, &transition{events: []string{"ug"}, cond: "_event.data == 'a'", body: []*elem{newElem("assign", "location", g.vars[len(g.vars)-1], "expr", "1")}})
-}

@@ -108,9 +108,8 @@ type Options struct {
 	// and a Date stamped at start-up (a <data> value) with its getters in
 	// any guard; throw; a write to a field of ext, which nothing binds; a
 	// function that assigns g0 on one branch, called as a statement and in
-	// an if's condition; an object used as a dictionary (dict = {},
-	// then dict[k] = v, dict[k] += v); and inputs whose data the machine
-	// only passes on, or assigns to a variable (addLooseData).
+	// an if's condition; and an object used as a dictionary (dict = {},
+	// then dict[k] = v, dict[k] += v).
 	Loose bool
 }
 
@@ -159,9 +158,6 @@ func Generate(seed int64, opts Options) []byte {
 	g.chooseInitials()
 	if opts.Start {
 		g.addStart()
-	}
-	if opts.Loose {
-		g.addLooseData()
 	}
 	return g.render(seed)
 }
