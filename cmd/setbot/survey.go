@@ -85,7 +85,8 @@ func newSurveyCmd() *cobra.Command {
 file, and every *.xml file whose root element is <scxml>. It loads each one as
 check does (reading, flattening and starting the machine) and explores it as
 explore does, each file within --timeout (30 s by default; a file that takes
-longer is cut, and counted as it stood) and half the machine's memory (as
+longer is cut, and counted as it stood; one solver query takes at most a tenth
+of it, and a branch it does not decide is concretised) and half the machine's memory (as
 analyze's --max-memory by default), then prints a table per data model
 (the datamodel attribute of the document's <scxml>, "(none)" without one):
 the files, how many loaded, how many were explored, how many were refused,
