@@ -321,16 +321,19 @@ func TestECMAParamAlias(t *testing.T) {
 // TestECMAUndefinedData: the data of an event a <content> gives may be
 // undefined when its value may be (x before it is assigned), and is where
 // a send of the event passes none; a variable given the data of an input
-// that carries none may be undefined; in every executor.
+// whose uses disagree on its kind (mix: == 1, and y's string), which
+// carries none then, may be undefined; put's data, which only y's kind
+// tells, is a string; in every executor.
 func TestECMAUndefinedData(t *testing.T) {
 	const model = "testdata/ecma/undefdata.scxml"
 	mustCheck(t, model)
-	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") || !strings.Contains(out, "4 symbolic states, 3 paths") {
-		t.Errorf("explore: want the start in b, c after set and d after bare or put\n%s", out)
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "\nstates unreachable") || !strings.Contains(out, "5 symbolic states, 4 paths") {
+		t.Errorf("explore: want the start in b, c after set, d after bare or mix, e after put\n%s", out)
 	}
 	simulateBoth(t, "c (halted)", model, "set")
 	simulateBoth(t, "d (halted)", model, "bare")
-	simulateBoth(t, "d (halted)", model, "put")
+	simulateBoth(t, "d (halted)", model, "mix")
+	simulateBoth(t, "e", model, "put(_data='k')")
 }
 
 // TestECMAThrowAndUnbound: a script that throws, and a statement that
@@ -1161,4 +1164,82 @@ func TestECMACalc(t *testing.T) {
 		t.Errorf("explore: exit %d\n%s%s", code, out, errs)
 	}
 	simulateBoth(t, "result", "--host", "eval=3", path, "DIGIT", "OPER", "DIGIT", "EQUALS")
+}
+
+// TestECMAForwardedData: an input's data that the model only passes on (a
+// <content expr="_event.data"/>, a <param>) is a string, with a warning
+// that says so where it is passed on; a comparison with a number makes n
+// a number all the same. The string the environment sends is the one
+// that arrives, in every executor.
+func TestECMAForwardedData(t *testing.T) {
+	const model = "testdata/ecma/forwarded.scxml"
+	code, out, errs := runCLI(t, "check", model)
+	if code != 0 || !strings.Contains(out, model+`:7:48: warning: setbot takes the data of event "ask" to be a string, as the model only passes it on`) ||
+		!strings.Contains(out, model+`:12:56: warning: setbot takes _event.data.x of event "pass" to be a string`) || strings.Contains(out, "_event.data.n") {
+		t.Errorf("check: exit %d, want the warnings of ask's data and pass's x alone\n%s%s", code, out, errs)
+	}
+	if _, out, _ := runCLI(t, "explore", model); !strings.Contains(out, "entered after ask(_data='')") || strings.Contains(out, "  c (line") {
+		t.Errorf("explore: want ask's data a string, and c reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "ask(_data='hi')")
+	simulateBoth(t, "a", model, "ask(_data='x')")
+	simulateBoth(t, "c (halted)", model, "pass(x='k', n=3)")
+	simulateBoth(t, "a", model, "pass(x='j', n=3)")
+}
+
+// TestECMAAssignedData: an input's data assigned to a global that its
+// <data> value makes an int is an int (the delay d + 'ms' then has a
+// value), through a local a string, and assigned to one declared without
+// a value the kind of its other assignments, a boolean.
+func TestECMAAssignedData(t *testing.T) {
+	const model = "testdata/ecma/assigned_data.scxml"
+	mustCheck(t, model)
+	if _, out, _ := runCLI(t, "explore", "--time", "untimed", "--depth", "5", model); strings.Contains(out, "unreachable") {
+		t.Errorf("explore: want c reached\n%s", out)
+	}
+	simulateBoth(t, "c (halted)", model, "upd(_data=5)", "name(first='bob')", "arm(_data=true)", "go", "t")
+	simulateBoth(t, "a", model, "upd(_data=5)", "name(first='bob')", "arm(_data=false)", "go", "t")
+	simulateBoth(t, "a", model, "name(first='bob')", "arm(_data=true)", "go", "t")
+}
+
+// TestECMAForwardedDataCorpus: the Skoda Bolero infotainment's radio
+// (SCXML-tutorial by Alex Zhornyak) passes on the data of the inputs that
+// open its confirmation dialogs, which nothing else reads: it loads, with
+// a warning for each, and explores.
+func TestECMAForwardedDataCorpus(t *testing.T) {
+	const model = "../../../shared/corpora/wild/alexzhornyak+SCXML-tutorial/Examples/Qt/SkodaBoleroInfotainment/Model/_virtualRadio.scxml"
+	if _, err := os.Stat(model); err != nil {
+		t.Skip("the corpus is absent")
+	}
+	code, out, errs := runCLI(t, "check", model)
+	if code != 0 || !strings.Contains(out, model+`:250:25: warning: setbot takes the data of event "Inp.App.Btn.DeleteAll" to be a string`) {
+		t.Fatalf("check: exit %d, want the warning of DeleteAll's data\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCLI(t, "explore", "--depth", "1", model); code != 0 || !strings.Contains(out, "depth 1") {
+		t.Errorf("explore: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestECMAAssignedDataCorpus: the dining philosopher of SCXML-tutorial
+// sets its delay from update.delay's data (i_DELAY_THINK_EAT, 1000 at
+// first) and sends timers after i_DELAY_THINK_EAT + 'ms': with its
+// computed event names written out, a copy loads and explores.
+func TestECMAAssignedDataCorpus(t *testing.T) {
+	const path = "../../../shared/corpora/wild/alexzhornyak+SCXML-tutorial/Examples/StateCharts/DiningPhilosphersProblem/sub_dining_philosopher.scxml"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Skip("the corpus is absent")
+	}
+	doc := strings.NewReplacer(`eventexpr="'eat.' + i_ID"`, `event="eat.1"`, `eventexpr="'think.' + i_ID"`, `event="think.1"`,
+		`eventexpr="'take.' + i_ID_LEFT"`, `event="take.1"`, `eventexpr="'take.' + i_ID_RIGHT"`, `event="take.2"`).Replace(string(src))
+	model := t.TempDir() + "/dining.scxml"
+	if err := os.WriteFile(model, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runCLI(t, "check", model); code != 0 || strings.Contains(out, "i_DELAY_THINK_EAT") {
+		t.Fatalf("check: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runCLI(t, "explore", model); code != 0 || !strings.Contains(out, "symbolic states") {
+		t.Errorf("explore: exit %d\n%s%s", code, out, errs)
+	}
 }

@@ -71,6 +71,11 @@ var defaultSurvey = surveyFlags{limit: 30 * time.Second, depth: int(vocab.BoundD
 // noDataModel names the documents without a datamodel attribute.
 const noDataModel = "(none)"
 
+// surveySolverShare is how many of one solver query the time limit of a
+// file holds: a query started before the limit ends within the survey's
+// grace (surveyOne), where one of the limit's own length would not.
+const surveySolverShare = 10
+
 func newSurveyCmd() *cobra.Command {
 	var f surveyFlags
 	cmd := &cobra.Command{
@@ -80,7 +85,8 @@ func newSurveyCmd() *cobra.Command {
 file, and every *.xml file whose root element is <scxml>. It loads each one as
 check does (reading, flattening and starting the machine) and explores it as
 explore does, each file within --timeout (30 s by default; a file that takes
-longer is cut, and counted as it stood) and half the machine's memory (as
+longer is cut, and counted as it stood; one solver query takes at most a tenth
+of it, and a branch it does not decide is concretised) and half the machine's memory (as
 analyze's --max-memory by default), then prints a table per data model
 (the datamodel attribute of the document's <scxml>, "(none)" without one):
 the files, how many loaded, how many were explored, how many were refused,
@@ -241,6 +247,11 @@ func (f *surveyFlags) loadAndExplore(ctx context.Context, r *surveyFile) {
 	opts := engine.Options{MaxDepth: f.depth, Jobs: explorationJobs(f.jobs), Interrupt: ctx.Done(), MaxMemory: physicalMemory() / 2}
 	if f.limit > 0 {
 		opts.Timeout = max(f.limit-time.Since(start), time.Millisecond)
+		// One query may not run past the limit by more than the survey
+		// waits: a query the solver cannot decide in a tenth of it is
+		// left undecided (the concretised bound), as explore leaves one
+		// of its own limit.
+		opts.SolverTimeout = max(f.limit/surveySolverShare, time.Millisecond)
 	}
 	set, err := engine.Explore(m, opts, newZ3)
 	var startErr *engine.StartError

@@ -38,6 +38,9 @@ type checker struct {
 	// declareCode did, once arrays have grown; the checker asks it which
 	// reads it guarded.
 	pe *pastEnd
+	// untyped are the input parameters that only the kinds of globals
+	// declared without a value may type (typeFromVars).
+	untyped []untypedParam
 }
 
 func (ck *checker) allCode() []code { return allCode(ck.m, ck.inv) }
@@ -92,6 +95,9 @@ func (ck *checker) checkCode(all []code) {
 			progress = true
 		}
 		if ck.hostAssigned(all, vars) {
+			progress = true
+		}
+		if ck.typeFromVars() {
 			progress = true
 		}
 		if ck.growArrays(all, env, vars) {

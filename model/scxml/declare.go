@@ -23,10 +23,12 @@ import (
 // infers what the code shows of the input parameters, expands the
 // forwards of _event, and declares the variables that loops, Commons
 // SCXML's <var>s and assignments to undeclared names make. It gives every
-// guard and action of m, for the checker, and the guard of reads past
-// the end of an array, which the checker runs again.
+// guard and action of m, for the checker, the guard of reads past the
+// end of an array, which the checker runs again, and the input parameters
+// whose kinds only the kinds the checker infers of variables tell
+// (inferInputParams).
 func declareCode(d *diag, m *model.Model, inv invocation, low *lowerer, asRead map[*ast.Block][]ast.Stmt,
-	funcs map[string]*ast.FuncDecl, externals map[string]*lower.Signature, commonsVars []*ast.Ident) (all []code, pe *pastEnd) {
+	funcs map[string]*ast.FuncDecl, externals map[string]*lower.Signature, commonsVars []*ast.Ident) (all []code, pe *pastEnd, untyped []untypedParam) {
 	dc := &declarer{diag: d, m: m, inv: inv, low: low, source: asRead, funcs: funcs, externals: externals, commonsVars: commonsVars,
 		pe: &pastEnd{diag: d, m: m, low: low, source: asRead, inRange: make(map[source.Pos]bool), dicts: make(map[source.Pos]bool)}}
 	all = allCode(m, inv)
@@ -45,13 +47,13 @@ func declareCode(d *diag, m *model.Model, inv invocation, low *lowerer, asRead m
 	if dc.partialData(all) {
 		all = allCode(m, inv)
 	}
-	dc.inferInputParams(all)
+	untyped = dc.inferInputParams(all)
 	dc.expandForwards(all)
 	dc.dataTruths(all)
 	dc.declareLoopVars(all)
 	dc.declareCommonsVars()
 	dc.declareGlobals(all)
-	return all, dc.pe
+	return all, dc.pe, untyped
 }
 
 // declarer holds what declareCode needs besides the model.

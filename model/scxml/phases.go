@@ -59,8 +59,8 @@ func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invo
 	}
 	inlineCalls(d, m, code(), rd.funcs, rd.externals, hosts, opts.CallDepth)
 	hostInitTypes(d, m, rd.hostInits)
-	all, pe := declareCode(d, m, inv, rd.low, asRead, rd.funcs, rd.externals, rd.commonsVars)
-	ck := &checker{diag: d, dataFacts: rd.dataFacts, m: m, inv: inv, jexl: rd.jexl, grown: make(map[string]bool), pe: pe}
+	all, pe, untyped := declareCode(d, m, inv, rd.low, asRead, rd.funcs, rd.externals, rd.commonsVars)
+	ck := &checker{diag: d, dataFacts: rd.dataFacts, m: m, inv: inv, jexl: rd.jexl, grown: make(map[string]bool), pe: pe, untyped: untyped}
 	ck.checkCode(all)
 	return m, d
 }
