@@ -140,7 +140,7 @@ func (e *explorer) subsumedAs(n *Node, canon []solver.Term) {
 	}
 	p := e.x.or.prepare(pc)
 	for _, c := range e.byKey[key].survivors(p) {
-		if !e.x.or.refutedByModel(p, c) && e.x.or.implies(p, c.pc) {
+		if e.x.or.implies(p, c.pc) {
 			n.Subsumed = c.n
 			return
 		}
