@@ -45,7 +45,7 @@ const (
 	maxWitnessConj  = 256
 	witnessRange    = 1 << 32
 	witnessBudget   = 32 // values tried, in all
-	witnessMaxDepth = 64  // of a term, for the shape check's recursion
+	witnessMaxDepth = 64 // of a term, for the shape check's recursion
 )
 
 // witnessSearch looks for a model of a conjunction of linear integer
