@@ -89,8 +89,7 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 // missing, and is refuted when one is on a variable p says nothing about
 // (the conditions of feasible paths are never valid: declining costs at
 // most a missed subsumption, and saves the check) or is the negation of a
-// conjunct of p (every model of p refutes it). Negated asks the table for
-// the negation without creating it: a term the table lacks is not in p.
+// conjunct of p (every model of p refutes it).
 func (o *oracle) unproven(p *premise, b []solver.Term) (missing []solver.Term, decided bool) {
 	missing = o.missing[:0]
 	for _, x := range b {
@@ -109,7 +108,7 @@ func (o *oracle) unproven(p *premise, b []solver.Term) (missing []solver.Term, d
 		}
 	}
 	for _, x := range missing {
-		if neg, ok := o.tab.Negated(x); ok && p.has(neg) {
+		if p.negates(x) {
 			return missing, true
 		}
 	}
