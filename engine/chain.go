@@ -15,6 +15,7 @@ import (
 //	sliceLayer     keeps the constraints that share variables with the goal
 //	intervalLayer  decides bounds on integer variables by their intervals
 //	cexLayer       refutes implications by models kept from earlier ones
+//	witnessLayer   decides satisfiable what it finds a model of (witness.go)
 //	cacheLayer     answers a conjunction asked before
 //	sharedCore     on a worker: a check another worker made (parallel.go)
 //	core           the solver
@@ -86,7 +87,7 @@ func newOracle(tab *solver.Table, slv solver.Solver, newModels func() (solver.So
 		bottom = o.workers
 	}
 	o.cache = &cacheLayer{tab: tab, next: bottom, results: make(map[string]solver.Result)}
-	o.cex = &cexLayer{tab: tab, next: o.cache}
+	o.cex = &cexLayer{tab: tab, next: &witnessLayer{tab: tab, next: o.cache}}
 	o.chain = sliceLayer{Slicer: o.Slicer, next: intervalLayer{tab: tab, next: o.cex}}
 	return o
 }
@@ -155,14 +156,14 @@ func resultOf(sat bool) solver.Result {
 
 // cexLayer refutes an implication by a model that satisfies its
 // constraints and not its goal, kept from an earlier refutation (a
-// counterexample cache, as KLEE's), and keeps the models the solver gives
-// of the implications it refutes.
+// counterexample cache, as KLEE's), and keeps the models the layers below
+// give of the implications they refute (the witness search's, the
+// solver's).
 type cexLayer struct {
-	tab     *solver.Table
-	next    layer
-	kept    []counterexample // the newest, oldest first
-	seq     uint64           // the id of the newest one (ids count from 1)
-	missing []solver.Term    // refutedByModel's scratch
+	tab  *solver.Table
+	next layer
+	kept []counterexample // the newest, oldest first
+	seq  uint64           // the id of the newest one (ids count from 1)
 }
 
 func (c *cexLayer) decide(q query) answer {

@@ -24,6 +24,7 @@ type oracle struct {
 	premise      premise
 	parent, comp []int
 	impure       []bool
+	missing      []solver.Term // implies' scratch
 }
 
 // stats is what the solver was asked, counted where it is asked (core,
@@ -68,37 +69,50 @@ func (o *oracle) sat(pc []solver.Term, c solver.Term) bool {
 	return o.chain.decide(query{pc: pc, goal: c}).r != solver.Unsat
 }
 
-// implies reports whether p ⇒ b is proven (p is satisfiable).
+// implies reports whether p ⇒ b is proven (p is satisfiable). What the
+// premise's own conjuncts decide comes first, then the counterexamples
+// kept (refutedByModel), then the solver chain.
 func (o *oracle) implies(p *premise, b []solver.Term) bool {
-	if len(b) == 0 {
-		return true
+	missing, decided := o.unproven(p, b)
+	defer func() { o.missing = missing[:0] }()
+	if decided {
+		return len(missing) == 0
 	}
-	missing := b[:0:0]
+	if o.refutedByModel(p, missing) {
+		return false
+	}
+	return o.chain.decide(query{pc: p.pc, goals: missing, valid: true}).r == solver.Unsat
+}
+
+// unproven returns the conjuncts of b that p lacks (in o's scratch), and
+// whether p's conjuncts decide the implication: it holds when none is
+// missing, and is refuted when one is on a variable p says nothing about
+// (the conditions of feasible paths are never valid: declining costs at
+// most a missed subsumption, and saves the check) or is the negation of a
+// conjunct of p (every model of p refutes it).
+func (o *oracle) unproven(p *premise, b []solver.Term) (missing []solver.Term, decided bool) {
+	missing = o.missing[:0]
 	for _, x := range b {
 		if !p.has(x) {
 			missing = append(missing, x)
 		}
 	}
 	if len(missing) == 0 {
-		return true
+		return missing, true
 	}
-	// A condition on a variable p says nothing about is not implied (the
-	// conditions of feasible paths are never valid): declining costs at most
-	// a missed subsumption, and saves the solver call.
 	for _, x := range missing {
 		for _, v := range o.tab.Vars(x) {
 			if _, ok := p.variable(v); !ok {
-				return false
+				return missing, true
 			}
 		}
 	}
-	// A conjunct whose negation p holds is refuted by every model of p.
 	for _, x := range missing {
-		if p.has(o.tab.Not(x)) {
-			return false
+		if p.negates(x) {
+			return missing, true
 		}
 	}
-	return o.chain.decide(query{pc: p.pc, goals: missing, valid: true}).r == solver.Unsat
+	return missing, false
 }
 
 // close releases the solver of implications, when it has one of its own.
@@ -125,37 +139,29 @@ func (o *oracle) replay(qs []asked, to []solver.Term) {
 }
 
 // refutedByModel reports whether a recent counterexample (a model the
-// solver gave, kept by the chain's counterexample layer) falsifies a
-// conjunct of c's condition that the premise lacks, and satisfies the
-// components of the premise that the variables of those conjuncts belong
-// to: with a model of the premise's other components (which are
-// independent), it makes a model of the premise that falsifies c's
-// condition. implies would find the same counterexample, but slices and
-// evaluates the premise under every counterexample for every candidate;
-// here the premise is evaluated once per counterexample.
-func (o *oracle) refutedByModel(p *premise, c *candidate) bool {
+// solver gave, kept by the chain's counterexample layer) falsifies one of
+// the conjuncts missing from the premise (all on its variables), and
+// satisfies the components of the premise that the variables of those
+// conjuncts belong to: with a model of the premise's other components
+// (which are independent), it makes a model of the premise that falsifies
+// the implication. The chain's counterexample layer would find the same
+// counterexample, but slices and evaluates the premise under every
+// counterexample for every candidate; here the premise is evaluated once
+// per counterexample.
+func (o *oracle) refutedByModel(p *premise, missing []solver.Term) bool {
 	k := o.cex
 	if len(k.kept) == 0 {
 		return false
 	}
 	var need uint64
-	missing := k.missing[:0]
-	defer func() { k.missing = missing[:0] }()
-	for _, x := range c.pc {
-		if p.has(x) {
-			continue
-		}
-		missing = append(missing, x)
+	for _, x := range missing {
 		for _, v := range o.tab.Vars(x) {
-			pv, ok := p.variable(v)
-			if !ok || pv.comp >= 64 {
-				return false // implies decides
+			pv, _ := p.variable(v)
+			if pv.comp >= 64 {
+				return false // the chain decides
 			}
 			need |= 1 << pv.comp
 		}
-	}
-	if len(missing) == 0 {
-		return false
 	}
 	k.eachNew(&p.seen, func(slot uint64, m counterexample) {
 		sat := ^uint64(0)

@@ -544,7 +544,7 @@ func (r *reuser) subsumer(n *Node, key string, pc []solver.Term) (*Node, bool) {
 			}
 			continue
 		}
-		if !e.x.or.refutedByModel(p, c) && e.x.or.implies(p, c.pc) {
+		if e.x.or.implies(p, c.pc) {
 			return c.n, true
 		}
 	}

@@ -63,10 +63,12 @@ type premise struct {
 	sat   [maxCounterexamples]uint64
 	seen  uint64 // the newest counterexample sat was computed for
 	// in[x] == gen marks the conjuncts x of pc: has is asked for every
-	// conjunct of every candidate, so it is one load, not a search. The
-	// stamps outlive the premise (prepare reuses them with the next gen).
-	in  []uint32
-	gen uint32
+	// conjunct of every candidate, so it is one load, not a search; and
+	// neg[x] == gen the negations of those conjuncts that the table holds
+	// (negates). The stamps outlive the premise (prepare reuses them with
+	// the next gen).
+	in, neg []uint32
+	gen     uint32
 }
 
 type premiseVar struct {
@@ -79,19 +81,35 @@ type premiseVar struct {
 // has reports whether x is a conjunct of the premise.
 func (p *premise) has(x solver.Term) bool { return int(x) < len(p.in) && p.in[x] == p.gen }
 
-// mark records the conjuncts of p.pc for has.
-func (p *premise) mark() {
+// negates reports whether x is the negation of a conjunct of the premise
+// (so that every model of the premise falsifies x). Negation is an
+// involution on terms (Table.Not), so that is whether the premise holds
+// x's negation.
+func (p *premise) negates(x solver.Term) bool { return int(x) < len(p.neg) && p.neg[x] == p.gen }
+
+// mark records the conjuncts of p.pc for has, and their negations that
+// tab holds (Negated, which creates none) for negates.
+func (p *premise) mark(tab *solver.Table) {
 	p.gen++
 	if p.gen == 0 { // wrapped: old stamps could pass for new ones
 		clear(p.in)
+		clear(p.neg)
 		p.gen = 1
 	}
 	for _, x := range p.pc {
-		if int(x) >= len(p.in) {
-			p.in = slices.Grow(p.in, int(x)+1-len(p.in))[:int(x)+1]
+		stamp(&p.in, x, p.gen)
+		if n, ok := tab.Negated(x); ok {
+			stamp(&p.neg, n, p.gen)
 		}
-		p.in[x] = p.gen
 	}
+}
+
+// stamp sets (*s)[x] to gen, growing *s to hold x.
+func stamp(s *[]uint32, x solver.Term, gen uint32) {
+	if int(x) >= len(*s) {
+		*s = slices.Grow(*s, int(x)+1-len(*s))[:int(x)+1]
+	}
+	(*s)[x] = gen
 }
 
 // variable returns what the premise says of v, and whether it mentions v.
@@ -140,7 +158,7 @@ func (e *explorer) subsumedAs(n *Node, canon []solver.Term) {
 	}
 	p := e.x.or.prepare(pc)
 	for _, c := range e.byKey[key].survivors(p) {
-		if !e.x.or.refutedByModel(p, c) && e.x.or.implies(p, c.pc) {
+		if e.x.or.implies(p, c.pc) {
 			n.Subsumed = c.n
 			return
 		}
@@ -369,8 +387,8 @@ func bounds(tab *solver.Table, pc []solver.Term) []varBound {
 func (o *oracle) prepare(pc []solver.Term) *premise {
 	tab := o.tab
 	p := &o.premise
-	*p = premise{pc: pc, vars: p.vars[:0], comps: p.comps[:0], in: p.in, gen: p.gen}
-	p.mark()
+	*p = premise{pc: pc, vars: p.vars[:0], comps: p.comps[:0], in: p.in, neg: p.neg, gen: p.gen}
+	p.mark(tab)
 	// Union-find over the variables (by index in p.vars): a conjunct joins
 	// those it mentions.
 	parent, impure := o.parent[:0], o.impure[:0] // impure by variable; resolved to the roots below

@@ -533,6 +533,30 @@ func (t *Table) Not(x Term) Term {
 	return t.intern(node{op: OpNot, sort: BoolSort, a: x})
 }
 
+// Negated returns the term Not(x) returns when the table holds it already,
+// without creating it: whether a set of terms holds x's negation is asked
+// of many terms whose negation was never built, and so is in no set. The
+// comparison Not turns x < y into, y <= x, is one the constructors do not
+// fold, since they did not fold x.
+func (t *Table) Negated(x Term) (Term, bool) {
+	n := t.nodes[x]
+	var m node
+	switch n.op {
+	case OpBool:
+		m = node{op: OpBool, sort: BoolSort, val: 1 - n.val}
+	case OpNot:
+		return n.a, true
+	case OpLt:
+		m = node{op: OpLe, sort: BoolSort, a: n.b, b: n.a}
+	case OpLe:
+		m = node{op: OpLt, sort: BoolSort, a: n.b, b: n.a}
+	default:
+		m = node{op: OpNot, sort: BoolSort, a: x}
+	}
+	id, ok := t.index[m]
+	return id, ok
+}
+
 // And returns x && y.
 func (t *Table) And(x, y Term) Term {
 	if v, ok := t.BoolValue(x); ok {

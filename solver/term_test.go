@@ -462,3 +462,30 @@ func TestAdoptInCreationOrder(t *testing.T) {
 		t.Errorf("third gained\n%q\nwant\n%q", adopted, gained)
 	}
 }
+
+// TestNegated: Negated finds the term Not returns exactly when the table
+// holds it, and creates none.
+func TestNegated(t *testing.T) {
+	tab := NewTable()
+	x, y := tab.Var("x", IntSort), tab.Var("y", IntSort)
+	b := tab.Var("b", BoolSort)
+	terms := []Term{
+		tab.Lt(x, y), tab.Le(x, tab.Int(3)), tab.Eq(x, y), tab.Lt(tab.Add(x, y), tab.Int(0)),
+		b, tab.And(b, tab.Eq(x, y)), tab.Bool(true), tab.Not(b),
+	}
+	for _, c := range terms {
+		n := tab.Len()
+		got, ok := tab.Negated(c)
+		if tab.Len() != n {
+			t.Fatalf("Negated(%s) created a term", tab.String(c))
+		}
+		want := tab.Not(c)
+		existed := tab.Len() == n
+		if ok != existed || ok && got != want {
+			t.Errorf("Negated(%s) = %d, %v; Not gives %d, which the table held: %v", tab.String(c), got, ok, want, existed)
+		}
+		if got, ok := tab.Negated(c); !ok || got != want {
+			t.Errorf("Negated(%s) after Not = %d, %v, want %d", tab.String(c), got, ok, want)
+		}
+	}
+}
