@@ -1243,3 +1243,19 @@ func TestECMAAssignedDataCorpus(t *testing.T) {
 		t.Errorf("explore: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestECMAComparedEventNames: the names a cond compares _event.name with,
+// a literal or one computed from a variable's known values, are inputs
+// beside the descriptor's own name, so that the transitions that ask for
+// them are reached (they were reported unreachable, the inputs holding
+// only taken for taken.*), in every executor.
+func TestECMAComparedEventNames(t *testing.T) {
+	const model = "testdata/ecma/comparedname.scxml"
+	mustCheck(t, model)
+	if _, out, _ := runCLI(t, "explore", model); strings.Contains(out, "unreachable") || !strings.Contains(out, "4 symbolic states, 3 paths") {
+		t.Errorf("explore: want zero after taken.0, one after taken.1 and other after taken\n%s", out)
+	}
+	simulateBoth(t, "zero", model, "taken.0")
+	simulateBoth(t, "one", model, "taken.1")
+	simulateBoth(t, "other", model, "taken")
+}

@@ -27,7 +27,7 @@ import (
 // end of an array, which the checker runs again, and the input parameters
 // whose kinds only the kinds the checker infers of variables tell
 // (inferInputParams).
-func declareCode(d *diag, m *model.Model, inv invocation, low *lowerer, asRead map[*ast.Block][]ast.Stmt,
+func declareCode(d *diag, m *model.Model, inv invocation, low *lowerer, asRead map[*ast.Block][]ast.Stmt, compared map[string]source.Pos,
 	funcs map[string]*ast.FuncDecl, externals map[string]*lower.Signature, commonsVars []*ast.Ident) (all []code, pe *pastEnd, untyped []untypedParam) {
 	dc := &declarer{diag: d, m: m, inv: inv, low: low, source: asRead, funcs: funcs, externals: externals, commonsVars: commonsVars,
 		pe: &pastEnd{diag: d, m: m, low: low, source: asRead, inRange: make(map[source.Pos]bool), dicts: make(map[source.Pos]bool)}}
@@ -42,7 +42,7 @@ func declareCode(d *diag, m *model.Model, inv invocation, low *lowerer, asRead m
 		all = allCode(m, inv)
 	}
 	dc.unknownStates(all)
-	dc.collectEvents(all)
+	dc.collectEvents(all, compared)
 	dc.undefinedData(all)
 	if dc.partialData(all) {
 		all = allCode(m, inv)
@@ -97,13 +97,19 @@ func (dc *declarer) unknownStates(all []code) {
 	}
 }
 
-// collectEvents registers every event the model names and decides its
-// kinds (docs/architecture.md §Inputs).
-func (dc *declarer) collectEvents(all []code) {
+// collectEvents registers every event the model names, the names its code
+// compares _event.name with (compared, comparedNames) included, and
+// decides their kinds (docs/architecture.md §Inputs).
+func (dc *declarer) collectEvents(all []code, compared map[string]source.Pos) {
 	dc.codeEvents(all)
 	dc.platformEvents()
 	generated := model.Internal | model.Self | model.Timer | model.Invoked
 	named := dc.transitionEvents()
+	// After the descriptors: a name compared makes no family of them.
+	for name, pos := range compared {
+		ensureEvent(dc.m, name, pos)
+		named[name] = true
+	}
 	for _, ev := range dc.m.Events {
 		if ev.Kinds&generated == 0 && (named[ev.Name] || ev.Declared) {
 			ev.Kinds |= model.Input

@@ -276,11 +276,12 @@ func (vs *values) eventField(x *ast.EventField, set map[value]bool, undef *bool)
 // statements of each block as expanded, before lowering, which checking
 // lowers again where the types show more elements to fail
 // (failNonArrays).
-func expandDynamic(d *diag, m *model.Model, all []code, funcs map[string]*ast.FuncDecl, ph *placeholders, low *lowerer) map[*ast.Block][]ast.Stmt {
+func expandDynamic(d *diag, m *model.Model, all []code, funcs map[string]*ast.FuncDecl, ph *placeholders, low *lowerer) (map[*ast.Block][]ast.Stmt, map[string]source.Pos) {
 	xp := &expander{diag: d, m: m, ph: ph, low: low, vs: collectValues(m, ph, all, funcs)}
 	xp.ids = xp.timerIDs(all)
 	xp.outputs = xp.outputTargets(all)
-	xp.eventNames(xp.vs)
+	compared := comparedNames(m, all, xp.vs)
+	xp.eventNames(xp.vs, compared)
 	source := make(map[*ast.Block][]ast.Stmt)
 	for _, blk := range ph.blocks {
 		xp.vs.block(blk)
@@ -288,7 +289,7 @@ func expandDynamic(d *diag, m *model.Model, all []code, funcs map[string]*ast.Fu
 		source[blk] = stmts
 		blk.Stmts = low.lowerBlock(stmts)
 	}
-	return source
+	return source, compared
 }
 
 // expander writes the placeholders of computed sends and cancels as fixed

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/scxml"
 	"github.com/setbot/setbot/model/source"
 )
@@ -142,5 +143,26 @@ func TestComputedPassedRefused(t *testing.T) {
 	_, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
 	if want := `m.scxml:1:250: eventexpr "'got.' + n" reads n, which the invoking machine's <param> sets: setbot cannot tell which events it names`; len(errs) == 0 || !strings.Contains(errs.Error(), want) {
 		t.Errorf("errors %v, want one with %q", errs, want)
+	}
+}
+
+// TestComparedNamesAreInputs: a name a cond compares _event.name with is
+// an input where a descriptor matches it, and the descriptor's own name
+// stays one (it stands for the names compared with none); a name no
+// descriptor matches, and one the machine raises, are no inputs.
+func TestComparedNamesAreInputs(t *testing.T) {
+	doc := head + `<datamodel><data id="n" expr="2"/></datamodel><state id="a">
+<onentry><raise event="x.1"/></onentry>
+<transition event="taken.*" cond="_event.name == 'taken.0' || _event.name == 'taken.' + n || _event.name != 'other'" target="b"/>
+<transition event="x.*" cond="_event.name === 'x.1'" target="b"/></state><state id="b"/></scxml>`
+	m, errs := scxml.Read(source.NewFileSet(), "m.scxml", []byte(doc), scxml.Options{})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for name, input := range map[string]bool{"taken": true, "taken.0": true, "taken.2": true, "x.1": false, "other": false} {
+		ev := m.EventByName(name)
+		if got := ev != nil && ev.Kinds&model.Input != 0; got != input {
+			t.Errorf("%s: input %v, want %v", name, got, input)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/setbot/setbot/model"
 	"github.com/setbot/setbot/model/lang/ast"
 	"github.com/setbot/setbot/model/lang/lower"
+	"github.com/setbot/setbot/model/source"
 )
 
 // maxComputedValues caps the values an eventexpr computed from parts
@@ -23,11 +24,12 @@ const (
 // model tells it before its events are collected (collectEvents): the
 // events it declares, the events its descriptors name, the events its
 // raises and sends name, and the platform's error and done.state events;
+// the names its code compares _event.name with (compared, comparedNames);
 // then, until none is new, the values of its eventexprs, those computed
 // from _event.name included. vs.all is nil (and vs.endless set where the
 // names grow without end) where it cannot tell them: in a machine that
 // invokes others, whose events setbot does not list.
-func (xp *expander) eventNames(vs *values) {
+func (xp *expander) eventNames(vs *values, compared map[string]source.Pos) {
 	vs.owner = make(map[*ast.Block]*model.Transition)
 	for _, s := range xp.m.States() {
 		for _, t := range s.Transitions {
@@ -40,6 +42,9 @@ func (xp *expander) eventNames(vs *values) {
 	set := map[string]bool{model.ErrorExecution: true, model.ErrorCommunication: true, "error.platform": true}
 	for _, ev := range xp.m.Events {
 		set[ev.Name] = true
+	}
+	for name := range compared {
+		set[name] = true
 	}
 	for _, s := range xp.m.States() {
 		set["done.state."+s.ID] = true

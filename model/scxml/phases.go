@@ -39,7 +39,7 @@ func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invo
 	}
 	code := func() []code { return allCode(m, inv) }
 	readInvokes(d, m, opts, inv, rd.invokes, func() *values { return collectValues(m, rd.ph, code(), rd.funcs) })
-	asRead := expandDynamic(d, m, code(), rd.funcs, rd.ph, rd.low)
+	asRead, compared := expandDynamic(d, m, code(), rd.funcs, rd.ph, rd.low)
 	// The phases that follow work on the model alone: they do not hold
 	// the document (its elements, with the decoded text of each and the
 	// offset of every byte of it) while they check and lower its code.
@@ -59,7 +59,7 @@ func readMachine(fset *source.FileSet, file *source.File, opts Options, inv invo
 	}
 	inlineCalls(d, m, code(), rd.funcs, rd.externals, hosts, opts.CallDepth)
 	hostInitTypes(d, m, rd.hostInits)
-	all, pe, untyped := declareCode(d, m, inv, rd.low, asRead, rd.funcs, rd.externals, rd.commonsVars)
+	all, pe, untyped := declareCode(d, m, inv, rd.low, asRead, compared, rd.funcs, rd.externals, rd.commonsVars)
 	ck := &checker{diag: d, dataFacts: rd.dataFacts, m: m, inv: inv, jexl: rd.jexl, grown: make(map[string]bool), pe: pe, untyped: untyped}
 	ck.checkCode(all)
 	return m, d
