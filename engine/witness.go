@@ -288,25 +288,9 @@ func (s *witnessSearch) narrowBy(v solver.Term, iv *interval, p func() bool) {
 	case !lo && !hi:
 		iv.lo, iv.hi = 1, 0
 	case lo: // holds up to some point: find the last one
-		good, bad := iv.lo, iv.hi
-		for bad-good > 1 {
-			if mid := good + (bad-good)/2; at(mid) {
-				good = mid
-			} else {
-				bad = mid
-			}
-		}
-		iv.hi = good
+		iv.hi = edge(iv.lo, iv.hi, at)
 	default: // holds from some point on: find the first one
-		bad, good := iv.lo, iv.hi
-		for good-bad > 1 {
-			if mid := bad + (good-bad)/2; at(mid) {
-				good = mid
-			} else {
-				bad = mid
-			}
-		}
-		iv.lo = good
+		iv.lo = edge(iv.hi, iv.lo, at)
 	}
 	s.has[v] = false
 }
@@ -353,4 +337,18 @@ func linearInt(tab *solver.Table, x solver.Term, depth int) bool {
 		return ok && k != 0 && linearInt(tab, a, depth-1)
 	}
 	return false
+}
+
+// edge bisects between good, where at holds, and bad, where it does not,
+// in either order, and returns the point where at holds next to one where
+// it does not.
+func edge(good, bad int64, at func(int64) bool) int64 {
+	for bad-good > 1 || good-bad > 1 {
+		if mid := good + (bad-good)/2; at(mid) {
+			good = mid
+		} else {
+			bad = mid
+		}
+	}
+	return good
 }
