@@ -86,7 +86,8 @@ file, and every *.xml file whose root element is <scxml>. It loads each one as
 check does (reading, flattening and starting the machine) and explores it as
 explore does, each file within --timeout (30 s by default; a file that takes
 longer is cut, and counted as it stood; one solver query takes at most a tenth
-of it, and a branch it does not decide is concretised) and half the machine's memory (as
+of it, the exploration stops that much before the limit so that its last query
+ends within it, and a branch it does not decide is concretised) and half the machine's memory (as
 analyze's --max-memory by default), then prints a table per data model
 (the datamodel attribute of the document's <scxml>, "(none)" without one):
 the files, how many loaded, how many were explored, how many were refused,
@@ -246,12 +247,13 @@ func (f *surveyFlags) loadAndExplore(ctx context.Context, r *surveyFile) {
 	// memory, so that one large model does not end the survey.
 	opts := engine.Options{MaxDepth: f.depth, Jobs: explorationJobs(f.jobs), Interrupt: ctx.Done(), MaxMemory: physicalMemory() / 2}
 	if f.limit > 0 {
-		opts.Timeout = max(f.limit-time.Since(start), time.Millisecond)
 		// One query may not run past the limit by more than the survey
 		// waits: a query the solver cannot decide in a tenth of it is
 		// left undecided (the concretised bound), as explore leaves one
-		// of its own limit.
+		// of its own limit. The exploration stops that much before the
+		// limit, so that a query it starts last still ends within it.
 		opts.SolverTimeout = max(f.limit/surveySolverShare, time.Millisecond)
+		opts.Timeout = max(f.limit-time.Since(start)-opts.SolverTimeout, time.Millisecond)
 	}
 	set, err := engine.Explore(m, opts, newZ3)
 	var startErr *engine.StartError
