@@ -26,6 +26,20 @@ func Explore(m *mlm.Machine, opts Options, newSolver NewSolver) (*SET, error) {
 	return explore(m, opts, newSolver, nil)
 }
 
+// limitSolver gives s the limits of an exploration with opts begun at
+// start: a check ends Unknown past opts.SolverTimeout, past the
+// exploration's time budget (a query begun just before the budget ran out
+// would otherwise hold the cut tree back by up to its own timeout), or once
+// opts.Cancel is closed. An interrupt lets the running query end: the tree
+// is exact up to its cut.
+func limitSolver(s solver.Solver, opts *Options, start time.Time) {
+	s.SetTimeout(opts.SolverTimeout)
+	if opts.Timeout > 0 {
+		s.SetDeadline(start.Add(opts.Timeout))
+	}
+	s.SetCancel(opts.Cancel)
+}
+
 func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*explorer)) (*SET, error) {
 	opts = opts.WithDefaults()
 	start := time.Now()
@@ -35,15 +49,13 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 		return nil, fmt.Errorf("starting the solver: %w", err)
 	}
 	defer slv.Close()
-	slv.SetTimeout(opts.SolverTimeout)
-	slv.SetCancel(opts.Cancel) // an interrupt lets the running query end: the tree is exact up to its cut
+	limitSolver(slv, &opts, start)
 	newModels := func() (solver.Solver, error) {
 		s, err := newSolver(tab)
 		if err != nil {
 			return nil, fmt.Errorf("starting the solver of implications: %w", err)
 		}
-		s.SetTimeout(opts.SolverTimeout)
-		s.SetCancel(opts.Cancel)
+		limitSolver(s, &opts, start)
 		return s, nil
 	}
 	x := &executor{m: m, tab: tab, or: newOracle(tab, slv, newModels, nil), opts: opts,
@@ -60,7 +72,7 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 		configure(e)
 	}
 	if opts.Jobs > 1 {
-		e.pool = newPool(e, opts.Jobs, newSolver)
+		e.pool = newPool(e, opts.Jobs, newSolver, start)
 		defer e.pool.close()
 	}
 	if err := e.run(start); err != nil {

@@ -25,6 +25,7 @@ func (s noSolver) Model(conj, _ []solver.Term) (solver.Result, map[solver.Term]s
 }
 
 func (noSolver) SetTimeout(time.Duration)  {}
+func (noSolver) SetDeadline(time.Time)     {}
 func (noSolver) SetCancel(<-chan struct{}) {}
 func (noSolver) Close()                    {}
 

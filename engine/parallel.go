@@ -5,6 +5,7 @@ import (
 	"maps"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/setbot/setbot/solver"
 	"github.com/setbot/setbot/vocab"
@@ -45,6 +46,7 @@ type pool struct {
 	e         *explorer // the walk's
 	jobs      int
 	newSolver NewSolver
+	start     time.Time // of the exploration, whose time budget bounds the workers' checks
 	workers   []*worker // started by the first level they expand
 
 	depth int     // of the level the walk is in; -1 before the first
@@ -58,8 +60,8 @@ type pool struct {
 	common *commonChecks
 }
 
-func newPool(e *explorer, jobs int, newSolver NewSolver) *pool {
-	return &pool{e: e, jobs: jobs, newSolver: newSolver, depth: -1,
+func newPool(e *explorer, jobs int, newSolver NewSolver, start time.Time) *pool {
+	return &pool{e: e, jobs: jobs, newSolver: newSolver, start: start, depth: -1,
 		common: &commonChecks{tab: solver.NewTable(), results: make(map[string]*commonCheck)}}
 }
 
@@ -180,15 +182,13 @@ func (p *pool) newWorker() (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	slv.SetTimeout(e.x.opts.SolverTimeout)
-	slv.SetCancel(e.x.opts.Cancel)
+	limitSolver(slv, &e.x.opts, p.start)
 	newModels := func() (solver.Solver, error) {
 		s, err := p.newSolver(tab)
 		if err != nil {
 			return nil, fmt.Errorf("starting a worker's solver of models: %w", err)
 		}
-		s.SetTimeout(e.x.opts.SolverTimeout)
-		s.SetCancel(e.x.opts.Cancel)
+		limitSolver(s, &e.x.opts, p.start)
 		return s, nil
 	}
 	or := newOracle(tab, slv, newModels, p.common)

@@ -60,6 +60,10 @@ type Solver interface {
 	Model(conj []Term, vars []Term) (Result, map[Term]Value, error)
 	// SetTimeout bounds each check (0: no bound).
 	SetTimeout(d time.Duration)
+	// SetDeadline makes each check end by t as well (the zero time: no
+	// deadline): one that would run past it ends Unknown, and one asked
+	// after it is not started.
+	SetDeadline(t time.Time)
 	// SetCancel makes the checks stop once done is closed (a context's
 	// Done channel): one running then, and every later one, ends Unknown.
 	// A nil done never stops them.

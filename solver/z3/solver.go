@@ -46,6 +46,7 @@ type Solver struct {
 	lits     []solver.Term         // scratch: the non-constant conjuncts of a check
 	asts     []ast                 // scratch: translations of new conjuncts (held by memo)
 	timeout  time.Duration         // per check, 0 for none (check enforces it)
+	deadline time.Time             // no check runs past it; zero for none
 	cancel   <-chan struct{}       // closed: checks end Unknown
 	calls    int
 	age      int // checks made by the current Z3 solver
@@ -153,6 +154,27 @@ func (s *Solver) Calls() int { return s.calls }
 // time returns solver.Unknown.
 func (s *Solver) SetTimeout(d time.Duration) { s.timeout = max(d, 0) }
 
+// SetDeadline makes each check end by t as well (zero: no deadline).
+func (s *Solver) SetDeadline(t time.Time) { s.deadline = t }
+
+// checkTimeout is how long the next check may run: the timeout, or what is left
+// before the deadline where that is less (0: no bound). expired is set
+// where the deadline has passed.
+func (s *Solver) checkTimeout() (d time.Duration, expired bool) {
+	d = s.timeout
+	if s.deadline.IsZero() {
+		return d, false
+	}
+	left := time.Until(s.deadline)
+	if left <= 0 {
+		return 0, true
+	}
+	if d == 0 || left < d {
+		d = left
+	}
+	return d, false
+}
+
 // SetCancel makes the checks stop once done is closed: a check running
 // then is interrupted (Z3_interrupt, from a goroutine that watches done
 // while it runs), and a later one is not started. Both end Unknown.
@@ -179,13 +201,17 @@ func (s *Solver) canceled() bool {
 // costs nothing until it fires, and then interrupts the check as a
 // cancellation does; the check ends Unknown either way.
 func (s *Solver) check() (lbool, error) {
-	if s.cancel == nil && s.timeout == 0 {
+	timeout, expired := s.checkTimeout()
+	if expired {
+		return lUndef, nil
+	}
+	if s.cancel == nil && timeout == 0 {
 		return s.ctx.check(s.slv)
 	}
 	stop, watched := make(chan struct{}), make(chan struct{})
 	var end func()
 	if s.cancel == nil {
-		t := time.AfterFunc(s.timeout, func() {
+		t := time.AfterFunc(timeout, func() {
 			defer close(watched)
 			s.interruptUntil(stop)
 		})
@@ -197,8 +223,8 @@ func (s *Solver) check() (lbool, error) {
 		}
 	} else {
 		var expired <-chan time.Time
-		if s.timeout > 0 {
-			t := time.NewTimer(s.timeout)
+		if timeout > 0 {
+			t := time.NewTimer(timeout)
 			defer t.Stop()
 			expired = t.C
 		}

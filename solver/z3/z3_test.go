@@ -394,3 +394,37 @@ func TestTimeoutWithCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadline: a check that would run past the deadline ends Unknown at
+// it, under a longer timeout, and one asked after it is not started; a
+// check that needs Z3 but has time left decides as before.
+func TestDeadline(t *testing.T) {
+	tab := solver.NewTable()
+	x := tab.Var("x", solver.IntSort)
+	y := tab.Var("y", solver.IntSort)
+	const p, q = 2147483647, 1000000007
+	hard := []solver.Term{tab.Gt(x, tab.Int(1)), tab.Gt(y, tab.Int(1)), tab.Eq(tab.Mul(x, y), tab.Int(p*q))}
+	easy := []solver.Term{tab.Gt(x, tab.Int(3)), tab.Lt(x, tab.Int(5)), tab.Gt(y, x)}
+	s := newSolver(t, tab)
+	s.SetTimeout(10 * time.Second)
+	s.SetDeadline(time.Now().Add(time.Minute))
+	if r, err := s.Check(easy); r != solver.Sat || err != nil {
+		t.Fatalf("easy check before the deadline = %v, %v", r, err)
+	}
+	s.SetDeadline(time.Now().Add(100 * time.Millisecond))
+	begin := time.Now()
+	if r, _ := s.Check(hard); r == solver.Unsat {
+		t.Fatalf("hard query under a deadline: %v", r)
+	}
+	if waited := time.Since(begin); waited > 9*time.Second { // the timeout would give 10 s
+		t.Errorf("the hard query ran %v under a 10 s timeout and a deadline 100 ms away", waited)
+	}
+	time.Sleep(150 * time.Millisecond)
+	if r, err := s.Check(append(easy, tab.Lt(y, tab.Int(7)))); r != solver.Unknown || err != nil {
+		t.Errorf("a check after the deadline = %v, %v; want Unknown, not started", r, err)
+	}
+	s.SetDeadline(time.Time{})
+	if r, err := s.Check(append(easy, tab.Lt(y, tab.Int(8)))); r != solver.Sat || err != nil {
+		t.Errorf("a check without a deadline = %v, %v", r, err)
+	}
+}
