@@ -81,36 +81,26 @@ func failsAfter(e ast.Expr, bound map[string]bool, fails map[string]*ast.Ident) 
 	return free, &ast.Binary{X: x.X, OpPos: x.OpPos, Op: ast.LAND, Y: when}
 }
 
-// evaluatedFree returns a name bound nowhere that evaluating e always
-// reads (directly, or through a call of a function of fails, which reads
-// the name given there whatever its arguments), or nil: && and || read their right operand and ?: its branches
-// only on some values, so a name there may never be read.
+// evaluatedFree returns the first name bound nowhere that evaluating e
+// always reads (directly, or through a call of a function of fails, which
+// reads the name given there whatever its arguments), or nil: && and ||
+// read their right operand and ?: its branches only on some values, so a
+// name there may never be read (evaluated).
 func evaluatedFree(e ast.Expr, bound map[string]bool, fails map[string]*ast.Ident) *ast.Ident {
-	var free *ast.Ident
-	var visit func(n ast.Node) bool
-	visit = func(n ast.Node) bool {
-		switch x := n.(type) {
+	frees := evaluated(e, func(x ast.Expr) (*ast.Ident, bool) {
+		switch x := x.(type) {
 		case *ast.Ident:
-			if unboundName(x, bound) {
-				free = x
-			}
+			return x, unboundName(x, bound)
 		case *ast.Call:
-			if f := fails[x.Fun]; f != nil {
-				free = f
-			}
-		case *ast.Binary:
-			if x.Op == ast.LAND || x.Op == ast.LOR {
-				ast.Inspect(x.X, visit)
-				return false
-			}
-		case *ast.Cond:
-			ast.Inspect(x.Cond, visit)
-			return false
+			f := fails[x.Fun]
+			return f, f != nil
 		}
-		return free == nil
+		return nil, false
+	}, nil)
+	if len(frees) == 0 {
+		return nil
 	}
-	ast.Inspect(e, visit)
-	return free
+	return frees[0]
 }
 
 // unboundName reports whether x names nothing the model or ECMAScript
