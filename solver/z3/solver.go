@@ -208,18 +208,22 @@ func (s *Solver) check() (lbool, error) {
 	if s.cancel == nil && timeout == 0 {
 		return s.ctx.check(s.slv)
 	}
+	// end stops the interrupts once the check returned, and reports
+	// whether any was made.
 	stop, watched := make(chan struct{}), make(chan struct{})
-	var end func()
+	var end func() bool
 	if s.cancel == nil {
 		t := time.AfterFunc(timeout, func() {
 			defer close(watched)
 			s.interruptUntil(stop)
 		})
-		end = func() {
-			if !t.Stop() { // it fired: stop its interrupts before the next check
-				close(stop)
-				<-watched
+		end = func() bool {
+			if t.Stop() {
+				return false
 			}
+			close(stop) // it fired: stop its interrupts before the next check
+			<-watched
+			return true
 		}
 	} else {
 		var expired <-chan time.Time
@@ -228,6 +232,7 @@ func (s *Solver) check() (lbool, error) {
 			defer t.Stop()
 			expired = t.C
 		}
+		interrupted := false
 		go func() {
 			defer close(watched)
 			select {
@@ -236,16 +241,35 @@ func (s *Solver) check() (lbool, error) {
 			case <-stop:
 				return
 			}
+			interrupted = true
 			s.interruptUntil(stop)
 		}()
-		end = func() {
+		end = func() bool {
 			close(stop)
 			<-watched // the context outlives the watcher
+			return interrupted
 		}
 	}
 	lb, err := s.ctx.check(s.slv)
-	end()
+	if end() && err == nil {
+		err = s.clearInterrupt()
+	}
 	return lb, err
+}
+
+// clearInterrupt clears an interrupt that landed after the check it was
+// meant for had returned. Z3 keeps such an interrupt in the context and
+// fails every later call with "canceled" (the next push first) until a
+// check begins, which clears it: an empty check on a solver of its own
+// does, and leaves the solver's scopes as they are.
+func (s *Solver) clearInterrupt() error {
+	slv, err := s.ctx.newSolver()
+	if err != nil {
+		return err
+	}
+	defer s.ctx.delSolver(slv)
+	_, err = s.ctx.check(slv)
+	return err
 }
 
 // interruptUntil interrupts the running check until stop is closed. An
