@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"slices"
-
 	"github.com/setbot/setbot/solver"
 )
 
@@ -69,50 +67,48 @@ func (o *oracle) sat(pc []solver.Term, c solver.Term) bool {
 	return o.chain.decide(query{pc: pc, goal: c}).r != solver.Unsat
 }
 
-// implies reports whether p ⇒ b is proven (p is satisfiable). What the
-// premise's own conjuncts decide comes first, then the counterexamples
-// kept (refutedByModel), then the solver chain.
-func (o *oracle) implies(p *premise, b []solver.Term) bool {
-	missing, decided := o.unproven(p, b)
-	defer func() { o.missing = missing[:0] }()
-	if decided {
-		return len(missing) == 0
-	}
-	if o.refutedByModel(p, missing) {
-		return false
-	}
-	return o.chain.decide(query{pc: p.pc, goals: missing, valid: true}).r == solver.Unsat
-}
-
-// unproven returns the conjuncts of b that p lacks (in o's scratch), and
-// whether p's conjuncts decide the implication: it holds when none is
-// missing, and is refuted when one is on a variable p says nothing about
+// implies reports whether p ⇒ b is proven (p is satisfiable). It holds
+// exactly when p implies each conjunct of b, and the candidates of a key
+// share most of their conjuncts, so what is learnt of a conjunct is kept in
+// the premise for the other candidates it is asked about (premise.prove,
+// premise.refute). A conjunct the premise holds or negates is decided by
+// that; then one on a variable the premise says nothing about is refuted
 // (the conditions of feasible paths are never valid: declining costs at
-// most a missed subsumption, and saves the check) or is the negation of a
-// conjunct of p (every model of p refutes it).
-func (o *oracle) unproven(p *premise, b []solver.Term) (missing []solver.Term, decided bool) {
-	missing = o.missing[:0]
+// most a missed subsumption, and saves the check); then one that a kept
+// counterexample falsifies (refutedByModel); the conjuncts left go to the
+// solver chain together.
+func (o *oracle) implies(p *premise, b []solver.Term) bool {
+	missing := o.missing[:0]
+	defer func() { o.missing = missing[:0] }()
 	for _, x := range b {
-		if !p.has(x) {
+		if p.refutes(x) {
+			return false
+		}
+		if !p.holds(x) {
 			missing = append(missing, x)
 		}
-	}
-	if len(missing) == 0 {
-		return missing, true
 	}
 	for _, x := range missing {
 		for _, v := range o.tab.Vars(x) {
 			if _, ok := p.variable(v); !ok {
-				return missing, true
+				p.refute(x)
+				return false
 			}
 		}
 	}
 	for _, x := range missing {
-		if p.negates(x) {
-			return missing, true
+		if o.refutedByModel(p, x) {
+			p.refute(x)
+			return false
 		}
 	}
-	return missing, false
+	if o.chain.decide(query{pc: p.pc, goals: missing, valid: true}).r != solver.Unsat {
+		return false
+	}
+	for _, x := range missing {
+		p.prove(x)
+	}
+	return true
 }
 
 // close releases the solver of implications, when it has one of its own.
@@ -139,29 +135,26 @@ func (o *oracle) replay(qs []asked, to []solver.Term) {
 }
 
 // refutedByModel reports whether a recent counterexample (a model the
-// solver gave, kept by the chain's counterexample layer) falsifies one of
-// the conjuncts missing from the premise (all on its variables), and
-// satisfies the components of the premise that the variables of those
-// conjuncts belong to: with a model of the premise's other components
-// (which are independent), it makes a model of the premise that falsifies
-// the implication. The chain's counterexample layer would find the same
-// counterexample, but slices and evaluates the premise under every
-// counterexample for every candidate; here the premise is evaluated once
-// per counterexample.
-func (o *oracle) refutedByModel(p *premise, missing []solver.Term) bool {
+// solver gave, kept by the chain's counterexample layer) falsifies x, a
+// conjunct missing from the premise (on its variables), and satisfies the
+// components of the premise that x's variables belong to: with a model of
+// the premise's other components (which are independent), it makes a model
+// of the premise that falsifies the implication. The chain's
+// counterexample layer would find the same counterexample, but slices and
+// evaluates the premise under every counterexample for every query; here
+// the premise is evaluated once per counterexample.
+func (o *oracle) refutedByModel(p *premise, x solver.Term) bool {
 	k := o.cex
 	if len(k.kept) == 0 {
 		return false
 	}
 	var need uint64
-	for _, x := range missing {
-		for _, v := range o.tab.Vars(x) {
-			pv, _ := p.variable(v)
-			if pv.comp >= 64 {
-				return false // the chain decides
-			}
-			need |= 1 << pv.comp
+	for _, v := range o.tab.Vars(x) {
+		pv, _ := p.variable(v)
+		if pv.comp >= 64 {
+			return false // the chain decides
 		}
+		need |= 1 << pv.comp
 	}
 	k.eachNew(&p.seen, func(slot uint64, m counterexample) {
 		sat := ^uint64(0)
@@ -174,10 +167,7 @@ func (o *oracle) refutedByModel(p *premise, missing []solver.Term) bool {
 	})
 	oldest := k.seq - uint64(len(k.kept)) + 1
 	for i, m := range k.kept {
-		if p.sat[(oldest+uint64(i))%maxCounterexamples]&need != need {
-			continue
-		}
-		if slices.ContainsFunc(missing, func(x solver.Term) bool { return !k.truthOf(m, x) }) {
+		if p.sat[(oldest+uint64(i))%maxCounterexamples]&need == need && !k.truthOf(m, x) {
 			return true
 		}
 	}

@@ -62,10 +62,12 @@ type premise struct {
 	comps []int
 	sat   [maxCounterexamples]uint64
 	seen  uint64 // the newest counterexample sat was computed for
-	// in[x] == gen marks the conjuncts x of pc: has is asked for every
-	// conjunct of every candidate, so it is one load, not a search; and
-	// neg[x] == gen the negations of those conjuncts that the table holds
-	// (negates). The stamps outlive the premise (prepare reuses them with
+	// in[x] == gen marks the terms x that follow from pc: its conjuncts,
+	// and those implies proved while this premise was asked; neg[x] == gen
+	// those that pc refutes: the negations of its conjuncts that the
+	// table holds (Negated), and those implies refuted (or could not
+	// prove). Each is one load: they are asked for every conjunct of every
+	// candidate. The stamps outlive the premise (prepare reuses them with
 	// the next gen).
 	in, neg []uint32
 	gen     uint32
@@ -78,17 +80,24 @@ type premiseVar struct {
 	pure bool
 }
 
-// has reports whether x is a conjunct of the premise.
-func (p *premise) has(x solver.Term) bool { return int(x) < len(p.in) && p.in[x] == p.gen }
+// holds reports whether x follows from the premise, as far as is known:
+// it is a conjunct, or implies proved it.
+func (p *premise) holds(x solver.Term) bool { return int(x) < len(p.in) && p.in[x] == p.gen }
 
-// negates reports whether x is the negation of a conjunct of the premise
-// (so that every model of the premise falsifies x). Negation is an
-// involution on terms (Table.Not), so that is whether the premise holds
-// x's negation.
-func (p *premise) negates(x solver.Term) bool { return int(x) < len(p.neg) && p.neg[x] == p.gen }
+// refutes reports whether the premise is known not to imply x: x is the
+// negation of a conjunct (every model of the premise falsifies it;
+// negation is an involution on terms, Table.Not, so that is whether the
+// premise holds x's negation), or implies refuted it or could not prove it.
+func (p *premise) refutes(x solver.Term) bool { return int(x) < len(p.neg) && p.neg[x] == p.gen }
 
-// mark records the conjuncts of p.pc for has, and their negations that
-// tab holds (Negated, which creates none) for negates.
+// prove records that the premise implies x.
+func (p *premise) prove(x solver.Term) { stamp(&p.in, x, p.gen) }
+
+// refute records that the premise is not known to imply x.
+func (p *premise) refute(x solver.Term) { stamp(&p.neg, x, p.gen) }
+
+// mark records the conjuncts of p.pc for holds, and their negations that
+// tab holds (Negated, which creates none) for refutes.
 func (p *premise) mark(tab *solver.Table) {
 	p.gen++
 	if p.gen == 0 { // wrapped: old stamps could pass for new ones
