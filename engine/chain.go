@@ -32,6 +32,10 @@ type query struct {
 	goal  solver.Term   // feasibility: the condition; validity: the goals' conjunction, once built
 	goals []solver.Term // validity: the conjuncts to prove
 	valid bool
+	// tried, for validity, says the counterexamples kept were tried on
+	// each goal already (oracle.refutedByModel), so the counterexample
+	// layer does not try them again.
+	tried bool
 	conj  []solver.Term // what the solver is asked, once built
 }
 
@@ -171,10 +175,12 @@ func (c *cexLayer) decide(q query) answer {
 	if !q.valid {
 		return c.next.decide(q)
 	}
-	goal := q.target(c.tab)
-	for _, m := range c.kept {
-		if c.holds(m, q.pc) && !c.truthOf(m, goal) {
-			return answer{r: solver.Sat}
+	if !q.tried {
+		goal := q.target(c.tab)
+		for _, m := range c.kept {
+			if c.holds(m, q.pc) && !c.truthOf(m, goal) {
+				return answer{r: solver.Sat}
+			}
 		}
 	}
 	a := c.next.decide(q)
@@ -245,17 +251,6 @@ func (c *cexLayer) truthOf(m counterexample, x solver.Term) bool {
 	}
 	m.truth[x] = t
 	return t
-}
-
-// eachNew calls f on each counterexample newer than *seen, with its slot
-// (its id modulo their number, which tells the kept ones apart, since they
-// are the newest), and records the newest as seen.
-func (c *cexLayer) eachNew(seen *uint64, f func(slot uint64, m counterexample)) {
-	oldest := c.seq - uint64(len(c.kept)) + 1
-	for id := max(*seen+1, oldest); id <= c.seq; id++ {
-		f(id%maxCounterexamples, c.kept[id-oldest])
-	}
-	*seen = c.seq
 }
 
 // cacheLayer answers a conjunction asked before, as a set of terms

@@ -88,6 +88,9 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 			missing = append(missing, x)
 		}
 	}
+	if len(missing) == 0 {
+		return true
+	}
 	for _, x := range missing {
 		for _, v := range o.tab.Vars(x) {
 			if _, ok := p.variable(v); !ok {
@@ -96,13 +99,16 @@ func (o *oracle) implies(p *premise, b []solver.Term) bool {
 			}
 		}
 	}
+	tried := true
 	for _, x := range missing {
-		if o.refutedByModel(p, x) {
+		refuted, ok := o.refutedByModel(p, x)
+		if refuted {
 			p.refute(x)
 			return false
 		}
+		tried = tried && ok
 	}
-	if o.chain.decide(query{pc: p.pc, goals: missing, valid: true}).r != solver.Unsat {
+	if o.chain.decide(query{pc: p.pc, goals: missing, valid: true, tried: tried}).r != solver.Unsat {
 		return false
 	}
 	for _, x := range missing {
@@ -139,37 +145,48 @@ func (o *oracle) replay(qs []asked, to []solver.Term) {
 // conjunct missing from the premise (on its variables), and satisfies the
 // components of the premise that x's variables belong to: with a model of
 // the premise's other components (which are independent), it makes a model
-// of the premise that falsifies the implication. The chain's
-// counterexample layer would find the same counterexample, but slices and
-// evaluates the premise under every counterexample for every query; here
-// the premise is evaluated once per counterexample.
-func (o *oracle) refutedByModel(p *premise, x solver.Term) bool {
+// of the premise that falsifies the implication. It reports too whether it
+// tried every counterexample kept (it leaves a premise of over 64
+// components to the chain's counterexample layer, which would find the
+// same counterexamples, but slices and evaluates the premise under each
+// for every query; here the premise is evaluated once per counterexample,
+// and only under one that falsifies a conjunct asked about).
+func (o *oracle) refutedByModel(p *premise, x solver.Term) (refuted, tried bool) {
 	k := o.cex
 	if len(k.kept) == 0 {
-		return false
+		return false, true
 	}
 	var need uint64
 	for _, v := range o.tab.Vars(x) {
 		pv, _ := p.variable(v)
 		if pv.comp >= 64 {
-			return false // the chain decides
+			return false, false
 		}
 		need |= 1 << pv.comp
 	}
-	k.eachNew(&p.seen, func(slot uint64, m counterexample) {
-		sat := ^uint64(0)
-		for i, x := range p.pc {
-			if comp := p.comps[i]; comp >= 0 && comp < 64 && sat&(1<<comp) != 0 && !k.truthOf(m, x) {
-				sat &^= 1 << comp
-			}
-		}
-		p.sat[slot] = sat
-	})
 	oldest := k.seq - uint64(len(k.kept)) + 1
 	for i, m := range k.kept {
-		if p.sat[(oldest+uint64(i))%maxCounterexamples]&need == need && !k.truthOf(m, x) {
-			return true
+		if !k.truthOf(m, x) && p.satisfied(k, oldest+uint64(i), m)&need == need {
+			return true, true
 		}
 	}
-	return false
+	return false, true
+}
+
+// satisfied returns the components of the premise (those numbered below
+// 64) that the counterexample m, of id id, satisfies, evaluating the
+// premise under m the first time it is asked for m.
+func (p *premise) satisfied(k *cexLayer, id uint64, m counterexample) uint64 {
+	slot := id % maxCounterexamples
+	if p.satID[slot] == id {
+		return p.sat[slot]
+	}
+	sat := ^uint64(0)
+	for i, x := range p.pc {
+		if comp := p.comps[i]; comp >= 0 && comp < 64 && sat&(1<<comp) != 0 && !k.truthOf(m, x) {
+			sat &^= 1 << comp
+		}
+	}
+	p.sat[slot], p.satID[slot] = sat, id
+	return sat
 }

@@ -58,10 +58,10 @@ type premise struct {
 	vars []premiseVar
 	// comps holds the component of each conjunct of pc, and sat, by
 	// counterexample slot, the components (at most 64) the counterexample
-	// satisfies.
+	// satisfies, once asked (satisfied).
 	comps []int
 	sat   [maxCounterexamples]uint64
-	seen  uint64 // the newest counterexample sat was computed for
+	satID [maxCounterexamples]uint64 // the id of the counterexample sat[slot] is of; 0 for none
 	// in[x] == gen marks the terms x that follow from pc: its conjuncts,
 	// and those implies proved while this premise was asked; neg[x] == gen
 	// those that pc refutes: the negations of its conjuncts that the
