@@ -3,7 +3,8 @@ package engine
 import "github.com/setbot/setbot/solver"
 
 // differenceLayer proves implications that follow from the difference
-// constraints of their premise, and hands the rest on. A comparison of two
+// constraints of their premise, and feasibility queries whose difference
+// constraints contradict each other unsatisfiable, and hands the rest on. A comparison of two
 // integer terms, each an atom plus a constant (x < y - 20, y/2 <= z, 0 <= x),
 // says how far one atom may be from the other: a - b ≤ c. Closing those
 // bounds (zone.go's difference-bound matrix, the one the timers' dues use)
@@ -14,15 +15,16 @@ import "github.com/setbot/setbot/solver"
 // implications that hold could only be decided by the solver: no model
 // refutes them, so neither the counterexamples nor the witness search can.
 //
-// Only proofs are answers, and each is exact: the premise's other
-// conjuncts are left out and an atom that is not a variable (y/2, x*y) is
-// taken for one, which can only weaken the premise, and a weaker premise
-// that implies the goal means the premise does. So the answer is the
-// solver's, and the tree the same; what is not proven goes on.
+// Only proofs are answers, and each is exact: the other conjuncts are left
+// out and an atom that is not a variable (y/2, x*y) is taken for one, which
+// can only weaken what is known, and a weaker premise that implies the goal
+// means the premise does, as weaker constraints that contradict each other
+// mean the whole conjunction does. So the answer is the solver's, and the
+// tree the same; what is not proven goes on.
 type differenceLayer struct {
 	tab   *solver.Table
 	next  layer
-	atoms []solver.Term // scratch: the premise's atoms; 0 (index 0) is the constant 0
+	atoms []solver.Term // scratch: the atoms of the zone built last; 0 (index 0) is the constant 0
 	diffs []difference  // scratch: its difference constraints
 }
 
@@ -41,10 +43,38 @@ const (
 )
 
 func (l *differenceLayer) decide(q query) answer {
-	if q.valid && l.proves(q.pc, q.goals) {
+	if q.valid && l.proves(q.pc, q.goals) || !q.valid && l.contradict(q.pc, q.goal) {
 		return answer{r: solver.Unsat}
 	}
 	return l.next.decide(q)
+}
+
+// contradict reports whether the difference constraints among pc and the
+// conjuncts of goal contradict each other (a cycle of bounds that sums
+// below zero: x < y, y < z - 2, z <= x), so that pc ∧ goal is
+// unsatisfiable; the same relaxation makes the answer exact.
+func (l *differenceLayer) contradict(pc []solver.Term, goal solver.Term) bool {
+	diffs := l.diffs[:0]
+	defer func() { l.diffs = diffs[:0] }()
+	var conjuncts func(x solver.Term)
+	conjuncts = func(x solver.Term) {
+		if l.tab.Op(x) == solver.OpAnd {
+			a, b, _ := l.tab.Args(x)
+			conjuncts(a)
+			conjuncts(b)
+			return
+		}
+		diffs, _ = l.differences(diffs, x)
+	}
+	conjuncts(goal)
+	if len(diffs) == 0 {
+		return false // the goal adds no difference, and pc alone is satisfiable
+	}
+	for _, x := range pc {
+		diffs, _ = l.differences(diffs, x)
+	}
+	z, ok := l.zone(diffs)
+	return ok && !z.close()
 }
 
 // proves reports whether the difference constraints among pc entail every
@@ -62,43 +92,49 @@ func (l *differenceLayer) proves(pc, goals []solver.Term) bool {
 	for _, x := range pc {
 		diffs, _ = l.differences(diffs, x)
 	}
-	atoms := append(l.atoms[:0], 0)
-	defer func() { l.atoms = atoms[:0] }()
-	index := func(t solver.Term) int {
-		for i, a := range atoms {
-			if a == t {
-				return i
-			}
-		}
-		atoms = append(atoms, t)
-		return len(atoms) - 1
-	}
-	for _, d := range diffs[wanted:] {
-		index(d.a)
-		index(d.b)
-	}
-	known := len(atoms)
-	if known > maxDifferenceAtoms {
-		return false
+	z, ok := l.zone(diffs[wanted:])
+	if !ok || !z.close() {
+		return false // pc is satisfiable, so a contradiction is not: leave it to the solver
 	}
 	for _, d := range diffs[:wanted] {
-		if index(d.a) >= known || index(d.b) >= known {
-			return false // the premise bounds nothing of that atom
-		}
-	}
-	z := newZone(known - 1)
-	for _, d := range diffs[wanted:] {
-		z.tighten(index(d.a), index(d.b), d.c)
-	}
-	if !z.close() {
-		return false // pc is satisfiable, so this is not: leave it to the solver
-	}
-	for _, d := range diffs[:wanted] {
-		if z.bound(index(d.a), index(d.b)) > d.c {
-			return false
+		i, j := l.index(d.a), l.index(d.b)
+		if i < 0 || j < 0 || z.bound(i, j) > d.c {
+			return false // the premise bounds nothing of that atom, or not so tightly
 		}
 	}
 	return true
+}
+
+// zone returns the difference-bound matrix of diffs, not yet closed, over
+// their atoms (l.atoms, the constant 0 first), and false when they are too
+// many.
+func (l *differenceLayer) zone(diffs []difference) (*zone, bool) {
+	l.atoms = append(l.atoms[:0], 0)
+	for _, d := range diffs {
+		for _, t := range [2]solver.Term{d.a, d.b} {
+			if l.index(t) < 0 {
+				if len(l.atoms) == maxDifferenceAtoms {
+					return nil, false
+				}
+				l.atoms = append(l.atoms, t)
+			}
+		}
+	}
+	z := newZone(len(l.atoms) - 1)
+	for _, d := range diffs {
+		z.tighten(l.index(d.a), l.index(d.b), d.c)
+	}
+	return z, true
+}
+
+// index returns t's index among l.atoms, -1 for none.
+func (l *differenceLayer) index(t solver.Term) int {
+	for i, a := range l.atoms {
+		if a == t {
+			return i
+		}
+	}
+	return -1
 }
 
 // differences appends the difference constraints x is (one for < and <=,

@@ -15,7 +15,8 @@ import (
 // disjunctions, sums of two variables), of goals that are differences:
 // every implication it proves, Z3 must prove (the premise with the goal
 // negated is unsatisfiable), and it must prove a third of those that hold
-// (the others need what it leaves out, or relate x and x/2).
+// (the others need what it leaves out, or relate x and x/2); every premise
+// and goal it finds contradictory, Z3 must find unsatisfiable.
 func TestDifferenceAgreesWithZ3(t *testing.T) {
 	tab := solver.NewTable()
 	slv, err := z3.New(tab)
@@ -60,7 +61,7 @@ func TestDifferenceAgreesWithZ3(t *testing.T) {
 		return tab.Le(tab.Add(v(), v()), side())
 	}
 	l := &differenceLayer{tab: tab}
-	proven, valid := 0, 0
+	proven, valid, contradicted := 0, 0, 0
 	for range 5000 {
 		var pc []solver.Term
 		for range 2 + rng.IntN(6) {
@@ -81,6 +82,12 @@ func TestDifferenceAgreesWithZ3(t *testing.T) {
 		if r == solver.Unsat {
 			valid++
 		}
+		if l.contradict(pc, goal) {
+			contradicted++
+			if r, err := slv.Check(append(slices.Clone(pc), goal)); err != nil || r != solver.Unsat {
+				t.Fatalf("found %s contradictory, which Z3 says is %v (%v)", conjString(tab, pc, goal), r, err)
+			}
+		}
 		if !l.proves(pc, []solver.Term{goal}) {
 			continue
 		}
@@ -89,8 +96,8 @@ func TestDifferenceAgreesWithZ3(t *testing.T) {
 			t.Fatalf("proved %s ⇒ %s, which Z3 refutes", conjString(tab, pc, goal), tab.String(goal))
 		}
 	}
-	if proven < 100 || proven*3 < valid {
-		t.Errorf("proved %d of %d valid implications: the test says little", proven, valid)
+	if proven < 100 || proven*3 < valid || contradicted < 100 {
+		t.Errorf("proved %d of %d valid implications, found %d contradictions: the test says little", proven, valid, contradicted)
 	}
 }
 
@@ -135,5 +142,30 @@ func TestDifferenceProvesChains(t *testing.T) {
 	s1, s2 := tab.Var("s", solver.StringSort), tab.Var("t", solver.StringSort)
 	if l.proves([]solver.Term{tab.Lt(s1, s2)}, []solver.Term{tab.Le(s1, s2)}) {
 		t.Error("a comparison of strings is taken for a difference")
+	}
+}
+
+// TestPresolver: the presolver answers what its layers decide (a box, a
+// cycle of differences, a model it builds) and leaves the rest to the
+// solver.
+func TestPresolver(t *testing.T) {
+	tab := solver.NewTable()
+	x, y, z := tab.Var("x", solver.IntSort), tab.Var("y", solver.IntSort), tab.Var("z", solver.IntSort)
+	p := NewPresolver(tab)
+	for _, c := range []struct {
+		name string
+		pc   []solver.Term
+		goal solver.Term
+		want solver.Result
+	}{
+		{"a box", []solver.Term{tab.Le(tab.Int(0), x), tab.Le(x, tab.Int(9))}, tab.Lt(x, tab.Int(3)), solver.Sat},
+		{"outside the box", []solver.Term{tab.Le(tab.Int(0), x), tab.Le(x, tab.Int(9))}, tab.Lt(tab.Int(9), x), solver.Unsat},
+		{"a cycle of differences", []solver.Term{tab.Lt(x, y), tab.Lt(y, tab.Sub(z, tab.Int(2)))}, tab.And(tab.Le(z, x), tab.Le(tab.Int(0), x)), solver.Unsat},
+		{"a chain with room", []solver.Term{tab.Lt(x, y), tab.Lt(y, tab.Sub(z, tab.Int(2)))}, tab.Le(z, tab.Add(x, tab.Int(4))), solver.Sat},
+		{"not linear", []solver.Term{tab.Lt(x, y)}, tab.Eq(tab.Mul(x, x), tab.Int(2)), solver.Unknown},
+	} {
+		if got := p.Check(c.pc, c.goal); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
 	}
 }

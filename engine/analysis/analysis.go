@@ -131,9 +131,11 @@ type Analyzer struct {
 	slv       solver.Solver      // started when first asked (solver)
 	gen       *testgen.Generator // started when first asked (generator)
 	// possible's: the path condition cut to the condition's variables, and
-	// the answers for those cuts, which many nodes share.
-	slicer  *engine.Slicer
-	answers map[string]solver.Result
+	// the answers for those cuts, which many nodes share; the presolver
+	// decides what it can of them before the solver is asked (or started).
+	slicer    *engine.Slicer
+	answers   map[string]solver.Result
+	presolver *engine.Presolver
 	// cancel, when closed, stops the analyses between two nodes.
 	cancel <-chan struct{}
 }
@@ -142,7 +144,7 @@ type Analyzer struct {
 // start when an analysis first needs them: many need none, or only one.
 func New(set *engine.SET, newSolver engine.NewSolver) *Analyzer {
 	return &Analyzer{set: set, newSolver: newSolver, m: set.Machine, src: set.Machine.Source,
-		slicer: engine.NewSlicer(set.Terms), answers: make(map[string]solver.Result)}
+		slicer: engine.NewSlicer(set.Terms), answers: make(map[string]solver.Result), presolver: engine.NewPresolver(set.Terms)}
 }
 
 // SetCancel makes the analyses stop with engine.ErrCanceled once done is
@@ -378,6 +380,10 @@ func (a *Analyzer) check(pc []solver.Term, c solver.Term) (solver.Result, error)
 	query := append(a.slicer.Slice(pc, tab.Vars(c)), c)
 	key := engine.ConjKey(query)
 	if res, ok := a.answers[key]; ok {
+		return res, nil
+	}
+	if res := a.presolver.Check(query[:len(query)-1], c); res != solver.Unknown {
+		a.answers[key] = res
 		return res, nil
 	}
 	slv, err := a.solver()
