@@ -44,10 +44,13 @@ func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*
 	opts = opts.WithDefaults()
 	start := time.Now()
 	tab := solver.NewTable()
-	slv, err := newSolver(tab)
-	if err != nil {
-		return nil, fmt.Errorf("starting the solver: %w", err)
-	}
+	slv := solver.Lazy(func() (solver.Solver, error) { // most explorations need few checks, or none
+		s, err := newSolver(tab)
+		if err != nil {
+			return nil, fmt.Errorf("starting the solver: %w", err)
+		}
+		return s, nil
+	})
 	defer slv.Close()
 	limitSolver(slv, &opts, start)
 	newModels := func() (solver.Solver, error) {
