@@ -12,14 +12,15 @@ import (
 // Generation of High-Coverage Tests for Complex Systems Programs", 2008).
 // newOracle builds it, top to bottom:
 //
-//	sliceLayer      keeps the constraints that share variables with the goal
-//	intervalLayer   decides bounds on integer variables by their intervals
-//	cexLayer        refutes implications by models kept from earlier ones
-//	differenceLayer proves implications by difference bounds (difference.go)
-//	witnessLayer    decides satisfiable what it finds a model of (witness.go)
-//	cacheLayer      answers a conjunction asked before
-//	sharedCore      on a worker: a check another worker made (parallel.go)
-//	core            the solver
+//	sliceLayer         keeps the constraints that share variables with the goal
+//	intervalLayer      decides bounds on integer variables by their intervals
+//	cexLayer           refutes implications by models kept from earlier ones
+//	proofLayer         proves implications by difference bounds (difference.go)
+//	witnessLayer       decides satisfiable what it finds a model of (witness.go)
+//	contradictionLayer decides unsatisfiable what difference bounds contradict
+//	cacheLayer         answers a conjunction asked before
+//	sharedCore         on a worker: a check another worker made (parallel.go)
+//	core               the solver
 //
 // Each layer is a small type; what one learns that others read (the cache,
 // the counterexamples) the oracle reaches through newOracle's pointers.
@@ -92,7 +93,8 @@ func newOracle(tab *solver.Table, slv solver.Solver, newModels func() (solver.So
 		bottom = o.workers
 	}
 	o.cache = &cacheLayer{tab: tab, next: bottom, results: make(map[string]solver.Result)}
-	o.cex = &cexLayer{tab: tab, next: &differenceLayer{tab: tab, next: &witnessLayer{tab: tab, next: o.cache}}}
+	d := &differenceBounds{tab: tab}
+	o.cex = &cexLayer{tab: tab, next: proofLayer{d: d, next: &witnessLayer{tab: tab, next: contradictionLayer{d: d, next: o.cache}}}}
 	o.chain = sliceLayer{Slicer: o.Slicer, next: intervalLayer{tab: tab, next: o.cex}}
 	return o
 }

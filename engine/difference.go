@@ -2,15 +2,14 @@ package engine
 
 import "github.com/setbot/setbot/solver"
 
-// differenceLayer proves implications that follow from the difference
-// constraints of their premise, and feasibility queries whose difference
-// constraints contradict each other unsatisfiable, and hands the rest on. A comparison of two
-// integer terms, each an atom plus a constant (x < y - 20, y/2 <= z, 0 <= x),
-// says how far one atom may be from the other: a - b ≤ c. Closing those
-// bounds (zone.go's difference-bound matrix, the one the timers' dues use)
-// gives the tightest bound on every difference the premise's difference
-// constraints entail, and a goal whose own bound is no tighter follows
-// from them. It is the relation ACCS's guards build over a chain of
+// differenceBounds decides by the difference constraints among terms. A
+// comparison of two integer terms, each an atom plus a constant (x < y - 20,
+// y/2 <= z, 0 <= x), says how far one atom may be from the other: a - b ≤ c.
+// Closing those bounds (zone.go's difference-bound matrix, the one the
+// timers' dues use) gives the tightest bound on every difference they
+// entail: a goal whose own bound is no tighter follows from them (proves),
+// and bounds that sum below zero around a cycle contradict each other
+// (contradict). It is the relation ACCS's guards build over a chain of
 // inputs (distance@k < distance@j - 20 < distance@i - 40), where the
 // implications that hold could only be decided by the solver: no model
 // refutes them, so neither the counterexamples nor the witness search can.
@@ -21,11 +20,41 @@ import "github.com/setbot/setbot/solver"
 // means the premise does, as weaker constraints that contradict each other
 // mean the whole conjunction does. So the answer is the solver's, and the
 // tree the same; what is not proven goes on.
-type differenceLayer struct {
+type differenceBounds struct {
 	tab   *solver.Table
-	next  layer
 	atoms []solver.Term // scratch: the atoms of the zone built last; 0 (index 0) is the constant 0
 	diffs []difference  // scratch: its difference constraints
+}
+
+// proofLayer proves the implications that difference bounds entail. It
+// comes before the witness search, which cannot refute an implication that
+// holds and would spend its tries on it.
+type proofLayer struct {
+	d    *differenceBounds
+	next layer
+}
+
+func (l proofLayer) decide(q query) answer {
+	if q.valid && l.d.proves(q.pc, q.goals) {
+		return answer{r: solver.Unsat}
+	}
+	return l.next.decide(q)
+}
+
+// contradictionLayer finds unsatisfiable the feasibility queries whose
+// difference bounds contradict each other. It comes after the witness
+// search, which answers the satisfiable ones, most of an exploration's,
+// for less than a closure costs.
+type contradictionLayer struct {
+	d    *differenceBounds
+	next layer
+}
+
+func (l contradictionLayer) decide(q query) answer {
+	if !q.valid && l.d.contradict(q.pc, q.goal) {
+		return answer{r: solver.Unsat}
+	}
+	return l.next.decide(q)
 }
 
 // difference is a - b ≤ c over atoms (0 for the constant 0).
@@ -42,18 +71,11 @@ const (
 	maxDifference      = 1 << 40
 )
 
-func (l *differenceLayer) decide(q query) answer {
-	if q.valid && l.proves(q.pc, q.goals) || !q.valid && l.contradict(q.pc, q.goal) {
-		return answer{r: solver.Unsat}
-	}
-	return l.next.decide(q)
-}
-
 // contradict reports whether the difference constraints among pc and the
 // conjuncts of goal contradict each other (a cycle of bounds that sums
 // below zero: x < y, y < z - 2, z <= x), so that pc ∧ goal is
 // unsatisfiable; the same relaxation makes the answer exact.
-func (l *differenceLayer) contradict(pc []solver.Term, goal solver.Term) bool {
+func (l *differenceBounds) contradict(pc []solver.Term, goal solver.Term) bool {
 	diffs := l.diffs[:0]
 	defer func() { l.diffs = diffs[:0] }()
 	var conjuncts func(x solver.Term)
@@ -79,7 +101,7 @@ func (l *differenceLayer) contradict(pc []solver.Term, goal solver.Term) bool {
 
 // proves reports whether the difference constraints among pc entail every
 // goal.
-func (l *differenceLayer) proves(pc, goals []solver.Term) bool {
+func (l *differenceBounds) proves(pc, goals []solver.Term) bool {
 	diffs := l.diffs[:0]
 	defer func() { l.diffs = diffs[:0] }()
 	for _, g := range goals { // the goals first: most queries end here
@@ -108,7 +130,7 @@ func (l *differenceLayer) proves(pc, goals []solver.Term) bool {
 // zone returns the difference-bound matrix of diffs, not yet closed, over
 // their atoms (l.atoms, the constant 0 first), and false when they are too
 // many.
-func (l *differenceLayer) zone(diffs []difference) (*zone, bool) {
+func (l *differenceBounds) zone(diffs []difference) (*zone, bool) {
 	l.atoms = append(l.atoms[:0], 0)
 	for _, d := range diffs {
 		for _, t := range [2]solver.Term{d.a, d.b} {
@@ -128,7 +150,7 @@ func (l *differenceLayer) zone(diffs []difference) (*zone, bool) {
 }
 
 // index returns t's index among l.atoms, -1 for none.
-func (l *differenceLayer) index(t solver.Term) int {
+func (l *differenceBounds) index(t solver.Term) int {
 	for i, a := range l.atoms {
 		if a == t {
 			return i
@@ -140,7 +162,7 @@ func (l *differenceLayer) index(t solver.Term) int {
 // differences appends the difference constraints x is (one for < and <=,
 // two for ==), and reports whether x is one: a comparison of integer
 // terms, each an atom plus a constant.
-func (l *differenceLayer) differences(to []difference, x solver.Term) ([]difference, bool) {
+func (l *differenceBounds) differences(to []difference, x solver.Term) ([]difference, bool) {
 	op := l.tab.Op(x)
 	if op != solver.OpLt && op != solver.OpLe && op != solver.OpEq {
 		return to, false
@@ -167,7 +189,7 @@ func (l *differenceLayer) differences(to []difference, x solver.Term) ([]differe
 // offset splits an integer term into an atom and a constant, t = atom + k
 // (atom 0 for a constant), and reports whether it is of that shape with a
 // constant within maxDifference.
-func (l *differenceLayer) offset(t solver.Term) (atom solver.Term, k int64, ok bool) {
+func (l *differenceBounds) offset(t solver.Term) (atom solver.Term, k int64, ok bool) {
 	tab := l.tab
 	if tab.Sort(t) != solver.IntSort {
 		return 0, 0, false

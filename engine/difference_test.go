@@ -60,7 +60,7 @@ func TestDifferenceAgreesWithZ3(t *testing.T) {
 		}
 		return tab.Le(tab.Add(v(), v()), side())
 	}
-	l := &differenceLayer{tab: tab}
+	l := &differenceBounds{tab: tab}
 	proven, valid, contradicted := 0, 0, 0
 	for range 5000 {
 		var pc []solver.Term
@@ -118,7 +118,7 @@ func TestDifferenceProvesChains(t *testing.T) {
 		tab.Lt(d2, half),
 		tab.Ne(d3, tab.Int(7)), // not a difference: left out
 	}
-	l := &differenceLayer{tab: tab}
+	l := &differenceBounds{tab: tab}
 	for _, c := range []struct {
 		goals []solver.Term
 		want  bool

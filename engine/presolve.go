@@ -14,7 +14,8 @@ type Presolver struct {
 
 // NewPresolver returns a presolver of terms of tab.
 func NewPresolver(tab *solver.Table) *Presolver {
-	return &Presolver{chain: intervalLayer{tab: tab, next: &differenceLayer{tab: tab, next: &witnessLayer{tab: tab, next: undecided{}}}}}
+	d := &differenceBounds{tab: tab}
+	return &Presolver{chain: intervalLayer{tab: tab, next: &witnessLayer{tab: tab, next: contradictionLayer{d: d, next: undecided{}}}}}
 }
 
 // Check decides pc ∧ c (pc satisfiable): Sat or Unsat when it can,
