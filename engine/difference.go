@@ -24,6 +24,7 @@ type differenceBounds struct {
 	tab   *solver.Table
 	atoms []solver.Term // scratch: the atoms of the zone built last; 0 (index 0) is the constant 0
 	diffs []difference  // scratch: its difference constraints
+	z     zone          // scratch: the zone built last
 }
 
 // proofLayer proves the implications that difference bounds entail. It
@@ -129,7 +130,7 @@ func (l *differenceBounds) proves(pc, goals []solver.Term) bool {
 
 // zone returns the difference-bound matrix of diffs, not yet closed, over
 // their atoms (l.atoms, the constant 0 first), and false when they are too
-// many.
+// many. It is l's scratch, overwritten by the next call.
 func (l *differenceBounds) zone(diffs []difference) (*zone, bool) {
 	l.atoms = append(l.atoms[:0], 0)
 	for _, d := range diffs {
@@ -142,11 +143,11 @@ func (l *differenceBounds) zone(diffs []difference) (*zone, bool) {
 			}
 		}
 	}
-	z := newZone(len(l.atoms) - 1)
+	l.z.init(len(l.atoms) - 1)
 	for _, d := range diffs {
-		z.tighten(l.index(d.a), l.index(d.b), d.c)
+		l.z.tighten(l.index(d.a), l.index(d.b), d.c)
 	}
-	return z, true
+	return &l.z, true
 }
 
 // index returns t's index among l.atoms, -1 for none.

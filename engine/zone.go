@@ -1,6 +1,9 @@
 package engine
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // A zone is the set of values the pending timers' dues can take together,
 // as timed automata represent clock values: a difference-bound matrix.
@@ -23,14 +26,23 @@ const unbounded = math.MaxInt64
 const elapsedPrefix = "dt@"
 
 func newZone(timers int) *zone {
+	z := &zone{}
+	z.init(timers)
+	return z
+}
+
+// init makes z the zone of timers dues that nothing bounds, in the memory
+// z had.
+func (z *zone) init(timers int) {
 	n := timers + 1
-	z := &zone{n: n, m: make([]int64, n*n)}
+	z.n = n
+	z.m = slices.Grow(z.m[:0], n*n)[:n*n]
 	for i := range z.m {
-		if i%(n+1) != 0 { // not on the diagonal
-			z.m[i] = unbounded
+		z.m[i] = unbounded
+		if i%(n+1) == 0 { // on the diagonal
+			z.m[i] = 0
 		}
 	}
-	return z
 }
 
 func (z *zone) bound(i, j int) int64 { return z.m[i*z.n+j] }
