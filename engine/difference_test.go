@@ -163,6 +163,11 @@ func TestPresolver(t *testing.T) {
 		{"a cycle of differences", []solver.Term{tab.Lt(x, y), tab.Lt(y, tab.Sub(z, tab.Int(2)))}, tab.And(tab.Le(z, x), tab.Le(tab.Int(0), x)), solver.Unsat},
 		{"a chain with room", []solver.Term{tab.Lt(x, y), tab.Lt(y, tab.Sub(z, tab.Int(2)))}, tab.Le(z, tab.Add(x, tab.Int(4))), solver.Sat},
 		{"not linear", []solver.Term{tab.Lt(x, y)}, tab.Eq(tab.Mul(x, x), tab.Int(2)), solver.Unknown},
+		// guards of the nondeterminism check, a conjunction with no path condition
+		{"bounds apart", nil, tab.And(tab.Lt(x, tab.Int(3)), tab.Le(tab.Int(5), x)), solver.Unsat},
+		{"bounds apart, nested", nil, tab.And(tab.And(tab.Eq(x, tab.Int(4)), tab.Lt(y, tab.Int(0))), tab.Lt(x, tab.Int(4))), solver.Unsat},
+		{"a cycle in the guards", nil, tab.And(tab.Lt(x, y), tab.Lt(y, x)), solver.Unsat},
+		{"bounds that meet", nil, tab.And(tab.Lt(x, tab.Int(3)), tab.Le(tab.Int(2), x)), solver.Sat},
 	} {
 		if got := p.Check(c.pc, c.goal); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)

@@ -214,30 +214,3 @@ func byIntervals(tab *solver.Table, a []solver.Term, x solver.Term) (implied, re
 	}
 	return false, pure
 }
-
-// BoundsContradict reports whether the bounds among the conjuncts of c (a
-// conjunction; nested ands are flattened) leave some integer variable no
-// value: c is then unsatisfiable, which the analyses of a tree learn
-// without the solver. False says nothing.
-func BoundsContradict(tab *solver.Table, c solver.Term) bool {
-	box := make(map[solver.Term]interval)
-	var walk func(x solver.Term) bool
-	walk = func(x solver.Term) bool {
-		if tab.Op(x) == solver.OpAnd {
-			a, b, _ := tab.Args(x)
-			return walk(a) || walk(b)
-		}
-		v, iv, ok := bound(tab, x)
-		if !ok {
-			return false
-		}
-		have, seen := box[v]
-		if !seen {
-			have = interval{math.MinInt64, math.MaxInt64}
-		}
-		have.lo, have.hi = max(have.lo, iv.lo), min(have.hi, iv.hi)
-		box[v] = have
-		return have.lo > have.hi
-	}
-	return walk(c)
-}

@@ -84,25 +84,6 @@ func nodeID(n *Node) any {
 	return n.ID
 }
 
-func TestBoundsContradict(t *testing.T) {
-	tab := solver.NewTable()
-	x, y := tab.Var("x", solver.IntSort), tab.Var("y", solver.IntSort)
-	for _, tc := range []struct {
-		c    solver.Term
-		want bool
-	}{
-		{tab.And(tab.Lt(x, tab.Int(3)), tab.Le(tab.Int(5), x)), true},                                 // x < 3 and 5 <= x
-		{tab.And(tab.Lt(x, tab.Int(3)), tab.Le(tab.Int(2), x)), false},                                // x = 2
-		{tab.And(tab.And(tab.Eq(x, tab.Int(4)), tab.Lt(y, tab.Int(0))), tab.Lt(x, tab.Int(4))), true}, // nested
-		{tab.And(tab.Lt(x, tab.Int(3)), tab.Le(tab.Int(5), y)), false},                                // two variables
-		{tab.And(tab.Lt(x, y), tab.Lt(y, x)), false},                                                  // no bounds: says nothing
-	} {
-		if got := BoundsContradict(tab, tc.c); got != tc.want {
-			t.Errorf("BoundsContradict(%s) = %v, want %v", tab.String(tc.c), got, tc.want)
-		}
-	}
-}
-
 // TestCopiedCanonicalForms checks what MSE relies on to import a copied
 // node's canonical form rather than compute it: renaming commutes with
 // importing. Every node MSE copies from a base tree (decoded, as from the

@@ -374,9 +374,6 @@ func (a *Analyzer) check(pc []solver.Term, c solver.Term) (solver.Result, error)
 		}
 		return solver.Unsat, nil
 	}
-	if engine.BoundsContradict(tab, c) {
-		return solver.Unsat, nil // two guards that bound one value apart, say
-	}
 	query := append(a.slicer.Slice(pc, tab.Vars(c)), c)
 	key := engine.ConjKey(query)
 	if res, ok := a.answers[key]; ok {
