@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -220,5 +221,30 @@ func TestSolverTimeoutFromBudget(t *testing.T) {
 	}
 	if got := (engine.Options{}).WithDefaults().SolverTimeout; got != engine.DefaultSolverTimeout {
 		t.Errorf("solver timeout without a budget %v, want the default %v", got, engine.DefaultSolverTimeout)
+	}
+}
+
+// TestNoSolverStartedUnasked: an exploration whose checks the engine's own
+// layers answer (ACCS at depth 10: bounds, differences, models it builds)
+// starts no solver, with one worker or two, and builds the same tree as
+// one that had its solver from the start.
+func TestNoSolverStartedUnasked(t *testing.T) {
+	m := machine(t, "../testdata/bench/accs.scxml")
+	want := explore(t, m, engine.Options{MaxDepth: 10, Jobs: 1})
+	for _, jobs := range []int{1, 2} {
+		var started atomic.Int32 // a worker starts its solver on its own goroutine
+		set, err := engine.Explore(m, engine.Options{MaxDepth: 10, Jobs: jobs}, func(tab *solver.Table) (solver.Solver, error) {
+			started.Add(1)
+			return newZ3(tab)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if set.Stats.SolverCalls != 0 || set.Stats.States != want.Stats.States {
+			t.Fatalf("--jobs %d: %d solver calls, %d states; want 0 and %d", jobs, set.Stats.SolverCalls, set.Stats.States, want.Stats.States)
+		}
+		if n := started.Load(); n != 0 {
+			t.Errorf("--jobs %d: %d solvers started, want none", jobs, n)
+		}
 	}
 }

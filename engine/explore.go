@@ -40,17 +40,24 @@ func limitSolver(s solver.Solver, opts *Options, start time.Time) {
 	s.SetCancel(opts.Cancel)
 }
 
-func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*explorer)) (*SET, error) {
-	opts = opts.WithDefaults()
-	start := time.Now()
-	tab := solver.NewTable()
-	slv := solver.Lazy(func() (solver.Solver, error) { // most explorations need few checks, or none
+// startLater returns newSolver's solver of tab's terms, started at its
+// first check (solver.Lazy): the chain's own layers answer most of an
+// exploration's checks, often all of them.
+func startLater(newSolver NewSolver, tab *solver.Table) solver.Solver {
+	return solver.Lazy(func() (solver.Solver, error) {
 		s, err := newSolver(tab)
 		if err != nil {
 			return nil, fmt.Errorf("starting the solver: %w", err)
 		}
 		return s, nil
 	})
+}
+
+func explore(m *mlm.Machine, opts Options, newSolver NewSolver, configure func(*explorer)) (*SET, error) {
+	opts = opts.WithDefaults()
+	start := time.Now()
+	tab := solver.NewTable()
+	slv := startLater(newSolver, tab)
 	defer slv.Close()
 	limitSolver(slv, &opts, start)
 	newModels := func() (solver.Solver, error) {

@@ -120,11 +120,7 @@ func (p *pool) level(i int) error {
 		return nil
 	}
 	for len(p.workers) < p.jobs {
-		w, err := p.newWorker()
-		if err != nil {
-			return fmt.Errorf("starting a worker's solver: %w", err)
-		}
-		p.workers = append(p.workers, w)
+		p.workers = append(p.workers, p.newWorker())
 	}
 	for _, w := range p.workers {
 		w.sync(e.set.Terms)
@@ -175,13 +171,10 @@ func (p *pool) close() {
 	}
 }
 
-func (p *pool) newWorker() (*worker, error) {
+func (p *pool) newWorker() *worker {
 	e := p.e
 	tab := solver.NewTable()
-	slv, err := p.newSolver(tab)
-	if err != nil {
-		return nil, err
-	}
+	slv := startLater(p.newSolver, tab)
 	limitSolver(slv, &e.x.opts, p.start)
 	newModels := func() (solver.Solver, error) {
 		s, err := p.newSolver(tab)
@@ -198,7 +191,7 @@ func (p *pool) newWorker() (*worker, error) {
 		cands: e.cands, canonVars: make(map[canonKey]solver.Term), renamed: make(map[renamedKey]solver.Term),
 	}
 	we.strat = e.strat.forWorker(we)
-	return &worker{e: we, fromShared: []solver.Term{0}, toShared: []solver.Term{0}}, nil
+	return &worker{e: we, fromShared: []solver.Term{0}, toShared: []solver.Term{0}}
 }
 
 // sync makes the worker's table adopt the terms the tree's table gained

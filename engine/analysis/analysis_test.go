@@ -386,3 +386,67 @@ func TestNondeterminismWitnessesAfterChecks(t *testing.T) {
 		t.Errorf("asked again: %q, first %q", again, first)
 	}
 }
+
+// checkCounter is a solver that counts the satisfiability checks it is
+// asked (its models are the solver's own business).
+type checkCounter struct {
+	solver.Solver
+	checks *int
+}
+
+func (c checkCounter) Check(conj []solver.Term) (solver.Result, error) {
+	*c.checks++
+	return c.Solver.Check(conj)
+}
+
+// TestNondeterminismPresolved: where the competing guards are comparisons
+// of inputs with constants, the engine's presolver decides every check of
+// the nondeterminism check (those that hold with a model it builds, the
+// others by bounds that contradict), so the analysis asks its solver
+// nothing and still finds the conflicts, and none that is not one.
+func TestNondeterminismPresolved(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bounds.scxml")
+	src := `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:setbot="https://setbot.dev/scxml" initial="A" datamodel="ecmascript">
+  <setbot:event name="e"><setbot:param name="x" type="int[0..100]"/></setbot:event>
+  <state id="A">
+    <transition event="e" cond="_event.data.x &gt; 40" target="B"/>
+    <transition event="e" cond="_event.data.x &lt; 60" target="C"/>
+  </state>
+  <state id="B">
+    <transition event="e" cond="_event.data.x &gt; 50" target="A"/>
+    <transition event="e" cond="_event.data.x &lt; 20" target="C"/>
+  </state>
+  <state id="C"/>
+</scxml>`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mach, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := engine.Explore(mach, engine.Options{MaxDepth: 2}, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := 0
+	an := analysis.New(set, func(tab *solver.Table) (solver.Solver, error) {
+		s, err := newZ3(tab)
+		return checkCounter{s, &checks}, err
+	})
+	defer an.Close()
+	found, err := an.Nondeterminism()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range found {
+		got = append(got, c.Taken+" shadows "+c.Shadows)
+	}
+	if !slices.Equal(got, []string{"A:e>B shadows A:e>C"}) {
+		t.Errorf("conflicts %q, want only A's pair (B's guards exclude each other)", got)
+	}
+	if checks != 0 {
+		t.Errorf("the analysis asked its solver %d satisfiability checks, want none", checks)
+	}
+}
