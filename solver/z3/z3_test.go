@@ -250,13 +250,19 @@ func TestOutOfRange(t *testing.T) {
 	}
 }
 
+// factored is the product of two large primes, 2147483647 and 1000000007.
+const factored = 2147483647 * 1000000007
+
+// factoring returns x, y and a query that asks for them to factor a
+// product of two large primes: satisfiable, but hard.
+func factoring(tab *solver.Table) (x, y solver.Term, hard []solver.Term) {
+	x, y = tab.Var("x", solver.IntSort), tab.Var("y", solver.IntSort)
+	return x, y, []solver.Term{tab.Gt(x, tab.Int(1)), tab.Gt(y, tab.Int(1)), tab.Eq(tab.Mul(x, y), tab.Int(factored))}
+}
+
 func TestTimeout(t *testing.T) {
 	tab := solver.NewTable()
-	x := tab.Var("x", solver.IntSort)
-	y := tab.Var("y", solver.IntSort)
-	// Factor a product of two large primes: satisfiable, but hard.
-	const p, q = 2147483647, 1000000007
-	hard := []solver.Term{tab.Gt(x, tab.Int(1)), tab.Gt(y, tab.Int(1)), tab.Eq(tab.Mul(x, y), tab.Int(p*q))}
+	x, y, hard := factoring(tab)
 	s := newSolver(t, tab)
 	// A timeout that is not honoured leaves the check running until the
 	// test binary's own timeout stops it: no wall-clock bound is asserted
@@ -273,7 +279,7 @@ func TestTimeout(t *testing.T) {
 	case solver.Unsat:
 		t.Fatal("satisfiable query reported unsat")
 	case solver.Sat:
-		if m[x].Int*m[y].Int != p*q {
+		if m[x].Int*m[y].Int != factored {
 			t.Errorf("wrong model %v", m)
 		}
 	}
@@ -367,10 +373,7 @@ func TestErrors(t *testing.T) {
 // an interrupt of the timed-out check does not leak into them.
 func TestTimeoutWithCancel(t *testing.T) {
 	tab := solver.NewTable()
-	x := tab.Var("x", solver.IntSort)
-	y := tab.Var("y", solver.IntSort)
-	const p, q = 2147483647, 1000000007
-	hard := []solver.Term{tab.Gt(x, tab.Int(1)), tab.Gt(y, tab.Int(1)), tab.Eq(tab.Mul(x, y), tab.Int(p*q))}
+	x, y, hard := factoring(tab)
 	for _, cancel := range []chan struct{}{nil, make(chan struct{})} {
 		s := newSolver(t, tab)
 		s.SetCancel(cancel)
@@ -379,7 +382,7 @@ func TestTimeoutWithCancel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r == solver.Unsat || r == solver.Sat && m[x].Int*m[y].Int != p*q {
+		if r == solver.Unsat || r == solver.Sat && m[x].Int*m[y].Int != factored {
 			t.Fatalf("hard query under a timeout: %v %v", r, m)
 		}
 		s.SetTimeout(10 * time.Second)
@@ -400,10 +403,7 @@ func TestTimeoutWithCancel(t *testing.T) {
 // check that needs Z3 but has time left decides as before.
 func TestDeadline(t *testing.T) {
 	tab := solver.NewTable()
-	x := tab.Var("x", solver.IntSort)
-	y := tab.Var("y", solver.IntSort)
-	const p, q = 2147483647, 1000000007
-	hard := []solver.Term{tab.Gt(x, tab.Int(1)), tab.Gt(y, tab.Int(1)), tab.Eq(tab.Mul(x, y), tab.Int(p*q))}
+	x, y, hard := factoring(tab)
 	easy := []solver.Term{tab.Gt(x, tab.Int(3)), tab.Lt(x, tab.Int(5)), tab.Gt(y, x)}
 	s := newSolver(t, tab)
 	s.SetTimeout(10 * time.Second)
