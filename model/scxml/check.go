@@ -106,6 +106,9 @@ func (ck *checker) checkCode(all []code) {
 		if ck.widenObjects(all, env, vars) {
 			progress = true
 		}
+		if !progress && ck.forwardUntyped() {
+			progress = true
+		}
 	}
 	// An array that started empty has elements that are arrays or objects
 	// only once it grew: their reads past the end are guarded now, and the

@@ -38,14 +38,17 @@ type paramUse struct {
 	untyped []string
 }
 
-// untypedParam is a parameter of an input event that no use types, and
-// the globals declared without a value that the code assigns it to: once
-// the checker has given them a kind, and where they agree, it is of that
-// kind (checker.typeFromVars).
+// untypedParam is a parameter of an input event that no use types (or
+// that the model only passes on), and the globals declared without a value
+// that the code assigns it to: once the checker has given them a kind, and
+// where they agree, it is of that kind (checker.typeFromVars); where they
+// never get one and the model passes the parameter on at forwardAt, it is
+// a forwardKind (checker.forwardUntyped).
 type untypedParam struct {
-	ev   *model.Event
-	name string
-	vars []string
+	ev        *model.Event
+	name      string
+	vars      []string
+	forwardAt source.Pos
 }
 
 // merge notes in u what the uses v tell.
@@ -63,8 +66,8 @@ func (u *paramUse) merge(v *paramUse) {
 func (u *paramUse) note(k ast.Kind, s int) {
 	switch {
 	case s < u.strength:
-	case s > u.strength:
-		*u = paramUse{kind: k, strength: s}
+	case s > u.strength: // where it was first passed on, and the globals it is assigned to, stay
+		u.kind, u.strength, u.clash = k, s, false
 	case u.kind == k:
 	case u.kind.IsNumber() && k.IsNumber():
 		u.kind = ast.Decimal
@@ -126,8 +129,10 @@ func (dc *declarer) inferInputParams(all []code) []untypedParam {
 			delete(m, ast.DataParam)
 		}
 		for name, u := range m {
-			if u.strength == 0 && len(u.untyped) > 0 {
-				untyped = append(untyped, untypedParam{ev, name, u.untyped})
+			if u.strength <= forwardUse && len(u.untyped) > 0 {
+				// A global the checker types says more than passing it on.
+				untyped = append(untyped, untypedParam{ev, name, u.untyped, u.forwardAt})
+				continue
 			}
 			if u.clash || u.strength == 0 {
 				continue
@@ -168,6 +173,27 @@ func (ck *checker) typeFromVars() bool {
 	return learnt
 }
 
+// forwardUntyped declares each parameter of ck.untyped that the model
+// passes on, and whose globals the checker gave no kind, a forwardKind,
+// with the warning a parameter only passed on gets, and reports whether it
+// declared any. It runs once nothing else is learnt.
+func (ck *checker) forwardUntyped() bool {
+	learnt := false
+	rest := ck.untyped[:0]
+	for _, p := range ck.untyped {
+		if p.forwardAt == source.NoPos {
+			rest = append(rest, p)
+			continue
+		}
+		p.ev.Params = append(p.ev.Params, model.Param{Name: p.name, Type: ast.Type{Kind: forwardKind}})
+		sortParams(p.ev)
+		ck.warnForwarded(p.ev, p.name, p.forwardAt)
+		learnt = true
+	}
+	ck.untyped = rest
+	return learnt
+}
+
 // varsKind notes the kinds the checker has given the variables vars as
 // uses that tell them (paramUse.note), where it has given each a scalar
 // kind (known).
@@ -184,12 +210,12 @@ func (ck *checker) varsKind(vars []string) (u paramUse, known bool) {
 
 // warnForwarded says that setbot takes the parameter name of ev, which
 // the model only passes on at pos, to be a forwardKind.
-func (dc *declarer) warnForwarded(ev *model.Event, name string, pos source.Pos) {
+func (d *diag) warnForwarded(ev *model.Event, name string, pos source.Pos) {
 	what := "_event.data." + name
 	if name == ast.DataParam {
 		what = "the data"
 	}
-	dc.warns.Add(dc.fset.Position(pos), "setbot takes %s of event %q to be a %s, as the model only passes it on: "+
+	d.warns.Add(d.fset.Position(pos), "setbot takes %s of event %q to be a %s, as the model only passes it on: "+
 		"to have the environment send another kind, declare it in <setbot:event name=%q> with <setbot:param name=%q type=\"...\"/>",
 		what, ev.Name, forwardKind, ev.Name, name)
 }
