@@ -72,8 +72,9 @@ var defaultSurvey = surveyFlags{limit: 30 * time.Second, depth: int(vocab.BoundD
 const noDataModel = "(none)"
 
 // surveySolverShare is how many of one solver query the time limit of a
-// file holds: a query started before the limit ends within the survey's
-// grace (surveyOne), where one of the limit's own length would not.
+// file holds: a query the solver cannot decide leaves nine tenths of the
+// limit to the rest of the file, and the exploration ends that share
+// before the limit, so that what follows it ends within the limit too.
 const surveySolverShare = 10
 
 func newSurveyCmd() *cobra.Command {
@@ -86,8 +87,8 @@ file, and every *.xml file whose root element is <scxml>. It loads each one as
 check does (reading, flattening and starting the machine) and explores it as
 explore does, each file within --timeout (30 s by default; a file that takes
 longer is cut, and counted as it stood; one solver query takes at most a tenth
-of it, the exploration stops that much before the limit so that its last query
-ends within it, and a branch it does not decide is concretised) and half the machine's memory (as
+of it, the exploration stops that much before the limit so that the file's
+report ends within it, and a branch it does not decide is concretised) and half the machine's memory (as
 analyze's --max-memory by default), then prints a table per data model
 (the datamodel attribute of the document's <scxml>, "(none)" without one):
 the files, how many loaded, how many were explored, how many were refused,
@@ -247,11 +248,14 @@ func (f *surveyFlags) loadAndExplore(ctx context.Context, r *surveyFile) {
 	// memory, so that one large model does not end the survey.
 	opts := engine.Options{MaxDepth: f.depth, Jobs: explorationJobs(f.jobs), Interrupt: ctx.Done(), MaxMemory: physicalMemory() / 2}
 	if f.limit > 0 {
-		// One query may not run past the limit by more than the survey
-		// waits: a query the solver cannot decide in a tenth of it is
+		// A query the solver cannot decide in a tenth of the limit is
 		// left undecided (the concretised bound), as explore leaves one
-		// of its own limit. The exploration stops that much before the
-		// limit, so that a query it starts last still ends within it.
+		// of its own limit, so that one query does not take the file's
+		// time. No query runs past the exploration's own time (its
+		// deadline), which ends that tenth before the limit: what
+		// follows the exploration of a tree it cut (its summary) ends
+		// within the limit (_virtualRadio.scxml answered at 30.0 s of a
+		// 30 s limit without it).
 		opts.SolverTimeout = max(f.limit/surveySolverShare, time.Millisecond)
 		opts.Timeout = max(f.limit-time.Since(start)-opts.SolverTimeout, time.Millisecond)
 	}
