@@ -524,7 +524,16 @@ func (xp *expander) refuseEventExpr(d *dynSend) {
 		}
 		return passed != ""
 	})
+	number := false // every value known, one of them a number: of refuses it
+	set, undef := make(map[value]bool), false
+	if xp.vs.into(d.eventExpr, set, &undef, make(map[string]bool)) {
+		for v := range set {
+			number = number || v.num
+		}
+	}
 	switch {
+	case number:
+		xp.refusef(d.eventAttr.Offsets0(), "eventexpr %q may be a number, and setbot takes only strings for event names: make it a string (write '' + the number), or "+instead, expr)
 	case xp.vs.readName && xp.vs.endless:
 		xp.refusef(d.eventAttr.Offsets0(), "eventexpr %q reads _event.name, and the events this model's eventexprs compute from _event.name are taken and computed from again without end: setbot cannot tell all the events they name; "+instead, expr)
 	case passed != "":
