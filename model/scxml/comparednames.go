@@ -20,29 +20,28 @@ import (
 // _event.name may hold (eventNames), beside the descriptor's name, which
 // stands for the names compared with none.
 func comparedNames(m *model.Model, all []code, vs *values) map[string]source.Pos {
-	var descs []string
+	var trans []*model.Transition
 	for _, s := range m.States() {
-		for _, t := range s.Transitions {
-			descs = append(descs, t.Events...)
-		}
+		trans = append(trans, s.Transitions...)
 	}
 	first := make(map[string]source.Pos)
 	note := func(name string, pos source.Pos) {
-		if !validEventName(name) || !slices.ContainsFunc(descs, func(d string) bool { return model.DescriptorMatches(d, name) }) {
+		if !validEventName(name) || !slices.ContainsFunc(trans, func(t *model.Transition) bool { return t.Matches(name) }) {
 			return
 		}
 		if p, seen := first[name]; !seen || pos < p {
 			first[name] = pos
 		}
 	}
+	// The names _event.name may hold are not known yet, and not needed:
+	// names computed from _event.name are eventNames' to follow.
+	vs.names = nil
 	for _, c := range all {
 		for _, n := range c.nodes() {
 			ast.Inspect(n, func(n ast.Node) bool {
 				if e := comparedWithName(n); e != nil {
-					// The names the comparison reads are not known yet,
-					// and not needed: names computed from _event.name
-					// are eventNames' to follow.
-					vs.names = nil
+					// The values it knows, where it knows only some
+					// (c ? 'a' : _event.data), are inputs all the same.
 					vals, _, _ := vs.of(e)
 					for _, v := range vals {
 						note(v, e.Pos())
