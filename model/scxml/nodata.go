@@ -116,6 +116,8 @@ func (dc *declarer) guardNoData(all []code, nodata map[string][]string) bool {
 			continue
 		}
 		if c.cond != nil && dc.failCond(c.trans, ev) {
+			// c is a copy, but guardBody sets c.cond back where it
+			// found it: it must be the cond failCond wrote.
 			c.cond, guarded = c.trans.Cond, true
 		}
 		if dc.guardBody(c, ev) {

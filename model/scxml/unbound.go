@@ -181,7 +181,6 @@ func (dc *declarer) failUnbound(all []code) bool {
 // failUnboundIn is failUnbound for one list of statements and the branches
 // of its ifs.
 func (dc *declarer) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]ast.Stmt, bool) {
-	changed := false
 	for i, st := range stmts {
 		free, before := stmtFree(st, bound, nil)
 		if free == nil {
@@ -214,7 +213,7 @@ func (dc *declarer) failUnboundIn(stmts []ast.Stmt, bound map[string]bool) ([]as
 		}
 		return append(out, r), true
 	}
-	return stmts, changed
+	return stmts, false
 }
 
 // failsInLoop reports whether a loop under stmts holds an element that
