@@ -347,17 +347,7 @@ func TestNondeterminismWitnessesAfterChecks(t *testing.T) {
     <transition event="e" cond="_event.data.x &lt; 10" target="B"/>
   </state>
 </scxml>`
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	mach, err := load.File(context.Background(), path, load.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := engine.Explore(mach, engine.Options{MaxDepth: 3}, newZ3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	set := exploreFile(t, path, src, 3)
 	an := analysis.New(set, newZ3)
 	defer an.Close()
 	describe := func() []string {
@@ -385,6 +375,23 @@ func TestNondeterminismWitnessesAfterChecks(t *testing.T) {
 	if again := describe(); !slices.Equal(again, first) {
 		t.Errorf("asked again: %q, first %q", again, first)
 	}
+}
+
+// exploreFile writes src to path and explores it to depth.
+func exploreFile(t *testing.T, path, src string, depth int) *engine.SET {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mach, err := load.File(context.Background(), path, load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := engine.Explore(mach, engine.Options{MaxDepth: depth}, newZ3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
 }
 
 // checkCounter is a solver that counts the satisfiability checks it is
@@ -418,17 +425,7 @@ func TestNondeterminismPresolved(t *testing.T) {
   </state>
   <state id="C"/>
 </scxml>`
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	mach, err := load.File(context.Background(), path, load.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := engine.Explore(mach, engine.Options{MaxDepth: 2}, newZ3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	set := exploreFile(t, path, src, 2)
 	checks := 0
 	an := analysis.New(set, func(tab *solver.Table) (solver.Solver, error) {
 		s, err := newZ3(tab)
